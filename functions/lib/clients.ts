@@ -1,0 +1,66 @@
+/**
+ * AWS SDK v3 clients, created once per process at first use (STYLE.md "clients created once at
+ * module scope, never per request"). Locally they point at DynamoDB Local and s3rver through
+ * the endpoints in config; in AWS the SDK finds the regional endpoints.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { config } from './config.ts';
+
+let dynamo: DynamoDBClient | undefined;
+let doc: DynamoDBDocumentClient | undefined;
+let s3: S3Client | undefined;
+
+const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** The low-level DynamoDB client (ElectroDB takes this or the document client). */
+export function dynamoClient(): DynamoDBClient {
+  const c = config();
+  dynamo ??= new DynamoDBClient({
+    region: c.AWS_REGION,
+    ...(c.DYNAMODB_ENDPOINT
+      ? { endpoint: c.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: 3,
+  });
+  return dynamo;
+}
+
+/** The DynamoDB document client (plain JS values, `undefined` removed). */
+export function documentClient(): DynamoDBDocumentClient {
+  doc ??= DynamoDBDocumentClient.from(dynamoClient(), {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+  return doc;
+}
+
+/**
+ * The S3 client. Locally: path-style addressing and checksums only where required, because
+ * s3rver predates the SDK's default CRC32 checksums.
+ */
+export function s3Client(): S3Client {
+  const c = config();
+  s3 ??= new S3Client({
+    region: c.AWS_REGION,
+    ...(c.S3_ENDPOINT
+      ? {
+          endpoint: c.S3_ENDPOINT,
+          forcePathStyle: true,
+          credentials: localCredentials,
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
+  });
+  return s3;
+}
+
+/** Drops the cached clients (the local stack and tests change endpoints between runs). */
+export function resetClients(): void {
+  dynamo?.destroy();
+  s3?.destroy();
+  dynamo = undefined;
+  doc = undefined;
+  s3 = undefined;
+}

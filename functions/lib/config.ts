@@ -1,0 +1,74 @@
+/**
+ * Typed configuration: the one place environment variables are read (issue: foundation §4).
+ *
+ * Locally every value has a default that matches the local stack (infra/local); in AWS the
+ * stack sets them on each Lambda (infra/constructs/api.ts, render.ts). Secrets (Stripe) come
+ * from SSM/Secrets Manager names in AWS, never from plain variables in the template.
+ */
+import { z } from 'zod';
+import { localBucketName } from '#infra/definitions.ts';
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+export const ConfigSchema = z.object({
+  /** `local` runs against DynamoDB Local and s3rver; `aws` against the real services. */
+  STAGE: z.enum(['local', 'test', 'aws']).default('local'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  AWS_REGION: z.string().default('us-east-1'),
+  TABLE_NAME: z.string().min(1).default('picsnippets-local-main'),
+  ASSETS_BUCKET: z.string().min(1).default(localBucketName('assets')),
+  RENDERS_BUCKET: z.string().min(1).default(localBucketName('renders')),
+  WEB_BUCKET: z.string().min(1).default(localBucketName('web')),
+  /** Local endpoints; unset in AWS, where the SDK finds the regional endpoints. */
+  DYNAMODB_ENDPOINT: optional,
+  S3_ENDPOINT: optional,
+  /** The public origin of the product: render URLs are `${PUBLIC_URL}/r/{publicId}`. */
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  /** CloudFront distribution id, for invalidating renders when a design is saved (AWS only). */
+  DISTRIBUTION_ID: optional,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Where local e-mail lands (DESIGN.md §3); SES is used in AWS. */
+  OUTBOX_DIR: z.string().default('.local/outbox'),
+  /** Stripe: absent keys mean explicit offline billing mode (DESIGN.md §3). */
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_PUBLISHABLE_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  /** Render: a Chromium binary to use instead of @sparticuz/chromium's (never a download). */
+  CHROMIUM_PATH: optional,
+  /** Render: per-request budget before the fallback image is served, ms. */
+  RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(8000),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * Parses an environment into a Config.
+ * @throws Error listing every invalid variable, so a bad deploy fails at cold start, loudly.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed once (module scope in each Lambda). */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** For the local stack and tests, which set the environment before handlers run. */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+/** Stripe is configured when a secret key is present; otherwise billing is offline. */
+export const billingOnline = (c: Config = config()): boolean => c.STRIPE_SECRET_KEY !== undefined;

@@ -1,0 +1,220 @@
+/**
+ * The single-table entities (DESIGN.md §4), declared once with ElectroDB over the key layout in
+ * infra/definitions.ts. Entities are built per table name and client, so the local stack, tests
+ * (in-memory DynamoDB Local on a free port) and AWS share one declaration.
+ *
+ * Access patterns served here (the foundation's slice; later issues add their own):
+ * - user by id; user by e-mail (gsi1);
+ * - team by id; members of a team (primary) and teams of a user (gsi1) through Membership;
+ * - plan by id; all plans (gsi1);
+ * - library image by id; images of a scope (global or a team) by creation (gsi1);
+ * - design by id; design by public render id (gsi2); a team's designs by status and last
+ *   update (gsi1).
+ */
+import { Entity, Service } from 'electrodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from '#infra/definitions.ts';
+
+const SERVICE = 'picsnippets';
+const now = () => new Date().toISOString();
+
+const gsi = (n: 1 | 2 | 3) => TABLE.globalSecondaryIndexes[n - 1]!;
+
+/** Builds every entity against one table and client. */
+export function createEntities(table: string, client: DynamoDBDocumentClient) {
+  const opts = { table, client };
+  const primary = { pk: { field: TABLE.partitionKey }, sk: { field: TABLE.sortKey } } as const;
+
+  const User = new Entity(
+    {
+      model: { entity: 'user', version: '1', service: SERVICE },
+      attributes: {
+        userId: { type: 'string', required: true },
+        email: { type: 'string', required: true, set: (v?: string) => v?.trim().toLowerCase() },
+        name: { type: 'string', required: true },
+        /** scrypt hash in PHC-like form `scrypt$N$r$p$salt$hash` (functions/lib/passwords.ts). */
+        passwordHash: { type: 'string', required: true },
+        isAdmin: { type: 'boolean', default: false },
+        currentTeamId: { type: 'string' },
+        photoUrl: { type: 'string' },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        updatedAt: { type: 'string', default: now, watch: '*', set: now },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['userId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byEmail: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['email'] },
+          sk: { field: gsi(1).sortKey, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const Team = new Entity(
+    {
+      model: { entity: 'team', version: '1', service: SERVICE },
+      attributes: {
+        teamId: { type: 'string', required: true },
+        name: { type: 'string', required: true },
+        slug: { type: 'string', required: true },
+        ownerId: { type: 'string', required: true },
+        planId: { type: 'string', required: true },
+        /** Set by billing (freeze) or an admin; blocks design actions (spec 000 §4). */
+        frozen: { type: 'boolean', default: false },
+        photoUrl: { type: 'string' },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        updatedAt: { type: 'string', default: now, watch: '*', set: now },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['teamId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const Membership = new Entity(
+    {
+      model: { entity: 'membership', version: '1', service: SERVICE },
+      attributes: {
+        teamId: { type: 'string', required: true },
+        userId: { type: 'string', required: true },
+        role: { type: 'string', required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byTeam: {
+          pk: { ...primary.pk, composite: ['teamId'] },
+          sk: { ...primary.sk, composite: ['userId'] },
+        },
+        byUser: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['userId'] },
+          sk: { field: gsi(1).sortKey, composite: ['teamId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const Plan = new Entity(
+    {
+      model: { entity: 'plan', version: '1', service: SERVICE },
+      attributes: {
+        planId: { type: 'string', required: true },
+        name: { type: 'string', required: true },
+        /** cents per interval; the free plan is 0 (spec 001 §3). */
+        price: { type: 'number', required: true },
+        interval: { type: ['monthly', 'yearly'] as const, required: true },
+        type: { type: ['user', 'team'] as const, required: true },
+        active: { type: 'boolean', default: true },
+        /** Team limit (attributes.teams) and member limit (attributes.teamMembers), spec 001 §3. */
+        teams: { type: 'number', required: true },
+        teamMembers: { type: 'number', required: true },
+        can_export_pdf: { type: 'boolean', default: false },
+        can_upload_custom_fonts: { type: 'boolean', default: false },
+        stripePriceId: { type: 'string' },
+        all: { type: 'string', default: 'plans', hidden: true, readOnly: true },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['planId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        all: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['all'] },
+          sk: { field: gsi(1).sortKey, composite: ['price', 'planId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const LibraryImage = new Entity(
+    {
+      model: { entity: 'image', version: '1', service: SERVICE },
+      attributes: {
+        imageId: { type: 'string', required: true },
+        /** `global` for the library, else the owning team id. */
+        scope: { type: 'string', required: true },
+        key: { type: 'string', required: true },
+        thumbKey: { type: 'string', required: true },
+        contentType: { type: 'string', required: true },
+        /** px */
+        width: { type: 'number', required: true },
+        height: { type: 'number', required: true },
+        bytes: { type: 'number', required: true },
+        title: { type: 'string', required: true },
+        author: { type: 'string' },
+        licence: { type: 'string' },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['imageId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byScope: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['scope'] },
+          sk: { field: gsi(1).sortKey, composite: ['createdAt', 'imageId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const Design = new Entity(
+    {
+      model: { entity: 'design', version: '1', service: SERVICE },
+      attributes: {
+        designId: { type: 'string', required: true },
+        teamId: { type: 'string', required: true },
+        /** The public render id in `/r/{publicId}`; created once (issue: designs §2). */
+        publicId: { type: 'string', required: true, readOnly: true },
+        status: { type: ['active', 'archived'] as const, required: true, default: 'active' },
+        title: { type: 'string', required: true },
+        isTemplate: { type: 'boolean', default: false },
+        /** Optimistic lock: every write checks and bumps it (DESIGN.md §4). */
+        version: { type: 'number', required: true, default: 1 },
+        /** The design document (shared/design.ts), validated with zod at the edges. */
+        document: { type: 'any', required: true },
+        /** Views (spec 000 §3 `counter`), flushed in aggregate by the render service. */
+        counter: { type: 'number', default: 0 },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        updatedAt: { type: 'string', default: now, watch: '*', set: now },
+        archivedAt: { type: 'string' },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['designId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byTeam: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['teamId', 'status'] },
+          sk: { field: gsi(1).sortKey, composite: ['updatedAt', 'designId'] },
+        },
+        byPublicId: {
+          index: gsi(2).indexName,
+          pk: { field: gsi(2).partitionKey, composite: ['publicId'] },
+          sk: { field: gsi(2).sortKey, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const service = new Service({ User, Team, Membership, Plan, LibraryImage, Design }, opts);
+  return { User, Team, Membership, Plan, LibraryImage, Design, service };
+}
+
+export type Entities = ReturnType<typeof createEntities>;

@@ -1,0 +1,239 @@
+/**
+ * The middy chain every HTTP handler uses (issue: foundation §5), and the feature handler that
+ * routes a feature's entries of the route table (DESIGN.md §2).
+ *
+ * Order (middleware first, handler last; STYLE.md): header normaliser → security headers →
+ * request log → error responses → body parsers → router. `after`/`onError` run in reverse, so an
+ * error becomes a JSON answer first, is logged, then gets the security headers.
+ */
+import middy from '@middy/core';
+import type { MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import httpRouterHandler from '@middy/http-router';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ZodError, type ZodType } from 'zod';
+import { routeKey, routesOf, type Feature } from '#shared/routes.ts';
+import { AppError, notImplemented, validationFailed, type FieldErrors } from './errors.ts';
+import { logger } from './logger.ts';
+
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+/** The v2 event after the chain: `body` is parsed JSON, multipart fields, or the raw string. */
+export type ApiEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
+
+/** The spec's generic message for anything unexpected (spec 001 §8). */
+export const GENERIC_ERROR =
+  'Something went wrong. Please try again or contact customer support.';
+
+/** A JSON answer. `body` is serialised as is. */
+export function json(
+  statusCode: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): ApiResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Turns a ZodError into the spec's field-error shape: `{ "a.b": ["message"] }`. */
+export function zodFieldErrors(error: ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/** Maps any thrown value to an HTTP answer; 5xx answers never carry internals. */
+export function errorToResult(error: unknown, requestId: string): ApiResult {
+  if (error instanceof ZodError) return errorToResult(validationFailed(zodFieldErrors(error)), requestId);
+  if (error instanceof AppError) {
+    return json(error.status, { success: false, code: error.code, message: error.message, ...error.details });
+  }
+  // @middy/util createError: parsers throw 415/422 with `expose` set for client errors.
+  const e = error as { statusCode?: number; expose?: boolean; message?: string };
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return json(e.statusCode, {
+      success: false,
+      code: 'bad_request',
+      message: e.expose && e.message ? e.message : 'Bad request.',
+    });
+  }
+  return json(500, { success: false, code: 'internal', message: GENERIC_ERROR, requestId });
+}
+
+interface Timing extends Record<string, unknown> {
+  startedAt: number;
+}
+
+/** Logs one structured line per request and adds `x-request-id`; bodies and headers are not logged. */
+function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, Context, Timing> {
+  const end = (request: { event: ApiEvent; response: ApiResult | null; internal: Timing; error: Error | null }) => {
+    const { event, response } = request;
+    const status = response?.statusCode ?? 500;
+    const entry = {
+      feature,
+      method: event.requestContext?.http?.method,
+      path: event.rawPath,
+      status,
+      ms: Date.now() - (request.internal.startedAt ?? Date.now()),
+      requestId: event.requestContext?.requestId,
+    };
+    if (status >= 500 && status !== 501) logger.error('request failed', { ...entry, error: request.error ?? undefined });
+    else logger.info('request', entry);
+    if (response) {
+      response.headers = { ...response.headers, 'x-request-id': event.requestContext?.requestId ?? '' };
+    }
+  };
+  return {
+    before: (request) => {
+      request.internal.startedAt = Date.now();
+    },
+    after: end,
+    onError: end,
+  };
+}
+
+/** Turns thrown errors into JSON answers (STYLE.md "typed errors, mapped once"). */
+function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
+  return {
+    onError: (request) => {
+      if (request.response && request.response.statusCode) return;
+      request.response = errorToResult(request.error, request.event.requestContext?.requestId ?? '');
+    },
+  };
+}
+
+/** Security headers on every API answer (issue: accounts §1; DESIGN.md §6). */
+export const securityHeaderOptions = {
+  strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true, preload: false },
+  contentSecurityPolicy: {
+    'default-src': "'none'",
+    'frame-ancestors': "'none'",
+    'object-src': "'none'",
+    'base-uri': "'none'",
+  },
+  frameOptions: { action: 'deny' },
+  contentTypeOptions: { action: 'nosniff' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+};
+
+export interface ChainOptions {
+  /** Leave the body as the raw string (Stripe signs the exact bytes). */
+  rawBody?: boolean;
+}
+
+/**
+ * Wraps a v2 handler in the standard chain.
+ * @param feature the feature name, for logs.
+ */
+export function httpChain(
+  feature: string,
+  handler: (event: ApiEvent, context: Context) => Promise<ApiResult>,
+  options: ChainOptions = {},
+) {
+  const chain = middy<ApiEvent, ApiResult>({ timeoutEarlyInMillis: 0 })
+    .use(httpHeaderNormalizer())
+    .use(httpSecurityHeaders(securityHeaderOptions) as MiddlewareObj<ApiEvent, ApiResult>)
+    .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>)
+    .use(errorResponses());
+  if (!options.rawBody) {
+    chain
+      .use(httpJsonBodyParser({ disableContentTypeError: true }) as unknown as MiddlewareObj<ApiEvent, ApiResult>)
+      .use(
+        httpMultipartBodyParser({
+          disableContentTypeError: true,
+          busboy: { limits: { fileSize: 20 * 1024 * 1024, files: 5 } },
+        }) as unknown as MiddlewareObj<ApiEvent, ApiResult>,
+      );
+  }
+  return chain.handler(handler);
+}
+
+/** What a route implementation receives. */
+export interface RouteContext<B = unknown, Q = unknown> {
+  event: ApiEvent;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  requestId: string;
+}
+
+/** One route's implementation: optional zod schemas for body and query, then the work. */
+export interface RouteImpl<B = unknown, Q = unknown> {
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  handle: (ctx: RouteContext<B, Q>) => Promise<ApiResult>;
+}
+
+/** Builds a typed RouteImpl (keeps inference of B and Q from the schemas). */
+export function route<B = unknown, Q = unknown>(impl: RouteImpl<B, Q>): RouteImpl<B, Q> {
+  return impl;
+}
+
+export type FeatureHandler = ReturnType<typeof httpChain> & {
+  feature: Feature;
+  /** Route keys of this feature (all of the table's). */
+  routeKeys: string[];
+  /** Route keys with an implementation; the rest answer 501. */
+  implemented: string[];
+};
+
+/**
+ * The Lambda handler of one feature: routes the feature's entries of the route table with
+ * @middy/http-router, validates body and query with zod (422 with field errors), and answers
+ * 501 naming the feature for routes that a later issue builds.
+ * @throws Error at module load if an implementation names a route the table does not have.
+ */
+export function featureHandler(
+  feature: Feature,
+  implementations: Record<string, RouteImpl<never, never>>,
+  options: ChainOptions = {},
+): FeatureHandler {
+  const own = routesOf(feature);
+  const keys = own.map(routeKey);
+  for (const key of Object.keys(implementations)) {
+    if (!keys.includes(key)) throw new Error(`${feature}: "${key}" is not in the route table`);
+  }
+  const routes = own.map((r) => {
+    const key = routeKey(r);
+    const impl = implementations[key] as RouteImpl | undefined;
+    return {
+      method: r.method,
+      path: r.path,
+      handler: async (event: ApiEvent): Promise<ApiResult> => {
+        if (!impl) throw notImplemented(feature, key);
+        const query = impl.query
+          ? impl.query.parse(event.queryStringParameters ?? {})
+          : (event.queryStringParameters ?? {});
+        const body = impl.body ? impl.body.parse(event.body ?? {}) : event.body;
+        return impl.handle({
+          event,
+          body,
+          query,
+          params: (event.pathParameters ?? {}) as Record<string, string>,
+          requestId: event.requestContext?.requestId ?? '',
+        });
+      },
+    };
+  });
+  const router = httpRouterHandler<APIGatewayProxyEventV2, ApiResult>({
+    routes: routes as never,
+    notFoundResponse: ({ method, path }) => {
+      throw new AppError(404, 'not_found', `No route ${method} ${path}.`);
+    },
+  });
+  const handler = httpChain(feature, router as never, options);
+  return Object.assign(handler, {
+    feature,
+    routeKeys: keys,
+    implemented: Object.keys(implementations),
+  });
+}

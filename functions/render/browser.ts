@@ -1,0 +1,143 @@
+/**
+ * The warm Chromium and the warm render page (DESIGN.md §5): launched once per process, never
+ * per request. The page loads the render bundle from functions/render/page/dist through request
+ * interception; every other request the page makes is aborted, so the page can reach nothing
+ * on the network (the SSRF guard's first line, issue: render §10).
+ */
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { config } from '#lib/config.ts';
+import { logger } from '#lib/logger.ts';
+
+/** The origin the render page is served from; it never resolves, every request is intercepted. */
+export const PAGE_ORIGIN = 'https://render.picsnippets.invalid';
+
+/** @sparticuz/chromium's defaults that weaken isolation; dropped (issue: render §10). */
+const INSECURE_FLAGS = ['--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials'];
+
+/** Flags for a closed network: no background fetches (env notes: they fail here anyway). */
+const QUIET_FLAGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-extensions',
+];
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The built page: beside this file in a Lambda bundle, or under page/dist in the repo. */
+const PAGE_DIRS = [join(here, 'page', 'dist'), join(here, 'page')];
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+async function findPageDir(): Promise<string> {
+  for (const dir of PAGE_DIRS) {
+    try {
+      await readFile(join(dir, 'main.js'));
+      return dir;
+    } catch {
+      // try the next location
+    }
+  }
+  throw new Error('render page bundle not found: run `npm run build:render`');
+}
+
+/** The launch arguments: @sparticuz/chromium's, less the insecure ones, plus quiet ones. */
+export function chromiumArgs(): string[] {
+  return [...chromium.args.filter((a) => !INSECURE_FLAGS.includes(a)), ...QUIET_FLAGS];
+}
+
+let browserPromise: Promise<Browser> | undefined;
+let pagePromise: Promise<Page> | undefined;
+
+async function launch(): Promise<Browser> {
+  const started = Date.now();
+  const executablePath = config().CHROMIUM_PATH ?? (await chromium.executablePath());
+  const browser = await puppeteer.launch({
+    executablePath,
+    args: chromiumArgs(),
+    headless: true,
+    defaultViewport: { width: 1056, height: 1056 },
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  browser.on('disconnected', () => {
+    logger.warn('chromium disconnected; it will be relaunched on the next render');
+    browserPromise = undefined;
+    pagePromise = undefined;
+  });
+  logger.info('chromium launched', { ms: Date.now() - started });
+  return browser;
+}
+
+async function openPage(browser: Browser): Promise<Page> {
+  const dir = await findPageDir();
+  const page = await browser.newPage();
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin !== PAGE_ORIGIN || request.method() !== 'GET') {
+      void request.abort('blockedbyclient');
+      return;
+    }
+    const file = normalize(join(dir, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(dir)) {
+      void request.abort('blockedbyclient');
+      return;
+    }
+    readFile(file).then(
+      (body) =>
+        request.respond({
+          status: 200,
+          contentType: TYPES[extname(file)] ?? 'application/octet-stream',
+          body,
+        }),
+      () => request.respond({ status: 404, body: '' }),
+    );
+  });
+  page.on('pageerror', (error) => logger.error('render page error', { error }));
+  await page.goto(`${PAGE_ORIGIN}/index.html`, { waitUntil: 'load' });
+  await page.waitForFunction('window.picsnippetsReady === true');
+  return page;
+}
+
+/** The warm browser; launched on first use and after a crash. */
+export function getBrowser(): Promise<Browser> {
+  browserPromise ??= launch().catch((error: unknown) => {
+    browserPromise = undefined;
+    throw error;
+  });
+  return browserPromise;
+}
+
+/** The warm render page holding fabric and the fonts. */
+export function getRenderPage(): Promise<Page> {
+  pagePromise ??= getBrowser()
+    .then(openPage)
+    .catch((error: unknown) => {
+      pagePromise = undefined;
+      throw error;
+    });
+  return pagePromise;
+}
+
+/** Closes the browser (local stack shutdown, tests). */
+export async function closeBrowser(): Promise<void> {
+  const pending = browserPromise;
+  browserPromise = undefined;
+  pagePromise = undefined;
+  if (pending) {
+    const browser = await pending.catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+  }
+}

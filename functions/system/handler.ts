@@ -1,0 +1,51 @@
+/**
+ * The `system` feature: `GET /api/health` reports whether DynamoDB and S3 answer
+ * (issue: foundation §5). 200 when both do, 503 otherwise, never cached.
+ */
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { HeadBucketCommand } from '@aws-sdk/client-s3';
+import { dynamoClient, s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { featureHandler, json, route } from '#lib/http.ts';
+
+export interface ServiceHealth {
+  ok: boolean;
+  /** Round trip, ms. */
+  ms: number;
+  error?: string;
+}
+
+/** Runs one probe with a time budget (ms); a failure is reported, never thrown. */
+async function probe(fn: (signal: AbortSignal) => Promise<unknown>, budgetMs = 2000): Promise<ServiceHealth> {
+  const started = Date.now();
+  try {
+    await fn(AbortSignal.timeout(budgetMs));
+    return { ok: true, ms: Date.now() - started };
+  } catch (error) {
+    const name = (error as Error).name || 'Error';
+    return { ok: false, ms: Date.now() - started, error: name === 'TimeoutError' ? 'timeout' : name };
+  }
+}
+
+/** `{ ok, services: { dynamodb, s3 } }` — error names only, no endpoints or messages. */
+export async function checkHealth() {
+  const c = config();
+  const [dynamodb, s3] = await Promise.all([
+    probe((abortSignal) =>
+      dynamoClient().send(new DescribeTableCommand({ TableName: c.TABLE_NAME }), { abortSignal }),
+    ),
+    probe((abortSignal) =>
+      s3Client().send(new HeadBucketCommand({ Bucket: c.ASSETS_BUCKET }), { abortSignal }),
+    ),
+  ]);
+  return { ok: dynamodb.ok && s3.ok, services: { dynamodb, s3 } };
+}
+
+export const handler = featureHandler('system', {
+  'GET /api/health': route({
+    handle: async () => {
+      const health = await checkHealth();
+      return json(health.ok ? 200 : 503, health);
+    },
+  }),
+});

@@ -1,0 +1,69 @@
+/**
+ * The data resources as plain data, read by both the CDK stack (infra/constructs/data.ts) and
+ * the local stack (infra/local/resources.ts), so the table and buckets that run on one machine
+ * are the ones AWS gets (issue: foundation, "created from the same definitions").
+ *
+ * Single-table design (DESIGN.md §4): every entity lives in one table keyed `pk`/`sk`, with
+ * three overloaded GSIs for the access patterns (team designs by sort key, design by public
+ * render id, user by e-mail, a user's teams, templates by status). ElectroDB entities in
+ * `functions/lib/db/` map onto these index names.
+ */
+
+export interface KeyDefinition {
+  partitionKey: string;
+  sortKey: string;
+}
+
+export interface TableDefinition extends KeyDefinition {
+  /** Logical name; the physical name is `${stage}-${logicalName}` locally, CDK-generated in AWS. */
+  logicalName: string;
+  /** Number-typed TTL attribute (seconds since the epoch), for sessions and dedup records. */
+  ttlAttribute: string;
+  globalSecondaryIndexes: Array<KeyDefinition & { indexName: string }>;
+}
+
+export const TABLE: TableDefinition = {
+  logicalName: 'main',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'ttl',
+  globalSecondaryIndexes: [
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  ],
+};
+
+export type BucketRole = 'assets' | 'renders' | 'web';
+
+export interface BucketDefinition {
+  role: BucketRole;
+  /** What lives there. */
+  purpose: string;
+  /** User data is versioned (DESIGN.md §7). */
+  versioned: boolean;
+  /** Objects expire after this many days (the render cache, DESIGN.md §4). */
+  expireAfterDays?: number;
+}
+
+export const BUCKETS: Record<BucketRole, BucketDefinition> = {
+  assets: {
+    role: 'assets',
+    purpose: 'uploads, library images, fonts, sticker packs, static design layers',
+    versioned: true,
+  },
+  renders: {
+    role: 'renders',
+    purpose: 'render cache keyed by hash(design version, normalised parameters, format)',
+    versioned: false,
+    expireAfterDays: 30,
+  },
+  web: {
+    role: 'web',
+    purpose: 'the built SPA, served by CloudFront through origin access control',
+    versioned: false,
+  },
+};
+
+/** Local bucket names (s3rver); in AWS the names are CDK-generated and reach Lambdas by env. */
+export const localBucketName = (role: BucketRole): string => `picsnippets-local-${role}`;

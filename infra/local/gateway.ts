@@ -1,0 +1,231 @@
+/**
+ * The local gateway: one HTTP server that plays API Gateway (HTTP API, payload v2), the Lambda
+ * runtime and CloudFront for the local stack (DESIGN.md §3). Each request that the route table
+ * sends to the API becomes the same v2 event AWS would build and goes to the same middy handler
+ * the route names; `/r/*` goes to the render handler; everything else is the SPA.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { isApiRequest, matchRoute, type Feature } from '#shared/routes.ts';
+import type { ApiEvent, ApiResult } from '#lib/http.ts';
+import { logger } from '#lib/logger.ts';
+
+/** API Gateway's payload limit, bytes. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+const handlers = new Map<Feature, Promise<LambdaHandler>>();
+
+/** Imports a feature's handler once, as a Lambda container would on cold start. */
+export function loadHandler(feature: Feature): Promise<LambdaHandler> {
+  let h = handlers.get(feature);
+  if (!h) {
+    h = import(`../../functions/${feature}/handler.ts`).then((m: { handler: LambdaHandler }) => m.handler);
+    handlers.set(feature, h);
+  }
+  return h;
+}
+
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('Request too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Builds the API Gateway HTTP API v2 event for a request.
+ * @param routeKey `METHOD /path` of the matched route, or `$default` (function URLs).
+ */
+export function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters?: Record<string, string>,
+): ApiEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const contentType = headers['content-type'] ?? '';
+  const isText = TEXT_TYPES.test(contentType);
+  const now = new Date();
+  const method = req.method ?? 'GET';
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    ...(cookies && cookies.length > 0 ? { cookies } : {}),
+    headers,
+    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
+    ...(pathParameters && Object.keys(pathParameters).length > 0 ? { pathParameters } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !isText,
+  } as ApiEvent;
+}
+
+function lambdaContext(feature: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `local-${feature}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${feature}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${feature}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Writes a v2 result the way API Gateway would (status, headers, cookies, base64 bodies). */
+function writeResult(res: ServerResponse, result: ApiResult, head: boolean): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  if (result.cookies && result.cookies.length > 0) headers['set-cookie'] = result.cookies;
+  const body = result.body
+    ? result.isBase64Encoded
+      ? Buffer.from(result.body, 'base64')
+      : Buffer.from(result.body, 'utf8')
+    : Buffer.alloc(0);
+  headers['content-length'] = String(body.length);
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(head ? undefined : body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
+  res.end(text);
+}
+
+/** Security headers on SPA documents, as the CloudFront response headers policy sets them. */
+export const SPA_SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+const STATIC_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Serves the built SPA from a folder, with the SPA fallback to index.html (as CloudFront does). */
+export function staticSpa(root: string) {
+  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    let file = normalize(join(root, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(root)) return sendJson(res, 400, { message: 'Bad path.' });
+    let info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) {
+      if (extname(url.pathname) !== '') return sendJson(res, 404, { message: 'Not found.' });
+      file = join(root, 'index.html');
+      info = await stat(file).catch(() => undefined);
+      if (!info) return sendJson(res, 503, { message: 'The SPA is not built: run `npm run build`.' });
+    }
+    const immutable = url.pathname.startsWith('/assets/');
+    res.writeHead(200, {
+      ...SPA_SECURITY_HEADERS,
+      'content-type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': String(info.size),
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file).pipe(res);
+  };
+}
+
+export type SpaHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+/**
+ * The request listener of the local gateway.
+ * @param spa serves everything that is not the API or a render (Vite or the built SPA).
+ */
+export function gatewayListener(spa: SpaHandler) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const method = (req.method ?? 'GET').toUpperCase();
+    try {
+      const api = isApiRequest({
+        method,
+        path: url.pathname,
+        accept: req.headers.accept,
+        xRequestedWith: req.headers['x-requested-with'] as string | undefined,
+        authorization: req.headers.authorization,
+      });
+      if (!api) {
+        if (method === 'GET' || method === 'HEAD') return await spa(req, res, url);
+        return sendJson(res, 404, { success: false, message: `No route ${method} ${url.pathname}.` });
+      }
+      const match = matchRoute(method, url.pathname);
+      if (!match) return sendJson(res, 404, { success: false, message: `No route ${method} ${url.pathname}.` });
+      if ('methodNotAllowed' in match) {
+        return sendJson(res, 405, { success: false, message: 'Method not allowed.' }, { allow: match.methodNotAllowed.join(', ') });
+      }
+      const body = await readBody(req);
+      const feature = match.route.feature;
+      // The render function sits behind a function URL: its routeKey is `$default`.
+      const event =
+        feature === 'render'
+          ? toEvent(req, url, body, '$default')
+          : toEvent(req, url, body, `${match.route.method} ${match.route.path}`, match.params);
+      const handler = await loadHandler(feature);
+      const result = await handler(event, lambdaContext(feature, event.requestContext.requestId));
+      writeResult(res, result, method === 'HEAD');
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 413) return sendJson(res, 413, { success: false, message: 'The request is too large.' });
+      logger.error('gateway error', { error: error as Error, path: url.pathname });
+      if (!res.headersSent) sendJson(res, 500, { success: false, message: 'Something went wrong. Please try again or contact customer support.' });
+      else res.end();
+    }
+  };
+}
+
+export type { Server };

@@ -1,0 +1,43 @@
+/**
+ * `npm start` (and `npm run preview` with `--preview`): runs the product on one port with seeded
+ * demo data, prints the URL, the demo logins and the demo render URL, and leaves no Java or
+ * Chromium process behind on Ctrl-C.
+ */
+import { startLocalStack } from './stack.ts';
+import { DEMO_LOGINS, DEMO_PUBLIC_ID } from './seed.ts';
+import { killChildren } from './services.ts';
+
+const preview = process.argv.includes('--preview');
+const started = Date.now();
+
+process.on('exit', killChildren);
+
+try {
+  const stack = await startLocalStack({ persist: true, web: preview ? 'preview' : 'dev', log: (l) => console.log(l) });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    void stack.stop().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+
+  console.log(`
+PicSnippets is running (${((Date.now() - started) / 1000).toFixed(1)} s${preview ? ', built SPA' : ', Vite hot reload'})
+
+  App:         ${stack.url}
+  Health:      ${stack.url}/api/health
+  Demo render: ${stack.url}/r/${DEMO_PUBLIC_ID}.jpg?first_name=Ana
+
+  Demo logins (local only):
+${DEMO_LOGINS.map((l) => `    ${l.email.padEnd(20)} ${l.password}   ${l.role}`).join('\n')}
+
+  Data is kept in .local/ (delete it to start over). Ctrl-C stops everything.
+`);
+} catch (error) {
+  console.error(`\nCould not start the local stack:\n${(error as Error).message}`);
+  killChildren();
+  process.exit(1);
+}

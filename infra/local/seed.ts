@@ -1,0 +1,202 @@
+/**
+ * Seeds an empty local database (issue: foundation §7): the admin and demo users, the demo team,
+ * the free and Pro plans, the global image library from infra/seed/photos, and the demo design
+ * `demo-welcome`. Idempotent: a database that already has the demo user is left alone.
+ *
+ * Local only: the demo logins must never exist in AWS, so `seed` refuses `STAGE=aws`.
+ */
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import { hashPassword } from '#lib/passwords.ts';
+import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
+
+const PHOTOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'seed', 'photos');
+
+/** The demo logins printed by `npm start` (local only). */
+export const DEMO_LOGINS = [
+  { email: 'admin@example.com', password: 'demo-password', role: 'platform admin' },
+  { email: 'demo@example.com', password: 'demo-password', role: 'owner of the Demo Team (Pro plan)' },
+] as const;
+
+/** The demo design's public render id (issue: foundation §7). */
+export const DEMO_PUBLIC_ID = 'demo-welcome';
+
+export const IDS = {
+  admin: 'user-admin',
+  demo: 'user-demo',
+  demoTeam: 'team-demo',
+  adminTeam: 'team-admin',
+  demoDesign: 'design-demo-welcome',
+  freePlan: 'free',
+  proPlan: 'pro-monthly',
+} as const;
+
+/** Author and licence of each photo, from infra/seed/photos/LICENSES.md. */
+async function photoCredits(): Promise<Map<string, { author: string; licence: string }>> {
+  const text = await readFile(join(PHOTOS_DIR, 'LICENSES.md'), 'utf8');
+  const credits = new Map<string, { author: string; licence: string }>();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length >= 7 && cells[1]?.endsWith('.jpg')) {
+      credits.set(cells[1], { author: cells[4] ?? '', licence: cells[5] ?? '' });
+    }
+  }
+  return credits;
+}
+
+const titleOf = (file: string) =>
+  file
+    .replace(/\.jpg$/, '')
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+
+async function seedLibrary(log: (line: string) => void): Promise<Map<string, { key: string; width: number; height: number }>> {
+  const { LibraryImage } = db();
+  const credits = await photoCredits();
+  const out = new Map<string, { key: string; width: number; height: number }>();
+  const files = (await readdir(PHOTOS_DIR)).filter((f) => f.endsWith('.jpg')).sort();
+  for (const file of files) {
+    const bytes = await readFile(join(PHOTOS_DIR, file));
+    const meta = await sharp(bytes).metadata();
+    const imageId = `library-${file.replace(/\.jpg$/, '')}`;
+    const key = `library/global/${imageId}.jpg`;
+    const thumbKey = `library/global/${imageId}-thumb.jpg`;
+    const thumb = await sharp(bytes).resize({ width: 400 }).jpeg({ quality: 80 }).toBuffer();
+    const s3 = s3Client();
+    const Bucket = config().ASSETS_BUCKET;
+    await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: 'image/jpeg' }));
+    await s3.send(new PutObjectCommand({ Bucket, Key: thumbKey, Body: thumb, ContentType: 'image/jpeg' }));
+    const credit = credits.get(file);
+    await LibraryImage.put({
+      imageId,
+      scope: 'global',
+      key,
+      thumbKey,
+      contentType: 'image/jpeg',
+      width: meta.width ?? 0,
+      height: meta.height ?? 0,
+      bytes: bytes.length,
+      title: titleOf(file),
+      ...(credit ? { author: credit.author, licence: credit.licence } : {}),
+    }).go();
+    out.set(file, { key, width: meta.width ?? 0, height: meta.height ?? 0 });
+  }
+  log(`  image library: ${files.length} photos`);
+  return out;
+}
+
+/**
+ * The demo design: `autumn.jpg` at 1000 px wide (spec 000 §9 base image scaling), one text
+ * snippet `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px, white with a
+ * dark outline (issue: foundation §7).
+ */
+export function demoDesignDocument(base: { key: string; width: number; height: number }): DesignDocumentInput {
+  const width = 1000;
+  const height = Math.round((base.height / base.width) * width);
+  return {
+    schemaVersion: 1,
+    image_id: 'library-autumn',
+    base_image_key: base.key,
+    canvas_width: width,
+    canvas_height: height,
+    text_snippets: [
+      {
+        id: 'snippet-hello',
+        text: 'Hello {{first_name}}!',
+        fontFamily: 'Noto Sans',
+        fontWeight: 'bold',
+        fontSize: 64,
+        minFontSize: 32,
+        fill: '#ffffff',
+        stroke: '#1f2937',
+        strokeWidth: 4,
+        textAlign: 'center',
+        left: 50,
+        top: Math.round(height / 2 - 48),
+        width: 900,
+        parameters: [
+          {
+            id: 'param-first-name',
+            param_name: 'first_name',
+            param_default_value: 'there',
+            text_transform: { checkFormating: false, formatOptionKey: null, formatOptionName: null },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * Seeds the database and the assets bucket if empty.
+ * @returns true if it seeded, false if the data was already there.
+ * @throws Error when run against AWS (`STAGE=aws`).
+ */
+export async function seed(log: (line: string) => void = console.log): Promise<boolean> {
+  if (config().STAGE === 'aws') throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
+  const { User, Team, Membership, Plan, Design } = db();
+  const existing = await User.get({ userId: IDS.demo }).go();
+  if (existing.data) return false;
+  log('Seeding demo data…');
+
+  await Plan.put([
+    {
+      planId: IDS.freePlan,
+      name: 'Free',
+      price: 0,
+      interval: 'monthly',
+      type: 'user',
+      teams: 1,
+      teamMembers: 1,
+      can_export_pdf: false,
+      can_upload_custom_fonts: false,
+    },
+    {
+      planId: IDS.proPlan,
+      name: 'Pro',
+      price: 2900,
+      interval: 'monthly',
+      type: 'team',
+      teams: 10,
+      teamMembers: 25,
+      can_export_pdf: true,
+      can_upload_custom_fonts: true,
+    },
+  ]).go();
+
+  const passwordHash = await hashPassword('demo-password');
+  await User.put([
+    { userId: IDS.admin, email: 'admin@example.com', name: 'Ada Admin', passwordHash, isAdmin: true, currentTeamId: IDS.adminTeam },
+    { userId: IDS.demo, email: 'demo@example.com', name: 'Dana Demo', passwordHash, isAdmin: false, currentTeamId: IDS.demoTeam },
+  ]).go();
+  await Team.put([
+    { teamId: IDS.demoTeam, name: 'Demo Team', slug: 'demo-team', ownerId: IDS.demo, planId: IDS.proPlan },
+    { teamId: IDS.adminTeam, name: 'Platform Admins', slug: 'platform-admins', ownerId: IDS.admin, planId: IDS.freePlan },
+  ]).go();
+  await Membership.put([
+    { teamId: IDS.demoTeam, userId: IDS.demo, role: 'owner' },
+    { teamId: IDS.adminTeam, userId: IDS.admin, role: 'owner' },
+  ]).go();
+
+  const library = await seedLibrary(log);
+  const autumn = library.get('autumn.jpg');
+  if (!autumn) throw new Error('autumn.jpg is missing from infra/seed/photos');
+  await Design.put({
+    designId: IDS.demoDesign,
+    teamId: IDS.demoTeam,
+    publicId: DEMO_PUBLIC_ID,
+    title: 'Welcome',
+    status: 'active',
+    version: 1,
+    document: DesignDocumentSchema.parse(demoDesignDocument(autumn)),
+  }).go();
+  log('  users, teams, plans and the demo design');
+  return true;
+}

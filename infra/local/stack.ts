@@ -1,0 +1,154 @@
+/**
+ * Starts the whole product on one machine (DESIGN.md §3; issue: foundation §3): DynamoDB
+ * Local, s3rver, the table and buckets, the seed, one warm Chromium and the local gateway on
+ * one port, serving the SPA through Vite (hot reload) or from the build. `npm start`, `npm run
+ * preview`, the integration and e2e tests and the benchmarks all start it through here.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { resetClients, dynamoClient, s3Client } from '#lib/clients.ts';
+import { config, resetConfig } from '#lib/config.ts';
+import { resetDb } from '#lib/db/index.ts';
+import { BUCKETS, localBucketName, type BucketRole } from '../definitions.ts';
+import { ensureBuckets, ensureTable } from './resources.ts';
+import { gatewayListener, staticSpa, type SpaHandler } from './gateway.ts';
+import { freePort, killChildren, startDynamo, startS3, type RunningService } from './services.ts';
+import { seed } from './seed.ts';
+
+export interface LocalStackOptions {
+  /** Port of the gateway; 0 = a free one. Default: config PORT (3000). */
+  port?: number;
+  /** Keep data under `.local/` (npm start); otherwise in memory and a temp folder (tests). */
+  persist?: boolean;
+  /** How the SPA is served: Vite with hot reload, the build in dist/web, or not at all. */
+  web?: 'dev' | 'preview' | 'none';
+  /** Seed an empty database (default true). */
+  seed?: boolean;
+  /** Launch Chromium and open the render page before answering (default true). */
+  warmChromium?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  port: number;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+async function spaHandler(mode: 'dev' | 'preview' | 'none', server: Server): Promise<{ spa: SpaHandler; close(): Promise<void> }> {
+  if (mode === 'none') {
+    return {
+      spa: (_req, res) => {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('The SPA is not served in this mode.');
+      },
+      close: async () => undefined,
+    };
+  }
+  if (mode === 'preview') return { spa: staticSpa(join(ROOT, 'dist', 'web')), close: async () => undefined };
+  const { createServer: createVite } = await import('vite');
+  const vite = await createVite({
+    configFile: join(ROOT, 'web', 'vite.config.ts'),
+    server: { middlewareMode: true, hmr: { server } },
+    appType: 'spa',
+    logLevel: 'warn',
+  });
+  return {
+    spa: (req, res) =>
+      new Promise<void>((done) => {
+        vite.middlewares(req, res, () => {
+          if (!res.headersSent) res.writeHead(404).end();
+          done();
+        });
+        res.once('finish', () => done());
+      }),
+    close: () => vite.close(),
+  };
+}
+
+/**
+ * Starts the local stack and returns its URL and a `stop()` that ends every process it began.
+ * Sets the process environment (endpoints, table, buckets) that the handlers read.
+ * @throws Error if Java is missing (with the apt-get line), or a service does not start.
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const log = options.log ?? (() => undefined);
+  const persist = options.persist ?? false;
+  const dataDir = persist ? join(ROOT, '.local') : await mkdtemp(join(tmpdir(), 'picsnippets-'));
+  const services: RunningService[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  try {
+    const buckets = Object.fromEntries(
+      (Object.keys(BUCKETS) as BucketRole[]).map((role) => [role, localBucketName(role)]),
+    ) as Record<BucketRole, string>;
+    const [dynamo, s3] = await Promise.all([
+      startDynamo(persist ? { path: join(dataDir, 'dynamodb') } : {}),
+      startS3({ directory: join(dataDir, 's3'), buckets: Object.values(buckets) }),
+    ]);
+    services.push(dynamo, s3);
+
+    const port = options.port === 0 ? await freePort() : (options.port ?? config().PORT);
+    const url = `http://localhost:${port}`;
+    Object.assign(process.env, {
+      STAGE: process.env.STAGE === 'test' ? 'test' : 'local',
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: s3.endpoint,
+      TABLE_NAME: 'picsnippets-local-main',
+      ASSETS_BUCKET: buckets.assets,
+      RENDERS_BUCKET: buckets.renders,
+      WEB_BUCKET: buckets.web,
+      PUBLIC_URL: url,
+      OUTBOX_DIR: join(dataDir, 'outbox'),
+    });
+    resetConfig();
+    resetClients();
+    resetDb();
+    await ensureTable(dynamoClient(), config().TABLE_NAME);
+    await ensureBuckets(s3Client(), buckets);
+    if (options.seed ?? true) await seed(log);
+
+    const server = createServer();
+    const web = await spaHandler(options.web ?? 'dev', server);
+    cleanups.push(() => web.close());
+    server.on('request', gatewayListener(web.spa));
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(port, '127.0.0.1', () => ok());
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+    );
+
+    const { closeBrowser, getRenderPage } = await import('#functions/render/browser.ts');
+    cleanups.push(closeBrowser);
+    if (options.warmChromium ?? true) await getRenderPage();
+
+    return {
+      url,
+      port,
+      dynamoEndpoint: dynamo.endpoint,
+      s3Endpoint: s3.endpoint,
+      stop: async () => {
+        for (const c of cleanups.reverse()) await c().catch(() => undefined);
+        for (const s of services) await s.stop().catch(() => undefined);
+        resetClients();
+        killChildren();
+        if (!persist) await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    for (const s of services) await s.stop().catch(() => undefined);
+    killChildren();
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Render URL parsing, shared by the render service and the export screen (spec 001 §7;
+ * DESIGN.md §5): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png` or
+ * `.pdf` extension on the last segment, then the query string.
+ */
+
+export type RenderFormat = 'jpeg' | 'png' | 'pdf';
+
+export interface RenderPath {
+  publicId: string;
+  cacheId?: string;
+  /** From the `/pdf` segment or an extension; undefined = the design's default (JPEG). */
+  format?: RenderFormat;
+}
+
+const EXTENSIONS: Record<string, RenderFormat> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png', pdf: 'pdf' };
+
+/** Parses a render path; `undefined` when it is not one (wrong prefix, empty or odd segments). */
+export function parseRenderPath(path: string): RenderPath | undefined {
+  const segments = path.split('/').filter((s) => s !== '');
+  if (segments[0] !== 'r' || segments.length < 2 || segments.length > 4) return undefined;
+  const rest = segments.slice(1);
+  let format: RenderFormat | undefined;
+  const last = rest[rest.length - 1]!;
+  const ext = /^(.+)\.(jpe?g|png|pdf)$/i.exec(last);
+  if (ext) {
+    rest[rest.length - 1] = ext[1]!;
+    format = EXTENSIONS[ext[2]!.toLowerCase()];
+  }
+  if (rest[rest.length - 1] === 'pdf' && rest.length > 1) {
+    rest.pop();
+    format = 'pdf';
+  }
+  if (rest.length > 2) return undefined;
+  const [publicId, cacheId] = rest;
+  if (!publicId || !/^[A-Za-z0-9_-]{1,64}$/.test(publicId)) return undefined;
+  if (cacheId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(cacheId)) return undefined;
+  return { publicId, ...(cacheId ? { cacheId } : {}), ...(format ? { format } : {}) };
+}
+
+/** Decodes one query component tolerantly: `+` is a space; a bad `%` escape stays literal. */
+export function decodeComponent(raw: string): string {
+  const spaced = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+/**
+ * Parses a raw query string as e-mail platforms send it (issue: render §2): `+` may stand for
+ * a space, a stray `&` inside a value splits it (a segment without `=` is glued back onto the
+ * previous value), malformed escapes never throw. Later duplicates win, as in most platforms.
+ */
+export function parseRenderQuery(rawQuery: string): Record<string, string> {
+  // No prototype: a parameter named `__proto__` is just a name.
+  const out = Object.create(null) as Record<string, string>;
+  let previous: string | undefined;
+  for (const segment of rawQuery.replace(/^\?/, '').split('&')) {
+    const eq = segment.indexOf('=');
+    if (eq <= 0) {
+      if (previous !== undefined && segment !== '' && eq !== 0) out[previous] += `&${decodeComponent(segment)}`;
+      continue;
+    }
+    const name = decodeComponent(segment.slice(0, eq)).trim();
+    if (name === '') continue;
+    out[name] = decodeComponent(segment.slice(eq + 1));
+    previous = name;
+  }
+  return out;
+}

@@ -1,0 +1,523 @@
+/**
+ * The route table: every HTTP route of the product, as plain data.
+ *
+ * Paths and methods are the contract of spec 000 §7 and spec 001 §7 ("{teams}" is `companies`,
+ * DESIGN.md §2). The CDK stack builds API Gateway routes and one Lambda per feature from this
+ * list, the local gateway dispatches from it, and each feature's handler routes its own entries.
+ * There is no second list. This module imports nothing heavy, so CDK synth, the local gateway
+ * and the SPA can all read it.
+ *
+ * Path parameters keep one name per position (API Gateway refuses siblings with different
+ * variable names), so the spec's `{textSnippetId}`/`{snippetUuid}` are `{id}` here.
+ */
+
+/** The Lambda a route runs in; one `functions/<feature>/handler.ts` each (DESIGN.md §2). */
+export const FEATURES = [
+  'system',
+  'designs',
+  'text-snippets',
+  'templates',
+  'bundles',
+  'images',
+  'stickers',
+  'fonts',
+  'auth',
+  'teams',
+  'billing',
+  'stripe-webhook',
+  'merge-tags',
+  'kiosk',
+  'notifications',
+  'support',
+  'render',
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/**
+ * Who may call a route.
+ * - `public`: anyone;
+ * - `user`: a signed-in user (session cookie or API token); team ownership of every id is
+ *   still checked by the handler;
+ * - `owner`: the owner of the team named by `{id}`;
+ * - `admin`: a platform admin (spec 000 §6, spec 001 §6);
+ * - `stripe`: Stripe's webhook, authenticated by its signature.
+ */
+export type Access = 'public' | 'user' | 'owner' | 'admin' | 'stripe';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: Method;
+  /** API Gateway style: `/api/pic-snippet/{id}`; `{proxy+}` is greedy. */
+  path: string;
+  feature: Feature;
+  access: Access;
+  /** Where the route comes from, e.g. "spec 000 §7 Design actions". */
+  source: string;
+  /**
+   * A GET that browsers open directly (a link, a download, a redirect target), so a navigation
+   * to it goes to the API rather than to the SPA shell.
+   */
+  navigable?: boolean;
+  /** The body is read raw (the Stripe signature is over the exact bytes). */
+  rawBody?: boolean;
+}
+
+const r = (
+  method: Method,
+  path: string,
+  feature: Feature,
+  access: Access,
+  source: string,
+  extra: Pick<Route, 'navigable' | 'rawBody'> = {},
+): Route => ({ method, path, feature, access, source, ...extra });
+
+const S0 = 'spec 000 §7';
+const S1 = 'spec 001 §7';
+
+/** Every route, spec order. */
+export const ROUTES: readonly Route[] = [
+  // Platform
+  r('GET', '/api/health', 'system', 'public', 'issue: foundation (health of DynamoDB and S3)'),
+  r('GET', '/r/{proxy+}', 'render', 'public', `${S1} Export: the rendered image URL`),
+
+  // spec 000 §7 Dashboard lists
+  r('GET', '/getActive', 'designs', 'user', `${S0} Dashboard lists`),
+  r('GET', '/getArchived', 'designs', 'user', `${S0} Dashboard lists`),
+  r('GET', '/getHomeTemplates', 'templates', 'user', `${S0} Dashboard lists`),
+  r('POST', '/get-template-bundle', 'bundles', 'user', `${S0} Dashboard lists`),
+  r('POST', '/get-all-template-bundle', 'bundles', 'user', `${S0} Dashboard lists`),
+  r('GET', '/getTemplates', 'templates', 'user', `${S0} Dashboard lists`),
+
+  // spec 000 §7 Design actions
+  r('POST', '/api/pic-snippet', 'designs', 'user', `${S0} Design actions (create, issue 5)`),
+  r('GET', '/api/pic-snippet/{id}', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/archive', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/unarchive', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/pic-snippet/{id}/copy', 'designs', 'user', `${S0} Design actions`),
+  r('GET', '/pic-snippet/{id}/createFromTemplate', 'templates', 'user', `${S0} Design actions`, {
+    navigable: true,
+  }),
+  r('PUT', '/api/pic-snippet/{id}/replace', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/saveImageId', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/pso', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/effects', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/options', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/pic-snippet/{id}/qrCodeColor', 'designs', 'user', `${S0} Design actions`),
+  r('PUT', '/api/pic-snippet/{id}/qrCode', 'designs', 'user', `${S0} Design actions`),
+  r('POST', '/api/pic-snippet/{id}/gravatarMail', 'designs', 'user', `${S0} Design actions`),
+  r(
+    'POST',
+    '/api/pic-snippet/{id}/saveGeneratedDynamicSticker',
+    'designs',
+    'user',
+    `${S0} Design actions`,
+  ),
+  r('POST', '/api/pic-snippet/{id}/saveScreenShotType', 'designs', 'user', `${S0} Design actions`),
+  r('POST', '/saveCroppedImage', 'designs', 'user', `${S0} Design actions (cropped image)`),
+  // spec 001 §7 Export: the export screen saves these design fields
+  r('PUT', '/api/pic-snippet/{id}/provider', 'designs', 'user', `${S1} Export and merge tags`),
+  r('PUT', '/api/pic-snippet/{id}/choices', 'designs', 'user', `${S1} Export and merge tags`),
+  r('PUT', '/api/pic-snippet/{id}/link', 'designs', 'user', `${S1} Export and merge tags`),
+
+  // spec 000 §7 Text snippet parameters
+  r('POST', '/api/text-snippet/{id}/parameter', 'text-snippets', 'user', `${S0} Parameters`),
+  r(
+    'PUT',
+    '/api/text-snippet/{id}/parameter/{parameterId}',
+    'text-snippets',
+    'user',
+    `${S0} Parameters`,
+  ),
+  r(
+    'DELETE',
+    '/api/text-snippet/{id}/parameter/{parameterId}',
+    'text-snippets',
+    'user',
+    `${S0} Parameters`,
+  ),
+  r(
+    'POST',
+    '/api/text-snippet/{id}/parameter/{parameterId}/checkFormating',
+    'text-snippets',
+    'user',
+    `${S0} Parameters`,
+  ),
+  r(
+    'POST',
+    '/api/text-snippet/{id}/parameter/{parameterId}/getParameterData',
+    'text-snippets',
+    'user',
+    `${S0} Parameters`,
+  ),
+  r('DELETE', '/api/text-snippet/delete-parameters', 'text-snippets', 'user', `${S0} Parameters`),
+
+  // spec 000 §7 Templates and bundles (admin)
+  r('POST', '/admin/template/changeStatus', 'templates', 'admin', `${S0} Templates and bundles`),
+  r('DELETE', '/admin/template/delete', 'templates', 'admin', `${S0} Templates and bundles`),
+  r('POST', '/admin/template/{action}', 'templates', 'admin', `${S0} Templates and bundles`),
+  r(
+    'POST',
+    '/admin/templateBundle/getBundleTeams',
+    'bundles',
+    'admin',
+    `${S0} Templates and bundles`,
+  ),
+  r(
+    'POST',
+    '/admin/templateBundle/changeBundleStatus',
+    'bundles',
+    'admin',
+    `${S0} Templates and bundles`,
+  ),
+  r('POST', '/admin/templateBundle/assignTeams', 'bundles', 'admin', `${S0} Templates and bundles`),
+  r(
+    'DELETE',
+    '/admin/templateBundle/deleteBundle',
+    'bundles',
+    'admin',
+    `${S0} Templates and bundles`,
+  ),
+  r(
+    'DELETE',
+    '/admin/templateBundle/deletePicSnippet',
+    'bundles',
+    'admin',
+    `${S0} Templates and bundles`,
+  ),
+
+  // spec 000 §7 Images, stickers, fonts
+  r('GET', '/getGlobalImages', 'images', 'user', `${S0} Images`),
+  r('GET', '/getImages', 'images', 'user', `${S0} Images`),
+  r('GET', '/api/search-images/{query}', 'images', 'user', `${S0} Images (stock-photo search)`),
+  r('DELETE', '/deleteImage', 'images', 'user', `${S0} Images`),
+  r('GET', '/image/{id}', 'images', 'user', `${S0} Images`),
+  r('GET', '/image/{id}/tags', 'images', 'user', `${S0} Images`),
+  r('POST', '/image', 'images', 'user', `${S0} Images (upload, or sticker upload with type=asIcon)`),
+  r('POST', '/getStickers', 'stickers', 'user', `${S0} Stickers`),
+  r('POST', '/getFavorites', 'stickers', 'user', `${S0} Stickers`),
+  r('POST', '/getUploads', 'stickers', 'user', `${S0} Stickers`),
+  r('POST', '/getPacksStickers', 'stickers', 'user', `${S0} Stickers`),
+  r('POST', '/addToFavorite', 'stickers', 'user', `${S0} Stickers`),
+  r('POST', '/deleteUploadSticker', 'stickers', 'user', `${S0} Stickers`),
+  r('GET', '/getCustomFonts', 'fonts', 'user', `${S0} Fonts`),
+  r('POST', '/storeFont', 'fonts', 'user', `${S0} Fonts`),
+
+  // spec 001 §7 Registration and lookups
+  r('GET', '/geocode/country', 'auth', 'public', `${S1} Registration and lookups`),
+  r('GET', '/coupon/{code}', 'billing', 'public', `${S1} Registration and lookups`),
+  r('GET', '/invitations/{code}', 'teams', 'public', `${S1} Registration and lookups`),
+  r('GET', '/spark/plans', 'billing', 'public', `${S1} Registration and lookups`),
+  r('POST', '/if-mail-exists', 'auth', 'public', `${S1} Registration and lookups`),
+  r('POST', '/register', 'auth', 'public', `${S1} Registration and lookups`),
+  r('POST', '/login', 'auth', 'public', 'issue: accounts (sign-in, JSON)'),
+  r('GET', '/logout', 'auth', 'public', `${S1} Registration and lookups`, { navigable: true }),
+  r('POST', '/password/email', 'auth', 'public', 'issue: accounts (password reset request)'),
+  r('POST', '/password/reset', 'auth', 'public', 'issue: accounts (password reset)'),
+  r('POST', '/tax-rate', 'billing', 'public', `${S1} Registration and lookups`),
+  r('GET', '/coupon/user/{id}', 'billing', 'user', `${S1} Registration and lookups`),
+  r('GET', '/settings/companies/coupon/{id}', 'billing', 'owner', `${S1} Registration and lookups`),
+  r('GET', '/stripe/token', 'billing', 'user', `${S1} Registration and lookups`),
+
+  // spec 001 §7 Profile, teams, members
+  r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
+  r('POST', '/settings/photo', 'auth', 'user', `${S1} Profile, teams, members`),
+  r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`),
+  r('GET', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('POST', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('GET', '/settings/companies/current', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('GET', '/settings/companies/roles', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('GET', '/settings/companies/json/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('PUT', '/settings/companies/{id}/switch', 'teams', 'user', 'issue: accounts (switch team)'),
+  r('DELETE', '/settings/companies/{id}', 'teams', 'owner', `${S1} Profile, teams, members`),
+  r('POST', '/settings/companies/{id}/photo', 'teams', 'owner', `${S1} Profile, teams, members`),
+  r('PUT', '/settings/companies/{id}/name', 'teams', 'owner', `${S1} Profile, teams, members`),
+  r(
+    'GET',
+    '/settings/companies/{id}/invitations',
+    'teams',
+    'owner',
+    `${S1} Profile, teams, members`,
+  ),
+  r(
+    'POST',
+    '/settings/companies/{id}/invitations',
+    'teams',
+    'owner',
+    `${S1} Profile, teams, members`,
+  ),
+  r(
+    'PUT',
+    '/settings/companies/{id}/members/{userId}',
+    'teams',
+    'owner',
+    `${S1} Profile, teams, members`,
+  ),
+  r(
+    'DELETE',
+    '/settings/companies/{id}/members/{userId}',
+    'teams',
+    'user',
+    `${S1} Profile, teams, members (leave, or an owner removes)`,
+  ),
+  r('GET', '/settings/invitations/pending', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('POST', '/settings/invitations/{id}/accept', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('POST', '/settings/invitations/{id}/reject', 'teams', 'user', `${S1} Profile, teams, members`),
+  r('DELETE', '/settings/invitations/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
+
+  // spec 001 §7 Security and tokens
+  r('PUT', '/settings/password', 'auth', 'user', `${S1} Security and tokens`),
+  r('POST', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`),
+  r('DELETE', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`),
+  r('GET', '/settings/api/tokens', 'auth', 'user', `${S1} Security and tokens`),
+  r('GET', '/settings/api/token/abilities', 'auth', 'user', `${S1} Security and tokens`),
+  r('POST', '/settings/api/token', 'auth', 'user', `${S1} Security and tokens`),
+  r('PUT', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`),
+  r('DELETE', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`),
+  r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`),
+
+  // spec 001 §7 Subscription and payment
+  r('POST', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
+  r('PUT', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
+  r('DELETE', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
+  r(
+    'POST',
+    '/settings/companies/{id}/subscription',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r(
+    'PUT',
+    '/settings/companies/{id}/subscription',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r(
+    'DELETE',
+    '/settings/companies/{id}/subscription',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r(
+    'PUT',
+    '/settings/companies/{id}/metaData',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r('PUT', '/settings/payment-method', 'billing', 'user', `${S1} Subscription and payment`),
+  r(
+    'PUT',
+    '/settings/companies/{id}/payment-method',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r('PUT', '/settings/payment-method/vat-id', 'billing', 'user', `${S1} Subscription and payment`),
+  r(
+    'PUT',
+    '/settings/companies/{id}/payment-method/vat-id',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r('POST', '/settings/payment-method/coupon', 'billing', 'user', `${S1} Subscription and payment`),
+  r(
+    'POST',
+    '/settings/companies/{id}/payment-method/coupon',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r(
+    'PUT',
+    '/settings/companies/{id}/update-payment-method',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r('GET', '/settings/invoices', 'billing', 'user', `${S1} Subscription and payment`),
+  r(
+    'GET',
+    '/settings/companies/{id}/invoices',
+    'billing',
+    'owner',
+    `${S1} Subscription and payment`,
+  ),
+  r('GET', '/settings/invoice/{id}', 'billing', 'user', `${S1} Subscription and payment`, {
+    navigable: true,
+  }),
+  r(
+    'PUT',
+    '/settings/extra-billing-information',
+    'billing',
+    'user',
+    `${S1} Subscription and payment`,
+  ),
+  r('POST', '/stripe/webhook', 'stripe-webhook', 'stripe', 'issue: billing (Stripe webhook)', {
+    rawBody: true,
+  }),
+
+  // spec 001 §7 Export and merge tags
+  r('GET', '/api/merge-tag/providers', 'merge-tags', 'user', `${S1} Export and merge tags`),
+  r('GET', '/api/merge-tag/storeFront', 'merge-tags', 'user', `${S1} Export and merge tags`),
+  r('POST', '/api/merge-tag', 'merge-tags', 'user', `${S1} Export and merge tags`),
+  r('GET', '/js/{file}', 'merge-tags', 'public', `${S1} Export: /js/{product}.js`),
+
+  // spec 001 §7 Notifications and support
+  r('GET', '/notifications/recent', 'notifications', 'user', `${S1} Notifications and support`),
+  r('PUT', '/notifications/read', 'notifications', 'user', `${S1} Notifications and support`),
+  r(
+    'PUT',
+    '/user/last-read-announcements-at',
+    'notifications',
+    'user',
+    `${S1} Notifications and support`,
+  ),
+  r('POST', '/support/email', 'support', 'user', `${S1} Notifications and support`),
+
+  // spec 001 §7 Kiosk
+  r('GET', '/spark/kiosk/announcements', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('POST', '/spark/kiosk/announcements', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('PUT', '/spark/kiosk/announcements/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('DELETE', '/spark/kiosk/announcements/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/kiosk/performance-indicators', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/kiosk/performance-indicators/revenue', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/kiosk/performance-indicators/plans', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/kiosk/performance-indicators/trialing', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('POST', '/spark/kiosk/users/search', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/kiosk/users/{id}/profile', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/kiosk/users/impersonate/{id}', 'kiosk', 'admin', `${S1} Kiosk`, {
+    navigable: true,
+  }),
+  r('POST', '/spark/kiosk/users/discount/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('POST', '/teams/search', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/custom/teams/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('POST', '/custom/teams/{id}/additional_permissions', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('GET', '/spark/cancelReasons', 'kiosk', 'admin', `${S1} Kiosk`),
+  r('POST', '/packs/search', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
+  r('GET', '/packs/getPacks', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
+  r('POST', '/packs/download', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
+  r('PATCH', '/packs/restorePack', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
+  r('DELETE', '/packs/removePack', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
+];
+
+/** `METHOD /path`, the key API Gateway and middy's http-router use for a route. */
+export const routeKey = (route: Pick<Route, 'method' | 'path'>): string =>
+  `${route.method} ${route.path}`;
+
+/** The routes one feature's Lambda serves. */
+export const routesOf = (feature: Feature): Route[] => ROUTES.filter((x) => x.feature === feature);
+
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+  names: string[];
+  /** Literal segments count; API Gateway prefers the most specific match. */
+  specificity: number;
+}
+
+/**
+ * Turns a route path into a regex: `{name}` matches one segment, `{name+}` the rest.
+ * Exported so the CloudFront router function is generated from the same rule.
+ */
+export function pathPattern(path: string): { source: string; names: string[] } {
+  const names: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const greedy = /^\{(\w+)\+\}$/.exec(segment);
+      if (greedy) {
+        names.push(greedy[1]!);
+        return '(.+)';
+      }
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (param) {
+        names.push(param[1]!);
+        return '([^/]+)';
+      }
+      return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { source: `^${source}/?$`, names };
+}
+
+const compiled: CompiledRoute[] = ROUTES.map((route) => {
+  const { source, names } = pathPattern(route.path);
+  const segments = route.path.split('/');
+  return {
+    route,
+    regex: new RegExp(source),
+    names,
+    specificity: segments.filter((s) => !s.startsWith('{')).length * 100 + segments.length,
+  };
+}).sort((a, b) => b.specificity - a.specificity);
+
+export interface RouteMatch {
+  route: Route;
+  /** Decoded path parameters by name. */
+  params: Record<string, string>;
+}
+
+/**
+ * Finds the route for a method and path, as API Gateway would: literal segments win over
+ * parameters. Returns `undefined` when no route has that path, and `{ route: undefined }`-free
+ * `methodNotAllowed` when the path exists with other methods.
+ */
+export function matchRoute(
+  method: string,
+  path: string,
+): RouteMatch | { methodNotAllowed: Method[] } | undefined {
+  const upper = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  const allowed: Method[] = [];
+  for (const c of compiled) {
+    const m = c.regex.exec(path);
+    if (!m) continue;
+    if (c.route.method !== upper) {
+      allowed.push(c.route.method);
+      continue;
+    }
+    const params: Record<string, string> = {};
+    c.names.forEach((name, i) => {
+      const raw = m[i + 1] ?? '';
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        params[name] = raw;
+      }
+    });
+    return { route: c.route, params };
+  }
+  return allowed.length > 0 ? { methodNotAllowed: [...new Set(allowed)] } : undefined;
+}
+
+/**
+ * Decides whether a request goes to the API or to the SPA shell, where the two share a path
+ * (`/settings/companies/{teamId}` is a page, `/settings/companies/current` is a call). Used by
+ * the local gateway; the CloudFront router function is generated from the same rule
+ * (docs/decisions.md, "API and SPA on one origin").
+ *
+ * A request goes to the API when its method is not GET/HEAD, or it matches a GET route and is
+ * not a browser navigation (no `X-Requested-With`/`Authorization`, `Accept` with text/html),
+ * or the route is `navigable`.
+ */
+export function isApiRequest(req: {
+  method: string;
+  path: string;
+  accept?: string | undefined;
+  xRequestedWith?: string | undefined;
+  authorization?: string | undefined;
+}): boolean {
+  const match = matchRoute(req.method, req.path);
+  if (match === undefined) return false;
+  if ('methodNotAllowed' in match) return req.method !== 'GET' && req.method !== 'HEAD';
+  if (req.method !== 'GET' && req.method !== 'HEAD') return true;
+  if (match.route.navigable || match.route.path.startsWith('/api/')) return true;
+  if (match.route.feature === 'render') return true;
+  if (req.xRequestedWith || req.authorization) return true;
+  return !(req.accept ?? '').includes('text/html');
+}

@@ -1,0 +1,80 @@
+/**
+ * Draws resolved text layers with fabric.js: the one drawing path for the render page and the
+ * editor (DESIGN.md §5, "Scene model shared with the editor"). Browser-only (needs a canvas).
+ */
+import { Textbox, type StaticCanvas } from 'fabric';
+import type { ResolvedScene, ResolvedTextLayer } from './resolve.ts';
+import { fontFamilyList } from './fonts.ts';
+
+/** Snippets stay at least this far inside the canvas edges, px (spec 000 §5). */
+export const EDGE_MARGIN_PX = 5;
+
+/**
+ * Builds the fabric Textbox for a layer and fits it (spec 000 §5; DESIGN.md §5):
+ * - wraps within the snippet's width (at most the canvas width less the margins);
+ * - shrinks from the font size down to the minimum font size until it fits (binary search on
+ *   whole px), breaking inside words only when even the minimum size cannot fit a word;
+ * - keeps the box at least 5 px inside every edge, moving it up if it would run off the bottom.
+ */
+export function fitTextLayer(layer: ResolvedTextLayer, canvasWidth: number, canvasHeight: number): Textbox {
+  const maxWidth = Math.max(1, Math.min(layer.width, canvasWidth - 2 * EDGE_MARGIN_PX));
+  const left = Math.min(Math.max(layer.left, EDGE_MARGIN_PX), canvasWidth - EDGE_MARGIN_PX - maxWidth);
+  const top = Math.max(layer.top, EDGE_MARGIN_PX);
+  const availableHeight = canvasHeight - EDGE_MARGIN_PX - top;
+  const box = new Textbox(layer.text, {
+    left,
+    top,
+    originX: 'left',
+    originY: 'top',
+    width: maxWidth,
+    fontFamily: fontFamilyList(layer.fontFamily),
+    fontWeight: layer.fontWeight,
+    fontStyle: layer.fontStyle,
+    underline: layer.underline,
+    textAlign: layer.textAlign,
+    angle: layer.angle,
+    fill: layer.fill,
+    stroke: layer.stroke ?? undefined,
+    strokeWidth: layer.stroke ? layer.strokeWidth : 0,
+    paintFirst: 'stroke',
+    fontSize: layer.fontSize,
+    objectCaching: false,
+  });
+  const fits = (size: number): boolean => {
+    box.set({ fontSize: size, width: maxWidth });
+    box.initDimensions();
+    return box.width <= maxWidth + 0.5 && box.height <= availableHeight;
+  };
+  const max = Math.max(1, Math.round(layer.fontSize));
+  const min = Math.max(1, Math.min(max, Math.round(layer.minFontSize)));
+  if (!fits(max)) {
+    let lo = min;
+    let hi = max;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    if (!fits(lo) && box.width > maxWidth + 0.5) {
+      box.set({ splitByGrapheme: true });
+      fits(lo);
+    }
+  }
+  const bottom = box.top + box.height;
+  if (bottom > canvasHeight - EDGE_MARGIN_PX) {
+    box.set({ top: Math.max(EDGE_MARGIN_PX, canvasHeight - EDGE_MARGIN_PX - box.height) });
+  }
+  box.setCoords();
+  return box;
+}
+
+/** Clears the canvas to transparent and draws every non-empty text layer of the scene. */
+export function drawTextLayers(canvas: StaticCanvas, scene: ResolvedScene): void {
+  canvas.clear();
+  canvas.backgroundColor = '';
+  for (const layer of scene.texts) {
+    if (layer.text.trim() === '') continue;
+    canvas.add(fitTextLayer(layer, scene.width, scene.height));
+  }
+  canvas.renderAll();
+}

@@ -1,0 +1,133 @@
+/**
+ * Scene resolution: a design plus a recipient's parameter values → the text that is drawn
+ * (DESIGN.md §5). Pure functions, shared by the render service and the editor.
+ */
+import type { DesignDocument, Parameter, TextSnippet, TextTransformKey } from '../design.ts';
+
+/** Values longer than this are cut (DESIGN.md §5, spec 001 §5). */
+export const MAX_VALUE_LENGTH = 255;
+
+/** `{{ name }}` in a text snippet's text; names are letters, digits, `_` and `-` (spec 000 §5). */
+export const MERGE_FIELD = /\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g;
+
+/**
+ * Placeholders e-mail platforms send literally when a field is empty: `{{cuf_123}}`,
+ * `{{ first_name }}`, `~Contact.FirstName~` (Keap), `*|FNAME|*` (Mailchimp), `%FIRSTNAME%`,
+ * `[first_name]`, `{first_name}`. Such a value counts as missing (issue: render §2).
+ */
+const UNFILLED_TAG =
+  /^\s*(\{\{[^{}]*\}\}|\{[A-Za-z0-9_.\- |:'"]+\}|~[A-Za-z0-9_.]+~|\*\|[A-Za-z0-9_:]+\|\*|%[A-Za-z0-9_.]+%|\[[A-Za-z0-9_.]+\])\s*$/;
+
+/** True when a value is an unfilled merge tag rather than a recipient's data. */
+export function isUnfilledMergeTag(value: string): boolean {
+  return UNFILLED_TAG.test(value);
+}
+
+/** Applies a text transform (spec 000 §3): All Caps, Lowercase, UpperCase (each word), No Spaces. */
+export function applyTextTransform(value: string, key: TextTransformKey | null | undefined): string {
+  switch (key) {
+    case 'allCaps':
+      return value.toLocaleUpperCase();
+    case 'lowerCase':
+      return value.toLocaleLowerCase();
+    case 'upperCase':
+      return value.replace(/(^|\s)(\S)/gu, (_m, space: string, first: string) => space + first.toLocaleUpperCase());
+    case 'noSpaces':
+      return value.replace(/\s+/gu, '');
+    default:
+      return value;
+  }
+}
+
+/** Cuts a value at 255 characters (code points, so an emoji is never split in half). */
+export function cutValue(value: string): string {
+  if (value.length <= MAX_VALUE_LENGTH) return value;
+  return Array.from(value).slice(0, MAX_VALUE_LENGTH).join('');
+}
+
+/**
+ * The value drawn for one parameter: the recipient's value if present and not an unfilled tag,
+ * else the fallback. A blank fallback (one space, spec 000 §3) draws nothing. The text
+ * transform applies to both.
+ */
+export function resolveParameter(parameter: Parameter, value: string | undefined): string {
+  const given = value === undefined ? '' : cutValue(value);
+  const usable = given.trim() !== '' && !isUnfilledMergeTag(given);
+  const chosen = usable ? given : parameter.param_default_value.trim() === '' ? '' : parameter.param_default_value;
+  const transform = parameter.text_transform.checkFormating ? parameter.text_transform.formatOptionKey : null;
+  return applyTextTransform(chosen, transform);
+}
+
+/**
+ * A text snippet's text with every `{{param}}` resolved. A placeholder naming no declared
+ * parameter of the snippet draws nothing (only declared parameters count, DESIGN.md §5).
+ */
+export function resolveSnippetText(snippet: TextSnippet, values: Record<string, string>): string {
+  const byName = new Map(snippet.parameters.map((p) => [p.param_name, p]));
+  return snippet.text.replace(MERGE_FIELD, (_m, name: string) => {
+    const parameter = byName.get(name);
+    return parameter ? resolveParameter(parameter, values[name]) : '';
+  });
+}
+
+/** Every parameter name the design declares, sorted. */
+export function declaredParameters(design: DesignDocument): string[] {
+  const names = new Set<string>();
+  for (const s of design.text_snippets) for (const p of s.parameters) names.add(p.param_name);
+  return [...names].sort();
+}
+
+/** A text layer ready to draw: the snippet's style with its resolved text. */
+export interface ResolvedTextLayer {
+  id: string;
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  fontFamily: string;
+  fontWeight: 'normal' | 'bold';
+  fontStyle: 'normal' | 'italic';
+  underline: boolean;
+  textAlign: 'left' | 'center' | 'right';
+  angle: number;
+  fill: string;
+  stroke: string | null;
+  strokeWidth: number;
+  /** px */
+  fontSize: number;
+  /** px; the text shrinks down to this before it overflows (spec 000 §5). */
+  minFontSize: number;
+}
+
+/** What the render page draws: canvas size in px and the personalised layers. */
+export interface ResolvedScene {
+  width: number;
+  height: number;
+  texts: ResolvedTextLayer[];
+}
+
+/** Resolves the whole design for one recipient's values (already filtered and decoded). */
+export function resolveScene(design: DesignDocument, values: Record<string, string>): ResolvedScene {
+  return {
+    width: design.canvas_width,
+    height: design.canvas_height,
+    texts: design.text_snippets.map((s) => ({
+      id: s.id,
+      text: resolveSnippetText(s, values),
+      left: s.left,
+      top: s.top,
+      width: s.width,
+      fontFamily: s.fontFamily,
+      fontWeight: s.fontWeight,
+      fontStyle: s.fontStyle,
+      underline: s.underline,
+      textAlign: s.textAlign,
+      angle: s.angle,
+      fill: s.fill,
+      stroke: s.stroke,
+      strokeWidth: s.strokeWidth,
+      fontSize: s.fontSize,
+      minFontSize: s.minFontSize ?? Math.round(s.fontSize / 2),
+    })),
+  };
+}
