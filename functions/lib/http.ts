@@ -7,7 +7,7 @@
  * error becomes a JSON answer first, is logged, then gets the security headers.
  */
 import middy from '@middy/core';
-import type { MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -75,7 +75,7 @@ interface Timing extends Record<string, unknown> {
 
 /** Logs one structured line per request and adds `x-request-id`; bodies and headers are not logged. */
 function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, Context, Timing> {
-  const end = (request: { event: ApiEvent; response: ApiResult | null; internal: Timing; error: Error | null }) => {
+  const end = (request: Request<ApiEvent, ApiResult, Error, Context, Timing>) => {
     const { event, response } = request;
     const status = response?.statusCode ?? 500;
     const entry = {

@@ -111,7 +111,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         planId: { type: 'string', required: true },
         name: { type: 'string', required: true },
         /** cents per interval; the free plan is 0 (spec 001 §3). */
-        price: { type: 'number', required: true },
+        price: { type: 'number', required: true, padding: { length: 10, char: '0' } },
         interval: { type: ['monthly', 'yearly'] as const, required: true },
         type: { type: ['user', 'team'] as const, required: true },
         active: { type: 'boolean', default: true },
@@ -121,7 +121,6 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         can_export_pdf: { type: 'boolean', default: false },
         can_upload_custom_fonts: { type: 'boolean', default: false },
         stripePriceId: { type: 'string' },
-        all: { type: 'string', default: 'plans', hidden: true, readOnly: true },
       },
       indexes: {
         byId: {
@@ -130,7 +129,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         },
         all: {
           index: gsi(1).indexName,
-          pk: { field: gsi(1).partitionKey, composite: ['all'] },
+          pk: { field: gsi(1).partitionKey, composite: [] },
           sk: { field: gsi(1).sortKey, composite: ['price', 'planId'] },
         },
       },

@@ -1,0 +1,87 @@
+/**
+ * End to end: the built SPA in headless Chromium through the local stack, and the demo render
+ * URL with two names (issue: foundation, "Done when"). Screenshots land in test-results/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'puppeteer-core';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+
+if (!existsSync('dist/web/index.html')) {
+  throw new Error('dist/web is missing: run `npm run build` before the e2e tests (npm test does).');
+}
+
+const stack = useLocalStack({ web: 'preview' });
+let browser: Browser;
+
+beforeAll(async () => {
+  const { launchTestBrowser } = await import('../support/browser.ts');
+  browser = await launchTestBrowser();
+  await mkdir('test-results', { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the SPA', () => {
+  it('loads the home page with the live render and the system status', async () => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(stack().url, { waitUntil: 'networkidle0' });
+
+    const preview = await page.waitForSelector('[data-testid="render-preview"]');
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('[data-testid="render-preview"]');
+        return img !== null && img.complete && img.naturalWidth > 0;
+      },
+      { timeout: 20_000 },
+    );
+    const size = await preview!.evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight]);
+    expect(size).toEqual([1000, 625]);
+
+    await page.waitForFunction(() => /ok/i.test(document.querySelector('[data-testid="health"]')?.textContent ?? ''), {
+      timeout: 10_000,
+    });
+    await page.screenshot({ path: 'test-results/e2e-home.png', fullPage: true });
+
+    // Typing a name redraws the preview through the real render URL.
+    const input = await page.waitForSelector('[data-testid="first-name"]');
+    await input!.click({ count: 3 });
+    await input!.type('Bartholomew');
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('[data-testid="render-preview"]');
+        return img !== null && img.src.includes('first_name=Bartholomew') && img.complete && img.naturalWidth > 0;
+      },
+      { timeout: 20_000 },
+    );
+    await page.screenshot({ path: 'test-results/e2e-home-bartholomew.png' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('serves the SPA shell for client routes, as CloudFront does', async () => {
+    const res = await fetch(`${stack().url}/settings/companies/abc`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('<div id="root">');
+  });
+});
+
+describe('the demo render URL', () => {
+  it('returns different decodable JPEGs for two names', async () => {
+    const ana = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Ana`);
+    const ben = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Benedikt`);
+    for (const img of [ana, ben]) {
+      expect(img.res.headers.get('content-type')).toBe('image/jpeg');
+      expect([img.width, img.height]).toEqual([1000, 625]);
+    }
+    expect(ana.bytes.equals(ben.bytes)).toBe(false);
+    expect(meanDifference(ana.pixels, ben.pixels, 1000, { left: 50, top: 240, width: 900, height: 140 })).toBeGreaterThan(3);
+  });
+});

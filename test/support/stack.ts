@@ -1,0 +1,79 @@
+/**
+ * Test helper: starts the real local stack (DynamoDB Local in memory, s3rver in a temp folder,
+ * warm Chromium, the gateway on a free port) once per test file, and stops it after.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import type { LocalStack, LocalStackOptions } from '#infra/local/stack.ts';
+
+process.env.STAGE = 'test';
+
+/** Starts the stack in `beforeAll`; the returned getter gives it to tests. */
+export function useLocalStack(options: LocalStackOptions = {}): () => LocalStack {
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    const { startLocalStack } = await import('#infra/local/stack.ts');
+    stack = await startLocalStack({ port: 0, web: 'none', ...options });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+  return () => {
+    if (!stack) throw new Error('the local stack did not start');
+    return stack;
+  };
+}
+
+/** The API client the SPA uses, in short: JSON with the XHR header. */
+export async function api(
+  stack: LocalStack,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
+  const res = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** Fetches an image and decodes it with sharp to raw RGB pixels. */
+export async function fetchImage(url: string) {
+  const sharp = (await import('sharp')).default;
+  const res = await fetch(url);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { res, bytes, pixels: data, width: info.width, height: info.height };
+}
+
+/**
+ * Mean absolute difference per channel (0–255) between two same-size RGB images, inside a
+ * rectangle (px).
+ */
+export function meanDifference(
+  a: Buffer,
+  b: Buffer,
+  width: number,
+  rect: { left: number; top: number; width: number; height: number },
+): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = rect.top; y < rect.top + rect.height; y++) {
+    for (let x = rect.left; x < rect.left + rect.width; x++) {
+      for (let c = 0; c < 3; c++) {
+        const i = (y * width + x) * 3 + c;
+        sum += Math.abs(a[i]! - b[i]!);
+        n++;
+      }
+    }
+  }
+  return sum / n;
+}

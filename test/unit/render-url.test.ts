@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { decodeComponent, parseRenderPath, parseRenderQuery } from '#shared/render-url.ts';
+
+describe('parseRenderPath (spec 001 §7)', () => {
+  it.each([
+    ['/r/demo-welcome', { publicId: 'demo-welcome' }],
+    ['/r/demo-welcome.jpg', { publicId: 'demo-welcome', format: 'jpeg' }],
+    ['/r/demo-welcome.JPEG', { publicId: 'demo-welcome', format: 'jpeg' }],
+    ['/r/demo-welcome.png', { publicId: 'demo-welcome', format: 'png' }],
+    ['/r/demo-welcome/v7', { publicId: 'demo-welcome', cacheId: 'v7' }],
+    ['/r/demo-welcome/v7.png', { publicId: 'demo-welcome', cacheId: 'v7', format: 'png' }],
+    ['/r/demo-welcome/pdf', { publicId: 'demo-welcome', format: 'pdf' }],
+    ['/r/demo-welcome/v7/pdf', { publicId: 'demo-welcome', cacheId: 'v7', format: 'pdf' }],
+    ['/r/demo-welcome/v7/pdf.pdf', { publicId: 'demo-welcome', cacheId: 'v7', format: 'pdf' }],
+  ])('%s', (path, expected) => {
+    expect(parseRenderPath(path)).toEqual(expected);
+  });
+
+  it.each(['/x/demo', '/r/', '/r/a/b/c/d', '/r/bad%20id', '/r/../etc', '/r/a/b/c'])('refuses %s', (path) => {
+    expect(parseRenderPath(path)).toBeUndefined();
+  });
+});
+
+describe('parseRenderQuery: values arrive raw from platforms (issue: render §2)', () => {
+  it('reads + as a space and decodes escapes', () => {
+    expect(parseRenderQuery('first_name=Ana+Mar%C3%ADa')).toEqual({ first_name: 'Ana María' });
+  });
+
+  it('never fails on a malformed escape', () => {
+    expect(parseRenderQuery('first_name=100%&x=%E0%A4%A')).toEqual({ first_name: '100%', x: '%E0%A4%A' });
+    expect(decodeComponent('%ZZ%41')).toBe('%ZZA');
+  });
+
+  it('glues a stray & back onto the value it split', () => {
+    expect(parseRenderQuery('company=Tom%20&%20Jerry&first_name=Ana')).toEqual({
+      company: 'Tom & Jerry',
+      first_name: 'Ana',
+    });
+  });
+
+  it('treats __proto__ as an ordinary name', () => {
+    const q = parseRenderQuery('__proto__=x&a=1');
+    expect(q.a).toBe('1');
+    expect(Object.getPrototypeOf(q)).toBeNull();
+  });
+
+  it('keeps emoji, RTL and CJK intact', () => {
+    const value = 'Zoë 😀 李伟 مرحبا שלום';
+    expect(parseRenderQuery(`n=${encodeURIComponent(value)}`)).toEqual({ n: value });
+  });
+});

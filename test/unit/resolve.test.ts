@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { DesignDocumentSchema, ParameterSchema, TextSnippetSchema } from '#shared/design.ts';
+import {
+  applyTextTransform,
+  declaredParameters,
+  isUnfilledMergeTag,
+  resolveParameter,
+  resolveScene,
+  resolveSnippetText,
+} from '#shared/scene/resolve.ts';
+
+const param = (name: string, fallback: string, key: 'allCaps' | 'lowerCase' | 'upperCase' | 'noSpaces' | null = null) =>
+  ParameterSchema.parse({
+    id: name,
+    param_name: name,
+    param_default_value: fallback,
+    text_transform: { checkFormating: key !== null, formatOptionKey: key, formatOptionName: null },
+  });
+
+const snippet = (text: string, ...parameters: ReturnType<typeof param>[]) =>
+  TextSnippetSchema.parse({ id: 's', text, left: 0, top: 0, width: 500, parameters });
+
+describe('resolveParameter (DESIGN.md §5)', () => {
+  it('uses the value, else the fallback', () => {
+    expect(resolveParameter(param('first_name', 'there'), 'Ana')).toBe('Ana');
+    expect(resolveParameter(param('first_name', 'there'), undefined)).toBe('there');
+    expect(resolveParameter(param('first_name', 'there'), '   ')).toBe('there');
+  });
+
+  it('draws nothing for a blank fallback (a single space, spec 000 §3)', () => {
+    expect(resolveParameter(param('first_name', ' '), undefined)).toBe('');
+  });
+
+  it.each(['{{cuf_123}}', '{{ first_name }}', '~Contact.FirstName~', '*|FNAME|*'])(
+    'treats the unfilled merge tag %s as missing',
+    (tag) => {
+      expect(isUnfilledMergeTag(tag)).toBe(true);
+      expect(resolveParameter(param('first_name', 'there'), tag)).toBe('there');
+    },
+  );
+
+  it('keeps ordinary values that merely contain symbols', () => {
+    for (const v of ['Ana {the great}', 'a~b', '50%', 'x*|y']) expect(isUnfilledMergeTag(v)).toBe(false);
+  });
+
+  it('cuts values at 255 characters without splitting an emoji', () => {
+    expect(resolveParameter(param('n', 'x'), 'a'.repeat(300))).toHaveLength(255);
+    const emoji = '😀'.repeat(300);
+    const cut = resolveParameter(param('n', 'x'), emoji);
+    expect(Array.from(cut)).toHaveLength(255);
+    expect(cut.endsWith('😀')).toBe(true);
+  });
+
+  it('applies the text transform to the value and to the fallback', () => {
+    expect(resolveParameter(param('n', 'there', 'allCaps'), 'ana maría')).toBe('ANA MARÍA');
+    expect(resolveParameter(param('n', 'THERE', 'lowerCase'), undefined)).toBe('there');
+  });
+});
+
+describe('applyTextTransform (spec 000 §3)', () => {
+  it.each([
+    ['allCaps', 'hello big world', 'HELLO BIG WORLD'],
+    ['lowerCase', 'Hello BIG World', 'hello big world'],
+    ['upperCase', 'hello big world', 'Hello Big World'],
+    ['noSpaces', 'hello big  world', 'hellobigworld'],
+  ] as const)('%s', (key, input, output) => {
+    expect(applyTextTransform(input, key)).toBe(output);
+  });
+});
+
+describe('resolveSnippetText', () => {
+  it('fills every placeholder, spaced or not', () => {
+    const s = snippet('Hello {{first_name}}, from {{ company }}!', param('first_name', 'there'), param('company', 'us'));
+    expect(resolveSnippetText(s, { first_name: 'Ana' })).toBe('Hello Ana, from us!');
+  });
+
+  it('only counts declared parameters', () => {
+    const s = snippet('Hi {{first_name}}{{secret}}', param('first_name', 'there'));
+    expect(resolveSnippetText(s, { first_name: 'Ana', secret: 'x' })).toBe('Hi Ana');
+  });
+});
+
+describe('resolveScene', () => {
+  it('gives the canvas size, the resolved text and the half-size default minimum', () => {
+    const doc = DesignDocumentSchema.parse({
+      image_id: 'i',
+      base_image_key: 'k',
+      canvas_width: 1000,
+      canvas_height: 625,
+      text_snippets: [{ id: 's', text: 'Hello {{first_name}}!', fontSize: 64, left: 50, top: 250, width: 900, parameters: [param('first_name', 'there')] }],
+    });
+    const scene = resolveScene(doc, { first_name: 'Ana' });
+    expect(scene).toMatchObject({ width: 1000, height: 625, texts: [{ text: 'Hello Ana!', fontSize: 64, minFontSize: 32, fontFamily: 'Journal', fill: 'black' }] });
+    expect(declaredParameters(doc)).toEqual(['first_name']);
+  });
+});
