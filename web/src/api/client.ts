@@ -1,0 +1,167 @@
+/**
+ * The SPA's one way to call the API: JSON in, JSON out, the spec's headers on every request.
+ *
+ * Spec 001 §7: "Requests carry an XHR header and a CSRF token header." Every call sends
+ * `X-Requested-With: XMLHttpRequest` and `Accept: application/json`, `Content-Type:
+ * application/json` when there is a body, and `X-XSRF-TOKEN` copied from the `XSRF-TOKEN`
+ * cookie when the server has set one (DESIGN.md §6). Cookies go along (same origin).
+ *
+ * Failures are thrown as one typed {@link ApiError}, whatever went wrong, so screens handle a
+ * single shape (spec 001 §8, error catalogue).
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Field name → messages, as a 422 answer carries them (`{ message, errors }`). */
+export type FieldErrors = Record<string, string[]>;
+
+/** Spec 001 §8: shown when an answer carries no usable message (not JSON, no `message`). */
+export const GENERIC_ERROR_MESSAGE =
+  'Something went wrong. Please try again or contact customer support.';
+
+/** Shown when the request never got an answer (offline, DNS, connection reset). */
+export const NETWORK_ERROR_MESSAGE =
+  'We could not reach PicSnippets. Check your connection and try again.';
+
+/**
+ * A failed API call.
+ * - `status`: the HTTP status, or 0 when no answer arrived (network failure);
+ * - `message`: the answer's `message`, else {@link GENERIC_ERROR_MESSAGE};
+ * - `errors`: the answer's field errors when it had an `errors` object (422);
+ * - `body`: the parsed JSON answer, if it was JSON (some answers, like a 503 from
+ *   `/api/health`, carry data worth showing).
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly errors: FieldErrors | undefined;
+  readonly body: unknown;
+
+  constructor(status: number, message: string, errors?: FieldErrors, body?: unknown) {
+    super(message);
+    this.status = status;
+    this.errors = errors;
+    this.body = body;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+export interface ApiOptions {
+  /** Cancels the request; the promise then rejects with the browser's `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls the API on this origin.
+ *
+ * @param method HTTP method.
+ * @param path   path on this origin, with any query string, e.g. `/api/health`.
+ * @param body   sent as JSON when given.
+ * @returns the answer's JSON as `T` (not validated: check untrusted shapes at the call site),
+ *   or `undefined` for an empty answer (204).
+ * @throws {ApiError} for any non-2xx answer, a 2xx answer that is not JSON, or a network
+ *   failure (status 0). An abort rethrows the browser's `AbortError` unchanged.
+ */
+export async function api<T>(
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+  options: ApiOptions = {},
+): Promise<T> {
+  const headers = new Headers({
+    'X-Requested-With': 'XMLHttpRequest',
+    Accept: 'application/json',
+  });
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  const xsrf = readCookie('XSRF-TOKEN');
+  if (xsrf !== undefined) headers.set('X-XSRF-TOKEN', xsrf);
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+
+  const json = await readJson(response);
+
+  if (response.ok) {
+    if (json.kind === 'json') return json.value as T;
+    if (json.kind === 'empty') return undefined as T;
+    throw new ApiError(response.status, GENERIC_ERROR_MESSAGE);
+  }
+
+  if (json.kind !== 'json' || !isRecord(json.value)) {
+    throw new ApiError(response.status, GENERIC_ERROR_MESSAGE);
+  }
+  const { message, errors } = json.value;
+  throw new ApiError(
+    response.status,
+    typeof message === 'string' && message.trim() !== '' ? message : GENERIC_ERROR_MESSAGE,
+    toFieldErrors(errors),
+    json.value,
+  );
+}
+
+type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'not-json' };
+
+/** Reads the body once; JSON only when the server says so and it parses. */
+async function readJson(response: Response): Promise<ParsedBody> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return { kind: 'not-json' };
+  }
+  if (text.trim() === '') return { kind: 'empty' };
+  const type = response.headers.get('Content-Type') ?? '';
+  if (!/\bjson\b/i.test(type)) return { kind: 'not-json' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) as unknown };
+  } catch {
+    return { kind: 'not-json' };
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Keeps the field errors of a 422 answer; a field's single string becomes a one-item list.
+ * Spec 001 §8: when `errors` is not an object there are no field errors (the caller then
+ * shows the message).
+ */
+function toFieldErrors(errors: unknown): FieldErrors | undefined {
+  if (!isRecord(errors)) return undefined;
+  const result: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const list = (Array.isArray(messages) ? messages : [messages]).filter(
+      (m): m is string => typeof m === 'string' && m !== '',
+    );
+    if (list.length > 0) result[field] = list;
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** The decoded value of a cookie visible to scripts, or `undefined`. */
+export function readCookie(name: string): string | undefined {
+  for (const pair of document.cookie.split(';')) {
+    const at = pair.indexOf('=');
+    if (at === -1 || pair.slice(0, at).trim() !== name) continue;
+    const raw = pair.slice(at + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}

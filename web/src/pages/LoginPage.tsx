@@ -1,0 +1,280 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { Link } from 'react-router-dom';
+import { api, isApiError, GENERIC_ERROR_MESSAGE, type FieldErrors } from '../api/client.ts';
+import { Notice, type NoticeTone } from '../components/Notice.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+
+/** What `POST /login` may answer on success; anything else is ignored. */
+interface LoginResponse {
+  redirect?: unknown;
+}
+
+type Field = 'email' | 'password';
+const FIELDS: readonly Field[] = ['email', 'password'];
+
+interface FormNotice {
+  tone: NoticeTone;
+  title: string;
+  text: string;
+}
+
+/**
+ * Sign-in: `POST /login` with `{ email, password }` as JSON (route table: "issue: accounts").
+ * Spec 001 §8: a 422's `errors` go on the fields; another answer's `message` is shown (a 501,
+ * "not built yet", as information rather than a failure); an answer that is not JSON gets the
+ * generic message.
+ */
+export function LoginPage() {
+  useDocumentTitle('Sign in');
+  const ids = { email: useId(), password: useId(), show: useId(), title: useId() };
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [showPassword, setShowPassword] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
+  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const [signedIn, setSignedIn] = useState(false);
+
+  // After a failed submit, put the keyboard on the first field that needs attention.
+  useEffect(() => {
+    if (errors.email) emailRef.current?.focus();
+    else if (errors.password) passwordRef.current?.focus();
+  }, [errors]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const local = validate(values);
+    setNotice(null);
+    if (local) {
+      setErrors(local);
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const answer = await api<LoginResponse | undefined>('POST', '/login', {
+        email: values.email.trim(),
+        password: values.password,
+      });
+      const redirect = answer?.redirect;
+      if (typeof redirect === 'string' && redirect.startsWith('/') && !redirect.startsWith('//')) {
+        window.location.assign(redirect);
+        return;
+      }
+      setSignedIn(true);
+    } catch (error) {
+      const { fieldErrors, notice: next } = describeFailure(error);
+      setErrors(fieldErrors);
+      setNotice(next);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (signedIn) return <SignedIn />;
+
+  return (
+    <div className="container container--narrow">
+      <section className="card auth-card" aria-labelledby={ids.title}>
+        <h1 id={ids.title} className="page-title">
+          Sign in
+        </h1>
+        <p className="muted">Use the e-mail address and password of your PicSnippets account.</p>
+
+        {notice && (
+          <Notice tone={notice.tone} title={notice.title}>
+            {notice.text}
+          </Notice>
+        )}
+
+        <form
+          className="stack"
+          noValidate
+          onSubmit={(event) => void submit(event)}
+          aria-busy={pending}
+        >
+          <TextField
+            id={ids.email}
+            inputRef={emailRef}
+            label="E-mail address"
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={values.email}
+            errors={errors.email}
+            onChange={(email) => setValues((v) => ({ ...v, email }))}
+          />
+          <TextField
+            id={ids.password}
+            inputRef={passwordRef}
+            label="Password"
+            name="password"
+            type={showPassword ? 'text' : 'password'}
+            autoComplete="current-password"
+            value={values.password}
+            errors={errors.password}
+            onChange={(password) => setValues((v) => ({ ...v, password }))}
+          />
+          <div className="checkbox">
+            <input
+              id={ids.show}
+              type="checkbox"
+              checked={showPassword}
+              onChange={(event) => setShowPassword(event.target.checked)}
+            />
+            <label htmlFor={ids.show}>Show password</label>
+          </div>
+          <button type="submit" className="button button--block" aria-disabled={pending}>
+            {pending ? (
+              <>
+                <Spinner /> Signing in…
+              </>
+            ) : (
+              'Sign in'
+            )}
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}
+
+/** Shown after a successful sign-in; its heading takes focus so the change is announced. */
+function SignedIn() {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <div className="container container--narrow">
+      <section className="card auth-card empty-state">
+        <span className="success-mark" aria-hidden="true">
+          ✓
+        </span>
+        <h1 ref={headingRef} tabIndex={-1} className="page-title">
+          You are signed in
+        </h1>
+        <p className="muted">Welcome back to PicSnippets.</p>
+        {/* TODO: go to the dashboard once its route exists. */}
+        <Link to="/" className="button">
+          Go to the home page
+        </Link>
+      </section>
+    </div>
+  );
+}
+
+function TextField({
+  id,
+  inputRef,
+  label,
+  name,
+  type,
+  autoComplete,
+  value,
+  errors,
+  onChange,
+}: {
+  id: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  label: string;
+  name: string;
+  type: 'email' | 'password' | 'text';
+  autoComplete: string;
+  value: string;
+  errors: string[] | undefined;
+  onChange: (value: string) => void;
+}) {
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <input
+        ref={inputRef}
+        id={id}
+        className="input"
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        spellCheck={false}
+        autoCapitalize="none"
+        required
+        value={value}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? errorId : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {errors && (
+        <p id={errorId} className="field__error">
+          <span aria-hidden="true">! </span>
+          {errors.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Checks before sending: both fields filled, the e-mail looks like one. */
+function validate(values: {
+  email: string;
+  password: string;
+}): Partial<Record<Field, string[]>> | undefined {
+  const errors: Partial<Record<Field, string[]>> = {};
+  const email = values.email.trim();
+  if (email === '') errors.email = ['Enter your e-mail address.'];
+  else if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    errors.email = ['Enter an e-mail address like name@example.com.'];
+  if (values.password === '') errors.password = ['Enter your password.'];
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
+/** Turns a failed sign-in into field errors and a notice (spec 001 §8). */
+function describeFailure(error: unknown): {
+  fieldErrors: Partial<Record<Field, string[]>>;
+  notice: FormNotice | null;
+} {
+  if (!isApiError(error)) {
+    console.error(error);
+    return {
+      fieldErrors: {},
+      notice: { tone: 'error', title: 'Sign-in failed', text: GENERIC_ERROR_MESSAGE },
+    };
+  }
+  if (error.status === 501) {
+    return {
+      fieldErrors: {},
+      notice: { tone: 'info', title: 'Not available yet', text: error.message },
+    };
+  }
+  const fieldErrors = pickFields(error.errors);
+  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
+  const other = Object.entries(error.errors ?? {})
+    .filter(([field]) => !FIELDS.includes(field as Field))
+    .flatMap(([, messages]) => messages);
+  if (hasFieldErrors && other.length === 0) {
+    return {
+      fieldErrors,
+      notice: { tone: 'error', title: 'Please check the form', text: error.message },
+    };
+  }
+  return {
+    fieldErrors,
+    notice: {
+      tone: 'error',
+      title: error.status === 0 ? 'No connection' : 'Sign-in failed',
+      text: [error.message, ...other].join(' '),
+    },
+  };
+}
+
+function pickFields(errors: FieldErrors | undefined): Partial<Record<Field, string[]>> {
+  const result: Partial<Record<Field, string[]>> = {};
+  for (const field of FIELDS) {
+    const messages = errors?.[field];
+    if (messages) result[field] = messages;
+  }
+  return result;
+}
