@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * End to end: the built SPA in headless Chromium through the local stack, and the demo render
  * URL with two names (issue: foundation, "Done when"). Screenshots land in test-results/.
