@@ -1,0 +1,274 @@
+/**
+ * The HTTP API (API Gateway v2) with one Lambda per feature, built from the route table
+ * (DESIGN.md §2 "the CDK stack builds the API Gateway routes and the per-feature Lambdas from
+ * it"; §7).
+ */
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { FEATURES, routesOf, type Feature, type Route } from '#shared/routes.ts';
+import {
+  HandlerFunction,
+  LOG_RETENTION,
+  PROJECT_ROOT,
+  TABLE_READ,
+  TABLE_WRITE,
+  grantBucket,
+  grantTable,
+} from './handler-function.ts';
+import { NodeModulesLayer, lambdaArchitecture, type CpuArch } from './node-modules-layer.ts';
+
+/** The features served by the HTTP API: every feature but `render` (its own origin, render.ts). */
+export const API_FEATURES = FEATURES.filter((f): f is Exclude<Feature, 'render'> => f !== 'render');
+export type ApiFeature = (typeof API_FEATURES)[number];
+
+/** Packages the API bundles leave out; the sharp layer ships them (native libvips binding). */
+export const API_EXTERNAL_MODULES = ['sharp'];
+
+/**
+ * SSM parameter names of the Stripe secrets (SecureString, created by the operator, never by the
+ * stack: docs/infra.md "Deploy"). The Lambdas get the *names* and read the values at cold start.
+ */
+export const STRIPE_PARAMETERS = {
+  secretKey: '/picsnippets/stripe/secret-key',
+  publishableKey: '/picsnippets/stripe/publishable-key',
+  webhookSecret: '/picsnippets/stripe/webhook-secret',
+} as const;
+type StripeParameter = keyof typeof STRIPE_PARAMETERS;
+
+/** Env var holding each parameter's name (the value stays in SSM). */
+export const STRIPE_PARAMETER_ENV: Record<StripeParameter, string> = {
+  secretKey: 'STRIPE_SECRET_KEY_PARAMETER',
+  publishableKey: 'STRIPE_PUBLISHABLE_KEY_PARAMETER',
+  webhookSecret: 'STRIPE_WEBHOOK_SECRET_PARAMETER',
+};
+
+/**
+ * Which features read which Stripe secret (spec 001 §7): registration with a paid plan (auth),
+ * subscriptions, payment methods, coupons and invoices (billing), kiosk discounts and revenue
+ * (kiosk), and the webhook's signature secret (stripe-webhook).
+ */
+export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
+  auth: ['secretKey', 'publishableKey'],
+  billing: ['secretKey', 'publishableKey'],
+  kiosk: ['secretKey'],
+  'stripe-webhook': ['secretKey', 'webhookSecret'],
+};
+
+/**
+ * Features that invalidate cached renders when a design changes (DESIGN.md §5: CloudFront keeps
+ * good renders for long): they get DISTRIBUTION_ID and cloudfront:CreateInvalidation on the
+ * one distribution.
+ */
+export const INVALIDATING_FEATURES: readonly ApiFeature[] = ['designs', 'text-snippets'];
+
+interface FeatureSizing {
+  /** MB. */
+  memorySize: number;
+  timeout: Duration;
+}
+
+/**
+ * Memory and timeout. API Gateway waits at most 30 s for an integration, so no API Lambda runs
+ * longer than 29 s. Features that decode or resize uploads with sharp get more memory (and so
+ * more CPU); the rest are DynamoDB calls and stay small.
+ */
+const SIZING: Record<ApiFeature, FeatureSizing> = Object.fromEntries(
+  API_FEATURES.map((f) => {
+    const heavy = f === 'images' || f === 'stickers' || f === 'designs' || f === 'fonts';
+    return [
+      f,
+      heavy
+        ? { memorySize: 1536, timeout: Duration.seconds(29) }
+        : { memorySize: 512, timeout: Duration.seconds(15) },
+    ];
+  }),
+) as Record<ApiFeature, FeatureSizing>;
+
+/** Requests per second across the API's default stage (steady, burst) before 429s. */
+export const API_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
+
+export interface ApiProps {
+  table: dynamodb.ITable;
+  assets: s3.Bucket;
+  renders: s3.Bucket;
+  /**
+   * The CPU of the sharp binary installed in node_modules (node-modules-layer.ts
+   * `installedSharpArchitectures`); ARM64 is preferred when its binary is there.
+   */
+  arch: CpuArch;
+}
+
+/**
+ * The HTTP API and the feature Lambdas (DESIGN.md §2, §7):
+ * - one `HandlerFunction` per API_FEATURES entry, `functions/<feature>/handler.ts`, Node.js 24,
+ *   `arch`, sharp from a layer built from node_modules;
+ * - one `HttpRoute` per ROUTES entry with the route key `METHOD /path`, integrated with its
+ *   feature's function (payload v2); one invoke permission per function, scoped to this API;
+ * - the `$default` stage with JSON access logs and throttling (API_THROTTLE);
+ * - env: STAGE, FEATURE, TABLE_NAME, ASSETS_BUCKET, RENDERS_BUCKET, Stripe parameter names
+ *   (STRIPE_ACCESS); PUBLIC_URL and DISTRIBUTION_ID once `connectDistribution` is called.
+ *
+ * Grants, and why: every feature but `stripe-webhook` and `system` gets table read/write and
+ * assets read/write, because each one both reads and writes team-owned items (designs, images,
+ * fonts, teams, tokens…) and uploads or deletes files (photos, stickers, fonts, packs); a
+ * finer split would follow each handler's code and drift from it. Authorisation of *which* items
+ * is the handler's job (team ownership of every id, DESIGN.md §6). `stripe-webhook` only writes
+ * subscription state: table read/write, no bucket. `system` (health) may only DescribeTable and
+ * HeadBucket.
+ */
+export class Api extends Construct {
+  readonly httpApi: apigwv2.HttpApi;
+  readonly stage: apigwv2.HttpStage;
+  readonly functions: Record<ApiFeature, HandlerFunction>;
+  readonly routes: apigwv2.HttpRoute[] = [];
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      description: 'PicSnippets API (routes from shared/routes.ts)',
+      createDefaultStage: false,
+    });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION });
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: API_THROTTLE,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationLatencyMs: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+
+    const sharpLayer = new NodeModulesLayer(this, 'SharpLayer', {
+      projectRoot: PROJECT_ROOT,
+      packages: API_EXTERNAL_MODULES,
+      arch: props.arch,
+      description: 'PicSnippets API: sharp and its libvips binary (from node_modules)',
+    }).layer;
+
+    const functions: Partial<Record<ApiFeature, HandlerFunction>> = {};
+    for (const feature of API_FEATURES) {
+      const stripe = STRIPE_ACCESS[feature] ?? [];
+      const handler = new HandlerFunction(this, pascal(feature), {
+        feature,
+        description: `PicSnippets API: ${feature} (${routesOf(feature).length} routes)`,
+        architecture: lambdaArchitecture(props.arch),
+        ...SIZING[feature],
+        externalModules: API_EXTERNAL_MODULES,
+        layers: [sharpLayer],
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          ASSETS_BUCKET: props.assets.bucketName,
+          RENDERS_BUCKET: props.renders.bucketName,
+          ...Object.fromEntries(stripe.map((p) => [STRIPE_PARAMETER_ENV[p], STRIPE_PARAMETERS[p]])),
+        },
+      });
+      this.grant(handler, feature, props);
+      if (stripe.length > 0) {
+        handler.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            // SecureString parameters encrypted with the AWS-managed key aws/ssm: its key policy
+            // lets SSM decrypt for principals of the account, so no kms:Decrypt grant is needed.
+            actions: ['ssm:GetParameter', 'ssm:GetParameters'],
+            resources: stripe.map((p) =>
+              stack.formatArn({
+                service: 'ssm',
+                resource: 'parameter',
+                resourceName: STRIPE_PARAMETERS[p].slice(1),
+              }),
+            ),
+          }),
+        );
+      }
+      functions[feature] = handler;
+      this.addRoutes(handler, routesOf(feature));
+    }
+    this.functions = functions as Record<ApiFeature, HandlerFunction>;
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Authorisation is done in the handlers, per route access level of shared/routes.ts ' +
+        '(session cookie with CSRF and XHR headers, or a hashed API token; DESIGN.md §6). ' +
+        'Public routes (registration, login, plans, invitations, the Stripe webhook with its ' +
+        'signature) must stay reachable without credentials, and API Gateway authorizers cannot ' +
+        'read the opaque session from DynamoDB without a second Lambda per request.',
+    });
+  }
+
+  /**
+   * Gives the functions the public origin of the product (`PUBLIC_URL`, e.g. for the render URLs
+   * of the export screen and for redirects) and, for INVALIDATING_FEATURES, the distribution id
+   * and the right to invalidate it. Called once the distribution exists (web.ts builds it from
+   * this API, so it cannot exist when the functions are created).
+   */
+  connectDistribution(distribution: cloudfront.IDistribution, publicUrl: string): void {
+    for (const feature of API_FEATURES) {
+      const handler = this.functions[feature];
+      handler.fn.addEnvironment('PUBLIC_URL', publicUrl);
+      if (INVALIDATING_FEATURES.includes(feature)) {
+        handler.fn.addEnvironment('DISTRIBUTION_ID', distribution.distributionId);
+        distribution.grantCreateInvalidation(handler.role);
+      }
+    }
+  }
+
+  private grant(handler: HandlerFunction, feature: ApiFeature, props: ApiProps): void {
+    if (feature === 'system') {
+      // Health (issue: foundation §5): DescribeTable and HeadBucket, nothing else.
+      grantTable(handler.role, props.table, ['dynamodb:DescribeTable']);
+      grantBucket(handler.role, props.assets, 'list');
+      return;
+    }
+    grantTable(handler.role, props.table, [...TABLE_READ, ...TABLE_WRITE]);
+    if (feature !== 'stripe-webhook') grantBucket(handler.role, props.assets, 'readwrite');
+  }
+
+  private addRoutes(handler: HandlerFunction, routes: readonly Route[]): void {
+    // One integration per function, shared by its routes; one invoke permission for the whole
+    // API instead of one per route (which would put ~150 more resources in the template).
+    const integration = new HttpLambdaIntegration(`${handler.feature}-integration`, handler.fn, {
+      scopePermissionToRoute: false,
+    });
+    for (const route of routes) {
+      this.routes.push(
+        new apigwv2.HttpRoute(this, `${route.method} ${route.path.replaceAll('/', '_')}`, {
+          httpApi: this.httpApi,
+          routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
+          integration,
+        }),
+      );
+    }
+  }
+}
+
+/** `stripe-webhook` → `StripeWebhook`, for construct ids. */
+const pascal = (s: string): string =>
+  s
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');

@@ -1,0 +1,180 @@
+/**
+ * What every PicSnippets Lambda has in common (issue: foundation; DESIGN.md §2, §7): one
+ * `functions/<feature>/handler.ts` entry bundled by esbuild as an ES module for Node.js 24,
+ * its own role with no AWS-managed policy (cdk-nag AwsSolutions-IAM4), its own log group with a
+ * retention, and least-privilege grants written out action by action (no `s3:*`, no
+ * `…/index/*`), so that the only wildcard left is the object key in a bucket ARN.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Size, Stack, Validations, type Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { Feature } from '#shared/routes.ts';
+import { TABLE } from '../definitions.ts';
+
+/** The repository root (holds package.json, package-lock.json, node_modules, functions/). */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Node.js 24, the version the project pins (package.json `engines`, `node` devDependency). */
+export const RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+/** How long Lambda logs are kept. */
+export const LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
+
+/** The handler entry of a feature: `functions/<feature>/handler.ts` (DESIGN.md §2). */
+export const entryOf = (feature: Feature): string =>
+  join(PROJECT_ROOT, 'functions', feature, 'handler.ts');
+
+export interface HandlerFunctionProps {
+  feature: Feature;
+  description: string;
+  architecture: lambda.Architecture;
+  /** MB. */
+  memorySize: number;
+  timeout: Duration;
+  /** Packages left out of the bundle; they must come from `layers`. */
+  externalModules: string[];
+  layers: lambda.ILayerVersion[];
+  environment: Record<string, string>;
+  /** MB of /tmp; default 512. */
+  ephemeralStorageSize?: number;
+  commandHooks?: nodejs.ICommandHooks;
+}
+
+/**
+ * One feature's Lambda: `NodejsFunction` from `functions/<feature>/handler.ts`, export `handler`,
+ * ES module output (`index.mjs`), minified with source maps, the AWS SDK bundled (the versions the
+ * tests ran, not whatever the runtime ships), env `FEATURE=<feature>` and `STAGE=aws`.
+ * @throws Error when the entry file does not exist.
+ */
+export class HandlerFunction extends Construct {
+  readonly fn: nodejs.NodejsFunction;
+  readonly role: iam.Role;
+  readonly feature: Feature;
+
+  constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    super(scope, id);
+    this.feature = props.feature;
+    const entry = entryOf(props.feature);
+    if (!existsSync(entry)) {
+      throw new Error(
+        `Missing Lambda entry ${entry}: each feature needs functions/<feature>/handler.ts exporting handler.`,
+      );
+    }
+    const logGroup = new logs.LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `PicSnippets ${props.feature} Lambda`,
+    });
+    logGroup.grantWrite(this.role);
+
+    this.fn = new nodejs.NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry,
+      handler: 'handler',
+      runtime: RUNTIME,
+      architecture: props.architecture,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      ephemeralStorageSize:
+        props.ephemeralStorageSize === undefined
+          ? undefined
+          : Size.mebibytes(props.ephemeralStorageSize),
+      role: this.role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      layers: props.layers,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      environment: {
+        STAGE: 'aws',
+        FEATURE: props.feature,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: {
+        format: nodejs.OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        // CommonJS dependencies bundled into an ES module still call require() for builtins.
+        banner:
+          "import { createRequire as __picsnippetsCreateRequire } from 'node:module'; const require = __picsnippetsCreateRequire(import.meta.url);",
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        externalModules: props.externalModules,
+        commandHooks: props.commandHooks,
+      },
+    });
+  }
+}
+
+/** Table actions by intent; transactions need the per-item actions they contain. */
+export const TABLE_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+] as const;
+export const TABLE_WRITE = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+/**
+ * Grants `actions` on the table and on each GSI of TABLE by name (no `index/*` wildcard).
+ */
+export function grantTable(
+  role: iam.IRole,
+  table: dynamodb.ITable,
+  actions: readonly string[],
+): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: [...actions],
+      resources: [
+        table.tableArn,
+        ...TABLE.globalSecondaryIndexes.map((i) => `${table.tableArn}/index/${i.indexName}`),
+      ],
+    }),
+  );
+}
+
+export type BucketAccess = 'list' | 'read' | 'readwrite' | 'readput';
+
+/**
+ * Grants access to one bucket: `list` = ListBucket only (HeadBucket, listings); `read` adds
+ * GetObject (ListBucket makes a missing key a 404, not a 403); `readput` adds PutObject;
+ * `readwrite` adds DeleteObject and AbortMultipartUpload. The object resource `<bucket>/*` is
+ * the one wildcard IAM needs (keys are created at run time from team and design ids); it is
+ * acknowledged for cdk-nag here, on this role and for this bucket only.
+ */
+export function grantBucket(role: iam.Role, bucket: s3.Bucket, access: BucketAccess): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+  );
+  if (access === 'list') return;
+  const objectActions = ['s3:GetObject'];
+  if (access !== 'read') objectActions.push('s3:PutObject');
+  if (access === 'readwrite') objectActions.push('s3:DeleteObject', 's3:AbortMultipartUpload');
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: objectActions, resources: [bucket.arnForObjects('*')] }),
+  );
+  const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+  Validations.of(role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+    reason:
+      `Object keys in the ${bucket.node.id} bucket are created at run time (team, design and ` +
+      `upload ids); the grant is limited to that one bucket and to ${objectActions.join(', ')}.`,
+  });
+}

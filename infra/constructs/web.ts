@@ -1,0 +1,207 @@
+/**
+ * The edge (DESIGN.md §7): one CloudFront distribution in front of the SPA (S3 via origin access
+ * control), the HTTP API and the render function URL.
+ */
+import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { ROUTES } from '#shared/routes.ts';
+import type { Render } from './render.ts';
+import { API_ORIGIN_ID, routerFunctionCode } from './router-function.ts';
+
+/** A custom domain for the product; its ACM certificate must be in us-east-1. */
+export interface CustomDomain {
+  /** e.g. `app.picsnippets.com`; the first is the public URL. */
+  names: string[];
+  certificateArn: string;
+}
+
+export interface WebProps {
+  webBucket: s3.IBucket;
+  logsBucket: s3.IBucket;
+  httpApi: apigwv2.IHttpApi;
+  render: Render;
+  domain?: CustomDomain;
+}
+
+/** How long CloudFront waits for the HTTP API (API Gateway's own limit is 30 s). */
+const API_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
+
+/**
+ * The distribution (behaviours in order of precedence):
+ * - `/assets/*`: the SPA's content-hashed build output from S3, cached up to a year;
+ * - `/api/*` and `/stripe/webhook`: the HTTP API, all methods, never cached, every viewer header
+ *   but Host forwarded with cookies and query strings (AllViewerExceptHostHeader);
+ * - `/r/*`: the render function URL (OAC), the render cache policy (all query strings) and the
+ *   query-normalising function;
+ * - default: the web bucket through OAC, with the router function generated from the route
+ *   table (router-function.ts): the spec's API paths outside `/api/` go to the API origin, SPA
+ *   navigations get `/index.html`. Because API calls flow through it, the default behaviour
+ *   allows all methods, does not cache (CachingDisabled) and forwards AllViewerExceptHostHeader.
+ *
+ * All behaviours: HTTPS only (HTTP redirects), security headers (HSTS 2 years with subdomains,
+ * nosniff, SAMEORIGIN frames, strict-origin-when-cross-origin referrer), HTTP/2 and HTTP/3,
+ * standard logs to the logs bucket, the WebACL from render.ts. TLS 1.2 minimum when a custom
+ * domain is given (the default *.cloudfront.net certificate cannot enforce it).
+ * DESIGN.md §5, §7; docs/infra.md "API and SPA on one origin".
+ */
+export class Web extends Construct {
+  readonly distribution: cloudfront.Distribution;
+  readonly routerFunction: cloudfront.Function;
+  /** `https://<domain>`: the custom domain's first name, else the distribution's domain. */
+  readonly publicUrl: string;
+
+  constructor(scope: Construct, id: string, props: WebProps) {
+    super(scope, id);
+
+    const s3Origin = origins.S3BucketOrigin.withOriginAccessControl(props.webBucket, {
+      originId: 'web',
+    });
+    const apiOrigin = new origins.HttpOrigin(
+      Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint)),
+      {
+        // Known id: the router function selects this origin by it.
+        originId: API_ORIGIN_ID,
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+        readTimeout: API_ORIGIN_READ_TIMEOUT,
+      },
+    );
+
+    const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'PicSnippets: HSTS, nosniff, frame options, referrer policy',
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.SAMEORIGIN, override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+      },
+    });
+
+    const staticAssets = new cloudfront.CachePolicy(this, 'StaticAssetsCachePolicy', {
+      comment: 'PicSnippets SPA build output: file names carry a content hash, cache a year',
+      minTtl: Duration.days(1),
+      defaultTtl: Duration.days(365),
+      maxTtl: Duration.days(365),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+
+    this.routerFunction = new cloudfront.Function(this, 'RouterFunction', {
+      comment: 'PicSnippets: API or SPA, from shared/routes.ts (isApiRequest)',
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(routerFunctionCode(ROUTES)),
+    });
+
+    const apiBehavior: cloudfront.BehaviorOptions = {
+      origin: apiOrigin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: securityHeaders,
+      compress: true,
+    };
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'PicSnippets: SPA, API and render URLs',
+      defaultRootObject: 'index.html',
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // E-mail recipients are everywhere; all edge locations.
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_ALL,
+      webAclId: props.render.webAcl.attrArn,
+      enableLogging: true,
+      logBucket: props.logsBucket,
+      logFilePrefix: 'cloudfront/',
+      ...(props.domain === undefined
+        ? {}
+        : {
+            domainNames: props.domain.names,
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+            certificate: acm.Certificate.fromCertificateArn(
+              this,
+              'Certificate',
+              props.domain.certificateArn,
+            ),
+          }),
+      defaultBehavior: {
+        origin: s3Origin,
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+        cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        responseHeadersPolicy: securityHeaders,
+        compress: true,
+        functionAssociations: [
+          {
+            function: this.routerFunction,
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+          },
+        ],
+      },
+      additionalBehaviors: {
+        '/assets/*': {
+          origin: s3Origin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: staticAssets,
+          responseHeadersPolicy: securityHeaders,
+          compress: true,
+        },
+        '/api/*': apiBehavior,
+        '/stripe/webhook': apiBehavior,
+        '/r/*': {
+          origin: props.render.origin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: props.render.cachePolicy,
+          // No origin request policy: the function URL must see its own Host, and the cache key
+          // (path + query strings) is all the render needs.
+          responseHeadersPolicy: securityHeaders,
+          compress: true,
+          functionAssociations: [
+            {
+              function: props.render.queryNormaliser,
+              eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            },
+          ],
+        },
+      },
+    });
+
+    this.publicUrl =
+      props.domain === undefined
+        ? `https://${this.distribution.distributionDomainName}`
+        : `https://${props.domain.names[0]}`;
+
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason:
+        'No geo restriction: render URLs are opened by e-mail recipients, web pages and video ' +
+        'players in every country, and the product is sold worldwide (spec 001 §7 EU VAT list).',
+    });
+    if (props.domain === undefined) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'Without a custom domain the distribution uses the default *.cloudfront.net ' +
+          'certificate, whose security policy CloudFront fixes at TLSv1; passing a custom ' +
+          'domain (context domainNames + certificateArn) sets TLSv1.2_2021.',
+      });
+    }
+  }
+}

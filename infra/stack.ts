@@ -1,0 +1,140 @@
+/**
+ * PicSnippetsStack: the product on AWS, one construct per concern composed in one stack
+ * (DESIGN.md §2, §7; STYLE.md "one construct per concern"). `createApp` builds the app with
+ * cdk-nag's AwsSolutions pack for both `cdk synth` (infra/app.ts) and the tests (test/infra).
+ */
+import {
+  App,
+  CfnOutput,
+  Stack,
+  Tags,
+  Validations,
+  type AppProps,
+  type StackProps,
+} from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { Api } from './constructs/api.ts';
+import { Data } from './constructs/data.ts';
+import { PROJECT_ROOT } from './constructs/handler-function.ts';
+import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
+import { Render } from './constructs/render.ts';
+import { Web, type CustomDomain } from './constructs/web.ts';
+
+/**
+ * The stack's region. CloudFront takes its WebACL (scope CLOUDFRONT) and its ACM certificate
+ * only from us-east-1, so the whole stack lives there and needs no second stack or
+ * cross-region references; the edge serves every region anyway.
+ */
+export const STACK_REGION = 'us-east-1';
+
+export interface PicSnippetsStackProps extends StackProps {
+  /** Optional custom domain (context `domainNames` comma-separated + `certificateArn`). */
+  domain?: CustomDomain;
+  /**
+   * CPU of the API Lambdas; by default ARM64 when sharp's linux-arm64 binary is installed, else
+   * x64 (node-modules-layer.ts `installedSharpArchitectures`).
+   */
+  apiArch?: CpuArch;
+}
+
+/**
+ * Picks the API Lambdas' CPU from the sharp binaries in node_modules: ARM64 (cheaper per ms) when
+ * `@img/sharp-linux-arm64` is installed, else x64. docs/infra.md "Architectures".
+ * @throws Error when no Linux sharp binary is installed at all.
+ */
+export function chooseApiArch(projectRoot: string = PROJECT_ROOT): CpuArch {
+  const installed = installedSharpArchitectures(projectRoot);
+  if (installed.includes('arm64')) return 'arm64';
+  if (installed.includes('x64')) return 'x64';
+  throw new Error(
+    'No Linux build of sharp in node_modules (@img/sharp-linux-x64 or -arm64). ' +
+      'Run `npm install --os=linux --cpu=arm64 sharp` (or --cpu=x64) before synth.',
+  );
+}
+
+/** The whole product: data, render service, API and edge. */
+export class PicSnippetsStack extends Stack {
+  readonly data: Data;
+  readonly render: Render;
+  readonly api: Api;
+  readonly web: Web;
+
+  constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
+    super(scope, id, {
+      description: 'PicSnippets: personalised images (SPA, API, render service)',
+      ...props,
+      env: { account: props.env?.account, region: STACK_REGION },
+    });
+    Tags.of(this).add('project', 'picsnippets');
+
+    this.data = new Data(this, 'Data');
+    this.render = new Render(this, 'Render', {
+      table: this.data.table,
+      assets: this.data.buckets.assets,
+      renders: this.data.buckets.renders,
+      ...(props.domain === undefined ? {} : { publicUrl: `https://${props.domain.names[0]}` }),
+    });
+    this.api = new Api(this, 'Api', {
+      table: this.data.table,
+      assets: this.data.buckets.assets,
+      renders: this.data.buckets.renders,
+      arch: props.apiArch ?? chooseApiArch(),
+    });
+    this.web = new Web(this, 'Web', {
+      webBucket: this.data.buckets.web,
+      logsBucket: this.data.logsBucket,
+      httpApi: this.api.httpApi,
+      render: this.render,
+      ...(props.domain === undefined ? {} : { domain: props.domain }),
+    });
+    this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
+
+    new CfnOutput(this, 'PublicUrl', { value: this.web.publicUrl });
+    new CfnOutput(this, 'DistributionId', { value: this.web.distribution.distributionId });
+    new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
+    new CfnOutput(this, 'WebBucketName', { value: this.data.buckets.web.bucketName });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+  }
+}
+
+/** Reads the optional custom domain from context (`-c domainNames=a.com,b.com -c certificateArn=…`). */
+function domainFromContext(app: App): CustomDomain | undefined {
+  const names = app.node.tryGetContext('domainNames') as string | undefined;
+  const certificateArn = app.node.tryGetContext('certificateArn') as string | undefined;
+  if (!names && !certificateArn) return undefined;
+  if (!names || !certificateArn) {
+    throw new Error('Set both context values domainNames and certificateArn, or neither.');
+  }
+  return {
+    names: names
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
+    certificateArn,
+  };
+}
+
+/**
+ * Builds the CDK app: PicSnippetsStack plus cdk-nag's AwsSolutions pack, registered the v3 way
+ * (`Validations.of(app).addPlugins(new AwsSolutionsChecks(app))`); findings and their
+ * acknowledgements land in the cloud assembly's validation report and fail synth when any
+ * error is left unacknowledged.
+ */
+export function createApp(
+  props: AppProps = {},
+  stackProps: PicSnippetsStackProps = {},
+): {
+  app: App;
+  stack: PicSnippetsStack;
+} {
+  const app = new App(props);
+  const domain = stackProps.domain ?? domainFromContext(app);
+  const stack = new PicSnippetsStack(app, 'PicSnippetsStack', {
+    ...stackProps,
+    ...(domain === undefined ? {} : { domain }),
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, ...stackProps.env },
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+}
