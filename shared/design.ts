@@ -19,7 +19,10 @@ export type TextTransformKey = keyof typeof TEXT_TRANSFORMS;
 
 export const TextTransformSchema = z.object({
   checkFormating: z.boolean().default(false),
-  formatOptionKey: z.enum(['allCaps', 'lowerCase', 'upperCase', 'noSpaces']).nullable().default(null),
+  formatOptionKey: z
+    .enum(['allCaps', 'lowerCase', 'upperCase', 'noSpaces'])
+    .nullable()
+    .default(null),
   formatOptionName: z.string().nullable().default(null),
 });
 
@@ -28,7 +31,11 @@ export const ParameterSchema = z.object({
   id: z.string().min(1),
   param_name: z.string().min(1),
   param_default_value: z.string().max(255).default(' '),
-  text_transform: TextTransformSchema.default({ checkFormating: false, formatOptionKey: null, formatOptionName: null }),
+  text_transform: TextTransformSchema.default({
+    checkFormating: false,
+    formatOptionKey: null,
+    formatOptionName: null,
+  }),
 });
 export type Parameter = z.infer<typeof ParameterSchema>;
 

@@ -13,7 +13,12 @@ export interface RenderPath {
   format?: RenderFormat;
 }
 
-const EXTENSIONS: Record<string, RenderFormat> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png', pdf: 'pdf' };
+const EXTENSIONS: Record<string, RenderFormat> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  png: 'png',
+  pdf: 'pdf',
+};
 
 /** Parses a render path; `undefined` when it is not one (wrong prefix, empty or odd segments). */
 export function parseRenderPath(path: string): RenderPath | undefined {
@@ -66,7 +71,8 @@ export function parseRenderQuery(rawQuery: string): Record<string, string> {
   for (const segment of rawQuery.replace(/^\?/, '').split('&')) {
     const eq = segment.indexOf('=');
     if (eq <= 0) {
-      if (previous !== undefined && segment !== '' && eq !== 0) out[previous] += `&${decodeComponent(segment)}`;
+      if (previous !== undefined && segment !== '' && eq !== 0)
+        out[previous] += `&${decodeComponent(segment)}`;
       continue;
     }
     const name = decodeComponent(segment.slice(0, eq)).trim();

@@ -20,7 +20,10 @@ export function dynamoClient(): DynamoDBClient {
   dynamo ??= new DynamoDBClient({
     region: c.AWS_REGION,
     ...(c.DYNAMODB_ENDPOINT
-      ? { endpoint: c.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? {
+          endpoint: c.DYNAMODB_ENDPOINT,
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
       : {}),
     maxAttempts: 3,
   });

@@ -44,8 +44,7 @@ export const notFound = (message = 'Not found.') => new AppError(404, 'not_found
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new AppError(409, 'conflict', message, details);
 
-export const payloadTooLarge = (message: string) =>
-  new AppError(413, 'payload_too_large', message);
+export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);
 
 export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'unsupported_media_type', message);

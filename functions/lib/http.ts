@@ -13,7 +13,11 @@ import httpSecurityHeaders from '@middy/http-security-headers';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import httpRouterHandler from '@middy/http-router';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
 import { ZodError, type ZodType } from 'zod';
 import { routeKey, routesOf, type Feature } from '#shared/routes.ts';
 import { AppError, notImplemented, validationFailed, type FieldErrors } from './errors.ts';
@@ -25,8 +29,7 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 export type ApiEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
 /** The spec's generic message for anything unexpected (spec 001 §8). */
-export const GENERIC_ERROR =
-  'Something went wrong. Please try again or contact customer support.';
+export const GENERIC_ERROR = 'Something went wrong. Please try again or contact customer support.';
 
 /** A JSON answer. `body` is serialised as is. */
 export function json(
@@ -36,7 +39,11 @@ export function json(
 ): ApiResult {
   return {
     statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    },
     body: JSON.stringify(body),
   };
 }
@@ -53,9 +60,15 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
 
 /** Maps any thrown value to an HTTP answer; 5xx answers never carry internals. */
 export function errorToResult(error: unknown, requestId: string): ApiResult {
-  if (error instanceof ZodError) return errorToResult(validationFailed(zodFieldErrors(error)), requestId);
+  if (error instanceof ZodError)
+    return errorToResult(validationFailed(zodFieldErrors(error)), requestId);
   if (error instanceof AppError) {
-    return json(error.status, { success: false, code: error.code, message: error.message, ...error.details });
+    return json(error.status, {
+      success: false,
+      code: error.code,
+      message: error.message,
+      ...error.details,
+    });
   }
   // @middy/util createError: parsers throw 415/422 with `expose` set for client errors.
   const e = error as { statusCode?: number; expose?: boolean; message?: string };
@@ -86,10 +99,14 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
       ms: Date.now() - (request.internal.startedAt ?? Date.now()),
       requestId: event.requestContext?.requestId,
     };
-    if (status >= 500 && status !== 501) logger.error('request failed', { ...entry, error: request.error ?? undefined });
+    if (status >= 500 && status !== 501)
+      logger.error('request failed', { ...entry, error: request.error ?? undefined });
     else logger.info('request', entry);
     if (response) {
-      response.headers = { ...response.headers, 'x-request-id': event.requestContext?.requestId ?? '' };
+      response.headers = {
+        ...response.headers,
+        'x-request-id': event.requestContext?.requestId ?? '',
+      };
     }
   };
   return {
@@ -106,7 +123,10 @@ function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   return {
     onError: (request) => {
       if (request.response && request.response.statusCode) return;
-      request.response = errorToResult(request.error, request.event.requestContext?.requestId ?? '');
+      request.response = errorToResult(
+        request.error,
+        request.event.requestContext?.requestId ?? '',
+      );
     },
   };
 }
@@ -146,7 +166,12 @@ export function httpChain(
     .use(errorResponses());
   if (!options.rawBody) {
     chain
-      .use(httpJsonBodyParser({ disableContentTypeError: true }) as unknown as MiddlewareObj<ApiEvent, ApiResult>)
+      .use(
+        httpJsonBodyParser({ disableContentTypeError: true }) as unknown as MiddlewareObj<
+          ApiEvent,
+          ApiResult
+        >,
+      )
       .use(
         httpMultipartBodyParser({
           disableContentTypeError: true,

@@ -4,8 +4,9 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 
-const level = (process.env.LOG_LEVEL ?? (process.env.STAGE === 'test' ? 'ERROR' : 'INFO'))
-  .toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+const level = (
+  process.env.LOG_LEVEL ?? (process.env.STAGE === 'test' ? 'ERROR' : 'INFO')
+).toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 /** One logger per process; `serviceName` is the feature where known. */
 export const logger = new Logger({

@@ -16,7 +16,11 @@ import { logger } from '#lib/logger.ts';
 export const PAGE_ORIGIN = 'https://render.picsnippets.invalid';
 
 /** @sparticuz/chromium's defaults that weaken isolation; dropped (issue: render §10). */
-const INSECURE_FLAGS = ['--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials'];
+const INSECURE_FLAGS = [
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--disable-site-isolation-trials',
+];
 
 /** Flags for a closed network: no background fetches (env notes: they fail here anyway). */
 const QUIET_FLAGS = [

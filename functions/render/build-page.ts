@@ -15,7 +15,9 @@ const out = join(pageDir, 'dist');
 const require = createRequire(import.meta.url);
 
 /** Font packages from @fontsource whose CSS and woff2 files the page loads. */
-const FONT_PACKAGES = [{ pkg: '@fontsource/noto-sans', css: ['400.css', '700.css', '400-italic.css', '700-italic.css'] }];
+const FONT_PACKAGES = [
+  { pkg: '@fontsource/noto-sans', css: ['400.css', '700.css', '400-italic.css', '700-italic.css'] },
+];
 
 async function copyFonts(): Promise<void> {
   const fontsOut = join(out, 'fonts');
@@ -31,7 +33,8 @@ async function copyFonts(): Promise<void> {
       }
     }
     for (const file of await readdir(join(root, 'files'))) {
-      if (file.endsWith('.woff2')) await cp(join(root, 'files', file), join(fontsOut, 'files', file));
+      if (file.endsWith('.woff2'))
+        await cp(join(root, 'files', file), join(fontsOut, 'files', file));
     }
   }
   await writeFile(join(fontsOut, 'fonts.css'), css.join('\n'));

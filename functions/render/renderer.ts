@@ -94,13 +94,19 @@ export async function renderDesign(
   const doc = DesignDocumentSchema.parse(design.document);
   const scene = resolveScene(doc, values);
   const [base, text] = await Promise.all([baseLayer(design, doc), drawTextLayers(scene)]);
-  const composed = sharp(base.raw, { raw: { width: base.width, height: base.height, channels: 3 } }).composite([
-    { input: text, top: 0, left: 0 },
-  ]);
+  const composed = sharp(base.raw, {
+    raw: { width: base.width, height: base.height, channels: 3 },
+  }).composite([{ input: text, top: 0, left: 0 }]);
   if (format === 'png') {
-    return { body: await composed.png({ compressionLevel: 6 }).toBuffer(), contentType: 'image/png' };
+    return {
+      body: await composed.png({ compressionLevel: 6 }).toBuffer(),
+      contentType: 'image/png',
+    };
   }
-  return { body: await composed.jpeg({ quality: 86, mozjpeg: false }).toBuffer(), contentType: 'image/jpeg' };
+  return {
+    body: await composed.jpeg({ quality: 86, mozjpeg: false }).toBuffer(),
+    contentType: 'image/jpeg',
+  };
 }
 
 let placeholder: Promise<Buffer> | undefined;

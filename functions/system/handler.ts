@@ -16,14 +16,21 @@ export interface ServiceHealth {
 }
 
 /** Runs one probe with a time budget (ms); a failure is reported, never thrown. */
-async function probe(fn: (signal: AbortSignal) => Promise<unknown>, budgetMs = 2000): Promise<ServiceHealth> {
+async function probe(
+  fn: (signal: AbortSignal) => Promise<unknown>,
+  budgetMs = 2000,
+): Promise<ServiceHealth> {
   const started = Date.now();
   try {
     await fn(AbortSignal.timeout(budgetMs));
     return { ok: true, ms: Date.now() - started };
   } catch (error) {
     const name = (error as Error).name || 'Error';
-    return { ok: false, ms: Date.now() - started, error: name === 'TimeoutError' ? 'timeout' : name };
+    return {
+      ok: false,
+      ms: Date.now() - started,
+      error: name === 'TimeoutError' ? 'timeout' : name,
+    };
   }
 }
 

@@ -25,7 +25,9 @@ const handlers = new Map<Feature, Promise<LambdaHandler>>();
 export function loadHandler(feature: Feature): Promise<LambdaHandler> {
   let h = handlers.get(feature);
   if (!h) {
-    h = import(`../../functions/${feature}/handler.ts`).then((m: { handler: LambdaHandler }) => m.handler);
+    h = import(`../../functions/${feature}/handler.ts`).then(
+      (m: { handler: LambdaHandler }) => m.handler,
+    );
     handlers.set(feature, h);
   }
   return h;
@@ -60,7 +62,10 @@ export function toEvent(
     if (value === undefined || name === 'cookie') continue;
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = req.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
   const contentType = headers['content-type'] ?? '';
@@ -131,9 +136,18 @@ function writeResult(res: ServerResponse, result: ApiResult, head: boolean): voi
   res.end(head ? undefined : body);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...extra,
+  });
   res.end(text);
 }
 
@@ -167,7 +181,8 @@ export function staticSpa(root: string) {
       if (extname(url.pathname) !== '') return sendJson(res, 404, { message: 'Not found.' });
       file = join(root, 'index.html');
       info = await stat(file).catch(() => undefined);
-      if (!info) return sendJson(res, 503, { message: 'The SPA is not built: run `npm run build`.' });
+      if (!info)
+        return sendJson(res, 503, { message: 'The SPA is not built: run `npm run build`.' });
     }
     const immutable = url.pathname.startsWith('/assets/');
     res.writeHead(200, {
@@ -181,7 +196,11 @@ export function staticSpa(root: string) {
   };
 }
 
-export type SpaHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+export type SpaHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+) => void | Promise<void>;
 
 /**
  * The request listener of the local gateway.
@@ -201,12 +220,24 @@ export function gatewayListener(spa: SpaHandler) {
       });
       if (!api) {
         if (method === 'GET' || method === 'HEAD') return await spa(req, res, url);
-        return sendJson(res, 404, { success: false, message: `No route ${method} ${url.pathname}.` });
+        return sendJson(res, 404, {
+          success: false,
+          message: `No route ${method} ${url.pathname}.`,
+        });
       }
       const match = matchRoute(method, url.pathname);
-      if (!match) return sendJson(res, 404, { success: false, message: `No route ${method} ${url.pathname}.` });
+      if (!match)
+        return sendJson(res, 404, {
+          success: false,
+          message: `No route ${method} ${url.pathname}.`,
+        });
       if ('methodNotAllowed' in match) {
-        return sendJson(res, 405, { success: false, message: 'Method not allowed.' }, { allow: match.methodNotAllowed.join(', ') });
+        return sendJson(
+          res,
+          405,
+          { success: false, message: 'Method not allowed.' },
+          { allow: match.methodNotAllowed.join(', ') },
+        );
       }
       const body = await readBody(req);
       const feature = match.route.feature;
@@ -220,9 +251,14 @@ export function gatewayListener(spa: SpaHandler) {
       writeResult(res, result, method === 'HEAD');
     } catch (error) {
       const status = (error as { status?: number }).status;
-      if (status === 413) return sendJson(res, 413, { success: false, message: 'The request is too large.' });
+      if (status === 413)
+        return sendJson(res, 413, { success: false, message: 'The request is too large.' });
       logger.error('gateway error', { error: error as Error, path: url.pathname });
-      if (!res.headersSent) sendJson(res, 500, { success: false, message: 'Something went wrong. Please try again or contact customer support.' });
+      if (!res.headersSent)
+        sendJson(res, 500, {
+          success: false,
+          message: 'Something went wrong. Please try again or contact customer support.',
+        });
       else res.end();
     }
   };

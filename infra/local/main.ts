@@ -13,7 +13,11 @@ const started = Date.now();
 process.on('exit', killChildren);
 
 try {
-  const stack = await startLocalStack({ persist: true, web: preview ? 'preview' : 'dev', log: (l) => console.log(l) });
+  const stack = await startLocalStack({
+    persist: true,
+    web: preview ? 'preview' : 'dev',
+    log: (l) => console.log(l),
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -22,7 +26,8 @@ try {
     void stack.stop().finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => stop(signal));
 
   console.log(`
 PicSnippets is running (${((Date.now() - started) / 1000).toFixed(1)} s${preview ? ', built SPA' : ', Vite hot reload'})

@@ -9,7 +9,12 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, PutBucketLifecycleConfigurationCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadBucketCommand,
+  PutBucketLifecycleConfigurationCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { BUCKETS, TABLE, type BucketRole } from '../definitions.ts';
 
 /** Creates the single table with its GSIs and TTL, if missing. */
@@ -29,7 +34,10 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      AttributeDefinitions: [...attributes].map((name) => ({
+        AttributeName: name,
+        AttributeType: 'S',
+      })),
       KeySchema: [
         { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
@@ -53,7 +61,10 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
 }
 
 /** Creates each bucket (and the render cache's lifecycle rule), if missing. */
-export async function ensureBuckets(client: S3Client, names: Record<BucketRole, string>): Promise<void> {
+export async function ensureBuckets(
+  client: S3Client,
+  names: Record<BucketRole, string>,
+): Promise<void> {
   for (const role of Object.keys(BUCKETS) as BucketRole[]) {
     const Bucket = names[role];
     try {
@@ -68,7 +79,14 @@ export async function ensureBuckets(client: S3Client, names: Record<BucketRole, 
           new PutBucketLifecycleConfigurationCommand({
             Bucket,
             LifecycleConfiguration: {
-              Rules: [{ ID: 'expire-renders', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: days } }],
+              Rules: [
+                {
+                  ID: 'expire-renders',
+                  Status: 'Enabled',
+                  Filter: { Prefix: '' },
+                  Expiration: { Days: days },
+                },
+              ],
             },
           }),
         )

@@ -3,11 +3,19 @@
  */
 import { startLocalStack } from './stack.ts';
 
-const stack = await startLocalStack({ persist: true, web: 'none', warmChromium: false, port: 0, seed: false });
+const stack = await startLocalStack({
+  persist: true,
+  web: 'none',
+  warmChromium: false,
+  port: 0,
+  seed: false,
+});
 try {
   const { seed } = await import('./seed.ts');
   const seeded = await seed((l) => console.log(l));
-  console.log(seeded ? 'Seeded.' : 'Already seeded: the demo user exists. Delete .local/ to start over.');
+  console.log(
+    seeded ? 'Seeded.' : 'Already seeded: the demo user exists. Delete .local/ to start over.',
+  );
 } finally {
   await stack.stop();
 }

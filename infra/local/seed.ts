@@ -21,7 +21,11 @@ const PHOTOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'seed', '
 /** The demo logins printed by `npm start` (local only). */
 export const DEMO_LOGINS = [
   { email: 'admin@example.com', password: 'demo-password', role: 'platform admin' },
-  { email: 'demo@example.com', password: 'demo-password', role: 'owner of the Demo Team (Pro plan)' },
+  {
+    email: 'demo@example.com',
+    password: 'demo-password',
+    role: 'owner of the Demo Team (Pro plan)',
+  },
 ] as const;
 
 /** The demo design's public render id (issue: foundation §7). */
@@ -57,7 +61,9 @@ const titleOf = (file: string) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join(' ');
 
-async function seedLibrary(log: (line: string) => void): Promise<Map<string, { key: string; width: number; height: number }>> {
+async function seedLibrary(
+  log: (line: string) => void,
+): Promise<Map<string, { key: string; width: number; height: number }>> {
   const { LibraryImage } = db();
   const credits = await photoCredits();
   const out = new Map<string, { key: string; width: number; height: number }>();
@@ -71,8 +77,12 @@ async function seedLibrary(log: (line: string) => void): Promise<Map<string, { k
     const thumb = await sharp(bytes).resize({ width: 400 }).jpeg({ quality: 80 }).toBuffer();
     const s3 = s3Client();
     const Bucket = config().ASSETS_BUCKET;
-    await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: 'image/jpeg' }));
-    await s3.send(new PutObjectCommand({ Bucket, Key: thumbKey, Body: thumb, ContentType: 'image/jpeg' }));
+    await s3.send(
+      new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: 'image/jpeg' }),
+    );
+    await s3.send(
+      new PutObjectCommand({ Bucket, Key: thumbKey, Body: thumb, ContentType: 'image/jpeg' }),
+    );
     const credit = credits.get(file);
     await LibraryImage.put({
       imageId,
@@ -97,7 +107,11 @@ async function seedLibrary(log: (line: string) => void): Promise<Map<string, { k
  * snippet `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px, white with a
  * dark outline (issue: foundation §7).
  */
-export function demoDesignDocument(base: { key: string; width: number; height: number }): DesignDocumentInput {
+export function demoDesignDocument(base: {
+  key: string;
+  width: number;
+  height: number;
+}): DesignDocumentInput {
   const width = 1000;
   const height = Math.round((base.height / base.width) * width);
   return {
@@ -126,7 +140,11 @@ export function demoDesignDocument(base: { key: string; width: number; height: n
             id: 'param-first-name',
             param_name: 'first_name',
             param_default_value: 'there',
-            text_transform: { checkFormating: false, formatOptionKey: null, formatOptionName: null },
+            text_transform: {
+              checkFormating: false,
+              formatOptionKey: null,
+              formatOptionName: null,
+            },
           },
         ],
       },
@@ -140,7 +158,8 @@ export function demoDesignDocument(base: { key: string; width: number; height: n
  * @throws Error when run against AWS (`STAGE=aws`).
  */
 export async function seed(log: (line: string) => void = console.log): Promise<boolean> {
-  if (config().STAGE === 'aws') throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
+  if (config().STAGE === 'aws')
+    throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
   const { User, Team, Membership, Plan, Design } = db();
   const existing = await User.get({ userId: IDS.demo }).go();
   if (existing.data) return false;
@@ -173,12 +192,38 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
 
   const passwordHash = await hashPassword('demo-password');
   await User.put([
-    { userId: IDS.admin, email: 'admin@example.com', name: 'Ada Admin', passwordHash, isAdmin: true, currentTeamId: IDS.adminTeam },
-    { userId: IDS.demo, email: 'demo@example.com', name: 'Dana Demo', passwordHash, isAdmin: false, currentTeamId: IDS.demoTeam },
+    {
+      userId: IDS.admin,
+      email: 'admin@example.com',
+      name: 'Ada Admin',
+      passwordHash,
+      isAdmin: true,
+      currentTeamId: IDS.adminTeam,
+    },
+    {
+      userId: IDS.demo,
+      email: 'demo@example.com',
+      name: 'Dana Demo',
+      passwordHash,
+      isAdmin: false,
+      currentTeamId: IDS.demoTeam,
+    },
   ]).go();
   await Team.put([
-    { teamId: IDS.demoTeam, name: 'Demo Team', slug: 'demo-team', ownerId: IDS.demo, planId: IDS.proPlan },
-    { teamId: IDS.adminTeam, name: 'Platform Admins', slug: 'platform-admins', ownerId: IDS.admin, planId: IDS.freePlan },
+    {
+      teamId: IDS.demoTeam,
+      name: 'Demo Team',
+      slug: 'demo-team',
+      ownerId: IDS.demo,
+      planId: IDS.proPlan,
+    },
+    {
+      teamId: IDS.adminTeam,
+      name: 'Platform Admins',
+      slug: 'platform-admins',
+      ownerId: IDS.admin,
+      planId: IDS.freePlan,
+    },
   ]).go();
   await Membership.put([
     { teamId: IDS.demoTeam, userId: IDS.demo, role: 'owner' },

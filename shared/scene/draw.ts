@@ -16,9 +16,16 @@ export const EDGE_MARGIN_PX = 5;
  *   whole px), breaking inside words only when even the minimum size cannot fit a word;
  * - keeps the box at least 5 px inside every edge, moving it up if it would run off the bottom.
  */
-export function fitTextLayer(layer: ResolvedTextLayer, canvasWidth: number, canvasHeight: number): Textbox {
+export function fitTextLayer(
+  layer: ResolvedTextLayer,
+  canvasWidth: number,
+  canvasHeight: number,
+): Textbox {
   const maxWidth = Math.max(1, Math.min(layer.width, canvasWidth - 2 * EDGE_MARGIN_PX));
-  const left = Math.min(Math.max(layer.left, EDGE_MARGIN_PX), canvasWidth - EDGE_MARGIN_PX - maxWidth);
+  const left = Math.min(
+    Math.max(layer.left, EDGE_MARGIN_PX),
+    canvasWidth - EDGE_MARGIN_PX - maxWidth,
+  );
   const top = Math.max(layer.top, EDGE_MARGIN_PX);
   const availableHeight = canvasHeight - EDGE_MARGIN_PX - top;
   const box = new Textbox(layer.text, {

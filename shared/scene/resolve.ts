@@ -24,14 +24,20 @@ export function isUnfilledMergeTag(value: string): boolean {
 }
 
 /** Applies a text transform (spec 000 §3): All Caps, Lowercase, UpperCase (each word), No Spaces. */
-export function applyTextTransform(value: string, key: TextTransformKey | null | undefined): string {
+export function applyTextTransform(
+  value: string,
+  key: TextTransformKey | null | undefined,
+): string {
   switch (key) {
     case 'allCaps':
       return value.toLocaleUpperCase();
     case 'lowerCase':
       return value.toLocaleLowerCase();
     case 'upperCase':
-      return value.replace(/(^|\s)(\S)/gu, (_m, space: string, first: string) => space + first.toLocaleUpperCase());
+      return value.replace(
+        /(^|\s)(\S)/gu,
+        (_m, space: string, first: string) => space + first.toLocaleUpperCase(),
+      );
     case 'noSpaces':
       return value.replace(/\s+/gu, '');
     default:
@@ -53,8 +59,14 @@ export function cutValue(value: string): string {
 export function resolveParameter(parameter: Parameter, value: string | undefined): string {
   const given = value === undefined ? '' : cutValue(value);
   const usable = given.trim() !== '' && !isUnfilledMergeTag(given);
-  const chosen = usable ? given : parameter.param_default_value.trim() === '' ? '' : parameter.param_default_value;
-  const transform = parameter.text_transform.checkFormating ? parameter.text_transform.formatOptionKey : null;
+  const chosen = usable
+    ? given
+    : parameter.param_default_value.trim() === ''
+      ? ''
+      : parameter.param_default_value;
+  const transform = parameter.text_transform.checkFormating
+    ? parameter.text_transform.formatOptionKey
+    : null;
   return applyTextTransform(chosen, transform);
 }
 
@@ -107,7 +119,10 @@ export interface ResolvedScene {
 }
 
 /** Resolves the whole design for one recipient's values (already filtered and decoded). */
-export function resolveScene(design: DesignDocument, values: Record<string, string>): ResolvedScene {
+export function resolveScene(
+  design: DesignDocument,
+  values: Record<string, string>,
+): ResolvedScene {
   return {
     width: design.canvas_width,
     height: design.canvas_height,

@@ -43,12 +43,15 @@ const coldStartMs = performance.now() - coldStarted;
 try {
   for (let i = 0; i < 5; i++) await get(`${base}?first_name=Warmup${i}`);
   const warm: number[] = [];
-  for (let i = 0; i < WARM_RUNS; i++) warm.push(await time(() => get(`${base}?first_name=Recipient${i}`)));
+  for (let i = 0; i < WARM_RUNS; i++)
+    warm.push(await time(() => get(`${base}?first_name=Recipient${i}`)));
 
   const same: number[] = [];
   for (let i = 0; i < WARM_RUNS; i++) same.push(await time(() => get(`${base}?first_name=Same`)));
 
-  const photo = await readFile(join(import.meta.dirname, '..', '..', 'infra', 'seed', 'photos', 'autumn.jpg'));
+  const photo = await readFile(
+    join(import.meta.dirname, '..', '..', 'infra', 'seed', 'photos', 'autumn.jpg'),
+  );
   const floor: number[] = [];
   for (let i = 0; i < WARM_RUNS; i++) {
     floor.push(await time(() => sharp(photo).resize(1000, 625).jpeg({ quality: 86 }).toBuffer()));
@@ -66,10 +69,26 @@ try {
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/render.json', `${JSON.stringify(result, null, 2)}\n`);
   console.table({
-    'warm render (distinct values)': { p50_ms: result.warm_p50_ms, p90_ms: result.warm_p90_ms, ratio_to_floor: round(result.warm_p50_ms / result.floor_p50_ms) },
-    'floor (sharp decode + encode)': { p50_ms: result.floor_p50_ms, p90_ms: round(percentile(floor, 90)), ratio_to_floor: 1 },
-    'same URL again': { p50_ms: result.same_url_p50_ms, p90_ms: round(percentile(same, 90)), ratio_to_floor: round(result.same_url_p50_ms / result.floor_p50_ms) },
-    'stack start to first image': { p50_ms: result.cold_start_ms, p90_ms: result.cold_start_ms, ratio_to_floor: null },
+    'warm render (distinct values)': {
+      p50_ms: result.warm_p50_ms,
+      p90_ms: result.warm_p90_ms,
+      ratio_to_floor: round(result.warm_p50_ms / result.floor_p50_ms),
+    },
+    'floor (sharp decode + encode)': {
+      p50_ms: result.floor_p50_ms,
+      p90_ms: round(percentile(floor, 90)),
+      ratio_to_floor: 1,
+    },
+    'same URL again': {
+      p50_ms: result.same_url_p50_ms,
+      p90_ms: round(percentile(same, 90)),
+      ratio_to_floor: round(result.same_url_p50_ms / result.floor_p50_ms),
+    },
+    'stack start to first image': {
+      p50_ms: result.cold_start_ms,
+      p90_ms: result.cold_start_ms,
+      ratio_to_floor: null,
+    },
   });
   console.log('wrote bench-results/render.json');
 } finally {

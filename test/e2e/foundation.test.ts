@@ -42,12 +42,18 @@ describe('the SPA', () => {
       },
       { timeout: 20_000 },
     );
-    const size = await preview!.evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight]);
+    const size = await preview!.evaluate((img) => [
+      (img as HTMLImageElement).naturalWidth,
+      (img as HTMLImageElement).naturalHeight,
+    ]);
     expect(size).toEqual([1000, 625]);
 
-    await page.waitForFunction(() => /ok/i.test(document.querySelector('[data-testid="health"]')?.textContent ?? ''), {
-      timeout: 10_000,
-    });
+    await page.waitForFunction(
+      () => /ok/i.test(document.querySelector('[data-testid="health"]')?.textContent ?? ''),
+      {
+        timeout: 10_000,
+      },
+    );
     await page.screenshot({ path: 'test-results/e2e-home.png', fullPage: true });
 
     // Typing a name redraws the preview through the real render URL.
@@ -57,7 +63,12 @@ describe('the SPA', () => {
     await page.waitForFunction(
       () => {
         const img = document.querySelector<HTMLImageElement>('[data-testid="render-preview"]');
-        return img !== null && img.src.includes('first_name=Bartholomew') && img.complete && img.naturalWidth > 0;
+        return (
+          img !== null &&
+          img.src.includes('first_name=Bartholomew') &&
+          img.complete &&
+          img.naturalWidth > 0
+        );
       },
       { timeout: 20_000 },
     );
@@ -67,7 +78,9 @@ describe('the SPA', () => {
   });
 
   it('serves the SPA shell for client routes, as CloudFront does', async () => {
-    const res = await fetch(`${stack().url}/settings/companies/abc`, { headers: { accept: 'text/html' } });
+    const res = await fetch(`${stack().url}/settings/companies/abc`, {
+      headers: { accept: 'text/html' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(await res.text()).toContain('<div id="root">');
@@ -83,6 +96,8 @@ describe('the demo render URL', () => {
       expect([img.width, img.height]).toEqual([1000, 625]);
     }
     expect(ana.bytes.equals(ben.bytes)).toBe(false);
-    expect(meanDifference(ana.pixels, ben.pixels, 1000, { left: 50, top: 240, width: 900, height: 140 })).toBeGreaterThan(3);
+    expect(
+      meanDifference(ana.pixels, ben.pixels, 1000, { left: 50, top: 240, width: 900, height: 140 }),
+    ).toBeGreaterThan(3);
   });
 });

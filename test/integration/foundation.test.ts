@@ -8,7 +8,10 @@ describe('health (issue: foundation §5)', () => {
   it('reports DynamoDB and S3 as answering', async () => {
     const res = await api(stack(), 'GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ ok: true, services: { dynamodb: { ok: true }, s3: { ok: true } } });
+    expect(res.json).toMatchObject({
+      ok: true,
+      services: { dynamodb: { ok: true }, s3: { ok: true } },
+    });
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 });
@@ -59,7 +62,9 @@ describe('the seed (issue: foundation §7)', () => {
     expect(await verifyPassword('wrong-password', demo!.passwordHash)).toBe(false);
 
     const plans = (await Plan.query.all({}).go()).data;
-    expect(plans.map((p) => [p.planId, p.price, p.can_export_pdf, p.can_upload_custom_fonts])).toEqual([
+    expect(
+      plans.map((p) => [p.planId, p.price, p.can_export_pdf, p.can_upload_custom_fonts]),
+    ).toEqual([
       ['free', 0, false, false],
       ['pro-monthly', 2900, true, true],
     ]);
@@ -69,9 +74,16 @@ describe('the seed (issue: foundation §7)', () => {
     const images = (await LibraryImage.query.byScope({ scope: 'global' }).go()).data;
     expect(images).toHaveLength(10);
     const autumn = images.find((i) => i.imageId === 'library-autumn');
-    expect(autumn).toMatchObject({ width: 1600, height: 1000, licence: 'LGPL-3.0', author: 'RJ Quiralta' });
+    expect(autumn).toMatchObject({
+      width: 1600,
+      height: 1000,
+      licence: 'LGPL-3.0',
+      author: 'RJ Quiralta',
+    });
     const { s3Client } = await import('#lib/clients.ts');
-    const object = await s3Client().send(new GetObjectCommand({ Bucket: process.env.ASSETS_BUCKET, Key: autumn!.thumbKey }));
+    const object = await s3Client().send(
+      new GetObjectCommand({ Bucket: process.env.ASSETS_BUCKET, Key: autumn!.thumbKey }),
+    );
     expect(object.ContentType).toBe('image/jpeg');
   });
 
@@ -102,7 +114,9 @@ describe('the demo render (issue: foundation §9)', () => {
 
   it('shows the fallback when the value is missing or an unfilled merge tag', async () => {
     const none = await fetchImage(`${stack().url}/r/demo-welcome.jpg`);
-    const tag = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=%7B%7B%20first_name%20%7D%7D`);
+    const tag = await fetchImage(
+      `${stack().url}/r/demo-welcome.jpg?first_name=%7B%7B%20first_name%20%7D%7D`,
+    );
     const there = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=there`);
     expect(none.bytes.equals(there.bytes)).toBe(true);
     expect(tag.bytes.equals(there.bytes)).toBe(true);

@@ -42,7 +42,11 @@ export async function api(
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: res.status,
+    headers: res.headers,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 /** Fetches an image and decodes it with sharp to raw RGB pixels. */
@@ -50,7 +54,10 @@ export async function fetchImage(url: string) {
   const sharp = (await import('sharp')).default;
   const res = await fetch(url);
   const bytes = Buffer.from(await res.arrayBuffer());
-  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { res, bytes, pixels: data, width: info.width, height: info.height };
 }
 

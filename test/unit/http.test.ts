@@ -16,7 +16,10 @@ describe('errorToResult: typed errors become JSON answers', () => {
   it('gives field errors for a 422', () => {
     const r = errorToResult(validationFailed({ email: ['Email must be valid email'] }), 'req-1');
     expect(r.statusCode).toBe(422);
-    expect(body(r)).toMatchObject({ message: 'Email must be valid email', errors: { email: ['Email must be valid email'] } });
+    expect(body(r)).toMatchObject({
+      message: 'Email must be valid email',
+      errors: { email: ['Email must be valid email'] },
+    });
   });
 
   it('turns a zod error into field errors', () => {
@@ -29,11 +32,17 @@ describe('errorToResult: typed errors become JSON answers', () => {
   it('names the feature in a 501', () => {
     const r = errorToResult(notImplemented('designs', 'GET /getActive'), 'req-1');
     expect(r.statusCode).toBe(501);
-    expect(body(r)).toMatchObject({ feature: 'designs', message: 'designs: GET /getActive is not available yet.' });
+    expect(body(r)).toMatchObject({
+      feature: 'designs',
+      message: 'designs: GET /getActive is not available yet.',
+    });
   });
 
   it('hides internals of unexpected errors', () => {
-    const r = errorToResult(new Error('connect ECONNREFUSED 10.0.0.1:5432 password=hunter2'), 'req-9');
+    const r = errorToResult(
+      new Error('connect ECONNREFUSED 10.0.0.1:5432 password=hunter2'),
+      'req-9',
+    );
     expect(r.statusCode).toBe(500);
     expect(r.body).not.toContain('hunter2');
     expect(body(r)).toMatchObject({ message: GENERIC_ERROR, requestId: 'req-9' });
@@ -48,7 +57,9 @@ describe('loadConfig', () => {
   });
 
   it('lists every invalid variable', () => {
-    expect(() => loadConfig({ PORT: 'abc', STAGE: 'prod' })).toThrow(/PORT[\s\S]*STAGE|STAGE[\s\S]*PORT/);
+    expect(() => loadConfig({ PORT: 'abc', STAGE: 'prod' })).toThrow(
+      /PORT[\s\S]*STAGE|STAGE[\s\S]*PORT/,
+    );
   });
 
   it('treats blank secrets as absent (offline billing)', () => {

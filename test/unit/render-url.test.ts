@@ -16,9 +16,12 @@ describe('parseRenderPath (spec 001 §7)', () => {
     expect(parseRenderPath(path)).toEqual(expected);
   });
 
-  it.each(['/x/demo', '/r/', '/r/a/b/c/d', '/r/bad%20id', '/r/../etc', '/r/a/b/c'])('refuses %s', (path) => {
-    expect(parseRenderPath(path)).toBeUndefined();
-  });
+  it.each(['/x/demo', '/r/', '/r/a/b/c/d', '/r/bad%20id', '/r/../etc', '/r/a/b/c'])(
+    'refuses %s',
+    (path) => {
+      expect(parseRenderPath(path)).toBeUndefined();
+    },
+  );
 });
 
 describe('parseRenderQuery: values arrive raw from platforms (issue: render §2)', () => {
@@ -27,7 +30,10 @@ describe('parseRenderQuery: values arrive raw from platforms (issue: render §2)
   });
 
   it('never fails on a malformed escape', () => {
-    expect(parseRenderQuery('first_name=100%&x=%E0%A4%A')).toEqual({ first_name: '100%', x: '%E0%A4%A' });
+    expect(parseRenderQuery('first_name=100%&x=%E0%A4%A')).toEqual({
+      first_name: '100%',
+      x: '%E0%A4%A',
+    });
     expect(decodeComponent('%ZZ%41')).toBe('%ZZA');
   });
 

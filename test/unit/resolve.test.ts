@@ -9,7 +9,11 @@ import {
   resolveSnippetText,
 } from '#shared/scene/resolve.ts';
 
-const param = (name: string, fallback: string, key: 'allCaps' | 'lowerCase' | 'upperCase' | 'noSpaces' | null = null) =>
+const param = (
+  name: string,
+  fallback: string,
+  key: 'allCaps' | 'lowerCase' | 'upperCase' | 'noSpaces' | null = null,
+) =>
   ParameterSchema.parse({
     id: name,
     param_name: name,
@@ -40,7 +44,8 @@ describe('resolveParameter (DESIGN.md §5)', () => {
   );
 
   it('keeps ordinary values that merely contain symbols', () => {
-    for (const v of ['Ana {the great}', 'a~b', '50%', 'x*|y']) expect(isUnfilledMergeTag(v)).toBe(false);
+    for (const v of ['Ana {the great}', 'a~b', '50%', 'x*|y'])
+      expect(isUnfilledMergeTag(v)).toBe(false);
   });
 
   it('cuts values at 255 characters without splitting an emoji', () => {
@@ -70,7 +75,11 @@ describe('applyTextTransform (spec 000 §3)', () => {
 
 describe('resolveSnippetText', () => {
   it('fills every placeholder, spaced or not', () => {
-    const s = snippet('Hello {{first_name}}, from {{ company }}!', param('first_name', 'there'), param('company', 'us'));
+    const s = snippet(
+      'Hello {{first_name}}, from {{ company }}!',
+      param('first_name', 'there'),
+      param('company', 'us'),
+    );
     expect(resolveSnippetText(s, { first_name: 'Ana' })).toBe('Hello Ana, from us!');
   });
 
@@ -87,10 +96,26 @@ describe('resolveScene', () => {
       base_image_key: 'k',
       canvas_width: 1000,
       canvas_height: 625,
-      text_snippets: [{ id: 's', text: 'Hello {{first_name}}!', fontSize: 64, left: 50, top: 250, width: 900, parameters: [param('first_name', 'there')] }],
+      text_snippets: [
+        {
+          id: 's',
+          text: 'Hello {{first_name}}!',
+          fontSize: 64,
+          left: 50,
+          top: 250,
+          width: 900,
+          parameters: [param('first_name', 'there')],
+        },
+      ],
     });
     const scene = resolveScene(doc, { first_name: 'Ana' });
-    expect(scene).toMatchObject({ width: 1000, height: 625, texts: [{ text: 'Hello Ana!', fontSize: 64, minFontSize: 32, fontFamily: 'Journal', fill: 'black' }] });
+    expect(scene).toMatchObject({
+      width: 1000,
+      height: 625,
+      texts: [
+        { text: 'Hello Ana!', fontSize: 64, minFontSize: 32, fontFamily: 'Journal', fill: 'black' },
+      ],
+    });
     expect(declaredParameters(doc)).toEqual(['first_name']);
   });
 });

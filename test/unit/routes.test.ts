@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURES, ROUTES, isApiRequest, matchRoute, routeKey, routesOf, type Feature } from '#shared/routes.ts';
+import {
+  FEATURES,
+  ROUTES,
+  isApiRequest,
+  matchRoute,
+  routeKey,
+  routesOf,
+  type Feature,
+} from '#shared/routes.ts';
 
 /**
  * Every call of spec 000 §7 and spec 001 §7, transcribed as concrete requests ("{teams}" is
@@ -185,7 +193,9 @@ describe('route table', () => {
   });
 
   it('keeps the render and webhook routes public to their callers', () => {
-    expect(matchRoute('GET', '/r/x.jpg')).toMatchObject({ route: { feature: 'render', access: 'public' } });
+    expect(matchRoute('GET', '/r/x.jpg')).toMatchObject({
+      route: { feature: 'render', access: 'public' },
+    });
     expect(matchRoute('POST', '/stripe/webhook')).toMatchObject({
       route: { feature: 'stripe-webhook', access: 'stripe', rawBody: true },
     });
@@ -209,21 +219,28 @@ describe('route table', () => {
   });
 
   it('decodes path parameters and never throws on a bad escape', () => {
-    expect(matchRoute('GET', '/api/search-images/red%20cats')).toMatchObject({ params: { query: 'red cats' } });
-    expect(matchRoute('GET', '/api/search-images/100%')).toMatchObject({ params: { query: '100%' } });
+    expect(matchRoute('GET', '/api/search-images/red%20cats')).toMatchObject({
+      params: { query: 'red cats' },
+    });
+    expect(matchRoute('GET', '/api/search-images/100%')).toMatchObject({
+      params: { query: '100%' },
+    });
   });
 });
 
 describe('every route has exactly one handler', () => {
   const features = FEATURES.filter((f) => f !== 'render');
-  it.each(features)('the %s handler serves exactly its routes of the table', async (feature: Feature) => {
-    const mod = (await import(`../../functions/${feature}/handler.ts`)) as {
-      handler: { feature: Feature; routeKeys: string[]; implemented: string[] };
-    };
-    expect(mod.handler.feature).toBe(feature);
-    expect([...mod.handler.routeKeys].sort()).toEqual(routesOf(feature).map(routeKey).sort());
-    for (const key of mod.handler.implemented) expect(mod.handler.routeKeys).toContain(key);
-  });
+  it.each(features)(
+    'the %s handler serves exactly its routes of the table',
+    async (feature: Feature) => {
+      const mod = (await import(`../../functions/${feature}/handler.ts`)) as {
+        handler: { feature: Feature; routeKeys: string[]; implemented: string[] };
+      };
+      expect(mod.handler.feature).toBe(feature);
+      expect([...mod.handler.routeKeys].sort()).toEqual(routesOf(feature).map(routeKey).sort());
+      for (const key of mod.handler.implemented) expect(mod.handler.routeKeys).toContain(key);
+    },
+  );
 
   it('no route belongs to two features', () => {
     const owners = new Map<string, Feature>();
@@ -237,18 +254,55 @@ describe('every route has exactly one handler', () => {
 describe('API or SPA on one origin', () => {
   const nav = 'text/html,application/xhtml+xml,*/*;q=0.8';
   it.each([
-    ['navigation to a team settings page is the SPA', { method: 'GET', path: '/settings/companies/abc', accept: nav }, false],
-    ['an XHR to the current team is the API', { method: 'GET', path: '/settings/companies/current', accept: 'application/json', xRequestedWith: 'XMLHttpRequest' }, true],
-    ['a navigation to the same call is still the SPA', { method: 'GET', path: '/settings/companies/current', accept: nav }, false],
-    ['a fetch without text/html is the API', { method: 'GET', path: '/getActive', accept: '*/*' }, true],
+    [
+      'navigation to a team settings page is the SPA',
+      { method: 'GET', path: '/settings/companies/abc', accept: nav },
+      false,
+    ],
+    [
+      'an XHR to the current team is the API',
+      {
+        method: 'GET',
+        path: '/settings/companies/current',
+        accept: 'application/json',
+        xRequestedWith: 'XMLHttpRequest',
+      },
+      true,
+    ],
+    [
+      'a navigation to the same call is still the SPA',
+      { method: 'GET', path: '/settings/companies/current', accept: nav },
+      false,
+    ],
+    [
+      'a fetch without text/html is the API',
+      { method: 'GET', path: '/getActive', accept: '*/*' },
+      true,
+    ],
     ['POST /register is the API', { method: 'POST', path: '/register', accept: nav }, true],
     ['GET /register is the SPA page', { method: 'GET', path: '/register', accept: nav }, false],
-    ['GET /logout navigation is the API (navigable)', { method: 'GET', path: '/logout', accept: nav }, true],
+    [
+      'GET /logout navigation is the API (navigable)',
+      { method: 'GET', path: '/logout', accept: nav },
+      true,
+    ],
     ['/api/* is always the API', { method: 'GET', path: '/api/health', accept: nav }, true],
-    ['/r/* is always the render', { method: 'GET', path: '/r/demo-welcome.jpg', accept: nav }, true],
+    [
+      '/r/* is always the render',
+      { method: 'GET', path: '/r/demo-welcome.jpg', accept: nav },
+      true,
+    ],
     ['assets are the SPA', { method: 'GET', path: '/assets/index.js', accept: '*/*' }, false],
-    ['a bearer token makes a GET an API call', { method: 'GET', path: '/user/current', accept: nav, authorization: 'Bearer x' }, true],
-    ['DELETE on a team is the API', { method: 'DELETE', path: '/settings/companies/x', accept: '*/*' }, true],
+    [
+      'a bearer token makes a GET an API call',
+      { method: 'GET', path: '/user/current', accept: nav, authorization: 'Bearer x' },
+      true,
+    ],
+    [
+      'DELETE on a team is the API',
+      { method: 'DELETE', path: '/settings/companies/x', accept: '*/*' },
+      true,
+    ],
   ])('%s', (_name, req, api) => {
     expect(isApiRequest(req)).toBe(api);
   });

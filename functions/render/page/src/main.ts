@@ -31,7 +31,10 @@ async function loadFonts(scene: ResolvedScene): Promise<void> {
       .filter((t) => t.text.trim() !== '')
       .map((t) =>
         document.fonts
-          .load(`${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`, t.text)
+          .load(
+            `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`,
+            t.text,
+          )
           .catch(() => []),
       ),
   );
