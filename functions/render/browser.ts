@@ -6,7 +6,9 @@
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config } from '#lib/config.ts';
@@ -66,8 +68,13 @@ let pagePromise: Promise<Page> | undefined;
 async function launch(): Promise<Browser> {
   const started = Date.now();
   const executablePath = config().CHROMIUM_PATH ?? (await chromium.executablePath());
+  // Lambda's font setup everywhere: only @sparticuz/chromium's fonts.conf (Open Sans), never this
+  // machine's fonts, so a render that looks right here looks right in Lambda (DESIGN.md §5).
+  const fontsConf = join(tmpdir(), 'fonts', 'fonts.conf');
+  const env = existsSync(fontsConf) ? { ...process.env, FONTCONFIG_FILE: fontsConf } : process.env;
   const browser = await puppeteer.launch({
     executablePath,
+    env,
     args: chromiumArgs(),
     headless: true,
     defaultViewport: { width: 1056, height: 1056 },

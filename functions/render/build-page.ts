@@ -4,7 +4,7 @@
  * ships this folder; the local stack serves it to the warm page through request interception.
  */
 import { build } from 'esbuild';
-import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,27 +14,45 @@ const pageDir = join(here, 'page');
 const out = join(pageDir, 'dist');
 const require = createRequire(import.meta.url);
 
-/** Font packages from @fontsource whose CSS and woff2 files the page loads. */
-const FONT_PACKAGES = [
-  { pkg: '@fontsource/noto-sans', css: ['400.css', '700.css', '400-italic.css', '700-italic.css'] },
+/**
+ * The fallback stack's faces (shared/scene/fonts.ts), from @fontsource: the @font-face sheets
+ * of the weights the scene draws (400, 700 and italics where shipped) and only the woff2 files
+ * those sheets name (DESIGN.md §5: the same glyphs in Lambda and here).
+ */
+const FONT_PACKAGES: Array<{ pkg: string; sheets: string[] }> = [
+  {
+    pkg: '@fontsource/noto-sans',
+    sheets: ['400.css', '700.css', '400-italic.css', '700-italic.css'],
+  },
+  { pkg: '@fontsource/noto-sans-arabic', sheets: ['400.css', '700.css'] },
+  { pkg: '@fontsource/noto-sans-hebrew', sheets: ['400.css', '700.css'] },
+  { pkg: '@fontsource/noto-sans-sc', sheets: ['400.css', '700.css'] },
+  // Noto Color Emoji as COLRv1: Chromium draws it in canvas; @fontsource's build of the same
+  // font draws nothing in headless Chromium (checked), so this package ships it instead.
+  { pkg: '@infolektuell/noto-color-emoji', sheets: ['index.css'] },
 ];
 
 async function copyFonts(): Promise<void> {
   const fontsOut = join(out, 'fonts');
   await mkdir(join(fontsOut, 'files'), { recursive: true });
   const css: string[] = [];
-  for (const { pkg, css: sheets } of FONT_PACKAGES) {
+  for (const { pkg, sheets } of FONT_PACKAGES) {
     const root = dirname(require.resolve(`${pkg}/package.json`));
     for (const sheet of sheets) {
+      let text: string;
       try {
-        css.push(await readFile(join(root, sheet), 'utf8'));
+        text = await readFile(join(root, sheet), 'utf8');
       } catch {
-        // A weight/style the package does not ship; the others still load.
+        continue; // a weight or style this package does not ship
       }
-    }
-    for (const file of await readdir(join(root, 'files'))) {
-      if (file.endsWith('.woff2'))
-        await cp(join(root, 'files', file), join(fontsOut, 'files', file));
+      // woff2 only: every Chromium reads it, and the woff fallbacks double the size.
+      text = text.replace(/,\s*url\([^)]*\.woff\) format\('woff'\)/g, '');
+      // Files are renamed with the package's name, so packages' `0.woff2` never collide.
+      const slug = pkg.replace(/[^a-z0-9]+/gi, '-').replace(/^-/, '');
+      for (const [, file] of text.matchAll(/url\(\.\/files\/([^)]+\.woff2)\)/g)) {
+        await cp(join(root, 'files', file!), join(fontsOut, 'files', `${slug}-${file!}`));
+      }
+      css.push(text.replace(/url\(\.\/files\/([^)]+\.woff2)\)/g, `url(./files/${slug}-$1)`));
     }
   }
   await writeFile(join(fontsOut, 'fonts.css'), css.join('\n'));
