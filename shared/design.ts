@@ -78,6 +78,8 @@ export const DesignDocumentSchema = z.object({
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
   image_angle: z.number().default(0),
+  /** Output format of the render URL without an extension: JPEG for photos (issue: render §6). */
+  render_format: z.enum(['jpeg', 'png']).default('jpeg'),
   text_snippets: z.array(TextSnippetSchema).default([]),
 });
 export type DesignDocument = z.infer<typeof DesignDocumentSchema>;

@@ -142,6 +142,15 @@ export function getRenderPage(): Promise<Page> {
   return pagePromise;
 }
 
+/** Drops the warm page and browser after a crash, so the next call launches fresh ones. */
+export async function resetRenderPage(): Promise<void> {
+  const pending = browserPromise;
+  browserPromise = undefined;
+  pagePromise = undefined;
+  const browser = await pending?.catch(() => undefined);
+  await browser?.close().catch(() => undefined);
+}
+
 /** Closes the browser (local stack shutdown, tests). */
 export async function closeBrowser(): Promise<void> {
   const pending = browserPromise;

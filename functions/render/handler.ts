@@ -1,76 +1,97 @@
 /**
  * The render Lambda, behind a CloudFront function URL in AWS and the local gateway locally:
- * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (spec 001 §7).
- *
- * Never a broken image in an inbox (DESIGN.md §5): any failure answers 200 with a neutral
- * placeholder and `Cache-Control: no-store`, and logs the cause. The render issue adds the
- * all-fallback image, PDF, the S3 render cache, dynamic stickers and view counting.
+ * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (spec 001 §7). The work is in
+ * service.ts; this file wires the real collaborators: DynamoDB, S3, the warm Chromium.
  */
-import { createHash } from 'node:crypto';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { httpChain, type ApiEvent, type ApiResult } from '#lib/http.ts';
-import { logger } from '#lib/logger.ts';
-import { parseRenderPath, parseRenderQuery } from '#shared/render-url.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
-import { config } from '#lib/config.ts';
+import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
 
-/** Cache-Control of a good render without a cacheId: short, then revalidated (issue: render §7). */
-const SHORT_CACHE = 'public, max-age=60, stale-while-revalidate=86400';
+/** Designs by public id, kept this long (ms): a saved design shows within a second. */
+const DESIGN_TTL_MS = 1000;
+/** Plan capabilities by team, kept this long (ms). */
+const PLAN_TTL_MS = 60_000;
 
-function image(body: Buffer, contentType: string, cacheControl: string, etag?: string): ApiResult {
-  return {
-    statusCode: 200,
-    isBase64Encoded: true,
-    headers: {
-      'content-type': contentType,
-      'cache-control': cacheControl,
-      'content-length': String(body.length),
-      ...(etag ? { etag } : {}),
+const designs = new Map<string, { at: number; design: DesignRecord | undefined }>();
+const pdfAllowed = new Map<string, { at: number; allowed: boolean }>();
+
+async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
+  const cached = designs.get(publicId);
+  if (cached && Date.now() - cached.at < DESIGN_TTL_MS) return cached.design;
+  const found = await db().Design.query.byPublicId({ publicId }).go({ limit: 1 });
+  const design = found.data[0];
+  if (designs.size > 10_000) designs.clear();
+  designs.set(publicId, { at: Date.now(), design });
+  return design;
+}
+
+async function teamCanExportPdf(teamId: string): Promise<boolean> {
+  const cached = pdfAllowed.get(teamId);
+  if (cached && Date.now() - cached.at < PLAN_TTL_MS) return cached.allowed;
+  const team = (await db().Team.get({ teamId }).go()).data;
+  const plan = team ? (await db().Plan.get({ planId: team.planId }).go()).data : null;
+  const allowed = plan?.can_export_pdf === true;
+  pdfAllowed.set(teamId, { at: Date.now(), allowed });
+  return allowed;
+}
+
+const views = new ViewCounter(async (designId, n) => {
+  await db()
+    .Design.update({ designId })
+    .add({ counter: n })
+    .where((attr, op) => op.exists(attr.designId))
+    .go({ response: 'none' });
+});
+
+const service = createRenderService({
+  findDesign,
+  teamCanExportPdf,
+  render: renderDesign,
+  placeholder: placeholderImage,
+  store: {
+    async get(key) {
+      try {
+        const object = await s3Client().send(
+          new GetObjectCommand({ Bucket: config().RENDERS_BUCKET, Key: key }),
+        );
+        return Buffer.from(await object.Body!.transformToByteArray());
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey')
+          return undefined;
+        throw error;
+      }
     },
-    body: body.toString('base64'),
-  };
-}
+    async put(key, body, contentType) {
+      await s3Client().send(
+        new PutObjectCommand({
+          Bucket: config().RENDERS_BUCKET,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+        }),
+      );
+    },
+  },
+  countView: (designId) => views.count(designId),
+  publicUrl: config().PUBLIC_URL,
+  timeoutMs: config().RENDER_TIMEOUT_MS,
+});
 
-async function fallback(cause: string, detail?: unknown): Promise<ApiResult> {
-  logger.warn('render fallback', { cause, error: detail instanceof Error ? detail : undefined });
-  return image(await placeholderImage(), 'image/jpeg', 'no-store');
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`render timed out after ${ms} ms`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
-}
+/** Writes pending view counts now (local stack shutdown, tests). */
+export const flushViews = (): Promise<void> => views.flush();
 
 /** Answers one render request; never throws. */
-export async function renderRequest(event: ApiEvent): Promise<ApiResult> {
-  const path = parseRenderPath(event.rawPath);
-  if (!path) return fallback('not a render path');
-  try {
-    const found = await db().Design.query.byPublicId({ publicId: path.publicId }).go({ limit: 1 });
-    const design = found.data[0];
-    if (!design) return await fallback('unknown design');
-    if (path.format === 'pdf') return await fallback('pdf not available yet');
-    const values = parseRenderQuery(event.rawQueryString ?? '');
-    const output = await withTimeout(
-      renderDesign(design, values, path.format === 'png' ? 'png' : 'jpeg'),
-      config().RENDER_TIMEOUT_MS,
-    );
-    const etag = `"${createHash('sha256').update(output.body).digest('base64url').slice(0, 27)}"`;
-    return image(output.body, output.contentType, SHORT_CACHE, etag);
-  } catch (error) {
-    return fallback('render failed', error);
-  }
+export function renderRequest(event: ApiEvent): Promise<ApiResult> {
+  return service.handle({
+    rawPath: event.rawPath,
+    rawQueryString: event.rawQueryString ?? '',
+    ifNoneMatch: event.headers?.['if-none-match'],
+    sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+  });
 }
 
 export const handler = httpChain('render', renderRequest);

@@ -6,12 +6,13 @@
  * - sharp composes the two and encodes JPEG or PNG.
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
-import { getRenderPage } from './browser.ts';
+import { getRenderPage, resetRenderPage } from './browser.ts';
 
 export interface DesignForRender {
   designId: string;
@@ -57,56 +58,98 @@ function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLa
 
 /** What the render page bundle (page/src/main.ts) puts on `window`. */
 interface RenderPageGlobals {
-  picsnippetsRender(scene: ResolvedScene): Promise<string>;
+  picsnippetsRender(scene: ResolvedScene): Promise<DrawnLayer | null>;
+}
+
+/** The page's hand-off: straight RGBA pixels of the drawn rectangle, base64 (page/src/main.ts). */
+interface DrawnLayer {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  rgba: string;
 }
 
 /** One draw at a time on the warm page: the canvas is shared, and draws await font loads. */
 let queue: Promise<unknown> = Promise.resolve();
 
-async function drawTextLayers(scene: ResolvedScene): Promise<Buffer> {
-  const run = queue.then(async () => {
+/** Errors that mean the page or browser went away; the draw is retried once on a new one. */
+const GONE = /Target closed|Session closed|detached|disconnected|Protocol error|crash/i;
+
+async function drawPersonalisedLayers(scene: ResolvedScene): Promise<DrawnLayer | null> {
+  const draw = async () => {
     const page = await getRenderPage();
-    const dataUrl = await page.evaluate(
+    return page.evaluate(
       (s) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s),
       scene,
     );
-    return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
-  });
+  };
+  // A crashed Chromium is relaunched (browser.ts) and the request in flight is drawn again,
+  // not failed (issue: render §8).
+  const run = queue.then(() =>
+    draw().catch((error: unknown) => {
+      if (!GONE.test(String((error as Error)?.message))) throw error;
+      return resetRenderPage().then(draw);
+    }),
+  );
   queue = run.catch(() => undefined);
   return run;
 }
 
+export type RenderFormat = 'jpeg' | 'png' | 'pdf';
+
 export interface RenderOutput {
   body: Buffer;
-  contentType: 'image/jpeg' | 'image/png';
+  contentType: 'image/jpeg' | 'image/png' | 'application/pdf';
+}
+
+/** A JPEG as a one-page PDF at the image's size (1 px = 0.75 pt, i.e. 96 dpi). */
+async function jpegToPdf(jpeg: Buffer, width: number, height: number): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.setProducer('PicSnippets');
+  pdf.setCreationDate(new Date(0)); // the same render gives the same bytes
+  pdf.setModificationDate(new Date(0));
+  const image = await pdf.embedJpg(jpeg);
+  const page = pdf.addPage([width * 0.75, height * 0.75]);
+  page.drawImage(image, { x: 0, y: 0, width: width * 0.75, height: height * 0.75 });
+  return Buffer.from(await pdf.save({ useObjectStreams: false }));
 }
 
 /**
- * Draws the design with the recipient's values.
- * @param values parameter values by name, already decoded; undeclared names are ignored.
+ * Draws the design with the recipient's values: the static layer (cached per design version)
+ * with the personalised layers composed over it by sharp, encoded as JPEG (quality 86), PNG or
+ * a one-page PDF.
+ * @param values parameter values by name, already decoded and normalised; undeclared names are
+ *   ignored by scene resolution.
  * @throws ZodError if the stored document is invalid; S3 or browser errors as they come.
  */
 export async function renderDesign(
   design: DesignForRender,
   values: Record<string, string>,
-  format: 'jpeg' | 'png' = 'jpeg',
+  format: RenderFormat = 'jpeg',
 ): Promise<RenderOutput> {
   const doc = DesignDocumentSchema.parse(design.document);
   const scene = resolveScene(doc, values);
-  const [base, text] = await Promise.all([baseLayer(design, doc), drawTextLayers(scene)]);
-  const composed = sharp(base.raw, {
-    raw: { width: base.width, height: base.height, channels: 3 },
-  }).composite([{ input: text, top: 0, left: 0 }]);
-  if (format === 'png') {
-    return {
-      body: await composed.png({ compressionLevel: 6 }).toBuffer(),
-      contentType: 'image/png',
-    };
+  const [base, drawn] = await Promise.all([baseLayer(design, doc), drawPersonalisedLayers(scene)]);
+  let image = sharp(base.raw, { raw: { width: base.width, height: base.height, channels: 3 } });
+  if (drawn) {
+    image = image.composite([
+      {
+        input: Buffer.from(drawn.rgba, 'base64'),
+        raw: { width: drawn.width, height: drawn.height, channels: 4 },
+        left: drawn.left,
+        top: drawn.top,
+      },
+    ]);
   }
-  return {
-    body: await composed.jpeg({ quality: 86, mozjpeg: false }).toBuffer(),
-    contentType: 'image/jpeg',
-  };
+  if (format === 'png') {
+    return { body: await image.png({ compressionLevel: 6 }).toBuffer(), contentType: 'image/png' };
+  }
+  const jpeg = await image.jpeg({ quality: 86 }).toBuffer();
+  if (format === 'pdf') {
+    return { body: await jpegToPdf(jpeg, base.width, base.height), contentType: 'application/pdf' };
+  }
+  return { body: jpeg, contentType: 'image/jpeg' };
 }
 
 let placeholder: Promise<Buffer> | undefined;

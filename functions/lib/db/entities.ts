@@ -189,7 +189,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Views (spec 000 §3 `counter`), flushed in aggregate by the render service. */
         counter: { type: 'number', default: 0 },
         createdAt: { type: 'string', default: now, readOnly: true },
-        updatedAt: { type: 'string', default: now, watch: '*', set: now },
+        /** Set by design writes (issue 5); view counts and renders never touch it. */
+        updatedAt: { type: 'string', default: now },
         archivedAt: { type: 'string' },
       },
       indexes: {

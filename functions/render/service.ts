@@ -1,0 +1,397 @@
+/**
+ * The render service behind `/r/*` (DESIGN.md §5; issue: render §1, §6–9, §11): parses the URL,
+ * normalises the parameters, answers from the caches (memory, then S3), renders on a miss,
+ * and never answers with anything but an image (or the 402 of a PDF a plan does not include).
+ *
+ * The domain logic receives its collaborators through `createRenderService` (STYLE.md "thin
+ * handlers, injected clients"); handler.ts wires the real ones.
+ */
+import { createHash } from 'node:crypto';
+import type { ApiResult } from '#lib/http.ts';
+import { logger } from '#lib/logger.ts';
+import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';
+import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
+import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
+import type { RenderFormat, RenderOutput } from './renderer.ts';
+
+/** The design fields a render needs. */
+export interface DesignRecord {
+  designId: string;
+  teamId: string;
+  version: number;
+  document: unknown;
+}
+
+export interface RenderRequest {
+  rawPath: string;
+  rawQueryString: string;
+  ifNoneMatch?: string | undefined;
+  sourceIp: string;
+}
+
+/** A byte store for rendered images (S3 in production and locally through s3rver). */
+export interface RenderStore {
+  get(key: string): Promise<Buffer | undefined>;
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+}
+
+export interface RenderServiceDeps {
+  findDesign(publicId: string): Promise<DesignRecord | undefined>;
+  teamCanExportPdf(teamId: string): Promise<boolean>;
+  render(
+    design: DesignRecord,
+    values: Record<string, string>,
+    format: RenderFormat,
+  ): Promise<RenderOutput>;
+  placeholder(): Promise<Buffer>;
+  store: RenderStore;
+  /** Counts a served render against the design (aggregated; see ViewCounter). */
+  countView(designId: string): void;
+  /** The public origin, for the ManyChat JSON's image URL. */
+  publicUrl: string;
+  timeoutMs: number;
+  limits?: RateLimits;
+}
+
+/** Cache-Control of a good render without a matching cacheId (issue: render §7). */
+export const SHORT_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
+/** Cache-Control of a good render whose cacheId names the design's current version. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+
+const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  pdf: 'application/pdf',
+};
+const EXTENSIONS: Record<RenderFormat, string> = { jpeg: 'jpg', png: 'png', pdf: 'pdf' };
+
+/** The cache id of a design version, used in `/r/{publicId}/{cacheId}` (export screen). */
+export const cacheIdOf = (version: number): string => `v${version}`;
+
+/**
+ * The values that count for a design (issue: render §2, §7): only declared parameters, cut at
+ * 255 characters, sorted by name. fixyourfunnel sends `txt=` only: it fills the first declared
+ * parameter that has no value of its own.
+ */
+export function normaliseValues(
+  doc: DesignDocument,
+  query: Record<string, string>,
+): Array<[string, string]> {
+  const declared = declaredParameters(doc);
+  const out = new Map<string, string>();
+  for (const name of declared) {
+    const value = query[name];
+    if (value !== undefined) out.set(name, cutValue(value));
+  }
+  const txt = query.txt;
+  if (txt !== undefined && !declared.includes('txt')) {
+    const first = doc.text_snippets
+      .flatMap((s) => s.parameters.map((p) => p.param_name))
+      .find((n) => !out.has(n));
+    if (first) out.set(first, cutValue(txt));
+  }
+  return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The render cache key: a hash of (design version, normalised parameters, format). */
+export function renderCacheKey(
+  design: Pick<DesignRecord, 'designId' | 'version'>,
+  values: Array<[string, string]>,
+  format: RenderFormat,
+): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([design.designId, design.version, format, values]))
+    .digest('base64url')
+    .slice(0, 32);
+  return `renders/${design.designId}/${cacheIdOf(design.version)}/${hash}.${EXTENSIONS[format]}`;
+}
+
+/** A strong ETag of the bytes. */
+export const etagOf = (body: Buffer): string =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+/** A byte-bounded LRU of rendered images in this process (Map keeps insertion order). */
+export class MemoryCache {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Buffer | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, body: Buffer): void {
+    if (body.length > this.maxBytes / 4) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.bytes -= old.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    while (this.bytes > this.maxBytes) {
+      const [oldest, value] = this.entries.entries().next().value as [string, Buffer];
+      this.entries.delete(oldest);
+      this.bytes -= value.length;
+    }
+  }
+}
+
+/** Per-IP and per-design render budgets, tokens per second with a burst (issue: render §11). */
+export interface RateLimits {
+  perIp: { ratePerSecond: number; burst: number };
+  perDesign: { ratePerSecond: number; burst: number };
+}
+
+export const DEFAULT_LIMITS: RateLimits = {
+  perIp: { ratePerSecond: 20, burst: 100 },
+  perDesign: { ratePerSecond: 200, burst: 1000 },
+};
+
+/**
+ * Token buckets in memory. Locally this is the only limit; in AWS a WAF rate rule on `/r/*`
+ * limits before the CDN reaches Lambda (infra/constructs/render.ts), and this one guards each
+ * container's Chromium. Only draws count: cache hits cost nothing.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(
+    private readonly rule: { ratePerSecond: number; burst: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes one token for the key; false when the key is over its budget. */
+  take(key: string): boolean {
+    const t = this.now();
+    const b = this.buckets.get(key) ?? { tokens: this.rule.burst, at: t };
+    b.tokens = Math.min(this.rule.burst, b.tokens + ((t - b.at) / 1000) * this.rule.ratePerSecond);
+    b.at = t;
+    if (this.buckets.size > 50_000) this.buckets.clear(); // bounded memory under a flood
+    this.buckets.set(key, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`render timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+function image(body: Buffer, contentType: string, cacheControl: string, etag?: string): ApiResult {
+  return {
+    statusCode: 200,
+    isBase64Encoded: true,
+    headers: {
+      'content-type': contentType,
+      'cache-control': cacheControl,
+      'content-length': String(body.length),
+      'x-content-type-options': 'nosniff',
+      ...(etag ? { etag } : {}),
+    },
+    body: body.toString('base64'),
+  };
+}
+
+/**
+ * Builds the render service.
+ * @returns `handle(request)`, which never throws: every failure answers 200 with the design's
+ *   all-fallback render or a neutral placeholder, `Cache-Control: no-store`, cause logged.
+ */
+export function createRenderService(deps: RenderServiceDeps) {
+  const memory = new MemoryCache(96 * 1024 * 1024);
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  const perIp = new TokenBuckets(limits.perIp);
+  const perDesign = new TokenBuckets(limits.perDesign);
+
+  /** Memory, then the store, then a draw (written back to both). */
+  async function cachedRender(
+    design: DesignRecord,
+    values: Array<[string, string]>,
+    format: RenderFormat,
+    budget: { ip: string } | undefined,
+  ): Promise<{ body: Buffer; hit: 'memory' | 'store' | 'miss' }> {
+    const key = renderCacheKey(design, values, format);
+    const inMemory = memory.get(key);
+    if (inMemory) return { body: inMemory, hit: 'memory' };
+    const stored = await deps.store.get(key).catch((error: unknown) => {
+      logger.warn('render cache read failed', { error: error as Error });
+      return undefined;
+    });
+    if (stored) {
+      memory.set(key, stored);
+      return { body: stored, hit: 'store' };
+    }
+    if (budget && !(perIp.take(budget.ip) && perDesign.take(design.designId))) {
+      throw Object.assign(new Error('render budget exceeded'), { cause: 'rate-limit' });
+    }
+    const output = await withTimeout(
+      deps.render(design, Object.fromEntries(values), format),
+      deps.timeoutMs,
+    );
+    memory.set(key, output.body);
+    // Written in the background: the answer does not wait for S3.
+    deps.store.put(key, output.body, output.contentType).catch((error: unknown) => {
+      logger.warn('render cache write failed', { error: error as Error });
+    });
+    return { body: output.body, hit: 'miss' };
+  }
+
+  /** The design's all-fallback render (cached like any render), else the placeholder. */
+  async function fallback(
+    cause: string,
+    design?: DesignRecord,
+    error?: unknown,
+  ): Promise<ApiResult> {
+    logger.warn('render fallback', {
+      cause,
+      designId: design?.designId,
+      error: error instanceof Error ? { name: error.name, message: error.message } : undefined,
+    });
+    if (design) {
+      try {
+        const { body } = await cachedRender(design, [], 'jpeg', undefined);
+        return image(body, 'image/jpeg', 'no-store');
+      } catch (again) {
+        logger.warn('all-fallback render failed', {
+          designId: design.designId,
+          error: again as Error,
+        });
+      }
+    }
+    return image(await deps.placeholder(), 'image/jpeg', 'no-store');
+  }
+
+  async function handle(request: RenderRequest): Promise<ApiResult> {
+    const path: RenderPath | undefined = parseRenderPath(request.rawPath);
+    if (!path) return fallback('not a render path');
+    let design: DesignRecord | undefined;
+    try {
+      design = await deps.findDesign(path.publicId);
+      if (!design) return await fallback('unknown design');
+      const doc = DesignDocumentSchema.parse(design.document);
+      const query = parseRenderQuery(request.rawQueryString);
+
+      if (query.__format === 'manychat_json') return manychatJson(request);
+
+      const format: RenderFormat = path.format ?? doc.render_format;
+      if (format === 'pdf' && !(await deps.teamCanExportPdf(design.teamId))) {
+        return {
+          statusCode: 402,
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-store',
+          },
+          body: JSON.stringify({
+            success: false,
+            code: 'payment_required',
+            message: 'PDF export is available only for Pro plans.',
+          }),
+        };
+      }
+      const values = normaliseValues(doc, query);
+      const { body, hit } = await cachedRender(design, values, format, { ip: request.sourceIp });
+      deps.countView(design.designId);
+      const etag = etagOf(body);
+      const cacheControl =
+        path.cacheId === cacheIdOf(design.version) ? IMMUTABLE_CACHE : SHORT_CACHE;
+      if (request.ifNoneMatch === etag) {
+        return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
+      }
+      const result = image(body, CONTENT_TYPES[format], cacheControl, etag);
+      result.headers = { ...result.headers, 'x-render-cache': hit };
+      return result;
+    } catch (error) {
+      const cause =
+        (error as { cause?: unknown }).cause === 'rate-limit' ? 'rate limited' : 'render failed';
+      return fallback(cause, design, error);
+    }
+  }
+
+  /** ManyChat's dynamic image block JSON, pointing at the same URL without `__format`. */
+  function manychatJson(request: RenderRequest): ApiResult {
+    const query = request.rawQueryString
+      .split('&')
+      .filter((p) => p !== '' && !p.startsWith('__format='))
+      .join('&');
+    const url = `${deps.publicUrl}${request.rawPath}${query ? `?${query}` : ''}`;
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': SHORT_CACHE },
+      body: JSON.stringify({
+        version: 'v2',
+        content: {
+          messages: [{ type: 'image', url, buttons: [] }],
+          actions: [],
+          quick_replies: [],
+        },
+      }),
+    };
+  }
+
+  return { handle };
+}
+
+/**
+ * Aggregates views per design and flushes them in one update per design, at most every
+ * `intervalMs` or when `maxPending` views wait (issue: render §9: no write per request).
+ * Renders served by CloudFront or a mail proxy's cache never reach the origin and are not
+ * counted (docs/performance.md).
+ */
+export class ViewCounter {
+  private pending = new Map<string, number>();
+  private total = 0;
+  private lastFlush = Date.now();
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly write: (designId: string, views: number) => Promise<void>,
+    private readonly intervalMs = 10_000,
+    private readonly maxPending = 200,
+  ) {}
+
+  count(designId: string): void {
+    this.pending.set(designId, (this.pending.get(designId) ?? 0) + 1);
+    this.total += 1;
+    if (this.total >= this.maxPending || Date.now() - this.lastFlush >= this.intervalMs)
+      void this.flush();
+  }
+
+  /** Writes what is pending; failed writes are put back for the next flush. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.total = 0;
+    this.lastFlush = Date.now();
+    this.flushing = Promise.all(
+      [...batch].map(([designId, views]) =>
+        this.write(designId, views).catch((error: unknown) => {
+          logger.warn('view count flush failed', { designId, error: error as Error });
+          this.pending.set(designId, (this.pending.get(designId) ?? 0) + views);
+          this.total += views;
+        }),
+      ),
+    ).then(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+}

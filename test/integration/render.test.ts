@@ -1,0 +1,192 @@
+/**
+ * The render service through the local stack (issue: render §14): formats, caches, fallbacks,
+ * international text and failure modes. Chromium, DynamoDB Local and s3rver are real.
+ */
+import { describe, expect, it } from 'vitest';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack();
+const url = (path: string) => `${stack().url}${path}`;
+const textBand = { left: 50, top: 200, width: 900, height: 220 };
+
+async function addDesign(publicId: string, teamId: string, document: unknown): Promise<void> {
+  const { db } = await import('#lib/db/index.ts');
+  await db()
+    .Design.put({
+      designId: `design-${publicId}`,
+      teamId,
+      publicId,
+      title: publicId,
+      version: 1,
+      document,
+    })
+    .go();
+}
+
+describe('formats (issue: render §6)', () => {
+  it('gives a PDF to a team whose plan has can_export_pdf', async () => {
+    const res = await fetch(url('/r/demo-welcome/pdf?first_name=Ana'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('answers 402 with a clear message when the plan has no PDF export', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    await addDesign('free-team-design', 'team-admin', demo.document);
+    const res = await fetch(url('/r/free-team-design/pdf'));
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({
+      message: 'PDF export is available only for Pro plans.',
+    });
+    // The image itself still works for that team.
+    expect((await fetchImage(url('/r/free-team-design.jpg'))).res.headers.get('content-type')).toBe(
+      'image/jpeg',
+    );
+  });
+});
+
+describe('caching (issue: render §7)', () => {
+  it('answers the same URL from the cache with the same bytes and keeps it in S3', async () => {
+    const first = await fetch(url('/r/demo-welcome.jpg?first_name=Cached'));
+    const second = await fetch(url('/r/demo-welcome.jpg?first_name=Cached'));
+    expect(first.headers.get('x-render-cache')).toBe('miss');
+    expect(second.headers.get('x-render-cache')).toBe('memory');
+    expect(
+      Buffer.from(await first.arrayBuffer()).equals(Buffer.from(await second.arrayBuffer())),
+    ).toBe(true);
+
+    const { s3Client } = await import('#lib/clients.ts');
+    await new Promise((r) => setTimeout(r, 200)); // the S3 write is in the background
+    const listed = await s3Client().send(
+      new ListObjectsV2Command({
+        Bucket: process.env.RENDERS_BUCKET,
+        Prefix: 'renders/design-demo-welcome/v1/',
+      }),
+    );
+    expect(listed.KeyCount ?? 0).toBeGreaterThan(0);
+  });
+
+  it('ignores undeclared parameters and their order', async () => {
+    await fetch(url('/r/demo-welcome.jpg?first_name=Order'));
+    const res = await fetch(url('/r/demo-welcome.jpg?utm_source=mail&first_name=Order&x=1'));
+    expect(res.headers.get('x-render-cache')).toBe('memory');
+  });
+
+  it('makes renders with the current cacheId immutable, others short-lived', async () => {
+    const current = await fetch(url('/r/demo-welcome/v1.jpg?first_name=Ana'));
+    expect(current.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const stale = await fetch(url('/r/demo-welcome/v0.jpg?first_name=Ana'));
+    expect(stale.headers.get('cache-control')).toMatch(/max-age=300, stale-while-revalidate/);
+    const none = await fetch(url('/r/demo-welcome.jpg?first_name=Ana'));
+    expect(none.headers.get('cache-control')).toMatch(/max-age=300/);
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await fetch(url('/r/demo-welcome.jpg?first_name=Etag'));
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(url('/r/demo-welcome.jpg?first_name=Etag'), {
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+  });
+});
+
+describe('platform URL shapes (issue: render §1)', () => {
+  it("answers ManyChat's JSON for __format=manychat_json", async () => {
+    const res = await fetch(url('/r/demo-welcome.jpg?__format=manychat_json&first_name=Ana'));
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(await res.json()).toEqual({
+      version: 'v2',
+      content: {
+        messages: [
+          { type: 'image', url: `${stack().url}/r/demo-welcome.jpg?first_name=Ana`, buttons: [] },
+        ],
+        actions: [],
+        quick_replies: [],
+      },
+    });
+  });
+
+  it('fills the first parameter from fixyourfunnel\u2019s txt=', async () => {
+    const txt = await fetchImage(url('/r/demo-welcome.jpg?txt=Ana'));
+    const named = await fetchImage(url('/r/demo-welcome.jpg?first_name=Ana'));
+    expect(txt.bytes.equals(named.bytes)).toBe(true);
+  });
+});
+
+describe('values (issue: render §3)', () => {
+  const fallback = () => fetchImage(url('/r/demo-welcome.jpg'));
+
+  it.each([
+    ['right-to-left', 'مرحبا שלום'],
+    ['emoji', '😀🎉👍'],
+    ['CJK', '李伟 さくら 김민준'],
+    ['255 characters', 'long '.repeat(60)],
+    ['a malformed escape', '%E0%A4%A'],
+  ])('draws a %s value', async (_name, value) => {
+    const raw = value.startsWith('%') ? value : encodeURIComponent(value);
+    const img = await fetchImage(url(`/r/demo-welcome.jpg?first_name=${raw}`));
+    expect(img.res.status).toBe(200);
+    expect(img.res.headers.get('cache-control')).not.toBe('no-store');
+    expect([img.width, img.height]).toEqual([1000, 625]);
+    const base = await fallback();
+    expect(meanDifference(img.pixels, base.pixels, 1000, textBand)).toBeGreaterThan(2);
+  });
+});
+
+describe('never a broken image (issue: render §8)', () => {
+  it('serves the all-fallback render, uncached, when the stored design is broken', async () => {
+    await addDesign('broken-design', 'team-demo', { nonsense: true });
+    const img = await fetchImage(url('/r/broken-design.jpg?first_name=Ana'));
+    expect(img.res.status).toBe(200);
+    expect(img.res.headers.get('cache-control')).toBe('no-store');
+    expect(img.res.headers.get('content-type')).toBe('image/jpeg');
+  });
+
+  it('survives a Chromium crash: the next request is drawn by a relaunched browser', async () => {
+    const { getBrowser } = await import('#functions/render/browser.ts');
+    const browser = await getBrowser();
+    browser.process()?.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    const img = await fetchImage(url('/r/demo-welcome.jpg?first_name=AfterCrash'));
+    expect(img.res.status).toBe(200);
+    expect(img.res.headers.get('cache-control')).not.toBe('no-store');
+  });
+
+  it('renders archived designs, because sent e-mails point at them', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    await db()
+      .Design.put({
+        designId: 'design-archived',
+        teamId: 'team-demo',
+        publicId: 'archived-one',
+        title: 'a',
+        status: 'archived',
+        version: 1,
+        document: demo.document,
+      })
+      .go();
+    const img = await fetchImage(url('/r/archived-one.jpg?first_name=Ana'));
+    expect(img.res.headers.get('cache-control')).not.toBe('no-store');
+  });
+});
+
+describe('views (issue: render §9)', () => {
+  it('counts served renders in aggregate', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const { flushViews } = await import('#functions/render/handler.ts');
+    await flushViews();
+    const before =
+      (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!.counter ?? 0;
+    for (let i = 0; i < 3; i++) await fetch(url(`/r/demo-welcome.jpg?first_name=View${i}`));
+    await flushViews();
+    const after = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    expect(after.counter).toBe(before + 3);
+    expect(after.version).toBe(1);
+  });
+});
