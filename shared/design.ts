@@ -65,6 +65,53 @@ export const TextSnippetSchema = z.object({
 });
 export type TextSnippet = z.infer<typeof TextSnippetSchema>;
 
+/** Dynamic sticker kinds (spec 000 §3) and their parameter-name prefixes (spec 000 §5). */
+export const DYNAMIC_STICKER_PREFIX = {
+  qrCode: 'qrCode',
+  gravatar: 'Gravatar',
+  hostedImage: 'hostedIcon',
+  screenShot: 'screenIcon',
+} as const;
+export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
+
+/**
+ * A sticker on the canvas (spec 000 §3 `graphics_data`). Geometry in canvas px with a top-left
+ * origin: the intrinsic size (512 by default; 910x512 for screenshots, spec 000 §9) times the
+ * scale, rotated by `angle` degrees around the top-left corner (fabric's origin).
+ *
+ * Dynamic stickers take their value from the parameter `dynamicStickerParamName`, else from the
+ * fallback `dynamicStickerUrl` (a URL, an e-mail for gravatar, any text for QR).
+ */
+export const StickerSchema = z.object({
+  uuid: z.string().min(1),
+  type: z.literal('stickers').default('stickers'),
+  stickerType: z.enum(['plain', 'upload', 'dynamicSticker']).default('plain'),
+  /** Image of a plain or uploaded sticker: an assets-bucket key or an https URL. */
+  url: z.string().default(''),
+  dynamicStickerType: z
+    .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar'])
+    .nullable()
+    .default(null),
+  dynamicStickerParamName: z.string().nullable().default(null),
+  /** The dynamic sticker's fallback value (spec 000 §5 validations). */
+  dynamicStickerUrl: z.string().max(255).default(''),
+  /** Screenshot device: mobile 910x512, else desktop. */
+  isMobile: z.boolean().default(false),
+  /** QR colour; #111111 (spec 000 §9, the reading that serves users: near-black scans well). */
+  qrCodeColor: z.string().default('#111111'),
+  /** QR quiet zone in modules, 0–20 (spec 000 §5), default 0. */
+  marginSize: z.number().int().min(0).max(20).default(0),
+  isTransparent: z.boolean().default(false),
+  left: z.number(),
+  top: z.number(),
+  width: z.number().positive().default(512),
+  height: z.number().positive().default(512),
+  scaleX: z.number().positive().default(0.1),
+  scaleY: z.number().positive().default(0.1),
+  angle: z.number().min(0).max(360).default(0),
+});
+export type Sticker = z.infer<typeof StickerSchema>;
+
 export const DesignDocumentSchema = z.object({
   schemaVersion: z.literal(1).default(1),
   /** Library or upload image id of the base photo. */
@@ -81,6 +128,8 @@ export const DesignDocumentSchema = z.object({
   /** Output format of the render URL without an extension: JPEG for photos (issue: render §6). */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
   text_snippets: z.array(TextSnippetSchema).default([]),
+  /** Stickers, drawn beneath the text snippets, in order. */
+  graphics_data: z.array(StickerSchema).default([]),
 });
 export type DesignDocument = z.infer<typeof DesignDocumentSchema>;
 export type DesignDocumentInput = z.input<typeof DesignDocumentSchema>;

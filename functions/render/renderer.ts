@@ -13,6 +13,7 @@ import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { getRenderPage, resetRenderPage } from './browser.ts';
+import { stickerImages } from './stickers.ts';
 
 export interface DesignForRender {
   designId: string;
@@ -129,8 +130,9 @@ export async function renderDesign(
   format: RenderFormat = 'jpeg',
 ): Promise<RenderOutput> {
   const doc = DesignDocumentSchema.parse(design.document);
-  const scene = resolveScene(doc, values);
-  const [base, drawn] = await Promise.all([baseLayer(design, doc), drawPersonalisedLayers(scene)]);
+  const basePromise = baseLayer(design, doc);
+  const scene = resolveScene(doc, values, await stickerImages(doc, values));
+  const [base, drawn] = await Promise.all([basePromise, drawPersonalisedLayers(scene)]);
   let image = sharp(base.raw, { raw: { width: base.width, height: base.height, channels: 3 } });
   if (drawn) {
     image = image.composite([

@@ -2,8 +2,8 @@
  * Draws resolved text layers with fabric.js: the one drawing path for the render page and the
  * editor (DESIGN.md §5, "Scene model shared with the editor"). Browser-only (needs a canvas).
  */
-import { Textbox, type StaticCanvas } from 'fabric';
-import type { ResolvedScene, ResolvedTextLayer } from './resolve.ts';
+import { FabricImage, Textbox, type StaticCanvas } from 'fabric';
+import type { ResolvedImageLayer, ResolvedScene, ResolvedTextLayer } from './resolve.ts';
 import { fontFamilyList } from './fonts.ts';
 
 /** Snippets stay at least this far inside the canvas edges, px (spec 000 §5). */
@@ -75,10 +75,32 @@ export function fitTextLayer(
   return box;
 }
 
-/** Clears the canvas to transparent and draws every non-empty text layer of the scene. */
-export function drawTextLayers(canvas: StaticCanvas, scene: ResolvedScene): void {
+/**
+ * Loads a sticker image and places it: scaled to its drawn size, rotated around its top-left
+ * corner (spec 000 §3 geometry).
+ */
+export async function imageLayer(layer: ResolvedImageLayer): Promise<FabricImage> {
+  const image = await FabricImage.fromURL(layer.src);
+  image.set({
+    left: layer.left,
+    top: layer.top,
+    originX: 'left',
+    originY: 'top',
+    angle: layer.angle,
+    scaleX: layer.width / (image.width || 1),
+    scaleY: layer.height / (image.height || 1),
+    objectCaching: false,
+  });
+  image.setCoords();
+  return image;
+}
+
+/** Clears the canvas to transparent and draws the stickers, then every non-empty text layer. */
+export async function drawScene(canvas: StaticCanvas, scene: ResolvedScene): Promise<void> {
   canvas.clear();
   canvas.backgroundColor = '';
+  const images = await Promise.all(scene.images.map(imageLayer));
+  for (const image of images) canvas.add(image);
   for (const layer of scene.texts) {
     if (layer.text.trim() === '') continue;
     canvas.add(fitTextLayer(layer, scene.width, scene.height));

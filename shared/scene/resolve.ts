@@ -2,7 +2,14 @@
  * Scene resolution: a design plus a recipient's parameter values → the text that is drawn
  * (DESIGN.md §5). Pure functions, shared by the render service and the editor.
  */
-import type { DesignDocument, Parameter, TextSnippet, TextTransformKey } from '../design.ts';
+import type {
+  DesignDocument,
+  DynamicStickerType,
+  Parameter,
+  Sticker,
+  TextSnippet,
+  TextTransformKey,
+} from '../design.ts';
 
 /** Values longer than this are cut (DESIGN.md §5, spec 001 §5). */
 export const MAX_VALUE_LENGTH = 255;
@@ -82,10 +89,12 @@ export function resolveSnippetText(snippet: TextSnippet, values: Record<string, 
   });
 }
 
-/** Every parameter name the design declares, sorted. */
+/** Every parameter name the design declares (text parameters and dynamic stickers'), sorted. */
 export function declaredParameters(design: DesignDocument): string[] {
   const names = new Set<string>();
   for (const s of design.text_snippets) for (const p of s.parameters) names.add(p.param_name);
+  for (const s of design.graphics_data)
+    if (s.dynamicStickerParamName) names.add(s.dynamicStickerParamName);
   return [...names].sort();
 }
 
@@ -111,21 +120,89 @@ export interface ResolvedTextLayer {
   minFontSize: number;
 }
 
-/** What the render page draws: canvas size in px and the personalised layers. */
+/**
+ * A sticker ready to draw: its box in canvas px (intrinsic size × scale), rotation in degrees
+ * around the top-left corner, and either an image `src` (a data URL once the server has made
+ * or fetched it) or nothing yet.
+ */
+export interface ResolvedImageLayer {
+  id: string;
+  left: number;
+  top: number;
+  /** Drawn size, px. */
+  width: number;
+  height: number;
+  angle: number;
+  src: string;
+}
+
+/** A dynamic sticker's input after resolution: what the server must make or fetch. */
+export interface DynamicStickerInput {
+  id: string;
+  type: DynamicStickerType;
+  /** The parameter's value if given and usable, else the fallback; may be empty. */
+  value: string;
+  sticker: Sticker;
+}
+
+/** What the render page draws: canvas size in px and the personalised layers, in z-order. */
 export interface ResolvedScene {
   width: number;
   height: number;
+  /** Stickers, beneath the texts. */
+  images: ResolvedImageLayer[];
   texts: ResolvedTextLayer[];
 }
 
-/** Resolves the whole design for one recipient's values (already filtered and decoded). */
+/** A sticker's drawn box in canvas px. */
+export function stickerBox(sticker: Sticker): Omit<ResolvedImageLayer, 'src' | 'id'> {
+  return {
+    left: sticker.left,
+    top: sticker.top,
+    width: sticker.width * sticker.scaleX,
+    height: sticker.height * sticker.scaleY,
+    angle: sticker.angle,
+  };
+}
+
+/**
+ * The value of each dynamic sticker for one recipient (issue: render §4): its parameter's value
+ * when present and not an unfilled merge tag, else its fallback (`dynamicStickerUrl`).
+ */
+export function resolveDynamicStickers(
+  design: DesignDocument,
+  values: Record<string, string>,
+): DynamicStickerInput[] {
+  return design.graphics_data
+    .filter((s) => s.stickerType === 'dynamicSticker' && s.dynamicStickerType !== null)
+    .map((sticker) => {
+      const given = sticker.dynamicStickerParamName
+        ? values[sticker.dynamicStickerParamName]
+        : undefined;
+      const value =
+        given !== undefined && given.trim() !== '' && !isUnfilledMergeTag(given)
+          ? cutValue(given.trim())
+          : sticker.dynamicStickerUrl.trim();
+      return { id: sticker.uuid, type: sticker.dynamicStickerType!, value, sticker };
+    });
+}
+
+/**
+ * Resolves the whole design for one recipient's values (already filtered and decoded).
+ * @param images the sticker images the server made or fetched, by sticker uuid (data URLs);
+ *   a sticker without one is not drawn.
+ */
 export function resolveScene(
   design: DesignDocument,
   values: Record<string, string>,
+  images: Record<string, string> = {},
 ): ResolvedScene {
   return {
     width: design.canvas_width,
     height: design.canvas_height,
+    images: design.graphics_data
+      .filter((s) => images[s.uuid] !== undefined)
+      .map((s) => ({ id: s.uuid, ...stickerBox(s), src: images[s.uuid]! })),
     texts: design.text_snippets.map((s) => ({
       id: s.id,
       text: resolveSnippetText(s, values),

@@ -4,7 +4,7 @@
  * with the same fabric code as the editor (shared/scene/draw.ts).
  */
 import { StaticCanvas } from 'fabric';
-import { drawTextLayers } from '../../../../shared/scene/draw.ts';
+import { drawScene } from '../../../../shared/scene/draw.ts';
 import { fontFamilyList } from '../../../../shared/scene/fonts.ts';
 import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
 
@@ -78,7 +78,7 @@ window.picsnippetsRender = async (scene) => {
   if (canvas.width !== scene.width || canvas.height !== scene.height) {
     canvas.setDimensions({ width: scene.width, height: scene.height });
   }
-  drawTextLayers(canvas, scene);
+  await drawScene(canvas, scene);
   const objects = canvas.getObjects();
   if (objects.length === 0) return null;
   let x0 = Infinity;

@@ -1,0 +1,96 @@
+/**
+ * Sticker images for a render (issue: render §4): QR codes are made here with `qrcode`;
+ * plain and uploaded stickers are read from the assets bucket. Each becomes a data URL the
+ * render page draws with fabric. A sticker whose image cannot be made is left out, never an
+ * error: the recipient still gets the rest of the image.
+ *
+ * Gravatar, hosted images and screenshots arrive with the SSRF guard (functions/lib/ssrf.ts).
+ */
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import QRCode from 'qrcode';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { logger } from '#lib/logger.ts';
+import type { DesignDocument, Sticker } from '#shared/design.ts';
+import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
+
+/** `#rgb` or `#rrggbb` (spec 000 §5: 3 or 6 hex digits); anything else falls back to #111111. */
+export function qrColour(colour: string): string {
+  const hex = colour.trim().replace(/^#/, '');
+  return /^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(hex) ? `#${hex}` : '#111111';
+}
+
+/**
+ * A QR code as a PNG data URL at the sticker's drawn size.
+ * @param value the text to encode; empty = the product's address (spec 000 §9).
+ * @param sticker colour, margin (modules, 0–20) and transparency (spec 000 §5).
+ */
+export async function qrDataUrl(value: string, sticker: Sticker): Promise<string> {
+  const box = stickerBox(sticker);
+  const size = Math.max(60, Math.round(Math.max(box.width, box.height)));
+  return QRCode.toDataURL(value === '' ? config().PUBLIC_URL : value, {
+    errorCorrectionLevel: 'M',
+    margin: sticker.marginSize,
+    width: size,
+    color: {
+      dark: `${qrColour(sticker.qrCodeColor)}`,
+      light: sticker.isTransparent ? '#0000' : '#ffffff',
+    },
+  });
+}
+
+const assetImages = new Map<string, Promise<string>>();
+
+async function assetDataUrl(key: string): Promise<string> {
+  let cached = assetImages.get(key);
+  if (!cached) {
+    cached = (async () => {
+      const object = await s3Client().send(
+        new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: key }),
+      );
+      const bytes = Buffer.from(await object.Body!.transformToByteArray());
+      return `data:${object.ContentType ?? 'image/png'};base64,${bytes.toString('base64')}`;
+    })();
+    cached.catch(() => assetImages.delete(key));
+    if (assetImages.size > 256) assetImages.clear();
+    assetImages.set(key, cached);
+  }
+  return cached;
+}
+
+/**
+ * Makes every sticker's image for one recipient's values.
+ * @returns data URLs by sticker uuid; stickers left out could not be made (logged).
+ */
+export async function stickerImages(
+  doc: DesignDocument,
+  values: Record<string, string>,
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const jobs: Array<Promise<void>> = [];
+  for (const input of resolveDynamicStickers(doc, values)) {
+    if (input.type !== 'qrCode') continue;
+    jobs.push(
+      qrDataUrl(input.value, input.sticker).then((src) => {
+        out[input.id] = src;
+      }),
+    );
+  }
+  for (const sticker of doc.graphics_data) {
+    if (
+      sticker.stickerType === 'dynamicSticker' ||
+      sticker.url === '' ||
+      /^https?:/i.test(sticker.url)
+    )
+      continue;
+    jobs.push(
+      assetDataUrl(sticker.url).then((src) => {
+        out[sticker.uuid] = src;
+      }),
+    );
+  }
+  const results = await Promise.allSettled(jobs);
+  for (const r of results)
+    if (r.status === 'rejected') logger.warn('sticker left out', { error: r.reason as Error });
+  return out;
+}
