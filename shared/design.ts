@@ -125,6 +125,16 @@ export const DesignDocumentSchema = z.object({
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
   image_angle: z.number().default(0),
+  /**
+   * Filters switched on (spec 000 §3: Grayscale, Invert, Sepia, BlackWhite, Brownie, Vintage,
+   * Kodachrome, Technicolor, Polaroid), name → on. Saved by `PUT …/effects`.
+   */
+  filters: z.record(z.string(), z.boolean()).default({}),
+  /**
+   * Enhancements, name → value (spec 000 §3): Brightness, Contrast, Saturation (-1..1), Hue
+   * (-2..2), Blur (0..1); Sharpen and Emboss on/off as 1/0.
+   */
+  enhance: z.record(z.string(), z.number()).default({}),
   /** Output format of the render URL without an extension: JPEG for photos (issue: render §6). */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
   text_snippets: z.array(TextSnippetSchema).default([]),

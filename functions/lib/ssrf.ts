@@ -159,8 +159,30 @@ export interface PageInterception {
 
 /** The guard's operations (see `createUrlGuard`). */
 export interface UrlGuard {
+  /**
+   * Checks a URL against rules 1–5 without fetching it, and picks the address to connect to.
+   * @returns the parsed URL and the pinned address (the first resolved; all were checked).
+   * @throws UrlRefused with reason invalid, scheme, credentials, port, dns, address or timeout.
+   */
   check(url: string, signal?: AbortSignal): Promise<CheckedUrl>;
+  /**
+   * Fetches a URL under every rule (1–8): connects to the checked address only, follows
+   * redirects by hand with a fresh check of each, one time budget (ms) for the whole chain,
+   * body streamed and cut past `maxBytes` (bytes).
+   * @returns the final answer; non-2xx statuses are returned, not thrown.
+   * @throws UrlRefused (any reason, `network` for failed connections), never another error.
+   */
   fetch(url: string, options?: GuardFetchOptions): Promise<GuardFetchResult>;
+  /**
+   * Puts a puppeteer page under the guard: request interception on, service workers bypassed,
+   * and EVERY request of the page (document, sub-resources, fetch/XHR, frames) served by
+   * `fetch` and handed to Chromium with `request.respond`. Why: Chromium then never resolves a
+   * name or connects anywhere itself, so the address we checked is the one contacted (DNS
+   * pinning; a rebinding name cannot answer Chromium differently). `data:` and `blob:` URLs
+   * continue (no network); methods other than GET/HEAD, refusals and requests past the caps
+   * (`maxRequests` per page, `maxTotalBytes` per page) are aborted with `blockedbyclient`.
+   * Call it before the page's first navigation or `setContent`.
+   */
   interceptPage(page: Page, options?: InterceptPageOptions): Promise<PageInterception>;
 }
 
@@ -207,6 +229,26 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   deflate: () => zlib.createInflate(),
   br: () => zlib.createBrotliDecompress(),
 };
+
+/**
+ * Chromium flags that take the network away from a page, to launch any browser that opens
+ * user-given pages with (append them to `chromiumArgs()`). Request interception does not see
+ * WebSocket handshakes nor WebRTC (STUN/TURN over UDP and TCP): checked in
+ * test/integration/ssrf.test.ts, a page under `interceptPage` alone reaches a loopback port
+ * with `new WebSocket('ws://127.0.0.1:…')` and with a TURN/STUN server URL. With these flags
+ * nothing Chromium would do by itself gets out, while everything `interceptPage` serves works:
+ * - `--host-resolver-rules=MAP * ~NOTFOUND`: Chromium's resolver answers nothing (IP literals
+ *   included), so Chromium can connect nowhere on its own;
+ * - `--proxy-server=http://proxy.invalid:9` with `--proxy-bypass-list=<-loopback>`: any
+ *   connection it still tries goes to a proxy that does not exist, loopback included;
+ * - `--force-webrtc-ip-handling-policy=disable_non_proxied_udp`: no direct WebRTC UDP.
+ */
+export const CHROMIUM_LOCKDOWN_ARGS: readonly string[] = [
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--proxy-server=http://proxy.invalid:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 
 /** IANA's global unicast block; every other IPv6 block is special-purpose or unallocated. */
 const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
@@ -574,6 +616,7 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
     const budget: Budget = { remaining: opts.maxTotalBytes ?? DEFAULT_PAGE_MAX_TOTAL_BYTES };
     const closed = new AbortController();
     const stats = { requests: 0, served: 0, refused: 0, bytes: 0 };
+    let capLogged = false;
 
     const abort = (request: HTTPRequest) => {
       stats.refused += 1;
@@ -588,7 +631,10 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
         return;
       }
       if (closed.signal.aborted || stats.requests >= maxRequests) {
-        if (!closed.signal.aborted) logger.info('page request refused', { reason: 'limit' });
+        if (!closed.signal.aborted && !capLogged) {
+          capLogged = true;
+          logger.info('page requests past the cap refused', { reason: 'limit', maxRequests });
+        }
         abort(request);
         return;
       }
@@ -636,18 +682,7 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
     };
   }
 
-  return {
-    check,
-    /**
-     * Fetches a URL under the guard (rules 1–8).
-     * @param url absolute http(s) URL.
-     * @param options time (ms) and byte caps, redirects, accepted content types.
-     * @returns the final answer; non-2xx statuses are returned, not thrown.
-     * @throws UrlRefused (any reason) for every refusal or failure, never another error.
-     */
-    fetch: (url, options = {}) => guardedFetch(url, options),
-    interceptPage,
-  };
+  return { check, fetch: (url, options = {}) => guardedFetch(url, options), interceptPage };
 }
 
 /**

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config } from '#lib/config.ts';
+import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 import { logger } from '#lib/logger.ts';
 
 /** The origin the render page is served from; it never resolves, every request is intercepted. */
@@ -57,9 +58,17 @@ async function findPageDir(): Promise<string> {
   throw new Error('render page bundle not found: run `npm run build:render`');
 }
 
-/** The launch arguments: @sparticuz/chromium's, less the insecure ones, plus quiet ones. */
+/**
+ * The launch arguments: @sparticuz/chromium's, less the insecure ones, plus quiet ones and the
+ * SSRF lockdown (no DNS, no direct sockets: WebSockets and WebRTC bypass request interception;
+ * functions/lib/ssrf.ts).
+ */
 export function chromiumArgs(): string[] {
-  return [...chromium.args.filter((a) => !INSECURE_FLAGS.includes(a)), ...QUIET_FLAGS];
+  return [
+    ...chromium.args.filter((a) => !INSECURE_FLAGS.includes(a)),
+    ...QUIET_FLAGS,
+    ...CHROMIUM_LOCKDOWN_ARGS,
+  ];
 }
 
 let browserPromise: Promise<Browser> | undefined;

@@ -5,7 +5,10 @@
  * - per request the warm page draws only the personalised text layers on a transparent canvas;
  * - sharp composes the two and encodes JPEG or PNG.
  */
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { Page } from 'puppeteer-core';
+import type { BaseImageLayer } from '#shared/scene/draw.ts';
+import { logger } from '#lib/logger.ts';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';
@@ -31,18 +34,82 @@ interface BaseLayer {
 const baseLayers = new Map<string, Promise<BaseLayer>>();
 const MAX_BASE_LAYERS = 64;
 
-async function loadBaseLayer(doc: DesignDocument): Promise<BaseLayer> {
+/** S3 key of a design version's static layer (assets bucket: it lives as long as the design). */
+export const staticLayerKey = (designId: string, version: number): string =>
+  `static-layers/${designId}/v${version}.png`;
+
+/**
+ * Draws the static layer in the warm page: the base photo fitted to the canvas by sharp (so the
+ * page decodes a small image), then rotated, flipped, filtered and enhanced by fabric exactly as
+ * the editor does (shared/scene/draw.ts, drawBaseImage).
+ */
+async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
   const object = await s3Client().send(
     new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: doc.base_image_key }),
   );
   const bytes = Buffer.from(await object.Body!.transformToByteArray());
-  let image = sharp(bytes, { limitInputPixels: 40_000_000 })
-    .rotate()
-    .resize(doc.canvas_width, doc.canvas_height, { fit: 'cover' });
-  if (doc.flip_x) image = image.flop();
-  if (doc.flip_y) image = image.flip();
-  const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const quarter = ((Math.round(doc.image_angle / 90) % 4) + 4) % 4;
+  const [w, h] =
+    quarter % 2 === 1
+      ? [doc.canvas_height, doc.canvas_width]
+      : [doc.canvas_width, doc.canvas_height];
+  const fitted = await sharp(bytes, { limitInputPixels: 40_000_000 })
+    .rotate() // EXIF orientation only
+    .resize(w, h, { fit: 'cover' })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+  const base: BaseImageLayer = {
+    src: `data:image/jpeg;base64,${fitted.toString('base64')}`,
+    width: doc.canvas_width,
+    height: doc.canvas_height,
+    angle: doc.image_angle,
+    flipX: doc.flip_x,
+    flipY: doc.flip_y,
+    filters: doc.filters,
+    enhance: doc.enhance,
+  };
+  const drawn = await onPage((page) =>
+    page.evaluate(
+      (b) => (globalThis as unknown as RenderPageGlobals).picsnippetsRenderBase(b),
+      base,
+    ),
+  );
+  const { data, info } = await sharp(Buffer.from(drawn.rgba, 'base64'), {
+    raw: { width: drawn.width, height: drawn.height, channels: 4 },
+  })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { raw: data, width: info.width, height: info.height };
+}
+
+/**
+ * The static layer of a design version (issue: render §5): from S3 if an earlier container drew
+ * it, else drawn now and written to S3 in the background.
+ */
+async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
+  const Bucket = config().ASSETS_BUCKET;
+  const Key = staticLayerKey(design.designId, design.version);
+  try {
+    const object = await s3Client().send(new GetObjectCommand({ Bucket, Key }));
+    const png = Buffer.from(await object.Body!.transformToByteArray());
+    const { data, info } = await sharp(png)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { raw: data, width: info.width, height: info.height };
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
+  }
+  const layer = await drawStaticLayer(doc);
+  void sharp(layer.raw, { raw: { width: layer.width, height: layer.height, channels: 3 } })
+    .png({ compressionLevel: 6 })
+    .toBuffer()
+    .then((Body) =>
+      s3Client().send(new PutObjectCommand({ Bucket, Key, Body, ContentType: 'image/png' })),
+    )
+    .catch((e: unknown) => logger.warn('static layer write failed', { error: e as Error }));
+  return layer;
 }
 
 function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
@@ -50,7 +117,7 @@ function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLa
   let layer = baseLayers.get(key);
   if (!layer) {
     if (baseLayers.size >= MAX_BASE_LAYERS) baseLayers.delete(baseLayers.keys().next().value!);
-    layer = loadBaseLayer(doc);
+    layer = loadBaseLayer(design, doc);
     layer.catch(() => baseLayers.delete(key));
     baseLayers.set(key, layer);
   }
@@ -60,6 +127,7 @@ function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLa
 /** What the render page bundle (page/src/main.ts) puts on `window`. */
 interface RenderPageGlobals {
   picsnippetsRender(scene: ResolvedScene): Promise<DrawnLayer | null>;
+  picsnippetsRenderBase(base: BaseImageLayer): Promise<DrawnLayer>;
 }
 
 /** The page's hand-off: straight RGBA pixels of the drawn rectangle, base64 (page/src/main.ts). */
@@ -77,14 +145,9 @@ let queue: Promise<unknown> = Promise.resolve();
 /** Errors that mean the page or browser went away; the draw is retried once on a new one. */
 const GONE = /Target closed|Session closed|detached|disconnected|Protocol error|crash/i;
 
-async function drawPersonalisedLayers(scene: ResolvedScene): Promise<DrawnLayer | null> {
-  const draw = async () => {
-    const page = await getRenderPage();
-    return page.evaluate(
-      (s) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s),
-      scene,
-    );
-  };
+/** Runs work on the warm page, one at a time, retried once on a relaunched browser. */
+function onPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
+  const draw = async () => work(await getRenderPage());
   // A crashed Chromium is relaunched (browser.ts) and the request in flight is drawn again,
   // not failed (issue: render §8).
   const run = queue.then(() =>
@@ -95,6 +158,12 @@ async function drawPersonalisedLayers(scene: ResolvedScene): Promise<DrawnLayer 
   );
   queue = run.catch(() => undefined);
   return run;
+}
+
+function drawPersonalisedLayers(scene: ResolvedScene): Promise<DrawnLayer | null> {
+  return onPage((page) =>
+    page.evaluate((s) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s), scene),
+  );
 }
 
 export type RenderFormat = 'jpeg' | 'png' | 'pdf';

@@ -5,6 +5,54 @@
 import { FabricImage, Textbox, type StaticCanvas } from 'fabric';
 import type { ResolvedImageLayer, ResolvedScene, ResolvedTextLayer } from './resolve.ts';
 import { fontFamilyList } from './fonts.ts';
+import { fabricFilters } from './filters.ts';
+
+/**
+ * The base photo of a design as drawn (spec 000 §2 image tools): the image (a URL or data URL),
+ * rotated by a multiple of 90°, flipped, filtered and enhanced, covering the canvas.
+ */
+export interface BaseImageLayer {
+  src: string;
+  /** Canvas size, px. */
+  width: number;
+  height: number;
+  angle: number;
+  flipX: boolean;
+  flipY: boolean;
+  filters: Record<string, boolean>;
+  enhance: Record<string, number>;
+}
+
+/**
+ * Draws the base photo covering the canvas: scaled to cover (centre crop) after rotation,
+ * flipped, with the filter chain applied (shared/scene/filters.ts).
+ */
+export async function drawBaseImage(canvas: StaticCanvas, base: BaseImageLayer): Promise<void> {
+  canvas.clear();
+  canvas.backgroundColor = '#ffffff';
+  const image = await FabricImage.fromURL(base.src);
+  const quarter = ((Math.round(base.angle / 90) % 4) + 4) % 4;
+  const rotated = quarter % 2 === 1;
+  const w = image.width || 1;
+  const h = image.height || 1;
+  const scale = Math.max(base.width / (rotated ? h : w), base.height / (rotated ? w : h));
+  image.filters = fabricFilters(base.filters, base.enhance);
+  image.applyFilters();
+  image.set({
+    originX: 'center',
+    originY: 'center',
+    left: base.width / 2,
+    top: base.height / 2,
+    angle: quarter * 90,
+    flipX: base.flipX,
+    flipY: base.flipY,
+    scaleX: scale,
+    scaleY: scale,
+    objectCaching: false,
+  });
+  canvas.add(image);
+  canvas.renderAll();
+}
 
 /** Snippets stay at least this far inside the canvas edges, px (spec 000 §5). */
 export const EDGE_MARGIN_PX = 5;

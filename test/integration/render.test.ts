@@ -190,3 +190,63 @@ describe('views (issue: render §9)', () => {
     expect(after.version).toBe(1);
   });
 });
+
+describe('base image tools, drawn as the editor draws them (issue: render §3)', () => {
+  async function variant(publicId: string, changes: Record<string, unknown>) {
+    const { db } = await import('#lib/db/index.ts');
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    await addDesign(publicId, 'team-demo', {
+      ...(demo.document as object),
+      text_snippets: [],
+      ...changes,
+    });
+    return fetchImage(url(`/r/${publicId}.png`));
+  }
+  const sharpOf = async (img: { bytes: Buffer }) => (await import('sharp')).default(img.bytes);
+
+  it('applies a filter (Grayscale)', async () => {
+    const grey = await variant('tools-grey', { filters: { Grayscale: true } });
+    let spread = 0;
+    for (let i = 0; i < grey.pixels.length; i += 3) {
+      spread +=
+        Math.abs(grey.pixels[i]! - grey.pixels[i + 1]!) +
+        Math.abs(grey.pixels[i + 1]! - grey.pixels[i + 2]!);
+    }
+    expect(spread / (grey.pixels.length / 3)).toBeLessThan(3);
+  });
+
+  it('flips horizontally and rotates by 180°', async () => {
+    const plain = await variant('tools-plain', {});
+    const flipped = await variant('tools-flip', { flip_x: true });
+    const mirrored = await (await sharpOf(plain)).flop().removeAlpha().raw().toBuffer();
+    expect(
+      meanDifference(flipped.pixels, mirrored, 1000, { left: 0, top: 0, width: 1000, height: 625 }),
+    ).toBeLessThan(4);
+
+    const turned = await variant('tools-180', { image_angle: 180 });
+    const rotated = await (await sharpOf(plain)).rotate(180).removeAlpha().raw().toBuffer();
+    expect(
+      meanDifference(turned.pixels, rotated, 1000, { left: 0, top: 0, width: 1000, height: 625 }),
+    ).toBeLessThan(4);
+    expect(
+      meanDifference(turned.pixels, plain.pixels, 1000, {
+        left: 0,
+        top: 0,
+        width: 1000,
+        height: 625,
+      }),
+    ).toBeGreaterThan(10);
+  });
+
+  it('keeps the static layer in S3 for other containers', async () => {
+    const { s3Client } = await import('#lib/clients.ts');
+    await new Promise((r) => setTimeout(r, 300));
+    const listed = await s3Client().send(
+      new ListObjectsV2Command({
+        Bucket: process.env.ASSETS_BUCKET,
+        Prefix: 'static-layers/design-tools-grey/',
+      }),
+    );
+    expect(listed.KeyCount).toBe(1);
+  });
+});

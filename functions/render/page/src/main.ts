@@ -4,7 +4,8 @@
  * with the same fabric code as the editor (shared/scene/draw.ts).
  */
 import { StaticCanvas } from 'fabric';
-import { drawScene } from '../../../../shared/scene/draw.ts';
+import { drawBaseImage, drawScene, type BaseImageLayer } from '../../../../shared/scene/draw.ts';
+import { useDeterministicFilters } from '../../../../shared/scene/filters.ts';
 import { fontFamilyList } from '../../../../shared/scene/fonts.ts';
 import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
 
@@ -24,6 +25,8 @@ declare global {
   interface Window {
     /** Draws the scene's personalised layers and hands over the pixels of what was drawn. */
     picsnippetsRender: (scene: ResolvedScene) => Promise<DrawnLayer | null>;
+    /** Draws the static layer (the base photo with its image tools), whole canvas, RGBA. */
+    picsnippetsRenderBase: (base: BaseImageLayer) => Promise<DrawnLayer>;
     picsnippetsReady: boolean;
   }
   interface Uint8Array {
@@ -101,4 +104,20 @@ window.picsnippetsRender = async (scene) => {
   const pixels = context.getImageData(left, top, width, height).data;
   return { left, top, width, height, rgba: toBase64(new Uint8Array(pixels.buffer)) };
 };
+/** The static layer, drawn once per design version; the caller keeps it (renderer.ts). */
+window.picsnippetsRenderBase = async (base) => {
+  canvas.setDimensions({ width: base.width, height: base.height });
+  await drawBaseImage(canvas, base);
+  const pixels = context.getImageData(0, 0, base.width, base.height).data;
+  canvas.clear();
+  return {
+    left: 0,
+    top: 0,
+    width: base.width,
+    height: base.height,
+    rgba: toBase64(new Uint8Array(pixels.buffer)),
+  };
+};
+
+useDeterministicFilters();
 window.picsnippetsReady = true;
