@@ -34,7 +34,7 @@ const clamp = (v: number, [lo, hi]: readonly [number, number]) => Math.min(hi, M
  * The CPU filter backend everywhere: WebGL output differs by GPU, and the render page runs on a
  * software GL; the 2D backend gives the editor and the render the same pixels.
  */
-export function useDeterministicFilters(): void {
+export function selectDeterministicFilterBackend(): void {
   setFilterBackend(new Canvas2dFilterBackend());
 }
 

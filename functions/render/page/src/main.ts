@@ -5,7 +5,7 @@
  */
 import { StaticCanvas } from 'fabric';
 import { drawBaseImage, drawScene, type BaseImageLayer } from '../../../../shared/scene/draw.ts';
-import { useDeterministicFilters } from '../../../../shared/scene/filters.ts';
+import { selectDeterministicFilterBackend } from '../../../../shared/scene/filters.ts';
 import { fontFamilyList } from '../../../../shared/scene/fonts.ts';
 import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
 
@@ -119,5 +119,5 @@ window.picsnippetsRenderBase = async (base) => {
   };
 };
 
-useDeterministicFilters();
+selectDeterministicFilterBackend();
 window.picsnippetsReady = true;
