@@ -38,6 +38,13 @@ export const ConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optional,
   /** Render: a Chromium binary to use instead of @sparticuz/chromium's (never a download). */
   CHROMIUM_PATH: optional,
+  /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended (issue: render §4). */
+  GRAVATAR_BASE_URL: z.string().url().default('https://www.gravatar.com/avatar'),
+  /**
+   * Tests only: loopback ports the SSRF guard treats as public, for fixture servers. Ignored
+   * unless STAGE=test, so no deployment can open a hole with it.
+   */
+  SSRF_TEST_PUBLIC_PORTS: optional,
   /** Render: per-request budget before the fallback image is served, ms. */
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(8000),
 });

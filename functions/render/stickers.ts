@@ -4,7 +4,7 @@
  * render page draws with fabric. A sticker whose image cannot be made is left out, never an
  * error: the recipient still gets the rest of the image.
  *
- * Gravatar, hosted images and screenshots arrive with the SSRF guard (functions/lib/ssrf.ts).
+ * Gravatar, hosted images and screenshots come through the SSRF guard (dynamic.ts).
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import QRCode from 'qrcode';
@@ -13,6 +13,7 @@ import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
+import { gravatar, hostedImage, screenshot } from './dynamic.ts';
 
 /** `#rgb` or `#rrggbb` (spec 000 §5: 3 or 6 hex digits); anything else falls back to #111111. */
 export function qrColour(colour: string): string {
@@ -68,13 +69,26 @@ export async function stickerImages(
 ): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const jobs: Array<Promise<void>> = [];
+  const put = (id: string) => (src: string | undefined) => {
+    if (src !== undefined) out[id] = src;
+  };
   for (const input of resolveDynamicStickers(doc, values)) {
-    if (input.type !== 'qrCode') continue;
-    jobs.push(
-      qrDataUrl(input.value, input.sticker).then((src) => {
-        out[input.id] = src;
-      }),
-    );
+    const { sticker } = input;
+    switch (input.type) {
+      case 'qrCode':
+        jobs.push(qrDataUrl(input.value, sticker).then(put(input.id)));
+        break;
+      case 'hostedImage':
+        if (input.value !== '') jobs.push(hostedImage(input.value, sticker).then(put(input.id)));
+        break;
+      case 'gravatar':
+        jobs.push(gravatar(input.value, sticker.dynamicStickerUrl, sticker).then(put(input.id)));
+        break;
+      case 'screenShot':
+        if (input.value !== '')
+          jobs.push(screenshot(input.value, sticker.isMobile).then(put(input.id)));
+        break;
+    }
   }
   for (const sticker of doc.graphics_data) {
     if (

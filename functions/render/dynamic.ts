@@ -1,0 +1,213 @@
+/**
+ * Dynamic stickers that come from the network (issue: render §4): gravatar, hosted image and
+ * web-page screenshot. Every URL goes through the SSRF guard (functions/lib/ssrf.ts); every
+ * failure means "not drawn", never a broken render. Results are cached: images for 10 minutes
+ * in memory, screenshots for an hour in memory and in S3.
+ */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { logger } from '#lib/logger.ts';
+import { createUrlGuard, isBlockedAddress, urlGuard, type UrlGuard } from '#lib/ssrf.ts';
+import type { Sticker } from '#shared/design.ts';
+import { stickerBox } from '#shared/scene/resolve.ts';
+import { getBrowser } from './browser.ts';
+
+/** Image types a hosted image may be (spec 000 §5, plus webp from the export form, spec 001 §5). */
+const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
+const IMAGE_TTL_MS = 10 * 60 * 1000;
+const SCREENSHOT_TTL_MS = 60 * 60 * 1000;
+/** Screenshot sticker size, px (spec 000 §9). */
+export const SCREENSHOT_SIZE = { width: 910, height: 512 };
+
+let guard: UrlGuard | undefined;
+
+/** The production guard; with STAGE=test, fixture ports on loopback count as public. */
+export function renderGuard(): UrlGuard {
+  if (!guard) {
+    const c = config();
+    const ports =
+      c.STAGE === 'test' && c.SSRF_TEST_PUBLIC_PORTS
+        ? c.SSRF_TEST_PUBLIC_PORTS.split(',').map((p) => Number(p.trim()))
+        : [];
+    guard =
+      ports.length === 0
+        ? urlGuard
+        : createUrlGuard({
+            allowedPorts: [80, 443, ...ports],
+            isBlocked: (ip, port) =>
+              !(ports.includes(port) && (ip === '127.0.0.1' || ip === '::1')) &&
+              isBlockedAddress(ip),
+          });
+  }
+  return guard;
+}
+
+const cache = new Map<string, { at: number; value: Promise<string | undefined> }>();
+
+function cached(
+  key: string,
+  ttlMs: number,
+  make: () => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+  if (cache.size > 500) cache.clear();
+  const value = make().catch((error: unknown) => {
+    logger.info('dynamic sticker not drawn', {
+      kind: key.split(':')[0],
+      error: (error as Error).message,
+    });
+    return undefined;
+  });
+  cache.set(key, { at: Date.now(), value });
+  return value;
+}
+
+/**
+ * An SVG is rasterised only when it references nothing outside itself: no scripts, no
+ * entities, no `href` but in-document fragments or data URLs (librsvg could otherwise fetch).
+ */
+export function isSelfContainedSvg(svg: string): boolean {
+  if (/<!ENTITY|<!DOCTYPE|<script|<foreignObject|@import/i.test(svg)) return false;
+  for (const [, ref] of svg.matchAll(/(?:xlink:)?href\s*=\s*["']\s*([^"']*)["']/gi)) {
+    if (!ref!.startsWith('#') && !ref!.startsWith('data:image/')) return false;
+  }
+  return !/url\(\s*['"]?(?!#|data:image\/)/i.test(svg);
+}
+
+/** Fits image bytes into the sticker's drawn box (contain) as a PNG data URL. */
+async function toDataUrl(
+  bytes: Buffer,
+  contentType: string,
+  box: { width: number; height: number },
+): Promise<string> {
+  if (contentType === 'image/svg+xml' && !isSelfContainedSvg(bytes.toString('utf8'))) {
+    throw new Error('svg references outside resources');
+  }
+  const png = await sharp(bytes, { limitInputPixels: 40_000_000, animated: false, density: 144 })
+    .resize(Math.max(1, Math.round(box.width)), Math.max(1, Math.round(box.height)), {
+      fit: 'contain',
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    })
+    .png()
+    .toBuffer();
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/**
+ * A hosted image: an http(s) URL of a jpg, jpeg, png, gif, svg (or webp) image (spec 000 §5),
+ * fetched through the guard (3 s, 5 MiB), fitted into the sticker's box.
+ */
+export function hostedImage(url: string, sticker: Sticker): Promise<string | undefined> {
+  const box = stickerBox(sticker);
+  return cached(
+    `hosted:${url}:${Math.round(box.width)}x${Math.round(box.height)}`,
+    IMAGE_TTL_MS,
+    async () => {
+      const res = await renderGuard().fetch(url, {
+        timeoutMs: 3000,
+        maxBytes: 5 * 1024 * 1024,
+        accept: 'image/*',
+        allowedContentTypes: IMAGE_TYPES,
+      });
+      if (res.status !== 200) throw new Error(`hosted image answered ${res.status}`);
+      return toDataUrl(res.body, res.contentType, box);
+    },
+  );
+}
+
+/** The md5 of a trimmed, lower-cased e-mail, as Gravatar keys avatars. */
+export const gravatarHash = (email: string): string =>
+  createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+
+/**
+ * A Gravatar avatar for an e-mail (`d=404`: no generated avatars), else for the fallback
+ * e-mail, else nothing (issue: render §4).
+ */
+export async function gravatar(
+  email: string,
+  fallback: string,
+  sticker: Sticker,
+): Promise<string | undefined> {
+  const box = stickerBox(sticker);
+  const size = Math.min(2048, Math.max(16, Math.round(Math.max(box.width, box.height))));
+  for (const address of [email, fallback]) {
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address.trim())) continue;
+    const url = `${config().GRAVATAR_BASE_URL}/${gravatarHash(address)}?s=${size}&d=404`;
+    const image = await cached(`gravatar:${url}`, IMAGE_TTL_MS, async () => {
+      const res = await renderGuard().fetch(url, {
+        timeoutMs: 3000,
+        maxBytes: 2 * 1024 * 1024,
+        allowedContentTypes: IMAGE_TYPES,
+      });
+      if (res.status !== 200) throw new Error(`gravatar answered ${res.status}`);
+      return toDataUrl(res.body, res.contentType, box);
+    });
+    if (image) return image;
+  }
+  return undefined;
+}
+
+/**
+ * A web page's screenshot, 910x512 (spec 000 §9): a mobile viewport (455x256 at 2x, mobile
+ * user agent) or a desktop one (1280x720, scaled down). The page runs in the warm browser under
+ * the guard's interception, so every sub-request is checked and pinned. Kept for an hour in
+ * memory and in S3.
+ */
+export function screenshot(rawUrl: string, isMobile: boolean): Promise<string | undefined> {
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(rawUrl) ? rawUrl : `https://${rawUrl}`; // spec 001 §5
+  const id = createHash('sha256')
+    .update(`${isMobile ? 'm' : 'd'}:${url}`)
+    .digest('base64url')
+    .slice(0, 32);
+  return cached(`screenshot:${id}`, SCREENSHOT_TTL_MS, async () => {
+    const Bucket = config().RENDERS_BUCKET;
+    const Key = `screenshots/${id}.jpg`;
+    try {
+      const object = await s3Client().send(new GetObjectCommand({ Bucket, Key }));
+      if (object.LastModified && Date.now() - object.LastModified.getTime() < SCREENSHOT_TTL_MS) {
+        const bytes = Buffer.from(await object.Body!.transformToByteArray());
+        return `data:image/jpeg;base64,${bytes.toString('base64')}`;
+      }
+    } catch {
+      // not cached yet
+    }
+    await renderGuard().check(url);
+    const browser = await getBrowser();
+    const page = await browser.newPage();
+    const interception = await renderGuard().interceptPage(page, { timeoutMs: 4000 });
+    try {
+      if (isMobile) {
+        await page.setViewport({
+          width: 455,
+          height: 256,
+          deviceScaleFactor: 2,
+          isMobile: true,
+          hasTouch: true,
+        });
+        await page.setUserAgent({
+          userAgent:
+            'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 PicSnippets/1.0',
+        });
+      } else {
+        await page.setViewport({ width: 1280, height: 720 });
+      }
+      await page.goto(url, { waitUntil: 'load', timeout: 6000 });
+      const shot = Buffer.from(await page.screenshot({ type: 'png' }));
+      const jpeg = await sharp(shot)
+        .resize(SCREENSHOT_SIZE.width, SCREENSHOT_SIZE.height, { fit: 'cover', position: 'top' })
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      void s3Client()
+        .send(new PutObjectCommand({ Bucket, Key, Body: jpeg, ContentType: 'image/jpeg' }))
+        .catch((e: unknown) => logger.warn('screenshot cache write failed', { error: e as Error }));
+      return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+    } finally {
+      interception.close();
+      await page.close().catch(() => undefined);
+    }
+  });
+}
