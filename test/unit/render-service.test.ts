@@ -1,0 +1,229 @@
+/**
+ * The render service's own rules, with its collaborators injected (the integration tests run
+ * the same service against DynamoDB Local, s3rver and Chromium).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { DesignDocumentSchema } from '#shared/design.ts';
+import {
+  IMMUTABLE_CACHE,
+  MemoryCache,
+  SHORT_CACHE,
+  TokenBuckets,
+  ViewCounter,
+  createRenderService,
+  normaliseValues,
+  renderCacheKey,
+  type RenderServiceDeps,
+} from '#functions/render/service.ts';
+
+const doc = DesignDocumentSchema.parse({
+  image_id: 'i',
+  base_image_key: 'k',
+  text_snippets: [
+    {
+      id: 's',
+      text: '{{first_name}} {{city}}',
+      left: 0,
+      top: 0,
+      width: 500,
+      parameters: [
+        { id: 'a', param_name: 'first_name' },
+        { id: 'b', param_name: 'city' },
+      ],
+    },
+  ],
+  graphics_data: [
+    {
+      uuid: 'q',
+      stickerType: 'dynamicSticker',
+      dynamicStickerType: 'qrCode',
+      dynamicStickerParamName: 'qrCode1',
+      left: 0,
+      top: 0,
+    },
+  ],
+});
+const design = { designId: 'd1', teamId: 't1', version: 3, document: doc };
+
+function service(overrides: Partial<RenderServiceDeps> = {}) {
+  const stored = new Map<string, Buffer>();
+  const render = vi.fn(async (_d: unknown, values: Record<string, string>, format: string) => ({
+    body: Buffer.from(`${format}:${JSON.stringify(values)}`),
+    contentType: 'image/jpeg' as const,
+  }));
+  const deps: RenderServiceDeps = {
+    findDesign: async (id) => (id === 'pub' ? design : undefined),
+    teamCanExportPdf: async () => false,
+    render,
+    placeholder: async () => Buffer.from('placeholder'),
+    store: { get: async (k) => stored.get(k), put: async (k, b) => void stored.set(k, b) },
+    countView: () => undefined,
+    publicUrl: 'https://cdn.example',
+    timeoutMs: 1000,
+    ...overrides,
+  };
+  return { svc: createRenderService(deps), render, stored };
+}
+const req = (rawPath: string, rawQueryString = '', sourceIp = '1.2.3.4') => ({
+  rawPath,
+  rawQueryString,
+  sourceIp,
+});
+const bodyOf = (r: { body?: string }) => Buffer.from(r.body ?? '', 'base64').toString();
+
+describe('normaliseValues (issue: render §2, §7)', () => {
+  it('keeps declared parameters only, sorted, cut at 255', () => {
+    expect(normaliseValues(doc, { z: '1', first_name: 'Ana', qrCode1: 'x'.repeat(300) })).toEqual([
+      ['first_name', 'Ana'],
+      ['qrCode1', 'x'.repeat(255)],
+    ]);
+  });
+
+  it("maps fixyourfunnel's txt= to the first parameter without a value", () => {
+    expect(normaliseValues(doc, { txt: 'Ana' })).toEqual([['first_name', 'Ana']]);
+    expect(normaliseValues(doc, { first_name: 'Bo', txt: 'Oslo' })).toEqual([
+      ['city', 'Oslo'],
+      ['first_name', 'Bo'],
+    ]);
+  });
+
+  it('gives one cache key whatever the order, and another per version and format', () => {
+    const a = renderCacheKey(
+      design,
+      normaliseValues(doc, { first_name: 'Ana', city: 'Oslo' }),
+      'jpeg',
+    );
+    const b = renderCacheKey(
+      design,
+      normaliseValues(doc, { city: 'Oslo', first_name: 'Ana', utm: '1' }),
+      'jpeg',
+    );
+    expect(a).toBe(b);
+    expect(renderCacheKey({ ...design, version: 4 }, [], 'jpeg')).not.toBe(
+      renderCacheKey(design, [], 'jpeg'),
+    );
+    expect(renderCacheKey(design, [], 'png')).not.toBe(renderCacheKey(design, [], 'jpeg'));
+  });
+});
+
+describe('the render service', () => {
+  it('renders once, then answers from memory; immutable only for the current cacheId', async () => {
+    const { svc, render } = service();
+    const first = await svc.handle(req('/r/pub/v3.jpg', 'first_name=Ana'));
+    const second = await svc.handle(req('/r/pub/v3.jpg', 'first_name=Ana'));
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(first.headers?.['cache-control']).toBe(IMMUTABLE_CACHE);
+    expect(second.headers?.['x-render-cache']).toBe('memory');
+    const other = await svc.handle(req('/r/pub.jpg', 'first_name=Ana'));
+    expect(other.headers?.['cache-control']).toBe(SHORT_CACHE);
+  });
+
+  it('answers from the store after a restart of the process', async () => {
+    const { svc, stored } = service();
+    await svc.handle(req('/r/pub.jpg', 'first_name=Ana'));
+    const again = service({
+      store: { get: async (k) => stored.get(k), put: async () => undefined },
+    });
+    const res = await again.svc.handle(req('/r/pub.jpg', 'first_name=Ana'));
+    expect(again.render).not.toHaveBeenCalled();
+    expect(res.headers?.['x-render-cache']).toBe('store');
+  });
+
+  it('serves the all-fallback render, uncached, when the draw fails', async () => {
+    const { svc } = service({
+      render: async (_d, values) => {
+        if (Object.keys(values).length > 0) throw new Error('chromium went away');
+        return { body: Buffer.from('all-fallback'), contentType: 'image/jpeg' };
+      },
+    });
+    const res = await svc.handle(req('/r/pub.jpg', 'first_name=Ana'));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers?.['cache-control']).toBe('no-store');
+    expect(bodyOf(res)).toBe('all-fallback');
+  });
+
+  it('serves the placeholder when even the fallback cannot be drawn, or a draw times out', async () => {
+    const { svc } = service({ render: () => new Promise(() => undefined), timeoutMs: 20 });
+    const res = await svc.handle(req('/r/pub.jpg', 'first_name=Ana'));
+    expect(res.headers?.['cache-control']).toBe('no-store');
+    expect(bodyOf(res)).toBe('placeholder');
+  });
+
+  it('limits draws per IP, and a limited request still gets an image', async () => {
+    const { svc, render } = service({
+      limits: {
+        perIp: { ratePerSecond: 0.001, burst: 2 },
+        perDesign: { ratePerSecond: 100, burst: 100 },
+      },
+    });
+    for (const name of ['a', 'b']) await svc.handle(req('/r/pub.jpg', `first_name=${name}`));
+    const limited = await svc.handle(req('/r/pub.jpg', 'first_name=c'));
+    expect(limited.statusCode).toBe(200);
+    expect(limited.headers?.['cache-control']).toBe('no-store');
+    // Cache hits are free, and another IP has its own budget.
+    expect((await svc.handle(req('/r/pub.jpg', 'first_name=a'))).headers?.['x-render-cache']).toBe(
+      'memory',
+    );
+    expect(
+      (await svc.handle(req('/r/pub.jpg', 'first_name=d', '5.6.7.8'))).headers?.['cache-control'],
+    ).toBe(SHORT_CACHE);
+    expect(render.mock.calls.map((c) => c[1])).toContainEqual({ first_name: 'd' });
+  });
+
+  it('gives 402 for a PDF the plan does not include, and the PDF when it does', async () => {
+    expect((await service().svc.handle(req('/r/pub/pdf'))).statusCode).toBe(402);
+    const pro = await service({ teamCanExportPdf: async () => true }).svc.handle(req('/r/pub/pdf'));
+    expect(pro.headers?.['content-type']).toBe('application/pdf');
+  });
+});
+
+describe('MemoryCache', () => {
+  it('evicts the least recently used entries past its byte budget', () => {
+    const cache = new MemoryCache(40);
+    cache.set('a', Buffer.alloc(10));
+    cache.set('b', Buffer.alloc(10));
+    cache.get('a');
+    cache.set('c', Buffer.alloc(10));
+    cache.set('d', Buffer.alloc(10));
+    cache.set('e', Buffer.alloc(10));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+  });
+});
+
+describe('TokenBuckets', () => {
+  it('allows a burst, then the refill rate', () => {
+    let now = 0;
+    const buckets = new TokenBuckets({ ratePerSecond: 2, burst: 3 }, () => now);
+    expect([1, 2, 3, 4].map(() => buckets.take('ip'))).toEqual([true, true, true, false]);
+    now = 500;
+    expect(buckets.take('ip')).toBe(true);
+    expect(buckets.take('ip')).toBe(false);
+  });
+});
+
+describe('ViewCounter (issue: render §9)', () => {
+  it('writes one aggregated count per design and keeps failed counts for the next flush', async () => {
+    const writes: Array<[string, number]> = [];
+    let fail = true;
+    const counter = new ViewCounter(
+      async (id, n) => {
+        if (fail) throw new Error('throttled');
+        writes.push([id, n]);
+      },
+      60_000,
+      1000,
+    );
+    for (let i = 0; i < 5; i++) counter.count('d1');
+    counter.count('d2');
+    await counter.flush();
+    expect(writes).toEqual([]);
+    fail = false;
+    counter.count('d1');
+    await counter.flush();
+    expect(writes.sort()).toEqual([
+      ['d1', 6],
+      ['d2', 1],
+    ]);
+  });
+});
