@@ -10,8 +10,8 @@ import { fontFamilyList } from '../../../../shared/scene/fonts.ts';
 import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
 
 /**
- * The drawn region of the personalised layers: straight (not premultiplied) RGBA pixels of the
- * rectangle `left, top, width, height` (canvas px), base64-encoded; `null` when nothing is drawn.
+ * A drawn region: straight (not premultiplied) RGBA pixels of the rectangle
+ * `left, top, width, height` (canvas px), base64-encoded.
  */
 export interface DrawnLayer {
   left: number;
@@ -21,10 +21,16 @@ export interface DrawnLayer {
   rgba: string;
 }
 
+/** What a personalised draw hands over: the drawn regions and the page's stage times (ms). */
+export interface DrawnScene {
+  regions: DrawnLayer[];
+  ms: { fonts: number; draw: number; read: number };
+}
+
 declare global {
   interface Window {
     /** Draws the scene's personalised layers and hands over the pixels of what was drawn. */
-    picsnippetsRender: (scene: ResolvedScene) => Promise<DrawnLayer | null>;
+    picsnippetsRender: (scene: ResolvedScene) => Promise<DrawnScene>;
     /** Draws the static layer (the base photo with its image tools), whole canvas, RGBA. */
     picsnippetsRenderBase: (base: BaseImageLayer) => Promise<DrawnLayer>;
     picsnippetsReady: boolean;
@@ -71,39 +77,116 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /**
- * Draws, then reads back only the bounding box of what was drawn (plus 2 px for antialiasing
- * and outlines), so the hand-off is small and no image encoder runs in the browser (issue:
- * render §5). sharp composes these pixels over the static layer.
+ * Reads a rectangle and cuts it down to the pixels that hold ink (alpha > 0): a centred line in
+ * a 900 px wide snippet box hands over only its own width. Returns null for a blank rectangle.
+ */
+function cropToInk(x: number, y: number, width: number, height: number): DrawnLayer | null {
+  const data = context.getImageData(x, y, width, height).data;
+  let top = height;
+  let bottom = -1;
+  let left = width;
+  let right = -1;
+  for (let row = 0; row < height; row++) {
+    const base = row * width * 4;
+    let first = -1;
+    for (let col = 0; col < width; col++) {
+      if (data[base + col * 4 + 3] !== 0) {
+        first = col;
+        break;
+      }
+    }
+    if (first < 0) continue;
+    let last = first;
+    for (let col = width - 1; col > first; col--) {
+      if (data[base + col * 4 + 3] !== 0) {
+        last = col;
+        break;
+      }
+    }
+    if (row < top) top = row;
+    bottom = row;
+    if (first < left) left = first;
+    if (last > right) right = last;
+  }
+  if (bottom < 0) return null;
+  const w = right - left + 1;
+  const h = bottom - top + 1;
+  const out = new Uint8Array(w * h * 4);
+  for (let row = 0; row < h; row++) {
+    const from = ((top + row) * width + left) * 4;
+    out.set(data.subarray(from, from + w * 4), row * w * 4);
+  }
+  return { left: x + left, top: y + top, width: w, height: h, rgba: toBase64(out) };
+}
+
+/** Merges overlapping rectangles, so no pixel is handed over (and composed) twice. */
+export function mergeRects(rects: Rect[]): Rect[] {
+  const out = rects.map((r) => ({ ...r }));
+  for (let merged = true; merged;) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        const a = out[i]!;
+        const b = out[j]!;
+        if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) {
+          out[i] = {
+            x0: Math.min(a.x0, b.x0),
+            y0: Math.min(a.y0, b.y0),
+            x1: Math.max(a.x1, b.x1),
+            y1: Math.max(a.y1, b.y1),
+          };
+          out.splice(j, 1);
+          merged = true;
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Draws, then reads back only the rectangles where something was drawn (each object's box plus
+ * 2 px and its outline, overlapping boxes merged), so the hand-off is small and no image
+ * encoder runs in the browser (issue: render §5). sharp composes them over the static layer.
+ * `ms` reports the page's own stages for the Server-Timing header.
  */
 window.picsnippetsRender = async (scene) => {
+  const t0 = performance.now();
   await loadFonts(scene);
+  const t1 = performance.now();
   if (canvas.width !== scene.width || canvas.height !== scene.height) {
     canvas.setDimensions({ width: scene.width, height: scene.height });
   }
   await drawScene(canvas, scene);
-  const objects = canvas.getObjects();
-  if (objects.length === 0) return null;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const o of objects) {
-    const r = o.getBoundingRect();
-    const pad = 2 + (o.strokeWidth ?? 0);
-    x0 = Math.min(x0, r.left - pad);
-    y0 = Math.min(y0, r.top - pad);
-    x1 = Math.max(x1, r.left + r.width + pad);
-    y1 = Math.max(y1, r.top + r.height + pad);
-  }
-  const left = Math.max(0, Math.floor(x0));
-  const top = Math.max(0, Math.floor(y0));
-  const width = Math.min(scene.width, Math.ceil(x1)) - left;
-  const height = Math.min(scene.height, Math.ceil(y1)) - top;
-  if (width <= 0 || height <= 0) return null;
-  const pixels = context.getImageData(left, top, width, height).data;
-  return { left, top, width, height, rgba: toBase64(new Uint8Array(pixels.buffer)) };
+  const t2 = performance.now();
+  const rects = mergeRects(
+    canvas.getObjects().map((o) => {
+      const r = o.getBoundingRect();
+      const pad = 2 + (o.strokeWidth ?? 0);
+      return {
+        x0: Math.max(0, Math.floor(r.left - pad)),
+        y0: Math.max(0, Math.floor(r.top - pad)),
+        x1: Math.min(scene.width, Math.ceil(r.left + r.width + pad)),
+        y1: Math.min(scene.height, Math.ceil(r.top + r.height + pad)),
+      };
+    }),
+  ).filter((r) => r.x1 > r.x0 && r.y1 > r.y0);
+  const regions = rects
+    .map((r) => cropToInk(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0))
+    .filter((r) => r !== null);
+  const t3 = performance.now();
+  return { regions, ms: { fonts: t1 - t0, draw: t2 - t1, read: t3 - t2 } };
 };
+
 /** The static layer, drawn once per design version; the caller keeps it (renderer.ts). */
 window.picsnippetsRenderBase = async (base) => {
   canvas.setDimensions({ width: base.width, height: base.height });
