@@ -250,7 +250,7 @@ export async function renderDesign(
   const t0 = performance.now();
   const doc = DesignDocumentSchema.parse(design.document);
   const basePromise = baseLayer(design, doc);
-  const images = await stickerImages(doc, values);
+  const { images, direct } = await stickerImages(doc, values);
   const t1 = performance.now();
   const scene = resolveScene(doc, values, images);
   const [base, drawn] = await Promise.all([basePromise, drawPersonalisedLayers(scene)]);
@@ -258,6 +258,8 @@ export async function renderDesign(
   // Blend the regions into a copy of the static layer here: for a few small regions this is far
   // cheaper than libvips' general composite (which works in float), then one JPEG encode.
   const pixels = Buffer.from(base.raw);
+  for (const d of direct)
+    blendOver(pixels, base.width, base.height, d.left, d.top, d.width, d.height, d.rgba);
   for (const r of drawn.regions)
     blendOver(
       pixels,

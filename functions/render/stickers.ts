@@ -8,12 +8,60 @@
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
+
+const require = createRequire(import.meta.url);
+/** qrcode's own rasteriser (what its PNG renderer fills before encoding), for raw pixels. */
+const qrRenderer = require('qrcode/lib/renderer/utils.js') as {
+  getOptions(o: object): { width?: number; margin: number };
+  getImageWidth(size: number, o: object): number;
+  qrToImageData(target: Uint8Array, qr: unknown, o: object): void;
+};
+
+/** Pixels drawn in node, straight RGBA at a canvas position (px). */
+export interface DirectLayer {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}
+
+/**
+ * A QR code as raw RGBA at the sticker's drawn size: the very pixels `qrcode` would put in its
+ * PNG, without encoding one. Used for unrotated QR stickers, which need nothing from fabric.
+ */
+export function qrPixels(value: string, sticker: Sticker): DirectLayer {
+  const box = stickerBox(sticker);
+  const size = Math.max(60, Math.round(Math.max(box.width, box.height)));
+  const qr = QRCode.create(value === '' ? config().PUBLIC_URL : value, {
+    errorCorrectionLevel: 'M',
+  });
+  const opts = qrRenderer.getOptions({
+    margin: sticker.marginSize,
+    width: size,
+    color: {
+      dark: qrColour(sticker.qrCodeColor),
+      light: sticker.isTransparent ? '#0000' : '#ffffff',
+    },
+  });
+  const width = qrRenderer.getImageWidth((qr as { modules: { size: number } }).modules.size, opts);
+  const rgba = new Uint8Array(width * width * 4);
+  qrRenderer.qrToImageData(rgba, qr, opts);
+  return {
+    left: Math.round(sticker.left),
+    top: Math.round(sticker.top),
+    width,
+    height: width,
+    rgba,
+  };
+}
 
 /** `#rgb` or `#rrggbb` (spec 000 §5: 3 or 6 hex digits); anything else falls back to #111111. */
 export function qrColour(colour: string): string {
@@ -61,13 +109,26 @@ async function assetDataUrl(key: string): Promise<string> {
 
 /**
  * Makes every sticker's image for one recipient's values.
- * @returns data URLs by sticker uuid; stickers left out could not be made (logged).
+ * @returns `images`: data URLs by sticker uuid, for the page to draw; `direct`: pixels node
+ *   blends itself, beneath everything the page draws, for the leading run of unrotated QR
+ *   stickers (so the z-order holds). Stickers left out could not be made (logged).
  */
 export async function stickerImages(
   doc: DesignDocument,
   values: Record<string, string>,
-): Promise<Record<string, string>> {
+): Promise<{ images: Record<string, string>; direct: DirectLayer[] }> {
   const out: Record<string, string> = {};
+  const direct: DirectLayer[] = [];
+  const directIds = new Set<string>();
+  for (const sticker of doc.graphics_data) {
+    if (
+      sticker.dynamicStickerType !== 'qrCode' ||
+      sticker.stickerType !== 'dynamicSticker' ||
+      sticker.angle % 360 !== 0
+    )
+      break;
+    directIds.add(sticker.uuid);
+  }
   const jobs: Array<Promise<void>> = [];
   const put = (id: string) => (src: string | undefined) => {
     if (src !== undefined) out[id] = src;
@@ -76,7 +137,8 @@ export async function stickerImages(
     const { sticker } = input;
     switch (input.type) {
       case 'qrCode':
-        jobs.push(qrDataUrl(input.value, sticker).then(put(input.id)));
+        if (directIds.has(input.id)) direct.push(qrPixels(input.value, sticker));
+        else jobs.push(qrDataUrl(input.value, sticker).then(put(input.id)));
         break;
       case 'hostedImage':
         if (input.value !== '') jobs.push(hostedImage(input.value, sticker).then(put(input.id)));
@@ -106,5 +168,5 @@ export async function stickerImages(
   const results = await Promise.allSettled(jobs);
   for (const r of results)
     if (r.status === 'rejected') logger.warn('sticker left out', { error: r.reason as Error });
-  return out;
+  return { images: out, direct };
 }

@@ -43,6 +43,20 @@ beforeAll(async () => {
       },
     ],
   });
+  const rotated = DesignDocumentSchema.parse({
+    ...document,
+    graphics_data: [{ ...document.graphics_data[0], left: 905, angle: 90 }],
+  });
+  await db()
+    .Design.put({
+      designId: 'design-qr-rot',
+      teamId: 'team-demo',
+      publicId: 'qr-rotated',
+      title: 'QR',
+      version: 1,
+      document: rotated,
+    })
+    .go();
   await db()
     .Design.put({
       designId: 'design-qr',
@@ -82,6 +96,10 @@ describe('QR code stickers', () => {
     expect(await readQr('/r/qr-design.jpg?qrCode1=%7B%7Bqr%7D%7D')).toBe(
       'https://example.com/fallback',
     );
+  });
+
+  it('are drawn by fabric when rotated, and still scan', async () => {
+    expect(await readQr('/r/qr-rotated.jpg?qrCode1=rotated-value')).toBe('rotated-value');
   });
 
   it('count as declared parameters, so different values are different renders', async () => {
