@@ -84,6 +84,64 @@ async function readQr(path: string): Promise<string | undefined> {
   )?.data;
 }
 
+describe('plain stickers', () => {
+  it('are drawn from the assets bucket at their scale, beneath the text', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const { s3Client } = await import('#lib/clients.ts');
+    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const { DesignDocumentSchema } = await import('#shared/design.ts');
+    const star = await sharp({
+      create: {
+        width: 512,
+        height: 512,
+        channels: 4,
+        background: { r: 250, g: 200, b: 0, alpha: 1 },
+      },
+    })
+      .png()
+      .toBuffer();
+    await s3Client().send(
+      new PutObjectCommand({
+        Bucket: process.env.ASSETS_BUCKET,
+        Key: 'stickers/test/star.png',
+        Body: star,
+        ContentType: 'image/png',
+      }),
+    );
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    const document = DesignDocumentSchema.parse({
+      ...(demo.document as object),
+      graphics_data: [
+        {
+          uuid: 'star',
+          url: 'stickers/test/star.png',
+          left: 20,
+          top: 20,
+          scaleX: 0.2,
+          scaleY: 0.2,
+        },
+      ],
+    });
+    await db()
+      .Design.put({
+        designId: 'design-plain',
+        teamId: 'team-demo',
+        publicId: 'plain-sticker',
+        title: 'P',
+        version: 1,
+        document,
+      })
+      .go();
+    const img = await fetchImage(url('/r/plain-sticker.png'));
+    // Inside the 102 px box: the sticker's yellow; just outside: the photo.
+    const at = (x: number, y: number) => [
+      ...img.pixels.subarray((y * 1000 + x) * 3, (y * 1000 + x) * 3 + 3),
+    ];
+    expect(at(70, 70)).toEqual([250, 200, 0]);
+    expect(at(130, 70)).not.toEqual([250, 200, 0]);
+  });
+});
+
 describe('QR code stickers', () => {
   it("encode the recipient's value", async () => {
     expect(
