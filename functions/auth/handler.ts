@@ -1,8 +1,94 @@
 /**
- * The `auth` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `auth` feature (issue: accounts): sign-in, sign-out and the current user. Registration,
+ * password reset, profile, two-factor authentication and API tokens are the rest of the accounts
+ * issue and answer 501 until they land.
  */
-import { featureHandler } from '#lib/http.ts';
+import { z } from 'zod';
+import type { AuthUser } from '#lib/auth.ts';
+import { db } from '#lib/db/index.ts';
+import { tooManyRequests, unauthenticated, validationFailed } from '#lib/errors.ts';
+import { featureHandler, json, route } from '#lib/http.ts';
+import { verifyPassword } from '#lib/passwords.ts';
+import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
+import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
 
-export const handler = featureHandler('auth', {});
+/** Laravel's wording, which the spec's SPA shows on the e-mail field. */
+export const BAD_CREDENTIALS = 'These credentials do not match our records.';
+
+const LoginBody = z.object({
+  email: z.string().trim().toLowerCase().email('Email must be valid email').max(255),
+  password: z.string().min(1, 'The password field is required.').max(128),
+  code: z.string().max(32).optional(),
+});
+
+/** A hash of the password is computed even for unknown e-mails, so timing does not tell. */
+const DUMMY_HASH =
+  'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/** The current user as the SPA reads it (spec 001 §3 User, the fields this issue has). */
+export async function currentUser(user: AuthUser) {
+  const teams = (await db().Membership.query.byUser({ userId: user.userId }).go()).data;
+  return {
+    id: user.userId,
+    name: user.name,
+    email: user.email,
+    photo_url: user.photoUrl ?? null,
+    isAdmin: user.isAdmin,
+    current_team_id: user.currentTeamId ?? null,
+    teams: teams.map((m) => ({ id: m.teamId, role: m.role })),
+  };
+}
+
+export const handler = featureHandler('auth', {
+  'POST /login': route({
+    body: LoginBody,
+    handle: async ({ body, event, auth }) => {
+      const ip = event.requestContext?.http?.sourceIp ?? 'unknown';
+      const keys = [`login#email#${body.email}`, `login#ip#${ip}`];
+      if ((await Promise.all(keys.map((k) => isThrottled(k)))).some(Boolean)) {
+        throw tooManyRequests('Too many login attempts. Please try again in 15 minutes.');
+      }
+      const user = (await db().User.query.byEmail({ email: body.email }).go({ limit: 1 })).data[0];
+      const ok = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
+      if (!user || !ok) {
+        await Promise.all(keys.map((k) => recordFailure(k)));
+        throw validationFailed({ email: [BAD_CREDENTIALS] });
+      }
+      await clearFailures(keys[0]!);
+      // Rotation: the old session (if any) ends, a new id is issued.
+      await destroySession(auth.sessionToken);
+      const token = await createSession(user.userId);
+      const me = await currentUser({
+        userId: user.userId,
+        email: user.email,
+        name: user.name,
+        isAdmin: user.isAdmin ?? false,
+        currentTeamId: user.currentTeamId,
+        photoUrl: user.photoUrl,
+      });
+      return {
+        ...json(200, { success: true, redirect: '/', user: me }),
+        cookies: [sessionCookie(token)],
+      };
+    },
+  }),
+
+  'GET /logout': route({
+    handle: async ({ auth }) => {
+      await destroySession(auth.sessionToken);
+      return {
+        statusCode: 302,
+        headers: { location: '/', 'cache-control': 'no-store' },
+        cookies: [sessionCookie('')],
+        body: '',
+      };
+    },
+  }),
+
+  'GET /user/current': route({
+    handle: async ({ auth }) => {
+      if (!auth.user) throw unauthenticated();
+      return json(200, await currentUser(auth.user));
+    },
+  }),
+});

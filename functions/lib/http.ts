@@ -22,6 +22,8 @@ import { ZodError, type ZodType } from 'zod';
 import { routeKey, routesOf, type Feature } from '#shared/routes.ts';
 import { AppError, notImplemented, validationFailed, type FieldErrors } from './errors.ts';
 import { logger } from './logger.ts';
+import { authenticate, type AuthContext } from './auth.ts';
+import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
@@ -118,6 +120,17 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
   };
 }
 
+/** Gives every GET without one a readable XSRF-TOKEN cookie (issue: accounts §1). */
+function xsrfIssuer(): MiddlewareObj<ApiEvent, ApiResult> {
+  const issue = (request: { event: ApiEvent; response?: ApiResult | null }) => {
+    const { event, response } = request;
+    if (!response || event.requestContext?.http?.method !== 'GET') return;
+    if (readCookies(event)[XSRF_COOKIE]) return;
+    response.cookies = [...(response.cookies ?? []), xsrfCookie()];
+  };
+  return { after: issue, onError: issue };
+}
+
 /** Turns thrown errors into JSON answers (STYLE.md "typed errors, mapped once"). */
 function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   return {
@@ -148,6 +161,8 @@ export const securityHeaderOptions = {
 export interface ChainOptions {
   /** Leave the body as the raw string (Stripe signs the exact bytes). */
   rawBody?: boolean;
+  /** Set the XSRF-TOKEN cookie on GETs (default true; never on cacheable renders). */
+  issueXsrf?: boolean;
 }
 
 /**
@@ -162,8 +177,9 @@ export function httpChain(
   const chain = middy<ApiEvent, ApiResult>({ timeoutEarlyInMillis: 0 })
     .use(httpHeaderNormalizer())
     .use(httpSecurityHeaders(securityHeaderOptions) as MiddlewareObj<ApiEvent, ApiResult>)
-    .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>)
-    .use(errorResponses());
+    .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>);
+  if (options.issueXsrf ?? true) chain.use(xsrfIssuer());
+  chain.use(errorResponses());
   if (!options.rawBody) {
     chain
       .use(
@@ -185,6 +201,8 @@ export function httpChain(
 /** What a route implementation receives. */
 export interface RouteContext<B = unknown, Q = unknown> {
   event: ApiEvent;
+  /** The caller, after the route's access rule passed (functions/lib/auth.ts). */
+  auth: AuthContext;
   body: B;
   query: Q;
   params: Record<string, string>;
@@ -198,9 +216,15 @@ export interface RouteImpl<B = unknown, Q = unknown> {
   handle: (ctx: RouteContext<B, Q>) => Promise<ApiResult>;
 }
 
-/** Builds a typed RouteImpl (keeps inference of B and Q from the schemas). */
-export function route<B = unknown, Q = unknown>(impl: RouteImpl<B, Q>): RouteImpl<B, Q> {
-  return impl;
+/** A route implementation with its body and query types checked, then erased for the table. */
+export type RouteDefinition = RouteImpl<unknown, unknown>;
+
+/**
+ * Builds a route implementation; `body` and `query` in `handle` are typed by the schemas, and
+ * the schemas run before `handle` (422 with field errors on failure).
+ */
+export function route<B = unknown, Q = unknown>(impl: RouteImpl<B, Q>): RouteDefinition {
+  return impl as unknown as RouteDefinition;
 }
 
 export type FeatureHandler = ReturnType<typeof httpChain> & {
@@ -219,7 +243,7 @@ export type FeatureHandler = ReturnType<typeof httpChain> & {
  */
 export function featureHandler(
   feature: Feature,
-  implementations: Record<string, RouteImpl<never, never>>,
+  implementations: Record<string, RouteDefinition>,
   options: ChainOptions = {},
 ): FeatureHandler {
   const own = routesOf(feature);
@@ -229,11 +253,12 @@ export function featureHandler(
   }
   const routes = own.map((r) => {
     const key = routeKey(r);
-    const impl = implementations[key] as RouteImpl | undefined;
+    const impl = implementations[key];
     return {
       method: r.method,
       path: r.path,
       handler: async (event: ApiEvent): Promise<ApiResult> => {
+        const auth = await authenticate(event, r);
         if (!impl) throw notImplemented(feature, key);
         const query = impl.query
           ? impl.query.parse(event.queryStringParameters ?? {})
@@ -241,6 +266,7 @@ export function featureHandler(
         const body = impl.body ? impl.body.parse(event.body ?? {}) : event.body;
         return impl.handle({
           event,
+          auth,
           body,
           query,
           params: (event.pathParameters ?? {}) as Record<string, string>,

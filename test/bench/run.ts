@@ -1,96 +1,425 @@
 /**
- * `npm run bench`: starts the local stack and measures the render path, then prints a table and
- * writes bench-results/render.json. Timing lives here, never in the tests (issue: foundation §2).
+ * `npm run bench` (issue: render §13): renders the reference scene (test/bench/reference.ts:
+ * autumn.jpg at 1000x625, three text layers with parameters, one QR code, JPEG) every way the
+ * issue compares, side by side in one run, prints a table with the ratios and the targets, and
+ * writes bench-results/render.json. Timing and targets live here, never in the tests.
  *
- * Measured (ms): the warm render with distinct parameter values (p50, p90); the floor (sharp
- * decodes the base photo and re-encodes a 1000 px JPEG, nothing drawn); the same URL again; the
- * stack's start with a cold Chromium to the first image. The render issue adds the satori and
- * page-per-render comparisons and the load test.
+ * Measured, all in ms unless named otherwise:
+ * - warm: sequential GETs through the local gateway (what a user sees), distinct values;
+ * - floor: sharp decodes the base photo, fits it to 1000x625 and encodes JPEG q86, in-process;
+ * - cache hit: the same URL again after one miss;
+ * - satori: satori + @resvg/resvg-js + sharp JPEG, in-process (test/bench/satori.ts);
+ * - page per render: a new page per render in a separate warm Chromium (page-per-render.ts);
+ * - cold start: a fresh node process, start to first image (cold-start.ts), median of 3, once
+ *   through tsx (`cold_start_ms`) and once bundled as the render Lambda is (extra field);
+ * - load: 8 clients for 20 s, distinct values (load.ts): good images/s, p99, errors;
+ * - where a miss spends its time: the service's `Server-Timing` stages, warm and under load.
  */
+import { cpus } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import {
+  TSX_COMMAND,
+  bundleColdStart,
+  runColdStart,
+  type ColdCommand,
+  type ColdRun,
+} from './cold-start-runner.ts';
+import { runLoad, type LoadResult } from './load.ts';
+import {
+  StageTimes,
+  parseServerTiming,
+  percentile,
+  round1,
+  sample,
+  withTimeout,
+} from './measure.ts';
+import {
+  CANVAS,
+  JPEG_QUALITY,
+  PHOTO_PATH,
+  QR_SIDE_PX,
+  REFERENCE_QR,
+  fittedPhotoJpeg,
+  insertReferenceDesign,
+  referencePath,
+  referenceValues,
+} from './reference.ts';
+import { createSatoriRenderer } from './satori.ts';
+import { formatTable } from './table.ts';
 
 process.env.STAGE = 'test';
 const { startLocalStack } = await import('#infra/local/stack.ts');
 
-const WARM_RUNS = 40;
+/** Sample counts per measure. */
+const RUNS = { warm: 60, warmup: 10, cacheHit: 60, floor: 60, satori: 20, pagePerRender: 15 };
+const COLD_RUNS = 3;
+const LOAD = { clients: 8, durationMs: 20_000, requestTimeoutMs: 10_000 };
+/** Limits that keep the bench from ever hanging, ms. */
+const LIMITS = { request: 15_000, phase: 180_000, coldRun: 60_000, whole: 10 * 60_000 };
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const TARGETS = {
+  warmToFloor: 1.5,
+  satoriToWarm: 5,
+  pagePerRenderToWarm: 20,
+  cacheHitToFloor: 0.2,
+  coldStartMs: 1500,
+  rps: 40,
+  p99Ms: 150,
+  errors: 0,
 };
-const round = (n: number) => Math.round(n * 10) / 10;
 
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
+/** A run-unique prefix, so no phase ever hits another's cache entries. */
+const nonce = Date.now().toString(36);
+const ROOT = join(import.meta.dirname, '..', '..');
+
+interface RenderAnswer {
+  body: Buffer;
+  cacheControl: string;
+  /** The service's `x-render-cache`: memory, store or miss. */
+  hit: string;
+  /** The service's `Server-Timing` stages, ms (empty if it sends none). */
+  stages: Record<string, number>;
 }
 
-async function get(url: string): Promise<Buffer> {
-  const res = await fetch(url);
-  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-  return Buffer.from(await res.arrayBuffer());
+/** GETs a render; a fallback (`no-store`) or a non-200 throws, so it never counts as a sample. */
+async function getRender(origin: string, path: string): Promise<RenderAnswer> {
+  const res = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(LIMITS.request) });
+  const body = Buffer.from(await res.arrayBuffer());
+  const cacheControl = res.headers.get('cache-control') ?? '';
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+  if (/no-store/.test(cacheControl)) {
+    throw new Error(
+      `${path}: the service answered with its fallback image (no-store), so the render failed; ` +
+        'LOG_LEVEL=warn npm run bench shows why',
+    );
+  }
+  return {
+    body,
+    cacheControl,
+    hit: res.headers.get('x-render-cache') ?? '',
+    stages: parseServerTiming(res.headers.get('server-timing')),
+  };
 }
 
-const coldStarted = performance.now();
-const stack = await startLocalStack({ port: 0, web: 'none' });
-const base = `${stack.url}/r/demo-welcome.jpg`;
-await get(`${base}?first_name=Cold`);
-const coldStartMs = performance.now() - coldStarted;
+/** True when the QR area of a render is mostly dark modules and light gaps, not the photo. */
+async function qrDrawn(jpeg: Buffer): Promise<boolean> {
+  const side = Math.floor(QR_SIDE_PX);
+  const { data } = await sharp(jpeg)
+    .extract({ left: REFERENCE_QR.left, top: REFERENCE_QR.top, width: side, height: side })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let dark = 0;
+  let light = 0;
+  for (const v of data) {
+    if (v < 48) dark += 1;
+    else if (v > 208) light += 1;
+  }
+  return (dark + light) / data.length > 0.8 && dark / data.length > 0.25;
+}
+
+const stats = (values: number[]) => ({
+  p50: round1(percentile(values, 50)),
+  p90: round1(percentile(values, 90)),
+  n: values.length,
+});
+
+const stackStarted = performance.now();
+const stack = await withTimeout(
+  startLocalStack({ port: 0, web: 'none' }),
+  LIMITS.phase,
+  'stack start',
+);
+const stackStartMs = performance.now() - stackStarted;
+const watchdog = setTimeout(() => {
+  console.error(`bench: over ${LIMITS.whole / 60_000} min, stopping`);
+  void stack.stop().finally(() => process.exit(2));
+}, LIMITS.whole);
+watchdog.unref();
+
+const origin = `http://127.0.0.1:${stack.port}`;
+const phase = <T>(what: string, run: () => Promise<T>): Promise<T> => {
+  console.log(`bench: ${what}…`);
+  return withTimeout(run(), LIMITS.phase, what);
+};
 
 try {
-  for (let i = 0; i < 5; i++) await get(`${base}?first_name=Warmup${i}`);
-  const warm: number[] = [];
-  for (let i = 0; i < WARM_RUNS; i++)
-    warm.push(await time(() => get(`${base}?first_name=Recipient${i}`)));
+  await insertReferenceDesign();
 
-  const same: number[] = [];
-  for (let i = 0; i < WARM_RUNS; i++) same.push(await time(() => get(`${base}?first_name=Same`)));
-
-  const photo = await readFile(
-    join(import.meta.dirname, '..', '..', 'infra', 'seed', 'photos', 'autumn.jpg'),
+  // Warm: distinct values each request, sequential, after a warm-up.
+  const warmHits = new Map<string, number>();
+  const warmStages = new StageTimes();
+  let lastWarm: Buffer | undefined;
+  const warm = await phase('warm renders', () =>
+    sample(RUNS.warm, RUNS.warmup, async (i) => {
+      const values = referenceValues(i < 0 ? `warmup${nonce}` : `warm${nonce}`, Math.abs(i));
+      const started = performance.now();
+      const answer = await getRender(origin, referencePath(values));
+      const clientMs = performance.now() - started;
+      warmHits.set(answer.hit, (warmHits.get(answer.hit) ?? 0) + 1);
+      lastWarm = answer.body;
+      if (i >= 0 && answer.stages.total !== undefined) {
+        // What the service does not see: the gateway, the event, base64 and HTTP.
+        warmStages.add({ ...answer.stages, outside: clientMs - answer.stages.total });
+      }
+    }),
   );
-  const floor: number[] = [];
-  for (let i = 0; i < WARM_RUNS; i++) {
-    floor.push(await time(() => sharp(photo).resize(1000, 625).jpeg({ quality: 86 }).toBuffer()));
+  const qr = lastWarm ? await qrDrawn(lastWarm) : false;
+
+  // Cache hit: one miss, then the same URL.
+  const samePath = referencePath(referenceValues(`same${nonce}`, 0));
+  const cacheHitKinds = new Map<string, number>();
+  const cacheHit = await phase('cache hits', () =>
+    sample(RUNS.cacheHit, 1, async (i) => {
+      const answer = await getRender(origin, samePath);
+      if (i >= 0) cacheHitKinds.set(answer.hit, (cacheHitKinds.get(answer.hit) ?? 0) + 1);
+    }),
+  );
+
+  // Floor: decode, fit and encode the same photo, nothing drawn.
+  const photo = await readFile(PHOTO_PATH);
+  const floor = await phase('floor', () =>
+    sample(RUNS.floor, 5, () =>
+      sharp(photo)
+        .resize(CANVAS.width, CANVAS.height, { fit: 'cover' })
+        .jpeg({ quality: JPEG_QUALITY })
+        .toBuffer(),
+    ),
+  );
+
+  const fitted = await fittedPhotoJpeg();
+  const satoriRenderer = await createSatoriRenderer(fitted);
+  const satori = await phase('satori + resvg', () =>
+    sample(RUNS.satori, 3, (i) => satoriRenderer.render(referenceValues(`satori${nonce}`, i + 3))),
+  );
+
+  const { createPagePerRenderer } = await import('./page-per-render.ts');
+  const pagePerRenderer = await createPagePerRenderer(fitted);
+  let pagePerRender: number[];
+  try {
+    pagePerRender = await phase('page per render', () =>
+      sample(RUNS.pagePerRender, 2, (i) =>
+        pagePerRenderer.render(referenceValues(`page${nonce}`, i + 2)),
+      ),
+    );
+  } finally {
+    await pagePerRenderer.close();
   }
 
-  const result = {
-    warm_p50_ms: round(percentile(warm, 50)),
-    warm_p90_ms: round(percentile(warm, 90)),
-    floor_p50_ms: round(percentile(floor, 50)),
-    same_url_p50_ms: round(percentile(same, 50)),
-    cold_start_ms: round(coldStartMs),
-    runs: WARM_RUNS,
-    note: 'foundation slice: no S3 render cache yet, so the same URL is drawn again',
+  // Cold starts: as the repo runs (tsx), and bundled as the render Lambda is deployed.
+  const coldRuns = async (command: ColdCommand, series: string): Promise<ColdRun[]> => {
+    const runs: ColdRun[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      const query = referencePath(referenceValues(`${series}${nonce}`, i)).split('?')[1]!;
+      runs.push(await runColdStart(command, query, LIMITS.coldRun));
+    }
+    return runs;
   };
-  await mkdir('bench-results', { recursive: true });
-  await writeFile('bench-results/render.json', `${JSON.stringify(result, null, 2)}\n`);
-  console.table({
-    'warm render (distinct values)': {
-      p50_ms: result.warm_p50_ms,
-      p90_ms: result.warm_p90_ms,
-      ratio_to_floor: round(result.warm_p50_ms / result.floor_p50_ms),
-    },
-    'floor (sharp decode + encode)': {
-      p50_ms: result.floor_p50_ms,
-      p90_ms: round(percentile(floor, 90)),
-      ratio_to_floor: 1,
-    },
-    'same URL again': {
-      p50_ms: result.same_url_p50_ms,
-      p90_ms: round(percentile(same, 90)),
-      ratio_to_floor: round(result.same_url_p50_ms / result.floor_p50_ms),
-    },
-    'stack start to first image': {
-      p50_ms: result.cold_start_ms,
-      p90_ms: result.cold_start_ms,
-      ratio_to_floor: null,
-    },
+  const cold = await phase('cold starts (tsx)', () => coldRuns(TSX_COMMAND, 'cold'));
+  // An extra measure: if bundling fails, the bench still reports the issue's fields.
+  const bundled = await phase('cold starts (esbuild bundle)', async () =>
+    coldRuns(await bundleColdStart(join(ROOT, 'bench-results', 'cold-start')), 'coldbundle'),
+  ).catch((error: unknown) => {
+    console.warn(`bench: bundled cold start skipped: ${(error as Error).message}`);
+    return [] as ColdRun[];
   });
+  const coldMs = (runs: ColdRun[]) =>
+    percentile(
+      runs.map((c) => c.first_image_ms),
+      50,
+    );
+  const coldOk = (runs: ColdRun[]) =>
+    runs.every((c) => c.status === 200 && !/no-store/.test(c.cache_control));
+
+  const load: LoadResult = await phase('load', () =>
+    runLoad({
+      port: stack.port,
+      ...LOAD,
+      path: (i) => referencePath(referenceValues(`load${nonce}`, i)),
+    }),
+  );
+
+  const w = stats(warm);
+  const f = stats(floor);
+  const h = stats(cacheHit);
+  const s = stats(satori);
+  const p = stats(pagePerRender);
+  const coldStartMs = coldMs(cold);
+  const coldBundledMs = coldMs(bundled);
+  const ratios = {
+    warm_to_floor: w.p50 / f.p50,
+    satori_to_warm: s.p50 / w.p50,
+    page_per_render_to_warm: p.p50 / w.p50,
+    cache_hit_to_floor: h.p50 / f.p50,
+  };
+  const targetsMet = {
+    warm: ratios.warm_to_floor <= TARGETS.warmToFloor,
+    satori: ratios.satori_to_warm >= TARGETS.satoriToWarm,
+    page_per_render: ratios.page_per_render_to_warm >= TARGETS.pagePerRenderToWarm,
+    cache_hit: ratios.cache_hit_to_floor <= TARGETS.cacheHitToFloor,
+    cold_start: coldStartMs <= TARGETS.coldStartMs && coldOk(cold),
+    cold_start_bundled: coldBundledMs <= TARGETS.coldStartMs && coldOk(bundled),
+    load: load.rps >= TARGETS.rps && load.p99Ms <= TARGETS.p99Ms && load.errors <= TARGETS.errors,
+  };
+  const round2 = (n: number) => Math.round(n * 100) / 100;
+
+  const result = {
+    warm_p50_ms: w.p50,
+    warm_p90_ms: w.p90,
+    floor_p50_ms: f.p50,
+    satori_p50_ms: s.p50,
+    page_per_render_p50_ms: p.p50,
+    cache_hit_p50_ms: h.p50,
+    cold_start_ms: round1(coldStartMs),
+    throughput_rps: round1(load.rps),
+    p99_ms: round1(load.p99Ms),
+    errors: load.errors,
+    cold_start_bundled_ms: round1(coldBundledMs),
+    targets_met: targetsMet,
+    ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round2(v)])),
+    detail: {
+      floor_p90_ms: f.p90,
+      satori_p90_ms: s.p90,
+      page_per_render_p90_ms: p.p90,
+      cache_hit_p90_ms: h.p90,
+      samples: {
+        warm: w.n,
+        floor: f.n,
+        cache_hit: h.n,
+        satori: s.n,
+        page_per_render: p.n,
+        cold_start: cold.length,
+      },
+      warm_stages_p50_ms: warmStages.p50(),
+      load_stages_p50_ms: load.stagesP50Ms,
+      warm_cache_answers: Object.fromEntries(warmHits),
+      cache_hit_answers: Object.fromEntries(cacheHitKinds),
+      qr_drawn_by_renderer: qr,
+      cold_start_runs: cold,
+      cold_start_bundled_runs: bundled,
+      load: {
+        ...load,
+        p50Ms: round1(load.p50Ms),
+        p90Ms: round1(load.p90Ms),
+        p99Ms: round1(load.p99Ms),
+        rps: round2(load.rps),
+        elapsedMs: round1(load.elapsedMs),
+        clients: LOAD.clients,
+        duration_ms: LOAD.durationMs,
+      },
+      stack_start_ms: round1(stackStartMs),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version },
+      measured_at: new Date().toISOString(),
+    },
+  };
+  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
+  await writeFile(
+    join(ROOT, 'bench-results', 'render.json'),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
+
+  const mark = (met: boolean) => (met ? '✓' : '✗');
+  const x = (n: number) => `${round2(n)}×`;
+  const coldRow = (name: string, runs: ColdRun[], ms: number, met: boolean) => ({
+    measure: name,
+    'p50 ms': runs.length > 0 ? round1(ms) : 'failed',
+    'p90 ms': runs.length > 0 ? round1(Math.max(...runs.map((c) => c.first_image_ms))) : '',
+    'p99 ms': '',
+    ratio: `median of ${runs.length}`,
+    target: `≤ ${TARGETS.coldStartMs} ms`,
+    met: mark(met),
+  });
+  const rows: Array<Record<string, string | number>> = [
+    {
+      measure: 'warm render (HTTP, distinct values)',
+      'p50 ms': w.p50,
+      'p90 ms': w.p90,
+      ratio: `${x(ratios.warm_to_floor)} floor`,
+      target: `≤ ${TARGETS.warmToFloor}× floor`,
+      met: mark(targetsMet.warm),
+    },
+    {
+      measure: 'floor (sharp decode + fit + JPEG)',
+      'p50 ms': f.p50,
+      'p90 ms': f.p90,
+      ratio: '1×',
+    },
+    {
+      measure: 'cache hit (same URL again)',
+      'p50 ms': h.p50,
+      'p90 ms': h.p90,
+      ratio: `${x(ratios.cache_hit_to_floor)} floor`,
+      target: `≤ ${TARGETS.cacheHitToFloor}× floor`,
+      met: mark(targetsMet.cache_hit),
+    },
+    {
+      measure: 'satori + resvg + JPEG',
+      'p50 ms': s.p50,
+      'p90 ms': s.p90,
+      ratio: `${x(ratios.satori_to_warm)} warm`,
+      target: `≥ ${TARGETS.satoriToWarm}× warm`,
+      met: mark(targetsMet.satori),
+    },
+    {
+      measure: 'page per render (new page + screenshot)',
+      'p50 ms': p.p50,
+      'p90 ms': p.p90,
+      ratio: `${x(ratios.page_per_render_to_warm)} warm`,
+      target: `≥ ${TARGETS.pagePerRenderToWarm}× warm`,
+      met: mark(targetsMet.page_per_render),
+    },
+    coldRow('cold start, tsx (process → image)', cold, coldStartMs, targetsMet.cold_start),
+    coldRow(
+      'cold start, bundled as deployed',
+      bundled,
+      coldBundledMs,
+      targetsMet.cold_start_bundled,
+    ),
+    {
+      measure: `load (${LOAD.clients} clients, ${LOAD.durationMs / 1000} s)`,
+      'p50 ms': round1(load.p50Ms),
+      'p90 ms': round1(load.p90Ms),
+      'p99 ms': round1(load.p99Ms),
+      ratio: `${round1(load.rps)} rps, ${load.errors} errors`,
+      target: `≥ ${TARGETS.rps} rps, p99 ≤ ${TARGETS.p99Ms} ms, 0 errors`,
+      met: mark(targetsMet.load),
+    },
+  ];
+  console.log(
+    `\n${formatTable(['measure', 'p50 ms', 'p90 ms', 'p99 ms', 'ratio', 'target', 'met'], rows)}\n`,
+  );
+  const warmP50 = warmStages.p50();
+  const stageNames = [...new Set([...Object.keys(warmP50), ...Object.keys(load.stagesP50Ms)])];
+  if (stageNames.length > 0) {
+    console.log('Where a miss spends its time (Server-Timing p50, ms; outside = gateway + HTTP):');
+    console.log(
+      `${formatTable(
+        ['stage', 'warm', 'under load'],
+        stageNames.map((name) => ({
+          stage: name,
+          warm: warmP50[name] ?? '',
+          'under load': load.stagesP50Ms[name] ?? '',
+        })),
+      )}\n`,
+    );
+  }
+  console.log(
+    `QR drawn by the renderer: ${qr ? 'yes' : 'no'}; warm answers ${JSON.stringify(result.detail.warm_cache_answers)}; ` +
+      `load errors ${JSON.stringify(load.errorKinds)}; stack start ${round1(stackStartMs)} ms; ` +
+      `${cpus().length} CPUs, node ${process.version}`,
+  );
   console.log('wrote bench-results/render.json');
 } finally {
-  await stack.stop();
+  const stopped = await withTimeout(stack.stop(), 60_000, 'stack stop').then(
+    () => true,
+    (error: unknown) => {
+      console.error(error);
+      return false;
+    },
+  );
+  clearTimeout(watchdog);
+  // A stack that did not stop may hold the event loop open: never hang on it.
+  if (!stopped) process.exit(1);
 }

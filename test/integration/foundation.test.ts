@@ -18,10 +18,10 @@ describe('health (issue: foundation §5)', () => {
 
 describe('the middy chain', () => {
   it('answers a later feature with 501 naming it, as JSON with security headers', async () => {
-    const res = await api(stack(), 'GET', '/getActive');
+    const res = await api(stack(), 'GET', '/spark/plans');
     expect(res.status).toBe(501);
-    expect(res.json).toMatchObject({ success: false, feature: 'designs' });
-    expect(String(res.json.message)).toContain('designs');
+    expect(res.json).toMatchObject({ success: false, feature: 'billing' });
+    expect(String(res.json.message)).toContain('billing');
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');
     expect(res.headers.get('content-security-policy')).toContain("object-src 'none'");
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

@@ -213,8 +213,58 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
-  const service = new Service({ User, Team, Membership, Plan, LibraryImage, Design }, opts);
-  return { User, Team, Membership, Plan, LibraryImage, Design, service };
+  /**
+   * A signed-in session (DESIGN.md §6). Keyed by the SHA-256 of the opaque cookie value, so a
+   * read of the table gives no usable session. `ttl` (s) is the absolute expiry; DynamoDB's TTL
+   * removes it, and reads check both timeouts themselves (TTL deletion lags).
+   */
+  const Session = new Entity(
+    {
+      model: { entity: 'session', version: '1', service: SERVICE },
+      attributes: {
+        sessionHash: { type: 'string', required: true },
+        userId: { type: 'string', required: true },
+        /** ms since the epoch */
+        createdAt: { type: 'number', required: true },
+        lastSeenAt: { type: 'number', required: true },
+        ttl: { type: 'number', required: true },
+      },
+      indexes: {
+        byHash: {
+          pk: { ...primary.pk, composite: ['sessionHash'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /** A failure counter for throttling (login per account and per IP), expiring with its window. */
+  const Throttle = new Entity(
+    {
+      model: { entity: 'throttle', version: '1', service: SERVICE },
+      attributes: {
+        key: { type: 'string', required: true },
+        count: { type: 'number', required: true },
+        /** ms since the epoch */
+        windowStart: { type: 'number', required: true },
+        ttl: { type: 'number', required: true },
+      },
+      indexes: {
+        byKey: {
+          pk: { ...primary.pk, composite: ['key'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  const service = new Service(
+    { User, Team, Membership, Plan, LibraryImage, Design, Session, Throttle },
+    opts,
+  );
+  return { User, Team, Membership, Plan, LibraryImage, Design, Session, Throttle, service };
 }
 
 export type Entities = ReturnType<typeof createEntities>;

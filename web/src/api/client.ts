@@ -74,6 +74,13 @@ export async function api<T>(
     Accept: 'application/json',
   });
   if (body !== undefined) headers.set('Content-Type', 'application/json');
+  if (method !== 'GET' && readCookie('XSRF-TOKEN') === undefined) {
+    // Any GET to the API sets the CSRF cookie; fetch one before the first state-changing call.
+    await fetch('/user/current', {
+      headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
+      credentials: 'same-origin',
+    }).catch(() => undefined);
+  }
   const xsrf = readCookie('XSRF-TOKEN');
   if (xsrf !== undefined) headers.set('X-XSRF-TOKEN', xsrf);
 

@@ -1,0 +1,78 @@
+/**
+ * Who is calling, and may they call this route (issue: accounts §5; spec 001 §6). One check for
+ * every route, from its access level in the route table:
+ * - `public`: anyone; `stripe`: the webhook checks Stripe's signature itself;
+ * - `user`: a live session, else 401;
+ * - `admin`: a platform admin, else 403 (401 when signed out);
+ * - `owner`: the owner of the team `{id}`; a member gets 403, anyone else 404, so other teams'
+ *   ids do not leak.
+ * CSRF is checked first on every state-changing call (session.ts).
+ */
+import type { Route } from '#shared/routes.ts';
+import { db } from './db/index.ts';
+import { forbidden, notFound, unauthenticated } from './errors.ts';
+import type { ApiEvent } from './http.ts';
+import { checkCsrf, readCookies, readSession, SESSION_COOKIE } from './session.ts';
+
+export interface AuthUser {
+  userId: string;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+  currentTeamId?: string | undefined;
+  photoUrl?: string | undefined;
+}
+
+export interface AuthContext {
+  user?: AuthUser;
+  /** The session cookie's token, for logout. */
+  sessionToken?: string;
+}
+
+/**
+ * Authenticates the caller and applies the route's access rule.
+ * @throws AppError 419 (CSRF), 401, 403 or 404 as above.
+ */
+export async function authenticate(event: ApiEvent, route: Route): Promise<AuthContext> {
+  if (route.access !== 'stripe') checkCsrf(event);
+  const token = readCookies(event)[SESSION_COOKIE];
+  const userId = await readSession(token);
+  let user: AuthUser | undefined;
+  if (userId) {
+    const record = (await db().User.get({ userId }).go()).data;
+    if (record) {
+      user = {
+        userId: record.userId,
+        email: record.email,
+        name: record.name,
+        isAdmin: record.isAdmin ?? false,
+        currentTeamId: record.currentTeamId,
+        photoUrl: record.photoUrl,
+      };
+    }
+  }
+  const ctx: AuthContext = { ...(user ? { user } : {}), ...(token ? { sessionToken: token } : {}) };
+  switch (route.access) {
+    case 'public':
+    case 'stripe':
+      return ctx;
+    case 'user':
+      if (!user) throw unauthenticated();
+      return ctx;
+    case 'admin':
+      if (!user) throw unauthenticated();
+      if (!user.isAdmin) throw forbidden();
+      return ctx;
+    case 'owner': {
+      if (!user) throw unauthenticated();
+      const teamId = event.pathParameters?.id;
+      if (!teamId) throw notFound();
+      const membership = (await db().Membership.get({ teamId, userId: user.userId }).go()).data;
+      if (!membership) throw notFound();
+      const team = (await db().Team.get({ teamId }).go()).data;
+      if (!team) throw notFound();
+      if (team.ownerId !== user.userId) throw forbidden();
+      return ctx;
+    }
+  }
+}

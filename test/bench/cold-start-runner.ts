@@ -1,0 +1,125 @@
+/**
+ * Runs cold starts of the render function for the benchmark (issue: render §13): each one is a
+ * fresh process of this node binary running test/bench/cold-start.ts, either through tsx (the
+ * TypeScript as it is in the repo) or as an esbuild bundle built the way the render Lambda is
+ * bundled (infra/constructs/handler-function.ts: ESM, minified, the same external modules),
+ * with the render page beside it as in the Lambda asset.
+ *
+ * Chromium is already unpacked in /tmp by the local stack, as it is when a Lambda sandbox
+ * re-inits; a brand-new sandbox also decompresses it first.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { withTimeout } from './measure.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SCRIPT = join(ROOT, 'test', 'bench', 'cold-start.ts');
+/** infra/constructs/render.ts `RENDER_EXTERNAL_MODULES` (the Lambda layer's packages). */
+const EXTERNAL_MODULES = ['@sparticuz/chromium', 'puppeteer-core', 'sharp'];
+
+/** What cold-start.ts prints; times in ms since the child process started. */
+export interface ColdRun {
+  first_image_ms: number;
+  node_start_ms: number;
+  import_ms: number;
+  invoke_ms: number;
+  status: number;
+  cache_control: string;
+  render_cache: string;
+  bytes: number;
+  node: string;
+}
+
+/** How to start the child: node arguments before the query. */
+export type ColdCommand = readonly string[];
+
+/** The tsx command: `node --import tsx test/bench/cold-start.ts`. */
+export const TSX_COMMAND: ColdCommand = ['--import', 'tsx', SCRIPT];
+
+/**
+ * Bundles cold-start.ts (and through it the render handler) with esbuild into `dir`, with the
+ * render page linked at `dir/page`, where functions/render/browser.ts looks for it.
+ * @returns the node arguments that run the bundle.
+ */
+export async function bundleColdStart(dir: string): Promise<ColdCommand> {
+  const { build } = await import('esbuild');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const outfile = join(dir, 'cold-start.mjs');
+  await build({
+    entryPoints: [SCRIPT],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    mainFields: ['module', 'main'],
+    minify: true,
+    external: EXTERNAL_MODULES,
+    banner: {
+      js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",
+    },
+    logLevel: 'error',
+  });
+  await symlink(join(ROOT, 'functions', 'render', 'page'), join(dir, 'page'));
+  return [outfile];
+}
+
+/**
+ * One cold start: spawns the child with the local stack's environment and parses its result.
+ * The child and its Chromium run in their own process group, ended as a group on timeout.
+ * @param query the render URL's query string (unique values, so no cache hit).
+ * @param timeoutMs the whole run's limit.
+ * @throws Error if the child prints no result or runs over the limit.
+ */
+export function runColdStart(
+  command: ColdCommand,
+  query: string,
+  timeoutMs: number,
+): Promise<ColdRun> {
+  const wanted: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    STAGE: 'test',
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+    S3_ENDPOINT: process.env.S3_ENDPOINT,
+    TABLE_NAME: process.env.TABLE_NAME,
+    ASSETS_BUCKET: process.env.ASSETS_BUCKET,
+    RENDERS_BUCKET: process.env.RENDERS_BUCKET,
+    PUBLIC_URL: process.env.PUBLIC_URL,
+    AWS_REGION: process.env.AWS_REGION,
+    CHROMIUM_PATH: process.env.CHROMIUM_PATH,
+  };
+  const env = Object.fromEntries(
+    Object.entries(wanted).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const child = spawn(process.execPath, [...command, query], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const closed = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code));
+  });
+  return withTimeout(closed, timeoutMs, 'cold start')
+    .catch((error: unknown) => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      throw error;
+    })
+    .then((code) => {
+      const line = out.split('\n').find((l) => l.startsWith('COLD_START '));
+      if (!line) throw new Error(`cold start printed no result (exit ${code}):\n${err}${out}`);
+      return JSON.parse(line.slice('COLD_START '.length)) as ColdRun;
+    });
+}
