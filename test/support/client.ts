@@ -45,7 +45,7 @@ export class TestClient {
     });
     this.store(res);
     const text = await res.text();
-    let json: Record<string, unknown> = {};
+    let json: Record<string, unknown>;
     try {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
