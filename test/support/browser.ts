@@ -5,11 +5,15 @@
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumArgs } from '#functions/render/browser.ts';
+import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 
 export async function launchTestBrowser(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? (await chromium.executablePath()),
-    args: chromiumArgs().filter((a) => a !== '--single-process'),
+    // Without the render lockdown: this browser is a user's, and must reach the local stack.
+    args: chromiumArgs().filter(
+      (a) => a !== '--single-process' && !CHROMIUM_LOCKDOWN_ARGS.includes(a),
+    ),
     headless: true,
   });
 }
