@@ -1,6 +1,6 @@
 /**
- * The `auth` feature (issue: accounts): sign-in, sign-out and the current user. Registration,
- * password reset, profile, two-factor authentication and API tokens are the rest of the accounts
+ * The `auth` feature (issue: accounts): registration, sign-in, sign-out and the current user.
+ * Password reset, profile, two-factor authentication and API tokens are the rest of the accounts
  * issue and answer 501 until they land.
  */
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import { featureHandler, json, route } from '#lib/http.ts';
 import { verifyPassword } from '#lib/passwords.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
 import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
+import { MESSAGES, RegistrationSchema, emailTaken, register } from './registration.ts';
 
 /** Laravel's wording, which the spec's SPA shows on the e-mail field. */
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
@@ -68,6 +69,27 @@ export const handler = featureHandler('auth', {
       });
       return {
         ...json(200, { success: true, redirect: '/', user: me }),
+        cookies: [sessionCookie(token)],
+      };
+    },
+  }),
+
+  'POST /if-mail-exists': route({
+    body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }).passthrough(),
+    handle: async ({ body }) => {
+      if (await emailTaken(body.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
+      return json(200, { success: true });
+    },
+  }),
+
+  'POST /register': route({
+    body: RegistrationSchema,
+    handle: async ({ body, auth }) => {
+      const { userId } = await register(body);
+      await destroySession(auth.sessionToken);
+      const token = await createSession(userId);
+      return {
+        ...json(201, { success: true, redirect: '/confirmation' }),
         cookies: [sessionCookie(token)],
       };
     },

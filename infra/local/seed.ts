@@ -209,6 +209,12 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
       currentTeamId: IDS.demoTeam,
     },
   ]).go();
+  await db()
+    .EmailClaim.put([
+      { email: 'admin@example.com', userId: IDS.admin },
+      { email: 'demo@example.com', userId: IDS.demo },
+    ])
+    .go();
   await Team.put([
     {
       teamId: IDS.demoTeam,

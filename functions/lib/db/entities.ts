@@ -260,11 +260,44 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
-  const service = new Service(
-    { User, Team, Membership, Plan, LibraryImage, Design, Session, Throttle },
+  /**
+   * A claimed e-mail address: created in the same transaction as its user, with a
+   * does-not-exist condition, so two registrations can never share an address (DynamoDB has no
+   * unique secondary keys).
+   */
+  const EmailClaim = new Entity(
+    {
+      model: { entity: 'emailclaim', version: '1', service: SERVICE },
+      attributes: {
+        email: { type: 'string', required: true },
+        userId: { type: 'string', required: true },
+      },
+      indexes: {
+        byEmail: {
+          pk: { ...primary.pk, composite: ['email'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
     opts,
   );
-  return { User, Team, Membership, Plan, LibraryImage, Design, Session, Throttle, service };
+
+  const service = new Service(
+    { User, Team, Membership, Plan, LibraryImage, Design, Session, Throttle, EmailClaim },
+    opts,
+  );
+  return {
+    User,
+    Team,
+    Membership,
+    Plan,
+    LibraryImage,
+    Design,
+    Session,
+    Throttle,
+    EmailClaim,
+    service,
+  };
 }
 
 export type Entities = ReturnType<typeof createEntities>;

@@ -1,0 +1,131 @@
+/**
+ * Registration, account step (spec 001 §2–5; issue: accounts §2): the form's rules with the
+ * spec's exact messages, the team slug rule, and one DynamoDB transaction that creates the
+ * user, the e-mail claim, the team and the ownership, so a failure writes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { z } from 'zod';
+import { billingOnline } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import { validationFailed } from '#lib/errors.ts';
+import { hashPassword } from '#lib/passwords.ts';
+
+/** Messages of spec 001 §5 (and Laravel's, which the spec's SPA shows, where it has none). */
+export const MESSAGES = {
+  name: 'Name required and must be a string',
+  email: 'Email must be valid email',
+  emailTaken: 'The email has already been taken.',
+  team: 'Company name is required',
+  password: 'The password must be at least 8 characters.',
+  passwordLong: 'The password may not be greater than 128 characters.',
+  passwordCommon: 'This password is too common. Please choose another one.',
+  confirmation: 'The password confirmation does not match.',
+  terms: 'The terms must be accepted.',
+  plan: 'The selected plan is invalid.',
+  planOffline:
+    'Paid plans are not available: billing is not configured. Please choose the free plan.',
+} as const;
+
+const COMMON = new Set(dictionary['passwords-common'] as string[]);
+
+/**
+ * The team slug (spec 001 §4): lower case, every run of spaces or non-word characters replaced
+ * by one dash, no dash at either end. Letters of any script count as word characters (the
+ * spec's JavaScript `\W` would turn "Café" into "caf-").
+ */
+export function teamSlug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** True for passwords among the ~50,000 most common (zxcvbn's list). */
+export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());
+
+export const RegistrationSchema = z
+  .object({
+    /** Letters only (any script, spaces between words), at least 3 (spec 001 §5). */
+    name: z
+      .string({ error: MESSAGES.name })
+      .trim()
+      .min(3, MESSAGES.name)
+      .max(255, MESSAGES.name)
+      .regex(/^\p{L}+(?:[ '\-]\p{L}+)*$/u, MESSAGES.name),
+    email: z
+      .string({ error: MESSAGES.email })
+      .trim()
+      .toLowerCase()
+      .max(255, MESSAGES.email)
+      .email(MESSAGES.email),
+    team: z.string({ error: MESSAGES.team }).trim().min(1, MESSAGES.team).max(255),
+    team_slug: z.string().trim().max(255).optional(),
+    password: z
+      .string({ error: MESSAGES.password })
+      .min(8, MESSAGES.password)
+      .max(128, MESSAGES.passwordLong)
+      .refine((p) => !isCommonPassword(p), MESSAGES.passwordCommon),
+    password_confirmation: z.string().optional(),
+    terms: z.union([z.literal(true), z.literal('on'), z.literal(1), z.literal('1')], {
+      error: MESSAGES.terms,
+    }),
+    plan: z.string({ error: MESSAGES.plan }).min(1, MESSAGES.plan),
+    invitation: z.string().max(128).optional().nullable(),
+    coupon: z.string().max(128).optional().nullable(),
+  })
+  .refine((f) => f.password === f.password_confirmation, {
+    path: ['password_confirmation'],
+    message: MESSAGES.confirmation,
+  });
+export type Registration = z.infer<typeof RegistrationSchema>;
+
+/** True when an account already uses the e-mail (case-insensitive). */
+export async function emailTaken(email: string): Promise<boolean> {
+  const claim = (await db().EmailClaim.get({ email: email.trim().toLowerCase() }).go()).data;
+  return claim !== null;
+}
+
+/**
+ * Creates the account: user, e-mail claim, team (owned, current) and membership, atomically.
+ * @returns the new user's and team's ids.
+ * @throws AppError 422 with field errors for a taken e-mail or an unknown or unavailable plan.
+ */
+export async function register(form: Registration): Promise<{ userId: string; teamId: string }> {
+  const plan = (await db().Plan.get({ planId: form.plan }).go()).data;
+  if (!plan || plan.active === false) throw validationFailed({ plan: [MESSAGES.plan] });
+  if (plan.price > 0 && !billingOnline()) throw validationFailed({ plan: [MESSAGES.planOffline] });
+  if (await emailTaken(form.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
+
+  const userId = `user-${randomUUID()}`;
+  const teamId = `team-${randomUUID()}`;
+  const passwordHash = await hashPassword(form.password);
+  const slug =
+    teamSlug(form.team_slug && form.team_slug !== '' ? form.team_slug : form.team) || teamId;
+  // ElectroDB reports a cancelled transaction in its result rather than by throwing.
+  const result = await db()
+    .service.transaction.write(({ User, EmailClaim, Team, Membership }) => [
+      EmailClaim.create({ email: form.email, userId }).commit(),
+      User.create({
+        userId,
+        email: form.email,
+        name: form.name,
+        passwordHash,
+        isAdmin: false,
+        currentTeamId: teamId,
+      }).commit(),
+      Team.create({ teamId, name: form.team, slug, ownerId: userId, planId: plan.planId }).commit(),
+      Membership.create({ teamId, userId, role: 'owner' }).commit(),
+    ])
+    .go();
+  if (result.canceled) {
+    // The claim's condition failed: someone registered the address a moment ago.
+    if (result.data[0]?.code === 'ConditionalCheckFailed') {
+      throw validationFailed({ email: [MESSAGES.emailTaken] });
+    }
+    throw new Error(
+      `registration transaction cancelled: ${result.data.map((d) => d.code).join(', ')}`,
+    );
+  }
+  return { userId, teamId };
+}

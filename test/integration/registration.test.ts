@@ -1,0 +1,118 @@
+/**
+ * Registration's account step through the local stack (spec 001 §4–5; issue: accounts §2):
+ * the spec's exact messages, the e-mail check, atomic creation, and the signed-in result.
+ */
+import { describe, expect, it } from 'vitest';
+import { TestClient } from '../support/client.ts';
+import { useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack({ warmChromium: false });
+const client = () => new TestClient(stack().url);
+
+const form = (over: Record<string, unknown> = {}) => ({
+  name: 'Maria Lopez',
+  email: 'maria@example.org',
+  team: 'Acme Flowers & Co',
+  password: 'violet-tractor-91',
+  password_confirmation: 'violet-tractor-91',
+  terms: true,
+  plan: 'free',
+  ...over,
+});
+
+describe('POST /register', () => {
+  it.each([
+    [{ name: 'Al' }, 'name', 'Name required and must be a string'],
+    [{ name: 'R2D2 Unit' }, 'name', 'Name required and must be a string'],
+    [{ email: 'not-an-email' }, 'email', 'Email must be valid email'],
+    [{ team: '  ' }, 'team', 'Company name is required'],
+    [
+      { password: 'short', password_confirmation: 'short' },
+      'password',
+      'The password must be at least 8 characters.',
+    ],
+    [
+      { password: 'password123', password_confirmation: 'password123' },
+      'password',
+      'This password is too common. Please choose another one.',
+    ],
+    [
+      { password_confirmation: 'something-else' },
+      'password_confirmation',
+      'The password confirmation does not match.',
+    ],
+    [{ terms: false }, 'terms', 'The terms must be accepted.'],
+    [{ plan: 'no-such-plan' }, 'plan', 'The selected plan is invalid.'],
+  ])('refuses %j with the message on %s', async (change, field, message) => {
+    const res = await client().request('POST', '/register', form(change));
+    expect(res.status).toBe(422);
+    expect((res.json.errors as Record<string, string[]>)[field]).toContain(message);
+  });
+
+  it('refuses a paid plan while billing is offline, saying so', async () => {
+    const res = await client().request('POST', '/register', form({ plan: 'pro-monthly' }));
+    expect(res.status).toBe(422);
+    expect((res.json.errors as Record<string, string[]>).plan![0]).toMatch(
+      /billing is not configured/,
+    );
+  });
+
+  it('creates the account and its team, signs in, and leads to /confirmation', async () => {
+    const c = client();
+    const res = await c.request('POST', '/register', form());
+    expect(res.status).toBe(201);
+    expect(res.json).toEqual({ success: true, redirect: '/confirmation' });
+    const me = await c.request('GET', '/user/current');
+    expect(me.json).toMatchObject({ name: 'Maria Lopez', email: 'maria@example.org' });
+    const { db } = await import('#lib/db/index.ts');
+    const team = (
+      await db()
+        .Team.get({ teamId: me.json.current_team_id as string })
+        .go()
+    ).data;
+    expect(team).toMatchObject({
+      name: 'Acme Flowers & Co',
+      slug: 'acme-flowers-co',
+      planId: 'free',
+      ownerId: me.json.id,
+    });
+    expect(me.json.teams).toEqual([{ id: team!.teamId, role: 'owner' }]);
+  });
+
+  it('refuses a taken e-mail whatever its case, and writes nothing', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const before = (await db().Team.scan.go({ pages: 'all' })).data.length;
+    const res = await client().request(
+      'POST',
+      '/register',
+      form({ email: 'DEMO@example.com', team: 'Another' }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({ email: ['The email has already been taken.'] });
+    expect((await db().Team.scan.go({ pages: 'all' })).data.length).toBe(before);
+  });
+
+  it('lets exactly one of two simultaneous registrations with one e-mail through', async () => {
+    const results = await Promise.all(
+      [1, 2].map((n) =>
+        client().request(
+          'POST',
+          '/register',
+          form({ email: 'race@example.org', team: `Race ${n}` }),
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
+  });
+});
+
+describe('POST /if-mail-exists', () => {
+  it('puts a message on the e-mail field when the address is taken', async () => {
+    const taken = await client().request('POST', '/if-mail-exists', { email: 'demo@example.com' });
+    expect(taken.status).toBe(422);
+    expect(taken.json.errors).toEqual({ email: ['The email has already been taken.'] });
+    expect(
+      (await client().request('POST', '/if-mail-exists', { email: 'new@example.org' })).status,
+    ).toBe(200);
+  });
+});
