@@ -52,7 +52,7 @@ export const RegistrationSchema = z
       .trim()
       .min(3, MESSAGES.name)
       .max(255, MESSAGES.name)
-      .regex(/^\p{L}+(?:[ '\-]\p{L}+)*$/u, MESSAGES.name),
+      .regex(/^\p{L}+(?:[ '-]\p{L}+)*$/u, MESSAGES.name),
     email: z
       .string({ error: MESSAGES.email })
       .trim()
