@@ -18,7 +18,7 @@ describe('health (issue: foundation §5)', () => {
 
 describe('the middy chain', () => {
   it('answers a later feature with 501 naming it, as JSON with security headers', async () => {
-    const res = await api(stack(), 'GET', '/spark/plans');
+    const res = await api(stack(), 'GET', '/coupon/SAVE10');
     expect(res.status).toBe(501);
     expect(res.json).toMatchObject({ success: false, feature: 'billing' });
     expect(String(res.json.message)).toContain('billing');

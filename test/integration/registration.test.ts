@@ -116,3 +116,29 @@ describe('POST /if-mail-exists', () => {
     ).toBe(200);
   });
 });
+
+describe('GET /spark/plans', () => {
+  it('lists the plans with their limits and capabilities, paid ones unavailable offline', async () => {
+    const res = await fetch(`${stack().url}/spark/plans`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    const plans = (await res.json()) as Array<Record<string, unknown>>;
+    expect(plans).toEqual([
+      expect.objectContaining({
+        id: 'free',
+        price: 0,
+        available: true,
+        attributes: { teams: 1, teamMembers: 1 },
+        features: { can_export_pdf: false, can_upload_custom_fonts: false },
+      }),
+      expect.objectContaining({
+        id: 'pro-monthly',
+        price: 2900,
+        interval: 'monthly',
+        available: false,
+        features: { can_export_pdf: true, can_upload_custom_fonts: true },
+      }),
+    ]);
+  });
+});
