@@ -1,8 +1,162 @@
 /**
- * The `teams` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `teams` feature (spec 001 §7 "Profile, teams, members"; issue: accounts §3). This slice:
+ * the user's teams, the current team, switching, creating a team within the plan's team limit,
+ * the roles, and one team's JSON. Members, invitations, photos, renaming and deletion answer
+ * 501 until the rest of the accounts issue lands.
  */
-import { featureHandler } from '#lib/http.ts';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { AuthUser } from '#lib/auth.ts';
+import { db } from '#lib/db/index.ts';
+import type { Entities } from '#lib/db/entities.ts';
+import type { EntityItem } from 'electrodb';
+import { notFound, unauthenticated, validationFailed } from '#lib/errors.ts';
+import { featureHandler, json, route } from '#lib/http.ts';
+import { teamSlug } from '#functions/auth/registration.ts';
 
-export const handler = featureHandler('teams', {});
+/** Roles a member can have (spec 001 §6: from the roles endpoint, owner included). */
+export const ROLES = [
+  { value: 'owner', text: 'Owner' },
+  { value: 'member', text: 'Member' },
+] as const;
+
+type TeamRecord = EntityItem<Entities['Team']>;
+
+/** A team as the SPA reads it (spec 001 §3 Team), with its plan's capabilities. */
+async function teamView(team: TeamRecord, role?: string) {
+  const plan = (await db().Plan.get({ planId: team.planId }).go()).data;
+  return {
+    id: team.teamId,
+    name: team.name,
+    slug: team.slug,
+    owner_id: team.ownerId,
+    photo_url: team.photoUrl ?? null,
+    current_billing_plan: team.planId,
+    can_export_pdf: plan?.can_export_pdf ?? false,
+    can_upload_custom_fonts: plan?.can_upload_custom_fonts ?? false,
+    frozen: team.frozen ?? false,
+    ...(role ? { pivot: { role } } : {}),
+  };
+}
+
+/** The user's memberships with their teams. */
+async function teamsOf(userId: string) {
+  const memberships = (await db().Membership.query.byUser({ userId }).go({ pages: 'all' })).data;
+  const teams = await Promise.all(memberships.map((m) => db().Team.get({ teamId: m.teamId }).go()));
+  return memberships
+    .map((m, i) => ({ membership: m, team: teams[i]!.data }))
+    .filter(
+      (x): x is { membership: (typeof memberships)[number]; team: TeamRecord } => x.team !== null,
+    );
+}
+
+const need = (user: AuthUser | undefined): AuthUser => {
+  if (!user) throw unauthenticated();
+  return user;
+};
+
+export const handler = featureHandler('teams', {
+  'GET /settings/companies': route({
+    handle: async ({ auth }) => {
+      const user = need(auth.user);
+      const list = await teamsOf(user.userId);
+      return json(200, await Promise.all(list.map((x) => teamView(x.team, x.membership.role))));
+    },
+  }),
+
+  'GET /settings/companies/current': route({
+    handle: async ({ auth }) => {
+      const user = need(auth.user);
+      if (!user.currentTeamId) throw notFound('You have no current team.');
+      const membership = (
+        await db().Membership.get({ teamId: user.currentTeamId, userId: user.userId }).go()
+      ).data;
+      const team = (await db().Team.get({ teamId: user.currentTeamId }).go()).data;
+      if (!membership || !team) throw notFound('You have no current team.');
+      return json(200, await teamView(team, membership.role));
+    },
+  }),
+
+  'GET /settings/companies/roles': route({
+    handle: async () => json(200, ROLES),
+  }),
+
+  'GET /settings/companies/json/{id}': route({
+    handle: async ({ auth, params }) => {
+      const user = need(auth.user);
+      const membership = (
+        await db().Membership.get({ teamId: params.id!, userId: user.userId }).go()
+      ).data;
+      const team = membership ? (await db().Team.get({ teamId: params.id! }).go()).data : null;
+      if (!membership || !team) throw notFound();
+      return json(200, await teamView(team, membership.role));
+    },
+  }),
+
+  'PUT /settings/companies/{id}/switch': route({
+    handle: async ({ auth, params }) => {
+      const user = need(auth.user);
+      const membership = (
+        await db().Membership.get({ teamId: params.id!, userId: user.userId }).go()
+      ).data;
+      if (!membership) throw notFound();
+      await db().User.patch({ userId: user.userId }).set({ currentTeamId: params.id! }).go();
+      return json(200, { success: true, current_team_id: params.id });
+    },
+  }),
+
+  /**
+   * Creates a team owned by the caller, on the free plan, within the team limit of the plan of
+   * the caller's current team (spec 001 §5: remaining = limit − teams owned). `pendingPayment`
+   * is always false until billing takes payment for new teams (issue: billing).
+   */
+  'POST /settings/companies': route({
+    body: z.object({
+      name: z
+        .string({ error: 'Company name is required' })
+        .trim()
+        .min(1, 'Company name is required')
+        .max(255),
+      slug: z.string().trim().max(255).optional(),
+    }),
+    handle: async ({ auth, body }) => {
+      const user = need(auth.user);
+      const current = user.currentTeamId
+        ? (await db().Team.get({ teamId: user.currentTeamId }).go()).data
+        : null;
+      const plan = (
+        await db()
+          .Plan.get({ planId: current?.planId ?? 'free' })
+          .go()
+      ).data;
+      const limit = plan?.teams ?? 1;
+      const owned = (await teamsOf(user.userId)).filter(
+        (x) => x.team.ownerId === user.userId,
+      ).length;
+      if (owned >= limit) {
+        throw validationFailed({
+          name: [
+            `Your plan allows ${limit} team${limit === 1 ? '' : 's'}. Upgrade your plan to create more.`,
+          ],
+        });
+      }
+      const teamId = `team-${randomUUID()}`;
+      const slug = teamSlug(body.slug && body.slug !== '' ? body.slug : body.name) || teamId;
+      const result = await db()
+        .service.transaction.write(({ Team, Membership }) => [
+          Team.create({
+            teamId,
+            name: body.name,
+            slug,
+            ownerId: user.userId,
+            planId: 'free',
+          }).commit(),
+          Membership.create({ teamId, userId: user.userId, role: 'owner' }).commit(),
+        ])
+        .go();
+      if (result.canceled) throw new Error('team creation cancelled');
+      const team = (await db().Team.get({ teamId }).go()).data!;
+      return json(201, { pendingPayment: false, team: await teamView(team, 'owner') });
+    },
+  }),
+});
