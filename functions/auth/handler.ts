@@ -1,7 +1,7 @@
 /**
  * The `auth` feature (issue: accounts): registration, sign-in, sign-out and the current user.
- * Password reset, profile, two-factor authentication and API tokens are the rest of the accounts
- * issue and answer 501 until they land.
+ * Also password reset by e-mail, password change and contact details. Profile photos,
+ * two-factor authentication and API tokens answer 501 until the rest of the accounts issue.
  */
 import { z } from 'zod';
 import type { AuthUser } from '#lib/auth.ts';
@@ -11,7 +11,22 @@ import { featureHandler, json, route } from '#lib/http.ts';
 import { verifyPassword } from '#lib/passwords.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
 import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
-import { MESSAGES, RegistrationSchema, emailTaken, register } from './registration.ts';
+import {
+  MESSAGES,
+  RegistrationFields,
+  RegistrationSchema,
+  emailTaken,
+  register,
+} from './registration.ts';
+import {
+  CURRENT_PASSWORD_WRONG,
+  NewPassword,
+  RESET_SENT,
+  changePassword,
+  requestPasswordReset,
+  resetPassword,
+  updateContact,
+} from './account.ts';
 
 /** Laravel's wording, which the spec's SPA shows on the e-mail field. */
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
@@ -92,6 +107,60 @@ export const handler = featureHandler('auth', {
         ...json(201, { success: true, redirect: '/confirmation' }),
         cookies: [sessionCookie(token)],
       };
+    },
+  }),
+
+  'POST /password/email': route({
+    body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }),
+    handle: async ({ body }) => {
+      await requestPasswordReset(body.email);
+      return json(200, { success: true, message: RESET_SENT });
+    },
+  }),
+
+  'POST /password/reset': route({
+    body: z
+      .object({
+        token: z.string().min(10).max(200),
+        email: z.string().trim().toLowerCase().email(MESSAGES.email),
+        password: NewPassword,
+        password_confirmation: z.string().optional(),
+      })
+      .refine((f) => f.password === f.password_confirmation, {
+        path: ['password_confirmation'],
+        message: MESSAGES.confirmation,
+      }),
+    handle: async ({ body }) => {
+      await resetPassword(body.email, body.token, body.password);
+      return json(200, { success: true, redirect: '/login' });
+    },
+  }),
+
+  'PUT /settings/password': route({
+    body: z
+      .object({
+        current_password: z.string().min(1, CURRENT_PASSWORD_WRONG).max(128),
+        password: NewPassword,
+        password_confirmation: z.string().optional(),
+      })
+      .refine((f) => f.password === f.password_confirmation, {
+        path: ['password_confirmation'],
+        message: MESSAGES.confirmation,
+      }),
+    handle: async ({ body, auth }) => {
+      await changePassword(auth.user!.userId, body.current_password, body.password);
+      return json(200, { success: true });
+    },
+  }),
+
+  'PUT /settings/contact': route({
+    body: z.object({
+      name: RegistrationFields.name,
+      email: RegistrationFields.email,
+    }),
+    handle: async ({ body, auth }) => {
+      await updateContact(auth.user!.userId, body.name, body.email);
+      return json(200, { success: true });
     },
   }),
 

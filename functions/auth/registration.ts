@@ -44,21 +44,27 @@ export function teamSlug(name: string): string {
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */
 export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());
 
+/** Fields shared by registration and the contact form (spec 001 §5). */
+export const RegistrationFields = {
+  /** Letters only (any script, spaces between words), at least 3 (spec 001 §5). */
+  name: z
+    .string({ error: MESSAGES.name })
+    .trim()
+    .min(3, MESSAGES.name)
+    .max(255, MESSAGES.name)
+    .regex(/^\p{L}+(?:[ '-]\p{L}+)*$/u, MESSAGES.name),
+  email: z
+    .string({ error: MESSAGES.email })
+    .trim()
+    .toLowerCase()
+    .max(255, MESSAGES.email)
+    .email(MESSAGES.email),
+};
+
 export const RegistrationSchema = z
   .object({
-    /** Letters only (any script, spaces between words), at least 3 (spec 001 §5). */
-    name: z
-      .string({ error: MESSAGES.name })
-      .trim()
-      .min(3, MESSAGES.name)
-      .max(255, MESSAGES.name)
-      .regex(/^\p{L}+(?:[ '-]\p{L}+)*$/u, MESSAGES.name),
-    email: z
-      .string({ error: MESSAGES.email })
-      .trim()
-      .toLowerCase()
-      .max(255, MESSAGES.email)
-      .email(MESSAGES.email),
+    name: RegistrationFields.name,
+    email: RegistrationFields.email,
     team: z.string({ error: MESSAGES.team }).trim().min(1, MESSAGES.team).max(255),
     team_slug: z.string().trim().max(255).optional(),
     password: z

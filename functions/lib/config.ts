@@ -32,6 +32,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Where local e-mail lands (DESIGN.md §3); SES is used in AWS. */
   OUTBOX_DIR: z.string().default('.local/outbox'),
+  /** Sender of product e-mail (SES in AWS; the local outbox records it). */
+  MAIL_FROM: z.string().default('PicSnippets <no-reply@picsnippets.local>'),
   /** Stripe: absent keys mean explicit offline billing mode (DESIGN.md §3). */
   STRIPE_SECRET_KEY: optional,
   STRIPE_PUBLISHABLE_KEY: optional,

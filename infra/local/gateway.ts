@@ -13,6 +13,7 @@ import type { Context } from 'aws-lambda';
 import { isApiRequest, matchRoute, type Feature } from '#shared/routes.ts';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
+import { readOutbox } from '#lib/mailer.ts';
 
 /** API Gateway's payload limit, bytes. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -196,6 +197,39 @@ export function staticSpa(root: string) {
   };
 }
 
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/**
+ * The local outbox (DESIGN.md §3: "a page that lists what was sent"): every e-mail the product
+ * sent, newest first, as HTML with clickable links or as JSON. Local stack only.
+ */
+async function outbox(res: ServerResponse, asJson: boolean): Promise<void> {
+  const mails = await readOutbox();
+  if (asJson) return sendJson(res, 200, mails);
+  const items = mails
+    .map(
+      (m) =>
+        `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">To ${escapeHtml(m.to)} · ${escapeHtml(m.sentAt)}</p><pre>${escapeHtml(
+          m.text,
+        ).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre></article>`,
+    )
+    .join('');
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    ...SPA_SECURITY_HEADERS,
+  });
+  res.end(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>Outbox · PicSnippets (local)</title><style>body{font:16px system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#111827}article{border:1px solid #d1d5db;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}.meta{color:#4b5563}</style><h1>Outbox</h1><p class="meta">E-mail the local stack sent (in AWS it goes through SES).</p>${
+      items || '<p>No e-mail sent yet.</p>'
+    }</html>`,
+  );
+}
+
 export type SpaHandler = (
   req: IncomingMessage,
   res: ServerResponse,
@@ -211,6 +245,8 @@ export function gatewayListener(spa: SpaHandler) {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const method = (req.method ?? 'GET').toUpperCase();
     try {
+      if (url.pathname === '/__outbox' || url.pathname === '/__outbox.json')
+        return await outbox(res, url.pathname.endsWith('.json'));
       const api = isApiRequest({
         method,
         path: url.pathname,

@@ -282,11 +282,28 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
-  const service = new Service(
-    { User, Team, Membership, Plan, LibraryImage, Design, Session, Throttle, EmailClaim },
+  /** A password reset: the SHA-256 of the e-mailed token, one per user, expiring in an hour. */
+  const PasswordReset = new Entity(
+    {
+      model: { entity: 'passwordreset', version: '1', service: SERVICE },
+      attributes: {
+        userId: { type: 'string', required: true },
+        tokenHash: { type: 'string', required: true },
+        /** ms since the epoch */
+        expiresAt: { type: 'number', required: true },
+        ttl: { type: 'number', required: true },
+      },
+      indexes: {
+        byUser: {
+          pk: { ...primary.pk, composite: ['userId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
     opts,
   );
-  return {
+
+  const entities = {
     User,
     Team,
     Membership,
@@ -296,8 +313,9 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     Session,
     Throttle,
     EmailClaim,
-    service,
+    PasswordReset,
   };
+  return { ...entities, service: new Service(entities, opts) };
 }
 
 export type Entities = ReturnType<typeof createEntities>;

@@ -1,0 +1,71 @@
+/**
+ * Product e-mail (DESIGN.md §3): Amazon SES (v2 API) in AWS; locally an outbox folder, one JSON
+ * file per message, listed by the local stack at /__outbox. Message bodies may hold one-time
+ * links: they are never logged.
+ */
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { config } from './config.ts';
+import { logger } from './logger.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  /** Plain text; links on their own lines. */
+  text: string;
+}
+
+export interface SentMail extends Mail {
+  id: string;
+  from: string;
+  /** ISO 8601 */
+  sentAt: string;
+}
+
+let ses: SESv2Client | undefined;
+
+/**
+ * Sends one e-mail.
+ * @throws the SES error in AWS (the caller decides whether that fails the request).
+ */
+export async function sendMail(mail: Mail): Promise<void> {
+  const c = config();
+  const message: SentMail = {
+    ...mail,
+    id: randomUUID(),
+    from: c.MAIL_FROM,
+    sentAt: new Date().toISOString(),
+  };
+  if (c.STAGE === 'aws') {
+    ses ??= new SESv2Client({ region: c.AWS_REGION });
+    await ses.send(
+      new SendEmailCommand({
+        FromEmailAddress: c.MAIL_FROM,
+        Destination: { ToAddresses: [mail.to] },
+        Content: {
+          Simple: { Subject: { Data: mail.subject }, Body: { Text: { Data: mail.text } } },
+        },
+      }),
+    );
+  } else {
+    await mkdir(c.OUTBOX_DIR, { recursive: true });
+    await writeFile(
+      join(c.OUTBOX_DIR, `${message.sentAt.replace(/[:.]/g, '-')}-${message.id}.json`),
+      JSON.stringify(message, null, 2),
+    );
+  }
+  logger.info('mail sent', { to: mail.to.replace(/^(.).*@/, '$1…@'), subject: mail.subject });
+}
+
+/** The local outbox, newest first. */
+export async function readOutbox(dir = config().OUTBOX_DIR): Promise<SentMail[]> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const mails = await Promise.all(
+    files
+      .filter((f) => f.endsWith('.json'))
+      .map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as SentMail),
+  );
+  return mails.sort((a, b) => (a.sentAt < b.sentAt ? 1 : -1));
+}
