@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { AuthUser } from '#lib/auth.ts';
 import { db } from '#lib/db/index.ts';
-import { tooManyRequests, unauthenticated, validationFailed } from '#lib/errors.ts';
+import { ABILITIES, createApiToken } from '#lib/api-tokens.ts';
+import { notFound, tooManyRequests, unauthenticated, validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { verifyPassword } from '#lib/passwords.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
@@ -35,6 +36,13 @@ const LoginBody = z.object({
   email: z.string().trim().toLowerCase().email('Email must be valid email').max(255),
   password: z.string().min(1, 'The password field is required.').max(128),
   code: z.string().max(32).optional(),
+});
+
+const TokenBody = z.object({
+  name: z.string().trim().min(1, 'The name field is required.').max(255),
+  abilities: z
+    .array(z.enum(ABILITIES.map((a) => a.value) as ['read', 'write']))
+    .min(1, 'Choose at least one ability.'),
 });
 
 /** A hash of the password is computed even for unknown e-mails, so timing does not tell. */
@@ -160,6 +168,57 @@ export const handler = featureHandler('auth', {
     }),
     handle: async ({ body, auth }) => {
       await updateContact(auth.user!.userId, body.name, body.email);
+      return json(200, { success: true });
+    },
+  }),
+
+  'GET /settings/api/token/abilities': route({
+    handle: async () => json(200, ABILITIES),
+  }),
+
+  'GET /settings/api/tokens': route({
+    handle: async ({ auth }) => {
+      const tokens = (
+        await db().ApiToken.query.byUser({ userId: auth.user!.userId }).go({ pages: 'all' })
+      ).data;
+      return json(
+        200,
+        tokens
+          .sort((a, b) => ((a.createdAt ?? '') < (b.createdAt ?? '') ? 1 : -1))
+          .map((t) => ({
+            id: t.tokenId,
+            name: t.name,
+            metadata: { abilities: t.abilities },
+            created_at: t.createdAt,
+            last_used_at: t.lastUsedAt ?? null,
+          })),
+      );
+    },
+  }),
+
+  'POST /settings/api/token': route({
+    body: TokenBody,
+    handle: async ({ auth, body }) => {
+      const { token, tokenId } = await createApiToken(auth.user!.userId, body.name, body.abilities);
+      return json(201, { token, id: tokenId });
+    },
+  }),
+
+  'PUT /settings/api/token/{id}': route({
+    body: TokenBody,
+    handle: async ({ auth, body, params }) => {
+      const key = { userId: auth.user!.userId, tokenId: params.id! };
+      if (!(await db().ApiToken.get(key).go()).data) throw notFound();
+      await db().ApiToken.patch(key).set({ name: body.name, abilities: body.abilities }).go();
+      return json(200, { success: true });
+    },
+  }),
+
+  'DELETE /settings/api/token/{id}': route({
+    handle: async ({ auth, params }) => {
+      const key = { userId: auth.user!.userId, tokenId: params.id! };
+      if (!(await db().ApiToken.get(key).go()).data) throw notFound();
+      await db().ApiToken.delete(key).go();
       return json(200, { success: true });
     },
   }),

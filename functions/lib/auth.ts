@@ -6,12 +6,14 @@
  * - `admin`: a platform admin, else 403 (401 when signed out);
  * - `owner`: the owner of the team `{id}`; a member gets 403, anyone else 404, so other teams'
  *   ids do not leak.
- * CSRF is checked first on every state-changing call (session.ts).
+ * CSRF is checked first on every state-changing call (session.ts). A Bearer API token stands for
+ * its user within its abilities (`read` for GET, `write` otherwise).
  */
 import type { Route } from '#shared/routes.ts';
 import { db } from './db/index.ts';
 import { forbidden, notFound, unauthenticated } from './errors.ts';
 import type { ApiEvent } from './http.ts';
+import { readApiToken } from './api-tokens.ts';
 import { checkCsrf, readCookies, readSession, SESSION_COOKIE } from './session.ts';
 
 export interface AuthUser {
@@ -35,8 +37,23 @@ export interface AuthContext {
  */
 export async function authenticate(event: ApiEvent, route: Route): Promise<AuthContext> {
   if (route.access !== 'stripe') checkCsrf(event);
-  const token = readCookies(event)[SESSION_COOKIE];
-  const userId = await readSession(token);
+  const bearer = /^Bearer\s+(\S+)$/i.exec(event.headers?.authorization ?? '')?.[1];
+  const token = bearer ? undefined : readCookies(event)[SESSION_COOKIE];
+  let userId: string | undefined;
+  if (bearer) {
+    // A token works within its abilities, and never manages tokens or sessions itself.
+    const found = await readApiToken(bearer);
+    if (!found) throw unauthenticated('Invalid API token.');
+    if (route.path.startsWith('/settings/api/') || route.path === '/spark/token') {
+      throw forbidden('API tokens cannot manage API tokens.');
+    }
+    const needed = route.method === 'GET' ? 'read' : 'write';
+    if (!found.abilities.includes(needed))
+      throw forbidden(`This API token does not have the "${needed}" ability.`);
+    userId = found.userId;
+  } else {
+    userId = await readSession(token);
+  }
   let user: AuthUser | undefined;
   if (userId) {
     const record = (await db().User.get({ userId }).go()).data;

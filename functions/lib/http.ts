@@ -181,6 +181,15 @@ export function httpChain(
   if (options.issueXsrf ?? true) chain.use(xsrfIssuer());
   chain.use(errorResponses());
   if (!options.rawBody) {
+    // A GET (or any call) with a JSON content type and no body is fine: nothing to parse.
+    chain.use({
+      before: (request: { event: ApiEvent }) => {
+        const { event } = request;
+        if ((event.body === undefined || event.body === '') && event.headers) {
+          delete event.headers['content-type'];
+        }
+      },
+    });
     chain
       .use(
         httpJsonBodyParser({ disableContentTypeError: true }) as unknown as MiddlewareObj<

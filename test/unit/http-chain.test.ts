@@ -73,6 +73,12 @@ describe('the middy chain (issue: foundation §5)', () => {
     expect(JSON.parse(res.body!)).toEqual({ body: { title: 'From a form' } });
   });
 
+  it('accepts a JSON content type with no body (clients send it on GETs)', async () => {
+    const get = httpChain('test', async () => json(200, { ok: true }));
+    const res = await get(event(undefined, 'application/json'), context);
+    expect(res.statusCode).toBe(200);
+  });
+
   it('answers malformed JSON with a 4xx and adds security headers', async () => {
     const res = await echo(event('{"title":', 'application/json'), context);
     expect(res.statusCode).toBeGreaterThanOrEqual(400);

@@ -303,7 +303,39 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /**
+   * An API token (spec 001 §7 "Security and tokens"): only the SHA-256 of the token is kept,
+   * the token itself is shown once at creation.
+   */
+  const ApiToken = new Entity(
+    {
+      model: { entity: 'apitoken', version: '1', service: SERVICE },
+      attributes: {
+        userId: { type: 'string', required: true },
+        tokenId: { type: 'string', required: true },
+        name: { type: 'string', required: true },
+        abilities: { type: 'list', items: { type: 'string' }, required: true },
+        tokenHash: { type: 'string', required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        lastUsedAt: { type: 'string' },
+      },
+      indexes: {
+        byUser: {
+          pk: { ...primary.pk, composite: ['userId'] },
+          sk: { ...primary.sk, composite: ['tokenId'] },
+        },
+        byHash: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['tokenHash'] },
+          sk: { field: gsi(1).sortKey, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    ApiToken,
     User,
     Team,
     Membership,

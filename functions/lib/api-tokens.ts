@@ -1,0 +1,45 @@
+/**
+ * API tokens (spec 001 §7 "Security and tokens"; issue: accounts §4): 256-bit random tokens
+ * shown once, stored as SHA-256, used as `Authorization: Bearer` within their abilities.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { db } from './db/index.ts';
+
+/** Abilities a token can have; `read` covers GET calls, `write` every other call. */
+export const ABILITIES = [
+  { value: 'read', text: 'Read designs, images and settings', default: true },
+  { value: 'write', text: 'Create and change designs, images and settings', default: false },
+] as const;
+export type Ability = (typeof ABILITIES)[number]['value'];
+
+/** Visible prefix that makes leaked tokens easy to find in code and logs. */
+const PREFIX = 'pst_';
+
+export const hashToken = (token: string): string =>
+  createHash('sha256').update(token).digest('base64url');
+
+/**
+ * Creates a token for a user.
+ * @returns the token (shown once, never stored) and its id.
+ */
+export async function createApiToken(userId: string, name: string, abilities: Ability[]) {
+  const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
+  const tokenId = randomUUID();
+  await db()
+    .ApiToken.create({ userId, tokenId, name, abilities, tokenHash: hashToken(token) })
+    .go();
+  return { token, tokenId };
+}
+
+/** The user behind a Bearer token and the token's abilities, or undefined for an unknown one. */
+export async function readApiToken(
+  token: string,
+): Promise<{ userId: string; abilities: string[] } | undefined> {
+  if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
+  const found = (
+    await db()
+      .ApiToken.query.byHash({ tokenHash: hashToken(token) })
+      .go({ limit: 1 })
+  ).data[0];
+  return found ? { userId: found.userId, abilities: found.abilities } : undefined;
+}

@@ -1,0 +1,89 @@
+/**
+ * API tokens (spec 001 §7 "Security and tokens"; issue: accounts §4): shown once, used as
+ * Bearer within their abilities, revoked for good.
+ */
+import { describe, expect, it } from 'vitest';
+import { TestClient } from '../support/client.ts';
+import { useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack({ warmChromium: false });
+
+const bearer = (token: string, method = 'GET', path = '/user/current', body?: unknown) =>
+  fetch(`${stack().url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+
+describe('API tokens', () => {
+  it('lists the abilities with their defaults', async () => {
+    const c = new TestClient(stack().url);
+    await c.login('demo@example.com');
+    const res = await c.request('GET', '/settings/api/token/abilities');
+    expect(res.json).toEqual([
+      expect.objectContaining({ value: 'read', default: true }),
+      expect.objectContaining({ value: 'write', default: false }),
+    ]);
+  });
+
+  it('creates a token shown once, calls the API with it, and revoking it gives 401', async () => {
+    const c = new TestClient(stack().url);
+    await c.login('demo@example.com');
+    const created = await c.request('POST', '/settings/api/token', {
+      name: 'Zapier',
+      abilities: ['read'],
+    });
+    expect(created.status).toBe(201);
+    const token = created.json.token as string;
+    expect(token).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
+
+    const listed = await c.request('GET', '/settings/api/tokens');
+    expect(JSON.stringify(listed.json)).not.toContain(token);
+    expect(listed.json).toEqual([
+      expect.objectContaining({ name: 'Zapier', metadata: { abilities: ['read'] } }),
+    ]);
+
+    const me = await bearer(token);
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe('demo@example.com');
+
+    // Read-only: a state-changing call is refused, and tokens cannot mint tokens.
+    expect((await bearer(token, 'POST', '/settings/companies', { name: 'Via token' })).status).toBe(
+      403,
+    );
+    expect((await bearer(token, 'GET', '/settings/api/tokens')).status).toBe(403);
+
+    const id = (listed.json as unknown as Array<{ id: string }>)[0]!.id;
+    expect(
+      (
+        await c.request('PUT', `/settings/api/token/${id}`, {
+          name: 'Zapier rw',
+          abilities: ['read', 'write'],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await bearer(token, 'PUT', '/settings/companies/team-demo/switch')).status).toBe(200);
+
+    expect((await c.request('DELETE', `/settings/api/token/${id}`)).status).toBe(200);
+    expect((await bearer(token)).status).toBe(401);
+  });
+
+  it("refuses a made-up token and another user's token id", async () => {
+    expect((await bearer('pst_' + 'x'.repeat(43))).status).toBe(401);
+    const demo = new TestClient(stack().url);
+    await demo.login('demo@example.com');
+    const { json } = await demo.request('POST', '/settings/api/token', {
+      name: 'Mine',
+      abilities: ['read'],
+    });
+    const admin = new TestClient(stack().url);
+    await admin.login('admin@example.com');
+    expect((await admin.request('DELETE', `/settings/api/token/${json.id as string}`)).status).toBe(
+      404,
+    );
+  });
+});
