@@ -13,6 +13,14 @@ import { verifyPassword } from '#lib/passwords.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
 import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
 import {
+  CODE_INVALID,
+  CODE_NEEDED,
+  beginTwoFactor,
+  checkSecondFactor,
+  confirmTwoFactor,
+  disableTwoFactor,
+} from './two-factor.ts';
+import {
   MESSAGES,
   RegistrationFields,
   RegistrationSchema,
@@ -59,6 +67,7 @@ export async function currentUser(user: AuthUser) {
     photo_url: user.photoUrl ?? null,
     isAdmin: user.isAdmin,
     current_team_id: user.currentTeamId ?? null,
+    two_factor_enabled: user.twoFactorEnabled ?? false,
     teams: teams.map((m) => ({ id: m.teamId, role: m.role })),
   };
 }
@@ -77,6 +86,17 @@ export const handler = featureHandler('auth', {
       if (!user || !ok) {
         await Promise.all(keys.map((k) => recordFailure(k)));
         throw validationFailed({ email: [BAD_CREDENTIALS] });
+      }
+      if (user.twoFactorSecret) {
+        // The password was right; the second factor decides. A reset code signs in once and
+        // turns two-factor authentication off (the user sets it up again).
+        if (!body.code) throw validationFailed({ code: [CODE_NEEDED] }, CODE_NEEDED);
+        const factor = await checkSecondFactor(user.userId, body.code);
+        if (!factor) {
+          await Promise.all(keys.map((k) => recordFailure(k)));
+          throw validationFailed({ code: [CODE_INVALID] });
+        }
+        if (factor === 'reset') await disableTwoFactor(user.userId);
       }
       await clearFailures(keys[0]!);
       // Rotation: the old session (if any) ends, a new id is issued.
@@ -221,6 +241,32 @@ export const handler = featureHandler('auth', {
       await db().ApiToken.delete(key).go();
       return json(200, { success: true });
     },
+  }),
+
+  'POST /settings/two-factor-auth': route({
+    body: z.object({ code: z.string().trim().max(32).optional() }).passthrough(),
+    handle: async ({ auth, body }) => {
+      const user = auth.user!;
+      if (!body.code) return json(200, await beginTwoFactor(user.userId, user.email));
+      const resetCode = await confirmTwoFactor(user.userId, body.code);
+      return json(200, { success: true, reset_code: resetCode });
+    },
+  }),
+
+  'DELETE /settings/two-factor-auth': route({
+    body: z.object({ code: z.string().trim().min(1, CODE_INVALID).max(32) }),
+    handle: async ({ auth, body }) => {
+      if (!(await checkSecondFactor(auth.user!.userId, body.code)))
+        throw validationFailed({ code: [CODE_INVALID] });
+      await disableTwoFactor(auth.user!.userId);
+      return json(200, { success: true });
+    },
+  }),
+
+  'PUT /spark/token': route({
+    // The SPA's refresh loop (spec 001 §7: every 240 s): reading the session above already
+    // renewed its idle timeout.
+    handle: async () => json(200, { success: true }),
   }),
 
   'GET /logout': route({

@@ -23,6 +23,7 @@ export interface AuthUser {
   isAdmin: boolean;
   currentTeamId?: string | undefined;
   photoUrl?: string | undefined;
+  twoFactorEnabled?: boolean;
 }
 
 export interface AuthContext {
@@ -65,6 +66,7 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
         isAdmin: record.isAdmin ?? false,
         currentTeamId: record.currentTeamId,
         photoUrl: record.photoUrl,
+        twoFactorEnabled: record.twoFactorSecret !== undefined,
       };
     }
   }

@@ -37,6 +37,14 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         isAdmin: { type: 'boolean', default: false },
         currentTeamId: { type: 'string' },
         photoUrl: { type: 'string' },
+        /** TOTP secret (base32) once two-factor authentication is on (functions/auth/two-factor.ts). */
+        twoFactorSecret: { type: 'string' },
+        /** A secret shown but not yet confirmed with a code. */
+        twoFactorPendingSecret: { type: 'string' },
+        /** SHA-256 of the one-time reset code. */
+        twoFactorResetHash: { type: 'string' },
+        /** Last TOTP time step accepted: codes are single-use. */
+        twoFactorLastStep: { type: 'number' },
         createdAt: { type: 'string', default: now, readOnly: true },
         updatedAt: { type: 'string', default: now, watch: '*', set: now },
       },
