@@ -1,8 +1,8 @@
 /**
  * The `teams` feature (spec 001 §7 "Profile, teams, members"; issue: accounts §3). This slice:
  * the user's teams, the current team, switching, creating a team within the plan's team limit,
- * the roles, and one team's JSON. Members, invitations, photos, renaming and deletion answer
- * 501 until the rest of the accounts issue lands.
+ * the roles, one team's JSON with its members, invitations and member management. Photos,
+ * renaming and deletion answer 501 until the rest of the accounts issue lands.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -13,6 +13,17 @@ import type { EntityItem } from 'electrodb';
 import { notFound, unauthenticated, validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { teamSlug } from '#functions/auth/registration.ts';
+import {
+  answerInvitation,
+  cancelInvitation,
+  changeRole,
+  invitationByCode,
+  invite,
+  pendingForUser,
+  removeMember,
+  teamInvitations,
+  teamMembers,
+} from './members.ts';
 
 /** Roles a member can have (spec 001 §6: from the roles endpoint, owner included). */
 export const ROLES = [
@@ -89,7 +100,69 @@ export const handler = featureHandler('teams', {
       ).data;
       const team = membership ? (await db().Team.get({ teamId: params.id! }).go()).data : null;
       if (!membership || !team) throw notFound();
-      return json(200, await teamView(team, membership.role));
+      return json(200, {
+        ...(await teamView(team, membership.role)),
+        users: await teamMembers(team.teamId),
+      });
+    },
+  }),
+
+  'GET /settings/companies/{id}/invitations': route({
+    handle: async ({ params }) => json(200, await teamInvitations(params.id!)),
+  }),
+
+  'POST /settings/companies/{id}/invitations': route({
+    body: z.object({
+      email: z.string().trim().toLowerCase().email('Email must be valid email').max(255),
+      role: z.enum(['member'], { error: 'The selected role is invalid.' }).default('member'),
+    }),
+    handle: async ({ auth, params, body }) => {
+      const id = await invite(params.id!, auth.user!.userId, body.email, body.role);
+      return json(201, { success: true, id });
+    },
+  }),
+
+  'GET /invitations/{code}': route({
+    handle: async ({ params }) => json(200, await invitationByCode(params.code!)),
+  }),
+
+  'GET /settings/invitations/pending': route({
+    handle: async ({ auth }) => json(200, await pendingForUser(need(auth.user).email)),
+  }),
+
+  'POST /settings/invitations/{id}/accept': route({
+    handle: async ({ auth, params }) => {
+      await answerInvitation(params.id!, need(auth.user), true);
+      return json(200, { success: true });
+    },
+  }),
+
+  'POST /settings/invitations/{id}/reject': route({
+    handle: async ({ auth, params }) => {
+      await answerInvitation(params.id!, need(auth.user), false);
+      return json(200, { success: true });
+    },
+  }),
+
+  'DELETE /settings/invitations/{id}': route({
+    handle: async ({ auth, params }) => {
+      await cancelInvitation(params.id!, need(auth.user).userId);
+      return json(200, { success: true });
+    },
+  }),
+
+  'PUT /settings/companies/{id}/members/{userId}': route({
+    body: z.object({ role: z.enum(['member'], { error: 'The selected role is invalid.' }) }),
+    handle: async ({ params, body }) => {
+      await changeRole(params.id!, params.userId!, body.role);
+      return json(200, { success: true });
+    },
+  }),
+
+  'DELETE /settings/companies/{id}/members/{userId}': route({
+    handle: async ({ auth, params }) => {
+      await removeMember(params.id!, params.userId!, need(auth.user).userId);
+      return json(200, { success: true });
     },
   }),
 

@@ -342,7 +342,48 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /** An invitation to a team (spec 001 §3): pending, then accepted, rejected or cancelled. */
+  const Invitation = new Entity(
+    {
+      model: { entity: 'invitation', version: '1', service: SERVICE },
+      attributes: {
+        invitationId: { type: 'string', required: true },
+        teamId: { type: 'string', required: true },
+        email: { type: 'string', required: true, set: (v?: string) => v?.trim().toLowerCase() },
+        role: { type: 'string', required: true },
+        /** SHA-256 of the code in the e-mailed link. */
+        codeHash: { type: 'string', required: true },
+        invitedBy: { type: 'string', required: true },
+        status: { type: ['pending', 'accepted', 'rejected', 'cancelled'] as const, required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['invitationId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byCode: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['codeHash'] },
+          sk: { field: gsi(1).sortKey, composite: [] },
+        },
+        byTeam: {
+          index: gsi(2).indexName,
+          pk: { field: gsi(2).partitionKey, composite: ['teamId'] },
+          sk: { field: gsi(2).sortKey, composite: ['createdAt', 'invitationId'] },
+        },
+        byEmail: {
+          index: gsi(3).indexName,
+          pk: { field: gsi(3).partitionKey, composite: ['email'] },
+          sk: { field: gsi(3).sortKey, composite: ['createdAt', 'invitationId'] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    Invitation,
     ApiToken,
     User,
     Team,

@@ -1,0 +1,200 @@
+/**
+ * Team members and invitations (spec 001 §3–7; issue: accounts §3): the plan's member limit,
+ * owner-only changes, invitations by e-mail with a single-use link.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { config } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import { AppError, forbidden, notFound, validationFailed } from '#lib/errors.ts';
+import { sendMail } from '#lib/mailer.ts';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+
+export const MESSAGES = {
+  memberLimit: (limit: number) =>
+    `Your plan allows ${limit} member${limit === 1 ? '' : 's'} in a team. Upgrade your plan to invite more.`,
+  alreadyMember: 'That person is already on this team.',
+  alreadyInvited: 'That address already has a pending invitation to this team.',
+  ownerCannotLeave: 'Owners cannot remove themselves from their team.',
+  ownerRole: 'The owner’s role cannot be changed.',
+} as const;
+
+/** The members of a team with their user records, owner first. */
+export async function teamMembers(teamId: string) {
+  const memberships = (await db().Membership.query.byTeam({ teamId }).go({ pages: 'all' })).data;
+  const users = await Promise.all(memberships.map((m) => db().User.get({ userId: m.userId }).go()));
+  return memberships
+    .map((m, i) => ({ membership: m, user: users[i]!.data }))
+    .filter((x) => x.user !== null)
+    .map((x) => ({
+      id: x.user!.userId,
+      name: x.user!.name,
+      email: x.user!.email,
+      pivot: { role: x.membership.role },
+    }))
+    .sort((a, b) =>
+      a.pivot.role === 'owner' ? -1 : b.pivot.role === 'owner' ? 1 : a.name.localeCompare(b.name),
+    );
+}
+
+async function pendingOf(teamId: string) {
+  const all = (await db().Invitation.query.byTeam({ teamId }).go({ pages: 'all' })).data;
+  return all.filter((i) => i.status === 'pending');
+}
+
+/** Pending invitations of a team, as the settings screen lists them. */
+export async function teamInvitations(teamId: string) {
+  return (await pendingOf(teamId)).map((i) => ({
+    id: i.invitationId,
+    email: i.email,
+    role: i.role,
+    created_at: i.createdAt,
+  }));
+}
+
+/**
+ * Invites an e-mail address to a team, within the plan's member limit (spec 001 §5: remaining =
+ * limit − current members; pending invitations count too, so the limit cannot be overrun).
+ * @throws AppError 422 on `email` (limit, member, already invited).
+ */
+export async function invite(
+  teamId: string,
+  invitedBy: string,
+  email: string,
+  role: string,
+): Promise<string> {
+  const team = (await db().Team.get({ teamId }).go()).data;
+  if (!team) throw notFound();
+  const plan = (await db().Plan.get({ planId: team.planId }).go()).data;
+  const limit = plan?.teamMembers ?? 1;
+  const members = await teamMembers(teamId);
+  const pending = await pendingOf(teamId);
+  const address = email.trim().toLowerCase();
+  if (members.some((m) => m.email === address))
+    throw validationFailed({ email: [MESSAGES.alreadyMember] });
+  if (pending.some((i) => i.email === address))
+    throw validationFailed({ email: [MESSAGES.alreadyInvited] });
+  if (members.length + pending.length >= limit)
+    throw validationFailed({ email: [MESSAGES.memberLimit(limit)] });
+
+  const code = randomBytes(24).toString('base64url');
+  const invitationId = randomUUID();
+  await db()
+    .Invitation.create({
+      invitationId,
+      teamId,
+      email: address,
+      role,
+      codeHash: sha256(code),
+      invitedBy,
+      status: 'pending',
+    })
+    .go();
+  const inviter = (await db().User.get({ userId: invitedBy }).go()).data;
+  const base = config().PUBLIC_URL;
+  await sendMail({
+    to: address,
+    subject: `You are invited to join ${team.name} on PicSnippets`,
+    text: `${inviter?.name ?? 'A team owner'} invited you to join the team "${team.name}" on PicSnippets as ${role}.\n\nNew to PicSnippets? Create your account here:\n\n${base}/register?invitation=${code}\n\nAlready have an account? Sign in and accept it under Settings → Companies:\n\n${base}/settings#/companies\n`,
+  });
+  return invitationId;
+}
+
+/** The invitation behind a link's code, for the registration page (public; no team ids leak). */
+export async function invitationByCode(code: string) {
+  const found = (
+    await db()
+      .Invitation.query.byCode({ codeHash: sha256(code) })
+      .go({ limit: 1 })
+  ).data[0];
+  if (!found || found.status !== 'pending') throw notFound('This invitation is no longer valid.');
+  const team = (await db().Team.get({ teamId: found.teamId }).go()).data;
+  return { email: found.email, role: found.role, team: { name: team?.name ?? '' } };
+}
+
+/** The signed-in user's pending invitations (by their e-mail). */
+export async function pendingForUser(email: string) {
+  const all = (await db().Invitation.query.byEmail({ email }).go({ pages: 'all' })).data;
+  const pending = all.filter((i) => i.status === 'pending');
+  const teams = await Promise.all(pending.map((i) => db().Team.get({ teamId: i.teamId }).go()));
+  return pending.map((i, n) => ({
+    id: i.invitationId,
+    role: i.role,
+    team: { id: i.teamId, name: teams[n]!.data?.name ?? '' },
+  }));
+}
+
+/**
+ * Accepts or rejects an invitation addressed to the user; accepting adds the membership in the
+ * same transaction that closes the invitation.
+ * @throws AppError 404 when it is not theirs or no longer pending.
+ */
+export async function answerInvitation(
+  invitationId: string,
+  user: { userId: string; email: string },
+  accept: boolean,
+) {
+  const inv = (await db().Invitation.get({ invitationId }).go()).data;
+  if (!inv || inv.email !== user.email || inv.status !== 'pending') throw notFound();
+  if (!accept) {
+    await db().Invitation.patch({ invitationId }).set({ status: 'rejected' }).go();
+    return;
+  }
+  const result = await db()
+    .service.transaction.write(({ Invitation, Membership }) => [
+      Invitation.patch({ invitationId })
+        .set({ status: 'accepted' })
+        .where((a, op) => op.eq(a.status, 'pending'))
+        .commit(),
+      Membership.create({ teamId: inv.teamId, userId: user.userId, role: inv.role }).commit(),
+    ])
+    .go();
+  if (result.canceled) throw notFound();
+}
+
+/** Cancels a pending invitation; only the team's owner may. */
+export async function cancelInvitation(invitationId: string, userId: string): Promise<void> {
+  const inv = (await db().Invitation.get({ invitationId }).go()).data;
+  if (!inv || inv.status !== 'pending') throw notFound();
+  const team = (await db().Team.get({ teamId: inv.teamId }).go()).data;
+  if (!team || team.ownerId !== userId) throw notFound();
+  await db().Invitation.patch({ invitationId }).set({ status: 'cancelled' }).go();
+}
+
+/** Changes a member's role (owner only, enforced by the route); the owner's own role is fixed. */
+export async function changeRole(teamId: string, memberId: string, role: string): Promise<void> {
+  const team = (await db().Team.get({ teamId }).go()).data;
+  if (!team) throw notFound();
+  if (memberId === team.ownerId) throw validationFailed({ role: [MESSAGES.ownerRole] });
+  const membership = (await db().Membership.get({ teamId, userId: memberId }).go()).data;
+  if (!membership) throw notFound();
+  await db().Membership.patch({ teamId, userId: memberId }).set({ role }).go();
+}
+
+/**
+ * Removes a member (the owner removes others) or leaves (a member removes themselves). Owners
+ * cannot remove themselves (spec 001 §6). A removed member's current team moves to another.
+ */
+export async function removeMember(
+  teamId: string,
+  memberId: string,
+  actorId: string,
+): Promise<void> {
+  const team = (await db().Team.get({ teamId }).go()).data;
+  const actor = team ? (await db().Membership.get({ teamId, userId: actorId }).go()).data : null;
+  if (!team || !actor) throw notFound();
+  if (memberId === team.ownerId)
+    throw new AppError(422, 'owner_cannot_leave', MESSAGES.ownerCannotLeave);
+  if (memberId !== actorId && team.ownerId !== actorId) throw forbidden();
+  const membership = (await db().Membership.get({ teamId, userId: memberId }).go()).data;
+  if (!membership) throw notFound();
+  await db().Membership.delete({ teamId, userId: memberId }).go();
+  const user = (await db().User.get({ userId: memberId }).go()).data;
+  if (user?.currentTeamId === teamId) {
+    const other = (await db().Membership.query.byUser({ userId: memberId }).go({ limit: 1 }))
+      .data[0];
+    if (other)
+      await db().User.patch({ userId: memberId }).set({ currentTeamId: other.teamId }).go();
+    else await db().User.patch({ userId: memberId }).remove(['currentTeamId']).go();
+  }
+}

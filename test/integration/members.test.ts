@@ -1,0 +1,182 @@
+/**
+ * Members and invitations (spec 001 §3–7; issue: accounts §3) through the local stack, with the
+ * invitation link read from the local outbox.
+ */
+import { describe, expect, it } from 'vitest';
+import { TestClient } from '../support/client.ts';
+import { useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack({ warmChromium: false });
+
+async function signedIn(email: string) {
+  const c = new TestClient(stack().url);
+  expect((await c.login(email)).status).toBe(200);
+  return c;
+}
+
+async function register(email: string) {
+  const c = new TestClient(stack().url);
+  const password = 'amber-compass-64';
+  const res = await c.request('POST', '/register', {
+    name: 'Ivy Invitee',
+    email,
+    team: 'Ivy Team',
+    password,
+    password_confirmation: password,
+    terms: true,
+    plan: 'free',
+  });
+  expect(res.status).toBe(201);
+  return c;
+}
+
+async function invitationCode(email: string): Promise<string> {
+  const mails = (await (await fetch(`${stack().url}/__outbox.json`)).json()) as Array<{
+    to: string;
+    text: string;
+  }>;
+  const mail = mails.find((m) => m.to === email)!;
+  return /\/register\?invitation=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+}
+
+describe('invitations', () => {
+  it('invite → link → register → accept → member; the member leaves', async () => {
+    const owner = await signedIn('demo@example.com');
+    const sent = await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'ivy@example.org',
+      role: 'member',
+    });
+    expect(sent.status).toBe(201);
+    expect((await owner.request('GET', '/settings/companies/team-demo/invitations')).json).toEqual([
+      expect.objectContaining({ email: 'ivy@example.org', role: 'member' }),
+    ]);
+
+    const code = await invitationCode('ivy@example.org');
+    const lookup = await new TestClient(stack().url).request('GET', `/invitations/${code}`);
+    expect(lookup.json).toEqual({
+      email: 'ivy@example.org',
+      role: 'member',
+      team: { name: 'Demo Team' },
+    });
+
+    const ivy = await register('ivy@example.org');
+    const pending = await ivy.request('GET', '/settings/invitations/pending');
+    expect(pending.json).toEqual([
+      expect.objectContaining({ role: 'member', team: { id: 'team-demo', name: 'Demo Team' } }),
+    ]);
+    const id = (pending.json as unknown as Array<{ id: string }>)[0]!.id;
+    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`)).status).toBe(200);
+    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`)).status).toBe(404);
+
+    const team = await owner.request('GET', '/settings/companies/json/team-demo');
+    const users = team.json.users as Array<{ email: string; pivot: { role: string } }>;
+    expect(users.map((u) => [u.email, u.pivot.role])).toEqual([
+      ['demo@example.com', 'owner'],
+      ['ivy@example.org', 'member'],
+    ]);
+    expect((await new TestClient(stack().url).request('GET', `/invitations/${code}`)).status).toBe(
+      404,
+    );
+
+    // A member cannot remove the owner or change roles; they can leave.
+    const me = await ivy.request('GET', '/user/current');
+    expect(
+      (await ivy.request('DELETE', '/settings/companies/team-demo/members/user-demo')).status,
+    ).toBe(422);
+    expect(
+      (
+        await ivy.request('PUT', `/settings/companies/team-demo/members/${me.json.id as string}`, {
+          role: 'member',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await ivy.request('DELETE', `/settings/companies/team-demo/members/${me.json.id as string}`))
+        .status,
+    ).toBe(200);
+    expect((await ivy.request('GET', '/settings/companies/json/team-demo')).status).toBe(404);
+  });
+
+  it('refuses duplicates, past the member limit, and lets the owner cancel', async () => {
+    const owner = await signedIn('demo@example.com');
+    expect(
+      (
+        await owner.request('POST', '/settings/companies/team-demo/invitations', {
+          email: 'demo@example.com',
+        })
+      ).json.errors,
+    ).toEqual({ email: ['That person is already on this team.'] });
+    await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'twice@example.org',
+    });
+    const again = await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'twice@example.org',
+    });
+    expect(again.json.errors).toEqual({
+      email: ['That address already has a pending invitation to this team.'],
+    });
+
+    const admin = await signedIn('admin@example.com');
+    const limited = await admin.request('POST', '/settings/companies/team-admin/invitations', {
+      email: 'x@example.org',
+    });
+    expect(limited.json.errors).toEqual({
+      email: ['Your plan allows 1 member in a team. Upgrade your plan to invite more.'],
+    });
+    // Another team's invitations are not the admin's to see or cancel.
+    expect((await admin.request('GET', '/settings/companies/team-demo/invitations')).status).toBe(
+      404,
+    );
+
+    const list = (await owner.request('GET', '/settings/companies/team-demo/invitations'))
+      .json as unknown as Array<{ id: string; email: string }>;
+    const id = list.find((i) => i.email === 'twice@example.org')!.id;
+    expect((await admin.request('DELETE', `/settings/invitations/${id}`)).status).toBe(404);
+    expect((await owner.request('DELETE', `/settings/invitations/${id}`)).status).toBe(200);
+    expect(
+      (
+        (await owner.request('GET', '/settings/companies/team-demo/invitations'))
+          .json as unknown as unknown[]
+      ).length,
+    ).toBe(0);
+  });
+
+  it('lets the invitee reject, and the owner remove a member', async () => {
+    const owner = await signedIn('demo@example.com');
+    await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'rex@example.org',
+    });
+    await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'mo@example.org',
+    });
+    const rex = await register('rex@example.org');
+    const rexInv = (
+      (await rex.request('GET', '/settings/invitations/pending')).json as unknown as Array<{
+        id: string;
+      }>
+    )[0]!;
+    expect((await rex.request('POST', `/settings/invitations/${rexInv.id}/reject`)).status).toBe(
+      200,
+    );
+    expect(
+      ((await rex.request('GET', '/settings/invitations/pending')).json as unknown as unknown[])
+        .length,
+    ).toBe(0);
+
+    const mo = await register('mo@example.org');
+    const moInv = (
+      (await mo.request('GET', '/settings/invitations/pending')).json as unknown as Array<{
+        id: string;
+      }>
+    )[0]!;
+    await mo.request('POST', `/settings/invitations/${moInv.id}/accept`);
+    const moId = (await mo.request('GET', '/user/current')).json.id as string;
+    expect(
+      (await owner.request('DELETE', `/settings/companies/team-demo/members/${moId}`)).status,
+    ).toBe(200);
+    expect(
+      (await owner.request('DELETE', '/settings/companies/team-demo/members/user-demo')).json
+        .message,
+    ).toBe('Owners cannot remove themselves from their team.');
+  });
+});
