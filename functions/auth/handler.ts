@@ -117,6 +117,17 @@ export const handler = featureHandler('auth', {
     },
   }),
 
+  /**
+   * The visitor's country for the billing address default (spec 001 §7): CloudFront's
+   * `CloudFront-Viewer-Country` header where the distribution forwards it, else ZZ (unknown).
+   */
+  'GET /geocode/country': route({
+    handle: async ({ event }) => {
+      const country = (event.headers?.['cloudfront-viewer-country'] ?? '').toUpperCase();
+      return json(200, { country: /^[A-Z]{2}$/.test(country) ? country : 'ZZ' });
+    },
+  }),
+
   'POST /if-mail-exists': route({
     body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }).passthrough(),
     handle: async ({ body }) => {

@@ -3,7 +3,7 @@
  * spec's exact messages, the team slug rule, and one DynamoDB transaction that creates the
  * user, the e-mail claim, the team and the ownership, so a failure writes nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { z } from 'zod';
 import { billingOnline } from '#lib/config.ts';
@@ -103,6 +103,22 @@ export async function register(form: Registration): Promise<{ userId: string; te
   if (plan.price > 0 && !billingOnline()) throw validationFailed({ plan: [MESSAGES.planOffline] });
   if (await emailTaken(form.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
 
+  // An invitation in the form (spec 001 §2: `invitation` query parameter) for this address
+  // makes the new account a member of that team too, and that team current.
+  const invitation = form.invitation
+    ? (
+        await db()
+          .Invitation.query.byCode({
+            codeHash: createHash('sha256').update(form.invitation).digest('base64url'),
+          })
+          .go({ limit: 1 })
+      ).data[0]
+    : undefined;
+  const joining =
+    invitation && invitation.status === 'pending' && invitation.email === form.email
+      ? invitation
+      : undefined;
+
   const userId = `user-${randomUUID()}`;
   const teamId = `team-${randomUUID()}`;
   const passwordHash = await hashPassword(form.password);
@@ -110,7 +126,7 @@ export async function register(form: Registration): Promise<{ userId: string; te
     teamSlug(form.team_slug && form.team_slug !== '' ? form.team_slug : form.team) || teamId;
   // ElectroDB reports a cancelled transaction in its result rather than by throwing.
   const result = await db()
-    .service.transaction.write(({ User, EmailClaim, Team, Membership }) => [
+    .service.transaction.write(({ User, EmailClaim, Team, Membership, Invitation }) => [
       EmailClaim.create({ email: form.email, userId }).commit(),
       User.create({
         userId,
@@ -118,10 +134,19 @@ export async function register(form: Registration): Promise<{ userId: string; te
         name: form.name,
         passwordHash,
         isAdmin: false,
-        currentTeamId: teamId,
+        currentTeamId: joining?.teamId ?? teamId,
       }).commit(),
       Team.create({ teamId, name: form.team, slug, ownerId: userId, planId: plan.planId }).commit(),
       Membership.create({ teamId, userId, role: 'owner' }).commit(),
+      ...(joining
+        ? [
+            Membership.create({ teamId: joining.teamId, userId, role: joining.role }).commit(),
+            Invitation.patch({ invitationId: joining.invitationId })
+              .set({ status: 'accepted' })
+              .where((a, op) => op.eq(a.status, 'pending'))
+              .commit(),
+          ]
+        : []),
     ])
     .go();
   if (result.canceled) {

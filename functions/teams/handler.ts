@@ -166,6 +166,58 @@ export const handler = featureHandler('teams', {
     },
   }),
 
+  'PUT /settings/companies/{id}/name': route({
+    body: z.object({
+      name: z
+        .string({ error: 'Company name is required' })
+        .trim()
+        .min(1, 'Company name is required')
+        .max(255),
+    }),
+    handle: async ({ params, body }) => {
+      await db().Team.patch({ teamId: params.id! }).set({ name: body.name }).go();
+      return json(200, { success: true });
+    },
+  }),
+
+  /**
+   * Deletes a team (owner): its memberships and pending invitations go; members whose current
+   * team it was move to another of theirs. Its designs stay, so render URLs already sent in
+   * e-mails keep drawing (DESIGN.md §5).
+   */
+  'DELETE /settings/companies/{id}': route({
+    handle: async ({ params }) => {
+      const teamId = params.id!;
+      const memberships = (await db().Membership.query.byTeam({ teamId }).go({ pages: 'all' }))
+        .data;
+      const invitations = (await db().Invitation.query.byTeam({ teamId }).go({ pages: 'all' }))
+        .data;
+      await Promise.all(
+        invitations
+          .filter((i) => i.status === 'pending')
+          .map((i) =>
+            db()
+              .Invitation.patch({ invitationId: i.invitationId })
+              .set({ status: 'cancelled' })
+              .go(),
+          ),
+      );
+      for (const m of memberships) {
+        await db().Membership.delete({ teamId, userId: m.userId }).go();
+        const user = (await db().User.get({ userId: m.userId }).go()).data;
+        if (user?.currentTeamId === teamId) {
+          const other = (await db().Membership.query.byUser({ userId: m.userId }).go({ limit: 1 }))
+            .data[0];
+          if (other)
+            await db().User.patch({ userId: m.userId }).set({ currentTeamId: other.teamId }).go();
+          else await db().User.patch({ userId: m.userId }).remove(['currentTeamId']).go();
+        }
+      }
+      await db().Team.delete({ teamId }).go();
+      return json(200, { success: true });
+    },
+  }),
+
   'PUT /settings/companies/{id}/switch': route({
     handle: async ({ auth, params }) => {
       const user = need(auth.user);
