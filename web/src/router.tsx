@@ -1,15 +1,17 @@
 import { createBrowserRouter } from 'react-router-dom';
 import { AppShell } from './components/AppShell.tsx';
+import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { RegisterPage } from './pages/RegisterPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
 
 /**
  * The SPA's pages. Paths that are also API routes (`/login` is `POST /login`) are told apart
  * by method and headers (`isApiRequest` in `shared/routes.ts`), so a browser that opens
- * `/login` gets this app.
+ * `/login` or `/register` gets this app.
  */
 export const router = createBrowserRouter([
   {
@@ -20,6 +22,8 @@ export const router = createBrowserRouter([
       { index: true, element: <HomePage /> },
       { path: 'status', element: <StatusPage /> },
       { path: 'login', element: <LoginPage /> },
+      { path: 'register', element: <RegisterPage /> },
+      { path: 'confirmation', element: <ConfirmationPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

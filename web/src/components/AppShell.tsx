@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { LogoMark } from './LogoMark.tsx';
+import { SessionNav } from './SessionNav.tsx';
 
 const NAV = [
   { to: '/', label: 'Home', end: true },
@@ -8,8 +9,8 @@ const NAV = [
 ] as const;
 
 /**
- * The frame of every page: skip link, header with the product name and navigation, the main
- * landmark and a footer. After a client-side navigation, focus moves to `<main>` so keyboard
+ * The frame of every page: skip link, header with the product name, navigation and the
+ * account corner ({@link SessionNav}), the main landmark and a footer. After a client-side navigation, focus moves to `<main>` so keyboard
  * and screen-reader users start at the new page's content, as after a full page load.
  */
 export function AppShell() {
@@ -43,13 +44,9 @@ export function AppShell() {
                   </NavLink>
                 </li>
               ))}
-              <li>
-                <NavLink to="/login" className="button button--small button--secondary">
-                  Sign in
-                </NavLink>
-              </li>
             </ul>
           </nav>
+          <SessionNav />
         </div>
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="site-main">

@@ -1,9 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { api, isApiError, GENERIC_ERROR_MESSAGE, type FieldErrors } from '../api/client.ts';
 import { Notice, type NoticeTone } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
+import { TextField } from '../components/TextField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { useAppStore } from '../state/store.ts';
 
 /** What `POST /login` may answer on success; anything else is ignored. */
 interface LoginResponse {
@@ -23,10 +25,13 @@ interface FormNotice {
  * Sign-in: `POST /login` with `{ email, password }` as JSON (route table: "issue: accounts").
  * Spec 001 §8: a 422's `errors` go on the fields; another answer's `message` is shown (a 501,
  * "not built yet", as information rather than a failure); an answer that is not JSON gets the
- * generic message.
+ * generic message. On success the session store is refreshed (the header then shows the user)
+ * and the app goes to the answer's `redirect`, a page of this app.
  */
 export function LoginPage() {
   useDocumentTitle('Sign in');
+  const navigate = useNavigate();
+  const refreshSession = useAppStore((s) => s.refreshSession);
   const ids = { email: useId(), password: useId(), show: useId(), title: useId() };
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -59,9 +64,10 @@ export function LoginPage() {
         email: values.email.trim(),
         password: values.password,
       });
+      await refreshSession();
       const redirect = answer?.redirect;
       if (typeof redirect === 'string' && redirect.startsWith('/') && !redirect.startsWith('//')) {
-        window.location.assign(redirect);
+        navigate(redirect);
         return;
       }
       setSignedIn(true);
@@ -137,6 +143,9 @@ export function LoginPage() {
             )}
           </button>
         </form>
+        <p className="muted text-center">
+          New to PicSnippets? <Link to="/register">Create an account</Link>
+        </p>
       </section>
     </div>
   );
@@ -161,58 +170,6 @@ function SignedIn() {
           Go to the home page
         </Link>
       </section>
-    </div>
-  );
-}
-
-function TextField({
-  id,
-  inputRef,
-  label,
-  name,
-  type,
-  autoComplete,
-  value,
-  errors,
-  onChange,
-}: {
-  id: string;
-  inputRef: RefObject<HTMLInputElement | null>;
-  label: string;
-  name: string;
-  type: 'email' | 'password' | 'text';
-  autoComplete: string;
-  value: string;
-  errors: string[] | undefined;
-  onChange: (value: string) => void;
-}) {
-  const errorId = `${id}-error`;
-  return (
-    <div className="field">
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        className="input"
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        spellCheck={false}
-        autoCapitalize="none"
-        required
-        value={value}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? errorId : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {errors && (
-        <p id={errorId} className="field__error">
-          <span aria-hidden="true">! </span>
-          {errors.join(' ')}
-        </p>
-      )}
     </div>
   );
 }

@@ -1,0 +1,81 @@
+/**
+ * Registration step 1, the plan: which plans are shown and which one starts selected
+ * (spec 001 §4).
+ */
+import type { Plan, PlanInterval } from '../../api/plans.ts';
+
+export const isFree = (plan: Plan): boolean => plan.price === 0;
+
+/** True when the list has paid plans of both intervals, so a monthly/yearly toggle helps. */
+export function hasIntervalChoice(plans: readonly Plan[]): boolean {
+  const paid = plans.filter((p) => !isFree(p));
+  return paid.some((p) => p.interval === 'yearly') && paid.some((p) => p.interval === 'monthly');
+}
+
+/** The plans shown for an interval: the free plans, then the paid plans of that interval. */
+export function plansFor(plans: readonly Plan[], interval: PlanInterval): Plan[] {
+  return [...plans.filter(isFree), ...plans.filter((p) => !isFree(p) && p.interval === interval)];
+}
+
+/** The plan named in the URL's `plan` parameter, by id or by name (spec 001 §2). */
+export function findRequestedPlan(
+  plans: readonly Plan[],
+  requested: string | null,
+): Plan | undefined {
+  const wanted = requested?.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return (
+    plans.find((p) => p.id.toLowerCase() === wanted) ??
+    plans.find((p) => p.name.toLowerCase() === wanted)
+  );
+}
+
+export interface PlanChoice {
+  /** The selected plan's id; undefined only when no plan is selectable at all. */
+  planId: string | undefined;
+  interval: PlanInterval;
+  /** The plan the URL asked for when it exists but cannot be taken now (billing offline). */
+  unavailableRequest?: Plan;
+}
+
+/**
+ * The plan selected when step 1 opens (spec 001 §4 "Default plan at registration"): the plan
+ * from the query when it exists and can be taken; else the free plan when an invitation is
+ * present; else the first paid plan of the active interval that can be taken; else the free
+ * plan. The interval is yearly when there are no monthly plans or the requested plan is yearly.
+ *
+ * @param plans      the plan list, in the server's order.
+ * @param requested  the `plan` query parameter (an id or a name), or null.
+ * @param invitation whether the URL carries an invitation.
+ */
+export function defaultPlanChoice(
+  plans: readonly Plan[],
+  requested: string | null,
+  invitation: boolean,
+): PlanChoice {
+  const wanted = findRequestedPlan(plans, requested);
+  const paid = plans.filter((p) => !isFree(p));
+  const interval: PlanInterval =
+    (paid.length > 0 && !paid.some((p) => p.interval === 'monthly')) ||
+    (wanted && !isFree(wanted) && wanted.interval === 'yearly')
+      ? 'yearly'
+      : 'monthly';
+  const free = plans.find((p) => isFree(p) && p.available);
+  const unavailableRequest = wanted && !wanted.available ? wanted : undefined;
+
+  let chosen: Plan | undefined;
+  if (wanted?.available) chosen = wanted;
+  else if (invitation) chosen = free;
+  chosen ??= paid.find((p) => p.interval === interval && p.available) ?? free;
+  chosen ??= plans.find((p) => p.available);
+  return { planId: chosen?.id, interval, ...(unavailableRequest ? { unavailableRequest } : {}) };
+}
+
+/** "$29" for 2900 cents; whole amounts without decimals. Prices are in US dollars. */
+export function formatPrice(cents: number): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100);
+}

@@ -1,0 +1,86 @@
+/**
+ * The session slice of the app store: who is signed in.
+ *
+ * The user comes from `GET /user/current` (spec 001 §7), loaded once when the app starts and
+ * again after anything that changes the session (sign-in, registration). Signing out is a
+ * navigation to `GET /logout`, which ends the session and redirects home (spec 001 §7).
+ *
+ * TODO: spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal". The
+ * modal is not built yet; a 401 from `/user/current` simply means "signed out" here.
+ */
+import type { StateCreator } from 'zustand';
+import { isApiError, GENERIC_ERROR_MESSAGE } from '../api/client.ts';
+import { fetchCurrentUser, type CurrentUser } from '../api/session.ts';
+
+/**
+ * - `loading`: the first `/user/current` has not answered yet (the header waits);
+ * - `ready`: `user` is known (`null` when signed out);
+ * - `error`: the check failed (network, server error); `user` is `null` and `sessionError`
+ *   says why. The app then behaves as signed out.
+ */
+export type SessionStatus = 'loading' | 'ready' | 'error';
+
+export interface SessionState {
+  sessionStatus: SessionStatus;
+  user: CurrentUser | null;
+  sessionError: string | null;
+}
+
+export interface SessionActions {
+  /** Loads the user unless a load has already started; for the app's start. */
+  loadSession: () => Promise<void>;
+  /**
+   * Asks the server again who is signed in and stores the answer.
+   * @returns the user, or `null` when signed out or when the check failed (never throws).
+   */
+  refreshSession: () => Promise<CurrentUser | null>;
+  /** Ends the session: navigates to `/logout` (a full page load; the server redirects home). */
+  signOut: () => void;
+}
+
+export type SessionSlice = SessionState & SessionActions;
+
+/** The state before anything is known; tests reset the store to it. */
+export const initialSessionState: SessionState = {
+  sessionStatus: 'loading',
+  user: null,
+  sessionError: null,
+};
+
+export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice> = (set, get) => {
+  let started = false;
+  // Only the latest request may write: a slow early answer must not undo a later sign-in.
+  let latest = 0;
+
+  const refreshSession = async (): Promise<CurrentUser | null> => {
+    started = true;
+    const request = ++latest;
+    try {
+      const user = await fetchCurrentUser();
+      if (request === latest) set({ sessionStatus: 'ready', user, sessionError: null });
+      return user;
+    } catch (error) {
+      console.error('GET /user/current failed', error);
+      if (request === latest) {
+        set({
+          sessionStatus: 'error',
+          user: null,
+          sessionError: isApiError(error) ? error.message : GENERIC_ERROR_MESSAGE,
+        });
+      }
+      return null;
+    }
+  };
+
+  return {
+    ...initialSessionState,
+    loadSession: async () => {
+      if (started) return;
+      await get().refreshSession();
+    },
+    refreshSession,
+    signOut: () => {
+      window.location.assign('/logout');
+    },
+  };
+};

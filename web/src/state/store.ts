@@ -1,0 +1,13 @@
+/**
+ * The app's one zustand store, built from slices (zustand docs, "slices pattern"). Each slice
+ * keeps its actions beside its state; components read it through fine-grained selectors, e.g.
+ * `useAppStore((s) => s.user)`.
+ */
+import { create } from 'zustand';
+import { createSessionSlice, type SessionSlice } from './session.ts';
+
+export type AppState = SessionSlice;
+
+export const useAppStore = create<AppState>()((...args) => ({
+  ...createSessionSlice(...args),
+}));
