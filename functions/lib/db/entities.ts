@@ -74,6 +74,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         planId: { type: 'string', required: true },
         /** Set by billing (freeze) or an admin; blocks design actions (spec 000 §4). */
         frozen: { type: 'boolean', default: false },
+        /** Extra designs beyond the plan, set by an admin (spec 001 §3 `additional_{product}`). */
+        additionalPicsnippets: { type: 'number', default: 0 },
+        /** Admin-set restriction flag (spec 001 §3 `limited_permission`). */
+        limitedPermission: { type: 'boolean', default: false },
         photoUrl: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
         updatedAt: { type: 'string', default: now, watch: '*', set: now },
