@@ -2,6 +2,7 @@
  * The edge (DESIGN.md §7): one CloudFront distribution in front of the SPA (S3 via origin access
  * control), the HTTP API and the render function URL.
  */
+import { SPA_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
 import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -73,8 +74,13 @@ export class Web extends Construct {
     );
 
     const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      comment: 'PicSnippets: HSTS, nosniff, frame options, referrer policy',
+      comment: 'PicSnippets: HSTS, CSP, nosniff, frame options, referrer policy',
       securityHeadersBehavior: {
+        // override false: API answers keep their own, stricter policy; SPA documents get this.
+        contentSecurityPolicy: {
+          contentSecurityPolicy: SPA_CONTENT_SECURITY_POLICY,
+          override: false,
+        },
         strictTransportSecurity: {
           accessControlMaxAge: Duration.days(730),
           includeSubdomains: true,

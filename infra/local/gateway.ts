@@ -11,6 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { isApiRequest, matchRoute, type Feature } from '#shared/routes.ts';
+import { SPA_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { readOutbox } from '#lib/mailer.ts';
@@ -188,6 +189,7 @@ export function staticSpa(root: string) {
     const immutable = url.pathname.startsWith('/assets/');
     res.writeHead(200, {
       ...SPA_SECURITY_HEADERS,
+      'content-security-policy': SPA_CONTENT_SECURITY_POLICY,
       'content-type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': String(info.size),
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',

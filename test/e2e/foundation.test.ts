@@ -83,6 +83,7 @@ describe('the SPA', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('content-security-policy')).toContain("object-src 'none'");
     expect(await res.text()).toContain('<div id="root">');
   });
 });
