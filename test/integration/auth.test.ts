@@ -136,9 +136,13 @@ describe('access rules from the route table (issue: accounts §5)', () => {
   it("answers 404 for another team's id and lets the owner through", async () => {
     const admin = client();
     await admin.login('admin@example.com');
-    expect((await admin.request('POST', '/settings/companies/team-demo/photo', {})).status).toBe(404);
+    expect((await admin.request('POST', '/settings/companies/team-demo/photo', {})).status).toBe(
+      404,
+    );
     const owner = client();
     await owner.login('demo@example.com');
-    expect((await owner.request('POST', '/settings/companies/team-demo/photo', {})).status).toBe(501);
+    expect((await owner.request('POST', '/settings/companies/team-demo/photo', {})).status).toBe(
+      501,
+    );
   });
 });
