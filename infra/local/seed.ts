@@ -162,7 +162,17 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
   const { User, Team, Membership, Plan, Design } = db();
   const existing = await User.get({ userId: IDS.demo }).go();
-  if (existing.data) return false;
+  if (existing.data) {
+    // Data seeded before e-mail claims existed gets them now, so nobody can re-register the
+    // demo addresses.
+    await db()
+      .EmailClaim.put([
+        { email: 'admin@example.com', userId: IDS.admin },
+        { email: 'demo@example.com', userId: IDS.demo },
+      ])
+      .go();
+    return false;
+  }
   log('Seeding demo data…');
 
   await Plan.put([
