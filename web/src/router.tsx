@@ -6,7 +6,9 @@ import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { RegisterPage } from './pages/RegisterPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
+import { SettingsPage } from './pages/SettingsPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
+import { TeamSettingsPage } from './pages/TeamSettingsPage.tsx';
 
 /**
  * The SPA's pages. Paths that are also API routes (`/login` is `POST /login`) are told apart
@@ -24,6 +26,8 @@ export const router = createBrowserRouter([
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
       { path: 'confirmation', element: <ConfirmationPage /> },
+      { path: 'settings', element: <SettingsPage /> },
+      { path: 'settings/companies/:teamId', element: <TeamSettingsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -47,6 +47,18 @@ export class ApiError extends Error {
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
+type UnauthorizedListener = (path: string) => void;
+let unauthorizedListener: UnauthorizedListener | undefined;
+
+/**
+ * Spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal". The store
+ * registers here (the client does not import the store); it is told the path of every call
+ * answered 401, before the {@link ApiError} is thrown to the caller.
+ */
+export function onUnauthorized(listener: UnauthorizedListener | undefined): void {
+  unauthorizedListener = listener;
+}
+
 export interface ApiOptions {
   /** Cancels the request; the promise then rejects with the browser's `AbortError`. */
   signal?: AbortSignal;
@@ -99,6 +111,7 @@ export async function api<T>(
   }
 
   const json = await readJson(response);
+  if (response.status === 401) unauthorizedListener?.(path);
 
   if (response.ok) {
     if (json.kind === 'json') return json.value as T;

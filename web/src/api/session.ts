@@ -20,6 +20,7 @@ export interface CurrentUser {
   photo_url: string | null;
   isAdmin: boolean;
   current_team_id: string | null;
+  two_factor_enabled: boolean;
   teams: TeamMembership[];
 }
 
@@ -56,6 +57,7 @@ function toCurrentUser(v: unknown): CurrentUser | undefined {
     photo_url: typeof v.photo_url === 'string' ? v.photo_url : null,
     isAdmin: v.isAdmin === true,
     current_team_id: typeof v.current_team_id === 'string' ? v.current_team_id : null,
+    two_factor_enabled: v.two_factor_enabled === true,
     teams: teams.flatMap((t) =>
       isRecord(t) && typeof t.id === 'string'
         ? [{ id: t.id, role: typeof t.role === 'string' ? t.role : '' }]

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { LogoMark } from './LogoMark.tsx';
+import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { SessionNav } from './SessionNav.tsx';
 
 const NAV = [
@@ -57,6 +58,7 @@ export function AppShell() {
           <p>PicSnippets: personalised images for every recipient.</p>
         </div>
       </footer>
+      <SessionExpiredModal />
     </div>
   );
 }

@@ -21,6 +21,9 @@ export function SessionNav() {
           <span className="visually-hidden">Signed in as </span>
           <span className="session-nav__name">{user.name}</span>
         </p>
+        <NavLink to="/settings" className="button button--small button--secondary">
+          Settings
+        </NavLink>
         <button type="button" className="button button--small button--secondary" onClick={signOut}>
           Sign out
         </button>

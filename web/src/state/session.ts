@@ -5,8 +5,10 @@
  * again after anything that changes the session (sign-in, registration). Signing out is a
  * navigation to `GET /logout`, which ends the session and redirects home (spec 001 §7).
  *
- * TODO: spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal". The
- * modal is not built yet; a 401 from `/user/current` simply means "signed out" here.
+ * Spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal": any call
+ * answered 401 while a user is known clears the user and sets `sessionExpired`, which opens
+ * the modal (`SessionExpiredModal`). A 401 from `/user/current` with no user known simply means
+ * "signed out".
  */
 import type { StateCreator } from 'zustand';
 import { isApiError, GENERIC_ERROR_MESSAGE } from '../api/client.ts';
@@ -24,6 +26,8 @@ export interface SessionState {
   sessionStatus: SessionStatus;
   user: CurrentUser | null;
   sessionError: string | null;
+  /** A call was answered 401 while signed in: the session-expired modal is open. */
+  sessionExpired: boolean;
 }
 
 export interface SessionActions {
@@ -36,6 +40,10 @@ export interface SessionActions {
   refreshSession: () => Promise<CurrentUser | null>;
   /** Ends the session: navigates to `/logout` (a full page load; the server redirects home). */
   signOut: () => void;
+  /** Spec 001 §8: the server answered 401 to a signed-in user; the client logs out. */
+  expireSession: () => void;
+  /** Closes the session-expired modal (the user goes to sign in). */
+  dismissSessionExpired: () => void;
 }
 
 export type SessionSlice = SessionState & SessionActions;
@@ -45,6 +53,7 @@ export const initialSessionState: SessionState = {
   sessionStatus: 'loading',
   user: null,
   sessionError: null,
+  sessionExpired: false,
 };
 
 export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice> = (set, get) => {
@@ -57,7 +66,10 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
     const request = ++latest;
     try {
       const user = await fetchCurrentUser();
-      if (request === latest) set({ sessionStatus: 'ready', user, sessionError: null });
+      if (request === latest) {
+        set({ sessionStatus: 'ready', user, sessionError: null });
+        if (user) set({ sessionExpired: false });
+      }
       return user;
     } catch (error) {
       console.error('GET /user/current failed', error);
@@ -82,5 +94,12 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
     signOut: () => {
       window.location.assign('/logout');
     },
+    expireSession: () => {
+      if (!get().user) return;
+      // A newer answer than any /user/current still on its way.
+      latest++;
+      set({ user: null, sessionStatus: 'ready', sessionExpired: true });
+    },
+    dismissSessionExpired: () => set({ sessionExpired: false }),
   };
 };

@@ -4,6 +4,7 @@
  * `useAppStore((s) => s.user)`.
  */
 import { create } from 'zustand';
+import { onUnauthorized } from '../api/client.ts';
 import { createSessionSlice, type SessionSlice } from './session.ts';
 
 export type AppState = SessionSlice;
@@ -11,3 +12,6 @@ export type AppState = SessionSlice;
 export const useAppStore = create<AppState>()((...args) => ({
   ...createSessionSlice(...args),
 }));
+
+// Spec 001 §8: a 401 from any call logs the client out and opens the session-expired modal.
+onUnauthorized(() => useAppStore.getState().expireSession());

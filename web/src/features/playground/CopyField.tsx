@@ -14,10 +14,13 @@ export function CopyField({
   label,
   value,
   testId,
+  what = 'URL',
 }: {
   label: string;
   value: string;
   testId?: string;
+  /** What the value is, for the "copy blocked" hint ("the URL is selected"). */
+  what?: string;
 }) {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -39,7 +42,7 @@ export function CopyField({
       inputRef.current?.select();
       setResult({
         tone: 'failed',
-        text: 'Copy blocked by the browser; the URL is selected, press Ctrl+C (⌘C on a Mac).',
+        text: `Copy blocked by the browser; the ${what} is selected, press Ctrl+C (⌘C on a Mac).`,
       });
     }
   }

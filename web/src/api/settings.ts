@@ -1,0 +1,122 @@
+/**
+ * The settings calls (spec 001 §7, "Profile, teams, members" and "Security and tokens").
+ * Answers are not validated deeply: lists are checked to be arrays, the rest is trusted as
+ * the server's documented shape.
+ */
+import { api } from './client.ts';
+
+export interface Team {
+  id: string;
+  name: string;
+  slug: string;
+  owner_id: string;
+  current_billing_plan: string | null;
+  can_export_pdf: boolean;
+  can_upload_custom_fonts: boolean;
+  pivot: { role: string };
+}
+
+export interface TeamMember {
+  id: string;
+  name: string;
+  email: string;
+  pivot: { role: string };
+}
+
+export type TeamDetails = Omit<Team, 'pivot'> & { users: TeamMember[] };
+
+export interface Option {
+  value: string;
+  text: string;
+}
+
+export interface Ability extends Option {
+  default: boolean;
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  metadata: { abilities: string[] };
+  created_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface TeamInvitation {
+  id: string;
+  email: string;
+  role: string;
+  created_at: string | null;
+}
+
+export interface PendingInvitation {
+  id: string;
+  role: string;
+  team: { id: string; name: string };
+}
+
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+  qr: string;
+}
+
+const list = async <T>(path: string, signal?: AbortSignal): Promise<T[]> => {
+  const body = await api<unknown>('GET', path, undefined, { signal });
+  return Array.isArray(body) ? (body as T[]) : [];
+};
+const enc = encodeURIComponent;
+
+// Profile and security
+export const updateContact = (values: { name: string; email: string }) =>
+  api<unknown>('PUT', '/settings/contact', values);
+export const updatePassword = (values: {
+  current_password: string;
+  password: string;
+  password_confirmation: string;
+}) => api<unknown>('PUT', '/settings/password', values);
+export const startTwoFactor = () => api<TwoFactorSetup>('POST', '/settings/two-factor-auth', {});
+export const confirmTwoFactor = (code: string) =>
+  api<{ success: boolean; reset_code: string }>('POST', '/settings/two-factor-auth', { code });
+export const disableTwoFactor = (code: string) =>
+  api<unknown>('DELETE', '/settings/two-factor-auth', { code });
+
+// API tokens
+export const fetchAbilities = (signal?: AbortSignal) =>
+  list<Ability>('/settings/api/token/abilities', signal);
+export const fetchTokens = (signal?: AbortSignal) => list<ApiToken>('/settings/api/tokens', signal);
+export const createToken = (values: { name: string; abilities: string[] }) =>
+  api<{ token: string; id: string }>('POST', '/settings/api/token', values);
+export const updateToken = (id: string, values: { name: string; abilities: string[] }) =>
+  api<unknown>('PUT', `/settings/api/token/${enc(id)}`, values);
+export const deleteToken = (id: string) => api<unknown>('DELETE', `/settings/api/token/${enc(id)}`);
+
+// Teams
+export const fetchTeams = (signal?: AbortSignal) => list<Team>('/settings/companies', signal);
+export const createTeam = (name: string) =>
+  api<{ pendingPayment: boolean; team: Team }>('POST', '/settings/companies', { name });
+export const switchTeam = (id: string) =>
+  api<unknown>('PUT', `/settings/companies/${enc(id)}/switch`);
+export const fetchTeam = (id: string, signal?: AbortSignal) =>
+  api<TeamDetails>('GET', `/settings/companies/json/${enc(id)}`, undefined, { signal });
+export const renameTeam = (id: string, name: string) =>
+  api<unknown>('PUT', `/settings/companies/${enc(id)}/name`, { name });
+export const deleteTeam = (id: string) => api<unknown>('DELETE', `/settings/companies/${enc(id)}`);
+export const fetchRoles = (signal?: AbortSignal) =>
+  list<Option>('/settings/companies/roles', signal);
+
+// Members and invitations
+export const fetchTeamInvitations = (id: string, signal?: AbortSignal) =>
+  list<TeamInvitation>(`/settings/companies/${enc(id)}/invitations`, signal);
+export const sendInvitation = (id: string, values: { email: string; role: string }) =>
+  api<unknown>('POST', `/settings/companies/${enc(id)}/invitations`, values);
+export const cancelInvitation = (id: string) =>
+  api<unknown>('DELETE', `/settings/invitations/${enc(id)}`);
+export const updateMemberRole = (teamId: string, userId: string, role: string) =>
+  api<unknown>('PUT', `/settings/companies/${enc(teamId)}/members/${enc(userId)}`, { role });
+export const removeMember = (teamId: string, userId: string) =>
+  api<unknown>('DELETE', `/settings/companies/${enc(teamId)}/members/${enc(userId)}`);
+export const fetchPendingInvitations = (signal?: AbortSignal) =>
+  list<PendingInvitation>('/settings/invitations/pending', signal);
+export const answerInvitation = (id: string, answer: 'accept' | 'reject') =>
+  api<unknown>('POST', `/settings/invitations/${enc(id)}/${answer}`);

@@ -1,0 +1,367 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  createToken,
+  deleteToken,
+  fetchAbilities,
+  fetchTokens,
+  updateToken,
+  type Ability,
+  type ApiToken,
+} from '../../api/settings.ts';
+import { ConfirmDialog } from '../../components/Modal.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { FieldError, TextField } from '../../components/TextField.tsx';
+import { useLoad } from '../../hooks/useLoad.ts';
+import { CopyField } from '../playground/CopyField.tsx';
+import { actionFailure, formFailure } from './formFailure.ts';
+import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+
+/** API tokens (spec 001 §7 "Security and tokens"): list, create, edit, delete. */
+export function ApiTokensSection() {
+  const base = useId();
+  const abilities = useLoad((signal) => fetchAbilities(signal), 'abilities');
+  const tokens = useLoad((signal) => fetchTokens(signal), 'tokens');
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [deleting, setDeleting] = useState<ApiToken | null>(null);
+  const [deletePending, setDeletePending] = useState(false);
+  const [listMessage, setListMessage] = useState<{ tone: 'success' | 'error'; text: string }>();
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeletePending(true);
+    try {
+      await deleteToken(deleting.id);
+      setListMessage({ tone: 'success', text: `The token “${deleting.name}” was deleted.` });
+      tokens.reload();
+    } catch (error) {
+      setListMessage({ tone: 'error', text: actionFailure(error) });
+    } finally {
+      setDeletePending(false);
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section className="settings-section" aria-labelledby={`${base}-title`}>
+      <h2 id={`${base}-title`} className="card__title">
+        API tokens
+      </h2>
+      <div className="stack">
+        <p className="muted">Tokens let other programs use the PicSnippets API as you.</p>
+        {created ? (
+          <NewToken name={created.name} token={created.token} onDone={() => setCreated(null)} />
+        ) : (
+          abilities.state === 'ready' && (
+            <CreateTokenForm
+              abilities={abilities.data}
+              onCreated={(name, token) => {
+                setCreated({ name, token });
+                setListMessage(undefined);
+                tokens.reload();
+              }}
+            />
+          )
+        )}
+        {abilities.state === 'error' && <Notice tone="error">{abilities.error}</Notice>}
+        <h3 className="settings-subtitle">Your tokens</h3>
+        {listMessage && <Notice tone={listMessage.tone}>{listMessage.text}</Notice>}
+        {tokens.state === 'loading' && (
+          <p className="muted">
+            <Spinner /> Loading tokens…
+          </p>
+        )}
+        {tokens.state === 'error' && <Notice tone="error">{tokens.error}</Notice>}
+        {tokens.state === 'ready' &&
+          (tokens.data.length === 0 ? (
+            <p className="muted">You have no API tokens yet.</p>
+          ) : (
+            <ul className="item-list" data-testid="token-list">
+              {tokens.data.map((token) => (
+                <TokenRow
+                  key={token.id}
+                  token={token}
+                  abilities={abilities.data ?? []}
+                  onSaved={tokens.reload}
+                  onDelete={() => setDeleting(token)}
+                />
+              ))}
+            </ul>
+          ))}
+      </div>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this API token?"
+        confirmLabel="Delete token"
+        pending={deletePending}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>
+          Programs using “{deleting?.name}” will no longer be able to reach the API. This cannot be
+          undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/**
+ * The new token, shown once (it cannot be read again). Takes focus when it appears so keyboard
+ * and screen-reader users land on it; "I have stored it" brings the create form back.
+ */
+function NewToken({ name, token, onDone }: { name: string; token: string; onDone: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div ref={ref} tabIndex={-1} className="focus-target">
+      <Notice tone="success" title={`Token “${name}” created`}>
+        <div className="stack">
+          <p>
+            Copy it now: this is the only time it is shown. Store it somewhere safe; anyone with it
+            can use your account through the API.
+          </p>
+          <CopyField label="New API token" value={token} what="token" testId="new-token" />
+          <div>
+            <button type="button" className="button button--small" onClick={onDone}>
+              I have stored it
+            </button>
+          </div>
+        </div>
+      </Notice>
+    </div>
+  );
+}
+
+type TokenField = 'name' | 'abilities';
+
+function CreateTokenForm({
+  abilities,
+  onCreated,
+}: {
+  abilities: Ability[];
+  onCreated: (name: string, token: string) => void;
+}) {
+  const base = useId();
+  const defaults = abilities.filter((a) => a.default).map((a) => a.value);
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<string[]>(defaults);
+  const [errors, setErrors] = useState<Partial<Record<TokenField, string[]>>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setMessage(null);
+    if (name.trim() === '') {
+      setErrors({ name: ['Enter a name for the token.'] });
+      focusFirstInvalid(base);
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const answer = await createToken({ name: name.trim(), abilities: chosen });
+      onCreated(name.trim(), answer.token);
+      setName('');
+      setChosen(defaults);
+    } catch (error) {
+      const failure = formFailure(error, ['name', 'abilities'] as const);
+      setErrors(failure.fields);
+      setMessage(failure.message);
+      focusFirstInvalid(base);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form id={base} className="stack subcard" noValidate onSubmit={(e) => void submit(e)}>
+      <h3 className="settings-subtitle">Create a token</h3>
+      {message && <Notice tone="error">{message}</Notice>}
+      <TextField
+        id={`${base}-name`}
+        label="Token name"
+        name="token_name"
+        autoComplete="off"
+        hint="Say what uses it, e.g. “Shop sync”."
+        value={name}
+        errors={errors.name}
+        onChange={setName}
+      />
+      <AbilityChoices
+        idBase={base}
+        abilities={abilities}
+        chosen={chosen}
+        errors={errors.abilities}
+        onChange={setChosen}
+      />
+      <SubmitButton pending={pending} label="Create token" busyLabel="Creating…" />
+    </form>
+  );
+}
+
+function AbilityChoices({
+  idBase,
+  abilities,
+  chosen,
+  errors,
+  onChange,
+}: {
+  idBase: string;
+  abilities: Ability[];
+  chosen: string[];
+  errors: string[] | undefined;
+  onChange: (chosen: string[]) => void;
+}) {
+  return (
+    <fieldset
+      className="fieldset"
+      aria-describedby={errors ? `${idBase}-abilities-error` : undefined}
+    >
+      <legend className="field__label">Abilities</legend>
+      <div className="checkbox-row">
+        {abilities.map((ability) => (
+          <div className="checkbox" key={ability.value}>
+            <input
+              id={`${idBase}-ability-${ability.value}`}
+              type="checkbox"
+              name="abilities"
+              value={ability.value}
+              checked={chosen.includes(ability.value)}
+              onChange={(event) =>
+                onChange(
+                  event.target.checked
+                    ? [...chosen, ability.value]
+                    : chosen.filter((v) => v !== ability.value),
+                )
+              }
+            />
+            <label htmlFor={`${idBase}-ability-${ability.value}`}>{ability.text}</label>
+          </div>
+        ))}
+      </div>
+      {errors && <FieldError id={`${idBase}-abilities-error`} errors={errors} />}
+    </fieldset>
+  );
+}
+
+function TokenRow({
+  token,
+  abilities,
+  onSaved,
+  onDelete,
+}: {
+  token: ApiToken;
+  abilities: Ability[];
+  onSaved: () => void;
+  onDelete: () => void;
+}) {
+  const base = useId();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(token.name);
+  const [chosen, setChosen] = useState<string[]>(token.metadata?.abilities ?? []);
+  const [errors, setErrors] = useState<Partial<Record<TokenField, string[]>>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const labels = (token.metadata?.abilities ?? []).map(
+    (v) => abilities.find((a) => a.value === v)?.text ?? v,
+  );
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setMessage(null);
+    setErrors({});
+    setPending(true);
+    try {
+      await updateToken(token.id, { name: name.trim(), abilities: chosen });
+      setEditing(false);
+      onSaved();
+    } catch (error) {
+      const failure = formFailure(error, ['name', 'abilities'] as const);
+      setErrors(failure.fields);
+      setMessage(failure.message);
+      focusFirstInvalid(base);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (editing) {
+    return (
+      <li className="item-list__item">
+        <form id={base} className="stack" noValidate onSubmit={(e) => void save(e)}>
+          {message && <Notice tone="error">{message}</Notice>}
+          <TextField
+            id={`${base}-name`}
+            label="Token name"
+            name="token_name"
+            autoComplete="off"
+            value={name}
+            errors={errors.name}
+            onChange={setName}
+          />
+          <AbilityChoices
+            idBase={base}
+            abilities={abilities}
+            chosen={chosen}
+            errors={errors.abilities}
+            onChange={setChosen}
+          />
+          <div className="item-list__actions">
+            <button
+              type="button"
+              className="button button--small button--secondary"
+              onClick={() => {
+                setEditing(false);
+                setName(token.name);
+                setChosen(token.metadata?.abilities ?? []);
+                setErrors({});
+                setMessage(null);
+              }}
+            >
+              Cancel
+            </button>
+            <button type="submit" className="button button--small" aria-disabled={pending}>
+              {pending ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        </form>
+      </li>
+    );
+  }
+
+  return (
+    <li className="item-list__item">
+      <div className="item-list__main">
+        <p className="item-list__name">{token.name}</p>
+        <p className="muted item-list__meta">
+          {labels.length > 0 ? labels.join(', ') : 'No abilities'}
+          {' · '}
+          {token.last_used_at ? `Last used ${formatDate(token.last_used_at)}` : 'Never used'}
+        </p>
+      </div>
+      <div className="item-list__actions">
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() => setEditing(true)}
+        >
+          Edit<span className="visually-hidden"> {token.name}</span>
+        </button>
+        <button type="button" className="button button--small button--danger" onClick={onDelete}>
+          Delete<span className="visually-hidden"> {token.name}</span>
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export function formatDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}

@@ -1,0 +1,227 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  answerInvitation,
+  createTeam,
+  fetchPendingInvitations,
+  fetchTeams,
+  switchTeam,
+} from '../../api/settings.ts';
+import { Notice } from '../../components/Notice.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { useLoad } from '../../hooks/useLoad.ts';
+import { useAppStore } from '../../state/store.ts';
+import { actionFailure, formFailure } from './formFailure.ts';
+import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+
+type Message = { tone: 'success' | 'error'; text: string };
+
+/** Companies tab: the user's teams, switching, creating one, and invitations to answer. */
+export function CompaniesTab() {
+  const base = useId();
+  const currentTeamId = useAppStore((s) => s.user?.current_team_id ?? null);
+  const refreshSession = useAppStore((s) => s.refreshSession);
+  const teams = useLoad((signal) => fetchTeams(signal), 'teams');
+  const invitations = useLoad((signal) => fetchPendingInvitations(signal), 'pending');
+  const [message, setMessage] = useState<Message>();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function act(key: string, action: () => Promise<string>) {
+    if (busy) return;
+    setBusy(key);
+    setMessage(undefined);
+    try {
+      setMessage({ tone: 'success', text: await action() });
+    } catch (error) {
+      setMessage({ tone: 'error', text: actionFailure(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="stack-lg">
+      <section className="settings-section" aria-labelledby={`${base}-teams`}>
+        <h2 id={`${base}-teams`} className="card__title">
+          Your companies
+        </h2>
+        <div className="stack">
+          {message && <Notice tone={message.tone}>{message.text}</Notice>}
+          {teams.state === 'loading' && (
+            <p className="muted">
+              <Spinner /> Loading companies…
+            </p>
+          )}
+          {teams.state === 'error' && <Notice tone="error">{teams.error}</Notice>}
+          {teams.state === 'ready' &&
+            (teams.data.length === 0 ? (
+              <p className="muted">You do not belong to any company yet.</p>
+            ) : (
+              <ul className="item-list" data-testid="team-list">
+                {teams.data.map((team) => {
+                  const current = team.id === currentTeamId;
+                  return (
+                    <li key={team.id} className="item-list__item">
+                      <div className="item-list__main">
+                        <p className="item-list__name">
+                          <Link to={`/settings/companies/${encodeURIComponent(team.id)}`}>
+                            {team.name}
+                          </Link>
+                          {current && <span className="pill">Current</span>}
+                        </p>
+                        <p className="muted item-list__meta">{roleLabel(team.pivot?.role)}</p>
+                      </div>
+                      <div className="item-list__actions">
+                        {!current && (
+                          <button
+                            type="button"
+                            className="button button--small button--secondary"
+                            aria-disabled={busy !== null}
+                            onClick={() =>
+                              void act(`switch-${team.id}`, async () => {
+                                await switchTeam(team.id);
+                                await refreshSession();
+                                return `You are now working in ${team.name}.`;
+                              })
+                            }
+                          >
+                            Switch<span className="visually-hidden"> to {team.name}</span>
+                          </button>
+                        )}
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            ))}
+        </div>
+      </section>
+
+      <CreateTeamForm
+        onCreated={async (name) => {
+          teams.reload();
+          await refreshSession();
+          setMessage({ tone: 'success', text: `The company ${name} was created.` });
+        }}
+      />
+
+      <section className="settings-section" aria-labelledby={`${base}-invitations`}>
+        <h2 id={`${base}-invitations`} className="card__title">
+          Invitations
+        </h2>
+        <div className="stack">
+          {invitations.state === 'loading' && (
+            <p className="muted">
+              <Spinner /> Loading invitations…
+            </p>
+          )}
+          {invitations.state === 'error' && <Notice tone="error">{invitations.error}</Notice>}
+          {invitations.state === 'ready' &&
+            (invitations.data.length === 0 ? (
+              <p className="muted">You have no pending invitations.</p>
+            ) : (
+              <ul className="item-list">
+                {invitations.data.map((invitation) => (
+                  <li key={invitation.id} className="item-list__item">
+                    <div className="item-list__main">
+                      <p className="item-list__name">{invitation.team?.name}</p>
+                      <p className="muted item-list__meta">
+                        Invited as {roleLabel(invitation.role).toLowerCase()}
+                      </p>
+                    </div>
+                    <div className="item-list__actions">
+                      {(['accept', 'reject'] as const).map((answer) => (
+                        <button
+                          key={answer}
+                          type="button"
+                          className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
+                          aria-disabled={busy !== null}
+                          onClick={() =>
+                            void act(`${answer}-${invitation.id}`, async () => {
+                              await answerInvitation(invitation.id, answer);
+                              invitations.reload();
+                              if (answer === 'accept') {
+                                teams.reload();
+                                await refreshSession();
+                              }
+                              return answer === 'accept'
+                                ? `You joined ${invitation.team?.name}.`
+                                : `You declined the invitation to ${invitation.team?.name}.`;
+                            })
+                          }
+                        >
+                          {answer === 'accept' ? 'Accept' : 'Decline'}
+                          <span className="visually-hidden"> {invitation.team?.name}</span>
+                        </button>
+                      ))}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            ))}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function CreateTeamForm({ onCreated }: { onCreated: (name: string) => Promise<void> }) {
+  const base = useId();
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<string[] | undefined>();
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setMessage(null);
+    if (name.trim() === '') {
+      setErrors(['Enter a name for the company.']);
+      focusFirstInvalid(base);
+      return;
+    }
+    setErrors(undefined);
+    setPending(true);
+    try {
+      const answer = await createTeam(name.trim());
+      setName('');
+      await onCreated(answer.team?.name ?? name.trim());
+    } catch (error) {
+      const failure = formFailure(error, ['name'] as const);
+      setErrors(failure.fields.name);
+      setMessage(failure.message);
+      focusFirstInvalid(base);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <section className="settings-section" aria-labelledby={`${base}-title`}>
+      <h2 id={`${base}-title`} className="card__title">
+        Create a company
+      </h2>
+      <form id={base} className="stack" noValidate onSubmit={(e) => void submit(e)}>
+        {message && <Notice tone="error">{message}</Notice>}
+        <TextField
+          id={`${base}-name`}
+          label="Company name"
+          name="team_name"
+          autoComplete="organization"
+          autoCapitalize="words"
+          value={name}
+          errors={errors}
+          onChange={setName}
+        />
+        <SubmitButton pending={pending} label="Create company" busyLabel="Creating…" />
+      </form>
+    </section>
+  );
+}
+
+export function roleLabel(role: string | undefined): string {
+  if (!role) return 'Member';
+  return role.charAt(0).toUpperCase() + role.slice(1);
+}

@@ -1,0 +1,269 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  cancelInvitation,
+  fetchRoles,
+  fetchTeamInvitations,
+  removeMember,
+  sendInvitation,
+  updateMemberRole,
+  type TeamDetails,
+  type TeamMember,
+} from '../../api/settings.ts';
+import { ConfirmDialog } from '../../components/Modal.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { TextField } from '../../components/TextField.tsx';
+import { useLoad } from '../../hooks/useLoad.ts';
+import { useAppStore } from '../../state/store.ts';
+import { formatDate } from './ApiTokensSection.tsx';
+import { roleLabel } from './CompaniesTab.tsx';
+import { actionFailure, formFailure } from './formFailure.ts';
+import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+
+type Message = { tone: 'success' | 'error'; text: string };
+
+/** Team settings, "membership" tab: members (roles, remove, leave) and invitations. */
+export function MembershipTab({
+  team,
+  isOwner,
+  onChanged,
+}: {
+  team: TeamDetails;
+  isOwner: boolean;
+  onChanged: () => void;
+}) {
+  const base = useId();
+  const navigate = useNavigate();
+  const me = useAppStore((s) => s.user);
+  const refreshSession = useAppStore((s) => s.refreshSession);
+  const roles = useLoad((signal) => fetchRoles(signal), 'roles');
+  const [message, setMessage] = useState<Message>();
+  const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function changeRole(member: TeamMember, role: string) {
+    setMessage(undefined);
+    try {
+      await updateMemberRole(team.id, member.id, role);
+      setMessage({
+        tone: 'success',
+        text: `${member.name} is now ${roleLabel(role).toLowerCase()}.`,
+      });
+      onChanged();
+    } catch (error) {
+      setMessage({ tone: 'error', text: actionFailure(error) });
+    }
+  }
+
+  async function confirmRemove() {
+    if (!removing) return;
+    const leaving = removing.id === me?.id;
+    setBusy(true);
+    try {
+      await removeMember(team.id, removing.id);
+      if (leaving) {
+        await refreshSession();
+        navigate('/settings#/companies');
+        return;
+      }
+      setMessage({ tone: 'success', text: `${removing.name} was removed from ${team.name}.` });
+      onChanged();
+    } catch (error) {
+      setMessage({ tone: 'error', text: actionFailure(error) });
+    } finally {
+      setBusy(false);
+      setRemoving(null);
+    }
+  }
+
+  const leaving = removing?.id === me?.id;
+  return (
+    <div className="stack-lg">
+      <section className="settings-section" aria-labelledby={`${base}-members`}>
+        <h2 id={`${base}-members`} className="card__title">
+          Members
+        </h2>
+        <div className="stack">
+          {message && <Notice tone={message.tone}>{message.text}</Notice>}
+          <ul className="item-list">
+            {team.users.map((member) => {
+              const self = member.id === me?.id;
+              const memberIsOwner = member.id === team.owner_id;
+              return (
+                <li key={member.id} className="item-list__item">
+                  <div className="item-list__main">
+                    <p className="item-list__name">
+                      {member.name}
+                      {self && <span className="pill">You</span>}
+                    </p>
+                    <p className="muted item-list__meta break">{member.email}</p>
+                  </div>
+                  <div className="item-list__actions">
+                    {isOwner && !memberIsOwner && roles.state === 'ready' ? (
+                      <>
+                        <label className="visually-hidden" htmlFor={`${base}-role-${member.id}`}>
+                          Role of {member.name}
+                        </label>
+                        <select
+                          id={`${base}-role-${member.id}`}
+                          className="input input--select"
+                          value={member.pivot?.role ?? ''}
+                          onChange={(event) => void changeRole(member, event.target.value)}
+                        >
+                          {roles.data.map((role) => (
+                            <option key={role.value} value={role.value}>
+                              {role.text}
+                            </option>
+                          ))}
+                        </select>
+                      </>
+                    ) : (
+                      <span className="muted">{roleLabel(member.pivot?.role)}</span>
+                    )}
+                    {((isOwner && !self) || (!isOwner && self)) && (
+                      <button
+                        type="button"
+                        className="button button--small button--danger"
+                        onClick={() => setRemoving(member)}
+                      >
+                        {self ? (
+                          'Leave company'
+                        ) : (
+                          <>
+                            Remove<span className="visually-hidden"> {member.name}</span>
+                          </>
+                        )}
+                      </button>
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      </section>
+      {isOwner && <Invitations teamId={team.id} />}
+      <ConfirmDialog
+        open={removing !== null}
+        title={leaving ? `Leave ${team.name}?` : `Remove ${removing?.name ?? ''}?`}
+        confirmLabel={leaving ? 'Leave company' : 'Remove member'}
+        pending={busy}
+        onConfirm={() => void confirmRemove()}
+        onCancel={() => setRemoving(null)}
+      >
+        <p>
+          {leaving
+            ? 'You lose access to this company’s designs until someone invites you again.'
+            : `${removing?.name ?? ''} loses access to this company’s designs.`}
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function Invitations({ teamId }: { teamId: string }) {
+  const base = useId();
+  const invitations = useLoad((signal) => fetchTeamInvitations(teamId, signal), `inv-${teamId}`);
+  const [email, setEmail] = useState('');
+  const [errors, setErrors] = useState<string[] | undefined>();
+  const [message, setMessage] = useState<Message | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setMessage(null);
+    if (email.trim() === '') {
+      setErrors(['Enter the e-mail address to invite.']);
+      focusFirstInvalid(base);
+      return;
+    }
+    setErrors(undefined);
+    setPending(true);
+    try {
+      await sendInvitation(teamId, { email: email.trim(), role: 'member' });
+      setMessage({ tone: 'success', text: `Invitation sent to ${email.trim()}.` });
+      setEmail('');
+      invitations.reload();
+    } catch (error) {
+      const failure = formFailure(error, ['email'] as const);
+      setErrors(failure.fields.email);
+      if (failure.message) setMessage({ tone: 'error', text: failure.message });
+      focusFirstInvalid(base);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function cancel(id: string, to: string) {
+    setMessage(null);
+    try {
+      await cancelInvitation(id);
+      setMessage({ tone: 'success', text: `The invitation to ${to} was cancelled.` });
+      invitations.reload();
+    } catch (error) {
+      setMessage({ tone: 'error', text: actionFailure(error) });
+    }
+  }
+
+  return (
+    <section className="settings-section" aria-labelledby={`${base}-title`}>
+      <h2 id={`${base}-title`} className="card__title">
+        Invitations
+      </h2>
+      <div className="stack">
+        <form id={base} className="stack" noValidate onSubmit={(e) => void submit(e)}>
+          {message && <Notice tone={message.tone}>{message.text}</Notice>}
+          <TextField
+            id={`${base}-email`}
+            label="Invite by e-mail"
+            name="email"
+            type="email"
+            autoComplete="off"
+            hint="They join as a member once they accept."
+            value={email}
+            errors={errors}
+            onChange={setEmail}
+          />
+          <SubmitButton pending={pending} label="Send invitation" busyLabel="Sending…" />
+        </form>
+        <h3 className="settings-subtitle">Pending invitations</h3>
+        {invitations.state === 'loading' && (
+          <p className="muted">
+            <Spinner /> Loading invitations…
+          </p>
+        )}
+        {invitations.state === 'error' && <Notice tone="error">{invitations.error}</Notice>}
+        {invitations.state === 'ready' &&
+          (invitations.data.length === 0 ? (
+            <p className="muted">No invitations are waiting for an answer.</p>
+          ) : (
+            <ul className="item-list">
+              {invitations.data.map((invitation) => (
+                <li key={invitation.id} className="item-list__item">
+                  <div className="item-list__main">
+                    <p className="item-list__name break">{invitation.email}</p>
+                    <p className="muted item-list__meta">
+                      {roleLabel(invitation.role)}
+                      {invitation.created_at && ` · sent ${formatDate(invitation.created_at)}`}
+                    </p>
+                  </div>
+                  <div className="item-list__actions">
+                    <button
+                      type="button"
+                      className="button button--small button--secondary"
+                      onClick={() => void cancel(invitation.id, invitation.email)}
+                    >
+                      Cancel
+                      <span className="visually-hidden"> invitation to {invitation.email}</span>
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ))}
+      </div>
+    </section>
+  );
+}

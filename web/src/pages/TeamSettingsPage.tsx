@@ -1,0 +1,79 @@
+import { useId } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { fetchTeam } from '../api/settings.ts';
+import { Notice } from '../components/Notice.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { Tabs, type TabItem } from '../components/Tabs.tsx';
+import { MembershipTab } from '../features/settings/MembershipTab.tsx';
+import { TeamGeneralTab } from '../features/settings/TeamGeneralTab.tsx';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { useHashTab } from '../hooks/useHashTab.ts';
+import { useLoad } from '../hooks/useLoad.ts';
+import { useAppStore } from '../state/store.ts';
+import { SignedInOnly } from './SettingsPage.tsx';
+
+type TeamTab = 'companies' | 'membership';
+const TABS: readonly TabItem<TeamTab>[] = [
+  { id: 'companies', label: 'Company' },
+  { id: 'membership', label: 'Membership' },
+];
+const TAB_IDS = TABS.map((t) => t.id);
+
+/** Team settings at `/settings/companies/{teamId}` (spec 001 §2), tabs in the hash. */
+export function TeamSettingsPage() {
+  return (
+    <SignedInOnly>
+      <TeamSettings />
+    </SignedInOnly>
+  );
+}
+
+function TeamSettings() {
+  const { teamId = '' } = useParams();
+  const { tab, select } = useHashTab(TAB_IDS);
+  const idBase = useId();
+  const me = useAppStore((s) => s.user);
+  const team = useLoad((signal) => fetchTeam(teamId, signal), teamId);
+  useDocumentTitle(team.data ? `${team.data.name} settings` : 'Company settings');
+  const isOwner = team.data !== undefined && team.data.owner_id === me?.id;
+
+  return (
+    <div className="container stack">
+      <p>
+        <Link to="/settings#/companies">← All companies</Link>
+      </p>
+      <h1 className="page-title">{team.data ? team.data.name : 'Company settings'}</h1>
+      {team.state === 'loading' && (
+        <p className="muted" role="status">
+          <Spinner /> Loading the company…
+        </p>
+      )}
+      {team.state === 'error' && (
+        <Notice tone="error" title="We could not load this company">
+          {team.error}
+        </Notice>
+      )}
+      {team.data && (
+        <Tabs
+          idBase={idBase}
+          label="Company settings"
+          tabs={TABS}
+          active={tab}
+          onSelect={(next, keyboard) => select(next, { replace: keyboard })}
+        >
+          {tab === 'companies' && (
+            <TeamGeneralTab
+              key={team.data.id}
+              team={team.data}
+              isOwner={isOwner}
+              onChanged={team.reload}
+            />
+          )}
+          {tab === 'membership' && (
+            <MembershipTab team={team.data} isOwner={isOwner} onChanged={team.reload} />
+          )}
+        </Tabs>
+      )}
+    </div>
+  );
+}
