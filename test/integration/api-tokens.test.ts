@@ -49,6 +49,10 @@ describe('API tokens', () => {
 
     const me = await bearer(token);
     expect(me.status).toBe(200);
+    const used = (await c.request('GET', '/settings/api/tokens')).json as unknown as Array<{
+      last_used_at: string | null;
+    }>;
+    expect(used[0]!.last_used_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(((await me.json()) as { email: string }).email).toBe('demo@example.com');
 
     // Read-only: a state-changing call is refused, and tokens cannot mint tokens.
