@@ -31,9 +31,16 @@ export async function createApiToken(userId: string, name: string, abilities: Ab
   return { token, tokenId };
 }
 
-/** The user behind a Bearer token and the token's abilities, or undefined for an unknown one. */
+/** `lastUsedAt` is written at most this often per token, ms (no write per API call). */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+/**
+ * The user behind a Bearer token and the token's abilities, or undefined for an unknown one.
+ * Marks the token used (at most every 5 minutes), for the "last used" column.
+ */
 export async function readApiToken(
   token: string,
+  now = Date.now(),
 ): Promise<{ userId: string; abilities: string[] } | undefined> {
   if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
   const found = (
@@ -41,5 +48,12 @@ export async function readApiToken(
       .ApiToken.query.byHash({ tokenHash: hashToken(token) })
       .go({ limit: 1 })
   ).data[0];
-  return found ? { userId: found.userId, abilities: found.abilities } : undefined;
+  if (!found) return undefined;
+  if (!found.lastUsedAt || now - Date.parse(found.lastUsedAt) > TOUCH_EVERY_MS) {
+    await db()
+      .ApiToken.patch({ userId: found.userId, tokenId: found.tokenId })
+      .set({ lastUsedAt: new Date(now).toISOString() })
+      .go();
+  }
+  return { userId: found.userId, abilities: found.abilities };
 }
