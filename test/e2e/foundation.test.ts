@@ -3,32 +3,21 @@
  * End to end: the built SPA in headless Chromium through the local stack, and the demo render
  * URL with two names (issue: foundation, "Done when"). Screenshots land in test-results/.
  */
-import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
 
 if (!existsSync('dist/web/index.html')) {
   throw new Error('dist/web is missing: run `npm run build` before the e2e tests (npm test does).');
 }
 
 const stack = useLocalStack({ web: 'preview' });
-let browser: Browser;
-
-beforeAll(async () => {
-  const { launchTestBrowser } = await import('../support/browser.ts');
-  browser = await launchTestBrowser();
-  await mkdir('test-results', { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useTestBrowser();
 
 describe('the SPA', () => {
   it('loads the home page with the live render and the system status', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

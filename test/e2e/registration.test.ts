@@ -5,27 +5,17 @@
  * billing is offline, the confirmation page with the new user signed in, and a taken e-mail
  * caught on step 0. Screenshots land in test-results/e2e-register-*.png.
  */
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
-let browser: Browser;
-
-beforeAll(async () => {
-  const { launchTestBrowser } = await import('../support/browser.ts');
-  browser = await launchTestBrowser();
-  await mkdir('test-results', { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useTestBrowser();
 
 /** A page in its own browser context (no cookies shared with other tests). */
 async function freshPage(width: number, height: number): Promise<Page> {
-  const context = await browser.createBrowserContext();
+  const context = await browser().createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width, height });
   return page;

@@ -4,23 +4,13 @@
  * hash, an API token shown once and listed, a new team listed, and a 401 opening the
  * session-expired modal.
  */
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
-let browser: Browser;
-
-beforeAll(async () => {
-  const { launchTestBrowser } = await import('../support/browser.ts');
-  browser = await launchTestBrowser();
-  await mkdir('test-results', { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useTestBrowser();
 
 const waitForText = (page: Page, text: string) =>
   page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 10_000 }, text);
@@ -47,7 +37,7 @@ const waitForTab = (page: Page, label: string) =>
 
 describe('settings', () => {
   it('creates an API token and a team, keeps the tab in the hash', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const base = stack().url;
 
@@ -161,10 +151,10 @@ describe('settings', () => {
     await page.screenshot({ path: 'test-results/e2e-settings-profile.png', fullPage: true });
 
     // Spec 001 §8: a 401 opens the session-expired modal.
-    const cookies = await browser.defaultBrowserContext().cookies();
+    const cookies = await browser().defaultBrowserContext().cookies();
     const session = cookies.find((c) => c.name === 'picsnippets_session');
     expect(session).toBeDefined();
-    if (session) await browser.defaultBrowserContext().deleteCookie(session);
+    if (session) await browser().defaultBrowserContext().deleteCookie(session);
     await clickButton(page, 'Save contact details');
     await waitForText(page, 'Your session has expired');
     await page.screenshot({ path: 'test-results/e2e-settings-expired.png' });
@@ -174,7 +164,7 @@ describe('settings', () => {
   });
 
   it('sends a signed-out visitor to /login', async () => {
-    const context = await browser.createBrowserContext();
+    const context = await browser().createBrowserContext();
     const page = await context.newPage();
     await page.goto(`${stack().url}/settings#/security`, { waitUntil: 'networkidle0' });
     await page.waitForFunction(() => location.pathname === '/login', { timeout: 10_000 });

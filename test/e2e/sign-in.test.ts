@@ -3,27 +3,16 @@
  * Sign-in through the built SPA in headless Chromium (issue: accounts §2, §6): a wrong password
  * shows the field error, the right one signs in with a session the API knows.
  */
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
-let browser: Browser;
-
-beforeAll(async () => {
-  const { launchTestBrowser } = await import('../support/browser.ts');
-  browser = await launchTestBrowser();
-  await mkdir('test-results', { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useTestBrowser();
 
 describe('sign-in page', () => {
   it('shows the error for a wrong password, then signs in', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.setViewport({ width: 1280, height: 800 });
     await page.goto(`${stack().url}/login`, { waitUntil: 'networkidle0' });
     await page.type('input[name="email"]', 'demo@example.com');
@@ -49,7 +38,7 @@ describe('sign-in page', () => {
     });
     expect(me.status).toBe(200);
     expect(me.body.email).toBe('demo@example.com');
-    const cookies = await browser.defaultBrowserContext().cookies();
+    const cookies = await browser().defaultBrowserContext().cookies();
     const session = cookies.find((c) => c.name === 'picsnippets_session');
     expect(session?.httpOnly).toBe(true);
     await page.close();
