@@ -43,4 +43,43 @@ describe('sign-in page', () => {
     expect(session?.httpOnly).toBe(true);
     await page.close();
   });
+
+  it('asks for the authentication code when two-factor authentication is on', async () => {
+    // Set up an account with two-factor on, through the API.
+    const { TestClient } = await import('../support/client.ts');
+    const { generate } = await import('otplib');
+    const api = new TestClient(stack().url);
+    const password = 'copper-meadow-58';
+    await api.request('POST', '/register', {
+      name: 'Tove Twofactor',
+      email: 'tove@example.org',
+      team: 'Tove Team',
+      password,
+      password_confirmation: password,
+      terms: true,
+      plan: 'free',
+    });
+    const secret = (await api.request('POST', '/settings/two-factor-auth', {})).json
+      .secret as string;
+    const earlier = await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 });
+    expect((await api.request('POST', '/settings/two-factor-auth', { code: earlier })).status).toBe(
+      200,
+    );
+
+    const context = await browser().createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(`${stack().url}/login`, { waitUntil: 'networkidle0' });
+    await page.type('input[name="email"]', 'tove@example.org');
+    await page.type('input[name="password"]', password);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('input[name="code"]', { timeout: 10_000 });
+    expect(await page.evaluate(() => document.body.innerText)).toContain(
+      'Enter the code from your authenticator app.',
+    );
+    await page.screenshot({ path: 'test-results/e2e-sign-in-code.png' });
+    await page.type('input[name="code"]', await generate({ secret }));
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await context.close();
+  });
 });

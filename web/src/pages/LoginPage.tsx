@@ -12,8 +12,8 @@ interface LoginResponse {
   redirect?: unknown;
 }
 
-type Field = 'email' | 'password';
-const FIELDS: readonly Field[] = ['email', 'password'];
+type Field = 'email' | 'password' | 'code';
+const FIELDS: readonly Field[] = ['email', 'password', 'code'];
 
 interface FormNotice {
   tone: NoticeTone;
@@ -32,10 +32,13 @@ export function LoginPage() {
   useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const refreshSession = useAppStore((s) => s.refreshSession);
-  const ids = { email: useId(), password: useId(), show: useId(), title: useId() };
+  const ids = { email: useId(), password: useId(), code: useId(), show: useId(), title: useId() };
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const [values, setValues] = useState({ email: '', password: '' });
+  const codeRef = useRef<HTMLInputElement>(null);
+  const [values, setValues] = useState({ email: '', password: '', code: '' });
+  /** Set once the server asks for the second factor (two-factor authentication is on). */
+  const [needsCode, setNeedsCode] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
@@ -46,6 +49,7 @@ export function LoginPage() {
   useEffect(() => {
     if (errors.email) emailRef.current?.focus();
     else if (errors.password) passwordRef.current?.focus();
+    else if (errors.code) codeRef.current?.focus();
   }, [errors]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -63,6 +67,7 @@ export function LoginPage() {
       const answer = await api<LoginResponse | undefined>('POST', '/login', {
         email: values.email.trim(),
         password: values.password,
+        ...(needsCode && values.code.trim() !== '' ? { code: values.code.trim() } : {}),
       });
       await refreshSession();
       const redirect = answer?.redirect;
@@ -73,6 +78,8 @@ export function LoginPage() {
       setSignedIn(true);
     } catch (error) {
       const { fieldErrors, notice: next } = describeFailure(error);
+      // The password was right and a second factor is needed: show the code field.
+      if (fieldErrors.code && !fieldErrors.email && !fieldErrors.password) setNeedsCode(true);
       setErrors(fieldErrors);
       setNotice(next);
     } finally {
@@ -124,6 +131,20 @@ export function LoginPage() {
             errors={errors.password}
             onChange={(password) => setValues((v) => ({ ...v, password }))}
           />
+          {needsCode && (
+            <TextField
+              id={ids.code}
+              inputRef={codeRef}
+              label="Authentication code"
+              hint="The 6-digit code from your authenticator app, or your reset code."
+              name="code"
+              type="text"
+              autoComplete="one-time-code"
+              value={values.code}
+              errors={errors.code}
+              onChange={(code) => setValues((v) => ({ ...v, code }))}
+            />
+          )}
           <div className="checkbox">
             <input
               id={ids.show}
@@ -179,6 +200,7 @@ function validate(values: {
   email: string;
   password: string;
 }): Partial<Record<Field, string[]>> | undefined {
+  // (The authentication code is checked by the server: a 6-digit code or a reset code.)
   const errors: Partial<Record<Field, string[]>> = {};
   const email = values.email.trim();
   if (email === '') errors.email = ['Enter your e-mail address.'];
