@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { LogoMark } from './LogoMark.tsx';
 import { SessionExpiredModal } from './SessionExpiredModal.tsx';
+import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
 import { SessionNav } from './SessionNav.tsx';
 
 const NAV = [
@@ -15,6 +16,7 @@ const NAV = [
  * and screen-reader users start at the new page's content, as after a full page load.
  */
 export function AppShell() {
+  useSessionKeepAlive();
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);
