@@ -143,3 +143,21 @@ export const DesignDocumentSchema = z.object({
 });
 export type DesignDocument = z.infer<typeof DesignDocumentSchema>;
 export type DesignDocumentInput = z.input<typeof DesignDocumentSchema>;
+
+const parsed = new WeakMap<object, DesignDocument>();
+
+/**
+ * Validates a stored design document (applying defaults), once per document object: the render
+ * service's design cache hands the same object to every request for a second, so cache hits
+ * and the draw that follows do not re-run zod on the hot path.
+ * @throws ZodError when the document is invalid.
+ */
+export function parseDesignDocument(raw: unknown): DesignDocument {
+  if (typeof raw !== 'object' || raw === null) return DesignDocumentSchema.parse(raw);
+  let doc = parsed.get(raw);
+  if (!doc) {
+    doc = DesignDocumentSchema.parse(raw);
+    parsed.set(raw, doc);
+  }
+  return doc;
+}

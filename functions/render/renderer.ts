@@ -11,7 +11,7 @@ import type { BaseImageLayer } from '#shared/scene/draw.ts';
 import { logger } from '#lib/logger.ts';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';
+import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -248,7 +248,7 @@ export async function renderDesign(
   format: RenderFormat = 'jpeg',
 ): Promise<RenderOutput> {
   const t0 = performance.now();
-  const doc = DesignDocumentSchema.parse(design.document);
+  const doc = parseDesignDocument(design.document);
   const basePromise = baseLayer(design, doc);
   const { images, direct } = await stickerImages(doc, values);
   const t1 = performance.now();

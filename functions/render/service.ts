@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
-import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';
+import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
@@ -297,7 +297,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     try {
       design = await deps.findDesign(path.publicId);
       if (!design) return await fallback('unknown design');
-      const doc = DesignDocumentSchema.parse(design.document);
+      const doc = parseDesignDocument(design.document);
       const query = parseRenderQuery(request.rawQueryString);
 
       if (query.__format === 'manychat_json') return manychatJson(request);

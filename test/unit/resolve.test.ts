@@ -119,3 +119,14 @@ describe('resolveScene', () => {
     expect(declaredParameters(doc)).toEqual(['first_name']);
   });
 });
+
+describe('parseDesignDocument', () => {
+  it('validates once per stored document and still refuses broken ones', async () => {
+    const { parseDesignDocument } = await import('#shared/design.ts');
+    const raw = { image_id: 'i', base_image_key: 'k' };
+    const first = parseDesignDocument(raw);
+    expect(first.canvas_width).toBe(900);
+    expect(parseDesignDocument(raw)).toBe(first);
+    expect(() => parseDesignDocument({ nonsense: true })).toThrow();
+  });
+});

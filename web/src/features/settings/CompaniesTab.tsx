@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useSingleFieldForm } from './useSingleFieldForm.ts';
 import { Link } from 'react-router-dom';
 import {
   answerInvitation,
@@ -12,8 +13,8 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
-import { actionFailure, formFailure } from './formFailure.ts';
-import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+import { actionFailure } from './formFailure.ts';
+import { SubmitButton } from './ProfileTab.tsx';
 
 type Message = { tone: 'success' | 'error'; text: string };
 
@@ -168,54 +169,35 @@ export function CompaniesTab() {
 
 function CreateTeamForm({ onCreated }: { onCreated: (name: string) => Promise<void> }) {
   const base = useId();
-  const [name, setName] = useState('');
-  const [errors, setErrors] = useState<string[] | undefined>();
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setMessage(null);
-    if (name.trim() === '') {
-      setErrors(['Enter a name for the company.']);
-      focusFirstInvalid(base);
-      return;
-    }
-    setErrors(undefined);
-    setPending(true);
-    try {
-      const answer = await createTeam(name.trim());
-      setName('');
-      await onCreated(answer.team?.name ?? name.trim());
-    } catch (error) {
-      const failure = formFailure(error, ['name'] as const);
-      setErrors(failure.fields.name);
-      setMessage(failure.message);
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
-    }
-  }
+  const form = useSingleFieldForm({
+    formId: base,
+    field: 'name',
+    emptyMessage: 'Enter a name for the company.',
+    resetOnSuccess: true,
+    action: async (name) => {
+      const answer = await createTeam(name);
+      await onCreated(answer.team?.name ?? name);
+    },
+  });
 
   return (
     <section className="settings-section" aria-labelledby={`${base}-title`}>
       <h2 id={`${base}-title`} className="card__title">
         Create a company
       </h2>
-      <form id={base} className="stack" noValidate onSubmit={(e) => void submit(e)}>
-        {message && <Notice tone="error">{message}</Notice>}
+      <form id={base} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
+        {form.message && <Notice tone={form.message.tone}>{form.message.text}</Notice>}
         <TextField
           id={`${base}-name`}
           label="Company name"
           name="team_name"
           autoComplete="organization"
           autoCapitalize="words"
-          value={name}
-          errors={errors}
-          onChange={setName}
+          value={form.value}
+          errors={form.errors}
+          onChange={form.setValue}
         />
-        <SubmitButton pending={pending} label="Create company" busyLabel="Creating…" />
+        <SubmitButton pending={form.pending} label="Create company" busyLabel="Creating…" />
       </form>
     </section>
   );

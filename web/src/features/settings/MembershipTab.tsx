@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useSingleFieldForm } from './useSingleFieldForm.ts';
 import { useNavigate } from 'react-router-dom';
 import {
   cancelInvitation,
@@ -18,8 +19,8 @@ import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
 import { formatDate } from './ApiTokensSection.tsx';
 import { roleLabel } from './CompaniesTab.tsx';
-import { actionFailure, formFailure } from './formFailure.ts';
-import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+import { actionFailure } from './formFailure.ts';
+import { SubmitButton } from './ProfileTab.tsx';
 
 type Message = { tone: 'success' | 'error'; text: string };
 
@@ -165,36 +166,18 @@ export function MembershipTab({
 function Invitations({ teamId }: { teamId: string }) {
   const base = useId();
   const invitations = useLoad((signal) => fetchTeamInvitations(teamId, signal), `inv-${teamId}`);
-  const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<string[] | undefined>();
-  const [message, setMessage] = useState<Message | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setMessage(null);
-    if (email.trim() === '') {
-      setErrors(['Enter the e-mail address to invite.']);
-      focusFirstInvalid(base);
-      return;
-    }
-    setErrors(undefined);
-    setPending(true);
-    try {
-      await sendInvitation(teamId, { email: email.trim(), role: 'member' });
-      setMessage({ tone: 'success', text: `Invitation sent to ${email.trim()}.` });
-      setEmail('');
+  const form = useSingleFieldForm({
+    formId: base,
+    field: 'email',
+    emptyMessage: 'Enter the e-mail address to invite.',
+    resetOnSuccess: true,
+    action: async (email) => {
+      await sendInvitation(teamId, { email, role: 'member' });
       invitations.reload();
-    } catch (error) {
-      const failure = formFailure(error, ['email'] as const);
-      setErrors(failure.fields.email);
-      if (failure.message) setMessage({ tone: 'error', text: failure.message });
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
-    }
-  }
+      return `Invitation sent to ${email}.`;
+    },
+  });
+  const { setMessage } = form;
 
   async function cancel(id: string, to: string) {
     setMessage(null);
@@ -213,8 +196,8 @@ function Invitations({ teamId }: { teamId: string }) {
         Invitations
       </h2>
       <div className="stack">
-        <form id={base} className="stack" noValidate onSubmit={(e) => void submit(e)}>
-          {message && <Notice tone={message.tone}>{message.text}</Notice>}
+        <form id={base} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
+          {form.message && <Notice tone={form.message.tone}>{form.message.text}</Notice>}
           <TextField
             id={`${base}-email`}
             label="Invite by e-mail"
@@ -222,11 +205,11 @@ function Invitations({ teamId }: { teamId: string }) {
             type="email"
             autoComplete="off"
             hint="They join as a member once they accept."
-            value={email}
-            errors={errors}
-            onChange={setEmail}
+            value={form.value}
+            errors={form.errors}
+            onChange={form.setValue}
           />
-          <SubmitButton pending={pending} label="Send invitation" busyLabel="Sending…" />
+          <SubmitButton pending={form.pending} label="Send invitation" busyLabel="Sending…" />
         </form>
         <h3 className="settings-subtitle">Pending invitations</h3>
         {invitations.state === 'loading' && (

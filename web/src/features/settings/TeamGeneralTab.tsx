@@ -1,12 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useSingleFieldForm } from './useSingleFieldForm.ts';
 import { useNavigate } from 'react-router-dom';
 import { deleteTeam, renameTeam, type TeamDetails } from '../../api/settings.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useAppStore } from '../../state/store.ts';
-import { actionFailure, formFailure } from './formFailure.ts';
-import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+import { actionFailure } from './formFailure.ts';
+import { SubmitButton } from './ProfileTab.tsx';
 
 /** Team settings, "companies" tab: the name (owner renames) and deleting the team. */
 export function TeamGeneralTab({
@@ -21,32 +22,19 @@ export function TeamGeneralTab({
   const base = useId();
   const navigate = useNavigate();
   const refreshSession = useAppStore((s) => s.refreshSession);
-  const [name, setName] = useState(team.name);
-  const [errors, setErrors] = useState<string[] | undefined>();
-  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const [pending, setPending] = useState(false);
+  const form = useSingleFieldForm({
+    formId: base,
+    field: 'name',
+    initial: team.name,
+    action: async (name) => {
+      await renameTeam(team.id, name);
+      onChanged();
+      return 'The company name was saved.';
+    },
+  });
+  const { message, setMessage } = form;
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-
-  async function rename(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setMessage(null);
-    setErrors(undefined);
-    setPending(true);
-    try {
-      await renameTeam(team.id, name.trim());
-      setMessage({ tone: 'success', text: 'The company name was saved.' });
-      onChanged();
-    } catch (error) {
-      const failure = formFailure(error, ['name'] as const);
-      setErrors(failure.fields.name);
-      if (failure.message) setMessage({ tone: 'error', text: failure.message });
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
-    }
-  }
 
   async function remove() {
     setDeleting(true);
@@ -81,7 +69,7 @@ export function TeamGeneralTab({
         <h2 id={`${base}-title`} className="card__title">
           Company profile
         </h2>
-        <form id={base} className="stack" noValidate onSubmit={(e) => void rename(e)}>
+        <form id={base} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
           {message && <Notice tone={message.tone}>{message.text}</Notice>}
           <TextField
             id={`${base}-name`}
@@ -89,11 +77,11 @@ export function TeamGeneralTab({
             name="team_name"
             autoComplete="organization"
             autoCapitalize="words"
-            value={name}
-            errors={errors}
-            onChange={setName}
+            value={form.value}
+            errors={form.errors}
+            onChange={form.setValue}
           />
-          <SubmitButton pending={pending} label="Save name" busyLabel="Saving…" />
+          <SubmitButton pending={form.pending} label="Save name" busyLabel="Saving…" />
         </form>
       </section>
       <section className="settings-section settings-section--danger stack">

@@ -1,0 +1,60 @@
+import { useState, type FormEvent } from 'react';
+import { formFailure } from './formFailure.ts';
+import { focusFirstInvalid } from './ProfileTab.tsx';
+
+/** A notice above a settings form. */
+export interface FormMessage {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+/**
+ * State and submit of a one-field settings form (create a team, invite, rename): the field's
+ * value and errors, the notice above the form, the pending flag, and a submit that checks the
+ * field is filled, runs the call, puts a 422 on the field (spec 001 §8, via `formFailure`) and
+ * moves focus to the first invalid field of the form `formId`.
+ * @param action the call; may return a success message to show.
+ */
+export function useSingleFieldForm(options: {
+  formId: string;
+  field: string;
+  initial?: string;
+  /** Shown on the field when it is empty; omit to allow an empty value. */
+  emptyMessage?: string;
+  /** Clear the field after success. */
+  resetOnSuccess?: boolean;
+  action: (value: string) => Promise<string | void>;
+}) {
+  const [value, setValue] = useState(options.initial ?? '');
+  const [errors, setErrors] = useState<string[] | undefined>();
+  const [message, setMessage] = useState<FormMessage | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setMessage(null);
+    const trimmed = value.trim();
+    if (options.emptyMessage && trimmed === '') {
+      setErrors([options.emptyMessage]);
+      focusFirstInvalid(options.formId);
+      return;
+    }
+    setErrors(undefined);
+    setPending(true);
+    try {
+      const success = await options.action(trimmed);
+      if (options.resetOnSuccess) setValue('');
+      if (success) setMessage({ tone: 'success', text: success });
+    } catch (error) {
+      const failure = formFailure(error, [options.field]);
+      setErrors(failure.fields[options.field]);
+      if (failure.message) setMessage({ tone: 'error', text: failure.message });
+      focusFirstInvalid(options.formId);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return { value, setValue, errors, message, setMessage, pending, submit };
+}
