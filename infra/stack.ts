@@ -83,6 +83,7 @@ export class PicSnippetsStack extends Stack {
     });
     this.web = new Web(this, 'Web', {
       webBucket: this.data.buckets.web,
+      assetsBucket: this.data.buckets.assets,
       logsBucket: this.data.logsBucket,
       httpApi: this.api.httpApi,
       render: this.render,

@@ -17,3 +17,10 @@ export const SPA_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
+
+/**
+ * The Content-Security-Policy of user files (`/files/*`: photos and uploads). An uploaded file
+ * is only ever an image for `<img>`; `sandbox` and `default-src 'none'` stop it from running
+ * script or loading anything even if a browser is persuaded to open it as a document.
+ */
+export const USER_FILES_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox";

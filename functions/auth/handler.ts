@@ -1,7 +1,7 @@
 /**
  * The `auth` feature (issue: accounts): registration, sign-in, sign-out and the current user.
- * Also password reset by e-mail, password change and contact details. Profile photos,
- * two-factor authentication and API tokens answer 501 until the rest of the accounts issue.
+ * Also password reset by e-mail, password change, contact details and the profile photo,
+ * two-factor authentication and API tokens.
  */
 import { z } from 'zod';
 import type { AuthUser } from '#lib/auth.ts';
@@ -10,6 +10,7 @@ import { ABILITIES, createApiToken } from '#lib/api-tokens.ts';
 import { notFound, tooManyRequests, unauthenticated, validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { verifyPassword } from '#lib/passwords.ts';
+import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
 import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
 import {
@@ -189,6 +190,16 @@ export const handler = featureHandler('auth', {
     handle: async ({ body, auth }) => {
       await changePassword(auth.user!.userId, body.current_password, body.password);
       return json(200, { success: true });
+    },
+  }),
+
+  'POST /settings/photo': route({
+    handle: async ({ body, auth }) => {
+      const user = auth.user!;
+      const url = await storePhoto(body, 'users');
+      await db().User.patch({ userId: user.userId }).set({ photoUrl: url }).go();
+      await deleteUserFile(user.photoUrl);
+      return json(200, { success: true, photo_url: url });
     },
   }),
 

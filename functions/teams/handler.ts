@@ -1,8 +1,8 @@
 /**
- * The `teams` feature (spec 001 §7 "Profile, teams, members"; issue: accounts §3). This slice:
- * the user's teams, the current team, switching, creating a team within the plan's team limit,
- * the roles, one team's JSON with its members, invitations and member management. Photos,
- * renaming and deletion answer 501 until the rest of the accounts issue lands.
+ * The `teams` feature (spec 001 §7 "Profile, teams, members"; issue: accounts §3): the user's
+ * teams, the current team, switching, creating a team within the plan's team limit, the roles,
+ * one team's JSON with its members, invitations, member management, the team photo, renaming
+ * and deletion.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import type { EntityItem } from 'electrodb';
 import { notFound, unauthenticated, validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { teamSlug } from '#functions/auth/registration.ts';
+import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import {
   answerInvitation,
   cancelInvitation,
@@ -163,6 +164,17 @@ export const handler = featureHandler('teams', {
     handle: async ({ auth, params }) => {
       await removeMember(params.id!, params.userId!, need(auth.user).userId);
       return json(200, { success: true });
+    },
+  }),
+
+  'POST /settings/companies/{id}/photo': route({
+    handle: async ({ params, body }) => {
+      const team = (await db().Team.get({ teamId: params.id! }).go()).data;
+      if (!team) throw notFound();
+      const url = await storePhoto(body, 'teams');
+      await db().Team.patch({ teamId: team.teamId }).set({ photoUrl: url }).go();
+      await deleteUserFile(team.photoUrl);
+      return json(200, { success: true, photo_url: url });
     },
   }),
 

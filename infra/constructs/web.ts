@@ -2,7 +2,10 @@
  * The edge (DESIGN.md §7): one CloudFront distribution in front of the SPA (S3 via origin access
  * control), the HTTP API and the render function URL.
  */
-import { SPA_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
+import {
+  SPA_CONTENT_SECURITY_POLICY,
+  USER_FILES_CONTENT_SECURITY_POLICY,
+} from '#shared/security.ts';
 import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -23,6 +26,8 @@ export interface CustomDomain {
 
 export interface WebProps {
   webBucket: s3.IBucket;
+  /** User files (profile and team photos, uploads) under `files/`, served at `/files/*`. */
+  assetsBucket: s3.IBucket;
   logsBucket: s3.IBucket;
   httpApi: apigwv2.IHttpApi;
   render: Render;
@@ -35,6 +40,9 @@ const API_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
 /**
  * The distribution (behaviours in order of precedence):
  * - `/assets/*`: the SPA's content-hashed build output from S3, cached up to a year;
+ * - `/files/*`: user files from the assets bucket (keys `files/…`, random and immutable), cached
+ *   up to a year, with `nosniff` and a sandboxing CSP so an uploaded file can never act as a
+ *   page (functions/lib/uploads.ts);
  * - `/api/*` and `/stripe/webhook`: the HTTP API, all methods, never cached, every viewer header
  *   but Host forwarded with cookies and query strings (AllViewerExceptHostHeader);
  * - `/r/*`: the render function URL (OAC), the render cache policy (all query strings) and the
@@ -107,6 +115,30 @@ export class Web extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
+    const userFilesOrigin = origins.S3BucketOrigin.withOriginAccessControl(props.assetsBucket, {
+      originId: 'user-files',
+    });
+    const userFilesHeaders = new cloudfront.ResponseHeadersPolicy(this, 'UserFilesHeaders', {
+      comment: 'PicSnippets user files: nosniff and a sandbox CSP, never a page',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          contentSecurityPolicy: USER_FILES_CONTENT_SECURITY_POLICY,
+          override: true,
+        },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER,
+          override: true,
+        },
+      },
+    });
+
     this.routerFunction = new cloudfront.Function(this, 'RouterFunction', {
       comment: 'PicSnippets: API or SPA, from shared/routes.ts (isApiRequest)',
       runtime: cloudfront.FunctionRuntime.JS_2_0,
@@ -166,6 +198,14 @@ export class Web extends Construct {
           allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
           cachePolicy: staticAssets,
           responseHeadersPolicy: securityHeaders,
+          compress: true,
+        },
+        '/files/*': {
+          origin: userFilesOrigin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: staticAssets,
+          responseHeadersPolicy: userFilesHeaders,
           compress: true,
         },
         '/api/*': apiBehavior,

@@ -11,7 +11,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { isApiRequest, matchRoute, type Feature } from '#shared/routes.ts';
-import { SPA_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
+import {
+  SPA_CONTENT_SECURITY_POLICY,
+  USER_FILES_CONTENT_SECURITY_POLICY,
+} from '#shared/security.ts';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { USER_FILES_PREFIX } from '#lib/uploads.ts';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { readOutbox } from '#lib/mailer.ts';
@@ -199,6 +206,34 @@ export function staticSpa(root: string) {
   };
 }
 
+/**
+ * User files at `/files/{key}` from the assets bucket, as the `/files/*` CloudFront behaviour
+ * serves them in AWS (infra/constructs/web.ts): the stored content type, `nosniff` and a
+ * sandboxing CSP; 404 for anything missing.
+ */
+async function userFile(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const key = decodeURIComponent(url.pathname.slice(1));
+  if (!key.startsWith(USER_FILES_PREFIX) || key.includes('..')) {
+    return sendJson(res, 404, { message: 'Not found.' });
+  }
+  try {
+    const object = await s3Client().send(
+      new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: key }),
+    );
+    const bytes = await object.Body!.transformToByteArray();
+    res.writeHead(200, {
+      ...SPA_SECURITY_HEADERS,
+      'content-security-policy': USER_FILES_CONTENT_SECURITY_POLICY,
+      'content-type': object.ContentType ?? 'application/octet-stream',
+      'content-length': String(bytes.length),
+      'cache-control': object.CacheControl ?? 'public, max-age=31536000, immutable',
+    });
+    res.end(req.method === 'HEAD' ? undefined : Buffer.from(bytes));
+  } catch {
+    sendJson(res, 404, { message: 'Not found.' });
+  }
+}
+
 const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
@@ -249,6 +284,11 @@ export function gatewayListener(spa: SpaHandler) {
     try {
       if (url.pathname === '/__outbox' || url.pathname === '/__outbox.json')
         return await outbox(res, url.pathname.endsWith('.json'));
+      if (
+        url.pathname.startsWith(`/${USER_FILES_PREFIX}`) &&
+        (method === 'GET' || method === 'HEAD')
+      )
+        return await userFile(req, res, url);
       const api = isApiRequest({
         method,
         path: url.pathname,

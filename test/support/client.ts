@@ -17,7 +17,10 @@ export class TestClient {
     }
   }
 
-  /** Sends a request; `csrf: false` leaves out the CSRF and XHR headers. */
+  /**
+   * Sends a request: a `FormData` body goes as multipart (fetch sets the boundary), anything
+   * else as JSON; `csrf: false` leaves out the CSRF and XHR headers.
+   */
   async request(
     method: string,
     path: string,
@@ -36,12 +39,13 @@ export class TestClient {
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const multipart = body instanceof FormData;
+    if (body !== undefined && !multipart) headers['content-type'] = 'application/json';
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers,
       redirect: 'manual',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body === undefined ? {} : { body: multipart ? body : JSON.stringify(body) }),
     });
     this.store(res);
     const text = await res.text();

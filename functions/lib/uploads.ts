@@ -1,0 +1,155 @@
+/**
+ * Image uploads: one checked path from a multipart file to a stored, re-encoded image
+ * (DESIGN.md §6 "uploads"; issue: accounts §3 photos, issue: libraries §1 upload rules).
+ *
+ * Nothing the user sent is stored as sent: the magic bytes must name an allowed raster type
+ * (`file-type`, never the file name or the browser's MIME type), sharp reads the header with a
+ * pixel limit before decoding, and the image is re-encoded, which drops EXIF/XMP/ICC metadata
+ * (GPS positions included). User files live under `files/` in the assets bucket with a random
+ * key and are served at `/files/{key}` with `nosniff` and the stored type (local gateway, and
+ * the `/files/*` CloudFront behaviour in AWS).
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { s3Client } from './clients.ts';
+import { config } from './config.ts';
+import { validationFailed } from './errors.ts';
+
+/** One file of a multipart body as @middy/http-multipart-body-parser gives it. */
+export interface MultipartFile {
+  filename: string;
+  mimetype: string;
+  encoding: string;
+  content: Buffer;
+}
+
+/** Raster types accepted for images (spec 000 §5: jpg, jpeg, bmp, webp, gif, png). */
+export const IMAGE_MIME_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+] as const;
+
+/** Largest image sharp will decode: about 40 megapixels (issue: libraries §1). */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+/** Largest upload accepted, bytes (the multipart parser's own cap is 20 MiB). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** Prefix of user files in the assets bucket; the same path serves them at `/files/…`. */
+export const USER_FILES_PREFIX = 'files/';
+
+const isFile = (value: unknown): value is MultipartFile =>
+  typeof value === 'object' &&
+  value !== null &&
+  Buffer.isBuffer((value as { content?: unknown }).content);
+
+/**
+ * Takes the file named `field` from a parsed multipart body and checks it is a readable raster
+ * image within the limits.
+ * @param body the parsed multipart body (`event.body` after the chain).
+ * @param field the form field, e.g. `photo`.
+ * @param messages the spec's messages for a missing file and a refused one.
+ * @returns the bytes, the detected MIME type and the size in px.
+ * @throws AppError 422 with `{ [field]: [message] }` when the file is missing, empty, too large,
+ *   not an allowed type by its magic bytes, or not decodable within {@link MAX_INPUT_PIXELS}.
+ */
+export async function readImageFile(
+  body: unknown,
+  field: string,
+  messages: { missing: string; refused: string },
+): Promise<{ bytes: Buffer; mime: string; width: number; height: number }> {
+  const file =
+    typeof body === 'object' && body !== null
+      ? (body as Record<string, unknown>)[field]
+      : undefined;
+  const refuse = (message: string) => validationFailed({ [field]: [message] });
+  if (!isFile(file) || file.content.length === 0) throw refuse(messages.missing);
+  if (file.content.length > MAX_IMAGE_BYTES) {
+    throw refuse(`The ${field} may not be greater than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+  }
+  const type = await fileTypeFromBuffer(file.content);
+  if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime)) {
+    throw refuse(messages.refused);
+  }
+  try {
+    const meta = await sharp(file.content, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    if (!meta.width || !meta.height) throw new Error('no size');
+    // Decode once to prove the pixel data is readable, not only the header.
+    await sharp(file.content, { limitInputPixels: MAX_INPUT_PIXELS }).resize(8, 8).raw().toBuffer();
+    return { bytes: file.content, mime: type.mime, width: meta.width, height: meta.height };
+  } catch {
+    throw refuse(messages.refused);
+  }
+}
+
+/**
+ * Makes a square avatar for a profile or team photo: centre-cropped, `size` px, JPEG with the
+ * metadata dropped (sharp keeps none unless asked), EXIF orientation applied first.
+ * @param size edge length, px (default 256: twice the largest place it shows, for 2x screens).
+ */
+export async function squareAvatar(bytes: Buffer, size = 256): Promise<Buffer> {
+  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize(size, size, { fit: 'cover', position: 'attention' })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 85, mozjpeg: true })
+    .toBuffer();
+}
+
+/**
+ * Stores a user file under a random key below `files/{folder}/` in the assets bucket, cached as
+ * immutable (a changed photo gets a new key).
+ * @returns the key and the same-origin URL that serves it (`/files/…`).
+ */
+export async function storeUserFile(
+  folder: string,
+  bytes: Buffer,
+  contentType: string,
+  extension: string,
+): Promise<{ key: string; url: string }> {
+  const key = `${USER_FILES_PREFIX}${folder}/${randomUUID()}.${extension}`;
+  await s3Client().send(
+    new PutObjectCommand({
+      Bucket: config().ASSETS_BUCKET,
+      Key: key,
+      Body: bytes,
+      ContentType: contentType,
+      CacheControl: 'public, max-age=31536000, immutable',
+    }),
+  );
+  return { key, url: `/${key}` };
+}
+
+/**
+ * Deletes a user file given the URL {@link storeUserFile} returned; anything else (a Gravatar
+ * URL, `null`) is left alone. Best effort: a failure is logged by the caller's chain, not thrown,
+ * since the new file is already in place.
+ */
+export async function deleteUserFile(url: string | null | undefined): Promise<void> {
+  if (!url?.startsWith(`/${USER_FILES_PREFIX}`)) return;
+  await s3Client()
+    .send(new DeleteObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: url.slice(1) }))
+    .catch(() => undefined);
+}
+
+/** Spec 001 §5 "Photo upload needs a file chosen", and the refusal for anything not an image. */
+export const PHOTO_MESSAGES = {
+  missing: 'Please choose a photo to upload.',
+  refused: 'The photo must be a JPG, PNG, GIF, WebP or BMP image.',
+};
+
+/**
+ * The whole photo path for profile and team photos: checks the multipart field `photo`, makes
+ * the square avatar, stores it, and returns its URL.
+ * @throws AppError 422 `{ photo: [message] }` (see {@link readImageFile}).
+ */
+export async function storePhoto(body: unknown, folder: 'users' | 'teams'): Promise<string> {
+  const image = await readImageFile(body, 'photo', PHOTO_MESSAGES);
+  const avatar = await squareAvatar(image.bytes);
+  return (await storeUserFile(folder, avatar, 'image/jpeg', 'jpg')).url;
+}
