@@ -4,6 +4,10 @@
  * hash, an API token shown once and listed, a new team listed, and a 401 opening the
  * session-expired modal.
  */
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
@@ -161,6 +165,48 @@ describe('settings', () => {
     await clickButton(page, 'Sign in');
     await page.waitForFunction(() => location.pathname === '/login', { timeout: 10_000 });
     await page.close();
+  });
+
+  it('uploads a profile photo with a preview, and refuses a non-image with its message', async () => {
+    const context = await browser().createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const base = stack().url;
+    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
+    await page.type('input[name="email"]', 'demo@example.com');
+    await page.type('input[name="password"]', 'demo-password');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await page.goto(`${base}/settings#/profile`, { waitUntil: 'networkidle0' });
+
+    const input = await page.waitForSelector('input[type="file"][aria-label="Profile photo"]');
+    await input!.uploadFile(
+      fileURLToPath(new URL('../../../shared/fixtures/photos/altai-portrait.jpg', import.meta.url)),
+    );
+    await waitForText(page, 'Your photo was saved.');
+    // After the session refresh the photo comes from the server, not the local preview.
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('img[alt="Profile photo of Dana Demo"]')
+          ?.getAttribute('src')
+          ?.startsWith('/files/users/') === true,
+      { timeout: 10_000 },
+    );
+    const loaded = await page.$eval(
+      'img[alt="Profile photo of Dana Demo"]',
+      (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth,
+    );
+    expect(loaded).toBe(256);
+    await page.screenshot({ path: 'test-results/e2e-settings-photo.png' });
+
+    // A text file renamed .png passes the browser's extension check; the server refuses it.
+    const fake = join(tmpdir(), 'not-a-photo.png');
+    await writeFile(fake, 'hello, not an image');
+    await input!.uploadFile(fake);
+    await waitForText(page, 'The photo must be a JPG, PNG, GIF, WebP or BMP image.');
+    await page.screenshot({ path: 'test-results/e2e-settings-photo-refused.png' });
+    await context.close();
   });
 
   it('sends a signed-out visitor to /login', async () => {

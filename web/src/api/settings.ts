@@ -3,13 +3,14 @@
  * Answers are not validated deeply: lists are checked to be arrays, the rest is trusted as
  * the server's documented shape.
  */
-import { api } from './client.ts';
+import { api, apiUpload, type UploadProgress } from './client.ts';
 
 export interface Team {
   id: string;
   name: string;
   slug: string;
   owner_id: string;
+  photo_url: string | null;
   current_billing_plan: string | null;
   can_export_pdf: boolean;
   can_upload_custom_fonts: boolean;
@@ -120,3 +121,24 @@ export const fetchPendingInvitations = (signal?: AbortSignal) =>
   list<PendingInvitation>('/settings/invitations/pending', signal);
 export const answerInvitation = (id: string, answer: 'accept' | 'reject') =>
   api<unknown>('POST', `/settings/invitations/${enc(id)}/${answer}`);
+
+/**
+ * `POST /settings/photo` and `POST /settings/companies/{id}/photo` (spec 001 §7): uploads a
+ * profile or team photo as the multipart field `photo`.
+ * @returns the new photo's URL (`/files/…`).
+ * @throws {ApiError} 422 with `errors.photo` when the file is missing or not an image.
+ */
+export async function uploadPhoto(
+  target: { kind: 'user' } | { kind: 'team'; teamId: string },
+  file: File,
+  onProgress?: (progress: UploadProgress) => void,
+): Promise<string> {
+  const form = new FormData();
+  form.append('photo', file);
+  const path =
+    target.kind === 'user'
+      ? '/settings/photo'
+      : `/settings/companies/${encodeURIComponent(target.teamId)}/photo`;
+  const answer = await apiUpload<{ photo_url: string }>(path, form, onProgress);
+  return answer.photo_url;
+}

@@ -17,6 +17,9 @@ export function SessionNav() {
   if (user) {
     return (
       <div className="session-nav" data-testid="session-nav">
+        {user.photo_url && (
+          <img className="session-nav__photo" src={user.photo_url} alt="" width={28} height={28} />
+        )}
         <p className="session-nav__user" title={user.email}>
           <span className="visually-hidden">Signed in as </span>
           <span className="session-nav__name">{user.name}</span>

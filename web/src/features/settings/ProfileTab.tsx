@@ -1,15 +1,30 @@
 import { useId, useState, type FormEvent } from 'react';
-import { updateContact, updatePassword } from '../../api/settings.ts';
+import { updateContact, updatePassword, uploadPhoto } from '../../api/settings.ts';
+import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useAppStore } from '../../state/store.ts';
 import { formFailure } from './formFailure.ts';
 
-/** Profile tab: contact details and the password (spec 001 §7, `PUT /settings/contact`). */
+/**
+ * Profile tab: the photo, contact details and the password (spec 001 §7 `POST /settings/photo`,
+ * `PUT /settings/contact`, `PUT /settings/password`).
+ */
 export function ProfileTab() {
+  const user = useAppStore((s) => s.user);
+  const refreshSession = useAppStore((s) => s.refreshSession);
   return (
     <div className="stack-lg">
+      <section className="settings-section" aria-label="Profile photo">
+        <PhotoUpload
+          label="Profile photo"
+          name={user?.name ?? ''}
+          photoUrl={user?.photo_url ?? null}
+          upload={(file, onProgress) => uploadPhoto({ kind: 'user' }, file, onProgress)}
+          onUploaded={() => void refreshSession()}
+        />
+      </section>
       <ContactForm />
       <PasswordForm />
     </div>

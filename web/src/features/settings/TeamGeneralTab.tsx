@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
 import { useNavigate } from 'react-router-dom';
-import { deleteTeam, renameTeam, type TeamDetails } from '../../api/settings.ts';
+import { deleteTeam, renameTeam, uploadPhoto, type TeamDetails } from '../../api/settings.ts';
+import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
@@ -65,6 +66,17 @@ export function TeamGeneralTab({
 
   return (
     <div className="stack-lg">
+      <section className="settings-section" aria-label="Company photo">
+        <PhotoUpload
+          label="Company photo"
+          name={team.name}
+          photoUrl={team.photo_url}
+          upload={(file, onProgress) =>
+            uploadPhoto({ kind: 'team', teamId: team.id }, file, onProgress)
+          }
+          onUploaded={onChanged}
+        />
+      </section>
       <section className="settings-section" aria-labelledby={`${base}-title`}>
         <h2 id={`${base}-title`} className="card__title">
           Company profile
