@@ -3,10 +3,46 @@
  * never fabric's `toObject()` output (STYLE.md "the scene is data"). The render service and the
  * editor both draw from it through `shared/scene`.
  *
- * This is the foundation's slice: the fields the renderer draws today. The designs issue adds
- * the remaining spec 000 §3 fields, `restoreDesign` repairs and the migration list.
+ * **Document versus record.** A design is one DynamoDB item (DESIGN.md §4,
+ * `functions/lib/db/entities.ts` `Design`). Its identity and bookkeeping live on the item, not
+ * here: `designId`, `teamId`, `title`, `status`, `isTemplate`, `counter` (views), `createdAt`,
+ * `updatedAt`, `archivedAt`, `publicId` (from which `base_url`, `showurl`, `editurl`,
+ * `archiveurl` and `unarchiveurl` are derived) and `version` (the optimistic lock). This
+ * module describes the item's `document` attribute: what is drawn (base image, canvas, text
+ * snippets with their parameters, stickers) and the export settings.
+ *
+ * **Versions.** The document carries `schemaVersion`; the ordered migrations live beside the
+ * schemas in `shared/design-migrations.ts`. Every load goes through `restoreDesign`, which
+ * migrates, validates and repairs (STYLE.md "One restore path for untrusted data").
+ *
+ * Units: geometry in canvas px, angles in degrees, font sizes in px.
  */
 import { z } from 'zod';
+import {
+  CURRENT_SCHEMA_VERSION,
+  isRecord,
+  migrateDesignDocument,
+  storedSchemaVersion,
+  type RawDocument,
+} from './design-migrations.ts';
+import { MAX_VALUE_LENGTH, MERGE_FIELD } from './scene/resolve.ts';
+
+export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
+
+/** Default canvas, px (spec 000 §9). */
+export const DEFAULT_CANVAS = { width: 900, height: 600 } as const;
+/** Widest canvas, px (spec 000 §5, §9). */
+export const MAX_CANVAS_WIDTH = 1056;
+/** Largest font size, px (spec 000 §5 "max font size value 80"). */
+export const MAX_FONT_SIZE = 80;
+/** A new snippet's font size, px (spec 000 §9). */
+export const DEFAULT_FONT_SIZE = 32;
+
+/** The minimum font size a linked snippet gets: half the font size, rounded (spec 000 §3, §4). */
+export const halfFontSize = (fontSize: number): number => Math.max(1, Math.round(fontSize / 2));
+
+/** A blank fallback is stored as one space (spec 000 §3). */
+const blankAsSpace = (value: string): string => (value.trim() === '' ? ' ' : value);
 
 /** Text transform options, name / key (spec 000 §3). */
 export const TEXT_TRANSFORMS = {
@@ -26,44 +62,108 @@ export const TextTransformSchema = z.object({
   formatOptionName: z.string().nullable().default(null),
 });
 
-/** A parameter (merge field) of a text snippet; a blank default is stored as one space (spec 000 §3). */
-export const ParameterSchema = z.object({
+/**
+ * A parameter's own fields (spec 000 §3), without the defaults that depend on other fields;
+ * `ParameterSchema` adds those. Use this one for `.shape`, `.pick` or `.partial`.
+ */
+export const ParameterFieldsSchema = z.object({
+  /** A uuid. */
   id: z.string().min(1),
+  /** The merge field's name, `{{param_name}}` in the snippet's text (spec 000 §5 rules). */
   param_name: z.string().min(1),
-  param_default_value: z.string().max(255).default(' '),
+  /** The name before the last rename; defaults to `param_name`. */
+  original_param_name: z.string().min(1).optional(),
+  /** The fallback, at most 255 characters; a blank one is stored as `' '` (spec 000 §3, §5). */
+  param_default_value: z.string().max(MAX_VALUE_LENGTH).transform(blankAsSpace).default(' '),
   text_transform: TextTransformSchema.default({
     checkFormating: false,
     formatOptionKey: null,
     formatOptionName: null,
   }),
+  /** The export platform's merge tag for this parameter (issue #9), if chosen. */
+  merge_tag_value: z.string().nullable().default(null),
+  /** The text snippet holding the parameter; filled from the owning snippet. */
+  text_snippet_id: z.string().min(1).nullable().default(null),
+  /** Set when the parameter feeds a dynamic sticker of that parameter name. */
+  dynamicStickerParamName: z.string().nullable().default(null),
 });
-export type Parameter = z.infer<typeof ParameterSchema>;
 
-/** A text snippet: geometry in canvas px, font size in px (spec 000 §3, defaults from there). */
-export const TextSnippetSchema = z.object({
+/** A parameter (merge field) of a text snippet (spec 000 §3); `original_param_name` defaults to the name. */
+export const ParameterSchema = ParameterFieldsSchema.transform((p) => ({
+  ...p,
+  original_param_name: p.original_param_name ?? p.param_name,
+}));
+export type Parameter = z.output<typeof ParameterSchema>;
+
+/** A snippet's display data as the editor saves it (spec 000 §3 `display_info`); opaque here. */
+export const DisplayInfoSchema = z.looseObject({
+  width: z.number().optional(),
+  uuid: z.string().optional(),
+  fontFamily: z.string().optional(),
+  parameters: z.array(z.unknown()).optional(),
+});
+
+/**
+ * A text snippet's own fields (spec 000 §3, defaults from there); `TextSnippetSchema` adds the
+ * defaults that depend on other fields. Use this one for `.shape`, `.pick` or `.partial`.
+ */
+export const TextSnippetFieldsSchema = z.object({
   id: z.string().min(1),
   /** Text with `{{param}}` placeholders. */
   text: z.string(),
-  fontFamily: z.string().default('Journal'),
+  /** The text with placeholders as first written; defaults to `text`. */
+  original_text: z.string().optional(),
+  display_info: DisplayInfoSchema.nullable().default(null),
+  fontFamily: z.string().min(1).default('Journal'),
   fontStyle: z.enum(['normal', 'italic']).default('normal'),
   fontWeight: z.enum(['normal', 'bold']).default('normal'),
   underline: z.boolean().default(false),
   textAlign: z.enum(['left', 'center', 'right']).default('left'),
+  /** Degrees, 0–360 (spec 000 §5). */
   angle: z.number().min(0).max(360).default(0),
-  fill: z.string().default('black'),
+  fill: z.string().min(1).default('black'),
   stroke: z.string().nullable().default(null),
+  /** px, 0–5 (spec 000 §5). */
   strokeWidth: z.number().min(0).max(5).default(0),
-  fontSize: z.number().positive().max(80).default(32),
-  /** Shrink-until size; half the font size by default (spec 000 §3). */
-  minFontSize: z.number().positive().optional(),
-  linked: z.boolean().default(true),
-  left: z.number(),
-  top: z.number(),
+  /** px, at most 80 (spec 000 §5, §9). */
+  fontSize: z.number().positive().max(MAX_FONT_SIZE).default(DEFAULT_FONT_SIZE),
+  /**
+   * Shrink-until size, px: the text shrinks down to it before it overflows. Half the font size
+   * by default, never above the font size (spec 000 §3, §5).
+   */
+  minFontSize: z.number().positive().max(MAX_FONT_SIZE).optional(),
+  /** px; the widest the box may grow, if the editor set one. */
+  maxWidth: z.number().positive().nullable().default(null),
+  /** px; the width before the last resize, if the editor kept it. */
+  originalWidth: z.number().positive().nullable().default(null),
   /** Box width the text wraps in, px. */
   width: z.number().positive(),
+  /** Box height, px, as the editor last laid it out (the renderer measures its own). */
+  height: z.number().positive().nullable().default(null),
+  left: z.number(),
+  top: z.number(),
+  /** Wrap toggle of the selection overlay (spec 000 §4). */
+  textWrap: z.boolean().default(true),
+  /** Font size and minimum font size move together (spec 000 §4 "Linked font sizes"). */
+  linked: z.boolean().default(true),
   parameters: z.array(ParameterSchema).default([]),
 });
-export type TextSnippet = z.infer<typeof TextSnippetSchema>;
+
+/**
+ * A text snippet: geometry in canvas px, font size in px (spec 000 §3). `minFontSize` defaults
+ * to half the font size, `original_text` to the text, and each parameter's `text_snippet_id`
+ * to the snippet's id.
+ */
+export const TextSnippetSchema = TextSnippetFieldsSchema.transform((s) => ({
+  ...s,
+  original_text: s.original_text ?? s.text,
+  minFontSize: s.minFontSize ?? halfFontSize(s.fontSize),
+  parameters: s.parameters.map((p): Parameter => ({
+    ...p,
+    text_snippet_id: p.text_snippet_id ?? s.id,
+  })),
+}));
+export type TextSnippet = z.output<typeof TextSnippetSchema>;
 
 /** Dynamic sticker kinds (spec 000 §3) and their parameter-name prefixes (spec 000 §5). */
 export const DYNAMIC_STICKER_PREFIX = {
@@ -74,10 +174,19 @@ export const DYNAMIC_STICKER_PREFIX = {
 } as const;
 export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
 
+/** A fabric image filter saved on a sticker (spec 000 §3: the first has a colour, mode screen). */
+export const StickerFilterSchema = z.looseObject({
+  type: z.string().optional(),
+  color: z.string().optional(),
+  mode: z.string().optional(),
+  alpha: z.number().optional(),
+});
+
 /**
  * A sticker on the canvas (spec 000 §3 `graphics_data`). Geometry in canvas px with a top-left
  * origin: the intrinsic size (512 by default; 910x512 for screenshots, spec 000 §9) times the
  * scale, rotated by `angle` degrees around the top-left corner (fabric's origin).
+ * `restoreDesign` converts a sticker saved with another origin to the top-left one.
  *
  * Dynamic stickers take their value from the parameter `dynamicStickerParamName`, else from the
  * fallback `dynamicStickerUrl` (a URL, an e-mail for gravatar, any text for QR).
@@ -93,8 +202,12 @@ export const StickerSchema = z.object({
     .nullable()
     .default(null),
   dynamicStickerParamName: z.string().nullable().default(null),
-  /** The dynamic sticker's fallback value (spec 000 §5 validations). */
-  dynamicStickerUrl: z.string().max(255).default(''),
+  /** The dynamic sticker's fallback value, at most 255 characters (spec 000 §5 validations). */
+  dynamicStickerUrl: z.string().max(MAX_VALUE_LENGTH).default(''),
+  /** The image the editor last generated for the dynamic sticker (a URL), if any. */
+  dynamicStickerNewUrl: z.string().nullable().default(null),
+  /** The QR code image the editor last generated, if any. */
+  newQrDataUrl: z.string().nullable().default(null),
   /** Screenshot device: mobile 910x512, else desktop. */
   isMobile: z.boolean().default(false),
   /** QR colour; #111111 (spec 000 §9, the reading that serves users: near-black scans well). */
@@ -102,29 +215,51 @@ export const StickerSchema = z.object({
   /** QR quiet zone in modules, 0–20 (spec 000 §5), default 0. */
   marginSize: z.number().int().min(0).max(20).default(0),
   isTransparent: z.boolean().default(false),
+  /** Colour filters of the sticker image (spec 000 §3). */
+  filters: z.array(StickerFilterSchema).default([]),
   left: z.number(),
   top: z.number(),
+  /** Always the top-left corner once restored (see above). */
+  originX: z.enum(['left', 'center', 'right']).default('left'),
+  originY: z.enum(['top', 'center', 'bottom']).default('top'),
   width: z.number().positive().default(512),
   height: z.number().positive().default(512),
   scaleX: z.number().positive().default(0.1),
   scaleY: z.number().positive().default(0.1),
+  /** Degrees, 0–360. */
   angle: z.number().min(0).max(360).default(0),
 });
-export type Sticker = z.infer<typeof StickerSchema>;
+export type Sticker = z.output<typeof StickerSchema>;
 
-export const DesignDocumentSchema = z.object({
-  schemaVersion: z.literal(1).default(1),
+/** A merge tag the user picked on the export screen (spec 001 §3 "merge tag choice", issue #9). */
+export const MergeTagChoiceSchema = z.looseObject({
+  merge_tag_name: z.string(),
+  merge_tag_value: z.string(),
+  key: z.string().optional(),
+});
+
+/**
+ * The current version's document fields (spec 000 §3 PicSnippet content). Validates a document
+ * that is already at `CURRENT_SCHEMA_VERSION`; `DesignDocumentSchema` also migrates older ones.
+ */
+export const DesignDocumentFieldsSchema = z.object({
+  schemaVersion: z.literal(CURRENT_SCHEMA_VERSION).default(CURRENT_SCHEMA_VERSION),
   /** Library or upload image id of the base photo. */
   image_id: z.string().min(1),
   /** S3 key of the base photo in the assets bucket. */
   base_image_key: z.string().min(1),
+  /** The base photo's own size, px; null when unknown (documents of version 1). */
+  image_width: z.number().int().positive().nullable().default(null),
+  image_height: z.number().int().positive().nullable().default(null),
+  /** Rotation of the base photo, degrees, 0–360 (drawn in quarter turns). */
+  image_angle: z.number().min(0).max(360).default(0),
   /** Canvas size, px; default 900x600, width at most 1056 (spec 000 §9). */
-  canvas_width: z.number().int().positive().max(1056).default(900),
-  canvas_height: z.number().int().positive().default(600),
+  canvas_width: z.number().int().positive().max(MAX_CANVAS_WIDTH).default(DEFAULT_CANVAS.width),
+  canvas_height: z.number().int().positive().default(DEFAULT_CANVAS.height),
+  /** The unit the editor shows sizes in (spec 000 §3, §9); storage stays in px. */
   size_option: z.enum(['px', 'in', 'mm', 'cm']).default('px'),
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
-  image_angle: z.number().default(0),
   /**
    * Filters switched on (spec 000 §3: Grayscale, Invert, Sepia, BlackWhite, Brownie, Vintage,
    * Kodachrome, Technicolor, Polaroid), name → on. Saved by `PUT …/effects`.
@@ -132,32 +267,431 @@ export const DesignDocumentSchema = z.object({
   filters: z.record(z.string(), z.boolean()).default({}),
   /**
    * Enhancements, name → value (spec 000 §3): Brightness, Contrast, Saturation (-1..1), Hue
-   * (-2..2), Blur (0..1); Sharpen and Emboss on/off as 1/0.
+   * (-2..2), Blur (0..1); Sharpen and Emboss on/off as 1/0. The renderer clamps the ranges.
    */
   enhance: z.record(z.string(), z.number()).default({}),
+  /** Template tags (spec 000 §3 `image_tags`, §4 "Template status in the save modal"). */
+  image_tags: z.array(z.string()).default([]),
   /** Output format of the render URL without an extension: JPEG for photos (issue: render §6). */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
   text_snippets: z.array(TextSnippetSchema).default([]),
   /** Stickers, drawn beneath the text snippets, in order. */
   graphics_data: z.array(StickerSchema).default([]),
+  /** Export settings (issue #9, spec 001 §7 "Export and merge tags"). */
+  merge_tag_provider: z.string().nullable().default(null),
+  merge_tag_storefront: z.string().nullable().default(null),
+  merge_tag_choices: z.array(MergeTagChoiceSchema).default([]),
+  html_link_url: z.string().nullable().default(null),
 });
-export type DesignDocument = z.infer<typeof DesignDocumentSchema>;
-export type DesignDocumentInput = z.input<typeof DesignDocumentSchema>;
-
-const parsed = new WeakMap<object, DesignDocument>();
 
 /**
- * Validates a stored design document (applying defaults), once per document object: the render
- * service's design cache hands the same object to every request for a second, so cache hits
- * and the draw that follows do not re-run zod on the hot path.
- * @throws ZodError when the document is invalid.
+ * A design document of any known schema version, migrated to the current one and validated
+ * (no repairs: loads go through `restoreDesign`). For building documents in code and tests.
+ */
+export const DesignDocumentSchema = z.preprocess((raw) => {
+  if (!isRecord(raw)) return raw;
+  const from = storedSchemaVersion(raw);
+  return from !== undefined && from < CURRENT_SCHEMA_VERSION
+    ? migrateDesignDocument(raw, from).doc
+    : raw;
+}, DesignDocumentFieldsSchema);
+
+export type DesignDocument = z.output<typeof DesignDocumentFieldsSchema>;
+/** What `DesignDocumentSchema` accepts: the current fields, or an older version's. */
+export type DesignDocumentInput = Omit<
+  z.input<typeof DesignDocumentFieldsSchema>,
+  'schemaVersion'
+> & {
+  schemaVersion?: number;
+};
+
+/**
+ * Thrown by `restoreDesign` when a document cannot be made usable (not an object, written by a
+ * newer version, no base image); `issues` are zod's (or zod-shaped) and say where.
+ */
+export class DesignRestoreError extends Error {
+  constructor(
+    message: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(message);
+    this.name = 'DesignRestoreError';
+  }
+}
+
+/**
+ * The one restore path (STYLE.md): validates, migrates and repairs a stored or submitted design
+ * document so that it can be drawn and edited. Pure; never mutates `raw`.
+ *
+ * Repairs, each reported as one human-readable line in `repaired`:
+ * - numbers out of range are clamped (font size ≤ 80, stroke width 0–5, QR margin 0–20, canvas
+ *   width ≤ 1056; spec 000 §5) and angles are brought into 0–360; whole-px fields are rounded;
+ * - over-long fallbacks are cut at 255 characters;
+ * - an invalid field that has a default gets the default;
+ * - text snippets and stickers that cannot be drawn (missing geometry, no image, no dynamic
+ *   type) are dropped rather than failing the whole design; so are unusable parameters;
+ * - duplicate snippet ids, sticker uuids and parameter ids are renamed `…-2`, `…-3`;
+ * - a minimum font size above the font size is lowered to it (spec 000 §5);
+ * - parameters are re-linked to their snippet (`text_snippet_id`) and to their placeholder
+ *   (a `{{original_param_name}}` left in the text after a rename is renamed too); a second
+ *   parameter of the same name in a snippet and a parameter with no placeholder are removed;
+ * - stickers saved with a centre or right/bottom origin get the equivalent top-left position.
+ *
+ * Restoring a restored document changes nothing and reports nothing.
+ * @throws DesignRestoreError when the document cannot be made usable.
+ */
+export function restoreDesign(raw: unknown): { document: DesignDocument; repaired: string[] } {
+  if (!isRecord(raw)) throw unusable('The design document is not an object.', []);
+  const repaired: string[] = [];
+  let doc: RawDocument = structuredClone(raw);
+  let from = storedSchemaVersion(doc);
+  if (from === undefined) {
+    repaired.push(`schemaVersion ${show(doc.schemaVersion)} is not a version; read as version 1`);
+    from = 1;
+  }
+  if (from > CURRENT_SCHEMA_VERSION)
+    throw unusable(
+      `The design document has schema version ${from}; this code reads up to ${CURRENT_SCHEMA_VERSION}.`,
+      [{ code: 'custom', path: ['schemaVersion'], message: 'newer than this code', input: from }],
+    );
+  doc = migrateDesignDocument(doc, from).doc;
+
+  const base = DesignDocumentFieldsSchema.pick({ image_id: true, base_image_key: true });
+  const baseCheck = base.safeParse(doc);
+  if (!baseCheck.success) throw unusable('The design has no base image.', baseCheck.error.issues);
+
+  doc.text_snippets = repairList(doc, 'text_snippets', 'text snippet', repaired, repairSnippet);
+  doc.graphics_data = repairList(doc, 'graphics_data', 'sticker', repaired, repairSticker);
+  const top = repairFields(doc, DesignDocumentFieldsSchema, 'design', repaired);
+  if (typeof top === 'string') throw unusable(`The design document is unusable: ${top}.`, []);
+  const parsed = DesignDocumentFieldsSchema.safeParse(top);
+  if (!parsed.success) throw unusable('The design document is unusable.', parsed.error.issues);
+  const document = parsed.data;
+  repairLinks(document, repaired);
+  return { document, repaired };
+}
+
+const parsedDocuments = new WeakMap<object, DesignDocument>();
+
+/**
+ * `restoreDesign(raw).document`, once per document object: the render service's design cache
+ * hands the same object to every request for a second, so cache hits and the draw that follows
+ * do not re-run zod on the hot path, and the renderer draws the repaired design.
+ * @throws DesignRestoreError when the document cannot be made usable.
  */
 export function parseDesignDocument(raw: unknown): DesignDocument {
-  if (typeof raw !== 'object' || raw === null) return DesignDocumentSchema.parse(raw);
-  let doc = parsed.get(raw);
+  if (typeof raw !== 'object' || raw === null) return restoreDesign(raw).document;
+  let doc = parsedDocuments.get(raw);
   if (!doc) {
-    doc = DesignDocumentSchema.parse(raw);
-    parsed.set(raw, doc);
+    doc = restoreDesign(raw).document;
+    parsedDocuments.set(raw, doc);
   }
   return doc;
+}
+
+/**
+ * A new design's document (issue #5 "Creating a design"): the base photo, the canvas sized from
+ * it (its width capped at 1056 px, the height keeping the aspect ratio; 900x600 when the
+ * photo's size is unknown, spec 000 §9), and every other field at its default.
+ * @param init the photo's image id, assets-bucket key and size in px (0 when unknown).
+ * @throws ZodError when `image_id` or `base_image_key` is empty.
+ */
+export function createDesignDocument(init: {
+  image_id: string;
+  base_image_key: string;
+  image_width: number;
+  image_height: number;
+}): DesignDocument {
+  const known = isPositive(init.image_width) && isPositive(init.image_height);
+  const width = known ? Math.min(MAX_CANVAS_WIDTH, Math.round(init.image_width)) : 0;
+  return DesignDocumentFieldsSchema.parse({
+    schemaVersion: CURRENT_SCHEMA_VERSION,
+    image_id: init.image_id,
+    base_image_key: init.base_image_key,
+    image_width: known ? Math.round(init.image_width) : null,
+    image_height: known ? Math.round(init.image_height) : null,
+    canvas_width: known ? width : DEFAULT_CANVAS.width,
+    canvas_height: known
+      ? Math.max(1, Math.round((init.image_height * width) / init.image_width))
+      : DEFAULT_CANVAS.height,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Repairs (restoreDesign's helpers)
+
+const isPositive = (n: number) => Number.isFinite(n) && n > 0;
+
+function unusable(message: string, issues: z.core.$ZodIssue[]): DesignRestoreError {
+  return new DesignRestoreError(message, issues);
+}
+
+/** A value shortened for a note. */
+function show(value: unknown): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+/** Fields holding an angle in degrees: brought into 0–360 rather than clamped. */
+const ANGLE_FIELDS = new Set(['angle', 'image_angle']);
+
+/** `value` modulo 360, in [0, 360). */
+const normaliseAngle = (value: number) => ((value % 360) + 360) % 360;
+
+/**
+ * Repairs one field named by a zod issue, in place.
+ * @returns a note when it repaired, `undefined` when the field cannot be repaired.
+ */
+function repairField(
+  value: RawDocument,
+  issue: z.core.$ZodIssue,
+  schema: z.ZodObject,
+): string | undefined {
+  const key = issue.path[0];
+  if (typeof key !== 'string') return undefined;
+  const current = value[key];
+  if (issue.path.length > 1) {
+    // Inside a list or a map: drop the bad entry; inside an object: reset the whole field.
+    const entry = issue.path[1];
+    if (Array.isArray(current) && typeof entry === 'number') {
+      current.splice(entry, 1);
+      return `${key}: entry ${entry} was invalid (${issue.message}); removed`;
+    }
+    if (
+      isRecord(current) &&
+      typeof entry === 'string' &&
+      schema.shape[key]?.def.type !== 'object'
+    ) {
+      const bad = current[entry];
+      delete current[entry];
+      return `${key}: entry ${entry} ${show(bad)} was invalid; removed`;
+    }
+  } else if (typeof current === 'number' && Number.isFinite(current)) {
+    if ((issue.code === 'too_big' || issue.code === 'too_small') && ANGLE_FIELDS.has(key)) {
+      value[key] = normaliseAngle(current);
+      return `${key} ${current} brought into 0–360 as ${String(value[key])}`;
+    }
+    if (issue.code === 'too_big' && issue.inclusive) {
+      value[key] = Number(issue.maximum);
+      return `${key} ${current} clamped to ${String(value[key])}`;
+    }
+    if (issue.code === 'too_small' && issue.inclusive) {
+      value[key] = Number(issue.minimum);
+      return `${key} ${current} clamped to ${String(value[key])}`;
+    }
+    if (issue.code === 'invalid_type' && issue.expected === 'int') {
+      value[key] = Math.round(current);
+      return `${key} ${current} rounded to ${String(value[key])}`;
+    }
+  } else if (typeof current === 'string' && issue.code === 'too_big') {
+    value[key] = Array.from(current).slice(0, Number(issue.maximum)).join('');
+    return `${key} cut to ${String(issue.maximum)} characters`;
+  }
+  if (current !== undefined && schema.shape[key]?.safeParse(undefined).success) {
+    delete value[key];
+    return `${key} ${show(current)} was invalid; reset to its default`;
+  }
+  return undefined;
+}
+
+/**
+ * Repairs `value`'s fields in place until `schema` accepts it (one fix per pass, so list
+ * indices in later issues stay right), noting each fix as `${what}: …`.
+ * @returns the repaired value, or the reason it cannot be repaired.
+ */
+function repairFields(
+  value: RawDocument,
+  schema: z.ZodObject,
+  what: string,
+  repaired: string[],
+): RawDocument | string {
+  for (let pass = 0; pass < 100; pass++) {
+    const result = schema.safeParse(value);
+    if (result.success) return value;
+    const issue = result.error.issues[0]!;
+    const note = repairField(value, issue, schema);
+    if (note === undefined) {
+      const field = issue.path.join('.');
+      return value[String(issue.path[0])] === undefined
+        ? `no ${field}`
+        : `${field} ${issue.message}`;
+    }
+    repaired.push(`${what}: ${note}`);
+  }
+  return 'too many invalid fields';
+}
+
+/** Repairs each item of the list `doc[key]`, dropping the items that cannot be repaired. */
+function repairList(
+  doc: RawDocument,
+  key: string,
+  what: string,
+  repaired: string[],
+  repairItem: (item: RawDocument, label: string, repaired: string[]) => RawDocument | string,
+): unknown[] | undefined {
+  const list = doc[key];
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) {
+    repaired.push(`design: ${key} ${show(list)} was not a list; emptied`);
+    return [];
+  }
+  const kept: unknown[] = [];
+  list.forEach((item: unknown, index) => {
+    const label = `${what} ${isRecord(item) ? show(item.id ?? item.uuid ?? index) : index}`;
+    const result = isRecord(item) ? repairItem(item, label, repaired) : 'not an object';
+    if (typeof result === 'string') repaired.push(`${label} dropped: ${result}`);
+    else kept.push(result);
+  });
+  return kept;
+}
+
+/** Repairs a text snippet and its parameters; the reason when it cannot be drawn. */
+function repairSnippet(item: RawDocument, label: string, repaired: string[]): RawDocument | string {
+  if (item.id === undefined && typeof item.uuid === 'string') {
+    item.id = item.uuid;
+    repaired.push(`${label}: id taken from uuid`);
+  }
+  if (typeof item.fontWeight === 'number' || /^\d+$/.test(String(item.fontWeight))) {
+    const weight = Number(item.fontWeight);
+    item.fontWeight = weight >= 600 ? 'bold' : 'normal';
+    repaired.push(`${label}: fontWeight ${weight} read as ${item.fontWeight}`);
+  }
+  const parameters = repairList(item, 'parameters', `${label} parameter`, repaired, (p, l, r) =>
+    repairFields(p, ParameterFieldsSchema, l, r),
+  );
+  if (parameters !== undefined) item.parameters = parameters;
+  return repairFields(item, TextSnippetFieldsSchema, label, repaired);
+}
+
+/** Repairs a sticker; the reason when it cannot be drawn. */
+function repairSticker(item: RawDocument, label: string, repaired: string[]): RawDocument | string {
+  const fixed = repairFields(item, StickerSchema, label, repaired);
+  if (typeof fixed === 'string') return fixed;
+  const sticker = StickerSchema.parse(fixed);
+  if (sticker.stickerType === 'dynamicSticker' && sticker.dynamicStickerType === null)
+    return 'a dynamic sticker without a dynamicStickerType';
+  if (sticker.stickerType !== 'dynamicSticker' && sticker.url.trim() === '') return 'no image url';
+  if (sticker.originX !== 'left' || sticker.originY !== 'top') {
+    const { left, top } = topLeftOf(sticker);
+    repaired.push(
+      `${label}: origin ${sticker.originX}/${sticker.originY} converted to left/top (${round2(left)}, ${round2(top)})`,
+    );
+    return { ...fixed, left, top, originX: 'left', originY: 'top' };
+  }
+  return fixed;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The top-left corner of a sticker placed by another origin: fabric puts the origin point at
+ * (left, top) and rotates the box around it, so the corner is that point minus the rotated
+ * offset from the corner to the origin.
+ */
+function topLeftOf(sticker: Sticker): { left: number; top: number } {
+  const w = sticker.width * sticker.scaleX;
+  const h = sticker.height * sticker.scaleY;
+  const ox = { left: 0, center: w / 2, right: w }[sticker.originX];
+  const oy = { top: 0, center: h / 2, bottom: h }[sticker.originY];
+  const rad = (sticker.angle * Math.PI) / 180;
+  return {
+    left: sticker.left - (ox * Math.cos(rad) - oy * Math.sin(rad)),
+    top: sticker.top - (ox * Math.sin(rad) + oy * Math.cos(rad)),
+  };
+}
+
+/** Renames duplicates `id-2`, `id-3`, … so every id is unique; notes each rename. */
+function uniqueIds<T>(
+  items: T[],
+  get: (item: T) => string,
+  set: (item: T, id: string) => void,
+  what: string,
+  repaired: string[],
+): void {
+  const seen = new Set(items.map(get));
+  const taken = new Set<string>();
+  for (const item of items) {
+    const id = get(item);
+    if (!taken.has(id)) {
+      taken.add(id);
+      continue;
+    }
+    let n = 2;
+    while (seen.has(`${id}-${n}`)) n++;
+    const renamed = `${id}-${n}`;
+    seen.add(renamed);
+    taken.add(renamed);
+    set(item, renamed);
+    repaired.push(`${what} ${show(id)}: duplicate id renamed ${show(renamed)}`);
+  }
+}
+
+/** Placeholder names in a text, `{{ name }}` → `name`. */
+const placeholders = (text: string): Set<string> =>
+  new Set(Array.from(text.matchAll(MERGE_FIELD), (m) => m[1]!));
+
+/** Renames the placeholder `{{ from }}` to `{{to}}` in a text. */
+const renamePlaceholder = (text: string, from: string, to: string): string =>
+  text.replace(MERGE_FIELD, (whole, name: string) => (name === from ? `{{${to}}}` : whole));
+
+/** The repairs across objects of a parsed document, in place: ids, sizes and parameter links. */
+function repairLinks(document: DesignDocument, repaired: string[]): void {
+  const snippets = document.text_snippets;
+  uniqueIds(
+    snippets,
+    (s) => s.id,
+    (s, id) => (s.id = id),
+    'text snippet',
+    repaired,
+  );
+  uniqueIds(
+    document.graphics_data,
+    (s) => s.uuid,
+    (s, id) => (s.uuid = id),
+    'sticker',
+    repaired,
+  );
+  uniqueIds(
+    snippets.flatMap((s) => s.parameters),
+    (p) => p.id,
+    (p, id) => (p.id = id),
+    'parameter',
+    repaired,
+  );
+  for (const snippet of snippets) {
+    const label = `text snippet ${show(snippet.id)}`;
+    if (snippet.minFontSize > snippet.fontSize) {
+      repaired.push(
+        `${label}: minFontSize ${snippet.minFontSize} lowered to the font size ${snippet.fontSize}`,
+      );
+      snippet.minFontSize = snippet.fontSize;
+    }
+    const names = new Set<string>();
+    snippet.parameters = snippet.parameters.filter((parameter) => {
+      const name = parameter.param_name;
+      if (names.has(name)) {
+        repaired.push(`${label}: second parameter named ${show(name)} removed`);
+        return false;
+      }
+      names.add(name);
+      if (parameter.text_snippet_id !== snippet.id) {
+        repaired.push(`${label}: parameter ${show(name)} re-linked to its snippet`);
+        parameter.text_snippet_id = snippet.id;
+      }
+      return true;
+    });
+    snippet.parameters = snippet.parameters.filter((parameter) => {
+      const name = parameter.param_name;
+      const inText = placeholders(snippet.text);
+      if (inText.has(name) || parameter.dynamicStickerParamName !== null) return true;
+      const old = parameter.original_param_name;
+      if (old !== name && inText.has(old) && !names.has(old)) {
+        snippet.text = renamePlaceholder(snippet.text, old, name);
+        repaired.push(`${label}: placeholder {{${old}}} re-linked to parameter ${show(name)}`);
+        return true;
+      }
+      repaired.push(`${label}: parameter ${show(name)} has no {{${name}}} in the text; removed`);
+      return false;
+    });
+  }
 }
