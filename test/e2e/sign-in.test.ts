@@ -82,4 +82,69 @@ describe('sign-in page', () => {
     await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
     await context.close();
   });
+
+  it('resets a forgotten password through the e-mailed link', async () => {
+    const context = await browser().createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    const base = stack().url;
+    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
+    await page.click('a[href="/password/reset"]');
+    await page.waitForSelector('input[name="email"]');
+    await page.type('input[name="email"]', 'admin@example.com');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(
+      () => document.body.innerText.includes('we have e-mailed a password reset link'),
+      { timeout: 10_000 },
+    );
+    await page.screenshot({ path: 'test-results/e2e-password-forgot.png' });
+
+    const mails = (await (await fetch(`${base}/__outbox.json`)).json()) as Array<{
+      to: string;
+      text: string;
+    }>;
+    const mail = mails.find((m) => m.to === 'admin@example.com');
+    const link = /https?:\/\/\S+\/password\/reset\/\S+/.exec(mail?.text ?? '')?.[0];
+    expect(link, 'reset link in the outbox').toBeDefined();
+    // The e-mail carries the public URL; open the same path on this stack.
+    const url = new URL(link!);
+    await page.goto(`${base}${url.pathname}${url.search}`, { waitUntil: 'networkidle0' });
+    expect(await page.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value)).toBe(
+      'admin@example.com',
+    );
+
+    // Mismatched confirmation: the server's field error, nothing changed.
+    await page.type('input[name="password"]', 'fresh-juniper-42');
+    await page.type('input[name="password_confirmation"]', 'fresh-juniper-43');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('input[name="password_confirmation"][aria-invalid="true"]');
+    await page.screenshot({ path: 'test-results/e2e-password-reset-mismatch.png' });
+
+    await page.click('input[name="password_confirmation"]', { count: 3 });
+    await page.type('input[name="password_confirmation"]', 'fresh-juniper-42');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/login', { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.body.innerText.includes('Sign in with your new password.'),
+      { timeout: 10_000 },
+    );
+    await page.type('input[name="email"]', 'admin@example.com');
+    await page.type('input[name="password"]', 'fresh-juniper-42');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+
+    // The link works once.
+    const again = await fetch(`${base}/password/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      body: JSON.stringify({
+        token: url.pathname.split('/').pop(),
+        email: 'admin@example.com',
+        password: 'other-juniper-99',
+        password_confirmation: 'other-juniper-99',
+      }),
+    });
+    expect(again.status).not.toBe(200);
+    await context.close();
+  });
 });

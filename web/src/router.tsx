@@ -4,6 +4,7 @@ import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordResetPages.tsx';
 import { RegisterPage } from './pages/RegisterPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { SettingsPage } from './pages/SettingsPage.tsx';
@@ -26,6 +27,8 @@ export const router = createBrowserRouter([
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
       { path: 'confirmation', element: <ConfirmationPage /> },
+      { path: 'password/reset', element: <ForgotPasswordPage /> },
+      { path: 'password/reset/:token', element: <ResetPasswordPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'settings/companies/:teamId', element: <TeamSettingsPage /> },
       { path: '*', element: <NotFoundPage /> },

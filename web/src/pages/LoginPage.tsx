@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, isApiError, GENERIC_ERROR_MESSAGE, type FieldErrors } from '../api/client.ts';
 import { Notice, type NoticeTone } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -42,7 +42,13 @@ export function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
-  const [notice, setNotice] = useState<FormNotice | null>(null);
+  // After a password reset (PasswordResetPages.tsx) the page says so until the next submit.
+  const cameFromReset = (useLocation().state as { passwordReset?: boolean } | null)?.passwordReset;
+  const [notice, setNotice] = useState<FormNotice | null>(
+    cameFromReset
+      ? { tone: 'success', title: 'Password changed', text: 'Sign in with your new password.' }
+      : null,
+  );
   const [signedIn, setSignedIn] = useState(false);
 
   // After a failed submit, put the keyboard on the first field that needs attention.
@@ -154,6 +160,9 @@ export function LoginPage() {
             />
             <label htmlFor={ids.show}>Show password</label>
           </div>
+          <p className="small">
+            <Link to="/password/reset">Forgot your password?</Link>
+          </p>
           <button type="submit" className="button button--block" aria-disabled={pending}>
             {pending ? (
               <>
