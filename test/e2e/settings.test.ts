@@ -209,6 +209,42 @@ describe('settings', () => {
     await context.close();
   });
 
+  it('goes to the subscription tab on a 402, which shows the plan', async () => {
+    const context = await browser().createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const base = stack().url;
+    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
+    await page.type('input[name="email"]', 'demo@example.com');
+    await page.type('input[name="password"]', 'demo-password');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await page.goto(`${base}/settings#/profile`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('input[name="name"]');
+
+    // No route refuses for payment yet (billing, issue #8): the answer is played here.
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().endsWith('/settings/contact')) {
+        void request.respond({
+          status: 402,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Your plan does not include this.' }),
+        });
+      } else void request.continue();
+    });
+    await clickButton(page, 'Save contact details');
+    await page.waitForFunction(
+      () => location.pathname === '/settings' && location.hash === '#/subscription',
+      { timeout: 10_000 },
+    );
+    await waitForTab(page, 'Subscription');
+    await waitForText(page, 'Demo Team: Pro plan');
+    await waitForText(page, 'Custom font upload');
+    await page.screenshot({ path: 'test-results/e2e-settings-subscription.png' });
+    await context.close();
+  });
+
   it('sends a signed-out visitor to /login', async () => {
     const context = await browser().createBrowserContext();
     const page = await context.newPage();

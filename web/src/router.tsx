@@ -1,4 +1,5 @@
 import { createBrowserRouter } from 'react-router-dom';
+import { onPaymentRequired } from './api/client.ts';
 import { AppShell } from './components/AppShell.tsx';
 import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
@@ -35,3 +36,6 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+// Spec 001 §8: a 402 (the plan does not allow it) goes to the subscription settings.
+onPaymentRequired(() => void router.navigate('/settings#/subscription'));

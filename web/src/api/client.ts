@@ -59,6 +59,23 @@ export function onUnauthorized(listener: UnauthorizedListener | undefined): void
   unauthorizedListener = listener;
 }
 
+type PaymentRequiredListener = (path: string) => void;
+let paymentRequiredListener: PaymentRequiredListener | undefined;
+
+/**
+ * Spec 001 §8 "HTTP 402: redirect to /settings#/subscription". The router registers here; it is
+ * told the path of every call answered 402, before the {@link ApiError} is thrown.
+ */
+export function onPaymentRequired(listener: PaymentRequiredListener | undefined): void {
+  paymentRequiredListener = listener;
+}
+
+/** Tells the listeners about a 401 or 402 answer. */
+function notifyStatus(status: number, path: string): void {
+  if (status === 401) unauthorizedListener?.(path);
+  if (status === 402) paymentRequiredListener?.(path);
+}
+
 export interface ApiOptions {
   /** Cancels the request; the promise then rejects with the browser's `AbortError`. */
   signal?: AbortSignal;
@@ -111,7 +128,7 @@ export async function api<T>(
   }
 
   const json = await readJson(response);
-  if (response.status === 401) unauthorizedListener?.(path);
+  notifyStatus(response.status, path);
 
   if (response.ok) {
     if (json.kind === 'json') return json.value as T;
@@ -224,7 +241,7 @@ export async function apiUpload<T>(
       } catch {
         value = undefined;
       }
-      if (xhr.status === 401) unauthorizedListener?.(path);
+      notifyStatus(xhr.status, path);
       if (xhr.status >= 200 && xhr.status < 300) return resolve(value as T);
       const record = isRecord(value) ? value : {};
       const message = typeof record.message === 'string' && record.message.trim() !== '';

@@ -5,20 +5,22 @@ import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { ApiTokensSection } from '../features/settings/ApiTokensSection.tsx';
 import { CompaniesTab } from '../features/settings/CompaniesTab.tsx';
 import { ProfileTab } from '../features/settings/ProfileTab.tsx';
+import { SubscriptionTab } from '../features/settings/SubscriptionTab.tsx';
 import { TwoFactorSection } from '../features/settings/TwoFactorSection.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useHashTab } from '../hooks/useHashTab.ts';
 import { useAppStore } from '../state/store.ts';
 
-type SettingsTab = 'profile' | 'companies' | 'security';
+type SettingsTab = 'profile' | 'companies' | 'security' | 'subscription';
 const TABS: readonly TabItem<SettingsTab>[] = [
   { id: 'profile', label: 'Profile' },
   { id: 'companies', label: 'Companies' },
   { id: 'security', label: 'Security' },
+  { id: 'subscription', label: 'Subscription' },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
-/** User settings (spec 001 §2): tabs kept in the hash, `#/{tab}`. */
+/** User settings (spec 001 §2): tabs kept in the hash, `#/{tab}/{rest}`. */
 export function SettingsPage() {
   const { tab, select } = useHashTab(TAB_IDS);
   const label = TABS.find((t) => t.id === tab)?.label ?? '';
@@ -37,6 +39,7 @@ export function SettingsPage() {
         >
           {tab === 'profile' && <ProfileTab />}
           {tab === 'companies' && <CompaniesTab />}
+          {tab === 'subscription' && <SubscriptionTab />}
           {tab === 'security' && (
             <div className="stack-lg">
               <TwoFactorSection />
