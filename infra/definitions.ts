@@ -4,8 +4,8 @@
  * are the ones AWS gets (issue: foundation, "created from the same definitions").
  *
  * Single-table design (DESIGN.md §4): every entity lives in one table keyed `pk`/`sk`, with
- * three overloaded GSIs for the access patterns (team designs by sort key, design by public
- * render id, user by e-mail, a user's teams, templates by status). ElectroDB entities in
+ * five overloaded GSIs for the access patterns (a dashboard list of designs or templates by
+ * each of its four sorts, design by public render id, user by e-mail, a user's teams). ElectroDB entities in
  * `functions/lib/db/` map onto these index names.
  */
 
@@ -31,6 +31,9 @@ export const TABLE: TableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    // Dashboard lists by name and by views (issue 5: one query per page for every sort).
+    { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   ],
 };
 

@@ -8,8 +8,9 @@
  * - team by id; members of a team (primary) and teams of a user (gsi1) through Membership;
  * - plan by id; all plans (gsi1);
  * - library image by id; images of a scope (global or a team) by creation (gsi1);
- * - design by id; design by public render id (gsi2); a team's designs by status and last
- *   update (gsi1).
+ * - design by id; design by public render id (gsi2); a dashboard list (a team's active or
+ *   archived designs, or the templates) by last update (gsi1), creation (gsi3), name (gsi4)
+ *   and views (gsi5).
  */
 import { Entity, Service } from 'electrodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -18,7 +19,49 @@ import { TABLE } from '#infra/definitions.ts';
 const SERVICE = 'picsnippets';
 const now = () => new Date().toISOString();
 
-const gsi = (n: 1 | 2 | 3) => TABLE.globalSecondaryIndexes[n - 1]!;
+const gsi = (n: 1 | 2 | 3 | 4 | 5) => TABLE.globalSecondaryIndexes[n - 1]!;
+
+/** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
+const designListIndex = <S extends string>(n: 1 | 3 | 4 | 5, sortAttribute: S) =>
+  ({
+    index: gsi(n).indexName,
+    pk: { field: gsi(n).partitionKey, composite: ['listKey'] },
+    sk: { field: gsi(n).sortKey, composite: [sortAttribute, 'designId'] },
+  }) as const;
+
+/** Width of `titleSort`, characters: enough to order any two real titles, well under key limits. */
+const TITLE_SORT_LENGTH = 64;
+
+/**
+ * The list a design is in: `team:{teamId}:{status}`, or `templates:{status}` for a template
+ * (a template's status is its enabled/disabled state, spec 000 §4). Templates are listed
+ * across teams, not in their team's lists.
+ * @throws Error when `teamId` or `status` is missing (a write that changes one of the three
+ *   attributes must set all three).
+ */
+export function designListKey(item: Record<string, unknown>): string {
+  const { teamId, status, isTemplate } = item;
+  if (typeof status !== 'string' || (isTemplate !== true && typeof teamId !== 'string')) {
+    throw new Error('a design list key needs teamId, status and isTemplate together');
+  }
+  return isTemplate === true ? `templates:${status}` : `team:${teamId}:${status}`;
+}
+
+/**
+ * A title as the name sort compares it: accents and case folded (`Éclair` sorts with
+ * `eclair`), whitespace runs and control characters made single spaces, cut and padded with
+ * spaces to a fixed width so that `abc` sorts before `abc def` inside the composite key.
+ */
+export function designTitleSortKey(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim()
+    .slice(0, TITLE_SORT_LENGTH)
+    .padEnd(TITLE_SORT_LENGTH, ' ');
+}
 
 /** Builds every entity against one table and client. */
 export function createEntities(table: string, client: DynamoDBDocumentClient) {
@@ -204,22 +247,45 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Set by design writes (issue 5); view counts and renders never touch it. */
         updatedAt: { type: 'string', default: now },
         archivedAt: { type: 'string' },
+        /**
+         * The dashboard list the design is in (functions/designs/lists.ts, docs/decisions.md
+         * "Design lists"): `team:{teamId}:{status}`, or `templates:{status}` for a template.
+         * Derived; a write that changes `teamId`, `status` or `isTemplate` must set all three.
+         */
+        listKey: {
+          type: 'string',
+          watch: ['teamId', 'status', 'isTemplate'],
+          set: (_value: unknown, item: Record<string, unknown>) => designListKey(item),
+        },
+        /** The title as the name sort compares it (`designTitleSortKey`); derived from `title`. */
+        titleSort: {
+          type: 'string',
+          watch: ['title'],
+          set: (_value: unknown, item: Record<string, unknown>) =>
+            designTitleSortKey(String(item.title ?? '')),
+        },
+        /**
+         * `counter` as of the design's last write or view flush, the key of the views sort: the
+         * render service adds views with an atomic ADD that cannot rebuild a string key, so the
+         * sort key is copied by `recordDesignViews` (functions/designs/store.ts).
+         */
+        listedViews: { type: 'number', default: 0, padding: { length: 12, char: '0' } },
       },
       indexes: {
         byId: {
           pk: { ...primary.pk, composite: ['designId'] },
           sk: { ...primary.sk, composite: [] },
         },
-        byTeam: {
-          index: gsi(1).indexName,
-          pk: { field: gsi(1).partitionKey, composite: ['teamId', 'status'] },
-          sk: { field: gsi(1).sortKey, composite: ['updatedAt', 'designId'] },
-        },
+        /** A list by last update (the dashboard's default sort, spec 000 §2). */
+        byListUpdated: designListIndex(1, 'updatedAt'),
         byPublicId: {
           index: gsi(2).indexName,
           pk: { field: gsi(2).partitionKey, composite: ['publicId'] },
           sk: { field: gsi(2).sortKey, composite: [] },
         },
+        byListCreated: designListIndex(3, 'createdAt'),
+        byListName: designListIndex(4, 'titleSort'),
+        byListViews: designListIndex(5, 'listedViews'),
       },
     },
     opts,

@@ -1,0 +1,269 @@
+/**
+ * Design storage (DESIGN.md §4; issue 5 §2): one DynamoDB item per design, with its text
+ * snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
+ * that checks `version` and bumps it, so a stale write gets 409 with the current version and
+ * nothing is overwritten.
+ *
+ * The API other features use (text-snippet parameters, templates):
+ * - `loadDesign(teamId, designId)`: the design of the caller's current team, else 404;
+ * - `updateDesign(teamId, designId, expectedVersion, change)`: the versioned write;
+ * - `designView(record)` (views.ts): the API shape of spec 000 §3.
+ */
+import type { EntityItem } from 'electrodb';
+import { invalidateDesignRenders } from '#lib/cdn.ts';
+import { db } from '#lib/db/index.ts';
+import type { Entities } from '#lib/db/entities.ts';
+import { conflict, forbidden, notFound, payloadTooLarge } from '#lib/errors.ts';
+import { DesignDocumentSchema, parseDesignDocument, type DesignDocument } from '#shared/design.ts';
+
+/** A stored design as ElectroDB reads it. */
+export type DesignRecord = EntityItem<Entities['Design']>;
+
+/** Design status (spec 000 §4: active ⇄ archived). */
+export type DesignStatus = DesignRecord['status'];
+
+/** The spec's word for a design in messages the user reads. */
+const PRODUCT = 'PicSnippet';
+
+/** Messages of this module (the spec gives none for these cases). */
+export const STORE_MESSAGES = {
+  notFound: `This ${PRODUCT} does not exist.`,
+  stale: `This ${PRODUCT} was changed in the meantime. Reload it to get the latest version.`,
+  tooLarge: `This ${PRODUCT} is too large to save.`,
+} as const;
+
+/**
+ * Largest design item stored, bytes of JSON: DynamoDB's item limit is 400 KB, and the rest of
+ * the item (keys, title, indexes) needs room.
+ */
+export const MAX_DOCUMENT_BYTES = 350 * 1024;
+
+/** Retries of a write without an expected version when a concurrent write got in first. */
+const UNVERSIONED_RETRIES = 4;
+
+/**
+ * Reads a design of the caller's current team.
+ * @param teamId the caller's current team (`auth.user.currentTeamId`); undefined finds nothing.
+ * @param designId the design id (the `{id}` of `/api/pic-snippet/{id}`).
+ * @returns the stored record (its `document` as stored; validate it with the document module).
+ * @throws AppError 404 when the design does not exist or belongs to another team, so other
+ *   teams' ids do not leak (issue: accounts §5).
+ */
+export async function loadDesign(
+  teamId: string | undefined,
+  designId: string,
+): Promise<DesignRecord> {
+  if (!teamId || !designId) throw notFound(STORE_MESSAGES.notFound);
+  const record = (await db().Design.get({ designId }).go({ consistent: true })).data;
+  if (!record || record.teamId !== teamId) throw notFound(STORE_MESSAGES.notFound);
+  return record;
+}
+
+/**
+ * Reads an enabled template (a design with `isTemplate`, status active), whatever its team:
+ * templates are global (spec 000 §6 "Other users only use templates by creating designs from
+ * them").
+ * @throws AppError 404 when there is no such design, it is not a template, or it is disabled.
+ */
+export async function loadTemplate(designId: string): Promise<DesignRecord> {
+  const record = designId ? (await db().Design.get({ designId }).go()).data : null;
+  if (!record || record.isTemplate !== true || record.status !== 'active') {
+    throw notFound(STORE_MESSAGES.notFound);
+  }
+  return record;
+}
+
+/**
+ * What a write changes. Omitted fields stay as stored; `archivedAt: null` removes it.
+ * `document` is validated strictly with `DesignDocumentSchema` (older schema versions
+ * migrated, defaults applied, nothing repaired) before anything is written.
+ */
+export interface DesignChanges {
+  title?: string;
+  document?: DesignDocument | Record<string, unknown>;
+  status?: DesignStatus;
+  isTemplate?: boolean;
+  archivedAt?: string | null;
+}
+
+/**
+ * A change function: receives the current record (its document validated) and returns the
+ * changes, or `null` when there is nothing to save (then nothing is written and the version
+ * stays, e.g. spec 000 §5 "Unchanged titles are not saved"). It may throw an AppError (422,
+ * 403…) to refuse the change; nothing is written then.
+ */
+export type DesignChange = (
+  record: DesignRecord & { document: DesignDocument },
+) => DesignChanges | null | Promise<DesignChanges | null>;
+
+export interface UpdateOptions {
+  /**
+   * Invalidate the design's cached renders after the write (functions/lib/cdn.ts). Default:
+   * when the document or the status changed (what a render draws); a title is not drawn.
+   */
+  invalidate?: boolean;
+}
+
+/**
+ * The versioned read-modify-write of a design (DESIGN.md §4, issue 5 §2).
+ *
+ * Reads the design (404 as `loadDesign`), refuses a stale `expectedVersion` with 409, runs
+ * `change`, validates the new document, and writes with the condition `version = read
+ * version`, setting `version + 1` and `updatedAt` (ISO 8601). Without an `expectedVersion` the
+ * caller claims no version, so a concurrent write between the read and the write is retried
+ * on the fresh record (up to 4 times) instead of failing.
+ *
+ * @param teamId the caller's current team.
+ * @param designId the design.
+ * @param expectedVersion the version the caller last read, or undefined.
+ * @param change computes the changes from the current record.
+ * @returns the record as written (or as read when `change` returned null).
+ * @throws AppError 404 (missing or another team's), 409 `{ message, version }` with the
+ *   current version when `expectedVersion` is stale or a concurrent write won, 413 when the
+ *   document exceeds {@link MAX_DOCUMENT_BYTES}, 422 when the new document is invalid, and
+ *   whatever `change` throws.
+ */
+export async function updateDesign(
+  teamId: string | undefined,
+  designId: string,
+  expectedVersion: number | undefined,
+  change: DesignChange,
+  options: UpdateOptions = {},
+): Promise<DesignRecord> {
+  for (let attempt = 0; ; attempt++) {
+    const record = await loadDesign(teamId, designId);
+    if (expectedVersion !== undefined && record.version !== expectedVersion) {
+      throw staleVersion(record.version);
+    }
+    const document = parseDesignDocument(record.document);
+    const changes = await change({ ...record, document });
+    if (changes === null) return record;
+    try {
+      const written = await writeDesign(record, changes);
+      const invalidate = options.invalidate ?? (changes.document !== undefined || !!changes.status);
+      if (invalidate) await invalidateDesignRenders(record.publicId);
+      return written;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await currentVersion(designId);
+      if (current === undefined) throw notFound(STORE_MESSAGES.notFound);
+      if (expectedVersion !== undefined || attempt + 1 >= UNVERSIONED_RETRIES) {
+        throw staleVersion(current);
+      }
+    }
+  }
+}
+
+/**
+ * Writes `changes` over `record` with the version condition. List keys (listKey, titleSort,
+ * listedViews) are rebuilt from the full new values, so every dashboard index stays right.
+ * @throws the condition failure of DynamoDB when the version moved on.
+ */
+async function writeDesign(record: DesignRecord, changes: DesignChanges): Promise<DesignRecord> {
+  // Strict: a submitted document is refused (422 with field errors), never silently repaired;
+  // repairs are for stored documents on load.
+  const document =
+    changes.document === undefined ? undefined : DesignDocumentSchema.parse(changes.document);
+  if (document && Buffer.byteLength(JSON.stringify(document)) > MAX_DOCUMENT_BYTES) {
+    throw payloadTooLarge(STORE_MESSAGES.tooLarge);
+  }
+  const next = {
+    teamId: record.teamId,
+    status: changes.status ?? record.status,
+    isTemplate: changes.isTemplate ?? record.isTemplate ?? false,
+    title: changes.title ?? record.title,
+    version: record.version + 1,
+    updatedAt: new Date().toISOString(),
+    listedViews: record.counter ?? 0,
+    ...(document ? { document } : {}),
+    ...(typeof changes.archivedAt === 'string' ? { archivedAt: changes.archivedAt } : {}),
+  };
+  let update = db()
+    .Design.patch({ designId: record.designId })
+    .set(next)
+    .composite({ createdAt: record.createdAt });
+  if (changes.archivedAt === null) update = update.remove(['archivedAt']);
+  const out = await update
+    .where((attr, op) => op.eq(attr.version, record.version))
+    .go({ response: 'all_new' });
+  return out.data as DesignRecord;
+}
+
+/** The stored version, read strongly consistent; undefined when the design is gone. */
+async function currentVersion(designId: string): Promise<number | undefined> {
+  const found = await db()
+    .Design.get({ designId })
+    .go({ consistent: true, attributes: ['version'] });
+  return found.data?.version;
+}
+
+/** 409 with the current version (issue 5 §2: "a stale write gets 409 with the current version"). */
+export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, { version });
+
+/** True for DynamoDB's conditional-check failure, as ElectroDB wraps it. */
+export function isConditionFailure(error: unknown): boolean {
+  const e = error as { name?: string; cause?: { name?: string }; message?: string };
+  return (
+    e?.name === 'ConditionalCheckFailedException' ||
+    e?.cause?.name === 'ConditionalCheckFailedException' ||
+    /conditional request failed/i.test(e?.message ?? '')
+  );
+}
+
+/** Spec 000 §4 / §6: actions a frozen team cannot take. */
+export type FrozenAction = 'create' | 'archive' | 'clone' | 'activate';
+
+/**
+ * Refuses an action of a frozen team (spec 000 §4: "Frozen accounts cannot archive, clone,
+ * activate or create"; `Team.frozen`, set by billing or an admin).
+ * @throws AppError 403 naming the action, or 404 when the team does not exist.
+ */
+export async function assertTeamNotFrozen(
+  teamId: string | undefined,
+  action: FrozenAction,
+): Promise<void> {
+  const team = teamId ? (await db().Team.get({ teamId }).go()).data : null;
+  if (!team) throw notFound('You have no current team.');
+  if (team.frozen) throw forbidden(frozenMessage(action));
+}
+
+/** The 403 message of a frozen team's refused action. */
+export const frozenMessage = (action: FrozenAction): string =>
+  `Your team's account is frozen, so you cannot ${action} ${PRODUCT}s. ` +
+  'Check the subscription in the team settings or contact support.';
+
+/**
+ * Adds views to a design and copies the new count into the views sort key (`listedViews`), so
+ * sorting by views stays right. For the render service's view flush (issue: render §9), which
+ * today adds to `counter` alone; the key then catches up at the design's next write.
+ * TODO(render): call this from the ViewCounter in functions/render/handler.ts.
+ * @param designId the design; a missing design is ignored.
+ * @param views how many views to add (> 0).
+ */
+export async function recordDesignViews(designId: string, views: number): Promise<void> {
+  for (let attempt = 0; attempt < UNVERSIONED_RETRIES * 2; attempt++) {
+    const found = (
+      await db()
+        .Design.get({ designId })
+        .go({ consistent: true, attributes: ['counter', 'listKey', 'designId'] })
+    ).data;
+    if (!found) return;
+    const counter = (found.counter ?? 0) + views;
+    try {
+      await db()
+        .Design.patch({ designId })
+        .set({ counter, listedViews: counter })
+        .composite({ listKey: found.listKey! })
+        .where((attr, op) =>
+          found.counter === undefined
+            ? op.notExists(attr.counter)
+            : op.eq(attr.counter, found.counter),
+        )
+        .go({ response: 'none' });
+      return;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  throw conflict('The view count is busy; try again.');
+}
