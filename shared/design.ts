@@ -451,17 +451,14 @@ function repairField(
   if (typeof key !== 'string') return undefined;
   const current = value[key];
   if (issue.path.length > 1) {
-    // Inside a list or a map: drop the bad entry; inside an object: reset the whole field.
+    // Inside a list, a map or an object: drop the bad entry (an object's field then takes its
+    // default); a missing required entry resets the whole field below.
     const entry = issue.path[1];
     if (Array.isArray(current) && typeof entry === 'number') {
       current.splice(entry, 1);
       return `${key}: entry ${entry} was invalid (${issue.message}); removed`;
     }
-    if (
-      isRecord(current) &&
-      typeof entry === 'string' &&
-      schema.shape[key]?.def.type !== 'object'
-    ) {
+    if (isRecord(current) && typeof entry === 'string' && entry in current) {
       const bad = current[entry];
       delete current[entry];
       return `${key}: entry ${entry} ${show(bad)} was invalid; removed`;
@@ -680,13 +677,15 @@ function repairLinks(document: DesignDocument, repaired: string[]): void {
       }
       return true;
     });
+    let inText = placeholders(snippet.text);
     snippet.parameters = snippet.parameters.filter((parameter) => {
       const name = parameter.param_name;
-      const inText = placeholders(snippet.text);
       if (inText.has(name) || parameter.dynamicStickerParamName !== null) return true;
       const old = parameter.original_param_name;
       if (old !== name && inText.has(old) && !names.has(old)) {
         snippet.text = renamePlaceholder(snippet.text, old, name);
+        snippet.original_text = renamePlaceholder(snippet.original_text, old, name);
+        inText = placeholders(snippet.text);
         repaired.push(`${label}: placeholder {{${old}}} re-linked to parameter ${show(name)}`);
         return true;
       }
