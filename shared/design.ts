@@ -511,7 +511,7 @@ function repairFields(
       const field = issue.path.join('.');
       return value[String(issue.path[0])] === undefined
         ? `no ${field}`
-        : `${field} ${issue.message}`;
+        : `${field} is invalid (${issue.message})`;
     }
     repaired.push(`${what}: ${note}`);
   }

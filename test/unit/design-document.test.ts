@@ -364,7 +364,7 @@ describe('restoreDesign repairs', () => {
     expect(document.graphics_data.map((s) => s.uuid)).toEqual(['star']);
     expect(repaired).toEqual([
       'text snippet "no-left" dropped: no left',
-      'text snippet "flat" dropped: width Too small: expected number to be >0',
+      'text snippet "flat" dropped: width is invalid (Too small: expected number to be >0)',
       'text snippet 3 dropped: not an object',
       'sticker "no-top" dropped: no top',
       'sticker "blank" dropped: no image url',
