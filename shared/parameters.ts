@@ -75,17 +75,15 @@ export interface ParameterResult {
   change: ParameterChange;
 }
 
-/** A snippet as stored; `original_text` and `uuid` are spec 000 §3 fields a document may carry. */
-type StoredSnippet = TextSnippet & { original_text?: string; uuid?: string };
-
 /**
- * Finds a text snippet by its id (or uuid, spec 000 §3 "id or uuid").
+ * Finds a text snippet by its id, or by the uuid its display data carries (spec 000 §3 "id or
+ * uuid"; the spec's DELETE path names it `{snippetUuid}`).
  * @throws ParameterError `text_snippet_not_found`.
  */
 export function findTextSnippet(design: DesignDocument, textSnippetId: string): TextSnippet {
-  const snippet = design.text_snippets.find(
-    (s: StoredSnippet) => s.id === textSnippetId || s.uuid === textSnippetId,
-  );
+  const snippet =
+    design.text_snippets.find((s) => s.id === textSnippetId) ??
+    design.text_snippets.find((s) => s.display_info?.uuid === textSnippetId);
   if (!snippet) throw new ParameterError('text_snippet_not_found', 'Text snippet not found.');
   return snippet;
 }
@@ -150,11 +148,9 @@ function appendPlaceholder(text: string, name: string): string {
   return `${text}${gap}{{${name}}}`;
 }
 
-/** Applies `edit` to the snippet's text and, when it has one, its `original_text`. */
-function editTexts(snippet: StoredSnippet, edit: (text: string) => string): StoredSnippet {
-  const next: StoredSnippet = { ...snippet, text: edit(snippet.text) };
-  if (typeof snippet.original_text === 'string') next.original_text = edit(snippet.original_text);
-  return next;
+/** Applies `edit` to the snippet's `text` and `original_text` (both hold the placeholders). */
+function editTexts(snippet: TextSnippet, edit: (text: string) => string): TextSnippet {
+  return { ...snippet, text: edit(snippet.text), original_text: edit(snippet.original_text) };
 }
 
 /** The design with one snippet replaced. */
@@ -222,12 +218,15 @@ export function addParameter(
     errors.id = ['This parameter already exists.'];
   throwIfInvalid(errors);
 
-  const parameter = ParameterSchema.parse({
-    id: input.id ?? newId(),
-    param_name: nextParameterName(base, takenParameterNames(design)),
-    param_default_value: value ?? ' ',
-    text_transform: transform,
-  });
+  const parameter = {
+    ...ParameterSchema.parse({
+      id: input.id ?? newId(),
+      param_name: nextParameterName(base, takenParameterNames(design)),
+      param_default_value: value ?? ' ',
+      text_transform: transform,
+    }),
+    text_snippet_id: snippet.id,
+  };
   const next = editTexts(snippet, (text) => appendPlaceholder(text, parameter.param_name));
   next.parameters = [...snippet.parameters, parameter];
   return {
@@ -262,16 +261,19 @@ export function updateParameter(
   }
   throwIfInvalid(errors);
 
-  const parameter: Parameter = {
+  const renamed = name !== previous.param_name;
+  const parameter = {
     ...previous,
     param_name: name,
+    // The name before the last rename, which the restore path uses to re-link a stale
+    // placeholder (shared/design.ts `restoreDesign`).
+    original_param_name: renamed ? previous.param_name : previous.original_param_name,
     param_default_value: value ?? previous.param_default_value,
     text_transform: transform,
   };
-  const next =
-    name === previous.param_name
-      ? { ...snippet }
-      : editTexts(snippet, (text) => renamePlaceholder(text, previous.param_name, name));
+  const next = !renamed
+    ? { ...snippet }
+    : editTexts(snippet, (text) => renamePlaceholder(text, previous.param_name, name));
   next.parameters = snippet.parameters.map((p) => (p.id === paramId ? parameter : p));
   return {
     document: withSnippet(design, next),
@@ -279,6 +281,24 @@ export function updateParameter(
     previous,
     change: { textSnippetId: snippet.id, paramId, action: 'updated' },
   };
+}
+
+/**
+ * The formatting toggle and option choice of the editor (spec 000 §4 "Text transform"), as
+ * `changeTextTransform` defines them: a change with neither field toggles.
+ * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
+ */
+export function changeParameterTextTransform(
+  design: DesignDocument,
+  textSnippetId: string,
+  paramId: string,
+  change: { checkFormating?: boolean; formatOptionKey?: TextTransformKey | null },
+): ParameterResult & { previous: Parameter } {
+  const { parameter } = findParameter(design, textSnippetId, paramId);
+  const next = changeTextTransform(parameter.text_transform, change);
+  return updateParameter(design, textSnippetId, paramId, {
+    text_transform: { checkFormating: next.checkFormating, formatOptionKey: next.formatOptionKey },
+  });
 }
 
 /**

@@ -1,8 +1,180 @@
 /**
- * The `text-snippets` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `text-snippets` feature: a text snippet's parameters (merge fields), spec 000 §7 "Text
+ * snippet parameters"; rules in shared/parameter-rules.ts (spec 000 §5), document operations in
+ * shared/parameters.ts. `{id}` is the text snippet's id; the design comes from `pic_snippet_id`
+ * (docs/decisions.md "Text snippet parameters"). Every answer carries the design's `version`;
+ * a write given a stale `version` answers 409 and changes nothing.
  */
-import { featureHandler } from '#lib/http.ts';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { validationFailed } from '#lib/errors.ts';
+import { featureHandler, json, route, type RouteContext } from '#lib/http.ts';
+import type { DesignDocument, TextTransformKey } from '#shared/design.ts';
+import {
+  addParameter,
+  changeParameterTextTransform,
+  removeParameter,
+  removeParameters,
+  updateParameter,
+} from '#shared/parameters.ts';
+import { resolveParameter } from '#shared/scene/resolve.ts';
+import {
+  PARAMETER_CALL_MESSAGES,
+  readParameter,
+  writeParameters,
+  type DesignTarget,
+} from './parameters.ts';
 
-export const handler = featureHandler('text-snippets', {});
+const transformKey = z.enum(['allCaps', 'lowerCase', 'upperCase', 'noSpaces'], {
+  error: 'The selected text transform is invalid.',
+}) satisfies z.ZodType<TextTransformKey>;
+
+/** `pic_snippet_id` and `version`, in the body or (for DELETE) the query string. */
+const targetFields = {
+  pic_snippet_id: z.string().min(1).max(128).optional(),
+  version: z.coerce.number().int().positive().optional(),
+};
+const targetQuery = z.object(targetFields);
+
+/**
+ * The fields of a parameter a caller may send (spec 000 §3), types only: the rules and their
+ * messages are the operations' (shared/parameters.ts), so server and editor answer alike.
+ */
+const parameterFields = {
+  ...targetFields,
+  param_name: z.string().max(1000).optional(),
+  param_default_value: z.string().max(10_000).nullable().optional(),
+  text_transform: z
+    .object({
+      checkFormating: z.boolean().optional(),
+      formatOptionKey: transformKey.nullable().optional(),
+    })
+    .optional(),
+};
+
+/** What every route's context carries: the target fields in the body and the query. */
+type TargetContext = RouteContext<
+  { pic_snippet_id?: string; version?: number },
+  z.infer<typeof targetQuery>
+>;
+
+/** The design a call acts on; 422 on `pic_snippet_id` when neither body nor query names it. */
+function targetOf(ctx: TargetContext): DesignTarget {
+  const designId = ctx.body.pic_snippet_id ?? ctx.query.pic_snippet_id;
+  if (!designId)
+    throw validationFailed({ pic_snippet_id: [PARAMETER_CALL_MESSAGES.designRequired] });
+  return {
+    teamId: ctx.auth.user!.currentTeamId,
+    designId,
+    version: ctx.body.version ?? ctx.query.version,
+  };
+}
+
+/**
+ * Runs a parameter operation as one versioned write and answers its result without the
+ * document: `{ success, parameter(s), previous?, change(s), version }` (version: the design's
+ * new version).
+ */
+async function answerWrite<R extends { document: DesignDocument }>(
+  ctx: TargetContext,
+  status: 200 | 201,
+  operation: (document: DesignDocument) => R,
+) {
+  const { result, version } = await writeParameters(targetOf(ctx), operation);
+  const { document: _document, ...answer } = result;
+  return json(status, { success: true, ...answer, version });
+}
+
+export const handler = featureHandler('text-snippets', {
+  /** Adds a parameter with a default name, suffixed if taken (spec 000 §4); 201. */
+  'POST /api/text-snippet/{id}/parameter': route({
+    body: z.object({
+      ...parameterFields,
+      id: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'The id may hold only letters, digits, _ and -.')
+        .optional(),
+    }),
+    query: targetQuery,
+    handle: async (ctx) => {
+      const textSnippetId = ctx.params.id!;
+      return answerWrite(ctx, 201, (doc) => addParameter(doc, textSnippetId, ctx.body, randomUUID));
+    },
+  }),
+
+  /** Renames (placeholders follow), sets the fallback or the text transform (spec 000 §5). */
+  'PUT /api/text-snippet/{id}/parameter/{parameterId}': route({
+    body: z.object(parameterFields),
+    query: targetQuery,
+    handle: async (ctx) => {
+      const { id, parameterId } = ctx.params as { id: string; parameterId: string };
+      return answerWrite(ctx, 200, (doc) => updateParameter(doc, id, parameterId, ctx.body));
+    },
+  }),
+
+  /** Removes a parameter and its placeholders; answers it as it was (for undo, spec 000 §4). */
+  'DELETE /api/text-snippet/{id}/parameter/{parameterId}': route({
+    body: z.object(targetFields),
+    query: targetQuery,
+    handle: async (ctx) => {
+      const { id, parameterId } = ctx.params as { id: string; parameterId: string };
+      return answerWrite(ctx, 200, (doc) => removeParameter(doc, id, parameterId));
+    },
+  }),
+
+  /** Removes several parameters of one text snippet, all or nothing (spec 000 §7). */
+  'DELETE /api/text-snippet/delete-parameters': route({
+    body: z.object({
+      ...targetFields,
+      textSnippetId: z.string({ error: 'The text snippet id field is required.' }).min(1),
+      parameterIds: z
+        .array(z.string().min(1), { error: 'The parameter ids field is required.' })
+        .min(1, 'The parameter ids field is required.')
+        .max(500),
+    }),
+    query: targetQuery,
+    handle: async (ctx) => {
+      const { textSnippetId, parameterIds } = ctx.body;
+      return answerWrite(ctx, 200, (doc) => removeParameters(doc, textSnippetId, parameterIds));
+    },
+  }),
+
+  /**
+   * The formatting toggle and option (spec 000 §4 "Text transform"): `checkFormating` switches
+   * on or off (off clears the option key and name), `formatOptionKey` chooses an option; a body
+   * with neither toggles.
+   */
+  'POST /api/text-snippet/{id}/parameter/{parameterId}/checkFormating': route({
+    body: z.object({
+      ...targetFields,
+      checkFormating: z.boolean().optional(),
+      formatOptionKey: transformKey.nullable().optional(),
+    }),
+    query: targetQuery,
+    handle: async (ctx) => {
+      const { id, parameterId } = ctx.params as { id: string; parameterId: string };
+      return answerWrite(ctx, 200, (doc) =>
+        changeParameterTextTransform(doc, id, parameterId, ctx.body),
+      );
+    },
+  }),
+
+  /**
+   * One parameter's data, read only: the parameter and `fallback`, what the render draws for a
+   * recipient without a value (transform applied; empty for a blank fallback).
+   */
+  'POST /api/text-snippet/{id}/parameter/{parameterId}/getParameterData': route({
+    body: z.object(targetFields),
+    query: targetQuery,
+    handle: async (ctx) => {
+      const { id, parameterId } = ctx.params as { id: string; parameterId: string };
+      const { parameter, version } = await readParameter(targetOf(ctx), id, parameterId);
+      return json(200, {
+        success: true,
+        parameter,
+        fallback: resolveParameter(parameter, undefined),
+        version,
+      });
+    },
+  }),
+});

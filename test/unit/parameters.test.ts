@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';
+import { DesignDocumentSchema, restoreDesign, type DesignDocument } from '#shared/design.ts';
 import {
   ParameterError,
   addParameter,
+  changeParameterTextTransform,
   removeParameter,
   removeParameters,
   removePlaceholder,
@@ -184,6 +185,14 @@ describe('updateParameter (spec 000 §3, §5)', () => {
     expect(drawn(document, { city: 'Porto' })[0]).toBe('Hello there from Lisbon!');
   });
 
+  it('keeps original_text and the name before the rename in step', () => {
+    const { document, parameter } = updateParameter(design(), 'hello', 'p-city', {
+      param_name: 'town',
+    });
+    expect(document.text_snippets[0]!.original_text).toBe('Hello {{first_name}} from {{town}}!');
+    expect(parameter).toMatchObject({ original_param_name: 'city', text_snippet_id: 'hello' });
+  });
+
   it('sanitises the new name as the editor does', () => {
     const { parameter } = updateParameter(design(), 'hello', 'p-city', { param_name: 'home town' });
     expect(parameter.param_name).toBe('hometown');
@@ -248,6 +257,30 @@ describe('updateParameter (spec 000 §3, §5)', () => {
   });
 });
 
+describe('changeParameterTextTransform (spec 000 §4 "Text transform")', () => {
+  it('toggles formatting, chooses an option, and switching off clears the option', () => {
+    const on = changeParameterTextTransform(design(), 'hello', 'p-first', {});
+    expect(on.parameter.text_transform).toEqual({
+      checkFormating: true,
+      formatOptionKey: null,
+      formatOptionName: null,
+    });
+    const caps = changeParameterTextTransform(on.document, 'hello', 'p-first', {
+      formatOptionKey: 'allCaps',
+    });
+    expect(caps.parameter.text_transform.formatOptionName).toBe('All Caps');
+    expect(drawn(caps.document, { first_name: 'ana' })[0]).toBe('Hello ANA from Lisbon!');
+    const off = changeParameterTextTransform(caps.document, 'hello', 'p-first', {
+      checkFormating: false,
+    });
+    expect(off.parameter.text_transform).toEqual({
+      checkFormating: false,
+      formatOptionKey: null,
+      formatOptionName: null,
+    });
+  });
+});
+
 describe('removing parameters (spec 000 §7; placeholders go with them)', () => {
   it('removes one parameter and its placeholder with one space', () => {
     const { document, parameter, change } = removeParameter(design(), 'hello', 'p-city');
@@ -286,5 +319,29 @@ describe('placeholder text edits', () => {
 
   it('renames every placeholder of the name and no other', () => {
     expect(renamePlaceholder('{{a}} {{ a }} {{ab}} {a}', 'a', 'b')).toBe('{{b}} {{b}} {{ab}} {a}');
+  });
+});
+
+describe('documents stay valid for the one restore path (shared/design.ts restoreDesign)', () => {
+  it.each([
+    ['add', (d: DesignDocument) => addParameter(d, 'footer', { param_name: 'city' }, newId)],
+    ['rename', (d: DesignDocument) => updateParameter(d, 'hello', 'p-city', { param_name: 'x' })],
+    ['remove', (d: DesignDocument) => removeParameter(d, 'hello', 'p-first')],
+    ['remove all', (d: DesignDocument) => removeParameters(d, 'hello', ['p-first', 'p-city'])],
+  ])('%s: restoring the result repairs nothing', (_name, operation) => {
+    const { document } = operation(design());
+    const restored = restoreDesign(document);
+    expect(restored.repaired).toEqual([]);
+    expect(restored.document).toEqual(document);
+  });
+
+  it('finds a text snippet by the uuid of its display data', () => {
+    const doc = DesignDocumentSchema.parse({
+      ...design(),
+      text_snippets: [
+        { id: '17', text: 'Hi', left: 0, top: 0, width: 100, display_info: { uuid: 'u-17' } },
+      ],
+    });
+    expect(addParameter(doc, 'u-17', {}, newId).change.textSnippetId).toBe('17');
   });
 });
