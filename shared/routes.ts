@@ -230,6 +230,7 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/photo', 'auth', 'user', `${S1} Profile, teams, members`),
   r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`),
+  r('PUT', '/settings/onboarding', 'auth', 'user', `${S1} §2 Onboarding (issue: accounts §2)`),
   r('GET', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/current', 'teams', 'user', `${S1} Profile, teams, members`),

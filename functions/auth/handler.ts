@@ -4,6 +4,7 @@
  * two-factor authentication and API tokens.
  */
 import { z } from 'zod';
+import { ONBOARDING_USE_CASES, useCaseAddress } from '#shared/onboarding.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { db } from '#lib/db/index.ts';
 import { ABILITIES, createApiToken } from '#lib/api-tokens.ts';
@@ -69,6 +70,7 @@ export async function currentUser(user: AuthUser) {
     isAdmin: user.isAdmin,
     current_team_id: user.currentTeamId ?? null,
     two_factor_enabled: user.twoFactorEnabled ?? false,
+    onboarding_use_case: user.onboardingUseCase ?? null,
     teams: teams.map((m) => ({ id: m.teamId, role: m.role })),
   };
 }
@@ -200,6 +202,19 @@ export const handler = featureHandler('auth', {
       await db().User.patch({ userId: user.userId }).set({ photoUrl: url }).go();
       await deleteUserFile(user.photoUrl);
       return json(200, { success: true, photo_url: url });
+    },
+  }),
+
+  'PUT /settings/onboarding': route({
+    body: z.object({
+      use_case: z.enum(ONBOARDING_USE_CASES, { error: 'Choose one of the use cases.' }),
+    }),
+    handle: async ({ body, auth }) => {
+      await db()
+        .User.patch({ userId: auth.user!.userId })
+        .set({ onboardingUseCase: body.use_case })
+        .go();
+      return json(200, { success: true, redirect: useCaseAddress(body.use_case) });
     },
   }),
 

@@ -24,6 +24,7 @@ export interface AuthUser {
   currentTeamId?: string | undefined;
   photoUrl?: string | undefined;
   twoFactorEnabled?: boolean;
+  onboardingUseCase?: string | undefined;
 }
 
 export interface AuthContext {
@@ -67,6 +68,7 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
         currentTeamId: record.currentTeamId,
         photoUrl: record.photoUrl,
         twoFactorEnabled: record.twoFactorSecret !== undefined,
+        onboardingUseCase: record.onboardingUseCase,
       };
     }
   }

@@ -111,6 +111,28 @@ describe('registration page', () => {
       return { status: res.status, body: (await res.json()) as { email?: string } };
     });
     expect(me).toEqual({ status: 200, body: expect.objectContaining({ email }) });
+
+    // Onboarding (spec 001 §2): pick a use case, see its ideas, continue to its address.
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.click('a[href="/onboarding"]');
+    await page.waitForSelector('input[name="use_case"]');
+    expect(await page.$$eval('input[name="use_case"]', (els) => els.length)).toBe(8);
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(
+      () => document.body.innerText.includes('Choose the use case closest to yours.'),
+      { timeout: 10_000 },
+    );
+    await page.click('input[value="phisicalStore"]');
+    await page.screenshot({ path: 'test-results/e2e-onboarding-step1.png', fullPage: true });
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(
+      () => document.activeElement?.textContent === 'Physical store: ideas to start with',
+      { timeout: 10_000 },
+    );
+    await page.screenshot({ path: 'test-results/e2e-onboarding-step2.png' });
+    await page.click('form button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: 10_000 });
+    expect(await page.evaluate(() => location.search)).toBe('?view=templates&tag=store');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -20,7 +20,7 @@ async function signedIn(email: string) {
 
 function form(bytes: Uint8Array, name: string, type = 'image/jpeg') {
   const data = new FormData();
-  data.append('photo', new Blob([bytes], { type }), name);
+  data.append('photo', new Blob([Uint8Array.from(bytes)], { type }), name);
   return data;
 }
 

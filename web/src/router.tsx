@@ -5,6 +5,7 @@ import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { OnboardingPage } from './pages/OnboardingPage.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordResetPages.tsx';
 import { RegisterPage } from './pages/RegisterPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
@@ -28,6 +29,7 @@ export const router = createBrowserRouter([
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
       { path: 'confirmation', element: <ConfirmationPage /> },
+      { path: 'onboarding', element: <OnboardingPage /> },
       { path: 'password/reset', element: <ForgotPasswordPage /> },
       { path: 'password/reset/:token', element: <ResetPasswordPage /> },
       { path: 'settings', element: <SettingsPage /> },

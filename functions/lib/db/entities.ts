@@ -80,6 +80,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         isAdmin: { type: 'boolean', default: false },
         currentTeamId: { type: 'string' },
         photoUrl: { type: 'string' },
+        /** The use case picked in onboarding (spec 001 §2), one of `ONBOARDING_USE_CASES`. */
+        onboardingUseCase: { type: 'string' },
         /** TOTP secret (base32) once two-factor authentication is on (functions/auth/two-factor.ts). */
         twoFactorSecret: { type: 'string' },
         /** A secret shown but not yet confirmed with a code. */

@@ -2,16 +2,26 @@
 export const WIZARD_STEPS = ['Create Account', 'Billing', 'Confirmation'] as const;
 
 /**
- * The registration wizard strip: an ordered list of the steps, the current one marked
- * `aria-current="step"`, finished ones with a tick and "(done)" for screen readers.
+ * A wizard strip: an ordered list of the steps, the current one marked `aria-current="step"`,
+ * finished ones with a tick and "(done)" for screen readers. Registration's by default.
  *
- * @param current index into {@link WIZARD_STEPS}: 0 account details, 1 plan, 2 confirmation.
+ * @param current index into `steps` (registration: 0 account details, 1 plan, 2 confirmation).
+ * @param steps the step labels; {@link WIZARD_STEPS} unless given.
+ * @param label the navigation landmark's name.
  */
-export function WizardStrip({ current }: { current: 0 | 1 | 2 }) {
+export function WizardStrip({
+  current,
+  steps = WIZARD_STEPS,
+  label = 'Registration steps',
+}: {
+  current: number;
+  steps?: readonly string[];
+  label?: string;
+}) {
   return (
-    <nav aria-label="Registration steps" className="wizard">
+    <nav aria-label={label} className="wizard">
       <ol className="wizard__list">
-        {WIZARD_STEPS.map((label, i) => {
+        {steps.map((label, i) => {
           const state = i < current ? 'done' : i === current ? 'current' : 'todo';
           return (
             <li

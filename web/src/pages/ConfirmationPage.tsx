@@ -43,10 +43,15 @@ export function ConfirmationPage() {
           <p className="muted">Sign in with your e-mail address and password to get started.</p>
         )}
         <div className="form-actions form-actions--center">
-          {/* TODO: go to the dashboard once its route exists. */}
-          <Link to="/" className="button">
-            Go to the home page
-          </Link>
+          {user ? (
+            <Link to="/onboarding" className="button">
+              Get started
+            </Link>
+          ) : (
+            <Link to="/" className="button">
+              Go to the home page
+            </Link>
+          )}
           {sessionStatus !== 'loading' && !user && (
             <Link to="/login" className="button button--secondary">
               Sign in

@@ -1,0 +1,56 @@
+/**
+ * Onboarding (spec 001 §2: step 1 picks one of eight use cases, step 3 redirects to a
+ * per-use-case address; issue: accounts §2): `PUT /settings/onboarding` keeps the choice on the
+ * user and answers the address.
+ */
+import { describe, expect, it } from 'vitest';
+import { ONBOARDING_USE_CASES, USE_CASES } from '#shared/onboarding.ts';
+import { TestClient } from '../support/client.ts';
+import { useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack({ warmChromium: false });
+
+describe('onboarding', () => {
+  it('has the eight use cases of the spec, each with its own address', () => {
+    expect(USE_CASES.map((u) => u.key)).toEqual([...ONBOARDING_USE_CASES]);
+    expect(ONBOARDING_USE_CASES).toEqual([
+      'ecommerce',
+      'coaching',
+      'training',
+      'phisicalStore',
+      'leadWarming',
+      'salesAppointment',
+      'webinars',
+      'welcome',
+    ]);
+    expect(new Set(USE_CASES.map((u) => u.tag)).size).toBe(8);
+  });
+
+  it('stores the chosen use case and answers its address', async () => {
+    const demo = new TestClient(stack().url);
+    await demo.login('demo@example.com');
+    expect((await demo.request('GET', '/user/current')).json.onboarding_use_case).toBeNull();
+    const res = await demo.request('PUT', '/settings/onboarding', { use_case: 'phisicalStore' });
+    expect(res.status).toBe(200);
+    expect(res.json.redirect).toBe('/dashboard?view=templates&tag=store');
+    expect((await demo.request('GET', '/user/current')).json.onboarding_use_case).toBe(
+      'phisicalStore',
+    );
+  });
+
+  it('refuses an unknown use case with a field error and keeps the old choice', async () => {
+    const demo = new TestClient(stack().url);
+    await demo.login('demo@example.com');
+    await demo.request('PUT', '/settings/onboarding', { use_case: 'webinars' });
+    const res = await demo.request('PUT', '/settings/onboarding', { use_case: 'crypto' });
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({ use_case: ['Choose one of the use cases.'] });
+    expect((await demo.request('GET', '/user/current')).json.onboarding_use_case).toBe('webinars');
+  });
+
+  it('needs a signed-in user', async () => {
+    const anonymous = new TestClient(stack().url);
+    const res = await anonymous.request('PUT', '/settings/onboarding', { use_case: 'welcome' });
+    expect(res.status).toBe(401);
+  });
+});
