@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { ApiError, isApiError } from '../api/client.ts';
 import { fetchTeam } from '../api/settings.ts';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -19,6 +20,23 @@ const TABS: readonly TabItem<TeamTab>[] = [
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
+/** For a 404: the server does not say whether the team is gone or the user left it. */
+const TEAM_NOT_FOUND_MESSAGE = 'This company does not exist, or you are not one of its members.';
+
+/**
+ * One team with its members (`GET /settings/companies/json/{id}`); a 404 gets
+ * {@link TEAM_NOT_FOUND_MESSAGE} instead of the server's bare "Not found.".
+ * @throws ApiError as `fetchTeam` does.
+ */
+async function loadTeam(teamId: string, signal: AbortSignal) {
+  try {
+    return await fetchTeam(teamId, signal);
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) throw new ApiError(404, TEAM_NOT_FOUND_MESSAGE);
+    throw error;
+  }
+}
+
 /** Team settings at `/settings/companies/{teamId}` (spec 001 §2), tabs in the hash. */
 export function TeamSettingsPage() {
   return (
@@ -33,7 +51,7 @@ function TeamSettings() {
   const { tab, select } = useHashTab(TAB_IDS);
   const idBase = useId();
   const me = useAppStore((s) => s.user);
-  const team = useLoad((signal) => fetchTeam(teamId, signal), teamId);
+  const team = useLoad((signal) => loadTeam(teamId, signal), teamId);
   useDocumentTitle(team.data ? `${team.data.name} settings` : 'Company settings');
   const isOwner = team.data !== undefined && team.data.owner_id === me?.id;
 

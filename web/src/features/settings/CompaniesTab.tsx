@@ -13,19 +13,21 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
+import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { actionFailure } from './formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
 
-type Message = { tone: 'success' | 'error'; text: string };
-
-/** Companies tab: the user's teams, switching, creating one, and invitations to answer. */
+/**
+ * Companies tab: the user's teams, switching, creating one, and invitations to answer (first
+ * when there are any).
+ */
 export function CompaniesTab() {
   const base = useId();
   const currentTeamId = useAppStore((s) => s.user?.current_team_id ?? null);
   const refreshSession = useAppStore((s) => s.refreshSession);
   const teams = useLoad((signal) => fetchTeams(signal), 'teams');
   const invitations = useLoad((signal) => fetchPendingInvitations(signal), 'pending');
-  const [message, setMessage] = useState<Message>();
+  const [message, setMessage] = useState<ActionMessage>();
   const [busy, setBusy] = useState<string | null>(null);
 
   async function act(key: string, action: () => Promise<string>) {
@@ -33,22 +35,89 @@ export function CompaniesTab() {
     setBusy(key);
     setMessage(undefined);
     try {
-      setMessage({ tone: 'success', text: await action() });
+      // The button used goes away (an answered invitation, the Switch of the now current
+      // company): focus moves to the outcome.
+      setMessage({ tone: 'success', text: await action(), focus: true });
     } catch (error) {
-      setMessage({ tone: 'error', text: actionFailure(error) });
+      setMessage({ tone: 'error', text: actionFailure(error), focus: true });
     } finally {
       setBusy(null);
     }
   }
 
+  // Invitations waiting for an answer come first: the invitation e-mail sends people here.
+  const waiting = invitations.state === 'ready' && invitations.data.length > 0;
+  const invitationSection = (
+    <section className="settings-section" aria-labelledby={`${base}-invitations`}>
+      <h2 id={`${base}-invitations`} className="card__title">
+        Invitations
+      </h2>
+      <div className="stack">
+        {invitations.state === 'loading' && (
+          <p className="muted">
+            <Spinner /> Loading invitations…
+          </p>
+        )}
+        {invitations.state === 'error' && <Notice tone="error">{invitations.error}</Notice>}
+        {invitations.state === 'ready' &&
+          (invitations.data.length === 0 ? (
+            <p className="muted">You have no pending invitations.</p>
+          ) : (
+            <ul className="item-list" aria-labelledby={`${base}-invitations`}>
+              {invitations.data.map((invitation) => (
+                <li key={invitation.id} className="item-list__item">
+                  <div className="item-list__main">
+                    <p className="item-list__name">{invitation.team?.name}</p>
+                    <p className="muted item-list__meta">
+                      Invited as {roleLabel(invitation.role).toLowerCase()}
+                    </p>
+                  </div>
+                  <div className="item-list__actions">
+                    {(['accept', 'reject'] as const).map((answer) => (
+                      <button
+                        key={answer}
+                        type="button"
+                        className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
+                        aria-disabled={busy !== null}
+                        onClick={() =>
+                          void act(`${answer}-${invitation.id}`, async () => {
+                            await answerInvitation(invitation.id, answer);
+                            invitations.reload();
+                            if (answer === 'accept') {
+                              teams.reload();
+                              await refreshSession();
+                            }
+                            return answer === 'accept'
+                              ? `You joined ${invitation.team?.name}.`
+                              : `You declined the invitation to ${invitation.team?.name}.`;
+                          })
+                        }
+                      >
+                        {answer === 'accept' ? 'Accept' : 'Decline'}
+                        <span className="visually-hidden">
+                          {' '}
+                          the invitation to {invitation.team?.name}
+                        </span>
+                      </button>
+                    ))}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ))}
+      </div>
+    </section>
+  );
+
   return (
     <div className="stack-lg">
+      {waiting && invitationSection}
       <section className="settings-section" aria-labelledby={`${base}-teams`}>
         <h2 id={`${base}-teams`} className="card__title">
           Your companies
         </h2>
         <div className="stack">
-          {message && <Notice tone={message.tone}>{message.text}</Notice>}
+          <ActionNotice message={message} />
           {teams.state === 'loading' && (
             <p className="muted">
               <Spinner /> Loading companies…
@@ -59,7 +128,7 @@ export function CompaniesTab() {
             (teams.data.length === 0 ? (
               <p className="muted">You do not belong to any company yet.</p>
             ) : (
-              <ul className="item-list" data-testid="team-list">
+              <ul className="item-list" data-testid="team-list" aria-labelledby={`${base}-teams`}>
                 {teams.data.map((team) => {
                   const current = team.id === currentTeamId;
                   return (
@@ -107,62 +176,7 @@ export function CompaniesTab() {
         }}
       />
 
-      <section className="settings-section" aria-labelledby={`${base}-invitations`}>
-        <h2 id={`${base}-invitations`} className="card__title">
-          Invitations
-        </h2>
-        <div className="stack">
-          {invitations.state === 'loading' && (
-            <p className="muted">
-              <Spinner /> Loading invitations…
-            </p>
-          )}
-          {invitations.state === 'error' && <Notice tone="error">{invitations.error}</Notice>}
-          {invitations.state === 'ready' &&
-            (invitations.data.length === 0 ? (
-              <p className="muted">You have no pending invitations.</p>
-            ) : (
-              <ul className="item-list">
-                {invitations.data.map((invitation) => (
-                  <li key={invitation.id} className="item-list__item">
-                    <div className="item-list__main">
-                      <p className="item-list__name">{invitation.team?.name}</p>
-                      <p className="muted item-list__meta">
-                        Invited as {roleLabel(invitation.role).toLowerCase()}
-                      </p>
-                    </div>
-                    <div className="item-list__actions">
-                      {(['accept', 'reject'] as const).map((answer) => (
-                        <button
-                          key={answer}
-                          type="button"
-                          className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
-                          aria-disabled={busy !== null}
-                          onClick={() =>
-                            void act(`${answer}-${invitation.id}`, async () => {
-                              await answerInvitation(invitation.id, answer);
-                              invitations.reload();
-                              if (answer === 'accept') {
-                                teams.reload();
-                                await refreshSession();
-                              }
-                              return answer === 'accept'
-                                ? `You joined ${invitation.team?.name}.`
-                                : `You declined the invitation to ${invitation.team?.name}.`;
-                            })
-                          }
-                        >
-                          {answer === 'accept' ? 'Accept' : 'Decline'}
-                          <span className="visually-hidden"> {invitation.team?.name}</span>
-                        </button>
-                      ))}
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            ))}
-        </div>
-      </section>
+      {!waiting && invitationSection}
     </div>
   );
 }

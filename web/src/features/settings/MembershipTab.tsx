@@ -8,6 +8,7 @@ import {
   removeMember,
   sendInvitation,
   updateMemberRole,
+  type Option,
   type TeamDetails,
   type TeamMember,
 } from '../../api/settings.ts';
@@ -17,14 +18,30 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
+import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { formatDate } from './ApiTokensSection.tsx';
 import { roleLabel } from './CompaniesTab.tsx';
 import { actionFailure } from './formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
 
-type Message = { tone: 'success' | 'error'; text: string };
+/** The role of the team's owner: held by `owner_id` alone, never given to a member. */
+const OWNER_ROLE = 'owner';
+/** The role an invitation starts with (spec 001 §6: "defaulting to a default role"). */
+const DEFAULT_ROLE = 'member';
 
-/** Team settings, "membership" tab: members (roles, remove, leave) and invitations. */
+/**
+ * The roles an owner can give a member or an invitation: those of `GET
+ * /settings/companies/roles` (spec 001 §6) except owner, which the server refuses (one owner
+ * per team, no transfer; docs/decisions.md "Team roles in the SPA").
+ */
+function assignableRoles(roles: readonly Option[]): Option[] {
+  return roles.filter((role) => role.value !== OWNER_ROLE);
+}
+
+/**
+ * Team settings, "membership" tab: members (roles, remove, leave) and invitations. A role is
+ * a choice only when there is more than one role to give; otherwise it is shown as text.
+ */
 export function MembershipTab({
   team,
   isOwner,
@@ -39,7 +56,8 @@ export function MembershipTab({
   const me = useAppStore((s) => s.user);
   const refreshSession = useAppStore((s) => s.refreshSession);
   const roles = useLoad((signal) => fetchRoles(signal), 'roles');
-  const [message, setMessage] = useState<Message>();
+  const assignable = roles.state === 'ready' ? assignableRoles(roles.data) : [];
+  const [message, setMessage] = useState<ActionMessage>();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -49,7 +67,7 @@ export function MembershipTab({
       await updateMemberRole(team.id, member.id, role);
       setMessage({
         tone: 'success',
-        text: `${member.name} is now ${roleLabel(role).toLowerCase()}.`,
+        text: `${member.name}’s role is now ${assignable.find((r) => r.value === role)?.text ?? roleLabel(role)}.`,
       });
       onChanged();
     } catch (error) {
@@ -68,7 +86,12 @@ export function MembershipTab({
         navigate('/settings#/companies');
         return;
       }
-      setMessage({ tone: 'success', text: `${removing.name} was removed from ${team.name}.` });
+      // The row and its Remove button go: focus moves to the outcome.
+      setMessage({
+        tone: 'success',
+        text: `${removing.name} was removed from ${team.name}.`,
+        focus: true,
+      });
       onChanged();
     } catch (error) {
       setMessage({ tone: 'error', text: actionFailure(error) });
@@ -86,8 +109,8 @@ export function MembershipTab({
           Members
         </h2>
         <div className="stack">
-          {message && <Notice tone={message.tone}>{message.text}</Notice>}
-          <ul className="item-list">
+          <ActionNotice message={message} />
+          <ul className="item-list" aria-labelledby={`${base}-members`}>
             {team.users.map((member) => {
               const self = member.id === me?.id;
               const memberIsOwner = member.id === team.owner_id;
@@ -101,7 +124,7 @@ export function MembershipTab({
                     <p className="muted item-list__meta break">{member.email}</p>
                   </div>
                   <div className="item-list__actions">
-                    {isOwner && !memberIsOwner && roles.state === 'ready' ? (
+                    {isOwner && !memberIsOwner && assignable.length > 1 ? (
                       <>
                         <label className="visually-hidden" htmlFor={`${base}-role-${member.id}`}>
                           Role of {member.name}
@@ -112,7 +135,7 @@ export function MembershipTab({
                           value={member.pivot?.role ?? ''}
                           onChange={(event) => void changeRole(member, event.target.value)}
                         >
-                          {roles.data.map((role) => (
+                          {assignable.map((role) => (
                             <option key={role.value} value={role.value}>
                               {role.text}
                             </option>
@@ -144,7 +167,7 @@ export function MembershipTab({
           </ul>
         </div>
       </section>
-      {isOwner && <Invitations teamId={team.id} />}
+      {isOwner && <Invitations teamId={team.id} roles={assignable} />}
       <ConfirmDialog
         open={removing !== null}
         title={leaving ? `Leave ${team.name}?` : `Remove ${removing?.name ?? ''}?`}
@@ -163,16 +186,25 @@ export function MembershipTab({
   );
 }
 
-function Invitations({ teamId }: { teamId: string }) {
+/**
+ * Invitations of a team (owner only): send one by e-mail with a role (a choice when `roles`
+ * holds more than one; else the default role), and the pending ones, which can be cancelled.
+ */
+function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option[] }) {
   const base = useId();
   const invitations = useLoad((signal) => fetchTeamInvitations(teamId, signal), `inv-${teamId}`);
+  const [picked, setPicked] = useState<string>();
+  const role =
+    picked ?? roles.find((r) => r.value === DEFAULT_ROLE)?.value ?? roles[0]?.value ?? DEFAULT_ROLE;
+  const [cancelled, setCancelled] = useState<ActionMessage>();
   const form = useSingleFieldForm({
     formId: base,
     field: 'email',
     emptyMessage: 'Enter the e-mail address to invite.',
     resetOnSuccess: true,
     action: async (email) => {
-      await sendInvitation(teamId, { email, role: 'member' });
+      setCancelled(undefined);
+      await sendInvitation(teamId, { email, role });
       invitations.reload();
       return `Invitation sent to ${email}.`;
     },
@@ -183,10 +215,15 @@ function Invitations({ teamId }: { teamId: string }) {
     setMessage(null);
     try {
       await cancelInvitation(id);
-      setMessage({ tone: 'success', text: `The invitation to ${to} was cancelled.` });
+      // The row and its Cancel button go: focus moves to the outcome.
+      setCancelled({
+        tone: 'success',
+        text: `The invitation to ${to} was cancelled.`,
+        focus: true,
+      });
       invitations.reload();
     } catch (error) {
-      setMessage({ tone: 'error', text: actionFailure(error) });
+      setCancelled({ tone: 'error', text: actionFailure(error) });
     }
   }
 
@@ -204,14 +241,37 @@ function Invitations({ teamId }: { teamId: string }) {
             name="email"
             type="email"
             autoComplete="off"
-            hint="They join as a member once they accept."
+            hint={`They join with the role ${roleLabel(role)} once they accept.`}
             value={form.value}
             errors={form.errors}
             onChange={form.setValue}
           />
+          {roles.length > 1 && (
+            <div className="field">
+              <label htmlFor={`${base}-role`} className="field__label">
+                Role
+              </label>
+              <select
+                id={`${base}-role`}
+                name="role"
+                className="input input--select"
+                value={role}
+                onChange={(event) => setPicked(event.target.value)}
+              >
+                {roles.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.text}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <SubmitButton pending={form.pending} label="Send invitation" busyLabel="Sending…" />
         </form>
-        <h3 className="settings-subtitle">Pending invitations</h3>
+        <h3 id={`${base}-pending`} className="settings-subtitle">
+          Pending invitations
+        </h3>
+        <ActionNotice message={cancelled} />
         {invitations.state === 'loading' && (
           <p className="muted">
             <Spinner /> Loading invitations…
@@ -222,7 +282,7 @@ function Invitations({ teamId }: { teamId: string }) {
           (invitations.data.length === 0 ? (
             <p className="muted">No invitations are waiting for an answer.</p>
           ) : (
-            <ul className="item-list">
+            <ul className="item-list" aria-labelledby={`${base}-pending`}>
               {invitations.data.map((invitation) => (
                 <li key={invitation.id} className="item-list__item">
                   <div className="item-list__main">

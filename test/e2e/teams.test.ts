@@ -1,0 +1,259 @@
+/// <reference lib="dom" />
+/**
+ * Teams, invitations and members through the built SPA in headless Chromium, one browser
+ * context per person (spec 001 §2 settings screens, §5 member limit, §6 roles, §7 "Profile,
+ * teams, members", §8): the owner creates a second team, invites by e-mail, a new user registers
+ * through the link read from the outbox, an existing user accepts in Settings → Companies, the
+ * owner sees the role of each member and removes one, and the removed member no longer sees
+ * the team. Screenshots land in test-results/e2e-teams-*.png.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'puppeteer-core';
+import { db } from '#lib/db/index.ts';
+import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import {
+  byRole,
+  descriptionOf,
+  fillField,
+  findByRole,
+  press,
+  signIn,
+  snap,
+  textOf,
+  listText,
+  waitForText,
+} from '../support/aria.ts';
+
+const stack = useLocalStack({ web: 'preview', warmChromium: false });
+const browser = useTestBrowser();
+
+/** How long list checks wait for a list to reload, in ms. */
+const POLL = { timeout: 10_000 };
+const TEAM = 'Harbour Studio';
+const INVITEE = { name: 'Ivy Invitee', email: 'ivy.invitee@example.org' };
+const PASSWORD = 'lantern-orchard-73';
+
+/** The invitation link sent to `to`, from the local outbox. */
+async function invitationLink(to: string): Promise<string> {
+  const mails = (await (await fetch(`${stack().url}/__outbox.json`)).json()) as Array<{
+    to: string;
+    subject: string;
+    text: string;
+  }>;
+  const mail = mails.find((m) => m.to === to);
+  expect(mail?.subject).toBe(`You are invited to join ${TEAM} on PicSnippets`);
+  const link = /https?:\/\/\S+\/register\?invitation=[\w-]+/.exec(mail?.text ?? '')?.[0];
+  expect(link, 'the invitation link in the e-mail').toBeDefined();
+  return link!;
+}
+
+/** Opens the Companies tab of the user settings and waits for the list of companies. */
+async function openCompanies(page: Page): Promise<void> {
+  const url = `${stack().url}/settings#/companies`;
+  // A goto that only changes the hash stays in the document; a reload reads the lists again.
+  if (page.url() === url) await page.reload({ waitUntil: 'networkidle0' });
+  else await page.goto(url, { waitUntil: 'networkidle0' });
+  await findByRole(page, 'list', 'Your companies');
+}
+
+/** Who is signed in where: one browser context each. */
+interface People {
+  owner: Page;
+  invitee: Page;
+  admin: Page;
+}
+
+/** The text of the focused element ('' when focus is lost to the page's body). */
+const focusedText = (page: Page) =>
+  page.evaluate(() => {
+    const focused = document.activeElement;
+    return focused instanceof HTMLElement && focused !== document.body ? focused.innerText : '';
+  });
+
+// One story in steps that build on each other (vitest runs them in order).
+describe('teams and invitations', () => {
+  const contexts: BrowserContext[] = [];
+  const people: Partial<People> = {};
+  let teamId = '';
+  const person = (who: keyof People): Page => {
+    const page = people[who];
+    if (!page) throw new Error(`no page for ${who}: an earlier step failed`);
+    return page;
+  };
+  /** Opens a page for `who` in a browser context of their own (their own cookies). */
+  const arrive = async (who: keyof People): Promise<Page> => {
+    const context = await browser().createBrowserContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    people[who] = page;
+    return page;
+  };
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+  });
+
+  it('creates a second team in Settings → Companies', async () => {
+    const owner = await arrive('owner');
+    await signIn(owner, stack().url, 'demo@example.com', 'demo-password');
+    await openCompanies(owner);
+    await fillField(owner, 'Company name', TEAM);
+    await press(owner, 'Create company');
+    await waitForText(owner, `The company ${TEAM} was created.`);
+    await expect.poll(() => listText(owner, 'Your companies'), POLL).toContain(TEAM);
+    await snap(owner, 'e2e-teams-1-created');
+  });
+
+  it('refuses an invitation past the free plan’s member limit, on the e-mail field', async () => {
+    const owner = person('owner');
+    await press(owner, TEAM, 'link');
+    await owner.waitForFunction(() => location.pathname.startsWith('/settings/companies/'));
+    teamId = decodeURIComponent(await owner.evaluate(() => location.pathname.split('/')[3] ?? ''));
+    await press(owner, 'Membership', 'tab');
+    await owner.waitForFunction(() => location.hash === '#/membership');
+    await expect.poll(() => listText(owner, 'Members'), POLL).toContain('Dana Demo');
+
+    // A new team is on the free plan, whose member limit is one (spec 001 §5): the refusal
+    // shows on the e-mail field, which takes focus.
+    await fillField(owner, 'Invite by e-mail', INVITEE.email);
+    await press(owner, 'Send invitation');
+    const limit = 'Your plan allows 1 member in a team. Upgrade your plan to invite more.';
+    await waitForText(owner, limit);
+    expect(await descriptionOf(owner, 'textbox', 'Invite by e-mail')).toContain(limit);
+    expect(await owner.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    await snap(owner, 'e2e-teams-2-member-limit');
+  });
+
+  it('invites a new address and an existing user, and lists both as pending', async () => {
+    const owner = person('owner');
+    // Billing is a later issue: the team's plan is set to Pro here, as a subscription would.
+    await db().Team.patch({ teamId }).set({ planId: 'pro-monthly' }).go();
+    await press(owner, 'Send invitation');
+    await waitForText(owner, `Invitation sent to ${INVITEE.email}.`);
+    await fillField(owner, 'Invite by e-mail', 'admin@example.com');
+    await press(owner, 'Send invitation');
+    await waitForText(owner, 'Invitation sent to admin@example.com.');
+    await expect
+      .poll(() => listText(owner, 'Pending invitations'), POLL)
+      .toContain('admin@example.com');
+    const pending = await listText(owner, 'Pending invitations');
+    expect(pending).toContain(INVITEE.email);
+    expect(pending).toContain('Member');
+    await snap(owner, 'e2e-teams-3-invited');
+  });
+
+  it('lets a new user register through the link in the e-mail, joining the team', async () => {
+    const link = await invitationLink(INVITEE.email);
+    expect(link.startsWith(`${stack().url}/register?invitation=`)).toBe(true);
+    const invitee = await arrive('invitee');
+    await invitee.goto(link, { waitUntil: 'networkidle0' });
+    await fillField(invitee, 'Name', INVITEE.name);
+    await fillField(invitee, 'E-mail address', INVITEE.email);
+    await fillField(invitee, 'Company name', 'Ivy Prints');
+    await fillField(invitee, 'Password', PASSWORD);
+    await fillField(invitee, 'Confirm password', PASSWORD);
+    await press(invitee, 'I accept the terms of service', 'checkbox');
+    await press(invitee, 'Continue');
+    await waitForText(invitee, 'You are registering with an invitation to join a team.');
+    await snap(invitee, 'e2e-teams-4-register-plan');
+    await press(invitee, 'Create account');
+    await invitee.waitForFunction(() => location.pathname === '/confirmation', {
+      timeout: 15_000,
+    });
+    await openCompanies(invitee);
+    await expect.poll(() => listText(invitee, 'Your companies'), POLL).toContain(TEAM);
+    expect(await listText(invitee, 'Your companies')).toContain('Ivy Prints');
+    await snap(invitee, 'e2e-teams-4-invitee-companies');
+  });
+
+  it('lets an existing user accept the pending invitation in Settings → Companies', async () => {
+    const admin = await arrive('admin');
+    await signIn(admin, stack().url, 'admin@example.com', 'demo-password');
+    await openCompanies(admin);
+    const answers = await textOf(await findByRole(admin, 'list', 'Invitations'));
+    expect(answers).toContain(TEAM);
+    expect(answers).toContain('Invited as member');
+    await snap(admin, 'e2e-teams-5-pending');
+    await press(admin, `Accept the invitation to ${TEAM}`);
+    await waitForText(admin, `You joined ${TEAM}.`);
+    await expect.poll(() => listText(admin, 'Your companies'), POLL).toContain(TEAM);
+    // The Accept button went with the invitation: focus is on the outcome, not lost.
+    expect(await focusedText(admin)).toContain(`You joined ${TEAM}.`);
+    await snap(admin, 'e2e-teams-5-accepted');
+  });
+
+  it('shows the owner both members with their roles, and no pending invitation', async () => {
+    const owner = person('owner');
+    await owner.reload({ waitUntil: 'networkidle0' });
+    await expect.poll(() => listText(owner, 'Members'), POLL).toContain(INVITEE.name);
+    const members = await listText(owner, 'Members');
+    expect(members).toMatch(/Dana Demo[^]*Owner/);
+    expect(members).toMatch(/Ada Admin[^]*Member/);
+    await waitForText(owner, 'No invitations are waiting for an answer.');
+    await snap(owner, 'e2e-teams-6-members');
+    // On a phone-sized screen the rows wrap rather than push the page sideways.
+    await owner.setViewport({ width: 375, height: 812 });
+    expect(
+      await owner.evaluate(() => document.documentElement.scrollWidth > window.innerWidth),
+    ).toBe(false);
+    await snap(owner, 'e2e-teams-6-members-375');
+    await owner.setViewport({ width: 1280, height: 900 });
+  });
+
+  it('changes a member’s role, when there is another role to give', async (ctx) => {
+    const owner = person('owner');
+    const roles = await owner.evaluate(async () => {
+      const res = await fetch('/settings/companies/roles', {
+        headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
+      });
+      return (await res.json()) as Array<{ value: string; text: string }>;
+    });
+    const assignable = roles.filter((r) => r.value !== 'owner');
+    if (assignable.length < 2) {
+      // One role to give: it shows as text, and Owner (which the server refuses for a member)
+      // is never offered.
+      expect(await owner.$(byRole('combobox', 'Role of Ada Admin'))).toBeNull();
+      ctx.skip('GET /settings/companies/roles offers no second role besides owner');
+    }
+    const next = assignable.find((r) => r.value !== 'member')!;
+    await owner.locator(byRole('combobox', 'Role of Ada Admin')).fill(next.value);
+    await waitForText(owner, `Ada Admin’s role is now ${next.text}.`);
+    await owner.reload({ waitUntil: 'networkidle0' });
+    await expect.poll(() => listText(owner, 'Members'), POLL).toContain('Ada Admin');
+    expect(
+      await owner.$eval(
+        byRole('combobox', 'Role of Ada Admin'),
+        (el) => (el as HTMLSelectElement).value,
+      ),
+    ).toBe(next.value);
+    const admin = person('admin');
+    await openCompanies(admin);
+    expect(await listText(admin, 'Your companies')).toMatch(new RegExp(`${TEAM}[^]*${next.text}`));
+  });
+
+  it('removes a member after confirming; focus lands on the outcome', async () => {
+    const owner = person('owner');
+    await press(owner, `Remove ${INVITEE.name}`);
+    const dialog = await findByRole(owner, 'alertdialog', `Remove ${INVITEE.name}?`);
+    await snap(owner, 'e2e-teams-7-confirm-remove');
+    await (await dialog.waitForSelector(byRole('button', 'Remove member')))!.click();
+    await waitForText(owner, `${INVITEE.name} was removed from ${TEAM}.`);
+    await expect.poll(() => listText(owner, 'Members'), POLL).not.toContain(INVITEE.name);
+    expect(await listText(owner, 'Members')).toContain('Ada Admin');
+    expect(await focusedText(owner)).toContain(`${INVITEE.name} was removed from ${TEAM}.`);
+    await snap(owner, 'e2e-teams-7-removed');
+  });
+
+  it('no longer shows the team to the removed member', async () => {
+    const invitee = person('invitee');
+    await openCompanies(invitee);
+    await expect.poll(() => listText(invitee, 'Your companies'), POLL).toContain('Ivy Prints');
+    expect(await listText(invitee, 'Your companies')).not.toContain(TEAM);
+    await invitee.goto(`${stack().url}/settings/companies/${encodeURIComponent(teamId)}`, {
+      waitUntil: 'networkidle0',
+    });
+    await waitForText(invitee, 'This company does not exist, or you are not one of its members.');
+    await snap(invitee, 'e2e-teams-8-removed-member');
+  });
+});
