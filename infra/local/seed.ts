@@ -72,8 +72,8 @@ async function seedLibrary(
     const bytes = await readFile(join(PHOTOS_DIR, file));
     const meta = await sharp(bytes).metadata();
     const imageId = `library-${file.replace(/\.jpg$/, '')}`;
-    const key = `library/global/${imageId}.jpg`;
-    const thumbKey = `library/global/${imageId}-thumb.jpg`;
+    const key = `files/library/global/${imageId}.jpg`;
+    const thumbKey = `files/library/global/${imageId}-thumb.jpg`;
     const thumb = await sharp(bytes).resize({ width: 400 }).jpeg({ quality: 80 }).toBuffer();
     const s3 = s3Client();
     const Bucket = config().ASSETS_BUCKET;

@@ -26,7 +26,7 @@ export const PHOTO_PATH = join(
   'photos',
   'autumn.jpg',
 );
-export const PHOTO_KEY = 'library/global/library-autumn.jpg';
+export const PHOTO_KEY = 'files/library/global/library-autumn.jpg';
 
 /** Canvas size, px. */
 export const CANVAS = { width: 1000, height: 625 } as const;

@@ -1,0 +1,29 @@
+/**
+ * The API shape of a library image (spec 000 §3 Image: id, thumb, attribution).
+ */
+import type { EntityItem } from 'electrodb';
+import type { Entities } from '#lib/db/entities.ts';
+
+type ImageRecord = EntityItem<Entities['LibraryImage']>;
+
+/** Same-origin URL of an assets-bucket key under `files/` (served at `/files/*`), else null. */
+export const servedUrl = (key: string): string | null =>
+  key.startsWith('files/') ? `/${key}` : null;
+
+/**
+ * An image as the pickers read it: `thumb` (400 px wide JPEG) and `url` (the original) are
+ * same-origin paths; sizes in px; `author`/`licence` credit the photographer when known.
+ */
+export function imageView(image: ImageRecord) {
+  return {
+    id: image.imageId,
+    title: image.title,
+    thumb: servedUrl(image.thumbKey),
+    url: servedUrl(image.key),
+    width: image.width,
+    height: image.height,
+    author: image.author ?? null,
+    licence: image.licence ?? null,
+  };
+}
+export type ImageView = ReturnType<typeof imageView>;
