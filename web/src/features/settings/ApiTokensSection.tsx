@@ -13,6 +13,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { FieldError, TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
+import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { CopyField } from '../playground/CopyField.tsx';
 import { actionFailure, formFailure } from './formFailure.ts';
 import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
@@ -25,14 +26,19 @@ export function ApiTokensSection() {
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [deleting, setDeleting] = useState<ApiToken | null>(null);
   const [deletePending, setDeletePending] = useState(false);
-  const [listMessage, setListMessage] = useState<{ tone: 'success' | 'error'; text: string }>();
+  const [listMessage, setListMessage] = useState<ActionMessage>();
 
   async function confirmDelete() {
     if (!deleting) return;
     setDeletePending(true);
     try {
       await deleteToken(deleting.id);
-      setListMessage({ tone: 'success', text: `The token “${deleting.name}” was deleted.` });
+      // The row and its Delete button go: focus moves to the outcome.
+      setListMessage({
+        tone: 'success',
+        text: `The token “${deleting.name}” was deleted.`,
+        focus: true,
+      });
       tokens.reload();
     } catch (error) {
       setListMessage({ tone: 'error', text: actionFailure(error) });
@@ -64,8 +70,10 @@ export function ApiTokensSection() {
           )
         )}
         {abilities.state === 'error' && <Notice tone="error">{abilities.error}</Notice>}
-        <h3 className="settings-subtitle">Your tokens</h3>
-        {listMessage && <Notice tone={listMessage.tone}>{listMessage.text}</Notice>}
+        <h3 id={`${base}-tokens`} className="settings-subtitle">
+          Your tokens
+        </h3>
+        <ActionNotice message={listMessage} />
         {tokens.state === 'loading' && (
           <p className="muted">
             <Spinner /> Loading tokens…
@@ -76,7 +84,7 @@ export function ApiTokensSection() {
           (tokens.data.length === 0 ? (
             <p className="muted">You have no API tokens yet.</p>
           ) : (
-            <ul className="item-list" data-testid="token-list">
+            <ul className="item-list" data-testid="token-list" aria-labelledby={`${base}-tokens`}>
               {tokens.data.map((token) => (
                 <TokenRow
                   key={token.id}
