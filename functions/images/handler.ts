@@ -1,13 +1,21 @@
 /**
- * The `images` feature (spec 000 §7 "Images, stickers, fonts"; issue: libraries §1). This
- * slice: the global library (`GET /getGlobalImages`), which the dashboard's create page picks
- * base photos from. Uploads, the user's images, stock search and tags come with the libraries
- * issue and answer 501 until then.
+ * The `images` feature (spec 000 §7 "Images, stickers, fonts"; issue: libraries §1): the global
+ * library, the team's uploads (list, upload, delete) and one image. Stock search, tags and
+ * sticker uploads (`type=asIcon`) come with the rest of the libraries issue.
  */
 import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { imageView } from './views.ts';
+import { deleteUpload, storeUpload, visibleImage } from './library.ts';
+import type { AuthUser } from '#lib/auth.ts';
+import { forbidden, notImplemented } from '#lib/errors.ts';
+
+/** The caller's current team; every image call acts for it. */
+function teamOf(user: AuthUser | undefined): string {
+  if (!user?.currentTeamId) throw forbidden('Choose a company first.');
+  return user.currentTeamId;
+}
 
 /** Library page size: four rows of a six-column picker. */
 export const LIBRARY_PAGE_SIZE = 24;
@@ -21,24 +29,56 @@ const PageQuery = z.object({
     .default(1),
 });
 
+/** Reads the whole scope newest first and cuts one page: `{ data, current_page, last_page }`. */
+async function pageOf(scope: string, page: number) {
+  const all = (await db().LibraryImage.query.byScope({ scope }).go({ pages: 'all', order: 'desc' }))
+    .data;
+  const start = (page - 1) * LIBRARY_PAGE_SIZE;
+  return {
+    data: all.slice(start, start + LIBRARY_PAGE_SIZE).map(imageView),
+    current_page: page,
+    last_page: Math.max(1, Math.ceil(all.length / LIBRARY_PAGE_SIZE)),
+  };
+}
+
 export const handler = featureHandler('images', {
   'GET /getGlobalImages': route({
     query: PageQuery,
-    handle: async ({ query }) => {
-      // The global library is curated by admins (tens of photos), so it is read whole, newest
-      // first, and paged here; `last_page` needs the count anyway.
-      const all = (
-        await db()
-          .LibraryImage.query.byScope({ scope: 'global' })
-          .go({ pages: 'all', order: 'desc' })
-      ).data;
-      const lastPage = Math.max(1, Math.ceil(all.length / LIBRARY_PAGE_SIZE));
-      const start = (query.page - 1) * LIBRARY_PAGE_SIZE;
-      return json(200, {
-        data: all.slice(start, start + LIBRARY_PAGE_SIZE).map(imageView),
-        current_page: query.page,
-        last_page: lastPage,
-      });
+    // The global library is curated by admins (tens of photos): read whole, paged here.
+    handle: async ({ query }) => json(200, await pageOf('global', query.page)),
+  }),
+
+  'GET /getImages': route({
+    query: PageQuery,
+    // A team's uploads: tens to hundreds; read whole for `last_page` (spec 000 §7).
+    handle: async ({ query, auth }) => json(200, await pageOf(teamOf(auth.user), query.page)),
+  }),
+
+  'POST /image': route({
+    handle: async ({ body, auth }) => {
+      const team = teamOf(auth.user);
+      const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<
+        string,
+        unknown
+      >;
+      if (fields.type === 'asIcon') {
+        throw notImplemented('stickers', 'POST /image (type=asIcon)');
+      }
+      const image = await storeUpload(team, body);
+      return json(201, { success: true, image: imageView(image) });
     },
+  }),
+
+  'DELETE /deleteImage': route({
+    body: z.object({ imageId: z.string({ error: 'The image id is required.' }).min(1).max(200) }),
+    handle: async ({ body, auth }) => {
+      await deleteUpload(teamOf(auth.user), body.imageId);
+      return json(200, { success: true });
+    },
+  }),
+
+  'GET /image/{id}': route({
+    handle: async ({ params, auth }) =>
+      json(200, imageView(await visibleImage(teamOf(auth.user), params.id!))),
   }),
 });

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { fileTypeFromBuffer } from 'file-type';
+import { decode as decodeBmp } from 'bmp-ts';
 import sharp from 'sharp';
 import { s3Client } from './clients.ts';
 import { config } from './config.ts';
@@ -37,8 +38,11 @@ export const IMAGE_MIME_TYPES = [
 /** Largest image sharp will decode: about 40 megapixels (issue: libraries §1). */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
-/** Largest upload accepted, bytes (the multipart parser's own cap is 20 MiB). */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * Largest upload accepted, bytes: under API Gateway's 10 MB payload limit (multipart adds a
+ * little), so the handler's message, not a bare 413, is what a too-large file gets.
+ */
+export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 
 /** Prefix of user files in the assets bucket; the same path serves them at `/files/…`. */
 export const USER_FILES_PREFIX = 'files/';
@@ -54,7 +58,8 @@ const isFile = (value: unknown): value is MultipartFile =>
  * @param body the parsed multipart body (`event.body` after the chain).
  * @param field the form field, e.g. `photo`.
  * @param messages the spec's messages for a missing file and a refused one.
- * @returns the bytes, the detected MIME type and the size in px.
+ * @returns the bytes (a BMP already converted to PNG), their MIME type, the size in px and the
+ *   sent file name.
  * @throws AppError 422 with `{ [field]: [message] }` when the file is missing, empty, too large,
  *   not an allowed type by its magic bytes, or not decodable within {@link MAX_INPUT_PIXELS}.
  */
@@ -62,13 +67,16 @@ export async function readImageFile(
   body: unknown,
   field: string,
   messages: { missing: string; refused: string },
-): Promise<{ bytes: Buffer; mime: string; width: number; height: number }> {
+  /** When given, the file name must match first (spec 000 §5 lists extensions), else `message`. */
+  extensions?: { allowed: RegExp; message: string },
+): Promise<{ bytes: Buffer; mime: string; width: number; height: number; filename: string }> {
   const file =
     typeof body === 'object' && body !== null
       ? (body as Record<string, unknown>)[field]
       : undefined;
   const refuse = (message: string) => validationFailed({ [field]: [message] });
   if (!isFile(file) || file.content.length === 0) throw refuse(messages.missing);
+  if (extensions && !extensions.allowed.test(file.filename)) throw refuse(extensions.message);
   if (file.content.length > MAX_IMAGE_BYTES) {
     throw refuse(`The ${field} may not be greater than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
   }
@@ -77,14 +85,40 @@ export async function readImageFile(
     throw refuse(messages.refused);
   }
   try {
-    const meta = await sharp(file.content, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    // libvips has no BMP loader: BMP becomes PNG first (dimensions checked before decoding).
+    const bytes = type.mime === 'image/bmp' ? await bmpToPng(file.content) : file.content;
+    const mime = type.mime === 'image/bmp' ? 'image/png' : type.mime;
+    const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (!meta.width || !meta.height) throw new Error('no size');
     // Decode once to prove the pixel data is readable, not only the header.
-    await sharp(file.content, { limitInputPixels: MAX_INPUT_PIXELS }).resize(8, 8).raw().toBuffer();
-    return { bytes: file.content, mime: type.mime, width: meta.width, height: meta.height };
+    await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).resize(8, 8).raw().toBuffer();
+    return {
+      bytes,
+      mime,
+      width: meta.width,
+      height: meta.height,
+      filename: file.filename,
+    };
   } catch {
     throw refuse(messages.refused);
   }
+}
+
+/**
+ * Decodes a BMP (spec 000 §5 allows it; libvips cannot read it) with `bmp-ts` into a PNG.
+ * @throws Error when the header's size is beyond {@link MAX_INPUT_PIXELS} (checked before the
+ *   pixels are decoded) or the file does not decode.
+ */
+async function bmpToPng(bytes: Buffer): Promise<Buffer> {
+  const width = Math.abs(bytes.readInt32LE(18));
+  const height = Math.abs(bytes.readInt32LE(22));
+  if (width === 0 || height === 0 || width * height > MAX_INPUT_PIXELS) {
+    throw new Error('BMP too large');
+  }
+  const bmp = decodeBmp(bytes, { toRGBA: true });
+  return sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 /**

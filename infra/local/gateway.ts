@@ -330,7 +330,13 @@ export function gatewayListener(spa: SpaHandler) {
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 413)
-        return sendJson(res, 413, { success: false, message: 'The request is too large.' });
+        // The body is left unread: close the connection so the client does not reuse it.
+        return sendJson(
+          res,
+          413,
+          { success: false, message: 'The request is too large.' },
+          { connection: 'close' },
+        );
       logger.error('gateway error', { error: error as Error, path: url.pathname });
       if (!res.headersSent)
         sendJson(res, 500, {

@@ -5,8 +5,10 @@
 import { readdir } from 'node:fs/promises';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { encode as encodeBmp } from 'bmp-ts';
 import { TestClient } from '../support/client.ts';
-import { useLocalStack } from '../support/stack.ts';
+import { readFile } from 'node:fs/promises';
+import { fetchImage, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 const PHOTOS = new URL('../../infra/seed/photos/', import.meta.url);
@@ -63,5 +65,201 @@ describe('global image library', () => {
   it('is for signed-in users only', async () => {
     const anonymous = new TestClient(stack().url);
     expect((await anonymous.request('GET', '/getGlobalImages')).status).toBe(401);
+  });
+});
+
+function upload(bytes: Uint8Array, name: string, type = 'application/octet-stream') {
+  const data = new FormData();
+  data.append('image', new Blob([Uint8Array.from(bytes)], { type }), name);
+  return data;
+}
+
+async function signedIn(email: string) {
+  const c = new TestClient(stack().url);
+  expect((await c.login(email)).status).toBe(200);
+  return c;
+}
+
+const ids = (res: { json: Record<string, unknown> }) => (res.json.data as Image[]).map((i) => i.id);
+
+describe('image uploads', () => {
+  it('stores a re-encoded upload for the team, without its metadata, with a thumbnail', async () => {
+    const demo = await signedIn('demo@example.com');
+    const photo = await sharp(await readFile(new URL('kite.jpg', PHOTOS)))
+      .withMetadata({ exif: { IFD0: { Copyright: 'where-i-live' } } })
+      .jpeg()
+      .toBuffer();
+    const res = await demo.request('POST', '/image', upload(photo, 'My kite.jpg', 'image/jpeg'));
+    expect(res.status).toBe(201);
+    const image = (res.json as { image: Image }).image;
+    expect(image).toMatchObject({
+      title: 'My kite',
+      url: expect.stringMatching(/^\/files\/uploads\/team-demo\//),
+    });
+
+    expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
+    expect((await demo.request('GET', `/image/${image.id}`)).json).toMatchObject({ id: image.id });
+
+    const served = await fetch(`${stack().url}${image.url}`);
+    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect([meta.width, meta.height]).toEqual([image.width, image.height]);
+    const thumb = await sharp(
+      Buffer.from(await (await fetch(`${stack().url}${image.thumb}`)).arrayBuffer()),
+    ).metadata();
+    expect(thumb.width).toBe(400);
+
+    // A design can be made from it.
+    const design = await demo.request('POST', '/api/pic-snippet', { image_id: image.id });
+    expect(design.status).toBe(201);
+  });
+
+  it('keeps an animated GIF animated and makes a BMP a PNG with the same pixels', async () => {
+    const demo = await signedIn('demo@example.com');
+    const frame = (background: string) =>
+      sharp({ create: { width: 40, height: 40, channels: 3, background } })
+        .png()
+        .toBuffer();
+    const gif = await sharp(await Promise.all(['#cc3300', '#00cc33', '#3300cc'].map(frame)), {
+      join: { animated: true },
+    })
+      .gif({ loop: 0, delay: [100, 100, 100] })
+      .toBuffer();
+    const animated = await sharp(gif, { animated: true }).metadata();
+    const res = await demo.request('POST', '/image', upload(gif, 'spin.gif', 'image/gif'));
+    expect(res.status).toBe(201);
+    const image = (res.json as { image: Image }).image;
+    const served = Buffer.from(await (await fetch(`${stack().url}${image.url}`)).arrayBuffer());
+    expect(animated.pages).toBe(3);
+    expect((await sharp(served, { animated: true }).metadata()).pages).toBe(3);
+    expect(image.url).toMatch(/\.gif$/);
+
+    // A 3x2 BMP: red, green, blue / white, black, grey.
+    const pixels = [
+      [255, 0, 0],
+      [0, 255, 0],
+      [0, 0, 255],
+      [255, 255, 255],
+      [0, 0, 0],
+      [128, 128, 128],
+    ];
+    const data = Buffer.alloc(3 * 2 * 4);
+    pixels.forEach(([r, g, b], i) => data.set([255, b!, g!, r!], i * 4)); // bmp-ts order: ABGR
+    const bmp = encodeBmp({ width: 3, height: 2, data, bitPP: 24 }).data;
+    const stored = await demo.request('POST', '/image', upload(bmp, 'old.bmp', 'image/bmp'));
+    expect(stored.status).toBe(201);
+    const bmpImage = (stored.json as { image: Image }).image;
+    expect(bmpImage.url).toMatch(/\.png$/);
+    const png = await fetchImage(`${stack().url}${bmpImage.url}`);
+    expect([png.width, png.height]).toEqual([3, 2]);
+    expect([...png.pixels.subarray(0, 9)]).toEqual([255, 0, 0, 0, 255, 0, 0, 0, 255]);
+  });
+
+  it.each([
+    [
+      'an SVG (with a script)',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      'x.svg',
+      'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png',
+    ],
+    [
+      'a PDF named .pdf',
+      '%PDF-1.4',
+      'doc.pdf',
+      'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png',
+    ],
+    [
+      'a fake PNG',
+      'this is text, not a PNG',
+      'fake.png',
+      'The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.',
+    ],
+    [
+      'an SVG named .png',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      'x.png',
+      'The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.',
+    ],
+  ])('refuses %s and stores nothing', async (_name, content, file, message) => {
+    const demo = await signedIn('demo@example.com');
+    const before = ids(await demo.request('GET', '/getImages'));
+    const res = await demo.request(
+      'POST',
+      '/image',
+      upload(new TextEncoder().encode(content), file),
+    );
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({ image: [message] });
+    expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
+  });
+
+  it('refuses a decompression bomb and an oversized file', async () => {
+    const demo = await signedIn('demo@example.com');
+    const before = ids(await demo.request('GET', '/getImages'));
+    // 8000x6000 = 48 MP of one colour: a few hundred kB compressed, 144 MB decoded.
+    const bomb = await sharp({
+      create: { width: 8000, height: 6000, channels: 3, background: '#fff' },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const res = await demo.request('POST', '/image', upload(bomb, 'bomb.png', 'image/png'));
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({
+      image: ['The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.'],
+    });
+
+    const big = new Uint8Array(9 * 1024 * 1024);
+    big.set([0xff, 0xd8, 0xff, 0xe0]);
+    const huge = await demo.request('POST', '/image', upload(big, 'huge.jpg', 'image/jpeg'));
+    expect(huge.status).toBe(422);
+    expect(huge.json.errors).toEqual({ image: ['The image may not be greater than 8 MB.'] });
+    // Past API Gateway's 10 MB payload limit the gateway itself answers.
+    const past = await demo.request(
+      'POST',
+      '/image',
+      upload(new Uint8Array(11 * 1024 * 1024), 'past.jpg', 'image/jpeg'),
+    );
+    expect(past.status).toBe(413);
+    expect(past.json.message).toBe('The request is too large.');
+    expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
+  });
+
+  it("keeps teams apart: another team's upload answers 404 and is not listed", async () => {
+    const demo = await signedIn('demo@example.com');
+    const png = await sharp({
+      create: { width: 30, height: 20, channels: 3, background: '#123456' },
+    })
+      .png()
+      .toBuffer();
+    const image = (
+      (await demo.request('POST', '/image', upload(png, 'private.png'))).json as { image: Image }
+    ).image;
+    const admin = await signedIn('admin@example.com');
+    expect(ids(await admin.request('GET', '/getImages'))).not.toContain(image.id);
+    expect((await admin.request('GET', `/image/${image.id}`)).status).toBe(404);
+    expect((await admin.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(404);
+    expect(
+      (await admin.request('DELETE', '/deleteImage', { imageId: 'library-autumn' })).status,
+    ).toBe(404);
+    expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
+  });
+
+  it('deletes an upload from the library but keeps the original for designs that use it', async () => {
+    const demo = await signedIn('demo@example.com');
+    const png = await sharp({
+      create: { width: 30, height: 20, channels: 3, background: '#654321' },
+    })
+      .png()
+      .toBuffer();
+    const image = (
+      (await demo.request('POST', '/image', upload(png, 'gone.png'))).json as { image: Image }
+    ).image;
+    expect((await demo.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
+    expect(ids(await demo.request('GET', '/getImages'))).not.toContain(image.id);
+    expect((await demo.request('GET', `/image/${image.id}`)).status).toBe(404);
+    expect((await fetch(`${stack().url}${image.thumb}`)).status).toBe(404);
+    expect((await fetch(`${stack().url}${image.url}`)).status).toBe(200);
   });
 });

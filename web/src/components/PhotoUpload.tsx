@@ -8,7 +8,7 @@ const ACCEPT =
 const ALLOWED = /\.(jpe?g|png|gif|webp|bmp)$/i;
 
 /** Same cap as the server (functions/lib/uploads.ts MAX_IMAGE_BYTES), bytes. */
-const MAX_BYTES = 10 * 1024 * 1024;
+const MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * A profile or team photo with a "Choose a new photo" control: shows the current photo (or the
@@ -56,7 +56,7 @@ export function PhotoUpload({
       return;
     }
     if (file.size > MAX_BYTES) {
-      setMessage({ tone: 'error', text: 'The photo may not be greater than 10 MB.' });
+      setMessage({ tone: 'error', text: 'The photo may not be greater than 8 MB.' });
       return;
     }
     setPreview(URL.createObjectURL(file));
@@ -115,7 +115,7 @@ export function PhotoUpload({
           />
         </div>
         <p id={`${id}-hint`} className="muted small">
-          JPG, PNG, GIF, WebP or BMP, up to 10 MB. It is cropped to a square.
+          JPG, PNG, GIF, WebP or BMP, up to 8 MB. It is cropped to a square.
         </p>
         {progress !== null && (
           <progress

@@ -1,0 +1,150 @@
+/**
+ * A team's own images (spec 000 §7 `POST /image`, `GET /getImages`, `DELETE /deleteImage`,
+ * `GET /image/{id}`; §5 upload rules; issue: libraries §1). Uploads belong to the uploader's
+ * current team (`LibraryImage` scope = team id), so everyone designing for the team can use them
+ * (docs/decisions.md "Image uploads").
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import { notFound } from '#lib/errors.ts';
+import { MAX_INPUT_PIXELS, readImageFile, storeUserFile } from '#lib/uploads.ts';
+
+/** Spec 000 §5/§8: the message for a file whose extension is not allowed. */
+export const BAD_EXTENSION = 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png';
+
+/** Spec 000 §5 extensions (the reading with webp). */
+export const IMAGE_EXTENSIONS = /\.(jpe?g|bmp|webp|gif|png)$/i;
+
+export const UPLOAD_MESSAGES = {
+  missing: 'The image field is required.',
+  refused: 'The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.',
+};
+
+/** Thumbnail width, px (the pickers show them at up to 200 px, twice for 2x screens). */
+export const THUMB_WIDTH = 400;
+
+/**
+ * Re-encodes an accepted upload: metadata dropped, EXIF orientation applied (stills), the
+ * format kept where browsers show it (JPEG, PNG, WebP, animated GIF), BMP made PNG.
+ * @returns the bytes, their MIME type and the file extension.
+ */
+async function reencode(bytes: Buffer, mime: string) {
+  const input = { limitInputPixels: MAX_INPUT_PIXELS };
+  switch (mime) {
+    case 'image/jpeg':
+      return {
+        bytes: await sharp(bytes, input).rotate().jpeg({ quality: 90, mozjpeg: true }).toBuffer(),
+        mime,
+        ext: 'jpg',
+      };
+    case 'image/webp':
+      return {
+        bytes: await sharp(bytes, { ...input, animated: true })
+          .webp({ quality: 90 })
+          .toBuffer(),
+        mime,
+        ext: 'webp',
+      };
+    case 'image/gif':
+      return {
+        bytes: await sharp(bytes, { ...input, animated: true })
+          .gif()
+          .toBuffer(),
+        mime,
+        ext: 'gif',
+      };
+    default:
+      return {
+        bytes: await sharp(bytes, input).rotate().png().toBuffer(),
+        mime: 'image/png',
+        ext: 'png',
+      };
+  }
+}
+
+/**
+ * Stores an upload for a team: checks it (extension, magic bytes, 40 MP, decodable), re-encodes
+ * it, makes a 400 px JPEG thumbnail, writes both to S3 and then the `LibraryImage` item. If the
+ * item write fails the files are deleted, so a refused or failed upload leaves nothing.
+ * @param body the multipart body with the file in `image`.
+ * @returns the new image record.
+ * @throws AppError 422 `{ image: [message] }` for a missing or refused file.
+ */
+export async function storeUpload(teamId: string, body: unknown) {
+  const file = await readImageFile(body, 'image', UPLOAD_MESSAGES, {
+    allowed: IMAGE_EXTENSIONS,
+    message: BAD_EXTENSION,
+  });
+  const stored = await reencode(file.bytes, file.mime);
+  const thumb = await sharp(stored.bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize({ width: THUMB_WIDTH, withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 80, mozjpeg: true })
+    .toBuffer();
+  const meta = await sharp(stored.bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  const folder = `uploads/${teamId}`;
+  const original = await storeUserFile(folder, stored.bytes, stored.mime, stored.ext);
+  const thumbnail = await storeUserFile(folder, thumb, 'image/jpeg', 'jpg');
+  const title = file.filename.replace(/\.[^.]+$/, '').slice(0, 255) || 'Upload';
+  try {
+    return (
+      await db()
+        .LibraryImage.create({
+          imageId: `upload-${randomUUID()}`,
+          scope: teamId,
+          key: original.key,
+          thumbKey: thumbnail.key,
+          contentType: stored.mime,
+          width: meta.width ?? file.width,
+          height: meta.pageHeight ?? meta.height ?? file.height,
+          bytes: stored.bytes.length,
+          title,
+        })
+        .go()
+    ).data;
+  } catch (error) {
+    await deleteFiles([original.key, thumbnail.key]);
+    throw error;
+  }
+}
+
+async function deleteFiles(keys: string[]): Promise<void> {
+  await s3Client()
+    .send(
+      new DeleteObjectsCommand({
+        Bucket: config().ASSETS_BUCKET,
+        Delete: { Objects: keys.map((Key) => ({ Key })) },
+      }),
+    )
+    .catch(() => undefined);
+}
+
+/**
+ * An image the team may see: its own upload or the global library.
+ * @throws AppError 404 for anything else (another team's image answers like a missing one).
+ */
+export async function visibleImage(teamId: string, imageId: string) {
+  const image = (await db().LibraryImage.get({ imageId }).go()).data;
+  if (!image || (image.scope !== 'global' && image.scope !== teamId)) {
+    throw notFound('Image not found.');
+  }
+  return image;
+}
+
+/**
+ * Removes one of the team's uploads from its library: the item and the thumbnail go; the
+ * original stays, because designs point at it by key and a render must never break because a
+ * picker entry was tidied away (docs/decisions.md "Image uploads").
+ * @throws AppError 404 when the image is not the team's upload (global images included).
+ */
+export async function deleteUpload(teamId: string, imageId: string): Promise<void> {
+  const image = (await db().LibraryImage.get({ imageId }).go()).data;
+  if (!image || image.scope !== teamId) throw notFound('Image not found.');
+  await db().LibraryImage.delete({ imageId }).go();
+  await deleteFiles([image.thumbKey]);
+}
