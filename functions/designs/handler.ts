@@ -1,8 +1,420 @@
 /**
- * The `designs` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `designs` feature (spec 000 §7 "Dashboard lists" and "Design actions"; issue 5 §2–3):
+ * the team's lists, creating, reading and saving a design, archive and activate, clone, the
+ * base photo, effects, options, stickers, and the cropped image.
+ *
+ * Every call reads the design through the caller's CURRENT team (store.ts `loadDesign`: 404 for
+ * another team's id) and writes through the versioned write (store.ts `updateDesign`). Each
+ * write accepts an optional `version`: with it, a stale call gets 409 `{ message, version }`.
+ * Write answers carry `{ success: true, version, title, updated_at }` plus what the spec names
+ * for the call (docs/decisions.md "Design API shapes").
+ *
+ * The export screen's calls (`provider`, `choices`, `link`, spec 001 §7) are issue #9's and
+ * answer 501 until then.
  */
-import { featureHandler } from '#lib/http.ts';
+import { z } from 'zod';
+import type { AuthContext } from '#lib/auth.ts';
+import { validationFailed } from '#lib/errors.ts';
+import { featureHandler, json, route, type ApiResult } from '#lib/http.ts';
+import {
+  DesignDocumentFieldsSchema,
+  TextSnippetSchema,
+  type DesignDocument,
+} from '#shared/design.ts';
+import { findBaseImage, type BaseImage } from './base-images.ts';
+import { cloneDesign, createDesign } from './create.ts';
+import { saveCroppedImage } from './cropped-image.ts';
+import { EffectsSchema } from './effects.ts';
+import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
+import {
+  assertQrCode,
+  changeSticker,
+  GeneratedStickerSchema,
+  HexColourSchema,
+  saveGeneratedSticker,
+  withFallback,
+} from './stickers.ts';
+import {
+  assertTeamNotFrozen,
+  currentTeam,
+  loadDesign,
+  updateDesign,
+  type DesignChange,
+  type DesignRecord,
+} from './store.ts';
+import { titleChange } from './titles.ts';
+import { designCard, designView } from './views.ts';
 
-export const handler = featureHandler('designs', {});
+/** The optional optimistic-lock version of a write (issue 5 §2). */
+const Version = z.number().int().positive().optional();
+
+/** Sticker id of the sticker calls (`stickerId`, or the sticker's `uuid`). */
+const StickerRef = z
+  .object({ stickerId: z.string().min(1).optional(), uuid: z.string().min(1).optional() })
+  .refine((b) => b.stickerId ?? b.uuid, {
+    message: 'The sticker id field is required.',
+    path: ['stickerId'],
+  })
+  .transform((b) => ({ stickerId: (b.stickerId ?? b.uuid)! }));
+
+/** The document fields a full save may send (spec 000 §3 PicSnippet content). */
+const DOCUMENT_FIELDS = Object.keys(DesignDocumentFieldsSchema.shape);
+
+/** `{ success, version, title, updated_at }` plus the call's own fields. */
+function written(record: DesignRecord, extra: Record<string, unknown> = {}): ApiResult {
+  return json(200, {
+    success: true,
+    version: record.version,
+    title: record.title,
+    updated_at: record.updatedAt,
+    ...extra,
+  });
+}
+
+/** A versioned write of the design `{id}` of the caller's team, answered by `written`. */
+async function write(
+  auth: AuthContext,
+  designId: string,
+  version: number | undefined,
+  change: DesignChange,
+): Promise<ApiResult> {
+  return written(await updateDesign(currentTeam(auth), designId, version, change));
+}
+
+/** The document with a new base photo (image id, key and the photo's own size). */
+function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocument {
+  return {
+    ...document,
+    image_id: image.imageId,
+    base_image_key: image.key,
+    image_width: image.width > 0 ? image.width : null,
+    image_height: image.height > 0 ? image.height : null,
+  };
+}
+
+/**
+ * Archive (`archived`) or activate (`active`) a design (spec 000 §4): refused for a frozen team,
+ * `archived_at` set or removed; a design already there is answered without a write. The answer
+ * carries the card under `archived` or `active` (spec 000 §7).
+ */
+function statusRoute(status: 'archived' | 'active') {
+  return route({
+    body: z.object({ version: Version }),
+    handle: async ({ auth, params, body }) => {
+      const teamId = currentTeam(auth);
+      await loadDesign(teamId, params.id!);
+      await assertTeamNotFrozen(teamId, status === 'archived' ? 'archive' : 'activate');
+      const record = await updateDesign(teamId, params.id!, body.version, (r) =>
+        r.status === status
+          ? null
+          : {
+              status,
+              archivedAt: status === 'archived' ? new Date().toISOString() : null,
+            },
+      );
+      return written(record, { [status]: designCard(record) });
+    },
+  });
+}
+
+export const handler = featureHandler('designs', {
+  'GET /getActive': route({
+    query: ListQuerySchema,
+    handle: async ({ auth, query }) => {
+      const teamId = currentTeam(auth);
+      const active = teamId ? await listDesigns(teamList(teamId, 'active'), query) : emptyPage();
+      return json(200, { active });
+    },
+  }),
+
+  'GET /getArchived': route({
+    query: ListQuerySchema,
+    handle: async ({ auth, query }) => {
+      const teamId = currentTeam(auth);
+      const archived = teamId
+        ? await listDesigns(teamList(teamId, 'archived'), query)
+        : emptyPage();
+      return json(200, { archived });
+    },
+  }),
+
+  'POST /api/pic-snippet': route({
+    body: z.object({
+      image_id: z.string({ error: 'The image id field is required.' }).trim().min(1, {
+        error: 'The image id field is required.',
+      }),
+      title: z.string().nullish(),
+    }),
+    handle: async ({ auth, body }) => {
+      const teamId = currentTeam(auth);
+      if (!teamId) return json(404, { success: false, message: 'You have no current team.' });
+      const image = await findBaseImage(teamId, body.image_id, 'image_id');
+      const record = await createDesign(teamId, image, body.title ?? undefined);
+      return json(201, designView(record));
+    },
+  }),
+
+  'GET /api/pic-snippet/{id}': route({
+    handle: async ({ auth, params }) =>
+      json(200, designView(await loadDesign(currentTeam(auth), params.id!))),
+  }),
+
+  'PUT /api/pic-snippet/{id}': route({
+    body: z.looseObject({ version: Version, title: z.string().nullish() }),
+    handle: async ({ auth, params, body }) => {
+      const sent = Object.fromEntries(
+        Object.entries(body).filter(([key]) => DOCUMENT_FIELDS.includes(key)),
+      );
+      return write(auth, params.id!, body.version, (record) => {
+        const title = titleChange(record.title, body.title);
+        const full = Object.keys(sent).length > 0;
+        if (title === undefined && !full) return null;
+        return {
+          ...(title !== undefined ? { title } : {}),
+          ...(full ? { document: { ...record.document, ...sent } } : {}),
+        };
+      });
+    },
+  }),
+
+  'PUT /api/pic-snippet/{id}/pso': route({
+    body: z.object({
+      version: Version,
+      title: z.string().nullish(),
+      /** One text snippet, replaced by id or added. */
+      snippet: z.record(z.string(), z.unknown()).optional(),
+      /** All text snippets. */
+      text_snippets: z.array(z.unknown()).optional(),
+    }),
+    handle: async ({ auth, params, body }) =>
+      write(auth, params.id!, body.version, (record) => {
+        const title = titleChange(record.title, body.title);
+        let snippets = body.text_snippets as DesignDocument['text_snippets'] | undefined;
+        if (body.snippet) {
+          const snippet = TextSnippetSchema.parse(body.snippet);
+          const list: DesignDocument['text_snippets'] = snippets ?? record.document.text_snippets;
+          snippets = list.some((s) => s.id === snippet.id)
+            ? list.map((s) => (s.id === snippet.id ? snippet : s))
+            : [...list, snippet];
+        }
+        if (title === undefined && snippets === undefined) return null;
+        return {
+          ...(title !== undefined ? { title } : {}),
+          ...(snippets ? { document: { ...record.document, text_snippets: snippets } } : {}),
+        };
+      }),
+  }),
+
+  'PUT /api/pic-snippet/{id}/archive': statusRoute('archived'),
+
+  'PUT /api/pic-snippet/{id}/unarchive': statusRoute('active'),
+
+  'PUT /pic-snippet/{id}/copy': route({
+    handle: async ({ auth, params }) => {
+      const record = await cloneDesign(currentTeam(auth), params.id!);
+      return json(201, {
+        success: true,
+        newPicSnippetId: record.designId,
+        active: designCard(record),
+      });
+    },
+  }),
+
+  'PUT /api/pic-snippet/{id}/replace': route({
+    body: z.object({
+      version: Version,
+      imageId: z.string({ error: 'The image id field is required.' }).min(1, {
+        error: 'The image id field is required.',
+      }),
+    }),
+    handle: async ({ auth, params, body }) => {
+      const teamId = currentTeam(auth);
+      await loadDesign(teamId, params.id!);
+      const image = await findBaseImage(teamId!, body.imageId, 'imageId');
+      // A new photo keeps the canvas width and takes the photo's aspect ratio (the photo
+      // covers the canvas, spec 000 §9 "Base image scaling").
+      return write(auth, params.id!, body.version, ({ document }) => ({
+        document: {
+          ...withBaseImage(document, image),
+          ...(image.width > 0 && image.height > 0
+            ? {
+                canvas_height: Math.max(
+                  1,
+                  Math.round((document.canvas_width * image.height) / image.width),
+                ),
+              }
+            : {}),
+        },
+      }));
+    },
+  }),
+
+  'PUT /api/pic-snippet/{id}/saveImageId': route({
+    body: z
+      .object({
+        version: Version,
+        image_id: z.string().min(1).optional(),
+        imageId: z.string().min(1).optional(),
+      })
+      .refine((b) => b.image_id ?? b.imageId, {
+        message: 'The image id field is required.',
+        path: ['image_id'],
+      }),
+    handle: async ({ auth, params, body }) => {
+      const teamId = currentTeam(auth);
+      await loadDesign(teamId, params.id!);
+      const image = await findBaseImage(teamId!, (body.image_id ?? body.imageId)!, 'image_id');
+      return write(auth, params.id!, body.version, ({ document }) =>
+        document.image_id === image.imageId ? null : { document: withBaseImage(document, image) },
+      );
+    },
+  }),
+
+  'PUT /api/pic-snippet/{id}/effects': route({
+    body: EffectsSchema.extend({ version: Version }),
+    handle: async ({ auth, params, body }) =>
+      write(auth, params.id!, body.version, ({ document }) =>
+        body.enhance === undefined && body.filters === undefined
+          ? null
+          : {
+              document: {
+                ...document,
+                ...(body.enhance ? { enhance: body.enhance } : {}),
+                ...(body.filters ? { filters: body.filters } : {}),
+              },
+            },
+      ),
+  }),
+
+  'PUT /api/pic-snippet/{id}/options': route({
+    body: DesignDocumentFieldsSchema.pick({
+      size_option: true,
+      flip_x: true,
+      flip_y: true,
+      image_angle: true,
+      canvas_width: true,
+      canvas_height: true,
+      render_format: true,
+    })
+      .partial()
+      .extend({ version: Version }),
+    handle: async ({ auth, params, body }) => {
+      const { version, ...options } = body;
+      const set = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+      return write(auth, params.id!, version, ({ document }) =>
+        Object.keys(set).length === 0 ? null : { document: { ...document, ...set } },
+      );
+    },
+  }),
+
+  'PUT /pic-snippet/{id}/qrCodeColor': route({
+    body: z.intersection(StickerRef, z.object({ version: Version, qrCodeColor: HexColourSchema })),
+    handle: async ({ auth, params, body }) =>
+      write(auth, params.id!, body.version, ({ document }) => ({
+        document: changeSticker(document, body.stickerId, (s) => ({
+          ...assertQrCode(s),
+          qrCodeColor: body.qrCodeColor,
+        })).document,
+      })),
+  }),
+
+  'PUT /api/pic-snippet/{id}/qrCode': route({
+    body: z.intersection(
+      StickerRef,
+      z.object({
+        version: Version,
+        /** The QR code's fallback value (spec 000 §5: a QR code with no value uses a default). */
+        dynamicStickerUrl: z.string().optional(),
+        qrCodeColor: HexColourSchema.optional(),
+        marginSize: z.number().int().min(0).max(20).optional(),
+        isTransparent: z.boolean().optional(),
+        newQrDataUrl: z.string().max(100_000).nullable().optional(),
+      }),
+    ),
+    handle: async ({ auth, params, body }) => {
+      const { version, stickerId, dynamicStickerUrl, ...fields } = body;
+      const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      return write(auth, params.id!, version, ({ document }) => ({
+        document: changeSticker(document, stickerId, (s) => {
+          const qr = { ...assertQrCode(s), ...set };
+          return dynamicStickerUrl === undefined
+            ? qr
+            : withFallback(qr, dynamicStickerUrl, 'dynamicStickerUrl');
+        }).document,
+      }));
+    },
+  }),
+
+  'POST /api/pic-snippet/{id}/gravatarMail': route({
+    body: z.intersection(
+      StickerRef,
+      z.object({
+        version: Version,
+        email: z.string({ error: 'Invalid email' }).trim(),
+      }),
+    ),
+    handle: async ({ auth, params, body }) =>
+      write(auth, params.id!, body.version, ({ document }) => ({
+        document: changeSticker(document, body.stickerId, (s) =>
+          withFallback(s, body.email, 'email'),
+        ).document,
+      })),
+  }),
+
+  'POST /api/pic-snippet/{id}/saveGeneratedDynamicSticker': route({
+    body: z.object({ version: Version, sticker: GeneratedStickerSchema }),
+    handle: async ({ auth, params, body }) => {
+      let currentSticker: unknown;
+      const record = await updateDesign(
+        currentTeam(auth),
+        params.id!,
+        body.version,
+        ({ document }) => {
+          const saved = saveGeneratedSticker(document, body.sticker);
+          currentSticker = saved.sticker;
+          return { document: saved.document };
+        },
+      );
+      return written(record, { data: { currentSticker } });
+    },
+  }),
+
+  'POST /api/pic-snippet/{id}/saveScreenShotType': route({
+    body: z.object({
+      version: Version,
+      stickerId: z.string({ error: 'The sticker id field is required.' }).min(1),
+      isMobile: z.boolean({ error: 'The is mobile field must be true or false.' }),
+      dynamicStickerType: z.literal('screenShot', {
+        error: 'The selected sticker is not a screenshot.',
+      }),
+    }),
+    handle: async ({ auth, params, body }) =>
+      write(auth, params.id!, body.version, ({ document }) => ({
+        document: changeSticker(document, body.stickerId, (s) => {
+          if (s.dynamicStickerType !== 'screenShot') {
+            throw validationFailed({
+              stickerId: ['The selected sticker is not a screenshot.'],
+            });
+          }
+          return { ...s, isMobile: body.isMobile };
+        }).document,
+      })),
+  }),
+
+  'POST /saveCroppedImage': route({
+    handle: async ({ auth, body }) => {
+      const image = await saveCroppedImage(currentTeam(auth), body);
+      return json(201, {
+        success: true,
+        cropped_image_id: image.imageId,
+        width: image.width,
+        height: image.height,
+      });
+    },
+  }),
+});
+
+/** The page of a caller without a current team: empty. */
+function emptyPage() {
+  return { data: [], current_page: 1, next_page: null, cursor: null, per_page: 15 };
+}

@@ -13,7 +13,8 @@ import type { EntityItem } from 'electrodb';
 import { invalidateDesignRenders } from '#lib/cdn.ts';
 import { db } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
-import { conflict, forbidden, notFound, payloadTooLarge } from '#lib/errors.ts';
+import type { AuthContext } from '#lib/auth.ts';
+import { conflict, forbidden, notFound, payloadTooLarge, unauthenticated } from '#lib/errors.ts';
 import { DesignDocumentSchema, parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 
 /** A stored design as ElectroDB reads it. */
@@ -40,6 +41,16 @@ export const MAX_DOCUMENT_BYTES = 350 * 1024;
 
 /** Retries of a write without an expected version when a concurrent write got in first. */
 const UNVERSIONED_RETRIES = 4;
+
+/**
+ * The caller's current team (`auth.user.currentTeamId`, kept by the teams feature when a member
+ * leaves or a team is deleted), whose designs every call works on.
+ * @throws AppError 401 without a signed-in user.
+ */
+export function currentTeam(auth: AuthContext): string | undefined {
+  if (!auth.user) throw unauthenticated();
+  return auth.user.currentTeamId;
+}
 
 /**
  * Reads a design of the caller's current team.

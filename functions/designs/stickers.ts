@@ -1,0 +1,176 @@
+/**
+ * Sticker changes of the design calls (spec 000 §7 "Design actions": qrCodeColor, qrCode,
+ * gravatarMail, saveGeneratedDynamicSticker, saveScreenShotType). Pure: each takes the design
+ * document and returns a new one, or throws a 422 before anything is built, so the versioned
+ * write (store.ts) never writes half a change.
+ *
+ * Fallback rules (spec 000 §5): at most 255 characters; a gravatar fallback is an e-mail; a
+ * hosted image's is an http(s) URL ending in gif, jpg, jpeg, svg or png; a screenshot's is a
+ * URL. Whether a hosted image loads is the editor's check (the server would fetch through the
+ * SSRF guard for nothing: the render falls back anyway).
+ */
+import { z } from 'zod';
+import { validationFailed } from '#lib/errors.ts';
+import {
+  DYNAMIC_STICKER_PREFIX,
+  StickerSchema,
+  type DesignDocument,
+  type DynamicStickerType,
+  type Sticker,
+} from '#shared/design.ts';
+import { PARAMETER_MESSAGES } from '#shared/parameter-rules.ts';
+import { takenParameterNames } from '#shared/parameters.ts';
+import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
+
+/** The spec's messages for dynamic sticker fallbacks (spec 000 §5). */
+export const STICKER_MESSAGES = {
+  invalidEmail: 'Invalid email',
+  invalidUrl: 'Invalid URL',
+  imageType: 'Image not found. We support jpg, jpeg, png, gif and svg',
+  valueTooLong: PARAMETER_MESSAGES.valueTooLong,
+  notFound: 'The selected sticker is invalid.',
+  notQrCode: 'The selected sticker is not a QR code.',
+  colour: 'The QR code colour must be a hex colour such as #111111.',
+} as const;
+
+/** Intrinsic sticker sizes, px (spec 000 §9: 512; 910x512 for screenshots). */
+const SIZE = { square: 512, screenShot: { width: 910, height: 512 } } as const;
+/** A new sticker's scale and top, px (spec 000 §9: "added at scale 0.1 … top 10 px"). */
+const NEW_STICKER = { scale: 0.1, top: 10 } as const;
+
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The message for a dynamic sticker's fallback value, or null when it is allowed (spec 000 §5).
+ * An empty value is allowed: the sticker then shows its default (QR) or nothing.
+ */
+export function fallbackProblem(type: DynamicStickerType | null, value: string): string | null {
+  if (value.length > MAX_VALUE_LENGTH) return STICKER_MESSAGES.valueTooLong;
+  if (value === '') return null;
+  switch (type) {
+    case 'gravatar':
+      return z.email().safeParse(value).success ? null : STICKER_MESSAGES.invalidEmail;
+    case 'hostedImage':
+      if (!isHttpUrl(value)) return STICKER_MESSAGES.invalidUrl;
+      return /\.(gif|jpe?g|svg|png)$/i.test(new URL(value).pathname)
+        ? null
+        : STICKER_MESSAGES.imageType;
+    case 'screenShot':
+      return isHttpUrl(value) ? null : STICKER_MESSAGES.invalidUrl;
+    default:
+      return null;
+  }
+}
+
+/** Hex colour: `#` and 3 or 6 hex digits (what the QR renderer and browsers read). */
+export const HexColourSchema = z
+  .string()
+  .regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, STICKER_MESSAGES.colour);
+
+/**
+ * The document with the sticker `stickerId` changed by `change`.
+ * @param field the request field naming the sticker, for the 422 answer.
+ * @throws AppError 422 `{ [field]: ['The selected sticker is invalid.'] }` when the design has
+ *   no such sticker, or whatever `change` throws.
+ */
+export function changeSticker(
+  document: DesignDocument,
+  stickerId: string,
+  change: (sticker: Sticker) => Sticker,
+  field = 'stickerId',
+): { document: DesignDocument; sticker: Sticker } {
+  const index = document.graphics_data.findIndex((s) => s.uuid === stickerId);
+  if (index < 0) throw validationFailed({ [field]: [STICKER_MESSAGES.notFound] });
+  const sticker = StickerSchema.parse(change(document.graphics_data[index]!));
+  const graphics = [...document.graphics_data];
+  graphics[index] = sticker;
+  return { document: { ...document, graphics_data: graphics }, sticker };
+}
+
+/**
+ * Sets a dynamic sticker's fallback value after checking it (spec 000 §5).
+ * @param field the request field of the value, for the 422 answer.
+ * @throws AppError 422 with the spec's message.
+ */
+export function withFallback(sticker: Sticker, value: string, field: string): Sticker {
+  const problem = fallbackProblem(sticker.dynamicStickerType, value);
+  if (problem) throw validationFailed({ [field]: [problem] });
+  return { ...sticker, dynamicStickerUrl: value };
+}
+
+/** Refuses a sticker that is not a QR code (for the QR calls). */
+export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
+  if (sticker.dynamicStickerType !== 'qrCode') {
+    throw validationFailed({ [field]: [STICKER_MESSAGES.notQrCode] });
+  }
+  return sticker;
+}
+
+/**
+ * The parameter name of a new dynamic sticker: its type's prefix plus the first free counter,
+ * `qrCode1`, `qrCode2`, … (spec 000 §5 "type prefix plus counter"), unique among all the
+ * design's parameter names.
+ */
+export function dynamicStickerParamName(
+  document: DesignDocument,
+  type: DynamicStickerType,
+): string {
+  const taken = new Set(takenParameterNames(document));
+  const prefix = DYNAMIC_STICKER_PREFIX[type];
+  let n = 1;
+  while (taken.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
+
+/** What `saveGeneratedDynamicSticker` accepts: a sticker, geometry optional. */
+export const GeneratedStickerSchema = z.looseObject({
+  uuid: z.string().min(1).max(100),
+  dynamicStickerType: z.enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar']),
+  dynamicStickerUrl: z.string().default(''),
+  left: z.number().optional(),
+  top: z.number().optional(),
+});
+
+/**
+ * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (spec 000 §7
+ * saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`, …), the spec's
+ * size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is centred at
+ * the top (spec 000 §9).
+ * @returns the new document and the sticker as stored (`data.currentSticker`).
+ * @throws AppError 422 for an invalid fallback; ZodError (422) for an invalid sticker field.
+ */
+export function saveGeneratedSticker(
+  document: DesignDocument,
+  input: z.infer<typeof GeneratedStickerSchema>,
+): { document: DesignDocument; sticker: Sticker } {
+  const type = input.dynamicStickerType;
+  const existing = document.graphics_data.find((s) => s.uuid === input.uuid);
+  const size =
+    type === 'screenShot' ? SIZE.screenShot : { width: SIZE.square, height: SIZE.square };
+  const scale = Number(input.scaleX ?? NEW_STICKER.scale);
+  // ZodError → 422 with field errors (functions/lib/http.ts).
+  const parsed = StickerSchema.parse({
+    width: size.width,
+    height: size.height,
+    scaleX: NEW_STICKER.scale,
+    scaleY: NEW_STICKER.scale,
+    ...input,
+    stickerType: 'dynamicSticker',
+    left: input.left ?? Math.max(0, (document.canvas_width - size.width * scale) / 2),
+    top: input.top ?? NEW_STICKER.top,
+    dynamicStickerParamName:
+      existing?.dynamicStickerParamName ?? dynamicStickerParamName(document, type),
+  });
+  const sticker = withFallback(parsed, input.dynamicStickerUrl, 'dynamicStickerUrl');
+  const graphics = existing
+    ? document.graphics_data.map((s) => (s.uuid === sticker.uuid ? sticker : s))
+    : [...document.graphics_data, sticker];
+  return { document: { ...document, graphics_data: graphics }, sticker };
+}
