@@ -84,8 +84,11 @@ describe('settings', () => {
     // The shown token is gone after leaving the tab: it is shown once.
     expect(await page.$('[data-testid="new-token"]')).toBeNull();
 
-    // Arrow keys move between tabs.
+    // Arrow keys move between tabs, wrapping from the last to the first.
     await page.focus('[role="tab"][aria-selected="true"]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => location.hash === '#/subscription');
+    await waitForTab(page, 'Subscription');
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => location.hash === '#/profile');
     await waitForTab(page, 'Profile');
