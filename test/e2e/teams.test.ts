@@ -148,8 +148,12 @@ describe('teams and invitations', () => {
     expect(link.startsWith(`${stack().url}/register?invitation=`)).toBe(true);
     const invitee = await arrive('invitee');
     await invitee.goto(link, { waitUntil: 'networkidle0' });
+    // The page names the team and fills in the invited address (GET /invitations/{code}).
+    await waitForText(invitee, `Join ${TEAM}`);
+    expect(await invitee.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value)).toBe(
+      INVITEE.email,
+    );
     await fillField(invitee, 'Name', INVITEE.name);
-    await fillField(invitee, 'E-mail address', INVITEE.email);
     await fillField(invitee, 'Company name', 'Ivy Prints');
     await fillField(invitee, 'Password', PASSWORD);
     await fillField(invitee, 'Confirm password', PASSWORD);

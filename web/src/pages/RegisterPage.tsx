@@ -17,6 +17,7 @@ import {
 import { AccountStep, type AccountFieldIds } from '../features/registration/AccountStep.tsx';
 import { PlanStep } from '../features/registration/PlanStep.tsx';
 import { defaultPlanChoice, isFree, plansFor } from '../features/registration/plans.ts';
+import { useInvitation } from '../features/registration/useInvitation.ts';
 import { usePlans } from '../features/registration/usePlans.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { afterPress } from '../lib/afterPress.ts';
@@ -92,6 +93,11 @@ export function RegisterPage() {
   const [pending, setPending] = useState<'check' | 'register' | null>(null);
   const [registered, setRegistered] = useState(false);
   const [focus, setFocus] = useState<{ target: FocusTarget } | null>(null);
+
+  // The invited address goes into an empty e-mail field once (the user may still change it).
+  const invitation = useInvitation(query.invitation, ({ email }) =>
+    setValues((v) => (v.email === '' ? { ...v, email } : v)),
+  );
 
   const planList = usePlans();
   const defaults = useMemo(
@@ -284,6 +290,17 @@ export function RegisterPage() {
         {notice && (
           <Notice tone={notice.tone} title={notice.title}>
             {notice.text}
+          </Notice>
+        )}
+        {step === 0 && invitation.state === 'valid' && (
+          <Notice tone="info" title={`Join ${invitation.invitation.team.name}`}>
+            You were invited as {invitation.invitation.role === 'owner' ? 'an owner' : 'a member'}.
+            Register with {invitation.invitation.email} to join when your account is ready.
+          </Notice>
+        )}
+        {step === 0 && invitation.state === 'invalid' && (
+          <Notice tone="error" title="Invitation not valid">
+            {invitation.message} You can still create an account.
           </Notice>
         )}
 
