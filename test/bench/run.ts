@@ -14,6 +14,8 @@
  *   through tsx (`cold_start_ms`) and once bundled as the render Lambda is (extra field);
  * - load: 8 clients for 20 s, distinct values (load.ts): good images/s, p99, errors;
  * - where a miss spends its time: the service's `Server-Timing` stages, warm and under load.
+ * Then the dashboard lists of a 1,000-design team (test/bench/dashboard.ts), written to
+ * bench-results/dashboard.json.
  */
 import { cpus } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,6 +49,7 @@ import {
   referenceValues,
 } from './reference.ts';
 import { createSatoriRenderer } from './satori.ts';
+import { runDashboardBench } from './dashboard.ts';
 import { formatTable } from './table.ts';
 
 process.env.STAGE = 'test';
@@ -411,6 +414,9 @@ try {
       `${cpus().length} CPUs, node ${process.version}`,
   );
   console.log('wrote bench-results/render.json');
+
+  // Issue 5 §6: the dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts).
+  await phase('dashboard lists', () => runDashboardBench(stack));
 } finally {
   const stopped = await withTimeout(stack.stop(), 60_000, 'stack stop').then(
     () => true,
