@@ -44,9 +44,8 @@ export function designUrls(record: Pick<DesignRecord, 'designId' | 'publicId' | 
 }
 
 /**
- * The URL the browser loads the base photo from, or null while its key is not served: user
- * files (`files/…`) are served at `/files/{key}`; library photos get their URL with the images
- * feature (TODO(images, issue: libraries): serve `library/…` keys and return their URL here).
+ * The URL the browser loads the base photo from: keys under `files/` (uploads, crops and the
+ * global library) are served at `/files/{key}`; any other key is not served, so null.
  */
 export function baseImageUrl(key: string): string | null {
   return key.startsWith(SERVED_PREFIX) ? `${config().PUBLIC_URL.replace(/\/$/, '')}/${key}` : null;
