@@ -1,0 +1,65 @@
+/**
+ * The merge-tag providers (issue #9 item 1; spec 001 §3, §7 `GET /api/merge-tag/providers`),
+ * one module each, in the spec's order. See types.ts for what a module says.
+ */
+import { custom } from './custom.ts';
+import { fixyourfunnel } from './fixyourfunnel.ts';
+import { infusionsoft } from './infusionsoft.ts';
+import { klaviyo } from './klaviyo.ts';
+import { manychat } from './manychat.ts';
+import { mywebsite } from './mywebsite.ts';
+import { shopify } from './shopify.ts';
+import { shopifyOrder } from './shopify_order.ts';
+import type { Provider, ProviderValue } from './types.ts';
+import { vidalytics } from './vidalytics.ts';
+import { wistia } from './wistia.ts';
+
+export * from './types.ts';
+export { KLAVIYO_STOREFRONTS, klaviyoProperty } from './klaviyo.ts';
+export { keapCustomField } from './infusionsoft.ts';
+export { manychatCustomField } from './manychat.ts';
+export { wistiaMediaId } from './wistia.ts';
+export {
+  DEFAULT_VIDALYTICS_OPTIONS,
+  vidalyticsEmbed,
+  type VidalyticsOptions,
+} from './vidalytics.ts';
+
+/** Every provider, in the spec's order (spec 001 §3 "Provider values seen"). */
+export const PROVIDERS: readonly Provider[] = [
+  wistia,
+  vidalytics,
+  mywebsite,
+  shopifyOrder,
+  shopify,
+  klaviyo,
+  infusionsoft,
+  manychat,
+  fixyourfunnel,
+  custom,
+];
+
+const BY_VALUE = new Map<string, Provider>(PROVIDERS.map((p) => [p.value, p]));
+
+/** The provider of a stored `merge_tag_provider`; null and unknown values read as Custom. */
+export function providerOf(value: string | null | undefined): Provider {
+  return BY_VALUE.get(value ?? '') ?? custom;
+}
+
+/** Whether a string is a provider value (`''` is Custom). */
+export const isProviderValue = (value: unknown): value is ProviderValue =>
+  typeof value === 'string' && BY_VALUE.has(value);
+
+/**
+ * The provider list the screen offers (spec 001 §7 "label, value"; §3 "provider (value, label,
+ * url)"). With `pdf` on, the providers that cannot show a PDF are left out (spec 001 §4).
+ */
+export function providerList(
+  pdf = false,
+): Array<{ value: ProviderValue; label: string; url: string }> {
+  return PROVIDERS.filter((p) => !pdf || p.allowsPdf).map(({ value, label, url }) => ({
+    value,
+    label,
+    url,
+  }));
+}

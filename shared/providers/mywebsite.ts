@@ -1,0 +1,8 @@
+/**
+ * Web tracking on the customer's own site (spec 001 §3 "mywebsite (web tracking)"): tagged
+ * images (`<img data-picsnippet="{base_url}">`) filled by `/js/picsnippets.js` from the page's
+ * query parameters (page.ts).
+ */
+import { pageProvider } from './page.ts';
+
+export const mywebsite = pageProvider({ value: 'mywebsite', label: 'My website', url: '' });
