@@ -81,6 +81,23 @@ async function write(
   return written(await updateDesign(currentTeam(auth), designId, version, change));
 }
 
+/**
+ * Refuses a full save that moves the base photo: the photo changes through `replace` and
+ * `saveImageId`, which check that the team may use the image; a full save could otherwise point
+ * the render at any key of the assets bucket.
+ * @throws AppError 422 (`image_id`).
+ */
+function assertSameBaseImage(current: DesignDocument, sent: Record<string, unknown>): void {
+  const moved = (['image_id', 'base_image_key'] as const).some(
+    (key) => sent[key] !== undefined && sent[key] !== current[key],
+  );
+  if (moved) {
+    throw validationFailed({
+      image_id: ['The base image changes through PUT /api/pic-snippet/{id}/replace.'],
+    });
+  }
+}
+
 /** The document with a new base photo (image id, key and the photo's own size). */
 function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocument {
   return {
@@ -169,6 +186,7 @@ export const handler = featureHandler('designs', {
         const title = titleChange(record.title, body.title);
         const full = Object.keys(sent).length > 0;
         if (title === undefined && !full) return null;
+        assertSameBaseImage(record.document, sent);
         return {
           ...(title !== undefined ? { title } : {}),
           ...(full ? { document: { ...record.document, ...sent } } : {}),

@@ -157,6 +157,16 @@ describe('GET and PUT /api/pic-snippet/{id}', () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.json.errors).toHaveProperty('canvas_width');
+    // The base photo only moves through replace/saveImageId, which check the image is usable.
+    const moved = await demo.request('PUT', path, {
+      ...design,
+      version: 2,
+      base_image_key: 'static-layers/another-design/v1.png',
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.json.errors).toEqual({
+      image_id: ['The base image changes through PUT /api/pic-snippet/{id}/replace.'],
+    });
     expect((await demo.request('GET', path)).json).toMatchObject({
       title: 'Full save',
       canvas_width: 800,
