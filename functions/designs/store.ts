@@ -256,15 +256,23 @@ export async function recordDesignViews(designId: string, views: number): Promis
     const found = (
       await db()
         .Design.get({ designId })
-        .go({ consistent: true, attributes: ['counter', 'listKey', 'designId'] })
+        .go({
+          consistent: true,
+          attributes: ['counter', 'listKey', 'designId', 'teamId', 'status', 'isTemplate'],
+        })
     ).data;
     if (!found) return;
     const counter = (found.counter ?? 0) + views;
+    // An item written before list keys existed gets its list key now (from its own fields).
+    const list = found.listKey
+      ? {}
+      : { teamId: found.teamId, status: found.status, isTemplate: found.isTemplate ?? false };
+    let update = db()
+      .Design.patch({ designId })
+      .set({ counter, listedViews: counter, ...list });
+    if (found.listKey) update = update.composite({ listKey: found.listKey });
     try {
-      await db()
-        .Design.patch({ designId })
-        .set({ counter, listedViews: counter })
-        .composite({ listKey: found.listKey! })
+      await update
         .where((attr, op) =>
           found.counter === undefined
             ? op.notExists(attr.counter)

@@ -138,4 +138,30 @@ describe('recordDesignViews', () => {
       listedViews: 7,
     });
   });
+
+  it('gives an item written before list keys existed its list key', async () => {
+    const { recordDesignViews } = await store();
+    const id = await copyOfDemo('store-legacy');
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient } = await import('#lib/clients.ts');
+    const { config } = await import('#lib/config.ts');
+    const key = db().Design.get({ designId: id }).params() as { Key: Record<string, string> };
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: key.Key,
+        UpdateExpression: 'REMOVE listKey, listedViews, gsi5pk, gsi5sk',
+      }),
+    );
+    await recordDesignViews(id, 2);
+    expect((await db().Design.get({ designId: id }).go()).data).toMatchObject({
+      counter: 2,
+      listedViews: 2,
+      listKey: 'team:team-demo:active',
+    });
+    const byViews = await db().Design.query.byListViews({ listKey: 'team:team-demo:active' }).go({
+      pages: 'all',
+    });
+    expect(byViews.data.map((d) => d.designId)).toContain(id);
+  });
 });
