@@ -184,7 +184,7 @@ describe('settings', () => {
 
     const input = await page.waitForSelector('input[type="file"][aria-label="Profile photo"]');
     await input!.uploadFile(
-      fileURLToPath(new URL('../../../shared/fixtures/photos/altai-portrait.jpg', import.meta.url)),
+      fileURLToPath(new URL('../../infra/seed/photos/altai-portrait.jpg', import.meta.url)),
     );
     await waitForText(page, 'Your photo was saved.');
     // After the session refresh the photo comes from the server, not the local preview.

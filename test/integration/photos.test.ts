@@ -10,7 +10,7 @@ import { TestClient } from '../support/client.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
-const PHOTO = new URL('../../../shared/fixtures/photos/altai-portrait.jpg', import.meta.url);
+const PHOTO = new URL('../../infra/seed/photos/altai-portrait.jpg', import.meta.url);
 
 async function signedIn(email: string) {
   const c = new TestClient(stack().url);
