@@ -9,7 +9,8 @@ import { featureHandler, json, route } from '#lib/http.ts';
 import { imageView } from './views.ts';
 import { deleteUpload, storeUpload, visibleImage } from './library.ts';
 import type { AuthUser } from '#lib/auth.ts';
-import { forbidden, notImplemented } from '#lib/errors.ts';
+import { forbidden } from '#lib/errors.ts';
+import { storeStickerUpload } from '#functions/stickers/uploads.ts';
 
 /** The caller's current team; every image call acts for it. */
 function teamOf(user: AuthUser | undefined): string {
@@ -62,7 +63,8 @@ export const handler = featureHandler('images', {
         unknown
       >;
       if (fields.type === 'asIcon') {
-        throw notImplemented('stickers', 'POST /image (type=asIcon)');
+        const sticker = await storeStickerUpload({ userId: auth.user!.userId, teamId: team }, body);
+        return json(201, { success: true, sticker });
       }
       const image = await storeUpload(team, body);
       return json(201, { success: true, image: imageView(image) });

@@ -1,8 +1,114 @@
 /**
- * The `stickers` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `stickers` feature (spec 000 §7 "Images, stickers, fonts"; §2 Stickers panel; issue:
+ * libraries §2): the library of packs, a pack's stickers, the team's uploads, the user's
+ * favourites and the dynamic stickers. Sticker uploads arrive through `POST /image` with
+ * `type=asIcon` (functions/images/handler.ts calls `storeStickerUpload`).
+ *
+ * The list calls take an optional `{ search }` body and `?page=` (from 1, 24 a page) and answer
+ * `{ success, data, current_page, last_page, per_page, total }`; see library.ts for each list.
  */
-import { featureHandler } from '#lib/http.ts';
+import { z } from 'zod';
+import type { AuthUser } from '#lib/auth.ts';
+import { forbidden } from '#lib/errors.ts';
+import { featureHandler, json, route } from '#lib/http.ts';
+import { setFavorite } from './favorites.ts';
+import { favoritesPage, libraryPage, MAX_SEARCH_LENGTH, packPage, uploadsPage } from './library.ts';
+import { deleteStickerUpload } from './uploads.ts';
+import { FAVORITE_KINDS } from './views.ts';
 
-export const handler = featureHandler('stickers', {});
+/** The caller and the current team every sticker call acts for. */
+function callerOf(user: AuthUser | undefined): { userId: string; teamId: string } {
+  if (!user?.currentTeamId) throw forbidden('Choose a company first.');
+  return { userId: user.userId, teamId: user.currentTeamId };
+}
+
+/** `?page=`: a whole number from 1 (default 1). */
+const StickerPageQuery = z.object({
+  page: z.coerce
+    .number({ error: 'The page must be a number.' })
+    .int('The page must be a whole number.')
+    .min(1, 'The page must be at least 1.')
+    .max(10_000, 'The page may not be greater than 10000.')
+    .default(1),
+});
+
+const search = z
+  .string({ error: 'The search must be text.' })
+  .max(MAX_SEARCH_LENGTH, `The search may not be greater than ${MAX_SEARCH_LENGTH} characters.`)
+  .nullish()
+  .transform((s) => s ?? '');
+
+/** The list calls' optional body: `{ search }`. */
+const SearchBody = z.object({ search });
+
+const id = (what: string) =>
+  z
+    .string({ error: `The ${what} id is required.` })
+    .trim()
+    .min(1, `The ${what} id is required.`)
+    .max(200, `The ${what} id may not be greater than 200 characters.`);
+
+/** A list of the caller's team and user (`{ search }` body, `?page=`), answered by `list`. */
+const teamList = (list: typeof uploadsPage | typeof favoritesPage) =>
+  route({
+    body: SearchBody,
+    query: StickerPageQuery,
+    handle: async ({ body, query, auth }) => {
+      const { userId, teamId } = callerOf(auth.user);
+      return json(200, await list(userId, teamId, body.search, query.page));
+    },
+  });
+
+export const handler = featureHandler('stickers', {
+  'POST /getStickers': route({
+    body: SearchBody,
+    query: StickerPageQuery,
+    handle: async ({ body, query, auth }) =>
+      json(200, await libraryPage(callerOf(auth.user).userId, body.search, query.page)),
+  }),
+
+  'POST /getPacksStickers': route({
+    body: z.object({ id: id('pack'), search }),
+    query: StickerPageQuery,
+    handle: async ({ body, query, auth }) =>
+      json(200, await packPage(callerOf(auth.user).userId, body.id, body.search, query.page)),
+  }),
+
+  'POST /getUploads': teamList(uploadsPage),
+
+  'POST /getFavorites': teamList(favoritesPage),
+
+  'POST /addToFavorite': route({
+    body: z.object({
+      id: id('sticker'),
+      type: z.enum(FAVORITE_KINDS, {
+        error: 'The type must be one of: pack, icon, custom_sticker.',
+      }),
+      /** Set this state; without it the favourite is toggled. */
+      is_favorite: z.boolean({ error: 'The is_favorite field must be true or false.' }).optional(),
+    }),
+    handle: async ({ body, auth }) => {
+      const isFavorite = await setFavorite(
+        callerOf(auth.user),
+        body.type,
+        body.id,
+        body.is_favorite,
+      );
+      return json(200, {
+        success: true,
+        id: body.id,
+        type: body.type,
+        is_favorite: isFavorite,
+        message: isFavorite ? 'Added to favorites.' : 'Removed from favorites.',
+      });
+    },
+  }),
+
+  'POST /deleteUploadSticker': route({
+    body: z.object({ id: id('sticker') }),
+    handle: async ({ body, auth }) => {
+      await deleteStickerUpload(callerOf(auth.user).teamId, body.id);
+      return json(200, { success: true, message: 'The sticker was deleted.' });
+    },
+  }),
+});

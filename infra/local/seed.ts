@@ -15,6 +15,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
+import { seedStickers } from './seed-stickers.ts';
 
 const PHOTOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'seed', 'photos');
 
@@ -160,6 +161,7 @@ export function demoDesignDocument(base: {
 export async function seed(log: (line: string) => void = console.log): Promise<boolean> {
   if (config().STAGE === 'aws')
     throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
+  await seedStickers(log);
   const { User, Team, Membership, Plan, Design } = db();
   const existing = await User.get({ userId: IDS.demo }).go();
   if (existing.data) {

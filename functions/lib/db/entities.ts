@@ -454,7 +454,138 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /**
+   * A sticker pack of the library (spec 000 §3 "Sticker pack": id, pack_name, cover_image;
+   * issue: libraries §2). Packs are global; `status` is `removed` once an admin removes one
+   * (spec 001 §7 Kiosk packs), which hides it and its stickers from every list.
+   */
+  const StickerPack = new Entity(
+    {
+      model: { entity: 'stickerpack', version: '1', service: SERVICE },
+      attributes: {
+        packId: { type: 'string', required: true },
+        name: { type: 'string', required: true },
+        /** Order of the pack in the library, ascending. */
+        position: { type: 'number', required: true, padding: { length: 6, char: '0' } },
+        /** Assets-bucket key of the cover image (a thumbnail under `files/`). */
+        coverKey: { type: 'string', required: true },
+        stickerCount: { type: 'number', required: true },
+        /** Where the artwork comes from and under which licence, e.g. `Twemoji, CC BY 4.0`. */
+        attribution: { type: 'string', required: true },
+        status: { type: ['active', 'removed'] as const, required: true, default: 'active' },
+        /** Hash of the seed definition the pack was built from (infra/local/seed-stickers.ts). */
+        seedVersion: { type: 'string' },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['packId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        all: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: [] },
+          sk: { field: gsi(1).sortKey, composite: ['position', 'packId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /** A sticker of a pack (spec 000 §3 "Sticker library items", type `icon`). */
+  const Sticker = new Entity(
+    {
+      model: { entity: 'sticker', version: '1', service: SERVICE },
+      attributes: {
+        stickerId: { type: 'string', required: true },
+        packId: { type: 'string', required: true },
+        name: { type: 'string', required: true },
+        /** Search words besides the name (lower case). */
+        keywords: { type: 'list', items: { type: 'string' }, default: () => [] },
+        /** Assets-bucket keys under `files/`: the image drawn (512 px) and the picker's thumbnail. */
+        key: { type: 'string', required: true },
+        thumbKey: { type: 'string', required: true },
+        /** px */
+        width: { type: 'number', required: true },
+        height: { type: 'number', required: true },
+        /** Order inside the pack, ascending. */
+        position: { type: 'number', required: true, padding: { length: 6, char: '0' } },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['stickerId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byPack: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['packId'] },
+          sk: { field: gsi(1).sortKey, composite: ['position', 'stickerId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /**
+   * A team's own sticker (spec 000 §3 "Upload": image_name, icon_url; `POST /image` with
+   * `type=asIcon`), listed newest first.
+   */
+  const StickerUpload = new Entity(
+    {
+      model: { entity: 'stickerupload', version: '1', service: SERVICE },
+      attributes: {
+        stickerId: { type: 'string', required: true },
+        teamId: { type: 'string', required: true },
+        imageName: { type: 'string', required: true },
+        key: { type: 'string', required: true },
+        thumbKey: { type: 'string', required: true },
+        /** px */
+        width: { type: 'number', required: true },
+        height: { type: 'number', required: true },
+        bytes: { type: 'number', required: true },
+        uploadedBy: { type: 'string', required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['stickerId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byTeam: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['teamId'] },
+          sk: { field: gsi(1).sortKey, composite: ['createdAt', 'stickerId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /** A user's favourite pack, sticker or uploaded sticker (spec 000 §3 `is_favorite`). */
+  const StickerFavorite = new Entity(
+    {
+      model: { entity: 'stickerfavorite', version: '1', service: SERVICE },
+      attributes: {
+        userId: { type: 'string', required: true },
+        kind: { type: ['pack', 'icon', 'custom_sticker'] as const, required: true },
+        targetId: { type: 'string', required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byUser: {
+          pk: { ...primary.pk, composite: ['userId'] },
+          sk: { ...primary.sk, composite: ['kind', 'targetId'] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    StickerPack,
+    Sticker,
+    StickerUpload,
+    StickerFavorite,
     Invitation,
     ApiToken,
     User,

@@ -1,0 +1,88 @@
+/**
+ * The dynamic stickers the Stickers panel offers (spec 000 §3 "Dynamic sticker": sticker_name,
+ * description, sticker_type, icon_url; the four kinds of §1 and §3). They are product features,
+ * not library content, so they are constants here rather than seeded data, and their icons are
+ * inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every stage.
+ *
+ * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
+ * photo, screenshot.
+ */
+import type { DynamicStickerType } from '#shared/design.ts';
+
+/** A dynamic sticker as the panel lists it; `width`/`height` are its intrinsic size, px. */
+export interface DynamicStickerView {
+  id: string;
+  type: 'dynamic sticker';
+  sticker_name: string;
+  description: string;
+  sticker_type: DynamicStickerType;
+  icon_url: string;
+  width: number;
+  height: number;
+}
+
+const icon = (d: string) =>
+  `data:image/svg+xml;base64,${Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 24 24" fill="none" stroke="#1f2937" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round"><path d="${d}"/></svg>`,
+  ).toString('base64')}`;
+
+/**
+ * The four dynamic stickers, in panel order. Sizes from spec 000 §9: 512 px, and 910x512 for a
+ * screenshot.
+ */
+export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
+  {
+    id: 'dynamic-qrCode',
+    type: 'dynamic sticker',
+    sticker_name: 'QR code',
+    description: "A QR code of each recipient's own link or text.",
+    sticker_type: 'qrCode',
+    icon_url: icon(
+      'M4 5a1 1 0 0 1 1 -1h4a1 1 0 0 1 1 1v4a1 1 0 0 1 -1 1h-4a1 1 0 0 1 -1 -1l0 -4M7 17l0 .01' +
+        'M14 5a1 1 0 0 1 1 -1h4a1 1 0 0 1 1 1v4a1 1 0 0 1 -1 1h-4a1 1 0 0 1 -1 -1l0 -4M7 7l0 .01' +
+        'M4 15a1 1 0 0 1 1 -1h4a1 1 0 0 1 1 1v4a1 1 0 0 1 -1 1h-4a1 1 0 0 1 -1 -1l0 -4M17 7l0 .01' +
+        'M14 14l3 0M20 14l0 .01M14 14l0 3M14 20l3 0M17 17l3 0M20 17l0 3',
+    ),
+    width: 512,
+    height: 512,
+  },
+  {
+    id: 'dynamic-gravatar',
+    type: 'dynamic sticker',
+    sticker_name: 'Gravatar',
+    description: "The recipient's Gravatar picture, found by their e-mail address.",
+    sticker_type: 'gravatar',
+    icon_url: icon(
+      'M3 12a9 9 0 1 0 18 0a9 9 0 1 0 -18 0M9 10a3 3 0 1 0 6 0a3 3 0 1 0 -6 0' +
+        'M6.168 18.849a4 4 0 0 1 3.832 -2.849h4a4 4 0 0 1 3.834 2.855',
+    ),
+    width: 512,
+    height: 512,
+  },
+  {
+    id: 'dynamic-hostedImage',
+    type: 'dynamic sticker',
+    sticker_name: 'Hosted image',
+    description: 'An image from a web address (jpg, jpeg, png, gif or svg) for each recipient.',
+    sticker_type: 'hostedImage',
+    icon_url: icon(
+      'M15 8h.01M3 6a3 3 0 0 1 3 -3h12a3 3 0 0 1 3 3v12a3 3 0 0 1 -3 3h-12a3 3 0 0 1 -3 -3v-12' +
+        'M3 16l5 -5c.928 -.893 2.072 -.893 3 0l5 5M14 14l1 -1c.928 -.893 2.072 -.893 3 0l3 3',
+    ),
+    width: 512,
+    height: 512,
+  },
+  {
+    id: 'dynamic-screenShot',
+    type: 'dynamic sticker',
+    sticker_name: 'Screenshot',
+    description: "A screenshot of each recipient's web page, as seen on a desktop or a phone.",
+    sticker_type: 'screenShot',
+    icon_url: icon(
+      'M7 19a2 2 0 0 1 -2 -2M5 13v-2M5 7a2 2 0 0 1 2 -2M11 5h2M17 5a2 2 0 0 1 2 2M19 11v2' +
+        'M19 17v4M21 19h-4M13 19h-2',
+    ),
+    width: 910,
+    height: 512,
+  },
+];

@@ -1,0 +1,66 @@
+/**
+ * Sticker images: what a sticker is drawn from and what the picker shows (issue: libraries §2).
+ * Used by uploads (`POST /image` with `type=asIcon`) and by the seed of the real packs, so both
+ * give the renderer and the picker the same kind of file.
+ *
+ * Sizes come from spec 000 §9: a sticker's intrinsic size is 512 px (it is added at scale 0.1).
+ */
+import sharp from 'sharp';
+import { MAX_INPUT_PIXELS } from '#lib/uploads.ts';
+
+/** A sticker's intrinsic size, px (spec 000 §9 "Sticker: … size 512"). */
+export const STICKER_SIZE = 512;
+
+/** Picker thumbnail size, px: the panel shows stickers at up to 80 px, twice that for 2x screens. */
+export const STICKER_THUMB_SIZE = 160;
+
+/** A sticker image as stored: PNG bytes (alpha kept) and their size in px. */
+export interface StickerPng {
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+const transparent = { r: 0, g: 0, b: 0, alpha: 0 };
+
+/**
+ * Fits a raster image (any format sharp reads) inside {@link STICKER_SIZE} px, keeping its
+ * aspect ratio and alpha, never enlarging it, EXIF orientation applied and metadata dropped;
+ * an animated image keeps its first frame (a render draws a still).
+ * @throws Error from sharp when the bytes do not decode within 40 MP.
+ */
+export async function stickerFromRaster(bytes: Buffer): Promise<StickerPng> {
+  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize(STICKER_SIZE, STICKER_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .png({ compressionLevel: 9, adaptiveFiltering: true })
+    .toBuffer({ resolveWithObject: true });
+  return { bytes: data, width: info.width, height: info.height };
+}
+
+/**
+ * Rasterises an SVG icon to a {@link STICKER_SIZE} px square PNG: drawn at the density that makes
+ * its longer side 512 px (vectors stay sharp, no upscaling of pixels), centred on transparency.
+ * Only for trusted artwork (the seeded packs); user SVGs are refused by the upload path.
+ * @param svg the SVG source.
+ * @throws Error when librsvg cannot read it.
+ */
+export async function stickerFromSvg(svg: string | Buffer): Promise<StickerPng> {
+  const input = Buffer.isBuffer(svg) ? svg : Buffer.from(svg);
+  const meta = await sharp(input).metadata();
+  const side = Math.max(meta.width ?? STICKER_SIZE, meta.height ?? STICKER_SIZE);
+  const density = Math.min(72 * 64, (72 * STICKER_SIZE) / side);
+  const bytes = await sharp(input, { density })
+    .resize(STICKER_SIZE, STICKER_SIZE, { fit: 'contain', background: transparent })
+    .png({ compressionLevel: 9, adaptiveFiltering: true })
+    .toBuffer();
+  return { bytes, width: STICKER_SIZE, height: STICKER_SIZE };
+}
+
+/** The picker's thumbnail of a sticker image: inside {@link STICKER_THUMB_SIZE} px, PNG. */
+export async function stickerThumb(png: Buffer): Promise<Buffer> {
+  return sharp(png, { limitInputPixels: MAX_INPUT_PIXELS })
+    .resize(STICKER_THUMB_SIZE, STICKER_THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .png({ compressionLevel: 9, adaptiveFiltering: true })
+    .toBuffer();
+}

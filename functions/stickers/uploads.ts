@@ -1,0 +1,92 @@
+/**
+ * A team's own stickers (spec 000 §7 `POST /image` with `type=asIcon`, `POST /getUploads`,
+ * `POST /deleteUploadSticker`; §3 Upload: image_name, icon_url; §5 upload rules). Uploads belong
+ * to the uploader's current team, like image uploads (docs/decisions.md "Sticker library").
+ *
+ * The file goes through the one checked upload path (functions/lib/uploads.ts: the extensions of
+ * spec 000 §5, magic bytes, 8 MB, 40 MP, decodable) and is re-encoded as a PNG that fits in
+ * 512 px (spec 000 §9), with a 160 px thumbnail for the panel. A refused file stores nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { db } from '#lib/db/index.ts';
+import { notFound, validationFailed } from '#lib/errors.ts';
+import { deleteUserFile, readImageFile, storeUserFile } from '#lib/uploads.ts';
+import { BAD_EXTENSION, IMAGE_EXTENSIONS, UPLOAD_MESSAGES } from '#functions/images/library.ts';
+import { stickerFromRaster, stickerThumb } from './images.ts';
+import { STICKER_NOT_FOUND } from './library.ts';
+import { uploadView, type UploadView } from './views.ts';
+
+/** Longest `image_name` kept, characters (the file name without its extension). */
+export const MAX_IMAGE_NAME_LENGTH = 255;
+
+/**
+ * Stores a sticker upload for the team: checks the multipart field `image`, fits it in 512 px
+ * as PNG (alpha kept, metadata dropped, first frame of an animation), stores it and a 160 px
+ * thumbnail under `files/stickers/uploads/{teamId}/`, then writes the `StickerUpload` item. If a
+ * later step fails the files already stored are deleted.
+ * @param body the parsed multipart body of `POST /image`.
+ * @returns the upload as the My Uploads tab lists it (`type: 'custom_sticker'`).
+ * @throws AppError 422 `{ image: [message] }` for a missing file, a refused extension (spec 000
+ *   §8 "Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png"), a file over 8 MB, or bytes that
+ *   are not a readable JPG, PNG, GIF, WebP or BMP within 40 MP.
+ */
+export async function storeStickerUpload(
+  user: { userId: string; teamId: string },
+  body: unknown,
+): Promise<UploadView> {
+  const file = await readImageFile(body, 'image', UPLOAD_MESSAGES, {
+    allowed: IMAGE_EXTENSIONS,
+    message: BAD_EXTENSION,
+  });
+  let sticker;
+  let thumb;
+  try {
+    sticker = await stickerFromRaster(file.bytes);
+    thumb = await stickerThumb(sticker.bytes);
+  } catch {
+    throw validationFailed({ image: [UPLOAD_MESSAGES.refused] });
+  }
+  const folder = `stickers/uploads/${user.teamId}`;
+  const stored: string[] = [];
+  try {
+    const original = await storeUserFile(folder, sticker.bytes, 'image/png', 'png');
+    stored.push(original.url);
+    const thumbnail = await storeUserFile(folder, thumb, 'image/png', 'png');
+    stored.push(thumbnail.url);
+    const imageName =
+      file.filename
+        .replace(/\.[^.]+$/, '')
+        .trim()
+        .slice(0, MAX_IMAGE_NAME_LENGTH) || 'Sticker';
+    const record = await db()
+      .StickerUpload.create({
+        stickerId: `custom-${randomUUID()}`,
+        teamId: user.teamId,
+        imageName,
+        key: original.key,
+        thumbKey: thumbnail.key,
+        width: sticker.width,
+        height: sticker.height,
+        bytes: sticker.bytes.length,
+        uploadedBy: user.userId,
+      })
+      .go();
+    return uploadView(record.data, false);
+  } catch (error) {
+    await Promise.all(stored.map(deleteUserFile));
+    throw error;
+  }
+}
+
+/**
+ * Removes one of the team's sticker uploads from My Uploads: the item and its thumbnail go; the
+ * 512 px image stays, because designs draw it by key and a render must never break because a
+ * picker entry was tidied away (as for image uploads). Favourites of it disappear from lists.
+ * @throws AppError 404 `Sticker not found.` when it is not an upload of this team.
+ */
+export async function deleteStickerUpload(teamId: string, stickerId: string): Promise<void> {
+  const upload = (await db().StickerUpload.get({ stickerId }).go()).data;
+  if (!upload || upload.teamId !== teamId) throw notFound(STICKER_NOT_FOUND.sticker);
+  await db().StickerUpload.delete({ stickerId }).go();
+  await deleteUserFile(`/${upload.thumbKey}`);
+}

@@ -1,0 +1,77 @@
+/**
+ * The API shapes of the sticker library (spec 000 §3 "Sticker library items": id, icon_url,
+ * is_favorite, pack_id, type; "Sticker pack": id, pack_name, cover_image, is_favorite; "Upload":
+ * image_name, icon_url). Every item also says how to place it in a design: `url` is the value of
+ * the design sticker's `url` (an assets-bucket key, shared/design.ts `StickerSchema`), with
+ * `sticker_type` its `stickerType` and `width`/`height` its intrinsic size in px.
+ *
+ * Image addresses: `icon_url` and `cover_image` are same-origin paths (`/files/…`, a 160 px
+ * thumbnail); the full 512 px image is served at `/${url}`.
+ */
+import type { EntityItem } from 'electrodb';
+import type { Entities } from '#lib/db/entities.ts';
+
+export type PackRecord = EntityItem<Entities['StickerPack']>;
+export type StickerRecord = EntityItem<Entities['Sticker']>;
+export type UploadRecord = EntityItem<Entities['StickerUpload']>;
+
+/** The kinds a user can mark as favourite, as `type` names them (spec 000 §3). */
+export const FAVORITE_KINDS = ['pack', 'icon', 'custom_sticker'] as const;
+export type FavoriteKind = (typeof FAVORITE_KINDS)[number];
+
+const served = (key: string) => `/${key}`;
+
+/** A pack as a library item and as the spec's Sticker pack. */
+export function packView(pack: PackRecord, isFavorite: boolean) {
+  const cover = served(pack.coverKey);
+  return {
+    id: pack.packId,
+    type: 'pack' as const,
+    pack_id: pack.packId,
+    pack_name: pack.name,
+    cover_image: cover,
+    icon_url: cover,
+    is_favorite: isFavorite,
+    sticker_count: pack.stickerCount,
+    attribution: pack.attribution,
+  };
+}
+export type PackView = ReturnType<typeof packView>;
+
+/** A sticker of a pack (type `icon`), drawn as a plain sticker. */
+export function iconView(sticker: StickerRecord, isFavorite: boolean) {
+  return {
+    id: sticker.stickerId,
+    type: 'icon' as const,
+    pack_id: sticker.packId,
+    name: sticker.name,
+    icon_url: served(sticker.thumbKey),
+    url: sticker.key,
+    sticker_type: 'plain' as const,
+    width: sticker.width,
+    height: sticker.height,
+    is_favorite: isFavorite,
+  };
+}
+export type IconView = ReturnType<typeof iconView>;
+
+/** A team's uploaded sticker (type `custom_sticker`, spec 000 §3 Upload), drawn as an upload. */
+export function uploadView(upload: UploadRecord, isFavorite: boolean) {
+  return {
+    id: upload.stickerId,
+    type: 'custom_sticker' as const,
+    pack_id: null,
+    image_name: upload.imageName,
+    name: upload.imageName,
+    icon_url: served(upload.thumbKey),
+    url: upload.key,
+    sticker_type: 'upload' as const,
+    width: upload.width,
+    height: upload.height,
+    is_favorite: isFavorite,
+    created_at: upload.createdAt ?? null,
+  };
+}
+export type UploadView = ReturnType<typeof uploadView>;
+
+export type LibraryItem = PackView | IconView | UploadView;
