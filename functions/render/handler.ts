@@ -7,6 +7,7 @@ import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
+import { recordDesignViews } from '#functions/designs/store.ts';
 import { httpChain, type ApiEvent, type ApiResult } from '#lib/http.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
@@ -39,13 +40,8 @@ async function teamCanExportPdf(teamId: string): Promise<boolean> {
   return allowed;
 }
 
-const views = new ViewCounter(async (designId, n) => {
-  await db()
-    .Design.update({ designId })
-    .add({ counter: n })
-    .where((attr, op) => op.exists(attr.designId))
-    .go({ response: 'none' });
-});
+// The flush also moves the design in the "views" sort (its list key), not only the counter.
+const views = new ViewCounter((designId, n) => recordDesignViews(designId, n));
 
 const service = createRenderService({
   findDesign,

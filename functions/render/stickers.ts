@@ -88,6 +88,17 @@ export async function qrDataUrl(value: string, sticker: Sticker): Promise<string
   });
 }
 
+/**
+ * The assets-bucket key of a plain or uploaded sticker's image, or null. Only public files
+ * (`files/…`, as the sticker library and uploads store them, with or without the leading `/`
+ * of their served URL) may be drawn: a design must not pull private objects of the bucket
+ * (static layers, other keys) into a public render.
+ */
+export function stickerAssetKey(url: string): string | null {
+  const key = url.replace(/^\//, '');
+  return /^files\/[\w./-]+$/.test(key) && !key.split('/').includes('..') ? key : null;
+}
+
 const assetImages = new Map<string, Promise<string>>();
 
 async function assetDataUrl(key: string): Promise<string> {
@@ -153,14 +164,14 @@ export async function stickerImages(
     }
   }
   for (const sticker of doc.graphics_data) {
-    if (
-      sticker.stickerType === 'dynamicSticker' ||
-      sticker.url === '' ||
-      /^https?:/i.test(sticker.url)
-    )
+    if (sticker.stickerType === 'dynamicSticker' || sticker.url === '') continue;
+    const key = stickerAssetKey(sticker.url);
+    if (!key) {
+      logger.warn('sticker left out: not a served file', { uuid: sticker.uuid });
       continue;
+    }
     jobs.push(
-      assetDataUrl(sticker.url).then((src) => {
+      assetDataUrl(key).then((src) => {
         out[sticker.uuid] = src;
       }),
     );

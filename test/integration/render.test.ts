@@ -188,6 +188,8 @@ describe('views (issue: render §9)', () => {
     const after = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
     expect(after.counter).toBe(before + 3);
     expect(after.version).toBe(1);
+    // The views sort reads the list copy of the count (functions/designs/lists.ts).
+    expect(after.listedViews).toBe(after.counter);
   });
 });
 

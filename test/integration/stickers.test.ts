@@ -103,7 +103,7 @@ describe('plain stickers', () => {
     await s3Client().send(
       new PutObjectCommand({
         Bucket: process.env.ASSETS_BUCKET,
-        Key: 'stickers/test/star.png',
+        Key: 'files/stickers/test/star.png',
         Body: star,
         ContentType: 'image/png',
       }),
@@ -114,7 +114,7 @@ describe('plain stickers', () => {
       graphics_data: [
         {
           uuid: 'star',
-          url: 'stickers/test/star.png',
+          url: 'files/stickers/test/star.png',
           left: 20,
           top: 20,
           scaleX: 0.2,
