@@ -49,6 +49,16 @@ export const ConfigSchema = z.object({
   SSRF_TEST_PUBLIC_PORTS: optional,
   /** Render: per-request budget before the fallback image is served, ms. */
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(8000),
+  /**
+   * Merge tags (issue #9): `offline` never calls a platform's API (the built-in catalogues
+   * only); `online` calls it when credentials are given. Default: online in AWS, else offline.
+   */
+  MERGE_TAGS_MODE: z.enum(['online', 'offline']).optional(),
+  /**
+   * Merge tags: platform API base URLs in place of the real ones, `klaviyo=https://…,manychat=…`
+   * (fake servers in tests). Every URL still goes through the SSRF guard.
+   */
+  MERGE_TAG_API_URLS: optional,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

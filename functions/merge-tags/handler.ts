@@ -1,8 +1,93 @@
 /**
- * The `merge-tags` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `merge-tags` feature (spec 001 §7 "Export and merge tags"; issue #9 items 1, 2, 5):
+ * - `GET /api/merge-tag/providers`: the providers, `{ value, label, url }`;
+ * - `GET /api/merge-tag/storeFront`: Klaviyo's storefronts, `{ value, label }`;
+ * - `POST /api/merge-tag`: a provider's merge tags (merge-tags.ts);
+ * - `GET /js/{file}`: the web-tracking script (web-tracking.ts).
+ *
+ * No XSRF cookie is issued here: the script's answer is public and cached by the CDN, and the
+ * SPA has the cookie from its other calls.
  */
-import { featureHandler } from '#lib/http.ts';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import { unauthenticated } from '#lib/errors.ts';
+import { featureHandler, json, route, type ApiEvent, type ApiResult } from '#lib/http.ts';
+import { KLAVIYO_STOREFRONTS, PROVIDER_VALUES, providerList } from '#shared/providers/index.ts';
+import { configuredDeps, listMergeTags } from './merge-tags.ts';
+import { webTrackingScript } from './web-tracking.ts';
 
-export const handler = featureHandler('merge-tags', {});
+const STOREFRONT_VALUES: readonly string[] = KLAVIYO_STOREFRONTS.map((s) => s.value);
+
+const MergeTagBody = z.object({
+  provider: z.enum(PROVIDER_VALUES, { error: 'The selected provider is invalid.' }),
+  access_token: z
+    .string({ error: 'The access token must be a string.' })
+    .max(4096, 'The access token may not be greater than 4096 characters.')
+    .nullish(),
+  storeFront: z
+    .string()
+    .refine((v) => STOREFRONT_VALUES.includes(v), {
+      message: 'The selected store front is invalid.',
+    })
+    .nullish(),
+});
+
+const routed = featureHandler(
+  'merge-tags',
+  {
+    'GET /api/merge-tag/providers': route({
+      handle: async () => json(200, providerList()),
+    }),
+
+    'GET /api/merge-tag/storeFront': route({
+      handle: async () => json(200, KLAVIYO_STOREFRONTS),
+    }),
+
+    'POST /api/merge-tag': route({
+      body: MergeTagBody,
+      handle: async ({ auth, body }) => {
+        if (!auth.user) throw unauthenticated();
+        const answer = await listMergeTags(
+          {
+            provider: body.provider,
+            accessToken: body.access_token ?? undefined,
+            storeFront: body.storeFront ?? undefined,
+          },
+          configuredDeps(),
+        );
+        return json(200, answer);
+      },
+    }),
+
+    'GET /js/{file}': route({
+      handle: async ({ event, params }) =>
+        webTrackingScript(
+          params.file ?? '',
+          event.queryStringParameters?.v,
+          event.headers?.['if-none-match'],
+        ),
+    }),
+  },
+  { issueXsrf: false },
+);
+
+/**
+ * The script is loaded by other sites' pages: the chain's `Cross-Origin-Resource-Policy:
+ * same-origin` would make browsers refuse it, so its answers say `cross-origin`.
+ */
+async function crossOriginScripts(event: ApiEvent, context: Context): Promise<ApiResult> {
+  const result = (await routed(event, context)) as ApiResult;
+  if (event.rawPath?.startsWith('/js/') && result.headers) {
+    for (const name of Object.keys(result.headers)) {
+      if (name.toLowerCase() === 'cross-origin-resource-policy') delete result.headers[name];
+    }
+    result.headers['cross-origin-resource-policy'] = 'cross-origin';
+  }
+  return result;
+}
+
+export const handler = Object.assign(crossOriginScripts, {
+  feature: routed.feature,
+  routeKeys: routed.routeKeys,
+  implemented: routed.implemented,
+});

@@ -46,10 +46,6 @@ export function providerOf(value: string | null | undefined): Provider {
   return BY_VALUE.get(value ?? '') ?? custom;
 }
 
-/** Whether a string is a provider value (`''` is Custom). */
-export const isProviderValue = (value: unknown): value is ProviderValue =>
-  typeof value === 'string' && BY_VALUE.has(value);
-
 /**
  * The provider list the screen offers (spec 001 §7 "label, value"; §3 "provider (value, label,
  * url)"). With `pdf` on, the providers that cannot show a PDF are left out (spec 001 §4).
