@@ -5,8 +5,9 @@
  * the design sticker's `url` (an assets-bucket key, shared/design.ts `StickerSchema`), with
  * `sticker_type` its `stickerType` and `width`/`height` its intrinsic size in px.
  *
- * Image addresses: `icon_url` and `cover_image` are same-origin paths (`/files/…`, a 160 px
- * thumbnail); the full 512 px image is served at `/${url}`.
+ * Image addresses: `icon_url` and `cover_image` are same-origin paths (`/files/…`) of what the
+ * panel shows: a 160 px thumbnail of an upload, the 512 px image itself for a pack's sticker
+ * (flat artwork of about 16 kB). The image drawn is served at `/${url}`.
  */
 import type { EntityItem } from 'electrodb';
 import type { Entities } from '#lib/db/entities.ts';

@@ -13,8 +13,7 @@
  * search words are the Unicode CLDR annotations as `openmoji`'s `data/openmoji.json` ships them;
  * Tabler's come from its `icons.json`.
  *
- * Every SVG is rasterised with sharp to a 512 px PNG (spec 000 §9) plus a 160 px thumbnail and
- * stored under `files/stickers/{packId}/` in the assets bucket (served at `/files/*`), with a
+ * Every SVG is rasterised with sharp to a 512 px PNG (spec 000 §9) and stored under `files/stickers/{packId}/` in the assets bucket (served at `/files/*`), with a
  * content hash in the key: a changed picture gets a new key, so designs that use the old one
  * keep drawing it. Fast on a re-run: a pack whose stored `seedVersion` matches is skipped, files
  * already in the bucket are not sent again, and rasterised PNGs are cached on disk under
@@ -29,12 +28,7 @@ import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
-import {
-  STICKER_SIZE,
-  stickerFromSvg,
-  stickerThumb,
-  type StickerPng,
-} from '#functions/stickers/images.ts';
+import { STICKER_SIZE, stickerFromSvg, type StickerPng } from '#functions/stickers/images.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** An installed package's folder (their `exports` hide package.json and the SVGs from require). */
@@ -42,6 +36,8 @@ const packageDir = (name: string) => join(ROOT, 'node_modules', name);
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'picsnippets', 'stickers');
 /** Bump when the rasterising changes, so cached PNGs are made again. */
 const RASTER_VERSION = '1';
+/** Bump when what is stored for a pack changes, so seeded data is redone. */
+const LAYOUT_VERSION = '2';
 
 type Source =
   | { kind: 'twemoji'; hexcodes: string[] }
@@ -56,7 +52,7 @@ export interface SeedPack {
   licenceDir: string;
   attribution: string;
   source: Source;
-  /** Index of the sticker whose thumbnail is the pack's cover image. */
+  /** Index of the sticker whose image is the pack's cover image. */
   cover: number;
 }
 
@@ -217,24 +213,16 @@ async function sourceIcons(source: Source): Promise<SourceIcon[]> {
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-/**
- * The 512 px PNG of an SVG and its thumbnail, from the disk cache when they were made before.
- */
-async function rasterise(svg: string): Promise<{ png: StickerPng; thumb: Buffer }> {
-  const base = join(CACHE_DIR, sha256(`${RASTER_VERSION}\n${svg}`));
+/** The 512 px PNG of an SVG, from the disk cache when it was made before. */
+async function rasterise(svg: string): Promise<StickerPng> {
+  const file = join(CACHE_DIR, `${sha256(`${RASTER_VERSION}\n${svg}`)}.png`);
   try {
-    const [bytes, thumb] = await Promise.all([
-      readFile(`${base}.png`),
-      readFile(`${base}.thumb.png`),
-    ]);
-    return { png: { bytes, width: STICKER_SIZE, height: STICKER_SIZE }, thumb };
+    return { bytes: await readFile(file), width: STICKER_SIZE, height: STICKER_SIZE };
   } catch {
     const png = await stickerFromSvg(svg);
-    const thumb = await stickerThumb(png.bytes);
     await mkdir(CACHE_DIR, { recursive: true });
-    await writeFile(`${base}.thumb.png`, thumb);
-    await writeFile(`${base}.png`, png.bytes);
-    return { png, thumb };
+    await writeFile(file, png.bytes);
+    return png;
   }
 }
 
@@ -291,26 +279,29 @@ async function putPng(key: string, bytes: Buffer, present: Set<string>): Promise
  */
 async function seedPack(pack: SeedPack, position: number): Promise<number> {
   const icons = await sourceIcons(pack.source);
-  const seedVersion = sha256(JSON.stringify({ pack, position, RASTER_VERSION })).slice(0, 16);
+  const seedVersion = sha256(
+    JSON.stringify({ pack, position, RASTER_VERSION, LAYOUT_VERSION }),
+  ).slice(0, 16);
   const existing = (await db().StickerPack.get({ packId: pack.packId }).go()).data;
   if (existing?.seedVersion === seedVersion) return 0;
 
   const prefix = `files/stickers/${pack.packId}/`;
   const present = await storedKeys(prefix);
-  const stickers = await mapLimit(icons, 8, async (icon) => {
-    const { png, thumb } = await rasterise(await icon.svg());
+  const stickers = await mapLimit(icons, 4, async (icon) => {
+    const png = await rasterise(await icon.svg());
     const key = `${prefix}${icon.slug}-${sha256(png.bytes).slice(0, 8)}.png`;
-    const thumbKey = `${prefix}thumbs/${icon.slug}-${sha256(thumb).slice(0, 8)}.png`;
-    await Promise.all([putPng(key, png.bytes, present), putPng(thumbKey, thumb, present)]);
-    return { icon, key, thumbKey, png };
+    await putPng(key, png.bytes, present);
+    return { icon, key, png };
   });
-  const items = stickers.map(({ icon, key, thumbKey, png }, i) => ({
+  // The picker shows the 512 px image itself (about 16 kB of flat artwork, cached for a year):
+  // a thumbnail would save a few kB per icon and double the files to store.
+  const items = stickers.map(({ icon, key, png }, i) => ({
     stickerId: `${pack.packId.replace(/^pack-/, 'icon-')}-${icon.slug}`,
     packId: pack.packId,
     name: icon.name,
     keywords: icon.keywords,
     key,
-    thumbKey,
+    thumbKey: key,
     width: png.width,
     height: png.height,
     position: i,
@@ -331,7 +322,7 @@ async function seedPack(pack: SeedPack, position: number): Promise<number> {
       packId: pack.packId,
       name: pack.name,
       position,
-      coverKey: items[pack.cover]!.thumbKey,
+      coverKey: items[pack.cover]!.key,
       stickerCount: items.length,
       attribution: pack.attribution,
       status: existing?.status ?? 'active',
@@ -348,12 +339,9 @@ async function seedPack(pack: SeedPack, position: number): Promise<number> {
  * @throws Error when a listed icon is not in its package, or S3/DynamoDB fail.
  */
 export async function seedStickers(log: (line: string) => void = console.log): Promise<void> {
-  let total = 0;
-  let packs = 0;
-  for (const [position, pack] of SEED_PACKS.entries()) {
-    const count = await seedPack(pack, position + 1);
-    if (count > 0) packs++;
-    total += count;
-  }
+  // Packs in parallel: one pack's DynamoDB writes overlap another's S3 puts.
+  const counts = await Promise.all(SEED_PACKS.map((pack, i) => seedPack(pack, i + 1)));
+  const packs = counts.filter((n) => n > 0).length;
+  const total = counts.reduce((a, b) => a + b, 0);
   if (packs > 0) log(`  sticker library: ${packs} packs, ${total} stickers`);
 }

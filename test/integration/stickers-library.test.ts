@@ -89,7 +89,7 @@ describe('the library (POST /getStickers)', () => {
     });
     for (const pack of answer.data) {
       expect(pack.sticker_count).toBeGreaterThanOrEqual(30);
-      expect(await servedPng(pack.cover_image as string)).toMatchObject({ width: 160 });
+      expect(await servedPng(pack.cover_image as string)).toMatchObject({ width: 512 });
     }
 
     expect(answer.dynamic!.map((d) => d.sticker_type)).toEqual([
@@ -167,7 +167,7 @@ describe('the library (POST /getStickers)', () => {
 });
 
 describe("a pack's stickers (POST /getPacksStickers)", () => {
-  it('pages the pack in its order, 24 a page, with served 160 px icons and 512 px images', async () => {
+  it('pages the pack in its order, 24 a page, with served 512 px images', async () => {
     const first = await list(demo, '/getPacksStickers', { id: 'pack-celebration' });
     expect(first).toMatchObject({
       success: true,
@@ -184,14 +184,13 @@ describe("a pack's stickers (POST /getPacksStickers)", () => {
       type: 'icon',
       pack_id: 'pack-celebration',
       name: 'party popper',
-      icon_url: expect.stringMatching(/^\/files\/stickers\/pack-celebration\/thumbs\/.+\.png$/),
+      icon_url: `/${popper.url}`,
       url: expect.stringMatching(/^files\/stickers\/pack-celebration\/party-popper-\w+\.png$/),
       sticker_type: 'plain',
       width: 512,
       height: 512,
       is_favorite: false,
     });
-    expect(await servedPng(popper.icon_url)).toMatchObject({ width: 160, height: 160 });
     expect(await servedPng(`/${popper.url}`)).toMatchObject({ width: 512, height: 512 });
 
     const second = await list(demo, '/getPacksStickers', { id: 'pack-celebration' }, 2);
