@@ -1,11 +1,13 @@
 /**
  * Creates the table and the buckets from infra/definitions.ts, the definitions the CDK stack
- * uses (issue: foundation §3). Idempotent: existing resources are left as they are.
+ * uses (issue: foundation §3). Idempotent: existing resources are kept, and an older local
+ * table gets the GSIs added since it was made (its data stays).
  */
 import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
@@ -17,11 +19,40 @@ import {
 } from '@aws-sdk/client-s3';
 import { BUCKETS, TABLE, type BucketRole } from '../definitions.ts';
 
-/** Creates the single table with its GSIs and TTL, if missing. */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+const gsiDefinition = (g: (typeof TABLE.globalSecondaryIndexes)[number]) => ({
+  IndexName: g.indexName,
+  KeySchema: [
+    { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'ALL' as const },
+});
+
+/**
+ * Creates the single table with its GSIs and TTL, if missing; adds the GSIs an existing table
+ * lacks (one UpdateTable each, as DynamoDB allows; it backfills them from the items).
+ * @returns the names of the GSIs added to an existing table.
+ */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<string[]> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return;
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    const added: string[] = [];
+    for (const g of TABLE.globalSecondaryIndexes) {
+      if (have.has(g.indexName)) continue;
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [
+            { AttributeName: g.partitionKey, AttributeType: 'S' },
+            { AttributeName: g.sortKey, AttributeType: 'S' },
+          ],
+          GlobalSecondaryIndexUpdates: [{ Create: gsiDefinition(g) }],
+        }),
+      );
+      added.push(g.indexName);
+    }
+    return added;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
@@ -42,14 +73,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: TABLE.globalSecondaryIndexes.map((g) => ({
-        IndexName: g.indexName,
-        KeySchema: [
-          { AttributeName: g.partitionKey, KeyType: 'HASH' },
-          { AttributeName: g.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: TABLE.globalSecondaryIndexes.map(gsiDefinition),
     }),
   );
   await client.send(
@@ -58,6 +82,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
     }),
   );
+  return [];
 }
 
 /** Creates each bucket (and the render cache's lifecycle rule), if missing. */

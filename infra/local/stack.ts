@@ -114,7 +114,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     resetConfig();
     resetClients();
     resetDb();
-    await ensureTable(dynamoClient(), config().TABLE_NAME);
+    const added = await ensureTable(dynamoClient(), config().TABLE_NAME);
+    if (added.length > 0) log(`DynamoDB: added ${added.join(', ')} to the existing local table`);
     await ensureBuckets(s3Client(), buckets);
     if (options.seed ?? true) await seed(log);
 
