@@ -2,6 +2,9 @@ import { createBrowserRouter } from 'react-router-dom';
 import { onPaymentRequired } from './api/client.ts';
 import { AppShell } from './components/AppShell.tsx';
 import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
+import { CreateDesignPage } from './pages/CreateDesignPage.tsx';
+import { DashboardPage } from './pages/DashboardPage.tsx';
+import { DesignShowPage } from './pages/DesignShowPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
@@ -34,6 +37,9 @@ export const router = createBrowserRouter([
       { path: 'password/reset/:token', element: <ResetPasswordPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'settings/companies/:teamId', element: <TeamSettingsPage /> },
+      { path: 'dashboard', element: <DashboardPage /> },
+      { path: 'pic-snippet/create', element: <CreateDesignPage /> },
+      { path: 'pic-snippet/:id', element: <DesignShowPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -4,11 +4,15 @@ import { LogoMark } from './LogoMark.tsx';
 import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
 import { SessionNav } from './SessionNav.tsx';
+import { useAppStore } from '../state/store.ts';
 
 const NAV = [
   { to: '/', label: 'Home', end: true },
   { to: '/status', label: 'Status', end: false },
 ] as const;
+
+/** Shown to a signed-in user only: their designs (spec 000 §2 Dashboard). */
+const SIGNED_IN_NAV = [{ to: '/dashboard', label: 'Dashboard', end: false }] as const;
 
 /**
  * The frame of every page: skip link, header with the product name, navigation and the
@@ -17,6 +21,7 @@ const NAV = [
  */
 export function AppShell() {
   useSessionKeepAlive();
+  const signedIn = useAppStore((s) => s.user !== null);
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);
@@ -40,7 +45,7 @@ export function AppShell() {
           </Link>
           <nav aria-label="Main" className="site-nav">
             <ul>
-              {NAV.map((item) => (
+              {[...NAV, ...(signedIn ? SIGNED_IN_NAV : [])].map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className="site-nav__link">
                     {item.label}

@@ -1,0 +1,299 @@
+/// <reference lib="dom" />
+/**
+ * The dashboard, the create page and the show page through the built SPA in headless Chromium
+ * (spec 000 §2 Dashboard and routes, §4 design states and the 4-second flash, §7 "Dashboard
+ * lists" and "Design actions"; issue 5 §4–5): the demo user creates a design from a library
+ * picture through the picker, it is renamed, cloned, archived and activated again, and after
+ * 40 more designs the list sorted by name scrolls to "No more results" with every design in
+ * the server's order. Screenshots land in test-results/e2e-dashboard-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { TestClient } from '../support/client.ts';
+import { createDesign, signedIn } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import { byRole, findByRole, press, signIn, snap, textOf, waitForText } from '../support/aria.ts';
+
+// The render service draws the previews: it needs its warm Chromium.
+const stack = useLocalStack({ web: 'preview' });
+const browser = useTestBrowser();
+
+const DEMO = { email: 'demo@example.com', password: 'demo-password' };
+/** How many designs the scroll check adds (issue 5 §5 "sort and scroll through 40 designs"). */
+const SEEDED = 40;
+/** The flash's duration, ms (spec 000 §4), and the slack allowed around it. */
+const FLASH_MS = 4000;
+const FLASH_SLACK_MS = 1200;
+/** Words for the seeded titles, so the name order differs from the creation order. */
+const WORDS = ['Kite', 'Amber', 'Harbour', 'Dune', 'Meadow', 'Ember', 'Cobalt', 'Juniper'];
+
+/** The title of every card of the list on screen, in order. */
+const cardTitles = (page: Page) =>
+  page.$$eval('[data-testid="design-card"] h3', (titles) =>
+    titles.map((t) => (t as HTMLElement).innerText.trim()),
+  );
+
+/** The titles of a list as the API pages it (following `cursor`), for comparison. */
+async function apiTitles(client: TestClient, list: string, sortby: string): Promise<string[]> {
+  const titles: string[] = [];
+  let query = `sortby=${sortby}&page=1`;
+  for (;;) {
+    const res = await client.request('GET', `/get${list}?${query}`);
+    expect(res.status).toBe(200);
+    const page = res.json[list.toLowerCase()] as {
+      data: { title: string }[];
+      next_page: number | null;
+      cursor: string | null;
+    };
+    titles.push(...page.data.map((d) => d.title));
+    if (page.next_page === null) return titles;
+    query = `sortby=${sortby}&page=${page.next_page}&cursor=${encodeURIComponent(page.cursor ?? '')}`;
+  }
+}
+
+/** Waits until a card titled `title` is listed (lists load after each view or sort change). */
+const waitForCard = (page: Page, title: string) =>
+  page.waitForFunction(
+    (t) =>
+      Array.from(document.querySelectorAll('[data-testid="design-card"] h3')).some(
+        (h) => h.textContent === t,
+      ),
+    {},
+    title,
+  );
+
+/** Waits until the flash (role=status, spec 000 §4) reads `text`; returns when it appeared. */
+async function waitForFlash(page: Page, text: string): Promise<number> {
+  await page.waitForFunction(
+    (t) =>
+      document.querySelector('[role="status"] [data-testid="flash"]')?.textContent?.includes(t),
+    { timeout: 10_000 },
+    text,
+  );
+  return Date.now();
+}
+
+/** Waits until no flash is shown; returns when it went. */
+async function waitForFlashGone(page: Page): Promise<number> {
+  await page.waitForFunction(() => !document.querySelector('[data-testid="flash"]'), {
+    timeout: FLASH_MS + 5_000,
+    polling: 50,
+  });
+  return Date.now();
+}
+
+/** Waits until every preview image on the page has loaded (the render service drew it). */
+const waitForImages = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0) &&
+      document.images.length > 0,
+    { timeout: 30_000 },
+  );
+
+describe('dashboard', () => {
+  it(
+    'creates from a library picture, renames, clones, archives, activates, and scrolls 40 sorted designs',
+    { timeout: 300_000 },
+    async () => {
+      const page = await browser().newPage();
+      await page.setViewport({ width: 1280, height: 900 });
+      page.setDefaultTimeout(15_000);
+      const base = stack().url;
+      const api = await signedIn(base, DEMO.email);
+
+      await signIn(page, base, DEMO.email, DEMO.password);
+
+      // The header has a Dashboard link for a signed-in user.
+      await page.locator(byRole('link', 'Dashboard')).click();
+      await page.waitForFunction(() => location.pathname === '/dashboard');
+      await findByRole(page, 'tab', 'Active PicSnippets');
+      await page.waitForSelector('[data-testid="design-card"]', { timeout: 10_000 });
+      await waitForImages(page);
+      await snap(page, 'e2e-dashboard-1-list');
+
+      // Create a new PicSnippet → the library picker → "Use this Pic".
+      await page.locator(byRole('link', 'Create a new PicSnippet')).click();
+      await page.waitForFunction(() => location.pathname === '/pic-snippet/create');
+      await page.waitForSelector('[data-testid="picture-card"]', { timeout: 10_000 });
+      const picture = await page.$eval('[data-testid="picture-card"] h2', (h) => h.textContent!);
+      const credit = await page.$eval('[data-testid="picture-card"]', (c) => c.textContent!);
+      expect(credit).toMatch(/Photo: \S/);
+      await waitForImages(page);
+      await snap(page, 'e2e-dashboard-2-picker');
+      await page.locator(byRole('link', `Use this Pic ${picture}`)).click();
+
+      // The design is created and the address replaced by its show page.
+      await page.waitForFunction(() => /^\/pic-snippet\/design-/.test(location.pathname), {
+        timeout: 15_000,
+      });
+      const designId = decodeURIComponent(page.url().split('/pic-snippet/')[1]!);
+      await waitForFlash(page, `“${picture}” was created.`);
+      expect(await textOf(await findByRole(page, 'heading', picture))).toBe(picture);
+      const renderUrl = await page.$eval(
+        '[data-testid="render-url"]',
+        (el) => (el as HTMLInputElement).value,
+      );
+      expect(renderUrl).toMatch(new RegExp(`^${base}/r/[\\w-]+$`));
+      await waitForImages(page);
+      const shown = await page.$eval('[data-testid="design-preview"]', (img) => ({
+        width: (img as HTMLImageElement).naturalWidth,
+        alt: (img as HTMLImageElement).alt,
+      }));
+      expect(shown.width).toBeGreaterThan(100);
+      expect(shown.alt).toBe(picture);
+      // Back does not go to the create address again (it was replaced: no second design).
+      await snap(page, 'e2e-dashboard-3-show');
+
+      // The demo team is on the Pro plan: the PDF view frames the PDF render.
+      await press(page, 'PDF');
+      const pdf = await page.waitForSelector('iframe.viewer__pdf', { timeout: 5_000 });
+      expect(await pdf!.evaluate((f) => (f as HTMLIFrameElement).src)).toBe(`${renderUrl}/pdf`);
+      await press(page, 'Image');
+
+      // Rename through the API (the editor renames; spec 000 §5), then the page shows it.
+      const title = 'E2E Spring sale';
+      const renamed = await api.request('PUT', `/api/pic-snippet/${encodeURIComponent(designId)}`, {
+        title,
+      });
+      expect(renamed.status).toBe(200);
+      await page.reload({ waitUntil: 'networkidle0' });
+      await findByRole(page, 'heading', title);
+      // The "was created" flash came with the navigation; a reload does not show it again.
+      expect(await page.$('[data-testid="flash"]')).toBeNull();
+
+      // Clone: the copy opens, titled "Copy of - …" (spec 000 §5).
+      await press(page, 'Clone');
+      await page.waitForFunction((id) => !location.pathname.endsWith(id), {}, designId);
+      await findByRole(page, 'heading', `Copy of - ${title}`);
+      await waitForFlash(page, `“${title}” was cloned`);
+      await snap(page, 'e2e-dashboard-4-clone');
+
+      // Archive from the dashboard card; the flash confirms and the card leaves the list.
+      await page.locator(byRole('link', 'Dashboard')).click();
+      await page.waitForFunction(() => location.pathname === '/dashboard');
+      await waitForCard(page, title);
+      await waitForCard(page, `Copy of - ${title}`);
+      await press(page, `Archive ${title}`);
+      await waitForFlash(page, `“${title}” was archived.`);
+      await page.waitForFunction(
+        (t) =>
+          !Array.from(document.querySelectorAll('[data-testid="design-card"] h3')).some(
+            (h) => h.textContent === t,
+          ),
+        {},
+        title,
+      );
+      await snap(page, 'e2e-dashboard-5-archived-flash');
+
+      // The Archive view (kept in ?view=archived) lists it; Activate brings it back.
+      await press(page, 'Archive', 'tab');
+      await page.waitForFunction(() => location.search.includes('view=archived'));
+      await waitForCard(page, title);
+      await press(page, `Activate ${title}`);
+      const shownAt = await waitForFlash(page, `“${title}” is active again.`);
+      await snap(page, 'e2e-dashboard-6-activated-flash');
+      const goneAt = await waitForFlashGone(page);
+      // Spec 000 §4: the confirmation flash lasts 4 seconds.
+      expect(goneAt - shownAt).toBeGreaterThan(FLASH_MS - FLASH_SLACK_MS);
+      expect(goneAt - shownAt).toBeLessThan(FLASH_MS + FLASH_SLACK_MS);
+      await waitForText(page, 'Nothing archived');
+      await snap(page, 'e2e-dashboard-7-archive-empty');
+
+      // 40 more designs, created in an order unlike their names.
+      const seeded = Array.from(
+        { length: SEEDED },
+        (_, i) =>
+          `Seed ${WORDS[(i * 5) % WORDS.length]} ${String((i * 17) % SEEDED).padStart(2, '0')}`,
+      );
+      for (const name of seeded) await createDesign(api, { title: name });
+
+      // Sort by name (kept in ?sortby=name) and scroll until "No more results".
+      await press(page, 'Active PicSnippets', 'tab');
+      await page.waitForSelector('[data-testid="design-card"]');
+      const expected = await apiTitles(api, 'Active', 'name');
+      await page.select('select[name="sortby"]', 'name');
+      await page.waitForFunction(() => location.search.includes('sortby=name'));
+      await page.waitForFunction(
+        (t) => document.querySelector('[data-testid="design-card"] h3')?.textContent === t,
+        {},
+        expected[0],
+      );
+      // Scroll down as a user does; each time the sentinel nears the viewport a page loads.
+      let pages = 1;
+      while (!(await page.$('[data-testid="list-end"]'))) {
+        const shown = (await cardTitles(page)).length;
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await page.waitForFunction(
+          (n) =>
+            document.querySelector('[data-testid="list-end"]') !== null ||
+            document.querySelectorAll('[data-testid="design-card"]').length > n,
+          { timeout: 30_000 },
+          shown,
+        );
+        pages++;
+        expect(pages, 'pages loaded by scrolling').toBeLessThan(10);
+      }
+      await waitForText(page, 'No more results');
+      const titles = await cardTitles(page);
+      expect(titles.length).toBeGreaterThanOrEqual(SEEDED + 2);
+      expect(titles).toEqual(expected);
+      expect(titles).toEqual(expect.arrayContaining(seeded));
+      const seededInOrder = titles.filter((t) => seeded.includes(t));
+      expect(seededInOrder).toEqual([...seeded].sort((a, b) => a.localeCompare(b)));
+      // A card says when it was created ("Created 22 Nov 2026") and how often it was viewed.
+      const card = await page.$eval('[data-testid="design-card"]', (c) => c.textContent!);
+      expect(card).toMatch(/Created \d{1,2} [A-Z][a-z]{2} \d{4}/);
+      expect(card).toMatch(/\d+ views?/);
+      await snap(page, 'e2e-dashboard-8-sorted-end');
+
+      // A reload keeps the sort; a design that is not there gets the not-found state.
+      // (Previews may still be rendering: wait for the page, not for an idle network.)
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('[data-testid="design-card"]');
+      expect(await page.$eval('select[name="sortby"]', (s) => (s as HTMLSelectElement).value)).toBe(
+        'name',
+      );
+      await page.goto(`${base}/pic-snippet/design-does-not-exist`, {
+        waitUntil: 'domcontentloaded',
+      });
+      await waitForText(page, 'This PicSnippet was not found');
+
+      // Onboarding's address: the templates view with the tag as a filter chip.
+      await page.goto(`${base}/dashboard?view=templates&tag=ecommerce`, {
+        waitUntil: 'domcontentloaded',
+      });
+      await findByRole(page, 'button', 'Remove the tag filter ecommerce');
+      expect(await page.$eval('[role="tab"][aria-selected="true"]', (t) => t.textContent)).toBe(
+        'View Templates',
+      );
+      await snap(page, 'e2e-dashboard-9-templates');
+
+      // An admin freezes the demo team (spec 000 §4): Create and the card actions are
+      // disabled, and the page says why; pressing Archive changes nothing.
+      const admin = await signedIn(base, 'admin@example.com');
+      const freeze = (frozen: boolean) =>
+        admin.request('POST', '/custom/teams/team-demo/additional_permissions', { frozen });
+      expect((await freeze(true)).status).toBe(200);
+      try {
+        await page.goto(`${base}/dashboard`, { waitUntil: 'domcontentloaded' });
+        await waitForText(page, "Your team's account is frozen");
+        const create = await findByRole(page, 'button', 'Create a new PicSnippet');
+        expect(await create.evaluate((b) => b.getAttribute('aria-disabled'))).toBe('true');
+        await page.waitForSelector('[data-testid="design-card"]');
+        const [first] = await cardTitles(page);
+        const archive = await findByRole(page, 'button', `Archive ${first}`);
+        expect(await archive.evaluate((b) => b.getAttribute('aria-disabled'))).toBe('true');
+        await archive.click();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect((await cardTitles(page))[0]).toBe(first);
+        expect(await page.$('[data-testid="flash"]')).toBeNull();
+        await snap(page, 'e2e-dashboard-10-frozen');
+      } finally {
+        await freeze(false);
+      }
+      await page.close();
+    },
+  );
+});

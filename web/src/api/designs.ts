@@ -1,0 +1,281 @@
+/**
+ * The design calls of the dashboard and the show page (spec 000 §7 "Dashboard lists" and
+ * "Design actions"; issue 5 §3–4), and the current team's flags the dashboard needs
+ * (spec 000 §4 frozen accounts, §6 `can_export_pdf`).
+ *
+ * Answers are checked at the edge: list rows and designs without an `id` are dropped or
+ * refused, optional fields get safe defaults, so the screens can trust what they get.
+ */
+import { api, ApiError } from './client.ts';
+
+/** The dashboard sorts (spec 000 §2 "sortby: empty = last updated, created, name, views"). */
+export const DESIGN_SORTS = ['', 'created', 'name', 'views'] as const;
+export type DesignSort = (typeof DESIGN_SORTS)[number];
+
+/** The dashboard's lists (spec 000 §2 view switches: active/archived toggle, template view). */
+export const DASHBOARD_VIEWS = ['active', 'archived', 'templates'] as const;
+export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
+
+/**
+ * A dashboard card (functions/designs/views.ts `designCard`; spec 000 §2 "A card shows
+ * preview image, title, created date and views count"). Dates are ISO 8601 strings; URLs are
+ * absolute (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the rest).
+ */
+export interface DesignCard {
+  id: string;
+  public_id: string;
+  title: string;
+  version: number;
+  status: 'active' | 'archived';
+  isTemplate: boolean;
+  /** Views (spec 000 §3 `counter`). */
+  counter: number;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+  /** The render URL, `{origin}/r/{publicId}` (DESIGN.md §5). */
+  base_url: string;
+  /** The render of the current version (cached for a year; a new version gets a new URL). */
+  preview_url: string;
+  showurl: string;
+  editurl: string;
+  archiveurl: string;
+  unarchiveurl: string;
+}
+
+/** A parameter as the show page reads it (spec 000 §3 Parameter). */
+export interface DesignParameter {
+  param_name: string;
+  param_default_value: string;
+}
+
+/** The full design (spec 000 §3 PicSnippet), with the fields the show page reads. */
+export interface DesignDetails extends DesignCard {
+  /** Canvas size in px (spec 000 §9 default 900×600). */
+  canvas_width: number;
+  canvas_height: number;
+  text_snippets: { parameters: DesignParameter[] }[];
+}
+
+/** One page of a list: its cards and how to ask for the next one (null on the last page). */
+export interface DesignListPage {
+  cards: DesignCard[];
+  next: NextPage | null;
+}
+
+/** The next page of a list: `page` (spec 000 §9 "later pages start at 2") and its cursor. */
+export interface NextPage {
+  page: number;
+  /** Opaque; sent back with `page` so the server reads the page in one query. */
+  cursor: string | null;
+}
+
+/** The current team's flags (`GET /settings/companies/current`, spec 001 §7). */
+export interface CurrentTeam {
+  id: string;
+  name: string;
+  /** Spec 000 §4: a frozen team cannot create, archive, clone or activate designs. */
+  frozen: boolean;
+  /** Spec 000 §6: PDF export is for Pro plans. */
+  can_export_pdf: boolean;
+}
+
+/** The answer's key of each list (spec 000 §7 "responses carry active, archived, templates"). */
+const LIST_CALLS = {
+  active: { path: '/getActive', key: 'active' },
+  archived: { path: '/getArchived', key: 'archived' },
+  templates: { path: '/getHomeTemplates', key: 'templates' },
+} as const satisfies Record<DashboardView, { path: string; key: string }>;
+
+const enc = encodeURIComponent;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Shown when an answer is not in the documented shape (a server out of step with the SPA). */
+const UNEXPECTED_ANSWER = 'The server answered in a shape this page does not know.';
+
+/** A card from an untrusted row; `undefined` when the row has no id. */
+function toCard(row: unknown): DesignCard | undefined {
+  if (!isRecord(row) || typeof row.id !== 'string' || row.id === '') return undefined;
+  const id = row.id;
+  const path = `/pic-snippet/${enc(id)}`;
+  return {
+    id,
+    public_id: text(row.public_id),
+    title: text(row.title, 'Untitled'),
+    version: count(row.version),
+    status: row.status === 'archived' ? 'archived' : 'active',
+    isTemplate: row.isTemplate === true,
+    counter: count(row.counter),
+    created_at: text(row.created_at),
+    updated_at: text(row.updated_at),
+    archived_at: typeof row.archived_at === 'string' ? row.archived_at : null,
+    base_url: text(row.base_url),
+    preview_url: text(row.preview_url),
+    showurl: text(row.showurl, path),
+    editurl: text(row.editurl, `${path}/edit`),
+    archiveurl: text(row.archiveurl, `/api${path}/archive`),
+    unarchiveurl: text(row.unarchiveurl, `/api${path}/unarchive`),
+  };
+}
+
+/** A card, or an {@link ApiError} naming the unexpected answer. */
+function needCard(row: unknown): DesignCard {
+  const card = toCard(row);
+  if (!card) throw new ApiError(200, UNEXPECTED_ANSWER);
+  return card;
+}
+
+/**
+ * Reads one page of a dashboard list: `GET /getActive`, `/getArchived` or `/getHomeTemplates`
+ * with `sortby` and `page` (spec 000 §7), plus the previous page's `cursor`
+ * (functions/designs/lists.ts) and, for templates, the onboarding `tag` (spec 001 §2; the
+ * server may ignore it).
+ * @param next null for the first page, else what the previous page answered.
+ * @returns up to 15 cards (spec 000 §9) and the next page, or null after the last one.
+ * @throws {ApiError} for any failed call, or an answer without the list.
+ */
+export async function fetchDesignList(
+  view: DashboardView,
+  options: { sortby: DesignSort; tag?: string; next: NextPage | null },
+  signal?: AbortSignal,
+): Promise<DesignListPage> {
+  const { path, key } = LIST_CALLS[view];
+  const query = new URLSearchParams({ sortby: options.sortby, page: '1' });
+  if (options.next) {
+    query.set('page', String(options.next.page));
+    if (options.next.cursor) query.set('cursor', options.next.cursor);
+  }
+  if (options.tag) query.set('tag', options.tag);
+  const body = await api<unknown>('GET', `${path}?${query}`, undefined, { signal });
+  const list = isRecord(body) ? body[key] : undefined;
+  if (!isRecord(list) || !Array.isArray(list.data)) throw new ApiError(200, UNEXPECTED_ANSWER);
+  const cards = list.data.flatMap((row) => toCard(row) ?? []);
+  const nextPage = typeof list.next_page === 'number' ? list.next_page : null;
+  return {
+    cards,
+    next:
+      nextPage === null
+        ? null
+        : { page: nextPage, cursor: typeof list.cursor === 'string' ? list.cursor : null },
+  };
+}
+
+/** A full design from an untrusted answer (canvas size defaults to spec 000 §9's 900×600). */
+function toDetails(body: unknown): DesignDetails {
+  const card = needCard(body);
+  const record = body as Record<string, unknown>;
+  const snippets = Array.isArray(record.text_snippets) ? record.text_snippets : [];
+  return {
+    ...card,
+    canvas_width: count(record.canvas_width) || 900,
+    canvas_height: count(record.canvas_height) || 600,
+    text_snippets: snippets.filter(isRecord).map((snippet) => ({
+      parameters: (Array.isArray(snippet.parameters) ? snippet.parameters : [])
+        .filter(isRecord)
+        .filter((p) => typeof p.param_name === 'string' && p.param_name !== '')
+        .map((p) => ({
+          param_name: p.param_name as string,
+          param_default_value: text(p.param_default_value),
+        })),
+    })),
+  };
+}
+
+/**
+ * `GET /api/pic-snippet/{id}` (spec 000 §7).
+ * @throws {ApiError} 404 when the design is not the current team's (or does not exist).
+ */
+export async function fetchDesign(id: string, signal?: AbortSignal): Promise<DesignDetails> {
+  return toDetails(await api<unknown>('GET', `/api/pic-snippet/${enc(id)}`, undefined, { signal }));
+}
+
+/**
+ * `POST /api/pic-snippet` `{image_id, title?}` (issue 5 §3): a new design on a base photo.
+ * @returns the new design (the server answers 201 with it).
+ * @throws {ApiError} 403 for a frozen team (spec 000 §4, with the server's message), 422 with
+ *   `errors.image_id` ('The selected image is invalid.') or `errors.title`.
+ */
+export async function createDesign(values: {
+  image_id: string;
+  title?: string;
+}): Promise<DesignDetails> {
+  return toDetails(await api<unknown>('POST', '/api/pic-snippet', values));
+}
+
+/**
+ * `PUT /api/pic-snippet/{id}` with `{title}` (spec 000 §5: at most 255 characters; a blank
+ * title keeps the old one).
+ * @returns the saved title and the design's new version.
+ * @throws {ApiError} 422 `errors.title` 'The title may not be greater than 255 characters'.
+ */
+export async function renameDesign(
+  id: string,
+  title: string,
+): Promise<{ title: string; version: number }> {
+  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}`, { title });
+  const record = isRecord(body) ? body : {};
+  return { title: text(record.title, title), version: count(record.version) };
+}
+
+/**
+ * `PUT /api/pic-snippet/{id}/archive` (spec 000 §7 "-> success, archived").
+ * @returns the archived design's card.
+ * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
+ */
+export async function archiveDesign(id: string): Promise<DesignCard> {
+  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/archive`, {});
+  return needCard(isRecord(body) ? body.archived : undefined);
+}
+
+/**
+ * `PUT /api/pic-snippet/{id}/unarchive` (spec 000 §7 "-> success, active"): Activate.
+ * @returns the active design's card.
+ * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
+ */
+export async function activateDesign(id: string): Promise<DesignCard> {
+  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/unarchive`, {});
+  return needCard(isRecord(body) ? body.active : undefined);
+}
+
+/**
+ * `PUT /pic-snippet/{id}/copy` (spec 000 §7): Clone. The copy is titled "Copy of - …" and
+ * its parameters are renamed (spec 000 §5).
+ * @returns the new design's card.
+ * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
+ */
+export async function cloneDesign(id: string): Promise<DesignCard> {
+  const body = await api<unknown>('PUT', `/pic-snippet/${enc(id)}/copy`, {});
+  return needCard(isRecord(body) ? body.active : undefined);
+}
+
+/**
+ * `GET /pic-snippet/{id}/createFromTemplate` (spec 000 §7 "-> newPicSnippetId"), called with
+ * the XHR headers so the server answers JSON rather than redirecting.
+ * @returns the new design's id.
+ * @throws {ApiError} 403 for a frozen team, 404 for an unknown or disabled template.
+ */
+export async function createFromTemplate(templateId: string): Promise<string> {
+  const body = await api<unknown>('GET', `/pic-snippet/${enc(templateId)}/createFromTemplate`);
+  const id = isRecord(body) ? body.newPicSnippetId : undefined;
+  if (typeof id !== 'string' || id === '') throw new ApiError(200, UNEXPECTED_ANSWER);
+  return id;
+}
+
+/**
+ * `GET /settings/companies/current` (spec 001 §7): the current team's id and the flags the
+ * dashboard and the show page act on.
+ * @throws {ApiError} 404 when the user has no current team.
+ */
+export async function fetchCurrentTeam(signal?: AbortSignal): Promise<CurrentTeam> {
+  const body = await api<unknown>('GET', '/settings/companies/current', undefined, { signal });
+  if (!isRecord(body) || typeof body.id !== 'string') throw new ApiError(200, UNEXPECTED_ANSWER);
+  return {
+    id: body.id,
+    name: text(body.name),
+    frozen: body.frozen === true,
+    can_export_pdf: body.can_export_pdf === true,
+  };
+}

@@ -1,0 +1,287 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import {
+  createFromTemplate,
+  fetchDesignList,
+  type DashboardView,
+  type DesignCard,
+  type DesignSort,
+  type NextPage,
+} from '../../api/designs.ts';
+import { actionFailure } from '../settings/formFailure.ts';
+import { DesignCardItem, DesignCardSkeleton, type CardAction } from './DesignCardItem.tsx';
+import { ActionFeedback } from './Flash.tsx';
+import { ListFooter } from './ListFooter.tsx';
+import { LoadFailed } from './LoadFailed.tsx';
+import { ACTION_LABELS, useDesignActions, type DesignAction } from './useDesignActions.ts';
+import { usePagedList } from './usePagedList.ts';
+
+/** Cards shown while the first page loads: two rows of the wide grid. */
+const SKELETON_CARDS = 6;
+
+/** Spec 000 §2: the templates list says "No more results" only after more than 4 items. */
+const TEMPLATE_END_AFTER = 4;
+
+/** The create page (spec 000 §2 routes). */
+export const CREATE_PATH = '/pic-snippet/create';
+
+const idOf = (card: DesignCard) => card.id;
+
+/** The order key of each sort (functions/designs/lists.ts): true when `a` comes before `b`. */
+const BEFORE: Record<DesignSort, (a: DesignCard, b: DesignCard) => boolean> = {
+  '': (a, b) => a.updated_at > b.updated_at,
+  created: (a, b) => a.created_at > b.created_at,
+  name: (a, b) => nameKey(a.title) < nameKey(b.title),
+  views: (a, b) => a.counter > b.counter,
+};
+
+/** The title as the server's name sort compares it: no accents, lower case, spaces folded. */
+const nameKey = (title: string) =>
+  title.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * The loaded cards with `card` (a new clone) where the list's sort puts it; left out when
+ * it belongs after the loaded cards and later pages exist (it will come with them).
+ */
+export function placeCard(
+  cards: DesignCard[],
+  card: DesignCard,
+  sort: DesignSort,
+  hasMore: boolean,
+): DesignCard[] {
+  const at = cards.findIndex((other) => BEFORE[sort](card, other));
+  if (at === -1) return hasMore ? cards : [...cards, card];
+  return [...cards.slice(0, at), card, ...cards.slice(at)];
+}
+
+/**
+ * One dashboard list (spec 000 §2): Active PicSnippets (Archive, Clone), Archive (Activate)
+ * or View Templates ("Use this template"), paged by infinite scroll, with its loading,
+ * empty and failure states and the 4-second confirmation flash of each action.
+ *
+ * A card that leaves the list (archived, activated) hands focus to the card now in its place,
+ * so keyboard users keep their position. A clone joins the list where the sort puts it.
+ *
+ * @param frozen the team is frozen (spec 000 §4): the actions are disabled, described by the
+ *   element `frozenHintId`.
+ */
+export function DesignList({
+  view,
+  sort,
+  tag,
+  frozen,
+  frozenHintId,
+}: {
+  view: DashboardView;
+  sort: DesignSort;
+  tag: string;
+  frozen: boolean;
+  frozenHintId: string;
+}) {
+  const navigate = useNavigate();
+  const fetchPage = useCallback(
+    async (next: NextPage | null, signal: AbortSignal) => {
+      const page = await fetchDesignList(view, { sortby: sort, tag, next }, signal);
+      return { items: page.cards, next: page.next };
+    },
+    [view, sort, tag],
+  );
+  const list = usePagedList(`${view}|${sort}|${tag}`, fetchPage, idOf);
+  const { update } = list;
+
+  const listRef = useRef<HTMLUListElement>(null);
+  // Set after a card left the list (its index), read once the list has re-rendered.
+  const [focusAt, setFocusAt] = useState<{ index: number } | null>(null);
+  const onDone = useCallback(
+    (action: DesignAction, design: DesignCard, result: DesignCard) => {
+      if (action === 'clone') {
+        update((cards, hasMore) => placeCard(cards, result, sort, hasMore));
+        return;
+      }
+      update((cards) => cards.filter((c) => c.id !== design.id));
+    },
+    [update, sort],
+  );
+  const actions = useDesignActions(onDone);
+
+  // After a card left: focus the card now at its place (or the last one).
+  useEffect(() => {
+    if (focusAt === null) return;
+    const cards = listRef.current?.querySelectorAll<HTMLElement>('.design-card');
+    const card = cards?.[Math.min(focusAt.index, cards.length - 1)];
+    card?.querySelector<HTMLElement>('a, button')?.focus();
+  }, [focusAt]);
+
+  const [templateBusy, setTemplateBusy] = useState<string | null>(null);
+  const [templateError, setTemplateError] = useState<string | null>(null);
+  async function startFromTemplate(card: DesignCard) {
+    if (templateBusy || actions.busy) return;
+    setTemplateBusy(card.id);
+    setTemplateError(null);
+    try {
+      const id = await createFromTemplate(card.id);
+      navigate(`/pic-snippet/${encodeURIComponent(id)}`, {
+        state: { flash: `Your new PicSnippet was made from “${card.title}”.` },
+      });
+    } catch (error) {
+      setTemplateError(actionFailure(error));
+      setTemplateBusy(null);
+    }
+  }
+
+  const working = actions.busy !== null || templateBusy !== null;
+  function cardActions(card: DesignCard, index: number): CardAction[] {
+    if (view === 'templates') {
+      return [
+        {
+          key: 'use',
+          label: 'Use this template',
+          primary: true,
+          pending: templateBusy === card.id,
+          disabled: frozen || working,
+          describedBy: frozen ? frozenHintId : undefined,
+          onClick: () => void startFromTemplate(card),
+        },
+      ];
+    }
+    const kinds: DesignAction[] = view === 'active' ? ['archive', 'clone'] : ['activate'];
+    return kinds.map((action) => ({
+      key: action,
+      label: ACTION_LABELS[action],
+      pending: actions.busy?.id === card.id && actions.busy.action === action,
+      disabled: frozen || working,
+      describedBy: frozen ? frozenHintId : undefined,
+      onClick: () =>
+        void actions.run(action, card).then((result) => {
+          // The card leaves this list: its place (now the next card) takes focus.
+          if (result && action !== 'clone') setFocusAt({ index });
+        }),
+    }));
+  }
+
+  const what = view === 'templates' ? 'templates' : 'PicSnippets';
+  return (
+    <div className="design-list">
+      {list.phase === 'loading' && (
+        <>
+          <p role="status" className="visually-hidden">
+            Loading {what}…
+          </p>
+          <ul className="design-grid" aria-hidden="true">
+            {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+              <DesignCardSkeleton key={i} />
+            ))}
+          </ul>
+        </>
+      )}
+
+      {list.phase === 'error' &&
+        (view === 'templates' && list.errorStatus === 501 ? (
+          <EmptyState title="The template library is not open yet" action={createAction(frozen)}>
+            Templates arrive with the template library. Until then, start from a picture.
+          </EmptyState>
+        ) : (
+          <LoadFailed
+            title={`Your ${what} could not be loaded`}
+            message={list.error}
+            onRetry={list.retry}
+          />
+        ))}
+
+      {list.phase !== 'loading' && list.phase !== 'error' && list.items.length === 0 && (
+        <EmptyFor view={view} tag={tag} frozen={frozen} />
+      )}
+
+      {list.items.length > 0 && (
+        <ul ref={listRef} className="design-grid" aria-label={what} data-testid="design-grid">
+          {list.items.map((card, index) => (
+            <DesignCardItem
+              key={card.id}
+              card={card}
+              href={view === 'templates' ? undefined : card.showurl}
+              actions={cardActions(card, index)}
+            />
+          ))}
+        </ul>
+      )}
+
+      {list.phase !== 'loading' && list.phase !== 'error' && list.items.length > 0 && (
+        <ListFooter
+          list={list}
+          moreLabel={`Load more ${what}`}
+          showEnd={view !== 'templates' || list.items.length > TEMPLATE_END_AFTER}
+        />
+      )}
+
+      <ActionFeedback
+        flash={actions.flash}
+        error={actions.error ?? templateError}
+        onDismissError={() => {
+          actions.dismissError();
+          setTemplateError(null);
+        }}
+      />
+    </div>
+  );
+}
+
+function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <section className="empty-state design-list__empty" data-testid="list-empty">
+      <h2 className="card__title">{title}</h2>
+      <p className="muted">{children}</p>
+      {action}
+    </section>
+  );
+}
+
+/** The call to action of an empty list: start from a picture (not for a frozen team). */
+const createAction = (frozen: boolean) =>
+  frozen ? undefined : (
+    <Link to={CREATE_PATH} className="button">
+      Create a new PicSnippet
+    </Link>
+  );
+
+/** The empty state of each list: what it is for, and what to do next. */
+function EmptyFor({ view, tag, frozen }: { view: DashboardView; tag: string; frozen: boolean }) {
+  if (view === 'active') {
+    return (
+      <EmptyState title="No PicSnippets yet" action={createAction(frozen)}>
+        Pick a picture, lay text snippets with merge fields on it, and every recipient gets an image
+        with their own name.
+      </EmptyState>
+    );
+  }
+  if (view === 'archived') {
+    return (
+      <EmptyState title="Nothing archived">
+        PicSnippets you archive wait here. Activate one to use it again.
+      </EmptyState>
+    );
+  }
+  return tag ? (
+    <EmptyState
+      title={`No templates tagged “${tag}” yet`}
+      action={
+        <Link to="/dashboard?view=templates" className="button button--secondary">
+          Show all templates
+        </Link>
+      }
+    >
+      Try the whole template library, or start from a picture.
+    </EmptyState>
+  ) : (
+    <EmptyState title="No templates yet">
+      Templates that admins publish show here, ready to make your own.
+    </EmptyState>
+  );
+}

@@ -1,0 +1,47 @@
+import { useId } from 'react';
+import { DESIGN_SORTS, type DesignSort } from '../../api/designs.ts';
+
+/** The options of the Sort by dropdown (spec 000 §2 "empty = last updated, created, name, views"). */
+export const SORT_LABELS: Record<DesignSort, string> = {
+  '': 'Last updated',
+  created: 'Created',
+  name: 'Name',
+  views: 'Views',
+};
+
+/** Reads the `sortby` query parameter; anything unknown is the default (last updated). */
+export function parseSort(value: string | null): DesignSort {
+  const sort = value ?? '';
+  return (DESIGN_SORTS as readonly string[]).includes(sort) ? (sort as DesignSort) : '';
+}
+
+/** The dashboard header's "Sort by" dropdown (spec 000 §2), a native labelled select. */
+export function SortSelect({
+  value,
+  onChange,
+}: {
+  value: DesignSort;
+  onChange: (sort: DesignSort) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="sort-select">
+      <label htmlFor={id} className="field__label">
+        Sort by
+      </label>
+      <select
+        id={id}
+        name="sortby"
+        className="input input--select"
+        value={value}
+        onChange={(event) => onChange(parseSort(event.target.value))}
+      >
+        {DESIGN_SORTS.map((sort) => (
+          <option key={sort} value={sort}>
+            {SORT_LABELS[sort]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

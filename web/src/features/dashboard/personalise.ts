@@ -1,0 +1,39 @@
+/**
+ * The "how to personalise" hint of the show page: the design's parameter names (spec 000 §3
+ * `text_snippets[].parameters[].param_name`) as a query string with made-up values, the way a
+ * render URL takes them (`{base_url}?first_name=Ann`, DESIGN.md §5).
+ */
+import type { DesignDetails } from '../../api/designs.ts';
+
+/** Made-up values for common parameter names; anything else gets "value". */
+const EXAMPLES: readonly (readonly [RegExp, string])[] = [
+  [/mail/i, 'ann@example.com'],
+  [/last|surname|family/i, 'Lee'],
+  [/first|given|^name$|full_?name|^user/i, 'Ann'],
+  [/city|town/i, 'Oslo'],
+  [/country/i, 'Norway'],
+  [/company|team|org|business|shop|store/i, 'Acme'],
+  [/url|link|site/i, 'https://example.com'],
+  [/date|day/i, '22 Nov'],
+];
+
+/** The design's parameter names, each once, in the order of its text snippets. */
+export function parameterNames(design: Pick<DesignDetails, 'text_snippets'>): string[] {
+  const names = design.text_snippets.flatMap((s) => s.parameters.map((p) => p.param_name));
+  return [...new Set(names)];
+}
+
+/** A made-up value for a parameter named `name` ("first_name" → "Ann"). */
+export function exampleValue(name: string): string {
+  return EXAMPLES.find(([pattern]) => pattern.test(name))?.[1] ?? 'value';
+}
+
+/**
+ * `?first_name=Ann&city=Oslo` for the given names (each value URL-encoded), or '' for none.
+ * @param limit at most this many parameters go in (a hint, not a full list).
+ */
+export function exampleQuery(names: readonly string[], limit = 3): string {
+  if (names.length === 0) return '';
+  const query = new URLSearchParams(names.slice(0, limit).map((n) => [n, exampleValue(n)]));
+  return `?${query}`;
+}

@@ -1,0 +1,93 @@
+import { useCallback, useRef, useState } from 'react';
+import { activateDesign, archiveDesign, cloneDesign, type DesignCard } from '../../api/designs.ts';
+import { actionFailure } from '../settings/formFailure.ts';
+import { useFlash, type FlashMessage } from './Flash.tsx';
+
+/** The actions of a design card and the show page (spec 000 §2, §4). */
+export type DesignAction = 'archive' | 'clone' | 'activate';
+
+const CALLS: Record<DesignAction, (id: string) => Promise<DesignCard>> = {
+  archive: archiveDesign,
+  clone: cloneDesign,
+  activate: activateDesign,
+};
+
+/** The button labels (spec 000 §2 "actions Archive and Clone", "action Activate"). */
+export const ACTION_LABELS: Record<DesignAction, string> = {
+  archive: 'Archive',
+  clone: 'Clone',
+  activate: 'Activate',
+};
+
+/**
+ * The confirmation flash of a finished action (spec 000 §4).
+ * @param design the design acted on; `result` the card the server answered (for a clone, the
+ *   new design).
+ */
+export function flashText(action: DesignAction, design: DesignCard, result: DesignCard): string {
+  switch (action) {
+    case 'archive':
+      return `“${design.title}” was archived.`;
+    case 'activate':
+      return `“${design.title}” is active again.`;
+    case 'clone':
+      return `“${design.title}” was cloned as “${result.title}”.`;
+  }
+}
+
+export interface DesignActions {
+  /** The action under way, if any (one at a time). */
+  busy: { id: string; action: DesignAction } | null;
+  flash: FlashMessage | null;
+  /** The last failure (spec 000 §8: the server's message), until dismissed or the next action. */
+  error: string | null;
+  dismissError: () => void;
+  /**
+   * Runs an action; on success shows its flash and calls `onDone`.
+   * @returns the server's card (the clone for `clone`), or undefined when it failed or another
+   *   action was under way.
+   */
+  run: (action: DesignAction, design: DesignCard) => Promise<DesignCard | undefined>;
+}
+
+/**
+ * Archive, Clone and Activate with their feedback: one action at a time, a 4-second
+ * confirmation flash on success, the server's message on failure (a frozen team's 403 says
+ * why, spec 000 §4).
+ * @param onDone told of each success, to update what the page shows.
+ * @param initialFlash a flash handed over by the page before (the show page after a clone).
+ */
+export function useDesignActions(
+  onDone: (action: DesignAction, design: DesignCard, result: DesignCard) => void,
+  initialFlash?: string,
+): DesignActions {
+  const [busy, setBusy] = useState<DesignActions['busy']>(null);
+  const [error, setError] = useState<string | null>(null);
+  const { flash, show } = useFlash(initialFlash);
+  const running = useRef(false);
+
+  const run = useCallback(
+    async (action: DesignAction, design: DesignCard) => {
+      if (running.current) return undefined;
+      running.current = true;
+      setBusy({ id: design.id, action });
+      setError(null);
+      try {
+        const result = await CALLS[action](design.id);
+        show(flashText(action, design, result));
+        onDone(action, design, result);
+        return result;
+      } catch (failure) {
+        setError(actionFailure(failure));
+        return undefined;
+      } finally {
+        running.current = false;
+        setBusy(null);
+      }
+    },
+    [onDone, show],
+  );
+
+  const dismissError = useCallback(() => setError(null), []);
+  return { busy, flash, error, dismissError, run };
+}

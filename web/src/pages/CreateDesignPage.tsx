@@ -1,0 +1,196 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { createDesign, type DesignDetails } from '../api/designs.ts';
+import { fetchGlobalImages, type LibraryImage } from '../api/images.ts';
+import { Notice } from '../components/Notice.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { CREATE_PATH } from '../features/dashboard/DesignList.tsx';
+import { ListFooter } from '../features/dashboard/ListFooter.tsx';
+import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
+import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import { usePagedList } from '../features/dashboard/usePagedList.ts';
+import { actionFailure } from '../features/settings/formFailure.ts';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { SignedInOnly } from './SettingsPage.tsx';
+
+/** Where the picker's pictures come from, passed on as `from` (spec 000 §2 "&from={source}"). */
+const LIBRARY_SOURCE = 'library';
+
+/**
+ * `/pic-snippet/create?base_image={imageId}&from={source}` (spec 000 §2 "Start a new design
+ * from an image"). With `base_image` the design is created at once and the address is
+ * replaced by its show page (the editor's, once it exists); without it the page shows the
+ * library to pick a picture from, each card linking back here with `base_image`.
+ */
+export function CreateDesignPage() {
+  const [params] = useSearchParams();
+  const imageId = (params.get('base_image') ?? '').trim();
+  useDocumentTitle(imageId ? 'Creating your PicSnippet' : 'Create a new PicSnippet');
+  return (
+    <SignedInOnly>{imageId ? <CreateFrom imageId={imageId} /> : <LibraryPicker />}</SignedInOnly>
+  );
+}
+
+/**
+ * Creations under way, by history entry: React's strict mode runs effects twice, and a
+ * creation must be asked for once per visit of the address.
+ */
+const creations = new Map<string, Promise<DesignDetails>>();
+
+/** Creates the design on `imageId` (`POST /api/pic-snippet`), then shows it. */
+function CreateFrom({ imageId }: { imageId: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    const key = `${location.key}:${imageId}`;
+    let creation = creations.get(key);
+    if (!creation) {
+      creation = createDesign({ image_id: imageId });
+      creations.set(key, creation);
+    }
+    creation.then(
+      (design) => {
+        if (!live) return;
+        creations.delete(key);
+        navigate(design.showurl, {
+          replace: true,
+          state: { flash: `“${design.title}” was created.` },
+        });
+      },
+      (error: unknown) => {
+        creations.delete(key);
+        if (live) setFailure(actionFailure(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [location.key, imageId, navigate]);
+
+  if (failure === null) {
+    return (
+      <div className="container container--narrow">
+        <section className="card empty-state" aria-busy="true">
+          <h1 className="page-title">Creating your PicSnippet</h1>
+          <p className="muted" role="status">
+            <Spinner /> Putting your picture on a new canvas…
+          </p>
+        </section>
+      </div>
+    );
+  }
+  return (
+    <div className="container container--narrow">
+      <section className="card empty-state" data-testid="create-failed">
+        <h1 className="page-title">Your PicSnippet was not created</h1>
+        <Notice tone="error">{failure}</Notice>
+        <div className="form-actions form-actions--center">
+          <Link to={CREATE_PATH} className="button">
+            Pick another picture
+          </Link>
+          <Link to="/dashboard" className="button button--secondary">
+            Back to the dashboard
+          </Link>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+const imageIdOf = (image: LibraryImage) => image.id;
+
+/**
+ * The global library as "Use this Pic" cards (spec 000 §2 gallery cards) with each photo's
+ * title and credit, paged like the dashboard.
+ */
+function LibraryPicker() {
+  const fetchPage = useCallback(async (next: number | null, signal: AbortSignal) => {
+    const page = await fetchGlobalImages(next ?? 1, signal);
+    return { items: page.images, next: page.nextPage };
+  }, []);
+  const list = usePagedList('library', fetchPage, imageIdOf);
+  const { team } = useCurrentTeam();
+  const frozen = team?.frozen ?? false;
+
+  return (
+    <div className="container stack-lg">
+      <header className="stack">
+        <p>
+          <Link to="/dashboard">
+            <span aria-hidden="true">← </span>Dashboard
+          </Link>
+        </p>
+        <h1 className="page-title">Create a new PicSnippet</h1>
+        <p className="muted">
+          Pick a picture to start from. Text snippets with merge fields go on it next.
+        </p>
+      </header>
+
+      {frozen && team && <FrozenNotice team={team} />}
+
+      {list.phase === 'loading' && (
+        <p className="muted" role="status">
+          <Spinner /> Loading the picture library…
+        </p>
+      )}
+      {list.phase === 'error' && (
+        <LoadFailed
+          title="The picture library could not be loaded"
+          message={list.error}
+          onRetry={list.retry}
+        />
+      )}
+      {list.phase === 'ready' && list.items.length === 0 && (
+        <section className="empty-state">
+          <h2 className="card__title">The library is empty</h2>
+          <p className="muted">No pictures have been added to the library yet.</p>
+        </section>
+      )}
+
+      {list.items.length > 0 && (
+        <>
+          <ul className="picture-grid" aria-label="Pictures" data-testid="picture-grid">
+            {list.items.map((image) => (
+              <PictureCard key={image.id} image={image} frozen={frozen} />
+            ))}
+          </ul>
+          <ListFooter list={list} moreLabel="Load more pictures" showEnd />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A library picture with its credit and "Use this Pic" (spec 000 §2 gallery cards). */
+function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
+  const credit = [image.author, image.licence].filter(Boolean).join(' · ');
+  const query = new URLSearchParams({ base_image: image.id, from: LIBRARY_SOURCE });
+  return (
+    <li className="picture-card" data-testid="picture-card">
+      <div className="picture-card__image">
+        {image.thumb ? (
+          <img src={image.thumb} alt="" loading="lazy" decoding="async" width={400} height={300} />
+        ) : (
+          <span className="design-card__no-preview">No preview</span>
+        )}
+      </div>
+      <div className="picture-card__body">
+        <h2 className="picture-card__title">{image.title}</h2>
+        {credit && <p className="picture-card__credit muted">Photo: {credit}</p>}
+      </div>
+      {frozen ? (
+        <span className="button button--small" aria-disabled="true">
+          Use this Pic<span className="visually-hidden"> {image.title}</span>
+        </span>
+      ) : (
+        <Link to={`${CREATE_PATH}?${query}`} className="button button--small">
+          Use this Pic<span className="visually-hidden"> {image.title}</span>
+        </Link>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,136 @@
+import { useId } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { DASHBOARD_VIEWS, type DashboardView, type DesignSort } from '../api/designs.ts';
+import { Tabs, type TabItem } from '../components/Tabs.tsx';
+import { CREATE_PATH, DesignList } from '../features/dashboard/DesignList.tsx';
+import { parseSort, SortSelect } from '../features/dashboard/SortSelect.tsx';
+import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
+import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { SignedInOnly } from './SettingsPage.tsx';
+
+/** The view switches (spec 000 §2 "tabs Active {product}, Archive, View Templates"). */
+const VIEWS: readonly TabItem<DashboardView>[] = [
+  { id: 'active', label: 'Active PicSnippets' },
+  { id: 'archived', label: 'Archive' },
+  { id: 'templates', label: 'View Templates' },
+];
+
+/** Reads the `view` query parameter; anything unknown is the active list. */
+const parseView = (value: string | null): DashboardView =>
+  (DASHBOARD_VIEWS as readonly string[]).includes(value ?? '')
+    ? (value as DashboardView)
+    : 'active';
+
+/**
+ * The dashboard, `/dashboard` (spec 000 §2 "Dashboard"): the header with the title, the Sort
+ * by dropdown and Create a new PicSnippet; the lists Active, Archive and View Templates. The
+ * list is kept in `view` (`active` when absent, `archived`, `templates`), the sort in `sortby`
+ * (empty = last updated, `created`, `name`, `views`), and onboarding's template filter in `tag`
+ * (spec 001 §2; `/dashboard?view=templates&tag=…`), so each state has an address.
+ *
+ * A frozen team (spec 000 §4) sees why its Create button and card actions are disabled, with
+ * the way to its subscription settings.
+ */
+export function DashboardPage() {
+  useDocumentTitle('Dashboard');
+  return (
+    <SignedInOnly>
+      <Dashboard />
+    </SignedInOnly>
+  );
+}
+
+function Dashboard() {
+  const [params, setParams] = useSearchParams();
+  const view = parseView(params.get('view'));
+  const sort = parseSort(params.get('sortby'));
+  const tag = view === 'templates' ? (params.get('tag') ?? '').trim() : '';
+  const { team } = useCurrentTeam();
+  const frozen = team?.frozen ?? false;
+  const idBase = useId();
+  const frozenHintId = `${idBase}-frozen`;
+
+  /** Sets query parameters (null or '' removes one); sorting replaces, a new view pushes. */
+  function setQuery(changes: Record<string, string | null>, replace: boolean) {
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [name, value] of Object.entries(changes)) {
+          if (value) next.set(name, value);
+          else next.delete(name);
+        }
+        return next;
+      },
+      { replace },
+    );
+  }
+
+  return (
+    <div className="container stack-lg dashboard">
+      <header className="dashboard__header">
+        <h1 className="page-title">Your PicSnippets</h1>
+        <div className="dashboard__tools">
+          <SortSelect
+            value={sort}
+            onChange={(next: DesignSort) => setQuery({ sortby: next }, true)}
+          />
+          {frozen ? (
+            <button
+              type="button"
+              className="button"
+              aria-disabled="true"
+              aria-describedby={frozenHintId}
+              data-testid="create-design"
+            >
+              Create a new PicSnippet
+            </button>
+          ) : (
+            <Link to={CREATE_PATH} className="button" data-testid="create-design">
+              Create a new PicSnippet
+            </Link>
+          )}
+        </div>
+      </header>
+
+      {frozen && team && <FrozenNotice team={team} id={frozenHintId} />}
+
+      <Tabs
+        idBase={`${idBase}-views`}
+        label="PicSnippets"
+        tabs={VIEWS}
+        active={view}
+        onSelect={(next, keyboard) =>
+          setQuery({ view: next === 'active' ? null : next, tag: null }, keyboard)
+        }
+      >
+        <div className="stack">
+          {tag && (
+            <p className="filter-chips">
+              <span className="muted">Filtered by tag</span>
+              <span className="chip" data-testid="tag-chip">
+                {tag}
+                <button
+                  type="button"
+                  className="chip__remove"
+                  onClick={() => setQuery({ tag: null }, false)}
+                >
+                  <span aria-hidden="true">×</span>
+                  <span className="visually-hidden">Remove the tag filter {tag}</span>
+                </button>
+              </span>
+            </p>
+          )}
+          <DesignList
+            key={view}
+            view={view}
+            sort={sort}
+            tag={tag}
+            frozen={frozen}
+            frozenHintId={frozenHintId}
+          />
+        </div>
+      </Tabs>
+    </div>
+  );
+}

@@ -1,0 +1,267 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { fetchDesign, type DesignCard, type DesignDetails } from '../api/designs.ts';
+import { isApiError } from '../api/client.ts';
+import { Spinner } from '../components/Spinner.tsx';
+import { DesignViewer } from '../features/dashboard/DesignViewer.tsx';
+import { ActionFeedback } from '../features/dashboard/Flash.tsx';
+import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
+import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { formatDay, viewsLabel } from '../features/dashboard/format.ts';
+import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
+import { subscriptionPath, useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import {
+  ACTION_LABELS,
+  useDesignActions,
+  type DesignAction,
+} from '../features/dashboard/useDesignActions.ts';
+import { CopyField } from '../features/playground/CopyField.tsx';
+import { actionFailure } from '../features/settings/formFailure.ts';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { SignedInOnly } from './SettingsPage.tsx';
+
+/** What a page hands over in the history state: a flash to show on arrival (spec 000 §4). */
+interface ShowState {
+  flash?: string;
+}
+
+/**
+ * The show page of a design, `/pic-snippet/{id}` (spec 000 §2 routes): its title, dates and
+ * views, the viewer (image, or PDF for Pro plans), the render URL with a copy button and a
+ * hint built from the design's parameter names, and the actions of its state (Archive and
+ * Clone, or Activate) with the 4-second confirmation flash (spec 000 §4). A design that is not
+ * the current team's gets a not-found state (the API answers 404 for both).
+ */
+export function DesignShowPage() {
+  const { id = '' } = useParams();
+  return (
+    <SignedInOnly>
+      <DesignShow key={id} id={id} />
+    </SignedInOnly>
+  );
+}
+
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'ready'; design: DesignDetails }
+  | { state: 'error'; status: number; message: string };
+
+function DesignShow({ id }: { id: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [handedOver] = useState(() => (location.state as ShowState | null)?.flash);
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  const { team } = useCurrentTeam();
+  const frozen = team?.frozen ?? false;
+  const idBase = useId();
+  const frozenHintId = `${idBase}-frozen`;
+
+  // The handed-over flash is shown once: a reload must not show it again.
+  useEffect(() => {
+    if ((location.state as ShowState | null)?.flash) {
+      void navigate(
+        { pathname: location.pathname, search: location.search, hash: location.hash },
+        { replace: true, state: null },
+      );
+    }
+  }, [location, navigate]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchDesign(id, controller.signal).then(
+      (design) => setLoaded({ state: 'ready', design }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoaded({
+          state: 'error',
+          status: isApiError(error) ? error.status : 0,
+          message: actionFailure(error),
+        });
+      },
+    );
+    return () => controller.abort();
+  }, [id, round]);
+
+  const onDone = useCallback(
+    (action: DesignAction, design: DesignCard, result: DesignCard) => {
+      if (action === 'clone') {
+        void navigate(result.showurl, {
+          state: { flash: `“${design.title}” was cloned. This is the copy.` },
+        });
+        return;
+      }
+      setLoaded((l) => (l.state === 'ready' ? { ...l, design: { ...l.design, ...result } } : l));
+    },
+    [navigate],
+  );
+  const actions = useDesignActions(onDone, handedOver);
+
+  const title = loaded.state === 'ready' ? loaded.design.title : undefined;
+  useDocumentTitle(
+    title ??
+      (loaded.state === 'error' && loaded.status === 404 ? 'PicSnippet not found' : 'PicSnippet'),
+  );
+
+  if (loaded.state === 'loading') {
+    return (
+      <div className="container">
+        <p className="muted" role="status">
+          <Spinner /> Loading the PicSnippet…
+        </p>
+      </div>
+    );
+  }
+  if (loaded.state === 'error') {
+    return loaded.status === 404 ? (
+      <NotFound />
+    ) : (
+      <div className="container container--narrow">
+        <LoadFailed
+          title="This PicSnippet could not be loaded"
+          message={loaded.message}
+          onRetry={() => {
+            setLoaded({ state: 'loading' });
+            setRound((n) => n + 1);
+          }}
+        />
+      </div>
+    );
+  }
+
+  const { design } = loaded;
+  const kinds: DesignAction[] = design.status === 'active' ? ['archive', 'clone'] : ['activate'];
+  const names = parameterNames(design);
+  const example = exampleQuery(names);
+  const created = formatDay(design.created_at);
+  const updated = formatDay(design.updated_at);
+
+  return (
+    <div className="container stack-lg design-show">
+      <p>
+        <Link to={design.status === 'archived' ? '/dashboard?view=archived' : '/dashboard'}>
+          <span aria-hidden="true">← </span>Dashboard
+        </Link>
+      </p>
+      <header className="design-show__header">
+        <div className="stack">
+          <h1 className="page-title design-show__title" data-testid="design-title">
+            {design.title}
+            {design.status === 'archived' && <span className="pill pill--muted">Archived</span>}
+          </h1>
+          <p className="muted design-show__meta">
+            {created && <time dateTime={design.created_at}>Created {created}</time>}
+            {updated && (
+              <>
+                <span aria-hidden="true"> · </span>
+                <time dateTime={design.updated_at}>Updated {updated}</time>
+              </>
+            )}
+            <span aria-hidden="true"> · </span>
+            <span>{viewsLabel(design.counter)}</span>
+          </p>
+        </div>
+        <div className="design-show__actions">
+          {kinds.map((action) => {
+            const pending = actions.busy?.action === action;
+            const disabled = frozen || actions.busy !== null;
+            return (
+              <button
+                key={action}
+                type="button"
+                className={`button${action === 'clone' ? '' : ' button--secondary'}`}
+                aria-disabled={disabled}
+                aria-describedby={frozen ? frozenHintId : undefined}
+                onClick={() => {
+                  if (!disabled) void actions.run(action, design);
+                }}
+              >
+                {pending && <Spinner />}
+                {ACTION_LABELS[action]}
+              </button>
+            );
+          })}
+        </div>
+      </header>
+
+      {frozen && team && <FrozenNotice team={team} id={frozenHintId} />}
+
+      <div className="design-show__layout">
+        <DesignViewer
+          design={design}
+          canExportPdf={team?.can_export_pdf ?? false}
+          upgradePath={team ? subscriptionPath(team.id) : null}
+        />
+        <section className="design-show__share stack" aria-labelledby={`${idBase}-share`}>
+          <h2 id={`${idBase}-share`} className="card__title">
+            Share
+          </h2>
+          <p className="muted small">
+            Put the render URL where the image should show: an e-mail, a web page, a video player.
+          </p>
+          <CopyField label="Render URL" value={design.base_url} testId="render-url" />
+          {example ? (
+            <div className="stack">
+              <p className="field__hint">
+                Personalise it: add <code className="break">{example}</code> to the URL. A recipient
+                without a value sees the fallback.
+              </p>
+              <p className="small">
+                <a href={`${design.base_url}${example}`} target="_blank" rel="noopener">
+                  Open it with these values
+                </a>
+              </p>
+              <div>
+                <p className="field__label">Parameters</p>
+                <ul className="param-list">
+                  {names.map((name) => (
+                    <li key={name}>
+                      <code>{name}</code>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </div>
+          ) : (
+            <p className="field__hint">
+              This PicSnippet has no merge fields yet, so every recipient sees the same image. Text
+              snippets with {'{{parameters}}'} personalise it.
+            </p>
+          )}
+        </section>
+      </div>
+
+      <ActionFeedback
+        flash={actions.flash}
+        error={actions.error}
+        onDismissError={actions.dismissError}
+      />
+    </div>
+  );
+}
+
+/** A design that is not there, or not the current team's (the API does not tell them apart). */
+function NotFound() {
+  return (
+    <div className="container container--narrow">
+      <section className="card empty-state" data-testid="design-not-found">
+        <p className="empty-state__code" aria-hidden="true">
+          404
+        </p>
+        <h1 className="page-title">This PicSnippet was not found</h1>
+        <p className="muted">
+          It may have been deleted, or it belongs to another of your teams: switch teams in Settings
+          to see that team's PicSnippets.
+        </p>
+        <div className="form-actions form-actions--center">
+          <Link to="/dashboard" className="button">
+            Back to the dashboard
+          </Link>
+          <Link to="/settings#/companies" className="button button--secondary">
+            Your teams
+          </Link>
+        </div>
+      </section>
+    </div>
+  );
+}
