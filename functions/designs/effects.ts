@@ -2,35 +2,14 @@
  * `PUT /api/pic-snippet/{id}/effects` (spec 000 §7: "enhance or filters maps (name to value)"):
  * the base photo's filters and enhancements, each map replacing the stored one.
  *
- * Names and ranges are spec 000 §3's; they are the ones shared/scene/filters.ts draws, repeated
- * here because that module loads fabric (browser code) and the Lambda must not.
+ * Names and ranges are spec 000 §3's, from `shared/effects.ts` (the same list
+ * shared/scene/filters.ts draws, without loading fabric).
  */
 import { z } from 'zod';
 
-/** Filters (spec 000 §3), name → on. */
-export const FILTER_NAMES = [
-  'Grayscale',
-  'Invert',
-  'Sepia',
-  'BlackWhite',
-  'Brownie',
-  'Vintage',
-  'Kodachrome',
-  'Technicolor',
-  'Polaroid',
-] as const;
+import { ENHANCE_RANGES, FILTER_NAMES, type EnhanceName } from '#shared/effects.ts';
 
-/** Enhancements and their ranges (spec 000 §3); Sharpen and Emboss are on/off as 1/0. */
-export const ENHANCE_RANGES = {
-  Brightness: [-1, 1],
-  Contrast: [-1, 1],
-  Saturation: [-1, 1],
-  Hue: [-2, 2],
-  Blur: [0, 1],
-  Sharpen: [0, 1],
-  Emboss: [0, 1],
-} as const;
-type EnhanceName = keyof typeof ENHANCE_RANGES;
+export { ENHANCE_RANGES, FILTER_NAMES };
 
 /** A filter value: on/off, also as 1/0 (the spec's entries of text and value). */
 const FilterValue = z

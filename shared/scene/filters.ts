@@ -4,29 +4,8 @@
  */
 import { Canvas2dFilterBackend, filters, setFilterBackend } from 'fabric';
 
-/** The filter list of spec 000 §3, in the order they apply. */
-export const FILTER_NAMES = [
-  'Grayscale',
-  'Invert',
-  'Sepia',
-  'BlackWhite',
-  'Brownie',
-  'Vintage',
-  'Kodachrome',
-  'Technicolor',
-  'Polaroid',
-] as const;
-
-/** Enhancement ranges (spec 000 §3); values outside are clamped. */
-export const ENHANCE_RANGES = {
-  Brightness: [-1, 1],
-  Contrast: [-1, 1],
-  Saturation: [-1, 1],
-  Hue: [-2, 2],
-  Blur: [0, 1],
-  Sharpen: [0, 1],
-  Emboss: [0, 1],
-} as const;
+export { ENHANCE_RANGES, FILTER_NAMES } from '../effects.ts';
+import { ENHANCE_RANGES, FILTER_NAMES } from '../effects.ts';
 
 const clamp = (v: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, v));
 
