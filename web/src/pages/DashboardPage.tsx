@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { DASHBOARD_VIEWS, type DashboardView, type DesignSort } from '../api/designs.ts';
+import type { DashboardView, DesignSort } from '../api/designs.ts';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { CREATE_PATH, DesignList } from '../features/dashboard/DesignList.tsx';
-import { parseSort, SortSelect } from '../features/dashboard/SortSelect.tsx';
+import { parseSort, parseView } from '../features/dashboard/query.ts';
+import { SortSelect } from '../features/dashboard/SortSelect.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -15,12 +16,6 @@ const VIEWS: readonly TabItem<DashboardView>[] = [
   { id: 'archived', label: 'Archive' },
   { id: 'templates', label: 'View Templates' },
 ];
-
-/** Reads the `view` query parameter; anything unknown is the active list. */
-const parseView = (value: string | null): DashboardView =>
-  (DASHBOARD_VIEWS as readonly string[]).includes(value ?? '')
-    ? (value as DashboardView)
-    : 'active';
 
 /**
  * The dashboard, `/dashboard` (spec 000 §2 "Dashboard"): the header with the title, the Sort

@@ -14,6 +14,7 @@ import { ActionFeedback } from './Flash.tsx';
 import { ListFooter } from './ListFooter.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
 import { ACTION_LABELS, useDesignActions, type DesignAction } from './useDesignActions.ts';
+import { placeCard } from './placeCard.ts';
 import { usePagedList } from './usePagedList.ts';
 
 /** Cards shown while the first page loads: two rows of the wide grid. */
@@ -26,33 +27,6 @@ const TEMPLATE_END_AFTER = 4;
 export const CREATE_PATH = '/pic-snippet/create';
 
 const idOf = (card: DesignCard) => card.id;
-
-/** The order key of each sort (functions/designs/lists.ts): true when `a` comes before `b`. */
-const BEFORE: Record<DesignSort, (a: DesignCard, b: DesignCard) => boolean> = {
-  '': (a, b) => a.updated_at > b.updated_at,
-  created: (a, b) => a.created_at > b.created_at,
-  name: (a, b) => nameKey(a.title) < nameKey(b.title),
-  views: (a, b) => a.counter > b.counter,
-};
-
-/** The title as the server's name sort compares it: no accents, lower case, spaces folded. */
-const nameKey = (title: string) =>
-  title.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-
-/**
- * The loaded cards with `card` (a new clone) where the list's sort puts it; left out when
- * it belongs after the loaded cards and later pages exist (it will come with them).
- */
-export function placeCard(
-  cards: DesignCard[],
-  card: DesignCard,
-  sort: DesignSort,
-  hasMore: boolean,
-): DesignCard[] {
-  const at = cards.findIndex((other) => BEFORE[sort](card, other));
-  if (at === -1) return hasMore ? cards : [...cards, card];
-  return [...cards.slice(0, at), card, ...cards.slice(at)];
-}
 
 /**
  * One dashboard list (spec 000 §2): Active PicSnippets (Archive, Clone), Archive (Activate)

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { DESIGN_SORTS, type DesignSort } from '../../api/designs.ts';
+import { parseSort } from './query.ts';
 
 /** The options of the Sort by dropdown (spec 000 §2 "empty = last updated, created, name, views"). */
 export const SORT_LABELS: Record<DesignSort, string> = {
@@ -8,12 +9,6 @@ export const SORT_LABELS: Record<DesignSort, string> = {
   name: 'Name',
   views: 'Views',
 };
-
-/** Reads the `sortby` query parameter; anything unknown is the default (last updated). */
-export function parseSort(value: string | null): DesignSort {
-  const sort = value ?? '';
-  return (DESIGN_SORTS as readonly string[]).includes(sort) ? (sort as DesignSort) : '';
-}
 
 /** The dashboard header's "Sort by" dropdown (spec 000 §2), a native labelled select. */
 export function SortSelect({
