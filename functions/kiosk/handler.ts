@@ -2,14 +2,16 @@
  * The admin kiosk (spec 001 §6–7 "Kiosk"). This slice: team search, a team's profile and the
  * additional permissions an admin sets on a team, including the `frozen` flag that blocks design
  * actions (issue: accounts §5: "settable by an admin now"; billing's freeze sets it later).
- * Announcements, metrics, users, discounts, cancel reasons and packs answer 501 until the kiosk
- * issue.
+ * Sticker packs are listed, searched, removed and restored (the libraries issue). Announcements,
+ * metrics, users, discounts, cancel reasons and pack download answer 501 until the kiosk issue.
  */
 import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { teamMembers } from '#functions/teams/members.ts';
+import { kioskPacksPage, removePack, restorePack } from '#functions/stickers/kiosk-packs.ts';
+import { IdField, SearchText, StickerPageQuery } from '#functions/stickers/schemas.ts';
 
 /** A team as the kiosk shows it: owner, members, plan and the admin-set flags. */
 async function teamProfile(teamId: string) {
@@ -78,5 +80,29 @@ export const handler = featureHandler('kiosk', {
         .go();
       return json(200, { success: true, team: await teamProfile(teamId) });
     },
+  }),
+
+  // Sticker packs (spec 001 §7, §8): the logic is the sticker library's (stickers/kiosk-packs.ts).
+  'GET /packs/getPacks': route({
+    query: StickerPageQuery,
+    handle: async ({ query }) => json(200, await kioskPacksPage('', query.page)),
+  }),
+
+  'POST /packs/search': route({
+    // `search`, or `query` as the kiosk's team search names it.
+    body: z.object({ search: SearchText, query: SearchText }),
+    query: StickerPageQuery,
+    handle: async ({ body, query }) =>
+      json(200, await kioskPacksPage(body.search || body.query, query.page)),
+  }),
+
+  'PATCH /packs/restorePack': route({
+    body: z.object({ packId: IdField('pack') }),
+    handle: async ({ body }) => json(200, await restorePack(body.packId)),
+  }),
+
+  'DELETE /packs/removePack': route({
+    body: z.object({ packId: IdField('pack') }),
+    handle: async ({ body }) => json(200, await removePack(body.packId)),
   }),
 });

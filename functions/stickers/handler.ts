@@ -12,7 +12,8 @@ import type { AuthUser } from '#lib/auth.ts';
 import { forbidden } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { setFavorite } from './favorites.ts';
-import { favoritesPage, libraryPage, MAX_SEARCH_LENGTH, packPage, uploadsPage } from './library.ts';
+import { favoritesPage, libraryPage, packPage, uploadsPage } from './library.ts';
+import { IdField, SearchBody, SearchText, StickerPageQuery } from './schemas.ts';
 import { deleteStickerUpload } from './uploads.ts';
 import { FAVORITE_KINDS } from './views.ts';
 
@@ -21,32 +22,6 @@ function callerOf(user: AuthUser | undefined): { userId: string; teamId: string 
   if (!user?.currentTeamId) throw forbidden('Choose a company first.');
   return { userId: user.userId, teamId: user.currentTeamId };
 }
-
-/** `?page=`: a whole number from 1 (default 1). */
-const StickerPageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page must be a number.' })
-    .int('The page must be a whole number.')
-    .min(1, 'The page must be at least 1.')
-    .max(10_000, 'The page may not be greater than 10000.')
-    .default(1),
-});
-
-const search = z
-  .string({ error: 'The search must be text.' })
-  .max(MAX_SEARCH_LENGTH, `The search may not be greater than ${MAX_SEARCH_LENGTH} characters.`)
-  .nullish()
-  .transform((s) => s ?? '');
-
-/** The list calls' optional body: `{ search }`. */
-const SearchBody = z.object({ search });
-
-const id = (what: string) =>
-  z
-    .string({ error: `The ${what} id is required.` })
-    .trim()
-    .min(1, `The ${what} id is required.`)
-    .max(200, `The ${what} id may not be greater than 200 characters.`);
 
 /** A list of the caller's team and user (`{ search }` body, `?page=`), answered by `list`. */
 const teamList = (list: typeof uploadsPage | typeof favoritesPage) =>
@@ -68,7 +43,7 @@ export const handler = featureHandler('stickers', {
   }),
 
   'POST /getPacksStickers': route({
-    body: z.object({ id: id('pack'), search }),
+    body: z.object({ id: IdField('pack'), search: SearchText }),
     query: StickerPageQuery,
     handle: async ({ body, query, auth }) =>
       json(200, await packPage(callerOf(auth.user).userId, body.id, body.search, query.page)),
@@ -80,7 +55,7 @@ export const handler = featureHandler('stickers', {
 
   'POST /addToFavorite': route({
     body: z.object({
-      id: id('sticker'),
+      id: IdField('sticker'),
       type: z.enum(FAVORITE_KINDS, {
         error: 'The type must be one of: pack, icon, custom_sticker.',
       }),
@@ -105,7 +80,7 @@ export const handler = featureHandler('stickers', {
   }),
 
   'POST /deleteUploadSticker': route({
-    body: z.object({ id: id('sticker') }),
+    body: z.object({ id: IdField('sticker') }),
     handle: async ({ body, auth }) => {
       await deleteStickerUpload(callerOf(auth.user).teamId, body.id);
       return json(200, { success: true, message: 'The sticker was deleted.' });

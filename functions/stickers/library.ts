@@ -84,7 +84,7 @@ export function searchScore(search: string, name: string, keywords: readonly str
 }
 
 /** Keeps the matching entries, best first, in their list order within a score. */
-function ranked<T>(items: readonly T[], score: (item: T) => number | null): T[] {
+export function ranked<T>(items: readonly T[], score: (item: T) => number | null): T[] {
   return items
     .map((item, i) => ({ item, i, s: score(item) }))
     .filter((x): x is { item: T; i: number; s: number } => x.s !== null)

@@ -2,8 +2,8 @@
  * The sticker library (spec 000 §7 `POST /getStickers`, `/getFavorites`, `/getUploads`,
  * `/getPacksStickers`, `/addToFavorite`, `/deleteUploadSticker`, `POST /image` with
  * `type=asIcon`; §3 shapes; issue: libraries §2): the seeded real packs with their licences,
- * drill-down, search, paging, favourites per user, uploads per team, and seeded and uploaded
- * stickers drawn in a real render.
+ * drill-down, search, paging, favourites per user, uploads per team, seeded and uploaded
+ * stickers drawn in a real render, and the kiosk's pack calls (spec 001 §7 Kiosk packs).
  */
 import { readFile } from 'node:fs/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -482,5 +482,83 @@ describe('stickers in a render', () => {
     // The uploaded sticker: 300 px at scale 0.4 = 120 px of magenta at (400, 40).
     expect(at(460, 100)).toSatisfy((p: number[]) => close(p, [255, 0, 255]));
     expect(at(540, 100)).not.toSatisfy((p: number[]) => close(p, [255, 0, 255]));
+  });
+});
+
+describe('sticker packs in the kiosk (spec 001 §7, §8)', () => {
+  it('lists and searches every pack for an admin, and refuses users', async () => {
+    const all = await admin.request('GET', '/packs/getPacks');
+    expect(all.status).toBe(200);
+    const packs = (all.json as unknown as ListAnswer).data;
+    expect(packs.map((p) => p.pack_name)).toEqual(SEEDED_PACKS);
+    expect(packs[1]).toEqual({
+      id: 'pack-food-drink',
+      pack_name: 'Food & Drink',
+      cover_image: expect.stringMatching(/^\/files\/stickers\/pack-food-drink\/.+\.png$/),
+      sticker_count: 44,
+      attribution: expect.stringContaining('OpenMoji'),
+      status: 'active',
+      position: 2,
+      created_at: expect.any(String),
+    });
+    const found = await admin.request('POST', '/packs/search', { search: 'drink' });
+    expect((found.json as unknown as ListAnswer).data.map((p) => p.id)).toEqual([
+      'pack-food-drink',
+    ]);
+
+    expect((await demo.request('GET', '/packs/getPacks')).status).toBe(403);
+    expect((await demo.request('POST', '/packs/search', { search: 'x' })).status).toBe(403);
+    expect(
+      (await demo.request('DELETE', '/packs/removePack', { packId: 'pack-shopping' })).status,
+    ).toBe(403);
+    expect(
+      (await demo.request('PATCH', '/packs/restorePack', { packId: 'pack-shopping' })).status,
+    ).toBe(403);
+  });
+
+  it('removes a pack from every library and restores it in its place', async () => {
+    const fan = await ownTeam(stack().url, 'pack-fan@example.org');
+    await fan.request('POST', '/addToFavorite', { id: 'icon-food-drink-pizza', type: 'icon' });
+    expect(ids(await list(fan, '/getFavorites'))).toEqual(['icon-food-drink-pizza']);
+
+    const removed = await admin.request('DELETE', '/packs/removePack', {
+      packId: 'pack-food-drink',
+    });
+    expect(removed.status).toBe(200);
+    expect(removed.json).toMatchObject({
+      success: true,
+      message: 'The pack was successfully deleted.',
+      pack: { id: 'pack-food-drink', status: 'removed' },
+    });
+    expect((await list(fan, '/getStickers')).data.map((p) => p.id)).not.toContain(
+      'pack-food-drink',
+    );
+    const pizza = await list(fan, '/getStickers', { search: 'pizza' });
+    expect(pizza.data.filter((i) => i.pack_id === 'pack-food-drink')).toEqual([]);
+    const drill = await fan.request('POST', '/getPacksStickers', { id: 'pack-food-drink' });
+    expect(drill.status).toBe(404);
+    expect(ids(await list(fan, '/getFavorites'))).toEqual([]);
+    const kiosk = (await admin.request('GET', '/packs/getPacks')).json as unknown as ListAnswer;
+    expect(kiosk.data.find((p) => p.id === 'pack-food-drink')!.status).toBe('removed');
+
+    const restored = await admin.request('PATCH', '/packs/restorePack', {
+      packId: 'pack-food-drink',
+    });
+    expect(restored.json).toMatchObject({
+      success: true,
+      message: 'The pack was successfully restored.',
+      pack: { status: 'active' },
+    });
+    expect((await list(fan, '/getStickers')).data.map((p) => p.pack_name)).toEqual(SEEDED_PACKS);
+    expect(ids(await list(fan, '/getFavorites'))).toEqual(['icon-food-drink-pizza']);
+  });
+
+  it("answers the spec's messages for an unknown pack", async () => {
+    const remove = await admin.request('DELETE', '/packs/removePack', { packId: 'pack-nope' });
+    expect(remove.status).toBe(404);
+    expect(remove.json.message).toBe("The pack wasn't deleted.");
+    const restore = await admin.request('PATCH', '/packs/restorePack', { packId: 'pack-nope' });
+    expect(restore.status).toBe(404);
+    expect(restore.json.message).toBe("The pack wasn't restored.");
   });
 });
