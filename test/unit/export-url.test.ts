@@ -5,7 +5,6 @@
  * in the render service to exactly those values. Web pages run the real web-tracking script.
  */
 import fc from 'fast-check';
-import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   EXPORT_MESSAGES,
@@ -26,6 +25,7 @@ import { parseRenderPath, parseRenderQuery } from '#shared/render-url.ts';
 import { isUnfilledMergeTag, resolveSnippetText } from '#shared/scene/resolve.ts';
 import { WEB_TRACKING_SCRIPT } from '#shared/web-tracking-script.ts';
 import { normaliseValues } from '#functions/render/service.ts';
+import { deliver, fakeImage, runInPage } from '../support/platforms.ts';
 
 const BASE = 'https://cdn.example.com/r/demo-welcome';
 const param = (param_name: string, merge_tag_value: string): ExportParameter => ({
@@ -65,71 +65,6 @@ function parametersFor(provider: Provider): ExportParameter[] {
     { param_name: 'first_name', merge_tag_value: tags[0]! },
     { param_name: 'last_name', merge_tag_value: tags[1]! },
   ];
-}
-
-/** A fake DOM image for the web-tracking script. */
-function fakeImage(attributes: Record<string, string>) {
-  const attrs: Record<string, string> = { ...attributes };
-  return {
-    attrs,
-    getAttribute: (name: string) => attrs[name] ?? null,
-    setAttribute: (name: string, value: string) => {
-      attrs[name] = value;
-    },
-    hasAttribute: (name: string) => name in attrs,
-  };
-}
-
-/** Runs scripts as a browser would on `pageUrl`, with the given tagged images. */
-function runInPage(
-  scripts: string[],
-  pageUrl: string,
-  images: ReturnType<typeof fakeImage>[],
-  storage = new Map<string, string>(),
-) {
-  const window: Record<string, unknown> = {
-    location: new URL(pageUrl),
-    localStorage: {
-      getItem: (k: string) => storage.get(k) ?? null,
-      setItem: (k: string, v: string) => void storage.set(k, String(v)),
-    },
-  };
-  const document = {
-    readyState: 'complete',
-    querySelectorAll: () => images,
-    addEventListener: () => undefined,
-  };
-  const context = vm.createContext({ window, document, URLSearchParams, JSON });
-  for (const script of scripts) vm.runInContext(script, context);
-  return window;
-}
-
-/**
- * What the render service gets: the URL with each `urlTag` replaced as the platform does it
- * (`provider.substitute`), then normalised by the client (WHATWG URL, as browsers and mail
- * clients fetch it). Page providers: the e-mail links to a page, the script builds the URL.
- */
-function deliver(provider: Provider, input: RenderUrlInput, values: [string, string]): URL {
-  if (provider.source === 'page') {
-    const page = `https://shop.example.com/welcome?first_name=${encodeURIComponent(values[0])}&lname=${encodeURIComponent(values[1])}`;
-    const snippet = buildWebTrackingSnippet(input, { origin: 'https://cdn.example.com' });
-    const params = /data-picsnippet-params="([^"]*)"/.exec(snippet)![1]!;
-    const img = fakeImage({
-      'data-picsnippet': buildRenderUrl(input),
-      'data-picsnippet-params': params,
-    });
-    runInPage([WEB_TRACKING_SCRIPT], page, [img]);
-    return new URL(img.attrs.src!);
-  }
-  let text = buildRenderUrl(input);
-  input.parameters.forEach((p, i) => {
-    const tag = provider.parseTag(p.merge_tag_value!)!;
-    // A function, so that `$` in a value is not read as a replacement pattern.
-    text = text.replace(provider.urlTag(tag.field, tag.fallback ?? ''), () =>
-      provider.substitute(values[i]!),
-    );
-  });
-  return new URL(text);
 }
 
 /** The values the render service draws for a URL: parse, keep declared, resolve the text. */
