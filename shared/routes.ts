@@ -39,10 +39,12 @@ export type Feature = (typeof FEATURES)[number];
  * - `user`: a signed-in user (session cookie or API token); team ownership of every id is
  *   still checked by the handler;
  * - `owner`: the owner of the team named by `{id}`;
+ * - `manager`: the owner or an admin (team role `admin`) of the team named by `{id}`: they
+ *   manage members and invitations (docs/decisions.md "Team roles");
  * - `admin`: a platform admin (spec 000 §6, spec 001 §6);
  * - `stripe`: Stripe's webhook, authenticated by its signature.
  */
-export type Access = 'public' | 'user' | 'owner' | 'admin' | 'stripe';
+export type Access = 'public' | 'user' | 'owner' | 'manager' | 'admin' | 'stripe';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -244,21 +246,21 @@ export const ROUTES: readonly Route[] = [
     'GET',
     '/settings/companies/{id}/invitations',
     'teams',
-    'owner',
+    'manager',
     `${S1} Profile, teams, members`,
   ),
   r(
     'POST',
     '/settings/companies/{id}/invitations',
     'teams',
-    'owner',
+    'manager',
     `${S1} Profile, teams, members`,
   ),
   r(
     'PUT',
     '/settings/companies/{id}/members/{userId}',
     'teams',
-    'owner',
+    'manager',
     `${S1} Profile, teams, members`,
   ),
   r(
@@ -266,7 +268,7 @@ export const ROUTES: readonly Route[] = [
     '/settings/companies/{id}/members/{userId}',
     'teams',
     'user',
-    `${S1} Profile, teams, members (leave, or an owner removes)`,
+    `${S1} Profile, teams, members (leave, or the owner or an admin removes)`,
   ),
   r('GET', '/settings/invitations/pending', 'teams', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/invitations/{id}/accept', 'teams', 'user', `${S1} Profile, teams, members`),

@@ -84,7 +84,8 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
       if (!user) throw unauthenticated();
       if (!user.isAdmin) throw forbidden();
       return ctx;
-    case 'owner': {
+    case 'owner':
+    case 'manager': {
       if (!user) throw unauthenticated();
       const teamId = event.pathParameters?.id;
       if (!teamId) throw notFound();
@@ -92,8 +93,9 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
       if (!membership) throw notFound();
       const team = (await db().Team.get({ teamId }).go()).data;
       if (!team) throw notFound();
-      if (team.ownerId !== user.userId) throw forbidden();
-      return ctx;
+      const isOwner = team.ownerId === user.userId;
+      if (isOwner || (route.access === 'manager' && membership.role === 'admin')) return ctx;
+      throw forbidden();
     }
   }
 }

@@ -26,11 +26,19 @@ import {
   teamMembers,
 } from './members.ts';
 
-/** Roles a member can have (spec 001 §6: from the roles endpoint, owner included). */
+/**
+ * Roles a member can have (spec 001 §6: from the roles endpoint, owner included). An admin
+ * manages members and invitations; the owner also the company itself and its billing
+ * (docs/decisions.md "Team roles").
+ */
 export const ROLES = [
   { value: 'owner', text: 'Owner' },
+  { value: 'admin', text: 'Admin' },
   { value: 'member', text: 'Member' },
 ] as const;
+
+/** Roles that can be given by an invitation or a role change (not owner: one per team). */
+const GIVEN_ROLE = z.enum(['admin', 'member'], { error: 'The selected role is invalid.' });
 
 type TeamRecord = EntityItem<Entities['Team']>;
 
@@ -115,7 +123,7 @@ export const handler = featureHandler('teams', {
   'POST /settings/companies/{id}/invitations': route({
     body: z.object({
       email: z.string().trim().toLowerCase().email('Email must be valid email').max(255),
-      role: z.enum(['member'], { error: 'The selected role is invalid.' }).default('member'),
+      role: GIVEN_ROLE.default('member'),
     }),
     handle: async ({ auth, params, body }) => {
       const id = await invite(params.id!, auth.user!.userId, body.email, body.role);
@@ -153,7 +161,7 @@ export const handler = featureHandler('teams', {
   }),
 
   'PUT /settings/companies/{id}/members/{userId}': route({
-    body: z.object({ role: z.enum(['member'], { error: 'The selected role is invalid.' }) }),
+    body: z.object({ role: GIVEN_ROLE }),
     handle: async ({ params, body }) => {
       await changeRole(params.id!, params.userId!, body.role);
       return json(200, { success: true });

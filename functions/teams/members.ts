@@ -95,7 +95,7 @@ export async function invite(
   await sendMail({
     to: address,
     subject: `You are invited to join ${team.name} on PicSnippets`,
-    text: `${inviter?.name ?? 'A team owner'} invited you to join the team "${team.name}" on PicSnippets as ${role}.\n\nNew to PicSnippets? Create your account here:\n\n${base}/register?invitation=${code}\n\nAlready have an account? Sign in and accept it under Settings → Companies:\n\n${base}/settings#/companies\n`,
+    text: `${inviter?.name ?? 'A team owner'} invited you to join the team "${team.name}" on PicSnippets as ${role === 'admin' ? 'an admin' : 'a member'}.\n\nNew to PicSnippets? Create your account here:\n\n${base}/register?invitation=${code}\n\nAlready have an account? Sign in and accept it under Settings → Companies:\n\n${base}/settings#/companies\n`,
   });
   return invitationId;
 }
@@ -152,16 +152,26 @@ export async function answerInvitation(
   if (result.canceled) throw notFound();
 }
 
-/** Cancels a pending invitation; only the team's owner may. */
+/** Whether the user manages the team's members: its owner or one of its admins. */
+async function managesTeam(teamId: string, userId: string): Promise<boolean> {
+  const team = (await db().Team.get({ teamId }).go()).data;
+  if (!team) return false;
+  if (team.ownerId === userId) return true;
+  const membership = (await db().Membership.get({ teamId, userId }).go()).data;
+  return membership?.role === 'admin';
+}
+
+/** Cancels a pending invitation; the team's owner or an admin may. */
 export async function cancelInvitation(invitationId: string, userId: string): Promise<void> {
   const inv = (await db().Invitation.get({ invitationId }).go()).data;
   if (!inv || inv.status !== 'pending') throw notFound();
-  const team = (await db().Team.get({ teamId: inv.teamId }).go()).data;
-  if (!team || team.ownerId !== userId) throw notFound();
+  if (!(await managesTeam(inv.teamId, userId))) throw notFound();
   await db().Invitation.patch({ invitationId }).set({ status: 'cancelled' }).go();
 }
 
-/** Changes a member's role (owner only, enforced by the route); the owner's own role is fixed. */
+/**
+ * Changes a member's role (owner or admin, enforced by the route); the owner's role is fixed.
+ */
 export async function changeRole(teamId: string, memberId: string, role: string): Promise<void> {
   const team = (await db().Team.get({ teamId }).go()).data;
   if (!team) throw notFound();
@@ -172,8 +182,9 @@ export async function changeRole(teamId: string, memberId: string, role: string)
 }
 
 /**
- * Removes a member (the owner removes others) or leaves (a member removes themselves). Owners
- * cannot remove themselves (spec 001 §6). A removed member's current team moves to another.
+ * Removes a member (the owner or an admin removes others) or leaves (a member removes
+ * themselves). The owner cannot be removed, not even by themselves (spec 001 §6). A removed
+ * member's current team moves to another.
  */
 export async function removeMember(
   teamId: string,
@@ -185,7 +196,7 @@ export async function removeMember(
   if (!team || !actor) throw notFound();
   if (memberId === team.ownerId)
     throw new AppError(422, 'owner_cannot_leave', MESSAGES.ownerCannotLeave);
-  if (memberId !== actorId && team.ownerId !== actorId) throw forbidden();
+  if (memberId !== actorId && team.ownerId !== actorId && actor.role !== 'admin') throw forbidden();
   const membership = (await db().Membership.get({ teamId, userId: memberId }).go()).data;
   if (!membership) throw notFound();
   await db().Membership.delete({ teamId, userId: memberId }).go();

@@ -1,7 +1,7 @@
 /**
  * The authorization matrix (issue: accounts §7): every route of the route table, called by an
  * anonymous visitor, a member of another team, a member, the owner and a platform admin, gets
- * the status its access level promises. Routes whose feature is not built yet answer 501 once
+ * the status its access level promises (and a team admin, for the team-managing routes). Routes whose feature is not built yet answer 501 once
  * past the access check, which is what this proves for them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,10 @@ import { TestClient } from '../support/client.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
-const clients: Record<'anonymous' | 'outsider' | 'member' | 'owner' | 'admin', TestClient> =
-  {} as never;
+const clients: Record<
+  'anonymous' | 'outsider' | 'member' | 'teamAdmin' | 'owner' | 'admin',
+  TestClient
+> = {} as never;
 
 beforeAll(async () => {
   const url = stack().url;
@@ -37,19 +39,28 @@ beforeAll(async () => {
   };
   clients.outsider = await register('outsider@example.org');
   clients.member = await register('member@example.org');
-  await clients.owner.request('POST', '/settings/companies/team-demo/invitations', {
-    email: 'member@example.org',
-  });
-  const pending = (await clients.member.request('GET', '/settings/invitations/pending'))
-    .json as unknown as Array<{ id: string }>;
-  await clients.member.request('POST', `/settings/invitations/${pending[0]!.id}/accept`);
+  clients.teamAdmin = await register('team-admin@example.org');
+  for (const [client, email, role] of [
+    [clients.member, 'member@example.org', 'member'],
+    [clients.teamAdmin, 'team-admin@example.org', 'admin'],
+  ] as const) {
+    await clients.owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email,
+      role,
+    });
+    const pending = (await client.request('GET', '/settings/invitations/pending'))
+      .json as unknown as Array<{ id: string }>;
+    await client.request('POST', `/settings/invitations/${pending[0]!.id}/accept`);
+  }
 });
+
+const teamRoute = (r: Route) => r.access === 'owner' || r.access === 'manager';
 
 /** A concrete path: the team id for `{id}` on owner routes, harmless values elsewhere. */
 const pathOf = (r: Route) =>
   r.path
     .replace('{proxy+}', 'demo-welcome.jpg')
-    .replace('{id}', r.access === 'owner' ? 'team-demo' : 'x-unknown')
+    .replace('{id}', teamRoute(r) ? 'team-demo' : 'x-unknown')
     .replace(/\{(\w+)\}/g, 'x-unknown');
 
 const checked = ROUTES.filter((r) => r.feature !== 'render' && r.access !== 'stripe');
@@ -82,12 +93,15 @@ describe('admin routes', () => {
 describe('team owner routes', () => {
   it.each(
     checked
-      .filter((r) => r.access === 'owner' && r.method === 'GET')
-      .map((r) => [`${r.method} ${r.path}`, r] as const),
+      .filter((r) => teamRoute(r) && r.method === 'GET')
+      .map((r) => [`${r.method} ${r.path} (${r.access})`, r] as const),
   )('%s: 404 for another team, 403 for a member, allowed for the owner', async (_k, r) => {
     expect((await clients.outsider.request(r.method, pathOf(r))).status).toBe(404);
     expect((await clients.admin.request(r.method, pathOf(r))).status).toBe(404);
     expect((await clients.member.request(r.method, pathOf(r))).status).toBe(403);
+    const teamAdmin = (await clients.teamAdmin.request(r.method, pathOf(r))).status;
+    if (r.access === 'owner') expect(teamAdmin).toBe(403);
+    else expect([401, 403, 404]).not.toContain(teamAdmin);
     expect([401, 403, 404]).not.toContain(
       (await clients.owner.request(r.method, pathOf(r))).status,
     );
@@ -95,12 +109,18 @@ describe('team owner routes', () => {
 
   it.each(
     checked
-      .filter((r) => r.access === 'owner' && r.method !== 'GET')
-      .map((r) => [`${r.method} ${r.path}`, r] as const),
-  )('%s: 404 for another team, 403 for a member', async (_k, r) => {
-    // State-changing owner calls are only tried by people who must be refused: the owner's own
-    // calls are covered by the feature tests.
-    expect((await clients.outsider.request(r.method, pathOf(r), {})).status).toBe(404);
-    expect((await clients.member.request(r.method, pathOf(r), {})).status).toBe(403);
-  });
+      .filter((r) => teamRoute(r) && r.method !== 'GET')
+      .map((r) => [`${r.method} ${r.path} (${r.access})`, r] as const),
+  )(
+    '%s: 404 for another team, 403 for a member (and a team admin on owner routes)',
+    async (_k, r) => {
+      // State-changing owner calls are only tried by people who must be refused: the owner's own
+      // calls are covered by the feature tests.
+      expect((await clients.outsider.request(r.method, pathOf(r), {})).status).toBe(404);
+      expect((await clients.member.request(r.method, pathOf(r), {})).status).toBe(403);
+      if (r.access === 'owner') {
+        expect((await clients.teamAdmin.request(r.method, pathOf(r), {})).status).toBe(403);
+      }
+    },
+  );
 });

@@ -246,3 +246,86 @@ describe('invitations', () => {
     ).toBe('Owners cannot remove themselves from their team.');
   });
 });
+
+describe('team admins (docs/decisions.md "Team roles")', () => {
+  async function joined(email: string, role: 'admin' | 'member') {
+    const owner = await signedIn('demo@example.com');
+    const client = await register(email);
+    const sent = await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email,
+      role,
+    });
+    expect(sent.status).toBe(201);
+    const pending = (await client.request('GET', '/settings/invitations/pending'))
+      .json as unknown as Array<{ id: string; role: string }>;
+    expect(pending[0]!.role).toBe(role);
+    await client.request('POST', `/settings/invitations/${pending[0]!.id}/accept`);
+    await client.request('PUT', '/settings/companies/team-demo/switch');
+    return client;
+  }
+
+  const userIdOf = async (c: TestClient) =>
+    (await c.request('GET', '/user/current')).json.id as string;
+
+  it('manage members and invitations, but not the owner or the company', async () => {
+    const admin = await joined('ada.admin@example.org', 'admin');
+    const member = await joined('mo.member@example.org', 'member');
+    const memberId = await userIdOf(member);
+
+    // Invite, list and cancel.
+    const invited = await admin.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'someone@example.org',
+    });
+    expect(invited.status).toBe(201);
+    const list = (await admin.request('GET', '/settings/companies/team-demo/invitations'))
+      .json as unknown as Array<{ id: string; email: string }>;
+    const invitation = list.find((i) => i.email === 'someone@example.org')!;
+    expect((await admin.request('DELETE', `/settings/invitations/${invitation.id}`)).status).toBe(
+      200,
+    );
+
+    // Promote the member, then make them a member again.
+    const promote = `/settings/companies/team-demo/members/${memberId}`;
+    expect((await admin.request('PUT', promote, { role: 'admin' })).status).toBe(200);
+    const team = (await admin.request('GET', '/settings/companies/json/team-demo')).json as {
+      users: Array<{ id: string; pivot: { role: string } }>;
+    };
+    expect(team.users.find((u) => u.id === memberId)?.pivot.role).toBe('admin');
+    expect((await admin.request('PUT', promote, { role: 'member' })).status).toBe(200);
+    const owner = await signedIn('demo@example.com');
+    const ownerId = await userIdOf(owner);
+    expect(
+      (
+        await admin.request('PUT', `/settings/companies/team-demo/members/${ownerId}`, {
+          role: 'member',
+        })
+      ).json.errors,
+    ).toEqual({ role: ['The owner’s role cannot be changed.'] });
+    expect((await admin.request('PUT', promote, { role: 'owner' })).status).toBe(422);
+
+    // The owner's things stay the owner's.
+    expect(
+      (await admin.request('PUT', '/settings/companies/team-demo/name', { name: 'Mine' })).status,
+    ).toBe(403);
+    expect((await admin.request('DELETE', '/settings/companies/team-demo')).status).toBe(403);
+    expect(
+      (await admin.request('DELETE', `/settings/companies/team-demo/members/${ownerId}`)).status,
+    ).toBe(422);
+
+    // Remove the member; a plain member cannot remove anyone.
+    const member2 = await joined('max.member@example.org', 'member');
+    expect(
+      (
+        await member2.request(
+          'DELETE',
+          `/settings/companies/team-demo/members/${await userIdOf(admin)}`,
+        )
+      ).status,
+    ).toBe(403);
+    expect((await admin.request('DELETE', promote)).status).toBe(200);
+    const after = (await owner.request('GET', '/settings/companies/json/team-demo')).json as {
+      users: Array<{ id: string }>;
+    };
+    expect(after.users.map((u) => u.id)).not.toContain(memberId);
+  });
+});

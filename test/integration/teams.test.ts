@@ -36,6 +36,7 @@ describe('teams', () => {
     const roles = await demo.request('GET', '/settings/companies/roles');
     expect(roles.json).toEqual([
       { value: 'owner', text: 'Owner' },
+      { value: 'admin', text: 'Admin' },
       { value: 'member', text: 'Member' },
     ]);
   });

@@ -54,6 +54,9 @@ function TeamSettings() {
   const team = useLoad((signal) => loadTeam(teamId, signal), teamId);
   useDocumentTitle(team.data ? `${team.data.name} settings` : 'Company settings');
   const isOwner = team.data !== undefined && team.data.owner_id === me?.id;
+  // Admins manage members and invitations too (docs/decisions.md "Team roles").
+  const canManage =
+    isOwner || team.data?.users.find((u) => u.id === me?.id)?.pivot.role === 'admin';
 
   return (
     <div className="container stack">
@@ -88,7 +91,7 @@ function TeamSettings() {
             />
           )}
           {tab === 'membership' && (
-            <MembershipTab team={team.data} isOwner={isOwner} onChanged={team.reload} />
+            <MembershipTab team={team.data} canManage={canManage} onChanged={team.reload} />
           )}
         </Tabs>
       )}

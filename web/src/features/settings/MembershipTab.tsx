@@ -44,11 +44,12 @@ function assignableRoles(roles: readonly Option[]): Option[] {
  */
 export function MembershipTab({
   team,
-  isOwner,
+  canManage,
   onChanged,
 }: {
   team: TeamDetails;
-  isOwner: boolean;
+  /** The owner or a team admin: changes roles, removes members, sends invitations. */
+  canManage: boolean;
   onChanged: () => void;
 }) {
   const base = useId();
@@ -124,7 +125,7 @@ export function MembershipTab({
                     <p className="muted item-list__meta break">{member.email}</p>
                   </div>
                   <div className="item-list__actions">
-                    {isOwner && !memberIsOwner && assignable.length > 1 ? (
+                    {canManage && !memberIsOwner && !self && assignable.length > 1 ? (
                       <>
                         <label className="visually-hidden" htmlFor={`${base}-role-${member.id}`}>
                           Role of {member.name}
@@ -145,7 +146,7 @@ export function MembershipTab({
                     ) : (
                       <span className="muted">{roleLabel(member.pivot?.role)}</span>
                     )}
-                    {((isOwner && !self) || (!isOwner && self)) && (
+                    {((canManage && !self && !memberIsOwner) || (self && !memberIsOwner)) && (
                       <button
                         type="button"
                         className="button button--small button--danger"
@@ -167,7 +168,7 @@ export function MembershipTab({
           </ul>
         </div>
       </section>
-      {isOwner && <Invitations teamId={team.id} roles={assignable} />}
+      {canManage && <Invitations teamId={team.id} roles={assignable} />}
       <ConfirmDialog
         open={removing !== null}
         title={leaving ? `Leave ${team.name}?` : `Remove ${removing?.name ?? ''}?`}
@@ -187,7 +188,7 @@ export function MembershipTab({
 }
 
 /**
- * Invitations of a team (owner only): send one by e-mail with a role (a choice when `roles`
+ * Invitations of a team (owner and admins): send one by e-mail with a role (a choice when `roles`
  * holds more than one; else the default role), and the pending ones, which can be cancelled.
  */
 function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option[] }) {
