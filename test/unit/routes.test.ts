@@ -187,7 +187,7 @@ describe('route table', () => {
   it('gives every route a known feature, an access level and a source', () => {
     for (const route of ROUTES) {
       expect(FEATURES).toContain(route.feature);
-      expect(['public', 'user', 'owner', 'admin', 'stripe']).toContain(route.access);
+      expect(['public', 'user', 'owner', 'manager', 'admin', 'stripe']).toContain(route.access);
       expect(route.source.length).toBeGreaterThan(5);
     }
   });
