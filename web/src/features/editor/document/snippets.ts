@@ -1,0 +1,158 @@
+/**
+ * Pure text snippet operations of the editor (spec 000 §4 "Editor changes", §5 canvas rules,
+ * §9 constants): the new snippet, the canvas clamps and the linked font sizes. No fabric, no DOM:
+ * the store's commands call these, and the unit tests run them in node.
+ *
+ * Units: canvas px (the design's own pixels, not screen pixels), font sizes in px.
+ */
+import {
+  DEFAULT_FONT_SIZE,
+  MAX_FONT_SIZE,
+  TextSnippetSchema,
+  halfFontSize,
+  type DesignDocument,
+  type TextSnippet,
+} from '#shared/design.ts';
+
+/**
+ * Snippets stay at least this far inside the canvas edges, px (spec 000 §5). The same value as
+ * `EDGE_MARGIN_PX` of shared/scene/draw.ts, which cannot be imported here: it loads fabric.
+ */
+export const EDGE_MARGIN_PX = 5;
+
+/** A new snippet's text before its number: "Snippet 1", "Snippet 2", … (spec 000 §9). */
+export const DEFAULT_SNIPPET_TEXT = 'Snippet';
+
+/** How long the add-snippet button stays disabled after use, ms (spec 000 §4 "Search/add"). */
+export const ADD_SNIPPET_COOLDOWN_MS = 1000;
+
+/** A snippet's line height as a share of its font size (spec 000 §9 "1.5 times font size"). */
+export const LINE_HEIGHT_FACTOR = 1.5;
+
+/** The box a new snippet gets, px: wide enough for "Snippet 12" at 32 px with room to type. */
+export const NEW_SNIPPET_WIDTH = 320;
+
+/** How far each further new snippet is moved down and right from the previous one, px. */
+const CASCADE_PX = 24;
+
+/** The canvas of a design, px. */
+export interface CanvasSize {
+  width: number;
+  height: number;
+}
+
+/** A box on the canvas, px (top-left corner and size). */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** The canvas size of a design, px. */
+export const canvasOf = (design: DesignDocument): CanvasSize => ({
+  width: design.canvas_width,
+  height: design.canvas_height,
+});
+
+/**
+ * The first free default text: "Snippet 1", else "Snippet 2", … (spec 000 §9 "Default snippet
+ * text 'Snippet' with numeric suffix for uniqueness"). A snippet's text counts as taken whatever
+ * its case or surrounding spaces.
+ */
+export function nextSnippetText(design: DesignDocument): string {
+  const taken = new Set(design.text_snippets.map((s) => s.text.trim().toLowerCase()));
+  for (let n = 1; ; n++) {
+    const text = `${DEFAULT_SNIPPET_TEXT} ${n}`;
+    if (!taken.has(text.toLowerCase())) return text;
+  }
+}
+
+/**
+ * The height a snippet takes on the canvas, px: what the canvas last measured (`height`), else
+ * one line at 1.5 times the font size (spec 000 §9).
+ */
+export const snippetHeight = (snippet: TextSnippet): number =>
+  snippet.height ?? Math.ceil(snippet.fontSize * LINE_HEIGHT_FACTOR);
+
+/**
+ * Keeps a box inside the canvas, at least 5 px from every edge (spec 000 §5 "Snippets are kept
+ * at least 5 px inside the edges"; "moving or scaling objects is clamped inside the canvas").
+ * A box wider (or taller) than the room is put at the 5 px margin. A box entirely outside the
+ * canvas is re-centred (spec 000 §5 "far-outside snippets are re-centred").
+ * @returns the box's new top-left corner, px, rounded to 0.01 px.
+ */
+export function clampBox(box: Box, canvas: CanvasSize): { left: number; top: number } {
+  const outside =
+    box.left >= canvas.width ||
+    box.top >= canvas.height ||
+    box.left + box.width <= 0 ||
+    box.top + box.height <= 0;
+  const wanted = outside
+    ? { left: (canvas.width - box.width) / 2, top: (canvas.height - box.height) / 2 }
+    : box;
+  const clamp = (value: number, size: number, room: number) =>
+    Math.max(EDGE_MARGIN_PX, Math.min(value, room - EDGE_MARGIN_PX - size));
+  return {
+    left: round2(clamp(wanted.left, box.width, canvas.width)),
+    top: round2(clamp(wanted.top, box.height, canvas.height)),
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The widest box a snippet may have: the canvas less the 5 px margins, px (spec 000 §5). */
+export const maxSnippetWidth = (canvas: CanvasSize): number =>
+  Math.max(1, canvas.width - 2 * EDGE_MARGIN_PX);
+
+/**
+ * A new text snippet (spec 000 §9): the first free "Snippet n" text, font size 32 with the
+ * linked minimum 16, centred text in a 320 px box (narrower on a small canvas) in the middle
+ * of the canvas, each further new snippet 24 px lower and to the right, clamped inside.
+ * Every other field takes the spec 000 §3 default (font Journal, black, not bold).
+ * @param id the new snippet's id (a uuid).
+ */
+export function newTextSnippet(design: DesignDocument, id: string): TextSnippet {
+  const canvas = canvasOf(design);
+  const text = nextSnippetText(design);
+  const width = Math.min(NEW_SNIPPET_WIDTH, maxSnippetWidth(canvas));
+  const height = Math.ceil(DEFAULT_FONT_SIZE * LINE_HEIGHT_FACTOR);
+  const n = Number(text.slice(DEFAULT_SNIPPET_TEXT.length + 1)) - 1;
+  const offset = (n % 6) * CASCADE_PX;
+  const { left, top } = clampBox(
+    {
+      left: (canvas.width - width) / 2 + offset,
+      top: (canvas.height - height) / 2 + offset,
+      width,
+      height,
+    },
+    canvas,
+  );
+  return TextSnippetSchema.parse({
+    id,
+    text,
+    original_text: text,
+    fontSize: DEFAULT_FONT_SIZE,
+    textAlign: 'center',
+    width,
+    height,
+    left,
+    top,
+    linked: true,
+  });
+}
+
+/**
+ * The font size and minimum size after the user sets the font size (spec 000 §4 "Linked font
+ * sizes"; §5 "max font size value 80", "the shrink-until size cannot exceed the current font
+ * size"): the size is rounded and kept in 1–80; while linked the minimum is half of it; while
+ * unlinked a size below the minimum lowers the minimum to it.
+ */
+export function withFontSize(
+  snippet: Pick<TextSnippet, 'linked' | 'minFontSize'>,
+  fontSize: number,
+): { fontSize: number; minFontSize: number } {
+  const size = Math.max(1, Math.min(MAX_FONT_SIZE, Math.round(fontSize)));
+  if (snippet.linked) return { fontSize: size, minFontSize: halfFontSize(size) };
+  return { fontSize: size, minFontSize: Math.min(snippet.minFontSize, size) };
+}

@@ -1,0 +1,45 @@
+/**
+ * The ui slice: the open side panel (spec 000 §2 "four floating side panels, one open at a
+ * time"), the pending confirmation (spec 000 §8), the add-snippet cooldown (spec 000 §4) and a
+ * notice for the user. View state only: never in the history.
+ */
+import type { EditorSlice } from './types.ts';
+
+/** The side panels (spec 000 §2). */
+export const PANELS = ['templates', 'images', 'snippets', 'stickers'] as const;
+export type PanelName = (typeof PANELS)[number];
+
+/** A confirmation the user must answer (spec 000 §8 "Confirmations"). */
+export type ConfirmRequest = { kind: 'deleteSnippet'; id: string };
+
+/** A message for the user: info after a 409 re-apply, error after a refused change. */
+export interface EditorNotice {
+  tone: 'info' | 'error';
+  text: string;
+}
+
+export interface UiSlice {
+  panel: PanelName | null;
+  /** Opens a panel (closing the open one); the open panel's name closes it. */
+  togglePanel(panel: PanelName): void;
+  confirm: ConfirmRequest | null;
+  askConfirm(request: ConfirmRequest): void;
+  closeConfirm(): void;
+  /** True for 1 s after a snippet was added (spec 000 §4 "Search/add"). */
+  addSnippetBlocked: boolean;
+  setAddSnippetBlocked(blocked: boolean): void;
+  notice: EditorNotice | null;
+  showNotice(notice: EditorNotice | null): void;
+}
+
+export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
+  panel: 'snippets',
+  togglePanel: (panel) => set((s) => ({ panel: s.panel === panel ? null : panel })),
+  confirm: null,
+  askConfirm: (confirm) => set({ confirm }),
+  closeConfirm: () => set({ confirm: null }),
+  addSnippetBlocked: false,
+  setAddSnippetBlocked: (addSnippetBlocked) => set({ addSnippetBlocked }),
+  notice: null,
+  showNotice: (notice) => set({ notice }),
+});

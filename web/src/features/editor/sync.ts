@@ -1,0 +1,199 @@
+/**
+ * Server sync of the open design (issue 6 "Server sync"; spec 000 §4 "each … change is saved to
+ * the server", §9 debounce): every document change is saved with `PUT /api/pic-snippet/{id}`
+ * (the full document, the title and the `version`) once the user has paused for 1000 ms; a
+ * title is saved at once (spec 000 §2 "saves on blur"). Saves never overlap: a change made
+ * while one is on its way is saved right after it.
+ *
+ * **A 409** (the design was saved elsewhere, DESIGN.md §4) loads the current version and
+ * re-applies this editor's unsaved changes onto it (document/merge.ts: what this editor changed
+ * wins, the rest is theirs), saves the result with the new version and says so. Nothing the user
+ * typed is dropped. The undo history survives when the merge left the editor's document as it
+ * was; otherwise it is cleared, as on a load (its patches describe the old document).
+ *
+ * The controller has no React and no fetch of its own: it gets a `DesignServer` (api.ts in the
+ * page, a fake in the unit tests).
+ */
+import type { DesignDocument } from '#shared/design.ts';
+import { mergeDesigns, sameValue } from './document/merge.ts';
+import type { LoadedDesign } from './store/designSlice.ts';
+import type { EditorStore } from './store/index.ts';
+
+/** The pause after the last change before it is saved, ms (spec 000 §4, §9 "server save after 1000 ms"). */
+export const SAVE_DEBOUNCE_MS = 1000;
+
+/** 409 rounds in a row before the editor gives up and shows the failure. */
+const MAX_CONFLICT_ROUNDS = 3;
+
+/** Shown when a failure carries no message of its own. */
+const SAVE_FAILED = 'Your changes could not be saved.';
+
+/** What a save sends: the design's version, its title and its whole document. */
+export interface SaveRequest {
+  version: number;
+  title: string;
+  document: DesignDocument;
+}
+
+/** The design API as the sync uses it. */
+export interface DesignServer {
+  /**
+   * Saves the design.
+   * @returns the design's new version and saved title.
+   * @throws an error with `status: 409` when `version` is stale; any other error otherwise.
+   */
+  save(id: string, request: SaveRequest): Promise<{ version: number; title: string }>;
+  /** Loads the design's current version. */
+  load(id: string): Promise<LoadedDesign>;
+}
+
+export interface SyncController {
+  /** Saves now what is not saved yet (the Retry button, leaving the page); resolves when done. */
+  flush(): Promise<void>;
+  /** Sets the design's title and saves it at once. */
+  saveTitle(title: string): Promise<void>;
+  /** Stops watching the store (the page closes). */
+  stop(): void;
+}
+
+const isConflict = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 409;
+
+const messageOf = (error: unknown) =>
+  error instanceof Error && error.message.trim() !== '' ? error.message : SAVE_FAILED;
+
+/**
+ * Starts saving the store's design (it must be loaded). The store's sync slice shows the state:
+ * `pending` while the debounce runs, `saving`, `saved`, or `failed` with the reason.
+ * @param options.debounceMs the pause before a save, ms (1000 by default, spec 000 §9).
+ */
+export function startSync(
+  store: EditorStore,
+  server: DesignServer,
+  options: { debounceMs?: number } = {},
+): SyncController {
+  const debounceMs = options.debounceMs ?? SAVE_DEBOUNCE_MS;
+  const first = store.getState();
+  if (!first.design || !first.meta) throw new Error('startSync needs a loaded design');
+  /** What the server has from this editor: the base of a 409 merge. */
+  let base: DesignDocument = first.design;
+  let savedTitle = first.meta.title;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let conflictRounds = 0;
+  store.getState().markSaved(first.revision);
+
+  const cancelTimer = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  const unsaved = () => {
+    const s = store.getState();
+    return s.revision !== s.savedRevision || s.meta?.title !== savedTitle;
+  };
+  const schedule = () => {
+    cancelTimer();
+    store.getState().setSaveState('pending');
+    timer = setTimeout(() => void flush(), debounceMs);
+  };
+
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.revision !== prev.revision && unsaved()) schedule();
+  });
+
+  async function saveOnce(): Promise<void> {
+    const { design, meta, revision, setSaveState } = store.getState();
+    if (!design || !meta) return;
+    setSaveState('saving');
+    try {
+      const result = await server.save(meta.id, {
+        version: meta.version,
+        title: meta.title,
+        document: design,
+      });
+      base = design;
+      savedTitle = meta.title;
+      conflictRounds = 0;
+      store.getState().setMeta({ version: result.version });
+      store.getState().markSaved(revision);
+      // Changes made meanwhile wait for their own debounce (the subscription started it).
+      if (!unsaved()) store.getState().setSaveState('saved');
+      else if (timer === undefined) schedule();
+      else store.getState().setSaveState('pending');
+    } catch (error) {
+      if (isConflict(error) && conflictRounds < MAX_CONFLICT_ROUNDS) {
+        conflictRounds++;
+        await reapply();
+      } else {
+        conflictRounds = 0;
+        store.getState().setSaveState('failed', messageOf(error));
+      }
+    }
+  }
+
+  /** The 409 path (see the module comment). */
+  async function reapply(): Promise<void> {
+    let fresh: LoadedDesign;
+    try {
+      fresh = await server.load(first.meta!.id);
+    } catch (error) {
+      store.getState().setSaveState('failed', messageOf(error));
+      return;
+    }
+    const s = store.getState();
+    if (!s.design || !s.meta) return;
+    const mineTitle = s.meta.title !== savedTitle ? s.meta.title : fresh.meta.title;
+    const { document, changedUnderneath } = mergeDesigns(base, s.design, fresh.document);
+    base = fresh.document;
+    savedTitle = fresh.meta.title;
+    s.replaceDocument(document, fresh.meta.version, !changedUnderneath);
+    s.setMeta({ title: mineTitle });
+    const nothingOfMine = sameValue(document, fresh.document) && mineTitle === fresh.meta.title;
+    const text = nothingOfMine
+      ? 'This design was changed elsewhere; the editor now shows the newest version.'
+      : `This design was changed elsewhere. Your changes were re-applied onto the newest version${
+          changedUnderneath ? ' (the undo history starts again from here)' : ''
+        }.`;
+    s.showNotice({ tone: 'info', text });
+    if (nothingOfMine) {
+      store.getState().markSaved(store.getState().revision);
+      cancelTimer();
+      store.getState().setSaveState('saved');
+    } else again = true;
+  }
+
+  async function flush(): Promise<void> {
+    cancelTimer();
+    if (running) {
+      again = true;
+      return running;
+    }
+    if (!unsaved()) {
+      store.getState().setSaveState('saved');
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        cancelTimer();
+        await saveOnce();
+      } while (again && store.getState().saveStatus !== 'failed');
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    flush,
+    saveTitle: (title) => {
+      store.getState().setMeta({ title });
+      return flush();
+    },
+    stop: () => {
+      unsubscribe();
+      cancelTimer();
+    },
+  };
+}
