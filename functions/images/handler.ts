@@ -1,11 +1,13 @@
 /**
  * The `images` feature (spec 000 §7 "Images, stickers, fonts"; issue: libraries §1): the global
- * library, the team's uploads (list, upload, delete) and one image. Stock search, tags and
- * sticker uploads (`type=asIcon`) come with the rest of the libraries issue.
+ * library, the team's uploads (list, upload, delete) and one image; `POST /image` with
+ * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts). Stock search and tags come
+ * with the rest of the libraries issue.
  */
 import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
+import { PageQuery } from '#lib/paging.ts';
 import { imageView } from './views.ts';
 import { deleteUpload, storeUpload, visibleImage } from './library.ts';
 import type { AuthUser } from '#lib/auth.ts';
@@ -20,15 +22,6 @@ function teamOf(user: AuthUser | undefined): string {
 
 /** Library page size: four rows of a six-column picker. */
 export const LIBRARY_PAGE_SIZE = 24;
-
-const PageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page must be a number.' })
-    .int('The page must be a whole number.')
-    .min(1, 'The page must be at least 1.')
-    .max(10_000, 'The page may not be greater than 10000.')
-    .default(1),
-});
 
 /** Reads the whole scope newest first and cuts one page: `{ data, current_page, last_page }`. */
 async function pageOf(scope: string, page: number) {

@@ -3,17 +3,12 @@
  * optional `{ search }` body (spec 000 §7 "optional search body, optional ?page=").
  */
 import { z } from 'zod';
+import { PageQuery } from '#lib/paging.ts';
 import { MAX_SEARCH_LENGTH } from './library.ts';
 
 /** `?page=`: a whole number from 1 (default 1). */
-export const StickerPageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page must be a number.' })
-    .int('The page must be a whole number.')
-    .min(1, 'The page must be at least 1.')
-    .max(10_000, 'The page may not be greater than 10000.')
-    .default(1),
-});
+/** The sticker lists' `?page=` (functions/lib/paging.ts). */
+export const StickerPageQuery = PageQuery;
 
 /** Free text to search with; absent or null is no search. At most 100 characters. */
 export const SearchText = z
