@@ -147,4 +147,42 @@ describe('sign-in page', () => {
     expect(again.status).not.toBe(200);
     await context.close();
   });
+
+  it('keeps a signed-in session alive with PUT /spark/token once 240 s have passed', async () => {
+    const context = await browser().createBrowserContext();
+    const page = await context.newPage();
+    // The page's clock can be moved forward; timers keep their real pace (checks every 5 s).
+    await page.evaluateOnNewDocument(() => {
+      const realNow = Date.now.bind(Date);
+      let offset = 0;
+      Date.now = () => realNow() + offset;
+      (window as unknown as { advanceClock: (ms: number) => void }).advanceClock = (ms) => {
+        offset += ms;
+      };
+    });
+    const refreshes: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/spark/token')) refreshes.push(request.method());
+    });
+    const base = stack().url;
+    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
+    await page.type('input[name="email"]', 'demo@example.com');
+    await page.type('input[name="password"]', 'demo-password');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+
+    // Two checks (10 s) with the clock unmoved: no refresh yet.
+    await new Promise((r) => setTimeout(r, 10_500));
+    expect(refreshes).toEqual([]);
+    await page.evaluate(() =>
+      (window as unknown as { advanceClock: (ms: number) => void }).advanceClock(241_000),
+    );
+    const response = await page.waitForResponse((r) => r.url().endsWith('/spark/token'), {
+      timeout: 10_000,
+    });
+    expect(response.request().method()).toBe('PUT');
+    expect(response.status()).toBe(200);
+    expect(refreshes).toEqual(['PUT']);
+    await context.close();
+  });
 });
