@@ -63,7 +63,7 @@ export function DesignList({
   const list = usePagedList(`${view}|${sort}|${tag}`, fetchPage, idOf);
   const { update } = list;
 
-  const listRef = useRef<HTMLUListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   // Set after a card left the list (its index), read once the list has re-rendered.
   const [focusAt, setFocusAt] = useState<{ index: number } | null>(null);
   const onDone = useCallback(
@@ -83,7 +83,11 @@ export function DesignList({
     if (focusAt === null) return;
     const cards = listRef.current?.querySelectorAll<HTMLElement>('.design-card');
     const card = cards?.[Math.min(focusAt.index, cards.length - 1)];
-    card?.querySelector<HTMLElement>('a, button')?.focus();
+    // The last card gone: the empty state's heading says what is left.
+    const target =
+      card?.querySelector<HTMLElement>('a, button') ??
+      listRef.current?.querySelector<HTMLElement>('[data-testid="list-empty"] h2');
+    target?.focus();
   }, [focusAt]);
 
   const [templateBusy, setTemplateBusy] = useState<string | null>(null);
@@ -135,7 +139,7 @@ export function DesignList({
 
   const what = view === 'templates' ? 'templates' : 'PicSnippets';
   return (
-    <div className="design-list">
+    <div ref={listRef} className="design-list">
       {list.phase === 'loading' && (
         <>
           <p role="status" className="visually-hidden">
@@ -167,7 +171,7 @@ export function DesignList({
       )}
 
       {list.items.length > 0 && (
-        <ul ref={listRef} className="design-grid" aria-label={what} data-testid="design-grid">
+        <ul className="design-grid" aria-label={what} data-testid="design-grid">
           {list.items.map((card, index) => (
             <DesignCardItem
               key={card.id}
@@ -210,7 +214,9 @@ function EmptyState({
 }) {
   return (
     <section className="empty-state design-list__empty" data-testid="list-empty">
-      <h2 className="card__title">{title}</h2>
+      <h2 className="card__title" tabIndex={-1}>
+        {title}
+      </h2>
       <p className="muted">{children}</p>
       {action}
     </section>
