@@ -59,6 +59,10 @@ export const ConfigSchema = z.object({
    * (fake servers in tests). Every URL still goes through the SSRF guard.
    */
   MERGE_TAG_API_URLS: optional,
+  /** KMS key (id or ARN) whose data keys encrypt stored secrets; required in AWS to store one. */
+  SECRETS_KMS_KEY_ID: optional,
+  /** Outside AWS: the master key of stored secrets, base64 of 32 bytes (functions/lib/secrets.ts). */
+  SECRETS_LOCAL_KEY: optional,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -52,6 +52,8 @@ const routed = featureHandler(
             provider: body.provider,
             accessToken: body.access_token ?? undefined,
             storeFront: body.storeFront ?? undefined,
+            teamId: auth.user.currentTeamId,
+            userId: auth.user.userId,
           },
           configuredDeps(),
         );

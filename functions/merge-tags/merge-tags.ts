@@ -16,6 +16,7 @@ import {
   type ProviderValue,
 } from '#shared/providers/index.ts';
 import { LIVE_ADAPTERS, apiBaseUrls, type LiveAdapter } from './adapters.ts';
+import { dynamoCredentials, type CredentialStore } from './credentials.ts';
 import { ProviderCallError, providerGetJson, providerGuard } from './provider-http.ts';
 
 /** What `POST /api/merge-tag` answers. */
@@ -32,6 +33,8 @@ export interface MergeTagAnswer {
   free_text: true;
   /** For the screen, when live fields are missing. */
   message?: string;
+  /** Whether the team has this platform's credentials saved (encrypted) for next time. */
+  credentials_saved: boolean;
 }
 
 export interface MergeTagRequest {
@@ -40,6 +43,9 @@ export interface MergeTagRequest {
   accessToken?: string | undefined;
   /** Klaviyo's storefront (GET /api/merge-tag/storeFront). */
   storeFront?: string | undefined;
+  /** The caller's current team and user: credentials are saved per team. */
+  teamId?: string | undefined;
+  userId?: string | undefined;
 }
 
 export interface MergeTagDeps {
@@ -48,6 +54,8 @@ export interface MergeTagDeps {
   baseUrls: Partial<Record<ProviderValue, string>>;
   /** Per call, ms. */
   timeoutMs: number;
+  /** Where accepted credentials are kept; none: nothing is saved. */
+  credentials?: CredentialStore;
 }
 
 /** The deployment's settings (functions/lib/config.ts `MERGE_TAGS_MODE`, `MERGE_TAG_API_URLS`). */
@@ -58,6 +66,7 @@ export function configuredDeps(): MergeTagDeps {
     guard: providerGuard(),
     baseUrls: apiBaseUrls(c.MERGE_TAG_API_URLS),
     timeoutMs: 5000,
+    credentials: dynamoCredentials,
   };
 }
 
@@ -84,6 +93,7 @@ function answer(
     connection_needed: live === undefined && provider.connection !== 'none',
     free_text: true,
     ...(message ? { message } : {}),
+    credentials_saved: false,
   };
 }
 
@@ -102,10 +112,54 @@ function callAdapter(
   );
 }
 
+/** The credential to use: the one given, else the team's saved one. */
+async function credentialFor(
+  provider: Provider,
+  request: MergeTagRequest,
+  deps: MergeTagDeps,
+): Promise<{ token: string; saved: boolean } | undefined> {
+  const given = request.accessToken?.trim() ?? '';
+  if (given !== '') return { token: given, saved: false };
+  if (!request.teamId || !deps.credentials) return undefined;
+  try {
+    const stored = await deps.credentials.load(request.teamId, provider.value);
+    return stored ? { token: stored, saved: true } : undefined;
+  } catch (error) {
+    logger.warn('saved merge-tag credential unreadable', {
+      provider: provider.value,
+      error: (error as Error).message,
+    });
+    return undefined;
+  }
+}
+
+/** Keeps a credential the platform accepted, for the team's next exports; never fails the call. */
+async function remember(
+  provider: Provider,
+  request: MergeTagRequest,
+  token: string,
+  deps: MergeTagDeps,
+) {
+  if (!request.teamId || !request.userId || !deps.credentials) return false;
+  try {
+    await deps.credentials.save(request.teamId, provider.value, token, request.userId);
+    return true;
+  } catch (error) {
+    logger.error('saving a merge-tag credential failed', {
+      provider: provider.value,
+      error: (error as Error).message,
+    });
+    return false;
+  }
+}
+
 /**
- * The merge tags of a provider for the export screen.
- * @throws AppError 422 `{ access_token: [message] }` when the platform refuses the credentials;
- *   every other failure of a live call answers the catalogue with a message instead.
+ * The merge tags of a provider for the export screen. A credential the platform accepts is
+ * saved for the caller's team (encrypted); without one in the request, the team's saved one is
+ * used.
+ * @throws AppError 422 `{ access_token: [message] }` when the platform refuses the credentials
+ *   (a refused saved credential is forgotten); every other failure of a live call answers the
+ *   catalogue with a message instead.
  */
 export async function listMergeTags(
   request: MergeTagRequest,
@@ -114,9 +168,9 @@ export async function listMergeTags(
   const provider = providerOf(request.provider);
   const catalogue = provider.catalogue(request.storeFront);
   const adapter = LIVE_ADAPTERS[provider.value];
-  const token = request.accessToken?.trim() ?? '';
   if (!adapter || provider.connection === 'none') return answer(provider, catalogue, undefined);
-  if (token === '') {
+  const credential = await credentialFor(provider, request, deps);
+  if (!credential) {
     return answer(
       provider,
       catalogue,
@@ -124,16 +178,22 @@ export async function listMergeTags(
       `Live fields need a connection to ${provider.label}.`,
     );
   }
+  const saved = { credentials_saved: credential.saved };
   if (deps.mode === 'offline') {
-    return answer(
-      provider,
-      catalogue,
-      undefined,
-      `Live fields need a connection to ${provider.label}; this installation works offline.`,
-    );
+    return {
+      ...answer(
+        provider,
+        catalogue,
+        undefined,
+        `Live fields need a connection to ${provider.label}; this installation works offline.`,
+      ),
+      ...saved,
+    };
   }
   try {
-    return answer(provider, catalogue, await callAdapter(provider.value, adapter, token, deps));
+    const live = await callAdapter(provider.value, adapter, credential.token, deps);
+    const kept = credential.saved || (await remember(provider, request, credential.token, deps));
+    return { ...answer(provider, catalogue, live), credentials_saved: kept };
   } catch (error) {
     if (!(error instanceof ProviderCallError)) throw error;
     logger.warn('live merge tags failed', {
@@ -143,15 +203,23 @@ export async function listMergeTags(
       reason: error.message,
     });
     if (error.failure === 'unauthorized') {
+      if (credential.saved) await deps.credentials?.remove(request.teamId!, provider.value);
       throw validationFailed({
-        access_token: [`${provider.label} did not accept these credentials.`],
+        access_token: [
+          credential.saved
+            ? `${provider.label} no longer accepts the saved credentials; enter them again.`
+            : `${provider.label} did not accept these credentials.`,
+        ],
       });
     }
-    return answer(
-      provider,
-      catalogue,
-      undefined,
-      `${provider.label} could not be reached; its live fields are not listed.`,
-    );
+    return {
+      ...answer(
+        provider,
+        catalogue,
+        undefined,
+        `${provider.label} could not be reached; its live fields are not listed.`,
+      ),
+      ...saved,
+    };
   }
 }

@@ -25,11 +25,14 @@ let platformPort = 0;
 let victimPort = 0;
 
 const KLAVIYO_KEY = 'pk_test_0123456789';
+/** The key the fake Klaviyo accepts (a test revokes it). */
+let acceptedKlaviyoKey = KLAVIYO_KEY;
 
 /** What the fake platforms answer, by path; `authorization` must carry the right credential. */
 function answer(path: string, headers: IncomingHttpHeaders): [number, unknown] {
   if (path.startsWith('/klaviyo/api/profiles/')) {
-    if (headers.authorization !== `Klaviyo-API-Key ${KLAVIYO_KEY}`) return [401, { errors: [] }];
+    if (headers.authorization !== `Klaviyo-API-Key ${acceptedKlaviyoKey}`)
+      return [401, { errors: [] }];
     return [
       200,
       {
@@ -269,6 +272,56 @@ describe('POST /api/merge-tag with credentials: live adapters against the fake p
     const res = await mergeTags({ provider, access_token: token });
     expect(res.json.live).toBe(true);
     expect(res.json.merge_tags).toContainEqual({ merge_tag_name: name, merge_tag_value: value });
+  });
+});
+
+describe('saved credentials (encrypted per team)', () => {
+  it('keeps an accepted key for the team, sealed, and uses it when none is sent', async () => {
+    const first = await mergeTags({ provider: 'klaviyo', access_token: KLAVIYO_KEY });
+    expect(first.json).toMatchObject({ live: true, credentials_saved: true });
+    const { db } = await import('#lib/db/index.ts');
+    const item = (
+      await db().ProviderCredential.get({ teamId: 'team-demo', provider: 'klaviyo' }).go()
+    ).data!;
+    expect(item.sealed).not.toContain(KLAVIYO_KEY);
+    expect(JSON.parse(item.sealed)).toMatchObject({ v: 1, keyId: 'local' });
+
+    const before = seen.length;
+    const again = await mergeTags({ provider: 'klaviyo' });
+    expect(again.json).toMatchObject({ live: true, credentials_saved: true });
+    expect(seen.slice(before).map((s) => s.headers.authorization)).toEqual([
+      `Klaviyo-API-Key ${KLAVIYO_KEY}`,
+    ]);
+  });
+
+  it('does not lend a team’s key to another team', async () => {
+    const admin = new TestClient(stack().url);
+    expect((await admin.login('admin@example.com')).status).toBe(200);
+    const res = await admin.request('POST', '/api/merge-tag', { provider: 'klaviyo' });
+    expect(res.json).toMatchObject({
+      live: false,
+      connection_needed: true,
+      credentials_saved: false,
+    });
+  });
+
+  it('forgets a saved key the platform no longer accepts', async () => {
+    acceptedKlaviyoKey = 'pk_rotated';
+    try {
+      const refused = await mergeTags({ provider: 'klaviyo' });
+      expect(refused.status).toBe(422);
+      expect(refused.json.errors).toEqual({
+        access_token: ['Klaviyo no longer accepts the saved credentials; enter them again.'],
+      });
+      const after = await mergeTags({ provider: 'klaviyo' });
+      expect(after.json).toMatchObject({
+        live: false,
+        credentials_saved: false,
+        message: 'Live fields need a connection to Klaviyo.',
+      });
+    } finally {
+      acceptedKlaviyoKey = KLAVIYO_KEY;
+    }
   });
 });
 

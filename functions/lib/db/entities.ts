@@ -581,7 +581,35 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /**
+   * A team's credential for a merge-tag platform (issue #9 item 2: Klaviyo private key, Keap
+   * OAuth token, ManyChat page API key), sealed with envelope encryption
+   * (functions/lib/secrets.ts; encryption context `{ teamId, provider }`). One per team and
+   * provider; never answered to clients.
+   */
+  const ProviderCredential = new Entity(
+    {
+      model: { entity: 'providercredential', version: '1', service: SERVICE },
+      attributes: {
+        teamId: { type: 'string', required: true },
+        provider: { type: 'string', required: true },
+        /** JSON of a `SealedSecret`. */
+        sealed: { type: 'string', required: true },
+        savedBy: { type: 'string', required: true },
+        savedAt: { type: 'string', required: true, default: now, set: () => now() },
+      },
+      indexes: {
+        byTeam: {
+          pk: { ...primary.pk, composite: ['teamId'] },
+          sk: { ...primary.sk, composite: ['provider'] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    ProviderCredential,
     StickerPack,
     Sticker,
     StickerUpload,
