@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { fetchDesign, type DesignCard, type DesignDetails } from '../api/designs.ts';
 import { isApiError } from '../api/client.ts';
 import { Spinner } from '../components/Spinner.tsx';
+import { DesignNotFound } from '../features/dashboard/DesignNotFound.tsx';
 import { DesignViewer } from '../features/dashboard/DesignViewer.tsx';
 import { ActionFeedback } from '../features/dashboard/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
@@ -114,7 +115,7 @@ function DesignShow({ id }: { id: string }) {
   }
   if (loaded.state === 'error') {
     return loaded.status === 404 ? (
-      <NotFound />
+      <DesignNotFound />
     ) : (
       <div className="container container--narrow">
         <LoadFailed
@@ -236,32 +237,6 @@ function DesignShow({ id }: { id: string }) {
         error={actions.error}
         onDismissError={actions.dismissError}
       />
-    </div>
-  );
-}
-
-/** A design that is not there, or not the current team's (the API does not tell them apart). */
-function NotFound() {
-  return (
-    <div className="container container--narrow">
-      <section className="card empty-state" data-testid="design-not-found">
-        <p className="empty-state__code" aria-hidden="true">
-          404
-        </p>
-        <h1 className="page-title">This PicSnippet was not found</h1>
-        <p className="muted">
-          It may have been deleted, or it belongs to another of your teams: switch teams in Settings
-          to see that team's PicSnippets.
-        </p>
-        <div className="form-actions form-actions--center">
-          <Link to="/dashboard" className="button">
-            Back to the dashboard
-          </Link>
-          <Link to="/settings#/companies" className="button button--secondary">
-            Your teams
-          </Link>
-        </div>
-      </section>
     </div>
   );
 }
