@@ -15,7 +15,10 @@ const SERVED_PREFIX = 'files/';
 export interface DesignUrls {
   /** The render URL `${PUBLIC_URL}/r/{publicId}` (DESIGN.md §5; absolute: it goes into e-mails). */
   base_url: string;
-  /** The render of the current version, cached for a year (`/r/{publicId}/v{version}`). */
+  /**
+   * The render of the current version for the product's own pages, cached for a year
+   * (`/r/{publicId}/v{version}?__preview=1`: not counted as a view).
+   */
   preview_url: string;
   /** SPA page paths and API paths, relative to the product's origin. */
   showurl: string;
@@ -34,7 +37,7 @@ export function designUrls(record: Pick<DesignRecord, 'designId' | 'publicId' | 
   const base = renderUrlOf(record.publicId);
   const urls: DesignUrls = {
     base_url: base,
-    preview_url: `${base}/${cacheIdOf(record.version)}`,
+    preview_url: `${base}/${cacheIdOf(record.version)}?__preview=1`,
     showurl: `/pic-snippet/${id}`,
     editurl: `/pic-snippet/${id}/edit`,
     archiveurl: `/api/pic-snippet/${id}/archive`,

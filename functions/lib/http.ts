@@ -163,6 +163,11 @@ export interface ChainOptions {
   rawBody?: boolean;
   /** Set the XSRF-TOKEN cookie on GETs (default true; never on cacheable renders). */
   issueXsrf?: boolean;
+  /**
+   * Headers that replace the standard security headers on some answers (applied after them),
+   * e.g. a PDF render that the product's own pages frame. Return undefined to keep them.
+   */
+  headerOverrides?: (event: ApiEvent, response: ApiResult) => Record<string, string> | undefined;
 }
 
 /**
@@ -174,7 +179,19 @@ export function httpChain(
   handler: (event: ApiEvent, context: Context) => Promise<ApiResult>,
   options: ChainOptions = {},
 ) {
-  const chain = middy<ApiEvent, ApiResult>({ timeoutEarlyInMillis: 0 })
+  const chain = middy<ApiEvent, ApiResult>({ timeoutEarlyInMillis: 0 });
+  const { headerOverrides } = options;
+  if (headerOverrides) {
+    // Registered first, so its `after` runs last (middy runs `after` in reverse order).
+    const override = (request: { event: ApiEvent; response?: ApiResult | null }) => {
+      const { event, response } = request;
+      if (!response) return;
+      const extra = headerOverrides(event, response);
+      if (extra) response.headers = { ...response.headers, ...extra };
+    };
+    chain.use({ after: override, onError: override });
+  }
+  chain
     .use(httpHeaderNormalizer())
     .use(httpSecurityHeaders(securityHeaderOptions) as MiddlewareObj<ApiEvent, ApiResult>)
     .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>);

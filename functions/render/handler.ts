@@ -90,4 +90,25 @@ export function renderRequest(event: ApiEvent): Promise<ApiResult> {
   });
 }
 
-export const handler = httpChain('render', renderRequest, { issueXsrf: false });
+/**
+ * Render answers are meant to be embedded anywhere (e-mail, customers' web pages, video
+ * players): `Cross-Origin-Resource-Policy: cross-origin` on all of them, the fallback image
+ * included. A PDF may also be framed by the product's own pages (the show page's PDF view):
+ * same-origin framing and no sandbox (Chromium's PDF viewer does not run in a sandboxed
+ * document). Other headers stay the strict API ones.
+ */
+const renderHeaders = (_event: ApiEvent, response: ApiResult): Record<string, string> => ({
+  // The names the security-headers middleware writes, so these replace its values.
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  ...(String(response.headers?.['content-type'] ?? '').startsWith('application/pdf')
+    ? {
+        'X-Frame-Options': 'SAMEORIGIN',
+        'Content-Security-Policy': "default-src 'none'; frame-ancestors 'self'",
+      }
+    : {}),
+});
+
+export const handler = httpChain('render', renderRequest, {
+  issueXsrf: false,
+  headerOverrides: renderHeaders,
+});

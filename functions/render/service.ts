@@ -322,7 +322,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       const { body, hit, timings } = await cachedRender(design, values, format, {
         ip: request.sourceIp,
       });
-      deps.countView(design.designId);
+      // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
+      if (query.__preview !== '1') deps.countView(design.designId);
       const etag = etagOf(body);
       const cacheControl =
         path.cacheId === cacheIdOf(design.version) ? IMMUTABLE_CACHE : SHORT_CACHE;

@@ -27,6 +27,11 @@ async function addDesign(publicId: string, teamId: string, document: unknown): P
 describe('formats (issue: render §6)', () => {
   it('gives a PDF to a team whose plan has can_export_pdf', async () => {
     const res = await fetch(url('/r/demo-welcome/pdf?first_name=Ana'));
+    // The show page frames it: same-origin framing, no sandbox (images stay unframeable).
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'self'",
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const body = Buffer.from(await res.arrayBuffer());
@@ -188,6 +193,16 @@ describe('views (issue: render §9)', () => {
     const after = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
     expect(after.counter).toBe(before + 3);
     expect(after.version).toBe(1);
+    // The product's own previews are not views.
+    const preview = await fetch(url('/r/demo-welcome/v1?__preview=1'));
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get('x-frame-options')).toBe('DENY');
+    // Embeddable anywhere: e-mail, customers' pages, video players.
+    expect(preview.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    await flushViews();
+    expect((await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!.counter).toBe(
+      after.counter,
+    );
     // The views sort reads the list copy of the count (functions/designs/lists.ts).
     expect(after.listedViews).toBe(after.counter);
   });
