@@ -1,6 +1,8 @@
 import { RenderPlayground } from '../features/playground/RenderPlayground.tsx';
 import { HealthPanel } from '../features/status/HealthPanel.tsx';
+import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { useAppStore } from '../state/store.ts';
 
 const STEPS = [
   {
@@ -16,6 +18,7 @@ const STEPS = [
 
 export function HomePage() {
   useDocumentTitle();
+  const user = useAppStore((s) => s.user);
   return (
     <div className="container stack-lg">
       <section className="hero" aria-labelledby="hero-title">
@@ -40,6 +43,17 @@ export function HomePage() {
             </li>
           ))}
         </ol>
+        <div className="form-actions">
+          {user ? (
+            <Link to="/dashboard" className="button">
+              Go to your dashboard
+            </Link>
+          ) : (
+            <Link to="/register" className="button">
+              Create your account
+            </Link>
+          )}
+        </div>
       </section>
       <RenderPlayground />
       <HealthPanel />

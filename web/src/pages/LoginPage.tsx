@@ -195,9 +195,8 @@ function SignedIn() {
           You are signed in
         </h1>
         <p className="muted">Welcome back to PicSnippets.</p>
-        {/* TODO: go to the dashboard once its route exists. */}
-        <Link to="/" className="button">
-          Go to the home page
+        <Link to="/dashboard" className="button">
+          Go to your dashboard
         </Link>
       </section>
     </div>
