@@ -40,6 +40,10 @@ export const router = createBrowserRouter([
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'pic-snippet/create', element: <CreateDesignPage /> },
       { path: 'pic-snippet/:id', element: <DesignShowPage /> },
+      {
+        path: 'pic-snippet/:id/edit',
+        lazy: () => import('./pages/EditorPage.tsx').then((m) => ({ Component: m.EditorPage })),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -394,8 +394,16 @@ export function runCommand<K extends CommandName>(
   name: K,
   ...args: CommandArgs[K] extends void ? [] : [CommandArgs[K]]
 ): boolean {
-  const command = COMMANDS[name] as EditorCommand<CommandArgs[K]>;
+  return runCommandWith(store, name, args[0]);
+}
+
+/**
+ * Runs a command with arguments typed by the caller's source (a shortcut declares its own,
+ * keyboard.ts): the same as `runCommand`, for names known only at run time.
+ */
+export function runCommandWith(store: EditorStore, name: CommandName, args: unknown): boolean {
+  const command = COMMANDS[name] as EditorCommand<unknown>;
   if (!command.enabled(store.getState())) return false;
-  command.perform(store, args[0] as CommandArgs[K]);
+  command.perform(store, args);
   return true;
 }

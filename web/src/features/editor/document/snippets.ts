@@ -80,7 +80,8 @@ export const snippetHeight = (snippet: TextSnippet): number =>
  * at least 5 px inside the edges"; "moving or scaling objects is clamped inside the canvas").
  * A box wider (or taller) than the room is put at the 5 px margin. A box entirely outside the
  * canvas is re-centred (spec 000 §5 "far-outside snippets are re-centred").
- * @returns the box's new top-left corner, px, rounded to 0.01 px.
+ * @returns the box's new top-left corner, rounded to whole px (a drag on a zoomed canvas gives
+ *   fractions no one can see or type).
  */
 export function clampBox(box: Box, canvas: CanvasSize): { left: number; top: number } {
   const outside =
@@ -94,12 +95,10 @@ export function clampBox(box: Box, canvas: CanvasSize): { left: number; top: num
   const clamp = (value: number, size: number, room: number) =>
     Math.max(EDGE_MARGIN_PX, Math.min(value, room - EDGE_MARGIN_PX - size));
   return {
-    left: round2(clamp(wanted.left, box.width, canvas.width)),
-    top: round2(clamp(wanted.top, box.height, canvas.height)),
+    left: Math.round(clamp(wanted.left, box.width, canvas.width)),
+    top: Math.round(clamp(wanted.top, box.height, canvas.height)),
   };
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The widest box a snippet may have: the canvas less the 5 px margins, px (spec 000 §5). */
 export const maxSnippetWidth = (canvas: CanvasSize): number =>

@@ -1,0 +1,162 @@
+/**
+ * The editor of one loaded design (spec 000 §2 "Editor"): it owns the store (loaded with the
+ * design, so the history starts empty, spec 000 §4), starts the server sync, listens for the
+ * keyboard shortcuts, and lays out the title bar, the side panels, the toolbar and the canvas.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { ConfirmDialog } from '../../components/Modal.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { designServer } from './api.ts';
+import { runCommand, runCommandWith } from './commands.ts';
+import { CanvasStage } from './components/CanvasStage.tsx';
+import { EditorToolbar, IS_MAC } from './components/EditorToolbar.tsx';
+import { SaveStateIndicator } from './components/SaveStateIndicator.tsx';
+import { SidePanels } from './components/SidePanels.tsx';
+import { TitleField } from './components/TitleField.tsx';
+import { EditorContext, useEditor, useEditorContext } from './EditorContext.tsx';
+import { shortcutFor } from './keyboard.ts';
+import { createEditorStore, type EditorStore } from './store/index.ts';
+import type { LoadedDesign } from './store/designSlice.ts';
+import { startSync, type SyncController } from './sync.ts';
+import './canvas/fonts.ts';
+
+/** True when keys typed go to a text field (its own undo, Delete and arrows apply). */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return (
+    target instanceof HTMLInputElement &&
+    !['button', 'checkbox', 'radio', 'range', 'color', 'submit', 'reset'].includes(target.type)
+  );
+}
+
+/** Runs the shortcut's command (keyboard.ts) on a key press outside text fields and dialogs. */
+function useShortcuts(store: EditorStore): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || document.querySelector('dialog[open]')) return;
+      const match = shortcutFor(event, isTyping(event.target), IS_MAC);
+      if (!match) return;
+      event.preventDefault();
+      runCommandWith(store, match.name, match.args);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
+
+export function Editor({ loaded }: { loaded: LoadedDesign }) {
+  const [store] = useState(() => {
+    const created = createEditorStore();
+    created.getState().loadDesign(loaded);
+    return created;
+  });
+  // The components get a stable handle at once; the controller behind it starts with the page.
+  const [sync] = useState(() => {
+    let current: SyncController | null = null;
+    return {
+      attach: (controller: SyncController | null) => {
+        current = controller;
+      },
+      flush: () => current?.flush() ?? Promise.resolve(),
+      saveTitle: (title: string) => current?.saveTitle(title) ?? Promise.resolve(),
+      stop: () => current?.stop(),
+    };
+  });
+
+  useEffect(() => {
+    const controller = startSync(store, designServer);
+    sync.attach(controller);
+    // Leaving the page (or the tab going to the background) saves what is waiting.
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') void controller.flush();
+    };
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      document.removeEventListener('visibilitychange', onHide);
+      sync.attach(null);
+      void controller.flush();
+      controller.stop();
+    };
+  }, [store, sync]);
+
+  useShortcuts(store);
+  const context = useMemo(() => ({ store, sync }), [store, sync]);
+
+  return (
+    <EditorContext.Provider value={context}>
+      <div className="editor">
+        <header className="editor-bar">
+          <Link to="/dashboard" className="editor-bar__back">
+            <span aria-hidden="true">← </span>Dashboard
+          </Link>
+          <TitleField />
+          <SaveStateIndicator />
+          <Link to={`/pic-snippet/${encodeURIComponent(loaded.meta.id)}`} className="small">
+            Share and render URL
+          </Link>
+        </header>
+        <EditorNotice />
+        <div className="editor-body">
+          <SidePanels />
+          <div className="editor-main">
+            <EditorToolbar />
+            <CanvasStage baseImageUrl={loaded.meta.baseImageUrl} />
+          </div>
+        </div>
+        <DeleteConfirmation />
+      </div>
+    </EditorContext.Provider>
+  );
+}
+
+/** The notice after a 409 re-apply (sync.ts), until dismissed. */
+function EditorNotice() {
+  const { store } = useEditorContext();
+  const notice = useEditor((s) => s.notice);
+  if (!notice) return null;
+  return (
+    <div className="editor-notice">
+      <Notice tone={notice.tone}>
+        <div className="editor-notice__body">
+          <span>{notice.text}</span>
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            onClick={() => store.getState().showNotice(null)}
+          >
+            Dismiss
+          </button>
+        </div>
+      </Notice>
+    </div>
+  );
+}
+
+/** Spec 000 §8 "Confirmations (Delete and Cancel buttons)": 'Delete Text Snippet?'. */
+function DeleteConfirmation() {
+  const { store } = useEditorContext();
+  const confirm = useEditor((s) => s.confirm);
+  const text = useEditor((s) =>
+    confirm ? s.design?.text_snippets.find((t) => t.id === confirm.id)?.text : undefined,
+  );
+  return (
+    <ConfirmDialog
+      open={confirm !== null}
+      title="Delete Text Snippet?"
+      confirmLabel="Delete"
+      onCancel={() => store.getState().closeConfirm()}
+      onConfirm={() => {
+        if (confirm) runCommand(store, 'deleteTextSnippet', { id: confirm.id });
+        store.getState().closeConfirm();
+      }}
+    >
+      <p>
+        “{text?.trim() || 'This text snippet'}” will be removed from the design. Undo brings it
+        back.
+      </p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * The editor's design calls (spec 000 §7 "Design actions": `GET /api/pic-snippet/{id}`,
+ * `PUT /api/pic-snippet/{id}` with the full JSON): loading goes through the one restore path
+ * (`restoreDesign`, STYLE.md), saving sends the whole document with the title and the version.
+ * The dashboard's calls stay in api/designs.ts.
+ */
+import { api, ApiError } from '../../api/client.ts';
+import { restoreDesign } from '#shared/design.ts';
+import type { DesignMeta, LoadedDesign } from './store/designSlice.ts';
+import type { DesignServer, SaveRequest } from './sync.ts';
+
+const enc = encodeURIComponent;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+
+/** Shown when the answer is not a design this editor can open. */
+const NOT_A_DESIGN = 'The server answered with a design this editor cannot open.';
+
+/**
+ * The browser's address for the base photo: `/files/…` on this origin (the API, the SPA and
+ * the user files share one origin, docs/decisions.md "API and SPA on one origin"), so the canvas
+ * is never tainted by another host; null when the design's photo is not served.
+ */
+export function sameOriginFileUrl(url: unknown): string | null {
+  if (typeof url !== 'string' || url === '') return null;
+  try {
+    const parsed = new URL(url, 'http://origin.invalid');
+    return parsed.pathname.startsWith('/files/') ? `${parsed.pathname}${parsed.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The record fields and the restored document of a design answer. */
+function toLoaded(body: unknown): LoadedDesign {
+  if (!isRecord(body) || typeof body.id !== 'string') throw new ApiError(200, NOT_A_DESIGN);
+  let document;
+  try {
+    document = restoreDesign(body).document;
+  } catch (error) {
+    console.error(error);
+    throw new ApiError(200, NOT_A_DESIGN);
+  }
+  const meta: DesignMeta = {
+    id: body.id,
+    title: text(body.title, 'Untitled'),
+    version: typeof body.version === 'number' ? body.version : 0,
+    publicId: text(body.public_id),
+    baseImageUrl: sameOriginFileUrl(body.base_image_url),
+    renderUrl: text(body.base_url),
+  };
+  return { meta, document };
+}
+
+/**
+ * `GET /api/pic-snippet/{id}`: the design to edit.
+ * @throws {ApiError} 404 when it is not the current team's (or does not exist); status 200 when
+ *   the answer is not a design.
+ */
+export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promise<LoadedDesign> {
+  return toLoaded(await api<unknown>('GET', `/api/pic-snippet/${enc(id)}`, undefined, { signal }));
+}
+
+/**
+ * `PUT /api/pic-snippet/{id}` with the document's fields at the top level, the title and the
+ * version (docs/decisions.md "Design API shapes").
+ * @returns the new version and the saved title.
+ * @throws {ApiError} 409 `{ message, version }` when the version is stale, 422 with field errors.
+ */
+export async function saveEditorDesign(
+  id: string,
+  request: SaveRequest,
+): Promise<{ version: number; title: string }> {
+  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}`, {
+    ...request.document,
+    title: request.title,
+    version: request.version,
+  });
+  const record = isRecord(body) ? body : {};
+  if (typeof record.version !== 'number') throw new ApiError(200, NOT_A_DESIGN);
+  return { version: record.version, title: text(record.title, request.title) };
+}
+
+/** The design API for the sync (sync.ts). */
+export const designServer: DesignServer = {
+  save: saveEditorDesign,
+  load: (id) => fetchEditorDesign(id),
+};

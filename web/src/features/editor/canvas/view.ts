@@ -1,0 +1,426 @@
+/**
+ * The fabric view of the editor (STYLE.md "The scene is data; fabric is a view"): draws the
+ * store's design document with the render page's own code (shared/scene/draw.ts:
+ * `drawBaseImage`, `fitTextLayer`, `imageLayer`), and turns fabric's events into commands
+ * (commands.ts). It never changes the document itself and never saves fabric's objects.
+ *
+ * Two stacked layers, as the render service composes them (DESIGN.md §5): a static canvas with
+ * the base photo (redrawn only when the image options change), and an interactive canvas with
+ * the stickers and text snippets. Both are zoomed to fit the screen; positions stay in the
+ * design's canvas px.
+ *
+ * Drawing is reconciled by object: each snippet or sticker is rebuilt only when what it draws
+ * changed. While the user drags an object, its moves go to the store at once (one history step
+ * for the whole gesture) and the dragged object is left as fabric moves it; it is redrawn from
+ * the document when the gesture ends.
+ */
+import { Canvas, StaticCanvas, type FabricObject, type TPointerEventInfo } from 'fabric';
+import {
+  drawBaseImage,
+  fitTextLayer,
+  imageLayer,
+  type BaseImageLayer,
+} from '#shared/scene/draw.ts';
+import { fontFamilyList } from '#shared/scene/fonts.ts';
+import type { ResolvedImageLayer, ResolvedTextLayer } from '#shared/scene/resolve.ts';
+import type { DesignDocument } from '#shared/design.ts';
+import { runCommand } from '../commands.ts';
+import { clampBox, canvasOf } from '../document/snippets.ts';
+import { editorScene } from '../document/preview.ts';
+import type { EditorStore } from '../store/index.ts';
+import type { Selection } from '../store/selectionSlice.ts';
+
+/** The selection frame and handles, in the product's colours. */
+const CONTROL_STYLE = {
+  borderColor: '#4338ca',
+  cornerColor: '#ffffff',
+  cornerStrokeColor: '#4338ca',
+  cornerStyle: 'circle',
+  cornerSize: 12,
+  transparentCorners: false,
+  borderScaleFactor: 2,
+  padding: 4,
+} as const;
+
+export interface CanvasView {
+  /** Zooms both layers: 1 draws a canvas px as one CSS px. */
+  setScale(scale: number): void;
+  /** Stops listening and frees the canvases. */
+  dispose(): void;
+}
+
+export interface CanvasViewOptions {
+  /** A double click on a text snippet: the page moves focus to its text field. */
+  onEditText?: (id: string) => void;
+}
+
+/** `snippet:{id}` or `sticker:{uuid}`: one key per drawn object. */
+const keyOf = (s: Selection) => `${s.kind}:${s.id}`;
+
+/** What is drawn for an object: when this changes, the object is rebuilt. */
+interface Drawn {
+  object: FabricObject;
+  signature: string;
+}
+
+/** The base photo's drawing input for a design. */
+function baseLayer(design: DesignDocument, src: string): BaseImageLayer {
+  return {
+    src,
+    width: design.canvas_width,
+    height: design.canvas_height,
+    angle: design.image_angle,
+    flipX: design.flip_x,
+    flipY: design.flip_y,
+    filters: design.filters,
+    enhance: design.enhance,
+  };
+}
+
+/** Loads the font faces a text layer needs before it is measured (as the render page does). */
+async function loadFonts(texts: ResolvedTextLayer[]): Promise<void> {
+  await Promise.all(
+    texts
+      .filter((t) => t.text.trim() !== '')
+      .map((t) =>
+        document.fonts
+          .load(
+            `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`,
+            t.text,
+          )
+          .catch(() => []),
+      ),
+  );
+}
+
+/**
+ * Mounts the view on two canvas elements (the base layer below, the objects above).
+ * @param baseImageUrl where the browser loads the base photo from (null: white canvas).
+ */
+export function mountCanvasView(
+  elements: { base: HTMLCanvasElement; objects: HTMLCanvasElement },
+  store: EditorStore,
+  baseImageUrl: string | null,
+  options: CanvasViewOptions = {},
+): CanvasView {
+  const base = new StaticCanvas(elements.base, { renderOnAddRemove: false });
+  const canvas = new Canvas(elements.objects, {
+    selection: false,
+    preserveObjectStacking: true,
+    uniformScaling: true,
+    renderOnAddRemove: false,
+    backgroundColor: '',
+  });
+  let scale = 1;
+  let disposed = false;
+  const drawn = new Map<string, Drawn>();
+  const targets = new WeakMap<FabricObject, Selection>();
+  /** The object being dragged, moved or scaled: left alone by the reconcile until release. */
+  let transforming: string | null = null;
+  /** True while the view changes fabric's selection itself: its events are not the user's. */
+  let applying = false;
+  let baseSignature = '';
+
+  const fit = () => {
+    const design = store.getState().design;
+    if (!design) return;
+    const size = { width: design.canvas_width * scale, height: design.canvas_height * scale };
+    for (const c of [base, canvas]) {
+      c.setDimensions(size);
+      c.setZoom(scale);
+    }
+    base.requestRenderAll();
+    canvas.requestRenderAll();
+  };
+
+  async function drawBase(design: DesignDocument): Promise<void> {
+    const layer = baseLayer(design, baseImageUrl ?? '');
+    const signature = JSON.stringify(layer);
+    if (signature === baseSignature) return;
+    baseSignature = signature;
+    if (!baseImageUrl) {
+      base.clear();
+      base.backgroundColor = '#ffffff';
+      base.requestRenderAll();
+      return;
+    }
+    await drawBaseImage(base, layer);
+  }
+
+  /** Builds the fabric object of a text layer: the render's fit, made editable on the canvas. */
+  function textObject(layer: ResolvedTextLayer, design: DesignDocument): FabricObject {
+    const box = fitTextLayer(layer, design.canvas_width, design.canvas_height);
+    box.set({
+      ...CONTROL_STYLE,
+      editable: false,
+      lockScalingFlip: true,
+      lockSkewingX: true,
+      lockSkewingY: true,
+      lockRotation: true,
+      hoverCursor: 'move',
+    });
+    box.setControlsVisibility({ mt: false, mb: false, mtr: false });
+    return box;
+  }
+
+  /** Builds a sticker's object (movable; its scale and rotation come with the sticker tools). */
+  async function stickerObject(layer: ResolvedImageLayer): Promise<FabricObject> {
+    const image = await imageLayer(layer);
+    image.set({ ...CONTROL_STYLE, hasControls: false, hoverCursor: 'move' });
+    return image;
+  }
+
+  /** Puts `object` in place of the drawn object of `key` (or at `index`), keeping the selection. */
+  function place(key: string, target: Selection, object: FabricObject, index: number): void {
+    const old = drawn.get(key)?.object;
+    const wasActive = old !== undefined && canvas.getActiveObject() === old;
+    if (old) canvas.remove(old);
+    canvas.insertAt(Math.min(index, canvas.getObjects().length), object);
+    targets.set(object, target);
+    if (wasActive) canvas.setActiveObject(object);
+  }
+
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  /** Brings the canvas in step with the document (see the module comment). */
+  async function reconcileOnce(): Promise<void> {
+    const design = store.getState().design;
+    if (!design) return;
+    const scene = editorScene(design);
+    await Promise.all([drawBase(design), loadFonts(scene.texts)]);
+    if (disposed) return;
+    if (store.getState().design !== design) {
+      again = true;
+      return;
+    }
+    const wanted: { target: Selection; signature: string; build: () => Promise<FabricObject> }[] = [
+      ...scene.images.map((layer) => ({
+        target: { kind: 'sticker', id: layer.id } as const,
+        signature: JSON.stringify(layer),
+        build: () => stickerObject(layer),
+      })),
+      ...scene.texts.map((layer) => ({
+        target: { kind: 'snippet', id: layer.id } as const,
+        signature: JSON.stringify([layer, design.canvas_width, design.canvas_height]),
+        build: async () => textObject(layer, design),
+      })),
+    ];
+    const built = await Promise.all(
+      wanted.map(async (w) => {
+        const key = keyOf(w.target);
+        const current = drawn.get(key);
+        if (key === transforming && current) return null; // the user is moving it
+        if (current?.signature === w.signature) return null;
+        try {
+          return await w.build();
+        } catch (error) {
+          console.error(`The ${w.target.kind} ${w.target.id} could not be drawn`, error);
+          return null;
+        }
+      }),
+    );
+    if (disposed || store.getState().design !== design) {
+      again = true;
+      return;
+    }
+    applying = true;
+    try {
+      const keep = new Set(wanted.map((w) => keyOf(w.target)));
+      for (const [key, entry] of drawn) {
+        if (keep.has(key)) continue;
+        canvas.remove(entry.object);
+        drawn.delete(key);
+      }
+      wanted.forEach((w, index) => {
+        const object = built[index];
+        const key = keyOf(w.target);
+        if (object) {
+          place(key, w.target, object, index);
+          drawn.set(key, { object, signature: w.signature });
+        } else if (drawn.has(key)) {
+          canvas.moveObjectTo(drawn.get(key)!.object, index);
+        }
+      });
+      syncSelection();
+    } finally {
+      applying = false;
+    }
+    canvas.requestRenderAll();
+  }
+
+  function reconcile(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await reconcileOnce();
+      } while (again && !disposed);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  /** Shows the store's selection on the canvas. */
+  function syncSelection(): void {
+    const selection = store.getState().selection;
+    const object = selection ? drawn.get(keyOf(selection))?.object : undefined;
+    const active = canvas.getActiveObject();
+    if (object === active) return;
+    const was = applying;
+    applying = true;
+    if (object) canvas.setActiveObject(object);
+    else canvas.discardActiveObject();
+    applying = was;
+    canvas.requestRenderAll();
+  }
+
+  // ---- fabric events → commands ------------------------------------------------------------
+
+  const targetOf = (object: FabricObject | undefined) =>
+    object ? (targets.get(object) ?? null) : null;
+
+  canvas.on('selection:created', ({ selected }) => {
+    const target = targetOf(selected[0]);
+    if (!applying && target) runCommand(store, 'select', target);
+  });
+  canvas.on('selection:updated', ({ selected }) => {
+    const target = targetOf(selected[0]);
+    if (!applying && target) runCommand(store, 'select', target);
+  });
+  canvas.on('selection:cleared', () => {
+    if (!applying) runCommand(store, 'deselect');
+  });
+
+  canvas.on('mouse:down', ({ target }: TPointerEventInfo) => {
+    const selection = targetOf(target);
+    if (!selection) return;
+    transforming = keyOf(selection);
+    // A drag is one undo step (history.ts gestures).
+    store.getState().beginGesture();
+  });
+
+  const release = () => {
+    if (transforming === null) return;
+    transforming = null;
+    store.getState().endGesture();
+    void reconcile();
+  };
+  canvas.on('mouse:up', release);
+
+  /** The object's box kept 5 px inside the canvas (spec 000 §5), the same rule as the store's. */
+  const clampObject = (object: FabricObject) => {
+    const design = store.getState().design;
+    if (!design) return;
+    const { left, top } = clampBox(
+      {
+        left: object.left,
+        top: object.top,
+        width: object.getScaledWidth(),
+        height: object.getScaledHeight(),
+      },
+      canvasOf(design),
+    );
+    object.set({ left, top });
+    object.setCoords();
+  };
+
+  canvas.on('object:moving', ({ target }) => {
+    const selection = targetOf(target);
+    if (!selection) return;
+    clampObject(target);
+    runCommand(store, 'moveObject', {
+      target: selection,
+      left: target.left,
+      top: target.top,
+      ...(selection.kind === 'snippet' ? { height: target.height } : {}),
+    });
+  });
+
+  /** The last transform of each object that stayed inside the canvas, to revert to. */
+  const lastInside = new WeakMap<FabricObject, Record<string, number>>();
+  const insideCanvas = (object: FabricObject) => {
+    const design = store.getState().design;
+    if (!design) return true;
+    const r = object.getBoundingRect();
+    const m = 5 - 0.5;
+    return (
+      r.left >= m &&
+      r.top >= m &&
+      r.left + r.width <= design.canvas_width - m &&
+      r.top + r.height <= design.canvas_height - m
+    );
+  };
+  /** Spec 000 §5: "a scale that would leave the canvas is reverted". */
+  const keepInside = ({ target }: { target: FabricObject }) => {
+    if (insideCanvas(target)) {
+      const { left, top, scaleX, scaleY, width } = target;
+      lastInside.set(target, { left, top, scaleX, scaleY, width });
+      return;
+    }
+    const last = lastInside.get(target);
+    if (last) {
+      target.set(last);
+      target.setCoords();
+    }
+  };
+  canvas.on('object:scaling', keepInside);
+  canvas.on('object:resizing', keepInside);
+
+  canvas.on('object:modified', ({ target, action }) => {
+    const selection = targetOf(target);
+    if (selection?.kind !== 'snippet' || !action || action === 'drag') return;
+    const snippet = store.getState().design?.text_snippets.find((s) => s.id === selection.id);
+    if (!snippet) return;
+    // Corners scale the font size with the box; the side handles change the width only.
+    const ratio = target.scaleY;
+    runCommand(store, 'resizeTextSnippet', {
+      id: snippet.id,
+      left: target.left,
+      top: target.top,
+      width: target.width * target.scaleX,
+      fontSize: snippet.fontSize * ratio,
+    });
+  });
+
+  canvas.on('mouse:dblclick', ({ target }) => {
+    const selection = targetOf(target);
+    if (selection?.kind === 'snippet') options.onEditText?.(selection.id);
+  });
+
+  // ---- store → view -------------------------------------------------------------------------
+
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.design !== prev.design) {
+      if (
+        s.design &&
+        prev.design &&
+        (s.design.canvas_width !== prev.design.canvas_width ||
+          s.design.canvas_height !== prev.design.canvas_height)
+      )
+        fit();
+      void reconcile();
+    } else if (s.selection !== prev.selection) syncSelection();
+  });
+
+  fit();
+  void reconcile();
+
+  return {
+    setScale(next) {
+      if (next === scale || !(next > 0)) return;
+      scale = next;
+      fit();
+    },
+    dispose() {
+      disposed = true;
+      unsubscribe();
+      void canvas.dispose();
+      void base.dispose();
+    },
+  };
+}

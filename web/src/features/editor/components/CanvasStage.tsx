@@ -1,0 +1,82 @@
+import { useEffect, useRef } from 'react';
+import { mountCanvasView } from '../canvas/view.ts';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
+import { SNIPPET_TEXT_FIELD_ID } from './SnippetPanel.tsx';
+
+/** Room kept below the canvas for the page's header and toolbars, px. */
+const CHROME_HEIGHT_PX = 230;
+
+/**
+ * The design's canvas at its own size (spec 000 §3 `canvas_width`, `canvas_height`), scaled
+ * down to fit the space beside the panels and the window's height (never scaled up). The
+ * fabric view (canvas/view.ts) draws into two canvas elements made here, outside React's tree.
+ */
+export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
+  const { store } = useEditorContext();
+  const width = useEditor((s) => s.design?.canvas_width ?? 0);
+  const height = useEditor((s) => s.design?.canvas_height ?? 0);
+  const frame = useRef<HTMLDivElement>(null);
+  const layers = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const host = layers.current;
+    const outer = frame.current;
+    if (!host || !outer) return;
+    const base = document.createElement('canvas');
+    base.className = 'editor-stage__base';
+    const objects = document.createElement('canvas');
+    host.append(base, objects);
+    const view = mountCanvasView({ base, objects }, store, baseImageUrl, {
+      onEditText: () => document.getElementById(SNIPPET_TEXT_FIELD_ID)?.focus(),
+    });
+    const fit = () => {
+      const design = store.getState().design;
+      if (!design) return;
+      const room = {
+        width: outer.clientWidth,
+        height: Math.max(240, window.innerHeight - CHROME_HEIGHT_PX),
+      };
+      const scale = Math.min(
+        1,
+        room.width / design.canvas_width,
+        room.height / design.canvas_height,
+      );
+      host.style.width = `${Math.floor(design.canvas_width * scale)}px`;
+      host.style.height = `${Math.floor(design.canvas_height * scale)}px`;
+      view.setScale(scale);
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(outer);
+    window.addEventListener('resize', fit);
+    const unsubscribe = store.subscribe((s, prev) => {
+      if (
+        s.design?.canvas_width !== prev.design?.canvas_width ||
+        s.design?.canvas_height !== prev.design?.canvas_height
+      )
+        fit();
+    });
+    return () => {
+      unsubscribe();
+      observer.disconnect();
+      window.removeEventListener('resize', fit);
+      view.dispose();
+      host.replaceChildren();
+    };
+  }, [store, baseImageUrl]);
+
+  return (
+    <div className="editor-stage">
+      <div className="editor-stage__room" ref={frame}>
+        <div
+          className="editor-stage__layers"
+          ref={layers}
+          role="img"
+          aria-label={`The design, ${width} by ${height} px. Select a text snippet to move it with the arrow keys or edit it in the Snippets panel.`}
+          data-testid="editor-canvas"
+          data-canvas-width={width}
+        />
+      </div>
+    </div>
+  );
+}

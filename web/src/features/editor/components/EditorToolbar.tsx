@@ -1,0 +1,52 @@
+import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
+import { shortcutLabel } from '../keyboard.ts';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
+
+/** Whether `Mod` means ⌘ on this device. */
+export const IS_MAC =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || '');
+
+/** A command's button title: its label and its first shortcut ("Undo (Ctrl+Z)"). */
+function titleOf(name: CommandName): string {
+  const command = COMMANDS[name];
+  const first = command.shortcuts[0];
+  return first ? `${command.label} (${shortcutLabel(first.keys, IS_MAC)})` : command.label;
+}
+
+/**
+ * A toolbar button that runs a command: named by the command's label, titled with its
+ * shortcut, disabled while the command is not enabled (spec 000 §3 "undo and redo flags").
+ */
+function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) {
+  const { store } = useEditorContext();
+  const enabled = useEditor((s) => COMMANDS[name].enabled(s));
+  return (
+    <button
+      type="button"
+      className="button button--small button--secondary editor-toolbar__button"
+      title={titleOf(name)}
+      disabled={!enabled}
+      onClick={() => runCommand(store, name)}
+    >
+      <span aria-hidden="true">{icon}</span> {COMMANDS[name].label}
+    </button>
+  );
+}
+
+/**
+ * The image toolbar (spec 000 §2). This slice has undo and redo and the canvas size display;
+ * filters, enhance, crop, rotate and the size counters with units come next (docs/editor.md).
+ */
+export function EditorToolbar() {
+  const width = useEditor((s) => s.design?.canvas_width ?? 0);
+  const height = useEditor((s) => s.design?.canvas_height ?? 0);
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label="Image tools">
+      <CommandButton name="undo" icon="↶" />
+      <CommandButton name="redo" icon="↷" />
+      <p className="editor-toolbar__size muted small" data-testid="canvas-size">
+        Canvas {width} × {height} px
+      </p>
+    </div>
+  );
+}

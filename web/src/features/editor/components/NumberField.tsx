@@ -1,0 +1,57 @@
+import { useId, useState } from 'react';
+
+/**
+ * A labelled number field bound to a stored value: what the user types is kept as typed (an
+ * empty field stays empty while they type), each valid number is handed on at once, and the
+ * field shows the stored value again when it loses focus or the value changes elsewhere (undo).
+ * Values outside `min`–`max` are clamped by the command that takes them, and shown clamped.
+ */
+export function NumberField({
+  label,
+  value,
+  min,
+  max,
+  step = 1,
+  unit,
+  onValue,
+}: {
+  label: string;
+  value: number;
+  min?: number;
+  max?: number;
+  step?: number;
+  /** Shown after the field ("px"). */
+  unit?: string;
+  onValue: (value: number) => void;
+}) {
+  const id = useId();
+  const shown = String(Math.round(value * 100) / 100);
+  /** What the user is typing; null shows the stored value. */
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <div className="field editor-number">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <span className="editor-number__box">
+        <input
+          id={id}
+          className="input editor-number__input"
+          type="number"
+          inputMode="decimal"
+          min={min}
+          max={max}
+          step={step}
+          value={draft ?? shown}
+          onBlur={() => setDraft(null)}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            const number = event.target.valueAsNumber;
+            if (Number.isFinite(number)) onValue(number);
+          }}
+        />
+        {unit && <span className="editor-number__unit muted small">{unit}</span>}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Spinner } from '../../../components/Spinner.tsx';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
+
+/**
+ * The save state (issue 6 "a visible save state shows saving, saved or failed"): "Saving…"
+ * from the first unsaved change until the server has it, "Saved", or "Not saved" with the
+ * reason and a Retry button. A polite live region: screen readers hear the outcome.
+ */
+export function SaveStateIndicator() {
+  const { sync } = useEditorContext();
+  const status = useEditor((s) => s.saveStatus);
+  const message = useEditor((s) => s.saveMessage);
+  return (
+    <div className={`editor-save editor-save--${status}`} data-testid="save-state">
+      <p role="status" className="editor-save__text">
+        {status === 'saved' && (
+          <>
+            <span aria-hidden="true">✓ </span>Saved
+          </>
+        )}
+        {(status === 'pending' || status === 'saving') && (
+          <>
+            <Spinner /> Saving…
+          </>
+        )}
+        {status === 'failed' && (
+          <>
+            <span aria-hidden="true">! </span>Not saved{message ? `: ${message}` : ''}
+          </>
+        )}
+      </p>
+      {status === 'failed' && (
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() => void sync.flush()}
+        >
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
