@@ -188,6 +188,29 @@ describe('editor', () => {
       await findByRole(page, 'button', 'Hi {{first_name}}');
       expect(await page.$('dialog[open]')).toBeNull();
 
+      // A corner handle scales the text: a larger font in a wider box, one undo step.
+      const stored = (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json
+        .text_snippets as { text: string; width: number; height: number | null }[];
+      const measured = stored.find((s) => s.text === 'Hi {{first_name}}')!;
+      expect(measured.height).toBeGreaterThan(48);
+      const view = await canvasBox(page);
+      const handle = {
+        x: view.x + (final.left + measured.width + 4) * view.scale,
+        y: view.y + (final.top + measured.height! + 4) * view.scale,
+      };
+      await page.mouse.move(handle.x, handle.y);
+      await page.mouse.down();
+      await page.mouse.move(handle.x + 60, handle.y + 12, { steps: 10 });
+      await page.mouse.up();
+      const scaled = await numberField(page, 'Font size');
+      expect(scaled).toBeGreaterThan(48);
+      expect(await position(page)).toEqual(final);
+      await snap(page, 'e2e-editor-7-scaled');
+      await press(page, 'Undo');
+      expect(await numberField(page, 'Font size')).toBe(48);
+      await press(page, 'Redo');
+      expect(await numberField(page, 'Font size')).toBe(scaled);
+
       // The title saves on blur; Enter does not end the field (spec 000 §2).
       await typeInto(page, 'textbox', 'Design title', 'Welcome back');
       await page.keyboard.press('Enter');
