@@ -163,6 +163,11 @@ function DesignShow({ id }: { id: string }) {
           </p>
         </div>
         <div className="design-show__actions">
+          {design.status === 'active' && (
+            <Link to={design.editurl} className="button">
+              Edit
+            </Link>
+          )}
           {kinds.map((action) => {
             const pending = actions.busy?.action === action;
             const disabled = frozen || actions.busy !== null;
@@ -170,7 +175,7 @@ function DesignShow({ id }: { id: string }) {
               <button
                 key={action}
                 type="button"
-                className={`button${action === 'clone' ? '' : ' button--secondary'}`}
+                className="button button--secondary"
                 aria-disabled={disabled}
                 aria-describedby={frozen ? frozenHintId : undefined}
                 onClick={() => {

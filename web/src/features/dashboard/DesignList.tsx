@@ -176,7 +176,10 @@ export function DesignList({
             <DesignCardItem
               key={card.id}
               card={card}
-              href={view === 'templates' ? undefined : card.showurl}
+              // Spec 000 §2: an active card links to the edit URL; an archived one to its page.
+              href={
+                view === 'templates' ? undefined : view === 'active' ? card.editurl : card.showurl
+              }
               actions={cardActions(card, index)}
             />
           ))}
