@@ -7,7 +7,7 @@
 import type { ElementHandle, Page } from 'puppeteer-core';
 
 /** How long a helper waits for what it looks for, in ms. */
-export const TIMEOUT_MS = 10_000;
+export const TIMEOUT_MS = 20_000;
 
 /** The ARIA selector for the element of `role` whose accessible name is exactly `name`. */
 export const byRole = (role: string, name: string): string =>
