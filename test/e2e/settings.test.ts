@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { signIn } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -45,11 +46,7 @@ describe('settings', () => {
     await page.setViewport({ width: 1280, height: 900 });
     const base = stack().url;
 
-    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
-    await page.type('input[name="email"]', 'demo@example.com');
-    await page.type('input[name="password"]', 'demo-password');
-    await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await signIn(page, base, 'demo@example.com', 'demo-password');
 
     // Security tab from the hash; create a token named E2E.
     await page.goto(`${base}/settings#/security`, { waitUntil: 'networkidle0' });
@@ -175,11 +172,7 @@ describe('settings', () => {
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const base = stack().url;
-    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
-    await page.type('input[name="email"]', 'demo@example.com');
-    await page.type('input[name="password"]', 'demo-password');
-    await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await signIn(page, base, 'demo@example.com', 'demo-password');
     await page.goto(`${base}/settings#/profile`, { waitUntil: 'networkidle0' });
 
     const input = await page.waitForSelector('input[type="file"][aria-label="Profile photo"]');
@@ -217,11 +210,7 @@ describe('settings', () => {
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const base = stack().url;
-    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
-    await page.type('input[name="email"]', 'demo@example.com');
-    await page.type('input[name="password"]', 'demo-password');
-    await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await signIn(page, base, 'demo@example.com', 'demo-password');
     await page.goto(`${base}/settings#/profile`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('input[name="name"]');
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { signIn } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -165,11 +166,7 @@ describe('sign-in page', () => {
       if (request.url().endsWith('/spark/token')) refreshes.push(request.method());
     });
     const base = stack().url;
-    await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
-    await page.type('input[name="email"]', 'demo@example.com');
-    await page.type('input[name="password"]', 'demo-password');
-    await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await signIn(page, base, 'demo@example.com', 'demo-password');
 
     // Two checks (10 s) with the clock unmoved: no refresh yet.
     await new Promise((r) => setTimeout(r, 10_500));
