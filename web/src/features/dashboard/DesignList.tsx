@@ -98,9 +98,8 @@ export function DesignList({
     setTemplateError(null);
     try {
       const id = await createFromTemplate(card.id);
-      navigate(`/pic-snippet/${encodeURIComponent(id)}`, {
-        state: { flash: `Your new PicSnippet was made from “${card.title}”.` },
-      });
+      // Spec 000 §2: "Creates a design from a template, then goes to its edit page".
+      navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {
       setTemplateError(actionFailure(error));
       setTemplateBusy(null);
