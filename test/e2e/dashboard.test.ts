@@ -264,7 +264,12 @@ describe('dashboard', () => {
       expect((await freeze(true)).status).toBe(200);
       try {
         await page.goto(`${base}/dashboard`, { waitUntil: 'domcontentloaded' });
-        await waitForText(page, "Your team's account is frozen");
+        // The page's calls queue behind the previews the local stack renders one at a time
+        // (several seconds on a loaded 2-core machine): a generous wait here.
+        await page.waitForFunction(
+          () => document.body.innerText.includes("Your team's account is frozen"),
+          { timeout: 60_000 },
+        );
         const create = await findByRole(page, 'button', 'Create a new PicSnippet');
         expect(await create.evaluate((b) => b.getAttribute('aria-disabled'))).toBe('true');
         await page.waitForSelector('[data-testid="design-card"]');
