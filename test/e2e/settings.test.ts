@@ -189,11 +189,19 @@ describe('settings', () => {
           ?.startsWith('/files/users/') === true,
       { timeout: 10_000 },
     );
-    const loaded = await page.$eval(
-      'img[alt="Profile photo of Dana Demo"]',
-      (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth,
+    // The server's photo may still be loading on a busy machine: wait for it, then check its size.
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('img[alt="Profile photo of Dana Demo"]');
+        return img !== null && img.complete && img.naturalWidth > 0;
+      },
+      { timeout: 20_000 },
     );
-    expect(loaded).toBe(256);
+    const width = await page.$eval(
+      'img[alt="Profile photo of Dana Demo"]',
+      (img) => (img as HTMLImageElement).naturalWidth,
+    );
+    expect(width).toBe(256);
     await page.screenshot({ path: 'test-results/e2e-settings-photo.png' });
 
     // A text file renamed .png passes the browser's extension check; the server refuses it.
