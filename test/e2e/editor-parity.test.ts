@@ -1,0 +1,264 @@
+/// <reference lib="dom" />
+/**
+ * Editor–render parity (issue 6 §8 "Parity"): for the same design and values, the editor's
+ * canvas and the render URL's image differ by no more than a small pixel threshold. Both draw
+ * through `shared/scene`; this test catches the day one of them stops doing so (a font that
+ * only one side loads, a wrap or fit rule applied on one side, a sticker placed differently).
+ *
+ * The design: the seeded autumn photo with four text snippets (a merge field with its fallback,
+ * bold, centred and right-aligned text, a rotated one, an outlined one, a long one that wraps
+ * and shrinks to its minimum size) and a sticker from a seeded pack. The editor shows
+ * fallbacks, so the render URL is asked without values. The browser window is large enough for
+ * the editor to draw the canvas at 1:1, and the two canvas layers (photo; snippets and
+ * stickers) are composed in the page exactly as the render page composes them.
+ */
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { ownTeam, createDesign } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import { signIn, snap } from '../support/aria.ts';
+import type { TestClient } from '../support/client.ts';
+
+const stack = useLocalStack({ web: 'preview' });
+const browser = useTestBrowser();
+
+const EMAIL = 'parity@example.com';
+const PASSWORD = 'design-walnut-27';
+
+/**
+ * Share of pixels allowed to differ by more than {@link PIXEL_TOLERANCE} levels in some channel:
+ * the parity signal. Text and sticker edges are high-contrast, so a snippet on another line, in
+ * another face or a few px off moves thousands of pixels past the tolerance; anti-aliasing moves
+ * almost none (measured on this design: 0.001 % when the two agree, about 5 % against the bare
+ * photo).
+ */
+const MAX_DIFFERING_SHARE = 0.002;
+/**
+ * Largest mean absolute difference allowed over the whole canvas, in 0–255 levels per RGB
+ * channel. The photo is resampled by the browser in the editor and by the render page's own
+ * path, which alone gives about 1.6 on this photo; the bound catches a wrong filter or a
+ * shifted photo.
+ */
+const MAX_MEAN_DIFFERENCE = 2.5;
+const PIXEL_TOLERANCE = 64;
+
+/** A sticker image from the first seeded pack: its assets-bucket key (`files/stickers/…`). */
+async function packStickerKey(client: TestClient): Promise<string> {
+  const res = await client.request('POST', '/getPacksStickers', { id: 'pack-celebration' });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const text = JSON.stringify(res.json);
+  const key = /files\/stickers\/[^"?]+\.png/.exec(text)?.[0];
+  if (!key) throw new Error(`no sticker in pack-celebration: ${text.slice(0, 300)}`);
+  return key;
+}
+
+/** The parity design's document (spec 000 §3 shapes), on the seeded autumn photo. */
+function parityDocument(stickerKey: string, canvas: { width: number; height: number }) {
+  const snippet = (id: string, fields: Record<string, unknown>) => ({
+    id,
+    fontFamily: 'Noto Sans',
+    fontSize: 48,
+    fill: '#ffffff',
+    parameters: [],
+    ...fields,
+  });
+  return {
+    canvas_width: canvas.width,
+    canvas_height: canvas.height,
+    text_snippets: [
+      snippet('parity-hello', {
+        text: 'Hello {{first_name}}!',
+        original_text: 'Hello {{first_name}}!',
+        fontSize: 72,
+        fontWeight: 'bold',
+        left: 60,
+        top: 60,
+        width: 700,
+        parameters: [
+          {
+            id: '7c0a4f1e-9a57-4a0e-9d0b-2f7d3c1e5a01',
+            param_name: 'first_name',
+            original_param_name: 'first_name',
+            param_default_value: 'friend',
+            text_snippet_id: 'parity-hello',
+          },
+        ],
+      }),
+      snippet('parity-centre', {
+        text: 'Autumn sale — 30% off',
+        original_text: 'Autumn sale — 30% off',
+        textAlign: 'center',
+        fill: '#fde047',
+        stroke: '#1f2937',
+        strokeWidth: 2,
+        left: 150,
+        top: 250,
+        width: 700,
+      }),
+      snippet('parity-rotated', {
+        text: 'Just for you',
+        original_text: 'Just for you',
+        fontSize: 40,
+        fontStyle: 'italic',
+        angle: 12,
+        left: 620,
+        top: 420,
+        width: 320,
+      }),
+      snippet('parity-long', {
+        text: 'A much longer line of text that has to wrap inside its box and shrink towards its minimum size',
+        original_text:
+          'A much longer line of text that has to wrap inside its box and shrink towards its minimum size',
+        fontSize: 44,
+        minFontSize: 22,
+        textAlign: 'right',
+        left: 60,
+        top: 430,
+        width: 480,
+        height: 120,
+      }),
+    ],
+    graphics_data: [
+      {
+        uuid: '4f2b8f0e-1d2c-4b7a-9a55-0c1d2e3f4a5b',
+        type: 'stickers',
+        stickerType: 'plain',
+        url: stickerKey,
+        left: 860,
+        top: 40,
+        width: 512,
+        height: 512,
+        scaleX: 0.2,
+        scaleY: 0.2,
+        angle: 0,
+      },
+    ],
+  };
+}
+
+/**
+ * How far two same-sized RGB buffers are apart: the mean absolute difference per channel
+ * (0–255 levels) and the share of pixels whose worst channel differs by more than
+ * {@link PIXEL_TOLERANCE}.
+ */
+function compare(a: Buffer, b: Buffer): { mean: number; share: number } {
+  let sum = 0;
+  let differing = 0;
+  for (let i = 0; i < a.length; i += 3) {
+    let worst = 0;
+    for (let c = 0; c < 3; c++) {
+      const d = Math.abs(a[i + c]! - b[i + c]!);
+      sum += d;
+      worst = Math.max(worst, d);
+    }
+    if (worst > PIXEL_TOLERANCE) differing++;
+  }
+  return { mean: sum / a.length, share: differing / (a.length / 3) };
+}
+
+/** Decodes a PNG to raw RGB with its size. */
+async function rgb(png: Buffer) {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+describe('editor–render parity', () => {
+  it(
+    'draws the same image in the editor as the render URL, within a small pixel threshold',
+    { timeout: 240_000 },
+    async () => {
+      const base = stack().url;
+      const client = await ownTeam(base, EMAIL);
+      const created = await createDesign(client, { title: 'Parity' });
+      const loaded = await client.request('GET', `/api/pic-snippet/${created.id}`);
+      expect(loaded.status).toBe(200);
+      const design = loaded.json as Record<string, unknown>;
+      const canvas = {
+        width: Number(design.canvas_width),
+        height: Number(design.canvas_height),
+      };
+      expect(canvas.width).toBeGreaterThan(0);
+      const saved = await client.request('PUT', `/api/pic-snippet/${created.id}`, {
+        ...design,
+        ...parityDocument(await packStickerKey(client), canvas),
+        title: 'Parity',
+        version: design.version,
+      });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+
+      // The render URL without values draws the fallbacks, as the editor does.
+      const render = await fetch(`${base}/r/${created.public_id}.png?__preview=1`);
+      expect(render.status).toBe(200);
+      const rendered = await rgb(Buffer.from(await render.arrayBuffer()));
+      expect([rendered.width, rendered.height]).toEqual([canvas.width, canvas.height]);
+
+      // The editor at 1:1: room beside the panels and below the toolbars for the whole canvas.
+      const page = await browser().newPage();
+      await page.setViewport({ width: canvas.width + 900, height: canvas.height + 400 });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await signIn(page, base, EMAIL, PASSWORD);
+      await page.goto(`${base}/pic-snippet/${created.id}/edit`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container', {
+        timeout: 20_000,
+      });
+      await page.waitForFunction(
+        (width) =>
+          (
+            document.querySelector('[data-testid="editor-canvas"]') as HTMLElement | null
+          )?.getBoundingClientRect().width === width,
+        { timeout: 20_000 },
+        canvas.width,
+      );
+      // Fonts in, and two frames for fabric's pending renders.
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+        for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+      });
+      await snap(page, 'e2e-editor-parity-editor');
+
+      const { composed, photoOnly } = await page.evaluate(() => {
+        const host = document.querySelector('[data-testid="editor-canvas"]')!;
+        const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
+        const objects = host.querySelector<HTMLCanvasElement>(
+          '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
+        )!;
+        const compose = (layers: HTMLCanvasElement[]) => {
+          const out = document.createElement('canvas');
+          out.width = photo.width;
+          out.height = photo.height;
+          const ctx = out.getContext('2d')!;
+          for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
+          return out.toDataURL('image/png').split(',')[1]!;
+        };
+        return { composed: compose([photo, objects]), photoOnly: compose([photo]) };
+      });
+      const drawn = await rgb(Buffer.from(composed, 'base64'));
+      expect([drawn.width, drawn.height]).toEqual([canvas.width, canvas.height]);
+      await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 3 } })
+        .png()
+        .toFile('test-results/e2e-editor-parity-canvas.png');
+      await sharp(rendered.data, {
+        raw: { width: rendered.width, height: rendered.height, channels: 3 },
+      })
+        .png()
+        .toFile('test-results/e2e-editor-parity-render.png');
+
+      const { mean, share } = compare(drawn.data, rendered.data);
+      console.info(
+        `editor–render parity: mean difference ${mean.toFixed(3)}, ${(share * 100).toFixed(3)}% of pixels beyond ${PIXEL_TOLERANCE}`,
+      );
+      expect(mean).toBeLessThan(MAX_MEAN_DIFFERENCE);
+      expect(share).toBeLessThan(MAX_DIFFERING_SHARE);
+      // The threshold is not met trivially: the render differs clearly from the bare photo.
+      const bare = compare((await rgb(Buffer.from(photoOnly, 'base64'))).data, rendered.data);
+      console.info(
+        `bare photo against the render: mean ${bare.mean.toFixed(3)}, ${(bare.share * 100).toFixed(3)}% beyond ${PIXEL_TOLERANCE}`,
+      );
+      expect(bare.share).toBeGreaterThan(10 * MAX_DIFFERING_SHARE);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+});
