@@ -227,6 +227,7 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/coupon/user/{id}', 'billing', 'user', `${S1} Registration and lookups`),
   r('GET', '/settings/companies/coupon/{id}', 'billing', 'owner', `${S1} Registration and lookups`),
   r('GET', '/stripe/token', 'billing', 'user', `${S1} Registration and lookups`),
+  r('GET', '/stripe/key', 'billing', 'public', 'issue: billing (publishable key for registration)'),
 
   // spec 001 §7 Profile, teams, members
   r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
@@ -287,6 +288,15 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`),
 
   // spec 001 §7 Subscription and payment
+  r('GET', '/settings/subscription', 'billing', 'user', 'issue: billing (subscription view)'),
+  r(
+    'GET',
+    '/settings/companies/{id}/subscription',
+    'billing',
+    'owner',
+    'issue: billing (subscription view)',
+  ),
+  r('GET', '/stripe/payment/{id}', 'billing', 'user', `${S1} §2 Payment-confirmation page`),
   r('POST', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
   r('PUT', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
   r('DELETE', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
