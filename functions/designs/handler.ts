@@ -9,8 +9,7 @@
  * Write answers carry `{ success: true, version, title, updated_at }` plus what the spec names
  * for the call (docs/decisions.md "Design API shapes").
  *
- * The export screen's calls (`provider`, `choices`, `link`, spec 001 §7) are issue #9's and
- * answer 501 until then.
+ * The export screen's calls (`provider`, `choices`, `link`, spec 001 §7) are in export.ts.
  */
 import { z } from 'zod';
 import type { AuthContext } from '#lib/auth.ts';
@@ -25,6 +24,7 @@ import { findBaseImage, type BaseImage } from './base-images.ts';
 import { cloneDesign, createDesign } from './create.ts';
 import { saveCroppedImage } from './cropped-image.ts';
 import { EffectsSchema } from './effects.ts';
+import { exportRoutes } from './export.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
 import {
   assertQrCode,
@@ -430,6 +430,8 @@ export const handler = featureHandler('designs', {
       });
     },
   }),
+
+  ...exportRoutes,
 });
 
 /** The page of a caller without a current team: empty. */

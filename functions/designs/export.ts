@@ -1,0 +1,272 @@
+/**
+ * The export screen's saves (spec 001 §7 "Export and merge tags": `PUT /api/pic-snippet/{id}/
+ * provider`, `/choices`, `/link`, "each body is the pic snippet"; spec 001 §4 "Export"; §5
+ * export validations; issue #9 item 3).
+ *
+ * Each call takes the whole pic snippet as its body and keeps only the fields it saves:
+ * - `provider`: `merge_tag_provider` (+ `merge_tag_storefront` for Klaviyo). A different
+ *   provider clears every parameter's `merge_tag_value` and the `merge_tag_choices` (spec 001 §4
+ *   "choosing a provider clears all merge values"): another platform's tags mean nothing there.
+ * - `choices`: the parameters' `merge_tag_value` (by parameter id, from `text_snippets`) and
+ *   `merge_tag_choices` (one per parameter name, `key` = the name; dynamic stickers' values live
+ *   only here). Values at most 255 characters (spec 001 §5); a dynamic sticker's fixed value
+ *   follows its kind's rules (spec 000 §5, `exportValueProblem`).
+ * - `link`: `html_link_url`, normalised (`https://` added when no scheme is written); any
+ *   scheme other than http(s) is refused.
+ *
+ * Every call reads the design through the caller's current team (404 for another team's id)
+ * and writes through the versioned write (409 `{ message, version }` for a stale `version`).
+ * Bad input is refused as a whole with 422 field errors; nothing is written then. The frozen
+ * rule does not apply: spec 000 §4 lists create, archive, clone and activate only.
+ */
+import { z } from 'zod';
+import { validationFailed, type FieldErrors } from '#lib/errors.ts';
+import { json, route, type ApiResult, type RouteDefinition } from '#lib/http.ts';
+import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
+import { exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
+import {
+  KLAVIYO_STOREFRONTS,
+  PROVIDER_VALUES,
+  providerOf,
+  type ProviderValue,
+} from '#shared/providers/index.ts';
+import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
+import { PARAMETER_MESSAGES } from '#shared/parameter-rules.ts';
+import { currentTeam, updateDesign, type DesignRecord } from './store.ts';
+
+/** Messages of the export saves; the spec's where it gives one (spec 001 §5). */
+export const EXPORT_SAVE_MESSAGES = {
+  provider: 'The selected platform is invalid.',
+  storefront: 'The selected store front is invalid.',
+  valueTooLong: PARAMETER_MESSAGES.valueTooLong,
+  unknownParameter: 'This parameter is no longer in the PicSnippet. Reload the export screen.',
+  link: 'The link must be a web address starting with http:// or https://.',
+  linkTooLong: 'The link may not be greater than 2048 characters.',
+} as const;
+
+/** Longest link kept, characters (browsers and mail clients handle 2 KB URLs safely). */
+export const MAX_LINK_LENGTH = 2048;
+
+const STOREFRONT_VALUES: readonly string[] = KLAVIYO_STOREFRONTS.map((s) => s.value);
+
+const Version = z.number().int().positive().optional();
+
+/** A value the export screen saves: a merge tag or typed text (checked for length later). */
+const Value = z.string().nullish();
+
+const ProviderBody = z.looseObject({
+  version: Version,
+  /** Null or '' is Custom (spec 001 §3 "Custom (empty value)"). */
+  merge_tag_provider: z
+    .string({ error: EXPORT_SAVE_MESSAGES.provider })
+    .nullable()
+    .refine((v) => v === null || (PROVIDER_VALUES as readonly string[]).includes(v), {
+      message: EXPORT_SAVE_MESSAGES.provider,
+    }),
+  merge_tag_storefront: z.string().nullish(),
+});
+
+const ChoicesBody = z.looseObject({
+  version: Version,
+  merge_tag_choices: z
+    .array(
+      z.looseObject({
+        merge_tag_name: z.string().default(''),
+        merge_tag_value: Value,
+        key: z.string().min(1),
+      }),
+    )
+    .optional(),
+  text_snippets: z
+    .array(
+      z.looseObject({
+        parameters: z
+          .array(z.looseObject({ id: z.string().min(1), merge_tag_value: Value }))
+          .default([]),
+      }),
+    )
+    .optional(),
+});
+
+const LinkBody = z.looseObject({
+  version: Version,
+  html_link_url: z.string().nullish(),
+});
+
+/** The export fields of a saved design, answered by every call. */
+function exportFields(document: DesignDocument) {
+  return {
+    merge_tag_provider: document.merge_tag_provider,
+    merge_tag_storefront: document.merge_tag_storefront,
+    merge_tag_choices: document.merge_tag_choices,
+    html_link_url: document.html_link_url,
+    /** Parameter id → merge tag value. */
+    merge_tag_values: Object.fromEntries(
+      document.text_snippets.flatMap((s) => s.parameters.map((p) => [p.id, p.merge_tag_value])),
+    ),
+  };
+}
+
+/** `{ success, version, title, updated_at }` and the export fields. */
+function saved(record: DesignRecord): ApiResult {
+  return json(200, {
+    success: true,
+    version: record.version,
+    title: record.title,
+    updated_at: record.updatedAt,
+    ...exportFields(parseDesignDocument(record.document)),
+  });
+}
+
+/** '' and whitespace are no value (null), so the design's fallback shows. */
+const valueOrNull = (value: string | null | undefined): string | null =>
+  value === undefined || value === null || value.trim() === '' ? null : value;
+
+/** Length in characters as the user counts them (code points). */
+const lengthOf = (value: string): number => Array.from(value).length;
+
+/**
+ * The provider a design saves (spec 001 §4): Custom is stored as null; the storefront is kept
+ * only for Klaviyo.
+ * @throws AppError 422 `merge_tag_storefront` for a storefront Klaviyo does not list.
+ */
+export function providerChange(
+  document: DesignDocument,
+  body: { merge_tag_provider: string | null; merge_tag_storefront?: string | null | undefined },
+): DesignDocument | null {
+  const provider = (body.merge_tag_provider || null) as ProviderValue | null;
+  const storefrontSent = valueOrNull(body.merge_tag_storefront);
+  if (provider === 'klaviyo' && storefrontSent && !STOREFRONT_VALUES.includes(storefrontSent)) {
+    throw validationFailed({ merge_tag_storefront: [EXPORT_SAVE_MESSAGES.storefront] });
+  }
+  const storefront = provider === 'klaviyo' ? storefrontSent : null;
+  const same = provider === document.merge_tag_provider;
+  if (same && storefront === document.merge_tag_storefront) return null;
+  if (same) return { ...document, merge_tag_storefront: storefront };
+  return {
+    ...document,
+    merge_tag_provider: provider,
+    merge_tag_storefront: storefront,
+    merge_tag_choices: [],
+    text_snippets: document.text_snippets.map((s) => ({
+      ...s,
+      parameters: s.parameters.map((p) => ({ ...p, merge_tag_value: null })),
+    })),
+  };
+}
+
+/** The dynamic sticker kind of each sticker parameter name (spec 000 §3 Sticker). */
+function stickerKinds(document: DesignDocument): Map<string, DesignDocument['graphics_data'][0]> {
+  const out = new Map<string, DesignDocument['graphics_data'][0]>();
+  for (const sticker of document.graphics_data) {
+    if (sticker.stickerType === 'dynamicSticker' && sticker.dynamicStickerParamName) {
+      out.set(sticker.dynamicStickerParamName, sticker);
+    }
+  }
+  return out;
+}
+
+/**
+ * The choices a design saves (spec 001 §3 merge tag choice, parameter `merge_tag_value`; §5).
+ * Parameters not in the body keep their value; choices replace the saved list when sent.
+ * @throws AppError 422 with every problem at once: `parameters.{id}` for an unknown parameter or
+ *   a value over 255 characters, `merge_tag_choices.{key}` for a choice over 255 characters or
+ *   a dynamic sticker value its kind refuses.
+ */
+export function choicesChange(
+  document: DesignDocument,
+  body: z.output<typeof ChoicesBody>,
+): DesignDocument | null {
+  const errors: FieldErrors = {};
+  const sent = new Map<string, string | null>();
+  for (const snippet of body.text_snippets ?? []) {
+    for (const p of snippet.parameters) sent.set(p.id, valueOrNull(p.merge_tag_value));
+  }
+  const known = new Set(document.text_snippets.flatMap((s) => s.parameters.map((p) => p.id)));
+  for (const [id, value] of sent) {
+    if (!known.has(id)) errors[`parameters.${id}`] = [EXPORT_SAVE_MESSAGES.unknownParameter];
+    else if (value !== null && lengthOf(value) > MAX_VALUE_LENGTH) {
+      errors[`parameters.${id}`] = [EXPORT_SAVE_MESSAGES.valueTooLong];
+    }
+  }
+  const provider = providerOf(document.merge_tag_provider);
+  const stickers = stickerKinds(document);
+  const choices = body.merge_tag_choices?.map((c) => ({
+    ...c,
+    merge_tag_value: valueOrNull(c.merge_tag_value) ?? '',
+  }));
+  for (const choice of choices ?? []) {
+    const problem = exportValueProblem(provider, {
+      param_name: choice.key,
+      merge_tag_value: choice.merge_tag_value,
+      dynamicStickerType: stickers.get(choice.key)?.dynamicStickerType ?? null,
+    });
+    if (problem) errors[`merge_tag_choices.${choice.key}`] = [problem];
+  }
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  if (sent.size === 0 && choices === undefined) return null;
+  return {
+    ...document,
+    ...(choices ? { merge_tag_choices: choices } : {}),
+    text_snippets: document.text_snippets.map((s) => ({
+      ...s,
+      parameters: s.parameters.map((p) =>
+        sent.has(p.id) ? { ...p, merge_tag_value: sent.get(p.id)! } : p,
+      ),
+    })),
+  };
+}
+
+/**
+ * The link a design saves (spec 001 §7 "normalised html_link_url"): trimmed, `https://` added
+ * when no scheme is written; empty removes it.
+ * @throws AppError 422 `html_link_url` for another scheme, a text that is no URL, or a link
+ *   over {@link MAX_LINK_LENGTH} characters.
+ */
+export function linkChange(
+  document: DesignDocument,
+  raw: string | null | undefined,
+): DesignDocument | null {
+  const normalised = normaliseLinkUrl(raw ?? '');
+  if (normalised === undefined) {
+    throw validationFailed({ html_link_url: [EXPORT_SAVE_MESSAGES.link] });
+  }
+  if (normalised.length > MAX_LINK_LENGTH) {
+    throw validationFailed({ html_link_url: [EXPORT_SAVE_MESSAGES.linkTooLong] });
+  }
+  const link = normalised === '' ? null : normalised;
+  return link === document.html_link_url ? null : { ...document, html_link_url: link };
+}
+
+/** A versioned export save: `change` computes the new document (null: nothing to save). */
+function exportRoute<B extends { version?: number | undefined }>(
+  body: z.ZodType<B>,
+  change: (document: DesignDocument, body: B) => DesignDocument | null,
+): RouteDefinition {
+  return route({
+    body,
+    handle: async ({ auth, params, body: sent }) => {
+      // Export settings are not drawn: the cached renders stay valid.
+      const record = await updateDesign(
+        currentTeam(auth),
+        params.id!,
+        sent.version,
+        (r) => {
+          const document = change(r.document, sent);
+          return document === null ? null : { document };
+        },
+        { invalidate: false },
+      );
+      return saved(record);
+    },
+  });
+}
+
+/** The three export saves, keyed as the route table names them (spec 001 §7). */
+export const exportRoutes: Record<string, RouteDefinition> = {
+  'PUT /api/pic-snippet/{id}/provider': exportRoute(ProviderBody, providerChange),
+  'PUT /api/pic-snippet/{id}/choices': exportRoute(ChoicesBody, choicesChange),
+  'PUT /api/pic-snippet/{id}/link': exportRoute(LinkBody, (document, body) =>
+    linkChange(document, body.html_link_url),
+  ),
+};
