@@ -15,7 +15,9 @@
  * - load: 8 clients for 20 s, distinct values (load.ts): good images/s, p99, errors;
  * - where a miss spends its time: the service's `Server-Timing` stages, warm and under load.
  * Then the dashboard lists of a 1,000-design team (test/bench/dashboard.ts), written to
- * bench-results/dashboard.json.
+ * bench-results/dashboard.json, and the editor in the built SPA (test/bench/editor.ts: time
+ * to interactive, undo and redo step time, the route's gzipped JS), written to
+ * bench-results/editor.json.
  */
 import { cpus } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -50,6 +52,7 @@ import {
 } from './reference.ts';
 import { createSatoriRenderer } from './satori.ts';
 import { runDashboardBench } from './dashboard.ts';
+import { runEditorBench } from './editor.ts';
 import { formatTable } from './table.ts';
 
 process.env.STAGE = 'test';
@@ -131,7 +134,8 @@ const stats = (values: number[]) => ({
 
 const stackStarted = performance.now();
 const stack = await withTimeout(
-  startLocalStack({ port: 0, web: 'none' }),
+  // The built SPA too: the editor benchmark drives it (npm run bench builds first).
+  startLocalStack({ port: 0, web: 'preview' }),
   LIMITS.phase,
   'stack start',
 );
@@ -417,6 +421,9 @@ try {
 
   // Issue 5 §6: the dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts).
   await phase('dashboard lists', () => runDashboardBench(stack));
+
+  // Issue 6 §9: the editor in the built SPA (test/bench/editor.ts).
+  await phase('editor', () => runEditorBench(stack));
 } finally {
   const stopped = await withTimeout(stack.stop(), 60_000, 'stack stop').then(
     () => true,

@@ -30,6 +30,7 @@ import type { EditorState, EditorStore } from './store/index.ts';
 import type { ChangeIntent } from './store/designSlice.ts';
 import { canRedo, canUndo } from './store/history.ts';
 import { selectedSnippet, type Selection } from './store/selectionSlice.ts';
+import { TEXT_COMMANDS, type TextCommandArgs } from './commands/text.ts';
 
 /** How a command enters the history (see the module comment). */
 export type HistoryIntent =
@@ -52,8 +53,8 @@ export interface MoveArgs {
   height?: number;
 }
 
-/** The arguments of each command. */
-export interface CommandArgs {
+/** The arguments of each command (the text toolbar's are in commands/text.ts). */
+export interface CommandArgs extends TextCommandArgs {
   undo: void;
   redo: void;
   deselect: void;
@@ -382,6 +383,7 @@ export const COMMANDS: Registry = {
       );
     },
   },
+  ...TEXT_COMMANDS,
 };
 
 /**

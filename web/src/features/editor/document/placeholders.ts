@@ -113,3 +113,143 @@ export function setSnippetText(
   }
   return { document, changes };
 }
+
+// ---- placeholders as whole units in the text field (spec 000 §5, §4 "Dragging a parameter") --
+
+/** Where a `{{name}}` sits in a text: `start` inclusive, `end` exclusive (UTF-16 offsets). */
+export interface PlaceholderRange {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/** Every placeholder of a text, in order (the render path's `MERGE_FIELD` pattern). */
+export function placeholderRanges(text: string): PlaceholderRange[] {
+  return Array.from(text.matchAll(MERGE_FIELD), (m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    name: m[1]!,
+  }));
+}
+
+/** The placeholder with `offset` strictly inside it (not at its edges), if any. */
+function rangeAround(ranges: PlaceholderRange[], offset: number): PlaceholderRange | undefined {
+  return ranges.find((r) => r.start < offset && offset < r.end);
+}
+
+/** A text field's selection, UTF-16 offsets (`start` ≤ `end`; equal for a caret). */
+export interface TextSelection {
+  start: number;
+  end: number;
+}
+
+/**
+ * The selection a text field should have so that no placeholder is cut (spec 000 §5
+ * "Parameters inside text are selected or deleted as whole units"):
+ * - a caret that moved into a placeholder from one of its edges (an arrow key) jumps to the
+ *   other edge, so the caret skips over it;
+ * - a caret put inside one any other way (a click) selects the whole placeholder;
+ * - a range with an end inside a placeholder grows to take all of it.
+ * @param previous the selection before this change (the edge the caret came from).
+ * @returns the snapped selection (the same offsets when nothing needed snapping).
+ */
+export function snapSelection(
+  text: string,
+  selection: TextSelection,
+  previous: TextSelection | null,
+): TextSelection {
+  const ranges = placeholderRanges(text);
+  if (selection.start === selection.end) {
+    const inside = rangeAround(ranges, selection.start);
+    if (!inside) return selection;
+    const cameFrom = previous && previous.start === previous.end ? previous.start : null;
+    if (cameFrom === inside.start) return { start: inside.end, end: inside.end };
+    if (cameFrom === inside.end) return { start: inside.start, end: inside.start };
+    return { start: inside.start, end: inside.end };
+  }
+  return {
+    start: rangeAround(ranges, selection.start)?.start ?? selection.start,
+    end: rangeAround(ranges, selection.end)?.end ?? selection.end,
+  };
+}
+
+/**
+ * The placeholder a Backspace (the one ending at the caret) or Delete (the one starting at the
+ * caret) removes whole, if the caret touches one that way. A selection is left to the field
+ * (snapped, it holds only whole placeholders).
+ */
+export function placeholderAtCaret(
+  text: string,
+  selection: TextSelection,
+  key: 'Backspace' | 'Delete',
+): PlaceholderRange | null {
+  if (selection.start !== selection.end) return null;
+  const at = selection.start;
+  return (
+    placeholderRanges(text).find((r) => (key === 'Backspace' ? r.end === at : r.start === at)) ??
+    null
+  );
+}
+
+/** The placeholder starting at `start` in `text`; throws when there is none (a stale edit). */
+export function placeholderStartingAt(text: string, start: number): PlaceholderRange {
+  const range = placeholderRanges(text).find((r) => r.start === start);
+  if (!range) throw new Error(`No placeholder at ${start}`);
+  return range;
+}
+
+/**
+ * `text` with the placeholder `range` taken out and put at `to` (an offset of the original
+ * text; spec 000 §4 "Dragging a parameter inside a snippet moves its placeholder to the drop
+ * position"). A drop inside another placeholder lands after it; a drop on the placeholder
+ * itself changes nothing.
+ * @returns the new text and where the moved placeholder now is.
+ */
+export function movePlaceholder(
+  text: string,
+  range: PlaceholderRange,
+  to: number,
+): { text: string; selection: TextSelection } {
+  const unchanged = { text, selection: { start: range.start, end: range.end } };
+  if (to >= range.start && to <= range.end) return unchanged;
+  const other = rangeAround(placeholderRanges(text), to);
+  const drop = other ? other.end : Math.max(0, Math.min(text.length, to));
+  const piece = text.slice(range.start, range.end);
+  const rest = text.slice(0, range.start) + text.slice(range.end);
+  const at = drop > range.end ? drop - piece.length : drop;
+  return {
+    text: rest.slice(0, at) + piece + rest.slice(at),
+    selection: { start: at, end: at + piece.length },
+  };
+}
+
+/**
+ * The keyboard alternative to dragging (Alt+Arrow in the text field): the placeholder swaps
+ * places with the word before it (`left`) or after it (`right`), keeping the spaces between:
+ * `Hi {{name}} there` → right → `Hi there {{name}}`. At the text's edge nothing changes.
+ */
+export function shiftPlaceholder(
+  text: string,
+  range: PlaceholderRange,
+  direction: 'left' | 'right',
+): { text: string; selection: TextSelection } {
+  const before = text.slice(0, range.start);
+  const piece = text.slice(range.start, range.end);
+  const after = text.slice(range.end);
+  if (direction === 'right') {
+    const next = /^(\s*)(\S+)/.exec(after);
+    if (!next) return { text, selection: { start: range.start, end: range.end } };
+    const start = before.length + next[2]!.length + next[1]!.length;
+    return {
+      text: before + next[2] + next[1] + piece + after.slice(next[0].length),
+      selection: { start, end: start + piece.length },
+    };
+  }
+  const previous = /(\S+)(\s*)$/.exec(before);
+  if (!previous) return { text, selection: { start: range.start, end: range.end } };
+  const start = previous.index;
+  return {
+    text: before.slice(0, start) + piece + previous[2] + previous[1] + after,
+    selection: { start, end: start + piece.length },
+  };
+}

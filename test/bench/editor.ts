@@ -1,0 +1,349 @@
+/// <reference lib="dom" />
+/**
+ * Editor benchmark (issue 6 §9): the built SPA served by the local stack, driven in headless
+ * Chromium (the test browser of test/support/browser.ts). Measured on a design with 20 text
+ * snippets and 10 stickers:
+ * - **time to interactive**, ms: from navigation start (the page's `performance.now()` origin)
+ *   to the first frame in which the editor lists all 20 snippets, its canvas layers exist, the
+ *   base photo is painted and the fonts are ready; median and worst of {@link RUNS.tti} cold
+ *   loads (new browser context, cache off). Target ≤ 1,000 ms.
+ * - **undo and redo step**, ms: main-thread work of one Ctrl+Z / Ctrl+Shift+Z, i.e. the
+ *   keydown's synchronous handling (command, store, history, view reconcile) plus React's
+ *   flush, plus the next frame's callbacks (fabric's render) up to the end of that frame's
+ *   `requestAnimationFrame` phase; p50 and p95 over every step of a 20-entry history. Target
+ *   ≤ 16 ms. Also reported: input to the end of that frame (includes waiting for the frame).
+ * - **the editor route's JS**: every script a cold load of `/pic-snippet/{id}/edit` fetches,
+ *   in bytes as served and gzipped (level 9, as a CDN would compress it).
+ *
+ * Part of `npm run bench` (test/bench/run.ts, which builds the SPA first); alone: build, then
+ * `tsx test/bench/editor.ts`. Writes bench-results/editor.json and prints a table. Timing lives
+ * here, never in the tests.
+ */
+import { cpus, loadavg } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'puppeteer-core';
+import type { LocalStack } from '#infra/local/stack.ts';
+import { TestClient } from '../support/client.ts';
+import { launchTestBrowser } from '../support/browser.ts';
+import { signIn } from '../support/aria.ts';
+import { percentile, round1 } from './measure.ts';
+import { formatTable } from './table.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+/** The design's contents (issue 6 §9). */
+const SNIPPETS = 20;
+const STICKERS = 10;
+/** Cold loads measured, and history entries made for the undo/redo steps. */
+const RUNS = { tti: 5, historySteps: 20 };
+const TARGETS = { ttiMs: 1000, stepMs: 16 };
+/** Nudges of the same merge key closer than 1000 ms join one history entry (history.ts). */
+const MERGE_WINDOW_MS = 1000;
+const PASSWORD = 'bench-walnut-27';
+
+/** The result written to bench-results/editor.json. */
+export interface EditorResult {
+  design: { snippets: number; stickers: number; canvas: string };
+  tti_ms: { median: number; max: number; runs: number[] };
+  undo_step_ms: { p50: number; p95: number; steps: number };
+  redo_step_ms: { p50: number; p95: number; steps: number };
+  undo_input_to_frame_ms: { p50: number; p95: number };
+  route_js: { files: number; bytes: number; gzip_bytes: number };
+  targets: { tti_ms: number; step_ms: number };
+  targets_met: { tti: boolean; undo: boolean; redo: boolean };
+  /** `load_1m`: the 1-minute load average when the run ended (other work on the machine). */
+  machine: { cpus: number; cpu: string; node: string; load_1m: number };
+  measured_at: string;
+}
+
+/** Registers the benchmark's own team and makes the 20-snippet, 10-sticker design. */
+async function seedDesign(
+  url: string,
+): Promise<{ email: string; designId: string; canvas: string }> {
+  const client = new TestClient(url);
+  const email = `bench-editor-${Date.now().toString(36)}@example.org`;
+  const registered = await client.request('POST', '/register', {
+    name: 'Bench Editor',
+    email,
+    team: 'Bench Editor Team',
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+    terms: true,
+    plan: 'free',
+  });
+  if (registered.status >= 300) throw new Error(`register: ${JSON.stringify(registered.json)}`);
+  const created = await client.request('POST', '/api/pic-snippet', {
+    image_id: 'library-autumn',
+    title: 'Editor bench',
+  });
+  if (created.status !== 201) throw new Error(`create: ${JSON.stringify(created.json)}`);
+  const designId = String(created.json.id);
+  const design = (await client.request('GET', `/api/pic-snippet/${designId}`)).json;
+  const width = Number(design.canvas_width);
+  const height = Number(design.canvas_height);
+
+  const pack = await client.request('POST', '/getPacksStickers', { id: 'pack-celebration' });
+  const keys = [...JSON.stringify(pack.json).matchAll(/files\/stickers\/[^"?]+\.png/g)].map(
+    (m) => m[0],
+  );
+  if (keys.length === 0) throw new Error('no stickers in the seeded pack-celebration');
+
+  const rowHeight = height / (SNIPPETS / 2);
+  const text_snippets = Array.from({ length: SNIPPETS }, (_, i) => {
+    const id = `bench-snippet-${i}`;
+    const withParam = i % 4 === 0;
+    const text = withParam ? `Hi {{name_${i}}} #${i}` : `Bench snippet ${i}`;
+    return {
+      id,
+      text,
+      original_text: text,
+      fontFamily: 'Noto Sans',
+      fontSize: 24,
+      fill: i % 2 ? '#ffffff' : '#111827',
+      left: i < SNIPPETS / 2 ? 20 : width / 2 + 20,
+      top: 10 + (i % (SNIPPETS / 2)) * rowHeight,
+      width: width / 2 - 60,
+      parameters: withParam
+        ? [
+            {
+              id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+              param_name: `name_${i}`,
+              original_param_name: `name_${i}`,
+              param_default_value: 'friend',
+              text_snippet_id: id,
+            },
+          ]
+        : [],
+    };
+  });
+  const graphics_data = Array.from({ length: STICKERS }, (_, i) => ({
+    uuid: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    type: 'stickers',
+    stickerType: 'plain',
+    url: keys[i % keys.length],
+    left: (i + 0.5) * (width / STICKERS) - 25,
+    top: height - 70,
+    width: 512,
+    height: 512,
+    scaleX: 0.1,
+    scaleY: 0.1,
+  }));
+  const saved = await client.request('PUT', `/api/pic-snippet/${designId}`, {
+    ...design,
+    text_snippets,
+    graphics_data,
+    title: 'Editor bench',
+    version: design.version,
+  });
+  if (saved.status !== 200) throw new Error(`save: ${JSON.stringify(saved.json)}`);
+  return { email, designId, canvas: `${width}x${height}` };
+}
+
+/** A signed-in page in a fresh browser context, the HTTP cache off (a cold load). */
+async function coldPage(browser: Browser, url: string, email: string): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1440, height: 900 });
+  await signIn(page, url, email, PASSWORD);
+  await page.setCacheEnabled(false);
+  return page;
+}
+
+/** Loads the editor and returns the page-clock time at which it became interactive, ms. */
+async function timeToInteractive(page: Page, editorUrl: string): Promise<number> {
+  await page.goto(editorUrl, { waitUntil: 'domcontentloaded' });
+  const handle = await page.waitForFunction(
+    (snippets: number) => {
+      if (document.querySelectorAll('.editor-snippets__item').length !== snippets) return false;
+      const photo = document.querySelector<HTMLCanvasElement>('canvas.editor-stage__base');
+      if (!photo || !document.querySelector('.canvas-container') || photo.width === 0) return false;
+      if (document.fonts.status !== 'loaded') return false;
+      const ctx = photo.getContext('2d');
+      const [, , , alpha] = ctx?.getImageData(photo.width >> 1, photo.height >> 1, 1, 1).data ?? [];
+      return alpha === 255 ? performance.now() : false;
+    },
+    { polling: 'raf', timeout: 30_000 },
+    SNIPPETS,
+  );
+  return Number(await handle.jsonValue());
+}
+
+/** Runs one Ctrl+Z (or Ctrl+Shift+Z) in the page; see the module comment for what is timed. */
+function step(page: Page, redo: boolean): Promise<{ work: number; toFrame: number }> {
+  return page.evaluate(async (isRedo: boolean) => {
+    const t0 = performance.now();
+    window.dispatchEvent(
+      new KeyboardEvent('keydown', {
+        key: isRedo ? 'Z' : 'z',
+        code: 'KeyZ',
+        ctrlKey: true,
+        shiftKey: isRedo,
+        bubbles: true,
+      }),
+    );
+    // React's scheduler flushes on a macrotask.
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    const flushed = performance.now();
+    const frame = await new Promise<{ start: number; end: number }>((resolve) =>
+      requestAnimationFrame((start) => resolve({ start, end: performance.now() })),
+    );
+    return {
+      work: flushed - t0 + Math.max(0, frame.end - Math.max(frame.start, flushed)),
+      toFrame: frame.end - t0,
+    };
+  }, redo);
+}
+
+/** Makes `RUNS.historySteps` history entries: one nudge per snippet, each its own entry. */
+async function makeHistory(page: Page): Promise<void> {
+  const items = await page.$$('.editor-snippets__item');
+  for (const item of items.slice(0, RUNS.historySteps)) {
+    await item.click();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('ArrowRight');
+    await new Promise((resolve) => setTimeout(resolve, MERGE_WINDOW_MS + 50));
+  }
+  await page.keyboard.press('Escape');
+}
+
+/** Every script a cold load of the editor fetches: count, bytes and gzipped bytes. */
+async function routeScripts(page: Page, editorUrl: string) {
+  const bodies: Promise<Buffer>[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script' && res.ok()) bodies.push(res.buffer());
+  });
+  await page.goto(editorUrl, { waitUntil: 'networkidle0' });
+  const files = await Promise.all(bodies);
+  return {
+    files: files.length,
+    bytes: files.reduce((n, b) => n + b.length, 0),
+    gzip_bytes: files.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0),
+  };
+}
+
+/** Runs the benchmark against a running local stack that serves the built SPA. */
+export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
+  const url = `http://127.0.0.1:${stack.port}`;
+  const seeded = await seedDesign(url);
+  const editorUrl = `${url}/pic-snippet/${seeded.designId}/edit`;
+  const browser = await launchTestBrowser();
+  try {
+    const scriptsPage = await coldPage(browser, url, seeded.email);
+    const route_js = await routeScripts(scriptsPage, editorUrl);
+    await scriptsPage.browserContext().close();
+
+    const tti: number[] = [];
+    let last: Page | undefined;
+    for (let i = 0; i < RUNS.tti; i++) {
+      await last?.browserContext().close();
+      last = await coldPage(browser, url, seeded.email);
+      tti.push(await timeToInteractive(last, editorUrl));
+    }
+    const page = last!;
+    await makeHistory(page);
+    const undo: { work: number; toFrame: number }[] = [];
+    for (;;) {
+      const enabled = await page.$eval(
+        'button[title^="Undo"]',
+        (b) => !(b as HTMLButtonElement).disabled,
+      );
+      if (!enabled) break;
+      undo.push(await step(page, false));
+    }
+    const redo: { work: number; toFrame: number }[] = [];
+    for (let i = 0; i < undo.length; i++) redo.push(await step(page, true));
+    if (undo.length < RUNS.historySteps / 2)
+      throw new Error(`only ${undo.length} undo steps were recorded`);
+    await page.browserContext().close();
+
+    const stats = (xs: number[]) => ({
+      p50: round1(percentile(xs, 50)),
+      p95: round1(percentile(xs, 95)),
+    });
+    const result: EditorResult = {
+      design: { snippets: SNIPPETS, stickers: STICKERS, canvas: seeded.canvas },
+      tti_ms: {
+        median: round1(percentile(tti, 50)),
+        max: round1(Math.max(...tti)),
+        runs: tti.map(round1),
+      },
+      undo_step_ms: { ...stats(undo.map((s) => s.work)), steps: undo.length },
+      redo_step_ms: { ...stats(redo.map((s) => s.work)), steps: redo.length },
+      undo_input_to_frame_ms: stats(undo.map((s) => s.toFrame)),
+      route_js,
+      targets: { tti_ms: TARGETS.ttiMs, step_ms: TARGETS.stepMs },
+      targets_met: {
+        tti: percentile(tti, 50) <= TARGETS.ttiMs,
+        undo:
+          percentile(
+            undo.map((s) => s.work),
+            95,
+          ) <= TARGETS.stepMs,
+        redo:
+          percentile(
+            redo.map((s) => s.work),
+            95,
+          ) <= TARGETS.stepMs,
+      },
+      machine: {
+        cpus: cpus().length,
+        cpu: cpus()[0]?.model ?? '',
+        node: process.version,
+        load_1m: round1(loadavg()[0] ?? 0),
+      },
+      measured_at: new Date().toISOString(),
+    };
+    await mkdir(join(ROOT, 'bench-results'), { recursive: true });
+    await writeFile(
+      join(ROOT, 'bench-results', 'editor.json'),
+      `${JSON.stringify(result, null, 2)}\n`,
+    );
+    console.log(
+      formatTable(
+        ['measure', 'value', 'target'],
+        [
+          {
+            measure: 'time to interactive, median ms',
+            value: result.tti_ms.median,
+            target: '≤ 1000',
+          },
+          { measure: 'time to interactive, worst ms', value: result.tti_ms.max, target: '' },
+          { measure: 'undo step p50 ms', value: result.undo_step_ms.p50, target: '' },
+          { measure: 'undo step p95 ms', value: result.undo_step_ms.p95, target: '≤ 16' },
+          { measure: 'redo step p95 ms', value: result.redo_step_ms.p95, target: '≤ 16' },
+          {
+            measure: 'undo input to frame p50 ms',
+            value: result.undo_input_to_frame_ms.p50,
+            target: '',
+          },
+          { measure: 'editor route JS files', value: route_js.files, target: '' },
+          { measure: 'editor route JS kB', value: round1(route_js.bytes / 1024), target: '' },
+          {
+            measure: 'editor route JS gzip kB',
+            value: round1(route_js.gzip_bytes / 1024),
+            target: 'report',
+          },
+        ],
+      ),
+    );
+    console.log('wrote bench-results/editor.json');
+    return result;
+  } finally {
+    await browser.close();
+  }
+}
+
+// Alone: `tsx test/bench/editor.ts` (after `npm run build`).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.env.STAGE = 'test';
+  const { startLocalStack } = await import('#infra/local/stack.ts');
+  const stack = await startLocalStack({ port: 0, web: 'preview' });
+  try {
+    await runEditorBench(stack);
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}

@@ -1,0 +1,493 @@
+/**
+ * The text snippet commands of the text toolbar, the selection overlay, the parameter list and
+ * the placeholder-aware text field (spec 000 §2 "Text toolbar and text snippet panel", §4
+ * "Linked font sizes", "Text transform", "Parameter undo", "Selection overlay", "Dragging a
+ * parameter", §5 canvas and parameter rules). Merged into the command table by ../commands.ts;
+ * each declares its history intent like the others there (`step`: one undo step per run;
+ * `merge`: runs with the same merge key less than 1000 ms apart, or inside a gesture such as a
+ * slider drag, are one step). All record `snippets.event` (spec 000 §4).
+ *
+ * This module imports only types from ../commands.ts, so the table can spread it without an
+ * import cycle at load time.
+ */
+import { castDraft, type Draft } from 'immer';
+import type { DesignDocument, TextSnippet, TextTransformKey } from '#shared/design.ts';
+import { copyParameterName } from '#shared/parameter-rules.ts';
+import {
+  addParameter,
+  changeParameterTextTransform,
+  removeParameter,
+  renamePlaceholder,
+  takenParameterNames,
+  updateParameter,
+  type ParameterChange,
+} from '#shared/parameters.ts';
+import type { EditorCommand } from '../commands.ts';
+import { clampSnippet } from '../document/clamps.ts';
+import {
+  movePlaceholder,
+  placeholderStartingAt,
+  setSnippetText,
+  shiftPlaceholder,
+} from '../document/placeholders.ts';
+import { canvasOf, maxSnippetWidth } from '../document/snippets.ts';
+import {
+  DEFAULT_STROKE,
+  clampAngle,
+  clampStrokeWidth,
+  withLinked,
+  withMinFontSize,
+} from '../document/text-style.ts';
+import type { ChangeIntent } from '../store/designSlice.ts';
+import type { EditorState, EditorStore } from '../store/index.ts';
+import { selectedSnippet } from '../store/selectionSlice.ts';
+
+/** Text alignment of a snippet (spec 000 §2 "alignment (left, center, right)"). */
+export type TextAlign = TextSnippet['textAlign'];
+
+/** Prefix of a cloned snippet's title (spec 000 §5 "titles the copy 'Copy of - ' in front"). */
+export const COPY_TITLE_PREFIX = 'Copy of - ';
+
+/** How far a clone lands from its original, down and right, px (then clamped, spec 000 §5). */
+export const CLONE_OFFSET_PX = 20;
+
+/** The arguments of the text commands (the command table's `CommandArgs` extends this). */
+export interface TextCommandArgs {
+  setSnippetFontFamily: { id: string; fontFamily: string };
+  setSnippetMinFontSize: { id: string; minFontSize: number };
+  setSnippetLinked: { id: string; linked: boolean };
+  toggleBold: void;
+  toggleItalic: void;
+  toggleUnderline: void;
+  setSnippetTextAlign: { id: string; textAlign: TextAlign };
+  setSnippetAngle: { id: string; angle: number };
+  setSnippetStroke: { id: string; stroke: string };
+  setSnippetStrokeWidth: { id: string; strokeWidth: number };
+  cloneTextSnippet: { id: string };
+  toggleTextWrap: { id: string };
+  addParameter: { id: string };
+  renameParameter: { snippetId: string; paramId: string; name: string };
+  setParameterTextTransform: {
+    snippetId: string;
+    paramId: string;
+    checkFormating?: boolean;
+    formatOptionKey?: TextTransformKey | null;
+  };
+  removeParameter: { snippetId: string; paramId: string };
+  /** Removes the placeholder that starts at `start` of the snippet's text, whole. */
+  deletePlaceholder: { id: string; start: number };
+  /** Moves the placeholder at `start` to the offset `to`, or one word `left` or `right`. */
+  moveParameterPlaceholder: { id: string; start: number; to: number | 'left' | 'right' };
+}
+
+type TextRegistry = { [K in keyof TextCommandArgs]: EditorCommand<TextCommandArgs[K]> };
+
+const hasDesign = (s: EditorState) => s.design !== null;
+const hasSnippetSelected = (s: EditorState) => selectedSnippet(s) !== null;
+
+/** A text command's history intent (module comment). */
+function textIntent(
+  command: { label: string; history: EditorCommand<unknown>['history'] },
+  mergeKey: string | null,
+  paramChanges: ParameterChange[] = [],
+): ChangeIntent {
+  return {
+    eventType: 'snippets.event',
+    label: command.label,
+    mergeKey: command.history.kind === 'merge' ? mergeKey : null,
+    paramChanges,
+  };
+}
+
+/** The draft's snippet of `id`; throws when it is gone (a command on a stale id). */
+function snippetIn(draft: Draft<DesignDocument>, id: string): Draft<TextSnippet> {
+  const found = draft.text_snippets.find((s) => s.id === id);
+  if (!found) throw new Error(`No text snippet ${id}`);
+  return found;
+}
+
+/**
+ * Keeps the snippet `id` inside the canvas after a change that re-flows it (spec 000 §5); the
+ * height the canvas measured is dropped when `reflowed`, so the next drawing measures again.
+ */
+function settle(draft: Draft<DesignDocument>, id: string, reflowed: boolean): void {
+  const snippet = snippetIn(draft, id);
+  if (reflowed) snippet.height = null;
+  Object.assign(snippet, clampSnippet(snippet, canvasOf(draft as DesignDocument)));
+}
+
+/** Changes one snippet's fields through `edit`, then settles it (see `settle`). */
+function editSnippet(
+  store: EditorStore,
+  intent: ChangeIntent,
+  id: string,
+  edit: (snippet: Draft<TextSnippet>) => void,
+  reflowed = true,
+): void {
+  store.getState().applyChange(intent, (draft) => {
+    edit(snippetIn(draft, id));
+    settle(draft, id, reflowed);
+  });
+}
+
+/**
+ * Puts a whole new document produced by a pure parameter operation in place, as one change
+ * with its parameter records (the snippet of `id` is the only one such operations touch).
+ */
+function applyDocument(
+  store: EditorStore,
+  intent: ChangeIntent,
+  id: string,
+  next: DesignDocument,
+): void {
+  const snippet = next.text_snippets.find((s) => s.id === id);
+  if (!snippet) throw new Error(`No text snippet ${id}`);
+  store.getState().applyChange(intent, (draft) => {
+    const index = draft.text_snippets.findIndex((s) => s.id === id);
+    draft.text_snippets[index] = castDraft(snippet);
+    settle(draft, id, true);
+  });
+}
+
+/** A toggle of the selected snippet's style (bold, italic, underline; spec 000 §2). */
+function styleToggle(
+  name: 'toggleBold' | 'toggleItalic' | 'toggleUnderline',
+  label: string,
+  key: string,
+  flip: (snippet: Draft<TextSnippet>) => void,
+): EditorCommand<void> {
+  return {
+    name,
+    label,
+    shortcuts: [{ keys: `Mod+${key}`, args: undefined }],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasSnippetSelected,
+    perform(store) {
+      const snippet = selectedSnippet(store.getState());
+      if (snippet) editSnippet(store, textIntent(this, null), snippet.id, flip);
+    },
+  };
+}
+
+/**
+ * A copy of a snippet (spec 000 §4 "Selection overlay: clone"; §5 "Cloning a snippet renames
+ * its parameters to stay unique and titles the copy 'Copy of - ' in front"): new ids, each
+ * parameter renamed `name_copyN` in the text too (fallback and text transform kept), the title
+ * prefixed, 20 px down and right within the clamps.
+ * @returns the copy and one `added` record per parameter.
+ */
+export function cloneSnippet(
+  design: DesignDocument,
+  id: string,
+  newId: () => string,
+): { snippet: TextSnippet; changes: ParameterChange[] } {
+  const source = design.text_snippets.find((s) => s.id === id);
+  if (!source) throw new Error(`No text snippet ${id}`);
+  const snippetId = newId();
+  const taken = takenParameterNames(design);
+  let text = source.text;
+  let originalText = source.original_text;
+  const parameters = source.parameters.map((p) => {
+    const name = p.dynamicStickerParamName ? p.param_name : copyParameterName(p.param_name, taken);
+    taken.push(name);
+    text = renamePlaceholder(text, p.param_name, name);
+    originalText = renamePlaceholder(originalText, p.param_name, name);
+    return {
+      ...p,
+      id: newId(),
+      param_name: name,
+      original_param_name: name,
+      text_snippet_id: snippetId,
+    };
+  });
+  const title = source.display_info?.title;
+  const moved = clampSnippet(
+    { ...source, left: source.left + CLONE_OFFSET_PX, top: source.top + CLONE_OFFSET_PX },
+    canvasOf(design),
+  );
+  const snippet: TextSnippet = {
+    ...source,
+    ...moved,
+    id: snippetId,
+    text,
+    original_text: originalText,
+    display_info: {
+      ...source.display_info,
+      uuid: snippetId,
+      title: `${COPY_TITLE_PREFIX}${typeof title === 'string' ? title : source.text}`,
+    },
+    parameters,
+  };
+  return {
+    snippet,
+    changes: parameters.map((p) => ({
+      textSnippetId: snippetId,
+      paramId: p.id,
+      action: 'added' as const,
+    })),
+  };
+}
+
+/** Every text command (docs/editor.md has the table). */
+export const TEXT_COMMANDS: TextRegistry = {
+  setSnippetFontFamily: {
+    name: 'setSnippetFontFamily',
+    label: 'Font',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, fontFamily }) {
+      const family = fontFamily.trim();
+      if (family === '') return;
+      editSnippet(store, textIntent(this, null), id, (s) => {
+        s.fontFamily = family;
+      });
+    },
+  },
+  setSnippetMinFontSize: {
+    name: 'setSnippetMinFontSize',
+    label: 'Minimum font size',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, minFontSize }) {
+      editSnippet(store, textIntent(this, `minFontSize:${id}`), id, (s) => {
+        Object.assign(s, withMinFontSize(s, minFontSize));
+      });
+    },
+  },
+  setSnippetLinked: {
+    name: 'setSnippetLinked',
+    label: 'Link minimum size',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, linked }) {
+      editSnippet(store, textIntent(this, null), id, (s) => {
+        Object.assign(s, withLinked(s, linked));
+      });
+    },
+  },
+  toggleBold: styleToggle('toggleBold', 'Bold', 'b', (s) => {
+    s.fontWeight = s.fontWeight === 'bold' ? 'normal' : 'bold';
+  }),
+  toggleItalic: styleToggle('toggleItalic', 'Italic', 'i', (s) => {
+    s.fontStyle = s.fontStyle === 'italic' ? 'normal' : 'italic';
+  }),
+  toggleUnderline: styleToggle('toggleUnderline', 'Underline', 'u', (s) => {
+    s.underline = !s.underline;
+  }),
+  setSnippetTextAlign: {
+    name: 'setSnippetTextAlign',
+    label: 'Alignment',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, textAlign }) {
+      editSnippet(
+        store,
+        textIntent(this, null),
+        id,
+        (s) => {
+          s.textAlign = textAlign;
+        },
+        false,
+      );
+    },
+  },
+  setSnippetAngle: {
+    name: 'setSnippetAngle',
+    label: 'Angle',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, angle }) {
+      editSnippet(
+        store,
+        textIntent(this, `angle:${id}`),
+        id,
+        (s) => {
+          s.angle = clampAngle(angle);
+        },
+        false,
+      );
+    },
+  },
+  setSnippetStroke: {
+    name: 'setSnippetStroke',
+    label: 'Outline colour',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, stroke }) {
+      editSnippet(
+        store,
+        textIntent(this, `stroke:${id}`),
+        id,
+        (s) => {
+          s.stroke = stroke;
+          // A colour chosen with no outline width shows nothing: give it the thinnest one.
+          if (s.strokeWidth === 0) s.strokeWidth = 1;
+        },
+        false,
+      );
+    },
+  },
+  setSnippetStrokeWidth: {
+    name: 'setSnippetStrokeWidth',
+    label: 'Outline width',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, strokeWidth }) {
+      editSnippet(
+        store,
+        textIntent(this, `strokeWidth:${id}`),
+        id,
+        (s) => {
+          s.strokeWidth = clampStrokeWidth(strokeWidth);
+          if (s.strokeWidth > 0 && s.stroke === null) s.stroke = DEFAULT_STROKE;
+        },
+        false,
+      );
+    },
+  },
+  cloneTextSnippet: {
+    name: 'cloneTextSnippet',
+    label: 'Clone',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id }) {
+      const state = store.getState();
+      if (!state.design) return;
+      const { snippet, changes } = cloneSnippet(state.design, id, state.env.newId);
+      state.applyChange(textIntent(this, null, changes), (draft) => {
+        const index = draft.text_snippets.findIndex((s) => s.id === id);
+        draft.text_snippets.splice(index + 1, 0, castDraft(snippet));
+      });
+      state.select({ kind: 'snippet', id: snippet.id });
+    },
+  },
+  toggleTextWrap: {
+    name: 'toggleTextWrap',
+    label: 'Wrap text',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id }) {
+      const canvas = store.getState().design && canvasOf(store.getState().design!);
+      if (!canvas) return;
+      // Wrap off: the box takes the canvas's width, so lines break only at line breaks (or at
+      // the canvas edge); wrap on: the box gets back the width it had (`originalWidth`).
+      editSnippet(store, textIntent(this, null), id, (s) => {
+        if (s.textWrap) {
+          s.originalWidth = s.width;
+          s.width = maxSnippetWidth(canvas);
+          s.left = Math.min(s.left, canvas.width - s.width);
+        } else {
+          s.width = Math.min(s.originalWidth ?? s.width, maxSnippetWidth(canvas));
+        }
+        s.textWrap = !s.textWrap;
+      });
+    },
+  },
+  addParameter: {
+    name: 'addParameter',
+    label: 'Add custom data',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id }) {
+      const state = store.getState();
+      if (!state.design) return;
+      // Spec 000 §4 "Adding a parameter": a default name, an incremented suffix when taken.
+      const { document, change } = addParameter(state.design, id, {}, state.env.newId);
+      applyDocument(store, textIntent(this, null, [change]), id, document);
+    },
+  },
+  renameParameter: {
+    name: 'renameParameter',
+    label: 'Rename custom data',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { snippetId, paramId, name }) {
+      const state = store.getState();
+      if (!state.design) return;
+      // Throws ParameterError with the spec 000 §5 message; the field shows the conflict.
+      const { document, change } = updateParameter(state.design, snippetId, paramId, {
+        param_name: name,
+      });
+      applyDocument(store, textIntent(this, `rename:${paramId}`, [change]), snippetId, document);
+    },
+  },
+  setParameterTextTransform: {
+    name: 'setParameterTextTransform',
+    label: 'Text transform',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { snippetId, paramId, ...change }) {
+      const state = store.getState();
+      if (!state.design) return;
+      const { document, change: record } = changeParameterTextTransform(
+        state.design,
+        snippetId,
+        paramId,
+        change,
+      );
+      applyDocument(store, textIntent(this, null, [record]), snippetId, document);
+    },
+  },
+  removeParameter: {
+    name: 'removeParameter',
+    label: 'Remove custom data',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { snippetId, paramId }) {
+      const state = store.getState();
+      if (!state.design) return;
+      const { document, change } = removeParameter(state.design, snippetId, paramId);
+      applyDocument(store, textIntent(this, null, [change]), snippetId, document);
+    },
+  },
+  deletePlaceholder: {
+    name: 'deletePlaceholder',
+    label: 'Delete custom data',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, start }) {
+      const state = store.getState();
+      const snippet = state.design?.text_snippets.find((s) => s.id === id);
+      if (!state.design || !snippet) return;
+      const range = placeholderStartingAt(snippet.text, start);
+      const text = snippet.text.slice(0, range.start) + snippet.text.slice(range.end);
+      // The parameter goes when its last placeholder goes (record `removed`); undo re-adds it
+      // with its fallback and text transform (spec 000 §4 "Parameter undo").
+      const { document, changes } = setSnippetText(state.design, id, text, state.env.newId);
+      applyDocument(store, textIntent(this, null, changes), id, document);
+    },
+  },
+  moveParameterPlaceholder: {
+    name: 'moveParameterPlaceholder',
+    label: 'Move custom data',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, { id, start, to }) {
+      const state = store.getState();
+      const snippet = state.design?.text_snippets.find((s) => s.id === id);
+      if (!state.design || !snippet) return;
+      const range = placeholderStartingAt(snippet.text, start);
+      const moved =
+        typeof to === 'number'
+          ? movePlaceholder(snippet.text, range, to)
+          : shiftPlaceholder(snippet.text, range, to);
+      const { document, changes } = setSnippetText(state.design, id, moved.text, state.env.newId);
+      applyDocument(store, textIntent(this, null, changes), id, document);
+    },
+  },
+};
