@@ -30,7 +30,7 @@ import {
   setSnippetText,
   shiftPlaceholder,
 } from '../document/placeholders.ts';
-import { canvasOf, maxSnippetWidth } from '../document/snippets.ts';
+import { canvasOf } from '../document/snippets.ts';
 import {
   DEFAULT_STROKE,
   clampAngle,
@@ -228,46 +228,84 @@ export function cloneSnippet(
   };
 }
 
+/** A command that edits one snippet's fields: one step, or merged per snippet (`{name}:{id}`). */
+function snippetCommand<K extends keyof TextCommandArgs>(
+  name: K,
+  label: string,
+  kind: 'step' | 'merge',
+  edit: (snippet: Draft<TextSnippet>, args: TextCommandArgs[K] & { id: string }) => void,
+  reflowed = true,
+): EditorCommand<TextCommandArgs[K] & { id: string }> {
+  return {
+    name,
+    label,
+    shortcuts: [],
+    history: { kind, eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, args) {
+      const intent = textIntent(this, `${name}:${args.id}`);
+      editSnippet(store, intent, args.id, (s) => edit(s, args), reflowed);
+    },
+  };
+}
+
+/** What a parameter operation of shared/parameters.ts or ../document/placeholders.ts gives. */
+interface ParameterOutcome {
+  document: DesignDocument;
+  changes: ParameterChange[];
+}
+
+/**
+ * A command that runs a pure parameter operation on the snippet `snippetOf(args)` and puts its
+ * document in place with its change records (spec 000 §3 "Parameter change record"). The
+ * operation throws `ParameterError` for refused input, before anything changes.
+ */
+function parameterCommand<K extends keyof TextCommandArgs>(
+  name: K,
+  label: string,
+  kind: 'step' | 'merge',
+  snippetOf: (args: TextCommandArgs[K]) => string,
+  operate: (state: EditorState, args: TextCommandArgs[K]) => ParameterOutcome,
+  mergeKey: (args: TextCommandArgs[K]) => string | null = () => null,
+): EditorCommand<TextCommandArgs[K]> {
+  return {
+    name,
+    label,
+    shortcuts: [],
+    history: { kind, eventType: 'snippets.event' },
+    enabled: hasDesign,
+    perform(store, args) {
+      const state = store.getState();
+      if (!state.design) return;
+      const { document, changes } = operate(state, args);
+      applyDocument(store, textIntent(this, mergeKey(args), changes), snippetOf(args), document);
+    },
+  };
+}
+
+/** The snippet's text in the state's design; throws for an unknown snippet (a stale id). */
+function textOf(state: EditorState, id: string): string {
+  const snippet = state.design?.text_snippets.find((s) => s.id === id);
+  if (!snippet) throw new Error(`No text snippet ${id}`);
+  return snippet.text;
+}
+
 /** Every text command (docs/editor.md has the table). */
 export const TEXT_COMMANDS: TextRegistry = {
-  setSnippetFontFamily: {
-    name: 'setSnippetFontFamily',
-    label: 'Font',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, fontFamily }) {
-      const family = fontFamily.trim();
-      if (family === '') return;
-      editSnippet(store, textIntent(this, null), id, (s) => {
-        s.fontFamily = family;
-      });
+  setSnippetFontFamily: snippetCommand('setSnippetFontFamily', 'Font', 'step', (s, a) => {
+    if (a.fontFamily.trim() !== '') s.fontFamily = a.fontFamily.trim();
+  }),
+  setSnippetMinFontSize: snippetCommand(
+    'setSnippetMinFontSize',
+    'Minimum font size',
+    'merge',
+    (s, a) => {
+      Object.assign(s, withMinFontSize(s, a.minFontSize));
     },
-  },
-  setSnippetMinFontSize: {
-    name: 'setSnippetMinFontSize',
-    label: 'Minimum font size',
-    shortcuts: [],
-    history: { kind: 'merge', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, minFontSize }) {
-      editSnippet(store, textIntent(this, `minFontSize:${id}`), id, (s) => {
-        Object.assign(s, withMinFontSize(s, minFontSize));
-      });
-    },
-  },
-  setSnippetLinked: {
-    name: 'setSnippetLinked',
-    label: 'Link minimum size',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, linked }) {
-      editSnippet(store, textIntent(this, null), id, (s) => {
-        Object.assign(s, withLinked(s, linked));
-      });
-    },
-  },
+  ),
+  setSnippetLinked: snippetCommand('setSnippetLinked', 'Link minimum size', 'step', (s, a) => {
+    Object.assign(s, withLinked(s, a.linked));
+  }),
   toggleBold: styleToggle('toggleBold', 'Bold', 'b', (s) => {
     s.fontWeight = s.fontWeight === 'bold' ? 'normal' : 'bold';
   }),
@@ -277,81 +315,45 @@ export const TEXT_COMMANDS: TextRegistry = {
   toggleUnderline: styleToggle('toggleUnderline', 'Underline', 'u', (s) => {
     s.underline = !s.underline;
   }),
-  setSnippetTextAlign: {
-    name: 'setSnippetTextAlign',
-    label: 'Alignment',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, textAlign }) {
-      editSnippet(
-        store,
-        textIntent(this, null),
-        id,
-        (s) => {
-          s.textAlign = textAlign;
-        },
-        false,
-      );
+  setSnippetTextAlign: snippetCommand(
+    'setSnippetTextAlign',
+    'Alignment',
+    'step',
+    (s, a) => {
+      s.textAlign = a.textAlign;
     },
-  },
-  setSnippetAngle: {
-    name: 'setSnippetAngle',
-    label: 'Angle',
-    shortcuts: [],
-    history: { kind: 'merge', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, angle }) {
-      editSnippet(
-        store,
-        textIntent(this, `angle:${id}`),
-        id,
-        (s) => {
-          s.angle = clampAngle(angle);
-        },
-        false,
-      );
+    false,
+  ),
+  setSnippetAngle: snippetCommand(
+    'setSnippetAngle',
+    'Angle',
+    'merge',
+    (s, a) => {
+      s.angle = clampAngle(a.angle);
     },
-  },
-  setSnippetStroke: {
-    name: 'setSnippetStroke',
-    label: 'Outline colour',
-    shortcuts: [],
-    history: { kind: 'merge', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, stroke }) {
-      editSnippet(
-        store,
-        textIntent(this, `stroke:${id}`),
-        id,
-        (s) => {
-          s.stroke = stroke;
-          // A colour chosen with no outline width shows nothing: give it the thinnest one.
-          if (s.strokeWidth === 0) s.strokeWidth = 1;
-        },
-        false,
-      );
+    false,
+  ),
+  setSnippetStroke: snippetCommand(
+    'setSnippetStroke',
+    'Outline colour',
+    'merge',
+    (s, a) => {
+      s.stroke = a.stroke;
+      // A colour chosen with no outline width shows nothing: give it the thinnest one.
+      if (s.strokeWidth === 0) s.strokeWidth = 1;
     },
-  },
-  setSnippetStrokeWidth: {
-    name: 'setSnippetStrokeWidth',
-    label: 'Outline width',
-    shortcuts: [],
-    history: { kind: 'merge', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, strokeWidth }) {
-      editSnippet(
-        store,
-        textIntent(this, `strokeWidth:${id}`),
-        id,
-        (s) => {
-          s.strokeWidth = clampStrokeWidth(strokeWidth);
-          if (s.strokeWidth > 0 && s.stroke === null) s.stroke = DEFAULT_STROKE;
-        },
-        false,
-      );
+    false,
+  ),
+  setSnippetStrokeWidth: snippetCommand(
+    'setSnippetStrokeWidth',
+    'Outline width',
+    'merge',
+    (s, a) => {
+      s.strokeWidth = clampStrokeWidth(a.strokeWidth);
+      if (s.strokeWidth > 0 && s.stroke === null) s.stroke = DEFAULT_STROKE;
     },
-  },
+    false,
+  ),
   cloneTextSnippet: {
     name: 'cloneTextSnippet',
     label: 'Clone',
@@ -369,125 +371,91 @@ export const TEXT_COMMANDS: TextRegistry = {
       state.select({ kind: 'snippet', id: snippet.id });
     },
   },
-  toggleTextWrap: {
-    name: 'toggleTextWrap',
-    label: 'Wrap text',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id }) {
-      const canvas = store.getState().design && canvasOf(store.getState().design!);
-      if (!canvas) return;
-      // Wrap off: the box takes the canvas's width, so lines break only at line breaks (or at
-      // the canvas edge); wrap on: the box gets back the width it had (`originalWidth`).
-      editSnippet(store, textIntent(this, null), id, (s) => {
-        if (s.textWrap) {
-          s.originalWidth = s.width;
-          s.width = maxSnippetWidth(canvas);
-          s.left = Math.min(s.left, canvas.width - s.width);
-        } else {
-          s.width = Math.min(s.originalWidth ?? s.width, maxSnippetWidth(canvas));
-        }
-        s.textWrap = !s.textWrap;
+  // Wrap off: the box takes the canvas's width, so lines break only at line breaks (or at the
+  // canvas edge); wrap on: the box gets back the width it had (`originalWidth`). The clamps
+  // then keep it inside (spec 000 §5).
+  toggleTextWrap: snippetCommand('toggleTextWrap', 'Wrap text', 'step', (s) => {
+    const most = Number.MAX_SAFE_INTEGER; // narrowed to the canvas by the clamps
+    if (s.textWrap) {
+      s.originalWidth = s.width;
+      s.width = most;
+    } else {
+      s.width = s.originalWidth ?? s.width;
+    }
+    s.textWrap = !s.textWrap;
+  }),
+  // Spec 000 §4 "Adding a parameter": a default name, an incremented suffix when taken.
+  addParameter: parameterCommand(
+    'addParameter',
+    'Add custom data',
+    'step',
+    (a) => a.id,
+    (state, a) => {
+      const { document, change } = addParameter(state.design!, a.id, {}, state.env.newId);
+      return { document, changes: [change] };
+    },
+  ),
+  // Refused names throw ParameterError with the spec 000 §5 message; the field shows it.
+  renameParameter: parameterCommand(
+    'renameParameter',
+    'Rename custom data',
+    'merge',
+    (a) => a.snippetId,
+    (state, a) => {
+      const { document, change } = updateParameter(state.design!, a.snippetId, a.paramId, {
+        param_name: a.name,
       });
+      return { document, changes: [change] };
     },
-  },
-  addParameter: {
-    name: 'addParameter',
-    label: 'Add custom data',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id }) {
-      const state = store.getState();
-      if (!state.design) return;
-      // Spec 000 §4 "Adding a parameter": a default name, an incremented suffix when taken.
-      const { document, change } = addParameter(state.design, id, {}, state.env.newId);
-      applyDocument(store, textIntent(this, null, [change]), id, document);
+    (a) => `rename:${a.paramId}`,
+  ),
+  setParameterTextTransform: parameterCommand(
+    'setParameterTextTransform',
+    'Text transform',
+    'step',
+    (a) => a.snippetId,
+    (state, { snippetId, paramId, ...change }) => {
+      const result = changeParameterTextTransform(state.design!, snippetId, paramId, change);
+      return { document: result.document, changes: [result.change] };
     },
-  },
-  renameParameter: {
-    name: 'renameParameter',
-    label: 'Rename custom data',
-    shortcuts: [],
-    history: { kind: 'merge', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { snippetId, paramId, name }) {
-      const state = store.getState();
-      if (!state.design) return;
-      // Throws ParameterError with the spec 000 §5 message; the field shows the conflict.
-      const { document, change } = updateParameter(state.design, snippetId, paramId, {
-        param_name: name,
-      });
-      applyDocument(store, textIntent(this, `rename:${paramId}`, [change]), snippetId, document);
+  ),
+  removeParameter: parameterCommand(
+    'removeParameter',
+    'Remove custom data',
+    'step',
+    (a) => a.snippetId,
+    (state, a) => {
+      const { document, change } = removeParameter(state.design!, a.snippetId, a.paramId);
+      return { document, changes: [change] };
     },
-  },
-  setParameterTextTransform: {
-    name: 'setParameterTextTransform',
-    label: 'Text transform',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { snippetId, paramId, ...change }) {
-      const state = store.getState();
-      if (!state.design) return;
-      const { document, change: record } = changeParameterTextTransform(
-        state.design,
-        snippetId,
-        paramId,
-        change,
-      );
-      applyDocument(store, textIntent(this, null, [record]), snippetId, document);
+  ),
+  // The parameter goes when its last placeholder goes (record `removed`); undo re-adds it with
+  // its fallback and text transform (spec 000 §4 "Parameter undo").
+  deletePlaceholder: parameterCommand(
+    'deletePlaceholder',
+    'Delete custom data',
+    'step',
+    (a) => a.id,
+    (state, a) => {
+      const text = textOf(state, a.id);
+      const range = placeholderStartingAt(text, a.start);
+      const next = text.slice(0, range.start) + text.slice(range.end);
+      return setSnippetText(state.design!, a.id, next, state.env.newId);
     },
-  },
-  removeParameter: {
-    name: 'removeParameter',
-    label: 'Remove custom data',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { snippetId, paramId }) {
-      const state = store.getState();
-      if (!state.design) return;
-      const { document, change } = removeParameter(state.design, snippetId, paramId);
-      applyDocument(store, textIntent(this, null, [change]), snippetId, document);
-    },
-  },
-  deletePlaceholder: {
-    name: 'deletePlaceholder',
-    label: 'Delete custom data',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, start }) {
-      const state = store.getState();
-      const snippet = state.design?.text_snippets.find((s) => s.id === id);
-      if (!state.design || !snippet) return;
-      const range = placeholderStartingAt(snippet.text, start);
-      const text = snippet.text.slice(0, range.start) + snippet.text.slice(range.end);
-      // The parameter goes when its last placeholder goes (record `removed`); undo re-adds it
-      // with its fallback and text transform (spec 000 §4 "Parameter undo").
-      const { document, changes } = setSnippetText(state.design, id, text, state.env.newId);
-      applyDocument(store, textIntent(this, null, changes), id, document);
-    },
-  },
-  moveParameterPlaceholder: {
-    name: 'moveParameterPlaceholder',
-    label: 'Move custom data',
-    shortcuts: [],
-    history: { kind: 'step', eventType: 'snippets.event' },
-    enabled: hasDesign,
-    perform(store, { id, start, to }) {
-      const state = store.getState();
-      const snippet = state.design?.text_snippets.find((s) => s.id === id);
-      if (!state.design || !snippet) return;
-      const range = placeholderStartingAt(snippet.text, start);
+  ),
+  moveParameterPlaceholder: parameterCommand(
+    'moveParameterPlaceholder',
+    'Move custom data',
+    'step',
+    (a) => a.id,
+    (state, a) => {
+      const text = textOf(state, a.id);
+      const range = placeholderStartingAt(text, a.start);
       const moved =
-        typeof to === 'number'
-          ? movePlaceholder(snippet.text, range, to)
-          : shiftPlaceholder(snippet.text, range, to);
-      const { document, changes } = setSnippetText(state.design, id, moved.text, state.env.newId);
-      applyDocument(store, textIntent(this, null, changes), id, document);
+        typeof a.to === 'number'
+          ? movePlaceholder(text, range, a.to)
+          : shiftPlaceholder(text, range, a.to);
+      return setSnippetText(state.design!, a.id, moved.text, state.env.newId);
     },
-  },
+  ),
 };
