@@ -1,8 +1,215 @@
 /**
- * The `bundles` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * until the issue that builds this feature lands, each answers 501 naming the feature
- * (issue: foundation §6).
+ * The `bundles` feature's Lambda (spec 000 §2 Template Bundles, §3, §4 "Bundle", §7; issue 7
+ * §4; docs/templates.md):
+ * - `POST /get-template-bundle`: the dashboard's bundle list (admins: every bundle; users:
+ *   their team's active bundles, the private bundle view), or one bundle with all its
+ *   templates (`bundleId`, the bundle edit page);
+ * - `POST /get-all-template-bundle/`: the save modal's bundle select options, marked for a
+ *   template `id`;
+ * - the admin calls under `/admin/templateBundle/` (admins only, by the route table).
  */
-import { featureHandler } from '#lib/http.ts';
+import { z } from 'zod';
+import { featureHandler, json, route } from '#lib/http.ts';
+import { PageQuery } from '#lib/paging.ts';
+import { notFound, validationFailed } from '#lib/errors.ts';
+import type { AuthContext } from '#lib/auth.ts';
+import { currentTeam } from '#functions/designs/store.ts';
+import { PAGE_SIZE } from '#functions/designs/lists.ts';
+import { bundleOption, StatusSchema } from '#functions/templates/admin.ts';
+import {
+  BUNDLE_MESSAGES,
+  deleteBundle,
+  listBundles,
+  loadBundle,
+  MAX_BUNDLE_TEAMS,
+  removeTemplateFromBundles,
+  teamBundles,
+  teamsByIds,
+  updateBundle,
+} from './store.ts';
+import { BUNDLE_PREVIEW_IMAGES, bundleViews } from './views.ts';
 
-export const handler = featureHandler('bundles', {});
+const isAdmin = (auth: AuthContext) => auth.user?.isAdmin === true;
+
+const Id = z.string().min(1).max(200);
+
+/** Messages of the bundle calls (texts are ours; the spec shows the server's message). */
+const MESSAGES = {
+  noBundle: 'The bundleId field is required.',
+  unknownTeam: 'The selected team does not exist.',
+  tooManyTeams: `A bundle may be assigned to at most ${MAX_BUNDLE_TEAMS} teams.`,
+  teamsSaved: 'The teams were saved.',
+  enabled: 'The template bundle was activated.',
+  disabled: 'The template bundle was deactivated.',
+} as const;
+
+/** A bundle named by `bundleId` (or `templateBundleId`, `id`, as the spec's calls name it). */
+const BundleRefSchema = z
+  .object({ bundleId: Id.optional(), templateBundleId: Id.optional(), id: Id.optional() })
+  .refine((b) => b.bundleId ?? b.templateBundleId ?? b.id, {
+    message: MESSAGES.noBundle,
+    path: ['bundleId'],
+  })
+  .transform((b) => ({ bundleId: (b.bundleId ?? b.templateBundleId ?? b.id)! }));
+
+/** `POST /get-template-bundle?page=` with an optional `bundleId` (query or body). */
+const BundleListQuery = PageQuery.extend({
+  bundleId: Id.optional(),
+});
+
+/**
+ * The bundles the caller may see: every bundle for an admin; a user's team's active bundles.
+ */
+const visibleBundles = (auth: AuthContext) =>
+  isAdmin(auth) ? listBundles() : teamBundles(currentTeam(auth));
+
+export const handler = featureHandler('bundles', {
+  /**
+   * Spec 000 §7 `POST /get-template-bundle?{query}`: `{ success, bundles: { data,
+   * current_page, last_page } }`, 15 to a page, bundles showing up to 6 templates (spec 000
+   * §9); with `bundleId`, `{ success, bundle }` with every template (the bundle edit page).
+   */
+  'POST /get-template-bundle': route({
+    query: BundleListQuery,
+    body: z.object({ bundleId: Id.optional() }).default({}),
+    handle: async ({ auth, query, body }) => {
+      const bundleId = body.bundleId ?? query.bundleId;
+      const admin = isAdmin(auth);
+      const visible = await visibleBundles(auth);
+      if (bundleId) {
+        const bundle = visible.find((b) => b.bundleId === bundleId);
+        if (!bundle) throw notFound(BUNDLE_MESSAGES.notFound);
+        const [view] = await bundleViews([bundle], Infinity, !admin);
+        return json(200, { success: true, bundle: view });
+      }
+      const page = query.page;
+      const slice = visible.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      return json(200, {
+        success: true,
+        bundles: {
+          data: await bundleViews(slice, BUNDLE_PREVIEW_IMAGES, !admin),
+          current_page: page,
+          last_page: Math.max(1, Math.ceil(visible.length / PAGE_SIZE)),
+          per_page: PAGE_SIZE,
+          total: visible.length,
+        },
+      });
+    },
+  }),
+
+  /**
+   * Spec 000 §7 `POST /get-all-template-bundle/` with id (template id or null) -> success,
+   * bundles: the bundle select options, marked `selected` when they hold the template.
+   */
+  'POST /get-all-template-bundle': route({
+    body: z.object({ id: Id.nullable().optional() }).default({}),
+    handle: async ({ auth, body }) => {
+      const bundles = await visibleBundles(auth);
+      return json(200, {
+        success: true,
+        bundles: bundles.map((b) => bundleOption(b, body.id ?? null)),
+      });
+    },
+  }),
+
+  /** Spec 000 §7: body bundleId -> teams (`{ id, name }`, A to Z). */
+  'POST /admin/templateBundle/getBundleTeams': route({
+    body: BundleRefSchema,
+    handle: async ({ body }) => {
+      const bundle = await loadBundle(body.bundleId);
+      return json(200, { success: true, teams: await teamsByIds(bundle.teamIds ?? []) });
+    },
+  }),
+
+  /** Spec 000 §7: body templateBundleId, status (0/1) -> success (spec 000 §4 "toggled"). */
+  'POST /admin/templateBundle/changeBundleStatus': route({
+    body: z.intersection(BundleRefSchema, z.object({ status: StatusSchema })),
+    handle: async ({ body }) => {
+      const active = body.status;
+      const bundle = await updateBundle(body.bundleId, (b) =>
+        (b.status === 'active') === active
+          ? null
+          : active
+            ? { status: 'active', archivedAt: null }
+            : { status: 'inactive', archivedAt: new Date().toISOString() },
+      );
+      const [view] = await bundleViews([bundle], BUNDLE_PREVIEW_IMAGES, false);
+      return json(200, {
+        success: true,
+        message: active ? MESSAGES.enabled : MESSAGES.disabled,
+        bundle: view,
+      });
+    },
+  }),
+
+  /**
+   * Spec 000 §7: body teamIds, bundleId -> success. The bundle's teams become exactly
+   * `teamIds` (the add-teams modal saves its checked teams with Save Teams); every id must be
+   * a team, else nothing is saved.
+   */
+  'POST /admin/templateBundle/assignTeams': route({
+    body: z.intersection(
+      BundleRefSchema,
+      z.object({
+        teamIds: z.array(Id).max(MAX_BUNDLE_TEAMS, MESSAGES.tooManyTeams),
+      }),
+    ),
+    handle: async ({ body }) => {
+      await loadBundle(body.bundleId);
+      const wanted = [...new Set(body.teamIds)];
+      const teams = await teamsByIds(wanted);
+      if (teams.length !== wanted.length) {
+        throw validationFailed({ teamIds: [MESSAGES.unknownTeam] });
+      }
+      const bundle = await updateBundle(body.bundleId, () => ({ teamIds: wanted }));
+      return json(200, {
+        success: true,
+        message: MESSAGES.teamsSaved,
+        teams,
+        teamsCount: (bundle.teamIds ?? []).length,
+      });
+    },
+  }),
+
+  /** Spec 000 §7 `DELETE /admin/templateBundle/deleteBundle` (data body): its templates stay. */
+  'DELETE /admin/templateBundle/deleteBundle': route({
+    body: BundleRefSchema,
+    handle: async ({ body }) => {
+      await deleteBundle(body.bundleId);
+      return json(200, { success: true, message: BUNDLE_MESSAGES.deleted });
+    },
+  }),
+
+  /**
+   * Spec 000 §7 `DELETE /admin/templateBundle/deletePicSnippet`, body picSnippetId and
+   * currentPicsnippetId (the design open in the editor, which then resets its save modal,
+   * spec 000 §4), plus `bundleId` for one bundle (the bundle edit page); without it the
+   * template leaves every bundle. The template itself stays.
+   */
+  'DELETE /admin/templateBundle/deletePicSnippet': route({
+    body: z.object({
+      picSnippetId: Id,
+      currentPicsnippetId: Id.nullable().optional(),
+      bundleId: Id.optional(),
+    }),
+    handle: async ({ body }) => {
+      if (body.bundleId) {
+        const bundle = await loadBundle(body.bundleId);
+        if (!(bundle.templateIds ?? []).includes(body.picSnippetId)) {
+          throw notFound('This template is not in the bundle.');
+        }
+      }
+      const from = await removeTemplateFromBundles(
+        body.picSnippetId,
+        body.bundleId ? [body.bundleId] : undefined,
+      );
+      if (from.length === 0) throw notFound('This template is not in any bundle.');
+      return json(200, {
+        success: true,
+        message: BUNDLE_MESSAGES.removed,
+        current: body.currentPicsnippetId === body.picSnippetId,
+        bundles: from.map((b) => b.bundleId),
+      });
+    },
+  }),
+});

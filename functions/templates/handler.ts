@@ -1,22 +1,123 @@
 /**
- * The `templates` feature's Lambda. Its routes are listed in the route table (shared/routes.ts);
- * routes without an implementation answer 501 naming the feature (issue: foundation §6).
- *
- * Built so far (issue 5, the designs side of templates): the dashboard's template list
- * (`GET /getHomeTemplates`) and creating a design from a template. The admin calls and
- * `GET /getTemplates` come with the libraries issue.
+ * The `templates` feature's Lambda (spec 000 §2, §4, §7; issue 7 §4; docs/templates.md):
+ * - `GET /getHomeTemplates`: the dashboard's View Templates list, with the dashboard's sorts
+ *   and pages, filtered by `tag` (onboarding's address); admins may list the disabled ones
+ *   (`status=archived`) to activate them again;
+ * - `GET /getTemplates`: the editor's Templates panel, Global (`type=templates`) and Bonus
+ *   (`type=templateBundles`), searched by `imageTag`, with the related tags of the search;
+ * - `GET /pic-snippet/{id}/createFromTemplate`: a new design of the caller's team;
+ * - the admin calls `/admin/template/changeStatus`, `/admin/template/delete` and
+ *   `/admin/template/{save|update}` (admins only, by the route table).
  */
+import { z } from 'zod';
 import { featureHandler, json, route } from '#lib/http.ts';
-import { currentTeam } from '#functions/designs/store.ts';
+import { PageQuery } from '#lib/paging.ts';
+import { forbidden, notFound } from '#lib/errors.ts';
+import type { AuthContext } from '#lib/auth.ts';
+import { normalizeTag, relatedTags } from '#shared/template-tags.ts';
+import { currentTeam, type DesignRecord } from '#functions/designs/store.ts';
 import { createFromTemplate } from '#functions/designs/create.ts';
 import { ListQuerySchema, listDesigns, templateList } from '#functions/designs/lists.ts';
+import { teamBundles } from '#functions/bundles/store.ts';
+import { bundleViews } from '#functions/bundles/views.ts';
+import {
+  matchesSearch,
+  panelPage,
+  readTemplates,
+  tagsOf,
+  templateCard,
+  templatesTagged,
+} from './catalogue.ts';
+import {
+  changeTemplateStatus,
+  deleteTemplate,
+  SaveTemplateSchema,
+  saveTemplate,
+  StatusSchema,
+  TEMPLATE_MESSAGES,
+  TemplateRefSchema,
+} from './admin.ts';
+
+/** `GET /getHomeTemplates`: the dashboard list query plus the tag filter and the status. */
+const HomeQuerySchema = ListQuerySchema.extend({
+  tag: z.string().max(100, 'The tag may not be greater than 100 characters.').default(''),
+  status: z
+    .enum(['active', 'archived'], { error: 'The selected status is invalid.' })
+    .default('active'),
+});
+
+/** `GET /getTemplates` (spec 000 §7: page, imageTag, type). */
+const PanelQuerySchema = PageQuery.extend({
+  imageTag: z.string().max(100, 'The search may not be greater than 100 characters.').default(''),
+  type: z
+    .enum(['templates', 'templateBundles'], { error: 'The selected type is invalid.' })
+    .default('templates'),
+});
+
+const isAdmin = (auth: AuthContext) => auth.user?.isAdmin === true;
+
+/**
+ * The templates of the panel's Global tab: the enabled ones; admins also see the disabled ones
+ * (their settings menu activates them, spec 000 §2), last updated first.
+ */
+async function globalTemplates(admin: boolean): Promise<DesignRecord[]> {
+  const [enabled, disabled] = await Promise.all([
+    readTemplates('active'),
+    admin ? readTemplates('archived') : Promise.resolve([]),
+  ]);
+  return [...enabled, ...disabled].sort((a, b) =>
+    (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''),
+  );
+}
 
 export const handler = featureHandler('templates', {
-  /** The enabled templates, across teams, with the dashboard's sorts and pages (spec 000 §2). */
+  /** The templates, across teams, with the dashboard's sorts and pages (spec 000 §2). */
   'GET /getHomeTemplates': route({
-    query: ListQuerySchema,
-    handle: async ({ query }) =>
-      json(200, { templates: await listDesigns(templateList('active'), query) }),
+    query: HomeQuerySchema,
+    handle: async ({ auth, query }) => {
+      if (query.status === 'archived' && !isAdmin(auth)) throw forbidden();
+      const templates = query.tag.trim()
+        ? await templatesTagged(query.status, query.tag, query.sortby, query.page)
+        : await listDesigns(templateList(query.status), query);
+      return json(200, { templates });
+    },
+  }),
+
+  /**
+   * The editor's Templates panel (spec 000 §7 "GET /getTemplates with page, imageTag, type ->
+   * templates.data, templates.last_page, templatesBundles.data"). `related_tags` are the other
+   * tags of the templates the search finds (the tag editor's related tags).
+   */
+  'GET /getTemplates': route({
+    query: PanelQuerySchema,
+    handle: async ({ auth, query }) => {
+      const search = normalizeTag(query.imageTag);
+      if (query.type === 'templateBundles') {
+        const bundles = await bundleViews(await teamBundles(currentTeam(auth)), Infinity, true);
+        const data = bundles
+          .map((b) => ({
+            ...b,
+            bundle_images: b.bundle_images.filter(
+              (t) => search === '' || t.tags.some((tag) => tag.startsWith(search)),
+            ),
+          }))
+          .filter((b) => b.bundle_images.length > 0);
+        return json(200, {
+          success: true,
+          templates: panelPage([], query.page),
+          templatesBundles: { data },
+          related_tags: [],
+        });
+      }
+      const all = await globalTemplates(isAdmin(auth));
+      const found = all.filter((r) => matchesSearch(r, search));
+      return json(200, {
+        success: true,
+        templates: panelPage(found.map(templateCard), query.page),
+        templatesBundles: { data: [] },
+        related_tags: relatedTags(all.map(tagsOf), search),
+      });
+    },
   }),
 
   /**
@@ -40,6 +141,41 @@ export const handler = featureHandler('templates', {
         };
       }
       return json(201, { success: true, newPicSnippetId: record.designId });
+    },
+  }),
+
+  /** Spec 000 §7: body picSnippetId (or templateId) and status 0/1 -> success. */
+  'POST /admin/template/changeStatus': route({
+    body: z.intersection(TemplateRefSchema, z.object({ status: StatusSchema })),
+    handle: async ({ body }) => {
+      const template = await changeTemplateStatus(body.designId, body.status);
+      return json(200, {
+        success: true,
+        message: body.status ? TEMPLATE_MESSAGES.enabled : TEMPLATE_MESSAGES.disabled,
+        template,
+      });
+    },
+  }),
+
+  /** Spec 000 §7: body picSnippetId or templateId -> success, message. */
+  'DELETE /admin/template/delete': route({
+    body: TemplateRefSchema,
+    handle: async ({ body }) => {
+      await deleteTemplate(body.designId);
+      return json(200, { success: true, message: TEMPLATE_MESSAGES.deleted });
+    },
+  }),
+
+  /**
+   * Spec 000 §7: save tags (action save or update; data picSnippetId, imageTags,
+   * templateBundles -> success, message).
+   */
+  'POST /admin/template/{action}': route({
+    body: SaveTemplateSchema,
+    handle: async ({ auth, params, body }) => {
+      const action = params.action;
+      if (action !== 'save' && action !== 'update') throw notFound(`No template action ${action}.`);
+      return json(200, await saveTemplate(auth.user!, action, body));
     },
   }),
 });

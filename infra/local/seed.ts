@@ -16,6 +16,7 @@ import { db } from '#lib/db/index.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
 import { seedStickers } from './seed-stickers.ts';
+import { seedTemplates } from './seed-templates.ts';
 
 const PHOTOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'seed', 'photos');
 
@@ -261,5 +262,8 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     document: DesignDocumentSchema.parse(demoDesignDocument(autumn)),
   }).go();
   log('  users, teams, plans and the demo design');
+  // Test stacks start without templates: their tests make the templates they check
+  // (docs/decisions.md "Seeded templates").
+  if (!process.env.VITEST) await seedTemplates(library, IDS.adminTeam, IDS.demoTeam, log);
   return true;
 }

@@ -608,7 +608,49 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /**
+   * A template bundle (spec 000 §3 "Template bundle": id, title/name, status, bundle_images,
+   * teams, created_at, archived_at): a set of templates an admin assigns to teams, whose members
+   * see its templates in the editor's Bonus tab. The template ids and team ids are lists on the
+   * bundle (docs/templates.md "Storage"): bundles are few, so every bundle call is one query of
+   * `all` (or one get) plus one batch get of the templates or teams it shows. Writes check
+   * `version` (optimistic lock).
+   */
+  const TemplateBundle = new Entity(
+    {
+      model: { entity: 'templatebundle', version: '1', service: SERVICE },
+      attributes: {
+        bundleId: { type: 'string', required: true },
+        name: { type: 'string', required: true },
+        /** Spec 000 §4 "Bundle: status 0/1": `active` is 1. */
+        status: { type: ['active', 'inactive'] as const, required: true, default: 'active' },
+        /** Template design ids, in the order they joined the bundle. */
+        templateIds: { type: 'list', items: { type: 'string' }, default: () => [] },
+        /** Ids of the teams the bundle is assigned to. */
+        teamIds: { type: 'list', items: { type: 'string' }, default: () => [] },
+        version: { type: 'number', required: true, default: 1 },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        updatedAt: { type: 'string', default: now },
+        /** Set while the bundle is deactivated (spec 000 §3 `archived_at`). */
+        archivedAt: { type: 'string' },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['bundleId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        all: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: [] },
+          sk: { field: gsi(1).sortKey, composite: ['createdAt', 'bundleId'] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    TemplateBundle,
     ProviderCredential,
     StickerPack,
     Sticker,

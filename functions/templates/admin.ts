@@ -1,0 +1,222 @@
+/**
+ * The admin's template calls (spec 000 §6 "template status change, template delete, saving
+ * template tags"; §7 "Templates and bundles (admin)"): the route table lets only platform
+ * admins reach them (403 for users). A template is a design with `isTemplate`
+ * (docs/templates.md); saving one turns the admin's design into a template in place.
+ *
+ * Every call checks all its input (ids exist, tags valid, bundles known) before its first
+ * write, so a refused call writes nothing.
+ */
+import { z } from 'zod';
+import { invalidateDesignRenders } from '#lib/cdn.ts';
+import { db } from '#lib/db/index.ts';
+import { notFound, validationFailed } from '#lib/errors.ts';
+import type { AuthUser } from '#lib/auth.ts';
+import { checkTags } from '#shared/template-tags.ts';
+import { STORE_MESSAGES, updateDesign, type DesignRecord } from '#functions/designs/store.ts';
+import {
+  createBundle,
+  listBundles,
+  removeTemplateFromBundles,
+  updateBundle,
+  type BundleRecord,
+} from '#functions/bundles/store.ts';
+import { templateCard } from './catalogue.ts';
+
+/** Messages of the template calls (spec 000 §8 shows the server's message; texts are ours). */
+export const TEMPLATE_MESSAGES = {
+  saved: 'The template was saved.',
+  updated: 'The template was updated.',
+  deleted: 'The template was deleted.',
+  enabled: 'The template was activated.',
+  disabled: 'The template was deactivated.',
+  noId: 'The picSnippetId field is required.',
+  unknownBundle: 'The selected template bundle does not exist.',
+  bundleName: 'A bundle name may not be greater than 100 characters.',
+} as const;
+
+/** Longest bundle name, characters (the spec gives none). */
+export const MAX_BUNDLE_NAME = 100;
+
+/**
+ * Spec 000 §3 "status (0/1, true/false)": 0, 1, "0", "1", true or false, read as enabled.
+ */
+export const StatusSchema = z
+  .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
+    error: 'The status must be 0 or 1.',
+  })
+  .transform((v) => v === 1 || v === '1' || v === true);
+
+/** A template named by `picSnippetId` or `templateId` (spec 000 §7; one of the two). */
+export const TemplateRefSchema = z
+  .object({
+    picSnippetId: z.string().min(1).max(200).optional(),
+    templateId: z.string().min(1).max(200).optional(),
+  })
+  .refine((b) => b.picSnippetId ?? b.templateId, {
+    message: TEMPLATE_MESSAGES.noId,
+    path: ['picSnippetId'],
+  })
+  .transform((b) => ({ designId: (b.picSnippetId ?? b.templateId)! }));
+
+/**
+ * A template of any team, enabled or disabled.
+ * @throws AppError 404 when there is no such design or it is not a template.
+ */
+export async function loadAnyTemplate(designId: string): Promise<DesignRecord> {
+  const record = (await db().Design.get({ designId }).go({ consistent: true })).data;
+  if (!record || record.isTemplate !== true) throw notFound(STORE_MESSAGES.notFound);
+  return record;
+}
+
+/**
+ * Enables or disables a template (spec 000 §4 "Template: enabled/disabled via status; disabled
+ * means archived_at is set"). A disabled template leaves the template list and the Bonus tab;
+ * designs made from it keep working.
+ * @returns the template card as written.
+ * @throws AppError 404 (no such template).
+ */
+export async function changeTemplateStatus(designId: string, enabled: boolean) {
+  const record = await loadAnyTemplate(designId);
+  const written = await updateDesign(record.teamId, designId, undefined, (current) =>
+    (current.status === 'active') === enabled
+      ? null
+      : enabled
+        ? { status: 'active', archivedAt: null }
+        : { status: 'archived', archivedAt: new Date().toISOString() },
+  );
+  return templateCard(written);
+}
+
+/**
+ * Deletes a template (spec 000 §4 "Can be deleted"; docs/templates.md "Deleting"): the design
+ * item goes, its cached renders are dropped, and it leaves every bundle. Designs made from it
+ * are copies and stay as they are.
+ * @throws AppError 404 (no such template).
+ */
+export async function deleteTemplate(designId: string): Promise<void> {
+  const record = await loadAnyTemplate(designId);
+  await db().Design.delete({ designId }).go();
+  await invalidateDesignRenders(record.publicId);
+  await removeTemplateFromBundles(designId);
+}
+
+/**
+ * A bundle choice of the save modal's bundle select (spec 000 §3 "Bundle select option:
+ * key/id, template_id, label/name"): an existing bundle by `id` (or `key`), or a new one by
+ * `name` (or `label`); a bare string is an id.
+ */
+export const BundleChoiceSchema = z.union([
+  z.string().min(1).max(200),
+  z.object({
+    id: z.string().min(1).max(200).optional(),
+    key: z.string().min(1).max(200).optional(),
+    name: z.string().max(500).optional(),
+    label: z.string().max(500).optional(),
+  }),
+]);
+export type BundleChoice = z.infer<typeof BundleChoiceSchema>;
+
+/** The body of `POST /admin/template/{action}` (spec 000 §7). */
+export const SaveTemplateSchema = z.object({
+  picSnippetId: z.string().min(1, TEMPLATE_MESSAGES.noId).max(200),
+  imageTags: z.array(z.string().max(500)).max(200).default([]),
+  templateBundles: z.array(BundleChoiceSchema).max(50).default([]),
+});
+export type SaveTemplateInput = z.infer<typeof SaveTemplateSchema>;
+
+/** A bundle as an option of the save modal's select, marked when it holds `designId`. */
+export function bundleOption(bundle: BundleRecord, designId: string | null) {
+  const holds = designId !== null && (bundle.templateIds ?? []).includes(designId);
+  return {
+    id: bundle.bundleId,
+    key: bundle.bundleId,
+    name: bundle.name,
+    label: bundle.name,
+    status: bundle.status === 'active' ? 1 : 0,
+    template_id: holds ? designId : null,
+    selected: holds,
+  };
+}
+
+/**
+ * Resolves the bundle choices against the stored bundles: ids must exist; a new name that
+ * matches an existing bundle's name (case-insensitively) is that bundle.
+ * @returns the ids of existing bundles chosen and the names of bundles to create.
+ * @throws AppError 422 (`templateBundles`) for an unknown id, an empty or too long name.
+ */
+function resolveChoices(choices: readonly BundleChoice[], bundles: readonly BundleRecord[]) {
+  const byId = new Map(bundles.map((b) => [b.bundleId, b]));
+  const byName = new Map(bundles.map((b) => [b.name.trim().toLowerCase(), b]));
+  const ids = new Set<string>();
+  const names = new Map<string, string>();
+  const refuse = (message: string) => validationFailed({ templateBundles: [message] });
+  for (const choice of choices) {
+    const id = typeof choice === 'string' ? choice : (choice.id ?? choice.key);
+    if (id !== undefined) {
+      if (!byId.has(id)) throw refuse(TEMPLATE_MESSAGES.unknownBundle);
+      ids.add(id);
+      continue;
+    }
+    const name = (typeof choice === 'string' ? '' : (choice.name ?? choice.label ?? ''))
+      .replace(/\s+/gu, ' ')
+      .trim();
+    if (name === '') throw refuse(TEMPLATE_MESSAGES.unknownBundle);
+    if (name.length > MAX_BUNDLE_NAME) throw refuse(TEMPLATE_MESSAGES.bundleName);
+    const existing = byName.get(name.toLowerCase());
+    if (existing) ids.add(existing.bundleId);
+    else names.set(name.toLowerCase(), name);
+  }
+  return { ids, names: [...names.values()] };
+}
+
+/**
+ * Saves a design as a template, or updates a template's tags and bundles (spec 000 §4
+ * "Template status in the save modal"; §7 `POST /admin/template/{action}`, action `save` or
+ * `update`). The design becomes a template in place (it leaves its team's lists and joins the
+ * template list with its status), its tags are stored in its document's `image_tags`, and its
+ * bundles become exactly the chosen ones (new names make new active bundles).
+ * @param user the admin; a design that is not yet a template must be of their current team.
+ * @returns the message, the template card and the bundle options as now stored.
+ * @throws AppError 404 (no such design, or another team's non-template), 422 (`imageTags`:
+ *   spec 000 §5 tag rules; `templateBundles`: unknown bundle, bad name).
+ */
+export async function saveTemplate(
+  user: AuthUser,
+  action: 'save' | 'update',
+  input: SaveTemplateInput,
+) {
+  const designId = input.picSnippetId;
+  const checked = checkTags(input.imageTags);
+  if ('error' in checked) throw validationFailed({ imageTags: [checked.error] });
+  const record = (await db().Design.get({ designId }).go({ consistent: true })).data;
+  if (!record || (record.isTemplate !== true && record.teamId !== user.currentTeamId)) {
+    throw notFound(STORE_MESSAGES.notFound);
+  }
+  const bundles = await listBundles();
+  const chosen = resolveChoices(input.templateBundles, bundles);
+
+  const written = await updateDesign(record.teamId, designId, undefined, ({ document }) => ({
+    isTemplate: true,
+    document: { ...document, image_tags: checked.tags },
+  }));
+  const stored = await Promise.all(
+    bundles.map((bundle) => {
+      const wanted = chosen.ids.has(bundle.bundleId);
+      if ((bundle.templateIds ?? []).includes(designId) === wanted) return bundle;
+      return updateBundle(bundle.bundleId, (fresh) => {
+        const ids = (fresh.templateIds ?? []).filter((id) => id !== designId);
+        return { templateIds: wanted ? [...ids, designId] : ids };
+      });
+    }),
+  );
+  const created = await Promise.all(chosen.names.map((name) => createBundle(name, [designId])));
+  return {
+    success: true,
+    message: action === 'save' ? TEMPLATE_MESSAGES.saved : TEMPLATE_MESSAGES.updated,
+    template: templateCard(written),
+    version: written.version,
+    imageTags: checked.tags,
+    bundles: [...created, ...stored].map((b) => bundleOption(b, designId)),
+  };
+}
