@@ -1,8 +1,9 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { DEFAULT_COUNTRY, type RegistrationBilling } from '#shared/billing.ts';
 import { GENERIC_ERROR_MESSAGE, isApiError, type FieldErrors } from '../api/client.ts';
 import type { PlanInterval } from '../api/plans.ts';
-import { checkEmailFree, register } from '../api/registration.ts';
+import { checkEmailFree, register, type RegistrationRequest } from '../api/registration.ts';
 import { Notice, type NoticeTone } from '../components/Notice.tsx';
 import { WizardStrip } from '../components/WizardStrip.tsx';
 import {
@@ -14,6 +15,18 @@ import {
   type AccountField,
   type AccountValues,
 } from '../features/registration/account.ts';
+import { billingFieldIds } from '../features/billing/BillingAddressFields.tsx';
+import {
+  BILLING_FIELDS,
+  EMPTY_BILLING,
+  billingRequest,
+  checkBillingDetails,
+  isBillingField,
+  type BillingDetails,
+  type BillingField,
+} from '../features/billing/billingDetails.ts';
+import { CardNotReady, type CardCollector } from '../features/billing/CardField.tsx';
+import { useCouponLookup, useTaxPreview, useVisitorCountry } from '../features/billing/hooks.ts';
 import { AccountStep, type AccountFieldIds } from '../features/registration/AccountStep.tsx';
 import { PlanStep } from '../features/registration/PlanStep.tsx';
 import { defaultPlanChoice, isFree, plansFor } from '../features/registration/plans.ts';
@@ -52,8 +65,8 @@ function pageIds(base: string): AccountFieldIds & { title: string; heading: stri
   };
 }
 
-/** Where focus goes after the next render: a field, the plans, or a step's heading. */
-type FocusTarget = AccountField | 'plan' | 'heading';
+/** Where focus goes after the next render: a field, the plans, the card, or a step's heading. */
+type FocusTarget = AccountField | BillingField | 'plan' | 'card' | 'heading';
 
 /**
  * Registration (spec 001 §2–5): step 0 account details, step 1 plan, then `/confirmation`.
@@ -61,8 +74,10 @@ type FocusTarget = AccountField | 'plan' | 'heading';
  * The URL's `plan`, `coupon` and `invitation` parameters are read once and kept in the URL;
  * `plan` picks the starting plan, `coupon` and `invitation` are sent with the registration.
  * Field errors show for touched fields (spec 001 §5); Continue checks every field, then asks
- * `POST /if-mail-exists`. The server's 422 errors go on their fields, and an error on a step-0
- * field brings the user back to step 0 (spec 001 §4).
+ * `POST /if-mail-exists`. The server's 422 errors go on their fields, and an error on plan,
+ * name, team, e-mail or password brings the user back to step 0 (spec 001 §4). A paid plan
+ * takes the card, billing address and VAT id on step 1 (spec 001 §2, §4); a coupon the server
+ * calls invalid is not sent (§5).
  */
 export function RegisterPage() {
   useDocumentTitle('Create account');
@@ -109,6 +124,21 @@ export function RegisterPage() {
   const interval = pickedInterval ?? defaults?.interval ?? 'monthly';
   const selectedPlanId = pickedPlanId ?? defaults?.planId;
   const selectedPlan = planList?.plans.find((p) => p.id === selectedPlanId);
+  const paidPlan = selectedPlan && !isFree(selectedPlan) && selectedPlan.available;
+
+  // Step 1's billing details, kept when the user goes back to step 0 (spec 001 §3).
+  const visitorCountry = useVisitorCountry();
+  const coupon = useCouponLookup(query.coupon);
+  const [billing, setBilling] = useState<BillingDetails>(EMPTY_BILLING);
+  const [billingTried, setBillingTried] = useState(false);
+  const cardRef = useRef<CardCollector | null>(null);
+  const billingIds = billingFieldIds(`${base}-billing`);
+  const tax = useTaxPreview(
+    billing,
+    visitorCountry ?? DEFAULT_COUNTRY,
+    selectedPlan?.id,
+    paidPlan === true,
+  );
 
   // Move focus after the render that shows the target (its error text, or the new step).
   useEffect(() => {
@@ -122,7 +152,11 @@ export function RegisterPage() {
           ? // A radio group takes focus on its checked radio.
             (document.querySelector<HTMLElement>('input[name="plan"]:checked') ??
             document.getElementById(at.plan))
-          : document.getElementById(at[target]);
+          : target === 'card'
+            ? document.querySelector<HTMLElement>('.card-field')
+            : isBillingField(target)
+              ? document.getElementById(billingFieldIds(`${base}-billing`)[target])
+              : document.getElementById(at[target]);
     element?.focus();
   }, [focus, base]);
 
@@ -187,9 +221,32 @@ export function RegisterPage() {
   async function createAccount() {
     if (pending || !planList || !selectedPlan) return;
     setNotice(null);
+    const fallbackCountry = visitorCountry ?? DEFAULT_COUNTRY;
+    if (paidPlan) {
+      setBillingTried(true);
+      const missing = BILLING_FIELDS.find((f) => checkBillingDetails(billing)[f]);
+      if (missing) {
+        setFocus({ target: missing });
+        return;
+      }
+    }
+    if (serverErrors.stripe_payment_method) {
+      setServerErrors(({ stripe_payment_method: _card, ...rest }) => rest);
+    }
     setPending('register');
     try {
-      const redirect = await register({
+      let billingFields: RegistrationBilling = {};
+      if (paidPlan) {
+        // The card field shows why when it cannot give a card (spec 001 §8).
+        const paymentMethod = await cardRef.current?.collect();
+        if (!paymentMethod) throw new CardNotReady('The card form is not ready.');
+        billingFields = {
+          ...billingRequest(billing, fallbackCountry),
+          stripe_payment_method: paymentMethod,
+        };
+      }
+      const form: RegistrationRequest & RegistrationBilling = {
+        ...billingFields,
         name: values.name.trim(),
         email: values.email.trim(),
         team: values.team.trim(),
@@ -199,22 +256,26 @@ export function RegisterPage() {
         terms: true,
         plan: selectedPlan.id,
         ...(query.invitation ? { invitation: query.invitation } : {}),
-        ...(query.coupon ? { coupon: query.coupon } : {}),
-      });
+        ...(query.coupon && coupon.state !== 'invalid' ? { coupon: query.coupon } : {}),
+      };
+      const redirect = await register(form);
       setRegistered(true);
       await refreshSession();
       const state: RegisteredState = { team: values.team.trim(), plan: selectedPlan.name };
       navigate(redirect, { state });
     } catch (error) {
-      showFailure(error, 'We could not create your account');
+      if (error instanceof CardNotReady) setFocus({ target: 'card' });
+      else showFailure(error, 'We could not create your account');
     } finally {
       setPending(null);
     }
   }
 
   /**
-   * Spec 001 §8: the answer's field errors go on the fields (step 0's fields send the user
-   * back to step 0); other field errors and answers without any go in a notice.
+   * Spec 001 §8: the answer's field errors go on the fields; other field errors and answers
+   * without any go in a notice. Spec 001 §4: errors on plan, name, team, e-mail or password
+   * send the user back to step 0 (a plan error is named in the notice there and stays on the
+   * plans); errors on the billing fields and the card keep step 1.
    */
   function showFailure(error: unknown, title: string) {
     if (!isApiError(error)) {
@@ -224,23 +285,28 @@ export function RegisterPage() {
     }
     const errors = error.errors ?? {};
     const firstAccount = ACCOUNT_FIELDS.find((f) => errors[f]);
+    const firstBilling = BILLING_FIELDS.find((f) => errors[f]);
+    const onStep1 = (f: string) => isBillingField(f) || f === 'stripe_payment_method';
     const others = Object.entries(errors)
-      .filter(([f]) => !isAccountField(f) && f !== 'plan')
+      .filter(([f]) => !isAccountField(f) && f !== 'plan' && !onStep1(f))
       .flatMap(([, messages]) => messages);
-    if (firstAccount || errors.plan) {
+    const placed = firstAccount ?? firstBilling ?? (errors.stripe_payment_method && 'card');
+    if (placed || errors.plan) {
       setServerErrors((current) => ({ ...current, ...errors }));
-      if (firstAccount) {
+      if (firstAccount || errors.plan) {
         if (step === 1) {
           setNotice({
             tone: 'error',
             title: 'Some details need attention',
-            text: 'Fix the fields marked below, then continue.',
+            text: errors.plan
+              ? `${errors.plan.join(' ')} Continue to choose another plan.`
+              : 'Fix the fields marked below, then continue.',
           });
         }
         setStep(0);
-        setFocus({ target: firstAccount });
-      } else {
-        setFocus({ target: 'plan' });
+        setFocus({ target: firstAccount ?? 'heading' });
+      } else if (placed) {
+        setFocus({ target: placed });
       }
       if (others.length > 0) setNotice({ tone: 'error', title, text: others.join(' ') });
       return;
@@ -259,6 +325,22 @@ export function RegisterPage() {
       setPickedPlanId(planList.plans.find((p) => isFree(p) && p.available)?.id);
     }
   }
+
+  function changeBilling(field: BillingField, value: string) {
+    setBilling((b) => ({ ...b, [field]: value }));
+    if (serverErrors[field]) setServerErrors(({ [field]: _cleared, ...rest }) => rest);
+  }
+
+  const billingErrors: Partial<Record<BillingField | 'stripe_payment_method', string[]>> = {
+    ...(billingTried
+      ? Object.fromEntries(Object.entries(checkBillingDetails(billing)).map(([f, m]) => [f, [m]]))
+      : {}),
+    ...Object.fromEntries(
+      Object.entries(serverErrors).filter(
+        ([f]) => isBillingField(f) || f === 'stripe_payment_method',
+      ),
+    ),
+  };
 
   function choosePlan(planId: string) {
     setPickedPlanId(planId);
@@ -324,8 +406,17 @@ export function RegisterPage() {
             selectedPlanId={selectedPlanId}
             planErrors={serverErrors.plan}
             unavailableRequest={defaults?.unavailableRequest}
-            coupon={query.coupon}
+            coupon={coupon}
             invitation={query.invitation}
+            payment={{
+              ids: billingIds,
+              values: billing,
+              country: visitorCountry,
+              errors: billingErrors,
+              tax,
+              cardRef,
+              onChange: changeBilling,
+            }}
             pending={pending === 'register'}
             onInterval={chooseInterval}
             onSelect={choosePlan}

@@ -1,20 +1,36 @@
-import { useId, type FormEvent } from 'react';
+import type { FormEvent, RefObject } from 'react';
 import type { Plan, PlanInterval, PlanList } from '../../api/plans.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { FieldError } from '../../components/TextField.tsx';
-import { formatPrice, hasIntervalChoice, isFree, plansFor } from './plans.ts';
+import {
+  BillingAddressFields,
+  TaxPreview,
+  type BillingFieldIds,
+} from '../billing/BillingAddressFields.tsx';
+import type { BillingDetails, BillingField } from '../billing/billingDetails.ts';
+import { CardField, type CardCollector } from '../billing/CardField.tsx';
+import { CouponNote } from '../billing/CouponNote.tsx';
+import type { CouponState, TaxPreviewState } from '../billing/hooks.ts';
+import { BILLING_OFFLINE_TEXT, PlanPicker } from '../billing/PlanPicker.tsx';
+import { isFree } from './plans.ts';
 
-/** Shown on a paid plan while the server cannot take payments (no Stripe keys). */
-export const BILLING_OFFLINE_TEXT = 'Billing is not configured';
+/** What step 1 needs for a paid plan: the billing address, VAT preview and the card. */
+export interface PaymentProps {
+  ids: BillingFieldIds;
+  values: BillingDetails;
+  /** The geocoded default country, undefined while it is found. */
+  country: string | undefined;
+  errors: Partial<Record<BillingField | 'stripe_payment_method', readonly string[]>>;
+  tax: TaxPreviewState;
+  cardRef: RefObject<CardCollector | null>;
+  onChange: (field: BillingField, value: string) => void;
+}
 
 /**
- * Registration step 1: the plan (spec 001 §2 "step 1 plan and card"). Plans that cannot be
- * taken now are shown, disabled, with the reason. The monthly/yearly toggle shows only when
- * there are paid plans of both intervals.
- *
- * TODO: the card form (spec 001 §4 "Card input is shown only for a non-free plan") comes with
- * the billing issue; until then only plans the server marks available can be chosen.
+ * Registration step 1, plan and card (spec 001 §2). Plans that cannot be taken now are shown,
+ * disabled, with the reason (offline: {@link BILLING_OFFLINE_TEXT}). The card, billing address,
+ * VAT id and VAT preview show only for a paid plan (spec 001 §4 "Card input is shown only for a
+ * non-free plan"). The coupon from the address bar is checked and described.
  */
 export function PlanStep({
   headingId,
@@ -26,6 +42,7 @@ export function PlanStep({
   unavailableRequest,
   coupon,
   invitation,
+  payment,
   pending,
   onInterval,
   onSelect,
@@ -40,17 +57,20 @@ export function PlanStep({
   selectedPlanId: string | undefined;
   planErrors: readonly string[] | undefined;
   unavailableRequest: Plan | undefined;
-  coupon: string | undefined;
+  coupon: CouponState;
   invitation: string | undefined;
+  payment: PaymentProps;
   pending: boolean;
   onInterval: (interval: PlanInterval) => void;
   onSelect: (planId: string) => void;
   onBack: () => void;
   onSubmit: () => void;
 }) {
-  const ids = { legend: useId(), error: useId(), interval: useId() };
   const loading = planList === undefined;
-  const shown = planList ? plansFor(planList.plans, interval) : [];
+  const selected = planList?.plans.find((p) => p.id === selectedPlanId);
+  const paid = selected !== undefined && !isFree(selected) && selected.available;
+  const paidPlans = planList?.plans.filter((p) => !isFree(p)) ?? [];
+  const billingOffline = paidPlans.length > 0 && paidPlans.every((p) => !p.available);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -68,71 +88,60 @@ export function PlanStep({
           The plan list could not be loaded. You can change your plan later in the settings.
         </Notice>
       )}
-      {unavailableRequest && (
-        <Notice tone="info" title={`${unavailableRequest.name} is not available yet`}>
-          {BILLING_OFFLINE_TEXT}, so paid plans cannot be chosen. Start on the free plan and upgrade
-          later in the settings.
+      {unavailableRequest ? (
+        <Notice tone="info" title={`${unavailableRequest.name} is not available`}>
+          {BILLING_OFFLINE_TEXT}, so paid plans cannot be chosen. Start on the free plan; a paid
+          plan can be chosen in the settings once billing is set up.
         </Notice>
+      ) : (
+        billingOffline && (
+          <Notice tone="info" title="Paid plans are not available">
+            {BILLING_OFFLINE_TEXT}, so new accounts start on the free plan.
+          </Notice>
+        )
       )}
 
-      {planList && hasIntervalChoice(planList.plans) && (
-        <fieldset className="segmented">
-          <legend className="field__label">Billing period</legend>
-          <div className="segmented__options">
-            {(['monthly', 'yearly'] as const).map((value) => (
-              <label key={value} className="segmented__option">
-                <input
-                  type="radio"
-                  name="interval"
-                  value={value}
-                  checked={interval === value}
-                  onChange={() => onInterval(value)}
-                />
-                <span>{value === 'monthly' ? 'Monthly' : 'Yearly'}</span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+      {loading ? (
+        <p className="plans__loading" role="status">
+          <Spinner /> Loading the plans…
+        </p>
+      ) : (
+        <PlanPicker
+          plans={planList.plans}
+          interval={interval}
+          selectedPlanId={selectedPlanId}
+          onInterval={onInterval}
+          onSelect={onSelect}
+          firstInputId={planGroupId}
+          legend="Plan"
+          errors={planErrors}
+        />
       )}
 
-      <fieldset
-        className="plans"
-        aria-describedby={planErrors ? ids.error : undefined}
-        aria-invalid={planErrors ? true : undefined}
-      >
-        {/* The step's heading says it visually; the legend names the group for screen readers. */}
-        <legend id={ids.legend} className="visually-hidden">
-          Plan
-        </legend>
-        {loading ? (
-          <p className="plans__loading" role="status">
-            <Spinner /> Loading the plans…
-          </p>
-        ) : (
-          <ul className="plan-list">
-            {shown.map((plan, i) => (
-              <PlanOption
-                key={plan.id}
-                plan={plan}
-                inputId={i === 0 ? planGroupId : undefined}
-                selected={plan.id === selectedPlanId}
-                onSelect={onSelect}
-              />
-            ))}
-          </ul>
-        )}
-        {planErrors && <FieldError id={ids.error} errors={planErrors} />}
-      </fieldset>
+      <CouponNote coupon={coupon} />
+      {invitation && (
+        <p className="muted">You are registering with an invitation to join a team.</p>
+      )}
 
-      {(coupon || invitation) && (
-        <ul className="plan-extras muted">
-          {coupon && (
-            <li>
-              Coupon <code>{coupon}</code> is kept with your registration.
-            </li>
-          )}
-          {invitation && <li>You are registering with an invitation to join a team.</li>}
-        </ul>
+      {paid && (
+        <section className="payment-section" aria-labelledby={`${headingId}-payment`}>
+          <h3 id={`${headingId}-payment`} className="payment-section__title">
+            Payment
+          </h3>
+          <CardField
+            mode={{ kind: 'registration' }}
+            collectorRef={payment.cardRef}
+            errors={payment.errors.stripe_payment_method}
+          />
+          <BillingAddressFields
+            ids={payment.ids}
+            values={payment.values}
+            country={payment.country}
+            errors={payment.errors}
+            onChange={payment.onChange}
+          />
+          <TaxPreview preview={payment.tax} interval={selected.interval} />
+        </section>
       )}
 
       <div className="form-actions">
@@ -155,91 +164,4 @@ export function PlanStep({
       </div>
     </form>
   );
-}
-
-function PlanOption({
-  plan,
-  inputId,
-  selected,
-  onSelect,
-}: {
-  plan: Plan;
-  inputId: string | undefined;
-  selected: boolean;
-  onSelect: (planId: string) => void;
-}) {
-  const generatedId = useId();
-  const id = inputId ?? generatedId;
-  const details = planDetails(plan);
-  const describedBy = [
-    details.length > 0 ? `${id}-details` : '',
-    plan.available ? '' : `${id}-note`,
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const classes = [
-    'plan-option',
-    selected ? 'plan-option--selected' : '',
-    plan.available ? '' : 'plan-option--unavailable',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return (
-    <li className={classes} data-plan={plan.id}>
-      <input
-        id={id}
-        className="plan-option__radio"
-        type="radio"
-        name="plan"
-        value={plan.id}
-        checked={selected}
-        disabled={!plan.available}
-        aria-describedby={describedBy || undefined}
-        onChange={() => onSelect(plan.id)}
-      />
-      <label htmlFor={id} className="plan-option__label">
-        <span className="plan-option__name">{plan.name}</span>
-        <span className="plan-option__price">
-          {isFree(plan) ? (
-            'Free'
-          ) : (
-            <>
-              {formatPrice(plan.price)}
-              <span className="plan-option__per">
-                {' '}
-                / {plan.interval === 'yearly' ? 'year' : 'month'}
-              </span>
-            </>
-          )}
-        </span>
-      </label>
-      {details.length > 0 && (
-        <ul id={`${id}-details`} className="plan-option__details">
-          {details.map((d) => (
-            <li key={d}>{d}</li>
-          ))}
-        </ul>
-      )}
-      {!plan.available && (
-        <p id={`${id}-note`} className="plan-option__note">
-          <span aria-hidden="true">⊘ </span>
-          {BILLING_OFFLINE_TEXT}
-        </p>
-      )}
-    </li>
-  );
-}
-
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** What a plan gives, as short lines: limits (spec 001 §9) and Pro features (spec 001 §6). */
-function planDetails(plan: Plan): string[] {
-  const lines: string[] = [];
-  if (plan.attributes) {
-    lines.push(count(plan.attributes.teams, 'team', 'teams'));
-    lines.push(count(plan.attributes.teamMembers, 'member per team', 'members per team'));
-  }
-  if (plan.features?.can_export_pdf) lines.push('PDF export');
-  if (plan.features?.can_upload_custom_fonts) lines.push('Custom font upload');
-  return lines;
 }

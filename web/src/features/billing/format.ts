@@ -1,0 +1,68 @@
+/**
+ * How billing writes dates, money and cards (spec 001 §4 "Trial dates shown as 'MMMM Do,
+ * YYYY'", §9 "a masked card shows 12 asterisks plus the last four", "Card brands map to icons").
+ */
+import { format } from 'date-fns';
+
+/**
+ * A trial or period end as the spec writes it: 'MMMM Do, YYYY' (moment.js tokens) is date-fns
+ * `MMMM do, yyyy`, e.g. "March 3rd, 2027", in the browser's time zone.
+ *
+ * @param value an ISO 8601 date-time, epoch milliseconds, or a Date.
+ * @returns the date, or '' when `value` is not a date (the caller leaves the line out).
+ */
+export function formatBillingDate(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : format(date, 'MMMM do, yyyy');
+}
+
+/**
+ * An amount of money: "$29", "$29.50", "€12.10". Whole amounts have no decimals.
+ *
+ * @param cents    the amount in the currency's minor unit (cents).
+ * @param currency ISO 4217 code, any case; US dollars unless given.
+ */
+export function formatMoney(cents: number, currency = 'usd'): string {
+  const code = currency.toUpperCase();
+  try {
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+    }).format(cents / 100);
+  } catch {
+    // An unknown currency code: still show the number.
+    return `${(cents / 100).toFixed(2)} ${code}`;
+  }
+}
+
+/** Spec 001 §9: twelve asterisks, then the card's last four digits. */
+export function maskedCardNumber(lastFour: string): string {
+  return `************${lastFour}`;
+}
+
+/** The readable name of a card brand as Stripe spells it (`visa`, `amex`, `mastercard`…). */
+export function cardBrandName(brand: string | null | undefined): string {
+  const key = (brand ?? '').toLowerCase().replace(/[\s_-]+/g, '');
+  return CARD_BRANDS[key] ?? (brand ? brand : 'Card');
+}
+
+const CARD_BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  americanexpress: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  dinersclub: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  cartesbancaires: 'Cartes Bancaires',
+  eftposau: 'eftpos',
+  link: 'Link',
+};
+
+/** "/ month", "/ year": the price suffix of a plan's interval. */
+export const perInterval = (interval: 'monthly' | 'yearly'): string =>
+  interval === 'yearly' ? 'year' : 'month';
