@@ -1,6 +1,7 @@
 import { createBrowserRouter } from 'react-router-dom';
 import { onPaymentRequired } from './api/client.ts';
 import { AppShell } from './components/AppShell.tsx';
+import { BundleEditPage } from './pages/BundleEditPage.tsx';
 import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { CreateDesignPage } from './pages/CreateDesignPage.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
@@ -15,6 +16,7 @@ import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { SettingsPage } from './pages/SettingsPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
 import { TeamSettingsPage } from './pages/TeamSettingsPage.tsx';
+import { TemplateDeletedPage } from './pages/TemplateDeletedPage.tsx';
 
 /**
  * The SPA's pages. Paths that are also API routes (`/login` is `POST /login`) are told apart
@@ -40,6 +42,8 @@ export const router = createBrowserRouter([
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'pic-snippet/create', element: <CreateDesignPage /> },
       { path: 'pic-snippet/:id', element: <DesignShowPage /> },
+      { path: 'template-bundle/:id/edit', element: <BundleEditPage /> },
+      { path: 'image', element: <TemplateDeletedPage /> },
       {
         path: 'pic-snippet/:id/edit',
         lazy: () => import('./pages/EditorPage.tsx').then((m) => ({ Component: m.EditorPage })),

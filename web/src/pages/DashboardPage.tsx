@@ -5,6 +5,8 @@ import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { CREATE_PATH, DesignList } from '../features/dashboard/DesignList.tsx';
 import { parseSort, parseView } from '../features/dashboard/query.ts';
 import { SortSelect } from '../features/dashboard/SortSelect.tsx';
+import { BundleList } from '../features/dashboard/BundleList.tsx';
+import { useAppStore } from '../state/store.ts';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -15,6 +17,13 @@ const VIEWS: readonly TabItem<DashboardView>[] = [
   { id: 'active', label: 'Active PicSnippets' },
   { id: 'archived', label: 'Archive' },
   { id: 'templates', label: 'View Templates' },
+];
+
+/** The dashboard's tabs: the lists, and for admins Template Bundles (spec 000 §2). */
+type DashboardTab = DashboardView | 'bundles';
+const ADMIN_VIEWS: readonly TabItem<DashboardTab>[] = [
+  ...VIEWS,
+  { id: 'bundles', label: 'Template Bundles' },
 ];
 
 /**
@@ -38,7 +47,11 @@ export function DashboardPage() {
 
 function Dashboard() {
   const [params, setParams] = useSearchParams();
+  const admin = useAppStore((s) => s.user?.isAdmin === true);
   const view = parseView(params.get('view'));
+  const tab: DashboardTab = admin && params.get('view') === 'bundles' ? 'bundles' : view;
+  // Admins reach disabled templates to activate them again (`templates=disabled`).
+  const templateStatus = admin && params.get('templates') === 'disabled' ? 'archived' : 'active';
   const sort = parseSort(params.get('sortby'));
   const tag = view === 'templates' ? (params.get('tag') ?? '').trim() : '';
   const { team } = useCurrentTeam();
@@ -93,38 +106,64 @@ function Dashboard() {
       <Tabs
         idBase={`${idBase}-views`}
         label="PicSnippets"
-        tabs={VIEWS}
-        active={view}
+        tabs={admin ? ADMIN_VIEWS : VIEWS}
+        active={tab}
         onSelect={(next, keyboard) =>
-          setQuery({ view: next === 'active' ? null : next, tag: null }, keyboard)
+          setQuery({ view: next === 'active' ? null : next, tag: null, templates: null }, keyboard)
         }
       >
-        <div className="stack">
-          {tag && (
-            <p className="filter-chips">
-              <span className="muted">Filtered by tag</span>
-              <span className="chip" data-testid="tag-chip">
-                {tag}
-                <button
-                  type="button"
-                  className="chip__remove"
-                  onClick={() => setQuery({ tag: null }, false)}
-                >
-                  <span aria-hidden="true">×</span>
-                  <span className="visually-hidden">Remove the tag filter {tag}</span>
-                </button>
-              </span>
-            </p>
-          )}
-          <DesignList
-            key={view}
-            view={view}
-            sort={sort}
-            tag={tag}
-            frozen={frozen}
-            frozenHintId={frozenHintId}
-          />
-        </div>
+        {tab === 'bundles' ? (
+          <BundleList />
+        ) : (
+          <div className="stack">
+            {admin && view === 'templates' && (
+              <fieldset className="segmented">
+                <legend className="visually-hidden">Templates shown</legend>
+                <div className="segmented__options">
+                  {(['active', 'archived'] as const).map((status) => (
+                    <label key={status} className="segmented__option">
+                      <input
+                        type="radio"
+                        name="template-status"
+                        checked={templateStatus === status}
+                        onChange={() =>
+                          setQuery({ templates: status === 'archived' ? 'disabled' : null }, false)
+                        }
+                      />
+                      {status === 'active' ? 'Enabled' : 'Disabled'}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            )}
+            {tag && (
+              <p className="filter-chips">
+                <span className="muted">Filtered by tag</span>
+                <span className="chip" data-testid="tag-chip">
+                  {tag}
+                  <button
+                    type="button"
+                    className="chip__remove"
+                    onClick={() => setQuery({ tag: null }, false)}
+                  >
+                    <span aria-hidden="true">×</span>
+                    <span className="visually-hidden">Remove the tag filter {tag}</span>
+                  </button>
+                </span>
+              </p>
+            )}
+            <DesignList
+              key={`${view}|${templateStatus}`}
+              view={view}
+              sort={sort}
+              tag={tag}
+              frozen={frozen}
+              frozenHintId={frozenHintId}
+              admin={admin}
+              templateStatus={templateStatus}
+            />
+          </div>
+        )}
       </Tabs>
     </div>
   );

@@ -8,6 +8,8 @@ import {
   type DesignSort,
   type NextPage,
 } from '../../api/designs.ts';
+import { fetchTemplateList } from '../../api/templates.ts';
+import { ConfirmDialog } from '../../components/Modal.tsx';
 import { actionFailure } from '../settings/formFailure.ts';
 import { DesignCardItem, DesignCardSkeleton, type CardAction } from './DesignCardItem.tsx';
 import { ActionFeedback } from './Flash.tsx';
@@ -16,6 +18,7 @@ import { LoadFailed } from './LoadFailed.tsx';
 import { ACTION_LABELS, useDesignActions, type DesignAction } from './useDesignActions.ts';
 import { placeCard } from './placeCard.ts';
 import { usePagedList } from './usePagedList.ts';
+import { DELETE_TEMPLATE_TITLE, useTemplateAdmin } from './useTemplateAdmin.ts';
 
 /** Cards shown while the first page loads: two rows of the wide grid. */
 const SKELETON_CARDS = 6;
@@ -38,6 +41,9 @@ const idOf = (card: DesignCard) => card.id;
  *
  * @param frozen the team is frozen (spec 000 §4): the actions are disabled, described by the
  *   element `frozenHintId`.
+ * @param admin a platform admin: template cards also get Deactivate/Activate and Delete with
+ *   'Delete Template ?' (spec 000 §2, §6).
+ * @param templateStatus the template list shown: enabled (`active`) or, for admins, disabled.
  */
 export function DesignList({
   view,
@@ -45,22 +51,29 @@ export function DesignList({
   tag,
   frozen,
   frozenHintId,
+  admin = false,
+  templateStatus = 'active',
 }: {
   view: DashboardView;
   sort: DesignSort;
   tag: string;
   frozen: boolean;
   frozenHintId: string;
+  admin?: boolean;
+  templateStatus?: 'active' | 'archived';
 }) {
   const navigate = useNavigate();
   const fetchPage = useCallback(
     async (next: NextPage | null, signal: AbortSignal) => {
+      if (view === 'templates') {
+        return fetchTemplateList(templateStatus, { sortby: sort, tag, next }, signal);
+      }
       const page = await fetchDesignList(view, { sortby: sort, tag, next }, signal);
-      return { items: page.cards, next: page.next };
+      return { items: page.cards as DesignCard[], next: page.next };
     },
-    [view, sort, tag],
+    [view, sort, tag, templateStatus],
   );
-  const list = usePagedList(`${view}|${sort}|${tag}`, fetchPage, idOf);
+  const list = usePagedList(`${view}|${sort}|${tag}|${templateStatus}`, fetchPage, idOf);
   const { update } = list;
 
   const listRef = useRef<HTMLDivElement>(null);
@@ -77,6 +90,9 @@ export function DesignList({
     [update, sort],
   );
   const actions = useDesignActions(onDone);
+  const templateAdmin = useTemplateAdmin(
+    useCallback((id: string) => update((cards) => cards.filter((c) => c.id !== id)), [update]),
+  );
 
   // After a card left: focus the card now at its place (or the last one).
   useEffect(() => {
@@ -106,18 +122,44 @@ export function DesignList({
     }
   }
 
-  const working = actions.busy !== null || templateBusy !== null;
+  const working = actions.busy !== null || templateBusy !== null || templateAdmin.busy !== null;
   function cardActions(card: DesignCard, index: number): CardAction[] {
     if (view === 'templates') {
+      const enabled = templateStatus === 'active';
+      const use: CardAction[] = enabled
+        ? [
+            {
+              key: 'use',
+              label: 'Use this template',
+              primary: true,
+              pending: templateBusy === card.id,
+              disabled: frozen || working,
+              describedBy: frozen ? frozenHintId : undefined,
+              onClick: () => void startFromTemplate(card),
+            },
+          ]
+        : [];
+      if (!admin) return use;
+      const pending = (action: string) =>
+        templateAdmin.busy?.id === card.id && templateAdmin.busy.action === action;
       return [
+        ...use,
         {
-          key: 'use',
-          label: 'Use this template',
-          primary: true,
-          pending: templateBusy === card.id,
-          disabled: frozen || working,
-          describedBy: frozen ? frozenHintId : undefined,
-          onClick: () => void startFromTemplate(card),
+          key: 'status',
+          label: enabled ? 'Deactivate' : 'Activate',
+          pending: pending(enabled ? 'disable' : 'enable'),
+          disabled: working,
+          onClick: () =>
+            void templateAdmin.setEnabled(card.id, !enabled).then((done) => {
+              if (done) setFocusAt({ index });
+            }),
+        },
+        {
+          key: 'delete',
+          label: 'Delete',
+          pending: pending('delete'),
+          disabled: working,
+          onClick: () => templateAdmin.askDelete(card.id, card.title),
         },
       ];
     }
@@ -165,9 +207,16 @@ export function DesignList({
           />
         ))}
 
-      {list.phase !== 'loading' && list.phase !== 'error' && list.items.length === 0 && (
-        <EmptyFor view={view} tag={tag} frozen={frozen} />
-      )}
+      {list.phase !== 'loading' &&
+        list.phase !== 'error' &&
+        list.items.length === 0 &&
+        (templateStatus === 'archived' && view === 'templates' ? (
+          <EmptyState title="No disabled templates">
+            Templates you deactivate wait here. Activate one to show it to everyone again.
+          </EmptyState>
+        ) : (
+          <EmptyFor view={view} tag={tag} frozen={frozen} />
+        ))}
 
       {list.items.length > 0 && (
         <ul className="design-grid" aria-label={what} data-testid="design-grid">
@@ -194,13 +243,33 @@ export function DesignList({
       )}
 
       <ActionFeedback
-        flash={actions.flash}
-        error={actions.error ?? templateError}
+        flash={templateAdmin.flash ?? actions.flash}
+        error={actions.error ?? templateError ?? templateAdmin.error}
         onDismissError={() => {
           actions.dismissError();
           setTemplateError(null);
+          templateAdmin.dismissError();
         }}
       />
+
+      <ConfirmDialog
+        open={templateAdmin.confirming !== null}
+        title={DELETE_TEMPLATE_TITLE}
+        confirmLabel="Delete"
+        pending={templateAdmin.busy?.action === 'delete'}
+        onCancel={templateAdmin.cancelDelete}
+        onConfirm={() => {
+          const at = list.items.findIndex((c) => c.id === templateAdmin.confirming?.id);
+          void templateAdmin.confirmDelete().then((done) => {
+            if (done) setFocusAt({ index: Math.max(0, at) });
+          });
+        }}
+      >
+        <p>
+          “{templateAdmin.confirming?.title}” leaves the template library and its bundles. Designs
+          already made from it stay as they are.
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -1,0 +1,30 @@
+import { Link } from 'react-router-dom';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+
+/**
+ * `/image` (spec 000 §2 "Page reached after deleting the template that is currently open";
+ * §4 "Deleting the currently open template leads to /image"): says what happened and leads
+ * back to the templates.
+ */
+export function TemplateDeletedPage() {
+  useDocumentTitle('Template deleted');
+  return (
+    <div className="container container--narrow">
+      <section className="card empty-state" data-testid="template-deleted">
+        <h1 className="page-title">The template was deleted</h1>
+        <p className="muted">
+          The template you had open is gone from the template library and its bundles. Designs
+          already made from it stay as they are.
+        </p>
+        <p className="form-actions">
+          <Link to="/dashboard?view=templates" className="button">
+            Go to the templates
+          </Link>
+          <Link to="/dashboard" className="button button--secondary">
+            Go to the dashboard
+          </Link>
+        </p>
+      </section>
+    </div>
+  );
+}
