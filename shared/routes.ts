@@ -193,6 +193,13 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/getGlobalImages', 'images', 'user', `${S0} Images`),
   r('GET', '/getImages', 'images', 'user', `${S0} Images`),
   r('GET', '/api/search-images/{query}', 'images', 'user', `${S0} Images (stock-photo search)`),
+  r(
+    'POST',
+    '/api/search-images/import',
+    'images',
+    'user',
+    `${S0} Images (a chosen stock photo copied into the team's uploads; issue 7)`,
+  ),
   r('DELETE', '/deleteImage', 'images', 'user', `${S0} Images`),
   r('GET', '/image/{id}', 'images', 'user', `${S0} Images`),
   r('GET', '/image/{id}/tags', 'images', 'user', `${S0} Images`),

@@ -1,8 +1,9 @@
 /**
  * The `images` feature (spec 000 §7 "Images, stickers, fonts"; issue: libraries §1): the global
  * library, the team's uploads (list, upload, delete) and one image; `POST /image` with
- * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts). Stock search and tags come
- * with the rest of the libraries issue.
+ * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts); stock-photo search and the
+ * import of a chosen stock photo (functions/images/stock.ts). Tags come with the rest of the
+ * libraries issue.
  */
 import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
@@ -13,6 +14,7 @@ import { deleteUpload, storeUpload, visibleImage } from './library.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { forbidden } from '#lib/errors.ts';
 import { storeStickerUpload } from '#functions/stickers/uploads.ts';
+import { STOCK_SOURCES, importStockImage, searchStockImages } from './stock.ts';
 
 /** The caller's current team; every image call acts for it. */
 function teamOf(user: AuthUser | undefined): string {
@@ -69,6 +71,31 @@ export const handler = featureHandler('images', {
     handle: async ({ body, auth }) => {
       await deleteUpload(teamOf(auth.user), body.imageId);
       return json(200, { success: true });
+    },
+  }),
+
+  /** Stock-photo search (spec 000 §7): `?page=`, optional `?source=unsplash|pixabay`. */
+  'GET /api/search-images/{query}': route({
+    query: PageQuery.extend({ source: z.enum(STOCK_SOURCES).optional() }),
+    handle: async ({ params, query, auth }) => {
+      teamOf(auth.user);
+      return json(200, await searchStockImages(params.query ?? '', query.page, query.source), {
+        'cache-control': 'private, max-age=300',
+      });
+    },
+  }),
+
+  /** Copies a chosen stock photo into the team's uploads; answers like an upload (201). */
+  'POST /api/search-images/import': route({
+    body: z.object({
+      source: z.enum(STOCK_SOURCES, { error: 'Choose Unsplash or Pixabay.' }),
+      id: z
+        .string({ error: 'The photo id is required.' })
+        .regex(/^[\w-]{1,64}$/, 'The photo id is not valid.'),
+    }),
+    handle: async ({ body, auth }) => {
+      const image = await importStockImage(teamOf(auth.user), body.source, body.id);
+      return json(201, { success: true, image: imageView(image) });
     },
   }),
 

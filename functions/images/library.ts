@@ -71,10 +71,16 @@ async function reencode(bytes: Buffer, mime: string) {
  * it, makes a 400 px JPEG thumbnail, writes both to S3 and then the `LibraryImage` item. If the
  * item write fails the files are deleted, so a refused or failed upload leaves nothing.
  * @param body the multipart body with the file in `image`.
+ * @param credit optional title and attribution (an imported stock photo, functions/images/stock.ts);
+ *   by default the title is the file name without its extension.
  * @returns the new image record.
  * @throws AppError 422 `{ image: [message] }` for a missing or refused file.
  */
-export async function storeUpload(teamId: string, body: unknown) {
+export async function storeUpload(
+  teamId: string,
+  body: unknown,
+  credit: { title?: string; author?: string; authorUrl?: string; licence?: string } = {},
+) {
   const file = await readImageFile(body, 'image', UPLOAD_MESSAGES, {
     allowed: IMAGE_EXTENSIONS,
     message: BAD_EXTENSION,
@@ -90,7 +96,7 @@ export async function storeUpload(teamId: string, body: unknown) {
   const folder = `uploads/${teamId}`;
   const original = await storeUserFile(folder, stored.bytes, stored.mime, stored.ext);
   const thumbnail = await storeUserFile(folder, thumb, 'image/jpeg', 'jpg');
-  const title = file.filename.replace(/\.[^.]+$/, '').slice(0, 255) || 'Upload';
+  const title = credit.title ?? (file.filename.replace(/\.[^.]+$/, '').slice(0, 255) || 'Upload');
   try {
     return (
       await db()
@@ -104,6 +110,9 @@ export async function storeUpload(teamId: string, body: unknown) {
           height: meta.pageHeight ?? meta.height ?? file.height,
           bytes: stored.bytes.length,
           title,
+          author: credit.author,
+          authorUrl: credit.authorUrl,
+          licence: credit.licence,
         })
         .go()
     ).data;
@@ -125,12 +134,14 @@ async function deleteFiles(keys: string[]): Promise<void> {
 }
 
 /**
- * An image the team may see: its own upload or the global library.
+ * An image the team may see: its own upload, its own cropped image (`crops:{teamId}`, made by
+ * `POST /saveCroppedImage`; the editor reads its key here) or the global library.
  * @throws AppError 404 for anything else (another team's image answers like a missing one).
  */
 export async function visibleImage(teamId: string, imageId: string) {
   const image = (await db().LibraryImage.get({ imageId }).go()).data;
-  if (!image || (image.scope !== 'global' && image.scope !== teamId)) {
+  const scopes = ['global', teamId, `crops:${teamId}`];
+  if (!image || !scopes.includes(image.scope)) {
     throw notFound('Image not found.');
   }
   return image;

@@ -12,7 +12,8 @@ export const servedUrl = (key: string): string | null =>
 
 /**
  * An image as the pickers read it: `thumb` (400 px wide JPEG) and `url` (the original) are
- * same-origin paths; sizes in px; `author`/`licence` credit the photographer when known.
+ * same-origin paths; sizes in px; `author`, `author_url` and `licence` credit the photographer
+ * when known (library photos, imported stock photos).
  */
 export function imageView(image: ImageRecord) {
   return {
@@ -23,6 +24,7 @@ export function imageView(image: ImageRecord) {
     width: image.width,
     height: image.height,
     author: image.author ?? null,
+    author_url: image.authorUrl ?? null,
     licence: image.licence ?? null,
   };
 }

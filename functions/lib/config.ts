@@ -59,6 +59,14 @@ export const ConfigSchema = z.object({
    * (fake servers in tests). Every URL still goes through the SSRF guard.
    */
   MERGE_TAG_API_URLS: optional,
+  /**
+   * Stock-photo search (issue: libraries §1): an Unsplash access key and a Pixabay API key.
+   * Without either, the search says it is not configured and calls nothing.
+   */
+  UNSPLASH_ACCESS_KEY: optional,
+  PIXABAY_API_KEY: optional,
+  /** Test-only API origins of the stock services: `unsplash=http://…,pixabay=http://…`. */
+  STOCK_API_URLS: optional,
   /** KMS key (id or ARN) whose data keys encrypt stored secrets; required in AWS to store one. */
   SECRETS_KMS_KEY_ID: optional,
   /** Outside AWS: the master key of stored secrets, base64 of 32 bytes (functions/lib/secrets.ts). */

@@ -210,6 +210,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         bytes: { type: 'number', required: true },
         title: { type: 'string', required: true },
         author: { type: 'string' },
+        /** The photographer's page, for the attribution link (stock photos). */
+        authorUrl: { type: 'string' },
         licence: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
       },
