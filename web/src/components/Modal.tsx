@@ -13,6 +13,7 @@ export function Modal({
   actions,
   onCancel,
   role = 'dialog',
+  wide = false,
 }: {
   open: boolean;
   title: string;
@@ -21,6 +22,8 @@ export function Modal({
   /** Escape pressed; omit to keep the dialog open until an action closes it. */
   onCancel?: () => void;
   role?: 'dialog' | 'alertdialog';
+  /** A wider dialog (up to 64rem) for previews and tables. */
+  wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -42,7 +45,7 @@ export function Modal({
   return (
     <dialog
       ref={ref}
-      className="modal"
+      className={wide ? 'modal modal--wide' : 'modal'}
       role={role}
       aria-labelledby={titleId}
       aria-describedby={bodyId}
