@@ -17,6 +17,7 @@ import { TitleField } from './components/TitleField.tsx';
 import { EditorContext, useEditor, useEditorContext } from './EditorContext.tsx';
 import { shortcutFor } from './keyboard.ts';
 import { createEditorStore, type EditorStore } from './store/index.ts';
+import { persistHistory } from './store/persistHistory.ts';
 import type { LoadedDesign } from './store/designSlice.ts';
 import { startSync, type SyncController } from './sync.ts';
 import './canvas/fonts.ts';
@@ -53,6 +54,8 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
     created.getState().loadDesign(loaded);
     return created;
   });
+  // Spec 000 §4: the histories are kept per design in browser storage, cleared at load.
+  useEffect(() => persistHistory(store), [store]);
   // The components get a stable handle at once; the controller behind it starts with the page.
   const [sync] = useState(() => {
     let current: SyncController | null = null;

@@ -1,6 +1,7 @@
 import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
 import { shortcutLabel } from '../keyboard.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
+import { SaveTemplateButton } from './SaveTemplateModal.tsx';
 
 /** Whether `Mod` means ⌘ on this device. */
 export const IS_MAC =
@@ -47,6 +48,7 @@ export function EditorToolbar() {
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>
+      <SaveTemplateButton />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { PANELS, type PanelName } from '../store/uiSlice.ts';
 import { SnippetPanel } from './SnippetPanel.tsx';
+import { TemplatesPanel } from './TemplatesPanel.tsx';
 
 const TITLES: Record<PanelName, string> = {
   templates: 'Templates',
@@ -11,8 +12,7 @@ const TITLES: Record<PanelName, string> = {
 };
 
 /** What the panels not built yet will hold (spec 000 §2), said plainly. */
-const LATER: Record<Exclude<PanelName, 'snippets'>, string> = {
-  templates: 'Global and Bonus templates to start from arrive with the template library.',
+const LATER: Record<Exclude<PanelName, 'snippets' | 'templates'>, string> = {
   images:
     'The image library, your uploads and the stock-photo search arrive with the image library. To use another photo now, create a new PicSnippet from the dashboard.',
   stickers:
@@ -48,7 +48,13 @@ export function SidePanels() {
           <h2 id={headingId} className="editor-panel__title">
             {TITLES[open]}
           </h2>
-          {open === 'snippets' ? <SnippetPanel /> : <p className="muted small">{LATER[open]}</p>}
+          {open === 'snippets' ? (
+            <SnippetPanel />
+          ) : open === 'templates' ? (
+            <TemplatesPanel />
+          ) : (
+            <p className="muted small">{LATER[open]}</p>
+          )}
         </section>
       )}
     </div>

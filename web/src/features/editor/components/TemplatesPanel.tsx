@@ -1,0 +1,420 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { createFromTemplate } from '../../../api/designs.ts';
+import { fetchPanelTemplates, type Bundle, type TemplateCard } from '../../../api/templates.ts';
+import { ConfirmDialog } from '../../../components/Modal.tsx';
+import { Notice } from '../../../components/Notice.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { Tabs, type TabItem } from '../../../components/Tabs.tsx';
+import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
+import { useAppStore } from '../../../state/store.ts';
+import { NO_MORE_RESULTS } from '../../dashboard/ListFooter.tsx';
+import { DELETE_TEMPLATE_TITLE, useTemplateAdmin } from '../../dashboard/useTemplateAdmin.ts';
+import { actionFailure } from '../../settings/formFailure.ts';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
+import '../../templates/templates.css';
+
+/** Spec 000 §9 "Debounce: … 1000 ms template … search". */
+export const TEMPLATE_SEARCH_DEBOUNCE_MS = 1000;
+
+/** Spec 000 §2: "No more results" shows after more than 4 items in the template lists. */
+const END_AFTER = 4;
+
+type PanelTab = 'global' | 'bonus';
+const TABS: readonly TabItem<PanelTab>[] = [
+  { id: 'global', label: 'Global' },
+  { id: 'bonus', label: 'Bonus' },
+];
+
+interface GlobalList {
+  key: string;
+  items: TemplateCard[];
+  page: number;
+  lastPage: number;
+  phase: 'ready' | 'loading-more' | 'error';
+  error: string | null;
+}
+
+/**
+ * The editor's Templates panel (spec 000 §2 "Templates: tabs Global and Bonus (Bonus only if
+ * bundle images exist); single templates and bundles; search box. Admins see a settings menu
+ * per template (Edit, Delete, Activate/Deactivate)"; §9 1000 ms search debounce). Global pages
+ * by infinite scroll and ends with "No more results" after more than 4 items; Bonus lists the
+ * team's bundles with their templates. Choosing a template makes a design from it and opens
+ * it, after a confirmation: the open design stays as saved. Deleting the open template leads
+ * to `/image` (spec 000 §4).
+ */
+export function TemplatesPanel() {
+  const { sync } = useEditorContext();
+  const openId = useEditor((s) => s.meta?.id ?? '');
+  const admin = useAppStore((s) => s.user?.isAdmin === true);
+  const navigate = useNavigate();
+  const idBase = useId();
+  const [tab, setTab] = useState<PanelTab>('global');
+  const [query, setQuery] = useState('');
+  const search = useDebouncedValue(query.trim(), TEMPLATE_SEARCH_DEBOUNCE_MS);
+  const [list, setList] = useState<GlobalList | null>(null);
+  const [bonus, setBonus] = useState<{ key: string; bundles: Bundle[] } | null>(null);
+  const [hasBonus, setHasBonus] = useState(false);
+  const [round, setRound] = useState(0);
+  const [choosing, setChoosing] = useState<TemplateCard | null>(null);
+  const [opening, setOpening] = useState(false);
+  const [openError, setOpenError] = useState<string | null>(null);
+  const key = `${search}|${round}`;
+
+  // Spec 000 §2: the Bonus tab shows only when the team's bundles hold templates.
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchPanelTemplates('templateBundles', '', 1, controller.signal).then(
+      (page) => setHasBonus(page.bundles.some((b) => b.bundle_images.length > 0)),
+      () => setHasBonus(false),
+    );
+    return () => controller.abort();
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    if (tab === 'global') {
+      fetchPanelTemplates('templates', search, 1, controller.signal).then(
+        (page) =>
+          setList({
+            key,
+            items: page.templates,
+            page: 1,
+            lastPage: page.lastPage,
+            phase: 'ready',
+            error: null,
+          }),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          setList({
+            key,
+            items: [],
+            page: 0,
+            lastPage: 1,
+            phase: 'error',
+            error: actionFailure(error),
+          });
+        },
+      );
+    } else {
+      fetchPanelTemplates('templateBundles', search, 1, controller.signal).then(
+        (page) => setBonus({ key, bundles: page.bundles }),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          setOpenError(actionFailure(error));
+          setBonus({ key, bundles: [] });
+        },
+      );
+    }
+    return () => controller.abort();
+  }, [tab, search, key]);
+
+  const current = list?.key === key ? list : null;
+  const loadMore = useCallback(() => {
+    if (!current || current.phase !== 'ready' || current.page >= current.lastPage) return;
+    const next = current.page + 1;
+    setList({ ...current, phase: 'loading-more' });
+    fetchPanelTemplates('templates', search, next).then(
+      (page) =>
+        setList((s) =>
+          s && s.key === current.key
+            ? {
+                ...s,
+                items: [
+                  ...s.items,
+                  ...page.templates.filter((t) => !s.items.some((i) => i.id === t.id)),
+                ],
+                page: next,
+                lastPage: page.lastPage,
+                phase: 'ready',
+              }
+            : s,
+        ),
+      (error: unknown) =>
+        setList((s) =>
+          s && s.key === current.key ? { ...s, phase: 'error', error: actionFailure(error) } : s,
+        ),
+    );
+  }, [current, search]);
+
+  const removeTile = useCallback(
+    (id: string) => {
+      setList((s) => (s ? { ...s, items: s.items.filter((t) => t.id !== id) } : s));
+      // Status changes re-read the list, so the tile shows its new state.
+      setRound((r) => r + 1);
+    },
+    [setList],
+  );
+  const templateAdmin = useTemplateAdmin(
+    useCallback(
+      (id: string, action: string) => {
+        if (action === 'delete' && id === openId) {
+          // Spec 000 §4: deleting the open template leads to /image.
+          navigate('/image');
+          return;
+        }
+        removeTile(id);
+      },
+      [navigate, openId, removeTile],
+    ),
+  );
+
+  async function openFrom(template: TemplateCard) {
+    setOpening(true);
+    setOpenError(null);
+    try {
+      await sync.flush();
+      const id = await createFromTemplate(template.id);
+      navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
+    } catch (error) {
+      setOpenError(actionFailure(error));
+      setOpening(false);
+      setChoosing(null);
+    }
+  }
+
+  const tile = (template: TemplateCard) => (
+    <TemplateTile
+      key={template.id}
+      template={template}
+      admin={admin}
+      busy={templateAdmin.busy?.id === template.id}
+      onChoose={() => setChoosing(template)}
+      onEdit={() => navigate(template.editurl)}
+      onToggle={() => void templateAdmin.setEnabled(template.id, template.status !== 'active')}
+      onDelete={() => templateAdmin.askDelete(template.id, template.title)}
+    />
+  );
+
+  const bonusNow = bonus?.key === key ? bonus : null;
+  return (
+    <div className="templates-panel">
+      <div className="field">
+        <label htmlFor={`${idBase}-search`} className="field__label">
+          Search templates
+        </label>
+        <input
+          id={`${idBase}-search`}
+          type="search"
+          className="input"
+          placeholder="Tag or title"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </div>
+      {templateAdmin.flash && <Notice tone="success">{templateAdmin.flash.text}</Notice>}
+      {(templateAdmin.error ?? openError) && (
+        <Notice tone="error">{templateAdmin.error ?? openError}</Notice>
+      )}
+      <Tabs
+        idBase={`${idBase}-tabs`}
+        label="Templates"
+        tabs={hasBonus ? TABS : TABS.slice(0, 1)}
+        active={tab}
+        onSelect={(next) => setTab(next)}
+      >
+        <div className="templates-panel__scroll">
+          {tab === 'global' ? (
+            <GlobalTemplates list={current} onMore={loadMore} tile={tile} />
+          ) : !bonusNow ? (
+            <p className="muted small" role="status">
+              <Spinner /> Loading your Bonus templates…
+            </p>
+          ) : bonusNow.bundles.length === 0 ? (
+            <p className="muted small">No Bonus template matches “{search}”.</p>
+          ) : (
+            bonusNow.bundles.map((bundle) => (
+              <section key={bundle.id} className="stack" aria-label={bundle.name}>
+                <h3 className="templates-panel__bundle">{bundle.name}</h3>
+                <ul className="templates-panel__list">{bundle.bundle_images.map(tile)}</ul>
+              </section>
+            ))
+          )}
+        </div>
+      </Tabs>
+
+      <ConfirmDialog
+        open={choosing !== null}
+        title="Start a new PicSnippet from this template?"
+        confirmLabel="Use this template"
+        pending={opening}
+        onCancel={() => setChoosing(null)}
+        onConfirm={() => {
+          if (choosing) void openFrom(choosing);
+        }}
+      >
+        <p>
+          A new PicSnippet is made from “{choosing?.title}” and opens in the editor. The one open
+          now stays as saved on your dashboard.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={templateAdmin.confirming !== null}
+        title={DELETE_TEMPLATE_TITLE}
+        confirmLabel="Delete"
+        pending={templateAdmin.busy?.action === 'delete'}
+        onCancel={templateAdmin.cancelDelete}
+        onConfirm={() => void templateAdmin.confirmDelete()}
+      >
+        <p>
+          “{templateAdmin.confirming?.title}” leaves the template library and its bundles. Designs
+          already made from it stay as they are.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+/** The Global tab: the templates so far, a sentinel that loads the next page, the end. */
+function GlobalTemplates({
+  list,
+  onMore,
+  tile,
+}: {
+  list: GlobalList | null;
+  onMore: () => void;
+  tile: (template: TemplateCard) => ReactNode;
+}) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const more = list !== null && list.phase === 'ready' && list.page < list.lastPage;
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!more || !target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) onMore();
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [more, onMore]);
+
+  if (!list) {
+    return (
+      <p className="muted small" role="status">
+        <Spinner /> Loading templates…
+      </p>
+    );
+  }
+  if (list.phase === 'error' && list.items.length === 0) {
+    return <Notice tone="error">{list.error}</Notice>;
+  }
+  if (list.items.length === 0) return <p className="muted small">No template found.</p>;
+  const finished = list.phase === 'ready' && list.page >= list.lastPage;
+  return (
+    <>
+      <ul className="templates-panel__list" data-testid="panel-templates">
+        {list.items.map(tile)}
+      </ul>
+      <div ref={sentinel} aria-hidden="true" />
+      {list.phase === 'loading-more' && (
+        <p className="muted small templates-panel__end" role="status">
+          <Spinner /> Loading more…
+        </p>
+      )}
+      {more && (
+        <button type="button" className="button button--small button--secondary" onClick={onMore}>
+          Load more templates
+        </button>
+      )}
+      {list.phase === 'error' && <Notice tone="error">{list.error}</Notice>}
+      {finished && list.items.length > END_AFTER && (
+        <p className="muted templates-panel__end">{NO_MORE_RESULTS}</p>
+      )}
+    </>
+  );
+}
+
+/**
+ * A template tile: its preview as the button that chooses it, its title, a Disabled badge,
+ * and for admins the settings menu (Edit, Delete, Activate/Deactivate).
+ */
+function TemplateTile({
+  template,
+  admin,
+  busy,
+  onChoose,
+  onEdit,
+  onToggle,
+  onDelete,
+}: {
+  template: TemplateCard;
+  admin: boolean;
+  busy: boolean;
+  onChoose: () => void;
+  onEdit: () => void;
+  onToggle: () => void;
+  onDelete: () => void;
+}) {
+  const [menu, setMenu] = useState(false);
+  const menuId = useId();
+  const disabled = template.status !== 'active';
+  const wrapper = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (!menu) return;
+    const close = (event: Event) => {
+      if (!wrapper.current?.contains(event.target as Node)) setMenu(false);
+    };
+    document.addEventListener('pointerdown', close);
+    return () => document.removeEventListener('pointerdown', close);
+  }, [menu]);
+  const pick = (action: () => void) => () => {
+    setMenu(false);
+    action();
+  };
+  return (
+    <li ref={wrapper} className="template-tile" data-testid="template-tile">
+      <button
+        type="button"
+        className="template-tile__use"
+        aria-disabled={disabled || busy}
+        title={disabled ? 'Disabled: activate it to use it' : `Use “${template.title}”`}
+        onClick={() => {
+          if (!disabled && !busy) onChoose();
+        }}
+      >
+        <img src={template.preview_url} alt={`Use the template ${template.title}`} loading="lazy" />
+      </button>
+      {disabled && <span className="template-tile__badge">Disabled</span>}
+      <p className="template-tile__title">{template.title}</p>
+      {admin && (
+        <div
+          className="template-tile__menu"
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setMenu(false);
+          }}
+        >
+          <button
+            type="button"
+            className="template-tile__menu-button"
+            aria-haspopup="true"
+            aria-expanded={menu}
+            aria-controls={menuId}
+            onClick={() => setMenu((m) => !m)}
+          >
+            {busy ? <Spinner /> : <span aria-hidden="true">⋮</span>}
+            <span className="visually-hidden">Settings of {template.title}</span>
+          </button>
+          {menu && (
+            <ul id={menuId} className="template-menu" aria-label={`Settings of ${template.title}`}>
+              <li>
+                <button type="button" onClick={pick(onEdit)}>
+                  Edit
+                </button>
+              </li>
+              <li>
+                <button type="button" onClick={pick(onDelete)}>
+                  Delete
+                </button>
+              </li>
+              <li>
+                <button type="button" onClick={pick(onToggle)}>
+                  {disabled ? 'Activate' : 'Deactivate'}
+                </button>
+              </li>
+            </ul>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
