@@ -11,23 +11,18 @@
  */
 import { z } from 'zod';
 import { validationFailed } from '#lib/errors.ts';
+import { StickerSchema, type DesignDocument, type Sticker } from '#shared/design.ts';
 import {
-  DYNAMIC_STICKER_PREFIX,
-  StickerSchema,
-  type DesignDocument,
-  type DynamicStickerType,
-  type Sticker,
-} from '#shared/design.ts';
-import { PARAMETER_MESSAGES } from '#shared/parameter-rules.ts';
-import { takenParameterNames } from '#shared/parameters.ts';
-import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
+  dynamicStickerParamName,
+  fallbackProblem,
+  FALLBACK_MESSAGES,
+} from '#shared/dynamic-stickers.ts';
 
-/** The spec's messages for dynamic sticker fallbacks (spec 000 §5). */
+export { dynamicStickerParamName, fallbackProblem };
+
+/** The messages of the sticker calls: the spec's fallback ones (spec 000 §5) and the call's own. */
 export const STICKER_MESSAGES = {
-  invalidEmail: 'Invalid email',
-  invalidUrl: 'Invalid URL',
-  imageType: 'Image not found. We support jpg, jpeg, png, gif and svg',
-  valueTooLong: PARAMETER_MESSAGES.valueTooLong,
+  ...FALLBACK_MESSAGES,
   notFound: 'The selected sticker is invalid.',
   notQrCode: 'The selected sticker is not a QR code.',
   colour: 'The QR code colour must be a hex colour such as #111111.',
@@ -37,37 +32,6 @@ export const STICKER_MESSAGES = {
 const SIZE = { square: 512, screenShot: { width: 910, height: 512 } } as const;
 /** A new sticker's scale and top, px (spec 000 §9: "added at scale 0.1 … top 10 px"). */
 const NEW_STICKER = { scale: 0.1, top: 10 } as const;
-
-const isHttpUrl = (value: string): boolean => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
-
-/**
- * The message for a dynamic sticker's fallback value, or null when it is allowed (spec 000 §5).
- * An empty value is allowed: the sticker then shows its default (QR) or nothing.
- */
-export function fallbackProblem(type: DynamicStickerType | null, value: string): string | null {
-  if (value.length > MAX_VALUE_LENGTH) return STICKER_MESSAGES.valueTooLong;
-  if (value === '') return null;
-  switch (type) {
-    case 'gravatar':
-      return z.email().safeParse(value).success ? null : STICKER_MESSAGES.invalidEmail;
-    case 'hostedImage':
-      if (!isHttpUrl(value)) return STICKER_MESSAGES.invalidUrl;
-      return /\.(gif|jpe?g|svg|png)$/i.test(new URL(value).pathname)
-        ? null
-        : STICKER_MESSAGES.imageType;
-    case 'screenShot':
-      return isHttpUrl(value) ? null : STICKER_MESSAGES.invalidUrl;
-    default:
-      return null;
-  }
-}
 
 /** Hex colour: `#` and 3 or 6 hex digits (what the QR renderer and browsers read). */
 export const HexColourSchema = z
@@ -111,22 +75,6 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
     throw validationFailed({ [field]: [STICKER_MESSAGES.notQrCode] });
   }
   return sticker;
-}
-
-/**
- * The parameter name of a new dynamic sticker: its type's prefix plus the first free counter,
- * `qrCode1`, `qrCode2`, … (spec 000 §5 "type prefix plus counter"), unique among all the
- * design's parameter names.
- */
-export function dynamicStickerParamName(
-  document: DesignDocument,
-  type: DynamicStickerType,
-): string {
-  const taken = new Set(takenParameterNames(document));
-  const prefix = DYNAMIC_STICKER_PREFIX[type];
-  let n = 1;
-  while (taken.has(`${prefix}${n}`)) n++;
-  return `${prefix}${n}`;
 }
 
 /** What `saveGeneratedDynamicSticker` accepts: a sticker, geometry optional. */

@@ -141,7 +141,7 @@ function EditorNotice() {
 /** Spec 000 §8 "Confirmations (Delete and Cancel buttons)": 'Delete Text Snippet?'. */
 function DeleteConfirmation() {
   const { store } = useEditorContext();
-  const confirm = useEditor((s) => s.confirm);
+  const confirm = useEditor((s) => (s.confirm?.kind === 'deleteSnippet' ? s.confirm : null));
   const text = useEditor((s) =>
     confirm ? s.design?.text_snippets.find((t) => t.id === confirm.id)?.text : undefined,
   );

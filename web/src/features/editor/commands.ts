@@ -31,6 +31,8 @@ import type { ChangeIntent } from './store/designSlice.ts';
 import { canRedo, canUndo } from './store/history.ts';
 import { selectedSnippet, type Selection } from './store/selectionSlice.ts';
 import { TEXT_COMMANDS, type TextCommandArgs } from './commands/text.ts';
+import { IMAGE_COMMANDS, type ImageCommandArgs } from './commands/image.ts';
+import { STICKER_COMMANDS, type StickerCommandArgs } from './commands/stickers.ts';
 
 /** How a command enters the history (see the module comment). */
 export type HistoryIntent =
@@ -54,7 +56,7 @@ export interface MoveArgs {
 }
 
 /** The arguments of each command (the text toolbar's are in commands/text.ts). */
-export interface CommandArgs extends TextCommandArgs {
+export interface CommandArgs extends TextCommandArgs, ImageCommandArgs, StickerCommandArgs {
   undo: void;
   redo: void;
   deselect: void;
@@ -236,11 +238,14 @@ export const COMMANDS: Registry = {
       { keys: 'Backspace', args: undefined },
     ],
     history: { kind: 'none' },
-    enabled: hasSnippetSelected,
+    enabled: (s) => hasSnippetSelected(s) || s.selection?.kind === 'sticker',
     perform(store) {
-      const snippet = selectedSnippet(store.getState());
-      // Spec 000 §8 "Confirmations": 'Delete Text Snippet?' (stickers come with their toolbar).
-      if (snippet) store.getState().askConfirm({ kind: 'deleteSnippet', id: snippet.id });
+      const state = store.getState();
+      const snippet = selectedSnippet(state);
+      // Spec 000 §8 "Confirmations": 'Delete Text Snippet?', 'Delete Sticker?'.
+      if (snippet) state.askConfirm({ kind: 'deleteSnippet', id: snippet.id });
+      else if (state.selection?.kind === 'sticker')
+        state.askConfirm({ kind: 'deleteSticker', id: state.selection.id });
     },
   },
   deleteTextSnippet: {
@@ -384,6 +389,8 @@ export const COMMANDS: Registry = {
     },
   },
   ...TEXT_COMMANDS,
+  ...IMAGE_COMMANDS,
+  ...STICKER_COMMANDS,
 };
 
 /**

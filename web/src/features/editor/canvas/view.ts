@@ -27,6 +27,8 @@ import type { DesignDocument } from '#shared/design.ts';
 import { runCommand } from '../commands.ts';
 import { clampBox, canvasOf } from '../document/snippets.ts';
 import { editorScene } from '../document/preview.ts';
+import { baseImageUrlOf } from '../document/image.ts';
+import { STICKER_CONTROLS, stickerModified } from './stickers.ts';
 import type { EditorStore } from '../store/index.ts';
 import type { Selection } from '../store/selectionSlice.ts';
 
@@ -134,11 +136,13 @@ export function mountCanvasView(
   };
 
   async function drawBase(design: DesignDocument): Promise<void> {
-    const layer = baseLayer(design, baseImageUrl ?? '');
+    // The photo of the document (a new base image or a crop changes it), else the page's.
+    const src = baseImageUrlOf(design.base_image_key) ?? baseImageUrl;
+    const layer = baseLayer(design, src ?? '');
     const signature = JSON.stringify(layer);
     if (signature === baseSignature) return;
     baseSignature = signature;
-    if (!baseImageUrl) {
+    if (!src) {
       base.clear();
       base.backgroundColor = '#ffffff';
       base.requestRenderAll();
@@ -163,10 +167,11 @@ export function mountCanvasView(
     return box;
   }
 
-  /** Builds a sticker's object (movable; its scale and rotation come with the sticker tools). */
+  /** Builds a sticker's object: moved, scaled by its corners and rotated (spec 000 §5). */
   async function stickerObject(layer: ResolvedImageLayer): Promise<FabricObject> {
     const image = await imageLayer(layer);
-    image.set({ ...CONTROL_STYLE, hasControls: false, hoverCursor: 'move' });
+    image.set({ ...CONTROL_STYLE, ...STICKER_CONTROLS, hoverCursor: 'move' });
+    image.setControlsVisibility({ mt: false, mb: false, ml: false, mr: false });
     return image;
   }
 
@@ -373,6 +378,10 @@ export function mountCanvasView(
 
   canvas.on('object:modified', ({ target, action }) => {
     const selection = targetOf(target);
+    if (selection?.kind === 'sticker' && action && action !== 'drag') {
+      stickerModified(store, selection.id, target);
+      return;
+    }
     if (selection?.kind !== 'snippet' || !action || action === 'drag') return;
     const snippet = store.getState().design?.text_snippets.find((s) => s.id === selection.id);
     if (!snippet) return;

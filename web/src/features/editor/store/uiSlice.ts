@@ -3,6 +3,7 @@
  * time"), the pending confirmation (spec 000 §8), the add-snippet cooldown (spec 000 §4) and a
  * notice for the user. View state only: never in the history.
  */
+import type { Box } from '../document/snippets.ts';
 import type { EditorSlice } from './types.ts';
 
 /** The side panels (spec 000 §2). */
@@ -10,7 +11,9 @@ export const PANELS = ['templates', 'images', 'snippets', 'stickers'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 /** A confirmation the user must answer (spec 000 §8 "Confirmations"). */
-export type ConfirmRequest = { kind: 'deleteSnippet'; id: string };
+export type ConfirmRequest =
+  | { kind: 'deleteSnippet'; id: string }
+  | { kind: 'deleteSticker'; id: string };
 
 /** A message for the user: info after a 409 re-apply, error after a refused change. */
 export interface EditorNotice {
@@ -30,6 +33,9 @@ export interface UiSlice {
   setAddSnippetBlocked(blocked: boolean): void;
   notice: EditorNotice | null;
   showNotice(notice: EditorNotice | null): void;
+  /** Crop mode's rectangle in canvas px (spec 000 §4 "Crop"), or null outside crop mode. */
+  crop: Box | null;
+  setCrop(crop: Box | null): void;
 }
 
 export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
@@ -42,4 +48,6 @@ export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   setAddSnippetBlocked: (addSnippetBlocked) => set({ addSnippetBlocked }),
   notice: null,
   showNotice: (notice) => set({ notice }),
+  crop: null,
+  setCrop: (crop) => set({ crop }),
 });

@@ -1,0 +1,69 @@
+/**
+ * The dynamic sticker rules both the editor and the design API apply (spec 000 §5): the
+ * fallback value checks with their messages and the parameter name of a new dynamic sticker.
+ * Pure; no fabric, no server code. Used by functions/designs/stickers.ts and
+ * web/src/features/editor/document/stickers.ts.
+ */
+import { z } from 'zod';
+import { DYNAMIC_STICKER_PREFIX, type DesignDocument, type DynamicStickerType } from './design.ts';
+import { PARAMETER_MESSAGES } from './parameter-rules.ts';
+import { takenParameterNames } from './parameters.ts';
+import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
+
+/** The spec's messages for dynamic sticker fallbacks (spec 000 §5, §8). */
+export const FALLBACK_MESSAGES = {
+  invalidEmail: 'Invalid email',
+  invalidUrl: 'Invalid URL',
+  imageType: 'Image not found. We support jpg, jpeg, png, gif and svg',
+  valueTooLong: PARAMETER_MESSAGES.valueTooLong,
+} as const;
+
+/** Whether a value is an absolute http(s) URL. */
+export const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The message for a dynamic sticker's fallback value, or null when it is allowed (spec 000 §5):
+ * at most 255 characters; a gravatar's is an e-mail; a hosted image's an http(s) URL ending in
+ * gif, jpg, jpeg, svg or png; a screenshot's a URL. An empty value is allowed: the sticker then
+ * shows its default (QR) or nothing. Whether a hosted image loads is the editor's check.
+ */
+export function fallbackProblem(type: DynamicStickerType | null, value: string): string | null {
+  if (value.length > MAX_VALUE_LENGTH) return FALLBACK_MESSAGES.valueTooLong;
+  if (value === '') return null;
+  switch (type) {
+    case 'gravatar':
+      return z.email().safeParse(value).success ? null : FALLBACK_MESSAGES.invalidEmail;
+    case 'hostedImage':
+      if (!isHttpUrl(value)) return FALLBACK_MESSAGES.invalidUrl;
+      return /\.(gif|jpe?g|svg|png)$/i.test(new URL(value).pathname)
+        ? null
+        : FALLBACK_MESSAGES.imageType;
+    case 'screenShot':
+      return isHttpUrl(value) ? null : FALLBACK_MESSAGES.invalidUrl;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The parameter name of a new dynamic sticker: its type's prefix plus the first free counter,
+ * `qrCode1`, `qrCode2`, … (spec 000 §5 "type prefix plus counter"), unique among all the
+ * design's parameter names.
+ */
+export function dynamicStickerParamName(
+  document: DesignDocument,
+  type: DynamicStickerType,
+): string {
+  const taken = new Set(takenParameterNames(document));
+  const prefix = DYNAMIC_STICKER_PREFIX[type];
+  let n = 1;
+  while (taken.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}

@@ -1,0 +1,223 @@
+/**
+ * The sticker commands (spec 000 §2 Stickers panel and QR / screenshot toolbar, §4 "Selection
+ * overlay", §5 QR and fallback rules, §9 placement): add, transform (move, scale, rotate from a
+ * canvas gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and
+ * transparency, and the screenshot device. All are `stickers.event` entries (spec 000 §4).
+ * The document changes are the pure operations of document/stickers.ts.
+ */
+import { castDraft, type Draft } from 'immer';
+import type { DesignDocument, Sticker } from '#shared/design.ts';
+import type { EditorCommand } from '../commands.ts';
+import {
+  clonedSticker,
+  dynamicImage,
+  fallbackProblem,
+  newSticker,
+  QR_MARGIN,
+  transformedSticker,
+  type StickerSource,
+} from '../document/stickers.ts';
+import type { EditorState, EditorStore } from '../store/index.ts';
+import { changeIntent } from './intent.ts';
+
+/** The arguments of the sticker commands; `id` is the sticker's uuid. */
+export interface StickerCommandArgs {
+  addSticker: { source: StickerSource };
+  transformSticker: { id: string; left: number; top: number; scale: number; angle: number };
+  cloneSticker: { id: string };
+  requestDeleteSticker: { id: string };
+  deleteSticker: { id: string };
+  setStickerFallback: { id: string; value: string };
+  setQrColour: { id: string; colour: string };
+  setQrMargin: { id: string; margin: number };
+  setQrTransparent: { id: string; transparent: boolean };
+  setScreenshotDevice: { id: string; isMobile: boolean };
+}
+
+type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
+
+/** Thrown when a fallback value breaks a spec 000 §5 rule; `message` is the spec's text. */
+export class FallbackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FallbackError';
+  }
+}
+
+/** The text of a QR code without a value (spec 000 §5, §9: the product's address). */
+export const defaultQrValue = (): string =>
+  typeof window !== 'undefined' && window.location
+    ? window.location.origin
+    : 'https://picsnippets.app';
+
+const hasDesign = (s: EditorState) => s.design !== null;
+
+/** The draft's sticker of `uuid`; throws when it is gone (a command on a stale id). */
+function draftSticker(draft: Draft<DesignDocument>, uuid: string): Draft<Sticker> {
+  const sticker = draft.graphics_data.find((s) => s.uuid === uuid);
+  if (!sticker) throw new Error(`No sticker ${uuid}`);
+  return sticker;
+}
+
+/**
+ * Changes one sticker by a pure function of it and refreshes a dynamic sticker's image (the QR
+ * code redrawn with its new colour, margin or value) in the same history entry.
+ */
+function changeSticker(
+  store: EditorStore,
+  command: Pick<EditorCommand<never>, 'name' | 'label' | 'history'>,
+  id: string,
+  change: (sticker: Sticker) => Sticker,
+): void {
+  const state = store.getState();
+  const current = state.design?.graphics_data.find((s) => s.uuid === id);
+  if (!current) return;
+  let next = change(current);
+  if (next.stickerType === 'dynamicSticker')
+    next = { ...next, ...dynamicImage(next, defaultQrValue()) };
+  state.applyChange(changeIntent(command, `${command.name}:${id}`), (draft) => {
+    const sticker = draftSticker(draft, id);
+    for (const key of Object.keys(next) as (keyof Sticker)[])
+      if (current[key] !== next[key]) (sticker as Record<string, unknown>)[key] = next[key];
+  });
+}
+
+const stickerOf = (s: EditorState, id: string) =>
+  s.design?.graphics_data.find((t) => t.uuid === id);
+
+export const STICKER_COMMANDS: StickerRegistry = {
+  addSticker: {
+    name: 'addSticker',
+    label: 'Add sticker',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { source }) {
+      const state = store.getState();
+      const sticker = newSticker(state.design!, source, state.env.newId(), defaultQrValue());
+      state.applyChange(changeIntent(this), (draft) => {
+        draft.graphics_data.push(castDraft(sticker));
+      });
+      state.select({ kind: 'sticker', id: sticker.uuid });
+    },
+  },
+  transformSticker: {
+    name: 'transformSticker',
+    label: 'Move sticker',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id, ...next }) {
+      const design = store.getState().design;
+      if (!design) return;
+      const canvas = { width: design.canvas_width, height: design.canvas_height };
+      changeSticker(store, this, id, (s) => transformedSticker(s, next, canvas));
+    },
+  },
+  cloneSticker: {
+    name: 'cloneSticker',
+    label: 'Clone sticker',
+    shortcuts: [],
+    // Spec 000 §4 "Regular stickers: clone and delete. Dynamic stickers: delete only."
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id }) {
+      const state = store.getState();
+      const sticker = stickerOf(state, id);
+      if (!sticker || sticker.stickerType === 'dynamicSticker' || !state.design) return;
+      const canvas = { width: state.design.canvas_width, height: state.design.canvas_height };
+      const copy = clonedSticker(sticker, state.env.newId(), canvas);
+      state.applyChange(changeIntent(this), (draft) => {
+        const index = draft.graphics_data.findIndex((s) => s.uuid === id);
+        draft.graphics_data.splice(index + 1, 0, castDraft(copy));
+      });
+      state.select({ kind: 'sticker', id: copy.uuid });
+    },
+  },
+  requestDeleteSticker: {
+    name: 'requestDeleteSticker',
+    label: 'Delete sticker',
+    shortcuts: [],
+    history: { kind: 'none' },
+    enabled: hasDesign,
+    // Spec 000 §8 "Confirmations": 'Delete Sticker?'.
+    perform: (store, { id }) => store.getState().askConfirm({ kind: 'deleteSticker', id }),
+  },
+  deleteSticker: {
+    name: 'deleteSticker',
+    label: 'Delete sticker',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id }) {
+      const state = store.getState();
+      if (!stickerOf(state, id)) return;
+      state.applyChange(changeIntent(this), (draft) => {
+        draft.graphics_data = draft.graphics_data.filter((s) => s.uuid !== id);
+      });
+      if (state.selection?.id === id) state.deselect();
+    },
+  },
+  setStickerFallback: {
+    name: 'setStickerFallback',
+    label: 'Fallback value',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    /** @throws FallbackError with the spec 000 §5 message; nothing changes then. */
+    perform(store, { id, value }) {
+      const sticker = stickerOf(store.getState(), id);
+      if (!sticker) return;
+      const problem = fallbackProblem(sticker.dynamicStickerType, value);
+      if (problem) throw new FallbackError(problem);
+      changeSticker(store, this, id, (s) => ({ ...s, dynamicStickerUrl: value }));
+    },
+  },
+  setQrColour: {
+    name: 'setQrColour',
+    label: 'QR colour',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id, colour }) {
+      // Spec 000 §5 "Hex colour must be 2, 3 or 6 characters": the picker gives #rrggbb.
+      if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(colour)) return;
+      changeSticker(store, this, id, (s) => ({ ...s, qrCodeColor: colour.toLowerCase() }));
+    },
+  },
+  setQrMargin: {
+    name: 'setQrMargin',
+    label: 'QR margin',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id, margin }) {
+      if (!Number.isFinite(margin)) return;
+      // Spec 000 §5 "QR margin 0 to 20".
+      const marginSize = Math.min(QR_MARGIN.max, Math.max(QR_MARGIN.min, Math.round(margin)));
+      changeSticker(store, this, id, (s) => ({ ...s, marginSize }));
+    },
+  },
+  setQrTransparent: {
+    name: 'setQrTransparent',
+    label: 'QR transparency',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id, transparent }) {
+      changeSticker(store, this, id, (s) => ({ ...s, isTransparent: transparent }));
+    },
+  },
+  setScreenshotDevice: {
+    name: 'setScreenshotDevice',
+    label: 'Screenshot device',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id, isMobile }) {
+      changeSticker(store, this, id, (s) =>
+        s.dynamicStickerType === 'screenShot' ? { ...s, isMobile } : s,
+      );
+    },
+  },
+};

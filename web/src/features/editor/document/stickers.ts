@@ -1,0 +1,259 @@
+/**
+ * Pure sticker operations of the editor (spec 000 §3 Sticker, §5 QR and fallback rules, §9
+ * sticker constants): where a new sticker goes and at what scale, the QR code's limits and its
+ * image, the dynamic stickers' parameter names and fallback checks. No fabric, no DOM (the QR
+ * image is an SVG data URL built from `qrcode`'s matrix), so the unit tests run them in node.
+ *
+ * Units: canvas px; a sticker's drawn size is its intrinsic `width`/`height` times its scale.
+ */
+import QRCode from 'qrcode';
+import {
+  StickerSchema,
+  type DesignDocument,
+  type DynamicStickerType,
+  type Sticker,
+} from '#shared/design.ts';
+import { dynamicStickerParamName, fallbackProblem } from '#shared/dynamic-stickers.ts';
+import { clampBox, type CanvasSize } from './snippets.ts';
+
+/** A new sticker's scale and top, px (spec 000 §9 "added at scale 0.1 … top 10 px"). */
+export const NEW_STICKER_SCALE = 0.1;
+export const NEW_STICKER_TOP_PX = 10;
+/** Intrinsic sizes, px (spec 000 §9: 512; 910x512 for screenshots). */
+export const STICKER_SIZE = 512;
+export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
+/** An image is large over these, px (spec 000 §9 "over 500 high or 950 wide", read in
+ * docs/decisions.md "Sticker scale of large images": the 512 px library size is not large). */
+export const LARGE_IMAGE = { height: STICKER_SIZE, width: 950 } as const;
+/** The smallest a QR code is drawn, px a side (spec 000 §5, §9 "QR minimum size 60x60"). */
+export const QR_MIN_SIZE_PX = 60;
+/** QR margin limits, modules (spec 000 §5 "QR margin 0 to 20"). */
+export const QR_MARGIN = { min: 0, max: 20 } as const;
+/** Debounces of the QR toolbar, ms (spec 000 §9: colour 300 ms, margin/transparency 200 ms). */
+export const QR_COLOUR_DEBOUNCE_MS = 300;
+export const QR_MARGIN_DEBOUNCE_MS = 200;
+/** The QR colour of a new QR sticker (spec 000 §9 "#111111", shared/design.ts default). */
+export const DEFAULT_QR_COLOUR = '#111111';
+
+export {
+  dynamicStickerParamName,
+  fallbackProblem,
+  FALLBACK_MESSAGES,
+} from '#shared/dynamic-stickers.ts';
+
+/**
+ * The divisor for a large image's fit scale (spec 000 §9: "divided by 2 (under 0.25), 3 (to
+ * 0.5), 4 (to 0.75), 5 (under 1), otherwise 6").
+ * @param fit the scale at which the image would fill the canvas.
+ */
+export function largeImageDivisor(fit: number): number {
+  if (fit < 0.25) return 2;
+  if (fit <= 0.5) return 3;
+  if (fit <= 0.75) return 4;
+  if (fit < 1) return 5;
+  return 6;
+}
+
+/**
+ * A new sticker's scale (spec 000 §9): 0.1; a large image (over 512 px high or 950 px wide)
+ * gets the scale at which it would fill the canvas divided by `largeImageDivisor`. A QR code is
+ * never drawn under 60x60 px (spec 000 §5).
+ * @param image the sticker's intrinsic size, px.
+ */
+export function newStickerScale(
+  image: { width: number; height: number },
+  canvas: CanvasSize,
+  dynamicType: DynamicStickerType | null = null,
+): number {
+  let scale = NEW_STICKER_SCALE;
+  if (image.height > LARGE_IMAGE.height || image.width > LARGE_IMAGE.width) {
+    const fit = Math.min(canvas.width / image.width, canvas.height / image.height);
+    scale = fit / largeImageDivisor(fit);
+  }
+  if (dynamicType === 'qrCode') scale = Math.max(scale, qrMinScale(image));
+  return scale;
+}
+
+/** The scale that draws a QR code of intrinsic `image` size at 60x60 px. */
+export const qrMinScale = (image: { width: number; height: number }): number =>
+  QR_MIN_SIZE_PX / Math.min(image.width, image.height);
+
+/**
+ * Where a new sticker goes (spec 000 §9 "horizontally centred, top 10 px"), kept inside the
+ * canvas by the §5 clamps.
+ * @returns the top-left corner, px.
+ */
+export function newStickerPosition(
+  image: { width: number; height: number },
+  scale: number,
+  canvas: CanvasSize,
+): { left: number; top: number } {
+  const width = image.width * scale;
+  const height = image.height * scale;
+  const box = clampBox(
+    { left: (canvas.width - width) / 2, top: NEW_STICKER_TOP_PX, width, height },
+    canvas,
+  );
+  return { left: box.left, top: box.top };
+}
+
+/** What the panel hands over to add a sticker (functions/stickers/views.ts item shapes). */
+export type StickerSource =
+  | { kind: 'image'; url: string; stickerType: 'plain' | 'upload'; width: number; height: number }
+  | { kind: 'dynamic'; dynamicType: DynamicStickerType };
+
+/** An SVG placeholder for a dynamic sticker the editor cannot fetch itself: its name on grey. */
+export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): string {
+  const size = type === 'screenShot' ? SCREENSHOT_SIZE : { width: 512, height: 512 };
+  const label = {
+    qrCode: 'QR code',
+    gravatar: 'Gravatar',
+    hostedImage: 'Hosted image',
+    screenShot: isMobile ? 'Screenshot (mobile)' : 'Screenshot (desktop)',
+  }[type];
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">` +
+    `<rect width="100%" height="100%" fill="#e5e7eb" stroke="#6b7280" stroke-width="8"/>` +
+    `<text x="50%" y="50%" font-family="sans-serif" font-size="56" fill="#374151" ` +
+    `text-anchor="middle" dominant-baseline="middle">${label}</text></svg>`;
+  return svgDataUrl(svg);
+}
+
+const svgDataUrl = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+
+/**
+ * A QR code as an SVG data URL: the matrix `qrcode` makes (error correction M, as the render
+ * service's, functions/render/stickers.ts), dark modules in the sticker's colour, a quiet zone
+ * of `marginSize` modules, on white or transparent (spec 000 §3, §5).
+ * @param value the text; empty = `defaultValue` (spec 000 §5 "a QR code with no value uses a
+ *   default value": the product's address).
+ */
+export function qrImageUrl(
+  sticker: Pick<Sticker, 'dynamicStickerUrl' | 'qrCodeColor' | 'marginSize' | 'isTransparent'>,
+  defaultValue: string,
+): string {
+  const value = sticker.dynamicStickerUrl.trim() === '' ? defaultValue : sticker.dynamicStickerUrl;
+  const qr = QRCode.create(value, { errorCorrectionLevel: 'M' });
+  const n = qr.modules.size;
+  const m = Math.min(QR_MARGIN.max, Math.max(QR_MARGIN.min, Math.round(sticker.marginSize)));
+  const colour = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(sticker.qrCodeColor)
+    ? sticker.qrCodeColor
+    : DEFAULT_QR_COLOUR;
+  let path = '';
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) if (qr.modules.get(y, x)) path += `M${x + m} ${y + m}h1v1h-1z`;
+  const side = n + 2 * m;
+  const background = sticker.isTransparent
+    ? ''
+    : `<rect width="${side}" height="${side}" fill="#ffffff"/>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 ${side} ${side}" shape-rendering="crispEdges">` +
+    `${background}<path fill="${colour}" d="${path}"/></svg>`;
+  return svgDataUrl(svg);
+}
+
+/**
+ * The image the editor shows for a dynamic sticker (`newQrDataUrl` for a QR code, else
+ * `dynamicStickerNewUrl`): the QR code itself, a valid hosted image's address, or a placeholder.
+ */
+export function dynamicImage(
+  sticker: Sticker,
+  defaultQrValue: string,
+): Pick<Sticker, 'newQrDataUrl' | 'dynamicStickerNewUrl'> {
+  const type = sticker.dynamicStickerType;
+  if (type === 'qrCode')
+    return { newQrDataUrl: qrImageUrl(sticker, defaultQrValue), dynamicStickerNewUrl: null };
+  const value = sticker.dynamicStickerUrl.trim();
+  const shown =
+    type === 'hostedImage' && value !== '' && fallbackProblem(type, value) === null
+      ? value
+      : dynamicPlaceholder(type ?? 'hostedImage', sticker.isMobile);
+  return { newQrDataUrl: null, dynamicStickerNewUrl: shown };
+}
+
+/**
+ * A new sticker for the design (spec 000 §9 placement; §5 QR minimum and parameter names):
+ * centred at the top at the new-sticker scale; a dynamic one gets its intrinsic size, its
+ * parameter name and its image.
+ * @param uuid the new sticker's id.
+ * @param defaultQrValue the text of a QR code without a value (the product's address).
+ */
+export function newSticker(
+  design: DesignDocument,
+  source: StickerSource,
+  uuid: string,
+  defaultQrValue: string,
+): Sticker {
+  const canvas = { width: design.canvas_width, height: design.canvas_height };
+  if (source.kind === 'image') {
+    const image = { width: source.width || STICKER_SIZE, height: source.height || STICKER_SIZE };
+    const scale = newStickerScale(image, canvas);
+    return StickerSchema.parse({
+      uuid,
+      stickerType: source.stickerType,
+      url: source.url,
+      ...image,
+      scaleX: scale,
+      scaleY: scale,
+      ...newStickerPosition(image, scale, canvas),
+    });
+  }
+  const type = source.dynamicType;
+  const image =
+    type === 'screenShot' ? { ...SCREENSHOT_SIZE } : { width: STICKER_SIZE, height: STICKER_SIZE };
+  const scale = newStickerScale(image, canvas, type);
+  const sticker = StickerSchema.parse({
+    uuid,
+    stickerType: 'dynamicSticker',
+    dynamicStickerType: type,
+    dynamicStickerParamName: dynamicStickerParamName(design, type),
+    qrCodeColor: DEFAULT_QR_COLOUR,
+    ...image,
+    scaleX: scale,
+    scaleY: scale,
+    ...newStickerPosition(image, scale, canvas),
+  });
+  return { ...sticker, ...dynamicImage(sticker, defaultQrValue) };
+}
+
+/**
+ * A copy of a sticker (the selection overlay's Clone, spec 000 §4): a new id, moved 10 px down
+ * and right inside the canvas. Dynamic stickers are not cloned (their overlay has Delete only).
+ */
+export function clonedSticker(sticker: Sticker, uuid: string, canvas: CanvasSize): Sticker {
+  const box = clampBox(
+    {
+      left: sticker.left + 10,
+      top: sticker.top + 10,
+      width: sticker.width * sticker.scaleX,
+      height: sticker.height * sticker.scaleY,
+    },
+    canvas,
+  );
+  return { ...sticker, uuid, left: box.left, top: box.top };
+}
+
+/**
+ * A sticker's new transform from a canvas gesture (move, scale, rotate), within the §5 rules:
+ * a uniform positive scale, a QR code at least 60x60 px, the angle brought into 0–360, and an
+ * unrotated box kept 5 px inside the canvas (a rotated one was kept inside by the canvas).
+ */
+export function transformedSticker(
+  sticker: Sticker,
+  next: { left: number; top: number; scale: number; angle: number },
+  canvas: CanvasSize,
+): Sticker {
+  let scale = next.scale > 0 && Number.isFinite(next.scale) ? next.scale : sticker.scaleX;
+  if (sticker.dynamicStickerType === 'qrCode') scale = Math.max(scale, qrMinScale(sticker));
+  const angle = (((Math.round(next.angle * 100) / 100) % 360) + 360) % 360;
+  let { left, top } = next;
+  if (angle === 0) {
+    const box = clampBox(
+      { left, top, width: sticker.width * scale, height: sticker.height * scale },
+      canvas,
+    );
+    left = box.left;
+    top = box.top;
+  }
+  return { ...sticker, left, top, scaleX: scale, scaleY: scale, angle };
+}
