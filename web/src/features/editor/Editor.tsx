@@ -18,6 +18,7 @@ import { EditorContext, useEditor, useEditorContext } from './EditorContext.tsx'
 import { shortcutFor } from './keyboard.ts';
 import { createEditorStore, type EditorStore } from './store/index.ts';
 import { persistHistory } from './store/persistHistory.ts';
+import { fixOnOpen } from './fixOnOpen.ts';
 import type { LoadedDesign } from './store/designSlice.ts';
 import { startSync, type SyncController } from './sync.ts';
 import './canvas/fonts.ts';
@@ -84,6 +85,9 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
       controller.stop();
     };
   }, [store, sync]);
+
+  // Spec 000 §2: `?fix=true` shrinks objects larger than the canvas, then saves.
+  useEffect(() => void fixOnOpen(store, () => sync.flush()), [store, sync]);
 
   useShortcuts(store);
   const context = useMemo(() => ({ store, sync }), [store, sync]);
