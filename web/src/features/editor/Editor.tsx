@@ -19,6 +19,7 @@ import { shortcutFor } from './keyboard.ts';
 import { createEditorStore, type EditorStore } from './store/index.ts';
 import { persistHistory } from './store/persistHistory.ts';
 import { fixOnOpen } from './fixOnOpen.ts';
+import { StressPreviewButton } from './components/StressPreview.tsx';
 import type { LoadedDesign } from './store/designSlice.ts';
 import { startSync, type SyncController } from './sync.ts';
 import './canvas/fonts.ts';
@@ -101,6 +102,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
           </Link>
           <TitleField />
           <SaveStateIndicator />
+          <StressPreviewButton />
           <Link to={`/pic-snippet/${encodeURIComponent(loaded.meta.id)}`} className="small">
             Share and render URL
           </Link>

@@ -96,3 +96,23 @@ export function StressPreview({ open, onClose }: { open: boolean; onClose: () =>
     </Modal>
   );
 }
+
+/** The editor bar's toggle for the stress preview (issue 6 §6). */
+export function StressPreviewButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="button button--small button--secondary"
+        aria-haspopup="dialog"
+        aria-pressed={open}
+        title="See the design with empty, very long, emoji, Arabic, Hebrew and Chinese values"
+        onClick={() => setOpen(true)}
+      >
+        Stress preview
+      </button>
+      <StressPreview open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}
