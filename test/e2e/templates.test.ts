@@ -1,0 +1,158 @@
+/// <reference lib="dom" />
+/**
+ * Templates and bundles through the built SPA in headless Chromium (spec 000 §2, §4, §8; issue
+ * 7 §4–6): the admin saves a design as a template with tags from the editor (a duplicate tag
+ * refused), into a new bundle; assigns the bundle to the demo team with the add-teams modal
+ * ("No any result." first); the demo user finds the Bonus tab in the editor's Templates panel
+ * and the template on the dashboard, makes a design from the bundle template and lands in the
+ * editor; the admin deactivates the template, then deletes it after 'Delete Template ?'.
+ * Screenshots land in test-results/e2e-templates-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'puppeteer-core';
+import { createDesign, signedIn } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import {
+  byRole,
+  findByRole,
+  press,
+  signIn,
+  snap,
+  TIMEOUT_MS,
+  waitForText,
+  waitForTextGone,
+} from '../support/aria.ts';
+
+const stack = useLocalStack({ web: 'preview' });
+const browser = useTestBrowser();
+
+const TITLE = 'Autumn invitation';
+const BUNDLE = 'E2E Bonus';
+
+/** A page of its own browser context (its own cookies), signed in as `email`. */
+async function pageAs(b: Browser, email: string): Promise<Page> {
+  const context = await b.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1366, height: 900 });
+  page.setDefaultTimeout(TIMEOUT_MS);
+  await signIn(page, stack().url, email, 'demo-password');
+  return page;
+}
+
+/** Types into the focused-by-label text field and presses Enter. */
+async function typeAndEnter(page: Page, label: string, text: string): Promise<void> {
+  const field = await findByRole(page, 'textbox', label);
+  await field.type(text);
+  await field.press('Enter');
+}
+
+describe('templates and bundles', () => {
+  it(
+    'admin saves a template into a bundle for the demo team, who use it; admin deactivates and deletes it',
+    { timeout: 300_000 },
+    async () => {
+      const base = stack().url;
+      const adminApi = await signedIn(base, 'admin@example.com');
+      const design = await createDesign(adminApi, { title: TITLE });
+
+      // The admin opens the design and saves it as a template (spec 000 §4 "Create a template").
+      const admin = await pageAs(browser(), 'admin@example.com');
+      await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
+      await press(admin, 'Save as template');
+      await findByRole(admin, 'dialog', 'Create a template');
+      await typeAndEnter(admin, 'Tags', 'Autumn');
+      await typeAndEnter(admin, 'Tags', 'invitation');
+      await typeAndEnter(admin, 'Tags', ' AUTUMN ');
+      await waitForText(admin, 'Current tag is already added.');
+      await typeAndEnter(admin, 'New bundle name', BUNDLE);
+      await waitForText(admin, `New: ${BUNDLE}`);
+      await snap(admin, 'e2e-templates-1-save-modal');
+      // The refusal clears after 3 s (spec 000 §9).
+      await waitForTextGone(admin, 'Current tag is already added.');
+      await press(admin, 'Continue');
+      await waitForText(admin, 'The template was saved.');
+      // Now a template: the same modal reads Update (spec 000 §4).
+      await findByRole(admin, 'button', 'Update');
+      await snap(admin, 'e2e-templates-2-saved');
+      // It closes by itself 3 s after the success (spec 000 §8).
+      await admin.waitForFunction(() => !document.querySelector('dialog[open]'), {
+        timeout: TIMEOUT_MS,
+      });
+
+      // The Template Bundles tab: the new bundle, assigned to the demo team in the modal.
+      await admin.goto(`${base}/dashboard?view=bundles`, { waitUntil: 'domcontentloaded' });
+      await findByRole(admin, 'tab', 'Template Bundles');
+      await admin.waitForSelector(`[data-testid="bundle-card"]`);
+      await waitForText(admin, BUNDLE);
+      await press(admin, `Add teams ${BUNDLE}`);
+      await findByRole(admin, 'dialog', `Add teams to “${BUNDLE}”`);
+      await (await findByRole(admin, 'searchbox', 'Search teams')).type('zzz-nobody');
+      await waitForText(admin, 'No any result.');
+      await snap(admin, 'e2e-templates-3-no-team');
+      const search = await findByRole(admin, 'searchbox', 'Search teams');
+      await search.click({ count: 3 });
+      await search.type('Demo');
+      await (await findByRole(admin, 'checkbox', 'Demo Team')).click();
+      await snap(admin, 'e2e-templates-4-team-checked');
+      await press(admin, 'Save Teams');
+      await waitForText(admin, 'The teams were saved.');
+      await admin.waitForFunction(
+        (name) =>
+          Array.from(document.querySelectorAll('[data-testid="bundle-card"]')).some(
+            (card) =>
+              card.textContent?.includes(name) &&
+              card.querySelector('[data-testid="bundle-teams"]')?.textContent === '1 team',
+          ),
+        {},
+        BUNDLE,
+      );
+      await snap(admin, 'e2e-templates-5-bundles');
+
+      // The demo user: the template on the dashboard, and the Bonus tab in the editor.
+      const demo = await pageAs(browser(), 'demo@example.com');
+      await demo.goto(`${base}/dashboard?view=templates`, { waitUntil: 'domcontentloaded' });
+      await findByRole(demo, 'button', `Use this template ${TITLE}`);
+      expect(await demo.$(byRole('tab', 'Template Bundles'))).toBeNull();
+      await snap(demo, 'e2e-templates-6-demo-dashboard');
+      await demo.goto(`${base}/pic-snippet/design-demo-welcome/edit`, {
+        waitUntil: 'domcontentloaded',
+      });
+      await press(demo, 'Templates');
+      await press(demo, 'Bonus', 'tab');
+      await waitForText(demo, BUNDLE);
+      await snap(demo, 'e2e-templates-7-bonus-tab');
+      await (await findByRole(demo, 'button', `Use the template ${TITLE}`)).click();
+      await findByRole(demo, 'alertdialog', 'Start a new PicSnippet from this template?');
+      await press(demo, 'Use this template');
+      await demo.waitForFunction(
+        (old) =>
+          /^\/pic-snippet\/design-[^/]+\/edit$/.test(location.pathname) &&
+          !location.pathname.includes(old),
+        { timeout: TIMEOUT_MS },
+        'design-demo-welcome',
+      );
+      await findByRole(demo, 'textbox', 'Design title');
+      expect(
+        await demo.$eval(byRole('textbox', 'Design title'), (el) => (el as HTMLInputElement).value),
+      ).toBe(TITLE);
+      await snap(demo, 'e2e-templates-8-demo-editor');
+
+      // The admin deactivates the template, then deletes it after the confirmation.
+      await admin.goto(`${base}/dashboard?view=templates`, { waitUntil: 'domcontentloaded' });
+      await press(admin, `Deactivate ${TITLE}`);
+      await waitForText(admin, 'The template was deactivated.');
+      await admin.goto(`${base}/dashboard?view=templates&templates=disabled`, {
+        waitUntil: 'domcontentloaded',
+      });
+      await findByRole(admin, 'button', `Activate ${TITLE}`);
+      await press(admin, `Delete ${TITLE}`);
+      await findByRole(admin, 'alertdialog', 'Delete Template ?');
+      await snap(admin, 'e2e-templates-9-delete-confirm');
+      await press(admin, 'Delete');
+      await waitForText(admin, 'The template was deleted.');
+      await waitForText(admin, 'No disabled templates');
+      await snap(admin, 'e2e-templates-10-deleted');
+    },
+  );
+});
