@@ -218,6 +218,7 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/deleteUploadSticker', 'stickers', 'user', `${S0} Stickers`),
   r('GET', '/getCustomFonts', 'fonts', 'user', `${S0} Fonts`),
   r('POST', '/storeFont', 'fonts', 'user', `${S0} Fonts`),
+  r('GET', '/api/fonts', 'fonts', 'user', `${S0} Fonts (the picker's server groups, issue 7)`),
 
   // spec 001 §7 Registration and lookups
   r('GET', '/geocode/country', 'auth', 'public', `${S1} Registration and lookups`),

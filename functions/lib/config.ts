@@ -43,6 +43,14 @@ export const ConfigSchema = z.object({
   /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended (issue: render §4). */
   GRAVATAR_BASE_URL: z.string().url().default('https://www.gravatar.com/avatar'),
   /**
+   * Fonts (docs/fonts.md): the fontsource CDN's font files base, e.g.
+   * `https://cdn.jsdelivr.net/fontsource/fonts`. When set, every catalogue family is offered;
+   * unset (offline, locally) only the families we host.
+   */
+  FONT_CDN_URL: optional.refine((v) => v === undefined || /^https:\/\/[^\s]+$/.test(v), {
+    message: 'must be an https URL',
+  }),
+  /**
    * Tests only: loopback ports the SSRF guard treats as public, for fixture servers. Ignored
    * unless STAGE=test, so no deployment can open a hole with it.
    */

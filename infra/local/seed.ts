@@ -16,6 +16,7 @@ import { db } from '#lib/db/index.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
 import { seedStickers } from './seed-stickers.ts';
+import { seedHostedFonts } from './seed-fonts.ts';
 import { seedTemplates } from './seed-templates.ts';
 
 const PHOTOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'seed', 'photos');
@@ -163,6 +164,7 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
   if (config().STAGE === 'aws')
     throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
   await seedStickers(log);
+  await seedHostedFonts(log);
   const { User, Team, Membership, Plan, Design } = db();
   const existing = await User.get({ userId: IDS.demo }).go();
   if (existing.data) {

@@ -651,7 +651,38 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /**
+   * A team's uploaded font (spec 000 §3 Fonts "custom font names and path"; §7 `POST
+   * /storeFont`): one per team and family (`familyKey`, the family name in lower case, so a
+   * second upload of a family is found). The file is in the assets bucket at `key`.
+   */
+  const CustomFont = new Entity(
+    {
+      model: { entity: 'customfont', version: '1', service: SERVICE },
+      attributes: {
+        teamId: { type: 'string', required: true },
+        familyKey: { type: 'string', required: true },
+        family: { type: 'string', required: true },
+        key: { type: 'string', required: true },
+        format: { type: ['truetype', 'opentype', 'woff'] as const, required: true },
+        bytes: { type: 'number', required: true },
+        /** SHA-256 of the file, hex: the same file uploaded again is the same font. */
+        sha256: { type: 'string', required: true },
+        uploadedBy: { type: 'string', required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byTeam: {
+          pk: { ...primary.pk, composite: ['teamId'] },
+          sk: { ...primary.sk, composite: ['familyKey'] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    CustomFont,
     TemplateBundle,
     ProviderCredential,
     StickerPack,

@@ -1,0 +1,434 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { fontFamilyList } from '#shared/scene/fonts.ts';
+import type { CustomFont, FontGroup } from '#shared/fonts/types.ts';
+import { isApiError } from '../../api/client.ts';
+import { useAppStore } from '../../state/store.ts';
+import { subscriptionPath } from '../dashboard/useCurrentTeam.ts';
+import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
+import { fetchCustomFonts, fetchFontList, storeFont } from './api.ts';
+import { loadFont, setFontSources } from './loadFont.ts';
+import {
+  ALL_FONTS,
+  FONT_ERROR_MS,
+  FONT_EXTENSION_MESSAGE,
+  FONT_EXTENSIONS,
+  FONT_LIST_HEIGHT,
+  FONT_PAGE_SIZE,
+  FONT_ROW_HEIGHT,
+  FONT_SEARCH_DEBOUNCE_MS,
+  UPLOADED,
+  filterFonts,
+  fontCategories,
+  moveActive,
+  type FontRowOption,
+} from './pickerLogic.ts';
+import './FontPicker.css';
+
+/** Spec 000 §6 / spec 001 §5: shown with the Upgrade link to teams without font upload. */
+export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
+
+/**
+ * Props of {@link FontPicker} (the contract with the text toolbar).
+ * - `value`: the text snippet's `fontFamily` (spec 000 §3), shown on the button in its font;
+ * - `onChange(family)`: called with the chosen family, after its faces loaded (so fabric
+ *   measures with them); never called for a disabled font;
+ * - `teamCanUpload`: the team's `can_upload_custom_fonts` (spec 000 §6). Without it the
+ *   Uploaded category is disabled and the upload button gives way to the Upgrade link.
+ */
+export interface FontPickerProps {
+  value: string;
+  onChange(family: string): void;
+  teamCanUpload: boolean;
+}
+
+/** Families whose faces have loaded in this document, so rows draw in their own font. */
+const loadedFamilies = new Set<string>();
+
+/** One row: drawn in its own family once its faces load (lazily: only rows on screen). */
+function FontRow({
+  option,
+  id,
+  selected,
+  active,
+  top,
+  onPick,
+}: {
+  option: FontRowOption;
+  id: string;
+  selected: boolean;
+  active: boolean;
+  top: number;
+  onPick: () => void;
+}) {
+  const [loaded, setLoaded] = useState(() => loadedFamilies.has(option.family));
+  useEffect(() => {
+    if (loaded || option.disabled) return;
+    let live = true;
+    loadFont(option.family).then(
+      (r) => {
+        if (r.source === 'fallback') return;
+        loadedFamilies.add(option.family);
+        if (live) setLoaded(true);
+      },
+      () => undefined, // the row stays in the interface font; picking it says why
+    );
+    return () => {
+      live = false;
+    };
+  }, [loaded, option.family, option.disabled]);
+  return (
+    <div
+      id={id}
+      role="option"
+      aria-selected={selected}
+      aria-disabled={option.disabled || undefined}
+      className={`font-picker__option${active ? ' font-picker__option--active' : ''}`}
+      style={{
+        top,
+        height: FONT_ROW_HEIGHT,
+        fontFamily: loaded ? fontFamilyList(option.family) : undefined,
+      }}
+      onMouseDown={(e) => e.preventDefault() /* keep focus in the search box */}
+      onClick={() => !option.disabled && onPick()}
+    >
+      <span className="font-picker__name">{option.family}</span>
+      {option.disabled && <span className="font-picker__tag">unavailable</span>}
+      {option.uploaded && <span className="font-picker__tag">uploaded</span>}
+    </div>
+  );
+}
+
+/**
+ * The font picker of the text toolbar (spec 000 §2 "font family", §3 Fonts, §4 font upload,
+ * §9 list constants): a button showing the current family in its own font, opening a panel
+ * with the category select (All Fonts, Uploaded, the server groups), a search box (400 ms),
+ * and a virtualised listbox (rows of 28 px in a 350 px list, 50 more per page as it scrolls),
+ * each row drawn in its family once loaded. Keyboard: arrows, Page Up/Down, Home/End move
+ * (`aria-activedescendant`), Enter picks, Esc closes and returns focus to the button. An empty
+ * list says "No Font". "Upload font" takes a .ttf, .otf or .woff with progress; errors show for
+ * 4 s; a new font joins the list and the Uploaded category opens (spec 000 §4).
+ */
+export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) {
+  const [open, setOpen] = useState(false);
+  const [groups, setGroups] = useState<FontGroup[] | null>(null);
+  const [custom, setCustom] = useState<CustomFont[]>([]);
+  const [listError, setListError] = useState<string | null>(null);
+  const [category, setCategory] = useState(ALL_FONTS);
+  const [search, setSearch] = useState('');
+  const debounced = useDebouncedValue(search, FONT_SEARCH_DEBOUNCE_MS);
+  const [active, setActive] = useState(-1);
+  const [pages, setPages] = useState(1);
+  const [message, setMessage] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [valueLoaded, setValueLoaded] = useState(() => loadedFamilies.has(value));
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const baseId = useId();
+  const listId = `${baseId}-list`;
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+
+  // The button shows the current family in its own font.
+  useEffect(() => {
+    let live = true;
+    setValueLoaded(loadedFamilies.has(value));
+    loadFont(value).then(
+      (r) => {
+        if (r.source !== 'fallback') loadedFamilies.add(value);
+        if (live) setValueLoaded(true);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [value]);
+
+  // The lists load when the panel first opens.
+  useEffect(() => {
+    if (!open || groups) return;
+    const controller = new AbortController();
+    Promise.all([
+      fetchFontList(controller.signal),
+      fetchCustomFonts(controller.signal).catch(() => []),
+    ]).then(
+      ([list, uploads]) => {
+        setFontSources({ custom: uploads, cdnUrl: list.cdnUrl });
+        setGroups(list.groups);
+        setCustom(uploads);
+      },
+      (error: unknown) => {
+        if ((error as Error)?.name === 'AbortError') return;
+        setListError(isApiError(error) ? error.message : 'The fonts could not be loaded.');
+      },
+    );
+    return () => controller.abort();
+  }, [open, groups]);
+
+  // Messages go away after 4 s (spec 000 §4, §8).
+  useEffect(() => {
+    if (!message) return;
+    const timer = window.setTimeout(() => setMessage(null), FONT_ERROR_MS);
+    return () => window.clearTimeout(timer);
+  }, [message]);
+
+  const options = useMemo(
+    () => filterFonts(groups ?? [], custom, category, debounced),
+    [groups, custom, category, debounced],
+  );
+  const shown = Math.min(options.length, pages * FONT_PAGE_SIZE);
+
+  // A new list starts at its top, with the current family active when it is listed.
+  useEffect(() => {
+    setPages(1);
+    const at = options.findIndex((o) => o.family.toLowerCase() === value.toLowerCase());
+    setActive(at >= 0 && at < FONT_PAGE_SIZE ? at : -1);
+  }, [options, value]);
+
+  // The virtualizer is used in this component only (never passed to a memoised child).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: shown,
+    getScrollElement: () => listRef.current,
+    estimateSize: () => FONT_ROW_HEIGHT,
+    overscan: 6,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastIndex >= shown - 1 && shown < options.length) setPages((p) => p + 1);
+  }, [lastIndex, shown, options.length]);
+
+  useEffect(() => {
+    if (open && active >= 0 && active < shown) virtualizer.scrollToIndex(active);
+  }, [active, open, shown, virtualizer]);
+
+  const close = useCallback((refocus: boolean) => {
+    setOpen(false);
+    setSearch('');
+    if (refocus) buttonRef.current?.focus();
+  }, []);
+
+  // A click outside closes the panel.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) close(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open, close]);
+
+  useEffect(() => {
+    if (open) searchRef.current?.focus();
+  }, [open]);
+
+  const pick = async (option: FontRowOption) => {
+    if (option.disabled) return;
+    try {
+      await loadFont(option.family);
+      loadedFamilies.add(option.family);
+      onChange(option.family);
+      close(true);
+    } catch (error) {
+      setMessage({ tone: 'error', text: (error as Error).message });
+    }
+  };
+
+  const onKeyDown = (e: ReactKeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      close(true);
+      return;
+    }
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      const option = options[active];
+      if (option) void pick(option);
+      return;
+    }
+    if (['Home', 'End'].includes(e.key) && e.target === searchRef.current) return; // caret keys
+    const next = moveActive(options, active, e.key);
+    if (next !== active) {
+      e.preventDefault();
+      if (next >= shown) setPages(Math.ceil((next + 1) / FONT_PAGE_SIZE));
+      setActive(next);
+    }
+  };
+
+  const onFile = async (file: File | undefined) => {
+    if (fileRef.current) fileRef.current.value = '';
+    if (!file) return;
+    if (!FONT_EXTENSIONS.test(file.name)) {
+      setMessage({ tone: 'error', text: FONT_EXTENSION_MESSAGE });
+      return;
+    }
+    setProgress(0);
+    try {
+      const stored = await storeFont(file, (p) =>
+        setProgress(p.total > 0 ? Math.round((p.loaded / p.total) * 100) : 0),
+      );
+      setFontSources({ custom: stored.customFonts });
+      setCustom(stored.customFonts);
+      setCategory(UPLOADED);
+      setSearch('');
+      setMessage({ tone: 'info', text: stored.message || `${stored.fontName} uploaded.` });
+    } catch (error) {
+      if (isApiError(error) && error.status === 0) console.error('font upload failed', error);
+      setMessage({
+        tone: 'error',
+        text: isApiError(error) ? error.message : 'The font could not be uploaded.',
+      });
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const activeId = active >= 0 && active < shown ? `${baseId}-opt-${active}` : undefined;
+  const categories = groups ? fontCategories(groups) : [ALL_FONTS, UPLOADED];
+
+  return (
+    <div className="font-picker" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="font-picker__button"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-label={`Font: ${value}`}
+        onClick={() => (open ? close(false) : setOpen(true))}
+        style={{ fontFamily: valueLoaded ? fontFamilyList(value) : undefined }}
+      >
+        <span className="font-picker__value">{value}</span>
+        <span aria-hidden="true" className="font-picker__caret">
+          ▾
+        </span>
+      </button>
+      {open && (
+        <div
+          className="font-picker__panel"
+          role="group"
+          aria-label="Choose a font"
+          onKeyDown={onKeyDown}
+        >
+          <div className="font-picker__filters">
+            <label className="font-picker__field">
+              <span className="font-picker__label">Category</span>
+              <select
+                className="input input--select"
+                value={category}
+                onChange={(e) => setCategory(e.target.value)}
+              >
+                {categories.map((c) => (
+                  <option key={c} value={c} disabled={c === UPLOADED && !teamCanUpload}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="font-picker__field">
+              <span className="font-picker__label">Search fonts</span>
+              <input
+                ref={searchRef}
+                className="input"
+                type="search"
+                role="combobox"
+                aria-expanded="true"
+                aria-controls={listId}
+                aria-autocomplete="list"
+                aria-activedescendant={activeId}
+                value={search}
+                placeholder="Font name"
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </label>
+          </div>
+          {listError ? (
+            <p className="font-picker__empty" role="alert">
+              {listError}
+            </p>
+          ) : !groups ? (
+            <p className="font-picker__empty" role="status">
+              Loading fonts…
+            </p>
+          ) : options.length === 0 ? (
+            <p className="font-picker__empty" role="status">
+              No Font
+            </p>
+          ) : null}
+          <div
+            ref={listRef}
+            id={listId}
+            role="listbox"
+            aria-label="Fonts"
+            tabIndex={-1}
+            className="font-picker__list"
+            hidden={!groups || options.length === 0}
+            style={{ height: FONT_LIST_HEIGHT }}
+          >
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {items.map((item) => {
+                const option = options[item.index]!;
+                return (
+                  <FontRow
+                    key={option.family}
+                    option={option}
+                    id={`${baseId}-opt-${item.index}`}
+                    selected={option.family.toLowerCase() === value.toLowerCase()}
+                    active={item.index === active}
+                    top={item.start}
+                    onPick={() => void pick(option)}
+                  />
+                );
+              })}
+            </div>
+          </div>
+          <div className="font-picker__footer">
+            {teamCanUpload ? (
+              <>
+                <input
+                  ref={fileRef}
+                  type="file"
+                  accept=".ttf,.otf,.woff"
+                  hidden
+                  onChange={(e) => void onFile(e.target.files?.[0])}
+                />
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  disabled={progress !== null}
+                  onClick={() => fileRef.current?.click()}
+                >
+                  {progress === null ? 'Upload font' : `Uploading… ${progress}%`}
+                </button>
+                {progress !== null && (
+                  <progress className="font-picker__progress" max={100} value={progress}>
+                    {progress}%
+                  </progress>
+                )}
+              </>
+            ) : (
+              <p className="font-picker__pro">
+                {PRO_ONLY_MESSAGE} {teamId && <Link to={subscriptionPath(teamId)}>Upgrade</Link>}
+              </p>
+            )}
+            {message && (
+              <p
+                className={`font-picker__message font-picker__message--${message.tone}`}
+                role={message.tone === 'error' ? 'alert' : 'status'}
+              >
+                {message.text}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
