@@ -394,6 +394,13 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/api/merge-tag/storeFront', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('POST', '/api/merge-tag', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('GET', '/js/{file}', 'merge-tags', 'public', `${S1} Export: /js/{product}.js`),
+  // Keap's authorisation window (spec 001 §4 "opens the authorization window"; docs/export.md)
+  r('GET', '/api/merge-tag/infusionsoft/authorize', 'merge-tags', 'user', `${S1} Export`, {
+    navigable: true,
+  }),
+  r('GET', '/api/merge-tag/infusionsoft/callback', 'merge-tags', 'user', `${S1} Export`, {
+    navigable: true,
+  }),
 
   // spec 001 §7 Notifications and support
   r('GET', '/notifications/recent', 'notifications', 'user', `${S1} Notifications and support`),

@@ -79,6 +79,13 @@ export const ConfigSchema = z.object({
   SECRETS_KMS_KEY_ID: optional,
   /** Outside AWS: the master key of stored secrets, base64 of 32 bytes (functions/lib/secrets.ts). */
   SECRETS_LOCAL_KEY: optional,
+  /**
+   * Keap (Infusionsoft) OAuth2 app (issue #9 item 2; functions/merge-tags/keap-oauth.ts): the
+   * client id and secret of the app registered with Keap. Without both, Keap is not connected
+   * and the export screen offers its built-in fields.
+   */
+  KEAP_CLIENT_ID: optional,
+  KEAP_CLIENT_SECRET: optional,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -3,7 +3,9 @@
  * - `GET /api/merge-tag/providers`: the providers, `{ value, label, url }`;
  * - `GET /api/merge-tag/storeFront`: Klaviyo's storefronts, `{ value, label }`;
  * - `POST /api/merge-tag`: a provider's merge tags (merge-tags.ts);
- * - `GET /js/{file}`: the web-tracking script (web-tracking.ts).
+ * - `GET /js/{file}`: the web-tracking script (web-tracking.ts);
+ * - `GET /api/merge-tag/infusionsoft/authorize` and `/callback`: Keap's OAuth flow
+ *   (keap-oauth.ts).
  *
  * No XSRF cookie is issued here: the script's answer is public and cached by the CDN, and the
  * SPA has the cookie from its other calls.
@@ -13,8 +15,16 @@ import { z } from 'zod';
 import { unauthenticated } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiEvent, type ApiResult } from '#lib/http.ts';
 import { KLAVIYO_STOREFRONTS, PROVIDER_VALUES, providerList } from '#shared/providers/index.ts';
+import { dynamoCredentials } from './credentials.ts';
+import { KEAP_AUTHORIZE_PATH, keapAuthorize, keapCallback, keapDeps } from './keap-oauth.ts';
 import { configuredDeps, listMergeTags } from './merge-tags.ts';
 import { webTrackingScript } from './web-tracking.ts';
+
+/** Keap's token calls with the deployment's settings; undefined when not configured or offline. */
+function keapSettings() {
+  const deps = configuredDeps();
+  return keapDeps(deps.guard, deps.baseUrls, deps.mode === 'online');
+}
 
 const STOREFRONT_VALUES: readonly string[] = KLAVIYO_STOREFRONTS.map((s) => s.value);
 
@@ -57,8 +67,20 @@ const routed = featureHandler(
           },
           configuredDeps(),
         );
-        return json(200, answer);
+        // Keap without a connection: where the screen opens its authorisation window.
+        const keap = body.provider === 'infusionsoft' && keapSettings() !== undefined;
+        return json(200, keap ? { ...answer, authorize_url: KEAP_AUTHORIZE_PATH } : answer);
       },
+    }),
+
+    'GET /api/merge-tag/infusionsoft/authorize': route({
+      handle: async ({ auth, event }) =>
+        keapAuthorize(auth, event.queryStringParameters?.design, keapSettings()),
+    }),
+
+    'GET /api/merge-tag/infusionsoft/callback': route({
+      handle: async ({ auth, event }) =>
+        keapCallback(auth, event.queryStringParameters ?? {}, keapSettings(), dynamoCredentials),
     }),
 
     'GET /js/{file}': route({

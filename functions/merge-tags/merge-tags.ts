@@ -17,6 +17,7 @@ import {
 } from '#shared/providers/index.ts';
 import { LIVE_ADAPTERS, apiBaseUrls, type LiveAdapter } from './adapters.ts';
 import { dynamoCredentials, type CredentialStore } from './credentials.ts';
+import { keapAwareCredentials, keapDeps } from './keap-oauth.ts';
 import { ProviderCallError, providerGetJson, providerGuard } from './provider-http.ts';
 
 /** What `POST /api/merge-tag` answers. */
@@ -61,12 +62,19 @@ export interface MergeTagDeps {
 /** The deployment's settings (functions/lib/config.ts `MERGE_TAGS_MODE`, `MERGE_TAG_API_URLS`). */
 export function configuredDeps(): MergeTagDeps {
   const c = config();
+  const mode = c.MERGE_TAGS_MODE ?? (c.STAGE === 'aws' ? 'online' : 'offline');
+  const guard = providerGuard();
+  const baseUrls = apiBaseUrls(c.MERGE_TAG_API_URLS);
   return {
-    mode: c.MERGE_TAGS_MODE ?? (c.STAGE === 'aws' ? 'online' : 'offline'),
-    guard: providerGuard(),
-    baseUrls: apiBaseUrls(c.MERGE_TAG_API_URLS),
+    mode,
+    guard,
+    baseUrls,
     timeoutMs: 5000,
-    credentials: dynamoCredentials,
+    // Keap's stored OAuth tokens are refreshed (and the rotated pair saved) as they are loaded.
+    credentials: keapAwareCredentials(
+      dynamoCredentials,
+      keapDeps(guard, baseUrls, mode === 'online', c),
+    ),
   };
 }
 

@@ -45,6 +45,11 @@ export class ProviderCallError extends Error {
 export interface ProviderGetOptions {
   /** Request headers, credentials included (`authorization` is allowed here). */
   headers: Record<string, string>;
+  /**
+   * A form to POST instead of the GET (`application/x-www-form-urlencoded`; OAuth token
+   * exchanges, functions/merge-tags/keap-oauth.ts).
+   */
+  form?: Record<string, string>;
   /** Budget for the whole exchange (DNS, connect, body), ms; default 5000. */
   timeoutMs?: number;
   /** Largest body, bytes; default 1 MiB. */
@@ -108,7 +113,7 @@ async function readJson(response: IncomingMessage, maxBytes: number): Promise<un
 }
 
 /**
- * GETs a platform API URL and parses the JSON answer.
+ * GETs a platform API URL (or POSTs `options.form` to it) and parses the JSON answer.
  * @param url an http(s) URL; checked by the SSRF guard before any connection.
  * @returns the parsed JSON of a 2xx answer.
  * @throws ProviderCallError: `unauthorized` on 401/403, `unreachable` when the guard refuses
@@ -131,6 +136,7 @@ export async function providerGetJson(
   }
   const { url: checked, address, family } = target;
   const client = checked.protocol === 'https:' ? https : http;
+  const form = options.form ? new URLSearchParams(options.form).toString() : undefined;
   try {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const request = client.request(
@@ -139,11 +145,17 @@ export async function providerGetJson(
           hostname: checked.hostname.replace(/^\[|\]$/g, ''),
           port: checked.port || (checked.protocol === 'https:' ? 443 : 80),
           path: `${checked.pathname}${checked.search}`,
-          method: 'GET',
+          method: form === undefined ? 'GET' : 'POST',
           headers: {
             accept: 'application/json',
             'accept-encoding': 'identity',
             'user-agent': 'PicSnippets-MergeTags/1.0',
+            ...(form === undefined
+              ? {}
+              : {
+                  'content-type': 'application/x-www-form-urlencoded',
+                  'content-length': String(Buffer.byteLength(form)),
+                }),
             ...options.headers,
             host: checked.host,
           },
@@ -155,7 +167,7 @@ export async function providerGetJson(
         resolve,
       );
       request.on('error', reject);
-      request.end();
+      request.end(form);
     });
     const status = response.statusCode ?? 0;
     if (status === 401 || status === 403) {
