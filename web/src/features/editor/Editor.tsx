@@ -11,6 +11,8 @@ import { designServer } from './api.ts';
 import { runCommand, runCommandWith } from './commands.ts';
 import { CanvasStage } from './components/CanvasStage.tsx';
 import { EditorToolbar, IS_MAC } from './components/EditorToolbar.tsx';
+import { HelpLink } from './components/HelpLink.tsx';
+import { TextToolbar } from './components/TextToolbar.tsx';
 import { SaveStateIndicator } from './components/SaveStateIndicator.tsx';
 import { SidePanels } from './components/SidePanels.tsx';
 import { TitleField } from './components/TitleField.tsx';
@@ -102,6 +104,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
           </Link>
           <TitleField />
           <SaveStateIndicator />
+          <HelpLink />
           <StressPreviewButton />
           <Link to={`/pic-snippet/${encodeURIComponent(loaded.meta.id)}`} className="small">
             Share and render URL
@@ -112,6 +115,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
           <SidePanels />
           <div className="editor-main">
             <EditorToolbar />
+            <TextToolbar />
             <CanvasStage baseImageUrl={loaded.meta.baseImageUrl} />
           </div>
         </div>

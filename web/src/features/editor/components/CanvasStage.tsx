@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { mountCanvasView } from '../canvas/view.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
-import { SNIPPET_TEXT_FIELD_ID } from './SnippetPanel.tsx';
+import { SelectionOverlay } from './SelectionOverlay.tsx';
+import { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
 
 /** Room kept below the canvas for the page's header and toolbars, px. */
 const CHROME_HEIGHT_PX = 230;
@@ -76,6 +77,7 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
           data-testid="editor-canvas"
           data-canvas-width={width}
         />
+        <SelectionOverlay layers={layers} />
       </div>
     </div>
   );

@@ -155,3 +155,13 @@ export function withFontSize(
   if (snippet.linked) return { fontSize: size, minFontSize: halfFontSize(size) };
   return { fontSize: size, minFontSize: Math.min(snippet.minFontSize, size) };
 }
+
+/**
+ * How a snippet is named in the Snippets panel's list: its title when it has one (a clone's
+ * 'Copy of - …', spec 000 §5), else its text, else "(empty)".
+ */
+export function snippetLabel(snippet: Pick<TextSnippet, 'text' | 'display_info'>): string {
+  const title = snippet.display_info?.title;
+  if (typeof title === 'string' && title.trim() !== '') return title;
+  return snippet.text.trim() || '(empty)';
+}

@@ -1,0 +1,32 @@
+/// <reference lib="dom" />
+/**
+ * e2e steps for the editor page (issue 6): open a design's editor as the demo user in a fresh
+ * tab, with the page's uncaught errors collected for the test to check at the end.
+ */
+import type { Browser, Page } from 'puppeteer-core';
+import { TIMEOUT_MS, signIn } from './aria.ts';
+
+/** The seeded demo user (infra/local/seed.ts). */
+export const DEMO_USER = { email: 'demo@example.com', password: 'demo-password' };
+
+/**
+ * Signs the demo user in on a new tab of `viewport` size, opens `/pic-snippet/{designId}/edit`
+ * and waits until the canvas is drawn.
+ * @returns the tab and the list its uncaught errors are pushed to.
+ */
+export async function openEditorPage(
+  browser: Browser,
+  base: string,
+  designId: string,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  await page.setViewport(viewport);
+  page.setDefaultTimeout(TIMEOUT_MS);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await signIn(page, base, DEMO_USER.email, DEMO_USER.password);
+  await page.goto(`${base}/pic-snippet/${designId}/edit`, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
+  return { page, errors };
+}
