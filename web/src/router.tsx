@@ -48,6 +48,10 @@ export const router = createBrowserRouter([
         path: 'pic-snippet/:id/edit',
         lazy: () => import('./pages/EditorPage.tsx').then((m) => ({ Component: m.EditorPage })),
       },
+      {
+        path: 'pic-snippet/:id/export',
+        lazy: () => import('./pages/ExportPage.tsx').then((m) => ({ Component: m.ExportPage })),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -168,6 +168,14 @@ function DesignShow({ id }: { id: string }) {
               Edit
             </Link>
           )}
+          <a
+            href={`${design.showurl}/export`}
+            className="button button--secondary"
+            target="_blank"
+            rel="noopener"
+          >
+            Export<span className="visually-hidden"> (opens in a new window)</span>
+          </a>
           {kinds.map((action) => {
             const pending = actions.busy?.action === action;
             const disabled = frozen || actions.busy !== null;

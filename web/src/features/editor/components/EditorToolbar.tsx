@@ -41,6 +41,7 @@ function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) 
 export function EditorToolbar() {
   const width = useEditor((s) => s.design?.canvas_width ?? 0);
   const height = useEditor((s) => s.design?.canvas_height ?? 0);
+  const designId = useEditor((s) => s.meta?.id ?? '');
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Image tools">
       <CommandButton name="undo" icon="↶" />
@@ -48,6 +49,16 @@ export function EditorToolbar() {
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>
+      {designId && (
+        <a
+          href={`/pic-snippet/${encodeURIComponent(designId)}/export`}
+          className="button button--small button--secondary editor-toolbar__button"
+          target="_blank"
+          rel="noopener"
+        >
+          Export<span className="visually-hidden"> (opens in a new window)</span>
+        </a>
+      )}
       <SaveTemplateButton />
     </div>
   );

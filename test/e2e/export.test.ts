@@ -1,0 +1,205 @@
+/// <reference lib="dom" />
+/**
+ * The export screen through the built SPA in headless Chromium (issue #9 item 3; spec 001 §2
+ * "Export screen", §4 "Export", §6 `can_export_pdf`): the demo user opens the export screen of
+ * the demo design from its show page, meets the custom-data intro and hides it for good,
+ * chooses Klaviyo, maps `first_name` to Klaviyo's first-name tag, generates, and the HTML's
+ * image URL, with "Ana" substituted as Klaviyo does, draws what the render of first_name=Ana
+ * draws. The PDF toggle works for the demo team (Pro); the admin's free team gets the plan
+ * message with the Upgrade link. Screenshots land in test-results/e2e-export-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'puppeteer-core';
+import { providerOf } from '#shared/providers/index.ts';
+import { createDesign, signedIn } from '../support/designs.ts';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import {
+  byRole,
+  findByRole,
+  press,
+  signIn,
+  snap,
+  TIMEOUT_MS,
+  waitForText,
+} from '../support/aria.ts';
+
+// The preview and the substituted URL are drawn by the render service: it needs its Chromium.
+const stack = useLocalStack({ web: 'preview' });
+const browser = useTestBrowser();
+
+const PASSWORD = 'demo-password';
+const DESIGN_ID = 'design-demo-welcome';
+const klaviyo = providerOf('klaviyo');
+const FIRST_NAME_TAG = klaviyo.mergeTag('first_name');
+/** Where "Hello {first_name}!" is drawn on the demo design, px (as the round-trip test reads it). */
+const textBand = { left: 50, top: 200, width: 900, height: 220 };
+
+/** A page of a fresh browser context, signed in as `email`, at 1366×900, errors collected. */
+async function signedInPage(b: Browser, email: string) {
+  const context = await b.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1366, height: 900 });
+  page.setDefaultTimeout(TIMEOUT_MS);
+  // Pages wait for renders; the machine is shared, so navigations get more time.
+  page.setDefaultNavigationTimeout(90_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await signIn(page, stack().url, email, PASSWORD);
+  return { context, page, errors };
+}
+
+/** Chooses `value` in the select labelled `label`, as a user does. */
+async function choose(page: Page, label: string, value: string) {
+  await findByRole(page, 'combobox', label);
+  await page.select(byRole('combobox', label), value);
+}
+
+/** Opens the export screen and closes the custom-data intro with the given button. */
+async function openExport(page: Page, designId: string, closeWith: string) {
+  await page.goto(`${stack().url}/pic-snippet/${designId}/export`, { waitUntil: 'networkidle0' });
+  await findByRole(page, 'dialog', 'Custom data for each recipient');
+  await press(page, closeWith);
+  await page.waitForFunction(() => !document.querySelector('dialog[open]'), {
+    timeout: TIMEOUT_MS,
+  });
+}
+
+/** Whether the button named `name` is usable (not `aria-disabled`). */
+const enabled = (page: Page, name: string) =>
+  page.$eval(byRole('button', name), (el) => el.getAttribute('aria-disabled') !== 'true');
+
+describe('export screen', () => {
+  it(
+    'maps first_name to Klaviyo, generates, and the substituted image URL draws "Hello Ana!"',
+    { timeout: 240_000 },
+    async () => {
+      const base = stack().url;
+      const { context, page, errors } = await signedInPage(browser(), 'demo@example.com');
+      await context.overridePermissions(base, ['clipboard-read', 'clipboard-write']);
+
+      // The show page offers Export in a new window.
+      await page.goto(`${base}/pic-snippet/${DESIGN_ID}`, { waitUntil: 'networkidle0' });
+      const exportLink = await findByRole(page, 'link', 'Export (opens in a new window)');
+      expect(
+        await exportLink.evaluate((a) => [a.getAttribute('href'), a.getAttribute('target')]),
+      ).toEqual([`/pic-snippet/${DESIGN_ID}/export`, '_blank']);
+
+      // The intro shows until "Don't show it again" (spec 001 §2, customDataModal = 0).
+      await page.goto(`${base}/pic-snippet/${DESIGN_ID}/export`, { waitUntil: 'networkidle0' });
+      await findByRole(page, 'dialog', 'Custom data for each recipient');
+      await snap(page, 'e2e-export-1-intro');
+      await press(page, "Don't show it again");
+      expect(await page.evaluate(() => localStorage.getItem('customDataModal'))).toBe('0');
+      await page.reload({ waitUntil: 'networkidle0' });
+      await findByRole(page, 'combobox', 'Platform');
+      expect(await page.$('dialog[open]')).toBeNull();
+
+      // Before a value is chosen, Generate waits (spec 001 §4).
+      await choose(page, 'Platform', 'klaviyo');
+      await waitForText(page, '✓ platform saved');
+      await findByRole(page, 'combobox', 'Merge field for first_name');
+      await waitForText(page, 'Live fields need a connection');
+      expect(await enabled(page, 'Generate')).toBe(false);
+      await snap(page, 'e2e-export-2-klaviyo');
+
+      await choose(page, 'Merge field for first_name', FIRST_NAME_TAG);
+      const value = await findByRole(page, 'textbox', 'Value of first_name');
+      expect(await value.evaluate((el) => (el as HTMLInputElement).value)).toBe(FIRST_NAME_TAG);
+      await waitForText(page, '✓ values saved');
+      await page.waitForFunction(
+        (sel) => document.querySelector(sel)?.getAttribute('aria-disabled') !== 'true',
+        { timeout: 60_000 },
+        'button[aria-describedby$="-generate-hint"]',
+      );
+      await press(page, 'Generate');
+      const html = await (await page.waitForSelector('[data-testid="export-html"]'))!.evaluate(
+        (el) => (el as HTMLTextAreaElement).value,
+      );
+      const link = await page.$eval(
+        '[data-testid="export-link"]',
+        (el) => (el as HTMLInputElement).value,
+      );
+      // Copy gives feedback (headless Chromium may refuse the clipboard: then the text is
+      // selected and the status says how to copy it).
+      await page.bringToFront();
+      await press(page, 'Copy HTML');
+      await page.waitForFunction(
+        () => /HTML copied|blocked copying/.test(document.body.innerText),
+        { timeout: TIMEOUT_MS },
+      );
+      await snap(page, 'e2e-export-3-generated');
+
+      // The HTML's image URL is the direct link, with the tag Klaviyo fills in.
+      const src = /<img src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+      expect(src).toBe(link);
+      expect(src).toContain(klaviyo.urlTag('first_name'));
+      // What Klaviyo sends to Ana (its own substitution, docs/providers.md), drawn for real.
+      const forAna = src.replace(klaviyo.urlTag('first_name'), () => klaviyo.substitute('Ana'));
+      const delivered = await fetchImage(forAna);
+      const reference = await fetchImage(`${base}/r/demo-welcome?first_name=Ana`);
+      const fallback = await fetchImage(`${base}/r/demo-welcome`);
+      expect(delivered.res.status).toBe(200);
+      expect(delivered.res.headers.get('cache-control')).not.toBe('no-store');
+      expect([delivered.width, delivered.height]).toEqual([reference.width, reference.height]);
+      expect(meanDifference(delivered.pixels, reference.pixels, reference.width, textBand)).toBe(0);
+      expect(
+        meanDifference(delivered.pixels, fallback.pixels, reference.width, textBand),
+      ).toBeGreaterThan(2);
+
+      // The choices were saved (PUT …/provider and …/choices).
+      const api = await signedIn(base, 'demo@example.com');
+      const saved = (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json;
+      expect(saved.merge_tag_provider).toBe('klaviyo');
+      const parameters = (
+        saved.text_snippets as Array<{ parameters: Array<Record<string, unknown>> }>
+      )[0]!.parameters;
+      expect(parameters[0]!.merge_tag_value).toBe(FIRST_NAME_TAG);
+
+      // PDF for the Pro team: allowed, and the platforms that show an image leave the list.
+      await press(page, 'PDF');
+      await page.waitForSelector(`${byRole('button', 'PDF')}[aria-pressed="true"]`);
+      const platforms = await page.$$eval(`${byRole('combobox', 'Platform')} option`, (options) =>
+        options.map((o) => (o as HTMLOptionElement).value),
+      );
+      expect(platforms).toContain('klaviyo');
+      expect(platforms).not.toContain('mywebsite');
+      expect(platforms).not.toContain('wistia');
+      expect(platforms).not.toContain('vidalytics');
+      expect(await page.evaluate(() => document.body.innerText)).not.toContain(
+        'This feature is available only for Pro plans.',
+      );
+      await snap(page, 'e2e-export-4-pdf');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it(
+    'a free team gets the Pro message with the Upgrade link instead of PDF',
+    { timeout: 180_000 },
+    async () => {
+      const base = stack().url;
+      const admin = await signedIn(base, 'admin@example.com');
+      const design = await createDesign(admin, { title: 'Free team export' });
+      const { context, page, errors } = await signedInPage(browser(), 'admin@example.com');
+      await openExport(page, design.id, 'Got it');
+      await waitForText(page, 'This feature is available only for Pro plans.');
+      const upgrade = await findByRole(page, 'link', 'Upgrade');
+      expect(await upgrade.evaluate((a) => a.getAttribute('href'))).toBe(
+        '/settings/companies/team-admin#/subscription',
+      );
+      await press(page, 'PDF');
+      expect(
+        await page.$eval(byRole('button', 'PDF'), (el) => el.getAttribute('aria-pressed')),
+      ).toBe('false');
+      // "Got it" closes the intro for now only.
+      await page.reload({ waitUntil: 'networkidle0' });
+      await findByRole(page, 'dialog', 'Custom data for each recipient');
+      await press(page, 'Got it');
+      await snap(page, 'e2e-export-5-free-team');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+});

@@ -1,0 +1,171 @@
+/**
+ * The export screen's calls (spec 001 §7 "Export and merge tags"): the design, the merge tags
+ * of a platform, and the three saves `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`
+ * (functions/designs/export.ts). Answers are checked at the edge: missing fields get safe
+ * defaults, a design without an id is refused.
+ */
+import { api, ApiError } from '../../api/client.ts';
+import type { ExportDesign, ExportRow } from './model.ts';
+
+const enc = encodeURIComponent;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const number = (v: unknown, fallback: number): number =>
+  typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+
+const NOT_A_DESIGN = 'The server answered with a design this screen cannot open.';
+
+const STICKER_TYPES = ['qrCode', 'hostedImage', 'screenShot', 'gravatar'] as const;
+
+/** A design answer as the screen reads it. @throws {ApiError} when it is not a design. */
+export function toExportDesign(body: unknown): ExportDesign {
+  if (!isRecord(body) || typeof body.id !== 'string') throw new ApiError(200, NOT_A_DESIGN);
+  return {
+    id: body.id,
+    title: text(body.title, 'Untitled'),
+    version: number(body.version, 0),
+    base_url: text(body.base_url),
+    preview_url: text(body.preview_url, text(body.base_url)),
+    canvas_width: number(body.canvas_width, 900),
+    canvas_height: number(body.canvas_height, 600),
+    merge_tag_provider:
+      typeof body.merge_tag_provider === 'string' ? body.merge_tag_provider : null,
+    merge_tag_storefront:
+      typeof body.merge_tag_storefront === 'string' ? body.merge_tag_storefront : null,
+    merge_tag_choices: list(body.merge_tag_choices)
+      .filter(isRecord)
+      .map((c) => ({
+        key: text(c.key),
+        merge_tag_name: text(c.merge_tag_name),
+        merge_tag_value: text(c.merge_tag_value),
+      })),
+    html_link_url: typeof body.html_link_url === 'string' ? body.html_link_url : null,
+    text_snippets: list(body.text_snippets)
+      .filter(isRecord)
+      .map((s) => ({
+        parameters: list(s.parameters)
+          .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.id === 'string')
+          .map((p) => ({
+            id: p.id as string,
+            param_name: text(p.param_name),
+            param_default_value: text(p.param_default_value),
+            merge_tag_value: typeof p.merge_tag_value === 'string' ? p.merge_tag_value : null,
+          })),
+      })),
+    graphics_data: list(body.graphics_data)
+      .filter((s): s is Record<string, unknown> => isRecord(s) && typeof s.uuid === 'string')
+      .map((s) => ({
+        uuid: s.uuid as string,
+        stickerType: text(s.stickerType, 'plain'),
+        dynamicStickerType: STICKER_TYPES.find((t) => t === s.dynamicStickerType) ?? null,
+        dynamicStickerParamName:
+          typeof s.dynamicStickerParamName === 'string' ? s.dynamicStickerParamName : null,
+        dynamicStickerUrl: text(s.dynamicStickerUrl),
+      })),
+  };
+}
+
+/** `GET /api/pic-snippet/{id}`. @throws {ApiError} 404 for another team's design. */
+export async function fetchExportDesign(id: string, signal?: AbortSignal): Promise<ExportDesign> {
+  return toExportDesign(
+    await api<unknown>('GET', `/api/pic-snippet/${enc(id)}`, undefined, { signal }),
+  );
+}
+
+/** A Klaviyo storefront (`GET /api/merge-tag/storeFront`). */
+export interface StoreFront {
+  value: string;
+  label: string;
+}
+
+/** `GET /api/merge-tag/storeFront`. */
+export async function fetchStoreFronts(signal?: AbortSignal): Promise<StoreFront[]> {
+  const body = await api<unknown>('GET', '/api/merge-tag/storeFront', undefined, { signal });
+  return list(body)
+    .filter(isRecord)
+    .map((s) => ({ value: text(s.value), label: text(s.label, text(s.value)) }))
+    .filter((s) => s.value !== '');
+}
+
+/** What `POST /api/merge-tag` answers (functions/merge-tags/merge-tags.ts). */
+export interface MergeTagList {
+  merge_tags: Array<{ merge_tag_name: string; merge_tag_value: string }>;
+  live: boolean;
+  connection_needed: boolean;
+  credentials_saved: boolean;
+  message: string | null;
+  /** Keap: where its authorisation window starts, when Keap is configured. */
+  authorize_url: string | null;
+}
+
+/**
+ * `POST /api/merge-tag` (spec 001 §7): the platform's merge tags.
+ * @param accessToken a pasted credential (Klaviyo private key, ManyChat page API key), if any.
+ * @throws {ApiError} 422 on `access_token` when the platform refuses the credential.
+ */
+export async function fetchMergeTags(
+  provider: string,
+  options: { accessToken?: string; storeFront?: string | null; signal?: AbortSignal } = {},
+): Promise<MergeTagList> {
+  const body = await api<unknown>(
+    'POST',
+    '/api/merge-tag',
+    {
+      provider,
+      ...(options.accessToken ? { access_token: options.accessToken } : {}),
+      ...(provider === 'klaviyo' && options.storeFront ? { storeFront: options.storeFront } : {}),
+    },
+    { signal: options.signal },
+  );
+  const answer = isRecord(body) ? body : {};
+  return {
+    merge_tags: list(answer.merge_tags)
+      .filter(isRecord)
+      .map((t) => ({
+        merge_tag_name: text(t.merge_tag_name),
+        merge_tag_value: text(t.merge_tag_value),
+      }))
+      .filter((t) => t.merge_tag_value !== ''),
+    live: answer.live === true,
+    connection_needed: answer.connection_needed === true,
+    credentials_saved: answer.credentials_saved === true,
+    message: typeof answer.message === 'string' ? answer.message : null,
+    authorize_url: typeof answer.authorize_url === 'string' ? answer.authorize_url : null,
+  };
+}
+
+/** What the saves answer: the new version. */
+interface Saved {
+  version: number;
+}
+
+async function save(id: string, call: string, body: Record<string, unknown>): Promise<Saved> {
+  const answer = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/${call}`, body);
+  return { version: isRecord(answer) ? number(answer.version, 0) : 0 };
+}
+
+/** `PUT …/provider` (spec 001 §4: the platform is saved when chosen; Custom is ''). */
+export const saveProvider = (id: string, provider: string, storefront: string | null) =>
+  save(id, 'provider', { merge_tag_provider: provider, merge_tag_storefront: storefront });
+
+/** `PUT …/choices`: every parameter's value and the choices, keyed by parameter name. */
+export function saveChoices(id: string, rows: readonly ExportRow[]): Promise<Saved> {
+  const parameters = rows
+    .filter((r) => r.parameterId !== null)
+    .map((r) => ({ id: r.parameterId, merge_tag_value: r.merge_tag_value }));
+  const seen = new Set<string>();
+  const choices = rows
+    .filter((r) => r.merge_tag_value.trim() !== '')
+    .filter((r) => !seen.has(r.param_name) && seen.add(r.param_name))
+    .map((r) => ({
+      key: r.param_name,
+      merge_tag_name: r.merge_tag_name,
+      merge_tag_value: r.merge_tag_value,
+    }));
+  return save(id, 'choices', { text_snippets: [{ parameters }], merge_tag_choices: choices });
+}
+
+/** `PUT …/link` (spec 001 §7 "normalised html_link_url"). */
+export const saveLink = (id: string, link: string) => save(id, 'link', { html_link_url: link });

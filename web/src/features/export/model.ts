@@ -1,0 +1,359 @@
+/**
+ * The export screen's rules, as pure functions (spec 001 §2 "Export screen", §4 "Export", §5
+ * export validations; spec 000 §5 sticker fallback rules; issue #9 item 3). The screen holds
+ * state and calls these; test/unit/export-*.test.ts checks them.
+ *
+ * The URL, HTML and scripts come from `shared/export-url.ts` and the provider modules, the same
+ * code the tests of the render round trip use.
+ */
+import {
+  buildHtmlSnippet,
+  buildRenderUrl,
+  buildWebTrackingSnippet,
+  buildWistiaScript,
+  canGenerate,
+  escapeAttribute,
+  ExportError,
+  EXPORT_MESSAGES,
+  exportValueProblem,
+  pageParameterList,
+  webTrackingScriptUrl,
+  type ExportParameter,
+  type HtmlAlignment,
+  type RenderUrlInput,
+} from '#shared/export-url.ts';
+import type { DynamicStickerType } from '#shared/design.ts';
+import {
+  providerList,
+  providerOf,
+  vidalyticsEmbed,
+  type Provider,
+  type VidalyticsOptions,
+} from '#shared/providers/index.ts';
+
+/** One value editor of the screen: a text parameter or a dynamic sticker's parameter. */
+export interface ExportRow {
+  /** Unique on the screen: the parameter id, or `sticker:{uuid}`. */
+  key: string;
+  /** The text parameter's id (sent to `PUT …/choices`); null for a sticker. */
+  parameterId: string | null;
+  param_name: string;
+  /** What a recipient without a value sees (the parameter's or the sticker's fallback). */
+  fallback: string;
+  dynamicStickerType: DynamicStickerType | null;
+  /** The chosen merge tag or typed text; '' is none. */
+  merge_tag_value: string;
+  /** The label of the chosen merge tag, '' for typed text. */
+  merge_tag_name: string;
+}
+
+/** What the screen reads of a design (GET /api/pic-snippet/{id}). */
+export interface ExportDesign {
+  id: string;
+  title: string;
+  version: number;
+  base_url: string;
+  preview_url: string;
+  canvas_width: number;
+  canvas_height: number;
+  merge_tag_provider: string | null;
+  merge_tag_storefront: string | null;
+  merge_tag_choices: Array<{ key?: string; merge_tag_name: string; merge_tag_value: string }>;
+  html_link_url: string | null;
+  text_snippets: Array<{
+    parameters: Array<{
+      id: string;
+      param_name: string;
+      param_default_value: string;
+      merge_tag_value: string | null;
+    }>;
+  }>;
+  graphics_data: Array<{
+    uuid: string;
+    stickerType: string;
+    dynamicStickerType: DynamicStickerType | null;
+    dynamicStickerParamName: string | null;
+    dynamicStickerUrl: string;
+  }>;
+}
+
+/**
+ * The screen's value editors: every text parameter in the design's order, then every dynamic
+ * sticker that takes a parameter. A sticker's value is its saved choice (`merge_tag_choices`,
+ * `key` = its parameter name); a parameter's label comes from the saved choice of its name.
+ */
+export function exportRows(design: ExportDesign): ExportRow[] {
+  const choice = (name: string) => design.merge_tag_choices.find((c) => c.key === name);
+  const parameters = design.text_snippets.flatMap((s) =>
+    s.parameters.map((p): ExportRow => {
+      const saved = choice(p.param_name);
+      const value = p.merge_tag_value ?? '';
+      return {
+        key: p.id,
+        parameterId: p.id,
+        param_name: p.param_name,
+        fallback: p.param_default_value.trim(),
+        dynamicStickerType: null,
+        merge_tag_value: value,
+        merge_tag_name: saved && saved.merge_tag_value === value ? saved.merge_tag_name : '',
+      };
+    }),
+  );
+  const stickers = design.graphics_data
+    .filter((s) => s.stickerType === 'dynamicSticker' && s.dynamicStickerParamName)
+    .map((s): ExportRow => {
+      const saved = choice(s.dynamicStickerParamName!);
+      return {
+        key: `sticker:${s.uuid}`,
+        parameterId: null,
+        param_name: s.dynamicStickerParamName!,
+        fallback: s.dynamicStickerUrl,
+        dynamicStickerType: s.dynamicStickerType,
+        merge_tag_value: saved?.merge_tag_value ?? '',
+        merge_tag_name: saved?.merge_tag_name ?? '',
+      };
+    });
+  return [...parameters, ...stickers];
+}
+
+/**
+ * Names of text parameters that occur more than once (spec 001 §5 "Repeated parameter names
+ * show a notice and highlight"): one value in the URL fills them all, so the screen says so.
+ */
+export function repeatedNames(rows: readonly ExportRow[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    if (row.parameterId !== null) seen.set(row.param_name, (seen.get(row.param_name) ?? 0) + 1);
+  }
+  return new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name));
+}
+
+/** Why the PDF toggle cannot be used, or null when it can. */
+export type PdfBlock = 'plan' | 'provider' | null;
+
+/**
+ * The PDF toggle's rule (spec 001 §4: "unavailable for website, wistia, vidalytics"; §6
+ * `can_export_pdf`, "This feature is available only for Pro plans.").
+ */
+export function pdfBlock(provider: string | null, canExportPdf: boolean): PdfBlock {
+  if (!canExportPdf) return 'plan';
+  return providerOf(provider).allowsPdf ? null : 'provider';
+}
+
+/**
+ * The platforms the select offers (spec 001 §4 "turning PDF on removes these providers from the
+ * list"); value '' is Custom.
+ */
+export const platformOptions = (pdf: boolean) => providerList(pdf);
+
+/** The parameters of the URL builders: text parameters, then the stickers'. */
+export function urlInput(
+  design: Pick<ExportDesign, 'base_url'>,
+  provider: string | null,
+  rows: readonly ExportRow[],
+  pdf: boolean,
+): RenderUrlInput {
+  const param = (r: ExportRow): ExportParameter => ({
+    param_name: r.param_name,
+    merge_tag_value: r.merge_tag_value,
+    dynamicStickerType: r.dynamicStickerType,
+  });
+  return {
+    base_url: design.base_url,
+    pdf: pdf && providerOf(provider).allowsPdf,
+    provider,
+    parameters: rows.filter((r) => r.parameterId !== null).map(param),
+    stickers: rows.filter((r) => r.parameterId === null).map(param),
+  };
+}
+
+/** A row's problem for the screen (spec 001 §5, spec 000 §5), or null. */
+export function rowProblem(provider: string | null, row: ExportRow): string | null {
+  return exportValueProblem(providerOf(provider), {
+    param_name: row.param_name,
+    merge_tag_value: row.merge_tag_value,
+    dynamicStickerType: row.dynamicStickerType,
+  });
+}
+
+/**
+ * Whether Generate is enabled (spec 001 §4): web tracking always; Wistia and Vidalytics once
+ * an embed code is pasted; otherwise every text parameter has a value, no value has a problem,
+ * and the preview has loaded.
+ */
+export function generateEnabled(state: {
+  provider: string | null;
+  rows: readonly ExportRow[];
+  previewLoaded: boolean;
+  embedCode: string;
+}): boolean {
+  return canGenerate(urlInput({ base_url: '' }, state.provider, state.rows, false), {
+    previewLoaded: state.previewLoaded,
+    embedCode: state.embedCode,
+  });
+}
+
+/**
+ * The preview's URL (spec 001 §2 "Left: preview"): the current version's render with the typed
+ * (fixed) values; a merge tag is not a value yet, so its parameter shows the fallback, as a
+ * recipient without the field would see it.
+ */
+export function previewUrl(
+  design: Pick<ExportDesign, 'preview_url'>,
+  provider: string | null,
+  rows: readonly ExportRow[],
+): string {
+  const platform = providerOf(provider);
+  const pairs = new Map<string, string>();
+  for (const row of rows) {
+    const value = row.merge_tag_value.trim();
+    if (value === '' || platform.parseTag(value) || pairs.has(row.param_name)) continue;
+    if (rowProblem(provider, row)) continue;
+    pairs.set(row.param_name, value);
+  }
+  const query = [...pairs].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  if (query.length === 0) return design.preview_url;
+  return `${design.preview_url}${design.preview_url.includes('?') ? '&' : '?'}${query.join('&')}`;
+}
+
+/** HTML width in percent (spec 001 §2: default 100, max 100); '' and junk read as 100. */
+export function htmlWidth(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) return 100;
+  return Math.min(100, Math.max(1, Math.round(n)));
+}
+
+/** The Vidalytics script (docs/providers.md "Vidalytics"; docs/export.md). */
+export function buildVidalyticsScript(
+  input: RenderUrlInput,
+  options: { origin: string; embedCode: string; slots: VidalyticsOptions },
+): string {
+  const embed = vidalyticsEmbed(options.embedCode);
+  if (!embed) throw new ExportError(EXPORT_MESSAGES.embedCodeRequired);
+  const base = buildRenderUrl({ ...input, provider: 'vidalytics' });
+  const params = pageParameterList(input.parameters, input.stickers);
+  const config = {
+    accountId: embed.accountId,
+    embedId: embed.embedId,
+    slots: options.slots,
+  };
+  return [
+    `<script src="${escapeAttribute(webTrackingScriptUrl(options.origin))}"></script>`,
+    '<script>',
+    'window.PicSnippetsVidalytics = window.PicSnippetsVidalytics || [];',
+    `window.PicSnippetsVidalytics.push(Object.assign(${JSON.stringify(config)}, { image: window.PicSnippets.url(${JSON.stringify(base)}, ${JSON.stringify(params)}, false) }));`,
+    '</script>',
+  ].join('\n');
+}
+
+/** What Generate produces (spec 001 §2 "generated link and HTML, script output"). */
+export interface ExportOutputs {
+  /** The direct link: the render URL with the platform's merge tags. */
+  link: string;
+  /** The HTML to paste (e-mail platforms, or the web page's tagged image); null for players. */
+  html: string | null;
+  /** The script (web tracking, Wistia, Vidalytics); null for e-mail platforms. */
+  script: string | null;
+}
+
+export interface GenerateOptions {
+  provider: string | null;
+  rows: readonly ExportRow[];
+  pdf: boolean;
+  width: number;
+  align: HtmlAlignment;
+  /** The normalised link URL, '' for none. */
+  link: string;
+  embedCode: string;
+  vidalytics: VidalyticsOptions;
+  /** Where `/js/picsnippets.js` is served: the product's origin (the render URL's). */
+  origin: string;
+  alt: string;
+}
+
+/**
+ * The outputs of Generate (spec 001 §2, §7; docs/export.md): for an e-mail platform the URL
+ * with its merge tags and the HTML snippet (width in %, alignment, link); for a web page the
+ * tagged image and the web-tracking script; for Wistia and Vidalytics their scripts.
+ * @throws ExportError `embedCodeRequired` when Wistia's or Vidalytics' embed code names no
+ *   video (spec 001 §5), or when PDF is asked of a player.
+ */
+export function generateOutputs(
+  design: Pick<ExportDesign, 'base_url'>,
+  options: GenerateOptions,
+): ExportOutputs {
+  const input = urlInput(design, options.provider, options.rows, options.pdf);
+  const platform: Provider = providerOf(options.provider);
+  const link = buildRenderUrl(input);
+  const html = {
+    width: options.width,
+    align: options.align,
+    link: options.link || null,
+    alt: options.alt,
+  };
+  switch (platform.value) {
+    case 'mywebsite': {
+      const snippet = buildWebTrackingSnippet(input, { ...html, origin: options.origin });
+      const [script, ...tagged] = snippet.split('\n');
+      return { link, html: tagged.join('\n'), script: script ?? null };
+    }
+    case 'wistia':
+      return {
+        link,
+        html: null,
+        script: buildWistiaScript(input, { origin: options.origin, embedCode: options.embedCode }),
+      };
+    case 'vidalytics':
+      return {
+        link,
+        html: null,
+        script: buildVidalyticsScript(input, {
+          origin: options.origin,
+          embedCode: options.embedCode,
+          slots: options.vidalytics,
+        }),
+      };
+    default:
+      return { link, html: buildHtmlSnippet(link, html), script: null };
+  }
+}
+
+/** The origin of a render URL (where `/js/picsnippets.js` is served too). */
+export function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Whether this export window should hand over to its opener (spec 001 §4 "When the export
+ * window was opened by another window of the same path, that opener is reloaded and the export
+ * window closes"): the OAuth window comes back to the export path, tells the export window it
+ * opened from to reload (now with the connection), and closes.
+ */
+export function opensFromSamePath(
+  self: Pick<Location, 'pathname' | 'origin'>,
+  opener: { location: Pick<Location, 'pathname' | 'origin'> } | null,
+): boolean {
+  if (!opener) return false;
+  try {
+    return opener.location.origin === self.origin && opener.location.pathname === self.pathname;
+  } catch {
+    // Another origin's window: its location cannot be read.
+    return false;
+  }
+}
+
+/** localStorage key and value of the custom-data intro (spec 001 §2: `customDataModal`, 0 hides). */
+export const CUSTOM_DATA_MODAL_KEY = 'customDataModal';
+
+/** Whether the custom-data intro shows (spec 001 §2). */
+export function showCustomDataIntro(storage: Pick<Storage, 'getItem'> | null): boolean {
+  try {
+    return storage?.getItem(CUSTOM_DATA_MODAL_KEY) !== '0';
+  } catch {
+    return true;
+  }
+}
