@@ -28,6 +28,7 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 const TITLE = 'Autumn invitation';
+const OTHER = 'Old flyer';
 const BUNDLE = 'E2E Bonus';
 
 /** A page of its own browser context (its own cookies), signed in as `email`. */
@@ -39,6 +40,15 @@ async function pageAs(b: Browser, email: string): Promise<Page> {
   await signIn(page, stack().url, email, 'demo-password');
   return page;
 }
+
+/** Waits until every preview image on the page has loaded (the render service draws them). */
+const waitForPreviews = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      document.images.length > 0 &&
+      Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+    { timeout: 60_000 },
+  );
 
 /** Types into the focused-by-label text field and presses Enter. */
 async function typeAndEnter(page: Page, label: string, text: string): Promise<void> {
@@ -109,11 +119,19 @@ describe('templates and bundles', () => {
       );
       await snap(admin, 'e2e-templates-5-bundles');
 
+      // The bundle edit page: a picture card per template, with Delete.
+      await press(admin, `Edit ${BUNDLE}`, 'link');
+      await admin.waitForFunction(() => /^\/template-bundle\/.+\/edit$/.test(location.pathname));
+      await findByRole(admin, 'button', `Delete ${TITLE} from the bundle`);
+      await waitForPreviews(admin);
+      await snap(admin, 'e2e-templates-5b-bundle-edit');
+
       // The demo user: the template on the dashboard, and the Bonus tab in the editor.
       const demo = await pageAs(browser(), 'demo@example.com');
       await demo.goto(`${base}/dashboard?view=templates`, { waitUntil: 'domcontentloaded' });
       await findByRole(demo, 'button', `Use this template ${TITLE}`);
       expect(await demo.$(byRole('tab', 'Template Bundles'))).toBeNull();
+      await waitForPreviews(demo);
       await snap(demo, 'e2e-templates-6-demo-dashboard');
       await demo.goto(`${base}/pic-snippet/design-demo-welcome/edit`, {
         waitUntil: 'domcontentloaded',
@@ -138,21 +156,38 @@ describe('templates and bundles', () => {
       ).toBe(TITLE);
       await snap(demo, 'e2e-templates-8-demo-editor');
 
-      // The admin deactivates the template, then deletes it after the confirmation.
-      await admin.goto(`${base}/dashboard?view=templates`, { waitUntil: 'domcontentloaded' });
-      await press(admin, `Deactivate ${TITLE}`);
-      await waitForText(admin, 'The template was deactivated.');
-      await admin.goto(`${base}/dashboard?view=templates&templates=disabled`, {
-        waitUntil: 'domcontentloaded',
+      // The admin deactivates another template, then deletes it after the confirmation.
+      const other = await createDesign(adminApi, { title: OTHER });
+      const saved = await adminApi.request('POST', '/admin/template/save', {
+        picSnippetId: other.id,
+        imageTags: ['flyer'],
       });
-      await findByRole(admin, 'button', `Activate ${TITLE}`);
-      await press(admin, `Delete ${TITLE}`);
+      expect(saved.status).toBe(200);
+      await admin.goto(`${base}/dashboard?view=templates`, { waitUntil: 'domcontentloaded' });
+      await press(admin, `Deactivate ${OTHER}`);
+      await waitForText(admin, 'The template was deactivated.');
+      await press(admin, 'Disabled', 'radio');
+      await findByRole(admin, 'button', `Activate ${OTHER}`);
+      await press(admin, `Delete ${OTHER}`);
       await findByRole(admin, 'alertdialog', 'Delete Template ?');
       await snap(admin, 'e2e-templates-9-delete-confirm');
       await press(admin, 'Delete');
       await waitForText(admin, 'The template was deleted.');
       await waitForText(admin, 'No disabled templates');
       await snap(admin, 'e2e-templates-10-deleted');
+
+      // Deleting the template open in the editor, from the panel's settings menu, leads to
+      // /image (spec 000 §4).
+      await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
+      await press(admin, 'Templates');
+      await press(admin, `Settings of ${TITLE}`);
+      await snap(admin, 'e2e-templates-11-settings-menu');
+      await press(admin, 'Delete');
+      await findByRole(admin, 'alertdialog', 'Delete Template ?');
+      await press(admin, 'Delete');
+      await admin.waitForFunction(() => location.pathname === '/image', { timeout: TIMEOUT_MS });
+      await waitForText(admin, 'The template was deleted');
+      await snap(admin, 'e2e-templates-12-image-page');
     },
   );
 });

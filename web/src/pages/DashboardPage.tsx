@@ -35,6 +35,10 @@ const ADMIN_VIEWS: readonly TabItem<DashboardTab>[] = [
  *
  * A frozen team (spec 000 §4) sees why its Create button and card actions are disabled, with
  * the way to its subscription settings.
+ *
+ * Admins (spec 000 §6) also get the Template Bundles tab (`view=bundles`), the template cards'
+ * Deactivate/Activate and Delete, and an Enabled/Disabled switch over the templates
+ * (`templates=disabled`; docs/templates.md).
  */
 export function DashboardPage() {
   useDocumentTitle('Dashboard');

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import '../features/templates/templates.css';
 
 /**
  * `/image` (spec 000 §2 "Page reached after deleting the template that is currently open";
@@ -16,7 +17,7 @@ export function TemplateDeletedPage() {
           The template you had open is gone from the template library and its bundles. Designs
           already made from it stay as they are.
         </p>
-        <p className="form-actions">
+        <p className="template-deleted__actions">
           <Link to="/dashboard?view=templates" className="button">
             Go to the templates
           </Link>

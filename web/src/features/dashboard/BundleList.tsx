@@ -222,6 +222,9 @@ function BundleCard({
               <span className="visually-hidden"> {bundle.name}</span>
             </button>
           ))}
+          <Link to={bundle.editurl} className="button button--small button--secondary">
+            Edit<span className="visually-hidden"> {bundle.name}</span>
+          </Link>
         </div>
       </article>
     </li>

@@ -246,6 +246,11 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
           <p className="field__error">The bundles could not be loaded: {optionsError}</p>
         ) : (
           <ul className="bundle-select">
+            {state.bundles.length === 0 && state.newBundles.length === 0 && (
+              <li className="muted small">
+                No bundles yet. Type a name to make one with this template.
+              </li>
+            )}
             {state.bundles.map((bundle) => (
               <li key={bundle.id}>
                 <label>

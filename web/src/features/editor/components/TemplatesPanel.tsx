@@ -324,6 +324,12 @@ function GlobalTemplates({
   );
 }
 
+/** Where a menu opens under its button, in viewport px (the menu is `position: fixed`). */
+const placeBelow = (rect: DOMRect) => ({
+  top: rect.bottom + 4,
+  right: window.innerWidth - rect.right,
+});
+
 /**
  * A template tile: its preview as the button that chooses it, its title, a Disabled badge,
  * and for admins the settings menu (Edit, Delete, Activate/Deactivate).
@@ -345,20 +351,34 @@ function TemplateTile({
   onToggle: () => void;
   onDelete: () => void;
 }) {
-  const [menu, setMenu] = useState(false);
+  // The open menu's place on screen (fixed, so the panel's scrolling box does not clip it).
+  const [menu, setMenu] = useState<{ top: number; right: number } | null>(null);
   const menuId = useId();
   const disabled = template.status !== 'active';
   const wrapper = useRef<HTMLLIElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menuOpen = menu !== null;
   useEffect(() => {
-    if (!menu) return;
+    if (!menuOpen) return;
     const close = (event: Event) => {
-      if (!wrapper.current?.contains(event.target as Node)) setMenu(false);
+      if (!wrapper.current?.contains(event.target as Node)) setMenu(null);
+    };
+    // The menu follows its button when the panel scrolls or the window resizes.
+    const follow = () => {
+      const rect = button.current?.getBoundingClientRect();
+      if (rect) setMenu(placeBelow(rect));
     };
     document.addEventListener('pointerdown', close);
-    return () => document.removeEventListener('pointerdown', close);
-  }, [menu]);
+    window.addEventListener('scroll', follow, true);
+    window.addEventListener('resize', follow);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      window.removeEventListener('scroll', follow, true);
+      window.removeEventListener('resize', follow);
+    };
+  }, [menuOpen]);
   const pick = (action: () => void) => () => {
-    setMenu(false);
+    setMenu(null);
     action();
   };
   return (
@@ -375,27 +395,38 @@ function TemplateTile({
         <img src={template.preview_url} alt={`Use the template ${template.title}`} loading="lazy" />
       </button>
       {disabled && <span className="template-tile__badge">Disabled</span>}
-      <p className="template-tile__title">{template.title}</p>
+      <p className="template-tile__title" title={template.title}>
+        {template.title}
+      </p>
       {admin && (
         <div
           className="template-tile__menu"
           onKeyDown={(event) => {
-            if (event.key === 'Escape') setMenu(false);
+            if (event.key === 'Escape') setMenu(null);
           }}
         >
           <button
             type="button"
+            ref={button}
             className="template-tile__menu-button"
             aria-haspopup="true"
-            aria-expanded={menu}
+            aria-expanded={menu !== null}
             aria-controls={menuId}
-            onClick={() => setMenu((m) => !m)}
+            onClick={(event) => {
+              const rect = event.currentTarget.getBoundingClientRect();
+              setMenu((m) => (m ? null : placeBelow(rect)));
+            }}
           >
             {busy ? <Spinner /> : <span aria-hidden="true">⋮</span>}
             <span className="visually-hidden">Settings of {template.title}</span>
           </button>
           {menu && (
-            <ul id={menuId} className="template-menu" aria-label={`Settings of ${template.title}`}>
+            <ul
+              id={menuId}
+              className="template-menu"
+              style={{ top: menu.top, right: menu.right }}
+              aria-label={`Settings of ${template.title}`}
+            >
               <li>
                 <button type="button" onClick={pick(onEdit)}>
                   Edit
