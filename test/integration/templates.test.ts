@@ -383,6 +383,30 @@ describe('bad input writes nothing', () => {
   });
 });
 
+describe('the Templates panel list', () => {
+  it('pages 12 templates at a time with last_page, searched by a shared tag', async () => {
+    const made: string[] = [];
+    for (let i = 1; i <= 14; i++) {
+      const design = await createDesign(admin, { title: `Paged ${String(i).padStart(2, '0')}` });
+      expect((await saveTemplate(design, ['paged-batch'])).status).toBe(200);
+      made.push(design.id);
+    }
+    const first = await panel(demo, 'type=templates&imageTag=paged-batch&page=1');
+    expect(first.templates).toMatchObject({ current_page: 1, last_page: 2 });
+    expect(first.templates.data).toHaveLength(12);
+    const second = await panel(demo, 'type=templates&imageTag=paged-batch&page=2');
+    expect(second.templates.data).toHaveLength(2);
+    const seen = [...first.templates.data, ...second.templates.data].map((c) => c.id);
+    expect(new Set(seen)).toEqual(new Set(made));
+    // Last updated first.
+    expect(seen[0]).toBe(made[13]);
+
+    const bad = await demo.request('GET', '/getTemplates?type=everything');
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors).toEqual({ type: ['The selected type is invalid.'] });
+  });
+});
+
 describe('admin calls are for admins', () => {
   const calls = [
     ['POST', '/admin/template/changeStatus', { picSnippetId: 'x', status: 0 }],
