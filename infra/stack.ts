@@ -6,12 +6,14 @@
 import {
   App,
   CfnOutput,
+  RemovalPolicy,
   Stack,
   Tags,
   Validations,
   type AppProps,
   type StackProps,
 } from 'aws-cdk-lib';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { Api } from './constructs/api.ts';
@@ -75,11 +77,19 @@ export class PicSnippetsStack extends Stack {
       renders: this.data.buckets.renders,
       ...(props.domain === undefined ? {} : { publicUrl: `https://${props.domain.names[0]}` }),
     });
+    // Provider secrets (merge-tag credentials, Keap tokens): envelope encryption under this key
+    // (functions/lib/secrets.ts). Kept when the stack goes: stored secrets would not open again.
+    const secretsKey = new kms.Key(this, 'SecretsKey', {
+      description: 'PicSnippets: data keys of stored provider secrets (merge-tag credentials)',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.api = new Api(this, 'Api', {
       table: this.data.table,
       assets: this.data.buckets.assets,
       renders: this.data.buckets.renders,
       arch: props.apiArch ?? chooseApiArch(),
+      secretsKey,
     });
     this.web = new Web(this, 'Web', {
       webBucket: this.data.buckets.web,

@@ -10,6 +10,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -63,6 +64,13 @@ export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
 };
 
 /**
+ * Features that seal and open stored secrets (functions/lib/secrets.ts): merge-tag platform
+ * credentials and Keap's OAuth tokens and state (issue #9 item 2). They get SECRETS_KMS_KEY_ID
+ * and kms:GenerateDataKey and kms:Decrypt on that one key.
+ */
+export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags'];
+
+/**
  * Features that invalidate cached renders when a design changes (DESIGN.md §5: CloudFront keeps
  * good renders for long): they get DISTRIBUTION_ID and cloudfront:CreateInvalidation on the
  * one distribution.
@@ -104,6 +112,8 @@ export interface ApiProps {
    * `installedSharpArchitectures`); ARM64 is preferred when its binary is there.
    */
   arch: CpuArch;
+  /** The KMS key whose data keys encrypt stored secrets (SECRETS_FEATURES). */
+  secretsKey: kms.IKey;
 }
 
 /**
@@ -114,7 +124,8 @@ export interface ApiProps {
  *   feature's function (payload v2); one invoke permission per function, scoped to this API;
  * - the `$default` stage with JSON access logs and throttling (API_THROTTLE);
  * - env: STAGE, FEATURE, TABLE_NAME, ASSETS_BUCKET, RENDERS_BUCKET, Stripe parameter names
- *   (STRIPE_ACCESS); PUBLIC_URL and DISTRIBUTION_ID once `connectDistribution` is called.
+ *   (STRIPE_ACCESS), SECRETS_KMS_KEY_ID (SECRETS_FEATURES); PUBLIC_URL and DISTRIBUTION_ID once
+ *   `connectDistribution` is called.
  *
  * Grants, and why: every feature but `stripe-webhook` and `system` gets table read/write and
  * assets read/write, because each one both reads and writes team-owned items (designs, images,
@@ -188,6 +199,16 @@ export class Api extends Construct {
         },
       });
       this.grant(handler, feature, props);
+      if (SECRETS_FEATURES.includes(feature)) {
+        handler.fn.addEnvironment('SECRETS_KMS_KEY_ID', props.secretsKey.keyArn);
+        handler.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            // Envelope encryption: a data key per secret, opened again to read it.
+            actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+            resources: [props.secretsKey.keyArn],
+          }),
+        );
+      }
       if (stripe.length > 0) {
         handler.role.addToPrincipalPolicy(
           new iam.PolicyStatement({

@@ -43,6 +43,8 @@ const API_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
  * - `/files/*`: user files from the assets bucket (keys `files/…`, random and immutable), cached
  *   up to a year, with `nosniff` and a sandboxing CSP so an uploaded file can never act as a
  *   page (functions/lib/uploads.ts);
+ * - `/js/*`: the web-tracking script from the HTTP API, cached up to a year by `?v=` (the
+ *   answer's Cache-Control decides: immutable for the versioned address, a day otherwise);
  * - `/api/*` and `/stripe/webhook`: the HTTP API, all methods, never cached, every viewer header
  *   but Host forwarded with cookies and query strings (AllViewerExceptHostHeader);
  * - `/r/*`: the render function URL (OAC), the render cache policy (all query strings) and the
@@ -109,6 +111,21 @@ export class Web extends Construct {
       defaultTtl: Duration.days(365),
       maxTtl: Duration.days(365),
       queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+
+    // The web-tracking script (spec 001 §7 `/js/{product}.js`): its snippet loads `?v={hash}`,
+    // which the API answers immutable for a year; other addresses are cached a day (the
+    // origin's Cache-Control decides within these bounds). Only `v` is in the cache key.
+    const scripts = new cloudfront.CachePolicy(this, 'ScriptsCachePolicy', {
+      comment: 'PicSnippets /js/*: the web-tracking script, versioned by ?v=, cached long',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.days(1),
+      maxTtl: Duration.days(365),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.allowList('v'),
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
       headerBehavior: cloudfront.CacheHeaderBehavior.none(),
       enableAcceptEncodingGzip: true,
@@ -206,6 +223,15 @@ export class Web extends Construct {
           allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
           cachePolicy: staticAssets,
           responseHeadersPolicy: userFilesHeaders,
+          compress: true,
+        },
+        '/js/*': {
+          origin: apiOrigin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: scripts,
+          // No origin request policy: API Gateway must see its own Host; no cookies needed.
+          responseHeadersPolicy: securityHeaders,
           compress: true,
         },
         '/api/*': apiBehavior,

@@ -225,6 +225,43 @@ describe('API', () => {
   });
 });
 
+describe('provider secrets (issue #9 item 2)', () => {
+  it('has a rotating KMS key, kept on delete, that only merge-tags uses, for data keys only', () => {
+    const keys = ofType('AWS::KMS::Key');
+    expect(keys).toHaveLength(1);
+    const [keyId, key] = keys[0]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect((resources[keyId] as unknown as { DeletionPolicy: string }).DeletionPolicy).toBe(
+      'Retain',
+    );
+    const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
+    const users = ofType('AWS::IAM::Policy').filter(([, p]) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('kms:'),
+    );
+    const fnOf = (roleRef: string) =>
+      ofType('AWS::Lambda::Function').find(([, fn]) =>
+        JSON.stringify(fn.Properties.Role).includes(roleRef),
+      )![1];
+    expect(users).toHaveLength(1);
+    const [, policy] = users[0]!;
+    const roleRef = (policy.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref;
+    const fn = fnOf(roleRef);
+    const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env.FEATURE).toBe('merge-tags');
+    expect(env.SECRETS_KMS_KEY_ID).toEqual(keyArn);
+    const statements = (
+      policy.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }
+    ).Statement.filter((st) => JSON.stringify(st.Action).includes('kms:'));
+    expect(statements).toEqual([
+      expect.objectContaining({
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        Effect: 'Allow',
+        Resource: keyArn,
+      }),
+    ]);
+  });
+});
+
 describe('render', () => {
   const renderFunction = (): [string, Resources[string]] =>
     ofType('AWS::Lambda::Function').find(([, fn]) =>
@@ -375,6 +412,23 @@ describe('edge', () => {
     expect(a.TargetOriginId).toBe(config().DefaultCacheBehavior.TargetOriginId);
     template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: Match.objectLike({ DefaultTTL: 365 * 24 * 3600 }),
+    });
+  });
+
+  it('caches the web-tracking script /js/* from the API by ?v= only, up to a year', () => {
+    const js = behavior('/js/*');
+    expect(js).toMatchObject({ TargetOriginId: API_ORIGIN_ID, AllowedMethods: ['GET', 'HEAD'] });
+    expect(js.OriginRequestPolicyId).toBeUndefined();
+    const policyId = (js.CachePolicyId as { Ref: string }).Ref;
+    expect(policyId).toMatch(/^WebScriptsCachePolicy/);
+    const policy = resources[policyId]!.Properties.CachePolicyConfig as {
+      MaxTTL: number;
+      ParametersInCacheKeyAndForwardedToOrigin: Record<string, unknown>;
+    };
+    expect(policy.MaxTTL).toBe(365 * 24 * 3600);
+    expect(policy.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+      QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['v'] },
+      CookiesConfig: { CookieBehavior: 'none' },
     });
   });
 
