@@ -1,6 +1,8 @@
 import { createBrowserRouter } from 'react-router-dom';
+import { CASHIER_PATH } from '#shared/billing.ts';
 import { onPaymentRequired } from './api/client.ts';
 import { AppShell } from './components/AppShell.tsx';
+import { PlanSettingsRedirect } from './features/billing/PlanSettingsRedirect.tsx';
 import { BundleEditPage } from './pages/BundleEditPage.tsx';
 import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { CreateDesignPage } from './pages/CreateDesignPage.tsx';
@@ -10,6 +12,7 @@ import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { OnboardingPage } from './pages/OnboardingPage.tsx';
+import { PaymentConfirmationPage } from './pages/PaymentConfirmationPage.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordResetPages.tsx';
 import { RegisterPage } from './pages/RegisterPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
@@ -39,6 +42,11 @@ export const router = createBrowserRouter([
       { path: 'password/reset/:token', element: <ResetPasswordPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'settings/companies/:teamId', element: <TeamSettingsPage /> },
+      // Spec 001 §2: plan settings addresses open the subscription tab.
+      { path: 'settings/subscription', element: <PlanSettingsRedirect /> },
+      { path: 'settings/companies/:teamId/subscription', element: <PlanSettingsRedirect /> },
+      // Spec 001 §2: the payment-confirmation page (3-D Secure after a subscribe or switch).
+      { path: `${CASHIER_PATH}/payment/:paymentId`, element: <PaymentConfirmationPage /> },
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'pic-snippet/create', element: <CreateDesignPage /> },
       { path: 'pic-snippet/:id', element: <DesignShowPage /> },

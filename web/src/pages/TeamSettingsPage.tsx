@@ -5,6 +5,7 @@ import { fetchTeam } from '../api/settings.ts';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
+import { SubscriptionPanel } from '../features/billing/SubscriptionPanel.tsx';
 import { MembershipTab } from '../features/settings/MembershipTab.tsx';
 import { TeamGeneralTab } from '../features/settings/TeamGeneralTab.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -13,10 +14,12 @@ import { useLoad } from '../hooks/useLoad.ts';
 import { useAppStore } from '../state/store.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 
-type TeamTab = 'companies' | 'membership';
+type TeamTab = 'companies' | 'membership' | 'subscription';
 const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'companies', label: 'Company' },
   { id: 'membership', label: 'Membership' },
+  // Spec 001 §2: plan, payment method and invoices of the team (its owner manages them).
+  { id: 'subscription', label: 'Subscription' },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
@@ -92,6 +95,9 @@ function TeamSettings() {
           )}
           {tab === 'membership' && (
             <MembershipTab team={team.data} canManage={canManage} onChanged={team.reload} />
+          )}
+          {tab === 'subscription' && (
+            <SubscriptionPanel key={team.data.id} team={team.data} teamId={team.data.id} />
           )}
         </Tabs>
       )}

@@ -24,6 +24,21 @@ export class CardNotReady extends Error {
 }
 
 /**
+ * The card typed into a {@link CardField}, as a PaymentMethod id.
+ * @returns the `pm_…` id, or undefined when there is no card to take (the field shows why).
+ */
+export async function collectCard(
+  collectorRef: RefObject<CardCollector | null>,
+): Promise<string | undefined> {
+  try {
+    return await collectorRef.current?.collect();
+  } catch (error) {
+    if (!(error instanceof CardNotReady)) console.error(error);
+    return undefined;
+  }
+}
+
+/**
  * How the card is taken (spec 001 §4 "Saving a card uses a setup-intent step"):
  * - `setup-intent`: a signed-in owner; `GET /stripe/token` makes a SetupIntent for the team and
  *   the Payment Element confirms it with `stripe.confirmSetup({ redirect: 'if_required' })`;

@@ -1,0 +1,89 @@
+import type { Invoice } from '#shared/billing.ts';
+import { Spinner } from '../../components/Spinner.tsx';
+import { useLoad } from '../../hooks/useLoad.ts';
+import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { fetchInvoices } from './api.ts';
+import { formatBillingDate, formatMoney } from './format.ts';
+import './billing.css';
+
+/** Spec 001 §5 "Invoices with a total of $0.00 are hidden" (the server leaves them out too). */
+export const shownInvoices = (invoices: readonly Invoice[]): Invoice[] =>
+  invoices.filter((invoice) => invoice.total !== 0);
+
+/**
+ * The team's paid invoices, newest first, each downloadable as the Stripe-hosted PDF through
+ * `/settings/invoice/{id}` (spec 001 §7; a link, the server answers 302).
+ */
+export function InvoicesSection({
+  teamId,
+  headingId,
+}: {
+  teamId: string | undefined;
+  headingId: string;
+}) {
+  const invoices = useLoad(
+    (signal) => fetchInvoices(teamId, signal),
+    `invoices-${teamId ?? 'current'}`,
+  );
+  return (
+    <section className="settings-section stack" aria-labelledby={headingId}>
+      <h2 id={headingId} className="card__title">
+        Invoices
+      </h2>
+      {invoices.state === 'loading' && (
+        <p className="muted" role="status">
+          <Spinner /> Loading the invoices…
+        </p>
+      )}
+      {invoices.state === 'error' && (
+        <LoadFailed
+          title="We could not load the invoices"
+          message={invoices.error}
+          onRetry={invoices.reload}
+        />
+      )}
+      {invoices.data && <InvoiceTable invoices={shownInvoices(invoices.data)} />}
+    </section>
+  );
+}
+
+function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+  if (invoices.length === 0) return <p className="muted">No invoices yet.</p>;
+  return (
+    <div className="invoice-table-wrap">
+      <table className="invoice-table">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Invoice</th>
+            <th scope="col" className="invoice-table__amount">
+              Total
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Download</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {invoices.map((invoice) => {
+            const name = invoice.number ?? invoice.id;
+            return (
+              <tr key={invoice.id}>
+                <td>{formatBillingDate(invoice.date)}</td>
+                <td>{name}</td>
+                <td className="invoice-table__amount">
+                  {formatMoney(invoice.total, invoice.currency)}
+                </td>
+                <td>
+                  <a href={invoice.download_url} target="_blank" rel="noopener noreferrer">
+                    Download PDF<span className="visually-hidden"> of invoice {name}</span>
+                  </a>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { useRef, useState } from 'react';
+import { Notice } from '../../components/Notice.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { updatePaymentMethod } from './api.ts';
+import { CardField, collectCard, type CardCollector } from './CardField.tsx';
+import { MaskedCard } from './MaskedCard.tsx';
+import { useBillingAction, type BillingSectionProps } from './useBillingAction.ts';
+
+/**
+ * The payment method (spec 001 §2 settings tab "payment method"; §4 "Saving a card uses a
+ * setup-intent step"): the card on file, masked with its brand (§9), and a form that takes a
+ * new card through a SetupIntent and makes it the default (`PUT …/payment-method`).
+ */
+export function PaymentMethodSection({ teamId, view, headingId, onChanged }: BillingSectionProps) {
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const cardRef = useRef<CardCollector | null>(null);
+  const action = useBillingAction(teamId, ['stripe_payment_method'], (next) => {
+    onChanged(next);
+    setEditing(false);
+    setSaved(true);
+  });
+
+  async function save() {
+    setSaved(false);
+    const method = await collectCard(cardRef);
+    if (!method) return;
+    await action.run('card', () => updatePaymentMethod(teamId, { stripe_payment_method: method }));
+  }
+
+  return (
+    <section className="settings-section stack" aria-labelledby={headingId}>
+      <h2 id={headingId} className="card__title">
+        Payment method
+      </h2>
+      {view.card ? <MaskedCard card={view.card} /> : <p className="muted">No card on file.</p>}
+      {saved && (
+        <Notice tone="success">The new card is saved and used for the next invoices.</Notice>
+      )}
+      {action.message && <Notice tone="error">{action.message}</Notice>}
+      {editing ? (
+        <div className="stack">
+          <CardField
+            mode={{ kind: 'setup-intent', teamId }}
+            label={view.card ? 'New card' : 'Card'}
+            collectorRef={cardRef}
+            errors={action.errors.stripe_payment_method}
+          />
+          <div className="subscription__actions">
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setEditing(false);
+                action.reset();
+              }}
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button"
+              aria-disabled={action.pending !== null}
+              onClick={() => void save()}
+            >
+              {action.pending ? (
+                <>
+                  <Spinner /> Saving…
+                </>
+              ) : (
+                'Save card'
+              )}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="subscription__actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => {
+              setSaved(false);
+              setEditing(true);
+            }}
+          >
+            {view.card ? 'Update card' : 'Add a card'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { Navigate, useParams } from 'react-router-dom';
+
+/**
+ * Spec 001 §2 "Plan settings at /settings/subscription or /settings/{teamsPrefix}/{teamId}/
+ * subscription": opened in the browser, those addresses show the subscription tab of the user
+ * or team settings (`#/subscription`), where the plan is managed.
+ */
+export function PlanSettingsRedirect() {
+  const { teamId } = useParams();
+  const to = teamId
+    ? `/settings/companies/${encodeURIComponent(teamId)}#/subscription`
+    : '/settings#/subscription';
+  return <Navigate to={to} replace />;
+}

@@ -1,0 +1,175 @@
+import { useId, useState } from 'react';
+import type { SubscriptionView } from '#shared/billing.ts';
+import { isApiError } from '../../api/client.ts';
+import { fetchPlans, type Plan } from '../../api/plans.ts';
+import type { Team } from '../../api/settings.ts';
+import { Notice } from '../../components/Notice.tsx';
+import { Spinner } from '../../components/Spinner.tsx';
+import { useLoad } from '../../hooks/useLoad.ts';
+import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { fetchSubscription } from './api.ts';
+import { BillingDetailsSection } from './BillingDetailsSection.tsx';
+import { InvoicesSection } from './InvoicesSection.tsx';
+import { PaymentMethodSection } from './PaymentMethodSection.tsx';
+import { PlanSection, PlanSummary } from './PlanSection.tsx';
+import { subscriptionPhase } from './subscriptionState.ts';
+
+/** The team fields the tab reads (`GET /settings/companies` or `…/json/{id}`). */
+export type BilledTeam = Pick<
+  Team,
+  'id' | 'name' | 'owner_id' | 'current_billing_plan' | 'can_export_pdf' | 'can_upload_custom_fonts'
+>;
+
+/** Why the subscription view is missing: the tab then shows the team's plan as data. */
+type Unavailable = { reason: 'not-owner' | 'not-available' | 'failed'; message: string };
+
+/**
+ * `GET …/subscription`, with the answers that mean "no billing view here" kept as a reason:
+ * 403 (only the owner sees billing, spec 001 §6), 404/501 (billing not built or not on this
+ * server). Other failures are `failed` with their message.
+ */
+async function loadView(
+  teamId: string | undefined,
+  signal: AbortSignal,
+): Promise<SubscriptionView | Unavailable> {
+  try {
+    return await fetchSubscription(teamId, signal);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (!isApiError(error)) throw error;
+    if (error.status === 403) return { reason: 'not-owner', message: error.message };
+    if (error.status === 404 || error.status === 501) {
+      return { reason: 'not-available', message: error.message };
+    }
+    return { reason: 'failed', message: error.message };
+  }
+}
+
+const isView = (v: SubscriptionView | Unavailable): v is SubscriptionView => 'team_id' in v;
+
+/**
+ * The subscription tab of a team (spec 001 §2: user settings "subscription", team settings
+ * tabs "subscription", "payment method", "invoice"): the plan with its state and actions, the
+ * payment method, the billing details and the invoices. `teamId` undefined uses the user paths
+ * (the caller's current team); a team id uses `/settings/companies/{id}/…` (spec 001 §7).
+ * Without a billing view (a member who is not the owner, or billing not on this server) it
+ * shows the team's plan and capabilities as data and says why nothing can be changed.
+ */
+export function SubscriptionPanel({
+  team,
+  teamId,
+}: {
+  team: BilledTeam;
+  teamId: string | undefined;
+}) {
+  const base = useId();
+  const heading = (name: string) => `${base}-${name}`;
+  const data = useLoad(
+    async (signal) => {
+      const [plans, view] = await Promise.all([fetchPlans(signal), loadView(teamId, signal)]);
+      return { plans: plans.plans, view };
+    },
+    `subscription-${teamId ?? 'current'}-${team.id}`,
+  );
+  const [changed, setChanged] = useState<SubscriptionView>();
+
+  if (data.state === 'loading') {
+    return (
+      <p className="muted" role="status">
+        <Spinner /> Loading the plan…
+      </p>
+    );
+  }
+  if (data.state === 'error') {
+    return (
+      <LoadFailed title="We could not load the plan" message={data.error} onRetry={data.reload} />
+    );
+  }
+  const { plans } = data.data;
+  const view = changed ?? (isView(data.data.view) ? data.data.view : undefined);
+  if (!view) {
+    return (
+      <TeamPlanOnly
+        headingId={heading('plan')}
+        team={team}
+        plans={plans}
+        unavailable={data.data.view as Unavailable}
+        onRetry={data.reload}
+      />
+    );
+  }
+  const online = subscriptionPhase(view) !== 'offline';
+  return (
+    <div className="subscription">
+      <PlanSection
+        key={`${view.plan}-${view.subscription_id ?? 'none'}`}
+        headingId={heading('plan')}
+        teamName={team.name}
+        teamId={teamId}
+        view={view}
+        plans={plans}
+        onChanged={setChanged}
+      />
+      {online && (
+        <>
+          <PaymentMethodSection
+            teamId={teamId}
+            view={view}
+            headingId={heading('payment')}
+            onChanged={setChanged}
+          />
+          <BillingDetailsSection
+            teamId={teamId}
+            view={view}
+            headingId={heading('details')}
+            onChanged={setChanged}
+          />
+          <InvoicesSection teamId={teamId} headingId={heading('invoices')} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function TeamPlanOnly({
+  headingId,
+  team,
+  plans,
+  unavailable,
+  onRetry,
+}: {
+  headingId: string;
+  team: BilledTeam;
+  plans: readonly Plan[];
+  unavailable: Unavailable;
+  onRetry: () => void;
+}) {
+  return (
+    <PlanSummary
+      headingId={headingId}
+      teamName={team.name}
+      planId={team.current_billing_plan}
+      plans={plans}
+      facts={team}
+    >
+      {unavailable.reason === 'not-owner' && (
+        <Notice tone="info" title="Only the owner can change the plan">
+          The plan, payment method and invoices of {team.name} are managed by its owner.
+        </Notice>
+      )}
+      {unavailable.reason === 'not-available' && (
+        <Notice tone="info" title="Plans cannot be changed online here">
+          Billing is not available on this server, so plans cannot be bought, switched or cancelled
+          online. Ask your PicSnippets administrator to change the plan.
+        </Notice>
+      )}
+      {unavailable.reason === 'failed' && (
+        <LoadFailed
+          title="We could not load the subscription"
+          message={unavailable.message}
+          onRetry={onRetry}
+        />
+      )}
+    </PlanSummary>
+  );
+}
