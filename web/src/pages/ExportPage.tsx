@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../api/client.ts';
+import { Notice, type NoticeTone } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { DesignNotFound } from '../features/dashboard/DesignNotFound.tsx';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
@@ -118,7 +119,34 @@ function ExportLoader({ id }: { id: string }) {
         </p>
         <h1 className="page-title">Export “{design.title}”</h1>
       </header>
+      <KeapOutcome />
       <ExportScreen design={design} team={team} storeFronts={storeFronts} />
     </div>
+  );
+}
+
+/** What the Keap window came back with (`?keap=`, functions/merge-tags/keap-oauth.ts). */
+const KEAP_OUTCOMES: Record<string, { tone: NoticeTone; text: string }> = {
+  connected: { tone: 'success', text: 'Keap is connected: its fields are listed for your team.' },
+  denied: { tone: 'info', text: 'Keap was not connected: the authorisation was declined.' },
+  failed: { tone: 'error', text: 'Keap did not accept the authorisation. Try connecting again.' },
+  unavailable: {
+    tone: 'info',
+    text: 'Keap cannot be connected on this installation; its standard fields are offered.',
+  },
+};
+
+/**
+ * The outcome of Keap's authorisation, when this window is where it came back to and no export
+ * window of the same path was there to take it over (spec 001 §4).
+ */
+function KeapOutcome() {
+  const [params] = useSearchParams();
+  const outcome = KEAP_OUTCOMES[params.get('keap') ?? ''];
+  if (!outcome) return null;
+  return (
+    <Notice tone={outcome.tone} title="Keap">
+      {outcome.text}
+    </Notice>
   );
 }

@@ -307,9 +307,7 @@ export function ExportScreen({
     setLinkError(null);
     setLink(normalised);
     if (normalised === (design.html_link_url ?? '') && linkSave.state === 'idle') return;
-    void runLinkSave(() => saveLink(design.id, normalised)).then((ok) => {
-      if (!ok) setLinkError(null);
-    });
+    void runLinkSave(() => saveLink(design.id, normalised));
   }
 
   function generate() {
