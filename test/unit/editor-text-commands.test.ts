@@ -114,6 +114,25 @@ describe('style commands: one undo step each (spec 000 §2)', () => {
   });
 });
 
+describe('canvas clamps on every change (spec 000 §5)', () => {
+  it('a text that grows past the bottom edge, or a larger font, pulls the snippet back inside', () => {
+    const editor = selected();
+    const { store } = editor;
+    runCommand(store, 'moveObject', { target: { kind: 'snippet', id: ID }, left: 50, top: 700 });
+    editor.wait(2000);
+    expect(snippet(store, ID).top).toBe(649); // 750 - 5 - 96 (one line at 64 px)
+    runCommand(store, 'setSnippetText', { id: ID, text: 'One\nTwo\n{{first_name}}' });
+    expect(snippet(store, ID).top).toBe(457); // three lines: 750 - 5 - 288
+    editor.wait(2000);
+    runCommand(store, 'setSnippetText', { id: ID, text: 'One' });
+    editor.wait(2000);
+    runCommand(store, 'setSnippetFontSize', { id: ID, fontSize: 80 });
+    expect(snippet(store, ID).top).toBe(457); // 120 px high still fits from 457
+    runCommand(store, 'setSnippetFontFamily', { id: ID, fontFamily: 'Lobster' });
+    expect(snippet(store, ID).left + snippet(store, ID).width).toBeLessThanOrEqual(995);
+  });
+});
+
 describe('linked minimum size (spec 000 §4)', () => {
   it('unlinking keeps the minimum; linking sets half; an unlinked minimum stays under the size', () => {
     const editor = selected();

@@ -1,9 +1,8 @@
 /**
  * The text toolbar's pure rules (issue 6 "Text snippets"): linked minimum font size (spec 000
  * §4), ranges of angle and outline width (§5), hex colours (§5), the recent-colours history per
- * user (§3, §9: 5 entries, most recent first, no duplicates), the unknown-font fallback (§8),
- * the canvas clamps of a snippet (§5), and placeholders as whole units in the text field (§5,
- * §4 "Dragging a parameter").
+ * user (§3, §9: 5 entries, most recent first, no duplicates), the canvas clamps of a snippet
+ * (§5), and placeholders as whole units in the text field (§5, §4 "Dragging a parameter").
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,13 +18,8 @@ import {
   snapSelection,
 } from '../../web/src/features/editor/document/placeholders.ts';
 import {
-  BUILT_IN_FONTS,
-  DEFAULT_FONT_FAMILY,
-  FONT_LOAD_FAILED,
   clampAngle,
   clampStrokeWidth,
-  fontChoice,
-  isBuiltInFont,
   parseHex,
   pushRecentColour,
   readColourHistory,
@@ -141,33 +135,6 @@ describe('recent colours (spec 000 §3, §9: 5 per kind, per user)', () => {
       color: [],
       outline: ['#ffffff'],
     });
-  });
-});
-
-describe('fonts (spec 000 §8, §9)', () => {
-  it('lists the five built-in fonts with USPS IMB Standard disabled', () => {
-    expect(BUILT_IN_FONTS.map((f) => f.family)).toEqual([
-      'Journal',
-      'Memoria vestri',
-      'Permanent Marker',
-      'Sign Painter House Script',
-      'USPS IMB Standard',
-    ]);
-    expect(BUILT_IN_FONTS.filter((f) => f.disabled).map((f) => f.family)).toEqual([
-      'USPS IMB Standard',
-    ]);
-  });
-
-  it('falls back to the default font for a family the catalogue does not know', () => {
-    expect(fontChoice('Permanent Marker', isBuiltInFont)).toEqual({
-      family: 'Permanent Marker',
-      fellBack: false,
-    });
-    expect(fontChoice('Comic Whatever', isBuiltInFont)).toEqual({
-      family: DEFAULT_FONT_FAMILY,
-      fellBack: true,
-    });
-    expect(FONT_LOAD_FAILED).toBe("This font couldn't be loaded, please reload page!");
   });
 });
 

@@ -30,7 +30,7 @@ import type { EditorState, EditorStore } from './store/index.ts';
 import type { ChangeIntent } from './store/designSlice.ts';
 import { canRedo, canUndo } from './store/history.ts';
 import { selectedSnippet, type Selection } from './store/selectionSlice.ts';
-import { TEXT_COMMANDS, type TextCommandArgs } from './commands/text.ts';
+import { TEXT_COMMANDS, settle, type TextCommandArgs } from './commands/text.ts';
 import { IMAGE_COMMANDS, type ImageCommandArgs } from './commands/image.ts';
 import { STICKER_COMMANDS, type StickerCommandArgs } from './commands/stickers.ts';
 
@@ -338,6 +338,7 @@ export const COMMANDS: Registry = {
         intentOf(this, { mergeKey: `text:${id}`, paramChanges: changes }),
         (draft) => {
           putSnippet(draft, { ...next, height: null });
+          settle(draft, id, true); // spec 000 §5 clamps
         },
       );
     },
@@ -353,6 +354,7 @@ export const COMMANDS: Registry = {
         const snippet = draftSnippet(draft, id);
         Object.assign(snippet, withFontSize(snippet, fontSize));
         snippet.height = null;
+        settle(draft, id, true); // spec 000 §5 clamps
       });
     },
   },

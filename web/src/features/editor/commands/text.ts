@@ -109,8 +109,10 @@ function snippetIn(draft: Draft<DesignDocument>, id: string): Draft<TextSnippet>
 /**
  * Keeps the snippet `id` inside the canvas after a change that re-flows it (spec 000 §5); the
  * height the canvas measured is dropped when `reflowed`, so the next drawing measures again.
+ * The command table runs it after text and font size changes too.
+ * @throws Error for an unknown snippet id.
  */
-function settle(draft: Draft<DesignDocument>, id: string, reflowed: boolean): void {
+export function settle(draft: Draft<DesignDocument>, id: string, reflowed: boolean): void {
   const snippet = snippetIn(draft, id);
   if (reflowed) snippet.height = null;
   Object.assign(snippet, clampSnippet(snippet, canvasOf(draft as DesignDocument)));

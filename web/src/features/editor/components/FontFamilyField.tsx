@@ -1,31 +1,63 @@
-import { useId, useState } from 'react';
-import { FALLBACK_STACK } from '#shared/scene/fonts.ts';
+import { useEffect, useState } from 'react';
 import { Notice } from '../../../components/Notice.tsx';
+import { fetchTeam } from '../../../api/settings.ts';
+import { useAppStore } from '../../../state/store.ts';
 import {
-  BUILT_IN_FONTS,
   FONT_LOAD_FAILED,
-  fontChoice,
-  isBuiltInFont,
-} from '../document/text-style.ts';
+  FontPicker,
+  loadFont,
+  registerAlwaysAvailableFonts,
+} from '../../fonts/index.ts';
 
-/** Families the editor can draw: the built-in fonts and the fallback stack it ships. */
-const knownFamily = (family: string): boolean =>
-  isBuiltInFont(family) || (FALLBACK_STACK as readonly string[]).includes(family);
+// The built-in and hosted families' @font-face rules are registered before the canvas first
+// measures text, so a design opens drawn with its real faces (nothing downloads until used).
+registerAlwaysAvailableFonts();
 
 /**
- * Makes a family drawable before the canvas measures with it: resolves once the browser has a
- * face for it (or knows it has none). The font picker's `loadFont` (web/src/features/fonts)
- * takes this place once it is in the editor.
+ * Whether the current team may upload fonts (spec 000 §6 `can_upload_custom_fonts`); false
+ * until known, and when the team cannot be read (logged).
  */
-async function loadFamily(family: string): Promise<void> {
-  await document.fonts.load(`16px "${family.replace(/["\\]/g, '')}"`);
+function useTeamCanUpload(): boolean {
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? null);
+  const [canUpload, setCanUpload] = useState(false);
+  useEffect(() => {
+    if (!teamId) return;
+    const controller = new AbortController();
+    fetchTeam(teamId, controller.signal).then(
+      (team) => setCanUpload(team.can_upload_custom_fonts),
+      (error: unknown) => {
+        if (!controller.signal.aborted) console.error('The team could not be read', error);
+      },
+    );
+    return () => controller.abort();
+  }, [teamId]);
+  return canUpload;
 }
 
 /**
- * The text toolbar's font family (spec 000 §2; §9 built-in fonts, USPS IMB Standard listed but
- * disabled): a family the catalogue does not know shows the default font and the spec 000 §8
- * message. The choice is applied once the font has loaded, so the canvas measures the text with
- * the real face; a font that fails to load says so and changes nothing.
+ * Whether the snippet's family cannot be drawn: unknown to the catalogue (then the default font
+ * draws it, spec 000 §8 "Unknown fonts fall back to the default font") or its files failed.
+ */
+function useFontFailed(family: string): boolean {
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadFont(family).then(
+      (resolution) => live && setFailed(resolution.source === 'fallback' ? family : null),
+      () => live && setFailed(family),
+    );
+    return () => {
+      live = false;
+    };
+  }, [family]);
+  return failed === family;
+}
+
+/**
+ * The text toolbar's font family (spec 000 §2): the font picker of web/src/features/fonts (the
+ * catalogue, the built-in fonts of §9, the team's uploads), which hands on a family only once
+ * its faces have loaded, so the canvas measures the text with the real face. A family that
+ * cannot be drawn says so with the spec 000 §8 message.
  */
 export function FontFamilyField({
   value,
@@ -35,44 +67,15 @@ export function FontFamilyField({
   /** Called with the chosen family after it loaded. */
   onChange: (family: string) => void;
 }) {
-  const id = useId();
-  const [loading, setLoading] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  const choice = fontChoice(value, knownFamily);
-  const options = isBuiltInFont(choice.family)
-    ? BUILT_IN_FONTS
-    : [{ family: choice.family, disabled: false }, ...BUILT_IN_FONTS];
+  const teamCanUpload = useTeamCanUpload();
+  const failed = useFontFailed(value);
   return (
     <div className="field text-toolbar__font">
-      <label htmlFor={id} className="field__label">
+      <span className="field__label" aria-hidden="true">
         Font
-      </label>
-      <select
-        id={id}
-        className="input"
-        value={loading ?? choice.family}
-        aria-busy={loading !== null}
-        onChange={(event) => {
-          const family = event.target.value;
-          setLoading(family);
-          setFailed(false);
-          loadFamily(family)
-            .then(() => onChange(family))
-            .catch((error: unknown) => {
-              console.error(`The font ${family} could not be loaded`, error);
-              setFailed(true);
-            })
-            .finally(() => setLoading(null));
-        }}
-      >
-        {options.map((font) => (
-          <option key={font.family} value={font.family} disabled={font.disabled}>
-            {font.family}
-            {font.disabled ? ' (unavailable)' : ''}
-          </option>
-        ))}
-      </select>
-      {(choice.fellBack || failed) && <Notice tone="error">{FONT_LOAD_FAILED}</Notice>}
+      </span>
+      <FontPicker value={value} onChange={onChange} teamCanUpload={teamCanUpload} />
+      {failed && <Notice tone="error">{FONT_LOAD_FAILED}</Notice>}
     </div>
   );
 }

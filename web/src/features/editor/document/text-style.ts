@@ -1,55 +1,12 @@
 /**
  * The text toolbar's pure rules (spec 000 §2 "Text toolbar", §3 text snippet fields and editor
- * state, §4 "Linked font sizes", §5 ranges, §8 font messages, §9 built-in fonts and colour
- * history). No React, no fabric, no DOM: the commands (../commands/text.ts) and the toolbar
+ * state, §4 "Linked font sizes", §5 ranges, §9 colour history). Fonts are the font
+ * catalogue's (shared/fonts, web/src/features/fonts). No React, no fabric, no DOM: the commands (../commands/text.ts) and the toolbar
  * call these, and the unit tests run them in node.
  *
  * Units: font sizes and outline widths in px, angles in degrees.
  */
 import { MAX_FONT_SIZE, halfFontSize, type TextSnippet } from '#shared/design.ts';
-
-/** A built-in font of the text toolbar (spec 000 §9). */
-export interface BuiltInFont {
-  family: string;
-  /** Listed but not choosable (spec 000 §9 "USPS IMB Standard (disabled)"). */
-  disabled: boolean;
-}
-
-/** The built-in fonts, in the spec's order (spec 000 §9). */
-export const BUILT_IN_FONTS: readonly BuiltInFont[] = [
-  { family: 'Journal', disabled: false },
-  { family: 'Memoria vestri', disabled: false },
-  { family: 'Permanent Marker', disabled: false },
-  { family: 'Sign Painter House Script', disabled: false },
-  { family: 'USPS IMB Standard', disabled: true },
-];
-
-/** A text snippet's font when none is set or the set one is unknown (spec 000 §3 default). */
-export const DEFAULT_FONT_FAMILY = 'Journal';
-
-/** Spec 000 §8 "Font load failure", word for word. */
-export const FONT_LOAD_FAILED = "This font couldn't be loaded, please reload page!";
-
-/**
- * The family the toolbar shows and draws for a stored family (spec 000 §8 "Unknown fonts fall
- * back to the default font"): the stored one when the catalogue knows it, else the default.
- * @param known whether the font catalogue has a family (the built-in list until the font
- *   catalogue of web/src/features/fonts is in the editor).
- * @returns the family to show and whether it fell back (the toolbar then says
- *   `FONT_LOAD_FAILED`).
- */
-export function fontChoice(
-  family: string,
-  known: (family: string) => boolean,
-): { family: string; fellBack: boolean } {
-  return known(family)
-    ? { family, fellBack: false }
-    : { family: DEFAULT_FONT_FAMILY, fellBack: true };
-}
-
-/** True when `family` is one of the built-in fonts (spec 000 §9), the disabled one included. */
-export const isBuiltInFont = (family: string): boolean =>
-  BUILT_IN_FONTS.some((f) => f.family === family);
 
 /**
  * The minimum (shrink-until) size after the user sets it on an unlinked snippet (spec 000 §5
