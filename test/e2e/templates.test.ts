@@ -133,6 +133,12 @@ describe('templates and bundles', () => {
       expect(await demo.$(byRole('tab', 'Template Bundles'))).toBeNull();
       await waitForPreviews(demo);
       await snap(demo, 'e2e-templates-6-demo-dashboard');
+      // The team's private bundle view lists the bundle with its template.
+      await press(demo, 'Bonus Templates', 'tab');
+      await findByRole(demo, 'region', BUNDLE);
+      await findByRole(demo, 'button', `Use this template ${TITLE}`);
+      await waitForPreviews(demo);
+      await snap(demo, 'e2e-templates-6b-demo-bonus-dashboard');
       await demo.goto(`${base}/pic-snippet/design-demo-welcome/edit`, {
         waitUntil: 'domcontentloaded',
       });
@@ -179,6 +185,8 @@ describe('templates and bundles', () => {
       // Deleting the template open in the editor, from the panel's settings menu, leads to
       // /image (spec 000 §4).
       await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
+      // The editor's chunk and fonts load slowly on a busy machine.
+      await admin.waitForSelector(byRole('textbox', 'Design title'), { timeout: 60_000 });
       await press(admin, 'Templates');
       await press(admin, `Settings of ${TITLE}`);
       await snap(admin, 'e2e-templates-11-settings-menu');

@@ -6,6 +6,7 @@ import { CREATE_PATH, DesignList } from '../features/dashboard/DesignList.tsx';
 import { parseSort, parseView } from '../features/dashboard/query.ts';
 import { SortSelect } from '../features/dashboard/SortSelect.tsx';
 import { BundleList } from '../features/dashboard/BundleList.tsx';
+import { BonusTemplates, useHasBonus } from '../features/dashboard/BonusTemplates.tsx';
 import { useAppStore } from '../state/store.ts';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
@@ -19,11 +20,18 @@ const VIEWS: readonly TabItem<DashboardView>[] = [
   { id: 'templates', label: 'View Templates' },
 ];
 
-/** The dashboard's tabs: the lists, and for admins Template Bundles (spec 000 §2). */
-type DashboardTab = DashboardView | 'bundles';
+/**
+ * The dashboard's tabs: the lists, for admins Template Bundles, and for a team with bundles its
+ * private bundle view, Bonus Templates (spec 000 §2 view switches).
+ */
+type DashboardTab = DashboardView | 'bundles' | 'bonus';
 const ADMIN_VIEWS: readonly TabItem<DashboardTab>[] = [
   ...VIEWS,
   { id: 'bundles', label: 'Template Bundles' },
+];
+const BONUS_VIEWS: readonly TabItem<DashboardTab>[] = [
+  ...VIEWS,
+  { id: 'bonus', label: 'Bonus Templates' },
 ];
 
 /**
@@ -53,7 +61,10 @@ function Dashboard() {
   const [params, setParams] = useSearchParams();
   const admin = useAppStore((s) => s.user?.isAdmin === true);
   const view = parseView(params.get('view'));
-  const tab: DashboardTab = admin && params.get('view') === 'bundles' ? 'bundles' : view;
+  const hasBonus = useHasBonus(admin) === true;
+  const asked = params.get('view');
+  const tab: DashboardTab =
+    admin && asked === 'bundles' ? 'bundles' : hasBonus && asked === 'bonus' ? 'bonus' : view;
   // Admins reach disabled templates to activate them again (`templates=disabled`).
   const templateStatus = admin && params.get('templates') === 'disabled' ? 'archived' : 'active';
   const sort = parseSort(params.get('sortby'));
@@ -110,7 +121,7 @@ function Dashboard() {
       <Tabs
         idBase={`${idBase}-views`}
         label="PicSnippets"
-        tabs={admin ? ADMIN_VIEWS : VIEWS}
+        tabs={admin ? ADMIN_VIEWS : hasBonus ? BONUS_VIEWS : VIEWS}
         active={tab}
         onSelect={(next, keyboard) =>
           setQuery({ view: next === 'active' ? null : next, tag: null, templates: null }, keyboard)
@@ -118,6 +129,8 @@ function Dashboard() {
       >
         {tab === 'bundles' ? (
           <BundleList />
+        ) : tab === 'bonus' ? (
+          <BonusTemplates frozen={frozen} frozenHintId={frozenHintId} />
         ) : (
           <div className="stack">
             {admin && view === 'templates' && (
