@@ -4,11 +4,8 @@ import { useLoad } from '../../hooks/useLoad.ts';
 import { LoadFailed } from '../dashboard/LoadFailed.tsx';
 import { fetchInvoices } from './api.ts';
 import { formatBillingDate, formatMoney } from './format.ts';
+import { shownInvoices } from './invoices.ts';
 import './billing.css';
-
-/** Spec 001 §5 "Invoices with a total of $0.00 are hidden" (the server leaves them out too). */
-export const shownInvoices = (invoices: readonly Invoice[]): Invoice[] =>
-  invoices.filter((invoice) => invoice.total !== 0);
 
 /**
  * The team's paid invoices, newest first, each downloadable as the Stripe-hosted PDF through
