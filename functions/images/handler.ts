@@ -2,8 +2,8 @@
  * The `images` feature (spec 000 §7 "Images, stickers, fonts"; issue: libraries §1): the global
  * library, the team's uploads (list, upload, delete) and one image; `POST /image` with
  * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts); stock-photo search and the
- * import of a chosen stock photo (functions/images/stock.ts). Tags come with the rest of the
- * libraries issue.
+ * import of a chosen stock photo (functions/images/stock.ts); an image's suggested tags
+ * (functions/images/tags.ts).
  */
 import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
@@ -15,6 +15,7 @@ import type { AuthUser } from '#lib/auth.ts';
 import { forbidden } from '#lib/errors.ts';
 import { storeStickerUpload } from '#functions/stickers/uploads.ts';
 import { STOCK_SOURCES, importStockImage, searchStockImages } from './stock.ts';
+import { imageTags } from './tags.ts';
 
 /** The caller's current team; every image call acts for it. */
 function teamOf(user: AuthUser | undefined): string {
@@ -97,6 +98,11 @@ export const handler = featureHandler('images', {
       const image = await importStockImage(teamOf(auth.user), body.source, body.id);
       return json(201, { success: true, image: imageView(image) });
     },
+  }),
+
+  /** Suggested tags for the tag editor (spec 000 §7 → `result.tags[].tag.en`; tags.ts). */
+  'GET /image/{id}/tags': route({
+    handle: async ({ params, auth }) => json(200, await imageTags(teamOf(auth.user), params.id!)),
   }),
 
   'GET /image/{id}': route({
