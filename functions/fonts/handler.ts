@@ -9,7 +9,8 @@ import { forbidden, paymentRequired } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { fontGroups } from '#shared/fonts/catalogue.ts';
-import { customFontsView, storeCustomFont, teamCustomFonts, teamFontsPath } from './store.ts';
+import { teamCustomFonts } from './list.ts';
+import { customFontsView, storeCustomFont, teamFontsPath } from './store.ts';
 import { readFontFile } from './validate.ts';
 
 /** The caller's current team; every font call acts for it. */

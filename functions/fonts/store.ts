@@ -17,14 +17,6 @@ const CONTENT_TYPES = { truetype: 'font/ttf', opentype: 'font/otf', woff: 'font/
 export const teamFontsPath = (teamId: string): string =>
   `${CUSTOM_FONTS_PATH}/${encodeURIComponent(teamId)}/`;
 
-/** The team's uploaded fonts, by family name. */
-export async function teamCustomFonts(teamId: string): Promise<CustomFont[]> {
-  const items = (await db().CustomFont.query.byTeam({ teamId }).go({ pages: 'all' })).data;
-  return items
-    .map((f) => ({ family: f.family, url: `/${f.key}`, format: f.format }))
-    .sort((a, b) => a.family.localeCompare(b.family, 'en'));
-}
-
 /** Spec 000 §7 `customFonts`: the names and, index by index, the path of each file. */
 export const customFontsView = (fonts: readonly CustomFont[]) => ({
   names: fonts.map((f) => f.family),

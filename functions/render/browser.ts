@@ -1,8 +1,9 @@
 /**
  * The warm Chromium and the warm render page (DESIGN.md §5): launched once per process, never
  * per request. The page loads the render bundle from functions/render/page/dist through request
- * interception; every other request the page makes is aborted, so the page can reach nothing
- * on the network (the SSRF guard's first line, issue: render §10).
+ * interception, and its font files from the assets bucket or the configured font CDN (fonts.ts);
+ * every other request the page makes is aborted, so the page can reach nothing on the network
+ * (the SSRF guard's first line, issue: render §10).
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { config } from '#lib/config.ts';
 import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 import { logger } from '#lib/logger.ts';
+import { fontFile } from './fonts.ts';
 
 /** The origin the render page is served from; it never resolves, every request is intercepted. */
 export const PAGE_ORIGIN = 'https://render.picsnippets.invalid';
@@ -44,6 +46,9 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
 };
 
 async function findPageDir(): Promise<string> {
@@ -110,6 +115,22 @@ async function openPage(browser: Browser): Promise<Page> {
     const url = new URL(request.url());
     if (url.origin !== PAGE_ORIGIN || request.method() !== 'GET') {
       void request.abort('blockedbyclient');
+      return;
+    }
+    // Font files: the assets bucket's fonts and the configured font CDN only (fonts.ts).
+    const font = fontFile(decodeURIComponent(url.pathname));
+    if (font) {
+      void font.then(
+        (body) =>
+          body
+            ? request.respond({
+                status: 200,
+                contentType: TYPES[extname(url.pathname)] ?? 'application/octet-stream',
+                body,
+              })
+            : request.respond({ status: 404, body: '' }),
+        () => request.respond({ status: 404, body: '' }),
+      );
       return;
     }
     const file = normalize(join(dir, decodeURIComponent(url.pathname)));

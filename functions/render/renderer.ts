@@ -17,11 +17,16 @@ import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { getRenderPage, resetRenderPage } from './browser.ts';
 import { stickerImages } from './stickers.ts';
+import { sceneFonts } from './fonts.ts';
+import { teamCustomFonts } from '#functions/fonts/list.ts';
+import type { FontFaceRule } from '#shared/fonts/types.ts';
 
 export interface DesignForRender {
   designId: string;
   version: number;
   document: unknown;
+  /** The design's team: its uploaded fonts can draw the design's text (fonts.ts). */
+  teamId?: string;
 }
 
 interface BaseLayer {
@@ -126,7 +131,7 @@ function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLa
 
 /** What the render page bundle (page/src/main.ts) puts on `window`. */
 interface RenderPageGlobals {
-  picsnippetsRender(scene: ResolvedScene): Promise<DrawnScene>;
+  picsnippetsRender(scene: ResolvedScene, faces: FontFaceRule[]): Promise<DrawnScene>;
   picsnippetsRenderBase(base: BaseImageLayer): Promise<DrawnLayer>;
 }
 
@@ -207,9 +212,21 @@ function onPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
   return run;
 }
 
-function drawPersonalisedLayers(scene: ResolvedScene): Promise<DrawnScene> {
+/**
+ * Draws the scene's personalised layers on the warm page, with the faces it needs beyond the
+ * page's own (a team's uploaded font, a CDN family; fonts.ts `sceneFonts`).
+ */
+async function drawPersonalisedLayers(
+  scene: ResolvedScene,
+  teamId: string | undefined,
+): Promise<DrawnScene> {
+  const fonts = await sceneFonts(scene, teamId, teamCustomFonts);
   return onPage((page) =>
-    page.evaluate((s) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s), scene),
+    page.evaluate(
+      (s, f) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s, f),
+      fonts.scene,
+      fonts.faces,
+    ),
   );
 }
 
@@ -253,7 +270,10 @@ export async function renderDesign(
   const { images, direct } = await stickerImages(doc, values);
   const t1 = performance.now();
   const scene = resolveScene(doc, values, images);
-  const [base, drawn] = await Promise.all([basePromise, drawPersonalisedLayers(scene)]);
+  const [base, drawn] = await Promise.all([
+    basePromise,
+    drawPersonalisedLayers(scene, design.teamId),
+  ]);
   const t2 = performance.now();
   // Blend the regions into a copy of the static layer here: for a few small regions this is far
   // cheaper than libvips' general composite (which works in float), then one JPEG encode.

@@ -5,24 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { putDesign } from '../support/render-designs.ts';
 
 const stack = useLocalStack();
 const url = (path: string) => `${stack().url}${path}`;
 const textBand = { left: 50, top: 200, width: 900, height: 220 };
 
-async function addDesign(publicId: string, teamId: string, document: unknown): Promise<void> {
-  const { db } = await import('#lib/db/index.ts');
-  await db()
-    .Design.put({
-      designId: `design-${publicId}`,
-      teamId,
-      publicId,
-      title: publicId,
-      version: 1,
-      document,
-    })
-    .go();
-}
+const addDesign = putDesign;
 
 describe('formats (issue: render §6)', () => {
   it('gives a PDF to a team whose plan has can_export_pdf', async () => {

@@ -8,6 +8,9 @@ import { drawBaseImage, drawScene, type BaseImageLayer } from '../../../../share
 import { selectDeterministicFilterBackend } from '../../../../shared/scene/filters.ts';
 import { fontFamilyList } from '../../../../shared/scene/fonts.ts';
 import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
+import { alwaysAvailableFaces } from '../../../../shared/fonts/catalogue.ts';
+import { registerFontFaces } from '../../../../shared/fonts/face-set.ts';
+import type { FontFaceRule } from '../../../../shared/fonts/types.ts';
 
 /**
  * A drawn region: straight (not premultiplied) RGBA pixels of the rectangle
@@ -29,8 +32,12 @@ export interface DrawnScene {
 
 declare global {
   interface Window {
-    /** Draws the scene's personalised layers and hands over the pixels of what was drawn. */
-    picsnippetsRender: (scene: ResolvedScene) => Promise<DrawnScene>;
+    /**
+     * Draws the scene's personalised layers and hands over the pixels of what was drawn.
+     * `faces`: font faces the scene needs beyond the built-in and hosted ones (an uploaded
+     * font, a CDN family), registered once per page.
+     */
+    picsnippetsRender: (scene: ResolvedScene, faces?: FontFaceRule[]) => Promise<DrawnScene>;
     /** Draws the static layer (the base photo with its image tools), whole canvas, RGBA. */
     picsnippetsRenderBase: (base: BaseImageLayer) => Promise<DrawnLayer>;
     picsnippetsReady: boolean;
@@ -49,19 +56,23 @@ const canvas = new StaticCanvas(element, {
   skipOffscreen: false,
 });
 
-/** Loads the font faces (and the unicode-range subsets) the layers need before drawing. */
+// The built-in and hosted families, registered once: a face downloads (from the page's own
+// origin, browser.ts) only when text needs it, and stays loaded for the page's life.
+registerFontFaces(alwaysAvailableFaces());
+
+/**
+ * Loads the font faces (and the unicode-range subsets) the layers need before drawing; a layer
+ * whose faces are already loaded (`document.fonts.check`) costs no font work.
+ */
 async function loadFonts(scene: ResolvedScene): Promise<void> {
   await Promise.all(
     scene.texts
       .filter((t) => t.text.trim() !== '')
-      .map((t) =>
-        document.fonts
-          .load(
-            `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`,
-            t.text,
-          )
-          .catch(() => []),
-      ),
+      .map((t) => {
+        const spec = `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`;
+        if (document.fonts.check(spec, t.text)) return [];
+        return document.fonts.load(spec, t.text).catch(() => []);
+      }),
   );
 }
 
@@ -159,8 +170,9 @@ export function mergeRects(rects: Rect[]): Rect[] {
  * encoder runs in the browser (issue: render §5). sharp composes them over the static layer.
  * `ms` reports the page's own stages for the Server-Timing header.
  */
-window.picsnippetsRender = async (scene) => {
+window.picsnippetsRender = async (scene, faces = []) => {
   const t0 = performance.now();
+  registerFontFaces(faces);
   await loadFonts(scene);
   const t1 = performance.now();
   if (canvas.width !== scene.width || canvas.height !== scene.height) {

@@ -1,0 +1,90 @@
+/**
+ * Fonts in the render service (issue 7 §3; DESIGN.md §5): a design's fontFamily is drawn with
+ * its own files through `@font-face` on the warm page — a hosted family, a built-in name, or
+ * the team's uploaded font — from the product's own bucket, and an unknown family falls back to
+ * the default font. Chromium, DynamoDB Local and s3rver are real.
+ */
+import { describe, expect, it } from 'vitest';
+import { TestClient } from '../support/client.ts';
+import { makeTtf } from '../support/fonts.ts';
+import { putDesign } from '../support/render-designs.ts';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack();
+const url = (path: string) => `${stack().url}${path}`;
+/** Where the demo design's "Hello {{first_name}}!" is drawn (1000x625 canvas). */
+const textBand = { left: 50, top: 200, width: 900, height: 220 };
+
+/** Adds a copy of the demo design whose text snippets use `fontFamily`, for `teamId`. */
+async function designWithFont(publicId: string, fontFamily: string, teamId = 'team-demo') {
+  const { db } = await import('#lib/db/index.ts');
+  const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+  const doc = demo.document as { text_snippets: Array<Record<string, unknown>> };
+  const snippets = doc.text_snippets.map((s) => ({ ...s, fontFamily, fontSize: 72 }));
+  await putDesign(publicId, teamId, { ...doc, text_snippets: snippets });
+}
+
+const render = (publicId: string, name = 'Ana') =>
+  fetchImage(url(`/r/${publicId}.png?first_name=${name}`));
+
+const differ = (a: Buffer, b: Buffer) => meanDifference(a, b, 1000, textBand);
+
+describe('fonts in the render page', () => {
+  it('draws a hosted family (Lobster) differently from the fallback family', async () => {
+    await designWithFont('font-lobster', 'Lobster');
+    await designWithFont('font-unknown', 'No Such Family');
+    await designWithFont('font-journal', 'Journal');
+    const lobster = await render('font-lobster');
+    const unknown = await render('font-unknown');
+    const journal = await render('font-journal');
+    expect(lobster.res.status).toBe(200);
+    expect(lobster.res.headers.get('cache-control')).not.toBe('no-store');
+    expect(differ(lobster.pixels, unknown.pixels)).toBeGreaterThan(2);
+    // Unknown families fall back to the default font, Journal (spec 000 §8, §3).
+    expect(differ(unknown.pixels, journal.pixels)).toBeLessThan(0.5);
+  });
+
+  it('keeps loaded faces in the warm page: a second render of the family does no font work', async () => {
+    await designWithFont('font-lobster-again', 'Lobster');
+    await render('font-lobster-again', 'Ben');
+    const { getRenderPage } = await import('#functions/render/browser.ts');
+    const page = await getRenderPage();
+    const state = await page.evaluate(() => {
+      const lobster = [...(document.fonts as unknown as Iterable<FontFace>)].filter(
+        (f) => f.family.replace(/"/g, '') === 'Lobster',
+      );
+      return {
+        loaded: lobster.filter((f) => f.status === 'loaded').length,
+        registered: lobster.length,
+        ready: document.fonts.check('normal normal 72px "Lobster"', 'Hello Ben!'),
+      };
+    });
+    expect(state.registered).toBeGreaterThan(1); // unicode-range subsets
+    expect(state.loaded).toBeGreaterThanOrEqual(1); // the latin subset only
+    expect(state.loaded).toBeLessThan(state.registered);
+    expect(state.ready).toBe(true);
+  });
+
+  it("draws a team's uploaded font, and never for another team's design", async () => {
+    const demo = new TestClient(stack().url);
+    await demo.login('demo@example.com');
+    const form = new FormData();
+    // Lobster's own glyphs under a family name of the team's (test/support/fonts.ts).
+    form.append('file', new Blob([new Uint8Array(makeTtf('Acme Render'))]), 'acme-render.ttf');
+    const stored = await demo.request('POST', '/storeFont', form);
+    expect(stored.status).toBe(201);
+    // The render service re-reads a team's font list at most every 3 s for an unknown family
+    // (an earlier test rendered one for this team).
+    await new Promise((resolve) => setTimeout(resolve, 3100));
+
+    await designWithFont('font-custom', 'Acme Render');
+    await designWithFont('font-custom-other-team', 'Acme Render', 'team-admin');
+    const custom = await render('font-custom');
+    const lobster = await render('font-lobster');
+    const fallback = await render('font-unknown');
+    const otherTeam = await render('font-custom-other-team');
+    expect(differ(custom.pixels, fallback.pixels)).toBeGreaterThan(2);
+    expect(differ(custom.pixels, lobster.pixels)).toBeLessThan(1);
+    expect(differ(otherTeam.pixels, fallback.pixels)).toBeLessThan(0.5);
+  });
+});
