@@ -1,51 +1,250 @@
 /**
- * The `billing` feature (issue: billing). So far: the plan list, which registration reads. The
- * Stripe calls (subscriptions, payment methods, coupons, tax, invoices) answer 501 until the
- * billing issue lands; without Stripe keys the product runs in offline mode on the free plan.
+ * The `billing` feature (issue #8; spec 001 §7 "Registration and lookups", "Subscription and
+ * payment"): plans, the Stripe key and SetupIntent, coupons, the tax preview, the subscription
+ * view, subscribe / switch / resume / freeze / cancel, the payment method, VAT id, extra
+ * billing information, invoices and the payment-confirmation lookup. The contract (bodies and
+ * answers) is shared/billing.ts. Without Stripe keys billing is offline: the free plan works,
+ * paid plans answer 'Invalid Stripe Key/Secret' (spec 001 §8), and nothing else fails.
  */
+import { z } from 'zod';
+import {
+  ApplyCouponRequestSchema,
+  BILLING_MESSAGES,
+  CancelMetaDataRequestSchema,
+  CancelRequestSchema,
+  ExtraBillingInformationRequestSchema,
+  PaymentMethodRequestSchema,
+  SubscribeRequestSchema,
+  SwapRequestSchema,
+  TaxRateRequestSchema,
+  VatIdRequestSchema,
+  type SubscriptionAnswer,
+} from '#shared/billing.ts';
+import type { AuthUser } from '#lib/auth.ts';
 import { billingOnline } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
-import { featureHandler, json, route } from '#lib/http.ts';
+import { notFound, validationFailed } from '#lib/errors.ts';
+import { featureHandler, json, route, type ApiResult, type RouteContext } from '#lib/http.ts';
+import { BillingOfflineError, idempotencyKey, stripe, stripePublishableKey } from '#lib/stripe.ts';
+import { billingTeamOf, ownedCustomerIds, type BillingTeam } from './account.ts';
+import { applyCoupon, lookupCoupon, teamDiscount } from './coupons.ts';
+import { ensureCustomer, replaceTaxId, saveBillingDetails } from './customers.ts';
+import { withBillingErrors } from './errors.ts';
+import { invoicePdfUrl, listInvoices } from './invoices.ts';
+import { createSetupIntent, useCard } from './payment-methods.ts';
+import { paymentLookup } from './payments.ts';
+import { ensurePlans, listPlans } from './plans.ts';
+import { cancel, saveCancelMetaData, subscribe, swap } from './subscriptions.ts';
+import { previewTaxRate } from './tax.ts';
+import { subscriptionView } from './view.ts';
 
-/** A plan as the SPA reads it (spec 001 §3 Plan; capabilities of issue: billing §1). */
-export interface PlanView {
-  id: string;
-  name: string;
-  /** cents per interval */
-  price: number;
-  interval: 'monthly' | 'yearly';
-  type: 'user' | 'team';
-  active: boolean;
-  attributes: { teams: number; teamMembers: number };
-  features: { can_export_pdf: boolean; can_upload_custom_fonts: boolean };
-  /** False for paid plans while billing is offline (no Stripe keys). */
-  available: boolean;
+export { listPlans };
+
+/** `{ success: true, subscription }` with the team's billing now. */
+async function answer(teamId: string): Promise<ApiResult> {
+  const body: SubscriptionAnswer = { success: true, subscription: await subscriptionView(teamId) };
+  return json(200, body);
 }
 
-/** The active plans, cheapest first; `plan-freeze` is internal and never listed. */
-export async function listPlans(): Promise<PlanView[]> {
-  const plans = (await db().Plan.query.all({}).go({ pages: 'all' })).data;
-  const online = billingOnline();
-  return plans
-    .filter((p) => p.active !== false && p.planId !== 'plan-freeze')
-    .map((p) => ({
-      id: p.planId,
-      name: p.name,
-      price: p.price,
-      interval: p.interval,
-      type: p.type,
-      active: p.active !== false,
-      attributes: { teams: p.teams, teamMembers: p.teamMembers },
-      features: {
-        can_export_pdf: p.can_export_pdf ?? false,
-        can_upload_custom_fonts: p.can_upload_custom_fonts ?? false,
-      },
-      available: p.price === 0 || online,
-    }));
+/** The team of a user path (`params.id` absent) or a team path. */
+const teamOf = (ctx: RouteContext<unknown, unknown>): Promise<BillingTeam> =>
+  billingTeamOf(ctx.auth.user, ctx.params.id);
+
+/** A route in both forms: the user path and the team path run the same work. */
+function billingRoute<B>(
+  body: z.ZodType<B> | undefined,
+  work: (billing: BillingTeam, body: B, ctx: RouteContext<B, unknown>) => Promise<ApiResult>,
+) {
+  return route<B, unknown>({
+    ...(body ? { body } : {}),
+    handle: async (ctx) => work(await teamOf(ctx as RouteContext<unknown, unknown>), ctx.body, ctx),
+  });
 }
+
+const view = billingRoute(undefined, async ({ team }) =>
+  json(200, await subscriptionView(team.teamId)),
+);
+
+const create = billingRoute(SubscribeRequestSchema, async (billing, body, ctx) => {
+  if (!billingOnline()) throw validationFailed({ plan: [BILLING_MESSAGES.invalidStripeKey] });
+  await ensurePlans();
+  await withBillingErrors(() => subscribe(billing, body, ctx.requestId));
+  return answer(billing.team.teamId);
+});
+
+const change = billingRoute(SwapRequestSchema, async (billing, body, ctx) => {
+  await withBillingErrors(() => swap(billing, body.plan, ctx.requestId));
+  return answer(billing.team.teamId);
+});
+
+const remove = billingRoute(CancelRequestSchema, async (billing, body, ctx) => {
+  await withBillingErrors(() => cancel(billing, body, ctx.requestId));
+  return answer(billing.team.teamId);
+});
+
+const paymentMethod = billingRoute(PaymentMethodRequestSchema, async (billing, body, ctx) => {
+  await withBillingErrors(async () => {
+    const { customerId } = await ensureCustomer(billing, body, ctx.requestId);
+    await useCard(billing.team.teamId, customerId, body.stripe_payment_method, ctx.requestId);
+  }, 'stripe_payment_method');
+  return answer(billing.team.teamId);
+});
+
+const vatId = billingRoute(VatIdRequestSchema, async (billing, body, ctx) => {
+  const team = await saveBillingDetails(billing.team, { vat_id: body.vat_id ?? '' });
+  if (billingOnline() && team.stripeCustomerId)
+    await withBillingErrors(() => replaceTaxId(team, ctx.requestId), 'vat_id');
+  return answer(team.teamId);
+});
+
+const coupon = billingRoute(ApplyCouponRequestSchema, async (billing, body, ctx) => {
+  const result = await withBillingErrors(
+    () => applyCoupon(billing.team, body.coupon, ctx.requestId),
+    'coupon',
+  );
+  if (result === 'invalid') throw validationFailed({ coupon: [BILLING_MESSAGES.couponInvalid] });
+  if (result === 'no-subscription')
+    throw validationFailed({ coupon: [BILLING_MESSAGES.noSubscription] });
+  return answer(billing.team.teamId);
+});
+
+const invoices = billingRoute(undefined, async ({ team }) =>
+  json(200, await withBillingErrors(() => listInvoices(team))),
+);
+
+const needUser = (user: AuthUser | undefined): AuthUser => {
+  if (!user) throw notFound();
+  return user;
+};
 
 export const handler = featureHandler('billing', {
   'GET /spark/plans': route({
-    handle: async () => json(200, await listPlans(), { 'cache-control': 'public, max-age=60' }),
+    handle: async () => {
+      await ensurePlans();
+      return json(200, listPlans(), { 'cache-control': 'public, max-age=60' });
+    },
+  }),
+
+  'GET /stripe/key': route({
+    handle: async () => {
+      const publishableKey = stripePublishableKey();
+      if (!publishableKey)
+        throw validationFailed({ stripe_payment_method: [BILLING_MESSAGES.invalidStripeKey] });
+      return json(200, { publishableKey });
+    },
+  }),
+
+  'GET /stripe/token': route({
+    query: z.object({ team_id: z.string().optional() }),
+    handle: async ({ auth, query, requestId }) => {
+      const billing = await billingTeamOf(auth.user, query.team_id);
+      return json(
+        200,
+        await withBillingErrors(
+          () => createSetupIntent(billing, requestId),
+          'stripe_payment_method',
+        ),
+      );
+    },
+  }),
+
+  'GET /coupon/{code}': route({
+    handle: async ({ params }) =>
+      json(200, await withBillingErrors(() => lookupCoupon(params.code!), 'coupon')),
+  }),
+
+  'POST /tax-rate': route({
+    body: TaxRateRequestSchema,
+    handle: async ({ body }) =>
+      json(200, await withBillingErrors(() => previewTaxRate(body), 'country')),
+  }),
+
+  'GET /coupon/user/{id}': route({
+    handle: async ({ auth, params }) => {
+      const user = needUser(auth.user);
+      if (params.id !== user.userId || !user.currentTeamId) throw notFound();
+      const discount = await teamDiscount(user.currentTeamId);
+      if (!discount) throw notFound('No discount.');
+      return json(200, discount);
+    },
+  }),
+
+  'GET /settings/companies/coupon/{id}': route({
+    handle: async ({ params }) => {
+      const discount = await teamDiscount(params.id!);
+      if (!discount) throw notFound('No discount.');
+      return json(200, discount);
+    },
+  }),
+
+  'GET /settings/subscription': view,
+  'GET /settings/companies/{id}/subscription': view,
+  'POST /settings/subscription': create,
+  'POST /settings/companies/{id}/subscription': create,
+  'PUT /settings/subscription': change,
+  'PUT /settings/companies/{id}/subscription': change,
+  'DELETE /settings/subscription': remove,
+  'DELETE /settings/companies/{id}/subscription': remove,
+
+  'PUT /settings/companies/{id}/metaData': billingRoute(
+    CancelMetaDataRequestSchema,
+    async (billing, body, ctx) => {
+      await withBillingErrors(() => saveCancelMetaData(billing, body, ctx.requestId));
+      return json(200, { success: true });
+    },
+  ),
+
+  'PUT /settings/payment-method': paymentMethod,
+  'PUT /settings/companies/{id}/payment-method': paymentMethod,
+  'PUT /settings/companies/{id}/update-payment-method': paymentMethod,
+  'PUT /settings/payment-method/vat-id': vatId,
+  'PUT /settings/companies/{id}/payment-method/vat-id': vatId,
+  'POST /settings/payment-method/coupon': coupon,
+  'POST /settings/companies/{id}/payment-method/coupon': coupon,
+  'GET /settings/invoices': invoices,
+  'GET /settings/companies/{id}/invoices': invoices,
+
+  'GET /settings/invoice/{id}': route({
+    handle: async ({ auth, params }) => {
+      const user = needUser(auth.user);
+      if (!billingOnline()) throw notFound();
+      const url = await withBillingErrors(async () =>
+        invoicePdfUrl(params.id!, await ownedCustomerIds(user.userId)),
+      );
+      return { statusCode: 302, headers: { location: url, 'cache-control': 'no-store' }, body: '' };
+    },
+  }),
+
+  'PUT /settings/extra-billing-information': route({
+    body: ExtraBillingInformationRequestSchema,
+    handle: async ({ auth, body, requestId }) => {
+      const { team } = await billingTeamOf(auth.user, body.team_id);
+      const information = body.information ?? '';
+      await db()
+        .Team.patch({ teamId: team.teamId })
+        .set({ extraBillingInformation: information })
+        .go();
+      if (billingOnline() && team.stripeCustomerId) {
+        await withBillingErrors(() =>
+          stripe().customers.update(
+            team.stripeCustomerId!,
+            { invoice_settings: { footer: information } },
+            { idempotencyKey: idempotencyKey('footer', team.teamId, requestId) },
+          ),
+        );
+      }
+      return answer(team.teamId);
+    },
+  }),
+
+  'GET /stripe/payment/{id}': route({
+    handle: async ({ auth, params }) => {
+      const user = needUser(auth.user);
+      const found = await withBillingErrors(async () => {
+        if (!billingOnline()) throw new BillingOfflineError();
+        return paymentLookup(params.id!, await ownedCustomerIds(user.userId));
+      }, 'payment');
+      return json(200, found);
+    },
   }),
 });

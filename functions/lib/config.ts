@@ -38,6 +38,20 @@ export const ConfigSchema = z.object({
   STRIPE_SECRET_KEY: optional,
   STRIPE_PUBLISHABLE_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
+  /**
+   * In AWS: SSM parameter names (SecureString) of the three Stripe secrets, read once at cold
+   * start into the variables above (functions/lib/stripe.ts `loadStripeSecrets`).
+   */
+  STRIPE_SECRET_KEY_PARAMETER: optional,
+  STRIPE_PUBLISHABLE_KEY_PARAMETER: optional,
+  STRIPE_WEBHOOK_SECRET_PARAMETER: optional,
+  /**
+   * Stripe price id of each paid plan and of `plan-freeze` (issue #8 item 1), as
+   * `pro-monthly=price_…,pro-yearly=price_…`. A plan without a price cannot be subscribed to.
+   */
+  STRIPE_PRICES: optional,
+  /** The partner-campaign registration path's fixed coupon (spec 001 §2), a Stripe coupon id. */
+  STRIPE_PARTNER_COUPON: optional,
   /** Render: a Chromium binary to use instead of @sparticuz/chromium's (never a download). */
   CHROMIUM_PATH: optional,
   /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended (issue: render §4). */
@@ -118,3 +132,18 @@ export function resetConfig(): void {
 
 /** Stripe is configured when a secret key is present; otherwise billing is offline. */
 export const billingOnline = (c: Config = config()): boolean => c.STRIPE_SECRET_KEY !== undefined;
+
+/**
+ * The Stripe price id of each plan from `STRIPE_PRICES` (`plan=price,…`; issue #8 item 1).
+ * @throws Error at cold start for an entry that is not `plan=price`.
+ */
+export function stripePrices(c: Config = config()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of (c.STRIPE_PRICES ?? '').split(',')) {
+    if (entry.trim() === '') continue;
+    const [plan, price, ...rest] = entry.split('=').map((s) => s.trim());
+    if (!plan || !price || rest.length > 0) throw new Error(`STRIPE_PRICES: bad entry "${entry}"`);
+    out[plan] = price;
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 /**
  * Seeds an empty local database (issue: foundation §7): the admin and demo users, the demo team,
- * the free and Pro plans, the global image library from infra/seed/photos, and the demo design
+ * the plans (free, Starter and Pro monthly and yearly, plan-freeze; the demo team is on Pro as
+ * data, with no subscription), the global image library from infra/seed/photos, and the demo design
  * `demo-welcome`. Idempotent: a database that already has the demo user is left alone.
  *
  * Local only: the demo logins must never exist in AWS, so `seed` refuses `STAGE=aws`.
@@ -15,6 +16,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
+import { writePlans } from '#functions/billing/plans.ts';
 import { seedStickers } from './seed-stickers.ts';
 import { seedHostedFonts } from './seed-fonts.ts';
 import { seedTemplates } from './seed-templates.ts';
@@ -165,7 +167,10 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
   await seedStickers(log);
   await seedHostedFonts(log);
-  const { User, Team, Membership, Plan, Design } = db();
+  // Plans are configuration (functions/billing/plans.ts): written on every start, so a
+  // persisted database follows the catalogue and the STRIPE_PRICES of the environment.
+  await writePlans();
+  const { User, Team, Membership, Design } = db();
   const existing = await User.get({ userId: IDS.demo }).go();
   if (existing.data) {
     // Data seeded before e-mail claims existed gets them now, so nobody can re-register the
@@ -179,31 +184,6 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     return false;
   }
   log('Seeding demo data…');
-
-  await Plan.put([
-    {
-      planId: IDS.freePlan,
-      name: 'Free',
-      price: 0,
-      interval: 'monthly',
-      type: 'user',
-      teams: 1,
-      teamMembers: 1,
-      can_export_pdf: false,
-      can_upload_custom_fonts: false,
-    },
-    {
-      planId: IDS.proPlan,
-      name: 'Pro',
-      price: 2900,
-      interval: 'monthly',
-      type: 'team',
-      teams: 10,
-      teamMembers: 25,
-      can_export_pdf: true,
-      can_upload_custom_fonts: true,
-    },
-  ]).go();
 
   const passwordHash = await hashPassword('demo-password');
   await User.put([

@@ -124,6 +124,20 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Admin-set restriction flag (spec 001 §3 `limited_permission`). */
         limitedPermission: { type: 'boolean', default: false },
         photoUrl: { type: 'string' },
+        /** Billing (issue #8; spec 001 §3 billing fields): the team's Stripe customer (`cus_…`). */
+        stripeCustomerId: { type: 'string' },
+        /** The default card: brand (`visa`, …) and last four digits (spec 001 §3). */
+        cardBrand: { type: 'string' },
+        cardLastFour: { type: 'string' },
+        /** Billing address (spec 001 §3 `billing_address`, … `billing_country`, ISO alpha-2). */
+        billingAddress: { type: 'string' },
+        billingAddressLine2: { type: 'string' },
+        billingCity: { type: 'string' },
+        billingState: { type: 'string' },
+        billingZip: { type: 'string' },
+        billingCountry: { type: 'string' },
+        vatId: { type: 'string' },
+        extraBillingInformation: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
         updatedAt: { type: 'string', default: now, watch: '*', set: now },
       },
@@ -188,6 +202,94 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
           index: gsi(1).indexName,
           pk: { field: gsi(1).partitionKey, composite: [] },
           sk: { field: gsi(1).sortKey, composite: ['price', 'planId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /**
+   * A team's Stripe subscription (issue #8; spec 001 §3 Subscription), one per team (`name`
+   * default), mirrored from Stripe: webhooks are the source of truth. `eventAt` (s since the
+   * epoch, Stripe's clock) is the newest snapshot applied, so an older event never overwrites a
+   * newer state (functions/billing/subscriptions.ts).
+   */
+  const Subscription = new Entity(
+    {
+      model: { entity: 'subscription', version: '1', service: SERVICE },
+      attributes: {
+        teamId: { type: 'string', required: true },
+        name: { type: 'string', required: true, default: 'default' },
+        stripeId: { type: 'string', required: true },
+        stripeCustomerId: { type: 'string', required: true },
+        /** Stripe's status: active, trialing, past_due, unpaid, canceled, incomplete, … */
+        stripeStatus: { type: 'string', required: true },
+        stripePriceId: { type: 'string', required: true },
+        /** Our plan id for the price (spec 001 §3 `provider_plan`). */
+        planId: { type: 'string', required: true },
+        /** Seats (the item quantity). */
+        quantity: { type: 'number', required: true, default: 1 },
+        /** ISO 8601 */
+        trialEndsAt: { type: 'string' },
+        /** ISO 8601: set while cancelled (grace period until then), spec 001 §3. */
+        endsAt: { type: 'string' },
+        currentPeriodEnd: { type: 'string' },
+        /** The plan before freezing (spec 001 §3 `canceled_data.frozenPlan`). */
+        frozenPlan: { type: 'string' },
+        /** Cancel reason and description (spec 001 §3 Cancel reasons; metaData call). */
+        cancelReason: { type: 'string' },
+        cancelDescription: { type: 'string' },
+        /** JSON of the applied discount (shared/billing.ts Discount), kept from Stripe's answers. */
+        discount: { type: 'string' },
+        /** s since the epoch, Stripe's clock: the snapshot's time. */
+        eventAt: { type: 'number', required: true },
+        updatedAt: { type: 'string', default: now, watch: '*', set: now },
+      },
+      indexes: {
+        byTeam: {
+          pk: { ...primary.pk, composite: ['teamId'] },
+          sk: { ...primary.sk, composite: ['name'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /** Which team a Stripe customer (`cus_…`) bills, for webhooks that name only the customer. */
+  const StripeCustomer = new Entity(
+    {
+      model: { entity: 'stripecustomer', version: '1', service: SERVICE },
+      attributes: {
+        customerId: { type: 'string', required: true },
+        teamId: { type: 'string', required: true },
+      },
+      indexes: {
+        byCustomer: {
+          pk: { ...primary.pk, composite: ['customerId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /**
+   * A processed Stripe webhook event (issue #8: each event id once). Created with a
+   * does-not-exist condition; `ttl` (s) keeps it 7 days, past Stripe's 3-day retry window.
+   */
+  const StripeEvent = new Entity(
+    {
+      model: { entity: 'stripeevent', version: '1', service: SERVICE },
+      attributes: {
+        eventId: { type: 'string', required: true },
+        type: { type: 'string', required: true },
+        receivedAt: { type: 'string', default: now, readOnly: true },
+        ttl: { type: 'number', required: true },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['eventId'] },
+          sk: { ...primary.sk, composite: [] },
         },
       },
     },
@@ -701,6 +803,9 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     Throttle,
     EmailClaim,
     PasswordReset,
+    Subscription,
+    StripeCustomer,
+    StripeEvent,
   };
   return { ...entities, service: new Service(entities, opts) };
 }
