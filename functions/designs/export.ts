@@ -71,7 +71,10 @@ const ChoicesBody = z.looseObject({
   merge_tag_choices: z
     .array(
       z.looseObject({
-        merge_tag_name: z.string().default(''),
+        merge_tag_name: z
+          .string()
+          .max(MAX_VALUE_LENGTH, EXPORT_SAVE_MESSAGES.valueTooLong)
+          .default(''),
         merge_tag_value: Value,
         key: z.string().min(1),
       }),
@@ -170,8 +173,9 @@ function stickerKinds(document: DesignDocument): Map<string, DesignDocument['gra
  * The choices a design saves (spec 001 §3 merge tag choice, parameter `merge_tag_value`; §5).
  * Parameters not in the body keep their value; choices replace the saved list when sent.
  * @throws AppError 422 with every problem at once: `parameters.{id}` for an unknown parameter or
- *   a value over 255 characters, `merge_tag_choices.{key}` for a choice over 255 characters or
- *   a dynamic sticker value its kind refuses.
+ *   a value over 255 characters, `merge_tag_choices.{key}` for a key that names no parameter or
+ *   dynamic sticker of the design, a choice over 255 characters, or a dynamic sticker value its
+ *   kind refuses.
  */
 export function choicesChange(
   document: DesignDocument,
@@ -191,11 +195,20 @@ export function choicesChange(
   }
   const provider = providerOf(document.merge_tag_provider);
   const stickers = stickerKinds(document);
+  const names = new Set(
+    document.text_snippets.flatMap((s) => s.parameters.map((p) => p.param_name)),
+  );
+  // Only the choice's own fields are kept: the body is the client's.
   const choices = body.merge_tag_choices?.map((c) => ({
-    ...c,
+    key: c.key,
+    merge_tag_name: c.merge_tag_name,
     merge_tag_value: valueOrNull(c.merge_tag_value) ?? '',
   }));
   for (const choice of choices ?? []) {
+    if (!names.has(choice.key) && !stickers.has(choice.key)) {
+      errors[`merge_tag_choices.${choice.key}`] = [EXPORT_SAVE_MESSAGES.unknownParameter];
+      continue;
+    }
     const problem = exportValueProblem(provider, {
       param_name: choice.key,
       merge_tag_value: choice.merge_tag_value,

@@ -230,13 +230,35 @@ describe('PUT /api/pic-snippet/{id}/choices', () => {
     expect((await read(design.id)).version).toBe(design.version);
   });
 
-  it('refuses a parameter the design does not have', async () => {
+  it('refuses a parameter or a choice key the design does not have', async () => {
     const design = await exportDesign();
     const res = await put(demo, design.id, 'choices', {
       text_snippets: [{ parameters: [{ id: 'param-gone', merge_tag_value: 'x' }] }],
+      merge_tag_choices: [{ key: 'last_name', merge_tag_name: '', merge_tag_value: 'x' }],
     });
     expect(res.status).toBe(422);
-    expect(Object.keys(res.json.errors as object)).toEqual(['parameters.param-gone']);
+    expect(Object.keys(res.json.errors as object).sort()).toEqual([
+      'merge_tag_choices.last_name',
+      'parameters.param-gone',
+    ]);
+  });
+
+  it('keeps only the fields of a choice', async () => {
+    const design = await exportDesign();
+    const res = await put(demo, design.id, 'choices', {
+      merge_tag_choices: [
+        {
+          key: 'first_name',
+          merge_tag_name: 'First',
+          merge_tag_value: 'Ana',
+          extra: 'x'.repeat(999),
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect((await read(design.id)).merge_tag_choices).toEqual([
+      { key: 'first_name', merge_tag_name: 'First', merge_tag_value: 'Ana' },
+    ]);
   });
 });
 
