@@ -213,6 +213,16 @@ describe('editor text tools', () => {
       expect(await control(page, 'textbox', 'Text').value()).toBe(TEXT);
       expect(await control(page, 'textbox', 'Fallback for {{first_name}}').value()).toBe('friend');
 
+      // Alt+← moves the merge field a word to the left (the keyboard way to drag it).
+      await (await findByRole(page, 'textbox', 'Text')).focus();
+      await page.keyboard.press('End');
+      await page.keyboard.down('Alt');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.up('Alt');
+      expect(await control(page, 'textbox', 'Text').value()).toBe('{{first_name}} Hi');
+      await press(page, 'Undo');
+      expect(await control(page, 'textbox', 'Text').value()).toBe(TEXT);
+
       // Add custom data: the intro shows until "Don't show it again".
       await press(page, 'Add custom data');
       await findByRole(page, 'dialog', 'Custom data');

@@ -5,6 +5,9 @@
  * (§5), and placeholders as whole units in the text field (§5, §4 "Dragging a parameter").
  */
 import { describe, expect, it } from 'vitest';
+import { editorValues } from '../../web/src/features/editor/document/preview.ts';
+import { snippetLabel } from '../../web/src/features/editor/document/snippets.ts';
+import { demoDocument } from '../support/editor.ts';
 import {
   clampSnippet,
   clampTextWidth,
@@ -237,5 +240,28 @@ describe('placeholders as whole units (spec 000 §5)', () => {
     });
     const edge = '{{a}} b';
     expect(shiftPlaceholder(edge, placeholderRanges(edge)[0]!, 'left').text).toBe(edge);
+  });
+});
+
+describe('what the editor shows (spec 000 §5)', () => {
+  it('draws a parameter with an empty or one-space fallback as its name, others as their fallback', () => {
+    const doc = demoDocument();
+    const snippet = doc.text_snippets[0]!;
+    snippet.text = 'Hi {{first_name}} from {{city}}';
+    snippet.parameters.push({
+      ...snippet.parameters[0]!,
+      id: 'p2',
+      param_name: 'city',
+      param_default_value: ' ',
+    });
+    expect(editorValues(doc)).toEqual({ city: 'city' });
+  });
+
+  it('lists a clone by its title, others by their text', () => {
+    expect(snippetLabel({ text: ' Hi ', display_info: null })).toBe('Hi');
+    expect(snippetLabel({ text: '', display_info: null })).toBe('(empty)');
+    expect(snippetLabel({ text: 'Hi', display_info: { title: 'Copy of - Hi' } })).toBe(
+      'Copy of - Hi',
+    );
   });
 });

@@ -377,10 +377,9 @@ export const TEXT_COMMANDS: TextRegistry = {
   // canvas edge); wrap on: the box gets back the width it had (`originalWidth`). The clamps
   // then keep it inside (spec 000 §5).
   toggleTextWrap: snippetCommand('toggleTextWrap', 'Wrap text', 'step', (s) => {
-    const most = Number.MAX_SAFE_INTEGER; // narrowed to the canvas by the clamps
     if (s.textWrap) {
       s.originalWidth = s.width;
-      s.width = most;
+      s.width = Number.MAX_SAFE_INTEGER; // `settle` narrows it to the canvas less its margins
     } else {
       s.width = s.originalWidth ?? s.width;
     }
