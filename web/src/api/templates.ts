@@ -155,6 +155,20 @@ export async function fetchPanelTemplates(
   };
 }
 
+/**
+ * `GET /image/{imageId}/tags` (spec 000 §7 → `result.tags[].tag.en`): suggested tags for a
+ * template made from that image, best first (functions/images/tags.ts).
+ */
+export async function fetchImageTags(imageId: string, signal?: AbortSignal): Promise<string[]> {
+  const body = await api<unknown>('GET', `/image/${encodeURIComponent(imageId)}/tags`, undefined, {
+    signal,
+  });
+  const result = isRecord(body) && isRecord(body.result) ? body.result : {};
+  return rows(result.tags)
+    .map((row) => (isRecord(row) && isRecord(row.tag) ? row.tag.en : undefined))
+    .filter((t): t is string => typeof t === 'string' && t !== '');
+}
+
 /** `POST /get-template-bundle?page=` (spec 000 §7): the dashboard's bundles, 15 a page. */
 export async function fetchBundles(
   next: NextPage | null,

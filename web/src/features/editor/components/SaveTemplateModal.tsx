@@ -1,5 +1,10 @@
 import { useEffect, useId, useReducer, useState } from 'react';
-import { fetchBundleOptions, fetchPanelTemplates, saveTemplate } from '../../../api/templates.ts';
+import {
+  fetchBundleOptions,
+  fetchImageTags,
+  fetchPanelTemplates,
+  saveTemplate,
+} from '../../../api/templates.ts';
 import { Modal } from '../../../components/Modal.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useAppStore } from '../../../state/store.ts';
@@ -83,16 +88,22 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [designId]);
 
-  // Related tags: the other tags of templates carrying the last tag (or all, without tags).
+  // Related tags: the other tags of templates carrying the last tag; with no tag yet, the
+  // image's suggested tags first (GET /image/{id}/tags), then every template's tags.
   const lastTag = state.tags[state.tags.length - 1] ?? '';
+  const imageId = useEditor((s) => s.design?.image_id ?? '');
   useEffect(() => {
     const controller = new AbortController();
-    fetchPanelTemplates('templates', lastTag, 1, controller.signal).then(
-      (page) => setRelated(page.relatedTags),
+    const forImage =
+      lastTag === '' && imageId !== ''
+        ? fetchImageTags(imageId, controller.signal).catch(() => [])
+        : Promise.resolve([]);
+    Promise.all([forImage, fetchPanelTemplates('templates', lastTag, 1, controller.signal)]).then(
+      ([suggested, page]) => setRelated([...new Set([...suggested, ...page.relatedTags])]),
       () => setRelated([]),
     );
     return () => controller.abort();
-  }, [lastTag]);
+  }, [lastTag, imageId]);
 
   useEffect(() => {
     if (!state.tagError) return;
