@@ -5,10 +5,20 @@
  * unavailable; the demo team (Pro as data) sees its plan, limits and PDF export in Settings →
  * Subscription; the admin's free team sees why plans cannot change here; a 402 elsewhere lands on
  * the subscription tab; the payment-confirmation page refuses a foreign redirect. The browser
- * never contacts Stripe. Screenshots land in test-results/e2e-billing-*.png.
+ * never contacts Stripe. Then the online screens, with the billing answers played in the browser
+ * (shapes typed against shared/billing.ts, since the local stack cannot reach Stripe): the card
+ * and invoices, the cancel flow's freeze with the requests it sends, and a 400 `paymentId`
+ * leading to the payment-confirmation page. Screenshots land in test-results/e2e-billing-*.png.
  */
 import { describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'puppeteer-core';
+import type { BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
+import type {
+  Invoice,
+  PaymentActionRequired,
+  Plan,
+  SubscriptionAnswer,
+  SubscriptionView,
+} from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
@@ -196,6 +206,217 @@ describe('billing offline', () => {
     );
     expect(back).toBe('/settings#/subscription');
     await snap(page, 'e2e-billing-payment-offline');
+    expect(stripeCalls).toEqual([]);
+    await context.close();
+  });
+});
+
+/** The demo team paying for Pro monthly, as `GET /settings/subscription` answers online. */
+const payingView: SubscriptionView = {
+  team_id: 'team-demo',
+  billing_online: true,
+  plan: 'pro-monthly',
+  subscription_id: 'sub_demo',
+  status: 'active',
+  quantity: 1,
+  active: true,
+  on_trial: false,
+  trial_ends_at: null,
+  on_grace_period: false,
+  ends_at: null,
+  current_period_end: '2030-01-15T12:00:00.000Z',
+  needs_subscription: false,
+  frozen: false,
+  frozenPlan: null,
+  cancel_type: 'freeze',
+  card: { brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 },
+  billing_address: null,
+  vat_id: null,
+  extra_billing_information: null,
+  discount: null,
+  capabilities: {
+    can_export_pdf: true,
+    can_upload_custom_fonts: true,
+    teams: 10,
+    teamMembers: 25,
+    frozen: false,
+  },
+};
+
+const frozenView: SubscriptionView = {
+  ...payingView,
+  plan: 'plan-freeze',
+  frozen: true,
+  frozenPlan: 'pro-monthly',
+  cancel_type: 'cancel',
+  capabilities: { ...payingView.capabilities, can_export_pdf: false, frozen: true },
+};
+
+const onlinePlans: Plan[] = [
+  {
+    id: 'free',
+    name: 'Free',
+    price: 0,
+    interval: 'monthly',
+    type: 'user',
+    active: true,
+    attributes: { teams: 1, teamMembers: 1 },
+    features: { can_export_pdf: false, can_upload_custom_fonts: false },
+    available: true,
+  },
+  {
+    id: 'pro-monthly',
+    name: 'Pro',
+    price: 2900,
+    interval: 'monthly',
+    type: 'team',
+    active: true,
+    attributes: { teams: 10, teamMembers: 25 },
+    features: { can_export_pdf: true, can_upload_custom_fonts: true },
+    available: true,
+  },
+];
+
+const invoices: Invoice[] = [
+  {
+    id: 'in_2',
+    number: 'PS-0002',
+    date: '2026-11-01T12:00:00.000Z',
+    total: 2900,
+    currency: 'usd',
+    status: 'paid',
+    download_url: '/settings/invoice/in_2',
+  },
+  {
+    id: 'in_1',
+    number: 'PS-0001',
+    date: '2026-10-01T12:00:00.000Z',
+    total: 0,
+    currency: 'usd',
+    status: 'paid',
+    download_url: '/settings/invoice/in_1',
+  },
+];
+
+/** One played answer: status and JSON body. */
+type Played = { status: number; body: unknown };
+
+/**
+ * Answers the billing calls in the browser from `answers` (keyed `METHOD /path`), lets every
+ * other request through, and records the JSON bodies the SPA sent, by the same key.
+ */
+async function playBilling(page: Page, answers: Record<string, () => Played>) {
+  const sent: Record<string, unknown[]> = {};
+  await page.setRequestInterception(true);
+  page.on('request', (request: HTTPRequest) => {
+    const url = new URL(request.url());
+    const key = `${request.method()} ${url.pathname}`;
+    const answer = answers[key];
+    const isXhr = request.headers()['x-requested-with'] === 'XMLHttpRequest';
+    if (!answer || !isXhr) return void request.continue();
+    const body = request.postData();
+    (sent[key] ??= []).push(body ? JSON.parse(body) : undefined);
+    const played = answer();
+    void request.respond({
+      status: played.status,
+      contentType: 'application/json',
+      body: JSON.stringify(played.body),
+    });
+  });
+  return sent;
+}
+
+describe('billing online (answers played in the browser)', () => {
+  it('shows the card and invoices, freezes through the cancel flow, and follows a 400 to the payment page', async () => {
+    const { page, context, stripeCalls } = await freshPage();
+    const base = stack().url;
+    await signIn(page, base, 'demo@example.com', 'demo-password');
+    let view = payingView;
+    const sent = await playBilling(page, {
+      'GET /spark/plans': () => ({ status: 200, body: onlinePlans }),
+      'GET /settings/subscription': () => ({ status: 200, body: view }),
+      'GET /settings/invoices': () => ({ status: 200, body: invoices }),
+      'PUT /settings/companies/team-demo/metaData': () => ({
+        status: 200,
+        body: { success: true },
+      }),
+      'PUT /settings/subscription': () => {
+        if (view.frozen) {
+          const body: PaymentActionRequired = {
+            success: false,
+            code: 'payment_action_required',
+            message: 'Extra confirmation is needed to process your payment.',
+            paymentId: 'pi_3ds',
+          };
+          return { status: 400, body };
+        }
+        view = frozenView;
+        const body: SubscriptionAnswer = { success: true, subscription: frozenView };
+        return { status: 200, body };
+      },
+    });
+
+    await page.goto(`${base}/settings#/subscription`);
+    await waitForText(page, 'Demo Team: Pro plan');
+    await waitForText(page, 'Renews on January 15th, 2030.');
+    await waitForText(page, '************4242');
+    await waitForText(page, 'Expires 04/31');
+    // Spec 001 §5: the $0.00 invoice is not listed; the paid one downloads through the PDF link.
+    await page.waitForSelector('.invoice-table', { timeout: TIMEOUT_MS });
+    const rows = await page.$$eval('.invoice-table tbody tr', (trs) =>
+      trs.map((tr) => ({
+        text: (tr as HTMLElement).innerText,
+        href: tr.querySelector('a')?.getAttribute('href'),
+      })),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.text).toContain('November 1st, 2026');
+    expect(rows[0]?.text).toContain('$29');
+    expect(rows[0]?.href).toBe('/settings/invoice/in_2');
+    await snap(page, 'e2e-billing-online-settings');
+
+    // The cancel flow (spec 001 §4): a reason first, then the freeze offer.
+    await press(page, 'Cancel subscription');
+    await waitForText(page, 'Why are you leaving?');
+    await press(page, 'Continue');
+    await waitForText(page, 'Please choose a reason.');
+    await page.locator(byRole('radio', 'It costs too much')).setTimeout(TIMEOUT_MS).click();
+    await snap(page, 'e2e-billing-cancel-reason');
+    await press(page, 'Continue');
+    await waitForText(page, 'Freeze your account instead?');
+    await snap(page, 'e2e-billing-freeze-offer');
+    await press(page, 'Freeze my account');
+    await waitForText(page, 'Your account is frozen');
+    expect(sent['PUT /settings/companies/team-demo/metaData']).toEqual([
+      expect.objectContaining({
+        type: 'cost',
+        cancelType: 'freeze',
+        subscriptionId: 'sub_demo',
+        currentTeam: 'team-demo',
+        frozenPlan: 'pro-monthly',
+        confirm: true,
+      }),
+    ]);
+    expect(sent['PUT /settings/subscription']).toEqual([
+      { plan: 'plan-freeze', subscriptionId: 'sub_demo' },
+    ]);
+    await press(page, 'Close');
+    await waitForText(page, 'Demo Team: Frozen plan');
+    expect(await fact(page, 'PDF export')).toBe('Not included: Pro plans only');
+
+    // Spec 001 §4, §8: a 400 with paymentId goes to the payment-confirmation page, which will
+    // return to this tab.
+    await press(page, 'Resume Pro');
+    await page.waitForFunction(() => location.pathname === '/stripe/payment/pi_3ds', {
+      timeout: TIMEOUT_MS,
+    });
+    expect(await page.evaluate(() => new URLSearchParams(location.search).get('redirect'))).toBe(
+      '/settings#/subscription',
+    );
+    expect(sent['PUT /settings/subscription']?.[1]).toEqual({
+      plan: 'pro-monthly',
+      subscriptionId: 'sub_demo',
+    });
     expect(stripeCalls).toEqual([]);
     await context.close();
   });

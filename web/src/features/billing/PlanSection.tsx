@@ -136,9 +136,11 @@ export function PlanSection({
   const [interval, setPickedInterval] = useState<PlanInterval>(current?.interval ?? 'monthly');
   const [picked, setPicked] = useState<string | undefined>(view.plan);
   const [flow, dispatch] = useReducer(cancelFlow, CLOSED);
+  // The section stays mounted across changes, so the cancel flow can show its outcome.
   const action = useBillingAction(teamId, ['plan'], (next) => {
     onChanged(next);
     setSwitching(false);
+    setPicked(next.plan);
   });
   const subscriptionId = view.subscription_id;
 

@@ -102,7 +102,6 @@ export function SubscriptionPanel({
   return (
     <div className="subscription">
       <PlanSection
-        key={`${view.plan}-${view.subscription_id ?? 'none'}`}
         headingId={heading('plan')}
         teamName={team.name}
         teamId={teamId}
