@@ -128,6 +128,8 @@ describe('export screen', () => {
         () => /HTML copied|blocked copying/.test(document.body.innerText),
         { timeout: TIMEOUT_MS },
       );
+      // From the top: the sticky preview then sits beside the settings in the full-page shot.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await snap(page, 'e2e-export-3-generated');
 
       // The HTML's image URL is the direct link, with the tag Klaviyo fills in.
@@ -169,6 +171,8 @@ describe('export screen', () => {
       expect(await page.evaluate(() => document.body.innerText)).not.toContain(
         'This feature is available only for Pro plans.',
       );
+      // From the top: the sticky preview then sits beside the settings in the full-page shot.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await snap(page, 'e2e-export-4-pdf');
       expect(errors).toEqual([]);
       await context.close();
