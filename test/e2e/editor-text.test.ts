@@ -223,6 +223,39 @@ describe('editor text tools', () => {
       await press(page, 'Undo');
       expect(await control(page, 'textbox', 'Text').value()).toBe(TEXT);
 
+      // Drag: a click inside the merge field selects it whole; dragged to the start, it moves
+      // there in one step and keeps its parameter (spec 000 §4 "Dragging a parameter").
+      const field = await page.$eval(byRole('textbox', 'Text'), (el) => {
+        const style = getComputedStyle(el);
+        const measure = document.createElement('canvas').getContext('2d')!;
+        measure.font = `${style.fontSize} ${style.fontFamily}`;
+        const rect = el.getBoundingClientRect();
+        const size = parseFloat(style.fontSize);
+        return {
+          x: rect.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth),
+          y: rect.top + parseFloat(style.paddingTop) + parseFloat(style.borderTopWidth),
+          char: measure.measureText('M').width,
+          line: parseFloat(style.lineHeight) || size * 1.2,
+        };
+      });
+      const inside = { x: field.x + 8.5 * field.char, y: field.y + field.line / 2 };
+      await page.mouse.click(inside.x, inside.y);
+      expect(
+        await page.$eval(byRole('textbox', 'Text'), (el) => {
+          const t = el as HTMLTextAreaElement;
+          return [t.selectionStart, t.selectionEnd];
+        }),
+      ).toEqual([3, 17]);
+      await page.mouse.move(inside.x, inside.y);
+      await page.mouse.down();
+      await page.mouse.move(inside.x - 2 * field.char, inside.y + 2, { steps: 5 });
+      await page.mouse.move(field.x + 1, inside.y, { steps: 10 });
+      await page.mouse.up();
+      expect(await control(page, 'textbox', 'Text').value()).toBe('{{first_name}}Hi ');
+      expect(await control(page, 'textbox', 'Fallback for {{first_name}}').value()).toBe('friend');
+      await press(page, 'Undo');
+      expect(await control(page, 'textbox', 'Text').value()).toBe(TEXT);
+
       // Add custom data: the intro shows until "Don't show it again".
       await press(page, 'Add custom data');
       await findByRole(page, 'dialog', 'Custom data');
