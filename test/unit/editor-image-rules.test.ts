@@ -141,6 +141,10 @@ describe('crop (spec 000 §4, §5, §8)', () => {
   });
 });
 
+/** The SVG text of a base64 SVG data URL. */
+const svgOf = (url: string) =>
+  Buffer.from(url.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8');
+
 describe('sticker placement (spec 000 §9)', () => {
   const canvas = { width: 1000, height: 750 };
 
@@ -154,6 +158,14 @@ describe('sticker placement (spec 000 §9)', () => {
     expect([s.scaleX, s.scaleY]).toEqual([0.1, 0.1]);
     expect(s.top).toBe(10);
     expect(s.left).toBe(Math.round((1000 - 51.2) / 2));
+    // A second one at the same spot moves 10 px down and right, so it hides nothing.
+    const next = newSticker(
+      { ...demoDocument(), graphics_data: [s] },
+      { kind: 'image', url: 'files/stickers/b.png', stickerType: 'plain', width: 512, height: 512 },
+      'u2',
+      'https://app',
+    );
+    expect([next.left, next.top]).toEqual([s.left + 10, 20]);
   });
 
   it('divides the fill scale of a large image by 2, 3, 4, 5 or 6', () => {
@@ -193,15 +205,13 @@ describe('sticker placement (spec 000 §9)', () => {
       marginSize: 0,
       isTransparent: false,
     };
-    const plain = decodeURIComponent(qrImageUrl(base, 'https://app'));
+    const plain = svgOf(qrImageUrl(base, 'https://app'));
     expect(plain).toContain('fill="#ff0000"');
     expect(plain).toContain('fill="#ffffff"');
-    const wide = decodeURIComponent(qrImageUrl({ ...base, marginSize: 4 }, 'https://app'));
+    const wide = svgOf(qrImageUrl({ ...base, marginSize: 4 }, 'https://app'));
     const side = (svg: string) => Number(/viewBox="0 0 (\d+)/.exec(svg)![1]);
     expect(side(wide) - side(plain)).toBe(8);
-    expect(decodeURIComponent(qrImageUrl({ ...base, isTransparent: true }, 'x'))).not.toContain(
-      '#ffffff',
-    );
+    expect(svgOf(qrImageUrl({ ...base, isTransparent: true }, 'x'))).not.toContain('#ffffff');
     // no value: the default value is encoded, not an empty code
     expect(qrImageUrl({ ...base, dynamicStickerUrl: '' }, 'https://app')).toBe(
       qrImageUrl({ ...base, dynamicStickerUrl: 'https://app' }, 'x'),

@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { designServer } from './api.ts';
+import { withBaseImageSync } from './images-api.ts';
 import { runCommand, runCommandWith } from './commands.ts';
 import { CanvasStage } from './components/CanvasStage.tsx';
 import { EditorToolbar, IS_MAC } from './components/EditorToolbar.tsx';
@@ -15,6 +16,7 @@ import { HelpLink } from './components/HelpLink.tsx';
 import { TextToolbar } from './components/TextToolbar.tsx';
 import { SaveStateIndicator } from './components/SaveStateIndicator.tsx';
 import { SidePanels } from './components/SidePanels.tsx';
+import { StickerDeleteConfirmation, StickerToolbar } from './components/StickerTools.tsx';
 import { TitleField } from './components/TitleField.tsx';
 import { EditorContext, useEditor, useEditorContext } from './EditorContext.tsx';
 import { shortcutFor } from './keyboard.ts';
@@ -74,7 +76,9 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
   });
 
   useEffect(() => {
-    const controller = startSync(store, designServer);
+    // A new photo or a crop is saved through saveImageId before the full save (images-api.ts).
+    const opened = store.getState().design!.image_id;
+    const controller = startSync(store, withBaseImageSync(designServer, opened));
     sync.attach(controller);
     // Leaving the page (or the tab going to the background) saves what is waiting.
     const onHide = () => {
@@ -116,10 +120,12 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
           <div className="editor-main">
             <EditorToolbar />
             <TextToolbar />
+            <StickerToolbar />
             <CanvasStage baseImageUrl={loaded.meta.baseImageUrl} />
           </div>
         </div>
         <DeleteConfirmation />
+        <StickerDeleteConfirmation />
       </div>
     </EditorContext.Provider>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { mountCanvasView } from '../canvas/view.ts';
+import { CropOverlay } from './CropOverlay.tsx';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { SelectionOverlay } from './SelectionOverlay.tsx';
 import { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
@@ -77,6 +78,7 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
           data-testid="editor-canvas"
           data-canvas-width={width}
         />
+        <CropOverlay layers={layers} />
         <SelectionOverlay layers={layers} />
       </div>
     </div>

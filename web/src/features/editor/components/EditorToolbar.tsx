@@ -2,6 +2,7 @@ import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
 import { shortcutLabel } from '../keyboard.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { SaveTemplateButton } from './SaveTemplateModal.tsx';
+import { ImageToolbar } from './ImageToolbar.tsx';
 
 /** Whether `Mod` means ⌘ on this device. */
 export const IS_MAC =
@@ -46,6 +47,7 @@ export function EditorToolbar() {
     <div className="editor-toolbar" role="toolbar" aria-label="Image tools">
       <CommandButton name="undo" icon="↶" />
       <CommandButton name="redo" icon="↷" />
+      <ImageToolbar />
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>

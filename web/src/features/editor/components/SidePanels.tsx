@@ -1,7 +1,9 @@
 import { useId } from 'react';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { PANELS, type PanelName } from '../store/uiSlice.ts';
+import { ImagesPanel } from './ImagesPanel.tsx';
 import { SnippetPanel } from './SnippetPanel.tsx';
+import { StickersPanel } from './StickersPanel.tsx';
 import { TemplatesPanel } from './TemplatesPanel.tsx';
 
 const TITLES: Record<PanelName, string> = {
@@ -11,18 +13,9 @@ const TITLES: Record<PanelName, string> = {
   stickers: 'Stickers',
 };
 
-/** What the panels not built yet will hold (spec 000 §2), said plainly. */
-const LATER: Record<Exclude<PanelName, 'snippets' | 'templates'>, string> = {
-  images:
-    'The image library, your uploads and the stock-photo search arrive with the image library. To use another photo now, create a new PicSnippet from the dashboard.',
-  stickers:
-    'Sticker packs, your uploads, favourites and the QR code, avatar, hosted image and screenshot stickers arrive with the sticker tools.',
-};
-
 /**
  * The four side panels (spec 000 §2 "Four floating side panels, one open at a time"): a rail of
- * toggle buttons and the open panel. The Snippets panel is complete; the library panels come
- * with the libraries issue and say so.
+ * toggle buttons and the open panel.
  */
 export function SidePanels() {
   const { store } = useEditorContext();
@@ -52,8 +45,10 @@ export function SidePanels() {
             <SnippetPanel />
           ) : open === 'templates' ? (
             <TemplatesPanel />
+          ) : open === 'images' ? (
+            <ImagesPanel />
           ) : (
-            <p className="muted small">{LATER[open]}</p>
+            <StickersPanel />
           )}
         </section>
       )}

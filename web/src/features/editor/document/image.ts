@@ -230,7 +230,8 @@ export function croppedDocument(
 /**
  * The document with another base photo (spec 000 §2 Images panel; the `replace` route's rule,
  * functions/designs/handler.ts): the image id, key and size, and the canvas keeps its width
- * and takes the photo's aspect ratio (the photo covers it); objects kept inside.
+ * and takes the photo's aspect ratio as drawn (a quarter-turned photo's height over its width;
+ * the design's rotation and flips stay); objects kept inside.
  */
 export function withBaseImage(design: DesignDocument, image: BaseImageRef): DesignDocument {
   const next: DesignDocument = {
@@ -241,7 +242,9 @@ export function withBaseImage(design: DesignDocument, image: BaseImageRef): Desi
     image_height: image.height > 0 ? Math.round(image.height) : null,
   };
   if (!(image.width > 0 && image.height > 0)) return next;
-  const height = Math.max(1, Math.round((design.canvas_width * image.height) / image.width));
+  const turned = Math.round(design.image_angle / 90) % 2 === 1;
+  const aspect = turned ? image.width / image.height : image.height / image.width;
+  const height = Math.max(1, Math.round(design.canvas_width * aspect));
   return withCanvasSize(next, { width: design.canvas_width, height });
 }
 

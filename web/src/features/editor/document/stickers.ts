@@ -97,6 +97,40 @@ export function newStickerPosition(
   return { left: box.left, top: box.top };
 }
 
+/** How far a new sticker moves when another one already sits at its spot, px. */
+const CASCADE_PX = 10;
+
+/**
+ * The spot itself, or, when a sticker already sits exactly there (the last one added), 10 px
+ * further down and right until it is free, inside the canvas: a new sticker is never hidden
+ * under or over an earlier one.
+ */
+function freeSpot(
+  design: DesignDocument,
+  spot: { left: number; top: number },
+  image: { width: number; height: number },
+  scale: number,
+): { left: number; top: number } {
+  const canvas = { width: design.canvas_width, height: design.canvas_height };
+  const taken = (p: { left: number; top: number }) =>
+    design.graphics_data.some((s) => s.left === p.left && s.top === p.top);
+  let at = spot;
+  for (let i = 0; i < 50 && taken(at); i++) {
+    const box = clampBox(
+      {
+        left: at.left + CASCADE_PX,
+        top: at.top + CASCADE_PX,
+        width: image.width * scale,
+        height: image.height * scale,
+      },
+      canvas,
+    );
+    if (box.left === at.left && box.top === at.top) break;
+    at = box;
+  }
+  return at;
+}
+
 /** What the panel hands over to add a sticker (functions/stickers/views.ts item shapes). */
 export type StickerSource =
   | { kind: 'image'; url: string; stickerType: 'plain' | 'upload'; width: number; height: number }
@@ -119,7 +153,8 @@ export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): 
   return svgDataUrl(svg);
 }
 
-const svgDataUrl = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+/** An SVG as a base64 data URL (the SVGs here are ASCII). */
+const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${btoa(svg)}`;
 
 /**
  * A QR code as an SVG data URL: the matrix `qrcode` makes (error correction M, as the render
@@ -139,9 +174,15 @@ export function qrImageUrl(
   const colour = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(sticker.qrCodeColor)
     ? sticker.qrCodeColor
     : DEFAULT_QR_COLOUR;
+  // One path of horizontal runs of dark modules: small enough to keep in the document.
   let path = '';
   for (let y = 0; y < n; y++)
-    for (let x = 0; x < n; x++) if (qr.modules.get(y, x)) path += `M${x + m} ${y + m}h1v1h-1z`;
+    for (let x = 0; x < n; x++) {
+      if (!qr.modules.get(y, x) || (x > 0 && qr.modules.get(y, x - 1))) continue;
+      let run = 1;
+      while (x + run < n && qr.modules.get(y, x + run)) run++;
+      path += `M${x + m} ${y + m}h${run}v1h-${run}z`;
+    }
   const side = n + 2 * m;
   const background = sticker.isTransparent
     ? ''
@@ -195,7 +236,7 @@ export function newSticker(
       ...image,
       scaleX: scale,
       scaleY: scale,
-      ...newStickerPosition(image, scale, canvas),
+      ...freeSpot(design, newStickerPosition(image, scale, canvas), image, scale),
     });
   }
   const type = source.dynamicType;
@@ -211,7 +252,7 @@ export function newSticker(
     ...image,
     scaleX: scale,
     scaleY: scale,
-    ...newStickerPosition(image, scale, canvas),
+    ...freeSpot(design, newStickerPosition(image, scale, canvas), image, scale),
   });
   return { ...sticker, ...dynamicImage(sticker, defaultQrValue) };
 }
