@@ -470,7 +470,15 @@ export type CancelMetaDataRequest = z.input<typeof CancelMetaDataRequestSchema>;
  * make `stripe_payment_method` (from the SetupIntent) the default card; the address fields
  * update the billing address.
  */
-export const PaymentMethodRequestSchema = BillingAddressSchema.partial().extend({
+export const PaymentMethodRequestSchema = BillingAddressSchema.extend({
+  /** Optional here: an absent country keeps the stored address (no default). */
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'The country must be a two-letter code.')
+    .optional(),
+}).extend({
   stripe_payment_method: z
     .string({ error: BILLING_MESSAGES.cardRequired })
     .trim()
@@ -577,6 +585,14 @@ export function billingPaths(teamId?: string) {
     updatePaymentMethod: teamId ? `${base}/update-payment-method` : undefined,
   } as const;
 }
+
+/**
+ * The SPA's card-update page for a team whose payment failed (spec 001 §2 "Card-update page for
+ * an account being cancelled, with team_id in the query"); e-mails about a failed payment can
+ * link here. It saves through `PUT /settings/companies/{id}/update-payment-method`.
+ */
+export const cardUpdatePath = (teamId: string): string =>
+  `/settings/card-update?team_id=${encodeURIComponent(teamId)}`;
 
 /** `/{cashierPath}/payment/{paymentId}?redirect=…` (spec 001 §2, §9). */
 export const paymentConfirmationPath = (paymentId: string, redirect?: string): string =>

@@ -420,4 +420,35 @@ describe('billing online (answers played in the browser)', () => {
     expect(stripeCalls).toEqual([]);
     await context.close();
   });
+
+  it('the card-update page takes the team from the query and shows why no card can be taken', async () => {
+    const { page, context, stripeCalls } = await freshPage(375, 812);
+    const base = stack().url;
+    await signIn(page, base, 'demo@example.com', 'demo-password');
+    // Offline, as the local stack answers: nothing to update.
+    await page.goto(`${base}/settings/card-update?team_id=team-demo`);
+    await waitForText(page, 'Cards cannot be updated here');
+
+    // A team whose renewal failed (played); the SetupIntent call is the stack's own, which has
+    // no Stripe key: the card field says so with the spec's words and loads nothing from Stripe.
+    await playBilling(page, {
+      'GET /settings/companies/team-demo/subscription': () => ({
+        status: 200,
+        body: { ...payingView, status: 'past_due', active: false },
+      }),
+    });
+    await page.reload();
+    await waitForText(page, 'The last payment for this company did not go through.');
+    await waitForText(page, '************4242');
+    await waitForText(page, 'Invalid Stripe Key/Secret');
+    await page.waitForSelector(byRole('button', 'Try again'), { timeout: TIMEOUT_MS });
+    expect(
+      await page.$eval(byRole('link', "Back to the company's subscription"), (a) =>
+        a.getAttribute('href'),
+      ),
+    ).toBe('/settings/companies/team-demo#/subscription');
+    await snap(page, 'e2e-billing-card-update-375');
+    expect(stripeCalls).toEqual([]);
+    await context.close();
+  });
 });

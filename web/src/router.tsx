@@ -4,6 +4,7 @@ import { onPaymentRequired } from './api/client.ts';
 import { AppShell } from './components/AppShell.tsx';
 import { PlanSettingsRedirect } from './features/billing/PlanSettingsRedirect.tsx';
 import { BundleEditPage } from './pages/BundleEditPage.tsx';
+import { CardUpdatePage } from './pages/CardUpdatePage.tsx';
 import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { CreateDesignPage } from './pages/CreateDesignPage.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
@@ -45,6 +46,8 @@ export const router = createBrowserRouter([
       // Spec 001 §2: plan settings addresses open the subscription tab.
       { path: 'settings/subscription', element: <PlanSettingsRedirect /> },
       { path: 'settings/companies/:teamId/subscription', element: <PlanSettingsRedirect /> },
+      // Spec 001 §2: the card-update page (?team_id=), `cardUpdatePath` in shared/billing.ts.
+      { path: 'settings/card-update', element: <CardUpdatePage /> },
       // Spec 001 §2: the payment-confirmation page (3-D Secure after a subscribe or switch).
       { path: `${CASHIER_PATH}/payment/:paymentId`, element: <PaymentConfirmationPage /> },
       { path: 'dashboard', element: <DashboardPage /> },

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { updatePaymentMethod } from './api.ts';
+import { updateCardOfTeam, updatePaymentMethod } from './api.ts';
 import { CardField, collectCard, type CardCollector } from './CardField.tsx';
 import { MaskedCard } from './MaskedCard.tsx';
 import { useBillingAction, type BillingSectionProps } from './useBillingAction.ts';
@@ -10,9 +10,18 @@ import { useBillingAction, type BillingSectionProps } from './useBillingAction.t
  * The payment method (spec 001 §2 settings tab "payment method"; §4 "Saving a card uses a
  * setup-intent step"): the card on file, masked with its brand (§9), and a form that takes a
  * new card through a SetupIntent and makes it the default (`PUT …/payment-method`).
+ *
+ * @param cardUpdate the card-update page's variant (spec 001 §2): the form is open at once and
+ *   saves through `PUT /settings/companies/{id}/update-payment-method`.
  */
-export function PaymentMethodSection({ teamId, view, headingId, onChanged }: BillingSectionProps) {
-  const [editing, setEditing] = useState(false);
+export function PaymentMethodSection({
+  teamId,
+  view,
+  headingId,
+  onChanged,
+  cardUpdate = false,
+}: BillingSectionProps & { cardUpdate?: boolean }) {
+  const [editing, setEditing] = useState(cardUpdate);
   const [saved, setSaved] = useState(false);
   const cardRef = useRef<CardCollector | null>(null);
   const action = useBillingAction(teamId, ['stripe_payment_method'], (next) => {
@@ -25,7 +34,12 @@ export function PaymentMethodSection({ teamId, view, headingId, onChanged }: Bil
     setSaved(false);
     const method = await collectCard(cardRef);
     if (!method) return;
-    await action.run('card', () => updatePaymentMethod(teamId, { stripe_payment_method: method }));
+    const request = { stripe_payment_method: method };
+    await action.run('card', () =>
+      cardUpdate && teamId
+        ? updateCardOfTeam(teamId, request)
+        : updatePaymentMethod(teamId, request),
+    );
   }
 
   return (
@@ -47,16 +61,18 @@ export function PaymentMethodSection({ teamId, view, headingId, onChanged }: Bil
             errors={action.errors.stripe_payment_method}
           />
           <div className="subscription__actions">
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => {
-                setEditing(false);
-                action.reset();
-              }}
-            >
-              Cancel
-            </button>
+            {!cardUpdate && (
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => {
+                  setEditing(false);
+                  action.reset();
+                }}
+              >
+                Cancel
+              </button>
+            )}
             <button
               type="button"
               className="button"

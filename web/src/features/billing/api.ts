@@ -153,6 +153,13 @@ export const saveCancelMetaData = (teamId: string, request: CancelMetaDataReques
 export const updatePaymentMethod = (teamId: string | undefined, request: PaymentMethodRequest) =>
   changed('PUT', billingPaths(teamId).paymentMethod, request);
 
+/**
+ * `PUT /settings/companies/{id}/update-payment-method` (spec 001 §2 card-update page, §7): the
+ * card for a team whose subscription is being cancelled for a failed payment.
+ */
+export const updateCardOfTeam = (teamId: string, request: PaymentMethodRequest) =>
+  changed('PUT', `/settings/companies/${enc(teamId)}/update-payment-method`, request);
+
 /** `PUT …/payment-method/vat-id`: set or clear (null) the VAT id. */
 export const updateVatId = (teamId: string | undefined, request: VatIdRequest) =>
   changed('PUT', billingPaths(teamId).vatId, request);

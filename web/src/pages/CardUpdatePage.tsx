@@ -1,0 +1,91 @@
+import { useId, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { SubscriptionView } from '#shared/billing.ts';
+import { Notice } from '../components/Notice.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { fetchSubscription } from '../features/billing/api.ts';
+import { PaymentMethodSection } from '../features/billing/PaymentMethodSection.tsx';
+import { subscriptionPhase } from '../features/billing/subscriptionState.ts';
+import { subscriptionTabPath } from '../features/billing/useBillingAction.ts';
+import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { useLoad } from '../hooks/useLoad.ts';
+import { SignedInOnly } from './SettingsPage.tsx';
+
+/**
+ * The card-update page (spec 001 §2 "Card-update page for an account being cancelled, with
+ * team_id in the query"): the team's card on file and the card form, saved through
+ * `PUT /settings/companies/{team_id}/update-payment-method` (spec 001 §7), so a subscription
+ * whose payment failed can be paid before it ends. Owners only (the server checks). Its address
+ * is `cardUpdatePath(teamId)` in shared/billing.ts.
+ */
+export function CardUpdatePage() {
+  useDocumentTitle('Update your card');
+  return (
+    <SignedInOnly>
+      <CardUpdate />
+    </SignedInOnly>
+  );
+}
+
+function CardUpdate() {
+  const [params] = useSearchParams();
+  const teamId = params.get('team_id')?.trim() ?? '';
+  const headingId = useId();
+  const data = useLoad(
+    (signal) =>
+      teamId ? fetchSubscription(teamId, signal) : Promise.resolve<SubscriptionView | null>(null),
+    teamId,
+  );
+  const [changed, setChanged] = useState<SubscriptionView>();
+  const view = changed ?? data.data ?? undefined;
+
+  return (
+    <div className="container container--narrow stack">
+      <h1 className="page-title">Update your card</h1>
+      {!teamId && (
+        <Notice tone="error" title="This link does not name a company">
+          Open the link from the e-mail again, or update the card in your{' '}
+          <Link to="/settings#/subscription">subscription settings</Link>.
+        </Notice>
+      )}
+      {data.state === 'loading' && (
+        <p className="muted" role="status">
+          <Spinner /> Loading the payment method…
+        </p>
+      )}
+      {data.state === 'error' && (
+        <LoadFailed
+          title="We could not load this company's payment method"
+          message={data.error}
+          onRetry={data.reload}
+        />
+      )}
+      {view && subscriptionPhase(view) === 'offline' && (
+        <Notice tone="info" title="Cards cannot be updated here">
+          Billing is not configured on this server, so there is no card to update.
+        </Notice>
+      )}
+      {view && subscriptionPhase(view) !== 'offline' && (
+        <>
+          <p>
+            The last payment for this company did not go through. Enter a card to keep the
+            subscription; the open invoice is paid with it.
+          </p>
+          <PaymentMethodSection
+            teamId={teamId}
+            view={view}
+            headingId={headingId}
+            onChanged={setChanged}
+            cardUpdate
+          />
+        </>
+      )}
+      {teamId && (
+        <p>
+          <Link to={subscriptionTabPath(teamId)}>Back to the company&apos;s subscription</Link>
+        </p>
+      )}
+    </div>
+  );
+}
