@@ -34,23 +34,37 @@ function useTeamCanUpload(): boolean {
   return canUpload;
 }
 
+/** How a snippet's family is drawn, as far as the toolbar needs to know. */
+export interface FontState {
+  /** Unknown to the catalogue (the default font draws it, spec 000 §8) or its files failed. */
+  failed: boolean;
+  /** One of the team's uploaded fonts: no bold or italic (spec 000 §5). */
+  uploaded: boolean;
+}
+
 /**
- * Whether the snippet's family cannot be drawn: unknown to the catalogue (then the default font
- * draws it, spec 000 §8 "Unknown fonts fall back to the default font") or its files failed.
+ * Loads the snippet's family (`loadFont`) and says whether it cannot be drawn or is an
+ * uploaded font; both false until known.
  */
-function useFontFailed(family: string): boolean {
-  const [failed, setFailed] = useState<string | null>(null);
+export function useFontState(family: string): FontState {
+  const [state, setState] = useState<FontState & { family: string }>({
+    family,
+    failed: false,
+    uploaded: false,
+  });
   useEffect(() => {
     let live = true;
     loadFont(family).then(
-      (resolution) => live && setFailed(resolution.source === 'fallback' ? family : null),
-      () => live && setFailed(family),
+      (r) =>
+        live &&
+        setState({ family, failed: r.source === 'fallback', uploaded: r.source === 'custom' }),
+      () => live && setState({ family, failed: true, uploaded: false }),
     );
     return () => {
       live = false;
     };
   }, [family]);
-  return failed === family;
+  return state.family === family ? state : { failed: false, uploaded: false };
 }
 
 /**
@@ -61,14 +75,16 @@ function useFontFailed(family: string): boolean {
  */
 export function FontFamilyField({
   value,
+  failed,
   onChange,
 }: {
   value: string;
+  /** The family cannot be drawn (`useFontState`). */
+  failed: boolean;
   /** Called with the chosen family after it loaded. */
   onChange: (family: string) => void;
 }) {
   const teamCanUpload = useTeamCanUpload();
-  const failed = useFontFailed(value);
   return (
     <div className="field text-toolbar__font">
       <span className="field__label" aria-hidden="true">

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { Notice } from '../../../components/Notice.tsx';
 import { MAX_FONT_SIZE, type TextSnippet } from '#shared/design.ts';
 import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
 import type { TextAlign } from '../commands/text.ts';
@@ -7,7 +8,7 @@ import { shortcutLabel } from '../keyboard.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
 import { ColorField } from './ColorField.tsx';
 import { IS_MAC } from './EditorToolbar.tsx';
-import { FontFamilyField } from './FontFamilyField.tsx';
+import { FontFamilyField, useFontState } from './FontFamilyField.tsx';
 import { startPointerGesture } from './gesture.ts';
 import { NumberField } from './NumberField.tsx';
 import '../text.css';
@@ -32,6 +33,7 @@ export function TextToolbar() {
 function SnippetTools({ snippet }: { snippet: TextSnippet }) {
   const { store } = useEditorContext();
   const [moreOpen, setMoreOpen] = useState(false);
+  const font = useFontState(snippet.fontFamily);
   const layoutId = useId();
   const moreId = useId();
   const id = snippet.id;
@@ -43,10 +45,11 @@ function SnippetTools({ snippet }: { snippet: TextSnippet }) {
     >
       <FontFamilyField
         value={snippet.fontFamily}
+        failed={font.failed}
         onChange={(fontFamily) => runCommand(store, 'setSnippetFontFamily', { id, fontFamily })}
       />
       <SizeField snippet={snippet} />
-      <StyleButtons snippet={snippet} />
+      <StyleButtons snippet={snippet} uploadedFont={font.uploaded} />
       <div id={layoutId} className="text-toolbar__part text-toolbar__part--layout">
         <AlignmentGroup value={snippet.textAlign} id={id} />
         <ColorField
@@ -148,9 +151,24 @@ function titleOf(name: CommandName): string {
   return first ? `${label} (${shortcutLabel(first.keys, IS_MAC)})` : label;
 }
 
-/** Bold, italic and underline as toggle buttons (spec 000 §2 "style (bold/italic), underline"). */
-function StyleButtons({ snippet }: { snippet: TextSnippet }) {
+/** Spec 000 §8, word for word: bold and italic of an uploaded font (spec 000 §5). */
+export const UPLOADED_FONT_STYLE_MESSAGE = 'This action is not supported for uploaded fonts!';
+
+/** How long the uploaded-font message stays, ms (spec 000 §9 notices 2 to 4 s). */
+const MESSAGE_MS = 4000;
+
+/**
+ * Bold, italic and underline as toggle buttons (spec 000 §2 "style (bold/italic), underline").
+ * An uploaded font has no bold or italic faces (spec 000 §5): those two say so for 4 s instead.
+ */
+function StyleButtons({ snippet, uploadedFont }: { snippet: TextSnippet; uploadedFont: boolean }) {
   const { store } = useEditorContext();
+  const [message, setMessage] = useState(false);
+  useEffect(() => {
+    if (!message) return;
+    const timer = setTimeout(() => setMessage(false), MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [message]);
   const buttons = [
     { name: 'toggleBold', on: snippet.fontWeight === 'bold', mark: 'B', style: 'bold' },
     { name: 'toggleItalic', on: snippet.fontStyle === 'italic', mark: 'I', style: 'italic' },
@@ -158,19 +176,24 @@ function StyleButtons({ snippet }: { snippet: TextSnippet }) {
   ] as const;
   return (
     <div className="text-toolbar__buttons" role="group" aria-label="Style">
-      {buttons.map((b) => (
-        <button
-          key={b.name}
-          type="button"
-          className={`text-toolbar__toggle text-toolbar__toggle--${b.style}`}
-          aria-pressed={b.on}
-          aria-label={COMMANDS[b.name].label}
-          title={titleOf(b.name)}
-          onClick={() => runCommand(store, b.name)}
-        >
-          <span aria-hidden="true">{b.mark}</span>
-        </button>
-      ))}
+      {buttons.map((b) => {
+        const refused = uploadedFont && b.name !== 'toggleUnderline';
+        return (
+          <button
+            key={b.name}
+            type="button"
+            className={`text-toolbar__toggle text-toolbar__toggle--${b.style}`}
+            aria-pressed={b.on}
+            aria-disabled={refused || undefined}
+            aria-label={COMMANDS[b.name].label}
+            title={titleOf(b.name)}
+            onClick={() => (refused ? setMessage(true) : runCommand(store, b.name))}
+          >
+            <span aria-hidden="true">{b.mark}</span>
+          </button>
+        );
+      })}
+      {message && <Notice tone="error">{UPLOADED_FONT_STYLE_MESSAGE}</Notice>}
     </div>
   );
 }
