@@ -18,6 +18,7 @@ import type {
   Plan,
   SubscriptionAnswer,
   SubscriptionView,
+  TaxRateResponse,
 } from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
@@ -302,8 +303,9 @@ const invoices: Invoice[] = [
 type Played = { status: number; body: unknown };
 
 /**
- * Answers the billing calls in the browser from `answers` (keyed `METHOD /path`), lets every
- * other request through, and records the JSON bodies the SPA sent, by the same key.
+ * Answers the billing calls in the browser from `answers` (keyed `METHOD /path`), refuses
+ * Stripe's own hosts (this machine has no internet; the test only sees whether the SPA asks),
+ * lets every other request through, and records the JSON bodies the SPA sent, by the same key.
  */
 async function playBilling(page: Page, answers: Record<string, () => Played>) {
   const sent: Record<string, unknown[]> = {};
@@ -313,6 +315,7 @@ async function playBilling(page: Page, answers: Record<string, () => Played>) {
     const key = `${request.method()} ${url.pathname}`;
     const answer = answers[key];
     const isXhr = request.headers()['x-requested-with'] === 'XMLHttpRequest';
+    if (/stripe\.com$/i.test(url.hostname)) return void request.abort();
     if (!answer || !isXhr) return void request.continue();
     const body = request.postData();
     (sent[key] ??= []).push(body ? JSON.parse(body) : undefined);
@@ -418,6 +421,73 @@ describe('billing online (answers played in the browser)', () => {
       subscriptionId: 'sub_demo',
     });
     expect(stripeCalls).toEqual([]);
+    await context.close();
+  });
+
+  it('registration with a paid plan asks for the card, the billing address and, in the EU, the VAT id', async () => {
+    const { page, context, stripeCalls } = await freshPage();
+    const base = stack().url;
+    const tax: TaxRateResponse = {
+      rate: 19,
+      amount: 551,
+      currency: 'usd',
+      vat_country: true,
+      reverse_charge: false,
+    };
+    const sent = await playBilling(page, {
+      'GET /spark/plans': () => ({ status: 200, body: onlinePlans }),
+      'GET /stripe/key': () => ({ status: 200, body: { publishableKey: 'pk_test_played' } }),
+      'GET /geocode/country': () => ({ status: 200, body: { country: 'DE' } }),
+      'POST /tax-rate': () => ({ status: 200, body: tax }),
+    });
+    await page.goto(`${base}/register`);
+    await fillField(page, 'Name', 'Carla Card');
+    await fillField(page, 'E-mail address', `carla.${Date.now()}@example.com`);
+    await fillField(page, 'Company name', 'Carla Cards');
+    await fillField(page, 'Password', 'violet-harbour-42');
+    await fillField(page, 'Confirm password', 'violet-harbour-42');
+    await page.click('input[name="terms"]');
+    await press(page, 'Continue');
+
+    // Spec 001 §4: the first paid plan of the interval is chosen, and a paid plan takes a card.
+    await page.waitForSelector('input[name="plan"][value="pro-monthly"]:checked', {
+      timeout: TIMEOUT_MS,
+    });
+    await waitForText(page, 'Payment');
+    // Stripe.js is asked for now that there is a key, and cannot load here (no internet, and
+    // the SPA's Content-Security-Policy allows scripts from its own origin only).
+    await waitForText(page, 'The secure card form could not be loaded.');
+    const scripts = await page.$$eval('script[src]', (els) =>
+      els.map((el) => new URL((el as HTMLScriptElement).src).hostname),
+    );
+    expect(scripts).toContain('js.stripe.com');
+    expect(stripeCalls.every((url) => new URL(url).hostname === 'js.stripe.com')).toBe(true);
+    // The geocoded country is the default; in the EU the VAT id and the VAT preview show.
+    expect(await page.$eval('select[name="country"]', (el) => el.value)).toBe('DE');
+    await page.waitForSelector('input[name="vat_id"]', { timeout: TIMEOUT_MS });
+    await waitForText(page, 'VAT 19%: $5.51 per month, added to the price.');
+    expect(sent['POST /tax-rate']?.at(-1)).toEqual(
+      expect.objectContaining({ country: 'DE', plan: 'pro-monthly' }),
+    );
+    await snap(page, 'e2e-billing-register-paid');
+
+    // Outside the VAT list (spec 001 §9) there is no VAT id and no preview.
+    await page.select('select[name="country"]', 'US');
+    await page.waitForFunction(() => !document.querySelector('input[name="vat_id"]'), {
+      timeout: TIMEOUT_MS,
+    });
+    await page.waitForFunction(() => !document.body.innerText.includes('VAT 19%'), {
+      timeout: TIMEOUT_MS,
+    });
+
+    // An empty address is caught before anything is sent, and focus goes to it.
+    await press(page, 'Create account');
+    await page.waitForFunction(
+      () =>
+        document.activeElement?.getAttribute('name') === 'address' &&
+        document.body.innerText.includes('Please enter a value.'),
+      { timeout: TIMEOUT_MS },
+    );
     await context.close();
   });
 

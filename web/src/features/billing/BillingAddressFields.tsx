@@ -31,7 +31,7 @@ const ADDRESS_TEXT_FIELDS: Record<
   address: { label: 'Address', autoComplete: 'address-line1' },
   address_line_2: { label: 'Address line 2', autoComplete: 'address-line2', optional: true },
   city: { label: 'City', autoComplete: 'address-level2' },
-  state: { label: 'State or region', autoComplete: 'address-level1', optional: true },
+  state: { label: 'State', autoComplete: 'address-level1', optional: true },
   zip: { label: 'ZIP or postal code', autoComplete: 'postal-code' },
 };
 
