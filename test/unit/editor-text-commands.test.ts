@@ -133,6 +133,30 @@ describe('canvas clamps on every change (spec 000 §5)', () => {
   });
 });
 
+describe('resizing (spec 000 §5 "Text width cannot shrink below the widest line")', () => {
+  it('keeps the box at least as wide as the widest word the canvas measured', () => {
+    const editor = selected();
+    const resize = (width: number, minWidth?: number) =>
+      runCommand(editor.store, 'resizeTextSnippet', {
+        id: ID,
+        left: 100,
+        top: 300,
+        width,
+        fontSize: 64,
+        ...(minWidth === undefined ? {} : { minWidth }),
+      });
+    resize(120, 310);
+    expect(snippet(editor.store, ID).width).toBe(310);
+    editor.wait(2000);
+    resize(400.4, 310);
+    expect(snippet(editor.store, ID).width).toBe(400);
+    editor.wait(2000);
+    resize(5000);
+    expect(snippet(editor.store, ID).width).toBe(990);
+    expect(counts(editor.store)).toEqual({ undo: 3, redo: 0 });
+  });
+});
+
 describe('linked minimum size (spec 000 §4)', () => {
   it('unlinking keeps the minimum; linking sets half; an unlinked minimum stays under the size', () => {
     const editor = selected();

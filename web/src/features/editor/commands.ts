@@ -20,7 +20,6 @@ import {
   ADD_SNIPPET_COOLDOWN_MS,
   canvasOf,
   clampBox,
-  maxSnippetWidth,
   newTextSnippet,
   snippetHeight,
   withFontSize,
@@ -31,6 +30,7 @@ import type { ChangeIntent } from './store/designSlice.ts';
 import { canRedo, canUndo } from './store/history.ts';
 import { selectedSnippet, type Selection } from './store/selectionSlice.ts';
 import { TEXT_COMMANDS, settle, type TextCommandArgs } from './commands/text.ts';
+import { clampTextWidth } from './document/clamps.ts';
 import { IMAGE_COMMANDS, type ImageCommandArgs } from './commands/image.ts';
 import { STICKER_COMMANDS, type StickerCommandArgs } from './commands/stickers.ts';
 
@@ -66,7 +66,15 @@ export interface CommandArgs extends TextCommandArgs, ImageCommandArgs, StickerC
   deleteTextSnippet: { id: string };
   nudge: { dx: number; dy: number };
   moveObject: MoveArgs;
-  resizeTextSnippet: { id: string; left: number; top: number; width: number; fontSize: number };
+  resizeTextSnippet: {
+    id: string;
+    left: number;
+    top: number;
+    width: number;
+    fontSize: number;
+    /** The widest word or line the canvas measured at the new size, px (spec 000 §5). */
+    minWidth?: number;
+  };
   setSnippetText: { id: string; text: string };
   setSnippetFontSize: { id: string; fontSize: number };
   setSnippetFill: { id: string; fill: string };
@@ -317,7 +325,7 @@ export const COMMANDS: Registry = {
         const snippet = draftSnippet(draft, args.id);
         const canvas = canvasOf(draft as DesignDocument);
         Object.assign(snippet, withFontSize(snippet, args.fontSize));
-        snippet.width = Math.max(1, Math.min(maxSnippetWidth(canvas), Math.round(args.width)));
+        snippet.width = clampTextWidth(args.width, args.minWidth ?? 0, canvas);
         snippet.height = null;
         moveInDraft(draft, { target: { kind: 'snippet', id: args.id }, ...args });
       });

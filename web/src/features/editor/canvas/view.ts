@@ -14,7 +14,7 @@
  * for the whole gesture) and the dragged object is left as fabric moves it; it is redrawn from
  * the document when the gesture ends.
  */
-import { Canvas, StaticCanvas, type FabricObject, type TPointerEventInfo } from 'fabric';
+import { Canvas, StaticCanvas, Textbox, type FabricObject, type TPointerEventInfo } from 'fabric';
 import {
   drawBaseImage,
   fitTextLayer,
@@ -393,6 +393,8 @@ export function mountCanvasView(
       top: target.top,
       width: target.width * target.scaleX,
       fontSize: snippet.fontSize * ratio,
+      // Spec 000 §5 "Text width cannot shrink below the widest line".
+      minWidth: target instanceof Textbox ? target.dynamicMinWidth * target.scaleX : 0,
     });
   });
 
