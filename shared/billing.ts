@@ -470,7 +470,15 @@ export type CancelMetaDataRequest = z.input<typeof CancelMetaDataRequestSchema>;
  * make `stripe_payment_method` (from the SetupIntent) the default card; the address fields
  * update the billing address.
  */
-export const PaymentMethodRequestSchema = BillingAddressSchema.partial().extend({
+export const PaymentMethodRequestSchema = BillingAddressSchema.extend({
+  /** Optional here: an absent country keeps the stored address (no default). */
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'The country must be a two-letter code.')
+    .optional(),
+}).extend({
   stripe_payment_method: z
     .string({ error: BILLING_MESSAGES.cardRequired })
     .trim()

@@ -20,10 +20,13 @@ export interface CustomerDetails extends Partial<BillingAddress> {
 const blank = (v: string | null | undefined): string | undefined =>
   v === null || v === undefined || v.trim() === '' ? undefined : v.trim();
 
+/** True when the details carry a street, city, state or zip. */
+const hasAddressLines = (d: CustomerDetails): boolean =>
+  [d.address, d.address_line_2, d.city, d.state, d.zip].some((v) => blank(v) !== undefined);
+
 /** True when the details carry any address field. */
 const hasAddress = (d: CustomerDetails): boolean =>
-  [d.address, d.address_line_2, d.city, d.state, d.zip].some((v) => blank(v) !== undefined) ||
-  blank(d.country) !== undefined;
+  hasAddressLines(d) || blank(d.country) !== undefined;
 
 /** The team's stored billing address as Stripe's address parameter. */
 export function stripeAddress(team: TeamRecord): Stripe.AddressParam {
@@ -55,7 +58,9 @@ export async function saveBillingDetails(
   details: CustomerDetails,
 ): Promise<TeamRecord> {
   const set: Partial<TeamRecord> = {};
-  if (hasAddress(details)) {
+  // A form that sends only the (defaulted) country keeps a stored address.
+  const countryOnly = !hasAddressLines(details) && team.billingCountry !== undefined;
+  if (hasAddress(details) && !countryOnly) {
     set.billingAddress = blank(details.address) ?? '';
     set.billingAddressLine2 = blank(details.address_line_2) ?? '';
     set.billingCity = blank(details.city) ?? '';
@@ -106,7 +111,7 @@ export async function ensureCustomer(
       .go();
     return { customerId: customer.id, team: { ...team, stripeCustomerId: customer.id } };
   }
-  if (hasAddress(details) || details.email) {
+  if (team !== billing.team || blank(details.email) !== undefined) {
     await stripe().customers.update(
       team.stripeCustomerId,
       { email, ...(team.billingCountry ? { address: stripeAddress(team) } : {}) },

@@ -4,12 +4,11 @@
  * HttpClient (test/support/stripe.ts), which answers from typed fixtures and keeps what the SDK
  * sent. Each test registers its own team on the free plan.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { BILLING_MESSAGES, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
-import { useLocalStack } from '../support/stack.ts';
-import { useRecordedStripe } from '../support/stripe.ts';
+import { useOnlineBillingStack } from '../support/stripe.ts';
 import {
   cardDeclined,
   coupon,
@@ -27,13 +26,7 @@ import {
   subscriptionItem,
 } from '../fixtures/stripe/objects.ts';
 
-const stripe = useRecordedStripe();
-const stack = useLocalStack({ warmChromium: false });
-
-afterEach(() => {
-  expect(stripe.unexpected, `unexpected Stripe calls: ${stripe.describe()}`).toEqual([]);
-  stripe.reset();
-});
+const { stripe, stack } = useOnlineBillingStack();
 
 let counter = 0;
 

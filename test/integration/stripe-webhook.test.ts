@@ -3,11 +3,10 @@
  * `stripe.webhooks.generateTestHeaderString` over the raw body, each event id processed once,
  * any order tolerated, and the team's capabilities following the subscription.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
-import { useLocalStack } from '../support/stack.ts';
-import { signedEvent, useRecordedStripe } from '../support/stripe.ts';
+import { signedEvent, useOnlineBillingStack } from '../support/stripe.ts';
 import {
   IDS,
   invoice,
@@ -20,13 +19,7 @@ import {
 } from '../fixtures/stripe/objects.ts';
 import { paymentActionRequiredEvent, subscriptionEvent } from '../fixtures/stripe/events.ts';
 
-const stripe = useRecordedStripe();
-const stack = useLocalStack({ warmChromium: false });
-
-afterEach(() => {
-  expect(stripe.unexpected, `unexpected Stripe calls: ${stripe.describe()}`).toEqual([]);
-  stripe.reset();
-});
+const { stack } = useOnlineBillingStack();
 
 /** Delivers a payload the way Stripe does: raw JSON with its signature header. */
 async function deliver(payload: string, signature?: string) {

@@ -9,6 +9,9 @@
  * and is kept in `unexpected`; tests check it stays empty.
  */
 import Stripe from 'stripe';
+import { afterEach, expect } from 'vitest';
+import type { LocalStack } from '#infra/local/stack.ts';
+import { useLocalStack } from './stack.ts';
 import { resetConfig } from '#lib/config.ts';
 import { setStripeHttpClient } from '#lib/stripe.ts';
 
@@ -202,4 +205,22 @@ export function signedEvent(
   const payload = JSON.stringify(event, null, 2);
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
   return { payload, signature };
+}
+
+/**
+ * The billing test files' setup: online billing through a recording client, the local stack,
+ * and after each test a check that the code made no request without a queued answer.
+ * Call at module level.
+ */
+export function useOnlineBillingStack(): {
+  stripe: RecordingStripeClient;
+  stack: () => LocalStack;
+} {
+  const stripe = useRecordedStripe();
+  const stack = useLocalStack({ warmChromium: false });
+  afterEach(() => {
+    expect(stripe.unexpected, `unexpected Stripe calls: ${stripe.describe()}`).toEqual([]);
+    stripe.reset();
+  });
+  return { stripe, stack };
 }
