@@ -1,10 +1,10 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
 import { CASHIER_PATH } from '#shared/billing.ts';
 import { onPaymentRequired } from './api/client.ts';
 import { AppShell } from './components/AppShell.tsx';
 import { PlanSettingsRedirect } from './features/billing/PlanSettingsRedirect.tsx';
 import { BundleEditPage } from './pages/BundleEditPage.tsx';
-import { CardUpdatePage } from './pages/CardUpdatePage.tsx';
 import { ConfirmationPage } from './pages/ConfirmationPage.tsx';
 import { CreateDesignPage } from './pages/CreateDesignPage.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
@@ -13,14 +13,22 @@ import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { OnboardingPage } from './pages/OnboardingPage.tsx';
-import { PaymentConfirmationPage } from './pages/PaymentConfirmationPage.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordResetPages.tsx';
-import { RegisterPage } from './pages/RegisterPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
-import { SettingsPage } from './pages/SettingsPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
-import { TeamSettingsPage } from './pages/TeamSettingsPage.tsx';
 import { TemplateDeletedPage } from './pages/TemplateDeletedPage.tsx';
+
+/**
+ * A page loaded on first visit: its module is a chunk of its own, so the pages most visitors
+ * never open (the editor with fabric, the export screen, registration, settings and billing with
+ * Stripe's React components) stay out of the bundle every page loads.
+ */
+function page<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+  name: keyof M & string,
+): () => Promise<{ Component: ComponentType }> {
+  return () => load().then((m) => ({ Component: m[name] as ComponentType }));
+}
 
 /**
  * The SPA's pages. Paths that are also API routes (`/login` is `POST /login`) are told apart
@@ -36,20 +44,29 @@ export const router = createBrowserRouter([
       { index: true, element: <HomePage /> },
       { path: 'status', element: <StatusPage /> },
       { path: 'login', element: <LoginPage /> },
-      { path: 'register', element: <RegisterPage /> },
+      { path: 'register', lazy: page(() => import('./pages/RegisterPage.tsx'), 'RegisterPage') },
       { path: 'confirmation', element: <ConfirmationPage /> },
       { path: 'onboarding', element: <OnboardingPage /> },
       { path: 'password/reset', element: <ForgotPasswordPage /> },
       { path: 'password/reset/:token', element: <ResetPasswordPage /> },
-      { path: 'settings', element: <SettingsPage /> },
-      { path: 'settings/companies/:teamId', element: <TeamSettingsPage /> },
+      { path: 'settings', lazy: page(() => import('./pages/SettingsPage.tsx'), 'SettingsPage') },
+      {
+        path: 'settings/companies/:teamId',
+        lazy: page(() => import('./pages/TeamSettingsPage.tsx'), 'TeamSettingsPage'),
+      },
       // Spec 001 §2: plan settings addresses open the subscription tab.
       { path: 'settings/subscription', element: <PlanSettingsRedirect /> },
       { path: 'settings/companies/:teamId/subscription', element: <PlanSettingsRedirect /> },
       // Spec 001 §2: the card-update page (?team_id=), `cardUpdatePath` in shared/billing.ts.
-      { path: 'settings/card-update', element: <CardUpdatePage /> },
+      {
+        path: 'settings/card-update',
+        lazy: page(() => import('./pages/CardUpdatePage.tsx'), 'CardUpdatePage'),
+      },
       // Spec 001 §2: the payment-confirmation page (3-D Secure after a subscribe or switch).
-      { path: `${CASHIER_PATH}/payment/:paymentId`, element: <PaymentConfirmationPage /> },
+      {
+        path: `${CASHIER_PATH}/payment/:paymentId`,
+        lazy: page(() => import('./pages/PaymentConfirmationPage.tsx'), 'PaymentConfirmationPage'),
+      },
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'pic-snippet/create', element: <CreateDesignPage /> },
       { path: 'pic-snippet/:id', element: <DesignShowPage /> },
@@ -57,11 +74,11 @@ export const router = createBrowserRouter([
       { path: 'image', element: <TemplateDeletedPage /> },
       {
         path: 'pic-snippet/:id/edit',
-        lazy: () => import('./pages/EditorPage.tsx').then((m) => ({ Component: m.EditorPage })),
+        lazy: page(() => import('./pages/EditorPage.tsx'), 'EditorPage'),
       },
       {
         path: 'pic-snippet/:id/export',
-        lazy: () => import('./pages/ExportPage.tsx').then((m) => ({ Component: m.ExportPage })),
+        lazy: page(() => import('./pages/ExportPage.tsx'), 'ExportPage'),
       },
       { path: '*', element: <NotFoundPage /> },
     ],
