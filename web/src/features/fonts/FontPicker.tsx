@@ -95,8 +95,17 @@ function FontRow({
       onClick={() => !option.disabled && onPick()}
     >
       <span className="font-picker__name">{option.family}</span>
-      {option.disabled && <span className="font-picker__tag">unavailable</span>}
-      {option.uploaded && <span className="font-picker__tag">uploaded</span>}
+      {/* The name alone names the option; aria-disabled says the rest. */}
+      {option.disabled && (
+        <span className="font-picker__tag" aria-hidden="true">
+          unavailable
+        </span>
+      )}
+      {option.uploaded && (
+        <span className="font-picker__tag" aria-hidden="true">
+          uploaded
+        </span>
+      )}
     </div>
   );
 }
@@ -204,8 +213,16 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
     if (lastIndex >= shown - 1 && shown < options.length) setPages((p) => p + 1);
   }, [lastIndex, shown, options.length]);
 
+  // The active option stays in view: centred when the panel opens, then scrolled into view.
+  const centred = useRef(false);
   useEffect(() => {
-    if (open && active >= 0 && active < shown) virtualizer.scrollToIndex(active);
+    if (!open) {
+      centred.current = false;
+      return;
+    }
+    if (active < 0 || active >= shown) return;
+    virtualizer.scrollToIndex(active, { align: centred.current ? 'auto' : 'center' });
+    centred.current = true;
   }, [active, open, shown, virtualizer]);
 
   const close = useCallback((refocus: boolean) => {
