@@ -8,6 +8,9 @@
  * finds everything; the render URL's image then shows the QR code and the filter. Screenshots
  * land in test-results/e2e-editor-image-*.png.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { signedIn } from '../support/designs.ts';
@@ -22,6 +25,7 @@ import {
   snap,
   TIMEOUT_MS,
   waitForText,
+  waitForTextGone,
 } from '../support/aria.ts';
 
 // The render URL is drawn by the render service: it needs its warm Chromium.
@@ -228,10 +232,24 @@ describe('editor image tools and stickers', () => {
         await snap(page, 'e2e-editor-image-7-qr');
 
         // Images panel: upload a photo (with progress) and use it as the design's photo.
+        // Stock search has no keys on the local stack: the tab says so at once.
         await press(page, 'Images');
+        await press(page, 'Stock photos', 'tab');
+        await waitForText(page, 'Stock photo search is not configured on this server.');
         await press(page, 'My Uploads', 'tab');
-        const file = await page.waitForSelector('.library__upload input[type="file"]');
-        await (file as ElementHandle<HTMLInputElement>).uploadFile('infra/seed/photos/kite.jpg');
+        const file = (await page.waitForSelector(
+          '.library__upload input[type="file"]',
+        )) as ElementHandle<HTMLInputElement>;
+        // A file of another kind is refused with the spec's notice, shown for 4 s (spec 000 §5).
+        const notes = join(mkdtempSync(join(tmpdir(), 'upload-')), 'notes.txt');
+        writeFileSync(notes, 'not an image');
+        await file.uploadFile(notes);
+        await waitForText(page, 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png');
+        const shownAt = Date.now();
+        await snap(page, 'e2e-editor-image-8a-refused');
+        await waitForTextGone(page, 'Allowed extensions are:');
+        expect(Date.now() - shownAt).toBeGreaterThan(3000);
+        await file.uploadFile('infra/seed/photos/kite.jpg');
         const upload = await page.waitForSelector('.library__pick[aria-label^="Use kite"]', {
           timeout: 60_000,
         });
@@ -245,6 +263,19 @@ describe('editor image tools and stickers', () => {
         });
         await waitForSaved(page);
         await snap(page, 'e2e-editor-image-8-uploaded');
+
+        // Undo takes the new photo back, saved through saveImageId; Redo brings it again.
+        const imageOf = async () =>
+          (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json.image_id as string;
+        const uploadedId = await imageOf();
+        await press(page, 'Undo');
+        expect(await canvasSize(page)).toEqual(resized);
+        await waitForSaved(page);
+        expect(await imageOf()).toMatch(/^crop-/);
+        await press(page, 'Redo');
+        expect(await canvasSize(page)).toEqual({ width: 567, height: 907 });
+        await waitForSaved(page);
+        expect(await imageOf()).toBe(uploadedId);
 
         // The server has all of it.
         const saved = (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json;

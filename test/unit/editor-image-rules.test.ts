@@ -158,14 +158,14 @@ describe('sticker placement (spec 000 §9)', () => {
     expect([s.scaleX, s.scaleY]).toEqual([0.1, 0.1]);
     expect(s.top).toBe(10);
     expect(s.left).toBe(Math.round((1000 - 51.2) / 2));
-    // A second one at the same spot moves 10 px down and right, so it hides nothing.
+    // A second one moves 10 px down and right until it overlaps none (51.2 px: 6 steps).
     const next = newSticker(
       { ...demoDocument(), graphics_data: [s] },
       { kind: 'image', url: 'files/stickers/b.png', stickerType: 'plain', width: 512, height: 512 },
       'u2',
       'https://app',
     );
-    expect([next.left, next.top]).toEqual([s.left + 10, 20]);
+    expect([next.left, next.top]).toEqual([s.left + 60, 70]);
   });
 
   it('divides the fill scale of a large image by 2, 3, 4, 5 or 6', () => {

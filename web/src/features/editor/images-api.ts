@@ -142,25 +142,39 @@ export async function saveCroppedImage(png: Blob, designId: string): Promise<Bas
 }
 
 /**
+ * `PUT /api/pic-snippet/{id}/saveImageId` with `image_id` and `version`.
+ * @returns the design's new version.
+ * @throws {ApiError} 409 for a stale version, 422 for an image the team may not use.
+ */
+export async function saveImageId(id: string, imageId: string, version: number): Promise<number> {
+  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/saveImageId`, {
+    image_id: imageId,
+    version,
+  });
+  return isRecord(body) && typeof body.version === 'number' ? body.version : version;
+}
+
+/**
  * The design API for the sync with base-photo changes: a full save may not move the photo
  * (functions/designs/handler.ts), so when the document's `image_id` differs from the server's,
- * `PUT /api/pic-snippet/{id}/saveImageId` (which checks that the team may use the image) runs
- * first with the version, and the full save follows with the version it answered. Undoing a
- * new photo or a crop saves the old photo back the same way.
+ * `saveImageId` (which checks that the team may use the image) runs first with the version, and
+ * the full save follows with the version it answered. Undoing a new photo or a crop saves the
+ * old photo back the same way.
  * @param imageId the photo the server has when the editor opens.
+ * @param putImageId the photo call (tests pass a fake).
  */
-export function withBaseImageSync(server: DesignServer, imageId: string): DesignServer {
+export function withBaseImageSync(
+  server: DesignServer,
+  imageId: string,
+  putImageId: typeof saveImageId = saveImageId,
+): DesignServer {
   let serverImageId = imageId;
   return {
     async save(id, request) {
       let version = request.version;
       const wanted = request.document.image_id;
       if (wanted !== serverImageId) {
-        const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/saveImageId`, {
-          image_id: wanted,
-          version,
-        });
-        if (isRecord(body) && typeof body.version === 'number') version = body.version;
+        version = await putImageId(id, wanted, version);
         serverImageId = wanted;
       }
       return server.save(id, { ...request, version });

@@ -6,7 +6,7 @@
  * image makes it the design's photo (`replaceBaseImage`, one undo step; the sync saves it
  * through `saveImageId`, images-api.ts).
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { api, isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
@@ -256,6 +256,15 @@ function StockSearch() {
   const [configured, setConfigured] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Says at once whether stock search is configured: a blank query answers `configured: false`
+  // without keys and is refused (422) with them, so no search is made.
+  useEffect(() => {
+    const abort = new AbortController();
+    searchStock(' ', 1, abort.signal).catch((e: unknown) => {
+      if (e instanceof NotConfigured) setConfigured(false);
+    });
+    return () => abort.abort();
+  }, []);
   const use = async (photo: StockImage) => {
     setBusy(true);
     setError(null);

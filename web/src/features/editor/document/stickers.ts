@@ -101,9 +101,8 @@ export function newStickerPosition(
 const CASCADE_PX = 10;
 
 /**
- * The spot itself, or, when a sticker already sits exactly there (the last one added), 10 px
- * further down and right until it is free, inside the canvas: a new sticker is never hidden
- * under or over an earlier one.
+ * The spot itself, or, while it overlaps a sticker already there, 10 px further down and right
+ * (inside the canvas, at most 50 times): a new sticker is not dropped on top of an earlier one.
  */
 function freeSpot(
   design: DesignDocument,
@@ -112,17 +111,20 @@ function freeSpot(
   scale: number,
 ): { left: number; top: number } {
   const canvas = { width: design.canvas_width, height: design.canvas_height };
+  const width = image.width * scale;
+  const height = image.height * scale;
   const taken = (p: { left: number; top: number }) =>
-    design.graphics_data.some((s) => s.left === p.left && s.top === p.top);
+    design.graphics_data.some(
+      (s) =>
+        p.left < s.left + s.width * s.scaleX &&
+        s.left < p.left + width &&
+        p.top < s.top + s.height * s.scaleY &&
+        s.top < p.top + height,
+    );
   let at = spot;
   for (let i = 0; i < 50 && taken(at); i++) {
     const box = clampBox(
-      {
-        left: at.left + CASCADE_PX,
-        top: at.top + CASCADE_PX,
-        width: image.width * scale,
-        height: image.height * scale,
-      },
+      { left: at.left + CASCADE_PX, top: at.top + CASCADE_PX, width, height },
       canvas,
     );
     if (box.left === at.left && box.top === at.top) break;
