@@ -567,6 +567,11 @@ export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
 export const RegistrationBillingSchema = BillingAddressSchema.extend({
   stripe_payment_method: z.string().trim().max(255).optional().nullable(),
   vat_id: z.string().trim().max(64).optional().nullable(),
+  /**
+   * True on the partner-campaign registration path (spec 001 §2): the server applies the
+   * campaign's fixed coupon from its configuration; the client never sees the coupon.
+   */
+  partner_campaign: z.boolean().optional(),
 });
 export type RegistrationBilling = z.input<typeof RegistrationBillingSchema>;
 

@@ -8,8 +8,15 @@ import { ONBOARDING_USE_CASES, useCaseAddress } from '#shared/onboarding.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { db } from '#lib/db/index.ts';
 import { ABILITIES, createApiToken } from '#lib/api-tokens.ts';
-import { notFound, tooManyRequests, unauthenticated, validationFailed } from '#lib/errors.ts';
-import { featureHandler, json, route } from '#lib/http.ts';
+import {
+  AppError,
+  notFound,
+  tooManyRequests,
+  unauthenticated,
+  validationFailed,
+} from '#lib/errors.ts';
+import { errorToResult, featureHandler, json, route } from '#lib/http.ts';
+import { isPaidPlan, subscribeAtRegistration } from '#functions/billing/registration.ts';
 import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
@@ -141,14 +148,28 @@ export const handler = featureHandler('auth', {
 
   'POST /register': route({
     body: RegistrationSchema,
-    handle: async ({ body, auth }) => {
-      const { userId } = await register(body);
+    handle: async ({ body, auth, event, requestId }) => {
+      const { userId, teamId } = await register(body);
+      // A paid plan subscribes with the form's card (issue #8 item 2); a refusal removes the
+      // account again, a payment needing 3-D Secure keeps it (400 with paymentId, signed in).
+      let answer = json(201, { success: true, redirect: '/confirmation' });
+      if (isPaidPlan(body.plan)) {
+        try {
+          await subscribeAtRegistration(
+            { userId, teamId },
+            body.plan,
+            body.coupon,
+            event.body,
+            requestId,
+          );
+        } catch (error) {
+          if (!(error instanceof AppError && error.code === 'payment_action_required')) throw error;
+          answer = errorToResult(error, requestId);
+        }
+      }
       await destroySession(auth.sessionToken);
       const token = await createSession(userId);
-      return {
-        ...json(201, { success: true, redirect: '/confirmation' }),
-        cookies: [sessionCookie(token)],
-      };
+      return { ...answer, cookies: [sessionCookie(token)] };
     },
   }),
 

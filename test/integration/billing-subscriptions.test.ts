@@ -322,6 +322,70 @@ describe('subscribe (spec 001 §4, §7)', () => {
   });
 });
 
+describe('registration step 1 with a paid plan (spec 001 §2, §4)', () => {
+  const form = (email: string) => ({
+    name: 'Paula Paid',
+    email,
+    team: 'Paid Studio',
+    password: 'copper-kettle-58',
+    password_confirmation: 'copper-kettle-58',
+    terms: true,
+    plan: 'pro-monthly',
+    stripe_payment_method: IDS.paymentMethod,
+    country: 'FR',
+    zip: '75001',
+    vat_id: 'FR12345678901',
+  });
+
+  it('subscribes the new team; the partner-campaign path applies its configured coupon', async () => {
+    const c = new TestClient(stack().url);
+    const customerId = 'cus_Partner01';
+    stripe
+      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
+      .on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
+    queueCustomerAndCard(customerId);
+    // The team id is made by registration: the subscription answer takes it from the request.
+    stripe.on('POST', '/v1/subscriptions', subscription({ customer: customerId, metadata: {} }));
+    const res = await c.request('POST', '/register', {
+      ...form('paula@example.org'),
+      coupon: 'SHOWN-NOWHERE',
+      partner_campaign: true,
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json).toEqual({ success: true, redirect: '/confirmation' });
+    const created = stripe.only('POST', '/v1/customers');
+    expect(created.form.get('tax_id_data[0][type]')).toBe('eu_vat');
+    expect(created.form.get('tax_id_data[0][value]')).toBe('FR12345678901');
+    expect(created.form.get('address[country]')).toBe('FR');
+    const sub = stripe.only('POST', '/v1/subscriptions');
+    expect(sub.form.get('discounts[0][coupon]')).toBe('PARTNER50');
+    expect(sub.form.get('payment_behavior')).toBe('default_incomplete');
+    const teamId = sub.form.get('metadata[team_id]')!;
+    expect(teamId).toMatch(/^team-/);
+    const me = await c.request('GET', '/user/current');
+    expect(me.json.current_team_id).toBe(teamId);
+  });
+
+  it('a declined card returns to the form with the card error and leaves no account behind', async () => {
+    const c = new TestClient(stack().url);
+    const customerId = 'cus_Declined01';
+    stripe
+      .on('POST', '/v1/customers', customer({ id: customerId }))
+      .fail('GET', `/v1/payment_methods/${IDS.paymentMethod}`, 402, cardDeclined);
+    const res = await c.request('POST', '/register', form('declined@example.org'));
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({
+      stripe_payment_method: ['Your card has insufficient funds.'],
+    });
+    // The same address can register again (with the free plan here).
+    const again = await c.request('POST', '/register', {
+      ...form('declined@example.org'),
+      plan: 'free',
+    });
+    expect(again.status).toBe(201);
+  });
+});
+
 describe('switch, cancel, resume, freeze (spec 001 §4)', () => {
   it('switches plans with proration', async () => {
     const { c, teamId, customerId } = await subscribedOwner();

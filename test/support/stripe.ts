@@ -174,6 +174,7 @@ export const TEST_KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_picsnippets_fixture',
   STRIPE_PUBLISHABLE_KEY: 'pk_test_picsnippets_fixture',
   STRIPE_WEBHOOK_SECRET: 'whsec_picsnippets_fixture',
+  STRIPE_PARTNER_COUPON: 'PARTNER50',
   STRIPE_PRICES: [
     'starter-monthly=price_starter_monthly',
     'starter-yearly=price_starter_yearly',

@@ -1,0 +1,69 @@
+/**
+ * Registration step 1 with a paid plan (spec 001 §2 "step 1 plan and card", §4 "Card input is
+ * shown only for a non-free plan"; issue #8 item 2): once `POST /register` has created the
+ * account, the team is subscribed with the card, address, VAT id and coupon of the form. The
+ * partner-campaign path applies its fixed coupon from `STRIPE_PARTNER_COUPON`.
+ *
+ * A refused subscription (422: card, coupon, VAT id; or Stripe failing) removes the account
+ * again, so the visitor can correct the form and send it once more; a payment that needs
+ * 3-D Secure keeps the account (400 with `paymentId`, the SPA confirms, then /confirmation).
+ */
+import { BILLING_MESSAGES, RegistrationBillingSchema } from '#shared/billing.ts';
+import { config } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import { AppError, validationFailed } from '#lib/errors.ts';
+import { zodFieldErrors } from '#lib/http.ts';
+import { loadBillingTeam } from './account.ts';
+import { withBillingErrors } from './errors.ts';
+import { planById } from './plans.ts';
+import { subscribe } from './subscriptions.ts';
+
+/** True when registering with this plan subscribes (a plan with a price). */
+export const isPaidPlan = (planId: string): boolean => (planById(planId)?.price ?? 0) > 0;
+
+/** Deletes what `register` created: user, e-mail claim, memberships and the owned team. */
+async function undoRegistration(userId: string, teamId: string): Promise<void> {
+  const user = (await db().User.get({ userId }).go()).data;
+  const memberships = (await db().Membership.query.byUser({ userId }).go({ pages: 'all' })).data;
+  await Promise.all(
+    memberships.map((m) => db().Membership.delete({ teamId: m.teamId, userId }).go()),
+  );
+  await db().Team.delete({ teamId }).go();
+  if (user) await db().EmailClaim.delete({ email: user.email }).go();
+  await db().User.delete({ userId }).go();
+}
+
+/**
+ * Subscribes a just-registered team to its paid plan.
+ * @param raw the `/register` body as sent (its billing fields: shared/billing.ts
+ *   RegistrationBillingSchema).
+ * @throws AppError 400 `paymentId` (account kept); 422 on `stripe_payment_method`, `coupon`,
+ *   `vat_id`, `plan` or the generic 502 (account removed).
+ */
+export async function subscribeAtRegistration(
+  account: { userId: string; teamId: string },
+  plan: string,
+  coupon: string | null | undefined,
+  raw: unknown,
+  requestId: string,
+): Promise<void> {
+  try {
+    const parsed = RegistrationBillingSchema.safeParse(raw ?? {});
+    if (!parsed.success) throw validationFailed(zodFieldErrors(parsed.error));
+    const billing = parsed.data;
+    if (!billing.stripe_payment_method)
+      throw validationFailed({ stripe_payment_method: [BILLING_MESSAGES.cardRequired] });
+    const partnerCoupon = billing.partner_campaign ? config().STRIPE_PARTNER_COUPON : undefined;
+    await withBillingErrors(async () =>
+      subscribe(
+        await loadBillingTeam(account.teamId),
+        { ...billing, plan, coupon: partnerCoupon ?? coupon ?? null },
+        requestId,
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'payment_action_required'))
+      await undoRegistration(account.userId, account.teamId);
+    throw error;
+  }
+}
