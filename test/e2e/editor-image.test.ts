@@ -210,6 +210,40 @@ describe('editor image tools and stickers', () => {
         ))!;
         await (await tiles[0]!.$('.library__pick'))!.click();
         await page.waitForSelector('[data-testid="sticker-tools"]');
+
+        // Scale it by its corner handle on the canvas: larger, and one undo step.
+        await waitForSaved(page);
+        const stickerNow = async () =>
+          (
+            (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json
+              .graphics_data as StickerJson[]
+          )[0]!;
+        const placed = await stickerNow();
+        expect([placed.scaleX, placed.top]).toEqual([0.1, 10]);
+        const view = await page.$eval('[data-testid="editor-canvas"]', (el) => ({
+          x: el.getBoundingClientRect().left,
+          y: el.getBoundingClientRect().top,
+          zoom: el.getBoundingClientRect().width / Number((el as HTMLElement).dataset.canvasWidth),
+        }));
+        const side = placed.width * placed.scaleX;
+        const corner = {
+          x: view.x + (placed.left + side) * view.zoom + 4,
+          y: view.y + (placed.top + side) * view.zoom + 4,
+        };
+        await page.mouse.move(corner.x, corner.y);
+        await page.mouse.down();
+        await page.mouse.move(corner.x + 40, corner.y + 40, { steps: 8 });
+        await page.mouse.up();
+        await waitForSaved(page);
+        const scaled = await stickerNow();
+        expect(scaled.scaleX).toBeGreaterThan(0.12);
+        await snap(page, 'e2e-editor-image-5b-sticker-scaled');
+        await press(page, 'Undo');
+        await waitForSaved(page);
+        expect((await stickerNow()).scaleX).toBe(0.1);
+        await press(page, 'Redo');
+        await waitForSaved(page);
+        expect((await stickerNow()).scaleX).toBeCloseTo(scaled.scaleX, 6);
         const favouriteName = (await tiles[1]!.$eval('.library__pick', (b) =>
           b.getAttribute('aria-label'),
         ))!.replace(/^Add /, '');
