@@ -191,7 +191,9 @@ describe('the font picker in the editor', () => {
       const base = stack().url;
       const admin = await signedIn(base, 'admin@example.com');
       const design = await createDesign(admin, { title: 'Free fonts' });
-      const page = await browser().newPage();
+      // A context of its own: the demo user's session cookie stays in the other tabs' context.
+      const context = await browser().createBrowserContext();
+      const page = await context.newPage();
       await page.setViewport(WIDE);
       page.setDefaultTimeout(TIMEOUT_MS);
       await signIn(page, base, 'admin@example.com', 'demo-password');
@@ -213,7 +215,7 @@ describe('the font picker in the editor', () => {
       );
       expect(uploaded).toBe(true);
       await snap(page, 'e2e-fonts-6-free-team');
-      await page.close();
+      await context.close();
     },
   );
 });

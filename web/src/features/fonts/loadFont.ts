@@ -15,6 +15,7 @@ import {
 } from '#shared/fonts/catalogue.ts';
 import { loadFontFaces, registerFontFaces } from '#shared/fonts/face-set.ts';
 import type { CustomFont } from '#shared/fonts/types.ts';
+import { useAppStore } from '../../state/store.ts';
 import { fetchCustomFonts, fetchFontList } from './api.ts';
 
 /** Spec 000 §8 "Font load failure". */
@@ -32,11 +33,21 @@ let sources: FontSources = {};
 let sourcesRequest: Promise<FontSources> | undefined;
 let alwaysRegistered = false;
 
-/** Registers the built-in and hosted families' faces once (issue 7 §3). */
+/** Registers the faces of the team's uploaded fonts (nothing downloads until text needs one). */
+function registerCustomFaces(from: FontSources): void {
+  registerFontFaces((from.custom ?? []).flatMap((f) => resolveFont(f.family, from).faces));
+}
+
+/**
+ * Registers the built-in and hosted families' faces once (issue 7 §3), and the team's uploaded
+ * fonts as soon as their list arrives, so a design that uses one is measured with it.
+ */
 export function registerAlwaysAvailableFonts(): void {
   if (alwaysRegistered) return;
   alwaysRegistered = true;
   registerFontFaces(alwaysAvailableFaces());
+  // Only for a signed-in user: a 401 would open the session-expired dialog.
+  if (useAppStore.getState().user) void loadSources().then(registerCustomFaces);
 }
 
 /**
@@ -49,6 +60,7 @@ export function setFontSources(next: { custom?: CustomFont[]; cdnUrl?: string | 
     cdnUrl: next.cdnUrl === undefined ? sources.cdnUrl : (next.cdnUrl ?? undefined),
   };
   sourcesRequest = Promise.resolve(sources);
+  registerCustomFaces(sources);
 }
 
 /** Reads the team's fonts and the CDN base once; a failure leaves them empty (logged). */
