@@ -30,6 +30,7 @@ import {
   unitToPx,
   UNIT_STEP,
 } from '../../web/src/features/editor/document/units.ts';
+import { stickerImageUrl } from '../../web/src/features/editor/document/preview.ts';
 import { demoDocument } from '../support/editor.ts';
 
 describe('units (spec 000 §9)', () => {
@@ -216,6 +217,23 @@ describe('sticker placement (spec 000 §9)', () => {
     expect(qrImageUrl({ ...base, dynamicStickerUrl: '' }, 'https://app')).toBe(
       qrImageUrl({ ...base, dynamicStickerUrl: 'https://app' }, 'x'),
     );
+  });
+});
+
+describe('dynamic stickers saved without the editor’s image', () => {
+  it('are drawn from their fields: the QR code itself, or a placeholder', () => {
+    const qr = StickerSchema.parse({
+      uuid: 'q',
+      stickerType: 'dynamicSticker',
+      dynamicStickerType: 'qrCode',
+      dynamicStickerUrl: 'hello',
+      qrCodeColor: '#ff0000',
+      left: 0,
+      top: 0,
+    });
+    expect(svgOf(stickerImageUrl(qr)!)).toContain('fill="#ff0000"');
+    const avatar = StickerSchema.parse({ ...qr, dynamicStickerType: 'gravatar' });
+    expect(svgOf(stickerImageUrl(avatar)!)).toContain('>Gravatar</text>');
   });
 });
 

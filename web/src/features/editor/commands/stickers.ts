@@ -10,6 +10,7 @@ import type { DesignDocument, Sticker } from '#shared/design.ts';
 import type { EditorCommand } from '../commands.ts';
 import {
   clonedSticker,
+  defaultQrValue,
   dynamicImage,
   fallbackProblem,
   newSticker,
@@ -43,12 +44,6 @@ export class FallbackError extends Error {
     this.name = 'FallbackError';
   }
 }
-
-/** The text of a QR code without a value (spec 000 §5, §9: the product's address). */
-export const defaultQrValue = (): string =>
-  typeof window !== 'undefined' && window.location
-    ? window.location.origin
-    : 'https://picsnippets.app';
 
 const hasDesign = (s: EditorState) => s.design !== null;
 

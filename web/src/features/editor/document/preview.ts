@@ -6,6 +6,7 @@
  */
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
+import { defaultQrValue, dynamicImage } from './stickers.ts';
 
 /**
  * The values the editor draws with: each parameter whose fallback is blank gets its own name;
@@ -22,11 +23,17 @@ export function editorValues(design: DesignDocument): Record<string, string> {
 /**
  * Where the browser loads a sticker's image from, or null when the editor has none yet: a
  * plain or uploaded sticker's assets key is served at `/{key}` (docs/decisions.md "Sticker
- * library"), an https URL as it is; a dynamic sticker shows the image the editor last made.
+ * library"), an https URL as it is; a dynamic sticker shows the image the editor last made, or
+ * one made now from its fields.
  */
 export function stickerImageUrl(sticker: Sticker): string | null {
-  if (sticker.stickerType === 'dynamicSticker')
-    return sticker.newQrDataUrl ?? sticker.dynamicStickerNewUrl ?? null;
+  if (sticker.stickerType === 'dynamicSticker') {
+    // One saved without the editor's image (by the API, a template) gets it made here.
+    const made = sticker.newQrDataUrl ?? sticker.dynamicStickerNewUrl;
+    if (made) return made;
+    const image = dynamicImage(sticker, defaultQrValue());
+    return image.newQrDataUrl ?? image.dynamicStickerNewUrl;
+  }
   const url = sticker.url.trim();
   if (url === '') return null;
   return /^https?:\/\//i.test(url) ? url : `/${url.replace(/^\/+/, '')}`;

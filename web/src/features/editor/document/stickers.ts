@@ -41,6 +41,12 @@ export {
   FALLBACK_MESSAGES,
 } from '#shared/dynamic-stickers.ts';
 
+/** The text of a QR code without a value (spec 000 §5, §9: the product's address). */
+export const defaultQrValue = (): string =>
+  typeof window !== 'undefined' && window.location
+    ? window.location.origin
+    : 'https://picsnippets.app';
+
 /**
  * The divisor for a large image's fit scale (spec 000 §9: "divided by 2 (under 0.25), 3 (to
  * 0.5), 4 (to 0.75), 5 (under 1), otherwise 6").
