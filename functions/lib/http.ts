@@ -24,6 +24,7 @@ import { AppError, notImplemented, validationFailed, type FieldErrors } from './
 import { logger } from './logger.ts';
 import { authenticate, type AuthContext } from './auth.ts';
 import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
+import { ssmSecrets } from './ssm-secrets.ts';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
@@ -197,6 +198,9 @@ export function httpChain(
     .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>);
   if (options.issueXsrf ?? true) chain.use(xsrfIssuer());
   chain.use(errorResponses());
+  // In AWS: secrets named by `*_PARAMETER` variables, read from SSM once (ssm-secrets.ts).
+  for (const middleware of ssmSecrets())
+    chain.use(middleware as MiddlewareObj<ApiEvent, ApiResult>);
   if (!options.rawBody) {
     // A GET (or any call) with a JSON content type and no body is fine: nothing to parse.
     chain.use({

@@ -64,6 +64,16 @@ export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
 };
 
 /**
+ * Keap's OAuth client (issue #9 item 2: the export screen's infusionsoft authorisation), read
+ * by the merge-tags function at cold start like the Stripe keys (functions/lib/ssm-secrets.ts).
+ * Created by hand as SecureString parameters; absent, Keap offers its built-in fields only.
+ */
+export const KEAP_PARAMETERS = {
+  KEAP_CLIENT_ID: '/picsnippets/keap/client-id',
+  KEAP_CLIENT_SECRET: '/picsnippets/keap/client-secret',
+} as const;
+
+/**
  * Features that seal and open stored secrets (functions/lib/secrets.ts): merge-tag platform
  * credentials and Keap's OAuth tokens and state (issue #9 item 2). They get SECRETS_KMS_KEY_ID
  * and kms:GenerateDataKey and kms:Decrypt on that one key.
@@ -206,6 +216,22 @@ export class Api extends Construct {
             // Envelope encryption: a data key per secret, opened again to read it.
             actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
             resources: [props.secretsKey.keyArn],
+          }),
+        );
+      }
+      if (feature === 'merge-tags') {
+        for (const [setting, name] of Object.entries(KEAP_PARAMETERS))
+          handler.fn.addEnvironment(`${setting}_PARAMETER`, name);
+        handler.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ssm:GetParameter', 'ssm:GetParameters'],
+            resources: Object.values(KEAP_PARAMETERS).map((name) =>
+              stack.formatArn({
+                service: 'ssm',
+                resource: 'parameter',
+                resourceName: name.slice(1),
+              }),
+            ),
           }),
         );
       }

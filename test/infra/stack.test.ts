@@ -17,7 +17,7 @@ import {
   RENDER_ORIGIN_READ_TIMEOUT,
   RENDER_TIMEOUT,
 } from '#infra/constructs/render.ts';
-import { STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
+import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
@@ -259,6 +259,29 @@ describe('provider secrets (issue #9 item 2)', () => {
         Resource: keyArn,
       }),
     ]);
+  });
+});
+
+describe('Keap OAuth client (issue #9 item 2)', () => {
+  it('hands only merge-tags the Keap parameter names and read access to exactly those', () => {
+    const users = ofType('AWS::Lambda::Function').filter(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment).includes('KEAP_CLIENT_SECRET_PARAMETER'),
+    );
+    expect(users).toHaveLength(1);
+    const [, fn] = users[0]!;
+    const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env.FEATURE).toBe('merge-tags');
+    expect(env.KEAP_CLIENT_ID_PARAMETER).toBe(KEAP_PARAMETERS.KEAP_CLIENT_ID);
+    expect(env.KEAP_CLIENT_SECRET_PARAMETER).toBe(KEAP_PARAMETERS.KEAP_CLIENT_SECRET);
+    // The values never appear in the template.
+    expect(env.KEAP_CLIENT_SECRET).toBeUndefined();
+    const roleRef = JSON.stringify(fn.Properties.Role);
+    const grants = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => roleRef.includes((p.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref))
+      .map(([, p]) => JSON.stringify(p.Properties.PolicyDocument))
+      .join('');
+    expect(grants).toContain('ssm:GetParameters');
+    expect(grants).toContain('parameter/picsnippets/keap/client-secret');
   });
 });
 
