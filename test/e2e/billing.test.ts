@@ -25,6 +25,7 @@ import { useTestBrowser } from '../support/browser.ts';
 import {
   TIMEOUT_MS,
   byRole,
+  descriptionOf,
   fillField,
   press,
   signIn,
@@ -421,6 +422,88 @@ describe('billing online (answers played in the browser)', () => {
       subscriptionId: 'sub_demo',
     });
     expect(stripeCalls).toEqual([]);
+    await context.close();
+  });
+
+  it('a free team subscribes with the card on file; a 422 goes on its field', async () => {
+    const { page, context } = await freshPage();
+    const base = stack().url;
+    await signIn(page, base, 'demo@example.com', 'demo-password');
+    const freeView: SubscriptionView = {
+      ...payingView,
+      plan: 'free',
+      subscription_id: null,
+      status: null,
+      quantity: null,
+      active: false,
+      current_period_end: null,
+      needs_subscription: true,
+      capabilities: {
+        ...payingView.capabilities,
+        can_export_pdf: false,
+        can_upload_custom_fonts: false,
+        teams: 1,
+        teamMembers: 1,
+      },
+    };
+    let tries = 0;
+    const sent = await playBilling(page, {
+      'GET /spark/plans': () => ({ status: 200, body: onlinePlans }),
+      'GET /settings/subscription': () => ({ status: 200, body: freeView }),
+      'GET /settings/invoices': () => ({ status: 200, body: [] }),
+      'POST /settings/subscription': () => {
+        tries += 1;
+        if (tries === 1) {
+          return {
+            status: 422,
+            body: {
+              message: 'The given data was invalid.',
+              errors: { coupon: ['This coupon code is invalid.'] },
+            },
+          };
+        }
+        const body: SubscriptionAnswer = { success: true, subscription: payingView };
+        return { status: 200, body };
+      },
+    });
+    await page.goto(`${base}/settings#/subscription`);
+    await waitForText(page, 'Demo Team: Free plan');
+    await waitForText(page, 'No invoices yet.');
+    await press(page, 'Choose a paid plan');
+    await page.waitForSelector('input[name="plan"][value="pro-monthly"]:checked', {
+      timeout: TIMEOUT_MS,
+    });
+    // A card is on file: it is used, and no card form (no SetupIntent) is needed.
+    await waitForText(page, 'Pay with the card on file');
+    expect(await page.$('.card-field')).toBeNull();
+    await fillField(page, 'Address', '1 Harbour Street');
+    await fillField(page, 'City', 'Springfield');
+    await fillField(page, 'ZIP or postal code', '12345');
+    // One coupon field: the subscribe form's (the billing details take one only once subscribed).
+    expect(await page.$$('input[name="coupon"]')).toHaveLength(1);
+    await fillField(page, 'Coupon code (optional)', 'EXPIRED');
+    await press(page, 'Subscribe to Pro');
+    await waitForText(page, 'This coupon code is invalid.');
+    expect(await descriptionOf(page, 'textbox', 'Coupon code (optional)')).toContain(
+      'This coupon code is invalid.',
+    );
+    await snap(page, 'e2e-billing-subscribe-422');
+    await page.click('input[name="coupon"]', { count: 3 });
+    await page.keyboard.press('Backspace');
+    await press(page, 'Subscribe to Pro');
+    await waitForText(page, 'Demo Team: Pro plan');
+    await waitForText(page, 'Renews on January 15th, 2030.');
+    expect(sent['POST /settings/subscription']?.[1]).toEqual({
+      plan: 'pro-monthly',
+      use_existing_payment_method: true,
+      address: '1 Harbour Street',
+      city: 'Springfield',
+      zip: '12345',
+      country: expect.stringMatching(/^[A-Z]{2}$/),
+    });
+    expect(sent['POST /settings/subscription']?.[0]).toEqual(
+      expect.objectContaining({ coupon: 'EXPIRED' }),
+    );
     await context.close();
   });
 

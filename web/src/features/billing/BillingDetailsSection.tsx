@@ -67,35 +67,38 @@ export function BillingDetailsSection({ teamId, view, headingId, onChanged }: Bi
         />
       </InlineForm>
 
-      <div className="stack">
-        {view.discount && (
-          <p data-testid="discount">
-            Discount in force: <strong>{view.discount.name ?? view.discount.coupon_id}</strong>
-            {discount && `, ${discount}`}
-            {discountEnds && ` (until ${discountEnds})`}.
-          </p>
-        )}
-        <InlineForm
-          pending={couponAction.pending !== null}
-          message={couponAction.message}
-          submitLabel="Apply coupon"
-          onSubmit={() => {
-            setDone(null);
-            void couponAction.run('coupon', () => applyCoupon(teamId, { coupon: coupon.trim() }));
-          }}
-        >
-          <TextField
-            id={ids.coupon}
-            label="Coupon code"
-            name="coupon"
-            autoComplete="off"
-            maxLength={128}
-            value={coupon}
-            errors={couponAction.errors.coupon}
-            onChange={setCoupon}
-          />
-        </InlineForm>
-      </div>
+      {/* A coupon applies to a subscription; without one, the subscribe form takes it. */}
+      {view.subscription_id !== null && (
+        <div className="stack">
+          {view.discount && (
+            <p data-testid="discount">
+              Discount in force: <strong>{view.discount.name ?? view.discount.coupon_id}</strong>
+              {discount && `, ${discount}`}
+              {discountEnds && ` (until ${discountEnds})`}.
+            </p>
+          )}
+          <InlineForm
+            pending={couponAction.pending !== null}
+            message={couponAction.message}
+            submitLabel="Apply coupon"
+            onSubmit={() => {
+              setDone(null);
+              void couponAction.run('coupon', () => applyCoupon(teamId, { coupon: coupon.trim() }));
+            }}
+          >
+            <TextField
+              id={ids.coupon}
+              label="Coupon code"
+              name="coupon"
+              autoComplete="off"
+              maxLength={128}
+              value={coupon}
+              errors={couponAction.errors.coupon}
+              onChange={setCoupon}
+            />
+          </InlineForm>
+        </div>
+      )}
 
       <InlineForm
         pending={info.pending !== null}

@@ -132,6 +132,7 @@ export function PlanSection({
   const phase = subscriptionPhase(view);
   const paidPlans = plans.filter((p) => !isFree(p) && p.available);
   const current = plans.find((p) => p.id === view.plan);
+  /** The plan choice is open: switching while active, or subscribing when there is none. */
   const [switching, setSwitching] = useState(false);
   const [interval, setPickedInterval] = useState<PlanInterval>(current?.interval ?? 'monthly');
   const [picked, setPicked] = useState<string | undefined>(view.plan);
@@ -211,9 +212,26 @@ export function PlanSection({
       )}
       {action.message && <Notice tone="error">{action.message}</Notice>}
 
-      {phase === 'none' && paidPlans.length > 0 && (
-        <SubscribeForm teamId={teamId} view={view} plans={paidPlans} onSubscribed={onChanged} />
-      )}
+      {phase === 'none' &&
+        paidPlans.length > 0 &&
+        // The form mounts on demand: its card field makes a SetupIntent at Stripe.
+        (switching ? (
+          <SubscribeForm
+            teamId={teamId}
+            view={view}
+            plans={paidPlans}
+            onSubscribed={(next) => {
+              setSwitching(false);
+              onChanged(next);
+            }}
+          />
+        ) : (
+          <div className="subscription__actions">
+            <button type="button" className="button" onClick={() => setSwitching(true)}>
+              Choose a paid plan
+            </button>
+          </div>
+        ))}
       {phase === 'none' && paidPlans.length === 0 && (
         <p className="muted">No paid plans are offered at the moment.</p>
       )}
