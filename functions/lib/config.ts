@@ -40,7 +40,8 @@ export const ConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optional,
   /**
    * In AWS: SSM parameter names (SecureString) of the three Stripe secrets, read once at cold
-   * start into the variables above (functions/lib/stripe.ts `loadStripeSecrets`).
+   * start into the variables above (infra/constructs/api.ts sets them; the chain's SSM loader
+   * reads every `X_PARAMETER`).
    */
   STRIPE_SECRET_KEY_PARAMETER: optional,
   STRIPE_PUBLISHABLE_KEY_PARAMETER: optional,
