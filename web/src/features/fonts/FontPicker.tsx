@@ -297,11 +297,9 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
       setSearch('');
       setMessage({ tone: 'info', text: stored.message || `${stored.fontName} uploaded.` });
     } catch (error) {
-      if (isApiError(error) && error.status === 0) console.error('font upload failed', error);
-      setMessage({
-        tone: 'error',
-        text: isApiError(error) ? error.message : 'The font could not be uploaded.',
-      });
+      // Spec 000 §8: network errors on upload are only logged; refusals show for 4 s.
+      if (!isApiError(error) || error.status === 0) console.error('font upload failed', error);
+      else setMessage({ tone: 'error', text: error.message });
     } finally {
       setProgress(null);
     }
