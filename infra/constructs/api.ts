@@ -206,6 +206,7 @@ export class Api extends Construct {
           ASSETS_BUCKET: props.assets.bucketName,
           RENDERS_BUCKET: props.renders.bucketName,
           ...Object.fromEntries(stripe.map((p) => [STRIPE_PARAMETER_ENV[p], STRIPE_PARAMETERS[p]])),
+          ...(stripe.includes('secretKey') ? stripeCatalogueEnvironment(this) : {}),
         },
       });
       this.grant(handler, feature, props);
@@ -319,3 +320,18 @@ const pascal = (s: string): string =>
     .split('-')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
+
+/**
+ * The plans' Stripe price ids and the partner-campaign coupon (issue #8 item 1; not secrets):
+ * from the CDK context `stripePrices` (`pro-monthly=price_…,…`) and `stripePartnerCoupon`
+ * (`cdk deploy -c stripePrices=…`), as STRIPE_PRICES and STRIPE_PARTNER_COUPON. Absent, paid
+ * plans stay unavailable (docs/billing.md "Configuration").
+ */
+function stripeCatalogueEnvironment(scope: Construct): Record<string, string> {
+  const prices: unknown = scope.node.tryGetContext('stripePrices');
+  const coupon: unknown = scope.node.tryGetContext('stripePartnerCoupon');
+  return {
+    ...(typeof prices === 'string' && prices !== '' ? { STRIPE_PRICES: prices } : {}),
+    ...(typeof coupon === 'string' && coupon !== '' ? { STRIPE_PARTNER_COUPON: coupon } : {}),
+  };
+}
