@@ -184,6 +184,15 @@ describe('editor image tools and stickers', () => {
         await press(page, 'Sepia', 'checkbox');
         await page.keyboard.press('Escape');
 
+        // Enhance: the Brightness slider moved with the keyboard (5 steps of 2/512).
+        await press(page, 'Enhance');
+        const brightness = await findByRole(page, 'slider', 'Brightness');
+        await brightness.focus();
+        for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+        await waitForText(page, '0.02');
+        await snap(page, 'e2e-editor-image-4b-enhance');
+        await page.keyboard.press('Escape');
+
         // Resize in mm: the unit select, then the width typed in mm (aspect locked).
         await page.select(byRole('combobox', 'Unit'), 'mm');
         const widthField = await findByRole(page, 'textbox', 'Width');
@@ -319,6 +328,7 @@ describe('editor image tools and stickers', () => {
           size_option: 'mm',
           image_angle: 90,
           filters: { Sepia: true },
+          enhance: { Brightness: 0.0195 },
           image_width: 1600,
           image_height: 1000,
         });

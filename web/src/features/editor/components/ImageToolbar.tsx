@@ -4,7 +4,7 @@
  * mm, cm); canvas and image size display"; "Crop mode shows Done and Cancel"). Every control
  * runs a named command (commands/image.ts); the document saves through the server sync.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ENHANCE_RANGES, FILTER_NAMES, type EnhanceName } from '#shared/effects.ts';
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { isApiError } from '../../../api/client.ts';
@@ -30,11 +30,14 @@ import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { saveCroppedImage } from '../images-api.ts';
 import '../image.css';
 
-/** The sliders of Enhance and their steps (spec 000 §3: about 0.0039; Hue 0.002; Blur 0.01). */
+/**
+ * The sliders of Enhance and their steps (spec 000 §3: "about 0.0039", here 2/512 so that 0 is
+ * a step of the -1..1 range; Hue 0.002; Blur 0.01).
+ */
 const SLIDERS: { name: EnhanceName; step: number }[] = [
-  { name: 'Brightness', step: 0.0039 },
-  { name: 'Contrast', step: 0.0039 },
-  { name: 'Saturation', step: 0.0039 },
+  { name: 'Brightness', step: 2 / 512 },
+  { name: 'Contrast', step: 2 / 512 },
+  { name: 'Saturation', step: 2 / 512 },
   { name: 'Hue', step: 0.002 },
   { name: 'Blur', step: 0.01 },
 ];
@@ -111,6 +114,21 @@ function FilterMenu() {
   );
 }
 
+/** Keys a focused slider moves with: kept from the editor's shortcuts (arrows nudge there). */
+const SLIDER_KEYS = new Set([
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
+const keepSliderKeys = (e: KeyboardEvent) => {
+  if (SLIDER_KEYS.has(e.key)) e.stopPropagation();
+};
+
 /** The enhancements of spec 000 §3 with their ranges; values shown to two decimals. */
 function EnhanceMenu() {
   const { store } = useEditorContext();
@@ -135,6 +153,7 @@ function EnhanceMenu() {
                 onChange={(e) =>
                   runCommand(store, 'setEnhance', { name, value: e.target.valueAsNumber })
                 }
+                onKeyDown={keepSliderKeys}
               />
               <output htmlFor={`${id}-${name}`} className="small">
                 {value.toFixed(2)}
