@@ -145,10 +145,12 @@ export async function replaceTaxId(team: TeamRecord, requestId: string): Promise
 }
 
 /**
- * Applies a `customer.updated` snapshot to the team's billing fields (address, first tax id,
- * e-mail is the owner's and is not copied). Webhook side (issue #8 item 5).
+ * Applies a `customer.updated` snapshot to the team's billing fields (address, first tax id;
+ * the e-mail is the owner's and is not copied) and maps the customer to the team. Webhook side
+ * (issue #8 item 5).
  */
 export async function applyCustomer(customer: Stripe.Customer, teamId: string): Promise<void> {
+  await db().StripeCustomer.put({ customerId: customer.id, teamId }).go();
   const a = customer.address;
   const tax = customer.tax_ids?.data.find((t) => t.type === 'eu_vat' || t.type === 'gb_vat');
   await db()

@@ -8,6 +8,7 @@ import type { SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
 import { signedEvent, useOnlineBillingStack } from '../support/stripe.ts';
 import {
+  customer,
   IDS,
   invoice,
   invoicePayment,
@@ -16,10 +17,17 @@ import {
   PRICES,
   subscription,
   subscriptionItem,
+  taxId,
 } from '../fixtures/stripe/objects.ts';
-import { paymentActionRequiredEvent, subscriptionEvent } from '../fixtures/stripe/events.ts';
+import {
+  customerUpdatedEvent,
+  invoiceEvent,
+  paymentActionRequiredEvent,
+  subscriptionEvent,
+  taxIdUpdatedEvent,
+} from '../fixtures/stripe/events.ts';
 
-const { stack } = useOnlineBillingStack();
+const { stack, stripe } = useOnlineBillingStack();
 
 /** Delivers a payload the way Stripe does: raw JSON with its signature header. */
 async function deliver(payload: string, signature?: string) {
@@ -185,6 +193,53 @@ describe('POST /stripe/webhook', () => {
       )}`,
     );
     expect(mails[0]!.text).toContain('29.00 USD');
+  });
+
+  it('on invoice.payment_failed re-reads the subscription from Stripe (past_due drops Pro)', async () => {
+    const { sub, view, teamId } = await newTeam();
+    await send(subscriptionEvent('customer.subscription.created', sub(), nowSeconds() - 10));
+    const id = sub().id;
+    stripe.on('GET', `/v1/subscriptions/${id}`, sub({ status: 'past_due' }));
+    const failed = invoiceEvent(
+      'invoice.payment_failed',
+      invoice({
+        status: 'open',
+        parent: {
+          quote_details: null,
+          subscription_details: { metadata: { team_id: teamId }, subscription: id },
+          type: 'subscription_details',
+        },
+      }),
+    );
+    expect((await send(failed)).status).toBe(200);
+    expect(stripe.sent('GET', `/v1/subscriptions/${id}`)).toHaveLength(1);
+    expect(await view()).toMatchObject({
+      status: 'past_due',
+      plan: 'free',
+      capabilities: { can_export_pdf: false },
+    });
+  });
+
+  it('keeps the billing address and VAT id in step with customer and tax id events', async () => {
+    const { view, teamId } = await newTeam();
+    const cus = customer({
+      id: `cus_Hook${counter}`,
+      metadata: { team_id: teamId },
+      address: {
+        line1: '5 Rue de Rivoli',
+        line2: null,
+        city: 'Paris',
+        state: null,
+        postal_code: '75001',
+        country: 'FR',
+      },
+    });
+    expect((await send(customerUpdatedEvent(cus))).status).toBe(200);
+    expect((await view()).billing_address).toMatchObject({ city: 'Paris', country: 'FR' });
+    // The tax id event names only the customer: the customer event mapped it to the team.
+    const tax = { ...taxId('FR12345678901'), customer: cus.id };
+    expect((await send(taxIdUpdatedEvent(tax))).status).toBe(200);
+    expect((await view()).vat_id).toBe('FR12345678901');
   });
 
   it('acknowledges event types it does not act on', async () => {
