@@ -22,6 +22,7 @@ import type {
 } from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { payingSubscription } from '../support/billing.ts';
 import {
   TIMEOUT_MS,
   byRole,
@@ -214,36 +215,7 @@ describe('billing offline', () => {
 });
 
 /** The demo team paying for Pro monthly, as `GET /settings/subscription` answers online. */
-const payingView: SubscriptionView = {
-  team_id: 'team-demo',
-  billing_online: true,
-  plan: 'pro-monthly',
-  subscription_id: 'sub_demo',
-  status: 'active',
-  quantity: 1,
-  active: true,
-  on_trial: false,
-  trial_ends_at: null,
-  on_grace_period: false,
-  ends_at: null,
-  current_period_end: '2030-01-15T12:00:00.000Z',
-  needs_subscription: false,
-  frozen: false,
-  frozenPlan: null,
-  cancel_type: 'freeze',
-  card: { brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 },
-  billing_address: null,
-  vat_id: null,
-  extra_billing_information: null,
-  discount: null,
-  capabilities: {
-    can_export_pdf: true,
-    can_upload_custom_fonts: true,
-    teams: 10,
-    teamMembers: 25,
-    frozen: false,
-  },
-};
+const payingView = payingSubscription('team-demo');
 
 const frozenView: SubscriptionView = {
   ...payingView,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Invoice, SubscriptionView } from '#shared/billing.ts';
+import { payingSubscription } from '../support/billing.ts';
 import { shownInvoices } from '../../web/src/features/billing/invoices.ts';
 import {
   subscriptionDates,
@@ -12,36 +13,7 @@ import {
 } from '../../web/src/features/billing/subscriptionState.ts';
 
 /** A paying team on Pro, as `GET /settings/subscription` answers; tests change what they need. */
-const paying: SubscriptionView = {
-  team_id: 'team-1',
-  billing_online: true,
-  plan: 'pro-monthly',
-  subscription_id: 'sub_1',
-  status: 'active',
-  quantity: 1,
-  active: true,
-  on_trial: false,
-  trial_ends_at: null,
-  on_grace_period: false,
-  ends_at: null,
-  current_period_end: '2026-12-22T12:00:00.000Z',
-  needs_subscription: false,
-  frozen: false,
-  frozenPlan: null,
-  cancel_type: 'freeze',
-  card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
-  billing_address: null,
-  vat_id: null,
-  extra_billing_information: null,
-  discount: null,
-  capabilities: {
-    can_export_pdf: true,
-    can_upload_custom_fonts: true,
-    teams: 10,
-    teamMembers: 25,
-    frozen: false,
-  },
-};
+const paying = payingSubscription('team-1');
 
 describe('subscriptionPhase (spec 001 §4)', () => {
   it.each<[string, Partial<SubscriptionView>, string]>([
@@ -73,7 +45,7 @@ describe('subscriptionDates', () => {
     expect(
       subscriptionDates({ ...paying, on_grace_period: true, ends_at: '2026-12-22T12:00:00Z' }),
     ).toBe('Cancelled: the plan ends on December 22nd, 2026.');
-    expect(subscriptionDates(paying)).toBe('Renews on December 22nd, 2026.');
+    expect(subscriptionDates(paying)).toBe('Renews on January 15th, 2030.');
     expect(subscriptionDates({ ...paying, current_period_end: null })).toBe('');
   });
 });

@@ -224,6 +224,7 @@ export function PlanSection({
               setSwitching(false);
               onChanged(next);
             }}
+            onCancel={() => setSwitching(false)}
           />
         ) : (
           <div className="subscription__actions">

@@ -35,12 +35,15 @@ export function SubscribeForm({
   view,
   plans,
   onSubscribed,
+  onCancel,
 }: {
   teamId: string | undefined;
   view: SubscriptionView;
   /** Paid plans that can be bought. */
   plans: readonly Plan[];
   onSubscribed: (view: SubscriptionView) => void;
+  /** Closes the form without subscribing. */
+  onCancel: () => void;
 }) {
   const base = useId();
   const ids = billingFieldIds(`${base}-billing`);
@@ -153,6 +156,9 @@ export function SubscribeForm({
       />
       {action.message && <Notice tone="error">{action.message}</Notice>}
       <div className="subscription__actions">
+        <button type="button" className="button button--secondary" onClick={onCancel}>
+          Not now
+        </button>
         <button type="submit" className="button" aria-disabled={action.pending !== null || !planId}>
           {action.pending ? (
             <>
