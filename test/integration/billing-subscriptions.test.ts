@@ -196,16 +196,19 @@ describe('subscribe (spec 001 §4, §7)', () => {
 
   it('seats a per-user plan by the team’s members (item quantity)', async () => {
     const { c, teamId, customerId } = await newOwner();
+    // Two more members (as after invitations on a plan that allows them).
+    const { db } = await import('#lib/db/index.ts');
+    await db()
+      .Membership.put([
+        { teamId, userId: 'user-seat-a', role: 'member' },
+        { teamId, userId: 'user-seat-b', role: 'member' },
+      ])
+      .go();
     queueCustomerAndCard(customerId);
     stripe.on(
       'POST',
       '/v1/subscriptions',
-      subOf(
-        teamId,
-        customerId,
-        { latest_invoice: invoice() },
-        subscriptionItem(PRICES.starterMonthly),
-      ),
+      subOf(teamId, customerId, {}, subscriptionItem(PRICES.starterMonthly, 3)),
     );
     const res = await c.request('POST', '/settings/subscription', {
       ...SUBSCRIBE_BODY,
@@ -214,7 +217,11 @@ describe('subscribe (spec 001 §4, §7)', () => {
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const sub = stripe.only('POST', '/v1/subscriptions');
     expect(sub.form.get('items[0][price]')).toBe('price_starter_monthly');
-    expect(sub.form.get('items[0][quantity]')).toBe('1');
+    expect(sub.form.get('items[0][quantity]')).toBe('3');
+    expect((res.json as { subscription: SubscriptionView }).subscription).toMatchObject({
+      plan: 'starter-monthly',
+      quantity: 3,
+    });
   });
 
   it('answers 400 with paymentId when the first payment needs 3-D Secure, and the confirmation page finds it', async () => {
