@@ -267,6 +267,15 @@ describe('editor image tools and stickers', () => {
 
         // A QR code from the dynamic stickers, with its value (spec 000 §5 parameter name qrCode1).
         await press(page, 'Library', 'tab');
+
+        // Search, 1000 ms after typing stops (spec 000 §9): stickers found across the packs.
+        const search = page.locator(byRole('searchbox', 'Search stickers'));
+        await search.fill('cake');
+        await page.waitForSelector('.library__pick[aria-label^="Add "][aria-label*="cake"]');
+        await snap(page, 'e2e-editor-image-6b-search');
+        // Cleared as a user does, the library (with its dynamic stickers) comes back.
+        await (await findByRole(page, 'searchbox', 'Search stickers')).click({ count: 3 });
+        await page.keyboard.press('Backspace');
         const qrButton = await page.waitForSelector('.library__pick[aria-label^="Add QR code"]');
         await qrButton!.click();
         await findByRole(page, 'toolbar', 'QR code tools');
