@@ -15,6 +15,7 @@ import { describeCoupon } from '../../web/src/features/billing/coupon.ts';
 import { defaultCountry } from '../../web/src/features/billing/countries.ts';
 import {
   SUBSCRIPTION_ERROR_MESSAGE,
+  paymentIdOf,
   subscriptionFailure,
 } from '../../web/src/features/billing/failure.ts';
 import { defaultPlanChoice, plansFor } from '../../web/src/features/registration/plans.ts';
@@ -126,6 +127,16 @@ describe('subscriptionFailure (spec 001 §8)', () => {
       kind: 'message',
       message: 'Billing is not available.',
     });
+  });
+});
+
+describe('paymentIdOf (registration and subscribe 400s, spec 001 §4)', () => {
+  it('reads the PaymentIntent id only from a 400 that carries one', () => {
+    const body = { success: false, code: 'payment_action_required', paymentId: 'pi_9' };
+    expect(paymentIdOf(new ApiError(400, 'Confirm.', undefined, body))).toBe('pi_9');
+    expect(paymentIdOf(new ApiError(402, 'Confirm.', undefined, body))).toBeUndefined();
+    expect(paymentIdOf(new ApiError(400, 'Bad.', undefined, { paymentId: '' }))).toBeUndefined();
+    expect(paymentIdOf(new Error('boom'))).toBeUndefined();
   });
 });
 

@@ -1,6 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { DEFAULT_COUNTRY, type RegistrationBilling } from '#shared/billing.ts';
+import {
+  DEFAULT_COUNTRY,
+  paymentConfirmationPath,
+  type RegistrationBilling,
+} from '#shared/billing.ts';
 import { GENERIC_ERROR_MESSAGE, isApiError, type FieldErrors } from '../api/client.ts';
 import type { PlanInterval } from '../api/plans.ts';
 import { checkEmailFree, register, type RegistrationRequest } from '../api/registration.ts';
@@ -26,6 +30,7 @@ import {
   type BillingField,
 } from '../features/billing/billingDetails.ts';
 import { CardNotReady, type CardCollector } from '../features/billing/CardField.tsx';
+import { paymentIdOf } from '../features/billing/failure.ts';
 import { useCouponLookup, useTaxPreview, useVisitorCountry } from '../features/billing/hooks.ts';
 import { AccountStep, type AccountFieldIds } from '../features/registration/AccountStep.tsx';
 import { PlanStep } from '../features/registration/PlanStep.tsx';
@@ -264,8 +269,14 @@ export function RegisterPage() {
       const state: RegisteredState = { team: values.team.trim(), plan: selectedPlan.name };
       navigate(redirect, { state });
     } catch (error) {
+      const paymentId = paymentIdOf(error);
       if (error instanceof CardNotReady) setFocus({ target: 'card' });
-      else showFailure(error, 'We could not create your account');
+      else if (paymentId) {
+        // Spec 001 §4: the account exists and the first payment needs confirming (3-D Secure).
+        setRegistered(true);
+        await refreshSession();
+        navigate(paymentConfirmationPath(paymentId, '/confirmation'));
+      } else showFailure(error, 'We could not create your account');
     } finally {
       setPending(null);
     }

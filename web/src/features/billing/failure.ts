@@ -21,6 +21,16 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
+ * The PaymentIntent id of a 400 that asks for a payment confirmation (shared/billing.ts
+ * `PaymentActionRequired`; spec 001 §4, §8), else undefined.
+ */
+export function paymentIdOf(error: unknown): string | undefined {
+  if (!isApiError(error) || error.status !== 400 || !isRecord(error.body)) return undefined;
+  const { paymentId } = error.body;
+  return typeof paymentId === 'string' && paymentId !== '' ? paymentId : undefined;
+}
+
+/**
  * Sorts a failed subscribe, plan change, cancel, resume or payment-method call.
  *
  * - 400 whose body has a `paymentId` string → `payment`;
@@ -42,10 +52,8 @@ export function subscriptionFailure(
     console.error(error);
     return { kind: 'message', message: SUBSCRIPTION_ERROR_MESSAGE };
   }
-  const body = isRecord(error.body) ? error.body : {};
-  if (error.status === 400 && typeof body.paymentId === 'string' && body.paymentId !== '') {
-    return { kind: 'payment', paymentId: body.paymentId };
-  }
+  const paymentId = paymentIdOf(error);
+  if (paymentId) return { kind: 'payment', paymentId };
   if (error.status === 401) return { kind: 'message', message: '' };
   if (error.status === 422 && error.errors) {
     const others = Object.entries(error.errors)
