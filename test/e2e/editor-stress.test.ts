@@ -30,7 +30,9 @@ describe('stress preview', () => {
     await findByRole(page, 'dialog', 'Stress preview');
     await page.waitForFunction(
       () => {
-        const images = [...document.querySelectorAll<HTMLImageElement>('.stress-sample__image')];
+        const images = Array.from(
+          document.querySelectorAll<HTMLImageElement>('.stress-sample__image'),
+        );
         return images.length === 6 && images.every((i) => i.complete && i.naturalWidth > 0);
       },
       { timeout: 60_000 },

@@ -192,7 +192,9 @@ describe('settings', () => {
     // The server's photo may still be loading on a busy machine: wait for it, then check its size.
     await page.waitForFunction(
       () => {
-        const img = document.querySelector<HTMLImageElement>('img[alt="Profile photo of Dana Demo"]');
+        const img = document.querySelector<HTMLImageElement>(
+          'img[alt="Profile photo of Dana Demo"]',
+        );
         return img !== null && img.complete && img.naturalWidth > 0;
       },
       { timeout: 20_000 },

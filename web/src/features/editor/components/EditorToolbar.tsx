@@ -51,6 +51,7 @@ export function EditorToolbar() {
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>
+      <SaveTemplateButton />
       {designId && (
         <a
           href={`/pic-snippet/${encodeURIComponent(designId)}/export`}
@@ -61,7 +62,6 @@ export function EditorToolbar() {
           Export<span className="visually-hidden"> (opens in a new window)</span>
         </a>
       )}
-      <SaveTemplateButton />
     </div>
   );
 }

@@ -12,8 +12,7 @@ export type PanelName = (typeof PANELS)[number];
 
 /** A confirmation the user must answer (spec 000 §8 "Confirmations"). */
 export type ConfirmRequest =
-  | { kind: 'deleteSnippet'; id: string }
-  | { kind: 'deleteSticker'; id: string };
+  { kind: 'deleteSnippet'; id: string } | { kind: 'deleteSticker'; id: string };
 
 /** A message for the user: info after a 409 re-apply, error after a refused change. */
 export interface EditorNotice {
