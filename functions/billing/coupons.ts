@@ -7,7 +7,7 @@
 import type { CouponLookupResponse, Discount } from '#shared/billing.ts';
 import { billingOnline } from '#lib/config.ts';
 import { idempotencyKey, Stripe, stripe } from '#lib/stripe.ts';
-import { applySubscription } from './subscriptions.ts';
+import { applySubscription, apiSnapshotTime } from './subscriptions.ts';
 import { subscriptionOf, type TeamRecord } from './account.ts';
 
 type DiscountParam = { coupon: string } | { promotion_code: string };
@@ -117,6 +117,6 @@ export async function applyCoupon(
     { discounts: [discount], expand: ['discounts.source.coupon'] },
     { idempotencyKey: idempotencyKey('coupon', team.teamId, code, requestId) },
   );
-  await applySubscription(updated, Math.floor(Date.now() / 1000));
+  await applySubscription(updated, apiSnapshotTime());
   return 'applied';
 }

@@ -109,6 +109,9 @@ export async function applySubscription(
     if (options.created) return existing;
     if (existing.eventAt > eventAt) return existing;
     if (existing.stripeStatus === 'canceled') return existing;
+  } else if (existing && existing.eventAt > eventAt) {
+    // A late event of the team's previous subscription.
+    return existing;
   } else if (existing && sub.status === 'canceled' && existing.stripeStatus !== 'canceled') {
     // An old subscription's end must not replace the team's newer one.
     return existing;
@@ -199,7 +202,13 @@ async function seatsFor(plan: PlanDefinition, teamId: string): Promise<number> {
   return Math.max(1, members.length);
 }
 
-const now = () => Math.floor(Date.now() / 1000);
+/**
+ * The `eventAt` of a snapshot Stripe just answered (s): our clock minus five minutes, so that a
+ * webhook for a later change is never ignored because our clock runs ahead of Stripe's; an
+ * older event delivered in that window is put right by the webhook of this very change.
+ */
+export const apiSnapshotTime = () => Math.floor(Date.now() / 1000) - 300;
+const now = apiSnapshotTime;
 
 /** True while a record is a live subscription (not ended, not expired). */
 export const isLive = (s: SubscriptionRecord | null): s is SubscriptionRecord =>

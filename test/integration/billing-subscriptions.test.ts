@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { BILLING_MESSAGES, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
-import { useOnlineBillingStack } from '../support/stripe.ts';
+import { signedEvent, useOnlineBillingStack } from '../support/stripe.ts';
+import { subscriptionEvent } from '../fixtures/stripe/events.ts';
 import {
   cardDeclined,
   coupon,
@@ -583,6 +584,26 @@ describe('switch, cancel, resume, freeze (spec 001 §4)', () => {
     });
     const after = await c.request('GET', '/settings/companies/current');
     expect(after.json).toMatchObject({ frozen: false, current_billing_plan: 'pro-monthly' });
+  });
+});
+
+describe('webhooks after API changes', () => {
+  it('applies a webhook that follows an API change even when Stripe’s clock is a minute behind', async () => {
+    const { c, teamId, customerId } = await subscribedOwner();
+    const { payload, signature } = signedEvent(
+      subscriptionEvent(
+        'customer.subscription.updated',
+        subOf(teamId, customerId, { status: 'past_due' }),
+        nowSeconds() - 60,
+      ),
+    );
+    const res = await fetch(`${stack().url}/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
+    expect(res.status).toBe(200);
+    expect(await viewOf(c)).toMatchObject({ status: 'past_due', plan: 'free' });
   });
 });
 
