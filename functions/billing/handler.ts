@@ -117,6 +117,9 @@ const needUser = (user: AuthUser | undefined): AuthUser => {
   return user;
 };
 
+/** No discount on the team (spec 001 §7: only a 200 means one exists): 204, no body. */
+const noDiscount = () => ({ statusCode: 204, headers: { 'cache-control': 'no-store' }, body: '' });
+
 export const handler = featureHandler('billing', {
   'GET /spark/plans': route({
     handle: async () => {
@@ -164,16 +167,16 @@ export const handler = featureHandler('billing', {
       const user = needUser(auth.user);
       if (params.id !== user.userId || !user.currentTeamId) throw notFound();
       const discount = await teamDiscount(user.currentTeamId);
-      if (!discount) throw notFound('No discount.');
-      return json(200, discount);
+      // Spec 001 §7: "200 means a discount exists"; none is 204, so a 404 only ever means
+      // "not yours".
+      return discount ? json(200, discount) : noDiscount();
     },
   }),
 
   'GET /settings/companies/coupon/{id}': route({
     handle: async ({ params }) => {
       const discount = await teamDiscount(params.id!);
-      if (!discount) throw notFound('No discount.');
-      return json(200, discount);
+      return discount ? json(200, discount) : noDiscount();
     },
   }),
 

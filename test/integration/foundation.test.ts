@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { api, fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { TestClient } from '../support/client.ts';
 
 const stack = useLocalStack();
 
@@ -18,10 +19,13 @@ describe('health (issue: foundation §5)', () => {
 
 describe('the middy chain', () => {
   it('answers a later feature with 501 naming it, as JSON with security headers', async () => {
-    const res = await api(stack(), 'GET', '/coupon/SAVE10');
+    // The kiosk's announcements are not built yet (spec 001 §7 Kiosk); admins only.
+    const admin = new TestClient(stack().url);
+    expect((await admin.login('admin@example.com')).status).toBe(200);
+    const res = await admin.request('GET', '/spark/kiosk/announcements');
     expect(res.status).toBe(501);
-    expect(res.json).toMatchObject({ success: false, feature: 'billing' });
-    expect(String(res.json.message)).toContain('billing');
+    expect(res.json).toMatchObject({ success: false, feature: 'kiosk' });
+    expect(String(res.json.message)).toContain('kiosk');
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');
     expect(res.headers.get('content-security-policy')).toContain("object-src 'none'");
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -61,13 +65,27 @@ describe('the seed (issue: foundation §7)', () => {
     expect(await verifyPassword('demo-password', demo!.passwordHash)).toBe(true);
     expect(await verifyPassword('wrong-password', demo!.passwordHash)).toBe(false);
 
+    // Every plan of the catalogue is seeded (functions/billing/plans.ts); Pro has PDF export
+    // and custom fonts (spec 001 §1 "Pro plans only"), Free has neither.
+    const { PLAN_CATALOGUE } = await import('#functions/billing/plans.ts');
     const plans = (await Plan.query.all({}).go()).data;
-    expect(
-      plans.map((p) => [p.planId, p.price, p.can_export_pdf, p.can_upload_custom_fonts]),
-    ).toEqual([
-      ['free', 0, false, false],
-      ['pro-monthly', 2900, true, true],
-    ]);
+    const row = (p: {
+      planId: string;
+      price: number;
+      can_export_pdf?: boolean;
+      can_upload_custom_fonts?: boolean;
+    }) =>
+      [p.planId, p.price, p.can_export_pdf ?? false, p.can_upload_custom_fonts ?? false] as const;
+    expect(plans.map(row).sort()).toEqual(PLAN_CATALOGUE.map(row).sort());
+    expect(plans.find((p) => p.planId === 'free')).toMatchObject({
+      price: 0,
+      can_export_pdf: false,
+    });
+    expect(plans.find((p) => p.planId === 'pro-monthly')).toMatchObject({
+      price: 2900,
+      can_export_pdf: true,
+      can_upload_custom_fonts: true,
+    });
     const team = (await Team.get({ teamId: demo!.currentTeamId! }).go()).data;
     expect(team).toMatchObject({ name: 'Demo Team', planId: 'pro-monthly', ownerId: demo!.userId });
 
