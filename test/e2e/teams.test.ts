@@ -121,7 +121,9 @@ describe('teams and invitations', () => {
     const limit = 'Your plan allows 1 member in a team. Upgrade your plan to invite more.';
     await waitForText(owner, limit);
     expect(await descriptionOf(owner, 'textbox', 'Invite by e-mail')).toContain(limit);
-    expect(await owner.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    await expect
+      .poll(() => owner.evaluate(() => document.activeElement?.getAttribute('name')), POLL)
+      .toBe('email');
     await snap(owner, 'e2e-teams-2-member-limit');
   });
 

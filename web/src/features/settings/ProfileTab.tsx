@@ -191,9 +191,17 @@ export function SubmitButton({
   );
 }
 
-/** After a failed submit, moves focus to the form's first invalid field (next frame). */
-export function focusFirstInvalid(formId: string) {
-  window.requestAnimationFrame(() => {
-    document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  });
+/**
+ * After a failed submit, moves focus to the form's first invalid field once React has marked it
+ * `aria-invalid` (checked on the next few tasks, up to ~100 ms). Timers rather than animation
+ * frames: a tab in the background gets no frames, and the errors must still take focus.
+ */
+export function focusFirstInvalid(formId: string, attempts = 10) {
+  window.setTimeout(() => {
+    const field = document
+      .getElementById(formId)
+      ?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (field) field.focus();
+    else if (attempts > 1) focusFirstInvalid(formId, attempts - 1);
+  }, 10);
 }

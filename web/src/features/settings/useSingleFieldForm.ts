@@ -1,6 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useLayoutEffect, useState, type FormEvent } from 'react';
 import { formFailure } from './formFailure.ts';
-import { focusFirstInvalid } from './ProfileTab.tsx';
 
 /** A notice above a settings form. */
 export interface FormMessage {
@@ -29,6 +28,16 @@ export function useSingleFieldForm(options: {
   const [errors, setErrors] = useState<string[] | undefined>();
   const [message, setMessage] = useState<FormMessage | null>(null);
   const [pending, setPending] = useState(false);
+  // Bumped when a submit fails: focus moves once React has committed `aria-invalid`, which a
+  // requestAnimationFrame callback could run before (or, in a background tab, much later).
+  const [invalidAt, setInvalidAt] = useState(0);
+  useLayoutEffect(() => {
+    if (invalidAt === 0) return;
+    document
+      .getElementById(options.formId)
+      ?.querySelector<HTMLElement>('[aria-invalid="true"]')
+      ?.focus();
+  }, [invalidAt, options.formId]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -37,7 +46,7 @@ export function useSingleFieldForm(options: {
     const trimmed = value.trim();
     if (options.emptyMessage && trimmed === '') {
       setErrors([options.emptyMessage]);
-      focusFirstInvalid(options.formId);
+      setInvalidAt((n) => n + 1);
       return;
     }
     setErrors(undefined);
@@ -50,7 +59,7 @@ export function useSingleFieldForm(options: {
       const failure = formFailure(error, [options.field]);
       setErrors(failure.fields[options.field]);
       if (failure.message) setMessage({ tone: 'error', text: failure.message });
-      focusFirstInvalid(options.formId);
+      setInvalidAt((n) => n + 1);
     } finally {
       setPending(false);
     }
