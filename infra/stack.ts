@@ -16,6 +16,7 @@ import {
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { FONTSOURCE_CDN_URL, fontCdnSource } from '#shared/security.ts';
 import { Api } from './constructs/api.ts';
 import { Data } from './constructs/data.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
@@ -38,6 +39,12 @@ export interface PicSnippetsStackProps extends StackProps {
    * x64 (node-modules-layer.ts `installedSharpArchitectures`).
    */
   apiArch?: CpuArch;
+  /**
+   * The fontsource CDN's font files base (`FONT_CDN_URL` of the render and fonts functions,
+   * allowed in the SPA's `font-src`); default {@link FONTSOURCE_CDN_URL}; `null` serves the
+   * hosted families only (docs/fonts.md "Configuration"). Context `fontCdnUrl` (empty: none).
+   */
+  fontCdnUrl?: string | null;
 }
 
 /**
@@ -69,6 +76,8 @@ export class PicSnippetsStack extends Stack {
       env: { account: props.env?.account, region: STACK_REGION },
     });
     Tags.of(this).add('project', 'picsnippets');
+    const fontCdnUrl = props.fontCdnUrl === undefined ? FONTSOURCE_CDN_URL : props.fontCdnUrl;
+    if (fontCdnUrl !== null) fontCdnSource(fontCdnUrl); // refuses a base the CSP cannot hold
 
     this.data = new Data(this, 'Data');
     this.render = new Render(this, 'Render', {
@@ -76,6 +85,7 @@ export class PicSnippetsStack extends Stack {
       assets: this.data.buckets.assets,
       renders: this.data.buckets.renders,
       ...(props.domain === undefined ? {} : { publicUrl: `https://${props.domain.names[0]}` }),
+      ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     // Provider secrets (merge-tag credentials, Keap tokens): envelope encryption under this key
     // (functions/lib/secrets.ts). Kept when the stack goes: stored secrets would not open again.
@@ -90,6 +100,7 @@ export class PicSnippetsStack extends Stack {
       renders: this.data.buckets.renders,
       arch: props.apiArch ?? chooseApiArch(),
       secretsKey,
+      ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.web = new Web(this, 'Web', {
       webBucket: this.data.buckets.web,
@@ -98,6 +109,7 @@ export class PicSnippetsStack extends Stack {
       httpApi: this.api.httpApi,
       render: this.render,
       ...(props.domain === undefined ? {} : { domain: props.domain }),
+      ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
 
@@ -127,6 +139,17 @@ function domainFromContext(app: App): CustomDomain | undefined {
 }
 
 /**
+ * Reads the font CDN from context: `-c fontCdnUrl=https://…` sets it, `-c fontCdnUrl=` (empty)
+ * turns it off; absent, the stack's default ({@link FONTSOURCE_CDN_URL}) applies.
+ */
+function fontCdnFromContext(app: App): string | null | undefined {
+  const value: unknown = app.node.tryGetContext('fontCdnUrl');
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new Error('Context fontCdnUrl must be a string.');
+  return value.trim() === '' ? null : value.trim();
+}
+
+/**
  * Builds the CDK app: PicSnippetsStack plus cdk-nag's AwsSolutions pack, registered the v3 way
  * (`Validations.of(app).addPlugins(new AwsSolutionsChecks(app))`); findings and their
  * acknowledgements land in the cloud assembly's validation report and fail synth when any
@@ -141,9 +164,12 @@ export function createApp(
 } {
   const app = new App(props);
   const domain = stackProps.domain ?? domainFromContext(app);
+  const fontCdnUrl =
+    stackProps.fontCdnUrl === undefined ? fontCdnFromContext(app) : stackProps.fontCdnUrl;
   const stack = new PicSnippetsStack(app, 'PicSnippetsStack', {
     ...stackProps,
     ...(domain === undefined ? {} : { domain }),
+    ...(fontCdnUrl === undefined ? {} : { fontCdnUrl }),
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, ...stackProps.env },
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -9,6 +9,11 @@
  * Payment Element): the script from js.stripe.com, its frames from js.stripe.com and
  * hooks.stripe.com (3-D Secure), and its calls to api.stripe.com. Stripe.js is only loaded once
  * the server hands out a publishable key, so an offline server never contacts Stripe.
+ *
+ * Fonts: the product's own origin and `data:`, plus the fontsource CDN's path when
+ * `FONT_CDN_URL` is configured (issue 7 §3; the editor registers CDN families as FontFace
+ * objects, fetched under `font-src`). The render page never fetches the CDN itself: its font
+ * URLs are paths on its own origin that the render function answers (functions/render/fonts.ts).
  */
 export const STRIPE_CSP = {
   script: 'https://js.stripe.com',
@@ -16,20 +21,73 @@ export const STRIPE_CSP = {
   connect: 'https://api.stripe.com',
 } as const;
 
-/** The SPA documents' policy (see above). */
-export const SPA_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  `script-src 'self' ${STRIPE_CSP.script}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  `connect-src 'self' ${STRIPE_CSP.connect}`,
-  `frame-src 'self' ${STRIPE_CSP.frame}`,
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
+/**
+ * The public fontsource CDN's font files base (issue 7 §3 "otherwise from the fontsource CDN in
+ * production"): `{base}/{id}@latest/{subset}-{weight}-{style}.woff2`, the URL shape of
+ * shared/fonts/catalogue.ts `resolveFont`. The CDK stack's default for `FONT_CDN_URL`
+ * (context `fontCdnUrl`, docs/fonts.md "Configuration").
+ */
+export const FONTSOURCE_CDN_URL = 'https://cdn.jsdelivr.net/fontsource/fonts';
+
+/**
+ * The CSP source that lets a document load fonts from a font CDN base: its https origin and its
+ * path with a trailing slash (a CSP path ending in `/` matches every file below it), e.g.
+ * `https://cdn.jsdelivr.net/fontsource/fonts/`. The base comes from configuration and lands in
+ * a header, so anything that could break out of a source expression is refused.
+ * @param url an https URL without credentials, query or fragment.
+ * @throws Error naming the problem, for anything else (read at synth: a deploy never starts
+ *   with a broken policy).
+ */
+export function fontCdnSource(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`The font CDN URL is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'https:') throw new Error(`The font CDN URL must be https: ${url}`);
+  if (parsed.username || parsed.password || parsed.search || parsed.hash) {
+    throw new Error(`The font CDN URL may not carry credentials, a query or a fragment: ${url}`);
+  }
+  const path = parsed.pathname.replace(/\/*$/, '/');
+  if (!/^[A-Za-z0-9._~%@/-]+$/.test(path)) {
+    throw new Error(`The font CDN URL's path has characters a policy cannot hold: ${url}`);
+  }
+  return `${parsed.origin}${path}`;
+}
+
+/** What the SPA's policy depends on. */
+export interface SpaPolicyOptions {
+  /**
+   * `FONT_CDN_URL`, when the editor may load catalogue families from the fontsource CDN
+   * (FontFace objects fetch under `font-src`); unset, fonts come from the product's origin only.
+   */
+  fontCdnUrl?: string | undefined;
+}
+
+/**
+ * The SPA documents' policy (see the module comment).
+ * @throws Error when `fontCdnUrl` is not a usable https base ({@link fontCdnSource}).
+ */
+export function spaContentSecurityPolicy(options: SpaPolicyOptions = {}): string {
+  const fonts = options.fontCdnUrl ? ` ${fontCdnSource(options.fontCdnUrl)}` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${STRIPE_CSP.script}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    `font-src 'self' data:${fonts}`,
+    `connect-src 'self' ${STRIPE_CSP.connect}`,
+    `frame-src 'self' ${STRIPE_CSP.frame}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/** The SPA's policy without a font CDN (the product's own fonts only). */
+export const SPA_CONTENT_SECURITY_POLICY = spaContentSecurityPolicy();
 
 /**
  * The Content-Security-Policy of user files (`/files/*`: photos and uploads). An uploaded file

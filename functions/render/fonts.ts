@@ -8,7 +8,8 @@
  * - `/files/fonts/hosted/…` and `/files/fonts/custom/…`: objects of the assets bucket under
  *   `files/fonts/`, nothing else of the bucket;
  * - `/cdn-fonts/{id}/{file}`: a fontsource CDN file, fetched by this process from the
- *   configured `FONT_CDN_URL` only, for an id and file name of a fixed shape.
+ *   configured `FONT_CDN_URL` only, for an id and file name of a fixed shape, through the SSRF
+ *   guard (3 s, 8 MB).
  * Bytes are kept in memory (up to 64 MB), so a warm container reads each file once.
  */
 import { createHash } from 'node:crypto';
@@ -16,6 +17,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
+import { urlGuard } from '#lib/ssrf.ts';
 import { resolveFont } from '#shared/fonts/catalogue.ts';
 import type { CustomFont, FontFaceRule } from '#shared/fonts/types.ts';
 import type { ResolvedScene } from '#shared/scene/resolve.ts';
@@ -159,16 +161,21 @@ async function fromBucket(key: string): Promise<Buffer | undefined> {
   }
 }
 
+/**
+ * A CDN font file, through the SSRF guard like every fetch of the render function (DESIGN.md
+ * §5): the base is configuration, but the id comes from a design, so the address is still
+ * checked, redirects are checked afresh, and time and bytes are capped.
+ * @throws UrlRefused when the guard refuses (logged and answered as missing by `remember`).
+ */
 async function fromCdn(id: string, file: string): Promise<Buffer | undefined> {
   const base = config().FONT_CDN_URL;
   if (!base) return undefined;
-  const res = await fetch(`${base.replace(/\/+$/, '')}/${id}@latest/${file}`, {
-    redirect: 'error',
-    signal: AbortSignal.timeout(CDN_TIMEOUT_MS),
+  const res = await urlGuard.fetch(`${base.replace(/\/+$/, '')}/${id}@latest/${file}`, {
+    timeoutMs: CDN_TIMEOUT_MS,
+    maxBytes: MAX_FONT_FILE_BYTES,
+    accept: 'font/woff2',
   });
-  if (!res.ok) return undefined;
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return bytes.length <= MAX_FONT_FILE_BYTES ? bytes : undefined;
+  return res.status === 200 ? res.body : undefined;
 }
 
 /**

@@ -87,6 +87,12 @@ export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags'];
  */
 export const INVALIDATING_FEATURES: readonly ApiFeature[] = ['designs', 'text-snippets'];
 
+/**
+ * Features told the fontsource CDN's base (`FONT_CDN_URL`, docs/fonts.md): `fonts` offers the
+ * whole catalogue and hands the editor the CDN base (`GET /api/fonts` `cdnUrl`).
+ */
+export const FONT_CDN_FEATURES: readonly ApiFeature[] = ['fonts'];
+
 interface FeatureSizing {
   /** MB. */
   memorySize: number;
@@ -124,6 +130,8 @@ export interface ApiProps {
   arch: CpuArch;
   /** The KMS key whose data keys encrypt stored secrets (SECRETS_FEATURES). */
   secretsKey: kms.IKey;
+  /** The fontsource CDN's font files base, for FONT_CDN_FEATURES; absent, none. */
+  fontCdnUrl?: string;
 }
 
 /**
@@ -134,7 +142,8 @@ export interface ApiProps {
  *   feature's function (payload v2); one invoke permission per function, scoped to this API;
  * - the `$default` stage with JSON access logs and throttling (API_THROTTLE);
  * - env: STAGE, FEATURE, TABLE_NAME, ASSETS_BUCKET, RENDERS_BUCKET, Stripe parameter names
- *   (STRIPE_ACCESS), SECRETS_KMS_KEY_ID (SECRETS_FEATURES); PUBLIC_URL and DISTRIBUTION_ID once
+ *   (STRIPE_ACCESS), SECRETS_KMS_KEY_ID (SECRETS_FEATURES), FONT_CDN_URL (FONT_CDN_FEATURES,
+ *   when `fontCdnUrl` is given); PUBLIC_URL and DISTRIBUTION_ID once
  *   `connectDistribution` is called.
  *
  * Grants, and why: every feature but `stripe-webhook` and `system` gets table read/write and
@@ -207,6 +216,9 @@ export class Api extends Construct {
           RENDERS_BUCKET: props.renders.bucketName,
           ...Object.fromEntries(stripe.map((p) => [STRIPE_PARAMETER_ENV[p], STRIPE_PARAMETERS[p]])),
           ...(stripe.includes('secretKey') ? stripeCatalogueEnvironment(this) : {}),
+          ...(props.fontCdnUrl !== undefined && FONT_CDN_FEATURES.includes(feature)
+            ? { FONT_CDN_URL: props.fontCdnUrl }
+            : {}),
         },
       });
       this.grant(handler, feature, props);

@@ -105,6 +105,11 @@ export interface RenderProps {
   renders: s3.Bucket;
   /** `https://…` of the product when a custom domain is configured; see Render docs. */
   publicUrl?: string;
+  /**
+   * The fontsource CDN's font files base (`FONT_CDN_URL`): the function fetches catalogue
+   * families from it for the page (functions/render/fonts.ts); absent, hosted families only.
+   */
+  fontCdnUrl?: string;
 }
 
 /**
@@ -166,6 +171,7 @@ export class Render extends Construct {
         RENDERS_BUCKET: props.renders.bucketName,
         RENDER_TIMEOUT_MS: String(RENDER_BUDGET_MS),
         ...(props.publicUrl === undefined ? {} : { PUBLIC_URL: props.publicUrl }),
+        ...(props.fontCdnUrl === undefined ? {} : { FONT_CDN_URL: props.fontCdnUrl }),
       },
       commandHooks: {
         beforeBundling: () => [],

@@ -2,10 +2,7 @@
  * The edge (DESIGN.md §7): one CloudFront distribution in front of the SPA (S3 via origin access
  * control), the HTTP API and the render function URL.
  */
-import {
-  SPA_CONTENT_SECURITY_POLICY,
-  USER_FILES_CONTENT_SECURITY_POLICY,
-} from '#shared/security.ts';
+import { spaContentSecurityPolicy, USER_FILES_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
 import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -32,6 +29,8 @@ export interface WebProps {
   httpApi: apigwv2.IHttpApi;
   render: Render;
   domain?: CustomDomain;
+  /** The fontsource CDN's font files base, allowed in the SPA's `font-src`; absent, none. */
+  fontCdnUrl?: string;
 }
 
 /** How long CloudFront waits for the HTTP API (API Gateway's own limit is 30 s). */
@@ -88,7 +87,7 @@ export class Web extends Construct {
       securityHeadersBehavior: {
         // override false: API answers keep their own, stricter policy; SPA documents get this.
         contentSecurityPolicy: {
-          contentSecurityPolicy: SPA_CONTENT_SECURITY_POLICY,
+          contentSecurityPolicy: spaContentSecurityPolicy({ fontCdnUrl: props.fontCdnUrl }),
           override: false,
         },
         strictTransportSecurity: {

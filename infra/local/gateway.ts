@@ -11,10 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { isApiRequest, matchRoute, type Feature } from '#shared/routes.ts';
-import {
-  SPA_CONTENT_SECURITY_POLICY,
-  USER_FILES_CONTENT_SECURITY_POLICY,
-} from '#shared/security.ts';
+import { spaContentSecurityPolicy, USER_FILES_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -180,8 +177,12 @@ const STATIC_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serves the built SPA from a folder, with the SPA fallback to index.html (as CloudFront does). */
+/**
+ * Serves the built SPA from a folder, with the SPA fallback to index.html (as CloudFront does)
+ * and the SPA's CSP, which allows the font CDN when `FONT_CDN_URL` is set, as in AWS.
+ */
 export function staticSpa(root: string) {
+  const policy = spaContentSecurityPolicy({ fontCdnUrl: config().FONT_CDN_URL });
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     let file = normalize(join(root, decodeURIComponent(url.pathname)));
     if (!file.startsWith(root)) return sendJson(res, 400, { message: 'Bad path.' });
@@ -196,7 +197,7 @@ export function staticSpa(root: string) {
     const immutable = url.pathname.startsWith('/assets/');
     res.writeHead(200, {
       ...SPA_SECURITY_HEADERS,
-      'content-security-policy': SPA_CONTENT_SECURITY_POLICY,
+      'content-security-policy': policy,
       'content-type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': String(info.size),
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',

@@ -18,6 +18,7 @@ import {
   RENDER_TIMEOUT,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
+import { FONTSOURCE_CDN_URL } from '#shared/security.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
@@ -470,6 +471,89 @@ describe('edge', () => {
         }),
       }),
     });
+  });
+});
+
+describe('fonts from the fontsource CDN (issue 7 §3)', () => {
+  /** FEATURE → FONT_CDN_URL of every Lambda of a template. */
+  const fontCdnByFeature = (of: Template): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.values(of.findResources('AWS::Lambda::Function')).map((fn) => {
+        const env = (fn as { Properties: { Environment: { Variables: Record<string, unknown> } } })
+          .Properties.Environment.Variables;
+        return [env.FEATURE as string, env.FONT_CDN_URL];
+      }),
+    );
+  const spaPolicy = (of: Template): string => {
+    const policies = Object.values(of.findResources('AWS::CloudFront::ResponseHeadersPolicy'))
+      .map(
+        (p) =>
+          (
+            p as {
+              Properties: {
+                ResponseHeadersPolicyConfig: {
+                  SecurityHeadersConfig?: {
+                    ContentSecurityPolicy?: { ContentSecurityPolicy: string };
+                  };
+                };
+              };
+            }
+          ).Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig?.ContentSecurityPolicy
+            ?.ContentSecurityPolicy,
+      )
+      .filter((csp): csp is string => csp?.includes("script-src 'self'") === true);
+    expect(policies).toHaveLength(1);
+    return policies[0]!;
+  };
+
+  it('hands the render and fonts functions the CDN base, and no other function', () => {
+    const byFeature = fontCdnByFeature(template);
+    expect(byFeature.render).toBe(FONTSOURCE_CDN_URL);
+    expect(byFeature.fonts).toBe(FONTSOURCE_CDN_URL);
+    const others = Object.entries(byFeature).filter(
+      ([f, url]) => f !== 'render' && f !== 'fonts' && url !== undefined,
+    );
+    expect(others).toEqual([]);
+  });
+
+  it('lets SPA documents load fonts from the CDN’s font path only', () => {
+    const fontSrc = spaPolicy(template)
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('font-src '));
+    expect(fontSrc).toBe(`font-src 'self' data: ${FONTSOURCE_CDN_URL}/`);
+  });
+
+  it('serves the hosted families only with context fontCdnUrl empty', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picsnippets-cdk-nocdn-'));
+    try {
+      const off = createApp(
+        {
+          outdir: dir,
+          context: {
+            ...CDK_JSON_CONTEXT,
+            'aws:cdk:bundling-stacks': [],
+            '@aws-cdk/core:failSynthOnValidationErrors': false,
+            fontCdnUrl: '',
+          },
+        },
+        { apiArch: 'x64', env: { account: undefined } },
+      );
+      const offTemplate = Template.fromStack(off.stack);
+      expect(Object.values(fontCdnByFeature(offTemplate)).filter(Boolean)).toEqual([]);
+      expect(spaPolicy(offTemplate)).toContain("font-src 'self' data:;");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a CDN base that is not https before anything is built', () => {
+    expect(() =>
+      createApp(
+        { context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } },
+        { apiArch: 'x64', fontCdnUrl: 'http://cdn.example/fonts' },
+      ),
+    ).toThrow(/must be https/);
   });
 });
 

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
+import { logger } from '#lib/logger.ts';
+import { UrlRefused } from '#lib/ssrf.ts';
 import { customFaceFamily, fontFile, sceneFonts } from '#functions/render/fonts.ts';
 import type { ResolvedScene, ResolvedTextLayer } from '#shared/scene/resolve.ts';
 
@@ -90,6 +92,23 @@ describe('fontFile: the only font paths the render page may load', () => {
     '/cdn-fonts/inter/latin-400-normal.woff2?x=http://169.254.169.254/',
   ])('refuses %s', (path) => {
     expect(fontFile(path)).toBeUndefined();
+  });
+
+  it('fetches CDN files through the SSRF guard: a CDN base on a private address is refused', async () => {
+    process.env.FONT_CDN_URL = 'https://127.0.0.1/fontsource/fonts';
+    resetConfig();
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(await fontFile('/cdn-fonts/inter/latin-400-normal.woff2')).toBeUndefined();
+      const error = warn.mock.calls
+        .map(([, fields]) => (fields as { error?: unknown } | undefined)?.error)
+        .find((e) => e instanceof UrlRefused);
+      expect(error).toMatchObject({ reason: 'address' });
+    } finally {
+      warn.mockRestore();
+      delete process.env.FONT_CDN_URL;
+      resetConfig();
+    }
   });
 
   it('answers nothing for a CDN path while no CDN is configured', async () => {
