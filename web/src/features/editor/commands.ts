@@ -90,6 +90,12 @@ export interface EditorCommand<A> {
   shortcuts: readonly Shortcut<A>[];
   history: HistoryIntent;
   enabled(state: EditorState): boolean;
+  /**
+   * Why the command refuses to run now although it is enabled, in the spec's words (the
+   * toolbar button and the keyboard shortcut share it: both go through `runCommand`), or null
+   * when it may run. A refusal shows as an error notice for 4 s and changes nothing.
+   */
+  refusal?(state: EditorState, args: A): string | null;
   perform(store: EditorStore, args: A): void;
 }
 
@@ -422,7 +428,28 @@ export function runCommand<K extends CommandName>(
  */
 export function runCommandWith(store: EditorStore, name: CommandName, args: unknown): boolean {
   const command = COMMANDS[name] as EditorCommand<unknown>;
-  if (!command.enabled(store.getState())) return false;
+  const state = store.getState();
+  if (!command.enabled(state)) return false;
+  const refused = command.refusal?.(state, args) ?? null;
+  if (refused !== null) {
+    showRefusal(store, refused);
+    return false;
+  }
   command.perform(store, args);
   return true;
+}
+
+/** How long a refusal's notice stays, ms (spec 000 §9 "error banner 4 s"). */
+export const REFUSAL_NOTICE_MS = 4000;
+
+/**
+ * Shows a refusal as the editor's error notice (spec 000 §8 messages) and takes it away after
+ * 4 s unless another notice replaced it meanwhile.
+ */
+function showRefusal(store: EditorStore, text: string): void {
+  const notice = { tone: 'error' as const, text };
+  store.getState().showNotice(notice);
+  setTimeout(() => {
+    if (store.getState().notice === notice) store.getState().showNotice(null);
+  }, REFUSAL_NOTICE_MS);
 }

@@ -41,6 +41,7 @@ import {
 import type { ChangeIntent } from '../store/designSlice.ts';
 import type { EditorState, EditorStore } from '../store/index.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
+import { isUploadedFont } from './uploaded-fonts.ts';
 
 /** Text alignment of a snippet (spec 000 §2 "alignment (left, center, right)"). */
 export type TextAlign = TextSnippet['textAlign'];
@@ -151,12 +152,43 @@ function applyDocument(
   });
 }
 
-/** A toggle of the selected snippet's style (bold, italic, underline; spec 000 §2). */
+/** Spec 000 §8, word for word: bold or italic asked of an uploaded font (spec 000 §5). */
+export const UPLOADED_FONT_STYLE_MESSAGE = 'This action is not supported for uploaded fonts!';
+
+/** The styles an uploaded font lacks (spec 000 §5). */
+export type FaceStyle = 'bold' | 'italic';
+
+/** Whether a snippet has the style on. */
+const hasStyle = (snippet: TextSnippet, style: FaceStyle) =>
+  style === 'bold' ? snippet.fontWeight === 'bold' : snippet.fontStyle === 'italic';
+
+/**
+ * Why bold or italic may not be switched on for `snippet`: its family is an uploaded font, which
+ * has no bold or italic faces (spec 000 §5 "Bold and italic are not supported for uploaded
+ * fonts"; message §8). Switching a style off is always allowed, so a snippet that was bold
+ * before its font changed can be made plain.
+ * @param uploaded whether the snippet's family is one of the team's uploaded fonts.
+ * @returns the spec's message, or null when the toggle may run.
+ */
+export function faceStyleRefusal(
+  snippet: TextSnippet,
+  style: FaceStyle,
+  uploaded: boolean,
+): string | null {
+  return uploaded && !hasStyle(snippet, style) ? UPLOADED_FONT_STYLE_MESSAGE : null;
+}
+
+/**
+ * A toggle of the selected snippet's style (bold, italic, underline; spec 000 §2).
+ * @param style for bold and italic: switching it on is refused for an uploaded font
+ *   (`faceStyleRefusal`). Underline has no such rule.
+ */
 function styleToggle(
   name: 'toggleBold' | 'toggleItalic' | 'toggleUnderline',
   label: string,
   key: string,
   flip: (snippet: Draft<TextSnippet>) => void,
+  style?: FaceStyle,
 ): EditorCommand<void> {
   return {
     name,
@@ -164,6 +196,11 @@ function styleToggle(
     shortcuts: [{ keys: `Mod+${key}`, args: undefined }],
     history: { kind: 'step', eventType: 'snippets.event' },
     enabled: hasSnippetSelected,
+    refusal(state) {
+      const snippet = selectedSnippet(state);
+      if (!snippet || !style) return null;
+      return faceStyleRefusal(snippet, style, isUploadedFont(snippet.fontFamily));
+    },
     perform(store) {
       const snippet = selectedSnippet(store.getState());
       if (snippet) editSnippet(store, textIntent(this, null), snippet.id, flip);
@@ -308,12 +345,24 @@ export const TEXT_COMMANDS: TextRegistry = {
   setSnippetLinked: snippetCommand('setSnippetLinked', 'Link minimum size', 'step', (s, a) => {
     Object.assign(s, withLinked(s, a.linked));
   }),
-  toggleBold: styleToggle('toggleBold', 'Bold', 'b', (s) => {
-    s.fontWeight = s.fontWeight === 'bold' ? 'normal' : 'bold';
-  }),
-  toggleItalic: styleToggle('toggleItalic', 'Italic', 'i', (s) => {
-    s.fontStyle = s.fontStyle === 'italic' ? 'normal' : 'italic';
-  }),
+  toggleBold: styleToggle(
+    'toggleBold',
+    'Bold',
+    'b',
+    (s) => {
+      s.fontWeight = s.fontWeight === 'bold' ? 'normal' : 'bold';
+    },
+    'bold',
+  ),
+  toggleItalic: styleToggle(
+    'toggleItalic',
+    'Italic',
+    'i',
+    (s) => {
+      s.fontStyle = s.fontStyle === 'italic' ? 'normal' : 'italic';
+    },
+    'italic',
+  ),
   toggleUnderline: styleToggle('toggleUnderline', 'Underline', 'u', (s) => {
     s.underline = !s.underline;
   }),

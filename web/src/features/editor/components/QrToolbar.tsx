@@ -16,6 +16,8 @@ import {
   QR_MARGIN_DEBOUNCE_MS,
 } from '../document/stickers.ts';
 import { useEditorContext } from '../EditorContext.tsx';
+import { historyShortcutFor } from '../keyboard.ts';
+import { IS_MAC } from './EditorToolbar.tsx';
 import { errorIdOf, FieldError } from './FieldError.tsx';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 
@@ -106,6 +108,17 @@ function FallbackField({ sticker }: { sticker: Sticker }) {
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorIdOf(id) : undefined}
         onChange={(e) => change(e.target.value)}
+        onKeyDown={(e) => {
+          // Undo and redo are the editor's (one history): the field then shows the document.
+          const history = historyShortcutFor(e, IS_MAC);
+          if (!history) return;
+          e.preventDefault();
+          newest.current = null;
+          setDraft(null);
+          setError(null);
+          setChecking(false);
+          runCommand(store, history);
+        }}
       />
       {checking && <span className="muted small">Checking the image…</span>}
       <FieldError fieldId={id} message={error} />

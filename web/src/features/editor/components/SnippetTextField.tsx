@@ -2,6 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import type { TextSnippet } from '#shared/design.ts';
 import { runCommand } from '../commands.ts';
 import { useEditorContext } from '../EditorContext.tsx';
+import { caretAfterChange, historyInputType, historyShortcutFor } from '../keyboard.ts';
+import { IS_MAC } from './EditorToolbar.tsx';
 import {
   movePlaceholder,
   placeholderAtCaret,
@@ -51,6 +53,8 @@ function useUnloadWarning(active: boolean): void {
  *   parameter with it when it was the last (one undo step that re-adds both);
  * - a selected placeholder dragged to another place in the text moves there (one step);
  *   Alt+Left and Alt+Right move it one word, the keyboard way to do the same.
+ * Undo and redo in the field (Ctrl/⌘+Z, Ctrl/⌘+Shift+Z, Ctrl+Y, or the browser's Edit menu) are
+ * the editor's: one history, where a burst of typing is one step (store/history.ts merges it).
  * While the field has focus, leaving the page asks first (spec 000 §2 "unload warning").
  */
 export function SnippetTextField({
@@ -91,6 +95,23 @@ export function SnippetTextField({
     [applyPending],
   );
 
+  /**
+   * Runs the editor's undo or redo instead of the field's own (one history, issue 6 §5): the
+   * document's text comes back into the field, the caret at the end of what changed.
+   */
+  const historyStep = useCallback(
+    (name: 'undo' | 'redo') => {
+      const before = ref.current?.value ?? '';
+      runCommand(store, name);
+      const after = store.getState().design?.text_snippets.find((s) => s.id === id)?.text;
+      if (after === undefined || after === before) return;
+      const caret = caretAfterChange(before, after);
+      pending.current = { start: caret, end: caret };
+      queueMicrotask(applyPending);
+    },
+    [store, id, applyPending],
+  );
+
   // Native drag and drop inside the field: the browser would delete the dragged text, then
   // insert it at the drop point (two edits, the parameter removed in between); both are taken
   // over so the move is one change that keeps the parameter.
@@ -98,7 +119,12 @@ export function SnippetTextField({
     const field = ref.current;
     if (!field) return;
     const onBeforeInput = (event: InputEvent) => {
-      if (event.inputType === 'deleteByDrag') {
+      // The browser's own undo (Edit menu, a shake or a gesture) would fight the document's.
+      const history = historyInputType(event.inputType);
+      if (history) {
+        event.preventDefault();
+        historyStep(history);
+      } else if (event.inputType === 'deleteByDrag') {
         const selection = { start: field.selectionStart, end: field.selectionEnd };
         const text = field.value.slice(selection.start, selection.end);
         if (placeholderRanges(text).length === 0) return;
@@ -130,7 +156,7 @@ export function SnippetTextField({
       field.removeEventListener('beforeinput', onBeforeInput);
       field.removeEventListener('dragend', onDragEnd);
     };
-  }, [store, id, edit]);
+  }, [store, id, edit, historyStep]);
 
   const snap = () => {
     const field = ref.current;
@@ -159,7 +185,11 @@ export function SnippetTextField({
       onKeyDown={(event) => {
         const field = event.currentTarget;
         const selection = { start: field.selectionStart, end: field.selectionEnd };
-        if (
+        const history = historyShortcutFor(event, IS_MAC);
+        if (history) {
+          event.preventDefault();
+          historyStep(history);
+        } else if (
           (event.key === 'Backspace' || event.key === 'Delete') &&
           !event.altKey &&
           !event.ctrlKey &&

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { Notice } from '../../../components/Notice.tsx';
 import { MAX_FONT_SIZE, type TextSnippet } from '#shared/design.ts';
 import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
-import type { TextAlign } from '../commands/text.ts';
+import { faceStyleRefusal, type TextAlign } from '../commands/text.ts';
+import { noteUploadedFont } from '../commands/uploaded-fonts.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { shortcutLabel } from '../keyboard.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
@@ -151,49 +151,43 @@ function titleOf(name: CommandName): string {
   return first ? `${label} (${shortcutLabel(first.keys, IS_MAC)})` : label;
 }
 
-/** Spec 000 §8, word for word: bold and italic of an uploaded font (spec 000 §5). */
-export const UPLOADED_FONT_STYLE_MESSAGE = 'This action is not supported for uploaded fonts!';
-
-/** How long the uploaded-font message stays, ms (spec 000 §9 notices 2 to 4 s). */
-const MESSAGE_MS = 4000;
-
 /**
  * Bold, italic and underline as toggle buttons (spec 000 §2 "style (bold/italic), underline").
- * An uploaded font has no bold or italic faces (spec 000 §5): those two say so for 4 s instead.
+ * An uploaded font has no bold or italic faces (spec 000 §5): the commands refuse to switch
+ * those on (commands/text.ts), for the buttons and the Mod+B / Mod+I shortcuts alike; the
+ * buttons show it beforehand (`aria-disabled`, the message in their title), and pressing one
+ * shows the spec's message for 4 s (commands.ts `runCommand`).
  */
 function StyleButtons({ snippet, uploadedFont }: { snippet: TextSnippet; uploadedFont: boolean }) {
   const { store } = useEditorContext();
-  const [message, setMessage] = useState(false);
+  // Tell the commands what the font loader found, so the shortcuts refuse as the buttons do.
   useEffect(() => {
-    if (!message) return;
-    const timer = setTimeout(() => setMessage(false), MESSAGE_MS);
-    return () => clearTimeout(timer);
-  }, [message]);
+    if (uploadedFont) noteUploadedFont(snippet.fontFamily);
+  }, [snippet.fontFamily, uploadedFont]);
   const buttons = [
     { name: 'toggleBold', on: snippet.fontWeight === 'bold', mark: 'B', style: 'bold' },
     { name: 'toggleItalic', on: snippet.fontStyle === 'italic', mark: 'I', style: 'italic' },
-    { name: 'toggleUnderline', on: snippet.underline, mark: 'U', style: 'underline' },
+    { name: 'toggleUnderline', on: snippet.underline, mark: 'U', style: null },
   ] as const;
   return (
     <div className="text-toolbar__buttons" role="group" aria-label="Style">
       {buttons.map((b) => {
-        const refused = uploadedFont && b.name !== 'toggleUnderline';
+        const refused = b.style && faceStyleRefusal(snippet, b.style, uploadedFont);
         return (
           <button
             key={b.name}
             type="button"
-            className={`text-toolbar__toggle text-toolbar__toggle--${b.style}`}
+            className={`text-toolbar__toggle text-toolbar__toggle--${b.style ?? 'underline'}`}
             aria-pressed={b.on}
-            aria-disabled={refused || undefined}
+            aria-disabled={refused ? true : undefined}
             aria-label={COMMANDS[b.name].label}
-            title={titleOf(b.name)}
-            onClick={() => (refused ? setMessage(true) : runCommand(store, b.name))}
+            title={refused || titleOf(b.name)}
+            onClick={() => runCommand(store, b.name)}
           >
             <span aria-hidden="true">{b.mark}</span>
           </button>
         );
       })}
-      {message && <Notice tone="error">{UPLOADED_FONT_STYLE_MESSAGE}</Notice>}
     </div>
   );
 }
