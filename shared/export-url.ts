@@ -253,15 +253,30 @@ const isHttpUrl = (value: string): URL | undefined => {
   }
 };
 
+/** `name:` at the start, as a scheme is written (RFC 3986 §3.1). */
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+/** What follows `host:` when it is a port, not a scheme's data: digits, then the end or a `/?#`. */
+const PORT_AFTER_COLON = /^\d{1,5}(?:[/?#]|$)/;
+
 /**
- * Normalises a link URL (spec 001 §7 "normalised html_link_url"): trimmed, `https://` added when
- * no scheme is written; only http(s) links are kept.
+ * Normalises a link URL (spec 001 §7 "normalised html_link_url"): trimmed; `https://` added when
+ * no scheme is written (`example.com/x`, `example.com:8080/x`, `localhost:3000`, `//host`);
+ * only http(s) links are kept, so `javascript:`, `data:`, `mailto:`, `ftp://` are refused. The
+ * host comes back lower-case and in punycode (`bücher.de` → `xn--bcher-kva.de`), as the WHATWG
+ * URL parser writes it; a host with a space is refused.
  * @returns the normalised URL, '' for an empty input, or undefined when it is not a web link.
  */
 export function normaliseLinkUrl(raw: string): string | undefined {
   const trimmed = raw.trim();
   if (trimmed === '') return '';
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  let withScheme: string;
+  if (trimmed.startsWith('//')) withScheme = `https:${trimmed}`;
+  else {
+    const scheme = SCHEME.exec(trimmed);
+    // `host:8080/x` reads as scheme `host` to a URL parser; a port after the colon says it is not.
+    const isScheme = scheme && !PORT_AFTER_COLON.test(trimmed.slice(scheme[0].length));
+    withScheme = isScheme ? trimmed : `https://${trimmed}`;
+  }
   return isHttpUrl(withScheme)?.href;
 }
 

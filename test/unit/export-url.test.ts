@@ -387,10 +387,29 @@ describe('export validations (spec 001 §4, §5; spec 000 §5)', () => {
     ).toBe(true);
   });
 
-  it('normalises a link URL', () => {
-    expect(normaliseLinkUrl(' shop.example.com/a ')).toBe('https://shop.example.com/a');
-    expect(normaliseLinkUrl('http://shop.example.com')).toBe('http://shop.example.com/');
-    expect(normaliseLinkUrl('javascript:alert(1)')).toBeUndefined();
-    expect(normaliseLinkUrl('')).toBe('');
+  it.each([
+    ['', ''],
+    ['   ', ''],
+    [' shop.example.com/a ', 'https://shop.example.com/a'],
+    ['example.com', 'https://example.com/'],
+    ['example.com:8080/x', 'https://example.com:8080/x'],
+    ['example.com:8080', 'https://example.com:8080/'],
+    ['localhost:3000', 'https://localhost:3000/'],
+    ['localhost:3000?utm=1#top', 'https://localhost:3000/?utm=1#top'],
+    ['HTTP://Example.com', 'http://example.com/'],
+    ['https://shop.example.com/sale?c=1', 'https://shop.example.com/sale?c=1'],
+    ['//example.com/x', 'https://example.com/x'],
+    ['example.com/a b', 'https://example.com/a%20b'],
+    ['bücher.de/katalog', 'https://xn--bcher-kva.de/katalog'],
+    ['javascript:alert(1)', undefined],
+    ['JavaScript:alert(1)', undefined],
+    ['data:text/html,<b>x</b>', undefined],
+    ['mailto:ana@example.com', undefined],
+    ['tel:+15551234', undefined],
+    ['ftp://x', undefined],
+    ['exa mple.com', undefined],
+    ['https://', undefined],
+  ])('normalises the link URL %j to %j', (input, expected) => {
+    expect(normaliseLinkUrl(input)).toBe(expected);
   });
 });
