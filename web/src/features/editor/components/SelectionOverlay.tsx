@@ -1,11 +1,12 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { estimatedHeight } from '../document/clamps.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
+import { overlayPosition } from './selection-placement.ts';
 
-/** Room the overlay needs above the snippet before it goes below instead, CSS px. */
-const OVERLAY_HEIGHT_PX = 44;
+/** The overlay's size before it is first measured, CSS px (three buttons). */
+const FIRST_GUESS = { width: 240, height: 42 };
 
 /** The canvas layers' size on screen, CSS px, following resizes (the canvas is zoomed to fit). */
 function useLayerSize(layers: RefObject<HTMLElement | null>): { width: number; height: number } {
@@ -24,9 +25,10 @@ function useLayerSize(layers: RefObject<HTMLElement | null>): { width: number; h
 
 /**
  * The selection overlay of a text snippet (spec 000 §4 "Selection overlay: Text snippets:
- * clone, delete, wrap toggle"), floating above the selected snippet on the canvas (below it
- * when there is no room above). Clone copies it (renamed parameters, 'Copy of - ' title);
- * Delete asks first (spec 000 §8 'Delete Text Snippet?'); Wrap switches line wrapping.
+ * clone, delete, wrap toggle"), floating just above the selected snippet as drawn, that is
+ * above the bounding box of its rotated corners (below it when there is no room above), inside
+ * the canvas (selection-placement.ts). Clone copies it (renamed parameters, 'Copy of - '
+ * title); Delete asks first (spec 000 §8 'Delete Text Snippet?'); Wrap switches line wrapping.
  * Positioned from the document (canvas px times the zoom), so it follows a drag as the document
  * changes.
  */
@@ -35,21 +37,36 @@ export function SelectionOverlay({ layers }: { layers: RefObject<HTMLElement | n
   const snippet = useEditor(selectedSnippet);
   const canvasWidth = useEditor((s) => s.design?.canvas_width ?? 1);
   const size = useLayerSize(layers);
+  const self = useRef<HTMLDivElement>(null);
+  const [own, setOwn] = useState(FIRST_GUESS);
+  // Its real size (the labels' font, the Wrap state) once drawn, before the browser paints.
+  const shownFor = snippet ? `${snippet.id}:${snippet.textWrap}` : null;
+  useLayoutEffect(() => {
+    const element = self.current;
+    if (element) setOwn((o) => (sameSize(o, element) ? o : sizeOf(element)));
+  }, [shownFor, size.width]);
   const element = layers.current;
   if (!snippet || !element || size.width === 0) return null;
-  const scale = size.width / canvasWidth;
-  const above = snippet.top * scale >= OVERLAY_HEIGHT_PX;
-  const top = above
-    ? element.offsetTop + snippet.top * scale - OVERLAY_HEIGHT_PX
-    : element.offsetTop + (snippet.top + estimatedHeight(snippet)) * scale + 8;
-  const left = element.offsetLeft + Math.max(0, snippet.left * scale);
+  const at = overlayPosition(
+    {
+      left: snippet.left,
+      top: snippet.top,
+      width: snippet.width,
+      height: estimatedHeight(snippet),
+      angle: snippet.angle,
+    },
+    size.width / canvasWidth,
+    size,
+    own,
+  );
   const id = snippet.id;
   return (
     <div
       className="selection-overlay"
       role="toolbar"
       aria-label="Selected text snippet"
-      style={{ top: Math.max(0, top), left: Math.min(left, element.offsetLeft + size.width - 240) }}
+      ref={self}
+      style={{ top: element.offsetTop + at.top, left: element.offsetLeft + at.left }}
     >
       <button
         type="button"
@@ -79,3 +96,11 @@ export function SelectionOverlay({ layers }: { layers: RefObject<HTMLElement | n
     </div>
   );
 }
+
+const sizeOf = (element: HTMLElement) => ({
+  width: element.offsetWidth,
+  height: element.offsetHeight,
+});
+
+const sameSize = (size: { width: number; height: number }, element: HTMLElement) =>
+  size.width === element.offsetWidth && size.height === element.offsetHeight;
