@@ -122,6 +122,9 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/api/pic-snippet/{id}/provider', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/choices', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/link', 'designs', 'user', `${S1} Export and merge tags`),
+  // Generate keeps the design as it is and names it in the URL (spec 001 §7 "optional cache id
+  // segment"; docs/export.md "Cache id")
+  r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
 
   // spec 000 §7 Text snippet parameters
   r('POST', '/api/text-snippet/{id}/parameter', 'text-snippets', 'user', `${S0} Parameters`),

@@ -13,6 +13,8 @@
  *   follows its kind's rules (spec 000 §5, `exportValueProblem`).
  * - `link`: `html_link_url`, normalised (`https://` added when no scheme is written); any
  *   scheme other than http(s) is refused.
+ * - `POST …/cache-id` (Generate): keeps the design's current version and names it for the URL's
+ *   cache id segment (docs/export.md "Cache id").
  *
  * Every call reads the design through the caller's current team (404 for another team's id)
  * and writes through the versioned write (409 `{ message, version }` for a stale `version`).
@@ -32,7 +34,9 @@ import {
 } from '#shared/providers/index.ts';
 import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
 import { PARAMETER_MESSAGES } from '#shared/parameter-rules.ts';
-import { currentTeam, updateDesign, type DesignRecord } from './store.ts';
+import { db } from '#lib/db/index.ts';
+import { cacheIdOf } from '#functions/render/service.ts';
+import { currentTeam, loadDesign, updateDesign, type DesignRecord } from './store.ts';
 
 /** Messages of the export saves; the spec's where it gives one (spec 001 §5). */
 export const EXPORT_SAVE_MESSAGES = {
@@ -275,8 +279,35 @@ function exportRoute<B extends { version?: number | undefined }>(
   });
 }
 
-/** The three export saves, keyed as the route table names them (spec 001 §7). */
+/**
+ * `POST /api/pic-snippet/{id}/cache-id` (Generate; docs/export.md "Cache id"): keeps the design
+ * as it is now (a `DesignSnapshot` of its current version, written once per version) and answers
+ * the cache id naming it, `v{version}`, for the render URL's cache id segment (spec 001 §7).
+ * The render service draws that snapshot for `/r/{publicId}/v{version}` after later edits.
+ * @returns 200 `{ success, cache_id, version }`.
+ * @throws AppError 404 for a design of another team or none.
+ */
+const cacheIdRoute = route({
+  handle: async ({ auth, params }) => {
+    const record = await loadDesign(currentTeam(auth), params.id!);
+    await db()
+      .DesignSnapshot.put({
+        snapshotOf: record.designId,
+        version: record.version,
+        document: record.document,
+      })
+      .go();
+    return json(200, {
+      success: true,
+      cache_id: cacheIdOf(record.version),
+      version: record.version,
+    });
+  },
+});
+
+/** The export screen's calls, keyed as the route table names them (spec 001 §7). */
 export const exportRoutes: Record<string, RouteDefinition> = {
+  'POST /api/pic-snippet/{id}/cache-id': cacheIdRoute,
   'PUT /api/pic-snippet/{id}/provider': exportRoute(ProviderBody, providerChange),
   'PUT /api/pic-snippet/{id}/choices': exportRoute(ChoicesBody, choicesChange),
   'PUT /api/pic-snippet/{id}/link': exportRoute(LinkBody, (document, body) =>

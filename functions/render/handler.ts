@@ -40,6 +40,19 @@ async function teamCanExportPdf(teamId: string): Promise<boolean> {
   return allowed;
 }
 
+/** Kept design versions by `designId:version`: a snapshot never changes, so no TTL. */
+const snapshots = new Map<string, unknown>();
+
+async function findSnapshot(designId: string, version: number): Promise<unknown> {
+  const key = `${designId}:${version}`;
+  if (snapshots.has(key)) return snapshots.get(key);
+  const found = (await db().DesignSnapshot.get({ snapshotOf: designId, version }).go()).data;
+  if (!found) return undefined;
+  if (snapshots.size > 1000) snapshots.clear();
+  snapshots.set(key, found.document);
+  return found.document;
+}
+
 // The flush also moves the design in the "views" sort (its list key), not only the counter.
 const views = new ViewCounter((designId, n) => recordDesignViews(designId, n));
 
@@ -48,6 +61,7 @@ const service = createRenderService({
   teamCanExportPdf,
   render: renderDesign,
   placeholder: placeholderImage,
+  findSnapshot,
   store: {
     async get(key) {
       try {

@@ -44,6 +44,11 @@ export interface RenderServiceDeps {
     format: RenderFormat,
   ): Promise<RenderOutput>;
   placeholder(): Promise<Buffer>;
+  /**
+   * The document of an earlier version kept by the export's Generate (docs/export.md "Cache
+   * id"), or undefined when none was kept.
+   */
+  findSnapshot?(designId: string, version: number): Promise<unknown>;
   store: RenderStore;
   /** Counts a served render against the design (aggregated; see ViewCounter). */
   countView(designId: string): void;
@@ -67,6 +72,12 @@ const EXTENSIONS: Record<RenderFormat, string> = { jpeg: 'jpg', png: 'png', pdf:
 
 /** The cache id of a design version, used in `/r/{publicId}/{cacheId}` (export screen). */
 export const cacheIdOf = (version: number): string => `v${version}`;
+
+/** The version a cache id names (`v7` → 7), or undefined for another shape. */
+export function versionOfCacheId(cacheId: string): number | undefined {
+  const match = /^v([1-9]\d{0,11})$/.exec(cacheId);
+  return match ? Number(match[1]) : undefined;
+}
 
 /**
  * The values that count for a design (issue: render §2, §7): only declared parameters, cut at
@@ -290,13 +301,39 @@ export function createRenderService(deps: RenderServiceDeps) {
     return image(await deps.placeholder(), 'image/jpeg', 'no-store');
   }
 
+  /**
+   * The design a URL's cache id names (docs/export.md "Cache id"): the current version (answer
+   * immutable), a kept snapshot of an earlier version (drawn as it was, immutable), else the
+   * current version with a short cache (no snapshot: an old preview URL, or a made-up id).
+   */
+  async function pinned(
+    current: DesignRecord,
+    cacheId: string | undefined,
+  ): Promise<{ design: DesignRecord; immutable: boolean }> {
+    if (cacheId === undefined) return { design: current, immutable: false };
+    if (cacheId === cacheIdOf(current.version)) return { design: current, immutable: true };
+    const version = versionOfCacheId(cacheId);
+    if (version === undefined || version > current.version || !deps.findSnapshot) {
+      return { design: current, immutable: false };
+    }
+    const document = await deps.findSnapshot(current.designId, version).catch((error: unknown) => {
+      logger.warn('design snapshot read failed', { error: error as Error });
+      return undefined;
+    });
+    return document === undefined || document === null
+      ? { design: current, immutable: false }
+      : { design: { ...current, version, document }, immutable: true };
+  }
+
   async function handle(request: RenderRequest): Promise<ApiResult> {
     const path: RenderPath | undefined = parseRenderPath(request.rawPath);
     if (!path) return fallback('not a render path');
     let design: DesignRecord | undefined;
     try {
-      design = await deps.findDesign(path.publicId);
-      if (!design) return await fallback('unknown design');
+      const current = await deps.findDesign(path.publicId);
+      if (!current) return await fallback('unknown design');
+      const { design: named, immutable } = await pinned(current, path.cacheId);
+      design = named;
       const doc = parseDesignDocument(design.document);
       const query = parseRenderQuery(request.rawQueryString);
 
@@ -325,8 +362,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
       if (query.__preview !== '1') deps.countView(design.designId);
       const etag = etagOf(body);
-      const cacheControl =
-        path.cacheId === cacheIdOf(design.version) ? IMMUTABLE_CACHE : SHORT_CACHE;
+      const cacheControl = immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }

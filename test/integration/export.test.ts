@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';
 import { TestClient as Client } from '../support/client.ts';
 import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
-import { useLocalStack } from '../support/stack.ts';
+import { buildRenderUrl } from '#shared/export-url.ts';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack();
 const { db } = await import('#lib/db/index.ts');
@@ -274,23 +275,95 @@ describe('PUT /api/pic-snippet/{id}/link', () => {
     expect((await read(design.id)).html_link_url).toBe('https://shop.example.com/sale');
     await put(demo, design.id, 'link', { html_link_url: 'http://plain.example.com/' });
     expect((await read(design.id)).html_link_url).toBe('http://plain.example.com/');
+    // A port is not a scheme: `host:8080` gets https:// too.
+    await put(demo, design.id, 'link', { html_link_url: 'shop.example.com:8080/sale' });
+    expect((await read(design.id)).html_link_url).toBe('https://shop.example.com:8080/sale');
     await put(demo, design.id, 'link', { html_link_url: '' });
     expect((await read(design.id)).html_link_url).toBeNull();
   });
 
-  it.each(['javascript:alert(1)', 'ftp://files.example.com/a', 'data:text/html,hi'])(
-    'refuses %s and keeps the saved link',
-    async (link) => {
-      const design = await exportDesign();
-      await put(demo, design.id, 'link', { html_link_url: 'example.com' });
-      const res = await put(demo, design.id, 'link', { html_link_url: link });
-      expect(res.status).toBe(422);
-      expect(res.json.errors).toEqual({
-        html_link_url: ['The link must be a web address starting with http:// or https://.'],
+  it.each([
+    'javascript:alert(1)',
+    'ftp://files.example.com/a',
+    'data:text/html,hi',
+    'mailto:a@b.co',
+  ])('refuses %s and keeps the saved link', async (link) => {
+    const design = await exportDesign();
+    await put(demo, design.id, 'link', { html_link_url: 'example.com' });
+    const res = await put(demo, design.id, 'link', { html_link_url: link });
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({
+      html_link_url: ['The link must be a web address starting with http:// or https://.'],
+    });
+    expect((await read(design.id)).html_link_url).toBe('https://example.com/');
+  });
+});
+
+describe('POST /api/pic-snippet/{id}/cache-id (Generate; docs/export.md "Cache id")', () => {
+  const IMMUTABLE = 'public, max-age=31536000, immutable';
+  /** Above "Hello {first_name}!": the photo only, px. */
+  const photoBand = (width: number) => ({ left: 0, top: 0, width, height: 150 });
+
+  it('keeps the design: e-mails sent with its URL draw it after an edit, new exports the edit', async () => {
+    const design = await exportDesign();
+    const res = await demo.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    expect(res.status).toBe(200);
+    expect(res.json.cache_id).toBe(`v${design.version}`);
+    const urlFor = (cacheId: string | undefined, name: string) =>
+      buildRenderUrl({
+        base_url: `${stack().url}/r/${design.public_id}`,
+        cacheId: cacheId ?? null,
+        provider: null,
+        parameters: [{ param_name: 'first_name', merge_tag_value: name }],
       });
-      expect((await read(design.id)).html_link_url).toBe('https://example.com/');
-    },
-  );
+    const sentUrl = urlFor(res.json.cache_id as string, 'Ana');
+    expect(new URL(sentUrl).pathname).toBe(`/r/${design.public_id}/${res.json.cache_id}`);
+    const before = await fetchImage(sentUrl);
+    expect(before.res.status).toBe(200);
+    expect(before.res.headers.get('content-type')).toBe('image/jpeg');
+    expect(before.res.headers.get('cache-control')).toBe(IMMUTABLE);
+
+    // An edit that changes what is drawn: the photo is flipped.
+    const edit = await demo.request('PUT', `/api/pic-snippet/${design.id}/options`, {
+      flip_x: true,
+    });
+    expect(edit.status).toBe(200);
+    // The render service keeps a design for a second (functions/render/handler.ts).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const band = photoBand(before.width);
+    const edited = await fetchImage(urlFor(undefined, 'Ana'));
+    expect(meanDifference(edited.pixels, before.pixels, before.width, band)).toBeGreaterThan(5);
+
+    const again = await fetchImage(sentUrl);
+    expect(again.res.status).toBe(200);
+    expect(again.res.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(meanDifference(again.pixels, before.pixels, before.width, band)).toBe(0);
+    // Another recipient of that e-mail, drawn for the first time now, sees the kept design too.
+    const other = await fetchImage(urlFor(res.json.cache_id as string, 'Bea'));
+    expect(meanDifference(other.pixels, before.pixels, before.width, band)).toBeLessThan(1);
+    expect(meanDifference(other.pixels, edited.pixels, before.width, band)).toBeGreaterThan(5);
+
+    // Generate after the edit names the new version, which draws the edit.
+    const next = await demo.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    expect(next.json.cache_id).not.toBe(res.json.cache_id);
+    const fresh = await fetchImage(urlFor(next.json.cache_id as string, 'Ana'));
+    expect(fresh.res.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(meanDifference(fresh.pixels, edited.pixels, before.width, band)).toBe(0);
+  });
+
+  it('draws the current design, briefly cached, for a cache id nothing was kept for', async () => {
+    const design = await exportDesign();
+    const res = await fetch(`${stack().url}/r/${design.public_id}/v999999?first_name=Ana`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(res.headers.get('cache-control')).not.toBe(IMMUTABLE);
+  });
+
+  it("is 404 for another team's design", async () => {
+    const design = await exportDesign();
+    const res = await admin.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    expect(res.status).toBe(404);
+  });
 });
 
 describe('who may save', () => {

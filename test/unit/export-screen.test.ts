@@ -227,6 +227,7 @@ describe('the generated outputs', () => {
     vidalytics: DEFAULT_VIDALYTICS_OPTIONS,
     origin: 'https://cdn.example.com',
     alt: 'Welcome',
+    cacheId: null,
     ...extra,
   });
 
@@ -247,6 +248,15 @@ describe('the generated outputs', () => {
       `src="${BASE}?first_name={{ first_name|default:''|urlencode }}&amp;city=Porto`,
     );
     expect(html).toContain('alt="Welcome"');
+  });
+
+  it('puts the cache id Generate got between the base URL and /pdf (spec 001 §7)', () => {
+    const out = generateOutputs(design(), options({ cacheId: 'v12', pdf: true }));
+    expect(out.link.startsWith(`${BASE}/v12/pdf?first_name=`)).toBe(true);
+    expect(out.html).toContain(`src="${BASE}/v12/pdf?first_name=`);
+    const page = generateOutputs(design(), options({ provider: 'mywebsite', cacheId: 'v12' }));
+    expect(page.link).toBe(`${BASE}/v12`);
+    expect(page.html).toContain(`data-picsnippet="${BASE}/v12"`);
   });
 
   it('leaves the link out when none is set, and writes the PDF form when asked', () => {

@@ -118,6 +118,39 @@ describe('the render service', () => {
     expect(other.headers?.['cache-control']).toBe(SHORT_CACHE);
   });
 
+  it('draws the snapshot a cache id names after later edits (docs/export.md "Cache id")', async () => {
+    const older = {
+      ...doc,
+      text_snippets: [{ ...doc.text_snippets[0]!, text: 'Old {{first_name}}' }],
+    };
+    const findSnapshot = vi.fn(async (_id: string, version: number) =>
+      version === 2 ? older : undefined,
+    );
+    const { svc, render } = service({ findSnapshot });
+    const kept = await svc.handle(req('/r/pub/v2', 'first_name=Ana'));
+    expect(kept.statusCode).toBe(200);
+    expect(kept.headers?.['cache-control']).toBe(IMMUTABLE_CACHE);
+    const [drawn] = render.mock.calls[0]!;
+    expect(drawn).toMatchObject({ designId: 'd1', version: 2, document: older });
+    // No snapshot of v1, a cache id of no version, or one ahead: the current design, short-lived.
+    for (const path of ['/r/pub/v1', '/r/pub/latest', '/r/pub/v9']) {
+      const res = await svc.handle(req(path, 'first_name=Ana'));
+      expect(res.headers?.['cache-control'], path).toBe(SHORT_CACHE);
+      expect(render.mock.calls.at(-1)![0], path).toMatchObject({ version: 3, document: doc });
+    }
+    expect(findSnapshot.mock.calls.map(([, v]) => v)).toEqual([2, 1]);
+  });
+
+  it('draws the current design when the snapshot cannot be read', async () => {
+    const { svc, render } = service({
+      findSnapshot: async () => Promise.reject(new Error('down')),
+    });
+    const res = await svc.handle(req('/r/pub/v2', 'first_name=Ana'));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers?.['cache-control']).toBe(SHORT_CACHE);
+    expect(render.mock.calls[0]![0]).toMatchObject({ version: 3 });
+  });
+
   it('answers from the store after a restart of the process', async () => {
     const { svc, stored } = service();
     await svc.handle(req('/r/pub.jpg', 'first_name=Ana'));

@@ -783,7 +783,34 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
+  /**
+   * A design as it was at one version, kept when Generate names that version in the export's
+   * URL (`/r/{publicId}/v{version}`, docs/export.md "Cache id"): the render service draws
+   * it for that URL after later edits, so e-mails already sent keep their image. Its own
+   * partition (`snapshotOf`), never listed; written once per version, never changed.
+   */
+  const DesignSnapshot = new Entity(
+    {
+      model: { entity: 'designsnapshot', version: '1', service: SERVICE },
+      attributes: {
+        snapshotOf: { type: 'string', required: true },
+        version: { type: 'number', required: true },
+        /** The design document (shared/design.ts) as stored at that version. */
+        document: { type: 'any', required: true },
+        createdAt: { type: 'string', default: now, readOnly: true },
+      },
+      indexes: {
+        byVersion: {
+          pk: { ...primary.pk, composite: ['snapshotOf'] },
+          sk: { ...primary.sk, composite: ['version'] },
+        },
+      },
+    },
+    opts,
+  );
+
   const entities = {
+    DesignSnapshot,
     CustomFont,
     TemplateBundle,
     ProviderCredential,

@@ -21,6 +21,7 @@ import {
   type VidalyticsOptions,
 } from '#shared/providers/index.ts';
 import {
+  createCacheId,
   fetchMergeTags,
   saveChoices,
   saveLink,
@@ -182,6 +183,8 @@ export function ExportScreen({
   const [vidalytics, setVidalytics] = useState<VidalyticsOptions>(DEFAULT_VIDALYTICS_OPTIONS);
   const [loadedPreview, setLoadedPreview] = useState<string | null>(null);
   const [outputs, setOutputs] = useState<ExportOutputs | null>(null);
+  const [generating, setGenerating] = useState(false);
+  const [generateError, setGenerateError] = useState<string | null>(null);
   const [tags, setTags] = useState<Tags>(() =>
     providerOf(design.merge_tag_provider).source === 'text'
       ? { state: 'none' }
@@ -310,15 +313,28 @@ export function ExportScreen({
     void runLinkSave(() => saveLink(design.id, normalised));
   }
 
-  function generate() {
+  async function generate() {
     const linkValue = normaliseLinkUrl(link);
     if (linkValue === undefined) {
       setLinkError(LINK_MESSAGE);
       return;
     }
+    setGenerating(true);
+    setGenerateError(null);
+    let cacheId: string;
+    try {
+      // The design as it is now: e-mails sent with these URLs keep this image after edits.
+      cacheId = await createCacheId(design.id);
+    } catch (error) {
+      setGenerateError(`Nothing was generated: ${actionFailure(error)}`);
+      return;
+    } finally {
+      setGenerating(false);
+    }
     try {
       setOutputs(
         generateOutputs(design, {
+          cacheId,
           provider,
           rows,
           pdf: pdf && block === null,
@@ -666,14 +682,19 @@ export function ExportScreen({
           <button
             type="button"
             className="button"
-            aria-disabled={!enabled}
+            aria-disabled={!enabled || generating}
             aria-describedby={`${idBase}-generate-hint`}
             onClick={() => {
-              if (enabled) generate();
+              if (enabled && !generating) void generate();
             }}
           >
-            Generate
+            {generating && <Spinner />} Generate
           </button>
+          {generateError && (
+            <Notice tone="error" title="Generate">
+              {generateError}
+            </Notice>
+          )}
           <p id={`${idBase}-generate-hint`} className="field__hint">
             {enabled
               ? 'Generate the HTML, the direct link and the script for this platform.'

@@ -169,3 +169,17 @@ export function saveChoices(id: string, rows: readonly ExportRow[]): Promise<Sav
 
 /** `PUT …/link` (spec 001 §7 "normalised html_link_url"). */
 export const saveLink = (id: string, link: string) => save(id, 'link', { html_link_url: link });
+
+/**
+ * `POST …/cache-id` (Generate; docs/export.md "Cache id"): keeps the design as it is now and
+ * answers the cache id naming it (`v{version}`), for the render URL's cache id segment.
+ * @throws ApiError as `api` does (404 for a design of another team).
+ */
+export async function createCacheId(id: string): Promise<string> {
+  const answer = await api<unknown>('POST', `/api/pic-snippet/${enc(id)}/cache-id`, {});
+  const cacheId = isRecord(answer) ? answer.cache_id : undefined;
+  if (typeof cacheId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(cacheId)) {
+    throw new Error('The server did not name the version to export.');
+  }
+  return cacheId;
+}

@@ -152,6 +152,7 @@ export function urlInput(
   provider: string | null,
   rows: readonly ExportRow[],
   pdf: boolean,
+  cacheId: string | null = null,
 ): RenderUrlInput {
   const param = (r: ExportRow): ExportParameter => ({
     param_name: r.param_name,
@@ -160,6 +161,7 @@ export function urlInput(
   });
   return {
     base_url: design.base_url,
+    cacheId,
     pdf: pdf && providerOf(provider).allowsPdf,
     provider,
     parameters: rows.filter((r) => r.parameterId !== null).map(param),
@@ -269,6 +271,11 @@ export interface GenerateOptions {
   /** Where `/js/picsnippets.js` is served: the product's origin (the render URL's). */
   origin: string;
   alt: string;
+  /**
+   * The cache id Generate got for the design as it is (`POST …/cache-id`, `v{version}`): the
+   * URL keeps drawing this version after later edits (docs/export.md "Cache id").
+   */
+  cacheId: string | null;
 }
 
 /**
@@ -282,7 +289,7 @@ export function generateOutputs(
   design: Pick<ExportDesign, 'base_url'>,
   options: GenerateOptions,
 ): ExportOutputs {
-  const input = urlInput(design, options.provider, options.rows, options.pdf);
+  const input = urlInput(design, options.provider, options.rows, options.pdf, options.cacheId);
   const platform: Provider = providerOf(options.provider);
   const link = buildRenderUrl(input);
   const html = {
