@@ -64,7 +64,9 @@ export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promi
 
 /**
  * `PUT /api/pic-snippet/{id}` with the document's fields at the top level, the title and the
- * version (docs/decisions.md "Design API shapes").
+ * version (docs/decisions.md "Design API shapes"); or, when the request says the only change is
+ * one QR code's fields (`request.qrCode`, sync.ts), `PUT /api/pic-snippet/{id}/qrCode` with
+ * `stickerId`, those fields and the version (spec 000 §7). Both answer the new version.
  * @returns the new version and the saved title.
  * @throws {ApiError} 409 `{ message, version }` when the version is stale, 422 with field errors.
  */
@@ -72,11 +74,17 @@ export async function saveEditorDesign(
   id: string,
   request: SaveRequest,
 ): Promise<{ version: number; title: string }> {
-  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}`, {
-    ...request.document,
-    title: request.title,
-    version: request.version,
-  });
+  const body = request.qrCode
+    ? await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/qrCode`, {
+        stickerId: request.qrCode.stickerId,
+        ...request.qrCode.fields,
+        version: request.version,
+      })
+    : await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}`, {
+        ...request.document,
+        title: request.title,
+        version: request.version,
+      });
   const record = isRecord(body) ? body : {};
   if (typeof record.version !== 'number') throw new ApiError(200, NOT_A_DESIGN);
   return { version: record.version, title: text(record.title, request.title) };

@@ -11,10 +11,17 @@
  * typed is dropped. The undo history survives when the merge left the editor's document as it
  * was; otherwise it is cleared, as on a load (its patches describe the old document).
  *
+ * **A QR code change** (colour, margin, transparency, value; spec 000 §2 QR toolbar) that is the
+ * only unsaved change goes through the spec's `PUT /api/pic-snippet/{id}/qrCode` (§7) instead of
+ * the full save: the same queue, the same version, the same 409 path, so the two never race.
+ * The QR toolbar has already waited the spec's 300 ms (colour) or 200 ms (margin, transparency;
+ * §9), so such a save starts at once; a typed QR value waits the usual 1000 ms. An undo of a QR
+ * change is a QR change too, and is saved the same way (docs/decisions.md "QR changes").
+ *
  * The controller has no React and no fetch of its own: it gets a `DesignServer` (api.ts in the
  * page, a fake in the unit tests).
  */
-import type { DesignDocument } from '#shared/design.ts';
+import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { mergeDesigns, sameValue } from './document/merge.ts';
 import type { LoadedDesign } from './store/designSlice.ts';
 import type { EditorStore } from './store/index.ts';
@@ -28,11 +35,75 @@ const MAX_CONFLICT_ROUNDS = 3;
 /** Shown when a failure carries no message of its own. */
 const SAVE_FAILED = 'Your changes could not be saved.';
 
+/** The sticker fields `PUT /api/pic-snippet/{id}/qrCode` saves (functions/designs/handler.ts). */
+export const QR_CODE_FIELDS = [
+  'dynamicStickerUrl',
+  'qrCodeColor',
+  'marginSize',
+  'isTransparent',
+  'newQrDataUrl',
+] as const;
+type QrCodeField = (typeof QR_CODE_FIELDS)[number];
+
+/** The longest `newQrDataUrl` the QR call takes, characters (its schema's limit). */
+export const QR_DATA_URL_LIMIT = 100_000;
+
+/** One QR code's changed fields: all a document change is when it goes through the QR call. */
+export interface QrCodeChange {
+  stickerId: string;
+  fields: Partial<Pick<Sticker, QrCodeField>>;
+}
+
 /** What a save sends: the design's version, its title and its whole document. */
 export interface SaveRequest {
   version: number;
   title: string;
   document: DesignDocument;
+  /**
+   * Set when the only change since the server's copy (same title) is this QR code's fields:
+   * the server may save it with `PUT /api/pic-snippet/{id}/qrCode` rather than the full save.
+   */
+  qrCode?: QrCodeChange;
+}
+
+/**
+ * The QR code change that turns `base` into `next`, when that is all that changed: one QR code
+ * sticker (same uuid, same place in the list) differs, and only in the fields of the QR call
+ * (`QR_CODE_FIELDS`), with a QR image the call accepts. Immer keeps unchanged parts identical,
+ * so this is a few reference checks after an editor change.
+ * @returns the sticker's uuid and its new values of the changed fields, or null.
+ */
+export function qrCodeChange(base: DesignDocument, next: DesignDocument): QrCodeChange | null {
+  if (base === next) return null;
+  const keys = new Set([...Object.keys(base), ...Object.keys(next)]) as Set<keyof DesignDocument>;
+  for (const key of keys) {
+    if (key !== 'graphics_data' && !sameValue(base[key], next[key])) return null;
+  }
+  const before = base.graphics_data;
+  const after = next.graphics_data;
+  if (before.length !== after.length) return null;
+  const changed = after.flatMap((s, i) => (sameValue(before[i], s) ? [] : [i]));
+  if (changed.length !== 1) return null;
+  const was = before[changed[0]!]!;
+  const now = after[changed[0]!]!;
+  if (was.uuid !== now.uuid || was.dynamicStickerType !== 'qrCode') return null;
+  if (now.dynamicStickerType !== 'qrCode') return null;
+  const fields: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(was), ...Object.keys(now)]) as Set<keyof Sticker>) {
+    if (sameValue(was[key], now[key])) continue;
+    if (!(QR_CODE_FIELDS as readonly string[]).includes(key)) return null;
+    fields[key] = now[key];
+  }
+  if ((now.newQrDataUrl?.length ?? 0) > QR_DATA_URL_LIMIT) return null;
+  return { stickerId: now.uuid, fields: fields as QrCodeChange['fields'] };
+}
+
+/**
+ * How long a change waits before it is saved, ms: none for a QR colour, margin or transparency
+ * change (the QR toolbar already waited the spec's 300 or 200 ms, §9), else `debounceMs`.
+ */
+function delayOf(qr: QrCodeChange | null, debounceMs: number): number {
+  return qr && !('dynamicStickerUrl' in qr.fields) ? 0 : debounceMs;
 }
 
 /** The design API as the sync uses it. */
@@ -92,10 +163,15 @@ export function startSync(
     const s = store.getState();
     return s.revision !== s.savedRevision || s.meta?.title !== savedTitle;
   };
+  /** The unsaved change as a QR code change, when that is all it is (see the module comment). */
+  const pendingQrCode = (): QrCodeChange | null => {
+    const { design, meta } = store.getState();
+    return design && meta && meta.title === savedTitle ? qrCodeChange(base, design) : null;
+  };
   const schedule = () => {
     cancelTimer();
     store.getState().setSaveState('pending');
-    timer = setTimeout(() => void flush(), debounceMs);
+    timer = setTimeout(() => void flush(), delayOf(pendingQrCode(), debounceMs));
   };
 
   const unsubscribe = store.subscribe((s, prev) => {
@@ -106,11 +182,13 @@ export function startSync(
     const { design, meta, revision, setSaveState } = store.getState();
     if (!design || !meta) return;
     setSaveState('saving');
+    const qrCode = pendingQrCode();
     try {
       const result = await server.save(meta.id, {
         version: meta.version,
         title: meta.title,
         document: design,
+        ...(qrCode ? { qrCode } : {}),
       });
       base = design;
       savedTitle = meta.title;
