@@ -297,8 +297,10 @@ describe('the generated outputs', () => {
       }),
     );
     expect(vidalytics.script).toContain(
-      '"accountId":"Acc1","embedId":"Emb2","slots":{"default":true,"pause":true,"mobile":false}',
+      '"accountId":"Acc1","embedId":"Emb2","containerId":"vidalytics_embed_Emb2","slots":{"default":true,"pause":true,"mobile":false}',
     );
+    // It says what it does not do: Vidalytics has no documented per-viewer thumbnail.
+    expect(vidalytics.script).toContain('it does not change the Vidalytics player itself');
   });
 
   it('reads the HTML width as a percentage: default 100, at most 100', () => {

@@ -627,6 +627,16 @@ export function ExportScreen({
           <fieldset className="fieldset stack">
             <legend className="field__label">{platform.label} video</legend>
             {platform.value === 'vidalytics' && (
+              <Notice tone="info" title="What the Vidalytics script does">
+                Vidalytics has no documented way for a web page to change a player&apos;s image for
+                each viewer, so the script does not change the player by itself. It works out this
+                viewer&apos;s image from the page&apos;s address and hands it, with the choices
+                below, to your page&apos;s own code as <code>window.PicSnippetsVidalytics</code>.
+                For one image for every viewer, upload the Direct link&apos;s image as the
+                video&apos;s thumbnail in Vidalytics instead.
+              </Notice>
+            )}
+            {platform.value === 'vidalytics' && (
               <div className="stack" role="group" aria-label="Show the image in the player">
                 {(
                   [

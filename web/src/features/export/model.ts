@@ -225,7 +225,15 @@ export function htmlWidth(raw: string): number {
   return Math.min(100, Math.max(1, Math.round(n)));
 }
 
-/** The Vidalytics script (docs/providers.md "Vidalytics"; docs/export.md). */
+/**
+ * The Vidalytics script (docs/providers.md "Vidalytics"; docs/export.md). Vidalytics documents
+ * no way for a page to set a player's image per viewer, so the script does not touch the player:
+ * it works out this viewer's image URL from the page's address and publishes it, with the
+ * embed's ids, the player's container id (`vidalytics_embed_{embedId}`, the key Vidalytics'
+ * player registers under in `window._vidalytics.embeds`) and the chosen slots, on
+ * `window.PicSnippetsVidalytics` for the page's own code.
+ * @throws ExportError `embedCodeRequired` when the embed code names no Vidalytics embed.
+ */
 export function buildVidalyticsScript(
   input: RenderUrlInput,
   options: { origin: string; embedCode: string; slots: VidalyticsOptions },
@@ -237,11 +245,13 @@ export function buildVidalyticsScript(
   const config = {
     accountId: embed.accountId,
     embedId: embed.embedId,
+    containerId: `vidalytics_embed_${embed.embedId}`,
     slots: options.slots,
   };
   return [
     `<script src="${escapeAttribute(webTrackingScriptUrl(options.origin))}"></script>`,
     '<script>',
+    "// This viewer's image for your page's code; it does not change the Vidalytics player itself.",
     'window.PicSnippetsVidalytics = window.PicSnippetsVidalytics || [];',
     `window.PicSnippetsVidalytics.push(Object.assign(${JSON.stringify(config)}, { image: window.PicSnippets.url(${JSON.stringify(base)}, ${JSON.stringify(params)}, false) }));`,
     '</script>',
