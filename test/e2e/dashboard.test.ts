@@ -245,6 +245,14 @@ describe('dashboard', () => {
         waitUntil: 'domcontentloaded',
       });
       await waitForText(page, 'This PicSnippet was not found');
+      expect(await page.title()).toContain('PicSnippet not found');
+      // The editor and the export screen of such a design say the same.
+      for (const screen of ['edit', 'export']) {
+        await page.goto(`${base}/pic-snippet/design-does-not-exist/${screen}`, {
+          waitUntil: 'domcontentloaded',
+        });
+        await waitForText(page, 'This PicSnippet was not found');
+      }
 
       // Onboarding's address: the templates view with the tag as a filter chip.
       await page.goto(`${base}/dashboard?view=templates&tag=ecommerce`, {

@@ -1,13 +1,10 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { fetchDesign, type DesignCard, type DesignDetails } from '../api/designs.ts';
-import { isApiError } from '../api/client.ts';
-import { Spinner } from '../components/Spinner.tsx';
-import { DesignNotFound } from '../features/dashboard/DesignNotFound.tsx';
 import { DesignViewer } from '../features/dashboard/DesignViewer.tsx';
 import { ActionFeedback } from '../features/dashboard/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
-import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { formatDay, viewsLabel } from '../features/dashboard/format.ts';
 import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
 import { subscriptionPath, useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
@@ -16,9 +13,8 @@ import {
   useDesignActions,
   type DesignAction,
 } from '../features/dashboard/useDesignActions.ts';
+import { Spinner } from '../components/Spinner.tsx';
 import { CopyField } from '../features/playground/CopyField.tsx';
-import { actionFailure } from '../features/settings/formFailure.ts';
-import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 
 /** What a page hands over in the history state: a flash to show on arrival (spec 000 §4). */
@@ -42,17 +38,14 @@ export function DesignShowPage() {
   );
 }
 
-type Loaded =
-  | { state: 'loading' }
-  | { state: 'ready'; design: DesignDetails }
-  | { state: 'error'; status: number; message: string };
-
 function DesignShow({ id }: { id: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   const [handedOver] = useState(() => (location.state as ShowState | null)?.flash);
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [round, setRound] = useState(0);
+  const { loaded, retry, update } = useDesignLoad(id, fetchDesign, {
+    pending: 'PicSnippet',
+    ready: (design: DesignDetails) => design.title,
+  });
   const { team } = useCurrentTeam();
   const frozen = team?.frozen ?? false;
   const idBase = useId();
@@ -68,22 +61,6 @@ function DesignShow({ id }: { id: string }) {
     }
   }, [location, navigate]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchDesign(id, controller.signal).then(
-      (design) => setLoaded({ state: 'ready', design }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoaded({
-          state: 'error',
-          status: isApiError(error) ? error.status : 0,
-          message: actionFailure(error),
-        });
-      },
-    );
-    return () => controller.abort();
-  }, [id, round]);
-
   const onDone = useCallback(
     (action: DesignAction, design: DesignCard, result: DesignCard) => {
       if (action === 'clone') {
@@ -92,45 +69,24 @@ function DesignShow({ id }: { id: string }) {
         });
         return;
       }
-      setLoaded((l) => (l.state === 'ready' ? { ...l, design: { ...l.design, ...result } } : l));
+      update((design) => ({ ...design, ...result }));
     },
-    [navigate],
+    [navigate, update],
   );
   const actions = useDesignActions(onDone, handedOver);
 
-  const title = loaded.state === 'ready' ? loaded.design.title : undefined;
-  useDocumentTitle(
-    title ??
-      (loaded.state === 'error' && loaded.status === 404 ? 'PicSnippet not found' : 'PicSnippet'),
-  );
-
-  if (loaded.state === 'loading') {
+  if (loaded.state !== 'ready') {
     return (
-      <div className="container">
-        <p className="muted" role="status">
-          <Spinner /> Loading the PicSnippet…
-        </p>
-      </div>
-    );
-  }
-  if (loaded.state === 'error') {
-    return loaded.status === 404 ? (
-      <DesignNotFound />
-    ) : (
-      <div className="container container--narrow">
-        <LoadFailed
-          title="This PicSnippet could not be loaded"
-          message={loaded.message}
-          onRetry={() => {
-            setLoaded({ state: 'loading' });
-            setRound((n) => n + 1);
-          }}
-        />
-      </div>
+      <DesignLoadState
+        loaded={loaded}
+        retry={retry}
+        loadingText="Loading the PicSnippet…"
+        failedTitle="This PicSnippet could not be loaded"
+      />
     );
   }
 
-  const { design } = loaded;
+  const { data: design } = loaded;
   const kinds: DesignAction[] = design.status === 'active' ? ['archive', 'clone'] : ['activate'];
   const names = parameterNames(design);
   const example = exampleQuery(names);

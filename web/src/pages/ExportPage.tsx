@@ -1,23 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { isApiError } from '../api/client.ts';
 import { Notice, type NoticeTone } from '../components/Notice.tsx';
-import { Spinner } from '../components/Spinner.tsx';
-import { DesignNotFound } from '../features/dashboard/DesignNotFound.tsx';
-import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { fetchExportDesign, fetchStoreFronts, type StoreFront } from '../features/export/api.ts';
 import { ExportScreen } from '../features/export/ExportScreen.tsx';
-import { opensFromSamePath, type ExportDesign } from '../features/export/model.ts';
-import { actionFailure } from '../features/settings/formFailure.ts';
-import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { opensFromSamePath } from '../features/export/model.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 import '../features/export/export.css';
-
-type Loaded =
-  | { state: 'loading' }
-  | { state: 'ready'; design: ExportDesign; storeFronts: StoreFront[] }
-  | { state: 'error'; status: number; message: string };
 
 /**
  * The export page, `/pic-snippet/{id}/export` (spec 001 §2 "Export screen"), opened in a new
@@ -51,64 +41,32 @@ function handOverToOpener(): boolean {
   return true;
 }
 
+/** The design and the store fronts (optional: without them Klaviyo offers "None"). */
+async function loadExport(id: string, signal: AbortSignal) {
+  const [design, storeFronts] = await Promise.all([
+    fetchExportDesign(id, signal),
+    fetchStoreFronts(signal).catch(() => [] as StoreFront[]),
+  ]);
+  return { design, storeFronts };
+}
+
 function ExportLoader({ id }: { id: string }) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [round, setRound] = useState(0);
   const { team } = useCurrentTeam();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    Promise.all([
-      fetchExportDesign(id, controller.signal),
-      // The store fronts are optional: without them Klaviyo offers "None".
-      fetchStoreFronts(controller.signal).catch(() => [] as StoreFront[]),
-    ]).then(
-      ([design, storeFronts]) => setLoaded({ state: 'ready', design, storeFronts }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoaded({
-          state: 'error',
-          status: isApiError(error) ? error.status : 0,
-          message: actionFailure(error),
-        });
-      },
-    );
-    return () => controller.abort();
-  }, [id, round]);
-
-  useDocumentTitle(
-    loaded.state === 'ready'
-      ? `Export ${loaded.design.title}`
-      : loaded.state === 'error' && loaded.status === 404
-        ? 'PicSnippet not found'
-        : 'Export',
-  );
-
-  if (loaded.state === 'loading') {
+  const { loaded, retry } = useDesignLoad(id, loadExport, {
+    pending: 'Export',
+    ready: ({ design }) => `Export ${design.title}`,
+  });
+  if (loaded.state !== 'ready') {
     return (
-      <div className="container">
-        <p className="muted" role="status">
-          <Spinner /> Opening the export screen…
-        </p>
-      </div>
+      <DesignLoadState
+        loaded={loaded}
+        retry={retry}
+        loadingText="Opening the export screen…"
+        failedTitle="The export screen could not be opened"
+      />
     );
   }
-  if (loaded.state === 'error') {
-    if (loaded.status === 404) return <DesignNotFound />;
-    return (
-      <div className="container container--narrow">
-        <LoadFailed
-          title="The export screen could not be opened"
-          message={loaded.message}
-          onRetry={() => {
-            setLoaded({ state: 'loading' });
-            setRound((n) => n + 1);
-          }}
-        />
-      </div>
-    );
-  }
-  const { design, storeFronts } = loaded;
+  const { design, storeFronts } = loaded.data;
   return (
     <div className="container stack-lg">
       <header className="stack">

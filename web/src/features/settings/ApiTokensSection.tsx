@@ -10,9 +10,9 @@ import {
 } from '../../api/settings.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
 import { FieldError, TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
+import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { CopyField } from '../playground/CopyField.tsx';
 import { actionFailure, formFailure } from './formFailure.ts';
@@ -74,28 +74,23 @@ export function ApiTokensSection() {
           Your tokens
         </h3>
         <ActionNotice message={listMessage} />
-        {tokens.state === 'loading' && (
-          <p className="muted">
-            <Spinner /> Loading tokens…
-          </p>
-        )}
-        {tokens.state === 'error' && <Notice tone="error">{tokens.error}</Notice>}
-        {tokens.state === 'ready' &&
-          (tokens.data.length === 0 ? (
-            <p className="muted">You have no API tokens yet.</p>
-          ) : (
-            <ul className="item-list" data-testid="token-list" aria-labelledby={`${base}-tokens`}>
-              {tokens.data.map((token) => (
-                <TokenRow
-                  key={token.id}
-                  token={token}
-                  abilities={abilities.data ?? []}
-                  onSaved={tokens.reload}
-                  onDelete={() => setDeleting(token)}
-                />
-              ))}
-            </ul>
-          ))}
+        <LoadedList
+          load={tokens}
+          loadingText="Loading tokens…"
+          emptyText="You have no API tokens yet."
+          labelledBy={`${base}-tokens`}
+          testId="token-list"
+        >
+          {(token) => (
+            <TokenRow
+              key={token.id}
+              token={token}
+              abilities={abilities.data ?? []}
+              onSaved={tokens.reload}
+              onDelete={() => setDeleting(token)}
+            />
+          )}
+        </LoadedList>
       </div>
       <ConfirmDialog
         open={deleting !== null}

@@ -8,14 +8,12 @@ import {
   fetchTeams,
   switchTeam,
 } from '../../api/settings.ts';
-import { Notice } from '../../components/Notice.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
-import { TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
+import { CompanyNameForm } from './CompanyNameForm.tsx';
+import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { actionFailure } from './formFailure.ts';
-import { SubmitButton } from './ProfileTab.tsx';
 
 /**
  * Companies tab: the user's teams, switching, creating one, and invitations to answer (first
@@ -53,58 +51,52 @@ export function CompaniesTab() {
         Invitations
       </h2>
       <div className="stack">
-        {invitations.state === 'loading' && (
-          <p className="muted">
-            <Spinner /> Loading invitations…
-          </p>
-        )}
-        {invitations.state === 'error' && <Notice tone="error">{invitations.error}</Notice>}
-        {invitations.state === 'ready' &&
-          (invitations.data.length === 0 ? (
-            <p className="muted">You have no pending invitations.</p>
-          ) : (
-            <ul className="item-list" aria-labelledby={`${base}-invitations`}>
-              {invitations.data.map((invitation) => (
-                <li key={invitation.id} className="item-list__item">
-                  <div className="item-list__main">
-                    <p className="item-list__name">{invitation.team?.name}</p>
-                    <p className="muted item-list__meta">
-                      Invited as {roleLabel(invitation.role).toLowerCase()}
-                    </p>
-                  </div>
-                  <div className="item-list__actions">
-                    {(['accept', 'reject'] as const).map((answer) => (
-                      <button
-                        key={answer}
-                        type="button"
-                        className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
-                        aria-disabled={busy !== null}
-                        onClick={() =>
-                          void act(`${answer}-${invitation.id}`, async () => {
-                            await answerInvitation(invitation.id, answer);
-                            invitations.reload();
-                            if (answer === 'accept') {
-                              teams.reload();
-                              await refreshSession();
-                            }
-                            return answer === 'accept'
-                              ? `You joined ${invitation.team?.name}.`
-                              : `You declined the invitation to ${invitation.team?.name}.`;
-                          })
+        <LoadedList
+          load={invitations}
+          loadingText="Loading invitations…"
+          emptyText="You have no pending invitations."
+          labelledBy={`${base}-invitations`}
+        >
+          {(invitation) => (
+            <li key={invitation.id} className="item-list__item">
+              <div className="item-list__main">
+                <p className="item-list__name">{invitation.team?.name}</p>
+                <p className="muted item-list__meta">
+                  Invited as {roleLabel(invitation.role).toLowerCase()}
+                </p>
+              </div>
+              <div className="item-list__actions">
+                {(['accept', 'reject'] as const).map((answer) => (
+                  <button
+                    key={answer}
+                    type="button"
+                    className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
+                    aria-disabled={busy !== null}
+                    onClick={() =>
+                      void act(`${answer}-${invitation.id}`, async () => {
+                        await answerInvitation(invitation.id, answer);
+                        invitations.reload();
+                        if (answer === 'accept') {
+                          teams.reload();
+                          await refreshSession();
                         }
-                      >
-                        {answer === 'accept' ? 'Accept' : 'Decline'}
-                        <span className="visually-hidden">
-                          {' '}
-                          the invitation to {invitation.team?.name}
-                        </span>
-                      </button>
-                    ))}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          ))}
+                        return answer === 'accept'
+                          ? `You joined ${invitation.team?.name}.`
+                          : `You declined the invitation to ${invitation.team?.name}.`;
+                      })
+                    }
+                  >
+                    {answer === 'accept' ? 'Accept' : 'Decline'}
+                    <span className="visually-hidden">
+                      {' '}
+                      the invitation to {invitation.team?.name}
+                    </span>
+                  </button>
+                ))}
+              </div>
+            </li>
+          )}
+        </LoadedList>
       </div>
     </section>
   );
@@ -118,53 +110,48 @@ export function CompaniesTab() {
         </h2>
         <div className="stack">
           <ActionNotice message={message} />
-          {teams.state === 'loading' && (
-            <p className="muted">
-              <Spinner /> Loading companies…
-            </p>
-          )}
-          {teams.state === 'error' && <Notice tone="error">{teams.error}</Notice>}
-          {teams.state === 'ready' &&
-            (teams.data.length === 0 ? (
-              <p className="muted">You do not belong to any company yet.</p>
-            ) : (
-              <ul className="item-list" data-testid="team-list" aria-labelledby={`${base}-teams`}>
-                {teams.data.map((team) => {
-                  const current = team.id === currentTeamId;
-                  return (
-                    <li key={team.id} className="item-list__item">
-                      <div className="item-list__main">
-                        <p className="item-list__name">
-                          <Link to={`/settings/companies/${encodeURIComponent(team.id)}`}>
-                            {team.name}
-                          </Link>
-                          {current && <span className="pill">Current</span>}
-                        </p>
-                        <p className="muted item-list__meta">{roleLabel(team.pivot?.role)}</p>
-                      </div>
-                      <div className="item-list__actions">
-                        {!current && (
-                          <button
-                            type="button"
-                            className="button button--small button--secondary"
-                            aria-disabled={busy !== null}
-                            onClick={() =>
-                              void act(`switch-${team.id}`, async () => {
-                                await switchTeam(team.id);
-                                await refreshSession();
-                                return `You are now working in ${team.name}.`;
-                              })
-                            }
-                          >
-                            Switch<span className="visually-hidden"> to {team.name}</span>
-                          </button>
-                        )}
-                      </div>
-                    </li>
-                  );
-                })}
-              </ul>
-            ))}
+          <LoadedList
+            load={teams}
+            loadingText="Loading companies…"
+            emptyText="You do not belong to any company yet."
+            labelledBy={`${base}-teams`}
+            testId="team-list"
+          >
+            {(team) => {
+              const current = team.id === currentTeamId;
+              return (
+                <li key={team.id} className="item-list__item">
+                  <div className="item-list__main">
+                    <p className="item-list__name">
+                      <Link to={`/settings/companies/${encodeURIComponent(team.id)}`}>
+                        {team.name}
+                      </Link>
+                      {current && <span className="pill">Current</span>}
+                    </p>
+                    <p className="muted item-list__meta">{roleLabel(team.pivot?.role)}</p>
+                  </div>
+                  <div className="item-list__actions">
+                    {!current && (
+                      <button
+                        type="button"
+                        className="button button--small button--secondary"
+                        aria-disabled={busy !== null}
+                        onClick={() =>
+                          void act(`switch-${team.id}`, async () => {
+                            await switchTeam(team.id);
+                            await refreshSession();
+                            return `You are now working in ${team.name}.`;
+                          })
+                        }
+                      >
+                        Switch<span className="visually-hidden"> to {team.name}</span>
+                      </button>
+                    )}
+                  </div>
+                </li>
+              );
+            }}
+          </LoadedList>
         </div>
       </section>
 
@@ -195,25 +182,13 @@ function CreateTeamForm({ onCreated }: { onCreated: (name: string) => Promise<vo
   });
 
   return (
-    <section className="settings-section" aria-labelledby={`${base}-title`}>
-      <h2 id={`${base}-title`} className="card__title">
-        Create a company
-      </h2>
-      <form id={base} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
-        {form.message && <Notice tone={form.message.tone}>{form.message.text}</Notice>}
-        <TextField
-          id={`${base}-name`}
-          label="Company name"
-          name="team_name"
-          autoComplete="organization"
-          autoCapitalize="words"
-          value={form.value}
-          errors={form.errors}
-          onChange={form.setValue}
-        />
-        <SubmitButton pending={form.pending} label="Create company" busyLabel="Creating…" />
-      </form>
-    </section>
+    <CompanyNameForm
+      formId={base}
+      title="Create a company"
+      form={form}
+      submitLabel="Create company"
+      busyLabel="Creating…"
+    />
   );
 }
 

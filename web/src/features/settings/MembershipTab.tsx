@@ -14,10 +14,10 @@ import {
 } from '../../api/settings.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
+import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { formatDate } from './ApiTokensSection.tsx';
 import { roleLabel } from './CompaniesTab.tsx';
@@ -273,40 +273,34 @@ function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option
           Pending invitations
         </h3>
         <ActionNotice message={cancelled} />
-        {invitations.state === 'loading' && (
-          <p className="muted">
-            <Spinner /> Loading invitations…
-          </p>
-        )}
-        {invitations.state === 'error' && <Notice tone="error">{invitations.error}</Notice>}
-        {invitations.state === 'ready' &&
-          (invitations.data.length === 0 ? (
-            <p className="muted">No invitations are waiting for an answer.</p>
-          ) : (
-            <ul className="item-list" aria-labelledby={`${base}-pending`}>
-              {invitations.data.map((invitation) => (
-                <li key={invitation.id} className="item-list__item">
-                  <div className="item-list__main">
-                    <p className="item-list__name break">{invitation.email}</p>
-                    <p className="muted item-list__meta">
-                      {roleLabel(invitation.role)}
-                      {invitation.created_at && ` · sent ${formatDate(invitation.created_at)}`}
-                    </p>
-                  </div>
-                  <div className="item-list__actions">
-                    <button
-                      type="button"
-                      className="button button--small button--secondary"
-                      onClick={() => void cancel(invitation.id, invitation.email)}
-                    >
-                      Cancel
-                      <span className="visually-hidden"> invitation to {invitation.email}</span>
-                    </button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          ))}
+        <LoadedList
+          load={invitations}
+          loadingText="Loading invitations…"
+          emptyText="No invitations are waiting for an answer."
+          labelledBy={`${base}-pending`}
+        >
+          {(invitation) => (
+            <li key={invitation.id} className="item-list__item">
+              <div className="item-list__main">
+                <p className="item-list__name break">{invitation.email}</p>
+                <p className="muted item-list__meta">
+                  {roleLabel(invitation.role)}
+                  {invitation.created_at && ` · sent ${formatDate(invitation.created_at)}`}
+                </p>
+              </div>
+              <div className="item-list__actions">
+                <button
+                  type="button"
+                  className="button button--small button--secondary"
+                  onClick={() => void cancel(invitation.id, invitation.email)}
+                >
+                  Cancel
+                  <span className="visually-hidden"> invitation to {invitation.email}</span>
+                </button>
+              </div>
+            </li>
+          )}
+        </LoadedList>
       </div>
     </section>
   );

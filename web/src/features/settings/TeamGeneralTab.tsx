@@ -4,11 +4,9 @@ import { useNavigate } from 'react-router-dom';
 import { deleteTeam, renameTeam, uploadPhoto, type TeamDetails } from '../../api/settings.ts';
 import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
-import { Notice } from '../../components/Notice.tsx';
-import { TextField } from '../../components/TextField.tsx';
 import { useAppStore } from '../../state/store.ts';
 import { actionFailure } from './formFailure.ts';
-import { SubmitButton } from './ProfileTab.tsx';
+import { CompanyNameForm } from './CompanyNameForm.tsx';
 
 /** Team settings, "companies" tab: the name (owner renames) and deleting the team. */
 export function TeamGeneralTab({
@@ -33,7 +31,7 @@ export function TeamGeneralTab({
       return 'The company name was saved.';
     },
   });
-  const { message, setMessage } = form;
+  const { setMessage } = form;
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -77,25 +75,13 @@ export function TeamGeneralTab({
           onUploaded={onChanged}
         />
       </section>
-      <section className="settings-section" aria-labelledby={`${base}-title`}>
-        <h2 id={`${base}-title`} className="card__title">
-          Company profile
-        </h2>
-        <form id={base} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
-          {message && <Notice tone={message.tone}>{message.text}</Notice>}
-          <TextField
-            id={`${base}-name`}
-            label="Company name"
-            name="team_name"
-            autoComplete="organization"
-            autoCapitalize="words"
-            value={form.value}
-            errors={form.errors}
-            onChange={form.setValue}
-          />
-          <SubmitButton pending={form.pending} label="Save name" busyLabel="Saving…" />
-        </form>
-      </section>
+      <CompanyNameForm
+        formId={base}
+        title="Company profile"
+        form={form}
+        submitLabel="Save name"
+        busyLabel="Saving…"
+      />
       <section className="settings-section settings-section--danger stack">
         <h2 className="card__title">Delete this company</h2>
         <p className="muted">
