@@ -1,0 +1,163 @@
+/// <reference lib="dom" />
+/**
+ * Editor correctness in the built SPA (issue 6 §5 "Keyboard", spec 000 §4 "Selection overlay",
+ * §7 QR call): on a design of its own, the demo user types in the snippet text field and undoes
+ * with Ctrl+Z there (one history: the typing burst goes in one step, the document and the field
+ * agree, Ctrl+Shift+Z redoes); turns the snippet upside down and finds the overlay above the
+ * text as drawn; moves the alignment with the arrow keys without nudging the snippet; changes a
+ * QR code's colour, saved through `PUT /api/pic-snippet/{id}/qrCode`, and undoes it, saved the
+ * same way. Screenshots: test-results/e2e-editor-keys-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import type { KeyInput, Page } from 'puppeteer-core';
+import { createDesign, signedIn } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import { TIMEOUT_MS, byRole, findByRole, press, snap } from '../support/aria.ts';
+import { DEMO_USER, openEditorPage } from '../support/editor-page.ts';
+
+const stack = useLocalStack({ web: 'preview' });
+const browser = useTestBrowser();
+
+/** The value of the field of `role` named `name`. */
+const valueOf = (page: Page, role: string, name: string) =>
+  page.$eval(byRole(role, name), (el) => (el as HTMLInputElement).value);
+
+/** Presses `key` with Control held (the editor's Mod on Linux), Shift too when asked. */
+async function withControl(page: Page, key: KeyInput, shift = false) {
+  await page.keyboard.down('Control');
+  if (shift) await page.keyboard.down('Shift');
+  await page.keyboard.press(key);
+  if (shift) await page.keyboard.up('Shift');
+  await page.keyboard.up('Control');
+}
+
+/** Waits for the save state "Saved". */
+const saved = (page: Page) =>
+  page.waitForFunction(
+    () => document.querySelector('[data-testid="save-state"]')?.textContent?.includes('Saved'),
+    { timeout: TIMEOUT_MS },
+  );
+
+/** A rectangle of the page, CSS px. */
+type Rect = { left: number; top: number; right: number; bottom: number };
+
+const rectOf = (page: Page, selector: string): Promise<Rect> =>
+  page.$eval(selector, (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  });
+
+describe('editor keys, overlay and QR saves', () => {
+  it(
+    'one undo history in the text field, the overlay of a rotated snippet, arrows on a radio, QR colour saved by its call',
+    { timeout: 300_000 },
+    async () => {
+      const base = stack().url;
+      const api = await signedIn(base, DEMO_USER.email);
+      const design = await createDesign(api, { title: 'Keys and overlay' });
+      const { page, errors } = await openEditorPage(browser(), base, design.id, {
+        width: 1440,
+        height: 960,
+      });
+      const requests: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'PUT') requests.push(new URL(r.url()).pathname);
+      });
+
+      // Type a word, pause, type more; Ctrl+Z in the field takes the last burst back in one step.
+      await press(page, 'Add text snippet');
+      const field = await findByRole(page, 'textbox', 'Text');
+      const added = await valueOf(page, 'textbox', 'Text');
+      await field.focus();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' Hello', { delay: 20 });
+      await new Promise((r) => setTimeout(r, 1300)); // longer than the 1000 ms merge window
+      await page.keyboard.type(' world', { delay: 20 });
+      expect(await valueOf(page, 'textbox', 'Text')).toBe(`${added} Hello world`);
+      await withControl(page, 'z');
+      expect(await valueOf(page, 'textbox', 'Text')).toBe(`${added} Hello`);
+      // The document agrees: the snippet's entry in the panel shows the same text.
+      await findByRole(page, 'button', `${added} Hello`);
+      expect(
+        await page.$eval(byRole('textbox', 'Text'), (el) => [
+          (el as HTMLTextAreaElement).selectionStart,
+          document.activeElement === el,
+        ]),
+      ).toEqual([`${added} Hello`.length, true]);
+      await withControl(page, 'z');
+      expect(await valueOf(page, 'textbox', 'Text')).toBe(added);
+      await withControl(page, 'z', true);
+      expect(await valueOf(page, 'textbox', 'Text')).toBe(`${added} Hello`);
+      await withControl(page, 'y');
+      expect(await valueOf(page, 'textbox', 'Text')).toBe(`${added} Hello world`);
+      await findByRole(page, 'button', `${added} Hello world`);
+
+      // Turned upside down, the text hangs above and left of its stored corner: the overlay
+      // floats above the text as drawn, not over it.
+      const angle = await findByRole(page, 'spinbutton', 'Angle');
+      await angle.click({ count: 3 });
+      await page.keyboard.type('180');
+      await page.keyboard.press('Tab');
+      await saved(page);
+      const y = Number(await valueOf(page, 'spinbutton', 'Y'));
+      const fontSize = Number(await valueOf(page, 'spinbutton', 'Font size'));
+      const canvas = await page.$eval('[data-testid="editor-canvas"]', (el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, scale: r.width / Number((el as HTMLElement).dataset.canvasWidth) };
+      });
+      const overlay = await rectOf(page, byRole('toolbar', 'Selected text snippet'));
+      await snap(page, 'e2e-editor-keys-1-rotated-overlay');
+      // The drawn text's top: its corner's y less one line (1.5 × the font size, spec 000 §9).
+      const textTop = canvas.top + (y - 1.5 * fontSize) * canvas.scale;
+      expect(overlay.bottom).toBeLessThanOrEqual(textTop);
+      expect(overlay.top).toBeGreaterThanOrEqual(canvas.top);
+
+      // The arrow keys move the alignment radio group's choice and leave the snippet in place.
+      const x = await valueOf(page, 'spinbutton', 'X');
+      await press(page, 'Right', 'radio');
+      await page.keyboard.press('ArrowLeft');
+      expect(
+        await page.$eval(byRole('radio', 'Center'), (el) => (el as HTMLInputElement).checked),
+      ).toBe(true);
+      await page.keyboard.press('ArrowUp');
+      expect(await valueOf(page, 'spinbutton', 'X')).toBe(x);
+      expect(Number(await valueOf(page, 'spinbutton', 'Y'))).toBe(y);
+
+      // A QR code's colour: saved through the QR call (spec 000 §7) with the version; undo too.
+      await saved(page);
+      await press(page, 'Stickers');
+      const qrButton = await page.waitForSelector('.library__pick[aria-label^="Add QR code"]');
+      await qrButton!.click();
+      await findByRole(page, 'toolbar', 'QR code tools');
+      await saved(page);
+      requests.length = 0;
+      await page.$eval('input[type="color"]', (el) => {
+        const input = el as HTMLInputElement;
+        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+        setter.call(input, '#c81e1e');
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="save-state"]')?.textContent?.includes('Sav'),
+        { timeout: TIMEOUT_MS },
+      );
+      await saved(page);
+      const qrCall = `/api/pic-snippet/${design.id}/qrCode`;
+      await expect.poll(() => requests).toEqual([qrCall]);
+      const qrOf = async () => {
+        const stickers = (await api.request('GET', `/api/pic-snippet/${design.id}`)).json
+          .graphics_data as Record<string, unknown>[];
+        return stickers.find((s) => s.dynamicStickerType === 'qrCode')!;
+      };
+      expect((await qrOf()).qrCodeColor).toBe('#c81e1e');
+      await snap(page, 'e2e-editor-keys-2-qr-colour');
+      await page.$eval('input[type="color"]', (el) => (el as HTMLElement).blur());
+      await withControl(page, 'z');
+      await expect.poll(async () => (await qrOf()).qrCodeColor).toBe('#111111');
+      expect(requests).toEqual([qrCall, qrCall]);
+      await saved(page);
+      expect(errors).toEqual([]);
+    },
+  );
+});
