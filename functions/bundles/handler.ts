@@ -15,7 +15,12 @@ import { notFound, validationFailed } from '#lib/errors.ts';
 import type { AuthContext } from '#lib/auth.ts';
 import { currentTeam } from '#functions/designs/store.ts';
 import { PAGE_SIZE } from '#functions/designs/lists.ts';
-import { bundleOption, StatusSchema } from '#functions/templates/admin.ts';
+import {
+  bundleOption,
+  NOT_IN_A_BUNDLE,
+  resetRemovedTemplate,
+  StatusSchema,
+} from '#functions/templates/admin.ts';
 import {
   BUNDLE_MESSAGES,
   deleteBundle,
@@ -182,9 +187,12 @@ export const handler = featureHandler('bundles', {
 
   /**
    * Spec 000 §7 `DELETE /admin/templateBundle/deletePicSnippet`, body picSnippetId and
-   * currentPicsnippetId (the design open in the editor, which then resets its save modal,
-   * spec 000 §4), plus `bundleId` for one bundle (the bundle edit page); without it the
-   * template leaves every bundle. The template itself stays.
+   * currentPicsnippetId, plus `bundleId` for one bundle (the bundle edit page); without it the
+   * template leaves every bundle. The template itself stays a template, except when it is the
+   * design open in the caller's editor (`currentPicsnippetId` equal to `picSnippetId`): then,
+   * as spec 000 §4 says of the save modal, its tags are emptied and it leaves every bundle,
+   * a plain design again (functions/templates/admin.ts `resetRemovedTemplate`); the answer's
+   * `current`, `version` and `imageTags` let the editor follow.
    */
   'DELETE /admin/templateBundle/deletePicSnippet': route({
     body: z.object({
@@ -199,15 +207,26 @@ export const handler = featureHandler('bundles', {
           throw notFound('This template is not in the bundle.');
         }
       }
+      if (body.currentPicsnippetId === body.picSnippetId) {
+        const reset = await resetRemovedTemplate(body.picSnippetId);
+        return json(200, {
+          success: true,
+          message: BUNDLE_MESSAGES.removed,
+          current: true,
+          bundles: reset.bundleIds,
+          version: reset.record.version,
+          imageTags: [],
+        });
+      }
       const from = await removeTemplateFromBundles(
         body.picSnippetId,
         body.bundleId ? [body.bundleId] : undefined,
       );
-      if (from.length === 0) throw notFound('This template is not in any bundle.');
+      if (from.length === 0) throw notFound(NOT_IN_A_BUNDLE);
       return json(200, {
         success: true,
         message: BUNDLE_MESSAGES.removed,
-        current: body.currentPicsnippetId === body.picSnippetId,
+        current: false,
         bundles: from.map((b) => b.bundleId),
       });
     },

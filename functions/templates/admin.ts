@@ -15,6 +15,7 @@ import type { AuthUser } from '#lib/auth.ts';
 import { checkTags } from '#shared/template-tags.ts';
 import { STORE_MESSAGES, updateDesign, type DesignRecord } from '#functions/designs/store.ts';
 import {
+  bundlesWithTemplate,
   createBundle,
   listBundles,
   removeTemplateFromBundles,
@@ -100,6 +101,35 @@ export async function deleteTemplate(designId: string): Promise<void> {
   await invalidateDesignRenders(record.publicId);
   await removeTemplateFromBundles(designId);
 }
+
+/**
+ * Turns the design open in the admin's editor back into a plain design when it is removed from
+ * a bundle (spec 000 §4 "When the current design is removed from a bundle, its saved-template
+ * status becomes save, tags emptied, bundle cleared"; docs/decisions.md "Templates and
+ * bundles"): its stored tags are emptied (the save modal's status is "save" again), it leaves
+ * every bundle, and it returns to its team's Active list (a template without tags is no
+ * template: the save modal makes it one again).
+ * @returns the design as written and the ids of the bundles it left.
+ * @throws AppError 404 (no such template, or it is in no bundle), before any write.
+ */
+export async function resetRemovedTemplate(
+  designId: string,
+): Promise<{ record: DesignRecord; bundleIds: string[] }> {
+  const template = await loadAnyTemplate(designId);
+  const holding = await bundlesWithTemplate(designId);
+  if (holding.length === 0) throw notFound(NOT_IN_A_BUNDLE);
+  const record = await updateDesign(template.teamId, designId, undefined, ({ document }) => ({
+    isTemplate: false,
+    status: 'active',
+    archivedAt: null,
+    document: { ...document, image_tags: [] },
+  }));
+  const left = await removeTemplateFromBundles(designId);
+  return { record, bundleIds: left.map((b) => b.bundleId) };
+}
+
+/** The 404 of removing a template that no bundle holds. */
+export const NOT_IN_A_BUNDLE = 'This template is not in any bundle.';
 
 /**
  * A bundle choice of the save modal's bundle select (spec 000 §3 "Bundle select option:

@@ -6,9 +6,10 @@
  * Searches by tag need every template's tags, which live in its document, so a filtered list
  * reads the whole template list in one query (bounded by {@link MAX_TEMPLATES}) and filters,
  * sorts and pages in memory. Templates are made by hand by admins, so the list stays small;
- * docs/templates.md says what to do when it does not.
+ * docs/decisions.md "Template search" gives the scale this holds up to and the next step.
  */
 import { db } from '#lib/db/index.ts';
+import { logger } from '#lib/logger.ts';
 import { parseDesignDocument } from '#shared/design.ts';
 import { normalizeTag } from '#shared/template-tags.ts';
 import { designCard } from '#functions/designs/views.ts';
@@ -44,6 +45,11 @@ export async function readTemplates(status: DesignStatus): Promise<DesignRecord[
   const found = await db()
     .Design.query.byListUpdated({ listKey: templateList(status) })
     .go({ order: 'desc', pages: 'all', limit: MAX_TEMPLATES });
+  if (found.data.length >= MAX_TEMPLATES) {
+    // Past the cap the least recently updated templates drop out of searches: time for the
+    // tag index of docs/decisions.md "Template search".
+    logger.warn('template search read its cap', { status, cap: MAX_TEMPLATES });
+  }
   return found.data as DesignRecord[];
 }
 

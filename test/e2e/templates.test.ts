@@ -198,4 +198,69 @@ describe('templates and bundles', () => {
       await snap(admin, 'e2e-templates-12-image-page');
     },
   );
+
+  it(
+    'admin removes the open design from its bundle in the Bonus tab: the save modal starts over',
+    { timeout: 300_000 },
+    async () => {
+      const base = stack().url;
+      const adminApi = await signedIn(base, 'admin@example.com');
+      const title = 'Winter card';
+      const bundleName = 'E2E own bundle';
+      const design = await createDesign(adminApi, { title });
+      const saved = await adminApi.request('POST', '/admin/template/save', {
+        picSnippetId: design.id,
+        imageTags: ['winter', 'card'],
+        templateBundles: [{ name: bundleName }],
+      });
+      const bundleId = (saved.json.bundles as Array<{ id: string; name: string }>).find(
+        (b) => b.name === bundleName,
+      )!.id;
+      const assigned = await adminApi.request('POST', '/admin/templateBundle/assignTeams', {
+        bundleId,
+        teamIds: ['team-admin'],
+      });
+      expect(assigned.status).toBe(200);
+
+      const admin = await pageAs(browser(), 'admin@example.com');
+      await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
+      await admin.waitForSelector(byRole('textbox', 'Design title'), { timeout: 60_000 });
+      // A template already: the modal reads "Update tags" with its tags.
+      await press(admin, 'Save as template');
+      await findByRole(admin, 'dialog', 'Update tags');
+      await press(admin, 'Cancel');
+
+      await press(admin, 'Templates');
+      await press(admin, 'Bonus', 'tab');
+      await findByRole(admin, 'region', bundleName);
+      await press(admin, `Settings of ${title}`);
+      await press(admin, 'Remove from bundle');
+      await findByRole(admin, 'alertdialog', 'Are you sure?');
+      await waitForText(admin, 'It is the design open here');
+      await snap(admin, 'e2e-templates-13-remove-open-design');
+      await press(admin, 'Remove');
+      await waitForText(admin, 'The template was removed from the bundle.');
+      // Its only bundle is empty now: the Bonus tab goes.
+      await admin.waitForFunction(
+        () =>
+          !Array.from(document.querySelectorAll('[role="tab"]')).some(
+            (t) => t.textContent === 'Bonus',
+          ),
+      );
+
+      // Spec 000 §4: status "save", tags emptied, bundle cleared.
+      await press(admin, 'Save as template');
+      await findByRole(admin, 'dialog', 'Create a template');
+      await findByRole(admin, 'button', 'Continue');
+      const checked = await admin.$$eval(
+        'dialog[open] input[type="checkbox"]',
+        (boxes) => boxes.filter((b) => (b as HTMLInputElement).checked).length,
+      );
+      expect(checked).toBe(0);
+      expect(await admin.$$('dialog[open] [data-testid="tag-chip"]')).toHaveLength(0);
+      await snap(admin, 'e2e-templates-14-save-modal-again');
+      const reread = await adminApi.request('GET', `/api/pic-snippet/${design.id}`);
+      expect(reread.json).toMatchObject({ isTemplate: false, image_tags: [] });
+    },
+  );
 });

@@ -206,12 +206,13 @@ describe('saving a template, bundles and teams (the admin flow of issue 7)', () 
     // The demo team is not assigned: the bundle is not theirs to read.
     expect((await demo.request('POST', '/get-template-bundle', { bundleId })).status).toBe(404);
 
+    // The bundle edit page: no design open in an editor, the template stays a template.
     const removed = await admin.request('DELETE', '/admin/templateBundle/deletePicSnippet', {
       picSnippetId: one.id,
-      currentPicsnippetId: one.id,
+      currentPicsnippetId: null,
       bundleId,
     });
-    expect(removed.json).toMatchObject({ success: true, current: true });
+    expect(removed.json).toMatchObject({ success: true, current: false });
     const after = await admin.request('POST', '/get-template-bundle', { bundleId });
     expect((after.json.bundle as Bundle).bundle_images.map((c) => c.id)).toEqual([two.id]);
     // Not in the bundle any more: 404, nothing changes.
@@ -226,6 +227,68 @@ describe('saving a template, bundles and teams (the admin flow of issue 7)', () 
     expect(gone.json).toMatchObject({ success: true, message: 'The template bundle was deleted.' });
     expect((await admin.request('POST', '/get-template-bundle', { bundleId })).status).toBe(404);
     expect((await panel(demo, 'type=templates&imageTag=pair')).templates.data).toHaveLength(2);
+  });
+});
+
+describe('removing the design open in the editor from a bundle (spec 000 §4)', () => {
+  it('empties its tags and bundles: a plain design again, saved as a template anew', async () => {
+    const design = await createDesign(admin, { title: 'Open in the editor' });
+    const saved = await saveTemplate(design, ['open', 'editor'], [{ name: 'Open bundle A' }]);
+    const a = (saved.json.bundles as Option[]).find((o) => o.name === 'Open bundle A')!.id;
+    const both = await saveTemplate(
+      design,
+      ['open', 'editor'],
+      [a, { name: 'Open bundle B' }],
+      'update',
+    );
+    const b = (both.json.bundles as Option[]).find((o) => o.name === 'Open bundle B')!.id;
+    const other = await createDesign(admin, { title: 'Stays in A' });
+    await saveTemplate(other, ['open'], [a]);
+
+    // A refused call (the design is not in that bundle) changes nothing.
+    const wrong = await admin.request('DELETE', '/admin/templateBundle/deletePicSnippet', {
+      picSnippetId: design.id,
+      currentPicsnippetId: design.id,
+      bundleId: 'bundle-unknown',
+    });
+    expect(wrong.status).toBe(404);
+    expect((await admin.request('GET', `/api/pic-snippet/${design.id}`)).json).toMatchObject({
+      isTemplate: true,
+      image_tags: ['open', 'editor'],
+    });
+
+    const removed = await admin.request('DELETE', '/admin/templateBundle/deletePicSnippet', {
+      picSnippetId: design.id,
+      currentPicsnippetId: design.id,
+      bundleId: a,
+    });
+    expect(removed.status, JSON.stringify(removed.json)).toBe(200);
+    expect(removed.json).toMatchObject({ success: true, current: true, imageTags: [] });
+    expect((removed.json.bundles as string[]).sort()).toEqual([a, b].sort());
+
+    // What the editor reads again: no stored tags (the modal's "save"), the answer's version.
+    const reread = (await admin.request('GET', `/api/pic-snippet/${design.id}`)).json;
+    expect(reread).toMatchObject({ isTemplate: false, image_tags: [] });
+    expect(reread.version).toBe(removed.json.version);
+    // No bundle is selected for it; the other template keeps its place in A.
+    const options = await bundleOptions(design.id);
+    expect(options.filter((o) => o.selected)).toEqual([]);
+    const bundleA = (await admin.request('POST', '/get-template-bundle', { bundleId: a })).json
+      .bundle as Bundle;
+    expect(bundleA.bundle_images.map((c) => c.id)).toEqual([other.id]);
+    // It left the template library and is back on its team's Active list.
+    const found = await panel(demo, 'type=templates&imageTag=editor');
+    expect(found.templates.data.map((c) => c.id)).not.toContain(design.id);
+    const active = (await admin.request('GET', '/getActive')).json.active as { data: Card[] };
+    expect(active.data.map((c) => c.id)).toContain(design.id);
+
+    // Saving it again is a first save ("save"), into a bundle of its choice.
+    const again = await saveTemplate(design, ['reopened'], [b]);
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.json).toMatchObject({ imageTags: ['reopened'] });
+    expect((await bundleOptions(design.id)).filter((o) => o.selected).map((o) => o.id)).toEqual([
+      b,
+    ]);
   });
 });
 

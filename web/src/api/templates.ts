@@ -312,19 +312,37 @@ export async function deleteBundle(bundleId: string): Promise<string> {
   return messageOf(body, 'The template bundle was deleted.');
 }
 
+/** What removing a template from a bundle did. */
+export interface RemovedFromBundle {
+  message: string;
+  /**
+   * The template was the design open in the caller's editor (`currentDesignId`): it is a plain
+   * design again, without tags or bundles (spec 000 §4), stored as `version`.
+   */
+  current: boolean;
+  version: number | null;
+}
+
 /**
- * `DELETE /admin/templateBundle/deletePicSnippet` (spec 000 §7): a template leaves a bundle.
- * @returns the message.
+ * `DELETE /admin/templateBundle/deletePicSnippet` (spec 000 §7): a template leaves a bundle;
+ * when it is `currentDesignId`, the design open in the editor, its tags and bundles are
+ * cleared on the server too (docs/templates.md "Deleting").
+ * @throws {ApiError} 404 when the template is not in the bundle.
  */
 export async function removeFromBundle(
   bundleId: string,
   templateId: string,
   currentDesignId: string | null,
-): Promise<string> {
+): Promise<RemovedFromBundle> {
   const body = await api<unknown>('DELETE', '/admin/templateBundle/deletePicSnippet', {
     bundleId,
     picSnippetId: templateId,
     currentPicsnippetId: currentDesignId,
   });
-  return messageOf(body, 'The template was removed from the bundle.');
+  const record = isRecord(body) ? body : {};
+  return {
+    message: messageOf(body, 'The template was removed from the bundle.'),
+    current: record.current === true,
+    version: typeof record.version === 'number' ? record.version : null,
+  };
 }

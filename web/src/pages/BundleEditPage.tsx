@@ -69,7 +69,7 @@ function BundleEditor() {
       setBusy(true);
       setError(null);
       try {
-        show(await removeFromBundle(id, template.id, null));
+        show((await removeFromBundle(id, template.id, null)).message);
         setLoad((current) =>
           current.phase === 'ready'
             ? {

@@ -20,6 +20,7 @@ import {
   submitLabel,
   TAG_ERROR_MS,
 } from '../../templates/saveModalState.ts';
+import { fetchEditorDesign } from '../api.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../../templates/templates.css';
 
@@ -66,13 +67,21 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
   const [related, setRelated] = useState<string[] | null>(null);
   const ids = useId();
 
-  // The bundle options, marked for this design (spec 000 §7 get-all-template-bundle).
+  // The bundle options, marked for this design (spec 000 §7 get-all-template-bundle), and the
+  // design's stored tags read again: removed from a bundle meanwhile (the bundle edit page, the
+  // Templates panel), it is "save" with no tags and no bundle (spec 000 §4).
   useEffect(() => {
     let live = true;
-    fetchBundleOptions(designId || null).then(
-      (bundles) => {
+    const tags = designId
+      ? fetchEditorDesign(designId).then(
+          (fresh) => fresh.document.image_tags,
+          () => storedTags ?? [],
+        )
+      : Promise.resolve(storedTags ?? []);
+    Promise.all([fetchBundleOptions(designId || null), tags]).then(
+      ([bundles, stored]) => {
         if (!live) return;
-        dispatch({ type: 'open', storedTags: storedTags ?? [], bundles });
+        dispatch({ type: 'open', storedTags: stored, bundles });
         setOptionsLoaded(true);
       },
       (error: unknown) => {

@@ -1,15 +1,25 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { createFromTemplate } from '../../../api/designs.ts';
-import { fetchPanelTemplates, type Bundle, type TemplateCard } from '../../../api/templates.ts';
+import {
+  fetchPanelTemplates,
+  removeFromBundle,
+  type Bundle,
+  type TemplateCard,
+} from '../../../api/templates.ts';
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { Notice } from '../../../components/Notice.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs, type TabItem } from '../../../components/Tabs.tsx';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
 import { useAppStore } from '../../../state/store.ts';
+import { useFlash } from '../../dashboard/Flash.tsx';
 import { NO_MORE_RESULTS } from '../../dashboard/ListFooter.tsx';
-import { DELETE_TEMPLATE_TITLE, useTemplateAdmin } from '../../dashboard/useTemplateAdmin.ts';
+import {
+  DELETE_TEMPLATE_TITLE,
+  TEMPLATE_ALERT_MS,
+  useTemplateAdmin,
+} from '../../dashboard/useTemplateAdmin.ts';
 import { actionFailure } from '../../settings/formFailure.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../../templates/templates.css';
@@ -42,15 +52,18 @@ interface GlobalList {
  * by infinite scroll and ends with "No more results" after more than 4 items; Bonus lists the
  * team's bundles with their templates. Choosing a template makes a design from it and opens
  * it, after a confirmation: the open design stays as saved. Deleting the open template leads
- * to `/image` (spec 000 §4).
+ * to `/image` (spec 000 §4). In the Bonus tab an admin's menu also removes a template from its
+ * bundle (`deletePicSnippet` with the open design's id); when it is the open design, the server
+ * clears its tags and bundles and the editor's document follows, so the Save as template modal
+ * reads "save" with no tags and no bundle (spec 000 §4).
  */
 export function TemplatesPanel() {
-  const { sync } = useEditorContext();
+  const { sync, store } = useEditorContext();
   const openId = useEditor((s) => s.meta?.id ?? '');
   const admin = useAppStore((s) => s.user?.isAdmin === true);
   const navigate = useNavigate();
   const idBase = useId();
-  const [tab, setTab] = useState<PanelTab>('global');
+  const [chosenTab, setTab] = useState<PanelTab>('global');
   const [query, setQuery] = useState('');
   const search = useDebouncedValue(query.trim(), TEMPLATE_SEARCH_DEBOUNCE_MS);
   const [list, setList] = useState<GlobalList | null>(null);
@@ -60,7 +73,12 @@ export function TemplatesPanel() {
   const [choosing, setChoosing] = useState<TemplateCard | null>(null);
   const [opening, setOpening] = useState(false);
   const [openError, setOpenError] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState<{ bundle: Bundle; template: TemplateCard } | null>(null);
+  const [leavingBusy, setLeavingBusy] = useState(false);
+  const [leaveError, setLeaveError] = useState<string | null>(null);
+  const leaveFlash = useFlash();
   const key = `${search}|${round}`;
+  const tab = hasBonus ? chosenTab : 'global';
 
   // Spec 000 §2: the Bonus tab shows only when the team's bundles hold templates.
   useEffect(() => {
@@ -70,7 +88,14 @@ export function TemplatesPanel() {
       () => setHasBonus(false),
     );
     return () => controller.abort();
-  }, []);
+  }, [round]);
+
+  // Spec 000 §8: a failed bundle-template delete's danger alert clears after 3 seconds.
+  useEffect(() => {
+    if (!leaveError) return;
+    const timer = window.setTimeout(() => setLeaveError(null), TEMPLATE_ALERT_MS);
+    return () => window.clearTimeout(timer);
+  }, [leaveError]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -174,16 +199,49 @@ export function TemplatesPanel() {
     }
   }
 
-  const tile = (template: TemplateCard) => (
+  /**
+   * Takes the template being confirmed out of its bundle. The open design's unsaved changes
+   * are saved first, so the version the server answers is the one the editor continues from.
+   */
+  async function leaveBundle() {
+    if (!leaving) return;
+    setLeavingBusy(true);
+    setLeaveError(null);
+    try {
+      if (leaving.template.id === openId) await sync.flush();
+      const removed = await removeFromBundle(
+        leaving.bundle.id,
+        leaving.template.id,
+        openId || null,
+      );
+      const { design } = store.getState();
+      if (removed.current && removed.version !== null && design) {
+        store.getState().replaceDocument({ ...design, image_tags: [] }, removed.version, true);
+      }
+      leaveFlash.show(removed.message);
+      setRound((r) => r + 1);
+    } catch (error) {
+      setLeaveError(actionFailure(error));
+    } finally {
+      setLeavingBusy(false);
+      setLeaving(null);
+    }
+  }
+
+  const tile = (template: TemplateCard, bundle?: Bundle) => (
     <TemplateTile
       key={template.id}
       template={template}
       admin={admin}
-      busy={templateAdmin.busy?.id === template.id}
+      busy={
+        templateAdmin.busy?.id === template.id ||
+        (leavingBusy && leaving?.template.id === template.id)
+      }
       onChoose={() => setChoosing(template)}
       onEdit={() => navigate(template.editurl)}
       onToggle={() => void templateAdmin.setEnabled(template.id, template.status !== 'active')}
       onDelete={() => templateAdmin.askDelete(template.id, template.title)}
+      {...(bundle ? { onLeaveBundle: () => setLeaving({ bundle, template }) } : {})}
     />
   );
 
@@ -203,9 +261,11 @@ export function TemplatesPanel() {
           onChange={(event) => setQuery(event.target.value)}
         />
       </div>
-      {templateAdmin.flash && <Notice tone="success">{templateAdmin.flash.text}</Notice>}
-      {(templateAdmin.error ?? openError) && (
-        <Notice tone="error">{templateAdmin.error ?? openError}</Notice>
+      {(templateAdmin.flash ?? leaveFlash.flash) && (
+        <Notice tone="success">{(templateAdmin.flash ?? leaveFlash.flash)!.text}</Notice>
+      )}
+      {(templateAdmin.error ?? leaveError ?? openError) && (
+        <Notice tone="error">{templateAdmin.error ?? leaveError ?? openError}</Notice>
       )}
       <Tabs
         idBase={`${idBase}-tabs`}
@@ -227,7 +287,9 @@ export function TemplatesPanel() {
             bonusNow.bundles.map((bundle) => (
               <section key={bundle.id} className="stack" aria-label={bundle.name}>
                 <h3 className="templates-panel__bundle">{bundle.name}</h3>
-                <ul className="templates-panel__list">{bundle.bundle_images.map(tile)}</ul>
+                <ul className="templates-panel__list">
+                  {bundle.bundle_images.map((template) => tile(template, bundle))}
+                </ul>
               </section>
             ))
           )}
@@ -260,6 +322,21 @@ export function TemplatesPanel() {
         <p>
           “{templateAdmin.confirming?.title}” leaves the template library and its bundles. Designs
           already made from it stay as they are.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={leaving !== null}
+        title="Are you sure?"
+        confirmLabel="Remove"
+        pending={leavingBusy}
+        onCancel={() => setLeaving(null)}
+        onConfirm={() => void leaveBundle()}
+      >
+        <p>
+          “{leaving?.template.title}” leaves the bundle “{leaving?.bundle.name}”.{' '}
+          {leaving?.template.id === openId
+            ? 'It is the design open here: its tags are removed and it leaves every bundle, so it can be saved as a template again.'
+            : 'The template stays in the template library.'}
         </p>
       </ConfirmDialog>
     </div>
@@ -332,7 +409,8 @@ const placeBelow = (rect: DOMRect) => ({
 
 /**
  * A template tile: its preview as the button that chooses it, its title, a Disabled badge,
- * and for admins the settings menu (Edit, Delete, Activate/Deactivate).
+ * and for admins the settings menu (Edit, Delete, Activate/Deactivate; in the Bonus tab also
+ * Remove from bundle).
  */
 function TemplateTile({
   template,
@@ -342,6 +420,7 @@ function TemplateTile({
   onEdit,
   onToggle,
   onDelete,
+  onLeaveBundle,
 }: {
   template: TemplateCard;
   admin: boolean;
@@ -350,6 +429,8 @@ function TemplateTile({
   onEdit: () => void;
   onToggle: () => void;
   onDelete: () => void;
+  /** In the Bonus tab: takes the template out of the bundle it is listed in. */
+  onLeaveBundle?: () => void;
 }) {
   // The open menu's place on screen (fixed, so the panel's scrolling box does not clip it).
   const [menu, setMenu] = useState<{ top: number; right: number } | null>(null);
@@ -442,6 +523,13 @@ function TemplateTile({
                   {disabled ? 'Activate' : 'Deactivate'}
                 </button>
               </li>
+              {onLeaveBundle && (
+                <li>
+                  <button type="button" onClick={pick(onLeaveBundle)}>
+                    Remove from bundle
+                  </button>
+                </li>
+              )}
             </ul>
           )}
         </div>
