@@ -62,6 +62,8 @@ export const EXPORT_MESSAGES = {
   /** Shown by the screen when a hosted image's fallback does not load (spec 001 §5). */
   imageMissing: 'Error: image doesn`t exist',
   embedCodeRequired: 'The video embed code is required.',
+  /** A link URL `normaliseLinkUrl` refuses (the screen and `PUT …/link` say the same). */
+  linkInvalid: 'The link must be a web address starting with http:// or https://.',
 } as const;
 
 /** The query parameter ManyChat's URL starts with (spec 001 §7). */

@@ -25,7 +25,7 @@ import { z } from 'zod';
 import { validationFailed, type FieldErrors } from '#lib/errors.ts';
 import { json, route, type ApiResult, type RouteDefinition } from '#lib/http.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
-import { exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
+import { EXPORT_MESSAGES, exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
 import {
   KLAVIYO_STOREFRONTS,
   PROVIDER_VALUES,
@@ -44,7 +44,7 @@ export const EXPORT_SAVE_MESSAGES = {
   storefront: 'The selected store front is invalid.',
   valueTooLong: PARAMETER_MESSAGES.valueTooLong,
   unknownParameter: 'This parameter is no longer in the PicSnippet. Reload the export screen.',
-  link: 'The link must be a web address starting with http:// or https://.',
+  link: EXPORT_MESSAGES.linkInvalid,
   linkTooLong: 'The link may not be greater than 2048 characters.',
 } as const;
 

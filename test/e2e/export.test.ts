@@ -135,6 +135,15 @@ describe('export screen', () => {
       // The HTML's image URL is the direct link, with the tag Klaviyo fills in.
       const src = /<img src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
       expect(src).toBe(link);
+      // Generate names the design's current version (docs/export.md "Cache id").
+      const version = (
+        await (
+          await signedIn(base, 'demo@example.com')
+        ).request('GET', `/api/pic-snippet/${DESIGN_ID}`)
+      ).json.version as number;
+      const cacheId = /^\/r\/demo-welcome\/v(\d+)$/.exec(new URL(src).pathname);
+      expect(cacheId, src).not.toBeNull();
+      expect(Number(cacheId![1])).toBeLessThanOrEqual(version);
       expect(src).toContain(klaviyo.urlTag('first_name'));
       // What Klaviyo sends to Ana (its own substitution, docs/providers.md), drawn for real.
       const forAna = src.replace(klaviyo.urlTag('first_name'), () => klaviyo.substitute('Ana'));
@@ -174,6 +183,34 @@ describe('export screen', () => {
       // From the top: the sticky preview then sits beside the settings in the full-page shot.
       await page.evaluate(() => window.scrollTo(0, 0));
       await snap(page, 'e2e-export-4-pdf');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it(
+    'a window of the export path opened from the export screen reloads it and closes (spec 001 §4)',
+    { timeout: 180_000 },
+    async () => {
+      const { context, page, errors } = await signedInPage(browser(), 'demo@example.com');
+      await openExport(page, DESIGN_ID, "Don't show it again");
+      await findByRole(page, 'combobox', 'Platform');
+      // A mark that a reload wipes out.
+      await page.evaluate(() => Object.assign(window, { __beforeReload: true }));
+      const opened = new Promise<void>((resolve) => {
+        context.once('targetcreated', () => resolve());
+      });
+      // As Keap's authorisation window does when it comes back to the export path.
+      await page.evaluate((url) => void window.open(url, 'keap-authorisation'), page.url());
+      await opened;
+      await page.waitForFunction(() => !('__beforeReload' in window), { timeout: 60_000 });
+      await findByRole(page, 'combobox', 'Platform');
+      // The second window closed itself: only the export screen is left.
+      const deadline = Date.now() + TIMEOUT_MS;
+      while ((await context.pages()).length > 1 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect((await context.pages()).length).toBe(1);
       expect(errors).toEqual([]);
       await context.close();
     },

@@ -49,8 +49,6 @@ import {
 } from './model.ts';
 import { ValueEditor } from './ValueEditor.tsx';
 
-/** Same message as the server's (functions/designs/export.ts). */
-const LINK_MESSAGE = 'The link must be a web address starting with http:// or https://.';
 /** Wait after the last keystroke before the preview re-renders and choices are saved, ms. */
 const PREVIEW_DEBOUNCE_MS = 500;
 const SAVE_DEBOUNCE_MS = 800;
@@ -304,7 +302,7 @@ export function ExportScreen({
   function commitLink() {
     const normalised = normaliseLinkUrl(link);
     if (normalised === undefined) {
-      setLinkError(LINK_MESSAGE);
+      setLinkError(EXPORT_MESSAGES.linkInvalid);
       return;
     }
     setLinkError(null);
@@ -316,7 +314,7 @@ export function ExportScreen({
   async function generate() {
     const linkValue = normaliseLinkUrl(link);
     if (linkValue === undefined) {
-      setLinkError(LINK_MESSAGE);
+      setLinkError(EXPORT_MESSAGES.linkInvalid);
       return;
     }
     setGenerating(true);
@@ -471,7 +469,7 @@ export function ExportScreen({
           </Notice>
         )}
         {offline && tags.state === 'ready' && (
-          <Notice tone="info" title="Live fields need a connection">
+          <Notice tone="info" title={`${platform.label}'s standard fields`}>
             {tags.list.message ?? `Live fields need a connection to ${platform.label}.`}{' '}
             {platform.value === 'infusionsoft' && !tags.list.authorize_url
               ? 'Keap is not connected on this installation; its standard fields are offered below.'
