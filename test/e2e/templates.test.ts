@@ -5,11 +5,13 @@
  * refused), into a new bundle; assigns the bundle to the demo team with the add-teams modal
  * ("No any result." first); the demo user finds the Bonus tab in the editor's Templates panel
  * and the template on the dashboard, makes a design from the bundle template and lands in the
- * editor; the admin deactivates the template, then deletes it after 'Delete Template ?'.
- * Screenshots land in test-results/e2e-templates-*.png.
+ * editor, where they add a sticker from a pack and a favourite and upload a photo and use it;
+ * the admin deactivates the template, then deletes it after 'Delete Template ?'. And the admin
+ * removes the design open in the editor from its bundle (Bonus tab), after which the Save as
+ * template modal starts over (spec 000 §4). Screenshots land in test-results/e2e-templates-*.png.
  */
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
@@ -161,6 +163,57 @@ describe('templates and bundles', () => {
         await demo.$eval(byRole('textbox', 'Design title'), (el) => (el as HTMLInputElement).value),
       ).toBe(TITLE);
       await snap(demo, 'e2e-templates-8-demo-editor');
+
+      // In the design made from the template: a sticker from a pack, a favourite added from the
+      // Favorites tab, and an uploaded photo used as the design's photo (issue 7 §6).
+      const madeId = decodeURIComponent(
+        await demo.evaluate(() => location.pathname.split('/')[2]!),
+      );
+      const demoApi = await signedIn(base, 'demo@example.com');
+      const made = async () =>
+        (await demoApi.request('GET', `/api/pic-snippet/${encodeURIComponent(madeId)}`)).json as {
+          image_id: string;
+          graphics_data: unknown[];
+        };
+      const templateImage = (await made()).image_id;
+      await press(demo, 'Stickers');
+      const pack = await demo.waitForSelector('.library__pick[aria-label^="Open the "]');
+      await pack!.click();
+      await findByRole(demo, 'button', 'Back');
+      await demo.waitForSelector('.library__pick--sticker');
+      const tiles = await demo.$$('.library__item');
+      await (await tiles[0]!.$('.library__pick'))!.click();
+      await demo.waitForSelector('[data-testid="sticker-tools"]');
+      const favourite = (await tiles[1]!.$eval('.library__pick', (b) =>
+        b.getAttribute('aria-label'),
+      ))!.replace(/^Add /, '');
+      await press(demo, `Favourite ${favourite}`);
+      await demo.waitForSelector(
+        `.library__star[aria-label="Favourite ${favourite}"][aria-pressed="true"]`,
+      );
+      await press(demo, 'Favorites', 'tab');
+      await press(demo, `Add ${favourite}`);
+      await press(demo, 'Images');
+      await press(demo, 'My Uploads', 'tab');
+      const file = (await demo.waitForSelector(
+        '.library__upload input[type="file"]',
+      )) as ElementHandle<HTMLInputElement>;
+      await file.uploadFile('infra/seed/photos/kite.jpg');
+      const uploaded = await demo.waitForSelector('.library__pick[aria-label^="Use kite"]', {
+        timeout: 60_000,
+      });
+      await uploaded!.click();
+      await demo.waitForSelector('.library__pick[aria-label^="Use kite"][aria-pressed="true"]');
+      await expect
+        .poll(
+          async () => {
+            const now = await made();
+            return { stickers: now.graphics_data.length, newPhoto: now.image_id !== templateImage };
+          },
+          { timeout: TIMEOUT_MS, interval: 500 },
+        )
+        .toEqual({ stickers: 2, newPhoto: true });
+      await snap(demo, 'e2e-templates-8b-demo-sticker-and-photo');
 
       // The admin deactivates another template, then deletes it after the confirmation.
       const other = await createDesign(adminApi, { title: OTHER });
