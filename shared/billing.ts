@@ -575,6 +575,20 @@ export const RegistrationBillingSchema = BillingAddressSchema.extend({
 });
 export type RegistrationBilling = z.input<typeof RegistrationBillingSchema>;
 
+/**
+ * The SPA's partner-campaign registration path (spec 001 §2 "A special registration path for a
+ * partner campaign applies a fixed coupon (the coupon value is not shown)"). It is the
+ * registration page with `partner_campaign: true` sent and no `coupon`.
+ */
+export const PARTNER_CAMPAIGN_PATH = '/register/partner';
+
+/**
+ * The word the partner page looks up with `GET /coupon/{code}`: the server answers the terms of
+ * the configured coupon (`STRIPE_PARTNER_COUPON`) with this word as `code`, so the coupon's own
+ * id never reaches the browser; `valid: false` when none is configured, and offline.
+ */
+export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
+
 /** Billing paths for a team, or the user paths when `teamId` is undefined (spec 001 §7). */
 export function billingPaths(teamId?: string) {
   const base = teamId ? `/settings/companies/${encodeURIComponent(teamId)}` : '/settings';

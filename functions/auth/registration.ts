@@ -10,6 +10,7 @@ import { billingOnline } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { hashPassword } from '#lib/passwords.ts';
+import { syncSeats } from '#functions/billing/seats.ts';
 
 /** Messages of spec 001 §5 (and Laravel's, which the spec's SPA shows, where it has none). */
 export const MESSAGES = {
@@ -158,5 +159,7 @@ export async function register(form: Registration): Promise<{ userId: string; te
       `registration transaction cancelled: ${result.data.map((d) => d.code).join(', ')}`,
     );
   }
+  // The team joined through the invitation: a per-user plan's seats follow (issue #8).
+  if (joining) await syncSeats(joining.teamId, 'join');
   return { userId, teamId };
 }

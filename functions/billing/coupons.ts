@@ -4,8 +4,12 @@
  * (customer-facing) or a coupon id. Applied with `discounts: [{ promotion_code } | { coupon }]`
  * (the API's top-level `coupon` is gone).
  */
-import type { CouponLookupResponse, Discount } from '#shared/billing.ts';
-import { billingOnline } from '#lib/config.ts';
+import {
+  type CouponLookupResponse,
+  type Discount,
+  PARTNER_COUPON_LOOKUP,
+} from '#shared/billing.ts';
+import { billingOnline, config } from '#lib/config.ts';
 import { idempotencyKey, Stripe, stripe } from '#lib/stripe.ts';
 import { applySubscription, apiSnapshotTime } from './subscriptions.ts';
 import { subscriptionOf, type TeamRecord } from './account.ts';
@@ -46,10 +50,14 @@ export async function resolveDiscount(code: string): Promise<DiscountParam | und
 
 /**
  * `GET /coupon/{code}`: the coupon's terms, `valid: false` for an unknown or used-up code and
- * offline (spec 001 §5).
+ * offline (spec 001 §5). `partner-campaign` ({@link PARTNER_COUPON_LOOKUP}) stands for the
+ * configured partner coupon, answered under that word.
  */
 export async function lookupCoupon(code: string): Promise<CouponLookupResponse> {
-  const found = billingOnline() ? await findCoupon(code) : undefined;
+  // The partner campaign's coupon is looked up by a word, its id stays here (spec 001 §2).
+  const partnerCoupon = config().STRIPE_PARTNER_COUPON;
+  const looked = code === PARTNER_COUPON_LOOKUP ? partnerCoupon : code;
+  const found = billingOnline() && looked ? await findCoupon(looked) : undefined;
   const c = found?.coupon;
   return {
     valid: c !== undefined,

@@ -8,21 +8,36 @@
  * again, so the visitor can correct the form and send it once more; a payment that needs
  * 3-D Secure keeps the account (400 with `paymentId`, the SPA confirms, then /confirmation).
  */
-import { BILLING_MESSAGES, RegistrationBillingSchema } from '#shared/billing.ts';
+import {
+  BILLING_MESSAGES,
+  PARTNER_COUPON_LOOKUP,
+  RegistrationBillingSchema,
+} from '#shared/billing.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, validationFailed } from '#lib/errors.ts';
 import { zodFieldErrors } from '#lib/http.ts';
+import { reopenInvitation } from '#functions/teams/members.ts';
 import { loadBillingTeam } from './account.ts';
 import { withBillingErrors } from './errors.ts';
 import { planById } from './plans.ts';
+import { syncSeats } from './seats.ts';
 import { subscribe } from './subscriptions.ts';
 
 /** True when registering with this plan subscribes (a plan with a price). */
 export const isPaidPlan = (planId: string): boolean => (planById(planId)?.price ?? 0) > 0;
 
-/** Deletes what `register` created: user, e-mail claim, memberships and the owned team. */
-async function undoRegistration(userId: string, teamId: string): Promise<void> {
+/**
+ * Deletes what `register` created: user, e-mail claim, memberships and the owned team. An
+ * invitation the registration accepted goes back to pending (the same link works for the next
+ * try), and the team it joined gets its seats back (issue #8).
+ * @param invitation the invitation code of the form, if any.
+ */
+async function undoRegistration(
+  userId: string,
+  teamId: string,
+  invitation: string | undefined,
+): Promise<void> {
   const user = (await db().User.get({ userId }).go()).data;
   const memberships = (await db().Membership.query.byUser({ userId }).go({ pages: 'all' })).data;
   await Promise.all(
@@ -31,7 +46,16 @@ async function undoRegistration(userId: string, teamId: string): Promise<void> {
   await db().Team.delete({ teamId }).go();
   if (user) await db().EmailClaim.delete({ email: user.email }).go();
   await db().User.delete({ userId }).go();
+  const joined = memberships.filter((m) => m.teamId !== teamId).map((m) => m.teamId);
+  if (invitation && user) await reopenInvitation(invitation, user.email);
+  for (const team of joined) await syncSeats(team, 'leave');
 }
+
+/** The invitation code of a `/register` body, if it has one. */
+const invitationOf = (raw: unknown): string | undefined => {
+  const code = (raw as { invitation?: unknown } | null)?.invitation;
+  return typeof code === 'string' && code !== '' ? code : undefined;
+};
 
 /**
  * Subscribes a just-registered team to its paid plan.
@@ -53,17 +77,23 @@ export async function subscribeAtRegistration(
     const billing = parsed.data;
     if (!billing.stripe_payment_method)
       throw validationFailed({ stripe_payment_method: [BILLING_MESSAGES.cardRequired] });
-    const partnerCoupon = billing.partner_campaign ? config().STRIPE_PARTNER_COUPON : undefined;
+    // The partner path (spec 001 §2) sends `partner_campaign`; its lookup word means the same.
+    const partner = billing.partner_campaign === true || coupon === PARTNER_COUPON_LOOKUP;
+    const partnerCoupon = partner ? config().STRIPE_PARTNER_COUPON : undefined;
     await withBillingErrors(async () =>
       subscribe(
         await loadBillingTeam(account.teamId),
-        { ...billing, plan, coupon: partnerCoupon ?? coupon ?? null },
+        {
+          ...billing,
+          plan,
+          coupon: partnerCoupon ?? (coupon === PARTNER_COUPON_LOOKUP ? null : coupon) ?? null,
+        },
         requestId,
       ),
     );
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'payment_action_required'))
-      await undoRegistration(account.userId, account.teamId);
+      await undoRegistration(account.userId, account.teamId, invitationOf(raw));
     throw error;
   }
 }

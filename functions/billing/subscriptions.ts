@@ -195,12 +195,15 @@ function paidPlan(planId: string, allowFreeze = false): { plan: PlanDefinition; 
   return { plan, priceId };
 }
 
-/** Seats for a plan: the team's members for a per-user plan, else 1. */
-async function seatsFor(plan: PlanDefinition, teamId: string): Promise<number> {
-  if (plan.type !== 'user') return 1;
+/** The seats a team on a per-user plan pays for: its members, at least 1. */
+export async function memberCount(teamId: string): Promise<number> {
   const members = (await db().Membership.query.byTeam({ teamId }).go({ pages: 'all' })).data;
   return Math.max(1, members.length);
 }
+
+/** Seats for a plan: the team's members for a per-user plan, else 1. */
+const seatsFor = async (plan: PlanDefinition, teamId: string): Promise<number> =>
+  plan.type === 'user' ? memberCount(teamId) : 1;
 
 /**
  * The `eventAt` of a snapshot Stripe just answered (s): our clock minus five minutes, so that a
@@ -388,13 +391,21 @@ export async function cancel(
   const description = reason.description ?? current.cancelDescription;
   if (current.planId === FREEZE_PLAN_ID && current.frozenPlan) {
     const restored = priceIdOf(current.frozenPlan);
+    const restoredPlan = planById(current.frozenPlan);
     const sub = await client.subscriptions.retrieve(current.stripeId);
     const item = itemOf(sub);
-    if (restored && item) {
+    if (restored && restoredPlan && item) {
       await client.subscriptions.update(
         sub.id,
         {
-          items: [{ id: item.id, price: restored }],
+          // A per-user plan gets its seats back (plan-freeze is one per team).
+          items: [
+            {
+              id: item.id,
+              price: restored,
+              quantity: await seatsFor(restoredPlan, billing.team.teamId),
+            },
+          ],
           proration_behavior: 'none',
           metadata: { frozen_plan: '' },
         },

@@ -15,6 +15,7 @@ import { stripe } from '#lib/stripe.ts';
 import { loadBillingTeam, teamOfCustomer } from '#functions/billing/account.ts';
 import { applyCustomer } from '#functions/billing/customers.ts';
 import { applyPaymentMethod } from '#functions/billing/payment-methods.ts';
+import { reconcileSeats } from '#functions/billing/seats.ts';
 import { applySubscription, paymentIntentOf } from '#functions/billing/subscriptions.ts';
 
 const idOf = (v: string | { id: string } | null | undefined): string | undefined =>
@@ -149,9 +150,13 @@ export async function handleEvent(event: Stripe.Event): Promise<boolean> {
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
-      await applySubscription(event.data.object, event.created, {
-        created: event.type === 'customer.subscription.created',
-      });
+      // A per-user plan whose seats are not the team's members gets them (issue #8).
+      await reconcileSeats(
+        await applySubscription(event.data.object, event.created, {
+          created: event.type === 'customer.subscription.created',
+        }),
+        event.id,
+      );
       return true;
     case 'customer.subscription.trial_will_end':
       await trialEnding(event.data.object, event.created);

@@ -7,6 +7,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, forbidden, notFound, validationFailed } from '#lib/errors.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { syncSeats } from '#functions/billing/seats.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
@@ -150,6 +151,31 @@ export async function answerInvitation(
     ])
     .go();
   if (result.canceled) throw notFound();
+  // A per-user plan's seats follow the members (issue #8).
+  await syncSeats(inv.teamId, 'join');
+}
+
+/**
+ * Puts an invitation accepted at registration back to pending, when that registration is rolled
+ * back (a paid plan's card refused; issue #8), so the same link works for the next try.
+ * @param code the link's code as the registration form sent it.
+ * @param email the address the registration used (the invitation's own).
+ * @returns the team the invitation is for when it was reopened, else undefined.
+ */
+export async function reopenInvitation(code: string, email: string): Promise<string | undefined> {
+  const found = (
+    await db()
+      .Invitation.query.byCode({ codeHash: sha256(code) })
+      .go({ limit: 1 })
+  ).data[0];
+  if (!found || found.status !== 'accepted' || found.email !== email.trim().toLowerCase())
+    return undefined;
+  await db()
+    .Invitation.patch({ invitationId: found.invitationId })
+    .set({ status: 'pending' })
+    .where((a, op) => op.eq(a.status, 'accepted'))
+    .go();
+  return found.teamId;
 }
 
 /** Whether the user manages the team's members: its owner or one of its admins. */
@@ -200,6 +226,7 @@ export async function removeMember(
   const membership = (await db().Membership.get({ teamId, userId: memberId }).go()).data;
   if (!membership) throw notFound();
   await db().Membership.delete({ teamId, userId: memberId }).go();
+  await syncSeats(teamId, 'leave');
   const user = (await db().User.get({ userId: memberId }).go()).data;
   if (user?.currentTeamId === teamId) {
     const other = (await db().Membership.query.byUser({ userId: memberId }).go({ limit: 1 }))

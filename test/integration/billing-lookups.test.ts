@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import type { SubscriptionView } from '#shared/billing.ts';
+import { PARTNER_COUPON_LOOKUP, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
 import { useOnlineBillingStack } from '../support/stripe.ts';
 import {
@@ -250,6 +250,24 @@ describe('coupons (spec 001 §5, §7)', () => {
     const invalid = await anonymous().request('GET', '/coupon/NOPE');
     expect(invalid.status).toBe(200);
     expect(invalid.json).toMatchObject({ valid: false, code: 'NOPE', percent_off: null });
+  });
+
+  it('describes the partner campaign’s configured coupon without giving its code away', async () => {
+    stripe
+      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
+      .on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
+    const res = await anonymous().request('GET', `/coupon/${PARTNER_COUPON_LOOKUP}`);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      valid: true,
+      code: PARTNER_COUPON_LOOKUP,
+      percent_off: 50,
+      duration: 'repeating',
+      duration_in_months: 3,
+    });
+    expect(JSON.stringify(res.json)).not.toContain('PARTNER50');
+    // The configured id is what Stripe was asked about.
+    expect(stripe.only('GET', '/v1/promotion_codes').query.get('code')).toBe('PARTNER50');
   });
 });
 

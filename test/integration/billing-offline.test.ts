@@ -4,7 +4,7 @@
  * spec 001 §8), the seeded demo team keeps Pro as data, and no billing call crashes.
  */
 import { describe, expect, it } from 'vitest';
-import { BILLING_MESSAGES, type SubscriptionView } from '#shared/billing.ts';
+import { BILLING_MESSAGES, PARTNER_COUPON_LOOKUP, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
 import { useLocalStack } from '../support/stack.ts';
 
@@ -66,6 +66,11 @@ describe('billing offline', () => {
     });
     expect((await c.request('GET', '/settings/invoices')).json).toEqual([]);
     expect((await c.request('GET', '/coupon/ANYTHING')).json).toMatchObject({ valid: false });
+    // The partner campaign's coupon (spec 001 §2) is not available offline either.
+    expect((await c.request('GET', `/coupon/${PARTNER_COUPON_LOOKUP}`)).json).toMatchObject({
+      valid: false,
+      code: PARTNER_COUPON_LOOKUP,
+    });
     expect((await c.request('POST', '/tax-rate', { country: 'US' })).json).toMatchObject({
       rate: 0,
     });
