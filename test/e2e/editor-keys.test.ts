@@ -6,15 +6,20 @@
  * agree, Ctrl+Shift+Z redoes); turns the snippet upside down and finds the overlay above the
  * text as drawn; moves the alignment with the arrow keys without nudging the snippet; changes a
  * QR code's colour, saved through `PUT /api/pic-snippet/{id}/qrCode`, and undoes it, saved the
- * same way. Screenshots: test-results/e2e-editor-keys-*.png.
+ * same way; with an uploaded font, Ctrl+B and Ctrl+I refuse as the Bold button does (spec 000
+ * §5, message §8). Screenshots: test-results/e2e-editor-keys-*.png.
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeyInput, Page } from 'puppeteer-core';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { TIMEOUT_MS, byRole, findByRole, press, snap } from '../support/aria.ts';
+import { TIMEOUT_MS, byRole, findByRole, press, snap, waitForText } from '../support/aria.ts';
 import { DEMO_USER, openEditorPage } from '../support/editor-page.ts';
+import { makeTtf } from '../support/fonts.ts';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
@@ -124,6 +129,40 @@ describe('editor keys, overlay and QR saves', () => {
       expect(await valueOf(page, 'spinbutton', 'X')).toBe(x);
       expect(Number(await valueOf(page, 'spinbutton', 'Y'))).toBe(y);
 
+      // An uploaded font has no bold or italic (spec 000 §5): Ctrl+B refuses like the button,
+      // with the spec's message (§8), and the snippet stays plain.
+      const dir = await mkdtemp(join(tmpdir(), 'keys-e2e-'));
+      const family = `Keys E2E ${Date.now() % 100_000}`;
+      const ttf = join(dir, 'keys-e2e.ttf');
+      await writeFile(ttf, makeTtf(family));
+      await page.locator('.font-picker__button').setTimeout(TIMEOUT_MS).click();
+      await findByRole(page, 'button', 'Upload font');
+      await (await page.$('.font-picker input[type="file"]'))!.uploadFile(ttf);
+      await press(page, family, 'option');
+      await findByRole(page, 'button', `Font: ${family}`);
+      await page.waitForSelector(`${byRole('button', 'Bold')}[aria-disabled="true"]`);
+      // Focus on a button, outside the text fields, where the shortcuts apply.
+      await (await findByRole(page, 'button', `Font: ${family}`)).focus();
+      await withControl(page, 'b');
+      await waitForText(page, 'This action is not supported for uploaded fonts!');
+      await withControl(page, 'i');
+      await press(page, 'Bold');
+      await snap(page, 'e2e-editor-keys-2-uploaded-font');
+      expect(
+        await page.$eval(byRole('button', 'Bold'), (el) => el.getAttribute('aria-pressed')),
+      ).toBe('false');
+      expect(
+        await page.$eval(byRole('button', 'Italic'), (el) => el.getAttribute('aria-pressed')),
+      ).toBe('false');
+      await saved(page);
+      const stored = (await api.request('GET', `/api/pic-snippet/${design.id}`)).json
+        .text_snippets as Record<string, unknown>[];
+      expect(stored[0]).toMatchObject({
+        fontFamily: family,
+        fontWeight: 'normal',
+        fontStyle: 'normal',
+      });
+
       // A QR code's colour: saved through the QR call (spec 000 §7) with the version; undo too.
       await saved(page);
       await press(page, 'Stickers');
@@ -151,7 +190,7 @@ describe('editor keys, overlay and QR saves', () => {
         return stickers.find((s) => s.dynamicStickerType === 'qrCode')!;
       };
       expect((await qrOf()).qrCodeColor).toBe('#c81e1e');
-      await snap(page, 'e2e-editor-keys-2-qr-colour');
+      await snap(page, 'e2e-editor-keys-3-qr-colour');
       await page.$eval('input[type="color"]', (el) => (el as HTMLElement).blur());
       await withControl(page, 'z');
       await expect.poll(async () => (await qrOf()).qrCodeColor).toBe('#111111');
