@@ -217,7 +217,7 @@ describe('export screen', () => {
   );
 
   it(
-    'a free team gets the Pro message with the Upgrade link instead of PDF',
+    'a free team gets the Pro message with the Upgrade link instead of PDF; Vidalytics says what its script does',
     { timeout: 180_000 },
     async () => {
       const base = stack().url;
@@ -239,6 +239,24 @@ describe('export screen', () => {
       await findByRole(page, 'dialog', 'Custom data for each recipient');
       await press(page, 'Got it');
       await snap(page, 'e2e-export-5-free-team');
+
+      // Vidalytics: the screen says what the script does not do, and the script needs the embed.
+      await choose(page, 'Platform', 'vidalytics');
+      await waitForText(page, 'What the Vidalytics script does');
+      expect(await enabled(page, 'Generate')).toBe(false);
+      const embed = await findByRole(page, 'textbox', 'Video embed code');
+      await embed.type(
+        '<div id="vidalytics_embed_Emb2"></div><script>(function(){})(window, document, ' +
+          "'Vidalytics', 'vidalytics_embed_Emb2', 'https://fast.vidalytics.com/embeds/Acc1/Emb2/');</script>",
+      );
+      await press(page, 'Generate');
+      const script = await (await page.waitForSelector('[data-testid="export-script"]'))!.evaluate(
+        (el) => (el as HTMLTextAreaElement).value,
+      );
+      expect(script).toContain('"containerId":"vidalytics_embed_Emb2"');
+      expect(script).toContain('it does not change the Vidalytics player itself');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await snap(page, 'e2e-export-6-vidalytics');
       expect(errors).toEqual([]);
       await context.close();
     },
