@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
+import { PARTNER_CAMPAIGN_PATH, PARTNER_COUPON_LOOKUP } from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 
@@ -27,6 +28,16 @@ async function fill(page: Page, name: string, value: string): Promise<void> {
   await input!.click({ count: 3 });
   await page.keyboard.press('Backspace');
   await input!.type(value);
+}
+
+/** Fills step 0 (account details) with valid values and accepts the terms. */
+async function fillAccount(page: Page, account: { name: string; email: string; team: string }) {
+  await fill(page, 'name', account.name);
+  await fill(page, 'email', account.email);
+  await fill(page, 'team', account.team);
+  await fill(page, 'password', 'violet-harbour-42');
+  await fill(page, 'password_confirmation', 'violet-harbour-42');
+  await page.click('input[name="terms"]');
 }
 
 const hasText = (page: Page, text: string) =>
@@ -140,12 +151,7 @@ describe('registration page', () => {
   it('keeps a taken e-mail on step 0 with the server message, on a phone-sized screen', async () => {
     const page = await freshPage(375, 812);
     await page.goto(`${stack().url}/register`, { waitUntil: 'networkidle0' });
-    await fill(page, 'name', 'Demo Twin');
-    await fill(page, 'email', 'demo@example.com');
-    await fill(page, 'team', 'Twin Team');
-    await fill(page, 'password', 'violet-harbour-42');
-    await fill(page, 'password_confirmation', 'violet-harbour-42');
-    await page.click('input[name="terms"]');
+    await fillAccount(page, { name: 'Demo Twin', email: 'demo@example.com', team: 'Twin Team' });
     await page.click('button[type="submit"]');
 
     await hasText(page, 'The email has already been taken.');
@@ -168,6 +174,42 @@ describe('registration page', () => {
     );
     expect(overflow).toBe(false);
     await page.screenshot({ path: 'test-results/e2e-register-email-taken.png', fullPage: true });
+    await page.close();
+  });
+
+  it('the partner-campaign path names its offer without a code; offline it registers free, without it', async () => {
+    const page = await freshPage(1280, 900);
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/register')
+        sent.push(r.postData() ?? '');
+    });
+    await page.goto(`${stack().url}${PARTNER_CAMPAIGN_PATH}?coupon=SHOULD-NOT-SHOW`, {
+      waitUntil: 'networkidle0',
+    });
+    await fillAccount(page, {
+      name: 'Pat Partner',
+      email: `pat.${Date.now()}@example.com`,
+      team: 'Partner Shop',
+    });
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('input[name="plan"]', { timeout: 10_000 });
+    // Billing offline: only the free plan, and the campaign's coupon cannot be applied.
+    expect(await page.$eval('input[name="plan"][value="free"]', (el) => el.checked)).toBe(true);
+    expect(await page.$eval('[data-plan="pro-monthly"] input', (el) => el.disabled)).toBe(true);
+    await hasText(page, 'The partner offer is not available right now');
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).not.toContain('SHOULD-NOT-SHOW');
+    expect(text).not.toContain(PARTNER_COUPON_LOOKUP);
+    await page.screenshot({ path: 'test-results/e2e-register-partner-plan.png', fullPage: true });
+
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => location.pathname === '/confirmation', { timeout: 15_000 });
+    expect(sent).toHaveLength(1);
+    const body = JSON.parse(sent[0]!) as Record<string, unknown>;
+    expect(body).toMatchObject({ plan: 'free' });
+    expect(body).not.toHaveProperty('coupon');
+    expect(body).not.toHaveProperty('partner_campaign');
     await page.close();
   });
 });

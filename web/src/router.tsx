@@ -45,6 +45,11 @@ export const router = createBrowserRouter([
       { path: 'status', element: <StatusPage /> },
       { path: 'login', element: <LoginPage /> },
       { path: 'register', lazy: page(() => import('./pages/RegisterPage.tsx'), 'RegisterPage') },
+      // Spec 001 §2: the partner-campaign registration path (PARTNER_CAMPAIGN_PATH).
+      {
+        path: 'register/partner',
+        lazy: page(() => import('./pages/RegisterPage.tsx'), 'PartnerRegisterPage'),
+      },
       { path: 'confirmation', element: <ConfirmationPage /> },
       { path: 'onboarding', element: <OnboardingPage /> },
       { path: 'password/reset', element: <ForgotPasswordPage /> },

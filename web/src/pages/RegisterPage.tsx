@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   DEFAULT_COUNTRY,
+  PARTNER_COUPON_LOOKUP,
   paymentConfirmationPath,
   type RegistrationBilling,
 } from '#shared/billing.ts';
@@ -34,6 +35,7 @@ import { paymentIdOf } from '../features/billing/failure.ts';
 import { useCouponLookup, useTaxPreview, useVisitorCountry } from '../features/billing/hooks.ts';
 import { AccountStep, type AccountFieldIds } from '../features/registration/AccountStep.tsx';
 import { PlanStep } from '../features/registration/PlanStep.tsx';
+import { couponFields } from '../features/registration/coupon.ts';
 import { defaultPlanChoice, isFree, plansFor } from '../features/registration/plans.ts';
 import { useInvitation } from '../features/registration/useInvitation.ts';
 import { usePlans } from '../features/registration/usePlans.ts';
@@ -83,18 +85,22 @@ type FocusTarget = AccountField | BillingField | 'plan' | 'card' | 'heading';
  * name, team, e-mail or password brings the user back to step 0 (spec 001 §4). A paid plan
  * takes the card, billing address and VAT id on step 1 (spec 001 §2, §4); a coupon the server
  * calls invalid is not sent (§5).
+ *
+ * @param partnerCampaign true on the partner-campaign path (spec 001 §2, `PARTNER_CAMPAIGN_PATH`):
+ *   the campaign's fixed coupon is described without its code and applied by the server; the
+ *   URL's `coupon` is ignored there.
  */
-export function RegisterPage() {
+export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: boolean } = {}) {
   useDocumentTitle('Create account');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const query = useMemo(
     () => ({
       plan: params.get('plan'),
-      coupon: params.get('coupon')?.trim() || undefined,
+      coupon: partnerCampaign ? PARTNER_COUPON_LOOKUP : params.get('coupon')?.trim() || undefined,
       invitation: params.get('invitation')?.trim() || undefined,
     }),
-    [params],
+    [params, partnerCampaign],
   );
   const user = useAppStore((s) => s.user);
   const refreshSession = useAppStore((s) => s.refreshSession);
@@ -261,7 +267,7 @@ export function RegisterPage() {
         terms: true,
         plan: selectedPlan.id,
         ...(query.invitation ? { invitation: query.invitation } : {}),
-        ...(query.coupon && coupon.state !== 'invalid' ? { coupon: query.coupon } : {}),
+        ...couponFields(query.coupon, coupon.state, partnerCampaign),
       };
       const redirect = await register(form);
       setRegistered(true);
@@ -418,6 +424,7 @@ export function RegisterPage() {
             planErrors={serverErrors.plan}
             unavailableRequest={defaults?.unavailableRequest}
             coupon={coupon}
+            partnerCampaign={partnerCampaign}
             invitation={query.invitation}
             payment={{
               ids: billingIds,
@@ -445,4 +452,9 @@ export function RegisterPage() {
       </p>
     </div>
   );
+}
+
+/** The partner-campaign registration page (spec 001 §2): registration with its fixed coupon. */
+export function PartnerRegisterPage() {
+  return <RegisterPage partnerCampaign />;
 }

@@ -6,10 +6,26 @@ import type { CouponState } from './hooks.ts';
  * What the coupon from the address bar gives (spec 001 §2 query parameter `coupon`; §5 "Invalid
  * coupon … sets an invalid flag"). An invalid code is said plainly and is not sent; a code that
  * could not be checked is sent, and the server decides.
+ *
+ * With `partner` (the partner-campaign path, spec 001 §2) the coupon is the campaign's: its terms
+ * are shown as the partner offer, never its code ("the coupon value is not shown").
  */
-export function CouponNote({ coupon }: { coupon: CouponState }) {
+export function CouponNote({
+  coupon,
+  partner = false,
+}: {
+  coupon: CouponState;
+  partner?: boolean;
+}) {
   if (coupon.state === 'none') return null;
-  const code = <code>{coupon.code}</code>;
+  const name = partner ? 'The partner offer' : 'Coupon';
+  const code = partner ? null : (
+    <>
+      {' '}
+      <code>{coupon.code}</code>
+    </>
+  );
+  const terms = coupon.state === 'valid' ? describeCoupon(coupon.coupon) : '';
   return (
     <p
       className={`coupon-note${coupon.state === 'invalid' ? ' coupon-note--invalid' : ''}`}
@@ -18,24 +34,31 @@ export function CouponNote({ coupon }: { coupon: CouponState }) {
     >
       {coupon.state === 'checking' && (
         <>
-          <Spinner /> Checking coupon {code}…
+          <Spinner /> Checking {partner ? 'the partner offer' : 'coupon'}
+          {code}…
         </>
       )}
       {coupon.state === 'valid' && (
         <>
-          Coupon {code}
-          {describeCoupon(coupon.coupon) ? `: ${describeCoupon(coupon.coupon)}` : ''}. It applies to
-          a paid plan.
+          {partner ? 'Partner offer' : 'Coupon'}
+          {code}
+          {terms ? `: ${terms}` : ''}. It applies to a paid plan.
         </>
       )}
       {coupon.state === 'invalid' && (
         <>
-          <span aria-hidden="true">! </span>Coupon {code} is not valid, so it will not be applied.
+          <span aria-hidden="true">! </span>
+          {partner ? (
+            'The partner offer is not available right now, so no discount will be applied.'
+          ) : (
+            <>Coupon{code} is not valid, so it will not be applied.</>
+          )}
         </>
       )}
       {coupon.state === 'unknown' && (
         <>
-          Coupon {code} could not be checked ({coupon.message}). It is kept with your registration.
+          {name}
+          {code} could not be checked ({coupon.message}). It is kept with your registration.
         </>
       )}
     </p>

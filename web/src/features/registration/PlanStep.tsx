@@ -41,6 +41,7 @@ export function PlanStep({
   planErrors,
   unavailableRequest,
   coupon,
+  partnerCampaign = false,
   invitation,
   payment,
   pending,
@@ -58,6 +59,8 @@ export function PlanStep({
   planErrors: readonly string[] | undefined;
   unavailableRequest: Plan | undefined;
   coupon: CouponState;
+  /** On the partner-campaign path the coupon is the campaign's, described without its code. */
+  partnerCampaign?: boolean;
   invitation: string | undefined;
   payment: PaymentProps;
   pending: boolean;
@@ -118,7 +121,7 @@ export function PlanStep({
         />
       )}
 
-      <CouponNote coupon={coupon} />
+      <CouponNote coupon={coupon} partner={partnerCampaign} />
       {invitation && (
         <p className="muted">You are registering with an invitation to join a team.</p>
       )}

@@ -1,0 +1,28 @@
+/**
+ * The coupon a registration sends (spec 001 §2 query parameter `coupon` and the partner-campaign
+ * path; §5 "Invalid coupon … sets an invalid flag").
+ */
+import type { RegistrationBilling } from '#shared/billing.ts';
+import type { RegistrationRequest } from '../../api/registration.ts';
+import type { CouponState } from '../billing/hooks.ts';
+
+/**
+ * The `POST /register` fields for the page's coupon:
+ * - on the partner-campaign path, `partner_campaign: true` (the server applies the configured
+ *   coupon; its code never reaches the browser), unless the lookup called the campaign's coupon
+ *   invalid (none configured, or billing offline), which the page said and does not send;
+ * - else the URL's `coupon`, unless the lookup called it invalid.
+ * A coupon that could not be checked is sent, and the server decides.
+ *
+ * @param code the looked-up code (the URL's coupon, or `PARTNER_COUPON_LOOKUP`), or undefined.
+ * @param state the lookup's state (`useCouponLookup`).
+ * @param partnerCampaign true on the partner-campaign path.
+ */
+export function couponFields(
+  code: string | undefined,
+  state: CouponState['state'],
+  partnerCampaign: boolean,
+): Pick<RegistrationRequest, 'coupon'> & Pick<RegistrationBilling, 'partner_campaign'> {
+  if (state === 'invalid' || state === 'none' || code === undefined) return {};
+  return partnerCampaign ? { partner_campaign: true } : { coupon: code };
+}
