@@ -58,15 +58,20 @@ export const tagsOf = (record: DesignRecord): string[] =>
   parseDesignDocument(record.document).image_tags;
 
 /**
- * Whether a template matches a search of the Templates panel (spec 000 §2 "search box"): a tag
- * that starts with the search, or a title that contains it (case and accents folded).
+ * Whether a template matches a search of the Templates panel (spec 000 §2 "search box"), in
+ * the Global and the Bonus tab alike: a tag that starts with the search, or a title that
+ * contains it (case and accents folded).
+ * @param template its stored tags and its title.
  * @param search a normalised tag ({@link normalizeTag}); '' matches all.
  */
-export function matchesSearch(record: DesignRecord, search: string): boolean {
+export function matchesSearch(
+  template: { tags: readonly string[]; title: string },
+  search: string,
+): boolean {
   if (search === '') return true;
-  if (tagsOf(record).some((tag) => tag.startsWith(search))) return true;
+  if (template.tags.some((tag) => tag.startsWith(search))) return true;
   const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  return fold(record.title).includes(fold(search));
+  return fold(template.title).includes(fold(search));
 }
 
 /** Compares records in a dashboard sort (functions/designs/lists.ts SORTS). */

@@ -97,9 +97,7 @@ export const handler = featureHandler('templates', {
         const data = bundles
           .map((b) => ({
             ...b,
-            bundle_images: b.bundle_images.filter(
-              (t) => search === '' || t.tags.some((tag) => tag.startsWith(search)),
-            ),
+            bundle_images: b.bundle_images.filter((t) => matchesSearch(t, search)),
           }))
           .filter((b) => b.bundle_images.length > 0);
         return json(200, {
@@ -110,7 +108,7 @@ export const handler = featureHandler('templates', {
         });
       }
       const all = await globalTemplates(isAdmin(auth));
-      const found = all.filter((r) => matchesSearch(r, search));
+      const found = all.filter((r) => matchesSearch({ tags: tagsOf(r), title: r.title }, search));
       return json(200, {
         success: true,
         templates: panelPage(found.map(templateCard), query.page),

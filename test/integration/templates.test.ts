@@ -141,6 +141,18 @@ describe('saving a template, bundles and teams (the admin flow of issue 7)', () 
         bundle_images: [expect.objectContaining({ id: design.id })],
       }),
     ]);
+    // Its search finds templates as the Global tab's does: by a tag's start or by the title.
+    for (const [search, found] of [
+      ['beach', 1],
+      ['GREET', 1],
+      ['winter', 0],
+    ] as const) {
+      const searched = await panel(demo, `type=templateBundles&imageTag=${search}`);
+      expect(
+        searched.templatesBundles.data.flatMap((b) => b.bundle_images.map((c) => c.id)),
+        search,
+      ).toEqual(found ? [design.id] : []);
+    }
     // …and the dashboard's private bundle view; the admin sees it among all bundles.
     const mine = (await demo.request('POST', '/get-template-bundle')).json.bundles as {
       data: Bundle[];
