@@ -8,7 +8,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import * as fontkit from 'fontkit';
 import { s3Client } from '#lib/clients.ts';
-import { config } from '#lib/config.ts';
+import { config, resetConfig } from '#lib/config.ts';
 import { TestClient } from '../support/client.ts';
 import { makeOtf, makeTtf, toWoff } from '../support/fonts.ts';
 import { useLocalStack } from '../support/stack.ts';
@@ -67,6 +67,26 @@ describe('the font list (GET /api/fonts)', () => {
     expect(families).toContain('Lobster');
     expect(families).not.toContain('Inter'); // a CDN-only family, offline
     expect(res.json.cdnUrl).toBeNull();
+  });
+
+  it('offers the whole catalogue and hands the editor the CDN base when FONT_CDN_URL is set', async () => {
+    const demo = await signedIn('demo@example.com');
+    const cdn = 'https://cdn.jsdelivr.net/fontsource/fonts'; // the AWS stack's default
+    process.env.FONT_CDN_URL = cdn;
+    resetConfig();
+    try {
+      const res = await demo.request('GET', '/api/fonts');
+      expect(res.status).toBe(200);
+      const families = (res.json.groups as Array<{ options: Array<{ family: string }> }>).flatMap(
+        (g) => g.options.map((o) => o.family),
+      );
+      expect(families).toEqual(expect.arrayContaining(['Inter', 'Open Sans', 'Lobster']));
+      expect(families.length).toBeGreaterThan(1000);
+      expect(res.json.cdnUrl).toBe(cdn);
+    } finally {
+      delete process.env.FONT_CDN_URL;
+      resetConfig();
+    }
   });
 });
 
