@@ -42,12 +42,25 @@ async function teamCanExportPdf(teamId: string): Promise<boolean> {
 
 /** Kept design versions by `designId:version`: a snapshot never changes, so no TTL. */
 const snapshots = new Map<string, unknown>();
+/** Versions found without a snapshot, by `designId:version`, with when (ms since the epoch). */
+const noSnapshot = new Map<string, number>();
+/**
+ * How long "no snapshot" is believed, ms: only an earlier version is looked up, and Generate
+ * keeps the current one only, so an answer changes only in the race of a Generate and a save.
+ */
+const NO_SNAPSHOT_TTL_MS = 60_000;
 
 async function findSnapshot(designId: string, version: number): Promise<unknown> {
   const key = `${designId}:${version}`;
   if (snapshots.has(key)) return snapshots.get(key);
+  const missed = noSnapshot.get(key);
+  if (missed !== undefined && Date.now() - missed < NO_SNAPSHOT_TTL_MS) return undefined;
   const found = (await db().DesignSnapshot.get({ snapshotOf: designId, version }).go()).data;
-  if (!found) return undefined;
+  if (!found) {
+    if (noSnapshot.size > 10_000) noSnapshot.clear();
+    noSnapshot.set(key, Date.now());
+    return undefined;
+  }
   if (snapshots.size > 1000) snapshots.clear();
   snapshots.set(key, found.document);
   return found.document;

@@ -353,10 +353,17 @@ describe('POST /api/pic-snippet/{id}/cache-id (Generate; docs/export.md "Cache i
 
   it('draws the current design, briefly cached, for a cache id nothing was kept for', async () => {
     const design = await exportDesign();
-    const res = await fetch(`${stack().url}/r/${design.public_id}/v999999?first_name=Ana`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/jpeg');
-    expect(res.headers.get('cache-control')).not.toBe(IMMUTABLE);
+    // An earlier version no Generate kept (edited since), and a version the design never had.
+    const edit = await demo.request('PUT', `/api/pic-snippet/${design.id}/options`, {
+      flip_x: true,
+    });
+    expect(edit.status).toBe(200);
+    for (const cacheId of [`v${design.version}`, 'v999999']) {
+      const res = await fetch(`${stack().url}/r/${design.public_id}/${cacheId}?first_name=Ana`);
+      expect(res.status, cacheId).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      expect(res.headers.get('cache-control'), cacheId).not.toBe(IMMUTABLE);
+    }
   });
 
   it("is 404 for another team's design", async () => {
