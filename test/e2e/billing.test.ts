@@ -12,13 +12,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
-import type {
-  Invoice,
-  PaymentActionRequired,
-  Plan,
-  SubscriptionAnswer,
-  SubscriptionView,
-  TaxRateResponse,
+import {
+  type CouponLookupResponse,
+  type Invoice,
+  PARTNER_CAMPAIGN_PATH,
+  PARTNER_COUPON_LOOKUP,
+  type PaymentActionRequired,
+  type Plan,
+  type SubscriptionAnswer,
+  type SubscriptionView,
+  type TaxRateResponse,
 } from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
@@ -479,9 +482,19 @@ describe('billing online (answers played in the browser)', () => {
     await context.close();
   });
 
-  it('registration with a paid plan asks for the card, the billing address and, in the EU, the VAT id', async () => {
+  it('registration with a paid plan asks for the card, the billing address and, in the EU, the VAT id (on the partner path, with its offer)', async () => {
     const { page, context, stripeCalls } = await freshPage();
     const base = stack().url;
+    const partnerOffer: CouponLookupResponse = {
+      valid: true,
+      code: PARTNER_COUPON_LOOKUP,
+      name: null,
+      percent_off: 50,
+      amount_off: null,
+      currency: null,
+      duration: 'repeating',
+      duration_in_months: 3,
+    };
     const tax: TaxRateResponse = {
       rate: 19,
       amount: 551,
@@ -494,8 +507,10 @@ describe('billing online (answers played in the browser)', () => {
       'GET /stripe/key': () => ({ status: 200, body: { publishableKey: 'pk_test_played' } }),
       'GET /geocode/country': () => ({ status: 200, body: { country: 'DE' } }),
       'POST /tax-rate': () => ({ status: 200, body: tax }),
+      [`GET /coupon/${PARTNER_COUPON_LOOKUP}`]: () => ({ status: 200, body: partnerOffer }),
     });
-    await page.goto(`${base}/register`);
+    // Spec 001 §2: the partner-campaign path, whose coupon is described but never named.
+    await page.goto(`${base}${PARTNER_CAMPAIGN_PATH}`);
     await fillField(page, 'Name', 'Carla Card');
     await fillField(page, 'E-mail address', `carla.${Date.now()}@example.com`);
     await fillField(page, 'Company name', 'Carla Cards');
@@ -509,6 +524,7 @@ describe('billing online (answers played in the browser)', () => {
       timeout: TIMEOUT_MS,
     });
     await waitForText(page, 'Payment');
+    await waitForText(page, 'Partner offer: 50% off for 3 months. It applies to a paid plan.');
     // Stripe.js is asked for now that there is a key, and cannot load here (no internet, and
     // the SPA's Content-Security-Policy allows scripts from its own origin only).
     await waitForText(page, 'The secure card form could not be loaded.');
