@@ -286,7 +286,7 @@ describe('editor image tools and stickers', () => {
         // Images panel: upload a photo (with progress) and use it as the design's photo.
         // Stock search has no keys on the local stack: the tab says so at once.
         await press(page, 'Images');
-        await press(page, 'Stock photos', 'tab');
+        await press(page, 'Stock', 'tab');
         await waitForText(page, 'Stock photo search is not configured on this server.');
         await press(page, 'My Uploads', 'tab');
         const file = (await page.waitForSelector(

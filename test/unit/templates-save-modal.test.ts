@@ -102,16 +102,4 @@ describe('bundles', () => {
     );
     expect(bundleChoices(s)).toEqual([{ id: 'bundle-a' }, { name: 'Spring sale' }]);
   });
-  it('the current design removed from a bundle: status save, tags emptied, bundles cleared', () => {
-    const s = run(
-      initialSaveModalState(['sale']),
-      { type: 'open', storedTags: ['sale'], bundles: options },
-      { type: 'addBundleName', name: 'New one' },
-      { type: 'removedFromBundle' },
-    );
-    expect(s.status).toBe('save');
-    expect(s.tags).toEqual([]);
-    expect(bundleChoices(s)).toEqual([]);
-    expect(modalTitle(s)).toBe('Create a template');
-  });
 });

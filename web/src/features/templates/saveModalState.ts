@@ -7,8 +7,8 @@
  *   (save) or Update (update);
  * - a success shows a `success` message and the modal closes after 3 s; a failure shows a
  *   `danger` message with the server's message, cleared after 3 s;
- * - when the current design is removed from a bundle, the status becomes `save`, the tags are
- *   emptied and the bundle choice cleared;
+ * - when the current design is removed from a bundle, the server empties its tags and the
+ *   modal re-reads them on open (an `open` with no stored tags), so the status is `save`;
  * - the tag editor's rules come from shared/template-tags.ts (duplicates refused with 'Current
  *   tag is already added.' for 3 s).
  */
@@ -46,8 +46,7 @@ export type SaveModalEvent =
   | { type: 'submit' }
   | { type: 'saved'; message: string; tags: readonly string[]; bundles: readonly BundleOption[] }
   | { type: 'failed'; message: string }
-  | { type: 'clearMessage' }
-  | { type: 'removedFromBundle' };
+  | { type: 'clearMessage' };
 
 /** The state of a closed modal for a design with `storedTags`. */
 export function initialSaveModalState(storedTags: readonly string[] = []): SaveModalState {
@@ -137,13 +136,5 @@ export function saveModalReducer(s: SaveModalState, event: SaveModalEvent): Save
         : { ...s, phase: 'editing', message: { tone: 'danger', text: event.message } };
     case 'clearMessage':
       return { ...s, message: null };
-    case 'removedFromBundle':
-      return {
-        ...s,
-        status: 'save',
-        tags: [],
-        bundles: s.bundles.map((b) => ({ ...b, selected: false })),
-        newBundles: [],
-      };
   }
 }

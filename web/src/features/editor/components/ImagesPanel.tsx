@@ -40,7 +40,7 @@ type Tab = 'library' | 'uploads' | 'stock';
 const TABS = [
   { id: 'library', label: 'Library' },
   { id: 'uploads', label: 'My Uploads' },
-  { id: 'stock', label: 'Stock photos' },
+  { id: 'stock', label: 'Stock' },
 ] as const;
 
 /** Uses a chosen image as the design's photo. */
