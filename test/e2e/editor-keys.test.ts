@@ -3,7 +3,7 @@
  * Editor correctness in the built SPA (issue 6 §5 "Keyboard", spec 000 §4 "Selection overlay",
  * §7 QR call): on a design of its own, the demo user types in the snippet text field and undoes
  * with Ctrl+Z there (one history: the typing burst goes in one step, the document and the field
- * agree, Ctrl+Shift+Z redoes); turns the snippet upside down and finds the overlay above the
+ * agree, Ctrl+Shift+Z redoes; Esc leaves the field, a second Esc deselects); turns the snippet upside down and finds the overlay above the
  * text as drawn; moves the alignment with the arrow keys without nudging the snippet; changes a
  * QR code's colour, saved through `PUT /api/pic-snippet/{id}/qrCode`, and undoes it, saved the
  * same way; with an uploaded font, Ctrl+B and Ctrl+I refuse as the Bold button does (spec 000
@@ -98,6 +98,15 @@ describe('editor keys, overlay and QR saves', () => {
       expect(await valueOf(page, 'textbox', 'Text')).toBe(`${added} Hello world`);
       await findByRole(page, 'button', `${added} Hello world`);
 
+      // Esc leaves the text field, the snippet still selected; a second Esc deselects it.
+      await page.keyboard.press('Escape');
+      expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('TEXTAREA');
+      expect(await page.$(byRole('group', 'Text tools'))).not.toBeNull();
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('[aria-label="Text tools"]'));
+      await press(page, `${added} Hello world`);
+      await findByRole(page, 'group', 'Text tools');
+
       // Turned upside down, the text hangs above and left of its stored corner: the overlay
       // floats above the text as drawn, not over it.
       const angle = await findByRole(page, 'spinbutton', 'Angle');
@@ -171,29 +180,33 @@ describe('editor keys, overlay and QR saves', () => {
       await findByRole(page, 'toolbar', 'QR code tools');
       await saved(page);
       requests.length = 0;
+      const qrCall = `/api/pic-snippet/${design.id}/qrCode`;
+      /** The next answer of the QR call. */
+      const qrAnswer = () =>
+        page.waitForResponse(
+          (r) => r.request().method() === 'PUT' && new URL(r.url()).pathname === qrCall,
+        );
+      const qrOf = async () => {
+        const stickers = (await api.request('GET', `/api/pic-snippet/${design.id}`)).json
+          .graphics_data as Record<string, unknown>[];
+        return stickers.find((s) => s.dynamicStickerType === 'qrCode')!;
+      };
+      const coloured = qrAnswer();
       await page.$eval('input[type="color"]', (el) => {
         const input = el as HTMLInputElement;
         const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
         setter.call(input, '#c81e1e');
         input.dispatchEvent(new Event('input', { bubbles: true }));
       });
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="save-state"]')?.textContent?.includes('Sav'),
-        { timeout: TIMEOUT_MS },
-      );
-      await saved(page);
-      const qrCall = `/api/pic-snippet/${design.id}/qrCode`;
-      await expect.poll(() => requests).toEqual([qrCall]);
-      const qrOf = async () => {
-        const stickers = (await api.request('GET', `/api/pic-snippet/${design.id}`)).json
-          .graphics_data as Record<string, unknown>[];
-        return stickers.find((s) => s.dynamicStickerType === 'qrCode')!;
-      };
+      expect((await coloured).status()).toBe(200);
+      expect(requests).toEqual([qrCall]);
       expect((await qrOf()).qrCodeColor).toBe('#c81e1e');
       await snap(page, 'e2e-editor-keys-3-qr-colour');
       await page.$eval('input[type="color"]', (el) => (el as HTMLElement).blur());
+      const undone = qrAnswer();
       await withControl(page, 'z');
-      await expect.poll(async () => (await qrOf()).qrCodeColor).toBe('#111111');
+      expect((await undone).status()).toBe(200);
+      expect((await qrOf()).qrCodeColor).toBe('#111111');
       expect(requests).toEqual([qrCall, qrCall]);
       await saved(page);
       expect(errors).toEqual([]);

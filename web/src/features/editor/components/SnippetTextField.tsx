@@ -55,6 +55,8 @@ function useUnloadWarning(active: boolean): void {
  *   Alt+Left and Alt+Right move it one word, the keyboard way to do the same.
  * Undo and redo in the field (Ctrl/⌘+Z, Ctrl/⌘+Shift+Z, Ctrl+Y, or the browser's Edit menu) are
  * the editor's: one history, where a burst of typing is one step (store/history.ts merges it).
+ * Escape leaves the field with the snippet still selected (the next Escape deselects it, as on
+ * the canvas), unless it ends an IME composition.
  * While the field has focus, leaving the page asks first (spec 000 §2 "unload warning").
  */
 export function SnippetTextField({
@@ -189,6 +191,10 @@ export function SnippetTextField({
         if (history) {
           event.preventDefault();
           historyStep(history);
+        } else if (event.key === 'Escape' && !event.nativeEvent.isComposing) {
+          // Esc leaves the text (the snippet stays selected); a second Esc deselects it.
+          event.preventDefault();
+          field.blur();
         } else if (
           (event.key === 'Backspace' || event.key === 'Delete') &&
           !event.altKey &&
