@@ -1,12 +1,14 @@
 /**
  * The export round trip with real renders (issue #9 item 4): for every provider, the demo
- * design's URL as the export builds it, with a recipient's value substituted the way that
- * platform does (test/support/platforms.ts), draws exactly what the render URL draws for the
- * plain value, and not the fallback. Chromium, DynamoDB Local and s3rver are real.
+ * design's URL as the export builds it (with Generate's cache id), with a recipient's value
+ * substituted the way that platform does (test/support/platforms.ts), draws exactly what the
+ * render URL draws for the plain value, and not the fallback. Chromium, DynamoDB Local and
+ * s3rver are real.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderUrl, type RenderUrlInput } from '#shared/export-url.ts';
 import { PROVIDERS, type Provider } from '#shared/providers/index.ts';
+import { signedIn } from '../support/designs.ts';
 import { deliver } from '../support/platforms.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 
@@ -45,15 +47,28 @@ const valueFor = (provider: Provider) =>
   provider.substitution === 'raw' ? 'Zoë & Ana María' : 'Zoë & C++ 😀 שלום';
 
 describe('a substituted URL draws what the plain value draws (issue #9 item 4)', () => {
+  /** The cache id Generate gets for the demo design, as every exported URL carries one. */
+  let generated = '';
+  beforeAll(async () => {
+    const demo = await signedIn(stack().url, 'demo@example.com');
+    const res = await demo.request('POST', '/api/pic-snippet/design-demo-welcome/cache-id', {});
+    expect(res.status).toBe(200);
+    generated = res.json.cache_id as string;
+  });
+
   it.each(PROVIDERS.map((p) => [p.label, p] as const))('%s', async (_label, provider) => {
     const value = valueFor(provider);
-    const substituted = await fetchImage(await imageUrlFor(provider, value));
+    const url = await imageUrlFor(provider, value, generated);
+    expect(new URL(url).pathname).toBe(`/r/demo-welcome/${generated}`);
+    const substituted = await fetchImage(url);
     const plain = await fetchImage(
       `${stack().url}/r/demo-welcome?first_name=${encodeURIComponent(value)}`,
     );
     const fallback = await fetchImage(`${stack().url}/r/demo-welcome`);
     expect(substituted.res.status).toBe(200);
-    expect(substituted.res.headers.get('cache-control')).not.toBe('no-store');
+    expect(substituted.res.headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect([substituted.width, substituted.height]).toEqual([plain.width, plain.height]);
     expect(meanDifference(substituted.pixels, plain.pixels, plain.width, textBand)).toBe(0);
     expect(
