@@ -22,9 +22,13 @@ import { apiSnapshotTime, applySubscription, isLive, memberCount } from './subsc
 /** Why the seats change: a member joined or left, or the webhook found a mismatch. */
 export type SeatChange = 'join' | 'leave' | 'reconcile';
 
-/** True when the subscription is live and its plan is billed per user (spec 001 §3 type). */
+/**
+ * True when the subscription is live and its plan is billed per user (spec 001 §3 type). An
+ * `incomplete` one (first payment pending) is left alone: Stripe takes no item changes then,
+ * and the webhook that activates it checks the count.
+ */
 function seatedPlan(sub: SubscriptionRecord | null | undefined): sub is SubscriptionRecord {
-  if (!sub || !isLive(sub)) return false;
+  if (!sub || !isLive(sub) || sub.stripeStatus === 'incomplete') return false;
   const plan = planById(sub.planId);
   return plan !== undefined && plan.type === 'user' && plan.price > 0;
 }

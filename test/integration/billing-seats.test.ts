@@ -57,7 +57,10 @@ const subOf = (teamId: string, price: Stripe.Price, seats: number) =>
   );
 
 /** A new owner whose team is subscribed to `plan` (stored as a webhook would have stored it). */
-async function subscribedOwner(plan: 'starter-monthly' | 'pro-monthly') {
+async function subscribedOwner(
+  plan: 'starter-monthly' | 'pro-monthly',
+  status: 'active' | 'incomplete' = 'active',
+) {
   const owner = await registered('seat-owner');
   const price = plan === 'starter-monthly' ? PRICES.starterMonthly : PRICES.proMonthly;
   await db()
@@ -66,7 +69,7 @@ async function subscribedOwner(plan: 'starter-monthly' | 'pro-monthly') {
       name: 'default',
       stripeId: IDS.subscription,
       stripeCustomerId: `cus_${owner.teamId}`,
-      stripeStatus: 'active',
+      stripeStatus: status,
       stripePriceId: price.id,
       planId: plan,
       quantity: 1,
@@ -174,6 +177,14 @@ describe('seats follow the members on a per-user plan', () => {
       `/settings/companies/${owner.teamId}/members/${invitee.userId}`,
     );
     expect(removed.status).toBeLessThan(300);
+    expect(stripe.requests).toEqual([]);
+  });
+
+  it('an incomplete subscription (first payment pending) is left to its activation webhook', async () => {
+    const owner = await subscribedOwner('starter-monthly', 'incomplete');
+    const invitee = await registered('seat-incomplete');
+    await invite(owner, invitee.email);
+    await accept(invitee);
     expect(stripe.requests).toEqual([]);
   });
 
