@@ -209,7 +209,7 @@ describe('keyboard shortcuts (issue 6)', () => {
     [press('y', { ctrl: true }), true, 'redo', undefined],
     [press('Delete'), false, 'requestDelete', undefined],
     [press('Backspace'), false, 'requestDelete', undefined],
-    [press('Escape'), false, 'deselect', undefined],
+    [press('Escape'), false, 'escape', undefined],
     [press('ArrowLeft'), false, 'nudge', { dx: -1, dy: 0 }],
     [press('ArrowDown', { shift: true }), false, 'nudge', { dx: 0, dy: 10 }],
   ])('%o (mac %s) runs %s %o', (key, mac, name, args) => {

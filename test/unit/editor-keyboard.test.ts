@@ -209,7 +209,7 @@ describe('arrow keys stay with the focused control (issue 6 §5 nudge)', () => {
     expect(pressKey(store, press('ArrowDown', { shift: true }, target))).toBe(false);
     expect(store.getState().design).toBe(before);
     // Other shortcuts still apply there.
-    expect(shortcutFor(press('Escape', {}, target), false, false)?.name).toBe('deselect');
+    expect(shortcutFor(press('Escape', {}, target), false, false)?.name).toBe('escape');
   });
 
   it.each([
@@ -229,5 +229,33 @@ describe('arrow keys stay with the focused control (issue 6 §5 nudge)', () => {
     expect(movesWithArrows(undefined)).toBe(false);
     expect(movesWithArrows(element('TEXTAREA'))).toBe(false);
     expect(movesWithArrows(element('DIV', undefined, 'slider'))).toBe(true);
+  });
+});
+
+describe('Escape and undo in crop mode (spec 000 §4 "Crop")', () => {
+  it('Escape cancels crop mode and leaves the document as it was; then it deselects', () => {
+    const editor = openEditor();
+    const { store } = editor;
+    runCommand(store, 'nudge', { dx: 1, dy: 0 }); // nothing selected: nothing to nudge
+    runCommand(store, 'select', { kind: 'snippet', id: ID });
+    runCommand(store, 'nudge', { dx: 5, dy: 0 });
+    editor.wait(2000);
+    // Entering crop mode (the image toolbar's Crop) deselects and shows the rectangle.
+    store.getState().deselect();
+    store.getState().setCrop({ left: 20, top: 20, width: 120, height: 120 });
+    const before = store.getState().design;
+    // Ctrl+Z while cropping would change the canvas under the rectangle: it waits.
+    expect(pressKey(store, press('z', { ctrl: true }))).toBe(false);
+    expect(store.getState().design).toBe(before);
+    expect(pressKey(store, press('Escape'))).toBe(true);
+    expect(store.getState().crop).toBeNull();
+    expect(store.getState().design).toBe(before);
+    // Out of crop mode, undo works again and Escape deselects.
+    expect(pressKey(store, press('z', { ctrl: true }))).toBe(true);
+    expect(snippet(store, ID).left).toBe(50);
+    runCommand(store, 'select', { kind: 'snippet', id: ID });
+    expect(pressKey(store, press('Escape'))).toBe(true);
+    expect(store.getState().selection).toBeNull();
+    expect(pressKey(store, press('Escape'))).toBe(false);
   });
 });

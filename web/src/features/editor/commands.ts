@@ -60,6 +60,8 @@ export interface CommandArgs extends TextCommandArgs, ImageCommandArgs, StickerC
   undo: void;
   redo: void;
   deselect: void;
+  /** The Escape key: cancels crop mode, else deselects. */
+  escape: void;
   select: Selection;
   addTextSnippet: void;
   requestDelete: void;
@@ -191,12 +193,14 @@ const arrow = (key: string, dx: number, dy: number): Shortcut<{ dx: number; dy: 
 
 /** Every command of the editor (docs/editor.md has the table). */
 export const COMMANDS: Registry = {
+  // Not while cropping: crop mode's rectangle belongs to the canvas it was drawn on; Done or
+  // Cancel ends the mode first (spec 000 §4 "Crop").
   undo: {
     name: 'undo',
     label: 'Undo',
     shortcuts: [{ keys: 'Mod+z', args: undefined }],
     history: { kind: 'none' },
-    enabled: (s) => canUndo(s.history),
+    enabled: (s) => s.crop === null && canUndo(s.history),
     perform: (store) => void store.getState().undo(),
   },
   redo: {
@@ -207,16 +211,30 @@ export const COMMANDS: Registry = {
       { keys: 'Ctrl+y', args: undefined },
     ],
     history: { kind: 'none' },
-    enabled: (s) => canRedo(s.history),
+    enabled: (s) => s.crop === null && canRedo(s.history),
     perform: (store) => void store.getState().redo(),
   },
   deselect: {
     name: 'deselect',
     label: 'Deselect',
-    shortcuts: [{ keys: 'Escape', args: undefined }],
+    shortcuts: [],
     history: { kind: 'none' },
     enabled: (s) => s.selection !== null,
     perform: (store) => store.getState().deselect(),
+  },
+  // The Escape key: in crop mode it is the mode's Cancel (the document is untouched, spec 000
+  // §4 "Crop"), else it deselects (issue 6 §5).
+  escape: {
+    name: 'escape',
+    label: 'Cancel crop or deselect',
+    shortcuts: [{ keys: 'Escape', args: undefined }],
+    history: { kind: 'none' },
+    enabled: (s) => s.selection !== null || s.crop !== null,
+    perform(store) {
+      const state = store.getState();
+      if (state.crop !== null) state.setCrop(null);
+      else state.deselect();
+    },
   },
   select: {
     name: 'select',
