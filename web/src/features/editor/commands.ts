@@ -428,8 +428,9 @@ export const COMMANDS: Registry = {
 };
 
 /**
- * Runs a command if it is enabled.
- * @returns true when it ran.
+ * Runs a command if it is enabled and does not refuse (its `refusal`, e.g. bold of an uploaded
+ * font: the spec's message is then shown for 4 s).
+ * @returns true when it ran; false when it was disabled or refused.
  * @throws what the command's operation throws (ParameterError for a refused parameter value).
  */
 export function runCommand<K extends CommandName>(
