@@ -13,6 +13,7 @@ import type { EntityItem } from 'electrodb';
 import { notFound, unauthenticated, validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { teamSlug } from '#functions/auth/registration.ts';
+import { cancelSubscriptionOfDeletedTeam } from '#functions/billing/team-deletion.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import {
   answerInvitation,
@@ -203,11 +204,13 @@ export const handler = featureHandler('teams', {
   /**
    * Deletes a team (owner): its memberships and pending invitations go; members whose current
    * team it was move to another of theirs. Its designs stay, so render URLs already sent in
-   * e-mails keep drawing (DESIGN.md §5).
+   * e-mails keep drawing (DESIGN.md §5). A live subscription is cancelled at once first; when
+   * Stripe refuses, nothing is deleted (502 with the spec's subscription message).
    */
   'DELETE /settings/companies/{id}': route({
-    handle: async ({ params }) => {
+    handle: async ({ params, requestId }) => {
       const teamId = params.id!;
+      await cancelSubscriptionOfDeletedTeam(teamId, requestId);
       const memberships = (await db().Membership.query.byTeam({ teamId }).go({ pages: 'all' }))
         .data;
       const invitations = (await db().Invitation.query.byTeam({ teamId }).go({ pages: 'all' }))

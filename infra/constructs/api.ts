@@ -54,13 +54,16 @@ export const STRIPE_PARAMETER_ENV: Record<StripeParameter, string> = {
 /**
  * Which features read which Stripe secret (spec 001 §7): registration with a paid plan (auth),
  * subscriptions, payment methods, coupons and invoices (billing), kiosk discounts and revenue
- * (kiosk), and the webhook's signature secret (stripe-webhook).
+ * (kiosk), the webhook's signature secret (stripe-webhook), and seats and team deletion (teams).
  */
 export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
   auth: ['secretKey', 'publishableKey'],
   billing: ['secretKey', 'publishableKey'],
   kiosk: ['secretKey'],
   'stripe-webhook': ['secretKey', 'webhookSecret'],
+  // Seats follow the members (functions/billing/seats.ts); a deleted team's subscription is
+  // cancelled (functions/billing/team-deletion.ts).
+  teams: ['secretKey'],
 };
 
 /**

@@ -277,3 +277,75 @@ describe('a failed paid registration through an invitation (issue #8)', () => {
     expect((await c.request('GET', '/user/current')).json.current_team_id).toBe(owner.teamId);
   });
 });
+
+describe('a deleted team stops being billed (spec 001 §6 delete a team)', () => {
+  const teamJson = (c: TestClient, teamId: string) =>
+    c.request('GET', `/settings/companies/json/${teamId}`);
+
+  it('cancels the live subscription at once, then deletes the team; the late webhook changes nothing', async () => {
+    const owner = await subscribedOwner('pro-monthly');
+    const cancelled = subscription(
+      {
+        customer: `cus_${owner.teamId}`,
+        metadata: { team_id: owner.teamId },
+        status: 'canceled',
+        canceled_at: nowSeconds(),
+        ended_at: nowSeconds(),
+      },
+      subscriptionItem(PRICES.proMonthly, 1),
+    );
+    stripe.on('DELETE', `/v1/subscriptions/${IDS.subscription}`, cancelled);
+
+    const res = await owner.c.request('DELETE', `/settings/companies/${owner.teamId}`);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const sent = stripe.only('DELETE', `/v1/subscriptions/${IDS.subscription}`);
+    // The SDK sends a DELETE's parameters in the query string.
+    expect(sent.query.get('cancellation_details[comment]')).toBe('The team was deleted.');
+    expect(sent.query.get('prorate')).toBe('false');
+    expect(sent.idempotencyKey).toMatch(/^picsnippets-team-deleted-/);
+    expect((await teamJson(owner.c, owner.teamId)).status).toBe(404);
+    const stored = (await db().Subscription.get({ teamId: owner.teamId, name: 'default' }).go())
+      .data;
+    expect(stored?.stripeStatus).toBe('canceled');
+
+    // Stripe's deleted event arrives after the team is gone: acknowledged, nothing recreated.
+    const { payload, signature } = signedEvent(
+      subscriptionEvent('customer.subscription.deleted', cancelled),
+    );
+    const hook = await fetch(`${stack().url}/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
+    expect(hook.status).toBe(200);
+    expect((await db().Team.get({ teamId: owner.teamId }).go()).data).toBeNull();
+  });
+
+  it('keeps the team and its members when Stripe refuses the cancellation', async () => {
+    const owner = await subscribedOwner('pro-monthly');
+    stripe.fail('DELETE', `/v1/subscriptions/${IDS.subscription}`, 400, {
+      type: 'invalid_request_error',
+      message: 'This subscription cannot be cancelled right now.',
+    });
+    const res = await owner.c.request('DELETE', `/settings/companies/${owner.teamId}`);
+    expect(res.status).toBe(502);
+    expect(res.json.message).toBe(
+      'We were unable to update your subscription. Please contact customer support.',
+    );
+    const team = await teamJson(owner.c, owner.teamId);
+    expect(team.status).toBe(200);
+    expect((team.json.users as Array<{ email: string }>).map((u) => u.email)).toContain(
+      owner.email,
+    );
+    const stored = (await db().Subscription.get({ teamId: owner.teamId, name: 'default' }).go())
+      .data;
+    expect(stored?.stripeStatus).toBe('active');
+  });
+
+  it('a team without a subscription is deleted without a call to Stripe', async () => {
+    const owner = await registered('seat-free-delete');
+    const res = await owner.c.request('DELETE', `/settings/companies/${owner.teamId}`);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(stripe.requests).toEqual([]);
+  });
+});

@@ -20,7 +20,7 @@ export interface RecordedRequest {
   method: string;
   /** Path without the query, e.g. `/v1/subscriptions`. */
   path: string;
-  /** Query string parameters (GET) . */
+  /** Query string parameters (GET and DELETE: the SDK puts a DELETE's parameters there). */
   query: URLSearchParams;
   /** The form body (POST), decoded: `form.get('items[0][price]')`. */
   form: URLSearchParams;

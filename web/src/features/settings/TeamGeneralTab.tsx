@@ -85,7 +85,8 @@ export function TeamGeneralTab({
       <section className="settings-section settings-section--danger stack">
         <h2 className="card__title">Delete this company</h2>
         <p className="muted">
-          Deleting the company removes it for every member. This cannot be undone.
+          Deleting the company removes it for every member and ends its subscription at once,
+          without a refund of the current period. This cannot be undone.
         </p>
         <div>
           <button
@@ -105,7 +106,10 @@ export function TeamGeneralTab({
         onConfirm={() => void remove()}
         onCancel={() => setConfirming(false)}
       >
-        <p>The company and its memberships are removed for everyone. This cannot be undone.</p>
+        <p>
+          The company and its memberships are removed for everyone, and its subscription ends now.
+          This cannot be undone.
+        </p>
       </ConfirmDialog>
     </div>
   );
