@@ -16,7 +16,8 @@
  *   in bytes as served and gzipped (level 9, as a CDN would compress it).
  *
  * Part of `npm run bench` (test/bench/run.ts, which builds the SPA first); alone: build, then
- * `tsx test/bench/editor.ts`. Writes bench-results/editor.json and prints a table. Timing lives
+ * `tsx test/bench/editor.ts` (`--trace` also prints the last cold load's requests with their
+ * start and end, ms). Writes bench-results/editor.json and prints a table. Timing lives
  * here, never in the tests.
  */
 import { cpus, loadavg } from 'node:os';
@@ -24,7 +25,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import type { LocalStack } from '#infra/local/stack.ts';
 import { TestClient } from '../support/client.ts';
 import { launchTestBrowser } from '../support/browser.ts';
@@ -42,6 +43,8 @@ const TARGETS = { ttiMs: 1000, stepMs: 16 };
 /** Nudges of the same merge key closer than 1000 ms join one history entry (history.ts). */
 const MERGE_WINDOW_MS = 1000;
 const PASSWORD = 'bench-walnut-27';
+/** How long after interactive a script still counts as the route's, ms. */
+const LATE_SCRIPTS_MS = 1000;
 
 /** The result written to bench-results/editor.json. */
 export interface EditorResult {
@@ -51,6 +54,8 @@ export interface EditorResult {
   redo_step_ms: { p50: number; p95: number; steps: number };
   undo_input_to_frame_ms: { p50: number; p95: number };
   route_js: { files: number; bytes: number; gzip_bytes: number };
+  /** The last cold load's requests (where its time went); `--trace` prints them. */
+  waterfall: WaterfallEntry[];
   targets: { tti_ms: number; step_ms: number };
   targets_met: { tti: boolean; undo: boolean; redo: boolean };
   /** `load_1m`: the 1-minute load average when the run ended (other work on the machine). */
@@ -154,20 +159,54 @@ async function coldPage(browser: Browser, url: string, email: string): Promise<P
 /** Loads the editor and returns the page-clock time at which it became interactive, ms. */
 async function timeToInteractive(page: Page, editorUrl: string): Promise<number> {
   await page.goto(editorUrl, { waitUntil: 'domcontentloaded' });
-  const handle = await page.waitForFunction(
-    (snippets: number) => {
-      if (document.querySelectorAll('.editor-snippets__item').length !== snippets) return false;
-      const photo = document.querySelector<HTMLCanvasElement>('canvas.editor-stage__base');
-      if (!photo || !document.querySelector('.canvas-container') || photo.width === 0) return false;
-      if (document.fonts.status !== 'loaded') return false;
-      const ctx = photo.getContext('2d');
-      const [, , , alpha] = ctx?.getImageData(photo.width >> 1, photo.height >> 1, 1, 1).data ?? [];
-      return alpha === 255 ? performance.now() : false;
-    },
-    { polling: 'raf', timeout: 30_000 },
-    SNIPPETS,
-  );
+  const handle = await page
+    .waitForFunction(
+      (snippets: number) => {
+        if (document.querySelectorAll('.editor-snippets__item').length !== snippets) return false;
+        const photo = document.querySelector<HTMLCanvasElement>('canvas.editor-stage__base');
+        if (!photo || !document.querySelector('.canvas-container') || photo.width === 0)
+          return false;
+        if (document.fonts.status !== 'loaded') return false;
+        const ctx = photo.getContext('2d');
+        const [, , , alpha] =
+          ctx?.getImageData(photo.width >> 1, photo.height >> 1, 1, 1).data ?? [];
+        return alpha === 255 ? performance.now() : false;
+      },
+      { polling: 'raf', timeout: 30_000 },
+      SNIPPETS,
+    )
+    .catch(async (error: unknown) => {
+      // Say which condition never held.
+      const state = await page.evaluate(() => ({
+        snippets: document.querySelectorAll('.editor-snippets__item').length,
+        photoWidth: document.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')?.width,
+        container: Boolean(document.querySelector('.canvas-container')),
+        fonts: document.fonts.status,
+        status: document.querySelector('[role=status], [role=alert]')?.textContent,
+      }));
+      throw new Error(`not interactive: ${JSON.stringify(state)}`, { cause: error });
+    });
   return Number(await handle.jsonValue());
+}
+
+/** One request of a cold load, ms on the page's clock (Resource Timing). */
+export interface WaterfallEntry {
+  url: string;
+  type: string;
+  start: number;
+  end: number;
+}
+
+/** The requests of the page's load so far, in start order (`--trace` prints them). */
+function waterfall(page: Page): Promise<WaterfallEntry[]> {
+  return page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+      url: new URL(e.name).pathname.slice(0, 90),
+      type: e.initiatorType,
+      start: Math.round(e.startTime),
+      end: Math.round(e.responseEnd),
+    })),
+  );
 }
 
 /** Runs one Ctrl+Z (or Ctrl+Shift+Z) in the page; see the module comment for what is timed. */
@@ -208,13 +247,20 @@ async function makeHistory(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
 }
 
-/** Every script a cold load of the editor fetches: count, bytes and gzipped bytes. */
+/**
+ * Every script a cold load of the editor fetches until it is interactive, and in the second
+ * after (the editor's own chunks load on demand): count, bytes and gzipped bytes.
+ */
 async function routeScripts(page: Page, editorUrl: string) {
   const bodies: Promise<Buffer>[] = [];
-  page.on('response', (res) => {
+  const onResponse = (res: HTTPResponse) => {
     if (res.request().resourceType() === 'script' && res.ok()) bodies.push(res.buffer());
-  });
-  await page.goto(editorUrl, { waitUntil: 'networkidle0' });
+  };
+  page.on('response', onResponse);
+  await timeToInteractive(page, editorUrl);
+  // Not waitForNetworkIdle: the canvas's blob: image loads never count as finished there.
+  await new Promise((resolve) => setTimeout(resolve, LATE_SCRIPTS_MS));
+  page.off('response', onResponse);
   const files = await Promise.all(bodies);
   return {
     files: files.length,
@@ -241,6 +287,7 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
       last = await coldPage(browser, url, seeded.email);
       tti.push(await timeToInteractive(last, editorUrl));
     }
+    const trace = await waterfall(last!);
     const page = last!;
     await makeHistory(page);
     const undo: { work: number; toFrame: number }[] = [];
@@ -273,6 +320,7 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
       redo_step_ms: { ...stats(redo.map((s) => s.work)), steps: redo.length },
       undo_input_to_frame_ms: stats(undo.map((s) => s.toFrame)),
       route_js,
+      waterfall: trace,
       targets: { tti_ms: TARGETS.ttiMs, step_ms: TARGETS.stepMs },
       targets_met: {
         tti: percentile(tti, 50) <= TARGETS.ttiMs,
@@ -328,6 +376,19 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
         ],
       ),
     );
+    if (process.argv.includes('--trace')) {
+      console.log(
+        formatTable(
+          ['request', 'type', 'start ms', 'end ms'],
+          trace.map((e) => ({
+            request: e.url,
+            type: e.type,
+            'start ms': e.start,
+            'end ms': e.end,
+          })),
+        ),
+      );
+    }
     console.log('wrote bench-results/editor.json');
     return result;
   } finally {

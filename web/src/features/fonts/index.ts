@@ -5,7 +5,8 @@
 export { FontPicker, PRO_ONLY_MESSAGE, type FontPickerProps } from './FontPicker.tsx';
 export {
   loadFont,
+  loadCatalogue,
+  registerFont,
   FontLoadError,
   FONT_LOAD_FAILED,
-  registerAlwaysAvailableFonts,
 } from './loadFont.ts';

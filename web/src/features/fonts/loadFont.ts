@@ -3,19 +3,16 @@
  * (shared/fonts/catalogue.ts `resolveFont`, shared/fonts/face-set.ts), so fabric measures and
  * wraps a text snippet with the same files the render URL draws it with.
  *
- * The built-in and hosted families are registered at once (nothing downloads until text needs
- * a face); uploaded fonts and CDN families once the team's list (`GET /getCustomFonts`) and the
- * server's font list (`GET /api/fonts`) are known.
+ * A family's faces are registered when it is first loaded (nothing downloads until text needs a
+ * face); uploaded fonts and CDN families once the team's list (`GET /getCustomFonts`) and the
+ * server's font list (`GET /api/fonts`) are known. The catalogue module (the hosted families'
+ * faces and the 1,950-family web-font list, ≈ 110 kB minified) is a chunk of its own, imported
+ * on first use, so the editor's chunk does not carry it (docs/performance.md "Editor").
  */
-import {
-  alwaysAvailableFaces,
-  resolveFont,
-  type FontResolution,
-  type FontSources,
-} from '#shared/fonts/catalogue.ts';
+import type * as CatalogueModule from '#shared/fonts/catalogue.ts';
+import type { FontResolution, FontSources } from '#shared/fonts/catalogue.ts';
 import { loadFontFaces, registerFontFaces } from '#shared/fonts/face-set.ts';
 import type { CustomFont } from '#shared/fonts/types.ts';
-import { useAppStore } from '../../state/store.ts';
 import { fetchCustomFonts, fetchFontList } from './api.ts';
 
 /** Spec 000 §8 "Font load failure". */
@@ -29,25 +26,29 @@ export class FontLoadError extends Error {
   }
 }
 
+type Catalogue = typeof CatalogueModule;
+
 let sources: FontSources = {};
 let sourcesRequest: Promise<FontSources> | undefined;
-let alwaysRegistered = false;
-
-/** Registers the faces of the team's uploaded fonts (nothing downloads until text needs one). */
-function registerCustomFaces(from: FontSources): void {
-  registerFontFaces((from.custom ?? []).flatMap((f) => resolveFont(f.family, from).faces));
-}
+let catalogueModule: Promise<Catalogue> | undefined;
 
 /**
- * Registers the built-in and hosted families' faces once (issue 7 §3), and the team's uploaded
- * fonts as soon as their list arrives, so a design that uses one is measured with it.
+ * The catalogue module (`resolveFont` and its data), imported once. The editor page calls it as
+ * its chunk loads, so the import overlaps the design request.
+ * @throws the import's error when the chunk cannot be fetched (the next call tries again).
  */
-export function registerAlwaysAvailableFonts(): void {
-  if (alwaysRegistered) return;
-  alwaysRegistered = true;
-  registerFontFaces(alwaysAvailableFaces());
-  // Only for a signed-in user: a 401 would open the session-expired dialog.
-  if (useAppStore.getState().user) void loadSources().then(registerCustomFaces);
+export function loadCatalogue(): Promise<Catalogue> {
+  catalogueModule ??= import('#shared/fonts/catalogue.ts').catch((error: unknown) => {
+    catalogueModule = undefined;
+    throw error;
+  });
+  return catalogueModule;
+}
+
+/** Registers the faces of the team's uploaded fonts (nothing downloads until text needs one). */
+async function registerCustomFaces(from: FontSources): Promise<void> {
+  const { resolveFont } = await loadCatalogue();
+  registerFontFaces((from.custom ?? []).flatMap((f) => resolveFont(f.family, from).faces));
 }
 
 /**
@@ -60,7 +61,9 @@ export function setFontSources(next: { custom?: CustomFont[]; cdnUrl?: string | 
     cdnUrl: next.cdnUrl === undefined ? sources.cdnUrl : (next.cdnUrl ?? undefined),
   };
   sourcesRequest = Promise.resolve(sources);
-  registerCustomFaces(sources);
+  registerCustomFaces(sources).catch((error: unknown) =>
+    console.error('the uploaded fonts could not be registered', error),
+  );
 }
 
 /** Reads the team's fonts and the CDN base once; a failure leaves them empty (logged). */
@@ -79,19 +82,32 @@ function loadSources(): Promise<FontSources> {
 }
 
 /**
- * Makes `family` drawable: registers its `@font-face` rules (built-in alias, hosted, the team's
- * upload or the CDN) and resolves when `document.fonts.load` has the face for `text`.
- * @param text the characters to load faces for (unicode-range subsets), default the name.
+ * Registers `family`'s `@font-face` rules (built-in alias, hosted, the team's upload or the CDN)
+ * without loading any: the browser fetches a face when text needs it. The team's uploads and the
+ * CDN base are read (once) only for a family the catalogue does not know.
  * @returns how the family is drawn; `source: 'fallback'` when the family is unknown or
  *   disabled and the default font (Journal) draws it instead (spec 000 §8).
- * @throws FontLoadError (spec 000 §8 message) when the family's files do not load.
+ * @throws the import's error when the catalogue chunk cannot be fetched.
  */
-export async function loadFont(family: string, text = family): Promise<FontResolution> {
-  registerAlwaysAvailableFonts();
+export async function registerFont(family: string): Promise<FontResolution> {
+  const { resolveFont } = await loadCatalogue();
   let resolution = resolveFont(family, sources);
   if (resolution.source === 'fallback') resolution = resolveFont(family, await loadSources());
-  if (resolution.faces.length === 0) return resolution; // bundled with the fallback stack
   registerFontFaces(resolution.faces);
+  return resolution;
+}
+
+/**
+ * Makes `family` drawable: registers its faces ({@link registerFont}) and resolves when
+ * `document.fonts.load` has the regular face for `text`.
+ * @param text the characters to load faces for (unicode-range subsets), default the name.
+ * @returns how the family is drawn, as {@link registerFont}.
+ * @throws FontLoadError (spec 000 §8 message) when the family's files do not load; the
+ *   import's error when the catalogue chunk cannot be fetched.
+ */
+export async function loadFont(family: string, text = family): Promise<FontResolution> {
+  const resolution = await registerFont(family);
+  if (resolution.faces.length === 0) return resolution; // bundled with the fallback stack
   const loaded = await loadFontFaces(resolution.family, text).catch(() => false);
   if (!loaded) throw new FontLoadError(family);
   return resolution;

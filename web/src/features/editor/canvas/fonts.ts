@@ -5,9 +5,10 @@
  * The sheets use `unicode-range`, so the browser downloads only the subsets a text needs.
  * Imported by the editor page only (the route is loaded on demand).
  *
- * The built-in fonts (Journal, …) and the hosted families are registered here too, with the
- * render page's own `@font-face` rules (web/src/features/fonts/loadFont.ts): nothing downloads
- * until a text snippet uses one.
+ * The built-in fonts (Journal, …), the hosted families and the team's uploads are registered
+ * family by family when a text snippet uses one (`loadFont`, through canvas/textFonts.ts), with
+ * the render page's own `@font-face` rules. Their catalogue is a chunk of its own: its import
+ * starts here, as the editor's chunk runs, so it overlaps the design request.
  */
 import '@fontsource/noto-sans/400.css';
 import '@fontsource/noto-sans/700.css';
@@ -20,6 +21,6 @@ import '@fontsource/noto-sans-hebrew/700.css';
 import '@fontsource/noto-sans-sc/400.css';
 import '@fontsource/noto-sans-sc/700.css';
 import '@infolektuell/noto-color-emoji/index.css';
-import { registerAlwaysAvailableFonts } from '../../fonts/loadFont.ts';
+import { loadCatalogue } from '../../fonts/loadFont.ts';
 
-registerAlwaysAvailableFonts();
+loadCatalogue().catch((error: unknown) => console.error('the font catalogue did not load', error));

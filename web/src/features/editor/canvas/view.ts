@@ -10,25 +10,35 @@
  * design's canvas px.
  *
  * Drawing is reconciled by object: each snippet or sticker is rebuilt only when what it draws
- * changed. While the user drags an object, its moves go to the store at once (one history step
+ * changed, or, for a text, when a face it is drawn with finished loading after it was measured
+ * (canvas/textFonts.ts: an uploaded font, a subset fetched for a new character). The base photo
+ * is drawn on its own, so the objects never wait for it; images come from the preloads of
+ * preload.ts when the editor page started them. While the user drags an object, its moves go to the store at once (one history step
  * for the whole gesture) and the dragged object is left as fabric moves it; it is redrawn from
  * the document when the gesture ends.
  */
-import { Canvas, StaticCanvas, Textbox, type FabricObject, type TPointerEventInfo } from 'fabric';
+import {
+  Canvas,
+  StaticCanvas,
+  Textbox,
+  cache,
+  type FabricObject,
+  type TPointerEventInfo,
+} from 'fabric';
 import {
   drawBaseImage,
   fitTextLayer,
   imageLayer,
   type BaseImageLayer,
 } from '#shared/scene/draw.ts';
-import { fontFamilyList } from '#shared/scene/fonts.ts';
 import type { ResolvedImageLayer, ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import type { DesignDocument } from '#shared/design.ts';
 import { runCommand } from '../commands.ts';
 import { clampBox, canvasOf } from '../document/snippets.ts';
 import { editorScene } from '../document/preview.ts';
-import { baseImageUrlOf } from '../document/image.ts';
+import { basePhotoSrc, imageUrl } from '../preload.ts';
 import { STICKER_CONTROLS, stickerModified } from './stickers.ts';
+import { loadTextFonts, textsToRefresh, type DrawnText } from './textFonts.ts';
 import type { EditorStore } from '../store/index.ts';
 import type { Selection } from '../store/selectionSlice.ts';
 
@@ -79,20 +89,29 @@ function baseLayer(design: DesignDocument, src: string): BaseImageLayer {
   };
 }
 
-/** Loads the font faces a text layer needs before it is measured (as the render page does). */
-async function loadFonts(texts: ResolvedTextLayer[]): Promise<void> {
-  await Promise.all(
-    texts
-      .filter((t) => t.text.trim() !== '')
-      .map((t) =>
-        document.fonts
-          .load(
-            `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`,
-            t.text,
-          )
-          .catch(() => []),
-      ),
-  );
+/**
+ * Runs `once` one call at a time: a call while it runs makes it run again once it finished
+ * (as does `once` answering true: what it drew is already stale), so the last state always
+ * wins and two draws never interleave.
+ */
+function coalesced(once: () => Promise<boolean>, stopped: () => boolean): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        if (await once()) again = true;
+      } while (again && !stopped());
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
 }
 
 /**
@@ -135,21 +154,30 @@ export function mountCanvasView(
     canvas.requestRenderAll();
   };
 
-  async function drawBase(design: DesignDocument): Promise<void> {
-    // The photo of the document (a new base image or a crop changes it), else the page's.
-    const src = baseImageUrlOf(design.base_image_key) ?? baseImageUrl;
+  /** Draws the base photo of the current document when its drawing input changed. */
+  async function drawBaseOnce(): Promise<boolean> {
+    const design = store.getState().design;
+    if (!design) return false;
+    const src = basePhotoSrc(design, baseImageUrl);
     const layer = baseLayer(design, src ?? '');
     const signature = JSON.stringify(layer);
-    if (signature === baseSignature) return;
+    if (signature === baseSignature) return false;
     baseSignature = signature;
     if (!src) {
       base.clear();
       base.backgroundColor = '#ffffff';
       base.requestRenderAll();
-      return;
+      return false;
     }
-    await drawBaseImage(base, layer);
+    try {
+      await drawBaseImage(base, { ...layer, src: await imageUrl(src) });
+    } catch (error) {
+      baseSignature = '';
+      console.error('The base photo could not be drawn', error);
+    }
+    return false;
   }
+  const drawBase = coalesced(drawBaseOnce, () => disposed);
 
   /** Builds the fabric object of a text layer: the render's fit, made editable on the canvas. */
   function textObject(layer: ResolvedTextLayer, design: DesignDocument): FabricObject {
@@ -169,7 +197,7 @@ export function mountCanvasView(
 
   /** Builds a sticker's object: moved, scaled by its corners and rotated (spec 000 §5). */
   async function stickerObject(layer: ResolvedImageLayer): Promise<FabricObject> {
-    const image = await imageLayer(layer);
+    const image = await imageLayer({ ...layer, src: await imageUrl(layer.src) });
     image.set({ ...CONTROL_STYLE, ...STICKER_CONTROLS, hoverCursor: 'move' });
     image.setControlsVisibility({ mt: false, mb: false, ml: false, mr: false });
     return image;
@@ -185,20 +213,14 @@ export function mountCanvasView(
     if (wasActive) canvas.setActiveObject(object);
   }
 
-  let running: Promise<void> | null = null;
-  let again = false;
-
-  /** Brings the canvas in step with the document (see the module comment). */
-  async function reconcileOnce(): Promise<void> {
+  /**
+   * Brings the objects in step with the document (see the module comment); true when the
+   * document changed meanwhile, so it must run again.
+   */
+  async function reconcileOnce(): Promise<boolean> {
     const design = store.getState().design;
-    if (!design) return;
+    if (!design) return false;
     const scene = editorScene(design);
-    await Promise.all([drawBase(design), loadFonts(scene.texts)]);
-    if (disposed) return;
-    if (store.getState().design !== design) {
-      again = true;
-      return;
-    }
     const wanted: { target: Selection; signature: string; build: () => Promise<FabricObject> }[] = [
       ...scene.images.map((layer) => ({
         target: { kind: 'sticker', id: layer.id } as const,
@@ -208,7 +230,11 @@ export function mountCanvasView(
       ...scene.texts.map((layer) => ({
         target: { kind: 'snippet', id: layer.id } as const,
         signature: JSON.stringify([layer, design.canvas_width, design.canvas_height]),
-        build: async () => textObject(layer, design),
+        build: async () => {
+          // Measured only once the faces it is drawn with are there.
+          await loadTextFonts(layer);
+          return textObject(layer, design);
+        },
       })),
     ];
     const built = await Promise.all(
@@ -225,10 +251,8 @@ export function mountCanvasView(
         }
       }),
     );
-    if (disposed || store.getState().design !== design) {
-      again = true;
-      return;
-    }
+    if (disposed) return false;
+    if (store.getState().design !== design) return true;
     applying = true;
     try {
       const keep = new Set(wanted.map((w) => keyOf(w.target)));
@@ -252,23 +276,32 @@ export function mountCanvasView(
       applying = false;
     }
     canvas.requestRenderAll();
+    return false;
   }
+  const reconcile = coalesced(reconcileOnce, () => disposed);
 
-  function reconcile(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
+  /**
+   * A face finished loading after texts were measured with another (issue 7 §3: a team's
+   * uploaded font once its list arrived): those texts forget fabric's cached glyph widths for
+   * their family list and are built again.
+   */
+  const onFontsLoaded = (event: FontFaceSetLoadEvent) => {
+    const texts: DrawnText[] = [];
+    for (const [key, entry] of drawn) {
+      if (entry.object instanceof Textbox) {
+        texts.push({ key, fontFamily: entry.object.fontFamily, text: entry.object.text });
+      }
     }
-    running = (async () => {
-      do {
-        again = false;
-        await reconcileOnce();
-      } while (again && !disposed);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  }
+    const stale = textsToRefresh(texts, event.fontfaces);
+    if (stale.length === 0) return;
+    for (const key of stale) {
+      const entry = drawn.get(key)!;
+      cache.clearFontCache((entry.object as Textbox).fontFamily);
+      entry.signature = '';
+    }
+    void reconcile();
+  };
+  document.fonts.addEventListener('loadingdone', onFontsLoaded);
 
   /** Shows the store's selection on the canvas. */
   function syncSelection(): void {
@@ -414,11 +447,13 @@ export function mountCanvasView(
           s.design.canvas_height !== prev.design.canvas_height)
       )
         fit();
+      void drawBase();
       void reconcile();
     } else if (s.selection !== prev.selection) syncSelection();
   });
 
   fit();
+  void drawBase();
   void reconcile();
 
   return {
@@ -430,6 +465,7 @@ export function mountCanvasView(
     dispose() {
       disposed = true;
       unsubscribe();
+      document.fonts.removeEventListener('loadingdone', onFontsLoaded);
       void canvas.dispose();
       void base.dispose();
     },

@@ -2,16 +2,7 @@ import { useEffect, useState } from 'react';
 import { Notice } from '../../../components/Notice.tsx';
 import { fetchTeam } from '../../../api/settings.ts';
 import { useAppStore } from '../../../state/store.ts';
-import {
-  FONT_LOAD_FAILED,
-  FontPicker,
-  loadFont,
-  registerAlwaysAvailableFonts,
-} from '../../fonts/index.ts';
-
-// The built-in and hosted families' @font-face rules are registered before the canvas first
-// measures text, so a design opens drawn with its real faces (nothing downloads until used).
-registerAlwaysAvailableFonts();
+import { FONT_LOAD_FAILED, FontPicker, loadFont } from '../../fonts/index.ts';
 
 /**
  * Whether the current team may upload fonts (spec 000 §6 `can_upload_custom_fonts`); false
