@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
+  POLL,
   byRole,
   findByRole,
   listText,
@@ -45,9 +46,12 @@ describe('API tokens', () => {
     await signIn(page, stack().url, 'demo@example.com', 'demo-password');
     await page.goto(`${stack().url}/settings#/security`, { waitUntil: 'networkidle0' });
     await findByRole(page, 'tab', 'Security');
-    expect(
-      await page.$eval(byRole('tab', 'Security'), (el) => el.getAttribute('aria-selected')),
-    ).toBe('true');
+    await expect
+      .poll(
+        () => page.$eval(byRole('tab', 'Security'), (el) => el.getAttribute('aria-selected')),
+        POLL,
+      )
+      .toBe('true');
 
     // The default ability (read) is ticked, the other is not (spec 001 §3: abilities with a
     // default flag).
@@ -66,12 +70,10 @@ describe('API tokens', () => {
     await waitForText(page, 'Token “Shop sync” created');
     const token = await shownToken(page);
     expect(token).toMatch(/^pst_[\w-]{40,}$/);
-    expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain(
-      'this is the only time it is shown',
-    );
     await expect
-      .poll(() => listText(page, 'Your tokens'), { timeout: 10_000 })
-      .toContain('Shop sync');
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''), POLL)
+      .toContain('this is the only time it is shown');
+    await expect.poll(() => listText(page, 'Your tokens'), POLL).toContain('Shop sync');
     await snap(page, 'e2e-tokens-1-created');
 
     // The API answers to the token, as the user who made it.
@@ -81,9 +83,7 @@ describe('API tokens', () => {
 
     // Shown once: after a reload the token is nowhere on the page; the list says it was used.
     await page.reload({ waitUntil: 'networkidle0' });
-    await expect
-      .poll(() => listText(page, 'Your tokens'), { timeout: 10_000 })
-      .toContain('Last used');
+    await expect.poll(() => listText(page, 'Your tokens'), POLL).toContain('Last used');
     expect(await page.$(byRole('textbox', 'New API token'))).toBeNull();
     expect(await page.content()).not.toContain(token);
     await snap(page, 'e2e-tokens-2-listed');
@@ -96,11 +96,17 @@ describe('API tokens', () => {
     await waitForText(page, 'The token “Shop sync” was deleted.');
     await waitForText(page, 'You have no API tokens yet.');
     // The Delete button went with the row: focus is on the outcome, not lost.
-    expect(
-      await page.evaluate(() =>
-        document.activeElement === document.body ? '' : (document.activeElement?.textContent ?? ''),
-      ),
-    ).toContain('The token “Shop sync” was deleted.');
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() =>
+            document.activeElement === document.body
+              ? ''
+              : (document.activeElement?.textContent ?? ''),
+          ),
+        POLL,
+      )
+      .toContain('The token “Shop sync” was deleted.');
     await snap(page, 'e2e-tokens-4-deleted');
 
     // The same call now answers 401.

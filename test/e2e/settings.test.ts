@@ -12,23 +12,32 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { signIn } from '../support/aria.ts';
+import { TIMEOUT_MS, signIn, waitForText } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
 
-const waitForText = (page: Page, text: string) =>
-  page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 10_000 }, text);
-
-/** Clicks the first button whose visible text is `label`. */
+/**
+ * Clicks the first button whose visible text is `label`, once the page shows one (a tab's form
+ * renders after its data loads); fails after `TIMEOUT_MS` without one.
+ */
 async function clickButton(page: Page, label: string) {
-  const clicked = await page.evaluate((l) => {
-    const button = Array.from(document.querySelectorAll('button')).find(
-      (b) => b.textContent?.trim() === l,
+  const clicked = await page
+    .waitForFunction(
+      (l) => {
+        const button = Array.from(document.querySelectorAll('button')).find(
+          (b) => b.textContent?.trim() === l,
+        );
+        button?.click();
+        return button !== undefined;
+      },
+      { timeout: TIMEOUT_MS },
+      label,
+    )
+    .then(
+      () => true,
+      () => false,
     );
-    button?.click();
-    return button !== undefined;
-  }, label);
   expect(clicked, `button "${label}"`).toBe(true);
 }
 
@@ -36,7 +45,7 @@ async function clickButton(page: Page, label: string) {
 const waitForTab = (page: Page, label: string) =>
   page.waitForFunction(
     (l) => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === l,
-    { timeout: 10_000 },
+    { timeout: TIMEOUT_MS },
     label,
   );
 
@@ -59,7 +68,7 @@ describe('settings', () => {
     expect(read).toBe(true);
     await page.type('input[name="token_name"]', 'E2E');
     await clickButton(page, 'Create token');
-    await page.waitForSelector('[data-testid="new-token"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="new-token"]', { timeout: TIMEOUT_MS });
     const token = await page.$eval(
       '[data-testid="new-token"]',
       (el) => (el as HTMLInputElement).value,
@@ -67,7 +76,7 @@ describe('settings', () => {
     expect(token).toMatch(/^pst_/);
     await page.waitForFunction(
       () => document.querySelector('[data-testid="token-list"]')?.textContent?.includes('E2E'),
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     await page.screenshot({ path: 'test-results/e2e-settings-token.png', fullPage: true });
 
@@ -97,7 +106,7 @@ describe('settings', () => {
     await clickButton(page, 'Create company');
     await page.waitForFunction(
       () => document.querySelector('[data-testid="team-list"]')?.textContent?.includes('E2E Team'),
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     await page.screenshot({ path: 'test-results/e2e-settings-companies.png', fullPage: true });
 
@@ -109,7 +118,7 @@ describe('settings', () => {
       link?.click();
     });
     await page.waitForFunction(() => location.pathname.startsWith('/settings/companies/'), {
-      timeout: 10_000,
+      timeout: TIMEOUT_MS,
     });
     await page.waitForSelector('input[name="team_name"]');
     await waitForTab(page, 'Company');
@@ -124,7 +133,7 @@ describe('settings', () => {
       () =>
         document.body.innerText.includes('Invitation sent to e2e-invitee@example.com.') ||
         document.querySelector('input[name="email"][aria-invalid="true"]') !== null,
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     const invalid = await page.$('input[name="email"][aria-invalid="true"]');
     if (invalid) {
@@ -138,7 +147,7 @@ describe('settings', () => {
     } else {
       await page.waitForFunction(
         () => document.querySelectorAll('.item-list')[1]?.textContent?.includes('e2e-invitee'),
-        { timeout: 10_000 },
+        { timeout: TIMEOUT_MS },
       );
     }
     await page.screenshot({ path: 'test-results/e2e-settings-team.png', fullPage: true });
@@ -146,7 +155,7 @@ describe('settings', () => {
     // Two-factor set-up shows the QR code and the secret.
     await page.goto(`${base}/settings#/security`, { waitUntil: 'networkidle0' });
     await clickButton(page, 'Set up two-factor authentication');
-    await page.waitForSelector('img.qr[alt]', { timeout: 10_000 });
+    await page.waitForSelector('img.qr[alt]', { timeout: TIMEOUT_MS });
     await page.screenshot({ path: 'test-results/e2e-settings-2fa.png', fullPage: true });
 
     // Unknown hash: the first tab.
@@ -163,7 +172,7 @@ describe('settings', () => {
     await waitForText(page, 'Your session has expired');
     await page.screenshot({ path: 'test-results/e2e-settings-expired.png' });
     await clickButton(page, 'Sign in');
-    await page.waitForFunction(() => location.pathname === '/login', { timeout: 10_000 });
+    await page.waitForFunction(() => location.pathname === '/login', { timeout: TIMEOUT_MS });
     await page.close();
   });
 
@@ -187,7 +196,7 @@ describe('settings', () => {
           .querySelector('img[alt="Profile photo of Dana Demo"]')
           ?.getAttribute('src')
           ?.startsWith('/files/users/') === true,
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     // The server's photo may still be loading on a busy machine: wait for it, then check its size.
     await page.waitForFunction(
@@ -238,7 +247,7 @@ describe('settings', () => {
     await clickButton(page, 'Save contact details');
     await page.waitForFunction(
       () => location.pathname === '/settings' && location.hash === '#/subscription',
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     await waitForTab(page, 'Subscription');
     await waitForText(page, 'Demo Team: Pro plan');
@@ -251,7 +260,7 @@ describe('settings', () => {
     const context = await browser().createBrowserContext();
     const page = await context.newPage();
     await page.goto(`${stack().url}/settings#/security`, { waitUntil: 'networkidle0' });
-    await page.waitForFunction(() => location.pathname === '/login', { timeout: 10_000 });
+    await page.waitForFunction(() => location.pathname === '/login', { timeout: TIMEOUT_MS });
     await context.close();
   });
 });

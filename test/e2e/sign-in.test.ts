@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { signIn } from '../support/aria.ts';
+import { POLL, TIMEOUT_MS, signIn, waitForText } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -16,13 +16,14 @@ describe('sign-in page', () => {
     const page = await browser().newPage();
     await page.setViewport({ width: 1280, height: 800 });
     await page.goto(`${stack().url}/login`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('input[name="email"]', { timeout: TIMEOUT_MS });
     await page.type('input[name="email"]', 'demo@example.com');
     await page.type('input[name="password"]', 'wrong-password');
     await page.click('button[type="submit"]');
     await page.waitForFunction(
       () => document.body.innerText.includes('These credentials do not match our records.'),
       {
-        timeout: 10_000,
+        timeout: TIMEOUT_MS,
       },
     );
     await page.screenshot({ path: 'test-results/e2e-sign-in-error.png' });
@@ -30,7 +31,7 @@ describe('sign-in page', () => {
     await page.click('input[name="password"]', { count: 3 });
     await page.type('input[name="password"]', 'demo-password');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
     const me = await page.evaluate(async () => {
       const res = await fetch('/user/current', {
         headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
@@ -70,17 +71,16 @@ describe('sign-in page', () => {
     const context = await browser().createBrowserContext();
     const page = await context.newPage();
     await page.goto(`${stack().url}/login`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('input[name="email"]', { timeout: TIMEOUT_MS });
     await page.type('input[name="email"]', 'tove@example.org');
     await page.type('input[name="password"]', password);
     await page.click('button[type="submit"]');
-    await page.waitForSelector('input[name="code"]', { timeout: 10_000 });
-    expect(await page.evaluate(() => document.body.innerText)).toContain(
-      'Enter the code from your authenticator app.',
-    );
+    await page.waitForSelector('input[name="code"]', { timeout: TIMEOUT_MS });
+    await waitForText(page, 'Enter the code from your authenticator app.');
     await page.screenshot({ path: 'test-results/e2e-sign-in-code.png' });
     await page.type('input[name="code"]', await generate({ secret }));
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
     await context.close();
   });
 
@@ -90,13 +90,13 @@ describe('sign-in page', () => {
     await page.setViewport({ width: 1280, height: 800 });
     const base = stack().url;
     await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
-    await page.click('a[href="/password/reset"]');
-    await page.waitForSelector('input[name="email"]');
+    await page.locator('a[href="/password/reset"]').setTimeout(TIMEOUT_MS).click();
+    await page.waitForSelector('input[name="email"]', { timeout: TIMEOUT_MS });
     await page.type('input[name="email"]', 'admin@example.com');
     await page.click('button[type="submit"]');
     await page.waitForFunction(
       () => document.body.innerText.includes('we have e-mailed a password reset link'),
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     await page.screenshot({ path: 'test-results/e2e-password-forgot.png' });
 
@@ -110,29 +110,31 @@ describe('sign-in page', () => {
     // The e-mail carries the public URL; open the same path on this stack.
     const url = new URL(link!);
     await page.goto(`${base}${url.pathname}${url.search}`, { waitUntil: 'networkidle0' });
-    expect(await page.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value)).toBe(
-      'admin@example.com',
-    );
+    await expect
+      .poll(() => page.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value), POLL)
+      .toBe('admin@example.com');
 
     // Mismatched confirmation: the server's field error, nothing changed.
     await page.type('input[name="password"]', 'fresh-juniper-42');
     await page.type('input[name="password_confirmation"]', 'fresh-juniper-43');
     await page.click('button[type="submit"]');
-    await page.waitForSelector('input[name="password_confirmation"][aria-invalid="true"]');
+    await page.waitForSelector('input[name="password_confirmation"][aria-invalid="true"]', {
+      timeout: TIMEOUT_MS,
+    });
     await page.screenshot({ path: 'test-results/e2e-password-reset-mismatch.png' });
 
     await page.click('input[name="password_confirmation"]', { count: 3 });
     await page.type('input[name="password_confirmation"]', 'fresh-juniper-42');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/login', { timeout: 10_000 });
+    await page.waitForFunction(() => location.pathname === '/login', { timeout: TIMEOUT_MS });
     await page.waitForFunction(
       () => document.body.innerText.includes('Sign in with your new password.'),
-      { timeout: 10_000 },
+      { timeout: TIMEOUT_MS },
     );
     await page.type('input[name="email"]', 'admin@example.com');
     await page.type('input[name="password"]', 'fresh-juniper-42');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: 10_000 });
+    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
 
     // The link works once.
     const again = await fetch(`${base}/password/reset`, {
@@ -175,7 +177,7 @@ describe('sign-in page', () => {
       (window as unknown as { advanceClock: (ms: number) => void }).advanceClock(241_000),
     );
     const response = await page.waitForResponse((r) => r.url().endsWith('/spark/token'), {
-      timeout: 10_000,
+      timeout: TIMEOUT_MS,
     });
     expect(response.request().method()).toBe('PUT');
     expect(response.status()).toBe(200);

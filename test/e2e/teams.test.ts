@@ -13,14 +13,16 @@ import { db } from '#lib/db/index.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
+  POLL,
+  TIMEOUT_MS,
   byRole,
   descriptionOf,
   fillField,
   findByRole,
+  focusedText,
   press,
   signIn,
   snap,
-  textOf,
   listText,
   waitForText,
 } from '../support/aria.ts';
@@ -28,8 +30,6 @@ import {
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
 
-/** How long list checks wait for a list to reload, in ms. */
-const POLL = { timeout: 10_000 };
 const TEAM = 'Harbour Studio';
 const INVITEE = { name: 'Ivy Invitee', email: 'ivy.invitee@example.org' };
 const PASSWORD = 'lantern-orchard-73';
@@ -63,13 +63,6 @@ interface People {
   invitee: Page;
   admin: Page;
 }
-
-/** The text of the focused element ('' when focus is lost to the page's body). */
-const focusedText = (page: Page) =>
-  page.evaluate(() => {
-    const focused = document.activeElement;
-    return focused instanceof HTMLElement && focused !== document.body ? focused.innerText : '';
-  });
 
 // One story in steps that build on each other (vitest runs them in order).
 describe('teams and invitations', () => {
@@ -120,7 +113,9 @@ describe('teams and invitations', () => {
     await press(owner, 'Send invitation');
     const limit = 'Your plan allows 1 member in a team. Upgrade your plan to invite more.';
     await waitForText(owner, limit);
-    expect(await descriptionOf(owner, 'textbox', 'Invite by e-mail')).toContain(limit);
+    await expect
+      .poll(() => descriptionOf(owner, 'textbox', 'Invite by e-mail'), POLL)
+      .toContain(limit);
     await expect
       .poll(() => owner.evaluate(() => document.activeElement?.getAttribute('name')), POLL)
       .toBe('email');
@@ -152,9 +147,12 @@ describe('teams and invitations', () => {
     await invitee.goto(link, { waitUntil: 'networkidle0' });
     // The page names the team and fills in the invited address (GET /invitations/{code}).
     await waitForText(invitee, `Join ${TEAM}`);
-    expect(await invitee.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value)).toBe(
-      INVITEE.email,
-    );
+    await expect
+      .poll(
+        () => invitee.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value),
+        POLL,
+      )
+      .toBe(INVITEE.email);
     await fillField(invitee, 'Name', INVITEE.name);
     await fillField(invitee, 'Company name', 'Ivy Prints');
     await fillField(invitee, 'Password', PASSWORD);
@@ -165,7 +163,7 @@ describe('teams and invitations', () => {
     await snap(invitee, 'e2e-teams-4-register-plan');
     await press(invitee, 'Create account');
     await invitee.waitForFunction(() => location.pathname === '/confirmation', {
-      timeout: 15_000,
+      timeout: TIMEOUT_MS,
     });
     await openCompanies(invitee);
     await expect.poll(() => listText(invitee, 'Your companies'), POLL).toContain(TEAM);
@@ -177,15 +175,14 @@ describe('teams and invitations', () => {
     const admin = await arrive('admin');
     await signIn(admin, stack().url, 'admin@example.com', 'demo-password');
     await openCompanies(admin);
-    const answers = await textOf(await findByRole(admin, 'list', 'Invitations'));
-    expect(answers).toContain(TEAM);
-    expect(answers).toContain('Invited as member');
+    await expect.poll(() => listText(admin, 'Invitations'), POLL).toContain(TEAM);
+    expect(await listText(admin, 'Invitations')).toContain('Invited as member');
     await snap(admin, 'e2e-teams-5-pending');
     await press(admin, `Accept the invitation to ${TEAM}`);
     await waitForText(admin, `You joined ${TEAM}.`);
     await expect.poll(() => listText(admin, 'Your companies'), POLL).toContain(TEAM);
     // The Accept button went with the invitation: focus is on the outcome, not lost.
-    expect(await focusedText(admin)).toContain(`You joined ${TEAM}.`);
+    await expect.poll(() => focusedText(admin), POLL).toContain(`You joined ${TEAM}.`);
     await snap(admin, 'e2e-teams-5-accepted');
   });
 
@@ -200,9 +197,12 @@ describe('teams and invitations', () => {
     await snap(owner, 'e2e-teams-6-members');
     // On a phone-sized screen the rows wrap rather than push the page sideways.
     await owner.setViewport({ width: 375, height: 812 });
-    expect(
-      await owner.evaluate(() => document.documentElement.scrollWidth > window.innerWidth),
-    ).toBe(false);
+    await expect
+      .poll(
+        () => owner.evaluate(() => document.documentElement.scrollWidth > window.innerWidth),
+        POLL,
+      )
+      .toBe(false);
     await snap(owner, 'e2e-teams-6-members-375');
     await owner.setViewport({ width: 1280, height: 900 });
   });
@@ -214,21 +214,27 @@ describe('teams and invitations', () => {
     await waitForText(owner, `Ada Admin’s role is now ${next.text}.`);
     await owner.reload({ waitUntil: 'networkidle0' });
     await expect.poll(() => listText(owner, 'Members'), POLL).toContain('Ada Admin');
-    expect(
-      await owner.$eval(
-        byRole('combobox', 'Role of Ada Admin'),
-        (el) => (el as HTMLSelectElement).value,
-      ),
-    ).toBe(next.value);
+    await expect
+      .poll(
+        () =>
+          owner.$eval(
+            byRole('combobox', 'Role of Ada Admin'),
+            (el) => (el as HTMLSelectElement).value,
+          ),
+        POLL,
+      )
+      .toBe(next.value);
     const admin = person('admin');
     await openCompanies(admin);
-    expect(await listText(admin, 'Your companies')).toMatch(new RegExp(`${TEAM}[^]*${next.text}`));
+    await expect
+      .poll(() => listText(admin, 'Your companies'), POLL)
+      .toMatch(new RegExp(`${TEAM}[^]*${next.text}`));
     // As a team admin, the membership tab offers the invitation form.
     const teamId = await owner.evaluate(() => location.pathname.split('/')[3] ?? '');
     await admin.goto(`${stack().url}/settings/companies/${teamId}#/membership`, {
       waitUntil: 'networkidle0',
     });
-    await admin.locator(byRole('textbox', 'Invite by e-mail')).setTimeout(10_000).wait();
+    await admin.locator(byRole('textbox', 'Invite by e-mail')).setTimeout(TIMEOUT_MS).wait();
     await snap(admin, 'e2e-teams-6-admin-membership');
   });
 
@@ -241,7 +247,9 @@ describe('teams and invitations', () => {
     await waitForText(owner, `${INVITEE.name} was removed from ${TEAM}.`);
     await expect.poll(() => listText(owner, 'Members'), POLL).not.toContain(INVITEE.name);
     expect(await listText(owner, 'Members')).toContain('Ada Admin');
-    expect(await focusedText(owner)).toContain(`${INVITEE.name} was removed from ${TEAM}.`);
+    await expect
+      .poll(() => focusedText(owner), POLL)
+      .toContain(`${INVITEE.name} was removed from ${TEAM}.`);
     await snap(owner, 'e2e-teams-7-removed');
   });
 

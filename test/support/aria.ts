@@ -9,6 +9,12 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 /** How long a helper waits for what it looks for, in ms. */
 export const TIMEOUT_MS = 20_000;
 
+/**
+ * Options for `expect.poll` on what settles after an action (focus moved in a timer or effect,
+ * a list reloaded, a value set from an answer): the suite's wait, checked every 100 ms.
+ */
+export const POLL = { timeout: TIMEOUT_MS, interval: 100 };
+
 /** The ARIA selector for the element of `role` whose accessible name is exactly `name`. */
 export const byRole = (role: string, name: string): string =>
   `::-p-aria([name=${JSON.stringify(name)}][role=${JSON.stringify(role)}])`;
@@ -29,9 +35,20 @@ export async function press(page: Page, name: string, role = 'button'): Promise<
   await page.locator(byRole(role, name)).setTimeout(TIMEOUT_MS).click();
 }
 
-/** Replaces the value of the text field labelled `label` with `value`, typing it. */
+/**
+ * Replaces the value of the text field labelled `label` with `value`, typing it. A field that
+ * the page re-renders while it is typed into (a form reset by a late answer, a field replaced)
+ * can lose keys: the value is read back and typed again, at most twice, when it differs.
+ */
 export async function fillField(page: Page, label: string, value: string): Promise<void> {
-  await page.locator(byRole('textbox', label)).setTimeout(TIMEOUT_MS).fill(value);
+  for (let attempt = 0; ; attempt++) {
+    await page.locator(byRole('textbox', label)).setTimeout(TIMEOUT_MS).fill(value);
+    if (attempt === 2) return;
+    const typed = await page
+      .$eval(byRole('textbox', label), (el) => ('value' in el ? String(el.value) : null))
+      .catch(() => null); // gone after typing (the page moved on): nothing to retype into
+    if (typed === null || typed === value) return;
+  }
 }
 
 /** Waits until the page's visible text contains `text`. */
@@ -50,6 +67,17 @@ export async function waitForTextGone(page: Page, text: string): Promise<void> {
     { timeout: TIMEOUT_MS },
     text,
   );
+}
+
+/**
+ * The visible text of the focused element, or '' when focus is on the page's body (lost): for
+ * `expect.poll`, as apps move focus after the render that shows an outcome.
+ */
+export async function focusedText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    return focused instanceof HTMLElement && focused !== document.body ? focused.innerText : '';
+  });
 }
 
 /** The visible text of an element. */
