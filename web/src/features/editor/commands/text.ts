@@ -331,8 +331,15 @@ function textOf(state: EditorState, id: string): string {
 
 /** Every text command (docs/editor.md has the table). */
 export const TEXT_COMMANDS: TextRegistry = {
+  // An uploaded font has no bold or italic faces (spec 000 §5): switching to one makes the
+  // snippet plain in the same step, so one undo brings back both the family and the style.
   setSnippetFontFamily: snippetCommand('setSnippetFontFamily', 'Font', 'step', (s, a) => {
-    if (a.fontFamily.trim() !== '') s.fontFamily = a.fontFamily.trim();
+    const family = a.fontFamily.trim();
+    if (family === '') return;
+    s.fontFamily = family;
+    if (!isUploadedFont(family)) return;
+    s.fontWeight = 'normal';
+    s.fontStyle = 'normal';
   }),
   setSnippetMinFontSize: snippetCommand(
     'setSnippetMinFontSize',

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { MAX_FONT_SIZE, type TextSnippet } from '#shared/design.ts';
 import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
 import { faceStyleRefusal, type TextAlign } from '../commands/text.ts';
-import { noteUploadedFont } from '../commands/uploaded-fonts.ts';
+import { isUploadedFont, loadUploadedFonts, noteUploadedFont } from '../commands/uploaded-fonts.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { shortcutLabel } from '../keyboard.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
@@ -26,6 +26,9 @@ import '../text.css';
  */
 export function TextToolbar() {
   const snippet = useEditor(selectedSnippet);
+  // The team's uploaded fonts, read as the editor opens: the bold/italic rule and the switch to
+  // an uploaded font (commands/text.ts) must not wait for a family to be drawn first.
+  useEffect(() => void loadUploadedFonts(), []);
   if (!snippet) return null;
   return <SnippetTools key={snippet.id} snippet={snippet} />;
 }
@@ -49,7 +52,10 @@ function SnippetTools({ snippet }: { snippet: TextSnippet }) {
         onChange={(fontFamily) => runCommand(store, 'setSnippetFontFamily', { id, fontFamily })}
       />
       <SizeField snippet={snippet} />
-      <StyleButtons snippet={snippet} uploadedFont={font.uploaded} />
+      <StyleButtons
+        snippet={snippet}
+        uploadedFont={font.uploaded || isUploadedFont(snippet.fontFamily)}
+      />
       <div id={layoutId} className="text-toolbar__part text-toolbar__part--layout">
         <AlignmentGroup value={snippet.textAlign} id={id} />
         <ColorField
