@@ -240,10 +240,19 @@ describe('export screen', () => {
       await press(page, 'Got it');
       await snap(page, 'e2e-export-5-free-team');
 
+      const labelsNow = () =>
+        page.$$eval('label', (all) => all.map((l) => l.textContent?.trim() ?? ''));
+      expect(await labelsNow()).toContain('HTML width (%)');
+
       // Vidalytics: the screen says what the script does not do, and the script needs the embed.
       await choose(page, 'Platform', 'vidalytics');
       await waitForText(page, 'What the Vidalytics script does');
       expect(await enabled(page, 'Generate')).toBe(false);
+      // A script, not HTML: the HTML width, alignment and link are not offered.
+      await waitForText(page, 'Vidalytics gets a script, not HTML');
+      const labels = await labelsNow();
+      expect(labels).not.toContain('HTML width (%)');
+      expect(labels).not.toContain('Alignment');
       const embed = await findByRole(page, 'textbox', 'Video embed code');
       await embed.type(
         '<div id="vidalytics_embed_Emb2"></div><script>(function(){})(window, document, ' +

@@ -554,71 +554,80 @@ export function ExportScreen({
               With PDF on, Website, Wistia and Vidalytics are not offered.
             </p>
           )}
-          <div className="export__row">
-            <div className="field">
-              <label htmlFor={`${idBase}-width`} className="field__label">
-                HTML width (%)
-              </label>
-              <input
-                id={`${idBase}-width`}
-                className="input"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={100}
-                value={width}
-                onChange={(event) => {
-                  setWidth(event.target.value);
-                  setOutputs(null);
-                }}
-                onBlur={() => setWidth(String(htmlWidth(width)))}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={`${idBase}-align`} className="field__label">
-                Alignment
-              </label>
-              <select
-                id={`${idBase}-align`}
-                className="input input--select"
-                value={align}
-                onChange={(event) => {
-                  setAlign(event.target.value as HtmlAlignment);
-                  setOutputs(null);
-                }}
-              >
-                <option value="left">Left</option>
-                <option value="center">Center</option>
-                <option value="right">Right</option>
-              </select>
-            </div>
-          </div>
-          <div className="field">
-            <label htmlFor={`${idBase}-link`} className="field__label">
-              Link URL<span className="field__optional"> (optional)</span>
-            </label>
-            <p id={`${idBase}-link-hint`} className="field__hint">
-              Where a click on the image goes; https:// is added when left out.
+          {needsEmbed ? (
+            <p className="field__hint">
+              {platform.label} gets a script, not HTML: the HTML width, alignment and link do not
+              apply.
             </p>
-            <input
-              id={`${idBase}-link`}
-              className="input"
-              type="text"
-              inputMode="url"
-              autoComplete="url"
-              spellCheck={false}
-              value={link}
-              aria-invalid={linkError ? true : undefined}
-              aria-describedby={`${idBase}-link-hint${linkError ? ` ${idBase}-link-error` : ''}`}
-              onChange={(event) => {
-                setLink(event.target.value);
-                setOutputs(null);
-              }}
-              onBlur={commitLink}
-            />
-            {linkError && <FieldError id={`${idBase}-link-error`} errors={[linkError]} />}
-            <SaveStatus save={linkSave} what="link" />
-          </div>
+          ) : (
+            <>
+              <div className="export__row">
+                <div className="field">
+                  <label htmlFor={`${idBase}-width`} className="field__label">
+                    HTML width (%)
+                  </label>
+                  <input
+                    id={`${idBase}-width`}
+                    className="input"
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={100}
+                    value={width}
+                    onChange={(event) => {
+                      setWidth(event.target.value);
+                      setOutputs(null);
+                    }}
+                    onBlur={() => setWidth(String(htmlWidth(width)))}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor={`${idBase}-align`} className="field__label">
+                    Alignment
+                  </label>
+                  <select
+                    id={`${idBase}-align`}
+                    className="input input--select"
+                    value={align}
+                    onChange={(event) => {
+                      setAlign(event.target.value as HtmlAlignment);
+                      setOutputs(null);
+                    }}
+                  >
+                    <option value="left">Left</option>
+                    <option value="center">Center</option>
+                    <option value="right">Right</option>
+                  </select>
+                </div>
+              </div>
+              <div className="field">
+                <label htmlFor={`${idBase}-link`} className="field__label">
+                  Link URL<span className="field__optional"> (optional)</span>
+                </label>
+                <p id={`${idBase}-link-hint`} className="field__hint">
+                  Where a click on the image goes; https:// is added when left out.
+                </p>
+                <input
+                  id={`${idBase}-link`}
+                  className="input"
+                  type="text"
+                  inputMode="url"
+                  autoComplete="url"
+                  spellCheck={false}
+                  value={link}
+                  aria-invalid={linkError ? true : undefined}
+                  aria-describedby={`${idBase}-link-hint${linkError ? ` ${idBase}-link-error` : ''}`}
+                  onChange={(event) => {
+                    setLink(event.target.value);
+                    setOutputs(null);
+                  }}
+                  onBlur={commitLink}
+                />
+                {linkError && <FieldError id={`${idBase}-link-error`} errors={[linkError]} />}
+                <SaveStatus save={linkSave} what="link" />
+              </div>
+            </>
+          )}
         </fieldset>
 
         {needsEmbed && (
