@@ -21,6 +21,7 @@
  * Bad input is refused as a whole with 422 field errors; nothing is written then. The frozen
  * rule does not apply: spec 000 §4 lists create, archive, clone and activate only.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { validationFailed, type FieldErrors } from '#lib/errors.ts';
 import { json, route, type ApiResult, type RouteDefinition } from '#lib/http.ts';
@@ -281,7 +282,8 @@ function exportRoute<B extends { version?: number | undefined }>(
 
 /**
  * `POST /api/pic-snippet/{id}/cache-id` (Generate; docs/export.md "Cache id"): keeps the design
- * as it is now (a `DesignSnapshot` of its current version, written once per version) and answers
+ * as it is now (a `DesignSnapshot`, written only when the document changed since the newest
+ * one; {@link snapshotVersion}) and answers
  * the cache id naming it, `v{version}`, for the render URL's cache id segment (spec 001 §7).
  * The render service draws that snapshot for `/r/{publicId}/v{version}` after later edits.
  * @returns 200 `{ success, cache_id, version }`.
@@ -290,20 +292,63 @@ function exportRoute<B extends { version?: number | undefined }>(
 const cacheIdRoute = route({
   handle: async ({ auth, params }) => {
     const record = await loadDesign(currentTeam(auth), params.id!);
-    await db()
-      .DesignSnapshot.put({
-        snapshotOf: record.designId,
-        version: record.version,
-        document: record.document,
-      })
-      .go();
-    return json(200, {
-      success: true,
-      cache_id: cacheIdOf(record.version),
-      version: record.version,
-    });
+    const version = await snapshotVersion(record);
+    return json(200, { success: true, cache_id: cacheIdOf(version), version });
   },
 });
+
+/**
+ * What the render service draws from a design document: all of it but the export screen's
+ * settings (provider, store front, merge tag choices and values, link), which only shape URLs.
+ */
+function drawnPart(raw: unknown): unknown {
+  // Compared as restored (migrated, defaults filled): a save stores the restored form.
+  let document: DesignDocument;
+  try {
+    document = parseDesignDocument(raw);
+  } catch {
+    return raw;
+  }
+  const {
+    merge_tag_provider: _provider,
+    merge_tag_storefront: _storefront,
+    merge_tag_choices: _choices,
+    html_link_url: _link,
+    ...drawn
+  } = document;
+  return {
+    ...drawn,
+    text_snippets: (drawn.text_snippets ?? []).map((snippet) => ({
+      ...snippet,
+      parameters: snippet.parameters.map(({ merge_tag_value: _value, ...parameter }) => parameter),
+    })),
+  };
+}
+
+/**
+ * The version whose snapshot draws the design as it is now: the newest snapshot's when it
+ * draws the same (an export save bumps the version without changing the image, and Generate
+ * must not store the same document again; {@link drawnPart}), else the current version's,
+ * stored now.
+ */
+async function snapshotVersion(record: DesignRecord): Promise<number> {
+  const newest = (
+    await db()
+      .DesignSnapshot.query.byVersion({ snapshotOf: record.designId })
+      .go({ order: 'desc', limit: 1 })
+  ).data[0];
+  if (newest && isDeepStrictEqual(drawnPart(newest.document), drawnPart(record.document))) {
+    return newest.version;
+  }
+  await db()
+    .DesignSnapshot.put({
+      snapshotOf: record.designId,
+      version: record.version,
+      document: record.document,
+    })
+    .go();
+  return record.version;
+}
 
 /** The export screen's calls, keyed as the route table names them (spec 001 §7). */
 export const exportRoutes: Record<string, RouteDefinition> = {

@@ -366,6 +366,24 @@ describe('POST /api/pic-snippet/{id}/cache-id (Generate; docs/export.md "Cache i
     }
   });
 
+  it('names the same kept copy again while only the export settings changed', async () => {
+    const design = await exportDesign();
+    const first = await demo.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    expect(first.status).toBe(200);
+    // Saving the platform bumps the version but draws nothing new.
+    const provider = await demo.request('PUT', `/api/pic-snippet/${design.id}/provider`, {
+      merge_tag_provider: 'klaviyo',
+    });
+    expect(provider.status).toBe(200);
+    expect((await read(design.id)).version).toBeGreaterThan(design.version);
+    const second = await demo.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    expect(second.json.cache_id).toBe(first.json.cache_id);
+    const kept = await db()
+      .DesignSnapshot.query.byVersion({ snapshotOf: design.id })
+      .go({ pages: 'all' });
+    expect(kept.data).toHaveLength(1);
+  });
+
   it("is 404 for another team's design", async () => {
     const design = await exportDesign();
     const res = await admin.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
