@@ -13,7 +13,17 @@ import type { TestClient } from '../support/client.ts';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { byRole, findByRole, press, signIn, snap, textOf, waitForText } from '../support/aria.ts';
+import {
+  byRole,
+  findByRole,
+  POLL,
+  press,
+  signIn,
+  snap,
+  textOf,
+  TIMEOUT_MS,
+  waitForText,
+} from '../support/aria.ts';
 
 // The render service draws the previews: it needs its warm Chromium.
 const stack = useLocalStack({ web: 'preview' });
@@ -68,7 +78,7 @@ async function waitForFlash(page: Page, text: string): Promise<void> {
   await page.waitForFunction(
     (t) =>
       document.querySelector('[role="status"] [data-testid="flash"]')?.textContent?.includes(t),
-    { timeout: 10_000 },
+    { timeout: TIMEOUT_MS },
     text,
   );
 }
@@ -121,7 +131,7 @@ describe('dashboard', () => {
     async () => {
       const page = await browser().newPage();
       await page.setViewport({ width: 1280, height: 900 });
-      page.setDefaultTimeout(15_000);
+      page.setDefaultTimeout(TIMEOUT_MS);
       const base = stack().url;
       const api = await signedIn(base, DEMO.email);
 
@@ -131,14 +141,14 @@ describe('dashboard', () => {
       await page.locator(byRole('link', 'Dashboard')).click();
       await page.waitForFunction(() => location.pathname === '/dashboard');
       await findByRole(page, 'tab', 'Active PicSnippets');
-      await page.waitForSelector('[data-testid="design-card"]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid="design-card"]', { timeout: TIMEOUT_MS });
       await waitForImages(page);
       await snap(page, 'e2e-dashboard-1-list');
 
       // Create a new PicSnippet → the library picker → "Use this Pic".
       await page.locator(byRole('link', 'Create a new PicSnippet')).click();
       await page.waitForFunction(() => location.pathname === '/pic-snippet/create');
-      await page.waitForSelector('[data-testid="picture-card"]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid="picture-card"]', { timeout: TIMEOUT_MS });
       const picture = await page.$eval('[data-testid="picture-card"] h2', (h) => h.textContent!);
       const credit = await page.$eval('[data-testid="picture-card"]', (c) => c.textContent!);
       expect(credit).toMatch(/Photo: \S/);
@@ -148,7 +158,7 @@ describe('dashboard', () => {
 
       // The design is created and the address replaced by its show page.
       await page.waitForFunction(() => /^\/pic-snippet\/design-/.test(location.pathname), {
-        timeout: 15_000,
+        timeout: TIMEOUT_MS,
       });
       const designId = decodeURIComponent(page.url().split('/pic-snippet/')[1]!);
       await waitForFlash(page, `“${picture}” was created.`);
@@ -170,7 +180,7 @@ describe('dashboard', () => {
 
       // The demo team is on the Pro plan: the PDF view frames the PDF render.
       await press(page, 'PDF');
-      const pdf = await page.waitForSelector('iframe.viewer__pdf', { timeout: 5_000 });
+      const pdf = await page.waitForSelector('iframe.viewer__pdf', { timeout: TIMEOUT_MS });
       expect(await pdf!.evaluate((f) => (f as HTMLIFrameElement).src)).toBe(`${renderUrl}/pdf`);
       await press(page, 'Image');
 
@@ -188,8 +198,9 @@ describe('dashboard', () => {
       // Clone: the copy opens, titled "Copy of - …" (spec 000 §5).
       await press(page, 'Clone');
       await page.waitForFunction((id) => !location.pathname.endsWith(id), {}, designId);
-      await findByRole(page, 'heading', `Copy of - ${title}`);
+      // The flash first: it goes after 4 s, while the heading stays.
       await waitForFlash(page, `“${title}” was cloned`);
+      await findByRole(page, 'heading', `Copy of - ${title}`);
       await snap(page, 'e2e-dashboard-4-clone');
 
       // Archive from the dashboard card; the flash confirms and the card leaves the list.
@@ -245,7 +256,7 @@ describe('dashboard', () => {
         waitUntil: 'domcontentloaded',
       });
       await waitForText(page, 'This PicSnippet was not found');
-      expect(await page.title()).toContain('PicSnippet not found');
+      await expect.poll(() => page.title(), POLL).toContain('PicSnippet not found');
       // The editor and the export screen of such a design say the same.
       for (const screen of ['edit', 'export']) {
         await page.goto(`${base}/pic-snippet/design-does-not-exist/${screen}`, {
@@ -259,9 +270,9 @@ describe('dashboard', () => {
         waitUntil: 'domcontentloaded',
       });
       await findByRole(page, 'button', 'Remove the tag filter ecommerce');
-      expect(await page.$eval('[role="tab"][aria-selected="true"]', (t) => t.textContent)).toBe(
-        'View Templates',
-      );
+      await expect
+        .poll(() => page.$eval('[role="tab"][aria-selected="true"]', (t) => t.textContent), POLL)
+        .toBe('View Templates');
       await snap(page, 'e2e-dashboard-8-templates');
 
       // An admin freezes the demo team (spec 000 §4): Create and the card actions are
@@ -278,12 +289,13 @@ describe('dashboard', () => {
           () => document.body.innerText.includes("Your team's account is frozen"),
           { timeout: 60_000 },
         );
-        const create = await findByRole(page, 'button', 'Create a new PicSnippet');
-        expect(await create.evaluate((b) => b.getAttribute('aria-disabled'))).toBe('true');
+        const disabled = async (name: string) =>
+          (await findByRole(page, 'button', name)).evaluate((b) => b.getAttribute('aria-disabled'));
+        await expect.poll(() => disabled('Create a new PicSnippet'), POLL).toBe('true');
         await page.waitForSelector('[data-testid="design-card"]');
         const [first] = await cardTitles(page);
+        await expect.poll(() => disabled(`Archive ${first}`), POLL).toBe('true');
         const archive = await findByRole(page, 'button', `Archive ${first}`);
-        expect(await archive.evaluate((b) => b.getAttribute('aria-disabled'))).toBe('true');
         await archive.click();
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect((await cardTitles(page))[0]).toBe(first);

@@ -17,6 +17,7 @@ import { createDesign, signedIn } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
+  POLL,
   TIMEOUT_MS,
   byRole,
   findByRole,
@@ -50,6 +51,10 @@ const activeOption = (page: Page) =>
     const id = input.getAttribute('aria-activedescendant');
     return id ? (document.getElementById(id)?.textContent ?? null) : null;
   });
+
+/** The accessible label of the focused element. */
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
 
 /** Types into the focused search box after clearing it. */
 async function search(page: Page, text: string) {
@@ -100,14 +105,12 @@ describe('the font picker in the editor', () => {
       await search(page, 'lobs');
       await findByRole(page, 'option', 'Lobster');
       await page.keyboard.press('ArrowDown');
-      expect(await activeOption(page)).toBe('Lobster');
+      await expect.poll(() => activeOption(page), POLL).toBe('Lobster');
       await page.keyboard.press('Enter');
       await findByRole(page, 'button', 'Font: Lobster');
-      expect(await page.$(byRole('listbox', 'Fonts'))).toBeNull();
+      await expect.poll(() => page.$(byRole('listbox', 'Fonts')), POLL).toBeNull();
       // Focus returns to the picker's button.
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-        'Font: Lobster',
-      );
+      await expect.poll(() => focusedLabel(page), POLL).toBe('Font: Lobster');
       await page.waitForFunction(
         (was) =>
           Array.from(
@@ -137,10 +140,8 @@ describe('the font picker in the editor', () => {
       await waitForText(page, 'No Font');
       await snap(page, 'e2e-fonts-3-no-font');
       await page.keyboard.press('Escape');
-      expect(await page.$(byRole('listbox', 'Fonts'))).toBeNull();
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-        'Font: Lobster',
-      );
+      await expect.poll(() => page.$(byRole('listbox', 'Fonts')), POLL).toBeNull();
+      await expect.poll(() => focusedLabel(page), POLL).toBe('Font: Lobster');
       expect(errors).toEqual([]);
       await page.close();
     },
@@ -172,9 +173,9 @@ describe('the font picker in the editor', () => {
 
       await input.uploadFile(good);
       await findByRole(page, 'option', 'Acme E2E');
-      expect(await page.$eval('.font-picker select', (s) => (s as HTMLSelectElement).value)).toBe(
-        'Uploaded',
-      );
+      await expect
+        .poll(() => page.$eval('.font-picker select', (s) => (s as HTMLSelectElement).value), POLL)
+        .toBe('Uploaded');
       await waitForText(page, 'Acme E2E was uploaded.');
       await snap(page, 'e2e-fonts-5-uploaded');
       await press(page, 'Acme E2E', 'option');

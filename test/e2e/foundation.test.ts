@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { TIMEOUT_MS } from '../support/aria.ts';
 
 if (!existsSync('dist/web/index.html')) {
   throw new Error('dist/web is missing: run `npm run build` before the e2e tests (npm test does).');
@@ -29,7 +30,7 @@ describe('the SPA', () => {
         const img = document.querySelector<HTMLImageElement>('[data-testid="render-preview"]');
         return img !== null && img.complete && img.naturalWidth > 0;
       },
-      { timeout: 20_000 },
+      { timeout: TIMEOUT_MS },
     );
     const size = await preview!.evaluate((img) => [
       (img as HTMLImageElement).naturalWidth,
@@ -39,9 +40,7 @@ describe('the SPA', () => {
 
     await page.waitForFunction(
       () => /ok/i.test(document.querySelector('[data-testid="health"]')?.textContent ?? ''),
-      {
-        timeout: 10_000,
-      },
+      { timeout: TIMEOUT_MS },
     );
     await page.screenshot({ path: 'test-results/e2e-home.png', fullPage: true });
 
@@ -59,7 +58,7 @@ describe('the SPA', () => {
           img.naturalWidth > 0
         );
       },
-      { timeout: 20_000 },
+      { timeout: TIMEOUT_MS },
     );
     await page.screenshot({ path: 'test-results/e2e-home-bartholomew.png' });
     expect(errors).toEqual([]);

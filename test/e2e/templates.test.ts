@@ -16,6 +16,7 @@ import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
+  POLL,
   byRole,
   findByRole,
   press,
@@ -159,9 +160,13 @@ describe('templates and bundles', () => {
         'design-demo-welcome',
       );
       await findByRole(demo, 'textbox', 'Design title');
-      expect(
-        await demo.$eval(byRole('textbox', 'Design title'), (el) => (el as HTMLInputElement).value),
-      ).toBe(TITLE);
+      await expect
+        .poll(
+          () =>
+            demo.$eval(byRole('textbox', 'Design title'), (el) => (el as HTMLInputElement).value),
+          POLL,
+        )
+        .toBe(TITLE);
       await snap(demo, 'e2e-templates-8-demo-editor');
 
       // In the design made from the template: a sticker from a pack, a favourite added from the
@@ -180,7 +185,10 @@ describe('templates and bundles', () => {
       const pack = await demo.waitForSelector('.library__pick[aria-label^="Open the "]');
       await pack!.click();
       await findByRole(demo, 'button', 'Back');
-      await demo.waitForSelector('.library__pick--sticker');
+      // The test picks the pack's first sticker and favourites its second: wait for both.
+      await demo.waitForFunction(
+        () => document.querySelectorAll('.library__item .library__pick--sticker').length >= 2,
+      );
       const tiles = await demo.$$('.library__item');
       await (await tiles[0]!.$('.library__pick'))!.click();
       await demo.waitForSelector('[data-testid="sticker-tools"]');
