@@ -1,9 +1,15 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
-import { estimatedHeight } from '../document/clamps.ts';
-import { selectedSnippet } from '../store/selectionSlice.ts';
-import { overlayPosition } from './selection-placement.ts';
+import { selectedSnippet, selectedSticker } from '../store/selectionSlice.ts';
+import {
+  overlayActions,
+  overlayBox,
+  overlaySide,
+  type OverlayAction,
+  type OverlayTarget,
+} from './selection-actions.ts';
+import { OVERLAY_GAP_PX, overlayPosition } from './selection-placement.ts';
 
 /** The overlay's size before it is first measured, CSS px (three buttons). */
 const FIRST_GUESS = { width: 240, height: 42 };
@@ -23,77 +29,138 @@ function useLayerSize(layers: RefObject<HTMLElement | null>): { width: number; h
   return size;
 }
 
+/** What a sticker is called in the overlay's label. */
+const STICKER_NAME: Record<string, string> = {
+  qrCode: 'QR code',
+  gravatar: 'Gravatar',
+  hostedImage: 'Hosted image',
+  screenShot: 'Screenshot',
+};
+
+/** The overlay's accessible name: which object it acts on. */
+function overlayLabel(target: OverlayTarget): string {
+  if (target.kind === 'snippet') return 'Selected text snippet';
+  const { stickerType, dynamicStickerType } = target.sticker;
+  if (stickerType !== 'dynamicSticker') return 'Selected sticker';
+  return `Selected ${STICKER_NAME[dynamicStickerType ?? ''] ?? 'dynamic sticker'}`;
+}
+
+/** The selected text snippet or sticker, or null. */
+function useOverlayTarget(): OverlayTarget | null {
+  const snippet = useEditor(selectedSnippet);
+  const sticker = useEditor(selectedSticker);
+  if (snippet) return { kind: 'snippet', snippet };
+  if (sticker) return { kind: 'sticker', sticker };
+  return null;
+}
+
 /**
- * The selection overlay of a text snippet (spec 000 §4 "Selection overlay: Text snippets:
- * clone, delete, wrap toggle"), floating just above the selected snippet as drawn, that is
- * above the bounding box of its rotated corners (below it when there is no room above), inside
- * the canvas (selection-placement.ts). Clone copies it (renamed parameters, 'Copy of - '
- * title); Delete asks first (spec 000 §8 'Delete Text Snippet?'); Wrap switches line wrapping.
- * Positioned from the document (canvas px times the zoom), so it follows a drag as the document
- * changes.
+ * The selection overlay (spec 000 §4 "Selection overlay: Text snippets: clone, delete, wrap
+ * toggle. Regular stickers: clone and delete. Dynamic stickers: delete only."; the controls per
+ * object in selection-actions.ts), floating next to the selected object as drawn, that is next
+ * to the bounding box of its rotated corners, inside the canvas (selection-placement.ts): above
+ * a snippet (below when there is no room); on the side of a sticker away from its rotation
+ * handle. Clone copies it (a snippet with renamed parameters and a 'Copy of - ' title); Delete
+ * asks first (spec 000 §8 'Delete Text Snippet?', 'Delete Sticker?'); Wrap switches a snippet's
+ * line wrapping. Positioned from the document (canvas px times the zoom), so it follows a drag
+ * as the document changes.
  */
 export function SelectionOverlay({ layers }: { layers: RefObject<HTMLElement | null> }) {
   const { store } = useEditorContext();
-  const snippet = useEditor(selectedSnippet);
+  const target = useOverlayTarget();
   const canvasWidth = useEditor((s) => s.design?.canvas_width ?? 1);
   const size = useLayerSize(layers);
   const self = useRef<HTMLDivElement>(null);
   const [own, setOwn] = useState(FIRST_GUESS);
-  // Its real size (the labels' font, the Wrap state) once drawn, before the browser paints.
-  const shownFor = snippet ? `${snippet.id}:${snippet.textWrap}` : null;
+  // Its real size (the labels' font, the Wrap state, the controls) once drawn, before paint.
+  const shownFor =
+    target?.kind === 'snippet'
+      ? `snippet:${target.snippet.id}:${target.snippet.textWrap}`
+      : target
+        ? `sticker:${target.sticker.uuid}`
+        : null;
   useLayoutEffect(() => {
     const element = self.current;
     if (element) setOwn((o) => (sameSize(o, element) ? o : sizeOf(element)));
   }, [shownFor, size.width]);
   const element = layers.current;
-  if (!snippet || !element || size.width === 0) return null;
+  if (!target || !element || size.width === 0) return null;
   const at = overlayPosition(
-    {
-      left: snippet.left,
-      top: snippet.top,
-      width: snippet.width,
-      height: estimatedHeight(snippet),
-      angle: snippet.angle,
-    },
+    overlayBox(target),
     size.width / canvasWidth,
     size,
     own,
+    OVERLAY_GAP_PX,
+    overlaySide(target),
   );
-  const id = snippet.id;
+  const actions = overlayActions(target);
+  const snippet = target.kind === 'snippet' ? target.snippet : null;
+  const id = target.kind === 'snippet' ? target.snippet.id : target.sticker.uuid;
+  const noun = snippet ? 'snippet' : 'sticker';
+  /** What each control reads and runs (the same commands as the shortcuts and panels). */
+  const controlOf = (action: OverlayAction): Omit<OverlayButtonProps, 'key'> => {
+    if (action === 'clone')
+      return {
+        label: `Clone ${noun}`,
+        text: 'Clone',
+        run: () =>
+          snippet
+            ? runCommand(store, 'cloneTextSnippet', { id })
+            : runCommand(store, 'cloneSticker', { id }),
+      };
+    if (action === 'wrap')
+      return {
+        label: 'Wrap lines',
+        text: 'Wrap',
+        pressed: snippet?.textWrap ?? false,
+        run: () => runCommand(store, 'toggleTextWrap', { id }),
+      };
+    return {
+      label: `Delete ${noun}`,
+      text: 'Delete',
+      danger: true,
+      run: () =>
+        snippet
+          ? store.getState().askConfirm({ kind: 'deleteSnippet', id })
+          : runCommand(store, 'requestDeleteSticker', { id }),
+    };
+  };
   return (
     <div
       className="selection-overlay"
       role="toolbar"
-      aria-label="Selected text snippet"
+      aria-label={overlayLabel(target)}
       ref={self}
       style={{ top: element.offsetTop + at.top, left: element.offsetLeft + at.left }}
     >
-      <button
-        type="button"
-        className="selection-overlay__button"
-        aria-label="Clone snippet"
-        onClick={() => runCommand(store, 'cloneTextSnippet', { id })}
-      >
-        Clone
-      </button>
-      <button
-        type="button"
-        className="selection-overlay__button"
-        aria-label="Wrap lines"
-        aria-pressed={snippet.textWrap}
-        onClick={() => runCommand(store, 'toggleTextWrap', { id })}
-      >
-        Wrap
-      </button>
-      <button
-        type="button"
-        className="selection-overlay__button selection-overlay__button--danger"
-        aria-label="Delete snippet"
-        onClick={() => store.getState().askConfirm({ kind: 'deleteSnippet', id })}
-      >
-        Delete
-      </button>
+      {actions.map((action) => (
+        <OverlayButton key={action} {...controlOf(action)} />
+      ))}
     </div>
+  );
+}
+
+/** One control of the overlay: its accessible name, its text, what it runs. */
+interface OverlayButtonProps {
+  label: string;
+  text: string;
+  run: () => void;
+  /** Makes it a toggle (`aria-pressed`). */
+  pressed?: boolean;
+  danger?: boolean;
+}
+
+function OverlayButton({ label, text, run, pressed, danger = false }: OverlayButtonProps) {
+  return (
+    <button
+      type="button"
+      className={`selection-overlay__button${danger ? ' selection-overlay__button--danger' : ''}`}
+      aria-label={label}
+      aria-pressed={pressed}
+      onClick={run}
+    >
+      {text}
+    </button>
   );
 }
 

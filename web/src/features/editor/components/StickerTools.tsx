@@ -1,8 +1,9 @@
 /**
- * The selected sticker's tools (spec 000 §4 "Selection overlay … Regular stickers: clone and
- * delete. Dynamic stickers: delete only"; §2 QR code / screenshot toolbar) and the 'Delete
- * Sticker?' confirmation (spec 000 §8). Shown under the image toolbar while a sticker is
- * selected.
+ * The selected sticker's toolbar (spec 000 §2 "QR code / screenshot toolbar: fallback field per
+ * sticker, QR colour, margin, transparency, and a device switch") and the 'Delete Sticker?'
+ * confirmation (spec 000 §8). Shown under the image toolbar while a sticker is selected. Clone
+ * and Delete are not here: they are the selection overlay's on the canvas (spec 000 §4,
+ * SelectionOverlay.tsx), so each action has one place.
  */
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { runCommand } from '../commands.ts';
@@ -18,9 +19,12 @@ const KIND: Record<string, string> = {
   screenShot: 'Screenshot',
 };
 
-/** The selected sticker's toolbar, or nothing when no sticker is selected. */
+/**
+ * The selected sticker's toolbar, or nothing when no sticker is selected: a dynamic sticker's
+ * fallback and QR / screenshot settings (QrToolbar.tsx); for a regular sticker, what it is and
+ * where its controls are.
+ */
 export function StickerToolbar() {
-  const { store } = useEditorContext();
   const sticker = useEditor(selectedSticker);
   if (!sticker) return null;
   const dynamic = sticker.stickerType === 'dynamicSticker';
@@ -33,23 +37,14 @@ export function StickerToolbar() {
       data-testid="sticker-tools"
     >
       <strong className="small">{name}</strong>
-      {!dynamic && (
-        <button
-          type="button"
-          className="button button--small button--secondary"
-          onClick={() => runCommand(store, 'cloneSticker', { id: sticker.uuid })}
-        >
-          Clone
-        </button>
+      {dynamic ? (
+        <QrToolbar key={sticker.uuid} sticker={sticker} />
+      ) : (
+        <span className="small muted">
+          Drag to move; corner handles scale and rotate. Clone and Delete float next to it on the
+          canvas.
+        </span>
       )}
-      <button
-        type="button"
-        className="button button--small button--secondary"
-        onClick={() => runCommand(store, 'requestDeleteSticker', { id: sticker.uuid })}
-      >
-        Delete
-      </button>
-      {dynamic && <QrToolbar key={sticker.uuid} sticker={sticker} />}
     </div>
   );
 }

@@ -65,6 +65,7 @@ const clamp = (value: number, low: number, high: number) =>
  * @param scale screen px per canvas px (the canvas is zoomed to fit).
  * @param stage the canvas's size on screen, px.
  * @param overlay the overlay's size, px.
+ * @param prefer the side tried first; the other one when the overlay does not fit there.
  */
 export function overlayPosition(
   box: RotatedBox,
@@ -72,15 +73,37 @@ export function overlayPosition(
   stage: { width: number; height: number },
   overlay: { width: number; height: number },
   gap = OVERLAY_GAP_PX,
+  prefer: 'above' | 'below' = 'above',
 ): { left: number; top: number } {
   const bounds = rotatedBounds(box);
   const top = bounds.top * scale;
   const bottom = bounds.bottom * scale;
   const above = top - gap - overlay.height;
   const below = bottom + gap;
-  const wanted = above >= 0 || below + overlay.height > stage.height ? above : below;
+  const fitsAbove = above >= 0;
+  const fitsBelow = below + overlay.height <= stage.height;
+  const wanted =
+    prefer === 'above'
+      ? fitsAbove || !fitsBelow
+        ? above
+        : below
+      : fitsBelow || !fitsAbove
+        ? below
+        : above;
   return {
     left: clamp(bounds.left * scale, 0, stage.width - overlay.width),
     top: clamp(wanted, 0, stage.height - overlay.height),
   };
+}
+
+/**
+ * The side of a sticker its rotation handle is on: fabric draws it 40 px beyond the middle of
+ * the box's top edge, which turns with the sticker (canvas/view.ts keeps a sticker's `mtr`
+ * control; text snippets have none). The overlay goes on the other side so it never covers the
+ * handle.
+ * @param angle degrees, clockwise.
+ * @returns 'above' while the handle points up (−90° < angle < 90°), else 'below'.
+ */
+export function rotationHandleSide(angle: number): 'above' | 'below' {
+  return Math.cos((angle * Math.PI) / 180) > 0 ? 'above' : 'below';
 }
