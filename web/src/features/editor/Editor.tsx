@@ -3,7 +3,8 @@
  * design, so the history starts empty, spec 000 §4), starts the server sync, listens for the
  * keyboard shortcuts, and lays out the title bar, the side panels, the toolbar and the canvas.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
@@ -131,26 +132,55 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
   );
 }
 
-/** The notice after a 409 re-apply (sync.ts), until dismissed. */
+/**
+ * The editor's notice (a 409 re-apply in sync.ts, until dismissed; a refused command's message,
+ * 4 s, commands.ts) as a toast floating over the top of the canvas stage: out of the page's
+ * flow, so the canvas does not move when it comes and goes, and below the toolbars, so it never
+ * covers their controls. Errors are announced at once (`role="alert"`), others politely
+ * (`Notice`). Esc or the close button dismisses it; that Esc does nothing else (no deselect).
+ */
 function EditorNotice() {
   const { store } = useEditorContext();
   const notice = useEditor((s) => s.notice);
-  if (!notice) return null;
-  return (
-    <div className="editor-notice">
+  /** The canvas stage of this editor (CanvasStage), found once both are in the page. */
+  const [stage, setStage] = useState<HTMLElement | null>(null);
+  const anchor = useCallback((node: HTMLElement | null) => {
+    setStage(node?.closest('.editor')?.querySelector<HTMLElement>('.editor-stage') ?? null);
+  }, []);
+  useEffect(() => {
+    if (!notice) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing || document.querySelector('dialog[open]'))
+        return;
+      event.preventDefault(); // the editor's shortcuts skip a handled key (no deselect)
+      store.getState().showNotice(null);
+    };
+    // Capture: before the page's shortcut listener, which would deselect.
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [store, notice]);
+  const toast = notice && (
+    <div className="editor-notice editor-notice--toast" data-testid="editor-notice">
       <Notice tone={notice.tone}>
         <div className="editor-notice__body">
           <span>{notice.text}</span>
           <button
             type="button"
-            className="button button--small button--secondary"
+            className="editor-notice__close"
+            aria-label="Dismiss message"
+            title="Dismiss (Esc)"
             onClick={() => store.getState().showNotice(null)}
           >
-            Dismiss
+            <span aria-hidden="true">×</span>
           </button>
         </div>
       </Notice>
     </div>
+  );
+  return (
+    <span ref={anchor} hidden>
+      {toast && stage ? createPortal(toast, stage) : null}
+    </span>
   );
 }
 
