@@ -7,7 +7,9 @@
  * text as drawn; moves the alignment with the arrow keys without nudging the snippet; changes a
  * QR code's colour, saved through `PUT /api/pic-snippet/{id}/qrCode`, and undoes it, saved the
  * same way; with an uploaded font, Ctrl+B and Ctrl+I refuse as the Bold button does (spec 000
- * §5, message §8). Screenshots: test-results/e2e-editor-keys-*.png.
+ * §5, message §8), shown as a toast over the canvas that Esc dismisses; Ctrl+Z in a number field
+ * is the editor's undo; the QR code's selection overlay offers Delete only and deletes it
+ * after 'Delete Sticker?'. Screenshots: test-results/e2e-editor-keys-*.png.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -127,6 +129,26 @@ describe('editor keys, overlay and QR saves', () => {
       expect(overlay.bottom).toBeLessThanOrEqual(textTop);
       expect(overlay.top).toBeGreaterThanOrEqual(canvas.top);
 
+      // Ctrl+Z in a number field is the editor's undo (one history): the angle goes back and
+      // Redo is offered; the field's own undo would have added a step instead. Ctrl+Shift+Z
+      // redoes it.
+      const redoDisabled = () =>
+        page.$eval(byRole('button', 'Redo'), (el) => (el as HTMLButtonElement).disabled);
+      expect(await redoDisabled()).toBe(true);
+      await angle.focus();
+      await withControl(page, 'z');
+      await page.waitForFunction(
+        (el) => (el as HTMLInputElement).value === '0',
+        {
+          timeout: TIMEOUT_MS,
+        },
+        angle,
+      );
+      expect(await redoDisabled()).toBe(false);
+      await withControl(page, 'z', true);
+      expect(await valueOf(page, 'spinbutton', 'Angle')).toBe('180');
+      expect(await redoDisabled()).toBe(true);
+
       // The arrow keys move the alignment radio group's choice and leave the snippet in place.
       const x = await valueOf(page, 'spinbutton', 'X');
       await press(page, 'Right', 'radio');
@@ -152,8 +174,24 @@ describe('editor keys, overlay and QR saves', () => {
       await page.waitForSelector(`${byRole('button', 'Bold')}[aria-disabled="true"]`);
       // Focus on a button, outside the text fields, where the shortcuts apply.
       await (await findByRole(page, 'button', `Font: ${family}`)).focus();
+      const canvasBefore = await rectOf(page, '[data-testid="editor-canvas"]');
       await withControl(page, 'b');
       await waitForText(page, 'This action is not supported for uploaded fonts!');
+      // The message floats over the top of the canvas stage: the canvas does not move, and the
+      // toolbars above the stage stay uncovered. Esc dismisses it and keeps the selection.
+      const toast = await rectOf(page, '[data-testid="editor-notice"]');
+      expect((await rectOf(page, '[data-testid="editor-canvas"]')).top).toBe(canvasBefore.top);
+      expect(toast.top).toBeGreaterThanOrEqual((await rectOf(page, '.editor-stage')).top);
+      expect(toast.top).toBeGreaterThanOrEqual(
+        (await rectOf(page, byRole('group', 'Text tools'))).bottom,
+      );
+      expect(await page.$('[data-testid="editor-notice"] [role="alert"]')).not.toBeNull();
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[data-testid="editor-notice"]', {
+        hidden: true,
+        timeout: TIMEOUT_MS,
+      });
+      expect(await page.$(byRole('group', 'Text tools'))).not.toBeNull();
       await withControl(page, 'i');
       await press(page, 'Bold');
       await snap(page, 'e2e-editor-keys-2-uploaded-font');
@@ -209,6 +247,35 @@ describe('editor keys, overlay and QR saves', () => {
       expect((await qrOf()).qrCodeColor).toBe('#111111');
       expect(requests).toEqual([qrCall, qrCall]);
       await saved(page);
+
+      // The QR code's overlay on the canvas (spec 000 §4): Delete only, not in the toolbar too;
+      // Delete asks 'Delete Sticker?' (§8) and removes it.
+      const qrOverlay = await findByRole(page, 'toolbar', 'Selected QR code');
+      expect(
+        await qrOverlay.$$eval('button', (buttons) => buttons.map((b) => b.textContent)),
+      ).toEqual(['Delete']);
+      expect(
+        await page.$$eval('[data-testid="sticker-tools"] button', (buttons) =>
+          buttons.map((b) => b.textContent),
+        ),
+      ).not.toContain('Delete');
+      await snap(page, 'e2e-editor-keys-4-qr-overlay');
+      await press(page, 'Delete sticker');
+      await findByRole(page, 'alertdialog', 'Delete Sticker?');
+      await press(page, 'Delete');
+      await page.waitForSelector(byRole('toolbar', 'Selected QR code'), {
+        hidden: true,
+        timeout: TIMEOUT_MS,
+      });
+      const until = Date.now() + TIMEOUT_MS;
+      let stickers: unknown[] = [{}];
+      while (stickers.length > 0 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 250));
+        stickers = (await api.request('GET', `/api/pic-snippet/${design.id}`)).json
+          .graphics_data as unknown[];
+      }
+      expect(stickers).toEqual([]);
+      await snap(page, 'e2e-editor-keys-5-qr-deleted');
       expect(errors).toEqual([]);
     },
   );

@@ -1,10 +1,13 @@
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
+import { useHistoryKeys } from './useHistoryKeys.ts';
 
 /**
  * A labelled number field bound to a stored value: what the user types is kept as typed (an
  * empty field stays empty while they type), each valid number is handed on at once, and the
  * field shows the stored value again when it loses focus or the value changes elsewhere (undo).
  * Values outside `min`–`max` are clamped by the command that takes them, and shown clamped.
+ * Undo and redo keys in the field are the editor's (`useHistoryKeys`): every number field edits
+ * the document, so there is one history.
  */
 export function NumberField({
   label,
@@ -28,6 +31,9 @@ export function NumberField({
   const shown = String(Math.round(value * 100) / 100);
   /** What the user is typing; null shows the stored value. */
   const [draft, setDraft] = useState<string | null>(null);
+  const { attach: historyKeys, onKeyDown: onHistoryKey } = useHistoryKeys(
+    useCallback(() => setDraft(null), []),
+  );
   return (
     <div className="field editor-number">
       <label htmlFor={id} className="field__label">
@@ -35,6 +41,7 @@ export function NumberField({
       </label>
       <span className="editor-number__box">
         <input
+          ref={historyKeys}
           id={id}
           className="input editor-number__input"
           type="number"
@@ -44,6 +51,7 @@ export function NumberField({
           step={step}
           value={draft ?? shown}
           onBlur={() => setDraft(null)}
+          onKeyDown={onHistoryKey}
           onChange={(event) => {
             setDraft(event.target.value);
             const number = event.target.valueAsNumber;

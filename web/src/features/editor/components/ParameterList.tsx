@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import {
   TEXT_TRANSFORMS,
   type Parameter,
@@ -12,6 +12,7 @@ import { runCommand, runCommandWith, type CommandArgs, type CommandName } from '
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { placeholderRanges } from '../document/placeholders.ts';
 import { FieldError, errorIdOf } from './FieldError.tsx';
+import { useHistoryKeys } from './useHistoryKeys.ts';
 
 /** The local-storage preference of the custom-data intro (spec 000 §2): '0' hides it. */
 export const CUSTOM_DATA_MODAL_KEY = 'customDataModal';
@@ -49,7 +50,8 @@ function tryCommand<K extends CommandName>(
  * its name (renamed in the text as typed; the name-conflict state of spec 000 §4 with the §5
  * messages), its fallback (what a recipient without a value sees; blank shows nothing in the
  * render and the name in the editor, §5), its text transform toggle and option (§4 "Text
- * transform"), buttons to move its placeholder a word earlier or later, and Remove. Below them,
+ * transform"), buttons to move its placeholder a word earlier or later, and Remove. Undo and
+ * redo keys in the name and fallback fields are the editor's (`useHistoryKeys`). Below them,
  * Add custom data (§4 "Adding a parameter": blocked until the save finishes; the intro modal
  * the first times).
  */
@@ -183,12 +185,20 @@ function NameField({
   const id = nameFieldId(parameter.id);
   const [draft, setDraft] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
+  // The editor's undo puts the stored name back: a draft with a conflict goes with it.
+  const { attach: historyKeys, onKeyDown: onHistoryKey } = useHistoryKeys(
+    useCallback(() => {
+      setDraft(null);
+      setConflict(null);
+    }, []),
+  );
   return (
     <div className="field">
       <label htmlFor={id} className="field__label">
         Name
       </label>
       <input
+        ref={historyKeys}
         id={id}
         className="input"
         spellCheck={false}
@@ -205,6 +215,7 @@ function NameField({
           setDraft(null);
           setConflict(null);
         }}
+        onKeyDown={onHistoryKey}
       />
       <FieldError fieldId={id} message={conflict} />
     </div>
@@ -222,12 +233,16 @@ function FallbackField({
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const stored = parameter.param_default_value;
+  const { attach: historyKeys, onKeyDown: onHistoryKey } = useHistoryKeys(
+    useCallback(() => setError(null), []),
+  );
   return (
     <div className="field">
       <label htmlFor={id} className="field__label editor-fallback__label">
         Fallback<span className="visually-hidden"> for {`{{${parameter.param_name}}}`}</span>
       </label>
       <input
+        ref={historyKeys}
         id={id}
         className="input"
         value={stored.trim() === '' ? '' : stored}
@@ -235,6 +250,7 @@ function FallbackField({
         aria-invalid={error !== null}
         aria-describedby={error ? errorIdOf(id) : undefined}
         onChange={(event) => setError(onValue(event.target.value))}
+        onKeyDown={onHistoryKey}
       />
       <FieldError fieldId={id} message={error} />
     </div>
