@@ -237,8 +237,10 @@ function step(page: Page, redo: boolean): Promise<{ work: number; toFrame: numbe
 
 /** Makes `RUNS.historySteps` history entries: one nudge per snippet, each its own entry. */
 async function makeHistory(page: Page): Promise<void> {
-  const items = await page.$$('.editor-snippets__item');
-  for (const item of items.slice(0, RUNS.historySteps)) {
+  for (let i = 0; i < RUNS.historySteps; i++) {
+    // Found again each time: selecting a snippet may re-render the list.
+    const item = (await page.$$('.editor-snippets__item'))[i];
+    if (!item) break;
     await item.click();
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('ArrowRight');
