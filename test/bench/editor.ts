@@ -17,7 +17,8 @@
  *
  * Part of `npm run bench` (test/bench/run.ts, which builds the SPA first); alone: build, then
  * `tsx test/bench/editor.ts` (`--trace` also prints the last cold load's requests with their
- * start and end, ms). Writes bench-results/editor.json and prints a table. Timing lives
+ * start and end, ms; `--profile` profiles the last cold load and prints where its main-thread
+ * time went). Writes bench-results/editor.json and prints a table. Timing lives
  * here, never in the tests.
  */
 import { cpus, loadavg } from 'node:os';
@@ -162,15 +163,29 @@ async function timeToInteractive(page: Page, editorUrl: string): Promise<number>
   const handle = await page
     .waitForFunction(
       (snippets: number) => {
-        if (document.querySelectorAll('.editor-snippets__item').length !== snippets) return false;
+        // When each condition first held (`--trace` prints them): where the wait went. No
+        // named helpers in here: tsx would wrap them in a `__name` the page does not have.
+        const w = window as unknown as { __milestones?: Record<string, number> };
+        const seen = (w.__milestones ??= {});
+        const now = Math.round(performance.now());
         const photo = document.querySelector<HTMLCanvasElement>('canvas.editor-stage__base');
-        if (!photo || !document.querySelector('.canvas-container') || photo.width === 0)
-          return false;
-        if (document.fonts.status !== 'loaded') return false;
-        const ctx = photo.getContext('2d');
+        const listed = document.querySelectorAll('.editor-snippets__item').length === snippets;
+        if (listed) seen['snippets listed'] ??= now;
+        const canvas = Boolean(
+          photo && document.querySelector('.canvas-container') && photo.width > 0,
+        );
+        if (canvas) seen['canvas layers'] ??= now;
+        const fonts = document.fonts.status === 'loaded';
+        if (fonts) seen['fonts loaded'] ??= now;
+        else seen['fonts still loading (last seen)'] = now;
+        // Read the pixels only once the rest holds: a context made before the page makes its
+        // own would change how the page can draw the photo.
+        const ctx = listed && canvas && fonts ? photo!.getContext('2d') : null;
         const [, , , alpha] =
-          ctx?.getImageData(photo.width >> 1, photo.height >> 1, 1, 1).data ?? [];
-        return alpha === 255 ? performance.now() : false;
+          ctx?.getImageData(photo!.width >> 1, photo!.height >> 1, 1, 1).data ?? [];
+        const painted = alpha === 255;
+        if (painted) seen['photo painted'] ??= now;
+        return listed && canvas && fonts && painted ? performance.now() : false;
       },
       { polling: 'raf', timeout: 30_000 },
       SNIPPETS,
@@ -187,6 +202,51 @@ async function timeToInteractive(page: Page, editorUrl: string): Promise<number>
       throw new Error(`not interactive: ${JSON.stringify(state)}`, { cause: error });
     });
   return Number(await handle.jsonValue());
+}
+
+/** `--profile`: the last cold load runs under the V8 sampling profiler (adds some overhead). */
+const PROFILE = process.argv.includes('--profile');
+
+/** One row of `--profile`'s table: a function (or a whole script's other code) and its self time. */
+interface ProfileRow {
+  where: string;
+  selfMs: number;
+}
+
+/**
+ * Runs `work` under the page's CPU profiler (0.1 ms sampling) and sums the self time of each
+ * function: the 25 heaviest, then each script's total, ms. For finding where a cold load's
+ * main-thread time goes (the waterfall shows only the network).
+ */
+async function profiled_<T>(
+  page: Page,
+  work: () => Promise<T>,
+): Promise<{ value: T; rows: ProfileRow[] }> {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  const value = await work();
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  const perScript = new Map<string, number>();
+  (profile.samples ?? []).forEach((nodeId, i) => {
+    const frame = byNode.get(nodeId);
+    const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    if (!frame) return;
+    const script = frame.url ? frame.url.replace(/^.*\//, '') : '(native)';
+    const where = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}`;
+    self.set(where, (self.get(where) ?? 0) + ms);
+    perScript.set(`[script] ${script}`, (perScript.get(`[script] ${script}`) ?? 0) + ms);
+  });
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([where, ms]) => ({ where, selfMs: round1(ms) }));
+  return { value, rows: [...top(self, 25), ...top(perScript, 12)] };
 }
 
 /** One request of a cold load, ms on the page's clock (Resource Timing). */
@@ -284,12 +344,24 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
 
     const tti: number[] = [];
     let last: Page | undefined;
+    let profile: ProfileRow[] | undefined;
     for (let i = 0; i < RUNS.tti; i++) {
       await last?.browserContext().close();
       last = await coldPage(browser, url, seeded.email);
-      tti.push(await timeToInteractive(last, editorUrl));
+      if (PROFILE && i === RUNS.tti - 1) {
+        const profiled = await profiled_(last, () => timeToInteractive(last!, editorUrl));
+        profile = profiled.rows;
+        tti.push(profiled.value);
+      } else tti.push(await timeToInteractive(last, editorUrl));
     }
     const trace = await waterfall(last!);
+    // The conditions of time to interactive, as rows of the waterfall at the time each held.
+    const milestones = await last!.evaluate(
+      () => (window as unknown as { __milestones?: Record<string, number> }).__milestones ?? {},
+    );
+    for (const [name, at] of Object.entries(milestones))
+      trace.push({ url: `▸ ${name}`, type: 'milestone', start: at, end: at });
+    trace.sort((a, b) => a.start - b.start);
     const page = last!;
     await makeHistory(page);
     const undo: { work: number; toFrame: number }[] = [];
@@ -388,6 +460,14 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
             'start ms': e.start,
             'end ms': e.end,
           })),
+        ),
+      );
+    }
+    if (profile) {
+      console.log(
+        formatTable(
+          ['function (script:line)', 'self ms'],
+          profile.map((r) => ({ 'function (script:line)': r.where, 'self ms': r.selfMs })),
         ),
       );
     }
