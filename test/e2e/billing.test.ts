@@ -27,6 +27,7 @@ import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { payingSubscription } from '../support/billing.ts';
 import {
+  POLL,
   TIMEOUT_MS,
   byRole,
   descriptionOf,
@@ -534,7 +535,9 @@ describe('billing online (answers played in the browser)', () => {
     expect(scripts).toContain('js.stripe.com');
     expect(stripeCalls.every((url) => new URL(url).hostname === 'js.stripe.com')).toBe(true);
     // The geocoded country is the default; in the EU the VAT id and the VAT preview show.
-    expect(await page.$eval('select[name="country"]', (el) => el.value)).toBe('DE');
+    await expect
+      .poll(() => page.$eval('select[name="country"]', (el) => el.value), POLL)
+      .toBe('DE');
     await page.waitForSelector('input[name="vat_id"]', { timeout: TIMEOUT_MS });
     await waitForText(page, 'VAT 19%: $5.51 per month, added to the price.');
     expect(sent['POST /tax-rate']?.at(-1)).toEqual(

@@ -19,7 +19,7 @@ import type { KeyInput, Page } from 'puppeteer-core';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { TIMEOUT_MS, byRole, findByRole, press, snap, waitForText } from '../support/aria.ts';
+import { POLL, TIMEOUT_MS, byRole, findByRole, press, snap, waitForText } from '../support/aria.ts';
 import { DEMO_USER, openEditorPage } from '../support/editor-page.ts';
 import { makeTtf } from '../support/fonts.ts';
 
@@ -102,7 +102,9 @@ describe('editor keys, overlay and QR saves', () => {
 
       // Esc leaves the text field, the snippet still selected; a second Esc deselects it.
       await page.keyboard.press('Escape');
-      expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('TEXTAREA');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.tagName), POLL)
+        .not.toBe('TEXTAREA');
       expect(await page.$(byRole('group', 'Text tools'))).not.toBeNull();
       await page.keyboard.press('Escape');
       await page.waitForFunction(() => !document.querySelector('[aria-label="Text tools"]'));

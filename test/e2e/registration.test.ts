@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { PARTNER_CAMPAIGN_PATH, PARTNER_COUPON_LOOKUP } from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { POLL } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -158,7 +159,9 @@ describe('registration page', () => {
     expect(await page.$('input[name="plan"]')).toBeNull();
     expect(await attribute(page, 'input[name="email"]', 'aria-invalid')).toBe('true');
     // Focus went to the field that needs attention, and the field is described by the error.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')), POLL)
+      .toBe('email');
     const describedBy = await attribute(page, 'input[name="email"]', 'aria-describedby');
     const described = await page.evaluate(
       (ids) =>
