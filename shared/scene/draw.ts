@@ -30,7 +30,17 @@ export interface BaseImageLayer {
 export async function drawBaseImage(canvas: StaticCanvas, base: BaseImageLayer): Promise<void> {
   canvas.clear();
   canvas.backgroundColor = '#ffffff';
-  const image = await FabricImage.fromURL(base.src);
+  placeBaseImage(canvas, base, await FabricImage.fromURL(base.src));
+}
+
+/**
+ * {@link drawBaseImage} with the photo already loaded (`image`, e.g. from an element the editor
+ * decoded while the design loaded): draws at once, without waiting for a load. `base.src` is
+ * not read.
+ */
+export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image: FabricImage) {
+  canvas.clear();
+  canvas.backgroundColor = '#ffffff';
   const quarter = ((Math.round(base.angle / 90) % 4) + 4) % 4;
   const rotated = quarter % 2 === 1;
   const w = image.width || 1;

@@ -28,15 +28,37 @@ export function basePhotoSrc(design: DesignDocument, answerUrl: string | null): 
   return baseImageUrlOf(design.base_image_key) ?? answerUrl;
 }
 
-/** Fetches a same-origin image into a `blob:` URL, once per path. */
-function preloadImage(src: string): void {
+/** Preloaded images already decoded (the base photo): path → the element, once decoded. */
+let decoded = new Map<string, HTMLImageElement>();
+
+/**
+ * Fetches a same-origin image into a `blob:` URL, once per path; with `decode`, also decodes
+ * it into an element ({@link decodedImage}), so the view can draw it without waiting.
+ */
+function preloadImage(src: string, decode = false): void {
   if (!src.startsWith('/') || src.startsWith('//') || images.has(src)) return;
+  const target = decoded;
   const url = fetch(src, { credentials: 'same-origin' }).then(async (res) => {
     if (!res.ok) throw new Error(`${src} answered ${res.status}`);
-    return URL.createObjectURL(await res.blob());
+    const blobUrl = URL.createObjectURL(await res.blob());
+    if (decode) {
+      const element = new Image();
+      element.src = blobUrl;
+      // A failed decode leaves the element out: the view loads the URL itself.
+      await element.decode().then(
+        () => target.set(src, element),
+        () => undefined,
+      );
+    }
+    return blobUrl;
   });
   url.catch(() => undefined); // the view falls back to `src` and reports its own failure
   images.set(src, url);
+}
+
+/** The decoded element of a preloaded image, when its decode has finished; else undefined. */
+export function decodedImage(src: string): HTMLImageElement | undefined {
+  return decoded.get(src);
 }
 
 /**
@@ -56,9 +78,10 @@ export async function imageUrl(src: string): Promise<string> {
 export function preloadDesign({ meta, document }: LoadedDesign): void {
   const previous = images;
   images = new Map();
+  decoded = new Map();
   for (const url of previous.values()) void url.then(URL.revokeObjectURL, () => undefined);
   const photo = basePhotoSrc(document, meta.baseImageUrl);
-  if (photo) preloadImage(photo);
+  if (photo) preloadImage(photo, true);
   let scene;
   try {
     scene = editorScene(document);

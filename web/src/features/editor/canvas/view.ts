@@ -19,6 +19,7 @@
  */
 import {
   Canvas,
+  FabricImage,
   StaticCanvas,
   Textbox,
   cache,
@@ -28,6 +29,7 @@ import {
 import {
   drawBaseImage,
   fitTextLayer,
+  placeBaseImage,
   imageLayer,
   type BaseImageLayer,
 } from '#shared/scene/draw.ts';
@@ -36,7 +38,7 @@ import type { DesignDocument } from '#shared/design.ts';
 import { runCommand } from '../commands.ts';
 import { clampBox, canvasOf } from '../document/snippets.ts';
 import { editorScene } from '../document/preview.ts';
-import { basePhotoSrc, imageUrl } from '../preload.ts';
+import { basePhotoSrc, decodedImage, imageUrl } from '../preload.ts';
 import { STICKER_CONTROLS, stickerModified } from './stickers.ts';
 import { loadTextFonts, textsToRefresh, type DrawnText } from './textFonts.ts';
 import type { EditorStore } from '../store/index.ts';
@@ -170,7 +172,11 @@ export function mountCanvasView(
       return false;
     }
     try {
-      await drawBaseImage(base, { ...layer, src: await imageUrl(src) });
+      // Decoded while the design loaded: drawn now, before the texts are built, instead of
+      // after a load that waits for the main thread (docs/performance.md "Editor").
+      const ready = decodedImage(src);
+      if (ready) placeBaseImage(base, layer, new FabricImage(ready));
+      else await drawBaseImage(base, { ...layer, src: await imageUrl(src) });
     } catch (error) {
       baseSignature = '';
       console.error('The base photo could not be drawn', error);
