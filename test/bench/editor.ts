@@ -15,11 +15,16 @@
  * - **the editor route's JS**: every script a cold load of `/pic-snippet/{id}/edit` fetches,
  *   in bytes as served and gzipped (level 9, as a CDN would compress it).
  *
+ * The browser draws as a user's Chrome on a machine without a usable GPU (CPU compositing and
+ * 2D canvases); `--emulated-gpu` measures with the e2e tests' software GPU instead ({@link GPU}).
+ *
  * Part of `npm run bench` (test/bench/run.ts, which builds the SPA first); alone: build, then
- * `tsx test/bench/editor.ts` (`--trace` also prints the last cold load's requests with their
- * start and end, ms; `--profile` profiles the last cold load and prints where its main-thread
- * time went). Writes bench-results/editor.json and prints a table. Timing lives
- * here, never in the tests.
+ * `tsx test/bench/editor.ts`. Options for finding where a load's time goes: `--trace` prints
+ * the last cold load's requests with their start and end, ms, and when each condition of
+ * "interactive" first held; `--profile` profiles the last cold load, prints where its
+ * main-thread time went and keeps the profile in bench-results/editor.cpuprofile;
+ * `--chrome-trace=FILE` records it as a Chrome performance trace. Writes
+ * bench-results/editor.json and prints a table. Timing lives here, never in the tests.
  */
 import { cpus, loadavg } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -61,6 +66,8 @@ export interface EditorResult {
   targets_met: { tti: boolean; undo: boolean; redo: boolean };
   /** `load_1m`: the 1-minute load average when the run ended (other work on the machine). */
   machine: { cpus: number; cpu: string; node: string; load_1m: number };
+  /** How the browser drew: `off` (CPU, the default) or `emulated` (`--emulated-gpu`). */
+  browser_gpu: 'off' | 'emulated';
   measured_at: string;
 }
 
@@ -204,8 +211,24 @@ async function timeToInteractive(page: Page, editorUrl: string): Promise<number>
   return Number(await handle.jsonValue());
 }
 
+/**
+ * The browser's drawing: by default as a user's Chrome on a machine without a usable GPU (CPU
+ * compositing and 2D canvases); `--emulated-gpu` measures with @sparticuz/chromium's software
+ * GPU (SwiftShader), the e2e tests' and the render service's browser, whose GPU thread shares
+ * this machine's two cores with the page and which no user's Chrome draws the editor with.
+ */
+const GPU = process.argv.includes('--emulated-gpu') ? 'emulated' : 'off';
+
 /** `--profile`: the last cold load runs under the V8 sampling profiler (adds some overhead). */
 const PROFILE = process.argv.includes('--profile');
+
+/**
+ * `--chrome-trace=FILE`: the last cold load is recorded as a Chrome performance trace (open it in
+ * DevTools' Performance panel or https://ui.perfetto.dev) to see the main thread's tasks.
+ */
+const CHROME_TRACE = process.argv
+  .find((a) => a.startsWith('--chrome-trace='))
+  ?.slice('--chrome-trace='.length);
 
 /** One row of `--profile`'s table: a function (or a whole script's other code) and its self time. */
 interface ProfileRow {
@@ -229,6 +252,9 @@ async function profiled_<T>(
   const value = await work();
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.detach();
+  // The raw profile too, for DevTools or an inclusive-time look (`--profile` only).
+  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
+  await writeFile(join(ROOT, 'bench-results', 'editor.cpuprofile'), JSON.stringify(profile));
   const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<string, number>();
   const perScript = new Map<string, number>();
@@ -336,7 +362,7 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
   const url = `http://127.0.0.1:${stack.port}`;
   const seeded = await seedDesign(url);
   const editorUrl = `${url}/pic-snippet/${seeded.designId}/edit`;
-  const browser = await launchTestBrowser();
+  const browser = await launchTestBrowser({ gpu: GPU });
   try {
     const scriptsPage = await coldPage(browser, url, seeded.email);
     const route_js = await routeScripts(scriptsPage, editorUrl);
@@ -348,7 +374,11 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
     for (let i = 0; i < RUNS.tti; i++) {
       await last?.browserContext().close();
       last = await coldPage(browser, url, seeded.email);
-      if (PROFILE && i === RUNS.tti - 1) {
+      if (CHROME_TRACE && i === RUNS.tti - 1) {
+        await last.tracing.start({ path: CHROME_TRACE, screenshots: false });
+        tti.push(await timeToInteractive(last, editorUrl));
+        await last.tracing.stop();
+      } else if (PROFILE && i === RUNS.tti - 1) {
         const profiled = await profiled_(last, () => timeToInteractive(last!, editorUrl));
         profile = profiled.rows;
         tti.push(profiled.value);
@@ -415,6 +445,7 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
         node: process.version,
         load_1m: round1(loadavg()[0] ?? 0),
       },
+      browser_gpu: GPU,
       measured_at: new Date().toISOString(),
     };
     await mkdir(join(ROOT, 'bench-results'), { recursive: true });

@@ -9,13 +9,42 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumArgs } from '#functions/render/browser.ts';
 import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 
-export async function launchTestBrowser(): Promise<Browser> {
+/**
+ * The flags with which @sparticuz/chromium emulates a GPU in software (ANGLE on SwiftShader), as
+ * the render service's Lambda needs. A user's Chrome never draws that way: with a GPU it uses
+ * the GPU, and without a usable one it composites and draws 2D canvases on the CPU.
+ */
+const EMULATED_GPU_FLAGS = [
+  '--use-gl=angle',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+  '--in-process-gpu',
+];
+
+/**
+ * Launches the test browser.
+ * @param options.gpu `'emulated'` (default): @sparticuz/chromium's software GPU, as the e2e
+ *   tests and the render service run; `'off'`: Chrome as on a machine without a usable GPU
+ *   (`--disable-gpu`: CPU compositing and 2D canvases), the closest this GPU-less machine gets to
+ *   a user's browser (the editor benchmark; docs/performance.md "Editor").
+ */
+export async function launchTestBrowser(
+  options: { gpu?: 'emulated' | 'off' } = {},
+): Promise<Browser> {
+  const gpuOff = options.gpu === 'off';
   return puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? (await chromium.executablePath()),
     // Without the render lockdown: this browser is a user's, and must reach the local stack.
-    args: chromiumArgs().filter(
-      (a) => a !== '--single-process' && !CHROMIUM_LOCKDOWN_ARGS.includes(a),
-    ),
+    args: [
+      ...chromiumArgs().filter(
+        (a) =>
+          a !== '--single-process' &&
+          !CHROMIUM_LOCKDOWN_ARGS.includes(a) &&
+          !(gpuOff && EMULATED_GPU_FLAGS.includes(a)),
+      ),
+      ...(gpuOff ? ['--disable-gpu'] : []),
+    ],
     headless: true,
   });
 }

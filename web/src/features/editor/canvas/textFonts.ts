@@ -78,15 +78,43 @@ const drawsAny = (chars: string, ranges: readonly CodeRange[]) =>
 /** The unicode-ranges of the faces registered for a family (empty: it has none). */
 export type RangesOf = (family: string) => CodeRange[];
 
-/** The unicode-ranges of the faces registered for `family` in this document. */
+/** The registered faces by lower-case family, and the face count the index was built from. */
+let faceIndex: { size: number; byFamily: Map<string, FontFace[]> } | undefined;
+/** Each face's parsed `unicode-range` (a face's range never changes once it is made). */
+const parsedRanges = new WeakMap<FontFace, CodeRange[]>();
+
+/**
+ * The unicode-ranges of the faces registered for `family` in this document. The document's
+ * faces (several hundred: every bundled family's subsets) are grouped by family in one pass,
+ * again only when their number changed (faces are only ever added: `registerFont`,
+ * stylesheets), and a face's range is parsed once, when its family is first asked for: a walk
+ * and parse of every face per call cost about 100 ms of the editor's load (docs/performance.md
+ * "Editor").
+ * @returns a fresh array (callers may keep it).
+ */
 function registeredRanges(family: string): CodeRange[] {
-  const key = family.toLowerCase();
+  // Set-like (CSS Font Loading §2.5); TypeScript's DOM types leave `size` out.
+  const faces = document.fonts as FontFaceSet & { readonly size: number };
+  let index = faceIndex;
+  if (index?.size !== faces.size) {
+    const byFamily = new Map<string, FontFace[]>();
+    faces.forEach((face) => {
+      const key = plainFamily(face.family).toLowerCase();
+      const list = byFamily.get(key);
+      if (list) list.push(face);
+      else byFamily.set(key, [face]);
+    });
+    index = faceIndex = { size: faces.size, byFamily };
+  }
   const ranges: CodeRange[] = [];
-  document.fonts.forEach((face) => {
-    if (plainFamily(face.family).toLowerCase() === key) {
-      ranges.push(...parseUnicodeRange(face.unicodeRange || 'U+0-10FFFF'));
+  for (const face of index.byFamily.get(family.toLowerCase()) ?? []) {
+    let parsed = parsedRanges.get(face);
+    if (!parsed) {
+      parsed = parseUnicodeRange(face.unicodeRange || 'U+0-10FFFF');
+      parsedRanges.set(face, parsed);
     }
-  });
+    ranges.push(...parsed);
+  }
   return ranges;
 }
 
