@@ -7,8 +7,17 @@
 import { cssFamily } from './css.ts';
 import type { FontFaceRule } from './types.ts';
 
-/** The rules registered so far in this document, by family, url, weight and style. */
-const registered = new Set<string>();
+/** The faces registered so far in this document, by family, url, weight and style. */
+const registered = new Map<string, FontFace>();
+
+/** How many faces this module added or removed so far (a change counter for caches). */
+let changes = 0;
+
+/**
+ * A counter of the faces this module added to or removed from `document.fonts`: a cache of the
+ * document's faces (the editor's unicode-range index) is stale when it differs.
+ */
+export const fontFaceChanges = (): number => changes;
 
 const keyOf = (r: FontFaceRule) => `${r.family}\n${r.url}\n${r.weight}\n${r.style}`;
 
@@ -27,7 +36,6 @@ export function registerFontFaces(
   for (const rule of rules) {
     const key = keyOf(rule);
     if (registered.has(key)) continue;
-    registered.add(key);
     const face = new FontFace(
       rule.family,
       `url("${encodeURI(resolveUrl(rule.url))}") format("${rule.format}")`,
@@ -40,9 +48,31 @@ export function registerFontFaces(
     );
     // FontFaceSet is set-like (add); the Node project's DOM types lack dom.iterable.
     (document.fonts as unknown as { add(face: FontFace): void }).add(face);
+    registered.set(key, face);
+    changes++;
     added++;
   }
   return added;
+}
+
+/**
+ * Takes the faces of `rules` out of `document.fonts` (the editor, when the current team changes:
+ * the previous team's uploaded fonts must not draw its next design). Text drawn later in those
+ * families falls back as for an unknown family; rules never registered are skipped.
+ * @returns how many faces were removed.
+ */
+export function unregisterFontFaces(rules: readonly FontFaceRule[]): number {
+  let removed = 0;
+  for (const rule of rules) {
+    const key = keyOf(rule);
+    const face = registered.get(key);
+    if (!face) continue;
+    (document.fonts as unknown as { delete(face: FontFace): boolean }).delete(face);
+    registered.delete(key);
+    changes++;
+    removed++;
+  }
+  return removed;
 }
 
 /**

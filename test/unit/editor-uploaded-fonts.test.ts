@@ -12,6 +12,8 @@ import {
   loadUploadedFonts,
   noteUploadedFont,
 } from '../../web/src/features/editor/commands/uploaded-fonts.ts';
+import { setFontSources, setFontTeam } from '../../web/src/features/fonts/loadFont.ts';
+import { fontFaceChanges, registerFontFaces } from '../../shared/fonts/face-set.ts';
 import { counts, openEditor, snippet } from '../support/editor.ts';
 
 beforeEach(() => vi.useFakeTimers());
@@ -93,5 +95,74 @@ describe('set font family to an uploaded font', () => {
     expect(isUploadedFont('Brand Sans')).toBe(false);
     await loadUploadedFonts(() => Promise.resolve([{ family: 'Brand Sans' }]));
     expect(isUploadedFont('brand sans')).toBe(true);
+  });
+});
+
+/** The browser's FontFace and `document.fonts` (a set of faces), enough for the font loader. */
+function stubFontFaceSet(): Set<{ family: string }> {
+  const fonts = new Set<{ family: string }>();
+  vi.stubGlobal(
+    'FontFace',
+    class {
+      constructor(
+        readonly family: string,
+        readonly source: string,
+      ) {}
+    },
+  );
+  vi.stubGlobal('document', { fonts });
+  return fonts;
+}
+
+describe('uploaded fonts while the editor is open, and team switches', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('a font uploaded in the picker counts as uploaded at once: switching a bold snippet to it makes it plain', () => {
+    stubFontFaceSet();
+    setFontTeam('team-upload');
+    const { store } = boldItalicSnippet();
+    // What the picker does with the upload's answer (FontPicker `onFile`).
+    setFontSources({
+      custom: [{ family: 'Fresh Upload', url: '/files/fonts/t/fresh.woff2', format: 'woff2' }],
+    });
+    expect(isUploadedFont('fresh upload')).toBe(true);
+    runCommand(store, 'setSnippetFontFamily', { id: ID, fontFamily: 'Fresh Upload' });
+    expect(snippet(store, ID)).toMatchObject({ fontWeight: 'normal', fontStyle: 'normal' });
+  });
+
+  it('a team switch forgets the previous team’s uploads and takes their faces out of the document', async () => {
+    const fonts = stubFontFaceSet();
+    setFontTeam('team-a');
+    setFontSources({
+      custom: [{ family: 'Team A Script', url: '/files/fonts/a/script.woff2', format: 'woff2' }],
+    });
+    await vi.waitFor(() => expect([...fonts].map((f) => f.family)).toContain('Team A Script'));
+    expect(isUploadedFont('Team A Script')).toBe(true);
+
+    setFontTeam('team-a'); // the same team again: nothing is forgotten
+    expect(isUploadedFont('Team A Script')).toBe(true);
+
+    setFontTeam('team-b');
+    expect(isUploadedFont('Team A Script')).toBe(false);
+    expect([...fonts].map((f) => f.family)).not.toContain('Team A Script');
+    // Bold stays allowed for the family in the new team (it is not one of its uploads).
+    const { store } = boldItalicSnippet();
+    runCommand(store, 'setSnippetFontFamily', { id: ID, fontFamily: 'Team A Script' });
+    expect(snippet(store, ID)).toMatchObject({ fontWeight: 'bold', fontStyle: 'italic' });
+  });
+
+  it('counts each face added or removed, so a cache of the document’s faces knows it is stale', () => {
+    stubFontFaceSet();
+    const before = fontFaceChanges();
+    const rule = {
+      family: 'Counted',
+      url: '/files/fonts/c.woff2',
+      format: 'woff2' as const,
+      weight: 400,
+      style: 'normal' as const,
+    };
+    expect(registerFontFaces([rule])).toBe(1);
+    expect(registerFontFaces([rule])).toBe(0); // once per rule
+    expect(fontFaceChanges()).toBe(before + 1);
   });
 });

@@ -13,6 +13,8 @@ import { fetchEditorDesign } from './api.ts';
 import { editorScene } from './document/preview.ts';
 import { baseImageUrlOf } from './document/image.ts';
 import { loadTextFonts } from './canvas/textFonts.ts';
+import { setFontTeam } from '../fonts/loadFont.ts';
+import { useAppStore } from '../../state/store.ts';
 // The bundled fallback faces (@font-face CSS) are there before the first preload measures.
 import './canvas/fonts.ts';
 import type { LoadedDesign } from './store/designSlice.ts';
@@ -95,7 +97,8 @@ export function preloadDesign({ meta, document }: LoadedDesign): void {
 
 /**
  * `GET /api/pic-snippet/{id}` (`fetchEditorDesign`) that starts {@link preloadDesign} the moment
- * the answer arrives, before React renders the editor.
+ * the answer arrives, before React renders the editor, with the font loader scoped to the
+ * current team (`setFontTeam`: a team switch forgets the previous team's uploaded fonts).
  * @throws as `fetchEditorDesign` (ApiError 404 when the design is not the current team's).
  */
 export async function fetchAndPreloadDesign(
@@ -103,6 +106,9 @@ export async function fetchAndPreloadDesign(
   signal?: AbortSignal,
 ): Promise<LoadedDesign> {
   const loaded = await fetchEditorDesign(id, signal);
+  // The answer is the current team's design (404 otherwise): its fonts are that team's.
+  const teamId = useAppStore.getState().user?.current_team_id;
+  if (teamId) setFontTeam(teamId);
   preloadDesign(loaded);
   return loaded;
 }

@@ -11,8 +11,8 @@
  */
 import type * as CatalogueModule from '#shared/fonts/catalogue.ts';
 import type { FontResolution, FontSources } from '#shared/fonts/catalogue.ts';
-import { loadFontFaces, registerFontFaces } from '#shared/fonts/face-set.ts';
-import type { CustomFont } from '#shared/fonts/types.ts';
+import { loadFontFaces, registerFontFaces, unregisterFontFaces } from '#shared/fonts/face-set.ts';
+import type { CustomFont, FontFaceRule } from '#shared/fonts/types.ts';
 import { fetchCustomFonts, fetchFontList } from './api.ts';
 
 /** Spec 000 §8 "Font load failure". */
@@ -31,6 +31,50 @@ type Catalogue = typeof CatalogueModule;
 let sources: FontSources = {};
 let sourcesRequest: Promise<FontSources> | undefined;
 let catalogueModule: Promise<Catalogue> | undefined;
+/** The team whose uploads `sources` holds (undefined until the first design names one). */
+let fontTeam: string | undefined;
+/** The uploaded fonts' rules registered in this document for `fontTeam`. */
+let customRules: FontFaceRule[] = [];
+
+/**
+ * Told the team's uploaded fonts each time they become known (`custom`), and `null` when the
+ * current team changed and the previous team's are forgotten.
+ */
+export type UploadedFontsListener = (custom: readonly CustomFont[] | null) => void;
+const listeners = new Set<UploadedFontsListener>();
+
+/**
+ * Calls `listener` whenever the team's uploaded fonts become known (the picker's list, an
+ * upload, the loader's own read) or are forgotten on a team switch (`null`). The editor's
+ * bold/italic rule (commands/uploaded-fonts.ts) listens, so a font uploaded while the editor is
+ * open counts as uploaded at once (spec 000 §5).
+ * @returns a function that stops the calls.
+ */
+export function onUploadedFonts(listener: UploadedFontsListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const tell = (custom: readonly CustomFont[] | null) => listeners.forEach((l) => l(custom));
+
+/**
+ * Scopes the team's fonts to `teamId`, the team of the design being opened. When it differs from
+ * the team of the fonts known so far (a team switch in the settings, without a page load), the
+ * previous team's uploaded faces leave the document, its lists are forgotten (read again on
+ * first need) and the listeners are told (`null`), so one team's uploads never draw or count as
+ * uploads in another team's design.
+ */
+export function setFontTeam(teamId: string): void {
+  if (fontTeam === teamId) return;
+  const previous = fontTeam;
+  fontTeam = teamId;
+  if (previous === undefined) return;
+  unregisterFontFaces(customRules);
+  customRules = [];
+  sources = {};
+  sourcesRequest = undefined;
+  tell(null);
+}
 
 /**
  * The catalogue module (`resolveFont` and its data), imported once. The editor page calls it as
@@ -48,7 +92,14 @@ export function loadCatalogue(): Promise<Catalogue> {
 /** Registers the faces of the team's uploaded fonts (nothing downloads until text needs one). */
 async function registerCustomFaces(from: FontSources): Promise<void> {
   const { resolveFont } = await loadCatalogue();
-  registerFontFaces((from.custom ?? []).flatMap((f) => resolveFont(f.family, from).faces));
+  if (from !== sources) return; // the team changed meanwhile
+  registerCustomRules((from.custom ?? []).flatMap((f) => resolveFont(f.family, from).faces));
+}
+
+/** Registers uploaded fonts' rules, kept so that a team switch can take them out again. */
+function registerCustomRules(rules: readonly FontFaceRule[]): void {
+  registerFontFaces(rules);
+  customRules.push(...rules);
 }
 
 /**
@@ -61,6 +112,7 @@ export function setFontSources(next: { custom?: CustomFont[]; cdnUrl?: string | 
     cdnUrl: next.cdnUrl === undefined ? sources.cdnUrl : (next.cdnUrl ?? undefined),
   };
   sourcesRequest = Promise.resolve(sources);
+  tell(sources.custom ?? []);
   registerCustomFaces(sources).catch((error: unknown) =>
     console.error('the uploaded fonts could not be registered', error),
   );
@@ -68,17 +120,20 @@ export function setFontSources(next: { custom?: CustomFont[]; cdnUrl?: string | 
 
 /** Reads the team's fonts and the CDN base once; a failure leaves them empty (logged). */
 function loadSources(): Promise<FontSources> {
-  sourcesRequest ??= Promise.all([fetchCustomFonts(), fetchFontList()])
+  const team = fontTeam;
+  const request = (sourcesRequest ??= Promise.all([fetchCustomFonts(), fetchFontList()])
     .then(([custom, list]) => {
+      if (team !== fontTeam) return sources; // answered for the previous team
       sources = { custom, cdnUrl: list.cdnUrl ?? undefined };
+      tell(custom);
       return sources;
     })
     .catch((error: unknown) => {
       console.error('font sources could not be read', error);
-      sourcesRequest = undefined;
+      if (sourcesRequest === request) sourcesRequest = undefined;
       return sources;
-    });
-  return sourcesRequest;
+    }));
+  return request;
 }
 
 /**
@@ -93,7 +148,8 @@ export async function registerFont(family: string): Promise<FontResolution> {
   const { resolveFont } = await loadCatalogue();
   let resolution = resolveFont(family, sources);
   if (resolution.source === 'fallback') resolution = resolveFont(family, await loadSources());
-  registerFontFaces(resolution.faces);
+  if (resolution.source === 'custom') registerCustomRules(resolution.faces);
+  else registerFontFaces(resolution.faces);
   return resolution;
 }
 

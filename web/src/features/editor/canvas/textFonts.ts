@@ -12,6 +12,7 @@
  */
 import { cssFamily } from '#shared/fonts/css.ts';
 import { DEFAULT_FONT_FAMILY } from '#shared/fonts/defaults.ts';
+import { fontFaceChanges } from '#shared/fonts/face-set.ts';
 import { fontFamilyList } from '#shared/scene/fonts.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import { registerFont } from '../../fonts/loadFont.ts';
@@ -78,16 +79,19 @@ const drawsAny = (chars: string, ranges: readonly CodeRange[]) =>
 /** The unicode-ranges of the faces registered for a family (empty: it has none). */
 export type RangesOf = (family: string) => CodeRange[];
 
-/** The registered faces by lower-case family, and the face count the index was built from. */
-let faceIndex: { size: number; byFamily: Map<string, FontFace[]> } | undefined;
+/**
+ * The registered faces by lower-case family, with the face count and the registration counter
+ * (face-set.ts) the index was built from.
+ */
+let faceIndex: { size: number; changes: number; byFamily: Map<string, FontFace[]> } | undefined;
 /** Each face's parsed `unicode-range` (a face's range never changes once it is made). */
 const parsedRanges = new WeakMap<FontFace, CodeRange[]>();
 
 /**
  * The unicode-ranges of the faces registered for `family` in this document. The document's
  * faces (several hundred: every bundled family's subsets) are grouped by family in one pass,
- * again only when their number changed (faces are only ever added: `registerFont`,
- * stylesheets), and a face's range is parsed once, when its family is first asked for: a walk
+ * again only when they changed (their number, for stylesheets' faces, or face-set.ts's counter,
+ * for the loader's registrations and removals), and a face's range is parsed once, when its family is first asked for: a walk
  * and parse of every face per call cost about 100 ms of the editor's load (docs/performance.md
  * "Editor").
  * @returns a fresh array (callers may keep it).
@@ -96,7 +100,7 @@ function registeredRanges(family: string): CodeRange[] {
   // Set-like (CSS Font Loading §2.5); TypeScript's DOM types leave `size` out.
   const faces = document.fonts as FontFaceSet & { readonly size: number };
   let index = faceIndex;
-  if (index?.size !== faces.size) {
+  if (index?.size !== faces.size || index.changes !== fontFaceChanges()) {
     const byFamily = new Map<string, FontFace[]>();
     faces.forEach((face) => {
       const key = plainFamily(face.family).toLowerCase();
@@ -104,7 +108,7 @@ function registeredRanges(family: string): CodeRange[] {
       if (list) list.push(face);
       else byFamily.set(key, [face]);
     });
-    index = faceIndex = { size: faces.size, byFamily };
+    index = faceIndex = { size: faces.size, changes: fontFaceChanges(), byFamily };
   }
   const ranges: CodeRange[] = [];
   for (const face of index.byFamily.get(family.toLowerCase()) ?? []) {

@@ -5,19 +5,28 @@
  * Mod+B / Mod+I shortcuts share one rule; the set-font-family command reads it to make a snippet
  * plain when it switches to an uploaded font.
  *
- * Two sources fill it, kept for the page's life:
+ * Three sources fill it, for the current team:
  * - the team's uploaded fonts list (`GET /getCustomFonts`), read once as the editor opens
  *   (`loadUploadedFonts`, started by the text toolbar), so the rule does not wait for a family
  *   to be drawn first;
- * - each family the font loader resolved as an upload (`source: 'custom'`, `noteUploadedFont`),
- *   which also covers a font uploaded after the list was read.
- * Family names compare without case, as CSS does. Until the list has answered, a family the
- * loader has not resolved counts as not uploaded (docs/decisions.md).
+ * - every list the font loader learns (`onUploadedFonts`: the picker's read, an upload while
+ *   the editor is open, the loader's own read);
+ * - each family the font loader resolved as an upload (`source: 'custom'`, `noteUploadedFont`).
+ * When the current team changes (`setFontTeam`, a switch without a page load), the set and the
+ * list's request are forgotten. Family names compare without case, as CSS does. Until the list
+ * has answered, a family the loader has not resolved counts as not uploaded
+ * (docs/decisions.md).
  */
 import { fetchCustomFonts } from '../../fonts/api.ts';
+import { onUploadedFonts } from '../../fonts/loadFont.ts';
 
 const uploaded = new Set<string>();
 let listRequest: Promise<void> | undefined;
+
+onUploadedFonts((custom) => {
+  if (custom) custom.forEach((font) => noteUploadedFont(font.family));
+  else forgetUploadedFonts();
+});
 
 const keyOf = (family: string) => family.trim().toLowerCase();
 
@@ -38,17 +47,20 @@ export const isUploadedFont = (family: string): boolean => uploaded.has(keyOf(fa
 export function loadUploadedFonts(
   read: () => Promise<readonly { family: string }[]> = fetchCustomFonts,
 ): Promise<void> {
-  listRequest ??= read().then(
-    (fonts) => fonts.forEach((font) => noteUploadedFont(font.family)),
+  const request = (listRequest ??= read().then(
+    (fonts) => {
+      // Answered for the previous team: its families are not this team's.
+      if (listRequest === request) fonts.forEach((font) => noteUploadedFont(font.family));
+    },
     (error: unknown) => {
-      listRequest = undefined;
+      if (listRequest === request) listRequest = undefined;
       console.error('the uploaded fonts list could not be read', error);
     },
-  );
-  return listRequest;
+  ));
+  return request;
 }
 
-/** Forgets every family and the list's request (tests). */
+/** Forgets every family and the list's request (a team switch; tests). */
 export function forgetUploadedFonts(): void {
   uploaded.clear();
   listRequest = undefined;
