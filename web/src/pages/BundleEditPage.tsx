@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { isApiError } from '../api/client.ts';
 import { fetchBundle, removeFromBundle, type Bundle, type TemplateCard } from '../api/templates.ts';
 import { ConfirmDialog } from '../components/Modal.tsx';
-import { Spinner } from '../components/Spinner.tsx';
+import { PageLoading } from '../components/Spinner.tsx';
 import { ActionFeedback, useFlash } from '../features/dashboard/Flash.tsx';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { TEMPLATE_ALERT_MS } from '../features/dashboard/useTemplateAdmin.ts';
@@ -93,13 +93,7 @@ function BundleEditor() {
   );
 
   if (load.phase === 'loading') {
-    return (
-      <div className="container">
-        <p className="muted" role="status">
-          <Spinner /> Loading the bundle…
-        </p>
-      </div>
-    );
+    return <PageLoading>Loading the bundle…</PageLoading>;
   }
   if (load.phase === 'missing') {
     return (

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { Spinner } from '../components/Spinner.tsx';
+import { PageLoading } from '../components/Spinner.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { ApiTokensSection } from '../features/settings/ApiTokensSection.tsx';
 import { CompaniesTab } from '../features/settings/CompaniesTab.tsx';
@@ -61,13 +61,7 @@ export function SignedInOnly({ children }: { children: ReactNode }) {
   const expired = useAppStore((s) => s.sessionExpired);
   const location = useLocation();
   if (status === 'loading') {
-    return (
-      <div className="container">
-        <p className="muted" role="status">
-          <Spinner /> Loading your settings…
-        </p>
-      </div>
-    );
+    return <PageLoading>Loading your settings…</PageLoading>;
   }
   // After a 401 the page stays behind the session-expired modal, which offers to sign in.
   if (!user && !expired) return <Navigate to="/login" replace state={{ from: location }} />;

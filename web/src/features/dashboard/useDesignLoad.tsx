@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { isApiError } from '../../api/client.ts';
-import { Spinner } from '../../components/Spinner.tsx';
+import { PageLoading } from '../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { DesignNotFound } from './DesignNotFound.tsx';
@@ -83,13 +83,7 @@ export function DesignLoadState({
   failedTitle: string;
 }) {
   if (loaded.state === 'loading') {
-    return (
-      <div className="container">
-        <p className="muted" role="status">
-          <Spinner /> {loadingText}
-        </p>
-      </div>
-    );
+    return <PageLoading>{loadingText}</PageLoading>;
   }
   if (loaded.status === 404) return <DesignNotFound />;
   return (

@@ -11,7 +11,7 @@
  * it is in.
  */
 import { useEffect, useState } from 'react';
-import { Spinner } from '../../components/Spinner.tsx';
+import { PageLoading } from '../../components/Spinner.tsx';
 import type * as EditorChunk from './Editor.tsx';
 import type { LoadedDesign } from './store/designSlice.ts';
 
@@ -45,13 +45,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
   }, [chunk]);
   if (failure !== undefined) throw failure;
   if (!chunk) {
-    return (
-      <div className="container">
-        <p className="muted" role="status">
-          <Spinner /> Opening the editor…
-        </p>
-      </div>
-    );
+    return <PageLoading>Opening the editor…</PageLoading>;
   }
   return <chunk.Editor loaded={loaded} />;
 }
