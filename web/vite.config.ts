@@ -10,18 +10,49 @@
  * `root` is this folder whatever the working directory, because both callers run from the repo
  * root.
  */
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { STAMPS, writeBuildStamp } from '../infra/build-stamp.ts';
 
 /** Absolute path of a folder given relative to this file (POSIX paths: Linux and Lambda). */
 const here = (relative: string): string =>
   decodeURIComponent(new URL(relative, import.meta.url).pathname).replace(/\/$/, '');
 
+/** Every file under `dir`, recursively (the public folder is copied, not imported). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+
+/**
+ * Records what the build read (infra/build-stamp.ts), so `npm run preview` builds the SPA only
+ * when its sources changed.
+ */
+const buildStamp = (): Plugin => {
+  let ids: string[] = [];
+  return {
+    name: 'picsnippets-build-stamp',
+    apply: 'build',
+    generateBundle() {
+      ids = [...this.getModuleIds()].filter((id) => id.startsWith('/'));
+    },
+    async writeBundle() {
+      await writeBuildStamp(
+        STAMPS.web,
+        [...ids, ...filesUnder(here('./public'))],
+        [here('./vite.config.ts'), here('./index.html'), here('./tsconfig.json')],
+      );
+    },
+  };
+};
+
 export default defineConfig({
   root: here('.'),
   base: '/',
   publicDir: here('./public'),
-  plugins: [react()],
+  plugins: [react(), buildStamp()],
   build: {
     outDir: here('../dist/web'),
     emptyOutDir: true,

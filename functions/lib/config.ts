@@ -30,6 +30,11 @@ export const ConfigSchema = z.object({
   /** CloudFront distribution id, for invalidating renders when a design is saved (AWS only). */
   DISTRIBUTION_ID: optional,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /**
+   * `npm start`: the folder that keeps the local stack's data (DynamoDB Local, s3rver, the
+   * outbox) between runs. Default `.local` at the repository root.
+   */
+  LOCAL_DATA_DIR: optional,
   /** Where local e-mail lands (DESIGN.md §3); SES is used in AWS. */
   OUTBOX_DIR: z.string().default('.local/outbox'),
   /** Sender of product e-mail (SES in AWS; the local outbox records it). */

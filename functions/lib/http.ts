@@ -102,7 +102,9 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
       ms: Date.now() - (request.internal.startedAt ?? Date.now()),
       requestId: event.requestContext?.requestId,
     };
-    if (status >= 500 && status !== 501)
+    // A 503 the handler chose to answer (health while the renderer starts) is not a failure.
+    if (status === 503 && !request.error) logger.warn('request: not ready', entry);
+    else if (status >= 500 && status !== 501)
       logger.error('request failed', { ...entry, error: request.error ?? undefined });
     else logger.info('request', entry);
     if (response) {

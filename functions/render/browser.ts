@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { config } from '#lib/config.ts';
 import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 import { logger } from '#lib/logger.ts';
+import { forget, ready, waitFor } from '#lib/readiness.ts';
+import { chromiumExecutable, discardUnpackedChromium } from './chromium-binary.ts';
 import { fontFile } from './fonts.ts';
 
 /** The origin the render page is served from; it never resolves, every request is intercepted. */
@@ -78,30 +80,119 @@ export function chromiumArgs(): string[] {
 
 let browserPromise: Promise<Browser> | undefined;
 let pagePromise: Promise<Page> | undefined;
+/** True while `closeBrowser`/`resetRenderPage` end the browser on purpose. */
+let closing = false;
+
+/**
+ * The only variables a Chromium process gets (docs/security.md "Chromium's environment"): what
+ * it needs to find its libraries, fonts and temp folder. Never AWS credentials, the session or
+ * Stripe secrets, or any other setting of the function.
+ */
+const CHROMIUM_ENV_KEYS = [
+  'PATH',
+  'HOME',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'TMPDIR',
+  'LD_LIBRARY_PATH',
+  'FONTCONFIG_PATH',
+  'FONTCONFIG_FILE',
+] as const;
+
+/**
+ * The environment for a Chromium process: the allow-listed variables of this process, with
+ * `FONTCONFIG_FILE` pointing at @sparticuz/chromium's own `fonts.conf` when it is unpacked, so a
+ * render here uses Lambda's fonts and never this machine's (DESIGN.md §5).
+ * @param source the environment to pick from (default `process.env`)
+ */
+export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of CHROMIUM_ENV_KEYS) {
+    const value = source[key];
+    if (value !== undefined) env[key] = value;
+  }
+  const fontsConf = join(tmpdir(), 'fonts', 'fonts.conf');
+  if (existsSync(fontsConf)) env.FONTCONFIG_FILE = fontsConf;
+  return env;
+}
+
+/**
+ * Launches a Chromium with the render flags and a scrubbed environment. When the unpacked binary
+ * does not start (corrupt despite the size check), it is unpacked once more and launched again
+ * (docs/operations.md "Chromium's first unpack").
+ * @param onStep told what is happening, for the health answer
+ * @throws Error naming the binary, what was tried and the launch error, when the second launch
+ *   fails too
+ */
+export async function launchChromium(
+  onStep: (what: string) => void = () => undefined,
+): Promise<Browser> {
+  const override = config().CHROMIUM_PATH;
+  const start = async (): Promise<Browser> => {
+    onStep('unpacking Chromium');
+    const executablePath = await chromiumExecutable(override);
+    onStep('launching Chromium');
+    return puppeteer.launch({
+      executablePath,
+      env: chromiumEnv(),
+      args: chromiumArgs(),
+      headless: true,
+      // DevTools over stdio pipes rather than a WebSocket: less overhead for the pixel hand-off.
+      pipe: true,
+      defaultViewport: { width: 1056, height: 1056 },
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  };
+  try {
+    return await start();
+  } catch (first) {
+    const message = (first as Error).message;
+    if (override) {
+      throw new Error(`Chromium at CHROMIUM_PATH=${override} did not start: ${message}`, {
+        cause: first,
+      });
+    }
+    // Only a binary that was there and did not run is unpacked again; a failed unpack (disk
+    // full, no write access) is reported as it is.
+    if (!(first instanceof Error) || !isLaunchFailure(first)) throw first;
+    logger.warn('chromium did not start; unpacking it again', { error: first });
+    await discardUnpackedChromium();
+    try {
+      return await start();
+    } catch (second) {
+      throw new Error(
+        `Chromium did not start, even after unpacking @sparticuz/chromium again into ${tmpdir()}: ` +
+          `${(second as Error).message}. Check free disk space in ${tmpdir()} and that nothing ` +
+          'else removes files there while the product runs.',
+        { cause: second },
+      );
+    }
+  }
+}
+
+/** Puppeteer's launch errors: the process did not start, exited, or never answered. */
+function isLaunchFailure(error: Error): boolean {
+  return /Failed to launch|Target closed|Protocol error|spawn|ENOEXEC|EACCES|exited|Timed out/i.test(
+    error.message,
+  );
+}
 
 async function launch(): Promise<Browser> {
   const started = Date.now();
-  const executablePath = config().CHROMIUM_PATH ?? (await chromium.executablePath());
-  // Lambda's font setup everywhere: only @sparticuz/chromium's fonts.conf (Open Sans), never this
-  // machine's fonts, so a render that looks right here looks right in Lambda (DESIGN.md §5).
-  const fontsConf = join(tmpdir(), 'fonts', 'fonts.conf');
-  const env = existsSync(fontsConf) ? { ...process.env, FONTCONFIG_FILE: fontsConf } : process.env;
-  const browser = await puppeteer.launch({
-    executablePath,
-    env,
-    args: chromiumArgs(),
-    headless: true,
-    // DevTools over stdio pipes rather than a WebSocket: less overhead for the pixel hand-off.
-    pipe: true,
-    defaultViewport: { width: 1056, height: 1056 },
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const browser = await launchChromium((what) => waitFor('renderer', what));
   browser.on('disconnected', () => {
-    logger.warn('chromium disconnected; it will be relaunched on the next render');
     browserPromise = undefined;
     pagePromise = undefined;
+    if (closing) return;
+    logger.warn('chromium disconnected; relaunching it');
+    waitFor('renderer', 'relaunching Chromium after it exited');
+    // Warm again at once, so the next request does not pay for the launch.
+    void getRenderPage().catch((error: unknown) =>
+      logger.error('chromium relaunch failed', { error: error as Error }),
+    );
   });
   logger.info('chromium launched', { ms: Date.now() - started });
   return browser;
@@ -149,8 +240,10 @@ async function openPage(browser: Browser): Promise<Page> {
     );
   });
   page.on('pageerror', (error) => logger.error('render page error', { error }));
+  waitFor('renderer', 'opening the render page');
   await page.goto(`${PAGE_ORIGIN}/index.html`, { waitUntil: 'load' });
   await page.waitForFunction('window.picsnippetsReady === true');
+  ready('renderer');
   return page;
 }
 
@@ -169,27 +262,42 @@ export function getRenderPage(): Promise<Page> {
     .then(openPage)
     .catch((error: unknown) => {
       pagePromise = undefined;
+      waitFor('renderer', 'a render to start Chromium again (the last start failed; see the log)');
       throw error;
     });
   return pagePromise;
 }
 
-/** Drops the warm page and browser after a crash, so the next call launches fresh ones. */
-export async function resetRenderPage(): Promise<void> {
-  const pending = browserPromise;
-  browserPromise = undefined;
-  pagePromise = undefined;
-  const browser = await pending?.catch(() => undefined);
-  await browser?.close().catch(() => undefined);
+/**
+ * Drops the warm page and browser after a crash, so the next call launches fresh ones.
+ * @param failed the page a draw failed on: nothing is dropped when the warm page is already
+ *   another one (the browser exited and was relaunched in the meantime)
+ */
+export async function resetRenderPage(failed?: Page): Promise<void> {
+  if (failed && pagePromise) {
+    const current = await pagePromise.catch(() => undefined);
+    if (current !== failed) return;
+  }
+  await endBrowser();
+  waitFor('renderer', 'relaunching Chromium after a crash');
 }
 
-/** Closes the browser (local stack shutdown, tests). */
+/** Closes the browser (local stack shutdown, tests); the renderer leaves the health answer. */
 export async function closeBrowser(): Promise<void> {
+  await endBrowser();
+  forget('renderer');
+}
+
+async function endBrowser(): Promise<void> {
   const pending = browserPromise;
   browserPromise = undefined;
   pagePromise = undefined;
-  if (pending) {
+  if (!pending) return;
+  closing = true;
+  try {
     const browser = await pending.catch(() => undefined);
     await browser?.close().catch(() => undefined);
+  } finally {
+    closing = false;
   }
 }

@@ -6,8 +6,9 @@
 import { build } from 'esbuild';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STAMPS, writeBuildStamp } from '#infra/build-stamp.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pageDir = join(here, 'page');
@@ -58,10 +59,16 @@ async function copyFonts(): Promise<void> {
   await writeFile(join(fontsOut, 'fonts.css'), css.join('\n'));
 }
 
+/**
+ * Builds the render page into `functions/render/page/dist` and records its sources
+ * (`infra/build-stamp.ts`), so `npm start` rebuilds it only when they change.
+ * @throws esbuild's error when the page does not compile
+ */
 export async function buildRenderPage(): Promise<void> {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  await build({
+  const result = await build({
+    metafile: true,
     entryPoints: [join(pageDir, 'src/main.ts')],
     outfile: join(out, 'main.js'),
     bundle: true,
@@ -74,6 +81,12 @@ export async function buildRenderPage(): Promise<void> {
   });
   await cp(join(pageDir, 'index.html'), join(out, 'index.html'));
   await copyFonts();
+  // esbuild's input paths are relative to the working directory.
+  await writeBuildStamp(
+    STAMPS.renderPage,
+    Object.keys(result.metafile.inputs).map((path) => resolve(path)),
+    [fileURLToPath(import.meta.url), join(pageDir, 'index.html')],
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

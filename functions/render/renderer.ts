@@ -199,13 +199,17 @@ const GONE = /Target closed|Session closed|detached|disconnected|Protocol error|
 
 /** Runs work on the warm page, one at a time, retried once on a relaunched browser. */
 function onPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
-  const draw = async () => work(await getRenderPage());
+  let page: Page | undefined;
+  const draw = async () => {
+    page = await getRenderPage();
+    return work(page);
+  };
   // A crashed Chromium is relaunched (browser.ts) and the request in flight is drawn again,
   // not failed (issue: render §8).
   const run = queue.then(() =>
     draw().catch((error: unknown) => {
       if (!GONE.test(String((error as Error)?.message))) throw error;
-      return resetRenderPage().then(draw);
+      return resetRenderPage(page).then(draw);
     }),
   );
   queue = run.catch(() => undefined);

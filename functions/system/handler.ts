@@ -1,12 +1,15 @@
 /**
- * The `system` feature: `GET /api/health` reports whether DynamoDB and S3 answer
- * (issue: foundation §5). 200 when both do, 503 otherwise, never cached.
+ * The `system` feature: `GET /api/health` reports whether DynamoDB and S3 answer and whether
+ * the parts this process starts are ready (functions/lib/readiness.ts: in the local stack, the
+ * renderer). 200 when everything is, 503 otherwise with what it waits for; never cached
+ * (docs/operations.md "Health").
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { dynamoClient, s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
+import { readiness } from '#lib/readiness.ts';
 
 export interface ServiceHealth {
   ok: boolean;
@@ -34,7 +37,10 @@ async function probe(
   }
 }
 
-/** `{ ok, services: { dynamodb, s3 } }` — error names only, no endpoints or messages. */
+/**
+ * `{ ok, services: { dynamodb, s3 }, parts, waiting? }`: error names only, no endpoints or
+ * messages; `waiting` lists in words what is not ready yet (`renderer: launching Chromium`).
+ */
 export async function checkHealth() {
   const c = config();
   const [dynamodb, s3] = await Promise.all([
@@ -45,7 +51,18 @@ export async function checkHealth() {
       s3Client().send(new HeadBucketCommand({ Bucket: c.ASSETS_BUCKET }), { abortSignal }),
     ),
   ]);
-  return { ok: dynamodb.ok && s3.ok, services: { dynamodb, s3 } };
+  const { ready, parts } = readiness();
+  const waiting = [
+    ...(dynamodb.ok ? [] : [`dynamodb: ${dynamodb.error ?? 'not answering'}`]),
+    ...(s3.ok ? [] : [`s3: ${s3.error ?? 'not answering'}`]),
+    ...Object.entries(parts).flatMap(([part, p]) => (p.waiting ? [`${part}: ${p.waiting}`] : [])),
+  ];
+  return {
+    ok: dynamodb.ok && s3.ok && ready,
+    services: { dynamodb, s3 },
+    parts,
+    ...(waiting.length > 0 ? { waiting } : {}),
+  };
 }
 
 export const handler = featureHandler('system', {

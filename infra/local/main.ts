@@ -1,18 +1,26 @@
 /**
- * `npm start` (and `npm run preview` with `--preview`): runs the product on one port with seeded
- * demo data, prints the URL, the demo logins and the demo render URL, and leaves no Java or
- * Chromium process behind on Ctrl-C.
+ * `npm start` (and `npm run preview` with `--preview`): builds what it serves when missing or
+ * stale (builds.ts), runs the product on one port with seeded demo data, prints the URL, the
+ * demo logins and the demo render URL, and leaves no Java or Chromium process behind on Ctrl-C.
  */
+import { relative } from 'node:path';
 import { startLocalStack } from './stack.ts';
 import { DEMO_LOGINS, DEMO_PUBLIC_ID } from './seed.ts';
 import { killChildren } from './services.ts';
+import { ensureBuilds } from './builds.ts';
 
 const preview = process.argv.includes('--preview');
+/** A folder as the user would type it: relative to where they ran `npm start` when inside it. */
+const shown = (dir: string): string => {
+  const rel = relative(process.cwd(), dir);
+  return rel.startsWith('..') || rel === '' ? dir : `${rel}/`;
+};
 const started = Date.now();
 
 process.on('exit', killChildren);
 
 try {
+  await ensureBuilds({ spa: preview, log: (l) => console.log(l) });
   const stack = await startLocalStack({
     persist: true,
     web: preview ? 'preview' : 'dev',
@@ -39,7 +47,7 @@ PicSnippets is running (${((Date.now() - started) / 1000).toFixed(1)} s${preview
   Demo logins (local only):
 ${DEMO_LOGINS.map((l) => `    ${l.email.padEnd(20)} ${l.password}   ${l.role}`).join('\n')}
 
-  Data is kept in .local/ (delete it to start over). Ctrl-C stops everything.
+  Data is kept in ${shown(stack.dataDir)} (delete it to start over). Ctrl-C stops everything.
 `);
 } catch (error) {
   console.error(`\nCould not start the local stack:\n${(error as Error).message}`);

@@ -16,6 +16,7 @@ import { ensureBuckets, ensureTable } from './resources.ts';
 import { gatewayListener, staticSpa, type SpaHandler } from './gateway.ts';
 import { freePort, killChildren, startDynamo, startS3, type RunningService } from './services.ts';
 import { seed } from './seed.ts';
+import { forget, waitFor } from '#lib/readiness.ts';
 
 export interface LocalStackOptions {
   /** Port of the gateway; 0 = a free one. Default: config PORT (3000). */
@@ -36,6 +37,8 @@ export interface LocalStack {
   port: number;
   dynamoEndpoint: string;
   s3Endpoint: string;
+  /** Where the data lives (`.local/` for `npm start`; a temp folder removed on stop for tests). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -85,7 +88,9 @@ async function spaHandler(
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const log = options.log ?? (() => undefined);
   const persist = options.persist ?? false;
-  const dataDir = persist ? join(ROOT, '.local') : await mkdtemp(join(tmpdir(), 'picsnippets-'));
+  const dataDir = persist
+    ? resolve(config().LOCAL_DATA_DIR ?? join(ROOT, '.local'))
+    : await mkdtemp(join(tmpdir(), 'picsnippets-'));
   const services: RunningService[] = [];
   const cleanups: Array<() => Promise<void>> = [];
   try {
@@ -119,6 +124,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureBuckets(s3Client(), buckets);
     if (options.seed ?? true) await seed(log);
 
+    // Health answers 503 with what the renderer waits for until the warm page can draw.
+    if (options.warmChromium ?? true) waitFor('renderer', 'starting Chromium');
     const server = createServer();
     const web = await spaHandler(options.web ?? 'dev', server);
     cleanups.push(() => web.close());
@@ -144,6 +151,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       port,
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
+      dataDir,
       stop: async () => {
         for (const c of cleanups.reverse()) await c().catch(() => undefined);
         for (const s of services) await s.stop().catch(() => undefined);
@@ -153,6 +161,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       },
     };
   } catch (error) {
+    forget('renderer');
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
     for (const s of services) await s.stop().catch(() => undefined);
     killChildren();

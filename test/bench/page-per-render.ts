@@ -8,14 +8,11 @@
  * It runs in its own Chromium, launched with the renderer's flags (functions/render/browser.ts
  * `chromiumArgs`), so the stack's warm render page is not disturbed.
  */
-import chromium from '@sparticuz/chromium';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { chromiumArgs } from '#functions/render/browser.ts';
+import { chromiumArgs, chromiumEnv } from '#functions/render/browser.ts';
+import { chromiumExecutable } from '#functions/render/chromium-binary.ts';
 import { config } from '#lib/config.ts';
 import { qrDataUrl } from './satori.ts';
 import {
@@ -54,10 +51,9 @@ export interface PagePerRenderer {
 export async function createPagePerRenderer(photo: Buffer): Promise<PagePerRenderer> {
   const photoUrl = `data:image/jpeg;base64,${photo.toString('base64')}`;
   const [regular, bold] = await Promise.all([fontUrl(400), fontUrl(700)]);
-  const fontsConf = join(tmpdir(), 'fonts', 'fonts.conf');
   const browser: Browser = await puppeteer.launch({
-    executablePath: config().CHROMIUM_PATH ?? (await chromium.executablePath()),
-    env: existsSync(fontsConf) ? { ...process.env, FONTCONFIG_FILE: fontsConf } : process.env,
+    executablePath: await chromiumExecutable(config().CHROMIUM_PATH),
+    env: chromiumEnv(),
     args: chromiumArgs(),
     headless: true,
     defaultViewport: { width: CANVAS.width, height: CANVAS.height },

@@ -14,7 +14,6 @@
  * at the victim are refused by the address rule, not masked by the port rule. The production
  * guard (`urlGuard`) is checked against the same corpus too.
  */
-import chromium from '@sparticuz/chromium';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -24,6 +23,7 @@ import { gzipSync } from 'node:zlib';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs } from '#functions/render/browser.ts';
+import { chromiumExecutable } from '#functions/render/chromium-binary.ts';
 import {
   CHROMIUM_LOCKDOWN_ARGS,
   createUrlGuard,
@@ -498,7 +498,7 @@ describe('guard.interceptPage in Chromium', () => {
 
   const launch = async (extra: readonly string[]) =>
     puppeteer.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? (await chromium.executablePath()),
+      executablePath: await chromiumExecutable(process.env.CHROMIUM_PATH),
       args: [...chromiumArgs().filter((a) => a !== '--single-process'), ...extra],
       headless: true,
     });

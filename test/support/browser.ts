@@ -2,11 +2,11 @@
  * A test browser: the Chromium that @sparticuz/chromium ships (never a download), separate from
  * the render service's warm one, with the flags a closed network needs.
  */
-import chromium from '@sparticuz/chromium';
 import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumArgs } from '#functions/render/browser.ts';
+import { chromiumExecutable } from '#functions/render/chromium-binary.ts';
 import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 
 /**
@@ -34,7 +34,7 @@ export async function launchTestBrowser(
 ): Promise<Browser> {
   const gpuOff = options.gpu === 'off';
   return puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? (await chromium.executablePath()),
+    executablePath: await chromiumExecutable(process.env.CHROMIUM_PATH),
     // Without the render lockdown: this browser is a user's, and must reach the local stack.
     args: [
       ...chromiumArgs().filter(

@@ -1,0 +1,179 @@
+/**
+ * The newcomer's path (README "Quick start"; docs/operations.md "Chromium's first unpack" and
+ * "Health"): `npm start` as a user runs it, in a child process with its own temp folder (where
+ * @sparticuz/chromium unpacks) and its own data folder, so nothing here touches the other tests'
+ * Chromium or a developer's `.local/`.
+ *
+ * - A first start killed while Chromium is being unpacked leaves a cut-short binary; the next
+ *   start unpacks it again and serves the demo image.
+ * - A binary that is complete by its size but does not start is unpacked again once.
+ * - `/api/health` answers 503 with what it waits for until the renderer can draw; once it
+ *   answers 200, the demo render answers an image at once.
+ * - Ctrl-C (SIGINT to the process group, as a terminal sends it) leaves no Java or Chromium.
+ *
+ * Mutation checks (run): without the second launch in `launchChromium`, the second test fails
+ * ("Could not start the local stack"). The first is guarded twice, by the unpack marker and by
+ * that second launch: with `chromiumExecutable` reduced to the library's `executablePath()` it
+ * still passes, through the second launch.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '#infra/local/services.ts';
+import { DEMO_PUBLIC_ID } from '#infra/local/seed.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+interface Product {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const started: Product[] = [];
+const folders: string[] = [];
+
+async function folder(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `first-run-${name}-`));
+  folders.push(dir);
+  return dir;
+}
+
+/** `npm start`'s program, as its own process group (so SIGINT reaches it as Ctrl-C would). */
+async function startProduct(tmp: string, data: string): Promise<Product> {
+  const port = await freePort();
+  const child = spawn(TSX, ['infra/local/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: tmp, PORT: String(port), LOCAL_DATA_DIR: data, STAGE: 'local' },
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const product = { child, url: `http://127.0.0.1:${port}`, output: () => out, exited };
+  started.push(product);
+  return product;
+}
+
+/** Polls `/api/health` until 200 (at most `budgetMs`); returns every answer body seen. */
+async function healthUntilReady(product: Product, budgetMs = 150_000): Promise<string[]> {
+  const seen: string[] = [];
+  const until = Date.now() + budgetMs;
+  let exited = false;
+  void product.exited.then(() => (exited = true));
+  while (Date.now() < until && !exited) {
+    try {
+      const res = await fetch(`${product.url}/api/health`, { signal: AbortSignal.timeout(5000) });
+      const body = await res.text();
+      seen.push(`${res.status} ${body}`);
+      if (res.status === 200) return seen;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`health never answered 200; output:\n${product.output().slice(-3000)}`);
+}
+
+async function expectDemoImage(product: Product): Promise<void> {
+  const res = await fetch(`${product.url}/r/${DEMO_PUBLIC_ID}.jpg?first_name=Ana`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('image/jpeg');
+  // A real render is cached; a fallback never is (README "The render URL").
+  expect(res.headers.get('cache-control')).not.toBe('no-store');
+  const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+  expect(meta.format).toBe('jpeg');
+  expect(meta.width).toBeGreaterThan(100);
+}
+
+/** Processes whose command line names `path` (Chromium from its temp folder, Java by data). */
+function processesNaming(path: string): string[] {
+  const list = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return list.split('\n').filter((line) => line.includes(path) && !line.includes('ps -eo'));
+}
+
+async function stopWithCtrlC(product: Product): Promise<void> {
+  process.kill(-product.child.pid!, 'SIGINT');
+  const code = await Promise.race([
+    product.exited,
+    new Promise<'late'>((r) => setTimeout(() => r('late'), 15_000)),
+  ]);
+  expect(code).not.toBe('late');
+}
+
+afterEach(async () => {
+  for (const p of started.splice(0)) {
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      try {
+        process.kill(-p.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  for (const dir of folders.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the first start (README quick start)', () => {
+  it('recovers from a first start killed while Chromium was being unpacked', async () => {
+    const tmp = await folder('tmp');
+    const data = await folder('data');
+    const first = await startProduct(tmp, data);
+    const binary = join(tmp, 'chromium');
+    // Kill the whole start (as a closed terminal would) once the binary is being written.
+    const until = Date.now() + 120_000;
+    while (!(existsSync(binary) && statSync(binary).size > 0) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await first.exited;
+    const left = statSync(binary).size;
+
+    const second = await startProduct(tmp, data);
+    const answers = await healthUntilReady(second);
+    await expectDemoImage(second);
+    // The binary is whole now, and bigger than what the killed start had written.
+    expect(statSync(binary).size).toBeGreaterThan(left);
+    expect(answers.at(-1)).toContain('"ok":true');
+    await stopWithCtrlC(second);
+  }, 300_000);
+
+  it('unpacks again a binary that does not start, answers 503 until it can draw, and stops clean', async () => {
+    const tmp = await folder('tmp');
+    const data = await folder('data');
+    // A corrupt binary that passes the size check: its marker claims it is complete, so only
+    // the failed launch can tell.
+    const corrupt = Buffer.concat([Buffer.from('\x7fELF'), Buffer.alloc(4096)]);
+    await writeFile(join(tmp, 'chromium'), corrupt, { mode: 0o700 });
+    const { version } = JSON.parse(
+      await readFile(join(ROOT, 'node_modules', '@sparticuz', 'chromium', 'package.json'), 'utf8'),
+    ) as { version: string };
+    await writeFile(
+      join(tmp, 'chromium.unpacked.json'),
+      JSON.stringify({ version, bytes: corrupt.length }),
+    );
+    const product = await startProduct(tmp, data);
+    const answers = await healthUntilReady(product);
+    // Before it could draw, health said what it waited for (the unpack takes seconds).
+    const waiting = answers.filter((a) => a.startsWith('503 '));
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.join('\n')).toMatch(/renderer: (starting|unpacking|launching) Chromium/);
+    // As soon as health is 200, the demo image is drawn.
+    await expectDemoImage(product);
+    expect(product.output()).toContain('PicSnippets is running');
+    expect(product.output()).toContain('unpacking it again');
+
+    await stopWithCtrlC(product);
+    expect(product.output()).toContain('stopping');
+    expect(processesNaming(join(tmp, 'chromium'))).toEqual([]);
+    expect(processesNaming(data)).toEqual([]);
+  }, 300_000);
+});
