@@ -56,7 +56,7 @@ describe('build stamps', () => {
       '/etc/hostname',
       '\0virtual:module',
     ]);
-    const { inputs } = JSON.parse((await import('node:fs')).readFileSync(stamp, 'utf8')) as {
+    const { inputs } = JSON.parse(readFileSync(stamp, 'utf8')) as {
       inputs: Record<string, string>;
     };
     expect(Object.keys(inputs).sort()).toEqual([
