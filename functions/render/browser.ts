@@ -82,6 +82,8 @@ let browserPromise: Promise<Browser> | undefined;
 let pagePromise: Promise<Page> | undefined;
 /** True while `closeBrowser`/`resetRenderPage` end the browser on purpose. */
 let closing = false;
+/** Set by `closeBrowser` (stack stop, tests) until the next explicit `getRenderPage`. */
+let closedOnPurpose = false;
 
 /**
  * The only variables a Chromium process gets (docs/security.md "Chromium's environment"): what
@@ -189,10 +191,14 @@ async function launch(): Promise<Browser> {
     if (closing) return;
     logger.warn('chromium disconnected; relaunching it');
     waitFor('renderer', 'relaunching Chromium after it exited');
-    // Warm again at once, so the next request does not pay for the launch.
-    void getRenderPage().catch((error: unknown) =>
-      logger.error('chromium relaunch failed', { error: error as Error }),
-    );
+    // Warm again soon, so the next request does not pay for the launch; not when the process
+    // is stopping (Ctrl-C reaches Chromium too, just before the stack's stop closes it).
+    setTimeout(() => {
+      if (closedOnPurpose || browserPromise) return;
+      void getRenderPage().catch((error: unknown) =>
+        logger.error('chromium relaunch failed', { error: error as Error }),
+      );
+    }, 300).unref();
   });
   logger.info('chromium launched', { ms: Date.now() - started });
   return browser;
@@ -258,6 +264,7 @@ export function getBrowser(): Promise<Browser> {
 
 /** The warm render page holding fabric and the fonts. */
 export function getRenderPage(): Promise<Page> {
+  closedOnPurpose = false;
   pagePromise ??= getBrowser()
     .then(openPage)
     .catch((error: unknown) => {
@@ -284,6 +291,7 @@ export async function resetRenderPage(failed?: Page): Promise<void> {
 
 /** Closes the browser (local stack shutdown, tests); the renderer leaves the health answer. */
 export async function closeBrowser(): Promise<void> {
+  closedOnPurpose = true;
   await endBrowser();
   forget('renderer');
 }
