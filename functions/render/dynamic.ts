@@ -14,6 +14,8 @@ import { createUrlGuard, isBlockedAddress, urlGuard, type UrlGuard } from '#lib/
 import type { Sticker } from '#shared/design.ts';
 import { stickerBox } from '#shared/scene/resolve.ts';
 import { getBrowser } from './browser.ts';
+import { withTimeout } from './service.ts';
+import { svgRefusal } from './svg.ts';
 
 /** Image types a hosted image may be (spec 000 §5, plus webp from the export form, spec 001 §5). */
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
@@ -67,34 +69,39 @@ function cached(
 }
 
 /**
- * An SVG is rasterised only when it references nothing outside itself: no scripts, no
- * entities, no `href` but in-document fragments or data URLs (librsvg could otherwise fetch).
+ * Time one image may take from its bytes to a data URL, ms: the SVG check, decoding and
+ * fitting (docs/security.md "SVG stickers"). Past it the sticker is not drawn.
  */
-export function isSelfContainedSvg(svg: string): boolean {
-  if (/<!ENTITY|<!DOCTYPE|<script|<foreignObject|@import/i.test(svg)) return false;
-  for (const [, ref] of svg.matchAll(/(?:xlink:)?href\s*=\s*["']\s*([^"']*)["']/gi)) {
-    if (!ref!.startsWith('#') && !ref!.startsWith('data:image/')) return false;
-  }
-  return !/url\(\s*['"]?(?!#|data:image\/)/i.test(svg);
-}
+export const RASTER_BUDGET_MS = 1000;
 
-/** Fits image bytes into the sticker's drawn box (contain) as a PNG data URL. */
+/**
+ * Fits image bytes into the sticker's drawn box (contain) as a PNG data URL, within
+ * {@link RASTER_BUDGET_MS}. An SVG is rasterised only when `svgRefusal` finds nothing that
+ * reaches outside the file (librsvg could otherwise fetch or read).
+ * @throws Error for a refused SVG, an undecodable image or a spent budget.
+ */
 async function toDataUrl(
   bytes: Buffer,
   contentType: string,
   box: { width: number; height: number },
 ): Promise<string> {
-  if (contentType === 'image/svg+xml' && !isSelfContainedSvg(bytes.toString('utf8'))) {
-    throw new Error('svg references outside resources');
+  const deadline = performance.now() + RASTER_BUDGET_MS;
+  if (contentType === 'image/svg+xml') {
+    const refusal = await svgRefusal(bytes.toString('utf8'), { deadline });
+    if (refusal) throw new Error(`svg refused: ${refusal}`);
   }
-  const png = await sharp(bytes, { limitInputPixels: 40_000_000, animated: false, density: 144 })
+  const left = Math.max(1, Math.round(deadline - performance.now()));
+  const png = sharp(bytes, { limitInputPixels: 40_000_000, animated: false, density: 144 })
+    // libvips stops the pipeline itself (whole seconds); the race below answers on time.
+    .timeout({ seconds: Math.ceil(left / 1000) })
     .resize(Math.max(1, Math.round(box.width)), Math.max(1, Math.round(box.height)), {
       fit: 'contain',
       background: { r: 0, g: 0, b: 0, alpha: 0 },
     })
     .png()
     .toBuffer();
-  return `data:image/png;base64,${png.toString('base64')}`;
+  png.catch(() => undefined); // a late failure after the race is lost on purpose
+  return `data:image/png;base64,${(await withTimeout(png, left, 'rasterising')).toString('base64')}`;
 }
 
 /**

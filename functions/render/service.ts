@@ -190,9 +190,13 @@ export class TokenBuckets {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/**
+ * `promise`, or a rejection `${what} timed out after ${ms} ms` once `ms` milliseconds pass
+ * first (the work itself goes on; callers bound it where they can).
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'render'): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`render timed out after ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
     promise.then(
       (v) => {
         clearTimeout(timer);

@@ -19,6 +19,7 @@ const png = (r: number, g: number, b: number) =>
   sharp({ create: { width: 64, height: 64, channels: 3, background: { r, g, b } } })
     .png()
     .toBuffer();
+const HOSTILE_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><image href="';
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 beforeAll(async () => {
@@ -44,6 +45,13 @@ beforeAll(async () => {
         .end(
           `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64"><image xlink:href="http://127.0.0.1:${victimPort}/x.png" width="64" height="64"/></svg>`,
         );
+    }
+    if (path === '/hostile.svg') {
+      // Built against the former regex check: an href whose quote never closes, followed by
+      // spaces up to the hosted-image cap (5 MiB); that check backtracked for hours on it.
+      return res
+        .writeHead(200, { 'content-type': 'image/svg+xml' })
+        .end(`${HOSTILE_HEAD}${' '.repeat(5 * 1024 * 1024 - HOSTILE_HEAD.length - 16)}`);
     }
     if (path === `/avatar/${md5('ana@example.com')}`)
       return res.writeHead(200, { 'content-type': 'image/png' }).end(green);
@@ -157,6 +165,20 @@ describe('hosted image stickers', () => {
     expect(isColour(await colourAt(`hostedIcon1=${evil}`, HOSTED), [220, 20, 20])).toBe(false);
     const meta = encodeURIComponent('http://169.254.169.254/latest/meta-data/x.png');
     expect(isColour(await colourAt(`hostedIcon1=${meta}`, HOSTED), [220, 20, 20])).toBe(false);
+  });
+
+  it('are left out within 2 s for a hostile 5 MiB SVG, and the next render still draws', async () => {
+    // A new query per request, as an attacker would send, so no cache answers.
+    const hostile = encodeURIComponent(
+      `http://127.0.0.1:${fixturePort}/hostile.svg?n=${Date.now()}`,
+    );
+    const started = performance.now();
+    const colour = await colourAt(`hostedIcon1=${hostile}`, HOSTED);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(isColour(colour, [220, 20, 20])).toBe(false);
+    expect(isColour(colour, [20, 52, 220])).toBe(false);
+    const svg = encodeURIComponent(`http://127.0.0.1:${fixturePort}/blue.svg?after=1`);
+    expect(isColour(await colourAt(`hostedIcon1=${svg}`, HOSTED), [20, 52, 220])).toBe(true);
   });
 });
 
