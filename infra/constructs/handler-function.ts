@@ -153,6 +153,35 @@ export function grantTable(
 export type BucketAccess = 'list' | 'read' | 'readwrite' | 'readput';
 
 /**
+ * Grants `s3:PutObject` (and `s3:GetObject`) under the given key prefixes of one bucket only,
+ * e.g. `renders/` of the render cache: a role that writes nothing else there. Each prefix's
+ * trailing wildcard is acknowledged for cdk-nag on this role.
+ * @param prefixes key prefixes ending in `/`
+ */
+export function grantBucketPrefixes(
+  role: iam.Role,
+  bucket: s3.Bucket,
+  prefixes: readonly string[],
+  actions: readonly string[] = ['s3:GetObject', 's3:PutObject'],
+): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: [...actions],
+      resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+    }),
+  );
+  const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+  for (const prefix of prefixes) {
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${prefix}*]`,
+      reason:
+        `Keys under ${prefix} in the ${bucket.node.id} bucket are made at run time (design ids, ` +
+        `hashes); the grant is that prefix only, for ${actions.join(', ')}.`,
+    });
+  }
+}
+
+/**
  * Grants access to one bucket: `list` = ListBucket only (HeadBucket, listings); `read` adds
  * GetObject (ListBucket makes a missing key a 404, not a 403); `readput` adds PutObject;
  * `readwrite` adds DeleteObject and AbortMultipartUpload. The object resource `<bucket>/*` is

@@ -10,6 +10,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
@@ -19,9 +20,43 @@ import {
   PROJECT_ROOT,
   TABLE_READ,
   grantBucket,
+  grantBucketPrefixes,
   grantTable,
 } from './handler-function.ts';
 import { NodeModulesLayer, lambdaArchitecture, type CpuArch } from './node-modules-layer.ts';
+
+/**
+ * What the render function writes to S3, by bucket: the render cache and the screenshot cache
+ * (renders bucket; functions/render/service.ts `renderCacheKey`, dynamic.ts `screenshot`) and
+ * the static layers (assets bucket; renderer.ts `staticLayerKey`).
+ */
+export const RENDER_WRITES = {
+  renders: ['renders/', 'screenshots/'],
+  assets: ['static-layers/'],
+} as const;
+
+/**
+ * The one table write of the render function: the view counter of a design item
+ * (functions/designs/store.ts `recordDesignViews`). Its partition key (ElectroDB's
+ * `$picsnippets#designid_…`) and the attributes the update names: the counter, the views sort
+ * key, the list key its condition reads, and the entity markers ElectroDB sets on every update. A render role cannot change a
+ * design's team, status, document or any other item.
+ */
+export const VIEW_COUNTER = {
+  leadingKey: '$picsnippets#designid_*',
+  attributes: [
+    'pk',
+    'sk',
+    // Named in the update's condition when the item has a list key (it is read, not changed).
+    'listKey',
+    'counter',
+    'listedViews',
+    'gsi5sk',
+    'designId',
+    '__edb_e__',
+    '__edb_v__',
+  ],
+} as const;
 
 /** Where `npm run build:render` writes the render page (index.html + js). */
 export const RENDER_PAGE_DIST = join(PROJECT_ROOT, 'functions', 'render', 'page', 'dist');
@@ -185,9 +220,24 @@ export class Render extends Construct {
     });
     this.fn = this.handler.fn;
     const role = this.handler.role;
-    grantBucket(role, props.renders, 'readwrite');
-    grantBucket(role, props.assets, 'readput');
-    grantTable(role, props.table, [...TABLE_READ, 'dynamodb:UpdateItem']);
+    // Least privilege (docs/security.md "The render role"): read what a render draws; write only
+    // the render cache, screenshots and static layers, and on the table only the view counter.
+    grantBucket(role, props.renders, 'list');
+    grantBucketPrefixes(role, props.renders, RENDER_WRITES.renders);
+    grantBucket(role, props.assets, 'read');
+    grantBucketPrefixes(role, props.assets, RENDER_WRITES.assets, ['s3:PutObject']);
+    grantTable(role, props.table, TABLE_READ);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [VIEW_COUNTER.leadingKey] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...VIEW_COUNTER.attributes] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+    );
 
     this.functionUrl = this.handler.fn.addFunctionUrl({
       authType: lambda.FunctionUrlAuthType.AWS_IAM,

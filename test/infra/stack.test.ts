@@ -16,6 +16,8 @@ import {
   RENDER_MEMORY_MB,
   RENDER_ORIGIN_READ_TIMEOUT,
   RENDER_TIMEOUT,
+  RENDER_WRITES,
+  VIEW_COUNTER,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
 import { FONTSOURCE_CDN_URL } from '#shared/security.ts';
@@ -323,6 +325,45 @@ describe('render', () => {
         FunctionName: { 'Fn::GetAtt': [urlId, 'FunctionArn'] },
         SourceArn: Match.objectLike({ 'Fn::Join': Match.anyValue() }),
       });
+    }
+  });
+
+  it('lets the render role write only the caches, static layers and the view counter', () => {
+    const [, fn] = renderFunction();
+    const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId))
+      .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    const actionsOf = (s: Statement) => [s.Action].flat();
+    const writes = statements.filter((s) =>
+      actionsOf(s).some((a) =>
+        /^(s3:(Put|Delete)|dynamodb:(Put|Update|Delete|BatchWrite))/.test(a),
+      ),
+    );
+    // S3 writes: PutObject on the three prefixes only; nothing deletes.
+    const s3Writes = writes.filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+    expect(s3Writes.flatMap(actionsOf).filter((a) => a !== 's3:GetObject')).toEqual([
+      's3:PutObject',
+      's3:PutObject',
+    ]);
+    const writtenPrefixes = JSON.stringify(s3Writes.map((s) => s.Resource));
+    for (const prefix of [...RENDER_WRITES.renders, ...RENDER_WRITES.assets]) {
+      expect(writtenPrefixes).toContain(`/${prefix}*`);
+    }
+    expect(writtenPrefixes).not.toMatch(/Arn"\]\},"\/\*"/);
+    // The table: UpdateItem alone, on design items' view counter, by condition.
+    const tableWrites = writes.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+    expect(tableWrites).toHaveLength(1);
+    expect(actionsOf(tableWrites[0]!)).toEqual(['dynamodb:UpdateItem']);
+    expect(tableWrites[0]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [VIEW_COUNTER.leadingKey] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...VIEW_COUNTER.attributes] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+    });
+    // Neither a design's document, team or status nor any key of another list.
+    for (const attribute of ['document', 'teamId', 'status', 'gsi1pk', 'gsi5pk']) {
+      expect(VIEW_COUNTER.attributes).not.toContain(attribute);
     }
   });
 
