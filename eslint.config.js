@@ -1,8 +1,9 @@
-// ESLint flat config: typescript-eslint everywhere, react-hooks for the SPA; zero warnings
-// (npm run lint passes --max-warnings 0).
+// ESLint flat config: typescript-eslint everywhere, react-hooks for the SPA, eslint-plugin-regexp
+// for every regex; zero warnings (npm run lint passes --max-warnings 0).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
 
 export default tseslint.config(
@@ -18,6 +19,7 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  regexp.configs['flat/recommended'],
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { globals: { ...globals.node } },
@@ -27,6 +29,18 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // Every regex linear (DESIGN.md §5 "Hostile input is bounded"; docs/security.md "Linear
+      // regular expressions"): no backtracking within a match, no quadratic moves across
+      // start positions.
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      // Style only (how a character class is spelled, unused groups): off.
+      'regexp/prefer-w': 'off',
+      'regexp/prefer-d': 'off',
+      'regexp/negation': 'off',
+      'regexp/use-ignore-case': 'off',
+      'regexp/match-any': 'off',
+      'regexp/no-unused-capturing-group': 'off',
     },
   },
   {
@@ -35,6 +49,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+    },
+  },
+  {
+    // Not linear yet, and seeing only trusted or the typing user's own text: the seed's installed
+    // font package names, and the registration form's team slug of what the user types (the
+    // server's teamSlug is linear).
+    files: ['infra/local/seed-fonts.ts', 'web/src/features/registration/account.ts'],
+    rules: {
+      'regexp/no-super-linear-backtracking': 'off',
+      'regexp/no-super-linear-move': 'off',
+      'regexp/optimal-quantifier-concatenation': 'off',
     },
   },
 );

@@ -20,6 +20,7 @@ import { PARAMETER_MESSAGES } from './parameter-rules.ts';
 import { providerOf, wistiaMediaId, type Provider } from './providers/index.ts';
 import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
 import { WEB_TRACKING_SCRIPT_FILE, WEB_TRACKING_SCRIPT_VERSION } from './web-tracking-script.ts';
+import { EMAIL_SHAPE, trimEndChar } from './strings.ts';
 
 /** A text parameter or a dynamic sticker's parameter, as the export screen holds it. */
 export interface ExportParameter {
@@ -95,7 +96,7 @@ function uniqueByName(parameters: readonly ExportParameter[]): ExportParameter[]
 
 /** The render URL's path: base, cache id, `/pdf` (spec 001 §7). */
 export function renderPath(input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf'>): string {
-  return `${input.base_url.replace(/\/+$/, '')}${input.cacheId ? `/${input.cacheId}` : ''}${
+  return `${trimEndChar(input.base_url, '/')}${input.cacheId ? `/${input.cacheId}` : ''}${
     input.pdf ? '/pdf' : ''
   }`;
 }
@@ -193,7 +194,7 @@ export function buildHtmlSnippet(url: string, options: HtmlOptions = {}): string
 
 /** The address of the web-tracking script on the product's origin, versioned for caching. */
 export function webTrackingScriptUrl(origin: string): string {
-  return `${origin.replace(/\/+$/, '')}/js/${WEB_TRACKING_SCRIPT_FILE}?v=${WEB_TRACKING_SCRIPT_VERSION}`;
+  return `${trimEndChar(origin, '/')}/js/${WEB_TRACKING_SCRIPT_FILE}?v=${WEB_TRACKING_SCRIPT_VERSION}`;
 }
 
 export interface WebTrackingOptions extends HtmlOptions {
@@ -295,7 +296,7 @@ export function exportValueProblem(provider: Provider, parameter: ExportParamete
   if (value === '' || provider.parseTag(value)) return null;
   switch (parameter.dynamicStickerType) {
     case 'gravatar':
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? null : EXPORT_MESSAGES.invalidEmail;
+      return EMAIL_SHAPE.test(value) ? null : EXPORT_MESSAGES.invalidEmail;
     case 'hostedImage': {
       const url = isHttpUrl(value);
       if (!url) return EXPORT_MESSAGES.invalidUrl;

@@ -15,6 +15,8 @@
  * objects, fetched under `font-src`). The render page never fetches the CDN itself: its font
  * URLs are paths on its own origin that the render function answers (functions/render/fonts.ts).
  */
+import { trimEndChar } from './strings.ts';
+
 export const STRIPE_CSP = {
   script: 'https://js.stripe.com',
   frame: 'https://js.stripe.com https://hooks.stripe.com',
@@ -49,7 +51,7 @@ export function fontCdnSource(url: string): string {
   if (parsed.username || parsed.password || parsed.search || parsed.hash) {
     throw new Error(`The font CDN URL may not carry credentials, a query or a fragment: ${url}`);
   }
-  const path = parsed.pathname.replace(/\/*$/, '/');
+  const path = `${trimEndChar(parsed.pathname, '/')}/`;
   if (!/^[A-Za-z0-9._~%@/-]+$/.test(path)) {
     throw new Error(`The font CDN URL's path has characters a policy cannot hold: ${url}`);
   }

@@ -11,6 +11,7 @@ import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
+import { trimChar } from '#shared/strings.ts';
 
 /** Messages of spec 001 §5 (and Laravel's, which the spec's SPA shows, where it has none). */
 export const MESSAGES = {
@@ -36,10 +37,7 @@ const COMMON = new Set(dictionary['passwords-common'] as string[]);
  * spec's JavaScript `\W` would turn "Café" into "caf-").
  */
 export function teamSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
+  return trimChar(name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-'), '-');
 }
 
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */

@@ -26,6 +26,7 @@ import {
   providerGuard,
 } from '#functions/merge-tags/provider-http.ts';
 import { storeUpload } from './library.ts';
+import { trimEndChar } from '#shared/strings.ts';
 
 /** The stock-photo services (spec 000 §3 Image `from`). */
 export const STOCK_SOURCES = ['unsplash', 'pixabay'] as const;
@@ -125,7 +126,7 @@ export function stockServices(): Partial<Record<StockSource, Service>> {
   for (const entry of (c.STOCK_API_URLS ?? '').split(',')) {
     const [name, url] = entry.split('=', 2).map((s) => s.trim());
     if ((STOCK_SOURCES as readonly string[]).includes(name ?? '') && url)
-      bases[name as StockSource] = url.replace(/\/+$/, '');
+      bases[name as StockSource] = trimEndChar(url, '/');
   }
   const out: Partial<Record<StockSource, Service>> = {};
   if (c.UNSPLASH_ACCESS_KEY) out.unsplash = { base: bases.unsplash, key: c.UNSPLASH_ACCESS_KEY };

@@ -56,7 +56,10 @@ export async function sendMail(mail: Mail): Promise<void> {
       JSON.stringify(message, null, 2),
     );
   }
-  logger.info('mail sent', { to: mail.to.replace(/^(.).*@/, '$1…@'), subject: mail.subject });
+  // The address's first character and domain only: `a…@example.com`.
+  const at = mail.to.indexOf('@');
+  const to = at > 0 ? `${mail.to[0]}…${mail.to.slice(at)}` : mail.to;
+  logger.info('mail sent', { to, subject: mail.subject });
 }
 
 /** The local outbox, newest first. */

@@ -28,6 +28,7 @@ import type { UrlGuard } from '#lib/ssrf.ts';
 import { LIVE_ADAPTERS } from './adapters.ts';
 import type { CredentialStore } from './credentials.ts';
 import { providerGetJson, ProviderCallError } from './provider-http.ts';
+import { trimEndChar } from '#shared/strings.ts';
 
 /** Keap's authorize page (the user signs in to Keap there). */
 export const KEAP_AUTHORIZE_URL = 'https://accounts.infusionsoft.com/app/oauth/authorize';
@@ -59,7 +60,7 @@ export function keapApp(
 
 /** The redirect URI registered with Keap: the callback on the product's public origin. */
 export const keapRedirectUri = (c: Config = config()): string =>
-  `${c.PUBLIC_URL.replace(/\/+$/, '')}${KEAP_CALLBACK_PATH}`;
+  `${trimEndChar(c.PUBLIC_URL, '/')}${KEAP_CALLBACK_PATH}`;
 
 /** What a state carries. */
 export interface KeapState {
@@ -131,7 +132,7 @@ export interface KeapDeps {
 
 /** Keap's API origin: the configured one, else the live adapter's. */
 export const keapApiBase = (baseUrls: Partial<Record<string, string>>): string =>
-  (baseUrls.infusionsoft ?? LIVE_ADAPTERS.infusionsoft!.baseUrl).replace(/\/+$/, '');
+  trimEndChar(baseUrls.infusionsoft ?? LIVE_ADAPTERS.infusionsoft!.baseUrl, '/');
 
 /** Reads a token answer (`access_token`, `refresh_token`, `expires_in` s). */
 function tokensOf(answer: unknown, now: number): KeapTokens {

@@ -19,6 +19,7 @@ import { LIVE_ADAPTERS, apiBaseUrls, type LiveAdapter } from './adapters.ts';
 import { dynamoCredentials, type CredentialStore } from './credentials.ts';
 import { keapAwareCredentials, keapDeps } from './keap-oauth.ts';
 import { ProviderCallError, providerGetJson, providerGuard } from './provider-http.ts';
+import { trimEndChar } from '#shared/strings.ts';
 
 /** What `POST /api/merge-tag` answers. */
 export interface MergeTagAnswer {
@@ -112,7 +113,7 @@ function callAdapter(
   token: string,
   deps: MergeTagDeps,
 ): Promise<MergeTagChoice[]> {
-  const base = (deps.baseUrls[value] ?? adapter.baseUrl).replace(/\/+$/, '');
+  const base = trimEndChar(deps.baseUrls[value] ?? adapter.baseUrl, '/');
   return adapter.fields(
     (path, headers) =>
       providerGetJson(deps.guard, `${base}${path}`, { headers, timeoutMs: deps.timeoutMs }),

@@ -16,6 +16,7 @@ import { stickerBox } from '#shared/scene/resolve.ts';
 import { getBrowser } from './browser.ts';
 import { withTimeout } from './service.ts';
 import { svgRefusal } from './svg.ts';
+import { EMAIL_SHAPE } from '#shared/strings.ts';
 
 /** Image types a hosted image may be (spec 000 §5, plus webp from the export form, spec 001 §5). */
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
@@ -142,7 +143,7 @@ export async function gravatar(
   const box = stickerBox(sticker);
   const size = Math.min(2048, Math.max(16, Math.round(Math.max(box.width, box.height))));
   for (const address of [email, fallback]) {
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address.trim())) continue;
+    if (!EMAIL_SHAPE.test(address.trim())) continue;
     const url = `${config().GRAVATAR_BASE_URL}/${gravatarHash(address)}?s=${size}&d=404`;
     const image = await cached(`gravatar:${url}`, IMAGE_TTL_MS, async () => {
       const res = await renderGuard().fetch(url, {

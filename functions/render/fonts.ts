@@ -21,6 +21,7 @@ import { urlGuard } from '#lib/ssrf.ts';
 import { resolveFont } from '#shared/fonts/catalogue.ts';
 import type { CustomFont, FontFaceRule } from '#shared/fonts/types.ts';
 import type { ResolvedScene } from '#shared/scene/resolve.ts';
+import { trimEndChar } from '#shared/strings.ts';
 
 /** How long a team's uploaded-font list is reused, ms. */
 const TEAM_FONTS_TTL_MS = 60_000;
@@ -170,7 +171,7 @@ async function fromBucket(key: string): Promise<Buffer | undefined> {
 async function fromCdn(id: string, file: string): Promise<Buffer | undefined> {
   const base = config().FONT_CDN_URL;
   if (!base) return undefined;
-  const res = await urlGuard.fetch(`${base.replace(/\/+$/, '')}/${id}@latest/${file}`, {
+  const res = await urlGuard.fetch(`${trimEndChar(base, '/')}/${id}@latest/${file}`, {
     timeoutMs: CDN_TIMEOUT_MS,
     maxBytes: MAX_FONT_FILE_BYTES,
     accept: 'font/woff2',

@@ -27,6 +27,7 @@ import type {
   FontOption,
   HostedFamily,
 } from './types.ts';
+import { trimEndChar } from '../strings.ts';
 
 export type * from './types.ts';
 
@@ -208,7 +209,7 @@ export function resolveFont(family: string, sources: FontSources = {}): FontReso
   if (sources.cdnUrl && !builtIn) {
     const listed = [...fontCatalogue().keys()].find((f) => f.toLowerCase() === key);
     if (listed) {
-      const base = sources.cdnUrl.replace(/\/+$/, '');
+      const base = trimEndChar(sources.cdnUrl, '/');
       const id = fontsourceId(listed);
       return {
         family: listed,

@@ -80,7 +80,7 @@ async function catalogue(): Promise<Map<string, FontCategory>> {
 /** Parses a fontsource sheet's `@font-face` blocks into faces (woff2 files only). */
 function parseSheet(css: string): Array<HostedFamily['faces'][number] & { family: string }> {
   const faces = [];
-  for (const [, block] of css.matchAll(/@font-face\s*{([^}]*)}/g)) {
+  for (const [, block] of css.matchAll(/@font-face\s*\{([^}]*)\}/g)) {
     const get = (name: string) => new RegExp(`${name}:\\s*([^;]+);`).exec(block!)?.[1]?.trim();
     const file = /url\(\.\/files\/([^)]+\.woff2)\)/.exec(block!)?.[1];
     const family = get('font-family')?.replace(/^['"]|['"]$/g, '');

@@ -65,7 +65,7 @@ const valueOf = (page: Page, label: string) =>
 /** The canvas size the toolbar shows, px. */
 const canvasSize = (page: Page) =>
   page.$eval('[data-testid="canvas-size"]', (el) => {
-    const m = /(\d+) × (\d+)/.exec(el.textContent ?? '');
+    const m = /(?<!\d)(\d+) × (\d+)/.exec(el.textContent ?? '');
     return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
   });
 

@@ -87,7 +87,7 @@ describe('a substituted URL draws what the plain value draws (issue #9 item 4)',
   it('a Klaviyo recipient without the field gets the design’s fallback', async () => {
     // Klaviyo's `default:''` writes nothing: `first_name=` reaches the render service.
     const url = buildRenderUrl(exportOf(PROVIDERS.find((p) => p.value === 'klaviyo')!)).replace(
-      /\{\{[^}]*\}\}/,
+      /\{\{[^{}]*\}\}/,
       '',
     );
     const empty = await fetchImage(url);

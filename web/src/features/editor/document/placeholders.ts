@@ -245,7 +245,7 @@ export function shiftPlaceholder(
       selection: { start, end: start + piece.length },
     };
   }
-  const previous = /(\S+)(\s*)$/.exec(before);
+  const previous = /(?<!\S)(\S+)(\s*)$/.exec(before);
   if (!previous) return { text, selection: { start: range.start, end: range.end } };
   const start = previous.index;
   return {
