@@ -11,8 +11,12 @@ if (!root) throw new Error('index.html has no #root element');
 // Who is signed in, asked once at start; the header shows the loading state until then.
 void useAppStore.getState().loadSession();
 
+// `useTransitions={false}`: a navigation renders the new page in one piece, not as a
+// transition that keeps the old page on screen, and taking input, while the new one renders in
+// slices (on a slow machine for hundreds of ms): what a user typed into the old page's form in
+// that time was lost with it (docs/decisions.md "Forms keep what is typed while a page settles").
 createRoot(root).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <RouterProvider router={router} useTransitions={false} />
   </StrictMode>,
 );

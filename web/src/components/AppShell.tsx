@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { useLayoutEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { LogoMark } from './LogoMark.tsx';
 import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
@@ -16,20 +16,29 @@ const SIGNED_IN_NAV = [{ to: '/dashboard', label: 'Dashboard', end: false }] as 
 
 /**
  * The frame of every page: skip link, header with the product name, navigation and the
- * account corner ({@link SessionNav}), the main landmark and a footer. After a client-side navigation, focus moves to `<main>` so keyboard
- * and screen-reader users start at the new page's content, as after a full page load.
+ * account corner ({@link SessionNav}), the main landmark and a footer. After a client-side
+ * navigation, focus moves to `<main>` so keyboard and screen-reader users start at the new page's
+ * content, as after a full page load; a field of the new page that already has focus (its own
+ * autofocus) keeps it.
  */
 export function AppShell() {
   useSessionKeepAlive();
   const signedIn = useAppStore((s) => s.user !== null);
   const { pathname } = useLocation();
+  // A page whose code is still on its way (a lazy route's chunk): the page being left stays on
+  // screen meanwhile, dimmed and inert, so nothing is typed into a form that is about to go.
+  const leaving = useNavigation().state !== 'idle';
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);
 
-  useEffect(() => {
+  // In the commit that shows the new page, before the browser hands the user its fields: an
+  // effect ran after it, and could pull focus out of a field the user had already clicked into
+  // and was typing in (test/e2e/forms-settle.test.ts).
+  useLayoutEffect(() => {
     if (firstPath.current === pathname) return;
     firstPath.current = '';
-    mainRef.current?.focus();
+    const main = mainRef.current;
+    if (main && !holdsTypingFocus(main)) main.focus();
   }, [pathname]);
 
   return (
@@ -57,9 +66,19 @@ export function AppShell() {
           <SessionNav />
         </div>
       </header>
-      <main id="main" ref={mainRef} tabIndex={-1} className="site-main">
+      <main
+        id="main"
+        ref={mainRef}
+        tabIndex={-1}
+        className="site-main"
+        inert={leaving}
+        aria-busy={leaving}
+      >
         <Outlet />
       </main>
+      <p role="status" className="visually-hidden">
+        {leaving ? 'Loading the page…' : ''}
+      </p>
       <footer className="site-footer">
         <div className="container">
           <p>PicSnippets: personalised images for every recipient.</p>
@@ -69,3 +88,21 @@ export function AppShell() {
     </div>
   );
 }
+
+/**
+ * Whether focus is in a control of `main` that takes typing (a text field, a select, an editable
+ * region), which a navigation's focus move must leave alone.
+ */
+function holdsTypingFocus(main: HTMLElement): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active === main || !main.contains(active)) return false;
+  return (
+    active.isContentEditable ||
+    active instanceof HTMLTextAreaElement ||
+    active instanceof HTMLSelectElement ||
+    (active instanceof HTMLInputElement && !NOT_TYPED.has(active.type))
+  );
+}
+
+/** Input types that take no typing. */
+const NOT_TYPED = new Set(['button', 'checkbox', 'radio', 'submit', 'reset', 'image', 'file']);

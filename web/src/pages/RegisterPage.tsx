@@ -120,10 +120,12 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
   const [registered, setRegistered] = useState(false);
   const [focus, setFocus] = useState<{ target: FocusTarget } | null>(null);
 
-  // The invited address goes into an empty e-mail field once (the user may still change it).
-  const invitation = useInvitation(query.invitation, ({ email }) =>
-    setValues((v) => (v.email === '' ? { ...v, email } : v)),
-  );
+  // The invited address goes into the e-mail field once, unless the user has typed in it before
+  // the invitation answered (server data fills only an untouched field; they may still change it).
+  const emailTyped = useRef(false);
+  const invitation = useInvitation(query.invitation, ({ email }) => {
+    if (!emailTyped.current) setValues((v) => ({ ...v, email }));
+  });
 
   const planList = usePlans();
   const defaults = useMemo(
@@ -181,6 +183,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
   }
 
   function change<F extends AccountField>(field: F, value: AccountValues[F]) {
+    if (field === 'email') emailTyped.current = true;
     setValues((v) => {
       const next = { ...v, [field]: value };
       if (field === 'team' && !slugEdited) next.team_slug = teamSlug(String(value));
