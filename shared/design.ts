@@ -33,6 +33,46 @@ export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.t
 export const DEFAULT_CANVAS = { width: 900, height: 600 } as const;
 /** Widest canvas, px (spec 000 §5, §9). */
 export const MAX_CANVAS_WIDTH = 1056;
+/**
+ * Design bounds (docs/security.md "Design bounds"): sizes and counts no real design reaches, so
+ * that no design, however written, costs a render or the editor more than these. Enforced by
+ * the schemas below on every write; `restoreDesign` clamps or cuts a stored design past them.
+ * Units: px for sizes, characters (code points, as zod counts them) for text, items for counts.
+ */
+export const DESIGN_BOUNDS = {
+  /** Canvas width, px (spec 000 §5, §9). */
+  canvasWidth: MAX_CANVAS_WIDTH,
+  /** Canvas height, px: four times the widest canvas. */
+  canvasHeight: 4096,
+  /** Text snippets in a design. */
+  textSnippets: 50,
+  /** A snippet's text (and first text) with its placeholders, characters. */
+  textLength: 1000,
+  /** Parameters (merge fields) of one text snippet. */
+  parametersPerSnippet: 20,
+  /** A snippet's box width, height and widths kept by the editor, px. */
+  snippetSize: 4096,
+  /** Stickers of every kind in a design. */
+  stickers: 50,
+  /** Dynamic stickers (QR, gravatar, hosted image, screenshot) in a design. */
+  dynamicStickers: 10,
+  /** A sticker's intrinsic width and height, px (512 and 910 in practice, spec 000 §9). */
+  stickerSize: 4096,
+  /** A sticker's scaleX and scaleY. */
+  stickerScale: 100,
+  /** A sticker's drawn width and height (intrinsic size × scale), px. */
+  stickerDrawnSize: 4096,
+} as const;
+
+/**
+ * Messages of the bounds in Laravel's wording, as the spec's own use it ('The title may not be
+ * greater than 255 characters', spec 000 §5).
+ */
+const tooLong = (field: string, max: number) =>
+  `The ${field} may not be greater than ${max} characters.`;
+const tooBig = (field: string, max: number) => `The ${field} may not be greater than ${max}.`;
+const tooMany = (field: string, max: number) => `The ${field} may not have more than ${max} items.`;
+
 /** Largest font size, px (spec 000 §5 "max font size value 80"). */
 export const MAX_FONT_SIZE = 80;
 /** A new snippet's font size, px (spec 000 §9). */
@@ -103,16 +143,23 @@ export const DisplayInfoSchema = z.looseObject({
   parameters: z.array(z.unknown()).optional(),
 });
 
+/** A size in px within the design bounds. */
+const snippetSize = (field: string) =>
+  z.number().positive().max(DESIGN_BOUNDS.snippetSize, tooBig(field, DESIGN_BOUNDS.snippetSize));
+
 /**
  * A text snippet's own fields (spec 000 §3, defaults from there); `TextSnippetSchema` adds the
  * defaults that depend on other fields. Use this one for `.shape`, `.pick` or `.partial`.
  */
 export const TextSnippetFieldsSchema = z.object({
   id: z.string().min(1),
-  /** Text with `{{param}}` placeholders. */
-  text: z.string(),
+  /** Text with `{{param}}` placeholders, at most 1000 characters. */
+  text: z.string().max(DESIGN_BOUNDS.textLength, tooLong('text', DESIGN_BOUNDS.textLength)),
   /** The text with placeholders as first written; defaults to `text`. */
-  original_text: z.string().optional(),
+  original_text: z
+    .string()
+    .max(DESIGN_BOUNDS.textLength, tooLong('original text', DESIGN_BOUNDS.textLength))
+    .optional(),
   display_info: DisplayInfoSchema.nullable().default(null),
   fontFamily: z.string().min(1).default('Journal'),
   fontStyle: z.enum(['normal', 'italic']).default('normal'),
@@ -133,20 +180,26 @@ export const TextSnippetFieldsSchema = z.object({
    */
   minFontSize: z.number().positive().max(MAX_FONT_SIZE).optional(),
   /** px; the widest the box may grow, if the editor set one. */
-  maxWidth: z.number().positive().nullable().default(null),
+  maxWidth: snippetSize('max width').nullable().default(null),
   /** px; the width before the last resize, if the editor kept it. */
-  originalWidth: z.number().positive().nullable().default(null),
+  originalWidth: snippetSize('original width').nullable().default(null),
   /** Box width the text wraps in, px. */
-  width: z.number().positive(),
+  width: snippetSize('width'),
   /** Box height, px, as the editor last laid it out (the renderer measures its own). */
-  height: z.number().positive().nullable().default(null),
+  height: snippetSize('height').nullable().default(null),
   left: z.number(),
   top: z.number(),
   /** Wrap toggle of the selection overlay (spec 000 §4). */
   textWrap: z.boolean().default(true),
   /** Font size and minimum font size move together (spec 000 §4 "Linked font sizes"). */
   linked: z.boolean().default(true),
-  parameters: z.array(ParameterSchema).default([]),
+  parameters: z
+    .array(ParameterSchema)
+    .max(
+      DESIGN_BOUNDS.parametersPerSnippet,
+      tooMany('parameters', DESIGN_BOUNDS.parametersPerSnippet),
+    )
+    .default([]),
 });
 
 /**
@@ -182,6 +235,13 @@ export const StickerFilterSchema = z.looseObject({
   alpha: z.number().optional(),
 });
 
+/** A sticker's intrinsic size in px within the design bounds. */
+const stickerSize = (field: string) =>
+  z.number().positive().max(DESIGN_BOUNDS.stickerSize, tooBig(field, DESIGN_BOUNDS.stickerSize));
+/** A sticker's scale within the design bounds. */
+const stickerScale = (field: string) =>
+  z.number().positive().max(DESIGN_BOUNDS.stickerScale, tooBig(field, DESIGN_BOUNDS.stickerScale));
+
 /**
  * A sticker on the canvas (spec 000 §3 `graphics_data`). Geometry in canvas px with a top-left
  * origin: the intrinsic size (512 by default; 910x512 for screenshots, spec 000 §9) times the
@@ -191,45 +251,72 @@ export const StickerFilterSchema = z.looseObject({
  * Dynamic stickers take their value from the parameter `dynamicStickerParamName`, else from the
  * fallback `dynamicStickerUrl` (a URL, an e-mail for gravatar, any text for QR).
  */
-export const StickerSchema = z.object({
-  uuid: z.string().min(1),
-  type: z.literal('stickers').default('stickers'),
-  stickerType: z.enum(['plain', 'upload', 'dynamicSticker']).default('plain'),
-  /** Image of a plain or uploaded sticker: an assets-bucket key or an https URL. */
-  url: z.string().default(''),
-  dynamicStickerType: z
-    .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar'])
-    .nullable()
-    .default(null),
-  dynamicStickerParamName: z.string().nullable().default(null),
-  /** The dynamic sticker's fallback value, at most 255 characters (spec 000 §5 validations). */
-  dynamicStickerUrl: z.string().max(MAX_VALUE_LENGTH).default(''),
-  /** The image the editor last generated for the dynamic sticker (a URL), if any. */
-  dynamicStickerNewUrl: z.string().nullable().default(null),
-  /** The QR code image the editor last generated, if any. */
-  newQrDataUrl: z.string().nullable().default(null),
-  /** Screenshot device: mobile 910x512, else desktop. */
-  isMobile: z.boolean().default(false),
-  /** QR colour; #111111 (spec 000 §9, the reading that serves users: near-black scans well). */
-  qrCodeColor: z.string().default('#111111'),
-  /** QR quiet zone in modules, 0–20 (spec 000 §5), default 0. */
-  marginSize: z.number().int().min(0).max(20).default(0),
-  isTransparent: z.boolean().default(false),
-  /** Colour filters of the sticker image (spec 000 §3). */
-  filters: z.array(StickerFilterSchema).default([]),
-  left: z.number(),
-  top: z.number(),
-  /** Always the top-left corner once restored (see above). */
-  originX: z.enum(['left', 'center', 'right']).default('left'),
-  originY: z.enum(['top', 'center', 'bottom']).default('top'),
-  width: z.number().positive().default(512),
-  height: z.number().positive().default(512),
-  scaleX: z.number().positive().default(0.1),
-  scaleY: z.number().positive().default(0.1),
-  /** Degrees, 0–360. */
-  angle: z.number().min(0).max(360).default(0),
-});
+export const StickerSchema = z
+  .object({
+    uuid: z.string().min(1),
+    type: z.literal('stickers').default('stickers'),
+    stickerType: z.enum(['plain', 'upload', 'dynamicSticker']).default('plain'),
+    /** Image of a plain or uploaded sticker: an assets-bucket key or an https URL. */
+    url: z.string().default(''),
+    dynamicStickerType: z
+      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar'])
+      .nullable()
+      .default(null),
+    dynamicStickerParamName: z.string().nullable().default(null),
+    /** The dynamic sticker's fallback value, at most 255 characters (spec 000 §5 validations). */
+    dynamicStickerUrl: z.string().max(MAX_VALUE_LENGTH).default(''),
+    /** The image the editor last generated for the dynamic sticker (a URL), if any. */
+    dynamicStickerNewUrl: z.string().nullable().default(null),
+    /** The QR code image the editor last generated, if any. */
+    newQrDataUrl: z.string().nullable().default(null),
+    /** Screenshot device: mobile 910x512, else desktop. */
+    isMobile: z.boolean().default(false),
+    /** QR colour; #111111 (spec 000 §9, the reading that serves users: near-black scans well). */
+    qrCodeColor: z.string().default('#111111'),
+    /** QR quiet zone in modules, 0–20 (spec 000 §5), default 0. */
+    marginSize: z.number().int().min(0).max(20).default(0),
+    isTransparent: z.boolean().default(false),
+    /** Colour filters of the sticker image (spec 000 §3). */
+    filters: z.array(StickerFilterSchema).default([]),
+    left: z.number(),
+    top: z.number(),
+    /** Always the top-left corner once restored (see above). */
+    originX: z.enum(['left', 'center', 'right']).default('left'),
+    originY: z.enum(['top', 'center', 'bottom']).default('top'),
+    /** Intrinsic size, px, at most 4096 (design bounds). */
+    width: stickerSize('width').default(512),
+    height: stickerSize('height').default(512),
+    /** At most 100, and the drawn size (size × scale) at most 4096 px (design bounds). */
+    scaleX: stickerScale('scale x').default(0.1),
+    scaleY: stickerScale('scale y').default(0.1),
+    /** Degrees, 0–360. */
+    angle: z.number().min(0).max(360).default(0),
+  })
+  .superRefine((sticker, ctx) => {
+    // Reported on the scale, as a maximum, so that restoreDesign clamps the scale.
+    const max = DESIGN_BOUNDS.stickerDrawnSize;
+    for (const [size, scale] of [
+      ['width', 'scaleX'],
+      ['height', 'scaleY'],
+    ] as const) {
+      const intrinsic = sticker[size];
+      if (!(intrinsic > 0) || !(intrinsic * sticker[scale] > max)) continue;
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'number',
+        maximum: max / intrinsic,
+        inclusive: true,
+        path: [scale],
+        input: sticker[scale],
+        message: `The sticker may not be drawn ${size === 'width' ? 'wider' : 'taller'} than ${max} px.`,
+      });
+    }
+  });
 export type Sticker = z.output<typeof StickerSchema>;
+
+/** How many of the stickers are dynamic (the design bounds count them apart). */
+const dynamicStickerCount = (stickers: Array<{ stickerType: string }>): number =>
+  stickers.filter((s) => s.stickerType === 'dynamicSticker').length;
 
 /** A merge tag the user picked on the export screen (spec 001 §3 "merge tag choice", issue #9). */
 export const MergeTagChoiceSchema = z.looseObject({
@@ -253,9 +340,19 @@ export const DesignDocumentFieldsSchema = z.object({
   image_height: z.number().int().positive().nullable().default(null),
   /** Rotation of the base photo, degrees, 0–360 (drawn in quarter turns). */
   image_angle: z.number().min(0).max(360).default(0),
-  /** Canvas size, px; default 900x600, width at most 1056 (spec 000 §9). */
-  canvas_width: z.number().int().positive().max(MAX_CANVAS_WIDTH).default(DEFAULT_CANVAS.width),
-  canvas_height: z.number().int().positive().default(DEFAULT_CANVAS.height),
+  /** Canvas size, px; default 900x600, width at most 1056 (spec 000 §9), height at most 4096. */
+  canvas_width: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_CANVAS_WIDTH, tooBig('canvas width', MAX_CANVAS_WIDTH))
+    .default(DEFAULT_CANVAS.width),
+  canvas_height: z
+    .number()
+    .int()
+    .positive()
+    .max(DESIGN_BOUNDS.canvasHeight, tooBig('canvas height', DESIGN_BOUNDS.canvasHeight))
+    .default(DEFAULT_CANVAS.height),
   /** The unit the editor shows sizes in (spec 000 §3, §9); storage stays in px. */
   size_option: z.enum(['px', 'in', 'mm', 'cm']).default('px'),
   flip_x: z.boolean().default(false),
@@ -274,9 +371,19 @@ export const DesignDocumentFieldsSchema = z.object({
   image_tags: z.array(z.string()).default([]),
   /** Output format of the render URL without an extension: JPEG for photos (issue: render §6). */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
-  text_snippets: z.array(TextSnippetSchema).default([]),
-  /** Stickers, drawn beneath the text snippets, in order. */
-  graphics_data: z.array(StickerSchema).default([]),
+  /** At most 50 (design bounds). */
+  text_snippets: z
+    .array(TextSnippetSchema)
+    .max(DESIGN_BOUNDS.textSnippets, tooMany('text snippets', DESIGN_BOUNDS.textSnippets))
+    .default([]),
+  /** Stickers, drawn beneath the text snippets, in order; at most 50, 10 of them dynamic. */
+  graphics_data: z
+    .array(StickerSchema)
+    .max(DESIGN_BOUNDS.stickers, tooMany('stickers', DESIGN_BOUNDS.stickers))
+    .refine((stickers) => dynamicStickerCount(stickers) <= DESIGN_BOUNDS.dynamicStickers, {
+      message: `The stickers may not have more than ${DESIGN_BOUNDS.dynamicStickers} dynamic stickers.`,
+    })
+    .default([]),
   /** Export settings (issue #9, spec 001 §7 "Export and merge tags"). */
   merge_tag_provider: z.string().nullable().default(null),
   merge_tag_storefront: z.string().nullable().default(null),
@@ -325,8 +432,11 @@ export class DesignRestoreError extends Error {
  *
  * Repairs, each reported as one human-readable line in `repaired`:
  * - numbers out of range are clamped (font size ≤ 80, stroke width 0–5, QR margin 0–20, canvas
- *   width ≤ 1056; spec 000 §5) and angles are brought into 0–360; whole-px fields are rounded;
- * - over-long fallbacks are cut at 255 characters;
+ *   width ≤ 1056, spec 000 §5; canvas height, sizes and scales to the design bounds) and
+ *   angles are brought into 0–360; whole-px fields are rounded;
+ * - over-long fallbacks are cut at 255 characters, over-long texts at 1000, and lists past
+ *   the design bounds (`DESIGN_BOUNDS`) keep their first items (dynamic stickers past 10 are
+ *   dropped); a sticker drawn larger than 4096 px gets the largest scale that fits;
  * - an invalid field that has a default gets the default;
  * - text snippets and stickers that cannot be drawn (missing geometry, no image, no dynamic
  *   type) are dropped rather than failing the whole design; so are unusable parameters;
@@ -361,7 +471,8 @@ export function restoreDesign(raw: unknown): { document: DesignDocument; repaire
   if (!baseCheck.success) throw unusable('The design has no base image.', baseCheck.error.issues);
 
   doc.text_snippets = repairList(doc, 'text_snippets', 'text snippet', repaired, repairSnippet);
-  doc.graphics_data = repairList(doc, 'graphics_data', 'sticker', repaired, repairSticker);
+  const stickers = repairList(doc, 'graphics_data', 'sticker', repaired, repairSticker);
+  doc.graphics_data = stickers && capDynamicStickers(stickers, repaired);
   const top = repairFields(doc, DesignDocumentFieldsSchema, 'design', repaired);
   if (typeof top === 'string') throw unusable(`The design document is unusable: ${top}.`, []);
   const parsed = DesignDocumentFieldsSchema.safeParse(top);
@@ -390,6 +501,26 @@ export function parseDesignDocument(raw: unknown): DesignDocument {
 }
 
 /**
+ * The canvas for a base photo (spec 000 §9 "Base image scaling": the photo covers the canvas):
+ * `width` px wide (at most 1056), the height keeping the photo's aspect ratio; a photo too tall
+ * for the design bounds (4096 px high) narrows the canvas instead.
+ * @param width the canvas width wanted, px.
+ * @param image the photo's own size, px; both > 0.
+ */
+export function canvasForPhoto(
+  width: number,
+  image: { width: number; height: number },
+): { canvas_width: number; canvas_height: number } {
+  let canvasWidth = Math.max(1, Math.min(MAX_CANVAS_WIDTH, Math.round(width)));
+  let canvasHeight = Math.max(1, Math.round((image.height * canvasWidth) / image.width));
+  if (canvasHeight > DESIGN_BOUNDS.canvasHeight) {
+    canvasHeight = DESIGN_BOUNDS.canvasHeight;
+    canvasWidth = Math.max(1, Math.round((canvasHeight * image.width) / image.height));
+  }
+  return { canvas_width: canvasWidth, canvas_height: canvasHeight };
+}
+
+/**
  * A new design's document (issue #5 "Creating a design"): the base photo, the canvas sized from
  * it (its width capped at 1056 px, the height keeping the aspect ratio; 900x600 when the
  * photo's size is unknown, spec 000 §9), and every other field at its default.
@@ -403,17 +534,16 @@ export function createDesignDocument(init: {
   image_height: number;
 }): DesignDocument {
   const known = isPositive(init.image_width) && isPositive(init.image_height);
-  const width = known ? Math.min(MAX_CANVAS_WIDTH, Math.round(init.image_width)) : 0;
+  const canvas = known
+    ? canvasForPhoto(init.image_width, { width: init.image_width, height: init.image_height })
+    : { canvas_width: DEFAULT_CANVAS.width, canvas_height: DEFAULT_CANVAS.height };
   return DesignDocumentFieldsSchema.parse({
     schemaVersion: CURRENT_SCHEMA_VERSION,
     image_id: init.image_id,
     base_image_key: init.base_image_key,
     image_width: known ? Math.round(init.image_width) : null,
     image_height: known ? Math.round(init.image_height) : null,
-    canvas_width: known ? width : DEFAULT_CANVAS.width,
-    canvas_height: known
-      ? Math.max(1, Math.round((init.image_height * width) / init.image_width))
-      : DEFAULT_CANVAS.height,
+    ...canvas,
   });
 }
 
@@ -483,6 +613,9 @@ function repairField(
   } else if (typeof current === 'string' && issue.code === 'too_big') {
     value[key] = Array.from(current).slice(0, Number(issue.maximum)).join('');
     return `${key} cut to ${String(issue.maximum)} characters`;
+  } else if (Array.isArray(current) && issue.code === 'too_big') {
+    value[key] = current.slice(0, Number(issue.maximum));
+    return `${key}: ${current.length} items cut to the first ${String(issue.maximum)}`;
   }
   if (current !== undefined && schema.shape[key]?.safeParse(undefined).success) {
     delete value[key];
@@ -576,6 +709,23 @@ function repairSticker(item: RawDocument, label: string, repaired: string[]): Ra
     return { ...fixed, left, top, originX: 'left', originY: 'top' };
   }
   return fixed;
+}
+
+/**
+ * The stickers with the dynamic ones past the design bound (10, `DESIGN_BOUNDS`) dropped, in
+ * order, each noted.
+ */
+function capDynamicStickers(stickers: unknown[], repaired: string[]): unknown[] {
+  let dynamic = 0;
+  return stickers.filter((sticker) => {
+    if (!isRecord(sticker) || sticker.stickerType !== 'dynamicSticker') return true;
+    dynamic += 1;
+    if (dynamic <= DESIGN_BOUNDS.dynamicStickers) return true;
+    repaired.push(
+      `sticker ${show(sticker.uuid)} dropped: over ${DESIGN_BOUNDS.dynamicStickers} dynamic stickers`,
+    );
+    return false;
+  });
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -16,6 +16,7 @@ import type { AuthContext } from '#lib/auth.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiResult } from '#lib/http.ts';
 import {
+  canvasForPhoto,
   DesignDocumentFieldsSchema,
   TextSnippetSchema,
   type DesignDocument,
@@ -24,7 +25,7 @@ import { findBaseImage, type BaseImage } from './base-images.ts';
 import { cloneDesign, createDesign } from './create.ts';
 import { saveCroppedImage } from './cropped-image.ts';
 import { EffectsSchema } from './effects.ts';
-import { exportRoutes } from './export.ts';
+import { exportRoutes, linkChange } from './export.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
 import {
   assertQrCode,
@@ -96,6 +97,21 @@ function assertSameBaseImage(current: DesignDocument, sent: Record<string, unkno
       image_id: ['The base image changes through PUT /api/pic-snippet/{id}/replace.'],
     });
   }
+}
+
+/**
+ * A full save's document with its link checked and normalised as `PUT …/link` does
+ * (export.ts `linkChange`: http(s) only, `https://` added, at most 2048 characters), so a full
+ * save cannot store a `javascript:` link the export screen would write into HTML. A link sent
+ * as stored is kept as it is: it is no change (and refusing it would block every editor save).
+ * A link that is not a string or null is left for the schema to refuse.
+ * @throws AppError 422 `html_link_url` with the link route's message.
+ */
+function withSentLink(document: DesignDocument, stored: DesignDocument): DesignDocument {
+  const sent: unknown = document.html_link_url;
+  if (sent === stored.html_link_url || (typeof sent !== 'string' && sent !== null)) return document;
+  const changed = linkChange(stored, sent);
+  return { ...document, html_link_url: changed ? changed.html_link_url : stored.html_link_url };
 }
 
 /** The document with a new base photo (image id, key and the photo's own size). */
@@ -189,7 +205,9 @@ export const handler = featureHandler('designs', {
         assertSameBaseImage(record.document, sent);
         return {
           ...(title !== undefined ? { title } : {}),
-          ...(full ? { document: { ...record.document, ...sent } } : {}),
+          ...(full
+            ? { document: withSentLink({ ...record.document, ...sent }, record.document) }
+            : {}),
         };
       });
     },
@@ -250,17 +268,12 @@ export const handler = featureHandler('designs', {
       await loadDesign(teamId, params.id!);
       const image = await findBaseImage(teamId!, body.imageId, 'imageId');
       // A new photo keeps the canvas width and takes the photo's aspect ratio (the photo
-      // covers the canvas, spec 000 §9 "Base image scaling").
+      // covers the canvas, spec 000 §9 "Base image scaling"), narrower when too tall.
       return write(auth, params.id!, body.version, ({ document }) => ({
         document: {
           ...withBaseImage(document, image),
           ...(image.width > 0 && image.height > 0
-            ? {
-                canvas_height: Math.max(
-                  1,
-                  Math.round((document.canvas_width * image.height) / image.width),
-                ),
-              }
+            ? canvasForPhoto(document.canvas_width, image)
             : {}),
         },
       }));

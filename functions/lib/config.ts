@@ -58,6 +58,11 @@ export const ConfigSchema = z.object({
   STRIPE_PRICES: optional,
   /** The partner-campaign registration path's fixed coupon (spec 001 §2), a Stripe coupon id. */
   STRIPE_PARTNER_COUPON: optional,
+  /**
+   * AWS: the screenshot function's name, invoked by the render function for screenshot
+   * stickers; unset (locally), screenshots open in a separate Chromium of the same process.
+   */
+  SCREENSHOT_FUNCTION_NAME: optional,
   /** Render: a Chromium binary to use instead of @sparticuz/chromium's (never a download). */
   CHROMIUM_PATH: optional,
   /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended (issue: render §4). */

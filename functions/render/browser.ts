@@ -124,11 +124,13 @@ export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<str
  * does not start (corrupt despite the size check), it is unpacked once more and launched again
  * (docs/operations.md "Chromium's first unpack").
  * @param onStep told what is happening, for the health answer
+ * @param options.args the command line (default `chromiumArgs()`, the render browser's)
  * @throws Error naming the binary, what was tried and the launch error, when the second launch
  *   fails too
  */
 export async function launchChromium(
   onStep: (what: string) => void = () => undefined,
+  options: { args?: string[] } = {},
 ): Promise<Browser> {
   const override = config().CHROMIUM_PATH;
   const start = async (): Promise<Browser> => {
@@ -138,7 +140,7 @@ export async function launchChromium(
     return puppeteer.launch({
       executablePath,
       env: chromiumEnv(),
-      args: chromiumArgs(),
+      args: options.args ?? chromiumArgs(),
       headless: true,
       // DevTools over stdio pipes rather than a WebSocket: less overhead for the pixel hand-off.
       pipe: true,

@@ -13,9 +13,10 @@ import { logger } from '#lib/logger.ts';
 import { createUrlGuard, isBlockedAddress, urlGuard, type UrlGuard } from '#lib/ssrf.ts';
 import type { Sticker } from '#shared/design.ts';
 import { stickerBox } from '#shared/scene/resolve.ts';
-import { getBrowser } from './browser.ts';
+import { takeScreenshot } from './screenshots.ts';
 import { withTimeout } from './service.ts';
 import { svgRefusal } from './svg.ts';
+import { FetchBudgetSpent, type FetchBudget } from './fetch-budget.ts';
 import { EMAIL_SHAPE } from '#shared/strings.ts';
 
 /** Image types a hosted image may be (spec 000 §5, plus webp from the export form, spec 001 §5). */
@@ -50,13 +51,19 @@ export function renderGuard(): UrlGuard {
 
 const cache = new Map<string, { at: number; value: Promise<string | undefined> }>();
 
+/**
+ * The kept value of `key`, else `make()` (kept `ttlMs`; a failure is kept as undefined). A miss
+ * takes one fetch from `budget` first and rejects with `FetchBudgetSpent` when none is left.
+ */
 function cached(
   key: string,
   ttlMs: number,
+  budget: FetchBudget | undefined,
   make: () => Promise<string | undefined>,
 ): Promise<string | undefined> {
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+  if (budget && !budget.take()) return Promise.reject(new FetchBudgetSpent());
   if (cache.size > 500) cache.clear();
   const value = make().catch((error: unknown) => {
     logger.info('dynamic sticker not drawn', {
@@ -108,12 +115,19 @@ async function toDataUrl(
 /**
  * A hosted image: an http(s) URL of a jpg, jpeg, png, gif, svg (or webp) image (spec 000 §5),
  * fetched through the guard (3 s, 5 MiB), fitted into the sticker's box.
+ * @param budget the render's outside fetches: a miss takes one (fetch-budget.ts); rejects with
+ *   `FetchBudgetSpent` when none is left.
  */
-export function hostedImage(url: string, sticker: Sticker): Promise<string | undefined> {
+export function hostedImage(
+  url: string,
+  sticker: Sticker,
+  budget?: FetchBudget,
+): Promise<string | undefined> {
   const box = stickerBox(sticker);
   return cached(
     `hosted:${url}:${Math.round(box.width)}x${Math.round(box.height)}`,
     IMAGE_TTL_MS,
+    budget,
     async () => {
       const res = await renderGuard().fetch(url, {
         timeoutMs: 3000,
@@ -133,19 +147,21 @@ export const gravatarHash = (email: string): string =>
 
 /**
  * A Gravatar avatar for an e-mail (`d=404`: no generated avatars), else for the fallback
- * e-mail, else nothing (issue: render §4).
+ * e-mail, else nothing (issue: render §4). Each look-up that misses the cache takes one fetch
+ * from `budget`; past it, the next address is tried (a kept one costs nothing).
  */
 export async function gravatar(
   email: string,
   fallback: string,
   sticker: Sticker,
+  budget?: FetchBudget,
 ): Promise<string | undefined> {
   const box = stickerBox(sticker);
   const size = Math.min(2048, Math.max(16, Math.round(Math.max(box.width, box.height))));
   for (const address of [email, fallback]) {
     if (!EMAIL_SHAPE.test(address.trim())) continue;
     const url = `${config().GRAVATAR_BASE_URL}/${gravatarHash(address)}?s=${size}&d=404`;
-    const image = await cached(`gravatar:${url}`, IMAGE_TTL_MS, async () => {
+    const image = await cached(`gravatar:${url}`, IMAGE_TTL_MS, budget, async () => {
       const res = await renderGuard().fetch(url, {
         timeoutMs: 3000,
         maxBytes: 2 * 1024 * 1024,
@@ -153,6 +169,9 @@ export async function gravatar(
       });
       if (res.status !== 200) throw new Error(`gravatar answered ${res.status}`);
       return toDataUrl(res.body, res.contentType, box);
+    }).catch((error: unknown) => {
+      if (error instanceof FetchBudgetSpent) return undefined;
+      throw error;
     });
     if (image) return image;
   }
@@ -163,15 +182,20 @@ export async function gravatar(
  * A web page's screenshot, 910x512 (spec 000 §9): a mobile viewport (455x256 at 2x, mobile
  * user agent) or a desktop one (1280x720, scaled down). The page runs in the warm browser under
  * the guard's interception, so every sub-request is checked and pinned. Kept for an hour in
- * memory and in S3.
+ * memory and in S3. A miss takes one fetch from `budget` (rejects with `FetchBudgetSpent` when
+ * none is left).
  */
-export function screenshot(rawUrl: string, isMobile: boolean): Promise<string | undefined> {
+export function screenshot(
+  rawUrl: string,
+  isMobile: boolean,
+  budget?: FetchBudget,
+): Promise<string | undefined> {
   const url = /^[a-z][a-z0-9+.-]*:/i.test(rawUrl) ? rawUrl : `https://${rawUrl}`; // spec 001 §5
   const id = createHash('sha256')
     .update(`${isMobile ? 'm' : 'd'}:${url}`)
     .digest('base64url')
     .slice(0, 32);
-  return cached(`screenshot:${id}`, SCREENSHOT_TTL_MS, async () => {
+  return cached(`screenshot:${id}`, SCREENSHOT_TTL_MS, budget, async () => {
     const Bucket = config().RENDERS_BUCKET;
     const Key = `screenshots/${id}.jpg`;
     try {
@@ -183,39 +207,11 @@ export function screenshot(rawUrl: string, isMobile: boolean): Promise<string | 
     } catch {
       // not cached yet
     }
-    await renderGuard().check(url);
-    const browser = await getBrowser();
-    const page = await browser.newPage();
-    const interception = await renderGuard().interceptPage(page, { timeoutMs: 4000 });
-    try {
-      if (isMobile) {
-        await page.setViewport({
-          width: 455,
-          height: 256,
-          deviceScaleFactor: 2,
-          isMobile: true,
-          hasTouch: true,
-        });
-        await page.setUserAgent({
-          userAgent:
-            'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 PicSnippets/1.0',
-        });
-      } else {
-        await page.setViewport({ width: 1280, height: 720 });
-      }
-      await page.goto(url, { waitUntil: 'load', timeout: 6000 });
-      const shot = Buffer.from(await page.screenshot({ type: 'png' }));
-      const jpeg = await sharp(shot)
-        .resize(SCREENSHOT_SIZE.width, SCREENSHOT_SIZE.height, { fit: 'cover', position: 'top' })
-        .jpeg({ quality: 85 })
-        .toBuffer();
-      void s3Client()
-        .send(new PutObjectCommand({ Bucket, Key, Body: jpeg, ContentType: 'image/jpeg' }))
-        .catch((e: unknown) => logger.warn('screenshot cache write failed', { error: e as Error }));
-      return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
-    } finally {
-      interception.close();
-      await page.close().catch(() => undefined);
-    }
+    // A separate browser (locally) or function (AWS), never the render page's (screenshots.ts).
+    const jpeg = await takeScreenshot(renderGuard(), url, isMobile);
+    void s3Client()
+      .send(new PutObjectCommand({ Bucket, Key, Body: jpeg, ContentType: 'image/jpeg' }))
+      .catch((e: unknown) => logger.warn('screenshot cache write failed', { error: e as Error }));
+    return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
   });
 }

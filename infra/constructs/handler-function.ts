@@ -28,12 +28,20 @@ export const RUNTIME = lambda.Runtime.NODEJS_24_X;
 /** How long Lambda logs are kept. */
 export const LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
 
+/**
+ * Functions that serve no HTTP route, invoked by another function: `screenshot` opens
+ * user-chosen pages for the render function, apart from it (docs/security.md "Screenshot
+ * pages").
+ */
+export const INTERNAL_FUNCTIONS = ['screenshot'] as const;
+export type FunctionFeature = Feature | (typeof INTERNAL_FUNCTIONS)[number];
+
 /** The handler entry of a feature: `functions/<feature>/handler.ts` (DESIGN.md §2). */
-export const entryOf = (feature: Feature): string =>
+export const entryOf = (feature: FunctionFeature): string =>
   join(PROJECT_ROOT, 'functions', feature, 'handler.ts');
 
 export interface HandlerFunctionProps {
-  feature: Feature;
+  feature: FunctionFeature;
   description: string;
   architecture: lambda.Architecture;
   /** MB. */
@@ -57,7 +65,7 @@ export interface HandlerFunctionProps {
 export class HandlerFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
   readonly role: iam.Role;
-  readonly feature: Feature;
+  readonly feature: FunctionFeature;
 
   constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
     super(scope, id);

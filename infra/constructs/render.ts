@@ -58,6 +58,11 @@ export const VIEW_COUNTER = {
   ],
 } as const;
 
+/** The screenshot function: Chromium wants the render function's memory floor, MB. */
+export const SCREENSHOT_MEMORY_MB = 2048;
+/** Above the capture budget (functions/screenshot/capture.ts) plus a cold start. */
+export const SCREENSHOT_TIMEOUT = Duration.seconds(20);
+
 /** Where `npm run build:render` writes the render page (index.html + js). */
 export const RENDER_PAGE_DIST = join(PROJECT_ROOT, 'functions', 'render', 'page', 'dist');
 
@@ -167,6 +172,8 @@ export interface RenderProps {
 export class Render extends Construct {
   readonly fn: lambda.IFunction;
   readonly handler: HandlerFunction;
+  /** The screenshot function the render function invokes for screenshot stickers. */
+  readonly screenshot: HandlerFunction;
   readonly functionUrl: lambda.FunctionUrl;
   readonly origin: cloudfront.IOrigin;
   readonly cachePolicy: cloudfront.CachePolicy;
@@ -220,6 +227,28 @@ export class Render extends Construct {
     });
     this.fn = this.handler.fn;
     const role = this.handler.role;
+
+    // Screenshot pages run in a function of their own whose role reaches only its logs: it
+    // answers the JPEG in the invocation, and the render function caches it
+    // (docs/security.md "Screenshot pages").
+    this.screenshot = new HandlerFunction(this, 'Screenshot', {
+      feature: 'screenshot',
+      description: 'PicSnippets screenshot stickers: opens user-chosen pages apart from renders',
+      architecture: lambdaArchitecture(CHROMIUM_ARCH),
+      memorySize: SCREENSHOT_MEMORY_MB,
+      timeout: SCREENSHOT_TIMEOUT,
+      ephemeralStorageSize: RENDER_EPHEMERAL_STORAGE_MB,
+      externalModules: RENDER_EXTERNAL_MODULES,
+      layers: [layer],
+      environment: {},
+    });
+    this.handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [this.screenshot.fn.functionArn],
+      }),
+    );
     // Least privilege (docs/security.md "The render role"): read what a render draws; write only
     // the render cache, screenshots and static layers, and on the table only the view counter.
     grantBucket(role, props.renders, 'list');

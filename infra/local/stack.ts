@@ -143,7 +143,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     );
 
     const { closeBrowser, getRenderPage } = await import('#functions/render/browser.ts');
-    cleanups.push(closeBrowser);
+    const { closeScreenshotBrowser } = await import('#functions/screenshot/capture.ts');
+    cleanups.push(closeBrowser, closeScreenshotBrowser);
     if (options.warmChromium ?? true) await getRenderPage();
 
     return {

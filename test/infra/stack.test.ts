@@ -11,7 +11,7 @@ import { FEATURES, ROUTES, routeKey } from '#shared/routes.ts';
 import { BUCKETS, TABLE } from '#infra/definitions.ts';
 import { createApp, type PicSnippetsStack } from '#infra/stack.ts';
 import { API_ORIGIN_ID } from '#infra/constructs/router-function.ts';
-import { PROJECT_ROOT } from '#infra/constructs/handler-function.ts';
+import { INTERNAL_FUNCTIONS, PROJECT_ROOT } from '#infra/constructs/handler-function.ts';
 import {
   RENDER_MEMORY_MB,
   RENDER_ORIGIN_READ_TIMEOUT,
@@ -155,7 +155,7 @@ describe('API', () => {
 
   it('has exactly one Lambda per feature, Node.js 24, ES module bundle', () => {
     const byId = features();
-    expect([...byId.values()].sort()).toEqual([...FEATURES].sort());
+    expect([...byId.values()].sort()).toEqual([...FEATURES, ...INTERNAL_FUNCTIONS].sort());
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Handler).toBe('index.handler');
@@ -365,6 +365,37 @@ describe('render', () => {
     for (const attribute of ['document', 'teamId', 'status', 'gsi1pk', 'gsi5pk']) {
       expect(VIEW_COUNTER.attributes).not.toContain(attribute);
     }
+  });
+
+  it('opens screenshot pages in a function whose role reaches only its logs', () => {
+    const [renderId, render] = renderFunction();
+    const [shotId, shot] = ofType('AWS::Lambda::Function').find(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment).includes('"FEATURE":"screenshot"'),
+    )!;
+    const roleOf = (fn: Resources[string]) =>
+      (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    type Statement = { Action: string | string[]; Resource: unknown };
+    const statementsOf = (roleId: string) =>
+      ofType('AWS::IAM::Policy')
+        .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId))
+        .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    const shotActions = statementsOf(roleOf(shot)).flatMap((s) => [s.Action].flat());
+    expect(shotActions.length).toBeGreaterThan(0);
+    for (const action of shotActions) expect(action).toMatch(/^logs:/);
+    // Nothing of the data: no table, bucket, key or secret names in its environment.
+    const env = (shot.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const baseline = ['FEATURE', 'STAGE', 'NODE_OPTIONS', 'AWS_NODEJS_CONNECTION_REUSE_ENABLED'];
+    expect(Object.keys(env).filter((k) => !baseline.includes(k))).toEqual([]);
+    // The render function invokes exactly that function, and knows its name.
+    const invoke = statementsOf(roleOf(render)).filter((s) =>
+      [s.Action].flat().includes('lambda:InvokeFunction'),
+    );
+    expect(invoke).toHaveLength(1);
+    expect(invoke[0]!.Resource).toEqual({ 'Fn::GetAtt': [shotId, 'Arn'] });
+    const renderEnv = (render.Properties.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(renderEnv.SCREENSHOT_FUNCTION_NAME).toEqual({ Ref: shotId });
+    expect(renderId).not.toBe(shotId);
   });
 
   it('keys the render cache on all query strings, no cookies, no headers', () => {

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { demoDesignDocument } from '#infra/local/seed.ts';
 import {
   CURRENT_SCHEMA_VERSION,
+  DESIGN_BOUNDS,
   DESIGN_MIGRATIONS,
+  canvasForPhoto,
   DesignDocumentSchema,
   DesignRestoreError,
   ParameterSchema,
@@ -492,6 +494,104 @@ describe('restoreDesign repairs', () => {
     const { document, repaired } = restoreDesign({ ...v1Demo(), schemaVersion: 'one' });
     expect(document.schemaVersion).toBe(CURRENT_SCHEMA_VERSION);
     expect(repaired).toEqual(['schemaVersion "one" is not a version; read as version 1']);
+  });
+});
+
+describe('design bounds (docs/security.md "Design bounds")', () => {
+  const dynamic = (uuid: string) =>
+    sticker(uuid, { url: '', stickerType: 'dynamicSticker', dynamicStickerType: 'qrCode' });
+  const fieldsOf = (result: {
+    success: boolean;
+    error?: { issues: { path: PropertyKey[]; message: string }[] };
+  }) => Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+
+  it('refuses a write past each bound with a message naming it', () => {
+    const over = DesignDocumentSchema.safeParse(
+      design({
+        canvas_height: DESIGN_BOUNDS.canvasHeight + 1,
+        text_snippets: [snippet('s', 'x'.repeat(DESIGN_BOUNDS.textLength + 1))],
+        graphics_data: [sticker('big', { width: 10, scaleX: DESIGN_BOUNDS.stickerScale + 1 })],
+      }),
+    );
+    expect(fieldsOf(over)).toMatchObject({
+      canvas_height: 'The canvas height may not be greater than 4096.',
+      'text_snippets.0.text': 'The text may not be greater than 1000 characters.',
+      'graphics_data.0.scaleX': 'The scale x may not be greater than 100.',
+    });
+    const many = DesignDocumentSchema.safeParse(
+      design({ graphics_data: Array.from({ length: 51 }, (_, i) => sticker(`s${i}`)) }),
+    );
+    expect(fieldsOf(many)).toEqual({
+      graphics_data: 'The stickers may not have more than 50 items.',
+    });
+    const dynamics = DesignDocumentSchema.safeParse(
+      design({ graphics_data: Array.from({ length: 11 }, (_, i) => dynamic(`d${i}`)) }),
+    );
+    expect(fieldsOf(dynamics)).toEqual({
+      graphics_data: 'The stickers may not have more than 10 dynamic stickers.',
+    });
+  });
+
+  it('refuses a sticker drawn larger than 4096 px, whatever its scale and size', () => {
+    const wide = StickerSchema.safeParse(sticker('w', { width: 4096, scaleX: 1.5 }));
+    expect(fieldsOf(wide)).toEqual({ scaleX: 'The sticker may not be drawn wider than 4096 px.' });
+    expect(StickerSchema.safeParse(sticker('ok', { width: 4096, scaleX: 1 })).success).toBe(true);
+  });
+
+  it('accepts a design at every bound', () => {
+    const full = DesignDocumentSchema.safeParse(
+      design({
+        canvas_width: 1056,
+        canvas_height: 4096,
+        text_snippets: Array.from({ length: 50 }, (_, i) =>
+          snippet(`s${i}`, 'y'.repeat(DESIGN_BOUNDS.textLength)),
+        ),
+        graphics_data: [
+          ...Array.from({ length: 10 }, (_, i) => dynamic(`d${i}`)),
+          ...Array.from({ length: 40 }, (_, i) => sticker(`p${i}`)),
+        ],
+      }),
+    );
+    expect(full.success).toBe(true);
+  });
+
+  it('restores a stored design past the bounds by clamping and cutting, with notes', () => {
+    const { document, repaired } = restoreDesign(
+      design({
+        canvas_height: 9000,
+        text_snippets: Array.from({ length: 52 }, (_, i) => snippet(`s${i}`, 'Hi')),
+        graphics_data: [
+          ...Array.from({ length: 12 }, (_, i) => dynamic(`d${i}`)),
+          sticker('huge', { width: 1000, scaleX: 50 }),
+        ],
+      }),
+    );
+    expect(document.canvas_height).toBe(4096);
+    expect(document.text_snippets).toHaveLength(50);
+    expect(document.graphics_data.filter((s) => s.stickerType === 'dynamicSticker')).toHaveLength(
+      10,
+    );
+    const huge = document.graphics_data.find((s) => s.uuid === 'huge')!;
+    expect(huge.width * huge.scaleX).toBeLessThanOrEqual(4096);
+    expect(repaired).toEqual(
+      expect.arrayContaining([
+        'sticker "d10" dropped: over 10 dynamic stickers',
+        'design: canvas_height 9000 clamped to 4096',
+        'design: text_snippets: 52 items cut to the first 50',
+      ]),
+    );
+    expect(restoreDesign(document).repaired).toEqual([]);
+  });
+
+  it('narrows the canvas of a photo too tall for the bounds', () => {
+    expect(canvasForPhoto(1056, { width: 1000, height: 8000 })).toEqual({
+      canvas_width: 512,
+      canvas_height: 4096,
+    });
+    expect(canvasForPhoto(900, { width: 900, height: 600 })).toEqual({
+      canvas_width: 900,
+      canvas_height: 600,
+    });
   });
 });
 
