@@ -241,6 +241,11 @@ export interface RenderOutput {
   contentType: 'image/jpeg' | 'image/png' | 'application/pdf';
   /** Stage times, ms, for the Server-Timing header. */
   timings?: Record<string, number>;
+  /**
+   * True when a dynamic sticker drew its fallback or nothing because the render's outside
+   * fetches were spent (fetch-budget.ts): the answer must not be cached.
+   */
+  partial?: boolean;
 }
 
 /** A JPEG as a one-page PDF at the image's size (1 px = 0.75 pt, i.e. 96 dpi). */
@@ -271,7 +276,7 @@ export async function renderDesign(
   const t0 = performance.now();
   const doc = parseDesignDocument(design.document);
   const basePromise = baseLayer(design, doc);
-  const { images, direct } = await stickerImages(doc, values);
+  const { images, direct, complete } = await stickerImages(doc, values);
   const t1 = performance.now();
   const scene = resolveScene(doc, values, images);
   const [base, drawn] = await Promise.all([
@@ -310,6 +315,7 @@ export async function renderDesign(
         : { body: jpeg, contentType: 'image/jpeg' };
   }
   const t3 = performance.now();
+  if (!complete) output.partial = true;
   output.timings = {
     stickers: t1 - t0,
     fonts: drawn.ms.fonts,

@@ -249,7 +249,12 @@ export function createRenderService(deps: RenderServiceDeps) {
     values: Array<[string, string]>,
     format: RenderFormat,
     budget: { ip: string } | undefined,
-  ): Promise<{ body: Buffer; hit: 'memory' | 'store' | 'miss'; timings?: Record<string, number> }> {
+  ): Promise<{
+    body: Buffer;
+    hit: 'memory' | 'store' | 'miss';
+    timings?: Record<string, number>;
+    partial?: boolean;
+  }> {
     const key = renderCacheKey(design, values, format);
     const inMemory = memory.get(key);
     if (inMemory) return { body: inMemory, hit: 'memory' };
@@ -268,15 +273,19 @@ export function createRenderService(deps: RenderServiceDeps) {
       deps.render(design, Object.fromEntries(values), format),
       deps.timeoutMs,
     );
-    memory.set(key, output.body);
-    // Written in the background: the answer does not wait for S3.
-    deps.store.put(key, output.body, output.contentType).catch((error: unknown) => {
-      logger.warn('render cache write failed', { error: error as Error });
-    });
+    // A partial render (a sticker past the fetch budget) is not kept: a later one draws it.
+    if (!output.partial) {
+      memory.set(key, output.body);
+      // Written in the background: the answer does not wait for S3.
+      deps.store.put(key, output.body, output.contentType).catch((error: unknown) => {
+        logger.warn('render cache write failed', { error: error as Error });
+      });
+    }
     return {
       body: output.body,
       hit: 'miss',
       ...(output.timings ? { timings: output.timings } : {}),
+      ...(output.partial ? { partial: true } : {}),
     };
   }
 
@@ -360,13 +369,13 @@ export function createRenderService(deps: RenderServiceDeps) {
       }
       const values = normaliseValues(doc, query);
       const started = performance.now();
-      const { body, hit, timings } = await cachedRender(design, values, format, {
+      const { body, hit, timings, partial } = await cachedRender(design, values, format, {
         ip: request.sourceIp,
       });
       // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
       if (query.__preview !== '1') deps.countView(design.designId);
       const etag = etagOf(body);
-      const cacheControl = immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
+      const cacheControl = partial ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }

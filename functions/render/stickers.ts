@@ -15,6 +15,7 @@ import { logger } from '#lib/logger.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
+import { drawWithinBudget, FetchBudget } from './fetch-budget.ts';
 
 const require = createRequire(import.meta.url);
 /** qrcode's own rasteriser (what its PNG renderer fills before encoding), for raw pixels. */
@@ -119,15 +120,21 @@ async function assetDataUrl(key: string): Promise<string> {
 }
 
 /**
- * Makes every sticker's image for one recipient's values.
+ * Makes every sticker's image for one recipient's values, with at most
+ * `MAX_RENDER_FETCHES` (4) outside fetches: hosted images, gravatars and screenshots take them
+ * in the design's order as they miss the cache; past them a sticker draws its fallback if that
+ * is kept, else nothing (fetch-budget.ts, docs/security.md "Design bounds").
+ * @param budget the render's fetch budget; a fresh one by default.
  * @returns `images`: data URLs by sticker uuid, for the page to draw; `direct`: pixels node
  *   blends itself, beneath everything the page draws, for the leading run of unrotated QR
- *   stickers (so the z-order holds). Stickers left out could not be made (logged).
+ *   stickers (so the z-order holds); `complete`: false when the budget refused a fetch (the
+ *   render must not be cached). Stickers left out could not be made (logged).
  */
 export async function stickerImages(
   doc: DesignDocument,
   values: Record<string, string>,
-): Promise<{ images: Record<string, string>; direct: DirectLayer[] }> {
+  budget: FetchBudget = new FetchBudget(),
+): Promise<{ images: Record<string, string>; direct: DirectLayer[]; complete: boolean }> {
   const out: Record<string, string> = {};
   const direct: DirectLayer[] = [];
   const directIds = new Set<string>();
@@ -152,14 +159,23 @@ export async function stickerImages(
         else jobs.push(qrDataUrl(input.value, sticker).then(put(input.id)));
         break;
       case 'hostedImage':
-        if (input.value !== '') jobs.push(hostedImage(input.value, sticker).then(put(input.id)));
+        jobs.push(
+          drawWithinBudget(input.value, sticker.dynamicStickerUrl, (value) =>
+            hostedImage(value, sticker, budget),
+          ).then(put(input.id)),
+        );
         break;
       case 'gravatar':
-        jobs.push(gravatar(input.value, sticker.dynamicStickerUrl, sticker).then(put(input.id)));
+        jobs.push(
+          gravatar(input.value, sticker.dynamicStickerUrl, sticker, budget).then(put(input.id)),
+        );
         break;
       case 'screenShot':
-        if (input.value !== '')
-          jobs.push(screenshot(input.value, sticker.isMobile).then(put(input.id)));
+        jobs.push(
+          drawWithinBudget(input.value, sticker.dynamicStickerUrl, (value) =>
+            screenshot(value, sticker.isMobile, budget),
+          ).then(put(input.id)),
+        );
         break;
     }
   }
@@ -179,5 +195,5 @@ export async function stickerImages(
   const results = await Promise.allSettled(jobs);
   for (const r of results)
     if (r.status === 'rejected') logger.warn('sticker left out', { error: r.reason as Error });
-  return { images: out, direct };
+  return { images: out, direct, complete: budget.refused === 0 };
 }
