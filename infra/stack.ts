@@ -107,6 +107,7 @@ export class PicSnippetsStack extends Stack {
       assetsBucket: this.data.buckets.assets,
       logsBucket: this.data.logsBucket,
       httpApi: this.api.httpApi,
+      originVerifySecret: this.api.originVerifySecret,
       render: this.render,
       ...(props.domain === undefined ? {} : { domain: props.domain }),
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),

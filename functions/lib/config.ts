@@ -63,6 +63,12 @@ export const ConfigSchema = z.object({
    * stickers; unset (locally), screenshots open in a separate Chromium of the same process.
    */
   SCREENSHOT_FUNCTION_NAME: optional,
+  /**
+   * AWS: the value CloudFront sends in `x-origin-verify` to the API (functions/lib/origin-verify.ts),
+   * read from Secrets Manager through `ORIGIN_VERIFY_SECRET_PARAMETER`. Unset locally.
+   */
+  ORIGIN_VERIFY_SECRET: optional,
+  ORIGIN_VERIFY_SECRET_PARAMETER: optional,
   /** Render: a Chromium binary to use instead of @sparticuz/chromium's (never a download). */
   CHROMIUM_PATH: optional,
   /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended (issue: render §4). */

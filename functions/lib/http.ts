@@ -25,6 +25,7 @@ import { logger } from './logger.ts';
 import { authenticate, type AuthContext } from './auth.ts';
 import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
 import { ssmSecrets } from './ssm-secrets.ts';
+import { originVerify } from './origin-verify.ts';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
@@ -202,6 +203,9 @@ export function httpChain(
   chain.use(errorResponses());
   // In AWS: secrets named by `*_PARAMETER` variables, read from SSM once (ssm-secrets.ts).
   for (const middleware of ssmSecrets())
+    chain.use(middleware as MiddlewareObj<ApiEvent, ApiResult>);
+  // In AWS: only requests that came through CloudFront (origin-verify.ts).
+  for (const middleware of originVerify())
     chain.use(middleware as MiddlewareObj<ApiEvent, ApiResult>);
   if (!options.rawBody) {
     // A GET (or any call) with a JSON content type and no body is fine: nothing to parse.

@@ -10,6 +10,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -78,10 +79,11 @@ export const KEAP_PARAMETERS = {
 
 /**
  * Features that seal and open stored secrets (functions/lib/secrets.ts): merge-tag platform
- * credentials and Keap's OAuth tokens and state (issue #9 item 2). They get SECRETS_KMS_KEY_ID
- * and kms:GenerateDataKey and kms:Decrypt on that one key.
+ * credentials and Keap's OAuth tokens and state (issue #9 item 2), and the users' TOTP secrets
+ * (`auth`; docs/security.md "Sessions and tokens"). They get SECRETS_KMS_KEY_ID and
+ * kms:GenerateDataKey and kms:Decrypt on that one key.
  */
-export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags'];
+export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags', 'auth'];
 
 /**
  * Features that invalidate cached renders when a design changes (DESIGN.md §5: CloudFront keeps
@@ -162,10 +164,29 @@ export class Api extends Construct {
   readonly stage: apigwv2.HttpStage;
   readonly functions: Record<ApiFeature, HandlerFunction>;
   readonly routes: apigwv2.HttpRoute[] = [];
+  /**
+   * The value CloudFront sends in `x-origin-verify` to the API origin (web.ts), generated at
+   * deploy; every API function refuses a request without it (functions/lib/origin-verify.ts),
+   * so the `execute-api` endpoint cannot be used to skip the WAF and the viewer headers.
+   */
+  readonly originVerifySecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const stack = Stack.of(this);
+
+    this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerify', {
+      description: 'PicSnippets: the header value CloudFront adds to API origin requests',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(this.originVerifySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The origin-verify value is a shared header between CloudFront and the API functions; ' +
+        'it guards against skipping the edge, not a credential of a user. Rotating it means ' +
+        'redeploying the distribution (its origin header resolves at deploy): `npm run deploy` ' +
+        'after `aws secretsmanager put-secret-value` rotates both ends together.',
+    });
 
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'PicSnippets API (routes from shared/routes.ts)',
@@ -225,6 +246,24 @@ export class Api extends Construct {
         },
       });
       this.grant(handler, feature, props);
+      // The edge's header (origin-verify.ts), read once per cold start like the other secrets.
+      handler.fn.addEnvironment(
+        'ORIGIN_VERIFY_SECRET_PARAMETER',
+        `/aws/reference/secretsmanager/${this.originVerifySecret.secretName}`,
+      );
+      this.originVerifySecret.grantRead(handler.role);
+      handler.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['ssm:GetParameters'],
+          resources: [
+            stack.formatArn({
+              service: 'ssm',
+              resource: 'parameter',
+              resourceName: `aws/reference/secretsmanager/${this.originVerifySecret.secretName}`,
+            }),
+          ],
+        }),
+      );
       if (SECRETS_FEATURES.includes(feature)) {
         handler.fn.addEnvironment('SECRETS_KMS_KEY_ID', props.secretsKey.keyArn);
         handler.role.addToPrincipalPolicy(

@@ -9,7 +9,9 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '#lib/origin-verify.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { Render } from './render.ts';
 import { API_ORIGIN_ID, routerFunctionCode } from './router-function.ts';
@@ -27,6 +29,8 @@ export interface WebProps {
   assetsBucket: s3.IBucket;
   logsBucket: s3.IBucket;
   httpApi: apigwv2.IHttpApi;
+  /** Sent as `x-origin-verify` on every request to the API origin (api.ts). */
+  originVerifySecret: secretsmanager.ISecret;
   render: Render;
   domain?: CustomDomain;
   /** The fontsource CDN's font files base, allowed in the SPA's `font-src`; absent, none. */
@@ -79,6 +83,11 @@ export class Web extends Construct {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
         readTimeout: API_ORIGIN_READ_TIMEOUT,
+        // Resolved by CloudFormation at deploy ({{resolve:secretsmanager:…}}), never in the
+        // template; it replaces any viewer header of the same name.
+        customHeaders: {
+          [ORIGIN_VERIFY_HEADER]: props.originVerifySecret.secretValue.unsafeUnwrap(),
+        },
       },
     );
 

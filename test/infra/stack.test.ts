@@ -216,6 +216,53 @@ describe('API', () => {
     expect(JSON.stringify(template.toJSON())).not.toMatch(/sk_(live|test)_|whsec_/);
   });
 
+  it('lets only CloudFront reach the API: a generated origin-verify header every function checks', () => {
+    const secrets = ofType('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(1);
+    const [secretId, secret] = secrets[0]!;
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48 });
+    // CloudFront sends the secret, resolved at deploy (never a literal in the template).
+    const [, distribution] = ofType('AWS::CloudFront::Distribution')[0]!;
+    const origins = (
+      distribution.Properties.DistributionConfig as {
+        Origins: Array<{
+          Id: string;
+          OriginCustomHeaders?: Array<{ HeaderName: string; HeaderValue: unknown }>;
+        }>;
+      }
+    ).Origins;
+    const api = origins.find((o) => o.Id === API_ORIGIN_ID)!;
+    expect(api.OriginCustomHeaders).toHaveLength(1);
+    expect(api.OriginCustomHeaders![0]!.HeaderName).toBe('x-origin-verify');
+    expect(JSON.stringify(api.OriginCustomHeaders![0]!.HeaderValue)).toContain(
+      '{{resolve:secretsmanager:',
+    );
+    expect(JSON.stringify(api.OriginCustomHeaders![0]!.HeaderValue)).toContain(secretId);
+    // Every API function names it, and may read exactly it.
+    for (const [id, feature] of features()) {
+      if (feature === 'render' || feature === 'screenshot') continue;
+      const fn = resources[id]!;
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(JSON.stringify(env.ORIGIN_VERIFY_SECRET_PARAMETER), feature).toContain(
+        '/aws/reference/secretsmanager/',
+      );
+      const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const reads = ofType('AWS::IAM::Policy')
+        .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId))
+        .flatMap(
+          ([, p]) =>
+            (
+              p.Properties.PolicyDocument as {
+                Statement: Array<{ Action: unknown; Resource: unknown }>;
+              }
+            ).Statement,
+        )
+        .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:GetSecretValue'));
+      expect(reads, feature).toHaveLength(1);
+      expect(reads[0]!.Resource).toEqual({ Ref: secretId });
+    }
+  });
+
   it('grants no AWS-managed policy and no action wildcard', () => {
     for (const [, role] of ofType('AWS::IAM::Role')) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -229,7 +276,7 @@ describe('API', () => {
 });
 
 describe('provider secrets (issue #9 item 2)', () => {
-  it('has a rotating KMS key, kept on delete, that only merge-tags uses, for data keys only', () => {
+  it('has a rotating KMS key, kept on delete, that only merge-tags and auth use, for data keys only', () => {
     const keys = ofType('AWS::KMS::Key');
     expect(keys).toHaveLength(1);
     const [keyId, key] = keys[0]!;
@@ -245,23 +292,27 @@ describe('provider secrets (issue #9 item 2)', () => {
       ofType('AWS::Lambda::Function').find(([, fn]) =>
         JSON.stringify(fn.Properties.Role).includes(roleRef),
       )![1];
-    expect(users).toHaveLength(1);
-    const [, policy] = users[0]!;
-    const roleRef = (policy.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref;
-    const fn = fnOf(roleRef);
-    const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(env.FEATURE).toBe('merge-tags');
-    expect(env.SECRETS_KMS_KEY_ID).toEqual(keyArn);
-    const statements = (
-      policy.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }
-    ).Statement.filter((st) => JSON.stringify(st.Action).includes('kms:'));
-    expect(statements).toEqual([
-      expect.objectContaining({
-        Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
-        Effect: 'Allow',
-        Resource: keyArn,
-      }),
-    ]);
+    // merge-tags seals platform credentials, auth the users' TOTP secrets.
+    expect(users).toHaveLength(2);
+    const features: unknown[] = [];
+    for (const [, policy] of users) {
+      const roleRef = (policy.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref;
+      const fn = fnOf(roleRef);
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      features.push(env.FEATURE);
+      expect(env.SECRETS_KMS_KEY_ID).toEqual(keyArn);
+      const statements = (
+        policy.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }
+      ).Statement.filter((st) => JSON.stringify(st.Action).includes('kms:'));
+      expect(statements).toEqual([
+        expect.objectContaining({
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Effect: 'Allow',
+          Resource: keyArn,
+        }),
+      ]);
+    }
+    expect(features.sort()).toEqual(['auth', 'merge-tags']);
   });
 });
 
