@@ -10,6 +10,14 @@ import { BUCKETS, TABLE, type BucketDefinition, type BucketRole } from '../defin
 
 /** How long access logs (S3 server access logs, CloudFront standard logs) are kept, days. */
 export const ACCESS_LOG_RETENTION_DAYS = 90;
+/**
+ * Days CloudFront's request logs are kept (prefix `cloudfront/` in the logs bucket). Render URLs
+ * carry recipients' names and e-mail addresses in their query, and reset links their tokens, so
+ * these logs are kept one week (docs/security.md "Logs").
+ */
+export const CLOUDFRONT_LOG_RETENTION_DAYS = 7;
+/** The logs bucket prefix CloudFront writes to (web.ts). */
+export const CLOUDFRONT_LOG_PREFIX = 'cloudfront/';
 /** How long replaced or deleted versions of user data stay restorable, days. */
 export const NONCURRENT_VERSION_RETENTION_DAYS = 90;
 
@@ -60,7 +68,13 @@ export class Data extends Construct {
       // CloudFront standard logging writes with an ACL (log-delivery canned ACL), so ACLs stay
       // enabled on this one bucket; the data buckets have ACLs disabled.
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(ACCESS_LOG_RETENTION_DAYS) }],
+      lifecycleRules: [
+        { expiration: Duration.days(ACCESS_LOG_RETENTION_DAYS) },
+        {
+          prefix: CLOUDFRONT_LOG_PREFIX,
+          expiration: Duration.days(CLOUDFRONT_LOG_RETENTION_DAYS),
+        },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

@@ -12,6 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '#lib/origin-verify.ts';
+import { CLOUDFRONT_LOG_PREFIX } from './data.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { Render } from './render.ts';
 import { API_ORIGIN_ID, routerFunctionCode } from './router-function.ts';
@@ -189,7 +190,7 @@ export class Web extends Construct {
       webAclId: props.render.webAcl.attrArn,
       enableLogging: true,
       logBucket: props.logsBucket,
-      logFilePrefix: 'cloudfront/',
+      logFilePrefix: CLOUDFRONT_LOG_PREFIX,
       ...(props.domain === undefined
         ? {}
         : {

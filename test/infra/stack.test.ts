@@ -20,6 +20,7 @@ import {
   VIEW_COUNTER,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
+import { CLOUDFRONT_LOG_PREFIX, CLOUDFRONT_LOG_RETENTION_DAYS } from '#infra/constructs/data.ts';
 import { FONTSOURCE_CDN_URL } from '#shared/security.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
@@ -128,6 +129,26 @@ describe('data', () => {
     for (const [, p] of policies) {
       expect(JSON.stringify(p.Properties)).toContain('"aws:SecureTransport":"false"');
     }
+  });
+
+  it("keeps CloudFront's request logs (render queries, reset links) one week", () => {
+    const logs = ofType('AWS::S3::Bucket').find(([id]) => id.includes('LogsBucket'))![1];
+    const rules = (
+      logs.Properties.LifecycleConfiguration as { Rules: Array<Record<string, unknown>> }
+    ).Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: CLOUDFRONT_LOG_PREFIX,
+        ExpirationInDays: CLOUDFRONT_LOG_RETENTION_DAYS,
+        Status: 'Enabled',
+      }),
+    );
+    expect(CLOUDFRONT_LOG_RETENTION_DAYS).toBeLessThanOrEqual(7);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Logging: Match.objectLike({ Prefix: CLOUDFRONT_LOG_PREFIX }),
+      }),
+    });
   });
 
   it('versions the assets bucket and expires the render cache', () => {
