@@ -63,6 +63,13 @@ export interface Route {
   navigable?: boolean;
   /** The body is read raw (the Stripe signature is over the exact bytes). */
   rawBody?: boolean;
+  /**
+   * Only a signed-in session may call it, never a Bearer API token (403): what could take over
+   * the account or reach further than the token's owner meant (the e-mail, password, two-factor
+   * authentication, the tokens themselves, deleting a team, the kiosk). docs/security.md
+   * "Sessions and tokens"; test/integration/api-tokens.test.ts.
+   */
+  sessionOnly?: boolean;
 }
 
 const r = (
@@ -71,8 +78,19 @@ const r = (
   feature: Feature,
   access: Access,
   source: string,
-  extra: Pick<Route, 'navigable' | 'rawBody'> = {},
+  extra: Pick<Route, 'navigable' | 'rawBody' | 'sessionOnly'> = {},
 ): Route => ({ method, path, feature, access, source, ...extra });
+
+/** A session-only route (`Route.sessionOnly`). */
+const session = { sessionOnly: true } as const;
+
+/** A kiosk route: platform admins, in a session only. */
+const kiosk = (
+  method: Method,
+  path: string,
+  source: string,
+  extra: Pick<Route, 'navigable'> = {},
+): Route => r(method, path, 'kiosk', 'admin', source, { ...extra, ...session });
 
 const S0 = 'spec 000 §7';
 const S1 = 'spec 001 §7';
@@ -234,6 +252,17 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/logout', 'auth', 'public', `${S1} Registration and lookups`, { navigable: true }),
   r('POST', '/password/email', 'auth', 'public', 'issue: accounts (password reset request)'),
   r('POST', '/password/reset', 'auth', 'public', 'issue: accounts (password reset)'),
+  // E-mail ownership (docs/security.md "Invitations and e-mail ownership"): the e-mailed link's
+  // token confirms an address; a signed-in user asks for a new link.
+  r('POST', '/email/verify', 'auth', 'public', 'security hardening (e-mail verification link)'),
+  r(
+    'POST',
+    '/email/verification-notification',
+    'auth',
+    'user',
+    'security hardening (e-mail verification link, sent again)',
+    session,
+  ),
   r('POST', '/tax-rate', 'billing', 'public', `${S1} Registration and lookups`),
   r('GET', '/coupon/user/{id}', 'billing', 'user', `${S1} Registration and lookups`),
   r('GET', '/settings/companies/coupon/{id}', 'billing', 'owner', `${S1} Registration and lookups`),
@@ -243,7 +272,7 @@ export const ROUTES: readonly Route[] = [
   // spec 001 §7 Profile, teams, members
   r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/photo', 'auth', 'user', `${S1} Profile, teams, members`),
-  r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`),
+  r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`, session),
   r('PUT', '/settings/onboarding', 'auth', 'user', `${S1} §2 Onboarding (issue: accounts §2)`),
   r('GET', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
@@ -251,7 +280,14 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/settings/companies/roles', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/json/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
   r('PUT', '/settings/companies/{id}/switch', 'teams', 'user', 'issue: accounts (switch team)'),
-  r('DELETE', '/settings/companies/{id}', 'teams', 'owner', `${S1} Profile, teams, members`),
+  r(
+    'DELETE',
+    '/settings/companies/{id}',
+    'teams',
+    'owner',
+    `${S1} Profile, teams, members`,
+    session,
+  ),
   r('POST', '/settings/companies/{id}/photo', 'teams', 'owner', `${S1} Profile, teams, members`),
   r('PUT', '/settings/companies/{id}/name', 'teams', 'owner', `${S1} Profile, teams, members`),
   r(
@@ -288,15 +324,15 @@ export const ROUTES: readonly Route[] = [
   r('DELETE', '/settings/invitations/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
 
   // spec 001 §7 Security and tokens
-  r('PUT', '/settings/password', 'auth', 'user', `${S1} Security and tokens`),
-  r('POST', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`),
-  r('DELETE', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`),
-  r('GET', '/settings/api/tokens', 'auth', 'user', `${S1} Security and tokens`),
-  r('GET', '/settings/api/token/abilities', 'auth', 'user', `${S1} Security and tokens`),
-  r('POST', '/settings/api/token', 'auth', 'user', `${S1} Security and tokens`),
-  r('PUT', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`),
-  r('DELETE', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`),
-  r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`),
+  r('PUT', '/settings/password', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('POST', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('DELETE', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('GET', '/settings/api/tokens', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('GET', '/settings/api/token/abilities', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('POST', '/settings/api/token', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('PUT', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('DELETE', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`, session),
+  r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`, session),
 
   // spec 001 §7 Subscription and payment
   r('GET', '/settings/subscription', 'billing', 'user', 'issue: billing (subscription view)'),
@@ -418,29 +454,29 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/support/email', 'support', 'user', `${S1} Notifications and support`),
 
   // spec 001 §7 Kiosk
-  r('GET', '/spark/kiosk/announcements', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('POST', '/spark/kiosk/announcements', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('PUT', '/spark/kiosk/announcements/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('DELETE', '/spark/kiosk/announcements/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/kiosk/performance-indicators', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/kiosk/performance-indicators/revenue', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/kiosk/performance-indicators/plans', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/kiosk/performance-indicators/trialing', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('POST', '/spark/kiosk/users/search', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/kiosk/users/{id}/profile', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/kiosk/users/impersonate/{id}', 'kiosk', 'admin', `${S1} Kiosk`, {
+  kiosk('GET', '/spark/kiosk/announcements', `${S1} Kiosk`),
+  kiosk('POST', '/spark/kiosk/announcements', `${S1} Kiosk`),
+  kiosk('PUT', '/spark/kiosk/announcements/{id}', `${S1} Kiosk`),
+  kiosk('DELETE', '/spark/kiosk/announcements/{id}', `${S1} Kiosk`),
+  kiosk('GET', '/spark/kiosk/performance-indicators', `${S1} Kiosk`),
+  kiosk('GET', '/spark/kiosk/performance-indicators/revenue', `${S1} Kiosk`),
+  kiosk('GET', '/spark/kiosk/performance-indicators/plans', `${S1} Kiosk`),
+  kiosk('GET', '/spark/kiosk/performance-indicators/trialing', `${S1} Kiosk`),
+  kiosk('POST', '/spark/kiosk/users/search', `${S1} Kiosk`),
+  kiosk('GET', '/spark/kiosk/users/{id}/profile', `${S1} Kiosk`),
+  kiosk('GET', '/spark/kiosk/users/impersonate/{id}', `${S1} Kiosk`, {
     navigable: true,
   }),
-  r('POST', '/spark/kiosk/users/discount/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('POST', '/teams/search', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/custom/teams/{id}', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('POST', '/custom/teams/{id}/additional_permissions', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('GET', '/spark/cancelReasons', 'kiosk', 'admin', `${S1} Kiosk`),
-  r('POST', '/packs/search', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
-  r('GET', '/packs/getPacks', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
-  r('POST', '/packs/download', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
-  r('PATCH', '/packs/restorePack', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
-  r('DELETE', '/packs/removePack', 'kiosk', 'admin', `${S1} Kiosk (packs)`),
+  kiosk('POST', '/spark/kiosk/users/discount/{id}', `${S1} Kiosk`),
+  kiosk('POST', '/teams/search', `${S1} Kiosk`),
+  kiosk('GET', '/custom/teams/{id}', `${S1} Kiosk`),
+  kiosk('POST', '/custom/teams/{id}/additional_permissions', `${S1} Kiosk`),
+  kiosk('GET', '/spark/cancelReasons', `${S1} Kiosk`),
+  kiosk('POST', '/packs/search', `${S1} Kiosk (packs)`),
+  kiosk('GET', '/packs/getPacks', `${S1} Kiosk (packs)`),
+  kiosk('POST', '/packs/download', `${S1} Kiosk (packs)`),
+  kiosk('PATCH', '/packs/restorePack', `${S1} Kiosk (packs)`),
+  kiosk('DELETE', '/packs/removePack', `${S1} Kiosk (packs)`),
 ];
 
 /** `METHOD /path`, the key API Gateway and middy's http-router use for a route. */

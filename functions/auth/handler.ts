@@ -1,13 +1,13 @@
 /**
  * The `auth` feature (issue: accounts): registration, sign-in, sign-out and the current user.
  * Also password reset by e-mail, password change, contact details and the profile photo,
- * two-factor authentication and API tokens.
+ * e-mail verification, two-factor authentication and API tokens (docs/security.md).
  */
 import { z } from 'zod';
 import { ONBOARDING_USE_CASES, useCaseAddress } from '#shared/onboarding.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { db } from '#lib/db/index.ts';
-import { ABILITIES, createApiToken } from '#lib/api-tokens.ts';
+import { ABILITIES, TOKEN_LIFETIMES_DAYS, createApiToken } from '#lib/api-tokens.ts';
 import {
   AppError,
   notFound,
@@ -22,8 +22,15 @@ import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
 import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
 import {
+  VERIFY_MESSAGES,
+  confirmEmail,
+  sendVerification,
+  sendVerificationAfterRegistration,
+} from './email-verification.ts';
+import {
   CODE_INVALID,
   CODE_NEEDED,
+  CURRENT_FACTOR_NEEDED,
   beginTwoFactor,
   checkSecondFactor,
   confirmTwoFactor,
@@ -38,10 +45,12 @@ import {
 } from './registration.ts';
 import {
   CURRENT_PASSWORD_WRONG,
+  EMAIL_CHANGE_SENT,
+  MAX_API_TOKENS,
   NewPassword,
   RESET_SENT,
+  answerPasswordResetRequest,
   changePassword,
-  requestPasswordReset,
   resetPassword,
   updateContact,
 } from './account.ts';
@@ -62,6 +71,48 @@ const TokenBody = z.object({
     .min(1, 'Choose at least one ability.'),
 });
 
+/** A new token may expire after one of `TOKEN_LIFETIMES_DAYS`; none (or null) = until revoked. */
+const NewTokenBody = TokenBody.extend({
+  expires_in_days: z
+    .union(
+      [z.null(), ...TOKEN_LIFETIMES_DAYS.map((d) => z.literal(d))] as unknown as [
+        z.ZodNull,
+        z.ZodLiteral<number>,
+        z.ZodLiteral<number>,
+      ],
+      { error: `Choose an expiry of ${TOKEN_LIFETIMES_DAYS.join(', ')} days, or none.` },
+    )
+    .optional(),
+});
+
+/** "Also revoke my API tokens" of the password forms. */
+const RevokeTokens = z.boolean({ error: 'Choose yes or no.' }).optional().default(false);
+
+/**
+ * E-mail checks (`POST /if-mail-exists`, and registrations refused for a taken address) one IP
+ * may make in 15 minutes: the registration form needs a few, harvesting addresses needs many
+ * (docs/security.md "Account existence").
+ */
+export const MAX_EMAIL_CHECKS = 20;
+const TOO_MANY_CHECKS = 'Too many attempts. Please try again in 15 minutes.';
+const emailCheckKey = (ip: string) => `mail-exists#ip#${ip}`;
+const sourceIp = (event: { requestContext?: { http?: { sourceIp?: string } } }) =>
+  event.requestContext?.http?.sourceIp ?? 'unknown';
+
+/**
+ * Checks a second factor of a signed-in user (replacing or turning off two-factor
+ * authentication); wrong codes count like failed logins, so a stolen session cannot guess.
+ * @throws AppError 429 after 10 wrong codes in 15 minutes.
+ */
+async function throttledFactorCheck(userId: string, code: string) {
+  const key = `factor#user#${userId}`;
+  if (await isThrottled(key))
+    throw tooManyRequests('Too many wrong codes. Please try again in 15 minutes.');
+  const factor = await checkSecondFactor(userId, code);
+  if (!factor) await recordFailure(key);
+  return factor;
+}
+
 /** A hash of the password is computed even for unknown e-mails, so timing does not tell. */
 const DUMMY_HASH =
   'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -76,6 +127,7 @@ export async function currentUser(user: AuthUser) {
     photo_url: user.photoUrl ?? null,
     isAdmin: user.isAdmin,
     current_team_id: user.currentTeamId ?? null,
+    email_verified: user.emailVerified ?? false,
     two_factor_enabled: user.twoFactorEnabled ?? false,
     onboarding_use_case: user.onboardingUseCase ?? null,
     teams: teams.map((m) => ({ id: m.teamId, role: m.role })),
@@ -119,6 +171,8 @@ export const handler = featureHandler('auth', {
         isAdmin: user.isAdmin ?? false,
         currentTeamId: user.currentTeamId,
         photoUrl: user.photoUrl,
+        emailVerified: user.emailVerifiedAt !== undefined,
+        twoFactorEnabled: user.twoFactorSecret !== undefined,
       });
       return {
         ...json(200, { success: true, redirect: '/', user: me }),
@@ -138,9 +192,18 @@ export const handler = featureHandler('auth', {
     },
   }),
 
+  /**
+   * The registration form's e-mail check (spec 001 §4–5: step 0 needs it, its message goes on
+   * the e-mail field). It must say when an address is taken, so it is rate-limited per IP
+   * instead (`MAX_EMAIL_CHECKS` in 15 minutes, then 429; docs/security.md "Account existence").
+   */
   'POST /if-mail-exists': route({
     body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }).passthrough(),
-    handle: async ({ body }) => {
+    handle: async ({ body, event }) => {
+      const key = emailCheckKey(sourceIp(event));
+      if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS))
+        throw tooManyRequests(TOO_MANY_CHECKS);
+      await recordFailure(key);
       if (await emailTaken(body.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
       return json(200, { success: true });
     },
@@ -149,7 +212,21 @@ export const handler = featureHandler('auth', {
   'POST /register': route({
     body: RegistrationSchema,
     handle: async ({ body, auth, event, requestId }) => {
-      const { userId, teamId } = await register(body);
+      // A refusal for a taken address is an e-mail check too: it counts towards the same limit.
+      const key = emailCheckKey(sourceIp(event));
+      if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS))
+        throw tooManyRequests(TOO_MANY_CHECKS);
+      let created: Awaited<ReturnType<typeof register>>;
+      try {
+        created = await register(body);
+      } catch (error) {
+        if (error instanceof AppError && error.message === MESSAGES.emailTaken)
+          await recordFailure(key);
+        throw error;
+      }
+      const { userId, teamId, verified } = created;
+      if (!verified)
+        await sendVerificationAfterRegistration({ userId, name: body.name, email: body.email });
       // A paid plan subscribes with the form's card (issue #8 item 2); a refusal removes the
       // account again, a payment needing 3-D Secure keeps it (400 with paymentId, signed in).
       let answer = json(201, { success: true, redirect: '/confirmation' });
@@ -173,10 +250,11 @@ export const handler = featureHandler('auth', {
     },
   }),
 
+  /** The same answer, in about the same time, whether or not the address has an account. */
   'POST /password/email': route({
     body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }),
     handle: async ({ body }) => {
-      await requestPasswordReset(body.email);
+      await answerPasswordResetRequest(body.email);
       return json(200, { success: true, message: RESET_SENT });
     },
   }),
@@ -188,13 +266,15 @@ export const handler = featureHandler('auth', {
         email: z.string().trim().toLowerCase().email(MESSAGES.email),
         password: NewPassword,
         password_confirmation: z.string().optional(),
+        revoke_tokens: RevokeTokens,
       })
       .refine((f) => f.password === f.password_confirmation, {
         path: ['password_confirmation'],
         message: MESSAGES.confirmation,
       }),
     handle: async ({ body }) => {
-      await resetPassword(body.email, body.token, body.password);
+      // Every session of the account ends (docs/security.md "Sessions and tokens").
+      await resetPassword(body.email, body.token, body.password, body.revoke_tokens);
       return json(200, { success: true, redirect: '/login' });
     },
   }),
@@ -205,14 +285,22 @@ export const handler = featureHandler('auth', {
         current_password: z.string().min(1, CURRENT_PASSWORD_WRONG).max(128),
         password: NewPassword,
         password_confirmation: z.string().optional(),
+        revoke_tokens: RevokeTokens,
       })
       .refine((f) => f.password === f.password_confirmation, {
         path: ['password_confirmation'],
         message: MESSAGES.confirmation,
       }),
     handle: async ({ body, auth }) => {
-      await changePassword(auth.user!.userId, body.current_password, body.password);
-      return json(200, { success: true });
+      const userId = auth.user!.userId;
+      await changePassword(userId, body.current_password, body.password, body.revoke_tokens);
+      // Every other session has ended; this browser continues in a new one.
+      await destroySession(auth.sessionToken);
+      const token = await createSession(userId);
+      return {
+        ...json(200, { success: true, tokens_revoked: body.revoke_tokens }),
+        cookies: [sessionCookie(token)],
+      };
     },
   }),
 
@@ -239,14 +327,58 @@ export const handler = featureHandler('auth', {
     },
   }),
 
+  /**
+   * Name at once; a new e-mail address needs `current_password` and is changed only when the
+   * link sent to it is opened (`pending_email` and a message say so).
+   */
   'PUT /settings/contact': route({
     body: z.object({
       name: RegistrationFields.name,
       email: RegistrationFields.email,
+      current_password: z.string().max(128).optional(),
     }),
     handle: async ({ body, auth }) => {
-      await updateContact(auth.user!.userId, body.name, body.email);
-      return json(200, { success: true });
+      const { pendingEmail } = await updateContact(
+        auth.user!.userId,
+        body.name,
+        body.email,
+        body.current_password,
+      );
+      return json(
+        200,
+        pendingEmail
+          ? { success: true, pending_email: pendingEmail, message: EMAIL_CHANGE_SENT(pendingEmail) }
+          : { success: true },
+      );
+    },
+  }),
+
+  /** Opens an e-mailed confirmation link (`{ token }`): verifies or changes the address. */
+  'POST /email/verify': route({
+    body: z.object({
+      token: z
+        .string({ error: VERIFY_MESSAGES.invalid })
+        .trim()
+        .min(10, VERIFY_MESSAGES.invalid)
+        .max(200, VERIFY_MESSAGES.invalid),
+    }),
+    handle: async ({ body }) => {
+      const { message, email } = await confirmEmail(body.token);
+      return json(200, { success: true, message, email });
+    },
+  }),
+
+  /** Sends the signed-in user a new verification link for their address. */
+  'POST /email/verification-notification': route({
+    handle: async ({ auth }) => {
+      const user = auth.user!;
+      if (user.emailVerified)
+        return json(200, { success: true, message: VERIFY_MESSAGES.alreadyVerified });
+      await sendVerification(user, 'verify', user.email);
+      return json(200, {
+        success: true,
+        message: `We have e-mailed a confirmation link to ${user.email}.`,
+      });
     },
   }),
 
@@ -269,16 +401,26 @@ export const handler = featureHandler('auth', {
             metadata: { abilities: t.abilities },
             created_at: t.createdAt,
             last_used_at: t.lastUsedAt ?? null,
+            expires_at: t.expiresAt ?? null,
           })),
       );
     },
   }),
 
   'POST /settings/api/token': route({
-    body: TokenBody,
+    body: NewTokenBody,
     handle: async ({ auth, body }) => {
-      const { token, tokenId } = await createApiToken(auth.user!.userId, body.name, body.abilities);
-      return json(201, { token, id: tokenId });
+      const userId = auth.user!.userId;
+      const existing = (await db().ApiToken.query.byUser({ userId }).go({ pages: 'all' })).data;
+      if (existing.length >= MAX_API_TOKENS)
+        throw validationFailed({
+          name: [`You can have at most ${MAX_API_TOKENS} API tokens. Delete one first.`],
+        });
+      const expiresAt = body.expires_in_days
+        ? new Date(Date.now() + body.expires_in_days * 24 * 60 * 60 * 1000).toISOString()
+        : undefined;
+      const { token, tokenId } = await createApiToken(userId, body.name, body.abilities, expiresAt);
+      return json(201, { token, id: tokenId, expires_at: expiresAt ?? null });
     },
   }),
 
@@ -301,11 +443,28 @@ export const handler = featureHandler('auth', {
     },
   }),
 
+  /**
+   * Two calls (two-factor.ts): without `code`, a new secret; with it, the confirmation. While
+   * two-factor authentication is on, a new secret (replacing the factor) needs `current_code`,
+   * a code of the current factor or the reset code.
+   */
   'POST /settings/two-factor-auth': route({
-    body: z.object({ code: z.string().trim().max(32).optional() }).passthrough(),
+    body: z
+      .object({
+        code: z.string().trim().max(32).optional(),
+        current_code: z.string().trim().max(32).optional(),
+      })
+      .passthrough(),
     handle: async ({ auth, body }) => {
       const user = auth.user!;
-      if (!body.code) return json(200, await beginTwoFactor(user.userId, user.email));
+      if (!body.code) {
+        if (user.twoFactorEnabled) {
+          if (!body.current_code) throw validationFailed({ current_code: [CURRENT_FACTOR_NEEDED] });
+          if (!(await throttledFactorCheck(user.userId, body.current_code)))
+            throw validationFailed({ current_code: [CODE_INVALID] });
+        }
+        return json(200, await beginTwoFactor(user.userId, user.email));
+      }
       const resetCode = await confirmTwoFactor(user.userId, body.code);
       return json(200, { success: true, reset_code: resetCode });
     },
@@ -314,7 +473,7 @@ export const handler = featureHandler('auth', {
   'DELETE /settings/two-factor-auth': route({
     body: z.object({ code: z.string().trim().min(1, CODE_INVALID).max(32) }),
     handle: async ({ auth, body }) => {
-      if (!(await checkSecondFactor(auth.user!.userId, body.code)))
+      if (!(await throttledFactorCheck(auth.user!.userId, body.code)))
         throw validationFailed({ code: [CODE_INVALID] });
       await disableTwoFactor(auth.user!.userId);
       return json(200, { success: true });

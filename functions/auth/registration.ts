@@ -92,18 +92,24 @@ export async function emailTaken(email: string): Promise<boolean> {
 }
 
 /**
- * Creates the account: user, e-mail claim, team (owned, current) and membership, atomically.
- * @returns the new user's and team's ids.
+ * Creates the account: user, e-mail claim, team (owned, current) and membership, atomically;
+ * with a valid invitation code for the same address also the invited membership.
+ * @returns the new user's and team's ids, and whether the address is verified (it joined
+ *   through its invitation code).
  * @throws AppError 422 with field errors for a taken e-mail or an unknown or unavailable plan.
  */
-export async function register(form: Registration): Promise<{ userId: string; teamId: string }> {
+export async function register(
+  form: Registration,
+): Promise<{ userId: string; teamId: string; verified: boolean }> {
   const plan = (await db().Plan.get({ planId: form.plan }).go()).data;
   if (!plan || plan.active === false) throw validationFailed({ plan: [MESSAGES.plan] });
   if (plan.price > 0 && !billingOnline()) throw validationFailed({ plan: [MESSAGES.planOffline] });
   if (await emailTaken(form.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
 
   // An invitation in the form (spec 001 §2: `invitation` query parameter) for this address
-  // makes the new account a member of that team too, and that team current.
+  // makes the new account a member of that team too, and that team current. Its code came by
+  // e-mail to that address, so it also proves the address is the registrant's (verified); any
+  // other registration starts unverified (docs/security.md "Invitations and e-mail ownership").
   const invitation = form.invitation
     ? (
         await db()
@@ -134,6 +140,7 @@ export async function register(form: Registration): Promise<{ userId: string; te
         passwordHash,
         isAdmin: false,
         currentTeamId: joining?.teamId ?? teamId,
+        ...(joining ? { emailVerifiedAt: new Date().toISOString() } : {}),
       }).commit(),
       Team.create({ teamId, name: form.team, slug, ownerId: userId, planId: plan.planId }).commit(),
       Membership.create({ teamId, userId, role: 'owner' }).commit(),
@@ -159,5 +166,5 @@ export async function register(form: Registration): Promise<{ userId: string; te
   }
   // The team joined through the invitation: a per-user plan's seats follow (issue #8).
   if (joining) await syncSeats(joining.teamId, 'join');
-  return { userId, teamId };
+  return { userId, teamId, verified: joining !== undefined };
 }

@@ -18,25 +18,55 @@ const PREFIX = 'pst_';
 export const hashToken = (token: string): string =>
   createHash('sha256').update(token).digest('base64url');
 
+/** Lifetimes a token can be given, days (the settings' choices); none = until revoked. */
+export const TOKEN_LIFETIMES_DAYS = [7, 30, 90, 365] as const;
+
 /**
  * Creates a token for a user.
+ * @param expiresAt when it stops working (ISO 8601), or undefined for a token that works until
+ *   revoked.
  * @returns the token (shown once, never stored) and its id.
  */
-export async function createApiToken(userId: string, name: string, abilities: Ability[]) {
+export async function createApiToken(
+  userId: string,
+  name: string,
+  abilities: Ability[],
+  expiresAt?: string,
+) {
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
   const tokenId = randomUUID();
   await db()
-    .ApiToken.create({ userId, tokenId, name, abilities, tokenHash: hashToken(token) })
+    .ApiToken.create({
+      userId,
+      tokenId,
+      name,
+      abilities,
+      tokenHash: hashToken(token),
+      ...(expiresAt ? { expiresAt } : {}),
+    })
     .go();
   return { token, tokenId };
+}
+
+/**
+ * Deletes every API token of a user (after a password change or reset, when asked).
+ * @returns how many were deleted.
+ */
+export async function revokeApiTokens(userId: string): Promise<number> {
+  const tokens = (await db().ApiToken.query.byUser({ userId }).go({ pages: 'all' })).data;
+  if (tokens.length > 0)
+    await db()
+      .ApiToken.delete(tokens.map((t) => ({ userId, tokenId: t.tokenId })))
+      .go();
+  return tokens.length;
 }
 
 /** `lastUsedAt` is written at most this often per token, ms (no write per API call). */
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
 /**
- * The user behind a Bearer token and the token's abilities, or undefined for an unknown one.
- * Marks the token used (at most every 5 minutes), for the "last used" column.
+ * The user behind a Bearer token and the token's abilities, or undefined for an unknown or
+ * expired one. Marks the token used (at most every 5 minutes), for the "last used" column.
  */
 export async function readApiToken(
   token: string,
@@ -49,6 +79,7 @@ export async function readApiToken(
       .go({ limit: 1 })
   ).data[0];
   if (!found) return undefined;
+  if (found.expiresAt && Date.parse(found.expiresAt) <= now) return undefined;
   if (!found.lastUsedAt || now - Date.parse(found.lastUsedAt) > TOUCH_EVERY_MS) {
     await db()
       .ApiToken.patch({ userId: found.userId, tokenId: found.tokenId })

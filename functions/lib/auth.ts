@@ -7,14 +7,17 @@
  * - `owner`: the owner of the team `{id}`; a member gets 403, anyone else 404, so other teams'
  *   ids do not leak.
  * CSRF is checked first on every state-changing call (session.ts). A Bearer API token stands for
- * its user within its abilities (`read` for GET, `write` otherwise).
+ * its user within its abilities (`read` for GET, `write` otherwise), until it expires, and never
+ * on a route the table marks `sessionOnly` (the account's e-mail, password, two-factor
+ * authentication and tokens, deleting a team, the kiosk: docs/security.md "Sessions and
+ * tokens"). A session older than the user's last password change or reset counts as signed out.
  */
 import type { Route } from '#shared/routes.ts';
 import { db } from './db/index.ts';
 import { forbidden, notFound, unauthenticated } from './errors.ts';
 import type { ApiEvent } from './http.ts';
 import { readApiToken } from './api-tokens.ts';
-import { checkCsrf, readCookies, readSession, SESSION_COOKIE } from './session.ts';
+import { checkCsrf, readCookies, readSessionDetails, SESSION_COOKIE } from './session.ts';
 
 export interface AuthUser {
   userId: string;
@@ -25,13 +28,20 @@ export interface AuthUser {
   photoUrl?: string | undefined;
   twoFactorEnabled?: boolean;
   onboardingUseCase?: string | undefined;
+  /** The address is proven to be the user's (functions/auth/email-verification.ts). */
+  emailVerified?: boolean;
 }
 
 export interface AuthContext {
   user?: AuthUser;
   /** The session cookie's token, for logout. */
   sessionToken?: string;
+  /** The caller used a Bearer API token rather than a session. */
+  viaToken?: boolean;
 }
+
+/** The refusal of a `sessionOnly` route to an API token. */
+export const TOKEN_REFUSED = 'API tokens cannot do this. Sign in to the app to do it.';
 
 /**
  * Authenticates the caller and applies the route's access rule.
@@ -42,24 +52,31 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
   const bearer = /^Bearer\s+(\S+)$/i.exec(event.headers?.authorization ?? '')?.[1];
   const token = bearer ? undefined : readCookies(event)[SESSION_COOKIE];
   let userId: string | undefined;
+  let sessionStart: number | undefined;
   if (bearer) {
-    // A token works within its abilities, and never manages tokens or sessions itself.
+    // A token works within its abilities, and never on session-only routes (it cannot take
+    // over the account, manage tokens or sessions, delete a team or reach the kiosk).
     const found = await readApiToken(bearer);
     if (!found) throw unauthenticated('Invalid API token.');
-    if (route.path.startsWith('/settings/api/') || route.path === '/spark/token') {
-      throw forbidden('API tokens cannot manage API tokens.');
-    }
+    if (route.sessionOnly) throw forbidden(TOKEN_REFUSED);
     const needed = route.method === 'GET' ? 'read' : 'write';
     if (!found.abilities.includes(needed))
       throw forbidden(`This API token does not have the "${needed}" ability.`);
     userId = found.userId;
   } else {
-    userId = await readSession(token);
+    const session = await readSessionDetails(token);
+    userId = session?.userId;
+    sessionStart = session?.createdAt;
   }
   let user: AuthUser | undefined;
   if (userId) {
     const record = (await db().User.get({ userId }).go()).data;
-    if (record) {
+    // A session from before the last password change or reset has ended.
+    const ended =
+      sessionStart !== undefined &&
+      record?.sessionsValidFrom !== undefined &&
+      sessionStart < record.sessionsValidFrom;
+    if (record && !ended) {
       user = {
         userId: record.userId,
         email: record.email,
@@ -69,10 +86,15 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
         photoUrl: record.photoUrl,
         twoFactorEnabled: record.twoFactorSecret !== undefined,
         onboardingUseCase: record.onboardingUseCase,
+        emailVerified: record.emailVerifiedAt !== undefined,
       };
     }
   }
-  const ctx: AuthContext = { ...(user ? { user } : {}), ...(token ? { sessionToken: token } : {}) };
+  const ctx: AuthContext = {
+    ...(user ? { user } : {}),
+    ...(token ? { sessionToken: token } : {}),
+    ...(bearer ? { viaToken: true } : {}),
+  };
   switch (route.access) {
     case 'public':
     case 'stripe':

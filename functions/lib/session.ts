@@ -87,6 +87,18 @@ export async function readSession(
   token: string | undefined,
   now = Date.now(),
 ): Promise<string | undefined> {
+  return (await readSessionDetails(token, now))?.userId;
+}
+
+/**
+ * A live session's user id and start (ms since the epoch), or undefined as for `readSession`.
+ * The caller compares `createdAt` with the user's `sessionsValidFrom` (a password change or
+ * reset ends older sessions; docs/security.md "Sessions and tokens").
+ */
+export async function readSessionDetails(
+  token: string | undefined,
+  now = Date.now(),
+): Promise<{ userId: string; createdAt: number } | undefined> {
   if (!token || token.length > 100) return undefined;
   const sessionHash = hash(token);
   const session = (await db().Session.get({ sessionHash }).go()).data;
@@ -98,7 +110,7 @@ export async function readSession(
   if (now - session.lastSeenAt > TOUCH_EVERY_MS) {
     await db().Session.patch({ sessionHash }).set({ lastSeenAt: now }).go();
   }
-  return session.userId;
+  return { userId: session.userId, createdAt: session.createdAt };
 }
 
 /** Ends a session (logout). */

@@ -43,6 +43,11 @@ const GIVEN_ROLE = z.enum(['admin', 'member'], { error: 'The selected role is in
 
 type TeamRecord = EntityItem<Entities['Team']>;
 
+/** The body of an invitation answer: the code of the e-mailed link, when the user has it. */
+const InvitationAnswer = z
+  .object({ code: z.string().trim().max(128).optional().nullable() })
+  .transform((b) => ({ code: b.code ?? undefined }));
+
 /** A team as the SPA reads it (spec 001 §3 Team), with its plan's capabilities. */
 async function teamView(team: TeamRecord, role?: string) {
   const plan = (await db().Plan.get({ planId: team.planId }).go()).data;
@@ -137,19 +142,22 @@ export const handler = featureHandler('teams', {
   }),
 
   'GET /settings/invitations/pending': route({
-    handle: async ({ auth }) => json(200, await pendingForUser(need(auth.user).email)),
+    handle: async ({ auth }) => json(200, await pendingForUser(need(auth.user))),
   }),
 
+  /** Accepting needs the code of the e-mailed link (`{ code }`; members.ts answerInvitation). */
   'POST /settings/invitations/{id}/accept': route({
-    handle: async ({ auth, params }) => {
-      await answerInvitation(params.id!, need(auth.user), true);
+    body: InvitationAnswer,
+    handle: async ({ auth, params, body }) => {
+      await answerInvitation(params.id!, need(auth.user), true, body.code);
       return json(200, { success: true });
     },
   }),
 
   'POST /settings/invitations/{id}/reject': route({
-    handle: async ({ auth, params }) => {
-      await answerInvitation(params.id!, need(auth.user), false);
+    body: InvitationAnswer,
+    handle: async ({ auth, params, body }) => {
+      await answerInvitation(params.id!, need(auth.user), false, body.code);
       return json(200, { success: true });
     },
   }),

@@ -1,6 +1,10 @@
 /**
  * Team members and invitations (spec 001 §3–7; issue: accounts §3): the plan's member limit,
  * owner-only changes, invitations by e-mail with a single-use link.
+ *
+ * An invitation is taken with its code, which only the e-mailed link carries: registering the
+ * invited address, or having it as the account's address, is not enough (docs/security.md
+ * "Invitations and e-mail ownership"; test/integration/members.test.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { config } from '#lib/config.ts';
@@ -18,6 +22,9 @@ export const MESSAGES = {
   alreadyInvited: 'That address already has a pending invitation to this team.',
   ownerCannotLeave: 'Owners cannot remove themselves from their team.',
   ownerRole: 'The owner’s role cannot be changed.',
+  codeNeeded: 'To accept, open the invitation link from your e-mail.',
+  otherAddress: (email: string) =>
+    `This invitation was sent to ${email}. Sign in with that address to accept it.`,
 } as const;
 
 /** The members of a team with their user records, owner first. */
@@ -96,12 +103,17 @@ export async function invite(
   await sendMail({
     to: address,
     subject: `You are invited to join ${team.name} on PicSnippets`,
-    text: `${inviter?.name ?? 'A team owner'} invited you to join the team "${team.name}" on PicSnippets as ${role === 'admin' ? 'an admin' : 'a member'}.\n\nNew to PicSnippets? Create your account here:\n\n${base}/register?invitation=${code}\n\nAlready have an account? Sign in and accept it under Settings → Companies:\n\n${base}/settings#/companies\n`,
+    text: `${inviter?.name ?? 'A team owner'} invited you to join the team "${team.name}" on PicSnippets as ${role === 'admin' ? 'an admin' : 'a member'}.\n\nNew to PicSnippets? Create your account here:\n\n${base}/register?invitation=${code}\n\nAlready have an account? Sign in and accept it here:\n\n${base}/settings?invitation=${code}#/companies\n\nThe links are yours alone: whoever has them can join the team as ${address}.\n`,
   });
   return invitationId;
 }
 
-/** The invitation behind a link's code, for the registration page (public; no team ids leak). */
+/**
+ * The invitation behind a link's code, for the registration page and the settings' accept
+ * button (public; the holder of the code is the invitee, no team ids leak).
+ * @returns `{ id, email, role, team: { name } }`.
+ * @throws AppError 404 'This invitation is no longer valid.' for an unknown or answered code.
+ */
 export async function invitationByCode(code: string) {
   const found = (
     await db()
@@ -110,11 +122,21 @@ export async function invitationByCode(code: string) {
   ).data[0];
   if (!found || found.status !== 'pending') throw notFound('This invitation is no longer valid.');
   const team = (await db().Team.get({ teamId: found.teamId }).go()).data;
-  return { email: found.email, role: found.role, team: { name: team?.name ?? '' } };
+  return {
+    id: found.invitationId,
+    email: found.email,
+    role: found.role,
+    team: { name: team?.name ?? '' },
+  };
 }
 
-/** The signed-in user's pending invitations (by their e-mail). */
-export async function pendingForUser(email: string) {
+/**
+ * The signed-in user's pending invitations (by their e-mail), listed only once the address is
+ * verified: someone who registered an address they do not read learns nothing from it.
+ */
+export async function pendingForUser(user: { email: string; emailVerified?: boolean }) {
+  if (!user.emailVerified) return [];
+  const email = user.email;
   const all = (await db().Invitation.query.byEmail({ email }).go({ pages: 'all' })).data;
   const pending = all.filter((i) => i.status === 'pending');
   const teams = await Promise.all(pending.map((i) => db().Team.get({ teamId: i.teamId }).go()));
@@ -126,28 +148,53 @@ export async function pendingForUser(email: string) {
 }
 
 /**
- * Accepts or rejects an invitation addressed to the user; accepting adds the membership in the
- * same transaction that closes the invitation.
- * @throws AppError 404 when it is not theirs or no longer pending.
+ * Accepts or rejects an invitation addressed to the user (docs/security.md "Invitations and
+ * e-mail ownership"):
+ * - accepting needs the invitation's code (only the e-mailed link has it) and the account's
+ *   address to be the invited one. The code proves the user reads that address, so the address
+ *   becomes verified in the same transaction that closes the invitation and adds the
+ *   membership (conditions: still pending, same code, the account still has that address);
+ * - rejecting needs the code or a verified address (the settings list shows invitations only
+ *   to verified addresses).
+ * @param code the code from the link, when the user came through it.
+ * @throws AppError 404 when it is no longer pending or not for this account and no code was
+ *   given; 422 on `code` without a code (or with a wrong one), 422 on `email` when the code is
+ *   right but the account has another address.
  */
 export async function answerInvitation(
   invitationId: string,
-  user: { userId: string; email: string },
+  user: { userId: string; email: string; emailVerified?: boolean },
   accept: boolean,
+  code?: string,
 ) {
   const inv = (await db().Invitation.get({ invitationId }).go()).data;
-  if (!inv || inv.email !== user.email || inv.status !== 'pending') throw notFound();
+  if (!inv || inv.status !== 'pending') throw notFound();
+  const codeOk = code !== undefined && code !== '' && sha256(code) === inv.codeHash;
+  if (inv.email !== user.email) {
+    if (codeOk) throw validationFailed({ email: [MESSAGES.otherAddress(inv.email)] });
+    throw notFound();
+  }
   if (!accept) {
-    await db().Invitation.patch({ invitationId }).set({ status: 'rejected' }).go();
+    if (!codeOk && !user.emailVerified) throw validationFailed({ code: [MESSAGES.codeNeeded] });
+    await db()
+      .Invitation.patch({ invitationId })
+      .set({ status: 'rejected' })
+      .where((a, op) => op.eq(a.status, 'pending'))
+      .go();
     return;
   }
+  if (!codeOk) throw validationFailed({ code: [MESSAGES.codeNeeded] });
   const result = await db()
-    .service.transaction.write(({ Invitation, Membership }) => [
+    .service.transaction.write(({ Invitation, Membership, User }) => [
       Invitation.patch({ invitationId })
         .set({ status: 'accepted' })
-        .where((a, op) => op.eq(a.status, 'pending'))
+        .where((a, op) => `${op.eq(a.status, 'pending')} AND ${op.eq(a.codeHash, inv.codeHash)}`)
         .commit(),
       Membership.create({ teamId: inv.teamId, userId: user.userId, role: inv.role }).commit(),
+      User.patch({ userId: user.userId })
+        .set({ emailVerifiedAt: new Date().toISOString() })
+        .where((a, op) => op.eq(a.email, inv.email))
+        .commit(),
     ])
     .go();
   if (result.canceled) throw notFound();

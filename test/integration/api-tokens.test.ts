@@ -90,4 +90,72 @@ describe('API tokens', () => {
       404,
     );
   });
+
+  // mutation check: before the table's `sessionOnly` marks, a `write` token changed the password
+  // and the e-mail, turned two-factor authentication on, deleted a team and reached the kiosk
+  // (200 or 422 past the access check); tokens had no expiry. This test failed there.
+  it('keeps tokens off the account, team deletion and the kiosk; an expired token is refused', async () => {
+    const c = new TestClient(stack().url);
+    await c.login('admin@example.com');
+    const created = await c.request('POST', '/settings/api/token', {
+      name: 'Everything',
+      abilities: ['read', 'write'],
+      expires_in_days: 30,
+    });
+    expect(created.status).toBe(201);
+    const token = created.json.token as string;
+    const expires = Date.parse(created.json.expires_at as string);
+    expect(Math.abs(expires - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
+    expect((await bearer(token)).status).toBe(200);
+
+    const refused = 'API tokens cannot do this. Sign in to the app to do it.';
+    for (const [method, path, body] of [
+      [
+        'PUT',
+        '/settings/password',
+        {
+          current_password: 'demo-password',
+          password: 'x-long-password-1',
+          password_confirmation: 'x-long-password-1',
+        },
+      ],
+      ['PUT', '/settings/contact', { name: 'Ada Admin', email: 'thief@example.org' }],
+      ['POST', '/settings/two-factor-auth', {}],
+      ['DELETE', '/settings/two-factor-auth', { code: '123456' }],
+      ['DELETE', '/settings/companies/team-admin', {}],
+      ['GET', '/spark/kiosk/announcements', undefined],
+      ['POST', '/spark/kiosk/users/search', { query: 'demo' }],
+      ['GET', '/spark/kiosk/users/impersonate/user-demo', undefined],
+      ['POST', '/email/verification-notification', {}],
+    ] as const) {
+      const res = await bearer(token, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toBe(refused);
+    }
+    // The session still passes the access check (the kiosk's feature may still answer 501).
+    expect([401, 403]).not.toContain((await c.request('GET', '/spark/kiosk/announcements')).status);
+
+    const listed = (await c.request('GET', '/settings/api/tokens')).json as unknown as Array<{
+      id: string;
+      expires_at: string | null;
+    }>;
+    const mine = listed.find((t) => t.id === created.json.id)!;
+    expect(mine.expires_at).toBe(created.json.expires_at);
+    // Once its time has passed the token is refused like an unknown one.
+    const { db } = await import('#lib/db/index.ts');
+    const userId = (await c.request('GET', '/user/current')).json.id as string;
+    await db()
+      .ApiToken.patch({ userId, tokenId: mine.id })
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .go();
+    expect((await bearer(token)).status).toBe(401);
+
+    const odd = await c.request('POST', '/settings/api/token', {
+      name: 'Odd',
+      abilities: ['read'],
+      expires_in_days: 5,
+    });
+    expect(odd.status).toBe(422);
+    expect(Object.keys(odd.json.errors as object)).toEqual(['expires_in_days']);
+  });
 });

@@ -48,9 +48,17 @@ beforeAll(async () => {
       email,
       role,
     });
-    const pending = (await client.request('GET', '/settings/invitations/pending'))
-      .json as unknown as Array<{ id: string }>;
-    await client.request('POST', `/settings/invitations/${pending[0]!.id}/accept`);
+    // Joined the way people join: with the code of the e-mailed link (the local outbox).
+    const mails = (await (await fetch(`${url}/__outbox.json`)).json()) as Array<{
+      to: string;
+      text: string;
+    }>;
+    const code = /\/register\?invitation=([A-Za-z0-9_-]+)/.exec(
+      mails.find((m) => m.to === email && m.text.includes('?invitation='))!.text,
+    )![1]!;
+    const { id } = (await client.request('GET', `/invitations/${code}`)).json as { id: string };
+    const accepted = await client.request('POST', `/settings/invitations/${id}/accept`, { code });
+    if (accepted.status !== 200) throw new Error(`${email} did not join: ${accepted.status}`);
   }
 });
 

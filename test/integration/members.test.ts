@@ -1,6 +1,7 @@
 /**
  * Members and invitations (spec 001 §3–7; issue: accounts §3) through the local stack, with the
- * invitation link read from the local outbox.
+ * invitation link read from the local outbox. An invitation is taken only with the code of its
+ * e-mailed link (docs/security.md "Invitations and e-mail ownership").
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
@@ -30,13 +31,30 @@ async function register(email: string) {
   return c;
 }
 
+/** The code of the newest invitation e-mailed to an address (the local outbox, newest first). */
 async function invitationCode(email: string): Promise<string> {
   const mails = (await (await fetch(`${stack().url}/__outbox.json`)).json()) as Array<{
     to: string;
+    subject: string;
     text: string;
   }>;
-  const mail = mails.find((m) => m.to === email)!;
-  return /\/register\?invitation=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+  const mail = mails.find((m) => m.to === email && m.subject.startsWith('You are invited'))!;
+  const code = /\/register\?invitation=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+  // The link for people who already have an account carries the same code.
+  expect(mail.text).toContain(`/settings?invitation=${code}#/companies`);
+  return code;
+}
+
+/** Accepts an invitation the way the settings page does after the e-mailed link. */
+async function acceptWithLink(c: TestClient, email: string) {
+  const code = await invitationCode(email);
+  const lookup = await new TestClient(stack().url).request('GET', `/invitations/${code}`);
+  expect(lookup.status).toBe(200);
+  const res = await c.request('POST', `/settings/invitations/${lookup.json.id as string}/accept`, {
+    code,
+  });
+  expect(res.status).toBe(200);
+  return { id: lookup.json.id as string, code };
 }
 
 describe('registering through an invitation link', () => {
@@ -61,6 +79,8 @@ describe('registering through an invitation link', () => {
     expect(res.status).toBe(201);
     const me = await c.request('GET', '/user/current');
     expect(me.json.current_team_id).toBe('team-demo');
+    // The code came by e-mail to that address: it is verified, no confirmation mail needed.
+    expect(me.json.email_verified).toBe(true);
     expect(
       (me.json.teams as Array<{ id: string; role: string }>).map((t) => t.role).sort(),
     ).toEqual(['member', 'owner']);
@@ -106,7 +126,95 @@ describe('team settings', () => {
 });
 
 describe('invitations', () => {
-  it('invite → link → register → accept → member; the member leaves', async () => {
+  // mutation check: on the code before the invitation code was required, the squatter's pending
+  // list held the invitation and accept answered 200 (the squatter joined the team); this test
+  // failed there.
+  it('refuses the takeover: registering the invited address and accepting without the code', async () => {
+    const owner = await signedIn('demo@example.com');
+    await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'victim@example.org',
+      role: 'admin',
+    });
+    const id = (
+      (await owner.request('GET', '/settings/companies/team-demo/invitations'))
+        .json as unknown as Array<{ id: string; email: string }>
+    ).find((i) => i.email === 'victim@example.org')!.id;
+
+    // Someone who does not read victim@ registers it (nothing checks the address at sign-up).
+    const squatter = await register('victim@example.org');
+    expect((await squatter.request('GET', '/user/current')).json.email_verified).toBe(false);
+    // The unverified address sees no invitation…
+    expect((await squatter.request('GET', '/settings/invitations/pending')).json).toEqual([]);
+    // …and cannot accept or decline it by id, without or with a wrong code.
+    for (const body of [undefined, {}, { code: 'guessed-code-1234567890' }]) {
+      const res = await squatter.request('POST', `/settings/invitations/${id}/accept`, body);
+      expect(res.status).toBe(422);
+      expect(res.json.errors).toEqual({
+        code: ['To accept, open the invitation link from your e-mail.'],
+      });
+    }
+    expect((await squatter.request('POST', `/settings/invitations/${id}/reject`)).status).toBe(422);
+    expect((await squatter.request('GET', '/settings/companies/json/team-demo')).status).toBe(404);
+    expect(((await squatter.request('GET', '/user/current')).json.teams as unknown[]).length).toBe(
+      1,
+    );
+    // The invitation is still there for the real owner of the address.
+    expect(
+      (
+        (await owner.request('GET', '/settings/companies/team-demo/invitations'))
+          .json as unknown as Array<{ id: string }>
+      ).map((i) => i.id),
+    ).toContain(id);
+    expect((await owner.request('DELETE', `/settings/invitations/${id}`)).status).toBe(200);
+  });
+
+  it('lists invitations to a verified address; accepting there still needs the code', async () => {
+    const listed = await register('listed@example.org');
+    const mails = (await (await fetch(`${stack().url}/__outbox.json`)).json()) as Array<{
+      to: string;
+      subject: string;
+      text: string;
+    }>;
+    const confirm = mails.find(
+      (m) => m.to === 'listed@example.org' && m.subject.startsWith('Confirm your e-mail'),
+    )!;
+    const token = /\/email\/verify\/([A-Za-z0-9_-]+)/.exec(confirm.text)![1]!;
+    expect((await listed.request('POST', '/email/verify', { token })).status).toBe(200);
+
+    const owner = await signedIn('demo@example.com');
+    await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'listed@example.org',
+    });
+    const pending = (await listed.request('GET', '/settings/invitations/pending'))
+      .json as unknown as Array<{ id: string; team: { name: string } }>;
+    expect(pending).toEqual([
+      expect.objectContaining({ team: { id: 'team-demo', name: 'Demo Team' } }),
+    ]);
+    const refused = await listed.request('POST', `/settings/invitations/${pending[0]!.id}/accept`);
+    expect(refused.status).toBe(422);
+    await acceptWithLink(listed, 'listed@example.org');
+  });
+
+  it('refuses a right code from an account with another address', async () => {
+    const owner = await signedIn('demo@example.com');
+    await owner.request('POST', '/settings/companies/team-demo/invitations', {
+      email: 'wrong-box@example.org',
+    });
+    const code = await invitationCode('wrong-box@example.org');
+    const id = (await new TestClient(stack().url).request('GET', `/invitations/${code}`)).json
+      .id as string;
+    const other = await register('other-box@example.org');
+    const res = await other.request('POST', `/settings/invitations/${id}/accept`, { code });
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({
+      email: [
+        'This invitation was sent to wrong-box@example.org. Sign in with that address to accept it.',
+      ],
+    });
+    expect((await owner.request('DELETE', `/settings/invitations/${id}`)).status).toBe(200);
+  });
+
+  it('invite → e-mailed link → sign in → accept with the code → member; the member leaves', async () => {
     const owner = await signedIn('demo@example.com');
     const sent = await owner.request('POST', '/settings/companies/team-demo/invitations', {
       email: 'ivy@example.org',
@@ -120,19 +228,24 @@ describe('invitations', () => {
     const code = await invitationCode('ivy@example.org');
     const lookup = await new TestClient(stack().url).request('GET', `/invitations/${code}`);
     expect(lookup.json).toEqual({
+      id: expect.any(String),
       email: 'ivy@example.org',
       role: 'member',
       team: { name: 'Demo Team' },
     });
 
+    // Ivy already has an account (registered without the link, address not yet verified).
     const ivy = await register('ivy@example.org');
-    const pending = await ivy.request('GET', '/settings/invitations/pending');
-    expect(pending.json).toEqual([
-      expect.objectContaining({ role: 'member', team: { id: 'team-demo', name: 'Demo Team' } }),
-    ]);
-    const id = (pending.json as unknown as Array<{ id: string }>)[0]!.id;
-    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`)).status).toBe(200);
-    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`)).status).toBe(404);
+    const id = lookup.json.id as string;
+    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`)).status).toBe(422);
+    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`, { code })).status).toBe(
+      200,
+    );
+    expect((await ivy.request('POST', `/settings/invitations/${id}/accept`, { code })).status).toBe(
+      404,
+    );
+    // The code came to her address: it is verified now.
+    expect((await ivy.request('GET', '/user/current')).json.email_verified).toBe(true);
 
     const team = await owner.request('GET', '/settings/companies/json/team-demo');
     const users = team.json.users as Array<{ email: string; pivot: { role: string } }>;
@@ -216,26 +329,19 @@ describe('invitations', () => {
       email: 'mo@example.org',
     });
     const rex = await register('rex@example.org');
-    const rexInv = (
-      (await rex.request('GET', '/settings/invitations/pending')).json as unknown as Array<{
-        id: string;
-      }>
-    )[0]!;
-    expect((await rex.request('POST', `/settings/invitations/${rexInv.id}/reject`)).status).toBe(
-      200,
-    );
+    const rexCode = await invitationCode('rex@example.org');
+    const rexInv = (await rex.request('GET', `/invitations/${rexCode}`)).json as { id: string };
+    expect(
+      (await rex.request('POST', `/settings/invitations/${rexInv.id}/reject`, { code: rexCode }))
+        .status,
+    ).toBe(200);
     expect(
       ((await rex.request('GET', '/settings/invitations/pending')).json as unknown as unknown[])
         .length,
     ).toBe(0);
 
     const mo = await register('mo@example.org');
-    const moInv = (
-      (await mo.request('GET', '/settings/invitations/pending')).json as unknown as Array<{
-        id: string;
-      }>
-    )[0]!;
-    await mo.request('POST', `/settings/invitations/${moInv.id}/accept`);
+    await acceptWithLink(mo, 'mo@example.org');
     const moId = (await mo.request('GET', '/user/current')).json.id as string;
     expect(
       (await owner.request('DELETE', `/settings/companies/team-demo/members/${moId}`)).status,
@@ -256,10 +362,14 @@ describe('team admins (docs/decisions.md "Team roles")', () => {
       role,
     });
     expect(sent.status).toBe(201);
-    const pending = (await client.request('GET', '/settings/invitations/pending'))
-      .json as unknown as Array<{ id: string; role: string }>;
-    expect(pending[0]!.role).toBe(role);
-    await client.request('POST', `/settings/invitations/${pending[0]!.id}/accept`);
+    const { id } = await acceptWithLink(client, email);
+    // A verified address lists its pending invitations; this one is answered.
+    expect((await client.request('GET', '/settings/invitations/pending')).json).toEqual([]);
+    const team = (await client.request('GET', '/settings/companies/json/team-demo')).json as {
+      users: Array<{ email: string; pivot: { role: string } }>;
+    };
+    expect(team.users.find((u) => u.email === email)?.pivot.role).toBe(role);
+    expect(id).toEqual(expect.any(String));
     await client.request('PUT', '/settings/companies/team-demo/switch');
     return client;
   }

@@ -106,6 +106,47 @@ describe('POST /register', () => {
   });
 });
 
+describe('e-mail verification (docs/security.md "Invitations and e-mail ownership")', () => {
+  // mutation check: before verification existed, registration sent no confirmation mail and
+  // `POST /email/verify` was not a route (404); this test failed there.
+  it('mails a confirmation link at registration; the link verifies the address once', async () => {
+    const c = client();
+    expect(
+      (await c.request('POST', '/register', form({ email: 'verify-me@example.org' }))).status,
+    ).toBe(201);
+    expect((await c.request('GET', '/user/current')).json.email_verified).toBe(false);
+    const mails = (await (await fetch(`${stack().url}/__outbox.json`)).json()) as Array<{
+      to: string;
+      subject: string;
+      text: string;
+    }>;
+    const mail = mails.find((m) => m.to === 'verify-me@example.org')!;
+    expect(mail.subject).toBe('Confirm your e-mail address for PicSnippets');
+    const token = /\/email\/verify\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+
+    // Anyone may open the link (it may be opened in another browser); it is the proof.
+    const opened = await client().request('POST', '/email/verify', { token });
+    expect(opened.json).toEqual({
+      success: true,
+      message: 'Your e-mail address is confirmed.',
+      email: 'verify-me@example.org',
+    });
+    expect((await c.request('GET', '/user/current')).json.email_verified).toBe(true);
+    const again = await client().request('POST', '/email/verify', { token });
+    expect(again.status).toBe(422);
+    expect(again.json.errors).toEqual({
+      token: ['This confirmation link is invalid or has expired.'],
+    });
+    expect(
+      (await client().request('POST', '/email/verify', { token: 'x'.repeat(43) })).status,
+    ).toBe(422);
+    // A verified address needs no new link.
+    expect((await c.request('POST', '/email/verification-notification')).json.message).toBe(
+      'Your e-mail address is already confirmed.',
+    );
+  });
+});
+
 describe('POST /if-mail-exists', () => {
   it('puts a message on the e-mail field when the address is taken', async () => {
     const taken = await client().request('POST', '/if-mail-exists', { email: 'demo@example.com' });

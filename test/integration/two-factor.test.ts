@@ -98,4 +98,50 @@ describe('two-factor authentication', () => {
     ).toBe(200);
     expect((await c.request('GET', '/user/current')).json.two_factor_enabled).toBe(false);
   });
+
+  // mutation check: before this, a signed-in session could start a new secret while two-factor
+  // authentication was on (200 without any code), and the secret was stored in plain base32;
+  // this test failed there on both counts.
+  it('replaces the factor only with a code of the current one; the secret is encrypted at rest', async () => {
+    const { c } = await account('rory@example.org');
+    const secret = (await c.request('POST', '/settings/two-factor-auth', {})).json.secret as string;
+    await c.request('POST', '/settings/two-factor-auth', { code: await codeAt(secret, -1) });
+
+    const { db } = await import('#lib/db/index.ts');
+    const userId = (await c.request('GET', '/user/current')).json.id as string;
+    const stored = (await db().User.get({ userId }).go()).data!.twoFactorSecret!;
+    expect(stored).not.toContain(secret);
+    expect(JSON.parse(stored)).toMatchObject({ v: 1, keyId: 'local' });
+
+    const without = await c.request('POST', '/settings/two-factor-auth', {});
+    expect(without.status).toBe(422);
+    expect(without.json.errors).toEqual({
+      current_code: [
+        'Enter a code from your current authenticator app (or your reset code) to replace it.',
+      ],
+    });
+    expect(
+      (await c.request('POST', '/settings/two-factor-auth', { current_code: '000000' })).json
+        .errors,
+    ).toEqual({ current_code: ['The code is invalid.'] });
+    const replaced = await c.request('POST', '/settings/two-factor-auth', {
+      current_code: await codeAt(secret, 0),
+    });
+    expect(replaced.status).toBe(200);
+    const next = replaced.json.secret as string;
+    expect(next).not.toBe(secret);
+    expect(
+      (await c.request('POST', '/settings/two-factor-auth', { code: await codeAt(next, 0) }))
+        .status,
+    ).toBe(200);
+    // The old factor no longer works; the new one does.
+    expect(
+      (await c.request('DELETE', '/settings/two-factor-auth', { code: await codeAt(secret, 1) }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await c.request('DELETE', '/settings/two-factor-auth', { code: await codeAt(next, 1) }))
+        .status,
+    ).toBe(200);
+  });
 });

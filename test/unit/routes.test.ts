@@ -201,6 +201,31 @@ describe('route table', () => {
     });
   });
 
+  // mutation check: without the `sessionOnly` marks (before this), this test failed; the
+  // integration test test/integration/api-tokens.test.ts shows tokens refused on them.
+  it('keeps API tokens off the account, team deletion, the tokens and the kiosk', () => {
+    const sessionOnly = ROUTES.filter((r) => r.sessionOnly).map(routeKey);
+    for (const key of [
+      'PUT /settings/contact',
+      'PUT /settings/password',
+      'POST /settings/two-factor-auth',
+      'DELETE /settings/two-factor-auth',
+      'DELETE /settings/companies/{id}',
+      'GET /settings/api/tokens',
+      'POST /settings/api/token',
+      'PUT /settings/api/token/{id}',
+      'DELETE /settings/api/token/{id}',
+      'PUT /spark/token',
+    ])
+      expect(sessionOnly).toContain(key);
+    const kiosk = routesOf('kiosk');
+    expect(kiosk.length).toBeGreaterThan(20);
+    for (const route of kiosk) expect(route.sessionOnly, routeKey(route)).toBe(true);
+    // Everyday work stays open to tokens.
+    const design = matchRoute('PUT', '/api/pic-snippet/d1');
+    expect(design && 'route' in design ? design.route.sessionOnly : 'no route').toBeUndefined();
+  });
+
   it('prefers literal segments over parameters, as API Gateway does', () => {
     expect(matchRoute('GET', '/settings/companies/current')).toMatchObject({
       route: { path: '/settings/companies/current' },

@@ -17,6 +17,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordResetPage
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
 import { TemplateDeletedPage } from './pages/TemplateDeletedPage.tsx';
+import { VerifyEmailPage } from './pages/VerifyEmailPage.tsx';
 
 /**
  * A page loaded on first visit: its module is a chunk of its own, so the pages most visitors
@@ -54,6 +55,8 @@ export const router = createBrowserRouter([
       { path: 'onboarding', element: <OnboardingPage /> },
       { path: 'password/reset', element: <ForgotPasswordPage /> },
       { path: 'password/reset/:token', element: <ResetPasswordPage /> },
+      // The e-mailed confirmation link of an address (docs/security.md).
+      { path: 'email/verify/:token', element: <VerifyEmailPage /> },
       { path: 'settings', lazy: page(() => import('./pages/SettingsPage.tsx'), 'SettingsPage') },
       {
         path: 'settings/companies/:teamId',

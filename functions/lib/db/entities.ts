@@ -82,9 +82,25 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         photoUrl: { type: 'string' },
         /** The use case picked in onboarding (spec 001 §2), one of `ONBOARDING_USE_CASES`. */
         onboardingUseCase: { type: 'string' },
-        /** TOTP secret (base32) once two-factor authentication is on (functions/auth/two-factor.ts). */
+        /**
+         * When the user proved they read mail at `email` (ISO 8601): a verification link, or an
+         * invitation code sent to that address (functions/auth/email-verification.ts). Unset
+         * until then; an unverified address receives no team access (docs/security.md).
+         */
+        emailVerifiedAt: { type: 'string' },
+        /**
+         * Sessions created before this moment (ms since the epoch) are no longer valid: set when
+         * the password is changed or reset (functions/lib/session.ts).
+         */
+        sessionsValidFrom: { type: 'number' },
+        /**
+         * TOTP secret once two-factor authentication is on, sealed with envelope encryption
+         * (JSON of a `SealedSecret`, context `{ userId, purpose: 'totp' }`; functions/auth/two-factor.ts).
+         * Accounts from before encryption may still hold the base32 secret; it is sealed on its
+         * next use.
+         */
         twoFactorSecret: { type: 'string' },
-        /** A secret shown but not yet confirmed with a code. */
+        /** A secret shown but not yet confirmed with a code, sealed like `twoFactorSecret`. */
         twoFactorPendingSecret: { type: 'string' },
         /** SHA-256 of the one-time reset code. */
         twoFactorResetHash: { type: 'string' },
@@ -488,6 +504,37 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
+   * A link that proves a user reads mail at an address (docs/security.md "Invitations and
+   * e-mail ownership"): `verify` confirms the account's own address, `change` moves the account
+   * to a new one. Keyed by the SHA-256 of the e-mailed token; single-use, expiring at `expiresAt`
+   * (DynamoDB's TTL removes it later).
+   */
+  const EmailVerification = new Entity(
+    {
+      model: { entity: 'emailverification', version: '1', service: SERVICE },
+      attributes: {
+        tokenHash: { type: 'string', required: true },
+        userId: { type: 'string', required: true },
+        purpose: { type: ['verify', 'change'] as const, required: true },
+        /** The address the link was sent to (the new address for `change`). */
+        email: { type: 'string', required: true, set: (v?: string) => v?.trim().toLowerCase() },
+        /** For `change`: the account's address when the change was asked for. */
+        fromEmail: { type: 'string' },
+        /** ms since the epoch */
+        expiresAt: { type: 'number', required: true },
+        ttl: { type: 'number', required: true },
+      },
+      indexes: {
+        byHash: {
+          pk: { ...primary.pk, composite: ['tokenHash'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /**
    * An API token (spec 001 §7 "Security and tokens"): only the SHA-256 of the token is kept,
    * the token itself is shown once at creation.
    */
@@ -502,6 +549,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         tokenHash: { type: 'string', required: true },
         createdAt: { type: 'string', default: now, readOnly: true },
         lastUsedAt: { type: 'string' },
+        /** When the token stops working (ISO 8601); unset: it works until revoked. */
+        expiresAt: { type: 'string' },
       },
       indexes: {
         byUser: {
@@ -820,6 +869,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     StickerFavorite,
     Invitation,
     ApiToken,
+    EmailVerification,
     User,
     Team,
     Membership,

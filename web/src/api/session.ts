@@ -21,6 +21,8 @@ export interface CurrentUser {
   isAdmin: boolean;
   current_team_id: string | null;
   two_factor_enabled: boolean;
+  /** The address is confirmed (a verification link or an invitation code; docs/security.md). */
+  email_verified: boolean;
   /** The use case picked in onboarding (shared/onboarding.ts), `null` before. */
   onboarding_use_case: string | null;
   teams: TeamMembership[];
@@ -60,6 +62,7 @@ function toCurrentUser(v: unknown): CurrentUser | undefined {
     isAdmin: v.isAdmin === true,
     current_team_id: typeof v.current_team_id === 'string' ? v.current_team_id : null,
     two_factor_enabled: v.two_factor_enabled === true,
+    email_verified: v.email_verified === true,
     onboarding_use_case: typeof v.onboarding_use_case === 'string' ? v.onboarding_use_case : null,
     teams: teams.flatMap((t) =>
       isRecord(t) && typeof t.id === 'string'

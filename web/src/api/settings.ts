@@ -41,6 +41,8 @@ export interface ApiToken {
   metadata: { abilities: string[] };
   created_at: string | null;
   last_used_at: string | null;
+  /** When it stops working (ISO 8601), or null: until deleted. */
+  expires_at?: string | null;
 }
 
 export interface TeamInvitation {
@@ -53,7 +55,11 @@ export interface TeamInvitation {
 export interface PendingInvitation {
   id: string;
   role: string;
-  team: { id: string; name: string };
+  team: { id?: string; name: string };
+  /** The code of the e-mailed link, when the page was opened through it (accepting needs it). */
+  code?: string;
+  /** The invited address (known from the link's code). */
+  email?: string;
 }
 
 export interface TwoFactorSetup {
@@ -69,13 +75,26 @@ const list = async <T>(path: string, signal?: AbortSignal): Promise<T[]> => {
 const enc = encodeURIComponent;
 
 // Profile and security
-export const updateContact = (values: { name: string; email: string }) =>
-  api<unknown>('PUT', '/settings/contact', values);
+/** A new e-mail address needs `current_password`; it changes once its link is opened. */
+export const updateContact = (values: { name: string; email: string; current_password?: string }) =>
+  api<{ success: boolean; pending_email?: string; message?: string } | undefined>(
+    'PUT',
+    '/settings/contact',
+    values,
+  );
+/** Ends every other session; `revoke_tokens` also deletes the API tokens. */
 export const updatePassword = (values: {
   current_password: string;
   password: string;
   password_confirmation: string;
+  revoke_tokens: boolean;
 }) => api<unknown>('PUT', '/settings/password', values);
+/** Opens an e-mailed confirmation link's token (docs/security.md). */
+export const verifyEmail = (token: string) =>
+  api<{ success: boolean; message: string; email: string }>('POST', '/email/verify', { token });
+/** Sends a new confirmation link to the signed-in user's address. */
+export const resendVerification = () =>
+  api<{ success: boolean; message: string }>('POST', '/email/verification-notification');
 export const startTwoFactor = () => api<TwoFactorSetup>('POST', '/settings/two-factor-auth', {});
 export const confirmTwoFactor = (code: string) =>
   api<{ success: boolean; reset_code: string }>('POST', '/settings/two-factor-auth', { code });
@@ -86,8 +105,11 @@ export const disableTwoFactor = (code: string) =>
 export const fetchAbilities = (signal?: AbortSignal) =>
   list<Ability>('/settings/api/token/abilities', signal);
 export const fetchTokens = (signal?: AbortSignal) => list<ApiToken>('/settings/api/tokens', signal);
-export const createToken = (values: { name: string; abilities: string[] }) =>
-  api<{ token: string; id: string }>('POST', '/settings/api/token', values);
+export const createToken = (values: {
+  name: string;
+  abilities: string[];
+  expires_in_days?: number | null;
+}) => api<{ token: string; id: string }>('POST', '/settings/api/token', values);
 export const updateToken = (id: string, values: { name: string; abilities: string[] }) =>
   api<unknown>('PUT', `/settings/api/token/${enc(id)}`, values);
 export const deleteToken = (id: string) => api<unknown>('DELETE', `/settings/api/token/${enc(id)}`);
@@ -119,8 +141,17 @@ export const removeMember = (teamId: string, userId: string) =>
   api<unknown>('DELETE', `/settings/companies/${enc(teamId)}/members/${enc(userId)}`);
 export const fetchPendingInvitations = (signal?: AbortSignal) =>
   list<PendingInvitation>('/settings/invitations/pending', signal);
-export const answerInvitation = (id: string, answer: 'accept' | 'reject') =>
-  api<unknown>('POST', `/settings/invitations/${enc(id)}/${answer}`);
+/** Accepting needs the code of the e-mailed link (docs/decisions.md "Invitations"). */
+export const answerInvitation = (id: string, answer: 'accept' | 'reject', code?: string) =>
+  api<unknown>('POST', `/settings/invitations/${enc(id)}/${answer}`, code ? { code } : {});
+/** The invitation behind a link's code (`GET /invitations/{code}`). */
+export const fetchInvitationByCode = (code: string, signal?: AbortSignal) =>
+  api<{ id: string; email: string; role: string; team: { name: string } }>(
+    'GET',
+    `/invitations/${enc(code)}`,
+    undefined,
+    { signal },
+  );
 
 /**
  * `POST /settings/photo` and `POST /settings/companies/{id}/photo` (spec 001 §7): uploads a

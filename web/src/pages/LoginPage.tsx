@@ -43,7 +43,19 @@ export function LoginPage() {
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
   // After a password reset (PasswordResetPages.tsx) the page says so until the next submit.
-  const cameFromReset = (useLocation().state as { passwordReset?: boolean } | null)?.passwordReset;
+  const locationState = useLocation().state as {
+    passwordReset?: boolean;
+    from?: { pathname?: string; search?: string; hash?: string };
+  } | null;
+  const cameFromReset = locationState?.passwordReset;
+  // Opened from an invitation e-mail's link while signed out (SignedInOnly sent us here): go back
+  // to it after signing in, so its code reaches the accept button (docs/decisions.md
+  // "Invitations").
+  const from = locationState?.from;
+  const backToInvitation =
+    from && /[?&]invitation=/.test(from.search ?? '')
+      ? `${from.pathname ?? '/'}${from.search ?? ''}${from.hash ?? ''}`
+      : undefined;
   const [notice, setNotice] = useState<FormNotice | null>(
     cameFromReset
       ? { tone: 'success', title: 'Password changed', text: 'Sign in with your new password.' }
@@ -76,7 +88,7 @@ export function LoginPage() {
         ...(needsCode && values.code.trim() !== '' ? { code: values.code.trim() } : {}),
       });
       await refreshSession();
-      const redirect = answer?.redirect;
+      const redirect = backToInvitation ?? answer?.redirect;
       if (typeof redirect === 'string' && redirect.startsWith('/') && !redirect.startsWith('//')) {
         navigate(redirect);
         return;

@@ -6,7 +6,11 @@ import { TextField } from '../components/TextField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { formFailure } from '../features/settings/formFailure.ts';
 import { useSingleFieldForm } from '../features/settings/useSingleFieldForm.ts';
-import { SubmitButton, focusFirstInvalid } from '../features/settings/ProfileTab.tsx';
+import {
+  RevokeTokensCheckbox,
+  SubmitButton,
+  focusFirstInvalid,
+} from '../features/settings/ProfileTab.tsx';
 
 /**
  * `/password/reset`: asks for the e-mail address and sends the reset link
@@ -68,8 +72,9 @@ const FIELDS: readonly Field[] = ['email', 'password', 'password_confirmation'];
 
 /**
  * `/password/reset/{token}?email=…`, the link of the reset e-mail: a new password twice
- * (`POST /password/reset`). On success the user signs in with it; an expired or used link
- * shows the server's message with a way to ask for a new one.
+ * (`POST /password/reset`), and whether to revoke the API tokens too (every session ends
+ * anyway; docs/security.md "Sessions and tokens"). On success the user signs in with it; an
+ * expired or used link shows the server's message with a way to ask for a new one.
  */
 export function ResetPasswordPage() {
   useDocumentTitle('Choose a new password');
@@ -82,6 +87,7 @@ export function ResetPasswordPage() {
     password: '',
     password_confirmation: '',
   });
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -98,7 +104,7 @@ export function ResetPasswordPage() {
     }
     setPending(true);
     try {
-      await api('POST', '/password/reset', { token, ...values });
+      await api('POST', '/password/reset', { token, ...values, revoke_tokens: revokeTokens });
       navigate('/login', { state: { passwordReset: true } });
     } catch (error) {
       const failure = formFailure(error, FIELDS);
@@ -158,6 +164,8 @@ export function ResetPasswordPage() {
               setValues((v) => ({ ...v, password_confirmation }))
             }
           />
+          <p className="muted">Saving signs you out everywhere.</p>
+          <RevokeTokensCheckbox checked={revokeTokens} onChange={setRevokeTokens} />
           <SubmitButton
             pending={pending}
             label="Save the new password"

@@ -136,7 +136,16 @@ function NewToken({ name, token, onDone }: { name: string; token: string; onDone
   );
 }
 
-type TokenField = 'name' | 'abilities';
+type TokenField = 'name' | 'abilities' | 'expires_in_days';
+
+/** The expiry choices (the server's `TOKEN_LIFETIMES_DAYS`); '' = never. */
+const EXPIRY_CHOICES: ReadonlyArray<{ value: string; text: string }> = [
+  { value: '', text: 'Never (until deleted)' },
+  { value: '7', text: 'In 7 days' },
+  { value: '30', text: 'In 30 days' },
+  { value: '90', text: 'In 90 days' },
+  { value: '365', text: 'In a year' },
+];
 
 function CreateTokenForm({
   abilities,
@@ -149,6 +158,7 @@ function CreateTokenForm({
   const defaults = abilities.filter((a) => a.default).map((a) => a.value);
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<string[]>(defaults);
+  const [expiry, setExpiry] = useState('');
   const [errors, setErrors] = useState<Partial<Record<TokenField, string[]>>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -165,12 +175,17 @@ function CreateTokenForm({
     setErrors({});
     setPending(true);
     try {
-      const answer = await createToken({ name: name.trim(), abilities: chosen });
+      const answer = await createToken({
+        name: name.trim(),
+        abilities: chosen,
+        expires_in_days: expiry === '' ? null : Number(expiry),
+      });
       onCreated(name.trim(), answer.token);
       setName('');
       setChosen(defaults);
+      setExpiry('');
     } catch (error) {
-      const failure = formFailure(error, ['name', 'abilities'] as const);
+      const failure = formFailure(error, ['name', 'abilities', 'expires_in_days'] as const);
       setErrors(failure.fields);
       setMessage(failure.message);
       focusFirstInvalid(base);
@@ -200,6 +215,29 @@ function CreateTokenForm({
         errors={errors.abilities}
         onChange={setChosen}
       />
+      <div className="field">
+        <label htmlFor={`${base}-expiry`} className="field__label">
+          Expires
+        </label>
+        <select
+          id={`${base}-expiry`}
+          name="expires_in_days"
+          className="input input--select"
+          value={expiry}
+          aria-invalid={errors.expires_in_days ? true : undefined}
+          aria-describedby={errors.expires_in_days ? `${base}-expiry-error` : undefined}
+          onChange={(event) => setExpiry(event.target.value)}
+        >
+          {EXPIRY_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.text}
+            </option>
+          ))}
+        </select>
+        {errors.expires_in_days && (
+          <FieldError id={`${base}-expiry-error`} errors={errors.expires_in_days} />
+        )}
+      </div>
       <SubmitButton pending={pending} label="Create token" busyLabel="Creating…" />
     </form>
   );
@@ -344,6 +382,8 @@ function TokenRow({
           {labels.length > 0 ? labels.join(', ') : 'No abilities'}
           {' · '}
           {token.last_used_at ? `Last used ${formatDate(token.last_used_at)}` : 'Never used'}
+          {' · '}
+          {token.expires_at ? `Expires ${formatDate(token.expires_at)}` : 'Does not expire'}
         </p>
       </div>
       <div className="item-list__actions">

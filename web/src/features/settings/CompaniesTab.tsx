@@ -1,13 +1,17 @@
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
-import { Link } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { isApiError } from '../../api/client.ts';
 import {
   answerInvitation,
   createTeam,
+  fetchInvitationByCode,
   fetchPendingInvitations,
   fetchTeams,
   switchTeam,
+  type PendingInvitation,
 } from '../../api/settings.ts';
+import { Notice } from '../../components/Notice.tsx';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { useAppStore } from '../../state/store.ts';
 import { CompanyNameForm } from './CompanyNameForm.tsx';
@@ -16,16 +20,67 @@ import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { actionFailure } from './formFailure.ts';
 
 /**
+ * The invitations to show: the one of the e-mailed link (`?invitation={code}`, which can be
+ * accepted) first, then the pending ones of a verified address (which can only be declined
+ * here: accepting needs the link's code; docs/decisions.md "Invitations").
+ */
+async function loadInvitations(
+  code: string | null,
+  signal: AbortSignal,
+  onLinkProblem: (message: string | null) => void,
+): Promise<PendingInvitation[]> {
+  const [linked, pending] = await Promise.all([
+    code
+      ? fetchInvitationByCode(code, signal).then(
+          (found) => {
+            onLinkProblem(null);
+            return { ...found, code } as PendingInvitation;
+          },
+          (error: unknown) => {
+            if (signal.aborted) throw error;
+            onLinkProblem(isApiError(error) ? error.message : 'This invitation could not be read.');
+            return undefined;
+          },
+        )
+      : undefined,
+    fetchPendingInvitations(signal),
+  ]);
+  return linked ? [linked, ...pending.filter((p) => p.id !== linked.id)] : pending;
+}
+
+/**
  * Companies tab: the user's teams, switching, creating one, and invitations to answer (first
- * when there are any).
+ * when there are any). Opened from an invitation e-mail's link, it carries the link's code and
+ * offers to accept that invitation.
  */
 export function CompaniesTab() {
   const base = useId();
   const currentTeamId = useAppStore((s) => s.user?.current_team_id ?? null);
+  const userEmail = useAppStore((s) => s.user?.email ?? null);
   const refreshSession = useAppStore((s) => s.refreshSession);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const code = new URLSearchParams(location.search).get('invitation')?.trim() || null;
+  const [linkProblem, setLinkProblem] = useState<string | null>(null);
   const teams = useLoad((signal) => fetchTeams(signal), 'teams');
-  const invitations = useLoad((signal) => fetchPendingInvitations(signal), 'pending');
+  const invitations = useLoad(
+    (signal) => loadInvitations(code, signal, setLinkProblem),
+    `pending:${code ?? ''}`,
+  );
   const [message, setMessage] = useState<ActionMessage>();
+
+  /** After the link's invitation is answered the code has done its job: out of the address. */
+  function forgetCode() {
+    if (!code) return;
+    const next = new URLSearchParams(location.search);
+    next.delete('invitation');
+    const search = next.toString();
+    // The tab lives in the hash: keep it.
+    navigate(
+      { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
+      { replace: true, preventScrollReset: true },
+    );
+  }
   const [busy, setBusy] = useState<string | null>(null);
 
   async function act(key: string, action: () => Promise<string>) {
@@ -44,58 +99,83 @@ export function CompaniesTab() {
   }
 
   // Invitations waiting for an answer come first: the invitation e-mail sends people here.
-  const waiting = invitations.state === 'ready' && invitations.data.length > 0;
+  const waiting =
+    (invitations.state === 'ready' && invitations.data.length > 0) || linkProblem !== null;
   const invitationSection = (
     <section className="settings-section" aria-labelledby={`${base}-invitations`}>
       <h2 id={`${base}-invitations`} className="card__title">
         Invitations
       </h2>
       <div className="stack">
+        {linkProblem && <Notice tone="error">{linkProblem}</Notice>}
         <LoadedList
           load={invitations}
           loadingText="Loading invitations…"
           emptyText="You have no pending invitations."
           labelledBy={`${base}-invitations`}
         >
-          {(invitation) => (
-            <li key={invitation.id} className="item-list__item">
-              <div className="item-list__main">
-                <p className="item-list__name">{invitation.team?.name}</p>
-                <p className="muted item-list__meta">
-                  Invited as {roleLabel(invitation.role).toLowerCase()}
-                </p>
-              </div>
-              <div className="item-list__actions">
-                {(['accept', 'reject'] as const).map((answer) => (
-                  <button
-                    key={answer}
-                    type="button"
-                    className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
-                    aria-disabled={busy !== null}
-                    onClick={() =>
-                      void act(`${answer}-${invitation.id}`, async () => {
-                        await answerInvitation(invitation.id, answer);
-                        invitations.reload();
-                        if (answer === 'accept') {
-                          teams.reload();
-                          await refreshSession();
-                        }
-                        return answer === 'accept'
-                          ? `You joined ${invitation.team?.name}.`
-                          : `You declined the invitation to ${invitation.team?.name}.`;
-                      })
-                    }
-                  >
-                    {answer === 'accept' ? 'Accept' : 'Decline'}
-                    <span className="visually-hidden">
-                      {' '}
-                      the invitation to {invitation.team?.name}
-                    </span>
-                  </button>
-                ))}
-              </div>
-            </li>
-          )}
+          {(invitation) => {
+            const otherAddress =
+              invitation.email !== undefined &&
+              userEmail !== null &&
+              invitation.email !== userEmail;
+            return (
+              <li key={invitation.id} className="item-list__item">
+                <div className="item-list__main">
+                  <p className="item-list__name">{invitation.team?.name}</p>
+                  <p className="muted item-list__meta">
+                    Invited as {roleLabel(invitation.role).toLowerCase()}
+                  </p>
+                  {otherAddress && (
+                    <p className="muted item-list__meta">
+                      This invitation was sent to {invitation.email}. Sign in with that address to
+                      accept it.
+                    </p>
+                  )}
+                  {!invitation.code && (
+                    <p className="muted item-list__meta">
+                      To accept, open the invitation link from your e-mail.
+                    </p>
+                  )}
+                </div>
+                <div className="item-list__actions">
+                  {(otherAddress
+                    ? []
+                    : invitation.code
+                      ? (['accept', 'reject'] as const)
+                      : (['reject'] as const)
+                  ).map((answer) => (
+                    <button
+                      key={answer}
+                      type="button"
+                      className={`button button--small${answer === 'reject' ? ' button--secondary' : ''}`}
+                      aria-disabled={busy !== null}
+                      onClick={() =>
+                        void act(`${answer}-${invitation.id}`, async () => {
+                          await answerInvitation(invitation.id, answer, invitation.code);
+                          if (invitation.code) forgetCode();
+                          else invitations.reload();
+                          if (answer === 'accept') {
+                            teams.reload();
+                            await refreshSession();
+                          }
+                          return answer === 'accept'
+                            ? `You joined ${invitation.team?.name}.`
+                            : `You declined the invitation to ${invitation.team?.name}.`;
+                        })
+                      }
+                    >
+                      {answer === 'accept' ? 'Accept' : 'Decline'}
+                      <span className="visually-hidden">
+                        {' '}
+                        the invitation to {invitation.team?.name}
+                      </span>
+                    </button>
+                  ))}
+                </div>
+              </li>
+            );
+          }}
         </LoadedList>
       </div>
     </section>

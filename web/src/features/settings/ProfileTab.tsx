@@ -1,5 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { updateContact, updatePassword, uploadPhoto } from '../../api/settings.ts';
+import {
+  resendVerification,
+  updateContact,
+  updatePassword,
+  uploadPhoto,
+} from '../../api/settings.ts';
 import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -33,14 +38,28 @@ export function ProfileTab() {
 
 type Status = { tone: 'success' | 'error'; text: string } | null;
 
+type ContactField = 'name' | 'email' | 'current_password';
+
+/**
+ * Name and e-mail (`PUT /settings/contact`). A new address needs the current password and
+ * changes only when the link e-mailed to it is opened (docs/security.md "Invitations and e-mail
+ * ownership"); an unconfirmed address can ask for a new confirmation link.
+ */
 function ContactForm() {
   const user = useAppStore((s) => s.user);
   const refreshSession = useAppStore((s) => s.refreshSession);
   const base = useId();
-  const [values, setValues] = useState({ name: user?.name ?? '', email: user?.email ?? '' });
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'email', string[]>>>({});
+  const [values, setValues] = useState({
+    name: user?.name ?? '',
+    email: user?.email ?? '',
+    current_password: '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<ContactField, string[]>>>({});
   const [status, setStatus] = useState<Status>(null);
   const [pending, setPending] = useState(false);
+  const emailChanged =
+    values.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase() &&
+    values.email.trim() !== '';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,11 +68,21 @@ function ContactForm() {
     setErrors({});
     setPending(true);
     try {
-      await updateContact({ name: values.name.trim(), email: values.email.trim() });
+      const answer = await updateContact({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        ...(emailChanged ? { current_password: values.current_password } : {}),
+      });
       await refreshSession();
-      setStatus({ tone: 'success', text: 'Your contact details were saved.' });
+      setValues((v) => ({ ...v, current_password: '' }));
+      setStatus({
+        tone: 'success',
+        text: answer?.pending_email
+          ? (answer.message ?? `We have e-mailed a confirmation link to ${answer.pending_email}.`)
+          : 'Your contact details were saved.',
+      });
     } catch (error) {
-      const failure = formFailure(error, ['name', 'email'] as const);
+      const failure = formFailure(error, ['name', 'email', 'current_password'] as const);
       setErrors(failure.fields);
       if (failure.message) setStatus({ tone: 'error', text: failure.message });
       focusFirstInvalid(base);
@@ -89,9 +118,59 @@ function ContactForm() {
           errors={errors.email}
           onChange={(email) => setValues((v) => ({ ...v, email }))}
         />
+        {emailChanged && (
+          <TextField
+            id={`${base}-current-password`}
+            label="Current password"
+            name="current_password"
+            type="password"
+            autoComplete="current-password"
+            hint="Needed to change your e-mail address. We then e-mail a link to the new address."
+            value={values.current_password}
+            errors={errors.current_password}
+            onChange={(current_password) => setValues((v) => ({ ...v, current_password }))}
+          />
+        )}
         <SubmitButton pending={pending} label="Save contact details" busyLabel="Saving…" />
+        {user && user.email_verified === false && <VerifyEmailNote email={user.email} />}
       </form>
     </section>
+  );
+}
+
+/** An unconfirmed address: says so and sends a new confirmation link on request. */
+function VerifyEmailNote({ email }: { email: string }) {
+  const [status, setStatus] = useState<Status>(null);
+  const [pending, setPending] = useState(false);
+  async function resend() {
+    if (pending) return;
+    setPending(true);
+    setStatus(null);
+    try {
+      setStatus({ tone: 'success', text: (await resendVerification()).message });
+    } catch (error) {
+      setStatus({ tone: 'error', text: formFailure(error, [] as const).message ?? '' });
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <div className="stack">
+      <p className="muted">
+        {email} is not confirmed yet. Invitations to a team need a confirmed address.
+      </p>
+      {status && <Notice tone={status.tone}>{status.text}</Notice>}
+      <div>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          aria-disabled={pending}
+          onClick={() => void resend()}
+        >
+          {pending ? 'Sending…' : 'Send a confirmation link'}
+        </button>
+      </div>
+    </div>
   );
 }
 
@@ -107,9 +186,14 @@ const EMPTY_PASSWORDS: Record<PasswordField, string> = {
   password_confirmation: '',
 };
 
+/**
+ * The password (`PUT /settings/password`): a change signs out every other session, and can
+ * revoke the API tokens too (docs/security.md "Sessions and tokens").
+ */
 function PasswordForm() {
   const base = useId();
   const [values, setValues] = useState(EMPTY_PASSWORDS);
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<PasswordField, string[]>>>({});
   const [status, setStatus] = useState<Status>(null);
   const [pending, setPending] = useState(false);
@@ -121,9 +205,15 @@ function PasswordForm() {
     setErrors({});
     setPending(true);
     try {
-      await updatePassword(values);
+      await updatePassword({ ...values, revoke_tokens: revokeTokens });
       setValues(EMPTY_PASSWORDS);
-      setStatus({ tone: 'success', text: 'Your password was changed.' });
+      setStatus({
+        tone: 'success',
+        text: revokeTokens
+          ? 'Your password was changed. Your other sessions were signed out and your API tokens revoked.'
+          : 'Your password was changed. Your other sessions were signed out.',
+      });
+      setRevokeTokens(false);
     } catch (error) {
       const failure = formFailure(error, PASSWORD_FIELDS);
       setErrors(failure.fields);
@@ -158,9 +248,34 @@ function PasswordForm() {
         {field('current_password', 'Current password', 'current-password')}
         {field('password', 'New password', 'new-password', 'At least 8 characters.')}
         {field('password_confirmation', 'Confirm new password', 'new-password')}
+        <RevokeTokensCheckbox checked={revokeTokens} onChange={setRevokeTokens} />
         <SubmitButton pending={pending} label="Change password" busyLabel="Changing…" />
       </form>
     </section>
+  );
+}
+
+/**
+ * "Also revoke my API tokens" of the password forms (change and reset): sent as
+ * `revoke_tokens` (docs/security.md "Sessions and tokens").
+ */
+export function RevokeTokensCheckbox({
+  checked,
+  onChange,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="checkbox">
+      <input
+        type="checkbox"
+        name="revoke_tokens"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      Also revoke my API tokens
+    </label>
   );
 }
 
