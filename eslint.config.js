@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
+import vitest from '@vitest/eslint-plugin';
 
 export default tseslint.config(
   {
@@ -49,6 +50,38 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+    },
+  },
+  {
+    // Tests that can fail (docs/decisions.md "Test lint"): nothing focused or skipped, every test
+    // asserts (directly or through the suite's assertion helpers), every expect is complete.
+    files: ['test/**/*.ts', '**/*.test.ts'],
+    plugins: { vitest },
+    rules: {
+      'vitest/no-focused-tests': 'error',
+      'vitest/no-disabled-tests': 'error',
+      // vitest's expect takes a message as its second argument.
+      'vitest/valid-expect': ['error', { maxArgs: 2 }],
+      'vitest/expect-expect': [
+        'error',
+        {
+          assertFunctionNames: [
+            'expect',
+            'expect*',
+            'assert*',
+            'check*',
+            'poll*',
+            'refused*',
+            // Waits that fail the test when what they wait for never comes.
+            'waitFor*',
+            'findBy*',
+            'page.waitForFunction',
+            // CDK's Template assertions.
+            'template.hasResourceProperties',
+            'template.resourceCountIs',
+          ],
+        },
+      ],
     },
   },
   {
