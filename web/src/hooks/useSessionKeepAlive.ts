@@ -15,7 +15,8 @@ export const CHECK_EVERY_MS = 5_000;
  * goes through the API client, which opens the session-expired modal.
  */
 export function useSessionKeepAlive(): void {
-  const signedIn = useAppStore((s) => s.user !== null);
+  // Not while the session-expired modal is open: there is no session to keep.
+  const signedIn = useAppStore((s) => s.user !== null && !s.sessionExpired);
   useEffect(() => {
     if (!signedIn) return undefined;
     let last = Date.now();

@@ -1,24 +1,21 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { api, isApiError, GENERIC_ERROR_MESSAGE, type FieldErrors } from '../api/client.ts';
-import { Notice, type NoticeTone } from '../components/Notice.tsx';
+import { api } from '../api/client.ts';
+import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { TextField } from '../components/TextField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useAppStore } from '../state/store.ts';
+import {
+  describeFailure,
+  validate,
+  type SignInField as Field,
+  type SignInNotice as FormNotice,
+} from '../features/auth/signIn.ts';
 
 /** What `POST /login` may answer on success; anything else is ignored. */
 interface LoginResponse {
   redirect?: unknown;
-}
-
-type Field = 'email' | 'password' | 'code';
-const FIELDS: readonly Field[] = ['email', 'password', 'code'];
-
-interface FormNotice {
-  tone: NoticeTone;
-  title: string;
-  text: string;
 }
 
 /**
@@ -213,67 +210,4 @@ function SignedIn() {
       </section>
     </div>
   );
-}
-
-/** Checks before sending: both fields filled, the e-mail looks like one. */
-function validate(values: {
-  email: string;
-  password: string;
-}): Partial<Record<Field, string[]>> | undefined {
-  // (The authentication code is checked by the server: a 6-digit code or a reset code.)
-  const errors: Partial<Record<Field, string[]>> = {};
-  const email = values.email.trim();
-  if (email === '') errors.email = ['Enter your e-mail address.'];
-  else if (!/^[^\s@]+@[^\s@]+$/.test(email))
-    errors.email = ['Enter an e-mail address like name@example.com.'];
-  if (values.password === '') errors.password = ['Enter your password.'];
-  return Object.keys(errors).length > 0 ? errors : undefined;
-}
-
-/** Turns a failed sign-in into field errors and a notice (spec 001 §8). */
-function describeFailure(error: unknown): {
-  fieldErrors: Partial<Record<Field, string[]>>;
-  notice: FormNotice | null;
-} {
-  if (!isApiError(error)) {
-    console.error(error);
-    return {
-      fieldErrors: {},
-      notice: { tone: 'error', title: 'Sign-in failed', text: GENERIC_ERROR_MESSAGE },
-    };
-  }
-  if (error.status === 501) {
-    return {
-      fieldErrors: {},
-      notice: { tone: 'info', title: 'Not available yet', text: error.message },
-    };
-  }
-  const fieldErrors = pickFields(error.errors);
-  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  const other = Object.entries(error.errors ?? {})
-    .filter(([field]) => !FIELDS.includes(field as Field))
-    .flatMap(([, messages]) => messages);
-  if (hasFieldErrors && other.length === 0) {
-    return {
-      fieldErrors,
-      notice: { tone: 'error', title: 'Please check the form', text: error.message },
-    };
-  }
-  return {
-    fieldErrors,
-    notice: {
-      tone: 'error',
-      title: error.status === 0 ? 'No connection' : 'Sign-in failed',
-      text: [error.message, ...other].join(' '),
-    },
-  };
-}
-
-function pickFields(errors: FieldErrors | undefined): Partial<Record<Field, string[]>> {
-  const result: Partial<Record<Field, string[]>> = {};
-  for (const field of FIELDS) {
-    const messages = errors?.[field];
-    if (messages) result[field] = messages;
-  }
-  return result;
 }

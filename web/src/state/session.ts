@@ -6,8 +6,13 @@
  * navigation to `GET /logout`, which ends the session and redirects home (spec 001 §7).
  *
  * Spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal": any call
- * answered 401 while a user is known clears the user and sets `sessionExpired`, which opens
- * the modal (`SessionExpiredModal`). A 401 from `/user/current` with no user known simply means
+ * answered 401 while a user is known sets `sessionExpired`, which opens the modal
+ * (`SessionExpiredModal`), where the user signs in again. The last known `user` is kept
+ * meanwhile, so the page behind the modal (whose loads and keys follow the user and the current
+ * team) stays as it was, with what was typed and the editor's unsaved changes; keep-alive stops
+ * (`useSessionKeepAlive`). Signing in again as the same user clears the flag and the page goes
+ * on; the editor then saves what the 401 kept from the server (docs/decisions.md "Session
+ * expiry keeps the work"). A 401 from `/user/current` with no user known simply means
  * "signed out".
  */
 import type { StateCreator } from 'zustand';
@@ -26,7 +31,10 @@ export interface SessionState {
   sessionStatus: SessionStatus;
   user: CurrentUser | null;
   sessionError: string | null;
-  /** A call was answered 401 while signed in: the session-expired modal is open. */
+  /**
+   * A call was answered 401 while signed in: the session-expired modal is open and `user` is
+   * the user the session was for, until someone signs in again.
+   */
   sessionExpired: boolean;
 }
 
@@ -42,8 +50,6 @@ export interface SessionActions {
   signOut: () => void;
   /** Spec 001 §8: the server answered 401 to a signed-in user; the client logs out. */
   expireSession: () => void;
-  /** Closes the session-expired modal (the user goes to sign in). */
-  dismissSessionExpired: () => void;
 }
 
 export type SessionSlice = SessionState & SessionActions;
@@ -67,13 +73,14 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
     try {
       const user = await fetchCurrentUser();
       if (request === latest) {
-        set({ sessionStatus: 'ready', user, sessionError: null });
-        if (user) set({ sessionExpired: false });
+        if (user) set({ sessionStatus: 'ready', user, sessionError: null, sessionExpired: false });
+        // While the modal is open, the page keeps the user it was drawn for.
+        else if (!get().sessionExpired) set({ sessionStatus: 'ready', user, sessionError: null });
       }
       return user;
     } catch (error) {
       console.error('GET /user/current failed', error);
-      if (request === latest) {
+      if (request === latest && !get().sessionExpired) {
         set({
           sessionStatus: 'error',
           user: null,
@@ -95,11 +102,10 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
       window.location.assign('/logout');
     },
     expireSession: () => {
-      if (!get().user) return;
+      if (!get().user || get().sessionExpired) return;
       // A newer answer than any /user/current still on its way.
       latest++;
-      set({ user: null, sessionStatus: 'ready', sessionExpired: true });
+      set({ sessionStatus: 'ready', sessionExpired: true });
     },
-    dismissSessionExpired: () => set({ sessionExpired: false }),
   };
 };

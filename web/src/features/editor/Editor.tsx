@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/Modal.tsx';
+import { useAppStore } from '../../state/store.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { designServer } from './api.ts';
 import { withBaseImageSync } from './images-api.ts';
@@ -96,6 +97,14 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
 
   // Spec 000 §2: `?fix=true` shrinks objects larger than the canvas, then saves.
   useEffect(() => void fixOnOpen(store, () => sync.flush()), [store, sync]);
+  // Signed in again from the session-expired modal: what the 401 kept from the server is saved.
+  useEffect(
+    () =>
+      useAppStore.subscribe((s, prev) => {
+        if (prev.sessionExpired && !s.sessionExpired) void sync.flush();
+      }),
+    [sync],
+  );
 
   useShortcuts(store);
   const context = useMemo(() => ({ store, sync }), [store, sync]);
