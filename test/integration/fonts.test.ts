@@ -11,6 +11,7 @@ import { s3Client } from '#lib/clients.ts';
 import { config, resetConfig } from '#lib/config.ts';
 import { TestClient } from '../support/client.ts';
 import { makeOtf, makeTtf, toWoff } from '../support/fonts.ts';
+import { woff2Font } from '../support/disguised.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -199,6 +200,21 @@ describe('custom font upload (POST /storeFont, GET /getCustomFonts)', () => {
     expect(
       ((await demo.request('GET', '/getCustomFonts')).json.customFonts as CustomFonts).names,
     ).toEqual(names);
+  });
+
+  // Mutation check (run): with the magic-byte type check removed from functions/fonts/validate.ts,
+  // fontkit reads the WOFF2 and the answer names another rule (or stores it): this test fails.
+  it('refuses a WOFF2 named .ttf, which fontkit reads but the rules do not allow', async () => {
+    const demo = await signedIn('demo@example.com');
+    const keys = await storedFontKeys();
+    const bytes = woff2Font();
+    expect(fontkit.create(bytes)).toHaveProperty('familyName');
+    const res = await demo.request('POST', '/storeFont', upload(bytes, 'brand.ttf'));
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual({
+      file: ['The file is not a readable TrueType, OpenType or WOFF font.'],
+    });
+    expect(await storedFontKeys()).toEqual(keys);
   });
 
   it('refuses a team without can_upload_custom_fonts with the Pro plans message (spec 000 §6)', async () => {

@@ -9,6 +9,7 @@ import { encode as encodeBmp } from 'bmp-ts';
 import { TestClient } from '../support/client.ts';
 import { readFile } from 'node:fs/promises';
 import { fetchImage, useLocalStack } from '../support/stack.ts';
+import { disguisedImages, sharpReads } from '../support/disguised.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 const PHOTOS = new URL('../../infra/seed/photos/', import.meta.url);
@@ -191,6 +192,22 @@ describe('image uploads', () => {
     );
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ image: [message] });
+    expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
+  });
+
+  // Mutation check (run): with the magic-byte type check removed from readImageFile
+  // (functions/lib/uploads.ts), the TIFF and the AVIF are stored and this test fails.
+  it('refuses images sharp can read but the rules do not allow (SVG, TIFF, AVIF), storing nothing', async () => {
+    const demo = await signedIn('demo@example.com');
+    const before = ids(await demo.request('GET', '/getImages'));
+    for (const [label, bytes, name] of await disguisedImages()) {
+      expect(await sharpReads(bytes), label).toBeDefined();
+      const res = await demo.request('POST', '/image', upload(bytes, name));
+      expect(res.status, label).toBe(422);
+      expect(res.json.errors, label).toEqual({
+        image: ['The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.'],
+      });
+    }
     expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
   });
 

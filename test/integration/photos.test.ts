@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
 import { useLocalStack } from '../support/stack.ts';
+import { disguisedImages, sharpReads } from '../support/disguised.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 const PHOTO = new URL('../../infra/seed/photos/altai-portrait.jpg', import.meta.url);
@@ -86,6 +87,22 @@ describe('profile photo', () => {
     expect(
       (await demo.request('POST', '/settings/photo', form(svg, 'x.svg', 'image/svg+xml'))).status,
     ).toBe(422);
+    expect((await demo.request('GET', '/user/current')).json.photo_url).toBe(before);
+  });
+
+  // Mutation check (run): with the magic-byte type check removed from readImageFile
+  // (functions/lib/uploads.ts), the TIFF and the AVIF are stored and this test fails.
+  it('refuses images sharp can read but the rules do not allow (SVG, TIFF, AVIF), storing nothing', async () => {
+    const demo = await signedIn('demo@example.com');
+    const before = (await demo.request('GET', '/user/current')).json.photo_url;
+    for (const [label, bytes, name] of await disguisedImages()) {
+      expect(await sharpReads(bytes), label).toBeDefined();
+      const res = await demo.request('POST', '/settings/photo', form(bytes, name));
+      expect(res.status, label).toBe(422);
+      expect(res.json.errors, label).toEqual({
+        photo: ['The photo must be a JPG, PNG, GIF, WebP or BMP image.'],
+      });
+    }
     expect((await demo.request('GET', '/user/current')).json.photo_url).toBe(before);
   });
 

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { disguisedImages, sharpReads } from '../support/disguised.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';
 import { createDesign, ownTeam, signedIn } from '../support/designs.ts';
@@ -403,6 +404,23 @@ describe('sticker uploads (POST /image type=asIcon, /getUploads, /deleteUploadSt
     );
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ image: [expect.stringMatching(message)] });
+    expect(await storedKeys('files/stickers/uploads/')).toEqual(before);
+    expect(ids(await list(demo, '/getUploads'))).toEqual(listed);
+  });
+
+  // Mutation check (run): with the magic-byte type check removed from readImageFile
+  // (functions/lib/uploads.ts), the TIFF and the AVIF are stored and this test fails.
+  it('refuses images sharp can read but the rules do not allow (SVG, TIFF, AVIF), storing nothing', async () => {
+    const before = await storedKeys('files/stickers/uploads/');
+    const listed = ids(await list(demo, '/getUploads'));
+    for (const [label, bytes, name] of await disguisedImages()) {
+      expect(await sharpReads(bytes), label).toBeDefined();
+      const res = await demo.request('POST', '/image', stickerUpload(bytes, name));
+      expect(res.status, label).toBe(422);
+      expect(res.json.errors, label).toEqual({
+        image: [expect.stringMatching(/^The image could not be read/)],
+      });
+    }
     expect(await storedKeys('files/stickers/uploads/')).toEqual(before);
     expect(ids(await list(demo, '/getUploads'))).toEqual(listed);
   });
