@@ -20,7 +20,15 @@ import { isPaidPlan, subscribeAtRegistration } from '#functions/billing/registra
 import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
-import { clearFailures, isThrottled, recordFailure } from './throttle.ts';
+import { clientAddress } from '#lib/client-address.ts';
+import {
+  TOO_MANY_LOGINS,
+  isThrottled,
+  limitPublicCall,
+  loginSucceeded,
+  recordFailure,
+  takeLoginAttempt,
+} from './throttle.ts';
 import {
   VERIFY_MESSAGES,
   confirmEmail,
@@ -96,8 +104,6 @@ const RevokeTokens = z.boolean({ error: 'Choose yes or no.' }).optional().defaul
 export const MAX_EMAIL_CHECKS = 20;
 const TOO_MANY_CHECKS = 'Too many attempts. Please try again in 15 minutes.';
 const emailCheckKey = (ip: string) => `mail-exists#ip#${ip}`;
-const sourceIp = (event: { requestContext?: { http?: { sourceIp?: string } } }) =>
-  event.requestContext?.http?.sourceIp ?? 'unknown';
 
 /**
  * Checks a second factor of a signed-in user (replacing or turning off two-factor
@@ -138,29 +144,22 @@ export const handler = featureHandler('auth', {
   'POST /login': route({
     body: LoginBody,
     handle: async ({ body, event, auth }) => {
-      const ip = event.requestContext?.http?.sourceIp ?? 'unknown';
-      const keys = [`login#email#${body.email}`, `login#ip#${ip}`];
-      if ((await Promise.all(keys.map((k) => isThrottled(k)))).some(Boolean)) {
-        throw tooManyRequests('Too many login attempts. Please try again in 15 minutes.');
-      }
+      // Counted before the password is checked, atomically: parallel guesses cannot all pass
+      // (docs/security.md "Login throttling").
+      const ip = clientAddress(event);
+      if (!(await takeLoginAttempt(body.email, ip))) throw tooManyRequests(TOO_MANY_LOGINS);
       const user = (await db().User.query.byEmail({ email: body.email }).go({ limit: 1 })).data[0];
       const ok = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !ok) {
-        await Promise.all(keys.map((k) => recordFailure(k)));
-        throw validationFailed({ email: [BAD_CREDENTIALS] });
-      }
+      if (!user || !ok) throw validationFailed({ email: [BAD_CREDENTIALS] });
       if (user.twoFactorSecret) {
         // The password was right; the second factor decides. A reset code signs in once and
         // turns two-factor authentication off (the user sets it up again).
         if (!body.code) throw validationFailed({ code: [CODE_NEEDED] }, CODE_NEEDED);
         const factor = await checkSecondFactor(user.userId, body.code);
-        if (!factor) {
-          await Promise.all(keys.map((k) => recordFailure(k)));
-          throw validationFailed({ code: [CODE_INVALID] });
-        }
+        if (!factor) throw validationFailed({ code: [CODE_INVALID] });
         if (factor === 'reset') await disableTwoFactor(user.userId);
       }
-      await clearFailures(keys[0]!);
+      await loginSucceeded(body.email, ip);
       // Rotation: the old session (if any) ends, a new id is issued.
       await destroySession(auth.sessionToken);
       const token = await createSession(user.userId);
@@ -200,7 +199,7 @@ export const handler = featureHandler('auth', {
   'POST /if-mail-exists': route({
     body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }).passthrough(),
     handle: async ({ body, event }) => {
-      const key = emailCheckKey(sourceIp(event));
+      const key = emailCheckKey(clientAddress(event));
       if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS))
         throw tooManyRequests(TOO_MANY_CHECKS);
       await recordFailure(key);
@@ -212,8 +211,9 @@ export const handler = featureHandler('auth', {
   'POST /register': route({
     body: RegistrationSchema,
     handle: async ({ body, auth, event, requestId }) => {
+      await limitPublicCall('register', clientAddress(event));
       // A refusal for a taken address is an e-mail check too: it counts towards the same limit.
-      const key = emailCheckKey(sourceIp(event));
+      const key = emailCheckKey(clientAddress(event));
       if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS))
         throw tooManyRequests(TOO_MANY_CHECKS);
       let created: Awaited<ReturnType<typeof register>>;
@@ -253,7 +253,8 @@ export const handler = featureHandler('auth', {
   /** The same answer, in about the same time, whether or not the address has an account. */
   'POST /password/email': route({
     body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }),
-    handle: async ({ body }) => {
+    handle: async ({ body, event }) => {
+      await limitPublicCall('password-email', clientAddress(event));
       await answerPasswordResetRequest(body.email);
       return json(200, { success: true, message: RESET_SENT });
     },

@@ -37,6 +37,8 @@ import { ensurePlans, listPlans } from './plans.ts';
 import { cancel, saveCancelMetaData, subscribe, swap } from './subscriptions.ts';
 import { previewTaxRate } from './tax.ts';
 import { subscriptionView } from './view.ts';
+import { clientAddress } from '#lib/client-address.ts';
+import { limitPublicCall } from '#functions/auth/throttle.ts';
 
 export { listPlans };
 
@@ -151,15 +153,21 @@ export const handler = featureHandler('billing', {
     },
   }),
 
+  /** Public, so limited per client address (`PUBLIC_CALL_LIMITS`, docs/security.md). */
   'GET /coupon/{code}': route({
-    handle: async ({ params }) =>
-      json(200, await withBillingErrors(() => lookupCoupon(params.code!), 'coupon')),
+    handle: async ({ params, event }) => {
+      await limitPublicCall('coupon', clientAddress(event));
+      return json(200, await withBillingErrors(() => lookupCoupon(params.code!), 'coupon'));
+    },
   }),
 
+  /** Public, so limited per client address (`PUBLIC_CALL_LIMITS`, docs/security.md). */
   'POST /tax-rate': route({
     body: TaxRateRequestSchema,
-    handle: async ({ body }) =>
-      json(200, await withBillingErrors(() => previewTaxRate(body), 'country')),
+    handle: async ({ body, event }) => {
+      await limitPublicCall('tax-rate', clientAddress(event));
+      return json(200, await withBillingErrors(() => previewTaxRate(body), 'country'));
+    },
   }),
 
   'GET /coupon/user/{id}': route({

@@ -113,6 +113,26 @@ export const RENDER_EPHEMERAL_STORAGE_MB = 2048;
 export const RENDER_REQUESTS_PER_IP_PER_5_MIN = 3000;
 
 /**
+ * Requests one IP may make per 5 minutes to the calls that check passwords, send mail or reach
+ * Stripe (`SENSITIVE_PATHS`) before the WebACL answers 429. A person signing in, registering or
+ * trying a coupon makes a handful; the handlers' own per-address and per-account counters
+ * (functions/auth/throttle.ts) stop slower scripts (docs/security.md "Login throttling").
+ */
+export const SENSITIVE_REQUESTS_PER_IP_PER_5_MIN = 100;
+
+/**
+ * The paths of `SensitiveRatePerIp`: how each is matched (`EXACTLY` or `STARTS_WITH`, on the
+ * URI path). `/register` as a prefix covers `/register/partner`; `/coupon/` every code look-up.
+ */
+export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'STARTS_WITH' }[] = [
+  { path: '/login', match: 'EXACTLY' },
+  { path: '/register', match: 'STARTS_WITH' },
+  { path: '/password/email', match: 'EXACTLY' },
+  { path: '/coupon/', match: 'STARTS_WITH' },
+  { path: '/tax-rate', match: 'EXACTLY' },
+];
+
+/**
  * Viewer-request function for `/r/*` (cloudfront-js-2.0): rebuilds the query string with the
  * parameters sorted by name (values of a repeated name keep their order) and parameters with an
  * empty name dropped, so that `?b=2&a=1` and `?a=1&b=2` share one cache entry (DESIGN.md §5
@@ -306,7 +326,9 @@ export class Render extends Construct {
 
 /**
  * The distribution's WebACL (scope CLOUDFRONT, so the stack is in us-east-1; see stack.ts):
- * the per-IP rate limit on `/r/*` (RENDER_REQUESTS_PER_IP_PER_5_MIN), Amazon's IP reputation
+ * the per-IP rate limit on `/r/*` (RENDER_REQUESTS_PER_IP_PER_5_MIN), the per-IP rate limit on
+ * sign-in, registration, reset mails, coupons and the tax preview
+ * (SENSITIVE_REQUESTS_PER_IP_PER_5_MIN), Amazon's IP reputation
  * list and the known-bad-inputs rule group. The common rule set is left out: its 8 KB body
  * limit would block image and font uploads.
  */
@@ -330,7 +352,8 @@ function edgeWebAcl(scope: Construct): wafv2.CfnWebACL {
   });
   return new wafv2.CfnWebACL(scope, 'WebAcl', {
     scope: 'CLOUDFRONT',
-    description: 'PicSnippets edge: render rate limit per IP, IP reputation, known bad inputs',
+    description:
+      'PicSnippets edge: render and sign-in/billing rate limits per IP, IP reputation, known bad inputs',
     defaultAction: { allow: {} },
     visibilityConfig: visibility('PicSnippetsEdge'),
     rules: [
@@ -355,8 +378,33 @@ function edgeWebAcl(scope: Construct): wafv2.CfnWebACL {
         },
         visibilityConfig: visibility('RenderRatePerIp'),
       },
-      managed(1, 'AWSManagedRulesAmazonIpReputationList'),
-      managed(2, 'AWSManagedRulesKnownBadInputsRuleSet'),
+      {
+        name: 'SensitiveRatePerIp',
+        priority: 1,
+        action: { block: { customResponse: { responseCode: 429 } } },
+        statement: {
+          rateBasedStatement: {
+            limit: SENSITIVE_REQUESTS_PER_IP_PER_5_MIN,
+            evaluationWindowSec: 300,
+            aggregateKeyType: 'IP',
+            scopeDownStatement: {
+              orStatement: {
+                statements: SENSITIVE_PATHS.map(({ path, match }) => ({
+                  byteMatchStatement: {
+                    fieldToMatch: { uriPath: {} },
+                    positionalConstraint: match,
+                    searchString: path,
+                    textTransformations: [{ priority: 0, type: 'NONE' }],
+                  },
+                })),
+              },
+            },
+          },
+        },
+        visibilityConfig: visibility('SensitiveRatePerIp'),
+      },
+      managed(2, 'AWSManagedRulesAmazonIpReputationList'),
+      managed(3, 'AWSManagedRulesKnownBadInputsRuleSet'),
     ],
   });
 }

@@ -17,6 +17,7 @@ import {
   RENDER_ORIGIN_READ_TIMEOUT,
   RENDER_TIMEOUT,
   RENDER_WRITES,
+  SENSITIVE_REQUESTS_PER_IP_PER_5_MIN,
   VIEW_COUNTER,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
@@ -504,6 +505,46 @@ describe('render', () => {
         }),
       ]),
     });
+  });
+
+  // Mutation check: without the SensitiveRatePerIp rule in infra/constructs/render.ts this fails.
+  it('limits sign-in, registration, reset mails, coupons and the tax preview per IP', () => {
+    interface ByteMatch {
+      ByteMatchStatement: { SearchString: string; PositionalConstraint: string };
+    }
+    interface Rule {
+      Name: string;
+      Priority: number;
+      Action?: unknown;
+      Statement: {
+        RateBasedStatement: Record<string, unknown> & {
+          ScopeDownStatement: { OrStatement: { Statements: ByteMatch[] } };
+        };
+      };
+    }
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0] as {
+      Properties: { Rules: Rule[] };
+    };
+    const rule = acl.Properties.Rules.find((r) => r.Name === 'SensitiveRatePerIp')!;
+    expect(rule.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 429 } } });
+    const rate = rule.Statement.RateBasedStatement;
+    expect(rate).toMatchObject({
+      AggregateKeyType: 'IP',
+      Limit: SENSITIVE_REQUESTS_PER_IP_PER_5_MIN,
+      EvaluationWindowSec: 300,
+    });
+    const matched = rate.ScopeDownStatement.OrStatement.Statements.map(
+      (s) => `${s.ByteMatchStatement.PositionalConstraint} ${s.ByteMatchStatement.SearchString}`,
+    );
+    expect(matched.sort()).toEqual([
+      'EXACTLY /login',
+      'EXACTLY /password/email',
+      'EXACTLY /tax-rate',
+      'STARTS_WITH /coupon/',
+      'STARTS_WITH /register',
+    ]);
+    const priorities = acl.Properties.Rules.map((r) => r.Priority);
+    expect(new Set(priorities).size).toBe(priorities.length);
   });
 });
 
