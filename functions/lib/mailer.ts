@@ -3,7 +3,7 @@
  * file per message, listed by the local stack at /__outbox. Message bodies may hold one-time
  * links: they are never logged.
  */
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SESv2Client, SendEmailCommand, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,6 +25,17 @@ export interface SentMail extends Mail {
 }
 
 let ses: SESv2Client | undefined;
+let sesOptions: SESv2ClientConfig = {};
+
+/**
+ * Test seam: options for the SES client (a recording `requestHandler`, credentials), so tests
+ * exercise the real SDK up to the HTTP request it would send (docs/decisions.md "E-mail at the
+ * SDK boundary"). Resets the client.
+ */
+export function setSesClientOptions(options: SESv2ClientConfig = {}): void {
+  sesOptions = options;
+  ses = undefined;
+}
 
 /**
  * Sends one e-mail.
@@ -39,7 +50,7 @@ export async function sendMail(mail: Mail): Promise<void> {
     sentAt: new Date().toISOString(),
   };
   if (c.STAGE === 'aws') {
-    ses ??= new SESv2Client({ region: c.AWS_REGION });
+    ses ??= new SESv2Client({ region: c.AWS_REGION, ...sesOptions });
     await ses.send(
       new SendEmailCommand({
         FromEmailAddress: c.MAIL_FROM,
