@@ -7,7 +7,7 @@ import type { EntityItem } from 'electrodb';
 import type { AuthUser } from '#lib/auth.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import { db } from '#lib/db/index.ts';
-import { forbidden, notFound, unauthenticated } from '#lib/errors.ts';
+import { assertStorableId, forbidden, notFound, unauthenticated } from '#lib/errors.ts';
 
 export type TeamRecord = EntityItem<Entities['Team']>;
 export type UserRecord = EntityItem<Entities['User']>;
@@ -35,7 +35,9 @@ export async function loadBillingTeam(teamId: string): Promise<BillingTeam> {
  * The team a billing call acts on.
  * @param teamId the `{id}` of a team path (its owner was checked by the route table), or
  *   undefined for a user path (the caller's current team).
- * @throws AppError 401 without a user, 404 without a current team, 403 for a non-owner.
+ * @throws AppError 401 without a user, 404 without a current team or for an id longer than any
+ *   id can be (`assertStorableId`: `team_id` comes from queries and bodies too, and
+ *   DynamoDB refuses over-long keys with an error), 403 for a non-owner.
  */
 export async function billingTeamOf(
   user: AuthUser | undefined,
@@ -44,6 +46,7 @@ export async function billingTeamOf(
   if (!user) throw unauthenticated();
   const id = teamId ?? user.currentTeamId;
   if (!id) throw notFound('You have no current team.');
+  assertStorableId(id);
   const found = await loadBillingTeam(id);
   if (found.team.ownerId !== user.userId) {
     // A team the caller does not belong to stays hidden (issue: accounts §5).

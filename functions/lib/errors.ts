@@ -41,6 +41,22 @@ export const forbidden = (message = 'This action is unauthorized.') =>
 /** Other teams' ids answer 404, never 403, so ids do not leak (issue: accounts §5). */
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
 
+/**
+ * The longest id the API accepts, in UTF-8 bytes. Every id of the product is far shorter
+ * (UUIDs, 32–43 character codes, public ids, file names, a search query), and DynamoDB refuses
+ * keys past 1024 bytes (sort key) with a ValidationException that would otherwise answer 500
+ * (test/integration/fuzz.test.ts sends 1,500-character ids).
+ */
+export const MAX_ID_BYTES = 256;
+
+/**
+ * Refuses an id that no stored item can have, before it reaches DynamoDB.
+ * @throws AppError 404 "Not found." when `id` is longer than `MAX_ID_BYTES`.
+ */
+export function assertStorableId(id: string): void {
+  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) throw notFound();
+}
+
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new AppError(409, 'conflict', message, details);
 
@@ -57,6 +73,67 @@ export const validationFailed = (errors: FieldErrors, message?: string) =>
   new AppError(422, 'validation_failed', message ?? Object.values(errors)[0]?.[0] ?? 'Invalid.', {
     errors,
   });
+
+/**
+ * A dependency (DynamoDB, S3) that cannot be reached right now: 503, so clients retry
+ * (docs/security.md "Reliability figures"; test/integration/dynamodb-faults.test.ts).
+ */
+export const serviceUnavailable = () =>
+  new AppError(503, 'service_unavailable', 'Service unavailable, try again.');
+
+/** Socket-level failures of the SDK's HTTP handler: the service is not there or went away. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The SDK's names for a service that is there but cannot take the request now. */
+const UNAVAILABLE_NAMES = new Set([
+  'TimeoutError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'SlowDown',
+]);
+
+/**
+ * Whether an error (or one it wraps: ElectroDB puts the SDK's error in `cause`) says an AWS
+ * service could not be reached or is overloaded, rather than that the request was wrong: a
+ * socket error code (`ECONNREFUSED`, …), the SDK's throttling and unavailability names, or an
+ * HTTP 503 in the SDK's `$metadata`. Walks at most 5 causes.
+ */
+export function isServiceUnavailable(error: unknown): boolean {
+  let current = error as
+    | {
+        code?: unknown;
+        name?: unknown;
+        cause?: unknown;
+        errors?: unknown;
+        $metadata?: { httpStatusCode?: number };
+      }
+    | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    if (typeof current.code === 'string' && CONNECTION_CODES.has(current.code)) return true;
+    if (typeof current.name === 'string' && UNAVAILABLE_NAMES.has(current.name)) return true;
+    if (current.$metadata?.httpStatusCode === 503) return true;
+    // Node's connect with several addresses throws an AggregateError of the attempts.
+    if (Array.isArray(current.errors) && current.errors.some((e) => isServiceUnavailable(e)))
+      return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
 
 export const tooManyRequests = (message = 'Too many attempts. Please try again later.') =>
   new AppError(429, 'too_many_requests', message);

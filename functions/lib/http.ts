@@ -20,7 +20,15 @@ import type {
 } from 'aws-lambda';
 import { ZodError, type ZodType } from 'zod';
 import { routeKey, routesOf, type Feature } from '#shared/routes.ts';
-import { AppError, notImplemented, validationFailed, type FieldErrors } from './errors.ts';
+import {
+  AppError,
+  assertStorableId,
+  isServiceUnavailable,
+  notImplemented,
+  serviceUnavailable,
+  validationFailed,
+  type FieldErrors,
+} from './errors.ts';
 import { logger } from './logger.ts';
 import { authenticate, type AuthContext } from './auth.ts';
 import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
@@ -62,10 +70,23 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
   return out;
 }
 
-/** Maps any thrown value to an HTTP answer; 5xx answers never carry internals. */
+/**
+ * Maps any thrown value to an HTTP answer; 5xx answers never carry internals. An AWS service
+ * that cannot be reached (DynamoDB or S3 down, throttled; `isServiceUnavailable`) answers 503
+ * "Service unavailable, try again." with `Retry-After`, so clients retry rather than report a
+ * bug (docs/security.md "Reliability figures").
+ */
 export function errorToResult(error: unknown, requestId: string): ApiResult {
   if (error instanceof ZodError)
     return errorToResult(validationFailed(zodFieldErrors(error)), requestId);
+  if (!(error instanceof AppError) && isServiceUnavailable(error)) {
+    const unavailable = serviceUnavailable();
+    return json(
+      unavailable.status,
+      { success: false, code: unavailable.code, message: unavailable.message, requestId },
+      { 'retry-after': '5' },
+    );
+  }
   if (error instanceof AppError) {
     return json(error.status, {
       success: false,
@@ -269,7 +290,20 @@ export type FeatureHandler = ReturnType<typeof httpChain> & {
   routeKeys: string[];
   /** Route keys with an implementation; the rest answer 501. */
   implemented: string[];
+  /** The body and query schemas of each implemented route, by route key (the fuzz reads them). */
+  schemas: Record<string, Pick<RouteDefinition, 'body' | 'query'>>;
 };
+
+/**
+ * Refuses a path parameter no stored item can have (`assertStorableId`): 404 before any access
+ * check or handler reads it.
+ * @throws AppError 404 "Not found." when one is longer than `MAX_ID_BYTES`.
+ */
+function checkPathParameters(event: ApiEvent): void {
+  for (const value of Object.values(event.pathParameters ?? {})) {
+    if (value !== undefined) assertStorableId(value);
+  }
+}
 
 /**
  * The Lambda handler of one feature: routes the feature's entries of the route table with
@@ -294,6 +328,7 @@ export function featureHandler(
       method: r.method,
       path: r.path,
       handler: async (event: ApiEvent): Promise<ApiResult> => {
+        checkPathParameters(event);
         const auth = await authenticate(event, r);
         if (!impl) throw notImplemented(feature, key);
         const query = impl.query
@@ -322,5 +357,11 @@ export function featureHandler(
     feature,
     routeKeys: keys,
     implemented: Object.keys(implementations),
+    schemas: Object.fromEntries(
+      Object.entries(implementations).map(([key, impl]) => [
+        key,
+        { body: impl.body, query: impl.query },
+      ]),
+    ),
   });
 }

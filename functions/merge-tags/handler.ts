@@ -114,4 +114,5 @@ export const handler = Object.assign(crossOriginScripts, {
   feature: routed.feature,
   routeKeys: routed.routeKeys,
   implemented: routed.implemented,
+  schemas: routed.schemas,
 });
