@@ -118,7 +118,8 @@ describe('values (issue: render §3)', () => {
   it.each([
     ['right-to-left', 'مرحبا שלום'],
     ['emoji', '😀🎉👍'],
-    ['CJK', '李伟 さくら 김민준'],
+    // Korean has no face yet: it would pass here as boxes (render-text.test.ts reads glyphs).
+    ['CJK', '李伟 さくら'],
     ['255 characters', 'long '.repeat(60)],
     ['a malformed escape', '%E0%A4%A'],
   ])('draws a %s value', async (_name, value) => {
