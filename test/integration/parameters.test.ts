@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DesignDocument } from '#shared/design.ts';
 import { TestClient } from '../support/client.ts';
-import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { fetchImage, meanDifference, pollUntil, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack();
 let demo: TestClient;
@@ -193,8 +193,13 @@ describe('PUT /api/text-snippet/{id}/parameter/{parameterId} (spec 000 §5)', ()
       'Hello {{guestname}}!',
     );
 
-    await new Promise((r) => setTimeout(r, 1100)); // the render service keeps a design 1 s
-    const renamed = await render('guestname=Ann');
+    // The render service keeps a design for 1 s: poll until it draws the renamed parameter.
+    const renamed = await pollUntil(
+      'the render with the renamed parameter',
+      () => render('guestname=Ann'),
+      (r) => r.res.status === 200 && diff(r, ann) < 0.1,
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
     expect(renamed.res.status).toBe(200);
     expect(diff(renamed, ann)).toBeLessThan(0.1);
     const oldName = await render('first_name=Ann');

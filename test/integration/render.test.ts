@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { fetchImage, meanDifference, pollUntil, useLocalStack } from '../support/stack.ts';
 import { putDesign } from '../support/render-designs.ts';
 
 const stack = useLocalStack();
@@ -54,12 +54,17 @@ describe('caching (issue: render §7)', () => {
     ).toBe(true);
 
     const { s3Client } = await import('#lib/clients.ts');
-    await new Promise((r) => setTimeout(r, 200)); // the S3 write is in the background
-    const listed = await s3Client().send(
-      new ListObjectsV2Command({
-        Bucket: process.env.RENDERS_BUCKET,
-        Prefix: 'renders/design-demo-welcome/v1/',
-      }),
+    // The S3 write happens in the background: poll for it.
+    const listed = await pollUntil(
+      'the render in the S3 cache',
+      () =>
+        s3Client().send(
+          new ListObjectsV2Command({
+            Bucket: process.env.RENDERS_BUCKET,
+            Prefix: 'renders/design-demo-welcome/v1/',
+          }),
+        ),
+      (l) => (l.KeyCount ?? 0) > 0,
     );
     expect(listed.KeyCount ?? 0).toBeGreaterThan(0);
   });
@@ -145,8 +150,9 @@ describe('never a broken image (issue: render §8)', () => {
   it('survives a Chromium crash: the next request is drawn by a relaunched browser', async () => {
     const { getBrowser } = await import('#functions/render/browser.ts');
     const browser = await getBrowser();
+    const gone = new Promise((r) => browser.once('disconnected', r));
     browser.process()?.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
+    await gone;
     const img = await fetchImage(url('/r/demo-welcome.jpg?first_name=AfterCrash'));
     expect(img.res.status).toBe(200);
     expect(img.res.headers.get('cache-control')).not.toBe('no-store');
@@ -247,12 +253,16 @@ describe('base image tools, drawn as the editor draws them (issue: render §3)',
 
   it('keeps the static layer in S3 for other containers', async () => {
     const { s3Client } = await import('#lib/clients.ts');
-    await new Promise((r) => setTimeout(r, 300));
-    const listed = await s3Client().send(
-      new ListObjectsV2Command({
-        Bucket: process.env.ASSETS_BUCKET,
-        Prefix: 'static-layers/design-tools-grey/',
-      }),
+    const listed = await pollUntil(
+      'the static layer in S3',
+      () =>
+        s3Client().send(
+          new ListObjectsV2Command({
+            Bucket: process.env.ASSETS_BUCKET,
+            Prefix: 'static-layers/design-tools-grey/',
+          }),
+        ),
+      (l) => (l.KeyCount ?? 0) > 0,
     );
     expect(listed.KeyCount).toBe(1);
   });

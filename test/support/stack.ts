@@ -112,3 +112,32 @@ export function meanDifference(
   }
   return sum / n;
 }
+
+/**
+ * Polls `read` until `done` holds for its answer, instead of sleeping a fixed time (a loaded
+ * machine makes any fixed sleep flaky, an idle one makes it slow).
+ * @param timeoutMs give up after this long, ms (default 10 000)
+ * @param intervalMs between reads, ms (default 50)
+ * @returns the first answer that satisfies `done`
+ * @throws Error naming `what` and the last answer when it never does
+ */
+export async function pollUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 10_000, intervalMs = 50 } = {},
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: T = await read();
+  while (!done(last)) {
+    if (Date.now() > until) {
+      const shown = String(
+        JSON.stringify(last, (_k, v: unknown) => (Buffer.isBuffer(v) ? '<bytes>' : v)),
+      );
+      throw new Error(`${what}: not so after ${timeoutMs} ms (last: ${shown.slice(0, 300)})`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+    last = await read();
+  }
+  return last;
+}
