@@ -9,6 +9,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { recordDesignViews } from '#functions/designs/store.ts';
 import { httpChain, type ApiEvent, type ApiResult } from '#lib/http.ts';
+import { logger } from '#lib/logger.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
 
@@ -20,10 +21,27 @@ const PLAN_TTL_MS = 60_000;
 const designs = new Map<string, { at: number; design: DesignRecord | undefined }>();
 const pdfAllowed = new Map<string, { at: number; allowed: boolean }>();
 
+/**
+ * The design a public id names, kept `DESIGN_TTL_MS`. When the table cannot be answered (DynamoDB
+ * down or throttled), the last design read for that id is used, marked `stale`: the render it
+ * names still comes from the render caches, answered `no-store` (docs/security.md "Reliability
+ * figures"; test/integration/dynamodb-faults.test.ts).
+ * @throws the table's error when it fails and this process has not read the design before.
+ */
 async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
   const cached = designs.get(publicId);
   if (cached && Date.now() - cached.at < DESIGN_TTL_MS) return cached.design;
-  const found = await db().Design.query.byPublicId({ publicId }).go({ limit: 1 });
+  let found;
+  try {
+    found = await db().Design.query.byPublicId({ publicId }).go({ limit: 1 });
+  } catch (error) {
+    if (!cached?.design) throw error;
+    logger.warn('design read failed: using the one read before', {
+      publicId,
+      error: { name: (error as Error).name },
+    });
+    return { ...cached.design, stale: true };
+  }
   const design = found.data[0];
   if (designs.size > 10_000) designs.clear();
   designs.set(publicId, { at: Date.now(), design });

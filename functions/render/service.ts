@@ -20,6 +20,11 @@ export interface DesignRecord {
   teamId: string;
   version: number;
   document: unknown;
+  /**
+   * Read earlier and used because the table could not be answered now: its render is answered
+   * `no-store`, since a newer version may exist.
+   */
+  stale?: boolean;
 }
 
 export interface RenderRequest {
@@ -375,7 +380,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
       if (query.__preview !== '1') deps.countView(design.designId);
       const etag = etagOf(body);
-      const cacheControl = partial ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
+      const cacheControl =
+        partial || design.stale ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }

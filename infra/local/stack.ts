@@ -25,6 +25,11 @@ export interface LocalStackOptions {
   persist?: boolean;
   /** How the SPA is served: Vite with hot reload, the build in dist/web, or not at all. */
   web?: 'dev' | 'preview' | 'none';
+  /**
+   * Keep DynamoDB's data on disk in the (temporary) data folder rather than in memory, so that it
+   * survives `dynamo.stop()` and `dynamo.start()` (fault tests). Implied by `persist`.
+   */
+  dynamoOnDisk?: boolean;
   /** Seed an empty database (default true). */
   seed?: boolean;
   /** Launch Chromium and open the render page before answering (default true). */
@@ -39,6 +44,12 @@ export interface LocalStack {
   s3Endpoint: string;
   /** Where the data lives (`.local/` for `npm start`; a temp folder removed on stop for tests). */
   dataDir: string;
+  /**
+   * DynamoDB Local as a fault to inject: `stop()` ends its process (requests then fail to
+   * connect), `start()` starts it again on the same port and waits until it answers. Data
+   * survives only with `dynamoOnDisk` (or `persist`).
+   */
+  dynamo: { stop(): Promise<void>; start(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -97,11 +108,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const buckets = Object.fromEntries(
       (Object.keys(BUCKETS) as BucketRole[]).map((role) => [role, localBucketName(role)]),
     ) as Record<BucketRole, string>;
+    const dynamoPath = persist || options.dynamoOnDisk ? join(dataDir, 'dynamodb') : undefined;
     const [dynamo, s3] = await Promise.all([
-      startDynamo(persist ? { path: join(dataDir, 'dynamodb') } : {}),
+      startDynamo(dynamoPath ? { path: dynamoPath } : {}),
       startS3({ directory: join(dataDir, 's3'), buckets: Object.values(buckets) }),
     ]);
     services.push(dynamo, s3);
+    const dynamoPort = Number(new URL(dynamo.endpoint).port);
 
     const port = options.port === 0 ? await freePort() : (options.port ?? config().PORT);
     const url = `http://localhost:${port}`;
@@ -153,6 +166,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       dataDir,
+      dynamo: {
+        stop: () => services[0]!.stop(),
+        start: async () => {
+          services[0] = await startDynamo({
+            port: dynamoPort,
+            ...(dynamoPath ? { path: dynamoPath } : {}),
+          });
+        },
+      },
       stop: async () => {
         for (const c of cleanups.reverse()) await c().catch(() => undefined);
         for (const s of services) await s.stop().catch(() => undefined);
