@@ -2,7 +2,9 @@
  * Sessions and CSRF (DESIGN.md §6; issue: accounts §1).
  *
  * - The session is an opaque 256-bit id in an `HttpOnly; SameSite=Lax` cookie, `Secure` except
- *   on plain-http localhost. DynamoDB keeps only its SHA-256, with an idle timeout (2 h) and an
+ *   on plain-http localhost. In AWS both cookies carry the `__Host-` prefix (`cookieNames`):
+ *   browsers then accept them only with `Secure`, `Path=/` and no `Domain`, so a sibling
+ *   subdomain or a plain-http page cannot set or overwrite them (docs/security.md "Cookies"). DynamoDB keeps only its SHA-256, with an idle timeout (2 h) and an
  *   absolute one (7 days). Login always starts a new session (rotation).
  * - CSRF: any GET sets a readable `XSRF-TOKEN` cookie; a state-changing call must echo it in
  *   `X-XSRF-TOKEN` (or `X-CSRF-TOKEN`) and send `X-Requested-With: XMLHttpRequest`, else 419
@@ -14,8 +16,26 @@ import { db } from './db/index.ts';
 import { csrfMismatch } from './errors.ts';
 import type { ApiEvent } from './http.ts';
 
+/** The session cookie's name locally; in AWS `__Host-` is prefixed (`cookieNames`). */
 export const SESSION_COOKIE = 'picsnippets_session';
+/** The readable CSRF cookie's name locally; in AWS `__Host-` is prefixed (`cookieNames`). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
+/** The prefix that makes browsers require `Secure`, `Path=/` and no `Domain` (RFC 6265bis §4.1.3.2). */
+export const HOST_PREFIX = '__Host-';
+
+type Stage = ReturnType<typeof config>['STAGE'];
+
+/**
+ * The cookie names of a stage: `__Host-picsnippets_session` and `__Host-XSRF-TOKEN` in AWS
+ * (always https), the plain names elsewhere (the local stack runs on http://localhost, where
+ * `Secure` cookies, and so `__Host-` ones, are not kept by every browser).
+ * @param stage default: config().STAGE
+ */
+export function cookieNames(stage: Stage = config().STAGE): { session: string; xsrf: string } {
+  return stage === 'aws'
+    ? { session: HOST_PREFIX + SESSION_COOKIE, xsrf: HOST_PREFIX + XSRF_COOKIE }
+    : { session: SESSION_COOKIE, xsrf: XSRF_COOKIE };
+}
 /** A session unused this long ends, ms. */
 export const IDLE_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 /** A session ends this long after login whatever its use, ms. */
@@ -25,8 +45,17 @@ const TOUCH_EVERY_MS = 60 * 1000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** Cookies of a v2 event by name (API Gateway puts them in `event.cookies`). */
-export function readCookies(event: Pick<ApiEvent, 'cookies' | 'headers'>): Record<string, string> {
+/**
+ * Cookies of a v2 event by name (API Gateway puts them in `event.cookies`). In AWS the
+ * product's own two cookies count only with the `__Host-` prefix and are answered under their
+ * plain names (`SESSION_COOKIE`, `XSRF_COOKIE`): a plain `XSRF-TOKEN` or `picsnippets_session`
+ * there (which a sibling subdomain could have set) is ignored.
+ * @param stage default: config().STAGE
+ */
+export function readCookies(
+  event: Pick<ApiEvent, 'cookies' | 'headers'>,
+  stage: Stage = config().STAGE,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const raw = [
     ...(event.cookies ?? []),
@@ -42,23 +71,43 @@ export function readCookies(event: Pick<ApiEvent, 'cookies' | 'headers'>): Recor
       out[name] = part.slice(eq + 1).trim();
     }
   }
+  if (stage !== 'aws') return out;
+  for (const name of [SESSION_COOKIE, XSRF_COOKIE]) {
+    const hosted = out[HOST_PREFIX + name];
+    if (hosted === undefined) delete out[name];
+    else out[name] = hosted;
+  }
   return out;
 }
 
-/** `Secure` is dropped only where the product itself runs on plain-http localhost. */
-function secureFlag(): string {
+/**
+ * `Secure` is dropped only where the product itself runs on plain-http localhost, never in
+ * AWS (`__Host-` needs it).
+ */
+function secureFlag(stage: Stage): string {
+  if (stage === 'aws') return '; Secure';
   return /^http:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(config().PUBLIC_URL) ? '' : '; Secure';
 }
 
-/** The Set-Cookie value of a session, or of its removal (`token` empty). */
-export function sessionCookie(token: string): string {
+/**
+ * The Set-Cookie value of a session, or of its removal (`token` empty): HttpOnly, SameSite=Lax,
+ * Path=/, no Domain, 7 days (`ABSOLUTE_TIMEOUT_MS`).
+ * @param stage default: config().STAGE (names and `Secure` follow it, `cookieNames`)
+ */
+export function sessionCookie(token: string, stage: Stage = config().STAGE): string {
   const life = token ? `; Max-Age=${Math.floor(ABSOLUTE_TIMEOUT_MS / 1000)}` : '; Max-Age=0';
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${life}${secureFlag()}`;
+  const name = cookieNames(stage).session;
+  return `${name}=${token}; Path=/; HttpOnly; SameSite=Lax${life}${secureFlag(stage)}`;
 }
 
-/** A new readable CSRF cookie (the SPA copies it into X-XSRF-TOKEN). */
-export function xsrfCookie(): string {
-  return `${XSRF_COOKIE}=${randomBytes(32).toString('base64url')}; Path=/; SameSite=Lax${secureFlag()}`;
+/**
+ * A new readable CSRF cookie (the SPA copies it into X-XSRF-TOKEN): 256-bit random,
+ * SameSite=Lax, Path=/, no Domain, a browser-session cookie.
+ * @param stage default: config().STAGE (names and `Secure` follow it, `cookieNames`)
+ */
+export function xsrfCookie(stage: Stage = config().STAGE): string {
+  const value = randomBytes(32).toString('base64url');
+  return `${cookieNames(stage).xsrf}=${value}; Path=/; SameSite=Lax${secureFlag(stage)}`;
 }
 
 /**

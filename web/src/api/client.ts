@@ -103,14 +103,14 @@ export async function api<T>(
     Accept: 'application/json',
   });
   if (body !== undefined) headers.set('Content-Type', 'application/json');
-  if (method !== 'GET' && readCookie('XSRF-TOKEN') === undefined) {
+  if (method !== 'GET' && xsrfToken() === undefined) {
     // Any GET to the API sets the CSRF cookie; fetch one before the first state-changing call.
     await fetch('/user/current', {
       headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
       credentials: 'same-origin',
     }).catch(() => undefined);
   }
-  const xsrf = readCookie('XSRF-TOKEN');
+  const xsrf = xsrfToken();
   if (xsrf !== undefined) headers.set('X-XSRF-TOKEN', xsrf);
 
   let response: Response;
@@ -188,6 +188,15 @@ function toFieldErrors(errors: unknown): FieldErrors | undefined {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
+/**
+ * The CSRF token the API set: `__Host-XSRF-TOKEN` in AWS (https), `XSRF-TOKEN` on the local
+ * stack (functions/lib/session.ts `cookieNames`; docs/security.md "Cookies").
+ * @returns the token, or `undefined` before the first answer set it
+ */
+export function xsrfToken(): string | undefined {
+  return readCookie('__Host-XSRF-TOKEN') ?? readCookie('XSRF-TOKEN');
+}
+
 /** The decoded value of a cookie visible to scripts, or `undefined`. */
 export function readCookie(name: string): string | undefined {
   for (const pair of document.cookie.split(';')) {
@@ -224,13 +233,13 @@ export async function apiUpload<T>(
   form: FormData,
   onProgress?: (progress: UploadProgress) => void,
 ): Promise<T> {
-  if (readCookie('XSRF-TOKEN') === undefined) await api('GET', '/user/current').catch(() => {});
+  if (xsrfToken() === undefined) await api('GET', '/user/current').catch(() => {});
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
     xhr.setRequestHeader('Accept', 'application/json');
-    const xsrf = readCookie('XSRF-TOKEN');
+    const xsrf = xsrfToken();
     if (xsrf !== undefined) xhr.setRequestHeader('X-XSRF-TOKEN', xsrf);
     xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.total });
     xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
