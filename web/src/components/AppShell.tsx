@@ -4,6 +4,7 @@ import { LogoMark } from './LogoMark.tsx';
 import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
 import { SessionNav } from './SessionNav.tsx';
+import { UnsavedChangesPrompt } from './UnsavedChangesPrompt.tsx';
 import { useAppStore } from '../state/store.ts';
 
 const NAV = [
@@ -85,6 +86,7 @@ export function AppShell() {
         </div>
       </footer>
       <SessionExpiredModal />
+      <UnsavedChangesPrompt />
     </div>
   );
 }

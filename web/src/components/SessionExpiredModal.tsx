@@ -7,6 +7,7 @@ import {
   type SignInNotice,
 } from '../features/auth/signIn.ts';
 import { focusFirstInvalid } from '../features/settings/ProfileTab.tsx';
+import { discardUnsavedChanges } from '../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../state/store.ts';
 import { Modal } from './Modal.tsx';
 import { Notice } from './Notice.tsx';
@@ -74,7 +75,11 @@ function SignInAgain({ email }: { email: string }) {
       });
       const user = await refreshSession();
       // Someone else signed in: this page shows the other account's data, so start afresh.
-      if (user && user.id !== previousUserId) window.location.assign('/dashboard');
+      if (user && user.id !== previousUserId) {
+        // The other account's page: what was typed here is not theirs to keep.
+        discardUnsavedChanges();
+        window.location.assign('/dashboard');
+      }
     } catch (error) {
       const failure = describeFailure(error);
       if (failure.fieldErrors.code && !failure.fieldErrors.email && !failure.fieldErrors.password)

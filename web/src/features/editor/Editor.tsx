@@ -6,7 +6,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router-dom';
+import { useStore } from 'zustand';
 import { ConfirmDialog } from '../../components/Modal.tsx';
+import { useUnsavedChangesGuard } from '../../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../../state/store.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { designServer } from './api.ts';
@@ -106,6 +108,8 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
     [sync],
   );
 
+  // Changes the save queue has not saved yet (waiting for the debounce, on their way, or failed).
+  useUnsavedChangesGuard(useStore(store, (s) => s.saveStatus !== 'saved'));
   useShortcuts(store);
   const context = useMemo(() => ({ store, sync }), [store, sync]);
 

@@ -6,6 +6,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { FieldError } from '../../components/TextField.tsx';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
+import { useUnsavedChangesGuard } from '../../hooks/useUnsavedChangesGuard.ts';
 import { PRO_ONLY_MESSAGE } from '../dashboard/DesignViewer.tsx';
 import { subscriptionPath } from '../dashboard/useCurrentTeam.ts';
 import { actionFailure } from '../settings/formFailure.ts';
@@ -193,6 +194,10 @@ export function ExportScreen({
   const [choicesSave, runChoicesSave] = useSave();
   const [linkSave, runLinkSave] = useSave();
   const touched = useRef(false);
+  /** Values typed or chosen since the screen opened or the platform changed. */
+  const [edited, setEdited] = useState(false);
+  /** The link as last handed to a save (or loaded). */
+  const [sentLink, setSentLink] = useState(design.html_link_url ?? '');
   const outputsRef = useRef<HTMLHeadingElement>(null);
 
   const platform = providerOf(provider);
@@ -269,10 +274,23 @@ export function ExportScreen({
     void runChoicesSave(() => saveChoices(design.id, rowsToSave));
   }, [rowsToSave, provider, design.id, runChoicesSave]);
 
+  // Unsaved: values still in the debounce, held back by a problem, or whose save failed; a
+  // link not yet saved; a platform whose save failed. Generate's options are not saved at all.
+  useUnsavedChangesGuard(
+    (edited &&
+      (rows !== rowsToSave ||
+        rowsToSave.some((r) => rowProblem(provider, r) !== null) ||
+        choicesSave.state === 'failed')) ||
+      (normaliseLinkUrl(link) ?? link) !== sentLink ||
+      linkSave.state === 'failed' ||
+      providerSave.state === 'failed',
+  );
+
   function chooseProvider(value: string) {
     // Spec 001 §4: choosing a provider clears all merge values and script text, then saves it.
     setProvider(value);
     touched.current = false;
+    setEdited(false);
     setRows((current) => current.map((r) => ({ ...r, merge_tag_value: '', merge_tag_name: '' })));
     setOutputs(null);
     setEmbedCode('');
@@ -291,6 +309,7 @@ export function ExportScreen({
 
   function changeRow(key: string, value: string, name: string) {
     touched.current = true;
+    setEdited(true);
     setOutputs(null);
     setRows((current) =>
       current.map((r) =>
@@ -307,6 +326,7 @@ export function ExportScreen({
     }
     setLinkError(null);
     setLink(normalised);
+    setSentLink(normalised);
     if (normalised === (design.html_link_url ?? '') && linkSave.state === 'idle') return;
     void runLinkSave(() => saveLink(design.id, normalised));
   }

@@ -9,6 +9,7 @@ import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { useUnsavedChangesGuard } from '../../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../../state/store.ts';
 import { formFailure } from './formFailure.ts';
 
@@ -60,6 +61,13 @@ function ContactForm() {
   const emailChanged =
     values.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase() &&
     values.email.trim() !== '';
+  // What was loaded or last saved (a new address waits for its link, so not the session's).
+  const [saved, setSaved] = useState({ name: values.name.trim(), email: values.email.trim() });
+  useUnsavedChangesGuard(
+    values.name.trim() !== saved.name ||
+      values.email.trim() !== saved.email ||
+      values.current_password !== '',
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -73,8 +81,9 @@ function ContactForm() {
         email: values.email.trim(),
         ...(emailChanged ? { current_password: values.current_password } : {}),
       });
-      await refreshSession();
+      setSaved({ name: values.name.trim(), email: values.email.trim() });
       setValues((v) => ({ ...v, current_password: '' }));
+      await refreshSession();
       setStatus({
         tone: 'success',
         text: answer?.pending_email
@@ -197,6 +206,7 @@ function PasswordForm() {
   const [errors, setErrors] = useState<Partial<Record<PasswordField, string[]>>>({});
   const [status, setStatus] = useState<Status>(null);
   const [pending, setPending] = useState(false);
+  useUnsavedChangesGuard(PASSWORD_FIELDS.some((name) => values[name] !== ''));
 
   async function submit(event: FormEvent) {
     event.preventDefault();

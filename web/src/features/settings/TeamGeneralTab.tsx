@@ -4,6 +4,10 @@ import { useNavigate } from 'react-router-dom';
 import { deleteTeam, renameTeam, uploadPhoto, type TeamDetails } from '../../api/settings.ts';
 import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
+import {
+  discardUnsavedChanges,
+  useUnsavedChangesGuard,
+} from '../../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../../state/store.ts';
 import { actionFailure } from './formFailure.ts';
 import { CompanyNameForm } from './CompanyNameForm.tsx';
@@ -32,6 +36,7 @@ export function TeamGeneralTab({
     },
   });
   const { setMessage } = form;
+  useUnsavedChangesGuard(isOwner && form.dirty);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -40,6 +45,8 @@ export function TeamGeneralTab({
     try {
       await deleteTeam(team.id);
       await refreshSession();
+      // The company is gone, and a name typed for it with it: nothing to ask about.
+      discardUnsavedChanges();
       navigate('/settings#/companies');
     } catch (error) {
       setConfirming(false);

@@ -11,7 +11,8 @@ export interface FormMessage {
  * State and submit of a one-field settings form (create a team, invite, rename): the field's
  * value and errors, the notice above the form, the pending flag, and a submit that checks the
  * field is filled, runs the call, puts a 422 on the field (spec 001 §8, via `formFailure`) and
- * moves focus to the first invalid field of the form `formId`.
+ * moves focus to the first invalid field of the form `formId`. `dirty` tells whether the field
+ * differs from what was loaded or last saved.
  * @param action the call; may return a success message to show.
  */
 export function useSingleFieldForm(options: {
@@ -25,6 +26,8 @@ export function useSingleFieldForm(options: {
   action: (value: string) => Promise<string | void>;
 }) {
   const [value, setValue] = useState(options.initial ?? '');
+  /** The value loaded or last saved (empty after a save that clears the field). */
+  const [saved, setSaved] = useState((options.initial ?? '').trim());
   const [errors, setErrors] = useState<string[] | undefined>();
   const [message, setMessage] = useState<FormMessage | null>(null);
   const [pending, setPending] = useState(false);
@@ -53,6 +56,7 @@ export function useSingleFieldForm(options: {
     setPending(true);
     try {
       const success = await options.action(trimmed);
+      setSaved(options.resetOnSuccess ? '' : trimmed);
       if (options.resetOnSuccess) setValue('');
       if (success) setMessage({ tone: 'success', text: success });
     } catch (error) {
@@ -65,5 +69,7 @@ export function useSingleFieldForm(options: {
     }
   }
 
-  return { value, setValue, errors, message, setMessage, pending, submit };
+  /** The field differs from what was loaded or last saved (for `useUnsavedChangesGuard`). */
+  const dirty = value.trim() !== saved;
+  return { value, setValue, errors, message, setMessage, pending, submit, dirty };
 }

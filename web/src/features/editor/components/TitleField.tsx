@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useUnsavedChangesGuard } from '../../../hooks/useUnsavedChangesGuard.ts';
 import { titleEdit } from '../document/title.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { FieldError, errorIdOf } from './FieldError.tsx';
@@ -16,6 +17,8 @@ export function TitleField() {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const text = draft ?? saved;
+  // A title typed but not yet saved (it saves on blur).
+  useUnsavedChangesGuard(draft !== null && draft !== saved);
 
   const commit = () => {
     const edit = titleEdit(saved, text);
