@@ -48,7 +48,7 @@ const stack = useLocalStack();
  * Routes that end or replace the caller's session when they succeed: each gets a client of its
  * own, so the others keep theirs.
  */
-const SESSION_ENDING = new Set(['GET /logout', 'GET /spark/kiosk/users/impersonate/{id}']);
+const endsSession = (route: Route) => /\/(logout|impersonate)\b/.test(route.path);
 /** Routes that could delete the demo team itself: only made-up ids. */
 const NO_REAL_IDS = new Set(['DELETE /settings/companies/{id}']);
 
@@ -210,7 +210,7 @@ describe('hostile requests over every route', () => {
       const handler = handlers.get(route.feature)!;
       const schemas = handler.schemas?.[key] ?? {};
       let client = route.access === 'admin' ? clients.admin : clients.owner;
-      if (SESSION_ENDING.has(key)) {
+      if (endsSession(route)) {
         client = new TestClient(stack().url);
         await client.login(route.access === 'admin' ? 'admin@example.com' : 'demo@example.com');
       }
@@ -248,7 +248,7 @@ describe('hostile requests over every route', () => {
         { seed: SEED + index, numRuns: RUNS_PER_ROUTE },
       );
       // A route that ended a shared session: sign in again, and say so.
-      if (client && !SESSION_ENDING.has(key)) {
+      if (client && !endsSession(route)) {
         const who = await client.request('GET', '/user/current');
         if (who.status === 401) {
           sessionsEnded.push(key);
@@ -269,11 +269,12 @@ describe('hostile requests over every route', () => {
     );
     console.log(
       [
-        `Fuzz: seed ${SEED}, ${RUNS_PER_ROUTE} requests × ${ROUTES.length} routes, ${seconds} s`,
+        `Fuzz: seed ${SEED}, ${RUNS_PER_ROUTE} requests × ${ROUTES.length} routes, ${ids.length} real ids, ${seconds} s`,
         `  ${'family'.padEnd(15)} ${'sent'.padStart(6)} ${'2xx'.padStart(6)} ${'3xx'.padStart(5)} ${'4xx'.padStart(6)} ${'5xx*'.padStart(5)} ${'501'.padStart(5)}`,
         ...rows,
         `  ${'total'.padEnd(15)} ${String(total.sent).padStart(6)} ${String(total['2xx']).padStart(6)} ${String(total['3xx']).padStart(5)} ${String(total['4xx']).padStart(6)} ${String(total['5xx']).padStart(5)} ${String(total['501']).padStart(5)}`,
         '  (5xx* = 5xx other than 501)',
+        `  real ids: ${ids.join(', ')}`,
         ...(sessionsEnded.length > 0
           ? [`Sessions ended (signed in again) by: ${sessionsEnded.join(', ')}`]
           : []),
