@@ -36,18 +36,21 @@ export async function press(page: Page, name: string, role = 'button'): Promise<
 }
 
 /**
- * Replaces the value of the text field labelled `label` with `value`, typing it. A field that
- * the page re-renders while it is typed into (a form reset by a late answer, a field replaced)
- * can lose keys: the value is read back and typed again, at most twice, when it differs.
+ * Replaces the value of the text field labelled `label` with `value`, typing it once, and checks
+ * that the field kept it: a form that drops typed input (a reset by a late answer, a field
+ * replaced while typed into) fails here rather than being typed into again
+ * (docs/decisions.md "Forms keep what is typed while a page settles").
+ * @throws Error naming the field, what was typed and what it holds.
  */
 export async function fillField(page: Page, label: string, value: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    await page.locator(byRole('textbox', label)).setTimeout(TIMEOUT_MS).fill(value);
-    if (attempt === 2) return;
-    const typed = await page
-      .$eval(byRole('textbox', label), (el) => ('value' in el ? String(el.value) : null))
-      .catch(() => null); // gone after typing (the page moved on): nothing to retype into
-    if (typed === null || typed === value) return;
+  await page.locator(byRole('textbox', label)).setTimeout(TIMEOUT_MS).fill(value);
+  const kept = await page
+    .$eval(byRole('textbox', label), (el) => ('value' in el ? String(el.value) : null))
+    .catch(() => null); // gone after typing (the page moved on): nothing left to check
+  if (kept !== null && kept !== value) {
+    throw new Error(
+      `the field "${label}" dropped typed input: typed ${JSON.stringify(value)}, holds ${JSON.stringify(kept)}`,
+    );
   }
 }
 
