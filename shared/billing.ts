@@ -567,20 +567,19 @@ export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
 export const RegistrationBillingSchema = BillingAddressSchema.extend({
   stripe_payment_method: z.string().trim().max(255).optional().nullable(),
   vat_id: z.string().trim().max(64).optional().nullable(),
-  /**
-   * True on the partner-campaign registration path (spec 001 §2): the server applies the
-   * campaign's fixed coupon from its configuration; the client never sees the coupon.
-   */
-  partner_campaign: z.boolean().optional(),
 });
 export type RegistrationBilling = z.input<typeof RegistrationBillingSchema>;
 
 /**
  * The SPA's partner-campaign registration path (spec 001 §2 "A special registration path for a
  * partner campaign applies a fixed coupon (the coupon value is not shown)"). It is the
- * registration page with `partner_campaign: true` sent and no `coupon`.
+ * registration page, which posts to `POST /register/partner` (`PARTNER_REGISTRATION_CALL`)
+ * with no `coupon`: the route, never a field of the form, asks for the campaign's coupon.
  */
 export const PARTNER_CAMPAIGN_PATH = '/register/partner';
+
+/** The registration call of the partner-campaign page (the same path as the page, POST). */
+export const PARTNER_REGISTRATION_CALL = PARTNER_CAMPAIGN_PATH;
 
 /**
  * The word the partner page looks up with `GET /coupon/{code}`: the server answers the terms of

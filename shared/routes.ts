@@ -116,9 +116,9 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/api/pic-snippet/{id}/archive', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}/unarchive', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/pic-snippet/{id}/copy', 'designs', 'user', `${S0} Design actions`),
-  r('GET', '/pic-snippet/{id}/createFromTemplate', 'templates', 'user', `${S0} Design actions`, {
-    navigable: true,
-  }),
+  // A POST with the CSRF check, not the spec's GET: it creates a design (docs/security.md
+  // "State changes are not GETs"); the SPA then opens the new design's edit page.
+  r('POST', '/pic-snippet/{id}/createFromTemplate', 'templates', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}/replace', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}/saveImageId', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}/pso', 'designs', 'user', `${S0} Design actions`),
@@ -248,8 +248,13 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/spark/plans', 'billing', 'public', `${S1} Registration and lookups`),
   r('POST', '/if-mail-exists', 'auth', 'public', `${S1} Registration and lookups`),
   r('POST', '/register', 'auth', 'public', `${S1} Registration and lookups`),
+  // The partner campaign's registration (spec 001 §2 "a special registration path … applies a
+  // fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
+  r('POST', '/register/partner', 'auth', 'public', 'spec 001 §2 (partner-campaign registration)'),
   r('POST', '/login', 'auth', 'public', 'issue: accounts (sign-in, JSON)'),
-  r('GET', '/logout', 'auth', 'public', `${S1} Registration and lookups`, { navigable: true }),
+  // A POST with the CSRF check, not the spec's GET: a cross-site link or image must not sign
+  // anyone out (docs/security.md "State changes are not GETs").
+  r('POST', '/logout', 'auth', 'public', `${S1} Registration and lookups`),
   r('POST', '/password/email', 'auth', 'public', 'issue: accounts (password reset request)'),
   r('POST', '/password/reset', 'auth', 'public', 'issue: accounts (password reset)'),
   // E-mail ownership (docs/security.md "Invitations and e-mail ownership"): the e-mailed link's
@@ -464,9 +469,8 @@ export const ROUTES: readonly Route[] = [
   kiosk('GET', '/spark/kiosk/performance-indicators/trialing', `${S1} Kiosk`),
   kiosk('POST', '/spark/kiosk/users/search', `${S1} Kiosk`),
   kiosk('GET', '/spark/kiosk/users/{id}/profile', `${S1} Kiosk`),
-  kiosk('GET', '/spark/kiosk/users/impersonate/{id}', `${S1} Kiosk`, {
-    navigable: true,
-  }),
+  // A POST with the CSRF check, not the spec's navigation: it changes whose session this is.
+  kiosk('POST', '/spark/kiosk/users/impersonate/{id}', `${S1} Kiosk`),
   kiosk('POST', '/spark/kiosk/users/discount/{id}', `${S1} Kiosk`),
   kiosk('POST', '/teams/search', `${S1} Kiosk`),
   kiosk('GET', '/custom/teams/{id}', `${S1} Kiosk`),
@@ -574,9 +578,9 @@ export function matchRoute(
  * the local gateway; the CloudFront router function is generated from the same rule
  * (docs/decisions.md, "API and SPA on one origin").
  *
- * A request goes to the API when its method is not GET/HEAD, or it matches a GET route and is
- * not a browser navigation (no `X-Requested-With`/`Authorization`, `Accept` with text/html),
- * or the route is `navigable`.
+ * A request goes to the API when its method is not GET/HEAD, or it matches a route (of any
+ * method: a GET to a POST-only call answers 405) and is not a browser navigation (no
+ * `X-Requested-With`/`Authorization`, `Accept` with text/html), or the route is `navigable`.
  */
 export function isApiRequest(req: {
   method: string;
@@ -587,10 +591,13 @@ export function isApiRequest(req: {
 }): boolean {
   const match = matchRoute(req.method, req.path);
   if (match === undefined) return false;
-  if ('methodNotAllowed' in match) return req.method !== 'GET' && req.method !== 'HEAD';
-  if (req.method !== 'GET' && req.method !== 'HEAD') return true;
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  const navigation =
+    !req.xRequestedWith && !req.authorization && (req.accept ?? '').includes('text/html');
+  // A call with the wrong method reaches the API (405); a navigation to the path is a page.
+  if ('methodNotAllowed' in match) return !read || !navigation;
+  if (!read) return true;
   if (match.route.navigable || match.route.path.startsWith('/api/')) return true;
   if (match.route.feature === 'render') return true;
-  if (req.xRequestedWith || req.authorization) return true;
-  return !(req.accept ?? '').includes('text/html');
+  return !navigation;
 }

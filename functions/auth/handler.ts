@@ -15,7 +15,14 @@ import {
   unauthenticated,
   validationFailed,
 } from '#lib/errors.ts';
-import { errorToResult, featureHandler, json, route } from '#lib/http.ts';
+import {
+  errorToResult,
+  featureHandler,
+  json,
+  route,
+  type ApiResult,
+  type RouteContext,
+} from '#lib/http.ts';
 import { isPaidPlan, subscribeAtRegistration } from '#functions/billing/registration.ts';
 import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
@@ -140,6 +147,57 @@ export async function currentUser(user: AuthUser) {
   };
 }
 
+/** What a registration route receives. */
+type RegistrationContext = RouteContext<z.output<typeof RegistrationSchema>>;
+
+/**
+ * `POST /register` and `POST /register/partner`: creates the account (limited per client
+ * address, `PUBLIC_CALL_LIMITS`), subscribes a paid plan, signs in.
+ * @param partner true only on the partner route: the campaign's configured coupon applies.
+ * @throws AppError 422 (fields, a taken address), 429, billing errors (functions/billing).
+ */
+async function registerAnswer(
+  { body, auth, event, requestId }: RegistrationContext,
+  partner: boolean,
+): Promise<ApiResult> {
+  await limitPublicCall('register', clientAddress(event));
+  // A refusal for a taken address is an e-mail check too: it counts towards the same limit.
+  const key = emailCheckKey(clientAddress(event));
+  if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS)) throw tooManyRequests(TOO_MANY_CHECKS);
+  let created: Awaited<ReturnType<typeof register>>;
+  try {
+    created = await register(body);
+  } catch (error) {
+    if (error instanceof AppError && error.message === MESSAGES.emailTaken)
+      await recordFailure(key);
+    throw error;
+  }
+  const { userId, teamId, verified } = created;
+  if (!verified)
+    await sendVerificationAfterRegistration({ userId, name: body.name, email: body.email });
+  // A paid plan subscribes with the form's card; a refusal removes the
+  // account again, a payment needing 3-D Secure keeps it (400 with paymentId, signed in).
+  let answer = json(201, { success: true, redirect: '/confirmation' });
+  if (isPaidPlan(body.plan)) {
+    try {
+      await subscribeAtRegistration(
+        { userId, teamId },
+        body.plan,
+        body.coupon,
+        event.body,
+        requestId,
+        partner,
+      );
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'payment_action_required')) throw error;
+      answer = errorToResult(error, requestId);
+    }
+  }
+  await destroySession(auth.sessionToken);
+  const token = await createSession(userId);
+  return { ...answer, cookies: [sessionCookie(token)] };
+}
+
 export const handler = featureHandler('auth', {
   'POST /login': route({
     body: LoginBody,
@@ -210,44 +268,13 @@ export const handler = featureHandler('auth', {
 
   'POST /register': route({
     body: RegistrationSchema,
-    handle: async ({ body, auth, event, requestId }) => {
-      await limitPublicCall('register', clientAddress(event));
-      // A refusal for a taken address is an e-mail check too: it counts towards the same limit.
-      const key = emailCheckKey(clientAddress(event));
-      if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS))
-        throw tooManyRequests(TOO_MANY_CHECKS);
-      let created: Awaited<ReturnType<typeof register>>;
-      try {
-        created = await register(body);
-      } catch (error) {
-        if (error instanceof AppError && error.message === MESSAGES.emailTaken)
-          await recordFailure(key);
-        throw error;
-      }
-      const { userId, teamId, verified } = created;
-      if (!verified)
-        await sendVerificationAfterRegistration({ userId, name: body.name, email: body.email });
-      // A paid plan subscribes with the form's card (issue #8 item 2); a refusal removes the
-      // account again, a payment needing 3-D Secure keeps it (400 with paymentId, signed in).
-      let answer = json(201, { success: true, redirect: '/confirmation' });
-      if (isPaidPlan(body.plan)) {
-        try {
-          await subscribeAtRegistration(
-            { userId, teamId },
-            body.plan,
-            body.coupon,
-            event.body,
-            requestId,
-          );
-        } catch (error) {
-          if (!(error instanceof AppError && error.code === 'payment_action_required')) throw error;
-          answer = errorToResult(error, requestId);
-        }
-      }
-      await destroySession(auth.sessionToken);
-      const token = await createSession(userId);
-      return { ...answer, cookies: [sessionCookie(token)] };
-    },
+    handle: (ctx) => registerAnswer(ctx, false),
+  }),
+
+  /** The partner campaign's registration: as `POST /register`, with the campaign's coupon. */
+  'POST /register/partner': route({
+    body: RegistrationSchema,
+    handle: (ctx) => registerAnswer(ctx, true),
   }),
 
   /** The same answer, in about the same time, whether or not the address has an account. */
@@ -487,15 +514,14 @@ export const handler = featureHandler('auth', {
     handle: async () => json(200, { success: true }),
   }),
 
-  'GET /logout': route({
+  /**
+   * Signs out: ends the session and clears its cookie. A POST with the CSRF check, so a
+   * cross-site link, image or form cannot sign anyone out; `redirect` is where the SPA goes next.
+   */
+  'POST /logout': route({
     handle: async ({ auth }) => {
       await destroySession(auth.sessionToken);
-      return {
-        statusCode: 302,
-        headers: { location: '/', 'cache-control': 'no-store' },
-        cookies: [sessionCookie('')],
-        body: '',
-      };
+      return { ...json(200, { success: true, redirect: '/' }), cookies: [sessionCookie('')] };
     },
   }),
 

@@ -143,7 +143,7 @@ export const PUBLIC_CALL_LIMITS = {
   /** `POST /tax-rate`: a Stripe tax preview. */
   'tax-rate': 60,
   /** `POST /register` (mails a confirmation link; a paid plan creates a Stripe customer). */
-  register: 10,
+  register: 20,
   /** `POST /password/email`: mails a reset link. */
   'password-email': 20,
 } as const;

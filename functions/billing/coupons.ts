@@ -1,8 +1,9 @@
 /**
  * Coupons and discounts (spec 001 §3 Coupon, Discount; §5 "Invalid coupon sets an invalid
- * flag"; §7 `GET /coupon/{code}`, `GET /coupon/user/{id}`): a code is a promotion code
- * (customer-facing) or a coupon id. Applied with `discounts: [{ promotion_code } | { coupon }]`
- * (the API's top-level `coupon` is gone).
+ * flag"; §7 `GET /coupon/{code}`, `GET /coupon/user/{id}`): a code a client sends is a
+ * promotion code (customer-facing), never a coupon id; the partner campaign's coupon id comes
+ * from configuration and applies only through `POST /register/partner`. Applied with
+ * `discounts: [{ promotion_code } | { coupon }]` (the API's top-level `coupon` is gone).
  */
 import {
   type CouponLookupResponse,
@@ -19,12 +20,16 @@ type DiscountParam = { coupon: string } | { promotion_code: string };
 const isMissing = (error: unknown) =>
   error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
 
-/** The coupon behind a code: an active promotion code's coupon, or a valid coupon by id. */
-async function findCoupon(
+/**
+ * The coupon behind a customer-facing code: only an active promotion code (Stripe
+ * `promotion_codes` looked up by `code`, `active: true`) whose coupon is valid. A raw coupon id
+ * is never accepted from a client: coupon ids are internal (the partner campaign's, an admin's
+ * discounts) and guessable (docs/security.md "Money the client declares").
+ */
+async function findPromotion(
   code: string,
 ): Promise<{ coupon: Stripe.Coupon; discount: DiscountParam } | undefined> {
-  const client = stripe();
-  const promotions = await client.promotionCodes.list({
+  const promotions = await stripe().promotionCodes.list({
     code,
     active: true,
     limit: 1,
@@ -34,8 +39,20 @@ async function findCoupon(
   const promoted = promotion?.promotion.coupon;
   if (promotion && promoted && typeof promoted !== 'string' && promoted.valid)
     return { coupon: promoted, discount: { promotion_code: promotion.id } };
+  return undefined;
+}
+
+/**
+ * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server, spec 001 §2),
+ * when configured and valid. Only `POST /register/partner` applies it.
+ */
+async function findPartnerCoupon(): Promise<
+  { coupon: Stripe.Coupon; discount: DiscountParam } | undefined
+> {
+  const id = config().STRIPE_PARTNER_COUPON;
+  if (!billingOnline() || !id) return undefined;
   try {
-    const coupon = await client.coupons.retrieve(code);
+    const coupon = await stripe().coupons.retrieve(id);
     return coupon.valid ? { coupon, discount: { coupon: coupon.id } } : undefined;
   } catch (error) {
     if (isMissing(error)) return undefined;
@@ -43,21 +60,29 @@ async function findCoupon(
   }
 }
 
-/** The `discounts` entry for a code, or undefined when the code is not valid. */
+/** The `discounts` entry for a promotion code, or undefined when the code is not valid. */
 export async function resolveDiscount(code: string): Promise<DiscountParam | undefined> {
-  return (await findCoupon(code))?.discount;
+  return (await findPromotion(code))?.discount;
+}
+
+/** The `discounts` entry of the partner campaign's coupon, or undefined (none, or invalid). */
+export async function partnerDiscount(): Promise<DiscountParam | undefined> {
+  return (await findPartnerCoupon())?.discount;
 }
 
 /**
- * `GET /coupon/{code}`: the coupon's terms, `valid: false` for an unknown or used-up code and
- * offline (spec 001 §5). `partner-campaign` ({@link PARTNER_COUPON_LOOKUP}) stands for the
+ * `GET /coupon/{code}`: the terms of an active promotion code, `valid: false` for an unknown,
+ * inactive or used-up code, for a raw coupon id, and offline (spec 001 §5). `partner-campaign` ({@link PARTNER_COUPON_LOOKUP}) stands for the
  * configured partner coupon, answered under that word.
  */
 export async function lookupCoupon(code: string): Promise<CouponLookupResponse> {
   // The partner campaign's coupon is looked up by a word, its id stays here (spec 001 §2).
-  const partnerCoupon = config().STRIPE_PARTNER_COUPON;
-  const looked = code === PARTNER_COUPON_LOOKUP ? partnerCoupon : code;
-  const found = billingOnline() && looked ? await findCoupon(looked) : undefined;
+  const found =
+    code === PARTNER_COUPON_LOOKUP
+      ? await findPartnerCoupon()
+      : billingOnline()
+        ? await findPromotion(code)
+        : undefined;
   const c = found?.coupon;
   return {
     valid: c !== undefined,

@@ -1,24 +1,21 @@
 /**
  * Registration step 1 with a paid plan (spec 001 §2 "step 1 plan and card", §4 "Card input is
  * shown only for a non-free plan"; issue #8 item 2): once `POST /register` has created the
- * account, the team is subscribed with the card, address, VAT id and coupon of the form. The
- * partner-campaign path applies its fixed coupon from `STRIPE_PARTNER_COUPON`.
+ * account, the team is subscribed with the card, address, VAT id and promotion code of the form.
+ * The partner-campaign registration route (`POST /register/partner`) applies its fixed coupon
+ * from `STRIPE_PARTNER_COUPON`; no field of the form can ask for it.
  *
  * A refused subscription (422: card, coupon, VAT id; or Stripe failing) removes the account
  * again, so the visitor can correct the form and send it once more; a payment that needs
  * 3-D Secure keeps the account (400 with `paymentId`, the SPA confirms, then /confirmation).
  */
-import {
-  BILLING_MESSAGES,
-  PARTNER_COUPON_LOOKUP,
-  RegistrationBillingSchema,
-} from '#shared/billing.ts';
-import { config } from '#lib/config.ts';
+import { BILLING_MESSAGES, RegistrationBillingSchema } from '#shared/billing.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, validationFailed } from '#lib/errors.ts';
 import { zodFieldErrors } from '#lib/http.ts';
 import { reopenInvitation } from '#functions/teams/members.ts';
 import { loadBillingTeam } from './account.ts';
+import { partnerDiscount } from './coupons.ts';
 import { withBillingErrors } from './errors.ts';
 import { planById } from './plans.ts';
 import { syncSeats } from './seats.ts';
@@ -59,8 +56,11 @@ const invitationOf = (raw: unknown): string | undefined => {
 
 /**
  * Subscribes a just-registered team to its paid plan.
+ * @param coupon the form's promotion code (ignored on the partner route).
  * @param raw the `/register` body as sent (its billing fields: shared/billing.ts
  *   RegistrationBillingSchema).
+ * @param partner true only for `POST /register/partner` (the route, never a field): the
+ *   campaign's configured coupon, when valid, replaces any code.
  * @throws AppError 400 `paymentId` (account kept); 422 on `stripe_payment_method`, `coupon`,
  *   `vat_id`, `plan` or the generic 502 (account removed).
  */
@@ -70,6 +70,7 @@ export async function subscribeAtRegistration(
   coupon: string | null | undefined,
   raw: unknown,
   requestId: string,
+  partner = false,
 ): Promise<void> {
   try {
     const parsed = RegistrationBillingSchema.safeParse(raw ?? {});
@@ -77,18 +78,13 @@ export async function subscribeAtRegistration(
     const billing = parsed.data;
     if (!billing.stripe_payment_method)
       throw validationFailed({ stripe_payment_method: [BILLING_MESSAGES.cardRequired] });
-    // The partner path (spec 001 §2) sends `partner_campaign`; its lookup word means the same.
-    const partner = billing.partner_campaign === true || coupon === PARTNER_COUPON_LOOKUP;
-    const partnerCoupon = partner ? config().STRIPE_PARTNER_COUPON : undefined;
+    const campaign = partner ? await withBillingErrors(() => partnerDiscount()) : undefined;
     await withBillingErrors(async () =>
       subscribe(
         await loadBillingTeam(account.teamId),
-        {
-          ...billing,
-          plan,
-          coupon: partnerCoupon ?? (coupon === PARTNER_COUPON_LOOKUP ? null : coupon) ?? null,
-        },
+        { ...billing, plan, coupon: partner ? null : (coupon ?? null) },
         requestId,
+        campaign,
       ),
     );
   } catch (error) {

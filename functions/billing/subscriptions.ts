@@ -251,6 +251,8 @@ async function settleFirstPayment(
  * `POST …/subscription` (spec 001 §7): subscribes the team to a paid plan with a new card
  * (`stripe_payment_method`) or the card on file (`use_existing_payment_method`), an optional
  * coupon, the billing address and VAT id (Stripe Tax).
+ * @param serverDiscount a discount the server chose (the partner campaign's coupon,
+ *   `partnerDiscount`), applied instead of `body.coupon`; never built from client input.
  * @returns the stored subscription.
  * @throws AppError 422 (`plan`, `stripe_payment_method`, `coupon`, `vat_id`), 400 with
  *   `paymentId` (3-D Secure); Stripe errors (mapped by the caller).
@@ -259,6 +261,7 @@ export async function subscribe(
   billing: BillingTeam,
   body: SubscribeRequest & { country: string },
   requestId: string,
+  serverDiscount?: { coupon: string } | { promotion_code: string },
 ): Promise<SubscriptionRecord | undefined> {
   const { plan, priceId } = paidPlan(body.plan);
   const teamId = billing.team.teamId;
@@ -271,8 +274,8 @@ export async function subscribe(
     !(body.use_existing_payment_method && billing.team.cardLastFour)
   )
     throw validationFailed({ stripe_payment_method: [BILLING_MESSAGES.cardRequired] });
-  const discount = body.coupon ? await resolveDiscount(body.coupon) : undefined;
-  if (body.coupon && !discount)
+  const discount = serverDiscount ?? (body.coupon ? await resolveDiscount(body.coupon) : undefined);
+  if (!serverDiscount && body.coupon && !discount)
     throw validationFailed({ coupon: [BILLING_MESSAGES.couponInvalid] });
   const { customerId } = await ensureCustomer(billing, body, requestId);
   if (body.stripe_payment_method)

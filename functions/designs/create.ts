@@ -1,7 +1,7 @@
 /**
  * Making designs (spec 000 §4 "Clone creates a new design", §7 "Design actions"): from a base
  * photo (`POST /api/pic-snippet`), as a clone (`PUT /pic-snippet/{id}/copy`) and from a
- * template (`GET /pic-snippet/{id}/createFromTemplate`). Each is refused for a frozen team
+ * template (`POST /pic-snippet/{id}/createFromTemplate`). Each is refused for a frozen team
  * (spec 000 §4) and writes one new item with a new public render id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -5,7 +5,7 @@
  *   (`status=archived`) to activate them again;
  * - `GET /getTemplates`: the editor's Templates panel, Global (`type=templates`) and Bonus
  *   (`type=templateBundles`), searched by `imageTag`, with the related tags of the search;
- * - `GET /pic-snippet/{id}/createFromTemplate`: a new design of the caller's team;
+ * - `POST /pic-snippet/{id}/createFromTemplate`: a new design of the caller's team;
  * - the admin calls `/admin/template/changeStatus`, `/admin/template/delete` and
  *   `/admin/template/{save|update}` (admins only, by the route table).
  */
@@ -119,25 +119,13 @@ export const handler = featureHandler('templates', {
   }),
 
   /**
-   * A new design of the caller's team from an enabled template (spec 000 §2): the SPA's call
-   * gets `{ success, newPicSnippetId }`; a browser opening the link is sent on to the new
-   * design's edit page.
+   * A new design of the caller's team from an enabled template (spec 000 §2):
+   * `{ success, newPicSnippetId }`, then the SPA opens its edit page. A POST with the CSRF check
+   * (the spec's GET would let a cross-site link create designs; docs/security.md).
    */
-  'GET /pic-snippet/{id}/createFromTemplate': route({
-    handle: async ({ auth, params, event }) => {
+  'POST /pic-snippet/{id}/createFromTemplate': route({
+    handle: async ({ auth, params }) => {
       const record = await createFromTemplate(currentTeam(auth), params.id!);
-      const navigation =
-        !event.headers?.['x-requested-with'] && (event.headers?.accept ?? '').includes('text/html');
-      if (navigation) {
-        return {
-          statusCode: 302,
-          headers: {
-            location: `/pic-snippet/${encodeURIComponent(record.designId)}/edit`,
-            'cache-control': 'no-store',
-          },
-          body: '',
-        };
-      }
       return json(201, { success: true, newPicSnippetId: record.designId });
     },
   }),

@@ -76,6 +76,8 @@ export function routerTable(routes: readonly Route[]): RouterTable {
  * - GET/HEAD whose path matches a GET route (the most specific) → API when the route is
  *   navigable or under `/api/`, or the request has `X-Requested-With` or `Authorization`, or
  *   its `Accept` lacks `text/html`; otherwise it is a browser navigation → SPA;
+ * - GET/HEAD whose path matches only other methods' routes → API (a 405 or API Gateway's 404)
+ *   unless it is a browser navigation;
  * - API requests get `cf.selectRequestOriginById(API_ORIGIN_ID)`;
  * - other GET/HEAD whose last path segment has no `.` → `/index.html` (SPA fallback; a missing
  *   file with an extension stays a 403/404 from S3 rather than an HTML page);
@@ -101,14 +103,18 @@ function isApi(method, path, headers) {
   if (!Object.prototype.hasOwnProperty.call(T, first)) return false;
   const bucket = T[first];
   const read = method === 'GET' || method === 'HEAD';
+  const navigation =
+    !header(headers, 'x-requested-with') &&
+    !header(headers, 'authorization') &&
+    header(headers, 'accept').indexOf('text/html') !== -1;
   for (let i = 0; i < bucket[0].length; i++) {
     const route = bucket[0][i];
     if (!matches(route[0], path)) continue;
     if (!read || route[1] === 1) return true;
-    if (header(headers, 'x-requested-with') || header(headers, 'authorization')) return true;
-    return header(headers, 'accept').indexOf('text/html') === -1;
+    return !navigation;
   }
-  if (read) return false;
+  // Only other methods' routes: a call (405 from the API), but a navigation is a page.
+  if (read && navigation) return false;
   return bucket[1].some((source) => matches(source, path));
 }
 function handler(event) {

@@ -183,8 +183,9 @@ describe('registration page', () => {
   it('the partner-campaign path names its offer without a code; offline it registers free, without it', async () => {
     const page = await freshPage(1280, 900);
     const sent: string[] = [];
+    // The partner page registers through its own route (POST /register/partner), never a flag.
     page.on('request', (r) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname === '/register')
+      if (r.method() === 'POST' && new URL(r.url()).pathname === PARTNER_CAMPAIGN_PATH)
         sent.push(r.postData() ?? '');
     });
     await page.goto(`${stack().url}${PARTNER_CAMPAIGN_PATH}?coupon=SHOULD-NOT-SHOW`, {

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * Sign-in through the built SPA in headless Chromium (issue: accounts §2, §6): a wrong password
- * shows the field error, the right one signs in with a session the API knows.
+ * shows the field error, the right one signs in with a session the API knows, and Sign out
+ * ends it.
  */
 import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';
@@ -43,6 +44,23 @@ describe('sign-in page', () => {
     const cookies = await browser().defaultBrowserContext().cookies();
     const session = cookies.find((c) => c.name === 'picsnippets_session');
     expect(session?.httpOnly).toBe(true);
+
+    // Sign out: POST /logout with the CSRF headers (a GET is refused), then home, signed out.
+    const logout = page.waitForResponse((r) => new URL(r.url()).pathname === '/logout');
+    await page.click('[data-testid="session-nav"] button');
+    const answer = await logout;
+    expect([answer.request().method(), answer.status()]).toEqual(['POST', 200]);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="session-nav"]')?.textContent?.includes('Sign in'),
+      { timeout: TIMEOUT_MS },
+    );
+    const after = await page.evaluate(async () => {
+      const res = await fetch('/user/current', {
+        headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
+      });
+      return res.status;
+    });
+    expect(after).toBe(401);
     await page.close();
   });
 

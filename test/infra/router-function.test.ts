@@ -97,10 +97,10 @@ describe('router function (default behaviour: API or SPA)', () => {
       '/index.html',
     ],
     [
-      'navigation to /logout (navigable)',
+      'navigation to /logout (a POST-only call) is the SPA',
       { method: 'GET', path: '/logout', accept: NAVIGATION },
-      true,
-      '/logout',
+      false,
+      '/index.html',
     ],
     [
       'a built asset',
@@ -178,8 +178,8 @@ describe('router function (default behaviour: API or SPA)', () => {
   });
 
   it('picks the most specific GET route as matchRoute does (ties keep table order)', () => {
-    // Both /spark/kiosk/users/impersonate/{id} (navigable) and /spark/kiosk/users/{id}/profile
-    // match this path with equal specificity; the table lists profile first.
+    // Both /spark/kiosk/users/impersonate/{id} (POST only) and /spark/kiosk/users/{id}/profile
+    // match this path with equal specificity.
     const req = {
       method: 'GET',
       path: '/spark/kiosk/users/impersonate/profile',

@@ -125,7 +125,7 @@ describe('API tokens', () => {
       ['DELETE', '/settings/companies/team-admin', {}],
       ['GET', '/spark/kiosk/announcements', undefined],
       ['POST', '/spark/kiosk/users/search', { query: 'demo' }],
-      ['GET', '/spark/kiosk/users/impersonate/user-demo', undefined],
+      ['POST', '/spark/kiosk/users/impersonate/user-demo', {}],
       ['POST', '/email/verification-notification', {}],
     ] as const) {
       const res = await bearer(token, method, path, body);

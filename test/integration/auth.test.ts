@@ -91,9 +91,9 @@ describe('sign-in and sessions (issue: accounts §1–2)', () => {
   it('signs out', async () => {
     const c = client();
     await c.login('demo@example.com');
-    const out = await c.request('GET', '/logout');
-    expect(out.status).toBe(302);
-    expect(out.headers.get('location')).toBe('/');
+    const out = await c.request('POST', '/logout');
+    expect(out.status).toBe(200);
+    expect(out.json).toEqual({ success: true, redirect: '/' });
     expect((await c.request('GET', '/user/current')).status).toBe(401);
   });
 

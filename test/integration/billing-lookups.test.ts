@@ -192,7 +192,7 @@ describe('plans and keys', () => {
 });
 
 describe('coupons (spec 001 §5, §7)', () => {
-  it('looks up a promotion code and a coupon id; an unknown code is invalid', async () => {
+  it('looks up an active promotion code; a coupon id or an unknown code is invalid', async () => {
     stripe.on(
       'GET',
       '/v1/promotion_codes',
@@ -228,34 +228,24 @@ describe('coupons (spec 001 §5, §7)', () => {
     expect(stripe.only('GET', '/v1/promotion_codes').query.get('code')).toBe('SPRING');
     stripe.reset();
 
-    stripe
-      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
-      .on('GET', '/v1/coupons/LAUNCH20', coupon());
+    // A raw coupon id is not a code: not even looked up (mutation check: the old fallback to
+    // coupons.retrieve answered LAUNCH20's terms as valid).
+    stripe.on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'));
     expect((await anonymous().request('GET', '/coupon/LAUNCH20')).json).toMatchObject({
-      valid: true,
-      percent_off: 20,
-      duration: 'repeating',
-      duration_in_months: 3,
+      valid: false,
+      percent_off: null,
     });
+    expect(stripe.sent('GET', /^\/v1\/coupons\//)).toHaveLength(0);
     stripe.reset();
 
-    stripe
-      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
-      .fail('GET', '/v1/coupons/NOPE', 404, {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        param: 'id',
-        message: "No such coupon: 'NOPE'",
-      });
+    stripe.on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'));
     const invalid = await anonymous().request('GET', '/coupon/NOPE');
     expect(invalid.status).toBe(200);
     expect(invalid.json).toMatchObject({ valid: false, code: 'NOPE', percent_off: null });
   });
 
   it('describes the partner campaign’s configured coupon without giving its code away', async () => {
-    stripe
-      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
-      .on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
+    stripe.on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
     const res = await anonymous().request('GET', `/coupon/${PARTNER_COUPON_LOOKUP}`);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
@@ -266,8 +256,9 @@ describe('coupons (spec 001 §5, §7)', () => {
       duration_in_months: 3,
     });
     expect(JSON.stringify(res.json)).not.toContain('PARTNER50');
-    // The configured id is what Stripe was asked about.
-    expect(stripe.only('GET', '/v1/promotion_codes').query.get('code')).toBe('PARTNER50');
+    // The configured id is retrieved as a coupon, never looked up as a customer's code.
+    expect(stripe.sent('GET', '/v1/coupons/PARTNER50')).toHaveLength(1);
+    expect(stripe.sent('GET', '/v1/promotion_codes')).toHaveLength(0);
   });
 });
 

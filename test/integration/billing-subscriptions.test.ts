@@ -20,6 +20,7 @@ import {
   invoicePayment,
   list,
   nowSeconds,
+  promotionCode,
   paymentIntent,
   paymentMethod,
   PRICES,
@@ -136,8 +137,11 @@ describe('subscribe (spec 001 §4, §7)', () => {
     expect((await viewOf(c)).plan).toBe('free');
     queueCustomerAndCard(customerId);
     stripe
-      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
-      .on('GET', '/v1/coupons/LAUNCH20', coupon())
+      .on(
+        'GET',
+        '/v1/promotion_codes',
+        list([promotionCode('LAUNCH20', coupon())], '/v1/promotion_codes'),
+      )
       .on(
         'POST',
         '/v1/subscriptions',
@@ -162,7 +166,7 @@ describe('subscribe (spec 001 §4, §7)', () => {
     expect(sub.form.get('payment_behavior')).toBe('default_incomplete');
     expect(sub.form.get('items[0][price]')).toBe('price_pro_monthly');
     expect(sub.form.get('items[0][quantity]')).toBe('1');
-    expect(sub.form.get('discounts[0][coupon]')).toBe('LAUNCH20');
+    expect(sub.form.get('discounts[0][promotion_code]')).toBe('promo_LAUNCH20');
     expect(sub.form.get('automatic_tax[enabled]')).toBe('true');
     expect(sub.form.get('metadata[team_id]')).toBe(teamId);
     expect(sub.form.has('coupon')).toBe(false);
@@ -345,19 +349,16 @@ describe('registration step 1 with a paid plan (spec 001 §2, §4)', () => {
     vat_id: 'FR12345678901',
   });
 
-  it('subscribes the new team; the partner-campaign path applies its configured coupon', async () => {
+  it('subscribes the new team; the partner-campaign route applies its configured coupon', async () => {
     const c = new TestClient(stack().url);
     const customerId = 'cus_Partner01';
-    stripe
-      .on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'))
-      .on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
+    stripe.on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
     queueCustomerAndCard(customerId);
     // The team id is made by registration: the subscription answer takes it from the request.
     stripe.on('POST', '/v1/subscriptions', subscription({ customer: customerId, metadata: {} }));
-    const res = await c.request('POST', '/register', {
+    const res = await c.request('POST', '/register/partner', {
       ...form('paula@example.org'),
       coupon: 'SHOWN-NOWHERE',
-      partner_campaign: true,
     });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     expect(res.json).toEqual({ success: true, redirect: '/confirmation' });
@@ -372,6 +373,34 @@ describe('registration step 1 with a paid plan (spec 001 §2, §4)', () => {
     expect(teamId).toMatch(/^team-/);
     const me = await c.request('GET', '/user/current');
     expect(me.json.current_team_id).toBe(teamId);
+  });
+
+  // Mutation check: with the old rules (a raw coupon id looked up with coupons.retrieve and
+  // applied, `partner_campaign: true` honoured on POST /register) this test failed on the
+  // unexpected GET /v1/coupons/PARTNER50.
+  it('takes no coupon id and no partner flag from the client', async () => {
+    const raw = new TestClient(stack().url);
+    stripe.on('GET', '/v1/promotion_codes', list([], '/v1/promotion_codes'));
+    const byId = await raw.request('POST', '/register', {
+      ...form('raw-id@example.org'),
+      coupon: 'PARTNER50',
+    });
+    expect(byId.status).toBe(422);
+    expect((byId.json.errors as Record<string, string[]>).coupon).toBeDefined();
+    expect(stripe.sent('GET', '/v1/coupons/PARTNER50')).toHaveLength(0);
+    expect(stripe.sent('POST', '/v1/subscriptions')).toHaveLength(0);
+    stripe.reset();
+
+    const flagged = new TestClient(stack().url);
+    queueCustomerAndCard('cus_Flag01');
+    stripe.on('POST', '/v1/subscriptions', subscription({ customer: 'cus_Flag01', metadata: {} }));
+    const res = await flagged.request('POST', '/register', {
+      ...form('flagged@example.org'),
+      partner_campaign: true,
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const sub = stripe.only('POST', '/v1/subscriptions');
+    expect([...sub.form.keys()].filter((k) => k.startsWith('discounts'))).toEqual([]);
   });
 
   it('a declined card returns to the form with the card error and leaves no account behind', async () => {

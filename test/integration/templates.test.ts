@@ -169,7 +169,7 @@ describe('saving a template, bundles and teams (the admin flow of issue 7)', () 
     });
 
     // The demo user makes a design from it and owns the copy.
-    const made = await demo.request('GET', `/pic-snippet/${design.id}/createFromTemplate`);
+    const made = await demo.request('POST', `/pic-snippet/${design.id}/createFromTemplate`);
     expect(made.status).toBe(201);
     const copy = await demo.request('GET', `/api/pic-snippet/${made.json.newPicSnippetId}`);
     expect(copy.json).toMatchObject({ title: 'Summer greeting', isTemplate: false });
@@ -309,7 +309,7 @@ describe('template status and delete', () => {
     const design = await createDesign(admin, { title: 'Short lived' });
     const saved = await saveTemplate(design, ['ephemeral'], [{ name: 'Ephemeral bundle' }]);
     const bundleId = (saved.json.bundles as Option[])[0]!.id;
-    const made = await demo.request('GET', `/pic-snippet/${design.id}/createFromTemplate`);
+    const made = await demo.request('POST', `/pic-snippet/${design.id}/createFromTemplate`);
     const copyId = made.json.newPicSnippetId as string;
 
     const off = await admin.request('POST', '/admin/template/changeStatus', {
@@ -328,9 +328,9 @@ describe('template status and delete', () => {
     );
     expect((await demo.request('GET', '/getHomeTemplates?status=archived')).status).toBe(403);
     // A disabled template cannot be used.
-    expect((await demo.request('GET', `/pic-snippet/${design.id}/createFromTemplate`)).status).toBe(
-      404,
-    );
+    expect(
+      (await demo.request('POST', `/pic-snippet/${design.id}/createFromTemplate`)).status,
+    ).toBe(404);
     await admin.request('POST', '/admin/template/changeStatus', {
       templateId: design.id,
       status: '1',

@@ -17,26 +17,26 @@ describe('couponFields', () => {
     expect(couponFields(undefined, 'none', false)).toEqual({});
   });
 
-  it('on the partner path sends the campaign flag, never a coupon code', () => {
-    expect(couponFields(PARTNER_COUPON_LOOKUP, 'valid', true)).toEqual({ partner_campaign: true });
-    expect(couponFields(PARTNER_COUPON_LOOKUP, 'unknown', true)).toEqual({
-      partner_campaign: true,
-    });
-    // No campaign coupon configured, or billing offline: the page said so, nothing is sent.
-    expect(couponFields(PARTNER_COUPON_LOOKUP, 'invalid', true)).toEqual({});
+  it('on the partner path sends no coupon and no flag (the route asks for the campaign coupon)', () => {
+    for (const state of ['valid', 'unknown', 'invalid'] as const)
+      expect(couponFields(PARTNER_COUPON_LOOKUP, state, true)).toEqual({});
   });
 });
 
 describe('the partner-campaign path', () => {
-  it('is a page of the SPA, not an API call, even for a JSON request', () => {
+  it('is a page of the SPA for a navigation, and the partner registration call for a POST', () => {
     const nav = 'text/html,application/xhtml+xml,*/*;q=0.8';
     expect(isApiRequest({ method: 'GET', path: PARTNER_CAMPAIGN_PATH, accept: nav })).toBe(false);
+    // A JSON GET is a call with the wrong method (405): registration is POST /register/partner.
     expect(
       isApiRequest({ method: 'GET', path: PARTNER_CAMPAIGN_PATH, accept: 'application/json' }),
-    ).toBe(false);
-    // Registration itself still posts to the API.
+    ).toBe(true);
+    // Registration itself still posts to the API, the partner's to its own route.
     expect(isApiRequest({ method: 'POST', path: '/register', accept: 'application/json' })).toBe(
       true,
     );
+    expect(
+      isApiRequest({ method: 'POST', path: PARTNER_CAMPAIGN_PATH, accept: 'application/json' }),
+    ).toBe(true);
   });
 });

@@ -252,13 +252,13 @@ export async function cloneDesign(id: string): Promise<DesignCard> {
 }
 
 /**
- * `GET /pic-snippet/{id}/createFromTemplate` (spec 000 §7 "-> newPicSnippetId"), called with
- * the XHR headers so the server answers JSON rather than redirecting.
+ * `POST /pic-snippet/{id}/createFromTemplate` (spec 000 §7 "-> newPicSnippetId"; a POST with
+ * the CSRF headers rather than the spec's GET, docs/security.md "State changes are not GETs").
  * @returns the new design's id.
  * @throws {ApiError} 403 for a frozen team, 404 for an unknown or disabled template.
  */
 export async function createFromTemplate(templateId: string): Promise<string> {
-  const body = await api<unknown>('GET', `/pic-snippet/${enc(templateId)}/createFromTemplate`);
+  const body = await api<unknown>('POST', `/pic-snippet/${enc(templateId)}/createFromTemplate`);
   const id = isRecord(body) ? body.newPicSnippetId : undefined;
   if (typeof id !== 'string' || id === '') throw new ApiError(200, UNEXPECTED_ANSWER);
   return id;

@@ -71,3 +71,16 @@ function toCurrentUser(v: unknown): CurrentUser | undefined {
     ),
   };
 }
+
+/**
+ * `POST /logout`: ends the session and clears its cookie (a POST with the CSRF headers, not
+ * the spec's GET; docs/security.md "State changes are not GETs").
+ * @returns where to go next (`/`).
+ * @throws {ApiError} when the call fails (network, 5xx); the session may then still be open.
+ */
+export async function signOutOfServer(): Promise<string> {
+  const body = await api<unknown>('POST', '/logout', {});
+  const redirect =
+    typeof body === 'object' && body !== null && 'redirect' in body ? body.redirect : undefined;
+  return typeof redirect === 'string' && redirect.startsWith('/') ? redirect : '/';
+}

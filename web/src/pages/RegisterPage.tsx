@@ -272,7 +272,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
         ...(query.invitation ? { invitation: query.invitation } : {}),
         ...couponFields(query.coupon, coupon.state, partnerCampaign),
       };
-      const redirect = await register(form);
+      const redirect = await register(form, partnerCampaign);
       setRegistered(true);
       await refreshSession();
       const state: RegisteredState = { team: values.team.trim(), plan: selectedPlan.name };

@@ -2,8 +2,9 @@
  * The session slice of the app store: who is signed in.
  *
  * The user comes from `GET /user/current` (spec 001 §7), loaded once when the app starts and
- * again after anything that changes the session (sign-in, registration). Signing out is a
- * navigation to `GET /logout`, which ends the session and redirects home (spec 001 §7).
+ * again after anything that changes the session (sign-in, registration). Signing out is
+ * `POST /logout` (with the CSRF headers; the spec's GET is refused, docs/security.md "State
+ * changes are not GETs"), then a full page load of home.
  *
  * Spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal": any call
  * answered 401 while a user is known sets `sessionExpired`, which opens the modal
@@ -17,7 +18,7 @@
  */
 import type { StateCreator } from 'zustand';
 import { isApiError, GENERIC_ERROR_MESSAGE } from '../api/client.ts';
-import { fetchCurrentUser, type CurrentUser } from '../api/session.ts';
+import { fetchCurrentUser, signOutOfServer, type CurrentUser } from '../api/session.ts';
 
 /**
  * - `loading`: the first `/user/current` has not answered yet (the header waits);
@@ -46,7 +47,7 @@ export interface SessionActions {
    * @returns the user, or `null` when signed out or when the check failed (never throws).
    */
   refreshSession: () => Promise<CurrentUser | null>;
-  /** Ends the session: navigates to `/logout` (a full page load; the server redirects home). */
+  /** Ends the session: `POST /logout`, then a full page load of home (also if the call fails). */
   signOut: () => void;
   /** Spec 001 §8: the server answered 401 to a signed-in user; the client logs out. */
   expireSession: () => void;
@@ -99,7 +100,9 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
     },
     refreshSession,
     signOut: () => {
-      window.location.assign('/logout');
+      void signOutOfServer()
+        .catch(() => '/')
+        .then((next) => window.location.assign(next));
     },
     expireSession: () => {
       if (!get().user || get().sessionExpired) return;

@@ -2,15 +2,14 @@
  * The coupon a registration sends (spec 001 §2 query parameter `coupon` and the partner-campaign
  * path; §5 "Invalid coupon … sets an invalid flag").
  */
-import type { RegistrationBilling } from '#shared/billing.ts';
 import type { RegistrationRequest } from '../../api/registration.ts';
 import type { CouponState } from '../billing/hooks.ts';
 
 /**
  * The `POST /register` fields for the page's coupon:
- * - on the partner-campaign path, `partner_campaign: true` (the server applies the configured
- *   coupon; its code never reaches the browser), unless the lookup called the campaign's coupon
- *   invalid (none configured, or billing offline), which the page said and does not send;
+ * - on the partner-campaign path, nothing: the page posts to `POST /register/partner`, whose
+ *   route (never a field) makes the server apply the configured coupon, whose code never
+ *   reaches the browser;
  * - else the URL's `coupon`, unless the lookup called it invalid.
  * A coupon that could not be checked is sent, and the server decides.
  *
@@ -22,7 +21,7 @@ export function couponFields(
   code: string | undefined,
   state: CouponState['state'],
   partnerCampaign: boolean,
-): Pick<RegistrationRequest, 'coupon'> & Pick<RegistrationBilling, 'partner_campaign'> {
-  if (state === 'invalid' || state === 'none' || code === undefined) return {};
-  return partnerCampaign ? { partner_campaign: true } : { coupon: code };
+): Pick<RegistrationRequest, 'coupon'> {
+  if (partnerCampaign || state === 'invalid' || state === 'none' || code === undefined) return {};
+  return { coupon: code };
 }
