@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { TIMEOUT_MS, signIn, waitForText } from '../support/aria.ts';
+import { TIMEOUT_MS, signIn, waitForText, waitForTextGone } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -171,8 +171,14 @@ describe('settings', () => {
     await clickButton(page, 'Save contact details');
     await waitForText(page, 'Your session has expired');
     await page.screenshot({ path: 'test-results/e2e-settings-expired.png' });
+    // Signing in again happens in the modal, and the page stays where it was.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'password', {
+      timeout: TIMEOUT_MS,
+    });
+    await page.keyboard.type('demo-password');
     await clickButton(page, 'Sign in');
-    await page.waitForFunction(() => location.pathname === '/login', { timeout: TIMEOUT_MS });
+    await waitForTextGone(page, 'Your session has expired');
+    expect(await page.evaluate(() => location.pathname)).toBe('/settings');
     await page.close();
   });
 
