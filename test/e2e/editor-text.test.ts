@@ -128,7 +128,9 @@ describe('editor text tools', () => {
       expect(await control(page, 'button', 'Underline').pressed()).toBe('true');
       await press(page, 'Right', 'radio');
       expect(await control(page, 'radio', 'Right').checked()).toBe(true);
-      expect(await warnsOnLeave(page)).toBe(false);
+      // Out of the text field, leaving asks only while the styling is not saved yet: once the
+      // save queue has stored it, it does not.
+      await expect.poll(() => warnsOnLeave(page), { timeout: 20_000, interval: 100 }).toBe(false);
       await snap(page, 'e2e-editor-text-2-styled');
 
       // Drag it on the canvas; undo takes the drag back in one step, redo brings it again.
