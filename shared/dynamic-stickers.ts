@@ -11,6 +11,9 @@ import { takenParameterNames } from './parameters.ts';
 import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
 
 /** The spec's messages for dynamic sticker fallbacks (spec 000 §5, §8). */
+/** A screenshot sticker's picture, px (spec 000 §9: 910x512, mobile or desktop). */
+export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
+
 export const FALLBACK_MESSAGES = {
   invalidEmail: 'Invalid email',
   invalidUrl: 'Invalid URL',

@@ -23,8 +23,6 @@ import { EMAIL_SHAPE } from '#shared/strings.ts';
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
 const IMAGE_TTL_MS = 10 * 60 * 1000;
 const SCREENSHOT_TTL_MS = 60 * 60 * 1000;
-/** Screenshot sticker size, px (spec 000 §9). */
-export const SCREENSHOT_SIZE = { width: 910, height: 512 };
 
 let guard: UrlGuard | undefined;
 

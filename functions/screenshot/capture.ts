@@ -14,11 +14,10 @@ import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { Browser } from 'puppeteer-core';
 import type { UrlGuard } from '#lib/ssrf.ts';
+import { SCREENSHOT_SIZE } from '#shared/dynamic-stickers.ts';
 import { logger } from '#lib/logger.ts';
 import { chromiumArgs, launchChromium } from '#functions/render/browser.ts';
 
-/** The stored size of a screenshot, px (spec 000 §9). */
-export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
 /** The whole capture (launch, load, sub-requests, screenshot), ms. */
 export const SCREENSHOT_BUDGET_MS = 6000;
 /** Pages at once in one screenshot browser. */

@@ -13,7 +13,11 @@ import {
   type DynamicStickerType,
   type Sticker,
 } from '#shared/design.ts';
-import { dynamicStickerParamName, fallbackProblem } from '#shared/dynamic-stickers.ts';
+import {
+  dynamicStickerParamName,
+  fallbackProblem,
+  SCREENSHOT_SIZE,
+} from '#shared/dynamic-stickers.ts';
 import { clampBox, type CanvasSize } from './snippets.ts';
 
 /** A new sticker's scale and top, px (spec 000 §9 "added at scale 0.1 … top 10 px"). */
@@ -21,7 +25,7 @@ export const NEW_STICKER_SCALE = 0.1;
 export const NEW_STICKER_TOP_PX = 10;
 /** Intrinsic sizes, px (spec 000 §9: 512; 910x512 for screenshots). */
 export const STICKER_SIZE = 512;
-export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
+export { SCREENSHOT_SIZE };
 /** An image is large over these, px (spec 000 §9 "over 500 high or 950 wide", read in
  * docs/decisions.md "Sticker scale of large images": the 512 px library size is not large). */
 export const LARGE_IMAGE = { height: STICKER_SIZE, width: 950 } as const;
