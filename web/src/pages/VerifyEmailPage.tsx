@@ -46,7 +46,8 @@ export function VerifyEmailPage() {
   return (
     <div className="container container--narrow">
       <section className="card auth-card stack">
-        <h1 className="page-title">Confirm your e-mail address</h1>
+        {/* A non-breaking hyphen: "e-" never ends a line of the heading. */}
+        <h1 className="page-title">{'Confirm your e\u2011mail address'}</h1>
         {outcome.state === 'working' && (
           <p className="muted" role="status">
             <Spinner /> Confirming…
