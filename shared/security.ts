@@ -97,3 +97,12 @@ export const SPA_CONTENT_SECURITY_POLICY = spaContentSecurityPolicy();
  * script or loading anything even if a browser is persuaded to open it as a document.
  */
 export const USER_FILES_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox";
+
+/**
+ * The object tag that withdraws a user file from the web (docs/security.md "Deleted uploads"):
+ * `/files/{key}` answers 404 for it (the local gateway reads the tag; in AWS the assets bucket's
+ * policy denies CloudFront `s3:GetObject` on objects carrying it), while the render service,
+ * which reads the bucket with its own role, still draws it for designs and snapshots that use it.
+ * Set by functions/lib/uploads.ts `withdrawUserFile`.
+ */
+export const WITHDRAWN_TAG = { Key: 'withdrawn', Value: 'true' } as const;

@@ -10,8 +10,15 @@ import sharp from 'sharp';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
-import { notFound } from '#lib/errors.ts';
-import { MAX_INPUT_PIXELS, readImageFile, storeUserFile } from '#lib/uploads.ts';
+import { invalidatePaths } from '#lib/cdn.ts';
+import { conflict, notFound } from '#lib/errors.ts';
+import {
+  MAX_INPUT_PIXELS,
+  readImageFile,
+  storeUserFile,
+  withdrawUserFile,
+} from '#lib/uploads.ts';
+import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 
 /** Spec 000 §5/§8: the message for a file whose extension is not allowed. */
 export const BAD_EXTENSION = 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png';
@@ -148,14 +155,23 @@ export async function visibleImage(teamId: string, imageId: string) {
 }
 
 /**
- * Removes one of the team's uploads from its library: the item and the thumbnail go; the
- * original stays, because designs point at it by key and a render must never break because a
- * picker entry was tidied away (docs/decisions.md "Image uploads").
- * @throws AppError 404 when the image is not the team's upload (global images included).
+ * Removes one of the team's uploads (docs/security.md "Deleted uploads"): refused while one of
+ * the team's designs draws it; otherwise the item and the thumbnail go and the original is
+ * withdrawn from `/files/…` (tagged, dropped from the CDN). The original's bytes stay for the
+ * render service, so designs made from the team's templates and published versions keep
+ * drawing it.
+ * @throws AppError 404 when the image is not the team's upload (global images included); 409
+ *   naming the designs that use it.
  */
 export async function deleteUpload(teamId: string, imageId: string): Promise<void> {
   const image = (await db().LibraryImage.get({ imageId }).go()).data;
   if (!image || image.scope !== teamId) throw notFound('Image not found.');
+  const { uses, tooMany } = await designsUsingFile(teamId, image.key);
+  if (uses.length > 0 || tooMany) {
+    throw conflict(usedByMessage('image', uses, tooMany), { designs: uses.slice(0, 20) });
+  }
+  await withdrawUserFile(image.key);
   await db().LibraryImage.delete({ imageId }).go();
   await deleteFiles([image.thumbKey]);
+  await invalidatePaths([`/${image.thumbKey}`], imageId);
 }

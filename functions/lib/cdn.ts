@@ -1,8 +1,10 @@
 /**
- * CDN invalidation of a design's render URLs when the design is saved (issue: render §7).
- * Renders without a cacheId are cached by CloudFront for a short max-age; a save invalidates
- * `/r/{publicId}*` so recipients see the new version at once. The origin caches need nothing:
- * they are keyed by design version. Locally (no DISTRIBUTION_ID) this is a no-op.
+ * CDN invalidations (issue: render §7, docs/security.md "Deleted uploads").
+ * - A design's render URLs when the design is saved: renders without a cacheId are cached by
+ *   CloudFront for a short max-age; a save invalidates `/r/{publicId}*` so recipients see the
+ *   new version at once. The origin caches need nothing: they are keyed by design version.
+ * - A deleted user file's `/files/…` path, so the edge stops serving it.
+ * Locally (no DISTRIBUTION_ID) both are no-ops.
  */
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { randomUUID } from 'node:crypto';
@@ -22,23 +24,46 @@ const cloudFront = () => (client ??= new CloudFrontClient({ region: 'us-east-1' 
  */
 export async function invalidateDesignRenders(
   publicId: string,
-  deps: { client?: CloudFrontClient; distributionId?: string | undefined } = {},
+  deps: InvalidationDeps = {},
+): Promise<string | undefined> {
+  return invalidatePaths([`/r/${publicId}*`], publicId, deps);
+}
+
+/** The CloudFront client and distribution id, injectable for tests. */
+export interface InvalidationDeps {
+  client?: CloudFrontClient;
+  distributionId?: string | undefined;
+}
+
+/**
+ * Invalidates the given paths on the product's distribution.
+ * @param paths absolute paths (`/files/teams/….jpg`, `/r/{publicId}*`), at most 15 (one call's
+ *   wildcard limit; callers pass one to three).
+ * @param reference a readable prefix of the caller reference (a design or file id).
+ * @returns the invalidation id, or undefined when there is no distribution (local) or the call
+ *   failed (logged, never thrown: the change that asked for it has already happened).
+ */
+export async function invalidatePaths(
+  paths: readonly string[],
+  reference: string,
+  deps: InvalidationDeps = {},
 ): Promise<string | undefined> {
   const distributionId = deps.distributionId ?? config().DISTRIBUTION_ID;
-  if (!distributionId) return undefined;
+  if (!distributionId || paths.length === 0) return undefined;
+  const items = paths.slice(0, 15);
   try {
     const out = await (deps.client ?? cloudFront()).send(
       new CreateInvalidationCommand({
         DistributionId: distributionId,
         InvalidationBatch: {
-          CallerReference: `${publicId}-${Date.now()}-${randomUUID().slice(0, 8)}`,
-          Paths: { Quantity: 1, Items: [`/r/${publicId}*`] },
+          CallerReference: `${reference.slice(0, 64)}-${Date.now()}-${randomUUID().slice(0, 8)}`,
+          Paths: { Quantity: items.length, Items: [...items] },
         },
       }),
     );
     return out.Invalidation?.Id;
   } catch (error) {
-    logger.warn('render invalidation failed', { publicId, error: error as Error });
+    logger.warn('CDN invalidation failed', { paths: items, error: error as Error });
     return undefined;
   }
 }

@@ -10,10 +10,17 @@
  * the `/files/*` CloudFront behaviour in AWS).
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectTaggingCommand,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
+} from '@aws-sdk/client-s3';
 import { fileTypeFromBuffer } from 'file-type';
 import { decode as decodeBmp } from 'bmp-ts';
 import sharp from 'sharp';
+import { WITHDRAWN_TAG } from '#shared/security.ts';
+import { invalidatePaths } from './cdn.ts';
 import { s3Client } from './clients.ts';
 import { config } from './config.ts';
 import { validationFailed } from './errors.ts';
@@ -160,15 +167,50 @@ export async function storeUserFile(
 }
 
 /**
- * Deletes a user file given the URL {@link storeUserFile} returned; anything else (a Gravatar
- * URL, `null`) is left alone. Best effort: a failure is logged by the caller's chain, not thrown,
- * since the new file is already in place.
+ * Deletes a user file given the URL {@link storeUserFile} returned, and drops it from the CDN's
+ * edge caches; anything else (a Gravatar URL, `null`) is left alone. Best effort: a failure is
+ * logged by the caller's chain, not thrown, since the new file is already in place.
  */
 export async function deleteUserFile(url: string | null | undefined): Promise<void> {
   if (!url?.startsWith(`/${USER_FILES_PREFIX}`)) return;
   await s3Client()
     .send(new DeleteObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: url.slice(1) }))
     .catch(() => undefined);
+  await invalidatePaths([url], url.slice(url.lastIndexOf('/') + 1));
+}
+
+/**
+ * Withdraws a deleted upload's original from the web: tags it {@link WITHDRAWN_TAG} and drops
+ * its path from the CDN. The bytes stay for renders (a design made from a template, or a
+ * published version, may still draw it: a render must never break).
+ * @param key the assets-bucket key (`files/…`).
+ * @throws the S3 error when the tag cannot be written: the caller must not report the file
+ *   gone when it is still served.
+ */
+export async function withdrawUserFile(key: string): Promise<void> {
+  if (!key.startsWith(USER_FILES_PREFIX)) return;
+  await s3Client().send(
+    new PutObjectTaggingCommand({
+      Bucket: config().ASSETS_BUCKET,
+      Key: key,
+      Tagging: { TagSet: [{ ...WITHDRAWN_TAG }] },
+    }),
+  );
+  await invalidatePaths([`/${key}`], key.slice(key.lastIndexOf('/') + 1));
+}
+
+/**
+ * Whether a user file was withdrawn ({@link withdrawUserFile}); the local gateway's `/files/*`
+ * asks this before serving, as the bucket policy does in AWS.
+ * @returns false for a file without the tag; throws the S3 error (e.g. NoSuchKey) otherwise.
+ */
+export async function isWithdrawn(key: string): Promise<boolean> {
+  const tags = await s3Client().send(
+    new GetObjectTaggingCommand({ Bucket: config().ASSETS_BUCKET, Key: key }),
+  );
+  return (tags.TagSet ?? []).some(
+    (t) => t.Key === WITHDRAWN_TAG.Key && t.Value === WITHDRAWN_TAG.Value,
+  );
 }
 
 /** Spec 001 §5 "Photo upload needs a file chosen", and the refusal for anything not an image. */

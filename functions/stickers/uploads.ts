@@ -9,8 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
-import { notFound, validationFailed } from '#lib/errors.ts';
-import { deleteUserFile, readImageFile, storeUserFile } from '#lib/uploads.ts';
+import { conflict, notFound, validationFailed } from '#lib/errors.ts';
+import {
+  deleteUserFile,
+  readImageFile,
+  storeUserFile,
+  withdrawUserFile,
+} from '#lib/uploads.ts';
+import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 import { BAD_EXTENSION, IMAGE_EXTENSIONS, UPLOAD_MESSAGES } from '#functions/images/library.ts';
 import { stickerFromRaster, stickerThumb } from './images.ts';
 import { STICKER_NOT_FOUND } from './library.ts';
@@ -79,14 +85,22 @@ export async function storeStickerUpload(
 }
 
 /**
- * Removes one of the team's sticker uploads from My Uploads: the item and its thumbnail go; the
- * 512 px image stays, because designs draw it by key and a render must never break because a
- * picker entry was tidied away (as for image uploads). Favourites of it disappear from lists.
- * @throws AppError 404 `Sticker not found.` when it is not an upload of this team.
+ * Removes one of the team's sticker uploads from My Uploads (docs/security.md "Deleted
+ * uploads"): refused while one of the team's designs draws it; otherwise the item and its
+ * thumbnail go and the 512 px image is withdrawn from `/files/…` (its bytes stay for renders of
+ * designs made from the team's templates and of published versions). Favourites of it disappear
+ * from lists.
+ * @throws AppError 404 `Sticker not found.` when it is not an upload of this team; 409 naming
+ *   the designs that use it.
  */
 export async function deleteStickerUpload(teamId: string, stickerId: string): Promise<void> {
   const upload = (await db().StickerUpload.get({ stickerId }).go()).data;
   if (!upload || upload.teamId !== teamId) throw notFound(STICKER_NOT_FOUND.sticker);
+  const { uses, tooMany } = await designsUsingFile(teamId, upload.key);
+  if (uses.length > 0 || tooMany) {
+    throw conflict(usedByMessage('sticker', uses, tooMany), { designs: uses.slice(0, 20) });
+  }
+  await withdrawUserFile(upload.key);
   await db().StickerUpload.delete({ stickerId }).go();
   await deleteUserFile(`/${upload.thumbKey}`);
 }

@@ -23,6 +23,7 @@ import {
   TABLE_READ,
   TABLE_WRITE,
   grantBucket,
+  grantBucketPrefixes,
   grantTable,
 } from './handler-function.ts';
 import { NodeModulesLayer, lambdaArchitecture, type CpuArch } from './node-modules-layer.ts';
@@ -86,11 +87,23 @@ export const KEAP_PARAMETERS = {
 export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags', 'auth'];
 
 /**
- * Features that invalidate cached renders when a design changes (DESIGN.md §5: CloudFront keeps
- * good renders for long): they get DISTRIBUTION_ID and cloudfront:CreateInvalidation on the
- * one distribution.
+ * Features that invalidate CDN paths: cached renders when a design changes (DESIGN.md §5:
+ * CloudFront keeps good renders for long) and deleted uploads' `/files/…` paths (images,
+ * stickers; docs/security.md "Deleted uploads"). They get DISTRIBUTION_ID and
+ * cloudfront:CreateInvalidation on the one distribution.
  */
-export const INVALIDATING_FEATURES: readonly ApiFeature[] = ['designs', 'text-snippets'];
+export const INVALIDATING_FEATURES: readonly ApiFeature[] = [
+  'designs',
+  'text-snippets',
+  'images',
+  'stickers',
+];
+
+/**
+ * Features that withdraw deleted uploads from `/files/*` by tagging them
+ * (functions/lib/uploads.ts `withdrawUserFile`): s3:PutObjectTagging on `files/` only.
+ */
+export const WITHDRAWING_FEATURES: readonly ApiFeature[] = ['images', 'stickers'];
 
 /**
  * Features told the fontsource CDN's base (`FONT_CDN_URL`, docs/fonts.md): `fonts` offers the
@@ -348,6 +361,9 @@ export class Api extends Construct {
     }
     grantTable(handler.role, props.table, [...TABLE_READ, ...TABLE_WRITE]);
     if (feature !== 'stripe-webhook') grantBucket(handler.role, props.assets, 'readwrite');
+    if (WITHDRAWING_FEATURES.includes(feature)) {
+      grantBucketPrefixes(handler.role, props.assets, ['files/'], ['s3:PutObjectTagging']);
+    }
   }
 
   private addRoutes(handler: HandlerFunction, routes: readonly Route[]): void {

@@ -2,11 +2,16 @@
  * The edge (DESIGN.md §7): one CloudFront distribution in front of the SPA (S3 via origin access
  * control), the HTTP API and the render function URL.
  */
-import { spaContentSecurityPolicy, USER_FILES_CONTENT_SECURITY_POLICY } from '#shared/security.ts';
+import {
+  spaContentSecurityPolicy,
+  USER_FILES_CONTENT_SECURITY_POLICY,
+  WITHDRAWN_TAG,
+} from '#shared/security.ts';
 import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -144,6 +149,21 @@ export class Web extends Construct {
     const userFilesOrigin = origins.S3BucketOrigin.withOriginAccessControl(props.assetsBucket, {
       originId: 'user-files',
     });
+    // A deleted upload is withdrawn, not erased (renders may still draw it): CloudFront may not
+    // read an object tagged withdrawn (functions/lib/uploads.ts `withdrawUserFile`,
+    // docs/security.md "Deleted uploads"). An explicit Deny beats the OAC's Allow.
+    props.assetsBucket.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'WithdrawnUserFilesAreNotServed',
+        effect: iam.Effect.DENY,
+        principals: [new iam.ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [props.assetsBucket.arnForObjects('files/*')],
+        conditions: {
+          StringEquals: { [`s3:ExistingObjectTag/${WITHDRAWN_TAG.Key}`]: WITHDRAWN_TAG.Value },
+        },
+      }),
+    );
     const userFilesHeaders = new cloudfront.ResponseHeadersPolicy(this, 'UserFilesHeaders', {
       comment: 'PicSnippets user files: nosniff and a sandbox CSP, never a page',
       securityHeadersBehavior: {

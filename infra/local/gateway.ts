@@ -15,7 +15,7 @@ import { spaContentSecurityPolicy, USER_FILES_CONTENT_SECURITY_POLICY } from '#s
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
-import { USER_FILES_PREFIX } from '#lib/uploads.ts';
+import { isWithdrawn, USER_FILES_PREFIX } from '#lib/uploads.ts';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { readOutbox } from '#lib/mailer.ts';
@@ -210,7 +210,8 @@ export function staticSpa(root: string) {
 /**
  * User files at `/files/{key}` from the assets bucket, as the `/files/*` CloudFront behaviour
  * serves them in AWS (infra/constructs/web.ts): the stored content type, `nosniff` and a
- * sandboxing CSP; 404 for anything missing.
+ * sandboxing CSP; 404 for anything missing or withdrawn (a deleted upload: the bucket policy
+ * refuses CloudFront those in AWS, docs/security.md "Deleted uploads").
  */
 async function userFile(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const key = decodeURIComponent(url.pathname.slice(1));
@@ -218,6 +219,7 @@ async function userFile(req: IncomingMessage, res: ServerResponse, url: URL): Pr
     return sendJson(res, 404, { message: 'Not found.' });
   }
   try {
+    if (await isWithdrawn(key)) return sendJson(res, 404, { message: 'Not found.' });
     const object = await s3Client().send(
       new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: key }),
     );

@@ -155,6 +155,23 @@ describe('data', () => {
     });
   });
 
+  it("denies CloudFront a deleted upload (tagged withdrawn) in the assets bucket's policy", () => {
+    const assets = ofType('AWS::S3::BucketPolicy').find(
+      ([, p]) => JSON.stringify(p.Properties.Bucket).includes('DataAssetsBucket'),
+    )![1];
+    const statements = (
+      assets.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }
+    ).Statement;
+    const deny = statements.find((st) => st.Sid === 'WithdrawnUserFilesAreNotServed')!;
+    expect(deny).toMatchObject({
+      Effect: 'Deny',
+      Principal: { Service: 'cloudfront.amazonaws.com' },
+      Action: 's3:GetObject',
+      Condition: { StringEquals: { 's3:ExistingObjectTag/withdrawn': 'true' } },
+    });
+    expect(JSON.stringify(deny.Resource)).toContain('/files/*');
+  });
+
   it('versions the assets bucket and expires the render cache', () => {
     expect(bucket('assets').VersioningConfiguration).toEqual({ Status: 'Enabled' });
     expect(bucket('renders').VersioningConfiguration).toBeUndefined();
@@ -905,22 +922,28 @@ describe('what each function may do (reviewed here, in place of a template snaps
       memory: 1536,
       timeout: 29,
       iam: [
+        // A deleted upload is withdrawn: tagged and dropped from the edge (docs/security.md).
+        'cloudfront:CreateInvalidation @ WebDistribution',
         TABLE_READ_WRITE,
         logs('ApiImagesLogs'),
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        's3:PutObjectTagging @ DataAssetsBucket/files/*',
       ],
     },
     stickers: {
       memory: 1536,
       timeout: 29,
       iam: [
+        // A deleted upload is withdrawn: tagged and dropped from the edge (docs/security.md).
+        'cloudfront:CreateInvalidation @ WebDistribution',
         TABLE_READ_WRITE,
         logs('ApiStickersLogs'),
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        's3:PutObjectTagging @ DataAssetsBucket/files/*',
       ],
     },
     fonts: {

@@ -263,7 +263,7 @@ describe('image uploads', () => {
     expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
   });
 
-  it('deletes an upload from the library but keeps the original for designs that use it', async () => {
+  it('deletes an unused upload: it leaves the library and stops being served', async () => {
     const demo = await signedIn('demo@example.com');
     const png = await sharp({
       create: { width: 30, height: 20, channels: 3, background: '#654321' },
@@ -273,10 +273,59 @@ describe('image uploads', () => {
     const image = (
       (await demo.request('POST', '/image', upload(png, 'gone.png'))).json as { image: Image }
     ).image;
+    expect((await fetch(`${stack().url}${image.url}`)).status).toBe(200);
     expect((await demo.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
     expect(ids(await demo.request('GET', '/getImages'))).not.toContain(image.id);
     expect((await demo.request('GET', `/image/${image.id}`)).status).toBe(404);
     expect((await fetch(`${stack().url}${image.thumb}`)).status).toBe(404);
+    // Mutation check (run): without withdrawUserFile in deleteUpload this answers 200.
+    expect((await fetch(`${stack().url}${image.url}`)).status).toBe(404);
+  });
+
+  it('keeps an upload a design uses until the design stops using it; kept versions still draw it', async () => {
+    const demo = await signedIn('demo@example.com');
+    const red = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: '#e01020' },
+    })
+      .png()
+      .toBuffer();
+    const image = (
+      (await demo.request('POST', '/image', upload(red, 'red.png'))).json as { image: Image }
+    ).image;
+    const created = await demo.request('POST', '/api/pic-snippet', {
+      image_id: image.id,
+      title: 'Red sale',
+    });
+    expect(created.status).toBe(201);
+    const design = created.json as { id: string; public_id: string };
+    const kept = await demo.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    expect(kept.status).toBe(200);
+
+    const refused = await demo.request('DELETE', '/deleteImage', { imageId: image.id });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toBe(
+      'This image is used by the design "Red sale". Replace it there first.',
+    );
+    expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
     expect((await fetch(`${stack().url}${image.url}`)).status).toBe(200);
+
+    const replaced = await demo.request('PUT', `/api/pic-snippet/${design.id}/replace`, {
+      imageId: 'library-garden',
+    });
+    expect(replaced.status).toBe(200);
+    expect((await demo.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
+    expect((await fetch(`${stack().url}${image.url}`)).status).toBe(404);
+
+    // The version kept before the photo changed is what recipients of that send see: still red.
+    const render = await fetchImage(
+      `${stack().url}/r/${design.public_id}/${String(kept.json.cache_id)}.png`,
+    );
+    expect(render.res.status).toBe(200);
+    expect(render.res.headers.get('cache-control')).not.toContain('no-store');
+    const centre = ((render.height >> 1) * render.width + (render.width >> 1)) * 3;
+    const [r, g, b] = [...render.pixels.subarray(centre, centre + 3)];
+    expect(r).toBeGreaterThan(180);
+    expect(g).toBeLessThan(60);
+    expect(b).toBeLessThan(80);
   });
 });

@@ -376,19 +376,39 @@ describe('sticker uploads (POST /image type=asIcon, /getUploads, /deleteUploadSt
     expect(ids(await list(demo, '/getUploads'))).toContain(sticker.id);
   });
 
-  it('deletes an upload from My Uploads and Favorites, keeping the image designs draw', async () => {
+  it('deletes an upload from My Uploads and Favorites; its image stops being served', async () => {
     const sticker = await uploadSolid('#654321', 'gone.png');
     await demo.request('POST', '/addToFavorite', { id: sticker.id, type: 'custom_sticker' });
+    expect((await fetch(url(`/${sticker.url}`))).status).toBe(200);
     const del = await demo.request('POST', '/deleteUploadSticker', { id: sticker.id });
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ success: true, message: 'The sticker was deleted.' });
     expect(ids(await list(demo, '/getUploads'))).not.toContain(sticker.id);
     expect(ids(await list(demo, '/getFavorites'))).not.toContain(sticker.id);
     expect((await fetch(url(sticker.icon_url))).status).toBe(404);
-    expect((await fetch(url(`/${sticker.url}`))).status).toBe(200);
+    expect((await fetch(url(`/${sticker.url}`))).status).toBe(404);
     expect((await demo.request('POST', '/deleteUploadSticker', { id: sticker.id })).status).toBe(
       404,
     );
+  });
+
+  it('keeps an upload a design draws, naming the design', async () => {
+    const sticker = await uploadSolid('#2040e0', 'badge.png');
+    const design = await createDesign(demo, { title: 'Badge promo' });
+    const current = (await demo.request('GET', `/api/pic-snippet/${design.id}`)).json;
+    const { id: _id, public_id: _p, base_url: _b, ...fields } = current;
+    const saved = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+      ...fields,
+      graphics_data: [{ uuid: 'badge-1', url: `/${sticker.url}`, left: 10, top: 10 }],
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const del = await demo.request('POST', '/deleteUploadSticker', { id: sticker.id });
+    expect(del.status).toBe(409);
+    expect(del.json.message).toBe(
+      'This sticker is used by the design "Badge promo". Replace it there first.',
+    );
+    expect(ids(await list(demo, '/getUploads'))).toContain(sticker.id);
+    expect((await fetch(url(`/${sticker.url}`))).status).toBe(200);
   });
 
   it.each([

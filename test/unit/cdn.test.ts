@@ -4,7 +4,7 @@
  */
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { describe, expect, it } from 'vitest';
-import { invalidateDesignRenders } from '#lib/cdn.ts';
+import { invalidateDesignRenders, invalidatePaths } from '#lib/cdn.ts';
 
 function recordingClient(status: number, body: string) {
   const requests: Array<{ method: string; path: string; body: string }> = [];
@@ -61,5 +61,25 @@ describe('invalidateDesignRenders', () => {
     expect(
       await invalidateDesignRenders('demo-welcome', { client, distributionId: 'E123' }),
     ).toBeUndefined();
+  });
+});
+
+describe('invalidatePaths', () => {
+  it('asks CloudFront to drop a deleted file and its thumbnail from the edge', async () => {
+    const { client, requests } = recordingClient(201, CREATED);
+    await invalidatePaths(['/files/teams/a.jpg', '/files/teams/a-thumb.jpg'], 'upload-1', {
+      client,
+      distributionId: 'E123',
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.body).toContain('<Quantity>2</Quantity>');
+    expect(requests[0]!.body).toContain('<Path>/files/teams/a.jpg</Path>');
+    expect(requests[0]!.body).toContain('<Path>/files/teams/a-thumb.jpg</Path>');
+  });
+
+  it('sends nothing for no paths', async () => {
+    const { client, requests } = recordingClient(201, CREATED);
+    expect(await invalidatePaths([], 'x', { client, distributionId: 'E123' })).toBeUndefined();
+    expect(requests).toHaveLength(0);
   });
 });
