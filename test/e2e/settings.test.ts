@@ -239,7 +239,9 @@ describe('settings', () => {
     await page.goto(`${base}/settings#/profile`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('input[name="name"]');
 
-    // No route refuses for payment yet (billing, issue #8): the answer is played here.
+    // No settings route refuses for payment, so a 402 on this non-billing route is played here
+    // to check the redirect from a settings form. The real 402 (a lapsed plan's font upload,
+    // answered by the real handlers) is in billing-online.test.ts.
     await page.setRequestInterception(true);
     page.on('request', (request) => {
       if (request.method() === 'PUT' && request.url().endsWith('/settings/contact')) {

@@ -10,7 +10,7 @@
  */
 import Stripe from 'stripe';
 import { afterEach, expect } from 'vitest';
-import type { LocalStack } from '#infra/local/stack.ts';
+import type { LocalStack, LocalStackOptions } from '#infra/local/stack.ts';
 import { useLocalStack } from './stack.ts';
 import { resetConfig } from '#lib/config.ts';
 import { setStripeHttpClient } from '#lib/stripe.ts';
@@ -27,7 +27,10 @@ export interface RecordedRequest {
   idempotencyKey: string | undefined;
 }
 
-/** A queued answer: a method and path (exact, or a pattern), the status and the JSON. */
+/**
+ * A queued answer: a method and path (exact, or a pattern), the status and the JSON — or a
+ * function that makes the JSON from the request (an answer that depends on what was sent).
+ */
 export interface QueuedAnswer {
   method: string;
   path: string | RegExp;
@@ -69,7 +72,8 @@ export class RecordingStripeClient extends Stripe.HttpClient {
 
   /**
    * Queues an answer for the next matching request.
-   * @param body a fixture (a Stripe object, list or error) — serialised as Stripe would.
+   * @param body a fixture (a Stripe object, list or error) — serialised as Stripe would — or a
+   *   function of the request that returns one.
    */
   on(
     method: string,
@@ -165,7 +169,11 @@ export class RecordingStripeClient extends Stripe.HttpClient {
       return Promise.resolve(new FixtureResponse(400, JSON.stringify(body)));
     }
     answer.times -= 1;
-    return Promise.resolve(new FixtureResponse(answer.status, JSON.stringify(answer.body)));
+    const body =
+      typeof answer.body === 'function'
+        ? (answer.body as (r: RecordedRequest) => unknown)(request)
+        : answer.body;
+    return Promise.resolve(new FixtureResponse(answer.status, JSON.stringify(body)));
   }
 }
 
@@ -209,16 +217,36 @@ export function signedEvent(
 }
 
 /**
+ * Delivers a webhook event the way Stripe does: the raw JSON, signed with the test endpoint
+ * secret, to `POST /stripe/webhook` of the stack at `baseUrl`.
+ * @returns the webhook's status and JSON answer.
+ */
+export async function deliverEvent(
+  baseUrl: string,
+  event: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const { payload, signature } = signedEvent(event);
+  const res = await fetch(`${baseUrl}/stripe/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+    body: payload,
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/**
  * The billing test files' setup: online billing through a recording client, the local stack,
  * and after each test a check that the code made no request without a queued answer.
  * Call at module level.
+ * @param options the stack's options (default: no warm Chromium); the browser tests pass
+ *   `web: 'preview'`, so the built SPA talks to the real handlers and they to the recorder.
  */
-export function useOnlineBillingStack(): {
+export function useOnlineBillingStack(options: LocalStackOptions = {}): {
   stripe: RecordingStripeClient;
   stack: () => LocalStack;
 } {
   const stripe = useRecordedStripe();
-  const stack = useLocalStack({ warmChromium: false });
+  const stack = useLocalStack({ warmChromium: false, ...options });
   afterEach(() => {
     expect(stripe.unexpected, `unexpected Stripe calls: ${stripe.describe()}`).toEqual([]);
     stripe.reset();
