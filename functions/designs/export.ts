@@ -22,84 +22,33 @@
  * rule does not apply: spec 000 §4 lists create, archive, clone and activate only.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  ChoicesBody,
+  EXPORT_SAVE_MESSAGES,
+  LinkBody,
+  ProviderBody,
+} from '#shared/contract/designs.ts';
 import { validationFailed, type FieldErrors } from '#lib/errors.ts';
 import { json, route, type ApiResult, type RouteDefinition } from '#lib/http.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
-import { EXPORT_MESSAGES, exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
+import { exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
 import {
   KLAVIYO_STOREFRONTS,
-  PROVIDER_VALUES,
   providerOf,
   type ProviderValue,
 } from '#shared/providers/index.ts';
 import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
-import { PARAMETER_MESSAGES } from '#shared/parameter-rules.ts';
 import { db } from '#lib/db/index.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
 import { currentTeam, loadDesign, updateDesign, type DesignRecord } from './store.ts';
 
-/** Messages of the export saves; the spec's where it gives one (spec 001 §5). */
-export const EXPORT_SAVE_MESSAGES = {
-  provider: 'The selected platform is invalid.',
-  storefront: 'The selected store front is invalid.',
-  valueTooLong: PARAMETER_MESSAGES.valueTooLong,
-  unknownParameter: 'This parameter is no longer in the PicSnippet. Reload the export screen.',
-  link: EXPORT_MESSAGES.linkInvalid,
-  linkTooLong: 'The link may not be greater than 2048 characters.',
-} as const;
+export { EXPORT_SAVE_MESSAGES };
 
 /** Longest link kept, characters (browsers and mail clients handle 2 KB URLs safely). */
 export const MAX_LINK_LENGTH = 2048;
 
 const STOREFRONT_VALUES: readonly string[] = KLAVIYO_STOREFRONTS.map((s) => s.value);
-
-const Version = z.number().int().positive().optional();
-
-/** A value the export screen saves: a merge tag or typed text (checked for length later). */
-const Value = z.string().nullish();
-
-const ProviderBody = z.looseObject({
-  version: Version,
-  /** Null or '' is Custom (spec 001 §3 "Custom (empty value)"). */
-  merge_tag_provider: z
-    .string({ error: EXPORT_SAVE_MESSAGES.provider })
-    .nullable()
-    .refine((v) => v === null || (PROVIDER_VALUES as readonly string[]).includes(v), {
-      message: EXPORT_SAVE_MESSAGES.provider,
-    }),
-  merge_tag_storefront: z.string().nullish(),
-});
-
-const ChoicesBody = z.looseObject({
-  version: Version,
-  merge_tag_choices: z
-    .array(
-      z.looseObject({
-        merge_tag_name: z
-          .string()
-          .max(MAX_VALUE_LENGTH, EXPORT_SAVE_MESSAGES.valueTooLong)
-          .default(''),
-        merge_tag_value: Value,
-        key: z.string().min(1),
-      }),
-    )
-    .optional(),
-  text_snippets: z
-    .array(
-      z.looseObject({
-        parameters: z
-          .array(z.looseObject({ id: z.string().min(1), merge_tag_value: Value }))
-          .default([]),
-      }),
-    )
-    .optional(),
-});
-
-const LinkBody = z.looseObject({
-  version: Version,
-  html_link_url: z.string().nullish(),
-});
 
 /** The export fields of a saved design, answered by every call. */
 function exportFields(document: DesignDocument) {

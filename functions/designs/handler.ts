@@ -11,7 +11,6 @@
  *
  * The export screen's calls (`provider`, `choices`, `link`, spec 001 §7) are in export.ts.
  */
-import { z } from 'zod';
 import type { AuthContext } from '#lib/auth.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiResult } from '#lib/http.ts';
@@ -21,20 +20,27 @@ import {
   TextSnippetSchema,
   type DesignDocument,
 } from '#shared/design.ts';
+import {
+  CreateDesignBody,
+  EffectsBody,
+  GeneratedStickerBody,
+  GravatarMailBody,
+  OptionsBody,
+  QrCodeBody,
+  QrCodeColorBody,
+  ReplaceBody,
+  SaveDesignBody,
+  SaveImageIdBody,
+  SaveSnippetsBody,
+  ScreenShotTypeBody,
+  StatusBody,
+} from '#shared/contract/designs.ts';
 import { findBaseImage, type BaseImage } from './base-images.ts';
 import { cloneDesign, createDesign } from './create.ts';
 import { saveCroppedImage } from './cropped-image.ts';
-import { EffectsSchema } from './effects.ts';
 import { exportRoutes, linkChange } from './export.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
-import {
-  assertQrCode,
-  changeSticker,
-  GeneratedStickerSchema,
-  HexColourSchema,
-  saveGeneratedSticker,
-  withFallback,
-} from './stickers.ts';
+import { assertQrCode, changeSticker, saveGeneratedSticker, withFallback } from './stickers.ts';
 import {
   assertTeamNotFrozen,
   currentTeam,
@@ -45,18 +51,6 @@ import {
 } from './store.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
-
-/** The optional optimistic-lock version of a write (issue 5 §2). */
-const Version = z.number().int().positive().optional();
-
-/** Sticker id of the sticker calls (`stickerId`, or the sticker's `uuid`). */
-const StickerRef = z
-  .object({ stickerId: z.string().min(1).optional(), uuid: z.string().min(1).optional() })
-  .refine((b) => b.stickerId ?? b.uuid, {
-    message: 'The sticker id field is required.',
-    path: ['stickerId'],
-  })
-  .transform((b) => ({ stickerId: (b.stickerId ?? b.uuid)! }));
 
 /** The document fields a full save may send (spec 000 §3 PicSnippet content). */
 const DOCUMENT_FIELDS = Object.keys(DesignDocumentFieldsSchema.shape);
@@ -132,7 +126,7 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
  */
 function statusRoute(status: 'archived' | 'active') {
   return route({
-    body: z.object({ version: Version }),
+    body: StatusBody,
     handle: async ({ auth, params, body }) => {
       const teamId = currentTeam(auth);
       await loadDesign(teamId, params.id!);
@@ -172,12 +166,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'POST /api/pic-snippet': route({
-    body: z.object({
-      image_id: z.string({ error: 'The image id field is required.' }).trim().min(1, {
-        error: 'The image id field is required.',
-      }),
-      title: z.string().nullish(),
-    }),
+    body: CreateDesignBody,
     handle: async ({ auth, body }) => {
       const teamId = currentTeam(auth);
       if (!teamId) return json(404, { success: false, message: 'You have no current team.' });
@@ -193,7 +182,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}': route({
-    body: z.looseObject({ version: Version, title: z.string().nullish() }),
+    body: SaveDesignBody,
     handle: async ({ auth, params, body }) => {
       const sent = Object.fromEntries(
         Object.entries(body).filter(([key]) => DOCUMENT_FIELDS.includes(key)),
@@ -214,14 +203,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}/pso': route({
-    body: z.object({
-      version: Version,
-      title: z.string().nullish(),
-      /** One text snippet, replaced by id or added. */
-      snippet: z.record(z.string(), z.unknown()).optional(),
-      /** All text snippets. */
-      text_snippets: z.array(z.unknown()).optional(),
-    }),
+    body: SaveSnippetsBody,
     handle: async ({ auth, params, body }) =>
       write(auth, params.id!, body.version, (record) => {
         const title = titleChange(record.title, body.title);
@@ -257,12 +239,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}/replace': route({
-    body: z.object({
-      version: Version,
-      imageId: z.string({ error: 'The image id field is required.' }).min(1, {
-        error: 'The image id field is required.',
-      }),
-    }),
+    body: ReplaceBody,
     handle: async ({ auth, params, body }) => {
       const teamId = currentTeam(auth);
       await loadDesign(teamId, params.id!);
@@ -281,16 +258,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}/saveImageId': route({
-    body: z
-      .object({
-        version: Version,
-        image_id: z.string().min(1).optional(),
-        imageId: z.string().min(1).optional(),
-      })
-      .refine((b) => b.image_id ?? b.imageId, {
-        message: 'The image id field is required.',
-        path: ['image_id'],
-      }),
+    body: SaveImageIdBody,
     handle: async ({ auth, params, body }) => {
       const teamId = currentTeam(auth);
       await loadDesign(teamId, params.id!);
@@ -302,7 +270,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}/effects': route({
-    body: EffectsSchema.extend({ version: Version }),
+    body: EffectsBody,
     handle: async ({ auth, params, body }) =>
       write(auth, params.id!, body.version, ({ document }) =>
         body.enhance === undefined && body.filters === undefined
@@ -318,17 +286,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}/options': route({
-    body: DesignDocumentFieldsSchema.pick({
-      size_option: true,
-      flip_x: true,
-      flip_y: true,
-      image_angle: true,
-      canvas_width: true,
-      canvas_height: true,
-      render_format: true,
-    })
-      .partial()
-      .extend({ version: Version }),
+    body: OptionsBody,
     handle: async ({ auth, params, body }) => {
       const { version, ...options } = body;
       const set = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
@@ -339,7 +297,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /pic-snippet/{id}/qrCodeColor': route({
-    body: z.intersection(StickerRef, z.object({ version: Version, qrCodeColor: HexColourSchema })),
+    body: QrCodeColorBody,
     handle: async ({ auth, params, body }) =>
       write(auth, params.id!, body.version, ({ document }) => ({
         document: changeSticker(document, body.stickerId, (s) => ({
@@ -350,18 +308,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'PUT /api/pic-snippet/{id}/qrCode': route({
-    body: z.intersection(
-      StickerRef,
-      z.object({
-        version: Version,
-        /** The QR code's fallback value (spec 000 §5: a QR code with no value uses a default). */
-        dynamicStickerUrl: z.string().optional(),
-        qrCodeColor: HexColourSchema.optional(),
-        marginSize: z.number().int().min(0).max(20).optional(),
-        isTransparent: z.boolean().optional(),
-        newQrDataUrl: z.string().max(100_000).nullable().optional(),
-      }),
-    ),
+    body: QrCodeBody,
     handle: async ({ auth, params, body }) => {
       const { version, stickerId, dynamicStickerUrl, ...fields } = body;
       const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
@@ -377,13 +324,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'POST /api/pic-snippet/{id}/gravatarMail': route({
-    body: z.intersection(
-      StickerRef,
-      z.object({
-        version: Version,
-        email: z.string({ error: 'Invalid email' }).trim(),
-      }),
-    ),
+    body: GravatarMailBody,
     handle: async ({ auth, params, body }) =>
       write(auth, params.id!, body.version, ({ document }) => ({
         document: changeSticker(document, body.stickerId, (s) =>
@@ -393,7 +334,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'POST /api/pic-snippet/{id}/saveGeneratedDynamicSticker': route({
-    body: z.object({ version: Version, sticker: GeneratedStickerSchema }),
+    body: GeneratedStickerBody,
     handle: async ({ auth, params, body }) => {
       let currentSticker: unknown;
       const record = await updateDesign(
@@ -411,14 +352,7 @@ export const handler = featureHandler('designs', {
   }),
 
   'POST /api/pic-snippet/{id}/saveScreenShotType': route({
-    body: z.object({
-      version: Version,
-      stickerId: z.string({ error: 'The sticker id field is required.' }).min(1),
-      isMobile: z.boolean({ error: 'The is mobile field must be true or false.' }),
-      dynamicStickerType: z.literal('screenShot', {
-        error: 'The selected sticker is not a screenshot.',
-      }),
-    }),
+    body: ScreenShotTypeBody,
     handle: async ({ auth, params, body }) =>
       write(auth, params.id!, body.version, ({ document }) => ({
         document: changeSticker(document, body.stickerId, (s) => {

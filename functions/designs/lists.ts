@@ -10,8 +10,8 @@
  * the list (docs/decisions.md "Design lists").
  */
 import { createConversions } from 'electrodb';
-import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
+import { ListQuerySchema, SORTS, type ListQuery, type Sort } from '#shared/contract/designs.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { designCard, type DesignCard } from './views.ts';
 import type { DesignRecord } from './store.ts';
@@ -22,9 +22,6 @@ export const PAGE_SIZE = 15;
 /** Deepest page served without a cursor: reading from the start costs one item per row skipped. */
 export const MAX_PAGE_WITHOUT_CURSOR = 200;
 
-/** The sorts of spec 000 §2 ("empty = last updated, created, name, views"). */
-export const SORTS = ['', 'created', 'name', 'views'] as const;
-export type Sort = (typeof SORTS)[number];
 
 /** The index and direction of each sort: newest, most viewed first; names A to Z. */
 const SORT_INDEX = {
@@ -52,20 +49,7 @@ const CARD_ATTRIBUTES = [
   'listedViews',
 ] as const;
 
-/**
- * The query string of a list call: `sortby` (empty = last updated) and `page` (1 = first;
- * spec 000 §9 "later pages start at 2"), and the `cursor` the previous page answered.
- */
-export const ListQuerySchema = z.object({
-  sortby: z.enum(SORTS, { error: 'The selected sortby is invalid.' }).default(''),
-  page: z.coerce
-    .number({ error: 'The page must be an integer.' })
-    .int('The page must be an integer.')
-    .min(1, 'The page must be at least 1.')
-    .default(1),
-  cursor: z.string().max(2048, 'The cursor is invalid.').optional(),
-});
-export type ListQuery = z.infer<typeof ListQuerySchema>;
+export { ListQuerySchema, SORTS, type ListQuery, type Sort };
 
 /** One page of a list, in the shape of Laravel's simple paginator (docs/decisions.md). */
 export interface ListPage {

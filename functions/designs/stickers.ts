@@ -9,34 +9,27 @@
  * URL. Whether a hosted image loads is the editor's check (the server would fetch through the
  * SSRF guard for nothing: the render falls back anyway).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  GeneratedStickerSchema,
+  HexColourSchema,
+  STICKER_MESSAGES,
+} from '#shared/contract/designs.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { StickerSchema, type DesignDocument, type Sticker } from '#shared/design.ts';
 import {
   dynamicStickerParamName,
   fallbackProblem,
-  FALLBACK_MESSAGES,
 } from '#shared/dynamic-stickers.ts';
 
 export { dynamicStickerParamName, fallbackProblem };
 
-/** The messages of the sticker calls: the spec's fallback ones (spec 000 §5) and the call's own. */
-export const STICKER_MESSAGES = {
-  ...FALLBACK_MESSAGES,
-  notFound: 'The selected sticker is invalid.',
-  notQrCode: 'The selected sticker is not a QR code.',
-  colour: 'The QR code colour must be a hex colour such as #111111.',
-} as const;
+export { GeneratedStickerSchema, HexColourSchema, STICKER_MESSAGES };
 
 /** Intrinsic sticker sizes, px (spec 000 §9: 512; 910x512 for screenshots). */
 const SIZE = { square: 512, screenShot: { width: 910, height: 512 } } as const;
 /** A new sticker's scale and top, px (spec 000 §9: "added at scale 0.1 … top 10 px"). */
 const NEW_STICKER = { scale: 0.1, top: 10 } as const;
-
-/** Hex colour: `#` and 3 or 6 hex digits (what the QR renderer and browsers read). */
-export const HexColourSchema = z
-  .string()
-  .regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, STICKER_MESSAGES.colour);
 
 /**
  * The document with the sticker `stickerId` changed by `change`.
@@ -76,15 +69,6 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
   }
   return sticker;
 }
-
-/** What `saveGeneratedDynamicSticker` accepts: a sticker, geometry optional. */
-export const GeneratedStickerSchema = z.looseObject({
-  uuid: z.string().min(1).max(100),
-  dynamicStickerType: z.enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar']),
-  dynamicStickerUrl: z.string().default(''),
-  left: z.number().optional(),
-  top: z.number().optional(),
-});
 
 /**
  * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (spec 000 §7

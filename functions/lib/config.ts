@@ -31,6 +31,13 @@ export const ConfigSchema = z.object({
   DISTRIBUTION_ID: optional,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /**
+   * Checks every answer of a route with a contract against it (shared/contract,
+   * docs/decisions.md "The API contract"): `strict` turns a mismatch into a 500 (the test
+   * stack, so every integration and e2e test is also a contract test), `log` logs it (the
+   * local stack), `off` skips the check (AWS). Unset: by STAGE.
+   */
+  CONTRACT_CHECK: z.enum(['off', 'log', 'strict']).optional(),
+  /**
    * `npm start`: the folder that keeps the local stack's data (DynamoDB Local, s3rver, the
    * outbox) between runs. Default `.local` at the repository root.
    */

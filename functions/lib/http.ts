@@ -20,6 +20,8 @@ import type {
 } from 'aws-lambda';
 import { ZodError, type ZodType } from 'zod';
 import { routeKey, routesOf, type Feature } from '#shared/routes.ts';
+import { contractOf, ErrorAnswerSchema, type RouteContract } from '#shared/contract/index.ts';
+import { config } from './config.ts';
 import {
   AppError,
   assertStorableId,
@@ -294,6 +296,42 @@ export type FeatureHandler = ReturnType<typeof httpChain> & {
   schemas: Record<string, Pick<RouteDefinition, 'body' | 'query'>>;
 };
 
+/** How answers are checked against the contract: CONTRACT_CHECK, else by stage. */
+function contractCheckMode(): 'off' | 'log' | 'strict' {
+  const { CONTRACT_CHECK, STAGE } = config();
+  if (CONTRACT_CHECK) return CONTRACT_CHECK;
+  return STAGE === 'test' ? 'strict' : STAGE === 'local' ? 'log' : 'off';
+}
+
+/**
+ * Checks a route's answer against its contract (docs/decisions.md "The API contract"): a 2xx
+ * JSON answer with the route's `answer` schema, a 4xx/5xx one with {@link ErrorAnswerSchema}.
+ * @returns the answer unchanged; in `strict` mode a mismatch becomes a 500 naming the route and
+ *   the first issues (so a test sees it), in `log` mode it is logged, in `off` mode nothing runs.
+ */
+export function checkAnswer(key: string, contract: RouteContract, result: ApiResult): ApiResult {
+  const mode = contractCheckMode();
+  if (mode === 'off') return result;
+  const status = result.statusCode ?? 200;
+  const type = String(result.headers?.['content-type'] ?? '');
+  if (!type.includes('json') || typeof result.body !== 'string') return result;
+  const schema = status < 300 ? contract.answer : ErrorAnswerSchema;
+  let parsed: ReturnType<typeof schema.safeParse>;
+  try {
+    parsed = schema.safeParse(JSON.parse(result.body));
+  } catch {
+    parsed = schema.safeParse(undefined);
+  }
+  if (parsed.success) return result;
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+  logger.error('answer does not match the contract', { route: key, status, issues });
+  return mode === 'strict'
+    ? json(500, { message: `The answer of ${key} does not match its contract.`, issues })
+    : result;
+}
+
 /**
  * Refuses a path parameter no stored item can have (`assertStorableId`): 404 before any access
  * check or handler reads it.
@@ -324,6 +362,7 @@ export function featureHandler(
   const routes = own.map((r) => {
     const key = routeKey(r);
     const impl = implementations[key];
+    const contract = contractOf(key);
     return {
       method: r.method,
       path: r.path,
@@ -331,11 +370,13 @@ export function featureHandler(
         checkPathParameters(event);
         const auth = await authenticate(event, r);
         if (!impl) throw notImplemented(feature, key);
-        const query = impl.query
-          ? impl.query.parse(event.queryStringParameters ?? {})
+        const querySchema = impl.query ?? contract?.query;
+        const bodySchema = impl.body ?? contract?.body;
+        const query = querySchema
+          ? querySchema.parse(event.queryStringParameters ?? {})
           : (event.queryStringParameters ?? {});
-        const body = impl.body ? impl.body.parse(event.body ?? {}) : event.body;
-        return impl.handle({
+        const body = bodySchema ? bodySchema.parse(event.body ?? {}) : event.body;
+        const result = await impl.handle({
           event,
           auth,
           body,
@@ -343,6 +384,7 @@ export function featureHandler(
           params: (event.pathParameters ?? {}) as Record<string, string>,
           requestId: event.requestContext?.requestId ?? '',
         });
+        return contract ? checkAnswer(key, contract, result) : result;
       },
     };
   });

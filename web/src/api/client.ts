@@ -10,6 +10,14 @@
  * single shape (spec 001 §8, error catalogue).
  */
 
+import type {
+  AnswerOf,
+  BodyOf,
+  ContractKey,
+  ParamsOf,
+  QueryOf,
+} from '#shared/contract/index.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Field name → messages, as a 422 answer carries them (`{ message, errors }`). */
@@ -79,6 +87,59 @@ function notifyStatus(status: number, path: string): void {
 export interface ApiOptions {
   /** Cancels the request; the promise then rejects with the browser's `AbortError`. */
   signal?: AbortSignal;
+}
+
+/** What a typed call sends: the route's path parameters, query and body, as its contract says. */
+export type CallInput<K extends ContractKey> = (ParamsOf<K> extends undefined
+  ? { params?: undefined }
+  : { params: ParamsOf<K> }) &
+  (QueryOf<K> extends undefined ? { query?: undefined } : { query?: QueryOf<K> }) &
+  (BodyOf<K> extends undefined ? { body?: undefined } : { body: BodyOf<K> }) &
+  ApiOptions;
+
+/**
+ * The path of a typed call: the route's `{placeholders}` filled with the encoded parameters
+ * and the query appended (empty and undefined values left out).
+ * @throws Error when a placeholder has no parameter (a programming error the types prevent).
+ */
+export function callPath(
+  path: string,
+  params: Record<string, string> | undefined,
+  query: Record<string, unknown> | undefined,
+): string {
+  const filled = path.replace(/\{(\w+)\+?\}/g, (_m, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? filled : `${filled}?${text}`;
+}
+
+/**
+ * Calls a route of the API contract (shared/contract; docs/decisions.md "The API contract"):
+ * `call('PUT /api/pic-snippet/{id}', { params: { id }, body })`. The path, query, body and the
+ * answer's type come from the route's contract; the answer is the server's JSON (the server
+ * checks it against the same contract in tests).
+ * @throws {ApiError} as {@link api} does.
+ */
+export async function call<K extends ContractKey>(
+  key: K,
+  input: CallInput<K>,
+): Promise<AnswerOf<K>> {
+  const space = key.indexOf(' ');
+  const method = key.slice(0, space) as HttpMethod;
+  const { params, query, body, ...options } = input as {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  } & ApiOptions;
+  const path = callPath(key.slice(space + 1), params, query);
+  return api<AnswerOf<K>>(method, path, body, options);
 }
 
 /**
@@ -265,4 +326,17 @@ export async function apiUpload<T>(
     };
     xhr.send(form);
   });
+}
+
+/**
+ * Reads a file of this origin (a photo under `/files/…`) as a Blob, for the editor's preloads.
+ * The API's headers are not sent: this is a plain file, not an API call.
+ * @param path a same-origin path.
+ * @throws Error naming the path and status for a non-2xx answer; the browser's error when no
+ *   answer arrived.
+ */
+export async function fetchFile(path: string): Promise<Blob> {
+  const res = await fetch(path, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+  return res.blob();
 }

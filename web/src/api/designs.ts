@@ -6,7 +6,11 @@
  * Answers are checked at the edge: list rows and designs without an `id` are dropped or
  * refused, optional fields get safe defaults, so the screens can trust what they get.
  */
-import { api, ApiError } from './client.ts';
+import type {
+  DesignCard as ContractDesignCard,
+  Design,
+} from '#shared/contract/designs.ts';
+import { api, ApiError, call } from './client.ts';
 
 /** The dashboard sorts (spec 000 §2 "sortby: empty = last updated, created, name, views"). */
 export const DESIGN_SORTS = ['', 'created', 'name', 'views'] as const;
@@ -17,31 +21,10 @@ export const DASHBOARD_VIEWS = ['active', 'archived', 'templates'] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 
 /**
- * A dashboard card (functions/designs/views.ts `designCard`; spec 000 §2 "A card shows
- * preview image, title, created date and views count"). Dates are ISO 8601 strings; URLs are
- * absolute (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the rest).
+ * A dashboard card (shared/contract/designs.ts `DesignCardSchema`, the one declaration the
+ * server's answers are checked against; spec 000 §2).
  */
-export interface DesignCard {
-  id: string;
-  public_id: string;
-  title: string;
-  version: number;
-  status: 'active' | 'archived';
-  isTemplate: boolean;
-  /** Views (spec 000 §3 `counter`). */
-  counter: number;
-  created_at: string;
-  updated_at: string;
-  archived_at: string | null;
-  /** The render URL, `{origin}/r/{publicId}` (DESIGN.md §5). */
-  base_url: string;
-  /** The render of the current version (cached for a year; a new version gets a new URL). */
-  preview_url: string;
-  showurl: string;
-  editurl: string;
-  archiveurl: string;
-  unarchiveurl: string;
-}
+export type DesignCard = ContractDesignCard;
 
 /** A parameter as the show page reads it (spec 000 §3 Parameter). */
 export interface DesignParameter {
@@ -121,11 +104,15 @@ function toCard(row: unknown): DesignCard | undefined {
   };
 }
 
-/** A card, or an {@link ApiError} naming the unexpected answer. */
-function needCard(row: unknown): DesignCard {
-  const card = toCard(row);
-  if (!card) throw new ApiError(200, UNEXPECTED_ANSWER);
-  return card;
+/** The card's fields of a full design (the answer also carries the document). */
+function pickCard(design: Design): DesignCard {
+  const { id, public_id, title, version, status, isTemplate, counter } = design;
+  const { created_at, updated_at, archived_at, base_url, preview_url } = design;
+  const { showurl, editurl, archiveurl, unarchiveurl } = design;
+  return {
+    ...{ id, public_id, title, version, status, isTemplate, counter, created_at, updated_at },
+    ...{ archived_at, base_url, preview_url, showurl, editurl, archiveurl, unarchiveurl },
+  };
 }
 
 /**
@@ -142,6 +129,22 @@ export async function fetchDesignList(
   options: { sortby: DesignSort; tag?: string; next: NextPage | null },
   signal?: AbortSignal,
 ): Promise<DesignListPage> {
+  if (view !== 'templates') {
+    const query = {
+      sortby: options.sortby,
+      page: options.next?.page ?? 1,
+      cursor: options.next?.cursor ?? undefined,
+    };
+    const answer =
+      view === 'active'
+        ? (await call('GET /getActive', { query, signal })).active
+        : (await call('GET /getArchived', { query, signal })).archived;
+    return {
+      cards: answer.data,
+      next:
+        answer.next_page === null ? null : { page: answer.next_page, cursor: answer.cursor },
+    };
+  }
   const { path, key } = LIST_CALLS[view];
   const query = new URLSearchParams({ sortby: options.sortby, page: '1' });
   if (options.next) {
@@ -163,16 +166,13 @@ export async function fetchDesignList(
   };
 }
 
-/** A full design from an untrusted answer (canvas size defaults to spec 000 §9's 900×600). */
-function toDetails(body: unknown): DesignDetails {
-  const card = needCard(body);
-  const record = body as Record<string, unknown>;
-  const snippets = Array.isArray(record.text_snippets) ? record.text_snippets : [];
+/** The show page's view of a full design (its parameters with their fallbacks). */
+function toDetails(design: Design): DesignDetails {
   return {
-    ...card,
-    canvas_width: count(record.canvas_width) || 900,
-    canvas_height: count(record.canvas_height) || 600,
-    text_snippets: snippets.filter(isRecord).map((snippet) => ({
+    ...pickCard(design),
+    canvas_width: design.canvas_width,
+    canvas_height: design.canvas_height,
+    text_snippets: design.text_snippets.map((snippet) => ({
       parameters: (Array.isArray(snippet.parameters) ? snippet.parameters : [])
         .filter(isRecord)
         .filter((p) => typeof p.param_name === 'string' && p.param_name !== '')
@@ -189,7 +189,7 @@ function toDetails(body: unknown): DesignDetails {
  * @throws {ApiError} 404 when the design is not the current team's (or does not exist).
  */
 export async function fetchDesign(id: string, signal?: AbortSignal): Promise<DesignDetails> {
-  return toDetails(await api<unknown>('GET', `/api/pic-snippet/${enc(id)}`, undefined, { signal }));
+  return toDetails(await call('GET /api/pic-snippet/{id}', { params: { id }, signal }));
 }
 
 /**
@@ -202,7 +202,7 @@ export async function createDesign(values: {
   image_id: string;
   title?: string;
 }): Promise<DesignDetails> {
-  return toDetails(await api<unknown>('POST', '/api/pic-snippet', values));
+  return toDetails(await call('POST /api/pic-snippet', { body: values }));
 }
 
 /**
@@ -215,9 +215,8 @@ export async function renameDesign(
   id: string,
   title: string,
 ): Promise<{ title: string; version: number }> {
-  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}`, { title });
-  const record = isRecord(body) ? body : {};
-  return { title: text(record.title, title), version: count(record.version) };
+  const saved = await call('PUT /api/pic-snippet/{id}', { params: { id }, body: { title } });
+  return { title: saved.title, version: saved.version };
 }
 
 /**
@@ -226,8 +225,7 @@ export async function renameDesign(
  * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
  */
 export async function archiveDesign(id: string): Promise<DesignCard> {
-  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/archive`, {});
-  return needCard(isRecord(body) ? body.archived : undefined);
+  return (await call('PUT /api/pic-snippet/{id}/archive', { params: { id }, body: {} })).archived;
 }
 
 /**
@@ -236,8 +234,7 @@ export async function archiveDesign(id: string): Promise<DesignCard> {
  * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
  */
 export async function activateDesign(id: string): Promise<DesignCard> {
-  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/unarchive`, {});
-  return needCard(isRecord(body) ? body.active : undefined);
+  return (await call('PUT /api/pic-snippet/{id}/unarchive', { params: { id }, body: {} })).active;
 }
 
 /**
@@ -247,8 +244,7 @@ export async function activateDesign(id: string): Promise<DesignCard> {
  * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
  */
 export async function cloneDesign(id: string): Promise<DesignCard> {
-  const body = await api<unknown>('PUT', `/pic-snippet/${enc(id)}/copy`, {});
-  return needCard(isRecord(body) ? body.active : undefined);
+  return (await call('PUT /pic-snippet/{id}/copy', { params: { id } })).active;
 }
 
 /**

@@ -18,6 +18,7 @@ import { useAppStore } from '../../state/store.ts';
 // The bundled fallback faces (@font-face CSS) are there before the first preload measures.
 import './canvas/fonts.ts';
 import type { LoadedDesign } from './store/designSlice.ts';
+import { fetchFile } from '../../api/client.ts';
 
 /** Preloaded images of the current design: path → its `blob:` URL (rejects if the fetch failed). */
 let images = new Map<string, Promise<string>>();
@@ -40,9 +41,8 @@ let decoded = new Map<string, HTMLImageElement>();
 function preloadImage(src: string, decode = false): void {
   if (!src.startsWith('/') || src.startsWith('//') || images.has(src)) return;
   const target = decoded;
-  const url = fetch(src, { credentials: 'same-origin' }).then(async (res) => {
-    if (!res.ok) throw new Error(`${src} answered ${res.status}`);
-    const blobUrl = URL.createObjectURL(await res.blob());
+  const url = fetchFile(src).then(async (blob) => {
+    const blobUrl = URL.createObjectURL(blob);
     if (decode) {
       const element = new Image();
       element.src = blobUrl;

@@ -1,0 +1,39 @@
+/**
+ * The API contract: every route's {@link RouteContract} by route key (`METHOD /path`, exactly
+ * as shared/routes.ts writes it). docs/decisions.md "The API contract" says how to add one.
+ * Features are converted one at a time; a route without a contract here still works, with its
+ * handler's own schemas and an untyped answer.
+ */
+import type { z } from 'zod';
+import type { RouteContract } from './core.ts';
+import { DESIGNS_CONTRACT } from './designs.ts';
+
+export * from './core.ts';
+
+/** Every route's contract, by route key. */
+export const CONTRACT = {
+  ...DESIGNS_CONTRACT,
+} as const satisfies Record<string, RouteContract>;
+
+/** A route key that has a contract. */
+export type ContractKey = keyof typeof CONTRACT;
+
+type Of<K extends ContractKey, F extends keyof RouteContract> =
+  (typeof CONTRACT)[K] extends Record<F, infer S extends z.ZodType> ? S : undefined;
+
+/** The path parameters a call of route `K` takes (`{ id: string }`), or never. */
+export type ParamsOf<K extends ContractKey> =
+  Of<K, 'params'> extends z.ZodType ? z.input<Of<K, 'params'>> : undefined;
+/** The query a call of route `K` sends (before defaults). */
+export type QueryOf<K extends ContractKey> =
+  Of<K, 'query'> extends z.ZodType ? z.input<Of<K, 'query'>> : undefined;
+/** The body a call of route `K` sends (before defaults and transforms). */
+export type BodyOf<K extends ContractKey> =
+  Of<K, 'body'> extends z.ZodType ? z.input<Of<K, 'body'>> : undefined;
+/** The success answer of route `K`. */
+export type AnswerOf<K extends ContractKey> = z.output<(typeof CONTRACT)[K]['answer']>;
+
+/** The contract of a route key, if it has one. */
+export function contractOf(key: string): RouteContract | undefined {
+  return (CONTRACT as Record<string, RouteContract>)[key];
+}

@@ -1,0 +1,92 @@
+/**
+ * The API contract (shared/contract; docs/decisions.md "The API contract"): every contract
+ * names a real route with exactly its path parameters; answers that break it are caught; and
+ * the SPA reaches the network only through its one client.
+ *
+ * The round trip itself (every answer a handler gives parses with its route's answer schema) is
+ * checked by the handlers on every call in the test stack (`CONTRACT_CHECK` strict), so every
+ * integration and e2e test that calls a route with a contract is also a contract test. Mutation
+ * check (run): with `counter` declared a string in `DesignCardSchema`, the designs integration
+ * test "creates a design on a library photo …" fails with the 500 below.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checkAnswer, json } from '#lib/http.ts';
+import { CONTRACT, pathPlaceholders, type RouteContract } from '#shared/contract/index.ts';
+import { ROUTES, routeKey } from '#shared/routes.ts';
+import { callPath } from '../../web/src/api/client.ts';
+
+const contracts = Object.entries(CONTRACT) as Array<[string, RouteContract]>;
+
+describe('the contract', () => {
+  it('names only routes of the route table', () => {
+    const keys = new Set(ROUTES.map(routeKey));
+    expect(contracts.map(([key]) => key).filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it('covers every route of the designs feature', () => {
+    const designs = ROUTES.filter((r) => r.feature === 'designs').map(routeKey);
+    expect(designs.filter((key) => !(key in CONTRACT))).toEqual([]);
+  });
+
+  it.each(contracts)('%s takes exactly its path parameters', (key, contract) => {
+    const placeholders = pathPlaceholders(key.slice(key.indexOf(' ') + 1)).sort();
+    const declared =
+      contract.params instanceof z.ZodObject ? Object.keys(contract.params.shape).sort() : [];
+    expect(declared).toEqual(placeholders);
+  });
+});
+
+describe('checkAnswer (the test stack is strict)', () => {
+  const contract: RouteContract = {
+    answer: z.object({ success: z.literal(true), version: z.number() }),
+  };
+
+  it('lets an answer that keeps the contract through unchanged', () => {
+    const answer = json(200, { success: true, version: 3 });
+    expect(checkAnswer('PUT /x', contract, answer)).toBe(answer);
+  });
+
+  it('turns an answer that breaks it into a 500 naming the route and the field', () => {
+    const out = checkAnswer('PUT /x', contract, json(200, { success: true, version: '3' }));
+    expect(out.statusCode).toBe(500);
+    expect(JSON.parse(out.body!)).toEqual({
+      message: 'The answer of PUT /x does not match its contract.',
+      issues: ['version: Invalid input: expected number, received string'],
+    });
+  });
+
+  it('checks error answers for a message', () => {
+    expect(checkAnswer('PUT /x', contract, json(422, { message: 'No.' })).statusCode).toBe(422);
+    expect(checkAnswer('PUT /x', contract, json(404, { error: 'gone' })).statusCode).toBe(500);
+  });
+});
+
+describe('the typed client', () => {
+  it('fills path parameters encoded and leaves empty query values out', () => {
+    expect(
+      callPath('/api/pic-snippet/{id}/copy', { id: 'a b/c' }, { page: 2, cursor: undefined }),
+    ).toBe('/api/pic-snippet/a%20b%2Fc/copy?page=2');
+    expect(callPath('/getActive', undefined, { sortby: '', page: 1 })).toBe('/getActive?page=1');
+    expect(() => callPath('/api/pic-snippet/{id}', {}, undefined)).toThrow('no value for {id}');
+  });
+
+  it('is the only code of the SPA that calls fetch', async () => {
+    const root = new URL('../../web/src/', import.meta.url).pathname;
+    const callers: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          const source = await readFile(path, 'utf8');
+          if (/(?<![\w.])fetch\(/.test(source)) callers.push(path.slice(root.length));
+        }
+      }
+    };
+    await walk(root);
+    expect(callers).toEqual(['api/client.ts']);
+  });
+});
