@@ -11,8 +11,7 @@
  *   calls that reach Stripe or send mail) use the same counters through `isThrottled` /
  *   `recordFailure` or `takeAttempt`.
  */
-import { db } from '#lib/db/index.ts';
-import { isConditionFailure } from '#functions/designs/store.ts';
+import { db, isConditionFailure } from '#lib/db/index.ts';
 import { tooManyRequests } from '#lib/errors.ts';
 
 /** Sign-in attempts per account in the window (issue: accounts §2). */

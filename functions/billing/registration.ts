@@ -15,7 +15,7 @@ import { AppError, validationFailed } from '#lib/errors.ts';
 import { zodFieldErrors } from '#lib/http.ts';
 import { reopenInvitation } from '#functions/teams/members.ts';
 import { loadBillingTeam } from './account.ts';
-import { partnerDiscount } from './coupons.ts';
+import { partnerDiscount } from './discounts.ts';
 import { withBillingErrors } from './errors.ts';
 import { planById } from './plans.ts';
 import { syncSeats } from './seats.ts';

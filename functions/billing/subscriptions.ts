@@ -27,7 +27,7 @@ import {
   subscriptionOf,
   teamOfCustomer,
 } from './account.ts';
-import { resolveDiscount, storedDiscount } from './coupons.ts';
+import { resolveDiscount, storedDiscount } from './discounts.ts';
 import { ensureCustomer } from './customers.ts';
 import { useCard } from './payment-methods.ts';
 import { planById, planOfPrice, priceIdOf, type PlanDefinition } from './plans.ts';

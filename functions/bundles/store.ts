@@ -9,10 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
-import { db } from '#lib/db/index.ts';
+import { db, isConditionFailure } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import { conflict, notFound } from '#lib/errors.ts';
-import { isConditionFailure, type DesignRecord } from '#functions/designs/store.ts';
+import type { DesignRecord } from '#functions/designs/store.ts';
 
 export type BundleRecord = EntityItem<Entities['TemplateBundle']>;
 

@@ -11,7 +11,7 @@
  */
 import type { EntityItem } from 'electrodb';
 import { invalidateDesignRenders } from '#lib/cdn.ts';
-import { db } from '#lib/db/index.ts';
+import { db, isConditionFailure } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import type { AuthContext } from '#lib/auth.ts';
 import { conflict, forbidden, notFound, payloadTooLarge, unauthenticated } from '#lib/errors.ts';
@@ -210,16 +210,6 @@ async function currentVersion(designId: string): Promise<number | undefined> {
 
 /** 409 with the current version (issue 5 §2: "a stale write gets 409 with the current version"). */
 export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, { version });
-
-/** True for DynamoDB's conditional-check failure, as ElectroDB wraps it. */
-export function isConditionFailure(error: unknown): boolean {
-  const e = error as { name?: string; cause?: { name?: string }; message?: string };
-  return (
-    e?.name === 'ConditionalCheckFailedException' ||
-    e?.cause?.name === 'ConditionalCheckFailedException' ||
-    /conditional request failed/i.test(e?.message ?? '')
-  );
-}
 
 /** Spec 000 §4 / §6: actions a frozen team cannot take. */
 export type FrozenAction = 'create' | 'archive' | 'clone' | 'activate';

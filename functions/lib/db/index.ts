@@ -17,3 +17,13 @@ export function db(): Entities {
 export function resetDb(): void {
   entities = undefined;
 }
+
+/** True for DynamoDB's conditional-check failure, as ElectroDB wraps it. */
+export function isConditionFailure(error: unknown): boolean {
+  const e = error as { name?: string; cause?: { name?: string }; message?: string };
+  return (
+    e?.name === 'ConditionalCheckFailedException' ||
+    e?.cause?.name === 'ConditionalCheckFailedException' ||
+    /conditional request failed/i.test(e?.message ?? '')
+  );
+}
