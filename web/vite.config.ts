@@ -14,7 +14,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { STAMPS, writeBuildStamp } from '../infra/build-stamp.ts';
+import { STAMPS, writeBuildStamp } from '../shared/build-stamp.ts';
 
 /** Absolute path of a folder given relative to this file (POSIX paths: Linux and Lambda). */
 const here = (relative: string): string =>
@@ -27,7 +27,7 @@ const filesUnder = (dir: string): string[] =>
     .map((entry) => join(entry.parentPath, entry.name));
 
 /**
- * Records what the build read (infra/build-stamp.ts), so `npm run preview` builds the SPA only
+ * Records what the build read (shared/build-stamp.ts), so `npm run preview` builds the SPA only
  * when its sources changed.
  */
 const buildStamp = (): Plugin => {

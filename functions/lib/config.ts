@@ -6,7 +6,7 @@
  * from SSM/Secrets Manager names in AWS, never from plain variables in the template.
  */
 import { z } from 'zod';
-import { localBucketName } from '#infra/definitions.ts';
+import { localBucketName } from '#shared/resources.ts';
 
 const optional = z
   .string()

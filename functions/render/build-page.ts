@@ -8,7 +8,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STAMPS, writeBuildStamp } from '#infra/build-stamp.ts';
+import { STAMPS, writeBuildStamp } from '#shared/build-stamp.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pageDir = join(here, 'page');
@@ -61,7 +61,7 @@ async function copyFonts(): Promise<void> {
 
 /**
  * Builds the render page into `functions/render/page/dist` and records its sources
- * (`infra/build-stamp.ts`), so `npm start` rebuilds it only when they change.
+ * (`shared/build-stamp.ts`), so `npm start` rebuilds it only when they change.
  * @throws esbuild's error when the page does not compile
  */
 export async function buildRenderPage(): Promise<void> {

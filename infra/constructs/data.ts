@@ -1,12 +1,12 @@
 /**
  * The data resources: the single DynamoDB table and the S3 buckets, built from the plain-data
- * definitions the local stack also uses (infra/definitions.ts; DESIGN.md §4, §7).
+ * definitions the local stack also uses (shared/resources.ts; DESIGN.md §4, §7).
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { BUCKETS, TABLE, type BucketDefinition, type BucketRole } from '../definitions.ts';
+import { BUCKETS, TABLE, type BucketDefinition, type BucketRole } from '#shared/resources.ts';
 
 /** How long access logs (S3 server access logs, CloudFront standard logs) are kept, days. */
 export const ACCESS_LOG_RETENTION_DAYS = 90;

@@ -17,7 +17,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { Feature } from '#shared/routes.ts';
-import { TABLE } from '../definitions.ts';
+import { TABLE } from '#shared/resources.ts';
 
 /** The repository root (holds package.json, package-lock.json, node_modules, functions/). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));

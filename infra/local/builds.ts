@@ -1,10 +1,10 @@
 /**
  * `npm start` and `npm run preview` build what they serve when it is missing or stale, so a
  * fresh clone needs no build command first (docs/decisions.md "Builds on start"). A build runs
- * only when a source it read changed (`infra/build-stamp.ts`), so a second start stays fast.
+ * only when a source it read changed (`shared/build-stamp.ts`), so a second start stays fast.
  */
 import { join } from 'node:path';
-import { REPO_ROOT, STAMPS, staleReason } from '../build-stamp.ts';
+import { REPO_ROOT, STAMPS, staleReason } from '#shared/build-stamp.ts';
 
 /**
  * Builds the render page bundle, and with `spa` the SPA into `dist/web`, when missing or stale.

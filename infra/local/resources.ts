@@ -1,5 +1,5 @@
 /**
- * Creates the table and the buckets from infra/definitions.ts, the definitions the CDK stack
+ * Creates the table and the buckets from shared/resources.ts, the definitions the CDK stack
  * uses (issue: foundation §3). Idempotent: existing resources are kept, and an older local
  * table gets the GSIs added since it was made (its data stays).
  */
@@ -17,7 +17,7 @@ import {
   PutBucketLifecycleConfigurationCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { BUCKETS, TABLE, type BucketRole } from '../definitions.ts';
+import { BUCKETS, TABLE, type BucketRole } from '#shared/resources.ts';
 
 const gsiDefinition = (g: (typeof TABLE.globalSecondaryIndexes)[number]) => ({
   IndexName: g.indexName,

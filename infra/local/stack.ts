@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { resetClients, dynamoClient, s3Client } from '#lib/clients.ts';
 import { config, resetConfig } from '#lib/config.ts';
 import { resetDb } from '#lib/db/index.ts';
-import { BUCKETS, localBucketName, type BucketRole } from '../definitions.ts';
+import { BUCKETS, localBucketName, type BucketRole } from '#shared/resources.ts';
 import { ensureBuckets, ensureTable } from './resources.ts';
 import { gatewayListener, staticSpa, type SpaHandler } from './gateway.ts';
 import { freePort, killChildren, startDynamo, startS3, type RunningService } from './services.ts';

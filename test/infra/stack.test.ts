@@ -10,7 +10,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, ROUTES, routeKey } from '#shared/routes.ts';
-import { BUCKETS, TABLE } from '#infra/definitions.ts';
+import { BUCKETS, TABLE } from '#shared/resources.ts';
 import { createApp, type PicSnippetsStack } from '#infra/stack.ts';
 import { API_ORIGIN_ID } from '#infra/constructs/router-function.ts';
 import { INTERNAL_FUNCTIONS, PROJECT_ROOT } from '#infra/constructs/handler-function.ts';

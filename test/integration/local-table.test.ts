@@ -10,7 +10,7 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { TABLE } from '#infra/definitions.ts';
+import { TABLE } from '#shared/resources.ts';
 import { ensureTable } from '#infra/local/resources.ts';
 import { useLocalStack } from '../support/stack.ts';
 

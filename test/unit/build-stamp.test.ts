@@ -1,12 +1,12 @@
 /**
- * Build stamps (infra/build-stamp.ts; docs/decisions.md "Builds on start"): `npm start` builds
+ * Build stamps (shared/build-stamp.ts; docs/decisions.md "Builds on start"): `npm start` builds
  * again exactly when an input the bundler read changed or went away, or the output is missing.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, staleReason, writeBuildStamp } from '#infra/build-stamp.ts';
+import { REPO_ROOT, staleReason, writeBuildStamp } from '#shared/build-stamp.ts';
 
 // Under dist/ (ignored by git), since stamps record repository-relative paths.
 const dir = join(REPO_ROOT, 'dist', '.test-build-stamp');

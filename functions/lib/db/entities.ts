@@ -1,6 +1,6 @@
 /**
  * The single-table entities (DESIGN.md §4), declared once with ElectroDB over the key layout in
- * infra/definitions.ts. Entities are built per table name and client, so the local stack, tests
+ * shared/resources.ts. Entities are built per table name and client, so the local stack, tests
  * (in-memory DynamoDB Local on a free port) and AWS share one declaration.
  *
  * Access patterns served here (the foundation's slice; later issues add their own):
@@ -14,7 +14,7 @@
  */
 import { Entity, Service } from 'electrodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '#infra/definitions.ts';
+import { TABLE } from '#shared/resources.ts';
 
 const SERVICE = 'picsnippets';
 const now = () => new Date().toISOString();

@@ -4,7 +4,9 @@
  * `dist/.stamps/` listing every source file the bundler read (outside node_modules), plus the
  * lock file and the build's own config, each with its size and modification time.
  *
- * No dependencies beyond Node, so the Vite config and the render page build can both import it.
+ * No dependencies beyond Node, so the Vite config, the render page build (functions/render) and
+ * the local stack can all import it; it lives in shared/ because `functions/` never imports
+ * `infra/` (docs/decisions.md "Module boundaries").
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
