@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { createDesign, signedIn } from '../support/designs.ts';
-import { useLocalStack } from '../support/stack.ts';
+import { pollUntil, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { POLL, snap } from '../support/aria.ts';
 import { openEditorPage } from '../support/editor-page.ts';
@@ -88,9 +88,20 @@ describe('fonts at editor load', () => {
 
       const first = await openEditorPage(browser(), base, fallback, WIDE);
       await photoPainted(first.page);
-      // Drawn with the default font: settled once the fonts are in and a frame has passed.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const drawnByDefault = await canvasPixels(first.page);
+      // Drawn with the default font: settled once the fonts are in and the canvases stay the
+      // same over two frames.
+      const { before: drawnByDefault } = await pollUntil(
+        'the canvas settled',
+        async () => {
+          const before = await canvasPixels(first.page);
+          await first.page.evaluate(
+            () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+          );
+          return { before, after: await canvasPixels(first.page) };
+        },
+        ({ before, after }) => before === after,
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
       expect(first.errors).toEqual([]);
       await first.page.close();
 

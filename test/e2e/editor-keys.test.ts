@@ -22,6 +22,7 @@ import { useTestBrowser } from '../support/browser.ts';
 import { POLL, TIMEOUT_MS, byRole, findByRole, press, snap, waitForText } from '../support/aria.ts';
 import { DEMO_USER, openEditorPage } from '../support/editor-page.ts';
 import { makeTtf } from '../support/fonts.ts';
+import { shiftPageClock } from '../support/page-clock.ts';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
@@ -79,7 +80,8 @@ describe('editor keys, overlay and QR saves', () => {
       await field.focus();
       await page.keyboard.press('End');
       await page.keyboard.type(' Hello', { delay: 20 });
-      await new Promise((r) => setTimeout(r, 1300)); // longer than the 1000 ms merge window
+      // A pause longer than the 1000 ms merge window, on the page's clock.
+      await shiftPageClock(page, 1300);
       await page.keyboard.type(' world', { delay: 20 });
       expect(await valueOf(page, 'textbox', 'Text')).toBe(`${added} Hello world`);
       await withControl(page, 'z');
@@ -269,14 +271,13 @@ describe('editor keys, overlay and QR saves', () => {
         hidden: true,
         timeout: TIMEOUT_MS,
       });
-      const until = Date.now() + TIMEOUT_MS;
-      let stickers: unknown[] = [{}];
-      while (stickers.length > 0 && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 250));
-        stickers = (await api.request('GET', `/api/pic-snippet/${design.id}`)).json
-          .graphics_data as unknown[];
-      }
-      expect(stickers).toEqual([]);
+      await expect
+        .poll(
+          async () =>
+            (await api.request('GET', `/api/pic-snippet/${design.id}`)).json.graphics_data,
+          POLL,
+        )
+        .toEqual([]);
       await snap(page, 'e2e-editor-keys-5-qr-deleted');
       expect(errors).toEqual([]);
     },

@@ -17,6 +17,7 @@ import { useTestBrowser } from '../support/browser.ts';
 import {
   byRole,
   findByRole,
+  POLL,
   press,
   signIn,
   snap,
@@ -206,11 +207,7 @@ describe('export screen', () => {
       await page.waitForFunction(() => !('__beforeReload' in window), { timeout: 60_000 });
       await findByRole(page, 'combobox', 'Platform');
       // The second window closed itself: only the export screen is left.
-      const deadline = Date.now() + TIMEOUT_MS;
-      while ((await context.pages()).length > 1 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect((await context.pages()).length).toBe(1);
+      await expect.poll(async () => (await context.pages()).length, POLL).toBe(1);
       expect(errors).toEqual([]);
       await context.close();
     },

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { POLL, TIMEOUT_MS, signIn, waitForText } from '../support/aria.ts';
+import { advancePageClock, fakePageClock, pageIntervals } from '../support/page-clock.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -172,31 +173,41 @@ describe('sign-in page', () => {
   it('keeps a signed-in session alive with PUT /spark/token once 240 s have passed', async () => {
     const context = await browser().createBrowserContext();
     const page = await context.newPage();
-    // The page's clock can be moved forward; timers keep their real pace (checks every 5 s).
+    // The page's clock stands still until the test moves it; its check every 5 s runs as the
+    // clock passes each 5 s (spec 001 §7), so 240 s take no waiting.
+    await fakePageClock(page);
+    // The page's calls of /spark/token: the check calls fetch at once, so a call is listed here
+    // as soon as the clock has passed the check that made it (the network's events come later).
     await page.evaluateOnNewDocument(() => {
-      const realNow = Date.now.bind(Date);
-      let offset = 0;
-      Date.now = () => realNow() + offset;
-      (window as unknown as { advanceClock: (ms: number) => void }).advanceClock = (ms) => {
-        offset += ms;
+      const w = window as unknown as { refreshCalls: string[] };
+      w.refreshCalls = [];
+      const realFetch = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        if (String(input).endsWith('/spark/token')) w.refreshCalls.push(init?.method ?? 'GET');
+        return realFetch(input, init);
       };
     });
+    const refreshCalls = () =>
+      page.evaluate(() => (window as unknown as { refreshCalls: string[] }).refreshCalls);
     const refreshes: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/spark/token')) refreshes.push(request.method());
     });
     const base = stack().url;
     await signIn(page, base, 'demo@example.com', 'demo-password');
+    // Signed in: the check is set.
+    await expect.poll(() => pageIntervals(page), POLL).toBe(1);
 
-    // Two checks (10 s) with the clock unmoved: no refresh yet.
-    await new Promise((r) => setTimeout(r, 10_500));
-    expect(refreshes).toEqual([]);
-    await page.evaluate(() =>
-      (window as unknown as { advanceClock: (ms: number) => void }).advanceClock(241_000),
-    );
-    const response = await page.waitForResponse((r) => r.url().endsWith('/spark/token'), {
+    // 47 checks, up to 235 s: no refresh yet.
+    await advancePageClock(page, 235_000);
+    expect(await refreshCalls()).toEqual([]);
+    // The check at 240 s refreshes, once.
+    const answered = page.waitForResponse((r) => r.url().endsWith('/spark/token'), {
       timeout: TIMEOUT_MS,
     });
+    await advancePageClock(page, 5_000);
+    expect(await refreshCalls()).toEqual(['PUT']);
+    const response = await answered;
     expect(response.request().method()).toBe('PUT');
     expect(response.status()).toBe(200);
     expect(refreshes).toEqual(['PUT']);

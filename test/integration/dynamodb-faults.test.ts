@@ -15,7 +15,7 @@ import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
 import type { TestClient } from '../support/client.ts';
-import { useLocalStack } from '../support/stack.ts';
+import { pollUntil, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ dynamoOnDisk: true });
 
@@ -142,29 +142,65 @@ describe('DynamoDB stopped under load', () => {
       loop('render-new', () => fetch(`${url}/r/demo-welcome.jpg?first_name=New${++n}&__preview=1`)),
       loop('health', () => fetch(`${url}/api/health`), 100),
     ];
-    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const kinds = ['read', 'write', 'list', 'render-seen', 'render-new', 'health'] as const;
+    /** The answers to requests sent from `from` on (ms since the epoch), of `kind` if given. */
+    const sentSince = (from: number, kind?: Kind) =>
+      observed.filter((o) => o.startedAt >= from && (kind === undefined || o.kind === kind));
+    // Each stretch lasts until what it needs was observed, not a fixed time: on a loaded machine
+    // the load is slower. The deadlines only bound a hang.
+    const settle = { timeoutMs: 60_000, intervalMs: 100 };
 
-    await wait(1500);
+    // The load runs: every kind answered 200 before the fault.
+    await pollUntil(
+      'every kind answered 200 before the fault',
+      () =>
+        Promise.resolve(kinds.map((k) => sentSince(0, k).filter((o) => o.status === 200).length)),
+      (counts) => counts.every((c) => c > 0),
+      settle,
+    );
     const stopping = Date.now();
     await stack().dynamo.stop();
     const downAt = Date.now();
-    await wait(4000);
+    // Down until enough was answered for the checks below: API calls, health and renders, and
+    // renders of both kinds after the second for which the render service keeps a design.
+    await pollUntil(
+      'answers while DynamoDB is down',
+      () =>
+        Promise.resolve({
+          api: sentSince(downAt).filter((o) => ['read', 'write', 'list'].includes(o.kind)).length,
+          health: sentSince(downAt, 'health').length,
+          renders: sentSince(downAt).filter((o) => o.kind.startsWith('render')).length,
+          seenLater: sentSince(downAt + 1500, 'render-seen').length,
+          newLater: sentSince(downAt + 1500, 'render-new').length,
+        }),
+      (n) => n.api > 10 && n.health > 3 && n.renders > 3 && n.seenLater > 0 && n.newLater > 0,
+      settle,
+    );
     const starting = Date.now();
     await stack().dynamo.start();
     const upAt = Date.now();
     // Recovered: the API and health answer 200 again without any restart of the gateway.
-    let recoveredAt: number | undefined;
-    while (Date.now() - upAt < 30_000) {
-      const ok = observed.filter((o) => o.startedAt >= upAt && o.status === 200);
-      if (ok.some((o) => o.kind === 'read') && ok.some((o) => o.kind === 'health')) {
-        recoveredAt = Math.max(
-          ...(['read', 'health'] as const).map((k) => ok.find((o) => o.kind === k)!.endedAt),
-        );
-        break;
-      }
-      await wait(100);
+    const firstOks = await pollUntil(
+      'the API and health answer 200 again',
+      () =>
+        Promise.resolve(
+          (['read', 'health'] as const).map((k) =>
+            sentSince(upAt, k).find((o) => o.status === 200),
+          ),
+        ),
+      (oks) => oks.every((o) => o !== undefined),
+      { timeoutMs: 30_000, intervalMs: 100 },
+    ).catch(() => undefined); // checked below, after the figures are printed
+    const recoveredAt = firstOks && Math.max(...firstOks.map((o) => o!.endedAt));
+    // Every kind answered twice after that: the last answers are checked below.
+    if (recoveredAt !== undefined) {
+      await pollUntil(
+        'answers after the recovery',
+        () => Promise.resolve(kinds.map((k) => sentSince(recoveredAt, k).length)),
+        (counts) => counts.every((c) => c >= 2),
+        settle,
+      );
     }
-    await wait(1500);
     running = false;
     await Promise.all(workers);
 
@@ -236,7 +272,7 @@ describe('DynamoDB stopped under load', () => {
       expect(o.bytes!.equals(seenBefore)).toBe(true);
 
     const after = observed.filter((o) => phase(o) === 'after');
-    for (const kind of ['read', 'write', 'list', 'render-seen', 'render-new', 'health'] as const) {
+    for (const kind of kinds) {
       const last = after.filter((o) => o.kind === kind).at(-1);
       expect(last?.status, kind).toBe(200);
       if (kind.startsWith('render')) expect(last?.cacheControl).not.toBe('no-store');

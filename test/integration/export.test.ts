@@ -10,7 +10,7 @@ import type { TestClient } from '../support/client.ts';
 import { TestClient as Client } from '../support/client.ts';
 import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
 import { buildRenderUrl } from '#shared/export-url.ts';
-import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { fetchImage, meanDifference, pollUntil, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack();
 const { db } = await import('#lib/db/index.ts');
@@ -328,11 +328,15 @@ describe('POST /api/pic-snippet/{id}/cache-id (Generate; docs/export.md "Cache i
       flip_x: true,
     });
     expect(edit.status).toBe(200);
-    // The render service keeps a design for a second (functions/render/handler.ts).
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The render service keeps a design for a second (functions/render/handler.ts): the URL
+    // without a cache id draws the edit once that second is over.
     const band = photoBand(before.width);
-    const edited = await fetchImage(urlFor(undefined, 'Ana'));
-    expect(meanDifference(edited.pixels, before.pixels, before.width, band)).toBeGreaterThan(5);
+    const edited = await pollUntil(
+      'the edit drawn',
+      () => fetchImage(urlFor(undefined, 'Ana')),
+      (img) => meanDifference(img.pixels, before.pixels, before.width, band) > 5,
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
 
     const again = await fetchImage(sentUrl);
     expect(again.res.status).toBe(200);

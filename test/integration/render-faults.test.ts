@@ -6,7 +6,7 @@
  * (answers by kind, time until the renderer is back) are printed, not asserted as times.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchImage, useLocalStack } from '../support/stack.ts';
+import { fetchImage, pollUntil, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack();
 
@@ -19,10 +19,20 @@ describe('Chromium killed under load', () => {
   it('answers every request with an image, and health waits for the relaunch', async () => {
     const { getBrowser } = await import('#functions/render/browser.ts');
     const browser = await getBrowser();
+    let answered = 0;
     const burst = Array.from({ length: 12 }, (_, i) =>
-      fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Burst${i}${Date.now()}`),
+      fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Burst${i}${Date.now()}`).finally(
+        () => (answered += 1),
+      ),
     );
-    await new Promise((r) => setTimeout(r, 150));
+    // In the middle of the burst: the renderer has drawn for it (an answer came), more to come.
+    await pollUntil(
+      'a first answer of the burst',
+      () => Promise.resolve(answered),
+      (n) => n > 0,
+      { intervalMs: 5 },
+    );
+    const answeredBeforeKill = answered;
     const killedAt = Date.now();
     browser.process()?.kill('SIGKILL');
 
@@ -50,7 +60,8 @@ describe('Chromium killed under load', () => {
     const fallbacks = answers.filter((a) => a.res.headers.get('cache-control') === 'no-store');
     console.log(
       `Chromium killed under load: ${answers.length} answers, ${answers.length - fallbacks.length} ` +
-        `real renders, ${fallbacks.length} fallbacks (no-store); renderer back after ${backAfterMs} ms`,
+        `real renders, ${fallbacks.length} fallbacks (no-store), ${answeredBeforeKill} answered ` +
+        `before the kill; renderer back after ${backAfterMs} ms`,
     );
 
     // After the relaunch, a new value is a real render again.

@@ -4,7 +4,7 @@
  * the team's uploaded font — from the product's own bucket, and an unknown family falls back to
  * the default font. Chromium, DynamoDB Local and s3rver are real.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { TestClient } from '../support/client.ts';
 import { makeTtf } from '../support/fonts.ts';
 import { putDesign } from '../support/render-designs.ts';
@@ -74,8 +74,11 @@ describe('fonts in the render page', () => {
     const stored = await demo.request('POST', '/storeFont', form);
     expect(stored.status).toBe(201);
     // The render service re-reads a team's font list at most every 3 s for an unknown family
-    // (an earlier test rendered one for this team).
-    await new Promise((resolve) => setTimeout(resolve, 3100));
+    // (an earlier test rendered one for this team): its clock, this process's, is moved past that
+    // rather than waited for.
+    const realNow = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 3100);
+    onTestFinished(() => later.mockRestore());
 
     await designWithFont('font-custom', 'Acme Render');
     await designWithFont('font-custom-other-team', 'Acme Render', 'team-admin');

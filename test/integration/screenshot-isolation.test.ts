@@ -11,23 +11,29 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchImage, useLocalStack } from '../support/stack.ts';
+import { fetchImage, pollUntil, useLocalStack } from '../support/stack.ts';
 import { putDesign } from '../support/render-designs.ts';
 
 let fixture: Server;
 let fixturePort = 0;
 let popupHits = 0;
+let spinHits = 0;
 
 beforeAll(async () => {
   fixture = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const html = (body: string) =>
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html>${body}`);
-    if (path === '/spin.html') return html('<body><script>for(;;){}</script></body>');
+    if (path === '/spin.html') {
+      spinHits += 1;
+      return html('<body><script>for(;;){}</script></body>');
+    }
     if (path === '/green.html') return html('<body style="margin:0;background:#14c828"></body>');
     if (path === '/popup.html') {
+      // Blue when the page got no window from window.open (refused), red when it got one.
       return html(
-        '<body style="margin:0;background:#1434dc"><script>window.open("/popped.html")</script></body>',
+        '<body style="margin:0"><script>document.body.style.background =' +
+          ' window.open("/popped.html") ? "#dc1414" : "#1434dc"</script></body>',
       );
     }
     if (path === '/popped.html') {
@@ -119,7 +125,12 @@ describe('screenshot pages', () => {
         return img;
       },
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // The spinning page is loading in the screenshot browser: now the other design renders.
+    await pollUntil(
+      'the spinning page was requested',
+      () => Promise.resolve(spinHits),
+      (n) => n > 0,
+    );
     const other = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Meanwhile`);
     const otherDone = Date.now();
     expect(other.res.status).toBe(200);
@@ -133,7 +144,7 @@ describe('screenshot pages', () => {
       `spinning page: answered after ${spinDone - started} ms; other design after ${otherDone - started} ms`,
     );
     // The screenshot browser that ran the spinning page was killed (it no longer holds a core)…
-    // (polled briefly: a killed child is gone once Node has reaped it)
+    // (polled: a killed child is gone once Node has reaped it)
     const alive = () => {
       try {
         process.kill(shooter!, 0);
@@ -142,8 +153,11 @@ describe('screenshot pages', () => {
         return false;
       }
     };
-    for (let i = 0; i < 40 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(alive()).toBe(false);
+    await pollUntil(
+      'the spinning page’s browser is gone',
+      () => Promise.resolve(alive()),
+      (a) => !a,
+    );
     // …and a new one comes up for the next page.
     const colour = await stickerColour(`screenIcon1=${page('green.html')}&v=2`);
     expect(colour[1]).toBeGreaterThan(150);
@@ -151,8 +165,9 @@ describe('screenshot pages', () => {
 
   it('refuses popups', async () => {
     const colour = await stickerColour(`screenIcon1=${page('popup.html')}`);
-    expect(colour[2]).toBeGreaterThan(150); // the blue page itself was drawn
-    await new Promise((r) => setTimeout(r, 500));
+    // Blue: window.open gave the page no window, so nothing can load in one later.
+    expect(colour[2]).toBeGreaterThan(150);
+    expect(colour[0]).toBeLessThan(100);
     expect(popupHits).toBe(0);
   });
 });
