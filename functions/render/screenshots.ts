@@ -6,8 +6,11 @@
  */
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { config } from '#lib/config.ts';
-import { captureScreenshot, SCREENSHOT_BUDGET_MS } from '#functions/screenshot/capture.ts';
-import type { ScreenshotResponse } from '#functions/screenshot/handler.ts';
+import {
+  captureScreenshot,
+  SCREENSHOT_BUDGET_MS,
+  type ScreenshotResponse,
+} from '#functions/screenshot/capture.ts';
 import type { UrlGuard } from '#lib/ssrf.ts';
 
 let lambda: LambdaClient | undefined;

@@ -23,6 +23,12 @@ export const SCREENSHOT_BUDGET_MS = 6000;
 /** Pages at once in one screenshot browser. */
 export const SCREENSHOT_CONCURRENCY = 2;
 
+/**
+ * The screenshot function's answer (functions/screenshot/handler.ts), as the render function
+ * reads it: `{ jpeg }` (base64) on success; `{ error }` (a reason word, no URL) otherwise.
+ */
+export type ScreenshotResponse = { jpeg: string } | { error: string };
+
 const MOBILE_USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 PicSnippets/1.0';
 

@@ -9,16 +9,13 @@ import { z } from 'zod';
 import { UrlRefused } from '#lib/ssrf.ts';
 import { logger } from '#lib/logger.ts';
 import { renderGuard } from '#functions/render/dynamic.ts';
-import { captureScreenshot } from './capture.ts';
+import { captureScreenshot, type ScreenshotResponse } from './capture.ts';
 
 /** The invocation's payload: at most 8 KiB of URL (the guard's own limit). */
 export const ScreenshotRequestSchema = z.object({
   url: z.string().min(1).max(8192),
   isMobile: z.boolean(),
 });
-
-/** `{ jpeg }` (base64) on success; `{ error }` (a reason word, no URL) otherwise. */
-export type ScreenshotResponse = { jpeg: string } | { error: string };
 
 /**
  * Lambda entry: a screenshot of the payload's URL.
