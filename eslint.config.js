@@ -1,11 +1,89 @@
-// ESLint flat config: typescript-eslint everywhere, react-hooks for the SPA, eslint-plugin-regexp
-// for every regex; zero warnings (npm run lint passes --max-warnings 0).
+// ESLint flat config: typescript-eslint everywhere, react-hooks and jsx-a11y for the SPA,
+// eslint-plugin-regexp for every regex, import-x for the module boundaries (docs/decisions.md
+// "Module boundaries"); zero warnings (npm run lint passes --max-warnings 0).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
 import vitest from '@vitest/eslint-plugin';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
+
+/**
+ * The public surface of each feature (docs/decisions.md "Module boundaries"): the only modules of
+ * `functions/<feature>/` that another feature may import. Everything else in a feature folder,
+ * its `handler.ts` above all, is private to it. Code that several features need and that belongs
+ * to none goes to functions/lib (server) or shared/ (server and SPA) instead of growing a list.
+ */
+const FEATURE_PUBLIC_MODULES = {
+  auth: ['registration.ts', 'throttle.ts'],
+  billing: [
+    'account.ts',
+    'customers.ts',
+    'payment-methods.ts',
+    'registration.ts',
+    'seats.ts',
+    'subscriptions.ts',
+    'team-deletion.ts',
+  ],
+  bundles: ['store.ts', 'views.ts'],
+  designs: ['create.ts', 'lists.ts', 'store.ts', 'usage.ts', 'views.ts'],
+  fonts: ['list.ts'],
+  images: ['library.ts'],
+  'merge-tags': ['provider-http.ts'],
+  render: ['browser.ts', 'dynamic.ts', 'service.ts'],
+  screenshot: ['capture.ts'],
+  stickers: ['kiosk-packs.ts', 'schemas.ts', 'uploads.ts'],
+  teams: ['members.ts'],
+  templates: ['admin.ts', 'catalogue.ts'],
+};
+
+/** Every feature folder of functions/ (functions/lib is shared code, not a feature). */
+const FEATURES = readdirSync(new URL('./functions/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'lib')
+  .map((entry) => entry.name);
+
+const BOUNDARIES = 'docs/decisions.md "Module boundaries"';
+
+/** `import-x/no-restricted-paths` zones; paths are relative to the repository root. */
+const BOUNDARY_ZONES = [
+  // A feature imports its own modules, functions/lib, and other features' public modules only.
+  ...FEATURES.map((feature) => ({
+    target: `./functions/${feature}`,
+    from: './functions',
+    except: [
+      `./${feature}`,
+      './lib',
+      ...Object.entries(FEATURE_PUBLIC_MODULES)
+        .filter(([owner]) => owner !== feature)
+        .flatMap(([owner, modules]) => modules.map((module) => `./${owner}/${module}`)),
+    ],
+    message: `functions/${feature} may import another feature only through its public modules (FEATURE_PUBLIC_MODULES in eslint.config.js; ${BOUNDARIES}).`,
+  })),
+  {
+    target: './functions/lib',
+    from: './functions',
+    except: ['./lib'],
+    message: `functions/lib is below the features and imports none of them (${BOUNDARIES}).`,
+  },
+  {
+    target: './functions',
+    from: './infra',
+    message: `functions/ never imports infra/: put what both need in shared/ or functions/lib (${BOUNDARIES}).`,
+  },
+  {
+    target: './shared',
+    from: ['./functions', './infra', './web'],
+    message: `shared/ imports only shared/ and packages (${BOUNDARIES}).`,
+  },
+  {
+    target: './web/src',
+    from: ['./functions', './infra'],
+    message: `The SPA reaches the server through the API and shared/, never functions/ or infra/ (${BOUNDARIES}).`,
+  },
+];
 
 export default tseslint.config(
   {
@@ -45,12 +123,37 @@ export default tseslint.config(
     },
   },
   {
+    // Module boundaries (docs/decisions.md "Module boundaries"): no runtime import cycle (type-only
+    // imports are erased, so they may go both ways), and the zones above. Imports resolve as Node
+    // does (package `imports` for #shared/#lib/#functions/#infra, explicit .ts extensions).
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createNodeResolver()],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: BOUNDARY_ZONES },
+      ],
+    },
+  },
+  {
     files: ['web/**/*.{ts,tsx}', 'functions/render/page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
     },
+  },
+  {
+    // Accessibility of the SPA's JSX: the recommended rules of eslint-plugin-jsx-a11y, through
+    // its ESLint 10 fork (same rules; the original's peer range stops at ESLint 9).
+    ...jsxA11y.configs.recommended,
+    files: ['web/src/**/*.tsx'],
   },
   {
     // Tests that can fail (docs/decisions.md "Test lint"): nothing focused or skipped, every test

@@ -29,7 +29,7 @@ export function Tabs<T extends string>({
   const tabId = (tab: T) => `${idBase}-tab-${tab}`;
   const panelId = `${idBase}-panel`;
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
     const at = tabs.findIndex((t) => t.id === active);
     let next: number;
     if (event.key === 'ArrowRight') next = (at + 1) % tabs.length;
@@ -46,7 +46,7 @@ export function Tabs<T extends string>({
 
   return (
     <div className="tabs">
-      <div role="tablist" aria-label={label} className="tabs__list" onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label={label} className="tabs__list">
         {tabs.map((tab) => (
           <button
             key={tab.id}
@@ -57,6 +57,7 @@ export function Tabs<T extends string>({
             aria-selected={tab.id === active}
             aria-controls={panelId}
             tabIndex={tab.id === active ? 0 : -1}
+            onKeyDown={onKeyDown}
             onClick={() => {
               if (tab.id !== active) onSelect(tab.id, false);
             }}

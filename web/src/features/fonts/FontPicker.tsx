@@ -80,6 +80,9 @@ function FontRow({
     };
   }, [loaded, option.family, option.disabled]);
   return (
+    // An aria-activedescendant listbox: the focus stays in the search box, whose keys move and
+    // pick (onListKeyDown), so an option takes no focus and no key of its own.
+    // eslint-disable-next-line jsx-a11y-x/click-events-have-key-events, jsx-a11y-x/interactive-supports-focus
     <div
       id={id}
       role="option"
@@ -257,13 +260,21 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
     }
   };
 
-  const onKeyDown = (e: ReactKeyboardEvent) => {
-    if (e.key === 'Escape') {
+  /** Escape in the open picker closes it and gives the focus back to the button. */
+  const onPanelKeyDown = (e: ReactKeyboardEvent) => {
+    if (e.key === 'Escape' && open) {
       e.preventDefault();
       e.stopPropagation();
       close(true);
-      return;
     }
+  };
+
+  /**
+   * The listbox keys, on the search box (the combobox) and the listbox: Enter picks the active
+   * option, arrows, Page Up/Down and Home/End move it. The category select and the upload button
+   * keep their own keys.
+   */
+  const onListKeyDown = (e: ReactKeyboardEvent) => {
     if (e.key === 'Enter') {
       e.preventDefault();
       const option = options[active];
@@ -309,7 +320,9 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
   const categories = groups ? fontCategories(groups) : [ALL_FONTS, UPLOADED];
 
   return (
-    <div className="font-picker" ref={rootRef}>
+    // role="presentation": the handler only catches Escape bubbling up from the button and the
+    // panel's controls; the wrapper itself is not interactive.
+    <div className="font-picker" ref={rootRef} role="presentation" onKeyDown={onPanelKeyDown}>
       <button
         ref={buttonRef}
         type="button"
@@ -326,12 +339,7 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
         </span>
       </button>
       {open && (
-        <div
-          className="font-picker__panel"
-          role="group"
-          aria-label="Choose a font"
-          onKeyDown={onKeyDown}
-        >
+        <div className="font-picker__panel" role="group" aria-label="Choose a font">
           <div className="font-picker__filters">
             <label className="font-picker__field">
               <span className="font-picker__label">Category</span>
@@ -361,6 +369,7 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
                 value={search}
                 placeholder="Font name"
                 onChange={(e) => setSearch(e.target.value)}
+                onKeyDown={onListKeyDown}
               />
             </label>
           </div>
@@ -383,6 +392,7 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
             role="listbox"
             aria-label="Fonts"
             tabIndex={-1}
+            onKeyDown={onListKeyDown}
             className="font-picker__list"
             hidden={!groups || options.length === 0}
             style={{ height: FONT_LIST_HEIGHT }}

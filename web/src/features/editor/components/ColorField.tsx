@@ -93,9 +93,12 @@ export function ColorField({
   });
 
   return (
+    // role="presentation": the handler only catches Escape bubbling up from the button and the
+    // popover's controls; the wrapper itself is not interactive.
     <div
       className="text-colour"
       ref={root}
+      role="presentation"
       onKeyDown={(event) => {
         if (event.key === 'Escape' && open) {
           event.stopPropagation();

@@ -58,9 +58,12 @@ function Disclosure({ label, children }: { label: string; children: ReactNode })
     return () => window.removeEventListener('pointerdown', outside);
   }, [open]);
   return (
+    // role="presentation": the handler only catches Escape bubbling up from the button and the
+    // panel's controls; the wrapper itself is not interactive.
     <div
       className="image-tools__menu"
       ref={root}
+      role="presentation"
       onKeyDown={(e) => {
         if (e.key === 'Escape' && open) {
           e.stopPropagation();

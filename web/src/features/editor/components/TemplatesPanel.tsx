@@ -480,8 +480,11 @@ function TemplateTile({
         {template.title}
       </p>
       {admin && (
+        // role="presentation": the handler only catches Escape bubbling up from the menu button
+        // and the menu's items; the wrapper itself is not interactive.
         <div
           className="template-tile__menu"
+          role="presentation"
           onKeyDown={(event) => {
             if (event.key === 'Escape') setMenu(null);
           }}
