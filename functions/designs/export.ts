@@ -33,11 +33,7 @@ import { validationFailed, type FieldErrors } from '#lib/errors.ts';
 import { json, route, type ApiResult, type RouteDefinition } from '#lib/http.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
-import {
-  KLAVIYO_STOREFRONTS,
-  providerOf,
-  type ProviderValue,
-} from '#shared/providers/index.ts';
+import { KLAVIYO_STOREFRONTS, providerOf, type ProviderValue } from '#shared/providers/index.ts';
 import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
 import { db } from '#lib/db/index.ts';
 import { cacheIdOf } from '#functions/render/service.ts';

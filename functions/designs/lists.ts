@@ -22,7 +22,6 @@ export const PAGE_SIZE = 15;
 /** Deepest page served without a cursor: reading from the start costs one item per row skipped. */
 export const MAX_PAGE_WITHOUT_CURSOR = 200;
 
-
 /** The index and direction of each sort: newest, most viewed first; names A to Z. */
 const SORT_INDEX = {
   '': { index: 'byListUpdated', order: 'desc' },

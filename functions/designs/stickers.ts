@@ -17,10 +17,7 @@ import {
 } from '#shared/contract/designs.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { StickerSchema, type DesignDocument, type Sticker } from '#shared/design.ts';
-import {
-  dynamicStickerParamName,
-  fallbackProblem,
-} from '#shared/dynamic-stickers.ts';
+import { dynamicStickerParamName, fallbackProblem } from '#shared/dynamic-stickers.ts';
 
 export { dynamicStickerParamName, fallbackProblem };
 

@@ -12,12 +12,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { invalidatePaths } from '#lib/cdn.ts';
 import { conflict, notFound } from '#lib/errors.ts';
-import {
-  MAX_INPUT_PIXELS,
-  readImageFile,
-  storeUserFile,
-  withdrawUserFile,
-} from '#lib/uploads.ts';
+import { MAX_INPUT_PIXELS, readImageFile, storeUserFile, withdrawUserFile } from '#lib/uploads.ts';
 import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 
 /** Spec 000 §5/§8: the message for a file whose extension is not allowed. */

@@ -10,12 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
 import { conflict, notFound, validationFailed } from '#lib/errors.ts';
-import {
-  deleteUserFile,
-  readImageFile,
-  storeUserFile,
-  withdrawUserFile,
-} from '#lib/uploads.ts';
+import { deleteUserFile, readImageFile, storeUserFile, withdrawUserFile } from '#lib/uploads.ts';
 import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 import { BAD_EXTENSION, IMAGE_EXTENSIONS, UPLOAD_MESSAGES } from '#functions/images/library.ts';
 import { stickerFromRaster, stickerThumb } from './images.ts';

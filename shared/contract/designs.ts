@@ -172,7 +172,6 @@ export const LinkBody = z.looseObject({
   html_link_url: z.string().nullish(),
 });
 
-
 /** `POST /api/pic-snippet`: a new design on a library or upload photo. */
 export const CreateDesignBody = z.object({
   image_id: z.string({ error: 'The image id field is required.' }).trim().min(1, {

@@ -156,8 +156,8 @@ describe('data', () => {
   });
 
   it("denies CloudFront a deleted upload (tagged withdrawn) in the assets bucket's policy", () => {
-    const assets = ofType('AWS::S3::BucketPolicy').find(
-      ([, p]) => JSON.stringify(p.Properties.Bucket).includes('DataAssetsBucket'),
+    const assets = ofType('AWS::S3::BucketPolicy').find(([, p]) =>
+      JSON.stringify(p.Properties.Bucket).includes('DataAssetsBucket'),
     )![1];
     const statements = (
       assets.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }

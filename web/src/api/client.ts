@@ -10,13 +10,7 @@
  * single shape (spec 001 §8, error catalogue).
  */
 
-import type {
-  AnswerOf,
-  BodyOf,
-  ContractKey,
-  ParamsOf,
-  QueryOf,
-} from '#shared/contract/index.ts';
+import type { AnswerOf, BodyOf, ContractKey, ParamsOf, QueryOf } from '#shared/contract/index.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

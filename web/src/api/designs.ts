@@ -6,10 +6,7 @@
  * Answers are checked at the edge: list rows and designs without an `id` are dropped or
  * refused, optional fields get safe defaults, so the screens can trust what they get.
  */
-import type {
-  DesignCard as ContractDesignCard,
-  Design,
-} from '#shared/contract/designs.ts';
+import type { DesignCard as ContractDesignCard, Design } from '#shared/contract/designs.ts';
 import { api, ApiError, call } from './client.ts';
 
 /** The dashboard sorts (spec 000 §2 "sortby: empty = last updated, created, name, views"). */
@@ -141,8 +138,7 @@ export async function fetchDesignList(
         : (await call('GET /getArchived', { query, signal })).archived;
     return {
       cards: answer.data,
-      next:
-        answer.next_page === null ? null : { page: answer.next_page, cursor: answer.cursor },
+      next: answer.next_page === null ? null : { page: answer.next_page, cursor: answer.cursor },
     };
   }
   const { path, key } = LIST_CALLS[view];
