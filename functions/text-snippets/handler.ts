@@ -6,10 +6,18 @@
  * a write given a stale `version` answers 409 and changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route, type RouteContext } from '#lib/http.ts';
-import type { DesignDocument, TextTransformKey } from '#shared/design.ts';
+import {
+  AddParameterBody,
+  CheckFormatingBody,
+  DeleteParametersBody,
+  TargetBody,
+  TargetQuery,
+  UpdateParameterBody,
+} from '#shared/contract/text-snippets.ts';
+import type { DesignDocument } from '#shared/design.ts';
 import {
   addParameter,
   changeParameterTextTransform,
@@ -25,37 +33,10 @@ import {
   type DesignTarget,
 } from './parameters.ts';
 
-const transformKey = z.enum(['allCaps', 'lowerCase', 'upperCase', 'noSpaces'], {
-  error: 'The selected text transform is invalid.',
-}) satisfies z.ZodType<TextTransformKey>;
-
-/** `pic_snippet_id` and `version`, in the body or (for DELETE) the query string. */
-const targetFields = {
-  pic_snippet_id: z.string().min(1).max(128).optional(),
-  version: z.coerce.number().int().positive().optional(),
-};
-const targetQuery = z.object(targetFields);
-
-/**
- * The fields of a parameter a caller may send (spec 000 §3), types only: the rules and their
- * messages are the operations' (shared/parameters.ts), so server and editor answer alike.
- */
-const parameterFields = {
-  ...targetFields,
-  param_name: z.string().max(1000).optional(),
-  param_default_value: z.string().max(10_000).nullable().optional(),
-  text_transform: z
-    .object({
-      checkFormating: z.boolean().optional(),
-      formatOptionKey: transformKey.nullable().optional(),
-    })
-    .optional(),
-};
-
 /** What every route's context carries: the target fields in the body and the query. */
 type TargetContext = RouteContext<
   { pic_snippet_id?: string; version?: number },
-  z.infer<typeof targetQuery>
+  z.infer<typeof TargetQuery>
 >;
 
 /** The design a call acts on; 422 on `pic_snippet_id` when neither body nor query names it. */
@@ -88,14 +69,8 @@ async function answerWrite<R extends { document: DesignDocument }>(
 export const handler = featureHandler('text-snippets', {
   /** Adds a parameter with a default name, suffixed if taken (spec 000 §4); 201. */
   'POST /api/text-snippet/{id}/parameter': route({
-    body: z.object({
-      ...parameterFields,
-      id: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'The id may hold only letters, digits, _ and -.')
-        .optional(),
-    }),
-    query: targetQuery,
+    body: AddParameterBody,
+    query: TargetQuery,
     handle: async (ctx) => {
       const textSnippetId = ctx.params.id!;
       return answerWrite(ctx, 201, (doc) => addParameter(doc, textSnippetId, ctx.body, randomUUID));
@@ -104,8 +79,8 @@ export const handler = featureHandler('text-snippets', {
 
   /** Renames (placeholders follow), sets the fallback or the text transform (spec 000 §5). */
   'PUT /api/text-snippet/{id}/parameter/{parameterId}': route({
-    body: z.object(parameterFields),
-    query: targetQuery,
+    body: UpdateParameterBody,
+    query: TargetQuery,
     handle: async (ctx) => {
       const { id, parameterId } = ctx.params as { id: string; parameterId: string };
       return answerWrite(ctx, 200, (doc) => updateParameter(doc, id, parameterId, ctx.body));
@@ -114,8 +89,8 @@ export const handler = featureHandler('text-snippets', {
 
   /** Removes a parameter and its placeholders; answers it as it was (for undo, spec 000 §4). */
   'DELETE /api/text-snippet/{id}/parameter/{parameterId}': route({
-    body: z.object(targetFields),
-    query: targetQuery,
+    body: TargetBody,
+    query: TargetQuery,
     handle: async (ctx) => {
       const { id, parameterId } = ctx.params as { id: string; parameterId: string };
       return answerWrite(ctx, 200, (doc) => removeParameter(doc, id, parameterId));
@@ -124,15 +99,8 @@ export const handler = featureHandler('text-snippets', {
 
   /** Removes several parameters of one text snippet, all or nothing (spec 000 §7). */
   'DELETE /api/text-snippet/delete-parameters': route({
-    body: z.object({
-      ...targetFields,
-      textSnippetId: z.string({ error: 'The text snippet id field is required.' }).min(1),
-      parameterIds: z
-        .array(z.string().min(1), { error: 'The parameter ids field is required.' })
-        .min(1, 'The parameter ids field is required.')
-        .max(500),
-    }),
-    query: targetQuery,
+    body: DeleteParametersBody,
+    query: TargetQuery,
     handle: async (ctx) => {
       const { textSnippetId, parameterIds } = ctx.body;
       return answerWrite(ctx, 200, (doc) => removeParameters(doc, textSnippetId, parameterIds));
@@ -145,12 +113,8 @@ export const handler = featureHandler('text-snippets', {
    * with neither toggles.
    */
   'POST /api/text-snippet/{id}/parameter/{parameterId}/checkFormating': route({
-    body: z.object({
-      ...targetFields,
-      checkFormating: z.boolean().optional(),
-      formatOptionKey: transformKey.nullable().optional(),
-    }),
-    query: targetQuery,
+    body: CheckFormatingBody,
+    query: TargetQuery,
     handle: async (ctx) => {
       const { id, parameterId } = ctx.params as { id: string; parameterId: string };
       return answerWrite(ctx, 200, (doc) =>
@@ -164,8 +128,8 @@ export const handler = featureHandler('text-snippets', {
    * recipient without a value (transform applied; empty for a blank fallback).
    */
   'POST /api/text-snippet/{id}/parameter/{parameterId}/getParameterData': route({
-    body: z.object(targetFields),
-    query: targetQuery,
+    body: TargetBody,
+    query: TargetQuery,
     handle: async (ctx) => {
       const { id, parameterId } = ctx.params as { id: string; parameterId: string };
       const { parameter, version } = await readParameter(targetOf(ctx), id, parameterId);

@@ -7,12 +7,14 @@
 import type { z } from 'zod';
 import type { RouteContract } from './core.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
+import { TEXT_SNIPPETS_CONTRACT } from './text-snippets.ts';
 
 export * from './core.ts';
 
 /** Every route's contract, by route key. */
 export const CONTRACT = {
   ...DESIGNS_CONTRACT,
+  ...TEXT_SNIPPETS_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */
