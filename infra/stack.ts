@@ -19,6 +19,7 @@ import type { Construct } from 'constructs';
 import { FONTSOURCE_CDN_URL, fontCdnSource } from '#shared/security.ts';
 import { Api } from './constructs/api.ts';
 import { Data } from './constructs/data.ts';
+import { Monitoring } from './constructs/monitoring.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
 import { Render } from './constructs/render.ts';
@@ -45,6 +46,8 @@ export interface PicSnippetsStackProps extends StackProps {
    * hosted families only (docs/fonts.md "Configuration"). Context `fontCdnUrl` (empty: none).
    */
   fontCdnUrl?: string | null;
+  /** Where alarm e-mails go (context `alarmEmail`); absent, alarms notify no one by e-mail. */
+  alarmEmail?: string;
 }
 
 /**
@@ -68,6 +71,7 @@ export class PicSnippetsStack extends Stack {
   readonly render: Render;
   readonly api: Api;
   readonly web: Web;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
     super(scope, id, {
@@ -113,12 +117,18 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      httpApi: this.api.httpApi,
+      table: this.data.table,
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+    });
 
     new CfnOutput(this, 'PublicUrl', { value: this.web.publicUrl });
     new CfnOutput(this, 'DistributionId', { value: this.web.distribution.distributionId });
     new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
     new CfnOutput(this, 'WebBucketName', { value: this.data.buckets.web.bucketName });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
   }
 }
 
@@ -167,10 +177,15 @@ export function createApp(
   const domain = stackProps.domain ?? domainFromContext(app);
   const fontCdnUrl =
     stackProps.fontCdnUrl === undefined ? fontCdnFromContext(app) : stackProps.fontCdnUrl;
+  const alarmEmail: unknown = stackProps.alarmEmail ?? app.node.tryGetContext('alarmEmail');
+  if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !alarmEmail.includes('@'))) {
+    throw new Error('Context alarmEmail must be an e-mail address.');
+  }
   const stack = new PicSnippetsStack(app, 'PicSnippetsStack', {
     ...stackProps,
     ...(domain === undefined ? {} : { domain }),
     ...(fontCdnUrl === undefined ? {} : { fontCdnUrl }),
+    ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, ...stackProps.env },
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

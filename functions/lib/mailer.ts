@@ -9,6 +9,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
+import { METRIC, recordMetric } from './metrics.ts';
 
 export interface Mail {
   to: string;
@@ -51,15 +52,7 @@ export async function sendMail(mail: Mail): Promise<void> {
   };
   if (c.STAGE === 'aws') {
     ses ??= new SESv2Client({ region: c.AWS_REGION, ...sesOptions });
-    await ses.send(
-      new SendEmailCommand({
-        FromEmailAddress: c.MAIL_FROM,
-        Destination: { ToAddresses: [mail.to] },
-        Content: {
-          Simple: { Subject: { Data: mail.subject }, Body: { Text: { Data: mail.text } } },
-        },
-      }),
-    );
+    await sendBySes(ses, c.MAIL_FROM, mail);
   } else {
     await mkdir(c.OUTBOX_DIR, { recursive: true });
     await writeFile(
@@ -70,7 +63,26 @@ export async function sendMail(mail: Mail): Promise<void> {
   // The address's first character and domain only: `a…@example.com`.
   const at = mail.to.indexOf('@');
   const to = at > 0 ? `${mail.to[0]}…${mail.to.slice(at)}` : mail.to;
+  recordMetric(METRIC.mail, 1, ['outcome', 'sent']);
   logger.info('mail sent', { to, subject: mail.subject });
+}
+
+/** One SES send; a refusal is counted (`Mail{outcome=failed}`) and thrown. */
+async function sendBySes(client: SESv2Client, from: string, mail: Mail): Promise<void> {
+  try {
+    await client.send(
+      new SendEmailCommand({
+        FromEmailAddress: from,
+        Destination: { ToAddresses: [mail.to] },
+        Content: {
+          Simple: { Subject: { Data: mail.subject }, Body: { Text: { Data: mail.text } } },
+        },
+      }),
+    );
+  } catch (error) {
+    recordMetric(METRIC.mail, 1, ['outcome', 'failed']);
+    throw error;
+  }
 }
 
 /** The local outbox, newest first. */

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { config } from '#lib/config.ts';
 import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
 import { logger } from '#lib/logger.ts';
+import { METRIC, recordMetric } from '#lib/metrics.ts';
 import { forget, ready, waitFor } from '#lib/readiness.ts';
 import { chromiumExecutable, discardUnpackedChromium } from './chromium-binary.ts';
 import { fontFile } from './fonts.ts';
@@ -192,6 +193,7 @@ async function launch(): Promise<Browser> {
     pagePromise = undefined;
     if (closing) return;
     logger.warn('chromium disconnected; relaunching it');
+    recordMetric(METRIC.chromiumRestart);
     waitFor('renderer', 'relaunching Chromium after it exited');
     // Warm again soon, so the next request does not pay for the launch; not when the process
     // is stopping (Ctrl-C reaches Chromium too, just before the stack's stop closes it).

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
+import { METRIC, recordMetric } from '#lib/metrics.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
@@ -300,6 +301,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     design?: DesignRecord,
     error?: unknown,
   ): Promise<ApiResult> {
+    recordMetric(METRIC.renderFallback, 1, ['reason', cause]);
     logger.warn('render fallback', {
       cause,
       designId: design?.designId,
@@ -385,11 +387,14 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }
+      const total = performance.now() - started;
+      recordMetric(METRIC.render, 1, ['outcome', hit]);
+      recordMetric(METRIC.renderMs, total);
       const result = image(body, CONTENT_TYPES[format], cacheControl, etag);
       result.headers = {
         ...result.headers,
         'x-render-cache': hit,
-        'server-timing': serverTiming({ ...timings, total: performance.now() - started }),
+        'server-timing': serverTiming({ ...timings, total }),
       };
       return result;
     } catch (error) {

@@ -10,6 +10,7 @@ import { db } from '#lib/db/index.ts';
 import { AppError, badRequest } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiEvent } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
+import { METRIC, recordMetric } from '#lib/metrics.ts';
 import { config } from '#lib/config.ts';
 import { Stripe } from '#lib/stripe.ts';
 import { handleEvent } from './events.ts';
@@ -76,13 +77,17 @@ export const handler = featureHandler(
     'POST /stripe/webhook': route({
       handle: async ({ event }) => {
         const stripeEvent = verifiedEvent(event);
-        if (!(await firstDelivery(stripeEvent)))
+        if (!(await firstDelivery(stripeEvent))) {
+          recordMetric(METRIC.stripeWebhook, 1, ['outcome', 'duplicate']);
           return json(200, { received: true, duplicate: true });
+        }
         try {
           const handled = await handleEvent(stripeEvent);
           logger.info('stripe event', { id: stripeEvent.id, type: stripeEvent.type, handled });
+          recordMetric(METRIC.stripeWebhook, 1, ['outcome', handled ? 'handled' : 'ignored']);
           return json(200, { received: true, handled });
         } catch (error) {
+          recordMetric(METRIC.stripeWebhook, 1, ['outcome', 'failed']);
           await db()
             .StripeEvent.delete({ eventId: stripeEvent.id })
             .go()

@@ -245,6 +245,7 @@ export class Api extends Construct {
         description: `PicSnippets API: ${feature} (${routesOf(feature).length} routes)`,
         architecture: lambdaArchitecture(props.arch),
         ...SIZING[feature],
+        tracing: true,
         externalModules: API_EXTERNAL_MODULES,
         layers: [sharpLayer],
         environment: {

@@ -54,6 +54,11 @@ export interface HandlerFunctionProps {
   /** MB of /tmp; default 512. */
   ephemeralStorageSize?: number;
   commandHooks?: nodejs.ICommandHooks;
+  /**
+   * X-Ray active tracing (docs/infra.md "Observability"): the API and render functions trace;
+   * the screenshot function, whose role reaches only its logs, does not.
+   */
+  tracing?: boolean;
 }
 
 /**
@@ -98,6 +103,7 @@ export class HandlerFunction extends Construct {
       role: this.role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      tracing: props.tracing ? lambda.Tracing.ACTIVE : undefined,
       layers: props.layers,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
@@ -120,6 +126,14 @@ export class HandlerFunction extends Construct {
         commandHooks: props.commandHooks,
       },
     });
+    if (props.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no ' +
+          'resource-level permissions, so AWS requires the resource *.',
+      });
+    }
   }
 }
 

@@ -225,6 +225,7 @@ export class Render extends Construct {
       memorySize: RENDER_MEMORY_MB,
       timeout: RENDER_TIMEOUT,
       ephemeralStorageSize: RENDER_EPHEMERAL_STORAGE_MB,
+      tracing: true,
       externalModules: RENDER_EXTERNAL_MODULES,
       layers: [layer],
       environment: {

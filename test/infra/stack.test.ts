@@ -26,6 +26,7 @@ import {
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
 import { CLOUDFRONT_LOG_PREFIX, CLOUDFRONT_LOG_RETENTION_DAYS } from '#infra/constructs/data.ts';
 import { FONTSOURCE_CDN_URL } from '#shared/security.ts';
+import { ALARM_THRESHOLDS } from '#infra/constructs/monitoring.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
@@ -59,7 +60,7 @@ beforeAll(() => {
       },
     },
     // x64 fixed so the snapshot does not depend on which sharp binary this machine installed.
-    { apiArch: 'x64', env: { account: undefined } },
+    { apiArch: 'x64', env: { account: undefined }, alarmEmail: 'ops@example.com' },
   );
   stack = built.stack;
   built.app.synth();
@@ -319,7 +320,9 @@ describe('API', () => {
 
 describe('provider secrets (issue #9 item 2)', () => {
   it('has a rotating KMS key, kept on delete, that only merge-tags and auth use, for data keys only', () => {
-    const keys = ofType('AWS::KMS::Key');
+    const keys = ofType('AWS::KMS::Key').filter(([, k]) =>
+      String(k.Properties.Description).includes('provider secrets'),
+    );
     expect(keys).toHaveLength(1);
     const [keyId, key] = keys[0]!;
     expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -742,7 +745,7 @@ describe('fonts from the fontsource CDN (issue 7 §3)', () => {
             fontCdnUrl: '',
           },
         },
-        { apiArch: 'x64', env: { account: undefined } },
+        { apiArch: 'x64', env: { account: undefined }, alarmEmail: 'ops@example.com' },
       );
       const offTemplate = Template.fromStack(off.stack);
       expect(Object.values(fontCdnByFeature(offTemplate)).filter(Boolean)).toEqual([]);
@@ -801,7 +804,7 @@ describe('cdk-nag (AwsSolutions) and CDK warnings', () => {
             '@aws-cdk/core:failSynthOnValidationErrors': false,
           },
         },
-        { apiArch: 'x64', env: { account: undefined } },
+        { apiArch: 'x64', env: { account: undefined }, alarmEmail: 'ops@example.com' },
       );
       // No TLS rule, no access logs: AwsSolutions-S1 and -S10 must name it. Mutation check (run):
       // without the pack added in infra/stack.ts, nothing is flagged and this fails.
@@ -1053,11 +1056,88 @@ describe('what each function may do (reviewed here, in place of a template snaps
     },
   };
 
+  const TRACING = 'xray:PutTelemetryRecords,xray:PutTraceSegments @ *';
+
   it('gives every function the memory, timeout and grants reviewed here, and nothing more', () => {
     const actual = functionGrants(resources);
     expect(Object.keys(actual).sort()).toEqual(Object.keys(EXPECTED).sort());
     for (const [feature, expected] of Object.entries(EXPECTED)) {
-      expect(actual[feature], feature).toEqual({ ...expected, iam: [...expected.iam].sort() });
+      // X-Ray (docs/infra.md "Observability"): every function traces but the screenshot one,
+      // whose role reaches only its logs. The two actions have no resource-level permissions.
+      const iam = feature === 'screenshot' ? expected.iam : [...expected.iam, TRACING];
+      expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }
+  });
+});
+
+describe('observability (docs/infra.md "Observability")', () => {
+  const alarms = () => ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+  const alarmNamed = (fragment: string) =>
+    alarms().find((a) => String(a.AlarmDescription).includes(fragment))!;
+
+  it('alarms on the fallback rate, render p99, API 5xx, Lambda, webhook and DynamoDB errors', () => {
+    expect(alarms()).toHaveLength(8);
+    const fallback = alarmNamed('fallback image');
+    expect(fallback).toMatchObject({
+      Threshold: ALARM_THRESHOLDS.renderFallbackPercent,
+      EvaluationPeriods: 5,
+      DatapointsToAlarm: 5,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    const metrics = JSON.stringify(fallback.Metrics);
+    expect(metrics).toContain('"MetricName":"RenderFallback"');
+    expect(metrics).toContain('"MetricName":"Render"');
+    expect(metrics).toContain('"Namespace":"PicSnippets"');
+    expect(alarmNamed('p99')).toMatchObject({
+      MetricName: 'RenderMs',
+      Namespace: 'PicSnippets',
+      ExtendedStatistic: 'p99',
+      Threshold: ALARM_THRESHOLDS.renderP99Ms,
+    });
+    expect(alarmNamed('5xx')).toMatchObject({ MetricName: '5xx', Namespace: 'AWS/ApiGateway' });
+    expect(alarmNamed('throttled (concurrency)')).toMatchObject({ MetricName: 'Throttles' });
+    expect(alarmNamed('Stripe webhook')).toMatchObject({
+      MetricName: 'StripeWebhook',
+      Dimensions: expect.arrayContaining([{ Name: 'outcome', Value: 'failed' }]),
+    });
+  });
+
+  it('sends every alarm and its recovery to one encrypted topic, with the e-mail from context', () => {
+    const topics = ofType('AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    const [topicId, topic] = topics[0]!;
+    expect(topic.Properties.KmsMasterKeyId).toBeDefined();
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+    }
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
+  });
+
+  it('has one dashboard with the alarms and the render metrics', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]![1].Properties.DashboardBody);
+    for (const text of ['Renders by cache outcome', 'RenderFallback', 'RenderMs', 'Alarms']) {
+      expect(body).toContain(text);
+    }
+  });
+
+  it('traces the API and render functions with X-Ray, not the screenshot function', () => {
+    const fns = ofType('AWS::Lambda::Function').filter(([id]) => !id.includes('Custom'));
+    const mode = (f: Resources[string]) =>
+      (f.Properties.TracingConfig as { Mode?: string } | undefined)?.Mode;
+    const traced = fns.filter(([, f]) => mode(f) === 'Active');
+    const untraced = fns.filter(([, f]) => mode(f) !== 'Active');
+    expect(untraced.map(([id]) => id).filter((id) => !id.startsWith('RenderScreenshot'))).toEqual(
+      expect.not.arrayContaining([expect.stringMatching(/^(Api|RenderHandler)/)]),
+    );
+    expect(traced.length).toBe(FEATURES.length);
+    expect(untraced.some(([id]) => id.startsWith('RenderScreenshot'))).toBe(true);
   });
 });
