@@ -127,6 +127,7 @@ export class PicSnippetsStack extends Stack {
     new CfnOutput(this, 'DistributionId', { value: this.web.distribution.distributionId });
     new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
     new CfnOutput(this, 'WebBucketName', { value: this.data.buckets.web.bucketName });
+    new CfnOutput(this, 'AssetsBucketName', { value: this.data.buckets.assets.bucketName });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
   }

@@ -16,6 +16,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { isWithdrawn, USER_FILES_PREFIX } from '#lib/uploads.ts';
+import { STATIC_TYPES, staticCacheControl } from '../static-files.ts';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { readOutbox } from '#lib/mailer.ts';
@@ -164,19 +165,6 @@ export const SPA_SECURITY_HEADERS: Record<string, string> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
-const STATIC_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 /**
  * Serves the built SPA from a folder, with the SPA fallback to index.html (as CloudFront does)
  * and the SPA's CSP, which allows the font CDN when `FONT_CDN_URL` is set, as in AWS.
@@ -194,13 +182,12 @@ export function staticSpa(root: string) {
       if (!info)
         return sendJson(res, 503, { message: 'The SPA is not built: run `npm run build`.' });
     }
-    const immutable = url.pathname.startsWith('/assets/');
     res.writeHead(200, {
       ...SPA_SECURITY_HEADERS,
       'content-security-policy': policy,
       'content-type': STATIC_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': String(info.size),
-      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'cache-control': staticCacheControl(url.pathname.slice(1)),
     });
     if (req.method === 'HEAD') return void res.end();
     createReadStream(file).pipe(res);

@@ -7,9 +7,9 @@
  *
  * - Local stack: `seedHostedFonts()` runs from the seed (infra/local/seed.ts); a set already in
  *   the bucket is not sent again (a marker object names the set).
- * - AWS: `tsx infra/local/seed-fonts.ts --stage dist/fonts` lays the files out as bucket keys,
- *   then `aws s3 sync dist/fonts s3://<assets bucket>` uploads them (the same pattern as the
- *   SPA upload, docs/infra.md "Deploy").
+ * - AWS: `npm run deploy` uploads the missing files (infra/deploy/upload-fonts.ts), as it
+ *   uploads the SPA (docs/infra.md "Deploy"); `--stage dist/fonts` still lays them out as
+ *   bucket keys in a folder.
  */
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

@@ -1,0 +1,70 @@
+/**
+ * `npm run deploy [-- <cdk deploy options>]` (docs/infra.md "Deploy", README "Deploying to AWS"):
+ * builds the SPA and the render page, deploys the stack with the CDK CLI, then uploads the SPA
+ * to the stack's web bucket (infra/deploy/upload-web.ts) and the hosted fonts to its assets
+ * bucket (infra/deploy/upload-fonts.ts), and invalidates the SPA's entry points on CloudFront. Options after `--` go to `cdk deploy` (e.g. `-c alarmEmail=ops@example.com`).
+ *
+ * It needs AWS credentials for the account (the development machines are offline: this runs on
+ * an operator's machine or in CI with credentials).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
+import { S3Client } from '@aws-sdk/client-s3';
+import { PROJECT_ROOT } from '../constructs/handler-function.ts';
+import { STACK_REGION } from '../stack.ts';
+import { uploadHostedFonts } from './upload-fonts.ts';
+import { uploadWeb } from './upload-web.ts';
+
+const STACK = 'PicSnippetsStack';
+const OUTPUTS = join(PROJECT_ROOT, 'cdk.out', 'deploy-outputs.json');
+
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { cwd: PROJECT_ROOT, stdio: 'inherit' });
+
+async function main(): Promise<void> {
+  run('npm', ['run', 'build']);
+  run('npx', [
+    'cdk',
+    'deploy',
+    STACK,
+    '--no-notices',
+    '--require-approval',
+    'broadening',
+    '--outputs-file',
+    OUTPUTS,
+    ...process.argv.slice(2),
+  ]);
+  const outputs = (
+    JSON.parse(await readFile(OUTPUTS, 'utf8')) as Record<string, Record<string, string>>
+  )[STACK];
+  const bucket = outputs?.WebBucketName;
+  const distributionId = outputs?.DistributionId;
+  if (!bucket || !distributionId)
+    throw new Error(`${OUTPUTS} lacks WebBucketName or DistributionId.`);
+  const s3 = new S3Client({ region: STACK_REGION });
+  const report = await uploadWeb(s3, bucket, join(PROJECT_ROOT, 'dist', 'web'));
+  console.log(
+    `SPA: ${report.uploaded.length} files uploaded, ${report.unchanged} unchanged, ${report.deleted.length} deleted.`,
+  );
+  if (outputs.AssetsBucketName) {
+    const fonts = await uploadHostedFonts(s3, outputs.AssetsBucketName);
+    console.log(`Hosted fonts: ${fonts.uploaded} files uploaded, ${fonts.present} already there.`);
+  }
+  await new CloudFrontClient({ region: STACK_REGION }).send(
+    new CreateInvalidationCommand({
+      DistributionId: distributionId,
+      InvalidationBatch: {
+        CallerReference: `deploy-${Date.now()}`,
+        Paths: { Quantity: 2, Items: ['/index.html', '/'] },
+      },
+    }),
+  );
+  console.log(`Deployed: ${outputs.PublicUrl ?? '(see the stack outputs)'}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
