@@ -8,25 +8,26 @@
  *   template `id`;
  * - the admin calls under `/admin/templateBundle/` (admins only, by the route table).
  */
-import { z } from 'zod';
 import { featureHandler, json, route } from '#lib/http.ts';
-import { PageQuery } from '#lib/paging.ts';
 import { notFound, validationFailed } from '#lib/errors.ts';
 import type { AuthContext } from '#lib/auth.ts';
 import { currentTeam } from '#functions/designs/store.ts';
 import { PAGE_SIZE } from '#functions/designs/lists.ts';
 import {
-  bundleOption,
-  NOT_IN_A_BUNDLE,
-  resetRemovedTemplate,
-  StatusSchema,
-} from '#functions/templates/admin.ts';
+  AssignTeamsBody,
+  BundleListBody,
+  BundleListQuery,
+  BundleOptionsBody,
+  BundleRefSchema,
+  BundleStatusBody,
+  RemoveTemplateBody,
+} from '#shared/contract/bundles.ts';
+import { bundleOption, NOT_IN_A_BUNDLE, resetRemovedTemplate } from '#functions/templates/admin.ts';
 import {
   BUNDLE_MESSAGES,
   deleteBundle,
   listBundles,
   loadBundle,
-  MAX_BUNDLE_TEAMS,
   removeTemplateFromBundles,
   teamBundles,
   teamsByIds,
@@ -36,31 +37,13 @@ import { BUNDLE_PREVIEW_IMAGES, bundleViews } from './views.ts';
 
 const isAdmin = (auth: AuthContext) => auth.user?.isAdmin === true;
 
-const Id = z.string().min(1).max(200);
-
 /** Messages of the bundle calls (texts are ours; the spec shows the server's message). */
 const MESSAGES = {
-  noBundle: 'The bundleId field is required.',
   unknownTeam: 'The selected team does not exist.',
-  tooManyTeams: `A bundle may be assigned to at most ${MAX_BUNDLE_TEAMS} teams.`,
   teamsSaved: 'The teams were saved.',
   enabled: 'The template bundle was activated.',
   disabled: 'The template bundle was deactivated.',
 } as const;
-
-/** A bundle named by `bundleId` (or `templateBundleId`, `id`, as the spec's calls name it). */
-const BundleRefSchema = z
-  .object({ bundleId: Id.optional(), templateBundleId: Id.optional(), id: Id.optional() })
-  .refine((b) => b.bundleId ?? b.templateBundleId ?? b.id, {
-    message: MESSAGES.noBundle,
-    path: ['bundleId'],
-  })
-  .transform((b) => ({ bundleId: (b.bundleId ?? b.templateBundleId ?? b.id)! }));
-
-/** `POST /get-template-bundle?page=` with an optional `bundleId` (query or body). */
-const BundleListQuery = PageQuery.extend({
-  bundleId: Id.optional(),
-});
 
 /**
  * The bundles the caller may see: every bundle for an admin; a user's team's active bundles.
@@ -76,7 +59,7 @@ export const handler = featureHandler('bundles', {
    */
   'POST /get-template-bundle': route({
     query: BundleListQuery,
-    body: z.object({ bundleId: Id.optional() }).default({}),
+    body: BundleListBody,
     handle: async ({ auth, query, body }) => {
       const bundleId = body.bundleId ?? query.bundleId;
       const admin = isAdmin(auth);
@@ -107,7 +90,7 @@ export const handler = featureHandler('bundles', {
    * bundles: the bundle select options, marked `selected` when they hold the template.
    */
   'POST /get-all-template-bundle': route({
-    body: z.object({ id: Id.nullable().optional() }).default({}),
+    body: BundleOptionsBody,
     handle: async ({ auth, body }) => {
       const bundles = await visibleBundles(auth);
       return json(200, {
@@ -128,7 +111,7 @@ export const handler = featureHandler('bundles', {
 
   /** Spec 000 §7: body templateBundleId, status (0/1) -> success (spec 000 §4 "toggled"). */
   'POST /admin/templateBundle/changeBundleStatus': route({
-    body: z.intersection(BundleRefSchema, z.object({ status: StatusSchema })),
+    body: BundleStatusBody,
     handle: async ({ body }) => {
       const active = body.status;
       const bundle = await updateBundle(body.bundleId, (b) =>
@@ -153,12 +136,7 @@ export const handler = featureHandler('bundles', {
    * a team, else nothing is saved.
    */
   'POST /admin/templateBundle/assignTeams': route({
-    body: z.intersection(
-      BundleRefSchema,
-      z.object({
-        teamIds: z.array(Id).max(MAX_BUNDLE_TEAMS, MESSAGES.tooManyTeams),
-      }),
-    ),
+    body: AssignTeamsBody,
     handle: async ({ body }) => {
       await loadBundle(body.bundleId);
       const wanted = [...new Set(body.teamIds)];
@@ -195,11 +173,7 @@ export const handler = featureHandler('bundles', {
    * `current`, `version` and `imageTags` let the editor follow.
    */
   'DELETE /admin/templateBundle/deletePicSnippet': route({
-    body: z.object({
-      picSnippetId: Id,
-      currentPicsnippetId: Id.nullable().optional(),
-      bundleId: Id.optional(),
-    }),
+    body: RemoveTemplateBody,
     handle: async ({ body }) => {
       if (body.bundleId) {
         const bundle = await loadBundle(body.bundleId);

@@ -19,9 +19,11 @@ export type BundleRecord = EntityItem<Entities['TemplateBundle']>;
 /** Most bundles read by one list (one query page of small items); docs/templates.md. */
 export const MAX_BUNDLES = 1000;
 
-/** Most templates and most teams on one bundle (keeps the item far below 400 KB). */
+/**
+ * Most templates on one bundle (keeps the item far below 400 KB; the teams' limit is the
+ * contract's `MAX_BUNDLE_TEAMS`, shared/contract/bundles.ts).
+ */
 export const MAX_BUNDLE_TEMPLATES = 500;
-export const MAX_BUNDLE_TEAMS = 2000;
 
 /** Messages of the bundle calls (the spec gives none for these cases). */
 export const BUNDLE_MESSAGES = {

@@ -7,11 +7,16 @@
  * Every call checks all its input (ids exist, tags valid, bundles known) before its first
  * write, so a refused call writes nothing.
  */
-import { z } from 'zod';
 import { invalidateDesignRenders } from '#lib/cdn.ts';
 import { db } from '#lib/db/index.ts';
 import { notFound, validationFailed } from '#lib/errors.ts';
 import type { AuthUser } from '#lib/auth.ts';
+import {
+  TEMPLATE_MESSAGES,
+  type BundleChoice,
+  type BundleOption,
+  type SaveTemplateInput,
+} from '#shared/contract/templates.ts';
 import { checkTags } from '#shared/template-tags.ts';
 import { STORE_MESSAGES, updateDesign, type DesignRecord } from '#functions/designs/store.ts';
 import {
@@ -24,41 +29,8 @@ import {
 } from '#functions/bundles/store.ts';
 import { templateCard } from './catalogue.ts';
 
-/** Messages of the template calls (spec 000 §8 shows the server's message; texts are ours). */
-export const TEMPLATE_MESSAGES = {
-  saved: 'The template was saved.',
-  updated: 'The template was updated.',
-  deleted: 'The template was deleted.',
-  enabled: 'The template was activated.',
-  disabled: 'The template was deactivated.',
-  noId: 'The picSnippetId field is required.',
-  unknownBundle: 'The selected template bundle does not exist.',
-  bundleName: 'A bundle name may not be greater than 100 characters.',
-} as const;
-
 /** Longest bundle name, characters (the spec gives none). */
 export const MAX_BUNDLE_NAME = 100;
-
-/**
- * Spec 000 §3 "status (0/1, true/false)": 0, 1, "0", "1", true or false, read as enabled.
- */
-export const StatusSchema = z
-  .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
-    error: 'The status must be 0 or 1.',
-  })
-  .transform((v) => v === 1 || v === '1' || v === true);
-
-/** A template named by `picSnippetId` or `templateId` (spec 000 §7; one of the two). */
-export const TemplateRefSchema = z
-  .object({
-    picSnippetId: z.string().min(1).max(200).optional(),
-    templateId: z.string().min(1).max(200).optional(),
-  })
-  .refine((b) => b.picSnippetId ?? b.templateId, {
-    message: TEMPLATE_MESSAGES.noId,
-    path: ['picSnippetId'],
-  })
-  .transform((b) => ({ designId: (b.picSnippetId ?? b.templateId)! }));
 
 /**
  * A template of any team, enabled or disabled.
@@ -131,32 +103,8 @@ export async function resetRemovedTemplate(
 /** The 404 of removing a template that no bundle holds. */
 export const NOT_IN_A_BUNDLE = 'This template is not in any bundle.';
 
-/**
- * A bundle choice of the save modal's bundle select (spec 000 §3 "Bundle select option:
- * key/id, template_id, label/name"): an existing bundle by `id` (or `key`), or a new one by
- * `name` (or `label`); a bare string is an id.
- */
-export const BundleChoiceSchema = z.union([
-  z.string().min(1).max(200),
-  z.object({
-    id: z.string().min(1).max(200).optional(),
-    key: z.string().min(1).max(200).optional(),
-    name: z.string().max(500).optional(),
-    label: z.string().max(500).optional(),
-  }),
-]);
-export type BundleChoice = z.infer<typeof BundleChoiceSchema>;
-
-/** The body of `POST /admin/template/{action}` (spec 000 §7). */
-export const SaveTemplateSchema = z.object({
-  picSnippetId: z.string().min(1, TEMPLATE_MESSAGES.noId).max(200),
-  imageTags: z.array(z.string().max(500)).max(200).default([]),
-  templateBundles: z.array(BundleChoiceSchema).max(50).default([]),
-});
-export type SaveTemplateInput = z.infer<typeof SaveTemplateSchema>;
-
 /** A bundle as an option of the save modal's select, marked when it holds `designId`. */
-export function bundleOption(bundle: BundleRecord, designId: string | null) {
+export function bundleOption(bundle: BundleRecord, designId: string | null): BundleOption {
   const holds = designId !== null && (bundle.templateIds ?? []).includes(designId);
   return {
     id: bundle.bundleId,

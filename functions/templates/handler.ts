@@ -9,15 +9,21 @@
  * - the admin calls `/admin/template/changeStatus`, `/admin/template/delete` and
  *   `/admin/template/{save|update}` (admins only, by the route table).
  */
-import { z } from 'zod';
 import { featureHandler, json, route } from '#lib/http.ts';
-import { PageQuery } from '#lib/paging.ts';
 import { forbidden, notFound } from '#lib/errors.ts';
 import type { AuthContext } from '#lib/auth.ts';
+import {
+  HomeQuerySchema,
+  PanelQuerySchema,
+  SaveTemplateSchema,
+  TEMPLATE_MESSAGES,
+  TemplateRefSchema,
+  TemplateStatusBody,
+} from '#shared/contract/templates.ts';
 import { normalizeTag, relatedTags } from '#shared/template-tags.ts';
 import { currentTeam, type DesignRecord } from '#functions/designs/store.ts';
 import { createFromTemplate } from '#functions/designs/create.ts';
-import { ListQuerySchema, listDesigns, templateList } from '#functions/designs/lists.ts';
+import { listDesigns, templateList } from '#functions/designs/lists.ts';
 import { teamBundles } from '#functions/bundles/store.ts';
 import { bundleViews } from '#functions/bundles/views.ts';
 import {
@@ -28,31 +34,7 @@ import {
   templateCard,
   templatesTagged,
 } from './catalogue.ts';
-import {
-  changeTemplateStatus,
-  deleteTemplate,
-  SaveTemplateSchema,
-  saveTemplate,
-  StatusSchema,
-  TEMPLATE_MESSAGES,
-  TemplateRefSchema,
-} from './admin.ts';
-
-/** `GET /getHomeTemplates`: the dashboard list query plus the tag filter and the status. */
-const HomeQuerySchema = ListQuerySchema.extend({
-  tag: z.string().max(100, 'The tag may not be greater than 100 characters.').default(''),
-  status: z
-    .enum(['active', 'archived'], { error: 'The selected status is invalid.' })
-    .default('active'),
-});
-
-/** `GET /getTemplates` (spec 000 §7: page, imageTag, type). */
-const PanelQuerySchema = PageQuery.extend({
-  imageTag: z.string().max(100, 'The search may not be greater than 100 characters.').default(''),
-  type: z
-    .enum(['templates', 'templateBundles'], { error: 'The selected type is invalid.' })
-    .default('templates'),
-});
+import { changeTemplateStatus, deleteTemplate, saveTemplate } from './admin.ts';
 
 const isAdmin = (auth: AuthContext) => auth.user?.isAdmin === true;
 
@@ -132,7 +114,7 @@ export const handler = featureHandler('templates', {
 
   /** Spec 000 §7: body picSnippetId (or templateId) and status 0/1 -> success. */
   'POST /admin/template/changeStatus': route({
-    body: z.intersection(TemplateRefSchema, z.object({ status: StatusSchema })),
+    body: TemplateStatusBody,
     handle: async ({ body }) => {
       const template = await changeTemplateStatus(body.designId, body.status);
       return json(200, {

@@ -6,7 +6,9 @@
  */
 import type { z } from 'zod';
 import type { RouteContract } from './core.ts';
+import { BUNDLES_CONTRACT } from './bundles.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
+import { TEMPLATES_CONTRACT } from './templates.ts';
 import { TEXT_SNIPPETS_CONTRACT } from './text-snippets.ts';
 
 export * from './core.ts';
@@ -15,6 +17,8 @@ export * from './core.ts';
 export const CONTRACT = {
   ...DESIGNS_CONTRACT,
   ...TEXT_SNIPPETS_CONTRACT,
+  ...TEMPLATES_CONTRACT,
+  ...BUNDLES_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */
