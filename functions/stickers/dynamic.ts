@@ -7,19 +7,10 @@
  * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
  * photo, screenshot.
  */
-import type { DynamicStickerType } from '#shared/design.ts';
+import type { DynamicSticker } from '#shared/contract/stickers.ts';
 
-/** A dynamic sticker as the panel lists it; `width`/`height` are its intrinsic size, px. */
-export interface DynamicStickerView {
-  id: string;
-  type: 'dynamic sticker';
-  sticker_name: string;
-  description: string;
-  sticker_type: DynamicStickerType;
-  icon_url: string;
-  width: number;
-  height: number;
-}
+/** A dynamic sticker as the panel lists it (shared/contract/stickers.ts `DynamicStickerSchema`). */
+export type DynamicStickerView = DynamicSticker;
 
 const icon = (d: string) =>
   `data:image/svg+xml;base64,${Buffer.from(

@@ -7,15 +7,19 @@
  * The list calls take an optional `{ search }` body and `?page=` (from 1, 24 a page) and answer
  * `{ success, data, current_page, last_page, per_page, total }`; see library.ts for each list.
  */
-import { z } from 'zod';
 import type { AuthUser } from '#lib/auth.ts';
 import { forbidden } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { setFavorite } from './favorites.ts';
 import { favoritesPage, libraryPage, packPage, uploadsPage } from './library.ts';
-import { IdField, SearchBody, SearchText, StickerPageQuery } from './schemas.ts';
+import {
+  DeleteUploadBody,
+  FavoriteBody,
+  PackStickersBody,
+  SearchBody,
+  StickerPageQuery,
+} from '#shared/contract/stickers.ts';
 import { deleteStickerUpload } from './uploads.ts';
-import { FAVORITE_KINDS } from './views.ts';
 
 /** The caller and the current team every sticker call acts for. */
 function callerOf(user: AuthUser | undefined): { userId: string; teamId: string } {
@@ -43,7 +47,7 @@ export const handler = featureHandler('stickers', {
   }),
 
   'POST /getPacksStickers': route({
-    body: z.object({ id: IdField('pack'), search: SearchText }),
+    body: PackStickersBody,
     query: StickerPageQuery,
     handle: async ({ body, query, auth }) =>
       json(200, await packPage(callerOf(auth.user).userId, body.id, body.search, query.page)),
@@ -54,14 +58,7 @@ export const handler = featureHandler('stickers', {
   'POST /getFavorites': teamList(favoritesPage),
 
   'POST /addToFavorite': route({
-    body: z.object({
-      id: IdField('sticker'),
-      type: z.enum(FAVORITE_KINDS, {
-        error: 'The type must be one of: pack, icon, custom_sticker.',
-      }),
-      /** Set this state; without it the favourite is toggled. */
-      is_favorite: z.boolean({ error: 'The is_favorite field must be true or false.' }).optional(),
-    }),
+    body: FavoriteBody,
     handle: async ({ body, auth }) => {
       const isFavorite = await setFavorite(
         callerOf(auth.user),
@@ -80,7 +77,7 @@ export const handler = featureHandler('stickers', {
   }),
 
   'POST /deleteUploadSticker': route({
-    body: z.object({ id: IdField('sticker') }),
+    body: DeleteUploadBody,
     handle: async ({ body, auth }) => {
       await deleteStickerUpload(callerOf(auth.user).teamId, body.id);
       return json(200, { success: true, message: 'The sticker was deleted.' });

@@ -24,9 +24,6 @@ import {
 /** Items per page of every sticker list: six rows of the panel's four columns. */
 export const STICKER_PAGE_SIZE = 24;
 
-/** Longest search accepted, characters. */
-export const MAX_SEARCH_LENGTH = 100;
-
 /** The spec's "not found" answers for a pack or a sticker the caller cannot see. */
 export const STICKER_NOT_FOUND = {
   pack: 'Sticker pack not found.',

@@ -11,23 +11,23 @@
  */
 import type { EntityItem } from 'electrodb';
 import type { Entities } from '#lib/db/entities.ts';
+import type { IconItem, PackItem, UploadSticker } from '#shared/contract/stickers.ts';
 
 export type PackRecord = EntityItem<Entities['StickerPack']>;
 export type StickerRecord = EntityItem<Entities['Sticker']>;
 export type UploadRecord = EntityItem<Entities['StickerUpload']>;
 
-/** The kinds a user can mark as favourite, as `type` names them (spec 000 §3). */
-export const FAVORITE_KINDS = ['pack', 'icon', 'custom_sticker'] as const;
-export type FavoriteKind = (typeof FAVORITE_KINDS)[number];
+/** The kinds a user can mark as favourite (shared/contract/stickers.ts). */
+export type { FavoriteKind } from '#shared/contract/stickers.ts';
 
 const served = (key: string) => `/${key}`;
 
 /** A pack as a library item and as the spec's Sticker pack. */
-export function packView(pack: PackRecord, isFavorite: boolean) {
+export function packView(pack: PackRecord, isFavorite: boolean): PackItem {
   const cover = served(pack.coverKey);
   return {
     id: pack.packId,
-    type: 'pack' as const,
+    type: 'pack',
     pack_id: pack.packId,
     pack_name: pack.name,
     cover_image: cover,
@@ -37,42 +37,42 @@ export function packView(pack: PackRecord, isFavorite: boolean) {
     attribution: pack.attribution,
   };
 }
-export type PackView = ReturnType<typeof packView>;
+export type PackView = PackItem;
 
 /** A sticker of a pack (type `icon`), drawn as a plain sticker. */
-export function iconView(sticker: StickerRecord, isFavorite: boolean) {
+export function iconView(sticker: StickerRecord, isFavorite: boolean): IconItem {
   return {
     id: sticker.stickerId,
-    type: 'icon' as const,
+    type: 'icon',
     pack_id: sticker.packId,
     name: sticker.name,
     icon_url: served(sticker.thumbKey),
     url: sticker.key,
-    sticker_type: 'plain' as const,
+    sticker_type: 'plain',
     width: sticker.width,
     height: sticker.height,
     is_favorite: isFavorite,
   };
 }
-export type IconView = ReturnType<typeof iconView>;
+export type IconView = IconItem;
 
 /** A team's uploaded sticker (type `custom_sticker`, spec 000 §3 Upload), drawn as an upload. */
-export function uploadView(upload: UploadRecord, isFavorite: boolean) {
+export function uploadView(upload: UploadRecord, isFavorite: boolean): UploadSticker {
   return {
     id: upload.stickerId,
-    type: 'custom_sticker' as const,
+    type: 'custom_sticker',
     pack_id: null,
     image_name: upload.imageName,
     name: upload.imageName,
     icon_url: served(upload.thumbKey),
     url: upload.key,
-    sticker_type: 'upload' as const,
+    sticker_type: 'upload',
     width: upload.width,
     height: upload.height,
     is_favorite: isFavorite,
     created_at: upload.createdAt ?? null,
   };
 }
-export type UploadView = ReturnType<typeof uploadView>;
+export type UploadView = UploadSticker;
 
 export type LibraryItem = PackView | IconView | UploadView;
