@@ -5,16 +5,16 @@
  * import of a chosen stock photo (functions/images/stock.ts); an image's suggested tags
  * (functions/images/tags.ts).
  */
-import { z } from 'zod';
 import { db } from '#lib/db/index.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
-import { PageQuery } from '#lib/paging.ts';
+import { DeleteImageBody, StockImportBody, StockSearchQuery } from '#shared/contract/images.ts';
+import { PageQuery } from '#shared/contract/paging.ts';
 import { imageView } from './views.ts';
 import { deleteUpload, storeUpload, visibleImage } from './library.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { forbidden } from '#lib/errors.ts';
 import { storeStickerUpload } from '#functions/stickers/uploads.ts';
-import { STOCK_SOURCES, importStockImage, searchStockImages } from './stock.ts';
+import { importStockImage, searchStockImages } from './stock.ts';
 import { imageTags } from './tags.ts';
 
 /** The caller's current team; every image call acts for it. */
@@ -68,7 +68,7 @@ export const handler = featureHandler('images', {
   }),
 
   'DELETE /deleteImage': route({
-    body: z.object({ imageId: z.string({ error: 'The image id is required.' }).min(1).max(200) }),
+    body: DeleteImageBody,
     handle: async ({ body, auth }) => {
       await deleteUpload(teamOf(auth.user), body.imageId);
       return json(200, { success: true });
@@ -77,7 +77,7 @@ export const handler = featureHandler('images', {
 
   /** Stock-photo search (spec 000 §7): `?page=`, optional `?source=unsplash|pixabay`. */
   'GET /api/search-images/{query}': route({
-    query: PageQuery.extend({ source: z.enum(STOCK_SOURCES).optional() }),
+    query: StockSearchQuery,
     handle: async ({ params, query, auth }) => {
       teamOf(auth.user);
       return json(200, await searchStockImages(params.query ?? '', query.page, query.source), {
@@ -88,12 +88,7 @@ export const handler = featureHandler('images', {
 
   /** Copies a chosen stock photo into the team's uploads; answers like an upload (201). */
   'POST /api/search-images/import': route({
-    body: z.object({
-      source: z.enum(STOCK_SOURCES, { error: 'Choose Unsplash or Pixabay.' }),
-      id: z
-        .string({ error: 'The photo id is required.' })
-        .regex(/^[\w-]{1,64}$/, 'The photo id is not valid.'),
-    }),
+    body: StockImportBody,
     handle: async ({ body, auth }) => {
       const image = await importStockImage(teamOf(auth.user), body.source, body.id);
       return json(201, { success: true, image: imageView(image) });

@@ -27,10 +27,12 @@ import {
 } from '#functions/merge-tags/provider-http.ts';
 import { storeUpload } from './library.ts';
 import { trimEndChar } from '#shared/strings.ts';
-
-/** The stock-photo services (spec 000 §3 Image `from`). */
-export const STOCK_SOURCES = ['unsplash', 'pixabay'] as const;
-export type StockSource = (typeof STOCK_SOURCES)[number];
+import {
+  STOCK_SOURCES,
+  type StockImage,
+  type StockPage,
+  type StockSource,
+} from '#shared/contract/images.ts';
 
 /** Results per page: four rows of the six-column picker, like the library. */
 export const STOCK_PAGE_SIZE = 24;
@@ -46,33 +48,6 @@ const IMPORT_EDGE_PX = 2048;
 export const STOCK_NOT_CONFIGURED = 'Stock photo search is not configured on this server.';
 /** Shown when the service could not be reached or refused the key. */
 export const STOCK_UNAVAILABLE = 'Stock photo search is unavailable right now. Try again later.';
-
-/** One search result (spec 000 §3 Image: id, thumb, from, user name and link). */
-export interface StockImage {
-  /** The service's own photo id. */
-  id: string;
-  from: StockSource;
-  /** A small preview URL on the service's CDN, about 200–400 px wide. */
-  thumb: string;
-  /** The photo's size at the service, px. */
-  width: number;
-  height: number;
-  description: string;
-  /** The photographer, for the attribution line. */
-  user: { name: string; link: string };
-  /** The photo's page at the service. */
-  link: string;
-}
-
-/** The search answer: `{ configured, source, data, current_page, last_page, message? }`. */
-export interface StockPage {
-  configured: boolean;
-  source: StockSource | null;
-  data: StockImage[];
-  current_page: number;
-  last_page: number;
-  message?: string;
-}
 
 /** Attribution links back to Unsplash carry the app's name (Unsplash API guidelines). */
 const UTM = 'utm_source=picsnippets&utm_medium=referral';

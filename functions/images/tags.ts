@@ -8,6 +8,7 @@
  *    `autumn`, `lake`), confidence 10, skipping short and common words.
  * Tags are normalised as the tag editor stores them (shared/template-tags.ts).
  */
+import type { TagSuggestion } from '#shared/contract/images.ts';
 import { normalizeTag, MAX_TAG_LENGTH } from '#shared/template-tags.ts';
 import { readTemplates, tagsOf } from '#functions/templates/catalogue.ts';
 import { parseDesignDocument } from '#shared/design.ts';
@@ -23,13 +24,6 @@ const STOP_WORDS = new Set(
     ' ',
   ),
 );
-
-/** One suggestion in the spec's shape. */
-export interface TagSuggestion {
-  /** 0–100. */
-  confidence: number;
-  tag: { en: string };
-}
 
 /**
  * The suggested tags of an image the team may see.

@@ -3,6 +3,7 @@
  */
 import type { EntityItem } from 'electrodb';
 import type { Entities } from '#lib/db/entities.ts';
+import type { Image } from '#shared/contract/images.ts';
 
 type ImageRecord = EntityItem<Entities['LibraryImage']>;
 
@@ -15,7 +16,7 @@ export const servedUrl = (key: string): string | null =>
  * same-origin paths; sizes in px; `author`, `author_url` and `licence` credit the photographer
  * when known (library photos, imported stock photos).
  */
-export function imageView(image: ImageRecord) {
+export function imageView(image: ImageRecord): Image {
   return {
     id: image.imageId,
     title: image.title,
@@ -28,4 +29,4 @@ export function imageView(image: ImageRecord) {
     licence: image.licence ?? null,
   };
 }
-export type ImageView = ReturnType<typeof imageView>;
+export type ImageView = Image;

@@ -21,7 +21,14 @@ import { callPath } from '../../web/src/api/client.ts';
 const contracts = Object.entries(CONTRACT) as Array<[string, RouteContract]>;
 
 /** The features converted so far (docs/decisions.md "The API contract", Progress). */
-const CONVERTED: Feature[] = ['designs', 'text-snippets', 'templates', 'bundles', 'stickers'];
+const CONVERTED: Feature[] = [
+  'designs',
+  'text-snippets',
+  'templates',
+  'bundles',
+  'stickers',
+  'images',
+];
 
 describe('the contract', () => {
   it('names only routes of the route table', () => {
