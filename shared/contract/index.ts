@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { RouteContract } from './core.ts';
 import { BUNDLES_CONTRACT } from './bundles.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
+import { FONTS_CONTRACT } from './fonts.ts';
 import { IMAGES_CONTRACT } from './images.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
 import { TEMPLATES_CONTRACT } from './templates.ts';
@@ -23,6 +24,7 @@ export const CONTRACT = {
   ...BUNDLES_CONTRACT,
   ...STICKERS_CONTRACT,
   ...IMAGES_CONTRACT,
+  ...FONTS_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */

@@ -28,6 +28,7 @@ const CONVERTED: Feature[] = [
   'bundles',
   'stickers',
   'images',
+  'fonts',
 ];
 
 describe('the contract', () => {
