@@ -4,33 +4,18 @@
  * cropped image, and the base-photo save that the sync runs before a full save whose photo
  * changed (`withBaseImageSync`).
  */
-import { api, apiUpload, ApiError, type UploadProgress } from '../../api/client.ts';
-import type { LibraryImage } from '../../api/images.ts';
+import type { StockImage, StockPage } from '#shared/contract/images.ts';
+import type { AnswerOf } from '#shared/contract/index.ts';
+import { api, apiUpload, ApiError, call, type UploadProgress } from '../../api/client.ts';
+import { libraryImage, nextPageOf, type LibraryImage } from '../../api/images.ts';
 import type { BaseImageRef } from './document/image.ts';
 import type { DesignServer } from './sync.ts';
 
-export type { LibraryImage };
+export type { LibraryImage, StockImage, StockPage };
 
 const enc = encodeURIComponent;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-const size = (v: unknown): number => (typeof v === 'number' && v > 0 ? v : 0);
-
-/** A library image row of an answer (functions/images/views.ts `imageView`), or null. */
-export function toLibraryImage(row: unknown): LibraryImage | null {
-  if (!isRecord(row) || typeof row.id !== 'string') return null;
-  return {
-    id: row.id,
-    title: textOrNull(row.title) ?? 'Untitled',
-    thumb: textOrNull(row.thumb),
-    url: textOrNull(row.url),
-    width: size(row.width),
-    height: size(row.height),
-    author: textOrNull(row.author),
-    licence: textOrNull(row.licence),
-  };
-}
 
 /** One page of a list and the next page's number (null after the last). */
 export interface Paged<T> {
@@ -38,18 +23,12 @@ export interface Paged<T> {
   nextPage: number | null;
 }
 
-/** `{ data, current_page, last_page }` read into a page of `T`. */
-export function pagedOf<T>(
-  body: unknown,
-  page: number,
-  read: (row: unknown) => T | null,
+/** A page of a list answer (`{ data, current_page, last_page }`), its rows read by `read`. */
+export function pagedOf<R, T>(
+  answer: { data: R[]; current_page: number; last_page: number },
+  read: (row: R) => T,
 ): Paged<T> {
-  if (!isRecord(body) || !Array.isArray(body.data))
-    throw new ApiError(200, 'The library answered in a shape this editor does not know.');
-  const items = body.data.map(read).filter((x): x is T => x !== null);
-  const current = typeof body.current_page === 'number' ? body.current_page : page;
-  const last = typeof body.last_page === 'number' ? body.last_page : current;
-  return { items, nextPage: current < last ? current + 1 : null };
+  return { items: answer.data.map(read), nextPage: nextPageOf(answer) };
 }
 
 /**
@@ -61,10 +40,16 @@ export async function fetchImages(
   page: number,
   signal?: AbortSignal,
 ): Promise<Paged<LibraryImage>> {
-  const path = source === 'library' ? '/getGlobalImages' : '/getImages';
-  const body = await api<unknown>('GET', `${path}?page=${page}`, undefined, { signal });
-  return pagedOf(body, page, toLibraryImage);
+  const input = { query: { page }, signal };
+  const answer =
+    source === 'library'
+      ? await call('GET /getGlobalImages', input)
+      : await call('GET /getImages', input);
+  return pagedOf(answer, libraryImage);
 }
+
+/** What `POST /image` answers (an image, or a sticker for `type=asIcon`). */
+export type UploadAnswer = AnswerOf<'POST /image'>;
 
 /**
  * `POST /image` (multipart: `image`, `picSnippetId`): uploads a photo to the team's library.
@@ -79,15 +64,14 @@ export async function uploadImage(
   const form = new FormData();
   form.append('picSnippetId', designId);
   form.append('image', file);
-  const body = await apiUpload<unknown>('/image', form, onProgress);
-  const image = isRecord(body) ? toLibraryImage(body.image) : null;
-  if (!image) throw new ApiError(200, 'The upload answered without an image.');
-  return image;
+  const answer = await apiUpload<UploadAnswer>('/image', form, onProgress);
+  if (!('image' in answer)) throw new ApiError(200, 'The upload answered without an image.');
+  return libraryImage(answer.image);
 }
 
 /** `DELETE /deleteImage` with `imageId`: removes one of the team's uploads. */
 export async function deleteImage(imageId: string): Promise<void> {
-  await api('DELETE', '/deleteImage', { imageId });
+  await call('DELETE /deleteImage', { body: { imageId } });
 }
 
 /** Whether a stock-search failure means the search has no keys (501, 404, "not configured"). */
@@ -96,21 +80,29 @@ export const isNotConfigured = (error: unknown): boolean =>
   (error.status === 501 || error.status === 404 || /not configured/i.test(error.message));
 
 /**
- * `GET /api/search-images/{query}?page=`: stock photos.
- * @throws {ApiError} 501 when no stock service is configured (see `isNotConfigured`).
+ * `GET /api/search-images/{query}?page=`: one page of stock photos; `configured: false` when
+ * the server has no stock service.
+ * @throws {ApiError} 422 for an empty or too long query (with a service configured), 502 when
+ *   the service fails (see also `isNotConfigured`).
  */
 export async function searchStockImages(
   query: string,
   page: number,
   signal?: AbortSignal,
-): Promise<Paged<LibraryImage>> {
-  const body = await api<unknown>(
-    'GET',
-    `/api/search-images/${enc(query)}?page=${page}`,
-    undefined,
-    { signal },
-  );
-  return pagedOf(body, page, toLibraryImage);
+): Promise<StockPage> {
+  return call('GET /api/search-images/{query}', { params: { query }, query: { page }, signal });
+}
+
+/**
+ * `POST /api/search-images/import`: copies a chosen stock photo into the team's uploads.
+ * @returns the stored image, to use as the design's photo.
+ * @throws {ApiError} 404 when the service no longer has it, 502 when the service fails.
+ */
+export async function importStockImage(photo: StockImage): Promise<LibraryImage> {
+  const answer = await call('POST /api/search-images/import', {
+    body: { source: photo.from, id: photo.id },
+  });
+  return libraryImage(answer.image);
 }
 
 /**
@@ -133,12 +125,10 @@ export async function saveCroppedImage(png: Blob, designId: string): Promise<Bas
   const form = new FormData();
   form.append('pic_snippet_id', designId);
   form.append('image', png, 'crop.png');
-  const saved = await apiUpload<unknown>('/saveCroppedImage', form);
-  const id = isRecord(saved) ? textOrNull(saved.cropped_image_id) : null;
+  const saved = await apiUpload<AnswerOf<'POST /saveCroppedImage'>>('/saveCroppedImage', form);
+  const id = saved.cropped_image_id;
   if (!id) throw new ApiError(200, 'The crop was not saved.');
-  const image = toLibraryImage(await api<unknown>('GET', `/image/${enc(id)}`));
-  if (!image) throw new ApiError(200, 'The crop was not saved.');
-  return baseImageOf(image);
+  return baseImageOf(await call('GET /image/{id}', { params: { id } }));
 }
 
 /**

@@ -1,17 +1,18 @@
 /**
  * The sticker library calls of the editor (spec 000 §7 "Images, stickers, fonts": POST
  * /getStickers, /getFavorites, /getUploads (optional search body, ?page=), /getPacksStickers
- * (body id), /addToFavorite, /deleteUploadSticker; POST /image with type=asIcon). Shapes from
- * functions/stickers/views.ts and functions/stickers/dynamic.ts.
+ * (body id), /addToFavorite, /deleteUploadSticker; POST /image with type=asIcon), typed by
+ * their contract (shared/contract/stickers.ts).
  */
-import { api, apiUpload, ApiError, type UploadProgress } from '../../api/client.ts';
+import type { DynamicSticker, LibraryItem } from '#shared/contract/stickers.ts';
 import type { DynamicStickerType } from '#shared/design.ts';
-import { pagedOf, type Paged } from './images-api.ts';
+import { apiUpload, ApiError, call, type UploadProgress } from '../../api/client.ts';
+import { pagedOf, type Paged, type UploadAnswer } from './images-api.ts';
 
-/** A library item: a pack, a pack's sticker (`icon`) or an upload (`custom_sticker`). */
+/** A library item as the panel shows it: a pack, a pack's sticker (`icon`) or an upload. */
 export interface StickerItem {
   id: string;
-  type: 'pack' | 'icon' | 'custom_sticker';
+  type: LibraryItem['type'];
   name: string;
   /** What the panel shows (same-origin path). */
   iconUrl: string;
@@ -32,52 +33,34 @@ export interface DynamicStickerItem {
   iconUrl: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const DYNAMIC_TYPES = ['qrCode', 'gravatar', 'hostedImage', 'screenShot'] as const;
-
-/** A library row of an answer, or null. */
-export function toStickerItem(row: unknown): StickerItem | null {
-  if (!isRecord(row) || typeof row.id !== 'string') return null;
-  const type = row.type;
-  if (type !== 'pack' && type !== 'icon' && type !== 'custom_sticker') return null;
-  return {
-    id: row.id,
-    type,
-    name: text(row.pack_name) || text(row.name) || text(row.image_name) || 'Sticker',
-    iconUrl: text(row.icon_url) || text(row.cover_image),
-    url: text(row.url),
-    stickerType: row.sticker_type === 'upload' ? 'upload' : 'plain',
-    width: typeof row.width === 'number' ? row.width : 512,
-    height: typeof row.height === 'number' ? row.height : 512,
-    isFavorite: row.is_favorite === true,
-  };
+/**
+ * A library item of an answer (shared/contract/stickers.ts `LibraryItemSchema`) as the panel
+ * shows it; a pack is placed by opening it, so it has no `url` and the default 512 px size.
+ */
+export function toStickerItem(item: LibraryItem): StickerItem {
+  const common = { id: item.id, type: item.type, iconUrl: item.icon_url };
+  const isFavorite = item.is_favorite;
+  if (item.type === 'pack') {
+    const size = { width: 512, height: 512 };
+    const name = item.pack_name || 'Sticker';
+    return { ...common, name, url: '', stickerType: 'plain', ...size, isFavorite };
+  }
+  const { url, width, height } = item;
+  const stickerType = item.sticker_type;
+  return { ...common, name: item.name || 'Sticker', url, stickerType, width, height, isFavorite };
 }
 
-function toDynamic(row: unknown): DynamicStickerItem | null {
-  if (!isRecord(row) || typeof row.id !== 'string') return null;
-  const type = DYNAMIC_TYPES.find((t) => t === row.sticker_type);
-  if (!type) return null;
-  return {
-    id: row.id,
-    name: text(row.sticker_name),
-    description: text(row.description),
-    type,
-    iconUrl: text(row.icon_url),
-  };
-}
+const toDynamic = (sticker: DynamicSticker): DynamicStickerItem => ({
+  id: sticker.id,
+  name: sticker.sticker_name,
+  description: sticker.description,
+  type: sticker.sticker_type,
+  iconUrl: sticker.icon_url,
+});
 
 /** Where a list comes from: a tab, or one pack. */
 export type StickerSource =
   { kind: 'library' } | { kind: 'uploads' } | { kind: 'favorites' } | { kind: 'pack'; id: string };
-
-const PATHS = {
-  library: '/getStickers',
-  uploads: '/getUploads',
-  favorites: '/getFavorites',
-  pack: '/getPacksStickers',
-} as const;
 
 /**
  * One page of a sticker list, searched (spec 000 §7). The Library tab's answer also lists the
@@ -90,18 +73,22 @@ export async function fetchStickers(
   page: number,
   signal?: AbortSignal,
 ): Promise<Paged<StickerItem> & { dynamic: DynamicStickerItem[] }> {
-  const body = await api<unknown>(
-    'POST',
-    `${PATHS[source.kind]}?page=${page}`,
-    { search, ...(source.kind === 'pack' ? { id: source.id } : {}) },
-    { signal },
-  );
-  const paged = pagedOf(body, page, toStickerItem);
-  const dynamic =
-    isRecord(body) && Array.isArray(body.dynamic)
-      ? body.dynamic.map(toDynamic).filter((d): d is DynamicStickerItem => d !== null)
-      : [];
-  return { ...paged, dynamic };
+  const input = { query: { page }, body: { search }, signal };
+  switch (source.kind) {
+    case 'library': {
+      const answer = await call('POST /getStickers', input);
+      return { ...pagedOf(answer, toStickerItem), dynamic: answer.dynamic.map(toDynamic) };
+    }
+    case 'pack': {
+      const body = { id: source.id, search };
+      const answer = await call('POST /getPacksStickers', { ...input, body });
+      return { ...pagedOf(answer, toStickerItem), dynamic: [] };
+    }
+    case 'uploads':
+      return { ...pagedOf(await call('POST /getUploads', input), toStickerItem), dynamic: [] };
+    case 'favorites':
+      return { ...pagedOf(await call('POST /getFavorites', input), toStickerItem), dynamic: [] };
+  }
 }
 
 /**
@@ -109,17 +96,15 @@ export async function fetchStickers(
  * @returns the state the server kept.
  */
 export async function setFavorite(item: StickerItem, isFavorite: boolean): Promise<boolean> {
-  const body = await api<unknown>('POST', '/addToFavorite', {
-    id: item.id,
-    type: item.type,
-    is_favorite: isFavorite,
+  const answer = await call('POST /addToFavorite', {
+    body: { id: item.id, type: item.type, is_favorite: isFavorite },
   });
-  return isRecord(body) && typeof body.is_favorite === 'boolean' ? body.is_favorite : isFavorite;
+  return answer.is_favorite;
 }
 
 /** `POST /deleteUploadSticker`: removes one of the team's uploaded stickers. */
 export async function deleteUploadedSticker(id: string): Promise<void> {
-  await api('POST', '/deleteUploadSticker', { id });
+  await call('POST /deleteUploadSticker', { body: { id } });
 }
 
 /**
@@ -133,8 +118,7 @@ export async function uploadSticker(
   const form = new FormData();
   form.append('type', 'asIcon');
   form.append('image', file);
-  const body = await apiUpload<unknown>('/image', form, onProgress);
-  const item = isRecord(body) ? toStickerItem(body.sticker) : null;
-  if (!item) throw new ApiError(200, 'The upload answered without a sticker.');
-  return item;
+  const answer = await apiUpload<UploadAnswer>('/image', form, onProgress);
+  if (!('sticker' in answer)) throw new ApiError(200, 'The upload answered without a sticker.');
+  return toStickerItem(answer.sticker);
 }

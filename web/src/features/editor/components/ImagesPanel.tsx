@@ -7,7 +7,7 @@
  * through `saveImageId`, images-api.ts).
  */
 import { useEffect, useId, useState } from 'react';
-import { api, isApiError } from '../../../api/client.ts';
+import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { runCommand } from '../commands.ts';
@@ -16,11 +16,15 @@ import {
   baseImageOf,
   deleteImage,
   fetchImages,
+  importStockImage,
   isNotConfigured,
-  toLibraryImage,
+  pagedOf,
+  searchStockImages,
   uploadImage,
   type LibraryImage,
   type Paged,
+  type StockImage,
+  type StockPage,
 } from '../images-api.ts';
 import {
   DeleteTileButton,
@@ -127,34 +131,6 @@ function ImageList({ source }: { source: 'library' | 'uploads' }) {
   );
 }
 
-/** A stock photo (functions/images/stock.ts `StockImage`). */
-interface StockImage {
-  id: string;
-  from: string;
-  thumb: string;
-  description: string;
-  user: { name: string; link: string };
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A stock row of the search answer, or null. */
-function toStockImage(row: unknown): StockImage | null {
-  if (!isRecord(row) || typeof row.id !== 'string' || typeof row.thumb !== 'string') return null;
-  const user = isRecord(row.user) ? row.user : {};
-  return {
-    id: row.id,
-    from: typeof row.from === 'string' ? row.from : '',
-    thumb: row.thumb,
-    description: typeof row.description === 'string' ? row.description : '',
-    user: {
-      name: typeof user.name === 'string' ? user.name : '',
-      link: typeof user.link === 'string' ? user.link : '',
-    },
-  };
-}
-
 /** Thrown by the stock search when the server has no stock service configured. */
 class NotConfigured extends Error {}
 
@@ -164,29 +140,15 @@ async function searchStock(
   page: number,
   signal: AbortSignal,
 ): Promise<Paged<StockImage>> {
-  let body: unknown;
+  let answer: StockPage;
   try {
-    body = await api<unknown>(
-      'GET',
-      `/api/search-images/${encodeURIComponent(query)}?page=${page}`,
-      undefined,
-      {
-        signal,
-      },
-    );
+    answer = await searchStockImages(query, page, signal);
   } catch (e) {
     if (isNotConfigured(e)) throw new NotConfigured();
     throw e;
   }
-  if (isRecord(body) && body.configured === false) throw new NotConfigured();
-  const data = isRecord(body) && Array.isArray(body.data) ? body.data : [];
-  const current =
-    isRecord(body) && typeof body.current_page === 'number' ? body.current_page : page;
-  const last = isRecord(body) && typeof body.last_page === 'number' ? body.last_page : current;
-  return {
-    items: data.map(toStockImage).filter((x): x is StockImage => x !== null),
-    nextPage: current < last ? current + 1 : null,
-  };
+  if (!answer.configured) throw new NotConfigured();
+  return pagedOf(answer, (photo) => photo);
 }
 
 /** One search's results: a grid with attribution, read page by page. */
@@ -269,12 +231,7 @@ function StockSearch() {
     setBusy(true);
     setError(null);
     try {
-      const body = await api<unknown>('POST', '/api/search-images/import', {
-        source: photo.from,
-        id: photo.id,
-      });
-      const image = isRecord(body) ? toLibraryImage(body.image) : null;
-      if (image) choose(image);
+      choose(await importStockImage(photo));
     } catch (e) {
       setError(isApiError(e) ? e.message : 'The photo could not be used.');
     } finally {
