@@ -1,11 +1,12 @@
 /**
  * The font calls of the SPA (spec 000 §7 "Images, stickers, fonts"): the picker's server
  * groups (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the upload
- * (`POST /storeFont`, multipart field `file`). Answers are checked here, so screens get typed
- * data or an {@link ApiError}.
+ * (`POST /storeFont`, multipart field `file`), typed by their contract (shared/contract/fonts.ts),
+ * so screens get typed data or an {@link ApiError}.
  */
+import type { AnswerOf } from '#shared/contract/index.ts';
 import type { CustomFont, FontFileFormat, FontGroup } from '#shared/fonts/types.ts';
-import { api, apiUpload, type UploadProgress } from '../../api/client.ts';
+import { apiUpload, call, type UploadProgress } from '../../api/client.ts';
 
 /** The font list the server offers: the groups, and the CDN base when one is configured. */
 export interface FontList {
@@ -15,13 +16,8 @@ export interface FontList {
 
 /** `GET /api/fonts`: the picker's server groups (built-in, then one per category). */
 export async function fetchFontList(signal?: AbortSignal): Promise<FontList> {
-  const body = await api<{ groups?: FontGroup[]; cdnUrl?: string | null }>(
-    'GET',
-    '/api/fonts',
-    undefined,
-    signal ? { signal } : {},
-  );
-  return { groups: Array.isArray(body.groups) ? body.groups : [], cdnUrl: body.cdnUrl ?? null };
+  const { groups, cdnUrl } = await call('GET /api/fonts', { signal });
+  return { groups, cdnUrl };
 }
 
 /** The spec's `customFonts` shape: names and paths, index by index (spec 000 §7). */
@@ -51,16 +47,10 @@ export function customFontsOf(body: CustomFontsBody | undefined): CustomFont[] {
 
 /** `GET /getCustomFonts`: the current team's uploaded fonts. */
 export async function fetchCustomFonts(signal?: AbortSignal): Promise<CustomFont[]> {
-  const body = await api<{ customFonts?: CustomFontsBody }>(
-    'GET',
-    '/getCustomFonts',
-    undefined,
-    signal ? { signal } : {},
-  );
-  return customFontsOf(body.customFonts);
+  return customFontsOf((await call('GET /getCustomFonts', { signal })).customFonts);
 }
 
-/** What a successful upload answers (spec 000 §7). */
+/** What a successful upload answers (spec 000 §7), its `customFonts` read as fonts. */
 export interface StoredFont {
   fontName: string;
   fontPath: string;
@@ -80,16 +70,7 @@ export async function storeFont(
 ): Promise<StoredFont> {
   const form = new FormData();
   form.append('file', file);
-  const body = await apiUpload<{
-    fontName?: string;
-    fontPath?: string;
-    customFonts?: CustomFontsBody;
-    message?: string;
-  }>('/storeFont', form, onProgress);
-  return {
-    fontName: body.fontName ?? '',
-    fontPath: body.fontPath ?? '',
-    customFonts: customFontsOf(body.customFonts),
-    message: body.message ?? '',
-  };
+  const answer = await apiUpload<AnswerOf<'POST /storeFont'>>('/storeFont', form, onProgress);
+  const { fontName, fontPath, message } = answer;
+  return { fontName, fontPath, message, customFonts: customFontsOf(answer.customFonts) };
 }
