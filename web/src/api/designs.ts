@@ -3,8 +3,8 @@
  * "Design actions"; issue 5 §3–4), and the current team's flags the dashboard needs
  * (spec 000 §4 frozen accounts, §6 `can_export_pdf`).
  *
- * Answers are checked at the edge: list rows and designs without an `id` are dropped or
- * refused, optional fields get safe defaults, so the screens can trust what they get.
+ * The answers are typed by the designs and templates contracts (shared/contract; the server
+ * checks its answers against them in tests), so the screens can trust what they get.
  */
 import type { DesignCard as ContractDesignCard, Design } from '#shared/contract/designs.ts';
 import { api, ApiError, call } from './client.ts';
@@ -60,46 +60,12 @@ export interface CurrentTeam {
   can_export_pdf: boolean;
 }
 
-/** The answer's key of each list (spec 000 §7 "responses carry active, archived, templates"). */
-const LIST_CALLS = {
-  active: { path: '/getActive', key: 'active' },
-  archived: { path: '/getArchived', key: 'archived' },
-  templates: { path: '/getHomeTemplates', key: 'templates' },
-} as const satisfies Record<DashboardView, { path: string; key: string }>;
-
-const enc = encodeURIComponent;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** Shown when an answer is not in the documented shape (a server out of step with the SPA). */
 const UNEXPECTED_ANSWER = 'The server answered in a shape this page does not know.';
-
-/** A card from an untrusted row; `undefined` when the row has no id. */
-function toCard(row: unknown): DesignCard | undefined {
-  if (!isRecord(row) || typeof row.id !== 'string' || row.id === '') return undefined;
-  const id = row.id;
-  const path = `/pic-snippet/${enc(id)}`;
-  return {
-    id,
-    public_id: text(row.public_id),
-    title: text(row.title, 'Untitled'),
-    version: count(row.version),
-    status: row.status === 'archived' ? 'archived' : 'active',
-    isTemplate: row.isTemplate === true,
-    counter: count(row.counter),
-    created_at: text(row.created_at),
-    updated_at: text(row.updated_at),
-    archived_at: typeof row.archived_at === 'string' ? row.archived_at : null,
-    base_url: text(row.base_url),
-    preview_url: text(row.preview_url),
-    showurl: text(row.showurl, path),
-    editurl: text(row.editurl, `${path}/edit`),
-    archiveurl: text(row.archiveurl, `/api${path}/archive`),
-    unarchiveurl: text(row.unarchiveurl, `/api${path}/unarchive`),
-  };
-}
 
 /** The card's fields of a full design (the answer also carries the document). */
 function pickCard(design: Design): DesignCard {
@@ -119,46 +85,28 @@ function pickCard(design: Design): DesignCard {
  * server may ignore it).
  * @param next null for the first page, else what the previous page answered.
  * @returns up to 15 cards (spec 000 §9) and the next page, or null after the last one.
- * @throws {ApiError} for any failed call, or an answer without the list.
+ * @throws {ApiError} for any failed call.
  */
 export async function fetchDesignList(
   view: DashboardView,
   options: { sortby: DesignSort; tag?: string; next: NextPage | null },
   signal?: AbortSignal,
 ): Promise<DesignListPage> {
-  if (view !== 'templates') {
-    const query = {
-      sortby: options.sortby,
-      page: options.next?.page ?? 1,
-      cursor: options.next?.cursor ?? undefined,
-    };
-    const answer =
-      view === 'active'
-        ? (await call('GET /getActive', { query, signal })).active
-        : (await call('GET /getArchived', { query, signal })).archived;
-    return {
-      cards: answer.data,
-      next: answer.next_page === null ? null : { page: answer.next_page, cursor: answer.cursor },
-    };
-  }
-  const { path, key } = LIST_CALLS[view];
-  const query = new URLSearchParams({ sortby: options.sortby, page: '1' });
-  if (options.next) {
-    query.set('page', String(options.next.page));
-    if (options.next.cursor) query.set('cursor', options.next.cursor);
-  }
-  if (options.tag) query.set('tag', options.tag);
-  const body = await api<unknown>('GET', `${path}?${query}`, undefined, { signal });
-  const list = isRecord(body) ? body[key] : undefined;
-  if (!isRecord(list) || !Array.isArray(list.data)) throw new ApiError(200, UNEXPECTED_ANSWER);
-  const cards = list.data.flatMap((row) => toCard(row) ?? []);
-  const nextPage = typeof list.next_page === 'number' ? list.next_page : null;
+  const query = {
+    sortby: options.sortby,
+    page: options.next?.page ?? 1,
+    cursor: options.next?.cursor ?? undefined,
+  };
+  const answer =
+    view === 'active'
+      ? (await call('GET /getActive', { query, signal })).active
+      : view === 'archived'
+        ? (await call('GET /getArchived', { query, signal })).archived
+        : (await call('GET /getHomeTemplates', { query: { ...query, tag: options.tag }, signal }))
+            .templates;
   return {
-    cards,
-    next:
-      nextPage === null
-        ? null
-        : { page: nextPage, cursor: typeof list.cursor === 'string' ? list.cursor : null },
+    cards: answer.data,
+    next: answer.next_page === null ? null : { page: answer.next_page, cursor: answer.cursor },
   };
 }
 
@@ -250,10 +198,8 @@ export async function cloneDesign(id: string): Promise<DesignCard> {
  * @throws {ApiError} 403 for a frozen team, 404 for an unknown or disabled template.
  */
 export async function createFromTemplate(templateId: string): Promise<string> {
-  const body = await api<unknown>('POST', `/pic-snippet/${enc(templateId)}/createFromTemplate`);
-  const id = isRecord(body) ? body.newPicSnippetId : undefined;
-  if (typeof id !== 'string' || id === '') throw new ApiError(200, UNEXPECTED_ANSWER);
-  return id;
+  const params = { id: templateId };
+  return (await call('POST /pic-snippet/{id}/createFromTemplate', { params })).newPicSnippetId;
 }
 
 /**
