@@ -1,8 +1,9 @@
 /**
  * `npm run deploy [-- <cdk deploy options>]` (docs/infra.md "Deploy", README "Deploying to AWS"):
  * builds the SPA and the render page, deploys the stack with the CDK CLI, then uploads the SPA
- * to the stack's web bucket (infra/deploy/upload-web.ts) and the hosted fonts to its assets
- * bucket (infra/deploy/upload-fonts.ts), and invalidates the SPA's entry points on CloudFront. Options after `--` go to `cdk deploy` (e.g. `-c alarmEmail=ops@example.com`).
+ * to the stack's web bucket (infra/deploy/upload-web.ts), installs the library content where it
+ * is missing (infra/deploy/install-library.ts: photos, sticker packs, hosted fonts), and
+ * invalidates the SPA's entry points on CloudFront. Options after `--` go to `cdk deploy` (e.g. `-c alarmEmail=ops@example.com`).
  *
  * It needs AWS credentials for the account (the development machines are offline: this runs on
  * an operator's machine or in CI with credentials).
@@ -14,7 +15,6 @@ import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-clo
 import { S3Client } from '@aws-sdk/client-s3';
 import { PROJECT_ROOT } from '../constructs/handler-function.ts';
 import { STACK_REGION } from '../stack.ts';
-import { uploadHostedFonts } from './upload-fonts.ts';
 import { uploadWeb } from './upload-web.ts';
 
 const STACK = 'PicSnippetsStack';
@@ -48,10 +48,21 @@ async function main(): Promise<void> {
   console.log(
     `SPA: ${report.uploaded.length} files uploaded, ${report.unchanged} unchanged, ${report.deleted.length} deleted.`,
   );
-  if (outputs.AssetsBucketName) {
-    const fonts = await uploadHostedFonts(s3, outputs.AssetsBucketName);
-    console.log(`Hosted fonts: ${fonts.uploaded} files uploaded, ${fonts.present} already there.`);
+  if (!outputs.TableName || !outputs.AssetsBucketName) {
+    throw new Error(`${OUTPUTS} lacks TableName or AssetsBucketName.`);
   }
+  // The installer reads the table and bucket through functions/lib's config, as the Lambdas do.
+  Object.assign(process.env, {
+    STAGE: 'aws',
+    AWS_REGION: STACK_REGION,
+    TABLE_NAME: outputs.TableName,
+    ASSETS_BUCKET: outputs.AssetsBucketName,
+  });
+  const { installLibrary } = await import('./install-library.ts');
+  const library = await installLibrary((line) => console.log(line));
+  console.log(
+    `Library: ${library.photos} photos, ${library.stickerPacks} sticker packs, ${library.fontFiles} font files written.`,
+  );
   await new CloudFrontClient({ region: STACK_REGION }).send(
     new CreateInvalidationCommand({
       DistributionId: distributionId,

@@ -5,17 +5,14 @@
  * behaviour in AWS, the local gateway here). The slug carries the package version, so an update
  * never changes the file behind an existing URL.
  *
- * - Local stack: `seedHostedFonts()` runs from the seed (infra/local/seed.ts); a set already in
- *   the bucket is not sent again (a marker object names the set).
- * - AWS: `npm run deploy` uploads the missing files (infra/deploy/upload-fonts.ts), as it
- *   uploads the SPA (docs/infra.md "Deploy"); `--stage dist/fonts` still lays them out as
- *   bucket keys in a folder.
+ * - `seedHostedFonts()` sends the files the bucket lacks. The library installer
+ *   (infra/deploy/install-library.ts) runs it from the local seed and from `npm run deploy`.
+ * - `--stage dist/fonts` lays them out as bucket keys in a folder.
  */
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHash } from 'node:crypto';
-import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { HOSTED_FAMILIES } from '#shared/fonts/hosted.data.ts';
@@ -43,36 +40,32 @@ export function hostedFontFiles(): HostedFontFile[] {
   });
 }
 
-/** A marker object whose name changes with the hosted set: present means all files are there. */
-function markerKey(): string {
-  const slugs = HOSTED_FAMILIES.map((f) => `${f.slug}:${f.faces.length}`).join(',');
-  return `${HOSTED_FONTS_PREFIX}.seeded-${createHash('sha256').update(slugs).digest('hex').slice(0, 16)}`;
-}
-
-async function exists(key: string): Promise<boolean> {
-  try {
-    await s3Client().send(new HeadObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: key }));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Puts the hosted font files in the assets bucket (woff2, cached as immutable), unless the
- * marker of this set of files says an earlier run did.
- * @returns how many files were sent.
+ * Puts the hosted font files the assets bucket lacks (woff2, cached as immutable); never deletes
+ * one: a slug carries its package version, and designs or cached renders may name an older one.
+ * Used by the library installer (infra/deploy/install-library.ts) locally and in AWS.
+ * @returns how many files were sent and how many were already there.
  */
-export async function seedHostedFonts(log: (line: string) => void = console.log): Promise<number> {
-  const marker = markerKey();
-  if (await exists(marker)) return 0;
-  const missing = hostedFontFiles();
+export async function seedHostedFonts(): Promise<{ uploaded: number; present: number }> {
+  const s3 = s3Client();
+  const Bucket = config().ASSETS_BUCKET;
+  const have = new Set<string>();
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket, Prefix: HOSTED_FONTS_PREFIX, ContinuationToken: token }),
+    );
+    for (const o of page.Contents ?? []) if (o.Key) have.add(o.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  const files = hostedFontFiles();
+  const missing = files.filter((f) => !have.has(f.key));
   for (let i = 0; i < missing.length; i += CONCURRENCY) {
     await Promise.all(
       missing.slice(i, i + CONCURRENCY).map(async (file) =>
-        s3Client().send(
+        s3.send(
           new PutObjectCommand({
-            Bucket: config().ASSETS_BUCKET,
+            Bucket,
             Key: file.key,
             Body: await readFile(file.path),
             ContentType: 'font/woff2',
@@ -82,11 +75,7 @@ export async function seedHostedFonts(log: (line: string) => void = console.log)
       ),
     );
   }
-  await s3Client().send(
-    new PutObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: marker, Body: '' }),
-  );
-  log(`seeded ${missing.length} hosted font files`);
-  return missing.length;
+  return { uploaded: missing.length, present: files.length - missing.length };
 }
 
 /** Copies the hosted files under `dir` as bucket keys, for `aws s3 sync` (AWS deploys). */

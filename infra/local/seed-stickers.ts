@@ -336,12 +336,14 @@ async function seedPack(pack: SeedPack, position: number): Promise<number> {
  * Seeds every pack of {@link SEED_PACKS} that is missing or out of date; idempotent and safe to
  * run on every start.
  * @param log progress lines.
+ * @returns how many packs were written (0 when all were up to date).
  * @throws Error when a listed icon is not in its package, or S3/DynamoDB fail.
  */
-export async function seedStickers(log: (line: string) => void = console.log): Promise<void> {
+export async function seedStickers(log: (line: string) => void = console.log): Promise<number> {
   // Packs in parallel: one pack's DynamoDB writes overlap another's S3 puts.
   const counts = await Promise.all(SEED_PACKS.map((pack, i) => seedPack(pack, i + 1)));
   const packs = counts.filter((n) => n > 0).length;
   const total = counts.reduce((a, b) => a + b, 0);
   if (packs > 0) log(`  sticker library: ${packs} packs, ${total} stickers`);
+  return packs;
 }

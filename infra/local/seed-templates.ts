@@ -9,7 +9,7 @@
 import { db } from '#lib/db/index.ts';
 import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
 
-/** A seeded photo of the global library (infra/local/seed.ts `seedLibrary`). */
+/** A photo of the global library (infra/deploy/install-library.ts `installPhotos`). */
 export interface SeededPhoto {
   key: string;
   width: number;

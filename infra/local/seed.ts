@@ -1,27 +1,19 @@
 /**
  * Seeds an empty local database (issue: foundation §7): the admin and demo users, the demo team,
  * the plans (free, Starter and Pro monthly and yearly, plan-freeze; the demo team is on Pro as
- * data, with no subscription), the global image library from infra/seed/photos, and the demo design
- * `demo-welcome`. Idempotent: a database that already has the demo user is left alone.
+ * data, with no subscription) and the demo design `demo-welcome`, after the library installer
+ * (infra/deploy/install-library.ts: photos, sticker packs, hosted fonts, where missing).
+ * Idempotent: a database that already has the demo user is left alone.
  *
  * Local only: the demo logins must never exist in AWS, so `seed` refuses `STAGE=aws`.
  */
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { readFile, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
-import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { DesignDocumentSchema, type DesignDocumentInput } from '#shared/design.ts';
 import { writePlans } from '#functions/billing/plans.ts';
-import { seedStickers } from './seed-stickers.ts';
-import { seedHostedFonts } from './seed-fonts.ts';
+import { installLibrary } from '../deploy/install-library.ts';
 import { seedTemplates } from './seed-templates.ts';
-
-const PHOTOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'seed', 'photos');
 
 /** The demo logins printed by `npm start` (local only). */
 export const DEMO_LOGINS = [
@@ -45,67 +37,6 @@ export const IDS = {
   freePlan: 'free',
   proPlan: 'pro-monthly',
 } as const;
-
-/** Author and licence of each photo, from infra/seed/photos/LICENSES.md. */
-async function photoCredits(): Promise<Map<string, { author: string; licence: string }>> {
-  const text = await readFile(join(PHOTOS_DIR, 'LICENSES.md'), 'utf8');
-  const credits = new Map<string, { author: string; licence: string }>();
-  for (const line of text.split('\n')) {
-    const cells = line.split('|').map((c) => c.trim());
-    if (cells.length >= 7 && cells[1]?.endsWith('.jpg')) {
-      credits.set(cells[1], { author: cells[4] ?? '', licence: cells[5] ?? '' });
-    }
-  }
-  return credits;
-}
-
-const titleOf = (file: string) =>
-  file
-    .replace(/\.jpg$/, '')
-    .split('-')
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ');
-
-async function seedLibrary(
-  log: (line: string) => void,
-): Promise<Map<string, { key: string; width: number; height: number }>> {
-  const { LibraryImage } = db();
-  const credits = await photoCredits();
-  const out = new Map<string, { key: string; width: number; height: number }>();
-  const files = (await readdir(PHOTOS_DIR)).filter((f) => f.endsWith('.jpg')).sort();
-  for (const file of files) {
-    const bytes = await readFile(join(PHOTOS_DIR, file));
-    const meta = await sharp(bytes).metadata();
-    const imageId = `library-${file.replace(/\.jpg$/, '')}`;
-    const key = `files/library/global/${imageId}.jpg`;
-    const thumbKey = `files/library/global/${imageId}-thumb.jpg`;
-    const thumb = await sharp(bytes).resize({ width: 400 }).jpeg({ quality: 80 }).toBuffer();
-    const s3 = s3Client();
-    const Bucket = config().ASSETS_BUCKET;
-    await s3.send(
-      new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: 'image/jpeg' }),
-    );
-    await s3.send(
-      new PutObjectCommand({ Bucket, Key: thumbKey, Body: thumb, ContentType: 'image/jpeg' }),
-    );
-    const credit = credits.get(file);
-    await LibraryImage.put({
-      imageId,
-      scope: 'global',
-      key,
-      thumbKey,
-      contentType: 'image/jpeg',
-      width: meta.width ?? 0,
-      height: meta.height ?? 0,
-      bytes: bytes.length,
-      title: titleOf(file),
-      ...(credit ? { author: credit.author, licence: credit.licence } : {}),
-    }).go();
-    out.set(file, { key, width: meta.width ?? 0, height: meta.height ?? 0 });
-  }
-  log(`  image library: ${files.length} photos`);
-  return out;
-}
 
 /**
  * The demo design: `autumn.jpg` at 1000 px wide (spec 000 §9 base image scaling), one text
@@ -165,8 +96,7 @@ export function demoDesignDocument(base: {
 export async function seed(log: (line: string) => void = console.log): Promise<boolean> {
   if (config().STAGE === 'aws')
     throw new Error('The demo seed is local only; refusing to run with STAGE=aws.');
-  await seedStickers(log);
-  await seedHostedFonts(log);
+  const { library } = await installLibrary(log);
   // Plans are configuration (functions/billing/plans.ts): written on every start, so a
   // persisted database follows the catalogue and the STRIPE_PRICES of the environment.
   await writePlans();
@@ -231,7 +161,6 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     { teamId: IDS.adminTeam, userId: IDS.admin, role: 'owner' },
   ]).go();
 
-  const library = await seedLibrary(log);
   const autumn = library.get('autumn.jpg');
   if (!autumn) throw new Error('autumn.jpg is missing from infra/seed/photos');
   await Design.put({
