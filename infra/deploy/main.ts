@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { S3Client } from '@aws-sdk/client-s3';
 import { PROJECT_ROOT } from '../constructs/handler-function.ts';
@@ -22,6 +23,17 @@ const OUTPUTS = join(PROJECT_ROOT, 'cdk.out', 'deploy-outputs.json');
 
 const run = (command: string, args: string[]) =>
   execFileSync(command, args, { cwd: PROJECT_ROOT, stdio: 'inherit' });
+
+/** The value of `-c name=value` / `--context name=value` in the CLI arguments, if given. */
+export function contextValue(args: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value =
+      arg === '-c' || arg === '--context' ? args[i + 1] : arg.replace(/^--context=/, '');
+    if (value?.startsWith(`${name}=`)) return value.slice(name.length + 1);
+  }
+  return undefined;
+}
 
 async function main(): Promise<void> {
   run('npm', ['run', 'build']);
@@ -58,6 +70,7 @@ async function main(): Promise<void> {
     TABLE_NAME: outputs.TableName,
     ASSETS_BUCKET: outputs.AssetsBucketName,
   });
+  if (outputs.PublicUrl) process.env.PUBLIC_URL = outputs.PublicUrl;
   const { installLibrary } = await import('./install-library.ts');
   const library = await installLibrary((line) => console.log(line));
   console.log(
@@ -72,10 +85,21 @@ async function main(): Promise<void> {
       },
     }),
   );
+  const adminEmail = contextValue(process.argv.slice(2), 'adminEmail');
+  if (adminEmail) {
+    const { bootstrapAdmin } = await import('./admin.ts');
+    const admin = await bootstrapAdmin(adminEmail);
+    console.log(
+      `Platform admin ${adminEmail} (${admin.created ? 'new account' : 'existing account'}). ` +
+        `Sign in within an hour by choosing a password here (one use):\n  ${admin.link}`,
+    );
+  }
   console.log(`Deployed: ${outputs.PublicUrl ?? '(see the stack outputs)'}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
