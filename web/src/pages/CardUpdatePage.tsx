@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { SubscriptionView } from '#shared/billing.ts';
 import { Notice } from '../components/Notice.tsx';
@@ -9,7 +10,8 @@ import { subscriptionPhase } from '../features/billing/subscriptionState.ts';
 import { subscriptionTabPath } from '../features/billing/useBillingAction.ts';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
+import { loadFailure } from '../state/queryClient.ts';
+import { queryKeys } from '../state/queryKeys.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 
 /**
@@ -32,13 +34,19 @@ function CardUpdate() {
   const [params] = useSearchParams();
   const teamId = params.get('team_id')?.trim() ?? '';
   const headingId = useId();
-  const data = useLoad(
-    (signal) =>
-      teamId ? fetchSubscription(teamId, signal) : Promise.resolve<SubscriptionView | null>(null),
-    teamId,
-  );
-  const [changed, setChanged] = useState<SubscriptionView>();
-  const view = changed ?? data.data ?? undefined;
+  const queryClient = useQueryClient();
+  const viewKey = queryKeys.billing.cardUpdate(teamId);
+  const data = useQuery({
+    queryKey: viewKey,
+    queryFn: ({ signal }) => fetchSubscription(teamId, signal),
+    enabled: teamId !== '',
+  });
+  const view = data.data;
+  // A saved card answers the team's new billing view: it replaces the cached one.
+  const onChanged = (next: SubscriptionView) => {
+    queryClient.setQueryData(viewKey, next);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.teams.all });
+  };
 
   return (
     <div className="container container--narrow stack">
@@ -49,16 +57,16 @@ function CardUpdate() {
           <Link to="/settings#/subscription">subscription settings</Link>.
         </Notice>
       )}
-      {data.state === 'loading' && (
+      {data.isLoading && (
         <p className="muted" role="status">
           <Spinner /> Loading the payment method…
         </p>
       )}
-      {data.state === 'error' && (
+      {data.isError && (
         <LoadFailed
           title="We could not load this company's payment method"
-          message={data.error}
-          onRetry={data.reload}
+          message={loadFailure(data.error)}
+          onRetry={() => void data.refetch()}
         />
       )}
       {view && subscriptionPhase(view) === 'offline' && (
@@ -76,7 +84,7 @@ function CardUpdate() {
             teamId={teamId}
             view={view}
             headingId={headingId}
-            onChanged={setChanged}
+            onChanged={onChanged}
             cardUpdate
           />
         </>

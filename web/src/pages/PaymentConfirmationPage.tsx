@@ -1,5 +1,6 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { Stripe } from '@stripe/stripe-js';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { PaymentLookupResponse } from '#shared/billing.ts';
@@ -11,7 +12,8 @@ import { formatMoney } from '../features/billing/format.ts';
 import { safeRedirect } from '../features/billing/redirect.ts';
 import { stripeFor } from '../features/billing/stripe.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
+import { loadFailure } from '../state/queryClient.ts';
+import { queryKeys } from '../state/queryKeys.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 import '../features/billing/billing.css';
 
@@ -52,7 +54,10 @@ function PaymentConfirmation() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const back = safeRedirect(params.get('redirect'), window.location.origin);
-  const payment = useLoad((signal) => loadPayment(paymentId, signal), paymentId);
+  const payment = useQuery({
+    queryKey: queryKeys.billing.payment(paymentId),
+    queryFn: ({ signal }) => loadPayment(paymentId, signal),
+  });
   const [done, setDone] = useState(false);
 
   return (
@@ -61,14 +66,14 @@ function PaymentConfirmation() {
         <h1 id="payment-title" className="page-title">
           Confirm your payment
         </h1>
-        {payment.state === 'loading' && (
+        {payment.isPending && (
           <p className="muted" role="status">
             <Spinner /> Loading the payment…
           </p>
         )}
-        {payment.state === 'error' && (
+        {payment.isError && (
           <Notice tone="error" title="This payment cannot be confirmed here">
-            {payment.error}
+            {loadFailure(payment.error)}
           </Notice>
         )}
         {payment.data && (
@@ -111,18 +116,21 @@ function ConfirmPayment({
   payment: PaymentLookupResponse;
   onConfirmed: () => void;
 }) {
-  const stripe = useLoad(
-    () => stripeFor(payment.publishableKey),
-    `stripe-${payment.publishableKey}`,
-  );
-  if (stripe.state === 'loading') {
+  const stripe = useQuery({
+    queryKey: queryKeys.billing.stripe(payment.publishableKey),
+    queryFn: () => stripeFor(payment.publishableKey),
+    // Loaded once per page (stripeFor keeps it); the object is Stripe's, not data to compare.
+    staleTime: Infinity,
+    structuralSharing: false,
+  });
+  if (stripe.isPending) {
     return (
       <p className="muted" role="status">
         <Spinner /> Loading the secure payment form…
       </p>
     );
   }
-  if (stripe.state === 'error') return <Notice tone="error">{stripe.error}</Notice>;
+  if (stripe.isError) return <Notice tone="error">{loadFailure(stripe.error)}</Notice>;
   if (payment.status === 'requires_payment_method') {
     return (
       <Elements stripe={stripe.data} options={{ clientSecret: payment.clientSecret }}>

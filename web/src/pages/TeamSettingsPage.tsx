@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ApiError, isApiError } from '../api/client.ts';
@@ -10,7 +11,8 @@ import { MembershipTab } from '../features/settings/MembershipTab.tsx';
 import { TeamGeneralTab } from '../features/settings/TeamGeneralTab.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useHashTab } from '../hooks/useHashTab.ts';
-import { useLoad } from '../hooks/useLoad.ts';
+import { loadFailure } from '../state/queryClient.ts';
+import { queryKeys } from '../state/queryKeys.ts';
 import { useAppStore } from '../state/store.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 
@@ -54,7 +56,17 @@ function TeamSettings() {
   const { tab, select } = useHashTab(TAB_IDS);
   const idBase = useId();
   const me = useAppStore((s) => s.user);
-  const team = useLoad((signal) => loadTeam(teamId, signal), teamId);
+  const queryClient = useQueryClient();
+  const team = useQuery({
+    queryKey: queryKeys.teams.one(teamId),
+    queryFn: ({ signal }) => loadTeam(teamId, signal),
+  });
+  // A change of the team (its name, members, roles) reads it again, with its invitations and
+  // the lists that show its name or seats (the companies, the current team, its billing).
+  const onChanged = () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.teams.all });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.billing.team(teamId) });
+  };
   useDocumentTitle(team.data ? `${team.data.name} settings` : 'Company settings');
   const isOwner = team.data !== undefined && team.data.owner_id === me?.id;
   // Admins manage members and invitations too (docs/decisions.md "Team roles").
@@ -67,14 +79,14 @@ function TeamSettings() {
         <Link to="/settings#/companies">← All companies</Link>
       </p>
       <h1 className="page-title">{team.data ? team.data.name : 'Company settings'}</h1>
-      {team.state === 'loading' && (
+      {team.isPending && (
         <p className="muted" role="status">
           <Spinner /> Loading the company…
         </p>
       )}
-      {team.state === 'error' && (
+      {team.isError && (
         <Notice tone="error" title="We could not load this company">
-          {team.error}
+          {loadFailure(team.error)}
         </Notice>
       )}
       {team.data && (
@@ -90,11 +102,11 @@ function TeamSettings() {
               key={team.data.id}
               team={team.data}
               isOwner={isOwner}
-              onChanged={team.reload}
+              onChanged={onChanged}
             />
           )}
           {tab === 'membership' && (
-            <MembershipTab team={team.data} canManage={canManage} onChanged={team.reload} />
+            <MembershipTab team={team.data} canManage={canManage} onChanged={onChanged} />
           )}
           {tab === 'subscription' && (
             <SubscriptionPanel key={team.data.id} team={team.data} teamId={team.data.id} />

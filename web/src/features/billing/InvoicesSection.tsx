@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import type { Invoice } from '#shared/billing.ts';
 import { Spinner } from '../../components/Spinner.tsx';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { loadFailure } from '../../state/queryClient.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { LoadFailed } from '../dashboard/LoadFailed.tsx';
 import { fetchInvoices } from './api.ts';
 import { formatBillingDate, formatMoney } from './format.ts';
@@ -9,34 +11,39 @@ import './billing.css';
 
 /**
  * The team's paid invoices, newest first, each downloadable as the Stripe-hosted PDF through
- * `/settings/invoice/{id}` (spec 001 §7; a link, the server answers 302).
+ * `/settings/invoice/{id}` (spec 001 §7; a link, the server answers 302). Read when the section
+ * opens.
+ * @param teamId the team of the team paths; undefined for the user paths (the current team).
+ * @param billedTeamId the team's own id in either case (the cache key).
  */
 export function InvoicesSection({
   teamId,
+  billedTeamId,
   headingId,
 }: {
   teamId: string | undefined;
+  billedTeamId: string;
   headingId: string;
 }) {
-  const invoices = useLoad(
-    (signal) => fetchInvoices(teamId, signal),
-    `invoices-${teamId ?? 'current'}`,
-  );
+  const invoices = useQuery({
+    queryKey: queryKeys.billing.invoices(billedTeamId),
+    queryFn: ({ signal }) => fetchInvoices(teamId, signal),
+  });
   return (
     <section className="settings-section stack" aria-labelledby={headingId}>
       <h2 id={headingId} className="card__title">
         Invoices
       </h2>
-      {invoices.state === 'loading' && (
+      {invoices.isPending && (
         <p className="muted" role="status">
           <Spinner /> Loading the invoices…
         </p>
       )}
-      {invoices.state === 'error' && (
+      {invoices.isError && (
         <LoadFailed
           title="We could not load the invoices"
-          message={invoices.error}
-          onRetry={invoices.reload}
+          message={loadFailure(invoices.error)}
+          onRetry={() => void invoices.refetch()}
         />
       )}
       {invoices.data && <InvoiceTable invoices={shownInvoices(invoices.data)} />}

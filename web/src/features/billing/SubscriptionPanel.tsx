@@ -1,11 +1,14 @@
-import { useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
 import type { SubscriptionView } from '#shared/billing.ts';
 import { isApiError } from '../../api/client.ts';
-import { fetchPlans, type Plan } from '../../api/plans.ts';
+import type { Plan } from '../../api/plans.ts';
 import type { Team } from '../../api/settings.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { plansQuery } from '../../hooks/queries.ts';
+import { loadFailure } from '../../state/queryClient.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { LoadFailed } from '../dashboard/LoadFailed.tsx';
 import { fetchSubscription } from './api.ts';
 import { BillingDetailsSection } from './BillingDetailsSection.tsx';
@@ -54,6 +57,9 @@ const isView = (v: SubscriptionView | Unavailable): v is SubscriptionView => 'te
  * (the caller's current team); a team id uses `/settings/companies/{id}/…` (spec 001 §7).
  * Without a billing view (a member who is not the owner, or billing not on this server) it
  * shows the team's plan and capabilities as data and says why nothing can be changed.
+ *
+ * The view is cached per team; a change answers the new view, which replaces the cached one,
+ * and the team's plan and flags elsewhere (the companies, the current team) are read again.
  */
 export function SubscriptionPanel({
   team,
@@ -64,37 +70,48 @@ export function SubscriptionPanel({
 }) {
   const base = useId();
   const heading = (name: string) => `${base}-${name}`;
-  const data = useLoad(
-    async (signal) => {
-      const [plans, view] = await Promise.all([fetchPlans(signal), loadView(teamId, signal)]);
-      return { plans: plans.plans, view };
-    },
-    `subscription-${teamId ?? 'current'}-${team.id}`,
-  );
-  const [changed, setChanged] = useState<SubscriptionView>();
+  const queryClient = useQueryClient();
+  const plansRead = useQuery(plansQuery());
+  const viewKey = queryKeys.billing.subscription(team.id);
+  const viewRead = useQuery({
+    queryKey: viewKey,
+    queryFn: ({ signal }) => loadView(teamId, signal),
+  });
+  const retry = () => {
+    if (plansRead.isError) void plansRead.refetch();
+    void viewRead.refetch();
+  };
+  const onChanged = (next: SubscriptionView) => {
+    queryClient.setQueryData<SubscriptionView | Unavailable>(viewKey, next);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.teams.all });
+  };
 
-  if (data.state === 'loading') {
+  if (plansRead.isPending || viewRead.isPending) {
     return (
       <p className="muted" role="status">
         <Spinner /> Loading the plan…
       </p>
     );
   }
-  if (data.state === 'error') {
+  if (plansRead.isError || viewRead.isError) {
     return (
-      <LoadFailed title="We could not load the plan" message={data.error} onRetry={data.reload} />
+      <LoadFailed
+        title="We could not load the plan"
+        message={loadFailure(plansRead.error ?? viewRead.error)}
+        onRetry={retry}
+      />
     );
   }
-  const { plans } = data.data;
-  const view = changed ?? (isView(data.data.view) ? data.data.view : undefined);
+  const plans = plansRead.data.plans;
+  const view = isView(viewRead.data) ? viewRead.data : undefined;
   if (!view) {
     return (
       <TeamPlanOnly
         headingId={heading('plan')}
         team={team}
         plans={plans}
-        unavailable={data.data.view as Unavailable}
-        onRetry={data.reload}
+        unavailable={viewRead.data as Unavailable}
+        onRetry={retry}
       />
     );
   }
@@ -107,7 +124,7 @@ export function SubscriptionPanel({
         teamId={teamId}
         view={view}
         plans={plans}
-        onChanged={setChanged}
+        onChanged={onChanged}
       />
       {online && (
         <>
@@ -115,15 +132,15 @@ export function SubscriptionPanel({
             teamId={teamId}
             view={view}
             headingId={heading('payment')}
-            onChanged={setChanged}
+            onChanged={onChanged}
           />
           <BillingDetailsSection
             teamId={teamId}
             view={view}
             headingId={heading('details')}
-            onChanged={setChanged}
+            onChanged={onChanged}
           />
-          <InvoicesSection teamId={teamId} headingId={heading('invoices')} />
+          <InvoicesSection teamId={teamId} billedTeamId={team.id} headingId={heading('invoices')} />
         </>
       )}
     </div>

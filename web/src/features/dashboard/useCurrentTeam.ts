@@ -1,5 +1,6 @@
-import { fetchCurrentTeam, type CurrentTeam } from '../../api/designs.ts';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { useQuery } from '@tanstack/react-query';
+import type { CurrentTeam } from '../../api/designs.ts';
+import { currentTeamQuery } from '../../hooks/queries.ts';
 import { useAppStore } from '../../state/store.ts';
 
 /**
@@ -10,11 +11,8 @@ import { useAppStore } from '../../state/store.ts';
  */
 export function useCurrentTeam(): { team: CurrentTeam | null; loading: boolean } {
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
-  const load = useLoad((signal) => fetchCurrentTeam(signal), `current-team:${teamId}`);
-  return {
-    team: load.state === 'ready' ? load.data : null,
-    loading: load.state === 'loading',
-  };
+  const read = useQuery(currentTeamQuery(teamId));
+  return { team: read.data ?? null, loading: read.isPending };
 }
 
 /** A team's subscription settings (spec 000 §6 "a link leads to /settings/companies/{teamId}#/subscription"). */

@@ -1,3 +1,4 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   createToken,
@@ -11,7 +12,8 @@ import {
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { FieldError, TextField } from '../../components/TextField.tsx';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { loadFailure, STALE_TIME } from '../../state/queryClient.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { CopyField } from '../playground/CopyField.tsx';
@@ -21,31 +23,40 @@ import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
 /** API tokens (spec 001 §7 "Security and tokens"): list, create, edit, delete. */
 export function ApiTokensSection() {
   const base = useId();
-  const abilities = useLoad((signal) => fetchAbilities(signal), 'abilities');
-  const tokens = useLoad((signal) => fetchTokens(signal), 'tokens');
+  const queryClient = useQueryClient();
+  const abilities = useQuery({
+    queryKey: queryKeys.reference.abilities,
+    queryFn: ({ signal }) => fetchAbilities(signal),
+    staleTime: STALE_TIME.reference,
+  });
+  const tokens = useQuery({
+    queryKey: queryKeys.tokens,
+    queryFn: ({ signal }) => fetchTokens(signal),
+  });
+  const reloadTokens = () => void queryClient.invalidateQueries({ queryKey: queryKeys.tokens });
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [deleting, setDeleting] = useState<ApiToken | null>(null);
-  const [deletePending, setDeletePending] = useState(false);
   const [listMessage, setListMessage] = useState<ActionMessage>();
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeletePending(true);
-    try {
-      await deleteToken(deleting.id);
+  const remove = useMutation({
+    mutationFn: (token: ApiToken) => deleteToken(token.id),
+    onSuccess: (_answer, token) => {
       // The row and its Delete button go: focus moves to the outcome.
       setListMessage({
         tone: 'success',
-        text: `The token “${deleting.name}” was deleted.`,
+        text: `The token “${token.name}” was deleted.`,
         focus: true,
       });
-      tokens.reload();
-    } catch (error) {
-      setListMessage({ tone: 'error', text: actionFailure(error) });
-    } finally {
-      setDeletePending(false);
-      setDeleting(null);
-    }
+      queryClient.setQueryData<ApiToken[]>(queryKeys.tokens, (list) =>
+        list?.filter((t) => t.id !== token.id),
+      );
+      reloadTokens();
+    },
+    onError: (error) => setListMessage({ tone: 'error', text: actionFailure(error) }),
+    onSettled: () => setDeleting(null),
+  });
+
+  function confirmDelete() {
+    if (deleting && !remove.isPending) remove.mutate(deleting);
   }
 
   return (
@@ -58,24 +69,26 @@ export function ApiTokensSection() {
         {created ? (
           <NewToken name={created.name} token={created.token} onDone={() => setCreated(null)} />
         ) : (
-          abilities.state === 'ready' && (
+          abilities.status === 'success' && (
             <CreateTokenForm
               abilities={abilities.data}
               onCreated={(name, token) => {
                 setCreated({ name, token });
                 setListMessage(undefined);
-                tokens.reload();
+                reloadTokens();
               }}
             />
           )
         )}
-        {abilities.state === 'error' && <Notice tone="error">{abilities.error}</Notice>}
+        {abilities.status === 'error' && (
+          <Notice tone="error">{loadFailure(abilities.error)}</Notice>
+        )}
         <h3 id={`${base}-tokens`} className="settings-subtitle">
           Your tokens
         </h3>
         <ActionNotice message={listMessage} />
         <LoadedList
-          load={tokens}
+          query={tokens}
           loadingText="Loading tokens…"
           emptyText="You have no API tokens yet."
           labelledBy={`${base}-tokens`}
@@ -86,7 +99,7 @@ export function ApiTokensSection() {
               key={token.id}
               token={token}
               abilities={abilities.data ?? []}
-              onSaved={tokens.reload}
+              onSaved={reloadTokens}
               onDelete={() => setDeleting(token)}
             />
           )}
@@ -96,8 +109,8 @@ export function ApiTokensSection() {
         open={deleting !== null}
         title="Delete this API token?"
         confirmLabel="Delete token"
-        pending={deletePending}
-        onConfirm={() => void confirmDelete()}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       >
         <p>

@@ -1,3 +1,4 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -7,46 +8,55 @@ import {
   createTeam,
   fetchInvitationByCode,
   fetchPendingInvitations,
-  fetchTeams,
   switchTeam,
   type PendingInvitation,
 } from '../../api/settings.ts';
 import { Notice } from '../../components/Notice.tsx';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { teamsQuery } from '../../hooks/queries.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
 import { CompanyNameForm } from './CompanyNameForm.tsx';
 import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { actionFailure } from './formFailure.ts';
 
+/** The invitations to show, and why the e-mailed link's invitation is not among them. */
+interface Invitations {
+  invitations: PendingInvitation[];
+  /** The link's invitation could not be read: the server's message (null: fine, or no link). */
+  linkProblem: string | null;
+}
+
 /**
  * The invitations to show: the one of the e-mailed link (`?invitation={code}`, which can be
  * accepted) first, then the pending ones of a verified address (which can only be declined
  * here: accepting needs the link's code; docs/decisions.md "Invitations").
  */
-async function loadInvitations(
-  code: string | null,
-  signal: AbortSignal,
-  onLinkProblem: (message: string | null) => void,
-): Promise<PendingInvitation[]> {
+async function loadInvitations(code: string | null, signal: AbortSignal): Promise<Invitations> {
+  let linkProblem: string | null = null;
   const [linked, pending] = await Promise.all([
     code
       ? fetchInvitationByCode(code, signal).then(
-          (found) => {
-            onLinkProblem(null);
-            return { ...found, code } as PendingInvitation;
-          },
+          (found) => ({ ...found, code }) as PendingInvitation,
           (error: unknown) => {
             if (signal.aborted) throw error;
-            onLinkProblem(isApiError(error) ? error.message : 'This invitation could not be read.');
+            linkProblem = isApiError(error) ? error.message : 'This invitation could not be read.';
             return undefined;
           },
         )
       : undefined,
     fetchPendingInvitations(signal),
   ]);
-  return linked ? [linked, ...pending.filter((p) => p.id !== linked.id)] : pending;
+  const invitations = linked ? [linked, ...pending.filter((p) => p.id !== linked.id)] : pending;
+  return { invitations, linkProblem };
 }
+
+/** The invitations query of the link's `code` (one read for both selections below). */
+const invitationsQuery = (code: string | null) =>
+  queryOptions({
+    queryKey: queryKeys.invitations(code ?? ''),
+    queryFn: ({ signal }) => loadInvitations(code, signal),
+  });
 
 /**
  * Companies tab: the user's teams, switching, creating one, and invitations to answer (first
@@ -61,12 +71,12 @@ export function CompaniesTab() {
   const location = useLocation();
   const navigate = useNavigate();
   const code = new URLSearchParams(location.search).get('invitation')?.trim() || null;
-  const [linkProblem, setLinkProblem] = useState<string | null>(null);
-  const teams = useLoad((signal) => fetchTeams(signal), 'teams');
-  const invitations = useLoad(
-    (signal) => loadInvitations(code, signal, setLinkProblem),
-    `pending:${code ?? ''}`,
-  );
+  const queryClient = useQueryClient();
+  const teams = useQuery(teamsQuery());
+  const invitations = useQuery({ ...invitationsQuery(code), select: (d) => d.invitations });
+  const linkProblem =
+    useQuery({ ...invitationsQuery(code), select: (d) => d.linkProblem }).data ?? null;
+  const reloadTeams = () => void queryClient.invalidateQueries({ queryKey: queryKeys.teams.list });
   const [message, setMessage] = useState<ActionMessage>();
 
   /** After the link's invitation is answered the code has done its job: out of the address. */
@@ -100,7 +110,7 @@ export function CompaniesTab() {
 
   // Invitations waiting for an answer come first: the invitation e-mail sends people here.
   const waiting =
-    (invitations.state === 'ready' && invitations.data.length > 0) || linkProblem !== null;
+    (invitations.status === 'success' && invitations.data.length > 0) || linkProblem !== null;
   const invitationSection = (
     <section className="settings-section" aria-labelledby={`${base}-invitations`}>
       <h2 id={`${base}-invitations`} className="card__title">
@@ -109,7 +119,7 @@ export function CompaniesTab() {
       <div className="stack">
         {linkProblem && <Notice tone="error">{linkProblem}</Notice>}
         <LoadedList
-          load={invitations}
+          query={invitations}
           loadingText="Loading invitations…"
           emptyText="You have no pending invitations."
           labelledBy={`${base}-invitations`}
@@ -154,9 +164,9 @@ export function CompaniesTab() {
                         void act(`${answer}-${invitation.id}`, async () => {
                           await answerInvitation(invitation.id, answer, invitation.code);
                           if (invitation.code) forgetCode();
-                          else invitations.reload();
+                          else void invitations.refetch();
                           if (answer === 'accept') {
-                            teams.reload();
+                            reloadTeams();
                             await refreshSession();
                           }
                           return answer === 'accept'
@@ -191,7 +201,7 @@ export function CompaniesTab() {
         <div className="stack">
           <ActionNotice message={message} />
           <LoadedList
-            load={teams}
+            query={teams}
             loadingText="Loading companies…"
             emptyText="You do not belong to any company yet."
             labelledBy={`${base}-teams`}
@@ -237,7 +247,7 @@ export function CompaniesTab() {
 
       <CreateTeamForm
         onCreated={async (name) => {
-          teams.reload();
+          reloadTeams();
           await refreshSession();
           setMessage({ tone: 'success', text: `The company ${name} was created.` });
         }}

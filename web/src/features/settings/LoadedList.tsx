@@ -1,42 +1,50 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Spinner } from '../../components/Spinner.tsx';
-import type { Load } from '../../hooks/useLoad.ts';
+import { loadFailure } from '../../state/queryClient.ts';
 import { LoadFailed } from '../dashboard/LoadFailed.tsx';
 
+/** What `LoadedList` reads of a list's query. */
+export type ListQuery<T> = Pick<UseQueryResult<T[]>, 'status' | 'data' | 'error' | 'refetch'>;
+
 /**
- * A settings list read with `useLoad` (tokens, invitations, companies): a spinner with
- * `loadingText` while it loads (a status, so it is announced), the failure with Retry (the
- * server's message, else the generic one; spec 001 §8), `emptyText` when it holds nothing, else
- * an `item-list` named by the heading `labelledBy` with one `<li>` per item from `children`
- * (which gives each its key).
+ * A settings list read with `useQuery` (tokens, invitations, companies): a spinner with
+ * `loadingText` while the first answer is on its way (a status, so it is announced), the
+ * failure with Retry (the server's message, else the generic one; spec 001 §8), `emptyText`
+ * when it holds nothing, else an `item-list` named by the heading `labelledBy` with one `<li>`
+ * per item from `children` (which gives each its key). A list read again after a change keeps
+ * showing what it had until the new answer comes.
  */
 export function LoadedList<T>({
-  load,
+  query,
   loadingText,
   emptyText,
   labelledBy,
   testId,
   children,
 }: {
-  load: Load<T[]> & { reload: () => void };
+  query: ListQuery<T>;
   loadingText: string;
   emptyText: string;
   labelledBy: string;
   testId?: string;
   children: (item: T) => ReactNode;
 }) {
-  if (load.state === 'loading') {
+  if (query.status === 'pending') {
     return (
       <p className="muted" role="status">
         <Spinner /> {loadingText}
       </p>
     );
   }
-  if (load.state === 'error') return <LoadFailed message={load.error} onRetry={load.reload} />;
-  if (load.data.length === 0) return <p className="muted">{emptyText}</p>;
+  if (query.status === 'error') {
+    return <LoadFailed message={loadFailure(query.error)} onRetry={() => void query.refetch()} />;
+  }
+  const items = query.data ?? [];
+  if (items.length === 0) return <p className="muted">{emptyText}</p>;
   return (
     <ul className="item-list" data-testid={testId} aria-labelledby={labelledBy}>
-      {load.data.map(children)}
+      {items.map(children)}
     </ul>
   );
 }

@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
 import { useNavigate } from 'react-router-dom';
@@ -15,7 +16,8 @@ import {
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { TextField } from '../../components/TextField.tsx';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { STALE_TIME } from '../../state/queryClient.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
 import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
@@ -56,8 +58,13 @@ export function MembershipTab({
   const navigate = useNavigate();
   const me = useAppStore((s) => s.user);
   const refreshSession = useAppStore((s) => s.refreshSession);
-  const roles = useLoad((signal) => fetchRoles(signal), 'roles');
-  const assignable = roles.state === 'ready' ? assignableRoles(roles.data) : [];
+  const queryClient = useQueryClient();
+  const roles = useQuery({
+    queryKey: queryKeys.reference.roles,
+    queryFn: ({ signal }) => fetchRoles(signal),
+    staleTime: STALE_TIME.reference,
+  });
+  const assignable = roles.data ? assignableRoles(roles.data) : [];
   const [message, setMessage] = useState<ActionMessage>();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const [busy, setBusy] = useState(false);
@@ -83,6 +90,7 @@ export function MembershipTab({
     try {
       await removeMember(team.id, removing.id);
       if (leaving) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.teams.list });
         await refreshSession();
         navigate('/settings#/companies');
         return;
@@ -193,7 +201,13 @@ export function MembershipTab({
  */
 function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option[] }) {
   const base = useId();
-  const invitations = useLoad((signal) => fetchTeamInvitations(teamId, signal), `inv-${teamId}`);
+  const queryClient = useQueryClient();
+  const invitationsKey = queryKeys.teams.invitations(teamId);
+  const invitations = useQuery({
+    queryKey: invitationsKey,
+    queryFn: ({ signal }) => fetchTeamInvitations(teamId, signal),
+  });
+  const reload = () => void queryClient.invalidateQueries({ queryKey: invitationsKey });
   const [picked, setPicked] = useState<string>();
   const role =
     picked ?? roles.find((r) => r.value === DEFAULT_ROLE)?.value ?? roles[0]?.value ?? DEFAULT_ROLE;
@@ -206,7 +220,7 @@ function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option
     action: async (email) => {
       setCancelled(undefined);
       await sendInvitation(teamId, { email, role });
-      invitations.reload();
+      reload();
       return `Invitation sent to ${email}.`;
     },
   });
@@ -222,7 +236,7 @@ function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option
         text: `The invitation to ${to} was cancelled.`,
         focus: true,
       });
-      invitations.reload();
+      reload();
     } catch (error) {
       setCancelled({ tone: 'error', text: actionFailure(error) });
     }
@@ -274,7 +288,7 @@ function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option
         </h3>
         <ActionNotice message={cancelled} />
         <LoadedList
-          load={invitations}
+          query={invitations}
           loadingText="Loading invitations…"
           emptyText="No invitations are waiting for an answer."
           labelledBy={`${base}-pending`}

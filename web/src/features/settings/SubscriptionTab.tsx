@@ -1,8 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { fetchTeams } from '../../api/settings.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { useLoad } from '../../hooks/useLoad.ts';
+import { teamsQuery } from '../../hooks/queries.ts';
+import { loadFailure } from '../../state/queryClient.ts';
 import { useAppStore } from '../../state/store.ts';
 import { SubscriptionPanel } from '../billing/SubscriptionPanel.tsx';
 
@@ -14,15 +15,15 @@ import { SubscriptionPanel } from '../billing/SubscriptionPanel.tsx';
  */
 export function SubscriptionTab() {
   const currentTeamId = useAppStore((s) => s.user?.current_team_id ?? null);
-  const teams = useLoad((signal) => fetchTeams(signal), `subscription-teams-${currentTeamId}`);
-  if (teams.state === 'loading') {
+  const teams = useQuery(teamsQuery());
+  if (teams.status === 'pending') {
     return (
       <p className="muted" role="status">
         <Spinner /> Loading your plan…
       </p>
     );
   }
-  if (teams.state === 'error') return <Notice tone="error">{teams.error}</Notice>;
+  if (teams.status === 'error') return <Notice tone="error">{loadFailure(teams.error)}</Notice>;
   const team = teams.data.find((t) => t.id === currentTeamId) ?? teams.data[0];
   if (!team) {
     return (
