@@ -17,7 +17,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { FONTSOURCE_CDN_URL, fontCdnSource } from '#shared/security.ts';
-import { Api } from './constructs/api.ts';
+import { Api, DEFAULT_SECRETS_PREFIX } from './constructs/api.ts';
 import { Data } from './constructs/data.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
@@ -48,6 +48,32 @@ export interface PicSnippetsStackProps extends StackProps {
   fontCdnUrl?: string | null;
   /** Where alarm e-mails go (context `alarmEmail`); absent, alarms notify no one by e-mail. */
   alarmEmail?: string;
+  /** The stage (context `stage`); default {@link DEFAULT_STAGE}. Names the secrets' SSM path. */
+  stage?: string;
+}
+
+/** The stage a deploy without `-c stage=` makes: the stack keeps its historical name. */
+export const DEFAULT_STAGE = 'prod';
+
+/** A stage name: lower case letters, digits and dashes, at most 16 (it goes into resource names). */
+const STAGE_NAME = /^[a-z][a-z0-9-]{0,15}$/;
+
+/**
+ * The stack name of a stage: `PicSnippetsStack` for {@link DEFAULT_STAGE}, else
+ * `PicSnippetsStack-{stage}`. Every resource of the stack is named from it by CloudFormation, so
+ * two stages share nothing (docs/infra.md "Stages").
+ * @throws Error for a stage name that is not lower case letters, digits and dashes.
+ */
+export function stackNameOf(stage: string = DEFAULT_STAGE): string {
+  if (!STAGE_NAME.test(stage)) {
+    throw new Error(`Stage "${stage}": use lower case letters, digits and dashes (at most 16).`);
+  }
+  return stage === DEFAULT_STAGE ? 'PicSnippetsStack' : `PicSnippetsStack-${stage}`;
+}
+
+/** The SSM path of a stage's secrets: `/picsnippets` for the default stage, else `/picsnippets/{stage}`. */
+export function secretsPrefixOf(stage: string = DEFAULT_STAGE): string {
+  return stage === DEFAULT_STAGE ? DEFAULT_SECRETS_PREFIX : `${DEFAULT_SECRETS_PREFIX}/${stage}`;
 }
 
 /**
@@ -80,6 +106,7 @@ export class PicSnippetsStack extends Stack {
       env: { account: props.env?.account, region: STACK_REGION },
     });
     Tags.of(this).add('project', 'picsnippets');
+    Tags.of(this).add('stage', props.stage ?? DEFAULT_STAGE);
     const fontCdnUrl = props.fontCdnUrl === undefined ? FONTSOURCE_CDN_URL : props.fontCdnUrl;
     if (fontCdnUrl !== null) fontCdnSource(fontCdnUrl); // refuses a base the CSP cannot hold
 
@@ -104,6 +131,7 @@ export class PicSnippetsStack extends Stack {
       renders: this.data.buckets.renders,
       arch: props.apiArch ?? chooseApiArch(),
       secretsKey,
+      secretsPrefix: secretsPrefixOf(props.stage),
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.web = new Web(this, 'Web', {
@@ -182,8 +210,11 @@ export function createApp(
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !alarmEmail.includes('@'))) {
     throw new Error('Context alarmEmail must be an e-mail address.');
   }
-  const stack = new PicSnippetsStack(app, 'PicSnippetsStack', {
+  const stage: unknown = stackProps.stage ?? app.node.tryGetContext('stage') ?? DEFAULT_STAGE;
+  if (typeof stage !== 'string') throw new Error('Context stage must be a string.');
+  const stack = new PicSnippetsStack(app, stackNameOf(stage), {
     ...stackProps,
+    stage,
     ...(domain === undefined ? {} : { domain }),
     ...(fontCdnUrl === undefined ? {} : { fontCdnUrl }),
     ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),

@@ -36,14 +36,25 @@ export type ApiFeature = (typeof API_FEATURES)[number];
 export const API_EXTERNAL_MODULES = ['sharp'];
 
 /**
- * SSM parameter names of the Stripe secrets (SecureString, created by the operator, never by the
- * stack: docs/infra.md "Deploy"). The Lambdas get the *names* and read the values at cold start.
+ * The SSM path of the default stage's secrets; another stage's are under `/picsnippets/{stage}`
+ * (infra/stack.ts `secretsPrefixOf`, docs/infra.md "Stages").
  */
-export const STRIPE_PARAMETERS = {
-  secretKey: '/picsnippets/stripe/secret-key',
-  publishableKey: '/picsnippets/stripe/publishable-key',
-  webhookSecret: '/picsnippets/stripe/webhook-secret',
-} as const;
+export const DEFAULT_SECRETS_PREFIX = '/picsnippets';
+
+/**
+ * SSM parameter names of the Stripe secrets (SecureString, created by the operator, never by the
+ * stack: docs/infra.md "Deploy") under a stage's prefix. The Lambdas get the *names* and read the
+ * values at cold start.
+ */
+export function stripeParameters(prefix: string) {
+  return {
+    secretKey: `${prefix}/stripe/secret-key`,
+    publishableKey: `${prefix}/stripe/publishable-key`,
+    webhookSecret: `${prefix}/stripe/webhook-secret`,
+  } as const;
+}
+/** The default stage's Stripe parameter names (prefix `/picsnippets`). */
+export const STRIPE_PARAMETERS = stripeParameters(DEFAULT_SECRETS_PREFIX);
 type StripeParameter = keyof typeof STRIPE_PARAMETERS;
 
 /** Env var holding each parameter's name (the value stays in SSM). */
@@ -73,10 +84,14 @@ export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
  * by the merge-tags function at cold start like the Stripe keys (functions/lib/ssm-secrets.ts).
  * Created by hand as SecureString parameters; absent, Keap offers its built-in fields only.
  */
-export const KEAP_PARAMETERS = {
-  KEAP_CLIENT_ID: '/picsnippets/keap/client-id',
-  KEAP_CLIENT_SECRET: '/picsnippets/keap/client-secret',
-} as const;
+export function keapParameters(prefix: string) {
+  return {
+    KEAP_CLIENT_ID: `${prefix}/keap/client-id`,
+    KEAP_CLIENT_SECRET: `${prefix}/keap/client-secret`,
+  } as const;
+}
+/** The default stage's Keap parameter names. */
+export const KEAP_PARAMETERS = keapParameters(DEFAULT_SECRETS_PREFIX);
 
 /**
  * Features that seal and open stored secrets (functions/lib/secrets.ts): merge-tag platform
@@ -150,6 +165,8 @@ export interface ApiProps {
   secretsKey: kms.IKey;
   /** The fontsource CDN's font files base, for FONT_CDN_FEATURES; absent, none. */
   fontCdnUrl?: string;
+  /** The SSM path of this stage's secrets; default {@link DEFAULT_SECRETS_PREFIX}. */
+  secretsPrefix?: string;
 }
 
 /**
@@ -238,6 +255,8 @@ export class Api extends Construct {
     }).layer;
 
     const functions: Partial<Record<ApiFeature, HandlerFunction>> = {};
+    const stripeNames = stripeParameters(props.secretsPrefix ?? DEFAULT_SECRETS_PREFIX);
+    const keapNames = keapParameters(props.secretsPrefix ?? DEFAULT_SECRETS_PREFIX);
     for (const feature of API_FEATURES) {
       const stripe = STRIPE_ACCESS[feature] ?? [];
       const handler = new HandlerFunction(this, pascal(feature), {
@@ -252,7 +271,7 @@ export class Api extends Construct {
           TABLE_NAME: props.table.tableName,
           ASSETS_BUCKET: props.assets.bucketName,
           RENDERS_BUCKET: props.renders.bucketName,
-          ...Object.fromEntries(stripe.map((p) => [STRIPE_PARAMETER_ENV[p], STRIPE_PARAMETERS[p]])),
+          ...Object.fromEntries(stripe.map((p) => [STRIPE_PARAMETER_ENV[p], stripeNames[p]])),
           ...(stripe.includes('secretKey') ? stripeCatalogueEnvironment(this) : {}),
           ...(props.fontCdnUrl !== undefined && FONT_CDN_FEATURES.includes(feature)
             ? { FONT_CDN_URL: props.fontCdnUrl }
@@ -289,12 +308,12 @@ export class Api extends Construct {
         );
       }
       if (feature === 'merge-tags') {
-        for (const [setting, name] of Object.entries(KEAP_PARAMETERS))
+        for (const [setting, name] of Object.entries(keapNames))
           handler.fn.addEnvironment(`${setting}_PARAMETER`, name);
         handler.role.addToPrincipalPolicy(
           new iam.PolicyStatement({
             actions: ['ssm:GetParameter', 'ssm:GetParameters'],
-            resources: Object.values(KEAP_PARAMETERS).map((name) =>
+            resources: Object.values(keapNames).map((name) =>
               stack.formatArn({
                 service: 'ssm',
                 resource: 'parameter',
@@ -314,7 +333,7 @@ export class Api extends Construct {
               stack.formatArn({
                 service: 'ssm',
                 resource: 'parameter',
-                resourceName: STRIPE_PARAMETERS[p].slice(1),
+                resourceName: stripeNames[p].slice(1),
               }),
             ),
           }),

@@ -15,10 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { S3Client } from '@aws-sdk/client-s3';
 import { PROJECT_ROOT } from '../constructs/handler-function.ts';
-import { STACK_REGION } from '../stack.ts';
+import { STACK_REGION, stackNameOf } from '../stack.ts';
 import { uploadWeb } from './upload-web.ts';
 
-const STACK = 'PicSnippetsStack';
 const OUTPUTS = join(PROJECT_ROOT, 'cdk.out', 'deploy-outputs.json');
 
 const run = (command: string, args: string[]) =>
@@ -36,6 +35,8 @@ export function contextValue(args: readonly string[], name: string): string | un
 }
 
 async function main(): Promise<void> {
+  // `-c stage=staging` deploys a second, isolated stack (docs/infra.md "Stages").
+  const STACK = stackNameOf(contextValue(process.argv.slice(2), 'stage'));
   run('npm', ['run', 'build']);
   run('npx', [
     'cdk',

@@ -11,7 +11,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURES, ROUTES, routeKey } from '#shared/routes.ts';
 import { BUCKETS, TABLE } from '#shared/resources.ts';
-import { createApp, type PicSnippetsStack } from '#infra/stack.ts';
+import { createApp, stackNameOf, type PicSnippetsStack } from '#infra/stack.ts';
 import { API_ORIGIN_ID } from '#infra/constructs/router-function.ts';
 import { INTERNAL_FUNCTIONS, PROJECT_ROOT } from '#infra/constructs/handler-function.ts';
 import { functionGrants } from './permissions.ts';
@@ -1139,5 +1139,35 @@ describe('observability (docs/infra.md "Observability")', () => {
     );
     expect(traced.length).toBe(FEATURES.length);
     expect(untraced.some(([id]) => id.startsWith('RenderScreenshot'))).toBe(true);
+  });
+});
+
+describe('stages (docs/infra.md "Stages")', () => {
+  it('names a second stage apart, with its own secrets path, and refuses a bad stage name', () => {
+    const outdir2 = mkdtempSync(join(tmpdir(), 'picsnippets-cdk-stage-'));
+    try {
+      const { stack: staging } = createApp(
+        {
+          outdir: outdir2,
+          context: {
+            ...CDK_JSON_CONTEXT,
+            'aws:cdk:bundling-stacks': [],
+            '@aws-cdk/core:failSynthOnValidationErrors': false,
+            stage: 'staging',
+          },
+        },
+        { apiArch: 'x64', env: { account: undefined } },
+      );
+      expect(staging.stackName).toBe('PicSnippetsStack-staging');
+      const env = JSON.stringify(
+        Template.fromStack(staging).findResources('AWS::Lambda::Function'),
+      );
+      expect(env).toContain('/picsnippets/staging/stripe/secret-key');
+      expect(env).not.toContain('"/picsnippets/stripe/secret-key"');
+      expect(stack.stackName).toBe('PicSnippetsStack');
+      expect(() => stackNameOf('Prod!')).toThrow('lower case letters');
+    } finally {
+      rmSync(outdir2, { recursive: true, force: true });
+    }
   });
 });
