@@ -137,7 +137,7 @@ interface FeatureSizing {
  * longer than 29 s. Features that decode or resize uploads with sharp get more memory (and so
  * more CPU); the rest are DynamoDB calls and stay small.
  */
-const SIZING: Record<ApiFeature, FeatureSizing> = Object.fromEntries(
+export const SIZING: Record<ApiFeature, FeatureSizing> = Object.fromEntries(
   API_FEATURES.map((f) => {
     const heavy = f === 'images' || f === 'stickers' || f === 'designs' || f === 'fonts';
     return [

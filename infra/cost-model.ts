@@ -1,0 +1,157 @@
+/**
+ * The cost model of docs/infra.md "Cost model": what a million renders and a thousand active
+ * teams cost a month on AWS, computed from the stack's own settings (the render and API
+ * functions' memory and CPU, the render cache's lifetime) and from stated traffic assumptions.
+ * `test/unit/cost-model.test.ts` checks that the table in the document is the one this module
+ * prints, so a change of memory, architecture or price shows up there.
+ *
+ * Prices: AWS list prices for us-east-1 as of 2026-11, in USD; free tiers are left out.
+ */
+import { API_FEATURES, SIZING } from './constructs/api.ts';
+import { CHROMIUM_ARCH, RENDER_MEMORY_MB } from './constructs/render.ts';
+
+/** List prices used, USD. */
+export const PRICES = {
+  lambdaGbSecond: { x64: 0.0000166667, arm64: 0.0000133334 },
+  lambdaPerMillionRequests: 0.2,
+  httpApiPerMillion: 1.0,
+  cloudFrontPerMillionHttps: 1.0,
+  cloudFrontPerGbOut: 0.085,
+  wafPerMillionRequests: 0.6,
+  /** A WebACL ($5) and its six rules ($1 each), a month. */
+  wafFixedMonthly: 11,
+  s3PutPerThousand: 0.005,
+  s3GetPerThousand: 0.0004,
+  s3GbMonth: 0.023,
+  dynamoPerMillionReadUnits: 0.125,
+  dynamoPerMillionWriteUnits: 0.625,
+  dynamoGbMonth: 0.25,
+  sesPerThousand: 0.1,
+  logsPerGbIngested: 0.5,
+  /** Eight alarms ($0.10), one dashboard ($3), three KMS keys ($1), one secret ($0.40). */
+  monitoringAndKeysMonthly: 0.8 + 3 + 3 + 0.4,
+} as const;
+
+/** Traffic assumptions (docs/infra.md "Cost model" states them). */
+export const ASSUMPTIONS = {
+  /** Share of render requests CloudFront answers from its cache. */
+  cdnHitRatio: 0.8,
+  /** Of the requests reaching the origin, the share answered from its memory or S3 cache. */
+  originCacheHitRatio: 0.5,
+  /** A drawn render, ms (warm p50 with the emulators, docs/performance.md, rounded up). */
+  drawMs: 60,
+  /** An origin cache hit, ms. */
+  originHitMs: 5,
+  /** Mean image, KB. */
+  imageKb: 60,
+  /** Log and metric lines per origin request, KB. */
+  logKbPerRequest: 1.5,
+  /** An active team a month. */
+  team: {
+    apiRequests: 2_000,
+    apiMs: 80,
+    readUnitsPerRequest: 3,
+    writeShare: 0.2,
+    writeUnitsPerWrite: 2,
+    storedMb: 50,
+    tableKb: 1_000,
+    mails: 20,
+    /** Cold SPA loads (the editor's chunks not in the browser cache) and their MB. */
+    spaLoads: 20,
+    spaLoadMb: 2,
+  },
+} as const;
+
+/** Cost lines, USD, and the line that dominates. */
+export interface CostBreakdown {
+  lines: Record<string, number>;
+  total: number;
+  dominant: string;
+}
+
+const GB = (mb: number) => mb / 1024;
+
+function breakdown(lines: Record<string, number>): CostBreakdown {
+  const total = Object.values(lines).reduce((a, b) => a + b, 0);
+  const dominant = Object.entries(lines).sort((a, b) => b[1] - a[1])[0]![0];
+  return { lines, total, dominant };
+}
+
+/**
+ * A million render-URL requests.
+ * @param renderMemoryMb the render function's memory (the stack's, by default).
+ * @param arch its CPU (the stack's, by default).
+ */
+export function costPerMillionRenders(
+  renderMemoryMb: number = RENDER_MEMORY_MB,
+  arch: 'x64' | 'arm64' = CHROMIUM_ARCH,
+): CostBreakdown {
+  const a = ASSUMPTIONS;
+  const requests = 1_000_000;
+  const origin = requests * (1 - a.cdnHitRatio);
+  const draws = origin * (1 - a.originCacheHitRatio);
+  const hits = origin - draws;
+  const gbSeconds = GB(renderMemoryMb) * ((draws * a.drawMs + hits * a.originHitMs) / 1000);
+  return breakdown({
+    'CloudFront data out': ((requests * a.imageKb) / 1024 / 1024) * PRICES.cloudFrontPerGbOut,
+    'CloudFront requests': (requests / 1e6) * PRICES.cloudFrontPerMillionHttps,
+    'WAF requests': (requests / 1e6) * PRICES.wafPerMillionRequests,
+    'Lambda render time': gbSeconds * PRICES.lambdaGbSecond[arch],
+    'Lambda requests': (origin / 1e6) * PRICES.lambdaPerMillionRequests,
+    'S3 render cache':
+      (origin / 1000) * PRICES.s3GetPerThousand + (draws / 1000) * PRICES.s3PutPerThousand,
+    'CloudWatch Logs': ((origin * a.logKbPerRequest) / 1024 / 1024) * PRICES.logsPerGbIngested,
+  });
+}
+
+/** The API functions' mean memory, MB (each feature weighted alike). */
+export function meanApiMemoryMb(): number {
+  return API_FEATURES.reduce((sum, f) => sum + SIZING[f].memorySize, 0) / API_FEATURES.length;
+}
+
+/**
+ * A thousand active teams for a month (the fixed monthly costs of the stack included).
+ * @param apiArch the API functions' CPU (arm64 where sharp's arm64 binary is installed).
+ */
+export function costPerThousandTeams(apiArch: 'x64' | 'arm64' = 'arm64'): CostBreakdown {
+  const t = ASSUMPTIONS.team;
+  const teams = 1_000;
+  const requests = teams * t.apiRequests;
+  const gbSeconds = GB(meanApiMemoryMb()) * ((requests * t.apiMs) / 1000);
+  return breakdown({
+    'API Gateway': (requests / 1e6) * PRICES.httpApiPerMillion,
+    'Lambda API time': gbSeconds * PRICES.lambdaGbSecond[apiArch],
+    'Lambda requests': (requests / 1e6) * PRICES.lambdaPerMillionRequests,
+    DynamoDB:
+      ((requests * t.readUnitsPerRequest) / 1e6) * PRICES.dynamoPerMillionReadUnits +
+      ((requests * t.writeShare * t.writeUnitsPerWrite) / 1e6) * PRICES.dynamoPerMillionWriteUnits +
+      ((teams * t.tableKb) / 1024 / 1024) * PRICES.dynamoGbMonth,
+    'S3 storage': ((teams * t.storedMb) / 1024) * PRICES.s3GbMonth,
+    'SES mail': ((teams * t.mails) / 1000) * PRICES.sesPerThousand,
+    'CloudFront SPA': ((teams * t.spaLoads * t.spaLoadMb) / 1024) * PRICES.cloudFrontPerGbOut,
+    'Fixed (WAF, alarms, keys)': PRICES.wafFixedMonthly + PRICES.monitoringAndKeysMonthly,
+  });
+}
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+/** The markdown table docs/infra.md "Cost model" holds, exactly. */
+export function costTable(): string {
+  const rows: string[][] = [];
+  for (const [name, b] of [
+    ['1M renders', costPerMillionRenders()],
+    ['1,000 active teams a month', costPerThousandTeams()],
+  ] as const) {
+    for (const [line, value] of Object.entries(b.lines)) rows.push([name, line, usd(value)]);
+    rows.push([name, `**total** (most: ${b.dominant})`, `**${usd(b.total)}**`]);
+  }
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...[['unit', 'line', 'USD'], ...rows].map((r) => r[i]!.length)),
+  );
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [
+    line(['unit', 'line', 'USD']),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...rows.map(line),
+  ].join('\n');
+}

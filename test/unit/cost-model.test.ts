@@ -1,0 +1,29 @@
+/**
+ * The cost model (infra/cost-model.ts, docs/infra.md "Cost model"): the document's table is the
+ * one the model prints from the stack's settings, and the model follows those settings.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { costPerMillionRenders, costPerThousandTeams, costTable } from '#infra/cost-model.ts';
+import { RENDER_MEMORY_MB } from '#infra/constructs/render.ts';
+
+describe('the cost model', () => {
+  it('is the table docs/infra.md shows', () => {
+    const doc = readFileSync(new URL('../../docs/infra.md', import.meta.url), 'utf8');
+    expect(doc).toContain(costTable());
+  });
+
+  it('follows the render function memory and CPU', () => {
+    const base = costPerMillionRenders();
+    const half = costPerMillionRenders(RENDER_MEMORY_MB / 2);
+    expect(half.lines['Lambda render time']).toBeCloseTo(base.lines['Lambda render time']! / 2, 6);
+    expect(
+      costPerMillionRenders(RENDER_MEMORY_MB, 'arm64').lines['Lambda render time'],
+    ).toBeLessThan(base.lines['Lambda render time']!);
+  });
+
+  it('names what dominates each unit', () => {
+    expect(costPerMillionRenders().dominant).toBe('CloudFront data out');
+    expect(costPerThousandTeams().total).toBeGreaterThan(0);
+  });
+});
