@@ -2,10 +2,11 @@
  * The export screen's pure rules (spec 001 §4 "Export", §5 export validations, §2 HTML width and
  * alignment; spec 000 §5 sticker rules; issue #9 item 3): when Generate is enabled, the PDF
  * toggle and the platforms it leaves, repeated parameter names, link normalisation, the value
- * editors read from a design, the preview URL, and the generated outputs.
+ * editors read from a design, the preview URL, the generated outputs, and the Generate form's
+ * rules.
  */
 import { describe, expect, it } from 'vitest';
-import { normaliseLinkUrl } from '#shared/export-url.ts';
+import { EXPORT_MESSAGES, normaliseLinkUrl } from '#shared/export-url.ts';
 import { DEFAULT_VIDALYTICS_OPTIONS } from '#shared/providers/index.ts';
 import { toExportDesign } from '../../web/src/features/export/api.ts';
 import {
@@ -24,6 +25,10 @@ import {
   type ExportRow,
   type GenerateOptions,
 } from '../../web/src/features/export/model.ts';
+import {
+  ExportFormSchema,
+  type ExportFormValues,
+} from '../../web/src/features/export/useExportForm.ts';
 
 const BASE = 'https://cdn.example.com/r/demo-welcome';
 const KLAVIYO_FIRST_NAME = "{{ first_name|default:'' }}";
@@ -192,6 +197,32 @@ describe('the link URL (spec 001 §7 "normalised html_link_url")', () => {
     expect(normaliseLinkUrl('')).toBe('');
     expect(normaliseLinkUrl('javascript:alert(1)')).toBeUndefined();
     expect(normaliseLinkUrl('mailto:ana@example.com')).toBeUndefined();
+  });
+});
+
+describe('the Generate form’s rules', () => {
+  const values: ExportFormValues = {
+    pdf: false,
+    width: '100',
+    align: 'center',
+    link: '',
+    embedCode: '',
+    vidalytics: DEFAULT_VIDALYTICS_OPTIONS,
+    accessToken: '',
+  };
+
+  it('gives Generate the normalised link and a whole width from 1 to 100', () => {
+    const checked = ExportFormSchema.parse({ ...values, link: ' shop.example.com ', width: '250' });
+    expect(checked.link).toBe('https://shop.example.com/');
+    expect(checked.width).toBe(100);
+    expect(ExportFormSchema.parse({ ...values, width: '33.6' }).width).toBe(htmlWidth('33.6'));
+  });
+
+  it('refuses a link that is not a web link, on the link field, with the spec’s message', () => {
+    const result = ExportFormSchema.safeParse({ ...values, link: 'javascript:alert(1)' });
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['link', EXPORT_MESSAGES.linkInvalid],
+    ]);
   });
 });
 

@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'react';
+import { EXPORT_MESSAGES } from '#shared/export-url.ts';
+import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
+import { saveChoices, saveProvider } from './api.ts';
+import { exportRows, rowProblem, type ExportDesign, type ExportRow } from './model.ts';
+import { useMissingImages } from './useMissingImages.ts';
+import { useSave, type SaveState } from './useSave.ts';
+
+/** Wait after the last keystroke before the preview re-renders, ms. */
+export const PREVIEW_DEBOUNCE_MS = 500;
+/** Wait after the last keystroke before the values are saved, ms. */
+const SAVE_DEBOUNCE_MS = 800;
+
+/** The export screen's saved choices, from {@link useExportChoices}. */
+export interface ExportChoices {
+  provider: string;
+  storefront: string;
+  rows: ExportRow[];
+  /** A row's problem: its value's rule (shared/export-url.ts), or its image not loading. */
+  problemOf: (row: ExportRow) => string | null;
+  /** Some row has a problem. */
+  problems: boolean;
+  providerSave: SaveState;
+  choicesSave: SaveState;
+  /** Values are not saved yet: in the debounce, held back by a problem, or their save failed. */
+  unsaved: boolean;
+  /**
+   * Spec 001 §4: choosing a platform clears every value, then saves the platform (with the
+   * store front for Klaviyo).
+   */
+  chooseProvider: (value: string) => void;
+  chooseStorefront: (value: string) => void;
+  changeRow: (key: string, value: string, name: string) => void;
+}
+
+/**
+ * The choices the export screen saves as they change (spec 001 §4, §7): the platform and store
+ * front (`PUT …/provider` at once) and each parameter's value (`PUT …/choices` once typing has
+ * paused and every value passes its rules).
+ */
+export function useExportChoices(design: ExportDesign): ExportChoices {
+  const [provider, setProvider] = useState<string>(design.merge_tag_provider ?? '');
+  const [storefront, setStorefront] = useState<string>(design.merge_tag_storefront ?? '');
+  const [rows, setRows] = useState<ExportRow[]>(() => exportRows(design));
+  const [providerSave, runProviderSave] = useSave();
+  const [choicesSave, runChoicesSave] = useSave();
+  const touched = useRef(false);
+  /** Values typed or chosen since the screen opened or the platform changed. */
+  const [edited, setEdited] = useState(false);
+  const missing = useMissingImages(rows, provider, PREVIEW_DEBOUNCE_MS);
+  const problemOf = (row: ExportRow) =>
+    rowProblem(provider, row) ??
+    (missing.has(row.merge_tag_value.trim()) ? EXPORT_MESSAGES.imageMissing : null);
+
+  // Values are saved once typing pauses and every value passes its rules.
+  const rowsToSave = useDebouncedValue(rows, SAVE_DEBOUNCE_MS);
+  useEffect(() => {
+    if (!touched.current) return;
+    if (rowsToSave.some((r) => rowProblem(provider, r) !== null)) return;
+    void runChoicesSave(() => saveChoices(design.id, rowsToSave));
+  }, [rowsToSave, provider, design.id, runChoicesSave]);
+
+  return {
+    provider,
+    storefront,
+    rows,
+    problemOf,
+    problems: rows.some((r) => problemOf(r) !== null),
+    providerSave,
+    choicesSave,
+    unsaved:
+      edited &&
+      (rows !== rowsToSave ||
+        rowsToSave.some((r) => rowProblem(provider, r) !== null) ||
+        choicesSave.state === 'failed'),
+    chooseProvider: (value) => {
+      setProvider(value);
+      touched.current = false;
+      setEdited(false);
+      setRows((current) => current.map((r) => ({ ...r, merge_tag_value: '', merge_tag_name: '' })));
+      const store = value === 'klaviyo' ? storefront : '';
+      void runProviderSave(() => saveProvider(design.id, value, store || null));
+    },
+    chooseStorefront: (value) => {
+      setStorefront(value);
+      void runProviderSave(() => saveProvider(design.id, provider, value || null));
+    },
+    changeRow: (key, value, name) => {
+      touched.current = true;
+      setEdited(true);
+      setRows((current) =>
+        current.map((r) =>
+          r.key === key ? { ...r, merge_tag_value: value, merge_tag_name: name } : r,
+        ),
+      );
+    },
+  };
+}
