@@ -1,9 +1,12 @@
 /**
  * The SPA's server state (docs/decisions.md "Server state"): which failed reads are asked again
- * and how long the client waits, the message a failed read shows, and the query keys' families
- * (an invalidation of a family reaches every key in it). The client is the app's own
+ * and how long the client waits, the message a failed read shows, the query keys' families
+ * (an invalidation of a family reaches every key in it), and the paged lists: pages read one
+ * after the other, each item shown once, and a list changed in the cache (a card leaves, a
+ * clone joins) keeping what to send for the next page. The client is the app's own
  * (`createQueryClient`), driven without React.
  */
+import type { InfiniteData } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -11,6 +14,7 @@ import {
   NETWORK_ERROR_MESSAGE,
 } from '../../web/src/api/client.ts';
 import { SESSION_EXPIRED_MESSAGE } from '../../web/src/features/settings/formFailure.ts';
+import { pageItems, updatePages, type Page } from '../../web/src/hooks/usePagedQuery.ts';
 import {
   createQueryClient,
   loadFailure,
@@ -147,6 +151,110 @@ describe('query keys', () => {
     const state = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
     expect(state(queryKeys.designs.list('t1', 'archived', '', ''))).toBe(true);
     expect(state(queryKeys.tokens)).toBe(false);
+    client.clear();
+  });
+});
+
+type Item = { id: string; n: number };
+const item = (id: string, n = 0): Item => ({ id, n });
+const idOf = (i: Item) => i.id;
+const ids = (items: Item[]) => items.map(idOf);
+
+/** A list of 7 items served 3 a page, page numbers from 1 (`next` null after the last). */
+async function servedPage(next: number | null): Promise<Page<Item, number>> {
+  const page = next ?? 1;
+  const all = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => item(id));
+  return Promise.resolve({
+    items: all.slice((page - 1) * 3, page * 3),
+    next: page * 3 < all.length ? page + 1 : null,
+  });
+}
+
+describe('paged lists (useInfiniteQuery)', () => {
+  it('shows each item once, in page order, also when a later page holds one again', () => {
+    const pages: Page<Item, number>[] = [
+      { items: [item('a'), item('b')], next: 2 },
+      { items: [item('b'), item('c')], next: null },
+    ];
+    expect(ids(pageItems(pages, idOf))).toEqual(['a', 'b', 'c']);
+    expect(pageItems([], idOf)).toEqual([]);
+  });
+
+  it('reads page after page with the previous page’s next, until there is none', async () => {
+    const client = createQueryClient();
+    const options = {
+      queryKey: ['paged'],
+      queryFn: ({ pageParam }: { pageParam: number | null }) => servedPage(pageParam),
+      initialPageParam: null as number | null,
+      getNextPageParam: (last: Page<Item, number>) => last.next,
+    };
+    await client.fetchInfiniteQuery(options);
+    await client.fetchInfiniteQuery({ ...options, pages: 3 });
+    const data = client.getQueryData<InfiniteData<Page<Item, number>, number | null>>(['paged']);
+    expect(data?.pageParams).toEqual([null, 2, 3]);
+    expect(ids(pageItems(data!.pages, idOf))).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(data!.pages.at(-1)!.next).toBeNull();
+    client.clear();
+  });
+
+  it('changes the cached items in place and keeps each page’s next', () => {
+    const data: InfiniteData<Page<Item, number>, number | null> = {
+      pages: [
+        { items: [item('a'), item('b'), item('c')], next: 2 },
+        { items: [item('d'), item('e'), item('f')], next: 3 },
+      ],
+      pageParams: [null, 2],
+    };
+    // A card leaves (archived): the next ones move up a page, the pages keep their next.
+    const left = updatePages(data, (items) => items.filter((i) => i.id !== 'b'), idOf);
+    expect(left.pages.map((p) => ids(p.items))).toEqual([
+      ['a', 'c', 'd'],
+      ['e', 'f'],
+    ]);
+    expect(left.pages.map((p) => p.next)).toEqual([2, 3]);
+    expect(left.pageParams).toEqual([null, 2]);
+    // A clone joins at the top: the last page takes the one pushed out of the first.
+    let told: boolean | undefined;
+    const joined = updatePages(
+      data,
+      (items, hasMore) => {
+        told = hasMore;
+        return [item('z'), ...items];
+      },
+      idOf,
+    );
+    expect(told).toBe(true);
+    expect(joined.pages.map((p) => ids(p.items))).toEqual([
+      ['z', 'a', 'b'],
+      ['c', 'd', 'e', 'f'],
+    ]);
+    // An item changed (a favourite) keeps its place; the input is not touched.
+    const starred = updatePages(
+      data,
+      (items) => items.map((i) => (i.id === 'e' ? { ...i, n: 1 } : i)),
+      idOf,
+    );
+    expect(starred.pages[1]!.items[1]).toEqual(item('e', 1));
+    expect(data.pages[1]!.items[1]).toEqual(item('e'));
+    expect(updatePages({ pages: [], pageParams: [] }, () => [item('x')], idOf).pages).toEqual([]);
+  });
+
+  it('a change written into the cache is what the list shows, until it is read again', async () => {
+    const client = createQueryClient();
+    const key = ['paged', 'cache'];
+    await client.fetchInfiniteQuery({
+      queryKey: key,
+      queryFn: ({ pageParam }: { pageParam: number | null }) => servedPage(pageParam),
+      initialPageParam: null as number | null,
+      getNextPageParam: (last: Page<Item, number>) => last.next,
+    });
+    client.setQueryData<InfiniteData<Page<Item, number>, number | null>>(
+      key,
+      (cached) => cached && updatePages(cached, (items) => items.slice(1), idOf),
+    );
+    const data = client.getQueryData<InfiniteData<Page<Item, number>, number | null>>(key);
+    expect(ids(pageItems(data!.pages, idOf))).toEqual(['b', 'c']);
+    expect(data!.pages[0]!.next).toBe(2);
     client.clear();
   });
 });

@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { isApiError } from '../api/client.ts';
@@ -9,6 +10,7 @@ import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { TEMPLATE_ALERT_MS } from '../features/dashboard/useTemplateAdmin.ts';
 import { actionFailure } from '../features/settings/formFailure.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { queryKeys } from '../state/queryKeys.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 import '../features/templates/templates.css';
 
@@ -27,36 +29,18 @@ export function BundleEditPage() {
   );
 }
 
-type Load =
-  | { phase: 'loading' }
-  | { phase: 'ready'; bundle: Bundle }
-  | { phase: 'missing' }
-  | { phase: 'error'; message: string };
-
 function BundleEditor() {
   const { id = '' } = useParams();
-  const [load, setLoad] = useState<Load>({ phase: 'loading' });
-  const [round, setRound] = useState(0);
+  const queryClient = useQueryClient();
+  const bundleKey = queryKeys.bundles.one(id);
+  const read = useQuery({
+    queryKey: bundleKey,
+    queryFn: ({ signal }) => fetchBundle(id, signal),
+  });
   const [removing, setRemoving] = useState<TemplateCard | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { flash, show } = useFlash();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchBundle(id, controller.signal).then(
-      (bundle) => setLoad({ phase: 'ready', bundle }),
-      (failure: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad(
-          isApiError(failure) && failure.status === 404
-            ? { phase: 'missing' }
-            : { phase: 'error', message: actionFailure(failure) },
-        );
-      },
-    );
-    return () => controller.abort();
-  }, [id, round]);
 
   useEffect(() => {
     if (!error) return;
@@ -70,18 +54,24 @@ function BundleEditor() {
       setError(null);
       try {
         show((await removeFromBundle(id, template.id, null)).message);
-        setLoad((current) =>
-          current.phase === 'ready'
+        queryClient.setQueryData<Bundle>(queryKeys.bundles.one(id), (bundle) =>
+          bundle
             ? {
-                phase: 'ready',
-                bundle: {
-                  ...current.bundle,
-                  templatesCount: current.bundle.templatesCount - 1,
-                  bundle_images: current.bundle.bundle_images.filter((t) => t.id !== template.id),
-                },
+                ...bundle,
+                templatesCount: bundle.templatesCount - 1,
+                bundle_images: bundle.bundle_images.filter((t) => t.id !== template.id),
               }
-            : current,
+            : bundle,
         );
+        // The bundle lists, the Bonus views and the editor's panel show its templates too.
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.bundles.all,
+          refetchType: 'none',
+        });
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.templates.all,
+          refetchType: 'none',
+        });
       } catch (failure) {
         setError(actionFailure(failure));
       } finally {
@@ -89,13 +79,13 @@ function BundleEditor() {
         setRemoving(null);
       }
     },
-    [id, show],
+    [id, show, queryClient],
   );
 
-  if (load.phase === 'loading') {
+  if (read.isPending) {
     return <PageLoading>Loading the bundle…</PageLoading>;
   }
-  if (load.phase === 'missing') {
+  if (read.isError && isApiError(read.error) && read.error.status === 404) {
     return (
       <div className="container container--narrow">
         <section className="card empty-state">
@@ -108,22 +98,19 @@ function BundleEditor() {
       </div>
     );
   }
-  if (load.phase === 'error') {
+  if (read.isError) {
     return (
       <div className="container">
         <LoadFailed
           title="The bundle could not be loaded"
-          message={load.message}
-          onRetry={() => {
-            setLoad({ phase: 'loading' });
-            setRound((r) => r + 1);
-          }}
+          message={actionFailure(read.error)}
+          onRetry={() => void read.refetch()}
         />
       </div>
     );
   }
 
-  const { bundle } = load;
+  const bundle = read.data;
   return (
     <div className="container stack-lg">
       <p>

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { createDesign, type DesignDetails } from '../api/designs.ts';
 import { fetchGlobalImages, type LibraryImage } from '../api/images.ts';
@@ -9,9 +10,11 @@ import { ListFooter } from '../features/dashboard/ListFooter.tsx';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
-import { usePagedList } from '../features/dashboard/usePagedList.ts';
 import { actionFailure } from '../features/settings/formFailure.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { usePagedQuery } from '../hooks/usePagedQuery.ts';
+import { STALE_TIME } from '../state/queryClient.ts';
+import { queryKeys } from '../state/queryKeys.ts';
 import { SignedInOnly } from './SettingsPage.tsx';
 
 /** Where the picker's pictures come from, passed on as `from` (spec 000 §2 "&from={source}"). */
@@ -42,6 +45,7 @@ const creations = new Map<string, Promise<DesignDetails>>();
 function CreateFrom({ imageId }: { imageId: string }) {
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
@@ -56,6 +60,11 @@ function CreateFrom({ imageId }: { imageId: string }) {
       (design) => {
         if (!live) return;
         creations.delete(key);
+        // The new design belongs in the Active lists: read them again when they are shown.
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.designs.all,
+          refetchType: 'none',
+        });
         navigate(design.showurl, {
           replace: true,
           state: { flash: `“${design.title}” was created.` },
@@ -69,7 +78,7 @@ function CreateFrom({ imageId }: { imageId: string }) {
     return () => {
       live = false;
     };
-  }, [location.key, imageId, navigate]);
+  }, [location.key, imageId, navigate, queryClient]);
 
   if (failure === null) {
     return (
@@ -103,16 +112,24 @@ function CreateFrom({ imageId }: { imageId: string }) {
 
 const imageIdOf = (image: LibraryImage) => image.id;
 
+/** A page of the global library as the paged list reads it (`next`: the page number). */
+async function fetchPicturePage(next: number | null, signal: AbortSignal) {
+  const page = await fetchGlobalImages(next ?? 1, signal);
+  return { items: page.images, next: page.nextPage };
+}
+
 /**
  * The global library as "Use this Pic" cards (spec 000 §2 gallery cards) with each photo's
- * title and credit, paged like the dashboard.
+ * title and credit, paged like the dashboard (cached as a shared library).
  */
 function LibraryPicker() {
-  const fetchPage = useCallback(async (next: number | null, signal: AbortSignal) => {
-    const page = await fetchGlobalImages(next ?? 1, signal);
-    return { items: page.images, next: page.nextPage };
-  }, []);
-  const list = usePagedList('library', fetchPage, imageIdOf);
+  const list = usePagedQuery({
+    queryKey: queryKeys.images.picker,
+    fetchPage: fetchPicturePage,
+    idOf: imageIdOf,
+    staleTime: STALE_TIME.library,
+    failure: actionFailure,
+  });
   const { team } = useCurrentTeam();
   const frozen = team?.frozen ?? false;
 

@@ -42,7 +42,7 @@ function DesignShow({ id }: { id: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   const [handedOver] = useState(() => (location.state as ShowState | null)?.flash);
-  const { loaded, retry, update } = useDesignLoad(id, fetchDesign, {
+  const { loaded, retry, update } = useDesignLoad('show', id, fetchDesign, {
     pending: 'PicSnippet',
     ready: (design: DesignDetails) => design.title,
   });

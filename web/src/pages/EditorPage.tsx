@@ -19,10 +19,13 @@ export function EditorPage() {
 }
 
 function EditorLoader({ id }: { id: string }) {
-  const { loaded, retry } = useDesignLoad(id, fetchAndPreloadDesign, {
-    pending: 'Editor',
-    ready: (design) => `Edit ${design.meta.title}`,
-  });
+  const { loaded, retry } = useDesignLoad(
+    'editor',
+    id,
+    fetchAndPreloadDesign,
+    { pending: 'Editor', ready: (design) => `Edit ${design.meta.title}` },
+    { once: true },
+  );
   if (loaded.state !== 'ready') {
     return (
       <DesignLoadState

@@ -52,10 +52,13 @@ async function loadExport(id: string, signal: AbortSignal) {
 
 function ExportLoader({ id }: { id: string }) {
   const { team } = useCurrentTeam();
-  const { loaded, retry } = useDesignLoad(id, loadExport, {
-    pending: 'Export',
-    ready: ({ design }) => `Export ${design.title}`,
-  });
+  const { loaded, retry } = useDesignLoad(
+    'export',
+    id,
+    loadExport,
+    { pending: 'Export', ready: ({ design }) => `Export ${design.title}` },
+    { once: true },
+  );
   if (loaded.state !== 'ready') {
     return (
       <DesignLoadState

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import {
   assignTeams,
   fetchBundleTeams,
@@ -10,6 +11,7 @@ import { Modal } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 
 /** Spec 000 §9 "Debounce: 400 ms team … search". */
@@ -35,45 +37,33 @@ export function AddTeamsModal({
   onSaved: (message: string, teamsCount: number) => void;
 }) {
   const searchId = useId();
-  const [checked, setChecked] = useState<Map<string, TeamRef> | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  // The bundle's teams as read (always fresh: the modal saves the whole set), then as checked.
+  const assignedRead = useQuery({
+    queryKey: queryKeys.bundles.teams(bundle.id),
+    queryFn: () => fetchBundleTeams(bundle.id),
+    gcTime: 0,
+  });
+  const [picked, setPicked] = useState<Map<string, TeamRef> | null>(null);
+  const checked =
+    picked ?? (assignedRead.data ? new Map(assignedRead.data.map((t) => [t.id, t])) : null);
+  const loadError = assignedRead.isError ? actionFailure(assignedRead.error) : null;
   const [query, setQuery] = useState('');
   const debounced = useDebouncedValue(query.trim(), TEAM_SEARCH_DEBOUNCE_MS);
-  const [results, setResults] = useState<{ query: string; teams: TeamRef[] } | null>(null);
-  const [searchError, setSearchError] = useState<string | null>(null);
+  const search = useQuery({
+    queryKey: queryKeys.teams.search(debounced),
+    queryFn: ({ signal }) => searchTeams(debounced, signal),
+    enabled: debounced !== '',
+  });
+  const searchError = search.isError ? actionFailure(search.error) : null;
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    fetchBundleTeams(bundle.id).then(
-      (teams) => live && setChecked(new Map(teams.map((t) => [t.id, t]))),
-      (error: unknown) => live && setLoadError(actionFailure(error)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [bundle.id]);
-
-  useEffect(() => {
-    if (debounced === '') return;
-    const controller = new AbortController();
-    searchTeams(debounced, controller.signal).then(
-      (teams) => setResults({ query: debounced, teams }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setSearchError(actionFailure(error));
-      },
-    );
-    return () => controller.abort();
-  }, [debounced]);
-
   function toggle(team: TeamRef) {
-    setChecked((current) => {
-      const next = new Map(current ?? []);
-      if (next.has(team.id)) next.delete(team.id);
-      else next.set(team.id, team);
-      return next;
-    });
+    if (!checked) return;
+    const next = new Map(checked);
+    if (next.has(team.id)) next.delete(team.id);
+    else next.set(team.id, team);
+    setPicked(next);
   }
 
   async function save() {
@@ -89,8 +79,8 @@ export function AddTeamsModal({
     }
   }
 
-  const searching = debounced !== '' && results?.query !== debounced && !searchError;
-  const shown = debounced === '' ? [] : (results?.teams ?? []);
+  const searching = debounced !== '' && search.isPending;
+  const shown = debounced === '' ? [] : (search.data ?? []);
   const assigned = checked ? [...checked.values()] : [];
   return (
     <Modal
@@ -144,10 +134,7 @@ export function AddTeamsModal({
           autoComplete="off"
           data-autofocus
           placeholder="Team name"
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setSearchError(null);
-          }}
+          onChange={(event) => setQuery(event.target.value)}
         />
       </div>
       <div role="status" aria-live="polite" className="team-picker__results">

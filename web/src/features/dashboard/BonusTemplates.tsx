@@ -1,29 +1,37 @@
-import { useEffect, useState } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { createFromTemplate } from '../../api/designs.ts';
-import { fetchBundles, type Bundle } from '../../api/templates.ts';
+import { fetchBundles } from '../../api/templates.ts';
 import { Spinner } from '../../components/Spinner.tsx';
+import { queryKeys } from '../../state/queryKeys.ts';
+import { useAppStore } from '../../state/store.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { DesignCardItem } from './DesignCardItem.tsx';
 import { ActionFeedback } from './Flash.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
 
+/** The team's bundles, the first page (the Bonus tab and the Bonus view share one read). */
+const bonusQuery = (teamId: string) =>
+  queryOptions({
+    queryKey: queryKeys.bundles.first(teamId),
+    queryFn: ({ signal }) => fetchBundles(null, signal),
+  });
+
 /**
  * Whether the signed-in user's team has Bonus templates (the bundles assigned to it, spec 000
- * §2 "a private bundle view"): null while unknown. Admins have the Template Bundles tab instead.
+ * §2 "a private bundle view"): null while unknown, false when they cannot be read. Admins have
+ * the Template Bundles tab instead.
  */
 export function useHasBonus(admin: boolean): boolean | null {
-  const [has, setHas] = useState<boolean | null>(null);
-  useEffect(() => {
-    if (admin) return;
-    const controller = new AbortController();
-    fetchBundles(null, controller.signal).then(
-      (page) => setHas(page.items.some((b) => b.bundle_images.length > 0)),
-      () => setHas(false),
-    );
-    return () => controller.abort();
-  }, [admin]);
-  return admin ? false : has;
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const read = useQuery({
+    ...bonusQuery(teamId),
+    enabled: !admin,
+    select: (page) => page.items.some((b) => b.bundle_images.length > 0),
+  });
+  if (admin || read.isError) return false;
+  return read.data ?? null;
 }
 
 /**
@@ -40,22 +48,11 @@ export function BonusTemplates({
   frozenHintId: string;
 }) {
   const navigate = useNavigate();
-  const [bundles, setBundles] = useState<Bundle[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [round, setRound] = useState(0);
+  const queryClient = useQueryClient();
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const read = useQuery(bonusQuery(teamId));
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchBundles(null, controller.signal).then(
-      (page) => setBundles(page.items),
-      (failure: unknown) => {
-        if (!controller.signal.aborted) setError(actionFailure(failure));
-      },
-    );
-    return () => controller.abort();
-  }, [round]);
 
   async function start(templateId: string) {
     if (busy) return;
@@ -63,6 +60,7 @@ export function BonusTemplates({
     setActionError(null);
     try {
       const id = await createFromTemplate(templateId);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.designs.all, refetchType: 'none' });
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (failure) {
       setActionError(actionFailure(failure));
@@ -70,19 +68,16 @@ export function BonusTemplates({
     }
   }
 
-  if (error) {
+  if (read.isError) {
     return (
       <LoadFailed
         title="Your Bonus templates could not be loaded"
-        message={error}
-        onRetry={() => {
-          setError(null);
-          setBundles(null);
-          setRound((r) => r + 1);
-        }}
+        message={actionFailure(read.error)}
+        onRetry={() => void read.refetch()}
       />
     );
   }
+  const bundles = read.data?.items;
   if (!bundles) {
     return (
       <p className="muted" role="status">

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
@@ -9,12 +10,14 @@ import {
 import type { NextPage } from '../../api/designs.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
+import { usePagedQuery } from '../../hooks/usePagedQuery.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
+import { useAppStore } from '../../state/store.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { AddTeamsModal } from './AddTeamsModal.tsx';
 import { ActionFeedback, useFlash } from './Flash.tsx';
 import { ListFooter } from './ListFooter.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
-import { usePagedList } from './usePagedList.ts';
 import { TEMPLATE_ALERT_MS } from './useTemplateAdmin.ts';
 import '../templates/templates.css';
 
@@ -27,11 +30,23 @@ const idOf = (bundle: Bundle) => bundle.id;
  * The dashboard's Template Bundles tab (spec 000 §2, admins only): bundle cards with up to
  * six template images, the template and team counts, Add teams (the add-teams modal),
  * Activate/Deactivate, Edit (the bundle edit page) and Delete after 'Are you sure?' (spec 000
- * §8), paged by infinite scroll. Bundles are made in the editor's Save as template modal.
+ * §8), paged by infinite scroll. Bundles are made in the editor's Save as template modal. An
+ * action changes the cached list in place and marks the other bundle reads (the Bonus views,
+ * the editor's panel) stale.
  */
 export function BundleList() {
-  const list = usePagedList('bundles', fetchPage, idOf);
-  const { update } = list;
+  const queryClient = useQueryClient();
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const list = usePagedQuery({
+    queryKey: queryKeys.bundles.pages(teamId),
+    fetchPage,
+    idOf,
+    failure: actionFailure,
+  });
+  const update = (change: (items: Bundle[]) => Bundle[]) => {
+    list.update(change);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.bundles.all, refetchType: 'none' });
+  };
   const { flash, show } = useFlash();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<{ id: string; action: BundleAction } | null>(null);

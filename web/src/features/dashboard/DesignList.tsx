@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
@@ -10,6 +11,9 @@ import {
 } from '../../api/designs.ts';
 import { fetchTemplateList } from '../../api/templates.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
+import { usePagedQuery } from '../../hooks/usePagedQuery.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
+import { useAppStore } from '../../state/store.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { DesignCardItem, DesignCardSkeleton, type CardAction } from './DesignCardItem.tsx';
 import { ActionFeedback } from './Flash.tsx';
@@ -17,7 +21,6 @@ import { ListFooter } from './ListFooter.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
 import { ACTION_LABELS, useDesignActions, type DesignAction } from './useDesignActions.ts';
 import { placeCard } from './placeCard.ts';
-import { usePagedList } from './usePagedList.ts';
 import { DELETE_TEMPLATE_TITLE, useTemplateAdmin } from './useTemplateAdmin.ts';
 
 /** Cards shown while the first page loads: two rows of the wide grid. */
@@ -37,7 +40,9 @@ const idOf = (card: DesignCard) => card.id;
  * empty and failure states and the 4-second confirmation flash of each action.
  *
  * A card that leaves the list (archived, activated) hands focus to the card now in its place,
- * so keyboard users keep their position. A clone joins the list where the sort puts it.
+ * so keyboard users keep their position. A clone joins the list where the sort puts it. Each
+ * list is cached per team, view, sort and tag: an action changes the shown list in the cache and
+ * marks the other lists of its family stale, so they are read again when they are shown.
  *
  * @param frozen the team is frozen (spec 000 §4): the actions are disabled, described by the
  *   element `frozenHintId`.
@@ -63,35 +68,55 @@ export function DesignList({
   templateStatus?: 'active' | 'archived';
 }) {
   const navigate = useNavigate();
-  const fetchPage = useCallback(
-    async (next: NextPage | null, signal: AbortSignal) => {
+  const queryClient = useQueryClient();
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const list = usePagedQuery({
+    queryKey:
+      view === 'templates'
+        ? queryKeys.templates.list(templateStatus, sort, tag)
+        : queryKeys.designs.list(teamId, view, sort, tag),
+    fetchPage: async (next: NextPage | null, signal: AbortSignal) => {
       if (view === 'templates') {
         return fetchTemplateList(templateStatus, { sortby: sort, tag, next }, signal);
       }
       const page = await fetchDesignList(view, { sortby: sort, tag, next }, signal);
       return { items: page.cards as DesignCard[], next: page.next };
     },
-    [view, sort, tag, templateStatus],
-  );
-  const list = usePagedList(`${view}|${sort}|${tag}|${templateStatus}`, fetchPage, idOf);
+    idOf,
+    failure: actionFailure,
+  });
   const { update } = list;
+  /** Marks a family's cached lists stale (this one is already changed in place). */
+  const staleFamily = useCallback(
+    (...families: (readonly string[])[]) => {
+      for (const queryKey of families) {
+        void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+      }
+    },
+    [queryClient],
+  );
 
   const listRef = useRef<HTMLDivElement>(null);
   // Set after a card left the list (its index), read once the list has re-rendered.
   const [focusAt, setFocusAt] = useState<{ index: number } | null>(null);
   const onDone = useCallback(
     (action: DesignAction, design: DesignCard, result: DesignCard) => {
-      if (action === 'clone') {
-        update((cards, hasMore) => placeCard(cards, result, sort, hasMore));
-        return;
-      }
-      update((cards) => cards.filter((c) => c.id !== design.id));
+      // The other views and sorts are marked stale by `useDesignActions`.
+      if (action === 'clone') update((cards, hasMore) => placeCard(cards, result, sort, hasMore));
+      else update((cards) => cards.filter((c) => c.id !== design.id));
     },
     [update, sort],
   );
   const actions = useDesignActions(onDone);
   const templateAdmin = useTemplateAdmin(
-    useCallback((id: string) => update((cards) => cards.filter((c) => c.id !== id)), [update]),
+    useCallback(
+      (id: string) => {
+        update((cards) => cards.filter((c) => c.id !== id));
+        // The other status's list, the editor's panel and the bundles show templates too.
+        staleFamily(queryKeys.templates.all, queryKeys.bundles.all);
+      },
+      [update, staleFamily],
+    ),
   );
 
   // After a card left: focus the card now at its place (or the last one).
@@ -114,6 +139,7 @@ export function DesignList({
     setTemplateError(null);
     try {
       const id = await createFromTemplate(card.id);
+      staleFamily(queryKeys.designs.all);
       // Spec 000 §2: "Creates a design from a template, then goes to its edit page".
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { LoadFailed } from './LoadFailed.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import type { PagedList } from './usePagedList.ts';
+import type { PagedList } from '../../hooks/usePagedQuery.ts';
 
 /** The spec's end-of-list message (spec 000 §2, §8 empty states). */
 export const NO_MORE_RESULTS = 'No more results';

@@ -1,5 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { activateDesign, archiveDesign, cloneDesign, type DesignCard } from '../../api/designs.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { useFlash, type FlashMessage } from './Flash.tsx';
 
@@ -53,8 +55,9 @@ export interface DesignActions {
 /**
  * Archive, Clone and Activate with their feedback: one action at a time, a 4-second
  * confirmation flash on success, the server's message on failure (a frozen team's 403 says
- * why, spec 000 §4).
- * @param onDone told of each success, to update what the page shows.
+ * why, spec 000 §4). A success marks every cached design read stale (the lists of both views
+ * and all sorts, the design's pages): each is read again when it is shown next.
+ * @param onDone told of each success, to update what the page shows (in the cache).
  * @param initialFlash a flash handed over by the page before (the show page after a clone).
  */
 export function useDesignActions(
@@ -65,6 +68,7 @@ export function useDesignActions(
   const [error, setError] = useState<string | null>(null);
   const { flash, show } = useFlash(initialFlash);
   const running = useRef(false);
+  const queryClient = useQueryClient();
 
   const run = useCallback(
     async (action: DesignAction, design: DesignCard) => {
@@ -76,6 +80,10 @@ export function useDesignActions(
         const result = await CALLS[action](design.id);
         show(flashText(action, design, result));
         onDone(action, design, result);
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.designs.all,
+          refetchType: 'none',
+        });
         return result;
       } catch (failure) {
         setError(actionFailure(failure));
@@ -85,7 +93,7 @@ export function useDesignActions(
         setBusy(null);
       }
     },
-    [onDone, show],
+    [onDone, show, queryClient],
   );
 
   const dismissError = useCallback(() => setError(null), []);

@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { PageLoading } from '../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { DesignNotFound } from './DesignNotFound.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
@@ -14,38 +16,43 @@ export type DesignLoad<T> =
 
 /**
  * Loads what a page about one design shows (the show page, the editor, the export screen),
- * again when `id` changes or `retry` is called. A failure keeps its HTTP status (0 when no
- * answer came), so a 404 (a design that is not the current team's, spec 000 §2) can show the
- * not-found state; its message is the server's, else the generic one (spec 001 §8).
- * `update` replaces the loaded data (e.g. after an action answered the new design).
+ * cached under `queryKeys.designs.one(what, id)`, again when `id` changes or `retry` is called.
+ * A failure keeps its HTTP status (0 when no answer came), so a 404 (a design that is not the
+ * current team's, spec 000 §2) can show the not-found state; its message is the server's, else
+ * the generic one (spec 001 §8). `update` replaces the loaded data in the cache (e.g. after an
+ * action answered the new design).
  * Sets the document title: `title(data)` once loaded, "PicSnippet not found" on a 404, else
  * `pending`.
+ *
+ * @param what names the page's reading of the design (`show`, `editor`, `export`).
+ * @param options.once for a page that takes the design over (the editor, the export screen):
+ *   read fresh on each visit, never read again while it is open (that would replace the
+ *   document being edited) and not kept once the page is left.
  */
 export function useDesignLoad<T>(
+  what: string,
   id: string,
   load: (id: string, signal: AbortSignal) => Promise<T>,
   titles: { pending: string; ready: (data: T) => string },
+  options: { once?: boolean } = {},
 ): { loaded: DesignLoad<T>; retry: () => void; update: (change: (data: T) => T) => void } {
-  const [loaded, setLoaded] = useState<DesignLoad<T>>({ state: 'loading' });
-  const [round, setRound] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(id, controller.signal).then(
-      (data) => setLoaded({ state: 'ready', data }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoaded({
-          state: 'error',
-          status: isApiError(error) ? error.status : 0,
-          message: actionFailure(error),
-        });
-      },
-    );
-    return () => controller.abort();
-    // `id` names what `load` reads: a new inline `load` each render must not reload.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, round]);
+  const queryClient = useQueryClient();
+  const queryKey = queryKeys.designs.one(what, id);
+  const read = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => load(id, signal),
+    ...(options.once ? { staleTime: Infinity, gcTime: 0 } : {}),
+  });
+  const loaded: DesignLoad<T> =
+    read.status === 'success'
+      ? { state: 'ready', data: read.data }
+      : read.status === 'error'
+        ? {
+            state: 'error',
+            status: isApiError(read.error) ? read.error.status : 0,
+            message: actionFailure(read.error),
+          }
+        : { state: 'loading' };
 
   useDocumentTitle(
     loaded.state === 'ready'
@@ -55,14 +62,14 @@ export function useDesignLoad<T>(
         : titles.pending,
   );
 
-  const retry = useCallback(() => {
-    setLoaded({ state: 'loading' });
-    setRound((n) => n + 1);
-  }, []);
+  const { refetch } = read;
+  const retry = useCallback(() => void refetch(), [refetch]);
   const update = useCallback(
     (change: (data: T) => T) =>
-      setLoaded((l) => (l.state === 'ready' ? { state: 'ready', data: change(l.data) } : l)),
-    [],
+      queryClient.setQueryData<T>(queryKeys.designs.one(what, id), (data) =>
+        data === undefined ? data : change(data),
+      ),
+    [queryClient, what, id],
   );
   return { loaded, retry, update };
 }

@@ -6,10 +6,15 @@
  * image makes it the design's photo (`replaceBaseImage`, one undo step; the sync saves it
  * through `saveImageId`, images-api.ts).
  */
-import { useEffect, useId, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
+import { useDeleteFromList, usePagedQuery, type PagedList } from '../../../hooks/usePagedQuery.ts';
+import { STALE_TIME } from '../../../state/queryClient.ts';
+import { queryKeys } from '../../../state/queryKeys.ts';
+import { useAppStore } from '../../../state/store.ts';
 import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import {
@@ -29,12 +34,13 @@ import {
 import {
   DeleteTileButton,
   DeleteUploadDialog,
+  libraryFailure,
   ListEnd,
   listEndOf,
+  pageOf,
   UploadButton,
 } from './LibraryParts.tsx';
 import { useDebouncedValue } from './useDebouncedValue.ts';
-import { useDeleteFromList, usePagedList, type PagedList } from './usePagedList.ts';
 import '../image.css';
 
 /** The stock search waits for this pause in typing, ms (spec 000 §9 "700 ms image search"). */
@@ -61,6 +67,9 @@ function useChoose(): (image: LibraryImage) => void {
     }
   };
 }
+
+const imageIdOf = (image: LibraryImage) => image.id;
+const stockIdOf = (photo: StockImage) => `${photo.from}:${photo.id}`;
 
 /** A grid of images; each is a button that makes it the design's photo. */
 function ImageGrid({
@@ -96,9 +105,20 @@ function ImageGrid({
   );
 }
 
-/** The Library or My Uploads tab. */
+/**
+ * The Library or My Uploads tab, cached (the library is shared, the uploads are the team's): an
+ * upload joins the cached list, a delete leaves it.
+ */
 function ImageList({ source }: { source: 'library' | 'uploads' }) {
-  const list = usePagedList((page, signal) => fetchImages(source, page, signal));
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const list = usePagedQuery({
+    queryKey: queryKeys.images.list(teamId, source),
+    fetchPage: async (page: number | null, signal: AbortSignal) =>
+      pageOf(await fetchImages(source, page ?? 1, signal)),
+    idOf: imageIdOf,
+    staleTime: STALE_TIME.library,
+    failure: libraryFailure,
+  });
   const designId = useEditor((s) => s.meta?.id ?? '');
   const { deleting, setDeleting, remove, error } = useDeleteFromList(
     list,
@@ -125,7 +145,7 @@ function ImageList({ source }: { source: 'library' | 'uploads' }) {
       <DeleteUploadDialog
         name={deleting ? deleting.title : null}
         onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void remove(deleting)}
+        onConfirm={() => deleting && remove(deleting)}
       />
     </>
   );
@@ -133,6 +153,21 @@ function ImageList({ source }: { source: 'library' | 'uploads' }) {
 
 /** Thrown by the stock search when the server has no stock service configured. */
 class NotConfigured extends Error {}
+
+/**
+ * Whether stock search is configured, asked once: a blank query answers `configured: false`
+ * without keys and is refused (422) with them, so no search is made. A search that finds the
+ * service missing sets it too.
+ */
+const stockConfiguredQuery = {
+  queryKey: queryKeys.images.stockConfigured,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    searchStock(' ', 1, signal).then(
+      () => true,
+      (e: unknown) => !(e instanceof NotConfigured),
+    ),
+  staleTime: Infinity,
+};
 
 /** `GET /api/search-images/{query}?page=`; `configured: false` (or a 501) → NotConfigured. */
 async function searchStock(
@@ -151,26 +186,31 @@ async function searchStock(
   return pagedOf(answer, (photo) => photo);
 }
 
-/** One search's results: a grid with attribution, read page by page. */
+/** One search's results (cached per query): a grid with attribution, read page by page. */
 function StockResults({
   query,
   busy,
   onUse,
-  onNotConfigured,
 }: {
   query: string;
   busy: boolean;
   onUse: (photo: StockImage) => void;
-  onNotConfigured: () => void;
 }) {
-  const list = usePagedList(async (page, signal) => {
-    try {
-      return await searchStock(query, page, signal);
-    } catch (e) {
-      if (!(e instanceof NotConfigured)) throw e;
-      onNotConfigured();
-      return { items: [], nextPage: null };
-    }
+  const queryClient = useQueryClient();
+  const list = usePagedQuery({
+    queryKey: queryKeys.images.stock(query),
+    fetchPage: async (page: number | null, signal: AbortSignal) => {
+      try {
+        return pageOf(await searchStock(query, page ?? 1, signal));
+      } catch (e) {
+        if (!(e instanceof NotConfigured)) throw e;
+        queryClient.setQueryData(queryKeys.images.stockConfigured, false);
+        return { items: [], next: null };
+      }
+    },
+    idOf: stockIdOf,
+    staleTime: STALE_TIME.library,
+    failure: libraryFailure,
   });
   return (
     <>
@@ -215,29 +255,22 @@ function StockSearch() {
     (value) => setQuery(value.trim()),
     STOCK_SEARCH_DEBOUNCE_MS,
   );
-  const [configured, setConfigured] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // Says at once whether stock search is configured: a blank query answers `configured: false`
-  // without keys and is refused (422) with them, so no search is made.
-  useEffect(() => {
-    const abort = new AbortController();
-    searchStock(' ', 1, abort.signal).catch((e: unknown) => {
-      if (e instanceof NotConfigured) setConfigured(false);
-    });
-    return () => abort.abort();
-  }, []);
-  const use = async (photo: StockImage) => {
-    setBusy(true);
-    setError(null);
-    try {
-      choose(await importStockImage(photo));
-    } catch (e) {
-      setError(isApiError(e) ? e.message : 'The photo could not be used.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const queryClient = useQueryClient();
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const configured = useQuery(stockConfiguredQuery).data !== false;
+  // The photo is copied into the team's uploads: that list is read again when it is shown.
+  const importPhoto = useMutation({
+    mutationFn: importStockImage,
+    onSuccess: (image) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.images.list(teamId, 'uploads') });
+      choose(image);
+    },
+  });
+  const error = importPhoto.isError
+    ? isApiError(importPhoto.error)
+      ? importPhoto.error.message
+      : 'The photo could not be used.'
+    : null;
   if (!configured)
     return <Notice tone="info">Stock photo search is not configured on this server.</Notice>;
   return (
@@ -260,9 +293,8 @@ function StockSearch() {
         <StockResults
           key={query}
           query={query}
-          busy={busy}
-          onUse={(photo) => void use(photo)}
-          onNotConfigured={() => setConfigured(false)}
+          busy={importPhoto.isPending}
+          onUse={(photo) => importPhoto.mutate(photo)}
         />
       )}
     </>

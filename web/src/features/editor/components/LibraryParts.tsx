@@ -9,7 +9,8 @@ import { isApiError, type UploadProgress } from '../../../api/client.ts';
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { Notice } from '../../../components/Notice.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
-import type { PagedList } from './usePagedList.ts';
+import type { Page, PagedList } from '../../../hooks/usePagedQuery.ts';
+import type { Paged } from '../images-api.ts';
 
 /** Spec 000 §5 extensions (the reading with webp) and the §8 message (the reading without). */
 export const IMAGE_EXTENSIONS = /\.(jpe?g|bmp|webp|gif|png)$/i;
@@ -112,14 +113,24 @@ export function DeleteUploadDialog({
   );
 }
 
-/** The props of `ListEnd` from a paged list. */
-export const listEndOf = <T,>(list: PagedList<T>) => ({
+/** The props of `ListEnd` from a paged list (its Retry asks again for what failed). */
+export const listEndOf = <T,>(list: PagedList<T, unknown>) => ({
   count: list.items.length,
-  loading: list.loading,
+  loading: list.phase === 'loading' || list.phase === 'loading-more',
   error: list.error,
-  done: list.done,
-  onMore: list.loadMore,
+  done: !list.hasMore,
+  onMore: list.error === null ? list.loadMore : list.retry,
 });
+
+/** A library page (page numbers from 1) as a paged list reads it. */
+export const pageOf = <T,>(paged: Paged<T>): Page<T, number> => ({
+  items: paged.items,
+  next: paged.nextPage,
+});
+
+/** The message of a library list that failed: the server's, else a plain one. */
+export const libraryFailure = (error: unknown): string =>
+  isApiError(error) ? error.message : 'The list could not be loaded.';
 
 /**
  * An upload button: a file of another extension is refused at once, a refused upload shows the

@@ -6,10 +6,15 @@
  * (QR code, Gravatar, hosted image, screenshot) sit at the top of the Library tab. Choosing a
  * sticker (click, or Enter on it) adds it to the canvas (`addSticker`, one undo step).
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
+import { useDeleteFromList, usePagedQuery } from '../../../hooks/usePagedQuery.ts';
+import { STALE_TIME } from '../../../state/queryClient.ts';
+import { queryKeys } from '../../../state/queryKeys.ts';
+import { useAppStore } from '../../../state/store.ts';
 import { runCommand } from '../commands.ts';
 import { useEditorContext } from '../EditorContext.tsx';
 import {
@@ -24,12 +29,13 @@ import {
 import {
   DeleteTileButton,
   DeleteUploadDialog,
+  libraryFailure,
   ListEnd,
   listEndOf,
+  pageOf,
   UploadButton,
 } from './LibraryParts.tsx';
 import { useDebouncedValue } from './useDebouncedValue.ts';
-import { useDeleteFromList, usePagedList } from './usePagedList.ts';
 import '../image.css';
 
 /** The search waits for this pause in typing, ms (spec 000 §9). */
@@ -41,6 +47,9 @@ const TABS = [
   { id: 'uploads', label: 'My Uploads' },
   { id: 'favorites', label: 'Favorites' },
 ] as const;
+
+/** An item's identity in a list: packs and stickers are told apart by type. */
+const stickerIdOf = (item: StickerItem) => `${item.type}:${item.id}`;
 
 /** One library item: a pack opens, a sticker is added; the star toggles the favourite. */
 function StickerTile({
@@ -123,7 +132,11 @@ function DynamicStickers({ items }: { items: DynamicStickerItem[] }) {
   );
 }
 
-/** A tab's or a pack's list, searched, with favourites, uploads and deletes. */
+/**
+ * A tab's or a pack's list, searched, with favourites, uploads and deletes; cached per tab, pack
+ * and search. A favourite or a delete changes this list in the cache and marks the other sticker
+ * lists stale (the Favorites tab, the pack the sticker is in).
+ */
 function StickerList({
   source,
   search,
@@ -133,16 +146,27 @@ function StickerList({
   search: string;
   onOpen: (pack: StickerItem) => void;
 }) {
-  const [dynamic, setDynamic] = useState<DynamicStickerItem[]>([]);
-  const list = usePagedList(async (page, signal) => {
-    const result = await fetchStickers(source, search, page, signal);
-    if (page === 1) setDynamic(result.dynamic);
-    return result;
+  const queryClient = useQueryClient();
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const list = usePagedQuery({
+    queryKey: queryKeys.stickers.list(teamId, source, search),
+    fetchPage: async (page: number | null, signal: AbortSignal) => {
+      const result = await fetchStickers(source, search, page ?? 1, signal);
+      return { ...pageOf(result), dynamic: result.dynamic };
+    },
+    idOf: stickerIdOf,
+    staleTime: STALE_TIME.library,
+    failure: libraryFailure,
   });
+  const dynamic: DynamicStickerItem[] = list.first?.dynamic ?? [];
+  /** The other sticker lists may show the item changed here: read again when shown. */
+  const staleOthers = () =>
+    void queryClient.invalidateQueries({ queryKey: queryKeys.stickers.all, refetchType: 'none' });
   const { deleting, setDeleting, remove, error, setError } = useDeleteFromList(
     list,
     deleteUploadedSticker,
     'The sticker could not be deleted.',
+    staleOthers,
   );
   const favorite = async (item: StickerItem) => {
     setError(null);
@@ -153,6 +177,7 @@ function StickerList({
           ? items.filter((i) => i.id !== item.id)
           : items.map((i) => (i.id === item.id ? { ...i, isFavorite } : i)),
       );
+      staleOthers();
     } catch (e) {
       setError(isApiError(e) ? e.message : 'The favourite could not be saved.');
     }
@@ -197,7 +222,7 @@ function StickerList({
       <DeleteUploadDialog
         name={deleting ? deleting.name : null}
         onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void remove(deleting)}
+        onConfirm={() => deleting && remove(deleting)}
       />
     </>
   );

@@ -1,3 +1,4 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { createFromTemplate } from '../../../api/designs.ts';
@@ -12,6 +13,9 @@ import { Notice } from '../../../components/Notice.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs, type TabItem } from '../../../components/Tabs.tsx';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
+import { usePagedQuery, type PagedList } from '../../../hooks/usePagedQuery.ts';
+import { STALE_TIME } from '../../../state/queryClient.ts';
+import { queryKeys } from '../../../state/queryKeys.ts';
 import { useAppStore } from '../../../state/store.ts';
 import { useFlash } from '../../dashboard/Flash.tsx';
 import { NO_MORE_RESULTS } from '../../dashboard/ListFooter.tsx';
@@ -36,14 +40,24 @@ const TABS: readonly TabItem<PanelTab>[] = [
   { id: 'bonus', label: 'Bonus' },
 ];
 
-interface GlobalList {
-  key: string;
-  items: TemplateCard[];
-  page: number;
-  lastPage: number;
-  phase: 'ready' | 'loading-more' | 'error';
-  error: string | null;
+const templateIdOf = (template: TemplateCard) => template.id;
+
+/** A page of the Global tab as the paged list reads it (`next`: the page number). */
+async function fetchGlobalPage(search: string, page: number | null, signal: AbortSignal) {
+  const answer = await fetchPanelTemplates('templates', search, page ?? 1, signal);
+  return {
+    items: answer.templates,
+    next: answer.page < answer.lastPage ? answer.page + 1 : null,
+  };
 }
+
+/** The Bonus tab's bundles of the team, searched (the first page holds them all). */
+const bonusQuery = (teamId: string, search: string) =>
+  queryOptions({
+    queryKey: queryKeys.bundles.panel(teamId, search),
+    queryFn: ({ signal }) => fetchPanelTemplates('templateBundles', search, 1, signal),
+    staleTime: STALE_TIME.library,
+  });
 
 /**
  * The editor's Templates panel (spec 000 §2 "Templates: tabs Global and Bonus (Bonus only if
@@ -55,7 +69,8 @@ interface GlobalList {
  * to `/image` (spec 000 §4). In the Bonus tab an admin's menu also removes a template from its
  * bundle (`deletePicSnippet` with the open design's id); when it is the open design, the server
  * clears its tags and bundles and the editor's document follows, so the Save as template modal
- * reads "save" with no tags and no bundle (spec 000 §4).
+ * reads "save" with no tags and no bundle (spec 000 §4). Both tabs are cached per search; an
+ * admin's change reads the template and bundle lists again.
  */
 export function TemplatesPanel() {
   const { sync, store } = useEditorContext();
@@ -66,10 +81,8 @@ export function TemplatesPanel() {
   const [chosenTab, setTab] = useState<PanelTab>('global');
   const [query, setQuery] = useState('');
   const search = useDebouncedValue(query.trim(), TEMPLATE_SEARCH_DEBOUNCE_MS);
-  const [list, setList] = useState<GlobalList | null>(null);
-  const [bonus, setBonus] = useState<{ key: string; bundles: Bundle[] } | null>(null);
-  const [hasBonus, setHasBonus] = useState(false);
-  const [round, setRound] = useState(0);
+  const queryClient = useQueryClient();
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
   const [choosing, setChoosing] = useState<TemplateCard | null>(null);
   const [opening, setOpening] = useState(false);
   const [openError, setOpenError] = useState<string | null>(null);
@@ -77,18 +90,30 @@ export function TemplatesPanel() {
   const [leavingBusy, setLeavingBusy] = useState(false);
   const [leaveError, setLeaveError] = useState<string | null>(null);
   const leaveFlash = useFlash();
-  const key = `${search}|${round}`;
-  const tab = hasBonus ? chosenTab : 'global';
 
   // Spec 000 §2: the Bonus tab shows only when the team's bundles hold templates.
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchPanelTemplates('templateBundles', '', 1, controller.signal).then(
-      (page) => setHasBonus(page.bundles.some((b) => b.bundle_images.length > 0)),
-      () => setHasBonus(false),
-    );
-    return () => controller.abort();
-  }, [round]);
+  const hasBonus =
+    useQuery({
+      ...bonusQuery(teamId, ''),
+      select: (page) => page.bundles.some((b) => b.bundle_images.length > 0),
+    }).data === true;
+  const tab = hasBonus ? chosenTab : 'global';
+  const list = usePagedQuery({
+    queryKey: queryKeys.templates.panel(search),
+    fetchPage: (page: number | null, signal: AbortSignal) => fetchGlobalPage(search, page, signal),
+    idOf: templateIdOf,
+    staleTime: STALE_TIME.library,
+    failure: actionFailure,
+    enabled: tab === 'global',
+  });
+  const bonus = useQuery({ ...bonusQuery(teamId, search), enabled: tab === 'bonus' });
+  const bonusError = bonus.isError ? actionFailure(bonus.error) : null;
+
+  /** After an admin's change: the template lists and the bundles are read again. */
+  const reread = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.bundles.all });
+  }, [queryClient]);
 
   // Spec 000 §8: a failed bundle-template delete's danger alert clears after 3 seconds.
   useEffect(() => {
@@ -97,79 +122,14 @@ export function TemplatesPanel() {
     return () => window.clearTimeout(timer);
   }, [leaveError]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    if (tab === 'global') {
-      fetchPanelTemplates('templates', search, 1, controller.signal).then(
-        (page) =>
-          setList({
-            key,
-            items: page.templates,
-            page: 1,
-            lastPage: page.lastPage,
-            phase: 'ready',
-            error: null,
-          }),
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          setList({
-            key,
-            items: [],
-            page: 0,
-            lastPage: 1,
-            phase: 'error',
-            error: actionFailure(error),
-          });
-        },
-      );
-    } else {
-      fetchPanelTemplates('templateBundles', search, 1, controller.signal).then(
-        (page) => setBonus({ key, bundles: page.bundles }),
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          setOpenError(actionFailure(error));
-          setBonus({ key, bundles: [] });
-        },
-      );
-    }
-    return () => controller.abort();
-  }, [tab, search, key]);
-
-  const current = list?.key === key ? list : null;
-  const loadMore = useCallback(() => {
-    if (!current || current.phase !== 'ready' || current.page >= current.lastPage) return;
-    const next = current.page + 1;
-    setList({ ...current, phase: 'loading-more' });
-    fetchPanelTemplates('templates', search, next).then(
-      (page) =>
-        setList((s) =>
-          s && s.key === current.key
-            ? {
-                ...s,
-                items: [
-                  ...s.items,
-                  ...page.templates.filter((t) => !s.items.some((i) => i.id === t.id)),
-                ],
-                page: next,
-                lastPage: page.lastPage,
-                phase: 'ready',
-              }
-            : s,
-        ),
-      (error: unknown) =>
-        setList((s) =>
-          s && s.key === current.key ? { ...s, phase: 'error', error: actionFailure(error) } : s,
-        ),
-    );
-  }, [current, search]);
-
+  const { update } = list;
   const removeTile = useCallback(
     (id: string) => {
-      setList((s) => (s ? { ...s, items: s.items.filter((t) => t.id !== id) } : s));
-      // Status changes re-read the list, so the tile shows its new state.
-      setRound((r) => r + 1);
+      update((items) => items.filter((t) => t.id !== id));
+      // Status changes read the list again, so the tile comes back in its new state.
+      reread();
     },
-    [setList],
+    [update, reread],
   );
   const templateAdmin = useTemplateAdmin(
     useCallback(
@@ -191,6 +151,7 @@ export function TemplatesPanel() {
     try {
       await sync.flush();
       const id = await createFromTemplate(template.id);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.designs.all, refetchType: 'none' });
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {
       setOpenError(actionFailure(error));
@@ -219,7 +180,7 @@ export function TemplatesPanel() {
         store.getState().replaceDocument({ ...design, image_tags: [] }, removed.version, true);
       }
       leaveFlash.show(removed.message);
-      setRound((r) => r + 1);
+      reread();
     } catch (error) {
       setLeaveError(actionFailure(error));
     } finally {
@@ -245,7 +206,7 @@ export function TemplatesPanel() {
     />
   );
 
-  const bonusNow = bonus?.key === key ? bonus : null;
+  const bonusBundles = bonus.isError ? [] : bonus.data?.bundles;
   return (
     <div className="templates-panel">
       <div className="field">
@@ -264,8 +225,8 @@ export function TemplatesPanel() {
       {(templateAdmin.flash ?? leaveFlash.flash) && (
         <Notice tone="success">{(templateAdmin.flash ?? leaveFlash.flash)!.text}</Notice>
       )}
-      {(templateAdmin.error ?? leaveError ?? openError) && (
-        <Notice tone="error">{templateAdmin.error ?? leaveError ?? openError}</Notice>
+      {(templateAdmin.error ?? leaveError ?? openError ?? bonusError) && (
+        <Notice tone="error">{templateAdmin.error ?? leaveError ?? openError ?? bonusError}</Notice>
       )}
       <Tabs
         idBase={`${idBase}-tabs`}
@@ -276,15 +237,15 @@ export function TemplatesPanel() {
       >
         <div className="templates-panel__scroll">
           {tab === 'global' ? (
-            <GlobalTemplates list={current} onMore={loadMore} tile={tile} />
-          ) : !bonusNow ? (
+            <GlobalTemplates list={list} tile={tile} />
+          ) : !bonusBundles ? (
             <p className="muted small" role="status">
               <Spinner /> Loading your Bonus templates…
             </p>
-          ) : bonusNow.bundles.length === 0 ? (
+          ) : bonusBundles.length === 0 ? (
             <p className="muted small">No Bonus template matches “{search}”.</p>
           ) : (
-            bonusNow.bundles.map((bundle) => (
+            bonusBundles.map((bundle) => (
               <section key={bundle.id} className="stack" aria-label={bundle.name}>
                 <h3 className="templates-panel__bundle">{bundle.name}</h3>
                 <ul className="templates-panel__list">
@@ -346,15 +307,14 @@ export function TemplatesPanel() {
 /** The Global tab: the templates so far, a sentinel that loads the next page, the end. */
 function GlobalTemplates({
   list,
-  onMore,
   tile,
 }: {
-  list: GlobalList | null;
-  onMore: () => void;
+  list: PagedList<TemplateCard>;
   tile: (template: TemplateCard) => ReactNode;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
-  const more = list !== null && list.phase === 'ready' && list.page < list.lastPage;
+  const more = list.phase === 'ready' && list.hasMore;
+  const onMore = list.loadMore;
   useEffect(() => {
     const target = sentinel.current;
     if (!more || !target || typeof IntersectionObserver === 'undefined') return;
@@ -365,18 +325,16 @@ function GlobalTemplates({
     return () => observer.disconnect();
   }, [more, onMore]);
 
-  if (!list) {
+  if (list.phase === 'loading') {
     return (
       <p className="muted small" role="status">
         <Spinner /> Loading templates…
       </p>
     );
   }
-  if (list.phase === 'error' && list.items.length === 0) {
-    return <Notice tone="error">{list.error}</Notice>;
-  }
+  if (list.phase === 'error') return <Notice tone="error">{list.error}</Notice>;
   if (list.items.length === 0) return <p className="muted small">No template found.</p>;
-  const finished = list.phase === 'ready' && list.page >= list.lastPage;
+  const finished = list.phase === 'ready' && !list.hasMore;
   return (
     <>
       <ul className="templates-panel__list" data-testid="panel-templates">
@@ -393,7 +351,7 @@ function GlobalTemplates({
           Load more templates
         </button>
       )}
-      {list.phase === 'error' && <Notice tone="error">{list.error}</Notice>}
+      {list.phase === 'error-more' && <Notice tone="error">{list.error}</Notice>}
       {finished && list.items.length > END_AFTER && (
         <p className="muted templates-panel__end">{NO_MORE_RESULTS}</p>
       )}
