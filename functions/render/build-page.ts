@@ -4,58 +4,51 @@
  * ships this folder; the local stack serves it to the warm page through request interception.
  */
 import { build } from 'esbuild';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STAMPS, writeBuildStamp } from '#shared/build-stamp.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pageDir = join(here, 'page');
 const out = join(pageDir, 'dist');
-const require = createRequire(import.meta.url);
+
+/** The fallback stack's generated sheets (shared/fonts/generate-stack.ts). */
+const STACK_DIR = join(here, '..', '..', 'shared', 'fonts', 'stack');
 
 /**
- * The fallback stack's faces (shared/scene/fonts.ts), from @fontsource: the @font-face sheets
- * of the weights the scene draws (400, 700 and italics where shipped) and only the woff2 files
- * those sheets name (DESIGN.md §5: the same glyphs in Lambda and here).
+ * The fallback stack's faces (shared/scene/fonts.ts): every generated sheet of
+ * shared/fonts/stack (the same `@font-face` rules the editor imports), concatenated into
+ * `fonts/fonts.css`, and the woff2 files they name copied to `fonts/files/` (DESIGN.md §5: the
+ * same glyphs in Lambda and the editor). The page registers all of them; a face downloads only
+ * when a text needs it.
  */
-const FONT_PACKAGES: Array<{ pkg: string; sheets: string[] }> = [
-  {
-    pkg: '@fontsource/noto-sans',
-    sheets: ['400.css', '700.css', '400-italic.css', '700-italic.css'],
-  },
-  { pkg: '@fontsource/noto-sans-arabic', sheets: ['400.css', '700.css'] },
-  { pkg: '@fontsource/noto-sans-hebrew', sheets: ['400.css', '700.css'] },
-  { pkg: '@fontsource/noto-sans-sc', sheets: ['400.css', '700.css'] },
-  // Noto Color Emoji as COLRv1: Chromium draws it in canvas; @fontsource's build of the same
-  // font draws nothing in headless Chromium (checked), so this package ships it instead.
-  { pkg: '@infolektuell/noto-color-emoji', sheets: ['index.css'] },
-];
-
 async function copyFonts(): Promise<void> {
   const fontsOut = join(out, 'fonts');
   await mkdir(join(fontsOut, 'files'), { recursive: true });
+  const sheets = (await readdir(STACK_DIR)).filter((f) => f.endsWith('.css')).sort();
+  // base.css first: the order of the rules does not change which face draws (the family list
+  // does), but keeps the file readable.
+  sheets.sort((a, b) => Number(b === 'base.css') - Number(a === 'base.css'));
   const css: string[] = [];
-  for (const { pkg, sheets } of FONT_PACKAGES) {
-    const root = dirname(require.resolve(`${pkg}/package.json`));
-    for (const sheet of sheets) {
-      let text: string;
-      try {
-        text = await readFile(join(root, sheet), 'utf8');
-      } catch {
-        continue; // a weight or style this package does not ship
-      }
-      // woff2 only: every Chromium reads it, and the woff fallbacks double the size.
-      text = text.replace(/,\s*url\([^)]*\.woff\) format\('woff'\)/g, '');
-      // Files are renamed with the package's name, so packages' `0.woff2` never collide.
-      const slug = pkg.replace(/[^a-z0-9]+/gi, '-').replace(/^-/, '');
-      for (const [, file] of text.matchAll(/url\(\.\/files\/([^)]+\.woff2)\)/g)) {
-        await cp(join(root, 'files', file!), join(fontsOut, 'files', `${slug}-${file!}`));
-      }
-      css.push(text.replace(/url\(\.\/files\/([^)]+\.woff2)\)/g, `url(./files/${slug}-$1)`));
-    }
+  const copies: Promise<void>[] = [];
+  for (const sheet of sheets) {
+    const text = await readFile(join(STACK_DIR, sheet), 'utf8');
+    css.push(
+      text.replace(/url\(([^)]+\.woff2)\)/g, (_m, path: string) => {
+        // Flattened into one folder under the package's name and the file's: unique, and the
+        // Lambda never reads node_modules.
+        const source = resolve(STACK_DIR, path);
+        const name = relative(join(here, '..', '..', 'node_modules'), source)
+          .replace('/files/', '/')
+          .replace(/[^a-z0-9.]+/gi, '-')
+          .replace(/^-/, '');
+        copies.push(cp(source, join(fontsOut, 'files', name)));
+        return `url(./files/${name})`;
+      }),
+    );
   }
+  await Promise.all(copies);
   await writeFile(join(fontsOut, 'fonts.css'), css.join('\n'));
 }
 
@@ -85,7 +78,11 @@ export async function buildRenderPage(): Promise<void> {
   await writeBuildStamp(
     STAMPS.renderPage,
     Object.keys(result.metafile.inputs).map((path) => resolve(path)),
-    [fileURLToPath(import.meta.url), join(pageDir, 'index.html')],
+    [
+      fileURLToPath(import.meta.url),
+      join(pageDir, 'index.html'),
+      ...(await readdir(STACK_DIR)).map((f) => join(STACK_DIR, f)),
+    ],
   );
 }
 

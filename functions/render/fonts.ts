@@ -20,6 +20,7 @@ import { logger } from '#lib/logger.ts';
 import { urlGuard } from '#lib/ssrf.ts';
 import { resolveFont } from '#shared/fonts/catalogue.ts';
 import type { CustomFont, FontFaceRule } from '#shared/fonts/types.ts';
+import { codePointLabel } from '#shared/scene/glyphs.ts';
 import type { ResolvedScene } from '#shared/scene/resolve.ts';
 import { trimEndChar } from '#shared/strings.ts';
 
@@ -64,6 +65,56 @@ async function cachedTeamFonts(
   if (teamFonts.size > 5000) teamFonts.clear();
   teamFonts.set(teamId, { at: Date.now(), fonts });
   return fonts;
+}
+
+/**
+ * The families among `families` that are the team's uploaded fonts (compared lower-case): the
+ * "never tofu" rule leaves their text whole, since what an upload draws is not known here
+ * (docs/fonts.md "Never tofu"). Known families (built-in, bundled, hosted) read no list.
+ * @returns lower-case family names.
+ */
+export async function uploadedFamilies(
+  families: Iterable<string>,
+  teamId: string | undefined,
+  source: TeamFontsSource,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (!teamId) return out;
+  for (const family of new Set(families)) {
+    if (resolveFont(family).source !== 'fallback') continue;
+    const custom = await cachedTeamFonts(teamId, family, source);
+    if (custom.some((f) => f.family.toLowerCase() === family.trim().toLowerCase())) {
+      out.add(family.trim().toLowerCase());
+    }
+  }
+  return out;
+}
+
+/** Designs whose left-out characters were logged, with those code points (bounded). */
+const loggedUndrawable = new Map<string, Set<number>>();
+const MAX_LOGGED_DESIGNS = 2000;
+
+/**
+ * Logs the code points a render of `designId` left out because no shipped face draws them
+ * (docs/fonts.md "Never tofu"): each once per design in this container, so a mailing of
+ * thousands of recipients with one such character logs one line.
+ * @returns the code points logged now (those not logged before for the design).
+ */
+export function logUndrawable(designId: string, codes: Iterable<number>): number[] {
+  let seen = loggedUndrawable.get(designId);
+  if (!seen) {
+    if (loggedUndrawable.size >= MAX_LOGGED_DESIGNS) loggedUndrawable.clear();
+    seen = new Set();
+    loggedUndrawable.set(designId, seen);
+  }
+  const fresh = [...new Set(codes)].filter((code) => !seen.has(code)).slice(0, 64);
+  if (fresh.length === 0) return fresh;
+  for (const code of fresh) seen.add(code);
+  logger.warn('characters no shipped font draws were left out of the text', {
+    designId,
+    codePoints: fresh.map(codePointLabel),
+  });
+  return fresh;
 }
 
 /**

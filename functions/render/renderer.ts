@@ -12,12 +12,13 @@ import { logger } from '#lib/logger.ts';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
+import { glyphFilter } from '#shared/scene/glyphs.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { getRenderPage, resetRenderPage } from './browser.ts';
 import { stickerImages } from './stickers.ts';
-import { sceneFonts } from './fonts.ts';
+import { logUndrawable, sceneFonts, uploadedFamilies } from './fonts.ts';
 import { teamCustomFonts } from '#functions/fonts/list.ts';
 import type { FontFaceRule } from '#shared/fonts/types.ts';
 
@@ -278,7 +279,21 @@ export async function renderDesign(
   const basePromise = baseLayer(design, doc);
   const { images, direct, complete } = await stickerImages(doc, values);
   const t1 = performance.now();
-  const scene = resolveScene(doc, values, images);
+  // Never tofu (docs/fonts.md): characters no shipped face draws are left out, logged once per
+  // design; a team's uploaded font keeps its text whole.
+  const uploaded = await uploadedFamilies(
+    doc.text_snippets.map((s) => s.fontFamily),
+    design.teamId,
+    teamCustomFonts,
+  );
+  const dropped = new Set<number>();
+  const scene = resolveScene(doc, values, images, {
+    glyphs: glyphFilter({
+      ownCoverage: (family) => uploaded.has(family.trim().toLowerCase()),
+      onDropped: (codes) => codes.forEach((code) => dropped.add(code)),
+    }),
+  });
+  if (dropped.size > 0) logUndrawable(design.designId, dropped);
   const [base, drawn] = await Promise.all([
     basePromise,
     drawPersonalisedLayers(scene, design.teamId),

@@ -28,6 +28,7 @@ import type {
   HostedFamily,
 } from './types.ts';
 import { trimEndChar } from '../strings.ts';
+import { FALLBACK_STACK, STACK_TEXT_FAMILIES } from '../scene/fonts.ts';
 
 export type * from './types.ts';
 
@@ -54,13 +55,17 @@ export const BUILT_IN_FONTS: readonly BuiltInFont[] = [
   { family: 'Baloo', category: 'display', drawnWith: 'Baloo 2' },
 ];
 
-/** The fallback stack's families (shared/scene/fonts.ts), bundled: no faces to add. */
-export const BUNDLED_FAMILIES: ReadonlyMap<string, FontCategory> = new Map([
-  ['Noto Sans', 'sans-serif'],
-  ['Noto Sans Arabic', 'sans-serif'],
-  ['Noto Sans Hebrew', 'sans-serif'],
-  ['Noto Sans SC', 'sans-serif'],
-]);
+/**
+ * The fallback stack's families (shared/scene/fonts.ts), bundled by the editor and the render
+ * page: no faces to add, and no upload may take their names. The picker offers only
+ * `STACK_TEXT_FAMILIES` of them; the emoji font is not a text family.
+ */
+export const BUNDLED_FAMILIES: ReadonlyMap<string, FontCategory> = new Map(
+  FALLBACK_STACK.filter((family) => family !== 'Noto Color Emoji').map((family) => [
+    family,
+    'sans-serif',
+  ]),
+);
 
 const CATEGORY_OF_CODE: Record<string, FontCategory> = {
   s: 'sans-serif',
@@ -255,7 +260,7 @@ export function fontGroups(cdnUrl?: string): FontGroup[] {
   const offered = new Map<string, FontCategory>();
   if (cdnUrl) for (const [family, category] of fontCatalogue()) offered.set(family, category);
   for (const f of HOSTED_FAMILIES) offered.set(f.family, f.category);
-  for (const [family, category] of BUNDLED_FAMILIES) offered.set(family, category);
+  for (const family of STACK_TEXT_FAMILIES) offered.set(family, 'sans-serif');
   const byCategory = new Map<FontCategory, FontOption[]>();
   for (const [family, category] of offered) {
     if (builtIns.has(family.toLowerCase())) continue;

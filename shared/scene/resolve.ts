@@ -59,18 +59,38 @@ export function cutValue(value: string): string {
 }
 
 /**
+ * Takes out of a text the characters a layer of `fontFamily` cannot draw (the "never tofu"
+ * rule, shared/scene/glyphs.ts `glyphFilter`; docs/fonts.md). Resolution without one keeps
+ * every character.
+ */
+export type GlyphFilter = (text: string, fontFamily: string) => string;
+
+/** How a scene is resolved beyond the design and the values. */
+export interface ResolveOptions {
+  /** Leaves out what no shipped face draws; a value left empty by it shows the fallback. */
+  glyphs?: GlyphFilter;
+}
+
+/**
  * The value drawn for one parameter: the recipient's value if present and not an unfilled tag,
  * else the fallback. A blank fallback (one space, spec 000 §3) draws nothing. The text
  * transform applies to both.
+ * @param drawable the layer's glyph filter (`ResolveOptions.glyphs` for its family): a value
+ *   that has nothing drawable left counts as missing, so the fallback shows (docs/fonts.md
+ *   "Never tofu").
  */
-export function resolveParameter(parameter: Parameter, value: string | undefined): string {
-  const given = value === undefined ? '' : cutValue(value);
+export function resolveParameter(
+  parameter: Parameter,
+  value: string | undefined,
+  drawable: (text: string) => string = (text) => text,
+): string {
+  const given = value === undefined ? '' : drawable(cutValue(value));
   const usable = given.trim() !== '' && !isUnfilledMergeTag(given);
   const chosen = usable
     ? given
     : parameter.param_default_value.trim() === ''
       ? ''
-      : parameter.param_default_value;
+      : drawable(parameter.param_default_value);
   const transform = parameter.text_transform.checkFormating
     ? parameter.text_transform.formatOptionKey
     : null;
@@ -80,13 +100,23 @@ export function resolveParameter(parameter: Parameter, value: string | undefined
 /**
  * A text snippet's text with every `{{param}}` resolved. A placeholder naming no declared
  * parameter of the snippet draws nothing (only declared parameters count, DESIGN.md §5).
+ * With a glyph filter, what the snippet's family cannot draw is left out of the values (before
+ * the fallback rule) and of the text around them.
  */
-export function resolveSnippetText(snippet: TextSnippet, values: Record<string, string>): string {
+export function resolveSnippetText(
+  snippet: TextSnippet,
+  values: Record<string, string>,
+  glyphs?: GlyphFilter,
+): string {
   const byName = new Map(snippet.parameters.map((p) => [p.param_name, p]));
-  return snippet.text.replace(MERGE_FIELD, (_m, name: string) => {
+  const drawable = glyphs
+    ? (text: string) => glyphs(text, snippet.fontFamily)
+    : (text: string) => text;
+  const text = snippet.text.replace(MERGE_FIELD, (_m, name: string) => {
     const parameter = byName.get(name);
-    return parameter ? resolveParameter(parameter, values[name]) : '';
+    return parameter ? resolveParameter(parameter, values[name], drawable) : '';
   });
+  return glyphs ? drawable(text) : text;
 }
 
 /** Every parameter name the design declares (text parameters and dynamic stickers'), sorted. */
@@ -191,11 +221,13 @@ export function resolveDynamicStickers(
  * Resolves the whole design for one recipient's values (already filtered and decoded).
  * @param images the sticker images the server made or fetched, by sticker uuid (data URLs);
  *   a sticker without one is not drawn.
+ * @param options.glyphs the render service and the editor pass the "never tofu" filter.
  */
 export function resolveScene(
   design: DesignDocument,
   values: Record<string, string>,
   images: Record<string, string> = {},
+  options: ResolveOptions = {},
 ): ResolvedScene {
   return {
     width: design.canvas_width,
@@ -205,7 +237,7 @@ export function resolveScene(
       .map((s) => ({ id: s.uuid, ...stickerBox(s), src: images[s.uuid]! })),
     texts: design.text_snippets.map((s) => ({
       id: s.id,
-      text: resolveSnippetText(s, values),
+      text: resolveSnippetText(s, values, options.glyphs),
       left: s.left,
       top: s.top,
       width: s.width,

@@ -9,7 +9,7 @@ import {
   resolveFont,
 } from '#shared/fonts/catalogue.ts';
 import { HOSTED_FAMILIES } from '#shared/fonts/hosted.data.ts';
-import { fontFamilyList } from '#shared/scene/fonts.ts';
+import { FALLBACK_STACK, fontFamilyList } from '#shared/scene/fonts.ts';
 import { readdir } from 'node:fs/promises';
 
 describe('the catalogue (spec 000 §3: family and category of every web font)', () => {
@@ -107,6 +107,10 @@ describe('fontGroups: the picker server groups (spec 000 §3 label, weight, opti
     const all = groups.flatMap((g) => g.options.map((o) => o.family));
     expect(all).toContain('Lobster');
     expect(all).toContain('Noto Sans');
+    expect(all).toContain('Noto Sans SC');
+    // Fallback-only stack families ship without their latin faces: not offered for text.
+    expect(all).not.toContain('Noto Sans Thai');
+    expect(all).not.toContain('Noto Color Emoji');
     expect(all).not.toContain('Inter');
     expect(all.filter((f) => f === 'Permanent Marker')).toHaveLength(1);
     expect(groups.map((g) => g.weight)).toEqual(
@@ -123,9 +127,45 @@ describe('fontGroups: the picker server groups (spec 000 §3 label, weight, opti
 
 describe('fontFamilyList (the drawn family, then the default font, then the fallback stack)', () => {
   it('puts Journal after the family so unknown fonts fall back to the default (spec 000 §8)', () => {
+    // The stack of earlier releases stays in front, in its order, so every character it drew
+    // is drawn as before; the families added since draw only what it lacks.
+    expect(fontFamilyList('Lobster')).toMatch(
+      /^"Lobster", "Journal", "Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Color Emoji", "Noto Sans SC", "Noto Sans Thaana", .*"Noto Sans KR", sans-serif$/,
+    );
     expect(fontFamilyList('Lobster')).toBe(
-      '"Lobster", "Journal", "Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Color Emoji", "Noto Sans SC", sans-serif',
+      ['Lobster', 'Journal', ...FALLBACK_STACK].map((f) => `"${f}"`).join(', ') + ', sans-serif',
     );
     expect(fontFamilyList('journal').match(/journal/gi)).toHaveLength(1);
+  });
+
+  it('holds a family for every script of docs/fonts.md "The fallback stack", each once', () => {
+    expect(new Set(FALLBACK_STACK).size).toBe(FALLBACK_STACK.length);
+    for (const script of [
+      'Arabic',
+      'Hebrew',
+      'Thaana',
+      'Bengali',
+      'Gurmukhi',
+      'Gujarati',
+      'Oriya',
+      'Tamil',
+      'Telugu',
+      'Kannada',
+      'Malayalam',
+      'Sinhala',
+      'Thai',
+      'Lao',
+      'Khmer',
+      'Myanmar',
+      'Georgian',
+      'Armenian',
+      'Ethiopic',
+      'SC',
+      'TC',
+      'JP',
+      'KR',
+    ]) {
+      expect(FALLBACK_STACK).toContain(`Noto Sans ${script}`);
+    }
   });
 });

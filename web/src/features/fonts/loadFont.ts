@@ -58,6 +58,15 @@ export function onUploadedFonts(listener: UploadedFontsListener): () => void {
 const tell = (custom: readonly CustomFont[] | null) => listeners.forEach((l) => l(custom));
 
 /**
+ * Whether `family` is one of the team's uploaded fonts, as far as their list is known: the
+ * "never tofu" rule leaves such a text whole (shared/scene/glyphs.ts; docs/fonts.md).
+ */
+export function isUploadedFamily(family: string): boolean {
+  const key = family.trim().toLowerCase();
+  return (sources.custom ?? []).some((f) => f.family.toLowerCase() === key);
+}
+
+/**
  * Scopes the team's fonts to `teamId`, the team of the design being opened. When it differs from
  * the team of the fonts known so far (a team switch in the settings, without a page load), the
  * previous team's uploaded faces leave the document, its lists are forgotten (read again on

@@ -9,11 +9,15 @@
  * family's faces do not cover. Asking `document.fonts.load` for the whole family list instead
  * fetches every listed family's subset that a character falls in (Noto Sans Arabic, Hebrew and
  * SC all have Latin subsets), eight files for a Latin text.
+ *
+ * The CJK families' rules are registered only when a text needs one of them (`loadCjkFaces`).
  */
+import { CJK_BLOCKS } from '#shared/fonts/coverage.data.ts';
 import { cssFamily } from '#shared/fonts/css.ts';
 import { DEFAULT_FONT_FAMILY } from '#shared/fonts/defaults.ts';
 import { fontFaceChanges } from '#shared/fonts/face-set.ts';
 import { fontFamilyList } from '#shared/scene/fonts.ts';
+import { decodeRanges, inRanges, type RangeTable } from '#shared/scene/glyphs.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import { registerFont } from '../../fonts/loadFont.ts';
 
@@ -167,6 +171,69 @@ export function textsToRefresh(
   return keys;
 }
 
+/** The blocks where a CJK family of the stack is the first to draw (coverage.data.ts). */
+let cjkBlocks: RangeTable | undefined;
+/** The CJK families' own code points, once imported. */
+let cjkFamilies: Promise<Array<{ family: string; table: RangeTable }>> | undefined;
+/** The CJK sheets imported (or being imported), by family. */
+const cjkSheets = new Map<string, Promise<unknown>>();
+
+/** The CJK families' sheets (shared/fonts/stack), each a chunk of its own, by family. */
+const CJK_SHEETS: Record<string, () => Promise<unknown>> = {
+  'noto sans sc': () => import('../../../../../shared/fonts/stack/noto-sans-sc.css'),
+  'noto sans jp': () => import('../../../../../shared/fonts/stack/noto-sans-jp.css'),
+  'noto sans tc': () => import('../../../../../shared/fonts/stack/noto-sans-tc.css'),
+  'noto sans kr': () => import('../../../../../shared/fonts/stack/noto-sans-kr.css'),
+};
+
+/** Imports a CJK family's sheet once (again after a failure). */
+function importCjkSheet(family: string): Promise<unknown> {
+  const key = family.toLowerCase();
+  let loading = cjkSheets.get(key);
+  if (!loading) {
+    loading = CJK_SHEETS[key]!().catch((error: unknown) => {
+      cjkSheets.delete(key);
+      throw error;
+    });
+    cjkSheets.set(key, loading);
+  }
+  return loading;
+}
+
+/**
+ * Registers the `@font-face` rules of the CJK families a text layer is drawn with: its own
+ * family when it is one (Noto Sans SC is offered by the picker), and those that are the first
+ * of the stack to draw some character of its text. Their sheets (35–64 kB gzip each) are left
+ * out of the editor's own CSS (docs/fonts.md "The fallback stack"): a text without a character
+ * in their blocks costs one pass over its characters; one with some imports the per-family
+ * coverage (10 kB gzip) once, then only the sheets it needs. Resolves when the rules are in
+ * the document (nothing downloads until text needs a face); a sheet that fails to load is
+ * tried again by the next call.
+ */
+export async function loadCjkFaces(text: string, fontFamily = ''): Promise<void> {
+  const own = fontFamily.trim().toLowerCase();
+  const sheets: Promise<unknown>[] = CJK_SHEETS[own] ? [importCjkSheet(own)] : [];
+  cjkBlocks ??= decodeRanges(CJK_BLOCKS);
+  const codes = Array.from(text, (char) => char.codePointAt(0)!);
+  if (codes.some((code) => inRanges(cjkBlocks!, code))) {
+    cjkFamilies ??= import('#shared/fonts/cjk-coverage.data.ts').then(
+      ({ CJK_FAMILY_COVERAGE }) =>
+        Object.entries(CJK_FAMILY_COVERAGE).map(([family, { ranges }]) => ({
+          family,
+          table: decodeRanges(ranges),
+        })),
+      (error: unknown) => {
+        cjkFamilies = undefined;
+        throw error;
+      },
+    );
+    for (const { family, table } of await cjkFamilies) {
+      if (codes.some((code) => inRanges(table, code))) sheets.push(importCjkSheet(family));
+    }
+  }
+  await Promise.all(sheets);
+}
+
 /**
  * Loads the faces a text layer is drawn with before it is measured: its own family (registered
  * through `registerFont`: built-in, hosted, the team's upload or the CDN; the default font for
@@ -181,6 +248,9 @@ export async function loadTextFonts(layer: TextFaces): Promise<void> {
     document.fonts
       .load(`${layer.fontStyle} ${layer.fontWeight} 16px ${families}`, chars)
       .catch(() => []);
+  await loadCjkFaces(text, layer.fontFamily).catch((error: unknown) =>
+    console.error('the CJK font faces could not be registered', error),
+  );
   // A family with faces already (the bundled stack, or registered before) needs no catalogue.
   if (registeredRanges(layer.fontFamily).length === 0) {
     await registerFont(layer.fontFamily).catch(() => null);

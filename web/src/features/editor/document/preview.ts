@@ -5,7 +5,9 @@
  * a blank fallback shows its name, so the user sees where it is.
  */
 import type { DesignDocument, Sticker } from '#shared/design.ts';
+import { codePointLabel, glyphFilter } from '#shared/scene/glyphs.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
+import { isUploadedFamily } from '../../fonts/loadFont.ts';
 import { defaultQrValue, dynamicImage } from './stickers.ts';
 
 /**
@@ -39,12 +41,34 @@ export function stickerImageUrl(sticker: Sticker): string | null {
   return /^https?:\/\//i.test(url) ? url : `/${url.replace(/^\/+/, '')}`;
 }
 
-/** The scene the editor draws: the render's resolution with `editorValues` and sticker images. */
+/** Code points already reported as left out, so the console says each once per session. */
+const reported = new Set<number>();
+
+/**
+ * The render's "never tofu" rule (shared/scene/glyphs.ts; docs/fonts.md): what no shipped face
+ * draws is left out of the preview as it is of the render, the team's uploaded fonts left whole.
+ */
+const editorGlyphs = glyphFilter({
+  ownCoverage: isUploadedFamily,
+  onDropped: (codes) => {
+    const fresh = codes.filter((code) => !reported.has(code));
+    if (fresh.length === 0) return;
+    for (const code of fresh) reported.add(code);
+    console.warn(
+      `Characters no font can draw are left out of the text: ${fresh.map(codePointLabel).join(', ')}`,
+    );
+  },
+});
+
+/**
+ * The scene the editor draws: the render's resolution with `editorValues`, sticker images and
+ * the render's glyph filter.
+ */
 export function editorScene(design: DesignDocument): ResolvedScene {
   const images: Record<string, string> = {};
   for (const sticker of design.graphics_data) {
     const src = stickerImageUrl(sticker);
     if (src) images[sticker.uuid] = src;
   }
-  return resolveScene(design, editorValues(design), images);
+  return resolveScene(design, editorValues(design), images, { glyphs: editorGlyphs });
 }
