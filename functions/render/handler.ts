@@ -4,6 +4,8 @@
  * service.ts; this file wires the real collaborators: DynamoDB, S3, the warm Chromium.
  */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { clientAddress } from '#lib/client-address.ts';
+import { EDGE_RATE_EXCEEDED, EDGE_RATE_HEADER } from '#shared/render-limits.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
@@ -131,7 +133,9 @@ export function renderRequest(event: ApiEvent): Promise<ApiResult> {
     rawPath: event.rawPath,
     rawQueryString: event.rawQueryString ?? '',
     ifNoneMatch: event.headers?.['if-none-match'],
-    sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+    sourceIp: clientAddress(event),
+    userAgent: event.headers?.['user-agent'],
+    edgeLimited: event.headers?.[EDGE_RATE_HEADER] === EDGE_RATE_EXCEEDED,
   });
 }
 

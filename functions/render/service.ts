@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
+import { mailProxyOf, type MailProxy } from './mail-proxies.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
@@ -32,7 +33,15 @@ export interface RenderRequest {
   rawPath: string;
   rawQueryString: string;
   ifNoneMatch?: string | undefined;
+  /** The client's address (CloudFront's viewer address in AWS: functions/lib/client-address.ts). */
   sourceIp: string;
+  /** The `User-Agent` the edge forwarded: mail proxies are recognised by it (mail-proxies.ts). */
+  userAgent?: string | undefined;
+  /**
+   * The edge's rate rule counted this address over its 5-minute budget on `/r/*` (the WAF
+   * labels instead of blocking, and inserts a header: infra/constructs/render.ts).
+   */
+  edgeLimited?: boolean;
 }
 
 /** A byte store for rendered images (S3 in production and locally through s3rver). */
@@ -159,15 +168,31 @@ export class MemoryCache {
   }
 }
 
-/** Per-IP and per-design render budgets, tokens per second with a burst (issue: render §11). */
+/**
+ * Draw budgets, tokens per second with a burst (docs/security.md "Render limits"): per client
+ * address, per mail-proxy address (much larger: one proxy fetches for many recipients), and per
+ * design. Only draws count: cache hits cost nothing.
+ */
 export interface RateLimits {
   perIp: { ratePerSecond: number; burst: number };
+  perProxyAddress: { ratePerSecond: number; burst: number };
   perDesign: { ratePerSecond: number; burst: number };
+  /** How long a mail proxy's request may wait for its budget before the fallback, ms. */
+  proxyWaitMs: number;
+}
+
+/** Who a draw is for: the client's address, the mail proxy it is, the edge's count. */
+interface DrawBudget {
+  ip: string;
+  proxy?: MailProxy;
+  edgeLimited?: boolean;
 }
 
 export const DEFAULT_LIMITS: RateLimits = {
   perIp: { ratePerSecond: 20, burst: 100 },
+  perProxyAddress: { ratePerSecond: 400, burst: 4000 },
   perDesign: { ratePerSecond: 200, burst: 1000 },
+  proxyWaitMs: 3000,
 };
 
 /**
@@ -184,15 +209,29 @@ export class TokenBuckets {
 
   /** Takes one token for the key; false when the key is over its budget. */
   take(key: string): boolean {
+    return this.reserve(key, 0) === 0;
+  }
+
+  /**
+   * Takes one token for the key, or reserves the next one if it comes within `maxWaitMs`.
+   * @returns 0 when a token was there, the ms to wait before using the reserved one, or -1
+   *   (nothing taken) when the wait would be longer than `maxWaitMs`.
+   */
+  reserve(key: string, maxWaitMs: number): number {
     const t = this.now();
     const b = this.buckets.get(key) ?? { tokens: this.rule.burst, at: t };
     b.tokens = Math.min(this.rule.burst, b.tokens + ((t - b.at) / 1000) * this.rule.ratePerSecond);
     b.at = t;
     if (this.buckets.size > 50_000) this.buckets.clear(); // bounded memory under a flood
     this.buckets.set(key, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    const waitMs = ((1 - b.tokens) / this.rule.ratePerSecond) * 1000;
+    if (waitMs > maxWaitMs) return -1;
+    b.tokens -= 1; // the reservation: later requests queue behind it
+    return Math.ceil(waitMs);
   }
 }
 
@@ -247,14 +286,34 @@ export function createRenderService(deps: RenderServiceDeps) {
   const memory = new MemoryCache(96 * 1024 * 1024);
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const perIp = new TokenBuckets(limits.perIp);
+  const perProxy = new TokenBuckets(limits.perProxyAddress);
   const perDesign = new TokenBuckets(limits.perDesign);
+
+  /**
+   * Spends the draw budget of a request (docs/security.md "Render limits"). A mail proxy's
+   * request waits for its address's large budget (up to `proxyWaitMs`); any other address gets
+   * its small one, or none once the edge counted it over its 5-minute budget.
+   * @throws Error (cause `rate-limit`) when the request may not draw now.
+   */
+  async function spendBudget(designId: string, budget: DrawBudget): Promise<void> {
+    const refuse = () =>
+      Object.assign(new Error('render budget exceeded'), { cause: 'rate-limit' });
+    if (budget.proxy) {
+      const waitMs = perProxy.reserve(`${budget.proxy}:${budget.ip}`, limits.proxyWaitMs);
+      if (waitMs < 0) throw refuse();
+      if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+    } else if (budget.edgeLimited || !perIp.take(budget.ip)) {
+      throw refuse();
+    }
+    if (!perDesign.take(designId)) throw refuse();
+  }
 
   /** Memory, then the store, then a draw (written back to both). */
   async function cachedRender(
     design: DesignRecord,
     values: Array<[string, string]>,
     format: RenderFormat,
-    budget: { ip: string } | undefined,
+    budget: DrawBudget | undefined,
   ): Promise<{
     body: Buffer;
     hit: 'memory' | 'store' | 'miss';
@@ -272,9 +331,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       memory.set(key, stored);
       return { body: stored, hit: 'store' };
     }
-    if (budget && !(perIp.take(budget.ip) && perDesign.take(design.designId))) {
-      throw Object.assign(new Error('render budget exceeded'), { cause: 'rate-limit' });
-    }
+    if (budget) await spendBudget(design.designId, budget);
     const output = await withTimeout(
       deps.render(design, Object.fromEntries(values), format),
       deps.timeoutMs,
@@ -376,8 +433,11 @@ export function createRenderService(deps: RenderServiceDeps) {
       }
       const values = normaliseValues(doc, query);
       const started = performance.now();
+      const proxy = mailProxyOf(request.userAgent);
       const { body, hit, timings, partial } = await cachedRender(design, values, format, {
         ip: request.sourceIp,
+        ...(proxy ? { proxy } : {}),
+        ...(request.edgeLimited ? { edgeLimited: true } : {}),
       });
       // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
       if (query.__preview !== '1') deps.countView(design.designId);

@@ -15,6 +15,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { EDGE_RATE_EXCEEDED, EDGE_RATE_HEADER_NAME } from '#shared/render-limits.ts';
 import {
   HandlerFunction,
   PROJECT_ROOT,
@@ -105,10 +106,12 @@ export const RENDER_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
 export const RENDER_EPHEMERAL_STORAGE_MB = 2048;
 
 /**
- * Requests to `/r/*` one IP may make per 5 minutes before the WebACL answers 429 (DESIGN.md §5
- * "per-IP rate limit protects the render budget"). Cached hits count too. E-mail image proxies
- * (Gmail, Outlook) fetch for many recipients from a few addresses, so the limit is high: 3000 per
- * 5 min is 10 requests a second sustained per address.
+ * Requests to `/r/*` one IP may make per 5 minutes before the WebACL labels it (DESIGN.md §5
+ * "per-IP rate limit protects the render budget"). The rule counts and inserts a header instead
+ * of blocking, because a 429 is a broken image in an inbox, and mail image proxies (Gmail, Apple,
+ * Outlook) fetch for many recipients from a few addresses: the origin decides, with a large
+ * budget for recognised proxies and none for other addresses past this count
+ * (functions/render/service.ts, docs/security.md "Render limits"). Cached hits count too.
  */
 export const RENDER_REQUESTS_PER_IP_PER_5_MIN = 3000;
 
@@ -197,6 +200,8 @@ export class Render extends Construct {
   readonly functionUrl: lambda.FunctionUrl;
   readonly origin: cloudfront.IOrigin;
   readonly cachePolicy: cloudfront.CachePolicy;
+  /** What `/r/*` forwards besides the cache key: the viewer's address and user agent. */
+  readonly originRequestPolicy: cloudfront.OriginRequestPolicy;
   readonly queryNormaliser: cloudfront.Function;
   readonly webAcl: wafv2.CfnWebACL;
 
@@ -315,6 +320,20 @@ export class Render extends Construct {
       enableAcceptEncodingBrotli: false,
     });
 
+    // What the origin needs besides the cache key: the viewer's address (per-address budgets)
+    // and user agent (mail proxies), forwarded but not in the cache key, so all recipients
+    // still share one cached image. No Host: the function URL must see its own.
+    this.originRequestPolicy = new cloudfront.OriginRequestPolicy(this, 'OriginRequestPolicy', {
+      comment:
+        'PicSnippets /r/*: query strings, viewer address and user agent to the render origin',
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(
+        'User-Agent',
+        'CloudFront-Viewer-Address',
+      ),
+    });
+
     this.queryNormaliser = new cloudfront.Function(this, 'QueryNormaliser', {
       comment: 'PicSnippets /r/*: sort query parameters by name, drop empty names',
       runtime: cloudfront.FunctionRuntime.JS_2_0,
@@ -327,7 +346,8 @@ export class Render extends Construct {
 
 /**
  * The distribution's WebACL (scope CLOUDFRONT, so the stack is in us-east-1; see stack.ts):
- * the per-IP rate limit on `/r/*` (RENDER_REQUESTS_PER_IP_PER_5_MIN), the per-IP rate limit on
+ * the per-IP rate count on `/r/*` (RENDER_REQUESTS_PER_IP_PER_5_MIN: labels and tells the origin,
+ * never blocks an image), the per-IP rate limit on
  * sign-in, registration, reset mails, coupons and the tax preview
  * (SENSITIVE_REQUESTS_PER_IP_PER_5_MIN), Amazon's IP reputation
  * list and the known-bad-inputs rule group. The common rule set is left out: its 8 KB body
@@ -361,7 +381,15 @@ function edgeWebAcl(scope: Construct): wafv2.CfnWebACL {
       {
         name: 'RenderRatePerIp',
         priority: 0,
-        action: { block: { customResponse: { responseCode: 429 } } },
+        // Never a 429 on an image: count, and tell the origin (shared/render-limits.ts).
+        action: {
+          count: {
+            customRequestHandling: {
+              insertHeaders: [{ name: EDGE_RATE_HEADER_NAME, value: EDGE_RATE_EXCEEDED }],
+            },
+          },
+        },
+        ruleLabels: [{ name: 'picsnippets:render-rate-exceeded' }],
         statement: {
           rateBasedStatement: {
             limit: RENDER_REQUESTS_PER_IP_PER_5_MIN,

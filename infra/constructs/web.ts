@@ -270,8 +270,9 @@ export class Web extends Construct {
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
           cachePolicy: props.render.cachePolicy,
-          // No origin request policy: the function URL must see its own Host, and the cache key
-          // (path + query strings) is all the render needs.
+          // The viewer's address and user agent for the render limits; never Host (the function
+          // URL must see its own).
+          originRequestPolicy: props.render.originRequestPolicy,
           responseHeadersPolicy: securityHeaders,
           compress: true,
           functionAssociations: [

@@ -508,12 +508,20 @@ describe('render', () => {
     });
   });
 
-  it('limits renders per IP in a CLOUDFRONT WebACL', () => {
+  it('counts renders per IP in a CLOUDFRONT WebACL and tells the origin, never blocking an image', () => {
     expect(stack.region).toBe('us-east-1');
     template.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'CLOUDFRONT',
       Rules: Match.arrayWith([
         Match.objectLike({
+          Name: 'RenderRatePerIp',
+          Action: {
+            Count: {
+              CustomRequestHandling: {
+                InsertHeaders: [{ Name: 'picsnippets-rate', Value: 'exceeded' }],
+              },
+            },
+          },
           Statement: {
             RateBasedStatement: Match.objectLike({
               AggregateKeyType: 'IP',
@@ -527,6 +535,15 @@ describe('render', () => {
           },
         }),
       ]),
+    });
+    template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
+      OriginRequestPolicyConfig: Match.objectLike({
+        HeadersConfig: {
+          HeaderBehavior: 'whitelist',
+          Headers: ['User-Agent', 'CloudFront-Viewer-Address'],
+        },
+        QueryStringsConfig: { QueryStringBehavior: 'all' },
+      }),
     });
   });
 
@@ -628,7 +645,8 @@ describe('edge', () => {
     const origin = config().Origins.find((o) => o.Id === r.TargetOriginId)!;
     expect(origin.OriginAccessControlId).toBeDefined();
     expect(JSON.stringify(r.CachePolicyId)).toContain('RenderCachePolicy');
-    expect(r.OriginRequestPolicyId).toBeUndefined();
+    // The viewer's address and user agent reach the origin (render limits), never Host.
+    expect(JSON.stringify(r.OriginRequestPolicyId)).toContain('RenderOriginRequestPolicy');
     expect(r.FunctionAssociations).toEqual([
       {
         EventType: 'viewer-request',

@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DesignDocumentSchema } from '#shared/design.ts';
 import {
+  DEFAULT_LIMITS,
   IMMUTABLE_CACHE,
   MemoryCache,
   SHORT_CACHE,
@@ -15,6 +16,7 @@ import {
   renderCacheKey,
   type RenderServiceDeps,
 } from '#functions/render/service.ts';
+import { mailProxyOf } from '#functions/render/mail-proxies.ts';
 
 const doc = DesignDocumentSchema.parse({
   image_id: 'i',
@@ -185,6 +187,7 @@ describe('the render service', () => {
   it('limits draws per IP, and a limited request still gets an image', async () => {
     const { svc, render } = service({
       limits: {
+        ...DEFAULT_LIMITS,
         perIp: { ratePerSecond: 0.001, burst: 2 },
         perDesign: { ratePerSecond: 100, burst: 100 },
       },
@@ -201,6 +204,68 @@ describe('the render service', () => {
       (await svc.handle(req('/r/pub.jpg', 'first_name=d', '5.6.7.8'))).headers?.['cache-control'],
     ).toBe(SHORT_CACHE);
     expect(render.mock.calls.map((c) => c[1])).toContainEqual({ first_name: 'd' });
+  });
+
+  it('lets a mail proxy wait for its larger budget instead of serving the fallback', async () => {
+    const gmail =
+      'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)';
+    const { svc, render } = service({
+      limits: {
+        ...DEFAULT_LIMITS,
+        perIp: { ratePerSecond: 0.001, burst: 1 },
+        perProxyAddress: { ratePerSecond: 20, burst: 1 },
+        proxyWaitMs: 1000,
+      },
+    });
+    const fromProxy = (name: string) =>
+      svc.handle({ ...req('/r/pub.jpg', `first_name=${name}`, '66.249.84.1'), userAgent: gmail });
+    // Three recipients behind one proxy address at once: one token, the others queue for theirs.
+    const answers = await Promise.all(['a', 'b', 'c'].map(fromProxy));
+    expect(answers.map((a) => a.headers?.['cache-control'])).toEqual([
+      SHORT_CACHE,
+      SHORT_CACHE,
+      SHORT_CACHE,
+    ]);
+    expect(render).toHaveBeenCalledTimes(3);
+    // The same address without the proxy's user agent has the small budget: one draw, then none.
+    const plain = (name: string) =>
+      svc.handle(req('/r/pub.jpg', `first_name=${name}`, '66.249.84.2'));
+    expect((await plain('d')).headers?.['cache-control']).toBe(SHORT_CACHE);
+    expect((await plain('e')).headers?.['cache-control']).toBe('no-store');
+  });
+
+  it('serves a proxy the fallback only past its wait, and an address the edge counted over its budget none', async () => {
+    const { svc } = service({
+      limits: {
+        ...DEFAULT_LIMITS,
+        perProxyAddress: { ratePerSecond: 0.001, burst: 1 },
+        proxyWaitMs: 100,
+      },
+    });
+    const yahoo = {
+      userAgent: 'YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html',
+    };
+    expect(
+      (await svc.handle({ ...req('/r/pub.jpg', 'first_name=a'), ...yahoo })).headers?.[
+        'cache-control'
+      ],
+    ).toBe(SHORT_CACHE);
+    expect(
+      (await svc.handle({ ...req('/r/pub.jpg', 'first_name=b'), ...yahoo })).headers?.[
+        'cache-control'
+      ],
+    ).toBe('no-store');
+
+    const limited = { ...req('/r/pub.jpg', 'first_name=z', '9.9.9.9'), edgeLimited: true };
+    const answer = await svc.handle(limited);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers?.['cache-control']).toBe('no-store');
+    // What is already drawn is still served to it: cache hits cost nothing.
+    const hit = await svc.handle({
+      ...req('/r/pub.jpg', 'first_name=a', '9.9.9.9'),
+      edgeLimited: true,
+    });
+    expect(hit.headers?.['x-render-cache']).toBe('memory');
   });
 
   it('gives 402 for a PDF the plan does not include, and the PDF when it does', async () => {
@@ -224,7 +289,28 @@ describe('MemoryCache', () => {
   });
 });
 
+describe('mailProxyOf', () => {
+  it('recognises the proxies by the user agent they send, and nothing else', () => {
+    expect(mailProxyOf('Mozilla/5.0 (via ggpht.com GoogleImageProxy)')).toBe('gmail');
+    expect(mailProxyOf('YahooMailProxy; https://help.yahoo.com')).toBe('yahoo');
+    expect(mailProxyOf('Mozilla/5.0 (Windows NT 10.0) Chrome/120 Safari/537.36')).toBeUndefined();
+    expect(mailProxyOf(undefined)).toBeUndefined();
+    expect(mailProxyOf(`${'x'.repeat(600)}GoogleImageProxy`)).toBeUndefined();
+  });
+});
+
 describe('TokenBuckets', () => {
+  it('reserves the next token when it comes within the wait, else refuses', () => {
+    let now = 0;
+    const buckets = new TokenBuckets({ ratePerSecond: 10, burst: 1 }, () => now);
+    expect(buckets.reserve('p', 1000)).toBe(0);
+    expect(buckets.reserve('p', 1000)).toBe(100);
+    expect(buckets.reserve('p', 1000)).toBe(200);
+    expect(buckets.reserve('p', 150)).toBe(-1);
+    now = 1000;
+    expect(buckets.take('p')).toBe(true);
+  });
+
   it('allows a burst, then the refill rate', () => {
     let now = 0;
     const buckets = new TokenBuckets({ ratePerSecond: 2, burst: 3 }, () => now);
