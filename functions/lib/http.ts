@@ -305,7 +305,9 @@ function contractCheckMode(): 'off' | 'log' | 'strict' {
 
 /**
  * Checks a route's answer against its contract (docs/decisions.md "The API contract"): a 2xx
- * JSON answer with the route's `answer` schema, a 4xx/5xx one with {@link ErrorAnswerSchema}.
+ * JSON answer with the route's `answer` schema, a 4xx/5xx one with the route's `errorAnswers`
+ * schema for its status (the health report's 503, billing's 400 `{ paymentId }`), else with
+ * {@link ErrorAnswerSchema}. Answers that are not JSON (redirects, files, 204) are not read.
  * @returns the answer unchanged; in `strict` mode a mismatch becomes a 500 naming the route and
  *   the first issues (so a test sees it), in `log` mode it is logged, in `off` mode nothing runs.
  */
@@ -315,7 +317,8 @@ export function checkAnswer(key: string, contract: RouteContract, result: ApiRes
   const status = result.statusCode ?? 200;
   const type = String(result.headers?.['content-type'] ?? '');
   if (!type.includes('json') || typeof result.body !== 'string') return result;
-  const schema = status < 300 ? contract.answer : ErrorAnswerSchema;
+  const schema =
+    status < 300 ? contract.answer : (contract.errorAnswers?.[status] ?? ErrorAnswerSchema);
   let parsed: ReturnType<typeof schema.safeParse>;
   try {
     parsed = schema.safeParse(JSON.parse(result.body));

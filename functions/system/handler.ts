@@ -10,13 +10,7 @@ import { dynamoClient, s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { readiness } from '#lib/readiness.ts';
-
-export interface ServiceHealth {
-  ok: boolean;
-  /** Round trip, ms. */
-  ms: number;
-  error?: string;
-}
+import type { Health, ServiceHealth } from '#shared/contract/system.ts';
 
 /** Runs one probe with a time budget (ms); a failure is reported, never thrown. */
 async function probe(
@@ -38,10 +32,11 @@ async function probe(
 }
 
 /**
- * `{ ok, services: { dynamodb, s3 }, parts, waiting? }`: error names only, no endpoints or
- * messages; `waiting` lists in words what is not ready yet (`renderer: launching Chromium`).
+ * `{ ok, services: { dynamodb, s3 }, parts, waiting? }` (shared/contract/system.ts
+ * `HealthSchema`): error names only, no endpoints or messages; `waiting` lists in words what is
+ * not ready yet (`renderer: launching Chromium`).
  */
-export async function checkHealth() {
+export async function checkHealth(): Promise<Health> {
   const c = config();
   const [dynamodb, s3] = await Promise.all([
     probe((abortSignal) =>

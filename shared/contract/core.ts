@@ -37,15 +37,25 @@ export interface RouteContract<
   query?: Q;
   /** The JSON body (or the multipart fields). */
   body?: B;
-  /** The success answer's JSON (any 2xx). */
+  /**
+   * The success answer's JSON (any 2xx). A route that answers a redirect or a file says
+   * {@link NoJsonAnswer}: the answer check reads JSON answers only.
+   */
   answer: A;
-  /** The success status, 200 unless said (201 for a create). */
-  status?: 200 | 201 | 204;
+  /** The success status, 200 unless said (201 for a create, 302 for a redirect). */
+  status?: 200 | 201 | 204 | 302;
   /**
    * The error statuses the route gives besides those of every route (401, 403, 404 for an id of
-   * another team, 422 for a refused input, 429, 503), each answered as {@link ErrorAnswerSchema}.
+   * another team, 422 for a refused input, 429, 503), each answered as {@link ErrorAnswerSchema}
+   * unless {@link errorAnswers} names another shape for it.
    */
   errors?: readonly number[];
+  /**
+   * The error statuses whose answer is not {@link ErrorAnswerSchema}, with their shape: the
+   * health report's 503 (`GET /api/health`), a payment needing confirmation's 400
+   * `{ paymentId }` (billing). Every answer of such a status must have that shape.
+   */
+  errorAnswers?: { readonly [status: number]: z.ZodType };
 }
 
 /**
@@ -55,6 +65,13 @@ export interface RouteContract<
 export function defineContract<const C extends RouteContract>(contract: C): C {
   return contract;
 }
+
+/**
+ * The `answer` of a route that answers no JSON on success: a redirect (`GET
+ * /settings/invoice/{id}`, Keap's OAuth steps) or a file (`GET /js/{file}`). Nothing parses
+ * with it, so a JSON success answer of such a route breaks its contract.
+ */
+export const NoJsonAnswer = z.never();
 
 /** `{ id }`: the one path parameter of most routes (shared/routes.ts keeps one name per slot). */
 export const IdParams = z.object({ id: z.string().min(1) });

@@ -11,6 +11,7 @@ import { DESIGNS_CONTRACT } from './designs.ts';
 import { FONTS_CONTRACT } from './fonts.ts';
 import { IMAGES_CONTRACT } from './images.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
+import { SYSTEM_CONTRACT } from './system.ts';
 import { TEMPLATES_CONTRACT } from './templates.ts';
 import { TEXT_SNIPPETS_CONTRACT } from './text-snippets.ts';
 
@@ -19,6 +20,7 @@ export * from './core.ts';
 /** Every route's contract, by route key. */
 export const CONTRACT = {
   ...DESIGNS_CONTRACT,
+  ...SYSTEM_CONTRACT,
   ...TEXT_SNIPPETS_CONTRACT,
   ...TEMPLATES_CONTRACT,
   ...BUNDLES_CONTRACT,

@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkAnswer, json } from '#lib/http.ts';
-import { CONTRACT, pathPlaceholders, type RouteContract } from '#shared/contract/index.ts';
+import {
+  CONTRACT,
+  NoJsonAnswer,
+  pathPlaceholders,
+  type RouteContract,
+} from '#shared/contract/index.ts';
 import { ROUTES, routeKey, type Feature } from '#shared/routes.ts';
 import { callPath } from '../../web/src/api/client.ts';
 
@@ -30,6 +35,8 @@ const CONVERTED: Feature[] = [
   'images',
   'fonts',
 ];
+/** The account side's features, converted together. */
+const ACCOUNT_SIDE: Feature[] = ['system'];
 
 describe('the contract', () => {
   it('names only routes of the route table', () => {
@@ -37,7 +44,7 @@ describe('the contract', () => {
     expect(contracts.map(([key]) => key).filter((key) => !keys.has(key))).toEqual([]);
   });
 
-  it.each(CONVERTED)('covers every route of the %s feature', (feature) => {
+  it.each([...CONVERTED, ...ACCOUNT_SIDE])('covers every route of the %s feature', (feature) => {
     const keys = ROUTES.filter((r) => r.feature === feature).map(routeKey);
     expect(keys.filter((key) => !(key in CONTRACT))).toEqual([]);
   });
@@ -72,6 +79,34 @@ describe('checkAnswer (the test stack is strict)', () => {
   it('checks error answers for a message', () => {
     expect(checkAnswer('PUT /x', contract, json(422, { message: 'No.' })).statusCode).toBe(422);
     expect(checkAnswer('PUT /x', contract, json(404, { error: 'gone' })).statusCode).toBe(500);
+  });
+
+  it("checks a status of the route's errorAnswers with its own shape, the others for a message", () => {
+    const health: RouteContract = {
+      answer: z.object({ ok: z.literal(true) }),
+      errorAnswers: { 503: z.object({ ok: z.literal(false), waiting: z.array(z.string()) }) },
+    };
+    const report = json(503, { ok: false, waiting: ['s3: timeout'] });
+    expect(checkAnswer('GET /health', health, report)).toBe(report);
+    // The 503 has the report's shape, not a message's, and the other statuses keep theirs.
+    const out = checkAnswer('GET /health', health, json(503, { message: 'Down.' }));
+    expect(out.statusCode).toBe(500);
+    expect(JSON.parse(out.body!).issues).toEqual([
+      'ok: Invalid input: expected false',
+      'waiting: Invalid input: expected array, received undefined',
+    ]);
+    expect(
+      checkAnswer('GET /health', health, json(429, { message: 'Slow down.' })).statusCode,
+    ).toBe(429);
+  });
+
+  it('does not read answers that are not JSON (a redirect, a file, a 204)', () => {
+    const redirect = { statusCode: 302, headers: { location: '/x' }, body: '' };
+    const script = { statusCode: 200, headers: { 'content-type': 'text/javascript' }, body: '1' };
+    const none = { statusCode: 204, headers: {}, body: '' };
+    for (const answer of [redirect, script, none])
+      expect(checkAnswer('GET /x', { answer: NoJsonAnswer }, answer)).toBe(answer);
+    expect(checkAnswer('GET /x', { answer: NoJsonAnswer }, json(200, {})).statusCode).toBe(500);
   });
 });
 
