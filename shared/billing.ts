@@ -1,26 +1,18 @@
 /**
- * The billing API contract (issue #8): zod schemas and types for every billing request and
- * answer the SPA uses, shared by `functions/billing` (which parses bodies with them) and the
- * billing SPA (which reads answers with them). Keep this file stable: change it additively.
+ * Billing constants and paths (issue #8): the plan ids, the VAT countries, the cancel reasons'
+ * labels, the partner campaign, and the SPA's billing paths. The billing routes' request and
+ * answer schemas are their contract, shared/contract/billing.ts, re-exported here so billing
+ * code reads one module.
  *
- * Conventions:
- * - money is in **cents** of the price's currency (spec 001 §3 Coupon: "amount_off (in cents)");
- * - dates are ISO 8601 strings in UTC (`2026-11-22T07:15:00.000Z`), `null` when absent;
- * - user paths (`/settings/subscription`, …) act on the caller's current team, which the caller
- *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}` (docs/decisions.md
- *   "Billing is per team");
- * - errors: 422 `{ message, errors: { field: [message] } }` for field errors; 400
- *   `{ paymentId }` when a payment needs confirmation (3-D Secure); anything else answers with
- *   {@link BILLING_MESSAGES.subscriptionFailed} (spec 001 §8).
- *
- * Paths (spec 001 §7 "Registration and lookups", "Subscription and payment"; `shared/routes.ts`):
+ * Paths (spec 001 §7 "Registration and lookups", "Subscription and payment"; `shared/routes.ts`;
+ * each route's shapes in `BILLING_CONTRACT`):
  * - `GET /spark/plans` → {@link PlansResponse}
  * - `GET /stripe/key` (public) → {@link StripeKeyResponse}
  * - `GET /stripe/token[?team_id=]` → {@link StripeTokenResponse} (a SetupIntent)
  * - `GET /coupon/{code}` → {@link CouponLookupResponse}
  * - `POST /tax-rate` {@link TaxRateRequest} → {@link TaxRateResponse}
  * - `GET /coupon/user/{userId}`, `GET /settings/companies/coupon/{teamId}` → {@link Discount}
- *   (404 when there is no discount: "200 means a discount exists")
+ *   (204 when there is no discount: "200 means a discount exists")
  * - `GET /settings/subscription`, `GET /settings/companies/{id}/subscription` →
  *   {@link SubscriptionView}
  * - `POST` same paths {@link SubscribeRequest} → {@link SubscriptionAnswer} | 400
@@ -41,7 +33,9 @@
  * - `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR) → {@link PaymentLookupResponse}; the same
  *   path opened in the browser is the SPA's payment-confirmation page (spec 001 §2).
  */
-import { z } from 'zod';
+import type { CancelReason } from './contract/billing.ts';
+
+export * from './contract/billing.ts';
 
 /** The cashier path prefix of the payment-confirmation page (spec 001 §2, §9); Cashier's default. */
 export const CASHIER_PATH = 'stripe';
@@ -89,20 +83,6 @@ export type VatCountry = (typeof EU_VAT_COUNTRIES)[number];
 export const isVatCountry = (country: string | null | undefined): boolean =>
   (EU_VAT_COUNTRIES as readonly string[]).includes((country ?? '').toUpperCase());
 
-/** Default billing country (spec 001 §9). */
-export const DEFAULT_COUNTRY = 'US';
-
-/** Cancel reasons, in the spec's order (spec 001 §3 "Cancel reasons"). */
-export const CANCEL_REASONS = [
-  'cost',
-  'difficultyOfUse',
-  'missingFunctionality',
-  'usingOtherProduct',
-  'notUsingIt',
-  'somethingElse',
-] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
-
 /** Labels for the cancel reasons (the spec gives only the keys). */
 export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
   cost: 'It costs too much',
@@ -113,473 +93,14 @@ export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
   somethingElse: 'Something else',
 };
 
-/** Messages the billing answers carry (spec 001 §8 where it gives them). */
-export const BILLING_MESSAGES = {
-  /** spec 001 §8: plan change or subscribe failures other than 400 and 422. */
-  subscriptionFailed:
-    'We were unable to update your subscription. Please contact customer support.',
-  /** spec 001 §8: "Missing payment provider key". Offline mode (DESIGN.md §3). */
-  invalidStripeKey: 'Invalid Stripe Key/Secret',
-  /** The 400 answer that sends the SPA to the payment-confirmation page (spec 001 §4, §8). */
-  paymentActionRequired: 'Extra confirmation is needed to process your payment.',
-  /** spec 001 §6: a capability the team's plan lacks. */
-  proOnly: 'This feature is available only for Pro plans.',
-  planInvalid: 'The selected plan is invalid.',
-  couponInvalid: 'This coupon code is invalid.',
-  vatIdInvalid: 'The VAT ID is invalid.',
-  noSubscription: 'You have no subscription.',
-  cardRequired: 'Please provide a card.',
-} as const;
-
-// ---------------------------------------------------------------------------------------------
-// Plans (spec 001 §3 Plan, §9)
-
-export const PlanIntervalSchema = z.enum(['monthly', 'yearly']);
-export type PlanInterval = z.infer<typeof PlanIntervalSchema>;
-
-/** Plan capabilities (spec 001 §6 `can_export_pdf`, `can_upload_custom_fonts`). */
-export const PlanFeaturesSchema = z.object({
-  can_export_pdf: z.boolean(),
-  can_upload_custom_fonts: z.boolean(),
-});
-
-/** One plan of `GET /spark/plans` (spec 001 §3 Plan). `plan-freeze` is never listed. */
-export const PlanSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** cents per interval; 0 is the free plan (spec 001 §9). */
-  price: z.number().int().nonnegative(),
-  interval: PlanIntervalSchema,
-  /** `user`: priced per member (seats = item quantity); `team`: one price per team. */
-  type: z.enum(['user', 'team']),
-  active: z.boolean(),
-  /** Team limit (teams a user may own) and member limit (users per team), spec 001 §3, §5. */
-  attributes: z.object({ teams: z.number().int(), teamMembers: z.number().int() }),
-  features: PlanFeaturesSchema,
-  /** False for paid plans while billing is offline (no Stripe keys; DESIGN.md §3). */
-  available: z.boolean(),
-});
-export type Plan = z.infer<typeof PlanSchema>;
-
-/** `GET /spark/plans`: active plans, cheapest first. */
-export const PlansResponseSchema = z.array(PlanSchema);
-export type PlansResponse = z.infer<typeof PlansResponseSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Stripe keys and card collection (spec 001 §4 "Saving a card uses a setup-intent step")
-
-/** `GET /stripe/key` (public, for registration's card field): the publishable key. Offline: 422. */
-export const StripeKeyResponseSchema = z.object({ publishableKey: z.string() });
-export type StripeKeyResponse = z.infer<typeof StripeKeyResponseSchema>;
-
-/**
- * `GET /stripe/token[?team_id=]` (spec 001 §7): a SetupIntent for the team's Stripe customer
- * (created on first use). The SPA mounts the Payment Element with `clientSecret` and calls
- * `stripe.confirmSetup({ redirect: 'if_required' })`, then sends the SetupIntent's
- * `payment_method` as `stripe_payment_method`. Offline: 422 with
- * `errors.stripe_payment_method = ['Invalid Stripe Key/Secret']`.
- */
-export const StripeTokenResponseSchema = z.object({
-  clientSecret: z.string(),
-  publishableKey: z.string(),
-});
-export type StripeTokenResponse = z.infer<typeof StripeTokenResponseSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Coupons and discounts (spec 001 §3 Coupon, Discount; §5 "Invalid coupon sets an invalid flag")
-
-export const CouponDurationSchema = z.enum(['once', 'repeating', 'forever']);
-
-/**
- * `GET /coupon/{code}` (spec 001 §7): always 200; `valid: false` for an unknown, expired or
- * used-up code, and offline. `code` may be a promotion code or a coupon id.
- */
-export const CouponLookupResponseSchema = z.object({
-  valid: z.boolean(),
-  code: z.string(),
-  name: z.string().nullable(),
-  /** percent, 0–100, or null */
-  percent_off: z.number().nullable(),
-  /** cents, or null */
-  amount_off: z.number().int().nullable(),
-  currency: z.string().nullable(),
-  duration: CouponDurationSchema.nullable(),
-  duration_in_months: z.number().int().nullable(),
-});
-export type CouponLookupResponse = z.infer<typeof CouponLookupResponseSchema>;
-
-/**
- * A discount applied to a team's subscription or customer (spec 001 §3 Discount; §7
- * `GET /coupon/user/{id}` reads `percent_off` and `amount_off`).
- */
-export const DiscountSchema = z.object({
-  coupon_id: z.string(),
-  name: z.string().nullable(),
-  /** percent, 0–100, or null */
-  percent_off: z.number().nullable(),
-  /** cents, or null */
-  amount_off: z.number().int().nullable(),
-  duration: CouponDurationSchema,
-  duration_in_months: z.number().int().nullable(),
-  /** When the discount stops applying (ISO), null for forever or once. */
-  ends_at: z.string().nullable(),
-});
-export type Discount = z.infer<typeof DiscountSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Billing address, VAT and tax (spec 001 §3 Registration form / User billing fields; §9)
-
-/** Billing address fields as the registration form names them (spec 001 §3). */
-export const BillingAddressSchema = z.object({
-  address: z.string().trim().max(255).optional().nullable(),
-  address_line_2: z.string().trim().max(255).optional().nullable(),
-  city: z.string().trim().max(255).optional().nullable(),
-  state: z.string().trim().max(255).optional().nullable(),
-  zip: z.string().trim().max(32).optional().nullable(),
-  /** ISO 3166-1 alpha-2; default US (spec 001 §9). */
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, 'The country must be a two-letter code.')
-    .default(DEFAULT_COUNTRY),
-});
-export type BillingAddress = z.infer<typeof BillingAddressSchema>;
-
-/** The stored billing address, as answered (all fields present, null when empty). */
-export const BillingAddressViewSchema = z.object({
-  address: z.string().nullable(),
-  address_line_2: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  zip: z.string().nullable(),
-  country: z.string(),
-});
-export type BillingAddressView = z.infer<typeof BillingAddressViewSchema>;
-
-/**
- * `POST /tax-rate` (spec 001 §7): the billing address and VAT id the form holds, and the plan
- * to price. Public (registration uses it).
- */
-export const TaxRateRequestSchema = BillingAddressSchema.extend({
-  vat_id: z.string().trim().max(64).optional().nullable(),
-  /** Plan id; the tax amount is for one interval of this plan (one seat). */
-  plan: z.string().optional().nullable(),
-});
-export type TaxRateRequest = z.input<typeof TaxRateRequestSchema>;
-
-/**
- * `POST /tax-rate` answer: `rate` in percent (e.g. 21 for 21 %), `amount` in cents of tax on one
- * interval of `plan` (0 without a plan). Countries outside {@link EU_VAT_COUNTRIES} answer 0
- * without asking Stripe. A valid EU VAT id outside the seller's country gives 0 (reverse
- * charge). Offline, a VAT country answers 422 'Invalid Stripe Key/Secret' on `country`.
- */
-export const TaxRateResponseSchema = z.object({
-  rate: z.number().nonnegative(),
-  amount: z.number().int().nonnegative(),
-  currency: z.string().nullable(),
-  /** True when the country is in the spec's VAT list. */
-  vat_country: z.boolean(),
-  /** True when Stripe applied the reverse charge (valid VAT id). */
-  reverse_charge: z.boolean(),
-});
-export type TaxRateResponse = z.infer<typeof TaxRateResponseSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// The subscription view (spec 001 §3 Subscription, Team; §4 states)
-
-export const SubscriptionStatusSchema = z.enum([
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'canceled',
-  'unpaid',
-  'paused',
-]);
-export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;
-
-/** What the team may do now (spec 001 §6; issue #8 item 4), from its plan and subscription. */
-export const CapabilitiesSchema = z.object({
-  can_export_pdf: z.boolean(),
-  can_upload_custom_fonts: z.boolean(),
-  /** Team limit of the owner's plan (spec 001 §5). */
-  teams: z.number().int(),
-  /** Member limit of the team's plan (spec 001 §5). */
-  teamMembers: z.number().int(),
-  /** Frozen accounts cannot create, archive, clone or activate designs (spec 001 §4). */
-  frozen: z.boolean(),
-});
-export type Capabilities = z.infer<typeof CapabilitiesSchema>;
-
-/** A card on file: brand (Stripe's `visa`, `mastercard`, `amex`, …) and last four digits. */
-export const CardSchema = z.object({
-  brand: z.string(),
-  last4: z.string(),
-  exp_month: z.number().int().nullable(),
-  exp_year: z.number().int().nullable(),
-});
-export type Card = z.infer<typeof CardSchema>;
-
-/**
- * `GET /settings/subscription`, `GET /settings/companies/{id}/subscription`: the team's billing
- * as the subscription, payment-method and invoice tabs show it (spec 001 §2 Settings, §3, §4).
- */
-export const SubscriptionViewSchema = z.object({
-  team_id: z.string(),
-  /** False in offline mode: paid plans, cards and invoices are unavailable (DESIGN.md §3). */
-  billing_online: z.boolean(),
-  /**
-   * The plan id whose capabilities apply now (`Team.current_billing_plan`): the subscription's
-   * plan while it is active, trialing or on grace period; `plan-freeze` when frozen; else the
-   * team's plan as data (the free plan after a lapse).
-   */
-  plan: z.string(),
-  /** Stripe subscription id (`sub_…`), null without a subscription. */
-  subscription_id: z.string().nullable(),
-  status: SubscriptionStatusSchema.nullable(),
-  /** Seats billed (item quantity; per-user plans count members, per-team plans 1). */
-  quantity: z.number().int().nullable(),
-  /** spec 001 §4: active when it exists, its status is not incomplete/past_due/unpaid/…, and no past end date. */
-  active: z.boolean(),
-  on_trial: z.boolean(),
-  /** ISO; the SPA shows it as 'MMMM Do, YYYY' (spec 001 §4). */
-  trial_ends_at: z.string().nullable(),
-  /** spec 001 §4: cancelled, `ends_at` in the future. Resume is possible. */
-  on_grace_period: z.boolean(),
-  /** ISO; set when the subscription is cancelled (end of the paid period). */
-  ends_at: z.string().nullable(),
-  /** ISO; the end of the current billing period (renewal date). */
-  current_period_end: z.string().nullable(),
-  /** spec 001 §4: none, or `ends_at` passed. */
-  needs_subscription: z.boolean(),
-  /** On `plan-freeze` (spec 001 §4 cancel flow). */
-  frozen: z.boolean(),
-  /** The plan restored when a frozen subscription is cancelled or unfrozen (spec 001 §3 `canceled_data`). */
-  frozenPlan: z.string().nullable(),
-  /** spec 001 §4: the cancel flow's type — `cancel` when frozen, else `freeze`. */
-  cancel_type: z.enum(['freeze', 'cancel']),
-  card: CardSchema.nullable(),
-  billing_address: BillingAddressViewSchema.nullable(),
-  vat_id: z.string().nullable(),
-  extra_billing_information: z.string().nullable(),
-  discount: DiscountSchema.nullable(),
-  capabilities: CapabilitiesSchema,
-});
-export type SubscriptionView = z.infer<typeof SubscriptionViewSchema>;
-
-/** Success of a billing change: the team's billing afterwards. */
-export const SubscriptionAnswerSchema = z.object({
-  success: z.literal(true),
-  subscription: SubscriptionViewSchema,
-});
-export type SubscriptionAnswer = z.infer<typeof SubscriptionAnswerSchema>;
-
-/** A plain success (`{ success: true, message? }`). */
-export const SuccessAnswerSchema = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-});
-export type SuccessAnswer = z.infer<typeof SuccessAnswerSchema>;
-
-/**
- * The 400 answer of subscribe or plan change when the first payment needs action (3-D Secure):
- * the SPA goes to `/{CASHIER_PATH}/payment/{paymentId}?redirect=…` (spec 001 §4, §8).
- * `paymentId` is the Stripe PaymentIntent id (`pi_…`).
- */
-export const PaymentActionRequiredSchema = z.object({
-  success: z.literal(false),
-  code: z.literal('payment_action_required'),
-  message: z.string(),
-  paymentId: z.string(),
-});
-export type PaymentActionRequired = z.infer<typeof PaymentActionRequiredSchema>;
-
-/** The 422 answer (spec 001 §8: "422: show field errors"). */
-export const FieldErrorsAnswerSchema = z.object({
-  message: z.string(),
-  errors: z.record(z.string(), z.array(z.string())),
-});
-export type FieldErrorsAnswer = z.infer<typeof FieldErrorsAnswerSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Subscribe, swap, resume, freeze, cancel (spec 001 §7 Subscription and payment)
-
-/**
- * `POST /settings/subscription` or team variant (spec 001 §7): subscribe the team to a paid
- * plan. Send `stripe_payment_method` (a `pm_…` from the SetupIntent) or
- * `use_existing_payment_method: true` to charge the card on file (spec 001 §4).
- */
-export const SubscribeRequestSchema = BillingAddressSchema.extend({
-  plan: z.string({ error: BILLING_MESSAGES.planInvalid }).min(1, BILLING_MESSAGES.planInvalid),
-  coupon: z.string().trim().max(128).optional().nullable(),
-  stripe_payment_method: z.string().trim().max(255).optional().nullable(),
-  use_existing_payment_method: z.boolean().optional(),
-  vat_id: z.string().trim().max(64).optional().nullable(),
-  /** Billing e-mail and name of the customer; default the owner's. */
-  email: z.string().trim().max(255).optional().nullable(),
-  name: z.string().trim().max(255).optional().nullable(),
-});
-export type SubscribeRequest = z.input<typeof SubscribeRequestSchema>;
-
-/**
- * `PUT /settings/subscription` or team variant (spec 001 §7 "plan change; body plan … and
- * subscriptionId"): switch plan (prorated), resume a subscription on grace period (same or
- * other plan), or freeze with `plan: 'plan-freeze'` (the current plan is kept as `frozenPlan`).
- * Switching a frozen subscription to a paid plan unfreezes it.
- */
-export const SwapRequestSchema = z.object({
-  plan: z.string({ error: BILLING_MESSAGES.planInvalid }).min(1, BILLING_MESSAGES.planInvalid),
-  subscriptionId: z.string().optional().nullable(),
-});
-export type SwapRequest = z.input<typeof SwapRequestSchema>;
-
-/**
- * `DELETE /settings/subscription` or team variant: cancel at the end of the period (grace
- * period; resume with PUT). A frozen subscription gets its `frozenPlan` back first (spec 001
- * §4). The optional reason is kept in metadata and `cancellation_details.feedback`.
- */
-export const CancelRequestSchema = z.object({
-  type: z.enum(CANCEL_REASONS).optional().nullable(),
-  description: z.string().trim().max(1000).optional().nullable(),
-});
-export type CancelRequest = z.input<typeof CancelRequestSchema>;
-
-/**
- * `PUT /settings/companies/{id}/metaData` (spec 001 §7): the cancel flow's answers, stored on
- * the subscription's metadata before freezing or cancelling. `type` is the cancel reason,
- * `cancelType` `freeze` or `cancel` (spec 001 §4).
- */
-export const CancelMetaDataRequestSchema = z.object({
-  type: z.enum(CANCEL_REASONS, { error: 'Please choose a reason.' }),
-  description: z.string().trim().max(1000).optional().nullable(),
-  subscriptionId: z.string().optional().nullable(),
-  currentTeam: z.union([z.string(), z.number()]).optional().nullable(),
-  cancelType: z.enum(['freeze', 'cancel']),
-  confirm: z.boolean().optional(),
-  frozenPlan: z.string().optional().nullable(),
-});
-export type CancelMetaDataRequest = z.input<typeof CancelMetaDataRequestSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Payment method, VAT id, coupon, extra billing information
-
-/**
- * `PUT /settings/payment-method`, team variant, and `PUT /settings/companies/{id}/update-payment-method`:
- * make `stripe_payment_method` (from the SetupIntent) the default card; the address fields
- * update the billing address.
- */
-export const PaymentMethodRequestSchema = BillingAddressSchema.extend({
-  /** Optional here: an absent country keeps the stored address (no default). */
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, 'The country must be a two-letter code.')
-    .optional(),
-}).extend({
-  stripe_payment_method: z
-    .string({ error: BILLING_MESSAGES.cardRequired })
-    .trim()
-    .min(1, BILLING_MESSAGES.cardRequired),
-});
-export type PaymentMethodRequest = z.input<typeof PaymentMethodRequestSchema>;
-
-/** `PUT …/payment-method/vat-id`: set (or clear with null/'') the VAT id (Stripe tax id). */
-export const VatIdRequestSchema = z.object({
-  vat_id: z.string().trim().max(64).optional().nullable(),
-});
-export type VatIdRequest = z.input<typeof VatIdRequestSchema>;
-
-/** `POST …/payment-method/coupon`: apply a coupon or promotion code to the subscription. */
-export const ApplyCouponRequestSchema = z.object({
-  coupon: z
-    .string({ error: BILLING_MESSAGES.couponInvalid })
-    .trim()
-    .min(1, BILLING_MESSAGES.couponInvalid),
-});
-export type ApplyCouponRequest = z.input<typeof ApplyCouponRequestSchema>;
-
-/**
- * `PUT /settings/extra-billing-information` (spec 001 §3 `extra_billing_information`): text
- * printed on invoices. `team_id` picks a team the caller owns (default the current team).
- */
-export const ExtraBillingInformationRequestSchema = z.object({
-  information: z.string().trim().max(2000).optional().nullable(),
-  team_id: z.string().optional().nullable(),
-});
-export type ExtraBillingInformationRequest = z.input<typeof ExtraBillingInformationRequestSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Invoices (spec 001 §3 Invoice; §5 "$0.00 hidden")
-
-/** One paid invoice with a non-zero total (spec 001 §5). */
-export const InvoiceSchema = z.object({
-  id: z.string(),
-  number: z.string().nullable(),
-  /** ISO; when it was created. */
-  date: z.string(),
-  /** cents */
-  total: z.number().int(),
-  currency: z.string(),
-  status: z.literal('paid'),
-  /** `/settings/invoice/{id}`: answers 302 to the Stripe-hosted PDF. */
-  download_url: z.string(),
-});
-export type Invoice = z.infer<typeof InvoiceSchema>;
-
-/** `GET /settings/invoices` or team variant: paid invoices, newest first; [] offline. */
-export const InvoicesResponseSchema = z.array(InvoiceSchema);
-export type InvoicesResponse = z.infer<typeof InvoicesResponseSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Payment confirmation (spec 001 §2 "Payment-confirmation page at /{cashierPath}/payment/{paymentId}")
-
-/**
- * `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR): what the confirmation page needs. The page
- * calls `stripe.confirmCardPayment(clientSecret)` (or `handleNextAction`) while `status` is
- * `requires_action` or `requires_payment_method`, then follows `?redirect=`.
- */
-export const PaymentLookupResponseSchema = z.object({
-  id: z.string(),
-  clientSecret: z.string(),
-  publishableKey: z.string(),
-  /** cents */
-  amount: z.number().int(),
-  currency: z.string(),
-  /** Stripe PaymentIntent status: `requires_action`, `requires_payment_method`, `succeeded`, … */
-  status: z.string(),
-  /** True once nothing is left to do (`succeeded` or `processing`). */
-  completed: z.boolean(),
-  description: z.string().nullable(),
-});
-export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Registration step 1 (spec 001 §2, §3 Registration form)
-
-/**
- * The billing fields of `POST /register` (besides plan and coupon, which the account step
- * already sends). A paid plan needs `stripe_payment_method` (spec 001 §4: the card only for
- * paid plans); offline a paid plan answers 422 on `plan`.
- */
-export const RegistrationBillingSchema = BillingAddressSchema.extend({
-  stripe_payment_method: z.string().trim().max(255).optional().nullable(),
-  vat_id: z.string().trim().max(64).optional().nullable(),
-});
-export type RegistrationBilling = z.input<typeof RegistrationBillingSchema>;
-
 /**
  * The SPA's partner-campaign registration path (spec 001 §2 "A special registration path for a
  * partner campaign applies a fixed coupon (the coupon value is not shown)"). It is the
- * registration page, which posts to `POST /register/partner` (`PARTNER_REGISTRATION_CALL`)
- * with no `coupon`: the route, never a field of the form, asks for the campaign's coupon.
+ * registration page, which posts to `POST /register/partner` (the same path; web/src/api/
+ * registration.ts) with no `coupon`: the route, never a field of the form, asks for the
+ * campaign's coupon.
  */
 export const PARTNER_CAMPAIGN_PATH = '/register/partner';
-
-/** The registration call of the partner-campaign page (the same path as the page, POST). */
-export const PARTNER_REGISTRATION_CALL = PARTNER_CAMPAIGN_PATH;
 
 /**
  * The word the partner page looks up with `GET /coupon/{code}`: the server answers the terms of
@@ -587,22 +108,6 @@ export const PARTNER_REGISTRATION_CALL = PARTNER_CAMPAIGN_PATH;
  * id never reaches the browser; `valid: false` when none is configured, and offline.
  */
 export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
-
-/** Billing paths for a team, or the user paths when `teamId` is undefined (spec 001 §7). */
-export function billingPaths(teamId?: string) {
-  const base = teamId ? `/settings/companies/${encodeURIComponent(teamId)}` : '/settings';
-  return {
-    subscription: `${base}/subscription`,
-    paymentMethod: `${base}/payment-method`,
-    vatId: `${base}/payment-method/vat-id`,
-    coupon: `${base}/payment-method/coupon`,
-    invoices: `${base}/invoices`,
-    /** Team only (spec 001 §7). */
-    metaData: teamId ? `${base}/metaData` : undefined,
-    /** Team only: the card-update page's call (spec 001 §2, §7). */
-    updatePaymentMethod: teamId ? `${base}/update-payment-method` : undefined,
-  } as const;
-}
 
 /**
  * The SPA's card-update page for a team whose payment failed (spec 001 §2 "Card-update page for

@@ -7,14 +7,14 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
 import { hashPassword, verifyPassword } from '#lib/passwords.ts';
-import { MESSAGES, emailTaken, isCommonPassword } from './registration.ts';
+import { CURRENT_PASSWORD_WRONG } from '#shared/contract/auth.ts';
+import { MESSAGES, emailTaken } from './registration.ts';
 import { sendVerification } from './email-verification.ts';
 import { isThrottled, recordFailure } from './throttle.ts';
 
@@ -24,16 +24,8 @@ export const RESET_LIFETIME_MS = 60 * 60 * 1000;
 export const RESET_SENT =
   'If an account uses that address, we have e-mailed a password reset link.';
 export const RESET_INVALID = 'This password reset link is invalid or has expired.';
-export const CURRENT_PASSWORD_WRONG = 'The current password is incorrect.';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
-
-/** A new password: the registration rules (spec 001 §5 and issue: accounts §2). */
-export const NewPassword = z
-  .string({ error: MESSAGES.password })
-  .min(8, MESSAGES.password)
-  .max(128, MESSAGES.passwordLong)
-  .refine((p) => !isCommonPassword(p), MESSAGES.passwordCommon);
 
 /**
  * The least time a reset request takes, ms, whether or not the address has an account: the

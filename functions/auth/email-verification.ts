@@ -14,6 +14,7 @@ import { db } from '#lib/db/index.ts';
 import { tooManyRequests, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { VERIFY_MESSAGES } from '#shared/contract/auth.ts';
 import { MESSAGES } from './registration.ts';
 import { isThrottled, recordFailure } from './throttle.ts';
 
@@ -23,14 +24,6 @@ export const VERIFY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const CHANGE_LIFETIME_MS = 60 * 60 * 1000;
 /** At most this many verification mails per account in the throttle window (15 minutes). */
 export const MAX_VERIFICATION_MAILS = 5;
-
-export const VERIFY_MESSAGES = {
-  invalid: 'This confirmation link is invalid or has expired.',
-  verified: 'Your e-mail address is confirmed.',
-  changed: 'Your e-mail address was changed.',
-  alreadyVerified: 'Your e-mail address is already confirmed.',
-  tooMany: 'Too many confirmation e-mails. Please try again in 15 minutes.',
-} as const;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 

@@ -3,11 +3,30 @@
  * Also password reset by e-mail, password change, contact details and the profile photo,
  * e-mail verification, two-factor authentication and API tokens (docs/security.md).
  */
-import { z } from 'zod';
-import { ONBOARDING_USE_CASES, useCaseAddress } from '#shared/onboarding.ts';
+import type { z } from 'zod';
+import {
+  ABILITIES,
+  CODE_INVALID,
+  VERIFY_MESSAGES,
+  ContactBody,
+  EmailCheckBody,
+  EmailVerifyBody,
+  LoginBody,
+  NewTokenBody,
+  OnboardingBody,
+  PasswordEmailBody,
+  TokenBody,
+  TwoFactorBody,
+  TwoFactorOffBody,
+  passwordChangeBody,
+  passwordResetBody,
+  registrationBody,
+  type CurrentUser,
+} from '#shared/contract/auth.ts';
+import { useCaseAddress } from '#shared/onboarding.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { db } from '#lib/db/index.ts';
-import { ABILITIES, TOKEN_LIFETIMES_DAYS, createApiToken } from '#lib/api-tokens.ts';
+import { createApiToken } from '#lib/api-tokens.ts';
 import {
   AppError,
   notFound,
@@ -37,13 +56,11 @@ import {
   takeLoginAttempt,
 } from './throttle.ts';
 import {
-  VERIFY_MESSAGES,
   confirmEmail,
   sendVerification,
   sendVerificationAfterRegistration,
 } from './email-verification.ts';
 import {
-  CODE_INVALID,
   CODE_NEEDED,
   CURRENT_FACTOR_NEEDED,
   beginTwoFactor,
@@ -51,18 +68,10 @@ import {
   confirmTwoFactor,
   disableTwoFactor,
 } from './two-factor.ts';
+import { MESSAGES, emailTaken, isCommonPassword, register } from './registration.ts';
 import {
-  MESSAGES,
-  RegistrationFields,
-  RegistrationSchema,
-  emailTaken,
-  register,
-} from './registration.ts';
-import {
-  CURRENT_PASSWORD_WRONG,
   EMAIL_CHANGE_SENT,
   MAX_API_TOKENS,
-  NewPassword,
   RESET_SENT,
   answerPasswordResetRequest,
   changePassword,
@@ -73,35 +82,10 @@ import {
 /** Laravel's wording, which the spec's SPA shows on the e-mail field. */
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
 
-const LoginBody = z.object({
-  email: z.string().trim().toLowerCase().email('Email must be valid email').max(255),
-  password: z.string().min(1, 'The password field is required.').max(128),
-  code: z.string().max(32).optional(),
-});
-
-const TokenBody = z.object({
-  name: z.string().trim().min(1, 'The name field is required.').max(255),
-  abilities: z
-    .array(z.enum(ABILITIES.map((a) => a.value) as ['read', 'write']))
-    .min(1, 'Choose at least one ability.'),
-});
-
-/** A new token may expire after one of `TOKEN_LIFETIMES_DAYS`; none (or null) = until revoked. */
-const NewTokenBody = TokenBody.extend({
-  expires_in_days: z
-    .union(
-      [z.null(), ...TOKEN_LIFETIMES_DAYS.map((d) => z.literal(d))] as unknown as [
-        z.ZodNull,
-        z.ZodLiteral<number>,
-        z.ZodLiteral<number>,
-      ],
-      { error: `Choose an expiry of ${TOKEN_LIFETIMES_DAYS.join(', ')} days, or none.` },
-    )
-    .optional(),
-});
-
-/** "Also revoke my API tokens" of the password forms. */
-const RevokeTokens = z.boolean({ error: 'Choose yes or no.' }).optional().default(false);
+/** The bodies with a new password, with the common-password check the contract leaves out. */
+const RegistrationBody = registrationBody(isCommonPassword);
+const PasswordResetBody = passwordResetBody(isCommonPassword);
+const PasswordChangeBody = passwordChangeBody(isCommonPassword);
 
 /**
  * E-mail checks (`POST /if-mail-exists`, and registrations refused for a taken address) one IP
@@ -130,8 +114,8 @@ async function throttledFactorCheck(userId: string, code: string) {
 const DUMMY_HASH =
   'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-/** The current user as the SPA reads it (spec 001 §3 User, the fields this issue has). */
-export async function currentUser(user: AuthUser) {
+/** The current user as the SPA reads it (shared/contract/auth.ts `CurrentUserSchema`). */
+export async function currentUser(user: AuthUser): Promise<CurrentUser> {
   const teams = (await db().Membership.query.byUser({ userId: user.userId }).go()).data;
   return {
     id: user.userId,
@@ -148,7 +132,7 @@ export async function currentUser(user: AuthUser) {
 }
 
 /** What a registration route receives. */
-type RegistrationContext = RouteContext<z.output<typeof RegistrationSchema>>;
+type RegistrationContext = RouteContext<z.output<typeof RegistrationBody>>;
 
 /**
  * `POST /register` and `POST /register/partner`: creates the account (limited per client
@@ -255,7 +239,7 @@ export const handler = featureHandler('auth', {
    * instead (`MAX_EMAIL_CHECKS` in 15 minutes, then 429; docs/security.md "Account existence").
    */
   'POST /if-mail-exists': route({
-    body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }).passthrough(),
+    body: EmailCheckBody,
     handle: async ({ body, event }) => {
       const key = emailCheckKey(clientAddress(event));
       if (await isThrottled(key, Date.now(), MAX_EMAIL_CHECKS))
@@ -267,19 +251,19 @@ export const handler = featureHandler('auth', {
   }),
 
   'POST /register': route({
-    body: RegistrationSchema,
+    body: RegistrationBody,
     handle: (ctx) => registerAnswer(ctx, false),
   }),
 
   /** The partner campaign's registration: as `POST /register`, with the campaign's coupon. */
   'POST /register/partner': route({
-    body: RegistrationSchema,
+    body: RegistrationBody,
     handle: (ctx) => registerAnswer(ctx, true),
   }),
 
   /** The same answer, in about the same time, whether or not the address has an account. */
   'POST /password/email': route({
-    body: z.object({ email: z.string().trim().toLowerCase().email(MESSAGES.email) }),
+    body: PasswordEmailBody,
     handle: async ({ body, event }) => {
       await limitPublicCall('password-email', clientAddress(event));
       await answerPasswordResetRequest(body.email);
@@ -288,18 +272,7 @@ export const handler = featureHandler('auth', {
   }),
 
   'POST /password/reset': route({
-    body: z
-      .object({
-        token: z.string().min(10).max(200),
-        email: z.string().trim().toLowerCase().email(MESSAGES.email),
-        password: NewPassword,
-        password_confirmation: z.string().optional(),
-        revoke_tokens: RevokeTokens,
-      })
-      .refine((f) => f.password === f.password_confirmation, {
-        path: ['password_confirmation'],
-        message: MESSAGES.confirmation,
-      }),
+    body: PasswordResetBody,
     handle: async ({ body }) => {
       // Every session of the account ends (docs/security.md "Sessions and tokens").
       await resetPassword(body.email, body.token, body.password, body.revoke_tokens);
@@ -308,17 +281,7 @@ export const handler = featureHandler('auth', {
   }),
 
   'PUT /settings/password': route({
-    body: z
-      .object({
-        current_password: z.string().min(1, CURRENT_PASSWORD_WRONG).max(128),
-        password: NewPassword,
-        password_confirmation: z.string().optional(),
-        revoke_tokens: RevokeTokens,
-      })
-      .refine((f) => f.password === f.password_confirmation, {
-        path: ['password_confirmation'],
-        message: MESSAGES.confirmation,
-      }),
+    body: PasswordChangeBody,
     handle: async ({ body, auth }) => {
       const userId = auth.user!.userId;
       await changePassword(userId, body.current_password, body.password, body.revoke_tokens);
@@ -343,9 +306,7 @@ export const handler = featureHandler('auth', {
   }),
 
   'PUT /settings/onboarding': route({
-    body: z.object({
-      use_case: z.enum(ONBOARDING_USE_CASES, { error: 'Choose one of the use cases.' }),
-    }),
+    body: OnboardingBody,
     handle: async ({ body, auth }) => {
       await db()
         .User.patch({ userId: auth.user!.userId })
@@ -360,11 +321,7 @@ export const handler = featureHandler('auth', {
    * link sent to it is opened (`pending_email` and a message say so).
    */
   'PUT /settings/contact': route({
-    body: z.object({
-      name: RegistrationFields.name,
-      email: RegistrationFields.email,
-      current_password: z.string().max(128).optional(),
-    }),
+    body: ContactBody,
     handle: async ({ body, auth }) => {
       const { pendingEmail } = await updateContact(
         auth.user!.userId,
@@ -383,13 +340,7 @@ export const handler = featureHandler('auth', {
 
   /** Opens an e-mailed confirmation link (`{ token }`): verifies or changes the address. */
   'POST /email/verify': route({
-    body: z.object({
-      token: z
-        .string({ error: VERIFY_MESSAGES.invalid })
-        .trim()
-        .min(10, VERIFY_MESSAGES.invalid)
-        .max(200, VERIFY_MESSAGES.invalid),
-    }),
+    body: EmailVerifyBody,
     handle: async ({ body }) => {
       const { message, email } = await confirmEmail(body.token);
       return json(200, { success: true, message, email });
@@ -477,12 +428,7 @@ export const handler = featureHandler('auth', {
    * a code of the current factor or the reset code.
    */
   'POST /settings/two-factor-auth': route({
-    body: z
-      .object({
-        code: z.string().trim().max(32).optional(),
-        current_code: z.string().trim().max(32).optional(),
-      })
-      .passthrough(),
+    body: TwoFactorBody,
     handle: async ({ auth, body }) => {
       const user = auth.user!;
       if (!body.code) {
@@ -499,7 +445,7 @@ export const handler = featureHandler('auth', {
   }),
 
   'DELETE /settings/two-factor-auth': route({
-    body: z.object({ code: z.string().trim().min(1, CODE_INVALID).max(32) }),
+    body: TwoFactorOffBody,
     handle: async ({ auth, body }) => {
       if (!(await throttledFactorCheck(auth.user!.userId, body.code)))
         throw validationFailed({ code: [CODE_INVALID] });

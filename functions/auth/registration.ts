@@ -1,33 +1,22 @@
 /**
- * Registration, account step (spec 001 §2–5; issue: accounts §2): the form's rules with the
- * spec's exact messages, the team slug rule, and one DynamoDB transaction that creates the
- * user, the e-mail claim, the team and the ownership, so a failure writes nothing.
+ * Registration, account step (spec 001 §2–5; issue: accounts §2). The form's rules, with the
+ * spec's exact messages, are the route's contract (shared/contract/auth.ts `registrationBody`);
+ * here are the common-password list they are given, the team slug rule, and one DynamoDB
+ * transaction that creates the user, the e-mail claim, the team and the ownership, so a failure
+ * writes nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { z } from 'zod';
 import { billingOnline } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
 import { trimChar } from '#shared/strings.ts';
+import { REGISTRATION_MESSAGES as MESSAGES, type Registration } from '#shared/contract/auth.ts';
 
-/** Messages of spec 001 §5 (and Laravel's, which the spec's SPA shows, where it has none). */
-export const MESSAGES = {
-  name: 'Name required and must be a string',
-  email: 'Email must be valid email',
-  emailTaken: 'The email has already been taken.',
-  team: 'Company name is required',
-  password: 'The password must be at least 8 characters.',
-  passwordLong: 'The password may not be greater than 128 characters.',
-  passwordCommon: 'This password is too common. Please choose another one.',
-  confirmation: 'The password confirmation does not match.',
-  terms: 'The terms must be accepted.',
-  plan: 'The selected plan is invalid.',
-  planOffline:
-    'Paid plans are not available: billing is not configured. Please choose the free plan.',
-} as const;
+/** Messages of spec 001 §5 (shared/contract/auth.ts `REGISTRATION_MESSAGES`). */
+export { MESSAGES };
 
 const COMMON = new Set(dictionary['passwords-common'] as string[]);
 
@@ -42,48 +31,6 @@ export function teamSlug(name: string): string {
 
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */
 export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());
-
-/** Fields shared by registration and the contact form (spec 001 §5). */
-export const RegistrationFields = {
-  /** Letters only (any script, spaces between words), at least 3 (spec 001 §5). */
-  name: z
-    .string({ error: MESSAGES.name })
-    .trim()
-    .min(3, MESSAGES.name)
-    .max(255, MESSAGES.name)
-    .regex(/^\p{L}+(?:[ '-]\p{L}+)*$/u, MESSAGES.name),
-  email: z
-    .string({ error: MESSAGES.email })
-    .trim()
-    .toLowerCase()
-    .max(255, MESSAGES.email)
-    .email(MESSAGES.email),
-};
-
-export const RegistrationSchema = z
-  .object({
-    name: RegistrationFields.name,
-    email: RegistrationFields.email,
-    team: z.string({ error: MESSAGES.team }).trim().min(1, MESSAGES.team).max(255),
-    team_slug: z.string().trim().max(255).optional(),
-    password: z
-      .string({ error: MESSAGES.password })
-      .min(8, MESSAGES.password)
-      .max(128, MESSAGES.passwordLong)
-      .refine((p) => !isCommonPassword(p), MESSAGES.passwordCommon),
-    password_confirmation: z.string().optional(),
-    terms: z.union([z.literal(true), z.literal('on'), z.literal(1), z.literal('1')], {
-      error: MESSAGES.terms,
-    }),
-    plan: z.string({ error: MESSAGES.plan }).min(1, MESSAGES.plan),
-    invitation: z.string().max(128).optional().nullable(),
-    coupon: z.string().max(128).optional().nullable(),
-  })
-  .refine((f) => f.password === f.password_confirmation, {
-    path: ['password_confirmation'],
-    message: MESSAGES.confirmation,
-  });
-export type Registration = z.infer<typeof RegistrationSchema>;
 
 /** True when an account already uses the e-mail (case-insensitive). */
 export async function emailTaken(email: string): Promise<boolean> {

@@ -20,8 +20,8 @@ import QRCode from 'qrcode';
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { openSecret, sealSecret, secretKeys, type SealedSecret } from '#lib/secrets.ts';
+import { CODE_INVALID } from '#shared/contract/auth.ts';
 
-export const CODE_INVALID = 'The code is invalid.';
 export const CODE_NEEDED = 'Enter the code from your authenticator app.';
 export const CURRENT_FACTOR_NEEDED =
   'Enter a code from your current authenticator app (or your reset code) to replace it.';

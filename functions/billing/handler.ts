@@ -3,12 +3,13 @@
  * payment"): plans, the Stripe key and SetupIntent, coupons, the tax preview, the subscription
  * view, subscribe / switch / resume / freeze / cancel, the payment method, VAT id, extra
  * billing information, invoices and the payment-confirmation lookup. The contract (bodies and
- * answers) is shared/billing.ts. Without Stripe keys billing is offline: the free plan works,
+ * answers) is shared/contract/billing.ts. Without Stripe keys billing is offline: the free plan works,
  * paid plans answer 'Invalid Stripe Key/Secret' (spec 001 §8), and nothing else fails.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ApplyCouponRequestSchema,
+  BILLING_CONTRACT,
   BILLING_MESSAGES,
   CancelMetaDataRequestSchema,
   CancelRequestSchema,
@@ -19,7 +20,7 @@ import {
   TaxRateRequestSchema,
   VatIdRequestSchema,
   type SubscriptionAnswer,
-} from '#shared/billing.ts';
+} from '#shared/contract/billing.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { billingOnline } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
@@ -140,7 +141,7 @@ export const handler = featureHandler('billing', {
   }),
 
   'GET /stripe/token': route({
-    query: z.object({ team_id: z.string().optional() }),
+    query: BILLING_CONTRACT['GET /stripe/token'].query,
     handle: async ({ auth, query, requestId }) => {
       const billing = await billingTeamOf(auth.user, query.team_id);
       return json(

@@ -9,7 +9,7 @@
  * again, so the visitor can correct the form and send it once more; a payment that needs
  * 3-D Secure keeps the account (400 with `paymentId`, the SPA confirms, then /confirmation).
  */
-import { BILLING_MESSAGES, RegistrationBillingSchema } from '#shared/billing.ts';
+import { BILLING_MESSAGES, RegistrationBillingSchema } from '#shared/contract/billing.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, validationFailed } from '#lib/errors.ts';
 import { zodFieldErrors } from '#lib/http.ts';
@@ -57,7 +57,7 @@ const invitationOf = (raw: unknown): string | undefined => {
 /**
  * Subscribes a just-registered team to its paid plan.
  * @param coupon the form's promotion code (ignored on the partner route).
- * @param raw the `/register` body as sent (its billing fields: shared/billing.ts
+ * @param raw the `/register` body as sent (its billing fields: shared/contract/billing.ts
  *   RegistrationBillingSchema).
  * @param partner true only for `POST /register/partner` (the route, never a field): the
  *   campaign's configured coupon, when valid, replaces any code.

@@ -3,23 +3,14 @@
  * shown once, stored as SHA-256, used as `Authorization: Bearer` within their abilities.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Ability } from '#shared/contract/auth.ts';
 import { db } from './db/index.ts';
-
-/** Abilities a token can have; `read` covers GET calls, `write` every other call. */
-export const ABILITIES = [
-  { value: 'read', text: 'Read designs, images and settings', default: true },
-  { value: 'write', text: 'Create and change designs, images and settings', default: false },
-] as const;
-export type Ability = (typeof ABILITIES)[number]['value'];
 
 /** Visible prefix that makes leaked tokens easy to find in code and logs. */
 const PREFIX = 'pst_';
 
 export const hashToken = (token: string): string =>
   createHash('sha256').update(token).digest('base64url');
-
-/** Lifetimes a token can be given, days (the settings' choices); none = until revoked. */
-export const TOKEN_LIFETIMES_DAYS = [7, 30, 90, 365] as const;
 
 /**
  * Creates a token for a user.

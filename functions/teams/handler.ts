@@ -5,7 +5,14 @@
  * and deletion.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import {
+  CreateTeamBody,
+  InvitationAnswerBody,
+  InviteBody,
+  RenameTeamBody,
+  RoleBody,
+  type Team,
+} from '#shared/contract/teams.ts';
 import type { AuthUser } from '#lib/auth.ts';
 import { db } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
@@ -38,18 +45,10 @@ export const ROLES = [
   { value: 'member', text: 'Member' },
 ] as const;
 
-/** Roles that can be given by an invitation or a role change (not owner: one per team). */
-const GIVEN_ROLE = z.enum(['admin', 'member'], { error: 'The selected role is invalid.' });
-
 type TeamRecord = EntityItem<Entities['Team']>;
 
-/** The body of an invitation answer: the code of the e-mailed link, when the user has it. */
-const InvitationAnswer = z
-  .object({ code: z.string().trim().max(128).optional().nullable() })
-  .transform((b) => ({ code: b.code ?? undefined }));
-
-/** A team as the SPA reads it (spec 001 §3 Team), with its plan's capabilities. */
-async function teamView(team: TeamRecord, role?: string) {
+/** A team as the SPA reads it (shared/contract/teams.ts `TeamSchema`), with the caller's role. */
+async function teamView(team: TeamRecord, role: string): Promise<Team> {
   const plan = (await db().Plan.get({ planId: team.planId }).go()).data;
   return {
     id: team.teamId,
@@ -61,7 +60,7 @@ async function teamView(team: TeamRecord, role?: string) {
     can_export_pdf: plan?.can_export_pdf ?? false,
     can_upload_custom_fonts: plan?.can_upload_custom_fonts ?? false,
     frozen: team.frozen ?? false,
-    ...(role ? { pivot: { role } } : {}),
+    pivot: { role },
   };
 }
 
@@ -127,10 +126,7 @@ export const handler = featureHandler('teams', {
   }),
 
   'POST /settings/companies/{id}/invitations': route({
-    body: z.object({
-      email: z.string().trim().toLowerCase().email('Email must be valid email').max(255),
-      role: GIVEN_ROLE.default('member'),
-    }),
+    body: InviteBody,
     handle: async ({ auth, params, body }) => {
       const id = await invite(params.id!, auth.user!.userId, body.email, body.role);
       return json(201, { success: true, id });
@@ -147,7 +143,7 @@ export const handler = featureHandler('teams', {
 
   /** Accepting needs the code of the e-mailed link (`{ code }`; members.ts answerInvitation). */
   'POST /settings/invitations/{id}/accept': route({
-    body: InvitationAnswer,
+    body: InvitationAnswerBody,
     handle: async ({ auth, params, body }) => {
       await answerInvitation(params.id!, need(auth.user), true, body.code);
       return json(200, { success: true });
@@ -155,7 +151,7 @@ export const handler = featureHandler('teams', {
   }),
 
   'POST /settings/invitations/{id}/reject': route({
-    body: InvitationAnswer,
+    body: InvitationAnswerBody,
     handle: async ({ auth, params, body }) => {
       await answerInvitation(params.id!, need(auth.user), false, body.code);
       return json(200, { success: true });
@@ -170,7 +166,7 @@ export const handler = featureHandler('teams', {
   }),
 
   'PUT /settings/companies/{id}/members/{userId}': route({
-    body: z.object({ role: GIVEN_ROLE }),
+    body: RoleBody,
     handle: async ({ params, body }) => {
       await changeRole(params.id!, params.userId!, body.role);
       return json(200, { success: true });
@@ -196,13 +192,7 @@ export const handler = featureHandler('teams', {
   }),
 
   'PUT /settings/companies/{id}/name': route({
-    body: z.object({
-      name: z
-        .string({ error: 'Company name is required' })
-        .trim()
-        .min(1, 'Company name is required')
-        .max(255),
-    }),
+    body: RenameTeamBody,
     handle: async ({ params, body }) => {
       await db().Team.patch({ teamId: params.id! }).set({ name: body.name }).go();
       return json(200, { success: true });
@@ -267,14 +257,7 @@ export const handler = featureHandler('teams', {
    * is always false until billing takes payment for new teams (issue: billing).
    */
   'POST /settings/companies': route({
-    body: z.object({
-      name: z
-        .string({ error: 'Company name is required' })
-        .trim()
-        .min(1, 'Company name is required')
-        .max(255),
-      slug: z.string().trim().max(255).optional(),
-    }),
+    body: CreateTeamBody,
     handle: async ({ auth, body }) => {
       const user = need(auth.user);
       const current = user.currentTeamId

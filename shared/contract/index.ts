@@ -6,12 +6,15 @@
  */
 import type { z } from 'zod';
 import type { RouteContract } from './core.ts';
+import { AUTH_CONTRACT } from './auth.ts';
+import { BILLING_CONTRACT } from './billing.ts';
 import { BUNDLES_CONTRACT } from './bundles.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
 import { FONTS_CONTRACT } from './fonts.ts';
 import { IMAGES_CONTRACT } from './images.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
 import { SYSTEM_CONTRACT } from './system.ts';
+import { TEAMS_CONTRACT } from './teams.ts';
 import { TEMPLATES_CONTRACT } from './templates.ts';
 import { TEXT_SNIPPETS_CONTRACT } from './text-snippets.ts';
 
@@ -21,6 +24,9 @@ export * from './core.ts';
 export const CONTRACT = {
   ...DESIGNS_CONTRACT,
   ...SYSTEM_CONTRACT,
+  ...AUTH_CONTRACT,
+  ...TEAMS_CONTRACT,
+  ...BILLING_CONTRACT,
   ...TEXT_SNIPPETS_CONTRACT,
   ...TEMPLATES_CONTRACT,
   ...BUNDLES_CONTRACT,

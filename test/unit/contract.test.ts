@@ -36,7 +36,7 @@ const CONVERTED: Feature[] = [
   'fonts',
 ];
 /** The account side's features, converted together. */
-const ACCOUNT_SIDE: Feature[] = ['system'];
+const ACCOUNT_SIDE: Feature[] = ['system', 'auth', 'teams', 'billing'];
 
 describe('the contract', () => {
   it('names only routes of the route table', () => {

@@ -7,7 +7,8 @@
  * checks its answers against them in tests), so the screens can trust what they get.
  */
 import type { DesignCard as ContractDesignCard, Design } from '#shared/contract/designs.ts';
-import { api, ApiError, call } from './client.ts';
+import type { Team } from '#shared/contract/teams.ts';
+import { call } from './client.ts';
 
 /** The dashboard sorts (spec 000 §2 "sortby: empty = last updated, created, name, views"). */
 export const DESIGN_SORTS = ['', 'created', 'name', 'views'] as const;
@@ -50,22 +51,16 @@ export interface NextPage {
   cursor: string | null;
 }
 
-/** The current team's flags (`GET /settings/companies/current`, spec 001 §7). */
-export interface CurrentTeam {
-  id: string;
-  name: string;
-  /** Spec 000 §4: a frozen team cannot create, archive, clone or activate designs. */
-  frozen: boolean;
-  /** Spec 000 §6: PDF export is for Pro plans. */
-  can_export_pdf: boolean;
-}
+/**
+ * The current team's flags (`GET /settings/companies/current`, spec 001 §7; shared/contract/
+ * teams.ts `TeamSchema`): `frozen` (spec 000 §4: a frozen team cannot create, archive, clone or
+ * activate designs) and `can_export_pdf` (spec 000 §6: PDF export is for Pro plans).
+ */
+export type CurrentTeam = Pick<Team, 'id' | 'name' | 'frozen' | 'can_export_pdf'>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-
-/** Shown when an answer is not in the documented shape (a server out of step with the SPA). */
-const UNEXPECTED_ANSWER = 'The server answered in a shape this page does not know.';
 
 /** The card's fields of a full design (the answer also carries the document). */
 function pickCard(design: Design): DesignCard {
@@ -208,12 +203,8 @@ export async function createFromTemplate(templateId: string): Promise<string> {
  * @throws {ApiError} 404 when the user has no current team.
  */
 export async function fetchCurrentTeam(signal?: AbortSignal): Promise<CurrentTeam> {
-  const body = await api<unknown>('GET', '/settings/companies/current', undefined, { signal });
-  if (!isRecord(body) || typeof body.id !== 'string') throw new ApiError(200, UNEXPECTED_ANSWER);
-  return {
-    id: body.id,
-    name: text(body.name),
-    frozen: body.frozen === true,
-    can_export_pdf: body.can_export_pdf === true,
-  };
+  const { id, name, frozen, can_export_pdf } = await call('GET /settings/companies/current', {
+    signal,
+  });
+  return { id, name, frozen, can_export_pdf };
 }

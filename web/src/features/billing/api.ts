@@ -1,24 +1,15 @@
 /**
- * The billing calls (spec 001 §7 "Registration and lookups", "Subscription and payment"), typed
- * and checked against the contract in `shared/billing.ts`. Every answer is parsed with its zod
- * schema: an answer of another shape is a failure the screen shows, never data it half-reads.
+ * The billing calls (spec 001 §7 "Registration and lookups", "Subscription and payment") on the
+ * typed client: paths, bodies and answers are the routes' contracts (shared/contract/billing.ts,
+ * re-exported by shared/billing.ts). Every answer is also parsed with its contract's schema
+ * here: an answer of another shape is a failure the screen shows, never data it half-reads.
  *
  * `teamId` picks the team paths (`/settings/companies/{id}/…`); without it the user paths act
- * on the caller's current team (shared/billing.ts conventions).
+ * on the caller's current team (shared/contract/billing.ts conventions).
  */
 import type { z } from 'zod';
 import {
-  CouponLookupResponseSchema,
-  InvoicesResponseSchema,
-  PaymentLookupResponseSchema,
-  StripeKeyResponseSchema,
-  StripeTokenResponseSchema,
-  SubscriptionAnswerSchema,
-  SubscriptionViewSchema,
-  SuccessAnswerSchema,
-  TaxRateResponseSchema,
-  billingPaths,
-  paymentConfirmationPath,
+  BILLING_CONTRACT,
   type ApplyCouponRequest,
   type CancelMetaDataRequest,
   type CancelRequest,
@@ -28,44 +19,41 @@ import {
   type PaymentLookupResponse,
   type PaymentMethodRequest,
   type SubscribeRequest,
+  type SubscriptionAnswer,
   type SubscriptionView,
   type SwapRequest,
   type TaxRateRequest,
   type TaxRateResponse,
   type VatIdRequest,
 } from '#shared/billing.ts';
-import { api, ApiError, GENERIC_ERROR_MESSAGE, type HttpMethod } from '../../api/client.ts';
+import type { AnswerOf } from '#shared/contract/index.ts';
+import { ApiError, call, GENERIC_ERROR_MESSAGE, type CallInput } from '../../api/client.ts';
+
+/** A billing route key. */
+type BillingKey = keyof typeof BILLING_CONTRACT;
 
 /**
- * Calls `path` and parses the answer with `schema`.
- * @throws {ApiError} as {@link api} does, or with the answer's status 200 and the generic
- *   message when the answer is not of the contract's shape (the mismatch is logged).
+ * Calls billing route `key` and parses the answer with the route's contract schema.
+ * @throws {ApiError} as `call` does, or with status 200 and the generic message when the answer
+ *   is not of the contract's shape (the mismatch is logged).
  */
-async function call<S extends z.ZodType>(
-  schema: S,
-  method: HttpMethod,
-  path: string,
-  body?: unknown,
-  signal?: AbortSignal,
-): Promise<z.infer<S>> {
-  const answer = await api<unknown>(method, path, body, { signal });
-  const parsed = schema.safeParse(answer);
+async function billing<K extends BillingKey>(key: K, input: CallInput<K>): Promise<AnswerOf<K>> {
+  const answer = await call(key, input);
+  const parsed = (BILLING_CONTRACT[key].answer as z.ZodType).safeParse(answer);
   if (!parsed.success) {
-    console.error(`${method} ${path} answered a shape shared/billing.ts does not describe`, {
+    console.error(`${key} answered a shape its contract does not describe`, {
       answer,
       issues: parsed.error.issues,
     });
     throw new ApiError(200, GENERIC_ERROR_MESSAGE);
   }
-  return parsed.data;
+  return parsed.data as AnswerOf<K>;
 }
-
-const enc = encodeURIComponent;
 
 /** `GET /geocode/country`: the visitor's country code; `ZZ` means unknown (spec 001 §7). */
 export async function fetchVisitorCountry(signal?: AbortSignal): Promise<string> {
-  const body = await api<{ country?: unknown }>('GET', '/geocode/country', undefined, { signal });
-  return typeof body?.country === 'string' ? body.country.toUpperCase() : 'ZZ';
+  const { country } = await call('GET /geocode/country', { signal });
+  return country.toUpperCase();
 }
 
 /**
@@ -73,9 +61,7 @@ export async function fetchVisitorCountry(signal?: AbortSignal): Promise<string>
  * @throws {ApiError} 422 'Invalid Stripe Key/Secret' offline.
  */
 export const fetchPublishableKey = (signal?: AbortSignal) =>
-  call(StripeKeyResponseSchema, 'GET', '/stripe/key', undefined, signal).then(
-    (a) => a.publishableKey,
-  );
+  billing('GET /stripe/key', { signal }).then((a) => a.publishableKey);
 
 /**
  * `GET /stripe/token[?team_id=]`: a SetupIntent for the team's card (spec 001 §4 "Saving a card
@@ -83,17 +69,11 @@ export const fetchPublishableKey = (signal?: AbortSignal) =>
  * @throws {ApiError} 422 with `errors.stripe_payment_method` offline.
  */
 export const createSetupIntent = (teamId?: string, signal?: AbortSignal) =>
-  call(
-    StripeTokenResponseSchema,
-    'GET',
-    teamId ? `/stripe/token?team_id=${enc(teamId)}` : '/stripe/token',
-    undefined,
-    signal,
-  );
+  billing('GET /stripe/token', { query: { team_id: teamId }, signal });
 
 /** `GET /coupon/{code}`: always 200; `valid: false` is the spec's invalid flag (§5). */
 export const lookupCoupon = (code: string, signal?: AbortSignal): Promise<CouponLookupResponse> =>
-  call(CouponLookupResponseSchema, 'GET', `/coupon/${enc(code)}`, undefined, signal);
+  billing('GET /coupon/{code}', { params: { code }, signal });
 
 /**
  * `POST /tax-rate`: the VAT rate (percent) and amount (cents, one interval of `plan`) for a
@@ -103,24 +83,28 @@ export const lookupCoupon = (code: string, signal?: AbortSignal): Promise<Coupon
 export const previewTax = (
   request: TaxRateRequest,
   signal?: AbortSignal,
-): Promise<TaxRateResponse> => call(TaxRateResponseSchema, 'POST', '/tax-rate', request, signal);
+): Promise<TaxRateResponse> => billing('POST /tax-rate', { body: request, signal });
 
 /** `GET /settings/subscription` or the team variant: the team's billing. */
 export const fetchSubscription = (
   teamId: string | undefined,
   signal?: AbortSignal,
 ): Promise<SubscriptionView> =>
-  call(SubscriptionViewSchema, 'GET', billingPaths(teamId).subscription, undefined, signal);
+  teamId
+    ? billing('GET /settings/companies/{id}/subscription', { params: { id: teamId }, signal })
+    : billing('GET /settings/subscription', { signal });
 
 /** `GET /settings/invoices` or the team variant: paid invoices, newest first. */
 export const fetchInvoices = (
   teamId: string | undefined,
   signal?: AbortSignal,
 ): Promise<Invoice[]> =>
-  call(InvoicesResponseSchema, 'GET', billingPaths(teamId).invoices, undefined, signal);
+  teamId
+    ? billing('GET /settings/companies/{id}/invoices', { params: { id: teamId }, signal })
+    : billing('GET /settings/invoices', { signal });
 
-const changed = (method: HttpMethod, path: string, body: unknown) =>
-  call(SubscriptionAnswerSchema, method, path, body).then((a) => a.subscription);
+/** The team's billing after a change. */
+const changed = async (answer: Promise<SubscriptionAnswer>) => (await answer).subscription;
 
 /**
  * `POST …/subscription`: subscribe to a paid plan.
@@ -128,7 +112,14 @@ const changed = (method: HttpMethod, path: string, body: unknown) =>
  * @throws {ApiError} 400 with `paymentId` (3-D Secure), 422 field errors, or another failure.
  */
 export const subscribe = (teamId: string | undefined, request: SubscribeRequest) =>
-  changed('POST', billingPaths(teamId).subscription, request);
+  changed(
+    teamId
+      ? billing('POST /settings/companies/{id}/subscription', {
+          params: { id: teamId },
+          body: request,
+        })
+      : billing('POST /settings/subscription', { body: request }),
+  );
 
 /**
  * `PUT …/subscription`: switch plan, resume (same plan on a grace period) or freeze
@@ -136,41 +127,81 @@ export const subscribe = (teamId: string | undefined, request: SubscribeRequest)
  * @throws {ApiError} as {@link subscribe}.
  */
 export const swapPlan = (teamId: string | undefined, request: SwapRequest) =>
-  changed('PUT', billingPaths(teamId).subscription, request);
+  changed(
+    teamId
+      ? billing('PUT /settings/companies/{id}/subscription', {
+          params: { id: teamId },
+          body: request,
+        })
+      : billing('PUT /settings/subscription', { body: request }),
+  );
 
 /** `DELETE …/subscription`: cancel at the end of the period (grace period). */
 export const cancelSubscription = (teamId: string | undefined, request: CancelRequest) =>
-  changed('DELETE', billingPaths(teamId).subscription, request);
+  changed(
+    teamId
+      ? billing('DELETE /settings/companies/{id}/subscription', {
+          params: { id: teamId },
+          body: request,
+        })
+      : billing('DELETE /settings/subscription', { body: request }),
+  );
 
 /**
  * `PUT /settings/companies/{id}/metaData`: the cancel flow's answers (spec 001 §7). A team path
  * only: the caller passes the team's id.
  */
 export const saveCancelMetaData = (teamId: string, request: CancelMetaDataRequest) =>
-  call(SuccessAnswerSchema, 'PUT', `/settings/companies/${enc(teamId)}/metaData`, request);
+  billing('PUT /settings/companies/{id}/metaData', { params: { id: teamId }, body: request });
 
 /** `PUT …/payment-method`: make the card from the SetupIntent the team's default. */
 export const updatePaymentMethod = (teamId: string | undefined, request: PaymentMethodRequest) =>
-  changed('PUT', billingPaths(teamId).paymentMethod, request);
+  changed(
+    teamId
+      ? billing('PUT /settings/companies/{id}/payment-method', {
+          params: { id: teamId },
+          body: request,
+        })
+      : billing('PUT /settings/payment-method', { body: request }),
+  );
 
 /**
  * `PUT /settings/companies/{id}/update-payment-method` (spec 001 §2 card-update page, §7): the
  * card for a team whose subscription is being cancelled for a failed payment.
  */
 export const updateCardOfTeam = (teamId: string, request: PaymentMethodRequest) =>
-  changed('PUT', `/settings/companies/${enc(teamId)}/update-payment-method`, request);
+  changed(
+    billing('PUT /settings/companies/{id}/update-payment-method', {
+      params: { id: teamId },
+      body: request,
+    }),
+  );
 
 /** `PUT …/payment-method/vat-id`: set or clear (null) the VAT id. */
 export const updateVatId = (teamId: string | undefined, request: VatIdRequest) =>
-  changed('PUT', billingPaths(teamId).vatId, request);
+  changed(
+    teamId
+      ? billing('PUT /settings/companies/{id}/payment-method/vat-id', {
+          params: { id: teamId },
+          body: request,
+        })
+      : billing('PUT /settings/payment-method/vat-id', { body: request }),
+  );
 
 /** `POST …/payment-method/coupon`: apply a coupon or promotion code. */
 export const applyCoupon = (teamId: string | undefined, request: ApplyCouponRequest) =>
-  changed('POST', billingPaths(teamId).coupon, request);
+  changed(
+    teamId
+      ? billing('POST /settings/companies/{id}/payment-method/coupon', {
+          params: { id: teamId },
+          body: request,
+        })
+      : billing('POST /settings/payment-method/coupon', { body: request }),
+  );
 
 /** `PUT /settings/extra-billing-information`: text printed on invoices. */
 export const saveExtraBillingInformation = (request: ExtraBillingInformationRequest) =>
-  changed('PUT', '/settings/extra-billing-information', request);
+  changed(billing('PUT /settings/extra-billing-information', { body: request }));
 
 /**
  * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm (spec 001 §2).
@@ -180,4 +211,4 @@ export const lookupPayment = (
   paymentId: string,
   signal?: AbortSignal,
 ): Promise<PaymentLookupResponse> =>
-  call(PaymentLookupResponseSchema, 'GET', paymentConfirmationPath(paymentId), undefined, signal);
+  billing('GET /stripe/payment/{id}', { params: { id: paymentId }, signal });
