@@ -11,10 +11,10 @@
  * SPA has the cookie from its other calls.
  */
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
 import { unauthenticated } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiEvent, type ApiResult } from '#lib/http.ts';
-import { KLAVIYO_STOREFRONTS, PROVIDER_VALUES, providerList } from '#shared/providers/index.ts';
+import { MergeTagBody, type MergeTagList } from '#shared/contract/merge-tags.ts';
+import { KLAVIYO_STOREFRONTS, providerList } from '#shared/providers/index.ts';
 import { dynamoCredentials } from './credentials.ts';
 import { KEAP_AUTHORIZE_PATH, keapAuthorize, keapCallback, keapDeps } from './keap-oauth.ts';
 import { configuredDeps, listMergeTags } from './merge-tags.ts';
@@ -25,22 +25,6 @@ function keapSettings() {
   const deps = configuredDeps();
   return keapDeps(deps.guard, deps.baseUrls, deps.mode === 'online');
 }
-
-const STOREFRONT_VALUES: readonly string[] = KLAVIYO_STOREFRONTS.map((s) => s.value);
-
-const MergeTagBody = z.object({
-  provider: z.enum(PROVIDER_VALUES, { error: 'The selected provider is invalid.' }),
-  access_token: z
-    .string({ error: 'The access token must be a string.' })
-    .max(4096, 'The access token may not be greater than 4096 characters.')
-    .nullish(),
-  storeFront: z
-    .string()
-    .refine((v) => STOREFRONT_VALUES.includes(v), {
-      message: 'The selected store front is invalid.',
-    })
-    .nullish(),
-});
 
 const routed = featureHandler(
   'merge-tags',
@@ -69,7 +53,10 @@ const routed = featureHandler(
         );
         // Keap without a connection: where the screen opens its authorisation window.
         const keap = body.provider === 'infusionsoft' && keapSettings() !== undefined;
-        return json(200, keap ? { ...answer, authorize_url: KEAP_AUTHORIZE_PATH } : answer);
+        const list: MergeTagList = keap
+          ? { ...answer, authorize_url: KEAP_AUTHORIZE_PATH }
+          : answer;
+        return json(200, list);
       },
     }),
 

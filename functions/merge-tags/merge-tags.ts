@@ -20,24 +20,13 @@ import { dynamoCredentials, type CredentialStore } from './credentials.ts';
 import { keapAwareCredentials, keapDeps } from './keap-oauth.ts';
 import { ProviderCallError, providerGetJson, providerGuard } from './provider-http.ts';
 import { trimEndChar } from '#shared/strings.ts';
+import type { MergeTagList } from '#shared/contract/merge-tags.ts';
 
-/** What `POST /api/merge-tag` answers. */
-export interface MergeTagAnswer {
-  success: true;
-  provider: ProviderValue;
-  /** `{ merge_tag_name, merge_tag_value }` pairs: the catalogue, then the account's fields. */
-  merge_tags: MergeTagChoice[];
-  /** Whether the account's own fields were read from the platform. */
-  live: boolean;
-  /** True when the platform has live fields that this answer could not include. */
-  connection_needed: boolean;
-  /** A value may always be typed instead of chosen (issue #9 item 2 "a free-text field"). */
-  free_text: true;
-  /** For the screen, when live fields are missing. */
-  message?: string;
-  /** Whether the team has this platform's credentials saved (encrypted) for next time. */
-  credentials_saved: boolean;
-}
+/**
+ * What `POST /api/merge-tag` answers (shared/contract/merge-tags.ts `MergeTagListSchema`); the
+ * handler adds Keap's `authorize_url`.
+ */
+export type MergeTagAnswer = Omit<MergeTagList, 'authorize_url'>;
 
 export interface MergeTagRequest {
   provider: ProviderValue;

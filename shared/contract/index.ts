@@ -12,6 +12,7 @@ import { BUNDLES_CONTRACT } from './bundles.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
 import { FONTS_CONTRACT } from './fonts.ts';
 import { IMAGES_CONTRACT } from './images.ts';
+import { MERGE_TAGS_CONTRACT } from './merge-tags.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
 import { SYSTEM_CONTRACT } from './system.ts';
 import { TEAMS_CONTRACT } from './teams.ts';
@@ -27,6 +28,7 @@ export const CONTRACT = {
   ...AUTH_CONTRACT,
   ...TEAMS_CONTRACT,
   ...BILLING_CONTRACT,
+  ...MERGE_TAGS_CONTRACT,
   ...TEXT_SNIPPETS_CONTRACT,
   ...TEMPLATES_CONTRACT,
   ...BUNDLES_CONTRACT,

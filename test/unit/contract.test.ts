@@ -36,7 +36,7 @@ const CONVERTED: Feature[] = [
   'fonts',
 ];
 /** The account side's features, converted together. */
-const ACCOUNT_SIDE: Feature[] = ['system', 'auth', 'teams', 'billing'];
+const ACCOUNT_SIDE: Feature[] = ['system', 'auth', 'teams', 'billing', 'merge-tags'];
 
 describe('the contract', () => {
   it('names only routes of the route table', () => {

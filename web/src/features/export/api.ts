@@ -1,11 +1,16 @@
 /**
  * The export screen's calls (spec 001 §7 "Export and merge tags"): the design, the merge tags
- * of a platform, and the three saves `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`
- * (functions/designs/export.ts). Answers are checked at the edge: missing fields get safe
- * defaults, a design without an id is refused.
+ * of a platform (on the typed client: shared/contract/merge-tags.ts), and the three saves
+ * `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link` (functions/designs/export.ts).
+ * Design answers are checked at the edge: missing fields get safe defaults, a design without an
+ * id is refused.
  */
-import { api, ApiError } from '../../api/client.ts';
+import type { BodyOf } from '#shared/contract/index.ts';
+import type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
+import { api, ApiError, call } from '../../api/client.ts';
 import type { ExportDesign, ExportRow } from './model.ts';
+
+export type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
 
 const enc = encodeURIComponent;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -74,34 +79,15 @@ export async function fetchExportDesign(id: string, signal?: AbortSignal): Promi
   );
 }
 
-/** A Klaviyo storefront (`GET /api/merge-tag/storeFront`). */
-export interface StoreFront {
-  value: string;
-  label: string;
-}
-
-/** `GET /api/merge-tag/storeFront`. */
-export async function fetchStoreFronts(signal?: AbortSignal): Promise<StoreFront[]> {
-  const body = await api<unknown>('GET', '/api/merge-tag/storeFront', undefined, { signal });
-  return list(body)
-    .filter(isRecord)
-    .map((s) => ({ value: text(s.value), label: text(s.label, text(s.value)) }))
-    .filter((s) => s.value !== '');
-}
-
-/** What `POST /api/merge-tag` answers (functions/merge-tags/merge-tags.ts). */
-export interface MergeTagList {
-  merge_tags: Array<{ merge_tag_name: string; merge_tag_value: string }>;
-  live: boolean;
-  connection_needed: boolean;
-  credentials_saved: boolean;
-  message: string | null;
-  /** Keap: where its authorisation window starts, when Keap is configured. */
-  authorize_url: string | null;
-}
+/** `GET /api/merge-tag/storeFront`: Klaviyo's storefronts. */
+export const fetchStoreFronts = (signal?: AbortSignal): Promise<StoreFront[]> =>
+  call('GET /api/merge-tag/storeFront', { signal });
 
 /**
- * `POST /api/merge-tag` (spec 001 §7): the platform's merge tags.
+ * `POST /api/merge-tag` (spec 001 §7): the platform's merge tags, with `message` when live
+ * fields are missing and Keap's `authorize_url` when Keap is configured.
+ * @param provider a platform of `GET /api/merge-tag/providers`; the server refuses any other
+ *   (422 on `provider`).
  * @param accessToken a pasted credential (Klaviyo private key, ManyChat page API key), if any.
  * @throws {ApiError} 422 on `access_token` when the platform refuses the credential.
  */
@@ -109,31 +95,15 @@ export async function fetchMergeTags(
   provider: string,
   options: { accessToken?: string; storeFront?: string | null; signal?: AbortSignal } = {},
 ): Promise<MergeTagList> {
-  const body = await api<unknown>(
-    'POST',
-    '/api/merge-tag',
-    {
-      provider,
+  const answer = await call('POST /api/merge-tag', {
+    body: {
+      provider: provider as BodyOf<'POST /api/merge-tag'>['provider'],
       ...(options.accessToken ? { access_token: options.accessToken } : {}),
       ...(provider === 'klaviyo' && options.storeFront ? { storeFront: options.storeFront } : {}),
     },
-    { signal: options.signal },
-  );
-  const answer = isRecord(body) ? body : {};
-  return {
-    merge_tags: list(answer.merge_tags)
-      .filter(isRecord)
-      .map((t) => ({
-        merge_tag_name: text(t.merge_tag_name),
-        merge_tag_value: text(t.merge_tag_value),
-      }))
-      .filter((t) => t.merge_tag_value !== ''),
-    live: answer.live === true,
-    connection_needed: answer.connection_needed === true,
-    credentials_saved: answer.credentials_saved === true,
-    message: typeof answer.message === 'string' ? answer.message : null,
-    authorize_url: typeof answer.authorize_url === 'string' ? answer.authorize_url : null,
-  };
+    signal: options.signal,
+  });
+  return { ...answer, merge_tags: answer.merge_tags.filter((t) => t.merge_tag_value !== '') };
 }
 
 /** What the saves answer: the new version. */
