@@ -31,6 +31,8 @@ export const queryKeys = {
       ['templates', 'list', status, sort, tag] as const,
     /** The editor's Templates panel, Global tab, paged. */
     panel: (search: string) => ['templates', 'panel', search] as const,
+    /** The save modal's related tags: of the templates with `tag`, or for the image `imageId`. */
+    related: (tag: string, imageId: string) => ['templates', 'related', tag, imageId] as const,
   },
   bundles: {
     all: ['bundles'] as const,
@@ -78,6 +80,12 @@ export const queryKeys = {
     /** The admin's team search (the add-teams modal). */
     search: (query: string) => ['teams', 'search', query] as const,
   },
+  /** The font picker's lists: the server's groups and the team's uploaded fonts. */
+  fonts: (teamId: string) => ['fonts', teamId] as const,
+  /** What an invitation link's `code` says to a visitor (registration). */
+  invitation: (code: string) => ['invitation', code] as const,
+  /** The server's health (the status page). */
+  health: ['health'] as const,
   /** The invitations the user may answer, with the one of the e-mailed link's `code`. */
   invitations: (code: string) => ['invitations', code] as const,
   tokens: ['tokens'] as const,
@@ -99,5 +107,11 @@ export const queryKeys = {
     payment: (paymentId: string) => ['billing', 'payment', paymentId] as const,
     /** Stripe.js loaded with a publishable key. */
     stripe: (publishableKey: string) => ['billing', 'stripe', publishableKey] as const,
+    /** The visitor's country (the billing form's first country). */
+    country: ['billing', 'country'] as const,
+    /** A coupon code's lookup. */
+    coupon: (code: string) => ['billing', 'coupon', code] as const,
+    /** A VAT preview of one request (country, zip, VAT id, plan). */
+    tax: (request: string) => ['billing', 'tax', request] as const,
   },
 } as const;

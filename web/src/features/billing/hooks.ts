@@ -1,11 +1,13 @@
 /**
  * Data hooks of the billing screens: the visitor's country, a coupon from the address bar, and
- * the VAT preview. Each loads on its own and never throws into the page: a failure becomes a
- * state the screen shows.
+ * the VAT preview. Each is a cached query (queryKeys.billing) and never throws into the page: a
+ * failure becomes a state the screen shows.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { isVatCountry, type CouponLookupResponse, type TaxRateResponse } from '#shared/billing.ts';
 import { isApiError } from '../../api/client.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { fetchVisitorCountry, lookupCoupon, previewTax } from './api.ts';
 import type { BillingDetails } from './billingDetails.ts';
 import { billingRequest } from './billingDetails.ts';
@@ -16,22 +18,23 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
 /**
  * The billing country to start with (`GET /geocode/country`, spec 001 §7): undefined while
  * asking, then the visitor's country or US (spec 001 §9) when unknown or the call failed.
+ * Asked once a page load.
  */
 export function useVisitorCountry(): string | undefined {
-  const [country, setCountry] = useState<string>();
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchVisitorCountry(controller.signal).then(
-      (code) => setCountry(defaultCountry(code)),
-      (error: unknown) => {
-        if (isAbort(error)) return;
-        console.warn('GET /geocode/country failed; the billing country starts as US.', error);
-        setCountry(defaultCountry(undefined));
-      },
-    );
-    return () => controller.abort();
-  }, []);
-  return country;
+  const read = useQuery({
+    queryKey: queryKeys.billing.country,
+    queryFn: ({ signal }) =>
+      fetchVisitorCountry(signal).then(
+        (code) => defaultCountry(code),
+        (error: unknown) => {
+          if (isAbort(error)) throw error;
+          console.warn('GET /geocode/country failed; the billing country starts as US.', error);
+          return defaultCountry(undefined);
+        },
+      ),
+    staleTime: Infinity,
+  });
+  return read.data;
 }
 
 export type CouponState =
@@ -43,30 +46,24 @@ export type CouponState =
   /** The lookup itself failed: the server decides when the code is sent. */
   | { state: 'unknown'; code: string; message: string };
 
-/** `GET /coupon/{code}` for the code in the address bar (spec 001 §2, §7). */
+/**
+ * `GET /coupon/{code}` for the code in the address bar (spec 001 §2, §7), cached per code: a
+ * new code reads as `checking` at once.
+ */
 export function useCouponLookup(code: string | undefined): CouponState {
-  // The answer is kept with the code it is for, so a new code reads as `checking` at once.
-  const [answer, setAnswer] = useState<{ code: string; result: CouponState }>();
-  useEffect(() => {
-    if (!code) return;
-    const controller = new AbortController();
-    lookupCoupon(code, controller.signal).then(
-      (coupon) =>
-        setAnswer({
-          code,
-          result: coupon.valid ? { state: 'valid', code, coupon } : { state: 'invalid', code },
-        }),
-      (error: unknown) => {
-        if (isAbort(error)) return;
-        console.warn(`GET /coupon/${code} failed`, error);
-        const message = isApiError(error) ? error.message : 'The coupon could not be checked.';
-        setAnswer({ code, result: { state: 'unknown', code, message } });
-      },
-    );
-    return () => controller.abort();
-  }, [code]);
+  const read = useQuery({
+    queryKey: queryKeys.billing.coupon(code ?? ''),
+    queryFn: ({ signal }) => lookupCoupon(code ?? '', signal),
+    enabled: Boolean(code),
+  });
   if (!code) return { state: 'none' };
-  return answer?.code === code ? answer.result : { state: 'checking', code };
+  if (read.isError) {
+    const error = read.error;
+    const message = isApiError(error) ? error.message : 'The coupon could not be checked.';
+    return { state: 'unknown', code, message };
+  }
+  if (!read.data) return { state: 'checking', code };
+  return read.data.valid ? { state: 'valid', code, coupon: read.data } : { state: 'invalid', code };
 }
 
 export type TaxPreviewState =
@@ -97,33 +94,31 @@ export function useTaxPreview(
   const request = billingRequest(values, fallbackCountry);
   const key = JSON.stringify([request.country, request.zip, request.vat_id, planId]);
   const vat = enabled && isVatCountry(request.country);
-  // The answer is kept with the request it is for: a changed request reads as `loading` at once.
-  const [answer, setAnswer] = useState<{ key: string; result: TaxPreviewState }>();
+  // The request asked for: the key once it has stayed unchanged for the delay.
+  const [settled, setSettled] = useState<string>();
   useEffect(() => {
     if (!vat) return;
-    const controller = new AbortController();
-    const timer = window.setTimeout(() => {
-      // The request again, from the key the effect depends on (JSON writes undefined as null).
-      const [country, zip, vatId, plan] = JSON.parse(key) as (string | null)[];
-      previewTax(
-        { country: country ?? undefined, zip, vat_id: vatId, plan },
-        controller.signal,
-      ).then(
-        (tax) => setAnswer({ key, result: { state: 'ready', tax } }),
-        (error: unknown) => {
-          if (isAbort(error)) return;
-          const message = isApiError(error)
-            ? (Object.values(error.errors ?? {}).flat()[0] ?? error.message)
-            : 'The VAT could not be worked out.';
-          setAnswer({ key, result: { state: 'error', message } });
-        },
-      );
-    }, TAX_PREVIEW_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
+    const timer = window.setTimeout(() => setSettled(key), TAX_PREVIEW_DELAY_MS);
+    return () => window.clearTimeout(timer);
   }, [key, vat]);
+  const read = useQuery({
+    queryKey: queryKeys.billing.tax(key),
+    queryFn: ({ signal }) => {
+      // The request again, from the key (JSON writes undefined as null).
+      const [country, zip, vatId, plan] = JSON.parse(key) as (string | null)[];
+      return previewTax({ country: country ?? undefined, zip, vat_id: vatId, plan }, signal);
+    },
+    enabled: vat && settled === key,
+    // One request, one answer: asked again only for another request.
+    staleTime: Infinity,
+  });
   if (!vat) return { state: 'none' };
-  return answer?.key === key ? answer.result : { state: 'loading' };
+  if (read.isError) {
+    const error = read.error;
+    const message = isApiError(error)
+      ? (Object.values(error.errors ?? {}).flat()[0] ?? error.message)
+      : 'The VAT could not be worked out.';
+    return { state: 'error', message };
+  }
+  return read.data ? { state: 'ready', tax: read.data } : { state: 'loading' };
 }

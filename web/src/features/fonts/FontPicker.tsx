@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { fontFamilyList } from '#shared/scene/fonts.ts';
 import type { CustomFont, FontGroup } from '#shared/fonts/types.ts';
 import { isApiError } from '../../api/client.ts';
+import { STALE_TIME } from '../../state/queryClient.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
 import { subscriptionPath } from '../dashboard/useCurrentTeam.ts';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
@@ -26,6 +29,28 @@ import {
   type FontRowOption,
 } from './pickerLogic.ts';
 import './FontPicker.css';
+
+/** No uploaded fonts (one array, so what is filtered from it is not filtered again). */
+const NO_FONTS: readonly CustomFont[] = [];
+
+/** The picker's lists: the server's font groups and the team's uploaded fonts. */
+interface FontLists {
+  groups: FontGroup[];
+  custom: CustomFont[];
+}
+
+/**
+ * Reads the font groups and the team's uploads (none when they cannot be read) and hands both
+ * to the font loader, which draws each row in its family.
+ */
+async function loadFontLists(signal: AbortSignal): Promise<FontLists> {
+  const [list, custom] = await Promise.all([
+    fetchFontList(signal),
+    fetchCustomFonts(signal).catch((): CustomFont[] => []),
+  ]);
+  setFontSources({ custom, cdnUrl: list.cdnUrl });
+  return { groups: list.groups, custom };
+}
 
 /** Spec 000 §6 / spec 001 §5: shown with the Upgrade link to teams without font upload. */
 export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
@@ -125,9 +150,6 @@ function FontRow({
  */
 export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) {
   const [open, setOpen] = useState(false);
-  const [groups, setGroups] = useState<FontGroup[] | null>(null);
-  const [custom, setCustom] = useState<CustomFont[]>([]);
-  const [listError, setListError] = useState<string | null>(null);
   const [category, setCategory] = useState(ALL_FONTS);
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search, FONT_SEARCH_DEBOUNCE_MS);
@@ -144,6 +166,22 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
   const baseId = useId();
   const listId = `${baseId}-list`;
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const queryClient = useQueryClient();
+  // The lists load when the panel first opens, and are kept for the team (an upload joins them).
+  const fontsKey = queryKeys.fonts(teamId);
+  const lists = useQuery({
+    queryKey: fontsKey,
+    queryFn: ({ signal }) => loadFontLists(signal),
+    enabled: open,
+    staleTime: STALE_TIME.library,
+  });
+  const groups: FontGroup[] | null = lists.data?.groups ?? null;
+  const custom: readonly CustomFont[] = lists.data?.custom ?? NO_FONTS;
+  const listError = lists.isError
+    ? isApiError(lists.error)
+      ? lists.error.message
+      : 'The fonts could not be loaded.'
+    : null;
 
   // The button shows the current family in its own font.
   useEffect(() => {
@@ -160,27 +198,6 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
       live = false;
     };
   }, [value]);
-
-  // The lists load when the panel first opens.
-  useEffect(() => {
-    if (!open || groups) return;
-    const controller = new AbortController();
-    Promise.all([
-      fetchFontList(controller.signal),
-      fetchCustomFonts(controller.signal).catch(() => []),
-    ]).then(
-      ([list, uploads]) => {
-        setFontSources({ custom: uploads, cdnUrl: list.cdnUrl });
-        setGroups(list.groups);
-        setCustom(uploads);
-      },
-      (error: unknown) => {
-        if ((error as Error)?.name === 'AbortError') return;
-        setListError(isApiError(error) ? error.message : 'The fonts could not be loaded.');
-      },
-    );
-    return () => controller.abort();
-  }, [open, groups]);
 
   // Messages go away after 4 s (spec 000 §4, §8).
   useEffect(() => {
@@ -303,7 +320,9 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
         setProgress(p.total > 0 ? Math.round((p.loaded / p.total) * 100) : 0),
       );
       setFontSources({ custom: stored.customFonts });
-      setCustom(stored.customFonts);
+      queryClient.setQueryData<FontLists>(fontsKey, (lists) =>
+        lists ? { ...lists, custom: stored.customFonts } : lists,
+      );
       setCategory(UPLOADED);
       setSearch('');
       setMessage({ tone: 'info', text: stored.message || `${stored.fontName} uploaded.` });

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { api, isApiError } from '../../api/client.ts';
+import { queryKeys } from '../../state/queryKeys.ts';
 
 /** What `GET /invitations/{code}` tells a visitor about an invitation (spec 001 §7). */
 export interface InvitationInfo {
@@ -30,28 +32,29 @@ export function useInvitation(
   useEffect(() => {
     callback.current = onValid;
   });
-  const [result, setResult] = useState<InvitationState>(
-    code ? { state: 'loading' } : { state: 'none' },
-  );
+  const read = useQuery({
+    queryKey: queryKeys.invitation(code ?? ''),
+    queryFn: ({ signal }) =>
+      api<InvitationInfo>('GET', `/invitations/${encodeURIComponent(code ?? '')}`, undefined, {
+        signal,
+      }),
+    enabled: Boolean(code),
+    staleTime: Infinity,
+  });
+  // The valid invitation is handed on once per code, when it arrives.
+  const handed = useRef<string | null>(null);
+  const invitation = read.data;
   useEffect(() => {
-    if (!code) return undefined;
-    const controller = new AbortController();
-    api<InvitationInfo>('GET', `/invitations/${encodeURIComponent(code)}`, undefined, {
-      signal: controller.signal,
-    }).then(
-      (invitation) => {
-        setResult({ state: 'valid', invitation });
-        callback.current?.(invitation);
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setResult({
-          state: 'invalid',
-          message: isApiError(error) ? error.message : 'This invitation could not be checked.',
-        });
-      },
-    );
-    return () => controller.abort();
-  }, [code]);
-  return result;
+    if (!code || !invitation || handed.current === code) return;
+    handed.current = code;
+    callback.current?.(invitation);
+  }, [code, invitation]);
+
+  if (!code) return { state: 'none' };
+  if (read.isError) {
+    const error = read.error;
+    const message = isApiError(error) ? error.message : 'This invitation could not be checked.';
+    return { state: 'invalid', message };
+  }
+  return invitation ? { state: 'valid', invitation } : { state: 'loading' };
 }

@@ -1,28 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Notice } from '../../../components/Notice.tsx';
 import { fetchTeam } from '../../../api/settings.ts';
+import { queryKeys } from '../../../state/queryKeys.ts';
 import { useAppStore } from '../../../state/store.ts';
 import { FONT_LOAD_FAILED, FontPicker, loadFont } from '../../fonts/index.ts';
 
 /**
  * Whether the current team may upload fonts (spec 000 §6 `can_upload_custom_fonts`); false
- * until known, and when the team cannot be read (logged).
+ * until known, and when the team cannot be read. The team is the cached one of the team
+ * settings, read again after a plan change.
  */
 function useTeamCanUpload(): boolean {
-  const teamId = useAppStore((s) => s.user?.current_team_id ?? null);
-  const [canUpload, setCanUpload] = useState(false);
-  useEffect(() => {
-    if (!teamId) return;
-    const controller = new AbortController();
-    fetchTeam(teamId, controller.signal).then(
-      (team) => setCanUpload(team.can_upload_custom_fonts),
-      (error: unknown) => {
-        if (!controller.signal.aborted) console.error('The team could not be read', error);
-      },
-    );
-    return () => controller.abort();
-  }, [teamId]);
-  return canUpload;
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const read = useQuery({
+    queryKey: queryKeys.teams.one(teamId),
+    queryFn: ({ signal }) => fetchTeam(teamId, signal),
+    enabled: teamId !== '',
+    select: (team) => team.can_upload_custom_fonts,
+  });
+  return read.data === true;
 }
 
 /** How a snippet's family is drawn, as far as the toolbar needs to know. */

@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useReducer, useState } from 'react';
 import {
   fetchBundleOptions,
@@ -7,6 +8,8 @@ import {
 } from '../../../api/templates.ts';
 import { Modal } from '../../../components/Modal.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
+import { STALE_TIME } from '../../../state/queryClient.ts';
+import { queryKeys } from '../../../state/queryKeys.ts';
 import { useAppStore } from '../../../state/store.ts';
 import { actionFailure } from '../../settings/formFailure.ts';
 import {
@@ -64,8 +67,8 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
   const [optionsError, setOptionsError] = useState<string | null>(null);
   const [tagInput, setTagInput] = useState('');
   const [bundleInput, setBundleInput] = useState('');
-  const [related, setRelated] = useState<string[] | null>(null);
   const ids = useId();
+  const queryClient = useQueryClient();
 
   // The bundle options, marked for this design (spec 000 §7 get-all-template-bundle), and the
   // design's stored tags read again: removed from a bundle meanwhile (the bundle edit page, the
@@ -98,21 +101,27 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
   }, [designId]);
 
   // Related tags: the other tags of templates carrying the last tag; with no tag yet, the
-  // image's suggested tags first (GET /image/{id}/tags), then every template's tags.
+  // image's suggested tags first (GET /image/{id}/tags), then every template's tags. The last
+  // answer stays on screen while the next tag's are read; a failure offers none.
   const lastTag = state.tags[state.tags.length - 1] ?? '';
   const imageId = useEditor((s) => s.design?.image_id ?? '');
-  useEffect(() => {
-    const controller = new AbortController();
-    const forImage =
-      lastTag === '' && imageId !== ''
-        ? fetchImageTags(imageId, controller.signal).catch(() => [])
-        : Promise.resolve([]);
-    Promise.all([forImage, fetchPanelTemplates('templates', lastTag, 1, controller.signal)]).then(
-      ([suggested, page]) => setRelated([...new Set([...suggested, ...page.relatedTags])]),
-      () => setRelated([]),
-    );
-    return () => controller.abort();
-  }, [lastTag, imageId]);
+  const relatedRead = useQuery({
+    queryKey: queryKeys.templates.related(lastTag, imageId),
+    queryFn: async ({ signal }) => {
+      const forImage =
+        lastTag === '' && imageId !== ''
+          ? fetchImageTags(imageId, signal).catch(() => [])
+          : Promise.resolve([]);
+      const [suggested, page] = await Promise.all([
+        forImage,
+        fetchPanelTemplates('templates', lastTag, 1, signal),
+      ]);
+      return [...new Set([...suggested, ...page.relatedTags])];
+    },
+    placeholderData: keepPreviousData,
+    staleTime: STALE_TIME.library,
+  });
+  const related = relatedRead.isError ? [] : (relatedRead.data ?? null);
 
   useEffect(() => {
     if (!state.tagError) return;
@@ -145,6 +154,9 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
           .replaceDocument({ ...design, image_tags: saved.tags }, saved.version, true);
       }
       dispatch({ type: 'saved', message: saved.message, tags: saved.tags, bundles: saved.bundles });
+      // The template library and the bundles have it now.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.bundles.all });
     } catch (error) {
       dispatch({ type: 'failed', message: actionFailure(error) });
     }
