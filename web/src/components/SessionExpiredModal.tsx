@@ -1,18 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api } from '../api/client.ts';
-import {
-  describeFailure,
-  validate,
-  type SignInField,
-  type SignInNotice,
-} from '../features/auth/signIn.ts';
-import { focusFirstInvalid } from '../features/settings/ProfileTab.tsx';
+import { useEffect, useId, useState } from 'react';
+import { SignInForm, useSignInForm } from '../features/auth/SignInForm.tsx';
 import { discardUnsavedChanges } from '../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../state/store.ts';
 import { Modal } from './Modal.tsx';
 import { Notice } from './Notice.tsx';
 import { Spinner } from './Spinner.tsx';
-import { TextField } from './TextField.tsx';
 
 /**
  * Spec 001 §8: a 401 while signed in logs the client out and opens this modal. The user signs
@@ -41,38 +33,9 @@ function SignInAgain({ email }: { email: string }) {
   const refreshSession = useAppStore((s) => s.refreshSession);
   const formId = useId();
   const [folded, setFolded] = useState(false);
-  const [values, setValues] = useState({ email, password: '', code: '' });
-  const [needsCode, setNeedsCode] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<SignInField, string[]>>>({});
-  const [notice, setNotice] = useState<SignInNotice | null>(null);
-  const [pending, setPending] = useState(false);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-
-  // Once the dialog is open (its effect runs first), the password, or the address when unknown.
-  useEffect(() => {
-    if (folded) return;
-    (email === '' ? emailRef : passwordRef).current?.focus();
-  }, [folded, email]);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setNotice(null);
-    const local = validate(values);
-    if (local) {
-      setErrors(local);
-      focusFirstInvalid(formId);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
-      await api('POST', '/login', {
-        email: values.email.trim(),
-        password: values.password,
-        ...(needsCode && values.code.trim() !== '' ? { code: values.code.trim() } : {}),
-      });
+  const signIn = useSignInForm({
+    email,
+    onSignedIn: async () => {
       const user = await refreshSession();
       // Someone else signed in: this page shows the other account's data, so start afresh.
       if (user && user.id !== previousUserId) {
@@ -80,17 +43,16 @@ function SignInAgain({ email }: { email: string }) {
         discardUnsavedChanges();
         window.location.assign('/dashboard');
       }
-    } catch (error) {
-      const failure = describeFailure(error);
-      if (failure.fieldErrors.code && !failure.fieldErrors.email && !failure.fieldErrors.password)
-        setNeedsCode(true);
-      setErrors(failure.fieldErrors);
-      setNotice(failure.notice);
-      focusFirstInvalid(formId);
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
+  const { notice, pending } = signIn;
+  const { setFocus } = signIn.form;
+
+  // Once the dialog is open (its effect runs first), the password, or the address when unknown.
+  useEffect(() => {
+    if (folded) return;
+    setFocus(email === '' ? 'email' : 'password');
+  }, [folded, email, setFocus]);
 
   if (folded) {
     return (
@@ -139,42 +101,7 @@ function SignInAgain({ email }: { email: string }) {
           {notice.text}
         </Notice>
       )}
-      <form id={formId} className="stack" noValidate onSubmit={(e) => void submit(e)}>
-        <TextField
-          id={`${formId}-email`}
-          inputRef={emailRef}
-          label="E-mail address"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={values.email}
-          errors={errors.email}
-          onChange={(v) => setValues((s) => ({ ...s, email: v }))}
-        />
-        <TextField
-          id={`${formId}-password`}
-          inputRef={passwordRef}
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={values.password}
-          errors={errors.password}
-          onChange={(v) => setValues((s) => ({ ...s, password: v }))}
-        />
-        {needsCode && (
-          <TextField
-            id={`${formId}-code`}
-            label="Authentication code"
-            hint="The 6-digit code from your authenticator app, or your reset code."
-            name="code"
-            autoComplete="one-time-code"
-            value={values.code}
-            errors={errors.code}
-            onChange={(v) => setValues((s) => ({ ...s, code: v }))}
-          />
-        )}
-      </form>
+      <SignInForm id={formId} signIn={signIn} />
     </Modal>
   );
 }
