@@ -1,9 +1,9 @@
 /**
  * Registration, account step (spec 001 §2–5; issue: accounts §2). The form's rules, with the
  * spec's exact messages, are the route's contract (shared/contract/auth.ts `registrationBody`);
- * here are the common-password list they are given, the team slug rule, and one DynamoDB
- * transaction that creates the user, the e-mail claim, the team and the ownership, so a failure
- * writes nothing.
+ * here are the common-password list they are given, the team slug (shared/team-slug.ts, which
+ * the registration form shows), and one DynamoDB transaction that creates the user, the e-mail
+ * claim, the team and the ownership, so a failure writes nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
@@ -12,7 +12,7 @@ import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { hashPassword } from '#lib/passwords.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
-import { trimChar } from '#shared/strings.ts';
+import { teamSlug } from '#shared/team-slug.ts';
 import { REGISTRATION_MESSAGES as MESSAGES, type Registration } from '#shared/contract/auth.ts';
 
 /** Messages of spec 001 §5 (shared/contract/auth.ts `REGISTRATION_MESSAGES`). */
@@ -20,14 +20,8 @@ export { MESSAGES };
 
 const COMMON = new Set(dictionary['passwords-common'] as string[]);
 
-/**
- * The team slug (spec 001 §4): lower case, every run of spaces or non-word characters replaced
- * by one dash, no dash at either end. Letters of any script count as word characters (the
- * spec's JavaScript `\W` would turn "Café" into "caf-").
- */
-export function teamSlug(name: string): string {
-  return trimChar(name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-'), '-');
-}
+/** The team slug rule (spec 001 §4), shared with the registration form (shared/team-slug.ts). */
+export { teamSlug };
 
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */
 export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());

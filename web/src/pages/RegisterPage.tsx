@@ -1,53 +1,36 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
-  DEFAULT_COUNTRY,
   PARTNER_COUPON_LOOKUP,
   paymentConfirmationPath,
   type RegistrationBilling,
 } from '#shared/billing.ts';
-import { GENERIC_ERROR_MESSAGE, isApiError, type FieldErrors } from '../api/client.ts';
-import type { PlanInterval } from '../api/plans.ts';
+import { teamSlug } from '#shared/team-slug.ts';
+import { isApiError } from '../api/client.ts';
 import { checkEmailFree, register, type RegistrationRequest } from '../api/registration.ts';
-import { Notice, type NoticeTone } from '../components/Notice.tsx';
+import { Notice } from '../components/Notice.tsx';
 import { WizardStrip } from '../components/WizardStrip.tsx';
-import {
-  ACCOUNT_FIELDS,
-  EMPTY_ACCOUNT,
-  checkAccount,
-  isAccountField,
-  teamSlug,
-  type AccountField,
-  type AccountValues,
-} from '../features/registration/account.ts';
 import { billingFieldIds } from '../features/billing/BillingAddressFields.tsx';
-import {
-  BILLING_FIELDS,
-  EMPTY_BILLING,
-  billingRequest,
-  checkBillingDetails,
-  isBillingField,
-  type BillingDetails,
-  type BillingField,
-} from '../features/billing/billingDetails.ts';
-import { CardNotReady, type CardCollector } from '../features/billing/CardField.tsx';
+import { isBillingField } from '../features/billing/billingDetails.ts';
+import { CardNotReady } from '../features/billing/CardField.tsx';
 import { paymentIdOf } from '../features/billing/failure.ts';
-import { useCouponLookup, useTaxPreview, useVisitorCountry } from '../features/billing/hooks.ts';
+import { useCouponLookup } from '../features/billing/hooks.ts';
+import { ACCOUNT_FIELDS, isAccountField } from '../features/registration/account.ts';
 import { AccountStep, type AccountFieldIds } from '../features/registration/AccountStep.tsx';
 import { PlanStep } from '../features/registration/PlanStep.tsx';
 import { couponFields } from '../features/registration/coupon.ts';
-import { defaultPlanChoice, isFree, plansFor } from '../features/registration/plans.ts';
-import { useInvitation } from '../features/registration/useInvitation.ts';
-import { usePlans } from '../features/registration/usePlans.ts';
+import {
+  registrationFailure,
+  type FocusTarget,
+  type RegistrationNotice,
+} from '../features/registration/failure.ts';
+import { useAccountForm } from '../features/registration/useAccountForm.ts';
+import { useInvitation, type InvitationState } from '../features/registration/useInvitation.ts';
+import { usePayment } from '../features/registration/usePayment.ts';
+import { usePlanChoice } from '../features/registration/usePlanChoice.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { afterPress } from '../lib/afterPress.ts';
+import { applyServerErrors, submitWith } from '../lib/forms.ts';
 import { useAppStore } from '../state/store.ts';
-
-interface FormNotice {
-  tone: NoticeTone;
-  title: string;
-  text: string;
-}
 
 /** What the confirmation page is told about the new account (router state). */
 export interface RegisteredState {
@@ -72,9 +55,6 @@ function pageIds(base: string): AccountFieldIds & { title: string; heading: stri
   };
 }
 
-/** Where focus goes after the next render: a field, the plans, the card, or a step's heading. */
-type FocusTarget = AccountField | BillingField | 'plan' | 'card' | 'heading';
-
 /**
  * Registration (spec 001 §2–5): step 0 account details, step 1 plan, then `/confirmation`.
  *
@@ -85,6 +65,10 @@ type FocusTarget = AccountField | BillingField | 'plan' | 'card' | 'heading';
  * name, team, e-mail or password brings the user back to step 0 (spec 001 §4). A paid plan
  * takes the card, billing address and VAT id on step 1 (spec 001 §2, §4); a coupon the server
  * calls invalid is not sent (§5).
+ *
+ * The steps' state lives in hooks: the account form (`useAccountForm`), the plan choice
+ * (`usePlanChoice`) and the payment (`usePayment`); `registrationFailure` says where a refusal
+ * goes.
  *
  * @param partnerCampaign true on the partner-campaign path (spec 001 §2, `PARTNER_CAMPAIGN_PATH`):
  *   the campaign's fixed coupon is described without its code and applied by the server; the
@@ -109,49 +93,19 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
   const ids = pageIds(base);
 
   const [step, setStep] = useState<0 | 1>(0);
-  const [values, setValues] = useState<AccountValues>(EMPTY_ACCOUNT);
-  const [slugEdited, setSlugEdited] = useState(false);
-  const [touched, setTouched] = useState<Partial<Record<AccountField, true>>>({});
-  /** Set by the first Continue: every field then shows its problem. */
-  const [movingOn, setMovingOn] = useState(false);
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
-  const [notice, setNotice] = useState<FormNotice | null>(null);
-  const [pending, setPending] = useState<'check' | 'register' | null>(null);
+  const [notice, setNotice] = useState<RegistrationNotice | null>(null);
+  const [registering, setRegistering] = useState(false);
   const [registered, setRegistered] = useState(false);
   const [focus, setFocus] = useState<{ target: FocusTarget } | null>(null);
 
+  const account = useAccountForm();
   // The invited address goes into the e-mail field once, unless the user has typed in it before
   // the invitation answered (server data fills only an untouched field; they may still change it).
-  const emailTyped = useRef(false);
-  const invitation = useInvitation(query.invitation, ({ email }) => {
-    if (!emailTyped.current) setValues((v) => ({ ...v, email }));
-  });
-
-  const planList = usePlans();
-  const defaults = useMemo(
-    () => planList && defaultPlanChoice(planList.plans, query.plan, query.invitation !== undefined),
-    [planList, query.plan, query.invitation],
-  );
-  const [pickedInterval, setPickedInterval] = useState<PlanInterval>();
-  const [pickedPlanId, setPickedPlanId] = useState<string>();
-  const interval = pickedInterval ?? defaults?.interval ?? 'monthly';
-  const selectedPlanId = pickedPlanId ?? defaults?.planId;
-  const selectedPlan = planList?.plans.find((p) => p.id === selectedPlanId);
-  const paidPlan = selectedPlan && !isFree(selectedPlan) && selectedPlan.available;
-
-  // Step 1's billing details, kept when the user goes back to step 0 (spec 001 §3).
-  const visitorCountry = useVisitorCountry();
+  const invitation = useInvitation(query.invitation, ({ email }) => account.offerEmail(email));
+  const plan = usePlanChoice(query);
   const coupon = useCouponLookup(query.coupon);
-  const [billing, setBilling] = useState<BillingDetails>(EMPTY_BILLING);
-  const [billingTried, setBillingTried] = useState(false);
-  const cardRef = useRef<CardCollector | null>(null);
-  const billingIds = billingFieldIds(`${base}-billing`);
-  const tax = useTaxPreview(
-    billing,
-    visitorCountry ?? DEFAULT_COUNTRY,
-    selectedPlan?.id,
-    paidPlan === true,
-  );
+  const payment = usePayment(base, plan.selectedPlan?.id, plan.paid);
+  const checking = account.form.formState.isSubmitting;
 
   // Move focus after the render that shows the target (its error text, or the new step).
   useEffect(() => {
@@ -173,97 +127,72 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
     element?.focus();
   }, [focus, base]);
 
-  const clientErrors = checkAccount(values, movingOn);
-  const shownErrors: Partial<Record<AccountField, readonly string[]>> = {};
-  for (const field of ACCOUNT_FIELDS) {
-    const server = serverErrors[field];
-    const client = clientErrors[field];
-    if (server) shownErrors[field] = server;
-    else if (client && (touched[field] || movingOn)) shownErrors[field] = [client];
-  }
-
-  function change<F extends AccountField>(field: F, value: AccountValues[F]) {
-    if (field === 'email') emailTyped.current = true;
-    setValues((v) => {
-      const next = { ...v, [field]: value };
-      if (field === 'team' && !slugEdited) next.team_slug = teamSlug(String(value));
-      return next;
+  /** Puts a refusal on the fields and the notice, and takes the user where it can be fixed. */
+  function showFailure(error: unknown, title: string) {
+    const answer = isApiError(error) ? (error.errors ?? {}) : {};
+    const failure = registrationFailure(error, step, title);
+    // On step 0 the fields are on screen and take focus; from step 1 they come back first.
+    applyServerErrors(account.form.setError, error, ACCOUNT_FIELDS, {
+      formLevel: false,
+      focus: step === 0,
     });
-    // A hand-edited slug stops following the team name; clearing it resumes following.
-    if (field === 'team_slug') setSlugEdited(value !== '');
-    if (field === 'terms') setTouched((t) => ({ ...t, terms: true }));
-    const clears: string[] = [field];
-    if (field === 'team' && !slugEdited) clears.push('team_slug');
-    if (field === 'password') clears.push('password_confirmation');
-    if (clears.some((f) => serverErrors[f])) {
-      setServerErrors((e) =>
-        Object.fromEntries(Object.entries(e).filter(([f]) => !clears.includes(f))),
-      );
+    plan.setErrors(answer.plan);
+    payment.showErrors(answer);
+    setNotice(failure.notice);
+    setStep(failure.step);
+    if (failure.focus && !(step === 0 && isAccountField(failure.focus))) {
+      setFocus({ target: failure.focus });
     }
   }
 
-  function blur(field: AccountField) {
-    if (field === 'team_slug' && values.team_slug !== '') {
-      setValues((v) => ({ ...v, team_slug: teamSlug(v.team_slug) }));
-    }
-    // Deferred past a press, so a field's error appearing does not move the control clicked.
-    if (!touched[field]) afterPress(() => setTouched((t) => ({ ...t, [field]: true })));
-  }
-
-  async function continueToPlan() {
-    if (pending) return;
-    setNotice(null);
-    setMovingOn(true);
-    const problems = checkAccount(values, true);
-    const first = ACCOUNT_FIELDS.find((f) => problems[f] || serverErrors[f]);
-    if (first) {
-      setFocus({ target: first });
-      return;
-    }
-    setPending('check');
+  const continueToPlan = submitWith(account.form, async (values) => {
     try {
-      await checkEmailFree(values.email.trim());
+      await checkEmailFree(values.email);
       setStep(1);
       setFocus({ target: 'heading' });
     } catch (error) {
       showFailure(error, 'We could not check your e-mail address');
-    } finally {
-      setPending(null);
     }
+  });
+
+  function onContinue(event: FormEvent<HTMLFormElement>) {
+    setNotice(null);
+    account.moveOn();
+    // A refusal of the server the fields cannot check again (a common password) stays until
+    // the field is changed.
+    const refused = ACCOUNT_FIELDS.find(
+      (f) => account.form.getFieldState(f).error?.type === 'server',
+    );
+    if (refused) {
+      event.preventDefault();
+      account.form.setFocus(refused);
+      return;
+    }
+    continueToPlan(event);
   }
 
   async function createAccount() {
-    if (pending || !planList || !selectedPlan) return;
+    const { planList, selectedPlan } = plan;
+    if (registering || !planList || !selectedPlan) return;
     setNotice(null);
-    const fallbackCountry = visitorCountry ?? DEFAULT_COUNTRY;
-    if (paidPlan) {
-      setBillingTried(true);
-      const missing = BILLING_FIELDS.find((f) => checkBillingDetails(billing)[f]);
+    if (plan.paid) {
+      const missing = payment.firstMissing();
       if (missing) {
         setFocus({ target: missing });
         return;
       }
     }
-    if (serverErrors.stripe_payment_method) {
-      setServerErrors(({ stripe_payment_method: _card, ...rest }) => rest);
-    }
-    setPending('register');
+    setRegistering(true);
     try {
-      let billingFields: RegistrationBilling = {};
-      if (paidPlan) {
-        // The card field shows why when it cannot give a card (spec 001 §8).
-        const paymentMethod = await cardRef.current?.collect();
-        if (!paymentMethod) throw new CardNotReady('The card form is not ready.');
-        billingFields = {
-          ...billingRequest(billing, fallbackCountry),
-          stripe_payment_method: paymentMethod,
-        };
-      }
+      // The card field shows why when it cannot give a card (spec 001 §8).
+      const billingFields: RegistrationBilling = plan.paid ? await payment.collect() : {};
+      const values = account.form.getValues();
+      const team = values.team.trim();
       const form: RegistrationRequest & RegistrationBilling = {
         ...billingFields,
         name: values.name.trim(),
         email: values.email.trim(),
-        team: values.team.trim(),
+        team,
         team_slug: teamSlug(values.team_slug || values.team),
         password: values.password,
         password_confirmation: values.password_confirmation,
@@ -275,7 +204,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
       const redirect = await register(form, partnerCampaign);
       setRegistered(true);
       await refreshSession();
-      const state: RegisteredState = { team: values.team.trim(), plan: selectedPlan.name };
+      const state: RegisteredState = { team, plan: selectedPlan.name };
       navigate(redirect, { state });
     } catch (error) {
       const paymentId = paymentIdOf(error);
@@ -287,85 +216,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
         navigate(paymentConfirmationPath(paymentId, '/confirmation'));
       } else showFailure(error, 'We could not create your account');
     } finally {
-      setPending(null);
-    }
-  }
-
-  /**
-   * Spec 001 §8: the answer's field errors go on the fields; other field errors and answers
-   * without any go in a notice. Spec 001 §4: errors on plan, name, team, e-mail or password
-   * send the user back to step 0 (a plan error is named in the notice there and stays on the
-   * plans); errors on the billing fields and the card keep step 1.
-   */
-  function showFailure(error: unknown, title: string) {
-    if (!isApiError(error)) {
-      console.error(error);
-      setNotice({ tone: 'error', title, text: GENERIC_ERROR_MESSAGE });
-      return;
-    }
-    const errors = error.errors ?? {};
-    const firstAccount = ACCOUNT_FIELDS.find((f) => errors[f]);
-    const firstBilling = BILLING_FIELDS.find((f) => errors[f]);
-    const onStep1 = (f: string) => isBillingField(f) || f === 'stripe_payment_method';
-    const others = Object.entries(errors)
-      .filter(([f]) => !isAccountField(f) && f !== 'plan' && !onStep1(f))
-      .flatMap(([, messages]) => messages);
-    const placed = firstAccount ?? firstBilling ?? (errors.stripe_payment_method && 'card');
-    if (placed || errors.plan) {
-      setServerErrors((current) => ({ ...current, ...errors }));
-      if (firstAccount || errors.plan) {
-        if (step === 1) {
-          setNotice({
-            tone: 'error',
-            title: 'Some details need attention',
-            text: errors.plan
-              ? `${errors.plan.join(' ')} Continue to choose another plan.`
-              : 'Fix the fields marked below, then continue.',
-          });
-        }
-        setStep(0);
-        setFocus({ target: firstAccount ?? 'heading' });
-      } else if (placed) {
-        setFocus({ target: placed });
-      }
-      if (others.length > 0) setNotice({ tone: 'error', title, text: others.join(' ') });
-      return;
-    }
-    setNotice({
-      tone: error.status === 501 ? 'info' : 'error',
-      title: error.status === 0 ? 'No connection' : title,
-      text: [error.message, ...others].join(' '),
-    });
-  }
-
-  function chooseInterval(next: PlanInterval) {
-    setPickedInterval(next);
-    // A paid plan of the other interval is no longer shown: fall back to the free plan.
-    if (planList && selectedPlan && !plansFor(planList.plans, next).includes(selectedPlan)) {
-      setPickedPlanId(planList.plans.find((p) => isFree(p) && p.available)?.id);
-    }
-  }
-
-  function changeBilling(field: BillingField, value: string) {
-    setBilling((b) => ({ ...b, [field]: value }));
-    if (serverErrors[field]) setServerErrors(({ [field]: _cleared, ...rest }) => rest);
-  }
-
-  const billingErrors: Partial<Record<BillingField | 'stripe_payment_method', string[]>> = {
-    ...(billingTried
-      ? Object.fromEntries(Object.entries(checkBillingDetails(billing)).map(([f, m]) => [f, [m]]))
-      : {}),
-    ...Object.fromEntries(
-      Object.entries(serverErrors).filter(
-        ([f]) => isBillingField(f) || f === 'stripe_payment_method',
-      ),
-    ),
-  };
-
-  function choosePlan(planId: string) {
-    setPickedPlanId(planId);
-    if (serverErrors.plan) {
-      setServerErrors(({ plan: _plan, ...rest }) => rest);
+      setRegistering(false);
     }
   }
 
@@ -394,53 +245,32 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
             {notice.text}
           </Notice>
         )}
-        {step === 0 && invitation.state === 'valid' && (
-          <Notice tone="info" title={`Join ${invitation.invitation.team.name}`}>
-            You were invited as {invitation.invitation.role === 'owner' ? 'an owner' : 'a member'}.
-            Register with {invitation.invitation.email} to join when your account is ready.
-          </Notice>
-        )}
-        {step === 0 && invitation.state === 'invalid' && (
-          <Notice tone="error" title="Invitation not valid">
-            {invitation.message} You can still create an account.
-          </Notice>
-        )}
+        {step === 0 && <InvitationNotice invitation={invitation} />}
 
         {step === 0 ? (
           <AccountStep
             ids={ids}
             headingId={ids.heading}
-            values={values}
-            errors={shownErrors}
-            pending={pending === 'check'}
-            onChange={change}
-            onBlur={blur}
-            onSubmit={() => void continueToPlan()}
+            account={account}
+            pending={checking}
+            onSubmit={onContinue}
           />
         ) : (
           <PlanStep
             headingId={ids.heading}
             planGroupId={ids.plan}
-            planList={planList}
-            interval={interval}
-            selectedPlanId={selectedPlanId}
-            planErrors={serverErrors.plan}
-            unavailableRequest={defaults?.unavailableRequest}
+            planList={plan.planList}
+            interval={plan.interval}
+            selectedPlanId={plan.selectedPlanId}
+            planErrors={plan.errors}
+            unavailableRequest={plan.unavailableRequest}
             coupon={coupon}
             partnerCampaign={partnerCampaign}
             invitation={query.invitation}
-            payment={{
-              ids: billingIds,
-              values: billing,
-              country: visitorCountry,
-              errors: billingErrors,
-              tax,
-              cardRef,
-              onChange: changeBilling,
-            }}
-            pending={pending === 'register'}
-            onInterval={chooseInterval}
-            onSelect={choosePlan}
+            payment={payment.props}
+            pending={registering}
+            onInterval={plan.chooseInterval}
+            onSelect={plan.choose}
             onBack={() => {
               setNotice(null);
               setStep(0);
@@ -455,6 +285,27 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
       </p>
     </div>
   );
+}
+
+/** Step 0's word on the URL's invitation: the team to join, or why the link is not valid. */
+function InvitationNotice({ invitation }: { invitation: InvitationState }) {
+  if (invitation.state === 'valid') {
+    const { team, role, email } = invitation.invitation;
+    return (
+      <Notice tone="info" title={`Join ${team.name}`}>
+        You were invited as {role === 'owner' ? 'an owner' : 'a member'}. Register with {email} to
+        join when your account is ready.
+      </Notice>
+    );
+  }
+  if (invitation.state === 'invalid') {
+    return (
+      <Notice tone="error" title="Invitation not valid">
+        {invitation.message} You can still create an account.
+      </Notice>
+    );
+  }
+  return null;
 }
 
 /** The partner-campaign registration page (spec 001 §2): registration with its fixed coupon. */

@@ -1,123 +1,101 @@
 import { useId, useState, type FormEvent } from 'react';
-import { FieldError, TextField } from '../../components/TextField.tsx';
+import { FormCheckbox, FormTextField } from '../../components/FormFields.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { MAX_LENGTH, type AccountField, type AccountValues } from './account.ts';
+import { MAX_LENGTH, type AccountField } from './account.ts';
+import type { AccountFormState } from './useAccountForm.ts';
 
 /** The element id of each step-0 control, so the page can move focus to a field. */
 export type AccountFieldIds = Record<AccountField, string>;
 
 /**
  * Registration step 0: name, e-mail, company, team slug, password twice and the terms
- * (spec 001 §3). Shows the errors it is given; the page decides which ones (touched fields,
- * server answers).
+ * (spec 001 §3), bound to the page's account form (`useAccountForm`): each field shows its
+ * error once it has been left, every field once the user asks to continue, and the server's
+ * answers on the same fields.
  */
 export function AccountStep({
   ids,
   headingId,
-  values,
-  errors,
+  account,
   pending,
-  onChange,
-  onBlur,
   onSubmit,
 }: {
   ids: AccountFieldIds;
   headingId: string;
-  values: AccountValues;
-  errors: Partial<Record<AccountField, readonly string[]>>;
+  account: AccountFormState;
   pending: boolean;
-  onChange: <F extends AccountField>(field: F, value: AccountValues[F]) => void;
-  onBlur: (field: AccountField) => void;
-  onSubmit: () => void;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
 }) {
   const showId = useId();
   const [showPasswords, setShowPasswords] = useState(false);
   const passwordType = showPasswords ? 'text' : 'password';
-  const termsError = errors.terms;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    onSubmit();
-  }
+  const { control } = account.form;
+  const { rules } = account;
 
   return (
-    <form className="stack" noValidate onSubmit={submit} aria-busy={pending}>
+    <form className="stack" noValidate onSubmit={onSubmit} aria-busy={pending}>
       <h2 id={headingId} tabIndex={-1} className="card__title">
         Your account
       </h2>
-      <TextField
+      <FormTextField
+        control={control}
+        field="name"
         id={ids.name}
         label="Name"
-        name="name"
         autoComplete="name"
         autoCapitalize="words"
         maxLength={MAX_LENGTH.text}
-        value={values.name}
-        errors={errors.name}
-        onChange={(v) => onChange('name', v)}
-        onBlur={() => onBlur('name')}
       />
-      <TextField
+      <FormTextField
+        control={control}
+        field="email"
         id={ids.email}
         label="E-mail address"
-        name="email"
         type="email"
         autoComplete="email"
         maxLength={MAX_LENGTH.text}
-        value={values.email}
-        errors={errors.email}
-        onChange={(v) => onChange('email', v)}
-        onBlur={() => onBlur('email')}
+        rules={rules.email}
       />
-      <TextField
+      <FormTextField
+        control={control}
+        field="team"
         id={ids.team}
         label="Company name"
-        name="team"
         autoComplete="organization"
         autoCapitalize="words"
         spellCheck
         maxLength={MAX_LENGTH.text}
         hint="Your team in PicSnippets. You can invite colleagues to it later."
-        value={values.team}
-        errors={errors.team}
-        onChange={(v) => onChange('team', v)}
-        onBlur={() => onBlur('team')}
+        rules={rules.team}
       />
-      <TextField
+      <FormTextField
+        control={control}
+        field="team_slug"
         id={ids.team_slug}
         label="Team slug"
-        name="team_slug"
         autoComplete="off"
         required={false}
         maxLength={MAX_LENGTH.text}
         hint="A short name for your team in addresses: lowercase words joined by dashes. It follows the company name until you change it."
-        value={values.team_slug}
-        errors={errors.team_slug}
-        onChange={(v) => onChange('team_slug', v)}
-        onBlur={() => onBlur('team_slug')}
+        rules={rules.team_slug}
       />
-      <TextField
+      <FormTextField
+        control={control}
+        field="password"
         id={ids.password}
         label="Password"
-        name="password"
         type={passwordType}
         autoComplete="new-password"
         hint="At least 8 characters."
-        value={values.password}
-        errors={errors.password}
-        onChange={(v) => onChange('password', v)}
-        onBlur={() => onBlur('password')}
+        rules={rules.password}
       />
-      <TextField
+      <FormTextField
+        control={control}
+        field="password_confirmation"
         id={ids.password_confirmation}
         label="Confirm password"
-        name="password_confirmation"
         type={passwordType}
         autoComplete="new-password"
-        value={values.password_confirmation}
-        errors={errors.password_confirmation}
-        onChange={(v) => onChange('password_confirmation', v)}
-        onBlur={() => onBlur('password_confirmation')}
       />
       <div className="checkbox">
         <input
@@ -128,24 +106,14 @@ export function AccountStep({
         />
         <label htmlFor={showId}>Show passwords</label>
       </div>
-      <div className="field">
-        <div className="checkbox">
-          <input
-            id={ids.terms}
-            type="checkbox"
-            name="terms"
-            required
-            checked={values.terms}
-            aria-invalid={termsError ? true : undefined}
-            aria-describedby={termsError ? `${ids.terms}-error` : undefined}
-            onChange={(event) => onChange('terms', event.target.checked)}
-            onBlur={() => onBlur('terms')}
-          />
-          {/* TODO: link the terms of service once the page exists. */}
-          <label htmlFor={ids.terms}>I accept the terms of service</label>
-        </div>
-        {termsError && <FieldError id={`${ids.terms}-error`} errors={termsError} />}
-      </div>
+      {/* TODO: link the terms of service once the page exists. */}
+      <FormCheckbox
+        control={control}
+        field="terms"
+        id={ids.terms}
+        label="I accept the terms of service"
+        required
+      />
       <button type="submit" className="button button--block" aria-disabled={pending}>
         {pending ? (
           <>
