@@ -1,5 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useController, useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { NewTokenBody, TokenBody } from '#shared/contract/auth.ts';
 import {
   createToken,
   deleteToken,
@@ -11,14 +15,16 @@ import {
 } from '../../api/settings.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { FieldError, TextField } from '../../components/TextField.tsx';
+import { FormMessage, FormTextField } from '../../components/FormFields.tsx';
+import { FieldError } from '../../components/TextField.tsx';
+import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 import { loadFailure, STALE_TIME } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
 import { CopyField } from '../playground/CopyField.tsx';
-import { actionFailure, formFailure } from './formFailure.ts';
-import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+import { actionFailure } from './formFailure.ts';
+import { SubmitButton } from './ProfileTab.tsx';
 
 /** API tokens (spec 001 §7 "Security and tokens"): list, create, edit, delete. */
 export function ApiTokensSection() {
@@ -149,8 +155,6 @@ function NewToken({ name, token, onDone }: { name: string; token: string; onDone
   );
 }
 
-type TokenField = 'name' | 'abilities' | 'expires_in_days';
-
 /** The expiry choices (the server's `TOKEN_LIFETIMES_DAYS`); '' = never. */
 const EXPIRY_CHOICES: ReadonlyArray<{ value: string; text: string }> = [
   { value: '', text: 'Never (until deleted)' },
@@ -160,6 +164,22 @@ const EXPIRY_CHOICES: ReadonlyArray<{ value: string; text: string }> = [
   { value: '365', text: 'In a year' },
 ];
 
+/**
+ * A new token's rules (`POST /settings/api/token`'s `NewTokenBody`): a name (an empty one says
+ * what to enter), at least one ability, and an expiry the select gives as text ('' = never).
+ */
+const NewTokenSchema = z.object({
+  name: z.string().trim().min(1, 'Enter a name for the token.').pipe(TokenBody.shape.name),
+  abilities: TokenBody.shape.abilities,
+  expires_in_days: z
+    .string()
+    .transform((days) => (days === '' ? null : Number(days)))
+    .pipe(NewTokenBody.shape.expires_in_days.unwrap()),
+});
+const NEW_TOKEN_FIELDS = ['name', 'abilities', 'expires_in_days'] as const;
+const TOKEN_FIELDS = ['name', 'abilities'] as const;
+
+/** The create form: a name, abilities (the defaults ticked) and an expiry. */
 function CreateTokenForm({
   abilities,
   onCreated,
@@ -168,78 +188,60 @@ function CreateTokenForm({
   onCreated: (name: string, token: string) => void;
 }) {
   const base = useId();
-  const defaults = abilities.filter((a) => a.default).map((a) => a.value);
-  const [name, setName] = useState('');
-  const [chosen, setChosen] = useState<string[]>(defaults);
-  const [expiry, setExpiry] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<TokenField, string[]>>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const defaults: z.input<typeof NewTokenSchema> = {
+    name: '',
+    abilities: abilities.filter((a) => a.default).map((a) => a.value),
+    expires_in_days: '',
+  };
+  const form = useForm<z.input<typeof NewTokenSchema>, unknown, z.output<typeof NewTokenSchema>>({
+    resolver: zodResolver(NewTokenSchema),
+    defaultValues: defaults,
+  });
+  const { control, setError, reset } = form;
+  const {
+    field: { ref: expiryRef, ...expiry },
+    fieldState: { error: expiryProblem },
+  } = useController({ control, name: 'expires_in_days' });
+  const expiryError = expiryProblem?.message;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setMessage(null);
-    if (name.trim() === '') {
-      setErrors({ name: ['Enter a name for the token.'] });
-      focusFirstInvalid(base);
-      return;
-    }
-    setErrors({});
-    setPending(true);
+  const submit = submitWith(form, async (values) => {
     try {
-      const answer = await createToken({
-        name: name.trim(),
-        abilities: chosen,
-        expires_in_days: expiry === '' ? null : Number(expiry),
-      });
-      onCreated(name.trim(), answer.token);
-      setName('');
-      setChosen(defaults);
-      setExpiry('');
+      const answer = await createToken(values);
+      onCreated(values.name, answer.token);
+      reset(defaults);
     } catch (error) {
-      const failure = formFailure(error, ['name', 'abilities', 'expires_in_days'] as const);
-      setErrors(failure.fields);
-      setMessage(failure.message);
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
+      applyServerErrors(setError, error, NEW_TOKEN_FIELDS);
     }
-  }
+  });
 
   return (
-    <form id={base} className="stack subcard" noValidate onSubmit={(e) => void submit(e)}>
+    <form id={base} className="stack subcard" noValidate onSubmit={submit}>
       <h3 className="settings-subtitle">Create a token</h3>
-      {message && <Notice tone="error">{message}</Notice>}
-      <TextField
+      <FormMessage control={control} />
+      <FormTextField
+        control={control}
+        field="name"
         id={`${base}-name`}
         label="Token name"
         name="token_name"
         autoComplete="off"
         hint="Say what uses it, e.g. “Shop sync”."
-        value={name}
-        errors={errors.name}
-        onChange={setName}
       />
-      <AbilityChoices
-        idBase={base}
-        abilities={abilities}
-        chosen={chosen}
-        errors={errors.abilities}
-        onChange={setChosen}
-      />
+      <AbilityChoices idBase={base} abilities={abilities} control={control} />
       <div className="field">
         <label htmlFor={`${base}-expiry`} className="field__label">
           Expires
         </label>
         <select
+          ref={expiryRef}
           id={`${base}-expiry`}
           name="expires_in_days"
           className="input input--select"
-          value={expiry}
-          aria-invalid={errors.expires_in_days ? true : undefined}
-          aria-describedby={errors.expires_in_days ? `${base}-expiry-error` : undefined}
-          onChange={(event) => setExpiry(event.target.value)}
+          value={expiry.value}
+          aria-invalid={expiryError ? true : undefined}
+          aria-describedby={expiryError ? `${base}-expiry-error` : undefined}
+          onChange={(event) => expiry.onChange(event.target.value)}
+          onBlur={expiry.onBlur}
         >
           {EXPIRY_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
@@ -247,43 +249,50 @@ function CreateTokenForm({
             </option>
           ))}
         </select>
-        {errors.expires_in_days && (
-          <FieldError id={`${base}-expiry-error`} errors={errors.expires_in_days} />
-        )}
+        {expiryError && <FieldError id={`${base}-expiry-error`} errors={[expiryError]} />}
       </div>
-      <SubmitButton pending={pending} label="Create token" busyLabel="Creating…" />
+      <SubmitButton
+        pending={form.formState.isSubmitting}
+        label="Create token"
+        busyLabel="Creating…"
+      />
     </form>
   );
 }
 
-function AbilityChoices({
+/**
+ * The abilities of a token form, as checkboxes in a fieldset described by its error; the first
+ * checkbox takes focus when the choice is refused.
+ */
+function AbilityChoices<T extends { abilities: Ability['value'][] }, O extends FieldValues>({
   idBase,
   abilities,
-  chosen,
-  errors,
-  onChange,
+  control,
 }: {
   idBase: string;
   abilities: Ability[];
-  chosen: string[];
-  errors: string[] | undefined;
-  onChange: (chosen: string[]) => void;
+  control: Control<T, unknown, O>;
 }) {
+  const {
+    field: { ref, value, onChange, onBlur },
+    fieldState: { error },
+  } = useController<T, Path<T>, O>({ control, name: 'abilities' as Path<T> });
+  const chosen = value as Ability['value'][];
+  const errorId = `${idBase}-abilities-error`;
   return (
-    <fieldset
-      className="fieldset"
-      aria-describedby={errors ? `${idBase}-abilities-error` : undefined}
-    >
+    <fieldset className="fieldset" aria-describedby={error ? errorId : undefined}>
       <legend className="field__label">Abilities</legend>
       <div className="checkbox-row">
-        {abilities.map((ability) => (
+        {abilities.map((ability, index) => (
           <div className="checkbox" key={ability.value}>
             <input
+              ref={index === 0 ? ref : undefined}
               id={`${idBase}-ability-${ability.value}`}
               type="checkbox"
               name="abilities"
               value={ability.value}
               checked={chosen.includes(ability.value)}
+              aria-invalid={error ? true : undefined}
               onChange={(event) =>
                 onChange(
                   event.target.checked
@@ -291,16 +300,18 @@ function AbilityChoices({
                     : chosen.filter((v) => v !== ability.value),
                 )
               }
+              onBlur={onBlur}
             />
             <label htmlFor={`${idBase}-ability-${ability.value}`}>{ability.text}</label>
           </div>
         ))}
       </div>
-      {errors && <FieldError id={`${idBase}-abilities-error`} errors={errors} />}
+      {error?.message && <FieldError id={errorId} errors={[error.message]} />}
     </fieldset>
   );
 }
 
+/** A token in the list: its abilities and dates, Edit (name and abilities) and Delete. */
 function TokenRow({
   token,
   abilities,
@@ -314,66 +325,53 @@ function TokenRow({
 }) {
   const base = useId();
   const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(token.name);
-  const [chosen, setChosen] = useState<string[]>(token.metadata?.abilities ?? []);
-  const [errors, setErrors] = useState<Partial<Record<TokenField, string[]>>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const saved: z.input<typeof TokenBody> = {
+    name: token.name,
+    abilities: (token.metadata?.abilities ?? []).filter((v): v is Ability['value'] =>
+      abilities.some((a) => a.value === v),
+    ),
+  };
+  const form = useForm<z.input<typeof TokenBody>, unknown, z.output<typeof TokenBody>>({
+    resolver: zodResolver(TokenBody),
+    defaultValues: saved,
+  });
+  const { control, setError, reset } = form;
+  const pending = form.formState.isSubmitting;
   const labels = (token.metadata?.abilities ?? []).map(
     (v) => abilities.find((a) => a.value === v)?.text ?? v,
   );
 
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setMessage(null);
-    setErrors({});
-    setPending(true);
+  const save = submitWith(form, async (values) => {
     try {
-      await updateToken(token.id, { name: name.trim(), abilities: chosen });
+      await updateToken(token.id, values);
       setEditing(false);
       onSaved();
     } catch (error) {
-      const failure = formFailure(error, ['name', 'abilities'] as const);
-      setErrors(failure.fields);
-      setMessage(failure.message);
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
+      applyServerErrors(setError, error, TOKEN_FIELDS);
     }
-  }
+  });
 
   if (editing) {
     return (
       <li className="item-list__item">
-        <form id={base} className="stack" noValidate onSubmit={(e) => void save(e)}>
-          {message && <Notice tone="error">{message}</Notice>}
-          <TextField
+        <form id={base} className="stack" noValidate onSubmit={save}>
+          <FormMessage control={control} />
+          <FormTextField
+            control={control}
+            field="name"
             id={`${base}-name`}
             label="Token name"
             name="token_name"
             autoComplete="off"
-            value={name}
-            errors={errors.name}
-            onChange={setName}
           />
-          <AbilityChoices
-            idBase={base}
-            abilities={abilities}
-            chosen={chosen}
-            errors={errors.abilities}
-            onChange={setChosen}
-          />
+          <AbilityChoices idBase={base} abilities={abilities} control={control} />
           <div className="item-list__actions">
             <button
               type="button"
               className="button button--small button--secondary"
               onClick={() => {
                 setEditing(false);
-                setName(token.name);
-                setChosen(token.metadata?.abilities ?? []);
-                setErrors({});
-                setMessage(null);
+                reset(saved);
               }}
             >
               Cancel
@@ -403,7 +401,10 @@ function TokenRow({
         <button
           type="button"
           className="button button--small button--secondary"
-          onClick={() => setEditing(true)}
+          onClick={() => {
+            reset(saved);
+            setEditing(true);
+          }}
         >
           Edit<span className="visually-hidden"> {token.name}</span>
         </button>
@@ -415,6 +416,7 @@ function TokenRow({
   );
 }
 
+/** A date of the token list, in the reader's locale (the text as given when it is no date). */
 export function formatDate(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime())
