@@ -6,6 +6,7 @@
  * request log → error responses → body parsers → router. `after`/`onError` run in reverse, so an
  * error becomes a JSON answer first, is logged, then gets the security headers.
  */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -141,6 +142,8 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
   return {
     before: (request) => {
       request.internal.startedAt = Date.now();
+      const requestId = request.event.requestContext?.requestId;
+      if (requestId) logger.appendKeys({ requestId });
     },
     after: end,
     onError: end,
@@ -219,6 +222,9 @@ export function httpChain(
     chain.use({ after: override, onError: override });
   }
   chain
+    // Every log line of the invocation carries the Lambda context (function, cold start, the
+    // Lambda request id) and the API's request id (docs/infra.md "Observability").
+    .use(injectLambdaContext(logger, { resetKeys: true }) as MiddlewareObj<ApiEvent, ApiResult>)
     .use(httpHeaderNormalizer())
     .use(httpSecurityHeaders(securityHeaderOptions) as MiddlewareObj<ApiEvent, ApiResult>)
     .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>);

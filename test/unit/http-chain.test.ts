@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { httpChain, json, type ApiEvent } from '#lib/http.ts';
+import { logger } from '#lib/logger.ts';
 
 const context = { getRemainingTimeInMillis: () => 30_000 } as Context;
 
@@ -88,5 +89,52 @@ describe('the middy chain (issue: foundation §5)', () => {
     );
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['x-request-id']).toBe('req-1');
+  });
+});
+
+describe('logs (docs/infra.md "Observability")', () => {
+  it("puts the request id and the Lambda context on every line of an invocation, and no other's", async () => {
+    const lines: string[] = [];
+    // Powertools writes errors to stderr and the rest to stdout.
+    const capture = (chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    };
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+    const writeErr = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+    const lambdaContext = {
+      ...context,
+      functionName: 'picsnippets-test',
+      awsRequestId: 'lambda-req-9',
+      functionVersion: '$LATEST',
+      memoryLimitInMB: '512',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:picsnippets-test',
+    } as Context;
+    const chain = httpChain('test', async () => {
+      logger.error('inside the handler');
+      return json(200, {});
+    });
+    try {
+      await chain(event('{}', 'application/json'), lambdaContext);
+      await chain(
+        { ...event('{}', 'application/json'), requestContext: undefined } as never,
+        lambdaContext,
+      );
+    } finally {
+      write.mockRestore();
+      writeErr.mockRestore();
+    }
+    const inside = lines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('inside the handler'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(inside).toHaveLength(2);
+    expect(inside[0]).toMatchObject({
+      requestId: 'req-1',
+      function_request_id: 'lambda-req-9',
+      function_name: 'picsnippets-test',
+      cold_start: expect.any(Boolean),
+    });
+    expect(inside[1]!.requestId).toBeUndefined();
   });
 });
