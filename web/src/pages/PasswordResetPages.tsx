@@ -1,16 +1,20 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { api } from '../api/client.ts';
-import { Notice } from '../components/Notice.tsx';
-import { TextField } from '../components/TextField.tsx';
-import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { formFailure } from '../features/settings/formFailure.ts';
-import { useSingleFieldForm } from '../features/settings/useSingleFieldForm.ts';
 import {
-  RevokeTokensCheckbox,
-  SubmitButton,
-  focusFirstInvalid,
-} from '../features/settings/ProfileTab.tsx';
+  PasswordEmailBody,
+  REGISTRATION_MESSAGES,
+  passwordResetBody,
+} from '#shared/contract/auth.ts';
+import { call } from '../api/client.ts';
+import { FormMessage, FormTextField } from '../components/FormFields.tsx';
+import { Notice } from '../components/Notice.tsx';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { applyServerErrors, submitWith } from '../lib/forms.ts';
+import { useSingleFieldForm } from '../features/settings/useSingleFieldForm.ts';
+import { RevokeTokensCheckbox, SubmitButton } from '../features/settings/ProfileTab.tsx';
 
 /**
  * `/password/reset`: asks for the e-mail address and sends the reset link
@@ -21,11 +25,11 @@ export function ForgotPasswordPage() {
   useDocumentTitle('Reset your password');
   const formId = useId();
   const form = useSingleFieldForm({
-    formId,
     field: 'email',
+    schema: PasswordEmailBody.shape.email,
     emptyMessage: 'Enter your e-mail address.',
     action: async (email) => {
-      const answer = await api<{ message: string }>('POST', '/password/email', { email });
+      const answer = await call('POST /password/email', { body: { email } });
       return answer.message;
     },
   });
@@ -40,17 +44,15 @@ export function ForgotPasswordPage() {
           Enter the e-mail address of your account. We will send you a link to choose a new
           password; it works for one hour.
         </p>
-        <form id={formId} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
+        <form id={formId} className="stack" noValidate onSubmit={form.submit}>
           {form.message && <Notice tone={form.message.tone}>{form.message.text}</Notice>}
-          <TextField
+          <FormTextField
+            control={form.form.control}
+            field={form.field}
             id={`${formId}-email`}
             label="E-mail address"
-            name="email"
             type="email"
             autoComplete="email"
-            value={form.value}
-            errors={form.errors}
-            onChange={form.setValue}
           />
           <SubmitButton
             pending={form.pending}
@@ -67,8 +69,26 @@ export function ForgotPasswordPage() {
   );
 }
 
-type Field = 'email' | 'password' | 'password_confirmation';
-const FIELDS: readonly Field[] = ['email', 'password', 'password_confirmation'];
+const RESET_FIELDS = ['email', 'password', 'password_confirmation'] as const;
+const server = passwordResetBody().shape;
+
+/**
+ * The reset form's rules: the route's (without the token, which comes from the link, and the
+ * server's common-password list), and the confirmation matching the password.
+ */
+const ResetSchema = z
+  .object({
+    email: server.email,
+    password: server.password,
+    password_confirmation: z.string(),
+    revoke_tokens: z.boolean(),
+  })
+  .refine((values) => values.password_confirmation === values.password, {
+    path: ['password_confirmation'],
+    message: REGISTRATION_MESSAGES.confirmation,
+    when: () => true,
+  });
+type ResetValues = z.input<typeof ResetSchema>;
 
 /**
  * `/password/reset/{token}?email=…`, the link of the reset e-mail: a new password twice
@@ -82,41 +102,28 @@ export function ResetPasswordPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const formId = useId();
-  const [values, setValues] = useState({
-    email: search.get('email') ?? '',
-    password: '',
-    password_confirmation: '',
+  const form = useForm<ResetValues, unknown, z.output<typeof ResetSchema>>({
+    resolver: zodResolver(ResetSchema),
+    defaultValues: {
+      email: search.get('email') ?? '',
+      password: '',
+      password_confirmation: '',
+      revoke_tokens: false,
+    },
   });
-  const [revokeTokens, setRevokeTokens] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { control, setError, setValue, formState } = form;
+  const revokeTokens = useWatch({ control, name: 'revoke_tokens' });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setErrors({});
-    setMessage(null);
-    if (values.password.length < 8) {
-      setErrors({ password: ['The password must be at least 8 characters.'] });
-      focusFirstInvalid(formId);
-      return;
-    }
-    setPending(true);
+  const submit = submitWith(form, async (values) => {
     try {
-      await api('POST', '/password/reset', { token, ...values, revoke_tokens: revokeTokens });
+      await call('POST /password/reset', { body: { token, ...values } });
       navigate('/login', { state: { passwordReset: true } });
     } catch (error) {
-      const failure = formFailure(error, FIELDS);
-      setErrors(failure.fields);
-      setMessage(failure.message);
-      focusFirstInvalid(formId);
-    } finally {
-      setPending(false);
+      applyServerErrors(setError, error, RESET_FIELDS);
     }
-  }
+  });
 
-  const expired = errors.email?.some((m) => /invalid or has expired/.test(m)) ?? false;
+  const expired = /invalid or has expired/.test(formState.errors.email?.message ?? '');
 
   return (
     <div className="container container--narrow">
@@ -124,50 +131,45 @@ export function ResetPasswordPage() {
         <h1 id={`${formId}-title`} className="page-title">
           Choose a new password
         </h1>
-        <form id={formId} className="stack" noValidate onSubmit={(e) => void submit(e)}>
-          {message && <Notice tone="error">{message}</Notice>}
-          <TextField
+        <form id={formId} className="stack" noValidate onSubmit={submit}>
+          <FormMessage control={control} />
+          <FormTextField
+            control={control}
+            field="email"
             id={`${formId}-email`}
             label="E-mail address"
-            name="email"
             type="email"
             autoComplete="username"
-            value={values.email}
-            errors={errors.email}
-            onChange={(email) => setValues((v) => ({ ...v, email }))}
           />
           {expired && (
             <p>
               <Link to="/password/reset">Ask for a new reset link</Link>
             </p>
           )}
-          <TextField
+          <FormTextField
+            control={control}
+            field="password"
             id={`${formId}-password`}
             label="New password"
-            name="password"
             type="password"
             autoComplete="new-password"
             hint="At least 8 characters."
-            value={values.password}
-            errors={errors.password}
-            onChange={(password) => setValues((v) => ({ ...v, password }))}
           />
-          <TextField
+          <FormTextField
+            control={control}
+            field="password_confirmation"
             id={`${formId}-password_confirmation`}
             label="Confirm new password"
-            name="password_confirmation"
             type="password"
             autoComplete="new-password"
-            value={values.password_confirmation}
-            errors={errors.password_confirmation}
-            onChange={(password_confirmation) =>
-              setValues((v) => ({ ...v, password_confirmation }))
-            }
           />
           <p className="muted">Saving signs you out everywhere.</p>
-          <RevokeTokensCheckbox checked={revokeTokens} onChange={setRevokeTokens} />
+          <RevokeTokensCheckbox
+            checked={revokeTokens}
+            onChange={(checked) => setValue('revoke_tokens', checked)}
+          />
           <SubmitButton
-            pending={pending}
+            pending={formState.isSubmitting}
             label="Save the new password"
             busyLabel="Saving…"
             className="button button--block"

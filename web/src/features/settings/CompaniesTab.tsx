@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
+import { CreateTeamBody } from '#shared/contract/teams.ts';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { isApiError } from '../../api/client.ts';
 import {
@@ -261,8 +262,8 @@ export function CompaniesTab() {
 function CreateTeamForm({ onCreated }: { onCreated: (name: string) => Promise<void> }) {
   const base = useId();
   const form = useSingleFieldForm({
-    formId: base,
     field: 'name',
+    schema: CreateTeamBody.shape.name,
     emptyMessage: 'Enter a name for the company.',
     resetOnSuccess: true,
     action: async (name) => {

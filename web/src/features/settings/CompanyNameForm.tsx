@@ -1,13 +1,12 @@
+import { FormTextField } from '../../components/FormFields.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { TextField } from '../../components/TextField.tsx';
 import { SubmitButton } from './ProfileTab.tsx';
-import type { useSingleFieldForm } from './useSingleFieldForm.ts';
+import type { SingleFieldForm } from './useSingleFieldForm.ts';
 
 /**
  * The company-name form of the settings (create a company, rename one): a section titled
- * `title` with the form's notice, the "Company name" field (`team_name`, spec 001 §5 rules
- * checked by the server) and the submit button. `formId` is the id `useSingleFieldForm` was
- * given, so its errors take focus.
+ * `title` with the form's notice, the "Company name" field (`team_name`, checked with the
+ * route's rule, spec 001 §5) and the submit button.
  */
 export function CompanyNameForm({
   formId,
@@ -18,7 +17,7 @@ export function CompanyNameForm({
 }: {
   formId: string;
   title: string;
-  form: ReturnType<typeof useSingleFieldForm>;
+  form: SingleFieldForm;
   submitLabel: string;
   busyLabel: string;
 }) {
@@ -27,17 +26,16 @@ export function CompanyNameForm({
       <h2 id={`${formId}-title`} className="card__title">
         {title}
       </h2>
-      <form id={formId} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
+      <form id={formId} className="stack" noValidate onSubmit={form.submit}>
         {form.message && <Notice tone={form.message.tone}>{form.message.text}</Notice>}
-        <TextField
+        <FormTextField
+          control={form.form.control}
+          field={form.field}
           id={`${formId}-name`}
           label="Company name"
           name="team_name"
           autoComplete="organization"
           autoCapitalize="words"
-          value={form.value}
-          errors={form.errors}
-          onChange={form.setValue}
         />
         <SubmitButton pending={form.pending} label={submitLabel} busyLabel={busyLabel} />
       </form>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
+import { InviteBody } from '#shared/contract/teams.ts';
 import { useNavigate } from 'react-router-dom';
 import {
   cancelInvitation,
@@ -15,7 +16,7 @@ import {
 } from '../../api/settings.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { TextField } from '../../components/TextField.tsx';
+import { FormTextField } from '../../components/FormFields.tsx';
 import { STALE_TIME } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
@@ -213,8 +214,8 @@ function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option
     picked ?? roles.find((r) => r.value === DEFAULT_ROLE)?.value ?? roles[0]?.value ?? DEFAULT_ROLE;
   const [cancelled, setCancelled] = useState<ActionMessage>();
   const form = useSingleFieldForm({
-    formId: base,
     field: 'email',
+    schema: InviteBody.shape.email,
     emptyMessage: 'Enter the e-mail address to invite.',
     resetOnSuccess: true,
     action: async (email) => {
@@ -248,18 +249,16 @@ function Invitations({ teamId, roles }: { teamId: string; roles: readonly Option
         Invitations
       </h2>
       <div className="stack">
-        <form id={base} className="stack" noValidate onSubmit={(e) => void form.submit(e)}>
+        <form id={base} className="stack" noValidate onSubmit={form.submit}>
           {form.message && <Notice tone={form.message.tone}>{form.message.text}</Notice>}
-          <TextField
+          <FormTextField
+            control={form.form.control}
+            field={form.field}
             id={`${base}-email`}
             label="Invite by e-mail"
-            name="email"
             type="email"
             autoComplete="off"
             hint={`They join with the role ${roleLabel(role)} once they accept.`}
-            value={form.value}
-            errors={form.errors}
-            onChange={form.setValue}
           />
           {roles.length > 1 && (
             <div className="field">

@@ -1,4 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { ContactBody, passwordChangeBody } from '#shared/contract/auth.ts';
 import {
   resendVerification,
   updateContact,
@@ -8,10 +12,10 @@ import {
 import { PhotoUpload } from '../../components/PhotoUpload.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { TextField } from '../../components/TextField.tsx';
+import { FormMessage, FormTextField } from '../../components/FormFields.tsx';
 import { useUnsavedChangesGuard } from '../../hooks/useUnsavedChangesGuard.ts';
+import { applyServerErrors, placeErrors, submitWith } from '../../lib/forms.ts';
 import { useAppStore } from '../../state/store.ts';
-import { formFailure } from './formFailure.ts';
 
 /**
  * Profile tab: the photo, contact details and the password (spec 001 §7 `POST /settings/photo`,
@@ -39,50 +43,44 @@ export function ProfileTab() {
 
 type Status = { tone: 'success' | 'error'; text: string } | null;
 
-type ContactField = 'name' | 'email' | 'current_password';
+const CONTACT_FIELDS = ['name', 'email', 'current_password'] as const;
+type ContactValues = z.input<typeof ContactBody>;
 
 /**
- * Name and e-mail (`PUT /settings/contact`). A new address needs the current password and
- * changes only when the link e-mailed to it is opened (docs/security.md "Invitations and e-mail
- * ownership"); an unconfirmed address can ask for a new confirmation link.
+ * Name and e-mail (`PUT /settings/contact`, checked with the route's `ContactBody`). A new
+ * address needs the current password and changes only when the link e-mailed to it is opened
+ * (docs/security.md "Invitations and e-mail ownership"); an unconfirmed address can ask for a
+ * new confirmation link.
  */
 function ContactForm() {
   const user = useAppStore((s) => s.user);
   const refreshSession = useAppStore((s) => s.refreshSession);
   const base = useId();
-  const [values, setValues] = useState({
-    name: user?.name ?? '',
-    email: user?.email ?? '',
-    current_password: '',
+  const form = useForm<ContactValues, unknown, z.output<typeof ContactBody>>({
+    resolver: zodResolver(ContactBody),
+    defaultValues: { name: user?.name ?? '', email: user?.email ?? '', current_password: '' },
   });
-  const [errors, setErrors] = useState<Partial<Record<ContactField, string[]>>>({});
+  const { control, setError, setValue } = form;
+  const values = useWatch({ control });
+  const name = (values.name ?? '').trim();
+  const email = (values.email ?? '').trim();
   const [status, setStatus] = useState<Status>(null);
-  const [pending, setPending] = useState(false);
-  const emailChanged =
-    values.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase() &&
-    values.email.trim() !== '';
+  const emailChanged = email.toLowerCase() !== (user?.email ?? '').toLowerCase() && email !== '';
   // What was loaded or last saved (a new address waits for its link, so not the session's).
-  const [saved, setSaved] = useState({ name: values.name.trim(), email: values.email.trim() });
+  const [saved, setSaved] = useState({ name, email });
   useUnsavedChangesGuard(
-    values.name.trim() !== saved.name ||
-      values.email.trim() !== saved.email ||
-      values.current_password !== '',
+    name !== saved.name || email !== saved.email || (values.current_password ?? '') !== '',
   );
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setStatus(null);
-    setErrors({});
-    setPending(true);
+  const submit = submitWith(form, async (checked) => {
     try {
       const answer = await updateContact({
-        name: values.name.trim(),
-        email: values.email.trim(),
-        ...(emailChanged ? { current_password: values.current_password } : {}),
+        name: checked.name,
+        email: checked.email,
+        ...(emailChanged ? { current_password: checked.current_password } : {}),
       });
-      setSaved({ name: values.name.trim(), email: values.email.trim() });
-      setValues((v) => ({ ...v, current_password: '' }));
+      setSaved({ name, email });
+      setValue('current_password', '');
       await refreshSession();
       setStatus({
         tone: 'success',
@@ -91,56 +89,58 @@ function ContactForm() {
           : 'Your contact details were saved.',
       });
     } catch (error) {
-      const failure = formFailure(error, ['name', 'email', 'current_password'] as const);
-      setErrors(failure.fields);
-      if (failure.message) setStatus({ tone: 'error', text: failure.message });
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
+      applyServerErrors(setError, error, CONTACT_FIELDS);
     }
-  }
+  });
 
   return (
     <section className="settings-section" aria-labelledby={`${base}-title`}>
       <h2 id={`${base}-title`} className="card__title">
         Contact information
       </h2>
-      <form id={base} className="stack" noValidate onSubmit={(e) => void submit(e)}>
+      <form
+        id={base}
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          setStatus(null);
+          submit(event);
+        }}
+      >
         {status && <Notice tone={status.tone}>{status.text}</Notice>}
-        <TextField
+        <FormMessage control={control} />
+        <FormTextField
+          control={control}
+          field="name"
           id={`${base}-name`}
           label="Name"
-          name="name"
           autoComplete="name"
           autoCapitalize="words"
-          value={values.name}
-          errors={errors.name}
-          onChange={(name) => setValues((v) => ({ ...v, name }))}
         />
-        <TextField
+        <FormTextField
+          control={control}
+          field="email"
           id={`${base}-email`}
           label="E-mail address"
-          name="email"
           type="email"
           autoComplete="email"
-          value={values.email}
-          errors={errors.email}
-          onChange={(email) => setValues((v) => ({ ...v, email }))}
         />
         {emailChanged && (
-          <TextField
+          <FormTextField
+            control={control}
+            field="current_password"
             id={`${base}-current-password`}
             label="Current password"
-            name="current_password"
             type="password"
             autoComplete="current-password"
             hint="Needed to change your e-mail address. We then e-mail a link to the new address."
-            value={values.current_password}
-            errors={errors.current_password}
-            onChange={(current_password) => setValues((v) => ({ ...v, current_password }))}
           />
         )}
-        <SubmitButton pending={pending} label="Save contact details" busyLabel="Saving…" />
+        <SubmitButton
+          pending={form.formState.isSubmitting}
+          label="Save contact details"
+          busyLabel="Saving…"
+        />
         {user && user.email_verified === false && <VerifyEmailNote email={user.email} />}
       </form>
     </section>
@@ -158,7 +158,7 @@ function VerifyEmailNote({ email }: { email: string }) {
     try {
       setStatus({ tone: 'success', text: (await resendVerification()).message });
     } catch (error) {
-      setStatus({ tone: 'error', text: formFailure(error, [] as const).message ?? '' });
+      setStatus({ tone: 'error', text: placeErrors(error, []).message ?? '' });
     } finally {
       setPending(false);
     }
@@ -183,68 +183,62 @@ function VerifyEmailNote({ email }: { email: string }) {
   );
 }
 
-type PasswordField = 'current_password' | 'password' | 'password_confirmation';
-const PASSWORD_FIELDS: readonly PasswordField[] = [
-  'current_password',
-  'password',
-  'password_confirmation',
-];
-const EMPTY_PASSWORDS: Record<PasswordField, string> = {
+const PASSWORD_FIELDS = ['current_password', 'password', 'password_confirmation'] as const;
+/** The route's rules (the server adds its common-password list). */
+const PasswordChangeSchema = passwordChangeBody();
+type PasswordValues = z.input<typeof PasswordChangeSchema>;
+const EMPTY_PASSWORDS: PasswordValues = {
   current_password: '',
   password: '',
   password_confirmation: '',
+  revoke_tokens: false,
 };
 
 /**
- * The password (`PUT /settings/password`): a change signs out every other session, and can
- * revoke the API tokens too (docs/security.md "Sessions and tokens").
+ * The password (`PUT /settings/password`, checked with the route's rules): a change signs out
+ * every other session, and can revoke the API tokens too (docs/security.md "Sessions and
+ * tokens").
  */
 function PasswordForm() {
   const base = useId();
-  const [values, setValues] = useState(EMPTY_PASSWORDS);
-  const [revokeTokens, setRevokeTokens] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<PasswordField, string[]>>>({});
+  const form = useForm<PasswordValues, unknown, z.output<typeof PasswordChangeSchema>>({
+    resolver: zodResolver(PasswordChangeSchema),
+    defaultValues: EMPTY_PASSWORDS,
+  });
+  const { control, setError, setValue, reset } = form;
+  const values = useWatch({ control });
   const [status, setStatus] = useState<Status>(null);
-  const [pending, setPending] = useState(false);
-  useUnsavedChangesGuard(PASSWORD_FIELDS.some((name) => values[name] !== ''));
+  useUnsavedChangesGuard(PASSWORD_FIELDS.some((name) => (values[name] ?? '') !== ''));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setStatus(null);
-    setErrors({});
-    setPending(true);
+  const submit = submitWith(form, async (checked) => {
     try {
-      await updatePassword({ ...values, revoke_tokens: revokeTokens });
-      setValues(EMPTY_PASSWORDS);
+      await updatePassword(checked);
+      reset(EMPTY_PASSWORDS);
       setStatus({
         tone: 'success',
-        text: revokeTokens
+        text: checked.revoke_tokens
           ? 'Your password was changed. Your other sessions were signed out and your API tokens revoked.'
           : 'Your password was changed. Your other sessions were signed out.',
       });
-      setRevokeTokens(false);
     } catch (error) {
-      const failure = formFailure(error, PASSWORD_FIELDS);
-      setErrors(failure.fields);
-      if (failure.message) setStatus({ tone: 'error', text: failure.message });
-      focusFirstInvalid(base);
-    } finally {
-      setPending(false);
+      applyServerErrors(setError, error, PASSWORD_FIELDS);
     }
-  }
+  });
 
-  const field = (name: PasswordField, label: string, autoComplete: string, hint?: string) => (
-    <TextField
+  const field = (
+    name: (typeof PASSWORD_FIELDS)[number],
+    label: string,
+    autoComplete: string,
+    hint?: string,
+  ) => (
+    <FormTextField
+      control={control}
+      field={name}
       id={`${base}-${name}`}
       label={label}
-      name={name}
       type="password"
       autoComplete={autoComplete}
       hint={hint}
-      value={values[name]}
-      errors={errors[name]}
-      onChange={(value) => setValues((v) => ({ ...v, [name]: value }))}
     />
   );
 
@@ -253,13 +247,29 @@ function PasswordForm() {
       <h2 id={`${base}-title`} className="card__title">
         Change password
       </h2>
-      <form id={base} className="stack" noValidate onSubmit={(e) => void submit(e)}>
+      <form
+        id={base}
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          setStatus(null);
+          submit(event);
+        }}
+      >
         {status && <Notice tone={status.tone}>{status.text}</Notice>}
+        <FormMessage control={control} />
         {field('current_password', 'Current password', 'current-password')}
         {field('password', 'New password', 'new-password', 'At least 8 characters.')}
         {field('password_confirmation', 'Confirm new password', 'new-password')}
-        <RevokeTokensCheckbox checked={revokeTokens} onChange={setRevokeTokens} />
-        <SubmitButton pending={pending} label="Change password" busyLabel="Changing…" />
+        <RevokeTokensCheckbox
+          checked={values.revoke_tokens === true}
+          onChange={(checked) => setValue('revoke_tokens', checked)}
+        />
+        <SubmitButton
+          pending={form.formState.isSubmitting}
+          label="Change password"
+          busyLabel="Changing…"
+        />
       </form>
     </section>
   );
@@ -314,19 +324,4 @@ export function SubmitButton({
       </button>
     </div>
   );
-}
-
-/**
- * After a failed submit, moves focus to the form's first invalid field once React has marked it
- * `aria-invalid` (checked on the next few tasks, up to ~100 ms). Timers rather than animation
- * frames: a tab in the background gets no frames, and the errors must still take focus.
- */
-export function focusFirstInvalid(formId: string, attempts = 10) {
-  window.setTimeout(() => {
-    const field = document
-      .getElementById(formId)
-      ?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    if (field) field.focus();
-    else if (attempts > 1) focusFirstInvalid(formId, attempts - 1);
-  }, 10);
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useSingleFieldForm } from './useSingleFieldForm.ts';
+import { RenameTeamBody } from '#shared/contract/teams.ts';
 import { useNavigate } from 'react-router-dom';
 import { deleteTeam, renameTeam, uploadPhoto, type TeamDetails } from '../../api/settings.ts';
 import { PhotoUpload } from '../../components/PhotoUpload.tsx';
@@ -26,8 +27,8 @@ export function TeamGeneralTab({
   const navigate = useNavigate();
   const refreshSession = useAppStore((s) => s.refreshSession);
   const form = useSingleFieldForm({
-    formId: base,
     field: 'name',
+    schema: RenameTeamBody.shape.name,
     initial: team.name,
     action: async (name) => {
       await renameTeam(team.id, name);

@@ -1,4 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { TwoFactorOffBody } from '#shared/contract/auth.ts';
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -6,15 +10,20 @@ import {
   type TwoFactorSetup,
 } from '../../api/settings.ts';
 import { Notice } from '../../components/Notice.tsx';
-import { TextField } from '../../components/TextField.tsx';
+import { FormTextField } from '../../components/FormFields.tsx';
+import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 import { useAppStore } from '../../state/store.ts';
 import { CopyField } from '../playground/CopyField.tsx';
-import { formFailure } from './formFailure.ts';
-import { SubmitButton, focusFirstInvalid } from './ProfileTab.tsx';
+import { SubmitButton } from './ProfileTab.tsx';
+
+/** The code form's rule: the route's for turning it off (a code, or the reset code). */
+const CodeSchema = z.object({ code: TwoFactorOffBody.shape.code });
+type CodeValues = z.input<typeof CodeSchema>;
 
 /**
  * Two-factor authentication: start (QR code and secret), confirm with a code (then the reset
- * code is shown once), or turn off with a code or the reset code.
+ * code is shown once), or turn off with a code or the reset code. The code form is checked with
+ * the route's rule and a refused code goes on the field.
  */
 export function TwoFactorSection() {
   const enabled = useAppStore((s) => s.user?.two_factor_enabled ?? false);
@@ -22,66 +31,73 @@ export function TwoFactorSection() {
   const base = useId();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [resetCode, setResetCode] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [codeErrors, setCodeErrors] = useState<string[] | undefined>();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const [pending, setPending] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const form = useForm<CodeValues, unknown, z.output<typeof CodeSchema>>({
+    resolver: zodResolver(CodeSchema),
+    defaultValues: { code: '' },
+  });
+  const { control, setError, reset } = form;
+  const pending = form.formState.isSubmitting;
 
-  async function run(action: () => Promise<void>) {
-    if (pending) return;
+  /** Shows a refusal: a 422 on the code field, anything else above the form. */
+  function refused(error: unknown) {
+    const { message: text } = applyServerErrors(setError, error, ['code'], { formLevel: false });
+    if (text) setMessage({ tone: 'error', text });
+  }
+
+  async function start() {
+    if (starting) return;
     setMessage(null);
-    setCodeErrors(undefined);
-    setPending(true);
+    setStarting(true);
     try {
-      await action();
+      setSetup(await startTwoFactor());
+      reset();
     } catch (error) {
-      const failure = formFailure(error, ['code'] as const);
-      setCodeErrors(failure.fields.code);
-      if (failure.message) setMessage({ tone: 'error', text: failure.message });
-      focusFirstInvalid(base);
+      refused(error);
     } finally {
-      setPending(false);
+      setStarting(false);
     }
   }
 
-  const start = () =>
-    run(async () => {
-      setSetup(await startTwoFactor());
-      setCode('');
-    });
-
-  const confirm = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      const answer = await confirmTwoFactor(code.trim());
+  const confirm = submitWith(form, async ({ code }) => {
+    try {
+      const answer = await confirmTwoFactor(code);
       setResetCode(answer.reset_code);
       setSetup(null);
-      setCode('');
+      reset();
       await refreshSession();
-    });
-  };
+    } catch (error) {
+      refused(error);
+    }
+  });
 
-  const disable = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      await disableTwoFactor(code.trim());
-      setCode('');
+  const disable = submitWith(form, async ({ code }) => {
+    try {
+      await disableTwoFactor(code);
+      reset();
       setResetCode(null);
       await refreshSession();
       setMessage({ tone: 'success', text: 'Two-factor authentication is off.' });
-    });
+    } catch (error) {
+      refused(error);
+    }
+  });
+
+  /** Clears the notice, then submits with `handler`. */
+  const submitting = (handler: typeof confirm) => (event: FormEvent) => {
+    setMessage(null);
+    handler(event);
   };
 
   const codeField = (label: string, hint: string) => (
-    <TextField
+    <FormTextField
+      control={control}
+      field="code"
       id={`${base}-code`}
       label={label}
-      name="code"
       autoComplete="one-time-code"
       hint={hint}
-      value={code}
-      errors={codeErrors}
-      onChange={setCode}
     />
   );
 
@@ -105,7 +121,7 @@ export function TwoFactorSection() {
           </Notice>
         )}
         {enabled ? (
-          <form id={base} className="stack" noValidate onSubmit={disable}>
+          <form id={base} className="stack" noValidate onSubmit={submitting(disable)}>
             <p className="muted">
               Two-factor authentication is on. To turn it off, enter a code from your authenticator
               app or your reset code.
@@ -119,7 +135,7 @@ export function TwoFactorSection() {
             />
           </form>
         ) : setup ? (
-          <form id={base} className="stack" noValidate onSubmit={confirm}>
+          <form id={base} className="stack" noValidate onSubmit={submitting(confirm)}>
             <p>
               Scan this QR code with an authenticator app (such as Google Authenticator or
               1Password), then enter the six-digit code it shows.
@@ -139,8 +155,7 @@ export function TwoFactorSection() {
                 className="button button--secondary"
                 onClick={() => {
                   setSetup(null);
-                  setCode('');
-                  setCodeErrors(undefined);
+                  reset();
                 }}
               >
                 Cancel
@@ -157,7 +172,7 @@ export function TwoFactorSection() {
               <button
                 type="button"
                 className="button"
-                aria-disabled={pending}
+                aria-disabled={starting}
                 onClick={() => void start()}
               >
                 Set up two-factor authentication

@@ -1,5 +1,8 @@
-import { useLayoutEffect, useState, type FormEvent } from 'react';
-import { formFailure } from './formFailure.ts';
+import { useState, type FormEvent } from 'react';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 
 /** A notice above a settings form. */
 export interface FormMessage {
@@ -7,69 +10,81 @@ export interface FormMessage {
   text: string;
 }
 
+/** A one-field form's values: the field's name → its text. */
+type Values = Record<string, string>;
+
 /**
- * State and submit of a one-field settings form (create a team, invite, rename): the field's
- * value and errors, the notice above the form, the pending flag, and a submit that checks the
- * field is filled, runs the call, puts a 422 on the field (spec 001 §8, via `formFailure`) and
- * moves focus to the first invalid field of the form `formId`. `dirty` tells whether the field
- * differs from what was loaded or last saved.
- * @param action the call; may return a success message to show.
+ * A one-field settings form (create a team, invite, rename), from {@link useSingleFieldForm}.
+ */
+export interface SingleFieldForm {
+  form: UseFormReturn<Values>;
+  /** The field's name (the server's, so its 422 lands on it). */
+  field: string;
+  message: FormMessage | null;
+  setMessage: (message: FormMessage | null) => void;
+  pending: boolean;
+  submit: (event: FormEvent) => void;
+  /** The field differs from what was loaded or last saved (for `useUnsavedChangesGuard`). */
+  dirty: boolean;
+}
+
+/**
+ * State and submit of a one-field settings form (react-hook-form): the value is checked with
+ * the route's rule for it (`schema`, from shared/contract), the call runs, a 422 goes on the
+ * field (`applyServerErrors`; other messages in the notice above the form) and focus moves to
+ * the field when it is refused.
+ * @param options.field the field's name in the route's body.
+ * @param options.schema the route's rule for the value (e.g. `RenameTeamBody.shape.name`).
+ * @param options.emptyMessage said when the field is empty, before the route's rule (omit to let
+ *   the rule speak).
+ * @param options.resetOnSuccess clear the field after success.
+ * @param options.action the call with the checked value; may return a success message.
  */
 export function useSingleFieldForm(options: {
-  formId: string;
   field: string;
+  schema: z.ZodType<string, string>;
   initial?: string;
-  /** Shown on the field when it is empty; omit to allow an empty value. */
   emptyMessage?: string;
-  /** Clear the field after success. */
   resetOnSuccess?: boolean;
   action: (value: string) => Promise<string | void>;
-}) {
-  const [value, setValue] = useState(options.initial ?? '');
+}): SingleFieldForm {
+  const { field, emptyMessage } = options;
+  const [resolver] = useState(() => {
+    const rule = emptyMessage
+      ? z.string().trim().min(1, emptyMessage).pipe(options.schema)
+      : options.schema;
+    return zodResolver(z.object({ [field]: rule }));
+  });
+  const form = useForm<Values>({ resolver, defaultValues: { [field]: options.initial ?? '' } });
+  const { control, reset, setError } = form;
+  const value = useWatch({ control, name: field }) ?? '';
   /** The value loaded or last saved (empty after a save that clears the field). */
   const [saved, setSaved] = useState((options.initial ?? '').trim());
-  const [errors, setErrors] = useState<string[] | undefined>();
   const [message, setMessage] = useState<FormMessage | null>(null);
-  const [pending, setPending] = useState(false);
-  // Bumped when a submit fails: focus moves once React has committed `aria-invalid`, which a
-  // requestAnimationFrame callback could run before (or, in a background tab, much later).
-  const [invalidAt, setInvalidAt] = useState(0);
-  useLayoutEffect(() => {
-    if (invalidAt === 0) return;
-    document
-      .getElementById(options.formId)
-      ?.querySelector<HTMLElement>('[aria-invalid="true"]')
-      ?.focus();
-  }, [invalidAt, options.formId]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (pending) return;
-    setMessage(null);
-    const trimmed = value.trim();
-    if (options.emptyMessage && trimmed === '') {
-      setErrors([options.emptyMessage]);
-      setInvalidAt((n) => n + 1);
-      return;
-    }
-    setErrors(undefined);
-    setPending(true);
+  const submit = submitWith(form, async (checked) => {
+    const next = checked[field] ?? '';
     try {
-      const success = await options.action(trimmed);
-      setSaved(options.resetOnSuccess ? '' : trimmed);
-      if (options.resetOnSuccess) setValue('');
+      const success = await options.action(next);
+      setSaved(options.resetOnSuccess ? '' : next.trim());
+      if (options.resetOnSuccess) reset({ [field]: '' });
       if (success) setMessage({ tone: 'success', text: success });
     } catch (error) {
-      const failure = formFailure(error, [options.field]);
-      setErrors(failure.fields[options.field]);
-      if (failure.message) setMessage({ tone: 'error', text: failure.message });
-      setInvalidAt((n) => n + 1);
-    } finally {
-      setPending(false);
+      const { message: text } = applyServerErrors(setError, error, [field], { formLevel: false });
+      if (text) setMessage({ tone: 'error', text });
     }
-  }
+  });
 
-  /** The field differs from what was loaded or last saved (for `useUnsavedChangesGuard`). */
-  const dirty = value.trim() !== saved;
-  return { value, setValue, errors, message, setMessage, pending, submit, dirty };
+  return {
+    form,
+    field,
+    message,
+    setMessage,
+    pending: form.formState.isSubmitting,
+    submit: (event) => {
+      setMessage(null);
+      submit(event);
+    },
+    dirty: value.trim() !== saved,
+  };
 }
