@@ -1,5 +1,5 @@
 /**
- * Billing constants and paths (issue #8): the plan ids, the VAT countries, the cancel reasons'
+ * Billing constants and paths (docs/billing.md): the plan ids, the VAT countries, the cancel reasons'
  * labels, the partner campaign, and the SPA's billing paths. The billing routes' request and
  * answer schemas are their contract, shared/contract/billing.ts, re-exported here so billing
  * code reads one module.

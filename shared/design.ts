@@ -120,7 +120,7 @@ export const ParameterFieldsSchema = z.object({
     formatOptionKey: null,
     formatOptionName: null,
   }),
-  /** The export platform's merge tag for this parameter (issue #9), if chosen. */
+  /** The export platform's merge tag for this parameter (docs/export.md), if chosen. */
   merge_tag_value: z.string().nullable().default(null),
   /** The text snippet holding the parameter; filled from the owning snippet. */
   text_snippet_id: z.string().min(1).nullable().default(null),
@@ -318,7 +318,7 @@ export type Sticker = z.output<typeof StickerSchema>;
 const dynamicStickerCount = (stickers: Array<{ stickerType: string }>): number =>
   stickers.filter((s) => s.stickerType === 'dynamicSticker').length;
 
-/** A merge tag the user picked on the export screen (spec 001 §3 "merge tag choice", issue #9). */
+/** A merge tag the user picked on the export screen (spec 001 §3 "merge tag choice", docs/export.md). */
 export const MergeTagChoiceSchema = z.looseObject({
   merge_tag_name: z.string(),
   merge_tag_value: z.string(),
@@ -384,7 +384,7 @@ export const DesignDocumentFieldsSchema = z.object({
       message: `The stickers may not have more than ${DESIGN_BOUNDS.dynamicStickers} dynamic stickers.`,
     })
     .default([]),
-  /** Export settings (issue #9, spec 001 §7 "Export and merge tags"). */
+  /** Export settings (docs/export.md, spec 001 §7 "Export and merge tags"). */
   merge_tag_provider: z.string().nullable().default(null),
   merge_tag_storefront: z.string().nullable().default(null),
   merge_tag_choices: z.array(MergeTagChoiceSchema).default([]),
@@ -521,7 +521,7 @@ export function canvasForPhoto(
 }
 
 /**
- * A new design's document (issue #5 "Creating a design"): the base photo, the canvas sized from
+ * A new design's document (docs/decisions.md "Design API shapes" "Creating a design"): the base photo, the canvas sized from
  * it (its width capped at 1056 px, the height keeping the aspect ratio; 900x600 when the
  * photo's size is unknown, spec 000 §9), and every other field at its default.
  * @param init the photo's image id, assets-bucket key and size in px (0 when unknown).

@@ -1,5 +1,5 @@
 /**
- * The export outputs (spec 001 §7 "Export and merge tags"; issue #9 item 4): the rendered image
+ * The export outputs (spec 001 §7 "Export and merge tags"; docs/export.md): the rendered image
  * URL, the HTML snippet, the web-tracking snippet and the Wistia script. One builder, used by
  * the export screen and by the tests, so what the tests prove is what users paste.
  *

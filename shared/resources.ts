@@ -33,7 +33,7 @@ export const TABLE: TableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-    // Dashboard lists by name and by views (issue 5: one query per page for every sort).
+    // Dashboard lists by name and by views (docs/decisions.md "Design API shapes": one query per page for every sort).
     { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
     { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   ],

@@ -110,7 +110,13 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/getTemplates', 'templates', 'user', `${S0} Dashboard lists`),
 
   // spec 000 §7 Design actions
-  r('POST', '/api/pic-snippet', 'designs', 'user', `${S0} Design actions (create, issue 5)`),
+  r(
+    'POST',
+    '/api/pic-snippet',
+    'designs',
+    'user',
+    `${S0} Design actions (create, docs/decisions.md "Design API shapes")`,
+  ),
   r('GET', '/api/pic-snippet/{id}', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}/archive', 'designs', 'user', `${S0} Design actions`),
@@ -219,7 +225,7 @@ export const ROUTES: readonly Route[] = [
     '/api/search-images/import',
     'images',
     'user',
-    `${S0} Images (a chosen stock photo copied into the team's uploads; issue 7)`,
+    `${S0} Images (a chosen stock photo copied into the team's uploads; docs/decisions.md)`,
   ),
   r('DELETE', '/deleteImage', 'images', 'user', `${S0} Images`),
   r('GET', '/image/{id}', 'images', 'user', `${S0} Images`),
@@ -239,7 +245,13 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/deleteUploadSticker', 'stickers', 'user', `${S0} Stickers`),
   r('GET', '/getCustomFonts', 'fonts', 'user', `${S0} Fonts`),
   r('POST', '/storeFont', 'fonts', 'user', `${S0} Fonts`),
-  r('GET', '/api/fonts', 'fonts', 'user', `${S0} Fonts (the picker's server groups, issue 7)`),
+  r(
+    'GET',
+    '/api/fonts',
+    'fonts',
+    'user',
+    `${S0} Fonts (the picker's server groups, docs/decisions.md)`,
+  ),
 
   // spec 001 §7 Registration and lookups
   r('GET', '/geocode/country', 'auth', 'public', `${S1} Registration and lookups`),

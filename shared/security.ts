@@ -11,7 +11,7 @@
  * the server hands out a publishable key, so an offline server never contacts Stripe.
  *
  * Fonts: the product's own origin and `data:`, plus the fontsource CDN's path when
- * `FONT_CDN_URL` is configured (issue 7 §3; the editor registers CDN families as FontFace
+ * `FONT_CDN_URL` is configured (docs/fonts.md; the editor registers CDN families as FontFace
  * objects, fetched under `font-src`). The render page never fetches the CDN itself: its font
  * URLs are paths on its own origin that the render function answers (functions/render/fonts.ts).
  */
@@ -24,7 +24,7 @@ export const STRIPE_CSP = {
 } as const;
 
 /**
- * The public fontsource CDN's font files base (issue 7 §3 "otherwise from the fontsource CDN in
+ * The public fontsource CDN's font files base (docs/fonts.md"otherwise from the fontsource CDN in
  * production"): `{base}/{id}@latest/{subset}-{weight}-{style}.woff2`, the URL shape of
  * shared/fonts/catalogue.ts `resolveFont`. The CDK stack's default for `FONT_CDN_URL`
  * (context `fontCdnUrl`, docs/fonts.md "Configuration").

@@ -1,6 +1,6 @@
 /**
  * The web-tracking script served at `/js/picsnippets.js` (spec 001 §7 "A {product} script is
- * loaded from /js/{product}.js"; issue #9 item 5). Small, no dependencies, plain ES2015 so any
+ * loaded from /js/{product}.js"; docs/export.md). Small, no dependencies, plain ES2015 so any
  * current browser runs it as served.
  *
  * What it does: for every tagged image

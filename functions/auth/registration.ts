@@ -105,7 +105,7 @@ export async function register(
       `registration transaction cancelled: ${result.data.map((d) => d.code).join(', ')}`,
     );
   }
-  // The team joined through the invitation: a per-user plan's seats follow (issue #8).
+  // The team joined through the invitation: a per-user plan's seats follow (docs/billing.md).
   if (joining) await syncSeats(joining.teamId, 'join');
   return { userId, teamId, verified: joining !== undefined };
 }

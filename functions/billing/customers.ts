@@ -1,5 +1,5 @@
 /**
- * The team's Stripe customer (issue #8; spec 001 §3 team billing fields): created on first use
+ * The team's Stripe customer (docs/billing.md; spec 001 §3 team billing fields): created on first use
  * with the owner's e-mail, the team's name and billing address, and the VAT id as a tax id
  * (`eu_vat`, `gb_vat`) for Stripe Tax. The customer's metadata names the team, and the
  * StripeCustomer item maps it back for webhooks.
@@ -147,7 +147,7 @@ export async function replaceTaxId(team: TeamRecord, requestId: string): Promise
 /**
  * Applies a `customer.updated` snapshot to the team's billing fields (address, first tax id;
  * the e-mail is the owner's and is not copied) and maps the customer to the team. Webhook side
- * (issue #8 item 5).
+ * (docs/billing.md).
  */
 export async function applyCustomer(customer: Stripe.Customer, teamId: string): Promise<void> {
   await db().StripeCustomer.put({ customerId: customer.id, teamId }).go();

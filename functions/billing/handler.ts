@@ -1,5 +1,5 @@
 /**
- * The `billing` feature (issue #8; spec 001 §7 "Registration and lookups", "Subscription and
+ * The `billing` feature (docs/billing.md; spec 001 §7 "Registration and lookups", "Subscription and
  * payment"): plans, the Stripe key and SetupIntent, coupons, the tax preview, the subscription
  * view, subscribe / switch / resume / freeze / cancel, the payment method, VAT id, extra
  * billing information, invoices and the payment-confirmation lookup. The contract (bodies and

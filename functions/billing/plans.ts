@@ -1,5 +1,5 @@
 /**
- * Plans as configuration (issue #8 item 1; spec 001 §3 Plan, §5, §9): the catalogue below is
+ * Plans as configuration (docs/billing.md; spec 001 §3 Plan, §5, §9): the catalogue below is
  * the one list of plans, each mapped to its Stripe price id from `STRIPE_PRICES`. It is written
  * to the Plan items (which the teams, fonts and render features read for limits and
  * capabilities) by the local seed and, in AWS, once per cold start of the billing functions

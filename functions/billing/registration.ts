@@ -1,6 +1,6 @@
 /**
  * Registration step 1 with a paid plan (spec 001 §2 "step 1 plan and card", §4 "Card input is
- * shown only for a non-free plan"; issue #8 item 2): once `POST /register` has created the
+ * shown only for a non-free plan"; docs/billing.md): once `POST /register` has created the
  * account, the team is subscribed with the card, address, VAT id and promotion code of the form.
  * The partner-campaign registration route (`POST /register/partner`) applies its fixed coupon
  * from `STRIPE_PARTNER_COUPON`; no field of the form can ask for it.
@@ -27,7 +27,7 @@ export const isPaidPlan = (planId: string): boolean => (planById(planId)?.price 
 /**
  * Deletes what `register` created: user, e-mail claim, memberships and the owned team. An
  * invitation the registration accepted goes back to pending (the same link works for the next
- * try), and the team it joined gets its seats back (issue #8).
+ * try), and the team it joined gets its seats back (docs/billing.md).
  * @param invitation the invitation code of the form, if any.
  */
 async function undoRegistration(

@@ -1,5 +1,5 @@
 /**
- * Seats follow the members (issue #8 "seats as the item quantity for per-user plans"; spec 001
+ * Seats follow the members (docs/billing.md "seats as the item quantity for per-user plans"; spec 001
  * §3 Plan type `user`): when someone joins a team (an invitation accepted, at registration or
  * later) or leaves it (removed, or a registration rolled back), a team on a per-user plan gets
  * its subscription item's quantity set to the team's member count, prorated as a plan switch is
@@ -73,7 +73,7 @@ async function updateQuantity(
 }
 
 /**
- * Makes a team's seats follow its members after a membership change (issue #8). Never throws:
+ * Makes a team's seats follow its members after a membership change (docs/billing.md). Never throws:
  * the membership change stands whatever Stripe says (a failure is logged).
  * @param teamId the team whose members changed.
  * @param reason `join` or `leave` (part of the idempotency key, and logged).

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (spec 001 §4 states and the cancel flow; §7 "Subscription and payment"; issue #8
+ * Subscriptions (spec 001 §4 states and the cancel flow; §7 "Subscription and payment"; docs/billing.md
  * items 3–5): subscribe with `payment_behavior: default_incomplete` (3-D Secure answers 400 with
  * `paymentId`), switch plans with proration, resume, freeze (swap to `plan-freeze`, the plan kept
  * as `frozenPlan` in the subscription's metadata), and cancel at the period end (a frozen
@@ -32,7 +32,7 @@ import { ensureCustomer } from './customers.ts';
 import { useCard } from './payment-methods.ts';
 import { planById, planOfPrice, priceIdOf, type PlanDefinition } from './plans.ts';
 
-/** Statuses whose plan's capabilities apply (issue #8 item 4); the grace period is `active`. */
+/** Statuses whose plan's capabilities apply (docs/billing.md); the grace period is `active`. */
 const PAID_STATUSES = new Set(['active', 'trialing']);
 /** Statuses that drop to the free plan (spec 001 §4: not active). */
 const LAPSED_STATUSES = new Set(['past_due', 'unpaid', 'canceled', 'incomplete_expired', 'paused']);
@@ -57,7 +57,7 @@ const idOf = (v: string | { id: string } | null | undefined): string | undefined
   typeof v === 'string' ? v : v?.id;
 
 /**
- * What the team's plan and frozen flag become for a subscription state (issue #8 item 4):
+ * What the team's plan and frozen flag become for a subscription state (docs/billing.md):
  * active, trialing or on grace period → the subscription's plan (frozen on `plan-freeze`);
  * past_due, unpaid, canceled, incomplete_expired, paused → the free plan; incomplete → no
  * change (the team keeps what it had until the first payment succeeds).
@@ -150,7 +150,7 @@ export async function applySubscription(
   return saved as SubscriptionRecord;
 }
 
-/** Makes the team's plan and frozen flag follow the subscription (issue #8 item 4). */
+/** Makes the team's plan and frozen flag follow the subscription (docs/billing.md). */
 async function syncTeam(
   teamId: string,
   before: SubscriptionRecord | null,

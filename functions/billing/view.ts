@@ -1,6 +1,6 @@
 /**
  * The subscription view (shared/billing.ts SubscriptionView; spec 001 §3, §4 states) and the
- * capabilities the team's plan gives (issue #8 item 4), read from our own records: no Stripe
+ * capabilities the team's plan gives (docs/billing.md), read from our own records: no Stripe
  * call, so the settings tabs load fast and work offline.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The `bundles` feature's Lambda (spec 000 §2 Template Bundles, §3, §4 "Bundle", §7; issue 7
+ * The `bundles` feature's Lambda (spec 000 §2 Template Bundles, §3, §4 "Bundle", §7; docs/decisions.md
  * §4; docs/templates.md):
  * - `POST /get-template-bundle`: the dashboard's bundle list (admins: every bundle; users:
  *   their team's active bundles, the private bundle view), or one bundle with all its

@@ -2,11 +2,12 @@
  * Where a design's base photo comes from (spec 000 §1: "own upload, a global library, or a
  * stock-photo search"). One lookup for creating a design, replacing its photo and saving an
  * image id, so each source is added in one place:
- * - the global library and a team's own images: `LibraryImage` items (scope `global` or the
- *   team id), seeded from infra/seed/photos;
+ * - the global library (scope `global`, installed from infra/seed/photos) and a team's own
+ *   uploads (scope: the team id), as `LibraryImage` items;
+ * - stock photos: imported into the team's uploads first (`POST /api/search-images/import`), so
+ *   they are the team's own images;
  * - cropped images (`POST /saveCroppedImage`): `LibraryImage` items of scope `crops:{teamId}`,
- *   kept out of the team's own image list;
- * - TODO(issue #7, images): uploaded images and stock photos, as further sources here.
+ *   kept out of the team's own image list.
  */
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';

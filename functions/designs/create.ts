@@ -50,7 +50,7 @@ async function insertDesign(
 }
 
 /**
- * Creates a design on a base photo (issue 5 §3: `POST /api/pic-snippet` `{image_id, title?}`).
+ * Creates a design on a base photo (docs/decisions.md "Design API shapes": `POST /api/pic-snippet` `{image_id, title?}`).
  * The canvas takes the photo's size, its width capped at 1056 px (createDesignDocument).
  * @param title the submitted title; blank gives the photo's title.
  * @throws AppError 403 for a frozen team, 422 (`title`) for a title over 255 characters.

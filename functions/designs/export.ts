@@ -1,7 +1,7 @@
 /**
  * The export screen's saves (spec 001 §7 "Export and merge tags": `PUT /api/pic-snippet/{id}/
  * provider`, `/choices`, `/link`, "each body is the pic snippet"; spec 001 §4 "Export"; §5
- * export validations; issue #9 item 3).
+ * export validations; docs/export.md).
  *
  * Each call takes the whole pic snippet as its body and keeps only the fields it saves:
  * - `provider`: `merge_tag_provider` (+ `merge_tag_storefront` for Klaviyo). A different

@@ -1,5 +1,5 @@
 /**
- * The `designs` feature (spec 000 §7 "Dashboard lists" and "Design actions"; issue 5 §2–3):
+ * The `designs` feature (spec 000 §7 "Dashboard lists" and "Design actions"; docs/decisions.md "Design API shapes"):
  * the team's lists, creating, reading and saving a design, archive and activate, clone, the
  * base photo, effects, options, stickers, and the cropped image.
  *

@@ -1,5 +1,5 @@
 /**
- * Design storage (DESIGN.md §4; issue 5 §2): one DynamoDB item per design, with its text
+ * Design storage (DESIGN.md §4; docs/decisions.md "Design API shapes"): one DynamoDB item per design, with its text
  * snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
  * that checks `version` and bumps it, so a stale write gets 409 with the current version and
  * nothing is overwritten.
@@ -116,7 +116,7 @@ export interface UpdateOptions {
 }
 
 /**
- * The versioned read-modify-write of a design (DESIGN.md §4, issue 5 §2).
+ * The versioned read-modify-write of a design (DESIGN.md §4, docs/decisions.md "Design API shapes").
  *
  * Reads the design (404 as `loadDesign`), refuses a stale `expectedVersion` with 409, runs
  * `change`, validates the new document, and writes with the condition `version = read
@@ -208,7 +208,7 @@ async function currentVersion(designId: string): Promise<number | undefined> {
   return found.data?.version;
 }
 
-/** 409 with the current version (issue 5 §2: "a stale write gets 409 with the current version"). */
+/** 409 with the current version (docs/decisions.md "Design API shapes": "a stale write gets 409 with the current version"). */
 export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, { version });
 
 /** Spec 000 §4 / §6: actions a frozen team cannot take. */

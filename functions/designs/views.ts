@@ -11,7 +11,7 @@ import type { DesignRecord } from './store.ts';
 /** Prefix of user files in the assets bucket, served at `/files/{key}` (functions/lib/uploads.ts). */
 const SERVED_PREFIX = 'files/';
 
-/** The URLs of a design, derived from its ids (issue 5 §2). */
+/** The URLs of a design, derived from its ids (docs/decisions.md "Design API shapes"). */
 export interface DesignUrls {
   /** The render URL `${PUBLIC_URL}/r/{publicId}` (DESIGN.md §5; absolute: it goes into e-mails). */
   base_url: string;

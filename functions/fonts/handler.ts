@@ -1,5 +1,5 @@
 /**
- * The `fonts` feature (spec 000 §7 "Images, stickers, fonts"; issue 7 §3): the picker's font
+ * The `fonts` feature (spec 000 §7 "Images, stickers, fonts"; docs/fonts.md): the picker's font
  * list (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the upload
  * (`POST /storeFont`, Pro plans only: spec 000 §6 `can_upload_custom_fonts`).
  */

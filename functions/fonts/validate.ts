@@ -1,7 +1,7 @@
 /**
  * The checked path from an uploaded file to a font we may store (spec 000 §5 "Custom font
  * upload: .ttf, .otf, .woff only … Bold and italic are not supported for uploaded fonts";
- * issue 7 §3): the extension, a size cap, the magic bytes (`file-type`, never the name or the
+ * docs/fonts.md): the extension, a size cap, the magic bytes (`file-type`, never the name or the
  * browser's type), a full parse with fontkit, the face's style, and its family name from the
  * font's own name table. Nothing is stored here.
  */

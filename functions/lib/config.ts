@@ -59,7 +59,7 @@ export const ConfigSchema = z.object({
   STRIPE_PUBLISHABLE_KEY_PARAMETER: optional,
   STRIPE_WEBHOOK_SECRET_PARAMETER: optional,
   /**
-   * Stripe price id of each paid plan and of `plan-freeze` (issue #8 item 1), as
+   * Stripe price id of each paid plan and of `plan-freeze` (docs/billing.md), as
    * `pro-monthly=price_…,pro-yearly=price_…`. A plan without a price cannot be subscribed to.
    */
   STRIPE_PRICES: optional,
@@ -96,7 +96,7 @@ export const ConfigSchema = z.object({
   /** Render: per-request budget before the fallback image is served, ms. */
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(8000),
   /**
-   * Merge tags (issue #9): `offline` never calls a platform's API (the built-in catalogues
+   * Merge tags (docs/export.md): `offline` never calls a platform's API (the built-in catalogues
    * only); `online` calls it when credentials are given. Default: online in AWS, else offline.
    */
   MERGE_TAGS_MODE: z.enum(['online', 'offline']).optional(),
@@ -118,7 +118,7 @@ export const ConfigSchema = z.object({
   /** Outside AWS: the master key of stored secrets, base64 of 32 bytes (functions/lib/secrets.ts). */
   SECRETS_LOCAL_KEY: optional,
   /**
-   * Keap (Infusionsoft) OAuth2 app (issue #9 item 2; functions/merge-tags/keap-oauth.ts): the
+   * Keap (Infusionsoft) OAuth2 app (docs/export.md; functions/merge-tags/keap-oauth.ts): the
    * client id and secret of the app registered with Keap. Without both, Keap is not connected
    * and the export screen offers its built-in fields.
    */
@@ -158,7 +158,7 @@ export function resetConfig(): void {
 export const billingOnline = (c: Config = config()): boolean => c.STRIPE_SECRET_KEY !== undefined;
 
 /**
- * The Stripe price id of each plan from `STRIPE_PRICES` (`plan=price,…`; issue #8 item 1).
+ * The Stripe price id of each plan from `STRIPE_PRICES` (`plan=price,…`; docs/billing.md).
  * @throws Error at cold start for an entry that is not `plan=price`.
  */
 export function stripePrices(c: Config = config()): Record<string, string> {

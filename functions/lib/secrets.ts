@@ -1,5 +1,5 @@
 /**
- * Envelope encryption of small secrets kept in DynamoDB (issue #9 item 2: "provider credentials
+ * Envelope encryption of small secrets kept in DynamoDB (docs/export.md: "provider credentials
  * are stored encrypted per team; KMS in AWS, a local key").
  *
  * Each secret gets a fresh 256-bit data key; the secret is encrypted with AES-256-GCM under it,

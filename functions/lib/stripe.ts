@@ -1,5 +1,5 @@
 /**
- * The Stripe SDK client (issue #8; DESIGN.md §3 "Stripe: the official SDK"), created once per
+ * The Stripe SDK client (docs/billing.md; DESIGN.md §3 "Stripe: the official SDK"), created once per
  * process (cold start) from configuration:
  * - `apiVersion` is the version this SDK release pins (`Stripe.API_VERSION`), so the SDK's
  *   types describe exactly what the API answers;

@@ -1,5 +1,5 @@
 /**
- * Live merge-tag adapters (issue #9 item 2): one small adapter per platform whose API lists the
+ * Live merge-tag adapters (docs/export.md): one small adapter per platform whose API lists the
  * fields an account has (Klaviyo, Keap, ManyChat). Each reads one API answer through
  * `providerGetJson` (SSRF rules, time budget, byte cap) and turns it into merge tags with the
  * provider module's syntax (shared/providers). Object values are flattened into names

@@ -1,5 +1,5 @@
 /**
- * A team's merge-tag platform credentials, stored encrypted (issue #9 item 2; entity
+ * A team's merge-tag platform credentials, stored encrypted (docs/export.md; entity
  * `ProviderCredential`, envelope encryption in functions/lib/secrets.ts with the encryption
  * context `{ teamId, provider }`). They are read only to call the platform; no answer carries
  * them.

@@ -1,5 +1,5 @@
 /**
- * Keap (formerly Infusionsoft) OAuth2, the authorisation-code flow (issue #9 item 2; spec 001 §4
+ * Keap (formerly Infusionsoft) OAuth2, the authorisation-code flow (docs/export.md; spec 001 §4
  * "Choosing infusionsoft without an access token opens the authorization window").
  *
  * 1. The export screen opens `GET /api/merge-tag/infusionsoft/authorize?design={id}` in a

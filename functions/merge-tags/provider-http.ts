@@ -1,5 +1,5 @@
 /**
- * The HTTP client of the live merge-tag adapters (issue #9 item 2): one JSON GET to a
+ * The HTTP client of the live merge-tag adapters (docs/export.md): one JSON GET to a
  * platform's API with the team's credentials, under the SSRF rules (DESIGN.md §5–6).
  *
  * Why not `guard.fetch`: it drops `Authorization` on purpose (it fetches user-given URLs and

@@ -1,5 +1,5 @@
 /**
- * Fonts of a render (issue 7 §3; DESIGN.md §5 "fonts through @font-face", §5/§6 SSRF rules):
+ * Fonts of a render (docs/fonts.md; DESIGN.md §5 "fonts through @font-face", §5/§6 SSRF rules):
  * which `@font-face` rules a scene's text layers need beyond the ones the warm page registered
  * at start (built-in and hosted families, shared/fonts/catalogue.ts `alwaysAvailableFaces`),
  * and the bytes behind every font URL the page may ask for.

@@ -1,5 +1,5 @@
 /**
- * What each Stripe webhook event does (issue #8 item 5; DESIGN.md §6 "webhooks are the source
+ * What each Stripe webhook event does (docs/billing.md; DESIGN.md §6 "webhooks are the source
  * of truth for subscription state"). Every handler tolerates any order: subscription snapshots
  * go through `applySubscription` (newest wins, `created` never overwrites), invoice events
  * re-read the subscription from Stripe, and customer events overwrite billing fields with the
@@ -123,7 +123,7 @@ async function taxIdChanged(taxId: Stripe.TaxId, deleted: boolean): Promise<void
     .go();
 }
 
-/** The event types this webhook acts on (issue #8 item 5); others are acknowledged and ignored. */
+/** The event types this webhook acts on (docs/billing.md); others are acknowledged and ignored. */
 export const HANDLED_EVENTS = [
   'customer.subscription.created',
   'customer.subscription.updated',
@@ -150,7 +150,7 @@ export async function handleEvent(event: Stripe.Event): Promise<boolean> {
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
-      // A per-user plan whose seats are not the team's members gets them (issue #8).
+      // A per-user plan whose seats are not the team's members gets them (docs/billing.md).
       await reconcileSeats(
         await applySubscription(event.data.object, event.created, {
           created: event.type === 'customer.subscription.created',

@@ -198,13 +198,13 @@ export async function answerInvitation(
     ])
     .go();
   if (result.canceled) throw notFound();
-  // A per-user plan's seats follow the members (issue #8).
+  // A per-user plan's seats follow the members (docs/billing.md).
   await syncSeats(inv.teamId, 'join');
 }
 
 /**
  * Puts an invitation accepted at registration back to pending, when that registration is rolled
- * back (a paid plan's card refused; issue #8), so the same link works for the next try.
+ * back (a paid plan's card refused; docs/billing.md), so the same link works for the next try.
  * @param code the link's code as the registration form sent it.
  * @param email the address the registration used (the invitation's own).
  * @returns the team the invitation is for when it was reopened, else undefined.

@@ -1,5 +1,5 @@
 /**
- * The `templates` feature's Lambda (spec 000 §2, §4, §7; issue 7 §4; docs/templates.md):
+ * The `templates` feature's Lambda (spec 000 §2, §4, §7; docs/templates.md):
  * - `GET /getHomeTemplates`: the dashboard's View Templates list, with the dashboard's sorts
  *   and pages, filtered by `tag` (onboarding's address); admins may list the disabled ones
  *   (`status=archived`) to activate them again;

@@ -80,7 +80,7 @@ export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
 };
 
 /**
- * Keap's OAuth client (issue #9 item 2: the export screen's infusionsoft authorisation), read
+ * Keap's OAuth client (docs/export.md: the export screen's infusionsoft authorisation), read
  * by the merge-tags function at cold start like the Stripe keys (functions/lib/ssm-secrets.ts).
  * Created by hand as SecureString parameters; absent, Keap offers its built-in fields only.
  */
@@ -95,7 +95,7 @@ export const KEAP_PARAMETERS = keapParameters(DEFAULT_SECRETS_PREFIX);
 
 /**
  * Features that seal and open stored secrets (functions/lib/secrets.ts): merge-tag platform
- * credentials and Keap's OAuth tokens and state (issue #9 item 2), and the users' TOTP secrets
+ * credentials and Keap's OAuth tokens and state (docs/export.md), and the users' TOTP secrets
  * (`auth`; docs/security.md "Sessions and tokens"). They get SECRETS_KMS_KEY_ID and
  * kms:GenerateDataKey and kms:Decrypt on that one key.
  */
@@ -412,7 +412,7 @@ const pascal = (s: string): string =>
     .join('');
 
 /**
- * The plans' Stripe price ids and the partner-campaign coupon (issue #8 item 1; not secrets):
+ * The plans' Stripe price ids and the partner-campaign coupon (docs/billing.md; not secrets):
  * from the CDK context `stripePrices` (`pro-monthly=price_…,…`) and `stripePartnerCoupon`
  * (`cdk deploy -c stripePrices=…`), as STRIPE_PRICES and STRIPE_PARTNER_COUPON. Absent, paid
  * plans stay unavailable (docs/billing.md "Configuration").

@@ -1,5 +1,5 @@
 /**
- * Seeds the template library (issue 7 §4; docs/templates.md): three enabled templates on the
+ * Seeds the template library (docs/templates.md): three enabled templates on the
  * seeded photos, each with text snippets that carry merge fields and tags, owned by the admin's
  * team, and the bundle "Demo Bonus" holding two of them, assigned to the demo team, so a fresh
  * `npm start` shows templates on the dashboard and the Bonus tab in the editor.

@@ -1,5 +1,5 @@
 /**
- * The contract of the `billing` routes (issue #8; shared/routes.ts; docs/decisions.md "The API
+ * The contract of the `billing` routes (docs/billing.md; shared/routes.ts; docs/decisions.md "The API
  * contract"): zod schemas and types for every billing request and answer. functions/billing
  * parses its bodies with them, the SPA's billing calls take their types from them, and the test
  * stack checks every answer against them. shared/billing.ts re-exports them beside the billing
@@ -224,7 +224,7 @@ export const SubscriptionStatusSchema = z.enum([
 ]);
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;
 
-/** What the team may do now (spec 001 §6; issue #8 item 4), from its plan and subscription. */
+/** What the team may do now (spec 001 §6; docs/billing.md), from its plan and subscription. */
 export const CapabilitiesSchema = z.object({
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),

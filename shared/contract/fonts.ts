@@ -1,6 +1,6 @@
 /**
  * The contract of the `fonts` routes (shared/routes.ts; spec 000 §7 "Images, stickers, fonts",
- * §3 Fonts, §6 `can_upload_custom_fonts`; issue 7 §3): the picker's font list, the team's
+ * §3 Fonts, §6 `can_upload_custom_fonts`; docs/fonts.md): the picker's font list, the team's
  * uploaded fonts and the upload. `POST /storeFont` is multipart (the file in `file`), so it
  * declares its answer only. The font shapes are shared/fonts/types.ts's.
  */

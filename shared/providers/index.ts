@@ -1,5 +1,5 @@
 /**
- * The merge-tag providers (issue #9 item 1; spec 001 §3, §7 `GET /api/merge-tag/providers`),
+ * The merge-tag providers (docs/export.md; spec 001 §3, §7 `GET /api/merge-tag/providers`),
  * one module each, in the spec's order. See types.ts for what a module says.
  */
 import { custom } from './custom.ts';

@@ -1,5 +1,5 @@
 /**
- * The shape every merge-tag provider module has (issue #9 item 1; spec 001 §3 "provider
+ * The shape every merge-tag provider module has (docs/export.md; spec 001 §3 "provider
  * (value, label, url)", §7 "Export and merge tags"), and the helpers the modules share.
  *
  * A provider is the platform that puts the render URL in front of a recipient: an e-mail

@@ -1,5 +1,5 @@
 /**
- * Dashboard list benchmark (issue 5 §6): a team with 1,000 designs on DynamoDB Local, its
+ * Dashboard list benchmark (docs/decisions.md "Design API shapes"): a team with 1,000 designs on DynamoDB Local, its
  * lists read through the local gateway as the SPA reads them (page 1, then each next page with
  * the cursor the page before gave, to the end), in each of the four sorts. Measured:
  * - list latency p50 and p95 per request (HTTP, ms), overall and per sort;
@@ -20,7 +20,7 @@ import { TestClient } from '../support/client.ts';
 import { percentile, round1 } from './measure.ts';
 import { formatTable } from './table.ts';
 
-/** Designs in the benchmark team (issue 5 §6). */
+/** Designs in the benchmark team (docs/decisions.md "Design API shapes"). */
 export const DESIGNS = 1000;
 const SORTS = ['', 'created', 'name', 'views'] as const;
 /** DynamoDB queries per list request the issue aims at. */

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Editor benchmark (issue 6 §9): the built SPA served by the local stack, driven in headless
+ * Editor benchmark (docs/editor.md): the built SPA served by the local stack, driven in headless
  * Chromium (the test browser of test/support/browser.ts). Measured on a design with 20 text
  * snippets and 10 stickers:
  * - **time to interactive**, ms: from navigation start (the page's `performance.now()` origin)
@@ -43,7 +43,7 @@ import { percentile, round1 } from './measure.ts';
 import { formatTable } from './table.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-/** The design's contents (issue 6 §9). */
+/** The design's contents (docs/editor.md). */
 const SNIPPETS = 20;
 const STICKERS = 10;
 /** Cold loads measured, and history entries made for the undo/redo steps. */

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Billing through the built SPA in headless Chromium, in offline mode (the local stack has no
- * Stripe keys; issue 8 §6, §8): registration offers the free plan and says why paid plans are
+ * Stripe keys; docs/billing.md§8): registration offers the free plan and says why paid plans are
  * unavailable; the demo team (Pro as data) sees its plan, limits and PDF export in Settings →
  * Subscription; the admin's free team sees why plans cannot change here; the payment-confirmation
  * page refuses a foreign redirect; the card-update page says cards cannot be updated here. The

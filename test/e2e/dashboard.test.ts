@@ -2,7 +2,7 @@
 /**
  * The dashboard, the create page and the show page through the built SPA in headless Chromium
  * (spec 000 §2 Dashboard and routes, §4 design states and the 4-second flash, §7 "Dashboard
- * lists" and "Design actions"; issue 5 §4–5): the demo user creates a design from a library
+ * lists" and "Design actions"; docs/decisions.md "Design API shapes"): the demo user creates a design from a library
  * picture through the picker, it is renamed, cloned, archived and activated again, and after
  * 40 more designs the list sorted by name scrolls to "No more results" with every design in
  * the server's order. Screenshots land in test-results/e2e-dashboard-*.png.
@@ -30,7 +30,7 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 const DEMO = { email: 'demo@example.com', password: 'demo-password' };
-/** How many designs the scroll check adds (issue 5 §5 "sort and scroll through 40 designs"). */
+/** How many designs the scroll check adds (docs/decisions.md "Design API shapes""sort and scroll through 40 designs"). */
 const SEEDED = 40;
 /** The flash's duration, ms (spec 000 §4), and the slack allowed around it. */
 const FLASH_MS = 4000;

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * A text snippet in the team's uploaded font is drawn in that font when the editor opens
- * (issue 7 §3; issue 6 §9 work on the editor's load): the face is registered and loaded before
+ * (docs/fonts.md; docs/editor.mdwork on the editor's load): the face is registered and loaded before
  * the text is measured, or the text is measured again once it arrives (canvas/textFonts.ts).
  * Two designs differ only in the snippet's family: an uploaded font, and a family nobody has,
  * which the default font draws (spec 000 §8). Their canvases must differ. Screenshot:

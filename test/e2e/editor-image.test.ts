@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The editor's image tools, stickers and the Images and Stickers panels through the built SPA
- * in headless Chromium (issue 6 §1, §3; issue 7 §5; spec 000 §2 image toolbar and panels, §4
+ * in headless Chromium (docs/editor.md§3; docs/decisions.md; spec 000 §2 image toolbar and panels, §4
  * crop and history, §5 crop warning and QR rules, §9 units): the demo user crops with the
  * too-small warning, rotates, applies a filter, resizes in mm, adds a sticker from a pack and a
  * favourite, adds a QR sticker and sets its value, uploads an image and uses it, reloads and

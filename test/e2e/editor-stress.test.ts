@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The stress preview (issue 6 §6) in the built SPA: the demo user opens the editor of the demo
+ * The stress preview (docs/editor.md) in the built SPA: the demo user opens the editor of the demo
  * design, opens Stress preview, and sees six pictures drawn by the render service, one per
  * sample; the long sample really draws something else than the empty one (the fallback), and
  * the previews do not count as views of the design. Screenshot: test-results/e2e-editor-stress.png.

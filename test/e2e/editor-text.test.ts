@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The editor's text tools through the built SPA in headless Chromium (issue 6 "Text snippets";
+ * The editor's text tools through the built SPA in headless Chromium (docs/editor.md "Text snippets";
  * spec 000 §2 text toolbar and panel, narrow layouts, selection overlay, Help, custom-data
  * modal, unload warning; §4 linked sizes, parameter undo; §5 placeholders as whole units; §8
  * confirmations). The demo user opens the demo design, adds a snippet, types

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The editor through the built SPA in headless Chromium (issue 6, first slice; spec 000 §2
+ * The editor through the built SPA in headless Chromium (docs/editor.md, first slice; spec 000 §2
  * Editor, §4 editor changes and undo/redo, §5 canvas clamps, §9 snippet defaults): the demo user
  * opens the demo design, adds a text snippet, types `Hi {{first_name}}`, changes its size,
  * drags it with the mouse, undoes and redoes the drag, waits for "Saved", reloads, and finds the

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The export screen through the built SPA in headless Chromium (issue #9 item 3; spec 001 §2
+ * The export screen through the built SPA in headless Chromium (docs/export.md; spec 001 §2
  * "Export screen", §4 "Export", §6 `can_export_pdf`): the demo user opens the export screen of
  * the demo design from its show page, meets the custom-data intro and hides it for good,
  * chooses Klaviyo, maps `first_name` to Klaviyo's first-name tag, generates, and the HTML's

@@ -170,7 +170,7 @@ describe('templates and bundles', () => {
       await snap(demo, 'e2e-templates-8-demo-editor');
 
       // In the design made from the template: a sticker from a pack, a favourite added from the
-      // Favorites tab, and an uploaded photo used as the design's photo (issue 7 §6).
+      // Favorites tab, and an uploaded photo used as the design's photo (docs/decisions.md).
       const madeId = decodeURIComponent(
         await demo.evaluate(() => location.pathname.split('/')[2]!),
       );

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Web tracking end to end (issue #9 item 5): a plain HTML page on another origin, served here,
+ * Web tracking end to end (docs/export.md): a plain HTML page on another origin, served here,
  * holds the snippet the export screen generates for "My website" (the script tag and a tagged
  * image). Opened in headless Chromium with `?first_name=Ana` in its address, the script sets the
  * image to the render URL with `first_name=Ana`, and the image should load and show what the

@@ -318,7 +318,7 @@ describe('API', () => {
   });
 });
 
-describe('provider secrets (issue #9 item 2)', () => {
+describe('provider secrets (docs/export.md)', () => {
   it('has a rotating KMS key, kept on delete, that only merge-tags and auth use, for data keys only', () => {
     const keys = ofType('AWS::KMS::Key').filter(([, k]) =>
       String(k.Properties.Description).includes('provider secrets'),
@@ -361,7 +361,7 @@ describe('provider secrets (issue #9 item 2)', () => {
   });
 });
 
-describe('Keap OAuth client (issue #9 item 2)', () => {
+describe('Keap OAuth client (docs/export.md)', () => {
   it('hands only merge-tags the Keap parameter names and read access to exactly those', () => {
     const users = ofType('AWS::Lambda::Function').filter(([, fn]) =>
       JSON.stringify(fn.Properties.Environment).includes('KEAP_CLIENT_SECRET_PARAMETER'),
@@ -700,7 +700,7 @@ describe('edge', () => {
   });
 });
 
-describe('fonts from the fontsource CDN (issue 7 §3)', () => {
+describe('fonts from the fontsource CDN (docs/fonts.md)', () => {
   /** FEATURE → FONT_CDN_URL of every Lambda of a template. */
   const fontCdnByFeature = (of: Template): Record<string, unknown> =>
     Object.fromEntries(

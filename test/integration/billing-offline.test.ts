@@ -1,5 +1,5 @@
 /**
- * Offline billing (issue #8 item 6; DESIGN.md §3): no Stripe keys. The free plan works, paid
+ * Offline billing (docs/billing.md; DESIGN.md §3): no Stripe keys. The free plan works, paid
  * plans say billing is not configured ('Invalid Stripe Key/Secret' where a key is needed,
  * spec 001 §8), the seeded demo team keeps Pro as data, and no billing call crashes.
  */

@@ -1,6 +1,6 @@
 /**
- * Seats follow the members (issue #8 "seats as the item quantity for per-user plans") and a
- * failed paid registration gives its invitation back (issue #8 item 2): the real `stripe` SDK
+ * Seats follow the members (docs/billing.md "seats as the item quantity for per-user plans") and a
+ * failed paid registration gives its invitation back (docs/billing.md): the real `stripe` SDK
  * talks to the recording HttpClient (test/support/stripe.ts), which asserts what it sent.
  * Each test makes its own team (registered on the free plan) and puts it on a subscription as
  * the webhook would have stored it.
@@ -229,7 +229,7 @@ describe('seats follow the members on a per-user plan', () => {
   });
 });
 
-describe('a failed paid registration through an invitation (issue #8)', () => {
+describe('a failed paid registration through an invitation (docs/billing.md)', () => {
   it('removes the account, puts the invitation back to pending and the seat back; the link works again', async () => {
     const owner = await subscribedOwner('starter-monthly');
     const email = `seat-declined-${++counter}@example.org`;

@@ -1,5 +1,5 @@
 /**
- * Billing, subscriptions (issue #8 items 3–4, 8; spec 001 §4 states and cancel flow, §7
+ * Billing, subscriptions (docs/billing.md; spec 001 §4 states and cancel flow, §7
  * "Subscription and payment", §8 messages): the real `stripe` SDK talks to the recording
  * HttpClient (test/support/stripe.ts), which answers from typed fixtures and keeps what the SDK
  * sent. Each test registers its own team on the free plan.

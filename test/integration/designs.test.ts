@@ -1,5 +1,5 @@
 /**
- * The design calls of spec 000 §7 "Design actions" (issue 5 §3) through the local stack:
+ * The design calls of spec 000 §7 "Design actions" (docs/decisions.md "Design API shapes") through the local stack:
  * create, read, rename and save, archive and activate, clone, create from a template, the base
  * photo, effects, options, stickers and the cropped image; the team and frozen-team rules.
  */

@@ -1,5 +1,5 @@
 /**
- * The export round trip with real renders (issue #9 item 4): for every provider, the demo
+ * The export round trip with real renders (docs/export.md): for every provider, the demo
  * design's URL as the export builds it (with Generate's cache id), with a recipient's value
  * substituted the way that platform does (test/support/platforms.ts), draws exactly what the
  * render URL draws for the plain value, and not the fallback. Chromium, DynamoDB Local and
@@ -46,7 +46,7 @@ async function imageUrlFor(provider: Provider, value: string, cacheId?: string):
 const valueFor = (provider: Provider) =>
   provider.substitution === 'raw' ? 'Zoë & Ana María' : 'Zoë & C++ 😀 שלום';
 
-describe('a substituted URL draws what the plain value draws (issue #9 item 4)', () => {
+describe('a substituted URL draws what the plain value draws (docs/export.md)', () => {
   /** The cache id Generate gets for the demo design, as every exported URL carries one. */
   let generated = '';
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * Text snippet parameters through the local stack (spec 000 §7 "Text snippet parameters", §5
- * messages; issue 5 §3): every call, for the demo user's team, another team's user, stale
+ * messages; docs/decisions.md "Design API shapes"): every call, for the demo user's team, another team's user, stale
  * versions, and the render URL taking a renamed parameter.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -365,7 +365,7 @@ describe('DELETE parameters (spec 000 §7)', () => {
   });
 });
 
-describe('another team (issue 5 §3: 404 for other teams)', () => {
+describe('another team (docs/decisions.md "Design API shapes": 404 for other teams)', () => {
   it('answers 404 to every call on another team\u2019s design and changes nothing', async () => {
     const { designId } = await newDesign();
     const body = { pic_snippet_id: designId, param_name: 'x' };

@@ -1,5 +1,5 @@
 /**
- * Fonts in the render service (issue 7 §3; DESIGN.md §5): a design's fontFamily is drawn with
+ * Fonts in the render service (docs/fonts.md; DESIGN.md §5): a design's fontFamily is drawn with
  * its own files through `@font-face` on the warm page — a hosted family, a built-in name, or
  * the team's uploaded font — from the product's own bucket, and an unknown family falls back to
  * the default font. Chromium, DynamoDB Local and s3rver are real.

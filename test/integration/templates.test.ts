@@ -1,6 +1,6 @@
 /**
  * Templates and template bundles through the local stack (spec 000 §2, §4, §7 "Dashboard
- * lists" and "Templates and bundles (admin)"; issue 7 §4): the admin saves a design as a
+ * lists" and "Templates and bundles (admin)"; docs/templates.md): the admin saves a design as a
  * template with tags and a new bundle, assigns the bundle to the demo team, whose member then
  * finds it in the Bonus tab and makes a design from it; status changes, deletes, 403 for users
  * on every admin call, 404 for unknown ids and no writes on bad input.
@@ -67,7 +67,7 @@ const bundleOptions = async (id: string | null) =>
   ((await admin.request('POST', '/get-all-template-bundle', { id })).json.bundles ??
     []) as Option[];
 
-describe('saving a template, bundles and teams (the admin flow of issue 7)', () => {
+describe('saving a template, bundles and teams (the admin flow of docs/decisions.md)', () => {
   it('saves tags and a new bundle, assigns the demo team, and the demo user uses it', async () => {
     const design = await createDesign(admin, { title: 'Summer greeting' });
     const saved = await saveTemplate(

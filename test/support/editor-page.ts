@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * e2e steps for the editor page (issue 6): open a design's editor as the demo user in a fresh
+ * e2e steps for the editor page (docs/editor.md): open a design's editor as the demo user in a fresh
  * tab, with the page's uncaught errors collected for the test to check at the end.
  */
 import type { Browser, Page } from 'puppeteer-core';

@@ -1,5 +1,5 @@
 /**
- * Test steps for the editor's store (issue 6): a design like the seeded demo one, a store
+ * Test steps for the editor's store (docs/editor.md): a design like the seeded demo one, a store
  * opened on it with a clock the test moves and ids it can predict, and short readers.
  */
 import { DesignDocumentSchema, type DesignDocument } from '#shared/design.ts';

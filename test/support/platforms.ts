@@ -1,5 +1,5 @@
 /**
- * Test helper: plays the part of the platforms of the export screen (issue #9 item 4). An e-mail
+ * Test helper: plays the part of the platforms of the export screen (docs/export.md). An e-mail
  * platform replaces each merge tag in the render URL by the recipient's value, as that platform
  * encodes it (`Provider.substitute`); the mail client or browser then normalises the URL (WHATWG
  * URL). A web page (mywebsite, Wistia, Vidalytics) carries the values in its own address and

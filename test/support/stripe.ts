@@ -1,5 +1,5 @@
 /**
- * The one fake of the billing tests (issue #8 item 8): a `Stripe.HttpClient` that the real SDK
+ * The one fake of the billing tests (docs/billing.md): a `Stripe.HttpClient` that the real SDK
  * sends its requests to. It answers each request from a queue of recorded API responses
  * (test/fixtures/stripe, typed with the SDK's own types) and records what the SDK sent —
  * method, path, query, the form-encoded body and the Idempotency-Key header — so tests assert

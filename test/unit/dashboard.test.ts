@@ -1,5 +1,5 @@
 /**
- * The dashboard's pure rules (issue 5 §4): where a clone joins a loaded list (the server's
+ * The dashboard's pure rules (docs/decisions.md "Design API shapes"): where a clone joins a loaded list (the server's
  * order for each sort, spec 000 §2), the Sort by parameter, the card's date and views lines,
  * and the show page's personalisation hint built from parameter names.
  */

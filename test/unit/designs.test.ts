@@ -1,5 +1,5 @@
 /**
- * The pure rules of the designs feature (issue 5): title rules (spec 000 §5), the name sort key,
+ * The pure rules of the designs feature (docs/decisions.md "Design API shapes"): title rules (spec 000 §5), the name sort key,
  * the clone's parameter names (spec 000 §5 "_copy plus a number") and dynamic sticker fallbacks
  * (spec 000 §5 messages).
  */

@@ -1,7 +1,7 @@
 /**
  * The editor's pure document rules: the title field (spec 000 §2, §5 "Design title"), the
  * default snippet text (§9), the clamps (§5), the placeholders typed in a snippet's text, the
- * 409 merge, and the keyboard shortcuts (issue 6 "Keyboard").
+ * 409 merge, and the keyboard shortcuts (docs/editor.md "Keyboard").
  */
 import { describe, expect, it } from 'vitest';
 import { restoreDesign, type DesignDocument } from '#shared/design.ts';
@@ -188,7 +188,7 @@ describe('the 409 merge', () => {
   });
 });
 
-describe('keyboard shortcuts (issue 6)', () => {
+describe('keyboard shortcuts (docs/editor.md)', () => {
   const press = (
     key: string,
     mods: Partial<Record<'ctrl' | 'meta' | 'shift' | 'alt', boolean>> = {},

@@ -1,5 +1,5 @@
 /**
- * The image toolbar's and stickers' pure rules (issue 6 §1, §3; spec 000 §5 clamps, crop and QR
+ * The image toolbar's and stickers' pure rules (docs/editor.md§3; spec 000 §5 clamps, crop and QR
  * rules, §9 units, sticker placement): unit conversions and steps, the size counters' clamps
  * and aspect lock, the crop rectangle and its too-small rule, sticker scale and placement,
  * QR limits and dynamic parameter names.

@@ -1,5 +1,5 @@
 /**
- * The editor's keys (issue 6 §5 "Keyboard"): one history while the snippet text field has focus
+ * The editor's keys (docs/editor.md"Keyboard"): one history while the snippet text field has focus
  * (its undo and redo keys run the editor's undo and redo, a typing burst undoes in one step and
  * the caret lands where the text changed), the uploaded-font rule shared by the Bold / Italic
  * buttons and their shortcuts (spec 000 §5, message §8), and arrow keys left to the focused
@@ -61,7 +61,7 @@ function pressKey(store: EditorStore, key: KeyPress, typing = false): boolean {
   return match ? runCommandWith(store, match.name, match.args) : false;
 }
 
-describe('undo and redo in the snippet text field: one history (issue 6 §5)', () => {
+describe('undo and redo in the snippet text field: one history (docs/editor.md)', () => {
   it.each([
     [press('z', { ctrl: true }), false, 'undo'],
     [press('z', { meta: true }), true, 'undo'],
@@ -194,7 +194,7 @@ describe('bold and italic of an uploaded font (spec 000 §5; message §8)', () =
   });
 });
 
-describe('arrow keys stay with the focused control (issue 6 §5 nudge)', () => {
+describe('arrow keys stay with the focused control (docs/editor.mdnudge)', () => {
   it.each([
     ['an alignment radio', element('INPUT', 'radio')],
     ['the angle slider', element('INPUT', 'range')],

@@ -1,5 +1,5 @@
 /**
- * The editor's store, commands and history (issue 6 "Unit tests of commands, store and
+ * The editor's store, commands and history (docs/editor.md "Unit tests of commands, store and
  * history"; spec 000 §4 "Editor changes", "Parameter undo", "Linked font sizes", "Search/add";
  * §5 canvas clamps; §9 snippet defaults): exact undo and redo counts, a drag undone in one
  * step, selection never clearing redo, the history cap, and the parameter change records.

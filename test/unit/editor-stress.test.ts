@@ -1,5 +1,5 @@
 /**
- * The stress preview's samples and URLs (issue 6 §6): what the user sees drawn must be what a
+ * The stress preview's samples and URLs (docs/editor.md): what the user sees drawn must be what a
  * recipient with that value gets, so the URL must round-trip through the render service's own
  * parser to exactly the sample for every parameter.
  */
@@ -14,7 +14,7 @@ import {
 import { demoDocument } from '../support/editor.ts';
 
 describe('stress samples', () => {
-  it('covers the six cases of issue 6 §6, the longest exactly 255 characters', () => {
+  it('covers the six cases of docs/editor.mdthe longest exactly 255 characters', () => {
     expect(STRESS_SAMPLES.map((s) => s.label)).toEqual([
       'Empty',
       '255 characters',

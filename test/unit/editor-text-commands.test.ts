@@ -1,5 +1,5 @@
 /**
- * The text commands of the editor (issue 6 "Text snippets"; spec 000 §2 text toolbar, §4
+ * The text commands of the editor (docs/editor.md "Text snippets"; spec 000 §2 text toolbar, §4
  * "Linked font sizes", "Text transform", "Parameter undo", "Selection overlay", "Dragging a
  * parameter", §5 clamps and clone naming): what each command changes, and its exact undo and
  * redo counts (every command here is one undo step, or merges as its history intent says).

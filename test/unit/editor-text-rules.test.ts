@@ -1,5 +1,5 @@
 /**
- * The text toolbar's pure rules (issue 6 "Text snippets"): linked minimum font size (spec 000
+ * The text toolbar's pure rules (docs/editor.md "Text snippets"): linked minimum font size (spec 000
  * §4), ranges of angle and outline width (§5), hex colours (§5), the recent-colours history per
  * user (§3, §9: 5 entries, most recent first, no duplicates), the canvas clamps of a snippet
  * (§5), and placeholders as whole units in the text field (§5, §4 "Dragging a parameter").

@@ -1,5 +1,5 @@
 /**
- * Keap's stored tokens (issue #9 item 2; functions/merge-tags/keap-oauth.ts): loading Keap's
+ * Keap's stored tokens (docs/export.md; functions/merge-tags/keap-oauth.ts): loading Keap's
  * credential answers a fresh access token, refreshes one that is due, and never loses the stored
  * pair when a refresh fails. The refresh against a (fake) Keap, with the rotated refresh token
  * stored, is in test/integration/keap-oauth.test.ts.

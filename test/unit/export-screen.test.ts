@@ -1,6 +1,6 @@
 /**
  * The export screen's pure rules (spec 001 §4 "Export", §5 export validations, §2 HTML width and
- * alignment; spec 000 §5 sticker rules; issue #9 item 3): when Generate is enabled, the PDF
+ * alignment; spec 000 §5 sticker rules; docs/export.md): when Generate is enabled, the PDF
  * toggle and the platforms it leaves, repeated parameter names, link normalisation, the value
  * editors read from a design, the preview URL, the generated outputs, and the Generate form's
  * rules.

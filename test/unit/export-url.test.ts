@@ -1,5 +1,5 @@
 /**
- * The export URL builder (spec 001 §7; issue #9 item 4) and the round-trip property: for every
+ * The export URL builder (spec 001 §7; docs/export.md) and the round-trip property: for every
  * provider, a URL built with its merge tags, with sample recipient values substituted the way
  * that platform substitutes them (then normalised as a mail client or browser does), resolves
  * in the render service to exactly those values. Web pages run the real web-tracking script.
@@ -176,7 +176,7 @@ describe('buildRenderUrl (spec 001 §7)', () => {
   });
 });
 
-describe('round trip: every provider, sample recipient values (issue #9 item 4)', () => {
+describe('round trip: every provider, sample recipient values (docs/export.md)', () => {
   it.each(PROVIDERS.map((p) => [p.label, p] as const))('%s', (_label, provider) => {
     const input: RenderUrlInput = {
       base_url: BASE,

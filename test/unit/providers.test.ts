@@ -1,5 +1,5 @@
 /**
- * Merge-tag provider modules against each platform's documented syntax (issue #9 items 1, 6;
+ * Merge-tag provider modules against each platform's documented syntax (docs/export.md;
  * docs/providers.md gives the source of every string checked here).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Envelope encryption of stored secrets (functions/lib/secrets.ts; issue #9 item 2): the local
+ * Envelope encryption of stored secrets (functions/lib/secrets.ts; docs/export.md): the local
  * master key and KMS (a fake client answering GenerateDataKey and Decrypt as KMS documents).
  */
 import { GenerateDataKeyCommand, type DecryptCommand } from '@aws-sdk/client-kms';

@@ -1,5 +1,5 @@
 /**
- * The SPA's Content-Security-Policy and the font CDN (issue 7 §3 "fonts from the fontsource CDN
+ * The SPA's Content-Security-Policy and the font CDN (docs/fonts.md"fonts from the fontsource CDN
  * in production"; shared/security.ts): the editor may load fonts from the configured CDN's path
  * and from nowhere else, and a base that could break the header is refused.
  */

@@ -140,7 +140,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Admin-set restriction flag (spec 001 §3 `limited_permission`). */
         limitedPermission: { type: 'boolean', default: false },
         photoUrl: { type: 'string' },
-        /** Billing (issue #8; spec 001 §3 billing fields): the team's Stripe customer (`cus_…`). */
+        /** Billing (docs/billing.md; spec 001 §3 billing fields): the team's Stripe customer (`cus_…`). */
         stripeCustomerId: { type: 'string' },
         /** The default card: brand (`visa`, …) and last four digits (spec 001 §3). */
         cardBrand: { type: 'string' },
@@ -225,7 +225,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's Stripe subscription (issue #8; spec 001 §3 Subscription), one per team (`name`
+   * A team's Stripe subscription (docs/billing.md; spec 001 §3 Subscription), one per team (`name`
    * default), mirrored from Stripe: webhooks are the source of truth. `eventAt` (s since the
    * epoch, Stripe's clock) is the newest snapshot applied, so an older event never overwrites a
    * newer state (functions/billing/subscriptions.ts).
@@ -290,7 +290,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A processed Stripe webhook event (issue #8: each event id once). Created with a
+   * A processed Stripe webhook event (docs/billing.md: each event id once). Created with a
    * does-not-exist condition; `ttl` (s) keeps it 7 days, past Stripe's 3-day retry window.
    */
   const StripeEvent = new Entity(
@@ -366,7 +366,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Views (spec 000 §3 `counter`), flushed in aggregate by the render service. */
         counter: { type: 'number', default: 0 },
         createdAt: { type: 'string', default: now, readOnly: true },
-        /** Set by design writes (issue 5); view counts and renders never touch it. */
+        /** Set by design writes (docs/decisions.md "Design API shapes"); view counts and renders never touch it. */
         updatedAt: { type: 'string', default: now },
         archivedAt: { type: 'string' },
         /**
@@ -735,7 +735,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's credential for a merge-tag platform (issue #9 item 2: Klaviyo private key, Keap
+   * A team's credential for a merge-tag platform (docs/export.md: Klaviyo private key, Keap
    * OAuth token, ManyChat page API key), sealed with envelope encryption
    * (functions/lib/secrets.ts; encryption context `{ teamId, provider }`). One per team and
    * provider; never answered to clients.

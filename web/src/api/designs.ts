@@ -1,6 +1,6 @@
 /**
  * The design calls of the dashboard and the show page (spec 000 §7 "Dashboard lists" and
- * "Design actions"; issue 5 §3–4), and the current team's flags the dashboard needs
+ * "Design actions"; docs/decisions.md "Design API shapes"), and the current team's flags the dashboard needs
  * (spec 000 §4 frozen accounts, §6 `can_export_pdf`).
  *
  * The answers are typed by the designs and templates contracts (shared/contract; the server
@@ -132,7 +132,7 @@ export async function fetchDesign(id: string, signal?: AbortSignal): Promise<Des
 }
 
 /**
- * `POST /api/pic-snippet` `{image_id, title?}` (issue 5 §3): a new design on a base photo.
+ * `POST /api/pic-snippet` `{image_id, title?}` (docs/decisions.md "Design API shapes"): a new design on a base photo.
  * @returns the new design (the server answers 201 with it).
  * @throws {ApiError} 403 for a frozen team (spec 000 §4, with the server's message), 422 with
  *   `errors.image_id` ('The selected image is invalid.') or `errors.title`.

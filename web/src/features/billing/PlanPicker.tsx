@@ -5,7 +5,7 @@ import { formatPrice, hasIntervalChoice, isFree, plansFor } from '../registratio
 import { perInterval } from './format.ts';
 
 /**
- * Shown on a paid plan while the server cannot take payments (no Stripe keys; issue 8 §6,
+ * Shown on a paid plan while the server cannot take payments (no Stripe keys; docs/billing.md
  * docs/decisions.md "Billing in the SPA").
  */
 export const BILLING_OFFLINE_TEXT = 'Billing is not configured on this server';

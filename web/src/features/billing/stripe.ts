@@ -1,5 +1,5 @@
 /**
- * Loading Stripe.js (issue 8 §6 "Offline mode"). `@stripe/stripe-js`'s main entry injects
+ * Loading Stripe.js (docs/billing.md"Offline mode"). `@stripe/stripe-js`'s main entry injects
  * `https://js.stripe.com` as soon as it is imported; the `pure` entry loads it only when
  * {@link loadStripe} is called, and this module calls it only with a publishable key. So a
  * server without Stripe keys never makes the browser contact Stripe.

@@ -223,7 +223,7 @@ export const COMMANDS: Registry = {
     perform: (store) => store.getState().deselect(),
   },
   // The Escape key: in crop mode it is the mode's Cancel (the document is untouched, spec 000
-  // §4 "Crop"), else it deselects (issue 6 §5).
+  // §4 "Crop"), else it deselects (docs/editor.md).
   escape: {
     name: 'escape',
     label: 'Cancel crop or deselect',

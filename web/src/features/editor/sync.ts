@@ -1,5 +1,5 @@
 /**
- * Server sync of the open design (issue 6 "Server sync"; spec 000 §4 "each … change is saved to
+ * Server sync of the open design (docs/editor.md "Server sync"; spec 000 §4 "each … change is saved to
  * the server", §9 debounce): every document change is saved with `PUT /api/pic-snippet/{id}`
  * (the full document, the title and the `version`) once the user has paused for 1000 ms; a
  * title is saved at once (spec 000 §2 "saves on blur"). Saves never overlap: a change made

@@ -25,7 +25,7 @@ import { useMergeTags } from './useMergeTags.ts';
 import { ValueEditor } from './ValueEditor.tsx';
 
 /**
- * The export screen (spec 001 §2 "Export screen", §4 "Export", §5; issue #9 item 3): the preview
+ * The export screen (spec 001 §2 "Export screen", §4 "Export", §5; docs/export.md): the preview
  * on the left; on the right the platform, the store front (Klaviyo), the value of each
  * parameter and dynamic sticker, image or PDF, HTML width and alignment, the link URL, the
  * Vidalytics options and the embed code, Generate, and the outputs with copy buttons.

@@ -1,6 +1,6 @@
 /**
  * The export screen's rules, as pure functions (spec 001 §2 "Export screen", §4 "Export", §5
- * export validations; spec 000 §5 sticker fallback rules; issue #9 item 3). The screen holds
+ * export validations; spec 000 §5 sticker fallback rules; docs/export.md). The screen holds
  * state and calls these; test/unit/export-*.test.ts checks them.
  *
  * The URL, HTML and scripts come from `shared/export-url.ts` and the provider modules, the same

@@ -1,5 +1,5 @@
 /**
- * Fonts in the SPA (issue 7 §3): the font picker of the text toolbar and the loader that makes
+ * Fonts in the SPA (docs/fonts.md): the font picker of the text toolbar and the loader that makes
  * a family drawable on the editor's canvas (docs/fonts.md).
  */
 export { FontPicker, PRO_ONLY_MESSAGE, type FontPickerProps } from './FontPicker.tsx';

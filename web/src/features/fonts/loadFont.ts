@@ -1,5 +1,5 @@
 /**
- * Fonts in the editor (issue 7 §3): the same `@font-face` rules the render page registers
+ * Fonts in the editor (docs/fonts.md): the same `@font-face` rules the render page registers
  * (shared/fonts/catalogue.ts `resolveFont`, shared/fonts/face-set.ts), so fabric measures and
  * wraps a text snippet with the same files the render URL draws it with.
  *

@@ -1,5 +1,5 @@
 /**
- * The font faces of the editor's text snippets (issue 7 §3; docs/performance.md "Editor"):
+ * The font faces of the editor's text snippets (docs/fonts.md; docs/performance.md "Editor"):
  * which faces a text needs before fabric measures it, and which drawn texts to measure again
  * when a face arrives later (an uploaded font whose list came after the first draw, a subset
  * the browser fetched for a new character).

@@ -287,7 +287,7 @@ export function mountCanvasView(
   const reconcile = coalesced(reconcileOnce, () => disposed);
 
   /**
-   * A face finished loading after texts were measured with another (issue 7 §3: a team's
+   * A face finished loading after texts were measured with another (docs/fonts.md: a team's
    * uploaded font once its list arrived): those texts forget fabric's cached glyph widths for
    * their family list and are built again.
    */

@@ -98,7 +98,7 @@ export function SnippetTextField({
   );
 
   /**
-   * Runs the editor's undo or redo instead of the field's own (one history, issue 6 §5): the
+   * Runs the editor's undo or redo instead of the field's own (one history, docs/editor.md): the
    * document's text comes back into the field, the caret at the end of what changed.
    */
   const historyStep = useCallback(

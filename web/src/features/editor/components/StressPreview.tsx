@@ -47,7 +47,7 @@ function SampleFigure({ sample, src }: { sample: StressSample; src: string }) {
 }
 
 /**
- * The stress preview (issue 6 §6): the design drawn by the real render URL with each sample of
+ * The stress preview (docs/editor.md): the design drawn by the real render URL with each sample of
  * `document/stress.ts` in every text parameter, side by side, so a user sees overflow and font
  * fallback before an e-mail goes out. It draws the saved version: while a change is still being
  * saved it says so and waits (the render URL knows only what the server has).
@@ -97,7 +97,7 @@ export function StressPreview({ open, onClose }: { open: boolean; onClose: () =>
   );
 }
 
-/** The editor bar's toggle for the stress preview (issue 6 §6). */
+/** The editor bar's toggle for the stress preview (docs/editor.md). */
 export function StressPreviewButton() {
   const [open, setOpen] = useState(false);
   return (

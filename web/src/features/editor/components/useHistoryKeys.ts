@@ -5,7 +5,7 @@ import { historyInputType, historyShortcutFor } from '../keyboard.ts';
 import { IS_MAC } from './EditorToolbar.tsx';
 
 /**
- * One undo history in a field that edits the document (issue 6 §5 "Keyboard"): Ctrl/⌘+Z,
+ * One undo history in a field that edits the document (docs/editor.md"Keyboard"): Ctrl/⌘+Z,
  * Ctrl/⌘+Shift+Z and Ctrl+Y (`historyShortcutFor`), and the browser's own Edit-menu or gesture
  * undo (`historyInputType`), run the editor's undo and redo instead of the field's, which would
  * add a new step rather than take one back. For the number fields and the parameter fallback

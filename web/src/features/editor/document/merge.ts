@@ -1,6 +1,6 @@
 /**
  * Three-way merge of design documents, for a save answered 409 (DESIGN.md §4: "a stale write
- * gets a clear 409, never a silent lost update"; issue 6 "nothing the user typed is silently
+ * gets a clear 409, never a silent lost update"; docs/editor.md "nothing the user typed is silently
  * dropped"). The editor re-applies its unsaved changes onto the version saved elsewhere:
  *
  * - `base` is the document the server last acknowledged from this editor (or loaded);

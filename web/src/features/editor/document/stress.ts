@@ -1,5 +1,5 @@
 /**
- * The stress preview's samples (issue 6 §6, beyond the spec): the values a campaign meets that
+ * The stress preview's samples (docs/editor.mdbeyond the spec): the values a campaign meets that
  * break a design — a recipient with no value (the fallback shows), the longest value the render
  * service takes (255 characters, DESIGN.md §5), emoji, right-to-left Arabic and Hebrew, and
  * Chinese. Each sample is drawn by the real render URL, so overflow, wrapping and font fallback

@@ -31,7 +31,7 @@ export const HISTORY_EVENT_TYPES = [
 ] as const;
 export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number];
 
-/** Entries kept in the undo list; older ones are dropped (issue 6 "history cap"). */
+/** Entries kept in the undo list; older ones are dropped (docs/editor.md "history cap"). */
 export const HISTORY_LIMIT = 100;
 
 /** Changes with the same merge key closer than this join one entry, ms. */

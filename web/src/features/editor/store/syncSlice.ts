@@ -1,5 +1,5 @@
 /**
- * The sync slice: the save state the editor shows (issue 6 "a visible save state shows
+ * The sync slice: the save state the editor shows (docs/editor.md "a visible save state shows
  * saving, saved or failed"). The save controller (../sync.ts) drives it.
  */
 import type { EditorSlice } from './types.ts';
