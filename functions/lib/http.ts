@@ -6,7 +6,6 @@
  * request log → error responses → body parsers → router. `after`/`onError` run in reverse, so an
  * error becomes a JSON answer first, is logged, then gets the security headers.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -224,7 +223,7 @@ export function httpChain(
   chain
     // Every log line of the invocation carries the Lambda context (function, cold start, the
     // Lambda request id) and the API's request id (docs/infra.md "Observability").
-    .use(injectLambdaContext(logger, { resetKeys: true }) as MiddlewareObj<ApiEvent, ApiResult>)
+    .use(lambdaContextKeys() as MiddlewareObj<ApiEvent, ApiResult>)
     .use(httpHeaderNormalizer())
     .use(httpSecurityHeaders(securityHeaderOptions) as MiddlewareObj<ApiEvent, ApiResult>)
     .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>);
@@ -261,6 +260,23 @@ export function httpChain(
       );
   }
   return chain.handler(handler);
+}
+
+/**
+ * Puts the Lambda context on every log line of an invocation and takes the keys off after it
+ * (Powertools' `addContext`; the API's `requestId` is added by `requestLog`). Powertools' own
+ * `injectLambdaContext` also re-applies the log level it started with on each invocation (its
+ * debug sampling), which would undo a level set at run time, so this does only the keys.
+ */
+function lambdaContextKeys(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
+  const reset = () => logger.resetKeys();
+  return {
+    before: (request) => {
+      if (request.context) logger.addContext(request.context);
+    },
+    after: reset,
+    onError: reset,
+  };
 }
 
 /** What a route implementation receives. */
