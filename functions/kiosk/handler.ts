@@ -1,108 +1,20 @@
 /**
- * The admin kiosk (spec 001 §6–7 "Kiosk"). This slice: team search, a team's profile and the
- * additional permissions an admin sets on a team, including the `frozen` flag that blocks design
- * actions (issue: accounts §5: "settable by an admin now"; billing's freeze sets it later).
- * Sticker packs are listed, searched, removed and restored (the libraries issue). Announcements,
- * metrics, users, discounts, cancel reasons and pack download answer 501 until the kiosk issue.
+ * The admin kiosk (spec 001 §6–7 "Kiosk"; docs/kiosk.md): platform admins only, in a session
+ * (shared/routes.ts `kiosk`). Each part of the kiosk keeps its routes in its own module.
  */
-import { z } from 'zod';
-import { db } from '#lib/db/index.ts';
-import { notFound } from '#lib/errors.ts';
-import { featureHandler, json, route } from '#lib/http.ts';
-import { teamMembers } from '#functions/teams/members.ts';
-import { kioskPacksPage, removePack, restorePack } from '#functions/stickers/kiosk-packs.ts';
-import { IdField, SearchText, StickerPageQuery } from '#functions/stickers/schemas.ts';
-
-/** A team as the kiosk shows it: owner, members, plan and the admin-set flags. */
-async function teamProfile(teamId: string) {
-  const team = (await db().Team.get({ teamId }).go()).data;
-  if (!team) throw notFound();
-  const owner = (await db().User.get({ userId: team.ownerId }).go()).data;
-  return {
-    id: team.teamId,
-    name: team.name,
-    slug: team.slug,
-    owner: owner ? { id: owner.userId, name: owner.name, email: owner.email } : null,
-    users: await teamMembers(teamId),
-    current_billing_plan: team.planId,
-    frozen: team.frozen ?? false,
-    additional_picsnippets: team.additionalPicsnippets ?? 0,
-    limited_permission: team.limitedPermission ?? false,
-    created_at: team.createdAt,
-  };
-}
+import { featureHandler } from '#lib/http.ts';
+import { ANNOUNCEMENT_ROUTES } from './announcements.ts';
+import { CANCEL_REASON_ROUTES } from './cancel-reasons.ts';
+import { METRICS_ROUTES } from './metrics.ts';
+import { PACK_ROUTES } from './packs.ts';
+import { TEAM_ROUTES } from './teams.ts';
+import { USER_ROUTES } from './users.ts';
 
 export const handler = featureHandler('kiosk', {
-  /**
-   * Teams whose name or slug contains the query (case-insensitive), at most 25. A table scan:
-   * fine for an admin screen at this scale; a search index belongs to the kiosk issue.
-   */
-  'POST /teams/search': route({
-    body: z.object({ query: z.string().trim().max(100).default('') }),
-    handle: async ({ body }) => {
-      const q = body.query.toLowerCase();
-      const teams = (await db().Team.scan.go({ pages: 'all' })).data;
-      return json(
-        200,
-        teams
-          .filter((t) => q === '' || t.name.toLowerCase().includes(q) || t.slug.includes(q))
-          .sort((a, b) => a.name.localeCompare(b.name))
-          .slice(0, 25)
-          .map((t) => ({ id: t.teamId, name: t.name, slug: t.slug, frozen: t.frozen ?? false })),
-      );
-    },
-  }),
-
-  'GET /custom/teams/{id}': route({
-    handle: async ({ params }) => json(200, await teamProfile(params.id!)),
-  }),
-
-  'POST /custom/teams/{id}/additional_permissions': route({
-    body: z.object({
-      additional_picsnippets: z.coerce.number().int().min(0).max(100_000).optional(),
-      limited_permission: z.boolean().optional(),
-      frozen: z.boolean().optional(),
-    }),
-    handle: async ({ params, body }) => {
-      const teamId = params.id!;
-      if (!(await db().Team.get({ teamId }).go()).data) throw notFound();
-      await db()
-        .Team.patch({ teamId })
-        .set({
-          ...(body.additional_picsnippets !== undefined
-            ? { additionalPicsnippets: body.additional_picsnippets }
-            : {}),
-          ...(body.limited_permission !== undefined
-            ? { limitedPermission: body.limited_permission }
-            : {}),
-          ...(body.frozen !== undefined ? { frozen: body.frozen } : {}),
-        })
-        .go();
-      return json(200, { success: true, team: await teamProfile(teamId) });
-    },
-  }),
-
-  // Sticker packs (spec 001 §7, §8): the logic is the sticker library's (stickers/kiosk-packs.ts).
-  'GET /packs/getPacks': route({
-    query: StickerPageQuery,
-    handle: async ({ query }) => json(200, await kioskPacksPage('', query.page)),
-  }),
-
-  'POST /packs/search': route({
-    // `search`, or `query` as the kiosk's team search names it.
-    body: z.object({ search: SearchText, query: SearchText }),
-    query: StickerPageQuery,
-    handle: async ({ body, query }) =>
-      json(200, await kioskPacksPage(body.search || body.query, query.page)),
-  }),
-
-  'PATCH /packs/restorePack': route({
-    body: z.object({ packId: IdField('pack') }),
-    handle: async ({ body }) => json(200, await restorePack(body.packId)),
-  }),
-
-  'DELETE /packs/removePack': route({
-    body: z.object({ packId: IdField('pack') }),
-    handle: async ({ body }) => json(200, await removePack(body.packId)),
-  }),
+  ...ANNOUNCEMENT_ROUTES,
+  ...METRICS_ROUTES,
+  ...USER_ROUTES,
+  ...TEAM_ROUTES,
+  ...CANCEL_REASON_ROUTES,
+  ...PACK_ROUTES,
 });

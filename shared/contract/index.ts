@@ -12,7 +12,11 @@ import { BUNDLES_CONTRACT } from './bundles.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
 import { FONTS_CONTRACT } from './fonts.ts';
 import { IMAGES_CONTRACT } from './images.ts';
+import { KIOSK_CONTRACT } from './kiosk.ts';
+import { KIOSK_PACKS_CONTRACT } from './kiosk-packs.ts';
+import { KIOSK_USERS_CONTRACT } from './kiosk-users.ts';
 import { MERGE_TAGS_CONTRACT } from './merge-tags.ts';
+import { NOTIFICATIONS_CONTRACT } from './notifications.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
 import { SYSTEM_CONTRACT } from './system.ts';
 import { TEAMS_CONTRACT } from './teams.ts';
@@ -35,6 +39,10 @@ export const CONTRACT = {
   ...STICKERS_CONTRACT,
   ...IMAGES_CONTRACT,
   ...FONTS_CONTRACT,
+  ...KIOSK_CONTRACT,
+  ...KIOSK_USERS_CONTRACT,
+  ...KIOSK_PACKS_CONTRACT,
+  ...NOTIFICATIONS_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */

@@ -88,6 +88,10 @@ export const router = createBrowserRouter([
         path: 'pic-snippet/:id/export',
         lazy: page(() => import('./pages/ExportPage.tsx'), 'ExportPage'),
       },
+      {
+        path: 'spark/kiosk',
+        lazy: page(() => import('./features/kiosk/KioskPage.tsx'), 'KioskPage'),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -14,12 +14,11 @@
  */
 import { Entity, Service } from 'electrodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '#shared/resources.ts';
-
-const SERVICE = 'picsnippets';
-const now = () => new Date().toISOString();
-
-const gsi = (n: 1 | 2 | 3 | 4 | 5) => TABLE.globalSecondaryIndexes[n - 1]!;
+import { entityKit, gsi, now, SERVICE } from './entity-kit.ts';
+import { kioskMetricsEntities } from './entities-kiosk-metrics.ts';
+import { kioskUserEntities } from './entities-kiosk-users.ts';
+import { mailEntities } from './entities-mail.ts';
+import { notificationEntities } from './entities-notifications.ts';
 
 /** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
 const designListIndex = <S extends string>(n: 1 | 3 | 4 | 5, sortAttribute: S) =>
@@ -65,8 +64,8 @@ export function designTitleSortKey(title: string): string {
 
 /** Builds every entity against one table and client. */
 export function createEntities(table: string, client: DynamoDBDocumentClient) {
-  const opts = { table, client };
-  const primary = { pk: { field: TABLE.partitionKey }, sk: { field: TABLE.sortKey } } as const;
+  const kit = entityKit(table, client);
+  const { opts, primary } = kit;
 
   const User = new Entity(
     {
@@ -883,6 +882,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     Subscription,
     StripeCustomer,
     StripeEvent,
+    ...notificationEntities(kit),
+    ...kioskMetricsEntities(kit),
+    ...kioskUserEntities(kit),
+    ...mailEntities(kit),
   };
   return { ...entities, service: new Service(entities, opts) };
 }

@@ -4,6 +4,7 @@ import { LogoMark } from './LogoMark.tsx';
 import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
 import { SessionNav } from './SessionNav.tsx';
+import { NotificationBell } from '../features/notifications/NotificationBell.tsx';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt.tsx';
 import { useAppStore } from '../state/store.ts';
 
@@ -15,6 +16,9 @@ const NAV = [
 /** Shown to a signed-in user only: their designs (spec 000 §2 Dashboard). */
 const SIGNED_IN_NAV = [{ to: '/dashboard', label: 'Dashboard', end: false }] as const;
 
+/** Shown to platform admins only (spec 001 §2 "Kiosk (admin)"; docs/kiosk.md). */
+const ADMIN_NAV = [{ to: '/spark/kiosk', label: 'Kiosk', end: false }] as const;
+
 /**
  * The frame of every page: skip link, header with the product name, navigation and the
  * account corner ({@link SessionNav}), the main landmark and a footer. After a client-side
@@ -25,6 +29,7 @@ const SIGNED_IN_NAV = [{ to: '/dashboard', label: 'Dashboard', end: false }] as 
 export function AppShell() {
   useSessionKeepAlive();
   const signedIn = useAppStore((s) => s.user !== null);
+  const isAdmin = useAppStore((s) => s.user?.isAdmin === true);
   const { pathname } = useLocation();
   // A page whose code is still on its way (a lazy route's chunk): the page being left stays on
   // screen meanwhile, dimmed and inert, so nothing is typed into a form that is about to go.
@@ -55,7 +60,7 @@ export function AppShell() {
           </Link>
           <nav aria-label="Main" className="site-nav">
             <ul>
-              {[...NAV, ...(signedIn ? SIGNED_IN_NAV : [])].map((item) => (
+              {[...NAV, ...(signedIn ? SIGNED_IN_NAV : []), ...(isAdmin ? ADMIN_NAV : [])].map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end} className="site-nav__link">
                     {item.label}
@@ -64,6 +69,7 @@ export function AppShell() {
               ))}
             </ul>
           </nav>
+          {signedIn && <NotificationBell />}
           <SessionNav />
         </div>
       </header>

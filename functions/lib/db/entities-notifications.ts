@@ -1,0 +1,79 @@
+/**
+ * The entities of notifications and announcements (spec 001 §3 "Announcement",
+ * "Notification"; docs/notifications.md).
+ */
+import { Entity } from 'electrodb';
+import { gsi, now, SERVICE, type EntityKit } from './entity-kit.ts';
+
+/** Builds the notification and announcement entities against one table. */
+export function notificationEntities({ opts, primary }: EntityKit) {
+  /**
+   * A platform announcement, written in the kiosk and shown to every user in the notifications
+   * panel. All announcements share one list partition on gsi1 (`scope` = `all`), newest first
+   * by `createdAt`; there are few of them (an admin writes them by hand).
+   */
+  const Announcement = new Entity(
+    {
+      model: { entity: 'announcement', version: '1', service: SERVICE },
+      attributes: {
+        announcementId: { type: 'string', required: true },
+        scope: { type: 'string', required: true, default: 'all', readOnly: true },
+        /** Markdown, rendered safely by the SPA. */
+        body: { type: 'string', required: true },
+        actionText: { type: 'string' },
+        /** http or https only. */
+        actionUrl: { type: 'string' },
+        icon: { type: 'string' },
+        /** The admin who wrote it. */
+        authorId: { type: 'string' },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        updatedAt: { type: 'string', default: now, watch: '*', set: () => now() },
+      },
+      indexes: {
+        byId: {
+          pk: { ...primary.pk, composite: ['announcementId'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+        byScope: {
+          index: gsi(1).indexName,
+          pk: { field: gsi(1).partitionKey, composite: ['scope'] },
+          sk: { field: gsi(1).sortKey, composite: ['createdAt', 'announcementId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  /**
+   * One notification of one user (spec 001 §3 "Notification"). The user's partition holds them
+   * newest last by `createdAt`; `readAt` is set when the user marks it read.
+   */
+  const Notification = new Entity(
+    {
+      model: { entity: 'notification', version: '1', service: SERVICE },
+      attributes: {
+        userId: { type: 'string', required: true },
+        notificationId: { type: 'string', required: true },
+        /** What caused it (docs/notifications.md lists the kinds). */
+        kind: { type: 'string', required: true },
+        body: { type: 'string', required: true },
+        actionText: { type: 'string' },
+        actionUrl: { type: 'string' },
+        icon: { type: 'string' },
+        createdAt: { type: 'string', default: now, readOnly: true },
+        readAt: { type: 'string' },
+        /** s since the epoch: DynamoDB's TTL removes old notifications. */
+        ttl: { type: 'number' },
+      },
+      indexes: {
+        byUser: {
+          pk: { ...primary.pk, composite: ['userId'] },
+          sk: { ...primary.sk, composite: ['createdAt', 'notificationId'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  return { Announcement, Notification };
+}
