@@ -72,3 +72,16 @@ export const BUCKETS: Record<BucketRole, BucketDefinition> = {
 
 /** Local bucket names (s3rver); in AWS the names are CDK-generated and reach Lambdas by env. */
 export const localBucketName = (role: BucketRole): string => `picsnippets-local-${role}`;
+
+/**
+ * The assets-bucket key of a file a design draws by URL (a plain or uploaded sticker's image),
+ * or null. Only public files (`files/…`, as the sticker library and uploads store them, with or
+ * without the leading `/` of their served URL) may be drawn: a design must not pull private
+ * objects of the bucket (static layers, other keys) into a public render. The render
+ * (functions/render/stickers.ts) and the in-use check of deleted uploads
+ * (functions/designs/usage.ts) read a URL the same way; test/unit/sticker-keys.test.ts.
+ */
+export function publicFileKey(url: string): string | null {
+  const key = url.replace(/^\//, '');
+  return /^files\/[\w./-]+$/.test(key) && !key.split('/').includes('..') ? key : null;
+}

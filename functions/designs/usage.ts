@@ -4,6 +4,7 @@
  */
 import { db } from '#lib/db/index.ts';
 import { type DesignDocument } from '#shared/design.ts';
+import { publicFileKey } from '#shared/resources.ts';
 import { teamList, templateList } from '#functions/designs/lists.ts';
 
 /** Designs read at most per check: past this the file is treated as in use (never deleted). */
@@ -25,8 +26,7 @@ export function documentUsesFile(document: Partial<DesignDocument>, key: string)
   const stickers: Array<{ url?: unknown }> = Array.isArray(document.graphics_data)
     ? document.graphics_data
     : [];
-  // As the render reads it (functions/render/stickers.ts `stickerAssetKey`): the key, or its URL.
-  return stickers.some((s) => typeof s?.url === 'string' && s.url.replace(/^\//, '') === key);
+  return stickers.some((s) => typeof s?.url === 'string' && publicFileKey(s.url) === key);
 }
 
 /**

@@ -13,6 +13,7 @@ import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
+import { publicFileKey } from '#shared/resources.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
 import { drawWithinBudget, FetchBudget } from './fetch-budget.ts';
@@ -87,17 +88,6 @@ export async function qrDataUrl(value: string, sticker: Sticker): Promise<string
       light: sticker.isTransparent ? '#0000' : '#ffffff',
     },
   });
-}
-
-/**
- * The assets-bucket key of a plain or uploaded sticker's image, or null. Only public files
- * (`files/…`, as the sticker library and uploads store them, with or without the leading `/`
- * of their served URL) may be drawn: a design must not pull private objects of the bucket
- * (static layers, other keys) into a public render.
- */
-export function stickerAssetKey(url: string): string | null {
-  const key = url.replace(/^\//, '');
-  return /^files\/[\w./-]+$/.test(key) && !key.split('/').includes('..') ? key : null;
 }
 
 const assetImages = new Map<string, Promise<string>>();
@@ -181,7 +171,7 @@ export async function stickerImages(
   }
   for (const sticker of doc.graphics_data) {
     if (sticker.stickerType === 'dynamicSticker' || sticker.url === '') continue;
-    const key = stickerAssetKey(sticker.url);
+    const key = publicFileKey(sticker.url);
     if (!key) {
       logger.warn('sticker left out: not a served file', { uuid: sticker.uuid });
       continue;

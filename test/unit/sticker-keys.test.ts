@@ -1,16 +1,16 @@
 /**
  * Which sticker images a render may read from the assets bucket: public files only
- * (functions/render/stickers.ts `stickerAssetKey`).
+ * (shared/resources.ts `publicFileKey`).
  */
 import { describe, expect, it } from 'vitest';
-import { stickerAssetKey } from '#functions/render/stickers.ts';
+import { publicFileKey } from '#shared/resources.ts';
 
-describe('stickerAssetKey', () => {
+describe('publicFileKey', () => {
   it.each([
     ['files/stickers/party/cake.png', 'files/stickers/party/cake.png'],
     ['/files/uploads/team-demo/3f2a.png', 'files/uploads/team-demo/3f2a.png'],
   ])('draws the public file %s', (url, key) => {
-    expect(stickerAssetKey(url)).toBe(key);
+    expect(publicFileKey(url)).toBe(key);
   });
 
   it.each([
@@ -22,6 +22,6 @@ describe('stickerAssetKey', () => {
     '//files/x.png',
     'files/x.png?y=1',
   ])('refuses %s', (url) => {
-    expect(stickerAssetKey(url)).toBeNull();
+    expect(publicFileKey(url)).toBeNull();
   });
 });
