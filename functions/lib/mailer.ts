@@ -16,6 +16,13 @@ export interface Mail {
   subject: string;
   /** Plain text; links on their own lines. */
   text: string;
+  /** Where replies go (the support form: the signed-in user's address). */
+  replyTo?: string;
+  /**
+   * Extra message headers, name → value (the support form's `X-PicSnippets-User-Id` and
+   * `X-PicSnippets-Team-Id`; docs/notifications.md "Support"). Kept in the outbox file as is.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface SentMail extends Mail {
@@ -74,8 +81,15 @@ async function sendBySes(client: SESv2Client, from: string, mail: Mail): Promise
       new SendEmailCommand({
         FromEmailAddress: from,
         Destination: { ToAddresses: [mail.to] },
+        ...(mail.replyTo ? { ReplyToAddresses: [mail.replyTo] } : {}),
         Content: {
-          Simple: { Subject: { Data: mail.subject }, Body: { Text: { Data: mail.text } } },
+          Simple: {
+            Subject: { Data: mail.subject },
+            Body: { Text: { Data: mail.text } },
+            ...(mail.headers
+              ? { Headers: Object.entries(mail.headers).map(([Name, Value]) => ({ Name, Value })) }
+              : {}),
+          },
         },
       }),
     );
