@@ -46,6 +46,11 @@ export const ConfigSchema = z.object({
   OUTBOX_DIR: z.string().default('.local/outbox'),
   /** Sender of product e-mail (SES in AWS; the local outbox records it). */
   MAIL_FROM: z.string().default('PicSnippets <no-reply@picsnippets.local>'),
+  /**
+   * Where the support form's messages go (`POST /support/email`; docs/notifications.md
+   * "Support"). Locally they land in the outbox like every mail.
+   */
+  SUPPORT_EMAIL: z.string().default('support@picsnippets.local'),
   /** Stripe: absent keys mean explicit offline billing mode (DESIGN.md §3). */
   STRIPE_SECRET_KEY: optional,
   STRIPE_PUBLISHABLE_KEY: optional,
