@@ -46,7 +46,11 @@ export function notificationEntities({ opts, primary }: EntityKit) {
 
   /**
    * One notification of one user (spec 001 §3 "Notification"). The user's partition holds them
-   * newest last by `createdAt`; `readAt` is set when the user marks it read.
+   * by `notificationId`, which starts with its creation time (functions/lib/notify.ts
+   * `newNotificationId`), so the partition is in time order, a page of the newest is one query
+   * read backwards, and a notification is found by the user and its id alone (marking read
+   * needs no other key). `readAt` is set when the user marks it read; `ttl` removes it
+   * after `NOTIFICATION_TTL_DAYS` (docs/notifications.md).
    */
   const Notification = new Entity(
     {
@@ -68,7 +72,7 @@ export function notificationEntities({ opts, primary }: EntityKit) {
       indexes: {
         byUser: {
           pk: { ...primary.pk, composite: ['userId'] },
-          sk: { ...primary.sk, composite: ['createdAt', 'notificationId'] },
+          sk: { ...primary.sk, composite: ['notificationId'] },
         },
       },
     },

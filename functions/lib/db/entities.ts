@@ -105,6 +105,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         twoFactorResetHash: { type: 'string' },
         /** Last TOTP time step accepted: codes are single-use. */
         twoFactorLastStep: { type: 'number' },
+        /**
+         * When the user last opened the announcements side of the notifications panel (ISO
+         * 8601; spec 001 §3 `last_read_announcements_at`); announcements created later are
+         * unread (docs/notifications.md).
+         */
+        lastReadAnnouncementsAt: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
         updatedAt: { type: 'string', default: now, watch: '*', set: now },
       },
