@@ -12,12 +12,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import {
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { listObjects } from '#lib/s3-list.ts';
 import { STATIC_TYPES, staticCacheControl } from '../static-files.ts';
 
 /** Most files one build may have: a bound on the walk (the build has a few hundred). */
@@ -48,23 +44,6 @@ async function filesOf(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The bucket's keys and their ETags (quotes removed). */
-async function storedEtags(s3: S3Client, bucket: string): Promise<Map<string, string>> {
-  const etags = new Map<string, string>();
-  let token: string | undefined;
-  do {
-    const page = await s3.send(
-      new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }),
-    );
-    for (const o of page.Contents ?? []) {
-      if (o.Key) etags.set(o.Key, (o.ETag ?? '').replaceAll('"', ''));
-    }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    if (etags.size > MAX_WEB_FILES * 2) throw new Error(`${bucket} lists too many objects.`);
-  } while (token);
-  return etags;
-}
-
 /**
  * Uploads `dir` to `bucket`: new and changed files (with their content type and cache policy,
  * infra/static-files.ts), then deletes what the build no longer has.
@@ -77,7 +56,7 @@ export async function uploadWeb(s3: S3Client, bucket: string, dir: string): Prom
   if (!files.includes('index.html')) {
     throw new Error(`${dir} has no index.html: run npm run build first.`);
   }
-  const stored = await storedEtags(s3, bucket);
+  const stored = await listObjects(s3, bucket, '', MAX_WEB_FILES * 2);
   const report: UploadReport = { uploaded: [], unchanged: 0, deleted: [] };
   const ordered = [...files.filter((f) => f !== 'index.html'), 'index.html'];
   for (const key of ordered) {

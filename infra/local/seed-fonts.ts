@@ -12,12 +12,17 @@
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
+import { listObjects } from '#lib/s3-list.ts';
 import { HOSTED_FAMILIES } from '#shared/fonts/hosted.data.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The most hosted font files a listing reads before it gives up (far above what the seed writes). */
+const MAX_LISTED = 50_000;
+
 /** Bucket prefix of the hosted files (the path `/files/fonts/hosted/` serves). */
 export const HOSTED_FONTS_PREFIX = 'files/fonts/hosted/';
 /** Files sent to the bucket at once. */
@@ -49,15 +54,7 @@ export function hostedFontFiles(): HostedFontFile[] {
 export async function seedHostedFonts(): Promise<{ uploaded: number; present: number }> {
   const s3 = s3Client();
   const Bucket = config().ASSETS_BUCKET;
-  const have = new Set<string>();
-  let token: string | undefined;
-  do {
-    const page = await s3.send(
-      new ListObjectsV2Command({ Bucket, Prefix: HOSTED_FONTS_PREFIX, ContinuationToken: token }),
-    );
-    for (const o of page.Contents ?? []) if (o.Key) have.add(o.Key);
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  const have = await listObjects(s3, Bucket, HOSTED_FONTS_PREFIX, MAX_LISTED);
   const files = hostedFontFiles();
   const missing = files.filter((f) => !have.has(f.key));
   for (let i = 0; i < missing.length; i += CONCURRENCY) {

@@ -24,13 +24,18 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
+import { listObjects } from '#lib/s3-list.ts';
 import { db } from '#lib/db/index.ts';
 import { STICKER_SIZE, stickerFromSvg, type StickerPng } from '#functions/stickers/images.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The most sticker images a listing reads before it gives up (far above what the seed writes). */
+const MAX_LISTED = 50_000;
+
 /** An installed package's folder (their `exports` hide package.json and the SVGs from require). */
 const packageDir = (name: string) => join(ROOT, 'node_modules', name);
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'picsnippets', 'stickers');
@@ -242,20 +247,9 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
 
 /** Keys already under a prefix of the assets bucket. */
 async function storedKeys(prefix: string): Promise<Set<string>> {
-  const keys = new Set<string>();
-  let token: string | undefined;
-  do {
-    const page = await s3Client().send(
-      new ListObjectsV2Command({
-        Bucket: config().ASSETS_BUCKET,
-        Prefix: prefix,
-        ContinuationToken: token,
-      }),
-    );
-    for (const o of page.Contents ?? []) if (o.Key) keys.add(o.Key);
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return keys;
+  return new Set(
+    (await listObjects(s3Client(), config().ASSETS_BUCKET, prefix, MAX_LISTED)).keys(),
+  );
 }
 
 /** Puts a PNG at `key` unless it is there already (keys carry a content hash). */
