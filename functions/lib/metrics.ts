@@ -4,8 +4,9 @@
  *
  * - In AWS each value is written at once as CloudWatch Embedded Metric Format lines through
  *   Powertools Metrics (no API call, no added latency: CloudWatch Logs turns the lines into the
- *   metric), namespace {@link METRICS_NAMESPACE}: one with the dimension `service` only (the
- *   total the alarms read) and, for a value with its own dimension, one with `service` and it.
+ *   metric), namespace {@link METRICS_NAMESPACE}, one line per value: the dimension set `service`
+ *   only (the total the alarms read) and, for a value with its own dimension, a second set of
+ *   `service` and it in the same line (EMF's `Dimensions` takes several sets).
  * - Locally (`npm start`) the same metrics are summed and printed as one `metrics` log line at
  *   most every {@link LOCAL_SUMMARY_MS}, so a developer sees them without AWS.
  * - In tests nothing is printed; {@link metricTotals} reads the sums.
@@ -51,13 +52,10 @@ export function recordMetric(name: MetricName, value = 1, dimension?: [string, s
         namespace: METRICS_NAMESPACE,
         serviceName: process.env.FEATURE ?? 'picsnippets',
       });
-      // The total (dimension `service` only: what the alarms read), then the breakdown.
-      powertools.singleMetric().addMetric(name, unit, value);
-      if (dim) {
-        const single = powertools.singleMetric();
-        single.addDimension(dim[0], dim[1]);
-        single.addMetric(name, unit, value);
-      }
+      // One line: the total (the set `service` only, what the alarms read) and the breakdown.
+      const single = powertools.singleMetric();
+      if (dim) single.addDimensions({}).addDimensions({ [dim[0]]: dim[1] });
+      single.addMetric(name, unit, value);
       return;
     }
     const key = keyOf(name, dim);

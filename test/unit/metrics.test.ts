@@ -19,7 +19,7 @@ describe('recordMetric', () => {
     expect(metricTotals()['RenderFallback{reason=unknown design}']).toBe(before + 2);
   });
 
-  it('writes EMF lines in AWS: the total, the breakdown by dimension, the unit', () => {
+  it('writes one EMF line per value in AWS: the total and the breakdown by dimension, the unit', () => {
     vi.stubEnv('STAGE', 'aws');
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -31,25 +31,28 @@ describe('recordMetric', () => {
     const emf = lines
       .flatMap((l) => l.split('\n'))
       .filter((l) => l.includes('_aws'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    // The fallback's total (service only, what the alarms read), its breakdown, the time.
-    expect(emf).toHaveLength(3);
-    expect(emf[0]!.reason).toBeUndefined();
-    expect(emf[0]!.RenderFallback).toBe(1);
-    const [, fallback, ms] = emf as Array<{
-      _aws: {
-        CloudWatchMetrics: Array<{
-          Namespace: string;
-          Dimensions: string[][];
-          Metrics: Array<{ Name: string; Unit: string }>;
-        }>;
-      };
-      [k: string]: unknown;
-    }>;
-    expect(fallback!._aws.CloudWatchMetrics[0]!.Namespace).toBe(METRICS_NAMESPACE);
-    expect(fallback!._aws.CloudWatchMetrics[0]!.Dimensions[0]).toContain('reason');
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            _aws: {
+              CloudWatchMetrics: Array<{
+                Namespace: string;
+                Dimensions: string[][];
+                Metrics: Array<{ Name: string; Unit: string }>;
+              }>;
+            };
+            [k: string]: unknown;
+          },
+      );
+    expect(emf).toHaveLength(2);
+    const [fallback, ms] = emf;
+    const fallbackMetrics = fallback!._aws.CloudWatchMetrics[0]!;
+    expect(fallbackMetrics.Namespace).toBe(METRICS_NAMESPACE);
+    // The set the alarms read (service only) and the breakdown, counted once.
+    expect(fallbackMetrics.Dimensions).toEqual([['service'], ['service', 'reason']]);
     expect(fallback!.reason).toBe('render failed');
     expect(fallback!.RenderFallback).toBe(1);
+    expect(ms!._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([['service']]);
     expect(ms!._aws.CloudWatchMetrics[0]!.Metrics[0]).toEqual({
       Name: 'RenderMs',
       Unit: 'Milliseconds',
