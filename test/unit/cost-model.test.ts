@@ -22,8 +22,25 @@ describe('the cost model', () => {
     ).toBeLessThan(base.lines['Lambda render time']!);
   });
 
-  it('names what dominates each unit', () => {
+  it('names what dominates each unit, and sums its lines', () => {
+    for (const unit of [costPerMillionRenders(), costPerThousandTeams()]) {
+      const lines = Object.entries(unit.lines);
+      const largest = Math.max(...lines.map(([, usd]) => usd));
+      expect(unit.lines[unit.dominant]).toBe(largest);
+      expect(unit.total).toBeCloseTo(
+        lines.reduce((sum, [, usd]) => sum + usd, 0),
+        9,
+      );
+    }
     expect(costPerMillionRenders().dominant).toBe('CloudFront data out');
-    expect(costPerThousandTeams().total).toBeGreaterThan(0);
+  });
+
+  it('prices the API functions by CPU: arm64 time costs less, the fixed costs stay', () => {
+    expect(costPerThousandTeams('arm64').lines['Lambda API time']).toBeLessThan(
+      costPerThousandTeams('x64').lines['Lambda API time']!,
+    );
+    expect(costPerThousandTeams('arm64').lines['Fixed (WAF, alarms, keys)']).toBe(
+      costPerThousandTeams('x64').lines['Fixed (WAF, alarms, keys)'],
+    );
   });
 });
