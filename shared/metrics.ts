@@ -19,7 +19,17 @@ export const METRIC = {
   chromiumRestart: 'ChromiumRestart',
   /** A Stripe webhook event; dimension `outcome`: handled, ignored, duplicate or failed. */
   stripeWebhook: 'StripeWebhook',
-  /** An e-mail handed to SES (or the local outbox); dimension `outcome`: sent or failed. */
+  /**
+   * An e-mail handed to SES (or the local outbox); dimension `outcome`: sent, failed, suppressed
+   * (the address bounced or complained: skipped) or off (mail is not set up in this stage).
+   */
   mail: 'Mail',
+  /**
+   * SES reported a bounce (functions/mail-events); dimension `type`: permanent (the address is
+   * suppressed), transient or undetermined.
+   */
+  mailBounced: 'MailBounced',
+  /** A recipient marked a mail as spam (functions/mail-events); the address is suppressed. */
+  mailComplained: 'MailComplained',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

@@ -12,6 +12,7 @@ import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { emailChangeNoticeMail, passwordResetMail } from '#lib/mail-templates.ts';
 import { hashPassword, verifyPassword } from '#lib/passwords.ts';
 import { CURRENT_PASSWORD_WRONG } from '#shared/contract/auth.ts';
 import { MESSAGES, emailTaken } from './registration.ts';
@@ -74,11 +75,7 @@ export async function requestPasswordReset(email: string, now = Date.now()): Pro
     })
     .go();
   const link = `${config().PUBLIC_URL}/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
-  await sendMail({
-    to: user.email,
-    subject: 'Reset your PicSnippets password',
-    text: `Hello ${user.name},\n\nSomeone asked to reset the password of your PicSnippets account. To choose a new password, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this e-mail: your password stays as it is.\n`,
-  });
+  await sendMail({ to: user.email, ...passwordResetMail({ name: user.name, link }) });
 }
 
 /** What a new password also does (docs/security.md "Sessions and tokens"). */
@@ -200,13 +197,7 @@ export async function updateContact(
   await db().User.patch({ userId }).set({ name }).go();
   await sendMail({
     to: user.email,
-    subject: 'Your PicSnippets e-mail address is about to change',
-    text: `Hello ${name},
-
-Someone signed in to your PicSnippets account asked to change its e-mail address to ${next}. The change happens only when the link sent to that address is opened.
-
-If it was not you, change your password now: it also signs out every other session.
-`,
+    ...emailChangeNoticeMail({ name, newEmail: next }),
   }).catch((error: unknown) => logger.warn('address change notice not sent', { error }));
   return { pendingEmail: next };
 }

@@ -14,6 +14,7 @@ import { db } from '#lib/db/index.ts';
 import { tooManyRequests, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { emailChangeMail, emailVerificationMail } from '#lib/mail-templates.ts';
 import { VERIFY_MESSAGES } from '#shared/contract/auth.ts';
 import { MESSAGES } from './registration.ts';
 import { isThrottled, recordFailure } from './throttle.ts';
@@ -65,19 +66,12 @@ export async function sendVerification(
     })
     .go();
   const link = verificationLink(token);
-  await sendMail(
-    purpose === 'verify'
-      ? {
-          to: email,
-          subject: 'Confirm your e-mail address for PicSnippets',
-          text: `Hello ${user.name},\n\nPlease confirm that this address belongs to your PicSnippets account by opening this link within a day:\n\n${link}\n\nIf you did not create an account, ignore this e-mail.\n`,
-        }
-      : {
-          to: email,
-          subject: 'Confirm your new e-mail address for PicSnippets',
-          text: `Hello ${user.name},\n\nSomeone asked to use this address for the PicSnippets account of ${fromEmail ?? 'another address'}. To confirm the change, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this e-mail: the account keeps its address.\n`,
-        },
-  );
+  await sendMail({
+    to: email,
+    ...(purpose === 'verify'
+      ? emailVerificationMail({ name: user.name, link })
+      : emailChangeMail({ name: user.name, link, fromEmail })),
+  });
 }
 
 /**

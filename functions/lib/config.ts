@@ -47,6 +47,17 @@ export const ConfigSchema = z.object({
   /** Sender of product e-mail (SES in AWS; the local outbox records it). */
   MAIL_FROM: z.string().default('PicSnippets <no-reply@picsnippets.local>'),
   /**
+   * How product e-mail leaves (functions/lib/mailer.ts, docs/infra.md "E-mail"): `ses` sends
+   * through Amazon SES, `outbox` writes the local outbox, `off` sends nothing and logs it (a
+   * stage deployed without `-c mailDomain=`). Unset: `ses` when STAGE is aws, else `outbox`.
+   */
+  MAIL_TRANSPORT: z.enum(['ses', 'outbox', 'off']).optional(),
+  /**
+   * The SES configuration set every mail names (infra/constructs/email.ts): it publishes
+   * bounces and complaints to the topic that suppresses addresses. Unset: none.
+   */
+  SES_CONFIGURATION_SET: optional,
+  /**
    * Where the support form's messages go (`POST /support/email`; docs/notifications.md
    * "Support"). Locally they land in the outbox like every mail.
    */

@@ -10,6 +10,7 @@ import { billingOnline, config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { paymentActionMail, trialEndingMail } from '#lib/mail-templates.ts';
 import type { Stripe } from '#lib/stripe.ts';
 import { stripe } from '#lib/stripe.ts';
 import { loadBillingTeam, teamOfCustomer } from '#functions/billing/account.ts';
@@ -74,16 +75,14 @@ async function askForConfirmation(invoice: Stripe.Invoice): Promise<void> {
   const amount = (invoice.amount_due / 100).toFixed(2);
   await sendMail({
     to: owner.email,
-    subject: 'Confirm your payment',
-    text: [
-      `Hello ${owner.name},`,
-      '',
-      `Your bank asks you to confirm the payment of ${amount} ${invoice.currency.toUpperCase()} for ${team.name}.`,
-      'Please confirm it here:',
+    ...paymentActionMail({
+      name: owner.name,
+      teamName: team.name,
+      amount,
+      currency: invoice.currency.toUpperCase(),
       link,
-      '',
-      `(This link opens the payment page at /${CASHIER_PATH}/payment; the subscription waits until the payment is confirmed.)`,
-    ].join('\n'),
+      cashierPath: CASHIER_PATH,
+    }),
   });
 }
 
@@ -94,13 +93,12 @@ async function trialEnding(sub: Stripe.Subscription, eventAt: number): Promise<v
   const { team, owner } = await loadBillingTeam(saved.teamId);
   await sendMail({
     to: owner.email,
-    subject: 'Your trial ends soon',
-    text: [
-      `Hello ${owner.name},`,
-      '',
-      `The trial of ${team.name} ends on ${new Date(saved.trialEndsAt).toUTCString().slice(5, 16)}.`,
-      `Your plan continues afterwards with the card on file: ${config().PUBLIC_URL}${subscriptionSettings(team.teamId)}`,
-    ].join('\n'),
+    ...trialEndingMail({
+      name: owner.name,
+      teamName: team.name,
+      endsOn: new Date(saved.trialEndsAt).toUTCString().slice(5, 16),
+      link: `${config().PUBLIC_URL}${subscriptionSettings(team.teamId)}`,
+    }),
   });
 }
 

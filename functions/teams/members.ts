@@ -11,6 +11,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, forbidden, notFound, validationFailed } from '#lib/errors.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { invitationMail } from '#lib/mail-templates.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
@@ -102,8 +103,14 @@ export async function invite(
   const base = config().PUBLIC_URL;
   await sendMail({
     to: address,
-    subject: `You are invited to join ${team.name} on PicSnippets`,
-    text: `${inviter?.name ?? 'A team owner'} invited you to join the team "${team.name}" on PicSnippets as ${role === 'admin' ? 'an admin' : 'a member'}.\n\nNew to PicSnippets? Create your account here:\n\n${base}/register?invitation=${code}\n\nAlready have an account? Sign in and accept it here:\n\n${base}/settings?invitation=${code}#/companies\n\nThe links are yours alone: whoever has them can join the team as ${address}.\n`,
+    ...invitationMail({
+      teamName: team.name,
+      inviterName: inviter?.name,
+      role,
+      email: address,
+      registerLink: `${base}/register?invitation=${code}`,
+      acceptLink: `${base}/settings?invitation=${code}#/companies`,
+    }),
   });
   return invitationId;
 }

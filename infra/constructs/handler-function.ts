@@ -34,7 +34,14 @@ export const LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
  * pages").
  */
 export const INTERNAL_FUNCTIONS = ['screenshot'] as const;
-export type FunctionFeature = Feature | (typeof INTERNAL_FUNCTIONS)[number];
+/**
+ * Functions started by an AWS event, not by a route or another function: `mail-events` takes
+ * SES's bounces and complaints from SNS (infra/constructs/email.ts; docs/infra.md "E-mail"). Built
+ * only when the stage sends mail.
+ */
+export const EVENT_FUNCTIONS = ['mail-events'] as const;
+export type FunctionFeature =
+  Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];
 
 /** The handler entry of a feature: `functions/<feature>/handler.ts` (DESIGN.md §2). */
 export const entryOf = (feature: FunctionFeature): string =>
