@@ -14,6 +14,20 @@ let s3: S3Client | undefined;
 
 const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/**
+ * Time budgets of one HTTP attempt, ms (docs/operations.md "Timeouts"): a DynamoDB or S3 call
+ * that hangs (a network fault, a throttled partition that never answers) must fail within the
+ * function's own timeout, so the render URL serves its fallback image and the API answers 5xx
+ * instead of the Lambda dying silently. `connectionTimeout` bounds the TCP/TLS connect,
+ * `requestTimeout` the wait for the answer once sent (`throwOnRequestTimeout`: without it the
+ * handler only logs a warning and keeps waiting); the SDK retries within `maxAttempts` (3).
+ * test/integration/client-timeouts.test.ts.
+ */
+export const CLIENT_TIMEOUTS = {
+  dynamodb: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
+  s3: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+} as const;
+
 /** The low-level DynamoDB client (ElectroDB takes this or the document client). */
 export function dynamoClient(): DynamoDBClient {
   const c = config();
@@ -26,6 +40,7 @@ export function dynamoClient(): DynamoDBClient {
         }
       : {}),
     maxAttempts: 3,
+    requestHandler: CLIENT_TIMEOUTS.dynamodb,
   });
   return dynamo;
 }
@@ -55,6 +70,7 @@ export function s3Client(): S3Client {
           responseChecksumValidation: 'WHEN_REQUIRED' as const,
         }
       : {}),
+    requestHandler: CLIENT_TIMEOUTS.s3,
   });
   return s3;
 }
