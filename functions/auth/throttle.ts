@@ -28,14 +28,16 @@ export const WINDOW_MS = 15 * 60 * 1000;
 /**
  * True when the key has used up its allowance in the current window.
  * @param max how many counted events the window allows (login failures: `MAX_FAILURES`).
+ * @param windowMs the window's length, ms (default `WINDOW_MS`; the support form's is an hour).
  */
 export async function isThrottled(
   key: string,
   now = Date.now(),
   max = MAX_FAILURES,
+  windowMs = WINDOW_MS,
 ): Promise<boolean> {
   const item = (await db().Throttle.get({ key }).go({ consistent: true })).data;
-  return item !== null && now - item.windowStart < WINDOW_MS && item.count >= max;
+  return item !== null && now - item.windowStart < windowMs && item.count >= max;
 }
 
 /**
@@ -43,10 +45,16 @@ export async function isThrottled(
  * window is running and the count is under `max`; when there is no running window, a
  * conditional put starts one at 1. Of N parallel callers at most `max` get `true`.
  * @param max the events the window allows
+ * @param windowMs the window's length, ms (default `WINDOW_MS`)
  * @returns true when the event was counted (go ahead), false when the allowance is used up
  */
-export async function takeAttempt(key: string, max: number, now = Date.now()): Promise<boolean> {
-  const windowOpen = now - WINDOW_MS;
+export async function takeAttempt(
+  key: string,
+  max: number,
+  now = Date.now(),
+  windowMs = WINDOW_MS,
+): Promise<boolean> {
+  const windowOpen = now - windowMs;
   for (let round = 0; round < 3; round++) {
     try {
       await db()
@@ -61,7 +69,7 @@ export async function takeAttempt(key: string, max: number, now = Date.now()): P
     // No running window, or the allowance is used up: only the first may start a new window.
     try {
       await db()
-        .Throttle.put({ key, count: 1, windowStart: now, ttl: Math.ceil((now + WINDOW_MS) / 1000) })
+        .Throttle.put({ key, count: 1, windowStart: now, ttl: Math.ceil((now + windowMs) / 1000) })
         .where((a, op) => `${op.notExists(a.windowStart)} OR ${op.lte(a.windowStart, windowOpen)}`)
         .go({ response: 'none' });
       return true;
@@ -69,7 +77,7 @@ export async function takeAttempt(key: string, max: number, now = Date.now()): P
       if (!isConditionFailure(error)) throw error;
     }
     // A running window exists: used up unless someone else just started it (then try again).
-    if (await isThrottled(key, now, max)) return false;
+    if (await isThrottled(key, now, max, windowMs)) return false;
   }
   return false;
 }
