@@ -25,7 +25,7 @@ const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
  */
 export const CLIENT_TIMEOUTS = {
   dynamodb: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
-  s3: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+  s3: { connectionTimeout: 1_000, requestTimeout: 4_000, throwOnRequestTimeout: true },
 } as const;
 
 /** The low-level DynamoDB client (ElectroDB takes this or the document client). */
