@@ -37,6 +37,8 @@ const CONVERTED: Feature[] = [
 ];
 /** The account side's features, converted together. */
 const ACCOUNT_SIDE: Feature[] = ['system', 'auth', 'teams', 'billing', 'merge-tags'];
+/** The routes no session calls: the render URL and Stripe's webhook. */
+const PLATFORM: Feature[] = ['render', 'stripe-webhook'];
 
 describe('the contract', () => {
   it('names only routes of the route table', () => {
@@ -44,7 +46,7 @@ describe('the contract', () => {
     expect(contracts.map(([key]) => key).filter((key) => !keys.has(key))).toEqual([]);
   });
 
-  it.each([...CONVERTED, ...ACCOUNT_SIDE])('covers every route of the %s feature', (feature) => {
+  it.each([...CONVERTED, ...ACCOUNT_SIDE, ...PLATFORM])('covers every route of the %s feature', (feature) => {
     const keys = ROUTES.filter((r) => r.feature === feature).map(routeKey);
     expect(keys.filter((key) => !(key in CONTRACT))).toEqual([]);
   });
