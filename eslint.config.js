@@ -33,7 +33,7 @@ const FEATURE_PUBLIC_MODULES = {
   fonts: ['list.ts'],
   images: ['library.ts'],
   'merge-tags': ['provider-http.ts'],
-  render: ['browser.ts', 'dynamic.ts', 'service.ts'],
+  render: ['browser.ts', 'dynamic.ts', 'service.ts', 'svg.ts'],
   screenshot: ['capture.ts'],
   stickers: ['kiosk-packs.ts', 'schemas.ts', 'uploads.ts'],
   teams: ['members.ts'],

@@ -493,6 +493,16 @@ export const ROUTES: readonly Route[] = [
   kiosk('POST', '/packs/download', `${S1} Kiosk (packs)`),
   kiosk('PATCH', '/packs/restorePack', `${S1} Kiosk (packs)`),
   kiosk('DELETE', '/packs/removePack', `${S1} Kiosk (packs)`),
+  // The global image library's admin (spec 001 §2, §6 "manage … the global image library"; the
+  // spec names no paths: docs/kiosk.md "The global image library").
+  kiosk('GET', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
+  kiosk('POST', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
+  kiosk(
+    'PUT',
+    '/spark/kiosk/library/{id}/tags',
+    `${S1} Kiosk (global image library, docs/kiosk.md)`,
+  ),
+  kiosk('DELETE', '/spark/kiosk/library/{id}', `${S1} Kiosk (global image library, docs/kiosk.md)`),
 ];
 
 /** `METHOD /path`, the key API Gateway and middy's http-router use for a route. */

@@ -5,6 +5,7 @@
 import { featureHandler } from '#lib/http.ts';
 import { ANNOUNCEMENT_ROUTES } from './announcements.ts';
 import { CANCEL_REASON_ROUTES } from './cancel-reasons.ts';
+import { LIBRARY_ROUTES } from './library.ts';
 import { METRICS_ROUTES } from './metrics.ts';
 import { PACK_ROUTES } from './packs.ts';
 import { TEAM_ROUTES } from './teams.ts';
@@ -17,4 +18,5 @@ export const handler = featureHandler('kiosk', {
   ...TEAM_ROUTES,
   ...CANCEL_REASON_ROUTES,
   ...PACK_ROUTES,
+  ...LIBRARY_ROUTES,
 });

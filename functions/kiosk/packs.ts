@@ -1,11 +1,18 @@
 /**
- * The kiosk's sticker packs (spec 001 §7, §8): the logic is the sticker library's
- * (functions/stickers/kiosk-packs.ts).
+ * The kiosk's sticker packs (spec 001 §7 "Kiosk (packs)", §8; docs/kiosk.md "Sticker packs"):
+ * the library logic is the sticker library's (functions/stickers/kiosk-packs.ts), the archive
+ * import functions/kiosk/pack-import.ts. Inputs and answers: shared/contract/kiosk-packs.ts.
  */
-import { z } from 'zod';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
-import { kioskPacksPage, removePack, restorePack } from '#functions/stickers/kiosk-packs.ts';
-import { IdField, SearchText, StickerPageQuery } from '#functions/stickers/schemas.ts';
+import {
+  kioskPacksPage,
+  kioskPackView,
+  removePack,
+  restorePack,
+} from '#functions/stickers/kiosk-packs.ts';
+import { StickerPageQuery } from '#functions/stickers/schemas.ts';
+import { PACK_IMPORT_MESSAGES, PackIdBody, PackSearchBody } from '#shared/contract/kiosk-packs.ts';
+import { importPack } from './pack-import.ts';
 
 /** The kiosk's sticker pack routes, by route key. */
 export const PACK_ROUTES: Record<string, RouteDefinition> = {
@@ -15,20 +22,29 @@ export const PACK_ROUTES: Record<string, RouteDefinition> = {
   }),
 
   'POST /packs/search': route({
-    // `search`, or `query` as the kiosk's team search names it.
-    body: z.object({ search: SearchText, query: SearchText }),
+    body: PackSearchBody,
     query: StickerPageQuery,
     handle: async ({ body, query }) =>
       json(200, await kioskPacksPage(body.search || body.query, query.page)),
   }),
 
+  /** Multipart `archive`: a zip of SVG/PNG files and manifest.json (pack-import.ts). */
+  'POST /packs/download': route({
+    handle: async ({ body }) =>
+      json(201, {
+        success: true,
+        message: PACK_IMPORT_MESSAGES.imported,
+        pack: kioskPackView(await importPack(body)),
+      }),
+  }),
+
   'PATCH /packs/restorePack': route({
-    body: z.object({ packId: IdField('pack') }),
+    body: PackIdBody,
     handle: async ({ body }) => json(200, await restorePack(body.packId)),
   }),
 
   'DELETE /packs/removePack': route({
-    body: z.object({ packId: IdField('pack') }),
+    body: PackIdBody,
     handle: async ({ body }) => json(200, await removePack(body.packId)),
   }),
 };

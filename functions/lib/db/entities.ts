@@ -336,6 +336,11 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** The photographer's page, for the attribution link (stock photos). */
         authorUrl: { type: 'string' },
         licence: { type: 'string' },
+        /**
+         * Search words an admin gives a global library photo in the kiosk (lower case;
+         * functions/kiosk/library.ts, docs/kiosk.md "The global image library").
+         */
+        tags: { type: 'list', items: { type: 'string' } },
         createdAt: { type: 'string', default: now, readOnly: true },
       },
       indexes: {
@@ -433,6 +438,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         createdAt: { type: 'number', required: true },
         lastSeenAt: { type: 'number', required: true },
         ttl: { type: 'number', required: true },
+        /**
+         * Set on a session a platform admin started as another user (docs/kiosk.md "Users,
+         * impersonation and discounts"): the admin's user id, and the audit record's id.
+         */
+        impersonatorId: { type: 'string' },
+        impersonationId: { type: 'string' },
       },
       indexes: {
         byHash: {
