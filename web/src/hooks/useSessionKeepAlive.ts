@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { api, isApiError } from '../api/client.ts';
+import { call, isApiError } from '../api/client.ts';
 import { useAppStore } from '../state/store.ts';
 
 /** Spec 001 §7: refresh every 240 000 ms … */
@@ -25,7 +25,7 @@ export function useSessionKeepAlive(): void {
       if (inFlight) return;
       inFlight = true;
       try {
-        await api('PUT', '/spark/token');
+        await call('PUT /spark/token', {});
         last = Date.now();
       } catch (error) {
         if (!isApiError(error) || error.status !== 401)

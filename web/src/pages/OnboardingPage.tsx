@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { USE_CASES, type UseCaseKey } from '#shared/onboarding.ts';
-import { api } from '../api/client.ts';
+import { call } from '../api/client.ts';
 import { Notice } from '../components/Notice.tsx';
 import { WizardStrip } from '../components/WizardStrip.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -56,9 +56,7 @@ export function OnboardingPage() {
     setError(null);
     setStep(2);
     try {
-      const answer = await api<{ redirect: string }>('PUT', '/settings/onboarding', {
-        use_case: choice,
-      });
+      const answer = await call('PUT /settings/onboarding', { body: { use_case: choice } });
       navigate(answer.redirect);
     } catch (failure) {
       setError(actionFailure(failure));

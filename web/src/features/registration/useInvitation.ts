@@ -1,14 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api, isApiError } from '../../api/client.ts';
+import type { InvitationByCode } from '#shared/contract/teams.ts';
+import { call, isApiError } from '../../api/client.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 
 /** What `GET /invitations/{code}` tells a visitor about an invitation (spec 001 §7). */
-export interface InvitationInfo {
-  email: string;
-  role: string;
-  team: { name: string };
-}
+type InvitationInfo = InvitationByCode;
 
 export type InvitationState =
   | { state: 'none' }
@@ -35,9 +32,7 @@ export function useInvitation(
   const read = useQuery({
     queryKey: queryKeys.invitation(code ?? ''),
     queryFn: ({ signal }) =>
-      api<InvitationInfo>('GET', `/invitations/${encodeURIComponent(code ?? '')}`, undefined, {
-        signal,
-      }),
+      call('GET /invitations/{code}', { params: { code: code ?? '' }, signal }),
     enabled: Boolean(code),
     staleTime: Infinity,
   });
