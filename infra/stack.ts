@@ -19,6 +19,7 @@ import type { Construct } from 'constructs';
 import { FONTSOURCE_CDN_URL, fontCdnSource } from '#shared/security.ts';
 import { Api, DEFAULT_SECRETS_PREFIX } from './constructs/api.ts';
 import { Data } from './constructs/data.ts';
+import { Email, MAILING_FEATURES } from './constructs/email.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
@@ -50,6 +51,13 @@ export interface PicSnippetsStackProps extends StackProps {
   alarmEmail?: string;
   /** The stage (context `stage`); default {@link DEFAULT_STAGE}. Names the secrets' SSM path. */
   stage?: string;
+  /**
+   * The SES sending domain (context `mailDomain`, docs/infra.md "E-mail"); absent, the stage
+   * sends no mail (`MAIL_TRANSPORT=off`: the mailing functions log what they would send).
+   */
+  mailDomain?: string;
+  /** The sender on {@link mailDomain} (context `mailFrom`); default `PicSnippets <no-reply@…>`. */
+  mailFrom?: string;
 }
 
 /** The stage a deploy without `-c stage=` makes: the stack keeps its historical name. */
@@ -98,6 +106,8 @@ export class PicSnippetsStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly monitoring: Monitoring;
+  /** SES, bounce handling and send grants; absent without a mail domain. */
+  readonly email?: Email;
 
   constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
     super(scope, id, {
@@ -145,10 +155,23 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
+    if (props.mailDomain) {
+      this.email = new Email(this, 'Email', {
+        domain: props.mailDomain,
+        table: this.data.table,
+        ...(props.mailFrom ? { from: props.mailFrom } : {}),
+      });
+      for (const feature of MAILING_FEATURES) this.email.grantSend(this.api.functions[feature]);
+    } else {
+      for (const feature of MAILING_FEATURES) {
+        this.api.functions[feature].fn.addEnvironment('MAIL_TRANSPORT', 'off');
+      }
+    }
     this.monitoring = new Monitoring(this, 'Monitoring', {
       httpApi: this.api.httpApi,
       table: this.data.table,
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+      mailEvents: this.email !== undefined,
     });
 
     new CfnOutput(this, 'PublicUrl', { value: this.web.publicUrl });
@@ -212,12 +235,24 @@ export function createApp(
   }
   const stage: unknown = stackProps.stage ?? app.node.tryGetContext('stage') ?? DEFAULT_STAGE;
   if (typeof stage !== 'string') throw new Error('Context stage must be a string.');
+  const mailDomain: unknown = stackProps.mailDomain ?? app.node.tryGetContext('mailDomain');
+  const mailFrom: unknown = stackProps.mailFrom ?? app.node.tryGetContext('mailFrom');
+  if (mailDomain !== undefined && typeof mailDomain !== 'string') {
+    throw new Error('Context mailDomain must be a domain name.');
+  }
+  if (mailFrom !== undefined && (typeof mailFrom !== 'string' || !mailDomain)) {
+    throw new Error('Context mailFrom needs mailDomain, and must be an address on it.');
+  }
   const stack = new PicSnippetsStack(app, stackNameOf(stage), {
     ...stackProps,
     stage,
     ...(domain === undefined ? {} : { domain }),
     ...(fontCdnUrl === undefined ? {} : { fontCdnUrl }),
     ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),
+    ...(typeof mailDomain === 'string' && mailDomain.trim() !== ''
+      ? { mailDomain: mailDomain.trim() }
+      : {}),
+    ...(typeof mailFrom === 'string' ? { mailFrom } : {}),
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, ...stackProps.env },
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -39,6 +39,13 @@ export const ALARM_THRESHOLDS = {
   webhookFailures: 1,
   /** DynamoDB system errors or throttled requests in 5 minutes. */
   dynamodbErrors: 1,
+  /**
+   * Mails bounced for good or marked as spam in one hour (functions/mail-events). SES reviews an
+   * account whose bounce rate passes 5 % or complaint rate 0.1 % (SES developer guide,
+   * "Sending review process"); at 20 mails a team a month (infra/cost-model.ts) ten an hour is
+   * far past normal typos, so a list or a form is sending to bad addresses.
+   */
+  mailBounces: 10,
 } as const;
 
 export interface MonitoringProps {
@@ -46,6 +53,11 @@ export interface MonitoringProps {
   table: dynamodb.Table;
   /** An e-mail address for the alarms; absent, the topic has no subscriber. */
   alarmEmail?: string;
+  /**
+   * The stage sends mail through SES (infra/constructs/email.ts): alarm on the "mails bounced"
+   * metrics of the mail-events function and show them on the dashboard.
+   */
+  mailEvents?: boolean;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -182,6 +194,30 @@ export class Monitoring extends Construct {
     );
     alarm('DynamoDbErrors', 'DynamoDB answered system errors.', dynamoErrors, t.dynamodbErrors);
     alarm('DynamoDbThrottles', 'DynamoDB throttled requests.', dynamoThrottles, t.dynamodbErrors);
+    const hour = Duration.hours(1);
+    const mailsBounced = new cloudwatch.MathExpression({
+      expression: 'FILL(b, 0) + FILL(c, 0)',
+      usingMetrics: {
+        b: new cloudwatch.Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: METRIC.mailBounced,
+          dimensionsMap: { service: 'mail-events', type: 'permanent' },
+          statistic: 'Sum',
+          period: hour,
+        }),
+        c: productMetric('mail-events', METRIC.mailComplained, 'Sum', hour),
+      },
+      label: 'mails bounced or complained',
+      period: hour,
+    });
+    if (props.mailEvents) {
+      alarm(
+        'MailsBounced',
+        `Mails bounced for good or were marked as spam (${t.mailBounces} or more in an hour); the addresses are suppressed.`,
+        mailsBounced,
+        t.mailBounces,
+      );
+    }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: undefined,
@@ -233,5 +269,14 @@ export class Monitoring extends Construct {
         width: 12,
       }),
     );
+    if (props.mailEvents) {
+      this.dashboard.addWidgets(
+        new cloudwatch.GraphWidget({
+          title: 'Mails bounced (permanent) and complaints, per hour',
+          left: [mailsBounced],
+          width: 12,
+        }),
+      );
+    }
   }
 }
