@@ -11,6 +11,7 @@ import { billingOnline } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { hashPassword } from '#lib/passwords.ts';
+import { NOTICES, notifyTeam } from '#lib/notify.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
 import { teamSlug } from '#shared/team-slug.ts';
 import { REGISTRATION_MESSAGES as MESSAGES, type Registration } from '#shared/contract/auth.ts';
@@ -107,5 +108,8 @@ export async function register(
   }
   // The team joined through the invitation: a per-user plan's seats follow (docs/billing.md).
   if (joining) await syncSeats(joining.teamId, 'join');
+  // Its owner and admins hear of the new member (docs/notifications.md).
+  if (joining)
+    await notifyTeam(joining.teamId, 'managers', (t) => NOTICES.memberJoined(t, form.name), userId);
   return { userId, teamId, verified: joining !== undefined };
 }

@@ -11,6 +11,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, forbidden, notFound, validationFailed } from '#lib/errors.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { NOTICES, notify, notifyAddress, notifyTeam } from '#lib/notify.ts';
 import { invitationMail } from '#lib/mail-templates.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
 
@@ -112,6 +113,8 @@ export async function invite(
       acceptLink: `${base}/settings?invitation=${code}#/companies`,
     }),
   });
+  // In-app too, for an existing account with that (verified) address (docs/notifications.md).
+  await notifyAddress(address, NOTICES.invitation(team, role, inviter?.name ?? 'A team owner'));
   return invitationId;
 }
 
@@ -170,7 +173,7 @@ export async function pendingForUser(user: { email: string; emailVerified?: bool
  */
 export async function answerInvitation(
   invitationId: string,
-  user: { userId: string; email: string; emailVerified?: boolean },
+  user: { userId: string; email: string; name?: string; emailVerified?: boolean },
   accept: boolean,
   code?: string,
 ) {
@@ -207,6 +210,8 @@ export async function answerInvitation(
   if (result.canceled) throw notFound();
   // A per-user plan's seats follow the members (docs/billing.md).
   await syncSeats(inv.teamId, 'join');
+  const joined = user.name ?? user.email;
+  await notifyTeam(inv.teamId, 'managers', (t) => NOTICES.memberJoined(t, joined), user.userId);
 }
 
 /**
@@ -259,6 +264,7 @@ export async function changeRole(teamId: string, memberId: string, role: string)
   const membership = (await db().Membership.get({ teamId, userId: memberId }).go()).data;
   if (!membership) throw notFound();
   await db().Membership.patch({ teamId, userId: memberId }).set({ role }).go();
+  if (role !== membership.role) await notify(memberId, NOTICES.roleChanged(team, role));
 }
 
 /**
@@ -289,4 +295,8 @@ export async function removeMember(
       await db().User.patch({ userId: memberId }).set({ currentTeamId: other.teamId }).go();
     else await db().User.patch({ userId: memberId }).remove(['currentTeamId']).go();
   }
+  // The owner and admins hear of it (not whoever did it); a removed member hears too.
+  const left = user?.name ?? 'A member';
+  await notifyTeam(teamId, 'managers', (t) => NOTICES.memberLeft(t, left), actorId);
+  if (memberId !== actorId) await notify(memberId, NOTICES.memberRemoved(team));
 }
