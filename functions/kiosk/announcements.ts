@@ -11,13 +11,13 @@ import {
   AnnouncementBody,
   type Announcement,
 } from '#shared/contract/kiosk.ts';
+import type { EntityItem } from 'electrodb';
 import { db } from '#lib/db/index.ts';
+import type { Entities } from '#lib/db/entities.ts';
 import { notFound } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
 
-type AnnouncementItem = NonNullable<
-  Awaited<ReturnType<ReturnType<ReturnType<typeof db>['Announcement']['get']>['go']>>['data']
->;
+type AnnouncementItem = EntityItem<Entities['Announcement']>;
 
 /** An Announcement item as the API answers it (`AnnouncementSchema`). */
 function view(item: AnnouncementItem): Announcement {

@@ -10,7 +10,9 @@ import {
   type PerformanceIndicators,
   type PlanFigure,
 } from '#shared/contract/kiosk.ts';
+import type { EntityItem } from 'electrodb';
 import { db } from '#lib/db/index.ts';
+import type { Entities } from '#lib/db/entities.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
 import {
   addDays,
@@ -22,9 +24,7 @@ import {
 } from './snapshot-figures.ts';
 import { readSnapshotRecords } from './snapshot.ts';
 
-type SnapshotItem = NonNullable<
-  Awaited<ReturnType<ReturnType<ReturnType<typeof db>['KioskSnapshot']['get']>['go']>>['data']
->;
+type SnapshotItem = EntityItem<Entities['KioskSnapshot']>;
 
 /** A snapshot item as the API answers it (`IndicatorSchema`). */
 function indicator(item: SnapshotItem): Indicator {
