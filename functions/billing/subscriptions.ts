@@ -21,6 +21,7 @@ import { db } from '#lib/db/index.ts';
 import { AppError, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { idempotencyKey, Stripe, stripe } from '#lib/stripe.ts';
+import { notifySubscriptionChange } from '#lib/notify.ts';
 import {
   type BillingTeam,
   type SubscriptionRecord,
@@ -147,6 +148,8 @@ export async function applySubscription(
     .Subscription.put(saved as SubscriptionRecord)
     .go();
   await syncTeam(teamId, existing, record.stripeStatus, record.planId);
+  // The owner hears of a new plan, a cancellation, a resume or the end (docs/notifications.md).
+  await notifySubscriptionChange(teamId, existing, record);
   return saved as SubscriptionRecord;
 }
 

@@ -10,6 +10,7 @@ import { billingOnline, config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
+import { NOTICES, notify, notifyTeam } from '#lib/notify.ts';
 import { paymentActionMail, trialEndingMail } from '#lib/mail-templates.ts';
 import type { Stripe } from '#lib/stripe.ts';
 import { stripe } from '#lib/stripe.ts';
@@ -84,6 +85,18 @@ async function askForConfirmation(invoice: Stripe.Invoice): Promise<void> {
       cashierPath: CASHIER_PATH,
     }),
   });
+  const confirm = paymentConfirmationPath(paymentId, subscriptionSettings(teamId));
+  await notify(owner.userId, NOTICES.paymentActionRequired(team, confirm));
+}
+
+/**
+ * `invoice.payment_failed`: tells the team owner in-app (docs/notifications.md). The first
+ * payment of a new subscription is left out: whoever subscribes sees its refusal on the form.
+ */
+async function paymentFailed(invoice: Stripe.Invoice): Promise<void> {
+  if (invoice.billing_reason === 'subscription_create') return;
+  const teamId = await teamOf(invoice.customer, invoice.parent?.subscription_details?.metadata);
+  if (teamId) await notifyTeam(teamId, 'owner', (team) => NOTICES.paymentFailed(team));
 }
 
 /** `customer.subscription.trial_will_end`: tells the owner when the trial ends. */
@@ -100,6 +113,7 @@ async function trialEnding(sub: Stripe.Subscription, eventAt: number): Promise<v
       link: `${config().PUBLIC_URL}${subscriptionSettings(team.teamId)}`,
     }),
   });
+  await notify(owner.userId, NOTICES.trialEnding(team, saved.trialEndsAt));
 }
 
 /** `customer.deleted`: the team forgets the customer, its card and the mapping. */
@@ -182,6 +196,7 @@ export async function handleEvent(event: Stripe.Event): Promise<boolean> {
     case 'invoice.paid':
     case 'invoice.payment_failed':
       await refreshSubscription(event.data.object, event.created);
+      if (event.type === 'invoice.payment_failed') await paymentFailed(event.data.object);
       return true;
     case 'invoice.payment_action_required':
       await askForConfirmation(event.data.object);
