@@ -11,6 +11,7 @@
 import { featureHandler, json, route } from '#lib/http.ts';
 import { notFound, validationFailed } from '#lib/errors.ts';
 import type { AuthContext } from '#lib/auth.ts';
+import { NOTICES, notifyTeams } from '#lib/notify.ts';
 import { currentTeam } from '#functions/designs/store.ts';
 import { PAGE_SIZE } from '#functions/designs/lists.ts';
 import {
@@ -138,13 +139,16 @@ export const handler = featureHandler('bundles', {
   'POST /admin/templateBundle/assignTeams': route({
     body: AssignTeamsBody,
     handle: async ({ body }) => {
-      await loadBundle(body.bundleId);
+      const before = new Set((await loadBundle(body.bundleId)).teamIds ?? []);
       const wanted = [...new Set(body.teamIds)];
       const teams = await teamsByIds(wanted);
       if (teams.length !== wanted.length) {
         throw validationFailed({ teamIds: [MESSAGES.unknownTeam] });
       }
       const bundle = await updateBundle(body.bundleId, () => ({ teamIds: wanted }));
+      // The members of each newly assigned team hear of it (docs/notifications.md).
+      const added = wanted.filter((id) => !before.has(id));
+      await notifyTeams(added, 'all', (team) => NOTICES.bundleAssigned(team, bundle.name));
       return json(200, {
         success: true,
         message: MESSAGES.teamsSaved,

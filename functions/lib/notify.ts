@@ -235,6 +235,28 @@ export async function notifyTeam(
   });
 }
 
+/** Teams one {@link notifyTeams} call reaches at most (the log says when some were left out). */
+export const MAX_TEAMS = 200;
+/** Teams notified at once by {@link notifyTeams}. */
+const TEAM_CONCURRENCY = 10;
+
+/**
+ * {@link notifyTeam} for several teams (a bundle assigned to many): ten at a time, at most
+ * {@link MAX_TEAMS}. Never throws.
+ */
+export async function notifyTeams(
+  teamIds: readonly string[],
+  who: 'all' | 'managers' | 'owner',
+  notice: (team: TeamRef) => Notice,
+): Promise<void> {
+  if (teamIds.length > MAX_TEAMS) logger.warn('notified teams cut', { count: teamIds.length });
+  const list = teamIds.slice(0, MAX_TEAMS);
+  for (let at = 0; at < list.length; at += TEAM_CONCURRENCY)
+    await Promise.all(
+      list.slice(at, at + TEAM_CONCURRENCY).map((id) => notifyTeam(id, who, notice)),
+    );
+}
+
 /**
  * Notifies the user with e-mail `email`, if there is one and their address is verified: the
  * settings list shows invitations to verified addresses only, and an unverified address must
