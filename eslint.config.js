@@ -22,6 +22,8 @@ const FEATURE_PUBLIC_MODULES = {
   billing: [
     'account.ts',
     'customers.ts',
+    'errors.ts',
+    'invoices.ts',
     'payment-methods.ts',
     'registration.ts',
     'seats.ts',

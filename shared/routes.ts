@@ -483,6 +483,9 @@ export const ROUTES: readonly Route[] = [
   kiosk('GET', '/spark/kiosk/users/{id}/profile', `${S1} Kiosk`),
   // A POST with the CSRF check, not the spec's navigation: it changes whose session this is.
   kiosk('POST', '/spark/kiosk/users/impersonate/{id}', `${S1} Kiosk`),
+  // Called from the impersonated user's session (no longer an admin's): it checks the session
+  // was started by an admin, and gives the admin their own session back (docs/kiosk.md).
+  r('POST', '/spark/kiosk/users/stop-impersonating', 'kiosk', 'user', `${S1} Kiosk`, session),
   kiosk('POST', '/spark/kiosk/users/discount/{id}', `${S1} Kiosk`),
   kiosk('POST', '/teams/search', `${S1} Kiosk`),
   kiosk('GET', '/custom/teams/{id}', `${S1} Kiosk`),

@@ -47,6 +47,7 @@ import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
 import { clientAddress } from '#lib/client-address.ts';
+import { recordSignIn } from '#lib/sign-ins.ts';
 import {
   TOO_MANY_LOGINS,
   isThrottled,
@@ -128,6 +129,13 @@ export async function currentUser(user: AuthUser): Promise<CurrentUser> {
     two_factor_enabled: user.twoFactorEnabled ?? false,
     onboarding_use_case: user.onboardingUseCase ?? null,
     teams: teams.map((m) => ({ id: m.teamId, role: m.role })),
+    impersonator: user.impersonator
+      ? {
+          id: user.impersonator.userId,
+          name: user.impersonator.name,
+          email: user.impersonator.email,
+        }
+      : null,
   };
 }
 
@@ -202,6 +210,7 @@ export const handler = featureHandler('auth', {
         if (factor === 'reset') await disableTwoFactor(user.userId);
       }
       await loginSucceeded(body.email, ip);
+      await recordSignIn(user.userId, ip, event.headers?.['user-agent']);
       // Rotation: the old session (if any) ends, a new id is issued.
       await destroySession(auth.sessionToken);
       const token = await createSession(user.userId);

@@ -23,12 +23,20 @@ export interface PlanDefinition {
   /** Team limit (teams an owner may have) and member limit (spec 001 §3 attributes). */
   teams: number;
   teamMembers: number;
+  /**
+   * Active designs a team on the plan may have; absent: no limit. A kiosk admin can allow a
+   * team more (`Team.additionalPicsnippets`; docs/decisions.md "Additional permissions").
+   */
+  designs?: number;
   can_export_pdf: boolean;
   can_upload_custom_fonts: boolean;
 }
 
 const free = { can_export_pdf: false, can_upload_custom_fonts: false };
 const pro = { can_export_pdf: true, can_upload_custom_fonts: true };
+
+/** Active designs a team on the free plan may have (docs/decisions.md "Additional permissions"). */
+export const FREE_PLAN_DESIGNS = 50;
 
 /**
  * The plans (docs/billing.md "Plans"): Free; Starter per user (seats = members); Pro per team
@@ -45,6 +53,7 @@ export const PLAN_CATALOGUE: readonly PlanDefinition[] = [
     active: true,
     teams: 1,
     teamMembers: 1,
+    designs: FREE_PLAN_DESIGNS,
     ...free,
   },
   {

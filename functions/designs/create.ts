@@ -15,6 +15,7 @@ import {
   type DesignDocument,
 } from '#shared/design.ts';
 import type { BaseImage } from './base-images.ts';
+import { assertDesignRoom } from '#lib/team-permissions.ts';
 import { assertTeamNotFrozen, loadDesign, loadTemplate, type DesignRecord } from './store.ts';
 import { copyTitle, newTitle } from './titles.ts';
 
@@ -53,7 +54,8 @@ async function insertDesign(
  * Creates a design on a base photo (docs/decisions.md "Design API shapes": `POST /api/pic-snippet` `{image_id, title?}`).
  * The canvas takes the photo's size, its width capped at 1056 px (createDesignDocument).
  * @param title the submitted title; blank gives the photo's title.
- * @throws AppError 403 for a frozen team, 422 (`title`) for a title over 255 characters.
+ * @throws AppError 403 for a frozen team or one at its design limit (functions/lib/team-permissions.ts),
+ *   422 (`title`) for a title over 255 characters.
  */
 export async function createDesign(
   teamId: string,
@@ -62,6 +64,7 @@ export async function createDesign(
 ): Promise<DesignRecord> {
   const name = newTitle(title, image.title || 'Untitled');
   await assertTeamNotFrozen(teamId, 'create');
+  await assertDesignRoom(teamId);
   const document = createDesignDocument({
     image_id: image.imageId,
     base_image_key: image.key,
@@ -97,11 +100,12 @@ export function cloneDocument(document: DesignDocument): DesignDocument {
 /**
  * Clones a design of the team (spec 000 §4, §5): title "Copy of - …", parameters renamed,
  * active, no views, a new public render id.
- * @throws AppError 404 (not the team's), 403 (frozen team).
+ * @throws AppError 404 (not the team's), 403 (frozen team, or at its design limit).
  */
 export async function cloneDesign(teamId: string | undefined, designId: string) {
   const original = await loadDesign(teamId, designId);
   await assertTeamNotFrozen(original.teamId, 'clone');
+  await assertDesignRoom(original.teamId);
   const document = parseDesignDocument(original.document);
   return insertDesign(original.teamId, copyTitle(original.title), cloneDocument(document));
 }
@@ -110,10 +114,11 @@ export async function cloneDesign(teamId: string | undefined, designId: string) 
  * Makes a design of the caller's team from an enabled template (spec 000 §2
  * "/pic-snippet/{id}/createFromTemplate"): the template's title and document, parameter names
  * unchanged (nothing of the team's can collide with them).
- * @throws AppError 404 (no such enabled template), 403 (frozen team).
+ * @throws AppError 404 (no such enabled template), 403 (frozen team, or at its design limit).
  */
 export async function createFromTemplate(teamId: string | undefined, templateId: string) {
   const template = await loadTemplate(templateId);
   await assertTeamNotFrozen(teamId, 'create');
+  await assertDesignRoom(teamId);
   return insertDesign(teamId!, template.title, parseDesignDocument(template.document));
 }

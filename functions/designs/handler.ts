@@ -49,6 +49,7 @@ import {
   type DesignChange,
   type DesignRecord,
 } from './store.ts';
+import { assertDesignRoom, assertMayChangeStatus } from '#lib/team-permissions.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
 
@@ -121,6 +122,8 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
 
 /**
  * Archive (`archived`) or activate (`active`) a design (spec 000 §4): refused for a frozen team,
+ * for a plain member of a team with limited permission, and an activate past the team's design
+ * limit (functions/lib/team-permissions.ts),
  * `archived_at` set or removed; a design already there is answered without a write. The answer
  * carries the card under `archived` or `active` (spec 000 §7).
  */
@@ -129,8 +132,11 @@ function statusRoute(status: 'archived' | 'active') {
     body: StatusBody,
     handle: async ({ auth, params, body }) => {
       const teamId = currentTeam(auth);
-      await loadDesign(teamId, params.id!);
-      await assertTeamNotFrozen(teamId, status === 'archived' ? 'archive' : 'activate');
+      const before = await loadDesign(teamId, params.id!);
+      const action = status === 'archived' ? 'archive' : 'activate';
+      await assertTeamNotFrozen(teamId, action);
+      await assertMayChangeStatus(teamId, auth.user!.userId, action);
+      if (status === 'active' && before.status !== 'active') await assertDesignRoom(teamId);
       const record = await updateDesign(teamId, params.id!, body.version, (r) =>
         r.status === status
           ? null

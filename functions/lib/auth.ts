@@ -11,13 +11,22 @@
  * on a route the table marks `sessionOnly` (the account's e-mail, password, two-factor
  * authentication and tokens, deleting a team, the kiosk: docs/security.md "Sessions and
  * tokens"). A session older than the user's last password change or reset counts as signed out.
+ * A session a platform admin started as another user carries `user.impersonator`, and the
+ * user's password, two-factor authentication and tokens are read-only in it
+ * ({@link READ_ONLY_WHILE_IMPERSONATING}; docs/kiosk.md).
  */
-import type { Route } from '#shared/routes.ts';
+import { routeKey, type Route } from '#shared/routes.ts';
 import { db } from './db/index.ts';
 import { forbidden, notFound, unauthenticated } from './errors.ts';
 import type { ApiEvent } from './http.ts';
 import { readApiToken } from './api-tokens.ts';
-import { checkCsrf, readCookies, readSessionDetails, SESSION_COOKIE } from './session.ts';
+import {
+  checkCsrf,
+  readCookies,
+  readSessionDetails,
+  SESSION_COOKIE,
+  type SessionImpersonation,
+} from './session.ts';
 
 export interface AuthUser {
   userId: string;
@@ -30,6 +39,11 @@ export interface AuthUser {
   onboardingUseCase?: string | undefined;
   /** The address is proven to be the user's (functions/auth/email-verification.ts). */
   emailVerified?: boolean;
+  /**
+   * Set while a platform admin acts as this user (docs/kiosk.md "Users, impersonation and
+   * discounts"): the admin, and the impersonation's audit record.
+   */
+  impersonator?: { userId: string; name: string; email: string; impersonationId: string };
 }
 
 export interface AuthContext {
@@ -44,6 +58,41 @@ export interface AuthContext {
 export const TOKEN_REFUSED = 'API tokens cannot do this. Sign in to the app to do it.';
 
 /**
+ * The routes an impersonating admin may not use (docs/kiosk.md "Users, impersonation and
+ * discounts"; test/integration/kiosk-users.test.ts): the impersonated user's password,
+ * two-factor authentication and API tokens stay as the user left them. Reading them is allowed.
+ */
+export const READ_ONLY_WHILE_IMPERSONATING: ReadonlySet<string> = new Set([
+  'PUT /settings/password',
+  'POST /settings/two-factor-auth',
+  'DELETE /settings/two-factor-auth',
+  'POST /settings/api/token',
+  'PUT /settings/api/token/{id}',
+  'DELETE /settings/api/token/{id}',
+]);
+
+/** The 403 message of {@link READ_ONLY_WHILE_IMPERSONATING}. */
+export const IMPERSONATION_READ_ONLY =
+  "You are impersonating this user: their password, two-factor authentication and API tokens can't be changed. Stop impersonating to change your own.";
+
+/**
+ * The admin behind an impersonation session, while they are still a platform admin; undefined
+ * ends the session's standing (the caller then counts as signed out).
+ */
+async function impersonatorOf(
+  impersonation: SessionImpersonation,
+): Promise<AuthUser['impersonator'] | undefined> {
+  const admin = (await db().User.get({ userId: impersonation.impersonatorId }).go()).data;
+  if (!admin?.isAdmin) return undefined;
+  return {
+    userId: admin.userId,
+    name: admin.name,
+    email: admin.email,
+    impersonationId: impersonation.impersonationId,
+  };
+}
+
+/**
  * Authenticates the caller and applies the route's access rule.
  * @throws AppError 419 (CSRF), 401, 403 or 404 as above.
  */
@@ -53,6 +102,7 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
   const token = bearer ? undefined : readCookies(event)[SESSION_COOKIE];
   let userId: string | undefined;
   let sessionStart: number | undefined;
+  let impersonation: SessionImpersonation | undefined;
   if (bearer) {
     // A token works within its abilities, and never on session-only routes (it cannot take
     // over the account, manage tokens or sessions, delete a team or reach the kiosk).
@@ -67,6 +117,7 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
     const session = await readSessionDetails(token);
     userId = session?.userId;
     sessionStart = session?.createdAt;
+    impersonation = session?.impersonation;
   }
   let user: AuthUser | undefined;
   if (userId) {
@@ -76,7 +127,9 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
       sessionStart !== undefined &&
       record?.sessionsValidFrom !== undefined &&
       sessionStart < record.sessionsValidFrom;
-    if (record && !ended) {
+    // An impersonation whose admin is no longer an admin has no standing.
+    const impersonator = impersonation ? await impersonatorOf(impersonation) : undefined;
+    if (record && !ended && (!impersonation || impersonator)) {
       user = {
         userId: record.userId,
         email: record.email,
@@ -87,9 +140,12 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
         twoFactorEnabled: record.twoFactorSecret !== undefined,
         onboardingUseCase: record.onboardingUseCase,
         emailVerified: record.emailVerifiedAt !== undefined,
+        ...(impersonator ? { impersonator } : {}),
       };
     }
   }
+  if (user?.impersonator && READ_ONLY_WHILE_IMPERSONATING.has(routeKey(route)))
+    throw forbidden(IMPERSONATION_READ_ONLY);
   const ctx: AuthContext = {
     ...(user ? { user } : {}),
     ...(token ? { sessionToken: token } : {}),

@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { config } from './config.ts';
-import { db } from './db/index.ts';
+import { db, isConditionFailure } from './db/index.ts';
 import { csrfMismatch } from './errors.ts';
 import type { ApiEvent } from './http.ts';
 
@@ -110,11 +110,23 @@ export function xsrfCookie(stage: Stage = config().STAGE): string {
   return `${cookieNames(stage).xsrf}=${value}; Path=/; SameSite=Lax${secureFlag(stage)}`;
 }
 
+/** Who started an impersonation session, and its audit record (docs/kiosk.md). */
+export interface SessionImpersonation {
+  impersonatorId: string;
+  impersonationId: string;
+}
+
 /**
  * Starts a session for a user.
+ * @param impersonation set when a platform admin starts the session as `userId`
+ *   (functions/kiosk/impersonation.ts).
  * @returns the opaque token for the cookie (never stored as is).
  */
-export async function createSession(userId: string, now = Date.now()): Promise<string> {
+export async function createSession(
+  userId: string,
+  now = Date.now(),
+  impersonation?: SessionImpersonation,
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db()
     .Session.put({
@@ -123,6 +135,7 @@ export async function createSession(userId: string, now = Date.now()): Promise<s
       createdAt: now,
       lastSeenAt: now,
       ttl: Math.ceil((now + ABSOLUTE_TIMEOUT_MS) / 1000),
+      ...impersonation,
     })
     .go();
   return token;
@@ -142,12 +155,15 @@ export async function readSession(
 /**
  * A live session's user id and start (ms since the epoch), or undefined as for `readSession`.
  * The caller compares `createdAt` with the user's `sessionsValidFrom` (a password change or
- * reset ends older sessions; docs/security.md "Sessions and tokens").
+ * reset ends older sessions; docs/security.md "Sessions and tokens"). `impersonation` is set on
+ * a session an admin started as this user (docs/kiosk.md).
  */
 export async function readSessionDetails(
   token: string | undefined,
   now = Date.now(),
-): Promise<{ userId: string; createdAt: number } | undefined> {
+): Promise<
+  { userId: string; createdAt: number; impersonation?: SessionImpersonation } | undefined
+> {
   if (!token || token.length > 100) return undefined;
   const sessionHash = hash(token);
   const session = (await db().Session.get({ sessionHash }).go()).data;
@@ -159,15 +175,42 @@ export async function readSessionDetails(
   if (now - session.lastSeenAt > TOUCH_EVERY_MS) {
     await db().Session.patch({ sessionHash }).set({ lastSeenAt: now }).go();
   }
-  return { userId: session.userId, createdAt: session.createdAt };
+  const { impersonatorId, impersonationId } = session;
+  return {
+    userId: session.userId,
+    createdAt: session.createdAt,
+    ...(impersonatorId && impersonationId
+      ? { impersonation: { impersonatorId, impersonationId } }
+      : {}),
+  };
 }
 
-/** Ends a session (logout). */
+/**
+ * Ends a session (logout, or the rotation of a sign-in). An impersonation session's audit
+ * record gets its end time (docs/kiosk.md), unless it already has one.
+ */
 export async function destroySession(token: string | undefined): Promise<void> {
-  if (token)
+  if (!token) return;
+  const sessionHash = hash(token);
+  const deleted = await db().Session.delete({ sessionHash }).go({ response: 'all_old' });
+  const impersonationId = deleted.data?.impersonationId;
+  if (impersonationId) await endImpersonation(impersonationId);
+}
+
+/**
+ * Sets the end time of an impersonation's audit record once: a second call (or a record that
+ * is gone) changes nothing.
+ */
+export async function endImpersonation(impersonationId: string, at = new Date()): Promise<void> {
+  try {
     await db()
-      .Session.delete({ sessionHash: hash(token) })
+      .Impersonation.patch({ impersonationId })
+      .set({ endedAt: at.toISOString() })
+      .where(({ endedAt }, { notExists }) => notExists(endedAt))
       .go();
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -271,6 +271,11 @@ export const CurrentUserSchema = z.object({
   onboarding_use_case: z.string().nullable(),
   /** The teams the user belongs to, with the user's role in each (`owner` or a team role). */
   teams: z.array(z.object({ id: z.string(), role: z.string() })),
+  /**
+   * The platform admin acting as this user (docs/kiosk.md "Users, impersonation and
+   * discounts"), null otherwise; absent in answers from before impersonation existed.
+   */
+  impersonator: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullish(),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 

@@ -210,6 +210,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Team limit (attributes.teams) and member limit (attributes.teamMembers), spec 001 §3. */
         teams: { type: 'number', required: true },
         teamMembers: { type: 'number', required: true },
+        /** Active designs allowed; unset: no limit (functions/billing/plans.ts). */
+        designs: { type: 'number' },
         can_export_pdf: { type: 'boolean', default: false },
         can_upload_custom_fonts: { type: 'boolean', default: false },
         stripePriceId: { type: 'string' },
