@@ -42,11 +42,15 @@ export interface TeamRef {
 /**
  * A new notification id: 9 base-36 digits of `now` (ms since the epoch, good until the year
  * 5188) and 12 random hex digits, so ids sort by creation time (the user's partition is read
- * newest first by id; shared/contract/notifications.ts `NOTIFICATION_ID`).
+ * newest first by id; shared/contract/notifications.ts `NOTIFICATION_ID`). Within one process
+ * the time part grows by at least 1 ms per id, so ids made in a burst keep their order.
  */
 export function newNotificationId(now = Date.now()): string {
-  return now.toString(36).padStart(9, '0') + randomBytes(6).toString('hex');
+  // Monotonic within the process: ids made in the same ms still sort in the order made.
+  lastIdTime = Math.max(now, lastIdTime + 1);
+  return lastIdTime.toString(36).padStart(9, '0') + randomBytes(6).toString('hex');
 }
+let lastIdTime = 0;
 
 const teamPath = (teamId: string, tab: string) =>
   `/settings/companies/${encodeURIComponent(teamId)}#/${tab}`;
