@@ -34,6 +34,8 @@ const FEATURE_PUBLIC_MODULES = {
   designs: ['create.ts', 'lists.ts', 'store.ts', 'usage.ts', 'views.ts'],
   fonts: ['list.ts'],
   images: ['library.ts'],
+  // The daily snapshot job, run by the kiosk-snapshot function (docs/kiosk.md).
+  kiosk: ['snapshot.ts'],
   'merge-tags': ['provider-http.ts'],
   render: ['browser.ts', 'dynamic.ts', 'service.ts', 'svg.ts'],
   screenshot: ['capture.ts'],

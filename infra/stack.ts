@@ -20,6 +20,7 @@ import { FONTSOURCE_CDN_URL, fontCdnSource } from '#shared/security.ts';
 import { Api, DEFAULT_SECRETS_PREFIX } from './constructs/api.ts';
 import { Data } from './constructs/data.ts';
 import { Email, MAILING_FEATURES } from './constructs/email.ts';
+import { KioskSnapshot } from './constructs/kiosk-snapshot.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
@@ -106,6 +107,8 @@ export class PicSnippetsStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly monitoring: Monitoring;
+  /** The kiosk's daily snapshot: a scheduled function (docs/kiosk.md). */
+  readonly kioskSnapshot: KioskSnapshot;
   /** SES, bounce handling and send grants; absent without a mail domain. */
   readonly email?: Email;
 
@@ -155,6 +158,7 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
+    this.kioskSnapshot = new KioskSnapshot(this, 'KioskSnapshot', { table: this.data.table });
     if (props.mailDomain) {
       this.email = new Email(this, 'Email', {
         domain: props.mailDomain,

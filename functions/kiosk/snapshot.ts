@@ -2,7 +2,7 @@
  * The kiosk's daily snapshot job (spec 001 §3 kiosk indicators; docs/kiosk.md "Metrics and the
  * daily snapshot"): once a day it stores the performance indicators of the day that ended, so
  * the kiosk can chart them and compare with a month and a year before. In AWS an EventBridge
- * Scheduler schedule invokes functions/kiosk/snapshot-handler.ts; locally the same function
+ * Scheduler schedule invokes functions/kiosk-snapshot/handler.ts; locally the same function
  * runs from `npm run kiosk:snapshot` and from the local stack once a day
  * (infra/local/daily.ts).
  *

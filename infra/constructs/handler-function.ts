@@ -37,9 +37,11 @@ export const INTERNAL_FUNCTIONS = ['screenshot'] as const;
 /**
  * Functions started by an AWS event, not by a route or another function: `mail-events` takes
  * SES's bounces and complaints from SNS (infra/constructs/email.ts; docs/infra.md "E-mail"). Built
- * only when the stage sends mail.
+ * only when the stage sends mail. `kiosk-snapshot` stores the kiosk's daily indicators when
+ * an EventBridge Scheduler schedule invokes it (infra/constructs/kiosk-snapshot.ts;
+ * docs/kiosk.md "Metrics and the daily snapshot").
  */
-export const EVENT_FUNCTIONS = ['mail-events'] as const;
+export const EVENT_FUNCTIONS = ['mail-events', 'kiosk-snapshot'] as const;
 export type FunctionFeature =
   Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];
 

@@ -34,6 +34,11 @@ export interface LocalStackOptions {
   seed?: boolean;
   /** Launch Chromium and open the render page before answering (default true). */
   warmChromium?: boolean;
+  /**
+   * Run the once-a-day jobs (the kiosk's daily snapshot; infra/local/daily.ts) at start and at
+   * each new UTC day. Default: with `persist` (`npm start`, `npm run preview`).
+   */
+  dailyJobs?: boolean;
   log?: (line: string) => void;
 }
 
@@ -136,6 +141,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (added.length > 0) log(`DynamoDB: added ${added.join(', ')} to the existing local table`);
     await ensureBuckets(s3Client(), buckets);
     if (options.seed ?? true) await seed(log);
+    if (options.dailyJobs ?? persist) {
+      const { startDailyJobs } = await import('./daily.ts');
+      const jobs = startDailyJobs(log);
+      cleanups.push(() => jobs.stop());
+    }
 
     // Health answers 503 with what the renderer waits for until the warm page can draw.
     if (options.warmChromium ?? true) waitFor('renderer', 'starting Chromium');

@@ -198,7 +198,10 @@ describe('API', () => {
 
   it('has exactly one Lambda per feature, Node.js 24, ES module bundle', () => {
     const byId = features();
-    expect([...byId.values()].sort()).toEqual([...FEATURES, ...INTERNAL_FUNCTIONS].sort());
+    // The mail-events function exists only with a mail domain (test/infra/email.test.ts).
+    expect([...byId.values()].sort()).toEqual(
+      [...FEATURES, ...INTERNAL_FUNCTIONS, 'kiosk-snapshot'].sort(),
+    );
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Handler).toBe('index.handler');
@@ -283,7 +286,8 @@ describe('API', () => {
     expect(JSON.stringify(api.OriginCustomHeaders![0]!.HeaderValue)).toContain(secretId);
     // Every API function names it, and may read exactly it.
     for (const [id, feature] of features()) {
-      if (feature === 'render' || feature === 'screenshot') continue;
+      if (feature === 'render' || feature === 'screenshot' || feature === 'kiosk-snapshot')
+        continue;
       const fn = resources[id]!;
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(JSON.stringify(env.ORIGIN_VERIFY_SECRET_PARAMETER), feature).toContain(
@@ -883,6 +887,16 @@ describe('what each function may do (reviewed here, in place of a template snaps
       ],
     },
     screenshot: { memory: 2048, timeout: 20, iam: [logs('RenderScreenshotLogs')] },
+    // The daily snapshot (docs/kiosk.md): scans and queries, and new snapshot items only.
+    'kiosk-snapshot': {
+      memory: 512,
+      timeout: 120,
+      iam: [
+        'dynamodb:PutItem @ DataTable',
+        'dynamodb:Query,dynamodb:Scan @ DataTable DataTable/index/gsi1',
+        logs('KioskSnapshotFunctionLogs'),
+      ],
+    },
     system: {
       memory: 512,
       timeout: 15,
@@ -1082,7 +1096,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
     for (const [feature, expected] of Object.entries(EXPECTED)) {
       // X-Ray (docs/infra.md "Observability"): every function traces but the screenshot one,
       // whose role reaches only its logs. The two actions have no resource-level permissions.
-      const iam = feature === 'screenshot' ? expected.iam : [...expected.iam, TRACING];
+      const untraced = feature === 'screenshot' || feature === 'kiosk-snapshot';
+      const iam = untraced ? expected.iam : [...expected.iam, TRACING];
       expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }
   });
@@ -1187,5 +1202,43 @@ describe('stages (docs/infra.md "Stages")', () => {
     } finally {
       rmSync(outdir2, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the kiosk daily snapshot (docs/kiosk.md "Metrics and the daily snapshot")', () => {
+  it('invokes the snapshot function once a day at 00:05 UTC, with bounded retries', () => {
+    const schedules = ofType('AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    const [, schedule] = schedules[0]!;
+    expect(schedule.Properties.ScheduleExpression).toBe('cron(5 0 * * ? *)');
+    expect(schedule.Properties.ScheduleExpressionTimezone ?? 'Etc/UTC').toBe('Etc/UTC');
+    expect(schedule.Properties.State ?? 'ENABLED').toBe('ENABLED');
+    const target = schedule.Properties.Target as {
+      Arn: unknown;
+      RoleArn: unknown;
+      RetryPolicy: { MaximumRetryAttempts: number; MaximumEventAgeInSeconds: number };
+    };
+    expect(target.RetryPolicy).toEqual({
+      MaximumRetryAttempts: 3,
+      MaximumEventAgeInSeconds: 6 * 3600,
+    });
+    const [fnId] = ofType('AWS::Lambda::Function').find(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment).includes('"FEATURE":"kiosk-snapshot"'),
+    )!;
+    expect(JSON.stringify(target.Arn)).toContain(fnId);
+    // The scheduler's role may invoke that function and nothing else.
+    const roleId = (target.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId))
+      .flatMap(
+        ([, p]) =>
+          (
+            p.Properties.PolicyDocument as {
+              Statement: Array<{ Action: unknown; Resource: unknown }>;
+            }
+          ).Statement,
+      );
+    expect(statements.map((st) => st.Action)).toEqual(['lambda:InvokeFunction']);
+    expect(JSON.stringify(statements[0]!.Resource)).toContain(fnId);
   });
 });

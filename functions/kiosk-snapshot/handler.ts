@@ -1,5 +1,5 @@
 /**
- * The daily snapshot function (AWS): an EventBridge Scheduler schedule invokes it once a day
+ * The kiosk's daily snapshot function (AWS): an EventBridge Scheduler schedule invokes it once a day
  * shortly after midnight UTC (infra/constructs/kiosk-snapshot.ts) to store the kiosk's
  * performance indicators of the day that ended (functions/kiosk/snapshot.ts;
  * docs/kiosk.md "Metrics and the daily snapshot"). Not an HTTP route; the schedule's payload is
@@ -7,7 +7,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/logger.ts';
-import { runDailySnapshot, type SnapshotRun } from './snapshot.ts';
+import { runDailySnapshot, type SnapshotRun } from '#functions/kiosk/snapshot.ts';
 
 /**
  * Lambda entry: runs the snapshot job once.
