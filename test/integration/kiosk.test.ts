@@ -13,7 +13,14 @@ describe('kiosk team tools', () => {
     await admin.login('admin@example.com');
     const found = await admin.request('POST', '/teams/search', { query: 'demo' });
     expect(found.json).toEqual([
-      { id: 'team-demo', name: 'Demo Team', slug: 'demo-team', frozen: false },
+      {
+        id: 'team-demo',
+        name: 'Demo Team',
+        slug: 'demo-team',
+        frozen: false,
+        current_billing_plan: 'pro-monthly',
+        owner: { id: 'user-demo', name: 'Dana Demo', email: 'demo@example.com' },
+      },
     ]);
 
     const profile = await admin.request('GET', '/custom/teams/team-demo');
