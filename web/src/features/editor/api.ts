@@ -4,12 +4,11 @@
  * (`restoreDesign`, STYLE.md), saving sends the whole document with the title and the version.
  * The dashboard's calls stay in api/designs.ts.
  */
-import { api, ApiError } from '../../api/client.ts';
+import { ApiError, call } from '../../api/client.ts';
 import { restoreDesign } from '#shared/design.ts';
 import type { DesignMeta, LoadedDesign } from './store/designSlice.ts';
 import type { DesignServer, SaveRequest } from './sync.ts';
 
-const enc = encodeURIComponent;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -59,7 +58,7 @@ function toLoaded(body: unknown): LoadedDesign {
  *   the answer is not a design.
  */
 export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promise<LoadedDesign> {
-  return toLoaded(await api<unknown>('GET', `/api/pic-snippet/${enc(id)}`, undefined, { signal }));
+  return toLoaded(await call('GET /api/pic-snippet/{id}', { params: { id }, signal }));
 }
 
 /**
@@ -69,25 +68,27 @@ export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promi
  * `stickerId`, those fields and the version (spec 000 §7). Both answer the new version.
  * @returns the new version and the saved title.
  * @throws {ApiError} 409 `{ message, version }` when the version is stale, 422 with field errors.
+ *   The answer's shape is the contract's (`WrittenSchema`, shared/contract/designs.ts), which the
+ *   server keeps (checked in the test stack).
  */
 export async function saveEditorDesign(
   id: string,
   request: SaveRequest,
 ): Promise<{ version: number; title: string }> {
   const body = request.qrCode
-    ? await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/qrCode`, {
-        stickerId: request.qrCode.stickerId,
-        ...request.qrCode.fields,
-        version: request.version,
+    ? await call('PUT /api/pic-snippet/{id}/qrCode', {
+        params: { id },
+        body: {
+          stickerId: request.qrCode.stickerId,
+          ...request.qrCode.fields,
+          version: request.version,
+        },
       })
-    : await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}`, {
-        ...request.document,
-        title: request.title,
-        version: request.version,
+    : await call('PUT /api/pic-snippet/{id}', {
+        params: { id },
+        body: { ...request.document, title: request.title, version: request.version },
       });
-  const record = isRecord(body) ? body : {};
-  if (typeof record.version !== 'number') throw new ApiError(200, NOT_A_DESIGN);
-  return { version: record.version, title: text(record.title, request.title) };
+  return { version: body.version, title: body.title };
 }
 
 /** The design API for the sync (sync.ts). */

@@ -6,16 +6,12 @@
  */
 import type { StockImage, StockPage } from '#shared/contract/images.ts';
 import type { AnswerOf } from '#shared/contract/index.ts';
-import { api, apiUpload, ApiError, call, type UploadProgress } from '../../api/client.ts';
+import { apiUpload, ApiError, call, type UploadProgress } from '../../api/client.ts';
 import { libraryImage, nextPageOf, type LibraryImage } from '../../api/images.ts';
 import type { BaseImageRef } from './document/image.ts';
 import type { DesignServer } from './sync.ts';
 
 export type { LibraryImage, StockImage, StockPage };
-
-const enc = encodeURIComponent;
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One page of a list and the next page's number (null after the last). */
 export interface Paged<T> {
@@ -137,11 +133,11 @@ export async function saveCroppedImage(png: Blob, designId: string): Promise<Bas
  * @throws {ApiError} 409 for a stale version, 422 for an image the team may not use.
  */
 export async function saveImageId(id: string, imageId: string, version: number): Promise<number> {
-  const body = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/saveImageId`, {
-    image_id: imageId,
-    version,
+  const written = await call('PUT /api/pic-snippet/{id}/saveImageId', {
+    params: { id },
+    body: { image_id: imageId, version },
   });
-  return isRecord(body) && typeof body.version === 'number' ? body.version : version;
+  return written.version;
 }
 
 /**

@@ -7,12 +7,11 @@
  */
 import type { BodyOf } from '#shared/contract/index.ts';
 import type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
-import { api, ApiError, call } from '../../api/client.ts';
+import { ApiError, call } from '../../api/client.ts';
 import type { ExportDesign, ExportRow } from './model.ts';
 
 export type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
 
-const enc = encodeURIComponent;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -74,9 +73,7 @@ export function toExportDesign(body: unknown): ExportDesign {
 
 /** `GET /api/pic-snippet/{id}`. @throws {ApiError} 404 for another team's design. */
 export async function fetchExportDesign(id: string, signal?: AbortSignal): Promise<ExportDesign> {
-  return toExportDesign(
-    await api<unknown>('GET', `/api/pic-snippet/${enc(id)}`, undefined, { signal }),
-  );
+  return toExportDesign(await call('GET /api/pic-snippet/{id}', { params: { id }, signal }));
 }
 
 /** `GET /api/merge-tag/storeFront`: Klaviyo's storefronts. */
@@ -111,20 +108,25 @@ interface Saved {
   version: number;
 }
 
-async function save(id: string, call: string, body: Record<string, unknown>): Promise<Saved> {
-  const answer = await api<unknown>('PUT', `/api/pic-snippet/${enc(id)}/${call}`, body);
-  return { version: isRecord(answer) ? number(answer.version, 0) : 0 };
+/** `PUT …/provider` (spec 001 §4: the platform is saved when chosen; Custom is ''). */
+export async function saveProvider(
+  id: string,
+  provider: string,
+  storefront: string | null,
+): Promise<Saved> {
+  const { version } = await call('PUT /api/pic-snippet/{id}/provider', {
+    params: { id },
+    body: { merge_tag_provider: provider, merge_tag_storefront: storefront },
+  });
+  return { version };
 }
 
-/** `PUT …/provider` (spec 001 §4: the platform is saved when chosen; Custom is ''). */
-export const saveProvider = (id: string, provider: string, storefront: string | null) =>
-  save(id, 'provider', { merge_tag_provider: provider, merge_tag_storefront: storefront });
-
 /** `PUT …/choices`: every parameter's value and the choices, keyed by parameter name. */
-export function saveChoices(id: string, rows: readonly ExportRow[]): Promise<Saved> {
+export async function saveChoices(id: string, rows: readonly ExportRow[]): Promise<Saved> {
   const parameters = rows
-    .filter((r) => r.parameterId !== null)
-    .map((r) => ({ id: r.parameterId, merge_tag_value: r.merge_tag_value }));
+    .flatMap((r) =>
+      r.parameterId === null ? [] : [{ id: r.parameterId, merge_tag_value: r.merge_tag_value }],
+    );
   const seen = new Set<string>();
   const choices = rows
     .filter((r) => r.merge_tag_value.trim() !== '')
@@ -134,11 +136,21 @@ export function saveChoices(id: string, rows: readonly ExportRow[]): Promise<Sav
       merge_tag_name: r.merge_tag_name,
       merge_tag_value: r.merge_tag_value,
     }));
-  return save(id, 'choices', { text_snippets: [{ parameters }], merge_tag_choices: choices });
+  const { version } = await call('PUT /api/pic-snippet/{id}/choices', {
+    params: { id },
+    body: { text_snippets: [{ parameters }], merge_tag_choices: choices },
+  });
+  return { version };
 }
 
 /** `PUT …/link` (spec 001 §7 "normalised html_link_url"). */
-export const saveLink = (id: string, link: string) => save(id, 'link', { html_link_url: link });
+export async function saveLink(id: string, link: string): Promise<Saved> {
+  const { version } = await call('PUT /api/pic-snippet/{id}/link', {
+    params: { id },
+    body: { html_link_url: link },
+  });
+  return { version };
+}
 
 /**
  * `POST …/cache-id` (Generate; docs/export.md "Cache id"): keeps the design as it is now and
@@ -146,9 +158,11 @@ export const saveLink = (id: string, link: string) => save(id, 'link', { html_li
  * @throws ApiError as `api` does (404 for a design of another team).
  */
 export async function createCacheId(id: string): Promise<string> {
-  const answer = await api<unknown>('POST', `/api/pic-snippet/${enc(id)}/cache-id`, {});
-  const cacheId = isRecord(answer) ? answer.cache_id : undefined;
-  if (typeof cacheId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(cacheId)) {
+  const { cache_id: cacheId } = await call('POST /api/pic-snippet/{id}/cache-id', {
+    params: { id },
+  });
+  // It goes into the render URL's path: only the characters a cache id segment may hold.
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cacheId)) {
     throw new Error('The server did not name the version to export.');
   }
   return cacheId;
