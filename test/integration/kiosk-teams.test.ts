@@ -117,13 +117,6 @@ describe('additional_picsnippets', () => {
       (await owner.request('POST', '/api/pic-snippet', { image_id: LIBRARY_IMAGE })).status,
     ).toBe(403);
   });
-
-  it('a plan without a limit keeps none', async () => {
-    // The demo team is on Pro, which has no design limit.
-    const demo = await signedIn(stack().url, 'demo@example.com');
-    await setPermissions('team-demo', { additional_picsnippets: 0 });
-    await createDesign(demo, { title: 'Pro has room' });
-  });
 });
 
 describe('limited_permission', () => {
