@@ -32,6 +32,12 @@ export function normaliseAddress(address: string): string {
   return (angle ? angle[1]! : address).trim().toLowerCase();
 }
 
+/** The address's first character and domain only, for logs: `a…@example.com`. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at > 0 ? `${address[0]}…${address.slice(at)}` : '…';
+}
+
 /** Marks an address; a later event for the same address replaces the earlier one. */
 export async function suppressAddress(entry: Suppression): Promise<void> {
   await db()

@@ -16,7 +16,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { config, type Config } from './config.ts';
 import { logger } from './logger.ts';
-import { suppressionOf } from './mail-suppression.ts';
+import { maskAddress, suppressionOf } from './mail-suppression.ts';
 import { METRIC, recordMetric } from './metrics.ts';
 
 export interface Mail {
@@ -51,12 +51,6 @@ let sesOptions: SESv2ClientConfig = {};
 export function setSesClientOptions(options: SESv2ClientConfig = {}): void {
   sesOptions = options;
   ses = undefined;
-}
-
-/** The address's first character and domain only, for logs: `a…@example.com`. */
-export function maskAddress(address: string): string {
-  const at = address.lastIndexOf('@');
-  return at > 0 ? `${address[0]}…${address.slice(at)}` : '…';
 }
 
 /** The transport of a configuration: `MAIL_TRANSPORT`, else `ses` in AWS and `outbox` elsewhere. */

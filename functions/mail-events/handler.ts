@@ -13,8 +13,7 @@
  */
 import type { SNSEvent } from 'aws-lambda';
 import { logger } from '#lib/logger.ts';
-import { maskAddress } from '#lib/mailer.ts';
-import { suppressAddress } from '#lib/mail-suppression.ts';
+import { maskAddress, suppressAddress } from '#lib/mail-suppression.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
 import { parseSesEvent } from './events.ts';
 
