@@ -108,6 +108,33 @@ describe('admin routes', () => {
   });
 });
 
+describe('kiosk routes', () => {
+  // Only a signed-in admin's session passes (docs/kiosk.md): an admin's own API token, with
+  // every ability, never does.
+  it.each(
+    checked
+      .filter((r) => r.feature === 'kiosk' && r.access === 'admin')
+      .map((r) => [`${r.method} ${r.path}`, r] as const),
+  )('%s: 403 for an admin’s API token', async (_k, r) => {
+    const created = await clients.admin.request('POST', '/settings/api/token', {
+      name: `Kiosk ${r.method} ${r.path}`.slice(0, 60),
+      abilities: ['read', 'write'],
+    });
+    expect(created.status).toBe(201);
+    const res = await fetch(`${stack().url}${pathOf(r)}`, {
+      method: r.method,
+      headers: {
+        authorization: `Bearer ${created.json.token as string}`,
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
+      ...(r.method === 'GET' ? {} : { body: '{}' }),
+    });
+    expect(res.status).toBe(403);
+    await clients.admin.request('DELETE', `/settings/api/token/${created.json.id as string}`, {});
+  });
+});
+
 describe('team owner routes', () => {
   it.each(
     checked
