@@ -5,7 +5,7 @@
  * without a photo change, or after a reload that brought the photo, makes no photo call.
  */
 import { describe, expect, it } from 'vitest';
-import { withBaseImageSync } from '../../web/src/features/editor/images-api.ts';
+import { withBaseImageSync } from '../../web/src/features/editor/imagesApi.ts';
 import type { DesignServer, SaveRequest } from '../../web/src/features/editor/sync.ts';
 import { DEMO_META, demoDocument } from '../support/editor.ts';
 

@@ -14,7 +14,7 @@ import {
 import {
   forgetUploadedFonts,
   noteUploadedFont,
-} from '../../web/src/features/editor/commands/uploaded-fonts.ts';
+} from '../../web/src/features/editor/commands/uploadedFonts.ts';
 import {
   caretAfterChange,
   historyInputType,

@@ -10,12 +10,12 @@ import {
   overlayActions,
   overlayBox,
   overlaySide,
-} from '../../web/src/features/editor/components/selection-actions.ts';
+} from '../../web/src/features/editor/components/selectionActions.ts';
 import {
   OVERLAY_GAP_PX,
   overlayPosition,
   rotationHandleSide,
-} from '../../web/src/features/editor/components/selection-placement.ts';
+} from '../../web/src/features/editor/components/selectionPlacement.ts';
 import { demoDocument } from '../support/editor.ts';
 
 const sticker = (fields: Partial<Sticker>): Sticker =>

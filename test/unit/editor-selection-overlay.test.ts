@@ -8,7 +8,7 @@ import {
   OVERLAY_GAP_PX,
   overlayPosition,
   rotatedBounds,
-} from '../../web/src/features/editor/components/selection-placement.ts';
+} from '../../web/src/features/editor/components/selectionPlacement.ts';
 
 const STAGE = { width: 1000, height: 750 };
 const OVERLAY = { width: 240, height: 42 };

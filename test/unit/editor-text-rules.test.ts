@@ -30,7 +30,7 @@ import {
   withLinked,
   withMinFontSize,
   type ColourStorage,
-} from '../../web/src/features/editor/document/text-style.ts';
+} from '../../web/src/features/editor/document/textStyle.ts';
 
 describe('linked minimum font size (spec 000 §4 "Linked font sizes", §5)', () => {
   it('linking sets the minimum to half the current size, rounded', () => {

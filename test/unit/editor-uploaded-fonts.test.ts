@@ -11,7 +11,7 @@ import {
   isUploadedFont,
   loadUploadedFonts,
   noteUploadedFont,
-} from '../../web/src/features/editor/commands/uploaded-fonts.ts';
+} from '../../web/src/features/editor/commands/uploadedFonts.ts';
 import { setFontSources, setFontTeam } from '../../web/src/features/fonts/loadFont.ts';
 import { fontFaceChanges, registerFontFaces } from '../../shared/fonts/face-set.ts';
 import { counts, openEditor, snippet } from '../support/editor.ts';

@@ -8,7 +8,7 @@
  */
 import type { DashboardView, DesignSort } from '../api/designs.ts';
 
-/** The sticker lists: a tab, or one pack's stickers (features/editor/stickers-api.ts). */
+/** The sticker lists: a tab, or one pack's stickers (features/editor/stickersApi.ts). */
 type StickerSourceKey = { kind: string; id?: string };
 
 export const queryKeys = {
@@ -84,6 +84,13 @@ export const queryKeys = {
   fonts: (teamId: string) => ['fonts', teamId] as const,
   /** What an invitation link's `code` says to a visitor (registration). */
   invitation: (code: string) => ['invitation', code] as const,
+  notifications: {
+    all: ['notifications'] as const,
+    /** The first page with the announcements and unread flags: the bell's marker (polled). */
+    recent: ['notifications', 'recent'] as const,
+    /** The panel's notifications, paged by cursor. */
+    pages: ['notifications', 'pages'] as const,
+  },
   /** The server's health (the status page). */
   health: ['health'] as const,
   /** The invitations the user may answer, with the one of the e-mailed link's `code`. */

@@ -12,7 +12,7 @@ import { useUnsavedChangesGuard } from '../../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../../state/store.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { designServer } from './api.ts';
-import { withBaseImageSync } from './images-api.ts';
+import { withBaseImageSync } from './imagesApi.ts';
 import { runCommand, runCommandWith } from './commands.ts';
 import { CanvasStage } from './components/CanvasStage.tsx';
 import { EditorToolbar, IS_MAC } from './components/EditorToolbar.tsx';
@@ -80,7 +80,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
   });
 
   useEffect(() => {
-    // A new photo or a crop is saved through saveImageId before the full save (images-api.ts).
+    // A new photo or a crop is saved through saveImageId before the full save (imagesApi.ts).
     const opened = store.getState().design!.image_id;
     const controller = startSync(store, withBaseImageSync(designServer, opened));
     sync.attach(controller);

@@ -46,7 +46,7 @@ const listeners = new Set<UploadedFontsListener>();
 /**
  * Calls `listener` whenever the team's uploaded fonts become known (the picker's list, an
  * upload, the loader's own read) or are forgotten on a team switch (`null`). The editor's
- * bold/italic rule (commands/uploaded-fonts.ts) listens, so a font uploaded while the editor is
+ * bold/italic rule (commands/uploadedFonts.ts) listens, so a font uploaded while the editor is
  * open counts as uploaded at once (spec 000 §5).
  * @returns a function that stops the calls.
  */

@@ -37,11 +37,11 @@ import {
   clampStrokeWidth,
   withLinked,
   withMinFontSize,
-} from '../document/text-style.ts';
+} from '../document/textStyle.ts';
 import type { ChangeIntent } from '../store/designSlice.ts';
 import type { EditorState, EditorStore } from '../store/index.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
-import { isUploadedFont } from './uploaded-fonts.ts';
+import { isUploadedFont } from './uploadedFonts.ts';
 
 /** Text alignment of a snippet (spec 000 §2 "alignment (left, center, right)"). */
 export type TextAlign = TextSnippet['textAlign'];

@@ -10,7 +10,7 @@ import {
   readColourHistory,
   rememberColour,
   type ColourKind,
-} from '../document/text-style.ts';
+} from '../document/textStyle.ts';
 
 /** What a hex colour may be (spec 000 §5 "Hex colour must be 2, 3 or 6 characters"). */
 const HEX_HINT = 'A hex colour has 2, 3 or 6 characters, like #1f2937.';

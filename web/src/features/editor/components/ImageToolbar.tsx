@@ -27,7 +27,7 @@ import {
   type SizeUnit,
 } from '../document/units.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
-import { saveCroppedImage } from '../images-api.ts';
+import { saveCroppedImage } from '../imagesApi.ts';
 import '../image.css';
 
 /**

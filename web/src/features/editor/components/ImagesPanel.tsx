@@ -4,7 +4,7 @@
  * results'; §9 700 ms image search debounce): the global library and the team's uploads with
  * infinite scroll, an upload with progress, deleting an upload, and stock photos. Choosing an
  * image makes it the design's photo (`replaceBaseImage`, one undo step; the sync saves it
- * through `saveImageId`, images-api.ts).
+ * through `saveImageId`, imagesApi.ts).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -30,7 +30,7 @@ import {
   type Paged,
   type StockImage,
   type StockPage,
-} from '../images-api.ts';
+} from '../imagesApi.ts';
 import {
   DeleteTileButton,
   DeleteUploadDialog,

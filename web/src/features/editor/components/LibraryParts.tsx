@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { Notice } from '../../../components/Notice.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import type { Page, PagedList } from '../../../hooks/usePagedQuery.ts';
-import type { Paged } from '../images-api.ts';
+import type { Paged } from '../imagesApi.ts';
 
 /** Spec 000 §5 extensions (the reading with webp) and the §8 message (the reading without). */
 export const IMAGE_EXTENSIONS = /\.(jpe?g|bmp|webp|gif|png)$/i;

@@ -8,8 +8,8 @@ import {
   overlaySide,
   type OverlayAction,
   type OverlayTarget,
-} from './selection-actions.ts';
-import { OVERLAY_GAP_PX, overlayPosition } from './selection-placement.ts';
+} from './selectionActions.ts';
+import { OVERLAY_GAP_PX, overlayPosition } from './selectionPlacement.ts';
 
 /** The overlay's size before it is first measured, CSS px (three buttons). */
 const FIRST_GUESS = { width: 240, height: 42 };
@@ -57,8 +57,8 @@ function useOverlayTarget(): OverlayTarget | null {
 /**
  * The selection overlay (spec 000 §4 "Selection overlay: Text snippets: clone, delete, wrap
  * toggle. Regular stickers: clone and delete. Dynamic stickers: delete only."; the controls per
- * object in selection-actions.ts), floating next to the selected object as drawn, that is next
- * to the bounding box of its rotated corners, inside the canvas (selection-placement.ts): above
+ * object in selectionActions.ts), floating next to the selected object as drawn, that is next
+ * to the bounding box of its rotated corners, inside the canvas (selectionPlacement.ts): above
  * a snippet (below when there is no room); on the side of a sticker away from its rotation
  * handle. Clone copies it (a snippet with renamed parameters and a 'Copy of - ' title); Delete
  * asks first (spec 000 §8 'Delete Text Snippet?', 'Delete Sticker?'); Wrap switches a snippet's

@@ -25,7 +25,7 @@ import {
   type DynamicStickerItem,
   type StickerItem,
   type StickerSource,
-} from '../stickers-api.ts';
+} from '../stickersApi.ts';
 import {
   DeleteTileButton,
   DeleteUploadDialog,

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { MAX_FONT_SIZE, type TextSnippet } from '#shared/design.ts';
 import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
 import { faceStyleRefusal, type TextAlign } from '../commands/text.ts';
-import { isUploadedFont, loadUploadedFonts, noteUploadedFont } from '../commands/uploaded-fonts.ts';
+import { isUploadedFont, loadUploadedFonts, noteUploadedFont } from '../commands/uploadedFonts.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { shortcutLabel } from '../keyboard.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
