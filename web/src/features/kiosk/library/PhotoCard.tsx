@@ -66,7 +66,7 @@ export function PhotoCard({
             field="tags"
             id={`${id}-tags`}
             label={`Tags of ${image.title}`}
-            hint="Separate tags with commas."
+            hint="Comma-separated."
             autoComplete="off"
             required={false}
           />
@@ -77,7 +77,7 @@ export function PhotoCard({
               className="button button--small"
               aria-disabled={form.formState.isSubmitting}
             >
-              Save tags
+              Save tags<span className="visually-hidden"> of {image.title}</span>
             </button>
             <button
               type="button"
