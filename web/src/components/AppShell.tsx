@@ -5,6 +5,7 @@ import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
 import { SessionNav } from './SessionNav.tsx';
 import { NotificationBell } from '../features/notifications/NotificationBell.tsx';
+import { SupportButton } from '../features/notifications/SupportModal.tsx';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt.tsx';
 import { useAppStore } from '../state/store.ts';
 
@@ -60,15 +61,18 @@ export function AppShell() {
           </Link>
           <nav aria-label="Main" className="site-nav">
             <ul>
-              {[...NAV, ...(signedIn ? SIGNED_IN_NAV : []), ...(isAdmin ? ADMIN_NAV : [])].map((item) => (
-                <li key={item.to}>
-                  <NavLink to={item.to} end={item.end} className="site-nav__link">
-                    {item.label}
-                  </NavLink>
-                </li>
-              ))}
+              {[...NAV, ...(signedIn ? SIGNED_IN_NAV : []), ...(isAdmin ? ADMIN_NAV : [])].map(
+                (item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} end={item.end} className="site-nav__link">
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ),
+              )}
             </ul>
           </nav>
+          {signedIn && <SupportButton />}
           {signedIn && <NotificationBell />}
           <SessionNav />
         </div>

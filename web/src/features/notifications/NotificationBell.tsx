@@ -1,7 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { recentQuery } from './api.ts';
+import { NotificationsPanel } from './NotificationsPanel.tsx';
+import './notifications.css';
+
 /**
- * The bell in the header (spec 001 §4 "notification panel"; docs/notifications.md): its
- * pending marker and the panel of notifications and announcements.
+ * The bell in the header (spec 001 §2 "Notification bell, with or without a pending marker";
+ * docs/notifications.md "The bell and the panel"): the marker shows while a notification or an
+ * announcement is unread (the recent read is polled and read again on window focus). Pressing
+ * it opens the panel; Escape or Close shut it and focus returns to the bell.
  */
 export function NotificationBell() {
-  return null;
+  const [open, setOpen] = useState(false);
+  const recent = useQuery(recentQuery());
+  const pending =
+    recent.data !== undefined &&
+    (recent.data.unread_notifications || recent.data.unread_announcements);
+  return (
+    <>
+      <button
+        type="button"
+        className="bell"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
+        <BellIcon />
+        <span className="visually-hidden">Notifications{pending ? ' (new)' : ''}</span>
+        {pending && <span className="bell__marker" aria-hidden="true" data-testid="bell-marker" />}
+      </button>
+      {open && <NotificationsPanel onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg
+      className="bell__icon"
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d="M12 3a6 6 0 0 0-6 6v3.6L4.3 15.3A1 1 0 0 0 5.1 17h13.8a1 1 0 0 0 .8-1.7L18 12.6V9a6 6 0 0 0-6-6Zm-2.6 15.5a2.7 2.7 0 0 0 5.2 0Z"
+        fill="currentColor"
+      />
+    </svg>
+  );
 }
