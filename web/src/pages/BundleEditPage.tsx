@@ -11,7 +11,7 @@ import { TEMPLATE_ALERT_MS } from '../features/dashboard/useTemplateAdmin.ts';
 import { actionFailure } from '../features/settings/formFailure.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { queryKeys } from '../state/queryKeys.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/templates/templates.css';
 
 /**

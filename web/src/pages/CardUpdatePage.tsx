@@ -12,7 +12,7 @@ import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { loadFailure } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /**
  * The card-update page (spec 001 §2 "Card-update page for an account being cancelled, with

@@ -15,7 +15,7 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePagedQuery } from '../hooks/usePagedQuery.ts';
 import { STALE_TIME } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /** Where the picker's pictures come from, passed on as `from` (spec 000 §2 "&from={source}"). */
 const LIBRARY_SOURCE = 'library';

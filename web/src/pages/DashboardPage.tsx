@@ -11,7 +11,7 @@ import { useAppStore } from '../state/store.ts';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /** The view switches (spec 000 §2 "tabs Active {product}, Archive, View Templates"). */
 const VIEWS: readonly TabItem<DashboardView>[] = [

@@ -15,7 +15,7 @@ import {
 } from '../features/dashboard/useDesignActions.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { CopyField } from '../features/playground/CopyField.tsx';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /** What a page hands over in the history state: a flash to show on arrival (spec 000 §4). */
 interface ShowState {

@@ -2,7 +2,7 @@ import { useParams } from 'react-router-dom';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { Editor } from '../features/editor/LazyEditor.tsx';
 import { fetchAndPreloadDesign } from '../features/editor/preload.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /**
  * The editor page, `/pic-snippet/{id}/edit` (spec 000 §2 routes): loads the design (a spinner

@@ -6,7 +6,7 @@ import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { fetchExportDesign, fetchStoreFronts, type StoreFront } from '../features/export/api.ts';
 import { ExportScreen } from '../features/export/ExportScreen.tsx';
 import { opensFromSamePath } from '../features/export/model.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/export/export.css';
 
 /**

@@ -7,7 +7,7 @@ import { WizardStrip } from '../components/WizardStrip.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { actionFailure } from '../features/settings/formFailure.ts';
 import { SubmitButton } from '../features/settings/ProfileTab.tsx';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { useAppStore } from '../state/store.ts';
 
 const STEPS = ['Your use case', 'Ideas', 'Start designing'] as const;

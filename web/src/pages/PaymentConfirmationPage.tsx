@@ -14,7 +14,7 @@ import { stripeFor } from '../features/billing/stripe.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { loadFailure } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/billing/billing.css';
 
 /**

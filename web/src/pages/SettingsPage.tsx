@@ -1,6 +1,5 @@
-import { useId, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
-import { PageLoading } from '../components/Spinner.tsx';
+import { useId } from 'react';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { ApiTokensSection } from '../features/settings/ApiTokensSection.tsx';
 import { CompaniesTab } from '../features/settings/CompaniesTab.tsx';
@@ -9,7 +8,6 @@ import { SubscriptionTab } from '../features/settings/SubscriptionTab.tsx';
 import { TwoFactorSection } from '../features/settings/TwoFactorSection.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useHashTab } from '../hooks/useHashTab.ts';
-import { useAppStore } from '../state/store.ts';
 
 type SettingsTab = 'profile' | 'companies' | 'security' | 'subscription';
 const TABS: readonly TabItem<SettingsTab>[] = [
@@ -27,7 +25,7 @@ export function SettingsPage() {
   useDocumentTitle(`Settings: ${label}`);
   const idBase = useId();
   return (
-    <SignedInOnly>
+    <SignedInOnly loading="Loading your settings…">
       <div className="container stack">
         <h1 className="page-title">Settings</h1>
         <Tabs
@@ -50,20 +48,4 @@ export function SettingsPage() {
       </div>
     </SignedInOnly>
   );
-}
-
-/**
- * Renders its children for a signed-in user; sends a signed-out visitor to /login.
- */
-export function SignedInOnly({ children }: { children: ReactNode }) {
-  const status = useAppStore((s) => s.sessionStatus);
-  const user = useAppStore((s) => s.user);
-  const expired = useAppStore((s) => s.sessionExpired);
-  const location = useLocation();
-  if (status === 'loading') {
-    return <PageLoading>Loading your settings…</PageLoading>;
-  }
-  // After a 401 the page stays behind the session-expired modal, which offers to sign in.
-  if (!user && !expired) return <Navigate to="/login" replace state={{ from: location }} />;
-  return children;
 }

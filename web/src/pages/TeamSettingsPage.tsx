@@ -14,7 +14,7 @@ import { useHashTab } from '../hooks/useHashTab.ts';
 import { loadFailure } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';
 import { useAppStore } from '../state/store.ts';
-import { SignedInOnly } from './SettingsPage.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 type TeamTab = 'companies' | 'membership' | 'subscription';
 const TABS: readonly TabItem<TeamTab>[] = [
