@@ -1,9 +1,9 @@
 /**
- * Password reset by e-mail link, password change and contact details (issue: accounts §2–4),
- * hardened (docs/security.md "Sessions and tokens", "Account existence"): a new password ends
- * every other session and can revoke the API tokens in the same transaction; a reset request
- * answers alike, in about the same time, whether or not the address has an account; a new
- * e-mail address needs the password and the new address's confirmation link.
+ * Password reset by e-mail link, password change and contact details, hardened (docs/security.md
+ * "Sessions and tokens", "Account existence"): a new password ends every other session and can
+ * revoke the API tokens in the same transaction; a reset request answers alike, in about the same
+ * time, whether or not the address has an account; a new e-mail address needs the password and the
+ * new address's confirmation link.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

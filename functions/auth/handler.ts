@@ -1,5 +1,5 @@
 /**
- * The `auth` feature (issue: accounts): registration, sign-in, sign-out and the current user.
+ * The `auth` feature: registration, sign-in, sign-out and the current user.
  * Also password reset by e-mail, password change, contact details and the profile photo,
  * e-mail verification, two-factor authentication and API tokens (docs/security.md).
  */

@@ -14,7 +14,7 @@
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { tooManyRequests } from '#lib/errors.ts';
 
-/** Sign-in attempts per account in the window (issue: accounts §2). */
+/** Sign-in attempts per account in the window (docs/security.md "Login throttling"). */
 export const MAX_FAILURES = 10;
 /**
  * Sign-in attempts per client address in the window: an office or a mobile carrier shares one
@@ -108,7 +108,7 @@ export async function clearFailures(key: string): Promise<void> {
   await db().Throttle.delete({ key }).go();
 }
 
-/** The message of a refused sign-in (issue: accounts §2). */
+/** The message of a refused sign-in (docs/security.md "Login throttling"). */
 export const TOO_MANY_LOGINS = 'Too many login attempts. Please try again in 15 minutes.';
 
 /** The per-account and per-address counters of sign-in. */

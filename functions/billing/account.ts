@@ -49,7 +49,7 @@ export async function billingTeamOf(
   assertStorableId(id);
   const found = await loadBillingTeam(id);
   if (found.team.ownerId !== user.userId) {
-    // A team the caller does not belong to stays hidden (issue: accounts §5).
+    // A team the caller does not belong to stays hidden (docs/security.md "Authorization matrix").
     const member = (await db().Membership.get({ teamId: id, userId: user.userId }).go()).data;
     if (!member) throw notFound();
     throw forbidden(OWNER_ONLY);

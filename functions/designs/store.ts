@@ -58,7 +58,7 @@ export function currentTeam(auth: AuthContext): string | undefined {
  * @param designId the design id (the `{id}` of `/api/pic-snippet/{id}`).
  * @returns the stored record (its `document` as stored; validate it with the document module).
  * @throws AppError 404 when the design does not exist or belongs to another team, so other
- *   teams' ids do not leak (issue: accounts §5).
+ *   teams' ids do not leak (docs/security.md "Authorization matrix").
  */
 export async function loadDesign(
   teamId: string | undefined,
@@ -235,8 +235,9 @@ export const frozenMessage = (action: FrozenAction): string =>
 
 /**
  * Adds views to a design and copies the new count into the views sort key (`listedViews`), so
- * sorting by views stays right. For the render service's view flush (issue: render §9), which
- * today adds to `counter` alone; the key then catches up at the design's next write.
+ * sorting by views stays right. For the render service's view flush (docs/decisions.md
+ * "Design lists"), which today adds to `counter` alone; the key then catches up at the design's
+ * next write.
  * TODO(render): call this from the ViewCounter in functions/render/handler.ts.
  * @param designId the design; a missing design is ignored.
  * @param views how many views to add (> 0).

@@ -1,6 +1,6 @@
 /**
- * The `images` feature (spec 000 §7 "Images, stickers, fonts"; issue: libraries §1): the global
- * library, the team's uploads (list, upload, delete) and one image; `POST /image` with
+ * The `images` feature (spec 000 §7 "Images, stickers, fonts"; docs/decisions.md "User files"): the
+ * global library, the team's uploads (list, upload, delete) and one image; `POST /image` with
  * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts); stock-photo search and the
  * import of a chosen stock photo (functions/images/stock.ts); an image's suggested tags
  * (functions/images/tags.ts).

@@ -1,10 +1,10 @@
 /**
  * Stock-photo search (spec 000 §2 Images panel "stock-photo search", §3 Image "from (stock-photo
  * service …), user name and link for attribution", §7 `GET /api/search-images/{query}` (page);
- * issue: libraries §1) through Unsplash and Pixabay, with keys from config
- * (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers
- * `configured: false` and the panel says stock search is not configured (the explicit offline
- * mode of DESIGN.md §3): nothing is called.
+ * docs/decisions.md "Editor extras and stock photos") through Unsplash and Pixabay, with keys from
+ * config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers
+ * `configured: false` and the panel says stock search is not configured (the explicit offline mode
+ * of DESIGN.md §3): nothing is called.
  *
  * Every call to a service goes through the SSRF-safe client with a time budget and a body cap
  * (functions/merge-tags/provider-http.ts, DESIGN.md §6). A chosen photo is imported: the server

@@ -1,6 +1,6 @@
 /**
- * API tokens (spec 001 §7 "Security and tokens"; issue: accounts §4): 256-bit random tokens
- * shown once, stored as SHA-256, used as `Authorization: Bearer` within their abilities.
+ * API tokens (spec 001 §7 "Security and tokens"; docs/decisions.md "API tokens"): 256-bit random
+ * tokens shown once, stored as SHA-256, used as `Authorization: Bearer` within their abilities.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Ability } from '#shared/contract/auth.ts';

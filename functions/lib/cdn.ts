@@ -1,5 +1,5 @@
 /**
- * CDN invalidations (issue: render §7, docs/security.md "Deleted uploads").
+ * CDN invalidations (docs/infra.md "What the stack creates", docs/security.md "Deleted uploads").
  * - A design's render URLs when the design is saved: renders without a cacheId are cached by
  *   CloudFront for a short max-age; a save invalidates `/r/{publicId}*` so recipients see the
  *   new version at once. The origin caches need nothing: they are keyed by design version.

@@ -1,5 +1,5 @@
 /**
- * Typed configuration: the one place environment variables are read (issue: foundation §4).
+ * Typed configuration: the one place environment variables are read.
  *
  * Locally every value has a default that matches the local stack (infra/local); in AWS the
  * stack sets them on each Lambda (infra/constructs/api.ts, render.ts). Secrets (Stripe) come
@@ -94,7 +94,7 @@ export const ConfigSchema = z.object({
   ORIGIN_VERIFY_SECRET_PARAMETER: optional,
   /** Render: a Chromium binary to use instead of @sparticuz/chromium's (never a download). */
   CHROMIUM_PATH: optional,
-  /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended (issue: render §4). */
+  /** Gravatar's avatar endpoint; `/{md5}?s={px}&d=404` is appended. */
   GRAVATAR_BASE_URL: z.string().url().default('https://www.gravatar.com/avatar'),
   /**
    * Fonts (docs/fonts.md): the fontsource CDN's font files base, e.g.
@@ -122,8 +122,8 @@ export const ConfigSchema = z.object({
    */
   MERGE_TAG_API_URLS: optional,
   /**
-   * Stock-photo search (issue: libraries §1): an Unsplash access key and a Pixabay API key.
-   * Without either, the search says it is not configured and calls nothing.
+   * Stock-photo search (docs/decisions.md "Editor extras and stock photos"): an Unsplash access key
+   * and a Pixabay API key. Without either, the search says it is not configured and calls nothing.
    */
   UNSPLASH_ACCESS_KEY: optional,
   PIXABAY_API_KEY: optional,

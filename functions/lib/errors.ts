@@ -38,7 +38,10 @@ export const paymentRequired = (message = 'This feature is available only for Pr
 export const forbidden = (message = 'This action is unauthorized.') =>
   new AppError(403, 'forbidden', message);
 
-/** Other teams' ids answer 404, never 403, so ids do not leak (issue: accounts §5). */
+/**
+ * Other teams' ids answer 404, never 403, so ids do not leak (docs/security.md
+ * "Authorization matrix").
+ */
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
 
 /**
@@ -138,7 +141,7 @@ export function isServiceUnavailable(error: unknown): boolean {
 export const tooManyRequests = (message = 'Too many attempts. Please try again later.') =>
   new AppError(429, 'too_many_requests', message);
 
-/** A route whose feature arrives in a later issue (issue: foundation §6). */
+/** A route whose feature is not built yet (docs/security.md "Authorization matrix"). */
 export const notImplemented = (feature: string, routeKey: string) =>
   new AppError(501, 'not_implemented', `${feature}: ${routeKey} is not available yet.`, {
     feature,

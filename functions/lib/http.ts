@@ -1,6 +1,6 @@
 /**
- * The middy chain every HTTP handler uses (issue: foundation §5), and the feature handler that
- * routes a feature's entries of the route table (DESIGN.md §2).
+ * The middy chain every HTTP handler uses (test/unit/http-chain.test.ts), and the feature handler
+ * that routes a feature's entries of the route table (DESIGN.md §2).
  *
  * Order (middleware first, handler last; STYLE.md): header normaliser → security headers →
  * request log → error responses → body parsers → router. `after`/`onError` run in reverse, so an
@@ -149,7 +149,9 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
   };
 }
 
-/** Gives every GET without one a readable XSRF-TOKEN cookie (issue: accounts §1). */
+/**
+ * Gives every GET without one a readable XSRF-TOKEN cookie (docs/decisions.md "Sessions and CSRF").
+ */
 function xsrfIssuer(): MiddlewareObj<ApiEvent, ApiResult> {
   const issue = (request: { event: ApiEvent; response?: ApiResult | null }) => {
     const { event, response } = request;
@@ -173,7 +175,7 @@ function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   };
 }
 
-/** Security headers on every API answer (issue: accounts §1; DESIGN.md §6). */
+/** Security headers on every API answer (DESIGN.md §6; test/unit/http-chain.test.ts). */
 export const securityHeaderOptions = {
   strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true, preload: false },
   contentSecurityPolicy: {
@@ -371,7 +373,7 @@ function checkPathParameters(event: ApiEvent): void {
 /**
  * The Lambda handler of one feature: routes the feature's entries of the route table with
  * @middy/http-router, validates body and query with zod (422 with field errors), and answers
- * 501 naming the feature for routes that a later issue builds.
+ * 501 naming the feature for routes whose feature is not built yet.
  * @throws Error at module load if an implementation names a route the table does not have.
  */
 export function featureHandler(

@@ -1,6 +1,7 @@
 /**
- * Structured JSON logs with a request id (issue: foundation §5), through AWS Lambda Powertools'
- * logger. Never log secrets, cookies, tokens or bodies: log what a request was and how it ended.
+ * Structured JSON logs with a request id (docs/infra.md "Observability"), through AWS Lambda
+ * Powertools' logger. Never log secrets, cookies, tokens or bodies: log what a request was and how
+ * it ended.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 

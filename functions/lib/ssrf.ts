@@ -1,7 +1,7 @@
 /**
- * The SSRF guard (DESIGN.md §5, issue: render §10): the one module through which the server
- * fetches or opens any URL a user can influence (hosted-image and gravatar stickers, web-page
- * screenshots, and every sub-request of a page it opens in Chromium).
+ * The SSRF guard (DESIGN.md §5, docs/security.md "SSRF guard"): the one module through which the
+ * server fetches or opens any URL a user can influence (hosted-image and gravatar stickers,
+ * web-page screenshots, and every sub-request of a page it opens in Chromium).
  *
  * Rules, in the order they are checked:
  * 1. The URL parses (WHATWG URL, so `HTTP://`, `http://0x7f.1/`, `http://2130706433/` and

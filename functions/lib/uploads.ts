@@ -1,6 +1,6 @@
 /**
  * Image uploads: one checked path from a multipart file to a stored, re-encoded image
- * (DESIGN.md §6 "uploads"; issue: accounts §3 photos, issue: libraries §1 upload rules).
+ * (DESIGN.md §6 "uploads"; docs/security.md "Uploaded files").
  *
  * Nothing the user sent is stored as sent: the magic bytes must name an allowed raster type
  * (`file-type`, never the file name or the browser's MIME type), sharp reads the header with a
@@ -42,7 +42,7 @@ export const IMAGE_MIME_TYPES = [
   'image/bmp',
 ] as const;
 
-/** Largest image sharp will decode: about 40 megapixels (issue: libraries §1). */
+/** Largest image sharp will decode: about 40 megapixels (docs/security.md "Uploaded files"). */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
 /**

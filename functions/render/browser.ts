@@ -3,7 +3,7 @@
  * per request. The page loads the render bundle from functions/render/page/dist through request
  * interception, and its font files from the assets bucket or the configured font CDN (fonts.ts);
  * every other request the page makes is aborted, so the page can reach nothing on the network
- * (the SSRF guard's first line, issue: render §10).
+ * (the SSRF guard's first line, docs/security.md "SSRF guard").
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -23,7 +23,9 @@ import { fontFile } from './fonts.ts';
 /** The origin the render page is served from; it never resolves, every request is intercepted. */
 export const PAGE_ORIGIN = 'https://render.picsnippets.invalid';
 
-/** @sparticuz/chromium's defaults that weaken isolation; dropped (issue: render §10). */
+/**
+ * @sparticuz/chromium's defaults that weaken isolation; dropped (docs/security.md "SSRF guard").
+ */
 const INSECURE_FLAGS = [
   '--disable-web-security',
   '--allow-running-insecure-content',

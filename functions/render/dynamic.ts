@@ -1,7 +1,7 @@
 /**
- * Dynamic stickers that come from the network (issue: render §4): gravatar, hosted image and
- * web-page screenshot. Every URL goes through the SSRF guard (functions/lib/ssrf.ts); every
- * failure means "not drawn", never a broken render. Results are cached: images for 10 minutes
+ * Dynamic stickers that come from the network (docs/security.md "SSRF guard"): gravatar, hosted
+ * image and web-page screenshot. Every URL goes through the SSRF guard (functions/lib/ssrf.ts);
+ * every failure means "not drawn", never a broken render. Results are cached: images for 10 minutes
  * in memory, screenshots for an hour in memory and in S3.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -144,9 +144,9 @@ export const gravatarHash = (email: string): string =>
   createHash('md5').update(email.trim().toLowerCase()).digest('hex');
 
 /**
- * A Gravatar avatar for an e-mail (`d=404`: no generated avatars), else for the fallback
- * e-mail, else nothing (issue: render §4). Each look-up that misses the cache takes one fetch
- * from `budget`; past it, the next address is tried (a kept one costs nothing).
+ * A Gravatar avatar for an e-mail (`d=404`: no generated avatars), else for the fallback e-mail,
+ * else nothing. Each look-up that misses the cache takes one fetch from `budget`; past it, the next
+ * address is tried (a kept one costs nothing).
  */
 export async function gravatar(
   email: string,

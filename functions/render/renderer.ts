@@ -90,8 +90,8 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
 }
 
 /**
- * The static layer of a design version (issue: render §5): from S3 if an earlier container drew
- * it, else drawn now and written to S3 in the background.
+ * The static layer of a design version (docs/decisions.md "Render slice"): from S3 if an earlier
+ * container drew it, else drawn now and written to S3 in the background.
  */
 async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
   const Bucket = config().ASSETS_BUCKET;
@@ -206,7 +206,7 @@ function onPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
     return work(page);
   };
   // A crashed Chromium is relaunched (browser.ts) and the request in flight is drawn again,
-  // not failed (issue: render §8).
+  // not failed (test/integration/render-faults.test.ts).
   const run = queue.then(() =>
     draw().catch((error: unknown) => {
       if (!GONE.test(String((error as Error)?.message))) throw error;

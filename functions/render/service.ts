@@ -1,5 +1,5 @@
 /**
- * The render service behind `/r/*` (DESIGN.md §5; issue: render §1, §6–9, §11): parses the URL,
+ * The render service behind `/r/*` (DESIGN.md §5; test/integration/render.test.ts): parses the URL,
  * normalises the parameters, answers from the caches (memory, then S3), renders on a miss,
  * and never answers with anything but an image (or the 402 of a PDF a plan does not include).
  *
@@ -73,7 +73,7 @@ export interface RenderServiceDeps {
   limits?: RateLimits;
 }
 
-/** Cache-Control of a good render without a matching cacheId (issue: render §7). */
+/** Cache-Control of a good render without a matching cacheId (docs/export.md "Cache id"). */
 export const SHORT_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
 /** Cache-Control of a good render whose cacheId names the design's current version. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -95,9 +95,9 @@ export function versionOfCacheId(cacheId: string): number | undefined {
 }
 
 /**
- * The values that count for a design (issue: render §2, §7): only declared parameters, cut at
- * 255 characters, sorted by name. fixyourfunnel sends `txt=` only: it fills the first declared
- * parameter that has no value of its own.
+ * The values that count for a design: only declared parameters, cut at 255 characters, sorted by
+ * name (test/unit/render-service.test.ts "normaliseValues"). fixyourfunnel sends `txt=` only: it
+ * fills the first declared parameter that has no value of its own.
  */
 export function normaliseValues(
   doc: DesignDocument,
@@ -490,7 +490,7 @@ export function createRenderService(deps: RenderServiceDeps) {
 
 /**
  * Aggregates views per design and flushes them in one update per design, at most every
- * `intervalMs` or when `maxPending` views wait (issue: render §9: no write per request).
+ * `intervalMs` or when `maxPending` views wait: no write per request (docs/infra.md "Scale plan").
  * Renders served by CloudFront or a mail proxy's cache never reach the origin and are not
  * counted (docs/performance.md).
  */

@@ -1,7 +1,7 @@
 /**
- * Sticker images for a render (issue: render §4): QR codes are made here with `qrcode`;
- * plain and uploaded stickers are read from the assets bucket. Each becomes a data URL the
- * render page draws with fabric. A sticker whose image cannot be made is left out, never an
+ * Sticker images for a render (test/integration/stickers.test.ts): QR codes are made here with
+ * `qrcode`; plain and uploaded stickers are read from the assets bucket. Each becomes a data URL
+ * the render page draws with fabric. A sticker whose image cannot be made is left out, never an
  * error: the recipient still gets the rest of the image.
  *
  * Gravatar, hosted images and screenshots come through the SSRF guard (dynamic.ts).

@@ -1,8 +1,8 @@
 /**
- * The `stickers` feature (spec 000 §7 "Images, stickers, fonts"; §2 Stickers panel; issue:
- * libraries §2): the library of packs, a pack's stickers, the team's uploads, the user's
- * favourites and the dynamic stickers. Sticker uploads arrive through `POST /image` with
- * `type=asIcon` (functions/images/handler.ts calls `storeStickerUpload`).
+ * The `stickers` feature (spec 000 §7 "Images, stickers, fonts"; §2 Stickers panel;
+ * docs/decisions.md "Sticker library"): the library of packs, a pack's stickers, the team's
+ * uploads, the user's favourites and the dynamic stickers. Sticker uploads arrive through
+ * `POST /image` with `type=asIcon` (functions/images/handler.ts calls `storeStickerUpload`).
  *
  * The list calls take an optional `{ search }` body and `?page=` (from 1, 24 a page) and answer
  * `{ success, data, current_page, last_page, per_page, total }`; see library.ts for each list.

@@ -1,8 +1,8 @@
 /**
  * The sticker library's lists (spec 000 §7 `POST /getStickers`, `/getFavorites`, `/getUploads`,
  * `/getPacksStickers`; §2 Stickers panel: tabs Library, My Uploads, Favorites, drill-down into a
- * pack; issue: libraries §2). Packs and their stickers are global; uploads belong to a team;
- * favourites belong to a user (docs/decisions.md "Sticker library").
+ * pack). Packs and their stickers are global; uploads belong to a team; favourites belong to a user
+ * (docs/decisions.md "Sticker library").
  *
  * Every list is read whole and cut into pages here: packs number in the tens, a pack in the
  * tens to hundreds of stickers, so a page costs a few small queries and `last_page` is exact.

@@ -1,7 +1,7 @@
 /**
- * The `teams` feature (spec 001 §7 "Profile, teams, members"; issue: accounts §3): the user's
- * teams, the current team, switching, creating a team within the plan's team limit, the roles,
- * one team's JSON with its members, invitations, member management, the team photo, renaming
+ * The `teams` feature (spec 001 §7 "Profile, teams, members"; docs/decisions.md "Team roles"): the
+ * user's teams, the current team, switching, creating a team within the plan's team limit, the
+ * roles, one team's JSON with its members, invitations, member management, the team photo, renaming
  * and deletion.
  */
 import { randomUUID } from 'node:crypto';
@@ -254,7 +254,8 @@ export const handler = featureHandler('teams', {
   /**
    * Creates a team owned by the caller, on the free plan, within the team limit of the plan of
    * the caller's current team (spec 001 §5: remaining = limit − teams owned). `pendingPayment`
-   * is always false until billing takes payment for new teams (issue: billing).
+   * is always false: a new team starts on the free plan, and its owner subscribes it later
+   * (billing is per team, docs/billing.md "Model").
    */
   'POST /settings/companies': route({
     body: CreateTeamBody,

@@ -1,6 +1,7 @@
 /**
- * Team members and invitations (spec 001 §3–7; issue: accounts §3): the plan's member limit,
- * owner-only changes, invitations by e-mail with a single-use link.
+ * Team members and invitations (spec 001 §3–7; docs/decisions.md "Team roles",
+ * "Invitations"): the plan's member limit, owner-only changes, invitations by e-mail with a
+ * single-use link.
  *
  * An invitation is taken with its code, which only the e-mailed link carries: registering the
  * invited address, or having it as the account's address, is not enough (docs/security.md

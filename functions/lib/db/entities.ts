@@ -3,7 +3,7 @@
  * shared/resources.ts. Entities are built per table name and client, so the local stack, tests
  * (in-memory DynamoDB Local on a free port) and AWS share one declaration.
  *
- * Access patterns served here (the foundation's slice; later issues add their own):
+ * Access patterns served here (the first ones; later features add their own):
  * - user by id; user by e-mail (gsi1);
  * - team by id; members of a team (primary) and teams of a user (gsi1) through Membership;
  * - plan by id; all plans (gsi1);
@@ -366,7 +366,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
       attributes: {
         designId: { type: 'string', required: true },
         teamId: { type: 'string', required: true },
-        /** The public render id in `/r/{publicId}`; created once (issue: designs §2). */
+        /** The public render id in `/r/{publicId}`; created once. */
         publicId: { type: 'string', required: true, readOnly: true },
         status: { type: ['active', 'archived'] as const, required: true, default: 'active' },
         title: { type: 'string', required: true },
@@ -627,8 +627,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
 
   /**
    * A sticker pack of the library (spec 000 §3 "Sticker pack": id, pack_name, cover_image;
-   * issue: libraries §2). Packs are global; `status` is `removed` once an admin removes one
-   * (spec 001 §7 Kiosk packs), which hides it and its stickers from every list.
+   * docs/decisions.md "Sticker library"). Packs are global; `status` is `removed` once an admin
+   * removes one (spec 001 §7 Kiosk packs), which hides it and its stickers from every list.
    */
   const StickerPack = new Entity(
     {

@@ -165,10 +165,10 @@ export function mergeRects(rects: Rect[]): Rect[] {
 }
 
 /**
- * Draws, then reads back only the rectangles where something was drawn (each object's box plus
- * 2 px and its outline, overlapping boxes merged), so the hand-off is small and no image
- * encoder runs in the browser (issue: render §5). sharp composes them over the static layer.
- * `ms` reports the page's own stages for the Server-Timing header.
+ * Draws, then reads back only the rectangles where something was drawn (each object's box plus 2 px
+ * and its outline, overlapping boxes merged), so the hand-off is small and no image encoder runs in
+ * the browser (docs/decisions.md "Render slice"). sharp composes them over the static layer. `ms`
+ * reports the page's own stages for the Server-Timing header.
  */
 window.picsnippetsRender = async (scene, faces = []) => {
   const t0 = performance.now();
