@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router-dom';
+import { ImpersonationBanner } from './ImpersonationBanner.tsx';
 import { LogoMark } from './LogoMark.tsx';
 import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { useSessionKeepAlive } from '../hooks/useSessionKeepAlive.ts';
@@ -77,6 +78,7 @@ export function AppShell() {
           <SessionNav />
         </div>
       </header>
+      <ImpersonationBanner />
       <main
         id="main"
         ref={mainRef}

@@ -1,0 +1,17 @@
+import { useEffect } from 'react';
+
+/**
+ * Esc goes back from a kiosk profile to its search (spec 001 §2 "Esc returns from a profile to
+ * search"): a key press nothing else handled (an open menu or dialog prevents its default).
+ */
+export function useEscapeBack(back: () => void): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (document.querySelector('dialog[open], [role="dialog"]')) return;
+      back();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [back]);
+}
