@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects (issue: foundation §2). `npm test` runs them all; each can run alone with
- * `vitest run --project <name>`. Integration and e2e start real local services (DynamoDB
- * Local, s3rver, Chromium) per file on free ports, so they run one file at a time on 2 cores.
+ * Four projects. `npm test` runs them all; each can run alone with `vitest run --project <name>`.
+ * Integration and e2e start real local services (DynamoDB Local, s3rver, Chromium) per file on free
+ * ports, so they run one file at a time on 2 cores.
  */
 export default defineConfig({
   test: {

@@ -369,7 +369,7 @@ export const DesignDocumentFieldsSchema = z.object({
   enhance: z.record(z.string(), z.number()).default({}),
   /** Template tags (spec 000 §3 `image_tags`, §4 "Template status in the save modal"). */
   image_tags: z.array(z.string()).default([]),
-  /** Output format of the render URL without an extension: JPEG for photos (issue: render §6). */
+  /** Output format of the render URL without an extension: JPEG for photos. */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
   /** At most 50 (design bounds). */
   text_snippets: z

@@ -60,9 +60,9 @@ export function decodeComponent(raw: string): string {
 }
 
 /**
- * Parses a raw query string as e-mail platforms send it (issue: render §2): `+` may stand for
- * a space, a stray `&` inside a value splits it (a segment without `=` is glued back onto the
- * previous value), malformed escapes never throw. Later duplicates win, as in most platforms.
+ * Parses a raw query string as e-mail platforms send it (test/unit/render-url.test.ts): `+` may
+ * stand for a space, a stray `&` inside a value splits it (a segment without `=` is glued back onto
+ * the previous value), malformed escapes never throw. Later duplicates win, as in most platforms.
  */
 export function parseRenderQuery(rawQuery: string): Record<string, string> {
   // No prototype: a parameter named `__proto__` is just a name.

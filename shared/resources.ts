@@ -1,9 +1,8 @@
 /**
- * The data resources as plain data, read by both the CDK stack (infra/constructs/data.ts) and
- * the local stack (infra/local/resources.ts), so the table and buckets that run on one machine
- * are the ones AWS gets (issue: foundation, "created from the same definitions"). The Lambdas
- * read it too (index names, local bucket names), and `functions/` never imports `infra/`
- * (docs/decisions.md "Module boundaries"), so it lives here, like the route table.
+ * The data resources as plain data, read by both the CDK stack (infra/constructs/data.ts) and the
+ * local stack (infra/local/resources.ts), so the table and buckets that run on one machine are the
+ * ones AWS gets. The Lambdas read it too (index names, local bucket names), and `functions/` never
+ * imports `infra/` (docs/decisions.md "Module boundaries"), so it lives here, like the route table.
  *
  * Single-table design (DESIGN.md §4): every entity lives in one table keyed `pk`/`sk`, with
  * five overloaded GSIs for the access patterns (a dashboard list of designs or templates by

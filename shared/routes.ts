@@ -98,7 +98,7 @@ const S1 = 'spec 001 §7';
 /** Every route, spec order. */
 export const ROUTES: readonly Route[] = [
   // Platform
-  r('GET', '/api/health', 'system', 'public', 'issue: foundation (health of DynamoDB and S3)'),
+  r('GET', '/api/health', 'system', 'public', 'docs/operations.md "Health"'),
   r('GET', '/r/{proxy+}', 'render', 'public', `${S1} Export: the rendered image URL`),
 
   // spec 000 §7 Dashboard lists
@@ -263,12 +263,12 @@ export const ROUTES: readonly Route[] = [
   // The partner campaign's registration (spec 001 §2 "a special registration path … applies a
   // fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
   r('POST', '/register/partner', 'auth', 'public', 'spec 001 §2 (partner-campaign registration)'),
-  r('POST', '/login', 'auth', 'public', 'issue: accounts (sign-in, JSON)'),
+  r('POST', '/login', 'auth', 'public', 'docs/decisions.md "Path parameter names" (sign-in, JSON)'),
   // A POST with the CSRF check, not the spec's GET: a cross-site link or image must not sign
   // anyone out (docs/security.md "State changes are not GETs").
   r('POST', '/logout', 'auth', 'public', `${S1} Registration and lookups`),
-  r('POST', '/password/email', 'auth', 'public', 'issue: accounts (password reset request)'),
-  r('POST', '/password/reset', 'auth', 'public', 'issue: accounts (password reset)'),
+  r('POST', '/password/email', 'auth', 'public', 'docs/security.md "Account existence"'),
+  r('POST', '/password/reset', 'auth', 'public', 'docs/security.md "Sessions and tokens"'),
   // E-mail ownership (docs/security.md "Invitations and e-mail ownership"): the e-mailed link's
   // token confirms an address; a signed-in user asks for a new link.
   r('POST', '/email/verify', 'auth', 'public', 'security hardening (e-mail verification link)'),
@@ -284,19 +284,25 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/coupon/user/{id}', 'billing', 'user', `${S1} Registration and lookups`),
   r('GET', '/settings/companies/coupon/{id}', 'billing', 'owner', `${S1} Registration and lookups`),
   r('GET', '/stripe/token', 'billing', 'user', `${S1} Registration and lookups`),
-  r('GET', '/stripe/key', 'billing', 'public', 'issue: billing (publishable key for registration)'),
+  r('GET', '/stripe/key', 'billing', 'public', 'docs/billing.md "Flows" (publishable key)'),
 
   // spec 001 §7 Profile, teams, members
   r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/photo', 'auth', 'user', `${S1} Profile, teams, members`),
   r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`, session),
-  r('PUT', '/settings/onboarding', 'auth', 'user', `${S1} §2 Onboarding (issue: accounts §2)`),
+  r('PUT', '/settings/onboarding', 'auth', 'user', 'spec 001 §2 Onboarding'),
   r('GET', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/current', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/roles', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/json/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
-  r('PUT', '/settings/companies/{id}/switch', 'teams', 'user', 'issue: accounts (switch team)'),
+  r(
+    'PUT',
+    '/settings/companies/{id}/switch',
+    'teams',
+    'user',
+    'docs/decisions.md "Path parameter names" (switch team)',
+  ),
   r(
     'DELETE',
     '/settings/companies/{id}',
@@ -352,13 +358,13 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`, session),
 
   // spec 001 §7 Subscription and payment
-  r('GET', '/settings/subscription', 'billing', 'user', 'issue: billing (subscription view)'),
+  r('GET', '/settings/subscription', 'billing', 'user', 'docs/decisions.md "Billing server"'),
   r(
     'GET',
     '/settings/companies/{id}/subscription',
     'billing',
     'owner',
-    'issue: billing (subscription view)',
+    'docs/decisions.md "Billing server" (subscription view)',
   ),
   r('GET', '/stripe/payment/{id}', 'billing', 'user', `${S1} §2 Payment-confirmation page`),
   r('POST', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
@@ -441,7 +447,7 @@ export const ROUTES: readonly Route[] = [
     'user',
     `${S1} Subscription and payment`,
   ),
-  r('POST', '/stripe/webhook', 'stripe-webhook', 'stripe', 'issue: billing (Stripe webhook)', {
+  r('POST', '/stripe/webhook', 'stripe-webhook', 'stripe', 'docs/billing.md "Webhook"', {
     rawBody: true,
   }),
 

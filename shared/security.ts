@@ -1,13 +1,13 @@
 /**
- * The Content-Security-Policy of the SPA's documents (issue: accounts §1: "CSP with object-src
- * 'none', frame-ancestors"), set by CloudFront's response headers policy in AWS and by the local
- * gateway when it serves the built SPA. API answers carry their own stricter policy
- * (functions/lib/http.ts). Images may come from https sources (stock photos, avatars, hosted
- * images in the editor); scripts only from the product's origin and Stripe.js.
+ * The Content-Security-Policy of the SPA's documents (`object-src 'none'`, `frame-ancestors`;
+ * test/unit/security-csp.test.ts), set by CloudFront's response headers policy in AWS and by the
+ * local gateway when it serves the built SPA. API answers carry their own stricter policy
+ * (functions/lib/http.ts). Images may come from https sources (stock photos, avatars, hosted images
+ * in the editor); scripts only from the product's origin and Stripe.js.
  *
- * Stripe (issue: billing; Stripe's "Content Security Policy" guide for Stripe.js and the
- * Payment Element): the script from js.stripe.com, its frames from js.stripe.com and
- * hooks.stripe.com (3-D Secure), and its calls to api.stripe.com. Stripe.js is only loaded once
+ * Stripe (docs/decisions.md "Billing in the SPA"; Stripe's "Content Security Policy" guide for
+ * Stripe.js and the Payment Element): the script from js.stripe.com, its frames from js.stripe.com
+ * and hooks.stripe.com (3-D Secure), and its calls to api.stripe.com. Stripe.js is only loaded once
  * the server hands out a publishable key, so an offline server never contacts Stripe.
  *
  * Fonts: the product's own origin and `data:`, plus the fontsource CDN's path when

@@ -374,7 +374,7 @@ export class Api extends Construct {
 
   private grant(handler: HandlerFunction, feature: ApiFeature, props: ApiProps): void {
     if (feature === 'system') {
-      // Health (issue: foundation §5): DescribeTable and HeadBucket, nothing else.
+      // Health (docs/operations.md "Health"): DescribeTable and HeadBucket, nothing else.
       grantTable(handler.role, props.table, ['dynamodb:DescribeTable']);
       grantBucket(handler.role, props.assets, 'list');
       return;

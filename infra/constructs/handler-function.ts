@@ -1,9 +1,9 @@
 /**
- * What every PicSnippets Lambda has in common (issue: foundation; DESIGN.md §2, §7): one
- * `functions/<feature>/handler.ts` entry bundled by esbuild as an ES module for Node.js 24,
- * its own role with no AWS-managed policy (cdk-nag AwsSolutions-IAM4), its own log group with a
- * retention, and least-privilege grants written out action by action (no `s3:*`, no
- * `…/index/*`), so that the only wildcard left is the object key in a bucket ARN.
+ * What every PicSnippets Lambda has in common (DESIGN.md §2, §7; docs/infra.md): one
+ * `functions/<feature>/handler.ts` entry bundled by esbuild as an ES module for Node.js 24, its own
+ * role with no AWS-managed policy (cdk-nag AwsSolutions-IAM4), its own log group with a retention,
+ * and least-privilege grants written out action by action (no `s3:*`, no `…/index/*`), so that the
+ * only wildcard left is the object key in a bucket ARN.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

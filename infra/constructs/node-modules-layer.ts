@@ -4,9 +4,10 @@
  * `bin/*.tar.br` and `chromium.br` are unpacked to /tmp at cold start) and `puppeteer-core`
  * (DESIGN.md §5, §7; STYLE.md "an explicit list of binary packages kept out of the bundle").
  *
- * Why not `bundling.nodeModules`: it runs `npm install` inside the asset at synth time, which
- * needs the registry; synth must work offline (issue: foundation). Copying what `npm install`
- * already put on this machine is offline, fast and gives exactly the versions the tests ran.
+ * Why not `bundling.nodeModules`: it runs `npm install` inside the asset at synth time, which needs
+ * the registry; synth must work offline (docs/infra.md "Decision: Lambda layers from
+ * `node_modules`"). Copying what `npm install` already put on this machine is offline, fast and
+ * gives exactly the versions the tests ran.
  *
  * The copy happens in a *local bundling* step, so it runs only when the stack is bundled
  * (`cdk synth`/`deploy`) and is skipped with the rest of bundling in the assertion tests

@@ -1,7 +1,7 @@
 /**
- * Creates the table and the buckets from shared/resources.ts, the definitions the CDK stack
- * uses (issue: foundation §3). Idempotent: existing resources are kept, and an older local
- * table gets the GSIs added since it was made (its data stays).
+ * Creates the table and the buckets from shared/resources.ts, the definitions the CDK stack uses.
+ * Idempotent: existing resources are kept, and an older local table gets the GSIs added since it
+ * was made (its data stays).
  */
 import {
   CreateTableCommand,

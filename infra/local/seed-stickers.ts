@@ -1,6 +1,6 @@
 /**
- * Seeds the sticker library with real packs (issue: libraries §2 "seed at least three real packs
- * from well-licensed npm icon or emoji sets, with their licence files"):
+ * Seeds the sticker library with real packs from well-licensed npm icon and emoji sets, with
+ * their licence files (docs/decisions.md "Sticker library"):
  *
  * | pack              | artwork (npm devDependency)  | licence of the artwork      |
  * |-------------------|------------------------------|-----------------------------|

@@ -1,8 +1,8 @@
 /**
- * Seeds an empty local database (issue: foundation §7): the admin and demo users, the demo team,
- * the plans (free, Starter and Pro monthly and yearly, plan-freeze; the demo team is on Pro as
- * data, with no subscription) and the demo design `demo-welcome`, after the library installer
- * (infra/deploy/install-library.ts: photos, sticker packs, hosted fonts, where missing).
+ * Seeds an empty local database (docs/operations.md "First start"): the admin and demo users, the
+ * demo team, the plans (free, Starter and Pro monthly and yearly, plan-freeze; the demo team is on
+ * Pro as data, with no subscription) and the demo design `demo-welcome`, after the library
+ * installer (infra/deploy/install-library.ts: photos, sticker packs, hosted fonts, where missing).
  * Idempotent: a database that already has the demo user is left alone.
  *
  * Local only: the demo logins must never exist in AWS, so `seed` refuses `STAGE=aws`.
@@ -25,7 +25,7 @@ export const DEMO_LOGINS = [
   },
 ] as const;
 
-/** The demo design's public render id (issue: foundation §7). */
+/** The demo design's public render id. */
 export const DEMO_PUBLIC_ID = 'demo-welcome';
 
 export const IDS = {
@@ -39,9 +39,8 @@ export const IDS = {
 } as const;
 
 /**
- * The demo design: `autumn.jpg` at 1000 px wide (spec 000 §9 base image scaling), one text
- * snippet `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px, white with a
- * dark outline (issue: foundation §7).
+ * The demo design: `autumn.jpg` at 1000 px wide (spec 000 §9 base image scaling), one text snippet
+ * `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px, white with a dark outline.
  */
 export function demoDesignDocument(base: {
   key: string;

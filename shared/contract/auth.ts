@@ -76,7 +76,8 @@ export type CommonPasswordCheck = (password: string) => boolean;
 const noCommonPasswords: CommonPasswordCheck = () => false;
 
 /**
- * A new password (spec 001 §5 and issue: accounts §2): 8 to 128 characters, not a common one.
+ * A new password (spec 001 §5; docs/decisions.md "Registration"): 8 to 128 characters, not a common
+ * one.
  * @param isCommon the common-password check (the server's; none in the contract's entries).
  */
 export const newPassword = (isCommon: CommonPasswordCheck = noCommonPasswords) =>

@@ -1,10 +1,9 @@
 /**
- * The contract of the `images` routes (shared/routes.ts; spec 000 §7 "Images, stickers, fonts",
- * §3 Image; issue: libraries §1; docs/decisions.md "Image uploads"): the global library, the
- * team's uploads (list, upload, delete), one image and its suggested tags, stock-photo search and
- * the import of a chosen stock photo. `POST /image` is multipart (the file in `image`; with
- * `type=asIcon` a sticker upload), so it declares its answer only. functions/images parses its
- * input with these schemas.
+ * The contract of the `images` routes (shared/routes.ts; spec 000 §7 "Images, stickers, fonts", §3
+ * Image; docs/decisions.md "User files"): the global library, the team's uploads (list, upload,
+ * delete), one image and its suggested tags, stock-photo search and the import of a chosen stock
+ * photo. `POST /image` is multipart (the file in `image`; with `type=asIcon` a sticker upload), so
+ * it declares its answer only. functions/images parses its input with these schemas.
  */
 import { z } from 'zod';
 import { defineContract, IdParams } from './core.ts';

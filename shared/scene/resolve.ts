@@ -20,7 +20,7 @@ export const MERGE_FIELD = /\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g;
 /**
  * Placeholders e-mail platforms send literally when a field is empty: `{{cuf_123}}`,
  * `{{ first_name }}`, `~Contact.FirstName~` (Keap), `*|FNAME|*` (Mailchimp), `%FIRSTNAME%`,
- * `[first_name]`, `{first_name}`. Such a value counts as missing (issue: render §2).
+ * `[first_name]`, `{first_name}`. Such a value counts as missing (test/unit/resolve.test.ts).
  */
 const UNFILLED_TAG =
   /^\s*(\{\{[^{}]*\}\}|\{[A-Za-z0-9_.\- |:'"]+\}|~[A-Za-z0-9_.]+~|\*\|[A-Za-z0-9_:]+\|\*|%[A-Za-z0-9_.]+%|\[[A-Za-z0-9_.]+\])\s*$/;
@@ -196,8 +196,8 @@ export function stickerBox(sticker: Sticker): Omit<ResolvedImageLayer, 'src' | '
 }
 
 /**
- * The value of each dynamic sticker for one recipient (issue: render §4): its parameter's value
- * when present and not an unfilled merge tag, else its fallback (`dynamicStickerUrl`).
+ * The value of each dynamic sticker for one recipient: its parameter's value when present and not
+ * an unfilled merge tag, else its fallback (`dynamicStickerUrl`).
  */
 export function resolveDynamicStickers(
   design: DesignDocument,

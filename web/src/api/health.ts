@@ -1,6 +1,6 @@
 /**
- * `GET /api/health` (route table: "issue: foundation"): is the API up, and can it reach its
- * data stores? The report's shape is the route's contract (shared/contract/system.ts).
+ * `GET /api/health` (docs/operations.md "Health"): is the API up, and can it reach its data stores?
+ * The report's shape is the route's contract (shared/contract/system.ts).
  */
 import { HealthSchema, type Health } from '#shared/contract/system.ts';
 import { ApiError, call } from './client.ts';

@@ -17,9 +17,9 @@ import { useSingleFieldForm } from '../features/settings/useSingleFieldForm.ts';
 import { RevokeTokensCheckbox, SubmitButton } from '../features/settings/ProfileTab.tsx';
 
 /**
- * `/password/reset`: asks for the e-mail address and sends the reset link
- * (`POST /password/email`; issue: accounts §2 "Password reset works by e-mail link"). The answer
- * is the same whether or not an account uses the address, so the page never tells.
+ * `/password/reset`: asks for the e-mail address and sends the reset link (`POST /password/email`;
+ * docs/security.md "Account existence"). The answer is the same whether or not an account uses the
+ * address, so the page never tells.
  */
 export function ForgotPasswordPage() {
   useDocumentTitle('Reset your password');
