@@ -17,15 +17,21 @@ import {
 
 type View = 'notifications' | 'announcements';
 
-/** A glyph per icon name (functions/lib/notify.ts `NOTICES`); decorative, hidden from readers. */
+/**
+ * A glyph per icon name (functions/lib/notify.ts `NOTICES`); decorative, hidden from readers.
+ * Text symbols of the common sans fonts, not emoji: a machine without an emoji font (headless
+ * Chromium, many Linux desktops) would draw emoji as empty boxes.
+ */
 const ICONS: Record<string, string> = {
   invitation: '✉',
-  team: '👥',
+  team: '⚑',
   role: '★',
-  payment: '💳',
+  payment: '$',
   subscription: '↻',
-  bundle: '🎁',
+  bundle: '✦',
 };
+/** The announcements' glyph. */
+const ANNOUNCEMENT_ICON = '!';
 
 const idOf = (n: UserNotification) => n.id;
 
@@ -248,7 +254,7 @@ function AnnouncementList({
       {items.map((a) => (
         <li key={a.id} className="notification">
           <span className="notification__icon" aria-hidden="true">
-            📣
+            {ANNOUNCEMENT_ICON}
           </span>
           <div className="notification__main">
             {isNew(a) && <span className="notification__new">New</span>}
