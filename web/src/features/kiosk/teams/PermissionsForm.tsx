@@ -59,7 +59,7 @@ export function PermissionsForm({ team }: { team: KioskTeamProfile }) {
         id={`${id}-extra`}
         label="Additional PicSnippets"
         autoComplete="off"
-        hint="Active designs allowed beyond the plan’s limit."
+        hint="Active designs allowed beyond the plan’s limit (plans without a limit ignore it)."
       />
       <FormCheckbox
         control={control}
