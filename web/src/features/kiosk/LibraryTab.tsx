@@ -3,16 +3,15 @@ import { useId, useState } from 'react';
 import type { KioskImage } from '#shared/contract/kiosk-packs.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { usePagedQuery } from '../../hooks/usePagedQuery.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { ListFooter } from '../dashboard/ListFooter.tsx';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
 import { actionFailure } from '../settings/formFailure.ts';
 import { fetchLibraryPage, libraryKeys, removeLibraryPhoto } from './library/api.ts';
 import { AddPhotoForm } from './library/AddPhotoForm.tsx';
 import { PhotoCard } from './library/PhotoCard.tsx';
+import { ListState, SearchBox } from './stickers/ListParts.tsx';
 import type { KioskTabProps } from './tab.ts';
 import './kiosk-media.css';
 
@@ -64,32 +63,18 @@ export function LibraryTab(_props: KioskTabProps) {
         <h2 id={`${id}-title`} className="card__title">
           Global image library
         </h2>
-        <form role="search" className="kiosk-search" onSubmit={(e) => e.preventDefault()}>
-          <label htmlFor={`${id}-search`} className="field__label">
-            Search by title or tag
-          </label>
-          <input
-            id={`${id}-search`}
-            type="search"
-            className="input"
-            value={text}
-            maxLength={100}
-            autoComplete="off"
-            onChange={(e) => setText(e.target.value)}
-          />
-        </form>
+        <SearchBox
+          id={`${id}-search`}
+          label="Search by title or tag"
+          value={text}
+          onChange={setText}
+        />
         {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}
-        {list.phase === 'loading' ? (
-          <p className="muted" role="status">
-            <Spinner /> Loading photos…
-          </p>
-        ) : list.phase === 'error' ? (
-          <LoadFailed message={list.error} onRetry={list.retry} />
-        ) : list.items.length === 0 ? (
-          <p className="muted">
-            {search ? `No photo matches “${search}”.` : 'The library has no photos yet.'}
-          </p>
-        ) : (
+        <ListState
+          list={list}
+          loading="Loading photos…"
+          empty={search ? `No photo matches “${search}”.` : 'The library has no photos yet.'}
+        >
           <ul className="picture-grid" aria-labelledby={`${id}-title`}>
             {list.items.map((image) => (
               <PhotoCard
@@ -106,7 +91,7 @@ export function LibraryTab(_props: KioskTabProps) {
               />
             ))}
           </ul>
-        )}
+        </ListState>
         {list.items.length > 0 && (
           <ListFooter list={list} showEnd={false} moreLabel="Load more photos" />
         )}

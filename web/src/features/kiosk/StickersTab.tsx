@@ -2,14 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { PACK_MESSAGE_MS, PACK_MESSAGES, type KioskPack } from '#shared/contract/kiosk-packs.ts';
 import { ListFooter } from '../dashboard/ListFooter.tsx';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { usePagedQuery } from '../../hooks/usePagedQuery.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { fetchPackPage, packKeys, setPackState } from './stickers/api.ts';
 import { PackImport } from './stickers/PackImport.tsx';
 import { useTimedMessage } from './stickers/useTimedMessage.ts';
+import { ListState, SearchBox } from './stickers/ListParts.tsx';
 import type { KioskTabProps } from './tab.ts';
 import './kiosk-media.css';
 
@@ -56,20 +55,7 @@ export function StickersTab(_props: KioskTabProps) {
         <h2 id={`${id}-title`} className="card__title">
           Sticker packs
         </h2>
-        <form role="search" className="kiosk-search" onSubmit={(e) => e.preventDefault()}>
-          <label htmlFor={`${id}-search`} className="field__label">
-            Search packs
-          </label>
-          <input
-            id={`${id}-search`}
-            type="search"
-            className="input"
-            value={text}
-            maxLength={100}
-            autoComplete="off"
-            onChange={(e) => setText(e.target.value)}
-          />
-        </form>
+        <SearchBox id={`${id}-search`} label="Search packs" value={text} onChange={setText} />
         <div className="kiosk-flash" aria-live="polite" aria-atomic="true">
           {message && (
             <p className={message.tone === 'error' ? 'flash flash--error' : 'flash'}>
@@ -77,17 +63,11 @@ export function StickersTab(_props: KioskTabProps) {
             </p>
           )}
         </div>
-        {list.phase === 'loading' ? (
-          <p className="muted" role="status">
-            <Spinner /> Loading packs…
-          </p>
-        ) : list.phase === 'error' ? (
-          <LoadFailed message={list.error} onRetry={list.retry} />
-        ) : list.items.length === 0 ? (
-          <p className="muted">
-            {search ? `No pack matches “${search}”.` : 'There are no packs yet.'}
-          </p>
-        ) : (
+        <ListState
+          list={list}
+          loading="Loading packs…"
+          empty={search ? `No pack matches “${search}”.` : 'There are no packs yet.'}
+        >
           <ul className="item-list" aria-labelledby={`${id}-title`}>
             {list.items.map((pack) => (
               <PackRow
@@ -98,7 +78,7 @@ export function StickersTab(_props: KioskTabProps) {
               />
             ))}
           </ul>
-        )}
+        </ListState>
         {list.items.length > 0 && (
           <ListFooter list={list} showEnd={false} moreLabel="Load more packs" />
         )}
