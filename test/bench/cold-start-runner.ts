@@ -1,9 +1,9 @@
 /**
- * Runs cold starts of the render function for the benchmark (issue: render §13): each one is a
- * fresh process of this node binary running test/bench/cold-start.ts, either through tsx (the
- * TypeScript as it is in the repo) or as an esbuild bundle built the way the render Lambda is
- * bundled (infra/constructs/handler-function.ts: ESM, minified, the same external modules),
- * with the render page beside it as in the Lambda asset.
+ * Runs cold starts of the render function for the benchmark (docs/performance.md "Method"): each
+ * one is a fresh process of this node binary running test/bench/cold-start.ts, either through tsx
+ * (the TypeScript as it is in the repo) or as an esbuild bundle built the way the render Lambda is
+ * bundled (infra/constructs/handler-function.ts: ESM, minified, the same external modules), with
+ * the render page beside it as in the Lambda asset.
  *
  * Chromium is already unpacked in /tmp by the local stack, as it is when a Lambda sandbox
  * re-inits; a brand-new sandbox also decompresses it first.

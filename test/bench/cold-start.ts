@@ -1,7 +1,7 @@
 /**
- * One cold start of the render function (issue: render §13), run by test/bench/run.ts as a fresh
- * process: `node --import tsx test/bench/cold-start.ts <rawQueryString>`, with the local stack's
- * environment (endpoints, table, buckets, STAGE=test).
+ * One cold start of the render function (docs/performance.md "Method"), run by test/bench/run.ts as
+ * a fresh process: `node --import tsx test/bench/cold-start.ts <rawQueryString>`, with the local
+ * stack's environment (endpoints, table, buckets, STAGE=test).
  *
  * It imports the render handler (as a Lambda init does), invokes it once with an API Gateway v2
  * event for `/r/bench-reference.jpg?<query>` (values the caller makes unique, so no cache hit)

@@ -23,7 +23,7 @@ import { formatTable } from './table.ts';
 /** Designs in the benchmark team (docs/decisions.md "Design API shapes"). */
 export const DESIGNS = 1000;
 const SORTS = ['', 'created', 'name', 'views'] as const;
-/** DynamoDB queries per list request the issue aims at. */
+/** DynamoDB queries per list request aimed at (docs/performance.md "Dashboard lists"). */
 const TARGET_QUERIES = 1;
 /** The page asked without a cursor, for comparison (page 40 of 67). */
 const DEEP_PAGE = 40;

@@ -1,6 +1,6 @@
 /**
- * The load test (issue: render §13): N clients, each sending its next request as soon as the
- * previous one is answered, for a fixed time, every request with distinct parameter values (so
+ * The load test (docs/performance.md "Method"): N clients, each sending its next request as soon as
+ * the previous one is answered, for a fixed time, every request with distinct parameter values (so
  * every request is drawn, none is a cache hit).
  *
  * Each client has its own keep-alive connection from its own loopback address (127.0.0.2,

@@ -1,6 +1,6 @@
 /**
- * Small timing helpers for the benchmark (issue: render §13). Durations are milliseconds from
- * `performance.now()`.
+ * Small timing helpers for the benchmark (docs/performance.md "Method"). Durations are milliseconds
+ * from `performance.now()`.
  */
 
 /** The p-th percentile (0–100) of the values, nearest rank; NaN for no values. */

@@ -1,9 +1,9 @@
 /**
- * The page-per-render comparison (issue: render §13): the common way of rendering images with a
- * headless browser. A Chromium is already running (warm, like ours), but every render opens a
- * new page, sets an HTML document with the base photo as an `<img>`, the three texts placed
- * with CSS and the QR code as an `<img>` (data URLs, so nothing goes to the network), waits
- * for the load and the fonts, takes a JPEG screenshot and closes the page.
+ * The page-per-render comparison (docs/performance.md "Method"): the common way of rendering images
+ * with a headless browser. A Chromium is already running (warm, like ours), but every render opens
+ * a new page, sets an HTML document with the base photo as an `<img>`, the three texts placed with
+ * CSS and the QR code as an `<img>` (data URLs, so nothing goes to the network), waits for the load
+ * and the fonts, takes a JPEG screenshot and closes the page.
  *
  * It runs in its own Chromium, launched with the renderer's flags (functions/render/browser.ts
  * `chromiumArgs`), so the stack's warm render page is not disturbed.

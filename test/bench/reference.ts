@@ -1,8 +1,8 @@
 /**
- * The benchmark's reference scene (issue: render §13): `autumn.jpg` fitted to a 1000x625 canvas,
- * three text layers with one parameter each and one QR code, rendered as JPEG. The renderer
- * draws it from this design document; the satori and page-per-render comparisons draw the same
- * layout from the same constants, so all three draw the same thing.
+ * The benchmark's reference scene (docs/performance.md "The reference scene"): `autumn.jpg` fitted
+ * to a 1000x625 canvas, three text layers with one parameter each and one QR code, rendered as
+ * JPEG. The renderer draws it from this design document; the satori and page-per-render comparisons
+ * draw the same layout from the same constants, so all three draw the same thing.
  *
  * Geometry is in canvas px (top-left origin), font sizes in px.
  */

@@ -1,8 +1,9 @@
 /**
- * `npm run bench` (issue: render §13): renders the reference scene (test/bench/reference.ts:
+ * `npm run bench` (docs/performance.md): renders the reference scene (test/bench/reference.ts:
  * autumn.jpg at 1000x625, three text layers with parameters, one QR code, JPEG) every way the
- * issue compares, side by side in one run, prints a table with the ratios and the targets, and
- * writes bench-results/render.json. Timing and targets live here, never in the tests.
+ * benchmark compares (docs/performance.md "Method"), side by side in one run, prints a table with
+ * the ratios and the targets, and writes bench-results/render.json. Timing and targets live here,
+ * never in the tests.
  *
  * Measured, all in ms unless named otherwise:
  * - warm: sequential GETs through the local gateway (what a user sees), distinct values;
@@ -225,7 +226,7 @@ try {
     return runs;
   };
   const cold = await phase('cold starts (tsx)', () => coldRuns(TSX_COMMAND, 'cold'));
-  // An extra measure: if bundling fails, the bench still reports the issue's fields.
+  // An extra measure: if bundling fails, the bench still reports the other fields.
   const bundled = await phase('cold starts (esbuild bundle)', async () =>
     coldRuns(await bundleColdStart(join(ROOT, 'bench-results', 'cold-start')), 'coldbundle'),
   ).catch((error: unknown) => {

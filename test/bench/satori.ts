@@ -1,7 +1,7 @@
 /**
- * The satori comparison (issue: render §13): the reference scene as satori element objects
- * (no JSX), laid out and turned into SVG by satori, rasterised by @resvg/resvg-js and encoded
- * as JPEG by sharp, so its output is the same kind of file the renderer serves.
+ * The satori comparison (docs/performance.md "Method"): the reference scene as satori element
+ * objects (no JSX), laid out and turned into SVG by satori, rasterised by @resvg/resvg-js and
+ * encoded as JPEG by sharp, so its output is the same kind of file the renderer serves.
  *
  * Per render (all timed by the caller): the QR code's PNG data URL (the `qrcode` package, as our
  * renderer also makes a QR code per request), satori's layout and SVG, resvg's raster (which

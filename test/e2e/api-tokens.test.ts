@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
  * API tokens through the built SPA in headless Chromium (spec 001 §7 "Security and tokens";
- * issue: accounts §4): a token created in Settings → Security is shown once, works as
- * `Authorization: Bearer` on the API from outside the browser, shows when it was last used,
- * and answers 401 once revoked in the UI. Screenshots land in test-results/e2e-tokens-*.png.
+ * docs/decisions.md "API tokens"): a token created in Settings → Security is shown once, works as
+ * `Authorization: Bearer` on the API from outside the browser, shows when it was last used, and
+ * answers 401 once revoked in the UI. Screenshots land in test-results/e2e-tokens-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';

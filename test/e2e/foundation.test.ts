@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * End to end: the built SPA in headless Chromium through the local stack, and the demo render
- * URL with two names (issue: foundation, "Done when"). Screenshots land in test-results/.
+ * End to end: the built SPA in headless Chromium through the local stack, and the demo render URL
+ * with two names. Screenshots land in test-results/.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
- * Sign-in through the built SPA in headless Chromium (issue: accounts §2, §6): a wrong password
- * shows the field error, the right one signs in with a session the API knows, and Sign out
- * ends it.
+ * Sign-in through the built SPA in headless Chromium (docs/decisions.md "Sessions and CSRF"): a
+ * wrong password shows the field error, the right one signs in with a session the API knows, and
+ * Sign out ends it.
  */
 import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';

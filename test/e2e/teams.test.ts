@@ -131,7 +131,8 @@ describe('teams and invitations', () => {
 
   it('invites a new address and an existing user, and lists both as pending', async () => {
     const owner = person('owner');
-    // Billing is a later issue: the team's plan is set to Pro here, as a subscription would.
+    // The test stack has no Stripe keys: the team's plan is set to Pro here, as a subscription
+    // would (docs/decisions.md "Team roles in the SPA").
     await db().Team.patch({ teamId }).set({ planId: 'pro-monthly' }).go();
     await press(owner, 'Send invitation');
     await waitForText(owner, `Invitation sent to ${INVITEE.email}.`);

@@ -1,14 +1,14 @@
 /// <reference lib="dom" />
 /**
- * Templates and bundles through the built SPA in headless Chromium (spec 000 §2, §4, §8; issue
- * 7 §4–6): the admin saves a design as a template with tags from the editor (a duplicate tag
- * refused), into a new bundle; assigns the bundle to the demo team with the add-teams modal
- * ("No any result." first); the demo user finds the Bonus tab in the editor's Templates panel
- * and the template on the dashboard, makes a design from the bundle template and lands in the
- * editor, where they add a sticker from a pack and a favourite and upload a photo and use it;
- * the admin deactivates the template, then deletes it after 'Delete Template ?'. And the admin
- * removes the design open in the editor from its bundle (Bonus tab), after which the Save as
- * template modal starts over (spec 000 §4). Screenshots land in test-results/e2e-templates-*.png.
+ * Templates and bundles through the built SPA in headless Chromium (spec 000 §2, §4, §8;
+ * docs/templates.md): the admin saves a design as a template with tags from the editor (a duplicate
+ * tag refused), into a new bundle; assigns the bundle to the demo team with the add-teams modal
+ * ("No any result." first); the demo user finds the Bonus tab in the editor's Templates panel and
+ * the template on the dashboard, makes a design from the bundle template and lands in the editor,
+ * where they add a sticker from a pack and a favourite and upload a photo and use it; the admin
+ * deactivates the template, then deletes it after 'Delete Template ?'. And the admin removes the
+ * design open in the editor from its bundle (Bonus tab), after which the Save as template modal
+ * starts over (spec 000 §4). Screenshots land in test-results/e2e-templates-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';

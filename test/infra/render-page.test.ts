@@ -1,6 +1,6 @@
 /**
  * Synth with bundling needs the built render page (functions/render/page/dist); without it the
- * error says what to run instead of failing later inside the Lambda (issue: foundation).
+ * error says what to run instead of failing later inside the Lambda (docs/infra.md "Deploy").
  */
 import type * as fsModule from 'node:fs';
 import { join } from 'node:path';

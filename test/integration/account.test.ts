@@ -1,6 +1,6 @@
 /**
  * Password reset by e-mail (read from the local outbox), password change and contact details
- * (issue: accounts §2–4) through the local stack.
+ * (docs/security.md "Sessions and tokens", "Account existence") through the local stack.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

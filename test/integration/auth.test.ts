@@ -1,6 +1,6 @@
 /**
- * Sessions, CSRF, sign-in, sign-out and the access rules of the route table (issue: accounts
- * §1, §2, §5), through the local stack.
+ * Sessions, CSRF, sign-in, sign-out and the access rules of the route table (docs/decisions.md
+ * "Sessions and CSRF", docs/security.md "Authorization matrix"), through the local stack.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
@@ -21,7 +21,7 @@ async function clearThrottles(): Promise<void> {
   }
 }
 
-describe('CSRF (issue: accounts §1)', () => {
+describe('CSRF', () => {
   it('gives a readable XSRF-TOKEN cookie on a GET', async () => {
     const c = client();
     const res = await c.request('GET', '/user/current');
@@ -52,7 +52,7 @@ describe('CSRF (issue: accounts §1)', () => {
   });
 });
 
-describe('sign-in and sessions (issue: accounts §1–2)', () => {
+describe('sign-in and sessions', () => {
   it('refuses bad credentials with a field error', async () => {
     const res = await client().login('demo@example.com', 'not-the-password');
     expect(res.status).toBe(422);
@@ -119,7 +119,7 @@ describe('sign-in and sessions (issue: accounts §1–2)', () => {
   });
 });
 
-describe('access rules from the route table (issue: accounts §5)', () => {
+describe('access rules from the route table', () => {
   it('asks anonymous callers to sign in', async () => {
     expect((await client().request('GET', '/getActive')).status).toBe(401);
   });

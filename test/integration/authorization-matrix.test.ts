@@ -1,10 +1,11 @@
 /**
- * The authorization matrix (issue: accounts §7): every route of the route table, called by an
- * anonymous visitor, a member of another team, a member, the owner and a platform admin, gets
- * the status its access level promises (and a team admin, for the team-managing routes). Routes whose feature is not built yet answer 501 once
- * past the access check, which is what this proves for them; any other 5xx for a caller let
- * through fails (mutation check: GET /packs/getPacks made to throw, its admin case failed on the
- * 500). Ids of resources inside the teams are test/integration/authorization-ids.test.ts's.
+ * The authorization matrix (docs/security.md "Authorization matrix"): every route of the route
+ * table, called by an anonymous visitor, a member of another team, a member, the owner and a
+ * platform admin, gets the status its access level promises (and a team admin, for the
+ * team-managing routes). Routes whose feature is not built yet answer 501 once past the access
+ * check, which is what this proves for them; any other 5xx for a caller let through fails (mutation
+ * check: GET /packs/getPacks made to throw, its admin case failed on the 500). Ids of resources
+ * inside the teams are test/integration/authorization-ids.test.ts's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '#shared/routes.ts';

@@ -1,7 +1,8 @@
 /**
- * Gravatar, hosted-image and screenshot stickers through the local stack (issue: render §4),
- * against fixture servers on loopback that the test marks public (SSRF_TEST_PUBLIC_PORTS,
- * honoured only with STAGE=test). A second loopback "victim" must never be contacted.
+ * Gravatar, hosted-image and screenshot stickers through the local stack (docs/security.md
+ * "SSRF guard"), against fixture servers on loopback that the test marks public
+ * (SSRF_TEST_PUBLIC_PORTS, honoured only with STAGE=test). A second loopback "victim" must never be
+ * contacted.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';

@@ -5,7 +5,7 @@ import { TestClient } from '../support/client.ts';
 
 const stack = useLocalStack();
 
-describe('health (issue: foundation §5)', () => {
+describe('health', () => {
   it('reports DynamoDB and S3 as answering', async () => {
     const res = await api(stack(), 'GET', '/api/health');
     expect(res.status).toBe(200);
@@ -53,7 +53,7 @@ describe('the middy chain', () => {
   });
 });
 
-describe('the seed (issue: foundation §7)', () => {
+describe('the seed', () => {
   it('has the users, plans, team and image library', async () => {
     const { db } = await import('#lib/db/index.ts');
     const { verifyPassword } = await import('#lib/passwords.ts');
@@ -111,7 +111,7 @@ describe('the seed (issue: foundation §7)', () => {
   });
 });
 
-describe('the demo render (issue: foundation §9)', () => {
+describe('the demo render', () => {
   // The text snippet's box: left 50, width 900, around the vertical middle of 625 px.
   const textBand = { left: 50, top: 240, width: 900, height: 140 };
   const corner = { left: 0, top: 0, width: 200, height: 120 };

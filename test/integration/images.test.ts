@@ -1,6 +1,7 @@
 /**
- * The global image library (spec 000 §7 `GET /getGlobalImages` → data, last_page; issue:
- * libraries §1 "seeded from the fixture photos"), served same-origin under `/files/`.
+ * The global image library (spec 000 §7 `GET /getGlobalImages` → data, last_page), seeded from the
+ * fixture photos (docs/decisions.md "Seed photos") and served same-origin under `/files/`
+ * (docs/decisions.md "User files").
  */
 import { readdir } from 'node:fs/promises';
 import sharp from 'sharp';

@@ -1,7 +1,7 @@
 /**
- * Members and invitations (spec 001 §3–7; issue: accounts §3) through the local stack, with the
- * invitation link read from the local outbox. An invitation is taken only with the code of its
- * e-mailed link (docs/security.md "Invitations and e-mail ownership").
+ * Members and invitations (spec 001 §3–7; docs/decisions.md "Invitations") through the local stack,
+ * with the invitation link read from the local outbox. An invitation is taken only with the code of
+ * its e-mailed link (docs/security.md "Invitations and e-mail ownership").
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

@@ -1,7 +1,7 @@
 /**
- * Onboarding (spec 001 §2: step 1 picks one of eight use cases, step 3 redirects to a
- * per-use-case address; issue: accounts §2): `PUT /settings/onboarding` keeps the choice on the
- * user and answers the address.
+ * Onboarding (spec 001 §2: step 1 picks one of eight use cases, step 3 redirects to a per-use-case
+ * address; docs/decisions.md "Onboarding"): `PUT /settings/onboarding` keeps the choice on the user
+ * and answers the address.
  */
 import { describe, expect, it } from 'vitest';
 import { ONBOARDING_USE_CASES, USE_CASES } from '#shared/onboarding.ts';

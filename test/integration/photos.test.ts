@@ -1,7 +1,7 @@
 /**
  * Profile and team photos (spec 001 §7 "POST /settings/photo", "POST /settings/{teams}/{id}/photo";
- * issue: accounts §3): validated by magic bytes, re-encoded as a square JPEG with metadata
- * dropped, stored in S3 and served at `/files/…` with nosniff.
+ * docs/security.md "Uploaded files"): validated by magic bytes, re-encoded as a square JPEG with
+ * metadata dropped, stored in S3 and served at `/files/…` with nosniff.
  */
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';

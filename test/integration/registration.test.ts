@@ -1,6 +1,7 @@
 /**
- * Registration's account step through the local stack (spec 001 §4–5; issue: accounts §2):
- * the spec's exact messages, the e-mail check, atomic creation, and the signed-in result.
+ * Registration's account step through the local stack (spec 001 §4–5; docs/decisions.md
+ * "Registration"): the spec's exact messages, the e-mail check, atomic creation, and the signed-in
+ * result.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

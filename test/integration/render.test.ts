@@ -1,6 +1,6 @@
 /**
- * The render service through the local stack (issue: render §14): formats, caches, fallbacks,
- * international text and failure modes. Chromium, DynamoDB Local and s3rver are real.
+ * The render service through the local stack: formats, caches, fallbacks, international text and
+ * failure modes. Chromium, DynamoDB Local and s3rver are real.
  */
 import { describe, expect, it } from 'vitest';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -13,7 +13,7 @@ const textBand = { left: 50, top: 200, width: 900, height: 220 };
 
 const addDesign = putDesign;
 
-describe('formats (issue: render §6)', () => {
+describe('formats', () => {
   it('gives a PDF to a team whose plan has can_export_pdf', async () => {
     const res = await fetch(url('/r/demo-welcome/pdf?first_name=Ana'));
     // The show page frames it: same-origin framing, no sandbox (images stay unframeable).
@@ -43,7 +43,7 @@ describe('formats (issue: render §6)', () => {
   });
 });
 
-describe('caching (issue: render §7)', () => {
+describe('caching', () => {
   it('answers the same URL from the cache with the same bytes and keeps it in S3', async () => {
     const first = await fetch(url('/r/demo-welcome.jpg?first_name=Cached'));
     const second = await fetch(url('/r/demo-welcome.jpg?first_name=Cached'));
@@ -94,7 +94,7 @@ describe('caching (issue: render §7)', () => {
   });
 });
 
-describe('platform URL shapes (issue: render §1)', () => {
+describe('platform URL shapes', () => {
   it("answers ManyChat's JSON for __format=manychat_json", async () => {
     const res = await fetch(url('/r/demo-welcome.jpg?__format=manychat_json&first_name=Ana'));
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -117,7 +117,7 @@ describe('platform URL shapes (issue: render §1)', () => {
   });
 });
 
-describe('values (issue: render §3)', () => {
+describe('values', () => {
   const fallback = () => fetchImage(url('/r/demo-welcome.jpg'));
 
   it.each([
@@ -138,7 +138,7 @@ describe('values (issue: render §3)', () => {
   });
 });
 
-describe('never a broken image (issue: render §8)', () => {
+describe('never a broken image', () => {
   it('serves the all-fallback render, uncached, when the stored design is broken', async () => {
     await addDesign('broken-design', 'team-demo', { nonsense: true });
     const img = await fetchImage(url('/r/broken-design.jpg?first_name=Ana'));
@@ -177,7 +177,7 @@ describe('never a broken image (issue: render §8)', () => {
   });
 });
 
-describe('views (issue: render §9)', () => {
+describe('views', () => {
   it('counts served renders in aggregate', async () => {
     const { db } = await import('#lib/db/index.ts');
     const { flushViews } = await import('#functions/render/handler.ts');
@@ -204,7 +204,7 @@ describe('views (issue: render §9)', () => {
   });
 });
 
-describe('base image tools, drawn as the editor draws them (issue: render §3)', () => {
+describe('base image tools, drawn as the editor draws them', () => {
   async function variant(publicId: string, changes: Record<string, unknown>) {
     const { db } = await import('#lib/db/index.ts');
     const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;

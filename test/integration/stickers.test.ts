@@ -1,5 +1,5 @@
 /**
- * Stickers in renders (issue: render §3–4): a QR code drawn with its scale, carrying the
+ * Stickers in renders (functions/render/stickers.ts): a QR code drawn with its scale, carrying the
  * parameter's value or the fallback, readable by a scanner.
  */
 import { describe, expect, it, beforeAll } from 'vitest';

@@ -1,5 +1,6 @@
 /**
- * Teams (spec 001 §7 "Profile, teams, members"; issue: accounts §3, §5) through the local stack.
+ * Teams (spec 001 §7 "Profile, teams, members"; docs/decisions.md "Team roles") through the local
+ * stack.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

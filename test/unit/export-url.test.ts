@@ -86,7 +86,10 @@ function drawnValues(
   return { query, values, text: resolveSnippetText(design.text_snippets[0]!, values) };
 }
 
-/** Values a recipient may have: the issue's hard cases, and arbitrary Unicode text. */
+/**
+ * Values a recipient may have: the hard cases (`&`, `+`, `%`, `=`, `#`, quotes, `$` patterns, other
+ * scripts; docs/decisions.md "Export and merge tags"), and arbitrary Unicode text.
+ */
 const SAMPLES = [
   'Ana & Zoë',
   'C++ fan',

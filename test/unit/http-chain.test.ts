@@ -33,7 +33,7 @@ const Title = z.object({
 });
 const echo = httpChain('test', async (e) => json(200, { body: Title.parse(e.body) }));
 
-describe('the middy chain (issue: foundation §5)', () => {
+describe('the middy chain', () => {
   it('parses a JSON body and validates it with zod', async () => {
     const res = await echo(event('{"title":"Welcome"}', 'application/json'), context);
     expect(res.statusCode).toBe(200);

@@ -73,7 +73,7 @@ const req = (rawPath: string, rawQueryString = '', sourceIp = '1.2.3.4') => ({
 });
 const bodyOf = (r: { body?: string }) => Buffer.from(r.body ?? '', 'base64').toString();
 
-describe('normaliseValues (issue: render §2, §7)', () => {
+describe('normaliseValues', () => {
   it('keeps declared parameters only, sorted, cut at 255', () => {
     expect(normaliseValues(doc, { z: '1', first_name: 'Ana', qrCode1: 'x'.repeat(300) })).toEqual([
       ['first_name', 'Ana'],
@@ -321,7 +321,7 @@ describe('TokenBuckets', () => {
   });
 });
 
-describe('ViewCounter (issue: render §9)', () => {
+describe('ViewCounter', () => {
   it('writes one aggregated count per design and keeps failed counts for the next flush', async () => {
     const writes: Array<[string, number]> = [];
     let fail = true;

@@ -24,7 +24,7 @@ describe('parseRenderPath (spec 001 §7)', () => {
   );
 });
 
-describe('parseRenderQuery: values arrive raw from platforms (issue: render §2)', () => {
+describe('parseRenderQuery: values arrive raw from platforms', () => {
   it('reads + as a space and decodes escapes', () => {
     expect(parseRenderQuery('first_name=Ana+Mar%C3%ADa')).toEqual({ first_name: 'Ana María' });
   });

@@ -1,6 +1,6 @@
 /**
- * Range checks of the SSRF guard (issue: render §10): `isBlockedAddress` is true for everything
- * that is not plain public unicast, and for anything that is not an address at all.
+ * Range checks of the SSRF guard (docs/security.md "SSRF guard"): `isBlockedAddress` is true for
+ * everything that is not plain public unicast, and for anything that is not an address at all.
  */
 import { describe, expect, it } from 'vitest';
 import { isBlockedAddress } from '#lib/ssrf.ts';
