@@ -125,9 +125,10 @@ describe('the bell, the panel and support', () => {
     const strong = await dialog.$('strong');
     expect(await strong?.evaluate((el) => el.textContent)).toBe('autumn templates');
     const link = await findByRole(p, 'link', 'Read more');
-    expect(await link.evaluate((el) => [el.getAttribute('href'), el.getAttribute('rel')])).toEqual(
-      ['https://example.com/autumn', 'noopener noreferrer'],
-    );
+    expect(await link.evaluate((el) => [el.getAttribute('href'), el.getAttribute('rel')])).toEqual([
+      'https://example.com/autumn',
+      'noopener noreferrer',
+    ]);
     await snap(p, 'e2e-notifications-2-announcements');
 
     await p.keyboard.press('Escape');
@@ -145,9 +146,12 @@ describe('the bell, the panel and support', () => {
     await p.keyboard.press('Enter');
     await findByRole(p, 'dialog', 'Notifications');
     await press(p, 'View invitation', 'link');
-    await p.waitForFunction(() => location.pathname === '/settings' && location.hash === '#/companies', {
-      timeout: TIMEOUT_MS,
-    });
+    await p.waitForFunction(
+      () => location.pathname === '/settings' && location.hash === '#/companies',
+      {
+        timeout: TIMEOUT_MS,
+      },
+    );
     await p.waitForSelector(byRole('dialog', 'Notifications'), {
       hidden: true,
       timeout: TIMEOUT_MS,
