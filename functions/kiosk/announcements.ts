@@ -66,9 +66,13 @@ export const ANNOUNCEMENT_ROUTES: Record<string, RouteDefinition> = {
   'POST /spark/kiosk/announcements': route({
     body: AnnouncementBody,
     handle: async ({ body, auth }) => {
+      // One instant for both, so a new announcement does not read as edited.
+      const at = new Date().toISOString();
       const { data } = await db()
         .Announcement.create({
           announcementId: randomUUID(),
+          createdAt: at,
+          updatedAt: at,
           authorId: auth.user?.userId,
           ...fields(body),
         })

@@ -33,16 +33,17 @@ export const ANNOUNCEMENT_MESSAGES = {
 } as const;
 
 /**
- * The icons an announcement can carry (spec 001 §3 `icon`), each with the symbol the SPA draws
- * and the name a screen reader reads. The notifications panel draws them the same way.
+ * The icons an announcement can carry (spec 001 §3 `icon`), each with the name a screen reader
+ * reads; the SPA draws them (web/src/components/AnnouncementIcon.tsx), in the kiosk and the
+ * notifications panel alike.
  */
 export const ANNOUNCEMENT_ICONS = {
-  megaphone: { symbol: '📣', label: 'Announcement' },
-  sparkles: { symbol: '✨', label: 'New feature' },
-  wrench: { symbol: '🔧', label: 'Maintenance' },
-  gift: { symbol: '🎁', label: 'Offer' },
-  info: { symbol: 'ℹ️', label: 'Information' },
-  warning: { symbol: '⚠️', label: 'Warning' },
+  megaphone: { label: 'Announcement' },
+  sparkles: { label: 'New feature' },
+  wrench: { label: 'Maintenance' },
+  gift: { label: 'Offer' },
+  info: { label: 'Information' },
+  warning: { label: 'Warning' },
 } as const;
 export type AnnouncementIcon = keyof typeof ANNOUNCEMENT_ICONS;
 const ICON_IDS = Object.keys(ANNOUNCEMENT_ICONS) as [AnnouncementIcon, ...AnnouncementIcon[]];

@@ -30,6 +30,7 @@ describe('announcements', () => {
       icon: 'sparkles',
     });
     expect(second.status).toBe(201);
+    expect(second.json.updated_at).toBe(second.json.created_at);
     expect(second.json).toMatchObject({
       body: 'We now export *PDF*.',
       action_text: 'Read more',

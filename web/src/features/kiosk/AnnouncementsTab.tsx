@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ANNOUNCEMENT_ICONS, type Announcement } from '#shared/contract/kiosk.ts';
+import type { Announcement } from '#shared/contract/kiosk.ts';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -8,6 +8,7 @@ import {
   kioskKeys,
   updateAnnouncement,
 } from '../../api/kiosk.ts';
+import { AnnouncementIcon } from '../../components/AnnouncementIcon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { ActionNotice, type ActionMessage } from '../settings/ActionNotice.tsx';
@@ -119,7 +120,6 @@ function AnnouncementRow({
   onDelete: () => void;
 }) {
   const [editing, setEditing] = useState(false);
-  const icon = ANNOUNCEMENT_ICONS[a.icon];
   const edited = a.updated_at !== a.created_at;
   if (editing) {
     return (
@@ -140,8 +140,8 @@ function AnnouncementRow({
   }
   return (
     <li className="item-list__item announcement">
-      <span className="announcement__icon" role="img" aria-label={icon.label}>
-        {icon.symbol}
+      <span className="announcement__icon">
+        <AnnouncementIcon icon={a.icon} />
       </span>
       <div className="item-list__main">
         <Markdown>{a.body}</Markdown>

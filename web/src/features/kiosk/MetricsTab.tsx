@@ -101,18 +101,21 @@ function History({ data }: { data: PerformanceIndicators }) {
         <IndicatorChart
           title="Recurring revenue, last 30 days"
           kind="line"
+          minTop={100_00}
           rows={rows(revenue)}
           series={series(revenue)}
         />
         <IndicatorChart
           title={`Daily volume, last ${ACTIVITY_CHART_DAYS} days`}
           kind="bar"
+          minTop={100_00}
           rows={rows(['daily_volume'], ACTIVITY_CHART_DAYS)}
           series={series(['daily_volume'])}
         />
         <IndicatorChart
           title={`New users, last ${ACTIVITY_CHART_DAYS} days`}
           kind="bar"
+          minTop={5}
           rows={rows(['new_users'], ACTIVITY_CHART_DAYS)}
           series={series(['new_users'])}
         />

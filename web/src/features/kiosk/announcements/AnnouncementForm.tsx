@@ -7,8 +7,9 @@ import {
   ANNOUNCEMENT_ICONS,
   AnnouncementBody,
   type Announcement,
-  type AnnouncementIcon,
+  type AnnouncementIcon as AnnouncementIconId,
 } from '#shared/contract/kiosk.ts';
+import { AnnouncementIcon } from '../../../components/AnnouncementIcon.tsx';
 import { FormMessage, FormTextField } from '../../../components/FormFields.tsx';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { FieldError } from '../../../components/TextField.tsx';
@@ -19,7 +20,7 @@ type Values = {
   body: string;
   action_text: string;
   action_url: string;
-  icon: AnnouncementIcon;
+  icon: AnnouncementIconId;
 };
 type Checked = z.output<typeof AnnouncementBody>;
 
@@ -166,7 +167,7 @@ function BodyField({ id, control }: { id: string; control: Control<Values, unkno
   );
 }
 
-/** The icon: a select of the contract's icons, each with its symbol and name. */
+/** The icon: a group of radio buttons, each with its drawing and name (arrow keys move). */
 function IconField({ id, control }: { id: string; control: Control<Values, unknown, Checked> }) {
   const {
     field: { ref, value, onChange, onBlur },
@@ -174,28 +175,27 @@ function IconField({ id, control }: { id: string; control: Control<Values, unkno
   } = useController({ control, name: 'icon' });
   const errorId = `${id}-error`;
   return (
-    <div className="field">
-      <label htmlFor={id} className="field__label">
-        Icon
-      </label>
-      <select
-        ref={ref}
-        id={id}
-        name="icon"
-        className="input input--select"
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={onBlur}
-      >
-        {Object.entries(ANNOUNCEMENT_ICONS).map(([icon, { symbol, label }]) => (
-          <option key={icon} value={icon}>
-            {symbol} {label}
-          </option>
+    <fieldset className="fieldset" aria-describedby={error ? errorId : undefined}>
+      <legend className="field__label">Icon</legend>
+      <div className="icon-choices">
+        {(Object.keys(ANNOUNCEMENT_ICONS) as AnnouncementIconId[]).map((icon, index) => (
+          <label key={icon} className="icon-choice" htmlFor={`${id}-${icon}`}>
+            <input
+              ref={index === 0 ? ref : undefined}
+              id={`${id}-${icon}`}
+              type="radio"
+              name={`${id}-icon`}
+              value={icon}
+              checked={value === icon}
+              onChange={() => onChange(icon)}
+              onBlur={onBlur}
+            />
+            <AnnouncementIcon icon={icon} size={20} decorative />
+            {ANNOUNCEMENT_ICONS[icon].label}
+          </label>
         ))}
-      </select>
+      </div>
       {error?.message && <FieldError id={errorId} errors={[error.message]} />}
-    </div>
+    </fieldset>
   );
 }

@@ -42,11 +42,14 @@ export function IndicatorChart<K extends string>({
   rows,
   series,
   kind,
+  minTop,
 }: {
   title: string;
   rows: ChartRow<K>[];
   series: Series<K>[];
   kind: 'line' | 'bar';
+  /** The least top of the value axis, so a run of zeros is not drawn against cents. */
+  minTop: number;
 }) {
   const id = useId();
   const format = series[0]!.format;
@@ -54,7 +57,13 @@ export function IndicatorChart<K extends string>({
     <>
       <CartesianGrid strokeDasharray="3 3" vertical={false} />
       <XAxis dataKey="day" tickFormatter={shortDay} minTickGap={16} fontSize={12} />
-      <YAxis tickFormatter={format} width={72} fontSize={12} allowDecimals={false} />
+      <YAxis
+        tickFormatter={format}
+        width={72}
+        fontSize={12}
+        allowDecimals={false}
+        domain={[0, (top: number) => Math.max(top, minTop)]}
+      />
       <Tooltip
         labelFormatter={(day) => shortDay(String(day))}
         formatter={(value, name) => {
@@ -82,7 +91,7 @@ export function IndicatorChart<K extends string>({
                   name={s.name}
                   stroke={COLOURS[i % COLOURS.length]}
                   strokeWidth={2}
-                  dot={false}
+                  dot={{ r: 3 }}
                   connectNulls={false}
                   isAnimationActive={false}
                 />
@@ -106,34 +115,36 @@ export function IndicatorChart<K extends string>({
       </div>
       <details>
         <summary>Show the numbers</summary>
-        <table className="kiosk-table">
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              {series.map((s) => (
-                <th key={s.key} scope="col" className="kiosk-table__number">
-                  {s.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.day}>
-                <th scope="row">{shortDay(row.day)}</th>
-                {series.map((s) => {
-                  const value = row[s.key];
-                  return (
-                    <td key={s.key} className="kiosk-table__number">
-                      {value === null ? 'not known' : s.format(value)}
-                    </td>
-                  );
-                })}
+        <div className="kiosk-chart__table">
+          <table className="kiosk-table">
+            <caption className="visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day (UTC)</th>
+                {series.map((s) => (
+                  <th key={s.key} scope="col" className="kiosk-table__number">
+                    {s.name}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.day}>
+                  <th scope="row">{shortDay(row.day)}</th>
+                  {series.map((s) => {
+                    const value = row[s.key];
+                    return (
+                      <td key={s.key} className="kiosk-table__number">
+                        {value === null ? 'not known' : s.format(value)}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </figure>
   );
