@@ -153,7 +153,8 @@ export interface NodeModulesLayerProps {
 
 /**
  * A Lambda layer holding `packages` from the local `node_modules` (no npm install, no Docker).
- * Runtime: Node.js 24; architecture: `arch`. Issue: foundation, "sharp/Chromium in a layer".
+ * Runtime: Node.js 24; architecture: `arch` (docs/infra.md "Decision: Lambda layers from
+ * `node_modules`").
  */
 export class NodeModulesLayer extends Construct {
   readonly layer: lambda.LayerVersion;

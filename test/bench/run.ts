@@ -420,10 +420,11 @@ try {
   );
   console.log('wrote bench-results/render.json');
 
-  // Issue 5 §6: the dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts).
+  // The dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts; docs/performance.md
+  // "Dashboard lists").
   await phase('dashboard lists', () => runDashboardBench(stack));
 
-  // Issue 6 §9: the editor in the built SPA (test/bench/editor.ts).
+  // The editor in the built SPA (test/bench/editor.ts; docs/performance.md "Editor").
   await phase('editor', () => runEditorBench(stack));
 } finally {
   const stopped = await withTimeout(stack.stop(), 60_000, 'stack stop').then(
