@@ -121,3 +121,44 @@ export const cardUpdatePath = (teamId: string): string =>
 export const paymentConfirmationPath = (paymentId: string, redirect?: string): string =>
   `/${CASHIER_PATH}/payment/${encodeURIComponent(paymentId)}` +
   (redirect ? `?redirect=${encodeURIComponent(redirect)}` : '');
+
+/**
+ * What a plan may render (docs/security.md "Render limits"): draws a month per team (cache hits
+ * are free and not counted) and draws a second per team in each render container (burst:
+ * tokens a quiet team has saved up). Past the month's quota the render URL answers the
+ * design's fallback image for new draws, cached 5 minutes, until the next month (UTC).
+ */
+export interface RenderAllowance {
+  /** Draws a month (UTC calendar month) for the whole team, renders. */
+  rendersPerMonth: number;
+  /** Draws a second per render container, renders/s. */
+  rendersPerSecond: number;
+  /** Draws in a burst above the rate, renders. */
+  burst: number;
+}
+
+/** The free plan's allowance: also any plan id not listed (a plan renamed, a frozen team). */
+export const FREE_RENDER_ALLOWANCE: RenderAllowance = {
+  rendersPerMonth: 10_000,
+  rendersPerSecond: 10,
+  burst: 200,
+};
+
+/**
+ * Render allowances by plan id (the plans of functions/billing/plans.ts `PLAN_CATALOGUE`):
+ * Starter 100,000 a month, Pro 1,000,000 a month; yearly plans as their monthly twin.
+ */
+export const PLAN_RENDER_ALLOWANCES: Readonly<Record<string, RenderAllowance>> = {
+  [FREE_PLAN_ID]: FREE_RENDER_ALLOWANCE,
+  'starter-monthly': { rendersPerMonth: 100_000, rendersPerSecond: 50, burst: 1000 },
+  'starter-yearly': { rendersPerMonth: 100_000, rendersPerSecond: 50, burst: 1000 },
+  'pro-monthly': { rendersPerMonth: 1_000_000, rendersPerSecond: 200, burst: 4000 },
+  'pro-yearly': { rendersPerMonth: 1_000_000, rendersPerSecond: 200, burst: 4000 },
+  [FREEZE_PLAN_ID]: FREE_RENDER_ALLOWANCE,
+};
+
+/** The render allowance of a plan id; the free plan's for an id not listed. */
+export const renderAllowanceOf = (planId: string | undefined): RenderAllowance =>
+  planId !== undefined && Object.hasOwn(PLAN_RENDER_ALLOWANCES, planId)
+    ? PLAN_RENDER_ALLOWANCES[planId]!
+    : FREE_RENDER_ALLOWANCE;

@@ -63,8 +63,10 @@ function meta(record: DesignRecord) {
     version: record.version,
     status: record.status,
     isTemplate: record.isTemplate ?? false,
-    /** Views (spec 000 §3 `counter`). */
+    /** Views (spec 000 §3 `counter`): opens, mail proxies' fetches apart. */
     counter: record.counter ?? 0,
+    /** Mail proxies' fetches (functions/render/service.ts `ViewCounter`). */
+    proxy_fetches: record.proxyFetches ?? 0,
     created_at: record.createdAt,
     updated_at: record.updatedAt,
     archived_at: record.archivedAt ?? null,

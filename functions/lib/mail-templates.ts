@@ -9,7 +9,8 @@
  * - {@link emailChangeNoticeMail}: functions/auth/account.ts, to the old address;
  * - {@link supportMail}: the support feature (`POST /support/email`), to the support inbox;
  * - {@link trialEndingMail}, {@link paymentActionMail}: functions/stripe-webhook/events.ts, to the
- *   team owner.
+ *   team owner;
+ * - {@link renderQuotaMail}: functions/render/quota.ts, to the team owner.
  *
  * Both parts come from one list of blocks, so the plain-text part (what the local outbox shows,
  * and what text-only clients read) and the HTML part cannot say different things. In the HTML
@@ -239,4 +240,41 @@ export function paymentActionMail(data: {
       small: `(This link opens the payment page at /${data.cashierPath}/payment; the subscription waits until the payment is confirmed.)`,
     },
   ]);
+}
+
+/**
+ * This month's renders reached 80 % or 100 % of the plan's quota (docs/security.md "Render
+ * limits"); sent once per threshold and month by functions/render/quota.ts.
+ */
+export function renderQuotaMail(data: {
+  name: string;
+  teamName: string;
+  /** 80 or 100. */
+  percent: number;
+  /** The plan's renders a month. */
+  quota: number;
+  /** The month, e.g. `November 2026`. */
+  month: string;
+  /** The team's subscription settings. */
+  link: string;
+}): RenderedMail {
+  const quota = data.quota.toLocaleString('en-US');
+  const full = data.percent >= 100;
+  return render(
+    full
+      ? `${data.teamName} has used all its renders for ${data.month}`
+      : `${data.teamName} has used ${data.percent}% of its renders for ${data.month}`,
+    [
+      { p: `Hello ${data.name},` },
+      full
+        ? {
+            p: `${data.teamName} has drawn all ${quota} personalised images its plan includes for ${data.month}. Images already drawn are still shown; new ones show each design's fallback image until the month ends, or until you choose a larger plan:`,
+          }
+        : {
+            p: `${data.teamName} has drawn ${data.percent}% of the ${quota} personalised images its plan includes for ${data.month}. Once all are used, new images show each design's fallback image until the month ends. A larger plan includes more:`,
+          },
+      { link: data.link, label: 'See plans' },
+      { small: 'Images answered from the cache are free and do not count.' },
+    ],
+  );
 }

@@ -156,6 +156,21 @@ export const NOTICES = {
     actionUrl: '/dashboard?view=bonus',
     icon: 'bundle',
   }),
+  /**
+   * To the team's owner when this month's renders reach 80 % or 100 % of the plan's quota
+   * (functions/render/quota.ts; docs/security.md "Render limits"), once each per month.
+   * @param percent 80 or 100; `quota` in renders a month.
+   */
+  renderQuota: (team: TeamRef, percent: 80 | 100, quota: number): Notice => ({
+    kind: 'render-quota',
+    body:
+      percent >= 100
+        ? `${team.name} has used all ${quota.toLocaleString('en-US')} renders of this month. New personalised images show the design's fallback image until next month or a larger plan.`
+        : `${team.name} has used ${percent}% of its ${quota.toLocaleString('en-US')} renders this month.`,
+    actionText: 'View plans',
+    actionUrl: teamPath(team.teamId, 'subscription'),
+    icon: 'subscription',
+  }),
 } as const;
 
 /** Runs `work`, logging and swallowing what it throws (the never-throw rule above). */

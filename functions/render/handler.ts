@@ -12,8 +12,12 @@ import { db } from '#lib/db/index.ts';
 import { recordDesignViews } from '#functions/designs/store.ts';
 import { httpChain, type ApiEvent, type ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
+import { renderAllowanceOf, type RenderAllowance } from '#shared/billing.ts';
+import { LOCAL_PROXY_STAND_INS, createMailProxyRecogniser } from './mail-proxies.ts';
+import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
+import { RenderUsage } from './usage.ts';
 
 /** Designs by public id, kept this long (ms): a saved design shows within a second. */
 const DESIGN_TTL_MS = 1000;
@@ -21,7 +25,11 @@ const DESIGN_TTL_MS = 1000;
 const PLAN_TTL_MS = 60_000;
 
 const designs = new Map<string, { at: number; design: DesignRecord | undefined }>();
-const pdfAllowed = new Map<string, { at: number; allowed: boolean }>();
+/** What each team's plan allows, by team id, kept `PLAN_TTL_MS`. */
+const teamPlans = new Map<
+  string,
+  { at: number; plan: Promise<{ pdf: boolean; allowance: RenderAllowance }> }
+>();
 
 /**
  * The design a public id names, kept `DESIGN_TTL_MS`. When the table cannot be answered (DynamoDB
@@ -50,14 +58,24 @@ async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
   return design;
 }
 
-async function teamCanExportPdf(teamId: string): Promise<boolean> {
-  const cached = pdfAllowed.get(teamId);
-  if (cached && Date.now() - cached.at < PLAN_TTL_MS) return cached.allowed;
-  const team = (await db().Team.get({ teamId }).go()).data;
-  const plan = team ? (await db().Plan.get({ planId: team.planId }).go()).data : null;
-  const allowed = plan?.can_export_pdf === true;
-  pdfAllowed.set(teamId, { at: Date.now(), allowed });
-  return allowed;
+/**
+ * The team's plan as the render needs it: PDF export, and its render allowance
+ * (shared/billing.ts `renderAllowanceOf`). Read once per team per `PLAN_TTL_MS` (concurrent
+ * requests share the read); a failed read is not kept.
+ * @throws the table's error.
+ */
+function teamPlan(teamId: string): Promise<{ pdf: boolean; allowance: RenderAllowance }> {
+  const cached = teamPlans.get(teamId);
+  if (cached && Date.now() - cached.at < PLAN_TTL_MS) return cached.plan;
+  const plan = (async () => {
+    const team = (await db().Team.get({ teamId }).go()).data;
+    const found = team ? (await db().Plan.get({ planId: team.planId }).go()).data : null;
+    return { pdf: found?.can_export_pdf === true, allowance: renderAllowanceOf(team?.planId) };
+  })();
+  if (teamPlans.size > 10_000) teamPlans.clear();
+  teamPlans.set(teamId, { at: Date.now(), plan });
+  plan.catch(() => teamPlans.delete(teamId));
+  return plan;
 }
 
 /** Kept design versions by `designId:version`: a snapshot never changes, so no TTL. */
@@ -86,12 +104,27 @@ async function findSnapshot(designId: string, version: number): Promise<unknown>
   return found.document;
 }
 
-// The flush also moves the design in the "views" sort (its list key), not only the counter.
-const views = new ViewCounter((designId, n) => recordDesignViews(designId, n));
+// Opens also move the design in the "views" sort (its list key), not only the counter; proxy
+// fetches are one atomic ADD.
+const views = new ViewCounter(async (designId, opens, proxyFetches) => {
+  if (opens > 0) await recordDesignViews(designId, opens);
+  if (proxyFetches > 0)
+    await db().Design.patch({ designId }).add({ proxyFetches }).go({ response: 'none' });
+});
+
+/** Each team's draws this month against its plan's quota (usage.ts). */
+const usage = new RenderUsage(dynamoUsageStore, notifyRenderQuota);
 
 const service = createRenderService({
   findDesign,
-  teamCanExportPdf,
+  teamCanExportPdf: async (teamId) => (await teamPlan(teamId)).pdf,
+  teamAllowance: async (teamId) => (await teamPlan(teamId)).allowance,
+  usage,
+  // Locally, loopback addresses stand in for the proxies' published ranges (mail-proxies.ts).
+  mailProxyOf: createMailProxyRecogniser(
+    undefined,
+    config().STAGE === 'aws' ? [] : LOCAL_PROXY_STAND_INS,
+  ),
   render: renderDesign,
   placeholder: placeholderImage,
   findSnapshot,
@@ -126,6 +159,18 @@ const service = createRenderService({
 
 /** Writes pending view counts now (local stack shutdown, tests). */
 export const flushViews = (): Promise<void> => views.flush();
+
+/** Writes pending render counts (the monthly quota's) now (local stack shutdown, tests). */
+export const flushRenderUsage = (): Promise<void> => usage.flush();
+
+/**
+ * Forgets the team plans and month totals read so far, so the next render reads them again
+ * (tests that change a team's plan or usage record; a Lambda forgets them as their TTLs pass).
+ */
+export function forgetRenderTeams(): void {
+  teamPlans.clear();
+  usage.forget();
+}
 
 /** Answers one render request; never throws. */
 export function renderRequest(event: ApiEvent): Promise<ApiResult> {

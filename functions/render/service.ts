@@ -10,7 +10,13 @@ import { createHash } from 'node:crypto';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
-import { mailProxyOf, type MailProxy } from './mail-proxies.ts';
+import type { RenderAllowance } from '#shared/billing.ts';
+import {
+  createMailProxyRecogniser,
+  type MailProxy,
+  type MailProxyRecogniser,
+} from './mail-proxies.ts';
+import type { RenderUsage } from './usage.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
@@ -65,8 +71,22 @@ export interface RenderServiceDeps {
    */
   findSnapshot?(designId: string, version: number): Promise<unknown>;
   store: RenderStore;
-  /** Counts a served render against the design (aggregated; see ViewCounter). */
-  countView(designId: string): void;
+  /**
+   * Counts a served render against the design (aggregated; see ViewCounter): an `open`, or a
+   * `proxy` fetch when a mail proxy asked.
+   */
+  countView(designId: string, kind?: ViewKind): void;
+  /**
+   * The team's render allowance (its plan's: shared/billing.ts `renderAllowanceOf`), kept in
+   * memory by the caller. Absent: no team quota (unit tests of other rules).
+   */
+  teamAllowance?(teamId: string): Promise<RenderAllowance>;
+  /** The teams' month totals (usage.ts); with `teamAllowance`, the monthly quota applies. */
+  usage?: Pick<RenderUsage, 'isOver' | 'countDraw'>;
+  /**
+   * Which mail proxy a request comes from (mail-proxies.ts); default: the shipped ranges.
+   */
+  mailProxyOf?: MailProxyRecogniser;
   /** The public origin, for the ManyChat JSON's image URL. */
   publicUrl: string;
   timeoutMs: number;
@@ -77,6 +97,12 @@ export interface RenderServiceDeps {
 export const SHORT_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
 /** Cache-Control of a good render whose cacheId names the design's current version. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * Cache-Control of the fallback answered past the team's monthly quota (docs/security.md
+ * "Render limits"): cached briefly, never `no-store`, so mail proxies and the CDN keep it a
+ * while and come back later instead of retrying at once.
+ */
+export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
 
 const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
   jpeg: 'image/jpeg',
@@ -181,6 +207,9 @@ export interface RateLimits {
   proxyWaitMs: number;
 }
 
+/** What a served render counts as: an open, or a mail proxy's fetch (docs/performance.md). */
+export type ViewKind = 'open' | 'proxy';
+
 /** Who a draw is for: the client's address, the mail proxy it is, the edge's count. */
 interface DrawBudget {
   ip: string;
@@ -214,13 +243,18 @@ export class TokenBuckets {
 
   /**
    * Takes one token for the key, or reserves the next one if it comes within `maxWaitMs`.
+   * @param rule this key's own rate and burst (a team's plan), instead of the buckets' rule.
    * @returns 0 when a token was there, the ms to wait before using the reserved one, or -1
    *   (nothing taken) when the wait would be longer than `maxWaitMs`.
    */
-  reserve(key: string, maxWaitMs: number): number {
+  reserve(
+    key: string,
+    maxWaitMs: number,
+    rule: { ratePerSecond: number; burst: number } = this.rule,
+  ): number {
     const t = this.now();
-    const b = this.buckets.get(key) ?? { tokens: this.rule.burst, at: t };
-    b.tokens = Math.min(this.rule.burst, b.tokens + ((t - b.at) / 1000) * this.rule.ratePerSecond);
+    const b = this.buckets.get(key) ?? { tokens: rule.burst, at: t };
+    b.tokens = Math.min(rule.burst, b.tokens + ((t - b.at) / 1000) * rule.ratePerSecond);
     b.at = t;
     if (this.buckets.size > 50_000) this.buckets.clear(); // bounded memory under a flood
     this.buckets.set(key, b);
@@ -228,7 +262,7 @@ export class TokenBuckets {
       b.tokens -= 1;
       return 0;
     }
-    const waitMs = ((1 - b.tokens) / this.rule.ratePerSecond) * 1000;
+    const waitMs = ((1 - b.tokens) / rule.ratePerSecond) * 1000;
     if (waitMs > maxWaitMs) return -1;
     b.tokens -= 1; // the reservation: later requests queue behind it
     return Math.ceil(waitMs);
@@ -288,24 +322,55 @@ export function createRenderService(deps: RenderServiceDeps) {
   const perIp = new TokenBuckets(limits.perIp);
   const perProxy = new TokenBuckets(limits.perProxyAddress);
   const perDesign = new TokenBuckets(limits.perDesign);
+  // Each team's own rule (its plan's renders a second) is passed per call.
+  const perTeam = new TokenBuckets(limits.perDesign);
+  const proxyOf = deps.mailProxyOf ?? createMailProxyRecogniser();
+
+  /** The team's allowance, or undefined when unknown (no quota then: fail open, logged). */
+  async function allowanceOf(teamId: string): Promise<RenderAllowance | undefined> {
+    if (!deps.teamAllowance) return undefined;
+    return deps.teamAllowance(teamId).catch((error: unknown) => {
+      logger.warn('team render allowance not read: not limiting', {
+        teamId,
+        error: error as Error,
+      });
+      return undefined;
+    });
+  }
 
   /**
    * Spends the draw budget of a request (docs/security.md "Render limits"). A mail proxy's
    * request waits for its address's large budget (up to `proxyWaitMs`); any other address gets
-   * its small one, or none once the edge counted it over its 5-minute budget.
+   * its small one, or none once the edge counted it over its 5-minute budget. Then the team's
+   * draws a second (its plan's), which a proxy also waits for within what is left of its wait.
    * @throws Error (cause `rate-limit`) when the request may not draw now.
    */
-  async function spendBudget(designId: string, budget: DrawBudget): Promise<void> {
+  async function spendBudget(
+    design: DesignRecord,
+    budget: DrawBudget,
+    allowance: RenderAllowance | undefined,
+  ): Promise<void> {
     const refuse = () =>
       Object.assign(new Error('render budget exceeded'), { cause: 'rate-limit' });
+    let waitedMs = 0;
     if (budget.proxy) {
       const waitMs = perProxy.reserve(`${budget.proxy}:${budget.ip}`, limits.proxyWaitMs);
       if (waitMs < 0) throw refuse();
-      if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+      waitedMs = waitMs;
     } else if (budget.edgeLimited || !perIp.take(budget.ip)) {
       throw refuse();
     }
-    if (!perDesign.take(designId)) throw refuse();
+    if (allowance) {
+      const teamWaitMs = perTeam.reserve(
+        design.teamId,
+        budget.proxy ? limits.proxyWaitMs - waitedMs : 0,
+        { ratePerSecond: allowance.rendersPerSecond, burst: allowance.burst },
+      );
+      if (teamWaitMs < 0) throw refuse();
+      waitedMs = Math.max(waitedMs, teamWaitMs);
+    }
+    if (waitedMs > 0) await new Promise((r) => setTimeout(r, waitedMs));
+    if (!perDesign.take(design.designId)) throw refuse();
   }
 
   /** Memory, then the store, then a draw (written back to both). */
@@ -331,11 +396,20 @@ export function createRenderService(deps: RenderServiceDeps) {
       memory.set(key, stored);
       return { body: stored, hit: 'store' };
     }
-    if (budget) await spendBudget(design.designId, budget);
+    // Only a recipient's draw is budgeted and counted; the fallback's own draw is not.
+    const allowance = budget ? await allowanceOf(design.teamId) : undefined;
+    if (
+      allowance &&
+      deps.usage &&
+      (await deps.usage.isOver(design.teamId, allowance.rendersPerMonth))
+    )
+      throw Object.assign(new Error('monthly render quota used'), { cause: 'quota' });
+    if (budget) await spendBudget(design, budget, allowance);
     const output = await withTimeout(
       deps.render(design, Object.fromEntries(values), format),
       deps.timeoutMs,
     );
+    if (allowance && deps.usage) deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
     // A partial render (a sticker past the fetch budget) is not kept: a later one draws it.
     if (!output.partial) {
       memory.set(key, output.body);
@@ -352,11 +426,16 @@ export function createRenderService(deps: RenderServiceDeps) {
     };
   }
 
-  /** The design's all-fallback render (cached like any render), else the placeholder. */
+  /**
+   * The design's all-fallback render (cached like any render), else the placeholder.
+   * @param cacheControl `no-store` (a failure: the next request may draw), or
+   *   {@link QUOTA_FALLBACK_CACHE} past the monthly quota.
+   */
   async function fallback(
     cause: string,
     design?: DesignRecord,
     error?: unknown,
+    cacheControl = 'no-store',
   ): Promise<ApiResult> {
     recordMetric(METRIC.renderFallback, 1, ['reason', cause]);
     logger.warn('render fallback', {
@@ -367,7 +446,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     if (design) {
       try {
         const { body } = await cachedRender(design, [], 'jpeg', undefined);
-        return image(body, 'image/jpeg', 'no-store');
+        return image(body, 'image/jpeg', cacheControl);
       } catch (again) {
         logger.warn('all-fallback render failed', {
           designId: design.designId,
@@ -375,7 +454,7 @@ export function createRenderService(deps: RenderServiceDeps) {
         });
       }
     }
-    return image(await deps.placeholder(), 'image/jpeg', 'no-store');
+    return image(await deps.placeholder(), 'image/jpeg', cacheControl);
   }
 
   /**
@@ -433,14 +512,14 @@ export function createRenderService(deps: RenderServiceDeps) {
       }
       const values = normaliseValues(doc, query);
       const started = performance.now();
-      const proxy = mailProxyOf(request.userAgent);
+      const proxy = proxyOf(request.userAgent, request.sourceIp);
       const { body, hit, timings, partial } = await cachedRender(design, values, format, {
         ip: request.sourceIp,
         ...(proxy ? { proxy } : {}),
         ...(request.edgeLimited ? { edgeLimited: true } : {}),
       });
       // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
-      if (query.__preview !== '1') deps.countView(design.designId);
+      if (query.__preview !== '1') deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
       const cacheControl =
         partial || design.stale ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
@@ -458,9 +537,9 @@ export function createRenderService(deps: RenderServiceDeps) {
       };
       return result;
     } catch (error) {
-      const cause =
-        (error as { cause?: unknown }).cause === 'rate-limit' ? 'rate limited' : 'render failed';
-      return fallback(cause, design, error);
+      const reason = (error as { cause?: unknown }).cause;
+      if (reason === 'quota') return fallback('over quota', design, error, QUOTA_FALLBACK_CACHE);
+      return fallback(reason === 'rate-limit' ? 'rate limited' : 'render failed', design, error);
     }
   }
 
@@ -491,26 +570,42 @@ export function createRenderService(deps: RenderServiceDeps) {
 /**
  * Aggregates views per design and flushes them in one update per design, at most every
  * `intervalMs` or when `maxPending` views wait: no write per request (docs/infra.md "Scale plan").
- * Renders served by CloudFront or a mail proxy's cache never reach the origin and are not
- * counted (docs/performance.md).
+ * Opens and mail proxies' fetches are kept apart (`ViewKind`; docs/performance.md "Opens and
+ * proxy fetches"). Renders served by CloudFront or a mail proxy's cache never reach the origin
+ * and are not counted.
  */
 export class ViewCounter {
-  private pending = new Map<string, number>();
+  private pending = new Map<string, { views: number; proxyFetches: number }>();
   private total = 0;
   private lastFlush = Date.now();
   private flushing: Promise<void> | undefined;
 
+  /**
+   * @param write adds `views` opens or `proxyFetches` proxy fetches to the design (one of the
+   *   two per call, the other 0); a rejection puts them back for the next flush.
+   */
   constructor(
-    private readonly write: (designId: string, views: number) => Promise<void>,
+    private readonly write: (
+      designId: string,
+      views: number,
+      proxyFetches: number,
+    ) => Promise<void>,
     private readonly intervalMs = 10_000,
     private readonly maxPending = 200,
   ) {}
 
-  count(designId: string): void {
-    this.pending.set(designId, (this.pending.get(designId) ?? 0) + 1);
-    this.total += 1;
+  count(designId: string, kind: ViewKind = 'open'): void {
+    this.add(designId, kind === 'open' ? 1 : 0, kind === 'proxy' ? 1 : 0);
     if (this.total >= this.maxPending || Date.now() - this.lastFlush >= this.intervalMs)
       void this.flush();
+  }
+
+  private add(designId: string, views: number, proxyFetches: number): void {
+    const counts = this.pending.get(designId) ?? { views: 0, proxyFetches: 0 };
+    counts.views += views;
+    counts.proxyFetches += proxyFetches;
+    this.pending.set(designId, counts);
+    this.total += views + proxyFetches;
   }
 
   /** Writes what is pending; failed writes are put back for the next flush. */
@@ -520,12 +615,17 @@ export class ViewCounter {
     this.pending = new Map();
     this.total = 0;
     this.lastFlush = Date.now();
+    // One write per design and kind, so a failed one puts back only its own counts.
+    const writes: Array<[string, number, number]> = [];
+    for (const [designId, { views, proxyFetches }] of batch) {
+      if (views > 0) writes.push([designId, views, 0]);
+      if (proxyFetches > 0) writes.push([designId, 0, proxyFetches]);
+    }
     this.flushing = Promise.all(
-      [...batch].map(([designId, views]) =>
-        this.write(designId, views).catch((error: unknown) => {
+      writes.map(([designId, views, proxyFetches]) =>
+        this.write(designId, views, proxyFetches).catch((error: unknown) => {
           logger.warn('view count flush failed', { designId, error: error as Error });
-          this.pending.set(designId, (this.pending.get(designId) ?? 0) + views);
-          this.total += views;
+          this.add(designId, views, proxyFetches);
         }),
       ),
     ).then(() => {

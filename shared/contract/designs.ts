@@ -289,8 +289,17 @@ export const DesignCardSchema = z.object({
   version: z.number().int(),
   status: z.enum(['active', 'archived']),
   isTemplate: z.boolean(),
-  /** Views (spec 000 §3 `counter`). */
+  /**
+   * Views (spec 000 §3 `counter`): opens, the render URL's answers to anyone but a mail image
+   * proxy (docs/performance.md "Opens and proxy fetches").
+   */
   counter: z.number(),
+  /**
+   * The render URL's answers to mail image proxies (Gmail, Yahoo, Outlook, Apple Mail Privacy
+   * Protection): prefetches and proxied opens, which cannot be told apart. Optional so answers
+   * without it still parse; absent means 0 (the server always sends it).
+   */
+  proxy_fetches: z.number().int().nonnegative().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   archived_at: z.string().nullable(),

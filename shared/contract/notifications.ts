@@ -27,6 +27,7 @@ export const NOTIFICATION_KINDS = [
   'subscription-changed',
   'trial-ending',
   'bundle-assigned',
+  'render-quota',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -19,6 +19,7 @@ import { kioskMetricsEntities } from './entities-kiosk-metrics.ts';
 import { kioskUserEntities } from './entities-kiosk-users.ts';
 import { mailEntities } from './entities-mail.ts';
 import { notificationEntities } from './entities-notifications.ts';
+import { usageEntities } from './entities-usage.ts';
 
 /** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
 const designListIndex = <S extends string>(n: 1 | 3 | 4 | 5, sortAttribute: S) =>
@@ -375,8 +376,17 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         version: { type: 'number', required: true, default: 1 },
         /** The design document (shared/design.ts), validated with zod at the edges. */
         document: { type: 'any', required: true },
-        /** Views (spec 000 §3 `counter`), flushed in aggregate by the render service. */
+        /**
+         * Views (spec 000 §3 `counter`): opens, the render URL's answers to anyone but a mail
+         * proxy, flushed in aggregate by the render service (functions/render/service.ts
+         * `ViewCounter`). Before proxies were told apart it counted their fetches too.
+         */
         counter: { type: 'number', default: 0 },
+        /**
+         * The render URL's answers to mail image proxies (functions/render/mail-proxies.ts):
+         * prefetches and proxied opens, which cannot be told apart. Absent on older designs: 0.
+         */
+        proxyFetches: { type: 'number' },
         createdAt: { type: 'string', default: now, readOnly: true },
         /** Set by design writes (docs/decisions.md "Design API shapes"); view counts and renders never touch it. */
         updatedAt: { type: 'string', default: now },
@@ -905,6 +915,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...kioskMetricsEntities(kit),
     ...kioskUserEntities(kit),
     ...mailEntities(kit),
+    ...usageEntities(kit),
   };
   return { ...entities, service: new Service(entities, opts) };
 }

@@ -5,7 +5,7 @@ import { DesignViewer } from '../features/dashboard/DesignViewer.tsx';
 import { ActionFeedback } from '../features/dashboard/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
-import { formatDay, viewsLabel } from '../features/dashboard/format.ts';
+import { formatDay } from '../features/dashboard/format.ts';
 import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
 import { subscriptionPath, useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import {
@@ -29,6 +29,11 @@ interface ShowState {
  * Clone, or Activate) with the 4-second confirmation flash (spec 000 §4). A design that is not
  * the current team's gets a not-found state (the API answers 404 for both).
  */
+/** `1 Open`, `1,234 Opens`: a count with its label, in the page's number format. */
+function countLabel(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+}
+
 export function DesignShowPage() {
   const { id = '' } = useParams();
   return (
@@ -115,7 +120,19 @@ function DesignShow({ id }: { id: string }) {
               </>
             )}
             <span aria-hidden="true"> · </span>
-            <span>{viewsLabel(design.counter)}</span>
+            <span
+              data-testid="design-opens"
+              title="Images shown to recipients whose mail app fetched them directly"
+            >
+              {countLabel(design.counter, 'Open', 'Opens')}
+            </span>
+            <span aria-hidden="true"> · </span>
+            <span
+              data-testid="design-proxy-fetches"
+              title="Images fetched by mail image proxies (Gmail, Yahoo, Outlook, Apple Mail Privacy Protection): prefetches and proxied opens, which cannot be told apart"
+            >
+              {countLabel(design.proxy_fetches ?? 0, 'Proxy fetch', 'Proxy fetches')}
+            </span>
           </p>
         </div>
         <div className="design-show__actions">

@@ -1,0 +1,45 @@
+/**
+ * The entities of metered use: each team's renders per month (docs/security.md "Render limits").
+ */
+import { Entity } from 'electrodb';
+import { SERVICE, type EntityKit } from './entity-kit.ts';
+
+/** Days a team-month usage record is kept before DynamoDB's TTL removes it (a year and a month). */
+export const RENDER_USAGE_TTL_DAYS = 400;
+
+/** Builds these entities against one table. */
+export function usageEntities({ opts, primary }: EntityKit) {
+  /**
+   * A team's renders in one UTC month (functions/render/usage.ts, quota.ts). `renders` grows by
+   * atomic ADDs from the render containers' flushes (draws only, cache hits are free). The
+   * `told80At` / `told100At` times are set once each by a conditional write when the owner is
+   * told of 80 % and 100 % of the plan's quota, so concurrent containers notify once.
+   */
+  const TeamRenderUsage = new Entity(
+    {
+      model: { entity: 'teamrenderusage', version: '1', service: SERVICE },
+      attributes: {
+        teamId: { type: 'string', required: true },
+        /** `YYYY-MM`, UTC. */
+        month: { type: 'string', required: true },
+        /** Draws counted this month, renders. */
+        renders: { type: 'number', default: 0 },
+        /** ISO 8601, when the owner was told of 80 % of the quota. */
+        told80At: { type: 'string' },
+        /** ISO 8601, when the owner was told of 100 % of the quota. */
+        told100At: { type: 'string' },
+        /** Seconds since the epoch; DynamoDB's TTL removes the record after it. */
+        ttl: { type: 'number' },
+      },
+      indexes: {
+        byTeamMonth: {
+          pk: { ...primary.pk, composite: ['teamId'] },
+          sk: { ...primary.sk, composite: ['month'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  return { TeamRenderUsage };
+}
