@@ -18,14 +18,15 @@ describe('health', () => {
 });
 
 describe('the middy chain', () => {
-  it('answers a later feature with 501 naming it, as JSON with security headers', async () => {
-    // The kiosk's announcements are not built yet (spec 001 §7 Kiosk); admins only.
-    const admin = new TestClient(stack().url);
-    expect((await admin.login('admin@example.com')).status).toBe(200);
-    const res = await admin.request('GET', '/spark/kiosk/announcements');
-    expect(res.status).toBe(501);
-    expect(res.json).toMatchObject({ success: false, feature: 'kiosk' });
-    expect(String(res.json.message)).toContain('kiosk');
+  it('answers a refusal as JSON with the security headers', async () => {
+    // The kiosk is for platform admins only (docs/kiosk.md): a signed-in user is refused.
+    const user = new TestClient(stack().url);
+    expect((await user.login('demo@example.com')).status).toBe(200);
+    const res = await user.request('GET', '/spark/kiosk/announcements');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.json).toMatchObject({ success: false });
+    expect(String(res.json.message)).not.toBe('');
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');
     expect(res.headers.get('content-security-policy')).toContain("object-src 'none'");
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

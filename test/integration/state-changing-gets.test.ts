@@ -83,8 +83,10 @@ describe('POST /spark/kiosk/users/impersonate/{id}', () => {
     const get = await admin.request('GET', path);
     expect(get.status).toBe(405);
     expect((await admin.request('POST', path, {}, { csrf: false })).status).toBe(419);
-    // Past the CSRF and access checks (the kiosk does not build impersonation yet: 501).
-    expect((await admin.request('POST', path, {})).status).toBe(501);
+    // Refused without them: the admin is still themselves.
     expect((await admin.request('GET', '/user/current')).json.email).toBe('admin@example.com');
+    // With them, the impersonation starts (docs/kiosk.md "Users, impersonation and discounts").
+    expect((await admin.request('POST', path, {})).status).toBe(200);
+    expect((await admin.request('GET', '/user/current')).json.email).toBe('demo@example.com');
   });
 });
