@@ -2,9 +2,8 @@
  * The authorization matrix (docs/security.md "Authorization matrix"): every route of the route
  * table, called by an anonymous visitor, a member of another team, a member, the owner and a
  * platform admin, gets the status its access level promises (and a team admin, for the
- * team-managing routes). Routes whose feature is not built yet answer 501 once past the access
- * check, which is what this proves for them; any other 5xx for a caller let through fails (mutation
- * check: GET /packs/getPacks made to throw, its admin case failed on the 500). Ids of resources
+ * team-managing routes). A 5xx for a caller let through fails (mutation check: GET
+ * /packs/getPacks made to throw, its admin case failed on the 500). Ids of resources
  * inside the teams are test/integration/authorization-ids.test.ts's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -77,13 +76,13 @@ const pathOf = (r: Route) =>
 const checked = ROUTES.filter((r) => r.feature !== 'render' && r.access !== 'stripe');
 
 /**
- * A caller let through the access check: none of the `refused` statuses and no server error,
- * except the 501 of a feature not built yet (past the access check, as the header says).
+ * A caller let through the access check: none of the `refused` statuses and no server error
+ * (every route is built: test/unit/routes-built.test.ts).
  */
 function expectAllowed(res: { status: number; json: unknown }, refused: number[]): void {
   const shown = `${res.status} ${JSON.stringify(res.json).slice(0, 200)}`;
   expect(refused, shown).not.toContain(res.status);
-  if (res.status !== 501) expect(res.status, shown).toBeLessThan(500);
+  expect(res.status, shown).toBeLessThan(500);
 }
 
 describe('anonymous callers', () => {
