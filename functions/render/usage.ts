@@ -1,6 +1,6 @@
 /**
  * Each team's renders this month, against its plan's monthly quota (docs/security.md "Render
- * limits"; test/unit/render-usage.test.ts, test/integration/render-quota.test.ts).
+ * limits"; test/integration/render-quota.test.ts).
  *
  * Only draws count: an image answered from a cache costs nothing. Nothing is written per
  * request: draws are added up in memory and flushed with one atomic ADD per team, at most every
