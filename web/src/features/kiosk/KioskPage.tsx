@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { PageLoading } from '../../components/Spinner.tsx';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { PageLoading, Spinner } from '../../components/Spinner.tsx';
 import { Tabs, type TabItem } from '../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
 import { useHashTab } from '../../hooks/useHashTab.ts';
@@ -8,7 +8,6 @@ import { useAppStore } from '../../state/store.ts';
 import { AnnouncementsTab } from './AnnouncementsTab.tsx';
 import { CancelReasonsTab } from './CancelReasonsTab.tsx';
 import { LibraryTab } from './LibraryTab.tsx';
-import { MetricsTab } from './MetricsTab.tsx';
 import { StickersTab } from './StickersTab.tsx';
 import { KIOSK_TABS, type KioskTabId, type KioskTabProps } from './tab.ts';
 import { TeamsTab } from './TeamsTab.tsx';
@@ -24,7 +23,10 @@ const TAB_ITEMS: readonly TabItem<KioskTabId>[] = [
   { id: 'library', label: 'Image library' },
 ];
 
-const PANELS: Record<KioskTabId, (props: KioskTabProps) => ReactNode> = {
+/** The metrics tab and its chart library load when the tab is first opened. */
+const MetricsTab = lazy(() => import('./MetricsTab.tsx').then((m) => ({ default: m.MetricsTab })));
+
+const PANELS: Record<KioskTabId, ComponentType<KioskTabProps>> = {
   announcements: AnnouncementsTab,
   metrics: MetricsTab,
   users: UsersTab,
@@ -58,7 +60,15 @@ export function KioskPage() {
         active={tab}
         onSelect={(next, keyboard) => select(next, { replace: keyboard })}
       >
-        <Panel rest={rest} go={(next, where) => select(next, { rest: where ?? '' })} />
+        <Suspense
+          fallback={
+            <p className="muted" role="status">
+              <Spinner /> Loading the tab…
+            </p>
+          }
+        >
+          <Panel rest={rest} go={(next, where) => select(next, { rest: where ?? '' })} />
+        </Suspense>
       </Tabs>
     </div>
   );

@@ -1,8 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { recentQuery } from './api.ts';
-import { NotificationsPanel } from './NotificationsPanel.tsx';
 import './notifications.css';
+
+/**
+ * The panel and its Markdown renderer load when the bell is first pressed: every page shows the
+ * bell, few visits open it, and the renderer is most of the panel's weight.
+ */
+const NotificationsPanel = lazy(() =>
+  import('./NotificationsPanel.tsx').then((m) => ({ default: m.NotificationsPanel })),
+);
 
 /**
  * The bell in the header (spec 001 §2 "Notification bell, with or without a pending marker";
@@ -29,7 +36,11 @@ export function NotificationBell() {
         <span className="visually-hidden">Notifications{pending ? ' (new)' : ''}</span>
         {pending && <span className="bell__marker" aria-hidden="true" data-testid="bell-marker" />}
       </button>
-      {open && <NotificationsPanel onClose={() => setOpen(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <NotificationsPanel onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
