@@ -98,7 +98,10 @@ describe('the kiosk: announcements, metrics, cancel reasons', () => {
     const rendered = await list.evaluate((el) => ({
       strong: el.querySelector('strong')?.textContent,
       scripts: el.querySelectorAll('script').length,
-      links: [...el.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
+      links: Array.from(el.querySelectorAll('a')).map((a) => [
+        a.textContent,
+        a.getAttribute('href'),
+      ]),
     }));
     // Markdown rendered, raw HTML dropped, the javascript: link no link at all.
     expect(rendered).toEqual({
@@ -133,7 +136,7 @@ describe('the kiosk: announcements, metrics, cancel reasons', () => {
     await page.click('.kiosk-chart summary');
     const table = await findByRole(page, 'table', 'Recurring revenue, last 30 days');
     const rows = await table.evaluate((el) =>
-      [...el.querySelectorAll('tbody tr')].map((tr) => (tr as HTMLElement).innerText),
+      Array.from(el.querySelectorAll('tbody tr')).map((tr) => (tr as HTMLElement).innerText),
     );
     expect(rows).toHaveLength(30);
     expect(rows.at(-1)).toContain('$56');

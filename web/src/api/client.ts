@@ -147,7 +147,7 @@ export async function call<K extends ContractKey>(
  * @throws {ApiError} for any non-2xx answer, a 2xx answer that is not JSON, or a network
  *   failure (status 0). An abort rethrows the browser's `AbortError` unchanged.
  */
-export async function api<T>(
+async function api<T>(
   method: HttpMethod,
   path: string,
   body?: unknown,

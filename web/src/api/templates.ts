@@ -8,7 +8,7 @@ import type {
   BundleView,
   TemplateCard as ContractTemplateCard,
 } from '#shared/contract/templates.ts';
-import { api, ApiError, call } from './client.ts';
+import { ApiError, call } from './client.ts';
 import type { DesignCard, DesignSort, NextPage } from './designs.ts';
 
 /**
@@ -38,10 +38,6 @@ export interface ListPage<T> {
   next: NextPage | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-const rows = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const UNEXPECTED = 'The server answered in a shape this page does not know.';
 
 /** A bundle option as the save modal reads it. */
@@ -195,16 +191,10 @@ export async function fetchBundleTeams(bundleId: string): Promise<TeamRef[]> {
   return (await call('POST /admin/templateBundle/getBundleTeams', { body: { bundleId } })).teams;
 }
 
-const teamRefs = (v: unknown): TeamRef[] =>
-  rows(v).flatMap((row) =>
-    isRecord(row) && typeof row.id === 'string'
-      ? [{ id: row.id, name: text(row.name, row.id) }]
-      : [],
-  );
-
 /** The kiosk's team search (`POST /teams/search`, admins), for the add-teams modal. */
 export async function searchTeams(query: string, signal?: AbortSignal): Promise<TeamRef[]> {
-  return teamRefs(await api<unknown>('POST', '/teams/search', { query }, { signal }));
+  const teams = await call('POST /teams/search', { body: { query }, signal });
+  return teams.map((team) => ({ id: team.id, name: team.name }));
 }
 
 /** `POST /admin/templateBundle/assignTeams` (spec 000 §7): the bundle's teams become `teamIds`. */
