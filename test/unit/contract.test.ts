@@ -20,25 +20,10 @@ import {
   pathPlaceholders,
   type RouteContract,
 } from '#shared/contract/index.ts';
-import { ROUTES, routeKey, type Feature } from '#shared/routes.ts';
+import { FEATURES, ROUTES, routeKey } from '#shared/routes.ts';
 import { callPath } from '../../web/src/api/client.ts';
 
 const contracts = Object.entries(CONTRACT) as Array<[string, RouteContract]>;
-
-/** The features converted so far (docs/decisions.md "The API contract", Progress). */
-const CONVERTED: Feature[] = [
-  'designs',
-  'text-snippets',
-  'templates',
-  'bundles',
-  'stickers',
-  'images',
-  'fonts',
-];
-/** The account side's features, converted together. */
-const ACCOUNT_SIDE: Feature[] = ['system', 'auth', 'teams', 'billing', 'merge-tags'];
-/** The routes no session calls: the render URL and Stripe's webhook. */
-const PLATFORM: Feature[] = ['render', 'stripe-webhook'];
 
 describe('the contract', () => {
   it('names only routes of the route table', () => {
@@ -46,7 +31,7 @@ describe('the contract', () => {
     expect(contracts.map(([key]) => key).filter((key) => !keys.has(key))).toEqual([]);
   });
 
-  it.each([...CONVERTED, ...ACCOUNT_SIDE, ...PLATFORM])('covers every route of the %s feature', (feature) => {
+  it.each(FEATURES)('covers every route of the %s feature', (feature) => {
     const keys = ROUTES.filter((r) => r.feature === feature).map(routeKey);
     expect(keys.filter((key) => !(key in CONTRACT))).toEqual([]);
   });
