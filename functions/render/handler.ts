@@ -152,7 +152,7 @@ const service = createRenderService({
       );
     },
   },
-  countView: (designId) => views.count(designId),
+  countView: (designId, kind) => views.count(designId, kind),
   publicUrl: config().PUBLIC_URL,
   timeoutMs: config().RENDER_TIMEOUT_MS,
 });

@@ -596,7 +596,10 @@ export class ViewCounter {
 
   count(designId: string, kind: ViewKind = 'open'): void {
     this.add(designId, kind === 'open' ? 1 : 0, kind === 'proxy' ? 1 : 0);
-    if (this.total >= this.maxPending || Date.now() - this.lastFlush >= this.intervalMs)
+    if (
+      !this.flushing &&
+      (this.total >= this.maxPending || Date.now() - this.lastFlush >= this.intervalMs)
+    )
       void this.flush();
   }
 
@@ -610,7 +613,8 @@ export class ViewCounter {
 
   /** Writes what is pending; failed writes are put back for the next flush. */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    // One flush at a time; a flush asked for meanwhile runs after it (what waits now is written).
+    if (this.flushing) return this.flushing.then(() => this.flush());
     const batch = this.pending;
     this.pending = new Map();
     this.total = 0;

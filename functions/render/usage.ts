@@ -186,7 +186,10 @@ export class RenderUsage {
     team.quota = quota;
     team.pending += 1;
     this.pendingTotal += 1;
-    if (this.pendingTotal >= this.maxPending || this.now() - this.lastFlush >= this.intervalMs)
+    if (
+      !this.flushing &&
+      (this.pendingTotal >= this.maxPending || this.now() - this.lastFlush >= this.intervalMs)
+    )
       void this.flush();
   }
 
@@ -195,7 +198,8 @@ export class RenderUsage {
    * threshold. Failed adds are put back for the next flush. Never throws.
    */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    // One flush at a time; a flush asked for meanwhile runs after it (what waits now is written).
+    if (this.flushing) return this.flushing.then(() => this.flush());
     this.lastFlush = this.now();
     const batch: Array<[string, TeamUsage, number]> = [];
     for (const [teamId, team] of this.teams) {
