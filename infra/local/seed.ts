@@ -174,6 +174,20 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
   log('  users, teams, plans and the demo design');
   // Test stacks start without templates: their tests make the templates they check
   // (docs/decisions.md "Seeded templates").
-  if (!process.env.VITEST) await seedTemplates(library, IDS.adminTeam, IDS.demoTeam, log);
+  if (!process.env.VITEST) {
+    await seedTemplates(library, IDS.adminTeam, IDS.demoTeam, log);
+    // One announcement, so a newcomer sees the bell's marker and the panel (docs/notifications.md).
+    await db()
+      .Announcement.create({
+        announcementId: 'announcement-welcome',
+        body: "Welcome to **PicSnippets**! Open the demo design to see a render URL draw each recipient's name.",
+        actionText: 'Open the dashboard',
+        actionUrl: new URL('/dashboard', config().PUBLIC_URL).href,
+        icon: 'megaphone',
+        authorId: IDS.admin,
+      })
+      .go();
+    log('  a welcome announcement');
+  }
   return true;
 }
