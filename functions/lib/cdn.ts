@@ -10,9 +10,10 @@ import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-clo
 import { randomUUID } from 'node:crypto';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
+import { traced } from './tracing.ts';
 
 let client: CloudFrontClient | undefined;
-const cloudFront = () => (client ??= new CloudFrontClient({ region: 'us-east-1' }));
+const cloudFront = () => (client ??= traced(new CloudFrontClient({ region: 'us-east-1' })));
 
 /**
  * Invalidates every cached render of a design (all extensions, cache ids and query strings:

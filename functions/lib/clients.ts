@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from './config.ts';
+import { traced } from './tracing.ts';
 
 let dynamo: DynamoDBClient | undefined;
 let doc: DynamoDBDocumentClient | undefined;
@@ -31,17 +32,19 @@ export const CLIENT_TIMEOUTS = {
 /** The low-level DynamoDB client (ElectroDB takes this or the document client). */
 export function dynamoClient(): DynamoDBClient {
   const c = config();
-  dynamo ??= new DynamoDBClient({
-    region: c.AWS_REGION,
-    ...(c.DYNAMODB_ENDPOINT
-      ? {
-          endpoint: c.DYNAMODB_ENDPOINT,
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {}),
-    maxAttempts: 3,
-    requestHandler: CLIENT_TIMEOUTS.dynamodb,
-  });
+  dynamo ??= traced(
+    new DynamoDBClient({
+      region: c.AWS_REGION,
+      ...(c.DYNAMODB_ENDPOINT
+        ? {
+            endpoint: c.DYNAMODB_ENDPOINT,
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          }
+        : {}),
+      maxAttempts: 3,
+      requestHandler: CLIENT_TIMEOUTS.dynamodb,
+    }),
+  );
   return dynamo;
 }
 
@@ -59,19 +62,21 @@ export function documentClient(): DynamoDBDocumentClient {
  */
 export function s3Client(): S3Client {
   const c = config();
-  s3 ??= new S3Client({
-    region: c.AWS_REGION,
-    ...(c.S3_ENDPOINT
-      ? {
-          endpoint: c.S3_ENDPOINT,
-          forcePathStyle: true,
-          credentials: localCredentials,
-          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-          responseChecksumValidation: 'WHEN_REQUIRED' as const,
-        }
-      : {}),
-    requestHandler: CLIENT_TIMEOUTS.s3,
-  });
+  s3 ??= traced(
+    new S3Client({
+      region: c.AWS_REGION,
+      ...(c.S3_ENDPOINT
+        ? {
+            endpoint: c.S3_ENDPOINT,
+            forcePathStyle: true,
+            credentials: localCredentials,
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            responseChecksumValidation: 'WHEN_REQUIRED' as const,
+          }
+        : {}),
+      requestHandler: CLIENT_TIMEOUTS.s3,
+    }),
+  );
   return s3;
 }
 

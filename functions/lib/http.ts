@@ -36,6 +36,7 @@ import { authenticate, type AuthContext } from './auth.ts';
 import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
 import { ssmSecrets } from './ssm-secrets.ts';
 import { originVerify } from './origin-verify.ts';
+import { tracingMiddleware } from './tracing.ts';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
@@ -221,6 +222,10 @@ export function httpChain(
       if (extra) response.headers = { ...response.headers, ...extra };
     };
     chain.use({ after: override, onError: override });
+  }
+  // In AWS, the invocation's X-Ray subsegment (tracing.ts).
+  for (const middleware of tracingMiddleware()) {
+    chain.use(middleware as MiddlewareObj<ApiEvent, ApiResult>);
   }
   chain
     // Every log line of the invocation carries the Lambda context (function, cold start, the

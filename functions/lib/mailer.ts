@@ -18,6 +18,7 @@ import { config, type Config } from './config.ts';
 import { logger } from './logger.ts';
 import { maskAddress, suppressionOf } from './mail-suppression.ts';
 import { METRIC, recordMetric } from './metrics.ts';
+import { traced } from './tracing.ts';
 
 export interface Mail {
   to: string;
@@ -89,7 +90,7 @@ export async function sendMail(mail: Mail): Promise<void> {
     return;
   }
   if (transport === 'ses') {
-    ses ??= new SESv2Client({ region: c.AWS_REGION, ...sesOptions });
+    ses ??= traced(new SESv2Client({ region: c.AWS_REGION, ...sesOptions }));
     await sendBySes(ses, c, mail);
   } else {
     const message: SentMail = {

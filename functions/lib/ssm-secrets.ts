@@ -16,6 +16,7 @@ import { GetParametersCommand, SSMClient, type SSMClientConfig } from '@aws-sdk/
 import type { MiddlewareObj } from '@middy/core';
 import { ConfigSchema, resetConfig } from './config.ts';
 import { logger } from './logger.ts';
+import { traced } from './tracing.ts';
 
 /** The suffix of a variable naming a setting's SSM parameter. */
 export const PARAMETER_SUFFIX = '_PARAMETER';
@@ -53,7 +54,7 @@ export async function loadSsmSecrets(options: SsmSecretsOptions = {}): Promise<s
   const wanted = ssmSecretParameters(env);
   const settings = Object.keys(wanted);
   if (settings.length === 0) return [];
-  const client = new SSMClient(options.clientConfig ?? {});
+  const client = traced(new SSMClient(options.clientConfig ?? {}));
   const values = new Map<string, string>();
   for (let i = 0; i < settings.length; i += BATCH) {
     const names = settings.slice(i, i + BATCH).map((s) => wanted[s]!);
