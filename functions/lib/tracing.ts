@@ -5,19 +5,29 @@
  * `## handler` subsegment with its cold-start and feature annotations. Elsewhere (`npm start`,
  * tests) the tracer is off and the clients are left as they are. test/unit/tracing.test.ts.
  */
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { MiddlewareObj } from '@middy/core';
+
+/** Whether this process traces: in AWS only (STAGE `aws`), where X-Ray receives segments. */
+const tracingEnabled = (): boolean => process.env.STAGE === 'aws';
+
+/**
+ * The tracer's modules, loaded only where tracing is on: the X-Ray SDK under them takes about
+ * 100 ms to load, which the render's cold start (docs/performance.md) must not pay locally.
+ */
+const modules = tracingEnabled()
+  ? await Promise.all([
+      import('@aws-lambda-powertools/tracer'),
+      import('@aws-lambda-powertools/tracer/middleware'),
+    ])
+  : undefined;
 
 let tracer: Tracer | undefined;
 
-/** Whether this process traces: in AWS only (STAGE `aws`), where X-Ray receives segments. */
-export const tracingEnabled = (): boolean => process.env.STAGE === 'aws';
-
 /** The process's tracer (created once), or undefined when tracing is off. */
 function processTracer(): Tracer | undefined {
-  if (!tracingEnabled()) return undefined;
-  tracer ??= new Tracer({ serviceName: process.env.FEATURE ?? 'picsnippets' });
+  if (!modules) return undefined;
+  tracer ??= new modules[0].Tracer({ serviceName: process.env.FEATURE ?? 'picsnippets' });
   return tracer;
 }
 
@@ -37,5 +47,7 @@ export function traced<T>(client: T): T {
  */
 export function tracingMiddleware(): MiddlewareObj[] {
   const t = processTracer();
-  return t ? [captureLambdaHandler(t, { captureResponse: false }) as MiddlewareObj] : [];
+  return t && modules
+    ? [modules[1].captureLambdaHandler(t, { captureResponse: false }) as MiddlewareObj]
+    : [];
 }
