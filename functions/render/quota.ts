@@ -6,30 +6,24 @@
  */
 import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
-import { RENDER_USAGE_TTL_DAYS } from '#lib/db/entities-usage.ts';
 import { logger } from '#lib/logger.ts';
 import { renderQuotaMail } from '#lib/mail-templates.ts';
 import { sendMail } from '#lib/mailer.ts';
 import { NOTICES, notifyTeam } from '#lib/notify.ts';
 import type { QuotaNotifier, QuotaThreshold, UsageStore } from './usage.ts';
 
-/** The record's TTL for a month (`YYYY-MM`): RENDER_USAGE_TTL_DAYS after the month starts, s. */
-const ttlOf = (month: string): number =>
-  Math.floor(Date.parse(`${month}-01T00:00:00Z`) / 1000) + RENDER_USAGE_TTL_DAYS * 86_400;
-
 /** Team-month totals in the table: a GetItem per read, an ADD per flush, a conditional SET per notice. */
 export const dynamoUsageStore: UsageStore = {
   async read(teamId, month) {
     const found = await db()
-      .TeamRenderUsage.get({ teamId, month })
+      .TeamRenderUsage.get({ usageTeam: teamId, month })
       .go({ attributes: ['renders'] });
     return found.data?.renders ?? 0;
   },
   async add(teamId, month, n) {
     const updated = await db()
-      .TeamRenderUsage.update({ teamId, month })
+      .TeamRenderUsage.update({ usageTeam: teamId, month })
       .add({ renders: n })
-      .set({ ttl: ttlOf(month) })
       .go({ response: 'all_new' });
     return updated.data.renders ?? n;
   },
@@ -39,11 +33,11 @@ export const dynamoUsageStore: UsageStore = {
       const update =
         threshold === 100
           ? db()
-              .TeamRenderUsage.update({ teamId, month })
+              .TeamRenderUsage.update({ usageTeam: teamId, month })
               .set({ told100At: told })
               .where((a, op) => op.notExists(a.told100At))
           : db()
-              .TeamRenderUsage.update({ teamId, month })
+              .TeamRenderUsage.update({ usageTeam: teamId, month })
               .set({ told80At: told })
               .where((a, op) => op.notExists(a.told80At));
       await update.go({ response: 'none' });

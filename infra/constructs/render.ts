@@ -54,9 +54,33 @@ export const VIEW_COUNTER = {
     'listedViews',
     'gsi5sk',
     'designId',
+    // Mail proxies' fetches, kept apart from opens (docs/performance.md "Opens and proxy fetches").
+    'proxyFetches',
     '__edb_e__',
     '__edb_v__',
   ],
+} as const;
+
+/**
+ * The render function's other table write: each team's renders this month
+ * (functions/lib/db/entities-usage.ts `TeamRenderUsage`; docs/security.md "Render limits"): an
+ * atomic ADD answered with the new total, and the conditional SETs that mark a quota notice.
+ * Its partition key is apart from every other item's, and no `ttl` may be set.
+ */
+export const RENDER_USAGE = {
+  leadingKey: '$picsnippets#usageteam_*',
+  attributes: [
+    'pk',
+    'sk',
+    'usageTeam',
+    'month',
+    'renders',
+    'told80At',
+    'told100At',
+    '__edb_e__',
+    '__edb_v__',
+  ],
+  returnValues: ['NONE', 'ALL_NEW'],
 } as const;
 
 /** The screenshot function: Chromium wants the render function's memory floor, MB. */
@@ -276,7 +300,8 @@ export class Render extends Construct {
       }),
     );
     // Least privilege (docs/security.md "The render role"): read what a render draws; write only
-    // the render cache, screenshots and static layers, and on the table only the view counter.
+    // the render cache, screenshots and static layers, and on the table only the view counter
+    // and the teams' month usage.
     grantBucket(role, props.renders, 'list');
     grantBucketPrefixes(role, props.renders, RENDER_WRITES.renders);
     grantBucket(role, props.assets, 'read');
@@ -290,6 +315,17 @@ export class Render extends Construct {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [VIEW_COUNTER.leadingKey] },
           'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...VIEW_COUNTER.attributes] },
           StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RENDER_USAGE.leadingKey] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RENDER_USAGE.attributes] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': [...RENDER_USAGE.returnValues] },
         },
       }),
     );

@@ -21,6 +21,7 @@ import {
   RENDER_TIMEOUT,
   RENDER_WRITES,
   SENSITIVE_REQUESTS_PER_IP_PER_5_MIN,
+  RENDER_USAGE,
   VIEW_COUNTER,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
@@ -452,15 +453,22 @@ describe('render', () => {
       expect(writtenPrefixes).toContain(`/${prefix}*`);
     }
     expect(writtenPrefixes).not.toMatch(/Arn"\]\},"\/\*"/);
-    // The table: UpdateItem alone, on design items' view counter, by condition.
+    // The table: UpdateItem alone, on design items' view counter and the teams' month usage
+    // records, by condition.
     const tableWrites = writes.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-    expect(tableWrites).toHaveLength(1);
-    expect(actionsOf(tableWrites[0]!)).toEqual(['dynamodb:UpdateItem']);
+    expect(tableWrites).toHaveLength(2);
+    for (const w of tableWrites) expect(actionsOf(w)).toEqual(['dynamodb:UpdateItem']);
     expect(tableWrites[0]!.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [VIEW_COUNTER.leadingKey] },
       'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...VIEW_COUNTER.attributes] },
       StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
     });
+    expect(tableWrites[1]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RENDER_USAGE.leadingKey] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RENDER_USAGE.attributes] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'ALL_NEW'] },
+    });
+    expect(RENDER_USAGE.attributes).not.toContain('ttl');
     // Neither a design's document, team or status nor any key of another list.
     for (const attribute of ['document', 'teamId', 'status', 'gsi1pk', 'gsi5pk']) {
       expect(VIEW_COUNTER.attributes).not.toContain(attribute);
@@ -877,6 +885,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
       timeout: 25,
       iam: [
         TABLE_READ,
+        // The view counter and the teams' month usage (two conditioned statements).
+        'dynamodb:UpdateItem @ DataTable',
         'dynamodb:UpdateItem @ DataTable',
         'lambda:InvokeFunction @ RenderScreenshotFunction',
         logs('RenderHandlerLogs'),

@@ -124,7 +124,7 @@ describe('the monthly quota through the render handler', () => {
     const { forgetRenderTeams, flushRenderUsage } = await import('#functions/render/handler.ts');
     await flushRenderUsage();
     await db()
-      .TeamRenderUsage.upsert({ teamId: TEAM, month: monthOf(Date.now()), renders })
+      .TeamRenderUsage.upsert({ usageTeam: TEAM, month: monthOf(Date.now()), renders })
       .go();
     forgetRenderTeams();
   }
@@ -189,7 +189,7 @@ describe('the monthly quota through the render handler', () => {
     await flushRenderUsage();
     const record = (
       await db()
-        .TeamRenderUsage.get({ teamId: TEAM, month: monthOf(Date.now()) })
+        .TeamRenderUsage.get({ usageTeam: TEAM, month: monthOf(Date.now()) })
         .go()
     ).data!;
     expect(record.renders).toBe(quota);
