@@ -123,10 +123,9 @@ export async function saveProvider(
 
 /** `PUT …/choices`: every parameter's value and the choices, keyed by parameter name. */
 export async function saveChoices(id: string, rows: readonly ExportRow[]): Promise<Saved> {
-  const parameters = rows
-    .flatMap((r) =>
-      r.parameterId === null ? [] : [{ id: r.parameterId, merge_tag_value: r.merge_tag_value }],
-    );
+  const parameters = rows.flatMap((r) =>
+    r.parameterId === null ? [] : [{ id: r.parameterId, merge_tag_value: r.merge_tag_value }],
+  );
   const seen = new Set<string>();
   const choices = rows
     .filter((r) => r.merge_tag_value.trim() !== '')
