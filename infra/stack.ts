@@ -166,10 +166,13 @@ export class PicSnippetsStack extends Stack {
         ...(props.mailFrom ? { from: props.mailFrom } : {}),
       });
       for (const feature of MAILING_FEATURES) this.email.grantSend(this.api.functions[feature]);
+      // The render quota notices (docs/security.md "Render limits"; email.ts MAILING_FUNCTIONS).
+      this.email.grantSend(this.render.notices);
     } else {
       for (const feature of MAILING_FEATURES) {
         this.api.functions[feature].fn.addEnvironment('MAIL_TRANSPORT', 'off');
       }
+      this.render.notices.fn.addEnvironment('MAIL_TRANSPORT', 'off');
     }
     this.monitoring = new Monitoring(this, 'Monitoring', {
       httpApi: this.api.httpApi,

@@ -87,6 +87,13 @@ export const ConfigSchema = z.object({
    */
   SCREENSHOT_FUNCTION_NAME: optional,
   /**
+   * AWS: the render-notices function's name (infra/constructs/render.ts), invoked
+   * asynchronously by the render function to tell a team's owner of its render quota
+   * (docs/security.md "Render limits"). Read only when STAGE is aws; elsewhere the render sends
+   * the notice itself.
+   */
+  RENDER_NOTICES_FUNCTION_NAME: optional,
+  /**
    * AWS: the value CloudFront sends in `x-origin-verify` to the API (functions/lib/origin-verify.ts),
    * read from Secrets Manager through `ORIGIN_VERIFY_SECRET_PARAMETER`. Unset locally.
    */

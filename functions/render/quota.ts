@@ -1,15 +1,16 @@
 /**
  * The monthly render quota's real collaborators (docs/security.md "Render limits"): the
  * team-month record in DynamoDB (functions/lib/db/entities-usage.ts `TeamRenderUsage`) behind
- * usage.ts's `UsageStore`, and the owner's notice (in-app and e-mail) behind its
- * `QuotaNotifier`. The counting itself is in usage.ts.
+ * usage.ts's `UsageStore`, and the owner's notice (in-app and e-mail,
+ * functions/lib/render-quota-notice.ts) behind its `QuotaNotifier`: sent here locally, handed
+ * to the render-notices function in AWS. The counting itself is in usage.ts.
  */
+import { InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
-import { renderQuotaMail } from '#lib/mail-templates.ts';
-import { sendMail } from '#lib/mailer.ts';
-import { NOTICES, notifyTeam } from '#lib/notify.ts';
+import { sendRenderQuotaNotice, type RenderQuotaNotice } from '#lib/render-quota-notice.ts';
+import { traced } from '#lib/tracing.ts';
 import type { QuotaNotifier, QuotaThreshold, UsageStore } from './usage.ts';
 
 /** Team-month totals in the table: a GetItem per read, an ADD per flush, a conditional SET per notice. */
@@ -49,39 +50,79 @@ export const dynamoUsageStore: UsageStore = {
   },
 };
 
-/** `2026-11` → `November 2026`. */
-const monthName = (month: string): string =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleString('en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+let lambda: LambdaClient | undefined;
+let lambdaOptions: LambdaClientConfig = {};
 
 /**
- * Tells the team's owner in-app (functions/lib/notify.ts `NOTICES.renderQuota`) and by e-mail
- * (functions/lib/mail-templates.ts `renderQuotaMail`). Never throws: each part logs its own
- * failure, and neither waits on the other.
+ * Test seam: options for the Lambda client that invokes the render-notices function (an
+ * `endpoint` of a local HTTP server, credentials), so tests exercise the real SDK up to the
+ * request it sends. Resets the client.
  */
-export const notifyRenderQuota: QuotaNotifier = async ({ teamId, month, threshold, quota }) => {
-  const inApp = notifyTeam(teamId, 'owner', (team) => NOTICES.renderQuota(team, threshold, quota));
-  const mail = (async () => {
-    const team = (await db().Team.get({ teamId }).go()).data;
-    if (!team) return;
-    const owner = (await db().User.get({ userId: team.ownerId }).go()).data;
-    if (!owner?.email) return;
-    await sendMail({
-      to: owner.email,
-      ...renderQuotaMail({
-        name: owner.name,
-        teamName: team.name,
-        percent: threshold,
-        quota,
-        month: monthName(month),
-        link: `${config().PUBLIC_URL}/settings/companies/${encodeURIComponent(teamId)}#/subscription`,
-      }),
+export function setNoticeLambdaOptions(options: LambdaClientConfig = {}): void {
+  lambdaOptions = options;
+  lambda = undefined;
+}
+
+/**
+ * Time budget of the invoke, ms: an asynchronous invoke is answered (202) as soon as Lambda has
+ * queued the event, so a slow answer means a fault; one retry at most.
+ */
+const INVOKE_TIMEOUTS = {
+  connectionTimeout: 1_000,
+  requestTimeout: 3_000,
+  throwOnRequestTimeout: true,
+};
+
+/**
+ * Tells the team's owner (docs/security.md "Render limits"). In AWS (STAGE `aws`) the render role
+ * may neither write notifications nor send mail, so the notice goes to the render-notices
+ * function (`RENDER_NOTICES_FUNCTION_NAME`) by an asynchronous invoke (`InvocationType:
+ * 'Event'`, payload functions/lib/render-quota-notice.ts `RenderQuotaNotice`), which sends it.
+ * Elsewhere the render sends it itself through the same {@link sendRenderQuotaNotice}. Never
+ * throws: a failed invoke is logged (test/unit/render-quota-invoke.test.ts).
+ */
+export const notifyRenderQuota: QuotaNotifier = async ({
+  teamId,
+  month,
+  threshold,
+  quota,
+  used,
+}) => {
+  const notice: RenderQuotaNotice = { teamId, threshold, month, used, allowance: quota };
+  const c = config();
+  if (c.STAGE !== 'aws') {
+    await sendRenderQuotaNotice(notice);
+    return;
+  }
+  const functionName = c.RENDER_NOTICES_FUNCTION_NAME;
+  if (!functionName) {
+    logger.error('render quota notice not sent: RENDER_NOTICES_FUNCTION_NAME is unset', {
+      teamId,
+      threshold,
     });
-  })().catch((error: unknown) => {
-    logger.warn('render quota mail not sent', { teamId, threshold, error: error as Error });
-  });
-  await Promise.all([inApp, mail]);
+    return;
+  }
+  try {
+    lambda ??= traced(
+      new LambdaClient({
+        region: c.AWS_REGION,
+        maxAttempts: 2,
+        requestHandler: INVOKE_TIMEOUTS,
+        ...lambdaOptions,
+      }),
+    );
+    await lambda.send(
+      new InvokeCommand({
+        FunctionName: functionName,
+        InvocationType: 'Event',
+        Payload: Buffer.from(JSON.stringify(notice)),
+      }),
+    );
+  } catch (error) {
+    logger.warn('render quota notice not handed to the render-notices function', {
+      teamId,
+      threshold,
+      error: error as Error,
+    });
+  }
 };

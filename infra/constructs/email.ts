@@ -3,7 +3,7 @@
  * context `mailDomain` with Easy DKIM, a configuration set that publishes bounces and complaints
  * to an encrypted SNS topic, the mail-events Lambda that marks those addresses
  * (functions/mail-events/handler.ts), and `ses:SendEmail` for exactly the functions that mail
- * ({@link MAILING_FEATURES}), scoped to this identity and this configuration set.
+ * ({@link MAILING_FUNCTIONS}), scoped to this identity and this configuration set.
  *
  * Built only when the stage has a sending domain (infra/stack.ts); without one the mailing
  * functions run with `MAIL_TRANSPORT=off` and log what they would have sent.
@@ -18,7 +18,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { ApiFeature } from './api.ts';
-import { HandlerFunction } from './handler-function.ts';
+import { HandlerFunction, type FunctionFeature } from './handler-function.ts';
 
 /**
  * The API features that send mail, and what they send (functions/lib/mail-templates.ts): `auth`
@@ -31,6 +31,16 @@ export const MAILING_FEATURES: readonly ApiFeature[] = [
   'teams',
   'stripe-webhook',
   'support',
+];
+
+/**
+ * Every function that sends mail: the {@link MAILING_FEATURES} and `render-notices` (the render
+ * quota notices, functions/render-notices/handler.ts; docs/security.md "Render limits"), which
+ * infra/stack.ts lets send with {@link Email.grantSend}, or runs with `MAIL_TRANSPORT=off`.
+ */
+export const MAILING_FUNCTIONS: readonly FunctionFeature[] = [
+  ...MAILING_FEATURES,
+  'render-notices',
 ];
 
 /** A sending domain: lower-case DNS labels, at least two (`example.com`, `mail.example.com`). */

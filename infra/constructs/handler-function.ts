@@ -31,9 +31,11 @@ export const LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
 /**
  * Functions that serve no HTTP route, invoked by another function: `screenshot` opens
  * user-chosen pages for the render function, apart from it (docs/security.md "Screenshot
- * pages").
+ * pages"); `render-notices` tells a team's owner of its render quota in-app and by e-mail,
+ * invoked asynchronously by the render function, whose role may do neither (docs/security.md
+ * "Render limits").
  */
-export const INTERNAL_FUNCTIONS = ['screenshot'] as const;
+export const INTERNAL_FUNCTIONS = ['screenshot', 'render-notices'] as const;
 /**
  * Functions started by an AWS event, not by a route or another function: `mail-events` takes
  * SES's bounces and complaints from SNS (infra/constructs/email.ts; docs/infra.md "E-mail"). Built

@@ -83,6 +83,17 @@ export const RENDER_USAGE = {
   returnValues: ['NONE', 'ALL_NEW'],
 } as const;
 
+/**
+ * The render-notices function's table actions (functions/lib/render-quota-notice.ts): GetItem
+ * of the team, its owner and the owner's address suppression, PutItem of one notification (a
+ * conditional create). No query, no index, no update or delete: a subset of TABLE_READ and
+ * TABLE_WRITE (handler-function.ts), on the table alone.
+ */
+export const RENDER_NOTICES_TABLE = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+/** The render-notices function: two reads, a write and a mail; MB and s. */
+export const RENDER_NOTICES_MEMORY_MB = 256;
+export const RENDER_NOTICES_TIMEOUT = Duration.seconds(30);
+
 /** The screenshot function: Chromium wants the render function's memory floor, MB. */
 export const SCREENSHOT_MEMORY_MB = 2048;
 /** Above the capture budget (functions/screenshot/capture.ts) plus a cold start. */
@@ -221,6 +232,11 @@ export class Render extends Construct {
   readonly handler: HandlerFunction;
   /** The screenshot function the render function invokes for screenshot stickers. */
   readonly screenshot: HandlerFunction;
+  /**
+   * The render-notices function the render function invokes (asynchronously) to tell a team's
+   * owner of its render quota; infra/stack.ts lets it mail (infra/constructs/email.ts).
+   */
+  readonly notices: HandlerFunction;
   readonly functionUrl: lambda.FunctionUrl;
   readonly origin: cloudfront.IOrigin;
   readonly cachePolicy: cloudfront.CachePolicy;
@@ -299,6 +315,40 @@ export class Render extends Construct {
         resources: [this.screenshot.fn.functionArn],
       }),
     );
+    // The quota notices (docs/security.md "Render limits"): the notification shares its
+    // partition with the user's record and the render URL is public, so the render role writes
+    // neither notifications nor mail; it hands each notice to this function, whose role may
+    // read the team and owner and write the notification (and, in infra/stack.ts, mail).
+    this.notices = new HandlerFunction(this, 'Notices', {
+      feature: 'render-notices',
+      description: 'PicSnippets render quota notices: tells a team owner in-app and by e-mail',
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: RENDER_NOTICES_MEMORY_MB,
+      timeout: RENDER_NOTICES_TIMEOUT,
+      externalModules: [],
+      layers: [],
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        ...(props.publicUrl === undefined ? {} : { PUBLIC_URL: props.publicUrl }),
+      },
+    });
+    this.notices.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [...RENDER_NOTICES_TABLE],
+        resources: [props.table.tableArn],
+      }),
+    );
+    // A notice that failed is not sent again: the send never throws, so an error is a refused
+    // payload or a timeout, and a retry could tell the owner twice.
+    this.notices.fn.configureAsyncInvoke({ retryAttempts: 0 });
+    this.handler.fn.addEnvironment('RENDER_NOTICES_FUNCTION_NAME', this.notices.fn.functionName);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [this.notices.fn.functionArn],
+      }),
+    );
+
     // Least privilege (docs/security.md "The render role"): read what a render draws; write only
     // the render cache, screenshots and static layers, and on the table only the view counter
     // and the teams' month usage.

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAILING_FEATURES, mailSender } from '#infra/constructs/email.ts';
+import { MAILING_FUNCTIONS, mailSender } from '#infra/constructs/email.ts';
 import { ALARM_THRESHOLDS } from '#infra/constructs/monitoring.ts';
 import { functionGrants } from './permissions.ts';
 import { synthesise, type Resources, type Synthesised } from './synth.ts';
@@ -118,8 +118,8 @@ describe('who may send', () => {
       .filter(([, g]) => g.iam.some((s) => s.includes('ses:')))
       .map(([feature]) => feature)
       .sort();
-    expect(senders).toEqual([...MAILING_FEATURES].sort());
-    for (const feature of MAILING_FEATURES) {
+    expect(senders).toEqual([...MAILING_FUNCTIONS].sort());
+    for (const feature of MAILING_FUNCTIONS) {
       const ses = grants[feature]!.iam.filter((s) => s.includes('ses:'));
       expect(ses, feature).toEqual(['ses:SendEmail @ EmailConfigurationSet EmailIdentity']);
     }
@@ -135,7 +135,7 @@ describe('who may send', () => {
         ).Statement,
     );
     const sends = statements.filter((st) => JSON.stringify(st.Action).includes('ses:'));
-    expect(sends).toHaveLength(MAILING_FEATURES.length);
+    expect(sends).toHaveLength(MAILING_FUNCTIONS.length);
     for (const st of sends) {
       expect(st.Action).toBe('ses:SendEmail');
       const arns = [st.Resource].flat().map((r) => JSON.stringify(r));
@@ -147,14 +147,28 @@ describe('who may send', () => {
     const sesPolicies = ofType('AWS::IAM::Policy').filter(([, p]) =>
       JSON.stringify(p.Properties.PolicyDocument).includes('"ses:'),
     );
-    expect(sesPolicies).toHaveLength(MAILING_FEATURES.length);
+    expect(sesPolicies).toHaveLength(MAILING_FUNCTIONS.length);
+  });
+
+  it('lets the render-notices function read, write notifications and send, nothing more', () => {
+    // docs/security.md "Render limits": the render role cannot mail, this function does.
+    expect(functionGrants(resources)['render-notices']).toEqual({
+      memory: 256,
+      timeout: 30,
+      iam: [
+        'dynamodb:GetItem,dynamodb:PutItem @ DataTable',
+        'logs:CreateLogStream,logs:PutLogEvents @ RenderNoticesLogs',
+        'ses:SendEmail @ EmailConfigurationSet EmailIdentity',
+      ],
+    });
+    expect(functionGrants(resources).render!.iam.join(' ')).not.toContain('ses:');
   });
 
   it('hands the mailing functions the transport, the sender and the configuration set', () => {
     const [setId] = only('AWS::SES::ConfigurationSet');
     for (const [feature, { fn }] of functionsByFeature()) {
       const env = envOf(fn);
-      if ((MAILING_FEATURES as readonly string[]).includes(feature)) {
+      if ((MAILING_FUNCTIONS as readonly string[]).includes(feature)) {
         expect(env, feature).toMatchObject({
           MAIL_TRANSPORT: 'ses',
           MAIL_FROM: `PicSnippets <no-reply@${DOMAIN}>`,
@@ -188,7 +202,7 @@ describe('a stage without a mail domain', () => {
         (r) => r.Type === 'AWS::Lambda::Function',
       )) {
         const env = envOf(fn);
-        const mails = (MAILING_FEATURES as readonly string[]).includes(String(env.FEATURE));
+        const mails = (MAILING_FUNCTIONS as readonly string[]).includes(String(env.FEATURE));
         expect(env.MAIL_TRANSPORT, String(env.FEATURE)).toBe(mails ? 'off' : undefined);
         expect(env.FEATURE).not.toBe('mail-events');
       }

@@ -287,7 +287,12 @@ describe('API', () => {
     expect(JSON.stringify(api.OriginCustomHeaders![0]!.HeaderValue)).toContain(secretId);
     // Every API function names it, and may read exactly it.
     for (const [id, feature] of features()) {
-      if (feature === 'render' || feature === 'screenshot' || feature === 'kiosk-snapshot')
+      if (
+        feature === 'render' ||
+        feature === 'screenshot' ||
+        feature === 'render-notices' ||
+        feature === 'kiosk-snapshot'
+      )
         continue;
       const fn = resources[id]!;
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -494,16 +499,71 @@ describe('render', () => {
     const env = (shot.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     const baseline = ['FEATURE', 'STAGE', 'NODE_OPTIONS', 'AWS_NODEJS_CONNECTION_REUSE_ENABLED'];
     expect(Object.keys(env).filter((k) => !baseline.includes(k))).toEqual([]);
-    // The render function invokes exactly that function, and knows its name.
+    // The render function invokes that function (and the render-notices one, below), and
+    // knows its name.
     const invoke = statementsOf(roleOf(render)).filter((s) =>
       [s.Action].flat().includes('lambda:InvokeFunction'),
     );
-    expect(invoke).toHaveLength(1);
-    expect(invoke[0]!.Resource).toEqual({ 'Fn::GetAtt': [shotId, 'Arn'] });
+    expect(invoke.flatMap((s) => [s.Resource].flat())).toContainEqual({
+      'Fn::GetAtt': [shotId, 'Arn'],
+    });
     const renderEnv = (render.Properties.Environment as { Variables: Record<string, unknown> })
       .Variables;
     expect(renderEnv.SCREENSHOT_FUNCTION_NAME).toEqual({ Ref: shotId });
     expect(renderId).not.toBe(shotId);
+  });
+
+  it('hands quota notices to a render-notices function, the only other one it may invoke', () => {
+    const [, render] = renderFunction();
+    const [noticesId, notices] = ofType('AWS::Lambda::Function').find(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment).includes('"FEATURE":"render-notices"'),
+    )!;
+    const [shotId] = ofType('AWS::Lambda::Function').find(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment).includes('"FEATURE":"screenshot"'),
+    )!;
+    const roleOf = (fn: Resources[string]) =>
+      (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+    const statementsOf = (roleId: string) =>
+      ofType('AWS::IAM::Policy')
+        .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId))
+        .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    // The render role: lambda:InvokeFunction on that function's ARN (no `:*`, no other
+    // function but the screenshot one; CDK merges both into one statement), and its name in
+    // the environment.
+    const invoke = statementsOf(roleOf(render)).filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('lambda:')),
+    );
+    expect(invoke.flatMap((s) => [s.Action].flat())).toEqual(['lambda:InvokeFunction']);
+    expect(invoke.flatMap((s) => [s.Resource].flat())).toEqual([
+      { 'Fn::GetAtt': [noticesId, 'Arn'] },
+      { 'Fn::GetAtt': [shotId, 'Arn'] },
+    ]);
+    const renderEnv = (render.Properties.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(renderEnv.RENDER_NOTICES_FUNCTION_NAME).toEqual({ Ref: noticesId });
+    // The notifier's role: GetItem and PutItem on the table (no index, no condition needed: it
+    // writes whole notification items), and its logs; no mail without a mail domain.
+    const statements = statementsOf(roleOf(notices));
+    expect(statements.map((s) => [s.Action].flat().join(',')).sort()).toEqual([
+      'dynamodb:GetItem,dynamodb:PutItem',
+      'logs:CreateLogStream,logs:PutLogEvents',
+    ]);
+    const env = (notices.Properties.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(env).toMatchObject({ STAGE: 'aws', MAIL_TRANSPORT: 'off' });
+    expect(env.TABLE_NAME).toBeDefined();
+    // Not retried: a failed notice could otherwise reach the owner twice.
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: noticesId },
+      MaximumRetryAttempts: 0,
+    });
+    // Nobody else may invoke it: no resource policy on the function.
+    expect(
+      ofType('AWS::Lambda::Permission').filter(([, p]) =>
+        JSON.stringify(p.Properties.FunctionName).includes(noticesId),
+      ),
+    ).toEqual([]);
   });
 
   it('keys the render cache on all query strings, no cookies, no headers', () => {
@@ -888,7 +948,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
         // The view counter and the teams' month usage (two conditioned statements).
         'dynamodb:UpdateItem @ DataTable',
         'dynamodb:UpdateItem @ DataTable',
-        'lambda:InvokeFunction @ RenderScreenshotFunction',
+        // The screenshot and render-notices functions, nothing else.
+        'lambda:InvokeFunction @ RenderNoticesFunction RenderScreenshotFunction',
         logs('RenderHandlerLogs'),
         's3:GetObject @ DataAssetsBucket/*',
         's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
@@ -897,6 +958,14 @@ describe('what each function may do (reviewed here, in place of a template snaps
       ],
     },
     screenshot: { memory: 2048, timeout: 20, iam: [logs('RenderScreenshotLogs')] },
+    // The render quota notices (docs/security.md "Render limits"): the team, its owner and the
+    // address's suppression read, one notification written; mail only with a mail domain
+    // (test/infra/email.test.ts).
+    'render-notices': {
+      memory: 256,
+      timeout: 30,
+      iam: ['dynamodb:GetItem,dynamodb:PutItem @ DataTable', logs('RenderNoticesLogs')],
+    },
     // The daily snapshot (docs/kiosk.md): scans and queries, and new snapshot items only.
     'kiosk-snapshot': {
       memory: 512,
@@ -1106,7 +1175,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
     for (const [feature, expected] of Object.entries(EXPECTED)) {
       // X-Ray (docs/infra.md "Observability"): every function traces but the screenshot one,
       // whose role reaches only its logs. The two actions have no resource-level permissions.
-      const untraced = feature === 'screenshot' || feature === 'kiosk-snapshot';
+      const untraced =
+        feature === 'screenshot' || feature === 'kiosk-snapshot' || feature === 'render-notices';
       const iam = untraced ? expected.iam : [...expected.iam, TRACING];
       expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }
