@@ -25,7 +25,13 @@ import {
   storedSchemaVersion,
   type RawDocument,
 } from './design-migrations.ts';
-import { MAX_VALUE_LENGTH, MERGE_FIELD } from './scene/resolve.ts';
+import {
+  baseImageScalingWidth,
+  LEGACY_BASE_IMAGE_WIDTH,
+  LEGACY_SCALING_BEFORE,
+  MAX_VALUE_LENGTH,
+  MERGE_FIELD,
+} from './scene/resolve.ts';
 
 export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
 
@@ -338,6 +344,13 @@ export const DesignDocumentFieldsSchema = z.object({
   /** The base photo's own size, px; null when unknown (documents of version 1). */
   image_width: z.number().int().positive().nullable().default(null),
   image_height: z.number().int().positive().nullable().default(null),
+  /**
+   * 500 for a design imported from the old system that was last saved (`updated_at`, else
+   * `created_at`) before 2018-02-24: its photo is drawn 500 px wide at the top left instead of
+   * covering the canvas (spec 000 §9 "Base image scaling"; shared/scene/resolve.ts
+   * `placeBasePhoto`). null for every other design. Set once by `restoreDesign`, never by edits.
+   */
+  legacy_base_image_width: z.literal(LEGACY_BASE_IMAGE_WIDTH).nullable().default(null),
   /** Rotation of the base photo, degrees, 0–360 (drawn in quarter turns). */
   image_angle: z.number().min(0).max(360).default(0),
   /** Canvas size, px; default 900x600, width at most 1056 (spec 000 §9), height at most 4096. */
@@ -465,6 +478,15 @@ export function restoreDesign(raw: unknown): { document: DesignDocument; repaire
       [{ code: 'custom', path: ['schemaVersion'], message: 'newer than this code', input: from }],
     );
   doc = migrateDesignDocument(doc, from).doc;
+  if (doc.legacy_base_image_width === undefined) {
+    const dated = legacyDate(doc);
+    if (dated && baseImageScalingWidth(dated) === LEGACY_BASE_IMAGE_WIDTH) {
+      doc.legacy_base_image_width = LEGACY_BASE_IMAGE_WIDTH;
+      repaired.push(
+        `base photo drawn ${LEGACY_BASE_IMAGE_WIDTH} px wide: last saved ${dated}, before ${LEGACY_SCALING_BEFORE} (spec 000 §9)`,
+      );
+    }
+  }
 
   const base = DesignDocumentFieldsSchema.pick({ image_id: true, base_image_key: true });
   const baseCheck = base.safeParse(doc);
@@ -551,6 +573,18 @@ export function createDesignDocument(init: {
 // Repairs (restoreDesign's helpers)
 
 const isPositive = (n: number) => Number.isFinite(n) && n > 0;
+
+/**
+ * The old system's date of a document being imported (spec 000 §3 `updated_at`, else
+ * `created_at`; spec 000 §9 dates the scaling by the update), as stored; undefined without one.
+ */
+function legacyDate(doc: RawDocument): string | undefined {
+  for (const key of ['updated_at', 'created_at'] as const) {
+    const value = doc[key];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return undefined;
+}
 
 function unusable(message: string, issues: z.core.$ZodIssue[]): DesignRestoreError {
   return new DesignRestoreError(message, issues);

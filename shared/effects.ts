@@ -19,7 +19,9 @@ export type FilterName = (typeof FILTER_NAMES)[number];
 
 /**
  * Enhancement ranges (spec 000 §3: Brightness, Contrast, Saturation -1..1; Hue -2..2; Blur
- * 0..1); Sharpen and Emboss are on/off as 1/0. Values outside are clamped when drawn.
+ * 0..1); Sharpen and Emboss are on/off as 1/0; Pixelate is a block size in canvas px, 0..100
+ * (spec 000 §5 "Pixelate at 1 or below is ignored"; the 100 px cap is ours, docs/decisions.md
+ * "Pixelate and legacy base-image scaling"). Values outside are clamped when drawn.
  */
 export const ENHANCE_RANGES = {
   Brightness: [-1, 1],
@@ -29,5 +31,22 @@ export const ENHANCE_RANGES = {
   Blur: [0, 1],
   Sharpen: [0, 1],
   Emboss: [0, 1],
+  Pixelate: [0, 100],
 } as const;
 export type EnhanceName = keyof typeof ENHANCE_RANGES;
+
+/** Largest pixelate block, canvas px (docs/decisions.md "Pixelate and legacy base-image scaling"). */
+export const PIXELATE_MAX_PX = ENHANCE_RANGES.Pixelate[1];
+
+/**
+ * The pixelate block size drawn for an `enhance.Pixelate` value (spec 000 §5; test/unit/effects.test.ts):
+ * `null` (no pixelate) when absent, not a finite number, or at most 1; otherwise rounded to whole
+ * px and capped at {@link PIXELATE_MAX_PX} (100 px).
+ * @param value the stored value, canvas px.
+ * @returns the block edge in canvas px (2..100), or null.
+ */
+export function pixelateBlockSize(value: number | undefined): number | null {
+  if (value === undefined || !Number.isFinite(value) || value <= 1) return null;
+  const size = Math.min(PIXELATE_MAX_PX, Math.round(value));
+  return size > 1 ? size : null;
+}

@@ -59,9 +59,12 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
     quarter % 2 === 1
       ? [doc.canvas_height, doc.canvas_width]
       : [doc.canvas_width, doc.canvas_height];
+  // A legacy design's photo is 500 px wide, uncropped (spec 000 §9; shared/scene/resolve.ts
+  // `placeBasePhoto`, whose fitted size this is for both cases).
+  const legacyWidth = doc.legacy_base_image_width;
   const fitted = await sharp(bytes, { limitInputPixels: 40_000_000 })
     .rotate() // EXIF orientation only
-    .resize(w, h, { fit: 'cover' })
+    .resize(legacyWidth === null ? { width: w, height: h, fit: 'cover' } : { width: legacyWidth })
     .jpeg({ quality: 95 })
     .toBuffer();
   const base: BaseImageLayer = {
@@ -73,6 +76,7 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
     flipY: doc.flip_y,
     filters: doc.filters,
     enhance: doc.enhance,
+    legacyWidth,
   };
   const drawn = await onPage((page) =>
     page.evaluate(

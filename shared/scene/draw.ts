@@ -3,13 +3,21 @@
  * editor (DESIGN.md §5, "Scene model shared with the editor"). Browser-only (needs a canvas).
  */
 import { FabricImage, Textbox, type StaticCanvas } from 'fabric';
-import type { ResolvedImageLayer, ResolvedScene, ResolvedTextLayer } from './resolve.ts';
+import {
+  placeBasePhoto,
+  type BaseImagePlacement,
+  type ResolvedImageLayer,
+  type ResolvedScene,
+  type ResolvedTextLayer,
+} from './resolve.ts';
+import { pixelateBlockSize } from '../effects.ts';
 import { fontFamilyList } from './fonts.ts';
 import { fabricFilters } from './filters.ts';
 
 /**
  * The base photo of a design as drawn (spec 000 §2 image tools): the image (a URL or data URL),
- * rotated by a multiple of 90°, flipped, filtered and enhanced, covering the canvas.
+ * rotated by a multiple of 90°, flipped, filtered and enhanced, covering the canvas (or, for a
+ * legacy design, 500 px wide at the top left: spec 000 §9, `placeBasePhoto`).
  */
 export interface BaseImageLayer {
   src: string;
@@ -21,10 +29,12 @@ export interface BaseImageLayer {
   flipY: boolean;
   filters: Record<string, boolean>;
   enhance: Record<string, number>;
+  /** The document's `legacy_base_image_width` (500 px) or null/absent: covers the canvas. */
+  legacyWidth?: number | null;
 }
 
 /**
- * Draws the base photo covering the canvas: scaled to cover (centre crop) after rotation,
+ * Draws the base photo: placed by `placeBasePhoto` (shared/scene/resolve.ts) after rotation,
  * flipped, with the filter chain applied (shared/scene/filters.ts).
  */
 export async function drawBaseImage(canvas: StaticCanvas, base: BaseImageLayer): Promise<void> {
@@ -34,25 +44,61 @@ export async function drawBaseImage(canvas: StaticCanvas, base: BaseImageLayer):
 }
 
 /**
+ * The photo resampled to its placement's fitted size (centre crop for cover), as a canvas
+ * element: filters that work in px (Pixelate) then act in canvas px, the same in the editor
+ * (full-size photo) and in the render page (photo pre-fitted by sharp to that size, so this is
+ * a 1:1 copy there). docs/decisions.md "Pixelate and legacy base-image scaling".
+ */
+function fittedPhoto(image: FabricImage, placement: BaseImagePlacement): HTMLCanvasElement {
+  const { width, height, crop } = placement.fit;
+  const out = document.createElement('canvas');
+  out.width = width;
+  out.height = height;
+  const ctx = out.getContext('2d')!;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(
+    image.getElement(),
+    crop.left,
+    crop.top,
+    crop.width,
+    crop.height,
+    0,
+    0,
+    width,
+    height,
+  );
+  return out;
+}
+
+/**
  * {@link drawBaseImage} with the photo already loaded (`image`, e.g. from an element the editor
  * decoded while the design loaded): draws at once, without waiting for a load. `base.src` is
- * not read.
+ * not read. With a pixelate block size (spec 000 §5) the photo is first resampled to its
+ * fitted size so that blocks are `enhance.Pixelate` canvas px on both sides.
  */
 export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image: FabricImage) {
   canvas.clear();
   canvas.backgroundColor = '#ffffff';
   const quarter = ((Math.round(base.angle / 90) % 4) + 4) % 4;
-  const rotated = quarter % 2 === 1;
-  const w = image.width || 1;
-  const h = image.height || 1;
-  const scale = Math.max(base.width / (rotated ? h : w), base.height / (rotated ? w : h));
-  image.filters = fabricFilters(base.filters, base.enhance);
-  image.applyFilters();
-  image.set({
+  const placement = placeBasePhoto(
+    { width: image.width || 1, height: image.height || 1 },
+    { width: base.width, height: base.height },
+    base.angle,
+    base.legacyWidth ?? null,
+  );
+  let drawn = image;
+  let scale = placement.fit.width / placement.fit.crop.width;
+  if (pixelateBlockSize(base.enhance.Pixelate) !== null) {
+    drawn = new FabricImage(fittedPhoto(image, placement));
+    scale = 1;
+  }
+  drawn.filters = fabricFilters(base.filters, base.enhance);
+  drawn.applyFilters();
+  drawn.set({
     originX: 'center',
     originY: 'center',
-    left: base.width / 2,
-    top: base.height / 2,
+    left: placement.left,
+    top: placement.top,
     angle: quarter * 90,
     flipX: base.flipX,
     flipY: base.flipY,
@@ -60,7 +106,7 @@ export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image
     scaleY: scale,
     objectCaching: false,
   });
-  canvas.add(image);
+  canvas.add(drawn);
   canvas.renderAll();
 }
 

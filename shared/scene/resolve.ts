@@ -255,3 +255,96 @@ export function resolveScene(
     })),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Base image placement (spec 000 §9 "Base image scaling"; docs/decisions.md "Pixelate and
+// legacy base-image scaling")
+
+/** Designs last saved before this day scale the base photo to 500 px (spec 000 §9). */
+export const LEGACY_SCALING_BEFORE = '2018-02-24';
+/** The base photo's width for designs saved before {@link LEGACY_SCALING_BEFORE}, px. */
+export const LEGACY_BASE_IMAGE_WIDTH = 500;
+/** The spec's width for later designs, px (here: the photo covers the canvas instead). */
+export const BASE_IMAGE_WIDTH = 1000;
+
+/**
+ * The spec's base image scaling width for a design dated `date` (spec 000 §9: "width 500 for
+ * designs updated before 2018-02-24, otherwise 1000"; test/unit/base-image-scaling.test.ts).
+ * A string is read by its calendar day, as written (`2018-02-23`, `2018-02-23 23:59:59` and
+ * `2018-02-23T23:59:59+05:00` are all before the cut-off; the old system's own clock decided
+ * the day); a Date by its UTC day.
+ * @param date `YYYY-MM-DD…` or a Date; unknown or unreadable → 1000 (not legacy).
+ * @returns 500 or 1000, px.
+ */
+export function baseImageScalingWidth(date: string | Date | null | undefined): 500 | 1000 {
+  let day: string | undefined;
+  if (date instanceof Date) {
+    if (Number.isFinite(date.getTime())) day = date.toISOString().slice(0, 10);
+  } else if (typeof date === 'string') {
+    day = /^\s*(\d{4}-\d{2}-\d{2})/.exec(date)?.[1];
+  }
+  return day !== undefined && day < LEGACY_SCALING_BEFORE
+    ? LEGACY_BASE_IMAGE_WIDTH
+    : BASE_IMAGE_WIDTH;
+}
+
+/**
+ * Where the base photo goes on the canvas, before filters (shared/scene/draw.ts and the render
+ * service's pre-fit, functions/render/renderer.ts, both use it so the two draw the same).
+ * - `fit`: the photo resampled to `width`x`height` px (before rotation), cropped to the centre
+ *   `crop` rectangle of the photo's own px first (cover) or not cropped (legacy);
+ * - `left`, `top`: the centre of the fitted photo on the canvas, px, after the quarter turns.
+ */
+export interface BaseImagePlacement {
+  fit: {
+    width: number;
+    height: number;
+    crop: { left: number; top: number; width: number; height: number };
+  };
+  left: number;
+  top: number;
+}
+
+/**
+ * Places a photo of `photo` px (its own size, before rotation) on a `canvas` px canvas:
+ * - `legacyWidth` null (every design since 2018-02-24): the photo covers the canvas after
+ *   `angle` (a multiple of 90° after rounding), centre-cropped;
+ * - `legacyWidth` 500 (spec 000 §9): the photo is scaled to 500 px wide, keeping its aspect
+ *   ratio, uncropped, its top-left corner (after rotation) at the canvas's; what it leaves
+ *   uncovered stays white.
+ * Sizes are whole px, at least 1.
+ */
+export function placeBasePhoto(
+  photo: { width: number; height: number },
+  canvas: { width: number; height: number },
+  angle: number,
+  legacyWidth: number | null,
+): BaseImagePlacement {
+  const pw = Math.max(1, photo.width);
+  const ph = Math.max(1, photo.height);
+  const quarter = ((Math.round(angle / 90) % 4) + 4) % 4;
+  const rotated = quarter % 2 === 1;
+  if (legacyWidth !== null) {
+    const width = Math.max(1, Math.round(legacyWidth));
+    const height = Math.max(1, Math.round((ph * width) / pw));
+    const [w, h] = rotated ? [height, width] : [width, height];
+    return {
+      fit: { width, height, crop: { left: 0, top: 0, width: pw, height: ph } },
+      left: w / 2,
+      top: h / 2,
+    };
+  }
+  const [width, height] = rotated ? [canvas.height, canvas.width] : [canvas.width, canvas.height];
+  const scale = Math.max(width / pw, height / ph);
+  const cw = Math.min(pw, width / scale);
+  const ch = Math.min(ph, height / scale);
+  return {
+    fit: {
+      width,
+      height,
+      crop: { left: (pw - cw) / 2, top: (ph - ch) / 2, width: cw, height: ch },
+    },
+    left: canvas.width / 2,
+    top: canvas.height / 2,
+  };
+}

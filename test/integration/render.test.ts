@@ -251,6 +251,50 @@ describe('base image tools, drawn as the editor draws them', () => {
     ).toBeGreaterThan(10);
   });
 
+  it('pixelates in blocks of the size in canvas px, and ignores a size of 1 (spec 000 §5)', async () => {
+    const block = 10;
+    const pixelated = await variant('tools-pixelate', { enhance: { Pixelate: block } });
+    expect([pixelated.width, pixelated.height]).toEqual([1000, 625]);
+    // Every pixel of a block is its top-left pixel (the blocks start at the canvas's corner).
+    let worst = 0;
+    for (let y = 0; y < pixelated.height; y++) {
+      for (let x = 0; x < pixelated.width; x++) {
+        const corner = ((y - (y % block)) * pixelated.width + (x - (x % block))) * 3;
+        const at = (y * pixelated.width + x) * 3;
+        for (let c = 0; c < 3; c++)
+          worst = Math.max(
+            worst,
+            Math.abs(pixelated.pixels[at + c]! - pixelated.pixels[corner + c]!),
+          );
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(2);
+    const plain = await variant('tools-plain', {});
+    const whole = { left: 0, top: 0, width: 1000, height: 625 };
+    expect(meanDifference(pixelated.pixels, plain.pixels, 1000, whole)).toBeGreaterThan(1);
+    const ignored = await variant('tools-pixelate-1', { enhance: { Pixelate: 1 } });
+    expect(meanDifference(ignored.pixels, plain.pixels, 1000, whole)).toBeLessThan(0.5);
+  });
+
+  it('draws a legacy design (before 2018-02-24) with its photo 500 px wide at the top left', async () => {
+    const legacy = await variant('tools-legacy', { legacy_base_image_width: 500 });
+    expect([legacy.width, legacy.height]).toEqual([1000, 625]);
+    const white = (rect: { left: number; top: number; width: number; height: number }) =>
+      meanDifference(legacy.pixels, Buffer.alloc(legacy.pixels.length, 255), 1000, rect);
+    // Right of the 500 px photo: the canvas's white.
+    expect(white({ left: 510, top: 0, width: 490, height: 625 })).toBeLessThan(1);
+    // The photo itself is there, and it is the plain photo at half size.
+    expect(white({ left: 0, top: 0, width: 500, height: 300 })).toBeGreaterThan(10);
+    const plain = await variant('tools-plain', {});
+    const half = await (await sharpOf(plain)).resize(500).removeAlpha().raw().toBuffer();
+    let sum = 0;
+    for (let y = 0; y < 300; y++)
+      for (let x = 0; x < 500; x++)
+        for (let c = 0; c < 3; c++)
+          sum += Math.abs(legacy.pixels[(y * 1000 + x) * 3 + c]! - half[(y * 500 + x) * 3 + c]!);
+    expect(sum / (300 * 500 * 3)).toBeLessThan(6);
+  });
+
   it('keeps the static layer in S3 for other containers', async () => {
     const { s3Client } = await import('#lib/clients.ts');
     const listed = await pollUntil(

@@ -88,6 +88,7 @@ function baseLayer(design: DesignDocument, src: string): BaseImageLayer {
     flipY: design.flip_y,
     filters: design.filters,
     enhance: design.enhance,
+    legacyWidth: design.legacy_base_image_width,
   };
 }
 

@@ -32,7 +32,8 @@ import '../image.css';
 
 /**
  * The sliders of Enhance and their steps (spec 000 §3: "about 0.0039", here 2/512 so that 0 is
- * a step of the -1..1 range; Hue 0.002; Blur 0.01).
+ * a step of the -1..1 range; Hue 0.002; Blur 0.01; Pixelate whole px, 0..100, where 1 or
+ * below draws nothing: spec 000 §5, docs/editor.md "Filters and enhancements").
  */
 const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Brightness', step: 2 / 512 },
@@ -40,6 +41,7 @@ const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Saturation', step: 2 / 512 },
   { name: 'Hue', step: 0.002 },
   { name: 'Blur', step: 0.01 },
+  { name: 'Pixelate', step: 1 },
 ];
 /** The on/off enhancements (spec 000 §3 "Sharpen, Emboss (on/off)"). */
 const SWITCHES: EnhanceName[] = ['Sharpen', 'Emboss'];
@@ -159,7 +161,7 @@ function EnhanceMenu() {
                 onKeyDown={keepSliderKeys}
               />
               <output htmlFor={`${id}-${name}`} className="small">
-                {value.toFixed(2)}
+                {name === 'Pixelate' ? `${value} px` : value.toFixed(2)}
               </output>
             </div>
           );
