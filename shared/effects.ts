@@ -50,3 +50,37 @@ export function pixelateBlockSize(value: number | undefined): number | null {
   const size = Math.min(PIXELATE_MAX_PX, Math.round(value));
   return size > 1 ? size : null;
 }
+
+/**
+ * Pixelates RGBA pixels in place (spec 000 §5; docs/editor.md "Filters and enhancements"):
+ * square blocks of `block` px from the top-left corner (the last row and column of blocks may be
+ * narrower), each filled with its mean colour (every channel, alpha too, rounded). The mean
+ * rather than one sample, so that two slightly different resamplings of a photo (the editor's,
+ * the render's) give nearly the same blocks. A `block` of 1 or below changes nothing.
+ * @param data `width`x`height` RGBA bytes, row by row (an ImageData's `data`).
+ * @param block the block edge, px (from {@link pixelateBlockSize}).
+ */
+export function pixelateBlocks(
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+  block: number,
+): void {
+  if (!(block > 1)) return;
+  const sums = [0, 0, 0, 0];
+  for (let top = 0; top < height; top += block) {
+    const bottom = Math.min(top + block, height);
+    for (let left = 0; left < width; left += block) {
+      const right = Math.min(left + block, width);
+      sums.fill(0);
+      for (let y = top; y < bottom; y++)
+        for (let x = left; x < right; x++)
+          for (let c = 0; c < 4; c++) sums[c]! += data[(y * width + x) * 4 + c]!;
+      const count = (bottom - top) * (right - left);
+      const mean = sums.map((sum) => Math.round(sum / count));
+      for (let y = top; y < bottom; y++)
+        for (let x = left; x < right; x++)
+          for (let c = 0; c < 4; c++) data[(y * width + x) * 4 + c] = mean[c]!;
+    }
+  }
+}

@@ -10,7 +10,7 @@ import {
   type ResolvedScene,
   type ResolvedTextLayer,
 } from './resolve.ts';
-import { pixelateBlockSize } from '../effects.ts';
+import { pixelateBlockSize, pixelateBlocks } from '../effects.ts';
 import { fontFamilyList } from './fonts.ts';
 import { fabricFilters } from './filters.ts';
 
@@ -71,6 +71,17 @@ function fittedPhoto(image: FabricImage, placement: BaseImagePlacement): HTMLCan
 }
 
 /**
+ * Pixelates a filtered photo in place (`pixelateBlocks`): the canvas element fabric draws (our
+ * fitted copy, or fabric's filter result canvas), after every other filter.
+ */
+function pixelateElement(element: HTMLCanvasElement, block: number): void {
+  const ctx = element.getContext('2d', { willReadFrequently: true })!;
+  const pixels = ctx.getImageData(0, 0, element.width, element.height);
+  pixelateBlocks(pixels.data, pixels.width, pixels.height, block);
+  ctx.putImageData(pixels, 0, 0);
+}
+
+/**
  * {@link drawBaseImage} with the photo already loaded (`image`, e.g. from an element the editor
  * decoded while the design loaded): draws at once, without waiting for a load. `base.src` is
  * not read. With a pixelate block size (spec 000 §5) the photo is first resampled to its
@@ -86,14 +97,16 @@ export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image
     base.angle,
     base.legacyWidth ?? null,
   );
+  const block = pixelateBlockSize(base.enhance.Pixelate);
   let drawn = image;
   let scale = placement.fit.width / placement.fit.crop.width;
-  if (pixelateBlockSize(base.enhance.Pixelate) !== null) {
+  if (block !== null) {
     drawn = new FabricImage(fittedPhoto(image, placement));
     scale = 1;
   }
   drawn.filters = fabricFilters(base.filters, base.enhance);
   drawn.applyFilters();
+  if (block !== null) pixelateElement(drawn.getElement() as HTMLCanvasElement, block);
   drawn.set({
     originX: 'center',
     originY: 'center',

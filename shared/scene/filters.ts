@@ -5,7 +5,7 @@
 import { Canvas2dFilterBackend, filters, setFilterBackend } from 'fabric';
 
 export { ENHANCE_RANGES, FILTER_NAMES } from '../effects.ts';
-import { ENHANCE_RANGES, FILTER_NAMES, pixelateBlockSize } from '../effects.ts';
+import { ENHANCE_RANGES, FILTER_NAMES } from '../effects.ts';
 
 const clamp = (v: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, v));
 
@@ -18,9 +18,9 @@ export function selectDeterministicFilterBackend(): void {
 }
 
 /**
- * Builds the fabric filter chain for a design's `filters` and `enhance` maps. Pixelate comes
- * last, so every pixel of a block is the same colour (its top-left pixel after the other
- * filters); its block size is `pixelateBlockSize` (≤ 1 ignored, at most 100 px, spec 000 §5).
+ * Builds the fabric filter chain for a design's `filters` and `enhance` maps. `enhance.Pixelate`
+ * is not in it: shared/scene/draw.ts applies it after the chain (`pixelateBlocks`, block means,
+ * whichever filter backend fabric picked), so every pixel of a block is one colour.
  */
 export function fabricFilters(
   on: Record<string, boolean>,
@@ -52,7 +52,5 @@ export function fabricFilters(
     out.push(new filters.Convolute({ matrix: [0, -1, 0, -1, 5, -1, 0, -1, 0] }));
   if (e('Emboss') > 0)
     out.push(new filters.Convolute({ matrix: [1, 1, 1, 1, 0.7, -1, -1, -1, -1] }));
-  const blocksize = pixelateBlockSize(enhance.Pixelate);
-  if (blocksize !== null) out.push(new filters.Pixelate({ blocksize }));
   return out;
 }

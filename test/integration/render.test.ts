@@ -255,7 +255,7 @@ describe('base image tools, drawn as the editor draws them', () => {
     const block = 10;
     const pixelated = await variant('tools-pixelate', { enhance: { Pixelate: block } });
     expect([pixelated.width, pixelated.height]).toEqual([1000, 625]);
-    // Every pixel of a block is its top-left pixel (the blocks start at the canvas's corner).
+    // Every block is one colour (its mean): each pixel equals its block's top-left one.
     let worst = 0;
     for (let y = 0; y < pixelated.height; y++) {
       for (let x = 0; x < pixelated.width; x++) {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ENHANCE_RANGES, PIXELATE_MAX_PX, pixelateBlockSize } from '#shared/effects.ts';
+import {
+  ENHANCE_RANGES,
+  PIXELATE_MAX_PX,
+  pixelateBlockSize,
+  pixelateBlocks,
+} from '#shared/effects.ts';
 import { EffectsSchema } from '#shared/contract/designs.ts';
 
 describe('pixelate (spec 000 §5 "Pixelate at 1 or below is ignored")', () => {
@@ -31,5 +36,45 @@ describe('pixelate (spec 000 §5 "Pixelate at 1 or below is ignored")', () => {
     expect(ENHANCE_RANGES.Pixelate).toEqual([0, 100]);
     expect(EffectsSchema.safeParse({ enhance: { Pixelate: 12 } }).success).toBe(true);
     expect(EffectsSchema.safeParse({ enhance: { Pixelate: 101 } }).success).toBe(false);
+  });
+});
+
+describe('pixelateBlocks', () => {
+  /** A `width`x`height` RGBA image whose red channel is `x + 10 * y`, opaque. */
+  const ramp = (width: number, height: number) => {
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        data[(y * width + x) * 4] = x + 10 * y;
+        data[(y * width + x) * 4 + 3] = 255;
+      }
+    return data;
+  };
+  const red = (data: Uint8ClampedArray, width: number) =>
+    Array.from({ length: data.length / 4 }, (_, i) => data[i * 4]).reduce<number[][]>(
+      (rows, v, i) => {
+        if (i % width === 0) rows.push([]);
+        rows.at(-1)!.push(v!);
+        return rows;
+      },
+      [],
+    );
+
+  it('fills each block with its mean colour, narrower blocks at the right and bottom edges', () => {
+    const data = ramp(5, 3);
+    pixelateBlocks(data, 5, 3, 2);
+    // Blocks (x 0–1, 2–3, 4) × (y 0–1, 2): means of x + 10y.
+    expect(red(data, 5)).toEqual([
+      [6, 6, 8, 8, 9],
+      [6, 6, 8, 8, 9],
+      [21, 21, 23, 23, 24],
+    ]);
+    for (let i = 3; i < data.length; i += 4) expect(data[i]).toBe(255);
+  });
+
+  it('changes nothing with a block of 1 or below', () => {
+    const data = ramp(4, 4);
+    pixelateBlocks(data, 4, 4, 1);
+    expect(data).toEqual(ramp(4, 4));
   });
 });
