@@ -10,7 +10,9 @@
  * and shrinks to its minimum size) and a sticker from a seeded pack. The editor shows
  * fallbacks, so the render URL is asked without values. The browser window is large enough for
  * the editor to draw the canvas at 1:1, and the two canvas layers (photo; snippets and
- * stickers) are composed in the page exactly as the render page composes them.
+ * stickers) are composed in the page exactly as the render page composes them. A second case
+ * draws the same design with Pixelate 12 px (spec 000 §5; docs/editor.md "Filters and
+ * enhancements"), whose blocks must fall in the same places on both sides.
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -23,7 +25,6 @@ import type { TestClient } from '../support/client.ts';
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
-const EMAIL = 'parity@example.com';
 const PASSWORD = 'design-walnut-27';
 
 /**
@@ -163,102 +164,118 @@ async function rgb(png: Buffer) {
   return { data, width: info.width, height: info.height };
 }
 
+/**
+ * Draws the parity design (with `extra` document fields) in the editor and through the render
+ * URL, and checks the two against the thresholds. `name` tells the users and screenshots apart.
+ */
+async function checkParity(name: string, extra: Record<string, unknown>) {
+  const EMAIL = `parity${name}@example.com`;
+  const base = stack().url;
+  const client = await ownTeam(base, EMAIL);
+  const created = await createDesign(client, { title: 'Parity' });
+  const loaded = await client.request('GET', `/api/pic-snippet/${created.id}`);
+  expect(loaded.status).toBe(200);
+  const design = loaded.json as Record<string, unknown>;
+  const canvas = {
+    width: Number(design.canvas_width),
+    height: Number(design.canvas_height),
+  };
+  expect(canvas.width).toBeGreaterThan(0);
+  const saved = await client.request('PUT', `/api/pic-snippet/${created.id}`, {
+    ...design,
+    ...parityDocument(await packStickerKey(client), canvas),
+    ...extra,
+    title: 'Parity',
+    version: design.version,
+  });
+  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+
+  // The render URL without values draws the fallbacks, as the editor does.
+  const render = await fetch(`${base}/r/${created.public_id}.png?__preview=1`);
+  expect(render.status).toBe(200);
+  const rendered = await rgb(Buffer.from(await render.arrayBuffer()));
+  expect([rendered.width, rendered.height]).toEqual([canvas.width, canvas.height]);
+
+  // The editor at 1:1: room beside the panels and below the toolbars for the whole canvas.
+  const page = await browser().newPage();
+  await page.setViewport({ width: canvas.width + 900, height: canvas.height + 400 });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await signIn(page, base, EMAIL, PASSWORD);
+  await page.goto(`${base}/pic-snippet/${created.id}/edit`, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container', {
+    timeout: 20_000,
+  });
+  await page.waitForFunction(
+    (width) =>
+      (
+        document.querySelector('[data-testid="editor-canvas"]') as HTMLElement | null
+      )?.getBoundingClientRect().width === width,
+    { timeout: 20_000 },
+    canvas.width,
+  );
+  // Fonts in, and two frames for fabric's pending renders.
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+  });
+  await snap(page, `e2e-editor-parity${name}-editor`);
+
+  const { composed, photoOnly } = await page.evaluate(() => {
+    const host = document.querySelector('[data-testid="editor-canvas"]')!;
+    const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
+    const objects = host.querySelector<HTMLCanvasElement>(
+      '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
+    )!;
+    const compose = (layers: HTMLCanvasElement[]) => {
+      const out = document.createElement('canvas');
+      out.width = photo.width;
+      out.height = photo.height;
+      const ctx = out.getContext('2d')!;
+      for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
+      return out.toDataURL('image/png').split(',')[1]!;
+    };
+    return { composed: compose([photo, objects]), photoOnly: compose([photo]) };
+  });
+  const drawn = await rgb(Buffer.from(composed, 'base64'));
+  expect([drawn.width, drawn.height]).toEqual([canvas.width, canvas.height]);
+  await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 3 } })
+    .png()
+    .toFile(`test-results/e2e-editor-parity${name}-canvas.png`);
+  await sharp(rendered.data, {
+    raw: { width: rendered.width, height: rendered.height, channels: 3 },
+  })
+    .png()
+    .toFile(`test-results/e2e-editor-parity${name}-render.png`);
+
+  const { mean, share } = compare(drawn.data, rendered.data);
+  console.info(
+    `editor–render parity${name}: mean difference ${mean.toFixed(3)}, ${(share * 100).toFixed(3)}% of pixels beyond ${PIXEL_TOLERANCE}`,
+  );
+  expect(mean).toBeLessThan(MAX_MEAN_DIFFERENCE);
+  expect(share).toBeLessThan(MAX_DIFFERING_SHARE);
+  // The threshold is not met trivially: the render differs clearly from the bare photo.
+  const bare = compare((await rgb(Buffer.from(photoOnly, 'base64'))).data, rendered.data);
+  console.info(
+    `bare photo against the render: mean ${bare.mean.toFixed(3)}, ${(bare.share * 100).toFixed(3)}% beyond ${PIXEL_TOLERANCE}`,
+  );
+  expect(bare.share).toBeGreaterThan(10 * MAX_DIFFERING_SHARE);
+  expect(errors).toEqual([]);
+  await page.close();
+}
+
 describe('editor–render parity', () => {
   it(
     'draws the same image in the editor as the render URL, within a small pixel threshold',
     { timeout: 240_000 },
-    async () => {
-      const base = stack().url;
-      const client = await ownTeam(base, EMAIL);
-      const created = await createDesign(client, { title: 'Parity' });
-      const loaded = await client.request('GET', `/api/pic-snippet/${created.id}`);
-      expect(loaded.status).toBe(200);
-      const design = loaded.json as Record<string, unknown>;
-      const canvas = {
-        width: Number(design.canvas_width),
-        height: Number(design.canvas_height),
-      };
-      expect(canvas.width).toBeGreaterThan(0);
-      const saved = await client.request('PUT', `/api/pic-snippet/${created.id}`, {
-        ...design,
-        ...parityDocument(await packStickerKey(client), canvas),
-        title: 'Parity',
-        version: design.version,
-      });
-      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    () => checkParity('', {}),
+  );
 
-      // The render URL without values draws the fallbacks, as the editor does.
-      const render = await fetch(`${base}/r/${created.public_id}.png?__preview=1`);
-      expect(render.status).toBe(200);
-      const rendered = await rgb(Buffer.from(await render.arrayBuffer()));
-      expect([rendered.width, rendered.height]).toEqual([canvas.width, canvas.height]);
-
-      // The editor at 1:1: room beside the panels and below the toolbars for the whole canvas.
-      const page = await browser().newPage();
-      await page.setViewport({ width: canvas.width + 900, height: canvas.height + 400 });
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(String(error)));
-      await signIn(page, base, EMAIL, PASSWORD);
-      await page.goto(`${base}/pic-snippet/${created.id}/edit`, { waitUntil: 'networkidle0' });
-      await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container', {
-        timeout: 20_000,
-      });
-      await page.waitForFunction(
-        (width) =>
-          (
-            document.querySelector('[data-testid="editor-canvas"]') as HTMLElement | null
-          )?.getBoundingClientRect().width === width,
-        { timeout: 20_000 },
-        canvas.width,
-      );
-      // Fonts in, and two frames for fabric's pending renders.
-      await page.evaluate(async () => {
-        await document.fonts.ready;
-        for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-      });
-      await snap(page, 'e2e-editor-parity-editor');
-
-      const { composed, photoOnly } = await page.evaluate(() => {
-        const host = document.querySelector('[data-testid="editor-canvas"]')!;
-        const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
-        const objects = host.querySelector<HTMLCanvasElement>(
-          '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
-        )!;
-        const compose = (layers: HTMLCanvasElement[]) => {
-          const out = document.createElement('canvas');
-          out.width = photo.width;
-          out.height = photo.height;
-          const ctx = out.getContext('2d')!;
-          for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
-          return out.toDataURL('image/png').split(',')[1]!;
-        };
-        return { composed: compose([photo, objects]), photoOnly: compose([photo]) };
-      });
-      const drawn = await rgb(Buffer.from(composed, 'base64'));
-      expect([drawn.width, drawn.height]).toEqual([canvas.width, canvas.height]);
-      await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 3 } })
-        .png()
-        .toFile('test-results/e2e-editor-parity-canvas.png');
-      await sharp(rendered.data, {
-        raw: { width: rendered.width, height: rendered.height, channels: 3 },
-      })
-        .png()
-        .toFile('test-results/e2e-editor-parity-render.png');
-
-      const { mean, share } = compare(drawn.data, rendered.data);
-      console.info(
-        `editor–render parity: mean difference ${mean.toFixed(3)}, ${(share * 100).toFixed(3)}% of pixels beyond ${PIXEL_TOLERANCE}`,
-      );
-      expect(mean).toBeLessThan(MAX_MEAN_DIFFERENCE);
-      expect(share).toBeLessThan(MAX_DIFFERING_SHARE);
-      // The threshold is not met trivially: the render differs clearly from the bare photo.
-      const bare = compare((await rgb(Buffer.from(photoOnly, 'base64'))).data, rendered.data);
-      console.info(
-        `bare photo against the render: mean ${bare.mean.toFixed(3)}, ${(bare.share * 100).toFixed(3)}% beyond ${PIXEL_TOLERANCE}`,
-      );
-      expect(bare.share).toBeGreaterThan(10 * MAX_DIFFERING_SHARE);
-      expect(errors).toEqual([]);
-      await page.close();
-    },
+  // Pixelate (spec 000 §5; docs/editor.md "Filters and enhancements"): 12 px blocks of the
+  // photo's mean colours, the same size and place on both sides.
+  it(
+    'draws the same pixelated photo (Pixelate 12 px) in the editor as the render URL',
+    { timeout: 240_000 },
+    () => checkParity('-pixelate', { enhance: { Pixelate: 12 } }),
   );
 });
