@@ -8,7 +8,7 @@
  * has no internet). Each team's state is made as in production: subscribed through
  * `POST /settings/subscription`, changed by signed webhook deliveries.
  *
- * The card and invoices, the cancel flow's freeze with what reaches Stripe, and a plan change
+ * The invoices and card tabs, the cancel flow's freeze with what reaches Stripe, and a plan change
  * needing 3-D Secure leading to the payment-confirmation page; a free team subscribing with the
  * card on file after a refused coupon; registration with a paid plan on the partner path (its
  * offer, the card form, the EU VAT preview); the card-update page of a team whose renewal
@@ -115,13 +115,16 @@ async function pickPlan(page: Page, planId: string): Promise<void> {
   });
 }
 
-/** Waits until the subscription tab is the selected tab. */
-const waitForSubscriptionTab = (page: Page) =>
+/** Waits until the selected tab is `label`. */
+const waitForTab = (page: Page, label: string) =>
   page.waitForFunction(
-    () =>
-      document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === 'Subscription',
+    (l) => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === l,
     { timeout: TIMEOUT_MS },
+    label,
   );
+
+/** Waits until the subscription tab is the selected tab. */
+const waitForSubscriptionTab = (page: Page) => waitForTab(page, 'Subscription');
 
 let counter = 0;
 const PASSWORD = 'violet-harbour-42';
@@ -252,10 +255,9 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
       ),
       { times: 5 },
     );
-    await page.goto(`${base}/settings#/subscription`);
-    await waitForText(page, 'Harbour Prints: Pro plan');
-    await waitForText(page, 'Renews on January 15th, 2030.');
-    await waitForText(page, '************4242');
+    // Spec 001 §2: invoices, payment method and subscription are tabs of their own.
+    await page.goto(`${base}/settings#/invoices`);
+    await waitForTab(page, 'Invoices');
     await page.waitForSelector('.invoice-table', { timeout: TIMEOUT_MS });
     const rows = await page.$$eval('.invoice-table tbody tr', (trs) =>
       trs.map((tr) => ({
@@ -268,6 +270,15 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     expect(rows[0]?.text).toContain('$29');
     expect(rows[0]?.href).toBe('/settings/invoice/in_2');
     expect(stripe.sent('GET', '/v1/invoices')[0]?.query.get('customer')).toBe(owner.customerId);
+    await snap(page, 'e2e-billing-online-invoices');
+    await page.goto(`${base}/settings#/payment-method`);
+    await waitForTab(page, 'Payment method');
+    await waitForText(page, '************4242');
+    await snap(page, 'e2e-billing-online-payment-method');
+    await page.goto(`${base}/settings#/subscription`);
+    await waitForSubscriptionTab(page);
+    await waitForText(page, 'Harbour Prints: Pro plan');
+    await waitForText(page, 'Renews on January 15th, 2030.');
     await snap(page, 'e2e-billing-online-settings');
 
     // The cancel flow (spec 001 §4): a reason first, then the freeze offer.
@@ -404,9 +415,10 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     const base = stack().url;
     await signIn(page, base, owner.email, PASSWORD);
     stripe.on('GET', '/v1/invoices', list([], '/v1/invoices'), { times: 5 });
+    await page.goto(`${base}/settings#/invoices`);
+    await waitForText(page, 'No invoices yet.');
     await page.goto(`${base}/settings#/subscription`);
     await waitForText(page, 'Quay Cards: Free plan');
-    await waitForText(page, 'No invoices yet.');
     await press(page, 'Choose a paid plan');
     // The first paid plan of the interval is chosen (Starter); the owner picks Pro.
     await page.waitForSelector('input[name="plan"][value="starter-monthly"]:checked', {
@@ -622,8 +634,6 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     const { page, context } = await freshPage(1440, 960);
     const base = stack().url;
     await signIn(page, base, owner.email, PASSWORD);
-    // The subscription tab it lands on lists the team's invoices (none here).
-    stripe.on('GET', '/v1/invoices', list([], '/v1/invoices'), { times: 5 });
     await page.goto(`${base}/pic-snippet/${design.json.id as string}/edit`, {
       waitUntil: 'networkidle0',
     });

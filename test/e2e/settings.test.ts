@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * Settings through the built SPA in headless Chromium (spec 001 §2, §7, §8): tabs kept in the
- * hash, an API token shown once and listed, a new team listed, and a 401 opening the
- * session-expired modal.
+ * hash (the invoices and payment-method tabs opened by theirs), an API token shown once and
+ * listed, a new team listed, and a 401 opening the session-expired modal.
  */
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,10 @@ const waitForTab = (page: Page, label: string) =>
     label,
   );
 
+/** The labels of the tabs, in order. */
+const tabLabels = (page: Page) =>
+  page.$$eval('[role="tab"]', (tabs) => tabs.map((t) => t.textContent ?? ''));
+
 describe('settings', () => {
   it('creates an API token and a team, keeps the tab in the hash', async () => {
     const page = await browser().newPage();
@@ -90,9 +94,16 @@ describe('settings', () => {
     // The shown token is gone after leaving the tab: it is shown once.
     expect(await page.$('[data-testid="new-token"]')).toBeNull();
 
-    // Arrow keys move between tabs, wrapping from the last to the first.
+    // Arrow keys move between tabs (spec 001 §2's order: profile, companies, security,
+    // invoice, payment method, subscription), End goes to the last, and Right wraps to the first.
     await page.focus('[role="tab"][aria-selected="true"]');
     await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => location.hash === '#/invoices');
+    await waitForTab(page, 'Invoices');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => location.hash === '#/payment-method');
+    await waitForTab(page, 'Payment method');
+    await page.keyboard.press('End');
     await page.waitForFunction(() => location.hash === '#/subscription');
     await waitForTab(page, 'Subscription');
     await page.keyboard.press('ArrowRight');
@@ -122,7 +133,15 @@ describe('settings', () => {
     });
     await page.waitForSelector('input[name="team_name"]');
     await waitForTab(page, 'Company');
-    await page.click('[role="tab"]:nth-child(2)');
+    // Spec 001 §2's team tabs: companies, invoice, membership, payment method, subscription.
+    expect(await tabLabels(page)).toEqual([
+      'Company',
+      'Invoices',
+      'Membership',
+      'Payment method',
+      'Subscription',
+    ]);
+    await page.click('[role="tab"]:nth-child(3)');
     await page.waitForFunction(() => location.hash === '#/membership');
     await page.waitForSelector('input[name="email"]');
     await page.type('input[name="email"]', 'e2e-invitee@example.com');
@@ -179,6 +198,48 @@ describe('settings', () => {
     await clickButton(page, 'Sign in');
     await waitForTextGone(page, 'Your session has expired');
     expect(await page.evaluate(() => location.pathname)).toBe('/settings');
+    await page.close();
+  });
+
+  it('opens the invoices and payment-method tabs from their hashes, in the user and team settings', async () => {
+    const page = await browser().newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const base = stack().url;
+    await signIn(page, base, 'demo@example.com', 'demo-password');
+
+    // Spec 001 §2: six user tabs; `#/invoices` and `#/payment-method` open their own.
+    await page.goto(`${base}/settings#/invoices`, { waitUntil: 'networkidle0' });
+    await waitForTab(page, 'Invoices');
+    expect(await tabLabels(page)).toEqual([
+      'Profile',
+      'Companies',
+      'Security',
+      'Invoices',
+      'Payment method',
+      'Subscription',
+    ]);
+    // This stack has no Stripe keys: the tab says why there is nothing to list.
+    await waitForText(page, 'Demo Team has no invoices to show here.');
+    expect(await page.title()).toContain('Settings: Invoices');
+    await page.screenshot({ path: 'test-results/e2e-settings-invoices.png', fullPage: true });
+
+    await page.goto(`${base}/settings#/payment-method`, { waitUntil: 'networkidle0' });
+    await waitForTab(page, 'Payment method');
+    await waitForText(page, 'Demo Team has no payment method to show here.');
+    await page.screenshot({ path: 'test-results/e2e-settings-payment-method.png', fullPage: true });
+
+    // The team settings have the same two tabs, through the team paths.
+    await page.goto(`${base}/settings/companies/team-demo#/payment-method`, {
+      waitUntil: 'networkidle0',
+    });
+    await waitForTab(page, 'Payment method');
+    await waitForText(page, 'Demo Team has no payment method to show here.');
+    await page.goto(`${base}/settings/companies/team-demo#/invoices`, {
+      waitUntil: 'networkidle0',
+    });
+    await waitForTab(page, 'Invoices');
+    await waitForText(page, 'Demo Team has no invoices to show here.');
+    await page.screenshot({ path: 'test-results/e2e-settings-team-invoices.png', fullPage: true });
     await page.close();
   });
 

@@ -9,11 +9,15 @@ import { TwoFactorSection } from '../features/settings/TwoFactorSection.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useHashTab } from '../hooks/useHashTab.ts';
 
-type SettingsTab = 'profile' | 'companies' | 'security' | 'subscription';
+type SettingsTab =
+  'profile' | 'companies' | 'security' | 'invoices' | 'payment-method' | 'subscription';
+/** Spec 001 §2: "tabs profile, companies, security, invoice, payment method, subscription". */
 const TABS: readonly TabItem<SettingsTab>[] = [
   { id: 'profile', label: 'Profile' },
   { id: 'companies', label: 'Companies' },
   { id: 'security', label: 'Security' },
+  { id: 'invoices', label: 'Invoices' },
+  { id: 'payment-method', label: 'Payment method' },
   { id: 'subscription', label: 'Subscription' },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
@@ -37,7 +41,9 @@ export function SettingsPage() {
         >
           {tab === 'profile' && <ProfileTab />}
           {tab === 'companies' && <CompaniesTab />}
-          {tab === 'subscription' && <SubscriptionTab />}
+          {(tab === 'invoices' || tab === 'payment-method' || tab === 'subscription') && (
+            <SubscriptionTab key={tab} part={tab} />
+          )}
           {tab === 'security' && (
             <div className="stack-lg">
               <TwoFactorSection />

@@ -16,11 +16,16 @@ import { queryKeys } from '../state/queryKeys.ts';
 import { useAppStore } from '../state/store.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-type TeamTab = 'companies' | 'membership' | 'subscription';
+type TeamTab = 'companies' | 'invoices' | 'membership' | 'payment-method' | 'subscription';
+/**
+ * Spec 001 §2: "tabs: companies, invoice, membership, payment method, subscription"; the
+ * billing ones are the team's, which its owner manages.
+ */
 const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'companies', label: 'Company' },
+  { id: 'invoices', label: 'Invoices' },
   { id: 'membership', label: 'Membership' },
-  // Spec 001 §2: plan, payment method and invoices of the team (its owner manages them).
+  { id: 'payment-method', label: 'Payment method' },
   { id: 'subscription', label: 'Subscription' },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
@@ -108,8 +113,13 @@ function TeamSettings() {
           {tab === 'membership' && (
             <MembershipTab team={team.data} canManage={canManage} onChanged={onChanged} />
           )}
-          {tab === 'subscription' && (
-            <SubscriptionPanel key={team.data.id} team={team.data} teamId={team.data.id} />
+          {(tab === 'invoices' || tab === 'payment-method' || tab === 'subscription') && (
+            <SubscriptionPanel
+              key={`${team.data.id}-${tab}`}
+              team={team.data}
+              teamId={team.data.id}
+              part={tab}
+            />
           )}
         </Tabs>
       )}

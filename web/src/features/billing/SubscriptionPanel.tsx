@@ -23,12 +23,15 @@ export type BilledTeam = Pick<
   'id' | 'name' | 'owner_id' | 'current_billing_plan' | 'can_export_pdf' | 'can_upload_custom_fonts'
 >;
 
+/** Which billing tab a {@link SubscriptionPanel} is (spec 001 §2); the hash names the tab. */
+export type BillingPart = 'subscription' | 'payment-method' | 'invoices';
+
 /** Why the subscription view is missing: the tab then shows the team's plan as data. */
 type Unavailable = { reason: 'not-owner' | 'not-available' | 'failed'; message: string };
 
 /**
  * `GET …/subscription`, with the answers that mean "no billing view here" kept as a reason:
- * 403 (only the owner sees billing, spec 001 §6), 404/501 (billing not built or not on this
+ * 403 (only the owner sees billing, spec 001 §6), 404/501 (billing not on this
  * server). Other failures are `failed` with their message.
  */
 async function loadView(
@@ -51,22 +54,27 @@ async function loadView(
 const isView = (v: SubscriptionView | Unavailable): v is SubscriptionView => 'team_id' in v;
 
 /**
- * The subscription tab of a team (spec 001 §2: user settings "subscription", team settings
- * tabs "subscription", "payment method", "invoice"): the plan with its state and actions, the
- * payment method, the billing details and the invoices. `teamId` undefined uses the user paths
- * (the caller's current team); a team id uses `/settings/companies/{id}/…` (spec 001 §7).
- * Without a billing view (a member who is not the owner, or billing not on this server) it
- * shows the team's plan and capabilities as data and says why nothing can be changed.
+ * The billing tabs of a team, one `part` each (spec 001 §2: user settings tabs "invoice",
+ * "payment method", "subscription"; team settings the same three): `subscription` the plan
+ * with its state and actions; `payment-method` the card and the billing details; `invoices`
+ * the invoices. `teamId` undefined uses the user paths (the caller's current team); a team id
+ * uses `/settings/companies/{id}/…` (spec 001 §7). Without a billing view (a member who is not
+ * the owner, or billing not on this server) the subscription part shows the team's plan and
+ * capabilities as data and says why nothing can be changed; the other parts say why there is
+ * nothing to show.
  *
- * The view is cached per team; a change answers the new view, which replaces the cached one,
- * and the team's plan and flags elsewhere (the companies, the current team) are read again.
+ * The view is cached per team, shared by the three parts; a change answers the new view, which
+ * replaces the cached one, and the team's plan and flags elsewhere (the companies, the current
+ * team) are read again.
  */
 export function SubscriptionPanel({
   team,
   teamId,
+  part,
 }: {
   team: BilledTeam;
   teamId: string | undefined;
+  part: BillingPart;
 }) {
   const base = useId();
   const heading = (name: string) => `${base}-${name}`;
@@ -104,6 +112,49 @@ export function SubscriptionPanel({
   }
   const plans = plansRead.data.plans;
   const view = isView(viewRead.data) ? viewRead.data : undefined;
+  if (part !== 'subscription') {
+    const unavailable: Unavailable | undefined = view
+      ? subscriptionPhase(view) === 'offline'
+        ? { reason: 'not-available', message: '' }
+        : undefined
+      : (viewRead.data as Unavailable);
+    if (unavailable) {
+      return (
+        <NothingToShow
+          headingId={heading(part)}
+          part={part}
+          team={team}
+          unavailable={unavailable}
+          onRetry={retry}
+        />
+      );
+    }
+  }
+  if (part === 'invoices') {
+    return (
+      <div className="subscription">
+        <InvoicesSection teamId={teamId} billedTeamId={team.id} headingId={heading('invoices')} />
+      </div>
+    );
+  }
+  if (part === 'payment-method' && view) {
+    return (
+      <div className="subscription">
+        <PaymentMethodSection
+          teamId={teamId}
+          view={view}
+          headingId={heading('payment')}
+          onChanged={onChanged}
+        />
+        <BillingDetailsSection
+          teamId={teamId}
+          view={view}
+          headingId={heading('details')}
+          onChanged={onChanged}
+        />
+      </div>
+    );
+  }
   if (!view) {
     return (
       <TeamPlanOnly
@@ -115,7 +166,6 @@ export function SubscriptionPanel({
       />
     );
   }
-  const online = subscriptionPhase(view) !== 'offline';
   return (
     <div className="subscription">
       <PlanSection
@@ -126,24 +176,53 @@ export function SubscriptionPanel({
         plans={plans}
         onChanged={onChanged}
       />
-      {online && (
-        <>
-          <PaymentMethodSection
-            teamId={teamId}
-            view={view}
-            headingId={heading('payment')}
-            onChanged={onChanged}
-          />
-          <BillingDetailsSection
-            teamId={teamId}
-            view={view}
-            headingId={heading('details')}
-            onChanged={onChanged}
-          />
-          <InvoicesSection teamId={teamId} billedTeamId={team.id} headingId={heading('invoices')} />
-        </>
-      )}
     </div>
+  );
+}
+
+const PART_TITLES: Record<Exclude<BillingPart, 'subscription'>, string> = {
+  invoices: 'Invoices',
+  'payment-method': 'Payment method',
+};
+
+/** The invoices or payment-method tab when there is no billing view: why it is empty. */
+function NothingToShow({
+  headingId,
+  part,
+  team,
+  unavailable,
+  onRetry,
+}: {
+  headingId: string;
+  part: Exclude<BillingPart, 'subscription'>;
+  team: BilledTeam;
+  unavailable: Unavailable;
+  onRetry: () => void;
+}) {
+  const what = part === 'invoices' ? 'invoices' : 'payment method';
+  return (
+    <section className="settings-section stack" aria-labelledby={headingId}>
+      <h2 id={headingId} className="card__title">
+        {PART_TITLES[part]}
+      </h2>
+      {unavailable.reason === 'not-owner' && (
+        <Notice tone="info" title="Only the owner sees this">
+          The {what} of {team.name} {part === 'invoices' ? 'are' : 'is'} managed by its owner.
+        </Notice>
+      )}
+      {unavailable.reason === 'not-available' && (
+        <Notice tone="info" title="Billing is offline">
+          Billing is not available on this server, so {team.name} has no {what} to show here.
+        </Notice>
+      )}
+      {unavailable.reason === 'failed' && (
+        <LoadFailed
+          title="We could not load the subscription"
+          message={unavailable.message}
+          onRetry={onRetry}
+        />
+      )}
+    </section>
   );
 }
 

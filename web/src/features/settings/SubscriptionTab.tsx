@@ -5,21 +5,22 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { teamsQuery } from '../../hooks/queries.ts';
 import { loadFailure } from '../../state/queryClient.ts';
 import { useAppStore } from '../../state/store.ts';
-import { SubscriptionPanel } from '../billing/SubscriptionPanel.tsx';
+import { type BillingPart, SubscriptionPanel } from '../billing/SubscriptionPanel.tsx';
 
 /**
- * Subscription tab of the user settings (spec 001 §2 "Settings"; §8 "HTTP 402: redirect to
- * /settings#/subscription"): the current team's plan with its limits and Pro capabilities, and
- * for its owner the subscription, payment method, billing details and invoices through the user
- * paths (`/settings/subscription`, …, which act on the current team; shared/billing.ts).
+ * The billing tabs of the user settings (spec 001 §2 "Settings": invoice, payment method,
+ * subscription; §8 "HTTP 402: redirect to /settings#/subscription"), one `part` each: the
+ * current team's plan with its limits and Pro capabilities, and for its owner the subscription,
+ * the payment method with the billing details, and the invoices, through the user paths
+ * (`/settings/subscription`, …, which act on the current team; shared/billing.ts).
  */
-export function SubscriptionTab() {
+export function SubscriptionTab({ part }: { part: BillingPart }) {
   const currentTeamId = useAppStore((s) => s.user?.current_team_id ?? null);
   const teams = useQuery(teamsQuery());
   if (teams.status === 'pending') {
     return (
       <p className="muted" role="status">
-        <Spinner /> Loading your plan…
+        <Spinner /> {part === 'subscription' ? 'Loading your plan…' : 'Loading your company…'}
       </p>
     );
   }
@@ -29,11 +30,11 @@ export function SubscriptionTab() {
     return (
       <Notice tone="info">
         You do not belong to a company yet. <Link to="/settings#/companies">Create one</Link> to
-        choose a plan.
+        {part === 'subscription' ? 'choose a plan.' : 'see its billing.'}
       </Notice>
     );
   }
   // The user paths act on the current team; another team (no current one set) uses its own.
   const teamId = team.id === currentTeamId ? undefined : team.id;
-  return <SubscriptionPanel key={team.id} team={team} teamId={teamId} />;
+  return <SubscriptionPanel key={team.id} team={team} teamId={teamId} part={part} />;
 }
