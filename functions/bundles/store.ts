@@ -21,9 +21,20 @@ export const MAX_BUNDLES = 1000;
 
 /**
  * Most templates on one bundle (keeps the item far below 400 KB; the teams' limit is the
- * contract's `MAX_BUNDLE_TEAMS`, shared/contract/bundles.ts).
+ * contract's `MAX_BUNDLE_TEAMS`, shared/contract/bundles.ts). Saving a template into a full
+ * bundle is refused with {@link bundleFullMessage} (functions/templates/admin.ts
+ * `saveTemplate`; test/integration/templates.test.ts).
  */
 export const MAX_BUNDLE_TEMPLATES = 500;
+
+/** The 422 (`templateBundles`) of a template added to a bundle that holds the most already. */
+export const bundleFullMessage = (name: string) =>
+  `The template bundle "${name}" is full: a bundle may hold at most ${MAX_BUNDLE_TEMPLATES} templates.`;
+
+/** Whether adding `designId` to `bundle` would take it over {@link MAX_BUNDLE_TEMPLATES}. */
+export const bundleIsFullFor = (bundle: Pick<BundleRecord, 'templateIds'>, designId: string) =>
+  !(bundle.templateIds ?? []).includes(designId) &&
+  (bundle.templateIds ?? []).length >= MAX_BUNDLE_TEMPLATES;
 
 /** Messages of the bundle calls (the spec gives none for these cases). */
 export const BUNDLE_MESSAGES = {

@@ -20,6 +20,8 @@ import {
 import { checkTags } from '#shared/template-tags.ts';
 import { STORE_MESSAGES, updateDesign, type DesignRecord } from '#functions/designs/store.ts';
 import {
+  bundleFullMessage,
+  bundleIsFullFor,
   bundlesWithTemplate,
   createBundle,
   listBundles,
@@ -157,7 +159,7 @@ function resolveChoices(choices: readonly BundleChoice[], bundles: readonly Bund
  * @param user the admin; a design that is not yet a template must be of their current team.
  * @returns the message, the template card and the bundle options as now stored.
  * @throws AppError 404 (no such design, or another team's non-template), 422 (`imageTags`:
- *   spec 000 §5 tag rules; `templateBundles`: unknown bundle, bad name).
+ *   spec 000 §5 tag rules; `templateBundles`: unknown bundle, bad name, a full bundle).
  */
 export async function saveTemplate(
   user: AuthUser,
@@ -173,6 +175,11 @@ export async function saveTemplate(
   }
   const bundles = await listBundles();
   const chosen = resolveChoices(input.templateBundles, bundles);
+  // A bundle holds at most MAX_BUNDLE_TEMPLATES (docs/templates.md "Storage and queries").
+  const refuseFull = (bundle: BundleRecord) =>
+    validationFailed({ templateBundles: [bundleFullMessage(bundle.name)] });
+  const full = bundles.find((b) => chosen.ids.has(b.bundleId) && bundleIsFullFor(b, designId));
+  if (full) throw refuseFull(full);
 
   const written = await updateDesign(record.teamId, designId, undefined, ({ document }) => ({
     isTemplate: true,
@@ -183,6 +190,8 @@ export async function saveTemplate(
       const wanted = chosen.ids.has(bundle.bundleId);
       if ((bundle.templateIds ?? []).includes(designId) === wanted) return bundle;
       return updateBundle(bundle.bundleId, (fresh) => {
+        // Filled by another save since the check above.
+        if (wanted && bundleIsFullFor(fresh, designId)) throw refuseFull(fresh);
         const ids = (fresh.templateIds ?? []).filter((id) => id !== designId);
         return { templateIds: wanted ? [...ids, designId] : ids };
       });

@@ -3,9 +3,11 @@
  * lists" and "Templates and bundles (admin)"; docs/templates.md): the admin saves a design as a
  * template with tags and a new bundle, assigns the bundle to the demo team, whose member then
  * finds it in the Bonus tab and makes a design from it; status changes, deletes, 403 for users
- * on every admin call, 404 for unknown ids and no writes on bad input.
+ * on every admin call, 404 for unknown ids and no writes on bad input (a full bundle among it).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleFullMessage, MAX_BUNDLE_TEMPLATES } from '#functions/bundles/store.ts';
+import { db } from '#lib/db/index.ts';
 import type { TestClient } from '../support/client.ts';
 import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
@@ -411,6 +413,54 @@ describe('bad input writes nothing', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('refuses a template for a bundle that holds MAX_BUNDLE_TEMPLATES already (422, nothing written)', async () => {
+    // Two bundles stored as the save would store them: one full, one a template short of full.
+    const filler = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `design-${prefix}-${i}`);
+    const stamp = Date.now();
+    const fullId = `bundle-full-${stamp}`;
+    const roomId = `bundle-room-${stamp}`;
+    const put = (bundleId: string, name: string, templateIds: string[]) =>
+      db()
+        .TemplateBundle.create({
+          bundleId,
+          name,
+          status: 'active',
+          templateIds,
+          teamIds: [],
+          version: 1,
+        })
+        .go();
+    await put(fullId, 'Full pack', filler('full', MAX_BUNDLE_TEMPLATES));
+    await put(roomId, 'Roomy pack', filler('room', MAX_BUNDLE_TEMPLATES - 1));
+    try {
+      const design = await createDesign(admin, { title: 'One too many' });
+      const refused = await saveTemplate(design, ['crowded'], [fullId, roomId]);
+      expect(refused.status, JSON.stringify(refused.json)).toBe(422);
+      expect(refused.json.errors).toEqual({ templateBundles: [bundleFullMessage('Full pack')] });
+      expect(bundleFullMessage('Full pack')).toContain('at most 500 templates');
+      // Nothing was written: the design is no template, neither bundle changed.
+      expect((await admin.request('GET', `/api/pic-snippet/${design.id}`)).json).toMatchObject({
+        isTemplate: false,
+        version: design.version,
+      });
+      const stored = async (bundleId: string) =>
+        (await db().TemplateBundle.get({ bundleId }).go({ consistent: true })).data;
+      expect((await stored(fullId))?.templateIds).toHaveLength(MAX_BUNDLE_TEMPLATES);
+      expect((await stored(roomId))?.version).toBe(1);
+
+      // The last place of a bundle is taken; the template already in a full bundle may stay.
+      const saved = await saveTemplate(design, ['crowded'], [roomId]);
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+      expect((await stored(roomId))?.templateIds).toHaveLength(MAX_BUNDLE_TEMPLATES);
+      const kept = await saveTemplate(design, ['crowded', 'kept'], [roomId], 'update');
+      expect(kept.status, JSON.stringify(kept.json)).toBe(200);
+    } finally {
+      await db().TemplateBundle.delete({ bundleId: fullId }).go();
+      await db().TemplateBundle.delete({ bundleId: roomId }).go();
+    }
   });
 
   it('refuses unknown teams and bundles, and bad status values', async () => {

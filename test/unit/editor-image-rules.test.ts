@@ -17,9 +17,11 @@ import {
 import {
   fallbackProblem,
   FALLBACK_MESSAGES,
+  LARGE_IMAGE,
   largeImageDivisor,
   newSticker,
   newStickerScale,
+  STICKER_SIZE,
   dynamicStickerParamName,
   qrImageUrl,
   transformedSticker,
@@ -178,6 +180,16 @@ describe('sticker placement (spec 000 §9)', () => {
     // 960 wide is large: fill 1000/960 ≥ 1 → divided by 6
     expect(newStickerScale({ width: 960, height: 400 }, canvas)).toBeCloseTo(1000 / 960 / 6, 9);
     expect(newStickerScale({ width: 300, height: 200 }, canvas)).toBe(0.1);
+  });
+
+  it('takes 512 px, not the spec 000 §9 500, as the large height (docs/decisions.md)', () => {
+    // The library's own 512 px stickers and the 910x512 screenshot get the spec's 0.1.
+    expect(LARGE_IMAGE.height).toBe(STICKER_SIZE);
+    expect(newStickerScale({ width: 512, height: 512 }, canvas)).toBe(0.1);
+    expect(newStickerScale({ width: 910, height: 512 }, canvas)).toBe(0.1);
+    expect(newStickerScale({ width: 505, height: 505 }, canvas)).toBe(0.1);
+    // One pixel more is large: 1000x750 over 513 high fills at 750/513 ≥ 1 → divided by 6.
+    expect(newStickerScale({ width: 400, height: 513 }, canvas)).toBeCloseTo(750 / 513 / 6, 9);
   });
 
   it('never draws a QR code under 60x60 and names dynamic parameters by prefix and counter', () => {

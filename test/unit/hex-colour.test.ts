@@ -1,0 +1,45 @@
+/**
+ * The hex colours a QR code accepts (spec 000 §5 "Hex colour must be 2, 3 or 6 characters"),
+ * stored as `#rrggbb` (shared/contract/designs.ts, docs/decisions.md "Two-digit hex colours").
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  HexColourSchema,
+  longHexColour,
+  QrCodeColorBody,
+  STICKER_MESSAGES,
+} from '#shared/contract/designs.ts';
+
+describe('hex colours of QR codes', () => {
+  it('reads 2, 3 and 6 hex digits as #rrggbb', () => {
+    expect(longHexColour('#80')).toBe('#808080');
+    expect(longHexColour('#fA')).toBe('#fafafa');
+    expect(longHexColour('#f0a')).toBe('#ff00aa');
+    expect(longHexColour('#11AA22')).toBe('#11aa22');
+  });
+
+  it('refuses other lengths, missing #, and non-hex digits', () => {
+    for (const colour of [
+      '#',
+      '#1',
+      '#1234',
+      '#12345',
+      '#1234567',
+      '808080',
+      'red',
+      '#gg',
+      ' #80',
+    ]) {
+      expect(longHexColour(colour), colour).toBeNull();
+      const parsed = HexColourSchema.safeParse(colour);
+      expect(parsed.success, colour).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(STICKER_MESSAGES.colour);
+    }
+  });
+
+  it('the qrCodeColor call takes a 2-digit colour and stores it long', () => {
+    const body = QrCodeColorBody.parse({ stickerId: 'qr-1', qrCodeColor: '#2b', version: 3 });
+    expect(body.qrCodeColor).toBe('#2b2b2b');
+    expect(body.stickerId).toBe('qr-1');
+  });
+});
