@@ -99,6 +99,11 @@ const S1 = 'spec 001 §7';
 export const ROUTES: readonly Route[] = [
   // Platform
   r('GET', '/api/health', 'system', 'public', 'docs/operations.md "Health"'),
+  // The developer API's reference (docs/developer-api.md): the OpenAPI document and its viewer.
+  r('GET', '/api/openapi.json', 'system', 'public', 'docs/developer-api.md "The reference"'),
+  r('GET', '/api/docs', 'system', 'public', 'docs/developer-api.md "The reference"', {
+    navigable: true,
+  }),
   r('GET', '/r/{proxy+}', 'render', 'public', `${S1} Export: the rendered image URL`),
 
   // spec 000 §7 Dashboard lists

@@ -3,6 +3,11 @@
  * the parts this process starts are ready (functions/lib/readiness.ts: in the local stack, the
  * renderer). 200 when everything is, 503 otherwise with what it waits for; never cached
  * (docs/operations.md "Health").
+ *
+ * The developer API's reference (docs/developer-api.md): `GET /api/openapi.json` answers the
+ * OpenAPI 3.1 document of functions/system/openapi.ts (built once per process, cacheable for
+ * {@link DOCUMENT_MAX_AGE} s), `GET /api/docs` the viewer page of functions/system/docs-page.ts
+ * with its own Content-Security-Policy.
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
@@ -11,6 +16,11 @@ import { config } from '#lib/config.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { readiness } from '#lib/readiness.ts';
 import type { Health, ServiceHealth } from '#shared/contract/system.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, DOCS_PAGE_HTML } from './docs-page.ts';
+import { openApiDocument } from './openapi.ts';
+
+/** How long browsers and CloudFront may keep the document and the page, s. */
+export const DOCUMENT_MAX_AGE = 300;
 
 /** Runs one probe with a time budget (ms); a failure is reported, never thrown. */
 async function probe(
@@ -60,11 +70,36 @@ export async function checkHealth(): Promise<Health> {
   };
 }
 
-export const handler = featureHandler('system', {
-  'GET /api/health': route({
-    handle: async () => {
-      const health = await checkHealth();
-      return json(health.ok ? 200 : 503, health);
-    },
-  }),
-});
+export const handler = featureHandler(
+  'system',
+  {
+    'GET /api/health': route({
+      handle: async () => {
+        const health = await checkHealth();
+        return json(health.ok ? 200 : 503, health);
+      },
+    }),
+    'GET /api/openapi.json': route({
+      handle: async () =>
+        json(200, openApiDocument(), { 'cache-control': `public, max-age=${DOCUMENT_MAX_AGE}` }),
+    }),
+    'GET /api/docs': route({
+      handle: async () => ({
+        statusCode: 200,
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': `public, max-age=${DOCUMENT_MAX_AGE}`,
+        },
+        body: DOCS_PAGE_HTML,
+      }),
+    }),
+  },
+  {
+    // The page's own policy replaces the API's `default-src 'none'` on its answer only (the
+    // feature's one HTML answer); errors and JSON keep the API's.
+    headerOverrides: (_event, response) =>
+      String(response.headers?.['content-type'] ?? '').startsWith('text/html')
+        ? { 'content-security-policy': DOCS_CONTENT_SECURITY_POLICY }
+        : undefined,
+  },
+);
