@@ -9,16 +9,13 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The package's bundle, in node_modules. */
+/** The package's bundle: `dist/browser/standalone.js` beside its entry (`dist/index.js`). */
 export const VIEWER_SOURCE = join(
-  ROOT,
-  'node_modules',
-  '@scalar',
-  'api-reference',
-  'dist',
+  dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')),
   'browser',
   'standalone.js',
 );
