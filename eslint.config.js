@@ -98,6 +98,7 @@ export default tseslint.config(
       '.local/**',
       'bench-results/**',
       'functions/render/page/dist/**',
+      'web/public/vendor/**',
     ],
   },
   js.configs.recommended,

@@ -30,10 +30,18 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The viewer's configuration (Scalar's `data-configuration`): no third-party fonts. */
+/**
+ * The viewer's configuration (Scalar's `data-configuration`): no third-party fonts, and none of
+ * Scalar's hosted services (its AI agent, MCP generation, the developer toolbar with sharing and
+ * deploying), which would send the document elsewhere and which the CSP refuses anyway.
+ */
 const VIEWER_CONFIGURATION = JSON.stringify({
   withDefaultFonts: false,
   hideClientButton: true,
+  showDeveloperTools: 'never',
+  showToolbar: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
   metaData: { title: 'PicSnippets API reference' },
 });
 

@@ -1,9 +1,10 @@
 /**
  * Copies the API reference viewer (`@scalar/api-reference`'s standalone browser bundle) from the
- * installed package to web/public/vendor/scalar-api-reference.js, which the SPA build serves and
- * `GET /api/docs` loads (functions/system/docs-page.ts). Run after upgrading the package:
- * `npx tsx infra/tools/copy-api-viewer.ts`. test/unit/openapi.test.ts fails while the copy and
- * the installed package differ. The copy starts with a line that keeps the linter out of it
+ * installed package to web/public/vendor/scalar-api-reference.js, which the SPA serves and
+ * `GET /api/docs` loads (functions/system/docs-page.ts). The SPA's Vite config does it before
+ * every build and dev start (web/vite.config.ts `apiViewer`), so the file is never kept in git;
+ * by hand: `npx tsx infra/tools/copy-api-viewer.ts`. test/unit/openapi.test.ts fails while the
+ * copy and the installed package differ. The copy starts with a line that keeps the linter out of it
  * ({@link VIEWER_HEADER}); the rest is the package's file, byte for byte.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';

@@ -165,7 +165,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the kept viewer', () => {
-  it('is the installed @scalar/api-reference bundle (rerun infra/tools/copy-api-viewer.ts)', () => {
+  it('is the installed @scalar/api-reference bundle (the SPA build copies it: npm run build:web)', () => {
     expect(readFileSync(VIEWER_COPY, 'utf8') === viewerCopyContent()).toBe(true);
   });
 });

@@ -1,0 +1,36 @@
+/// <reference lib="dom" />
+/**
+ * The developer API reference (docs/developer-api.md): `/api/docs` draws the OpenAPI document
+ * with the kept viewer in the browser, under its own content security policy, with no script or
+ * style refused and no request to another origin.
+ */
+import { describe, expect, it } from 'vitest';
+import { useLocalStack } from '../support/stack.ts';
+import { useTestBrowser } from '../support/browser.ts';
+import { snap, waitForText } from '../support/aria.ts';
+
+const stack = useLocalStack({ web: 'preview', warmChromium: false });
+const browser = useTestBrowser();
+
+describe('/api/docs', () => {
+  it('draws the reference of the token routes, with nothing refused by the CSP', async () => {
+    const page = await browser().newPage();
+    const refused: string[] = [];
+    const foreign: string[] = [];
+    const origin = new URL(stack().url).origin;
+    page.on('console', (message) => {
+      if (/content security policy/i.test(message.text())) refused.push(message.text());
+    });
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.protocol.startsWith('http') && url.origin !== origin) foreign.push(request.url());
+    });
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${stack().url}/api/docs`, { waitUntil: 'networkidle0' });
+    await waitForText(page, '/api/pic-snippet/{id}');
+    await snap(page, 'e2e-api-docs');
+    expect(refused).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+});
