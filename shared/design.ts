@@ -332,6 +332,31 @@ export const MergeTagChoiceSchema = z.looseObject({
 });
 
 /**
+ * The render's JPEG encoder settings today (functions/render/renderer.ts, sharp's `.jpeg()`
+ * options): quality 86 with sharp's defaults, baseline and 4:2:0 chroma, libjpeg-turbo (not
+ * mozjpeg). A design without its own `quality` renders with exactly these, so no existing
+ * render changes (test/unit/design-quality.test.ts).
+ */
+export const DEFAULT_RENDER_QUALITY = {
+  quality: 86,
+  progressive: false,
+  chromaSubsampling: '4:2:0',
+} as const;
+
+/**
+ * A design's JPEG output settings (docs/performance.md "Output quality"): `quality` 1–100 (a
+ * whole number, sharp's scale), `progressive` scan order, `chromaSubsampling` '4:2:0' (colour at
+ * half resolution, smaller) or '4:4:4' (full-resolution colour, sharper small coloured text).
+ * Used for JPEG and for the JPEG inside a PDF; PNG is lossless and ignores it.
+ */
+export const RenderQualitySchema = z.object({
+  quality: z.number().int().min(1).max(100).default(DEFAULT_RENDER_QUALITY.quality),
+  progressive: z.boolean().default(DEFAULT_RENDER_QUALITY.progressive),
+  chromaSubsampling: z.enum(['4:2:0', '4:4:4']).default(DEFAULT_RENDER_QUALITY.chromaSubsampling),
+});
+export type RenderQuality = z.output<typeof RenderQualitySchema>;
+
+/**
  * The current version's document fields (spec 000 §3 PicSnippet content). Validates a document
  * that is already at `CURRENT_SCHEMA_VERSION`; `DesignDocumentSchema` also migrates older ones.
  */
@@ -384,6 +409,12 @@ export const DesignDocumentFieldsSchema = z.object({
   image_tags: z.array(z.string()).default([]),
   /** Output format of the render URL without an extension: JPEG for photos. */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
+  /**
+   * JPEG encoder settings of the render (`RenderQualitySchema`); absent in older documents,
+   * which get today's values (`DEFAULT_RENDER_QUALITY`). A change is a save, which bumps the
+   * design version and so the render cache key (functions/render/service.ts `renderCacheKey`).
+   */
+  quality: RenderQualitySchema.default(() => ({ ...DEFAULT_RENDER_QUALITY })),
   /** At most 50 (design bounds). */
   text_snippets: z
     .array(TextSnippetSchema)

@@ -10,8 +10,8 @@ import type { Page } from 'puppeteer-core';
 import type { BaseImageLayer } from '#shared/scene/draw.ts';
 import { logger } from '#lib/logger.ts';
 import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
-import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
+import sharp, { type JpegOptions } from 'sharp';
+import { parseDesignDocument, type DesignDocument, type RenderQuality } from '#shared/design.ts';
 import { glyphFilter } from '#shared/scene/glyphs.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
@@ -266,9 +266,25 @@ async function jpegToPdf(jpeg: Buffer, width: number, height: number): Promise<B
 }
 
 /**
+ * sharp's `.jpeg()` options for a design's `quality` setting (shared/design.ts
+ * `RenderQualitySchema`): quality 1–100, progressive, chroma subsampling; mozjpeg stays off, as
+ * today. The default setting gives exactly the options this encoder always used (quality 86,
+ * sharp's defaults otherwise), so default renders keep their bytes (test/unit/design-quality.test.ts).
+ */
+export function jpegOptions(quality: RenderQuality): JpegOptions {
+  return {
+    quality: quality.quality,
+    progressive: quality.progressive,
+    chromaSubsampling: quality.chromaSubsampling,
+    mozjpeg: false,
+  };
+}
+
+/**
  * Draws the design with the recipient's values: the static layer (cached per design version)
- * with the personalised layers composed over it by sharp, encoded as JPEG (quality 86), PNG or
- * a one-page PDF.
+ * with the personalised layers composed over it by sharp, encoded as JPEG with the design's
+ * `quality` setting (default quality 86, baseline, 4:2:0), lossless PNG (which ignores the
+ * setting: docs/performance.md "Output quality") or a one-page PDF holding that same JPEG.
  * @param values parameter values by name, already decoded and normalised; undeclared names are
  *   ignored by scene resolution.
  * @throws ZodError if the stored document is invalid; S3 or browser errors as they come.
@@ -327,7 +343,7 @@ export async function renderDesign(
       contentType: 'image/png',
     };
   } else {
-    const jpeg = await image.jpeg({ quality: 86 }).toBuffer();
+    const jpeg = await image.jpeg(jpegOptions(doc.quality)).toBuffer();
     output =
       format === 'pdf'
         ? { body: await jpegToPdf(jpeg, base.width, base.height), contentType: 'application/pdf' }

@@ -145,7 +145,12 @@ export function normaliseValues(
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The render cache key: a hash of (design version, normalised parameters, format). */
+/**
+ * The render cache key: a hash of (design version, normalised parameters, format). Everything
+ * the document decides, its JPEG `quality` setting included, is covered by the version: every
+ * save bumps it (test/integration/render-quality.test.ts), and a snapshot of an earlier version
+ * keeps that version's document.
+ */
 export function renderCacheKey(
   design: Pick<DesignRecord, 'designId' | 'version'>,
   values: Array<[string, string]>,

@@ -20,10 +20,12 @@
  * to interactive, undo and redo step time, the route's gzipped JS), written to
  * bench-results/editor.json. Last the campaign simulation (test/bench/campaign.ts: recipients
  * through mail proxies and an abuser; docs/performance.md "Campaign"), written to
- * bench-results/campaign.json.
+ * bench-results/campaign.json. Before it, the output size of the reference scene by JPEG encoder
+ * settings and their SSIM (test/bench/quality.ts; docs/performance.md "Output quality"), written
+ * to bench-results/quality.json.
  *
- * A part alone: `npm run bench -- campaign [--recipients N]` runs only the campaign, on a
- * stack without the SPA.
+ * A part alone: `npm run bench -- campaign [--recipients N]` runs only the campaign, and
+ * `npm run bench -- quality` only the output-quality part, on a stack without the SPA.
  */
 import { cpus } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -60,6 +62,7 @@ import { createSatoriRenderer } from './satori.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runEditorBench } from './editor.ts';
 import { runCampaignBench } from './campaign.ts';
+import { runQualityBench } from './quality.ts';
 import { formatTable } from './table.ts';
 
 process.env.STAGE = 'test';
@@ -75,9 +78,11 @@ const recipientsArg = numberArg('recipients');
 const campaignOptions = recipientsArg ? { recipients: recipientsArg } : {};
 /** How long the campaign may run, ms. */
 const CAMPAIGN_LIMIT_MS = 20 * 60_000;
+/** How long the output-quality part may run, ms (two draws, eight encodes and SSIMs). */
+const QUALITY_LIMIT_MS = 3 * 60_000;
 
 /** Parts that run alone when named (`npm run bench -- campaign`). */
-const PARTS = ['campaign'] as const;
+const PARTS = ['campaign', 'quality'] as const;
 const named = process.argv
   .slice(2)
   .filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
@@ -90,7 +95,10 @@ if (named.length > 0) {
   const alone = await startLocalStack({ port: 0, web: 'none' });
   let failed = false;
   try {
-    await withTimeout(runCampaignBench(alone, campaignOptions), CAMPAIGN_LIMIT_MS, 'campaign');
+    if (named.includes('quality'))
+      await withTimeout(runQualityBench(alone), QUALITY_LIMIT_MS, 'quality');
+    if (named.includes('campaign'))
+      await withTimeout(runCampaignBench(alone, campaignOptions), CAMPAIGN_LIMIT_MS, 'campaign');
   } catch (error) {
     console.error(error);
     failed = true;
@@ -467,6 +475,10 @@ try {
 
   // The editor in the built SPA (test/bench/editor.ts; docs/performance.md "Editor").
   await phase('editor', () => runEditorBench(stack));
+
+  // Output size by JPEG encoder settings (test/bench/quality.ts; docs/performance.md "Output
+  // quality").
+  await withTimeout(runQualityBench(stack), QUALITY_LIMIT_MS, 'quality');
 
   // Recipients through mail proxies and an abuser (test/bench/campaign.ts; docs/performance.md
   // "Campaign").
