@@ -121,7 +121,7 @@ export const NOTICES = {
     kind: 'payment-failed',
     body: `A payment for ${team.name} failed. Please check the card on file.`,
     actionText: 'Update card',
-    actionUrl: teamPath(team.teamId, 'subscription'),
+    actionUrl: teamPath(team.teamId, 'payment-method'),
     icon: 'payment',
   }),
   /** To the team's owner when the bank asks for confirmation (3-D Secure). */

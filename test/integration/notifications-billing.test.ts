@@ -105,7 +105,7 @@ describe('billing notifications', () => {
   });
 
   it('a failed renewal payment tells the owner; a refused first payment does not', async () => {
-    const { sub, parent, notifications, name } = await newTeam();
+    const { sub, parent, notifications, name, teamId } = await newTeam();
     await send(subscriptionEvent('customer.subscription.created', sub(), nowSeconds() - 10));
     const before = (await notifications()).length;
     stripe.on('GET', `/v1/subscriptions/${sub().id}`, sub({ status: 'past_due' }));
@@ -129,6 +129,7 @@ describe('billing notifications', () => {
       kind: 'payment-failed',
       body: `A payment for ${name} failed. Please check the card on file.`,
       action_text: 'Update card',
+      action_url: `/settings/companies/${teamId}#/payment-method`,
     });
     expect(list.length).toBeGreaterThan(before);
   });
