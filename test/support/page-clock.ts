@@ -14,8 +14,8 @@ import type { Page } from 'puppeteer-core';
 interface TestClock {
   /** Moves the clock `ms` forward, running each interval as it falls due, in time order. */
   advance(ms: number): void;
-  /** The intervals set and not cleared. */
-  intervals(): number;
+  /** The periods (ms) of the intervals set and not cleared. */
+  intervals(): number[];
 }
 
 type WithClock = { __testClock?: TestClock };
@@ -57,7 +57,7 @@ function installClock(): void {
       }
       now = end;
     },
-    intervals: () => timers.size,
+    intervals: () => [...timers.values()].map((timer) => timer.every),
   };
 }
 
@@ -81,9 +81,9 @@ export async function advancePageClock(page: Page, ms: number): Promise<void> {
   }, ms);
 }
 
-/** The page's intervals set and not cleared (0 without a fake clock). */
-export const pageIntervals = (page: Page): Promise<number> =>
-  page.evaluate(() => (window as unknown as WithClock).__testClock?.intervals() ?? 0);
+/** The periods (ms) of the page's intervals set and not cleared (none without a fake clock). */
+export const pageIntervals = (page: Page): Promise<number[]> =>
+  page.evaluate(() => (window as unknown as WithClock).__testClock?.intervals() ?? []);
 
 /**
  * Moves `Date.now()` of the page's current document `ms` forward, from now on, without a fake
