@@ -432,6 +432,8 @@ const NO_ID: Record<string, string> = {
   'GET /api/fonts': "the caller's current team's fonts and the server's",
   'POST /email/verification-notification': "the caller's own address",
   'GET /user/current': 'the caller',
+  'POST /spark/kiosk/users/stop-impersonating':
+    "the caller's own impersonation session; the admin comes from its audit record",
   'POST /settings/photo': "the caller's own photo",
   'PUT /settings/contact': "the caller's own contact details",
   'PUT /settings/onboarding': "the caller's own answers",
