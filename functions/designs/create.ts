@@ -16,7 +16,13 @@ import {
 } from '#shared/design.ts';
 import type { BaseImage } from './base-images.ts';
 import { assertDesignRoom } from '#lib/team-permissions.ts';
-import { assertTeamNotFrozen, loadDesign, loadTemplate, type DesignRecord } from './store.ts';
+import {
+  assertTeamNotFrozen,
+  loadDesign,
+  loadTemplate,
+  storableDocument,
+  type DesignRecord,
+} from './store.ts';
 import { copyTitle, newTitle } from './titles.ts';
 
 /**
@@ -43,7 +49,7 @@ async function insertDesign(
       status: 'active',
       isTemplate: false,
       version: 1,
-      document: DesignDocumentSchema.parse(document),
+      document: storableDocument(DesignDocumentSchema.parse(document)),
       counter: 0,
     })
     .go();

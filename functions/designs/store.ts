@@ -14,7 +14,14 @@ import { invalidateDesignRenders } from '#lib/cdn.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import type { AuthContext } from '#lib/auth.ts';
-import { conflict, forbidden, notFound, payloadTooLarge, unauthenticated } from '#lib/errors.ts';
+import {
+  conflict,
+  forbidden,
+  notFound,
+  payloadTooLarge,
+  unauthenticated,
+  validationFailed,
+} from '#lib/errors.ts';
 import { DesignDocumentSchema, parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 
 /** A stored design as ElectroDB reads it. */
@@ -186,7 +193,7 @@ async function writeDesign(record: DesignRecord, changes: DesignChanges): Promis
     version: record.version + 1,
     updatedAt: new Date().toISOString(),
     listedViews: record.counter ?? 0,
-    ...(document ? { document } : {}),
+    ...(document ? { document: storableDocument(document) } : {}),
     ...(typeof changes.archivedAt === 'string' ? { archivedAt: changes.archivedAt } : {}),
   };
   let update = db()
@@ -198,6 +205,42 @@ async function writeDesign(record: DesignRecord, changes: DesignChanges): Promis
     .where((attr, op) => op.eq(attr.version, record.version))
     .go({ response: 'all_new' });
   return out.data as DesignRecord;
+}
+
+/** DynamoDB's number range: magnitudes from 1e-130 to 9.99e125 (and 0). */
+const DYNAMO_SMALLEST = 1e-130;
+const DYNAMO_LARGEST = 9.99e125;
+/** Nesting a document may have; deeper is refused (a design is a few levels deep). */
+const MAX_DOCUMENT_DEPTH = 32;
+
+/**
+ * A design document as DynamoDB can store it (its number range, docs/decisions.md "Design API
+ * shapes"): a number closer to zero than DynamoDB can hold (`top: -8e-248`, a fraction of a
+ * pixel) is stored as 0, which draws the same; a number beyond its range is refused.
+ * test/integration/fuzz.test.ts found both as 500s.
+ * @returns the document with such tiny numbers as 0 (the input is not changed).
+ * @throws AppError 422 naming the field when a number is too large or the nesting too deep.
+ */
+export function storableDocument<T>(document: T): T {
+  const walk = (value: unknown, path: string, depth: number): unknown => {
+    if (typeof value === 'number') {
+      const size = Math.abs(value);
+      if (size !== 0 && size < DYNAMO_SMALLEST) return 0;
+      if (size > DYNAMO_LARGEST) {
+        throw validationFailed({ [path || 'document']: ['The number is too large.'] });
+      }
+      return value;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    if (depth >= MAX_DOCUMENT_DEPTH) {
+      throw validationFailed({ [path || 'document']: ['The design is nested too deeply.'] });
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}.${i}`, depth + 1));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k, depth + 1)]),
+    );
+  };
+  return walk(document, '', 0) as T;
 }
 
 /** The stored version, read strongly consistent; undefined when the design is gone. */
