@@ -22,7 +22,7 @@ export interface DesignMigration {
 }
 
 /** The schema version new and restored documents carry. */
-export const CURRENT_SCHEMA_VERSION = 2 as const;
+export const CURRENT_SCHEMA_VERSION = 3 as const;
 
 /** True for a plain JSON object (not an array, not null). */
 export const isRecord = (value: unknown): value is RawDocument =>
@@ -70,6 +70,22 @@ export function migrateV1ToV2(doc: RawDocument): RawDocument {
   };
 }
 
+/**
+ * Version 2 → 3: countdown timers (docs/decisions.md "Countdown timers"). A sticker may be a
+ * `countdown` dynamic sticker with its settings in `countdown`; every sticker of an older
+ * document gets `countdown: null`, so nothing it draws changes.
+ */
+export function migrateV2ToV3(doc: RawDocument): RawDocument {
+  return {
+    ...doc,
+    schemaVersion: 3,
+    graphics_data: mapRecords(doc.graphics_data, (sticker) => ({
+      ...sticker,
+      countdown: sticker.countdown ?? null,
+    })),
+  };
+}
+
 /** Every migration in order; the last one produces `CURRENT_SCHEMA_VERSION`. */
 export const DESIGN_MIGRATIONS: readonly DesignMigration[] = [
   {
@@ -77,6 +93,7 @@ export const DESIGN_MIGRATIONS: readonly DesignMigration[] = [
     description: 'full spec 000 §3 shape (minFontSize, original_text, parameter links)',
     migrate: migrateV1ToV2,
   },
+  { to: 3, description: 'countdown timer stickers (countdown: null)', migrate: migrateV2ToV3 },
 ];
 
 /**

@@ -32,6 +32,7 @@ import {
   MAX_VALUE_LENGTH,
   MERGE_FIELD,
 } from './scene/resolve.ts';
+import { CountdownSchema } from './scene/countdown.ts';
 
 export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
 
@@ -230,6 +231,7 @@ export const DYNAMIC_STICKER_PREFIX = {
   gravatar: 'Gravatar',
   hostedImage: 'hostedIcon',
   screenShot: 'screenIcon',
+  countdown: 'countdown',
 } as const;
 export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
 
@@ -265,7 +267,7 @@ export const StickerSchema = z
     /** Image of a plain or uploaded sticker: an assets-bucket key or an https URL. */
     url: z.string().default(''),
     dynamicStickerType: z
-      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar'])
+      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown'])
       .nullable()
       .default(null),
     dynamicStickerParamName: z.string().nullable().default(null),
@@ -282,6 +284,11 @@ export const StickerSchema = z
     /** QR quiet zone in modules, 0–20 (spec 000 §5), default 0. */
     marginSize: z.number().int().min(0).max(20).default(0),
     isTransparent: z.boolean().default(false),
+    /**
+     * A countdown sticker's settings (shared/scene/countdown.ts `CountdownSchema`); null for
+     * every other sticker. Its parameter, if any, is an evergreen timer's start moment.
+     */
+    countdown: CountdownSchema.nullable().default(null),
     /** Colour filters of the sticker image (spec 000 §3). */
     filters: z.array(StickerFilterSchema).default([]),
     left: z.number(),
@@ -415,6 +422,12 @@ export const DesignDocumentFieldsSchema = z.object({
    * design version and so the render cache key (functions/render/service.ts `renderCacheKey`).
    */
   quality: RenderQualitySchema.default(() => ({ ...DEFAULT_RENDER_QUALITY })),
+  /**
+   * Shows the team's watermark (its logo, set in team settings) over the design, placed by
+   * shared/scene/watermark.ts (docs/decisions.md "Watermark"). Absent in older documents: off,
+   * so no existing design changes.
+   */
+  show_watermark: z.boolean().default(false),
   /** At most 50 (design bounds). */
   text_snippets: z
     .array(TextSnippetSchema)
@@ -765,6 +778,8 @@ function repairSticker(item: RawDocument, label: string, repaired: string[]): Ra
   const sticker = StickerSchema.parse(fixed);
   if (sticker.stickerType === 'dynamicSticker' && sticker.dynamicStickerType === null)
     return 'a dynamic sticker without a dynamicStickerType';
+  if (sticker.dynamicStickerType === 'countdown' && sticker.countdown === null)
+    return 'a countdown sticker without its settings';
   if (sticker.stickerType !== 'dynamicSticker' && sticker.url.trim() === '') return 'no image url';
   if (sticker.originX !== 'left' || sticker.originY !== 'top') {
     const { left, top } = topLeftOf(sticker);

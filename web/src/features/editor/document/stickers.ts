@@ -156,6 +156,7 @@ export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): 
     gravatar: 'Gravatar',
     hostedImage: 'Hosted image',
     screenShot: isMobile ? 'Screenshot (mobile)' : 'Screenshot (desktop)',
+    countdown: 'Countdown timer',
   }[type];
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">` +
