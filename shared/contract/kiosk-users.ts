@@ -18,6 +18,12 @@ export const KIOSK_USER_MESSAGES = {
   billingOffline:
     'Billing is offline (no Stripe key is configured), so discounts cannot be applied.',
   chooseTeam: 'This user pays for more than one team: choose the team to discount.',
+  /**
+   * The 403 of a password, two-factor or API-token change while impersonating; the SPA shows it
+   * above those forms, which it disables (docs/kiosk.md "Users, impersonation and discounts").
+   */
+  readOnlyWhileImpersonating:
+    "You are impersonating this user: their password, two-factor authentication and API tokens can't be changed. Stop impersonating to change your own.",
 } as const;
 
 // ---------------------------------------------------------------------------------------------

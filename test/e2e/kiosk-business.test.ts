@@ -21,9 +21,9 @@ import {
   findByRole,
   listText,
   press,
-  signIn,
   snap,
   waitForText,
+  openKiosk,
 } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
@@ -74,8 +74,7 @@ describe('the kiosk: announcements, metrics, cancel reasons', () => {
     context = await browser().createBrowserContext();
     page = await context.newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    await signIn(page, stack().url, 'admin@example.com', 'demo-password');
-    await page.goto(`${stack().url}/spark/kiosk#/announcements`, { waitUntil: 'networkidle0' });
+    await openKiosk(page, stack().url, 'announcements');
     await waitForText(page, 'No announcements yet.');
 
     await fillField(

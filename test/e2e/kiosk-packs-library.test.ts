@@ -12,25 +12,19 @@ import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
   POLL,
-  TIMEOUT_MS,
-  byRole,
   fillField,
   findByRole,
   listText,
   press,
-  signIn,
   snap,
   waitForText,
   waitForTextGone,
+  openKiosk,
+  search,
 } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
-
-/** Types into the search box labelled `label`. */
-async function search(page: Page, label: string, text: string): Promise<void> {
-  await page.locator(byRole('searchbox', label)).setTimeout(TIMEOUT_MS).fill(text);
-}
 
 /** The value of the text field labelled `label`. */
 async function valueOf(page: Page, label: string): Promise<string> {
@@ -54,8 +48,7 @@ describe('the kiosk: sticker packs and the image library', () => {
     context = await browser().createBrowserContext();
     page = await context.newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    await signIn(page, stack().url, 'admin@example.com', 'demo-password');
-    await page.goto(`${stack().url}/spark/kiosk#/stickers`, { waitUntil: 'networkidle0' });
+    await openKiosk(page, stack().url, 'stickers');
     await expect.poll(() => listText(admin(), 'Sticker packs'), POLL).toContain('Celebration');
     expect(await listText(admin(), 'Sticker packs')).toContain('Arrows & Badges');
     await snap(admin(), 'e2e-kiosk-1-packs');

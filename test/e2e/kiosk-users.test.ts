@@ -9,6 +9,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';
+import { KIOSK_USER_MESSAGES } from '#shared/contract/kiosk-users.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
@@ -18,20 +19,16 @@ import {
   fillField,
   findByRole,
   press,
-  signIn,
   snap,
   waitForText,
+  openKiosk,
+  search,
 } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
 
 const BANNER = 'You (Ada Admin) are impersonating Dana Demo';
-
-/** Types into the search box labelled `label`. */
-async function search(page: Page, label: string, text: string): Promise<void> {
-  await page.locator(byRole('searchbox', label)).setTimeout(TIMEOUT_MS).fill(text);
-}
 
 // One story in steps that build on each other (vitest runs them in order).
 describe('kiosk users and teams', () => {
@@ -49,8 +46,7 @@ describe('kiosk users and teams', () => {
     context = await browser().createBrowserContext();
     admin = await context.newPage();
     await admin.setViewport({ width: 1280, height: 900 });
-    await signIn(admin, stack().url, 'admin@example.com', 'demo-password');
-    await admin.goto(`${stack().url}/spark/kiosk#/users`, { waitUntil: 'networkidle0' });
+    await openKiosk(admin, stack().url, 'users');
     await search(admin, 'Search users by name or e-mail', 'dana');
     await findByRole(admin, 'link', 'Dana Demo');
     await waitForText(admin, '1 user found');
@@ -85,6 +81,12 @@ describe('kiosk users and teams', () => {
     await p.goto(`${stack().url}/settings#/profile`, { waitUntil: 'networkidle0' });
     await waitForText(p, BANNER);
     expect(await p.$(byRole('link', 'Kiosk'))).toBeNull();
+    // The password can't be changed while impersonating: the form says why and is disabled.
+    await waitForText(p, KIOSK_USER_MESSAGES.readOnlyWhileImpersonating);
+    const changePassword = await findByRole(p, 'button', 'Change password');
+    expect(
+      await changePassword.evaluate((el) => (el as HTMLButtonElement).matches(':disabled')),
+    ).toBe(true);
     await snap(p, 'e2e-kiosk-3-impersonating');
 
     await press(p, 'Stop impersonating');

@@ -120,6 +120,20 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
 }
 
+/**
+ * Signs in as the seeded platform admin (admin@example.com) and opens the kiosk on `tab`
+ * (`announcements`, `users`, `stickers`, …), waiting until the network settles.
+ */
+export async function openKiosk(page: Page, base: string, tab: string): Promise<void> {
+  await signIn(page, base, 'admin@example.com', 'demo-password');
+  await page.goto(`${base}/spark/kiosk#/${tab}`, { waitUntil: 'networkidle0' });
+}
+
+/** Types `text` into the search box labelled `label`. */
+export async function search(page: Page, label: string, text: string): Promise<void> {
+  await page.locator(byRole('searchbox', label)).setTimeout(TIMEOUT_MS).fill(text);
+}
+
 /** Saves a full-page screenshot as `test-results/{name}.png`. */
 export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/${name}.png`, fullPage: true });

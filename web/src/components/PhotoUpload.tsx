@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import type { UploadProgress } from '../api/client.ts';
 import { Notice } from './Notice.tsx';
+import { UploadProgressBar } from './UploadProgressBar.tsx';
 
 /** Extensions the server accepts for photos (it checks the bytes; this only spares a round trip). */
 const ACCEPT =
@@ -117,14 +118,7 @@ export function PhotoUpload({
         <p id={`${id}-hint`} className="muted small">
           JPG, PNG, GIF, WebP or BMP, up to 8 MB. It is cropped to a square.
         </p>
-        {progress !== null && (
-          <progress
-            className="photo-upload__progress"
-            max={1}
-            value={progress}
-            aria-label="Upload progress"
-          />
-        )}
+        <UploadProgressBar progress={progress} />
         {message && <Notice tone={message.tone}>{message.text}</Notice>}
       </div>
     </div>

@@ -1,3 +1,4 @@
+import { ImpersonationLock } from '../../components/ImpersonationLock.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useController, useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
@@ -70,47 +71,49 @@ export function ApiTokensSection() {
       <h2 id={`${base}-title`} className="card__title">
         API tokens
       </h2>
-      <div className="stack">
-        <p className="muted">Tokens let other programs use the PicSnippets API as you.</p>
-        {created ? (
-          <NewToken name={created.name} token={created.token} onDone={() => setCreated(null)} />
-        ) : (
-          abilities.status === 'success' && (
-            <CreateTokenForm
-              abilities={abilities.data}
-              onCreated={(name, token) => {
-                setCreated({ name, token });
-                setListMessage(undefined);
-                reloadTokens();
-              }}
-            />
-          )
-        )}
-        {abilities.status === 'error' && (
-          <Notice tone="error">{loadFailure(abilities.error)}</Notice>
-        )}
-        <h3 id={`${base}-tokens`} className="settings-subtitle">
-          Your tokens
-        </h3>
-        <ActionNotice message={listMessage} />
-        <LoadedList
-          query={tokens}
-          loadingText="Loading tokens…"
-          emptyText="You have no API tokens yet."
-          labelledBy={`${base}-tokens`}
-          testId="token-list"
-        >
-          {(token) => (
-            <TokenRow
-              key={token.id}
-              token={token}
-              abilities={abilities.data ?? []}
-              onSaved={reloadTokens}
-              onDelete={() => setDeleting(token)}
-            />
+      <ImpersonationLock>
+        <div className="stack">
+          <p className="muted">Tokens let other programs use the PicSnippets API as you.</p>
+          {created ? (
+            <NewToken name={created.name} token={created.token} onDone={() => setCreated(null)} />
+          ) : (
+            abilities.status === 'success' && (
+              <CreateTokenForm
+                abilities={abilities.data}
+                onCreated={(name, token) => {
+                  setCreated({ name, token });
+                  setListMessage(undefined);
+                  reloadTokens();
+                }}
+              />
+            )
           )}
-        </LoadedList>
-      </div>
+          {abilities.status === 'error' && (
+            <Notice tone="error">{loadFailure(abilities.error)}</Notice>
+          )}
+          <h3 id={`${base}-tokens`} className="settings-subtitle">
+            Your tokens
+          </h3>
+          <ActionNotice message={listMessage} />
+          <LoadedList
+            query={tokens}
+            loadingText="Loading tokens…"
+            emptyText="You have no API tokens yet."
+            labelledBy={`${base}-tokens`}
+            testId="token-list"
+          >
+            {(token) => (
+              <TokenRow
+                key={token.id}
+                token={token}
+                abilities={abilities.data ?? []}
+                onSaved={reloadTokens}
+                onDelete={() => setDeleting(token)}
+              />
+            )}
+          </LoadedList>
+        </div>
+      </ImpersonationLock>
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this API token?"

@@ -1,3 +1,4 @@
+import { ImpersonationLock } from '../../components/ImpersonationLock.tsx';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -247,30 +248,32 @@ function PasswordForm() {
       <h2 id={`${base}-title`} className="card__title">
         Change password
       </h2>
-      <form
-        id={base}
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          setStatus(null);
-          submit(event);
-        }}
-      >
-        {status && <Notice tone={status.tone}>{status.text}</Notice>}
-        <FormMessage control={control} />
-        {field('current_password', 'Current password', 'current-password')}
-        {field('password', 'New password', 'new-password', 'At least 8 characters.')}
-        {field('password_confirmation', 'Confirm new password', 'new-password')}
-        <RevokeTokensCheckbox
-          checked={values.revoke_tokens === true}
-          onChange={(checked) => setValue('revoke_tokens', checked)}
-        />
-        <SubmitButton
-          pending={form.formState.isSubmitting}
-          label="Change password"
-          busyLabel="Changing…"
-        />
-      </form>
+      <ImpersonationLock>
+        <form
+          id={base}
+          className="stack"
+          noValidate
+          onSubmit={(event) => {
+            setStatus(null);
+            submit(event);
+          }}
+        >
+          {status && <Notice tone={status.tone}>{status.text}</Notice>}
+          <FormMessage control={control} />
+          {field('current_password', 'Current password', 'current-password')}
+          {field('password', 'New password', 'new-password', 'At least 8 characters.')}
+          {field('password_confirmation', 'Confirm new password', 'new-password')}
+          <RevokeTokensCheckbox
+            checked={values.revoke_tokens === true}
+            onChange={(checked) => setValue('revoke_tokens', checked)}
+          />
+          <SubmitButton
+            pending={form.formState.isSubmitting}
+            label="Change password"
+            busyLabel="Changing…"
+          />
+        </form>
+      </ImpersonationLock>
     </section>
   );
 }

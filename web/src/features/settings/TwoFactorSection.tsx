@@ -1,3 +1,4 @@
+import { ImpersonationLock } from '../../components/ImpersonationLock.tsx';
 import { useId, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -106,81 +107,83 @@ export function TwoFactorSection() {
       <h2 id={`${base}-title`} className="card__title">
         Two-factor authentication
       </h2>
-      <div className="stack">
-        {message && <Notice tone={message.tone}>{message.text}</Notice>}
-        {resetCode && (
-          <Notice tone="success" title="Two-factor authentication is on">
-            <div className="stack">
-              <p>
-                This is your reset code. It is shown only once: store it somewhere safe (a password
-                manager, for instance). You need it to sign in or to turn two-factor off if you lose
-                your phone.
+      <ImpersonationLock>
+        <div className="stack">
+          {message && <Notice tone={message.tone}>{message.text}</Notice>}
+          {resetCode && (
+            <Notice tone="success" title="Two-factor authentication is on">
+              <div className="stack">
+                <p>
+                  This is your reset code. It is shown only once: store it somewhere safe (a
+                  password manager, for instance). You need it to sign in or to turn two-factor off
+                  if you lose your phone.
+                </p>
+                <CopyField label="Reset code" value={resetCode} what="code" />
+              </div>
+            </Notice>
+          )}
+          {enabled ? (
+            <form id={base} className="stack" noValidate onSubmit={submitting(disable)}>
+              <p className="muted">
+                Two-factor authentication is on. To turn it off, enter a code from your
+                authenticator app or your reset code.
               </p>
-              <CopyField label="Reset code" value={resetCode} what="code" />
+              {codeField('Code or reset code', 'Six digits from your app, or your reset code.')}
+              <SubmitButton
+                pending={pending}
+                label="Turn off two-factor"
+                busyLabel="Turning off…"
+                className="button button--danger"
+              />
+            </form>
+          ) : setup ? (
+            <form id={base} className="stack" noValidate onSubmit={submitting(confirm)}>
+              <p>
+                Scan this QR code with an authenticator app (such as Google Authenticator or
+                1Password), then enter the six-digit code it shows.
+              </p>
+              <img
+                className="qr"
+                src={setup.qr}
+                width={200}
+                height={200}
+                alt="QR code to add PicSnippets to your authenticator app"
+              />
+              <CopyField label="Or enter this secret by hand" value={setup.secret} what="secret" />
+              {codeField('Code from your app', 'Six digits.')}
+              <div className="form-actions">
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  onClick={() => {
+                    setSetup(null);
+                    reset();
+                  }}
+                >
+                  Cancel
+                </button>
+                <SubmitButton pending={pending} label="Confirm and turn on" busyLabel="Checking…" />
+              </div>
+            </form>
+          ) : (
+            <div className="stack">
+              <p className="muted">
+                Protect your account with a code from an authenticator app as well as your password.
+              </p>
+              <div>
+                <button
+                  type="button"
+                  className="button"
+                  aria-disabled={starting}
+                  onClick={() => void start()}
+                >
+                  Set up two-factor authentication
+                </button>
+              </div>
             </div>
-          </Notice>
-        )}
-        {enabled ? (
-          <form id={base} className="stack" noValidate onSubmit={submitting(disable)}>
-            <p className="muted">
-              Two-factor authentication is on. To turn it off, enter a code from your authenticator
-              app or your reset code.
-            </p>
-            {codeField('Code or reset code', 'Six digits from your app, or your reset code.')}
-            <SubmitButton
-              pending={pending}
-              label="Turn off two-factor"
-              busyLabel="Turning off…"
-              className="button button--danger"
-            />
-          </form>
-        ) : setup ? (
-          <form id={base} className="stack" noValidate onSubmit={submitting(confirm)}>
-            <p>
-              Scan this QR code with an authenticator app (such as Google Authenticator or
-              1Password), then enter the six-digit code it shows.
-            </p>
-            <img
-              className="qr"
-              src={setup.qr}
-              width={200}
-              height={200}
-              alt="QR code to add PicSnippets to your authenticator app"
-            />
-            <CopyField label="Or enter this secret by hand" value={setup.secret} what="secret" />
-            {codeField('Code from your app', 'Six digits.')}
-            <div className="form-actions">
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => {
-                  setSetup(null);
-                  reset();
-                }}
-              >
-                Cancel
-              </button>
-              <SubmitButton pending={pending} label="Confirm and turn on" busyLabel="Checking…" />
-            </div>
-          </form>
-        ) : (
-          <div className="stack">
-            <p className="muted">
-              Protect your account with a code from an authenticator app as well as your password.
-            </p>
-            <div>
-              <button
-                type="button"
-                className="button"
-                aria-disabled={starting}
-                onClick={() => void start()}
-              >
-                Set up two-factor authentication
-              </button>
-            </div>
-          </div>
-        )}
-      </div>
+          )}
+        </div>
+      </ImpersonationLock>
     </section>
   );
 }

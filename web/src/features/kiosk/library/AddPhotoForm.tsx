@@ -8,6 +8,7 @@ import { Notice } from '../../../components/Notice.tsx';
 import { FieldError } from '../../../components/TextField.tsx';
 import { applyServerErrors, FORM_ERROR, submitWith } from '../../../lib/forms.ts';
 import { addLibraryPhoto } from './api.ts';
+import { UploadProgressBar } from '../../../components/UploadProgressBar.tsx';
 
 /** Same cap as the server (functions/lib/uploads.ts MAX_IMAGE_BYTES), bytes. */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -131,14 +132,7 @@ export function AddPhotoForm({ onAdded }: { onAdded: (image: KioskImage) => void
         <button type="submit" className="button" aria-disabled={progress !== null}>
           {progress === null ? 'Add photo' : 'Adding…'}
         </button>
-        {progress !== null && (
-          <progress
-            className="photo-upload__progress"
-            max={1}
-            value={progress}
-            aria-label="Upload progress"
-          />
-        )}
+        <UploadProgressBar progress={progress} />
       </div>
       {added && <Notice tone="success">{added}</Notice>}
     </form>

@@ -6,6 +6,7 @@ import { Notice } from '../../../components/Notice.tsx';
 import { queryKeys } from '../../../state/queryKeys.ts';
 import { actionFailure } from '../../settings/formFailure.ts';
 import { importPackArchive } from './api.ts';
+import { UploadProgressBar } from '../../../components/UploadProgressBar.tsx';
 
 const MAX_MB = PACK_ARCHIVE_LIMITS.archiveBytes / 1024 / 1024;
 
@@ -90,14 +91,7 @@ export function PackImport() {
           onChange={(e) => void choose(e)}
         />
       </div>
-      {progress !== null && (
-        <progress
-          className="photo-upload__progress"
-          max={1}
-          value={progress}
-          aria-label="Upload progress"
-        />
-      )}
+      <UploadProgressBar progress={progress} />
       {outcome && (
         <Notice tone={outcome.tone}>
           {outcome.lines.length === 1 ? (

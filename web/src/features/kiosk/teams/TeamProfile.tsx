@@ -1,14 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { KioskTeamProfile } from '#shared/contract/kiosk-users.ts';
-import { isApiError } from '../../../api/client.ts';
-import { Notice } from '../../../components/Notice.tsx';
-import { Spinner } from '../../../components/Spinner.tsx';
-import { loadFailure } from '../../../state/queryClient.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { KioskProfileFrame } from '../shared/KioskProfileFrame.tsx';
 import { fetchTeamProfile, kioskKeys } from '../users/api.ts';
 import { when } from '../users/format.ts';
-import { useEscapeBack } from '../users/useEscapeBack.ts';
 import { PermissionsForm } from './PermissionsForm.tsx';
 
 /**
@@ -17,35 +12,14 @@ import { PermissionsForm } from './PermissionsForm.tsx';
  * "Back to the search" returns to the search as it was.
  */
 export function TeamProfile({ id, back }: { id: string; back: () => void }) {
-  useEscapeBack(back);
   const team = useQuery({
     queryKey: kioskKeys.team(id),
     queryFn: ({ signal }) => fetchTeamProfile(id, signal),
   });
   return (
-    <div className="stack">
-      <p>
-        <button type="button" className="button button--small button--secondary" onClick={back}>
-          ← Back to the search
-        </button>
-      </p>
-      {team.status === 'pending' && (
-        <p className="muted" role="status">
-          <Spinner /> Loading the team…
-        </p>
-      )}
-      {team.status === 'error' &&
-        (isApiError(team.error) && team.error.status === 404 ? (
-          <Notice tone="error">There is no such team.</Notice>
-        ) : (
-          <LoadFailed
-            title="The team could not be loaded."
-            message={loadFailure(team.error)}
-            onRetry={() => void team.refetch()}
-          />
-        ))}
-      {team.data && <TeamBody team={team.data} />}
-    </div>
+    <KioskProfileFrame query={team} noun="team" back={back}>
+      {(data) => <TeamBody team={data} />}
+    </KioskProfileFrame>
   );
 }
 

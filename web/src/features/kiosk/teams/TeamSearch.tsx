@@ -1,10 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
 import { TEAM_SEARCH_LIMIT } from '#shared/contract/kiosk-users.ts';
-import { Spinner } from '../../../components/Spinner.tsx';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
-import { loadFailure } from '../../../state/queryClient.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { KioskSearch } from '../shared/KioskSearch.tsx';
 import { kioskKeys, searchTeams } from '../users/api.ts';
 
 /** How long typing rests before the teams are searched, ms. */
@@ -20,7 +17,6 @@ export function TeamSearch({
   onText: (text: string) => void;
   open: (id: string) => void;
 }) {
-  const id = useId();
   const query = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
   const found = useQuery({
     queryKey: kioskKeys.teamSearch(query),
@@ -28,46 +24,26 @@ export function TeamSearch({
     placeholderData: keepPreviousData,
   });
   return (
-    <section className="stack" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="card__title">
-        Teams
-      </h2>
-      <search className="kiosk-search">
-        <label htmlFor={`${id}-q`}>Search teams by name</label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          className="input"
-          value={text}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => onText(event.target.value)}
-        />
-      </search>
-      {found.status === 'pending' && (
-        <p className="muted" role="status">
-          <Spinner /> Searching…
-        </p>
-      )}
-      {found.status === 'error' && (
-        <LoadFailed
-          title="The teams could not be searched."
-          message={loadFailure(found.error)}
-          onRetry={() => void found.refetch()}
-        />
-      )}
-      {found.data && (
+    <KioskSearch
+      title="Teams"
+      label="Search teams by name"
+      noun="teams"
+      text={text}
+      onText={onText}
+      query={found}
+    >
+      {(teams) => (
         <>
           <p className="muted" role="status">
-            {found.data.length === 0
+            {teams.length === 0
               ? 'No team found'
-              : found.data.length >= TEAM_SEARCH_LIMIT
+              : teams.length >= TEAM_SEARCH_LIMIT
                 ? `The first ${TEAM_SEARCH_LIMIT} teams: type more of the name to narrow it`
-                : found.data.length === 1
+                : teams.length === 1
                   ? '1 team found'
-                  : `${found.data.length} teams found`}
+                  : `${teams.length} teams found`}
           </p>
-          {found.data.length > 0 && (
+          {teams.length > 0 && (
             <table className="kiosk-table">
               <caption className="visually-hidden">Teams found</caption>
               <thead>
@@ -78,7 +54,7 @@ export function TeamSearch({
                 </tr>
               </thead>
               <tbody>
-                {found.data.map((team) => (
+                {teams.map((team) => (
                   <tr key={team.id}>
                     <td>
                       <a
@@ -101,6 +77,6 @@ export function TeamSearch({
           )}
         </>
       )}
-    </section>
+    </KioskSearch>
   );
 }

@@ -1,15 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { KioskUserProfile } from '#shared/contract/kiosk-users.ts';
-import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
-import { Spinner } from '../../../components/Spinner.tsx';
 import { loadFailure } from '../../../state/queryClient.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { KioskProfileFrame } from '../shared/KioskProfileFrame.tsx';
 import { fetchUserProfile, impersonate, kioskKeys } from './api.ts';
 import { DiscountForm } from './DiscountForm.tsx';
 import { discountText, dollars, when } from './format.ts';
-import { useEscapeBack } from './useEscapeBack.ts';
 
 /**
  * A user's kiosk profile (spec 001 §7 "Kiosk"; docs/kiosk.md): the account, teams with role,
@@ -18,35 +15,14 @@ import { useEscapeBack } from './useEscapeBack.ts';
  * search" returns to the search as it was.
  */
 export function UserProfile({ id, back }: { id: string; back: () => void }) {
-  useEscapeBack(back);
   const profile = useQuery({
     queryKey: kioskKeys.user(id),
     queryFn: ({ signal }) => fetchUserProfile(id, signal),
   });
   return (
-    <div className="stack">
-      <p>
-        <button type="button" className="button button--small button--secondary" onClick={back}>
-          ← Back to the search
-        </button>
-      </p>
-      {profile.status === 'pending' && (
-        <p className="muted" role="status">
-          <Spinner /> Loading the profile…
-        </p>
-      )}
-      {profile.status === 'error' &&
-        (isApiError(profile.error) && profile.error.status === 404 ? (
-          <Notice tone="error">There is no such user.</Notice>
-        ) : (
-          <LoadFailed
-            title="The profile could not be loaded."
-            message={loadFailure(profile.error)}
-            onRetry={() => void profile.refetch()}
-          />
-        ))}
-      {profile.data && <ProfileBody user={profile.data} />}
-    </div>
+    <KioskProfileFrame query={profile} noun="user" back={back}>
+      {(data) => <ProfileBody user={data} />}
+    </KioskProfileFrame>
   );
 }
 

@@ -1,9 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
-import { Spinner } from '../../../components/Spinner.tsx';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
-import { loadFailure } from '../../../state/queryClient.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { KioskSearch } from '../shared/KioskSearch.tsx';
 import { kioskKeys, searchUsers } from './api.ts';
 
 /** How long typing rests before the users are searched, ms. */
@@ -26,7 +23,6 @@ export function UserSearch({
   onPage: (page: number) => void;
   open: (id: string) => void;
 }) {
-  const id = useId();
   const query = useDebouncedValue(text.trim(), SEARCH_DELAY_MS);
   const found = useQuery({
     queryKey: kioskKeys.userSearch(query, page),
@@ -34,40 +30,20 @@ export function UserSearch({
     placeholderData: keepPreviousData,
   });
   return (
-    <section className="stack" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="card__title">
-        Users
-      </h2>
-      <search className="kiosk-search">
-        <label htmlFor={`${id}-q`}>Search users by name or e-mail</label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          className="input"
-          value={text}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => onText(event.target.value)}
-        />
-      </search>
-      {found.status === 'pending' && (
-        <p className="muted" role="status">
-          <Spinner /> Searching…
-        </p>
-      )}
-      {found.status === 'error' && (
-        <LoadFailed
-          title="The users could not be searched."
-          message={loadFailure(found.error)}
-          onRetry={() => void found.refetch()}
-        />
-      )}
-      {found.data && (
+    <KioskSearch
+      title="Users"
+      label="Search users by name or e-mail"
+      noun="users"
+      text={text}
+      onText={onText}
+      query={found}
+    >
+      {(users) => (
         <>
           <p className="muted" role="status">
-            {found.data.total === 1 ? '1 user found' : `${found.data.total} users found`}
+            {users.total === 1 ? '1 user found' : `${users.total} users found`}
           </p>
-          {found.data.data.length > 0 && (
+          {users.data.length > 0 && (
             <table className="kiosk-table">
               <caption className="visually-hidden">Users found</caption>
               <thead>
@@ -78,7 +54,7 @@ export function UserSearch({
                 </tr>
               </thead>
               <tbody>
-                {found.data.data.map((user) => (
+                {users.data.map((user) => (
                   <tr key={user.id}>
                     <td>
                       <a
@@ -101,7 +77,7 @@ export function UserSearch({
               </tbody>
             </table>
           )}
-          {found.data.last_page > 1 && (
+          {users.last_page > 1 && (
             <nav className="kiosk-pager" aria-label="Pages of users">
               <button
                 type="button"
@@ -112,12 +88,12 @@ export function UserSearch({
                 Previous
               </button>
               <span>
-                Page {found.data.current_page} of {found.data.last_page}
+                Page {users.current_page} of {users.last_page}
               </span>
               <button
                 type="button"
                 className="button button--small button--secondary"
-                disabled={page >= found.data.last_page}
+                disabled={page >= users.last_page}
                 onClick={() => onPage(page + 1)}
               >
                 Next
@@ -126,6 +102,6 @@ export function UserSearch({
           )}
         </>
       )}
-    </section>
+    </KioskSearch>
   );
 }
