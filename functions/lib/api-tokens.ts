@@ -56,13 +56,13 @@ export async function revokeApiTokens(userId: string): Promise<number> {
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
 /**
- * The user behind a Bearer token and the token's abilities, or undefined for an unknown or
+ * The user behind a Bearer token, the token's id and its abilities, or undefined for an unknown or
  * expired one. Marks the token used (at most every 5 minutes), for the "last used" column.
  */
 export async function readApiToken(
   token: string,
   now = Date.now(),
-): Promise<{ userId: string; abilities: string[] } | undefined> {
+): Promise<{ userId: string; tokenId: string; abilities: string[] } | undefined> {
   if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
   const found = (
     await db()
@@ -77,5 +77,5 @@ export async function readApiToken(
       .set({ lastUsedAt: new Date(now).toISOString() })
       .go();
   }
-  return { userId: found.userId, abilities: found.abilities };
+  return { userId: found.userId, tokenId: found.tokenId, abilities: found.abilities };
 }

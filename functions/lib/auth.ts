@@ -10,7 +10,8 @@
  * its user within its abilities (`read` for GET, `write` otherwise), until it expires, and never
  * on a route the table marks `sessionOnly` (the account's e-mail, password, two-factor
  * authentication and tokens, deleting a team, the kiosk: docs/security.md "Sessions and
- * tokens"). A session older than the user's last password change or reset counts as signed out.
+ * tokens"), and each token request counts against the token's rate limit (rate-limit.ts). A
+ * session older than the user's last password change or reset counts as signed out.
  * A session a platform admin started as another user carries `user.impersonator`, and the
  * user's password, two-factor authentication and tokens are read-only in it
  * ({@link READ_ONLY_WHILE_IMPERSONATING}; docs/kiosk.md).
@@ -20,6 +21,7 @@ import { db } from './db/index.ts';
 import { forbidden, notFound, unauthenticated } from './errors.ts';
 import type { ApiEvent } from './http.ts';
 import { readApiToken } from './api-tokens.ts';
+import { limitTokenRequest } from './rate-limit.ts';
 import {
   checkCsrf,
   readCookies,
@@ -108,6 +110,8 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
     // over the account, manage tokens or sessions, delete a team or reach the kiosk).
     const found = await readApiToken(bearer);
     if (!found) throw unauthenticated('Invalid API token.');
+    // Counted before any other check, so every answer to a token carries the rate-limit fields.
+    await limitTokenRequest(event, found);
     if (route.sessionOnly) throw forbidden(TOKEN_REFUSED);
     const needed = route.method === 'GET' ? 'read' : 'write';
     if (!found.abilities.includes(needed))

@@ -147,6 +147,14 @@ export const ConfigSchema = z.object({
    */
   KEAP_CLIENT_ID: optional,
   KEAP_CLIENT_SECRET: optional,
+  /**
+   * Rate limits per API token (functions/lib/rate-limit.ts, docs/developer-api.md "Rate
+   * limits"): requests per window for every token, replacing the plans' limits (the test
+   * stack's small limit). Unset: by plan.
+   */
+  TOKEN_RATE_LIMIT: z.coerce.number().int().min(1).optional(),
+  /** The rate-limit window of API tokens, s (default 60). */
+  TOKEN_RATE_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -33,6 +33,7 @@ import {
 } from './errors.ts';
 import { logger } from './logger.ts';
 import { authenticate, type AuthContext } from './auth.ts';
+import { rateLimitAnswer } from './rate-limit.ts';
 import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
 import { ssmSecrets } from './ssm-secrets.ts';
 import { originVerify } from './origin-verify.ts';
@@ -163,6 +164,19 @@ function xsrfIssuer(): MiddlewareObj<ApiEvent, ApiResult> {
   return { after: issue, onError: issue };
 }
 
+/**
+ * Adds the rate-limit fields decided for an API token's request (rate-limit.ts) to its answer,
+ * errors and the 429 included (docs/developer-api.md "Rate limits").
+ */
+function rateLimitFields(): MiddlewareObj<ApiEvent, ApiResult> {
+  const add = (request: { event: ApiEvent; response?: ApiResult | null }) => {
+    const fields = rateLimitAnswer(request.event);
+    if (fields && request.response)
+      request.response.headers = { ...request.response.headers, ...fields };
+  };
+  return { after: add, onError: add };
+}
+
 /** Turns thrown errors into JSON answers (STYLE.md "typed errors, mapped once"). */
 function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   return {
@@ -233,7 +247,8 @@ export function httpChain(
     .use(lambdaContextKeys() as MiddlewareObj<ApiEvent, ApiResult>)
     .use(httpHeaderNormalizer())
     .use(httpSecurityHeaders(securityHeaderOptions) as MiddlewareObj<ApiEvent, ApiResult>)
-    .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>);
+    .use(requestLog(feature) as MiddlewareObj<ApiEvent, ApiResult>)
+    .use(rateLimitFields());
   if (options.issueXsrf ?? true) chain.use(xsrfIssuer());
   chain.use(errorResponses());
   // In AWS: secrets named by `*_PARAMETER` variables, read from SSM once (ssm-secrets.ts).

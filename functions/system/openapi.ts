@@ -90,6 +90,22 @@ function asObject(schema: z.ZodType | undefined): z.ZodObject | undefined {
   return schema instanceof z.ZodObject ? schema : undefined;
 }
 
+/**
+ * The rate-limit fields on every answer to a token (functions/lib/rate-limit.ts,
+ * docs/developer-api.md "Rate limits"); a 429 adds `Retry-After`.
+ */
+const RATE_LIMIT_HEADERS = z.object({
+  'RateLimit-Policy': z.string().meta({
+    description: 'The token\'s allowance, e.g. `"token";q=60;w=60` (60 requests a 60 s window).',
+  }),
+  RateLimit: z.string().meta({
+    description: 'What is left, e.g. `"token";r=59;t=42` (59 more requests, window ends in 42 s).',
+  }),
+});
+const RETRY_AFTER_HEADERS = RATE_LIMIT_HEADERS.extend({
+  'Retry-After': z.string().meta({ description: 'Seconds until the allowance is whole again.' }),
+});
+
 /** The success and error answers of one route. */
 function responses(contract: RouteContract | undefined): ZodOpenApiResponsesObject {
   const status = contract?.status ?? 200;
@@ -97,6 +113,7 @@ function responses(contract: RouteContract | undefined): ZodOpenApiResponsesObje
   const json = contract && contract.answer !== NoJsonAnswer && status !== 204;
   out[String(status)] = {
     description: STATUS_TEXT[status] ?? 'Success',
+    headers: RATE_LIMIT_HEADERS,
     ...(json ? { content: { 'application/json': { schema: contract.answer } } } : {}),
   };
   const statuses = [...new Set([...COMMON_ERRORS, ...(contract?.errors ?? [])])].sort(
@@ -105,6 +122,8 @@ function responses(contract: RouteContract | undefined): ZodOpenApiResponsesObje
   for (const code of statuses) {
     out[String(code)] = {
       description: STATUS_TEXT[code] ?? 'Error',
+      // A 401 (no or an unknown token) was not counted, so it has no rate-limit fields.
+      ...(code === 401 ? {} : { headers: code === 429 ? RETRY_AFTER_HEADERS : RATE_LIMIT_HEADERS }),
       content: {
         'application/json': { schema: contract?.errorAnswers?.[code] ?? ErrorAnswerSchema },
       },
