@@ -119,6 +119,13 @@ export const ConfigSchema = z.object({
   /** Render: per-request budget before the fallback image is served, ms. */
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(8000),
   /**
+   * AWS: the SQS queue URLs (shared/queues.ts `queueUrlVariable`; functions/lib/queue.ts).
+   * Unset elsewhere, where the local queue on DynamoDB Local carries the messages
+   * (docs/decisions.md "Queues").
+   */
+  QUEUE_URL_SEND_LIST: optional,
+  QUEUE_URL_WEBHOOKS: optional,
+  /**
    * Merge tags (docs/export.md): `offline` never calls a platform's API (the built-in catalogues
    * only); `online` calls it when credentials are given. Default: online in AWS, else offline.
    */

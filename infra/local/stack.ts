@@ -32,6 +32,11 @@ export interface LocalStackOptions {
   dynamoOnDisk?: boolean;
   /** Seed an empty database (default true). */
   seed?: boolean;
+  /**
+   * Poll the local queues with their workers (infra/local/queue-poller.ts; default true). Tests
+   * that drive a queue themselves turn it off.
+   */
+  queues?: boolean;
   /** Launch Chromium and open the render page before answering (default true). */
   warmChromium?: boolean;
   /**
@@ -141,6 +146,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (added.length > 0) log(`DynamoDB: added ${added.join(', ')} to the existing local table`);
     await ensureBuckets(s3Client(), buckets);
     if (options.seed ?? true) await seed(log);
+    if (options.queues ?? true) {
+      const { startQueuePollers } = await import('./queue-poller.ts');
+      const pollers = await startQueuePollers();
+      cleanups.push(() => pollers.stop());
+    }
     if (options.dailyJobs ?? persist) {
       const { startDailyJobs } = await import('./daily.ts');
       const jobs = startDailyJobs(log);
