@@ -428,6 +428,12 @@ export const DesignDocumentFieldsSchema = z.object({
    * so no existing design changes.
    */
   show_watermark: z.boolean().default(false),
+  /**
+   * Only signed render URLs draw the design (docs/developer-api.md "Signed render URLs"): an
+   * unsigned, tampered or expired URL gets the fallback image. Absent in older documents: off.
+   * Changed by `PUT /api/pic-snippet/{id}/signing` (the export screen) or the full save.
+   */
+  require_signed_urls: z.boolean().default(false),
   /** At most 50 (design bounds). */
   text_snippets: z
     .array(TextSnippetSchema)

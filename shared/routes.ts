@@ -70,6 +70,11 @@ export interface Route {
    * "Sessions and tokens"; test/integration/api-tokens.test.ts.
    */
   sessionOnly?: boolean;
+  /**
+   * The API token ability this route needs instead of `read`/`write` (docs/developer-api.md
+   * "Signed render URLs": `sign`); a signed-in session needs none.
+   */
+  ability?: 'sign';
 }
 
 const r = (
@@ -78,7 +83,7 @@ const r = (
   feature: Feature,
   access: Access,
   source: string,
-  extra: Pick<Route, 'navigable' | 'rawBody' | 'sessionOnly'> = {},
+  extra: Pick<Route, 'navigable' | 'rawBody' | 'sessionOnly' | 'ability'> = {},
 ): Route => ({ method, path, feature, access, source, ...extra });
 
 /** A session-only route (`Route.sessionOnly`). */
@@ -94,6 +99,7 @@ const kiosk = (
 
 const S0 = 'spec 000 §7';
 const S1 = 'spec 001 §7';
+const SIGNED = 'docs/developer-api.md "Signed render URLs"';
 
 /** Every route, spec order. */
 export const ROUTES: readonly Route[] = [
@@ -154,6 +160,10 @@ export const ROUTES: readonly Route[] = [
   // Generate keeps the design as it is and names it in the URL (spec 001 §7 "optional cache id
   // segment"; docs/export.md "Cache id")
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
+  // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
+  // and signing a URL (an API token needs the `sign` ability).
+  r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),
+  r('POST', '/api/pic-snippet/{id}/sign', 'designs', 'user', SIGNED, { ability: 'sign' }),
 
   // spec 000 §7 Text snippet parameters
   r('POST', '/api/text-snippet/{id}/parameter', 'text-snippets', 'user', `${S0} Parameters`),
@@ -318,6 +328,9 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/settings/companies/{id}/photo', 'teams', 'owner', `${S1} Profile, teams, members`),
   r('PUT', '/settings/companies/{id}/name', 'teams', 'owner', `${S1} Profile, teams, members`),
+  // The team's render signing secret: whether one exists; make or rotate it (shown once).
+  r('GET', '/settings/companies/{id}/signing-secret', 'teams', 'manager', SIGNED),
+  r('POST', '/settings/companies/{id}/signing-secret', 'teams', 'manager', SIGNED, session),
   r(
     'GET',
     '/settings/companies/{id}/invitations',

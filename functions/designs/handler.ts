@@ -39,6 +39,7 @@ import { findBaseImage, type BaseImage } from './base-images.ts';
 import { cloneDesign, createDesign } from './create.ts';
 import { saveCroppedImage } from './cropped-image.ts';
 import { exportRoutes, linkChange } from './export.ts';
+import { signingRoutes } from './signing.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
 import { assertQrCode, changeSticker, saveGeneratedSticker, withFallback } from './stickers.ts';
 import {
@@ -385,6 +386,7 @@ export const handler = featureHandler('designs', {
   }),
 
   ...exportRoutes,
+  ...signingRoutes,
 });
 
 /** The page of a caller without a current team: empty. */

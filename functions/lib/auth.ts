@@ -113,7 +113,7 @@ export async function authenticate(event: ApiEvent, route: Route): Promise<AuthC
     // Counted before any other check, so every answer to a token carries the rate-limit fields.
     await limitTokenRequest(event, found);
     if (route.sessionOnly) throw forbidden(TOKEN_REFUSED);
-    const needed = route.method === 'GET' ? 'read' : 'write';
+    const needed = route.ability ?? (route.method === 'GET' ? 'read' : 'write');
     if (!found.abilities.includes(needed))
       throw forbidden(`This API token does not have the "${needed}" ability.`);
     userId = found.userId;

@@ -18,6 +18,8 @@ import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
 import { RenderUsage } from './usage.ts';
+import { createSignatureVerifier } from './signature.ts';
+import { loadSigningKeys } from '#lib/signing-secrets.ts';
 
 /** Designs by public id, kept this long (ms): a saved design shows within a second. */
 const DESIGN_TTL_MS = 1000;
@@ -115,11 +117,15 @@ const views = new ViewCounter(async (designId, opens, proxyFetches) => {
 /** Each team's draws this month against its plan's quota (usage.ts). */
 const usage = new RenderUsage(dynamoUsageStore, notifyRenderQuota);
 
+/** Teams' signing secrets, opened and kept a minute (signature.ts). */
+const signatures = createSignatureVerifier((teamId) => loadSigningKeys(teamId));
+
 const service = createRenderService({
   findDesign,
   teamCanExportPdf: async (teamId) => (await teamPlan(teamId)).pdf,
   teamAllowance: async (teamId) => (await teamPlan(teamId)).allowance,
   usage,
+  verifySignature: signatures.verify,
   // Locally, loopback addresses stand in for the proxies' published ranges (mail-proxies.ts).
   mailProxyOf: createMailProxyRecogniser(
     undefined,
@@ -164,12 +170,14 @@ export const flushViews = (): Promise<void> => views.flush();
 export const flushRenderUsage = (): Promise<void> => usage.flush();
 
 /**
- * Forgets the team plans and month totals read so far, so the next render reads them again
- * (tests that change a team's plan or usage record; a Lambda forgets them as their TTLs pass).
+ * Forgets the team plans, month totals and signing secrets read so far, so the next render reads
+ * them again (tests that change a team's plan, usage record or secrets; a Lambda forgets them as
+ * their TTLs pass).
  */
 export function forgetRenderTeams(): void {
   teamPlans.clear();
   usage.forget();
+  signatures.forget();
 }
 
 /** Answers one render request; never throws. */

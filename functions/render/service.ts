@@ -17,6 +17,8 @@ import {
   type MailProxyRecogniser,
 } from './mail-proxies.ts';
 import type { RenderUsage } from './usage.ts';
+import { cacheControlUntil, type SignatureCheck } from './signature.ts';
+import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
@@ -87,6 +89,12 @@ export interface RenderServiceDeps {
    * Which mail proxy a request comes from (mail-proxies.ts); default: the shipped ranges.
    */
   mailProxyOf?: MailProxyRecogniser;
+  /**
+   * Checks a request's signature for a design that requires signed URLs (signature.ts
+   * `createSignatureVerifier`; docs/developer-api.md "Signed render URLs"). Absent: designs
+   * that require signatures get the fallback (`signature-unverified`).
+   */
+  verifySignature?(teamId: string, rawPath: string, rawQuery: string): Promise<SignatureCheck>;
   /** The public origin, for the ManyChat JSON's image URL. */
   publicUrl: string;
   timeoutMs: number;
@@ -486,6 +494,20 @@ export function createRenderService(deps: RenderServiceDeps) {
       : { design: { ...current, version, document }, immutable: true };
   }
 
+  /** The signature check of a design that requires signed URLs; others pass unchecked. */
+  async function checkSigned(design: DesignRecord, request: RenderRequest): Promise<SignatureCheck> {
+    if ((design.document as { require_signed_urls?: unknown })?.require_signed_urls !== true)
+      return { ok: true };
+    if (!deps.verifySignature) return { ok: false, reason: 'signature-unverified' };
+    return deps.verifySignature(design.teamId, request.rawPath, request.rawQueryString);
+  }
+
+  /** The fallback of a refused signature, uncached, naming why (`X-Render-Reason`). */
+  async function refused(reason: string, design: DesignRecord): Promise<ApiResult> {
+    const answer = await fallback(reason, design);
+    return { ...answer, headers: { ...answer.headers, [RENDER_REASON_HEADER]: reason } };
+  }
+
   async function handle(request: RenderRequest): Promise<ApiResult> {
     const path: RenderPath | undefined = parseRenderPath(request.rawPath);
     if (!path) return fallback('not a render path');
@@ -493,6 +515,10 @@ export function createRenderService(deps: RenderServiceDeps) {
     try {
       const current = await deps.findDesign(path.publicId);
       if (!current) return await fallback('unknown design');
+      // Asked of the current design, never of a snapshot a cache id names (docs/decisions.md
+      // "Signed render URLs").
+      const signed = await checkSigned(current, request);
+      if (!signed.ok) return await refused(signed.reason, current);
       const { design: named, immutable } = await pinned(current, path.cacheId);
       design = named;
       const doc = parseDesignDocument(design.document);
@@ -526,8 +552,10 @@ export function createRenderService(deps: RenderServiceDeps) {
       // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
       if (query.__preview !== '1') deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
-      const cacheControl =
-        partial || design.stale ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE;
+      const cacheControl = cacheControlUntil(
+        partial || design.stale ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE,
+        signed.expiresAt,
+      );
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }

@@ -22,6 +22,7 @@ import { featureHandler, json, route } from '#lib/http.ts';
 import { teamSlug } from '#functions/auth/registration.ts';
 import { cancelSubscriptionOfDeletedTeam } from '#functions/billing/team-deletion.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
+import { signingSecretRoutes } from './signing-secret.ts';
 import {
   answerInvitation,
   cancelInvitation,
@@ -81,6 +82,7 @@ const need = (user: AuthUser | undefined): AuthUser => {
 };
 
 export const handler = featureHandler('teams', {
+  ...signingSecretRoutes,
   'GET /settings/companies': route({
     handle: async ({ auth }) => {
       const user = need(auth.user);

@@ -52,11 +52,13 @@ export const CURRENT_PASSWORD_WRONG = 'The current password is incorrect.';
 
 /**
  * What an API token may do (docs/security.md "Sessions and tokens"): `read` covers GET calls,
- * `write` every other call; the settings list them with their defaults.
+ * `write` every other call, `sign` only signing render URLs (a route's `ability`,
+ * docs/developer-api.md "Signed render URLs"); the settings list them with their defaults.
  */
 export const ABILITIES = [
   { value: 'read', text: 'Read designs, images and settings', default: true },
   { value: 'write', text: 'Create and change designs, images and settings', default: false },
+  { value: 'sign', text: 'Sign render URLs', default: false },
 ] as const;
 export type Ability = (typeof ABILITIES)[number]['value'];
 const ABILITY_VALUES = ABILITIES.map((a) => a.value) as [Ability, ...Ability[]];

@@ -18,6 +18,7 @@ import { KIOSK_USERS_CONTRACT } from './kiosk-users.ts';
 import { MERGE_TAGS_CONTRACT } from './merge-tags.ts';
 import { NOTIFICATIONS_CONTRACT } from './notifications.ts';
 import { PLATFORM_CONTRACT } from './platform.ts';
+import { SIGNING_CONTRACT } from './signing.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
 import { SYSTEM_CONTRACT } from './system.ts';
 import { TEAMS_CONTRACT } from './teams.ts';
@@ -45,6 +46,7 @@ export const CONTRACT = {
   ...KIOSK_PACKS_CONTRACT,
   ...NOTIFICATIONS_CONTRACT,
   ...PLATFORM_CONTRACT,
+  ...SIGNING_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */

@@ -27,6 +27,7 @@ describe('API tokens', () => {
     expect(res.json).toEqual([
       expect.objectContaining({ value: 'read', default: true }),
       expect.objectContaining({ value: 'write', default: false }),
+      expect.objectContaining({ value: 'sign', default: false }),
     ]);
   });
 

@@ -19,6 +19,7 @@ import { kioskMetricsEntities } from './entities-kiosk-metrics.ts';
 import { kioskUserEntities } from './entities-kiosk-users.ts';
 import { mailEntities } from './entities-mail.ts';
 import { notificationEntities } from './entities-notifications.ts';
+import { signingEntities } from './entities-signing.ts';
 import { usageEntities } from './entities-usage.ts';
 
 /** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
@@ -916,6 +917,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...kioskUserEntities(kit),
     ...mailEntities(kit),
     ...usageEntities(kit),
+    ...signingEntities(kit),
   };
   return { ...entities, service: new Service(entities, opts) };
 }
