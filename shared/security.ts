@@ -65,6 +65,28 @@ export interface SpaPolicyOptions {
    * (FontFace objects fetch under `font-src`); unset, fonts come from the product's origin only.
    */
   fontCdnUrl?: string | undefined;
+  /**
+   * The origin the SPA uploads send lists to (a presigned PUT to the assets bucket,
+   * docs/send-lists.md): `https://{bucket}.s3.{region}.amazonaws.com` in AWS, the S3 emulator
+   * locally. Added to `connect-src`; unset, uploads go to the SPA's origin only.
+   */
+  uploadOrigin?: string | undefined;
+}
+
+/**
+ * The upload origin as a `connect-src` source (with its leading space), or '' when unset.
+ * @throws Error when it is not a bare http(s) origin.
+ */
+function uploadSource(origin: string | undefined): string {
+  if (!origin) return '';
+  const parsed = URL.parse(origin);
+  if (
+    !parsed ||
+    !['https:', 'http:'].includes(parsed.protocol) ||
+    parsed.origin !== origin.replace(/\/$/, '')
+  )
+    throw new Error(`The upload origin must be a bare http(s) origin: ${origin}`);
+  return ` ${parsed.origin}`;
 }
 
 /**
@@ -79,7 +101,7 @@ export function spaContentSecurityPolicy(options: SpaPolicyOptions = {}): string
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     `font-src 'self' data:${fonts}`,
-    `connect-src 'self' ${STRIPE_CSP.connect}`,
+    `connect-src 'self' ${STRIPE_CSP.connect}${uploadSource(options.uploadOrigin)}`,
     `frame-src 'self' ${STRIPE_CSP.frame}`,
     "object-src 'none'",
     "base-uri 'self'",

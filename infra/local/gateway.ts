@@ -170,7 +170,10 @@ export const SPA_SECURITY_HEADERS: Record<string, string> = {
  * and the SPA's CSP, which allows the font CDN when `FONT_CDN_URL` is set, as in AWS.
  */
 export function staticSpa(root: string) {
-  const policy = spaContentSecurityPolicy({ fontCdnUrl: config().FONT_CDN_URL });
+  const policy = spaContentSecurityPolicy({
+    fontCdnUrl: config().FONT_CDN_URL,
+    uploadOrigin: config().S3_ENDPOINT,
+  });
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     let file = normalize(join(root, decodeURIComponent(url.pathname)));
     if (!file.startsWith(root)) return sendJson(res, 400, { message: 'Bad path.' });

@@ -136,6 +136,17 @@ export async function startDynamo(
 }
 
 /**
+ * The buckets' CORS rule on loopback: the SPA PUTs a send list to the presigned URL the API
+ * answers (docs/send-lists.md), from the local gateway's origin, whose port is not known here
+ * (docs/decisions.md "Send-list uploads from the browser").
+ */
+const LOCAL_CORS = Buffer.from(
+  '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod>' +
+    '<AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader>' +
+    '<MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>',
+);
+
+/**
  * Starts s3rver on loopback with the given buckets.
  * @param options.directory where objects are stored.
  */
@@ -151,7 +162,7 @@ export async function startS3(options: {
     address: '127.0.0.1',
     silent: true,
     directory: options.directory,
-    configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
+    configureBuckets: options.buckets.map((name) => ({ name, configs: [LOCAL_CORS] })),
   });
   await server.run();
   return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };

@@ -55,3 +55,23 @@ describe('the SPA policy and the font CDN', () => {
     expect(() => spaContentSecurityPolicy({ fontCdnUrl: url })).toThrow(/font CDN URL/);
   });
 });
+
+describe('the SPA policy and the send-list upload origin', () => {
+  it('adds the upload origin to connect-src only', () => {
+    const origin = 'https://assets.s3.eu-west-1.amazonaws.com';
+    const policy = spaContentSecurityPolicy({ uploadOrigin: origin });
+    expect(directive(policy, 'connect-src')).toEqual([
+      ...directive(SPA_CONTENT_SECURITY_POLICY, 'connect-src'),
+      origin,
+    ]);
+    expect(policy.replace(` ${origin}`, '')).toBe(SPA_CONTENT_SECURITY_POLICY);
+  });
+
+  it.each([
+    'https://bucket.example/path',
+    "https://x.example;script-src 'unsafe-inline'",
+    'ftp://x.example',
+  ])('refuses %s as an upload origin', (origin) => {
+    expect(() => spaContentSecurityPolicy({ uploadOrigin: origin })).toThrow(/upload origin/);
+  });
+});
