@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
+import { longHexColour } from '#shared/colour.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { publicFileKey } from '#shared/resources.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
@@ -65,10 +66,13 @@ export function qrPixels(value: string, sticker: Sticker): DirectLayer {
   };
 }
 
-/** `#rgb` or `#rrggbb` (spec 000 §5: 3 or 6 hex digits); anything else falls back to #111111. */
+/**
+ * A stored QR colour as `#rrggbb`: `#gg`, `#rgb` or `#rrggbb`, with or without `#`, read as
+ * shared/colour.ts `longHexColour` reads it (test/unit/hex-colour.test.ts); anything else falls
+ * back to #111111.
+ */
 export function qrColour(colour: string): string {
-  const hex = colour.trim().replace(/^#/, '');
-  return /^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(hex) ? `#${hex}` : '#111111';
+  return longHexColour(`#${colour.trim().replace(/^#/, '')}`) ?? '#111111';
 }
 
 /**

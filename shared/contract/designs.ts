@@ -8,6 +8,7 @@
  * write with a stale one answers 409 `{ message, version }`).
  */
 import { z } from 'zod';
+import { longHexColour } from '../colour.ts';
 import { DesignDocumentFieldsSchema } from '../design.ts';
 import { FALLBACK_MESSAGES } from '../dynamic-stickers.ts';
 import { ENHANCE_RANGES, FILTER_NAMES, type EnhanceName } from '../effects.ts';
@@ -50,20 +51,6 @@ export const STICKER_MESSAGES = {
   notQrCode: 'The selected sticker is not a QR code.',
   colour: 'The QR code colour must be a hex colour such as #111111.',
 } as const;
-
-/**
- * A hex colour of `#` and 2, 3 or 6 hex digits (spec 000 §5 "Hex colour must be 2, 3 or 6
- * characters") as `#rrggbb`, lower case, which every reader of a stored colour understands (the
- * QR renderer, browsers, the editor's colour input): `#rgb` doubles each digit as CSS does, and
- * `#gg` is the grey `#gggggg` (docs/decisions.md "Two-digit hex colours"). Anything else is null.
- */
-export function longHexColour(colour: string): string | null {
-  const hex = /^#([0-9a-f]{2}|[0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour)?.[1]?.toLowerCase();
-  if (hex === undefined) return null;
-  if (hex.length === 2) return `#${hex}${hex}${hex}`;
-  if (hex.length === 3) return `#${[...hex].map((d) => d + d).join('')}`;
-  return `#${hex}`;
-}
 
 /** A hex colour as {@link longHexColour} reads it, stored as `#rrggbb`. */
 export const HexColourSchema = z

@@ -1,14 +1,11 @@
 /**
  * The hex colours a QR code accepts (spec 000 §5 "Hex colour must be 2, 3 or 6 characters"),
- * stored as `#rrggbb` (shared/contract/designs.ts, docs/decisions.md "Two-digit hex colours").
+ * stored as `#rrggbb` (shared/colour.ts, shared/contract/designs.ts, docs/decisions.md "Two-digit hex colours").
  */
 import { describe, expect, it } from 'vitest';
-import {
-  HexColourSchema,
-  longHexColour,
-  QrCodeColorBody,
-  STICKER_MESSAGES,
-} from '#shared/contract/designs.ts';
+import { qrColour } from '#functions/render/stickers.ts';
+import { longHexColour } from '#shared/colour.ts';
+import { HexColourSchema, QrCodeColorBody, STICKER_MESSAGES } from '#shared/contract/designs.ts';
 
 describe('hex colours of QR codes', () => {
   it('reads 2, 3 and 6 hex digits as #rrggbb', () => {
@@ -41,5 +38,14 @@ describe('hex colours of QR codes', () => {
     const body = QrCodeColorBody.parse({ stickerId: 'qr-1', qrCodeColor: '#2b', version: 3 });
     expect(body.qrCodeColor).toBe('#2b2b2b');
     expect(body.stickerId).toBe('qr-1');
+  });
+
+  it('draws a stored colour in the render as the editor reads it', () => {
+    // A design saved whole keeps the colour as typed: the render reads `#80` as the grey too.
+    expect(qrColour('#80')).toBe('#808080');
+    expect(qrColour('F0A')).toBe('#ff00aa');
+    expect(qrColour('#11AA22')).toBe('#11aa22');
+    expect(qrColour('red')).toBe('#111111');
+    expect(qrColour('#1234')).toBe('#111111');
   });
 });

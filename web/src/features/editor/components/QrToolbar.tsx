@@ -20,6 +20,7 @@ import { historyShortcutFor } from '../keyboard.ts';
 import { IS_MAC } from './EditorToolbar.tsx';
 import { errorIdOf, FieldError } from './FieldError.tsx';
 import { useDebouncedValue } from './useDebouncedValue.ts';
+import { longHexColour } from '#shared/colour.ts';
 
 /** How long a hosted image may take to load before it counts as not found, ms. */
 const IMAGE_CHECK_MS = 8000;
@@ -47,13 +48,11 @@ const FALLBACK_LABEL: Record<NonNullable<Sticker['dynamicStickerType']>, string>
   gravatar: 'Fallback e-mail',
   hostedImage: 'Fallback image URL',
   screenShot: 'Fallback page URL',
+  countdown: 'Fallback start time',
 };
 
-/** `#rgb` as `#rrggbb` (the colour input reads only the long form). */
-const longHex = (colour: string) =>
-  /^#[0-9a-f]{3}$/i.test(colour)
-    ? `#${[...colour.slice(1)].map((c) => c + c).join('')}`
-    : colour.toLowerCase();
+/** `#gg` and `#rgb` as `#rrggbb` (the colour input reads only the long form). */
+const longHex = (colour: string) => longHexColour(colour) ?? colour.toLowerCase();
 
 /**
  * A dynamic sticker's fallback value (spec 000 §5): checked as typed with the spec's messages;

@@ -19,6 +19,7 @@ import {
   SCREENSHOT_SIZE,
 } from '#shared/dynamic-stickers.ts';
 import { clampBox, type CanvasSize } from './snippets.ts';
+import { longHexColour } from '#shared/colour.ts';
 
 /** A new sticker's scale and top, px (spec 000 §9 "added at scale 0.1 … top 10 px"). */
 export const NEW_STICKER_SCALE = 0.1;
@@ -184,9 +185,8 @@ export function qrImageUrl(
   const qr = QRCode.create(value, { errorCorrectionLevel: 'M' });
   const n = qr.modules.size;
   const m = Math.min(QR_MARGIN.max, Math.max(QR_MARGIN.min, Math.round(sticker.marginSize)));
-  const colour = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(sticker.qrCodeColor)
-    ? sticker.qrCodeColor
-    : DEFAULT_QR_COLOUR;
+  // As the render reads it (functions/render/stickers.ts qrColour): `#80` is the grey #808080.
+  const colour = longHexColour(sticker.qrCodeColor) ?? DEFAULT_QR_COLOUR;
   // One path of horizontal runs of dark modules: small enough to keep in the document.
   let path = '';
   for (let y = 0; y < n; y++)
