@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../web/src/api/client.ts';
 import type { Plan } from '../../web/src/api/plans.ts';
 import {
+  BillingDetailsSchema,
   EMPTY_BILLING,
   billingRequest,
-  checkBillingDetails,
 } from '../../web/src/features/billing/billingDetails.ts';
 import { describeCoupon } from '../../web/src/features/billing/coupon.ts';
 import { defaultCountry } from '../../web/src/features/billing/countries.ts';
@@ -160,15 +160,24 @@ describe('describeCoupon', () => {
 });
 
 describe('billing details', () => {
-  it('needs an address, a city and a postal code', () => {
-    expect(Object.keys(checkBillingDetails(EMPTY_BILLING)).sort()).toEqual([
-      'address',
-      'city',
-      'zip',
-    ]);
+  it("needs an address, a city and a postal code, and keeps the server's length limits", () => {
+    const empty = BillingDetailsSchema.safeParse({ ...EMPTY_BILLING, city: '   ' });
+    expect(empty.success).toBe(false);
     expect(
-      checkBillingDetails({ ...EMPTY_BILLING, address: '1 Main St', city: 'Berlin', zip: '10115' }),
-    ).toEqual({});
+      Object.fromEntries(empty.error!.issues.map((issue) => [issue.path[0], issue.message])),
+    ).toEqual({
+      address: 'Please enter a value.',
+      city: 'Please enter a value.',
+      zip: 'Please enter a value.',
+    });
+    const filled = { ...EMPTY_BILLING, address: ' 1 Main St ', city: 'Berlin', zip: '10115' };
+    expect(BillingDetailsSchema.parse(filled)).toEqual({ ...filled, address: '1 Main St' });
+    const long = BillingDetailsSchema.safeParse({
+      ...filled,
+      zip: '1'.repeat(33),
+      vat_id: 'D'.repeat(65),
+    });
+    expect(long.error?.issues.map((issue) => issue.path[0])).toEqual(['zip', 'vat_id']);
   });
 
   it('sends the VAT id only for a VAT country, and the default country when none is chosen', () => {

@@ -1,30 +1,55 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { USE_CASES, type UseCaseKey } from '#shared/onboarding.ts';
+import { z } from 'zod';
+import { OnboardingBody } from '#shared/contract/auth.ts';
+import { USE_CASES } from '#shared/onboarding.ts';
 import { call } from '../api/client.ts';
 import { Notice } from '../components/Notice.tsx';
 import { WizardStrip } from '../components/WizardStrip.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { actionFailure } from '../features/settings/formFailure.ts';
 import { SubmitButton } from '../features/settings/ProfileTab.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
+import { applyServerErrors, submitWith } from '../lib/forms.ts';
 import { useAppStore } from '../state/store.ts';
 
 const STEPS = ['Your use case', 'Ideas', 'Start designing'] as const;
 
+/** What step 1 says when Next is pressed with no use case chosen (a client-only rule). */
+const CHOOSE_MESSAGE = 'Choose the use case closest to yours.';
+
 /**
- * `/onboarding` (spec 001 §2): step 1 picks one of the eight use cases, step 2 shows what to
- * make with it and continues, step 3 saves the choice (`PUT /settings/onboarding`) and goes to
- * the use case's address (shared/onboarding.ts). The heading of each step takes focus so the
- * change is announced; Back keeps the choice.
+ * The onboarding form: the route's body (`OnboardingBody`, shared/contract/auth.ts), with a
+ * what-to-do message for no choice yet (the radios start unchecked: `null`).
+ */
+const OnboardingForm = z.object({
+  use_case: z
+    .string()
+    .nullable()
+    .refine((value) => value !== null, CHOOSE_MESSAGE)
+    .pipe(OnboardingBody.shape.use_case),
+});
+
+/**
+ * `/onboarding` (docs/decisions.md "Onboarding"): step 1 picks one of the eight use cases,
+ * step 2 shows what to make with it and continues, step 3 saves the choice (`PUT
+ * /settings/onboarding`) and goes to the use case's address (shared/onboarding.ts). The
+ * heading of each step takes focus so the change is announced; Back keeps the choice. The
+ * choice is a react-hook-form field checked by {@link OnboardingForm}; a refusal of the save
+ * goes back to the step that can fix it (docs/decisions.md "Forms").
  */
 export function OnboardingPage() {
   useDocumentTitle('Get started');
   const saved = useAppStore((s) => s.user?.onboarding_use_case ?? null);
   const [step, setStep] = useState<0 | 1 | 2>(0);
-  const [choice, setChoice] = useState<UseCaseKey | null>(saved as UseCaseKey | null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const form = useForm<z.input<typeof OnboardingForm>, unknown, z.output<typeof OnboardingForm>>({
+    resolver: zodResolver(OnboardingForm),
+    defaultValues: { use_case: saved },
+  });
+  const choice = useWatch({ control: form.control, name: 'use_case' });
+  const { errors, isSubmitting: pending } = form.formState;
+  const error = errors.use_case?.message ?? errors.root?.server?.message ?? null;
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   const base = useId();
@@ -40,31 +65,20 @@ export function OnboardingPage() {
 
   const useCase = USE_CASES.find((u) => u.key === choice);
 
-  function next(event: FormEvent) {
-    event.preventDefault();
-    if (!choice) {
-      setError('Choose the use case closest to yours.');
-      return;
-    }
-    setError(null);
-    setStep(1);
-  }
+  const next = submitWith(form, () => setStep(1));
 
-  async function finish() {
-    if (!choice || pending) return;
-    setPending(true);
-    setError(null);
+  const finish = submitWith(form, async ({ use_case }) => {
     setStep(2);
     try {
-      const answer = await call('PUT /settings/onboarding', { body: { use_case: choice } });
+      const answer = await call('PUT /settings/onboarding', { body: { use_case } });
       navigate(answer.redirect);
     } catch (failure) {
-      setError(actionFailure(failure));
-      setStep(1);
-    } finally {
-      setPending(false);
+      const { placed } = applyServerErrors(form.setError, failure, ['use_case'] as const, {
+        focus: false,
+      });
+      setStep(placed.length > 0 ? 0 : 1);
     }
-  }
+  });
 
   return (
     <SignedInOnly>
@@ -92,10 +106,8 @@ export function OnboardingPage() {
                       id={`${base}-${u.key}`}
                       className="plan-option__radio"
                       type="radio"
-                      name="use_case"
                       value={u.key}
-                      checked={choice === u.key}
-                      onChange={() => setChoice(u.key)}
+                      {...form.register('use_case')}
                       aria-describedby={`${base}-${u.key}-summary`}
                     />
                     <label htmlFor={`${base}-${u.key}`} className="plan-option__label">
@@ -138,12 +150,7 @@ export function OnboardingPage() {
                 >
                   Back
                 </button>
-                <form
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    void finish();
-                  }}
-                >
+                <form noValidate onSubmit={finish}>
                   <SubmitButton pending={pending} label="Continue" busyLabel="Opening templates…" />
                 </form>
               </div>

@@ -137,7 +137,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
       focus: step === 0,
     });
     plan.setErrors(answer.plan);
-    payment.showErrors(answer);
+    payment.showErrors(error);
     setNotice(failure.notice);
     setStep(failure.step);
     if (failure.focus && !(step === 0 && isAccountField(failure.focus))) {
@@ -171,17 +171,20 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
     continueToPlan(event);
   }
 
+  /** Step 1's submit: a paid plan's billing fields are checked first (focus goes to the first). */
+  function onCreate(event: FormEvent<HTMLFormElement>) {
+    setNotice(null);
+    if (plan.paid) {
+      payment.submit(createAccount)(event);
+      return;
+    }
+    event.preventDefault();
+    void createAccount();
+  }
+
   async function createAccount() {
     const { planList, selectedPlan } = plan;
     if (registering || !planList || !selectedPlan) return;
-    setNotice(null);
-    if (plan.paid) {
-      const missing = payment.firstMissing();
-      if (missing) {
-        setFocus({ target: missing });
-        return;
-      }
-    }
     setRegistering(true);
     try {
       // The card field shows why when it cannot give a card (spec 001 §8).
@@ -276,7 +279,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
               setStep(0);
               setFocus({ target: 'heading' });
             }}
-            onSubmit={() => void createAccount()}
+            onSubmit={onCreate}
           />
         )}
       </section>

@@ -1,4 +1,6 @@
+import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { isVatCountry } from '#shared/billing.ts';
+import { FormTextField } from '../../components/FormFields.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { FieldError, TextField } from '../../components/TextField.tsx';
 import type { BillingDetails, BillingField } from './billingDetails.ts';
@@ -36,42 +38,42 @@ const ADDRESS_TEXT_FIELDS: Record<
 };
 
 /**
- * The billing address (spec 001 §3: address, address_line_2, city, state, zip, country default
- * US) and, for a country where VAT applies (§9, EU and GB), the VAT id. Shows the errors it is
- * given.
+ * The billing address (docs/billing.md: address, address_line_2, city, state, zip, country
+ * default US) and, for a country where VAT applies (EU and GB), the VAT id, bound to a
+ * react-hook-form form whose values include {@link BillingDetails} (checked by
+ * `BillingDetailsSchema`). Shows the form's errors of these fields, from its checks or the
+ * server's 422.
  *
  * @param country the country shown when the form has none (the geocoded default), or
  *   undefined while it is being found.
  */
-export function BillingAddressFields({
+export function BillingAddressFields<T extends BillingDetails, C, O extends FieldValues>({
   ids,
-  values,
+  control,
   country,
-  errors,
-  onChange,
 }: {
   ids: BillingFieldIds;
-  values: BillingDetails;
+  control: Control<T, C, O>;
   country: string | undefined;
-  errors: Partial<Record<BillingField, readonly string[]>>;
-  onChange: (field: BillingField, value: string) => void;
 }) {
-  const chosen = values.country || country || '';
-  const countryErrors = errors.country;
+  const {
+    field: { ref: countryRef, value: countryValue, onChange: onCountry, onBlur: onCountryBlur },
+    fieldState: countryState,
+  } = useController<T, Path<T>, O>({ control, name: 'country' as Path<T> });
+  const chosen = (countryValue as string) || country || '';
+  const countryError = countryState.error?.message;
   const text = (field: AddressTextField) => {
     const spec = ADDRESS_TEXT_FIELDS[field];
     return (
-      <TextField
+      <FormTextField
+        control={control}
+        field={field as Path<T>}
         id={ids[field]}
         label={spec.label}
-        name={field}
         autoComplete={`billing ${spec.autoComplete}`}
         autoCapitalize={field === 'zip' ? 'characters' : 'words'}
         required={!spec.optional}
         maxLength={field === 'zip' ? 32 : 255}
-        value={values[field]}
-        errors={errors[field]}
-        onChange={(v) => onChange(field, v)}
       />
     );
   };
@@ -91,15 +93,17 @@ export function BillingAddressFields({
             Country
           </label>
           <select
+            ref={countryRef}
             id={ids.country}
             name="country"
             className="input input--select"
             autoComplete="billing country"
             value={chosen}
             disabled={chosen === ''}
-            aria-invalid={countryErrors ? true : undefined}
-            aria-describedby={countryErrors ? `${ids.country}-error` : undefined}
-            onChange={(event) => onChange('country', event.target.value)}
+            aria-invalid={countryError ? true : undefined}
+            aria-describedby={countryError ? `${ids.country}-error` : undefined}
+            onChange={(event) => onCountry(event.target.value)}
+            onBlur={onCountryBlur}
           >
             {chosen === '' && <option value="">Finding your country…</option>}
             {countryOptions().map((option) => (
@@ -108,24 +112,56 @@ export function BillingAddressFields({
               </option>
             ))}
           </select>
-          {countryErrors && <FieldError id={`${ids.country}-error`} errors={countryErrors} />}
+          {countryError && <FieldError id={`${ids.country}-error`} errors={[countryError]} />}
         </div>
       </div>
       {isVatCountry(chosen) && (
-        <TextField
+        <VatIdField
+          control={control}
+          field={'vat_id' as Path<T>}
           id={ids.vat_id}
-          label="VAT ID"
-          name="vat_id"
-          autoComplete="off"
-          required={false}
-          maxLength={64}
           hint="For businesses: your VAT number with its country prefix, e.g. DE123456789."
-          value={values.vat_id}
-          errors={errors.vat_id}
-          onChange={(v) => onChange('vat_id', v.toUpperCase())}
         />
       )}
     </fieldset>
+  );
+}
+
+/**
+ * The optional VAT id input bound to a react-hook-form string field: upper-cased as it is
+ * typed (VAT ids carry an upper-case country prefix), its error from the form.
+ */
+export function VatIdField<T extends FieldValues, C, O extends FieldValues>({
+  control,
+  field: fieldName,
+  id,
+  hint,
+}: {
+  control: Control<T, C, O>;
+  field: Path<T>;
+  id: string;
+  hint: string;
+}) {
+  const {
+    field: { ref, value, onChange, onBlur },
+    fieldState,
+  } = useController<T, Path<T>, O>({ control, name: fieldName });
+  const message = fieldState.error?.message;
+  return (
+    <TextField
+      id={id}
+      inputRef={ref}
+      label="VAT ID"
+      name="vat_id"
+      autoComplete="off"
+      required={false}
+      maxLength={64}
+      hint={hint}
+      value={(value as string | undefined) ?? ''}
+      errors={message ? [message] : undefined}
+      onChange={(v) => onChange(v.toUpperCase())}
+      onBlur={onBlur}
+    />
   );
 }
 

@@ -1,19 +1,22 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { DEFAULT_COUNTRY, type SubscriptionView } from '#shared/billing.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useRef, useState } from 'react';
+import { useController, useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { DEFAULT_COUNTRY, SubscribeRequestSchema, type SubscriptionView } from '#shared/billing.ts';
 import type { Plan, PlanInterval } from '../../api/plans.ts';
+import { FormCheckbox, FormTextField } from '../../components/FormFields.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { TextField } from '../../components/TextField.tsx';
+import { submitWith } from '../../lib/forms.ts';
 import { defaultPlanChoice } from '../registration/plans.ts';
 import { subscribe } from './api.ts';
 import { BillingAddressFields, TaxPreview, billingFieldIds } from './BillingAddressFields.tsx';
 import {
   BILLING_FIELDS,
+  BillingDetailsSchema,
+  EMPTY_BILLING,
   billingDetailsFrom,
   billingRequest,
-  checkBillingDetails,
-  type BillingDetails,
-  type BillingField,
 } from './billingDetails.ts';
 import { CardField, collectCard, type CardCollector } from './CardField.tsx';
 import { useTaxPreview, useVisitorCountry } from './hooks.ts';
@@ -24,11 +27,25 @@ import { useBillingAction } from './useBillingAction.ts';
 const FORM_FIELDS = [...BILLING_FIELDS, 'plan', 'stripe_payment_method', 'coupon'] as const;
 
 /**
- * Subscribe a team that has no subscription (spec 001 §2 plan settings; §7 `POST
- * …/subscription`): a paid plan with the monthly/yearly toggle, the card on file or a new one
- * through a SetupIntent (spec 001 §4 "If a stored card exists, subscribing can use it
- * directly"), the billing address with VAT id and preview, and an optional coupon. A 400 goes
- * to the payment confirmation (3-D Secure), 422s go on the fields (spec 001 §8).
+ * The subscribe form: the billing fields (`BillingDetailsSchema`), the plan and coupon with the
+ * rules of the route's body (`SubscribeRequestSchema`), whether to pay with the card on file,
+ * and `stripe_payment_method`, which no input edits: it only holds the card field's errors.
+ */
+const SubscribeFormSchema = BillingDetailsSchema.extend({
+  plan: SubscribeRequestSchema.shape.plan,
+  coupon: SubscribeRequestSchema.shape.coupon.unwrap().unwrap(),
+  use_existing_payment_method: z.boolean(),
+  stripe_payment_method: z.string(),
+});
+type SubscribeFormValues = z.infer<typeof SubscribeFormSchema>;
+
+/**
+ * Subscribe a team that has no subscription (docs/billing.md; `POST …/subscription`): a paid
+ * plan with the monthly/yearly toggle, the card on file or a new one through a SetupIntent
+ * ("If a stored card exists, subscribing can use it directly"), the billing address with VAT
+ * id and preview, and an optional coupon. A react-hook-form form checked by
+ * {@link SubscribeFormSchema} (docs/decisions.md "Forms"); a 400 goes to the payment
+ * confirmation (3-D Secure), a 422's errors go on the fields.
  */
 export function SubscribeForm({
   teamId,
@@ -49,44 +66,42 @@ export function SubscribeForm({
   const ids = billingFieldIds(`${base}-billing`);
   const defaults = defaultPlanChoice(plans, null, false);
   const [interval, setPickedInterval] = useState<PlanInterval>(defaults.interval);
-  const [planId, setPlanId] = useState(defaults.planId);
-  const [useCardOnFile, setUseCardOnFile] = useState(view.card !== null);
-  const [values, setValues] = useState<BillingDetails>(() =>
-    billingDetailsFrom(view.billing_address, view.vat_id),
-  );
-  const [coupon, setCoupon] = useState('');
-  const [tried, setTried] = useState(false);
+  const form = useForm<SubscribeFormValues>({
+    resolver: zodResolver(SubscribeFormSchema),
+    defaultValues: {
+      ...billingDetailsFrom(view.billing_address, view.vat_id),
+      plan: defaults.planId ?? '',
+      coupon: '',
+      use_existing_payment_method: view.card !== null,
+      stripe_payment_method: '',
+    },
+  });
+  const { control } = form;
+  const {
+    field: { value: planId, onChange: setPlanId },
+    fieldState: planState,
+  } = useController({ control, name: 'plan' });
+  const values = useWatch({ control });
+  const useCardOnFile = values.use_existing_payment_method === true;
+  const cardError = form.formState.errors.stripe_payment_method?.message;
   const cardRef = useRef<CardCollector | null>(null);
   const visitorCountry = useVisitorCountry();
   const fallbackCountry = visitorCountry ?? DEFAULT_COUNTRY;
   const plan = plans.find((p) => p.id === planId);
-  const tax = useTaxPreview(values, fallbackCountry, planId);
-  const action = useBillingAction(teamId, FORM_FIELDS, onSubscribed);
+  const tax = useTaxPreview({ ...EMPTY_BILLING, ...values }, fallbackCountry, planId);
+  const action = useBillingAction(teamId, FORM_FIELDS, onSubscribed, form.setError);
+  const pending = action.pending !== null || form.formState.isSubmitting;
 
-  const clientErrors = tried ? checkBillingDetails(values) : {};
-  const errors: Partial<Record<BillingField, readonly string[]>> = {};
-  for (const field of BILLING_FIELDS) {
-    const message =
-      action.errors[field] ?? (clientErrors[field] ? [clientErrors[field]] : undefined);
-    if (message) errors[field] = message;
-  }
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (action.pending || !planId) return;
-    setTried(true);
-    const missing = BILLING_FIELDS.find((f) => checkBillingDetails(values)[f]);
-    if (missing) {
-      document.getElementById(ids[missing])?.focus();
-      return;
-    }
-    const paymentMethod = useCardOnFile ? undefined : await collectCard(cardRef);
-    if (!useCardOnFile && !paymentMethod) return;
+  async function onValid(checked: SubscribeFormValues) {
+    const paymentMethod = checked.use_existing_payment_method
+      ? undefined
+      : await collectCard(cardRef);
+    if (!checked.use_existing_payment_method && !paymentMethod) return;
     await action.run('subscribe', () =>
       subscribe(teamId, {
-        ...billingRequest(values, fallbackCountry),
-        plan: planId,
-        ...(coupon.trim() ? { coupon: coupon.trim() } : {}),
+        ...billingRequest(checked, fallbackCountry),
+        plan: checked.plan,
+        ...(checked.coupon ? { coupon: checked.coupon } : {}),
         ...(paymentMethod
           ? { stripe_payment_method: paymentMethod }
           : { use_existing_payment_method: true }),
@@ -98,8 +113,8 @@ export function SubscribeForm({
     <form
       className="stack"
       noValidate
-      onSubmit={(e) => void submit(e)}
-      aria-busy={action.pending !== null}
+      onSubmit={(event) => submitWith(form, onValid)(event)}
+      aria-busy={pending}
     >
       <h3 className="settings-subtitle">Choose a plan</h3>
       <PlanPicker
@@ -109,22 +124,19 @@ export function SubscribeForm({
         onInterval={(next) => {
           setPickedInterval(next);
           const same = plans.find((p) => p.interval === next && p.available);
-          if (plan?.interval !== next) setPlanId(same?.id);
+          if (plan?.interval !== next) setPlanId(same?.id ?? '');
         }}
         onSelect={setPlanId}
         legend="Plan"
-        errors={action.errors.plan}
+        errors={planState.error?.message ? [planState.error.message] : undefined}
       />
       {view.card && (
-        <div className="checkbox">
-          <input
-            id={`${base}-existing`}
-            type="checkbox"
-            checked={useCardOnFile}
-            onChange={(event) => setUseCardOnFile(event.target.checked)}
-          />
-          <label htmlFor={`${base}-existing`}>Pay with the card on file</label>
-        </div>
+        <FormCheckbox
+          control={control}
+          field="use_existing_payment_method"
+          id={`${base}-existing`}
+          label="Pay with the card on file"
+        />
       )}
       {useCardOnFile && view.card ? (
         <MaskedCard card={view.card} />
@@ -132,35 +144,27 @@ export function SubscribeForm({
         <CardField
           mode={{ kind: 'setup-intent', teamId }}
           collectorRef={cardRef}
-          errors={action.errors.stripe_payment_method}
+          errors={cardError ? [cardError] : undefined}
         />
       )}
-      <BillingAddressFields
-        ids={ids}
-        values={values}
-        country={fallbackCountry}
-        errors={errors}
-        onChange={(field, value) => setValues((v) => ({ ...v, [field]: value }))}
-      />
+      <BillingAddressFields ids={ids} control={control} country={fallbackCountry} />
       <TaxPreview preview={tax} interval={plan?.interval} />
-      <TextField
+      <FormTextField
+        control={control}
+        field="coupon"
         id={`${base}-coupon`}
         label="Coupon code"
-        name="coupon"
         autoComplete="off"
         required={false}
         maxLength={128}
-        value={coupon}
-        errors={action.errors.coupon}
-        onChange={setCoupon}
       />
       {action.message && <Notice tone="error">{action.message}</Notice>}
       <div className="subscription__actions">
         <button type="button" className="button button--secondary" onClick={onCancel}>
           Not now
         </button>
-        <button type="submit" className="button" aria-disabled={action.pending !== null || !planId}>
-          {action.pending ? (
+        <button type="submit" className="button" aria-disabled={pending || !planId}>
+          {pending ? (
             <>
               <Spinner /> Subscribing…
             </>

@@ -1,9 +1,16 @@
 /**
- * The billing details a paid plan needs (spec 001 §3 Registration form: address,
- * address_line_2, city, state, zip, country (default US), vat_id), as the forms hold them and
- * as the API takes them (`BillingAddressSchema` and `vat_id` in shared/billing.ts).
+ * The billing details a paid plan needs (docs/billing.md; address, address_line_2, city,
+ * state, zip, country (default US), vat_id), as the forms hold them and as the API takes them
+ * (`BillingAddressSchema` and `vat_id` in shared/contract/billing.ts).
  */
-import { isVatCountry, type BillingAddress, type BillingAddressView } from '#shared/billing.ts';
+import { z } from 'zod';
+import {
+  BillingAddressSchema,
+  TaxRateRequestSchema,
+  isVatCountry,
+  type BillingAddress,
+  type BillingAddressView,
+} from '#shared/billing.ts';
 
 /** The fields in display order (also the order focus looks for the first invalid one). */
 export const BILLING_FIELDS = [
@@ -20,9 +27,6 @@ export type BillingDetails = Record<BillingField, string>;
 
 export const isBillingField = (field: string): field is BillingField =>
   (BILLING_FIELDS as readonly string[]).includes(field);
-
-/** Fields a paid plan cannot go without (Stripe Tax needs an address it can place). */
-export const REQUIRED_BILLING_FIELDS: readonly BillingField[] = ['address', 'city', 'zip'];
 
 /** Spec 001 §5: an empty required input when moving forward. */
 export const EMPTY_FIELD_MESSAGE = 'Please enter a value.';
@@ -53,17 +57,30 @@ export function billingDetailsFrom(
   };
 }
 
+/** A text field's server rule (trimmed, its length limit) from the route's body schema. */
+const serverText = (field: 'address' | 'address_line_2' | 'city' | 'state' | 'zip') =>
+  BillingAddressSchema.shape[field].unwrap().unwrap();
+
+/** A required field: {@link EMPTY_FIELD_MESSAGE} when blank, then the server's rule. */
+const requiredText = (field: 'address' | 'city' | 'zip') =>
+  z.string().trim().min(1, EMPTY_FIELD_MESSAGE).pipe(serverText(field));
+
 /**
- * Checks the required fields.
- * @returns {@link EMPTY_FIELD_MESSAGE} for each required field left blank; {} when all is set.
+ * The billing fields of a react-hook-form form (docs/decisions.md "Forms"): the server's rules
+ * of `BillingAddressSchema` and `vat_id` (trimmed strings, their length limits), with
+ * address, city and zip needing a value ({@link EMPTY_FIELD_MESSAGE}: a paid plan cannot go
+ * without them, as Stripe Tax needs an address it can place). `country` may be
+ * '' (not chosen: the request takes the geocoded default, see {@link billingRequest}).
  */
-export function checkBillingDetails(values: BillingDetails): Partial<Record<BillingField, string>> {
-  const errors: Partial<Record<BillingField, string>> = {};
-  for (const field of REQUIRED_BILLING_FIELDS) {
-    if (values[field].trim() === '') errors[field] = EMPTY_FIELD_MESSAGE;
-  }
-  return errors;
-}
+export const BillingDetailsSchema = z.object({
+  address: requiredText('address'),
+  address_line_2: serverText('address_line_2'),
+  city: requiredText('city'),
+  state: serverText('state'),
+  zip: requiredText('zip'),
+  country: z.string(),
+  vat_id: TaxRateRequestSchema.shape.vat_id.unwrap().unwrap(),
+}) satisfies z.ZodType<BillingDetails>;
 
 /**
  * The request fields for the values: trimmed, blanks left out, and the VAT id only for a

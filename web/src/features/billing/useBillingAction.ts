@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { paymentConfirmationPath, type SubscriptionView } from '#shared/billing.ts';
 import type { FieldErrors } from '../../api/client.ts';
+import { applyServerErrors } from '../../lib/forms.ts';
 import { subscriptionFailure } from './failure.ts';
 
 /** What each section of the subscription tab is given. */
@@ -26,15 +28,18 @@ export const subscriptionTabPath = (teamId: string | undefined): string =>
  * this tab), a 422 puts errors on `formFields`, anything else sets one message.
  *
  * @param teamId     the team path's id, or undefined for the user paths.
- * @param formFields the fields the form shows.
+ * @param formFields the fields the form shows, in display order.
  * @param onDone     told the team's billing after a success.
+ * @param setError   a react-hook-form form's `setError`: a 422's errors of `formFields` go on
+ *   the form's fields (`applyServerErrors`, which focuses the first) instead of `errors`.
  * @returns `run(name, call)`, which resolves true on success; `pending` names the call under
  *   way (for "Switching…", "Resuming…" labels, spec 001 §4); `errors` and `message` the outcome.
  */
-export function useBillingAction(
+export function useBillingAction<T extends FieldValues = FieldValues>(
   teamId: string | undefined,
   formFields: readonly string[],
   onDone: (view: SubscriptionView) => void,
+  setError?: UseFormSetError<T>,
 ) {
   const navigate = useNavigate();
   const [pending, setPending] = useState<string | null>(null);
@@ -53,6 +58,9 @@ export function useBillingAction(
       const failure = subscriptionFailure(error, formFields);
       if (failure.kind === 'payment') {
         navigate(paymentConfirmationPath(failure.paymentId, subscriptionTabPath(teamId)));
+      } else if (failure.kind === 'fields' && setError) {
+        const fields = formFields as readonly Path<T>[];
+        setMessage(applyServerErrors(setError, error, fields, { formLevel: false }).message);
       } else if (failure.kind === 'fields') {
         setErrors(failure.errors);
         setMessage(failure.message);

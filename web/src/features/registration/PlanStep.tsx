@@ -7,23 +7,23 @@ import {
   TaxPreview,
   type BillingFieldIds,
 } from '../billing/BillingAddressFields.tsx';
-import type { BillingDetails, BillingField } from '../billing/billingDetails.ts';
 import { CardField, type CardCollector } from '../billing/CardField.tsx';
 import { CouponNote } from '../billing/CouponNote.tsx';
 import type { CouponState, TaxPreviewState } from '../billing/hooks.ts';
 import { BILLING_OFFLINE_TEXT, PlanPicker } from '../billing/PlanPicker.tsx';
 import { isFree } from './plans.ts';
+import type { PaymentControl } from './usePayment.ts';
 
 /** What step 1 needs for a paid plan: the billing address, VAT preview and the card. */
 export interface PaymentProps {
   ids: BillingFieldIds;
-  values: BillingDetails;
+  /** The payment form (`usePayment`): the billing fields and the card's errors. */
+  control: PaymentControl;
   /** The geocoded default country, undefined while it is found. */
   country: string | undefined;
-  errors: Partial<Record<BillingField | 'stripe_payment_method', readonly string[]>>;
+  cardErrors: readonly string[] | undefined;
   tax: TaxPreviewState;
   cardRef: RefObject<CardCollector | null>;
-  onChange: (field: BillingField, value: string) => void;
 }
 
 /**
@@ -67,7 +67,8 @@ export function PlanStep({
   onInterval: (interval: PlanInterval) => void;
   onSelect: (planId: string) => void;
   onBack: () => void;
-  onSubmit: () => void;
+  /** The form's `onSubmit` (it prevents the default). */
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
 }) {
   const loading = planList === undefined;
   const selected = planList?.plans.find((p) => p.id === selectedPlanId);
@@ -75,13 +76,8 @@ export function PlanStep({
   const paidPlans = planList?.plans.filter((p) => !isFree(p)) ?? [];
   const billingOffline = paidPlans.length > 0 && paidPlans.every((p) => !p.available);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    onSubmit();
-  }
-
   return (
-    <form className="stack" noValidate onSubmit={submit} aria-busy={pending || loading}>
+    <form className="stack" noValidate onSubmit={onSubmit} aria-busy={pending || loading}>
       <h2 id={headingId} tabIndex={-1} className="card__title">
         Choose your plan
       </h2>
@@ -134,14 +130,12 @@ export function PlanStep({
           <CardField
             mode={{ kind: 'registration' }}
             collectorRef={payment.cardRef}
-            errors={payment.errors.stripe_payment_method}
+            errors={payment.cardErrors}
           />
           <BillingAddressFields
             ids={payment.ids}
-            values={payment.values}
+            control={payment.control}
             country={payment.country}
-            errors={payment.errors}
-            onChange={payment.onChange}
           />
           <TaxPreview preview={payment.tax} interval={selected.interval} />
         </section>
