@@ -43,6 +43,21 @@ export function parseRenderPath(path: string): RenderPath | undefined {
   return { publicId, ...(cacheId ? { cacheId } : {}), ...(format ? { format } : {}) };
 }
 
+/**
+ * The render path for a design and its parameter values, as the SPA hands it out, e.g.
+ * `renderPath('demo-welcome.jpg', { first_name: 'Zoë' })` → `/r/demo-welcome.jpg?first_name=Zo%C3%AB`.
+ * Keys and values are percent-encoded (a space is `%20`, never `+`), in the order given, so
+ * {@link parseRenderPath} and {@link parseRenderQuery} read back what was built
+ * (test/unit/render-url.test.ts).
+ * @param publicId the design's public id, with an extension for a format (`.png`, `.pdf`).
+ */
+export function renderPath(publicId: string, params: Record<string, string>): string {
+  const query = Object.entries(params)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join('&');
+  return `/r/${encodeURIComponent(publicId)}${query ? `?${query}` : ''}`;
+}
+
 /** Decodes one query component tolerantly: `+` is a space; a bad `%` escape stays literal. */
 export function decodeComponent(raw: string): string {
   const spaced = raw.replace(/\+/g, ' ');

@@ -278,10 +278,8 @@ export const frozenMessage = (action: FrozenAction): string =>
 
 /**
  * Adds views to a design and copies the new count into the views sort key (`listedViews`), so
- * sorting by views stays right. For the render service's view flush (docs/decisions.md
- * "Design lists"), which today adds to `counter` alone; the key then catches up at the design's
- * next write.
- * TODO(render): call this from the ViewCounter in functions/render/handler.ts.
+ * sorting by views stays right. Called by the render service's view flush
+ * (functions/render/handler.ts; docs/decisions.md "Design lists").
  * @param designId the design; a missing design is ignored.
  * @param views how many views to add (> 0).
  */

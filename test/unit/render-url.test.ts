@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeComponent, parseRenderPath, parseRenderQuery } from '#shared/render-url.ts';
+import {
+  decodeComponent,
+  parseRenderPath,
+  parseRenderQuery,
+  renderPath,
+} from '#shared/render-url.ts';
 
 describe('parseRenderPath (spec 001 §7)', () => {
   it.each([
@@ -53,5 +58,19 @@ describe('parseRenderQuery: values arrive raw from platforms', () => {
   it('keeps emoji, RTL and CJK intact', () => {
     const value = 'Zoë 😀 李伟 مرحبا שלום';
     expect(parseRenderQuery(`n=${encodeURIComponent(value)}`)).toEqual({ n: value });
+  });
+});
+
+describe('renderPath: what the SPA builds, the render service reads back', () => {
+  it('percent-encodes keys and values (a space is %20) and parses back to the same values', () => {
+    const values = { first_name: 'Zoë & Ana', 'a+b': '50% off', empty: '' };
+    const path = renderPath('demo-welcome.png', values);
+    expect(path).toBe(
+      '/r/demo-welcome.png?first_name=Zo%C3%AB%20%26%20Ana&a%2Bb=50%25%20off&empty=',
+    );
+    const [pathname, query] = path.split('?');
+    expect(parseRenderPath(pathname!)).toEqual({ publicId: 'demo-welcome', format: 'png' });
+    expect({ ...parseRenderQuery(query!) }).toEqual(values);
+    expect(renderPath('demo-welcome', {})).toBe('/r/demo-welcome');
   });
 });

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
-import { DEMO_DESIGN, MAX_PARAMETER_LENGTH, renderPath } from '../../lib/renderUrl.ts';
+import { renderPath } from '#shared/render-url.ts';
+import { DEMO_DESIGN, MAX_PARAMETER_LENGTH } from '../../lib/renderUrl.ts';
 import { CopyField } from './CopyField.tsx';
 import { RenderPreview } from './RenderPreview.tsx';
 
