@@ -30,6 +30,7 @@ export const FEATURES = [
   'notifications',
   'support',
   'render',
+  'webhooks',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -99,6 +100,7 @@ const kiosk = (
 
 const S0 = 'spec 000 §7';
 const S1 = 'spec 001 §7';
+const HOOKS = 'docs/developer-api.md "Webhooks"';
 const SIGNED = 'docs/developer-api.md "Signed render URLs"';
 
 /** Every route, spec order. */
@@ -328,6 +330,19 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/settings/companies/{id}/photo', 'teams', 'owner', `${S1} Profile, teams, members`),
   r('PUT', '/settings/companies/{id}/name', 'teams', 'owner', `${S1} Profile, teams, members`),
+  // The team's webhook endpoints and their deliveries (docs/developer-api.md "Webhooks").
+  r('GET', '/settings/companies/{id}/webhooks', 'webhooks', 'manager', HOOKS),
+  r('POST', '/settings/companies/{id}/webhooks', 'webhooks', 'manager', HOOKS),
+  r('PUT', '/settings/companies/{id}/webhooks/{webhookId}', 'webhooks', 'manager', HOOKS),
+  r('DELETE', '/settings/companies/{id}/webhooks/{webhookId}', 'webhooks', 'manager', HOOKS),
+  r('POST', '/settings/companies/{id}/webhooks/{webhookId}/test', 'webhooks', 'manager', HOOKS),
+  r(
+    'GET',
+    '/settings/companies/{id}/webhooks/{webhookId}/deliveries',
+    'webhooks',
+    'manager',
+    HOOKS,
+  ),
   // The team's render signing secret: whether one exists; make or rotate it (shown once).
   r('GET', '/settings/companies/{id}/signing-secret', 'teams', 'manager', SIGNED),
   r('POST', '/settings/companies/{id}/signing-secret', 'teams', 'manager', SIGNED, session),

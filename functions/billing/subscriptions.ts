@@ -22,6 +22,7 @@ import { AppError, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { idempotencyKey, Stripe, stripe } from '#lib/stripe.ts';
 import { notifySubscriptionChange } from '#lib/notify.ts';
+import { emitWebhookEvent } from '#lib/webhooks.ts';
 import {
   type BillingTeam,
   type SubscriptionRecord,
@@ -150,6 +151,23 @@ export async function applySubscription(
   await syncTeam(teamId, existing, record.stripeStatus, record.planId);
   // The owner hears of a new plan, a cancellation, a resume or the end (docs/notifications.md).
   await notifySubscriptionChange(teamId, existing, record);
+  if (
+    !existing ||
+    existing.stripeStatus !== record.stripeStatus ||
+    existing.planId !== record.planId ||
+    existing.quantity !== record.quantity ||
+    existing.endsAt !== record.endsAt
+  )
+    await emitWebhookEvent(teamId, 'subscription.changed', {
+      subscription: {
+        plan_id: record.planId,
+        status: record.stripeStatus,
+        seats: record.quantity,
+        ends_at: record.endsAt ?? null,
+        trial_ends_at: record.trialEndsAt ?? null,
+      },
+      previous: existing ? { plan_id: existing.planId, status: existing.stripeStatus } : null,
+    });
   return saved as SubscriptionRecord;
 }
 

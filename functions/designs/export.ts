@@ -37,6 +37,8 @@ import { KLAVIYO_STOREFRONTS, providerOf, type ProviderValue } from '#shared/pro
 import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
 import { db } from '#lib/db/index.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
+import { config } from '#lib/config.ts';
+import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
 import { currentTeam, loadDesign, updateDesign, type DesignRecord } from './store.ts';
 
 export { EXPORT_SAVE_MESSAGES };
@@ -238,7 +240,13 @@ const cacheIdRoute = route({
   handle: async ({ auth, params }) => {
     const record = await loadDesign(currentTeam(auth), params.id!);
     const version = await snapshotVersion(record);
-    return json(200, { success: true, cache_id: cacheIdOf(version), version });
+    const cacheId = cacheIdOf(version);
+    await emitWebhookEvent(record.teamId, 'export.generated', {
+      ...designEventData(record),
+      cache_id: cacheId,
+      url: `${config().PUBLIC_URL}/r/${record.publicId}/${cacheId}`,
+    });
+    return json(200, { success: true, cache_id: cacheId, version });
   },
 });
 

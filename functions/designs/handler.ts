@@ -51,6 +51,7 @@ import {
   type DesignRecord,
 } from './store.ts';
 import { assertDesignRoom, assertMayChangeStatus } from '#lib/team-permissions.ts';
+import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
 
@@ -75,7 +76,9 @@ async function write(
   version: number | undefined,
   change: DesignChange,
 ): Promise<ApiResult> {
-  return written(await updateDesign(currentTeam(auth), designId, version, change));
+  const record = await updateDesign(currentTeam(auth), designId, version, change);
+  await emitWebhookEvent(record.teamId, 'design.saved', designEventData(record));
+  return written(record);
 }
 
 /**
@@ -146,6 +149,12 @@ function statusRoute(status: 'archived' | 'active') {
               archivedAt: status === 'archived' ? new Date().toISOString() : null,
             },
       );
+      if (before.status !== status)
+        await emitWebhookEvent(
+          record.teamId,
+          status === 'archived' ? 'design.archived' : 'design.published',
+          designEventData(record),
+        );
       return written(record, { [status]: designCard(record) });
     },
   });

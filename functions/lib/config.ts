@@ -162,6 +162,14 @@ export const ConfigSchema = z.object({
   TOKEN_RATE_LIMIT: z.coerce.number().int().min(1).optional(),
   /** The rate-limit window of API tokens, s (default 60). */
   TOKEN_RATE_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * Webhook retries (functions/webhooks/worker.ts, docs/developer-api.md "Retries"): the first
+   * retry's delay, s (then ×4 each time, at most 900 s, SQS's longest delay); attempts at most;
+   * days of failing after which an endpoint is disabled. Tests make the delay 0.
+   */
+  WEBHOOK_RETRY_BASE_S: z.coerce.number().int().min(0).max(900).default(30),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().min(0).max(90).default(3),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

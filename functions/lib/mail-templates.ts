@@ -243,6 +243,33 @@ export function paymentActionMail(data: {
 }
 
 /**
+ * A webhook endpoint kept failing and was disabled (docs/developer-api.md "Retries and
+ * disabling"); sent once to the team's owner by functions/webhooks/worker.ts.
+ */
+export function webhookDisabledMail(data: {
+  name: string;
+  teamName: string;
+  /** The endpoint's URL (shown as text, never a link). */
+  url: string;
+  /** Days it failed. */
+  days: number;
+  /** The team's webhook settings. */
+  link: string;
+}): RenderedMail {
+  return render(`A webhook endpoint of ${data.teamName} was disabled`, [
+    { p: `Hello ${data.name},` },
+    {
+      p: `Deliveries to a webhook endpoint of ${data.teamName} have failed for ${data.days} days, so we stopped sending events to it:`,
+    },
+    { quote: data.url },
+    {
+      p: 'Fix the receiver, then turn the endpoint on again in the team settings. Its recent deliveries show the answers it gave.',
+    },
+    { link: data.link, label: 'Open webhook settings' },
+  ]);
+}
+
+/**
  * This month's renders reached 80 % or 100 % of the plan's quota (docs/security.md "Render
  * limits"); sent once per threshold and month by functions/render/quota.ts.
  */

@@ -31,6 +31,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { HTTPRequest, Page } from 'puppeteer-core';
+import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
 
 /** Why a URL was refused; stable codes for logs and tests. */
@@ -111,8 +112,13 @@ export interface GuardFetchOptions {
   accept?: string;
   /** Media types allowed in the final answer (tested against e.g. `image/png`, lower case). */
   allowedContentTypes?: RegExp;
-  /** GET (default) or HEAD; anything else is refused with reason `limit`. */
+  /**
+   * GET (default) or HEAD; POST only with a `body` and `redirect: 'manual'` (a webhook
+   * delivery: a body never follows a redirect); anything else is refused with reason `limit`.
+   */
   method?: string;
+  /** The request body of a POST (its `content-length` is set; give `content-type` in headers). */
+  body?: string;
   /** Extra request headers (`host`, `cookie`, `authorization` and hop-by-hop ones are ignored). */
   headers?: Record<string, string>;
   /**
@@ -440,6 +446,7 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
     method: string,
     headers: Record<string, string>,
     signal: AbortSignal,
+    body?: string,
   ): Promise<IncomingMessage> {
     const { url, address, family } = target;
     const client = url.protocol === 'https:' ? https : http;
@@ -452,7 +459,11 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
           path: `${url.pathname}${url.search}`,
           method,
           // `Host` (and with it the TLS servername Node derives) stays the original host.
-          headers: { ...headers, host: url.host },
+          headers: {
+            ...headers,
+            ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+            host: url.host,
+          },
           // A fresh agent per request: no pooled socket to another address, no env proxy.
           agent: false,
           lookup: pinnedLookup(address, family),
@@ -462,7 +473,7 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
         resolve,
       );
       request.on('error', reject);
-      request.end();
+      request.end(body);
     });
   }
 
@@ -518,7 +529,8 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
 
     let host: string | undefined;
     try {
-      if (method !== 'GET' && method !== 'HEAD') {
+      const post = method === 'POST' && opts.body !== undefined && opts.redirect === 'manual';
+      if (method !== 'GET' && method !== 'HEAD' && !post) {
         throw refuse('limit', `URL refused: method ${method} is not GET or HEAD`);
       }
       let target = await check(raw, signal);
@@ -526,7 +538,7 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
       for (let redirects = 0; ; redirects++) {
         let response: IncomingMessage;
         try {
-          response = await send(target, method, headers, signal);
+          response = await send(target, method, headers, signal, post ? opts.body : undefined);
         } catch (error) {
           if (signal.aborted) throw error;
           throw refuse('network', `URL refused: request to ${host} failed`, host);
@@ -690,3 +702,31 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
  * address public unicast (`isBlockedAddress`), 5 s and 5 MiB per fetch by default.
  */
 export const urlGuard: UrlGuard = createUrlGuard();
+
+let testAwareGuard: { ports: string; guard: UrlGuard } | undefined;
+
+/**
+ * The production guard; with STAGE=test, loopback ports listed in SSRF_TEST_PUBLIC_PORTS count
+ * as public (fake servers in tests: merge-tag platforms, webhook receivers). Any other loopback
+ * port stays refused, and no other stage reads the setting.
+ */
+export function configuredUrlGuard(): UrlGuard {
+  const c = config();
+  const ports =
+    c.STAGE === 'test' && c.SSRF_TEST_PUBLIC_PORTS
+      ? c.SSRF_TEST_PUBLIC_PORTS.split(',').map((p) => Number(p.trim()))
+      : [];
+  if (ports.length === 0) return urlGuard;
+  const key = ports.join(',');
+  if (testAwareGuard?.ports !== key) {
+    testAwareGuard = {
+      ports: key,
+      guard: createUrlGuard({
+        allowedPorts: [80, 443, ...ports],
+        isBlocked: (ip, port) =>
+          !(ports.includes(port) && ip === '127.0.0.1') && isBlockedAddress(ip),
+      }),
+    };
+  }
+  return testAwareGuard.guard;
+}

@@ -13,14 +13,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { config } from '#lib/config.ts';
-import {
-  createUrlGuard,
-  isBlockedAddress,
-  urlGuard,
-  UrlRefused,
-  type UrlGuard,
-} from '#lib/ssrf.ts';
+import { configuredUrlGuard, UrlRefused, type UrlGuard } from '#lib/ssrf.ts';
 
 /** Why a live call failed; stable codes for the answer and the logs. */
 export type ProviderCallFailure =
@@ -59,32 +52,11 @@ export interface ProviderGetOptions {
 const DEFAULT_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-let testAwareGuard: { ports: string; guard: UrlGuard } | undefined;
-
 /**
  * The production guard; with STAGE=test, loopback ports listed in SSRF_TEST_PUBLIC_PORTS count
- * as public (fake platform servers in tests). Any other loopback port stays refused.
+ * as public (fake platform servers in tests): functions/lib/ssrf.ts `configuredUrlGuard`.
  */
-export function providerGuard(): UrlGuard {
-  const c = config();
-  const ports =
-    c.STAGE === 'test' && c.SSRF_TEST_PUBLIC_PORTS
-      ? c.SSRF_TEST_PUBLIC_PORTS.split(',').map((p) => Number(p.trim()))
-      : [];
-  if (ports.length === 0) return urlGuard;
-  const key = ports.join(',');
-  if (testAwareGuard?.ports !== key) {
-    testAwareGuard = {
-      ports: key,
-      guard: createUrlGuard({
-        allowedPorts: [80, 443, ...ports],
-        isBlocked: (ip, port) =>
-          !(ports.includes(port) && ip === '127.0.0.1') && isBlockedAddress(ip),
-      }),
-    };
-  }
-  return testAwareGuard.guard;
-}
+export const providerGuard = (): UrlGuard => configuredUrlGuard();
 
 /** A `lookup` that answers the checked address whatever it is asked. */
 const pinned =

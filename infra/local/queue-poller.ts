@@ -17,7 +17,9 @@ import { QUEUES, type QueueName } from '#shared/queues.ts';
 export type QueueWorker = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 /** The worker of each queue the local stack polls (the Lambda the CDK stack maps to it). */
-const WORKERS: Partial<Record<QueueName, () => Promise<QueueWorker>>> = {};
+const WORKERS: Partial<Record<QueueName, () => Promise<QueueWorker>>> = {
+  webhooks: async () => (await import('#functions/webhooks/worker.ts')).handler,
+};
 
 export interface PollerOptions {
   /** Lease time of a received message, ms. Default: the queue's visibility timeout. */

@@ -24,6 +24,7 @@ import { SYSTEM_CONTRACT } from './system.ts';
 import { TEAMS_CONTRACT } from './teams.ts';
 import { TEMPLATES_CONTRACT } from './templates.ts';
 import { TEXT_SNIPPETS_CONTRACT } from './text-snippets.ts';
+import { WEBHOOKS_CONTRACT } from './webhooks.ts';
 
 export * from './core.ts';
 
@@ -46,6 +47,7 @@ export const CONTRACT = {
   ...KIOSK_PACKS_CONTRACT,
   ...NOTIFICATIONS_CONTRACT,
   ...PLATFORM_CONTRACT,
+  ...WEBHOOKS_CONTRACT,
   ...SIGNING_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 

@@ -21,6 +21,7 @@ import { mailEntities } from './entities-mail.ts';
 import { notificationEntities } from './entities-notifications.ts';
 import { signingEntities } from './entities-signing.ts';
 import { usageEntities } from './entities-usage.ts';
+import { webhookEntities } from './entities-webhooks.ts';
 
 /** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
 const designListIndex = <S extends string>(n: 1 | 3 | 4 | 5, sortAttribute: S) =>
@@ -917,6 +918,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...kioskUserEntities(kit),
     ...mailEntities(kit),
     ...usageEntities(kit),
+    ...webhookEntities(kit),
     ...signingEntities(kit),
   };
   return { ...entities, service: new Service(entities, opts) };
