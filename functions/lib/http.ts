@@ -20,7 +20,12 @@ import type {
 } from 'aws-lambda';
 import { ZodError, type ZodType } from 'zod';
 import { routeKey, routesOf, type Feature } from '#shared/routes.ts';
-import { contractOf, ErrorAnswerSchema, type RouteContract } from '#shared/contract/index.ts';
+import {
+  COMMON_ERROR_STATUSES,
+  contractOf,
+  ErrorAnswerSchema,
+  type RouteContract,
+} from '#shared/contract/index.ts';
 import { config } from './config.ts';
 import {
   AppError,
@@ -348,10 +353,14 @@ function contractCheckMode(): 'off' | 'log' | 'strict' {
 }
 
 /**
- * Checks a route's answer against its contract (docs/decisions.md "The API contract"): a 2xx
- * JSON answer with the route's `answer` schema, a 4xx/5xx one with the route's `errorAnswers`
- * schema for its status (the health report's 503, billing's 400 `{ paymentId }`), else with
- * {@link ErrorAnswerSchema}. Answers that are not JSON (redirects, files, 204) are not read.
+ * Checks a route's answer against its contract (docs/decisions.md "The API contract"), the
+ * answers its implementation returns and those of the errors it throws alike:
+ * - a 2xx JSON answer with the route's `answer` schema;
+ * - a 4xx/5xx answer's status must be one of {@link COMMON_ERROR_STATUSES}, the route's
+ *   `errors` or its `errorAnswers`, and its JSON must parse with the route's `errorAnswers`
+ *   schema for that status (the health report's 503, billing's 400 `{ paymentId }`), else with
+ *   {@link ErrorAnswerSchema}.
+ * Answers that are not JSON (redirects, files, 204) are not read.
  * @returns the answer unchanged; in `strict` mode a mismatch becomes a 500 naming the route and
  *   the first issues (so a test sees it), in `log` mode it is logged, in `off` mode nothing runs.
  */
@@ -360,23 +369,60 @@ export function checkAnswer(key: string, contract: RouteContract, result: ApiRes
   if (mode === 'off') return result;
   const status = result.statusCode ?? 200;
   const type = String(result.headers?.['content-type'] ?? '');
-  if (!type.includes('json') || typeof result.body !== 'string') return result;
-  const schema =
-    status < 300 ? contract.answer : (contract.errorAnswers?.[status] ?? ErrorAnswerSchema);
-  let parsed: ReturnType<typeof schema.safeParse>;
-  try {
-    parsed = schema.safeParse(JSON.parse(result.body));
-  } catch {
-    parsed = schema.safeParse(undefined);
-  }
-  if (parsed.success) return result;
-  const issues = parsed.error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+  const issues =
+    status >= 400 && !declaresErrorStatus(contract, status)
+      ? [`status ${status}: not among the route's error statuses`]
+      : type.includes('json') && typeof result.body === 'string'
+        ? answerIssues(contract, status, result.body)
+        : [];
+  if (issues.length === 0) return result;
   logger.error('answer does not match the contract', { route: key, status, issues });
   return mode === 'strict'
     ? json(500, { message: `The answer of ${key} does not match its contract.`, issues })
     : result;
+}
+
+/** True when the route may answer `status`: every route's, or one the contract declares. */
+function declaresErrorStatus(contract: RouteContract, status: number): boolean {
+  return (
+    COMMON_ERROR_STATUSES.includes(status) ||
+    (contract.errors ?? []).includes(status) ||
+    contract.errorAnswers?.[status] !== undefined
+  );
+}
+
+/** The first issues (at most 5) of a JSON answer against its status's schema; [] when it fits. */
+function answerIssues(contract: RouteContract, status: number, body: string): string[] {
+  const schema =
+    status < 300 ? contract.answer : (contract.errorAnswers?.[status] ?? ErrorAnswerSchema);
+  let parsed: ReturnType<typeof schema.safeParse>;
+  try {
+    parsed = schema.safeParse(JSON.parse(body));
+  } catch {
+    parsed = schema.safeParse(undefined);
+  }
+  if (parsed.success) return [];
+  return parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+}
+
+/**
+ * Checks the answer a thrown error becomes (`errorToResult`, as the chain's error middleware
+ * will make it) against the route's contract with {@link checkAnswer}.
+ * @returns the mismatch answer to send instead (strict mode), or undefined: rethrow the error,
+ *   so the chain answers and logs it as before.
+ */
+function checkThrown(
+  key: string,
+  contract: RouteContract,
+  error: unknown,
+  requestId: string,
+): ApiResult | undefined {
+  if (contractCheckMode() === 'off') return undefined;
+  const result = errorToResult(error, requestId);
+  const checked = checkAnswer(key, contract, result);
+  return checked === result ? undefined : checked;
 }
 
 /**
@@ -414,26 +460,37 @@ export function featureHandler(
       method: r.method,
       path: r.path,
       handler: async (event: ApiEvent): Promise<ApiResult> => {
-        checkPathParameters(event);
-        const auth = await authenticate(event, r);
-        if (!impl) throw notImplemented(feature, key);
-        const querySchema = impl.query ?? contract?.query;
-        const bodySchema = impl.body ?? contract?.body;
-        const query = querySchema
-          ? querySchema.parse(event.queryStringParameters ?? {})
-          : (event.queryStringParameters ?? {});
-        const body = bodySchema ? bodySchema.parse(event.body ?? {}) : event.body;
-        const result = await impl.handle({
-          event,
-          auth,
-          body,
-          query,
-          params: (event.pathParameters ?? {}) as Record<string, string>,
-          requestId: event.requestContext?.requestId ?? '',
-        });
-        return contract ? checkAnswer(key, contract, result) : result;
+        const requestId = event.requestContext?.requestId ?? '';
+        try {
+          const result = await runRoute(event);
+          return contract ? checkAnswer(key, contract, result) : result;
+        } catch (error) {
+          const mismatch = contract && checkThrown(key, contract, error, requestId);
+          if (mismatch) return mismatch;
+          throw error;
+        }
       },
     };
+
+    async function runRoute(event: ApiEvent): Promise<ApiResult> {
+      checkPathParameters(event);
+      const auth = await authenticate(event, r);
+      if (!impl) throw notImplemented(feature, key);
+      const querySchema = impl.query ?? contract?.query;
+      const bodySchema = impl.body ?? contract?.body;
+      const query = querySchema
+        ? querySchema.parse(event.queryStringParameters ?? {})
+        : (event.queryStringParameters ?? {});
+      const body = bodySchema ? bodySchema.parse(event.body ?? {}) : event.body;
+      return impl.handle({
+        event,
+        auth,
+        body,
+        query,
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        requestId: event.requestContext?.requestId ?? '',
+      });
+    }
   });
   const router = httpRouterHandler<APIGatewayProxyEventV2, ApiResult>({
     routes: routes as never,

@@ -24,6 +24,15 @@ export const ErrorAnswerSchema = z.looseObject({
 });
 export type ErrorAnswer = z.infer<typeof ErrorAnswerSchema>;
 
+/**
+ * The error statuses every route may give, besides its own `errors`: 401 (no session), 403
+ * (not allowed), 404 (an id of another team, or none), 419 (CSRF token mismatch on a
+ * state-changing call), 422 (a refused input), 429 (too many requests), 500 (an unexpected
+ * failure, always the generic message) and 503 (an AWS service out of reach). The answer check
+ * (functions/lib/http.ts `checkAnswer`) refuses any other error status a route did not declare.
+ */
+export const COMMON_ERROR_STATUSES: readonly number[] = [401, 403, 404, 419, 422, 429, 500, 503];
+
 /** A route's contract: the shapes of what it takes and what it answers. */
 export interface RouteContract<
   P extends z.ZodType = z.ZodType,
@@ -45,9 +54,10 @@ export interface RouteContract<
   /** The success status, 200 unless said (201 for a create, 302 for a redirect). */
   status?: 200 | 201 | 204 | 302;
   /**
-   * The error statuses the route gives besides those of every route (401, 403, 404 for an id of
-   * another team, 422 for a refused input, 429, 503), each answered as {@link ErrorAnswerSchema}
-   * unless {@link errorAnswers} names another shape for it.
+   * The error statuses the route gives besides those of every route
+   * ({@link COMMON_ERROR_STATUSES}), each answered as {@link ErrorAnswerSchema} unless
+   * {@link errorAnswers} names another shape for it. An error answer of a status in neither list
+   * breaks the contract.
    */
   errors?: readonly number[];
   /**

@@ -361,11 +361,15 @@ export const ExportSavedSchema = WrittenSchema.extend({
   merge_tag_values: z.record(z.string(), z.string().nullable()),
 });
 
-/** A versioned write of design `{id}`: 409 `{ message, version }` for a stale version. */
+/**
+ * A versioned write of design `{id}`: 409 `{ message, version }` for a stale version, 413 when
+ * the document it writes would pass the stored document's size limit (functions/designs/store.ts
+ * `MAX_DOCUMENT_BYTES`).
+ */
 function write<B extends z.ZodType>(body: B): WriteContract<B, typeof WrittenSchema>;
 function write<B extends z.ZodType, A extends z.ZodType>(body: B, answer: A): WriteContract<B, A>;
 function write(body: z.ZodType, answer: z.ZodType = WrittenSchema) {
-  return { params: IdParams, body, answer, errors: [409] } as const;
+  return { params: IdParams, body, answer, errors: [409, 413] } as const;
 }
 type WriteContract<B, A> = {
   readonly params: typeof IdParams;

@@ -117,7 +117,11 @@ const OneParameterWritten = z.object({
 
 const ParameterIdParams = z.object({ id: z.string().min(1), parameterId: z.string().min(1) });
 
-/** The `text-snippets` routes' contracts, by route key; every write may answer 409. */
+/**
+ * The `text-snippets` routes' contracts, by route key; every write may answer 409 (a stale
+ * version), and one that adds or changes a parameter 413 (the document would pass its size
+ * limit, functions/designs/store.ts `MAX_DOCUMENT_BYTES`).
+ */
 export const TEXT_SNIPPETS_CONTRACT = {
   'POST /api/text-snippet/{id}/parameter': defineContract({
     params: IdParams,
@@ -125,14 +129,14 @@ export const TEXT_SNIPPETS_CONTRACT = {
     body: AddParameterBody,
     answer: OneParameterWritten,
     status: 201,
-    errors: [409],
+    errors: [409, 413],
   }),
   'PUT /api/text-snippet/{id}/parameter/{parameterId}': defineContract({
     params: ParameterIdParams,
     query: TargetQuery,
     body: UpdateParameterBody,
     answer: OneParameterWritten.extend({ previous: ParameterAnswerSchema }),
-    errors: [409],
+    errors: [409, 413],
   }),
   'DELETE /api/text-snippet/{id}/parameter/{parameterId}': defineContract({
     params: ParameterIdParams,
@@ -146,7 +150,7 @@ export const TEXT_SNIPPETS_CONTRACT = {
     query: TargetQuery,
     body: CheckFormatingBody,
     answer: OneParameterWritten.extend({ previous: ParameterAnswerSchema }),
-    errors: [409],
+    errors: [409, 413],
   }),
   'POST /api/text-snippet/{id}/parameter/{parameterId}/getParameterData': defineContract({
     params: ParameterIdParams,

@@ -13,7 +13,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkAnswer, json } from '#lib/http.ts';
+import type { Context } from 'aws-lambda';
+import { conflict, notFound } from '#lib/errors.ts';
+import { checkAnswer, featureHandler, json, route, type ApiEvent } from '#lib/http.ts';
 import {
   CONTRACT,
   NoJsonAnswer,
@@ -66,6 +68,50 @@ describe('checkAnswer (the test stack is strict)', () => {
   it('checks error answers for a message', () => {
     expect(checkAnswer('PUT /x', contract, json(422, { message: 'No.' })).statusCode).toBe(422);
     expect(checkAnswer('PUT /x', contract, json(404, { error: 'gone' })).statusCode).toBe(500);
+  });
+
+  it("refuses an error status that is neither every route's nor declared by the route", () => {
+    const out = checkAnswer('PUT /x', contract, json(409, { message: 'Changed meanwhile.' }));
+    expect(out.statusCode).toBe(500);
+    expect(JSON.parse(out.body!).issues).toEqual([
+      "status 409: not among the route's error statuses",
+    ]);
+    const declared = { ...contract, errors: [409] };
+    const conflictAnswer = json(409, { message: 'Changed meanwhile.' });
+    expect(checkAnswer('PUT /x', declared, conflictAnswer)).toBe(conflictAnswer);
+  });
+
+  it('checks the answers of errors a handler throws as it checks those it returns', async () => {
+    const context = { getRemainingTimeInMillis: () => 30_000 } as Context;
+    const get = {
+      version: '2.0',
+      routeKey: 'GET /api/health',
+      rawPath: '/api/health',
+      rawQueryString: '',
+      headers: { accept: 'application/json' },
+      requestContext: {
+        http: { method: 'GET', path: '/api/health', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' },
+        requestId: 'req-1',
+      },
+      isBase64Encoded: false,
+    } as unknown as ApiEvent;
+    const throwing = (error: Error) =>
+      featureHandler('system', {
+        'GET /api/health': route({
+          handle: () => Promise.reject(error),
+        }),
+      });
+    // A 404 is every route's: the chain answers it as before.
+    const missing = await throwing(notFound())(get, context);
+    expect(missing.statusCode).toBe(404);
+    expect(JSON.parse(missing.body!)).toMatchObject({ message: 'Not found.' });
+    // The health route declares no 409, so a thrown one breaks its contract.
+    const taken = await throwing(conflict('Taken.'))(get, context);
+    expect(taken.statusCode).toBe(500);
+    expect(JSON.parse(taken.body!)).toEqual({
+      message: 'The answer of GET /api/health does not match its contract.',
+      issues: ["status 409: not among the route's error statuses"],
+    });
   });
 
   it("checks a status of the route's errorAnswers with its own shape, the others for a message", () => {
