@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { ImpersonationBanner } from './ImpersonationBanner.tsx';
 import { LogoMark } from './LogoMark.tsx';
@@ -38,6 +38,25 @@ export function AppShell() {
   const leaving = useNavigation().state !== 'idle';
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(pathname);
+  // The header's menu on a narrow screen (styles.css "site-menu"): closed again by a navigation.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const [menuPath, setMenuPath] = useState(pathname);
+  if (menuPath !== pathname) {
+    setMenuPath(pathname);
+    setMenuOpen(false);
+  }
+  // Esc closes the open menu and gives focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', close);
+    return () => document.removeEventListener('keydown', close);
+  }, [menuOpen]);
 
   // In the commit that shows the new page, before the browser hands the user its fields: an
   // effect ran after it, and could pull focus out of a field the user had already clicked into
@@ -60,22 +79,34 @@ export function AppShell() {
             <LogoMark size={32} />
             <span className="brand__name">PicSnippets</span>
           </Link>
-          <nav aria-label="Main" className="site-nav">
-            <ul>
-              {[...NAV, ...(signedIn ? SIGNED_IN_NAV : []), ...(isAdmin ? ADMIN_NAV : [])].map(
-                (item) => (
-                  <li key={item.to}>
-                    <NavLink to={item.to} end={item.end} className="site-nav__link">
-                      {item.label}
-                    </NavLink>
-                  </li>
-                ),
-              )}
-            </ul>
-          </nav>
-          {signedIn && <SupportButton />}
-          {signedIn && <NotificationBell />}
-          <SessionNav />
+          <button
+            ref={menuButton}
+            type="button"
+            className="site-menu-toggle button button--small button--secondary"
+            aria-expanded={menuOpen}
+            aria-controls="site-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            Menu
+          </button>
+          <div id="site-menu" className="site-menu" data-open={menuOpen}>
+            <nav aria-label="Main" className="site-nav">
+              <ul>
+                {[...NAV, ...(signedIn ? SIGNED_IN_NAV : []), ...(isAdmin ? ADMIN_NAV : [])].map(
+                  (item) => (
+                    <li key={item.to}>
+                      <NavLink to={item.to} end={item.end} className="site-nav__link">
+                        {item.label}
+                      </NavLink>
+                    </li>
+                  ),
+                )}
+              </ul>
+            </nav>
+            {signedIn && <SupportButton />}
+            {signedIn && <NotificationBell />}
+            <SessionNav />
+          </div>
         </div>
       </header>
       <ImpersonationBanner />
