@@ -104,7 +104,7 @@ export function readRow(raw: RawRow, header: string[], columns: Columns, counts:
   for (let i = header.length; i < raw.cells.length; i++)
     if (raw.cells[i] !== '' && raw.cells[i] !== undefined)
       throw new SendListFileError(
-        `Line ${counted(raw.line)} has ${raw.cells.length} values but the header has ${header.length} columns. ` +
+        `Line ${counted(raw.line)} has ${raw.cells.length} values but the header has ${header.length} column${header.length === 1 ? '' : 's'}. ` +
           'Name the extra column in the header, or remove its values (a comma inside a value needs quotes).',
       );
   if (raw.cells.every((cell) => !cell || cell.trim() === '')) return undefined;

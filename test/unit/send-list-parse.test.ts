@@ -169,6 +169,9 @@ describe('CSV', () => {
       { line: 5, values: { name: 'Bo', city: 'Oslo' }, cut: [] },
     ]);
     expect(report.skippedEmptyRows).toBe(2);
+    expect(await refusal('name\nAnna,Berlin\n')).toMatch(
+      /^Line 2 has 2 values but the header has 1 column\. /,
+    );
     expect(await refusal('name,city\nAnna,Berlin\nBo,Oslo,Norway\n')).toBe(
       'Line 3 has 3 values but the header has 2 columns. Name the extra column in the header, or remove its values (a comma inside a value needs quotes).',
     );
