@@ -37,7 +37,7 @@ const FEATURE_PUBLIC_MODULES = {
   // The daily snapshot job, run by the kiosk-snapshot function (docs/kiosk.md).
   kiosk: ['snapshot.ts'],
   'merge-tags': ['provider-http.ts'],
-  render: ['browser.ts', 'dynamic.ts', 'service.ts', 'signature.ts', 'svg.ts'],
+  render: ['browser.ts', 'dynamic.ts', 'prerender.ts', 'service.ts', 'signature.ts', 'svg.ts'],
   screenshot: ['capture.ts'],
   stickers: ['kiosk-packs.ts', 'schemas.ts', 'uploads.ts'],
   teams: ['members.ts'],

@@ -157,6 +157,26 @@ export const PLAN_RENDER_ALLOWANCES: Readonly<Record<string, RenderAllowance>> =
   [FREEZE_PLAN_ID]: FREE_RENDER_ALLOWANCE,
 };
 
+/**
+ * Rows one send list may have, by plan id (docs/send-lists.md "Limits"): a plan attribute like
+ * the render allowance. Free 1,000, Starter 25,000, Pro 250,000; yearly plans as their monthly
+ * twin; any plan id not listed (a frozen team, a renamed plan) gets the free plan's.
+ */
+export const PLAN_SEND_LIST_ROWS: Readonly<Record<string, number>> = {
+  [FREE_PLAN_ID]: 1_000,
+  'starter-monthly': 25_000,
+  'starter-yearly': 25_000,
+  'pro-monthly': 250_000,
+  'pro-yearly': 250_000,
+  [FREEZE_PLAN_ID]: 1_000,
+};
+
+/** The send-list row limit of a plan id; the free plan's for an id not listed. */
+export const sendListRowsOf = (planId: string | undefined): number =>
+  planId !== undefined && Object.hasOwn(PLAN_SEND_LIST_ROWS, planId)
+    ? PLAN_SEND_LIST_ROWS[planId]!
+    : PLAN_SEND_LIST_ROWS[FREE_PLAN_ID]!;
+
 /** The render allowance of a plan id; the free plan's for an id not listed. */
 export const renderAllowanceOf = (planId: string | undefined): RenderAllowance =>
   planId !== undefined && Object.hasOwn(PLAN_RENDER_ALLOWANCES, planId)

@@ -30,6 +30,7 @@ export const FEATURES = [
   'notifications',
   'support',
   'render',
+  'send-lists',
   'webhooks',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -102,6 +103,7 @@ const S0 = 'spec 000 §7';
 const S1 = 'spec 001 §7';
 const HOOKS = 'docs/developer-api.md "Webhooks"';
 const SIGNED = 'docs/developer-api.md "Signed render URLs"';
+const SEND_LISTS = 'docs/send-lists.md';
 
 /** Every route, spec order. */
 export const ROUTES: readonly Route[] = [
@@ -166,6 +168,15 @@ export const ROUTES: readonly Route[] = [
   // and signing a URL (an API token needs the `sign` ability).
   r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),
   r('POST', '/api/pic-snippet/{id}/sign', 'designs', 'user', SIGNED, { ability: 'sign' }),
+  // Send lists (docs/send-lists.md): pre-render a design for every row of an uploaded list.
+  r('GET', '/api/pic-snippet/{id}/send-lists', 'send-lists', 'user', SEND_LISTS),
+  r('POST', '/api/pic-snippet/{id}/send-lists', 'send-lists', 'user', SEND_LISTS),
+  r('GET', '/api/pic-snippet/{id}/send-lists/{jobId}', 'send-lists', 'user', SEND_LISTS),
+  r('POST', '/api/pic-snippet/{id}/send-lists/{jobId}/start', 'send-lists', 'user', SEND_LISTS),
+  r('POST', '/api/pic-snippet/{id}/send-lists/{jobId}/cancel', 'send-lists', 'user', SEND_LISTS),
+  r('GET', '/api/pic-snippet/{id}/send-lists/{jobId}/download', 'send-lists', 'user', SEND_LISTS, {
+    navigable: true,
+  }),
 
   // spec 000 §7 Text snippet parameters
   r('POST', '/api/text-snippet/{id}/parameter', 'text-snippets', 'user', `${S0} Parameters`),

@@ -193,6 +193,19 @@ export function renderRequest(event: ApiEvent): Promise<ApiResult> {
 }
 
 /**
+ * Pre-renders one recipient's render URL for a send list (functions/send-lists/worker.ts): the
+ * same service, caches and cache key as the URL's own request, outside the draw budgets and
+ * not counted as a view (service.ts `RenderRequest.prerender`). Never throws.
+ * @param rawPath `/r/{publicId}/{cacheId}` as the URL has it.
+ * @param rawQueryString the URL's query, without `?`.
+ * @returns the answer; `x-render-cache` is `miss` (drawn now), `memory` or `store` (cached),
+ *   and absent on the fallback (the render failed).
+ */
+export function prerenderRequest(rawPath: string, rawQueryString: string): Promise<ApiResult> {
+  return service.handle({ rawPath, rawQueryString, sourceIp: '127.0.0.1', prerender: true });
+}
+
+/**
  * Render answers are meant to be embedded anywhere (e-mail, customers' web pages, video
  * players): `Cross-Origin-Resource-Policy: cross-origin` on all of them, the fallback image
  * included. A PDF may also be framed by the product's own pages (the show page's PDF view):

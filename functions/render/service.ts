@@ -50,6 +50,13 @@ export interface RenderRequest {
    * labels instead of blocking, and inserts a header: infra/constructs/render.ts).
    */
   edgeLimited?: boolean;
+  /**
+   * A send list's pre-render (functions/send-lists/worker.ts; docs/send-lists.md): drawn
+   * outside the per-address, per-proxy and per-design draw budgets (the worker's reserved
+   * concurrency bounds it), still within the team's monthly quota and counted there, and not
+   * counted as a view (no recipient opened it).
+   */
+  prerender?: boolean;
 }
 
 /** A byte store for rendered images (S3 in production and locally through s3rver). */
@@ -226,6 +233,8 @@ export type ViewKind = 'open' | 'proxy';
 /** Who a draw is for: the client's address, the mail proxy it is, the edge's count. */
 interface DrawBudget {
   ip: string;
+  /** A send list's pre-render: the monthly quota only (`RenderRequest.prerender`). */
+  prerender?: boolean;
   proxy?: MailProxy;
   edgeLimited?: boolean;
 }
@@ -417,7 +426,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       (await deps.usage.isOver(design.teamId, allowance.rendersPerMonth))
     )
       throw Object.assign(new Error('monthly render quota used'), { cause: 'quota' });
-    if (budget) await spendBudget(design, budget, allowance);
+    if (budget && !budget.prerender) await spendBudget(design, budget, allowance);
     const output = await withTimeout(
       deps.render(design, Object.fromEntries(values), format),
       deps.timeoutMs,
@@ -548,9 +557,12 @@ export function createRenderService(deps: RenderServiceDeps) {
         ip: request.sourceIp,
         ...(proxy ? { proxy } : {}),
         ...(request.edgeLimited ? { edgeLimited: true } : {}),
+        ...(request.prerender ? { prerender: true } : {}),
       });
-      // The product's own previews (dashboard cards, `?__preview=1`) are not recipients' views.
-      if (query.__preview !== '1') deps.countView(design.designId, proxy ? 'proxy' : 'open');
+      // The product's own previews (dashboard cards, `?__preview=1`) and send lists' pre-renders
+      // are not recipients' views.
+      if (query.__preview !== '1' && !request.prerender)
+        deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
       const cacheControl = cacheControlUntil(
         partial || design.stale ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE,

@@ -18,6 +18,7 @@ export type QueueWorker = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 /** The worker of each queue the local stack polls (the Lambda the CDK stack maps to it). */
 const WORKERS: Partial<Record<QueueName, () => Promise<QueueWorker>>> = {
+  'send-list': async () => (await import('#functions/send-lists/worker.ts')).handler,
   webhooks: async () => (await import('#functions/webhooks/worker.ts')).handler,
 };
 

@@ -19,6 +19,7 @@ import { MERGE_TAGS_CONTRACT } from './merge-tags.ts';
 import { NOTIFICATIONS_CONTRACT } from './notifications.ts';
 import { PLATFORM_CONTRACT } from './platform.ts';
 import { SIGNING_CONTRACT } from './signing.ts';
+import { SEND_LISTS_CONTRACT } from './send-lists.ts';
 import { STICKERS_CONTRACT } from './stickers.ts';
 import { SYSTEM_CONTRACT } from './system.ts';
 import { TEAMS_CONTRACT } from './teams.ts';
@@ -48,6 +49,7 @@ export const CONTRACT = {
   ...NOTIFICATIONS_CONTRACT,
   ...PLATFORM_CONTRACT,
   ...WEBHOOKS_CONTRACT,
+  ...SEND_LISTS_CONTRACT,
   ...SIGNING_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 

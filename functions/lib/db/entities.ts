@@ -20,6 +20,7 @@ import { kioskUserEntities } from './entities-kiosk-users.ts';
 import { mailEntities } from './entities-mail.ts';
 import { notificationEntities } from './entities-notifications.ts';
 import { signingEntities } from './entities-signing.ts';
+import { sendListEntities } from './entities-send-lists.ts';
 import { usageEntities } from './entities-usage.ts';
 import { webhookEntities } from './entities-webhooks.ts';
 
@@ -920,6 +921,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...usageEntities(kit),
     ...webhookEntities(kit),
     ...signingEntities(kit),
+    ...sendListEntities(kit),
   };
   return { ...entities, service: new Service(entities, opts) };
 }

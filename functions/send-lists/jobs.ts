@@ -1,0 +1,130 @@
+/**
+ * Send-list jobs (docs/send-lists.md): where a job's files live, how it is shown, and the
+ * URLs its rows get. Shared by the API routes (handler.ts) and the queue worker (worker.ts).
+ */
+import type { EntityItem } from 'electrodb';
+import { buildRenderUrl } from '#shared/export-url.ts';
+import { cacheIdOf } from '#functions/render/service.ts';
+import type { SendListJob } from '#shared/contract/send-lists.ts';
+import { notFound } from '#lib/errors.ts';
+import { db } from '#lib/db/index.ts';
+import type { Entities } from '#lib/db/entities.ts';
+import { config } from '#lib/config.ts';
+
+export type JobRecord = EntityItem<Entities['SendListJob']>;
+
+/** Rows per chunk: one queue message, one S3 object, one cursor item. */
+export const CHUNK_ROWS = 100;
+
+/** How long a job and its files are kept, s (30 days, as the render cache). */
+export const JOB_RETENTION_SECONDS = 30 * 24 * 3600;
+
+/** The uploaded file's key in the assets bucket (private: not under `files/`). */
+export const uploadKey = (jobId: string): string => `send-lists/${jobId}/upload`;
+
+/** A chunk's rows, as JSON, in the assets bucket. */
+export const chunkKey = (jobId: string, chunk: number): string =>
+  `send-lists/${jobId}/rows-${String(chunk).padStart(6, '0')}.json`;
+
+/** One row as a chunk keeps it. */
+export interface ChunkRow {
+  line: number;
+  email?: string;
+  /** Every parameter's value ('' when empty), cut to 255 characters. */
+  values: Record<string, string>;
+  /** Parameters whose value was cut. */
+  cut: string[];
+  /** The row repeats an earlier row's normalised values: not rendered again. */
+  duplicate?: true;
+}
+
+/**
+ * A row's status letter in its chunk's cursor item: drawn, already cached, failed, a duplicate;
+ * upper case when the row has characters no font draws.
+ */
+export type RowStatus = 'r' | 'c' | 'f' | 'd' | 'R' | 'C' | 'F';
+
+/** The status words of the download (docs/send-lists.md "The download"). */
+export function statusWord(status: string | undefined, jobState: JobRecord['state']): string {
+  switch (status?.toLowerCase()) {
+    case 'r':
+      return 'rendered';
+    case 'c':
+      return 'cached';
+    case 'f':
+      return 'failed';
+    case 'd':
+      return 'duplicate';
+    default:
+      return jobState === 'cancelled' ? 'cancelled' : 'pending';
+  }
+}
+
+/**
+ * The render URL of a row: the design's render URL at the job's version (cache id `v{n}`, so
+ * it is cached for a year) with every non-empty value, as the export screen builds it
+ * (shared/export-url.ts `buildRenderUrl`) for `provider` (null: plain `name=value` pairs).
+ * An empty value is left out, so the design's fallback text shows.
+ */
+export function rowUrl(
+  job: Pick<JobRecord, 'publicId' | 'version' | 'parameters'>,
+  values: Record<string, string>,
+  provider: string | null = null,
+): string {
+  return buildRenderUrl({
+    base_url: `${config().PUBLIC_URL.replace(/\/$/, '')}/r/${job.publicId}`,
+    cacheId: cacheIdOf(job.version),
+    provider,
+    parameters: job.parameters.map((name) => ({
+      param_name: name,
+      merge_tag_value: values[name] ?? '',
+    })),
+  });
+}
+
+/**
+ * Reads a job of a design the caller may see (the design's own ownership check comes first).
+ * @throws AppError 404 when there is no such job or it belongs to another design.
+ */
+export async function loadJob(designId: string, jobId: string): Promise<JobRecord> {
+  const job = (await db().SendListJob.get({ jobId }).go({ consistent: true })).data;
+  if (!job || job.designId !== designId) throw notFound('Not found.');
+  return job;
+}
+
+/**
+ * Seconds left at the rate so far: rows left over rows finished per second since the first.
+ * Null before any row is finished, and once the job has ended.
+ */
+export function etaSeconds(job: JobRecord, nowMs = Date.now()): number | null {
+  const finished = job.rendered + job.cached + job.failed;
+  if (job.state !== 'running' || !job.firstRowAt || finished === 0) return null;
+  const perSecond = finished / Math.max(1, (nowMs - job.firstRowAt) / 1000);
+  return Math.max(0, Math.ceil((job.total - finished) / perSecond));
+}
+
+/** The job as the API answers it (shared/contract/send-lists.ts `SendListJobSchema`). */
+export function jobView(job: JobRecord): SendListJob {
+  const report = job.report ? (JSON.parse(job.report) as SendListJob['report']) : null;
+  return {
+    id: job.jobId,
+    design_id: job.designId,
+    state: job.state,
+    file_name: job.fileName,
+    format: job.format,
+    version: job.version,
+    total: job.total,
+    done: job.rendered + job.cached,
+    rendered: job.rendered,
+    cached: job.cached,
+    failed: job.failed,
+    duplicates: job.duplicates,
+    eta_seconds: etaSeconds(job),
+    max_rows: job.maxRows,
+    error: job.error ?? null,
+    report: report ? { ...report, undrawable_rows: job.undrawable } : null,
+    created_at: job.createdAt,
+    started_at: job.startedAt ?? null,
+    finished_at: job.finishedAt ?? null,
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * The send-list worker (docs/send-lists.md "The job"), a plain SQS handler on the `send-list`
+ * queue (functions/lib/queue.ts; the local stack's poller drives it locally). Two messages:
+ * - `prepare`: reads the uploaded file (parse.ts `readSendList`, streamed), writes its rows in
+ *   chunks of {@link CHUNK_ROWS} to the assets bucket with a cursor item each, marks rows that
+ *   repeat an earlier row's URL as duplicates, and queues one `rows` message per chunk;
+ * - `rows`: renders a chunk's rows from its cursor on, each through the real render path with
+ *   the URL a recipient will open (functions/render/handler.ts `prerenderRequest`: same cache
+ *   key, the origin cache in S3 filled), moving the cursor and the job's counters in one
+ *   transaction per row, so a redelivered message neither counts nor draws a row twice (a row
+ *   drawn before a crash is a cache hit then). A cancelled job stops at the next row.
+ * Failures are reported per message (`batchItemFailures`): the queue delivers them again.
+ */
+import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
+import { glyphFilter } from '#shared/scene/glyphs.ts';
+import { MAX_SEND_LIST_BYTES } from '#shared/contract/send-lists.ts';
+import { s3Client } from '#lib/clients.ts';
+import { config } from '#lib/config.ts';
+import { db, isConditionFailure } from '#lib/db/index.ts';
+import { logger } from '#lib/logger.ts';
+import { enqueue } from '#lib/queue.ts';
+import { prerenderRequest } from '#functions/render/prerender.ts';
+import { readSendList, SendListFileError, type SendListReport, type SendListRow } from './parse.ts';
+import {
+  CHUNK_ROWS,
+  JOB_RETENTION_SECONDS,
+  chunkKey,
+  rowUrl,
+  uploadKey,
+  type ChunkRow,
+  type JobRecord,
+  type RowStatus,
+} from './jobs.ts';
+import { readChunk } from './result.ts';
+
+/** The messages of the `send-list` queue. */
+const MessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('prepare'), jobId: z.string().min(1) }),
+  z.object({ kind: z.literal('rows'), jobId: z.string().min(1), chunk: z.number().int().min(0) }),
+]);
+type Message = z.infer<typeof MessageSchema>;
+
+/** Rows between two reads of the job's state (a cancel is seen within this many rows). */
+const CANCEL_CHECK_ROWS = 5;
+
+const ttl = () => Math.floor(Date.now() / 1000) + JOB_RETENTION_SECONDS;
+
+async function getJob(jobId: string): Promise<JobRecord | null> {
+  return (await db().SendListJob.get({ jobId }).go({ consistent: true })).data;
+}
+
+/** Sets a job's fields if its state is still `from`; false when it was not. */
+async function patchJob(
+  jobId: string,
+  from: JobRecord['state'],
+  set: Partial<JobRecord>,
+): Promise<boolean> {
+  try {
+    await db()
+      .SendListJob.patch({ jobId })
+      .set(set)
+      .where((a, op) => op.eq(a.state, from))
+      .go({ response: 'none' });
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Queues a `rows` message for every chunk whose cursor has not reached its end. */
+async function queueOpenChunks(jobId: string): Promise<void> {
+  const { data } = await db().SendListChunk.query.byChunk({ jobId }).go({ pages: 'all' });
+  const open = data.filter((c) => c.next < c.rows);
+  await enqueue(
+    'send-list',
+    open.map((c) => ({ kind: 'rows', jobId, chunk: c.chunk })),
+  );
+}
+
+/** Reads the file, writes its chunks and cursors, and queues them (see the module comment). */
+async function prepare(jobId: string): Promise<void> {
+  const job = await getJob(jobId);
+  if (!job) return;
+  // A redelivered prepare after the chunks were written: queue what is not finished again.
+  if (job.state === 'running') return queueOpenChunks(jobId);
+  if (job.state !== 'queued') return;
+  const object = await s3Client().send(
+    new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: uploadKey(jobId) }),
+  );
+  const rows = readSendList(object.Body as Readable, {
+    format: job.format,
+    parameters: job.parameters,
+    maxRows: job.maxRows,
+    maxBytes: MAX_SEND_LIST_BYTES,
+  });
+  const seen = new Set<string>();
+  let buffer: ChunkRow[] = [];
+  let chunks = 0;
+  let total = 0;
+  let duplicates = 0;
+  let fallbackRows = 0;
+  let cutRows = 0;
+  const flush = async () => {
+    if (buffer.length === 0) return;
+    await s3Client().send(
+      new PutObjectCommand({
+        Bucket: config().ASSETS_BUCKET,
+        Key: chunkKey(jobId, chunks),
+        Body: JSON.stringify(buffer),
+        ContentType: 'application/json',
+      }),
+    );
+    chunks++;
+    buffer = [];
+  };
+  let report: SendListReport;
+  try {
+    for (;;) {
+      const next = await rows.next();
+      if (next.done) {
+        report = next.value;
+        break;
+      }
+      const row: SendListRow = next.value;
+      const key = createHash('sha256').update(rowUrl(job, row.values)).digest('base64url');
+      const duplicate = seen.has(key);
+      seen.add(key);
+      if (duplicate) duplicates++;
+      else total++;
+      if (job.parameters.some((p) => (row.values[p] ?? '').trim() === '')) fallbackRows++;
+      if (row.cut.length > 0) cutRows++;
+      buffer.push({
+        line: row.line,
+        ...(row.email ? { email: row.email } : {}),
+        values: row.values,
+        cut: row.cut,
+        ...(duplicate ? { duplicate: true as const } : {}),
+      });
+      if (buffer.length === CHUNK_ROWS) await flush();
+    }
+    await flush();
+  } catch (error) {
+    if (!(error instanceof SendListFileError)) throw error;
+    await patchJob(jobId, 'queued', {
+      state: 'failed',
+      error: error.message,
+      finishedAt: new Date().toISOString(),
+    });
+    return;
+  }
+  // Cursors first (a redelivery must not reset one a worker already moved), then the job.
+  for (let chunk = 0; chunk < chunks; chunk++) {
+    const size = Math.min(CHUNK_ROWS, total + duplicates - chunk * CHUNK_ROWS);
+    await db()
+      .SendListChunk.create({ jobId, chunk, rows: size, ttl: ttl() })
+      .go({ response: 'none' })
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+  const fileReport = {
+    rows: report.rows,
+    cut_values: report.cutValues,
+    formula_values: report.formulaValues,
+    unknown_columns: report.unknownColumns,
+    skipped_empty_rows: report.skippedEmptyRows,
+    fallback_rows: fallbackRows,
+    cut_rows: cutRows,
+    undrawable_rows: 0,
+  };
+  const moved = await patchJob(jobId, 'queued', {
+    state: total === 0 ? 'done' : 'running',
+    total,
+    duplicates,
+    chunks,
+    report: JSON.stringify(fileReport),
+    firstRowAt: Date.now(),
+    ...(total === 0 ? { finishedAt: new Date().toISOString() } : {}),
+  });
+  if (moved && total > 0) await queueOpenChunks(jobId);
+}
+
+/** Whether a row's values hold characters no face of the layers using them draws. */
+function undrawable(doc: DesignDocument, values: Record<string, string>): boolean {
+  let dropped = false;
+  const check = glyphFilter({ onDropped: () => (dropped = true) });
+  for (const snippet of doc.text_snippets)
+    for (const p of snippet.parameters) {
+      const value = values[p.param_name];
+      if (value) check(value, snippet.fontFamily);
+    }
+  return dropped;
+}
+
+/** Renders one row through the real render path: drawn now, already cached, or failed. */
+async function renderRow(job: JobRecord, values: Record<string, string>): Promise<'r' | 'c' | 'f'> {
+  const url = new URL(rowUrl(job, values));
+  const answer = await prerenderRequest(url.pathname, url.search.replace(/^\?/, ''));
+  const hit = answer.headers?.['x-render-cache'];
+  return hit === 'miss' ? 'r' : hit === 'memory' || hit === 'store' ? 'c' : 'f';
+}
+
+/** Renders a chunk from its cursor on (see the module comment). */
+async function renderChunk(jobId: string, chunk: number): Promise<void> {
+  let job = await getJob(jobId);
+  if (!job || job.state !== 'running') return;
+  const cursor = (await db().SendListChunk.get({ jobId, chunk }).go({ consistent: true })).data;
+  if (!cursor || cursor.next >= cursor.rows) return;
+  const rows = await readChunk(jobId, chunk);
+  const design = (await db().Design.get({ designId: job.designId }).go()).data;
+  const doc = design ? parseDesignDocument(design.document) : undefined;
+  let statuses = cursor.statuses;
+  for (let i = cursor.next; i < rows.length; i++) {
+    if ((i - cursor.next) % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1) {
+      job = await getJob(jobId);
+      if (!job || job.state !== 'running') return;
+    }
+    const row = rows[i]!;
+    let status: RowStatus = 'd';
+    if (!row.duplicate) {
+      const outcome = await renderRow(job, row.values);
+      status = doc && undrawable(doc, row.values) ? (outcome.toUpperCase() as RowStatus) : outcome;
+    }
+    const counter = { r: 'rendered', c: 'cached', f: 'failed' }[status.toLowerCase()] as
+      'rendered' | 'cached' | 'failed' | undefined;
+    const { canceled } = await db()
+      .service.transaction.write(({ SendListChunk, SendListJob }) => [
+        SendListChunk.patch({ jobId, chunk })
+          .set({ next: i + 1, statuses: statuses + status })
+          .where((a, op) => op.eq(a.next, i))
+          .commit(),
+        ...(counter
+          ? [
+              SendListJob.patch({ jobId })
+                .add({ [counter]: 1, undrawable: status === status.toUpperCase() ? 1 : 0 })
+                .commit(),
+            ]
+          : []),
+      ])
+      .go();
+    // Another delivery of this message moved the cursor: it goes on from there.
+    if (canceled) return;
+    statuses += status;
+  }
+  const after = await getJob(jobId);
+  if (after && after.rendered + after.cached + after.failed >= after.total)
+    await patchJob(jobId, 'running', { state: 'done', finishedAt: new Date().toISOString() });
+}
+
+/** Does one message's work. */
+async function run(message: Message): Promise<void> {
+  if (message.kind === 'prepare') await prepare(message.jobId);
+  else await renderChunk(message.jobId, message.chunk);
+}
+
+/**
+ * The queue worker: each record's message in turn.
+ * @returns the records that failed (`batchItemFailures`), delivered again by the queue; a
+ *   message that is not one of the two shapes is logged and dropped, never retried.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    let message: Message;
+    try {
+      message = MessageSchema.parse(JSON.parse(record.body));
+    } catch (error) {
+      logger.error('send-list: unreadable message dropped', { error: error as Error });
+      continue;
+    }
+    try {
+      await run(message);
+    } catch (error) {
+      logger.warn('send-list: message failed, it will come back', {
+        kind: message.kind,
+        jobId: message.jobId,
+        error: error as Error,
+      });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+};

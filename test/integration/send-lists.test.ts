@@ -1,0 +1,260 @@
+/**
+ * Send lists (docs/send-lists.md) on the local stack with real Chromium, DynamoDB Local, s3rver
+ * and the local queue: upload, a 2,000-row job whose poller is killed halfway and that a new
+ * poller finishes with every row drawn once, the download, a repeat that draws nothing,
+ * cancelling, the plan's row limit and another team's ids.
+ */
+import { describe, expect, it } from 'vitest';
+import { s3Client } from '#lib/clients.ts';
+import { listObjects } from '#lib/s3-list.ts';
+import { config } from '#lib/config.ts';
+import { localQueue } from '#lib/queue.ts';
+import { startQueuePoller, type QueuePoller } from '#infra/local/queue-poller.ts';
+import { IDS } from '#infra/local/seed.ts';
+import type { SendListJob } from '#shared/contract/send-lists.ts';
+import { handler as worker } from '#functions/send-lists/worker.ts';
+import { pollUntil, useLocalStack } from '../support/stack.ts';
+import { ownTeam, signedIn } from '../support/designs.ts';
+import { putDesign } from '../support/render-designs.ts';
+import type { TestClient } from '../support/client.ts';
+
+const stack = useLocalStack({ queues: false });
+const DESIGN = IDS.demoDesign;
+const ROWS = Number(process.env.SEND_LIST_TEST_ROWS ?? 2000);
+
+/** Creates a job, PUTs the file to its upload URL and starts it. */
+async function upload(client: TestClient, designId: string, csv: string): Promise<SendListJob> {
+  const bytes = Buffer.byteLength(csv);
+  const created = await client.request('POST', `/api/pic-snippet/${designId}/send-lists`, {
+    file_name: 'campaign.csv',
+    format: 'csv',
+    bytes,
+  });
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  const { job, upload: target } = created.json as {
+    job: SendListJob;
+    upload: { url: string; headers: Record<string, string> };
+  };
+  const put = await fetch(target.url, { method: 'PUT', headers: target.headers, body: csv });
+  expect(put.status, await put.text()).toBeLessThan(300);
+  const started = await client.request(
+    'POST',
+    `/api/pic-snippet/${designId}/send-lists/${job.id}/start`,
+  );
+  expect(started.status, JSON.stringify(started.json)).toBe(200);
+  return (started.json as { job: SendListJob }).job;
+}
+
+async function jobOf(client: TestClient, designId: string, jobId: string): Promise<SendListJob> {
+  const res = await client.request('GET', `/api/pic-snippet/${designId}/send-lists/${jobId}`);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return (res.json as { job: SendListJob }).job;
+}
+
+const names = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
+
+/**
+ * The renders of the demo design in the render cache; -1 while s3rver cannot list (a render's
+ * cache write, made in the background, may be under way).
+ */
+const cachedRenders = (): Promise<number> =>
+  listObjects(s3Client(), config().RENDERS_BUCKET, `renders/${DESIGN}/`, 100_000).then(
+    (objects) => objects.size,
+    () => -1,
+  );
+
+/** Reads the CSV a download redirects to. */
+async function download(client: TestClient, jobId: string, query = ''): Promise<string[][]> {
+  const res = await client.request(
+    'GET',
+    `/api/pic-snippet/${DESIGN}/send-lists/${jobId}/download${query}`,
+  );
+  expect(res.status, JSON.stringify(res.json)).toBe(302);
+  const file = await fetch(res.headers.get('location')!);
+  expect(file.headers.get('content-disposition')).toMatch(
+    /attachment; filename="campaign-urls.csv"/,
+  );
+  const text = await file.text();
+  return text
+    .trim()
+    .split('\r\n')
+    .map((line) => line.slice(1, -1).split('","'));
+}
+
+describe('send lists', () => {
+  let demo: TestClient;
+  let firstJob: SendListJob;
+
+  it('renders a 2,000-row list once each, through a poller killed halfway', async () => {
+    demo = await signedIn(stack().url, 'demo@example.com');
+    const before = await pollUntil('the cache listed', cachedRenders, (n) => n >= 0);
+    // Two duplicates, an empty name (the fallback shows) and a formula-like value.
+    const rows = [...names(ROWS - 4, 'Ana'), 'Ana0001', 'Ana0002', '', '=HYPERLINK("x")'];
+    const job = await upload(
+      demo,
+      DESIGN,
+      `first_name,email\n${rows.map((r, i) => `"${r.replaceAll('"', '""')}",r${i}@example.com`).join('\n')}\n`,
+    );
+    expect(job.state).toBe('queued');
+
+    let poller: QueuePoller = startQueuePoller('send-list', worker, { visibilityMs: 2_000 });
+    const half = await pollUntil(
+      'half the rows done',
+      () => jobOf(demo, DESIGN, job.id),
+      (j) => j.done >= ROWS / 2,
+      { timeoutMs: 240_000, intervalMs: 250 },
+    );
+    poller.kill();
+    expect(half.state).toBe('running');
+    expect(half.total).toBe(ROWS - 2);
+    expect(half.eta_seconds).toBeGreaterThanOrEqual(0);
+
+    poller = startQueuePoller('send-list', worker, { visibilityMs: 2_000 });
+    const done = await pollUntil(
+      'the rest done by the next poller',
+      () => jobOf(demo, DESIGN, job.id),
+      (j) => j.state === 'done',
+      { timeoutMs: 300_000, intervalMs: 250 },
+    );
+    await pollUntil(
+      'queue empty',
+      () => localQueue.depth('send-list'),
+      (d) => d === 0,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    await poller.stop();
+    expect(done).toMatchObject({
+      total: ROWS - 2,
+      done: ROWS - 2,
+      rendered: ROWS - 2,
+      cached: 0,
+      failed: 0,
+      duplicates: 2,
+      eta_seconds: null,
+    });
+    expect(done.report).toMatchObject({ rows: ROWS, fallback_rows: 1, formula_values: 1 });
+    // Each distinct row drawn exactly once, into the render cache.
+    await pollUntil('every render in the cache', cachedRenders, (n) => n - before === ROWS - 2, {
+      timeoutMs: 30_000,
+    });
+    firstJob = done;
+  }, 600_000);
+
+  it('downloads every row with its URL and status, and each URL is then a cache hit', async () => {
+    const csv = await download(demo, firstJob.id);
+    expect(csv[0]).toEqual(['line', 'email', 'first_name', 'url', 'status', 'notes']);
+    expect(csv).toHaveLength(ROWS + 1);
+    const statuses = new Map<string, number>();
+    for (const row of csv.slice(1)) statuses.set(row[4]!, (statuses.get(row[4]!) ?? 0) + 1);
+    expect(Object.fromEntries(statuses)).toEqual({ rendered: ROWS - 2, duplicate: 2 });
+    const formula = csv.find((row) => row[2]!.includes('HYPERLINK'))!;
+    expect(formula[2]!.startsWith("'=")).toBe(true);
+    const empty = csv.find((row) => row[2] === '')!;
+    expect(empty[5]).toContain('fallback shown for: first_name');
+    for (const row of [csv[1]!, csv[Math.floor(ROWS / 2)]!, empty]) {
+      expect(row[3]).toMatch(new RegExp(`^${stack().url}/r/demo-welcome/v\\d+`));
+      const res = await fetch(row[3]!);
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      expect(['store', 'memory']).toContain(res.headers.get('x-render-cache'));
+    }
+  });
+
+  it('draws nothing when the same list is sent again', async () => {
+    const rows = names(150, 'Ana'); // all among the first job's rows
+    const job = await upload(demo, DESIGN, `first_name\n${rows.join('\n')}\n`);
+    const poller = startQueuePoller('send-list', worker, { visibilityMs: 2_000 });
+    const done = await pollUntil(
+      'repeat done',
+      () => jobOf(demo, DESIGN, job.id),
+      (j) => j.state === 'done',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    await poller.stop();
+    expect(done).toMatchObject({ total: 150, done: 150, rendered: 0, cached: 150, failed: 0 });
+  }, 180_000);
+
+  it('stops a cancelled job and keeps the rest pending', async () => {
+    const job = await upload(demo, DESIGN, `first_name\n${names(400, 'Cy').join('\n')}\n`);
+    const poller = startQueuePoller('send-list', worker, { visibilityMs: 2_000, concurrency: 1 });
+    await pollUntil(
+      'some rows done',
+      () => jobOf(demo, DESIGN, job.id),
+      (j) => j.done >= 5,
+      {
+        timeoutMs: 120_000,
+        intervalMs: 100,
+      },
+    );
+    const cancel = await demo.request(
+      'POST',
+      `/api/pic-snippet/${DESIGN}/send-lists/${job.id}/cancel`,
+    );
+    expect(cancel.status).toBe(200);
+    expect((cancel.json as { job: SendListJob }).job.state).toBe('cancelled');
+    await pollUntil(
+      'queue empty',
+      () => localQueue.depth('send-list'),
+      (d) => d === 0,
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    await poller.stop();
+    const after = await jobOf(demo, DESIGN, job.id);
+    expect(after.state).toBe('cancelled');
+    expect(after.done).toBeLessThan(400);
+    const again = await demo.request(
+      'POST',
+      `/api/pic-snippet/${DESIGN}/send-lists/${job.id}/cancel`,
+    );
+    expect(again.status).toBe(409);
+    const csv = await download(demo, job.id);
+    expect(csv.slice(1).filter((r) => r[4] === 'cancelled').length).toBe(400 - after.done);
+  }, 180_000);
+
+  it("refuses a list over the plan's row limit with the file's message", async () => {
+    const free = await ownTeam(stack().url, 'send-list-free@example.com');
+    const me = await free.request('GET', '/user/current');
+    const teamId = (me.json as { current_team_id: string }).current_team_id;
+    const { db } = await import('#lib/db/index.ts');
+    const demoDesign = (await db().Design.get({ designId: DESIGN }).go()).data!;
+    await putDesign('free-send-list', teamId, demoDesign.document);
+    const job = await upload(
+      free,
+      'design-free-send-list',
+      `first_name\n${names(1001, 'Di').join('\n')}\n`,
+    );
+    expect(job.max_rows).toBe(1000);
+    const poller = startQueuePoller('send-list', worker, { visibilityMs: 2_000 });
+    const failed = await pollUntil(
+      'refused',
+      () => jobOf(free, 'design-free-send-list', job.id),
+      (j) => j.state !== 'queued',
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    await poller.stop();
+    expect(failed.state).toBe('failed');
+    expect(failed.error).toMatch(/more than 1,000 rows/);
+    expect(failed.done).toBe(0);
+  });
+
+  it("answers 404 for another team's design or job", async () => {
+    const other = await ownTeam(stack().url, 'send-list-other@example.com');
+    const base = `/api/pic-snippet/${DESIGN}/send-lists`;
+    const create = await other.request('POST', base, {
+      file_name: 'x.csv',
+      format: 'csv',
+      bytes: 10,
+    });
+    expect(create.status).toBe(404);
+    for (const path of [base, `${base}/${firstJob.id}`, `${base}/${firstJob.id}/download`])
+      expect((await other.request('GET', path)).status).toBe(404);
+    for (const action of ['start', 'cancel'])
+      expect((await other.request('POST', `${base}/${firstJob.id}/${action}`)).status).toBe(404);
+    // The owner still reads it.
+    expect((await demo.request('GET', `${base}/${firstJob.id}`)).status).toBe(200);
+  });
+});
