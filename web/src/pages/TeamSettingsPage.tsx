@@ -7,6 +7,7 @@ import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { SubscriptionPanel } from '../features/billing/SubscriptionPanel.tsx';
+import { DeveloperTab } from '../features/settings/DeveloperTab.tsx';
 import { MembershipTab } from '../features/settings/MembershipTab.tsx';
 import { TeamGeneralTab } from '../features/settings/TeamGeneralTab.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -16,10 +17,12 @@ import { queryKeys } from '../state/queryKeys.ts';
 import { useAppStore } from '../state/store.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-type TeamTab = 'companies' | 'invoices' | 'membership' | 'payment-method' | 'subscription';
+type TeamTab =
+  'companies' | 'invoices' | 'membership' | 'payment-method' | 'subscription' | 'developer';
 /**
  * Spec 001 §2: "tabs: companies, invoice, membership, payment method, subscription"; the
- * billing ones are the team's, which its owner manages.
+ * billing ones are the team's, which its owner manages. Developer: the render signing secret
+ * (docs/developer-api.md "Signed render URLs").
  */
 const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'companies', label: 'Company' },
@@ -27,6 +30,7 @@ const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'membership', label: 'Membership' },
   { id: 'payment-method', label: 'Payment method' },
   { id: 'subscription', label: 'Subscription' },
+  { id: 'developer', label: 'Developer' },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
@@ -113,6 +117,7 @@ function TeamSettings() {
           {tab === 'membership' && (
             <MembershipTab team={team.data} canManage={canManage} onChanged={onChanged} />
           )}
+          {tab === 'developer' && <DeveloperTab teamId={team.data.id} canManage={canManage} />}
           {(tab === 'invoices' || tab === 'payment-method' || tab === 'subscription') && (
             <SubscriptionPanel
               key={`${team.data.id}-${tab}`}

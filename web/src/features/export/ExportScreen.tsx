@@ -19,6 +19,7 @@ import {
 } from './model.ts';
 import { PlatformFields } from './PlatformFields.tsx';
 import { SaveStatus } from './SaveStatus.tsx';
+import { SignedUrlsField } from './SignedUrlsField.tsx';
 import { PREVIEW_DEBOUNCE_MS, useExportChoices } from './useExportChoices.ts';
 import { useExportForm } from './useExportForm.ts';
 import { useMergeTags } from './useMergeTags.ts';
@@ -169,6 +170,12 @@ export function ExportScreen({
         {needsEmbed && (
           <VideoFieldset idBase={idBase} exportForm={exportForm} platform={platform} />
         )}
+
+        <SignedUrlsField
+          idBase={idBase}
+          designId={design.id}
+          initial={design.require_signed_urls}
+        />
 
         <GenerateButton
           idBase={idBase}

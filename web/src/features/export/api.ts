@@ -46,6 +46,7 @@ export function toExportDesign(body: unknown): ExportDesign {
         merge_tag_value: text(c.merge_tag_value),
       })),
     html_link_url: typeof body.html_link_url === 'string' ? body.html_link_url : null,
+    require_signed_urls: body.require_signed_urls === true,
     text_snippets: list(body.text_snippets)
       .filter(isRecord)
       .map((s) => ({

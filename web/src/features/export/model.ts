@@ -60,6 +60,8 @@ export interface ExportDesign {
   merge_tag_storefront: string | null;
   merge_tag_choices: Array<{ key?: string; merge_tag_name: string; merge_tag_value: string }>;
   html_link_url: string | null;
+  /** Only signed URLs draw it (docs/developer-api.md "Signed render URLs"). */
+  require_signed_urls: boolean;
   text_snippets: Array<{
     parameters: Array<{
       id: string;
