@@ -182,3 +182,23 @@ export const renderAllowanceOf = (planId: string | undefined): RenderAllowance =
   planId !== undefined && Object.hasOwn(PLAN_RENDER_ALLOWANCES, planId)
     ? PLAN_RENDER_ALLOWANCES[planId]!
     : FREE_RENDER_ALLOWANCE;
+
+/**
+ * Plans whose designs carry the product mark (docs/decisions.md "Watermark"): a plan attribute
+ * like the render allowance, `productWatermark: true` on Free and on any plan id not listed
+ * (a frozen team, a renamed plan), false on paid plans. Drawn by shared/scene/watermark.ts.
+ */
+export const PLAN_PRODUCT_WATERMARK: Readonly<Record<string, boolean>> = {
+  [FREE_PLAN_ID]: true,
+  'starter-monthly': false,
+  'starter-yearly': false,
+  'pro-monthly': false,
+  'pro-yearly': false,
+  [FREEZE_PLAN_ID]: true,
+};
+
+/** Whether a plan id's designs carry the product mark; true for an id not listed. */
+export const planProductWatermark = (planId: string | undefined): boolean =>
+  planId !== undefined && Object.hasOwn(PLAN_PRODUCT_WATERMARK, planId)
+    ? PLAN_PRODUCT_WATERMARK[planId]!
+    : true;

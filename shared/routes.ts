@@ -340,6 +340,21 @@ export const ROUTES: readonly Route[] = [
     session,
   ),
   r('POST', '/settings/companies/{id}/photo', 'teams', 'owner', `${S1} Profile, teams, members`),
+  // The team's watermark image (docs/decisions.md "Watermark").
+  r(
+    'POST',
+    '/settings/companies/{id}/watermark',
+    'teams',
+    'owner',
+    'docs/decisions.md "Watermark"',
+  ),
+  r(
+    'DELETE',
+    '/settings/companies/{id}/watermark',
+    'teams',
+    'owner',
+    'docs/decisions.md "Watermark"',
+  ),
   r('PUT', '/settings/companies/{id}/name', 'teams', 'owner', `${S1} Profile, teams, members`),
   // The team's webhook endpoints and their deliveries (docs/developer-api.md "Webhooks").
   r('GET', '/settings/companies/{id}/webhooks', 'webhooks', 'manager', HOOKS),

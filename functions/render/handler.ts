@@ -12,7 +12,8 @@ import { db } from '#lib/db/index.ts';
 import { recordDesignViews } from '#functions/designs/store.ts';
 import { httpChain, type ApiEvent, type ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
-import { renderAllowanceOf, type RenderAllowance } from '#shared/billing.ts';
+import { planProductWatermark, renderAllowanceOf, type RenderAllowance } from '#shared/billing.ts';
+import { teamWatermark, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import { LOCAL_PROXY_STAND_INS, createMailProxyRecogniser } from './mail-proxies.ts';
 import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
@@ -28,10 +29,15 @@ const PLAN_TTL_MS = 60_000;
 
 const designs = new Map<string, { at: number; design: DesignRecord | undefined }>();
 /** What each team's plan allows, by team id, kept `PLAN_TTL_MS`. */
-const teamPlans = new Map<
-  string,
-  { at: number; plan: Promise<{ pdf: boolean; allowance: RenderAllowance }> }
->();
+const teamPlans = new Map<string, { at: number; plan: Promise<TeamPlan> }>();
+
+/** What the render needs of a team and its plan. */
+interface TeamPlan {
+  pdf: boolean;
+  allowance: RenderAllowance;
+  /** The team's watermark image and the plan's product mark (docs/decisions.md "Watermark"). */
+  watermark: WatermarkSettings;
+}
 
 /**
  * The design a public id names, kept `DESIGN_TTL_MS`. When the table cannot be answered (DynamoDB
@@ -61,18 +67,26 @@ async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
 }
 
 /**
- * The team's plan as the render needs it: PDF export, and its render allowance
- * (shared/billing.ts `renderAllowanceOf`). Read once per team per `PLAN_TTL_MS` (concurrent
- * requests share the read); a failed read is not kept.
+ * The team's plan as the render needs it: PDF export, its render allowance
+ * (shared/billing.ts `renderAllowanceOf`), and the watermarks (its image, the plan's product
+ * mark: a new watermark shows in renders within `PLAN_TTL_MS`). Read once per team per
+ * `PLAN_TTL_MS` (concurrent requests share the read); a failed read is not kept.
  * @throws the table's error.
  */
-function teamPlan(teamId: string): Promise<{ pdf: boolean; allowance: RenderAllowance }> {
+function teamPlan(teamId: string): Promise<TeamPlan> {
   const cached = teamPlans.get(teamId);
   if (cached && Date.now() - cached.at < PLAN_TTL_MS) return cached.plan;
   const plan = (async () => {
     const team = (await db().Team.get({ teamId }).go()).data;
     const found = team ? (await db().Plan.get({ planId: team.planId }).go()).data : null;
-    return { pdf: found?.can_export_pdf === true, allowance: renderAllowanceOf(team?.planId) };
+    return {
+      pdf: found?.can_export_pdf === true,
+      allowance: renderAllowanceOf(team?.planId),
+      watermark: {
+        team: team ? teamWatermark(team) : null,
+        productMark: planProductWatermark(team?.planId),
+      },
+    };
   })();
   if (teamPlans.size > 10_000) teamPlans.clear();
   teamPlans.set(teamId, { at: Date.now(), plan });
@@ -124,6 +138,7 @@ const service = createRenderService({
   findDesign,
   teamCanExportPdf: async (teamId) => (await teamPlan(teamId)).pdf,
   teamAllowance: async (teamId) => (await teamPlan(teamId)).allowance,
+  teamWatermark: async (teamId) => (await teamPlan(teamId)).watermark,
   usage,
   verifySignature: signatures.verify,
   // Locally, loopback addresses stand in for the proxies' published ranges (mail-proxies.ts).

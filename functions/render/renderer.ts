@@ -21,6 +21,8 @@ import { stickerImages } from './stickers.ts';
 import { logUndrawable, sceneFonts, uploadedFamilies } from './fonts.ts';
 import { teamCustomFonts } from '#functions/fonts/list.ts';
 import type { FontFaceRule } from '#shared/fonts/types.ts';
+import type { WatermarkSettings } from '#shared/scene/watermark.ts';
+import { renderWatermarks } from './watermark.ts';
 
 export interface DesignForRender {
   designId: string;
@@ -28,6 +30,8 @@ export interface DesignForRender {
   document: unknown;
   /** The design's team: its uploaded fonts can draw the design's text (fonts.ts). */
   teamId?: string;
+  /** The team's watermark and its plan's product mark (watermark.ts); absent: none. */
+  watermark?: WatermarkSettings;
 }
 
 interface BaseLayer {
@@ -314,6 +318,7 @@ export async function renderDesign(
     }),
   });
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
+  scene.watermarks = await renderWatermarks(doc, design.watermark);
   const [base, drawn] = await Promise.all([
     basePromise,
     drawPersonalisedLayers(scene, design.teamId),

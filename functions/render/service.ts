@@ -22,6 +22,7 @@ import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
+import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
 
 /** The design fields a render needs. */
@@ -35,6 +36,8 @@ export interface DesignRecord {
    * `no-store`, since a newer version may exist.
    */
   stale?: boolean;
+  /** The team's watermark settings, filled in by the service from `teamWatermark`. */
+  watermark?: WatermarkSettings;
 }
 
 export interface RenderRequest {
@@ -90,6 +93,11 @@ export interface RenderServiceDeps {
    * memory by the caller. Absent: no team quota (unit tests of other rules).
    */
   teamAllowance?(teamId: string): Promise<RenderAllowance>;
+  /**
+   * The team's watermark image and whether its plan asks for the product mark (watermark.ts),
+   * kept in memory by the caller. Absent: no watermarks.
+   */
+  teamWatermark?(teamId: string): Promise<WatermarkSettings>;
   /** The teams' month totals (usage.ts); with `teamAllowance`, the monthly quota applies. */
   usage?: Pick<RenderUsage, 'isOver' | 'countDraw'>;
   /**
@@ -161,20 +169,23 @@ export function normaliseValues(
 }
 
 /**
- * The render cache key: a hash of (design version, normalised parameters, format). Everything
- * the document decides, its JPEG `quality` setting included, is covered by the version: every
- * save bumps it (test/integration/render-quality.test.ts), and a snapshot of an earlier version
- * keeps that version's document.
+ * The render cache key: a hash of (design version, normalised parameters, format, watermark).
+ * Everything the document decides, its JPEG `quality` setting included, is covered by the
+ * version: every save bumps it (test/integration/render-quality.test.ts), and a snapshot of an
+ * earlier version keeps that version's document. What the team decides outside the document,
+ * its watermark image and its plan's product mark, is `watermark`
+ * (shared/scene/watermark.ts `watermarkCacheComponent`; test/integration/render-watermark.test.ts);
+ * without one the key is the one it always was.
  */
 export function renderCacheKey(
   design: Pick<DesignRecord, 'designId' | 'version'>,
   values: Array<[string, string]>,
   format: RenderFormat,
+  watermark?: string,
 ): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify([design.designId, design.version, format, values]))
-    .digest('base64url')
-    .slice(0, 32);
+  const parts: unknown[] = [design.designId, design.version, format, values];
+  if (watermark !== undefined) parts.push(watermark);
+  const hash = createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
   return `renders/${design.designId}/${cacheIdOf(design.version)}/${hash}.${EXTENSIONS[format]}`;
 }
 
@@ -407,7 +418,15 @@ export function createRenderService(deps: RenderServiceDeps) {
     timings?: Record<string, number>;
     partial?: boolean;
   }> {
-    const key = renderCacheKey(design, values, format);
+    if (deps.teamWatermark)
+      design = { ...design, watermark: await deps.teamWatermark(design.teamId) };
+    const key = renderCacheKey(
+      design,
+      values,
+      format,
+      design.watermark &&
+        watermarkCacheComponent(parseDesignDocument(design.document), design.watermark),
+    );
     const inMemory = memory.get(key);
     if (inMemory) return { body: inMemory, hit: 'memory' };
     const stored = await deps.store.get(key).catch((error: unknown) => {

@@ -23,6 +23,9 @@ import { teamSlug } from '#functions/auth/registration.ts';
 import { cancelSubscriptionOfDeletedTeam } from '#functions/billing/team-deletion.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { signingSecretRoutes } from './signing-secret.ts';
+import { planProductWatermark } from '#shared/billing.ts';
+import { teamWatermark } from '#shared/scene/watermark.ts';
+import { removeTeamWatermark, setTeamWatermark } from './watermark.ts';
 import {
   answerInvitation,
   cancelInvitation,
@@ -61,6 +64,8 @@ async function teamView(team: TeamRecord, role: string): Promise<Team> {
     can_export_pdf: plan?.can_export_pdf ?? false,
     can_upload_custom_fonts: plan?.can_upload_custom_fonts ?? false,
     frozen: team.frozen ?? false,
+    watermark: teamWatermark(team),
+    product_watermark: planProductWatermark(team.planId),
     pivot: { role },
   };
 }
@@ -190,6 +195,18 @@ export const handler = featureHandler('teams', {
       await db().Team.patch({ teamId: team.teamId }).set({ photoUrl: url }).go();
       await deleteUserFile(team.photoUrl);
       return json(200, { success: true, photo_url: url });
+    },
+  }),
+
+  'POST /settings/companies/{id}/watermark': route({
+    handle: async ({ params, body }) =>
+      json(200, { success: true, watermark: await setTeamWatermark(params.id!, body) }),
+  }),
+
+  'DELETE /settings/companies/{id}/watermark': route({
+    handle: async ({ params }) => {
+      await removeTeamWatermark(params.id!);
+      return json(200, { success: true });
     },
   }),
 

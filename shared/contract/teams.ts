@@ -57,6 +57,13 @@ export const MemberParams = z.object({ id: z.string().min(1), userId: z.string()
 export const RoleOptionSchema = z.object({ value: z.string(), text: z.string() });
 export type RoleOption = z.infer<typeof RoleOptionSchema>;
 
+/** A team's watermark image: its same-origin URL and its size, px (functions/teams/watermark.ts). */
+export const TeamWatermarkSchema = z.object({
+  url: z.string(),
+  width: z.number(),
+  height: z.number(),
+});
+
 /** A team as the SPA reads it (spec 001 §3 Team), with its plan's capabilities and the caller's role. */
 export const TeamSchema = z.object({
   id: z.string(),
@@ -70,6 +77,13 @@ export const TeamSchema = z.object({
   can_upload_custom_fonts: z.boolean(),
   /** Spec 000 §4: a frozen team cannot create, archive, clone or activate designs. */
   frozen: z.boolean(),
+  /**
+   * The team's watermark image (its logo), which designs may show (docs/decisions.md
+   * "Watermark"): same-origin URL and size, px; null when none is set.
+   */
+  watermark: TeamWatermarkSchema.nullable(),
+  /** The plan puts the product mark on the team's designs (shared/billing.ts). */
+  product_watermark: z.boolean(),
   /** The caller's role in the team (`owner` or a team role). */
   pivot: z.object({ role: z.string() }),
 });
@@ -146,6 +160,22 @@ export const TEAMS_CONTRACT = {
   'POST /settings/companies/{id}/photo': defineContract({
     params: IdParams,
     answer: z.object({ success: z.literal(true), photo_url: z.string() }),
+  }),
+  /**
+   * Multipart: the file is the field `watermark` (functions/teams/watermark.ts); 422 with a
+   * field error for a missing or refused file. Replaces the team's watermark.
+   */
+  'POST /settings/companies/{id}/watermark': defineContract({
+    params: IdParams,
+    answer: z.object({
+      success: z.literal(true),
+      watermark: TeamWatermarkSchema,
+    }),
+  }),
+  /** Removes the team's watermark (designs that show it then show none). */
+  'DELETE /settings/companies/{id}/watermark': defineContract({
+    params: IdParams,
+    answer: SuccessSchema,
   }),
   'PUT /settings/companies/{id}/name': defineContract({
     params: IdParams,

@@ -13,6 +13,7 @@ import {
 import { pixelateBlockSize, pixelateBlocks } from '../effects.ts';
 import { fontFamilyList } from './fonts.ts';
 import { fabricFilters } from './filters.ts';
+import type { WatermarkLayer } from './watermark.ts';
 
 /**
  * The base photo of a design as drawn (spec 000 §2 image tools): the image (a URL or data URL),
@@ -212,15 +213,34 @@ export async function imageLayer(layer: ResolvedImageLayer): Promise<FabricImage
   return image;
 }
 
-/** Clears the canvas to transparent and draws the stickers, then every non-empty text layer. */
+/**
+ * A watermark (shared/scene/watermark.ts; docs/decisions.md "Watermark") placed as a sticker at
+ * its box, px, unturned, at its opacity, not selectable: the render page and the editor's
+ * overlay draw it with this.
+ * @throws the image's load error.
+ */
+export async function watermarkObject(layer: WatermarkLayer): Promise<FabricImage> {
+  const image = await imageLayer({ ...layer, id: layer.kind, angle: 0 });
+  image.set({ opacity: layer.opacity, selectable: false, evented: false });
+  return image;
+}
+
+/**
+ * Clears the canvas to transparent and draws the stickers, then every non-empty text layer, then
+ * the watermarks (`watermarkObject`, as the editor's overlay draws them).
+ */
 export async function drawScene(canvas: StaticCanvas, scene: ResolvedScene): Promise<void> {
   canvas.clear();
   canvas.backgroundColor = '';
-  const images = await Promise.all(scene.images.map(imageLayer));
+  const [images, watermarks] = await Promise.all([
+    Promise.all(scene.images.map(imageLayer)),
+    Promise.all((scene.watermarks ?? []).map(watermarkObject)),
+  ]);
   for (const image of images) canvas.add(image);
   for (const layer of scene.texts) {
     if (layer.text.trim() === '') continue;
     canvas.add(fitTextLayer(layer, scene.width, scene.height));
   }
+  for (const mark of watermarks) canvas.add(mark);
   canvas.renderAll();
 }

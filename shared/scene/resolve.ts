@@ -10,6 +10,7 @@ import type {
   TextSnippet,
   TextTransformKey,
 } from '../design.ts';
+import type { WatermarkLayer } from './watermark.ts';
 
 /** Values longer than this are cut (DESIGN.md §5, spec 001 §5). */
 export const MAX_VALUE_LENGTH = 255;
@@ -182,6 +183,8 @@ export interface ResolvedScene {
   /** Stickers, beneath the texts. */
   images: ResolvedImageLayer[];
   texts: ResolvedTextLayer[];
+  /** Watermarks, above everything (shared/scene/watermark.ts); absent: none. */
+  watermarks?: WatermarkLayer[];
 }
 
 /** A sticker's drawn box in canvas px. */

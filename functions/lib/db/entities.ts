@@ -149,6 +149,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Admin-set restriction flag (spec 001 §3 `limited_permission`). */
         limitedPermission: { type: 'boolean', default: false },
         photoUrl: { type: 'string' },
+        /** The team's watermark image: `/files/watermarks/…png` and its size, px (docs/decisions.md "Watermark"). */
+        watermarkUrl: { type: 'string' },
+        watermarkWidth: { type: 'number' },
+        watermarkHeight: { type: 'number' },
         /** Billing (docs/billing.md; spec 001 §3 billing fields): the team's Stripe customer (`cus_…`). */
         stripeCustomerId: { type: 'string' },
         /** The default card: brand (`visa`, …) and last four digits (spec 001 §3). */
