@@ -13,6 +13,7 @@ import {
   type AppProps,
   type StackProps,
 } from 'aws-cdk-lib';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -26,6 +27,7 @@ import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
 import { Render } from './constructs/render.ts';
 import { Web, type CustomDomain } from './constructs/web.ts';
+import { WEBHOOK_EMITTERS, Webhooks } from './constructs/webhooks.ts';
 
 /**
  * The stack's region. CloudFront takes its WebACL (scope CLOUDFRONT) and its ACM certificate
@@ -111,6 +113,8 @@ export class PicSnippetsStack extends Stack {
   readonly kioskSnapshot: KioskSnapshot;
   /** SES, bounce handling and send grants; absent without a mail domain. */
   readonly email?: Email;
+  /** The webhooks queue and its delivery worker (docs/developer-api.md "Webhooks"). */
+  readonly webhooks: Webhooks;
 
   constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
     super(scope, id, {
@@ -159,6 +163,13 @@ export class PicSnippetsStack extends Stack {
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
     this.kioskSnapshot = new KioskSnapshot(this, 'KioskSnapshot', { table: this.data.table });
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      table: this.data.table,
+      secretsKey,
+      architecture: this.api.functions.webhooks.fn.architecture,
+    });
+    for (const feature of WEBHOOK_EMITTERS) this.webhooks.grantEmit(this.api.functions[feature]);
+    this.webhooks.worker.fn.addEnvironment('PUBLIC_URL', this.web.publicUrl);
     if (props.mailDomain) {
       this.email = new Email(this, 'Email', {
         domain: props.mailDomain,
@@ -168,11 +179,14 @@ export class PicSnippetsStack extends Stack {
       for (const feature of MAILING_FEATURES) this.email.grantSend(this.api.functions[feature]);
       // The render quota notices (docs/security.md "Render limits"; email.ts MAILING_FUNCTIONS).
       this.email.grantSend(this.render.notices);
+      // An endpoint disabled for failing is told to the team's owner (functions/webhooks/worker.ts).
+      this.email.grantSend(this.webhooks.worker);
     } else {
       for (const feature of MAILING_FEATURES) {
         this.api.functions[feature].fn.addEnvironment('MAIL_TRANSPORT', 'off');
       }
       this.render.notices.fn.addEnvironment('MAIL_TRANSPORT', 'off');
+      this.webhooks.worker.fn.addEnvironment('MAIL_TRANSPORT', 'off');
     }
     this.monitoring = new Monitoring(this, 'Monitoring', {
       httpApi: this.api.httpApi,
@@ -180,6 +194,9 @@ export class PicSnippetsStack extends Stack {
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
       mailEvents: this.email !== undefined,
     });
+
+    this.webhooks.deadLetterAlarm.addAlarmAction(new actions.SnsAction(this.monitoring.topic));
+    this.webhooks.deadLetterAlarm.addOkAction(new actions.SnsAction(this.monitoring.topic));
 
     new CfnOutput(this, 'PublicUrl', { value: this.web.publicUrl });
     new CfnOutput(this, 'DistributionId', { value: this.web.distribution.distributionId });

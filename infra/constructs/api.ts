@@ -96,10 +96,11 @@ export const KEAP_PARAMETERS = keapParameters(DEFAULT_SECRETS_PREFIX);
 /**
  * Features that seal and open stored secrets (functions/lib/secrets.ts): merge-tag platform
  * credentials and Keap's OAuth tokens and state (docs/export.md), and the users' TOTP secrets
- * (`auth`; docs/security.md "Sessions and tokens"). They get SECRETS_KMS_KEY_ID and
+ * (`auth`; docs/security.md "Sessions and tokens"), and webhook endpoints' signing secrets
+ * (`webhooks`; docs/developer-api.md "Webhooks"). They get SECRETS_KMS_KEY_ID and
  * kms:GenerateDataKey and kms:Decrypt on that one key.
  */
-export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags', 'auth'];
+export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags', 'auth', 'webhooks'];
 
 /**
  * Features that invalidate CDN paths: cached renders when a design changes (DESIGN.md §5:

@@ -41,6 +41,7 @@ export const MAILING_FEATURES: readonly ApiFeature[] = [
 export const MAILING_FUNCTIONS: readonly FunctionFeature[] = [
   ...MAILING_FEATURES,
   'render-notices',
+  'webhooks-worker',
 ];
 
 /** A sending domain: lower-case DNS labels, at least two (`example.com`, `mail.example.com`). */

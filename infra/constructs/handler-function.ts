@@ -41,9 +41,10 @@ export const INTERNAL_FUNCTIONS = ['screenshot', 'render-notices'] as const;
  * SES's bounces and complaints from SNS (infra/constructs/email.ts; docs/infra.md "E-mail"). Built
  * only when the stage sends mail. `kiosk-snapshot` stores the kiosk's daily indicators when
  * an EventBridge Scheduler schedule invokes it (infra/constructs/kiosk-snapshot.ts;
- * docs/kiosk.md "Metrics and the daily snapshot").
+ * docs/kiosk.md "Metrics and the daily snapshot"). `webhooks-worker` delivers webhook events from
+ * the `webhooks` SQS queue (infra/constructs/webhooks.ts; its entry is functions/webhooks/worker.ts).
  */
-export const EVENT_FUNCTIONS = ['mail-events', 'kiosk-snapshot'] as const;
+export const EVENT_FUNCTIONS = ['mail-events', 'kiosk-snapshot', 'webhooks-worker'] as const;
 export type FunctionFeature =
   Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];
 
@@ -53,6 +54,8 @@ export const entryOf = (feature: FunctionFeature): string =>
 
 export interface HandlerFunctionProps {
   feature: FunctionFeature;
+  /** The entry file, when it is not `functions/<feature>/handler.ts` (a queue worker). */
+  entry?: string;
   description: string;
   architecture: lambda.Architecture;
   /** MB. */
@@ -86,7 +89,7 @@ export class HandlerFunction extends Construct {
   constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
     super(scope, id);
     this.feature = props.feature;
-    const entry = entryOf(props.feature);
+    const entry = props.entry ?? entryOf(props.feature);
     if (!existsSync(entry)) {
       throw new Error(
         `Missing Lambda entry ${entry}: each feature needs functions/<feature>/handler.ts exporting handler.`,

@@ -201,7 +201,7 @@ describe('API', () => {
     const byId = features();
     // The mail-events function exists only with a mail domain (test/infra/email.test.ts).
     expect([...byId.values()].sort()).toEqual(
-      [...FEATURES, ...INTERNAL_FUNCTIONS, 'kiosk-snapshot'].sort(),
+      [...FEATURES, ...INTERNAL_FUNCTIONS, 'kiosk-snapshot', 'webhooks-worker'].sort(),
     );
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
@@ -291,7 +291,8 @@ describe('API', () => {
         feature === 'render' ||
         feature === 'screenshot' ||
         feature === 'render-notices' ||
-        feature === 'kiosk-snapshot'
+        feature === 'kiosk-snapshot' ||
+        feature === 'webhooks-worker'
       )
         continue;
       const fn = resources[id]!;
@@ -329,7 +330,7 @@ describe('API', () => {
 });
 
 describe('provider secrets (docs/export.md)', () => {
-  it('has a rotating KMS key, kept on delete, that only merge-tags and auth use, for data keys only', () => {
+  it('has a rotating KMS key, kept on delete, that only merge-tags, auth and webhooks use, for data keys only', () => {
     const keys = ofType('AWS::KMS::Key').filter(([, k]) =>
       String(k.Properties.Description).includes('provider secrets'),
     );
@@ -347,8 +348,9 @@ describe('provider secrets (docs/export.md)', () => {
       ofType('AWS::Lambda::Function').find(([, fn]) =>
         JSON.stringify(fn.Properties.Role).includes(roleRef),
       )![1];
-    // merge-tags seals platform credentials, auth the users' TOTP secrets.
-    expect(users).toHaveLength(2);
+    // merge-tags seals platform credentials, auth the users' TOTP secrets, webhooks the endpoints'
+    // signing secrets, which the webhook worker only opens.
+    expect(users).toHaveLength(4);
     const features: unknown[] = [];
     for (const [, policy] of users) {
       const roleRef = (policy.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref;
@@ -361,13 +363,14 @@ describe('provider secrets (docs/export.md)', () => {
       ).Statement.filter((st) => JSON.stringify(st.Action).includes('kms:'));
       expect(statements).toEqual([
         expect.objectContaining({
-          Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+          Action:
+            env.FEATURE === 'webhooks-worker' ? 'kms:Decrypt' : ['kms:Decrypt', 'kms:GenerateDataKey'],
           Effect: 'Allow',
           Resource: keyArn,
         }),
       ]);
     }
-    expect(features.sort()).toEqual(['auth', 'merge-tags']);
+    expect(features.sort()).toEqual(['auth', 'merge-tags', 'webhooks', 'webhooks-worker']);
   });
 });
 
@@ -937,6 +940,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
     'ssm:GetParameters @ :parameter/aws/reference/secretsmanager/<name of ApiOriginVerify>',
   ];
   const logs = (group: string) => `logs:CreateLogStream,logs:PutLogEvents @ ${group}`;
+  /** Queueing webhook events (infra/constructs/webhooks.ts WEBHOOK_EMITTERS). */
+  const WEBHOOK_EMIT = 'sqs:SendMessage @ WebhooksQueue';
 
   /** Memory (MB), timeout (s) and every IAM statement, by function. */
   const EXPECTED: Record<string, { memory: number; timeout: number; iam: string[] }> = {
@@ -996,6 +1001,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        WEBHOOK_EMIT,
       ],
     },
     'text-snippets': {
@@ -1105,6 +1111,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        WEBHOOK_EMIT,
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/publishable-key :parameter/picsnippets/stripe/secret-key',
       ],
     },
@@ -1115,6 +1122,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         TABLE_READ_WRITE,
         logs('ApiStripeWebhookLogs'),
         ...ORIGIN_VERIFY,
+        WEBHOOK_EMIT,
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/secret-key :parameter/picsnippets/stripe/webhook-secret',
       ],
     },
@@ -1140,6 +1148,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        WEBHOOK_EMIT,
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/secret-key',
       ],
     },
@@ -1163,6 +1172,35 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+      ],
+    },
+    // Webhook endpoints (docs/developer-api.md "Webhooks"): secrets sealed under the secrets key,
+    // the test event queued.
+    webhooks: {
+      memory: 512,
+      timeout: 15,
+      iam: [
+        TABLE_READ_WRITE,
+        'kms:Decrypt,kms:GenerateDataKey @ SecretsKey',
+        logs('ApiWebhooksLogs'),
+        ASSETS_READ_WRITE,
+        ASSETS_LIST,
+        ...ORIGIN_VERIFY,
+        WEBHOOK_EMIT,
+      ],
+    },
+    // The delivery worker: the table (no index, no scan), secrets opened only, retries queued,
+    // the queue's own receive and delete (the event source mapping); mail only with a mail
+    // domain (test/infra/email.test.ts).
+    'webhooks-worker': {
+      memory: 256,
+      timeout: 60,
+      iam: [
+        'dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem @ DataTable',
+        'kms:Decrypt @ SecretsKey',
+        logs('WebhooksWorkerLogs'),
+        // The event source mapping's receive and delete, and retries sent back to the queue.
+        'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ WebhooksQueue',
       ],
     },
   };
@@ -1189,7 +1227,8 @@ describe('observability (docs/infra.md "Observability")', () => {
     alarms().find((a) => String(a.AlarmDescription).includes(fragment))!;
 
   it('alarms on the fallback rate, render p99, API 5xx, Lambda, webhook and DynamoDB errors', () => {
-    expect(alarms()).toHaveLength(8);
+    // Eight here, and the webhook dead-letter queue's (infra/constructs/webhooks.ts).
+    expect(alarms()).toHaveLength(9);
     const fallback = alarmNamed('fallback image');
     expect(fallback).toMatchObject({
       Threshold: ALARM_THRESHOLDS.renderFallbackPercent,
@@ -1250,7 +1289,8 @@ describe('observability (docs/infra.md "Observability")', () => {
     expect(untraced.map(([id]) => id).filter((id) => !id.startsWith('RenderScreenshot'))).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/^(Api|RenderHandler)/)]),
     );
-    expect(traced.length).toBe(FEATURES.length);
+    // Every feature and the webhook worker.
+    expect(traced.length).toBe(FEATURES.length + 1);
     expect(untraced.some(([id]) => id.startsWith('RenderScreenshot'))).toBe(true);
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * Webhook deliveries in AWS (docs/developer-api.md "Webhooks"; docs/decisions.md "Queues",
+ * "Webhooks"): the `webhooks` SQS queue with its dead-letter queue and an alarm on the
+ * dead-letter queue's depth, and the worker function (functions/webhooks/worker.ts) the queue
+ * invokes through an event source mapping with partial batch failures. The queue's settings are
+ * shared/queues.ts `QUEUES.webhooks`, the same the local poller uses.
+ *
+ * The worker calls customers' URLs from outside any VPC, as the render and screenshot
+ * functions fetch outside images and pages: what it may reach is decided by the SSRF guard in
+ * the code (functions/lib/ssrf.ts), not by the network. Its role reaches the table, the queue
+ * (to queue retries), the secrets key (to open endpoint secrets: decrypt only) and its logs.
+ */
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { QUEUES, queueUrlVariable } from '#shared/queues.ts';
+import { HandlerFunction, PROJECT_ROOT, TABLE_READ, TABLE_WRITE } from './handler-function.ts';
+
+/**
+ * The API features whose code emits webhook events (functions/lib/webhooks.ts
+ * `emitWebhookEvent`): designs (saved, published, archived, export generated), billing,
+ * stripe-webhook and kiosk (subscription changed, through functions/billing/subscriptions.ts),
+ * webhooks (the test event). They get `QUEUE_URL_WEBHOOKS` and may send to the queue.
+ */
+export const WEBHOOK_EMITTERS = [
+  'designs',
+  'billing',
+  'stripe-webhook',
+  'kiosk',
+  'webhooks',
+] as const;
+
+/** The worker's memory, MB: JSON and one HTTP exchange at a time. */
+export const WEBHOOK_WORKER_MEMORY_MB = 256;
+/** Messages kept by the dead-letter queue, days (SQS's longest). */
+const DLQ_RETENTION = Duration.days(14);
+
+export interface WebhooksProps {
+  table: dynamodb.ITable;
+  /** The key of stored secrets (functions/lib/secrets.ts): the worker opens endpoint secrets. */
+  secretsKey: kms.IKey;
+  architecture: lambda.Architecture;
+}
+
+/** The queue, its dead-letter queue and alarm, and the worker. */
+export class Webhooks extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetters: sqs.Queue;
+  readonly worker: HandlerFunction;
+  /** Messages in the dead-letter queue: the worker kept failing (not the receivers). */
+  readonly deadLetterAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: WebhooksProps) {
+    super(scope, id);
+    const q = QUEUES.webhooks;
+    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
+      retentionPeriod: DLQ_RETENTION,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(q.visibilityTimeoutSeconds),
+      retentionPeriod: DLQ_RETENTION,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: q.maxReceiveCount },
+    });
+    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
+      alarmDescription:
+        'Webhook deliveries reached the dead-letter queue: the worker failed on them (docs/developer-api.md "Webhooks").',
+      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    this.worker = new HandlerFunction(this, 'Worker', {
+      feature: 'webhooks-worker',
+      entry: join(PROJECT_ROOT, 'functions', 'webhooks', 'worker.ts'),
+      description: 'PicSnippets webhooks: delivers queued events to the teams’ endpoints',
+      architecture: props.architecture,
+      memorySize: WEBHOOK_WORKER_MEMORY_MB,
+      timeout: Duration.seconds(q.workerTimeoutSeconds),
+      externalModules: [],
+      layers: [],
+      tracing: true,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        SECRETS_KMS_KEY_ID: props.secretsKey.keyArn,
+        [queueUrlVariable('webhooks')]: this.queue.queueUrl,
+      },
+    });
+    // Endpoints, deliveries (written, trimmed), the team and its owner for the disabled mail and
+    // the address's suppression: the table, base table only (no index is read).
+    this.worker.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [...TABLE_READ, ...TABLE_WRITE].filter(
+          (a) => a !== 'dynamodb:Scan' && a !== 'dynamodb:DescribeTable',
+        ),
+        resources: [props.table.tableArn],
+      }),
+    );
+    // Opening endpoint secrets only; sealing happens in the API (the webhooks feature).
+    this.worker.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [props.secretsKey.keyArn] }),
+    );
+    // Retries are new messages with a delay (functions/webhooks/worker.ts).
+    this.worker.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
+    this.worker.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: q.batchSize,
+        reportBatchItemFailures: true,
+        // At most this many workers at once, so a burst of events cannot take the account's
+        // concurrency from live renders.
+        maxConcurrency: Math.max(2, q.maxConcurrency),
+      }),
+    );
+  }
+
+  /** Lets an API function queue events: `QUEUE_URL_WEBHOOKS` and sqs:SendMessage on the queue. */
+  grantEmit(handler: HandlerFunction): void {
+    handler.fn.addEnvironment(queueUrlVariable('webhooks'), this.queue.queueUrl);
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
+  }
+}
