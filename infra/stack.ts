@@ -162,6 +162,7 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
+    this.render.openSigningSecrets(secretsKey);
     this.kioskSnapshot = new KioskSnapshot(this, 'KioskSnapshot', { table: this.data.table });
     this.webhooks = new Webhooks(this, 'Webhooks', {
       table: this.data.table,

@@ -4,8 +4,8 @@
  * verifier (functions/render/signature.ts) and the documentation's examples agree on one text.
  *
  * A signed URL carries three reserved query parameters:
- * - `__sf`: the form, `names` (e-mail platforms fill the values in later: the names and their
- *   order are signed) or `values` (the names and values are signed);
+ * - `__sf`: the form, `names` (e-mail platforms fill the values in later: the names are
+ *   signed) or `values` (the names and values are signed);
  * - `__exp`: optional, when the URL stops working, whole seconds since the Unix epoch;
  * - `__sig`: the signature, HMAC-SHA256 of {@link stringToSign} under the team's signing secret,
  *   base64url without padding (43 characters).
@@ -81,13 +81,16 @@ export function queryNames(rawQuery: string): string[] {
 
 /**
  * The query line a signature covers.
- * - `names`: the encoded names in URL order, joined by `&` (`first_name&city`);
+ * - `names`: the encoded names sorted (byte order), duplicates kept, joined by `&`
+ *   (`city&first_name`). Sorted, not in URL order: CloudFront sorts the query by name before the
+ *   render sees it (infra/constructs/render.ts `RENDER_QUERY_NORMALISER_CODE`), and the order
+ *   changes nothing drawn (docs/decisions.md "Signed render URLs");
  * - `values`: `name=value` pairs, both encoded, sorted by encoded name, joined by `&`; each name
  *   once, with the value the render uses (a later duplicate wins, as in `parseRenderQuery`).
  * @throws URIError for a name or value with a lone surrogate.
  */
 export function canonicalQuery(form: SignatureForm, rawQuery: string): string {
-  if (form === 'names') return queryNames(rawQuery).map(encodeRfc3986).join('&');
+  if (form === 'names') return queryNames(rawQuery).map(encodeRfc3986).sort().join('&');
   const parsed = parseRenderQuery(rawQuery);
   return Object.keys(parsed)
     .filter((name) => !RESERVED.has(name))

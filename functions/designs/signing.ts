@@ -17,7 +17,7 @@ import { currentTeam, loadDesign, updateDesign } from './store.ts';
 import { renderUrlOf } from './views.ts';
 
 /** The 409 of signing before the team made a secret. */
-export const NO_SECRET =
+const NO_SECRET =
   'Your team has no signing secret yet. Make one in the team settings (Developer).';
 
 /**

@@ -15,9 +15,6 @@ import { openSecret, sealSecret, secretKeys, type SealedSecret } from './secrets
 /** The visible prefix of a signing secret (leaked ones are easy to find in code and logs). */
 const PREFIX = 'pss_';
 
-/** The longest overlap a rotation may keep the previous secret for, seconds (30 days). */
-export const MAX_SIGNING_OVERLAP_SECONDS = 30 * 24 * 3600;
-
 const contextOf = (teamId: string) => ({ teamId, purpose: 'render-signing' });
 
 /** What the settings show of a team's secrets: never the secrets. */

@@ -142,7 +142,7 @@ function operation(route: Route): ZodOpenApiOperationObject {
       ? z.object(Object.fromEntries(names.map((n) => [n, z.string()])))
       : undefined);
   const query = asObject(contract?.query);
-  const needs = route.method === 'GET' ? 'read' : 'write';
+  const needs = route.ability ?? (route.method === 'GET' ? 'read' : 'write');
   return {
     operationId: operationId(route),
     tags: [route.feature],

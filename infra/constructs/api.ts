@@ -103,6 +103,18 @@ export const KEAP_PARAMETERS = keapParameters(DEFAULT_SECRETS_PREFIX);
 export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags', 'auth', 'webhooks'];
 
 /**
+ * Features that handle teams' render signing secrets (docs/developer-api.md "Signed render
+ * URLs"; sealed by functions/lib/secrets.ts), with only the KMS actions each needs: `teams`
+ * makes and rotates them (seals a new one: kms:GenerateDataKey; the previous one is kept sealed),
+ * `designs` opens the current one to sign a URL (kms:Decrypt). The render function opens them
+ * too (render.ts `openSigningSecrets`).
+ */
+export const SIGNING_SECRET_FEATURES: Partial<Record<ApiFeature, readonly string[]>> = {
+  teams: ['kms:GenerateDataKey'],
+  designs: ['kms:Decrypt'],
+};
+
+/**
  * Features that invalidate CDN paths: cached renders when a design changes (DESIGN.md §5:
  * CloudFront keeps good renders for long) and deleted uploads' `/files/…` paths (images,
  * stickers; docs/security.md "Deleted uploads"). They get DISTRIBUTION_ID and
@@ -304,6 +316,16 @@ export class Api extends Construct {
           new iam.PolicyStatement({
             // Envelope encryption: a data key per secret, opened again to read it.
             actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+            resources: [props.secretsKey.keyArn],
+          }),
+        );
+      }
+      const signingActions = SIGNING_SECRET_FEATURES[feature];
+      if (signingActions) {
+        handler.fn.addEnvironment('SECRETS_KMS_KEY_ID', props.secretsKey.keyArn);
+        handler.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: [...signingActions],
             resources: [props.secretsKey.keyArn],
           }),
         );

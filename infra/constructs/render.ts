@@ -11,6 +11,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
@@ -427,6 +428,17 @@ export class Render extends Construct {
     });
 
     this.webAcl = edgeWebAcl(this);
+  }
+
+  /**
+   * Lets the render open teams' signing secrets (docs/developer-api.md "Signed render URLs";
+   * functions/render/signature.ts): `SECRETS_KMS_KEY_ID` and kms:Decrypt on that one key only.
+   */
+  openSigningSecrets(key: kms.IKey): void {
+    this.handler.fn.addEnvironment('SECRETS_KMS_KEY_ID', key.keyArn);
+    this.handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [key.keyArn] }),
+    );
   }
 }
 

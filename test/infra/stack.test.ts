@@ -350,17 +350,33 @@ describe('provider secrets (docs/export.md)', () => {
       )![1];
     // merge-tags seals platform credentials, auth the users' TOTP secrets, webhooks the endpoints'
     // signing secrets, which the webhook worker only opens.
-    expect(users).toHaveLength(4);
+    // Render signing secrets (docs/developer-api.md "Signed render URLs"): teams seals them,
+    // designs and the render only open them.
+    const signing: Record<string, string> = {
+      teams: 'kms:GenerateDataKey',
+      designs: 'kms:Decrypt',
+      render: 'kms:Decrypt',
+    };
+    const signingFeatures: unknown[] = [];
+    expect(users).toHaveLength(7);
     const features: unknown[] = [];
     for (const [, policy] of users) {
       const roleRef = (policy.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref;
       const fn = fnOf(roleRef);
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      features.push(env.FEATURE);
       expect(env.SECRETS_KMS_KEY_ID).toEqual(keyArn);
       const statements = (
         policy.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }
       ).Statement.filter((st) => JSON.stringify(st.Action).includes('kms:'));
+      const signingAction = signing[String(env.FEATURE)];
+      if (signingAction) {
+        signingFeatures.push(env.FEATURE);
+        expect(statements).toEqual([
+          expect.objectContaining({ Action: signingAction, Effect: 'Allow', Resource: keyArn }),
+        ]);
+        continue;
+      }
+      features.push(env.FEATURE);
       expect(statements).toEqual([
         expect.objectContaining({
           Action:
@@ -371,6 +387,7 @@ describe('provider secrets (docs/export.md)', () => {
       ]);
     }
     expect(features.sort()).toEqual(['auth', 'merge-tags', 'webhooks', 'webhooks-worker']);
+    expect(signingFeatures.sort()).toEqual(['designs', 'render', 'teams']);
   });
 });
 
@@ -960,6 +977,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
         's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
         's3:ListBucket @ DataAssetsBucket DataRendersBucket',
         's3:PutObject @ DataAssetsBucket/static-layers/*',
+        // Opens teams' render signing secrets (docs/developer-api.md "Signed render URLs").
+        'kms:Decrypt @ SecretsKey',
       ],
     },
     screenshot: { memory: 2048, timeout: 20, iam: [logs('RenderScreenshotLogs')] },
@@ -1001,6 +1020,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        // Opens the team's signing secret to sign a render URL.
+        'kms:Decrypt @ SecretsKey',
         WEBHOOK_EMIT,
       ],
     },
@@ -1099,6 +1120,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        // Seals a new render signing secret.
+        'kms:GenerateDataKey @ SecretsKey',
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/secret-key',
       ],
     },

@@ -522,6 +522,11 @@ const REQUESTS: Record<string, (ids: Ids) => Call> = {
   'PUT /api/pic-snippet/{id}/link': () => ({
     body: { html_link_url: 'https://example.com/offer' },
   }),
+  'PUT /api/pic-snippet/{id}/signing': () => ({ body: { require_signed_urls: true } }),
+  // The owner's team has a signing secret (made in beforeAll).
+  'POST /api/pic-snippet/{id}/sign': () => ({
+    body: { parameters: [{ name: 'first_name', value: 'Matrix' }] },
+  }),
   'POST /saveCroppedImage': ({ design }) => ({ body: pngForm({ pic_snippet_id: design!.id }) }),
   'POST /api/text-snippet/{id}/parameter': ({ id }) => ({ body: { pic_snippet_id: id!.design } }),
   'PUT /api/text-snippet/{id}/parameter/{parameterId}': ({ id }) => ({
@@ -664,6 +669,13 @@ beforeAll(async () => {
     });
     tokens[name] = res.json.token as string;
   }
+  // Signing a render URL needs the team's signing secret (docs/developer-api.md).
+  await must(
+    parties.owner,
+    'POST',
+    `/settings/companies/${parties.owner.teamId}/signing-secret`,
+    {},
+  );
   // The owner's team subscribes to Pro (free teams have no room for an invitation), which
   // also gives it its Stripe customer; later calls may update the customer or ask for a
   // SetupIntent.
@@ -755,7 +767,9 @@ describe.each(idRoutes.map((r) => [label(r), r] as const))('%s', (_label, r) => 
     },
   );
 
-  const needed = r.sessionOnly ? 'a session' : r.method === 'GET' ? 'read' : 'write';
+  const needed = r.sessionOnly
+    ? 'a session'
+    : (r.ability ?? (r.method === 'GET' ? 'read' : 'write'));
   it(`an API token of the owner without "${needed}" gets 403 and changes nothing`, async () => {
     const ids = await ownerIds(r);
     const before = changes ? await readAll(r, ids) : undefined;
