@@ -598,6 +598,13 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
       setupIntent({ customer: owner.customerId, metadata: { team_id: owner.teamId } }),
       { times: 3 },
     );
+    // The Subscription tab says the payment failed and links to the Payment method tab.
+    await page.goto(`${base}/settings/companies/${owner.teamId}#/subscription`);
+    await waitForText(page, 'The last payment failed. Update the card to keep the plan.');
+    expect(await page.$eval(byRole('link', 'Update the card'), (a) => a.getAttribute('href'))).toBe(
+      `/settings/companies/${owner.teamId}#/payment-method`,
+    );
+    await snap(page, 'e2e-billing-past-due-subscription-375');
     await page.goto(`${base}/settings/card-update?team_id=${owner.teamId}`);
     await waitForText(page, 'The last payment for this company did not go through.');
     await waitForText(page, '************4242');

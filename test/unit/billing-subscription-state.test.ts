@@ -16,15 +16,25 @@ import {
 const paying = payingSubscription('team-1');
 
 describe('subscriptionPhase (spec 001 §4)', () => {
+  // Fields as functions/billing/view.ts answers them: a status that is not active needs a
+  // subscription, and a failed payment still shows as such (the card can be updated).
   it.each<[string, Partial<SubscriptionView>, string]>([
     ['paying', {}, 'active'],
     ['trialing', { status: 'trialing', on_trial: true }, 'active'],
     ['cancelled, ends later', { on_grace_period: true, ends_at: '2026-12-22T12:00:00Z' }, 'grace'],
     ['frozen', { frozen: true, plan: 'plan-freeze', cancel_type: 'cancel' }, 'frozen'],
-    ['first payment pending', { status: 'incomplete', active: false }, 'incomplete'],
-    ['renewal failed', { status: 'past_due', active: false }, 'unpaid'],
-    ['unpaid', { status: 'unpaid', active: false }, 'unpaid'],
-    ['expired first payment', { status: 'incomplete_expired', active: false }, 'none'],
+    [
+      'first payment pending',
+      { status: 'incomplete', active: false, needs_subscription: true },
+      'incomplete',
+    ],
+    ['renewal failed', { status: 'past_due', active: false, needs_subscription: true }, 'unpaid'],
+    ['unpaid', { status: 'unpaid', active: false, needs_subscription: true }, 'unpaid'],
+    [
+      'expired first payment',
+      { status: 'incomplete_expired', active: false, needs_subscription: true },
+      'none',
+    ],
     ['no subscription', { subscription_id: null, status: null, needs_subscription: true }, 'none'],
     ['ended', { needs_subscription: true, active: false, status: 'canceled' }, 'none'],
     ['no Stripe keys', { billing_online: false }, 'offline'],

@@ -1,5 +1,5 @@
 import { useReducer, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import {
   FREEZE_PLAN_ID,
   paymentConfirmationPath,
@@ -20,6 +20,12 @@ import { SubscribeForm } from './SubscribeForm.tsx';
 import { subscriptionDates, subscriptionPhase } from './subscriptionState.ts';
 import { subscriptionTabPath, useBillingAction } from './useBillingAction.ts';
 import './billing.css';
+
+/** The Payment method tab of a team's settings, or of the user's own for `undefined`. */
+const paymentMethodTabPath = (teamId: string | undefined): string =>
+  teamId
+    ? `/settings/companies/${encodeURIComponent(teamId)}#/payment-method`
+    : '/settings#/payment-method';
 
 /** What the summary shows: the team's plan and what it allows now. */
 export type PlanFacts = Pick<Capabilities, 'can_export_pdf' | 'can_upload_custom_fonts'> &
@@ -211,6 +217,13 @@ export function PlanSection({
         </Notice>
       )}
       {action.message && <Notice tone="error">{action.message}</Notice>}
+      {phase === 'unpaid' && (
+        <div className="subscription__actions">
+          <Link className="button" to={paymentMethodTabPath(teamId)}>
+            Update the card
+          </Link>
+        </div>
+      )}
 
       {phase === 'none' &&
         paidPlans.length > 0 &&

@@ -28,9 +28,12 @@ export function subscriptionPhase(view: SubscriptionView): SubscriptionPhase {
   if (!view.billing_online) return 'offline';
   if (view.frozen) return 'frozen';
   if (view.on_grace_period) return 'grace';
-  if (view.subscription_id === null || view.needs_subscription) return 'none';
+  if (view.subscription_id === null) return 'none';
+  // Before `needs_subscription`, which the server sets for every status that is not active:
+  // a first payment pending or a failed renewal is still this subscription's to finish.
   if (view.status === 'incomplete') return 'incomplete';
   if (view.status === 'past_due' || view.status === 'unpaid') return 'unpaid';
+  if (view.needs_subscription) return 'none';
   if (view.status === 'incomplete_expired' || view.status === 'canceled') return 'none';
   return view.active || view.on_trial ? 'active' : 'none';
 }
