@@ -24,12 +24,14 @@ import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { enqueue } from '#lib/queue.ts';
+import { emitWebhookEvent } from '#lib/webhooks.ts';
 import { prerenderRequest } from '#functions/render/prerender.ts';
 import { readSendList, SendListFileError, type SendListReport, type SendListRow } from './parse.ts';
 import {
   CHUNK_ROWS,
   JOB_RETENTION_SECONDS,
   chunkKey,
+  jobView,
   rowUrl,
   uploadKey,
   type ChunkRow,
@@ -198,12 +200,34 @@ function undrawable(doc: DesignDocument, values: Record<string, string>): boolea
   return dropped;
 }
 
+/** The time budget of the edge warm-up request, ms. */
+const EDGE_WARM_TIMEOUT_MS = 10_000;
+
+/**
+ * In AWS: asks the CDN for a rendered URL once, so its Origin Shield holds the image for every
+ * edge (docs/send-lists.md "The job"). The URL is the product's own (`PUBLIC_URL`, built by
+ * `rowUrl`), never a host from the list; the body is not read. A failure is logged only: the
+ * origin cache already holds the image.
+ */
+async function warmEdge(url: string): Promise<void> {
+  if (config().STAGE !== 'aws') return;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(EDGE_WARM_TIMEOUT_MS) });
+    await res.body?.cancel();
+  } catch (error) {
+    logger.warn('send-list: edge warm-up failed', { error: error as Error });
+  }
+}
+
 /** Renders one row through the real render path: drawn now, already cached, or failed. */
 async function renderRow(job: JobRecord, values: Record<string, string>): Promise<'r' | 'c' | 'f'> {
-  const url = new URL(rowUrl(job, values));
-  const answer = await prerenderRequest(url.pathname, url.search.replace(/^\?/, ''));
+  const url = rowUrl(job, values);
+  const { pathname, search } = new URL(url);
+  const answer = await prerenderRequest(pathname, search.replace(/^\?/, ''));
   const hit = answer.headers?.['x-render-cache'];
-  return hit === 'miss' ? 'r' : hit === 'memory' || hit === 'store' ? 'c' : 'f';
+  const outcome = hit === 'miss' ? 'r' : hit === 'memory' || hit === 'store' ? 'c' : 'f';
+  if (outcome !== 'f') await warmEdge(url);
+  return outcome;
 }
 
 /** Renders a chunk from its cursor on (see the module comment). */
@@ -249,8 +273,14 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
     statuses += status;
   }
   const after = await getJob(jobId);
-  if (after && after.rendered + after.cached + after.failed >= after.total)
-    await patchJob(jobId, 'running', { state: 'done', finishedAt: new Date().toISOString() });
+  if (after && after.rendered + after.cached + after.failed >= after.total) {
+    const finishedAt = new Date().toISOString();
+    // Only the worker that ends the job tells the team's webhooks (docs/developer-api.md).
+    if (await patchJob(jobId, 'running', { state: 'done', finishedAt }))
+      await emitWebhookEvent(after.teamId, 'send_list.finished', {
+        send_list: jobView({ ...after, state: 'done', finishedAt }),
+      });
+  }
 }
 
 /** Does one message's work. */

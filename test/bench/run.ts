@@ -24,8 +24,12 @@
  * settings and their SSIM (test/bench/quality.ts; docs/performance.md "Output quality"), written
  * to bench-results/quality.json.
  *
- * A part alone: `npm run bench -- campaign [--recipients N]` runs only the campaign, and
- * `npm run bench -- quality` only the output-quality part, on a stack without the SPA.
+ * Last, a 10,000-row send list and the replay of its URLs (test/bench/send-list.ts), written to
+ * bench-results/send-list.json.
+ *
+ * A part alone: `npm run bench -- campaign [--recipients N]` runs only the campaign,
+ * `npm run bench -- quality` only the output-quality part, and `npm run bench -- send-list
+ * [--rows N]` only the send list, on a stack without the SPA.
  */
 import { cpus } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -63,6 +67,7 @@ import { runDashboardBench } from './dashboard.ts';
 import { runEditorBench } from './editor.ts';
 import { runCampaignBench } from './campaign.ts';
 import { runQualityBench } from './quality.ts';
+import { runSendListBench } from './send-list.ts';
 import { formatTable } from './table.ts';
 
 process.env.STAGE = 'test';
@@ -80,9 +85,13 @@ const campaignOptions = recipientsArg ? { recipients: recipientsArg } : {};
 const CAMPAIGN_LIMIT_MS = 20 * 60_000;
 /** How long the output-quality part may run, ms (two draws, eight encodes and SSIMs). */
 const QUALITY_LIMIT_MS = 3 * 60_000;
+/** How long the send-list part may run, ms (10,000 renders on a shared machine). */
+const SEND_LIST_LIMIT_MS = 60 * 60_000;
+const rowsArg = numberArg('rows');
+const sendListOptions = rowsArg ? { rows: rowsArg } : {};
 
 /** Parts that run alone when named (`npm run bench -- campaign`). */
-const PARTS = ['campaign', 'quality'] as const;
+const PARTS = ['campaign', 'quality', 'send-list'] as const;
 const named = process.argv
   .slice(2)
   .filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
@@ -99,6 +108,8 @@ if (named.length > 0) {
       await withTimeout(runQualityBench(alone), QUALITY_LIMIT_MS, 'quality');
     if (named.includes('campaign'))
       await withTimeout(runCampaignBench(alone, campaignOptions), CAMPAIGN_LIMIT_MS, 'campaign');
+    if (named.includes('send-list'))
+      await withTimeout(runSendListBench(alone, sendListOptions), SEND_LIST_LIMIT_MS, 'send-list');
   } catch (error) {
     console.error(error);
     failed = true;
@@ -484,6 +495,11 @@ try {
   // "Campaign").
   console.log('bench: campaign…');
   await withTimeout(runCampaignBench(stack, campaignOptions), CAMPAIGN_LIMIT_MS, 'campaign');
+
+  // A 10,000-row send list and the replay of its URLs (test/bench/send-list.ts;
+  // docs/performance.md "Send lists").
+  console.log('bench: send list…');
+  await withTimeout(runSendListBench(stack, sendListOptions), SEND_LIST_LIMIT_MS, 'send-list');
 } finally {
   const stopped = await withTimeout(stack.stop(), 60_000, 'stack stop').then(
     () => true,
