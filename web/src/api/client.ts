@@ -323,6 +323,37 @@ export async function apiUpload<T>(
 }
 
 /**
+ * PUTs a file to an upload URL the API handed out (a presigned storage URL, docs/send-lists.md),
+ * with exactly the headers the API named (the signature covers them) and none of the API's own:
+ * the URL is not an API route. XMLHttpRequest, for the upload progress.
+ * @param onProgress called as bytes go out (units: bytes).
+ * @param signal aborts the upload; the promise then rejects with an ApiError of status 0.
+ * @throws {ApiError} with the storage's status for a non-2xx answer, status 0 when none came.
+ */
+export function putUpload(
+  url: string,
+  file: Blob,
+  headers: Record<string, string>,
+  onProgress?: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => onProgress?.({ loaded: e.loaded, total: e.total });
+    xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
+    xhr.onabort = () => reject(new ApiError(0, 'The upload was stopped.'));
+    xhr.onload = () =>
+      xhr.status >= 200 && xhr.status < 300
+        ? resolve()
+        : reject(new ApiError(xhr.status, `The file could not be stored (${xhr.status}).`));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+/**
  * Reads a file of this origin (a photo under `/files/…`) as a Blob, for the editor's preloads.
  * The API's headers are not sent: this is a plain file, not an API call.
  * @param path a same-origin path.

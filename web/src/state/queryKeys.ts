@@ -84,6 +84,12 @@ export const queryKeys = {
   fonts: (teamId: string) => ['fonts', teamId] as const,
   /** What an invitation link's `code` says to a visitor (registration). */
   invitation: (code: string) => ['invitation', code] as const,
+  sendLists: {
+    /** A design's send-list jobs, newest first. */
+    jobs: (designId: string) => ['send-lists', designId] as const,
+    /** One job, polled while it works. */
+    job: (designId: string, jobId: string) => ['send-lists', designId, jobId] as const,
+  },
   notifications: {
     all: ['notifications'] as const,
     /** The first page with the announcements and unread flags: the bell's marker (polled). */

@@ -1,0 +1,112 @@
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { Notice } from '../../components/Notice.tsx';
+import { UploadProgressBar } from '../../components/UploadProgressBar.tsx';
+import { uploadSendList, type SendListJob } from './api.ts';
+import { fileSize, formatCount, SEND_LIST_ACCEPT, sendListFormat } from './model.ts';
+
+/**
+ * The send list's file picker (docs/send-lists.md): a CSV or XLSX file, its header described
+ * by the design's parameters, the plan's row limit when known, the upload's progress, and the
+ * API's refusal as it says it. Submitting creates the job, uploads the file and starts it.
+ */
+export function SendListUpload({
+  designId,
+  parameters,
+  maxRows,
+  onStarted,
+}: {
+  designId: string;
+  parameters: readonly string[];
+  /** The plan's row limit, from a job of this design (null before the first list). */
+  maxRows: number | null;
+  onStarted: (job: SendListJob) => void;
+}) {
+  const id = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [pickError, setPickError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  /** Bumped to empty the file input once a list has started. */
+  const [picker, setPicker] = useState(0);
+  const upload = useMutation({
+    mutationFn: ({ chosen, format }: { chosen: File; format: 'csv' | 'xlsx' }) =>
+      uploadSendList(designId, chosen, format, setProgress),
+    onSuccess: (job) => {
+      setFile(null);
+      setPicker((n) => n + 1);
+      onStarted(job);
+    },
+    onSettled: () => setProgress(null),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!file) return setPickError('Choose a CSV or XLSX file first.');
+    const format = sendListFormat(file.name);
+    if (!format) return setPickError(`“${file.name}” is not a .csv or .xlsx file.`);
+    setPickError(null);
+    upload.mutate({ chosen: file, format });
+  }
+
+  const error = pickError ?? (upload.error ? upload.error.message : null);
+  const hint = `${id}-hint`;
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-busy={upload.isPending}>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-file`}>
+          Send list (CSV or XLSX)
+        </label>
+        <p className="field__hint" id={hint}>
+          {parameters.length > 0 ? (
+            <>
+              The first row names the columns: <strong>{parameters.join(', ')}</strong>, and
+              optionally <strong>email</strong>. One recipient per row.
+            </>
+          ) : (
+            'This design has no parameters: every recipient sees the same image.'
+          )}{' '}
+          {maxRows === null
+            ? 'Your plan’s row limit is checked when the list is read.'
+            : `Your plan allows up to ${formatCount(maxRows)} rows per list.`}
+        </p>
+        <input
+          key={picker}
+          id={`${id}-file`}
+          type="file"
+          accept={SEND_LIST_ACCEPT}
+          aria-describedby={error ? `${hint} ${id}-error` : hint}
+          aria-invalid={error ? true : undefined}
+          disabled={upload.isPending}
+          onChange={(e) => {
+            setFile(e.target.files?.[0] ?? null);
+            setPickError(null);
+            upload.reset();
+          }}
+        />
+        {file && !upload.isPending && (
+          <p className="muted small">
+            {file.name}, {fileSize(file.size)}
+          </p>
+        )}
+      </div>
+      {error && (
+        <div id={`${id}-error`}>
+          <Notice tone="error" title="The list was not accepted">
+            {error}
+          </Notice>
+        </div>
+      )}
+      {upload.isPending && (
+        <div className="send-list__uploading" role="status">
+          <UploadProgressBar progress={progress ?? 0} />
+          <span>Uploading {file?.name}…</span>
+        </div>
+      )}
+      <p>
+        <button type="submit" className="button" disabled={upload.isPending}>
+          {upload.isPending ? 'Uploading…' : 'Upload and pre-render'}
+        </button>
+      </p>
+    </form>
+  );
+}
