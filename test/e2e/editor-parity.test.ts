@@ -168,10 +168,15 @@ async function rgb(png: Buffer) {
  * Draws the parity design (with `extra` document fields) in the editor and through the render
  * URL, and checks the two against the thresholds. `name` tells the users and screenshots apart.
  */
-async function checkParity(name: string, extra: Record<string, unknown>) {
+async function checkParity(
+  name: string,
+  extra: Record<string, unknown>,
+  prepare?: (client: TestClient) => Promise<void>,
+) {
   const EMAIL = `parity${name}@example.com`;
   const base = stack().url;
   const client = await ownTeam(base, EMAIL);
+  await prepare?.(client);
   const created = await createDesign(client, { title: 'Parity' });
   const loaded = await client.request('GET', `/api/pic-snippet/${created.id}`);
   expect(loaded.status).toBe(200);
@@ -227,6 +232,9 @@ async function checkParity(name: string, extra: Record<string, unknown>) {
     const objects = host.querySelector<HTMLCanvasElement>(
       '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
     )!;
+    // The watermarks' overlay (docs/decisions.md "Watermark"): this free-plan team's designs
+    // carry the product mark in both.
+    const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
     const compose = (layers: HTMLCanvasElement[]) => {
       const out = document.createElement('canvas');
       out.width = photo.width;
@@ -235,7 +243,7 @@ async function checkParity(name: string, extra: Record<string, unknown>) {
       for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
       return out.toDataURL('image/png').split(',')[1]!;
     };
-    return { composed: compose([photo, objects]), photoOnly: compose([photo]) };
+    return { composed: compose([photo, objects, marks]), photoOnly: compose([photo]) };
   });
   const drawn = await rgb(Buffer.from(composed, 'base64'));
   expect([drawn.width, drawn.height]).toEqual([canvas.width, canvas.height]);
@@ -277,5 +285,45 @@ describe('editor–render parity', () => {
     'draws the same pixelated photo (Pixelate 12 px) in the editor as the render URL',
     { timeout: 240_000 },
     () => checkParity('-pixelate', { enhance: { Pixelate: 12 } }),
+  );
+
+  // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by
+  // shared/scene/watermark.ts on both sides (docs/decisions.md "Watermark").
+  it(
+    'draws the same team watermark and product mark in the editor as the render URL',
+    { timeout: 240_000 },
+    () =>
+      checkParity('-watermark', { show_watermark: true }, async (client) => {
+        const team = await client.request('GET', '/settings/companies/current');
+        const logo = await sharp({
+          create: {
+            width: 480,
+            height: 240,
+            channels: 4,
+            background: { r: 29, g: 78, b: 216, alpha: 0.75 },
+          },
+        })
+          .composite([
+            {
+              input: Buffer.from(
+                '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="240"><circle cx="240" cy="120" r="90" fill="#facc15"/></svg>',
+              ),
+            },
+          ])
+          .png()
+          .toBuffer();
+        const form = new FormData();
+        form.append(
+          'watermark',
+          new Blob([new Uint8Array(logo)], { type: 'image/png' }),
+          'logo.png',
+        );
+        const res = await client.request(
+          'POST',
+          `/settings/companies/${String(team.json.id)}/watermark`,
+          form,
+        );
+        expect(res.status, JSON.stringify(res.json)).toBe(200);
+      }),
   );
 });

@@ -56,7 +56,10 @@ export interface NextPage {
  * teams.ts `TeamSchema`): `frozen` (spec 000 §4: a frozen team cannot create, archive, clone or
  * activate designs) and `can_export_pdf` (spec 000 §6: PDF export is for Pro plans).
  */
-export type CurrentTeam = Pick<Team, 'id' | 'name' | 'frozen' | 'can_export_pdf'>;
+export type CurrentTeam = Pick<
+  Team,
+  'id' | 'name' | 'frozen' | 'can_export_pdf' | 'watermark' | 'product_watermark'
+>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -199,12 +202,11 @@ export async function createFromTemplate(templateId: string): Promise<string> {
 
 /**
  * `GET /settings/companies/current` (spec 001 §7): the current team's id and the flags the
- * dashboard and the show page act on.
+ * dashboard and the show page act on, and its watermarks (the editor's preview).
  * @throws {ApiError} 404 when the user has no current team.
  */
 export async function fetchCurrentTeam(signal?: AbortSignal): Promise<CurrentTeam> {
-  const { id, name, frozen, can_export_pdf } = await call('GET /settings/companies/current', {
-    signal,
-  });
-  return { id, name, frozen, can_export_pdf };
+  const team = await call('GET /settings/companies/current', { signal });
+  const { id, name, frozen, can_export_pdf, watermark, product_watermark } = team;
+  return { id, name, frozen, can_export_pdf, watermark, product_watermark };
 }

@@ -12,6 +12,7 @@ import {
 import { useAppStore } from '../../state/store.ts';
 import { actionFailure } from './formFailure.ts';
 import { CompanyNameForm } from './CompanyNameForm.tsx';
+import { WatermarkSection } from './WatermarkSection.tsx';
 
 /** Team settings, "companies" tab: the name (owner renames) and deleting the team. */
 export function TeamGeneralTab({
@@ -83,6 +84,7 @@ export function TeamGeneralTab({
           onUploaded={onChanged}
         />
       </section>
+      <WatermarkSection team={team} onChanged={onChanged} />
       <CompanyNameForm
         formId={base}
         title="Company profile"

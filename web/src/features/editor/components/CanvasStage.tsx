@@ -4,6 +4,8 @@ import { CropOverlay } from './CropOverlay.tsx';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { SelectionOverlay } from './SelectionOverlay.tsx';
 import { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
+import { mountWatermarkOverlay, type WatermarkOverlay } from '../watermark/overlay.ts';
+import { useWatermarkSettings } from '../watermark/useWatermarkSettings.ts';
 
 /** Room kept below the canvas for the page's header and toolbars, px. */
 const CHROME_HEIGHT_PX = 230;
@@ -19,6 +21,8 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
   const height = useEditor((s) => s.design?.canvas_height ?? 0);
   const frame = useRef<HTMLDivElement>(null);
   const layers = useRef<HTMLDivElement>(null);
+  const { settings: watermarks } = useWatermarkSettings();
+  const overlay = useRef<WatermarkOverlay | null>(null);
 
   useEffect(() => {
     const host = layers.current;
@@ -27,10 +31,13 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     const base = document.createElement('canvas');
     base.className = 'editor-stage__base';
     const objects = document.createElement('canvas');
-    host.append(base, objects);
+    // The watermarks over everything (watermark/overlay.ts), as the render draws them.
+    const marks = document.createElement('canvas');
+    host.append(base, objects, marks);
     const view = mountCanvasView({ base, objects }, store, baseImageUrl, {
       onEditText: () => document.getElementById(SNIPPET_TEXT_FIELD_ID)?.focus(),
     });
+    overlay.current = mountWatermarkOverlay(marks, store, { team: null, productMark: false });
     const fit = () => {
       const design = store.getState().design;
       if (!design) return;
@@ -63,9 +70,13 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
       observer.disconnect();
       window.removeEventListener('resize', fit);
       view.dispose();
+      overlay.current?.dispose();
+      overlay.current = null;
       host.replaceChildren();
     };
   }, [store, baseImageUrl]);
+  // After the mount above (and again after a remount): the team's watermark settings.
+  useEffect(() => overlay.current?.setSettings(watermarks), [watermarks, store, baseImageUrl]);
 
   return (
     <div className="editor-stage">

@@ -3,6 +3,7 @@ import { shortcutLabel } from '../keyboard.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { SaveTemplateButton } from './SaveTemplateModal.tsx';
 import { ImageToolbar } from './ImageToolbar.tsx';
+import { WatermarkToggle } from '../watermark/WatermarkToggle.tsx';
 
 /** Whether `Mod` means ⌘ on this device. */
 export const IS_MAC =
@@ -48,6 +49,7 @@ export function EditorToolbar() {
       <CommandButton name="undo" icon="↶" />
       <CommandButton name="redo" icon="↷" />
       <ImageToolbar />
+      <WatermarkToggle />
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>
