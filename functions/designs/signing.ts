@@ -17,8 +17,7 @@ import { currentTeam, loadDesign, updateDesign } from './store.ts';
 import { renderUrlOf } from './views.ts';
 
 /** The 409 of signing before the team made a secret. */
-const NO_SECRET =
-  'Your team has no signing secret yet. Make one in the team settings (Developer).';
+const NO_SECRET = 'Your team has no signing secret yet. Make one in the team settings (Developer).';
 
 /**
  * `PUT …/signing`.
@@ -58,9 +57,9 @@ const signRoute = route({
     if (!secret) throw conflict(NO_SECRET);
     const base = renderUrlOf(record.publicId);
     const origin = base.slice(0, base.indexOf('/r/'));
-    const path = `${base.slice(origin.length)}${body.cache_id ? `/${body.cache_id}` : ''}${
-      body.format ? `.${body.format}` : ''
-    }`;
+    // PDF as the `/pdf` segment, as the export screen writes it (shared/export-url.ts).
+    const ending = body.format === 'pdf' ? '/pdf' : body.format ? `.${body.format}` : '';
+    const path = `${base.slice(origin.length)}${body.cache_id ? `/${body.cache_id}` : ''}${ending}`;
     const expires =
       body.expires_in === undefined ? undefined : Math.floor(Date.now() / 1000) + body.expires_in;
     return json(200, {

@@ -59,7 +59,7 @@ export const SignBody = z
       .string()
       .regex(/^v[1-9]\d{0,11}$/, 'A cache id is v and a version number.')
       .optional(),
-    /** The extension: `jpg`, `png`, or `pdf` (Pro plans). */
+    /** The format: the `.jpg` or `.png` extension, or the `/pdf` segment (Pro plans). */
     format: z.enum(['jpg', 'png', 'pdf']).optional(),
   })
   .refine(

@@ -3,7 +3,7 @@
  * Signed render URLs through the built SPA in headless Chromium (docs/developer-api.md "Signed
  * render URLs"): the company settings' Developer tab makes the signing secret (shown once), and
  * the export screen's "Require signed URLs" turns the requirement on, after which an unsigned
- * render URL answers the fallback. Screenshots land in test-results/e2e-signed-urls-*.png.
+ * render URL answers the fallback and Generate gives a names-form signed URL. Screenshots land in test-results/e2e-signed-urls-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import { signRenderPath } from '#functions/render/signature.ts';
@@ -17,8 +17,8 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 /** Why the render answered the fallback, or null when it drew the URL. */
-async function renderReason(path: string): Promise<string | null> {
-  const res = await fetch(`${stack().url}${path}`);
+async function renderReason(url: string): Promise<string | null> {
+  const res = await fetch(url.startsWith('http') ? url : `${stack().url}${url}`);
   await res.arrayBuffer();
   return res.headers.get('x-render-reason');
 }
@@ -72,6 +72,16 @@ describe('signed render URLs', () => {
       { name: 'first_name', value: 'Ana' },
     ]);
     expect(await renderReason(signed)).toBeNull();
+
+    // Generate signs the URL's names: the URL it gives draws, one with a parameter added does not.
+    await press(page, 'Generate');
+    const link = await (await page.waitForSelector('[data-testid="export-link"]'))!.evaluate(
+      (el) => (el as HTMLInputElement).value,
+    );
+    expect(link).toMatch(/[?&]__sf=names&__sig=[\w-]{43}$/);
+    await snap(page, 'e2e-signed-urls-4-generated');
+    expect(await renderReason(link)).toBeNull();
+    expect(await renderReason(`${link}&first_name=Eve`)).toBe('signature-invalid');
     await context.close();
   });
 });

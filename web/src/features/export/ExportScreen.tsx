@@ -51,6 +51,7 @@ export function ExportScreen({
   const { form, clearOutputs } = exportForm;
   const [pdf, embedCode] = useWatch({ control: form.control, name: ['pdf', 'embedCode'] });
   const [loadedPreview, setLoadedPreview] = useState<string | null>(null);
+  const [signed, setSigned] = useState(design.require_signed_urls);
 
   const { provider, storefront, rows } = choices;
   const platform = providerOf(provider);
@@ -174,7 +175,11 @@ export function ExportScreen({
         <SignedUrlsField
           idBase={idBase}
           designId={design.id}
-          initial={design.require_signed_urls}
+          required={signed}
+          setRequired={(next) => {
+            setSigned(next);
+            clearOutputs();
+          }}
         />
 
         <GenerateButton
@@ -182,7 +187,9 @@ export function ExportScreen({
           hint={hint}
           generating={exportForm.generating}
           error={exportForm.generateError}
-          onGenerate={() => exportForm.generate({ provider, rows, pdfAllowed: block === null })}
+          onGenerate={() =>
+            exportForm.generate({ provider, rows, pdfAllowed: block === null, signed })
+          }
         />
 
         {exportForm.outputs && (

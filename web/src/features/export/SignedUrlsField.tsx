@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { call } from '../../api/client.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { actionFailure } from '../settings/formFailure.ts';
@@ -7,18 +6,21 @@ import { actionFailure } from '../settings/formFailure.ts';
 /**
  * "Require signed URLs" on the export screen (docs/developer-api.md "Signed render URLs"): saved
  * at once by `PUT /api/pic-snippet/{id}/signing`; a failed save puts the box back and says why.
- * With it on, the unsigned preview and URLs of this screen show the design's fallback image.
+ * With it on, Generate signs the URL's parameter names (the names form); the unsigned preview
+ * shows the design's fallback image.
+ * @param required the setting as the screen holds it; `setRequired` changes it there.
  */
 export function SignedUrlsField({
   idBase,
   designId,
-  initial,
+  required,
+  setRequired,
 }: {
   idBase: string;
   designId: string;
-  initial: boolean;
+  required: boolean;
+  setRequired: (required: boolean) => void;
 }) {
-  const [required, setRequired] = useState(initial);
   const save = useMutation({
     mutationFn: (next: boolean) =>
       call('PUT /api/pic-snippet/{id}/signing', {
@@ -44,8 +46,10 @@ export function SignedUrlsField({
       </label>
       <p id={`${idBase}-signed-hint`} className="field__hint">
         Only URLs signed with your company’s secret draw this design; any other URL shows its
-        fallback image. Make the secret in the company settings (Developer) and sign URLs with the
-        API. The preview and URLs on this screen are not signed.
+        fallback image. Make the secret in the company settings (Developer). Generate then signs the
+        URL’s parameter names, so your platform can still fill in the values; the preview here is
+        not signed. Web-page and video scripts add values in the visitor’s browser and cannot be
+        signed.
       </p>
       {save.isPending && (
         <p className="muted" role="status">

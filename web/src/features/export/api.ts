@@ -167,3 +167,29 @@ export async function createCacheId(id: string): Promise<string> {
   }
   return cacheId;
 }
+
+/**
+ * The names-form signature of the render URL with these parameter names (`POST
+ * /api/pic-snippet/{id}/sign`; docs/developer-api.md "Signed render URLs"), as the query
+ * parameters to append: `__sf=names&__sig=…`.
+ * @throws ApiError as the call does (409 when the team has no signing secret).
+ */
+export async function namesSignature(
+  designId: string,
+  names: readonly string[],
+  cacheId: string | null,
+  pdf: boolean,
+): Promise<string> {
+  const { url } = await call('POST /api/pic-snippet/{id}/sign', {
+    params: { id: designId },
+    body: {
+      form: 'names',
+      parameters: names.map((name) => ({ name, value: '' })),
+      ...(cacheId ? { cache_id: cacheId } : {}),
+      ...(pdf ? { format: 'pdf' as const } : {}),
+    },
+  });
+  const signature = new URL(url).searchParams.get('__sig');
+  if (!signature) throw new ApiError(200, 'The server did not sign the URL.');
+  return `__sf=names&__sig=${signature}`;
+}

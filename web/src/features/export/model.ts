@@ -23,6 +23,7 @@ import {
   type RenderUrlInput,
 } from '#shared/export-url.ts';
 import type { DynamicStickerType } from '#shared/design.ts';
+import { queryNames } from '#shared/render-signature.ts';
 import {
   providerList,
   providerOf,
@@ -288,6 +289,27 @@ export interface GenerateOptions {
    * URL keeps drawing this version after later edits (docs/export.md "Cache id").
    */
   cacheId: string | null;
+  /**
+   * The names-form signature to append to the URL (`__sf=names&__sig=…`), when the design
+   * requires signed URLs (docs/developer-api.md "Signed render URLs"); the platform fills the
+   * values in later.
+   */
+  signature?: string | undefined;
+}
+
+/**
+ * The parameter names of the URL Generate makes, which a names-form signature covers
+ * (docs/developer-api.md "Signed render URLs").
+ */
+export function linkParameterNames(
+  design: Pick<ExportDesign, 'base_url'>,
+  options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId'>,
+): string[] {
+  const link = buildRenderUrl(
+    urlInput(design, options.provider, options.rows, options.pdf, options.cacheId),
+  );
+  const q = link.indexOf('?');
+  return q < 0 ? [] : queryNames(link.slice(q + 1));
 }
 
 /**
@@ -303,7 +325,10 @@ export function generateOutputs(
 ): ExportOutputs {
   const input = urlInput(design, options.provider, options.rows, options.pdf, options.cacheId);
   const platform: Provider = providerOf(options.provider);
-  const link = buildRenderUrl(input);
+  const unsigned = buildRenderUrl(input);
+  const link = options.signature
+    ? `${unsigned}${unsigned.includes('?') ? '&' : '?'}${options.signature}`
+    : unsigned;
   const html = {
     width: options.width,
     align: options.align,

@@ -6,10 +6,11 @@ import { EXPORT_MESSAGES, ExportError, normaliseLinkUrl } from '#shared/export-u
 import { DEFAULT_VIDALYTICS_OPTIONS, type VidalyticsOptions } from '#shared/providers/index.ts';
 import type { HtmlAlignment } from '#shared/export-url.ts';
 import { actionFailure } from '../settings/formFailure.ts';
-import { createCacheId, saveLink } from './api.ts';
+import { createCacheId, namesSignature, saveLink } from './api.ts';
 import {
   generateOutputs,
   htmlWidth,
+  linkParameterNames,
   originOf,
   type ExportDesign,
   type ExportOutputs,
@@ -65,6 +66,8 @@ export interface GenerateInput {
   rows: readonly ExportRow[];
   /** PDF can be chosen (the plan and platform allow it). */
   pdfAllowed: boolean;
+  /** The design requires signed URLs: the URL gets a names-form signature. */
+  signed?: boolean;
 }
 
 /** The export screen's Generate form, from {@link useExportForm}. */
@@ -134,9 +137,21 @@ export function useExportForm(design: ExportDesign): ExportFormState {
     void form.handleSubmit(async (values) => {
       setGenerateError(null);
       let cacheId: string;
+      let signature: string | undefined;
+      const pdf = values.pdf && input.pdfAllowed;
       try {
         // The design as it is now: e-mails sent with these URLs keep this image after edits.
         cacheId = await createCacheId(design.id);
+        // Only signed URLs draw it: the URL's names are signed, the platform fills the values.
+        if (input.signed) {
+          const names = linkParameterNames(design, {
+            provider: input.provider,
+            rows: input.rows,
+            pdf,
+            cacheId,
+          });
+          signature = await namesSignature(design.id, names, cacheId, pdf);
+        }
       } catch (error) {
         setGenerateError(`Nothing was generated: ${actionFailure(error)}`);
         return;
@@ -145,9 +160,10 @@ export function useExportForm(design: ExportDesign): ExportFormState {
         setOutputs(
           generateOutputs(design, {
             cacheId,
+            signature,
             provider: input.provider,
             rows: input.rows,
-            pdf: values.pdf && input.pdfAllowed,
+            pdf,
             width: values.width,
             align: values.align,
             link: values.link,
