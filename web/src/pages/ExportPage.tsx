@@ -8,7 +8,6 @@ import { ExportScreen } from '../features/export/ExportScreen.tsx';
 import { opensFromSamePath } from '../features/export/model.ts';
 import { parameterNames } from '../features/send-lists/model.ts';
 import { SendListSection } from '../features/send-lists/SendListSection.tsx';
-import { providerOf } from '#shared/providers/index.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/export/export.css';
 
@@ -85,11 +84,7 @@ function ExportLoader({ id }: { id: string }) {
       </header>
       <KeapOutcome />
       <ExportScreen design={design} team={team} storeFronts={storeFronts} />
-      <SendListSection
-        designId={design.id}
-        parameters={parameterNames(design)}
-        platform={providerOf(design.merge_tag_provider).value}
-      />
+      <SendListSection designId={design.id} parameters={parameterNames(design)} />
     </div>
   );
 }

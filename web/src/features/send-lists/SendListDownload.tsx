@@ -3,19 +3,13 @@ import { providerList } from '#shared/providers/index.ts';
 import { downloadPath, type SendListJob } from './api.ts';
 
 /**
- * The ended job's result (docs/send-lists.md "The download"): the platform whose URL syntax the
- * CSV uses (the design's own by default, or plain URLs) and the link to the CSV of every row with its render URL and
- * its status.
+ * The ended job's result (docs/send-lists.md "The download"): how the CSV writes its URLs (plain
+ * by default: exactly the URLs pre-rendered; or in a platform's form) and the link to the CSV of
+ * every row with its render URL and its status.
  */
-export function SendListDownload({
-  job,
-  designPlatform,
-}: {
-  job: SendListJob;
-  designPlatform: string;
-}) {
+export function SendListDownload({ job }: { job: SendListJob }) {
   const id = useId();
-  const [platform, setPlatform] = useState(designPlatform);
+  const [platform, setPlatform] = useState('');
   return (
     <div className="send-list__download">
       <div className="field">
@@ -26,6 +20,7 @@ export function SendListDownload({
           id={`${id}-platform`}
           className="input input--select"
           value={platform}
+          aria-describedby={`${id}-hint`}
           onChange={(e) => setPlatform(e.target.value)}
         >
           <option value="">Plain URLs</option>
@@ -35,6 +30,9 @@ export function SendListDownload({
             </option>
           ))}
         </select>
+        <p className="field__hint" id={`${id}-hint`}>
+          Plain URLs are exactly the ones pre-rendered; a platform’s form may differ from them.
+        </p>
       </div>
       <a
         className="button"

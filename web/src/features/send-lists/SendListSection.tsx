@@ -19,13 +19,10 @@ import './send-lists.css';
 export function SendListSection({
   designId,
   parameters,
-  platform,
 }: {
   designId: string;
   /** The design's parameter names: the list's header. */
   parameters: readonly string[];
-  /** The design's platform: the download's default URL syntax. */
-  platform: string;
 }) {
   const id = useId();
   const client = useQueryClient();
@@ -68,23 +65,13 @@ export function SendListSection({
       {jobs.isSuccess && !shownId && (
         <p className="muted">No list pre-rendered for this design yet.</p>
       )}
-      {shownId && (
-        <SendListJobView key={shownId} designId={designId} jobId={shownId} platform={platform} />
-      )}
+      {shownId && <SendListJobView key={shownId} designId={designId} jobId={shownId} />}
     </section>
   );
 }
 
 /** One job, polled until it finishes: its report, progress, Cancel, and the download. */
-function SendListJobView({
-  designId,
-  jobId,
-  platform,
-}: {
-  designId: string;
-  jobId: string;
-  platform: string;
-}) {
+function SendListJobView({ designId, jobId }: { designId: string; jobId: string }) {
   const client = useQueryClient();
   const job = useQuery(jobQuery(designId, jobId));
   const cancel = useMutation({
@@ -119,9 +106,7 @@ function SendListJobView({
           {cancel.error.message}
         </Notice>
       )}
-      {(data.state === 'done' || data.state === 'cancelled') && (
-        <SendListDownload job={data} designPlatform={platform} />
-      )}
+      {(data.state === 'done' || data.state === 'cancelled') && <SendListDownload job={data} />}
     </div>
   );
 }
