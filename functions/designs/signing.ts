@@ -9,7 +9,7 @@
  * Both read the design through the caller's current team (404 for another team's id).
  */
 import { SignBody, SigningBody } from '#shared/contract/signing.ts';
-import { conflict } from '#lib/errors.ts';
+import { conflict, validationFailed } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
 import { loadSigningKeys } from '#lib/signing-secrets.ts';
 import { signRenderPath } from '#functions/render/signature.ts';
@@ -46,7 +46,7 @@ const signingRoute = route({
  * `POST …/sign`: `{ form, parameters, expires_in?, cache_id?, format? }`.
  * @returns 200 `{ success, url, form, expires_at }`: the absolute render URL, signed.
  * @throws AppError 404 for another team's design, 409 when the team has no secret, 422 for a bad
- *   body (shared/contract/signing.ts `SignBody`).
+ *   body (shared/contract/signing.ts `SignBody`) or a name or value with a lone surrogate.
  */
 const signRoute = route({
   body: SignBody,
@@ -62,9 +62,16 @@ const signRoute = route({
     const path = `${base.slice(origin.length)}${body.cache_id ? `/${body.cache_id}` : ''}${ending}`;
     const expires =
       body.expires_in === undefined ? undefined : Math.floor(Date.now() / 1000) + body.expires_in;
+    let signed: string;
+    try {
+      signed = signRenderPath(secret, body.form, path, body.parameters, expires);
+    } catch {
+      // A lone surrogate has no UTF-8 form: no URL can carry it.
+      throw validationFailed({ parameters: ['A name or value is not valid text.'] });
+    }
     return json(200, {
       success: true,
-      url: `${origin}${signRenderPath(secret, body.form, path, body.parameters, expires)}`,
+      url: `${origin}${signed}`,
       form: body.form,
       expires_at: expires === undefined ? null : new Date(expires * 1000).toISOString(),
     });

@@ -148,6 +148,15 @@ describe('signed render URLs', () => {
     // A token cannot make or rotate the secret (session only).
     const minted = await bearer(signToken, `/settings/companies/${teamId}/signing-secret`, {});
     expect(minted.status).toBe(403);
+    // Bad input is a 422 on its field, never a 500: a reserved name, a lone surrogate.
+    const reserved = await sign({ parameters: [{ name: '__sig', value: 'x' }] });
+    expect(reserved.status).toBe(422);
+    const broken = await bearer(
+      signToken,
+      `/api/pic-snippet/${design.id}/sign`,
+      JSON.parse('{"parameters":[{"name":"a","value":"\\ud800"}]}'),
+    );
+    expect(broken.status).toBe(422);
   });
 
   it('once required: unsigned and tampered URLs get the fallback, signed ones draw', async () => {
