@@ -19,6 +19,7 @@ import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
 import { RenderUsage } from './usage.ts';
+import { testClock } from './countdown-gif.ts';
 import { createSignatureVerifier } from './signature.ts';
 import { loadSigningKeys } from '#lib/signing-secrets.ts';
 
@@ -204,6 +205,7 @@ export function renderRequest(event: ApiEvent): Promise<ApiResult> {
     sourceIp: clientAddress(event),
     userAgent: event.headers?.['user-agent'],
     edgeLimited: event.headers?.[EDGE_RATE_HEADER] === EDGE_RATE_EXCEEDED,
+    ...testClock(event.headers, config().STAGE),
   });
 }
 

@@ -21,8 +21,10 @@ import { stickerImages } from './stickers.ts';
 import { logUndrawable, sceneFonts, uploadedFamilies } from './fonts.ts';
 import { teamCustomFonts } from '#functions/fonts/list.ts';
 import type { FontFaceRule } from '#shared/fonts/types.ts';
+import { encodeGif, timerFramePixels, timerStickers } from './countdown-gif.ts';
 import type { WatermarkSettings } from '#shared/scene/watermark.ts';
 import { renderWatermarks } from './watermark.ts';
+import { gifFrameInput } from './gif-frame.ts';
 
 export interface DesignForRender {
   designId: string;
@@ -66,7 +68,8 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
   // A legacy design's photo is 500 px wide, uncropped (spec 000 §9; shared/scene/resolve.ts
   // `placeBasePhoto`, whose fitted size this is for both cases).
   const legacyWidth = doc.legacy_base_image_width;
-  const fitted = await sharp(bytes, { limitInputPixels: 40_000_000 })
+  // An animated GIF draws the frame the design saved (gif-frame.ts).
+  const fitted = await sharp(bytes, await gifFrameInput(bytes, doc.base_image_gif_frame))
     .rotate() // EXIF orientation only
     .resize(legacyWidth === null ? { width: w, height: h, fit: 'cover' } : { width: legacyWidth })
     .jpeg({ quality: 95 })
@@ -142,6 +145,7 @@ function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLa
 interface RenderPageGlobals {
   picsnippetsRender(scene: ResolvedScene, faces: FontFaceRule[]): Promise<DrawnScene>;
   picsnippetsRenderBase(base: BaseImageLayer): Promise<DrawnLayer>;
+  picsnippetsRenderFrames(scenes: ResolvedScene[], faces: FontFaceRule[]): Promise<DrawnLayer[][]>;
 }
 
 /** The page's hand-off: the drawn regions and the page's stage times, ms (page/src/main.ts). */
@@ -243,11 +247,37 @@ async function drawPersonalisedLayers(
   );
 }
 
-export type RenderFormat = 'jpeg' | 'png' | 'pdf';
+/**
+ * Draws countdown timer frames (only the timers' text layers: countdown-gif.ts) on the warm
+ * page in one call, with the faces their families need (fonts.ts `sceneFonts`).
+ */
+async function drawTimerScenes(
+  scenes: ResolvedScene[],
+  teamId: string | undefined,
+): Promise<DrawnLayer[][]> {
+  const texts = scenes.flatMap((s) => s.texts);
+  const fonts = await sceneFonts({ ...scenes[0]!, texts }, teamId, teamCustomFonts);
+  const family = new Map(texts.map((t, i) => [t.fontFamily, fonts.scene.texts[i]!.fontFamily]));
+  const named = scenes.map((s) => ({
+    ...s,
+    texts: s.texts.map((t) => ({ ...t, fontFamily: family.get(t.fontFamily) ?? t.fontFamily })),
+  }));
+  return onPage((page) =>
+    page.evaluate(
+      (all, faces) =>
+        (globalThis as unknown as RenderPageGlobals).picsnippetsRenderFrames(all, faces),
+      named,
+      fonts.faces,
+    ),
+  );
+}
+
+/** Output formats; `gif` is a design with countdown timers, animated (countdown-gif.ts). */
+export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'gif';
 
 export interface RenderOutput {
   body: Buffer;
-  contentType: 'image/jpeg' | 'image/png' | 'application/pdf';
+  contentType: 'image/jpeg' | 'image/png' | 'application/pdf' | 'image/gif';
   /** Stage times, ms, for the Server-Timing header. */
   timings?: Record<string, number>;
   /**
@@ -255,6 +285,26 @@ export interface RenderOutput {
    * fetches were spent (fetch-budget.ts): the answer must not be cached.
    */
   partial?: boolean;
+}
+
+/**
+ * Encodes composed RGB pixels as JPEG (the design's `quality`), lossless PNG (also for `gif`
+ * without timers: nothing moves) or a one-page PDF holding the JPEG.
+ */
+async function encodeStill(
+  pixels: Buffer,
+  size: { width: number; height: number },
+  format: RenderFormat,
+  quality: RenderQuality,
+): Promise<RenderOutput> {
+  const image = sharp(pixels, { raw: { width: size.width, height: size.height, channels: 3 } });
+  if (format === 'png' || format === 'gif') {
+    return { body: await image.png({ compressionLevel: 6 }).toBuffer(), contentType: 'image/png' };
+  }
+  const jpeg = await image.jpeg(jpegOptions(quality)).toBuffer();
+  return format === 'pdf'
+    ? { body: await jpegToPdf(jpeg, size.width, size.height), contentType: 'application/pdf' }
+    : { body: jpeg, contentType: 'image/jpeg' };
 }
 
 /** A JPEG as a one-page PDF at the image's size (1 px = 0.75 pt, i.e. 96 dpi). */
@@ -289,14 +339,18 @@ export function jpegOptions(quality: RenderQuality): JpegOptions {
  * with the personalised layers composed over it by sharp, encoded as JPEG with the design's
  * `quality` setting (default quality 86, baseline, 4:2:0), lossless PNG (which ignores the
  * setting: docs/performance.md "Output quality") or a one-page PDF holding that same JPEG.
+ * A design with countdown timers (countdown-gif.ts) draws them at `options.nowMs`: as an
+ * animated GIF (`gif`, one frame a second), or their first frame in a still format.
  * @param values parameter values by name, already decoded and normalised; undeclared names are
  *   ignored by scene resolution.
+ * @param options.nowMs the moment the timers show, ms since the epoch (default: now).
  * @throws ZodError if the stored document is invalid; S3 or browser errors as they come.
  */
 export async function renderDesign(
   design: DesignForRender,
   values: Record<string, string>,
   format: RenderFormat = 'jpeg',
+  options: { nowMs?: number } = {},
 ): Promise<RenderOutput> {
   const t0 = performance.now();
   const doc = parseDesignDocument(design.document);
@@ -311,12 +365,11 @@ export async function renderDesign(
     teamCustomFonts,
   );
   const dropped = new Set<number>();
-  const scene = resolveScene(doc, values, images, {
-    glyphs: glyphFilter({
-      ownCoverage: (family) => uploaded.has(family.trim().toLowerCase()),
-      onDropped: (codes) => codes.forEach((code) => dropped.add(code)),
-    }),
+  const glyphs = glyphFilter({
+    ownCoverage: (family) => uploaded.has(family.trim().toLowerCase()),
+    onDropped: (codes) => codes.forEach((code) => dropped.add(code)),
   });
+  const scene = resolveScene(doc, values, images, { glyphs });
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
   scene.watermarks = await renderWatermarks(doc, design.watermark);
   const [base, drawn] = await Promise.all([
@@ -340,20 +393,28 @@ export async function renderDesign(
       r.height,
       Buffer.from(r.rgba, 'base64'),
     );
-  const image = sharp(pixels, { raw: { width: base.width, height: base.height, channels: 3 } });
   let output: RenderOutput;
-  if (format === 'png') {
-    output = {
-      body: await image.png({ compressionLevel: 6 }).toBuffer(),
-      contentType: 'image/png',
-    };
-  } else {
-    const jpeg = await image.jpeg(jpegOptions(doc.quality)).toBuffer();
+  let timerMs: number | undefined;
+  if (timerStickers(doc).length > 0) {
+    const timers = await timerFramePixels(
+      doc,
+      values,
+      options.nowMs ?? Date.now(),
+      { pixels, width: base.width, height: base.height },
+      (scenes) => drawTimerScenes(scenes, design.teamId),
+      blendOver,
+      format === 'gif' ? undefined : 1,
+      (layer) => glyphs(layer.text, layer.fontFamily),
+    );
+    timerMs = performance.now() - t2;
     output =
-      format === 'pdf'
-        ? { body: await jpegToPdf(jpeg, base.width, base.height), contentType: 'application/pdf' }
-        : { body: jpeg, contentType: 'image/jpeg' };
-  }
+      format === 'gif'
+        ? {
+            body: await encodeGif(timers.frames, base.width, base.height, timers.count),
+            contentType: 'image/gif',
+          }
+        : await encodeStill(timers.frames.subarray(0, pixels.length), base, format, doc.quality);
+  } else output = await encodeStill(pixels, base, format, doc.quality);
   const t3 = performance.now();
   if (!complete) output.partial = true;
   output.timings = {
@@ -362,7 +423,8 @@ export async function renderDesign(
     draw: drawn.ms.draw,
     read: drawn.ms.read,
     page: t2 - t1,
-    encode: t3 - t2,
+    encode: t3 - t2 - (timerMs ?? 0),
+    ...(timerMs === undefined ? {} : { timer: timerMs }),
   };
   return output;
 }

@@ -24,6 +24,7 @@ import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/rend
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
 import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
+import { COUNTDOWN_CACHE, renderSecond, timerKeyValues, timerStickers } from './countdown-gif.ts';
 
 /** The design fields a render needs. */
 export interface DesignRecord {
@@ -60,6 +61,11 @@ export interface RenderRequest {
    * counted as a view (no recipient opened it).
    */
   prerender?: boolean;
+  /**
+   * The moment countdown timers show, ms since the epoch; absent: now. handler.ts sets it only
+   * under STAGE=test, from a test-only header (docs/decisions.md "Countdown timers").
+   */
+  nowMs?: number;
 }
 
 /** A byte store for rendered images (S3 in production and locally through s3rver). */
@@ -75,6 +81,7 @@ export interface RenderServiceDeps {
     design: DesignRecord,
     values: Record<string, string>,
     format: RenderFormat,
+    options?: { nowMs?: number },
   ): Promise<RenderOutput>;
   placeholder(): Promise<Buffer>;
   /**
@@ -131,8 +138,14 @@ const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   pdf: 'application/pdf',
+  gif: 'image/gif',
 };
-const EXTENSIONS: Record<RenderFormat, string> = { jpeg: 'jpg', png: 'png', pdf: 'pdf' };
+const EXTENSIONS: Record<RenderFormat, string> = {
+  jpeg: 'jpg',
+  png: 'png',
+  pdf: 'pdf',
+  gif: 'gif',
+};
 
 /** The cache id of a design version, used in `/r/{publicId}/{cacheId}` (export screen). */
 export const cacheIdOf = (version: number): string => `v${version}`;
@@ -406,12 +419,17 @@ export function createRenderService(deps: RenderServiceDeps) {
     if (!perDesign.take(design.designId)) throw refuse();
   }
 
-  /** Memory, then the store, then a draw (written back to both). */
+  /**
+   * Memory, then the store, then a draw (written back to both). A design with countdown timers
+   * is keyed by what its timers show at `nowMs` (countdown-gif.ts `timerKeyValues`) and kept in
+   * memory only: its renders live a second.
+   */
   async function cachedRender(
     design: DesignRecord,
     values: Array<[string, string]>,
     format: RenderFormat,
     budget: DrawBudget | undefined,
+    nowMs = Date.now(),
   ): Promise<{
     body: Buffer;
     hit: 'memory' | 'store' | 'miss';
@@ -420,19 +438,22 @@ export function createRenderService(deps: RenderServiceDeps) {
   }> {
     if (deps.teamWatermark)
       design = { ...design, watermark: await deps.teamWatermark(design.teamId) };
+    const timed = timerStickers(parseDesignDocument(design.document)).length > 0;
     const key = renderCacheKey(
       design,
-      values,
+      timerKeyValues(parseDesignDocument(design.document), values, nowMs),
       format,
       design.watermark &&
         watermarkCacheComponent(parseDesignDocument(design.document), design.watermark),
     );
     const inMemory = memory.get(key);
     if (inMemory) return { body: inMemory, hit: 'memory' };
-    const stored = await deps.store.get(key).catch((error: unknown) => {
-      logger.warn('render cache read failed', { error: error as Error });
-      return undefined;
-    });
+    const stored = timed
+      ? undefined
+      : await deps.store.get(key).catch((error: unknown) => {
+          logger.warn('render cache read failed', { error: error as Error });
+          return undefined;
+        });
     if (stored) {
       memory.set(key, stored);
       return { body: stored, hit: 'store' };
@@ -447,7 +468,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       throw Object.assign(new Error('monthly render quota used'), { cause: 'quota' });
     if (budget && !budget.prerender) await spendBudget(design, budget, allowance);
     const output = await withTimeout(
-      deps.render(design, Object.fromEntries(values), format),
+      deps.render(design, Object.fromEntries(values), format, { nowMs: renderSecond(nowMs) }),
       deps.timeoutMs,
     );
     if (allowance && deps.usage) deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
@@ -455,9 +476,10 @@ export function createRenderService(deps: RenderServiceDeps) {
     if (!output.partial) {
       memory.set(key, output.body);
       // Written in the background: the answer does not wait for S3.
-      deps.store.put(key, output.body, output.contentType).catch((error: unknown) => {
-        logger.warn('render cache write failed', { error: error as Error });
-      });
+      if (!timed)
+        deps.store.put(key, output.body, output.contentType).catch((error: unknown) => {
+          logger.warn('render cache write failed', { error: error as Error });
+        });
     }
     return {
       body: output.body,
@@ -523,7 +545,10 @@ export function createRenderService(deps: RenderServiceDeps) {
   }
 
   /** The signature check of a design that requires signed URLs; others pass unchecked. */
-  async function checkSigned(design: DesignRecord, request: RenderRequest): Promise<SignatureCheck> {
+  async function checkSigned(
+    design: DesignRecord,
+    request: RenderRequest,
+  ): Promise<SignatureCheck> {
     if ((design.document as { require_signed_urls?: unknown })?.require_signed_urls !== true)
       return { ok: true };
     if (!deps.verifySignature) return { ok: false, reason: 'signature-unverified' };
@@ -554,7 +579,8 @@ export function createRenderService(deps: RenderServiceDeps) {
 
       if (query.__format === 'manychat_json') return manychatJson(request);
 
-      const format: RenderFormat = path.format ?? doc.render_format;
+      const timed = timerStickers(doc).length > 0;
+      const format: RenderFormat = path.format ?? (timed ? 'gif' : doc.render_format);
       if (format === 'pdf' && !(await deps.teamCanExportPdf(design.teamId))) {
         return {
           statusCode: 402,
@@ -572,19 +598,31 @@ export function createRenderService(deps: RenderServiceDeps) {
       const values = normaliseValues(doc, query);
       const started = performance.now();
       const proxy = proxyOf(request.userAgent, request.sourceIp);
-      const { body, hit, timings, partial } = await cachedRender(design, values, format, {
-        ip: request.sourceIp,
-        ...(proxy ? { proxy } : {}),
-        ...(request.edgeLimited ? { edgeLimited: true } : {}),
-        ...(request.prerender ? { prerender: true } : {}),
-      });
+      const { body, hit, timings, partial } = await cachedRender(
+        design,
+        values,
+        format,
+        {
+          ip: request.sourceIp,
+          ...(proxy ? { proxy } : {}),
+          ...(request.edgeLimited ? { edgeLimited: true } : {}),
+          ...(request.prerender ? { prerender: true } : {}),
+        },
+        request.nowMs,
+      );
       // The product's own previews (dashboard cards, `?__preview=1`) and send lists' pre-renders
       // are not recipients' views.
       if (query.__preview !== '1' && !request.prerender)
         deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
       const cacheControl = cacheControlUntil(
-        partial || design.stale ? 'no-store' : immutable ? IMMUTABLE_CACHE : SHORT_CACHE,
+        partial || design.stale
+          ? 'no-store'
+          : timed
+            ? COUNTDOWN_CACHE
+            : immutable
+              ? IMMUTABLE_CACHE
+              : SHORT_CACHE,
         signed.expiresAt,
       );
       if (request.ifNoneMatch === etag) {

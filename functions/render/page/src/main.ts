@@ -40,6 +40,11 @@ declare global {
     picsnippetsRender: (scene: ResolvedScene, faces?: FontFaceRule[]) => Promise<DrawnScene>;
     /** Draws the static layer (the base photo with its image tools), whole canvas, RGBA. */
     picsnippetsRenderBase: (base: BaseImageLayer) => Promise<DrawnLayer>;
+    /** Draws each scene and hands over its drawn regions (countdown frames). */
+    picsnippetsRenderFrames: (
+      scenes: ResolvedScene[],
+      faces?: FontFaceRule[],
+    ) => Promise<DrawnLayer[][]>;
     picsnippetsReady: boolean;
   }
   interface Uint8Array {
@@ -164,22 +169,19 @@ export function mergeRects(rects: Rect[]): Rect[] {
   return out;
 }
 
-/**
- * Draws, then reads back only the rectangles where something was drawn (each object's box plus 2 px
- * and its outline, overlapping boxes merged), so the hand-off is small and no image encoder runs in
- * the browser (docs/decisions.md "Render slice"). sharp composes them over the static layer. `ms`
- * reports the page's own stages for the Server-Timing header.
- */
-window.picsnippetsRender = async (scene, faces = []) => {
-  const t0 = performance.now();
-  registerFontFaces(faces);
-  await loadFonts(scene);
-  const t1 = performance.now();
+/** Draws a scene on the page's canvas, sized to it. */
+async function drawOnCanvas(scene: ResolvedScene): Promise<void> {
   if (canvas.width !== scene.width || canvas.height !== scene.height) {
     canvas.setDimensions({ width: scene.width, height: scene.height });
   }
   await drawScene(canvas, scene);
-  const t2 = performance.now();
+}
+
+/**
+ * Reads back only the rectangles where something was drawn (each object's box plus 2 px and its
+ * outline, overlapping boxes merged).
+ */
+function readRegions(scene: ResolvedScene): DrawnLayer[] {
   const rects = mergeRects(
     canvas.getObjects().map((o) => {
       const r = o.getBoundingRect();
@@ -192,11 +194,43 @@ window.picsnippetsRender = async (scene, faces = []) => {
       };
     }),
   ).filter((r) => r.x1 > r.x0 && r.y1 > r.y0);
-  const regions = rects
+  return rects
     .map((r) => cropToInk(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0))
     .filter((r) => r !== null);
+}
+
+/**
+ * Draws, then reads back only the rectangles where something was drawn (`readRegions`), so the
+ * hand-off is small and no image encoder runs in the browser (docs/decisions.md "Render
+ * slice"). sharp composes them over the static layer. `ms` reports the page's own stages for
+ * the Server-Timing header.
+ */
+window.picsnippetsRender = async (scene, faces = []) => {
+  const t0 = performance.now();
+  registerFontFaces(faces);
+  await loadFonts(scene);
+  const t1 = performance.now();
+  await drawOnCanvas(scene);
+  const t2 = performance.now();
+  const regions = readRegions(scene);
   const t3 = performance.now();
   return { regions, ms: { fonts: t1 - t0, draw: t2 - t1, read: t3 - t2 } };
+};
+
+/**
+ * Draws each scene in turn (a countdown timer's frames: only the timer's text layers) and hands
+ * over each one's drawn regions, in one call (docs/decisions.md "Countdown timers").
+ */
+window.picsnippetsRenderFrames = async (scenes, faces = []) => {
+  registerFontFaces(faces);
+  const frames: DrawnLayer[][] = [];
+  for (const scene of scenes) {
+    await loadFonts(scene);
+    await drawOnCanvas(scene);
+    frames.push(readRegions(scene));
+  }
+  canvas.clear();
+  return frames;
 };
 
 /** The static layer, drawn once per design version; the caller keeps it (renderer.ts). */

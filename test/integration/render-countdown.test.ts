@@ -1,0 +1,207 @@
+/**
+ * Countdown timers through the real render path (docs/decisions.md "Countdown timers"): a design
+ * saved with a countdown sticker through the API, rendered by the local stack's warm Chromium
+ * with the clock fixed by the test-only header (honoured only under STAGE=test). The answer is
+ * an animated GIF of the design's frame count, one second a frame; the frames' digits are read
+ * back by OCR (tesseract.js with its English data from the registry, offline); the expired
+ * state shows; every second gives a new cache key, shared by every recipient of that second.
+ */
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { createWorker, PSM, type Worker } from 'tesseract.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_NOW_HEADER } from '../../functions/render/countdown-gif.ts';
+import { zonedInstant } from '../../shared/scene/countdown.ts';
+import type { TestClient } from '../support/client.ts';
+import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack();
+const url = (path: string) => `${stack().url}${path}`;
+/** The timer's box on the canvas, px. */
+const BOX = { left: 10, top: 10, width: 600, height: 200 };
+const DEADLINE = '2030-01-01T00:00';
+const ZONE = 'Europe/Paris';
+const END = zonedInstant(DEADLINE, ZONE);
+
+let demo: TestClient;
+let ocr: Worker;
+beforeAll(async () => {
+  demo = await signedIn(stack().url, 'demo@example.com');
+  const require = createRequire(import.meta.url);
+  const langPath = join(
+    dirname(require.resolve('@tesseract.js-data/eng/package.json')),
+    '4.0.0_best_int',
+  );
+  ocr = await createWorker('eng', 1, { langPath, cacheMethod: 'none', gzip: true });
+  await ocr.setParameters({ user_defined_dpi: '300', tessedit_pageseg_mode: PSM.SINGLE_LINE });
+});
+afterAll(async () => {
+  await ocr?.terminate();
+});
+
+/** A design with one countdown sticker (settings over the defaults), saved through the API. */
+async function timerDesign(
+  countdown: Record<string, unknown>,
+  sticker: Record<string, unknown> = {},
+): Promise<DesignJson> {
+  const design = await createDesign(demo, { title: 'Countdown' });
+  const saved = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+    version: design.version,
+    // A canvas little larger than the timer keeps the GIF's frames small (the bench measures
+    // the encoder; this machine's CPU is shared).
+    canvas_width: 620,
+    canvas_height: 220,
+    text_snippets: [],
+    graphics_data: [
+      {
+        uuid: 'timer-1',
+        stickerType: 'dynamicSticker',
+        dynamicStickerType: 'countdown',
+        ...BOX,
+        scaleX: 1,
+        scaleY: 1,
+        countdown: {
+          deadline: DEADLINE,
+          timeZone: ZONE,
+          showLabels: false,
+          fontFamily: 'Lato',
+          fontWeight: 'bold',
+          fill: '#ffffff',
+          fontSize: 72,
+          ...countdown,
+        },
+        ...sticker,
+      },
+    ],
+  });
+  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+  return { ...design, version: design.version + 1 };
+}
+
+/** A render at a fixed moment (ms since the epoch). */
+async function renderAt(path: string, nowMs: number) {
+  const res = await fetch(url(path), { headers: { [TEST_NOW_HEADER]: String(nowMs) } });
+  expect(res.status).toBe(200);
+  return {
+    res,
+    bytes: Buffer.from(await res.arrayBuffer()),
+    hit: res.headers.get('x-render-cache'),
+  };
+}
+
+/**
+ * OCR of frame `page` of a GIF in the timer's box: the white digits become black ink on white
+ * paper (the photo around them drops out), which tesseract reads reliably.
+ */
+async function readFrame(gif: Buffer, page: number): Promise<string> {
+  const { data, info } = await sharp(gif, { page, pages: 1 })
+    .extract(BOX)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const ink = Buffer.alloc(info.width * info.height);
+  for (let i = 0; i < ink.length; i++) {
+    const white = data[i * 3]! > 225 && data[i * 3 + 1]! > 225 && data[i * 3 + 2]! > 225;
+    ink[i] = white ? 0 : 255;
+  }
+  const png = await sharp(ink, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .png()
+    .toBuffer();
+  return (await ocr.recognize(png)).data.text.replace(/\s+/g, ' ').trim();
+}
+
+const digits = (text: string) => text.replace(/\D/g, '');
+
+describe('countdown timer render', () => {
+  it('answers an animated GIF whose frames count down one second each, read back by OCR', async () => {
+    // 12 frames (the default 30 is the schema's: test/unit/countdown.test.ts): the encoder's
+    // time grows with every frame, and this machine's CPU is shared.
+    const design = await timerDesign({ frames: 12 });
+    // 2 d 3 h 4 min 5 s before the deadline.
+    const now = END - (((2 * 24 + 3) * 60 + 4) * 60 + 5) * 1000;
+    // The design version's first render draws its static layer (kept for later ones): a still.
+    await renderAt(`/r/${design.public_id}.jpg`, now);
+    const { res, bytes } = await renderAt(`/r/${design.public_id}`, now);
+    expect(res.headers.get('content-type')).toBe('image/gif');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=1, s-maxage=1');
+    const meta = await sharp(bytes, { animated: true }).metadata();
+    expect(meta.format).toBe('gif');
+    expect(meta.pages).toBe(12);
+    expect(meta.delay).toEqual(Array.from({ length: 12 }, () => 1000));
+    expect(meta.loop).toBe(0);
+
+    // Frame 1 is complete (clients that do not animate show it); then one second less a frame.
+    expect(digits(await readFrame(bytes, 0))).toBe('02030405');
+    expect(digits(await readFrame(bytes, 5))).toBe('02030400');
+    expect(digits(await readFrame(bytes, 6))).toBe('02030359');
+    expect(digits(await readFrame(bytes, 11))).toBe('02030354');
+  });
+
+  it('takes its frame count from the design and shows the expired text once the deadline passes', async () => {
+    const design = await timerDesign({
+      frames: 5,
+      units: 'ms',
+      expiredText: 'SALE OVER',
+      fontSize: 64,
+    });
+    // Three seconds before the deadline: 00:03, 00:02, 00:01, then the expired text.
+    const { bytes } = await renderAt(`/r/${design.public_id}`, END - 3000);
+    const meta = await sharp(bytes, { animated: true }).metadata();
+    expect(meta.pages).toBe(5);
+    expect(digits(await readFrame(bytes, 0))).toBe('0003');
+    expect(digits(await readFrame(bytes, 2))).toBe('0001');
+    expect(await readFrame(bytes, 3)).toContain('SALE OVER');
+
+    const after = await renderAt(`/r/${design.public_id}`, END + 60_000);
+    expect(await readFrame(after.bytes, 0)).toContain('SALE OVER');
+    expect(after.res.headers.get('cache-control')).toBe('public, max-age=1, s-maxage=1');
+  });
+
+  it('shares one cache key per second among recipients and takes a new one every second', async () => {
+    const design = await timerDesign({ frames: 2 });
+    const now = END - 86_400_000 + 250;
+    const path = `/r/${design.public_id}`;
+    const first = await renderAt(`${path}?first_name=Ana`, now);
+    expect(first.hit).toBe('miss');
+    // Another recipient in the same second: the same image from memory.
+    const other = await renderAt(`${path}?first_name=Bo`, now + 500);
+    expect(other.hit).toBe('memory');
+    expect(other.bytes.equals(first.bytes)).toBe(true);
+    // Each next second is a new key and a new image.
+    let previous = first.bytes;
+    for (let s = 1; s <= 3; s++) {
+      const next = await renderAt(path, now + s * 1000);
+      expect(next.hit, `second ${s}`).toBe('miss');
+      expect(next.bytes.equals(previous)).toBe(false);
+      previous = next.bytes;
+    }
+  });
+
+  it('counts an evergreen timer from the start parameter: recipients with the same time left share a key', async () => {
+    const design = await timerDesign(
+      { mode: 'evergreen', durationSeconds: 3600, units: 'hms', frames: 2 },
+      { dynamicStickerParamName: 'countdown1' },
+    );
+    const now = Date.parse('2030-05-05T10:20:00Z');
+    const path = `/r/${design.public_id}`;
+    const a = await renderAt(`${path}?countdown1=2030-05-05T10:00:00Z`, now);
+    expect(digits(await readFrame(a.bytes, 0))).toBe('004000');
+    // The same start written another way leaves the same time: the same key.
+    const b = await renderAt(`${path}?countdown1=2030-05-05T12:00:00%2B02:00`, now);
+    expect(b.hit).toBe('memory');
+    const c = await renderAt(`${path}?countdown1=2030-05-05T10:10:00Z`, now);
+    expect(c.hit).toBe('miss');
+    expect(digits(await readFrame(c.bytes, 0))).toBe('005000');
+  });
+
+  it('draws the first frame into a still when a JPEG is asked for', async () => {
+    const design = await timerDesign({});
+    const now = END - (((1 * 24 + 2) * 60 + 3) * 60 + 4) * 1000;
+    const { res, bytes } = await renderAt(`/r/${design.public_id}.jpg`, now);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const jpeg = await sharp(bytes).png().toBuffer();
+    expect(digits(await readFrame(jpeg, 0))).toBe('01020304');
+  });
+});
