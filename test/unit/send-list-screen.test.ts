@@ -59,7 +59,12 @@ describe('send-list screen rules', () => {
       id: 'd1',
       text_snippets: [
         { parameters: [{ id: 'p1', param_name: 'name' }] },
-        { parameters: [{ id: 'p2', param_name: 'name' }, { id: 'p3', param_name: 'city' }] },
+        {
+          parameters: [
+            { id: 'p2', param_name: 'name' },
+            { id: 'p3', param_name: 'city' },
+          ],
+        },
       ],
       graphics_data: [
         {
