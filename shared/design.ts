@@ -33,6 +33,7 @@ import {
   MERGE_FIELD,
 } from './scene/resolve.ts';
 import { CountdownSchema } from './scene/countdown.ts';
+import { MAX_GIF_FRAMES } from './gif.ts';
 
 export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
 
@@ -383,6 +384,13 @@ export const DesignDocumentFieldsSchema = z.object({
    * `placeBasePhoto`). null for every other design. Set once by `restoreDesign`, never by edits.
    */
   legacy_base_image_width: z.literal(LEGACY_BASE_IMAGE_WIDTH).nullable().default(null),
+  /**
+   * The frame of an animated GIF base photo the design shows and the render draws (0 = the
+   * first, what every older document shows), saved when playback is paused or stopped in the
+   * editor (docs/decisions.md "GIF playback"). Ignored for other images; past the GIF's last
+   * frame the render draws its last.
+   */
+  base_image_gif_frame: z.number().int().min(0).max(MAX_GIF_FRAMES - 1).default(0),
   /** Rotation of the base photo, degrees, 0–360 (drawn in quarter turns). */
   image_angle: z.number().min(0).max(360).default(0),
   /** Canvas size, px; default 900x600, width at most 1056 (spec 000 §9), height at most 4096. */
