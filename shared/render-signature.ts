@@ -61,11 +61,15 @@ export function canonicalPath(rawPath: string): string {
     .join('/')}`;
 }
 
-const RESERVED: ReadonlySet<string> = new Set(Object.values(SIGNATURE_PARAMS));
+/**
+ * Parameters no signature covers: its own, and `__format` (ManyChat's `manychat_json` answers a
+ * JSON pointing at the same URL without it, which must verify too; it changes nothing drawn).
+ */
+const RESERVED: ReadonlySet<string> = new Set([...Object.values(SIGNATURE_PARAMS), '__format']);
 
 /**
- * The parameter names of a raw query in the order they appear, duplicates kept, the reserved
- * signature parameters left out. A segment is read as `parseRenderQuery` reads it (decoded, the
+ * The parameter names of a raw query in the order they appear, duplicates kept, the parameters
+ * no signature covers left out (`__sig`, `__sf`, `__exp`, `__format`). A segment is read as `parseRenderQuery` reads it (decoded, the
  * name trimmed; a segment without `=` is part of the previous value, not a name).
  */
 export function queryNames(rawQuery: string): string[] {
@@ -80,7 +84,7 @@ export function queryNames(rawQuery: string): string[] {
 }
 
 /**
- * The query line a signature covers.
+ * The query line a signature covers (never `__sig`, `__sf`, `__exp` or `__format`).
  * - `names`: the encoded names sorted (byte order), duplicates kept, joined by `&`
  *   (`city&first_name`). Sorted, not in URL order: CloudFront sorts the query by name before the
  *   render sees it (infra/constructs/render.ts `RENDER_QUERY_NORMALISER_CODE`), and the order

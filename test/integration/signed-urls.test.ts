@@ -225,6 +225,14 @@ describe('signed render URLs', () => {
     expectAccepted(await render(node({ EXPIRES: future })));
     expectRefused(await render(node({ EXPIRES: past })), 'signature-expired');
     expectAccepted(await render(node({ FORM: 'names' })));
+    // ManyChat's __format is not signed: its JSON points at the URL without it.
+    const manychat = runExample(
+      'sign-render-url.mjs',
+      process.execPath,
+      [base, '__format=manychat_json', ...args],
+      { SECRET: secret, FORM: 'names' },
+    );
+    expectAccepted(await render(manychat.replace('__format=manychat_json&', '')));
 
     const shell = runExample('sign-render-url.sh', 'bash', [base, ...args], { SECRET: secret });
     expect(shell).toBe(node({}));

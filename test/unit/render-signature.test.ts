@@ -71,6 +71,15 @@ describe('checkSignature', () => {
     }
   });
 
+  it("leaves ManyChat's __format out, so the JSON's URL without it verifies too", () => {
+    const url = signRenderPath(SECRET, 'names', '/r/abc', [
+      { name: '__format', value: 'manychat_json' },
+      { name: 'first_name', value: '{{first_name}}' },
+    ]);
+    expect(check(url)).toEqual({ ok: true });
+    expect(check(url.replace('__format=manychat_json&', ''))).toEqual({ ok: true });
+  });
+
   it('is the HMAC-SHA256 of the string to sign, base64url', () => {
     const url = signRenderPath(SECRET, 'values', '/r/abc', values);
     const { path, query } = parts(url);
