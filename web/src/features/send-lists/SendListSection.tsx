@@ -13,7 +13,7 @@ import './send-lists.css';
 
 /**
  * The export screen's "Pre-render a send list" section (docs/send-lists.md): upload a list,
- * watch it render, download its URLs. It shows the design's newest job, or the one just
+ * watch it render, download its URLs. It shows the design's newest started job, or the one just
  * started, so reopening the screen picks up a list still rendering.
  */
 export function SendListSection({
@@ -28,7 +28,8 @@ export function SendListSection({
   const client = useQueryClient();
   const jobs = useQuery(jobsQuery(designId));
   const [startedId, setStartedId] = useState<string | null>(null);
-  const shownId = startedId ?? jobs.data?.[0]?.id ?? null;
+  // An upload left unfinished (the window closed mid-upload) stays `uploading`: not shown.
+  const shownId = startedId ?? jobs.data?.find((j) => j.state !== 'uploading')?.id ?? null;
 
   function started(job: SendListJob) {
     client.setQueryData(queryKeys.sendLists.job(designId, job.id), job);

@@ -23,7 +23,10 @@ export const jobsQuery = (designId: string) =>
         .jobs,
   });
 
-/** One job, read every {@link JOB_POLL_MS} until it has finished (done, cancelled, failed). */
+/**
+ * One job, read every {@link JOB_POLL_MS} until it has finished (done, cancelled, failed); a job
+ * still waiting for its file is not polled (nothing moves it but this screen's start).
+ */
 export const jobQuery = (designId: string, jobId: string) =>
   queryOptions({
     queryKey: queryKeys.sendLists.job(designId, jobId),
@@ -36,7 +39,7 @@ export const jobQuery = (designId: string, jobId: string) =>
       ).job,
     refetchInterval: (query) => {
       const job = query.state.data;
-      return job && isFinished(job.state) ? false : JOB_POLL_MS;
+      return job && (isFinished(job.state) || job.state === 'uploading') ? false : JOB_POLL_MS;
     },
   });
 
