@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import {
   useController,
   useFormState,
@@ -123,5 +123,72 @@ export function FormMessage<T extends FieldValues, C, O extends FieldValues>({
     <Notice tone={tone} title={title}>
       {message}
     </Notice>
+  );
+}
+
+/**
+ * Checkboxes bound to a react-hook-form field that holds the chosen values as an array (an API
+ * token's abilities, a webhook's events): a fieldset with its legend, described by its error,
+ * whose first checkbox takes focus when the choice is refused.
+ * @param idBase prefix of the inputs' ids (`{idBase}-{name}-{value}`) and the error's
+ * @param layout `row` side by side (short labels), `stack` one under the other
+ */
+export function FormCheckboxGroup<
+  T extends FieldValues,
+  C,
+  O extends FieldValues,
+  V extends string,
+>({
+  control,
+  field: fieldName,
+  idBase,
+  legend,
+  options,
+  label = (option) => option.text,
+  layout = 'row',
+}: {
+  control: Control<T, C, O>;
+  field: Path<T>;
+  idBase: string;
+  legend: string;
+  options: ReadonlyArray<{ value: V; text: string }>;
+  label?: (option: { value: V; text: string }) => ReactNode;
+  layout?: 'row' | 'stack';
+}) {
+  const {
+    field: { ref, value, onChange, onBlur },
+    fieldState: { error },
+  } = useController<T, Path<T>, O>({ control, name: fieldName });
+  const chosen = (value ?? []) as V[];
+  const errorId = `${idBase}-${fieldName}-error`;
+  return (
+    <fieldset className="fieldset" aria-describedby={error ? errorId : undefined}>
+      <legend className="field__label">{legend}</legend>
+      <div className={layout === 'row' ? 'checkbox-row' : 'stack'}>
+        {options.map((option, index) => (
+          <div className="checkbox" key={option.value}>
+            <input
+              ref={index === 0 ? ref : undefined}
+              id={`${idBase}-${fieldName}-${option.value}`}
+              type="checkbox"
+              name={fieldName}
+              value={option.value}
+              checked={chosen.includes(option.value)}
+              aria-invalid={error ? true : undefined}
+              onChange={(event) =>
+                onChange(
+                  event.target.checked
+                    ? [...chosen, option.value]
+                    : chosen.filter((v) => v !== option.value),
+                )
+              }
+              onBlur={onBlur}
+            />
+            <label htmlFor={`${idBase}-${fieldName}-${option.value}`}>{label(option)}</label>
+          </div>
+        ))}
+      </div>
+      {error?.message && <FieldError id={errorId} errors={[error.message]} />}
+    </fieldset>
   );
 }

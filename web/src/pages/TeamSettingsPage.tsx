@@ -10,6 +10,7 @@ import { SubscriptionPanel } from '../features/billing/SubscriptionPanel.tsx';
 import { DeveloperTab } from '../features/settings/DeveloperTab.tsx';
 import { MembershipTab } from '../features/settings/MembershipTab.tsx';
 import { TeamGeneralTab } from '../features/settings/TeamGeneralTab.tsx';
+import { WebhooksTab } from '../features/settings/WebhooksTab.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useHashTab } from '../hooks/useHashTab.ts';
 import { loadFailure } from '../state/queryClient.ts';
@@ -18,11 +19,18 @@ import { useAppStore } from '../state/store.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 type TeamTab =
-  'companies' | 'invoices' | 'membership' | 'payment-method' | 'subscription' | 'developer';
+  | 'companies'
+  | 'invoices'
+  | 'membership'
+  | 'payment-method'
+  | 'subscription'
+  | 'developer'
+  | 'webhooks';
 /**
  * Spec 001 §2: "tabs: companies, invoice, membership, payment method, subscription"; the
  * billing ones are the team's, which its owner manages. Developer: the render signing secret
- * (docs/developer-api.md "Signed render URLs").
+ * (docs/developer-api.md "Signed render URLs"). Webhooks: the team's webhook endpoints
+ * (docs/developer-api.md "Webhooks").
  */
 const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'companies', label: 'Company' },
@@ -31,6 +39,7 @@ const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'payment-method', label: 'Payment method' },
   { id: 'subscription', label: 'Subscription' },
   { id: 'developer', label: 'Developer' },
+  { id: 'webhooks', label: 'Webhooks' },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
@@ -118,6 +127,7 @@ function TeamSettings() {
             <MembershipTab team={team.data} canManage={canManage} onChanged={onChanged} />
           )}
           {tab === 'developer' && <DeveloperTab teamId={team.data.id} canManage={canManage} />}
+          {tab === 'webhooks' && <WebhooksTab teamId={team.data.id} canManage={canManage} />}
           {(tab === 'invoices' || tab === 'payment-method' || tab === 'subscription') && (
             <SubscriptionPanel
               key={`${team.data.id}-${tab}`}

@@ -1,6 +1,6 @@
 import { ImpersonationLock } from '../../components/ImpersonationLock.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useController, useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -16,14 +16,14 @@ import {
 } from '../../api/settings.ts';
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { FormMessage, FormTextField } from '../../components/FormFields.tsx';
+import { FormCheckboxGroup, FormMessage, FormTextField } from '../../components/FormFields.tsx';
 import { FieldError } from '../../components/TextField.tsx';
 import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 import { loadFailure, STALE_TIME } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { LoadedList } from './LoadedList.tsx';
 import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
-import { CopyField } from '../playground/CopyField.tsx';
+import { ShownOnce } from './ShownOnce.tsx';
 import { actionFailure } from './formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
 
@@ -75,7 +75,17 @@ export function ApiTokensSection() {
         <div className="stack">
           <p className="muted">Tokens let other programs use the PicSnippets API as you.</p>
           {created ? (
-            <NewToken name={created.name} token={created.token} onDone={() => setCreated(null)} />
+            <ShownOnce
+              title={`Token “${created.name}” created`}
+              label="New API token"
+              value={created.token}
+              what="token"
+              testId="new-token"
+              onDone={() => setCreated(null)}
+            >
+              Copy it now: this is the only time it is shown. Store it somewhere safe; anyone with
+              it can use your account through the API.
+            </ShownOnce>
           ) : (
             abilities.status === 'success' && (
               <CreateTokenForm
@@ -128,33 +138,6 @@ export function ApiTokensSection() {
         </p>
       </ConfirmDialog>
     </section>
-  );
-}
-
-/**
- * The new token, shown once (it cannot be read again). Takes focus when it appears so keyboard
- * and screen-reader users land on it; "I have stored it" brings the create form back.
- */
-function NewToken({ name, token, onDone }: { name: string; token: string; onDone: () => void }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <div ref={ref} tabIndex={-1} className="focus-target">
-      <Notice tone="success" title={`Token “${name}” created`}>
-        <div className="stack">
-          <p>
-            Copy it now: this is the only time it is shown. Store it somewhere safe; anyone with it
-            can use your account through the API.
-          </p>
-          <CopyField label="New API token" value={token} what="token" testId="new-token" />
-          <div>
-            <button type="button" className="button button--small" onClick={onDone}>
-              I have stored it
-            </button>
-          </div>
-        </div>
-      </Notice>
-    </div>
   );
 }
 
@@ -263,10 +246,7 @@ function CreateTokenForm({
   );
 }
 
-/**
- * The abilities of a token form, as checkboxes in a fieldset described by its error; the first
- * checkbox takes focus when the choice is refused.
- */
+/** The abilities of a token form, as checkboxes (`FormCheckboxGroup`). */
 function AbilityChoices<T extends { abilities: Ability['value'][] }, O extends FieldValues>({
   idBase,
   abilities,
@@ -276,41 +256,14 @@ function AbilityChoices<T extends { abilities: Ability['value'][] }, O extends F
   abilities: Ability[];
   control: Control<T, unknown, O>;
 }) {
-  const {
-    field: { ref, value, onChange, onBlur },
-    fieldState: { error },
-  } = useController<T, Path<T>, O>({ control, name: 'abilities' as Path<T> });
-  const chosen = value as Ability['value'][];
-  const errorId = `${idBase}-abilities-error`;
   return (
-    <fieldset className="fieldset" aria-describedby={error ? errorId : undefined}>
-      <legend className="field__label">Abilities</legend>
-      <div className="checkbox-row">
-        {abilities.map((ability, index) => (
-          <div className="checkbox" key={ability.value}>
-            <input
-              ref={index === 0 ? ref : undefined}
-              id={`${idBase}-ability-${ability.value}`}
-              type="checkbox"
-              name="abilities"
-              value={ability.value}
-              checked={chosen.includes(ability.value)}
-              aria-invalid={error ? true : undefined}
-              onChange={(event) =>
-                onChange(
-                  event.target.checked
-                    ? [...chosen, ability.value]
-                    : chosen.filter((v) => v !== ability.value),
-                )
-              }
-              onBlur={onBlur}
-            />
-            <label htmlFor={`${idBase}-ability-${ability.value}`}>{ability.text}</label>
-          </div>
-        ))}
-      </div>
-      {error?.message && <FieldError id={errorId} errors={[error.message]} />}
-    </fieldset>
+    <FormCheckboxGroup
+      control={control}
+      field={'abilities' as Path<T>}
+      idBase={idBase}
+      legend="Abilities"
+      options={abilities}
+    />
   );
 }
 

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { call } from '../../api/client.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { CopyField } from '../playground/CopyField.tsx';
+import { ShownOnce } from './ShownOnce.tsx';
 import { actionFailure } from './formFailure.ts';
 
 /** The overlap choices of a rotation, hours (the server takes 0–720). */
@@ -74,7 +74,19 @@ export function DeveloperTab({ teamId, canManage }: { teamId: string; canManage:
         </p>
       )}
       {status.isError && <Notice tone="error">{loadFailure(status.error)}</Notice>}
-      {created && <NewSecret secret={created} onDone={() => setCreated(null)} />}
+      {created && (
+        <ShownOnce
+          title="Signing secret made"
+          label="New signing secret"
+          value={created}
+          what="secret"
+          testId="new-signing-secret"
+          onDone={() => setCreated(null)}
+        >
+          Copy it now: this is the only time it is shown. Anyone with it can sign render URLs of
+          this company’s designs.
+        </ShownOnce>
+      )}
       {status.data && !created && (
         <div className="stack">
           <p data-testid="signing-secret-status">
@@ -126,34 +138,5 @@ export function DeveloperTab({ teamId, canManage }: { teamId: string; canManage:
         </div>
       )}
     </section>
-  );
-}
-
-/** The new secret, shown once, focused so a screen reader reads it out. */
-function NewSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <div ref={ref} tabIndex={-1} className="focus-target">
-      <Notice tone="success" title="Signing secret made">
-        <div className="stack">
-          <p>
-            Copy it now: this is the only time it is shown. Anyone with it can sign render URLs of
-            this company’s designs.
-          </p>
-          <CopyField
-            label="New signing secret"
-            value={secret}
-            what="secret"
-            testId="new-signing-secret"
-          />
-          <div>
-            <button type="button" className="button button--small" onClick={onDone}>
-              I have stored it
-            </button>
-          </div>
-        </div>
-      </Notice>
-    </div>
   );
 }
