@@ -27,6 +27,7 @@ import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
 import { Render } from './constructs/render.ts';
 import { Web, type CustomDomain } from './constructs/web.ts';
+import { SendLists } from './constructs/send-lists.ts';
 import { WEBHOOK_EMITTERS, Webhooks } from './constructs/webhooks.ts';
 
 /**
@@ -115,6 +116,7 @@ export class PicSnippetsStack extends Stack {
   readonly email?: Email;
   /** The webhooks queue and its delivery worker (docs/developer-api.md "Webhooks"). */
   readonly webhooks: Webhooks;
+  readonly sendLists: SendLists;
 
   constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
     super(scope, id, {
@@ -171,6 +173,18 @@ export class PicSnippetsStack extends Stack {
     });
     for (const feature of WEBHOOK_EMITTERS) this.webhooks.grantEmit(this.api.functions[feature]);
     this.webhooks.worker.fn.addEnvironment('PUBLIC_URL', this.web.publicUrl);
+    // Send lists (docs/send-lists.md): the queue, its worker, and the API function that starts
+    // jobs; the worker also tells the team's webhooks when a job ends.
+    this.sendLists = new SendLists(this, 'SendLists', {
+      table: this.data.table,
+      assets: this.data.buckets.assets,
+      renders: this.data.buckets.renders,
+      browserLayer: this.render.browserLayer,
+      ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
+    });
+    this.sendLists.grantStart(this.api.functions['send-lists']);
+    this.sendLists.worker.fn.addEnvironment('PUBLIC_URL', this.web.publicUrl);
+    this.webhooks.grantEmit(this.sendLists.worker);
     if (props.mailDomain) {
       this.email = new Email(this, 'Email', {
         domain: props.mailDomain,
@@ -198,6 +212,8 @@ export class PicSnippetsStack extends Stack {
 
     this.webhooks.deadLetterAlarm.addAlarmAction(new actions.SnsAction(this.monitoring.topic));
     this.webhooks.deadLetterAlarm.addOkAction(new actions.SnsAction(this.monitoring.topic));
+    this.sendLists.deadLetterAlarm.addAlarmAction(new actions.SnsAction(this.monitoring.topic));
+    this.sendLists.deadLetterAlarm.addOkAction(new actions.SnsAction(this.monitoring.topic));
 
     new CfnOutput(this, 'PublicUrl', { value: this.web.publicUrl });
     new CfnOutput(this, 'DistributionId', { value: this.web.distribution.distributionId });

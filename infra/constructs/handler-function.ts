@@ -44,7 +44,14 @@ export const INTERNAL_FUNCTIONS = ['screenshot', 'render-notices'] as const;
  * docs/kiosk.md "Metrics and the daily snapshot"). `webhooks-worker` delivers webhook events from
  * the `webhooks` SQS queue (infra/constructs/webhooks.ts; its entry is functions/webhooks/worker.ts).
  */
-export const EVENT_FUNCTIONS = ['mail-events', 'kiosk-snapshot', 'webhooks-worker'] as const;
+export const EVENT_FUNCTIONS = [
+  'mail-events',
+  'kiosk-snapshot',
+  'webhooks-worker',
+  // Pre-renders send lists from the `send-list` queue (infra/constructs/send-lists.ts; its entry
+  // is functions/send-lists/worker.ts).
+  'send-lists-worker',
+] as const;
 export type FunctionFeature =
   Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];
 
@@ -73,6 +80,8 @@ export interface HandlerFunctionProps {
    * the screenshot function, whose role reaches only its logs, does not.
    */
   tracing?: boolean;
+  /** Concurrent executions reserved (and so at most), for a queue worker; default none. */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -118,6 +127,7 @@ export class HandlerFunction extends Construct {
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: props.tracing ? lambda.Tracing.ACTIVE : undefined,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       layers: props.layers,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),

@@ -245,6 +245,8 @@ export class Render extends Construct {
   readonly originRequestPolicy: cloudfront.OriginRequestPolicy;
   readonly queryNormaliser: cloudfront.Function;
   readonly webAcl: wafv2.CfnWebACL;
+  /** The browser layer (@sparticuz/chromium, puppeteer-core, sharp), shared with the send-list worker. */
+  readonly browserLayer: lambda.ILayerVersion;
 
   constructor(scope: Construct, id: string, props: RenderProps) {
     super(scope, id);
@@ -256,13 +258,13 @@ export class Render extends Construct {
       );
     }
 
-    const layer = new NodeModulesLayer(this, 'BrowserLayer', {
+    const layer = (this.browserLayer = new NodeModulesLayer(this, 'BrowserLayer', {
       projectRoot: PROJECT_ROOT,
       packages: RENDER_EXTERNAL_MODULES,
       arch: CHROMIUM_ARCH,
       description:
         'PicSnippets render: @sparticuz/chromium, puppeteer-core, sharp (from node_modules)',
-    }).layer;
+    }).layer);
 
     this.handler = new HandlerFunction(this, 'Handler', {
       feature: 'render',
@@ -388,6 +390,11 @@ export class Render extends Construct {
     this.origin = origins.FunctionUrlOrigin.withOriginAccessControl(this.functionUrl, {
       originId: 'render',
       readTimeout: RENDER_ORIGIN_READ_TIMEOUT,
+      // One regional cache in front of the origin for every edge (docs/send-lists.md "The job"):
+      // a send list's warm-up request fills it once, and the campaign's first opens at any edge
+      // are answered from it instead of a cold render.
+      originShieldEnabled: true,
+      originShieldRegion: Stack.of(this).region,
     });
 
     this.cachePolicy = new cloudfront.CachePolicy(this, 'CachePolicy', {

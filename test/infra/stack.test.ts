@@ -201,7 +201,13 @@ describe('API', () => {
     const byId = features();
     // The mail-events function exists only with a mail domain (test/infra/email.test.ts).
     expect([...byId.values()].sort()).toEqual(
-      [...FEATURES, ...INTERNAL_FUNCTIONS, 'kiosk-snapshot', 'webhooks-worker'].sort(),
+      [
+        ...FEATURES,
+        ...INTERNAL_FUNCTIONS,
+        'kiosk-snapshot',
+        'webhooks-worker',
+        'send-lists-worker',
+      ].sort(),
     );
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
@@ -292,7 +298,8 @@ describe('API', () => {
         feature === 'screenshot' ||
         feature === 'render-notices' ||
         feature === 'kiosk-snapshot' ||
-        feature === 'webhooks-worker'
+        feature === 'webhooks-worker' ||
+        feature === 'send-lists-worker'
       )
         continue;
       const fn = resources[id]!;
@@ -828,8 +835,11 @@ describe('fonts from the fontsource CDN (docs/fonts.md)', () => {
     const byFeature = fontCdnByFeature(template);
     expect(byFeature.render).toBe(FONTSOURCE_CDN_URL);
     expect(byFeature.fonts).toBe(FONTSOURCE_CDN_URL);
+    // The send-list worker renders with the render function's code (docs/send-lists.md).
+    expect(byFeature['send-lists-worker']).toBe(FONTSOURCE_CDN_URL);
     const others = Object.entries(byFeature).filter(
-      ([f, url]) => f !== 'render' && f !== 'fonts' && url !== undefined,
+      ([f, url]) =>
+        f !== 'render' && f !== 'fonts' && f !== 'send-lists-worker' && url !== undefined,
     );
     expect(others).toEqual([]);
   });
@@ -1226,6 +1236,36 @@ describe('what each function may do (reviewed here, in place of a template snaps
         'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ WebhooksQueue',
       ],
     },
+    // Send lists (docs/send-lists.md): the API function starts a job on the send-list queue.
+    'send-lists': {
+      memory: 512,
+      timeout: 15,
+      iam: [
+        TABLE_READ_WRITE,
+        logs('ApiSendListsLogs'),
+        ASSETS_READ_WRITE,
+        ASSETS_LIST,
+        ...ORIGIN_VERIFY,
+        'sqs:SendMessage @ SendListsQueue',
+      ],
+    },
+    // The send-list worker renders as the render function does (its reads, the render cache and
+    // static layers), writes the lists' chunks, moves cursors and counters (no scan), queues
+    // chunks on its own queue and tells the team's webhooks.
+    'send-lists-worker': {
+      memory: 3008,
+      timeout: 300,
+      iam: [
+        `dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:DescribeTable,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem @ ${TABLE}`,
+        logs('SendListsWorkerLogs'),
+        's3:GetObject @ DataAssetsBucket/*',
+        's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
+        's3:ListBucket @ DataAssetsBucket DataRendersBucket',
+        's3:PutObject @ DataAssetsBucket/send-lists/* DataAssetsBucket/static-layers/*',
+        'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ SendListsQueue',
+        WEBHOOK_EMIT,
+      ],
+    },
   };
 
   const TRACING = 'xray:PutTelemetryRecords,xray:PutTraceSegments @ *';
@@ -1250,8 +1290,9 @@ describe('observability (docs/infra.md "Observability")', () => {
     alarms().find((a) => String(a.AlarmDescription).includes(fragment))!;
 
   it('alarms on the fallback rate, render p99, API 5xx, Lambda, webhook and DynamoDB errors', () => {
-    // Eight here, and the webhook dead-letter queue's (infra/constructs/webhooks.ts).
-    expect(alarms()).toHaveLength(9);
+    // Eight here, and the webhook and send-list dead-letter queues' (infra/constructs/webhooks.ts,
+    // send-lists.ts).
+    expect(alarms()).toHaveLength(10);
     const fallback = alarmNamed('fallback image');
     expect(fallback).toMatchObject({
       Threshold: ALARM_THRESHOLDS.renderFallbackPercent,
@@ -1312,8 +1353,8 @@ describe('observability (docs/infra.md "Observability")', () => {
     expect(untraced.map(([id]) => id).filter((id) => !id.startsWith('RenderScreenshot'))).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/^(Api|RenderHandler)/)]),
     );
-    // Every feature and the webhook worker.
-    expect(traced.length).toBe(FEATURES.length + 1);
+    // Every feature and the webhook and send-list workers.
+    expect(traced.length).toBe(FEATURES.length + 2);
     expect(untraced.some(([id]) => id.startsWith('RenderScreenshot'))).toBe(true);
   });
 });
@@ -1383,5 +1424,53 @@ describe('the kiosk daily snapshot (docs/kiosk.md "Metrics and the daily snapsho
       );
     expect(statements.map((st) => st.Action)).toEqual(['lambda:InvokeFunction']);
     expect(JSON.stringify(statements[0]!.Resource)).toContain(fnId);
+  });
+});
+
+describe('send lists (docs/send-lists.md)', () => {
+  it('has the send-list queue with a dead-letter queue, both TLS-only, and an alarm on its depth', () => {
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('SendLists'));
+    const main = queues.find(([id]) => id.startsWith('SendListsQueue'))![1];
+    const dlq = queues.find(([id]) => id.startsWith('SendListsDeadLetters'))!;
+    expect(main.Properties).toMatchObject({
+      VisibilityTimeout: 360,
+      RedrivePolicy: { maxReceiveCount: 5 },
+    });
+    expect(JSON.stringify(main.Properties.RedrivePolicy)).toContain(dlq[0]);
+    const alarm = ofType('AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .find((a) => String(a.AlarmDescription).includes('Send-list messages'))!;
+    expect(JSON.stringify(alarm.Dimensions)).toContain(dlq[0]);
+    expect(alarm).toMatchObject({ Threshold: 1, MetricName: 'ApproximateNumberOfMessagesVisible' });
+  });
+
+  it('invokes a worker with reserved concurrency from the queue, with partial batch failures', () => {
+    const [[, mapping]] = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('SendListsQueue'),
+    ) as [[string, Resources[string]]];
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(JSON.stringify(mapping.Properties.FunctionName)).toContain('SendListsWorker');
+    const worker = ofType('AWS::Lambda::Function').find(([id]) =>
+      id.startsWith('SendListsWorker'),
+    )![1];
+    // Reserved: a campaign's list cannot take the account's concurrency from live renders.
+    expect(worker.Properties.ReservedConcurrentExecutions).toBe(4);
+    expect(worker.Properties.Architectures).toEqual(['x86_64']);
+  });
+
+  it('puts Origin Shield in front of the render origin', () => {
+    const distribution = ofType('AWS::CloudFront::Distribution')[0]![1];
+    const origins = (
+      distribution.Properties.DistributionConfig as {
+        Origins: Array<{ Id: string; OriginShield?: unknown }>;
+      }
+    ).Origins;
+    expect(origins.find((o) => o.Id === 'render')?.OriginShield).toEqual({
+      Enabled: true,
+      OriginShieldRegion: 'us-east-1',
+    });
   });
 });

@@ -1,0 +1,159 @@
+/**
+ * Send lists in AWS (docs/send-lists.md; docs/decisions.md "Queues"): the `send-list` SQS queue
+ * with its dead-letter queue and an alarm on the dead-letter queue's depth, and the worker
+ * (functions/send-lists/worker.ts) the queue invokes through an event source mapping with
+ * partial batch failures. The worker renders through the render function's own code, so it is
+ * built like it (the browser layer, the render page, x86_64, the render's memory), with
+ * reserved concurrency so a campaign's list cannot take the account's concurrency, or the
+ * table's and S3's throughput, from live renders. The queue's settings are
+ * shared/queues.ts `QUEUES['send-list']`, the same the local poller uses.
+ */
+import { join } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { QUEUES, queueUrlVariable } from '#shared/queues.ts';
+import {
+  HandlerFunction,
+  PROJECT_ROOT,
+  TABLE_READ,
+  TABLE_WRITE,
+  grantBucket,
+  grantBucketPrefixes,
+  grantTable,
+} from './handler-function.ts';
+import { lambdaArchitecture } from './node-modules-layer.ts';
+import {
+  CHROMIUM_ARCH,
+  RENDER_BUDGET_MS,
+  RENDER_EPHEMERAL_STORAGE_MB,
+  RENDER_EXTERNAL_MODULES,
+  RENDER_MEMORY_MB,
+  RENDER_WRITES,
+} from './render.ts';
+
+/** Where send-list files, chunks and results live in the assets bucket. */
+export const SEND_LIST_PREFIX = 'send-lists/';
+/** Messages kept by the queues, days (SQS's longest). */
+const RETENTION = Duration.days(14);
+
+export interface SendListsProps {
+  table: dynamodb.ITable;
+  assets: s3.Bucket;
+  renders: s3.Bucket;
+  /** The render function's browser layer (@sparticuz/chromium, puppeteer-core, sharp). */
+  browserLayer: lambda.ILayerVersion;
+  fontCdnUrl?: string;
+}
+
+/** The queue, its dead-letter queue and alarm, and the worker. */
+export class SendLists extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetters: sqs.Queue;
+  readonly worker: HandlerFunction;
+  /** Messages in the dead-letter queue: a chunk kept failing (docs/send-lists.md). */
+  readonly deadLetterAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: SendListsProps) {
+    super(scope, id);
+    const q = QUEUES['send-list'];
+    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
+      retentionPeriod: RETENTION,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(q.visibilityTimeoutSeconds),
+      retentionPeriod: RETENTION,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: q.maxReceiveCount },
+    });
+    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
+      alarmDescription:
+        'Send-list messages reached the dead-letter queue: their rows stay pending (docs/send-lists.md).',
+      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    this.worker = new HandlerFunction(this, 'Worker', {
+      feature: 'send-lists-worker',
+      entry: join(PROJECT_ROOT, 'functions', 'send-lists', 'worker.ts'),
+      description: 'PicSnippets send lists: pre-renders the rows of an uploaded list',
+      architecture: lambdaArchitecture(CHROMIUM_ARCH),
+      memorySize: RENDER_MEMORY_MB,
+      timeout: Duration.seconds(q.workerTimeoutSeconds),
+      ephemeralStorageSize: RENDER_EPHEMERAL_STORAGE_MB,
+      reservedConcurrentExecutions: q.maxConcurrency,
+      tracing: true,
+      externalModules: RENDER_EXTERNAL_MODULES,
+      layers: [props.browserLayer],
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        ASSETS_BUCKET: props.assets.bucketName,
+        RENDERS_BUCKET: props.renders.bucketName,
+        RENDER_TIMEOUT_MS: String(RENDER_BUDGET_MS),
+        [queueUrlVariable('send-list')]: this.queue.queueUrl,
+        ...(props.fontCdnUrl === undefined ? {} : { FONT_CDN_URL: props.fontCdnUrl }),
+      },
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir: string, outputDir: string): string[] => [
+          `test -f "${inputDir}/functions/render/page/dist/index.html" || { echo "render page missing: run npm run build:render" >&2; exit 1; }`,
+          `mkdir -p "${outputDir}/page"`,
+          `cp -R "${inputDir}/functions/render/page/dist" "${outputDir}/page/dist"`,
+        ],
+      },
+    });
+    const role = this.worker.role;
+    // Jobs, chunk cursors, the design, team and plan, the month usage: the table (base table
+    // and the design-by-public-id index the render reads).
+    grantTable(
+      role,
+      props.table,
+      [...TABLE_READ, ...TABLE_WRITE].filter((a) => a !== 'dynamodb:Scan'),
+    );
+    // What a render reads and writes (render.ts RENDER_WRITES), and the lists' own files.
+    grantBucket(role, props.renders, 'list');
+    grantBucketPrefixes(role, props.renders, RENDER_WRITES.renders);
+    grantBucket(role, props.assets, 'read');
+    grantBucketPrefixes(
+      role,
+      props.assets,
+      [...RENDER_WRITES.assets, SEND_LIST_PREFIX],
+      ['s3:PutObject'],
+    );
+    // A file's chunks are queued by the worker that read it.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
+    this.worker.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: q.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: Math.max(2, q.maxConcurrency),
+      }),
+    );
+  }
+
+  /** Lets the API's send-lists function start jobs: `QUEUE_URL_SEND_LIST` and sqs:SendMessage. */
+  grantStart(handler: HandlerFunction): void {
+    handler.fn.addEnvironment(queueUrlVariable('send-list'), this.queue.queueUrl);
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
+  }
+}
