@@ -232,7 +232,7 @@ export const handler = featureHandler('auth', {
   }),
 
   /**
-   * The visitor's country for the billing address default (spec 001 §7): CloudFront's
+   * The visitor's country for the billing address default (docs/security.md "Sessions and tokens"): CloudFront's
    * `CloudFront-Viewer-Country` header where the distribution forwards it, else ZZ (unknown).
    */
   'GET /geocode/country': route({
@@ -243,7 +243,7 @@ export const handler = featureHandler('auth', {
   }),
 
   /**
-   * The registration form's e-mail check (spec 001 §4–5: step 0 needs it, its message goes on
+   * The registration form's e-mail check (docs/decisions.md "Registration", docs/accounts.md "Validation rules": step 0 needs it, its message goes on
    * the e-mail field). It must say when an address is taken, so it is rate-limited per IP
    * instead (`MAX_EMAIL_CHECKS` in 15 minutes, then 429; docs/security.md "Account existence").
    */
@@ -464,7 +464,7 @@ export const handler = featureHandler('auth', {
   }),
 
   'PUT /spark/token': route({
-    // The SPA's refresh loop (spec 001 §7: every 240 s): reading the session above already
+    // The SPA's refresh loop (docs/security.md "Sessions and tokens": every 240 s): reading the session above already
     // renewed its idle timeout.
     handle: async () => json(200, { success: true }),
   }),

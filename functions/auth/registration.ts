@@ -1,5 +1,5 @@
 /**
- * Registration, account step (spec 001 §2–5; docs/decisions.md "Registration"). The form's rules,
+ * Registration, account step (docs/accounts.md "Screens", docs/accounts.md "Validation rules", docs/decisions.md "Registration"; docs/decisions.md "Registration"). The form's rules,
  * with the spec's exact messages, are the route's contract (shared/contract/auth.ts
  * `registrationBody`); here are the common-password list they are given, the team slug
  * (shared/team-slug.ts, which the registration form shows), and one DynamoDB transaction that
@@ -16,12 +16,12 @@ import { syncSeats } from '#functions/billing/seats.ts';
 import { teamSlug } from '#shared/team-slug.ts';
 import { REGISTRATION_MESSAGES as MESSAGES, type Registration } from '#shared/contract/auth.ts';
 
-/** Messages of spec 001 §5 (shared/contract/auth.ts `REGISTRATION_MESSAGES`). */
+/** Messages of docs/accounts.md "Validation rules" (shared/contract/auth.ts `REGISTRATION_MESSAGES`). */
 export { MESSAGES };
 
 const COMMON = new Set(dictionary['passwords-common'] as string[]);
 
-/** The team slug rule (spec 001 §4), shared with the registration form (shared/team-slug.ts). */
+/** The team slug rule (docs/decisions.md "Registration"), shared with the registration form (shared/team-slug.ts). */
 export { teamSlug };
 
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */
@@ -48,7 +48,7 @@ export async function register(
   if (plan.price > 0 && !billingOnline()) throw validationFailed({ plan: [MESSAGES.planOffline] });
   if (await emailTaken(form.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
 
-  // An invitation in the form (spec 001 §2: `invitation` query parameter) for this address
+  // An invitation in the form (docs/accounts.md "Screens": `invitation` query parameter) for this address
   // makes the new account a member of that team too, and that team current. Its code came by
   // e-mail to that address, so it also proves the address is the registrant's (verified); any
   // other registration starts unverified (docs/security.md "Invitations and e-mail ownership").

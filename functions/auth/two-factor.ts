@@ -1,6 +1,6 @@
 /**
  * Two-factor authentication with TOTP (authenticator apps; RFC 6238 via otplib) and a one-time
- * reset code (DESIGN.md §6). It replaces the spec's phone variant (docs/decisions.md,
+ * reset code (docs/security.md "Sessions and tokens"). It replaces the spec's phone variant (docs/decisions.md,
  * "Two-factor authentication").
  *
  * Enabling is two calls: the first returns a new secret and its QR code; the second confirms

@@ -1,5 +1,5 @@
 /**
- * Discounts (spec 001 §3 Coupon, Discount): which Stripe discount a code stands for, and a
+ * Discounts (docs/billing.md "Model" Coupon, Discount): which Stripe discount a code stands for, and a
  * Stripe discount as the contract's Discount. A code a client sends is a promotion code
  * (customer-facing), never a coupon id; the partner campaign's coupon id comes from
  * configuration. Used by the subscription calls (subscriptions.ts) and the coupon routes
@@ -38,7 +38,7 @@ export async function findPromotion(
 }
 
 /**
- * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server, spec 001 §2),
+ * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server, docs/decisions.md "Billing in the SPA"),
  * when configured and valid. Only `POST /register/partner` applies it.
  */
 export async function findPartnerCoupon(): Promise<

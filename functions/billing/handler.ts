@@ -1,10 +1,10 @@
 /**
- * The `billing` feature (docs/billing.md; spec 001 §7 "Registration and lookups", "Subscription and
+ * The `billing` feature (docs/billing.md; docs/billing.md "Flows": "Registration and lookups", "Subscription and
  * payment"): plans, the Stripe key and SetupIntent, coupons, the tax preview, the subscription
  * view, subscribe / switch / resume / freeze / cancel, the payment method, VAT id, extra
  * billing information, invoices and the payment-confirmation lookup. The contract (bodies and
  * answers) is shared/contract/billing.ts. Without Stripe keys billing is offline: the free plan works,
- * paid plans answer 'Invalid Stripe Key/Secret' (spec 001 §8), and nothing else fails.
+ * paid plans answer 'Invalid Stripe Key/Secret' (docs/accounts.md "Error answers in the SPA"), and nothing else fails.
  */
 import type { z } from 'zod';
 import {
@@ -120,7 +120,7 @@ const needUser = (user: AuthUser | undefined): AuthUser => {
   return user;
 };
 
-/** No discount on the team (spec 001 §7: only a 200 means one exists): 204, no body. */
+/** No discount on the team (docs/billing.md "Flows": only a 200 means one exists): 204, no body. */
 const noDiscount = () => ({ statusCode: 204, headers: { 'cache-control': 'no-store' }, body: '' });
 
 export const handler = featureHandler('billing', {
@@ -176,7 +176,7 @@ export const handler = featureHandler('billing', {
       const user = needUser(auth.user);
       if (params.id !== user.userId || !user.currentTeamId) throw notFound();
       const discount = await teamDiscount(user.currentTeamId);
-      // Spec 001 §7: "200 means a discount exists"; none is 204, so a 404 only ever means
+      // docs/billing.md "Flows": "200 means a discount exists"; none is 204, so a 404 only ever means
       // "not yours".
       return discount ? json(200, discount) : noDiscount();
     },

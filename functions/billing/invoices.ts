@@ -1,5 +1,5 @@
 /**
- * Invoices (spec 001 §3 Invoice; §5 "Invoices with a total of $0.00 are hidden"; §7
+ * Invoices (docs/billing.md "Model" Invoice; docs/accounts.md "Validation rules": "Invoices with a total of $0.00 are hidden"; docs/billing.md "Flows"
  * `GET /settings/invoices`, `GET /settings/invoice/{id}`): the team's paid invoices, newest
  * first, downloaded through Stripe's hosted PDF.
  */

@@ -1,8 +1,8 @@
 /**
- * Cards (spec 001 §4 "Saving a card uses a setup-intent step"; docs/billing.md): `GET /stripe/token`
+ * Cards (docs/billing.md "Flows": "Saving a card uses a setup-intent step"; docs/billing.md): `GET /stripe/token`
  * makes a SetupIntent for the team's customer, the SPA confirms it with the Payment Element,
  * and the resulting payment method becomes the customer's default. The team keeps the brand and
- * last four digits for the masked card (spec 001 §9).
+ * last four digits for the masked card (docs/accounts.md "Constants").
  */
 import type { Card, StripeTokenResponse } from '#shared/billing.ts';
 import { BILLING_MESSAGES } from '#shared/billing.ts';

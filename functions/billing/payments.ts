@@ -1,6 +1,6 @@
 /**
- * The payment-confirmation lookup (spec 001 §2 "Payment-confirmation page at
- * /{cashierPath}/payment/{paymentId}"; §4 "A 400 on subscribing or plan change redirects to the
+ * The payment-confirmation lookup (docs/decisions.md "Billing in the SPA": "Payment-confirmation page at
+ * /{cashierPath}/payment/{paymentId}"; docs/billing.md "Flows": "A 400 on subscribing or plan change redirects to the
  * payment-confirmation page"): what the page needs to finish a payment that asked for 3-D
  * Secure, for a PaymentIntent of one of the caller's teams.
  */

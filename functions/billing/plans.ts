@@ -1,5 +1,5 @@
 /**
- * Plans as configuration (docs/billing.md; spec 001 §3 Plan, §5, §9): the catalogue below is
+ * Plans as configuration (docs/billing.md; docs/billing.md "Model" Plan, docs/accounts.md "Validation rules", docs/accounts.md "Constants"): the catalogue below is
  * the one list of plans, each mapped to its Stripe price id from `STRIPE_PRICES`. It is written
  * to the Plan items (which the teams, fonts and render features read for limits and
  * capabilities) by the local seed and, in AWS, once per cold start of the billing functions
@@ -20,7 +20,7 @@ export interface PlanDefinition {
   type: 'user' | 'team';
   /** False for plans nobody can pick (plan-freeze). */
   active: boolean;
-  /** Team limit (teams an owner may have) and member limit (spec 001 §3 attributes). */
+  /** Team limit (teams an owner may have) and member limit (docs/billing.md "Model" attributes). */
   teams: number;
   teamMembers: number;
   /**
@@ -40,7 +40,7 @@ export const FREE_PLAN_DESIGNS = 50;
 
 /**
  * The plans (docs/billing.md "Plans"): Free; Starter per user (seats = members); Pro per team
- * with PDF export and custom fonts (spec 001 §1 "Pro plans only"); yearly prices are ten
+ * with PDF export and custom fonts (docs/billing.md "Model": "Pro plans only"); yearly prices are ten
  * months; `plan-freeze` keeps a team's designs, blocks design actions, and is never listed.
  */
 export const PLAN_CATALOGUE: readonly PlanDefinition[] = [

@@ -1,5 +1,5 @@
 /**
- * Registration step 1 with a paid plan (spec 001 §2 "step 1 plan and card", §4 "Card input is
+ * Registration step 1 with a paid plan (docs/decisions.md "Billing in the SPA": "step 1 plan and card", docs/billing.md "Flows": "Card input is
  * shown only for a non-free plan"; docs/billing.md): once `POST /register` has created the
  * account, the team is subscribed with the card, address, VAT id and promotion code of the form.
  * The partner-campaign registration route (`POST /register/partner`) applies its fixed coupon

@@ -1,6 +1,5 @@
 /**
- * Seats follow the members (docs/billing.md "seats as the item quantity for per-user plans"; spec 001
- * §3 Plan type `user`): when someone joins a team (an invitation accepted, at registration or
+ * Seats follow the members (docs/billing.md "seats as the item quantity for per-user plans"; docs/billing.md "Model" Plan type `user`): when someone joins a team (an invitation accepted, at registration or
  * later) or leaves it (removed, or a registration rolled back), a team on a per-user plan gets
  * its subscription item's quantity set to the team's member count, prorated as a plan switch is
  * (`proration_behavior: always_invoice`).
@@ -23,7 +22,7 @@ import { apiSnapshotTime, applySubscription, isLive, memberCount } from './subsc
 export type SeatChange = 'join' | 'leave' | 'reconcile';
 
 /**
- * True when the subscription is live and its plan is billed per user (spec 001 §3 type). An
+ * True when the subscription is live and its plan is billed per user (docs/billing.md "Model" type). An
  * `incomplete` one (first payment pending) is left alone: Stripe takes no item changes then,
  * and the webhook that activates it checks the count.
  */

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (spec 001 §4 states and the cancel flow; §7 "Subscription and payment"; docs/billing.md
+ * Subscriptions (docs/billing.md "Flows" states and the cancel flow; docs/billing.md "Flows": "Subscription and payment"; docs/billing.md
  * items 3–5): subscribe with `payment_behavior: default_incomplete` (3-D Secure answers 400 with
  * `paymentId`), switch plans with proration, resume, freeze (swap to `plan-freeze`, the plan kept
  * as `frozenPlan` in the subscription's metadata), and cancel at the period end (a frozen
@@ -36,10 +36,10 @@ import { planById, planOfPrice, priceIdOf, type PlanDefinition } from './plans.t
 
 /** Statuses whose plan's capabilities apply (docs/billing.md); the grace period is `active`. */
 const PAID_STATUSES = new Set(['active', 'trialing']);
-/** Statuses that drop to the free plan (spec 001 §4: not active). */
+/** Statuses that drop to the free plan (docs/billing.md "Flows": not active). */
 const LAPSED_STATUSES = new Set(['past_due', 'unpaid', 'canceled', 'incomplete_expired', 'paused']);
 
-/** Cancel reasons (spec 001 §3) as Stripe's `cancellation_details.feedback`. */
+/** Cancel reasons (docs/billing.md "Model") as Stripe's `cancellation_details.feedback`. */
 export const FEEDBACK_OF_REASON: Record<
   CancelReason,
   Stripe.SubscriptionUpdateParams.CancellationDetails.Feedback
@@ -199,7 +199,7 @@ export function paymentIntentOf(invoice: Stripe.Invoice | string | null): string
   return idOf(payment?.payment.payment_intent);
 }
 
-/** A 400 that sends the SPA to the payment-confirmation page (spec 001 §4, §8). */
+/** A 400 that sends the SPA to the payment-confirmation page (docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA"). */
 export const paymentActionRequired = (paymentId: string) =>
   new AppError(400, 'payment_action_required', BILLING_MESSAGES.paymentActionRequired, {
     paymentId,
@@ -269,7 +269,7 @@ async function settleFirstPayment(
 }
 
 /**
- * `POST …/subscription` (spec 001 §7): subscribes the team to a paid plan with a new card
+ * `POST …/subscription` (docs/billing.md "Flows"): subscribes the team to a paid plan with a new card
  * (`stripe_payment_method`) or the card on file (`use_existing_payment_method`), an optional
  * coupon, the billing address and VAT id (Stripe Tax).
  * @param serverDiscount a discount the server chose (the partner campaign's coupon,
@@ -343,7 +343,7 @@ async function liveSubscription(teamId: string): Promise<SubscriptionRecord> {
 }
 
 /**
- * `PUT …/subscription` (spec 001 §7 "plan change"): switch to `plan` with proration
+ * `PUT …/subscription` (docs/billing.md "Flows": "plan change"): switch to `plan` with proration
  * (`always_invoice` with `pending_if_incomplete`: nothing changes until the difference is
  * paid, and a payment that needs 3-D Secure answers 400 with `paymentId`); on grace period it
  * resumes; `plan-freeze` freezes and keeps the current plan as `frozenPlan`; leaving
@@ -399,7 +399,7 @@ export async function swap(
 }
 
 /**
- * `DELETE …/subscription` (spec 001 §4 cancel flow): a frozen subscription gets its
+ * `DELETE …/subscription` (docs/billing.md "Flows" cancel flow): a frozen subscription gets its
  * `frozenPlan` back (no proration), then the subscription is cancelled at the period end (grace
  * period; resume with PUT). The reason is stored in metadata and `cancellation_details`.
  * @throws AppError 422 (`plan`) without a subscription; Stripe errors.
@@ -456,7 +456,7 @@ export async function cancel(
 }
 
 /**
- * `PUT /settings/companies/{id}/metaData` (spec 001 §7): the cancel flow's reason and
+ * `PUT /settings/companies/{id}/metaData` (docs/billing.md "Flows"): the cancel flow's reason and
  * description, kept locally and in the subscription's metadata before the freeze or cancel.
  * @throws AppError 422 (`plan`) without a subscription; Stripe errors.
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /tax-rate` (spec 001 §7; §9 EU VAT list): the VAT a billing address (and VAT id) would
+ * `POST /tax-rate` (docs/billing.md "Flows"; docs/accounts.md "Constants" EU VAT list): the VAT a billing address (and VAT id) would
  * pay on a plan, previewed with Stripe Tax (`invoices.createPreview` with
  * `automatic_tax.enabled` and the customer details). Countries outside the list answer 0
  * without a Stripe call.

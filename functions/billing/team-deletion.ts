@@ -1,5 +1,5 @@
 /**
- * A deleted team stops being billed (spec 001 §6: the owner deletes a team; §4 subscription
+ * A deleted team stops being billed (docs/decisions.md "Team roles": the owner deletes a team; docs/billing.md "Flows" subscription
  * states). Laravel Spark, which the spec's product used, cancelled a deleted team's
  * subscriptions at once; so does this: no grace period, since nobody is left to use it.
  * Stripe's answer is stored like any other snapshot, so the `customer.subscription.deleted`
@@ -19,7 +19,7 @@ export const TEAM_DELETED_COMMENT = 'The team was deleted.';
  * Cancels the team's live subscription now, before the team is deleted. Offline (no Stripe
  * key) or without a live subscription nothing is sent.
  * @param requestId makes the idempotency key (a retried request does not cancel twice).
- * @throws AppError 502 with the spec's generic subscription message (spec 001 §8) when Stripe
+ * @throws AppError 502 with the spec's generic subscription message (docs/accounts.md "Error answers in the SPA") when Stripe
  *   refuses or cannot be reached: the caller must then delete nothing.
  */
 export async function cancelSubscriptionOfDeletedTeam(

@@ -1,5 +1,5 @@
 /**
- * The subscription view (shared/billing.ts SubscriptionView; spec 001 §3, §4 states) and the
+ * The subscription view (shared/billing.ts SubscriptionView; docs/billing.md "Model", docs/billing.md "Flows" states) and the
  * capabilities the team's plan gives (docs/billing.md), read from our own records: no Stripe
  * call, so the settings tabs load fast and work offline.
  */
@@ -16,7 +16,7 @@ import { subscriptionOf } from './account.ts';
 import { teamDiscount } from './coupons.ts';
 import { freePlan, planById } from './plans.ts';
 
-/** Stripe statuses that are not active (spec 001 §4). */
+/** Stripe statuses that are not active (docs/billing.md "Flows"). */
 const NOT_ACTIVE = new Set([
   'incomplete',
   'incomplete_expired',

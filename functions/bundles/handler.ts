@@ -1,6 +1,6 @@
 /**
- * The `bundles` feature's Lambda (spec 000 §2 Template Bundles, §3, §4 "Bundle", §7; docs/decisions.md
- * §4; docs/templates.md):
+ * The `bundles` feature's Lambda (docs/templates.md "Screens" Template Bundles, docs/templates.md "Model", docs/templates.md "Model": "Bundle", docs/templates.md "Calls"; docs/decisions.md
+ * docs/templates.md "Model"; docs/templates.md):
  * - `POST /get-template-bundle`: the dashboard's bundle list (admins: every bundle; users:
  *   their team's active bundles, the private bundle view), or one bundle with all its
  *   templates (`bundleId`, the bundle edit page);
@@ -54,9 +54,8 @@ const visibleBundles = (auth: AuthContext) =>
 
 export const handler = featureHandler('bundles', {
   /**
-   * Spec 000 §7 `POST /get-template-bundle?{query}`: `{ success, bundles: { data,
-   * current_page, last_page } }`, 15 to a page, bundles showing up to 6 templates (spec 000
-   * §9); with `bundleId`, `{ success, bundle }` with every template (the bundle edit page).
+   * docs/templates.md "Calls" `POST /get-template-bundle?{query}`: `{ success, bundles: { data,
+   * current_page, last_page } }`, 15 to a page, bundles showing up to 6 templates (docs/templates.md "Model"); with `bundleId`, `{ success, bundle }` with every template (the bundle edit page).
    */
   'POST /get-template-bundle': route({
     query: BundleListQuery,
@@ -87,7 +86,7 @@ export const handler = featureHandler('bundles', {
   }),
 
   /**
-   * Spec 000 §7 `POST /get-all-template-bundle/` with id (template id or null) -> success,
+   * docs/templates.md "Calls" `POST /get-all-template-bundle/` with id (template id or null) -> success,
    * bundles: the bundle select options, marked `selected` when they hold the template.
    */
   'POST /get-all-template-bundle': route({
@@ -101,7 +100,7 @@ export const handler = featureHandler('bundles', {
     },
   }),
 
-  /** Spec 000 §7: body bundleId -> teams (`{ id, name }`, A to Z). */
+  /** docs/templates.md "Calls": body bundleId -> teams (`{ id, name }`, A to Z). */
   'POST /admin/templateBundle/getBundleTeams': route({
     body: BundleRefSchema,
     handle: async ({ body }) => {
@@ -110,7 +109,7 @@ export const handler = featureHandler('bundles', {
     },
   }),
 
-  /** Spec 000 §7: body templateBundleId, status (0/1) -> success (spec 000 §4 "toggled"). */
+  /** docs/templates.md "Calls": body templateBundleId, status (0/1) -> success (docs/templates.md "Model": "toggled"). */
   'POST /admin/templateBundle/changeBundleStatus': route({
     body: BundleStatusBody,
     handle: async ({ body }) => {
@@ -132,7 +131,7 @@ export const handler = featureHandler('bundles', {
   }),
 
   /**
-   * Spec 000 §7: body teamIds, bundleId -> success. The bundle's teams become exactly
+   * docs/templates.md "Calls": body teamIds, bundleId -> success. The bundle's teams become exactly
    * `teamIds` (the add-teams modal saves its checked teams with Save Teams); every id must be
    * a team, else nothing is saved.
    */
@@ -158,7 +157,7 @@ export const handler = featureHandler('bundles', {
     },
   }),
 
-  /** Spec 000 §7 `DELETE /admin/templateBundle/deleteBundle` (data body): its templates stay. */
+  /** docs/templates.md "Calls" `DELETE /admin/templateBundle/deleteBundle` (data body): its templates stay. */
   'DELETE /admin/templateBundle/deleteBundle': route({
     body: BundleRefSchema,
     handle: async ({ body }) => {
@@ -168,11 +167,11 @@ export const handler = featureHandler('bundles', {
   }),
 
   /**
-   * Spec 000 §7 `DELETE /admin/templateBundle/deletePicSnippet`, body picSnippetId and
+   * docs/templates.md "Calls" `DELETE /admin/templateBundle/deletePicSnippet`, body picSnippetId and
    * currentPicsnippetId, plus `bundleId` for one bundle (the bundle edit page); without it the
    * template leaves every bundle. The template itself stays a template, except when it is the
    * design open in the caller's editor (`currentPicsnippetId` equal to `picSnippetId`): then,
-   * as spec 000 §4 says of the save modal, its tags are emptied and it leaves every bundle,
+   * as docs/templates.md "Model" says of the save modal, its tags are emptied and it leaves every bundle,
    * a plain design again (functions/templates/admin.ts `resetRemovedTemplate`); the answer's
    * `current`, `version` and `imageTags` let the editor follow.
    */

@@ -1,5 +1,5 @@
 /**
- * Template bundle storage (spec 000 §3 "Template bundle", §4 "Bundle"; docs/templates.md
+ * Template bundle storage (docs/templates.md "Model": "Template bundle", docs/templates.md "Model": "Bundle"; docs/templates.md
  * "Storage"). A bundle is one item holding its template ids and team ids. Bundles are few
  * (admins make them by hand), so:
  * - every list of bundles (all, a team's, those holding a template) is ONE query of the `all`
@@ -60,13 +60,13 @@ export async function listBundles(
   return found.data.filter(filter);
 }
 
-/** The active bundles assigned to a team: its Bonus templates (spec 000 §2 Templates panel). */
+/** The active bundles assigned to a team: its Bonus templates (docs/templates.md "Screens" Templates panel). */
 export const teamBundles = (teamId: string | undefined) =>
   teamId
     ? listBundles((b) => b.status === 'active' && (b.teamIds ?? []).includes(teamId))
     : Promise.resolve([]);
 
-/** The bundles holding a template (the save modal's selected options, spec 000 §3). */
+/** The bundles holding a template (the save modal's selected options, docs/templates.md "Model"). */
 export const bundlesWithTemplate = (designId: string) =>
   listBundles((b) => (b.templateIds ?? []).includes(designId));
 
@@ -84,7 +84,7 @@ export async function loadBundle(bundleId: string): Promise<BundleRecord> {
 
 /**
  * Creates an active bundle without teams.
- * @param name the bundle's name (spec 000 §3 title/name), already checked.
+ * @param name the bundle's name (docs/templates.md "Model" title/name), already checked.
  * @param templateIds its first templates.
  */
 export async function createBundle(name: string, templateIds: string[]): Promise<BundleRecord> {
@@ -153,7 +153,7 @@ export async function deleteBundle(bundleId: string): Promise<void> {
 }
 
 /**
- * Removes a template from every bundle holding it (a deleted template, spec 000 §4; or
+ * Removes a template from every bundle holding it (a deleted template, docs/templates.md "Model"; or
  * "a design can be removed from a bundle").
  * @param only limit to these bundle ids.
  * @returns the bundles it was removed from.

@@ -1,5 +1,5 @@
 /**
- * The API shapes of a template bundle (spec 000 §3 "Template bundle: id, title, name, status
+ * The API shapes of a template bundle (docs/templates.md "Model": "Template bundle: id, title, name, status
  * (0/1, true/false), bundle_images (id, showurl; up to 6 shown), teamsCount, teams (id, name),
  * created_at, archived_at"; "Bundle select option: key/id, template_id, label/name").
  */
@@ -7,10 +7,10 @@ import { templateCard, type TemplateCard } from '#functions/templates/catalogue.
 import type { DesignRecord } from '#functions/designs/store.ts';
 import { designsByIds, type BundleRecord } from './store.ts';
 
-/** Spec 000 §9 "Bundle preview shows at most 6 images". */
+/** docs/templates.md "Model": "Bundle preview shows at most 6 images". */
 export const BUNDLE_PREVIEW_IMAGES = 6;
 
-/** The bundle edit page (spec 000 §2 "the bundle's edit URL with /edit appended"). */
+/** The bundle edit page (docs/templates.md "Screens": "the bundle's edit URL with /edit appended"). */
 export const bundleUrl = (bundleId: string) => `/template-bundle/${encodeURIComponent(bundleId)}`;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Where a design's base photo comes from (spec 000 §1: "own upload, a global library, or a
+ * Where a design's base photo comes from (docs/editor.md "Architecture": "own upload, a global library, or a
  * stock-photo search"). One lookup for creating a design, replacing its photo and saving an
  * image id, so each source is added in one place:
  * - the global library (scope `global`, installed from infra/seed/photos) and a team's own

@@ -1,8 +1,8 @@
 /**
- * Making designs (spec 000 §4 "Clone creates a new design", §7 "Design actions"): from a base
+ * Making designs (docs/decisions.md "Design lists": "Clone creates a new design", docs/decisions.md "Design API shapes": "Design actions"): from a base
  * photo (`POST /api/pic-snippet`), as a clone (`PUT /pic-snippet/{id}/copy`) and from a
  * template (`POST /pic-snippet/{id}/createFromTemplate`). Each is refused for a frozen team
- * (spec 000 §4) and writes one new item with a new public render id.
+ * (docs/decisions.md "Design lists") and writes one new item with a new public render id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
@@ -82,7 +82,7 @@ export async function createDesign(
 
 /**
  * The document of a clone: every text parameter renamed to `{name}_copy{n}` with its
- * placeholders (spec 000 §5 "copies get suffix _copy plus a number"; copyParameterName of
+ * placeholders (docs/editor.md "Editing rules": "copies get suffix _copy plus a number"; copyParameterName of
  * shared/parameter-rules.ts), so no name of the copy is the original's.
  */
 export function cloneDocument(document: DesignDocument): DesignDocument {
@@ -104,7 +104,7 @@ export function cloneDocument(document: DesignDocument): DesignDocument {
 }
 
 /**
- * Clones a design of the team (spec 000 §4, §5): title "Copy of - …", parameters renamed,
+ * Clones a design of the team (docs/decisions.md "Design lists", docs/editor.md "Editing rules"): title "Copy of - …", parameters renamed,
  * active, no views, a new public render id.
  * @throws AppError 404 (not the team's), 403 (frozen team, or at its design limit).
  */
@@ -117,7 +117,7 @@ export async function cloneDesign(teamId: string | undefined, designId: string) 
 }
 
 /**
- * Makes a design of the caller's team from an enabled template (spec 000 §2
+ * Makes a design of the caller's team from an enabled template (docs/decisions.md "Dashboard SPA"
  * "/pic-snippet/{id}/createFromTemplate"): the template's title and document, parameter names
  * unchanged (nothing of the team's can collide with them).
  * @throws AppError 404 (no such enabled template), 403 (frozen team, or at its design limit).

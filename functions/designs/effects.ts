@@ -1,8 +1,8 @@
 /**
- * `PUT /api/pic-snippet/{id}/effects` (spec 000 §7: "enhance or filters maps (name to value)"):
+ * `PUT /api/pic-snippet/{id}/effects` (docs/decisions.md "Design API shapes": "enhance or filters maps (name to value)"):
  * the base photo's filters and enhancements, each map replacing the stored one.
  *
- * Names and ranges are spec 000 §3's, from `shared/effects.ts` (the same list
+ * Names and ranges are docs/decisions.md "The design document: versions and restore"'s, from `shared/effects.ts` (the same list
  * shared/scene/filters.ts draws, without loading fabric).
  */
 import { ENHANCE_RANGES, FILTER_NAMES } from '#shared/effects.ts';

@@ -1,16 +1,16 @@
 /**
- * The export screen's saves (spec 001 §7 "Export and merge tags": `PUT /api/pic-snippet/{id}/
- * provider`, `/choices`, `/link`, "each body is the pic snippet"; spec 001 §4 "Export"; §5
+ * The export screen's saves (docs/export.md "Saves": "Export and merge tags": `PUT /api/pic-snippet/{id}/
+ * provider`, `/choices`, `/link`, "each body is the pic snippet"; docs/billing.md "Flows": "Export"; docs/accounts.md "Validation rules"
  * export validations; docs/export.md).
  *
  * Each call takes the whole pic snippet as its body and keeps only the fields it saves:
  * - `provider`: `merge_tag_provider` (+ `merge_tag_storefront` for Klaviyo). A different
- *   provider clears every parameter's `merge_tag_value` and the `merge_tag_choices` (spec 001 §4
+ *   provider clears every parameter's `merge_tag_value` and the `merge_tag_choices` (docs/billing.md "Flows"
  *   "choosing a provider clears all merge values"): another platform's tags mean nothing there.
  * - `choices`: the parameters' `merge_tag_value` (by parameter id, from `text_snippets`) and
  *   `merge_tag_choices` (one per parameter name, `key` = the name; dynamic stickers' values live
- *   only here). Values at most 255 characters (spec 001 §5); a dynamic sticker's fixed value
- *   follows its kind's rules (spec 000 §5, `exportValueProblem`).
+ *   only here). Values at most 255 characters (docs/accounts.md "Validation rules"); a dynamic sticker's fixed value
+ *   follows its kind's rules (docs/editor.md "Editing rules", `exportValueProblem`).
  * - `link`: `html_link_url`, normalised (`https://` added when no scheme is written); any
  *   scheme other than http(s) is refused.
  * - `POST …/cache-id` (Generate): keeps the design's current version and names it for the URL's
@@ -19,7 +19,7 @@
  * Every call reads the design through the caller's current team (404 for another team's id)
  * and writes through the versioned write (409 `{ message, version }` for a stale `version`).
  * Bad input is refused as a whole with 422 field errors; nothing is written then. The frozen
- * rule does not apply: spec 000 §4 lists create, archive, clone and activate only.
+ * rule does not apply: docs/decisions.md "Design lists" lists create, archive, clone and activate only.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
@@ -81,7 +81,7 @@ const valueOrNull = (value: string | null | undefined): string | null =>
 const lengthOf = (value: string): number => Array.from(value).length;
 
 /**
- * The provider a design saves (spec 001 §4): Custom is stored as null; the storefront is kept
+ * The provider a design saves (docs/billing.md "Flows"): Custom is stored as null; the storefront is kept
  * only for Klaviyo.
  * @throws AppError 422 `merge_tag_storefront` for a storefront Klaviyo does not list.
  */
@@ -110,7 +110,7 @@ export function providerChange(
   };
 }
 
-/** The dynamic sticker kind of each sticker parameter name (spec 000 §3 Sticker). */
+/** The dynamic sticker kind of each sticker parameter name (docs/decisions.md "The design document: versions and restore" Sticker). */
 function stickerKinds(document: DesignDocument): Map<string, DesignDocument['graphics_data'][0]> {
   const out = new Map<string, DesignDocument['graphics_data'][0]>();
   for (const sticker of document.graphics_data) {
@@ -122,7 +122,7 @@ function stickerKinds(document: DesignDocument): Map<string, DesignDocument['gra
 }
 
 /**
- * The choices a design saves (spec 001 §3 merge tag choice, parameter `merge_tag_value`; §5).
+ * The choices a design saves (docs/export.md "What Generate writes" merge tag choice, parameter `merge_tag_value`; docs/accounts.md "Validation rules").
  * Parameters not in the body keep their value; choices replace the saved list when sent.
  * @throws AppError 422 with every problem at once: `parameters.{id}` for an unknown parameter or
  *   a value over 255 characters, `merge_tag_choices.{key}` for a key that names no parameter or
@@ -183,7 +183,7 @@ export function choicesChange(
 }
 
 /**
- * The link a design saves (spec 001 §7 "normalised html_link_url"): trimmed, `https://` added
+ * The link a design saves (docs/export.md "Saves": "normalised html_link_url"): trimmed, `https://` added
  * when no scheme is written; empty removes it.
  * @throws AppError 422 `html_link_url` for another scheme, a text that is no URL, or a link
  *   over {@link MAX_LINK_LENGTH} characters.
@@ -231,7 +231,7 @@ function exportRoute<B extends { version?: number | undefined }>(
  * `POST /api/pic-snippet/{id}/cache-id` (Generate; docs/export.md "Cache id"): keeps the design
  * as it is now (a `DesignSnapshot`, written only when the document changed since the newest
  * one; {@link snapshotVersion}) and answers
- * the cache id naming it, `v{version}`, for the render URL's cache id segment (spec 001 §7).
+ * the cache id naming it, `v{version}`, for the render URL's cache id segment (docs/export.md "Saves").
  * The render service draws that snapshot for `/r/{publicId}/v{version}` after later edits.
  * @returns 200 `{ success, cache_id, version }`.
  * @throws AppError 404 for a design of another team or none.
@@ -303,7 +303,7 @@ async function snapshotVersion(record: DesignRecord): Promise<number> {
   return record.version;
 }
 
-/** The export screen's calls, keyed as the route table names them (spec 001 §7). */
+/** The export screen's calls, keyed as the route table names them (docs/export.md "Saves"). */
 export const exportRoutes: Record<string, RouteDefinition> = {
   'POST /api/pic-snippet/{id}/cache-id': cacheIdRoute,
   'PUT /api/pic-snippet/{id}/provider': exportRoute(ProviderBody, providerChange),

@@ -1,5 +1,5 @@
 /**
- * The `designs` feature (spec 000 §7 "Dashboard lists" and "Design actions"; docs/decisions.md "Design API shapes"):
+ * The `designs` feature (docs/decisions.md "Design API shapes": "Dashboard lists" and "Design actions"; docs/decisions.md "Design API shapes"):
  * the team's lists, creating, reading and saving a design, archive and activate, clone, the
  * base photo, effects, options, stickers, and the cropped image.
  *
@@ -9,7 +9,7 @@
  * Write answers carry `{ success: true, version, title, updated_at }` plus what the spec names
  * for the call (docs/decisions.md "Design API shapes").
  *
- * The export screen's calls (`provider`, `choices`, `link`, spec 001 §7) are in export.ts.
+ * The export screen's calls (`provider`, `choices`, `link`, docs/export.md "Saves") are in export.ts.
  */
 import type { AuthContext } from '#lib/auth.ts';
 import { validationFailed } from '#lib/errors.ts';
@@ -55,7 +55,7 @@ import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
 
-/** The document fields a full save may send (spec 000 §3 PicSnippet content). */
+/** The document fields a full save may send (docs/decisions.md "The design document: versions and restore" PicSnippet content). */
 const DOCUMENT_FIELDS = Object.keys(DesignDocumentFieldsSchema.shape);
 
 /** `{ success, version, title, updated_at }` plus the call's own fields. */
@@ -125,11 +125,11 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
 }
 
 /**
- * Archive (`archived`) or activate (`active`) a design (spec 000 §4): refused for a frozen team,
+ * Archive (`archived`) or activate (`active`) a design (docs/decisions.md "Design lists"): refused for a frozen team,
  * for a plain member of a team with limited permission, and an activate past the team's design
  * limit (functions/lib/team-permissions.ts),
  * `archived_at` set or removed; a design already there is answered without a write. The answer
- * carries the card under `archived` or `active` (spec 000 §7).
+ * carries the card under `archived` or `active` (docs/decisions.md "Design API shapes").
  */
 function statusRoute(status: 'archived' | 'active') {
   return route({
@@ -261,7 +261,7 @@ export const handler = featureHandler('designs', {
       await loadDesign(teamId, params.id!);
       const image = await findBaseImage(teamId!, body.imageId, 'imageId');
       // A new photo keeps the canvas width and takes the photo's aspect ratio (the photo
-      // covers the canvas, spec 000 §9 "Base image scaling"), narrower when too tall.
+      // covers the canvas, docs/editor.md "Constants": "Base image scaling"), narrower when too tall.
       return write(auth, params.id!, body.version, ({ document }) => ({
         document: {
           ...withBaseImage(document, image),

@@ -1,5 +1,5 @@
 /**
- * The dashboard lists (spec 000 §2 Dashboard, §7 "Dashboard lists", §9 page size): a team's
+ * The dashboard lists (docs/decisions.md "Dashboard SPA" Dashboard, docs/decisions.md "Design API shapes": "Dashboard lists", docs/editor.md "Constants" page size): a team's
  * active or archived designs, and the enabled templates, by last update (the default), by
  * creation, by name or by views, 15 to a page.
  *
@@ -16,7 +16,7 @@ import { validationFailed } from '#lib/errors.ts';
 import { designCard, type DesignCard } from './views.ts';
 import type { DesignRecord } from './store.ts';
 
-/** Dashboard page size (spec 000 §9). */
+/** Dashboard page size (docs/editor.md "Constants"). */
 export const PAGE_SIZE = 15;
 
 /** Deepest page served without a cursor: reading from the start costs one item per row skipped. */

@@ -1,10 +1,10 @@
 /**
- * Sticker changes of the design calls (spec 000 §7 "Design actions": qrCodeColor, qrCode,
+ * Sticker changes of the design calls (docs/decisions.md "Design API shapes": "Design actions": qrCodeColor, qrCode,
  * gravatarMail, saveGeneratedDynamicSticker, saveScreenShotType). Pure: each takes the design
  * document and returns a new one, or throws a 422 before anything is built, so the versioned
  * write (store.ts) never writes half a change.
  *
- * Fallback rules (spec 000 §5): at most 255 characters; a gravatar fallback is an e-mail; a
+ * Fallback rules (docs/editor.md "Editing rules"): at most 255 characters; a gravatar fallback is an e-mail; a
  * hosted image's is an http(s) URL ending in gif, jpg, jpeg, svg or png; a screenshot's is a
  * URL. Whether a hosted image loads is the editor's check (the server would fetch through the
  * SSRF guard for nothing: the render falls back anyway).
@@ -23,9 +23,9 @@ export { dynamicStickerParamName, fallbackProblem };
 
 export { GeneratedStickerSchema, HexColourSchema, STICKER_MESSAGES };
 
-/** Intrinsic sticker sizes, px (spec 000 §9: 512; 910x512 for screenshots). */
+/** Intrinsic sticker sizes, px (docs/editor.md "Constants": 512; 910x512 for screenshots). */
 const SIZE = { square: 512, screenShot: { width: 910, height: 512 } } as const;
-/** A new sticker's scale and top, px (spec 000 §9: "added at scale 0.1 … top 10 px"). */
+/** A new sticker's scale and top, px (docs/editor.md "Constants": "added at scale 0.1 … top 10 px"). */
 const NEW_STICKER = { scale: 0.1, top: 10 } as const;
 
 /**
@@ -49,7 +49,7 @@ export function changeSticker(
 }
 
 /**
- * Sets a dynamic sticker's fallback value after checking it (spec 000 §5).
+ * Sets a dynamic sticker's fallback value after checking it (docs/editor.md "Editing rules").
  * @param field the request field of the value, for the 422 answer.
  * @throws AppError 422 with the spec's message.
  */
@@ -68,10 +68,10 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
 }
 
 /**
- * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (spec 000 §7
+ * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/decisions.md "Design API shapes"
  * saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`, …), the spec's
  * size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is centred at
- * the top (spec 000 §9).
+ * the top (docs/editor.md "Constants").
  * @returns the new document and the sticker as stored (`data.currentSticker`).
  * @throws AppError 422 for an invalid fallback; ZodError (422) for an invalid sticker field.
  */

@@ -1,5 +1,5 @@
 /**
- * Design storage (DESIGN.md §4; docs/decisions.md "Design API shapes"): one DynamoDB item per design, with its text
+ * Design storage (docs/decisions.md "Design API shapes"): one DynamoDB item per design, with its text
  * snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
  * that checks `version` and bumps it, so a stale write gets 409 with the current version and
  * nothing is overwritten.
@@ -7,7 +7,7 @@
  * The API other features use (text-snippet parameters, templates):
  * - `loadDesign(teamId, designId)`: the design of the caller's current team, else 404;
  * - `updateDesign(teamId, designId, expectedVersion, change)`: the versioned write;
- * - `designView(record)` (views.ts): the API shape of spec 000 §3.
+ * - `designView(record)` (views.ts): the API shape of docs/decisions.md "The design document: versions and restore".
  */
 import type { EntityItem } from 'electrodb';
 import { invalidateDesignRenders } from '#lib/cdn.ts';
@@ -27,7 +27,7 @@ import { DesignDocumentSchema, parseDesignDocument, type DesignDocument } from '
 /** A stored design as ElectroDB reads it. */
 export type DesignRecord = EntityItem<Entities['Design']>;
 
-/** Design status (spec 000 §4: active ⇄ archived). */
+/** Design status (docs/decisions.md "Design lists": active ⇄ archived). */
 export type DesignStatus = DesignRecord['status'];
 
 /** The spec's word for a design in messages the user reads. */
@@ -79,7 +79,7 @@ export async function loadDesign(
 
 /**
  * Reads an enabled template (a design with `isTemplate`, status active), whatever its team:
- * templates are global (spec 000 §6 "Other users only use templates by creating designs from
+ * templates are global (docs/decisions.md "Team roles": "Other users only use templates by creating designs from
  * them").
  * @throws AppError 404 when there is no such design, it is not a template, or it is disabled.
  */
@@ -107,7 +107,7 @@ export interface DesignChanges {
 /**
  * A change function: receives the current record (its document validated) and returns the
  * changes, or `null` when there is nothing to save (then nothing is written and the version
- * stays, e.g. spec 000 §5 "Unchanged titles are not saved"). It may throw an AppError (422,
+ * stays, e.g. docs/editor.md "Editing rules": "Unchanged titles are not saved"). It may throw an AppError (422,
  * 403…) to refuse the change; nothing is written then.
  */
 export type DesignChange = (
@@ -123,7 +123,7 @@ export interface UpdateOptions {
 }
 
 /**
- * The versioned read-modify-write of a design (DESIGN.md §4, docs/decisions.md "Design API shapes").
+ * The versioned read-modify-write of a design (docs/decisions.md "Design API shapes").
  *
  * Reads the design (404 as `loadDesign`), refuses a stale `expectedVersion` with 409, runs
  * `change`, validates the new document, and writes with the condition `version = read
@@ -254,11 +254,11 @@ async function currentVersion(designId: string): Promise<number | undefined> {
 /** 409 with the current version (docs/decisions.md "Design API shapes": "a stale write gets 409 with the current version"). */
 export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, { version });
 
-/** Spec 000 §4 / §6: actions a frozen team cannot take. */
+/** docs/decisions.md "Design lists" / docs/decisions.md "Team roles": actions a frozen team cannot take. */
 export type FrozenAction = 'create' | 'archive' | 'clone' | 'activate';
 
 /**
- * Refuses an action of a frozen team (spec 000 §4: "Frozen accounts cannot archive, clone,
+ * Refuses an action of a frozen team (docs/decisions.md "Design lists": "Frozen accounts cannot archive, clone,
  * activate or create"; `Team.frozen`, set by billing or an admin).
  * @throws AppError 403 naming the action, or 404 when the team does not exist.
  */

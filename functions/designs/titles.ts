@@ -1,18 +1,18 @@
 /**
- * Design title rules (spec 000 §3 "title (max 255)", §5 "Design title"): at most 255
+ * Design title rules (docs/decisions.md "The design document: versions and restore": "title (max 255)", docs/editor.md "Editing rules": "Design title"): at most 255
  * characters, with the spec's message; an empty or whitespace-only title keeps the old one; an
  * unchanged title is not saved. Titles are trimmed first, as the spec's server (Laravel's
  * TrimStrings) did before validating.
  */
 import { validationFailed } from '#lib/errors.ts';
 
-/** Longest title, characters (spec 000 §3, §5). */
+/** Longest title, characters (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
 export const MAX_TITLE_LENGTH = 255;
 
-/** The spec's message, word for word (spec 000 §5). */
+/** The spec's message, word for word (docs/editor.md "Editing rules"). */
 export const TITLE_TOO_LONG = 'The title may not be greater than 255 characters';
 
-/** Prefix of a clone's title (spec 000 §5 "titles the copy 'Copy of - ' in front"). */
+/** Prefix of a clone's title (docs/editor.md "Editing rules": "titles the copy 'Copy of - ' in front"). */
 export const COPY_TITLE_PREFIX = 'Copy of - ';
 
 /**

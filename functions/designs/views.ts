@@ -1,6 +1,6 @@
 /**
- * The API shapes of a design (spec 000 §3 PicSnippet): the full design for the editor and the
- * show page, and the card for the dashboard lists (spec 000 §2 "A card shows preview image,
+ * The API shapes of a design (docs/decisions.md "The design document: versions and restore" PicSnippet): the full design for the editor and the
+ * show page, and the card for the dashboard lists (docs/decisions.md "Dashboard SPA": "A card shows preview image,
  * title, created date and views count"). URLs are derived from ids, never stored.
  */
 import { config } from '#lib/config.ts';
@@ -13,7 +13,7 @@ const SERVED_PREFIX = 'files/';
 
 /** The URLs of a design, derived from its ids (docs/decisions.md "Design API shapes"). */
 export interface DesignUrls {
-  /** The render URL `${PUBLIC_URL}/r/{publicId}` (DESIGN.md §5; absolute: it goes into e-mails). */
+  /** The render URL `${PUBLIC_URL}/r/{publicId}` (docs/decisions.md "Render slice"; absolute: it goes into e-mails). */
   base_url: string;
   /**
    * The render of the current version for the product's own pages, cached for a year
@@ -31,7 +31,7 @@ export interface DesignUrls {
 export const renderUrlOf = (publicId: string): string =>
   `${config().PUBLIC_URL.replace(/\/$/, '')}/r/${publicId}`;
 
-/** The URLs of a design (spec 000 §3 `base_url`, `showurl`, `editurl`, `archiveurl`, `unarchiveurl`). */
+/** The URLs of a design (docs/decisions.md "The design document: versions and restore" `base_url`, `showurl`, `editurl`, `archiveurl`, `unarchiveurl`). */
 export function designUrls(record: Pick<DesignRecord, 'designId' | 'publicId' | 'version'>) {
   const id = encodeURIComponent(record.designId);
   const base = renderUrlOf(record.publicId);
@@ -63,7 +63,7 @@ function meta(record: DesignRecord) {
     version: record.version,
     status: record.status,
     isTemplate: record.isTemplate ?? false,
-    /** Views (spec 000 §3 `counter`): opens, mail proxies' fetches apart. */
+    /** Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, mail proxies' fetches apart. */
     counter: record.counter ?? 0,
     /** Mail proxies' fetches (functions/render/service.ts `ViewCounter`). */
     proxy_fetches: record.proxyFetches ?? 0,
@@ -75,7 +75,7 @@ function meta(record: DesignRecord) {
 }
 
 /**
- * The full design (spec 000 §3 PicSnippet): metadata, derived URLs, and the document's fields
+ * The full design (docs/decisions.md "The design document: versions and restore" PicSnippet): metadata, derived URLs, and the document's fields
  * at the top level (`canvas_width`, `text_snippets`, `graphics_data`, `enhance`, `filters`, …)
  * with its defaults applied. `enhance` and `filters` are objects (the spec's "JSON text" is the
  * old storage form; docs/decisions.md "Design API shapes").

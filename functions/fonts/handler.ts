@@ -1,7 +1,7 @@
 /**
- * The `fonts` feature (spec 000 §7 "Images, stickers, fonts"; docs/fonts.md): the picker's font
+ * The `fonts` feature (docs/fonts.md "Uploads": "Images, stickers, fonts"; docs/fonts.md): the picker's font
  * list (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the upload
- * (`POST /storeFont`, Pro plans only: spec 000 §6 `can_upload_custom_fonts`).
+ * (`POST /storeFont`, Pro plans only: docs/decisions.md "Team roles" `can_upload_custom_fonts`).
  */
 import { db } from '#lib/db/index.ts';
 import { config } from '#lib/config.ts';
@@ -20,8 +20,8 @@ function teamOf(user: AuthUser | undefined): string {
 }
 
 /**
- * Spec 000 §6: font upload needs the team's plan to have `can_upload_custom_fonts`.
- * @throws AppError 402 'This feature is available only for Pro plans.' (spec 001 §8: the SPA
+ * docs/decisions.md "Team roles": font upload needs the team's plan to have `can_upload_custom_fonts`.
+ * @throws AppError 402 'This feature is available only for Pro plans.' (docs/accounts.md "Error answers in the SPA": the SPA
  *   then offers the subscription settings).
  */
 async function requireFontUpload(teamId: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * A team's uploaded fonts as the editor and the render service use them (spec 000 §7
+ * A team's uploaded fonts as the editor and the render service use them (docs/fonts.md "Uploads"
  * `customFonts`): DynamoDB only, so the render Lambda imports no upload code.
  */
 import { db } from '#lib/db/index.ts';

@@ -1,5 +1,5 @@
 /**
- * A team's uploaded fonts (spec 000 §3 Fonts, §7 `GET /getCustomFonts`, `POST /storeFont`):
+ * A team's uploaded fonts (docs/fonts.md "The catalogue" Fonts, docs/fonts.md "Uploads" `GET /getCustomFonts`, `POST /storeFont`):
  * files under `files/fonts/custom/{teamId}/` in the assets bucket (served at `/files/…` with a
  * random name), one `CustomFont` item per team and family.
  */
@@ -13,11 +13,11 @@ import type { CheckedFont } from './validate.ts';
 
 const CONTENT_TYPES = { truetype: 'font/ttf', opentype: 'font/otf', woff: 'font/woff' } as const;
 
-/** The same-origin folder of a team's font files (`fontsPath` of spec 000 §7). */
+/** The same-origin folder of a team's font files (`fontsPath` of docs/fonts.md "Uploads"). */
 export const teamFontsPath = (teamId: string): string =>
   `${CUSTOM_FONTS_PATH}/${encodeURIComponent(teamId)}/`;
 
-/** Spec 000 §7 `customFonts`: the names and, index by index, the path of each file. */
+/** docs/fonts.md "Uploads" `customFonts`: the names and, index by index, the path of each file. */
 export const customFontsView = (fonts: readonly CustomFont[]) => ({
   names: fonts.map((f) => f.family),
   path: fonts.map((f) => f.url),

@@ -1,5 +1,5 @@
 /**
- * The checked path from an uploaded file to a font we may store (spec 000 §5 "Custom font
+ * The checked path from an uploaded file to a font we may store (docs/fonts.md "Uploads": "Custom font
  * upload: .ttf, .otf, .woff only … Bold and italic are not supported for uploaded fonts";
  * docs/fonts.md): the extension, a size cap, the magic bytes (`file-type`, never the name or the
  * browser's type), a full parse with fontkit, the face's style, and its family name from the
@@ -10,9 +10,9 @@ import * as fontkit from 'fontkit';
 import { validationFailed } from '#lib/errors.ts';
 import { BUNDLED_FAMILIES, builtInFont, fontCatalogue } from '#shared/fonts/catalogue.ts';
 
-/** Spec 000 §5 / §8: the message for a file with another extension. */
+/** docs/fonts.md "Uploads" / docs/editor.md "Messages": the message for a file with another extension. */
 export const FONT_EXTENSION_MESSAGE = 'Allowed extensions are: .ttf, .otf, .woff';
-/** Spec 000 §5: uploaded fonts are regular faces only. */
+/** docs/fonts.md "Uploads": uploaded fonts are regular faces only. */
 export const FONT_STYLE_MESSAGE = 'Bold and italic are not supported for uploaded fonts.';
 export const FONT_MISSING_MESSAGE = 'Please choose a font file to upload.';
 export const FONT_REFUSED_MESSAGE = 'The file is not a readable TrueType, OpenType or WOFF font.';
@@ -26,7 +26,7 @@ export const MAX_FONT_BYTES = 5 * 1024 * 1024;
 /** Longest family name kept, characters. */
 export const MAX_FAMILY_LENGTH = 100;
 
-/** The spec's extensions (spec 000 §5). */
+/** The spec's extensions (docs/fonts.md "Uploads"). */
 const EXTENSIONS = /\.(ttf|otf|woff)$/i;
 
 /** Font types by magic bytes, with the `@font-face` format and the stored extension. */

@@ -1,6 +1,6 @@
 /**
- * A team's own images (spec 000 §7 `POST /image`, `GET /getImages`, `DELETE /deleteImage`,
- * `GET /image/{id}`; §5 upload rules; docs/security.md "Uploaded files"). Uploads belong to the
+ * A team's own images (docs/decisions.md "User files" `POST /image`, `GET /getImages`, `DELETE /deleteImage`,
+ * `GET /image/{id}`; docs/editor.md "Editing rules" upload rules; docs/security.md "Uploaded files"). Uploads belong to the
  * uploader's current team (`LibraryImage` scope = team id), so everyone designing for the team can
  * use them (docs/decisions.md "User files").
  */
@@ -15,10 +15,10 @@ import { conflict, notFound } from '#lib/errors.ts';
 import { MAX_INPUT_PIXELS, readImageFile, storeUserFile, withdrawUserFile } from '#lib/uploads.ts';
 import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 
-/** Spec 000 §5/§8: the message for a file whose extension is not allowed. */
+/** docs/editor.md "Editing rules"/docs/editor.md "Messages": the message for a file whose extension is not allowed. */
 export const BAD_EXTENSION = 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png';
 
-/** Spec 000 §5 extensions (the reading with webp). */
+/** docs/editor.md "Editing rules" extensions (the reading with webp). */
 export const IMAGE_EXTENSIONS = /\.(jpe?g|bmp|webp|gif|png)$/i;
 
 export const UPLOAD_MESSAGES = {

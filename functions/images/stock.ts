@@ -1,13 +1,13 @@
 /**
- * Stock-photo search (spec 000 §2 Images panel "stock-photo search", §3 Image "from (stock-photo
- * service …), user name and link for attribution", §7 `GET /api/search-images/{query}` (page);
+ * Stock-photo search (docs/decisions.md "User files" Images panel "stock-photo search", docs/decisions.md "User files" Image "from (stock-photo
+ * service …), user name and link for attribution", docs/decisions.md "User files" `GET /api/search-images/{query}` (page);
  * docs/decisions.md "Editor extras and stock photos") through Unsplash and Pixabay, with keys from
  * config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers
  * `configured: false` and the panel says stock search is not configured (the explicit offline mode
- * of DESIGN.md §3): nothing is called.
+ * of docs/operations.md "First start"): nothing is called.
  *
  * Every call to a service goes through the SSRF-safe client with a time budget and a body cap
- * (functions/merge-tags/provider-http.ts, DESIGN.md §6). A chosen photo is imported: the server
+ * (functions/merge-tags/provider-http.ts, docs/security.md "Uploaded files"). A chosen photo is imported: the server
  * asks the service for the photo by its id (it never trusts an image URL sent by the browser),
  * tells Unsplash about the download as its API guidelines require, fetches the bytes through
  * the guard and stores them as a team upload with the same checks as any upload
@@ -44,7 +44,7 @@ const CALL_TIMEOUT_MS = 5000;
 const DOWNLOAD_TIMEOUT_MS = 15_000;
 /** Longest edge asked of Unsplash for an imported photo, px (the canvas is at most 1056 px). */
 const IMPORT_EDGE_PX = 2048;
-/** Shown when no service has a key (DESIGN.md §3 offline mode). */
+/** Shown when no service has a key (docs/operations.md "First start" offline mode). */
 export const STOCK_NOT_CONFIGURED = 'Stock photo search is not configured on this server.';
 /** Shown when the service could not be reached or refused the key. */
 export const STOCK_UNAVAILABLE = 'Stock photo search is unavailable right now. Try again later.';
@@ -166,9 +166,9 @@ function pixabayImage(hit: z.output<typeof PixabayHit>): StockImage {
 }
 
 /**
- * Searches stock photos (spec 000 §7 `GET /api/search-images/{query}` with `page`).
+ * Searches stock photos (docs/decisions.md "User files" `GET /api/search-images/{query}` with `page`).
  * @param query the words typed (1–100 characters after trimming; the panel debounces 700 ms,
- *   spec 000 §9).
+ *   docs/editor.md "Constants").
  * @param page 1-based; pages past the service's last answer empty.
  * @param source a service to ask; default the first configured (Unsplash, then Pixabay).
  * @returns the page; `configured: false` with {@link STOCK_NOT_CONFIGURED} when no service has

@@ -1,5 +1,5 @@
 /**
- * The kiosk's cancel reasons (spec 001 §3 "Cancel reasons", §7 "Kiosk"; docs/kiosk.md "Cancel
+ * The kiosk's cancel reasons (docs/kiosk.md "Cancel reasons", docs/kiosk.md "Kiosk"; docs/kiosk.md "Cancel
  * reasons"): what the cancel flow recorded on the teams' Subscription items
  * (`cancelReason`, `cancelDescription`; functions/billing/subscriptions.ts
  * `saveCancelMetaData`), counted per reason, with the latest comments.

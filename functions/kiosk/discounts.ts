@@ -1,6 +1,6 @@
 /**
- * An admin's discount on a user's subscription (spec 001 §3 Discount, §6 "add discounts", §7
- * `POST /spark/kiosk/users/discount/{id}`, §9 "Default discount: type amount, duration once";
+ * An admin's discount on a user's subscription (docs/kiosk.md Discount, docs/kiosk.md "add discounts", docs/kiosk.md
+ * `POST /spark/kiosk/users/discount/{id}`, docs/accounts.md "Constants": "Default discount: type amount, duration once";
  * docs/kiosk.md "Users, impersonation and discounts"): a Stripe coupon made for this one
  * discount, applied to the subscription of a team the user owns (billing is per team, and the
  * owner pays: docs/billing.md). The webhook and this call store the subscription alike

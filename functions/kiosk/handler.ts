@@ -1,5 +1,5 @@
 /**
- * The admin kiosk (spec 001 §6–7 "Kiosk"; docs/kiosk.md): platform admins only, in a session
+ * The admin kiosk (docs/kiosk.md "Kiosk"; docs/kiosk.md): platform admins only, in a session
  * (shared/routes.ts `kiosk`). Each part of the kiosk keeps its routes in its own module.
  */
 import { featureHandler } from '#lib/http.ts';

@@ -1,5 +1,5 @@
 /**
- * The kiosk's performance indicators (spec 001 §3 kiosk indicators, §7 "Kiosk", §9 charts;
+ * The kiosk's performance indicators (docs/kiosk.md kiosk indicators, docs/kiosk.md "Kiosk", docs/accounts.md "Constants" charts;
  * docs/kiosk.md "Metrics and the daily snapshot"). The history comes from the daily snapshots
  * (functions/kiosk/snapshot.ts); today's revenue, plans and trials are computed from the local
  * subscription records at the time of the call. Nothing here calls Stripe.

@@ -1,6 +1,6 @@
 /**
- * The kiosk's performance indicators, computed from the local records (spec 001 §3 kiosk
- * indicators, §9; docs/kiosk.md "Metrics and the daily snapshot"): the Subscription items
+ * The kiosk's performance indicators, computed from the local records (docs/kiosk.md kiosk
+ * indicators, docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily snapshot"): the Subscription items
  * (kept true by the Stripe webhooks), the Plan items and the users' creation times. Never a
  * call to Stripe. Pure functions over plain records, so the unit tests give them a fixed clock
  * (test/unit/kiosk-snapshot.test.ts).
@@ -53,7 +53,7 @@ export interface DayFigures {
 /**
  * How many days before the snapshot's day a run fills in when they have no snapshot (a new
  * install, a missed run): enough for the 30-day charts and for the day one calendar month
- * before the newest (at most 31 days; spec 001 §9).
+ * before the newest (at most 31 days; docs/accounts.md "Constants").
  */
 export const BACKFILL_DAYS = 31;
 
@@ -148,7 +148,7 @@ function periodStart(sub: SubscriptionFacts, plan: PlanFacts): string | undefine
 }
 
 /**
- * Daily volume (spec 001 §3 `daily_volume`; docs/kiosk.md): the cents charged on `day` by
+ * Daily volume (docs/kiosk.md `daily_volume`; docs/kiosk.md): the cents charged on `day` by
  * subscription renewals, read from the records, at list price × seats: each active paid
  * subscription whose current period began that day. Taxes, proration and discounts are not in
  * the records and are left out; a renewal before the current period is no longer known.

@@ -1,5 +1,5 @@
 /**
- * The kiosk's daily snapshot job (spec 001 §3 kiosk indicators; docs/kiosk.md "Metrics and the
+ * The kiosk's daily snapshot job (docs/kiosk.md kiosk indicators; docs/kiosk.md "Metrics and the
  * daily snapshot"): once a day it stores the performance indicators of the day that ended, so
  * the kiosk can chart them and compare with a month and a year before. In AWS an EventBridge
  * Scheduler schedule invokes functions/kiosk-snapshot/handler.ts; locally the same function

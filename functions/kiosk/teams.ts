@@ -1,5 +1,5 @@
 /**
- * The kiosk's teams (spec 001 §3 Team, §6, §7 "Kiosk"; docs/kiosk.md "Teams and additional
+ * The kiosk's teams (docs/kiosk.md Team, docs/kiosk.md "Kiosk"; docs/kiosk.md "Teams and additional
  * permissions"): team search, a team's profile (members, plan, designs count, bundles) and the
  * additional permissions an admin sets on a team, which take effect in the designs feature
  * (functions/lib/team-permissions.ts; docs/decisions.md "Additional permissions"), with the

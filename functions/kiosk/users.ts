@@ -1,5 +1,5 @@
 /**
- * The kiosk's users: search, profile, impersonation and discounts (spec 001 §6, §7 "Kiosk";
+ * The kiosk's users: search, profile, impersonation and discounts (docs/kiosk.md "Kiosk";
  * docs/kiosk.md "Users, impersonation and discounts").
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * API tokens (spec 001 §7 "Security and tokens"; docs/decisions.md "API tokens"): 256-bit random
+ * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/decisions.md "API tokens"): 256-bit random
  * tokens shown once, stored as SHA-256, used as `Authorization: Bearer` within their abilities.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * AWS SDK v3 clients, created once per process at first use (STYLE.md "clients created once at
+ * AWS SDK v3 clients, created once per process at first use ("clients created once at
  * module scope, never per request"). Locally they point at DynamoDB Local and s3rver through
  * the endpoints in config; in AWS the SDK finds the regional endpoints.
  */

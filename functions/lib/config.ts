@@ -42,7 +42,7 @@ export const ConfigSchema = z.object({
    * outbox) between runs. Default `.local` at the repository root.
    */
   LOCAL_DATA_DIR: optional,
-  /** Where local e-mail lands (DESIGN.md §3); SES is used in AWS. */
+  /** Where local e-mail lands (docs/operations.md "First start"); SES is used in AWS. */
   OUTBOX_DIR: z.string().default('.local/outbox'),
   /** Sender of product e-mail (SES in AWS; the local outbox records it). */
   MAIL_FROM: z.string().default('PicSnippets <no-reply@picsnippets.local>'),
@@ -62,7 +62,7 @@ export const ConfigSchema = z.object({
    * "Support"). Locally they land in the outbox like every mail.
    */
   SUPPORT_EMAIL: z.string().default('support@picsnippets.local'),
-  /** Stripe: absent keys mean explicit offline billing mode (DESIGN.md §3). */
+  /** Stripe: absent keys mean explicit offline billing mode (docs/operations.md "First start"). */
   STRIPE_SECRET_KEY: optional,
   STRIPE_PUBLISHABLE_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
@@ -79,7 +79,7 @@ export const ConfigSchema = z.object({
    * `pro-monthly=price_…,pro-yearly=price_…`. A plan without a price cannot be subscribed to.
    */
   STRIPE_PRICES: optional,
-  /** The partner-campaign registration path's fixed coupon (spec 001 §2), a Stripe coupon id. */
+  /** The partner-campaign registration path's fixed coupon (docs/accounts.md "Screens"), a Stripe coupon id. */
   STRIPE_PARTNER_COUPON: optional,
   /**
    * AWS: the screenshot function's name, invoked by the render function for screenshot

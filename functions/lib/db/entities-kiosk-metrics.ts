@@ -1,5 +1,5 @@
 /**
- * The entities of the kiosk's daily metrics snapshots (spec 001 §3 kiosk indicators;
+ * The entities of the kiosk's daily metrics snapshots (docs/billing.md "Model" kiosk indicators;
  * docs/kiosk.md "Metrics and the daily snapshot").
  */
 import { Entity } from 'electrodb';
