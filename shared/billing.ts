@@ -4,7 +4,7 @@
  * answer schemas are their contract, shared/contract/billing.ts, re-exported here so billing
  * code reads one module.
  *
- * Paths (spec 001 §7 "Registration and lookups", "Subscription and payment"; `shared/routes.ts`;
+ * Paths (docs/billing.md "Flows": "Registration and lookups", "Subscription and payment"; `shared/routes.ts`;
  * each route's shapes in `BILLING_CONTRACT`):
  * - `GET /spark/plans` → {@link PlansResponse}
  * - `GET /stripe/key` (public) → {@link StripeKeyResponse}
@@ -31,22 +31,22 @@
  * - `GET /settings/invoices`, `GET /settings/companies/{id}/invoices` → {@link InvoicesResponse}
  * - `GET /settings/invoice/{id}` → 302 to the Stripe-hosted PDF (a link, not XHR)
  * - `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR) → {@link PaymentLookupResponse}; the same
- *   path opened in the browser is the SPA's payment-confirmation page (spec 001 §2).
+ *   path opened in the browser is the SPA's payment-confirmation page (docs/decisions.md "Billing in the SPA").
  */
 import type { CancelReason } from './contract/billing.ts';
 
 export * from './contract/billing.ts';
 
-/** The cashier path prefix of the payment-confirmation page (spec 001 §2, §9); Cashier's default. */
+/** The cashier path prefix of the payment-confirmation page (docs/decisions.md "Billing in the SPA", docs/accounts.md "Constants"); Cashier's default. */
 export const CASHIER_PATH = 'stripe';
 
-/** The free plan's id (spec 001 §3: "Free plan has price 0"); registration's fallback. */
+/** The free plan's id (docs/billing.md "Model": "Free plan has price 0"); registration's fallback. */
 export const FREE_PLAN_ID = 'free';
 
-/** The special plan a frozen account is on (spec 001 §3: "A special plan id is plan-freeze"). */
+/** The special plan a frozen account is on (docs/billing.md "Model": "A special plan id is plan-freeze"). */
 export const FREEZE_PLAN_ID = 'plan-freeze';
 
-/** Countries where VAT applies and `POST /tax-rate` previews a rate (spec 001 §9, GB included). */
+/** Countries where VAT applies and `POST /tax-rate` previews a rate (docs/accounts.md "Constants", GB included). */
 export const EU_VAT_COUNTRIES = [
   'BE',
   'BG',
@@ -79,7 +79,7 @@ export const EU_VAT_COUNTRIES = [
 ] as const;
 export type VatCountry = (typeof EU_VAT_COUNTRIES)[number];
 
-/** True when VAT applies to a billing country (spec 001 §9); case-insensitive ISO 3166-1 alpha-2. */
+/** True when VAT applies to a billing country (docs/accounts.md "Constants"); case-insensitive ISO 3166-1 alpha-2. */
 export const isVatCountry = (country: string | null | undefined): boolean =>
   (EU_VAT_COUNTRIES as readonly string[]).includes((country ?? '').toUpperCase());
 
@@ -94,7 +94,7 @@ export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
 };
 
 /**
- * The SPA's partner-campaign registration path (spec 001 §2 "A special registration path for a
+ * The SPA's partner-campaign registration path (docs/decisions.md "Billing in the SPA": "A special registration path for a
  * partner campaign applies a fixed coupon (the coupon value is not shown)"). It is the
  * registration page, which posts to `POST /register/partner` (the same path; web/src/api/
  * registration.ts) with no `coupon`: the route, never a field of the form, asks for the
@@ -110,14 +110,14 @@ export const PARTNER_CAMPAIGN_PATH = '/register/partner';
 export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
 
 /**
- * The SPA's card-update page for a team whose payment failed (spec 001 §2 "Card-update page for
+ * The SPA's card-update page for a team whose payment failed (docs/decisions.md "Billing in the SPA": "Card-update page for
  * an account being cancelled, with team_id in the query"); e-mails about a failed payment can
  * link here. It saves through `PUT /settings/companies/{id}/update-payment-method`.
  */
 export const cardUpdatePath = (teamId: string): string =>
   `/settings/card-update?team_id=${encodeURIComponent(teamId)}`;
 
-/** `/{cashierPath}/payment/{paymentId}?redirect=…` (spec 001 §2, §9). */
+/** `/{cashierPath}/payment/{paymentId}?redirect=…` (docs/decisions.md "Billing in the SPA", docs/accounts.md "Constants"). */
 export const paymentConfirmationPath = (paymentId: string, redirect?: string): string =>
   `/${CASHIER_PATH}/payment/${encodeURIComponent(paymentId)}` +
   (redirect ? `?redirect=${encodeURIComponent(redirect)}` : '');

@@ -1,10 +1,10 @@
 /**
- * Typed errors, mapped to HTTP once (STYLE.md "Typed errors, mapped once"). Domain code throws
+ * Typed errors, mapped to HTTP once (docs/decisions.md "Errors", "Typed errors, mapped once"). Domain code throws
  * these; `errorResponses()` in http.ts turns them into JSON answers. Anything else becomes a
  * 500 without internals.
  */
 
-/** Field errors in the spec's form shape: `{ field: [message, …] }` (spec 001 §8). */
+/** Field errors in the spec's form shape: `{ field: [message, …] }` (docs/accounts.md "Error answers in the SPA"). */
 export type FieldErrors = Record<string, string[]>;
 
 export class AppError extends Error {
@@ -31,7 +31,7 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
 export const unauthenticated = (message = 'Unauthenticated.') =>
   new AppError(401, 'unauthenticated', message);
 
-/** 402 sends the SPA to the subscription settings (spec 001 §8). */
+/** 402 sends the SPA to the subscription settings (docs/accounts.md "Error answers in the SPA"). */
 export const paymentRequired = (message = 'This feature is available only for Pro plans.') =>
   new AppError(402, 'payment_required', message);
 
@@ -68,10 +68,10 @@ export const payloadTooLarge = (message: string) => new AppError(413, 'payload_t
 export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'unsupported_media_type', message);
 
-/** CSRF failure (Laravel's status, which the spec's SPA expects; DESIGN.md §6). */
+/** CSRF failure (Laravel's status, which the spec's SPA expects; docs/decisions.md "Errors"). */
 export const csrfMismatch = () => new AppError(419, 'csrf_token_mismatch', 'CSRF token mismatch.');
 
-/** Validation failure with field errors (spec 001 §8: "errors object placed on the form"). */
+/** Validation failure with field errors (docs/accounts.md "Error answers in the SPA": "errors object placed on the form"). */
 export const validationFailed = (errors: FieldErrors, message?: string) =>
   new AppError(422, 'validation_failed', message ?? Object.values(errors)[0]?.[0] ?? 'Invalid.', {
     errors,

@@ -1,8 +1,8 @@
 /**
  * The middy chain every HTTP handler uses (test/unit/http-chain.test.ts), and the feature handler
- * that routes a feature's entries of the route table (DESIGN.md §2).
+ * that routes a feature's entries of the route table (docs/decisions.md "The API contract").
  *
- * Order (middleware first, handler last; STYLE.md): header normaliser → security headers →
+ * Order (middleware first, handler last; docs/decisions.md "Errors"): header normaliser → security headers →
  * request log → error responses → body parsers → router. `after`/`onError` run in reverse, so an
  * error becomes a JSON answer first, is logged, then gets the security headers.
  */
@@ -49,7 +49,7 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 /** The v2 event after the chain: `body` is parsed JSON, multipart fields, or the raw string. */
 export type ApiEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
 
-/** The spec's generic message for anything unexpected (spec 001 §8). */
+/** The spec's generic message for anything unexpected (docs/accounts.md "Error answers in the SPA"). */
 export const GENERIC_ERROR = 'Something went wrong. Please try again or contact customer support.';
 
 /** A JSON answer. `body` is serialised as is. */
@@ -182,7 +182,7 @@ function rateLimitFields(): MiddlewareObj<ApiEvent, ApiResult> {
   return { after: add, onError: add };
 }
 
-/** Turns thrown errors into JSON answers (STYLE.md "typed errors, mapped once"). */
+/** Turns thrown errors into JSON answers (docs/decisions.md "Errors", "typed errors, mapped once"). */
 function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   return {
     onError: (request) => {
@@ -195,7 +195,7 @@ function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   };
 }
 
-/** Security headers on every API answer (DESIGN.md §6; test/unit/http-chain.test.ts). */
+/** Security headers on every API answer (docs/decisions.md "Errors"; test/unit/http-chain.test.ts). */
 export const securityHeaderOptions = {
   strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true, preload: false },
   contentSecurityPolicy: {

@@ -93,7 +93,7 @@ function render(subject: string, blocks: readonly Block[]): RenderedMail {
 }
 
 /**
- * A team invitation (spec 001 §5; docs/security.md "Invitations and e-mail ownership"): one
+ * A team invitation (docs/accounts.md "Validation rules"; docs/security.md "Invitations and e-mail ownership"): one
  * link to register with it, one to accept it signed in. The links carry the invitation's code.
  */
 export function invitationMail(data: {
@@ -175,7 +175,7 @@ export function emailChangeNoticeMail(data: { name: string; newEmail: string }):
 }
 
 /**
- * A user's message to support (spec 001 §7 `POST /support/email`: from, subject, message), to
+ * A user's message to support (docs/notifications.md "Support" `POST /support/email`: from, subject, message), to
  * the support inbox. The sender's address is shown; a reply goes to it through the mailer's
  * `Reply-To` header, which the caller sets.
  */
@@ -216,7 +216,7 @@ export function trialEndingMail(data: {
 }
 
 /**
- * `invoice.payment_action_required` (spec 001 §2, docs/billing.md): the bank asks the owner to
+ * `invoice.payment_action_required` (docs/accounts.md "Screens", docs/billing.md): the bank asks the owner to
  * confirm a payment on the payment-confirmation page.
  */
 export function paymentActionMail(data: {

@@ -1,5 +1,5 @@
 /**
- * Product e-mail (DESIGN.md §3; docs/infra.md "E-mail"): Amazon SES (v2 API) in AWS; locally an
+ * Product e-mail (docs/infra.md "E-mail"): Amazon SES (v2 API) in AWS; locally an
  * outbox folder, one JSON file per message, listed by the local stack at /__outbox. Message
  * bodies may hold one-time links: they are never logged, and addresses are logged masked.
  *

@@ -1,5 +1,5 @@
 /**
- * In-app notifications (spec 001 §3 "Notification", §7 "Notifications and support";
+ * In-app notifications (docs/notifications.md "What notifies": "Notification", docs/decisions.md "The API contract": "Notifications and support";
  * docs/notifications.md "What notifies"): the code path that causes one calls a helper here
  * once its own work has succeeded.
  *
@@ -58,7 +58,7 @@ const teamPath = (teamId: string, tab: string) =>
 const roleName = (role: string) =>
   role === 'admin' ? 'Admin' : role === 'owner' ? 'Owner' : 'Member';
 
-/** The date of an ISO 8601 time as the spec shows trial dates ('MMMM Do, YYYY', spec 001 §4). */
+/** The date of an ISO 8601 time as the spec shows trial dates ('MMMM Do, YYYY', docs/notifications.md "What notifies"). */
 export function longDate(iso: string): string {
   const d = new Date(iso);
   const day = d.getUTCDate();

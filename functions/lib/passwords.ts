@@ -1,5 +1,5 @@
 /**
- * Password hashing with scrypt (DESIGN.md §6: a memory-hard KDF) from node:crypto, at OWASP's
+ * Password hashing with scrypt (docs/decisions.md "Passwords": a memory-hard KDF) from node:crypto, at OWASP's
  * recommended parameters (N=2^17, r=8, p=1: 128 MiB), in a self-describing string
  * `scrypt$N$r$p$saltB64$hashB64` so parameters can rise later without breaking old hashes.
  */

@@ -1,5 +1,5 @@
 /**
- * Sessions and CSRF (DESIGN.md §6; docs/decisions.md "Sessions and CSRF").
+ * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/decisions.md "Sessions and CSRF").
  *
  * - The session is an opaque 256-bit id in an `HttpOnly; SameSite=Lax` cookie, `Secure` except
  *   on plain-http localhost. In AWS both cookies carry the `__Host-` prefix (`cookieNames`):

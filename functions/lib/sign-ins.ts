@@ -1,5 +1,5 @@
 /**
- * The sign-in history the kiosk's user profile shows (spec 001 §7 "Kiosk"; docs/kiosk.md
+ * The sign-in history the kiosk's user profile shows (docs/security.md "Sessions and tokens": "Kiosk"; docs/kiosk.md
  * "Users, impersonation and discounts"): each user's last {@link SIGN_INS_KEPT} successful
  * sign-ins, newest first, in one item per user.
  */

@@ -1,5 +1,5 @@
 /**
- * Secrets from SSM Parameter Store, read once per cold start (DESIGN.md §6: secrets never live
+ * Secrets from SSM Parameter Store, read once per cold start (docs/infra.md "Deploy": secrets never live
  * in code, env files or logs). In AWS a function gets, for a setting `X` it needs as a secret,
  * the variable `X_PARAMETER` holding the parameter's NAME (infra/constructs/api.ts: the Stripe
  * keys, Keap's OAuth client). Before its first request the chain reads every such parameter in

@@ -1,5 +1,5 @@
 /**
- * The SSRF guard (DESIGN.md §5, docs/security.md "SSRF guard"): the one module through which the
+ * The SSRF guard (docs/security.md "SSRF guard"): the one module through which the
  * server fetches or opens any URL a user can influence (hosted-image and gravatar stickers,
  * web-page screenshots, and every sub-request of a page it opens in Chromium).
  *

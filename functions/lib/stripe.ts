@@ -1,5 +1,5 @@
 /**
- * The Stripe SDK client (docs/billing.md; DESIGN.md §3 "Stripe: the official SDK"), created once per
+ * The Stripe SDK client (docs/billing.md; docs/billing.md "Offline mode": "Stripe: the official SDK"), created once per
  * process (cold start) from configuration:
  * - `apiVersion` is the version this SDK release pins (`Stripe.API_VERSION`), so the SDK's
  *   types describe exactly what the API answers;
@@ -8,9 +8,9 @@
  * - an injectable `Stripe.HttpClient`: tests answer from recorded fixtures through it
  *   (`test/support/stripe.ts`), nothing else is faked.
  *
- * Without `STRIPE_SECRET_KEY` billing is offline (DESIGN.md §3): {@link stripe} throws
+ * Without `STRIPE_SECRET_KEY` billing is offline (docs/billing.md "Offline mode"): {@link stripe} throws
  * {@link BillingOfflineError}, which routes turn into the spec's 'Invalid Stripe Key/Secret'
- * (spec 001 §8) or a free-plan-only answer.
+ * (docs/accounts.md "Error answers in the SPA") or a free-plan-only answer.
  */
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';

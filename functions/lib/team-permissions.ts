@@ -1,6 +1,6 @@
 /**
- * What a kiosk admin's additional permissions on a team do (spec 001 §3 Team
- * `additional_{product}`, `limited_permission`; §6 platform admin; docs/decisions.md
+ * What a kiosk admin's additional permissions on a team do (docs/decisions.md "Additional permissions" Team
+ * `additional_{product}`, `limited_permission`; docs/decisions.md "Team roles" platform admin; docs/decisions.md
  * "Additional permissions"; test/integration/kiosk-teams.test.ts):
  * - `additionalPicsnippets`: active designs the team may have beyond its plan's limit
  *   (`Plan.designs`; no limit when the plan has none);

@@ -1,6 +1,6 @@
 /**
  * Image uploads: one checked path from a multipart file to a stored, re-encoded image
- * (DESIGN.md §6 "uploads"; docs/security.md "Uploaded files").
+ * (docs/security.md "Uploaded files": "uploads"; docs/security.md "Uploaded files").
  *
  * Nothing the user sent is stored as sent: the magic bytes must name an allowed raster type
  * (`file-type`, never the file name or the browser's MIME type), sharp reads the header with a
@@ -33,7 +33,7 @@ export interface MultipartFile {
   content: Buffer;
 }
 
-/** Raster types accepted for images (spec 000 §5: jpg, jpeg, bmp, webp, gif, png). */
+/** Raster types accepted for images (docs/security.md "Uploaded files": jpg, jpeg, bmp, webp, gif, png). */
 export const IMAGE_MIME_TYPES = [
   'image/jpeg',
   'image/png',
@@ -74,7 +74,7 @@ export async function readImageFile(
   body: unknown,
   field: string,
   messages: { missing: string; refused: string },
-  /** When given, the file name must match first (spec 000 §5 lists extensions), else `message`. */
+  /** When given, the file name must match first (docs/security.md "Uploaded files" lists extensions), else `message`. */
   extensions?: { allowed: RegExp; message: string },
 ): Promise<{ bytes: Buffer; mime: string; width: number; height: number; filename: string }> {
   const file =
@@ -112,7 +112,7 @@ export async function readImageFile(
 }
 
 /**
- * Decodes a BMP (spec 000 §5 allows it; libvips cannot read it) with `bmp-ts` into a PNG.
+ * Decodes a BMP (docs/security.md "Uploaded files" allows it; libvips cannot read it) with `bmp-ts` into a PNG.
  * @throws Error when the header's size is beyond {@link MAX_INPUT_PIXELS} (checked before the
  *   pixels are decoded) or the file does not decode.
  */
@@ -213,7 +213,7 @@ export async function isWithdrawn(key: string): Promise<boolean> {
   );
 }
 
-/** Spec 001 §5 "Photo upload needs a file chosen", and the refusal for anything not an image. */
+/** docs/accounts.md "Validation rules": "Photo upload needs a file chosen", and the refusal for anything not an image. */
 export const PHOTO_MESSAGES = {
   missing: 'Please choose a photo to upload.',
   refused: 'The photo must be a JPG, PNG, GIF, WebP or BMP image.',

@@ -1,5 +1,5 @@
 /**
- * Keap (formerly Infusionsoft) OAuth2, the authorisation-code flow (docs/export.md; spec 001 §4
+ * Keap (formerly Infusionsoft) OAuth2, the authorisation-code flow (docs/export.md; docs/export.md "Keap (Infusionsoft) OAuth"
  * "Choosing infusionsoft without an access token opens the authorization window").
  *
  * 1. The export screen opens `GET /api/merge-tag/infusionsoft/authorize?design={id}` in a
@@ -11,7 +11,7 @@
  *    code is exchanged at Keap's token endpoint (POST, form-encoded, through the SSRF-safe
  *    client, provider-http.ts) and the access and refresh tokens are stored encrypted for the
  *    team (credentials.ts). The window goes back to the export path, where the screen reloads
- *    the export window that opened it and closes (spec 001 §4).
+ *    the export window that opened it and closes (docs/export.md "Keap (Infusionsoft) OAuth").
  * 3. Keap's refresh tokens rotate: every refresh answers a new one, and the old one stops
  *    working, so the new pair is stored at once (`keapAwareCredentials`).
  *

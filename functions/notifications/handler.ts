@@ -1,6 +1,6 @@
 /**
- * The `notifications` feature (spec 001 §3 "Announcement", "Notification"; §4 "Notification
- * panel"; §7 "Notifications and support"; docs/notifications.md): the caller's notifications
+ * The `notifications` feature (docs/notifications.md "What notifies": "Announcement", "Notification"; docs/billing.md "Flows": "Notification
+ * panel"; docs/notifications.md "The routes": "Notifications and support"; docs/notifications.md): the caller's notifications
  * page by page with the newest announcements, marking notifications read, and marking the
  * announcements read. Notifications are written by the code paths that cause them
  * (functions/lib/notify.ts); announcements by the kiosk.
@@ -125,7 +125,7 @@ async function markRead(userId: string, ids: readonly string[]): Promise<number>
 
 export const handler = featureHandler('notifications', {
   /**
-   * Spec 001 §7: the caller's notifications (a page, newest first) and the newest
+   * docs/notifications.md "The routes": the caller's notifications (a page, newest first) and the newest
    * announcements, with whether any of either is unread (the bell's pending marker).
    */
   'GET /notifications/recent': route({
@@ -153,7 +153,7 @@ export const handler = featureHandler('notifications', {
     },
   }),
 
-  /** Spec 001 §7 "notifications: list of ids": marks the caller's own ones read. */
+  /** docs/notifications.md "The routes": "notifications: list of ids": marks the caller's own ones read. */
   'PUT /notifications/read': route({
     body: MarkReadBody,
     handle: async ({ auth, body }) => {
@@ -162,7 +162,7 @@ export const handler = featureHandler('notifications', {
     },
   }),
 
-  /** Spec 001 §4: opening the announcements marks them read (now). */
+  /** docs/billing.md "Flows": opening the announcements marks them read (now). */
   'PUT /user/last-read-announcements-at': route({
     handle: async ({ auth }) => {
       const user = need(auth.user);

@@ -1,5 +1,5 @@
 /**
- * The warm Chromium and the warm render page (DESIGN.md §5): launched once per process, never
+ * The warm Chromium and the warm render page (docs/decisions.md "Render slice"): launched once per process, never
  * per request. The page loads the render bundle from functions/render/page/dist through request
  * interception, and its font files from the assets bucket or the configured font CDN (fonts.ts);
  * every other request the page makes is aborted, so the page can reach nothing on the network
@@ -108,7 +108,7 @@ const CHROMIUM_ENV_KEYS = [
 /**
  * The environment for a Chromium process: the allow-listed variables of this process, with
  * `FONTCONFIG_FILE` pointing at @sparticuz/chromium's own `fonts.conf` when it is unpacked, so a
- * render here uses Lambda's fonts and never this machine's (DESIGN.md §5).
+ * render here uses Lambda's fonts and never this machine's (docs/decisions.md "Render slice").
  * @param source the environment to pick from (default `process.env`)
  */
 export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {

@@ -19,7 +19,7 @@ import { svgRefusal } from './svg.ts';
 import { FetchBudgetSpent, type FetchBudget } from './fetch-budget.ts';
 import { EMAIL_SHAPE } from '#shared/strings.ts';
 
-/** Image types a hosted image may be (spec 000 §5, plus webp from the export form, spec 001 §5). */
+/** Image types a hosted image may be (docs/editor.md "Editing rules", plus webp from the export form, docs/security.md "Render limits"). */
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
 const IMAGE_TTL_MS = 10 * 60 * 1000;
 const SCREENSHOT_TTL_MS = 60 * 60 * 1000;
@@ -111,7 +111,7 @@ async function toDataUrl(
 }
 
 /**
- * A hosted image: an http(s) URL of a jpg, jpeg, png, gif, svg (or webp) image (spec 000 §5),
+ * A hosted image: an http(s) URL of a jpg, jpeg, png, gif, svg (or webp) image (docs/editor.md "Editing rules"),
  * fetched through the guard (3 s, 5 MiB), fitted into the sticker's box.
  * @param budget the render's outside fetches: a miss takes one (fetch-budget.ts); rejects with
  *   `FetchBudgetSpent` when none is left.
@@ -177,7 +177,7 @@ export async function gravatar(
 }
 
 /**
- * A web page's screenshot, 910x512 (spec 000 §9): a mobile viewport (455x256 at 2x, mobile
+ * A web page's screenshot, 910x512 (docs/security.md "Render limits"): a mobile viewport (455x256 at 2x, mobile
  * user agent) or a desktop one (1280x720, scaled down). The page runs in the warm browser under
  * the guard's interception, so every sub-request is checked and pinned. Kept for an hour in
  * memory and in S3. A miss takes one fetch from `budget` (rejects with `FetchBudgetSpent` when
@@ -188,7 +188,7 @@ export function screenshot(
   isMobile: boolean,
   budget?: FetchBudget,
 ): Promise<string | undefined> {
-  const url = /^[a-z][a-z0-9+.-]*:/i.test(rawUrl) ? rawUrl : `https://${rawUrl}`; // spec 001 §5
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(rawUrl) ? rawUrl : `https://${rawUrl}`; // docs/security.md "Render limits"
   const id = createHash('sha256')
     .update(`${isMobile ? 'm' : 'd'}:${url}`)
     .digest('base64url')

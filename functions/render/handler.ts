@@ -1,6 +1,6 @@
 /**
  * The render Lambda, behind a CloudFront function URL in AWS and the local gateway locally:
- * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (spec 001 §7). The work is in
+ * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (docs/export.md "What Generate writes"). The work is in
  * service.ts; this file wires the real collaborators: DynamoDB, S3, the warm Chromium.
  */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';

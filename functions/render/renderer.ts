@@ -1,5 +1,5 @@
 /**
- * Renders a design for one recipient (DESIGN.md §5, "Draw only what changes"):
+ * Renders a design for one recipient (docs/decisions.md "Render slice", "Draw only what changes"):
  * - the base layer (the photo fitted to the canvas, flipped) is made once per design version
  *   with sharp and kept in memory as raw pixels;
  * - per request the warm page draws only the personalised text layers on a transparent canvas;
@@ -65,7 +65,7 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
     quarter % 2 === 1
       ? [doc.canvas_height, doc.canvas_width]
       : [doc.canvas_width, doc.canvas_height];
-  // A legacy design's photo is 500 px wide, uncropped (spec 000 §9; shared/scene/resolve.ts
+  // A legacy design's photo is 500 px wide, uncropped (docs/security.md "Render limits"; shared/scene/resolve.ts
   // `placeBasePhoto`, whose fitted size this is for both cases).
   const legacyWidth = doc.legacy_base_image_width;
   // An animated GIF draws the frame the design saved (gif-frame.ts).

@@ -1,9 +1,9 @@
 /**
- * The render service behind `/r/*` (DESIGN.md §5; test/integration/render.test.ts): parses the URL,
+ * The render service behind `/r/*` (docs/decisions.md "Render slice"; test/integration/render.test.ts): parses the URL,
  * normalises the parameters, answers from the caches (memory, then S3), renders on a miss,
  * and never answers with anything but an image (or the 402 of a PDF a plan does not include).
  *
- * The domain logic receives its collaborators through `createRenderService` (STYLE.md "thin
+ * The domain logic receives its collaborators through `createRenderService` (docs/decisions.md "Render slice": "thin
  * handlers, injected clients"); handler.ts wires the real ones.
  */
 import { createHash } from 'node:crypto';

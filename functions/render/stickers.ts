@@ -77,8 +77,8 @@ export function qrColour(colour: string): string {
 
 /**
  * A QR code as a PNG data URL at the sticker's drawn size.
- * @param value the text to encode; empty = the product's address (spec 000 §9).
- * @param sticker colour, margin (modules, 0–20) and transparency (spec 000 §5).
+ * @param value the text to encode; empty = the product's address (docs/security.md "Render limits").
+ * @param sticker colour, margin (modules, 0–20) and transparency (docs/editor.md "Editing rules").
  */
 export async function qrDataUrl(value: string, sticker: Sticker): Promise<string> {
   const box = stickerBox(sticker);

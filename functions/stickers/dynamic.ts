@@ -1,6 +1,6 @@
 /**
- * The dynamic stickers the Stickers panel offers (spec 000 §3 "Dynamic sticker": sticker_name,
- * description, sticker_type, icon_url; the four kinds of §1 and §3). They are product features,
+ * The dynamic stickers the Stickers panel offers (docs/decisions.md "Sticker library": "Dynamic sticker": sticker_name,
+ * description, sticker_type, icon_url; the four kinds of docs/editor.md "Architecture" and docs/decisions.md "Sticker library"). They are product features,
  * not library content, so they are constants here rather than seeded data, and their icons are
  * inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every stage.
  *
@@ -18,7 +18,7 @@ const icon = (d: string) =>
   ).toString('base64')}`;
 
 /**
- * The four dynamic stickers, in panel order. Sizes from spec 000 §9: 512 px, and 910x512 for a
+ * The four dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
  * screenshot.
  */
 export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [

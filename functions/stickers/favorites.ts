@@ -1,5 +1,5 @@
 /**
- * Favourites (spec 000 §7 `POST /addToFavorite`; §3 `is_favorite` on packs and library items).
+ * Favourites (docs/decisions.md "Sticker library" `POST /addToFavorite`; docs/decisions.md "Sticker library" `is_favorite` on packs and library items).
  * A favourite belongs to the user, not the team (docs/decisions.md "Sticker library"): it is a
  * personal shortcut in the Favorites tab, like a bookmark.
  */

@@ -1,5 +1,5 @@
 /**
- * The `stickers` feature (spec 000 §7 "Images, stickers, fonts"; §2 Stickers panel;
+ * The `stickers` feature (docs/decisions.md "Sticker library": "Images, stickers, fonts"; docs/decisions.md "Dashboard SPA" Stickers panel;
  * docs/decisions.md "Sticker library"): the library of packs, a pack's stickers, the team's
  * uploads, the user's favourites and the dynamic stickers. Sticker uploads arrive through
  * `POST /image` with `type=asIcon` (functions/images/handler.ts calls `storeStickerUpload`).

@@ -3,12 +3,12 @@
  * "Sticker library"). Used by uploads (`POST /image` with `type=asIcon`) and by the seed of the
  * real packs, so both give the renderer and the picker the same kind of file.
  *
- * Sizes come from spec 000 §9: a sticker's intrinsic size is 512 px (it is added at scale 0.1).
+ * Sizes come from docs/editor.md "Constants": a sticker's intrinsic size is 512 px (it is added at scale 0.1).
  */
 import sharp from 'sharp';
 import { MAX_INPUT_PIXELS } from '#lib/uploads.ts';
 
-/** A sticker's intrinsic size, px (spec 000 §9 "Sticker: … size 512"). */
+/** A sticker's intrinsic size, px (docs/editor.md "Constants": "Sticker: … size 512"). */
 export const STICKER_SIZE = 512;
 
 /** Picker thumbnail size, px: the panel shows stickers at up to 80 px, twice that for 2x screens. */

@@ -1,6 +1,6 @@
 /**
- * The sticker library's lists (spec 000 §7 `POST /getStickers`, `/getFavorites`, `/getUploads`,
- * `/getPacksStickers`; §2 Stickers panel: tabs Library, My Uploads, Favorites, drill-down into a
+ * The sticker library's lists (docs/decisions.md "Sticker library" `POST /getStickers`, `/getFavorites`, `/getUploads`,
+ * `/getPacksStickers`; docs/decisions.md "Dashboard SPA" Stickers panel: tabs Library, My Uploads, Favorites, drill-down into a
  * pack). Packs and their stickers are global; uploads belong to a team; favourites belong to a user
  * (docs/decisions.md "Sticker library").
  *

@@ -1,11 +1,11 @@
 /**
- * A team's own stickers (spec 000 §7 `POST /image` with `type=asIcon`, `POST /getUploads`,
- * `POST /deleteUploadSticker`; §3 Upload: image_name, icon_url; §5 upload rules). Uploads belong
+ * A team's own stickers (docs/decisions.md "Sticker library" `POST /image` with `type=asIcon`, `POST /getUploads`,
+ * `POST /deleteUploadSticker`; docs/decisions.md "Sticker library" Upload: image_name, icon_url; docs/editor.md "Editing rules" upload rules). Uploads belong
  * to the uploader's current team, like image uploads (docs/decisions.md "Sticker library").
  *
  * The file goes through the one checked upload path (functions/lib/uploads.ts: the extensions of
- * spec 000 §5, magic bytes, 8 MB, 40 MP, decodable) and is re-encoded as a PNG that fits in
- * 512 px (spec 000 §9), with a 160 px thumbnail for the panel. A refused file stores nothing.
+ * docs/editor.md "Editing rules", magic bytes, 8 MB, 40 MP, decodable) and is re-encoded as a PNG that fits in
+ * 512 px (docs/editor.md "Constants"), with a 160 px thumbnail for the panel. A refused file stores nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
@@ -27,8 +27,7 @@ export const MAX_IMAGE_NAME_LENGTH = 255;
  * later step fails the files already stored are deleted.
  * @param body the parsed multipart body of `POST /image`.
  * @returns the upload as the My Uploads tab lists it (`type: 'custom_sticker'`).
- * @throws AppError 422 `{ image: [message] }` for a missing file, a refused extension (spec 000
- *   §8 "Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png"), a file over 8 MB, or bytes that
+ * @throws AppError 422 `{ image: [message] }` for a missing file, a refused extension (docs/editor.md "Messages": "Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png"), a file over 8 MB, or bytes that
  *   are not a readable JPG, PNG, GIF, WebP or BMP within 40 MP.
  */
 export async function storeStickerUpload(

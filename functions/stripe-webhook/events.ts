@@ -1,5 +1,5 @@
 /**
- * What each Stripe webhook event does (docs/billing.md; DESIGN.md §6 "webhooks are the source
+ * What each Stripe webhook event does (docs/billing.md; docs/billing.md "Webhook": "webhooks are the source
  * of truth for subscription state"). Every handler tolerates any order: subscription snapshots
  * go through `applySubscription` (newest wins, `created` never overwrites), invoice events
  * re-read the subscription from Stripe, and customer events overwrite billing fields with the
@@ -55,13 +55,13 @@ async function paymentOfInvoice(invoice: Stripe.Invoice): Promise<string | undef
   );
 }
 
-/** The settings address of a team's subscription tab (spec 001 §2). */
+/** The settings address of a team's subscription tab (docs/decisions.md "Billing in the SPA"). */
 const subscriptionSettings = (teamId: string) =>
   `/settings/companies/${encodeURIComponent(teamId)}#/subscription`;
 
 /**
  * `invoice.payment_action_required`: e-mails the team owner a link to the payment-confirmation
- * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, spec 001 §2), Cashier's
+ * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/decisions.md "Billing in the SPA"), Cashier's
  * "confirm your payment" notice.
  */
 async function askForConfirmation(invoice: Stripe.Invoice): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Stripe's webhook, `POST /stripe/webhook` (docs/billing.md; DESIGN.md §6): its own public
+ * Stripe's webhook, `POST /stripe/webhook` (docs/billing.md; docs/billing.md "Webhook"): its own public
  * Lambda route (access `stripe` in shared/routes.ts: no session, no CSRF) whose body stays raw,
  * because the signature (`Stripe-Signature`, HMAC-SHA256 with the endpoint secret) is over the
  * exact bytes. Each event id is processed once: a StripeEvent item is created with a

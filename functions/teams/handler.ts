@@ -1,5 +1,5 @@
 /**
- * The `teams` feature (spec 001 §7 "Profile, teams, members"; docs/decisions.md "Team roles"): the
+ * The `teams` feature (docs/decisions.md "Invitations": "Profile, teams, members"; docs/decisions.md "Team roles"): the
  * user's teams, the current team, switching, creating a team within the plan's team limit, the
  * roles, one team's JSON with its members, invitations, member management, the team photo, renaming
  * and deletion.
@@ -39,7 +39,7 @@ import {
 } from './members.ts';
 
 /**
- * Roles a member can have (spec 001 §6: from the roles endpoint, owner included). An admin
+ * Roles a member can have (docs/decisions.md "Team roles": from the roles endpoint, owner included). An admin
  * manages members and invitations; the owner also the company itself and its billing
  * (docs/decisions.md "Team roles").
  */
@@ -221,7 +221,7 @@ export const handler = featureHandler('teams', {
   /**
    * Deletes a team (owner): its memberships and pending invitations go; members whose current
    * team it was move to another of theirs. Its designs stay, so render URLs already sent in
-   * e-mails keep drawing (DESIGN.md §5). A live subscription is cancelled at once first; when
+   * e-mails keep drawing (docs/decisions.md "Render slice"). A live subscription is cancelled at once first; when
    * Stripe refuses, nothing is deleted (502 with the spec's subscription message).
    */
   'DELETE /settings/companies/{id}': route({
@@ -272,7 +272,7 @@ export const handler = featureHandler('teams', {
 
   /**
    * Creates a team owned by the caller, on the free plan, within the team limit of the plan of
-   * the caller's current team (spec 001 §5: remaining = limit − teams owned). `pendingPayment`
+   * the caller's current team (docs/accounts.md "Validation rules": remaining = limit − teams owned). `pendingPayment`
    * is always false: a new team starts on the free plan, and its owner subscribes it later
    * (billing is per team, docs/billing.md "Model").
    */

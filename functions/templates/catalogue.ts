@@ -1,6 +1,6 @@
 /**
- * Reading templates (spec 000 §2 View Templates and the editor's Templates panel, §3 Template,
- * §7 "Dashboard lists"). A template is a design with `isTemplate` (docs/templates.md); the
+ * Reading templates (docs/templates.md "Screens" View Templates and the editor's Templates panel, docs/templates.md "Model" Template,
+ * docs/templates.md "Calls": "Dashboard lists"). A template is a design with `isTemplate` (docs/templates.md); the
  * enabled ones are the list `templates:active`, the disabled ones `templates:archived`.
  *
  * Searches by tag need every template's tags, which live in its document, so a filtered list
@@ -19,11 +19,11 @@ import type { DesignRecord, DesignStatus } from '#functions/designs/store.ts';
 /** Most templates one filtered list reads (docs/templates.md "Limits"). */
 export const MAX_TEMPLATES = 1000;
 
-/** Templates per page of the editor's Templates panel (spec 000 §9 "perPageCount: not shown"). */
+/** Templates per page of the editor's Templates panel (docs/templates.md "Model": "perPageCount: not shown"). */
 export const PANEL_PAGE_SIZE = 12;
 
 /**
- * A template as the lists show it (spec 000 §3 Template: id, image_id, pic_snippet_id, status,
+ * A template as the lists show it (docs/templates.md "Model" Template: id, image_id, pic_snippet_id, status,
  * archived_at, tags): a dashboard card plus its tags and base photo.
  */
 export function templateCard(record: DesignRecord) {
@@ -58,7 +58,7 @@ export const tagsOf = (record: DesignRecord): string[] =>
   parseDesignDocument(record.document).image_tags;
 
 /**
- * Whether a template matches a search of the Templates panel (spec 000 §2 "search box"), in
+ * Whether a template matches a search of the Templates panel (docs/templates.md "Screens": "search box"), in
  * the Global and the Bonus tab alike: a tag that starts with the search, or a title that
  * contains it (case and accents folded).
  * @param template its stored tags and its title.
@@ -84,7 +84,7 @@ const SORT_COMPARE: Record<Sort, (a: DesignRecord, b: DesignRecord) => number> =
 
 /**
  * A page of the dashboard's template list filtered by one tag (`GET /getHomeTemplates?tag=`,
- * onboarding's address, spec 001 §2), in the answer shape of the unfiltered list
+ * onboarding's address, docs/templates.md "Screens"), in the answer shape of the unfiltered list
  * (functions/designs/lists.ts `ListPage`; pages by number, no cursor).
  * @param status `active` (enabled) or `archived` (disabled, admins only).
  * @param tag the tag, matched exactly after normalising.

@@ -1,5 +1,5 @@
 /**
- * The `templates` feature's Lambda (spec 000 §2, §4, §7; docs/templates.md):
+ * The `templates` feature's Lambda (docs/templates.md "Screens", docs/templates.md "Model", docs/templates.md "Calls"; docs/templates.md):
  * - `GET /getHomeTemplates`: the dashboard's View Templates list, with the dashboard's sorts
  *   and pages, filtered by `tag` (onboarding's address); admins may list the disabled ones
  *   (`status=archived`) to activate them again;
@@ -40,7 +40,7 @@ const isAdmin = (auth: AuthContext) => auth.user?.isAdmin === true;
 
 /**
  * The templates of the panel's Global tab: the enabled ones; admins also see the disabled ones
- * (their settings menu activates them, spec 000 §2), last updated first.
+ * (their settings menu activates them, docs/templates.md "Screens"), last updated first.
  */
 async function globalTemplates(admin: boolean): Promise<DesignRecord[]> {
   const [enabled, disabled] = await Promise.all([
@@ -53,7 +53,7 @@ async function globalTemplates(admin: boolean): Promise<DesignRecord[]> {
 }
 
 export const handler = featureHandler('templates', {
-  /** The templates, across teams, with the dashboard's sorts and pages (spec 000 §2). */
+  /** The templates, across teams, with the dashboard's sorts and pages (docs/templates.md "Screens"). */
   'GET /getHomeTemplates': route({
     query: HomeQuerySchema,
     handle: async ({ auth, query }) => {
@@ -66,7 +66,7 @@ export const handler = featureHandler('templates', {
   }),
 
   /**
-   * The editor's Templates panel (spec 000 §7 "GET /getTemplates with page, imageTag, type ->
+   * The editor's Templates panel (docs/templates.md "Calls": "GET /getTemplates with page, imageTag, type ->
    * templates.data, templates.last_page, templatesBundles.data"). `related_tags` are the other
    * tags of the templates the search finds (the tag editor's related tags).
    */
@@ -101,7 +101,7 @@ export const handler = featureHandler('templates', {
   }),
 
   /**
-   * A new design of the caller's team from an enabled template (spec 000 §2):
+   * A new design of the caller's team from an enabled template (docs/templates.md "Screens"):
    * `{ success, newPicSnippetId }`, then the SPA opens its edit page. A POST with the CSRF check
    * (the spec's GET would let a cross-site link create designs; docs/security.md).
    */
@@ -112,7 +112,7 @@ export const handler = featureHandler('templates', {
     },
   }),
 
-  /** Spec 000 §7: body picSnippetId (or templateId) and status 0/1 -> success. */
+  /** docs/templates.md "Calls": body picSnippetId (or templateId) and status 0/1 -> success. */
   'POST /admin/template/changeStatus': route({
     body: TemplateStatusBody,
     handle: async ({ body }) => {
@@ -125,7 +125,7 @@ export const handler = featureHandler('templates', {
     },
   }),
 
-  /** Spec 000 §7: body picSnippetId or templateId -> success, message. */
+  /** docs/templates.md "Calls": body picSnippetId or templateId -> success, message. */
   'DELETE /admin/template/delete': route({
     body: TemplateRefSchema,
     handle: async ({ body }) => {
@@ -135,7 +135,7 @@ export const handler = featureHandler('templates', {
   }),
 
   /**
-   * Spec 000 §7: save tags (action save or update; data picSnippetId, imageTags,
+   * docs/templates.md "Calls": save tags (action save or update; data picSnippetId, imageTags,
    * templateBundles -> success, message).
    */
   'POST /admin/template/{action}': route({

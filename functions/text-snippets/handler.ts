@@ -1,6 +1,6 @@
 /**
- * The `text-snippets` feature: a text snippet's parameters (merge fields), spec 000 §7 "Text
- * snippet parameters"; rules in shared/parameter-rules.ts (spec 000 §5), document operations in
+ * The `text-snippets` feature: a text snippet's parameters (merge fields), docs/decisions.md "Text snippet parameters": "Text
+ * snippet parameters"; rules in shared/parameter-rules.ts (docs/decisions.md "Text snippet parameters"), document operations in
  * shared/parameters.ts. `{id}` is the text snippet's id; the design comes from `pic_snippet_id`
  * (docs/decisions.md "Text snippet parameters"). Every answer carries the design's `version`;
  * a write given a stale `version` answers 409 and changes nothing.
@@ -67,7 +67,7 @@ async function answerWrite<R extends { document: DesignDocument }>(
 }
 
 export const handler = featureHandler('text-snippets', {
-  /** Adds a parameter with a default name, suffixed if taken (spec 000 §4); 201. */
+  /** Adds a parameter with a default name, suffixed if taken (docs/decisions.md "Text snippet parameters"); 201. */
   'POST /api/text-snippet/{id}/parameter': route({
     body: AddParameterBody,
     query: TargetQuery,
@@ -77,7 +77,7 @@ export const handler = featureHandler('text-snippets', {
     },
   }),
 
-  /** Renames (placeholders follow), sets the fallback or the text transform (spec 000 §5). */
+  /** Renames (placeholders follow), sets the fallback or the text transform (docs/decisions.md "Text snippet parameters"). */
   'PUT /api/text-snippet/{id}/parameter/{parameterId}': route({
     body: UpdateParameterBody,
     query: TargetQuery,
@@ -87,7 +87,7 @@ export const handler = featureHandler('text-snippets', {
     },
   }),
 
-  /** Removes a parameter and its placeholders; answers it as it was (for undo, spec 000 §4). */
+  /** Removes a parameter and its placeholders; answers it as it was (for undo, docs/decisions.md "Text snippet parameters"). */
   'DELETE /api/text-snippet/{id}/parameter/{parameterId}': route({
     body: TargetBody,
     query: TargetQuery,
@@ -97,7 +97,7 @@ export const handler = featureHandler('text-snippets', {
     },
   }),
 
-  /** Removes several parameters of one text snippet, all or nothing (spec 000 §7). */
+  /** Removes several parameters of one text snippet, all or nothing (docs/decisions.md "Text snippet parameters"). */
   'DELETE /api/text-snippet/delete-parameters': route({
     body: DeleteParametersBody,
     query: TargetQuery,
@@ -108,7 +108,7 @@ export const handler = featureHandler('text-snippets', {
   }),
 
   /**
-   * The formatting toggle and option (spec 000 §4 "Text transform"): `checkFormating` switches
+   * The formatting toggle and option (docs/decisions.md "Text snippet parameters": "Text transform"): `checkFormating` switches
    * on or off (off clears the option key and name), `formatOptionKey` chooses an option; a body
    * with neither toggles.
    */

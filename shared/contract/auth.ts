@@ -2,7 +2,7 @@
  * The contract of the `auth` routes (shared/routes.ts; docs/decisions.md "The API contract"):
  * registration, sign-in and sign-out, the current user, password reset and change, contact
  * details, onboarding, e-mail verification, two-factor authentication and API tokens
- * (spec 001 §7 "Registration and lookups", "Profile, teams, members", "Security and tokens";
+ * (docs/security.md "Sessions and tokens": "Registration and lookups", "Profile, teams, members", "Security and tokens";
  * docs/security.md). functions/auth parses its input with these schemas.
  *
  * The password rules' last check, the common-password list (functions/auth/registration.ts
@@ -19,7 +19,7 @@ import { defineContract, IdParams, SuccessSchema } from './core.ts';
 // Messages and constants
 // ---------------------------------------------------------------------------------------------
 
-/** Messages of spec 001 §5 (and Laravel's, which the spec's SPA shows, where it has none). */
+/** Messages of docs/accounts.md "Validation rules" (and Laravel's, which the spec's SPA shows, where it has none). */
 export const REGISTRATION_MESSAGES = {
   name: 'Name required and must be a string',
   email: 'Email must be valid email',
@@ -78,7 +78,7 @@ export type CommonPasswordCheck = (password: string) => boolean;
 const noCommonPasswords: CommonPasswordCheck = () => false;
 
 /**
- * A new password (spec 001 §5; docs/decisions.md "Registration"): 8 to 128 characters, not a common
+ * A new password (docs/accounts.md "Validation rules"; docs/decisions.md "Registration"): 8 to 128 characters, not a common
  * one.
  * @param isCommon the common-password check (the server's; none in the contract's entries).
  */
@@ -89,9 +89,9 @@ export const newPassword = (isCommon: CommonPasswordCheck = noCommonPasswords) =
     .max(128, REGISTRATION_MESSAGES.passwordLong)
     .refine((p) => !isCommon(p), REGISTRATION_MESSAGES.passwordCommon);
 
-/** Fields shared by registration and the contact form (spec 001 §5). */
+/** Fields shared by registration and the contact form (docs/accounts.md "Validation rules"). */
 export const RegistrationFields = {
-  /** Letters only (any script, spaces between words), at least 3 (spec 001 §5). */
+  /** Letters only (any script, spaces between words), at least 3 (docs/accounts.md "Validation rules"). */
   name: z
     .string({ error: REGISTRATION_MESSAGES.name })
     .trim()
@@ -112,7 +112,7 @@ const confirmed = <T extends { password: string; password_confirmation?: string 
 ) => f.password === f.password_confirmation;
 
 /**
- * `POST /register` and `POST /register/partner`: the account step (spec 001 §3 Registration
+ * `POST /register` and `POST /register/partner`: the account step (docs/accounts.md "Validation rules" Registration
  * form). A paid plan's billing fields (`RegistrationBillingSchema` of shared/contract/billing.ts)
  * travel in the same body and are read once the account exists (functions/billing/registration.ts).
  * @param isCommon the common-password check (the server's).
@@ -259,7 +259,7 @@ export const NewTokenBody = TokenBody.extend({
 // Answers
 // ---------------------------------------------------------------------------------------------
 
-/** The signed-in user (`GET /user/current`; spec 001 §3 User, the fields so far). */
+/** The signed-in user (`GET /user/current`; docs/accounts.md "Validation rules" User, the fields so far). */
 export const CurrentUserSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -398,6 +398,6 @@ export const AUTH_CONTRACT = {
     answer: SuccessSchema,
   }),
   'DELETE /settings/api/token/{id}': defineContract({ params: IdParams, answer: SuccessSchema }),
-  /** The SPA's session keep-alive (spec 001 §7: every 240 s). */
+  /** The SPA's session keep-alive (docs/security.md "Sessions and tokens": every 240 s). */
   'PUT /spark/token': defineContract({ answer: SuccessSchema }),
 } as const;

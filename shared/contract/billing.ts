@@ -6,7 +6,7 @@
  * constants and paths. Change it additively.
  *
  * Conventions:
- * - money is in **cents** of the price's currency (spec 001 §3 Coupon: "amount_off (in cents)");
+ * - money is in **cents** of the price's currency (docs/billing.md "Model" Coupon: "amount_off (in cents)");
  * - dates are ISO 8601 strings in UTC (`2026-11-22T07:15:00.000Z`), `null` when absent;
  * - user paths (`/settings/subscription`, …) act on the caller's current team, which the caller
  *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}` (docs/decisions.md
@@ -14,19 +14,19 @@
  * - errors: 422 `{ message, errors: { field: [message] } }` for field errors; 400
  *   {@link PaymentActionRequiredSchema} `{ paymentId }` when a payment needs confirmation
  *   (3-D Secure; the contract's `errorAnswers`); anything else from Stripe answers 502 with
- *   {@link BILLING_MESSAGES.subscriptionFailed} (spec 001 §8).
+ *   {@link BILLING_MESSAGES.subscriptionFailed} (docs/accounts.md "Error answers in the SPA").
  *
  * `GET /settings/invoice/{id}` answers 302 to the Stripe-hosted PDF (a link, not XHR), and
  * `GET /{CASHIER_PATH}/payment/{paymentId}` as XHR the payment to confirm; the same path opened
- * in the browser is the SPA's payment-confirmation page (spec 001 §2).
+ * in the browser is the SPA's payment-confirmation page (docs/decisions.md "Billing in the SPA").
  */
 import { z } from 'zod';
 import { defineContract, IdParams, NoJsonAnswer, type RouteContract } from './core.ts';
 
-/** Default billing country (spec 001 §9). */
+/** Default billing country (docs/accounts.md "Constants"). */
 export const DEFAULT_COUNTRY = 'US';
 
-/** Cancel reasons, in the spec's order (spec 001 §3 "Cancel reasons"). */
+/** Cancel reasons, in the spec's order (docs/billing.md "Model": "Cancel reasons"). */
 export const CANCEL_REASONS = [
   'cost',
   'difficultyOfUse',
@@ -37,16 +37,16 @@ export const CANCEL_REASONS = [
 ] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
-/** Messages the billing answers carry (spec 001 §8 where it gives them). */
+/** Messages the billing answers carry (docs/accounts.md "Error answers in the SPA" where it gives them). */
 export const BILLING_MESSAGES = {
-  /** spec 001 §8: plan change or subscribe failures other than 400 and 422. */
+  /** docs/accounts.md "Error answers in the SPA": plan change or subscribe failures other than 400 and 422. */
   subscriptionFailed:
     'We were unable to update your subscription. Please contact customer support.',
-  /** spec 001 §8: "Missing payment provider key". Offline mode (DESIGN.md §3). */
+  /** docs/accounts.md "Error answers in the SPA": "Missing payment provider key". Offline mode (docs/billing.md "Offline mode"). */
   invalidStripeKey: 'Invalid Stripe Key/Secret',
-  /** The 400 answer that sends the SPA to the payment-confirmation page (spec 001 §4, §8). */
+  /** The 400 answer that sends the SPA to the payment-confirmation page (docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA"). */
   paymentActionRequired: 'Extra confirmation is needed to process your payment.',
-  /** spec 001 §6: a capability the team's plan lacks. */
+  /** docs/decisions.md "Team roles": a capability the team's plan lacks. */
   proOnly: 'This feature is available only for Pro plans.',
   planInvalid: 'The selected plan is invalid.',
   couponInvalid: 'This coupon code is invalid.',
@@ -56,31 +56,31 @@ export const BILLING_MESSAGES = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Plans (spec 001 §3 Plan, §9)
+// Plans (docs/billing.md "Model" Plan, docs/accounts.md "Constants")
 
 export const PlanIntervalSchema = z.enum(['monthly', 'yearly']);
 export type PlanInterval = z.infer<typeof PlanIntervalSchema>;
 
-/** Plan capabilities (spec 001 §6 `can_export_pdf`, `can_upload_custom_fonts`). */
+/** Plan capabilities (docs/decisions.md "Team roles" `can_export_pdf`, `can_upload_custom_fonts`). */
 export const PlanFeaturesSchema = z.object({
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),
 });
 
-/** One plan of `GET /spark/plans` (spec 001 §3 Plan). `plan-freeze` is never listed. */
+/** One plan of `GET /spark/plans` (docs/billing.md "Model" Plan). `plan-freeze` is never listed. */
 export const PlanSchema = z.object({
   id: z.string(),
   name: z.string(),
-  /** cents per interval; 0 is the free plan (spec 001 §9). */
+  /** cents per interval; 0 is the free plan (docs/accounts.md "Constants"). */
   price: z.number().int().nonnegative(),
   interval: PlanIntervalSchema,
   /** `user`: priced per member (seats = item quantity); `team`: one price per team. */
   type: z.enum(['user', 'team']),
   active: z.boolean(),
-  /** Team limit (teams a user may own) and member limit (users per team), spec 001 §3, §5. */
+  /** Team limit (teams a user may own) and member limit (users per team), docs/billing.md "Model", docs/accounts.md "Validation rules". */
   attributes: z.object({ teams: z.number().int(), teamMembers: z.number().int() }),
   features: PlanFeaturesSchema,
-  /** False for paid plans while billing is offline (no Stripe keys; DESIGN.md §3). */
+  /** False for paid plans while billing is offline (no Stripe keys; docs/billing.md "Offline mode"). */
   available: z.boolean(),
 });
 export type Plan = z.infer<typeof PlanSchema>;
@@ -90,14 +90,14 @@ export const PlansResponseSchema = z.array(PlanSchema);
 export type PlansResponse = z.infer<typeof PlansResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Stripe keys and card collection (spec 001 §4 "Saving a card uses a setup-intent step")
+// Stripe keys and card collection (docs/billing.md "Flows": "Saving a card uses a setup-intent step")
 
 /** `GET /stripe/key` (public, for registration's card field): the publishable key. Offline: 422. */
 export const StripeKeyResponseSchema = z.object({ publishableKey: z.string() });
 export type StripeKeyResponse = z.infer<typeof StripeKeyResponseSchema>;
 
 /**
- * `GET /stripe/token[?team_id=]` (spec 001 §7): a SetupIntent for the team's Stripe customer
+ * `GET /stripe/token[?team_id=]` (docs/billing.md "Flows"): a SetupIntent for the team's Stripe customer
  * (created on first use). The SPA mounts the Payment Element with `clientSecret` and calls
  * `stripe.confirmSetup({ redirect: 'if_required' })`, then sends the SetupIntent's
  * `payment_method` as `stripe_payment_method`. Offline: 422 with
@@ -110,12 +110,12 @@ export const StripeTokenResponseSchema = z.object({
 export type StripeTokenResponse = z.infer<typeof StripeTokenResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Coupons and discounts (spec 001 §3 Coupon, Discount; §5 "Invalid coupon sets an invalid flag")
+// Coupons and discounts (docs/billing.md "Model" Coupon, Discount; docs/accounts.md "Validation rules": "Invalid coupon sets an invalid flag")
 
 export const CouponDurationSchema = z.enum(['once', 'repeating', 'forever']);
 
 /**
- * `GET /coupon/{code}` (spec 001 §7): always 200; `valid: false` for an unknown, expired or
+ * `GET /coupon/{code}` (docs/billing.md "Flows"): always 200; `valid: false` for an unknown, expired or
  * used-up code, and offline. `code` may be a promotion code or a coupon id.
  */
 export const CouponLookupResponseSchema = z.object({
@@ -133,7 +133,7 @@ export const CouponLookupResponseSchema = z.object({
 export type CouponLookupResponse = z.infer<typeof CouponLookupResponseSchema>;
 
 /**
- * A discount applied to a team's subscription or customer (spec 001 §3 Discount; §7
+ * A discount applied to a team's subscription or customer (docs/billing.md "Model" Discount; docs/billing.md "Flows"
  * `GET /coupon/user/{id}` reads `percent_off` and `amount_off`).
  */
 export const DiscountSchema = z.object({
@@ -151,16 +151,16 @@ export const DiscountSchema = z.object({
 export type Discount = z.infer<typeof DiscountSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Billing address, VAT and tax (spec 001 §3 Registration form / User billing fields; §9)
+// Billing address, VAT and tax (docs/billing.md "Model" Registration form / User billing fields; docs/accounts.md "Constants")
 
-/** Billing address fields as the registration form names them (spec 001 §3). */
+/** Billing address fields as the registration form names them (docs/billing.md "Model"). */
 export const BillingAddressSchema = z.object({
   address: z.string().trim().max(255).optional().nullable(),
   address_line_2: z.string().trim().max(255).optional().nullable(),
   city: z.string().trim().max(255).optional().nullable(),
   state: z.string().trim().max(255).optional().nullable(),
   zip: z.string().trim().max(32).optional().nullable(),
-  /** ISO 3166-1 alpha-2; default US (spec 001 §9). */
+  /** ISO 3166-1 alpha-2; default US (docs/accounts.md "Constants"). */
   country: z
     .string()
     .trim()
@@ -182,7 +182,7 @@ export const BillingAddressViewSchema = z.object({
 export type BillingAddressView = z.infer<typeof BillingAddressViewSchema>;
 
 /**
- * `POST /tax-rate` (spec 001 §7): the billing address and VAT id the form holds, and the plan
+ * `POST /tax-rate` (docs/billing.md "Flows"): the billing address and VAT id the form holds, and the plan
  * to price. Public (registration uses it).
  */
 export const TaxRateRequestSchema = BillingAddressSchema.extend({
@@ -210,7 +210,7 @@ export const TaxRateResponseSchema = z.object({
 export type TaxRateResponse = z.infer<typeof TaxRateResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// The subscription view (spec 001 §3 Subscription, Team; §4 states)
+// The subscription view (docs/billing.md "Model" Subscription, Team; docs/billing.md "Flows" states)
 
 export const SubscriptionStatusSchema = z.enum([
   'incomplete',
@@ -224,15 +224,15 @@ export const SubscriptionStatusSchema = z.enum([
 ]);
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;
 
-/** What the team may do now (spec 001 §6; docs/billing.md), from its plan and subscription. */
+/** What the team may do now (docs/decisions.md "Team roles"; docs/billing.md), from its plan and subscription. */
 export const CapabilitiesSchema = z.object({
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),
-  /** Team limit of the owner's plan (spec 001 §5). */
+  /** Team limit of the owner's plan (docs/accounts.md "Validation rules"). */
   teams: z.number().int(),
-  /** Member limit of the team's plan (spec 001 §5). */
+  /** Member limit of the team's plan (docs/accounts.md "Validation rules"). */
   teamMembers: z.number().int(),
-  /** Frozen accounts cannot create, archive, clone or activate designs (spec 001 §4). */
+  /** Frozen accounts cannot create, archive, clone or activate designs (docs/billing.md "Flows"). */
   frozen: z.boolean(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
@@ -248,11 +248,11 @@ export type Card = z.infer<typeof CardSchema>;
 
 /**
  * `GET /settings/subscription`, `GET /settings/companies/{id}/subscription`: the team's billing
- * as the subscription, payment-method and invoice tabs show it (spec 001 §2 Settings, §3, §4).
+ * as the subscription, payment-method and invoice tabs show it (docs/decisions.md "Billing in the SPA" Settings, docs/billing.md "Model", docs/billing.md "Flows").
  */
 export const SubscriptionViewSchema = z.object({
   team_id: z.string(),
-  /** False in offline mode: paid plans, cards and invoices are unavailable (DESIGN.md §3). */
+  /** False in offline mode: paid plans, cards and invoices are unavailable (docs/billing.md "Offline mode"). */
   billing_online: z.boolean(),
   /**
    * The plan id whose capabilities apply now (`Team.current_billing_plan`): the subscription's
@@ -265,24 +265,24 @@ export const SubscriptionViewSchema = z.object({
   status: SubscriptionStatusSchema.nullable(),
   /** Seats billed (item quantity; per-user plans count members, per-team plans 1). */
   quantity: z.number().int().nullable(),
-  /** spec 001 §4: active when it exists, its status is not incomplete/past_due/unpaid/…, and no past end date. */
+  /** docs/billing.md "Flows": active when it exists, its status is not incomplete/past_due/unpaid/…, and no past end date. */
   active: z.boolean(),
   on_trial: z.boolean(),
-  /** ISO; the SPA shows it as 'MMMM Do, YYYY' (spec 001 §4). */
+  /** ISO; the SPA shows it as 'MMMM Do, YYYY' (docs/billing.md "Flows"). */
   trial_ends_at: z.string().nullable(),
-  /** spec 001 §4: cancelled, `ends_at` in the future. Resume is possible. */
+  /** docs/billing.md "Flows": cancelled, `ends_at` in the future. Resume is possible. */
   on_grace_period: z.boolean(),
   /** ISO; set when the subscription is cancelled (end of the paid period). */
   ends_at: z.string().nullable(),
   /** ISO; the end of the current billing period (renewal date). */
   current_period_end: z.string().nullable(),
-  /** spec 001 §4: none, or `ends_at` passed. */
+  /** docs/billing.md "Flows": none, or `ends_at` passed. */
   needs_subscription: z.boolean(),
-  /** On `plan-freeze` (spec 001 §4 cancel flow). */
+  /** On `plan-freeze` (docs/billing.md "Flows" cancel flow). */
   frozen: z.boolean(),
-  /** The plan restored when a frozen subscription is cancelled or unfrozen (spec 001 §3 `canceled_data`). */
+  /** The plan restored when a frozen subscription is cancelled or unfrozen (docs/billing.md "Model" `canceled_data`). */
   frozenPlan: z.string().nullable(),
-  /** spec 001 §4: the cancel flow's type — `cancel` when frozen, else `freeze`. */
+  /** docs/billing.md "Flows": the cancel flow's type — `cancel` when frozen, else `freeze`. */
   cancel_type: z.enum(['freeze', 'cancel']),
   card: CardSchema.nullable(),
   billing_address: BillingAddressViewSchema.nullable(),
@@ -309,7 +309,7 @@ export type SuccessAnswer = z.infer<typeof SuccessAnswerSchema>;
 
 /**
  * The 400 answer of subscribe or plan change when the first payment needs action (3-D Secure):
- * the SPA goes to `/{CASHIER_PATH}/payment/{paymentId}?redirect=…` (spec 001 §4, §8).
+ * the SPA goes to `/{CASHIER_PATH}/payment/{paymentId}?redirect=…` (docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA").
  * `paymentId` is the Stripe PaymentIntent id (`pi_…`).
  */
 export const PaymentActionRequiredSchema = z.object({
@@ -320,7 +320,7 @@ export const PaymentActionRequiredSchema = z.object({
 });
 export type PaymentActionRequired = z.infer<typeof PaymentActionRequiredSchema>;
 
-/** The 422 answer (spec 001 §8: "422: show field errors"). */
+/** The 422 answer (docs/accounts.md "Error answers in the SPA": "422: show field errors"). */
 export const FieldErrorsAnswerSchema = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())),
@@ -328,12 +328,12 @@ export const FieldErrorsAnswerSchema = z.object({
 export type FieldErrorsAnswer = z.infer<typeof FieldErrorsAnswerSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Subscribe, swap, resume, freeze, cancel (spec 001 §7 Subscription and payment)
+// Subscribe, swap, resume, freeze, cancel (docs/billing.md "Flows" Subscription and payment)
 
 /**
- * `POST /settings/subscription` or team variant (spec 001 §7): subscribe the team to a paid
+ * `POST /settings/subscription` or team variant (docs/billing.md "Flows"): subscribe the team to a paid
  * plan. Send `stripe_payment_method` (a `pm_…` from the SetupIntent) or
- * `use_existing_payment_method: true` to charge the card on file (spec 001 §4).
+ * `use_existing_payment_method: true` to charge the card on file (docs/billing.md "Flows").
  */
 export const SubscribeRequestSchema = BillingAddressSchema.extend({
   plan: z.string({ error: BILLING_MESSAGES.planInvalid }).min(1, BILLING_MESSAGES.planInvalid),
@@ -348,7 +348,7 @@ export const SubscribeRequestSchema = BillingAddressSchema.extend({
 export type SubscribeRequest = z.input<typeof SubscribeRequestSchema>;
 
 /**
- * `PUT /settings/subscription` or team variant (spec 001 §7 "plan change; body plan … and
+ * `PUT /settings/subscription` or team variant (docs/billing.md "Flows": "plan change; body plan … and
  * subscriptionId"): switch plan (prorated), resume a subscription on grace period (same or
  * other plan), or freeze with `plan: 'plan-freeze'` (the current plan is kept as `frozenPlan`).
  * Switching a frozen subscription to a paid plan unfreezes it.
@@ -361,8 +361,7 @@ export type SwapRequest = z.input<typeof SwapRequestSchema>;
 
 /**
  * `DELETE /settings/subscription` or team variant: cancel at the end of the period (grace
- * period; resume with PUT). A frozen subscription gets its `frozenPlan` back first (spec 001
- * §4). The optional reason is kept in metadata and `cancellation_details.feedback`.
+ * period; resume with PUT). A frozen subscription gets its `frozenPlan` back first (docs/billing.md "Flows"). The optional reason is kept in metadata and `cancellation_details.feedback`.
  */
 export const CancelRequestSchema = z.object({
   type: z.enum(CANCEL_REASONS).optional().nullable(),
@@ -371,9 +370,9 @@ export const CancelRequestSchema = z.object({
 export type CancelRequest = z.input<typeof CancelRequestSchema>;
 
 /**
- * `PUT /settings/companies/{id}/metaData` (spec 001 §7): the cancel flow's answers, stored on
+ * `PUT /settings/companies/{id}/metaData` (docs/billing.md "Flows"): the cancel flow's answers, stored on
  * the subscription's metadata before freezing or cancelling. `type` is the cancel reason,
- * `cancelType` `freeze` or `cancel` (spec 001 §4).
+ * `cancelType` `freeze` or `cancel` (docs/billing.md "Flows").
  */
 export const CancelMetaDataRequestSchema = z.object({
   type: z.enum(CANCEL_REASONS, { error: 'Please choose a reason.' }),
@@ -426,7 +425,7 @@ export const ApplyCouponRequestSchema = z.object({
 export type ApplyCouponRequest = z.input<typeof ApplyCouponRequestSchema>;
 
 /**
- * `PUT /settings/extra-billing-information` (spec 001 §3 `extra_billing_information`): text
+ * `PUT /settings/extra-billing-information` (docs/billing.md "Model" `extra_billing_information`): text
  * printed on invoices. `team_id` picks a team the caller owns (default the current team).
  */
 export const ExtraBillingInformationRequestSchema = z.object({
@@ -436,9 +435,9 @@ export const ExtraBillingInformationRequestSchema = z.object({
 export type ExtraBillingInformationRequest = z.input<typeof ExtraBillingInformationRequestSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Invoices (spec 001 §3 Invoice; §5 "$0.00 hidden")
+// Invoices (docs/billing.md "Model" Invoice; docs/accounts.md "Validation rules": "$0.00 hidden")
 
-/** One paid invoice with a non-zero total (spec 001 §5). */
+/** One paid invoice with a non-zero total (docs/accounts.md "Validation rules"). */
 export const InvoiceSchema = z.object({
   id: z.string(),
   number: z.string().nullable(),
@@ -458,7 +457,7 @@ export const InvoicesResponseSchema = z.array(InvoiceSchema);
 export type InvoicesResponse = z.infer<typeof InvoicesResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Payment confirmation (spec 001 §2 "Payment-confirmation page at /{cashierPath}/payment/{paymentId}")
+// Payment confirmation (docs/decisions.md "Billing in the SPA": "Payment-confirmation page at /{cashierPath}/payment/{paymentId}")
 
 /**
  * `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR): what the confirmation page needs. The page
@@ -481,11 +480,11 @@ export const PaymentLookupResponseSchema = z.object({
 export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Registration step 1 (spec 001 §2, §3 Registration form)
+// Registration step 1 (docs/decisions.md "Billing in the SPA", docs/billing.md "Model" Registration form)
 
 /**
  * The billing fields of `POST /register` (besides plan and coupon, which the account step
- * already sends). A paid plan needs `stripe_payment_method` (spec 001 §4: the card only for
+ * already sends). A paid plan needs `stripe_payment_method` (docs/billing.md "Flows": the card only for
  * paid plans); offline a paid plan answers 422 on `plan`.
  */
 export const RegistrationBillingSchema = BillingAddressSchema.extend({
@@ -535,7 +534,7 @@ export const BILLING_CONTRACT = {
     answer: TaxRateResponseSchema,
     errors: [502],
   }),
-  /** The user's current team's discount: 200 with it, 204 without (spec 001 §7). */
+  /** The user's current team's discount: 200 with it, 204 without (docs/billing.md "Flows"). */
   'GET /coupon/user/{id}': defineContract({ params: IdParams, answer: DiscountSchema.optional() }),
   'GET /settings/companies/coupon/{id}': defineContract({
     params: IdParams,
@@ -572,7 +571,7 @@ export const BILLING_CONTRACT = {
     answer: SubscriptionAnswerSchema,
     errors: [502],
   }),
-  /** The card-update page's call (spec 001 §2, §7). */
+  /** The card-update page's call (docs/decisions.md "Billing in the SPA", docs/billing.md "Flows"). */
   'PUT /settings/companies/{id}/update-payment-method': defineContract({
     params: IdParams,
     body: PaymentMethodRequestSchema,

@@ -25,13 +25,13 @@ import { defineContract, IdParams } from './core.ts';
 /** The optional optimistic-lock version of a write (docs/decisions.md "Design API shapes"). */
 export const Version = z.number().int().positive().optional();
 
-/** The dashboard sorts (spec 000 §2 "sortby: empty = last updated, created, name, views"). */
+/** The dashboard sorts (docs/decisions.md "Dashboard SPA": "sortby: empty = last updated, created, name, views"). */
 export const SORTS = ['', 'created', 'name', 'views'] as const;
 export type Sort = (typeof SORTS)[number];
 
 /**
  * The query string of a list call: `sortby` (empty = last updated) and `page` (1 = first;
- * spec 000 §9 "later pages start at 2"), and the `cursor` the previous page answered.
+ * docs/editor.md "Constants": "later pages start at 2"), and the `cursor` the previous page answered.
  */
 export const ListQuerySchema = z.object({
   sortby: z.enum(SORTS, { error: 'The selected sortby is invalid.' }).default(''),
@@ -44,7 +44,7 @@ export const ListQuerySchema = z.object({
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
-/** The messages of the sticker calls: the spec's fallback ones (spec 000 §5) and the call's own. */
+/** The messages of the sticker calls: the spec's fallback ones (docs/editor.md "Editing rules") and the call's own. */
 export const STICKER_MESSAGES = {
   ...FALLBACK_MESSAGES,
   notFound: 'The selected sticker is invalid.',
@@ -116,7 +116,7 @@ export const EffectsSchema = z.object({
     .optional(),
 });
 
-/** Messages of the export saves; the spec's where it gives one (spec 001 §5). */
+/** Messages of the export saves; the spec's where it gives one (docs/accounts.md "Validation rules"). */
 export const EXPORT_SAVE_MESSAGES = {
   provider: 'The selected platform is invalid.',
   storefront: 'The selected store front is invalid.',
@@ -129,10 +129,10 @@ export const EXPORT_SAVE_MESSAGES = {
 /** A value the export screen saves: a merge tag or typed text (checked for length later). */
 const Value = z.string().nullish();
 
-/** `PUT …/provider`: the platform and, for Klaviyo, its store front (spec 001 §7). */
+/** `PUT …/provider`: the platform and, for Klaviyo, its store front (docs/export.md "Saves"). */
 export const ProviderBody = z.looseObject({
   version: Version,
-  /** Null or '' is Custom (spec 001 §3 "Custom (empty value)"). */
+  /** Null or '' is Custom (docs/export.md "What Generate writes": "Custom (empty value)"). */
   merge_tag_provider: z
     .string({ error: EXPORT_SAVE_MESSAGES.provider })
     .nullable()
@@ -245,7 +245,7 @@ export const QrCodeBody = z.intersection(
   StickerRef,
   z.object({
     version: Version,
-    /** The QR code's fallback value (spec 000 §5: a QR code with no value uses a default). */
+    /** The QR code's fallback value (docs/editor.md "Editing rules": a QR code with no value uses a default). */
     dynamicStickerUrl: z.string().optional(),
     qrCodeColor: HexColourSchema.optional(),
     marginSize: z.number().int().min(0).max(20).optional(),
@@ -281,7 +281,7 @@ export const ScreenShotTypeBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A dashboard card (functions/designs/views.ts `designCard`; spec 000 §2). URLs are absolute
+ * A dashboard card (functions/designs/views.ts `designCard`; docs/decisions.md "Dashboard SPA"). URLs are absolute
  * (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the rest).
  */
 export const DesignCardSchema = z.object({
@@ -292,7 +292,7 @@ export const DesignCardSchema = z.object({
   status: z.enum(['active', 'archived']),
   isTemplate: z.boolean(),
   /**
-   * Views (spec 000 §3 `counter`): opens, the render URL's answers to anyone but a mail image
+   * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, the render URL's answers to anyone but a mail image
    * proxy (docs/performance.md "Opens and proxy fetches").
    */
   counter: z.number(),

@@ -1,6 +1,6 @@
 /**
- * The contract of the `fonts` routes (shared/routes.ts; spec 000 §7 "Images, stickers, fonts",
- * §3 Fonts, §6 `can_upload_custom_fonts`; docs/fonts.md): the picker's font list, the team's
+ * The contract of the `fonts` routes (shared/routes.ts; docs/fonts.md "Uploads": "Images, stickers, fonts",
+ * docs/fonts.md "The catalogue" Fonts, docs/decisions.md "Team roles" `can_upload_custom_fonts`; docs/fonts.md): the picker's font list, the team's
  * uploaded fonts and the upload. `POST /storeFont` is multipart (the file in `file`), so it
  * declares its answer only. The font shapes are shared/fonts/types.ts's.
  */
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { FontCategory, FontGroup } from '../fonts/types.ts';
 import { defineContract } from './core.ts';
 
-/** A family's category (spec 000 §3). */
+/** A family's category (docs/fonts.md "The catalogue"). */
 const FontCategorySchema = z.enum([
   'sans-serif',
   'serif',
@@ -17,7 +17,7 @@ const FontCategorySchema = z.enum([
   'monospace',
 ]) satisfies z.ZodType<FontCategory>;
 
-/** A group of the font picker's category select (spec 000 §3: label, weight, options). */
+/** A group of the font picker's category select (docs/fonts.md "The catalogue": label, weight, options). */
 export const FontGroupSchema = z.object({
   label: z.string(),
   /** Sort order: lower first. */
@@ -26,14 +26,14 @@ export const FontGroupSchema = z.object({
     z.object({
       family: z.string(),
       category: FontCategorySchema,
-      /** Listed but not selectable (spec 000 §9: USPS IMB Standard). */
+      /** Listed but not selectable (docs/fonts.md "Limits and known gaps": USPS IMB Standard). */
       disabled: z.boolean().optional(),
     }),
   ),
 }) satisfies z.ZodType<FontGroup>;
 
 /**
- * Spec 000 §7 `customFonts`: the team's uploaded fonts' family names and, index by index, the
+ * docs/fonts.md "Uploads" `customFonts`: the team's uploaded fonts' family names and, index by index, the
  * same-origin path of each file (`/files/fonts/custom/…`).
  */
 export const CustomFontsSchema = z.object({
@@ -42,7 +42,7 @@ export const CustomFontsSchema = z.object({
 });
 export type CustomFonts = z.infer<typeof CustomFontsSchema>;
 
-/** The team's uploaded fonts and the folder of their files (spec 000 §7 `fontsPath`). */
+/** The team's uploaded fonts and the folder of their files (docs/fonts.md "Uploads" `fontsPath`). */
 const TeamFonts = z.object({
   success: z.literal(true),
   customFonts: CustomFontsSchema,
@@ -71,7 +71,7 @@ export const FONTS_CONTRACT = {
     }),
     /** 201 for a new font; 200 when the same file was already uploaded. */
     status: 201,
-    /** 402 without `can_upload_custom_fonts` (Pro plans; spec 000 §6). */
+    /** 402 without `can_upload_custom_fonts` (Pro plans; docs/decisions.md "Team roles"). */
     errors: [402],
   }),
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The contract of the `images` routes (shared/routes.ts; spec 000 §7 "Images, stickers, fonts", §3
+ * The contract of the `images` routes (shared/routes.ts; docs/decisions.md "User files": "Images, stickers, fonts", docs/decisions.md "User files"
  * Image; docs/decisions.md "User files"): the global library, the team's uploads (list, upload,
  * delete), one image and its suggested tags, stock-photo search and the import of a chosen stock
  * photo. `POST /image` is multipart (the file in `image`; with `type=asIcon` a sticker upload), so
@@ -14,7 +14,7 @@ import { UploadStickerSchema } from './stickers.ts';
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** The stock-photo services (spec 000 §3 Image `from`). */
+/** The stock-photo services (docs/decisions.md "User files" Image `from`). */
 export const STOCK_SOURCES = ['unsplash', 'pixabay'] as const;
 export type StockSource = (typeof STOCK_SOURCES)[number];
 
@@ -39,7 +39,7 @@ export const DeleteImageBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A library image (functions/images/views.ts `imageView`; spec 000 §3 Image): `thumb` (a 400 px
+ * A library image (functions/images/views.ts `imageView`; docs/decisions.md "User files" Image): `thumb` (a 400 px
  * wide JPEG) and `url` (the original) are same-origin paths, null while not served; sizes in px;
  * `author`, `author_url` and `licence` credit the photographer when known.
  */
@@ -63,7 +63,7 @@ export const ImagePageSchema = z.object({
   last_page: z.number().int(),
 });
 
-/** One stock-search result (spec 000 §3 Image: id, thumb, from, user name and link). */
+/** One stock-search result (docs/decisions.md "User files" Image: id, thumb, from, user name and link). */
 export const StockImageSchema = z.object({
   /** The service's own photo id. */
   id: z.string(),
@@ -95,7 +95,7 @@ export const StockPageSchema = z.object({
 });
 export type StockPage = z.infer<typeof StockPageSchema>;
 
-/** One suggested tag in the spec's shape (spec 000 §7 `result.tags[].tag.en`). */
+/** One suggested tag in the spec's shape (docs/decisions.md "User files" `result.tags[].tag.en`). */
 export const TagSuggestionSchema = z.object({
   /** 0–100. */
   confidence: z.number(),

@@ -1,6 +1,6 @@
 /**
- * The contract of the kiosk's sticker packs and the global image library (spec 001 §7 "Kiosk
- * (packs)", §8 pack messages; docs/kiosk.md "Sticker packs", "The global image library").
+ * The contract of the kiosk's sticker packs and the global image library (docs/kiosk.md "Kiosk
+ * (packs)", docs/accounts.md "Error answers in the SPA" pack messages; docs/kiosk.md "Sticker packs", "The global image library").
  *
  * - Packs: `GET /packs/getPacks` and `POST /packs/search` list every pack with its state;
  *   `DELETE /packs/removePack` and `PATCH /packs/restorePack` hide and bring back one;
@@ -25,7 +25,7 @@ import { IdField, SearchText, StickerPageQuery } from './stickers.ts';
 // Messages
 // ---------------------------------------------------------------------------------------------
 
-/** Spec 001 §8 pack messages; the SPA shows each for 2 s (spec 001 §9). */
+/** docs/accounts.md "Error answers in the SPA" pack messages; the SPA shows each for 2 s (docs/accounts.md "Constants"). */
 export const PACK_MESSAGES = {
   restored: 'The pack was successfully restored.',
   notRestored: "The pack wasn't restored.",
@@ -33,7 +33,7 @@ export const PACK_MESSAGES = {
   notDeleted: "The pack wasn't deleted.",
 } as const;
 
-/** How long a pack message shows, ms (spec 001 §8 "Cleared after 2 seconds"). */
+/** How long a pack message shows, ms (docs/accounts.md "Error answers in the SPA": "Cleared after 2 seconds"). */
 export const PACK_MESSAGE_MS = 2000;
 
 /** The global library's messages (docs/kiosk.md "The global image library"). */
@@ -75,7 +75,7 @@ export const PACK_ARCHIVE_LIMITS = {
 /** The manifest's file name, at the root of the archive. */
 export const PACK_MANIFEST = 'manifest.json';
 
-/** Sticker image files a pack may hold, by extension (spec 001 §7: SVG or PNG). */
+/** Sticker image files a pack may hold, by extension (docs/kiosk.md: SVG or PNG). */
 export const PACK_IMAGE_FILE = /\.(svg|png)$/i;
 
 /** Longest pack or sticker name, characters. */
@@ -162,7 +162,7 @@ export type PackManifest = z.infer<typeof PackManifestSchema>;
 /** `POST /packs/search`: `search`, or `query` as the kiosk's team search names it. */
 export const PackSearchBody = z.object({ search: SearchText, query: SearchText });
 
-/** `DELETE /packs/removePack`, `PATCH /packs/restorePack` (spec 001 §7 "packId"). */
+/** `DELETE /packs/removePack`, `PATCH /packs/restorePack` (docs/kiosk.md "packId"). */
 export const PackIdBody = z.object({ packId: IdField('pack') });
 
 /** `GET /spark/kiosk/library`: `?page=` and an optional `?search=` (title and tags). */

@@ -1,7 +1,7 @@
 /**
  * The contract of the kiosk's users (search, profile, impersonation, discounts) and teams
- * (search, profile, additional permissions): spec 001 §3 Discount and Team, §6 platform admin,
- * §7 "Kiosk"; docs/kiosk.md "Users, impersonation and discounts" and "Teams and additional
+ * (search, profile, additional permissions): docs/kiosk.md Discount and Team, docs/kiosk.md platform admin,
+ * docs/kiosk.md "Kiosk"; docs/kiosk.md "Users, impersonation and discounts" and "Teams and additional
  * permissions".
  */
 import { z } from 'zod';
@@ -14,7 +14,7 @@ export const KIOSK_USER_MESSAGES = {
   adminTarget: 'Platform admins cannot be impersonated.',
   notImpersonating: 'You are not impersonating anyone.',
   noSubscription: 'This user has no subscription to discount.',
-  /** The 503 of a discount while billing is offline (no Stripe key; DESIGN.md §3). */
+  /** The 503 of a discount while billing is offline (no Stripe key; docs/operations.md "First start"). */
   billingOffline:
     'Billing is offline (no Stripe key is configured), so discounts cannot be applied.',
   chooseTeam: 'This user pays for more than one team: choose the team to discount.',
@@ -108,7 +108,7 @@ export type KioskUserProfile = z.infer<typeof KioskUserProfileSchema>;
 const RedirectSchema = z.object({ success: z.literal(true), redirect: z.string() });
 
 /**
- * `POST /spark/kiosk/users/discount/{id}` (spec 001 §3 Discount, §9 "Default discount: type
+ * `POST /spark/kiosk/users/discount/{id}` (docs/kiosk.md Discount, docs/accounts.md "Constants": "Default discount: type
  * amount, duration once"): `value` is dollars for an amount (sent to Stripe in cents) or a
  * percentage; `months` only, and then required, for a repeating discount. `team_id` picks the
  * team when the user pays for more than one.

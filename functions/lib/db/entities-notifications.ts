@@ -1,5 +1,5 @@
 /**
- * The entities of notifications and announcements (spec 001 §3 "Announcement",
+ * The entities of notifications and announcements (docs/billing.md "Model": "Announcement",
  * "Notification"; docs/notifications.md).
  */
 import { Entity } from 'electrodb';
@@ -45,7 +45,7 @@ export function notificationEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * One notification of one user (spec 001 §3 "Notification"). The user's partition holds them
+   * One notification of one user (docs/billing.md "Model": "Notification"). The user's partition holds them
    * by `notificationId`, which starts with its creation time (functions/lib/notify.ts
    * `newNotificationId`), so the partition is in time order, a page of the newest is one query
    * read backwards, and a notification is found by the user and its id alone (marking read

@@ -1,5 +1,5 @@
 /**
- * The render page bundle: loaded once into the warm Chromium page (DESIGN.md §5) and called per
+ * The render page bundle: loaded once into the warm Chromium page (docs/decisions.md "Render slice") and called per
  * request with a resolved scene. It draws only the personalised layers, on a transparent canvas,
  * with the same fabric code as the editor (shared/scene/draw.ts).
  */
