@@ -1,5 +1,5 @@
 /**
- * The ordered migrations of the design document (STYLE.md "Versioned schema with migrations
+ * The ordered migrations of the design document (docs/decisions.md "The design document: versions and restore": "Versioned schema with migrations
  * beside it"). A stored document carries `schemaVersion`; loading it runs every migration above
  * that version, in order, before the zod schemas of `shared/design.ts` validate it.
  *
@@ -32,7 +32,7 @@ const mapRecords = (list: unknown, fn: (item: RawDocument) => RawDocument): unkn
   Array.isArray(list) ? list.map((item) => (isRecord(item) ? fn(item) : item)) : list;
 
 /**
- * Version 1 → 2: the full spec 000 §3 shape.
+ * Version 1 → 2: the full docs/decisions.md "The design document: versions and restore" shape.
  *
  * Version 1 is what the foundation and the render code wrote: text snippets with an optional
  * `minFontSize` (absent meant half the font size at draw time), parameters with only `id`,
@@ -42,7 +42,7 @@ const mapRecords = (list: unknown, fn: (item: RawDocument) => RawDocument): unkn
  *   is absent too: the schema default);
  * - text snippet `original_text` ← `text` when absent;
  * - parameter `text_snippet_id` ← the owning snippet's `id`, `original_param_name` ←
- *   `param_name`, and a blank `param_default_value` (empty or whitespace) ← `' '` (spec 000 §3:
+ *   `param_name`, and a blank `param_default_value` (empty or whitespace) ← `' '` (docs/decisions.md "The design document: versions and restore":
  *   "a blank is stored as a single space").
  * Every other new field of version 2 is optional or has a plain default in the schema.
  */

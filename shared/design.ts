@@ -1,9 +1,9 @@
 /**
- * The design document (a "PicSnippet", spec 000 §3) as zod schemas: the saved data of a design,
- * never fabric's `toObject()` output (STYLE.md "the scene is data"). The render service and the
+ * The design document (a "PicSnippet", docs/decisions.md "The design document: versions and restore") as zod schemas: the saved data of a design,
+ * never fabric's `toObject()` output (docs/decisions.md "The design document: versions and restore", "the scene is data"). The render service and the
  * editor both draw from it through `shared/scene`.
  *
- * **Document versus record.** A design is one DynamoDB item (DESIGN.md §4,
+ * **Document versus record.** A design is one DynamoDB item (docs/decisions.md "Design API shapes",
  * `functions/lib/db/entities.ts` `Design`). Its identity and bookkeeping live on the item, not
  * here: `designId`, `teamId`, `title`, `status`, `isTemplate`, `counter` (views), `createdAt`,
  * `updatedAt`, `archivedAt`, `publicId` (from which `base_url`, `showurl`, `editurl`,
@@ -13,7 +13,7 @@
  *
  * **Versions.** The document carries `schemaVersion`; the ordered migrations live beside the
  * schemas in `shared/design-migrations.ts`. Every load goes through `restoreDesign`, which
- * migrates, validates and repairs (STYLE.md "One restore path for untrusted data").
+ * migrates, validates and repairs (docs/decisions.md "The design document: versions and restore", "One restore path for untrusted data").
  *
  * Units: geometry in canvas px, angles in degrees, font sizes in px.
  */
@@ -37,9 +37,9 @@ import { MAX_GIF_FRAMES } from './gif.ts';
 
 export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
 
-/** Default canvas, px (spec 000 §9). */
+/** Default canvas, px (docs/editor.md "Constants"). */
 export const DEFAULT_CANVAS = { width: 900, height: 600 } as const;
-/** Widest canvas, px (spec 000 §5, §9). */
+/** Widest canvas, px (docs/editor.md "Editing rules", docs/editor.md "Constants"). */
 export const MAX_CANVAS_WIDTH = 1056;
 /**
  * Design bounds (docs/security.md "Design bounds"): sizes and counts no real design reaches, so
@@ -48,7 +48,7 @@ export const MAX_CANVAS_WIDTH = 1056;
  * Units: px for sizes, characters (code points, as zod counts them) for text, items for counts.
  */
 export const DESIGN_BOUNDS = {
-  /** Canvas width, px (spec 000 §5, §9). */
+  /** Canvas width, px (docs/editor.md "Editing rules", docs/editor.md "Constants"). */
   canvasWidth: MAX_CANVAS_WIDTH,
   /** Canvas height, px: four times the widest canvas. */
   canvasHeight: 4096,
@@ -64,7 +64,7 @@ export const DESIGN_BOUNDS = {
   stickers: 50,
   /** Dynamic stickers (QR, gravatar, hosted image, screenshot) in a design. */
   dynamicStickers: 10,
-  /** A sticker's intrinsic width and height, px (512 and 910 in practice, spec 000 §9). */
+  /** A sticker's intrinsic width and height, px (512 and 910 in practice, docs/editor.md "Constants"). */
   stickerSize: 4096,
   /** A sticker's scaleX and scaleY. */
   stickerScale: 100,
@@ -74,25 +74,25 @@ export const DESIGN_BOUNDS = {
 
 /**
  * Messages of the bounds in Laravel's wording, as the spec's own use it ('The title may not be
- * greater than 255 characters', spec 000 §5).
+ * greater than 255 characters', docs/editor.md "Editing rules").
  */
 const tooLong = (field: string, max: number) =>
   `The ${field} may not be greater than ${max} characters.`;
 const tooBig = (field: string, max: number) => `The ${field} may not be greater than ${max}.`;
 const tooMany = (field: string, max: number) => `The ${field} may not have more than ${max} items.`;
 
-/** Largest font size, px (spec 000 §5 "max font size value 80"). */
+/** Largest font size, px (docs/editor.md "Editing rules": "max font size value 80"). */
 export const MAX_FONT_SIZE = 80;
-/** A new snippet's font size, px (spec 000 §9). */
+/** A new snippet's font size, px (docs/editor.md "Constants"). */
 export const DEFAULT_FONT_SIZE = 32;
 
-/** The minimum font size a linked snippet gets: half the font size, rounded (spec 000 §3, §4). */
+/** The minimum font size a linked snippet gets: half the font size, rounded (docs/decisions.md "The design document: versions and restore"). */
 export const halfFontSize = (fontSize: number): number => Math.max(1, Math.round(fontSize / 2));
 
-/** A blank fallback is stored as one space (spec 000 §3). */
+/** A blank fallback is stored as one space (docs/decisions.md "The design document: versions and restore"). */
 const blankAsSpace = (value: string): string => (value.trim() === '' ? ' ' : value);
 
-/** Text transform options, name / key (spec 000 §3). */
+/** Text transform options, name / key (docs/decisions.md "The design document: versions and restore"). */
 export const TEXT_TRANSFORMS = {
   allCaps: 'All Caps',
   lowerCase: 'Lowercase',
@@ -111,17 +111,17 @@ export const TextTransformSchema = z.object({
 });
 
 /**
- * A parameter's own fields (spec 000 §3), without the defaults that depend on other fields;
+ * A parameter's own fields (docs/decisions.md "The design document: versions and restore"), without the defaults that depend on other fields;
  * `ParameterSchema` adds those. Use this one for `.shape`, `.pick` or `.partial`.
  */
 export const ParameterFieldsSchema = z.object({
   /** A uuid. */
   id: z.string().min(1),
-  /** The merge field's name, `{{param_name}}` in the snippet's text (spec 000 §5 rules). */
+  /** The merge field's name, `{{param_name}}` in the snippet's text (docs/editor.md "Editing rules" rules). */
   param_name: z.string().min(1),
   /** The name before the last rename; defaults to `param_name`. */
   original_param_name: z.string().min(1).optional(),
-  /** The fallback, at most 255 characters; a blank one is stored as `' '` (spec 000 §3, §5). */
+  /** The fallback, at most 255 characters; a blank one is stored as `' '` (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
   param_default_value: z.string().max(MAX_VALUE_LENGTH).transform(blankAsSpace).default(' '),
   text_transform: TextTransformSchema.default({
     checkFormating: false,
@@ -136,14 +136,14 @@ export const ParameterFieldsSchema = z.object({
   dynamicStickerParamName: z.string().nullable().default(null),
 });
 
-/** A parameter (merge field) of a text snippet (spec 000 §3); `original_param_name` defaults to the name. */
+/** A parameter (merge field) of a text snippet (docs/decisions.md "The design document: versions and restore"); `original_param_name` defaults to the name. */
 export const ParameterSchema = ParameterFieldsSchema.transform((p) => ({
   ...p,
   original_param_name: p.original_param_name ?? p.param_name,
 }));
 export type Parameter = z.output<typeof ParameterSchema>;
 
-/** A snippet's display data as the editor saves it (spec 000 §3 `display_info`); opaque here. */
+/** A snippet's display data as the editor saves it (docs/decisions.md "The design document: versions and restore" `display_info`); opaque here. */
 export const DisplayInfoSchema = z.looseObject({
   width: z.number().optional(),
   uuid: z.string().optional(),
@@ -156,7 +156,7 @@ const snippetSize = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.snippetSize, tooBig(field, DESIGN_BOUNDS.snippetSize));
 
 /**
- * A text snippet's own fields (spec 000 §3, defaults from there); `TextSnippetSchema` adds the
+ * A text snippet's own fields (docs/decisions.md "The design document: versions and restore", defaults from there); `TextSnippetSchema` adds the
  * defaults that depend on other fields. Use this one for `.shape`, `.pick` or `.partial`.
  */
 export const TextSnippetFieldsSchema = z.object({
@@ -174,17 +174,17 @@ export const TextSnippetFieldsSchema = z.object({
   fontWeight: z.enum(['normal', 'bold']).default('normal'),
   underline: z.boolean().default(false),
   textAlign: z.enum(['left', 'center', 'right']).default('left'),
-  /** Degrees, 0–360 (spec 000 §5). */
+  /** Degrees, 0–360 (docs/editor.md "Editing rules"). */
   angle: z.number().min(0).max(360).default(0),
   fill: z.string().min(1).default('black'),
   stroke: z.string().nullable().default(null),
-  /** px, 0–5 (spec 000 §5). */
+  /** px, 0–5 (docs/editor.md "Editing rules"). */
   strokeWidth: z.number().min(0).max(5).default(0),
-  /** px, at most 80 (spec 000 §5, §9). */
+  /** px, at most 80 (docs/editor.md "Editing rules", docs/editor.md "Constants"). */
   fontSize: z.number().positive().max(MAX_FONT_SIZE).default(DEFAULT_FONT_SIZE),
   /**
    * Shrink-until size, px: the text shrinks down to it before it overflows. Half the font size
-   * by default, never above the font size (spec 000 §3, §5).
+   * by default, never above the font size (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules").
    */
   minFontSize: z.number().positive().max(MAX_FONT_SIZE).optional(),
   /** px; the widest the box may grow, if the editor set one. */
@@ -197,9 +197,9 @@ export const TextSnippetFieldsSchema = z.object({
   height: snippetSize('height').nullable().default(null),
   left: z.number(),
   top: z.number(),
-  /** Wrap toggle of the selection overlay (spec 000 §4). */
+  /** Wrap toggle of the selection overlay (docs/decisions.md "The design document: versions and restore"). */
   textWrap: z.boolean().default(true),
-  /** Font size and minimum font size move together (spec 000 §4 "Linked font sizes"). */
+  /** Font size and minimum font size move together (docs/decisions.md "The design document: versions and restore": "Linked font sizes"). */
   linked: z.boolean().default(true),
   parameters: z
     .array(ParameterSchema)
@@ -211,7 +211,7 @@ export const TextSnippetFieldsSchema = z.object({
 });
 
 /**
- * A text snippet: geometry in canvas px, font size in px (spec 000 §3). `minFontSize` defaults
+ * A text snippet: geometry in canvas px, font size in px (docs/decisions.md "The design document: versions and restore"). `minFontSize` defaults
  * to half the font size, `original_text` to the text, and each parameter's `text_snippet_id`
  * to the snippet's id.
  */
@@ -226,7 +226,7 @@ export const TextSnippetSchema = TextSnippetFieldsSchema.transform((s) => ({
 }));
 export type TextSnippet = z.output<typeof TextSnippetSchema>;
 
-/** Dynamic sticker kinds (spec 000 §3) and their parameter-name prefixes (spec 000 §5). */
+/** Dynamic sticker kinds (docs/decisions.md "The design document: versions and restore") and their parameter-name prefixes (docs/editor.md "Editing rules"). */
 export const DYNAMIC_STICKER_PREFIX = {
   qrCode: 'qrCode',
   gravatar: 'Gravatar',
@@ -236,7 +236,7 @@ export const DYNAMIC_STICKER_PREFIX = {
 } as const;
 export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
 
-/** A fabric image filter saved on a sticker (spec 000 §3: the first has a colour, mode screen). */
+/** A fabric image filter saved on a sticker (docs/decisions.md "The design document: versions and restore": the first has a colour, mode screen). */
 export const StickerFilterSchema = z.looseObject({
   type: z.string().optional(),
   color: z.string().optional(),
@@ -252,8 +252,8 @@ const stickerScale = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.stickerScale, tooBig(field, DESIGN_BOUNDS.stickerScale));
 
 /**
- * A sticker on the canvas (spec 000 §3 `graphics_data`). Geometry in canvas px with a top-left
- * origin: the intrinsic size (512 by default; 910x512 for screenshots, spec 000 §9) times the
+ * A sticker on the canvas (docs/decisions.md "The design document: versions and restore" `graphics_data`). Geometry in canvas px with a top-left
+ * origin: the intrinsic size (512 by default; 910x512 for screenshots, docs/editor.md "Constants") times the
  * scale, rotated by `angle` degrees around the top-left corner (fabric's origin).
  * `restoreDesign` converts a sticker saved with another origin to the top-left one.
  *
@@ -272,7 +272,7 @@ export const StickerSchema = z
       .nullable()
       .default(null),
     dynamicStickerParamName: z.string().nullable().default(null),
-    /** The dynamic sticker's fallback value, at most 255 characters (spec 000 §5 validations). */
+    /** The dynamic sticker's fallback value, at most 255 characters (docs/editor.md "Editing rules" validations). */
     dynamicStickerUrl: z.string().max(MAX_VALUE_LENGTH).default(''),
     /** The image the editor last generated for the dynamic sticker (a URL), if any. */
     dynamicStickerNewUrl: z.string().nullable().default(null),
@@ -280,9 +280,9 @@ export const StickerSchema = z
     newQrDataUrl: z.string().nullable().default(null),
     /** Screenshot device: mobile 910x512, else desktop. */
     isMobile: z.boolean().default(false),
-    /** QR colour; #111111 (spec 000 §9, the reading that serves users: near-black scans well). */
+    /** QR colour; #111111 (docs/editor.md "Constants", the reading that serves users: near-black scans well). */
     qrCodeColor: z.string().default('#111111'),
-    /** QR quiet zone in modules, 0–20 (spec 000 §5), default 0. */
+    /** QR quiet zone in modules, 0–20 (docs/editor.md "Editing rules"), default 0. */
     marginSize: z.number().int().min(0).max(20).default(0),
     isTransparent: z.boolean().default(false),
     /**
@@ -290,7 +290,7 @@ export const StickerSchema = z
      * every other sticker. Its parameter, if any, is an evergreen timer's start moment.
      */
     countdown: CountdownSchema.nullable().default(null),
-    /** Colour filters of the sticker image (spec 000 §3). */
+    /** Colour filters of the sticker image (docs/decisions.md "The design document: versions and restore"). */
     filters: z.array(StickerFilterSchema).default([]),
     left: z.number(),
     top: z.number(),
@@ -332,7 +332,7 @@ export type Sticker = z.output<typeof StickerSchema>;
 const dynamicStickerCount = (stickers: Array<{ stickerType: string }>): number =>
   stickers.filter((s) => s.stickerType === 'dynamicSticker').length;
 
-/** A merge tag the user picked on the export screen (spec 001 §3 "merge tag choice", docs/export.md). */
+/** A merge tag the user picked on the export screen (docs/export.md "What Generate writes": "merge tag choice", docs/export.md). */
 export const MergeTagChoiceSchema = z.looseObject({
   merge_tag_name: z.string(),
   merge_tag_value: z.string(),
@@ -365,7 +365,7 @@ export const RenderQualitySchema = z.object({
 export type RenderQuality = z.output<typeof RenderQualitySchema>;
 
 /**
- * The current version's document fields (spec 000 §3 PicSnippet content). Validates a document
+ * The current version's document fields (docs/decisions.md "The design document: versions and restore" PicSnippet content). Validates a document
  * that is already at `CURRENT_SCHEMA_VERSION`; `DesignDocumentSchema` also migrates older ones.
  */
 export const DesignDocumentFieldsSchema = z.object({
@@ -380,7 +380,7 @@ export const DesignDocumentFieldsSchema = z.object({
   /**
    * 500 for a design imported from the old system that was last saved (`updated_at`, else
    * `created_at`) before 2018-02-24: its photo is drawn 500 px wide at the top left instead of
-   * covering the canvas (spec 000 §9 "Base image scaling"; shared/scene/resolve.ts
+   * covering the canvas (docs/editor.md "Constants": "Base image scaling"; shared/scene/resolve.ts
    * `placeBasePhoto`). null for every other design. Set once by `restoreDesign`, never by edits.
    */
   legacy_base_image_width: z.literal(LEGACY_BASE_IMAGE_WIDTH).nullable().default(null),
@@ -393,7 +393,7 @@ export const DesignDocumentFieldsSchema = z.object({
   base_image_gif_frame: z.number().int().min(0).max(MAX_GIF_FRAMES - 1).default(0),
   /** Rotation of the base photo, degrees, 0–360 (drawn in quarter turns). */
   image_angle: z.number().min(0).max(360).default(0),
-  /** Canvas size, px; default 900x600, width at most 1056 (spec 000 §9), height at most 4096. */
+  /** Canvas size, px; default 900x600, width at most 1056 (docs/editor.md "Constants"), height at most 4096. */
   canvas_width: z
     .number()
     .int()
@@ -406,21 +406,21 @@ export const DesignDocumentFieldsSchema = z.object({
     .positive()
     .max(DESIGN_BOUNDS.canvasHeight, tooBig('canvas height', DESIGN_BOUNDS.canvasHeight))
     .default(DEFAULT_CANVAS.height),
-  /** The unit the editor shows sizes in (spec 000 §3, §9); storage stays in px. */
+  /** The unit the editor shows sizes in (docs/decisions.md "The design document: versions and restore", docs/editor.md "Constants"); storage stays in px. */
   size_option: z.enum(['px', 'in', 'mm', 'cm']).default('px'),
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
   /**
-   * Filters switched on (spec 000 §3: Grayscale, Invert, Sepia, BlackWhite, Brownie, Vintage,
+   * Filters switched on (docs/decisions.md "The design document: versions and restore": Grayscale, Invert, Sepia, BlackWhite, Brownie, Vintage,
    * Kodachrome, Technicolor, Polaroid), name → on. Saved by `PUT …/effects`.
    */
   filters: z.record(z.string(), z.boolean()).default({}),
   /**
-   * Enhancements, name → value (spec 000 §3): Brightness, Contrast, Saturation (-1..1), Hue
+   * Enhancements, name → value (docs/decisions.md "The design document: versions and restore"): Brightness, Contrast, Saturation (-1..1), Hue
    * (-2..2), Blur (0..1); Sharpen and Emboss on/off as 1/0. The renderer clamps the ranges.
    */
   enhance: z.record(z.string(), z.number()).default({}),
-  /** Template tags (spec 000 §3 `image_tags`, §4 "Template status in the save modal"). */
+  /** Template tags (docs/decisions.md "The design document: versions and restore" `image_tags`, docs/decisions.md "The design document: versions and restore": "Template status in the save modal"). */
   image_tags: z.array(z.string()).default([]),
   /** Output format of the render URL without an extension: JPEG for photos. */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
@@ -455,7 +455,7 @@ export const DesignDocumentFieldsSchema = z.object({
       message: `The stickers may not have more than ${DESIGN_BOUNDS.dynamicStickers} dynamic stickers.`,
     })
     .default([]),
-  /** Export settings (docs/export.md, spec 001 §7 "Export and merge tags"). */
+  /** Export settings (docs/export.md, docs/export.md "Saves": "Export and merge tags"). */
   merge_tag_provider: z.string().nullable().default(null),
   merge_tag_storefront: z.string().nullable().default(null),
   merge_tag_choices: z.array(MergeTagChoiceSchema).default([]),
@@ -498,12 +498,12 @@ export class DesignRestoreError extends Error {
 }
 
 /**
- * The one restore path (STYLE.md): validates, migrates and repairs a stored or submitted design
+ * The one restore path (docs/decisions.md "The design document: versions and restore"): validates, migrates and repairs a stored or submitted design
  * document so that it can be drawn and edited. Pure; never mutates `raw`.
  *
  * Repairs, each reported as one human-readable line in `repaired`:
  * - numbers out of range are clamped (font size ≤ 80, stroke width 0–5, QR margin 0–20, canvas
- *   width ≤ 1056, spec 000 §5; canvas height, sizes and scales to the design bounds) and
+ *   width ≤ 1056, docs/editor.md "Editing rules"; canvas height, sizes and scales to the design bounds) and
  *   angles are brought into 0–360; whole-px fields are rounded;
  * - over-long fallbacks are cut at 255 characters, over-long texts at 1000, and lists past
  *   the design bounds (`DESIGN_BOUNDS`) keep their first items (dynamic stickers past 10 are
@@ -512,7 +512,7 @@ export class DesignRestoreError extends Error {
  * - text snippets and stickers that cannot be drawn (missing geometry, no image, no dynamic
  *   type) are dropped rather than failing the whole design; so are unusable parameters;
  * - duplicate snippet ids, sticker uuids and parameter ids are renamed `…-2`, `…-3`;
- * - a minimum font size above the font size is lowered to it (spec 000 §5);
+ * - a minimum font size above the font size is lowered to it (docs/editor.md "Editing rules");
  * - parameters are re-linked to their snippet (`text_snippet_id`) and to their placeholder
  *   (a `{{original_param_name}}` left in the text after a rename is renamed too); a second
  *   parameter of the same name in a snippet and a parameter with no placeholder are removed;
@@ -581,7 +581,7 @@ export function parseDesignDocument(raw: unknown): DesignDocument {
 }
 
 /**
- * The canvas for a base photo (spec 000 §9 "Base image scaling": the photo covers the canvas):
+ * The canvas for a base photo (docs/editor.md "Constants": "Base image scaling": the photo covers the canvas):
  * `width` px wide (at most 1056), the height keeping the photo's aspect ratio; a photo too tall
  * for the design bounds (4096 px high) narrows the canvas instead.
  * @param width the canvas width wanted, px.
@@ -603,7 +603,7 @@ export function canvasForPhoto(
 /**
  * A new design's document (docs/decisions.md "Design API shapes" "Creating a design"): the base photo, the canvas sized from
  * it (its width capped at 1056 px, the height keeping the aspect ratio; 900x600 when the
- * photo's size is unknown, spec 000 §9), and every other field at its default.
+ * photo's size is unknown, docs/editor.md "Constants"), and every other field at its default.
  * @param init the photo's image id, assets-bucket key and size in px (0 when unknown).
  * @throws ZodError when `image_id` or `base_image_key` is empty.
  */
@@ -633,8 +633,8 @@ export function createDesignDocument(init: {
 const isPositive = (n: number) => Number.isFinite(n) && n > 0;
 
 /**
- * The old system's date of a document being imported (spec 000 §3 `updated_at`, else
- * `created_at`; spec 000 §9 dates the scaling by the update), as stored; undefined without one.
+ * The old system's date of a document being imported (docs/decisions.md "The design document: versions and restore" `updated_at`, else
+ * `created_at`; docs/editor.md "Constants" dates the scaling by the update), as stored; undefined without one.
  */
 function legacyDate(doc: RawDocument): string | undefined {
   for (const key of ['updated_at', 'created_at'] as const) {

@@ -1,5 +1,5 @@
 /**
- * The dynamic sticker rules both the editor and the design API apply (spec 000 §5): the
+ * The dynamic sticker rules both the editor and the design API apply (docs/editor.md "Editing rules"): the
  * fallback value checks with their messages and the parameter name of a new dynamic sticker.
  * Pure; no fabric, no server code. Used by functions/designs/stickers.ts and
  * web/src/features/editor/document/stickers.ts.
@@ -10,8 +10,8 @@ import { PARAMETER_MESSAGES } from './parameter-rules.ts';
 import { takenParameterNames } from './parameters.ts';
 import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
 
-/** The spec's messages for dynamic sticker fallbacks (spec 000 §5, §8). */
-/** A screenshot sticker's picture, px (spec 000 §9: 910x512, mobile or desktop). */
+/** The spec's messages for dynamic sticker fallbacks (docs/editor.md "Editing rules", docs/editor.md "Messages"). */
+/** A screenshot sticker's picture, px (docs/editor.md "Constants": 910x512, mobile or desktop). */
 export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
 
 export const FALLBACK_MESSAGES = {
@@ -32,7 +32,7 @@ export const isHttpUrl = (value: string): boolean => {
 };
 
 /**
- * The message for a dynamic sticker's fallback value, or null when it is allowed (spec 000 §5):
+ * The message for a dynamic sticker's fallback value, or null when it is allowed (docs/editor.md "Editing rules"):
  * at most 255 characters; a gravatar's is an e-mail; a hosted image's an http(s) URL ending in
  * gif, jpg, jpeg, svg or png; a screenshot's a URL. An empty value is allowed: the sticker then
  * shows its default (QR) or nothing. Whether a hosted image loads is the editor's check.
@@ -57,7 +57,7 @@ export function fallbackProblem(type: DynamicStickerType | null, value: string):
 
 /**
  * The parameter name of a new dynamic sticker: its type's prefix plus the first free counter,
- * `qrCode1`, `qrCode2`, … (spec 000 §5 "type prefix plus counter"), unique among all the
+ * `qrCode1`, `qrCode2`, … (docs/editor.md "Editing rules": "type prefix plus counter"), unique among all the
  * design's parameter names.
  */
 export function dynamicStickerParamName(

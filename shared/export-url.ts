@@ -1,9 +1,9 @@
 /**
- * The export outputs (spec 001 §7 "Export and merge tags"; docs/export.md): the rendered image
+ * The export outputs (docs/export.md "What Generate writes": "Export and merge tags"; docs/export.md): the rendered image
  * URL, the HTML snippet, the web-tracking snippet and the Wistia script. One builder, used by
  * the export screen and by the tests, so what the tests prove is what users paste.
  *
- * The rendered image URL (spec 001 §7): `base_url`, the optional cache id segment, the optional
+ * The rendered image URL (docs/export.md "What Generate writes"): `base_url`, the optional cache id segment, the optional
  * `/pdf` segment, then `?` and `param_name=value` pairs joined by `&`. ManyChat's URL starts
  * with `__format=manychat_json`; fixyourfunnel's carries `txt=` only; dynamic-sticker
  * parameters are appended with their values. How the render service reads it back:
@@ -25,14 +25,14 @@ import { EMAIL_SHAPE, trimEndChar } from './strings.ts';
 /** A text parameter or a dynamic sticker's parameter, as the export screen holds it. */
 export interface ExportParameter {
   param_name: string;
-  /** The chosen merge tag or typed text (spec 001 §3 parameter `merge_tag_value`). */
+  /** The chosen merge tag or typed text (docs/export.md "What Generate writes" parameter `merge_tag_value`). */
   merge_tag_value: string | null;
   /** Set for a dynamic sticker's parameter: its kind, for the value rules. */
   dynamicStickerType?: DynamicStickerType | null;
 }
 
 export interface RenderUrlInput {
-  /** `https://{cdn}/r/{publicId}` (spec 001 §3 pic snippet `base_url`). */
+  /** `https://{cdn}/r/{publicId}` (docs/export.md "What Generate writes" pic snippet `base_url`). */
   base_url: string;
   /** `v{version}`: the URL is then cached for a year (README "The render URL"). */
   cacheId?: string | null;
@@ -54,20 +54,20 @@ export class ExportError extends Error {
   }
 }
 
-/** The spec's messages for export values (spec 001 §5, spec 000 §5). */
+/** The spec's messages for export values (docs/export.md "The screen"). */
 export const EXPORT_MESSAGES = {
   valueTooLong: PARAMETER_MESSAGES.valueTooLong,
   invalidEmail: 'Invalid email',
   invalidUrl: 'Invalid URL',
   imageType: 'Image not found. We support jpg, jpeg, png, gif and svg',
-  /** Shown by the screen when a hosted image's fallback does not load (spec 001 §5). */
+  /** Shown by the screen when a hosted image's fallback does not load (docs/export.md "The screen"). */
   imageMissing: 'Error: image doesn`t exist',
   embedCodeRequired: 'The video embed code is required.',
   /** A link URL `normaliseLinkUrl` refuses (the screen and `PUT …/link` say the same). */
   linkInvalid: 'The link must be a web address starting with http:// or https://.',
 } as const;
 
-/** The query parameter ManyChat's URL starts with (spec 001 §7). */
+/** The query parameter ManyChat's URL starts with (docs/export.md "What Generate writes"). */
 export const MANYCHAT_FORMAT = '__format=manychat_json';
 
 /**
@@ -94,7 +94,7 @@ function uniqueByName(parameters: readonly ExportParameter[]): ExportParameter[]
   return [...seen.values()];
 }
 
-/** The render URL's path: base, cache id, `/pdf` (spec 001 §7). */
+/** The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"). */
 export function renderPath(input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf'>): string {
   return `${trimEndChar(input.base_url, '/')}${input.cacheId ? `/${input.cacheId}` : ''}${
     input.pdf ? '/pdf' : ''
@@ -102,11 +102,10 @@ export function renderPath(input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 
 }
 
 /**
- * The rendered image URL for a provider (spec 001 §7).
+ * The rendered image URL for a provider (docs/export.md "What Generate writes").
  * @returns the URL with the platform's merge tags in it (not yet a working URL until the
  *   platform replaces them).
- * @throws ExportError when the PDF form is asked for a provider that cannot show it (spec 001
- *   §4: not website, wistia, vidalytics).
+ * @throws ExportError when the PDF form is asked for a provider that cannot show it (docs/export.md "The screen": not website, wistia, vidalytics).
  */
 export function buildRenderUrl(input: RenderUrlInput): string {
   const provider = providerOf(input.provider);
@@ -146,11 +145,11 @@ export function pageParameterList(
     .join(',');
 }
 
-/** Alignment of the HTML image (spec 001 §2). */
+/** Alignment of the HTML image (docs/export.md "The screen"). */
 export type HtmlAlignment = 'left' | 'center' | 'right';
 
 export interface HtmlOptions {
-  /** Width in percent of the container, 0–100, default 100 (spec 001 §2, spec 000 §5). */
+  /** Width in percent of the container, 0–100, default 100 (docs/export.md "The screen"). */
   width?: number;
   align?: HtmlAlignment;
   /** Where a click goes (the design's normalised `html_link_url`); none: no link. */
@@ -183,7 +182,7 @@ const imgStyle = (options: HtmlOptions) =>
   `width:${clampWidth(options.width)}%;height:auto;border:0;display:inline-block`;
 
 /**
- * The HTML snippet for e-mail (spec 001 §2 "HTML width … and alignment, link URL"): the image in
+ * The HTML snippet for e-mail (docs/export.md "The screen": "HTML width … and alignment, link URL"): the image in
  * a div aligned as asked, linked when a link is given. `&` in the URL is written `&amp;`, as
  * HTML wants; merge tags hold no character that is escaped, so platforms still find them.
  */
@@ -227,7 +226,7 @@ export function buildWebTrackingSnippet(
  * The Wistia script (docs/providers.md "Wistia"): put after the pasted embed code, it sets the
  * video's thumbnail (`stillUrl` embed option, through `window._wq`) to the render URL filled
  * from the page's address.
- * @throws ExportError `embedCodeRequired` when the embed code names no Wistia media (spec 001 §5).
+ * @throws ExportError `embedCodeRequired` when the embed code names no Wistia media (docs/export.md "The screen").
  */
 export function buildWistiaScript(
   input: RenderUrlInput,
@@ -262,7 +261,7 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const PORT_AFTER_COLON = /^\d{1,5}(?:[/?#]|$)/;
 
 /**
- * Normalises a link URL (spec 001 §7 "normalised html_link_url"): trimmed; `https://` added when
+ * Normalises a link URL (docs/export.md "What Generate writes": "normalised html_link_url"): trimmed; `https://` added when
  * no scheme is written (`example.com/x`, `example.com:8080/x`, `localhost:3000`, `//host`);
  * only http(s) links are kept, so `javascript:`, `data:`, `mailto:`, `ftp://` are refused. The
  * host comes back lower-case and in punycode (`bücher.de` → `xn--bcher-kva.de`), as the WHATWG
@@ -284,7 +283,7 @@ export function normaliseLinkUrl(raw: string): string | undefined {
 }
 
 /**
- * The problem with one export value, or null (spec 001 §5, spec 000 §5 sticker fallbacks): at
+ * The problem with one export value, or null (docs/export.md "The screen" sticker fallbacks): at
  * most 255 characters; a dynamic sticker's fixed value must suit its kind: an e-mail for a
  * Gravatar, an http(s) image URL (gif, jpg, jpeg, svg, png, and webp in the export form) for a
  * hosted image, a URL for a screenshot (the export form accepts it without a protocol). A merge
@@ -321,7 +320,7 @@ export function exportProblems(input: RenderUrlInput): Record<string, string[]> 
 }
 
 /**
- * Whether Generate is enabled (spec 001 §4): web tracking always; Wistia and Vidalytics once
+ * Whether Generate is enabled (docs/export.md "The screen"): web tracking always; Wistia and Vidalytics once
  * the embed code is pasted; otherwise when every parameter has a value and the preview loaded.
  */
 export function canGenerate(

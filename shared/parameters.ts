@@ -1,8 +1,7 @@
 /**
- * Parameter operations on a design document (spec 000 §3 Parameter, §4 "Adding a parameter",
- * "Text transform", "Parameter undo"; §7 "Text snippet parameters"). Pure: each takes a design
- * document and returns a new one (the input is never changed) with the change record of spec
- * 000 §3 (`{ textSnippetId, paramId, action }`) that the editor's undo history keeps. The
+ * Parameter operations on a design document (docs/decisions.md "Text snippet parameters" Parameter, docs/decisions.md "Text snippet parameters": "Adding a parameter",
+ * "Text transform", "Parameter undo"; docs/decisions.md "Text snippet parameters": "Text snippet parameters"). Pure: each takes a design
+ * document and returns a new one (the input is never changed) with the change record of docs/decisions.md "Text snippet parameters" (`{ textSnippetId, paramId, action }`) that the editor's undo history keeps. The
  * server's calls (functions/text-snippets) and the editor run the same code.
  *
  * Rules kept here:
@@ -32,10 +31,10 @@ import {
   validateParameterValue,
 } from './parameter-rules.ts';
 
-/** What happened to a parameter (spec 000 §3 "Parameter change record"). */
+/** What happened to a parameter (docs/decisions.md "Text snippet parameters": "Parameter change record"). */
 export type ParameterChangeAction = 'added' | 'updated' | 'removed';
 
-/** The change record of spec 000 §3; the editor's undo reverses it (spec 000 §4). */
+/** The change record of docs/decisions.md "Text snippet parameters"; the editor's undo reverses it (docs/decisions.md "Text snippet parameters"). */
 export interface ParameterChange {
   textSnippetId: string;
   paramId: string;
@@ -57,11 +56,11 @@ export class ParameterError extends Error {
   }
 }
 
-/** The fields a caller may set on a parameter (spec 000 §3); all optional. */
+/** The fields a caller may set on a parameter (docs/decisions.md "Text snippet parameters"); all optional. */
 export interface ParameterInput {
-  /** Sanitised, then checked (spec 000 §5). */
+  /** Sanitised, then checked (docs/decisions.md "Text snippet parameters"). */
   param_name?: string;
-  /** At most 255 characters; blank is stored as one space (spec 000 §3, §5). */
+  /** At most 255 characters; blank is stored as one space (docs/decisions.md "Text snippet parameters"). */
   param_default_value?: string | null;
   /** Switch formatting on or off and choose an option; the option's name is derived. */
   text_transform?: { checkFormating?: boolean; formatOptionKey?: TextTransformKey | null };
@@ -76,7 +75,7 @@ export interface ParameterResult {
 }
 
 /**
- * Finds a text snippet by its id, or by the uuid its display data carries (spec 000 §3 "id or
+ * Finds a text snippet by its id, or by the uuid its display data carries (docs/decisions.md "Text snippet parameters": "id or
  * uuid"; the spec's DELETE path names it `{snippetUuid}`).
  * @throws ParameterError `text_snippet_not_found`.
  */
@@ -161,7 +160,7 @@ function withSnippet(design: DesignDocument, snippet: TextSnippet): DesignDocume
   };
 }
 
-/** Checks and normalises the value and transform of `input` (spec 000 §3, §5). */
+/** Checks and normalises the value and transform of `input` (docs/decisions.md "Text snippet parameters"). */
 function checkedFields(input: ParameterInput, current: Parameter['text_transform']) {
   const errors: Record<string, string[]> = {};
   let value: string | undefined;
@@ -188,11 +187,11 @@ function throwIfInvalid(errors: Record<string, string[]>): void {
 }
 
 /**
- * Adds a parameter to a text snippet (spec 000 §4 "Adding a parameter"): named `input.param_name`
+ * Adds a parameter to a text snippet (docs/decisions.md "Text snippet parameters": "Adding a parameter"): named `input.param_name`
  * (sanitised) or `param`, with an incremented suffix when that name is taken in the design
  * (`param1`, `param2`, …); its placeholder is appended to the snippet's text if missing.
  * @param input the new parameter's fields; `id` re-adds a removed parameter under its old id
- *   (the editor's undo, spec 000 §4 "Parameter undo").
+ *   (the editor's undo, docs/decisions.md "Text snippet parameters": "Parameter undo").
  * @param newId makes the id (a uuid) when `input.id` is absent.
  * @throws ParameterError `text_snippet_not_found`; `invalid` for a given name that is empty or
  *   only digits after sanitising, a value over 255 characters, or an id already in the design.
@@ -240,7 +239,7 @@ export function addParameter(
  * Updates a parameter: rename (rewriting its placeholders in the snippet's text), fallback value,
  * text transform. Fields left out are kept. A name equal to the current one is not re-checked.
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`; `invalid` with field
- *   errors on `param_name` (spec 000 §5 messages) and `param_default_value` (255 characters).
+ *   errors on `param_name` (docs/decisions.md "Text snippet parameters" messages) and `param_default_value` (255 characters).
  */
 export function updateParameter(
   design: DesignDocument,
@@ -284,7 +283,7 @@ export function updateParameter(
 }
 
 /**
- * The formatting toggle and option choice of the editor (spec 000 §4 "Text transform"), as
+ * The formatting toggle and option choice of the editor (docs/decisions.md "Text snippet parameters": "Text transform"), as
  * `changeTextTransform` defines them: a change with neither field toggles.
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
  */
@@ -335,7 +334,7 @@ export function removeParameters(
 }
 
 /**
- * Removes one parameter and its placeholders (spec 000 §7 DELETE …/parameter/{parameterId}).
+ * Removes one parameter and its placeholders (docs/decisions.md "Text snippet parameters" DELETE …/parameter/{parameterId}).
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
  */
 export function removeParameter(

@@ -1,6 +1,6 @@
 /**
- * Render URL parsing, shared by the render service and the export screen (spec 001 §7;
- * DESIGN.md §5): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png` or
+ * Render URL parsing, shared by the render service and the export screen (docs/export.md "What Generate writes";
+ * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png` or
  * `.pdf` extension on the last segment, then the query string.
  */
 

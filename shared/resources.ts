@@ -4,7 +4,7 @@
  * ones AWS gets. The Lambdas read it too (index names, local bucket names), and `functions/` never
  * imports `infra/` (docs/decisions.md "Module boundaries"), so it lives here, like the route table.
  *
- * Single-table design (DESIGN.md §4): every entity lives in one table keyed `pk`/`sk`, with
+ * Single-table design (docs/infra.md "What the stack creates"): every entity lives in one table keyed `pk`/`sk`, with
  * five overloaded GSIs for the access patterns (a dashboard list of designs or templates by
  * each of its four sorts, design by public render id, user by e-mail, a user's teams). ElectroDB entities in
  * `functions/lib/db/` map onto these index names.
@@ -44,9 +44,9 @@ export interface BucketDefinition {
   role: BucketRole;
   /** What lives there. */
   purpose: string;
-  /** User data is versioned (DESIGN.md §7). */
+  /** User data is versioned (docs/infra.md "What the stack creates"). */
   versioned: boolean;
-  /** Objects expire after this many days (the render cache, DESIGN.md §4). */
+  /** Objects expire after this many days (the render cache, docs/infra.md "What the stack creates"). */
   expireAfterDays?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The team slug (spec 001 §4), one rule for the registration form (which shows it as the
+ * The team slug (docs/decisions.md "Registration"), one rule for the registration form (which shows it as the
  * company name is typed) and the server (which stores it).
  */
 import { trimChar } from './strings.ts';

@@ -1,5 +1,5 @@
 /**
- * Template tags (spec 000 §3 Template `tags`, PicSnippet `image_tags`; §5 "Tags: empty or
+ * Template tags (docs/templates.md "Model" Template `tags`, PicSnippet `image_tags`; docs/templates.md "Model": "Tags: empty or
  * whitespace-only tags ignored; duplicates rejected with 'Current tag is already added' shown
  * for 3 seconds"). One set of rules for the editor's tag editor and the server's
  * `POST /admin/template/{action}`, so what the editor accepts the server stores unchanged.
@@ -14,7 +14,7 @@ export const MAX_TAG_LENGTH = 50;
 /** Most tags on one template (docs/templates.md). */
 export const MAX_TAGS = 30;
 
-/** Messages of the tag rules (spec 000 §8 for the duplicate). */
+/** Messages of the tag rules (docs/editor.md "Messages" for the duplicate). */
 export const TAG_MESSAGES = {
   duplicate: 'Current tag is already added.',
   tooLong: `A tag may not be greater than ${MAX_TAG_LENGTH} characters.`,
@@ -22,12 +22,12 @@ export const TAG_MESSAGES = {
   none: 'Add at least one tag.',
 } as const;
 
-/** How long the duplicate-tag message shows, ms (spec 000 §9 "duplicate tag 3 s"). */
+/** How long the duplicate-tag message shows, ms (docs/templates.md "Model": "duplicate tag 3 s"). */
 export const TAG_ERROR_MS = 3000;
 
 /**
  * A tag as stored: trimmed, whitespace runs made single spaces, lower case (NFC).
- * @returns '' for an empty or whitespace-only tag (spec 000 §5: ignored).
+ * @returns '' for an empty or whitespace-only tag (docs/templates.md "Model": ignored).
  */
 export function normalizeTag(raw: string): string {
   return raw.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase();
@@ -43,11 +43,11 @@ export interface TagAddition {
 }
 
 /**
- * Adds a typed tag to a list (the tag editor's Enter or Shift+Enter, spec 000 §5).
+ * Adds a typed tag to a list (the tag editor's Enter or Shift+Enter, docs/templates.md "Model").
  * @param tags the current tags, already normalised.
  * @param raw what the user typed.
  * @returns the list with the normalised tag appended; unchanged with `added: false` for an
- *   empty tag (no error: spec 000 §5 "ignored"), a duplicate (`TAG_MESSAGES.duplicate`), a tag
+ *   empty tag (no error: docs/templates.md "Model": "ignored"), a duplicate (`TAG_MESSAGES.duplicate`), a tag
  *   over {@link MAX_TAG_LENGTH} characters, or a full list.
  */
 export function addTag(tags: readonly string[], raw: string): TagAddition {
@@ -62,10 +62,10 @@ export function addTag(tags: readonly string[], raw: string): TagAddition {
 
 /**
  * Checks a submitted list of tags as the server stores it: each normalised, empty ones
- * dropped (spec 000 §5), the rest all accepted or the list refused.
+ * dropped (docs/templates.md "Model"), the rest all accepted or the list refused.
  * @returns the normalised tags, or the first error (a {@link TAG_MESSAGES} text); a list
  *   without any tag is refused with `TAG_MESSAGES.none` (a template is found by its tags, and
- *   the save modal's state depends on stored tags, spec 000 §4).
+ *   the save modal's state depends on stored tags, docs/templates.md "Model").
  */
 export function checkTags(raw: readonly string[]): { tags: string[] } | { error: string } {
   let tags: string[] = [];
@@ -78,7 +78,7 @@ export function checkTags(raw: readonly string[]): { tags: string[] } | { error:
 }
 
 /**
- * Tags related to a search (the tag editor's "related tags", spec 000 §2): the other tags of
+ * Tags related to a search (the tag editor's "related tags", docs/templates.md "Screens"): the other tags of
  * the templates that carry a tag matching `search`, most frequent first, then A to Z.
  * @param templates the tags of each template considered.
  * @param search a tag or the start of one; '' relates every tag.

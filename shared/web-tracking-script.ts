@@ -1,5 +1,5 @@
 /**
- * The web-tracking script served at `/js/picsnippets.js` (spec 001 §7 "A {product} script is
+ * The web-tracking script served at `/js/picsnippets.js` (docs/providers.md "A {product} script is
  * loaded from /js/{product}.js"; docs/export.md). Small, no dependencies, plain ES2015 so any
  * current browser runs it as served.
  *
@@ -98,5 +98,5 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-/** The product's script file name (spec 001 §7 `/js/{product}.js`). */
+/** The product's script file name (docs/providers.md `/js/{product}.js`). */
 export const WEB_TRACKING_SCRIPT_FILE = 'picsnippets.js';

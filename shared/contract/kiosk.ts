@@ -1,6 +1,5 @@
 /**
- * The contract of the kiosk's announcements, performance indicators and cancel reasons (spec
- * 001 §3 "Announcement", kiosk indicators, "Cancel reasons"; §7 "Kiosk"; §9 kiosk charts;
+ * The contract of the kiosk's announcements, performance indicators and cancel reasons (docs/kiosk.md "Announcement", kiosk indicators, "Cancel reasons"; docs/kiosk.md "Kiosk"; docs/accounts.md "Constants" kiosk charts;
  * docs/kiosk.md). functions/kiosk parses its input with these schemas; the kiosk tabs and the
  * notifications panel read the answers' types from here.
  */
@@ -33,7 +32,7 @@ export const ANNOUNCEMENT_MESSAGES = {
 } as const;
 
 /**
- * The icons an announcement can carry (spec 001 §3 `icon`), each with the name a screen reader
+ * The icons an announcement can carry (docs/kiosk.md `icon`), each with the name a screen reader
  * reads; the SPA draws them (web/src/components/AnnouncementIcon.tsx), in the kiosk and the
  * notifications panel alike.
  */
@@ -104,7 +103,7 @@ export const AnnouncementBody = z
   });
 export type AnnouncementInput = z.input<typeof AnnouncementBody>;
 
-/** An announcement as the kiosk and the notifications panel read it (spec 001 §3). */
+/** An announcement as the kiosk and the notifications panel read it (docs/kiosk.md). */
 export const AnnouncementSchema = z.object({
   id: z.string(),
   /** Markdown; the SPA renders it without raw HTML, links http/https only. */
@@ -124,13 +123,13 @@ export type Announcement = z.infer<typeof AnnouncementSchema>;
 // Performance indicators
 // ---------------------------------------------------------------------------------------------
 
-/** The days the recurring-revenue charts show (spec 001 §9). */
+/** The days the recurring-revenue charts show (docs/accounts.md "Constants"). */
 export const REVENUE_CHART_DAYS = 30;
-/** The days the daily-volume and new-user charts show (spec 001 §9). */
+/** The days the daily-volume and new-user charts show (docs/accounts.md "Constants"). */
 export const ACTIVITY_CHART_DAYS = 14;
 
 /**
- * One day's snapshot (spec 001 §3 kiosk indicators). Amounts are US cents. A recurring revenue
+ * One day's snapshot (docs/kiosk.md kiosk indicators). Amounts are US cents. A recurring revenue
  * is null on a day the job filled in afterwards (it cannot be known from today's records;
  * docs/kiosk.md "Metrics and the daily snapshot").
  */
@@ -164,7 +163,7 @@ export type IndicatorKey = (typeof INDICATOR_KEYS)[number];
 /**
  * `GET /spark/kiosk/performance-indicators`: the last {@link REVENUE_CHART_DAYS} days' snapshots
  * (oldest first), and the snapshots of one month and one year before the newest, for the
- * percent changes (spec 001 §3 `last_month`, `last_year`).
+ * percent changes (docs/kiosk.md `last_month`, `last_year`).
  */
 export const PerformanceIndicatorsSchema = z.object({
   indicators: z.array(IndicatorSchema),
@@ -195,7 +194,7 @@ export const RevenueSchema = z.object({
 });
 
 /**
- * The percent change of `current` against `previous`, as the kiosk shows it (spec 001 §9):
+ * The percent change of `current` against `previous`, as the kiosk shows it (docs/accounts.md "Constants"):
  * rounded to a whole number, `+` when positive (`+12%`, `-3%`, `0%`). Null when there is
  * nothing to compare with: no previous figure, or a previous figure of 0 (no percentage of
  * nothing).
@@ -219,7 +218,7 @@ export const CANCEL_COMMENTS_LISTED = 50;
 
 /** `GET /spark/cancelReasons`: every reason with its count, and the latest comments. */
 export const CancelReasonsSchema = z.object({
-  /** Each reason of spec 001 §3, in the spec's order, with how many teams gave it. */
+  /** Each reason of docs/kiosk.md, in the spec's order, with how many teams gave it. */
   reasons: z.array(z.object({ reason: z.enum(CANCEL_REASONS), count: z.number().int() })),
   /** The descriptions given with a reason, newest first. */
   comments: z.array(

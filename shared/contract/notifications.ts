@@ -1,6 +1,6 @@
 /**
- * The contract of notifications, announcements for users and support (spec 001 §3
- * "Announcement", "Notification", "Support form"; §4 "Notification panel"; §7 "Notifications
+ * The contract of notifications, announcements for users and support (docs/notifications.md "What notifies"
+ * "Announcement", "Notification", "Support form"; docs/billing.md "Flows": "Notification panel"; docs/notifications.md "The routes": "Notifications
  * and support"; docs/notifications.md). The spec names the calls and fields but not the answer
  * shapes; they follow the spec's field names (`action_text`, `action_url`, `created_at`,
  * `last_read_announcements_at`) and docs/notifications.md says why each field is there.
@@ -54,7 +54,7 @@ export const RecentQuery = z.object({
 });
 
 /**
- * `PUT /notifications/read` (spec 001 §7 "notifications: list of ids"): the caller's
+ * `PUT /notifications/read` (docs/notifications.md "The routes": "notifications: list of ids"): the caller's
  * notifications to mark read. Ids of other users' notifications, or of none, are ignored.
  */
 export const MarkReadBody = z.object({
@@ -65,7 +65,7 @@ export const MarkReadBody = z.object({
     .max(MAX_READ_IDS, `At most ${MAX_READ_IDS} notifications can be marked read at once.`),
 });
 
-/** Spec 001 §3 "Support form": the messages of a refused field. */
+/** docs/notifications.md "What notifies": "Support form": the messages of a refused field. */
 export const SUPPORT_MESSAGES = {
   subjectRequired: 'Please enter a subject.',
   subjectTooLong: 'The subject may not be greater than 200 characters.',
@@ -73,13 +73,13 @@ export const SUPPORT_MESSAGES = {
   messageTooLong: 'The message may not be greater than 5000 characters.',
   /** The 429 past the hourly limit (docs/notifications.md "Support"). */
   tooMany: 'You have sent 5 support messages in the last hour. Please try again later.',
-  /** Spec 001 §8 "Support success". */
+  /** docs/accounts.md "Error answers in the SPA": "Support success". */
   sentTitle: 'Got It!',
   sent: 'We have received your message and will respond soon!',
 } as const;
 
 /**
- * `POST /support/email` (spec 001 §7: from, subject, message). The sender (`from`) is always
+ * `POST /support/email` (docs/notifications.md "The routes": from, subject, message). The sender (`from`) is always
  * the signed-in user: a `from` in the body is dropped, never trusted.
  */
 export const SupportBody = z.object({
@@ -100,7 +100,7 @@ export const SupportBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * One notification (spec 001 §3 "Notification: id, read flag", with the body, action and icon
+ * One notification (docs/notifications.md "What notifies": "Notification: id, read flag", with the body, action and icon
  * every notification shows). `action_url` is a path of the SPA (`/settings#/companies`).
  */
 export const NotificationSchema = z.object({
@@ -116,7 +116,7 @@ export const NotificationSchema = z.object({
 });
 export type UserNotification = z.infer<typeof NotificationSchema>;
 
-/** One announcement (spec 001 §3 "Announcement: body, action_text, action_url, icon, created_at"). */
+/** One announcement (docs/notifications.md "What notifies": "Announcement: body, action_text, action_url, icon, created_at"). */
 export const AnnouncementSchema = z.object({
   id: z.string(),
   /** Markdown, rendered safely by the SPA. */
@@ -131,9 +131,9 @@ export const AnnouncementSchema = z.object({
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 
 /**
- * `GET /notifications/recent` (spec 001 §7 "notifications and announcements"): one page of the
+ * `GET /notifications/recent` (docs/notifications.md "The routes": "notifications and announcements"): one page of the
  * caller's notifications, newest first, and the newest announcements, with what the bell's
- * pending marker needs (spec 001 §2 "with or without a pending marker").
+ * pending marker needs (docs/notifications.md "The bell and the panel": "with or without a pending marker").
  */
 export const RecentSchema = z.object({
   notifications: z.array(NotificationSchema),

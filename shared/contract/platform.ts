@@ -1,5 +1,5 @@
 /**
- * The contract of the routes no person's session calls: the render URL (spec 001 §7 "Export: the
+ * The contract of the routes no person's session calls: the render URL (docs/export.md "What Generate writes": "Export: the
  * rendered image URL"; docs/export.md) and Stripe's webhook (docs/billing.md "Webhooks").
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * The contract of the `stickers` routes (shared/routes.ts; spec 000 §7 "Images, stickers,
- * fonts", §2 Stickers panel, §3 "Sticker library items", "Sticker pack", "Upload", "Dynamic
+ * The contract of the `stickers` routes (shared/routes.ts; docs/decisions.md "Sticker library": "Images, stickers,
+ * fonts", docs/decisions.md "Dashboard SPA" Stickers panel, docs/decisions.md "Sticker library": "Sticker library items", "Sticker pack", "Upload", "Dynamic
  * sticker"; docs/decisions.md "Sticker library"): the library of packs, a pack's stickers, the
  * team's uploads, the user's favourites. Sticker uploads arrive through `POST /image` with
  * `type=asIcon` (the images contract answers {@link UploadStickerSchema}).
@@ -23,7 +23,7 @@ import { lengthAwarePage, PageQuery } from './paging.ts';
 /** Longest search accepted, characters. */
 export const MAX_SEARCH_LENGTH = 100;
 
-/** The kinds a user can mark as favourite, as `type` names them (spec 000 §3). */
+/** The kinds a user can mark as favourite, as `type` names them (docs/decisions.md "Sticker library"). */
 export const FAVORITE_KINDS = ['pack', 'icon', 'custom_sticker'] as const;
 export type FavoriteKind = (typeof FAVORITE_KINDS)[number];
 
@@ -37,7 +37,7 @@ export const SearchText = z
   .nullish()
   .transform((s) => s ?? '');
 
-/** The list calls' optional body: `{ search }` (spec 000 §7 "optional search body"). */
+/** The list calls' optional body: `{ search }` (docs/decisions.md "Sticker library": "optional search body"). */
 export const SearchBody = z.object({ search: SearchText });
 
 /** An id field of a body, e.g. `packId`, with messages naming `what`. */
@@ -98,7 +98,7 @@ export const IconItemSchema = z.object({
 });
 export type IconItem = z.infer<typeof IconItemSchema>;
 
-/** A team's uploaded sticker (`uploadView`; spec 000 §3 Upload), drawn as an upload. */
+/** A team's uploaded sticker (`uploadView`; docs/decisions.md "Sticker library" Upload), drawn as an upload. */
 export const UploadStickerSchema = z.object({
   id: z.string(),
   type: z.literal('custom_sticker'),
@@ -124,7 +124,7 @@ export const LibraryItemSchema = z.discriminatedUnion('type', [
 export type LibraryItem = z.infer<typeof LibraryItemSchema>;
 
 /**
- * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; spec 000 §3
+ * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; docs/decisions.md "Sticker library"
  * "Dynamic sticker"); `icon_url` is an inline SVG data URL, `width`/`height` px.
  */
 export const DynamicStickerSchema = z.object({

@@ -1,6 +1,6 @@
 /**
  * The contract of the `teams` routes (shared/routes.ts; docs/decisions.md "The API contract",
- * "Team roles"; spec 001 §7 "Profile, teams, members"): the user's teams, the current team,
+ * "Team roles"; docs/decisions.md "Invitations": "Profile, teams, members"): the user's teams, the current team,
  * creating, switching, renaming and deleting teams, the team photo, the roles, members and
  * invitations. functions/teams parses its input with these schemas.
  */
@@ -11,7 +11,7 @@ import { defineContract, IdParams, SuccessSchema } from './core.ts';
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** Spec 001 §5: the company (team) name's message. */
+/** docs/accounts.md "Validation rules": the company (team) name's message. */
 export const TEAM_NAME_REQUIRED = 'Company name is required';
 
 /** A team's name: 1 to 255 characters after trimming. */
@@ -53,7 +53,7 @@ export const MemberParams = z.object({ id: z.string().min(1), userId: z.string()
 // Answers
 // ---------------------------------------------------------------------------------------------
 
-/** A role as the roles list gives it (spec 001 §6: owner included). */
+/** A role as the roles list gives it (docs/decisions.md "Team roles": owner included). */
 export const RoleOptionSchema = z.object({ value: z.string(), text: z.string() });
 export type RoleOption = z.infer<typeof RoleOptionSchema>;
 
@@ -64,7 +64,7 @@ export const TeamWatermarkSchema = z.object({
   height: z.number(),
 });
 
-/** A team as the SPA reads it (spec 001 §3 Team), with its plan's capabilities and the caller's role. */
+/** A team as the SPA reads it (docs/decisions.md "Team roles" Team), with its plan's capabilities and the caller's role. */
 export const TeamSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -75,7 +75,7 @@ export const TeamSchema = z.object({
   current_billing_plan: z.string(),
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),
-  /** Spec 000 §4: a frozen team cannot create, archive, clone or activate designs. */
+  /** docs/decisions.md "Design lists": a frozen team cannot create, archive, clone or activate designs. */
   frozen: z.boolean(),
   /**
    * The team's watermark image (its logo), which designs may show (docs/decisions.md
@@ -133,7 +133,7 @@ export const TEAMS_CONTRACT = {
     answer: InvitationByCodeSchema,
   }),
   'GET /settings/companies': defineContract({ answer: z.array(TeamSchema) }),
-  /** Within the team limit of the current team's plan (spec 001 §5), on the free plan. */
+  /** Within the team limit of the current team's plan (docs/accounts.md "Validation rules"), on the free plan. */
   'POST /settings/companies': defineContract({
     body: CreateTeamBody,
     answer: z.object({ pendingPayment: z.boolean(), team: TeamSchema }),

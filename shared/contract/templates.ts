@@ -1,5 +1,5 @@
 /**
- * The contract of the `templates` routes (shared/routes.ts; spec 000 §2, §4, §7 "Dashboard
+ * The contract of the `templates` routes (shared/routes.ts; docs/templates.md "Screens", docs/templates.md "Model", docs/templates.md "Calls": "Dashboard
  * lists", "Design actions", "Templates and bundles (admin)"; docs/templates.md): the dashboard's
  * template list, the editor's Templates panel, a design from a template, and the admin's
  * template calls. Also the shapes the `bundles` contract shares (a template card, a bundle, a
@@ -15,7 +15,7 @@ import { lengthAwarePage, PageQuery } from './paging.ts';
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** Messages of the template calls (spec 000 §8 shows the server's message; texts are ours). */
+/** Messages of the template calls (docs/editor.md "Messages" shows the server's message; texts are ours). */
 export const TEMPLATE_MESSAGES = {
   saved: 'The template was saved.',
   updated: 'The template was updated.',
@@ -35,7 +35,7 @@ export const HomeQuerySchema = ListQuerySchema.extend({
     .default('active'),
 });
 
-/** `GET /getTemplates` (spec 000 §7: page, imageTag, type). */
+/** `GET /getTemplates` (docs/templates.md "Calls": page, imageTag, type). */
 export const PanelQuerySchema = PageQuery.extend({
   imageTag: z.string().max(100, 'The search may not be greater than 100 characters.').default(''),
   type: z
@@ -44,7 +44,7 @@ export const PanelQuerySchema = PageQuery.extend({
 });
 
 /**
- * Spec 000 §3 "status (0/1, true/false)": 0, 1, "0", "1", true or false, read as enabled.
+ * docs/templates.md "Model": "status (0/1, true/false)": 0, 1, "0", "1", true or false, read as enabled.
  */
 export const StatusSchema = z
   .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
@@ -52,7 +52,7 @@ export const StatusSchema = z
   })
   .transform((v) => v === 1 || v === '1' || v === true);
 
-/** A template named by `picSnippetId` or `templateId` (spec 000 §7; one of the two). */
+/** A template named by `picSnippetId` or `templateId` (docs/templates.md "Calls"; one of the two). */
 export const TemplateRefSchema = z
   .object({
     picSnippetId: z.string().min(1).max(200).optional(),
@@ -71,7 +71,7 @@ export const TemplateStatusBody = z.intersection(
 );
 
 /**
- * A bundle choice of the save modal's bundle select (spec 000 §3 "Bundle select option:
+ * A bundle choice of the save modal's bundle select (docs/templates.md "Model": "Bundle select option:
  * key/id, template_id, label/name"): an existing bundle by `id` (or `key`), or a new one by
  * `name` (or `label`); a bare string is an id.
  */
@@ -86,7 +86,7 @@ export const BundleChoiceSchema = z.union([
 ]);
 export type BundleChoice = z.infer<typeof BundleChoiceSchema>;
 
-/** The body of `POST /admin/template/{action}` (spec 000 §7). */
+/** The body of `POST /admin/template/{action}` (docs/templates.md "Calls"). */
 export const SaveTemplateSchema = z.object({
   picSnippetId: z.string().min(1, TEMPLATE_MESSAGES.noId).max(200),
   imageTags: z.array(z.string().max(500)).max(200).default([]),
@@ -99,8 +99,7 @@ export type SaveTemplateInput = z.infer<typeof SaveTemplateSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A template as the lists show it (functions/templates/catalogue.ts `templateCard`; spec 000
- * §3 Template: id, image_id, pic_snippet_id, status, archived_at, tags): a dashboard card plus
+ * A template as the lists show it (functions/templates/catalogue.ts `templateCard`; docs/templates.md "Model" Template: id, image_id, pic_snippet_id, status, archived_at, tags): a dashboard card plus
  * its tags and base photo.
  */
 export const TemplateCardSchema = DesignCardSchema.extend({
@@ -111,7 +110,7 @@ export const TemplateCardSchema = DesignCardSchema.extend({
 export type TemplateCard = z.infer<typeof TemplateCardSchema>;
 
 /**
- * A template bundle (functions/bundles/views.ts `bundleView`; spec 000 §3 "Template bundle":
+ * A template bundle (functions/bundles/views.ts `bundleView`; docs/templates.md "Model": "Template bundle":
  * id, title, name, status (0/1), bundle_images (up to 6 on cards, all on the bundle edit page
  * and in the Bonus tab), teamsCount, created_at, archived_at).
  */
@@ -136,7 +135,7 @@ export type BundleView = z.infer<typeof BundleViewSchema>;
 
 /**
  * A bundle as an option of the save modal's select (functions/templates/admin.ts
- * `bundleOption`; spec 000 §3 "Bundle select option: key/id, template_id, label/name"),
+ * `bundleOption`; docs/templates.md "Model": "Bundle select option: key/id, template_id, label/name"),
  * `selected` when it holds the template the options were read for.
  */
 export const BundleOptionSchema = z.object({

@@ -1,10 +1,10 @@
 /**
  * The font catalogue and the one rule that turns a design's `fontFamily` into `@font-face`
  * rules, shared by the font API, the editor (`loadFont`) and the render page, so both draw a
- * family from the same files (docs/fonts.md; DESIGN.md §5 "fonts through @font-face").
+ * family from the same files (docs/fonts.md; docs/fonts.md "The render page": "fonts through @font-face").
  *
- * Where a family's files come from, in order (spec 000 §9, docs/decisions.md "Fonts"):
- * 1. the built-in fonts of spec 000 §9, kept under their own names and drawn with an openly
+ * Where a family's files come from, in order (docs/fonts.md "Limits and known gaps", docs/decisions.md "Fonts"):
+ * 1. the built-in fonts of docs/fonts.md "Limits and known gaps", kept under their own names and drawn with an openly
  *    licensed look-alike that we host (Journal → Caveat, …); USPS IMB Standard is listed,
  *    disabled, and drawn with the default;
  * 2. the fallback stack (Noto Sans, …), already bundled by the editor and the render page;
@@ -12,7 +12,7 @@
  *    `files/fonts/hosted/`, served at `/files/fonts/hosted/…`);
  * 4. the team's uploaded fonts (`files/fonts/custom/{teamId}/…`);
  * 5. any other catalogue family from the fontsource CDN, only when `FONT_CDN_URL` is set;
- * 6. anything else falls back to the default font, Journal (spec 000 §8 "Unknown fonts fall
+ * 6. anything else falls back to the default font, Journal (docs/editor.md "Messages": "Unknown fonts fall
  *    back to the default font").
  */
 import { CATALOGUE_DATA } from './catalogue.data.ts';
@@ -35,7 +35,7 @@ export type * from './types.ts';
 export { DEFAULT_FONT_FAMILY, HOSTED_FONTS_PATH, CUSTOM_FONTS_PATH };
 
 /**
- * A built-in font of spec 000 §9. `drawnWith` is the hosted family whose files draw it (the
+ * A built-in font of docs/fonts.md "Limits and known gaps". `drawnWith` is the hosted family whose files draw it (the
  * named fonts other than Permanent Marker are not openly licensed; docs/decisions.md "Fonts").
  */
 export interface BuiltInFont {
@@ -45,7 +45,7 @@ export interface BuiltInFont {
   disabled?: boolean;
 }
 
-/** Spec 000 §9: the built-in fonts, and Baloo, which is always in the document fonts. */
+/** docs/fonts.md "Limits and known gaps": the built-in fonts, and Baloo, which is always in the document fonts. */
 export const BUILT_IN_FONTS: readonly BuiltInFont[] = [
   { family: 'Journal', category: 'handwriting', drawnWith: 'Caveat' },
   { family: 'Memoria vestri', category: 'handwriting', drawnWith: 'Dancing Script' },
@@ -78,7 +78,7 @@ const CATEGORY_OF_CODE: Record<string, FontCategory> = {
 let catalogue: Map<string, FontCategory> | undefined;
 
 /**
- * The full web-font catalogue (spec 000 §3 "the catalogue is a full list of web fonts"):
+ * The full web-font catalogue (docs/fonts.md "The catalogue": "the catalogue is a full list of web fonts"):
  * family → category, about 1,950 families from @capsizecss/metrics (generate.ts).
  */
 export function fontCatalogue(): ReadonlyMap<string, FontCategory> {
@@ -174,7 +174,7 @@ export interface FontSources {
  * Resolves a design's `fontFamily` to the faces that draw it (order in the module comment).
  * Names match case-insensitively, as CSS does.
  * @returns the family to draw with and its faces; `source: 'fallback'` with the default font's
- *   faces for a disabled or unknown family (spec 000 §8).
+ *   faces for a disabled or unknown family (docs/editor.md "Messages").
  */
 export function resolveFont(family: string, sources: FontSources = {}): FontResolution {
   const name = family.trim();
@@ -237,7 +237,7 @@ export function resolveFont(family: string, sources: FontSources = {}): FontReso
   return { ...resolveFont(DEFAULT_FONT_FAMILY), source: 'fallback' };
 }
 
-/** Group labels of the picker's category select (spec 000 §9 "plus server groups"). */
+/** Group labels of the picker's category select (docs/fonts.md "Limits and known gaps": "plus server groups"). */
 export const GROUP_LABELS: Record<FontCategory, string> = {
   'sans-serif': 'Sans Serif',
   serif: 'Serif',
@@ -250,7 +250,7 @@ export const GROUP_LABELS: Record<FontCategory, string> = {
 export const BUILT_IN_GROUP = 'Built-in';
 
 /**
- * The picker's server groups (spec 000 §3 "font groups (label, weight, options)"): the
+ * The picker's server groups (docs/fonts.md "The catalogue": "font groups (label, weight, options)"): the
  * built-in fonts first, then one group per category, each sorted by name. Without a CDN only
  * the families we host or bundle are offered; with one, the whole catalogue.
  * @param cdnUrl `FONT_CDN_URL`, when set.

@@ -3,7 +3,7 @@
  * imports this, and the scene is in every bundle).
  */
 
-/** A text snippet's default family (spec 000 §3 "fontFamily (default Journal)"). */
+/** A text snippet's default family (docs/fonts.md "The catalogue": "fontFamily (default Journal)"). */
 export const DEFAULT_FONT_FAMILY = 'Journal';
 
 /** Same-origin path of the hosted font files (assets bucket key `files/fonts/hosted/…`). */

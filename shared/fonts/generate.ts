@@ -2,7 +2,7 @@
  * Generates the font data the product ships (docs/fonts.md), from installed packages only:
  *
  * - `catalogue.data.ts`: every web-font family of `@capsizecss/metrics` with its category
- *   (spec 000 §3 "font entry has family and category"), system fonts and icon fonts left out
+ *   (docs/fonts.md "The catalogue": "font entry has family and category"), system fonts and icon fonts left out
  *   (they are not web fonts anyone can load). One `Family\tc` line each: about 40 kB, so the
  *   169 MB metrics package never reaches a bundle.
  * - `hosted.data.ts`: the families whose files we host (the installed `@fontsource` packages,
@@ -57,7 +57,7 @@ const BUNDLED_PACKAGES = new Set(
     .map((pkg) => pkg.slice('@fontsource/'.length)),
 );
 
-/** The sheets hosted per family: the weights and styles a text snippet can take (§3). */
+/** The sheets hosted per family: the weights and styles a text snippet can take (docs/fonts.md "The catalogue"). */
 const SHEETS = ['400.css', '700.css', '400-italic.css', '700-italic.css'];
 
 const CATEGORY_CODE: Record<FontCategory, string> = {

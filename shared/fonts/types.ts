@@ -1,10 +1,10 @@
 /**
  * Font shapes shared by the catalogue, the font API, the editor and the render page
- * (spec 000 §3 "Fonts": custom font names and path; font groups (label, weight, options); a
+ * (docs/fonts.md "The catalogue": "Fonts": custom font names and path; font groups (label, weight, options); a
  * font entry has family and category).
  */
 
-/** A family's category (spec 000 §3). */
+/** A family's category (docs/fonts.md "The catalogue"). */
 export type FontCategory = 'sans-serif' | 'serif' | 'display' | 'handwriting' | 'monospace';
 
 /** One face of a hosted family: `files/fonts/hosted/{slug}/{file}` in the assets bucket. */
@@ -28,7 +28,7 @@ export interface HostedFamily {
 }
 
 /**
- * A team's uploaded font (spec 000 §7 `GET /getCustomFonts`: names and path): its family name
+ * A team's uploaded font (docs/fonts.md "Uploads" `GET /getCustomFonts`: names and path): its family name
  * (from the font's own name table) and the same-origin URL of its file.
  */
 export interface CustomFont {
@@ -37,7 +37,7 @@ export interface CustomFont {
   format: FontFileFormat;
 }
 
-/** The formats an uploaded font may have (spec 000 §5: .ttf, .otf, .woff), plus woff2. */
+/** The formats an uploaded font may have (docs/fonts.md "Uploads": .ttf, .otf, .woff), plus woff2. */
 export type FontFileFormat = 'truetype' | 'opentype' | 'woff' | 'woff2';
 
 /**
@@ -59,11 +59,11 @@ export interface FontFaceRule {
 export interface FontOption {
   family: string;
   category: FontCategory;
-  /** Listed but not selectable (spec 000 §9: USPS IMB Standard). */
+  /** Listed but not selectable (docs/fonts.md "Limits and known gaps": USPS IMB Standard). */
   disabled?: boolean;
 }
 
-/** A group of the font picker's category select (spec 000 §3: label, weight, options). */
+/** A group of the font picker's category select (docs/fonts.md "The catalogue": label, weight, options). */
 export interface FontGroup {
   label: string;
   /** Sort order: lower first. */

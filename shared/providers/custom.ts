@@ -1,5 +1,5 @@
 /**
- * Custom (the empty provider value, spec 001 §3): any platform. Values are typed: the
+ * Custom (the empty provider value, docs/providers.md): any platform. Values are typed: the
  * platform's own merge tag (kept as typed) or fixed text (encoded); see typed.ts.
  */
 import { typedTagProvider } from './typed.ts';

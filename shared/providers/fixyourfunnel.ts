@@ -1,6 +1,6 @@
 /**
  * fixyourfunnel (docs/providers.md "fixyourfunnel"): its links carry one value, `txt=`, which
- * the render service gives to the design's first parameter (spec 001 §7 "fixyourfunnel uses
+ * the render service gives to the design's first parameter (docs/providers.md "fixyourfunnel uses
  * txt= only"). Its merge-tag syntax is not documented where we could check it, so the value is
  * typed as for Custom (typed.ts).
  */

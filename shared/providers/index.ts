@@ -1,5 +1,5 @@
 /**
- * The merge-tag providers (docs/export.md; spec 001 §3, §7 `GET /api/merge-tag/providers`),
+ * The merge-tag providers (docs/export.md; docs/providers.md `GET /api/merge-tag/providers`),
  * one module each, in the spec's order. See types.ts for what a module says.
  */
 import { custom } from './custom.ts';
@@ -25,7 +25,7 @@ export {
   type VidalyticsOptions,
 } from './vidalytics.ts';
 
-/** Every provider, in the spec's order (spec 001 §3 "Provider values seen"). */
+/** Every provider, in the spec's order (docs/providers.md "Provider values seen"). */
 export const PROVIDERS: readonly Provider[] = [
   wistia,
   vidalytics,
@@ -47,8 +47,8 @@ export function providerOf(value: string | null | undefined): Provider {
 }
 
 /**
- * The provider list the screen offers (spec 001 §7 "label, value"; §3 "provider (value, label,
- * url)"). With `pdf` on, the providers that cannot show a PDF are left out (spec 001 §4).
+ * The provider list the screen offers (docs/providers.md "label, value"; docs/providers.md "provider (value, label,
+ * url)"). With `pdf` on, the providers that cannot show a PDF are left out (docs/providers.md).
  */
 export function providerList(
   pdf = false,

@@ -7,7 +7,7 @@
  *
  * URL-encoding rule (`page`): the script reads the decoded value (`URLSearchParams`) and writes
  * it with `encodeURIComponent`, so every value round-trips. PDF is not offered: a page shows an
- * image (spec 001 §4).
+ * image (docs/providers.md).
  */
 import { choices, type MergeTagChoice, type Provider, type ProviderFacts } from './types.ts';
 

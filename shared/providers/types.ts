@@ -1,6 +1,6 @@
 /**
- * The shape every merge-tag provider module has (docs/export.md; spec 001 §3 "provider
- * (value, label, url)", §7 "Export and merge tags"), and the helpers the modules share.
+ * The shape every merge-tag provider module has (docs/export.md; docs/providers.md "provider
+ * (value, label, url)", docs/providers.md "Export and merge tags"), and the helpers the modules share.
  *
  * A provider is the platform that puts the render URL in front of a recipient: an e-mail
  * platform that replaces merge tags before sending (Klaviyo, Shopify, Keap, ManyChat,
@@ -14,7 +14,7 @@
  * Facts and their sources: docs/providers.md.
  */
 
-/** Provider values (spec 001 §3 "Provider values seen"); Custom is the empty value. */
+/** Provider values (docs/providers.md "Provider values seen"); Custom is the empty value. */
 export const PROVIDER_VALUES = [
   'wistia',
   'vidalytics',
@@ -29,7 +29,7 @@ export const PROVIDER_VALUES = [
 ] as const;
 export type ProviderValue = (typeof PROVIDER_VALUES)[number];
 
-/** One entry of a list of merge tags (spec 001 §3 "merge tag choice"; `POST /api/merge-tag`). */
+/** One entry of a list of merge tags (docs/providers.md "merge tag choice"; `POST /api/merge-tag`). */
 export interface MergeTagChoice {
   /** What the screen shows, e.g. `First name`. */
   merge_tag_name: string;
@@ -57,7 +57,7 @@ export interface ParsedMergeTag {
 export type Substitution = 'percent' | 'raw' | 'page';
 
 /**
- * The query of the render URL (spec 001 §7): `param_name=value` pairs, ManyChat's
+ * The query of the render URL (docs/providers.md): `param_name=value` pairs, ManyChat's
  * `__format=manychat_json` prefix, or fixyourfunnel's single `txt=`.
  */
 export type UrlForm = 'params' | 'manychat' | 'txt';
@@ -76,7 +76,7 @@ export interface Provider {
   source: 'merge-tag' | 'page' | 'text';
   substitution: Substitution;
   urlForm: UrlForm;
-  /** Whether the PDF form of the URL may be used (spec 001 §4: not website, wistia, vidalytics). */
+  /** Whether the PDF form of the URL may be used (docs/providers.md: not website, wistia, vidalytics). */
   allowsPdf: boolean;
   /** Whether the merge-tag syntax has a fallback. */
   hasFallback: boolean;

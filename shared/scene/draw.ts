@@ -1,6 +1,6 @@
 /**
  * Draws resolved text layers with fabric.js: the one drawing path for the render page and the
- * editor (DESIGN.md §5, "Scene model shared with the editor"). Browser-only (needs a canvas).
+ * editor (docs/decisions.md "Render slice", "Scene model shared with the editor"). Browser-only (needs a canvas).
  */
 import { FabricImage, Textbox, type StaticCanvas } from 'fabric';
 import {
@@ -16,9 +16,9 @@ import { fabricFilters } from './filters.ts';
 import type { WatermarkLayer } from './watermark.ts';
 
 /**
- * The base photo of a design as drawn (spec 000 §2 image tools): the image (a URL or data URL),
+ * The base photo of a design as drawn (docs/editor.md "Architecture" image tools): the image (a URL or data URL),
  * rotated by a multiple of 90°, flipped, filtered and enhanced, covering the canvas (or, for a
- * legacy design, 500 px wide at the top left: spec 000 §9, `placeBasePhoto`).
+ * legacy design, 500 px wide at the top left: docs/editor.md "Constants", `placeBasePhoto`).
  */
 export interface BaseImageLayer {
   src: string;
@@ -85,7 +85,7 @@ function pixelateElement(element: HTMLCanvasElement, block: number): void {
 /**
  * {@link drawBaseImage} with the photo already loaded (`image`, e.g. from an element the editor
  * decoded while the design loaded): draws at once, without waiting for a load. `base.src` is
- * not read. With a pixelate block size (spec 000 §5) the photo is first resampled to its
+ * not read. With a pixelate block size (docs/editor.md "Editing rules") the photo is first resampled to its
  * fitted size so that blocks are `enhance.Pixelate` canvas px on both sides.
  */
 export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image: FabricImage) {
@@ -124,11 +124,11 @@ export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image
   canvas.renderAll();
 }
 
-/** Snippets stay at least this far inside the canvas edges, px (spec 000 §5). */
+/** Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). */
 export const EDGE_MARGIN_PX = 5;
 
 /**
- * Builds the fabric Textbox for a layer and fits it (spec 000 §5; DESIGN.md §5):
+ * Builds the fabric Textbox for a layer and fits it (docs/editor.md "Editing rules"; docs/decisions.md "Render slice"):
  * - wraps within the snippet's width (at most the canvas width less the margins);
  * - shrinks from the font size down to the minimum font size until it fits (binary search on
  *   whole px), breaking inside words only when even the minimum size cannot fit a word;
@@ -195,7 +195,7 @@ export function fitTextLayer(
 
 /**
  * Loads a sticker image and places it: scaled to its drawn size, rotated around its top-left
- * corner (spec 000 §3 geometry).
+ * corner (docs/decisions.md "The design document: versions and restore" geometry).
  */
 export async function imageLayer(layer: ResolvedImageLayer): Promise<FabricImage> {
   const image = await FabricImage.fromURL(layer.src);

@@ -1,6 +1,6 @@
 /**
  * Scene resolution: a design plus a recipient's parameter values → the text that is drawn
- * (DESIGN.md §5). Pure functions, shared by the render service and the editor.
+ * (docs/decisions.md "Render slice"). Pure functions, shared by the render service and the editor.
  */
 import type {
   DesignDocument,
@@ -12,10 +12,10 @@ import type {
 } from '../design.ts';
 import type { WatermarkLayer } from './watermark.ts';
 
-/** Values longer than this are cut (DESIGN.md §5, spec 001 §5). */
+/** Values longer than this are cut (docs/decisions.md "Render slice", docs/security.md "Render limits"). */
 export const MAX_VALUE_LENGTH = 255;
 
-/** `{{ name }}` in a text snippet's text; names are letters, digits, `_` and `-` (spec 000 §5). */
+/** `{{ name }}` in a text snippet's text; names are letters, digits, `_` and `-` (docs/editor.md "Editing rules"). */
 export const MERGE_FIELD = /\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g;
 
 /**
@@ -31,7 +31,7 @@ export function isUnfilledMergeTag(value: string): boolean {
   return UNFILLED_TAG.test(value);
 }
 
-/** Applies a text transform (spec 000 §3): All Caps, Lowercase, UpperCase (each word), No Spaces. */
+/** Applies a text transform (docs/decisions.md "The design document: versions and restore"): All Caps, Lowercase, UpperCase (each word), No Spaces. */
 export function applyTextTransform(
   value: string,
   key: TextTransformKey | null | undefined,
@@ -74,7 +74,7 @@ export interface ResolveOptions {
 
 /**
  * The value drawn for one parameter: the recipient's value if present and not an unfilled tag,
- * else the fallback. A blank fallback (one space, spec 000 §3) draws nothing. The text
+ * else the fallback. A blank fallback (one space, docs/decisions.md "The design document: versions and restore") draws nothing. The text
  * transform applies to both.
  * @param drawable the layer's glyph filter (`ResolveOptions.glyphs` for its family): a value
  *   that has nothing drawable left counts as missing, so the fallback shows (docs/fonts.md
@@ -100,7 +100,7 @@ export function resolveParameter(
 
 /**
  * A text snippet's text with every `{{param}}` resolved. A placeholder naming no declared
- * parameter of the snippet draws nothing (only declared parameters count, DESIGN.md §5).
+ * parameter of the snippet draws nothing (only declared parameters count, docs/decisions.md "Render slice").
  * With a glyph filter, what the snippet's family cannot draw is left out of the values (before
  * the fallback rule) and of the text around them.
  */
@@ -147,7 +147,7 @@ export interface ResolvedTextLayer {
   strokeWidth: number;
   /** px */
   fontSize: number;
-  /** px; the text shrinks down to this before it overflows (spec 000 §5). */
+  /** px; the text shrinks down to this before it overflows (docs/editor.md "Editing rules"). */
   minFontSize: number;
 }
 
@@ -260,10 +260,10 @@ export function resolveScene(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Base image placement (spec 000 §9 "Base image scaling"; docs/decisions.md "Pixelate and
+// Base image placement (docs/editor.md "Constants": "Base image scaling"; docs/decisions.md "Pixelate and
 // legacy base-image scaling")
 
-/** Designs last saved before this day scale the base photo to 500 px (spec 000 §9). */
+/** Designs last saved before this day scale the base photo to 500 px (docs/editor.md "Constants"). */
 export const LEGACY_SCALING_BEFORE = '2018-02-24';
 /** The base photo's width for designs saved before {@link LEGACY_SCALING_BEFORE}, px. */
 export const LEGACY_BASE_IMAGE_WIDTH = 500;
@@ -271,7 +271,7 @@ export const LEGACY_BASE_IMAGE_WIDTH = 500;
 export const BASE_IMAGE_WIDTH = 1000;
 
 /**
- * The spec's base image scaling width for a design dated `date` (spec 000 §9: "width 500 for
+ * The spec's base image scaling width for a design dated `date` (docs/editor.md "Constants": "width 500 for
  * designs updated before 2018-02-24, otherwise 1000"; test/unit/base-image-scaling.test.ts).
  * A string is read by its calendar day, as written (`2018-02-23`, `2018-02-23 23:59:59` and
  * `2018-02-23T23:59:59+05:00` are all before the cut-off; the old system's own clock decided
@@ -312,7 +312,7 @@ export interface BaseImagePlacement {
  * Places a photo of `photo` px (its own size, before rotation) on a `canvas` px canvas:
  * - `legacyWidth` null (every design since 2018-02-24): the photo covers the canvas after
  *   `angle` (a multiple of 90° after rounding), centre-cropped;
- * - `legacyWidth` 500 (spec 000 §9): the photo is scaled to 500 px wide, keeping its aspect
+ * - `legacyWidth` 500 (docs/editor.md "Constants"): the photo is scaled to 500 px wide, keeping its aspect
  *   ratio, uncropped, its top-left corner (after rotation) at the canvas's; what it leaves
  *   uncovered stays white.
  * Sizes are whole px, at least 1.

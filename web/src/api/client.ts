@@ -1,13 +1,13 @@
 /**
  * The SPA's one way to call the API: JSON in, JSON out, the spec's headers on every request.
  *
- * Spec 001 §7: "Requests carry an XHR header and a CSRF token header." Every call sends
+ * docs/decisions.md "Sessions and CSRF": "Requests carry an XHR header and a CSRF token header." Every call sends
  * `X-Requested-With: XMLHttpRequest` and `Accept: application/json`, `Content-Type:
  * application/json` when there is a body, and `X-XSRF-TOKEN` copied from the `XSRF-TOKEN`
- * cookie when the server has set one (DESIGN.md §6). Cookies go along (same origin).
+ * cookie when the server has set one (docs/security.md "Sessions and tokens"). Cookies go along (same origin).
  *
  * Failures are thrown as one typed {@link ApiError}, whatever went wrong, so screens handle a
- * single shape (spec 001 §8, error catalogue).
+ * single shape (docs/accounts.md "Error answers in the SPA", error catalogue).
  */
 
 import type { AnswerOf, BodyOf, ContractKey, ParamsOf, QueryOf } from '#shared/contract/index.ts';
@@ -17,7 +17,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Field name → messages, as a 422 answer carries them (`{ message, errors }`). */
 export type FieldErrors = Record<string, string[]>;
 
-/** Spec 001 §8: shown when an answer carries no usable message (not JSON, no `message`). */
+/** docs/accounts.md "Error answers in the SPA": shown when an answer carries no usable message (not JSON, no `message`). */
 export const GENERIC_ERROR_MESSAGE =
   'Something went wrong. Please try again or contact customer support.';
 
@@ -53,7 +53,7 @@ type UnauthorizedListener = (path: string) => void;
 let unauthorizedListener: UnauthorizedListener | undefined;
 
 /**
- * Spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal". The store
+ * docs/accounts.md "Error answers in the SPA": "HTTP 401: the client logs out and opens a session-expired modal". The store
  * registers here (the client does not import the store); it is told the path of every call
  * answered 401, before the {@link ApiError} is thrown to the caller.
  */
@@ -65,7 +65,7 @@ type PaymentRequiredListener = (path: string) => void;
 let paymentRequiredListener: PaymentRequiredListener | undefined;
 
 /**
- * Spec 001 §8 "HTTP 402: redirect to /settings#/subscription". The router registers here; it is
+ * docs/accounts.md "Error answers in the SPA": "HTTP 402: redirect to /settings#/subscription". The router registers here; it is
  * told the path of every call answered 402, before the {@link ApiError} is thrown.
  */
 export function onPaymentRequired(listener: PaymentRequiredListener | undefined): void {
@@ -228,7 +228,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Keeps the field errors of a 422 answer; a field's single string becomes a one-item list.
- * Spec 001 §8: when `errors` is not an object there are no field errors (the caller then
+ * docs/accounts.md "Error answers in the SPA": when `errors` is not an object there are no field errors (the caller then
  * shows the message).
  */
 function toFieldErrors(errors: unknown): FieldErrors | undefined {

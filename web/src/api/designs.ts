@@ -1,7 +1,7 @@
 /**
- * The design calls of the dashboard and the show page (spec 000 §7 "Dashboard lists" and
+ * The design calls of the dashboard and the show page (docs/decisions.md "Design API shapes": "Dashboard lists" and
  * "Design actions"; docs/decisions.md "Design API shapes"), and the current team's flags the dashboard needs
- * (spec 000 §4 frozen accounts, §6 `can_export_pdf`).
+ * (docs/decisions.md "Design lists" frozen accounts, docs/decisions.md "Team roles" `can_export_pdf`).
  *
  * The answers are typed by the designs and templates contracts (shared/contract; the server
  * checks its answers against them in tests), so the screens can trust what they get.
@@ -10,29 +10,29 @@ import type { DesignCard as ContractDesignCard, Design } from '#shared/contract/
 import type { Team } from '#shared/contract/teams.ts';
 import { call } from './client.ts';
 
-/** The dashboard sorts (spec 000 §2 "sortby: empty = last updated, created, name, views"). */
+/** The dashboard sorts (docs/decisions.md "Dashboard SPA": "sortby: empty = last updated, created, name, views"). */
 export const DESIGN_SORTS = ['', 'created', 'name', 'views'] as const;
 export type DesignSort = (typeof DESIGN_SORTS)[number];
 
-/** The dashboard's lists (spec 000 §2 view switches: active/archived toggle, template view). */
+/** The dashboard's lists (docs/decisions.md "Dashboard SPA" view switches: active/archived toggle, template view). */
 export const DASHBOARD_VIEWS = ['active', 'archived', 'templates'] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 
 /**
  * A dashboard card (shared/contract/designs.ts `DesignCardSchema`, the one declaration the
- * server's answers are checked against; spec 000 §2).
+ * server's answers are checked against; docs/decisions.md "Dashboard SPA").
  */
 export type DesignCard = ContractDesignCard;
 
-/** A parameter as the show page reads it (spec 000 §3 Parameter). */
+/** A parameter as the show page reads it (docs/decisions.md "The design document: versions and restore" Parameter). */
 export interface DesignParameter {
   param_name: string;
   param_default_value: string;
 }
 
-/** The full design (spec 000 §3 PicSnippet), with the fields the show page reads. */
+/** The full design (docs/decisions.md "The design document: versions and restore" PicSnippet), with the fields the show page reads. */
 export interface DesignDetails extends DesignCard {
-  /** Canvas size in px (spec 000 §9 default 900×600). */
+  /** Canvas size in px (docs/editor.md "Constants" default 900×600). */
   canvas_width: number;
   canvas_height: number;
   text_snippets: { parameters: DesignParameter[] }[];
@@ -44,7 +44,7 @@ export interface DesignListPage {
   next: NextPage | null;
 }
 
-/** The next page of a list: `page` (spec 000 §9 "later pages start at 2") and its cursor. */
+/** The next page of a list: `page` (docs/editor.md "Constants": "later pages start at 2") and its cursor. */
 export interface NextPage {
   page: number;
   /** Opaque; sent back with `page` so the server reads the page in one query. */
@@ -52,9 +52,9 @@ export interface NextPage {
 }
 
 /**
- * The current team's flags (`GET /settings/companies/current`, spec 001 §7; shared/contract/
- * teams.ts `TeamSchema`): `frozen` (spec 000 §4: a frozen team cannot create, archive, clone or
- * activate designs) and `can_export_pdf` (spec 000 §6: PDF export is for Pro plans).
+ * The current team's flags (`GET /settings/companies/current`, docs/export.md "Saves"; shared/contract/
+ * teams.ts `TeamSchema`): `frozen` (docs/decisions.md "Design lists": a frozen team cannot create, archive, clone or
+ * activate designs) and `can_export_pdf` (docs/decisions.md "Team roles": PDF export is for Pro plans).
  */
 export type CurrentTeam = Pick<
   Team,
@@ -78,11 +78,11 @@ function pickCard(design: Design): DesignCard {
 
 /**
  * Reads one page of a dashboard list: `GET /getActive`, `/getArchived` or `/getHomeTemplates`
- * with `sortby` and `page` (spec 000 §7), plus the previous page's `cursor`
- * (functions/designs/lists.ts) and, for templates, the onboarding `tag` (spec 001 §2; the
+ * with `sortby` and `page` (docs/decisions.md "Design API shapes"), plus the previous page's `cursor`
+ * (functions/designs/lists.ts) and, for templates, the onboarding `tag` (docs/decisions.md "Dashboard SPA"; the
  * server may ignore it).
  * @param next null for the first page, else what the previous page answered.
- * @returns up to 15 cards (spec 000 §9) and the next page, or null after the last one.
+ * @returns up to 15 cards (docs/editor.md "Constants") and the next page, or null after the last one.
  * @throws {ApiError} for any failed call.
  */
 export async function fetchDesignList(
@@ -127,7 +127,7 @@ function toDetails(design: Design): DesignDetails {
 }
 
 /**
- * `GET /api/pic-snippet/{id}` (spec 000 §7).
+ * `GET /api/pic-snippet/{id}` (docs/decisions.md "Design API shapes").
  * @throws {ApiError} 404 when the design is not the current team's (or does not exist).
  */
 export async function fetchDesign(id: string, signal?: AbortSignal): Promise<DesignDetails> {
@@ -137,7 +137,7 @@ export async function fetchDesign(id: string, signal?: AbortSignal): Promise<Des
 /**
  * `POST /api/pic-snippet` `{image_id, title?}` (docs/decisions.md "Design API shapes"): a new design on a base photo.
  * @returns the new design (the server answers 201 with it).
- * @throws {ApiError} 403 for a frozen team (spec 000 §4, with the server's message), 422 with
+ * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists", with the server's message), 422 with
  *   `errors.image_id` ('The selected image is invalid.') or `errors.title`.
  */
 export async function createDesign(values: {
@@ -148,7 +148,7 @@ export async function createDesign(values: {
 }
 
 /**
- * `PUT /api/pic-snippet/{id}` with `{title}` (spec 000 §5: at most 255 characters; a blank
+ * `PUT /api/pic-snippet/{id}` with `{title}` (docs/editor.md "Editing rules": at most 255 characters; a blank
  * title keeps the old one).
  * @returns the saved title and the design's new version.
  * @throws {ApiError} 422 `errors.title` 'The title may not be greater than 255 characters'.
@@ -162,35 +162,35 @@ export async function renameDesign(
 }
 
 /**
- * `PUT /api/pic-snippet/{id}/archive` (spec 000 §7 "-> success, archived").
+ * `PUT /api/pic-snippet/{id}/archive` (docs/decisions.md "Design API shapes": "-> success, archived").
  * @returns the archived design's card.
- * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
+ * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists"), 404 for another team's design.
  */
 export async function archiveDesign(id: string): Promise<DesignCard> {
   return (await call('PUT /api/pic-snippet/{id}/archive', { params: { id }, body: {} })).archived;
 }
 
 /**
- * `PUT /api/pic-snippet/{id}/unarchive` (spec 000 §7 "-> success, active"): Activate.
+ * `PUT /api/pic-snippet/{id}/unarchive` (docs/decisions.md "Design API shapes": "-> success, active"): Activate.
  * @returns the active design's card.
- * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
+ * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists"), 404 for another team's design.
  */
 export async function activateDesign(id: string): Promise<DesignCard> {
   return (await call('PUT /api/pic-snippet/{id}/unarchive', { params: { id }, body: {} })).active;
 }
 
 /**
- * `PUT /pic-snippet/{id}/copy` (spec 000 §7): Clone. The copy is titled "Copy of - …" and
- * its parameters are renamed (spec 000 §5).
+ * `PUT /pic-snippet/{id}/copy` (docs/decisions.md "Design API shapes"): Clone. The copy is titled "Copy of - …" and
+ * its parameters are renamed (docs/editor.md "Editing rules").
  * @returns the new design's card.
- * @throws {ApiError} 403 for a frozen team (spec 000 §4), 404 for another team's design.
+ * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists"), 404 for another team's design.
  */
 export async function cloneDesign(id: string): Promise<DesignCard> {
   return (await call('PUT /pic-snippet/{id}/copy', { params: { id } })).active;
 }
 
 /**
- * `POST /pic-snippet/{id}/createFromTemplate` (spec 000 §7 "-> newPicSnippetId"; a POST with
+ * `POST /pic-snippet/{id}/createFromTemplate` (docs/decisions.md "Design API shapes": "-> newPicSnippetId"; a POST with
  * the CSRF headers rather than the spec's GET, docs/security.md "State changes are not GETs").
  * @returns the new design's id.
  * @throws {ApiError} 403 for a frozen team, 404 for an unknown or disabled template.
@@ -201,7 +201,7 @@ export async function createFromTemplate(templateId: string): Promise<string> {
 }
 
 /**
- * `GET /settings/companies/current` (spec 001 §7): the current team's id and the flags the
+ * `GET /settings/companies/current` (docs/export.md "Saves"): the current team's id and the flags the
  * dashboard and the show page act on, and its watermarks (the editor's preview).
  * @throws {ApiError} 404 when the user has no current team.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /spark/plans` (spec 001 §7, "Registration and lookups"): the plans a new account can
+ * `GET /spark/plans` (docs/billing.md "Flows", "Registration and lookups"): the plans a new account can
  * choose. Registration must work even when the list cannot be had, so this never throws for a
  * failed call: it falls back to the free plan alone.
  */
@@ -10,7 +10,7 @@ export type { PlanInterval } from '#shared/billing.ts';
 
 /**
  * A plan as the SPA uses it: a plan of the answer (shared/contract/billing.ts `PlanSchema`;
- * spec 001 §3 Plan). Its limits and capabilities are optional because the fallback plan, used
+ * docs/billing.md "Model" Plan). Its limits and capabilities are optional because the fallback plan, used
  * when the list cannot be had, does not know them.
  */
 export type Plan = Omit<PlanAnswer, 'active' | 'attributes' | 'features'> &

@@ -1,5 +1,5 @@
 /**
- * Registration calls (spec 001 §7, "Registration and lookups"): the e-mail check after step 0
+ * Registration calls (docs/security.md "Sessions and tokens", "Registration and lookups"): the e-mail check after step 0
  * and the account creation after step 1. The bodies are the routes' contracts
  * (shared/contract/auth.ts, with the billing fields of shared/contract/billing.ts).
  */
@@ -7,7 +7,7 @@ import type { RegistrationRequest } from '#shared/contract/auth.ts';
 import type { RegistrationBilling } from '#shared/billing.ts';
 import { call } from './client.ts';
 
-/** The body of `POST /register`: the account fields (spec 001 §3 Registration form). */
+/** The body of `POST /register`: the account fields (docs/accounts.md "Validation rules" Registration form). */
 export type { RegistrationRequest } from '#shared/contract/auth.ts';
 
 /**
@@ -27,8 +27,8 @@ export async function checkEmailFree(email: string): Promise<void> {
  * @param form the account fields and, for a paid plan, the billing fields.
  * @param partnerCampaign true on the partner-campaign page (`PARTNER_CAMPAIGN_PATH`).
  * @returns where to go next: the answer's `redirect` when it is a path on this site, else
- *   `/confirmation` (spec 001 §2).
- * @throws {ApiError} 422 with field errors (spec 001 §5 messages), 400 with `paymentId` when the
+ *   `/confirmation` (docs/accounts.md "Screens").
+ * @throws {ApiError} 422 with field errors (docs/accounts.md "Validation rules" messages), 400 with `paymentId` when the
  *   first payment needs confirming, 429, or any other failure.
  */
 export async function register(

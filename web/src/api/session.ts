@@ -1,5 +1,5 @@
 /**
- * `GET /user/current` (spec 001 §7, "Profile, teams, members"): who is signed in, and
+ * `GET /user/current` (docs/security.md "Sessions and tokens", "Profile, teams, members"): who is signed in, and
  * `POST /logout`. The user's shape is the route's contract (shared/contract/auth.ts
  * `CurrentUserSchema`), which the server's answers are checked against.
  */

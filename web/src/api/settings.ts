@@ -1,5 +1,5 @@
 /**
- * The settings calls (spec 001 §7, "Profile, teams, members" and "Security and tokens"), on the
+ * The settings calls (docs/security.md "Sessions and tokens", "Profile, teams, members" and "Security and tokens"), on the
  * typed client: paths, bodies and answers are the routes' contracts (shared/contract/auth.ts,
  * shared/contract/teams.ts), which the server's answers are checked against.
  */
@@ -150,7 +150,7 @@ type PhotoAnswer = AnswerOf<'POST /settings/photo'> &
   AnswerOf<'POST /settings/companies/{id}/photo'>;
 
 /**
- * `POST /settings/photo` and `POST /settings/companies/{id}/photo` (spec 001 §7): uploads a
+ * `POST /settings/photo` and `POST /settings/companies/{id}/photo` (docs/security.md "Sessions and tokens"): uploads a
  * profile or team photo as the multipart field `photo`.
  * @returns the new photo's URL (`/files/…`).
  * @throws {ApiError} 422 with `errors.photo` when the file is missing or not an image.

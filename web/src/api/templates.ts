@@ -1,6 +1,5 @@
 /**
- * The template and bundle calls of the dashboard, the bundle edit page and the editor (spec 000
- * §7 "Dashboard lists" and "Templates and bundles (admin)"; docs/templates.md), typed by their
+ * The template and bundle calls of the dashboard, the bundle edit page and the editor (docs/templates.md "Calls": "Dashboard lists" and "Templates and bundles (admin)"; docs/templates.md), typed by their
  * contracts (shared/contract/templates.ts, bundles.ts, images.ts).
  */
 import type {
@@ -12,18 +11,18 @@ import { ApiError, call } from './client.ts';
 import type { DesignCard, DesignSort, NextPage } from './designs.ts';
 
 /**
- * A template (spec 000 §3 Template): a dashboard card plus its tags (shared/contract/
+ * A template (docs/templates.md "Model" Template): a dashboard card plus its tags (shared/contract/
  * templates.ts `TemplateCardSchema`; the home list's rows carry tags only when filtered by one).
  */
 export type TemplateCard = DesignCard & Pick<ContractTemplateCard, 'tags'>;
 
 /**
- * A template bundle (shared/contract/templates.ts `BundleViewSchema`; spec 000 §3): up to 6
+ * A template bundle (shared/contract/templates.ts `BundleViewSchema`; docs/templates.md "Model"): up to 6
  * `bundle_images` on cards, all on the edit page.
  */
 export type Bundle = BundleView;
 
-/** A bundle select option (spec 000 §3): `selected` when it holds the template read for. */
+/** A bundle select option (docs/templates.md "Model"): `selected` when it holds the template read for. */
 export type BundleOption = Pick<ContractBundleOption, 'id' | 'name' | 'selected'>;
 
 /** A team as the add-teams modal shows it. */
@@ -71,7 +70,7 @@ export async function fetchTemplateList(
   };
 }
 
-/** What the Templates panel shows for one page (spec 000 §7 `GET /getTemplates`). */
+/** What the Templates panel shows for one page (docs/templates.md "Calls" `GET /getTemplates`). */
 export interface PanelPage {
   templates: TemplateCard[];
   /** Pages from 1; more pages follow while `page < lastPage`. */
@@ -82,7 +81,7 @@ export interface PanelPage {
 }
 
 /**
- * `GET /getTemplates?page&imageTag&type` (spec 000 §7): the Global tab (`templates`) or the
+ * `GET /getTemplates?page&imageTag&type` (docs/templates.md "Calls"): the Global tab (`templates`) or the
  * Bonus tab (`templateBundles`: the team's bundles with their templates), searched by tag.
  */
 export async function fetchPanelTemplates(
@@ -103,7 +102,7 @@ export async function fetchPanelTemplates(
 }
 
 /**
- * `GET /image/{imageId}/tags` (spec 000 §7 → `result.tags[].tag.en`): suggested tags for a
+ * `GET /image/{imageId}/tags` (docs/templates.md "Calls" → `result.tags[].tag.en`): suggested tags for a
  * template made from that image, best first (functions/images/tags.ts).
  */
 export async function fetchImageTags(imageId: string, signal?: AbortSignal): Promise<string[]> {
@@ -111,7 +110,7 @@ export async function fetchImageTags(imageId: string, signal?: AbortSignal): Pro
   return answer.result.tags.map((t) => t.tag.en).filter((t) => t !== '');
 }
 
-/** `POST /get-template-bundle?page=` (spec 000 §7): the dashboard's bundles, 15 a page. */
+/** `POST /get-template-bundle?page=` (docs/templates.md "Calls"): the dashboard's bundles, 15 a page. */
 export async function fetchBundles(
   next: NextPage | null,
   signal?: AbortSignal,
@@ -133,19 +132,19 @@ export async function fetchBundle(bundleId: string, signal?: AbortSignal): Promi
   return answer.bundle;
 }
 
-/** `POST /get-all-template-bundle/` `{id}` (spec 000 §7): the save modal's bundle options. */
+/** `POST /get-all-template-bundle/` `{id}` (docs/templates.md "Calls"): the save modal's bundle options. */
 export async function fetchBundleOptions(templateId: string | null): Promise<BundleOption[]> {
   const answer = await call('POST /get-all-template-bundle', { body: { id: templateId } });
   return answer.bundles.map(toOption);
 }
 
-/** `POST /admin/template/changeStatus` (spec 000 §7). @returns the server's message. */
+/** `POST /admin/template/changeStatus` (docs/templates.md "Calls"). @returns the server's message. */
 export async function changeTemplateStatus(templateId: string, enabled: boolean) {
   const body = { picSnippetId: templateId, status: enabled ? 1 : 0 } as const;
   return (await call('POST /admin/template/changeStatus', { body })).message;
 }
 
-/** `DELETE /admin/template/delete` (spec 000 §7). @returns the server's message (spec 000 §8). */
+/** `DELETE /admin/template/delete` (docs/templates.md "Calls"). @returns the server's message (docs/editor.md "Messages"). */
 export async function deleteTemplate(templateId: string): Promise<string> {
   const body = { picSnippetId: templateId };
   return (await call('DELETE /admin/template/delete', { body })).message;
@@ -163,7 +162,7 @@ export interface SavedTemplate {
 }
 
 /**
- * `POST /admin/template/{save|update}` (spec 000 §7: picSnippetId, imageTags,
+ * `POST /admin/template/{save|update}` (docs/templates.md "Calls": picSnippetId, imageTags,
  * templateBundles -> success, message).
  * @throws {ApiError} 422 with `errors.imageTags` or `errors.templateBundles`, 403 for a
  *   non-admin, 404 for an unknown design.
@@ -186,7 +185,7 @@ export async function saveTemplate(
   };
 }
 
-/** `POST /admin/templateBundle/getBundleTeams` (spec 000 §7 -> teams). */
+/** `POST /admin/templateBundle/getBundleTeams` (docs/templates.md "Calls" -> teams). */
 export async function fetchBundleTeams(bundleId: string): Promise<TeamRef[]> {
   return (await call('POST /admin/templateBundle/getBundleTeams', { body: { bundleId } })).teams;
 }
@@ -197,20 +196,20 @@ export async function searchTeams(query: string, signal?: AbortSignal): Promise<
   return teams.map((team) => ({ id: team.id, name: team.name }));
 }
 
-/** `POST /admin/templateBundle/assignTeams` (spec 000 §7): the bundle's teams become `teamIds`. */
+/** `POST /admin/templateBundle/assignTeams` (docs/templates.md "Calls"): the bundle's teams become `teamIds`. */
 export async function assignTeams(bundleId: string, teamIds: string[]) {
   const body = { bundleId, teamIds };
   const { message, teamsCount } = await call('POST /admin/templateBundle/assignTeams', { body });
   return { message, teamsCount };
 }
 
-/** `POST /admin/templateBundle/changeBundleStatus` (spec 000 §7). @returns the message. */
+/** `POST /admin/templateBundle/changeBundleStatus` (docs/templates.md "Calls"). @returns the message. */
 export async function changeBundleStatus(bundleId: string, active: boolean): Promise<string> {
   const body = { templateBundleId: bundleId, status: active ? 1 : 0 } as const;
   return (await call('POST /admin/templateBundle/changeBundleStatus', { body })).message;
 }
 
-/** `DELETE /admin/templateBundle/deleteBundle` (spec 000 §7). @returns the message. */
+/** `DELETE /admin/templateBundle/deleteBundle` (docs/templates.md "Calls"). @returns the message. */
 export async function deleteBundle(bundleId: string): Promise<string> {
   return (await call('DELETE /admin/templateBundle/deleteBundle', { body: { bundleId } })).message;
 }
@@ -220,14 +219,14 @@ export interface RemovedFromBundle {
   message: string;
   /**
    * The template was the design open in the caller's editor (`currentDesignId`): it is a plain
-   * design again, without tags or bundles (spec 000 §4), stored as `version`.
+   * design again, without tags or bundles (docs/templates.md "Model"), stored as `version`.
    */
   current: boolean;
   version: number | null;
 }
 
 /**
- * `DELETE /admin/templateBundle/deletePicSnippet` (spec 000 §7): a template leaves a bundle;
+ * `DELETE /admin/templateBundle/deletePicSnippet` (docs/templates.md "Calls"): a template leaves a bundle;
  * when it is `currentDesignId`, the design open in the editor, its tags and bundles are
  * cleared on the server too (docs/templates.md "Deleting").
  * @throws {ApiError} 404 when the template is not in the bundle.

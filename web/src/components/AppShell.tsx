@@ -15,10 +15,10 @@ const NAV = [
   { to: '/status', label: 'Status', end: false },
 ] as const;
 
-/** Shown to a signed-in user only: their designs (spec 000 §2 Dashboard). */
+/** Shown to a signed-in user only: their designs (docs/decisions.md "Dashboard SPA" Dashboard). */
 const SIGNED_IN_NAV = [{ to: '/dashboard', label: 'Dashboard', end: false }] as const;
 
-/** Shown to platform admins only (spec 001 §2 "Kiosk (admin)"; docs/kiosk.md). */
+/** Shown to platform admins only (docs/accounts.md "Screens": "Kiosk (admin)"; docs/kiosk.md). */
 const ADMIN_NAV = [{ to: '/spark/kiosk', label: 'Kiosk', end: false }] as const;
 
 /**

@@ -1,4 +1,4 @@
-/** The registration steps in order (spec 001 §2: "Create Account, Billing, Confirmation"). */
+/** The registration steps in order (docs/accounts.md "Screens": "Create Account, Billing, Confirmation"). */
 export const WIZARD_STEPS = ['Create Account', 'Billing', 'Confirmation'] as const;
 
 /**

@@ -33,7 +33,7 @@ export interface SignIn {
 /**
  * The sign-in form's state and submit: `POST /login` with `{ email, password }`, and `code`
  * once the server has asked for it. A 422's errors go on the fields (focus on the first), the
- * answer's message in the notice (spec 001 §8).
+ * answer's message in the notice (docs/accounts.md "Error answers in the SPA").
  * @param options.email the address to start with (the session-expired modal's user).
  * @param options.notice a notice to show until the first submit (a password just reset).
  * @param options.onSignedIn runs after a successful answer, still counted as submitting.

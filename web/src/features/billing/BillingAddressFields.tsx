@@ -166,7 +166,7 @@ export function VatIdField<T extends FieldValues, C, O extends FieldValues>({
 }
 
 /**
- * The VAT line under the billing address (spec 001 §7 `POST /tax-rate`, §9): the rate and the
+ * The VAT line under the billing address (docs/billing.md "Flows" `POST /tax-rate`, docs/accounts.md "Constants"): the rate and the
  * amount added per interval, the reverse charge for a valid VAT id, or why it is unknown.
  * Nothing for countries without VAT.
  */

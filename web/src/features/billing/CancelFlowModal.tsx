@@ -21,7 +21,7 @@ const TITLES: Record<Exclude<CancelFlowState['step'], 'closed'>, string> = {
 };
 
 /**
- * The cancel flow's modal (spec 001 §4): the reason (spec 001 §3 cancel reasons) with a
+ * The cancel flow's modal (docs/billing.md "Flows"): the reason (docs/billing.md "Model" cancel reasons) with a
  * description, the freeze offer for a paying team, the final confirmation, then the outcome.
  * It renders {@link CancelFlowState} and sends {@link CancelFlowEvent}s; `onRun` is told when
  * the user takes the final action (freeze or cancel), and the page makes the calls.

@@ -13,7 +13,7 @@ export interface CardCollector {
   /**
    * @returns the PaymentMethod id (`pm_…`) to send as `stripe_payment_method`.
    * @throws CardNotReady when there is no card to take (offline, not loaded, or the card was
-   *   refused); the field already shows why, under the card (spec 001 §8).
+   *   refused); the field already shows why, under the card (docs/accounts.md "Error answers in the SPA").
    */
   collect: () => Promise<string>;
 }
@@ -39,7 +39,7 @@ export async function collectCard(
 }
 
 /**
- * How the card is taken (spec 001 §4 "Saving a card uses a setup-intent step"):
+ * How the card is taken (docs/billing.md "Flows": "Saving a card uses a setup-intent step"):
  * - `setup-intent`: a signed-in owner; `GET /stripe/token` makes a SetupIntent for the team and
  *   the Payment Element confirms it with `stripe.confirmSetup({ redirect: 'if_required' })`;
  * - `registration`: no account yet, so no customer to set up for; the publishable key comes from
@@ -56,7 +56,7 @@ type Setup =
 /**
  * The card field: Stripe's Payment Element in a labelled group, loaded only when the server has
  * a publishable key (offline it shows 'Invalid Stripe Key/Secret' and loads nothing from
- * Stripe). Provider messages show under the field (spec 001 §8); `errors` adds the server's
+ * Stripe). Provider messages show under the field (docs/accounts.md "Error answers in the SPA"); `errors` adds the server's
  * (422 on `stripe_payment_method`).
  *
  * @param collectorRef set to a {@link CardCollector} once the field can take a card, null before.

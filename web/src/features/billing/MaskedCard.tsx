@@ -2,7 +2,7 @@ import type { Card } from '#shared/billing.ts';
 import { cardBrandName, maskedCardNumber } from './format.ts';
 import './billing.css';
 
-/** Brand colours of the small card icon (spec 001 §9 "Card brands map to icons"). */
+/** Brand colours of the small card icon (docs/accounts.md "Constants": "Card brands map to icons"). */
 const BRAND_COLOURS: Record<string, string> = {
   visa: '#1a1f71',
   mastercard: '#eb001b',
@@ -56,7 +56,7 @@ export function CardBrandIcon({ brand }: { brand: string }) {
 
 /**
  * The card on file: the brand's icon and name, twelve asterisks and the last four digits
- * (spec 001 §9), and the expiry when known. Screen readers hear "Visa ending in 4242".
+ * (docs/accounts.md "Constants"), and the expiry when known. Screen readers hear "Visa ending in 4242".
  */
 export function MaskedCard({ card }: { card: Card }) {
   const brand = cardBrandName(card.brand);
