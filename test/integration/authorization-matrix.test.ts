@@ -62,7 +62,17 @@ beforeAll(async () => {
     const accepted = await client.request('POST', `/settings/invitations/${id}/accept`, { code });
     if (accepted.status !== 200) throw new Error(`${email} did not join: ${accepted.status}`);
   }
+  // A webhook endpoint of the team, so its routes are tried with an id the team has.
+  const hook = await clients.owner.request('POST', '/settings/companies/team-demo/webhooks', {
+    url: 'https://hooks.example.com/matrix',
+    events: ['design.saved'],
+  });
+  if (hook.status !== 201) throw new Error(`no webhook endpoint: ${hook.status}`);
+  webhookId = (hook.json.endpoint as { id: string }).id;
 });
+
+/** The team's webhook endpoint (made in `beforeAll`), for `{webhookId}`. */
+let webhookId = '';
 
 const teamRoute = (r: Route) => r.access === 'owner' || r.access === 'manager';
 
@@ -71,6 +81,7 @@ const pathOf = (r: Route) =>
   r.path
     .replace('{proxy+}', 'demo-welcome.jpg')
     .replace('{id}', teamRoute(r) ? 'team-demo' : 'x-unknown')
+    .replace('{webhookId}', webhookId)
     .replace(/\{(\w+)\}/g, 'x-unknown');
 
 const checked = ROUTES.filter((r) => r.feature !== 'render' && r.access !== 'stripe');
