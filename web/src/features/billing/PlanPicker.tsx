@@ -11,8 +11,8 @@ import { perInterval } from './format.ts';
 export const BILLING_OFFLINE_TEXT = 'Billing is not configured on this server';
 
 /**
- * The plan choice with its monthly/yearly toggle (spec 001 §2 "monthly/yearly toggle and plan
- * details"; §4 yearly-display rule, applied by the caller through `interval`). Free plans show
+ * The plan choice with its monthly/yearly toggle (docs/decisions.md "Billing in the SPA": "monthly/yearly toggle and plan
+ * details"; docs/billing.md "Flows" yearly-display rule, applied by the caller through `interval`). Free plans show
  * whatever the interval; paid plans of the active interval follow. Plans that cannot be taken
  * now are disabled, with `unavailableText` saying why. The toggle shows only when there are
  * paid plans of both intervals.
@@ -177,7 +177,7 @@ function PlanOption({
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** What a plan gives, as short lines: limits (spec 001 §5, §9) and Pro features (spec 001 §6). */
+/** What a plan gives, as short lines: limits (docs/accounts.md "Validation rules", docs/accounts.md "Constants") and Pro features (docs/decisions.md "Team roles"). */
 export function planDetails(plan: Plan): string[] {
   const lines: string[] = [];
   if (plan.attributes) {

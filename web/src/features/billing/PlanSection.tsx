@@ -38,7 +38,7 @@ export function planName(planId: string | null, plans: readonly Plan[]): string 
 }
 
 /**
- * The plan summary (spec 001 §2 settings "subscription"; §6 capabilities; §5 limits): "{team}:
+ * The plan summary (docs/decisions.md "Billing in the SPA" settings "subscription"; docs/decisions.md "Team roles" capabilities; docs/accounts.md "Validation rules" limits): "{team}:
  * {plan} plan", the price, the dates line, the limits and whether PDF export and custom font
  * upload are included. `children` adds the notices and actions below it.
  */
@@ -101,7 +101,7 @@ export function PlanSummary({
   );
 }
 
-/** Spec 001 §4: "Buttons read Resuming/Switching while in progress, otherwise Resume/Switch." */
+/** docs/billing.md "Flows": "Buttons read Resuming/Switching while in progress, otherwise Resume/Switch." */
 function Busy({ on, busy, idle }: { on: boolean; busy: string; idle: string }) {
   return on ? (
     <>
@@ -114,7 +114,7 @@ function Busy({ on, busy, idle }: { on: boolean; busy: string; idle: string }) {
 
 /**
  * The plan section of the subscription tab with what can be done in the subscription's state
- * (spec 001 §4): subscribe when there is none, switch and cancel (with the freeze offer) while
+ * (docs/billing.md "Flows"): subscribe when there is none, switch and cancel (with the freeze offer) while
  * active, resume on a grace period, return from the freeze or cancel while frozen. Offline
  * (no Stripe keys) it shows the plan and says why it cannot change here.
  */
@@ -151,7 +151,7 @@ export function PlanSection({
   });
   const subscriptionId = view.subscription_id;
 
-  /** The cancel flow's final step (spec 001 §4, §7 `PUT …/metaData`, then freeze or cancel). */
+  /** The cancel flow's final step (docs/billing.md "Flows" `PUT …/metaData`, then freeze or cancel). */
   async function runCancelFlow(chosen: 'freeze' | 'cancel') {
     if (flow.step === 'closed' || !flow.reason) return;
     const { reason, description } = flow;

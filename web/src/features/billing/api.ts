@@ -1,5 +1,5 @@
 /**
- * The billing calls (spec 001 §7 "Registration and lookups", "Subscription and payment") on the
+ * The billing calls (docs/billing.md "Flows": "Registration and lookups", "Subscription and payment") on the
  * typed client: paths, bodies and answers are the routes' contracts (shared/contract/billing.ts,
  * re-exported by shared/billing.ts). Every answer is also parsed with its contract's schema
  * here: an answer of another shape is a failure the screen shows, never data it half-reads.
@@ -50,7 +50,7 @@ async function billing<K extends BillingKey>(key: K, input: CallInput<K>): Promi
   return parsed.data as AnswerOf<K>;
 }
 
-/** `GET /geocode/country`: the visitor's country code; `ZZ` means unknown (spec 001 §7). */
+/** `GET /geocode/country`: the visitor's country code; `ZZ` means unknown (docs/billing.md "Flows"). */
 export async function fetchVisitorCountry(signal?: AbortSignal): Promise<string> {
   const { country } = await call('GET /geocode/country', { signal });
   return country.toUpperCase();
@@ -64,20 +64,20 @@ export const fetchPublishableKey = (signal?: AbortSignal) =>
   billing('GET /stripe/key', { signal }).then((a) => a.publishableKey);
 
 /**
- * `GET /stripe/token[?team_id=]`: a SetupIntent for the team's card (spec 001 §4 "Saving a card
+ * `GET /stripe/token[?team_id=]`: a SetupIntent for the team's card (docs/billing.md "Flows": "Saving a card
  * uses a setup-intent step").
  * @throws {ApiError} 422 with `errors.stripe_payment_method` offline.
  */
 export const createSetupIntent = (teamId?: string, signal?: AbortSignal) =>
   billing('GET /stripe/token', { query: { team_id: teamId }, signal });
 
-/** `GET /coupon/{code}`: always 200; `valid: false` is the spec's invalid flag (§5). */
+/** `GET /coupon/{code}`: always 200; `valid: false` is the spec's invalid flag (docs/accounts.md "Validation rules"). */
 export const lookupCoupon = (code: string, signal?: AbortSignal): Promise<CouponLookupResponse> =>
   billing('GET /coupon/{code}', { params: { code }, signal });
 
 /**
  * `POST /tax-rate`: the VAT rate (percent) and amount (cents, one interval of `plan`) for a
- * billing address (spec 001 §7, §9).
+ * billing address (docs/billing.md "Flows", docs/accounts.md "Constants").
  * @throws {ApiError} 422 on `country` ('Invalid Stripe Key/Secret') offline for VAT countries.
  */
 export const previewTax = (
@@ -148,7 +148,7 @@ export const cancelSubscription = (teamId: string | undefined, request: CancelRe
   );
 
 /**
- * `PUT /settings/companies/{id}/metaData`: the cancel flow's answers (spec 001 §7). A team path
+ * `PUT /settings/companies/{id}/metaData`: the cancel flow's answers (docs/billing.md "Flows"). A team path
  * only: the caller passes the team's id.
  */
 export const saveCancelMetaData = (teamId: string, request: CancelMetaDataRequest) =>
@@ -166,7 +166,7 @@ export const updatePaymentMethod = (teamId: string | undefined, request: Payment
   );
 
 /**
- * `PUT /settings/companies/{id}/update-payment-method` (spec 001 §2 card-update page, §7): the
+ * `PUT /settings/companies/{id}/update-payment-method` (docs/decisions.md "Billing in the SPA" card-update page, docs/billing.md "Flows"): the
  * card for a team whose subscription is being cancelled for a failed payment.
  */
 export const updateCardOfTeam = (teamId: string, request: PaymentMethodRequest) =>
@@ -204,7 +204,7 @@ export const saveExtraBillingInformation = (request: ExtraBillingInformationRequ
   changed(billing('PUT /settings/extra-billing-information', { body: request }));
 
 /**
- * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm (spec 001 §2).
+ * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm (docs/decisions.md "Billing in the SPA").
  * @throws {ApiError} 404 for an unknown payment, 422 offline.
  */
 export const lookupPayment = (

@@ -28,7 +28,7 @@ export type BillingDetails = Record<BillingField, string>;
 export const isBillingField = (field: string): field is BillingField =>
   (BILLING_FIELDS as readonly string[]).includes(field);
 
-/** Spec 001 §5: an empty required input when moving forward. */
+/** docs/accounts.md "Validation rules": an empty required input when moving forward. */
 export const EMPTY_FIELD_MESSAGE = 'Please enter a value.';
 
 export const EMPTY_BILLING: BillingDetails = {
@@ -84,7 +84,7 @@ export const BillingDetailsSchema = z.object({
 
 /**
  * The request fields for the values: trimmed, blanks left out, and the VAT id only for a
- * country where VAT applies (spec 001 §9), so a VAT id typed before switching to a non-VAT
+ * country where VAT applies (docs/accounts.md "Constants"), so a VAT id typed before switching to a non-VAT
  * country is not sent.
  *
  * @param fallbackCountry the country when none is chosen yet (the geocoded default).

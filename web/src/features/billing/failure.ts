@@ -1,12 +1,12 @@
 /**
- * What a failed subscription call means for the screen (spec 001 §8 "Plan change or subscribe
+ * What a failed subscription call means for the screen (docs/accounts.md "Error answers in the SPA": "Plan change or subscribe
  * 400 carries paymentId: go to the payment-confirmation page. 422: show field errors. Others:
  * 'We were unable to update your subscription. Please contact customer support.'").
  */
 import { BILLING_MESSAGES } from '#shared/billing.ts';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
 
-/** Spec 001 §8, word for word. */
+/** docs/accounts.md "Error answers in the SPA", word for word. */
 export const SUBSCRIPTION_ERROR_MESSAGE = BILLING_MESSAGES.subscriptionFailed;
 
 export type SubscriptionFailure =
@@ -22,7 +22,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * The PaymentIntent id of a 400 that asks for a payment confirmation (shared/billing.ts
- * `PaymentActionRequired`; spec 001 §4, §8), else undefined.
+ * `PaymentActionRequired`; docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA"), else undefined.
  */
 export function paymentIdOf(error: unknown): string | undefined {
   if (!isApiError(error) || error.status !== 400 || !isRecord(error.body)) return undefined;
@@ -36,7 +36,7 @@ export function paymentIdOf(error: unknown): string | undefined {
  * - 400 whose body has a `paymentId` string → `payment`;
  * - 422 with field errors → `fields`; errors on fields not in `formFields` are joined into
  *   `message` (so nothing the server said is lost);
- * - 401 → `message: ''` (the session-expired modal is already open, spec 001 §8);
+ * - 401 → `message: ''` (the session-expired modal is already open, docs/accounts.md "Error answers in the SPA");
  * - 501 → the server's own message: it says billing is not available on this server, which
  *   tells the user more than the generic text (docs/decisions.md "Billing in the SPA");
  * - anything else, a network failure or an unexpected error → {@link SUBSCRIPTION_ERROR_MESSAGE}.

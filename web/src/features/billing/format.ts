@@ -1,6 +1,6 @@
 /**
- * How billing writes dates, money and cards (spec 001 §4 "Trial dates shown as 'MMMM Do,
- * YYYY'", §9 "a masked card shows 12 asterisks plus the last four", "Card brands map to icons").
+ * How billing writes dates, money and cards (docs/billing.md "Flows": "Trial dates shown as 'MMMM Do,
+ * YYYY'", docs/accounts.md "Constants": "a masked card shows 12 asterisks plus the last four", "Card brands map to icons").
  */
 import { format } from 'date-fns';
 
@@ -37,7 +37,7 @@ export function formatMoney(cents: number, currency = 'usd'): string {
   }
 }
 
-/** Spec 001 §9: twelve asterisks, then the card's last four digits. */
+/** docs/accounts.md "Constants": twelve asterisks, then the card's last four digits. */
 export function maskedCardNumber(lastFour: string): string {
   return `************${lastFour}`;
 }

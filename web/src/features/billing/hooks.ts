@@ -16,8 +16,8 @@ import { defaultCountry } from './countries.ts';
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
 /**
- * The billing country to start with (`GET /geocode/country`, spec 001 §7): undefined while
- * asking, then the visitor's country or US (spec 001 §9) when unknown or the call failed.
+ * The billing country to start with (`GET /geocode/country`, docs/billing.md "Flows"): undefined while
+ * asking, then the visitor's country or US (docs/accounts.md "Constants") when unknown or the call failed.
  * Asked once a page load.
  */
 export function useVisitorCountry(): string | undefined {
@@ -41,13 +41,13 @@ export type CouponState =
   | { state: 'none' }
   | { state: 'checking'; code: string }
   | { state: 'valid'; code: string; coupon: CouponLookupResponse }
-  /** Spec 001 §5 "Invalid coupon … sets an invalid flag". */
+  /** docs/accounts.md "Validation rules": "Invalid coupon … sets an invalid flag". */
   | { state: 'invalid'; code: string }
   /** The lookup itself failed: the server decides when the code is sent. */
   | { state: 'unknown'; code: string; message: string };
 
 /**
- * `GET /coupon/{code}` for the code in the address bar (spec 001 §2, §7), cached per code: a
+ * `GET /coupon/{code}` for the code in the address bar (docs/decisions.md "Billing in the SPA", docs/billing.md "Flows"), cached per code: a
  * new code reads as `checking` at once.
  */
 export function useCouponLookup(code: string | undefined): CouponState {
@@ -76,8 +76,8 @@ export type TaxPreviewState =
 export const TAX_PREVIEW_DELAY_MS = 600;
 
 /**
- * `POST /tax-rate` for the billing details and plan (spec 001 §7 "used for VAT for EU
- * countries and GB"): asked only for a VAT country (§9), {@link TAX_PREVIEW_DELAY_MS} after
+ * `POST /tax-rate` for the billing details and plan (docs/billing.md "Flows": "used for VAT for EU
+ * countries and GB"): asked only for a VAT country (docs/accounts.md "Constants"), {@link TAX_PREVIEW_DELAY_MS} after
  * the last change; `none` elsewhere.
  *
  * @param values   the billing form.

@@ -8,7 +8,7 @@ import type { Stripe } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { BILLING_MESSAGES } from '#shared/billing.ts';
 
-/** Spec 001 §8 "Missing payment provider key: 'Invalid Stripe Key/Secret'". */
+/** docs/accounts.md "Error answers in the SPA": "Missing payment provider key: 'Invalid Stripe Key/Secret'". */
 export const MISSING_STRIPE_KEY_MESSAGE = BILLING_MESSAGES.invalidStripeKey;
 
 /** Shown when Stripe.js does not load (blocked by an extension, no connection). */

@@ -1,5 +1,5 @@
 /**
- * Which state a team's subscription is in, for the subscription tab (spec 001 §4
+ * Which state a team's subscription is in, for the subscription tab (docs/billing.md "Flows"
  * "Subscription: active when named default and no past end date. On trial …; on grace period
  * (ends_at in the future); needs subscription (none, or ends_at passed). stripe_status
  * incomplete, incomplete_expired, past_due or unpaid is not active.").
@@ -8,9 +8,9 @@ import type { SubscriptionView } from '#shared/billing.ts';
 import { formatBillingDate } from './format.ts';
 
 export type SubscriptionPhase =
-  /** No Stripe keys: the plan is data, nothing can be bought (DESIGN.md §3). */
+  /** No Stripe keys: the plan is data, nothing can be bought (docs/billing.md "Offline mode"). */
   | 'offline'
-  /** On `plan-freeze` (spec 001 §4 cancel flow). */
+  /** On `plan-freeze` (docs/billing.md "Flows" cancel flow). */
   | 'frozen'
   /** Cancelled, `ends_at` in the future: can be resumed. */
   | 'grace'
@@ -39,7 +39,7 @@ export function subscriptionPhase(view: SubscriptionView): SubscriptionPhase {
 }
 
 /**
- * One sentence on the subscription's dates: the trial's end (spec 001 §4 'MMMM Do, YYYY'), the
+ * One sentence on the subscription's dates: the trial's end (docs/billing.md "Flows" 'MMMM Do, YYYY'), the
  * end of a cancelled subscription, or the renewal.
  * @returns the sentence, or '' when there is no date to tell.
  */

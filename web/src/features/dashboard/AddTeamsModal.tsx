@@ -14,14 +14,14 @@ import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 
-/** Spec 000 §9 "Debounce: 400 ms team … search". */
+/** docs/editor.md "Constants": "Debounce: 400 ms team … search". */
 export const TEAM_SEARCH_DEBOUNCE_MS = 400;
 
-/** Spec 000 §8 empty state of the team search. */
+/** docs/editor.md "Messages" empty state of the team search. */
 export const NO_TEAM_RESULT = 'No any result.';
 
 /**
- * The add-teams modal (spec 000 §2 "A modal lets an admin add teams to a bundle (selected
+ * The add-teams modal (docs/decisions.md "Dashboard SPA": "A modal lets an admin add teams to a bundle (selected
  * teams are saved with Save Teams; an empty team search reads 'No any result')"): the bundle's
  * teams are read and shown checked; the search (400 ms debounce, the kiosk's team search)
  * lists more teams to check; Save Teams saves the checked teams as the bundle's teams.

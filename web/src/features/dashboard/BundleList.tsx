@@ -27,10 +27,9 @@ const fetchPage = (next: NextPage | null, signal: AbortSignal) => fetchBundles(n
 const idOf = (bundle: Bundle) => bundle.id;
 
 /**
- * The dashboard's Template Bundles tab (spec 000 §2, admins only): bundle cards with up to
+ * The dashboard's Template Bundles tab (docs/decisions.md "Dashboard SPA", admins only): bundle cards with up to
  * six template images, the template and team counts, Add teams (the add-teams modal),
- * Activate/Deactivate, Edit (the bundle edit page) and Delete after 'Are you sure?' (spec 000
- * §8), paged by infinite scroll. Bundles are made in the editor's Save as template modal. An
+ * Activate/Deactivate, Edit (the bundle edit page) and Delete after 'Are you sure?' (docs/editor.md "Messages"), paged by infinite scroll. Bundles are made in the editor's Save as template modal. An
  * action changes the cached list in place and marks the other bundle reads (the Bonus views,
  * the editor's panel) stale.
  */
@@ -167,7 +166,7 @@ export function BundleList() {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * A bundle card (spec 000 §2 "Bundle card: number of templates, count of assigned teams, an
+ * A bundle card (docs/decisions.md "Dashboard SPA": "Bundle card: number of templates, count of assigned teams, an
  * add-team action, Activate/Deactivate, Delete. Up to six bundle images are shown").
  */
 function BundleCard({

@@ -19,7 +19,7 @@ export interface CardAction {
 }
 
 /**
- * A dashboard card (spec 000 §2 "A card shows preview image, title, created date and views
+ * A dashboard card (docs/decisions.md "Dashboard SPA": "A card shows preview image, title, created date and views
  * count"): the render of the current version, lazy-loaded in a fixed 3:2 box so the grid does
  * not move as previews arrive (shimmering while the render service draws it); the title, linked to the show page when `href` is given (the
  * link covers the card, the buttons stay above it); the created day and the views; the

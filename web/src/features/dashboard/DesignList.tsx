@@ -26,16 +26,16 @@ import { DELETE_TEMPLATE_TITLE, useTemplateAdmin } from './useTemplateAdmin.ts';
 /** Cards shown while the first page loads: two rows of the wide grid. */
 const SKELETON_CARDS = 6;
 
-/** Spec 000 §2: the templates list says "No more results" only after more than 4 items. */
+/** docs/decisions.md "Dashboard SPA": the templates list says "No more results" only after more than 4 items. */
 const TEMPLATE_END_AFTER = 4;
 
-/** The create page (spec 000 §2 routes). */
+/** The create page (docs/decisions.md "Dashboard SPA" routes). */
 export const CREATE_PATH = '/pic-snippet/create';
 
 const idOf = (card: DesignCard) => card.id;
 
 /**
- * One dashboard list (spec 000 §2): Active PicSnippets (Archive, Clone), Archive (Activate)
+ * One dashboard list (docs/decisions.md "Dashboard SPA"): Active PicSnippets (Archive, Clone), Archive (Activate)
  * or View Templates ("Use this template"), paged by infinite scroll, with its loading,
  * empty and failure states and the 4-second confirmation flash of each action.
  *
@@ -44,10 +44,10 @@ const idOf = (card: DesignCard) => card.id;
  * list is cached per team, view, sort and tag: an action changes the shown list in the cache and
  * marks the other lists of its family stale, so they are read again when they are shown.
  *
- * @param frozen the team is frozen (spec 000 §4): the actions are disabled, described by the
+ * @param frozen the team is frozen (docs/decisions.md "Design lists"): the actions are disabled, described by the
  *   element `frozenHintId`.
  * @param admin a platform admin: template cards also get Deactivate/Activate and Delete with
- *   'Delete Template ?' (spec 000 §2, §6).
+ *   'Delete Template ?' (docs/decisions.md "Dashboard SPA", docs/decisions.md "Team roles").
  * @param templateStatus the template list shown: enabled (`active`) or, for admins, disabled.
  */
 export function DesignList({
@@ -140,7 +140,7 @@ export function DesignList({
     try {
       const id = await createFromTemplate(card.id);
       staleFamily(queryKeys.designs.all);
-      // Spec 000 §2: "Creates a design from a template, then goes to its edit page".
+      // docs/decisions.md "Dashboard SPA": "Creates a design from a template, then goes to its edit page".
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {
       setTemplateError(actionFailure(error));
@@ -250,7 +250,7 @@ export function DesignList({
             <DesignCardItem
               key={card.id}
               card={card}
-              // Spec 000 §2: an active card links to the edit URL; an archived one to its page.
+              // docs/decisions.md "Dashboard SPA": an active card links to the edit URL; an archived one to its page.
               href={
                 view === 'templates' ? undefined : view === 'active' ? card.editurl : card.showurl
               }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** How long a confirmation flash stays, ms (spec 000 §4 "A confirmation flash lasts 4 seconds"). */
+/** How long a confirmation flash stays, ms (docs/decisions.md "Design lists": "A confirmation flash lasts 4 seconds"). */
 export const FLASH_MS = 4000;
 
 export interface FlashMessage {
@@ -10,7 +10,7 @@ export interface FlashMessage {
 }
 
 /**
- * A confirmation that shows for {@link FLASH_MS} after an action (spec 000 §4).
+ * A confirmation that shows for {@link FLASH_MS} after an action (docs/decisions.md "Design lists").
  * @param initial a flash to start with (one handed over by the page before a navigation).
  */
 export function useFlash(initial?: string): {

@@ -1,5 +1,5 @@
 /**
- * How the dashboard and the show page write dates and counts (spec 000 §2 "A card shows
+ * How the dashboard and the show page write dates and counts (docs/decisions.md "Dashboard SPA": "A card shows
  * preview image, title, created date and views count").
  */
 
@@ -15,7 +15,7 @@ export function formatDay(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : DATE.format(date);
 }
 
-/** "1 view", "1,234 views" (spec 000 §3 `counter`). */
+/** "1 view", "1,234 views" (docs/decisions.md "The design document: versions and restore" `counter`). */
 export function viewsLabel(views: number): string {
   return `${views.toLocaleString('en-GB')} ${views === 1 ? 'view' : 'views'}`;
 }

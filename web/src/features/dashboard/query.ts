@@ -1,5 +1,5 @@
 /**
- * The dashboard's query parameters (spec 000 §2 "Sort is kept in query parameter sortby";
+ * The dashboard's query parameters (docs/decisions.md "Dashboard SPA": "Sort is kept in query parameter sortby";
  * the view switches): read leniently, so an old or mistyped link still opens a list.
  */
 import {

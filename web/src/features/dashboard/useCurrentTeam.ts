@@ -4,7 +4,7 @@ import { currentTeamQuery } from '../../hooks/queries.ts';
 import { useAppStore } from '../../state/store.ts';
 
 /**
- * The current team's flags (spec 000 §4 frozen, §6 `can_export_pdf`), loaded again when the
+ * The current team's flags (docs/decisions.md "Design lists" frozen, docs/decisions.md "Team roles" `can_export_pdf`), loaded again when the
  * user switches teams. While they load, or when they cannot be read, the team counts as not
  * frozen and without PDF export: the server refuses what a frozen team may not do anyway, and
  * says why (403 with its message).
@@ -15,6 +15,6 @@ export function useCurrentTeam(): { team: CurrentTeam | null; loading: boolean }
   return { team: read.data ?? null, loading: read.isPending };
 }
 
-/** A team's subscription settings (spec 000 §6 "a link leads to /settings/companies/{teamId}#/subscription"). */
+/** A team's subscription settings (docs/decisions.md "Team roles": "a link leads to /settings/companies/{teamId}#/subscription"). */
 export const subscriptionPath = (teamId: string): string =>
   `/settings/companies/${encodeURIComponent(teamId)}#/subscription`;

@@ -3,10 +3,10 @@ import { changeTemplateStatus, deleteTemplate } from '../../api/templates.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { useFlash, type FlashMessage } from './Flash.tsx';
 
-/** Spec 000 §8: a failed template action's danger alert clears after 3 seconds. */
+/** docs/editor.md "Messages": a failed template action's danger alert clears after 3 seconds. */
 export const TEMPLATE_ALERT_MS = 3000;
 
-/** The spec's confirmation before a template is deleted (spec 000 §8). */
+/** The spec's confirmation before a template is deleted (docs/editor.md "Messages"). */
 export const DELETE_TEMPLATE_TITLE = 'Delete Template ?';
 
 export type TemplateAdminAction = 'enable' | 'disable' | 'delete';
@@ -19,7 +19,7 @@ export interface TemplateAdmin {
   flash: FlashMessage | null;
   error: string | null;
   dismissError: () => void;
-  /** Enables or disables a template (spec 000 §2 "Deactivate/Activate"). */
+  /** Enables or disables a template (docs/decisions.md "Dashboard SPA": "Deactivate/Activate"). */
   setEnabled: (id: string, enabled: boolean) => Promise<boolean>;
   /** Opens the 'Delete Template ?' confirmation. */
   askDelete: (id: string, title: string) => void;
@@ -29,8 +29,7 @@ export interface TemplateAdmin {
 }
 
 /**
- * The admin's template actions on dashboard cards and in the editor's Templates panel (spec
- * 000 §2 "Template card: Deactivate/Activate and Delete (with confirmation)", §6 admin, §8):
+ * The admin's template actions on dashboard cards and in the editor's Templates panel (docs/decisions.md "Dashboard SPA": "Template card: Deactivate/Activate and Delete (with confirmation)", docs/decisions.md "Team roles" admin, docs/editor.md "Messages"):
  * each shows the server's message as a flash, or a danger alert that clears after 3 s.
  * @param onDone called after a successful action with the template id (the card leaves).
  */

@@ -1,6 +1,6 @@
 /**
- * The editor of one loaded design (spec 000 §2 "Editor"): it owns the store (loaded with the
- * design, so the history starts empty, spec 000 §4), starts the server sync, listens for the
+ * The editor of one loaded design (docs/editor.md "Architecture": "Editor"): it owns the store (loaded with the
+ * design, so the history starts empty, docs/editor.md "Commands"), starts the server sync, listens for the
  * keyboard shortcuts, and lays out the title bar, the side panels, the toolbar and the canvas.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -64,7 +64,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
     created.getState().loadDesign(loaded);
     return created;
   });
-  // Spec 000 §4: the histories are kept per design in browser storage, cleared at load.
+  // docs/editor.md "Commands": the histories are kept per design in browser storage, cleared at load.
   useEffect(() => persistHistory(store), [store]);
   // The components get a stable handle at once; the controller behind it starts with the page.
   const [sync] = useState(() => {
@@ -97,7 +97,7 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
     };
   }, [store, sync]);
 
-  // Spec 000 §2: `?fix=true` shrinks objects larger than the canvas, then saves.
+  // docs/editor.md "Architecture": `?fix=true` shrinks objects larger than the canvas, then saves.
   useEffect(() => void fixOnOpen(store, () => sync.flush()), [store, sync]);
   // Signed in again from the session-expired modal: what the 401 kept from the server is saved.
   useEffect(
@@ -197,7 +197,7 @@ function EditorNotice() {
   );
 }
 
-/** Spec 000 §8 "Confirmations (Delete and Cancel buttons)": 'Delete Text Snippet?'. */
+/** docs/editor.md "Messages": "Confirmations (Delete and Cancel buttons)": 'Delete Text Snippet?'. */
 function DeleteConfirmation() {
   const { store } = useEditorContext();
   const confirm = useEditor((s) => (s.confirm?.kind === 'deleteSnippet' ? s.confirm : null));

@@ -1,5 +1,5 @@
 /**
- * The editor's commands (STYLE.md "Every command declares its history intent", after
+ * The editor's commands (docs/editor.md "Architecture", "Every command declares its history intent", after
  * excalidraw's `actions/register`): each user action is one named command with its label, its
  * keyboard shortcuts, whether it is enabled, what it does, and how it enters the history:
  *
@@ -74,7 +74,7 @@ export interface CommandArgs extends TextCommandArgs, ImageCommandArgs, StickerC
     top: number;
     width: number;
     fontSize: number;
-    /** The widest word or line the canvas measured at the new size, px (spec 000 §5). */
+    /** The widest word or line the canvas measured at the new size, px (docs/editor.md "Editing rules"). */
     minWidth?: number;
   };
   setSnippetText: { id: string; text: string };
@@ -144,7 +144,7 @@ function putSnippet(draft: Draft<DesignDocument>, next: TextSnippet): void {
 }
 
 /**
- * Moves an object to `left`, `top` inside the canvas clamps (spec 000 §5): a text snippet by
+ * Moves an object to `left`, `top` inside the canvas clamps (docs/editor.md "Editing rules"): a text snippet by
  * its box (width by its height), a sticker by its drawn box. The box is clamped again here, so
  * a move from any source (canvas, keyboard, field) obeys the same rule.
  */
@@ -194,7 +194,7 @@ const arrow = (key: string, dx: number, dy: number): Shortcut<{ dx: number; dy: 
 /** Every command of the editor (docs/editor.md has the table). */
 export const COMMANDS: Registry = {
   // Not while cropping: crop mode's rectangle belongs to the canvas it was drawn on; Done or
-  // Cancel ends the mode first (spec 000 §4 "Crop").
+  // Cancel ends the mode first (docs/editor.md "Commands": "Crop").
   undo: {
     name: 'undo',
     label: 'Undo',
@@ -223,7 +223,7 @@ export const COMMANDS: Registry = {
     perform: (store) => store.getState().deselect(),
   },
   // The Escape key: in crop mode it is the mode's Cancel (the document is untouched, spec 000
-  // §4 "Crop"), else it deselects (docs/editor.md).
+  // docs/editor.md "Commands": "Crop"), else it deselects (docs/editor.md).
   escape: {
     name: 'escape',
     label: 'Cancel crop or deselect',
@@ -257,7 +257,7 @@ export const COMMANDS: Registry = {
         draft.text_snippets.push(castDraft(snippet));
       });
       state.select({ kind: 'snippet', id: snippet.id });
-      // Spec 000 §4 "Search/add": the add button is disabled for 1 second after use.
+      // docs/editor.md "Commands": "Search/add": the add button is disabled for 1 second after use.
       state.setAddSnippetBlocked(true);
       setTimeout(() => store.getState().setAddSnippetBlocked(false), ADD_SNIPPET_COOLDOWN_MS);
     },
@@ -274,7 +274,7 @@ export const COMMANDS: Registry = {
     perform(store) {
       const state = store.getState();
       const snippet = selectedSnippet(state);
-      // Spec 000 §8 "Confirmations": 'Delete Text Snippet?', 'Delete Sticker?'.
+      // docs/editor.md "Messages": "Confirmations": 'Delete Text Snippet?', 'Delete Sticker?'.
       if (snippet) state.askConfirm({ kind: 'deleteSnippet', id: snippet.id });
       else if (state.selection?.kind === 'sticker')
         state.askConfirm({ kind: 'deleteSticker', id: state.selection.id });
@@ -370,7 +370,7 @@ export const COMMANDS: Registry = {
         intentOf(this, { mergeKey: `text:${id}`, paramChanges: changes }),
         (draft) => {
           putSnippet(draft, { ...next, height: null });
-          settle(draft, id, true); // spec 000 §5 clamps
+          settle(draft, id, true); // docs/editor.md "Editing rules" clamps
         },
       );
     },
@@ -386,7 +386,7 @@ export const COMMANDS: Registry = {
         const snippet = draftSnippet(draft, id);
         Object.assign(snippet, withFontSize(snippet, fontSize));
         snippet.height = null;
-        settle(draft, id, true); // spec 000 §5 clamps
+        settle(draft, id, true); // docs/editor.md "Editing rules" clamps
       });
     },
   },
@@ -411,7 +411,7 @@ export const COMMANDS: Registry = {
     perform(store, { snippetId, paramId, value }) {
       const state = store.getState();
       if (!state.design) return;
-      // Throws ParameterError 'invalid' over 255 characters (spec 000 §5); the field says so.
+      // Throws ParameterError 'invalid' over 255 characters (docs/editor.md "Editing rules"); the field says so.
       const { document, change } = updateParameter(state.design, snippetId, paramId, {
         param_default_value: value,
       });
@@ -458,11 +458,11 @@ export function runCommandWith(store: EditorStore, name: CommandName, args: unkn
   return true;
 }
 
-/** How long a refusal's notice stays, ms (spec 000 §9 "error banner 4 s"). */
+/** How long a refusal's notice stays, ms (docs/editor.md "Constants": "error banner 4 s"). */
 export const REFUSAL_NOTICE_MS = 4000;
 
 /**
- * Shows a refusal as the editor's error notice (spec 000 §8 messages) and takes it away after
+ * Shows a refusal as the editor's error notice (docs/editor.md "Messages" messages) and takes it away after
  * 4 s unless another notice replaced it meanwhile.
  */
 function showRefusal(store: EditorStore, text: string): void {

@@ -1,5 +1,5 @@
 /**
- * The crop's image (spec 000 §4 "Crop", §7 "Cropped image: POST saveCroppedImage, multipart
+ * The crop's image (docs/editor.md "Commands": "Crop", docs/editor.md "Server sync": "Cropped image: POST saveCroppedImage, multipart
  * with image (png)"): the base photo drawn as the canvas shows it (turned, flipped, covering the
  * canvas, through shared/scene `drawBaseImage`), without filters and enhancements (they stay
  * on the design's data and apply to the cropped photo), cut to the crop area as a PNG.

@@ -1,6 +1,6 @@
 /**
  * The sticker side of the fabric view (canvas/view.ts): the controls a sticker gets and the
- * command a finished scale or rotate gesture runs (spec 000 §5 "moving or scaling objects is
+ * command a finished scale or rotate gesture runs (docs/editor.md "Editing rules": "moving or scaling objects is
  * clamped inside the canvas"; "a QR code cannot be scaled below 60 by 60").
  */
 import type { FabricObject } from 'fabric';

@@ -128,7 +128,7 @@ function registeredRanges(family: string): CodeRange[] {
 
 /**
  * How a text in `family` is drawn: by the family itself, or by the default font when the family
- * has no faces (unknown, spec 000 §8), and which of its characters those faces leave to the
+ * has no faces (unknown, docs/editor.md "Messages"), and which of its characters those faces leave to the
  * fallback stack.
  */
 function drawingPlan(family: string, text: string, rangesOf: RangesOf) {
@@ -239,7 +239,7 @@ export async function loadCjkFaces(text: string, fontFamily = ''): Promise<void>
  * through `registerFont`: built-in, hosted, the team's upload or the CDN; the default font for
  * an unknown one) at the layer's style and weight for the whole text, then the fallback stack
  * for the characters those faces do not cover. Never rejects: a family that cannot load is
- * drawn with the default font (the text toolbar shows the spec 000 §8 message).
+ * drawn with the default font (the text toolbar shows the docs/editor.md "Messages" message).
  */
 export async function loadTextFonts(layer: TextFaces): Promise<void> {
   const text = layer.text;

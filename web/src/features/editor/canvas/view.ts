@@ -1,10 +1,10 @@
 /**
- * The fabric view of the editor (STYLE.md "The scene is data; fabric is a view"): draws the
+ * The fabric view of the editor (docs/editor.md "Architecture", "The scene is data; fabric is a view"): draws the
  * store's design document with the render page's own code (shared/scene/draw.ts:
  * `drawBaseImage`, `fitTextLayer`, `imageLayer`), and turns fabric's events into commands
  * (commands.ts). It never changes the document itself and never saves fabric's objects.
  *
- * Two stacked layers, as the render service composes them (DESIGN.md §5): a static canvas with
+ * Two stacked layers, as the render service composes them (docs/decisions.md "Render slice"): a static canvas with
  * the base photo (redrawn only when the image options change), and an interactive canvas with
  * the stickers and text snippets. Both are zoomed to fit the screen; positions stay in the
  * design's canvas px.
@@ -202,7 +202,7 @@ export function mountCanvasView(
     return box;
   }
 
-  /** Builds a sticker's object: moved, scaled by its corners and rotated (spec 000 §5). */
+  /** Builds a sticker's object: moved, scaled by its corners and rotated (docs/editor.md "Editing rules"). */
   async function stickerObject(layer: ResolvedImageLayer): Promise<FabricObject> {
     const image = await imageLayer({ ...layer, src: await imageUrl(layer.src) });
     image.set({ ...CONTROL_STYLE, ...STICKER_CONTROLS, hoverCursor: 'move' });
@@ -357,7 +357,7 @@ export function mountCanvasView(
   };
   canvas.on('mouse:up', release);
 
-  /** The object's box kept 5 px inside the canvas (spec 000 §5), the same rule as the store's. */
+  /** The object's box kept 5 px inside the canvas (docs/editor.md "Editing rules"), the same rule as the store's. */
   const clampObject = (object: FabricObject) => {
     const design = store.getState().design;
     if (!design) return;
@@ -400,7 +400,7 @@ export function mountCanvasView(
       r.top + r.height <= design.canvas_height - m
     );
   };
-  /** Spec 000 §5: "a scale that would leave the canvas is reverted". */
+  /** docs/editor.md "Editing rules": "a scale that would leave the canvas is reverted". */
   const keepInside = ({ target }: { target: FabricObject }) => {
     if (insideCanvas(target)) {
       const { left, top, scaleX, scaleY, width } = target;
@@ -433,7 +433,7 @@ export function mountCanvasView(
       top: target.top,
       width: target.width * target.scaleX,
       fontSize: snippet.fontSize * ratio,
-      // Spec 000 §5 "Text width cannot shrink below the widest line".
+      // docs/editor.md "Editing rules": "Text width cannot shrink below the widest line".
       minWidth: target instanceof Textbox ? target.dynamicMinWidth * target.scaleX : 0,
     });
   });

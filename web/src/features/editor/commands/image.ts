@@ -1,10 +1,10 @@
 /**
- * The image toolbar's commands (spec 000 §2 "Image toolbar", §4 "Editor changes", "History
+ * The image toolbar's commands (docs/editor.md "Architecture": "Image toolbar", docs/editor.md "Commands": "Editor changes", "History
  * event types", "Crop"): filters, enhance, rotate, flip, the size counters, the unit, the crop
  * and a new base photo. Each is one named command with its history intent (commands.ts); the
  * document changes are the pure operations of document/image.ts.
  *
- * **Enhance** (spec 000 §4 "Enhance change: undo snapshot after 400 ms, server save after
+ * **Enhance** (docs/editor.md "Commands": "Enhance change: undo snapshot after 400 ms, server save after
  * 1000 ms"): the changes of an enhance burst join one history entry, which is closed once
  * 400 ms pass without another enhance change; the server sync saves 1000 ms after the last
  * change (sync.ts).
@@ -33,7 +33,7 @@ import type { EditorState, EditorStore } from '../store/index.ts';
 import { withoutStaleSelection } from '../store/selectionSlice.ts';
 import { changeIntent } from './intent.ts';
 
-/** Quiet time that closes an enhance history entry, ms (spec 000 §4). */
+/** Quiet time that closes an enhance history entry, ms (docs/editor.md "Commands"). */
 export const ENHANCE_SNAPSHOT_MS = 400;
 
 /** The arguments of the image commands. */
@@ -79,7 +79,7 @@ export function applyDocument(
 /** The open enhance burst of each store: its closing timer. */
 const enhanceBursts = new WeakMap<EditorStore, ReturnType<typeof setTimeout>>();
 
-/** An enhancement value inside its range (spec 000 §3), rounded to what the slider steps. */
+/** An enhancement value inside its range (docs/decisions.md "The design document: versions and restore"), rounded to what the slider steps. */
 export function enhanceValue(name: EnhanceName, value: number): number {
   const [min, max] = ENHANCE_RANGES[name];
   const clamped = Math.min(max, Math.max(min, Number.isFinite(value) ? value : 0));

@@ -1,8 +1,8 @@
 /**
- * The sticker commands (spec 000 §2 Stickers panel and QR / screenshot toolbar, §4 "Selection
- * overlay", §5 QR and fallback rules, §9 placement): add, transform (move, scale, rotate from a
+ * The sticker commands (docs/editor.md "Architecture" Stickers panel and QR / screenshot toolbar, docs/editor.md "Commands": "Selection
+ * overlay", docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants" placement): add, transform (move, scale, rotate from a
  * canvas gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and
- * transparency, and the screenshot device. All are `stickers.event` entries (spec 000 §4).
+ * transparency, and the screenshot device. All are `stickers.event` entries (docs/editor.md "Commands").
  * The document changes are the pure operations of document/stickers.ts.
  */
 import { castDraft, type Draft } from 'immer';
@@ -37,7 +37,7 @@ export interface StickerCommandArgs {
 
 type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
 
-/** Thrown when a fallback value breaks a spec 000 §5 rule; `message` is the spec's text. */
+/** Thrown when a fallback value breaks a docs/editor.md "Editing rules" rule; `message` is the spec's text. */
 export class FallbackError extends Error {
   constructor(message: string) {
     super(message);
@@ -113,7 +113,7 @@ export const STICKER_COMMANDS: StickerRegistry = {
     name: 'cloneSticker',
     label: 'Clone sticker',
     shortcuts: [],
-    // Spec 000 §4 "Regular stickers: clone and delete. Dynamic stickers: delete only."
+    // docs/editor.md "Commands": "Regular stickers: clone and delete. Dynamic stickers: delete only."
     history: { kind: 'step', eventType: 'stickers.event' },
     enabled: hasDesign,
     perform(store, { id }) {
@@ -135,7 +135,7 @@ export const STICKER_COMMANDS: StickerRegistry = {
     shortcuts: [],
     history: { kind: 'none' },
     enabled: hasDesign,
-    // Spec 000 §8 "Confirmations": 'Delete Sticker?'.
+    // docs/editor.md "Messages": "Confirmations": 'Delete Sticker?'.
     perform: (store, { id }) => store.getState().askConfirm({ kind: 'deleteSticker', id }),
   },
   deleteSticker: {
@@ -159,7 +159,7 @@ export const STICKER_COMMANDS: StickerRegistry = {
     shortcuts: [],
     history: { kind: 'merge', eventType: 'stickers.event' },
     enabled: hasDesign,
-    /** @throws FallbackError with the spec 000 §5 message; nothing changes then. */
+    /** @throws FallbackError with the docs/editor.md "Editing rules" message; nothing changes then. */
     perform(store, { id, value }) {
       const sticker = stickerOf(store.getState(), id);
       if (!sticker) return;
@@ -175,7 +175,7 @@ export const STICKER_COMMANDS: StickerRegistry = {
     history: { kind: 'merge', eventType: 'stickers.event' },
     enabled: hasDesign,
     perform(store, { id, colour }) {
-      // Spec 000 §5 "Hex colour must be 2, 3 or 6 characters": the picker gives #rrggbb.
+      // docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters": the picker gives #rrggbb.
       if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(colour)) return;
       changeSticker(store, this, id, (s) => ({ ...s, qrCodeColor: colour.toLowerCase() }));
     },
@@ -188,7 +188,7 @@ export const STICKER_COMMANDS: StickerRegistry = {
     enabled: hasDesign,
     perform(store, { id, margin }) {
       if (!Number.isFinite(margin)) return;
-      // Spec 000 §5 "QR margin 0 to 20".
+      // docs/editor.md "Editing rules": "QR margin 0 to 20".
       const marginSize = Math.min(QR_MARGIN.max, Math.max(QR_MARGIN.min, Math.round(margin)));
       changeSticker(store, this, id, (s) => ({ ...s, marginSize }));
     },

@@ -1,11 +1,11 @@
 /**
  * The text snippet commands of the text toolbar, the selection overlay, the parameter list and
- * the placeholder-aware text field (spec 000 §2 "Text toolbar and text snippet panel", §4
+ * the placeholder-aware text field (docs/editor.md "Architecture": "Text toolbar and text snippet panel", docs/editor.md "Commands"
  * "Linked font sizes", "Text transform", "Parameter undo", "Selection overlay", "Dragging a
- * parameter", §5 canvas and parameter rules). Merged into the command table by ../commands.ts;
+ * parameter", docs/editor.md "Editing rules" canvas and parameter rules). Merged into the command table by ../commands.ts;
  * each declares its history intent like the others there (`step`: one undo step per run;
  * `merge`: runs with the same merge key less than 1000 ms apart, or inside a gesture such as a
- * slider drag, are one step). All record `snippets.event` (spec 000 §4).
+ * slider drag, are one step). All record `snippets.event` (docs/editor.md "Commands").
  *
  * This module imports only types from ../commands.ts, so the table can spread it without an
  * import cycle at load time.
@@ -43,13 +43,13 @@ import type { EditorState, EditorStore } from '../store/index.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
 import { isUploadedFont } from './uploadedFonts.ts';
 
-/** Text alignment of a snippet (spec 000 §2 "alignment (left, center, right)"). */
+/** Text alignment of a snippet (docs/editor.md "Architecture": "alignment (left, center, right)"). */
 export type TextAlign = TextSnippet['textAlign'];
 
-/** Prefix of a cloned snippet's title (spec 000 §5 "titles the copy 'Copy of - ' in front"). */
+/** Prefix of a cloned snippet's title (docs/editor.md "Editing rules": "titles the copy 'Copy of - ' in front"). */
 export const COPY_TITLE_PREFIX = 'Copy of - ';
 
-/** How far a clone lands from its original, down and right, px (then clamped, spec 000 §5). */
+/** How far a clone lands from its original, down and right, px (then clamped, docs/editor.md "Editing rules"). */
 export const CLONE_OFFSET_PX = 20;
 
 /** The arguments of the text commands (the command table's `CommandArgs` extends this). */
@@ -108,7 +108,7 @@ function snippetIn(draft: Draft<DesignDocument>, id: string): Draft<TextSnippet>
 }
 
 /**
- * Keeps the snippet `id` inside the canvas after a change that re-flows it (spec 000 §5); the
+ * Keeps the snippet `id` inside the canvas after a change that re-flows it (docs/editor.md "Editing rules"); the
  * height the canvas measured is dropped when `reflowed`, so the next drawing measures again.
  * The command table runs it after text and font size changes too.
  * @throws Error for an unknown snippet id.
@@ -152,10 +152,10 @@ function applyDocument(
   });
 }
 
-/** Spec 000 §8, word for word: bold or italic asked of an uploaded font (spec 000 §5). */
+/** docs/editor.md "Messages", word for word: bold or italic asked of an uploaded font (docs/editor.md "Editing rules"). */
 export const UPLOADED_FONT_STYLE_MESSAGE = 'This action is not supported for uploaded fonts!';
 
-/** The styles an uploaded font lacks (spec 000 §5). */
+/** The styles an uploaded font lacks (docs/editor.md "Editing rules"). */
 export type FaceStyle = 'bold' | 'italic';
 
 /** Whether a snippet has the style on. */
@@ -164,8 +164,8 @@ const hasStyle = (snippet: TextSnippet, style: FaceStyle) =>
 
 /**
  * Why bold or italic may not be switched on for `snippet`: its family is an uploaded font, which
- * has no bold or italic faces (spec 000 §5 "Bold and italic are not supported for uploaded
- * fonts"; message §8). Switching a style off is always allowed, so a snippet that was bold
+ * has no bold or italic faces (docs/editor.md "Editing rules": "Bold and italic are not supported for uploaded
+ * fonts"; message docs/editor.md "Messages"). Switching a style off is always allowed, so a snippet that was bold
  * before its font changed can be made plain.
  * @param uploaded whether the snippet's family is one of the team's uploaded fonts.
  * @returns the spec's message, or null when the toggle may run.
@@ -179,7 +179,7 @@ export function faceStyleRefusal(
 }
 
 /**
- * A toggle of the selected snippet's style (bold, italic, underline; spec 000 §2).
+ * A toggle of the selected snippet's style (bold, italic, underline; docs/editor.md "Architecture").
  * @param style for bold and italic: switching it on is refused for an uploaded font
  *   (`faceStyleRefusal`). Underline has no such rule.
  */
@@ -209,7 +209,7 @@ function styleToggle(
 }
 
 /**
- * A copy of a snippet (spec 000 §4 "Selection overlay: clone"; §5 "Cloning a snippet renames
+ * A copy of a snippet (docs/editor.md "Commands": "Selection overlay: clone"; docs/editor.md "Editing rules": "Cloning a snippet renames
  * its parameters to stay unique and titles the copy 'Copy of - ' in front"): new ids, each
  * parameter renamed `name_copyN` in the text too (fallback and text transform kept), the title
  * prefixed, 20 px down and right within the clamps.
@@ -296,7 +296,7 @@ interface ParameterOutcome {
 
 /**
  * A command that runs a pure parameter operation on the snippet `snippetOf(args)` and puts its
- * document in place with its change records (spec 000 §3 "Parameter change record"). The
+ * document in place with its change records (docs/decisions.md "The design document: versions and restore": "Parameter change record"). The
  * operation throws `ParameterError` for refused input, before anything changes.
  */
 function parameterCommand<K extends keyof TextCommandArgs>(
@@ -331,7 +331,7 @@ function textOf(state: EditorState, id: string): string {
 
 /** Every text command (docs/editor.md has the table). */
 export const TEXT_COMMANDS: TextRegistry = {
-  // An uploaded font has no bold or italic faces (spec 000 §5): switching to one makes the
+  // An uploaded font has no bold or italic faces (docs/editor.md "Editing rules"): switching to one makes the
   // snippet plain in the same step, so one undo brings back both the family and the style.
   setSnippetFontFamily: snippetCommand('setSnippetFontFamily', 'Font', 'step', (s, a) => {
     const family = a.fontFamily.trim();
@@ -431,7 +431,7 @@ export const TEXT_COMMANDS: TextRegistry = {
   },
   // Wrap off: the box takes the canvas's width, so lines break only at line breaks (or at the
   // canvas edge); wrap on: the box gets back the width it had (`originalWidth`). The clamps
-  // then keep it inside (spec 000 §5).
+  // then keep it inside (docs/editor.md "Editing rules").
   toggleTextWrap: snippetCommand('toggleTextWrap', 'Wrap text', 'step', (s) => {
     if (s.textWrap) {
       s.originalWidth = s.width;
@@ -441,7 +441,7 @@ export const TEXT_COMMANDS: TextRegistry = {
     }
     s.textWrap = !s.textWrap;
   }),
-  // Spec 000 §4 "Adding a parameter": a default name, an incremented suffix when taken.
+  // docs/editor.md "Commands": "Adding a parameter": a default name, an incremented suffix when taken.
   addParameter: parameterCommand(
     'addParameter',
     'Add custom data',
@@ -452,7 +452,7 @@ export const TEXT_COMMANDS: TextRegistry = {
       return { document, changes: [change] };
     },
   ),
-  // Refused names throw ParameterError with the spec 000 §5 message; the field shows it.
+  // Refused names throw ParameterError with the docs/editor.md "Editing rules" message; the field shows it.
   renameParameter: parameterCommand(
     'renameParameter',
     'Rename custom data',
@@ -487,7 +487,7 @@ export const TEXT_COMMANDS: TextRegistry = {
     },
   ),
   // The parameter goes when its last placeholder goes (record `removed`); undo re-adds it with
-  // its fallback and text transform (spec 000 §4 "Parameter undo").
+  // its fallback and text transform (docs/editor.md "Commands": "Parameter undo").
   deletePlaceholder: parameterCommand(
     'deletePlaceholder',
     'Delete custom data',

@@ -12,7 +12,7 @@ import {
   type ColourKind,
 } from '../document/textStyle.ts';
 
-/** What a hex colour may be (spec 000 §5 "Hex colour must be 2, 3 or 6 characters"). */
+/** What a hex colour may be (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters"). */
 const HEX_HINT = 'A hex colour has 2, 3 or 6 characters, like #1f2937.';
 
 /** The browser's localStorage, or null where it cannot be used (private mode, tests). */
@@ -25,7 +25,7 @@ function browserStorage(): Storage | null {
 }
 
 /**
- * The signed-in user's recent colours of one kind (spec 000 §3 "recent and current fill colours
+ * The signed-in user's recent colours of one kind (docs/decisions.md "The design document: versions and restore": "recent and current fill colours
  * for text and outline (max 5 each; kept per user in local storage under the user id, fields
  * color and outline)"), and `remember` to record a used colour.
  */
@@ -44,8 +44,8 @@ function useRecentColours(kind: ColourKind): [string[], (colour: string) => void
 }
 
 /**
- * A colour control of the text toolbar (spec 000 §2 "fill colour", "outline colour"): a swatch
- * button opens a popover with a picker (react-colorful), a hex field (spec 000 §5: 2, 3 or 6
+ * A colour control of the text toolbar (docs/editor.md "Architecture": "fill colour", "outline colour"): a swatch
+ * button opens a popover with a picker (react-colorful), a hex field (docs/editor.md "Editing rules": 2, 3 or 6
  * characters) and the user's 5 recent colours of this kind. Dragging in the picker is one undo
  * step (a gesture, store history); the colour joins the recent colours when the popover closes.
  * Escape or a click outside closes it and gives focus back to the swatch.

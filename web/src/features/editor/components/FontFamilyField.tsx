@@ -7,7 +7,7 @@ import { useAppStore } from '../../../state/store.ts';
 import { FONT_LOAD_FAILED, FontPicker, loadFont } from '../../fonts/index.ts';
 
 /**
- * Whether the current team may upload fonts (spec 000 §6 `can_upload_custom_fonts`); false
+ * Whether the current team may upload fonts (docs/decisions.md "Team roles" `can_upload_custom_fonts`); false
  * until known, and when the team cannot be read. The team is the cached one of the team
  * settings, read again after a plan change.
  */
@@ -24,9 +24,9 @@ function useTeamCanUpload(): boolean {
 
 /** How a snippet's family is drawn, as far as the toolbar needs to know. */
 export interface FontState {
-  /** Unknown to the catalogue (the default font draws it, spec 000 §8) or its files failed. */
+  /** Unknown to the catalogue (the default font draws it, docs/editor.md "Messages") or its files failed. */
   failed: boolean;
-  /** One of the team's uploaded fonts: no bold or italic (spec 000 §5). */
+  /** One of the team's uploaded fonts: no bold or italic (docs/editor.md "Editing rules"). */
   uploaded: boolean;
 }
 
@@ -56,10 +56,10 @@ export function useFontState(family: string): FontState {
 }
 
 /**
- * The text toolbar's font family (spec 000 §2): the font picker of web/src/features/fonts (the
- * catalogue, the built-in fonts of §9, the team's uploads), which hands on a family only once
+ * The text toolbar's font family (docs/editor.md "Architecture"): the font picker of web/src/features/fonts (the
+ * catalogue, the built-in fonts of docs/editor.md "Constants", the team's uploads), which hands on a family only once
  * its faces have loaded, so the canvas measures the text with the real face. A family that
- * cannot be drawn says so with the spec 000 §8 message.
+ * cannot be drawn says so with the docs/editor.md "Messages" message.
  */
 export function FontFamilyField({
   value,

@@ -1,5 +1,5 @@
 /**
- * The image toolbar (spec 000 §2 "Image toolbar: Filter, Enhance, Crop, Rotate, undo, redo;
+ * The image toolbar (docs/editor.md "Architecture": "Image toolbar: Filter, Enhance, Crop, Rotate, undo, redo;
  * image Width and Height counters with a link (lock aspect) toggle and a unit select (px, in,
  * mm, cm); canvas and image size display"; "Crop mode shows Done and Cancel"). Every control
  * runs a named command (commands/image.ts); the document saves through the server sync.
@@ -31,9 +31,9 @@ import { saveCroppedImage } from '../imagesApi.ts';
 import '../image.css';
 
 /**
- * The sliders of Enhance and their steps (spec 000 §3: "about 0.0039", here 2/512 so that 0 is
+ * The sliders of Enhance and their steps (docs/decisions.md "The design document: versions and restore": "about 0.0039", here 2/512 so that 0 is
  * a step of the -1..1 range; Hue 0.002; Blur 0.01; Pixelate whole px, 0..100, where 1 or
- * below draws nothing: spec 000 §5, docs/editor.md "Filters and enhancements").
+ * below draws nothing: docs/editor.md "Editing rules", docs/editor.md "Filters and enhancements").
  */
 const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Brightness', step: 2 / 512 },
@@ -43,7 +43,7 @@ const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Blur', step: 0.01 },
   { name: 'Pixelate', step: 1 },
 ];
-/** The on/off enhancements (spec 000 §3 "Sharpen, Emboss (on/off)"). */
+/** The on/off enhancements (docs/decisions.md "The design document: versions and restore": "Sharpen, Emboss (on/off)"). */
 const SWITCHES: EnhanceName[] = ['Sharpen', 'Emboss'];
 
 /** A toolbar button opening a small panel under it; Escape or a click outside closes it. */
@@ -95,7 +95,7 @@ function Disclosure({ label, children }: { label: string; children: ReactNode })
   );
 }
 
-/** The filters of spec 000 §3, each switched on or off. */
+/** The filters of docs/decisions.md "The design document: versions and restore", each switched on or off. */
 function FilterMenu() {
   const { store } = useEditorContext();
   const filters = useEditor((s) => s.design?.filters ?? {});
@@ -134,7 +134,7 @@ const keepSliderKeys = (e: KeyboardEvent) => {
   if (SLIDER_KEYS.has(e.key)) e.stopPropagation();
 };
 
-/** The enhancements of spec 000 §3 with their ranges; values shown to two decimals. */
+/** The enhancements of docs/decisions.md "The design document: versions and restore" with their ranges; values shown to two decimals. */
 function EnhanceMenu() {
   const { store } = useEditorContext();
   const enhance = useEditor((s) => s.design?.enhance ?? {});
@@ -184,7 +184,7 @@ function EnhanceMenu() {
 }
 
 /**
- * A size counter (spec 000 §5 "Counter inputs clamp to min and max"; §9 steps): shows px in the
+ * A size counter (docs/editor.md "Editing rules": "Counter inputs clamp to min and max"; docs/editor.md "Constants" steps): shows px in the
  * chosen unit; typing is applied on Enter or when the field is left, the arrow keys and the −/+
  * buttons step by the unit's step.
  */
@@ -282,7 +282,7 @@ function LinkIcon({ locked }: { locked: boolean }) {
   );
 }
 
-/** Width and height with the aspect lock and the unit select (spec 000 §2, §5, §9). */
+/** Width and height with the aspect lock and the unit select (docs/editor.md "Architecture", docs/editor.md "Editing rules", docs/editor.md "Constants"). */
 function SizeTools() {
   const { store } = useEditorContext();
   const design = useEditor((s) => s.design);
@@ -341,7 +341,7 @@ function SizeTools() {
   );
 }
 
-/** Crop mode's Done and Cancel (spec 000 §2, §4) with the too-small warning (§8). */
+/** Crop mode's Done and Cancel (docs/editor.md "Architecture", docs/editor.md "Commands") with the too-small warning (docs/editor.md "Messages"). */
 function CropTools() {
   const { store } = useEditorContext();
   const [asking, setAsking] = useState(false);
@@ -410,7 +410,7 @@ function CropTools() {
   );
 }
 
-/** The photo's own size (spec 000 §2 "canvas and image size display"). */
+/** The photo's own size (docs/editor.md "Architecture": "canvas and image size display"). */
 function ImageSize() {
   const width = useEditor((s) => s.design?.image_width ?? null);
   const height = useEditor((s) => s.design?.image_height ?? null);

@@ -1,7 +1,7 @@
 /**
- * The Images panel (spec 000 §2 "Images: tabs Library and My Uploads; search box; stock-photo
- * search"; §5 upload rules; §8 'Allowed extensions are: …', 'Are you sure?', 'No more
- * results'; §9 700 ms image search debounce): the global library and the team's uploads with
+ * The Images panel (docs/editor.md "Architecture": "Images: tabs Library and My Uploads; search box; stock-photo
+ * search"; docs/editor.md "Editing rules" upload rules; docs/editor.md "Messages" 'Allowed extensions are: …', 'Are you sure?', 'No more
+ * results'; docs/editor.md "Constants" 700 ms image search debounce): the global library and the team's uploads with
  * infinite scroll, an upload with progress, deleting an upload, and stock photos. Choosing an
  * image makes it the design's photo (`replaceBaseImage`, one undo step; the sync saves it
  * through `saveImageId`, imagesApi.ts).
@@ -43,7 +43,7 @@ import {
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import '../image.css';
 
-/** The stock search waits for this pause in typing, ms (spec 000 §9 "700 ms image search"). */
+/** The stock search waits for this pause in typing, ms (docs/editor.md "Constants": "700 ms image search"). */
 const STOCK_SEARCH_DEBOUNCE_MS = 700;
 
 type Tab = 'library' | 'uploads' | 'stock';
@@ -243,7 +243,7 @@ function StockResults({
 }
 
 /**
- * The stock-photo tab: a search (700 ms, spec 000 §9); a chosen photo is imported into the
+ * The stock-photo tab: a search (700 ms, docs/editor.md "Constants"); a chosen photo is imported into the
  * team's uploads (`POST /api/search-images/import`) and used. Without a configured service the
  * tab says so.
  */

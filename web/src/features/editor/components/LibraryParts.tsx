@@ -1,8 +1,8 @@
 /**
  * Pieces the Images and Stickers panels share: the end of an infinite list (spinner, error with
- * Retry, 'No more results' of spec 000 §8, or the sentinel that loads the next page) and the
- * upload button with its progress and the refused-upload notice (spec 000 §5 "a not-allowed
- * notice shows for 4 seconds"; §8 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png').
+ * Retry, 'No more results' of docs/editor.md "Messages", or the sentinel that loads the next page) and the
+ * upload button with its progress and the refused-upload notice (docs/editor.md "Editing rules": "a not-allowed
+ * notice shows for 4 seconds"; docs/editor.md "Messages" 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png').
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError, type UploadProgress } from '../../../api/client.ts';
@@ -12,10 +12,10 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import type { Page, PagedList } from '../../../hooks/usePagedQuery.ts';
 import type { Paged } from '../imagesApi.ts';
 
-/** Spec 000 §5 extensions (the reading with webp) and the §8 message (the reading without). */
+/** docs/editor.md "Editing rules" extensions (the reading with webp) and the docs/editor.md "Messages" message (the reading without). */
 export const IMAGE_EXTENSIONS = /\.(jpe?g|bmp|webp|gif|png)$/i;
 export const BAD_EXTENSION = 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png';
-/** How long an upload notice stays, ms (spec 000 §5). */
+/** How long an upload notice stays, ms (docs/editor.md "Editing rules"). */
 export const UPLOAD_NOTICE_MS = 4000;
 
 /**
@@ -88,7 +88,7 @@ export function DeleteTileButton({ name, onDelete }: { name: string; onDelete: (
 }
 
 /**
- * 'Are you sure?' (spec 000 §8) before an upload is deleted; open while `name` is set.
+ * 'Are you sure?' (docs/editor.md "Messages") before an upload is deleted; open while `name` is set.
  * Designs using the upload keep it (the file stays, docs/decisions.md "Image uploads").
  */
 export function DeleteUploadDialog({

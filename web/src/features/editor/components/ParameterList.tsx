@@ -14,10 +14,10 @@ import { placeholderRanges } from '../document/placeholders.ts';
 import { FieldError, errorIdOf } from './FieldError.tsx';
 import { useHistoryKeys } from './useHistoryKeys.ts';
 
-/** The local-storage preference of the custom-data intro (spec 000 §2): '0' hides it. */
+/** The local-storage preference of the custom-data intro (docs/editor.md "Architecture"): '0' hides it. */
 export const CUSTOM_DATA_MODAL_KEY = 'customDataModal';
 
-/** Whether the custom-data intro should show (spec 000 §2: until "Don't show it again"). */
+/** Whether the custom-data intro should show (docs/editor.md "Architecture": until "Don't show it again"). */
 function introWanted(): boolean {
   try {
     return localStorage.getItem(CUSTOM_DATA_MODAL_KEY) !== '0';
@@ -28,7 +28,7 @@ function introWanted(): boolean {
 
 /**
  * Runs a parameter command; a refused value comes back as the spec's message (ParameterError,
- * spec 000 §5) instead of a throw.
+ * docs/editor.md "Editing rules") instead of a throw.
  * @returns the message, or null when the command ran.
  */
 function tryCommand<K extends CommandName>(
@@ -46,13 +46,13 @@ function tryCommand<K extends CommandName>(
 }
 
 /**
- * The selected snippet's parameters (spec 000 §2 "a list of fallback parameters"): for each,
- * its name (renamed in the text as typed; the name-conflict state of spec 000 §4 with the §5
+ * The selected snippet's parameters (docs/editor.md "Architecture": "a list of fallback parameters"): for each,
+ * its name (renamed in the text as typed; the name-conflict state of docs/editor.md "Commands" with the docs/editor.md "Editing rules"
  * messages), its fallback (what a recipient without a value sees; blank shows nothing in the
- * render and the name in the editor, §5), its text transform toggle and option (§4 "Text
+ * render and the name in the editor, docs/editor.md "Editing rules"), its text transform toggle and option (docs/editor.md "Commands": "Text
  * transform"), buttons to move its placeholder a word earlier or later, and Remove. Undo and
  * redo keys in the name and fallback fields are the editor's (`useHistoryKeys`). Below them,
- * Add custom data (§4 "Adding a parameter": blocked until the save finishes; the intro modal
+ * Add custom data (docs/editor.md "Commands": "Adding a parameter": blocked until the save finishes; the intro modal
  * the first times).
  */
 export function ParameterList({ snippet }: { snippet: TextSnippet }) {
@@ -66,7 +66,7 @@ export function ParameterList({ snippet }: { snippet: TextSnippet }) {
   const last = useRef<string | null>(null);
   const blocked = addedAt !== null && savedRevision < addedAt && !saveFailed;
 
-  // A new parameter is scrolled into view and its name field focused (spec 000 §4).
+  // A new parameter is scrolled into view and its name field focused (docs/editor.md "Commands").
   const newest = snippet.parameters.at(-1)?.id ?? null;
   useEffect(() => {
     if (last.current !== null && newest !== null && newest !== last.current && addedAt !== null) {
@@ -170,9 +170,9 @@ function ParameterItem({ snippet, parameter }: { snippet: TextSnippet; parameter
 }
 
 /**
- * A parameter's name (spec 000 §5: letters, digits, `_` and `-`, others stripped as typed). A
+ * A parameter's name (docs/editor.md "Editing rules": letters, digits, `_` and `-`, others stripped as typed). A
  * valid name renames at once, in the text too; an empty, digits-only or taken one shows the
- * spec's message (the name-conflict state of spec 000 §4) and keeps the old name, which the
+ * spec's message (the name-conflict state of docs/editor.md "Commands") and keeps the old name, which the
  * field shows again when it loses focus.
  */
 function NameField({
@@ -222,7 +222,7 @@ function NameField({
   );
 }
 
-/** A parameter's fallback (spec 000 §3: blank stored as one space; §5: at most 255 characters). */
+/** A parameter's fallback (docs/decisions.md "The design document: versions and restore": blank stored as one space; docs/editor.md "Editing rules": at most 255 characters). */
 function FallbackField({
   parameter,
   onValue,
@@ -257,7 +257,7 @@ function FallbackField({
   );
 }
 
-/** The text transform toggle and option (spec 000 §3 `text_transform`, §4 "Text transform"). */
+/** The text transform toggle and option (docs/decisions.md "The design document: versions and restore" `text_transform`, docs/editor.md "Commands": "Text transform"). */
 function TextTransformFields({
   parameter,
   onChange,
@@ -308,7 +308,7 @@ function TextTransformFields({
 }
 
 /**
- * The custom-data intro (spec 000 §2): what custom data is and how a value reaches the image;
+ * The custom-data intro (docs/editor.md "Architecture"): what custom data is and how a value reaches the image;
  * it shows on each add until the user picks "Don't show it again" (`customDataModal` = '0').
  */
 function CustomDataIntro({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,7 +1,7 @@
 /**
- * The QR code / screenshot toolbar (spec 000 §2 "QR code / screenshot toolbar: fallback field
+ * The QR code / screenshot toolbar (docs/editor.md "Architecture": "QR code / screenshot toolbar: fallback field
  * per sticker, QR colour, margin, transparency, and a device switch (Mobile or desktop) for
- * screenshots"; §5 fallback validations; §9 debounces). Every change is a command
+ * screenshots"; docs/editor.md "Editing rules" fallback validations; docs/editor.md "Constants" debounces). Every change is a command
  * (commands/stickers.ts); the fields show what waits for its debounce.
  */
 import { useId, useRef, useState } from 'react';
@@ -25,7 +25,7 @@ import { longHexColour } from '#shared/colour.ts';
 /** How long a hosted image may take to load before it counts as not found, ms. */
 const IMAGE_CHECK_MS = 8000;
 
-/** Whether the browser can load an image from `url` (spec 000 §5 "must load"). */
+/** Whether the browser can load an image from `url` (docs/editor.md "Editing rules": "must load"). */
 function imageLoads(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const image = new Image();
@@ -55,7 +55,7 @@ const FALLBACK_LABEL: Record<NonNullable<Sticker['dynamicStickerType']>, string>
 const longHex = (colour: string) => longHexColour(colour) ?? colour.toLowerCase();
 
 /**
- * A dynamic sticker's fallback value (spec 000 §5): checked as typed with the spec's messages;
+ * A dynamic sticker's fallback value (docs/editor.md "Editing rules"): checked as typed with the spec's messages;
  * a hosted image must also load. A value that breaks a rule stays in the field with its
  * message and is not saved.
  */
@@ -125,7 +125,7 @@ function FallbackField({ sticker }: { sticker: Sticker }) {
   );
 }
 
-/** The QR code's colour (300 ms), margin 0–20 and transparency (200 ms), spec 000 §5, §9. */
+/** The QR code's colour (300 ms), margin 0–20 and transparency (200 ms), docs/editor.md "Editing rules", docs/editor.md "Constants". */
 function QrFields({ sticker }: { sticker: Sticker }) {
   const { store } = useEditorContext();
   const id = useId();
@@ -185,7 +185,7 @@ function QrFields({ sticker }: { sticker: Sticker }) {
   );
 }
 
-/** The screenshot's device (spec 000 §2 "a device switch (Mobile or desktop)"). */
+/** The screenshot's device (docs/editor.md "Architecture": "a device switch (Mobile or desktop)"). */
 function DeviceSwitch({ sticker }: { sticker: Sticker }) {
   const { store } = useEditorContext();
   return (
@@ -214,7 +214,7 @@ function DeviceSwitch({ sticker }: { sticker: Sticker }) {
 }
 
 /**
- * The toolbar of a selected dynamic sticker: its read-only parameter name (spec 000 §5 "The
+ * The toolbar of a selected dynamic sticker: its read-only parameter name (docs/editor.md "Editing rules": "The
  * custom-name field on a dynamic sticker is read-only"), its fallback, and the QR or screenshot
  * options.
  */

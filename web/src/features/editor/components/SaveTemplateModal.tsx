@@ -28,8 +28,8 @@ import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../../templates/templates.css';
 
 /**
- * The editor's "Save as template" button and modal (spec 000 §2 "Tag editor with related
- * tags, template bundle select, … Save as template modal"; §4 save/update states; §6 only
+ * The editor's "Save as template" button and modal (docs/editor.md "Architecture": "Tag editor with related
+ * tags, template bundle select, … Save as template modal"; docs/editor.md "Commands" save/update states; docs/decisions.md "Team roles" only
  * with the `sparkDeveloper` flag, which is set for platform admins, docs/decisions.md). Not
  * rendered for other users.
  */
@@ -56,7 +56,7 @@ export function SaveTemplateButton() {
  * tags, "Update tags" (Update) for a template; the tag editor (Enter or Shift+Enter adds a tag,
  * duplicates refused for 3 s, related tags to add with one press, "No related tags"); the
  * bundle select (existing bundles to check, a new bundle by name); the success or danger
- * message; closes 3 s after a success (spec 000 §8).
+ * message; closes 3 s after a success (docs/editor.md "Messages").
  */
 export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
   const { store, sync } = useEditorContext();
@@ -70,9 +70,9 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
   const ids = useId();
   const queryClient = useQueryClient();
 
-  // The bundle options, marked for this design (spec 000 §7 get-all-template-bundle), and the
+  // The bundle options, marked for this design (docs/editor.md "Server sync" get-all-template-bundle), and the
   // design's stored tags read again: removed from a bundle meanwhile (the bundle edit page, the
-  // Templates panel), it is "save" with no tags and no bundle (spec 000 §4).
+  // Templates panel), it is "save" with no tags and no bundle (docs/editor.md "Commands").
   useEffect(() => {
     let live = true;
     const tags = designId

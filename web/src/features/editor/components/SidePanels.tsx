@@ -14,7 +14,7 @@ const TITLES: Record<PanelName, string> = {
 };
 
 /**
- * The four side panels (spec 000 §2 "Four floating side panels, one open at a time"): a rail of
+ * The four side panels (docs/editor.md "Architecture": "Four floating side panels, one open at a time"): a rail of
  * toggle buttons and the open panel.
  */
 export function SidePanels() {
