@@ -1,5 +1,5 @@
 /**
- * `?fix=true` on the editor's address (spec 000 §2): when the editor opens, objects larger than
+ * `?fix=true` on the editor's address (docs/editor.md "Architecture"): when the editor opens, objects larger than
  * the canvas shrink to fit (document/fix.ts) as one undo step, the change is saved at once, and
  * the parameter leaves the address so a reload does not repeat it.
  */

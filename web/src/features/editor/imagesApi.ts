@@ -1,5 +1,5 @@
 /**
- * The image calls of the editor (spec 000 §7 "Images, stickers, fonts" and "Design actions"):
+ * The image calls of the editor (docs/editor.md "Server sync": "Images, stickers, fonts" and "Design actions"):
  * the library and uploads lists, upload with progress, delete, one image, stock search, the
  * cropped image, and the base-photo save that the sync runs before a full save whose photo
  * changed (`withBaseImageSync`).
@@ -50,7 +50,7 @@ export type UploadAnswer = AnswerOf<'POST /image'>;
 /**
  * `POST /image` (multipart: `image`, `picSnippetId`): uploads a photo to the team's library.
  * @param onProgress bytes sent so far and the total.
- * @throws {ApiError} 422 with the server's message for a refused file (spec 000 §5, §8).
+ * @throws {ApiError} 422 with the server's message for a refused file (docs/editor.md "Editing rules", docs/editor.md "Messages").
  */
 export async function uploadImage(
   file: File,

@@ -1,5 +1,5 @@
 /**
- * The sticker library calls of the editor (spec 000 §7 "Images, stickers, fonts": POST
+ * The sticker library calls of the editor (docs/editor.md "Server sync": "Images, stickers, fonts": POST
  * /getStickers, /getFavorites, /getUploads (optional search body, ?page=), /getPacksStickers
  * (body id), /addToFavorite, /deleteUploadSticker; POST /image with type=asIcon), typed by
  * their contract (shared/contract/stickers.ts).
@@ -24,7 +24,7 @@ export interface StickerItem {
   isFavorite: boolean;
 }
 
-/** A dynamic sticker the Library tab offers (spec 000 §3 Dynamic sticker). */
+/** A dynamic sticker the Library tab offers (docs/decisions.md "The design document: versions and restore" Dynamic sticker). */
 export interface DynamicStickerItem {
   id: string;
   name: string;
@@ -63,7 +63,7 @@ export type StickerSource =
   { kind: 'library' } | { kind: 'uploads' } | { kind: 'favorites' } | { kind: 'pack'; id: string };
 
 /**
- * One page of a sticker list, searched (spec 000 §7). The Library tab's answer also lists the
+ * One page of a sticker list, searched (docs/editor.md "Server sync"). The Library tab's answer also lists the
  * dynamic stickers (`dynamic`).
  * @throws {ApiError} for a failed call (404 for a removed pack).
  */

@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 const COPIED_MS = 2500;
 
 /**
- * One generated output (spec 001 §2 "generated link and HTML, script output") in a read-only
+ * One generated output (docs/export.md "The screen": "generated link and HTML, script output") in a read-only
  * box with a Copy button. The outcome is announced by a polite live region; when the clipboard
  * is blocked the text is selected for Ctrl+C instead. A link gets "Open in a new tab" as well.
  */

@@ -26,7 +26,7 @@ import { useMergeTags } from './useMergeTags.ts';
 import { ValueEditor } from './ValueEditor.tsx';
 
 /**
- * The export screen (spec 001 §2 "Export screen", §4 "Export", §5; docs/export.md): the preview
+ * The export screen (docs/export.md "The screen": "Export screen", docs/export.md "The screen": "Export", docs/export.md "The screen"; docs/export.md): the preview
  * on the left; on the right the platform, the store front (Klaviyo), the value of each
  * parameter and dynamic sticker, image or PDF, HTML width and alignment, the link URL, the
  * Vidalytics options and the embed code, Generate, and the outputs with copy buttons.
@@ -80,7 +80,7 @@ export function ExportScreen({
   );
 
   function choosePlatform(value: string) {
-    // Spec 001 §4: choosing a platform clears all merge values and script text, then saves it.
+    // docs/export.md "The screen": choosing a platform clears all merge values and script text, then saves it.
     choices.chooseProvider(value);
     clearOutputs();
     form.resetField('embedCode');

@@ -11,7 +11,7 @@ import { SaveStatus } from './SaveStatus.tsx';
 import type { ExportFormState } from './useExportForm.ts';
 
 /**
- * The export screen's "Format" fieldset (spec 001 §4, §6): image or PDF (PDF only where the
+ * The export screen's "Format" fieldset (docs/export.md "The screen", docs/decisions.md "Team roles"): image or PDF (PDF only where the
  * plan and platform allow it, with the reason when not), and for HTML outputs the width, the
  * alignment and the link URL (saved when the field is left). A change drops the outputs.
  */
@@ -160,7 +160,7 @@ export function FormatFieldset({
 }
 
 /**
- * The export screen's video fieldset for Wistia and Vidalytics (spec 001 §4): where the
+ * The export screen's video fieldset for Wistia and Vidalytics (docs/export.md "The screen"): where the
  * Vidalytics image shows, and the player's embed code the script goes after.
  */
 export function VideoFieldset({

@@ -10,7 +10,7 @@ import type { ExportFormState } from './useExportForm.ts';
 import { keapWindowUrl, type Tags } from './useMergeTags.ts';
 
 /**
- * The export screen's platform part (spec 001 §4): the platform (saved at once), Klaviyo's
+ * The export screen's platform part (docs/export.md "The screen"): the platform (saved at once), Klaviyo's
  * store front, the optional API key that lists the account's own fields, and how the
  * platform's merge tags stand (loading, refused, or the standard fields offline).
  */

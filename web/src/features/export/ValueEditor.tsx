@@ -9,7 +9,7 @@ export interface MergeTagOption {
   merge_tag_value: string;
 }
 
-/** What a dynamic sticker's value must be (spec 000 §5), for the hint. */
+/** What a dynamic sticker's value must be (docs/export.md "The screen"), for the hint. */
 const STICKER_HINT: Record<string, string> = {
   gravatar: 'An e-mail address, or a merge field that holds one.',
   hostedImage: 'An image URL (jpg, jpeg, png, gif, svg or webp), or a merge field.',
@@ -28,10 +28,10 @@ const STICKER_LABEL: Record<string, string> = {
 const TYPED = '\u0000typed';
 
 /**
- * The value editor of one parameter (spec 001 §2 "per-parameter value editors"): a select of
+ * The value editor of one parameter (docs/export.md "The screen": "per-parameter value editors"): a select of
  * the platform's merge tags and the value itself, which a chosen tag fills and which may be typed
- * (at most 255 characters, spec 001 §5). A repeated parameter name is highlighted (spec 001 §5);
- * a dynamic sticker's value follows its kind's rules (spec 000 §5).
+ * (at most 255 characters, docs/export.md "The screen"). A repeated parameter name is highlighted (docs/export.md "The screen");
+ * a dynamic sticker's value follows its kind's rules (docs/export.md "The screen").
  */
 export function ValueEditor({
   row,
@@ -108,7 +108,7 @@ export function ValueEditor({
           autoComplete="off"
           aria-invalid={problem ? true : undefined}
           aria-describedby={[hintId, problem ? errorId : ''].filter(Boolean).join(' ')}
-          // One more than the limit, so that the rule's message can show (spec 001 §5).
+          // One more than the limit, so that the rule's message can show (docs/export.md "The screen").
           maxLength={MAX_VALUE_LENGTH + 1}
           onChange={(event) => onChange(event.target.value, '')}
         />

@@ -1,5 +1,5 @@
 /**
- * The export screen's calls (spec 001 §7 "Export and merge tags"): the design, the merge tags
+ * The export screen's calls (docs/export.md "What Generate writes": "Export and merge tags"): the design, the merge tags
  * of a platform (on the typed client: shared/contract/merge-tags.ts), and the three saves
  * `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link` (functions/designs/export.ts).
  * Design answers are checked at the edge: missing fields get safe defaults, a design without an
@@ -82,7 +82,7 @@ export const fetchStoreFronts = (signal?: AbortSignal): Promise<StoreFront[]> =>
   call('GET /api/merge-tag/storeFront', { signal });
 
 /**
- * `POST /api/merge-tag` (spec 001 §7): the platform's merge tags, with `message` when live
+ * `POST /api/merge-tag` (docs/export.md "What Generate writes"): the platform's merge tags, with `message` when live
  * fields are missing and Keap's `authorize_url` when Keap is configured.
  * @param provider a platform of `GET /api/merge-tag/providers`; the server refuses any other
  *   (422 on `provider`).
@@ -109,7 +109,7 @@ interface Saved {
   version: number;
 }
 
-/** `PUT …/provider` (spec 001 §4: the platform is saved when chosen; Custom is ''). */
+/** `PUT …/provider` (docs/export.md "The screen": the platform is saved when chosen; Custom is ''). */
 export async function saveProvider(
   id: string,
   provider: string,
@@ -143,7 +143,7 @@ export async function saveChoices(id: string, rows: readonly ExportRow[]): Promi
   return { version };
 }
 
-/** `PUT …/link` (spec 001 §7 "normalised html_link_url"). */
+/** `PUT …/link` (docs/export.md "What Generate writes": "normalised html_link_url"). */
 export async function saveLink(id: string, link: string): Promise<Saved> {
   const { version } = await call('PUT /api/pic-snippet/{id}/link', {
     params: { id },

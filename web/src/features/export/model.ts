@@ -1,6 +1,6 @@
 /**
- * The export screen's rules, as pure functions (spec 001 §2 "Export screen", §4 "Export", §5
- * export validations; spec 000 §5 sticker fallback rules; docs/export.md). The screen holds
+ * The export screen's rules, as pure functions (docs/export.md "The screen": "Export screen", docs/export.md "The screen": "Export", docs/export.md "The screen"
+ * export validations; docs/export.md "The screen" sticker fallback rules; docs/export.md). The screen holds
  * state and calls these; test/unit/export-*.test.ts checks them.
  *
  * The URL, HTML and scripts come from `shared/export-url.ts` and the provider modules, the same
@@ -120,7 +120,7 @@ export function exportRows(design: ExportDesign): ExportRow[] {
 }
 
 /**
- * Names of text parameters that occur more than once (spec 001 §5 "Repeated parameter names
+ * Names of text parameters that occur more than once (docs/export.md "The screen": "Repeated parameter names
  * show a notice and highlight"): one value in the URL fills them all, so the screen says so.
  */
 export function repeatedNames(rows: readonly ExportRow[]): Set<string> {
@@ -135,7 +135,7 @@ export function repeatedNames(rows: readonly ExportRow[]): Set<string> {
 export type PdfBlock = 'plan' | 'provider' | null;
 
 /**
- * The PDF toggle's rule (spec 001 §4: "unavailable for website, wistia, vidalytics"; §6
+ * The PDF toggle's rule (docs/export.md "The screen": "unavailable for website, wistia, vidalytics"; docs/decisions.md "Team roles"
  * `can_export_pdf`, "This feature is available only for Pro plans.").
  */
 export function pdfBlock(provider: string | null, canExportPdf: boolean): PdfBlock {
@@ -144,7 +144,7 @@ export function pdfBlock(provider: string | null, canExportPdf: boolean): PdfBlo
 }
 
 /**
- * The platforms the select offers (spec 001 §4 "turning PDF on removes these providers from the
+ * The platforms the select offers (docs/export.md "The screen": "turning PDF on removes these providers from the
  * list"); value '' is Custom.
  */
 export const platformOptions = (pdf: boolean) => providerList(pdf);
@@ -172,7 +172,7 @@ export function urlInput(
   };
 }
 
-/** A row's problem for the screen (spec 001 §5, spec 000 §5), or null. */
+/** A row's problem for the screen (docs/export.md "The screen"), or null. */
 export function rowProblem(provider: string | null, row: ExportRow): string | null {
   return exportValueProblem(providerOf(provider), {
     param_name: row.param_name,
@@ -182,7 +182,7 @@ export function rowProblem(provider: string | null, row: ExportRow): string | nu
 }
 
 /**
- * Whether Generate is enabled (spec 001 §4): web tracking always; Wistia and Vidalytics once
+ * Whether Generate is enabled (docs/export.md "The screen"): web tracking always; Wistia and Vidalytics once
  * an embed code is pasted; otherwise every text parameter has a value, no value has a problem,
  * and the preview has loaded.
  */
@@ -199,7 +199,7 @@ export function generateEnabled(state: {
 }
 
 /**
- * The preview's URL (spec 001 §2 "Left: preview"): the current version's render with the typed
+ * The preview's URL (docs/export.md "The screen": "Left: preview"): the current version's render with the typed
  * (fixed) values; a merge tag is not a value yet, so its parameter shows the fallback, as a
  * recipient without the field would see it.
  */
@@ -221,7 +221,7 @@ export function previewUrl(
   return `${design.preview_url}${design.preview_url.includes('?') ? '&' : '?'}${query.join('&')}`;
 }
 
-/** HTML width in percent (spec 001 §2: default 100, max 100); '' and junk read as 100. */
+/** HTML width in percent (docs/export.md "The screen": default 100, max 100); '' and junk read as 100. */
 export function htmlWidth(raw: string): number {
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n)) return 100;
@@ -261,7 +261,7 @@ export function buildVidalyticsScript(
   ].join('\n');
 }
 
-/** What Generate produces (spec 001 §2 "generated link and HTML, script output"). */
+/** What Generate produces (docs/export.md "The screen": "generated link and HTML, script output"). */
 export interface ExportOutputs {
   /** The direct link: the render URL with the platform's merge tags. */
   link: string;
@@ -313,11 +313,11 @@ export function linkParameterNames(
 }
 
 /**
- * The outputs of Generate (spec 001 §2, §7; docs/export.md): for an e-mail platform the URL
+ * The outputs of Generate (docs/export.md "The screen", docs/export.md "What Generate writes"; docs/export.md): for an e-mail platform the URL
  * with its merge tags and the HTML snippet (width in %, alignment, link); for a web page the
  * tagged image and the web-tracking script; for Wistia and Vidalytics their scripts.
  * @throws ExportError `embedCodeRequired` when Wistia's or Vidalytics' embed code names no
- *   video (spec 001 §5), or when PDF is asked of a player.
+ *   video (docs/export.md "The screen"), or when PDF is asked of a player.
  */
 export function generateOutputs(
   design: Pick<ExportDesign, 'base_url'>,
@@ -372,7 +372,7 @@ export function originOf(baseUrl: string): string {
 }
 
 /**
- * Whether this export window should hand over to its opener (spec 001 §4 "When the export
+ * Whether this export window should hand over to its opener (docs/export.md "The screen": "When the export
  * window was opened by another window of the same path, that opener is reloaded and the export
  * window closes"): the OAuth window comes back to the export path, tells the export window it
  * opened from to reload (now with the connection), and closes.
@@ -390,10 +390,10 @@ export function opensFromSamePath(
   }
 }
 
-/** localStorage key and value of the custom-data intro (spec 001 §2: `customDataModal`, 0 hides). */
+/** localStorage key and value of the custom-data intro (docs/export.md "The screen": `customDataModal`, 0 hides). */
 export const CUSTOM_DATA_MODAL_KEY = 'customDataModal';
 
-/** Whether the custom-data intro shows (spec 001 §2). */
+/** Whether the custom-data intro shows (docs/export.md "The screen"). */
 export function showCustomDataIntro(storage: Pick<Storage, 'getItem'> | null): boolean {
   try {
     return storage?.getItem(CUSTOM_DATA_MODAL_KEY) !== '0';

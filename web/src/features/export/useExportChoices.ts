@@ -25,7 +25,7 @@ export interface ExportChoices {
   /** Values are not saved yet: in the debounce, held back by a problem, or their save failed. */
   unsaved: boolean;
   /**
-   * Spec 001 §4: choosing a platform clears every value, then saves the platform (with the
+   * docs/export.md "The screen": choosing a platform clears every value, then saves the platform (with the
    * store front for Klaviyo).
    */
   chooseProvider: (value: string) => void;
@@ -34,7 +34,7 @@ export interface ExportChoices {
 }
 
 /**
- * The choices the export screen saves as they change (spec 001 §4, §7): the platform and store
+ * The choices the export screen saves as they change (docs/export.md "The screen", docs/export.md "What Generate writes"): the platform and store
  * front (`PUT …/provider` at once) and each parameter's value (`PUT …/choices` once typing has
  * paused and every value passes its rules).
  */

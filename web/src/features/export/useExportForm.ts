@@ -78,7 +78,7 @@ export interface ExportFormState {
   clearOutputs: () => void;
   generating: boolean;
   generateError: string | null;
-  /** Checks the form, then makes the outputs (spec 001 §4 Generate). */
+  /** Checks the form, then makes the outputs (docs/export.md "The screen" Generate). */
   generate: (input: GenerateInput) => void;
   linkSave: SaveState;
   /** The link typed differs from the one last saved, or its save failed. */
@@ -90,7 +90,7 @@ export interface ExportFormState {
 }
 
 /**
- * The export screen's form (spec 001 §2, §4): image or PDF, HTML width and alignment, the link
+ * The export screen's form (docs/export.md "The screen"): image or PDF, HTML width and alignment, the link
  * URL (saved when the field is left, `PUT …/link`), the video embed code and Vidalytics'
  * options, the API key; and Generate, which gets a cache id for the design as it is
  * (`POST …/cache-id`) and builds the HTML, the direct link and the script.

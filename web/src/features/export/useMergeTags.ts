@@ -17,7 +17,7 @@ export interface TagOptions {
   /** An API key typed on the screen. */
   token?: string;
   storeFront?: string;
-  /** Keap without a token opens its authorisation window (spec 001 §4). */
+  /** Keap without a token opens its authorisation window (docs/export.md "The screen"). */
   openOAuth?: boolean;
 }
 

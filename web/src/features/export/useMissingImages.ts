@@ -4,7 +4,7 @@ import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { rowProblem, type ExportRow } from './model.ts';
 
 /**
- * Checks that fixed hosted-image URLs load (spec 001 §5 'Error: image doesn`t exist'), once
+ * Checks that fixed hosted-image URLs load (docs/export.md "The screen" 'Error: image doesn`t exist'), once
  * typing has paused for `delayMs`.
  * @returns the URLs that did not load.
  */

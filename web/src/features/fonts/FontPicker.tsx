@@ -52,15 +52,15 @@ async function loadFontLists(signal: AbortSignal): Promise<FontLists> {
   return { groups: list.groups, custom };
 }
 
-/** Spec 000 §6 / spec 001 §5: shown with the Upgrade link to teams without font upload. */
+/** docs/decisions.md "Team roles" / docs/accounts.md "Validation rules": shown with the Upgrade link to teams without font upload. */
 export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
 
 /**
  * Props of {@link FontPicker} (the contract with the text toolbar).
- * - `value`: the text snippet's `fontFamily` (spec 000 §3), shown on the button in its font;
+ * - `value`: the text snippet's `fontFamily` (docs/fonts.md "The catalogue"), shown on the button in its font;
  * - `onChange(family)`: called with the chosen family, after its faces loaded (so fabric
  *   measures with them); never called for a disabled font;
- * - `teamCanUpload`: the team's `can_upload_custom_fonts` (spec 000 §6). Without it the
+ * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/decisions.md "Team roles"). Without it the
  *   Uploaded category is disabled and the upload button gives way to the Upgrade link.
  */
 export interface FontPickerProps {
@@ -139,14 +139,14 @@ function FontRow({
 }
 
 /**
- * The font picker of the text toolbar (spec 000 §2 "font family", §3 Fonts, §4 font upload,
- * §9 list constants): a button showing the current family in its own font, opening a panel
+ * The font picker of the text toolbar (docs/fonts.md "The editor": "font family", docs/fonts.md "The catalogue" Fonts, docs/editor.md "Commands" font upload,
+ * docs/fonts.md "Limits and known gaps" list constants): a button showing the current family in its own font, opening a panel
  * with the category select (All Fonts, Uploaded, the server groups), a search box (400 ms),
  * and a virtualised listbox (rows of 28 px in a 350 px list, 50 more per page as it scrolls),
  * each row drawn in its family once loaded. Keyboard: arrows, Page Up/Down, Home/End move
  * (`aria-activedescendant`), Enter picks, Esc closes and returns focus to the button. An empty
  * list says "No Font". "Upload font" takes a .ttf, .otf or .woff with progress; errors show for
- * 4 s; a new font joins the list and the Uploaded category opens (spec 000 §4).
+ * 4 s; a new font joins the list and the Uploaded category opens (docs/editor.md "Commands").
  */
 export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) {
   const [open, setOpen] = useState(false);
@@ -199,7 +199,7 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
     };
   }, [value]);
 
-  // Messages go away after 4 s (spec 000 §4, §8).
+  // Messages go away after 4 s (docs/editor.md "Commands", docs/editor.md "Messages").
   useEffect(() => {
     if (!message) return;
     const timer = window.setTimeout(() => setMessage(null), FONT_ERROR_MS);
@@ -327,7 +327,7 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
       setSearch('');
       setMessage({ tone: 'info', text: stored.message || `${stored.fontName} uploaded.` });
     } catch (error) {
-      // Spec 000 §8: network errors on upload are only logged; refusals show for 4 s.
+      // docs/editor.md "Messages": network errors on upload are only logged; refusals show for 4 s.
       if (!isApiError(error) || error.status === 0) console.error('font upload failed', error);
       else setMessage({ tone: 'error', text: error.message });
     } finally {

@@ -1,5 +1,5 @@
 /**
- * The font calls of the SPA (spec 000 §7 "Images, stickers, fonts"): the picker's server
+ * The font calls of the SPA (docs/fonts.md "Uploads": "Images, stickers, fonts"): the picker's server
  * groups (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the upload
  * (`POST /storeFont`, multipart field `file`), typed by their contract (shared/contract/fonts.ts),
  * so screens get typed data or an {@link ApiError}.
@@ -20,7 +20,7 @@ export async function fetchFontList(signal?: AbortSignal): Promise<FontList> {
   return { groups, cdnUrl };
 }
 
-/** The spec's `customFonts` shape: names and paths, index by index (spec 000 §7). */
+/** The spec's `customFonts` shape: names and paths, index by index (docs/fonts.md "Uploads"). */
 interface CustomFontsBody {
   names?: unknown;
   path?: unknown;
@@ -50,7 +50,7 @@ export async function fetchCustomFonts(signal?: AbortSignal): Promise<CustomFont
   return customFontsOf((await call('GET /getCustomFonts', { signal })).customFonts);
 }
 
-/** What a successful upload answers (spec 000 §7), its `customFonts` read as fonts. */
+/** What a successful upload answers (docs/fonts.md "Uploads"), its `customFonts` read as fonts. */
 export interface StoredFont {
   fontName: string;
   fontPath: string;

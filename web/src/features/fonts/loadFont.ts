@@ -15,10 +15,10 @@ import { loadFontFaces, registerFontFaces, unregisterFontFaces } from '#shared/f
 import type { CustomFont, FontFaceRule } from '#shared/fonts/types.ts';
 import { fetchCustomFonts, fetchFontList } from './api.ts';
 
-/** Spec 000 §8 "Font load failure". */
+/** docs/editor.md "Messages": "Font load failure". */
 export const FONT_LOAD_FAILED = "This font couldn't be loaded, please reload page!";
 
-/** A family whose files did not load; `message` is the spec's (spec 000 §8). */
+/** A family whose files did not load; `message` is the spec's (docs/editor.md "Messages"). */
 export class FontLoadError extends Error {
   override readonly name = 'FontLoadError';
   constructor(readonly family: string) {
@@ -47,7 +47,7 @@ const listeners = new Set<UploadedFontsListener>();
  * Calls `listener` whenever the team's uploaded fonts become known (the picker's list, an
  * upload, the loader's own read) or are forgotten on a team switch (`null`). The editor's
  * bold/italic rule (commands/uploadedFonts.ts) listens, so a font uploaded while the editor is
- * open counts as uploaded at once (spec 000 §5).
+ * open counts as uploaded at once (docs/fonts.md "Uploads").
  * @returns a function that stops the calls.
  */
 export function onUploadedFonts(listener: UploadedFontsListener): () => void {
@@ -150,7 +150,7 @@ function loadSources(): Promise<FontSources> {
  * without loading any: the browser fetches a face when text needs it. The team's uploads and the
  * CDN base are read (once) only for a family the catalogue does not know.
  * @returns how the family is drawn; `source: 'fallback'` when the family is unknown or
- *   disabled and the default font (Journal) draws it instead (spec 000 §8).
+ *   disabled and the default font (Journal) draws it instead (docs/editor.md "Messages").
  * @throws the import's error when the catalogue chunk cannot be fetched.
  */
 export async function registerFont(family: string): Promise<FontResolution> {
@@ -167,7 +167,7 @@ export async function registerFont(family: string): Promise<FontResolution> {
  * `document.fonts.load` has the regular face for `text`.
  * @param text the characters to load faces for (unicode-range subsets), default the name.
  * @returns how the family is drawn, as {@link registerFont}.
- * @throws FontLoadError (spec 000 §8 message) when the family's files do not load; the
+ * @throws FontLoadError (docs/editor.md "Messages" message) when the family's files do not load; the
  *   import's error when the catalogue chunk cannot be fetched.
  */
 export async function loadFont(family: string, text = family): Promise<FontResolution> {

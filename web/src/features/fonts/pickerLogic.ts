@@ -1,17 +1,17 @@
 /**
  * The font picker's list logic, without React (unit-tested in test/unit/fonts-picker.test.ts):
- * the category select, search and keyboard movement of spec 000 §9 (categories All Fonts and
+ * the category select, search and keyboard movement of docs/fonts.md "Limits and known gaps" (categories All Fonts and
  * Uploaded plus the server groups; page size 50, row height 28 px, container 350 px).
  */
 import type { CustomFont, FontGroup, FontOption } from '#shared/fonts/types.ts';
 
-/** Options added per page as the list scrolls (spec 000 §9). */
+/** Options added per page as the list scrolls (docs/fonts.md "Limits and known gaps"). */
 export const FONT_PAGE_SIZE = 50;
-/** Row height, px (spec 000 §9). */
+/** Row height, px (docs/fonts.md "Limits and known gaps"). */
 export const FONT_ROW_HEIGHT = 28;
-/** Height of the scrolling list, px (spec 000 §9). */
+/** Height of the scrolling list, px (docs/fonts.md "Limits and known gaps"). */
 export const FONT_LIST_HEIGHT = 350;
-/** Debounce of the font search, ms (spec 000 §9 "400 ms … font search"). */
+/** Debounce of the font search, ms (docs/fonts.md "Limits and known gaps": "400 ms … font search"). */
 export const FONT_SEARCH_DEBOUNCE_MS = 400;
 
 export const ALL_FONTS = 'All Fonts';
@@ -111,9 +111,9 @@ export function moveActive(options: readonly FontOption[], active: number, key: 
   return next < 0 ? active : next;
 }
 
-/** Spec 000 §5: the extensions an uploaded font may have. */
+/** docs/fonts.md "Uploads": the extensions an uploaded font may have. */
 export const FONT_EXTENSIONS = /\.(ttf|otf|woff)$/i;
-/** Spec 000 §5 / §8: the message for any other file. */
+/** docs/fonts.md "Uploads" / docs/editor.md "Messages": the message for any other file. */
 export const FONT_EXTENSION_MESSAGE = 'Allowed extensions are: .ttf, .otf, .woff';
-/** How long an upload error shows, ms (spec 000 §4 "an error shows for 4 seconds"). */
+/** How long an upload error shows, ms (docs/editor.md "Commands": "an error shows for 4 seconds"). */
 export const FONT_ERROR_MS = 4000;

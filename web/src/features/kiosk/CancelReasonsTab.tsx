@@ -10,7 +10,7 @@ import type { KioskTabProps } from './tab.ts';
 import './metrics/metrics.css';
 
 /**
- * The kiosk's Cancel reasons tab (spec 001 §3 "Cancel reasons", §7 `GET /spark/cancelReasons`;
+ * The kiosk's Cancel reasons tab (docs/kiosk.md "Cancel reasons", docs/kiosk.md `GET /spark/cancelReasons`;
  * docs/kiosk.md "Cancel reasons"): how many cancelling teams gave each reason, and the latest
  * comments they wrote, newest first.
  */

@@ -21,7 +21,7 @@ const SEARCH_DELAY_MS = 300;
 const imageId = (image: KioskImage) => image.id;
 
 /**
- * The kiosk's Image library tab (spec 001 §2 "global image library"; docs/kiosk.md "The global
+ * The kiosk's Image library tab (docs/kiosk.md "global image library"; docs/kiosk.md "The global
  * image library"): add a photo, search the library by title and tag, edit each photo's tags,
  * remove a photo (after a confirmation; designs that use it keep drawing it).
  */

@@ -34,7 +34,7 @@ const INDICATORS: Record<IndicatorKey, { name: string; format: (n: number) => st
 };
 
 /**
- * The kiosk's Metrics tab (spec 001 §2, §3 kiosk indicators, §9; docs/kiosk.md "Metrics and the
+ * The kiosk's Metrics tab (docs/kiosk.md kiosk indicators, docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the
  * daily snapshot"): the newest day's indicators with their change against a month and a year
  * before, charts of the last 30 days of recurring revenue and the last 14 days of daily volume
  * and new users (each with a table of its numbers), and today's figures from the subscription
@@ -126,7 +126,7 @@ function History({ data }: { data: PerformanceIndicators }) {
 
 /**
  * One indicator of the newest snapshot with its percent change against the snapshots of a
- * month and a year before (spec 001 §9: whole numbers, `+` when positive); "—" when there is
+ * month and a year before (docs/accounts.md "Constants": whole numbers, `+` when positive); "—" when there is
  * nothing to compare with.
  */
 function Figure({

@@ -5,7 +5,7 @@ import { TeamSearch } from './teams/TeamSearch.tsx';
 import './users/kiosk-users.css';
 
 /**
- * The kiosk's Teams tab (spec 001 §2, §6, §7; docs/kiosk.md "Teams and additional
+ * The kiosk's Teams tab (docs/kiosk.md, docs/kiosk.md "Teams and additional
  * permissions"): `#/teams` is the search, `#/teams/{id}` a profile with the additional
  * permissions. The search text lives here, so Esc from a profile finds it as it was.
  */

@@ -11,10 +11,9 @@ import { SNIPPET_TEXT_FIELD_ID, SnippetTextField } from './SnippetTextField.tsx'
 export { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
 
 /**
- * The Snippets side panel (spec 000 §2): Add text snippet (disabled for 1 s after use, spec
- * 000 §4), the design's snippets to pick from, and the selected snippet's text with `{{param}}`
+ * The Snippets side panel (docs/editor.md "Architecture"): Add text snippet (disabled for 1 s after use, docs/editor.md "Commands"), the design's snippets to pick from, and the selected snippet's text with `{{param}}`
  * placeholders as whole units, position, its parameters (name, fallback, text transform), and
- * Delete (with the spec 000 §8 confirmation). Font, size and colours are in the text toolbar
+ * Delete (with the docs/editor.md "Messages" confirmation). Font, size and colours are in the text toolbar
  * above the canvas (TextToolbar.tsx).
  */
 export function SnippetPanel() {

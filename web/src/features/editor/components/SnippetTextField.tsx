@@ -28,7 +28,7 @@ function placeholderOf(text: string, selection: TextSelection): PlaceholderRange
   );
 }
 
-/** Asks before leaving the page while a text snippet is being edited (spec 000 §2). */
+/** Asks before leaving the page while a text snippet is being edited (docs/editor.md "Architecture"). */
 function useUnloadWarning(active: boolean): void {
   useEffect(() => {
     if (!active) return;
@@ -43,8 +43,8 @@ function useUnloadWarning(active: boolean): void {
 }
 
 /**
- * A text snippet's text with `{{param}}` placeholders as whole units (spec 000 §5 "Parameters
- * inside text are selected or deleted as whole units"; §4 "Dragging a parameter"). A plain
+ * A text snippet's text with `{{param}}` placeholders as whole units (docs/editor.md "Editing rules": "Parameters
+ * inside text are selected or deleted as whole units"; docs/editor.md "Commands": "Dragging a parameter"). A plain
  * textarea, so typing, IME, spell-free editing and screen readers behave as in any field, with
  * its selection snapped:
  * - the caret skips over a placeholder (arrow keys); a click inside one selects all of it; a
@@ -57,7 +57,7 @@ function useUnloadWarning(active: boolean): void {
  * the editor's: one history, where a burst of typing is one step (store/history.ts merges it).
  * Escape leaves the field with the snippet still selected (the next Escape deselects it, as on
  * the canvas), unless it ends an IME composition.
- * While the field has focus, leaving the page asks first (spec 000 §2 "unload warning").
+ * While the field has focus, leaving the page asks first (docs/editor.md "Architecture": "unload warning").
  */
 export function SnippetTextField({
   snippet,

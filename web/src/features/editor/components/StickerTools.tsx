@@ -1,8 +1,8 @@
 /**
- * The selected sticker's toolbar (spec 000 §2 "QR code / screenshot toolbar: fallback field per
+ * The selected sticker's toolbar (docs/editor.md "Architecture": "QR code / screenshot toolbar: fallback field per
  * sticker, QR colour, margin, transparency, and a device switch") and the 'Delete Sticker?'
- * confirmation (spec 000 §8). Shown under the image toolbar while a sticker is selected. Clone
- * and Delete are not here: they are the selection overlay's on the canvas (spec 000 §4,
+ * confirmation (docs/editor.md "Messages"). Shown under the image toolbar while a sticker is selected. Clone
+ * and Delete are not here: they are the selection overlay's on the canvas (docs/editor.md "Commands",
  * SelectionOverlay.tsx), so each action has one place.
  */
 import { ConfirmDialog } from '../../../components/Modal.tsx';
@@ -49,7 +49,7 @@ export function StickerToolbar() {
   );
 }
 
-/** Spec 000 §8 "Confirmations (Delete and Cancel buttons)": 'Delete Sticker?'. */
+/** docs/editor.md "Messages": "Confirmations (Delete and Cancel buttons)": 'Delete Sticker?'. */
 export function StickerDeleteConfirmation() {
   const { store } = useEditorContext();
   const confirm = useEditor((s) => (s.confirm?.kind === 'deleteSticker' ? s.confirm : null));

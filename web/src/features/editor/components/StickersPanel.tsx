@@ -1,7 +1,7 @@
 /**
- * The Stickers panel (spec 000 §2 "Stickers: tabs Library, My Uploads, Favorites; drill-down
- * into a pack with a back button; search"; §3 Sticker library items, Dynamic sticker; §7 calls;
- * §9 "1000 ms … sticker search"): packs open into their stickers, a star marks a favourite,
+ * The Stickers panel (docs/editor.md "Architecture": "Stickers: tabs Library, My Uploads, Favorites; drill-down
+ * into a pack with a back button; search"; docs/decisions.md "The design document: versions and restore" Sticker library items, Dynamic sticker; docs/editor.md "Server sync" calls;
+ * docs/editor.md "Constants": "1000 ms … sticker search"): packs open into their stickers, a star marks a favourite,
  * uploads come with progress and are deleted after 'Are you sure?', and the dynamic stickers
  * (QR code, Gravatar, hosted image, screenshot) sit at the top of the Library tab. Choosing a
  * sticker (click, or Enter on it) adds it to the canvas (`addSticker`, one undo step).
@@ -38,7 +38,7 @@ import {
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import '../image.css';
 
-/** The search waits for this pause in typing, ms (spec 000 §9). */
+/** The search waits for this pause in typing, ms (docs/editor.md "Constants"). */
 export const STICKER_SEARCH_DEBOUNCE_MS = 1000;
 
 type Tab = 'library' | 'uploads' | 'favorites';
@@ -101,7 +101,7 @@ function StickerTile({
   );
 }
 
-/** The dynamic stickers (spec 000 §3): each adds a sticker whose value comes per recipient. */
+/** The dynamic stickers (docs/decisions.md "The design document: versions and restore"): each adds a sticker whose value comes per recipient. */
 function DynamicStickers({ items }: { items: DynamicStickerItem[] }) {
   const { store } = useEditorContext();
   if (items.length === 0) return null;

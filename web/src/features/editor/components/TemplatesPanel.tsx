@@ -28,10 +28,10 @@ import { actionFailure } from '../../settings/formFailure.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../../templates/templates.css';
 
-/** Spec 000 §9 "Debounce: … 1000 ms template … search". */
+/** docs/editor.md "Constants": "Debounce: … 1000 ms template … search". */
 export const TEMPLATE_SEARCH_DEBOUNCE_MS = 1000;
 
-/** Spec 000 §2: "No more results" shows after more than 4 items in the template lists. */
+/** docs/editor.md "Architecture": "No more results" shows after more than 4 items in the template lists. */
 const END_AFTER = 4;
 
 type PanelTab = 'global' | 'bonus';
@@ -60,16 +60,16 @@ const bonusQuery = (teamId: string, search: string) =>
   });
 
 /**
- * The editor's Templates panel (spec 000 §2 "Templates: tabs Global and Bonus (Bonus only if
+ * The editor's Templates panel (docs/editor.md "Architecture": "Templates: tabs Global and Bonus (Bonus only if
  * bundle images exist); single templates and bundles; search box. Admins see a settings menu
- * per template (Edit, Delete, Activate/Deactivate)"; §9 1000 ms search debounce). Global pages
+ * per template (Edit, Delete, Activate/Deactivate)"; docs/editor.md "Constants" 1000 ms search debounce). Global pages
  * by infinite scroll and ends with "No more results" after more than 4 items; Bonus lists the
  * team's bundles with their templates. Choosing a template makes a design from it and opens
  * it, after a confirmation: the open design stays as saved. Deleting the open template leads
- * to `/image` (spec 000 §4). In the Bonus tab an admin's menu also removes a template from its
+ * to `/image` (docs/editor.md "Commands"). In the Bonus tab an admin's menu also removes a template from its
  * bundle (`deletePicSnippet` with the open design's id); when it is the open design, the server
  * clears its tags and bundles and the editor's document follows, so the Save as template modal
- * reads "save" with no tags and no bundle (spec 000 §4). Both tabs are cached per search; an
+ * reads "save" with no tags and no bundle (docs/editor.md "Commands"). Both tabs are cached per search; an
  * admin's change reads the template and bundle lists again.
  */
 export function TemplatesPanel() {
@@ -91,7 +91,7 @@ export function TemplatesPanel() {
   const [leaveError, setLeaveError] = useState<string | null>(null);
   const leaveFlash = useFlash();
 
-  // Spec 000 §2: the Bonus tab shows only when the team's bundles hold templates.
+  // docs/editor.md "Architecture": the Bonus tab shows only when the team's bundles hold templates.
   const hasBonus =
     useQuery({
       ...bonusQuery(teamId, ''),
@@ -115,7 +115,7 @@ export function TemplatesPanel() {
     void queryClient.invalidateQueries({ queryKey: queryKeys.bundles.all });
   }, [queryClient]);
 
-  // Spec 000 §8: a failed bundle-template delete's danger alert clears after 3 seconds.
+  // docs/editor.md "Messages": a failed bundle-template delete's danger alert clears after 3 seconds.
   useEffect(() => {
     if (!leaveError) return;
     const timer = window.setTimeout(() => setLeaveError(null), TEMPLATE_ALERT_MS);
@@ -135,7 +135,7 @@ export function TemplatesPanel() {
     useCallback(
       (id: string, action: string) => {
         if (action === 'delete' && id === openId) {
-          // Spec 000 §4: deleting the open template leads to /image.
+          // docs/editor.md "Commands": deleting the open template leads to /image.
           navigate('/image');
           return;
         }

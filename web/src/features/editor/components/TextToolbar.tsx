@@ -14,12 +14,12 @@ import { NumberField } from './NumberField.tsx';
 import '../text.css';
 
 /**
- * The text toolbar (spec 000 §2 "Text toolbar and text snippet panel"), shown while a text
- * snippet is selected: font family, font size with the linked minimum size (§4), bold, italic,
+ * The text toolbar (docs/editor.md "Architecture": "Text toolbar and text snippet panel"), shown while a text
+ * snippet is selected: font family, font size with the linked minimum size (docs/editor.md "Commands"), bold, italic,
  * underline (Mod+B/I/U), alignment, fill colour, outline colour and width (0–5), angle (0–360).
  * Every control runs a named command (commands/text.ts).
  *
- * Narrow layouts (spec 000 §2, §9 breakpoints 1400 px and 991 px): at 1400 px or less the
+ * Narrow layouts (docs/editor.md "Architecture", docs/editor.md "Constants" breakpoints 1400 px and 991 px): at 1400 px or less the
  * minimum size, angle and outline move into a collapsible "More text options" panel; at 991 px
  * or less the alignment and text colour join them. The move is CSS only (../text.css), so no
  * control is re-created when the window is resized (an open colour picker stays open).
@@ -97,7 +97,7 @@ function SnippetTools({ snippet }: { snippet: TextSnippet }) {
   );
 }
 
-/** Font size (spec 000 §5: at most 80; while linked the minimum follows it, §4). */
+/** Font size (docs/editor.md "Editing rules": at most 80; while linked the minimum follows it, docs/editor.md "Commands"). */
 function SizeField({ snippet }: { snippet: TextSnippet }) {
   const { store } = useEditorContext();
   return (
@@ -113,7 +113,7 @@ function SizeField({ snippet }: { snippet: TextSnippet }) {
 }
 
 /**
- * The minimum (shrink-until) size with its link toggle (spec 000 §4 "Linked font sizes"):
+ * The minimum (shrink-until) size with its link toggle (docs/editor.md "Commands": "Linked font sizes"):
  * linked, it is half the font size and shown read-only; unlinked, it can be set up to the font
  * size.
  */
@@ -158,8 +158,8 @@ function titleOf(name: CommandName): string {
 }
 
 /**
- * Bold, italic and underline as toggle buttons (spec 000 §2 "style (bold/italic), underline").
- * An uploaded font has no bold or italic faces (spec 000 §5): the commands refuse to switch
+ * Bold, italic and underline as toggle buttons (docs/editor.md "Architecture": "style (bold/italic), underline").
+ * An uploaded font has no bold or italic faces (docs/editor.md "Editing rules"): the commands refuse to switch
  * those on (commands/text.ts), for the buttons and the Mod+B / Mod+I shortcuts alike; the
  * buttons show it beforehand (`aria-disabled`, the message in their title), and pressing one
  * shows the spec's message for 4 s (commands.ts `runCommand`).
@@ -205,7 +205,7 @@ const ALIGNMENTS: { value: TextAlign; label: string; mark: string }[] = [
 ];
 
 /**
- * Alignment as a radio group (spec 000 §2 "alignment (left, center, right)"): one tab stop,
+ * Alignment as a radio group (docs/editor.md "Architecture": "alignment (left, center, right)"): one tab stop,
  * the arrow keys move the choice, as native radios do.
  */
 function AlignmentGroup({ value, id }: { value: TextAlign; id: string }) {
@@ -232,7 +232,7 @@ function AlignmentGroup({ value, id }: { value: TextAlign; id: string }) {
 }
 
 /**
- * The angle, 0–360 degrees (spec 000 §5): a slider (a drag is one undo step) beside a number
+ * The angle, 0–360 degrees (docs/editor.md "Editing rules"): a slider (a drag is one undo step) beside a number
  * field.
  */
 function AngleField({ snippet }: { snippet: TextSnippet }) {

@@ -5,7 +5,7 @@ import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { FieldError, errorIdOf } from './FieldError.tsx';
 
 /**
- * The editable design title (spec 000 §2 "saves on blur, Enter key is blocked"; §5 rules):
+ * The editable design title (docs/editor.md "Architecture": "saves on blur, Enter key is blocked"; docs/editor.md "Editing rules" rules):
  * on blur a changed title is saved at once; an empty one shows the old title again; one over
  * 255 characters is not saved and the spec's message shows under the field.
  */
@@ -46,7 +46,7 @@ export function TitleField() {
           if (error) setError(null);
         }}
         onKeyDown={(event) => {
-          // Spec 000 §2: the Enter key is blocked.
+          // docs/editor.md "Architecture": the Enter key is blocked.
           if (event.key === 'Enter') event.preventDefault();
         }}
         onBlur={commit}

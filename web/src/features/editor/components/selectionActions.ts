@@ -1,5 +1,5 @@
 /**
- * What the selection overlay offers for the selected object (spec 000 §4 "Selection overlay":
+ * What the selection overlay offers for the selected object (docs/editor.md "Commands": "Selection overlay":
  * "Text snippets: clone, delete, wrap toggle. Regular stickers: clone and delete. Dynamic
  * stickers: delete only."), and the box it floats next to. Pure: SelectionOverlay.tsx draws it.
  */
@@ -15,7 +15,7 @@ export type OverlayAction = 'clone' | 'wrap' | 'delete';
 export type OverlayTarget =
   { kind: 'snippet'; snippet: TextSnippet } | { kind: 'sticker'; sticker: Sticker };
 
-/** The overlay's controls for `target`, in their order on screen (spec 000 §4). */
+/** The overlay's controls for `target`, in their order on screen (docs/editor.md "Commands"). */
 export function overlayActions(target: OverlayTarget): OverlayAction[] {
   if (target.kind === 'snippet') return ['clone', 'wrap', 'delete'];
   return target.sticker.stickerType === 'dynamicSticker' ? ['delete'] : ['clone', 'delete'];
@@ -23,7 +23,7 @@ export function overlayActions(target: OverlayTarget): OverlayAction[] {
 
 /**
  * The object's box as drawn: a snippet's width and estimated height (its text's lines), a
- * sticker's intrinsic size times its scale; canvas px, angle in degrees (spec 000 §3).
+ * sticker's intrinsic size times its scale; canvas px, angle in degrees (docs/decisions.md "The design document: versions and restore").
  */
 export function overlayBox(target: OverlayTarget): RotatedBox {
   if (target.kind === 'snippet') {

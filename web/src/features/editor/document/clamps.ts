@@ -1,5 +1,5 @@
 /**
- * The canvas clamps of a text snippet (spec 000 §5 "Canvas"): inside the canvas, at least 5 px
+ * The canvas clamps of a text snippet (docs/editor.md "Editing rules": "Canvas"): inside the canvas, at least 5 px
  * from the edges, the box no narrower than its widest line nor wider than the canvas allows,
  * and a snippet far outside re-centred. The box rule itself is `clampBox` (./snippets.ts); this
  * module applies it to a whole snippet after any change that moves, resizes or re-flows it
@@ -18,7 +18,7 @@ import {
 
 /**
  * The height a snippet takes, px: what the canvas last measured (`height`), else its lines
- * (one per line break of the text) at 1.5 times the font size (spec 000 §9 "snippet height is
+ * (one per line break of the text) at 1.5 times the font size (docs/editor.md "Constants": "snippet height is
  * 1.5 times font size plus extra line heights").
  */
 export function estimatedHeight(
@@ -30,7 +30,7 @@ export function estimatedHeight(
 }
 
 /**
- * A text box width after a resize (spec 000 §5 "Text width cannot shrink below the widest
+ * A text box width after a resize (docs/editor.md "Editing rules": "Text width cannot shrink below the widest
  * line"): at least `widestLine` (the widest word or line the canvas measured, px), at most the
  * canvas less its 5 px margins, whole px.
  * @param widestLine px; 0 when unknown.
@@ -41,7 +41,7 @@ export function clampTextWidth(width: number, widestLine: number, canvas: Canvas
 }
 
 /**
- * A snippet's box after the clamps (spec 000 §5): the width kept within the canvas margins,
+ * A snippet's box after the clamps (docs/editor.md "Editing rules"): the width kept within the canvas margins,
  * the position at least 5 px inside every edge, re-centred when the box is entirely outside.
  * @returns the corrected `left`, `top` and `width`, px (equal to the input when it was fine).
  */

@@ -1,10 +1,10 @@
 /**
- * `?fix=true` (spec 000 §2 "Adding ?fix=true to the editor address shrinks any object larger
+ * `?fix=true` (docs/editor.md "Architecture": "Adding ?fix=true to the editor address shrinks any object larger
  * than the canvas and then saves"): the repair for designs whose objects outgrew their canvas
  * (a canvas resized smaller, an old import). Pure: it changes a document (an immer draft in the
  * editor, so the repair is one undo step) and says what it changed.
  *
- * - A text snippet wider than the canvas less its 5 px margins (spec 000 §5) takes that width;
+ * - A text snippet wider than the canvas less its 5 px margins (docs/editor.md "Editing rules") takes that width;
  *   its text then wraps and fits as usual.
  * - A sticker whose drawn box (width × scaleX by height × scaleY, px) is larger than the canvas
  *   less the margins is scaled down about its centre, keeping its aspect, until it fits.
@@ -14,7 +14,7 @@
 import type { DesignDocument } from '#shared/design.ts';
 import { EDGE_MARGIN_PX, clampBox, maxSnippetWidth, type CanvasSize } from './snippets.ts';
 
-/** The sticker's top-left corner, whatever its origin (spec 000 §3 originX/originY). */
+/** The sticker's top-left corner, whatever its origin (docs/decisions.md "The design document: versions and restore" originX/originY). */
 function topLeft(
   origin: { originX: string; originY: string },
   at: { left: number; top: number },

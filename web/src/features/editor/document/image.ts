@@ -1,6 +1,6 @@
 /**
- * Pure base-image operations of the image toolbar (spec 000 §2 "Image toolbar", §4 "Crop",
- * §5 "Canvas/image size", "Canvas" crop rules, §9 constants): the size counters' clamps and the
+ * Pure base-image operations of the image toolbar (docs/editor.md "Architecture": "Image toolbar", docs/editor.md "Commands": "Crop",
+ * docs/editor.md "Editing rules": "Canvas/image size", "Canvas" crop rules, docs/editor.md "Constants" constants): the size counters' clamps and the
  * aspect lock, the quarter-turn rotation, the crop rectangle and its too-small rule, the crop's
  * new document, and a new base photo. No fabric, no DOM; the commands (commands/image.ts) call
  * these and the unit tests run them in node.
@@ -10,19 +10,19 @@
 import { MAX_CANVAS_WIDTH, type DesignDocument, type Sticker } from '#shared/design.ts';
 import { EDGE_MARGIN_PX, clampBox, snippetHeight, type Box, type CanvasSize } from './snippets.ts';
 
-/** The smallest a size counter goes, px (spec 000 §5 "counters minimum 1"). */
+/** The smallest a size counter goes, px (docs/editor.md "Editing rules": "counters minimum 1"). */
 export const MIN_SIZE_PX = 1;
 
-/** Where crop mode's rectangle starts, px (spec 000 §5 "starts at 20,20 with size 120x120"). */
+/** Where crop mode's rectangle starts, px (docs/editor.md "Editing rules": "starts at 20,20 with size 120x120"). */
 export const CROP_START: Box = { left: 20, top: 20, width: 120, height: 120 };
 
-/** How far the crop rectangle may pass the canvas edge, px (spec 000 §5 "about 5 px"). */
+/** How far the crop rectangle may pass the canvas edge, px (docs/editor.md "Editing rules": "about 5 px"). */
 export const CROP_TOLERANCE_PX = 5;
 
 /** The smallest crop rectangle, px (a rectangle must keep a handle's room). */
 export const MIN_CROP_PX = 10;
 
-/** The spec's crop warning (spec 000 §8). */
+/** The spec's crop warning (docs/editor.md "Messages"). */
 export const CROP_TOO_SMALL_MESSAGE =
   'Your new image size is too small to fit your current text snippets. If you crop the image, some or all of your text snippets may be deleted. Would you like to continue to crop the image?';
 
@@ -33,7 +33,7 @@ export function imageAspect(design: DesignDocument): number {
 }
 
 /**
- * The largest width and height the counters allow, px (spec 000 §5 "maximum the image's
+ * The largest width and height the counters allow, px (docs/editor.md "Editing rules": "maximum the image's
  * maximum; canvas width max 1056 px"): the width is capped at 1056; the height at what the
  * photo's aspect gives at that width (the photo covers the canvas), and never below the
  * current height.
@@ -48,7 +48,7 @@ export function maxCanvasSize(design: DesignDocument): CanvasSize {
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /**
- * The canvas size the counters set (spec 000 §5 "Counter inputs clamp to min and max"; "height
+ * The canvas size the counters set (docs/editor.md "Editing rules": "Counter inputs clamp to min and max"; "height
  * must stay above 0 when stepping with a locked aspect ratio").
  * @param changed which counter the user changed.
  * @param value its new value, px (any number; NaN keeps the current size).
@@ -95,7 +95,7 @@ export const stickerBoxOf = (s: Sticker): Box => ({
 });
 
 /**
- * The document at a new canvas size: snippets and stickers kept inside it by the §5 clamps
+ * The document at a new canvas size: snippets and stickers kept inside it by the docs/editor.md "Editing rules" clamps
  * (5 px from the edges; a snippet wider than the canvas is narrowed).
  */
 export function withCanvasSize(design: DesignDocument, size: CanvasSize): DesignDocument {
@@ -117,7 +117,7 @@ export function withCanvasSize(design: DesignDocument, size: CanvasSize): Design
 }
 
 /**
- * The document with the photo turned a quarter clockwise (spec 000 §2 "Rotate"): the angle moves
+ * The document with the photo turned a quarter clockwise (docs/editor.md "Architecture": "Rotate"): the angle moves
  * by 90° and the canvas turns with the photo (width and height swap; a width over 1056 px is
  * scaled down with the height), objects kept inside.
  */
@@ -133,7 +133,7 @@ export function rotatedQuarter(design: DesignDocument): DesignDocument {
 }
 
 /**
- * Keeps a crop rectangle inside the canvas (spec 000 §5 "stays inside the canvas with about
+ * Keeps a crop rectangle inside the canvas (docs/editor.md "Editing rules": "stays inside the canvas with about
  * 5 px tolerance"), at least 10 px a side. Whole px.
  */
 export function clampCropRect(rect: Box, canvas: CanvasSize): Box {
@@ -161,8 +161,8 @@ export function cropArea(rect: Box, canvas: CanvasSize): Box {
 }
 
 /**
- * Whether the crop would be too small for the text snippets (spec 000 §4 "Done asks for
- * confirmation if the new size is too small for the text snippets", §8 crop warning): some
+ * Whether the crop would be too small for the text snippets (docs/editor.md "Commands": "Done asks for
+ * confirmation if the new size is too small for the text snippets", docs/editor.md "Messages" crop warning): some
  * snippet's box, with the 5 px margins, does not fit inside the crop area.
  */
 export function cropTooSmall(design: DesignDocument, rect: Box): boolean {
@@ -193,11 +193,11 @@ const overlaps = (b: Box, a: Box) =>
   b.top + b.height > a.top;
 
 /**
- * The document after a crop (spec 000 §4 "Finish resizes the canvas, re-lays out snippets and
+ * The document after a crop (docs/editor.md "Commands": "Finish resizes the canvas, re-lays out snippets and
  * stickers, and drops objects left outside"): the cropped photo (already turned, flipped and
  * cut, so angle 0 and no flips; filters and enhancements stay on the data and apply to it), the
  * canvas at the crop's size (a width over 1056 px scaled down), each object moved by the crop's
- * corner; an object with no part inside the crop is dropped, the rest are kept inside by §5.
+ * corner; an object with no part inside the crop is dropped, the rest are kept inside by docs/editor.md "Editing rules".
  */
 export function croppedDocument(
   design: DesignDocument,
@@ -228,7 +228,7 @@ export function croppedDocument(
 }
 
 /**
- * The document with another base photo (spec 000 §2 Images panel; the `replace` route's rule,
+ * The document with another base photo (docs/editor.md "Architecture" Images panel; the `replace` route's rule,
  * functions/designs/handler.ts): the image id, key and size, and the canvas keeps its width
  * and takes the photo's aspect ratio as drawn (a quarter-turned photo's height over its width;
  * the design's rotation and flips stay); objects kept inside.

@@ -1,5 +1,5 @@
 /**
- * Three-way merge of design documents, for a save answered 409 (DESIGN.md §4: "a stale write
+ * Three-way merge of design documents, for a save answered 409 (docs/editor.md "Server sync": "a stale write
  * gets a clear 409, never a silent lost update"; docs/editor.md "nothing the user typed is silently
  * dropped"). The editor re-applies its unsaved changes onto the version saved elsewhere:
  *

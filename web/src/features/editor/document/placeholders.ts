@@ -1,6 +1,6 @@
 /**
- * A text snippet's text edited with `{{param}}` placeholders (spec 000 §2 text snippet panel,
- * §3 Parameter, §4 "Parameter undo"): the snippet's parameters follow the placeholders the text
+ * A text snippet's text edited with `{{param}}` placeholders (docs/editor.md "Architecture" text snippet panel,
+ * docs/decisions.md "The design document: versions and restore" Parameter, docs/editor.md "Commands": "Parameter undo"): the snippet's parameters follow the placeholders the text
  * holds, through the same pure operations the server's parameter calls run
  * (shared/parameters.ts), so the editor and the server agree on names and records.
  */
@@ -45,9 +45,9 @@ const stickerTakes = (design: DesignDocument, name: string) =>
  *   the same name, copying that one's fallback and text transform, so one render URL value
  *   (`?first_name=Ann`) fills both (docs/decisions.md "Editor: placeholders typed in the text");
  * - a parameter whose placeholder is gone is removed (`removeParameters`, record `removed`);
- * - a name that is not allowed (only digits, spec 000 §5) gets no parameter: it draws nothing.
+ * - a name that is not allowed (only digits, docs/editor.md "Editing rules") gets no parameter: it draws nothing.
  * @param newId makes a parameter id (a uuid).
- * @returns the new document and the parameter change records (spec 000 §3), in order.
+ * @returns the new document and the parameter change records (docs/decisions.md "The design document: versions and restore"), in order.
  * @throws ParameterError `text_snippet_not_found` for an unknown snippet id.
  */
 export function setSnippetText(
@@ -114,7 +114,7 @@ export function setSnippetText(
   return { document, changes };
 }
 
-// ---- placeholders as whole units in the text field (spec 000 §5, §4 "Dragging a parameter") --
+// ---- placeholders as whole units in the text field (docs/editor.md "Editing rules", docs/editor.md "Commands": "Dragging a parameter") --
 
 /** Where a `{{name}}` sits in a text: `start` inclusive, `end` exclusive (UTF-16 offsets). */
 export interface PlaceholderRange {
@@ -144,7 +144,7 @@ export interface TextSelection {
 }
 
 /**
- * The selection a text field should have so that no placeholder is cut (spec 000 §5
+ * The selection a text field should have so that no placeholder is cut (docs/editor.md "Editing rules"
  * "Parameters inside text are selected or deleted as whole units"):
  * - a caret that moved into a placeholder from one of its edges (an arrow key) jumps to the
  *   other edge, so the caret skips over it;
@@ -200,7 +200,7 @@ export function placeholderStartingAt(text: string, start: number): PlaceholderR
 
 /**
  * `text` with the placeholder `range` taken out and put at `to` (an offset of the original
- * text; spec 000 §4 "Dragging a parameter inside a snippet moves its placeholder to the drop
+ * text; docs/editor.md "Commands": "Dragging a parameter inside a snippet moves its placeholder to the drop
  * position"). A drop inside another placeholder lands after it; a drop on the placeholder
  * itself changes nothing.
  * @returns the new text and where the moved placeholder now is.

@@ -1,6 +1,6 @@
 /**
- * Pure text snippet operations of the editor (spec 000 §4 "Editor changes", §5 canvas rules,
- * §9 constants): the new snippet, the canvas clamps and the linked font sizes. No fabric, no DOM:
+ * Pure text snippet operations of the editor (docs/editor.md "Commands": "Editor changes", docs/editor.md "Editing rules" canvas rules,
+ * docs/editor.md "Constants" constants): the new snippet, the canvas clamps and the linked font sizes. No fabric, no DOM:
  * the store's commands call these, and the unit tests run them in node.
  *
  * Units: canvas px (the design's own pixels, not screen pixels), font sizes in px.
@@ -15,18 +15,18 @@ import {
 } from '#shared/design.ts';
 
 /**
- * Snippets stay at least this far inside the canvas edges, px (spec 000 §5). The same value as
+ * Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). The same value as
  * `EDGE_MARGIN_PX` of shared/scene/draw.ts, which cannot be imported here: it loads fabric.
  */
 export const EDGE_MARGIN_PX = 5;
 
-/** A new snippet's text before its number: "Snippet 1", "Snippet 2", … (spec 000 §9). */
+/** A new snippet's text before its number: "Snippet 1", "Snippet 2", … (docs/editor.md "Constants"). */
 export const DEFAULT_SNIPPET_TEXT = 'Snippet';
 
-/** How long the add-snippet button stays disabled after use, ms (spec 000 §4 "Search/add"). */
+/** How long the add-snippet button stays disabled after use, ms (docs/editor.md "Commands": "Search/add"). */
 export const ADD_SNIPPET_COOLDOWN_MS = 1000;
 
-/** A snippet's line height as a share of its font size (spec 000 §9 "1.5 times font size"). */
+/** A snippet's line height as a share of its font size (docs/editor.md "Constants": "1.5 times font size"). */
 export const LINE_HEIGHT_FACTOR = 1.5;
 
 /** The box a new snippet gets, px: wide enough for "Snippet 12" at 32 px with room to type. */
@@ -56,7 +56,7 @@ export const canvasOf = (design: DesignDocument): CanvasSize => ({
 });
 
 /**
- * The first free default text: "Snippet 1", else "Snippet 2", … (spec 000 §9 "Default snippet
+ * The first free default text: "Snippet 1", else "Snippet 2", … (docs/editor.md "Constants": "Default snippet
  * text 'Snippet' with numeric suffix for uniqueness"). A snippet's text counts as taken whatever
  * its case or surrounding spaces.
  */
@@ -70,16 +70,16 @@ export function nextSnippetText(design: DesignDocument): string {
 
 /**
  * The height a snippet takes on the canvas, px: what the canvas last measured (`height`), else
- * one line at 1.5 times the font size (spec 000 §9).
+ * one line at 1.5 times the font size (docs/editor.md "Constants").
  */
 export const snippetHeight = (snippet: TextSnippet): number =>
   snippet.height ?? Math.ceil(snippet.fontSize * LINE_HEIGHT_FACTOR);
 
 /**
- * Keeps a box inside the canvas, at least 5 px from every edge (spec 000 §5 "Snippets are kept
+ * Keeps a box inside the canvas, at least 5 px from every edge (docs/editor.md "Editing rules": "Snippets are kept
  * at least 5 px inside the edges"; "moving or scaling objects is clamped inside the canvas").
  * A box wider (or taller) than the room is put at the 5 px margin. A box entirely outside the
- * canvas is re-centred (spec 000 §5 "far-outside snippets are re-centred").
+ * canvas is re-centred (docs/editor.md "Editing rules": "far-outside snippets are re-centred").
  * @returns the box's new top-left corner, rounded to whole px (a drag on a zoomed canvas gives
  *   fractions no one can see or type).
  */
@@ -100,15 +100,15 @@ export function clampBox(box: Box, canvas: CanvasSize): { left: number; top: num
   };
 }
 
-/** The widest box a snippet may have: the canvas less the 5 px margins, px (spec 000 §5). */
+/** The widest box a snippet may have: the canvas less the 5 px margins, px (docs/editor.md "Editing rules"). */
 export const maxSnippetWidth = (canvas: CanvasSize): number =>
   Math.max(1, canvas.width - 2 * EDGE_MARGIN_PX);
 
 /**
- * A new text snippet (spec 000 §9): the first free "Snippet n" text, font size 32 with the
+ * A new text snippet (docs/editor.md "Constants"): the first free "Snippet n" text, font size 32 with the
  * linked minimum 16, centred text in a 320 px box (narrower on a small canvas) in the middle
  * of the canvas, each further new snippet 24 px lower and to the right, clamped inside.
- * Every other field takes the spec 000 §3 default (font Journal, black, not bold).
+ * Every other field takes the docs/decisions.md "The design document: versions and restore" default (font Journal, black, not bold).
  * @param id the new snippet's id (a uuid).
  */
 export function newTextSnippet(design: DesignDocument, id: string): TextSnippet {
@@ -142,8 +142,8 @@ export function newTextSnippet(design: DesignDocument, id: string): TextSnippet 
 }
 
 /**
- * The font size and minimum size after the user sets the font size (spec 000 §4 "Linked font
- * sizes"; §5 "max font size value 80", "the shrink-until size cannot exceed the current font
+ * The font size and minimum size after the user sets the font size (docs/editor.md "Commands": "Linked font
+ * sizes"; docs/editor.md "Editing rules": "max font size value 80", "the shrink-until size cannot exceed the current font
  * size"): the size is rounded and kept in 1–80; while linked the minimum is half of it; while
  * unlinked a size below the minimum lowers the minimum to it.
  */
@@ -158,7 +158,7 @@ export function withFontSize(
 
 /**
  * How a snippet is named in the Snippets panel's list: its title when it has one (a clone's
- * 'Copy of - …', spec 000 §5), else its text, else "(empty)".
+ * 'Copy of - …', docs/editor.md "Editing rules"), else its text, else "(empty)".
  */
 export function snippetLabel(snippet: Pick<TextSnippet, 'text' | 'display_info'>): string {
   const title = snippet.display_info?.title;

@@ -1,5 +1,5 @@
 /**
- * Pure sticker operations of the editor (spec 000 §3 Sticker, §5 QR and fallback rules, §9
+ * Pure sticker operations of the editor (docs/decisions.md "The design document: versions and restore" Sticker, docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants"
  * sticker constants): where a new sticker goes and at what scale, the QR code's limits and its
  * image, the dynamic stickers' parameter names and fallback checks. No fabric, no DOM (the QR
  * image is an SVG data URL built from `qrcode`'s matrix), so the unit tests run them in node.
@@ -21,23 +21,23 @@ import {
 import { clampBox, type CanvasSize } from './snippets.ts';
 import { longHexColour } from '#shared/colour.ts';
 
-/** A new sticker's scale and top, px (spec 000 §9 "added at scale 0.1 … top 10 px"). */
+/** A new sticker's scale and top, px (docs/editor.md "Constants": "added at scale 0.1 … top 10 px"). */
 export const NEW_STICKER_SCALE = 0.1;
 export const NEW_STICKER_TOP_PX = 10;
-/** Intrinsic sizes, px (spec 000 §9: 512; 910x512 for screenshots). */
+/** Intrinsic sizes, px (docs/editor.md "Constants": 512; 910x512 for screenshots). */
 export const STICKER_SIZE = 512;
 export { SCREENSHOT_SIZE };
-/** An image is large over these, px (spec 000 §9 "over 500 high or 950 wide", read in
+/** An image is large over these, px (docs/editor.md "Constants": "over 500 high or 950 wide", read in
  * docs/decisions.md "Sticker scale of large images": the 512 px library size is not large). */
 export const LARGE_IMAGE = { height: STICKER_SIZE, width: 950 } as const;
-/** The smallest a QR code is drawn, px a side (spec 000 §5, §9 "QR minimum size 60x60"). */
+/** The smallest a QR code is drawn, px a side (docs/editor.md "Editing rules", docs/editor.md "Constants": "QR minimum size 60x60"). */
 export const QR_MIN_SIZE_PX = 60;
-/** QR margin limits, modules (spec 000 §5 "QR margin 0 to 20"). */
+/** QR margin limits, modules (docs/editor.md "Editing rules": "QR margin 0 to 20"). */
 export const QR_MARGIN = { min: 0, max: 20 } as const;
-/** Debounces of the QR toolbar, ms (spec 000 §9: colour 300 ms, margin/transparency 200 ms). */
+/** Debounces of the QR toolbar, ms (docs/editor.md "Constants": colour 300 ms, margin/transparency 200 ms). */
 export const QR_COLOUR_DEBOUNCE_MS = 300;
 export const QR_MARGIN_DEBOUNCE_MS = 200;
-/** The QR colour of a new QR sticker (spec 000 §9 "#111111", shared/design.ts default). */
+/** The QR colour of a new QR sticker (docs/editor.md "Constants": "#111111", shared/design.ts default). */
 export const DEFAULT_QR_COLOUR = '#111111';
 
 export {
@@ -46,14 +46,14 @@ export {
   FALLBACK_MESSAGES,
 } from '#shared/dynamic-stickers.ts';
 
-/** The text of a QR code without a value (spec 000 §5, §9: the product's address). */
+/** The text of a QR code without a value (docs/editor.md "Editing rules", docs/editor.md "Constants": the product's address). */
 export const defaultQrValue = (): string =>
   typeof window !== 'undefined' && window.location
     ? window.location.origin
     : 'https://picsnippets.app';
 
 /**
- * The divisor for a large image's fit scale (spec 000 §9: "divided by 2 (under 0.25), 3 (to
+ * The divisor for a large image's fit scale (docs/editor.md "Constants": "divided by 2 (under 0.25), 3 (to
  * 0.5), 4 (to 0.75), 5 (under 1), otherwise 6").
  * @param fit the scale at which the image would fill the canvas.
  */
@@ -66,9 +66,9 @@ export function largeImageDivisor(fit: number): number {
 }
 
 /**
- * A new sticker's scale (spec 000 §9): 0.1; a large image (over 512 px high or 950 px wide)
+ * A new sticker's scale (docs/editor.md "Constants"): 0.1; a large image (over 512 px high or 950 px wide)
  * gets the scale at which it would fill the canvas divided by `largeImageDivisor`. A QR code is
- * never drawn under 60x60 px (spec 000 §5).
+ * never drawn under 60x60 px (docs/editor.md "Editing rules").
  * @param image the sticker's intrinsic size, px.
  */
 export function newStickerScale(
@@ -90,8 +90,8 @@ export const qrMinScale = (image: { width: number; height: number }): number =>
   QR_MIN_SIZE_PX / Math.min(image.width, image.height);
 
 /**
- * Where a new sticker goes (spec 000 §9 "horizontally centred, top 10 px"), kept inside the
- * canvas by the §5 clamps.
+ * Where a new sticker goes (docs/editor.md "Constants": "horizontally centred, top 10 px"), kept inside the
+ * canvas by the docs/editor.md "Editing rules" clamps.
  * @returns the top-left corner, px.
  */
 export function newStickerPosition(
@@ -173,8 +173,8 @@ const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${btoa(svg)}`;
 /**
  * A QR code as an SVG data URL: the matrix `qrcode` makes (error correction M, as the render
  * service's, functions/render/stickers.ts), dark modules in the sticker's colour, a quiet zone
- * of `marginSize` modules, on white or transparent (spec 000 §3, §5).
- * @param value the text; empty = `defaultValue` (spec 000 §5 "a QR code with no value uses a
+ * of `marginSize` modules, on white or transparent (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules").
+ * @param value the text; empty = `defaultValue` (docs/editor.md "Editing rules": "a QR code with no value uses a
  *   default value": the product's address).
  */
 export function qrImageUrl(
@@ -226,7 +226,7 @@ export function dynamicImage(
 }
 
 /**
- * A new sticker for the design (spec 000 §9 placement; §5 QR minimum and parameter names):
+ * A new sticker for the design (docs/editor.md "Constants" placement; docs/editor.md "Editing rules" QR minimum and parameter names):
  * centred at the top at the new-sticker scale; a dynamic one gets its intrinsic size, its
  * parameter name and its image.
  * @param uuid the new sticker's id.
@@ -271,7 +271,7 @@ export function newSticker(
 }
 
 /**
- * A copy of a sticker (the selection overlay's Clone, spec 000 §4): a new id, moved 10 px down
+ * A copy of a sticker (the selection overlay's Clone, docs/editor.md "Commands"): a new id, moved 10 px down
  * and right inside the canvas. Dynamic stickers are not cloned (their overlay has Delete only).
  */
 export function clonedSticker(sticker: Sticker, uuid: string, canvas: CanvasSize): Sticker {
@@ -288,7 +288,7 @@ export function clonedSticker(sticker: Sticker, uuid: string, canvas: CanvasSize
 }
 
 /**
- * A sticker's new transform from a canvas gesture (move, scale, rotate), within the §5 rules:
+ * A sticker's new transform from a canvas gesture (move, scale, rotate), within the docs/editor.md "Editing rules" rules:
  * a uniform positive scale, a QR code at least 60x60 px, the angle brought into 0–360, and an
  * unrotated box kept 5 px inside the canvas (a rotated one was kept inside by the canvas).
  */

@@ -1,6 +1,6 @@
 /**
- * The text toolbar's pure rules (spec 000 §2 "Text toolbar", §3 text snippet fields and editor
- * state, §4 "Linked font sizes", §5 ranges, §9 colour history). Fonts are the font
+ * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar", docs/decisions.md "The design document: versions and restore" text snippet fields and editor
+ * state, docs/editor.md "Commands": "Linked font sizes", docs/editor.md "Editing rules" ranges, docs/editor.md "Constants" colour history). Fonts are the font
  * catalogue's (shared/fonts, web/src/features/fonts). No React, no fabric, no DOM: the commands (../commands/text.ts) and the toolbar
  * call these, and the unit tests run them in node.
  *
@@ -9,9 +9,9 @@
 import { MAX_FONT_SIZE, halfFontSize, type TextSnippet } from '#shared/design.ts';
 
 /**
- * The minimum (shrink-until) size after the user sets it on an unlinked snippet (spec 000 §5
+ * The minimum (shrink-until) size after the user sets it on an unlinked snippet (docs/editor.md "Editing rules"
  * "the shrink-until size cannot exceed the current font size"): rounded, at least 1 px, at most
- * the font size. A linked snippet keeps half its font size (spec 000 §4), so the value is
+ * the font size. A linked snippet keeps half its font size (docs/editor.md "Commands"), so the value is
  * ignored there.
  */
 export function withMinFontSize(
@@ -24,7 +24,7 @@ export function withMinFontSize(
 }
 
 /**
- * The sizes after the link toggle (spec 000 §4 "Linked font sizes"): linking sets the minimum to
+ * The sizes after the link toggle (docs/editor.md "Commands": "Linked font sizes"): linking sets the minimum to
  * half the current size, rounded; unlinking keeps the minimum as it is.
  */
 export function withLinked(
@@ -37,18 +37,18 @@ export function withLinked(
   };
 }
 
-/** Rotation, degrees: rounded to 0.1 and kept in 0–360 (spec 000 §5 "rotation 0 to 360"). */
+/** Rotation, degrees: rounded to 0.1 and kept in 0–360 (docs/editor.md "Editing rules": "rotation 0 to 360"). */
 export const clampAngle = (angle: number): number =>
   Number.isFinite(angle) ? Math.min(360, Math.max(0, Math.round(angle * 10) / 10)) : 0;
 
-/** Outline width, px: kept in 0–5 (spec 000 §5 "Stroke width 0 to 5"), to 0.5 px. */
+/** Outline width, px: kept in 0–5 (docs/editor.md "Editing rules": "Stroke width 0 to 5"), to 0.5 px. */
 export const clampStrokeWidth = (width: number): number =>
   Number.isFinite(width) ? Math.min(5, Math.max(0, Math.round(width * 2) / 2)) : 0;
 
-/** The outline colour a snippet gets when its outline is first widened (spec 000 §9 "white"). */
+/** The outline colour a snippet gets when its outline is first widened (docs/editor.md "Constants": "white"). */
 export const DEFAULT_STROKE = '#ffffff';
 
-/** Named colours the stored data uses (spec 000 §3 "fill (default black)"). */
+/** Named colours the stored data uses (docs/decisions.md "The design document: versions and restore": "fill (default black)"). */
 const NAMED: Record<string, string> = { black: '#000000', white: '#ffffff' };
 
 /**
@@ -61,7 +61,7 @@ export function hexColour(value: string | null): string {
 }
 
 /**
- * Reads a typed hex colour (spec 000 §5 "Hex colour must be 2, 3 or 6 characters"), with or
+ * Reads a typed hex colour (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters"), with or
  * without `#`: 6 digits as they are, 3 as the short form (`f80` → `#ff8800`), 2 as a grey
  * (`80` → `#808080`; docs/decisions.md "Editor: two-digit hex colours").
  * @returns `#rrggbb` in lower case, or null when the text is not such a colour.
@@ -75,16 +75,16 @@ export function parseHex(typed: string): string | null {
   return null;
 }
 
-/** Colours kept per kind in the recent-colours history (spec 000 §9 "Colour history keeps 5"). */
+/** Colours kept per kind in the recent-colours history (docs/editor.md "Constants": "Colour history keeps 5"). */
 export const COLOUR_HISTORY_SIZE = 5;
 
-/** The two histories of spec 000 §3: text fill (`color`) and outline (`outline`). */
+/** The two histories of docs/decisions.md "The design document: versions and restore": text fill (`color`) and outline (`outline`). */
 export type ColourKind = 'color' | 'outline';
 export type ColourHistory = Record<ColourKind, string[]>;
 
 /**
  * The history after using `colour`: most recent first, each colour once (compared as
- * `#rrggbb`), at most 5 (spec 000 §3, §9).
+ * `#rrggbb`), at most 5 (docs/decisions.md "The design document: versions and restore", docs/editor.md "Constants").
  */
 export function pushRecentColour(history: readonly string[], colour: string): string[] {
   const hex = hexColour(colour);
@@ -116,7 +116,7 @@ function storedObject(storage: ColourStorage, userId: string): Record<string, un
 }
 
 /**
- * The user's recent colours (spec 000 §3: "kept per user in local storage under the user id,
+ * The user's recent colours (docs/decisions.md "The design document: versions and restore": "kept per user in local storage under the user id,
  * fields color and outline"). Unreadable data reads as empty lists.
  */
 export function readColourHistory(storage: ColourStorage, userId: string): ColourHistory {

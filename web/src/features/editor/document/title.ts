@@ -1,27 +1,27 @@
 /**
- * The design title field's rules (spec 000 §2 "Editable design title: saves on blur, Enter key
- * is blocked", §5 "Design title"). The server applies the same rules
+ * The design title field's rules (docs/editor.md "Architecture": "Editable design title: saves on blur, Enter key
+ * is blocked", docs/editor.md "Editing rules": "Design title"). The server applies the same rules
  * (functions/designs/titles.ts); the editor checks first so a bad title never leaves the page.
  */
 
-/** Longest title, characters (spec 000 §3, §5). */
+/** Longest title, characters (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
 export const MAX_TITLE_LENGTH = 255;
 
-/** The spec's message, word for word (spec 000 §5). */
+/** The spec's message, word for word (docs/editor.md "Editing rules"). */
 export const TITLE_TOO_LONG = 'The title may not be greater than 255 characters';
 
 /** What to do with the title field's text when it loses focus. */
 export type TitleEdit =
   | { kind: 'save'; title: string }
-  /** Empty or only spaces: the field shows the old title again (spec 000 §5). */
+  /** Empty or only spaces: the field shows the old title again (docs/editor.md "Editing rules"). */
   | { kind: 'revert' }
-  /** The same title (after trimming): nothing is saved (spec 000 §5). */
+  /** The same title (after trimming): nothing is saved (docs/editor.md "Editing rules"). */
   | { kind: 'unchanged' }
   /** Too long: the spec's message, and nothing is saved. */
   | { kind: 'invalid'; message: string };
 
 /**
- * Decides what a title edit does (spec 000 §5): trimmed first, as the server trims; blank
+ * Decides what a title edit does (docs/editor.md "Editing rules"): trimmed first, as the server trims; blank
  * reverts, unchanged does nothing, over 255 characters is refused with the spec's message.
  * @param saved the design's current title.
  * @param typed the field's text.

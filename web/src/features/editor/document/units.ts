@@ -1,6 +1,6 @@
 /**
- * Size units of the image toolbar (spec 000 §9 "Units: px, in, mm, cm. Factors per pixel: inch
- * 0.0104166667, mm 0.2645833333, cm 0.026458333. Size step 10 in px, 1 in other units"; §3
+ * Size units of the image toolbar (docs/editor.md "Constants": "Units: px, in, mm, cm. Factors per pixel: inch
+ * 0.0104166667, mm 0.2645833333, cm 0.026458333. Size step 10 in px, 1 in other units"; docs/decisions.md "The design document: versions and restore"
  * `size_option`). Storage stays in canvas px; these conversions only change what the counters
  * show and how far a step moves. Pure: no DOM.
  */
@@ -9,7 +9,7 @@
 export const SIZE_UNITS = ['px', 'in', 'mm', 'cm'] as const;
 export type SizeUnit = (typeof SIZE_UNITS)[number];
 
-/** How many of a unit one canvas px is (spec 000 §9). */
+/** How many of a unit one canvas px is (docs/editor.md "Constants"). */
 export const UNIT_PER_PX: Record<SizeUnit, number> = {
   px: 1,
   in: 0.0104166667,
@@ -17,7 +17,7 @@ export const UNIT_PER_PX: Record<SizeUnit, number> = {
   cm: 0.026458333,
 };
 
-/** One counter step in each unit (spec 000 §9: 10 in px, 1 in the others). */
+/** One counter step in each unit (docs/editor.md "Constants": 10 in px, 1 in the others). */
 export const UNIT_STEP: Record<SizeUnit, number> = { px: 10, in: 1, mm: 1, cm: 1 };
 
 /** Decimals a counter shows in each unit (px are whole; in and cm to 2, mm to 1). */
@@ -45,7 +45,7 @@ export const unitToPx = (value: number, unit: SizeUnit): number =>
 
 /**
  * The px length after one counter step up (`direction` 1) or down (-1) in `unit`: the shown
- * value moves by the unit's step (spec 000 §9) and is converted back to whole px.
+ * value moves by the unit's step (docs/editor.md "Constants") and is converted back to whole px.
  */
 export function stepPx(px: number, unit: SizeUnit, direction: 1 | -1): number {
   return unitToPx(pxToUnit(px, unit) + direction * UNIT_STEP[unit], unit);

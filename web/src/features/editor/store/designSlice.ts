@@ -1,6 +1,6 @@
 /**
  * The design slice: the design document (the source of truth the canvas is drawn from,
- * STYLE.md "The scene is data; fabric is a view"), the design's record fields the editor shows
+ * docs/editor.md "Architecture", "The scene is data; fabric is a view"), the design's record fields the editor shows
  * (title, version, URLs), and the one way to change the document: `applyChange`, which records
  * the change's patches in the history slice.
  */
@@ -17,13 +17,13 @@ export interface DesignMeta {
   /** The design id of the API paths (`/api/pic-snippet/{id}`). */
   id: string;
   title: string;
-  /** The optimistic lock of the design item (DESIGN.md §4), sent with every save. */
+  /** The optimistic lock of the design item (docs/editor.md "Server sync"), sent with every save. */
   version: number;
   /** The public render id (`/r/{publicId}`). */
   publicId: string;
   /** Where the browser loads the base photo from (same-origin `/files/…`), or null. */
   baseImageUrl: string | null;
-  /** The render URL (absolute, DESIGN.md §5). */
+  /** The render URL (absolute, docs/decisions.md "Render slice"). */
   renderUrl: string;
 }
 
@@ -49,12 +49,11 @@ export interface DesignSlice {
   revision: number;
   /**
    * Opens a design: the document and record fields replaced, history and selection cleared
-   * (spec 000 §4 "loading the editor clears both").
+   * (docs/editor.md "Commands": "loading the editor clears both").
    */
   loadDesign(loaded: LoadedDesign): void;
   /**
-   * Changes the document through an immer recipe and records the change's patches (spec 000
-   * §4 "Editor changes": pushed onto the undo history, redo cleared). A recipe that changes
+   * Changes the document through an immer recipe and records the change's patches (docs/editor.md "Commands": "Editor changes": pushed onto the undo history, redo cleared). A recipe that changes
    * nothing records nothing.
    * @returns true when the document changed.
    */

@@ -1,23 +1,23 @@
 /**
- * Undo and redo as recorded changes (STYLE.md "Undo and redo record changes, not canvases";
- * spec 000 §3 "Undo history snapshot", §4 "Editor changes", "History event types", "Parameter
+ * Undo and redo as recorded changes (docs/editor.md "Architecture", "Undo and redo record changes, not canvases";
+ * docs/decisions.md "The design document: versions and restore": "Undo history snapshot", docs/editor.md "Commands": "Editor changes", "History event types", "Parameter
  * undo"). Pure functions over `History`: no store, no timers, no DOM.
  *
  * An entry holds immer patches (`patches` redo it, `inversePatches` undo it) of the design
  * document, the spec's `eventType`, a label for the buttons' titles, and the parameter change
- * records of spec 000 §3 (`{ textSnippetId, paramId, action }`). Entries merge in two ways:
+ * records of docs/decisions.md "The design document: versions and restore" (`{ textSnippetId, paramId, action }`). Entries merge in two ways:
  * - **gestures**: between `beginGesture` and `endGesture` (a drag, a slider) every change joins
  *   one entry, so the whole gesture undoes in one step;
  * - **typing**: changes with the same `mergeKey` (`text:{snippetId}`, a held arrow key) less
  *   than 1000 ms apart join the entry before.
  *
- * Recording a change clears redo (spec 000 §4); selecting, panels and other view state never
+ * Recording a change clears redo (docs/editor.md "Commands"); selecting, panels and other view state never
  * touch the history, so they never clear redo.
  */
 import { applyPatches, type Patch } from 'immer';
 import type { ParameterChange } from '#shared/parameters.ts';
 
-/** The spec's history event types (spec 000 §4 "History event types"). */
+/** The spec's history event types (docs/editor.md "Commands": "History event types"). */
 export const HISTORY_EVENT_TYPES = [
   'snippets.event',
   'stickers.event',
@@ -46,7 +46,7 @@ export interface HistoryEntry {
   patches: Patch[];
   /** Applied in order, they undo the step. */
   inversePatches: Patch[];
-  /** The parameter change records of the step (spec 000 §3), in the order they happened. */
+  /** The parameter change records of the step (docs/decisions.md "The design document: versions and restore"), in the order they happened. */
   paramChanges: ParameterChange[];
   /** Consecutive changes with this key merge (see the module comment); null: never. */
   mergeKey: string | null;
@@ -70,7 +70,7 @@ export const EMPTY_HISTORY: History = { undo: [], redo: [], gesture: null, seale
 export type RecordedChange = Omit<HistoryEntry, 'at'>;
 
 /**
- * Records a change (spec 000 §4: "pushed onto the undo history; the redo history is cleared").
+ * Records a change (docs/editor.md "Commands": "pushed onto the undo history; the redo history is cleared").
  * A change without patches records nothing and leaves redo alone. Inside a gesture, or with
  * the newest entry's merge key within 1000 ms, it joins that entry. The undo list keeps the
  * newest 100 entries.
@@ -112,13 +112,13 @@ export function endGesture(history: History): History {
   return history.gesture ? { ...history, gesture: null, sealed: true } : history;
 }
 
-/** Spec 000 §4 says undo is available "when the undo history has more than one entry": there the
+/** docs/editor.md "Commands" says undo is available "when the undo history has more than one entry": there the
  * first entry was the loaded state; here every entry is a change, so one is enough. */
 export const canUndo = (history: History): boolean => history.undo.length > 0;
 export const canRedo = (history: History): boolean => history.redo.length > 0;
 
 /**
- * The parameter change records that undoing an entry performs (spec 000 §4 "Parameter undo":
+ * The parameter change records that undoing an entry performs (docs/editor.md "Commands": "Parameter undo":
  * added is reversed by removing, updated by restoring the previous data, removed by re-adding),
  * newest first.
  */
@@ -132,7 +132,7 @@ export type HistoryStep<D> = { history: History; document: D; entry: HistoryEntr
 
 /**
  * Undoes the newest entry: its inverse patches applied to `document`, the entry moved to redo
- * (spec 000 §4 "Undo pops from undo and pushes to redo"). An open gesture is closed first.
+ * (docs/editor.md "Commands": "Undo pops from undo and pushes to redo"). An open gesture is closed first.
  * @returns null when there is nothing to undo.
  */
 export function undo<D extends object>(history: History, document: D): HistoryStep<D> {
@@ -146,7 +146,7 @@ export function undo<D extends object>(history: History, document: D): HistorySt
 }
 
 /**
- * Redoes the newest undone entry (spec 000 §4 "redo does the reverse").
+ * Redoes the newest undone entry (docs/editor.md "Commands": "redo does the reverse").
  * @returns null when there is nothing to redo.
  */
 export function redo<D extends object>(history: History, document: D): HistoryStep<D> {

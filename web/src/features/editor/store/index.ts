@@ -1,6 +1,6 @@
 /**
  * The editor's zustand store: one store built from slices (zustand docs "slices pattern";
- * STYLE.md "The editor"): design, history, selection, ui and sync. A vanilla store, so the
+ * docs/editor.md "Architecture", "The editor"): design, history, selection, ui and sync. A vanilla store, so the
  * commands, the fabric view and the unit tests use it without React; components read it through
  * fine-grained selectors with `useEditor` (../EditorContext.tsx).
  */

@@ -1,6 +1,6 @@
 /**
- * The undo and redo histories kept per design in browser storage (spec 000 §4 "Histories are
- * kept per design in browser storage; loading the editor clears both"; §9 "undo history writes
+ * The undo and redo histories kept per design in browser storage (docs/editor.md "Commands": "Histories are
+ * kept per design in browser storage; loading the editor clears both"; docs/editor.md "Constants": "undo history writes
  * 200 ms").
  *
  * Where: `sessionStorage` (one tab's life), under `picsnippets.editor.history.{designId}`. The
@@ -17,7 +17,7 @@ import type { History } from './history.ts';
 
 /** The storage key prefix; the design id follows. */
 export const HISTORY_STORAGE_PREFIX = 'picsnippets.editor.history.';
-/** Writes wait for this long after the last history change, ms (spec 000 §9). */
+/** Writes wait for this long after the last history change, ms (docs/editor.md "Constants"). */
 export const HISTORY_WRITE_DEBOUNCE_MS = 200;
 /** The largest stored history, in UTF-16 characters (about 2 MB of storage). */
 export const MAX_STORED_CHARS = 1_000_000;
@@ -48,7 +48,7 @@ export function serializeHistory(
 
 /**
  * Starts keeping the open design's histories in `storage`: clears what an earlier editor of the
- * same design left (spec 000 §4), then writes the histories 200 ms after each change.
+ * same design left (docs/editor.md "Commands"), then writes the histories 200 ms after each change.
  * @returns a stop function that writes a pending change at once and stops listening.
  */
 export function persistHistory(

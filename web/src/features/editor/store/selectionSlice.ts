@@ -1,6 +1,6 @@
 /**
  * The selection slice: which text snippet or sticker is selected. View state: it never enters
- * the history, so selecting never clears redo (STYLE.md, docs/editor.md).
+ * the history, so selecting never clears redo (docs/editor.md "Architecture", docs/editor.md).
  */
 import type { DesignDocument, Sticker, TextSnippet } from '#shared/design.ts';
 import type { EditorSlice, EditorState } from './types.ts';

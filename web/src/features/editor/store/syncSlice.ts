@@ -6,7 +6,7 @@ import type { EditorSlice } from './types.ts';
 
 /**
  * - `saved`: the server has every change;
- * - `pending`: changes wait for the 1000 ms debounce (spec 000 §9);
+ * - `pending`: changes wait for the 1000 ms debounce (docs/editor.md "Constants");
  * - `saving`: a save is on its way;
  * - `failed`: the last save failed; `saveMessage` says why, and a retry is offered.
  */

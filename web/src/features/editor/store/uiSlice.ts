@@ -1,16 +1,16 @@
 /**
- * The ui slice: the open side panel (spec 000 §2 "four floating side panels, one open at a
- * time"), the pending confirmation (spec 000 §8), the add-snippet cooldown (spec 000 §4) and a
+ * The ui slice: the open side panel (docs/editor.md "Architecture": "four floating side panels, one open at a
+ * time"), the pending confirmation (docs/editor.md "Messages"), the add-snippet cooldown (docs/editor.md "Commands") and a
  * notice for the user. View state only: never in the history.
  */
 import type { Box } from '../document/snippets.ts';
 import type { EditorSlice } from './types.ts';
 
-/** The side panels (spec 000 §2). */
+/** The side panels (docs/editor.md "Architecture"). */
 export const PANELS = ['templates', 'images', 'snippets', 'stickers'] as const;
 export type PanelName = (typeof PANELS)[number];
 
-/** A confirmation the user must answer (spec 000 §8 "Confirmations"). */
+/** A confirmation the user must answer (docs/editor.md "Messages": "Confirmations"). */
 export type ConfirmRequest =
   { kind: 'deleteSnippet'; id: string } | { kind: 'deleteSticker'; id: string };
 
@@ -27,12 +27,12 @@ export interface UiSlice {
   confirm: ConfirmRequest | null;
   askConfirm(request: ConfirmRequest): void;
   closeConfirm(): void;
-  /** True for 1 s after a snippet was added (spec 000 §4 "Search/add"). */
+  /** True for 1 s after a snippet was added (docs/editor.md "Commands": "Search/add"). */
   addSnippetBlocked: boolean;
   setAddSnippetBlocked(blocked: boolean): void;
   notice: EditorNotice | null;
   showNotice(notice: EditorNotice | null): void;
-  /** Crop mode's rectangle in canvas px (spec 000 §4 "Crop"), or null outside crop mode. */
+  /** Crop mode's rectangle in canvas px (docs/editor.md "Commands": "Crop"), or null outside crop mode. */
   crop: Box | null;
   setCrop(crop: Box | null): void;
 }

@@ -11,7 +11,7 @@ import { UploadProgressBar } from '../../../components/UploadProgressBar.tsx';
 const MAX_MB = PACK_ARCHIVE_LIMITS.archiveBytes / 1024 / 1024;
 
 /**
- * Imports a sticker pack from a zip archive (spec 001 §7 `POST /packs/download`; docs/kiosk.md
+ * Imports a sticker pack from a zip archive (docs/kiosk.md `POST /packs/download`; docs/kiosk.md
  * "Sticker packs"): choosing the file starts the upload, a progress bar shows the bytes sent,
  * then the outcome: the new pack's name, or every reason the server gave for refusing it.
  * The server checks everything; the name and size are checked here only to spare a round trip.
