@@ -1,7 +1,7 @@
 /**
  * The HTTP API (API Gateway v2) with one Lambda per feature, built from the route table
- * (DESIGN.md §2 "the CDK stack builds the API Gateway routes and the per-feature Lambdas from
- * it"; §7).
+ * (docs/infra.md "What the stack creates": "the CDK stack builds the API Gateway routes and the per-feature Lambdas from
+ * it"; docs/infra.md "What the stack creates").
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -65,7 +65,7 @@ export const STRIPE_PARAMETER_ENV: Record<StripeParameter, string> = {
 };
 
 /**
- * Which features read which Stripe secret (spec 001 §7): registration with a paid plan (auth),
+ * Which features read which Stripe secret (docs/decisions.md "The API contract"): registration with a paid plan (auth),
  * subscriptions, payment methods, coupons and invoices (billing), kiosk discounts and revenue
  * (kiosk), the webhook's signature secret (stripe-webhook), and seats and team deletion (teams).
  */
@@ -115,7 +115,7 @@ export const SIGNING_SECRET_FEATURES: Partial<Record<ApiFeature, readonly string
 };
 
 /**
- * Features that invalidate CDN paths: cached renders when a design changes (DESIGN.md §5:
+ * Features that invalidate CDN paths: cached renders when a design changes (docs/infra.md "What the stack creates":
  * CloudFront keeps good renders for long) and deleted uploads' `/files/…` paths (images,
  * stickers; docs/security.md "Deleted uploads"). They get DISTRIBUTION_ID and
  * cloudfront:CreateInvalidation on the one distribution.
@@ -183,7 +183,7 @@ export interface ApiProps {
 }
 
 /**
- * The HTTP API and the feature Lambdas (DESIGN.md §2, §7):
+ * The HTTP API and the feature Lambdas (docs/infra.md "What the stack creates"):
  * - one `HandlerFunction` per API_FEATURES entry, `functions/<feature>/handler.ts`, Node.js 24,
  *   `arch`, sharp from a layer built from node_modules;
  * - one `HttpRoute` per ROUTES entry with the route key `METHOD /path`, integrated with its
@@ -198,7 +198,7 @@ export interface ApiProps {
  * assets read/write, because each one both reads and writes team-owned items (designs, images,
  * fonts, teams, tokens…) and uploads or deletes files (photos, stickers, fonts, packs); a
  * finer split would follow each handler's code and drift from it. Authorisation of *which* items
- * is the handler's job (team ownership of every id, DESIGN.md §6). `stripe-webhook` only writes
+ * is the handler's job (team ownership of every id, docs/security.md "Sessions and tokens"). `stripe-webhook` only writes
  * subscription state: table read/write, no bucket. `system` (health) may only DescribeTable and
  * HeadBucket.
  */

@@ -1,6 +1,6 @@
 /**
  * The data resources: the single DynamoDB table and the S3 buckets, built from the plain-data
- * definitions the local stack also uses (shared/resources.ts; DESIGN.md §4, §7).
+ * definitions the local stack also uses (shared/resources.ts; docs/infra.md "What the stack creates").
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -26,12 +26,12 @@ export const NONCURRENT_VERSION_RETENTION_DAYS = 90;
  *
  * - Table: `pk`/`sk`, the three overloaded GSIs (projection ALL), number TTL attribute;
  *   on-demand billing, point-in-time recovery, deletion protection, AWS-managed KMS encryption,
- *   retained when the stack is deleted (DESIGN.md §7).
+ *   retained when the stack is deleted (docs/infra.md "What the stack creates").
  * - Buckets: block all public access, TLS-only bucket policy, S3-managed encryption, server
  *   access logs to the logs bucket (cdk-nag AwsSolutions-S1), retained on stack deletion.
- *   `assets` is versioned (user data, DESIGN.md §7) and keeps old versions for
+ *   `assets` is versioned (user data, docs/infra.md "What the stack creates") and keeps old versions for
  *   NONCURRENT_VERSION_RETENTION_DAYS; `renders` expires objects after `expireAfterDays`
- *   (the render cache, DESIGN.md §4); `web` holds the built SPA, read by CloudFront via OAC.
+ *   (the render cache, docs/infra.md "What the stack creates"); `web` holds the built SPA, read by CloudFront via OAC.
  */
 export class Data extends Construct {
   readonly table: dynamodb.Table;

@@ -1,5 +1,5 @@
 /**
- * E-mail that really sends (docs/infra.md "E-mail"; DESIGN.md §3): the SES domain identity of
+ * E-mail that really sends (docs/infra.md "E-mail"; docs/operations.md "First start"): the SES domain identity of
  * context `mailDomain` with Easy DKIM, a configuration set that publishes bounces and complaints
  * to an encrypted SNS topic, the mail-events Lambda that marks those addresses
  * (functions/mail-events/handler.ts), and `ses:SendEmail` for exactly the functions that mail

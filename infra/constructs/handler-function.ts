@@ -1,5 +1,5 @@
 /**
- * What every PicSnippets Lambda has in common (DESIGN.md §2, §7; docs/infra.md): one
+ * What every PicSnippets Lambda has in common (docs/infra.md "What the stack creates"; docs/infra.md): one
  * `functions/<feature>/handler.ts` entry bundled by esbuild as an ES module for Node.js 24, its own
  * role with no AWS-managed policy (cdk-nag AwsSolutions-IAM4), its own log group with a retention,
  * and least-privilege grants written out action by action (no `s3:*`, no `…/index/*`), so that the
@@ -55,7 +55,7 @@ export const EVENT_FUNCTIONS = [
 export type FunctionFeature =
   Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];
 
-/** The handler entry of a feature: `functions/<feature>/handler.ts` (DESIGN.md §2). */
+/** The handler entry of a feature: `functions/<feature>/handler.ts` (docs/infra.md "What the stack creates"). */
 export const entryOf = (feature: FunctionFeature): string =>
   join(PROJECT_ROOT, 'functions', feature, 'handler.ts');
 

@@ -1,5 +1,5 @@
 /**
- * The render service in AWS (DESIGN.md §5, §7): the render Lambda with headless Chromium, its
+ * The render service in AWS (docs/infra.md "What the stack creates"): the render Lambda with headless Chromium, its
  * IAM-authenticated function URL as a CloudFront origin with origin access control, the cache
  * policy and query-normalising function for `/r/*`, and the edge WebACL with the per-IP render
  * rate limit. The distribution itself is built in web.ts (one distribution for the product).
@@ -116,14 +116,14 @@ export const RENDER_EXTERNAL_MODULES = ['@sparticuz/chromium', 'puppeteer-core',
 /**
  * Memory, MB. Lambda gives CPU in proportion to memory; 3008 MB is about two vCPUs, so
  * Chromium's renderer and raster threads and libvips' encoder run side by side, and the warm
- * browser with a page holding fabric, fonts and the design's images (DESIGN.md §5 "warm browser,
+ * browser with a page holding fabric, fonts and the design's images (docs/infra.md "What the stack creates": "warm browser,
  * warm page") fits with headroom. @sparticuz/chromium asks for at least 1600 MB.
  */
 export const RENDER_MEMORY_MB = 3008;
 
 /**
  * Per-request render budget before the fallback image is served, ms (functions/lib/config.ts
- * RENDER_TIMEOUT_MS; DESIGN.md §5 "never a broken image").
+ * RENDER_TIMEOUT_MS; docs/infra.md "What the stack creates": "never a broken image").
  */
 export const RENDER_BUDGET_MS = 8000;
 
@@ -142,7 +142,7 @@ export const RENDER_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
 export const RENDER_EPHEMERAL_STORAGE_MB = 2048;
 
 /**
- * Requests to `/r/*` one IP may make per 5 minutes before the WebACL labels it (DESIGN.md §5
+ * Requests to `/r/*` one IP may make per 5 minutes before the WebACL labels it (docs/infra.md "What the stack creates"
  * "per-IP rate limit protects the render budget"). The rule counts and inserts a header instead
  * of blocking, because a 429 is a broken image in an inbox, and mail image proxies (Gmail, Apple,
  * Outlook) fetch for many recipients from a few addresses: the origin decides, with a large
@@ -174,11 +174,11 @@ export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'START
 /**
  * Viewer-request function for `/r/*` (cloudfront-js-2.0): rebuilds the query string with the
  * parameters sorted by name (values of a repeated name keep their order) and parameters with an
- * empty name dropped, so that `?b=2&a=1` and `?a=1&b=2` share one cache entry (DESIGN.md §5
+ * empty name dropped, so that `?b=2&a=1` and `?a=1&b=2` share one cache entry (docs/infra.md "What the stack creates"
  * "cache key: path plus all query strings, normalised").
  *
  * Undeclared parameters are not dropped here: which parameters a design declares is known only
- * at the origin, which ignores the others and cuts values to 255 characters (DESIGN.md §5
+ * at the origin, which ignores the others and cuts values to 255 characters (docs/infra.md "What the stack creates"
  * "abuse limits").
  */
 export const RENDER_QUERY_NORMALISER_CODE = `function handler(event) {
@@ -212,14 +212,14 @@ export interface RenderProps {
 }
 
 /**
- * The render service's resources (DESIGN.md §5, §7):
+ * The render service's resources (docs/infra.md "What the stack creates"):
  * - `fn`: `functions/render/handler.ts`, x86_64 (CHROMIUM_ARCH), RENDER_MEMORY_MB, RENDER_TIMEOUT,
  *   Chromium, puppeteer-core and sharp from a layer assembled from node_modules; the render page
  *   (`functions/render/page/dist`) copied to `page/dist` beside the bundle, the same place
  *   relative to the handler as in the source tree;
  * - grants: renders bucket read/write (the render cache), assets bucket read and put (design
  *   images, fonts; the static layers drawn once per design version), table read plus UpdateItem
- *   (the view counter, DESIGN.md §4);
+ *   (the view counter, docs/infra.md "What the stack creates");
  * - `functionUrl` with IAM auth, reachable only through CloudFront's origin access control;
  * - `cachePolicy`, `queryNormaliser` and `webAcl` for the distribution in web.ts.
  *
@@ -405,7 +405,7 @@ export class Render extends Construct {
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
       headerBehavior: cloudfront.CacheHeaderBehavior.none(),
       // Origin Cache-Control wins within [min, max]: good renders say `public, max-age=…`,
-      // fallbacks and errors say `no-store`, which min 0 honours (DESIGN.md §5).
+      // fallbacks and errors say `no-store`, which min 0 honours (docs/infra.md "What the stack creates").
       minTtl: Duration.seconds(0),
       defaultTtl: Duration.minutes(5),
       maxTtl: Duration.days(365),

@@ -1,7 +1,7 @@
 /**
  * The CloudFront Function that sends each request of the default behaviour either to the HTTP
  * API or to the SPA in S3, generated from the route table (docs/infra.md, "API and SPA on one
- * origin"; DESIGN.md §2 "there is no second list").
+ * origin"; docs/infra.md "What the stack creates": "there is no second list").
  *
  * Why: the spec's API paths (`/getActive`, `/settings/...`, `/register`, `/admin/...`) are too
  * many for CloudFront's 25 cache behaviours, and several share a path with SPA pages

@@ -1,5 +1,5 @@
 /**
- * The edge (DESIGN.md §7): one CloudFront distribution in front of the SPA (S3 via origin access
+ * The edge (docs/infra.md "What the stack creates"): one CloudFront distribution in front of the SPA (S3 via origin access
  * control), the HTTP API and the render function URL.
  */
 import {
@@ -67,7 +67,7 @@ const API_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
  * nosniff, SAMEORIGIN frames, strict-origin-when-cross-origin referrer), HTTP/2 and HTTP/3,
  * standard logs to the logs bucket, the WebACL from render.ts. TLS 1.2 minimum when a custom
  * domain is given (the default *.cloudfront.net certificate cannot enforce it).
- * DESIGN.md §5, §7; docs/infra.md "API and SPA on one origin".
+ * docs/infra.md "What the stack creates"; docs/infra.md "API and SPA on one origin".
  */
 export class Web extends Construct {
   readonly distribution: cloudfront.Distribution;
@@ -131,7 +131,7 @@ export class Web extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
-    // The web-tracking script (spec 001 §7 `/js/{product}.js`): its snippet loads `?v={hash}`,
+    // The web-tracking script (docs/decisions.md "The API contract" `/js/{product}.js`): its snippet loads `?v={hash}`,
     // which the API answers immutable for a year; other addresses are cached a day (the
     // origin's Cache-Control decides within these bounds). Only `v` is in the cache key.
     const scripts = new cloudfront.CachePolicy(this, 'ScriptsCachePolicy', {

@@ -46,7 +46,7 @@ export const router = createBrowserRouter([
       { path: 'status', element: <StatusPage /> },
       { path: 'login', element: <LoginPage /> },
       { path: 'register', lazy: page(() => import('./pages/RegisterPage.tsx'), 'RegisterPage') },
-      // Spec 001 §2: the partner-campaign registration path (PARTNER_CAMPAIGN_PATH).
+      // docs/accounts.md "Screens": the partner-campaign registration path (PARTNER_CAMPAIGN_PATH).
       {
         path: 'register/partner',
         lazy: page(() => import('./pages/RegisterPage.tsx'), 'PartnerRegisterPage'),
@@ -62,15 +62,15 @@ export const router = createBrowserRouter([
         path: 'settings/companies/:teamId',
         lazy: page(() => import('./pages/TeamSettingsPage.tsx'), 'TeamSettingsPage'),
       },
-      // Spec 001 §2: plan settings addresses open the subscription tab.
+      // docs/accounts.md "Screens": plan settings addresses open the subscription tab.
       { path: 'settings/subscription', element: <PlanSettingsRedirect /> },
       { path: 'settings/companies/:teamId/subscription', element: <PlanSettingsRedirect /> },
-      // Spec 001 §2: the card-update page (?team_id=), `cardUpdatePath` in shared/billing.ts.
+      // docs/accounts.md "Screens": the card-update page (?team_id=), `cardUpdatePath` in shared/billing.ts.
       {
         path: 'settings/card-update',
         lazy: page(() => import('./pages/CardUpdatePage.tsx'), 'CardUpdatePage'),
       },
-      // Spec 001 §2: the payment-confirmation page (3-D Secure after a subscribe or switch).
+      // docs/accounts.md "Screens": the payment-confirmation page (3-D Secure after a subscribe or switch).
       {
         path: `${CASHIER_PATH}/payment/:paymentId`,
         lazy: page(() => import('./pages/PaymentConfirmationPage.tsx'), 'PaymentConfirmationPage'),
@@ -97,5 +97,5 @@ export const router = createBrowserRouter([
   },
 ]);
 
-// Spec 001 §8: a 402 (the plan does not allow it) goes to the subscription settings.
+// docs/accounts.md "Error answers in the SPA": a 402 (the plan does not allow it) goes to the subscription settings.
 onPaymentRequired(() => void router.navigate('/settings#/subscription'));

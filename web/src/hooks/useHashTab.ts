@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
 /**
- * Splits a location hash of the form `#/{tab}/{rest}` (spec 001 §2) into the tab and the rest
+ * Splits a location hash of the form `#/{tab}/{rest}` (docs/accounts.md "Screens") into the tab and the rest
  * (`''` when absent): `#/users/42/notes` → `{ tab: 'users', rest: '42/notes' }`.
  */
 export function parseTabHash(hash: string): { tab: string; rest: string } {
@@ -11,7 +11,7 @@ export function parseTabHash(hash: string): { tab: string; rest: string } {
 }
 
 /**
- * The active tab, kept in the address as `#/{tab}/{rest}` (spec 001 §2): `select` pushes the
+ * The active tab, kept in the address as `#/{tab}/{rest}` (docs/accounts.md "Screens"): `select` pushes the
  * hash (a history entry, so back/forward re-activate tabs); an empty or unknown hash means the
  * first tab, with no rest. `rest` names something inside the tab (the kiosk's `#/users/{id}`);
  * `replace` is for keyboard moves between tabs, which should not fill the history.

@@ -1,5 +1,5 @@
 /**
- * Lists read page by page (spec 000 §2 "All lists page by infinite scroll"; the dashboard
+ * Lists read page by page (docs/decisions.md "Dashboard SPA": "All lists page by infinite scroll"; the dashboard
  * lists, the picture library, the editor's image, sticker and template panels), on TanStack
  * Query's `useInfiniteQuery`: the pages are cached under the list's key, so a list shown again
  * appears at once (and is read again behind it when stale), and what an action changes in a
@@ -38,7 +38,7 @@ export interface PagedList<T, P = Page<T, unknown>> {
   /** The items of the pages so far, each once. */
   items: T[];
   hasMore: boolean;
-  /** The failure's message in the `error` phases (spec 001 §8: the answer's, else generic). */
+  /** The failure's message in the `error` phases (docs/accounts.md "Error answers in the SPA": the answer's, else generic). */
   error: string | null;
   /** The failed answer's HTTP status (0: no answer), in the `error` phases. */
   errorStatus: number | null;

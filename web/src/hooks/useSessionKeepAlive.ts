@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { call, isApiError } from '../api/client.ts';
 import { useAppStore } from '../state/store.ts';
 
-/** Spec 001 §7: refresh every 240 000 ms … */
+/** docs/decisions.md "Sessions and CSRF": refresh every 240 000 ms … */
 export const REFRESH_EVERY_MS = 240_000;
 /** … and whenever 5 minutes have passed since the last refresh (a tab that slept) … */
 export const REFRESH_AFTER_GAP_MS = 5 * 60_000;
@@ -10,8 +10,8 @@ export const REFRESH_AFTER_GAP_MS = 5 * 60_000;
 export const CHECK_EVERY_MS = 5_000;
 
 /**
- * Keeps a signed-in user's session alive while the app is open (spec 001 §7 `PUT /spark/token`;
- * "token refresh runs only for an authenticated user", spec 001 §4). A 401 from the refresh
+ * Keeps a signed-in user's session alive while the app is open (docs/decisions.md "Sessions and CSRF" `PUT /spark/token`;
+ * "token refresh runs only for an authenticated user", docs/billing.md "Flows"). A 401 from the refresh
  * goes through the API client, which opens the session-expired modal.
  */
 export function useSessionKeepAlive(): void {

@@ -17,11 +17,11 @@ import { STALE_TIME } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-/** Where the picker's pictures come from, passed on as `from` (spec 000 §2 "&from={source}"). */
+/** Where the picker's pictures come from, passed on as `from` (docs/decisions.md "Dashboard SPA": "&from={source}"). */
 const LIBRARY_SOURCE = 'library';
 
 /**
- * `/pic-snippet/create?base_image={imageId}&from={source}` (spec 000 §2 "Start a new design
+ * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/decisions.md "Dashboard SPA": "Start a new design
  * from an image"). With `base_image` the design is created at once and the address is
  * replaced by its show page (the editor's, once it exists); without it the page shows the
  * library to pick a picture from, each card linking back here with `base_image`.
@@ -119,7 +119,7 @@ async function fetchPicturePage(next: number | null, signal: AbortSignal) {
 }
 
 /**
- * The global library as "Use this Pic" cards (spec 000 §2 gallery cards) with each photo's
+ * The global library as "Use this Pic" cards (docs/decisions.md "Dashboard SPA" gallery cards) with each photo's
  * title and credit, paged like the dashboard (cached as a shared library).
  */
 function LibraryPicker() {
@@ -182,7 +182,7 @@ function LibraryPicker() {
   );
 }
 
-/** A library picture with its credit and "Use this Pic" (spec 000 §2 gallery cards). */
+/** A library picture with its credit and "Use this Pic" (docs/decisions.md "Dashboard SPA" gallery cards). */
 function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
   const credit = [image.author, image.licence].filter(Boolean).join(' · ');
   const query = new URLSearchParams({ base_image: image.id, from: LIBRARY_SOURCE });

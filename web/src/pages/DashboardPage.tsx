@@ -13,7 +13,7 @@ import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-/** The view switches (spec 000 §2 "tabs Active {product}, Archive, View Templates"). */
+/** The view switches (docs/decisions.md "Dashboard SPA": "tabs Active {product}, Archive, View Templates"). */
 const VIEWS: readonly TabItem<DashboardView>[] = [
   { id: 'active', label: 'Active PicSnippets' },
   { id: 'archived', label: 'Archive' },
@@ -22,7 +22,7 @@ const VIEWS: readonly TabItem<DashboardView>[] = [
 
 /**
  * The dashboard's tabs: the lists, for admins Template Bundles, and for a team with bundles its
- * private bundle view, Bonus Templates (spec 000 §2 view switches).
+ * private bundle view, Bonus Templates (docs/decisions.md "Dashboard SPA" view switches).
  */
 type DashboardTab = DashboardView | 'bundles' | 'bonus';
 const ADMIN_VIEWS: readonly TabItem<DashboardTab>[] = [
@@ -35,16 +35,16 @@ const BONUS_VIEWS: readonly TabItem<DashboardTab>[] = [
 ];
 
 /**
- * The dashboard, `/dashboard` (spec 000 §2 "Dashboard"): the header with the title, the Sort
+ * The dashboard, `/dashboard` (docs/decisions.md "Dashboard SPA": "Dashboard"): the header with the title, the Sort
  * by dropdown and Create a new PicSnippet; the lists Active, Archive and View Templates. The
  * list is kept in `view` (`active` when absent, `archived`, `templates`), the sort in `sortby`
  * (empty = last updated, `created`, `name`, `views`), and onboarding's template filter in `tag`
- * (spec 001 §2; `/dashboard?view=templates&tag=…`), so each state has an address.
+ * (docs/accounts.md "Screens"; `/dashboard?view=templates&tag=…`), so each state has an address.
  *
- * A frozen team (spec 000 §4) sees why its Create button and card actions are disabled, with
+ * A frozen team (docs/decisions.md "Design lists") sees why its Create button and card actions are disabled, with
  * the way to its subscription settings.
  *
- * Admins (spec 000 §6) also get the Template Bundles tab (`view=bundles`), the template cards'
+ * Admins (docs/decisions.md "Team roles") also get the Template Bundles tab (`view=bundles`), the template cards'
  * Deactivate/Activate and Delete, and an Enabled/Disabled switch over the templates
  * (`templates=disabled`; docs/templates.md).
  */

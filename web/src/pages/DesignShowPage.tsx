@@ -17,16 +17,16 @@ import { Spinner } from '../components/Spinner.tsx';
 import { CopyField } from '../features/playground/CopyField.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-/** What a page hands over in the history state: a flash to show on arrival (spec 000 §4). */
+/** What a page hands over in the history state: a flash to show on arrival (docs/decisions.md "Design lists"). */
 interface ShowState {
   flash?: string;
 }
 
 /**
- * The show page of a design, `/pic-snippet/{id}` (spec 000 §2 routes): its title, dates and
+ * The show page of a design, `/pic-snippet/{id}` (docs/decisions.md "Dashboard SPA" routes): its title, dates and
  * views, the viewer (image, or PDF for Pro plans), the render URL with a copy button and a
  * hint built from the design's parameter names, and the actions of its state (Archive and
- * Clone, or Activate) with the 4-second confirmation flash (spec 000 §4). A design that is not
+ * Clone, or Activate) with the 4-second confirmation flash (docs/decisions.md "Design lists"). A design that is not
  * the current team's gets a not-found state (the API answers 404 for both).
  */
 /** `1 Open`, `1,234 Opens`: a count with its label, in the page's number format. */

@@ -12,10 +12,10 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/export/export.css';
 
 /**
- * The export page, `/pic-snippet/{id}/export` (spec 001 §2 "Export screen"), opened in a new
+ * The export page, `/pic-snippet/{id}/export` (docs/accounts.md "Screens": "Export screen"), opened in a new
  * window from the show page and the editor. When this window was opened by another window of
  * the same path (Keap's authorisation window coming back), that window reloads and this one
- * closes (spec 001 §4).
+ * closes (docs/billing.md "Flows").
  */
 export function ExportPage() {
   const { id = '' } = useParams();
@@ -34,7 +34,7 @@ export function ExportPage() {
   );
 }
 
-/** Reloads the opener and closes this window when both show the export path (spec 001 §4). */
+/** Reloads the opener and closes this window when both show the export path (docs/billing.md "Flows"). */
 function handOverToOpener(): boolean {
   const opener = window.opener as Window | null;
   if (!opensFromSamePath(window.location, opener)) return false;
@@ -102,7 +102,7 @@ const KEAP_OUTCOMES: Record<string, { tone: NoticeTone; text: string }> = {
 
 /**
  * The outcome of Keap's authorisation, when this window is where it came back to and no export
- * window of the same path was there to take it over (spec 001 §4).
+ * window of the same path was there to take it over (docs/billing.md "Flows").
  */
 function KeapOutcome() {
   const [params] = useSearchParams();

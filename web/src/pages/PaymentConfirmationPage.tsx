@@ -18,8 +18,7 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/billing/billing.css';
 
 /**
- * The payment-confirmation page at `/{cashierPath}/payment/{paymentId}?redirect=…` (spec 001
- * §2; §4 "A 400 on subscribing or plan change redirects to the payment-confirmation page"). It
+ * The payment-confirmation page at `/{cashierPath}/payment/{paymentId}?redirect=…` (docs/accounts.md "Screens"; docs/billing.md "Flows": "A 400 on subscribing or plan change redirects to the payment-confirmation page"). It
  * reads the PaymentIntent (`GET` the same path as XHR), lets the user confirm it with Stripe
  * (3-D Secure through `confirmCardPayment`, or a new card through the Payment Element when the
  * first one was refused), then returns to `redirect` when it is a path on this site (else the
@@ -141,7 +140,7 @@ function ConfirmPayment({
   return <ConfirmButton stripe={stripe.data} payment={payment} onConfirmed={onConfirmed} />;
 }
 
-/** Spec 001 §8 "Card setup errors: provider message" shown where the user acted. */
+/** docs/accounts.md "Error answers in the SPA": "Card setup errors: provider message" shown where the user acted. */
 function useConfirmation(onConfirmed: () => void) {
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<string>();

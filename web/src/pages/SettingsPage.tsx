@@ -11,7 +11,7 @@ import { useHashTab } from '../hooks/useHashTab.ts';
 
 type SettingsTab =
   'profile' | 'companies' | 'security' | 'invoices' | 'payment-method' | 'subscription';
-/** Spec 001 §2: "tabs profile, companies, security, invoice, payment method, subscription". */
+/** docs/accounts.md "Screens": "tabs profile, companies, security, invoice, payment method, subscription". */
 const TABS: readonly TabItem<SettingsTab>[] = [
   { id: 'profile', label: 'Profile' },
   { id: 'companies', label: 'Companies' },
@@ -22,7 +22,7 @@ const TABS: readonly TabItem<SettingsTab>[] = [
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
-/** User settings (spec 001 §2): tabs kept in the hash, `#/{tab}/{rest}`. */
+/** User settings (docs/accounts.md "Screens"): tabs kept in the hash, `#/{tab}/{rest}`. */
 export function SettingsPage() {
   const { tab, select } = useHashTab(TAB_IDS);
   const label = TABS.find((t) => t.id === tab)?.label ?? '';

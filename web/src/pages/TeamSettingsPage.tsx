@@ -27,7 +27,7 @@ type TeamTab =
   | 'developer'
   | 'webhooks';
 /**
- * Spec 001 §2: "tabs: companies, invoice, membership, payment method, subscription"; the
+ * docs/accounts.md "Screens": "tabs: companies, invoice, membership, payment method, subscription"; the
  * billing ones are the team's, which its owner manages. Developer: the render signing secret
  * (docs/developer-api.md "Signed render URLs"). Webhooks: the team's webhook endpoints
  * (docs/developer-api.md "Webhooks").
@@ -60,7 +60,7 @@ async function loadTeam(teamId: string, signal: AbortSignal) {
   }
 }
 
-/** Team settings at `/settings/companies/{teamId}` (spec 001 §2), tabs in the hash. */
+/** Team settings at `/settings/companies/{teamId}` (docs/accounts.md "Screens"), tabs in the hash. */
 export function TeamSettingsPage() {
   return (
     <SignedInOnly>

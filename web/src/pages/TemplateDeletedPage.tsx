@@ -3,8 +3,8 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import '../features/templates/templates.css';
 
 /**
- * `/image` (spec 000 §2 "Page reached after deleting the template that is currently open";
- * §4 "Deleting the currently open template leads to /image"): says what happened and leads
+ * `/image` (docs/decisions.md "Dashboard SPA": "Page reached after deleting the template that is currently open";
+ * docs/decisions.md "Design lists": "Deleting the currently open template leads to /image"): says what happened and leads
  * back to the templates.
  */
 export function TemplateDeletedPage() {

@@ -1,12 +1,12 @@
 /**
  * The session slice of the app store: who is signed in.
  *
- * The user comes from `GET /user/current` (spec 001 §7), loaded once when the app starts and
+ * The user comes from `GET /user/current` (docs/decisions.md "Sessions and CSRF"), loaded once when the app starts and
  * again after anything that changes the session (sign-in, registration). Signing out is
  * `POST /logout` (with the CSRF headers; the spec's GET is refused, docs/security.md "State
  * changes are not GETs"), then a full page load of home.
  *
- * Spec 001 §8 "HTTP 401: the client logs out and opens a session-expired modal": any call
+ * docs/decisions.md "Session expiry keeps the work": "HTTP 401: the client logs out and opens a session-expired modal": any call
  * answered 401 while a user is known sets `sessionExpired`, which opens the modal
  * (`SessionExpiredModal`), where the user signs in again. The last known `user` is kept
  * meanwhile, so the page behind the modal (whose loads and keys follow the user and the current
@@ -49,7 +49,7 @@ export interface SessionActions {
   refreshSession: () => Promise<CurrentUser | null>;
   /** Ends the session: `POST /logout`, then a full page load of home (also if the call fails). */
   signOut: () => void;
-  /** Spec 001 §8: the server answered 401 to a signed-in user; the client logs out. */
+  /** docs/decisions.md "Session expiry keeps the work": the server answered 401 to a signed-in user; the client logs out. */
   expireSession: () => void;
 }
 

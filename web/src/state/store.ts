@@ -13,5 +13,5 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createSessionSlice(...args),
 }));
 
-// Spec 001 §8: a 401 from any call logs the client out and opens the session-expired modal.
+// docs/decisions.md "Session expiry keeps the work": a 401 from any call logs the client out and opens the session-expired modal.
 onUnauthorized(() => useAppStore.getState().expireSession());

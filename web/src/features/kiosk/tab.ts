@@ -1,7 +1,7 @@
 /**
  * What every kiosk tab gets from the kiosk page (web/src/features/kiosk/KioskPage.tsx): the
  * rest of the hash after its tab (`#/users/{id}` → `'{id}'`) and a way to move within the
- * kiosk that keeps the address true (spec 001 §2: tabs are chosen by hash).
+ * kiosk that keeps the address true (docs/kiosk.md: tabs are chosen by hash).
  */
 export const KIOSK_TABS = [
   'announcements',

@@ -45,8 +45,8 @@ const when = (iso: string) =>
   });
 
 /**
- * The notifications panel (spec 001 §2 "notifications modal toggling between notifications and
- * announcements", §4 "opening announcements marks them read"; docs/notifications.md): a modal
+ * The notifications panel (docs/notifications.md "The bell and the panel": "notifications modal toggling between notifications and
+ * announcements", docs/billing.md "Flows": "opening announcements marks them read"; docs/notifications.md): a modal
  * dialog, so focus stays in it, Escape closes it and focus returns to the bell. The
  * notifications shown are marked read as they arrive; what was unread when shown keeps its
  * "New" label while the panel is open.

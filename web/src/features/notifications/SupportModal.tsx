@@ -16,11 +16,11 @@ type SupportInput = z.input<typeof SupportBody>;
 type SupportOutput = z.output<typeof SupportBody>;
 const FIELDS = ['subject', 'message'] as const;
 
-/** How long the 'Got It!' confirmation stays before the dialog closes, ms (spec 001 §8). */
+/** How long the 'Got It!' confirmation stays before the dialog closes, ms (docs/accounts.md "Error answers in the SPA"). */
 export const SENT_NOTICE_MS = 2000;
 
 /**
- * The header's "Support" button and the support dialog it opens (spec 001 §2 "a support
+ * The header's "Support" button and the support dialog it opens (docs/notifications.md "The bell and the panel": "a support
  * modal"; docs/notifications.md "Support"). Focus returns to the button when it closes.
  */
 export function SupportButton() {
@@ -41,11 +41,10 @@ export function SupportButton() {
 }
 
 /**
- * The support form (spec 001 §3 "Support form: from, subject, message"): from is the signed-in
+ * The support form (docs/notifications.md "What notifies": "Support form: from, subject, message"): from is the signed-in
  * user (shown, not editable; the server takes it from the session), the subject and message
  * are checked with the route's schema. Once sent, 'Got It!' with 'We have received your
- * message and will respond soon!' shows for {@link SENT_NOTICE_MS} and the dialog closes (spec
- * 001 §8). A refusal (429 past five an hour, a field's message) shows on the form.
+ * message and will respond soon!' shows for {@link SENT_NOTICE_MS} and the dialog closes (docs/accounts.md "Error answers in the SPA"). A refusal (429 past five an hour, a field's message) shows on the form.
  */
 export function SupportModal({ onClose }: { onClose: () => void }) {
   const email = useAppStore((s) => s.user?.email ?? '');

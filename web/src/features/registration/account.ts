@@ -1,10 +1,10 @@
 /**
  * Registration step 0, account details: the fields and their rules. The rules are the server's
- * (shared/contract/auth.ts `registrationBody`, spec 001 §5 messages), so a field says the same
+ * (shared/contract/auth.ts `registrationBody`, docs/accounts.md "Validation rules" messages), so a field says the same
  * thing whichever side caught the problem; the server checks more (common passwords, taken
  * e-mails) and its answers go on the same fields. Client-only: the confirmation must match as
  * it is typed, and an empty required field says 'Please enter a value.' once the user asks to
- * continue (spec 001 §5).
+ * continue (docs/accounts.md "Validation rules").
  */
 import { z } from 'zod';
 import type { Resolver } from 'react-hook-form';
@@ -47,7 +47,7 @@ export const EMPTY_ACCOUNT: AccountValues = {
   terms: false,
 };
 
-/** Spec 001 §5: an empty required input when moving forward. */
+/** docs/accounts.md "Validation rules": an empty required input when moving forward. */
 export const EMPTY_MESSAGE = 'Please enter a value.';
 
 /** Field lengths the server accepts (characters). */

@@ -1,6 +1,6 @@
 /**
  * Registration step 1, the plan: which plans are shown and which one starts selected
- * (spec 001 §4).
+ * (docs/decisions.md "Registration").
  */
 import type { Plan, PlanInterval } from '../../api/plans.ts';
 
@@ -17,7 +17,7 @@ export function plansFor(plans: readonly Plan[], interval: PlanInterval): Plan[]
   return [...plans.filter(isFree), ...plans.filter((p) => !isFree(p) && p.interval === interval)];
 }
 
-/** The plan named in the URL's `plan` parameter, by id or by name (spec 001 §2). */
+/** The plan named in the URL's `plan` parameter, by id or by name (docs/accounts.md "Screens"). */
 export function findRequestedPlan(
   plans: readonly Plan[],
   requested: string | null,
@@ -39,7 +39,7 @@ export interface PlanChoice {
 }
 
 /**
- * The plan selected when step 1 opens (spec 001 §4 "Default plan at registration"): the plan
+ * The plan selected when step 1 opens (docs/decisions.md "Registration": "Default plan at registration"): the plan
  * from the query when it exists and can be taken; else the free plan when an invitation is
  * present; else the first paid plan of the active interval that can be taken; else the free
  * plan. The interval is yearly when there are no monthly plans or the requested plan is yearly.

@@ -29,7 +29,7 @@ export interface AccountFormState {
   };
   /**
    * Marks that the user asked to continue: from then on an empty required field says 'Please
-   * enter a value.' (spec 001 §5). Call before submitting.
+   * enter a value.' (docs/accounts.md "Validation rules"). Call before submitting.
    */
   moveOn: () => void;
   /** Puts the invitation's address in the e-mail field unless the user has typed in it. */
@@ -37,7 +37,7 @@ export interface AccountFormState {
 }
 
 /**
- * Registration step 0's form state (spec 001 §3–5): the fields and their rules
+ * Registration step 0's form state (docs/accounts.md "Validation rules", docs/decisions.md "Registration"): the fields and their rules
  * (`accountResolver`), checked when a field is left and again as it changes (react-hook-form's
  * `onTouched`), every field once the user asks to continue. The team slug follows the company
  * name until it is edited (clearing it resumes following) and is tidied when left; a change of

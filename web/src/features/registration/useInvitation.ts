@@ -4,14 +4,14 @@ import type { InvitationByCode } from '#shared/contract/teams.ts';
 import { call, isApiError } from '../../api/client.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 
-/** What `GET /invitations/{code}` tells a visitor about an invitation (spec 001 §7). */
+/** What `GET /invitations/{code}` tells a visitor about an invitation (docs/decisions.md "The API contract"). */
 type InvitationInfo = InvitationByCode;
 
 export type InvitationState =
   | { state: 'none' }
   | { state: 'loading' }
   | { state: 'valid'; invitation: InvitationInfo }
-  /** Spec 001 §5 "Invalid coupon or invitation sets an invalid flag". */
+  /** docs/accounts.md "Validation rules": "Invalid coupon or invitation sets an invalid flag". */
   | { state: 'invalid'; message: string };
 
 /**

@@ -22,7 +22,7 @@ export interface PlanChoiceState {
 }
 
 /**
- * The plan list and the plan chosen (spec 001 §2): the URL's `plan` (or, with an invitation,
+ * The plan list and the plan chosen (docs/accounts.md "Screens"): the URL's `plan` (or, with an invitation,
  * the free plan) until the user picks one; switching the interval away from the chosen paid
  * plan falls back to the free plan.
  */

@@ -6,7 +6,7 @@ import type { SingleFieldForm } from './useSingleFieldForm.ts';
 /**
  * The company-name form of the settings (create a company, rename one): a section titled
  * `title` with the form's notice, the "Company name" field (`team_name`, checked with the
- * route's rule, spec 001 §5) and the submit button.
+ * route's rule, docs/accounts.md "Validation rules") and the submit button.
  */
 export function CompanyNameForm({
   formId,

@@ -8,8 +8,8 @@ import { useAppStore } from '../../state/store.ts';
 import { type BillingPart, SubscriptionPanel } from '../billing/SubscriptionPanel.tsx';
 
 /**
- * The billing tabs of the user settings (spec 001 §2 "Settings": invoice, payment method,
- * subscription; §8 "HTTP 402: redirect to /settings#/subscription"), one `part` each: the
+ * The billing tabs of the user settings (docs/accounts.md "Screens": "Settings": invoice, payment method,
+ * subscription; docs/accounts.md "Error answers in the SPA": "HTTP 402: redirect to /settings#/subscription"), one `part` each: the
  * current team's plan with its limits and Pro capabilities, and for its owner the subscription,
  * the payment method with the billing details, and the invoices, through the user paths
  * (`/settings/subscription`, …, which act on the current team; shared/billing.ts).

@@ -1,5 +1,5 @@
 /**
- * The Save as template modal's state (spec 000 §4 "Template status in the save modal"; §8
+ * The Save as template modal's state (docs/templates.md "Model": "Template status in the save modal"; docs/editor.md "Messages"
  * "Template save"), as a pure reducer so the rules are testable without a browser:
  * - status `save` when the design has no stored tags, `update` when it has; a successful save
  *   makes it `update`;
@@ -15,7 +15,7 @@
 import { addTag, TAG_ERROR_MS } from '#shared/template-tags.ts';
 import type { BundleChoice, BundleOption } from '../../api/templates.ts';
 
-/** Spec 000 §8: the modal closes 3 s after a success; alerts clear after 3 s. */
+/** docs/editor.md "Messages": the modal closes 3 s after a success; alerts clear after 3 s. */
 export const CLOSE_AFTER_MS = 3000;
 export const ALERT_MS = 3000;
 export { TAG_ERROR_MS };
@@ -61,11 +61,11 @@ export function initialSaveModalState(storedTags: readonly string[] = []): SaveM
   };
 }
 
-/** Spec 000 §4: "Create a template" when new, "Update tags" when already a template. */
+/** docs/templates.md "Model": "Create a template" when new, "Update tags" when already a template. */
 export const modalTitle = (s: SaveModalState) =>
   s.status === 'save' ? 'Create a template' : 'Update tags';
 
-/** Spec 000 §4: "Continue on first save and Update afterwards". */
+/** docs/templates.md "Model": "Continue on first save and Update afterwards". */
 export const submitLabel = (s: SaveModalState) => (s.status === 'save' ? 'Continue' : 'Update');
 
 /** Whether the form may be sent: at least one tag, nothing under way. */

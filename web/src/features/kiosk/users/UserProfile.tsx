@@ -9,7 +9,7 @@ import { DiscountForm } from './DiscountForm.tsx';
 import { discountText, dollars, when } from './format.ts';
 
 /**
- * A user's kiosk profile (spec 001 §7 "Kiosk"; docs/kiosk.md): the account, teams with role,
+ * A user's kiosk profile (docs/kiosk.md "Kiosk"; docs/kiosk.md): the account, teams with role,
  * plan and subscription (and its discount), invoices of the teams they own, the last sign-ins
  * and impersonations; Impersonate (never an admin) and the discount form. Esc or "Back to the
  * search" returns to the search as it was.

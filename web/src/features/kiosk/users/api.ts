@@ -1,5 +1,5 @@
 /**
- * The kiosk's user and team calls (spec 001 §7 "Kiosk"; shared/contract/kiosk-users.ts) and
+ * The kiosk's user and team calls (docs/kiosk.md "Kiosk"; shared/contract/kiosk-users.ts) and
  * their query keys, in a `kiosk` family of their own: nothing else shows these answers.
  */
 import type {

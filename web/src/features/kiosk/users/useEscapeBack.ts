@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 /**
- * Esc goes back from a kiosk profile to its search (spec 001 §2 "Esc returns from a profile to
+ * Esc goes back from a kiosk profile to its search (docs/kiosk.md "Esc returns from a profile to
  * search"): a key press nothing else handled (an open menu or dialog prevents its default).
  */
 export function useEscapeBack(back: () => void): void {
