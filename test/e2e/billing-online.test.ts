@@ -228,7 +228,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     const base = stack().url;
     await signIn(page, base, owner.email, PASSWORD);
 
-    // Spec 001 §5: the $0.00 invoice is not listed; the paid one downloads through the PDF link.
+    // docs/accounts.md "Validation rules": the $0.00 invoice is not listed; the paid one downloads through the PDF link.
     stripe.on(
       'GET',
       '/v1/invoices',
@@ -255,7 +255,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
       ),
       { times: 5 },
     );
-    // Spec 001 §2: invoices, payment method and subscription are tabs of their own.
+    // docs/decisions.md "Billing in the SPA": invoices, payment method and subscription are tabs of their own.
     await page.goto(`${base}/settings#/invoices`);
     await waitForTab(page, 'Invoices');
     await page.waitForSelector('.invoice-table', { timeout: TIMEOUT_MS });
@@ -281,7 +281,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     await waitForText(page, 'Renews on January 15th, 2030.');
     await snap(page, 'e2e-billing-online-settings');
 
-    // The cancel flow (spec 001 §4): a reason first, then the freeze offer.
+    // The cancel flow (docs/billing.md "Flows"): a reason first, then the freeze offer.
     await press(page, 'Cancel subscription');
     await waitForText(page, 'Why are you leaving?');
     await press(page, 'Continue');
@@ -330,7 +330,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     await waitForText(page, 'Harbour Prints: Frozen plan');
     expect(await fact(page, 'PDF export')).toBe('Not included: Pro plans only');
 
-    // Spec 001 §4, §8: the plan change back to Pro needs 3-D Secure (Stripe leaves the update
+    // docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA": the plan change back to Pro needs 3-D Secure (Stripe leaves the update
     // pending on the invoice's PaymentIntent): a 400 with paymentId goes to the
     // payment-confirmation page, which will return to this tab.
     const pi = paymentIntent({ customer: owner.customerId });
@@ -519,7 +519,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
         },
         { times: 50 },
       );
-    // Spec 001 §2: the partner-campaign path, whose coupon is described but never named.
+    // docs/decisions.md "Billing in the SPA": the partner-campaign path, whose coupon is described but never named.
     await page.goto(`${base}${PARTNER_CAMPAIGN_PATH}`);
     await fillField(page, 'Name', 'Carla Card');
     await fillField(page, 'E-mail address', `carla.${Date.now()}@example.com`);
@@ -529,7 +529,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     await page.click('input[name="terms"]');
     await press(page, 'Continue');
 
-    // Spec 001 §4: the first paid plan of the interval is chosen (Starter), and a paid plan
+    // docs/billing.md "Flows": the first paid plan of the interval is chosen (Starter), and a paid plan
     // takes a card. The visitor picks Pro.
     await page.waitForSelector('input[name="plan"][value="starter-monthly"]:checked', {
       timeout: TIMEOUT_MS,
@@ -560,7 +560,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     expect(previewed?.form.get('subscription_details[items][0][price]')).toBe('price_pro_monthly');
     await snap(page, 'e2e-billing-register-paid');
 
-    // Outside the VAT list (spec 001 §9) there is no VAT id and no preview.
+    // Outside the VAT list (docs/accounts.md "Constants") there is no VAT id and no preview.
     await page.select('select[name="country"]', 'US');
     await page.waitForFunction(() => !document.querySelector('input[name="vat_id"]'), {
       timeout: TIMEOUT_MS,

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Billing through the built SPA in headless Chromium, in offline mode (the local stack has no
- * Stripe keys; docs/billing.md§8): registration offers the free plan and says why paid plans are
+ * Stripe keys; docs/billing.md): registration offers the free plan and says why paid plans are
  * unavailable; the demo team (Pro as data) sees its plan, limits and PDF export in Settings →
  * Subscription; the admin's free team sees why plans cannot change here; the payment-confirmation
  * page refuses a foreign redirect; the card-update page says cards cannot be updated here. The
@@ -91,7 +91,7 @@ describe('billing offline', () => {
     }
     // The coupon is looked up: offline no coupon is valid, and the page says it is not applied.
     await waitForText(page, 'Coupon WELCOME10 is not valid, so it will not be applied.');
-    // The free plan takes no card (spec 001 §4).
+    // The free plan takes no card (docs/billing.md "Flows").
     expect(await page.$('.card-field')).toBeNull();
     expect(await page.$('input[name="address"]')).toBeNull();
     await snap(page, 'e2e-billing-register-plan');
@@ -105,7 +105,7 @@ describe('billing offline', () => {
     const { page, context, stripeCalls } = await freshPage();
     const base = stack().url;
     await signIn(page, base, 'demo@example.com', 'demo-password');
-    // Spec 001 §2: the plan settings address opens the subscription tab.
+    // docs/decisions.md "Billing in the SPA": the plan settings address opens the subscription tab.
     const opened = await page.goto(`${base}/settings/subscription`, { waitUntil: 'networkidle0' });
     expect(opened?.headers()['content-type']).toContain('text/html');
     await page.waitForFunction(

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The dashboard, the create page and the show page through the built SPA in headless Chromium
- * (spec 000 §2 Dashboard and routes, §4 design states and the 4-second flash, §7 "Dashboard
+ * (docs/decisions.md "Dashboard SPA" Dashboard and routes, docs/decisions.md "Design lists" design states and the 4-second flash, docs/decisions.md "Design API shapes": "Dashboard
  * lists" and "Design actions"; docs/decisions.md "Design API shapes"): the demo user creates a design from a library
  * picture through the picker, it is renamed, cloned, archived and activated again, and after
  * 40 more designs the list sorted by name scrolls to "No more results" with every design in
@@ -32,7 +32,7 @@ const browser = useTestBrowser();
 const DEMO = { email: 'demo@example.com', password: 'demo-password' };
 /** How many designs the scroll check adds (docs/decisions.md "Design API shapes""sort and scroll through 40 designs"). */
 const SEEDED = 40;
-/** The flash's duration, ms (spec 000 §4), and the slack allowed around it. */
+/** The flash's duration, ms (docs/decisions.md "Design lists"), and the slack allowed around it. */
 const FLASH_MS = 4000;
 const FLASH_SLACK_MS = 500;
 /** Words for the seeded titles, so the name order differs from the creation order. */
@@ -73,7 +73,7 @@ const waitForCard = (page: Page, title: string) =>
     title,
   );
 
-/** Waits until the flash (role=status, spec 000 §4) reads `text`. */
+/** Waits until the flash (role=status, docs/decisions.md "Design lists") reads `text`. */
 async function waitForFlash(page: Page, text: string): Promise<void> {
   await page.waitForFunction(
     (t) =>
@@ -184,7 +184,7 @@ describe('dashboard', () => {
       expect(await pdf!.evaluate((f) => (f as HTMLIFrameElement).src)).toBe(`${renderUrl}/pdf`);
       await press(page, 'Image');
 
-      // Rename through the API (the editor renames; spec 000 §5), then the page shows it.
+      // Rename through the API (the editor renames; docs/editor.md "Editing rules"), then the page shows it.
       const title = 'E2E Spring sale';
       const renamed = await api.request('PUT', `/api/pic-snippet/${encodeURIComponent(designId)}`, {
         title,
@@ -195,7 +195,7 @@ describe('dashboard', () => {
       // The "was created" flash came with the navigation; a reload does not show it again.
       expect(await page.$('[data-testid="flash"]')).toBeNull();
 
-      // Clone: the copy opens, titled "Copy of - …" (spec 000 §5).
+      // Clone: the copy opens, titled "Copy of - …" (docs/editor.md "Editing rules").
       await press(page, 'Clone');
       await page.waitForFunction((id) => !location.pathname.endsWith(id), {}, designId);
       // The flash first: it goes after 4 s, while the heading stays.
@@ -244,7 +244,7 @@ describe('dashboard', () => {
       await press(page, `Activate ${title}`);
       await waitForFlash(page, `“${title}” is active again.`);
       await snap(page, 'e2e-dashboard-6-activated-flash');
-      // Spec 000 §4: the confirmation flash lasts 4 seconds.
+      // docs/decisions.md "Design lists": the confirmation flash lasts 4 seconds.
       const duration = await flashDuration(page);
       expect(duration).toBeGreaterThan(FLASH_MS - FLASH_SLACK_MS);
       expect(duration).toBeLessThan(FLASH_MS + FLASH_SLACK_MS);
@@ -275,7 +275,7 @@ describe('dashboard', () => {
         .toBe('View Templates');
       await snap(page, 'e2e-dashboard-8-templates');
 
-      // An admin freezes the demo team (spec 000 §4): Create and the card actions are
+      // An admin freezes the demo team (docs/decisions.md "Design lists"): Create and the card actions are
       // disabled, and the page says why; pressing Archive changes nothing.
       const admin = await signedIn(base, 'admin@example.com');
       const freeze = (frozen: boolean) =>

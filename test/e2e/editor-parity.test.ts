@@ -11,7 +11,7 @@
  * fallbacks, so the render URL is asked without values. The browser window is large enough for
  * the editor to draw the canvas at 1:1, and the two canvas layers (photo; snippets and
  * stickers) are composed in the page exactly as the render page composes them. A second case
- * draws the same design with Pixelate 12 px (spec 000 §5; docs/editor.md "Filters and
+ * draws the same design with Pixelate 12 px (docs/editor.md "Editing rules"; docs/editor.md "Filters and
  * enhancements"), whose blocks must fall in the same places on both sides.
  */
 import { describe, expect, it } from 'vitest';
@@ -54,7 +54,7 @@ async function packStickerKey(client: TestClient): Promise<string> {
   return key;
 }
 
-/** The parity design's document (spec 000 §3 shapes), on the seeded autumn photo. */
+/** The parity design's document (docs/decisions.md "The design document: versions and restore" shapes), on the seeded autumn photo. */
 function parityDocument(stickerKey: string, canvas: { width: number; height: number }) {
   const snippet = (id: string, fields: Record<string, unknown>) => ({
     id,
@@ -279,7 +279,7 @@ describe('editor–render parity', () => {
     () => checkParity('', {}),
   );
 
-  // Pixelate (spec 000 §5; docs/editor.md "Filters and enhancements"): 12 px blocks of the
+  // Pixelate (docs/editor.md "Editing rules"; docs/editor.md "Filters and enhancements"): 12 px blocks of the
   // photo's mean colours, the same size and place on both sides.
   it(
     'draws the same pixelated photo (Pixelate 12 px) in the editor as the render URL',

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * The editor through the built SPA in headless Chromium (docs/editor.md, first slice; spec 000 §2
- * Editor, §4 editor changes and undo/redo, §5 canvas clamps, §9 snippet defaults): the demo user
+ * The editor through the built SPA in headless Chromium (docs/editor.md, first slice; docs/editor.md "Architecture"
+ * Editor, docs/editor.md "Commands" editor changes and undo/redo, docs/editor.md "Editing rules" canvas clamps, docs/editor.md "Constants" snippet defaults): the demo user
  * opens the demo design, adds a text snippet, types `Hi {{first_name}}`, changes its size,
  * drags it with the mouse, undoes and redoes the drag, waits for "Saved", reloads, and finds the
  * snippet where it was left; the render URL then draws it. Screenshots land in
@@ -88,7 +88,7 @@ describe('editor', () => {
       ).toBe(true);
       await snap(page, 'e2e-editor-1-open');
 
-      // Add a text snippet: "Snippet 1", 32 px, selected; the button rests for 1 s (spec 000 §4).
+      // Add a text snippet: "Snippet 1", 32 px, selected; the button rests for 1 s (docs/editor.md "Commands").
       await press(page, 'Add text snippet');
       const add = await findByRole(page, 'button', 'Add text snippet');
       expect(await add.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
@@ -128,7 +128,7 @@ describe('editor', () => {
       expect(Math.abs(dragged.top - (start.top + 150 / box.scale))).toBeLessThanOrEqual(1);
       await snap(page, 'e2e-editor-3-dragged');
 
-      // Undo takes the whole drag back in one step; redo brings it again (spec 000 §4).
+      // Undo takes the whole drag back in one step; redo brings it again (docs/editor.md "Commands").
       await press(page, 'Undo');
       expect(await position(page)).toEqual(start);
       expect(
@@ -179,7 +179,7 @@ describe('editor', () => {
       await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
       await snap(page, 'e2e-editor-5-reloaded');
 
-      // Delete asks first (spec 000 §8 'Delete Text Snippet?'); Cancel keeps the snippet.
+      // Delete asks first (docs/editor.md "Messages" 'Delete Text Snippet?'); Cancel keeps the snippet.
       await (await findByRole(page, 'button', 'Hi {{first_name}}')).focus();
       await page.keyboard.press('Delete');
       await findByRole(page, 'alertdialog', 'Delete Text Snippet?');
@@ -211,7 +211,7 @@ describe('editor', () => {
       await press(page, 'Redo');
       expect(await numberField(page, 'Font size')).toBe(scaled);
 
-      // The title saves on blur; Enter does not end the field (spec 000 §2).
+      // The title saves on blur; Enter does not end the field (docs/editor.md "Architecture").
       await typeInto(page, 'textbox', 'Design title', 'Welcome back');
       await page.keyboard.press('Enter');
       await (await findByRole(page, 'button', 'Hi {{first_name}}')).focus();

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * The export screen through the built SPA in headless Chromium (docs/export.md; spec 001 §2
- * "Export screen", §4 "Export", §6 `can_export_pdf`): the demo user opens the export screen of
+ * The export screen through the built SPA in headless Chromium (docs/export.md; docs/export.md "The screen"
+ * "Export screen", docs/export.md "The screen": "Export", docs/decisions.md "Team roles" `can_export_pdf`): the demo user opens the export screen of
  * the demo design from its show page, meets the custom-data intro and hides it for good,
  * chooses Klaviyo, maps `first_name` to Klaviyo's first-name tag, generates, and the HTML's
  * image URL, with "Ana" substituted as Klaviyo does, draws what the render of first_name=Ana
@@ -86,7 +86,7 @@ describe('export screen', () => {
         await exportLink.evaluate((a) => [a.getAttribute('href'), a.getAttribute('target')]),
       ).toEqual([`/pic-snippet/${DESIGN_ID}/export`, '_blank']);
 
-      // The intro shows until "Don't show it again" (spec 001 §2, customDataModal = 0).
+      // The intro shows until "Don't show it again" (docs/export.md "The screen", customDataModal = 0).
       await page.goto(`${base}/pic-snippet/${DESIGN_ID}/export`, { waitUntil: 'networkidle0' });
       await findByRole(page, 'dialog', 'Custom data for each recipient');
       await snap(page, 'e2e-export-1-intro');
@@ -96,7 +96,7 @@ describe('export screen', () => {
       await findByRole(page, 'combobox', 'Platform');
       expect(await page.$('dialog[open]')).toBeNull();
 
-      // Before a value is chosen, Generate waits (spec 001 §4).
+      // Before a value is chosen, Generate waits (docs/export.md "The screen").
       await choose(page, 'Platform', 'klaviyo');
       await waitForText(page, '✓ platform saved');
       await findByRole(page, 'combobox', 'Merge field for first_name');

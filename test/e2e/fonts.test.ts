@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The font picker in the editor's text toolbar through the built SPA in headless Chromium
- * (docs/fonts.md; spec 000 §2 font family, §4 font upload, §9 the virtualised list). The demo user
+ * (docs/fonts.md; docs/fonts.md "The editor" font family, docs/editor.md "Commands" font upload, docs/fonts.md "Limits and known gaps" the virtualised list). The demo user
  * opens the demo design, picks Lobster from the keyboard (search, arrows, Enter), sees the canvas
  * redraw, and the saved design's render URL draws Lobster; Esc closes, an empty search says
  * "No Font"; an upload with a wrong extension is refused for 4 s, a real .ttf joins the Uploaded

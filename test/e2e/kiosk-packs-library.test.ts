@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The kiosk's Sticker packs and Image library tabs through the built SPA in headless Chromium
- * (spec 001 §7 "Kiosk (packs)", §8 pack messages; docs/kiosk.md "Sticker packs", "The global
+ * (docs/kiosk.md "Sticker packs": "Kiosk (packs)", docs/accounts.md "Error answers in the SPA" pack messages; docs/kiosk.md "Sticker packs", "The global
  * image library"): an admin searches the packs, removes one and restores it, seeing the spec's
  * messages come and go (cleared after 2 s), then edits a library photo's tags, which a reload
  * shows kept. Screenshots land in test-results/e2e-kiosk-*.png.

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The bell, the notifications panel and the support dialog through the built SPA in headless
- * Chromium (spec 001 §2 "Other", §4 "Notification panel", §8 "Support success";
+ * Chromium (docs/notifications.md "The bell and the panel": "Other", docs/billing.md "Flows": "Notification panel", docs/accounts.md "Error answers in the SPA": "Support success";
  * docs/notifications.md): an existing user invited to the demo team sees the bell's pending
  * marker, opens the panel from the keyboard, reads the invitation's notification, toggles to
  * the announcements (an admin's Markdown, its action link), closes with Escape (focus back on

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Registration through the built SPA in headless Chromium (spec 001 §2–5, §8): field errors
+ * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens", docs/accounts.md "Validation rules", docs/decisions.md "Registration", docs/accounts.md "Error answers in the SPA"): field errors
  * for touched fields, the team slug following the company name, the free plan chosen while
  * billing is offline, the confirmation page with the new user signed in, and a taken e-mail
  * caught on step 0. Screenshots land in test-results/e2e-register-*.png.
@@ -124,7 +124,7 @@ describe('registration page', () => {
     });
     expect(me).toEqual({ status: 200, body: expect.objectContaining({ email }) });
 
-    // Onboarding (spec 001 §2): pick a use case, see its ideas, continue to its address.
+    // Onboarding (docs/accounts.md "Screens"): pick a use case, see its ideas, continue to its address.
     await page.setViewport({ width: 1280, height: 900 });
     await page.click('a[href="/onboarding"]');
     await page.waitForSelector('input[name="use_case"]');

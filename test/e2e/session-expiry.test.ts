@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Session expiry keeps the work (spec 001 §8 "HTTP 401: the client logs out and opens a
+ * Session expiry keeps the work (docs/decisions.md "Session expiry keeps the work": "HTTP 401: the client logs out and opens a
  * session-expired modal"): a 401 in the middle of filling a settings form or editing a design
  * opens the modal, the user signs in again in it, and the page goes on with what was typed and
  * the editor's unsaved changes, which are then saved. The session ends as it does when it times

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Settings through the built SPA in headless Chromium (spec 001 §2, §7, §8): tabs kept in the
+ * Settings through the built SPA in headless Chromium (docs/accounts.md "Screens", docs/decisions.md "The API contract", docs/accounts.md "Error answers in the SPA"): tabs kept in the
  * hash (the invoices and payment-method tabs opened by theirs), an API token shown once and
  * listed, a new team listed, and a 401 opening the session-expired modal.
  */
@@ -94,7 +94,7 @@ describe('settings', () => {
     // The shown token is gone after leaving the tab: it is shown once.
     expect(await page.$('[data-testid="new-token"]')).toBeNull();
 
-    // Arrow keys move between tabs (spec 001 §2's order: profile, companies, security,
+    // Arrow keys move between tabs (docs/accounts.md "Screens"'s order: profile, companies, security,
     // invoice, payment method, subscription), End goes to the last, and Right wraps to the first.
     await page.focus('[role="tab"][aria-selected="true"]');
     await page.keyboard.press('ArrowRight');
@@ -133,7 +133,7 @@ describe('settings', () => {
     });
     await page.waitForSelector('input[name="team_name"]');
     await waitForTab(page, 'Company');
-    // Spec 001 §2's team tabs: companies, invoice, membership, payment method, subscription.
+    // docs/accounts.md "Screens"'s team tabs: companies, invoice, membership, payment method, subscription.
     expect(await tabLabels(page)).toEqual([
       'Company',
       'Invoices',
@@ -147,7 +147,7 @@ describe('settings', () => {
     await page.type('input[name="email"]', 'e2e-invitee@example.com');
     await clickButton(page, 'Send invitation');
     // A new team on the free plan may not allow more members: then the 422's message is on
-    // the e-mail field (spec 001 §8); otherwise the invitation is listed.
+    // the e-mail field (docs/accounts.md "Error answers in the SPA"); otherwise the invitation is listed.
     await page.waitForFunction(
       () =>
         document.body.innerText.includes('Invitation sent to e2e-invitee@example.com.') ||
@@ -182,7 +182,7 @@ describe('settings', () => {
     await waitForTab(page, 'Profile');
     await page.screenshot({ path: 'test-results/e2e-settings-profile.png', fullPage: true });
 
-    // Spec 001 §8: a 401 opens the session-expired modal.
+    // docs/accounts.md "Error answers in the SPA": a 401 opens the session-expired modal.
     const cookies = await browser().defaultBrowserContext().cookies();
     const session = cookies.find((c) => c.name === 'picsnippets_session');
     expect(session).toBeDefined();
@@ -207,7 +207,7 @@ describe('settings', () => {
     const base = stack().url;
     await signIn(page, base, 'demo@example.com', 'demo-password');
 
-    // Spec 001 §2: six user tabs; `#/invoices` and `#/payment-method` open their own.
+    // docs/accounts.md "Screens": six user tabs; `#/invoices` and `#/payment-method` open their own.
     await page.goto(`${base}/settings#/invoices`, { waitUntil: 'networkidle0' });
     await waitForTab(page, 'Invoices');
     expect(await tabLabels(page)).toEqual([

@@ -174,7 +174,7 @@ describe('sign-in page', () => {
     const context = await browser().createBrowserContext();
     const page = await context.newPage();
     // The page's clock stands still until the test moves it; its check every 5 s runs as the
-    // clock passes each 5 s (spec 001 §7), so 240 s take no waiting.
+    // clock passes each 5 s (docs/security.md "Sessions and tokens"), so 240 s take no waiting.
     await fakePageClock(page);
     // The page's calls of /spark/token: the check calls fetch at once, so a call is listed here
     // as soon as the clock has passed the check that made it (the network's events come later).

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * Teams, invitations and members through the built SPA in headless Chromium, one browser
- * context per person (spec 001 §2 settings screens, §5 member limit, §6 roles, §7 "Profile,
- * teams, members", §8): the owner creates a second team, invites by e-mail, a new user registers
+ * context per person (docs/decisions.md "Team roles" settings screens, docs/accounts.md "Validation rules" member limit, docs/decisions.md "Team roles" roles, docs/decisions.md "Invitations": "Profile,
+ * teams, members", docs/accounts.md "Error answers in the SPA"): the owner creates a second team, invites by e-mail, a new user registers
  * through the link read from the outbox, an existing user opens the e-mailed link, signs in and
  * accepts in Settings → Companies (accepting needs the link's code: docs/decisions.md
  * "Invitations"), the owner sees the role of each member and removes one, and the removed member
@@ -114,7 +114,7 @@ describe('teams and invitations', () => {
     await owner.waitForFunction(() => location.hash === '#/membership');
     await expect.poll(() => listText(owner, 'Members'), POLL).toContain('Dana Demo');
 
-    // A new team is on the free plan, whose member limit is one (spec 001 §5): the refusal
+    // A new team is on the free plan, whose member limit is one (docs/accounts.md "Validation rules"): the refusal
     // shows on the e-mail field, which takes focus.
     await fillField(owner, 'Invite by e-mail', INVITEE.email);
     await press(owner, 'Send invitation');

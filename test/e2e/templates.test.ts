@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Templates and bundles through the built SPA in headless Chromium (spec 000 §2, §4, §8;
+ * Templates and bundles through the built SPA in headless Chromium (docs/templates.md "Screens", docs/templates.md "Model", docs/editor.md "Messages";
  * docs/templates.md): the admin saves a design as a template with tags from the editor (a duplicate
  * tag refused), into a new bundle; assigns the bundle to the demo team with the add-teams modal
  * ("No any result." first); the demo user finds the Bonus tab in the editor's Templates panel and
@@ -8,7 +8,7 @@
  * where they add a sticker from a pack and a favourite and upload a photo and use it; the admin
  * deactivates the template, then deletes it after 'Delete Template ?'. And the admin removes the
  * design open in the editor from its bundle (Bonus tab), after which the Save as template modal
- * starts over (spec 000 §4). Screenshots land in test-results/e2e-templates-*.png.
+ * starts over (docs/templates.md "Model"). Screenshots land in test-results/e2e-templates-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
@@ -69,7 +69,7 @@ describe('templates and bundles', () => {
       const adminApi = await signedIn(base, 'admin@example.com');
       const design = await createDesign(adminApi, { title: TITLE });
 
-      // The admin opens the design and saves it as a template (spec 000 §4 "Create a template").
+      // The admin opens the design and saves it as a template (docs/templates.md "Model": "Create a template").
       const admin = await pageAs(browser(), 'admin@example.com');
       await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
       await press(admin, 'Save as template');
@@ -81,14 +81,14 @@ describe('templates and bundles', () => {
       await typeAndEnter(admin, 'New bundle name', BUNDLE);
       await waitForText(admin, `New: ${BUNDLE}`);
       await snap(admin, 'e2e-templates-1-save-modal');
-      // The refusal clears after 3 s (spec 000 §9).
+      // The refusal clears after 3 s (docs/templates.md "Model").
       await waitForTextGone(admin, 'Current tag is already added.');
       await press(admin, 'Continue');
       await waitForText(admin, 'The template was saved.');
-      // Now a template: the same modal reads Update (spec 000 §4).
+      // Now a template: the same modal reads Update (docs/templates.md "Model").
       await findByRole(admin, 'button', 'Update');
       await snap(admin, 'e2e-templates-2-saved');
-      // It closes by itself 3 s after the success (spec 000 §8).
+      // It closes by itself 3 s after the success (docs/editor.md "Messages").
       await admin.waitForFunction(() => !document.querySelector('dialog[open]'), {
         timeout: TIMEOUT_MS,
       });
@@ -244,7 +244,7 @@ describe('templates and bundles', () => {
       await snap(admin, 'e2e-templates-10-deleted');
 
       // Deleting the template open in the editor, from the panel's settings menu, leads to
-      // /image (spec 000 §4).
+      // /image (docs/templates.md "Model").
       await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
       // The editor's chunk and fonts load slowly on a busy machine.
       await admin.waitForSelector(byRole('textbox', 'Design title'), { timeout: 60_000 });
@@ -309,7 +309,7 @@ describe('templates and bundles', () => {
           ),
       );
 
-      // Spec 000 §4: status "save", tags emptied, bundle cleared.
+      // docs/templates.md "Model": status "save", tags emptied, bundle cleared.
       await press(admin, 'Save as template');
       await findByRole(admin, 'dialog', 'Create a template');
       await findByRole(admin, 'button', 'Continue');

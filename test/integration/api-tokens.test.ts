@@ -1,5 +1,5 @@
 /**
- * API tokens (spec 001 §7 "Security and tokens"; docs/decisions.md "API tokens"): shown once, used
+ * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/decisions.md "API tokens"): shown once, used
  * as Bearer within their abilities, revoked for good.
  */
 import { describe, expect, it } from 'vitest';

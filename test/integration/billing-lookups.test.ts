@@ -1,5 +1,5 @@
 /**
- * Billing lookups with Stripe online (docs/billing.md; spec 001 §7 "Registration and
+ * Billing lookups with Stripe online (docs/billing.md; docs/billing.md "Flows": "Registration and
  * lookups"): the plan list, the publishable key, the SetupIntent of `GET /stripe/token`, coupon
  * lookups (valid and invalid), the VAT preview of `POST /tax-rate` (EU with a VAT id, EU
  * without, GB, outside the list), the card and VAT id of the payment-method tab.

@@ -1,7 +1,7 @@
 /**
- * Offline billing (docs/billing.md; DESIGN.md §3): no Stripe keys. The free plan works, paid
+ * Offline billing (docs/billing.md; docs/billing.md "Offline mode"): no Stripe keys. The free plan works, paid
  * plans say billing is not configured ('Invalid Stripe Key/Secret' where a key is needed,
- * spec 001 §8), the seeded demo team keeps Pro as data, and no billing call crashes.
+ * docs/accounts.md "Error answers in the SPA"), the seeded demo team keeps Pro as data, and no billing call crashes.
  */
 import { describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, PARTNER_COUPON_LOOKUP, type SubscriptionView } from '#shared/billing.ts';
@@ -66,7 +66,7 @@ describe('billing offline', () => {
     });
     expect((await c.request('GET', '/settings/invoices')).json).toEqual([]);
     expect((await c.request('GET', '/coupon/ANYTHING')).json).toMatchObject({ valid: false });
-    // The partner campaign's coupon (spec 001 §2) is not available offline either.
+    // The partner campaign's coupon (docs/decisions.md "Billing in the SPA") is not available offline either.
     expect((await c.request('GET', `/coupon/${PARTNER_COUPON_LOOKUP}`)).json).toMatchObject({
       valid: false,
       code: PARTNER_COUPON_LOOKUP,

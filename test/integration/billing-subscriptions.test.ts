@@ -1,6 +1,6 @@
 /**
- * Billing, subscriptions (docs/billing.md; spec 001 §4 states and cancel flow, §7
- * "Subscription and payment", §8 messages): the real `stripe` SDK talks to the recording
+ * Billing, subscriptions (docs/billing.md; docs/billing.md "Flows" states and cancel flow, docs/billing.md "Flows"
+ * "Subscription and payment", docs/accounts.md "Error answers in the SPA" messages): the real `stripe` SDK talks to the recording
  * HttpClient (test/support/stripe.ts), which answers from typed fixtures and keeps what the SDK
  * sent. Each test registers its own team on the free plan.
  */
@@ -192,7 +192,7 @@ describe('subscribe (spec 001 §4, §7)', () => {
     // The team itself now has Pro (what the editor and the export read).
     const team = await c.request('GET', '/settings/companies/current');
     expect(team.json).toMatchObject({ current_billing_plan: 'pro-monthly', can_export_pdf: true });
-    // The discount lookup of spec 001 §7: 200 means a discount exists.
+    // The discount lookup of docs/billing.md "Flows": 200 means a discount exists.
     const me = await c.request('GET', '/user/current');
     const discountRes = await c.request('GET', `/coupon/user/${me.json.id as string}`);
     expect(discountRes.status).toBe(200);
@@ -537,7 +537,7 @@ describe('switch, cancel, resume, freeze (spec 001 §4)', () => {
       subscriptionItem(PRICES.freeze),
     );
 
-    // Step 1: the cancel flow's answers (spec 001 §7 metaData); type is freeze (not frozen yet).
+    // Step 1: the cancel flow's answers (docs/billing.md "Flows" metaData); type is freeze (not frozen yet).
     expect((await viewOf(c)).cancel_type).toBe('freeze');
     stripe.on('POST', `/v1/subscriptions/${IDS.subscription}`, subOf(teamId, customerId));
     const meta = await c.request('PUT', `/settings/companies/${teamId}/metaData`, {

@@ -1,5 +1,5 @@
 /**
- * The dashboard lists (spec 000 §2, §7 "Dashboard lists", §9; docs/decisions.md "Design API shapes"): 40 designs of one
+ * The dashboard lists (docs/decisions.md "Dashboard SPA", docs/decisions.md "Design API shapes": "Dashboard lists", docs/editor.md "Constants"; docs/decisions.md "Design API shapes"): 40 designs of one
  * team through `GET /getActive` in each of the four sorts, 15 to a page, pages from 2 with the
  * cursor the page before gave and without it; one DynamoDB query per page.
  */

@@ -1,5 +1,5 @@
 /**
- * The design calls of spec 000 §7 "Design actions" (docs/decisions.md "Design API shapes") through the local stack:
+ * The design calls of docs/decisions.md "Design API shapes": "Design actions" (docs/decisions.md "Design API shapes") through the local stack:
  * create, read, rename and save, archive and activate, clone, create from a template, the base
  * photo, effects, options, stickers and the cropped image; the team and frozen-team rules.
  */
@@ -61,7 +61,7 @@ describe('POST /api/pic-snippet', () => {
     });
     expect(design.public_id).toMatch(/^[A-Za-z0-9_-]{11}$/);
     expect(design.base_url).toBe(`${stack().url}/r/${design.public_id}`);
-    // The canvas takes the photo's aspect ratio, at most 1056 px wide (spec 000 §9).
+    // The canvas takes the photo's aspect ratio, at most 1056 px wide (docs/editor.md "Constants").
     expect(design.canvas_width).toBeLessThanOrEqual(1056);
     const image = await fetchImage(`${design.base_url}.jpg`);
     expect(image.res.status).toBe(200);
@@ -568,7 +568,7 @@ describe('team rules', () => {
     const archived = await createDesign(owner, { title: 'Archived before' });
     await owner.request('PUT', `/api/pic-snippet/${archived.id}/archive`, {});
     const me = (await owner.request('GET', '/settings/companies/current')).json;
-    // The admin freezes the team through the kiosk (spec 001 §7).
+    // The admin freezes the team through the kiosk (docs/decisions.md "The API contract").
     const freeze = await admin.request(
       'POST',
       `/custom/teams/${me.id as string}/additional_permissions`,

@@ -1,7 +1,7 @@
 /**
- * The export screen's saves through the local stack (spec 001 §7 "Export and merge tags":
- * `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`; §4 "choosing a provider clears all
- * merge values"; §5 export validations; spec 000 §5 sticker fallback rules): what each call
+ * The export screen's saves through the local stack (docs/export.md "What Generate writes": "Export and merge tags":
+ * `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`; docs/export.md "The screen": "choosing a provider clears all
+ * merge values"; docs/export.md "The screen" export validations; docs/export.md "The screen" sticker fallback rules): what each call
  * saves, that bad input is refused whole (nothing written, the version unchanged), 409 on a
  * stale version, 404 for another team's design.
  */
@@ -25,7 +25,7 @@ beforeAll(async () => {
 const KLAVIYO_FIRST_NAME = "{{ first_name|default:'' }}";
 const TOO_LONG = 'Value may not be greater than 255 character!';
 
-/** A dynamic sticker of the given kind, fed by the parameter `name` (spec 000 §3 Sticker). */
+/** A dynamic sticker of the given kind, fed by the parameter `name` (docs/decisions.md "The design document: versions and restore" Sticker). */
 const dynamicSticker = (kind: string, name: string) => ({
   uuid: `sticker-${name}`,
   stickerType: 'dynamicSticker',
@@ -115,7 +115,7 @@ describe('PUT /api/pic-snippet/{id}/provider', () => {
     let after = await read(design.id);
     expect(firstValue(after)).toBe(KLAVIYO_FIRST_NAME);
     expect(after.merge_tag_choices).toEqual(choices);
-    // Another platform clears values and choices (spec 001 §4), and drops the store front.
+    // Another platform clears values and choices (docs/export.md "The screen"), and drops the store front.
     const res = await put(demo, design.id, 'provider', { merge_tag_provider: 'manychat' });
     expect(res.status).toBe(200);
     after = await read(design.id);

@@ -1,6 +1,6 @@
 /**
- * Fonts through the local stack (spec 000 §5 font upload rules, §6 `can_upload_custom_fonts`,
- * §7 `GET /getCustomFonts`, `POST /storeFont`; docs/fonts.md): real TrueType, OpenType and WOFF
+ * Fonts through the local stack (docs/fonts.md "Uploads" font upload rules, docs/decisions.md "Team roles" `can_upload_custom_fonts`,
+ * docs/fonts.md "Uploads" `GET /getCustomFonts`, `POST /storeFont`; docs/fonts.md): real TrueType, OpenType and WOFF
  * files are stored per team and served same-origin; bad files, bold faces and free teams are
  * refused with the spec's messages and nothing stored.
  */

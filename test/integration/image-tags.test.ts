@@ -1,5 +1,5 @@
 /**
- * `GET /image/{imageId}/tags` (spec 000 §7 → `result.tags[].tag.en`): the tag editor's
+ * `GET /image/{imageId}/tags` (docs/decisions.md "User files" → `result.tags[].tag.en`): the tag editor's
  * suggestions for an image, from the tags of templates made from it, most used first, then the
  * words of the image's title; only for images the team can see.
  */

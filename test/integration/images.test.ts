@@ -1,5 +1,5 @@
 /**
- * The global image library (spec 000 §7 `GET /getGlobalImages` → data, last_page), seeded from the
+ * The global image library (docs/decisions.md "User files" `GET /getGlobalImages` → data, last_page), seeded from the
  * fixture photos (docs/decisions.md "Seed photos") and served same-origin under `/files/`
  * (docs/decisions.md "User files").
  */

@@ -1,5 +1,5 @@
 /**
- * Keap's OAuth authorisation-code flow through the local stack (docs/export.md; spec 001 §4
+ * Keap's OAuth authorisation-code flow through the local stack (docs/export.md; docs/export.md "Keap (Infusionsoft) OAuth"
  * "Choosing infusionsoft without an access token opens the authorization window"): the
  * authorize redirect and its sealed state, the state check of the callback, the code exchange
  * and the rotating refresh at a fake Keap token endpoint, and the live fields read with the

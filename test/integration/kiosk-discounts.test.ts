@@ -1,6 +1,6 @@
 /**
- * An admin's discount applied through Stripe (spec 001 §3 Discount, §7 `POST
- * /spark/kiosk/users/discount/{id}`, §9 "Default discount: type amount, duration once";
+ * An admin's discount applied through Stripe (docs/kiosk.md Discount, docs/kiosk.md `POST
+ * /spark/kiosk/users/discount/{id}`, docs/accounts.md "Constants": "Default discount: type amount, duration once";
  * docs/kiosk.md): a coupon made for it and the subscription of the team the user owns updated
  * to carry it, then shown on the kiosk profile. Stripe is the recording fake
  * (test/support/stripe.ts); the demo team gets a subscription record as a webhook would leave it.

@@ -1,6 +1,6 @@
 /**
- * The kiosk's performance indicators, daily snapshot and cancel reasons (spec 001 §3 kiosk
- * indicators and cancel reasons, §7 "Kiosk", §9; docs/kiosk.md "Metrics and the daily
+ * The kiosk's performance indicators, daily snapshot and cancel reasons (docs/kiosk.md kiosk
+ * indicators and cancel reasons, docs/kiosk.md "Kiosk", docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily
  * snapshot", "Cancel reasons"), against the local stack with subscription records stored as the
  * Stripe webhooks store them. The answers are checked against the contract (STAGE=test).
  */

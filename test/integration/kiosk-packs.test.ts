@@ -1,5 +1,5 @@
 /**
- * Importing a sticker pack in the kiosk (spec 001 §7 "Kiosk (packs)" `POST /packs/download`;
+ * Importing a sticker pack in the kiosk (docs/kiosk.md "Sticker packs": "Kiosk (packs)" `POST /packs/download`;
  * docs/kiosk.md "Sticker packs"): a real zip built here with fflate becomes a pack whose stickers
  * every user finds in the library and a render draws; hostile archives (zip-slip paths, too many
  * entries, oversized or bomb entries, SVGs with script or outside references, no manifest, a

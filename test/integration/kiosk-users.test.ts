@@ -1,5 +1,5 @@
 /**
- * The kiosk's users (spec 001 §6, §7 "Kiosk"; docs/kiosk.md "Users, impersonation and
+ * The kiosk's users (docs/kiosk.md "Kiosk"; docs/kiosk.md "Users, impersonation and
  * discounts"): search by name or e-mail, the profile with teams, plan and sign-ins,
  * impersonation (started by a POST, never of an admin, audit-logged, the user's password, 2FA
  * and tokens read-only meanwhile, the admin's own session back afterwards) and the discount's

@@ -1,5 +1,5 @@
 /**
- * The kiosk's team tools (spec 001 §7 "Kiosk"): an admin can set `frozen`.
+ * The kiosk's team tools (docs/kiosk.md "Kiosk"): an admin can set `frozen`.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

@@ -1,5 +1,5 @@
 /**
- * Members and invitations (spec 001 §3–7; docs/decisions.md "Invitations") through the local stack,
+ * Members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows", docs/accounts.md "Validation rules", docs/decisions.md "The API contract"; docs/decisions.md "Invitations") through the local stack,
  * with the invitation link read from the local outbox. An invitation is taken only with the code of
  * its e-mailed link (docs/security.md "Invitations and e-mail ownership").
  */

@@ -1,5 +1,5 @@
 /**
- * Notifications and announcements through the local stack (spec 001 §3, §4, §7 "Notifications
+ * Notifications and announcements through the local stack (docs/notifications.md "What notifies", docs/billing.md "Flows", docs/decisions.md "The API contract": "Notifications
  * and support"; docs/notifications.md): each team cause creates its notification for the right
  * people, `GET /notifications/recent` pages them newest first with the announcements and the
  * unread flags (its answers checked against the contract: STAGE=test is strict), marking read

@@ -1,5 +1,5 @@
 /**
- * Onboarding (spec 001 §2: step 1 picks one of eight use cases, step 3 redirects to a per-use-case
+ * Onboarding (docs/decisions.md "Onboarding": step 1 picks one of eight use cases, step 3 redirects to a per-use-case
  * address; docs/decisions.md "Onboarding"): `PUT /settings/onboarding` keeps the choice on the user
  * and answers the address.
  */

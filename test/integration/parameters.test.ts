@@ -1,5 +1,5 @@
 /**
- * Text snippet parameters through the local stack (spec 000 §7 "Text snippet parameters", §5
+ * Text snippet parameters through the local stack (docs/decisions.md "Text snippet parameters": "Text snippet parameters", docs/decisions.md "Text snippet parameters"
  * messages; docs/decisions.md "Design API shapes"): every call, for the demo user's team, another team's user, stale
  * versions, and the render URL taking a renamed parameter.
  */

@@ -1,5 +1,5 @@
 /**
- * Profile and team photos (spec 001 §7 "POST /settings/photo", "POST /settings/{teams}/{id}/photo";
+ * Profile and team photos (docs/kiosk.md "The global image library": "POST /settings/photo", "POST /settings/{teams}/{id}/photo";
  * docs/security.md "Uploaded files"): validated by magic bytes, re-encoded as a square JPEG with
  * metadata dropped, stored in S3 and served at `/files/…` with nosniff.
  */

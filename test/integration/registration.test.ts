@@ -1,5 +1,5 @@
 /**
- * Registration's account step through the local stack (spec 001 §4–5; docs/decisions.md
+ * Registration's account step through the local stack (docs/decisions.md "Registration", docs/accounts.md "Validation rules"; docs/decisions.md
  * "Registration"): the spec's exact messages, the e-mail check, atomic creation, and the signed-in
  * result.
  */

@@ -1,5 +1,5 @@
 /**
- * Fonts in the render service (docs/fonts.md; DESIGN.md §5): a design's fontFamily is drawn with
+ * Fonts in the render service (docs/fonts.md; docs/fonts.md "The render page"): a design's fontFamily is drawn with
  * its own files through `@font-face` on the warm page — a hosted family, a built-in name, or
  * the team's uploaded font — from the product's own bucket, and an unknown family falls back to
  * the default font. Chromium, DynamoDB Local and s3rver are real.
@@ -40,7 +40,7 @@ describe('fonts in the render page', () => {
     expect(lobster.res.status).toBe(200);
     expect(lobster.res.headers.get('cache-control')).not.toBe('no-store');
     expect(differ(lobster.pixels, unknown.pixels)).toBeGreaterThan(2);
-    // Unknown families fall back to the default font, Journal (spec 000 §8, §3).
+    // Unknown families fall back to the default font, Journal (docs/editor.md "Messages", docs/fonts.md "The catalogue").
     expect(differ(unknown.pixels, journal.pixels)).toBeLessThan(0.5);
   });
 

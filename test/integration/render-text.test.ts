@@ -195,7 +195,7 @@ function inkPieces(pixels: Buffer, width: number): number {
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
- * Shaping and bidi (DESIGN.md §5 "Text fitting": the browser shapes each line, fabric only
+ * Shaping and bidi (docs/security.md "Text in renders": "Text fitting": the browser shapes each line, fabric only
  * places lines). Each case checks with fontkit, on the face that draws the sample
  * (test/support/glyph-coverage.ts `drawingFace`), that the sample needs shaping, then checks
  * that the render URL's picture has the shaped form, by a measure that fabric's own placing

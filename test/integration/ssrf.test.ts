@@ -1,5 +1,5 @@
 /**
- * The SSRF guard against hostile URLs (docs/security.md "SSRF guard", DESIGN.md §5). No local
+ * The SSRF guard against hostile URLs (docs/security.md "SSRF guard"). No local
  * stack, no internet: two loopback servers and Chromium.
  *
  * - The victim listens on 127.0.0.1:P and [::1]:P (TCP, plus UDP on 127.0.0.1:P for WebRTC)

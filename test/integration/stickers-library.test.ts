@@ -1,9 +1,9 @@
 /**
- * The sticker library (spec 000 §7 `POST /getStickers`, `/getFavorites`, `/getUploads`,
+ * The sticker library (docs/decisions.md "Sticker library" `POST /getStickers`, `/getFavorites`, `/getUploads`,
  * `/getPacksStickers`, `/addToFavorite`, `/deleteUploadSticker`, `POST /image` with `type=asIcon`;
- * §3 shapes; docs/decisions.md "Sticker library"): the seeded real packs with their licences,
+ * docs/decisions.md "The design document: versions and restore" shapes; docs/decisions.md "Sticker library"): the seeded real packs with their licences,
  * drill-down, search, paging, favourites per user, uploads per team, seeded and uploaded stickers
- * drawn in a real render, and the kiosk's pack calls (spec 001 §7 Kiosk packs).
+ * drawn in a real render, and the kiosk's pack calls (docs/kiosk.md "Sticker packs" Kiosk packs).
  */
 import { readFile } from 'node:fs/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
