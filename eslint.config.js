@@ -113,7 +113,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
-      // Every regex linear (DESIGN.md §5 "Hostile input is bounded"; docs/security.md "Linear
+      // Every regex linear (docs/decisions.md "Render slice": "Hostile input is bounded"; docs/security.md "Linear
       // regular expressions"): no backtracking within a match, no quadratic moves across
       // start positions.
       'regexp/no-super-linear-backtracking': 'error',

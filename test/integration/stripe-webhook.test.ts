@@ -1,5 +1,5 @@
 /**
- * The Stripe webhook (docs/billing.md; DESIGN.md §6): signatures made with
+ * The Stripe webhook (docs/billing.md; docs/billing.md "Webhook"): signatures made with
  * `stripe.webhooks.generateTestHeaderString` over the raw body, each event id processed once,
  * any order tolerated, and the team's capabilities following the subscription.
  */

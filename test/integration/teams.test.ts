@@ -1,5 +1,5 @@
 /**
- * Teams (spec 001 §7 "Profile, teams, members"; docs/decisions.md "Team roles") through the local
+ * Teams (docs/decisions.md "Invitations": "Profile, teams, members"; docs/decisions.md "Team roles") through the local
  * stack.
  */
 import { describe, expect, it } from 'vitest';

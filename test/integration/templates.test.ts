@@ -1,5 +1,5 @@
 /**
- * Templates and template bundles through the local stack (spec 000 §2, §4, §7 "Dashboard
+ * Templates and template bundles through the local stack (docs/templates.md "Screens", docs/templates.md "Model", docs/templates.md "Calls": "Dashboard
  * lists" and "Templates and bundles (admin)"; docs/templates.md): the admin saves a design as a
  * template with tags and a new bundle, assigns the bundle to the demo team, whose member then
  * finds it in the Bonus tab and makes a design from it; status changes, deletes, 403 for users

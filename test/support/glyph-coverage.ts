@@ -1,5 +1,5 @@
 /**
- * Glyph coverage of the render page's fallback stack (DESIGN.md §5 "Text fitting"): which
+ * Glyph coverage of the render page's fallback stack (docs/fonts.md "The render page": "Text fitting"): which
  * characters of a text no shipped face can draw. Reads the built page's `fonts/fonts.css` (the
  * `@font-face` rules the editor and the render page load), picks for each code point the faces
  * whose `unicode-range` holds it, and asks fontkit whether that face's file has a glyph for it.

@@ -1,6 +1,6 @@
 /**
- * How billing writes dates, money and cards (spec 001 §4 'MMMM Do, YYYY'; §9 masked card),
- * and where the payment-confirmation page may send the browser back to (spec 001 §2).
+ * How billing writes dates, money and cards (docs/billing.md "Flows" 'MMMM Do, YYYY'; docs/accounts.md "Constants" masked card),
+ * and where the payment-confirmation page may send the browser back to (docs/decisions.md "Billing in the SPA").
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,6 @@
 /**
- * The billing screens' rules: the default plan and the yearly display at registration (spec 001
- * §4), how a failed subscription call is shown (§8), what a coupon gives (§3), and the billing
- * details sent (§3, §9: country default US, VAT id only where VAT applies).
+ * The billing screens' rules: the default plan and the yearly display at registration (docs/billing.md "Flows"), how a failed subscription call is shown (docs/accounts.md "Error answers in the SPA"), what a coupon gives (docs/billing.md "Model"), and the billing
+ * details sent (docs/billing.md "Model", docs/accounts.md "Constants": country default US, VAT id only where VAT applies).
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../web/src/api/client.ts';

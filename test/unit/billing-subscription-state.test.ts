@@ -1,7 +1,7 @@
 /**
- * The subscription tab's states (spec 001 §4: active, on trial, on grace period, needs
+ * The subscription tab's states (docs/billing.md "Flows": active, on trial, on grace period, needs
  * subscription; incomplete, past_due and unpaid are not active; frozen; trial dates shown as
- * 'MMMM Do, YYYY') and the invoices it lists (§5: $0.00 hidden).
+ * 'MMMM Do, YYYY') and the invoices it lists (docs/accounts.md "Validation rules": $0.00 hidden).
  */
 import { describe, expect, it } from 'vitest';
 import type { Invoice, SubscriptionView } from '#shared/billing.ts';

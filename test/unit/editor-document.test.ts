@@ -1,6 +1,6 @@
 /**
- * The editor's pure document rules: the title field (spec 000 §2, §5 "Design title"), the
- * default snippet text (§9), the clamps (§5), the placeholders typed in a snippet's text, the
+ * The editor's pure document rules: the title field (docs/editor.md "Architecture", docs/editor.md "Editing rules": "Design title"), the
+ * default snippet text (docs/editor.md "Constants"), the clamps (docs/editor.md "Editing rules"), the placeholders typed in a snippet's text, the
  * 409 merge, and the keyboard shortcuts (docs/editor.md "Keyboard").
  */
 import { describe, expect, it } from 'vitest';

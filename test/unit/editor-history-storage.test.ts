@@ -1,5 +1,5 @@
 /**
- * The histories kept per design in browser storage (spec 000 §4, §9 "undo history writes
+ * The histories kept per design in browser storage (docs/editor.md "Commands", docs/editor.md "Constants": "undo history writes
  * 200 ms"): cleared when the editor loads, written 200 ms after the last change, trimmed from
  * the oldest entry when too large, and never failing an edit when storage refuses.
  */

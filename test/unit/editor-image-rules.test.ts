@@ -1,6 +1,6 @@
 /**
- * The image toolbar's and stickers' pure rules (docs/editor.md§3; spec 000 §5 clamps, crop and QR
- * rules, §9 units, sticker placement): unit conversions and steps, the size counters' clamps
+ * The image toolbar's and stickers' pure rules (docs/editor.md; docs/editor.md "Editing rules" clamps, crop and QR
+ * rules, docs/editor.md "Constants" units, sticker placement): unit conversions and steps, the size counters' clamps
  * and aspect lock, the crop rectangle and its too-small rule, sticker scale and placement,
  * QR limits and dynamic parameter names.
  */

@@ -2,7 +2,7 @@
  * The editor's keys (docs/editor.md"Keyboard"): one history while the snippet text field has focus
  * (its undo and redo keys run the editor's undo and redo, a typing burst undoes in one step and
  * the caret lands where the text changed), the uploaded-font rule shared by the Bold / Italic
- * buttons and their shortcuts (spec 000 §5, message §8), and arrow keys left to the focused
+ * buttons and their shortcuts (docs/editor.md "Editing rules", message docs/editor.md "Messages"), and arrow keys left to the focused
  * control that moves with them (a radio group, a slider) instead of nudging the object.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -152,7 +152,7 @@ describe('bold and italic of an uploaded font (spec 000 §5; message §8)', () =
     expect(runCommand(store, 'toggleItalic')).toBe(false);
     expect(store.getState().design).toBe(before);
     expect(counts(store)).toEqual({ undo: 1, redo: 0 });
-    // The message goes after 4 s (spec 000 §9 "error banner 4 s").
+    // The message goes after 4 s (docs/editor.md "Constants": "error banner 4 s").
     vi.advanceTimersByTime(3999);
     expect(store.getState().notice?.text).toBe(UPLOADED_FONT_STYLE_MESSAGE);
     vi.advanceTimersByTime(1);

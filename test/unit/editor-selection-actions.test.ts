@@ -1,5 +1,5 @@
 /**
- * What the selection overlay offers (spec 000 §4 "Selection overlay: Text snippets: clone,
+ * What the selection overlay offers (docs/editor.md "Commands": "Selection overlay: Text snippets: clone,
  * delete, wrap toggle. Regular stickers: clone and delete. Dynamic stickers: delete only.") and
  * where it floats next to a sticker: beside the sticker as drawn (its scale and rotation), on the
  * side away from its rotation handle.

@@ -1,6 +1,6 @@
 /**
- * Where the selection overlay (spec 000 §4 "Selection overlay") floats: just above the object
- * as drawn, rotated about its top-left corner (spec 000 §3 geometry), below it when there is no
+ * Where the selection overlay (docs/editor.md "Commands": "Selection overlay") floats: just above the object
+ * as drawn, rotated about its top-left corner (docs/decisions.md "The design document: versions and restore" geometry), below it when there is no
  * room above, and never outside the canvas.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The editor's store, commands and history (docs/editor.md "Unit tests of commands, store and
- * history"; spec 000 §4 "Editor changes", "Parameter undo", "Linked font sizes", "Search/add";
- * §5 canvas clamps; §9 snippet defaults): exact undo and redo counts, a drag undone in one
+ * history"; docs/editor.md "Commands": "Editor changes", "Parameter undo", "Linked font sizes", "Search/add";
+ * docs/editor.md "Editing rules" canvas clamps; docs/editor.md "Constants" snippet defaults): exact undo and redo counts, a drag undone in one
  * step, selection never clearing redo, the history cap, and the parameter change records.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The text commands of the editor (docs/editor.md "Text snippets"; spec 000 §2 text toolbar, §4
+ * The text commands of the editor (docs/editor.md "Text snippets"; docs/editor.md "Architecture" text toolbar, docs/editor.md "Commands"
  * "Linked font sizes", "Text transform", "Parameter undo", "Selection overlay", "Dragging a
- * parameter", §5 clamps and clone naming): what each command changes, and its exact undo and
+ * parameter", docs/editor.md "Editing rules" clamps and clone naming): what each command changes, and its exact undo and
  * redo counts (every command here is one undo step, or merges as its history intent says).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -72,7 +72,7 @@ describe('style commands: one undo step each (spec 000 §2)', () => {
       'right',
     );
     expect(oneStep(editor, 'setSnippetAngle', { id: ID, angle: 400 }).angle).toBe(360);
-    // Widening a missing outline gives it the default white (spec 000 §9).
+    // Widening a missing outline gives it the default white (docs/editor.md "Constants").
     expect(oneStep(editor, 'setSnippetStrokeWidth', { id: ID, strokeWidth: 3 })).toMatchObject({
       stroke: '#ffffff',
       strokeWidth: 3,

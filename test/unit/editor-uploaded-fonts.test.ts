@@ -1,5 +1,5 @@
 /**
- * Switching a snippet to an uploaded font (spec 000 §5 "Bold and italic are not supported for
+ * Switching a snippet to an uploaded font (docs/fonts.md "Uploads": "Bold and italic are not supported for
  * uploaded fonts"): the set-font-family command makes a bold or italic snippet plain in the same
  * history step, and it knows which families are uploads from the team's uploaded fonts list read
  * as the editor opens, not only from fonts the loader has already drawn.

@@ -1,5 +1,5 @@
 /**
- * The settings and kiosk tab hash `#/{tab}/{rest}` (spec 001 §2 "Tab navigation uses the hash
+ * The settings and kiosk tab hash `#/{tab}/{rest}` (docs/accounts.md "Screens": "Tab navigation uses the hash
  * form #/{tab}/{rest}").
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The hex colours a QR code accepts (spec 000 §5 "Hex colour must be 2, 3 or 6 characters"),
+ * The hex colours a QR code accepts (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters"),
  * stored as `#rrggbb` (shared/colour.ts, shared/contract/designs.ts, docs/decisions.md "Two-digit hex colours").
  */
 import { describe, expect, it } from 'vitest';

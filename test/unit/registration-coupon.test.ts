@@ -1,6 +1,6 @@
 /**
- * The coupon a registration sends (spec 001 §2: the `coupon` query parameter, and the
- * partner-campaign path that applies a fixed coupon whose value is not shown; §5 an invalid
+ * The coupon a registration sends (docs/accounts.md "Screens": the `coupon` query parameter, and the
+ * partner-campaign path that applies a fixed coupon whose value is not shown; docs/accounts.md "Validation rules" an invalid
  * coupon is flagged and not applied).
  */
 import { describe, expect, it } from 'vitest';

@@ -10,11 +10,11 @@ import {
 } from '#shared/routes.ts';
 
 /**
- * Every call of spec 000 §7 and spec 001 §7, transcribed as concrete requests ("{teams}" is
+ * Every call of docs/decisions.md "Design API shapes" and docs/decisions.md "The API contract", transcribed as concrete requests ("{teams}" is
  * `companies`). The table must answer each with exactly one route.
  */
 const SPEC_CALLS: Array<[string, string]> = [
-  // spec 000 §7 Dashboard lists
+  // docs/decisions.md "Design API shapes" Dashboard lists
   ['GET', '/getActive'],
   ['GET', '/getArchived'],
   ['GET', '/getHomeTemplates'],
@@ -72,7 +72,7 @@ const SPEC_CALLS: Array<[string, string]> = [
   ['POST', '/deleteUploadSticker'],
   ['GET', '/getCustomFonts'],
   ['POST', '/storeFont'],
-  // spec 001 §7 Registration and lookups
+  // docs/decisions.md "The API contract" Registration and lookups
   ['GET', '/geocode/country'],
   ['GET', '/coupon/SAVE10'],
   ['GET', '/invitations/abc'],

@@ -1,5 +1,5 @@
 /**
- * Secrets from SSM at cold start (functions/lib/ssm-secrets.ts, DESIGN.md §6): the real
+ * Secrets from SSM at cold start (functions/lib/ssm-secrets.ts, docs/infra.md "Deploy"): the real
  * `SSMClient`, with the HTTP exchange answered at the SDK's request-handler boundary (SSM cannot
  * run offline). Checked: which settings are asked for, the one batched GetParameters call with
  * decryption, the values reaching `config()`, nothing asked when no `*_PARAMETER` is set or on

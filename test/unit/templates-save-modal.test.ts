@@ -1,6 +1,5 @@
 /**
- * The Save as template modal's states (web/src/features/templates/saveModalState.ts; spec 000
- * §4 "Template status in the save modal", §8 "Template save").
+ * The Save as template modal's states (web/src/features/templates/saveModalState.ts; docs/templates.md "Model": "Template status in the save modal", docs/editor.md "Messages": "Template save").
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 /**
- * Template tags (shared/template-tags.ts; spec 000 §5 "Tags: empty or whitespace-only tags
+ * Template tags (shared/template-tags.ts; docs/templates.md "Model": "Tags: empty or whitespace-only tags
  * ignored; duplicates rejected with 'Current tag is already added'"): what the tag editor and
  * the server accept, and the related tags the tag editor suggests.
  */
