@@ -222,8 +222,8 @@ export const COMMANDS: Registry = {
     enabled: (s) => s.selection !== null,
     perform: (store) => store.getState().deselect(),
   },
-  // The Escape key: in crop mode it is the mode's Cancel (the document is untouched, spec 000
-  // docs/editor.md "Commands": "Crop"), else it deselects (docs/editor.md).
+  // The Escape key: in crop mode it is the mode's Cancel (the document is untouched,
+  // docs/editor.md "Commands"), else it deselects.
   escape: {
     name: 'escape',
     label: 'Cancel crop or deselect',
