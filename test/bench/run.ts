@@ -24,11 +24,16 @@
  * settings and their SSIM (test/bench/quality.ts; docs/performance.md "Output quality"), written
  * to bench-results/quality.json.
  *
+ * After render.json is written, a 600x200 countdown timer of 30 frames as an animated GIF beside
+ * its static JPEG (test/bench/timer.ts), merged into render.json (`timer_gif_p50_ms`,
+ * `timer_gif_bytes`, `timer`).
+ *
  * Last, a 10,000-row send list and the replay of its URLs (test/bench/send-list.ts), written to
  * bench-results/send-list.json.
  *
  * A part alone: `npm run bench -- campaign [--recipients N]` runs only the campaign,
- * `npm run bench -- quality` only the output-quality part, and `npm run bench -- send-list
+ * `npm run bench -- quality` only the output-quality part, `npm run bench -- timer` only the
+ * countdown timer, and `npm run bench -- send-list
  * [--rows N]` only the send list, on a stack without the SPA.
  */
 import { cpus } from 'node:os';
@@ -68,6 +73,7 @@ import { runEditorBench } from './editor.ts';
 import { runCampaignBench } from './campaign.ts';
 import { runQualityBench } from './quality.ts';
 import { runSendListBench } from './send-list.ts';
+import { runTimerBench } from './timer.ts';
 import { formatTable } from './table.ts';
 
 process.env.STAGE = 'test';
@@ -91,7 +97,9 @@ const rowsArg = numberArg('rows');
 const sendListOptions = rowsArg ? { rows: rowsArg } : {};
 
 /** Parts that run alone when named (`npm run bench -- campaign`). */
-const PARTS = ['campaign', 'quality', 'send-list'] as const;
+const PARTS = ['campaign', 'quality', 'send-list', 'timer'] as const;
+/** How long the countdown timer part may run, ms (28 GIF and JPEG draws). */
+const TIMER_LIMIT_MS = 10 * 60_000;
 const named = process.argv
   .slice(2)
   .filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
@@ -106,6 +114,7 @@ if (named.length > 0) {
   try {
     if (named.includes('quality'))
       await withTimeout(runQualityBench(alone), QUALITY_LIMIT_MS, 'quality');
+    if (named.includes('timer')) await withTimeout(runTimerBench(alone), TIMER_LIMIT_MS, 'timer');
     if (named.includes('campaign'))
       await withTimeout(runCampaignBench(alone, campaignOptions), CAMPAIGN_LIMIT_MS, 'campaign');
     if (named.includes('send-list'))
@@ -479,6 +488,10 @@ try {
       `${cpus().length} CPUs, node ${process.version}`,
   );
   console.log('wrote bench-results/render.json');
+
+  // A 600x200 countdown timer of 30 frames as a GIF beside its static JPEG (test/bench/timer.ts;
+  // docs/performance.md "Countdown timers"), merged into bench-results/render.json.
+  await withTimeout(runTimerBench(stack), TIMER_LIMIT_MS, 'timer');
 
   // The dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts; docs/performance.md
   // "Dashboard lists").

@@ -8,6 +8,7 @@
  */
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import sharp from 'sharp';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,10 @@ describe('countdown timer render', () => {
     expect(meta.delay).toEqual(Array.from({ length: 12 }, () => 1000));
     expect(meta.loop).toBe(0);
 
+    // For people: the first and a later frame as PNGs.
+    await mkdir('test-results', { recursive: true });
+    for (const page of [0, 6])
+      await sharp(bytes, { page }).png().toFile(`test-results/render-countdown-frame${page}.png`);
     // Frame 1 is complete (clients that do not animate show it); then one second less a frame.
     expect(digits(await readFrame(bytes, 0))).toBe('02030405');
     expect(digits(await readFrame(bytes, 5))).toBe('02030400');
