@@ -375,7 +375,7 @@ type WriteContract<B, A> = {
   readonly params: typeof IdParams;
   readonly body: B;
   readonly answer: A;
-  readonly errors: readonly [409];
+  readonly errors: readonly [409, 413];
 };
 
 /** The `designs` routes' contracts, by route key. */
