@@ -201,6 +201,35 @@ describe('countdown timer render', () => {
     expect(digits(await readFrame(c.bytes, 0))).toBe('005000');
   });
 
+  it('refuses a save with an unknown time zone or too many frames, naming the field', async () => {
+    const design = await createDesign(demo, { title: 'Bad countdown' });
+    for (const [countdown, field, message] of [
+      [{ timeZone: 'Mars/Olympus' }, 'timeZone', 'IANA'],
+      [{ frames: 61 }, 'frames', '60'],
+      [{ deadline: 'tomorrow' }, 'deadline', 'YYYY-MM-DDTHH:mm'],
+    ] as const) {
+      const res = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+        version: design.version,
+        graphics_data: [
+          {
+            uuid: 'timer-bad',
+            stickerType: 'dynamicSticker',
+            dynamicStickerType: 'countdown',
+            ...BOX,
+            countdown,
+          },
+        ],
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(422);
+      const text = JSON.stringify(res.json);
+      expect(text).toContain(`graphics_data.0.countdown.${field}`);
+      expect(text).toContain(message);
+    }
+    // Nothing was written: the design is as created.
+    const read = await demo.request('GET', `/api/pic-snippet/${design.id}`);
+    expect(read.json).toMatchObject({ version: design.version, graphics_data: [] });
+  });
+
   it('draws the first frame into a still when a JPEG is asked for', async () => {
     const design = await timerDesign({});
     const now = END - (((1 * 24 + 2) * 60 + 3) * 60 + 4) * 1000;
