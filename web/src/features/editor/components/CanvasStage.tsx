@@ -6,6 +6,7 @@ import { SelectionOverlay } from './SelectionOverlay.tsx';
 import { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
 import { mountWatermarkOverlay, type WatermarkOverlay } from '../watermark/overlay.ts';
 import { useWatermarkSettings } from '../watermark/useWatermarkSettings.ts';
+import { mountGifPlayer } from '../gif/player.ts';
 
 /** Room kept below the canvas for the page's header and toolbars, px. */
 const CHROME_HEIGHT_PX = 230;
@@ -33,11 +34,14 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     const objects = document.createElement('canvas');
     // The watermarks over everything (watermark/overlay.ts), as the render draws them.
     const marks = document.createElement('canvas');
-    host.append(base, objects, marks);
+    // An animated GIF photo's frames, over the photo and under the objects (gif/player.ts).
+    const frames = document.createElement('canvas');
+    host.append(base, frames, objects, marks);
     const view = mountCanvasView({ base, objects }, store, baseImageUrl, {
       onEditText: () => document.getElementById(SNIPPET_TEXT_FIELD_ID)?.focus(),
     });
     overlay.current = mountWatermarkOverlay(marks, store, { team: null, productMark: false });
+    const gif = mountGifPlayer(frames, store, baseImageUrl);
     const fit = () => {
       const design = store.getState().design;
       if (!design) return;
@@ -72,6 +76,7 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
       view.dispose();
       overlay.current?.dispose();
       overlay.current = null;
+      gif.dispose();
       host.replaceChildren();
     };
   }, [store, baseImageUrl]);

@@ -4,6 +4,7 @@ import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { SaveTemplateButton } from './SaveTemplateModal.tsx';
 import { ImageToolbar } from './ImageToolbar.tsx';
 import { WatermarkToggle } from '../watermark/WatermarkToggle.tsx';
+import { GifControls } from '../gif/GifControls.tsx';
 
 /** Whether `Mod` means ⌘ on this device. */
 export const IS_MAC =
@@ -50,6 +51,7 @@ export function EditorToolbar() {
       <CommandButton name="redo" icon="↷" />
       <ImageToolbar />
       <WatermarkToggle />
+      <GifControls />
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>
