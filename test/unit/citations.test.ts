@@ -4,15 +4,21 @@
  * (the word issue with a colon or a hash, an issue number) points at a thread that is closed and not in the
  * repository, so this test fails on one and names its file and line.
  *
+ * Comments do not cite the outside papers either: the product specification's sections
+ * (`spec 000 §5`) and the design and style notes (`DESIGN.md`, `STYLE.md`) are not in the
+ * repository. A comment cites the docs/ section that describes the behaviour instead; the files
+ * that still cite them are listed, to be emptied, in test/unit/citations-known.ts.
+ *
  * Only comments are read: the TypeScript parser gives each token's comment trivia, so strings,
  * template literals, regular expressions and JSX text (`'#1 fan'`, `#lib/…` import aliases,
  * colours such as `#fff`, URL fragments) are never taken for a citation. Generated data files
  * (`*.data.ts`) are skipped.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { KNOWN_OUTSIDE_CITATIONS } from './citations-known.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIRS = ['functions', 'shared', 'web/src', 'infra', 'test'];
@@ -29,6 +35,13 @@ const CITATIONS: readonly RegExp[] = [
   /(?:^|\s)#\d{1,4}\b/,
   /\bissues?\s+\d/i,
 ];
+
+/**
+ * What a citation of a paper outside the repository looks like in a comment: the product
+ * specification (`spec 000 §5`, `Spec 001`) or the design and style notes (`DESIGN.md`,
+ * `STYLE.md`).
+ */
+const OUTSIDE: readonly RegExp[] = [/\bspec\s+00\d\b/i, /\b(?:DESIGN|STYLE)\.md\b/];
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -78,13 +91,16 @@ function commentsOf(path: string, text: string): Array<{ line: number; text: str
   return found.sort((a, b) => a.line - b.line);
 }
 
-/** `file:line: the comment's line` for each citation of an issue in the file's comments. */
-function citationsIn(path: string): string[] {
+/**
+ * `file:line: the comment's line` for each comment line of the file that matches one of
+ * `patterns` (by default, a citation of an issue).
+ */
+function citationsIn(path: string, patterns: readonly RegExp[] = CITATIONS): string[] {
   const text = readFileSync(join(ROOT, path), 'utf8');
   const out: string[] = [];
   for (const comment of commentsOf(path, text)) {
     comment.text.split('\n').forEach((line, i) => {
-      if (CITATIONS.some((re) => re.test(line))) {
+      if (patterns.some((re) => re.test(line))) {
         out.push(`${relative(ROOT, join(ROOT, path))}:${comment.line + i}: ${line.trim()}`);
       }
     });
@@ -113,7 +129,7 @@ describe('citations in comments', () => {
   it('cites docs/ sections or tests, never a closed issue', () => {
     const files = [...DIRS.flatMap(sourceFiles), ...ROOT_FILES];
     expect(files.length).toBeGreaterThan(100);
-    const found = files.flatMap(citationsIn);
+    const found = files.flatMap((file) => citationsIn(file));
     expect(
       found,
       `These comments cite an issue, which a reader of the repository cannot open:\n` +
@@ -124,5 +140,48 @@ describe('citations in comments', () => {
         `sentence to the right docs/ section, or drop the citation when the comment reads ` +
         `fine without it.`,
     ).toEqual([]);
+  });
+
+  it('finds citations of the spec, DESIGN.md and STYLE.md in comments only', () => {
+    const sample = [
+      ['/** Titles (spec 000 §5). */', "const s = 'spec 000 §5';"].join('\n'),
+      '// Spec 001',
+      '// §2 continues the line above',
+      '/* DESIGN.md §5 */',
+      '/** STYLE.md "typed errors" */',
+      "const route = { source: 'DESIGN.md §2' };",
+      '// docs/editor.md "Editing rules"; RFC 6265bis §4.1.3.2',
+    ].join('\n');
+    const lines = commentsOf('sample.ts', sample)
+      .filter((c) => OUTSIDE.some((re) => re.test(c.text)))
+      .map((c) => c.line);
+    expect(lines).toEqual([1, 3, 5, 6]);
+  });
+
+  it('cites docs/ sections, not the spec, DESIGN.md or STYLE.md', () => {
+    const files = [...DIRS.flatMap(sourceFiles), ...ROOT_FILES];
+    // This test and its list name the papers in order to find them.
+    const known = new Set([
+      ...KNOWN_OUTSIDE_CITATIONS,
+      'test/unit/citations.test.ts',
+      'test/unit/citations-known.ts',
+    ]);
+    const found = files
+      .filter((file) => !known.has(file))
+      .flatMap((file) => citationsIn(file, OUTSIDE));
+    expect(
+      found,
+      `These comments cite a paper that is not in the repository:\n${found.join('\n')}\n` +
+        `Cite the docs/ section that describes the behaviour instead, e.g. ` +
+        `docs/editor.md "Editing rules" (sections: grep -n "^#" docs/*.md); if no doc describes ` +
+        `it, add it to the right docs/ section, or drop the citation.`,
+    ).toEqual([]);
+  });
+
+  it('lists as known only files that still cite them (the list only shrinks)', () => {
+    const cleared = KNOWN_OUTSIDE_CITATIONS.filter(
+      (file) => !existsSync(join(ROOT, file)) || citationsIn(file, OUTSIDE).length === 0,
+    );
+    expect(cleared, 'Remove these from test/unit/citations-known.ts').toEqual([]);
   });
 });
