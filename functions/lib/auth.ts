@@ -16,6 +16,7 @@
  * user's password, two-factor authentication and tokens are read-only in it
  * ({@link READ_ONLY_WHILE_IMPERSONATING}; docs/kiosk.md).
  */
+import { KIOSK_USER_MESSAGES } from '#shared/contract/kiosk-users.ts';
 import { routeKey, type Route } from '#shared/routes.ts';
 import { db } from './db/index.ts';
 import { forbidden, notFound, unauthenticated } from './errors.ts';
@@ -74,8 +75,7 @@ export const READ_ONLY_WHILE_IMPERSONATING: ReadonlySet<string> = new Set([
 ]);
 
 /** The 403 message of {@link READ_ONLY_WHILE_IMPERSONATING}. */
-export const IMPERSONATION_READ_ONLY =
-  "You are impersonating this user: their password, two-factor authentication and API tokens can't be changed. Stop impersonating to change your own.";
+export const IMPERSONATION_READ_ONLY = KIOSK_USER_MESSAGES.readOnlyWhileImpersonating;
 
 /**
  * The admin behind an impersonation session, while they are still a platform admin; undefined
