@@ -77,8 +77,8 @@ interface Drawn {
   signature: string;
 }
 
-/** The base photo's drawing input for a design. */
-function baseLayer(design: DesignDocument, src: string): BaseImageLayer {
+/** The base photo's drawing input for a design (also gif/player.ts's, for a GIF's frames). */
+export function baseLayer(design: DesignDocument, src: string): BaseImageLayer {
   return {
     src,
     width: design.canvas_width,

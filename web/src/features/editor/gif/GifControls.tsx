@@ -5,6 +5,13 @@ import './gif.css';
 
 const NONE: GifPlayerState = { status: 'none', frame: 0, frames: 0 };
 
+/** The buttons: their names, the state each one is pressed in, and the player's action. */
+const BUTTONS = [
+  { label: 'Play', status: 'playing', act: 'play' },
+  { label: 'Pause', status: 'paused', act: 'pause' },
+  { label: 'Stop', status: 'stopped', act: 'stop' },
+] as const;
+
 /**
  * Play, Pause and Stop for an animated GIF base photo (docs/decisions.md "GIF playback"),
  * shown only when the photo is a GIF. Buttons with their names, reachable by Tab, the pressed state said; the frame shown is
@@ -32,30 +39,17 @@ export function GifControls() {
     );
   return (
     <span className="gif-controls" role="group" aria-label="GIF playback">
-      <button
-        type="button"
-        className="button button--small button--secondary"
-        aria-pressed={state.status === 'playing'}
-        onClick={() => player.play()}
-      >
-        Play
-      </button>
-      <button
-        type="button"
-        className="button button--small button--secondary"
-        aria-pressed={state.status === 'paused'}
-        onClick={() => player.pause()}
-      >
-        Pause
-      </button>
-      <button
-        type="button"
-        className="button button--small button--secondary"
-        aria-pressed={state.status === 'stopped'}
-        onClick={() => player.stop()}
-      >
-        Stop
-      </button>
+      {BUTTONS.map(({ label, status, act }) => (
+        <button
+          key={label}
+          type="button"
+          className="button button--small button--secondary"
+          aria-pressed={state.status === status}
+          onClick={() => player[act]()}
+        >
+          {label}
+        </button>
+      ))}
       <span className="muted small" aria-live="polite" data-testid="gif-frame">
         {state.status === 'playing'
           ? `Playing, ${state.frames} frames`

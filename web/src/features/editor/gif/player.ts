@@ -8,8 +8,8 @@
  * nothing. Disposing stops the loop.
  */
 import { FabricImage, StaticCanvas } from 'fabric';
-import { placeBaseImage, type BaseImageLayer } from '#shared/scene/draw.ts';
-import type { DesignDocument } from '#shared/design.ts';
+import { placeBaseImage } from '#shared/scene/draw.ts';
+import { baseLayer } from '../canvas/view.ts';
 import { basePhotoSrc } from '../preload.ts';
 import type { EditorStore } from '../store/index.ts';
 import { decodeGif, type GifAnimation } from './decoder.ts';
@@ -45,21 +45,6 @@ export function onPlayers(listener: () => void): () => void {
 
 const isGifUrl = (src: string | null): src is string =>
   src !== null && /\.gif(?:$|[?#])/i.test(src);
-
-/** The base photo's drawing input (as canvas/view.ts draws it). */
-function baseLayer(design: DesignDocument): BaseImageLayer {
-  return {
-    src: '',
-    width: design.canvas_width,
-    height: design.canvas_height,
-    angle: design.image_angle,
-    flipX: design.flip_x,
-    flipY: design.flip_y,
-    filters: design.filters,
-    enhance: design.enhance,
-    legacyWidth: design.legacy_base_image_width,
-  };
-}
 
 /**
  * Mounts playback on `element` (a canvas over the base photo's, under the objects) when the
@@ -102,8 +87,8 @@ export function mountGifPlayer(
       { width: design.canvas_width, height: design.canvas_height },
       { backstoreOnly: true },
     );
-    placeBaseImage(canvas, baseLayer(design), new FabricImage(frameCanvas));
-    drawnSignature = JSON.stringify([baseLayer(design), index]);
+    placeBaseImage(canvas, baseLayer(design, ''), new FabricImage(frameCanvas));
+    drawnSignature = JSON.stringify([baseLayer(design, ''), index]);
   }
 
   function tick(now: number): void {
@@ -158,7 +143,8 @@ export function mountGifPlayer(
   // Image tools or the canvas size changed: the shown frame is drawn again with them.
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.design === prev.design || !animation || !s.design) return;
-    if (JSON.stringify([baseLayer(s.design), state.frame]) !== drawnSignature) draw(state.frame);
+    if (JSON.stringify([baseLayer(s.design, ''), state.frame]) !== drawnSignature)
+      draw(state.frame);
   });
 
   const player: GifPlayer = {
