@@ -12,6 +12,7 @@ import {
 } from '#shared/scene/watermark.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
+import { logger } from '#lib/logger.ts';
 import { USER_FILES_PREFIX } from '#lib/uploads.ts';
 
 /** Team watermark images by URL, as data URLs; a URL never changes its bytes (a new upload is a new URL). */
@@ -44,15 +45,24 @@ function imageData(url: string): Promise<string> {
 
 /**
  * The watermarks a render draws over a design (bottom to top: the team's, the product mark).
+ * A team image that cannot be read is left out, logged: the team replaced or removed it (its
+ * old file is deleted) while this container still holds the team's settings (at most a minute,
+ * handler.ts `PLAN_TTL_MS`); the render is then keyed by the old image's URL, which no request
+ * names once the settings are read again.
  * @param settings the team's watermark image and whether its plan asks for the product mark;
  *   undefined: none (a render without a team).
- * @throws the S3 error when the team's image cannot be read (the render falls back, uncached).
  */
 export async function renderWatermarks(
   doc: DesignDocument,
   settings: WatermarkSettings | undefined,
 ): Promise<WatermarkLayer[]> {
   if (!settings) return [];
-  const src = doc.show_watermark && settings.team ? await imageData(settings.team.url) : null;
+  let src: string | null = null;
+  if (doc.show_watermark && settings.team) {
+    src = await imageData(settings.team.url).catch((error: unknown) => {
+      logger.warn('team watermark left out: its image cannot be read', { error: error as Error });
+      return null;
+    });
+  }
   return watermarkLayers(doc, settings, src);
 }
