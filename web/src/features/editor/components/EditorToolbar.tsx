@@ -19,7 +19,7 @@ function titleOf(name: CommandName): string {
 
 /**
  * A toolbar button that runs a command: named by the command's label, titled with its
- * shortcut, disabled while the command is not enabled (spec 000 §3 "undo and redo flags").
+ * shortcut, disabled while the command is not enabled (docs/decisions.md "The design document: versions and restore": "undo and redo flags").
  */
 function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) {
   const { store } = useEditorContext();
@@ -38,7 +38,7 @@ function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) 
 }
 
 /**
- * The image toolbar (spec 000 §2). This slice has undo and redo and the canvas size display;
+ * The image toolbar (docs/editor.md "Architecture"). This slice has undo and redo and the canvas size display;
  * filters, enhance, crop, rotate and the size counters with units come next (docs/editor.md).
  */
 export function EditorToolbar() {
