@@ -268,8 +268,13 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
           : []),
       ])
       .go();
-    // Another delivery of this message moved the cursor: it goes on from there.
-    if (canceled) return;
+    if (canceled) {
+      // Another delivery of this message moved the cursor: it goes on from there. Otherwise the
+      // transaction lost a race (a conflict): the message comes back and resumes at the cursor.
+      const now = (await db().SendListChunk.get({ jobId, chunk }).go({ consistent: true })).data;
+      if (now && now.next > i) return;
+      throw new Error(`send-list ${jobId} chunk ${chunk}: row ${i} not counted, retrying`);
+    }
     statuses += status;
   }
   const after = await getJob(jobId);
