@@ -13,6 +13,7 @@ import { baseLayer } from '../canvas/view.ts';
 import { basePhotoSrc } from '../preload.ts';
 import type { EditorStore } from '../store/index.ts';
 import { decodeGif, type GifAnimation } from './decoder.ts';
+import { fetchFile } from '../../../api/client.ts';
 
 /** What the controls show: no GIF, loading, or the playback state and frame. */
 export interface GifPlayerState {
@@ -120,9 +121,7 @@ export function mountGifPlayer(
     try {
       // The file itself (the browser's cache has it from the photo's load), not a preload's
       // blob: URL, which may be revoked once the photo decoded.
-      const res = await fetch(src);
-      if (!res.ok) throw new Error(`the GIF answered ${res.status}`);
-      const bytes = await res.arrayBuffer();
+      const bytes = await (await fetchFile(src)).arrayBuffer();
       animation = decodeGif(bytes);
     } catch (error) {
       console.error('The GIF could not be decoded', error);
