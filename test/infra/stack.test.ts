@@ -387,7 +387,9 @@ describe('provider secrets (docs/export.md)', () => {
       expect(statements).toEqual([
         expect.objectContaining({
           Action:
-            env.FEATURE === 'webhooks-worker' ? 'kms:Decrypt' : ['kms:Decrypt', 'kms:GenerateDataKey'],
+            env.FEATURE === 'webhooks-worker'
+              ? 'kms:Decrypt'
+              : ['kms:Decrypt', 'kms:GenerateDataKey'],
           Effect: 'Allow',
           Resource: keyArn,
         }),
@@ -1424,6 +1426,67 @@ describe('the kiosk daily snapshot (docs/kiosk.md "Metrics and the daily snapsho
       );
     expect(statements.map((st) => st.Action)).toEqual(['lambda:InvokeFunction']);
     expect(JSON.stringify(statements[0]!.Resource)).toContain(fnId);
+  });
+});
+
+describe('webhook deliveries (docs/developer-api.md "Webhooks")', () => {
+  it('has the webhooks queue with a dead-letter queue, both TLS-only, and an alarm on its depth', () => {
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('Webhooks'));
+    const main = queues.find(([id]) => id.startsWith('WebhooksQueue'))![1];
+    const dlq = queues.find(([id]) => id.startsWith('WebhooksDeadLetters'))!;
+    expect(main.Properties.VisibilityTimeout).toBe(120);
+    expect(main.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlq[0], 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    for (const [, q] of queues) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
+    const policies = ofType('AWS::SQS::QueuePolicy').map(([, p]) => JSON.stringify(p.Properties));
+    for (const [id] of queues)
+      expect(policies.some((p) => p.includes(id) && p.includes('aws:SecureTransport'))).toBe(true);
+
+    const alarm = ofType('AWS::CloudWatch::Alarm').find(([id]) =>
+      id.startsWith('WebhooksDeadLettersAlarm'),
+    )![1];
+    expect(alarm.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(JSON.stringify(alarm.Properties.Dimensions)).toContain(dlq[0]);
+    expect(JSON.stringify(alarm.Properties.AlarmActions)).toContain('MonitoringAlarmTopic');
+  });
+
+  it('invokes the worker from the queue with partial batch failures and a concurrency cap', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('WebhooksQueue'),
+    );
+    expect(mappings).toHaveLength(1);
+    const [, mapping] = mappings[0]!;
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 4 },
+    });
+    expect(JSON.stringify(mapping.Properties.EventSourceArn)).toContain('WebhooksQueue');
+    expect(JSON.stringify(mapping.Properties.FunctionName)).toContain('WebhooksWorker');
+    // Only the functions whose code emits events are told the queue's URL.
+    const told = ofType('AWS::Lambda::Function')
+      .map(
+        ([, fn]) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
+      )
+      .filter((v) => v.QUEUE_URL_WEBHOOKS !== undefined)
+      .map((v) => v.FEATURE)
+      .sort();
+    expect(told).toEqual([
+      'billing',
+      'designs',
+      'kiosk',
+      'send-lists-worker',
+      'stripe-webhook',
+      'webhooks',
+      'webhooks-worker',
+    ]);
   });
 });
 
