@@ -390,7 +390,12 @@ export const DesignDocumentFieldsSchema = z.object({
    * editor (docs/decisions.md "GIF playback"). Ignored for other images; past the GIF's last
    * frame the render draws its last.
    */
-  base_image_gif_frame: z.number().int().min(0).max(MAX_GIF_FRAMES - 1).default(0),
+  base_image_gif_frame: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_GIF_FRAMES - 1)
+    .default(0),
   /** Rotation of the base photo, degrees, 0–360 (drawn in quarter turns). */
   image_angle: z.number().min(0).max(360).default(0),
   /** Canvas size, px; default 900x600, width at most 1056 (docs/editor.md "Constants"), height at most 4096. */

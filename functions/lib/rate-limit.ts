@@ -119,8 +119,7 @@ function rateLimitHeaders(state: RateState): Record<string, string> {
 const pending = new WeakMap<object, Record<string, string>>();
 
 /** The 429's message. */
-const RATE_LIMITED =
-  'Too many requests with this API token. Try again after Retry-After seconds.';
+const RATE_LIMITED = 'Too many requests with this API token. Try again after Retry-After seconds.';
 
 /**
  * Counts a token request and keeps its header fields for the answer ({@link rateLimitAnswer}
