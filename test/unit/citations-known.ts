@@ -8,5 +8,4 @@
 export const KNOWN_OUTSIDE_CITATIONS: readonly string[] = [
   'functions/lib/db/entities.ts',
   'shared/routes.ts',
-  'test/infra/stack.test.ts',
 ];
