@@ -1,9 +1,10 @@
 /**
  * The route table: every HTTP route of the product, as plain data.
  *
- * Paths and methods are the contract of spec 000 §7 and spec 001 §7 ("{teams}" is `companies`,
- * DESIGN.md §2). The CDK stack builds API Gateway routes and one Lambda per feature from this
- * list, the local gateway dispatches from it, and each feature's handler routes its own entries.
+ * Paths and methods are the product's API (docs/decisions.md "Design API shapes", "The API
+ * contract" and "Path parameter names"; the spec's "{teams}" is `companies`). The CDK stack
+ * builds API Gateway routes and one Lambda per feature from this list, the local gateway
+ * dispatches from it, and each feature's handler routes its own entries.
  * There is no second list. This module imports nothing heavy, so CDK synth, the local gateway
  * and the SPA can all read it.
  *
@@ -11,7 +12,10 @@
  * variable names), so the spec's `{textSnippetId}`/`{snippetUuid}` are `{id}` here.
  */
 
-/** The Lambda a route runs in; one `functions/<feature>/handler.ts` each (DESIGN.md §2). */
+/**
+ * The Lambda a route runs in; one `functions/<feature>/handler.ts` each (docs/decisions.md "The
+ * API contract").
+ */
 export const FEATURES = [
   'system',
   'designs',
@@ -43,7 +47,7 @@ export type Feature = (typeof FEATURES)[number];
  * - `owner`: the owner of the team named by `{id}`;
  * - `manager`: the owner or an admin (team role `admin`) of the team named by `{id}`: they
  *   manage members and invitations (docs/decisions.md "Team roles");
- * - `admin`: a platform admin (spec 000 §6, spec 001 §6);
+ * - `admin`: a platform admin (docs/decisions.md "Team roles");
  * - `stripe`: Stripe's webhook, authenticated by its signature.
  */
 export type Access = 'public' | 'user' | 'owner' | 'manager' | 'admin' | 'stripe';
@@ -56,7 +60,7 @@ export interface Route {
   path: string;
   feature: Feature;
   access: Access;
-  /** Where the route comes from, e.g. "spec 000 §7 Design actions". */
+  /** Where the route comes from: the specification's section, or a docs/ file for routes beyond it. */
   source: string;
   /**
    * A GET that browsers open directly (a link, a download, a redirect target), so a navigation
@@ -116,7 +120,7 @@ export const ROUTES: readonly Route[] = [
   }),
   r('GET', '/r/{proxy+}', 'render', 'public', `${S1} Export: the rendered image URL`),
 
-  // spec 000 §7 Dashboard lists
+  // docs/decisions.md "Design API shapes" Dashboard lists
   r('GET', '/getActive', 'designs', 'user', `${S0} Dashboard lists`),
   r('GET', '/getArchived', 'designs', 'user', `${S0} Dashboard lists`),
   r('GET', '/getHomeTemplates', 'templates', 'user', `${S0} Dashboard lists`),
@@ -124,7 +128,7 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/get-all-template-bundle', 'bundles', 'user', `${S0} Dashboard lists`),
   r('GET', '/getTemplates', 'templates', 'user', `${S0} Dashboard lists`),
 
-  // spec 000 §7 Design actions
+  // docs/decisions.md "Design API shapes" Design actions
   r(
     'POST',
     '/api/pic-snippet',
@@ -157,11 +161,11 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/api/pic-snippet/{id}/saveScreenShotType', 'designs', 'user', `${S0} Design actions`),
   r('POST', '/saveCroppedImage', 'designs', 'user', `${S0} Design actions (cropped image)`),
-  // spec 001 §7 Export: the export screen saves these design fields
+  // docs/decisions.md "The API contract" Export: the export screen saves these design fields
   r('PUT', '/api/pic-snippet/{id}/provider', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/choices', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/link', 'designs', 'user', `${S1} Export and merge tags`),
-  // Generate keeps the design as it is and names it in the URL (spec 001 §7 "optional cache id
+  // Generate keeps the design as it is and names it in the URL (docs/decisions.md "The API contract": "optional cache id
   // segment"; docs/export.md "Cache id")
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
   // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
@@ -178,7 +182,7 @@ export const ROUTES: readonly Route[] = [
     navigable: true,
   }),
 
-  // spec 000 §7 Text snippet parameters
+  // docs/decisions.md "Design API shapes" Text snippet parameters
   r('POST', '/api/text-snippet/{id}/parameter', 'text-snippets', 'user', `${S0} Parameters`),
   r(
     'PUT',
@@ -210,7 +214,7 @@ export const ROUTES: readonly Route[] = [
   ),
   r('DELETE', '/api/text-snippet/delete-parameters', 'text-snippets', 'user', `${S0} Parameters`),
 
-  // spec 000 §7 Templates and bundles (admin)
+  // docs/decisions.md "Design API shapes" Templates and bundles (admin)
   r('POST', '/admin/template/changeStatus', 'templates', 'admin', `${S0} Templates and bundles`),
   r('DELETE', '/admin/template/delete', 'templates', 'admin', `${S0} Templates and bundles`),
   r('POST', '/admin/template/{action}', 'templates', 'admin', `${S0} Templates and bundles`),
@@ -244,7 +248,7 @@ export const ROUTES: readonly Route[] = [
     `${S0} Templates and bundles`,
   ),
 
-  // spec 000 §7 Images, stickers, fonts
+  // docs/decisions.md "Design API shapes" Images, stickers, fonts
   r('GET', '/getGlobalImages', 'images', 'user', `${S0} Images`),
   r('GET', '/getImages', 'images', 'user', `${S0} Images`),
   r('GET', '/api/search-images/{query}', 'images', 'user', `${S0} Images (stock-photo search)`),
@@ -281,14 +285,14 @@ export const ROUTES: readonly Route[] = [
     `${S0} Fonts (the picker's server groups, docs/decisions.md)`,
   ),
 
-  // spec 001 §7 Registration and lookups
+  // docs/decisions.md "The API contract" Registration and lookups
   r('GET', '/geocode/country', 'auth', 'public', `${S1} Registration and lookups`),
   r('GET', '/coupon/{code}', 'billing', 'public', `${S1} Registration and lookups`),
   r('GET', '/invitations/{code}', 'teams', 'public', `${S1} Registration and lookups`),
   r('GET', '/spark/plans', 'billing', 'public', `${S1} Registration and lookups`),
   r('POST', '/if-mail-exists', 'auth', 'public', `${S1} Registration and lookups`),
   r('POST', '/register', 'auth', 'public', `${S1} Registration and lookups`),
-  // The partner campaign's registration (spec 001 §2 "a special registration path … applies a
+  // The partner campaign's registration (docs/accounts.md "Screens": "a special registration path … applies a
   // fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
   r('POST', '/register/partner', 'auth', 'public', 'spec 001 §2 (partner-campaign registration)'),
   r('POST', '/login', 'auth', 'public', 'docs/decisions.md "Path parameter names" (sign-in, JSON)'),
@@ -314,7 +318,7 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/stripe/token', 'billing', 'user', `${S1} Registration and lookups`),
   r('GET', '/stripe/key', 'billing', 'public', 'docs/billing.md "Flows" (publishable key)'),
 
-  // spec 001 §7 Profile, teams, members
+  // docs/decisions.md "The API contract" Profile, teams, members
   r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/photo', 'auth', 'user', `${S1} Profile, teams, members`),
   r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`, session),
@@ -405,7 +409,7 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/settings/invitations/{id}/reject', 'teams', 'user', `${S1} Profile, teams, members`),
   r('DELETE', '/settings/invitations/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
 
-  // spec 001 §7 Security and tokens
+  // docs/decisions.md "The API contract" Security and tokens
   r('PUT', '/settings/password', 'auth', 'user', `${S1} Security and tokens`, session),
   r('POST', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`, session),
   r('DELETE', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`, session),
@@ -416,7 +420,7 @@ export const ROUTES: readonly Route[] = [
   r('DELETE', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`, session),
   r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`, session),
 
-  // spec 001 §7 Subscription and payment
+  // docs/decisions.md "The API contract" Subscription and payment
   r('GET', '/settings/subscription', 'billing', 'user', 'docs/decisions.md "Billing server"'),
   r(
     'GET',
@@ -510,12 +514,12 @@ export const ROUTES: readonly Route[] = [
     rawBody: true,
   }),
 
-  // spec 001 §7 Export and merge tags
+  // docs/decisions.md "The API contract" Export and merge tags
   r('GET', '/api/merge-tag/providers', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('GET', '/api/merge-tag/storeFront', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('POST', '/api/merge-tag', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('GET', '/js/{file}', 'merge-tags', 'public', `${S1} Export: /js/{product}.js`),
-  // Keap's authorisation window (spec 001 §4 "opens the authorization window"; docs/export.md)
+  // Keap's authorisation window (docs/billing.md "Flows": "opens the authorization window"; docs/export.md)
   r('GET', '/api/merge-tag/infusionsoft/authorize', 'merge-tags', 'user', `${S1} Export`, {
     navigable: true,
   }),
@@ -523,7 +527,7 @@ export const ROUTES: readonly Route[] = [
     navigable: true,
   }),
 
-  // spec 001 §7 Notifications and support
+  // docs/decisions.md "The API contract" Notifications and support
   r('GET', '/notifications/recent', 'notifications', 'user', `${S1} Notifications and support`),
   r('PUT', '/notifications/read', 'notifications', 'user', `${S1} Notifications and support`),
   r(
@@ -535,7 +539,7 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/support/email', 'support', 'user', `${S1} Notifications and support`),
 
-  // spec 001 §7 Kiosk
+  // docs/decisions.md "The API contract" Kiosk
   kiosk('GET', '/spark/kiosk/announcements', `${S1} Kiosk`),
   kiosk('POST', '/spark/kiosk/announcements', `${S1} Kiosk`),
   kiosk('PUT', '/spark/kiosk/announcements/{id}', `${S1} Kiosk`),
@@ -561,7 +565,7 @@ export const ROUTES: readonly Route[] = [
   kiosk('POST', '/packs/download', `${S1} Kiosk (packs)`),
   kiosk('PATCH', '/packs/restorePack', `${S1} Kiosk (packs)`),
   kiosk('DELETE', '/packs/removePack', `${S1} Kiosk (packs)`),
-  // The global image library's admin (spec 001 §2, §6 "manage … the global image library"; the
+  // The global image library's admin (docs/accounts.md "Screens", docs/decisions.md "Team roles": "manage … the global image library"; the
   // spec names no paths: docs/kiosk.md "The global image library").
   kiosk('GET', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
   kiosk('POST', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),

@@ -6,19 +6,17 @@
  *
  * Comments do not cite the outside papers either: the product specification's sections
  * (`spec 000 §5`) and the design and style notes (`DESIGN.md`, `STYLE.md`) are not in the
- * repository. A comment cites the docs/ section that describes the behaviour instead; the files
- * that still cite them are listed, to be emptied, in test/unit/citations-known.ts.
+ * repository. A comment cites the docs/ section that describes the behaviour instead.
  *
  * Only comments are read: the TypeScript parser gives each token's comment trivia, so strings,
  * template literals, regular expressions and JSX text (`'#1 fan'`, `#lib/…` import aliases,
  * colours such as `#fff`, URL fragments) are never taken for a citation. Generated data files
  * (`*.data.ts`) are skipped.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_OUTSIDE_CITATIONS } from './citations-known.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIRS = ['functions', 'shared', 'web/src', 'infra', 'test'];
@@ -160,12 +158,8 @@ describe('citations in comments', () => {
 
   it('cites docs/ sections, not the spec, DESIGN.md or STYLE.md', () => {
     const files = [...DIRS.flatMap(sourceFiles), ...ROOT_FILES];
-    // This test and its list name the papers in order to find them.
-    const known = new Set([
-      ...KNOWN_OUTSIDE_CITATIONS,
-      'test/unit/citations.test.ts',
-      'test/unit/citations-known.ts',
-    ]);
+    // This test names the papers in order to find them.
+    const known = new Set(['test/unit/citations.test.ts']);
     const found = files
       .filter((file) => !known.has(file))
       .flatMap((file) => citationsIn(file, OUTSIDE));
@@ -176,12 +170,5 @@ describe('citations in comments', () => {
         `docs/editor.md "Editing rules" (sections: grep -n "^#" docs/*.md); if no doc describes ` +
         `it, add it to the right docs/ section, or drop the citation.`,
     ).toEqual([]);
-  });
-
-  it('lists as known only files that still cite them (the list only shrinks)', () => {
-    const cleared = KNOWN_OUTSIDE_CITATIONS.filter(
-      (file) => !existsSync(join(ROOT, file)) || citationsIn(file, OUTSIDE).length === 0,
-    );
-    expect(cleared, 'Remove these from test/unit/citations-known.ts').toEqual([]);
   });
 });

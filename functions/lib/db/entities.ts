@@ -1,5 +1,5 @@
 /**
- * The single-table entities (DESIGN.md §4), declared once with ElectroDB over the key layout in
+ * The single-table entities (docs/infra.md "What the stack creates"), declared once with ElectroDB over the key layout in
  * shared/resources.ts. Entities are built per table name and client, so the local stack, tests
  * (in-memory DynamoDB Local on a free port) and AWS share one declaration.
  *
@@ -37,7 +37,7 @@ const TITLE_SORT_LENGTH = 64;
 
 /**
  * The list a design is in: `team:{teamId}:{status}`, or `templates:{status}` for a template
- * (a template's status is its enabled/disabled state, spec 000 §4). Templates are listed
+ * (a template's status is its enabled/disabled state, docs/decisions.md "Design lists"). Templates are listed
  * across teams, not in their team's lists.
  * @throws Error when `teamId` or `status` is missing (a write that changes one of the three
  *   attributes must set all three).
@@ -83,7 +83,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         isAdmin: { type: 'boolean', default: false },
         currentTeamId: { type: 'string' },
         photoUrl: { type: 'string' },
-        /** The use case picked in onboarding (spec 001 §2), one of `ONBOARDING_USE_CASES`. */
+        /** The use case picked in onboarding (docs/decisions.md "Onboarding"), one of `ONBOARDING_USE_CASES`. */
         onboardingUseCase: { type: 'string' },
         /**
          * When the user proved they read mail at `email` (ISO 8601): a verification link, or an
@@ -111,7 +111,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         twoFactorLastStep: { type: 'number' },
         /**
          * When the user last opened the announcements side of the notifications panel (ISO
-         * 8601; spec 001 §3 `last_read_announcements_at`); announcements created later are
+         * 8601; docs/billing.md "Model" `last_read_announcements_at`); announcements created later are
          * unread (docs/notifications.md).
          */
         lastReadAnnouncementsAt: { type: 'string' },
@@ -142,23 +142,23 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         slug: { type: 'string', required: true },
         ownerId: { type: 'string', required: true },
         planId: { type: 'string', required: true },
-        /** Set by billing (freeze) or an admin; blocks design actions (spec 000 §4). */
+        /** Set by billing (freeze) or an admin; blocks design actions (docs/decisions.md "Design lists"). */
         frozen: { type: 'boolean', default: false },
-        /** Extra designs beyond the plan, set by an admin (spec 001 §3 `additional_{product}`). */
+        /** Extra designs beyond the plan, set by an admin (docs/billing.md "Model" `additional_{product}`). */
         additionalPicsnippets: { type: 'number', default: 0 },
-        /** Admin-set restriction flag (spec 001 §3 `limited_permission`). */
+        /** Admin-set restriction flag (docs/billing.md "Model" `limited_permission`). */
         limitedPermission: { type: 'boolean', default: false },
         photoUrl: { type: 'string' },
         /** The team's watermark image: `/files/watermarks/…png` and its size, px (docs/decisions.md "Watermark"). */
         watermarkUrl: { type: 'string' },
         watermarkWidth: { type: 'number' },
         watermarkHeight: { type: 'number' },
-        /** Billing (docs/billing.md; spec 001 §3 billing fields): the team's Stripe customer (`cus_…`). */
+        /** Billing (docs/billing.md; docs/billing.md "Model" billing fields): the team's Stripe customer (`cus_…`). */
         stripeCustomerId: { type: 'string' },
-        /** The default card: brand (`visa`, …) and last four digits (spec 001 §3). */
+        /** The default card: brand (`visa`, …) and last four digits (docs/billing.md "Model"). */
         cardBrand: { type: 'string' },
         cardLastFour: { type: 'string' },
-        /** Billing address (spec 001 §3 `billing_address`, … `billing_country`, ISO alpha-2). */
+        /** Billing address (docs/billing.md "Model" `billing_address`, … `billing_country`, ISO alpha-2). */
         billingAddress: { type: 'string' },
         billingAddressLine2: { type: 'string' },
         billingCity: { type: 'string' },
@@ -210,12 +210,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
       attributes: {
         planId: { type: 'string', required: true },
         name: { type: 'string', required: true },
-        /** cents per interval; the free plan is 0 (spec 001 §3). */
+        /** cents per interval; the free plan is 0 (docs/billing.md "Model"). */
         price: { type: 'number', required: true, padding: { length: 10, char: '0' } },
         interval: { type: ['monthly', 'yearly'] as const, required: true },
         type: { type: ['user', 'team'] as const, required: true },
         active: { type: 'boolean', default: true },
-        /** Team limit (attributes.teams) and member limit (attributes.teamMembers), spec 001 §3. */
+        /** Team limit (attributes.teams) and member limit (attributes.teamMembers), docs/billing.md "Model". */
         teams: { type: 'number', required: true },
         teamMembers: { type: 'number', required: true },
         /** Active designs allowed; unset: no limit (functions/billing/plans.ts). */
@@ -240,7 +240,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's Stripe subscription (docs/billing.md; spec 001 §3 Subscription), one per team (`name`
+   * A team's Stripe subscription (docs/billing.md; docs/billing.md "Model" Subscription), one per team (`name`
    * default), mirrored from Stripe: webhooks are the source of truth. `eventAt` (s since the
    * epoch, Stripe's clock) is the newest snapshot applied, so an older event never overwrites a
    * newer state (functions/billing/subscriptions.ts).
@@ -256,18 +256,18 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** Stripe's status: active, trialing, past_due, unpaid, canceled, incomplete, … */
         stripeStatus: { type: 'string', required: true },
         stripePriceId: { type: 'string', required: true },
-        /** Our plan id for the price (spec 001 §3 `provider_plan`). */
+        /** Our plan id for the price (docs/billing.md "Model" `provider_plan`). */
         planId: { type: 'string', required: true },
         /** Seats (the item quantity). */
         quantity: { type: 'number', required: true, default: 1 },
         /** ISO 8601 */
         trialEndsAt: { type: 'string' },
-        /** ISO 8601: set while cancelled (grace period until then), spec 001 §3. */
+        /** ISO 8601: set while cancelled (grace period until then), docs/billing.md "Model". */
         endsAt: { type: 'string' },
         currentPeriodEnd: { type: 'string' },
-        /** The plan before freezing (spec 001 §3 `canceled_data.frozenPlan`). */
+        /** The plan before freezing (docs/billing.md "Model" `canceled_data.frozenPlan`). */
         frozenPlan: { type: 'string' },
-        /** Cancel reason and description (spec 001 §3 Cancel reasons; metaData call). */
+        /** Cancel reason and description (docs/billing.md "Model" Cancel reasons; metaData call). */
         cancelReason: { type: 'string' },
         cancelDescription: { type: 'string' },
         /** JSON of the applied discount (shared/billing.ts Discount), kept from Stripe's answers. */
@@ -379,12 +379,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         status: { type: ['active', 'archived'] as const, required: true, default: 'active' },
         title: { type: 'string', required: true },
         isTemplate: { type: 'boolean', default: false },
-        /** Optimistic lock: every write checks and bumps it (DESIGN.md §4). */
+        /** Optimistic lock: every write checks and bumps it (docs/infra.md "What the stack creates"). */
         version: { type: 'number', required: true, default: 1 },
         /** The design document (shared/design.ts), validated with zod at the edges. */
         document: { type: 'any', required: true },
         /**
-         * Views (spec 000 §3 `counter`): opens, the render URL's answers to anyone but a mail
+         * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, the render URL's answers to anyone but a mail
          * proxy, flushed in aggregate by the render service (functions/render/service.ts
          * `ViewCounter`). Before proxies were told apart it counted their fetches too.
          */
@@ -427,7 +427,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
           pk: { ...primary.pk, composite: ['designId'] },
           sk: { ...primary.sk, composite: [] },
         },
-        /** A list by last update (the dashboard's default sort, spec 000 §2). */
+        /** A list by last update (the dashboard's default sort, docs/decisions.md "Dashboard SPA"). */
         byListUpdated: designListIndex(1, 'updatedAt'),
         byPublicId: {
           index: gsi(2).indexName,
@@ -443,7 +443,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A signed-in session (DESIGN.md §6). Keyed by the SHA-256 of the opaque cookie value, so a
+   * A signed-in session (docs/security.md "Sessions and tokens"). Keyed by the SHA-256 of the opaque cookie value, so a
    * read of the table gives no usable session. `ttl` (s) is the absolute expiry; DynamoDB's TTL
    * removes it, and reads check both timeouts themselves (TTL deletion lags).
    */
@@ -570,7 +570,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * An API token (spec 001 §7 "Security and tokens"): only the SHA-256 of the token is kept,
+   * An API token (docs/decisions.md "The API contract": "Security and tokens"): only the SHA-256 of the token is kept,
    * the token itself is shown once at creation.
    */
   const ApiToken = new Entity(
@@ -602,7 +602,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
-  /** An invitation to a team (spec 001 §3): pending, then accepted, rejected or cancelled. */
+  /** An invitation to a team (docs/billing.md "Model"): pending, then accepted, rejected or cancelled. */
   const Invitation = new Entity(
     {
       model: { entity: 'invitation', version: '1', service: SERVICE },
@@ -643,9 +643,9 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A sticker pack of the library (spec 000 §3 "Sticker pack": id, pack_name, cover_image;
+   * A sticker pack of the library (docs/decisions.md "The design document: versions and restore": "Sticker pack": id, pack_name, cover_image;
    * docs/decisions.md "Sticker library"). Packs are global; `status` is `removed` once an admin
-   * removes one (spec 001 §7 Kiosk packs), which hides it and its stickers from every list.
+   * removes one (docs/decisions.md "The API contract" Kiosk packs), which hides it and its stickers from every list.
    */
   const StickerPack = new Entity(
     {
@@ -680,7 +680,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
-  /** A sticker of a pack (spec 000 §3 "Sticker library items", type `icon`). */
+  /** A sticker of a pack (docs/decisions.md "The design document: versions and restore": "Sticker library items", type `icon`). */
   const Sticker = new Entity(
     {
       model: { entity: 'sticker', version: '1', service: SERVICE },
@@ -715,7 +715,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's own sticker (spec 000 §3 "Upload": image_name, icon_url; `POST /image` with
+   * A team's own sticker (docs/decisions.md "The design document: versions and restore": "Upload": image_name, icon_url; `POST /image` with
    * `type=asIcon`), listed newest first.
    */
   const StickerUpload = new Entity(
@@ -749,7 +749,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     opts,
   );
 
-  /** A user's favourite pack, sticker or uploaded sticker (spec 000 §3 `is_favorite`). */
+  /** A user's favourite pack, sticker or uploaded sticker (docs/decisions.md "The design document: versions and restore" `is_favorite`). */
   const StickerFavorite = new Entity(
     {
       model: { entity: 'stickerfavorite', version: '1', service: SERVICE },
@@ -797,7 +797,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A template bundle (spec 000 §3 "Template bundle": id, title/name, status, bundle_images,
+   * A template bundle (docs/decisions.md "The design document: versions and restore": "Template bundle": id, title/name, status, bundle_images,
    * teams, created_at, archived_at): a set of templates an admin assigns to teams, whose members
    * see its templates in the editor's Bonus tab. The template ids and team ids are lists on the
    * bundle (docs/templates.md "Storage"): bundles are few, so every bundle call is one query of
@@ -810,7 +810,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
       attributes: {
         bundleId: { type: 'string', required: true },
         name: { type: 'string', required: true },
-        /** Spec 000 §4 "Bundle: status 0/1": `active` is 1. */
+        /** docs/decisions.md "Design lists": "Bundle: status 0/1": `active` is 1. */
         status: { type: ['active', 'inactive'] as const, required: true, default: 'active' },
         /** Template design ids, in the order they joined the bundle. */
         templateIds: { type: 'list', items: { type: 'string' }, default: () => [] },
@@ -819,7 +819,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         version: { type: 'number', required: true, default: 1 },
         createdAt: { type: 'string', default: now, readOnly: true },
         updatedAt: { type: 'string', default: now },
-        /** Set while the bundle is deactivated (spec 000 §3 `archived_at`). */
+        /** Set while the bundle is deactivated (docs/decisions.md "The design document: versions and restore" `archived_at`). */
         archivedAt: { type: 'string' },
       },
       indexes: {
@@ -838,7 +838,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's uploaded font (spec 000 §3 Fonts "custom font names and path"; §7 `POST
+   * A team's uploaded font (docs/decisions.md "The design document: versions and restore" Fonts "custom font names and path"; docs/decisions.md "Design API shapes" `POST
    * /storeFont`): one per team and family (`familyKey`, the family name in lower case, so a
    * second upload of a family is found). The file is in the assets bucket at `key`.
    */
