@@ -175,15 +175,19 @@ export const LinkBody = z.looseObject({
 });
 
 /** `POST /api/pic-snippet`: a new design on a library or upload photo. */
-export const CreateDesignBody = z.object({
-  image_id: z.string({ error: 'The image id field is required.' }).trim().min(1, {
-    error: 'The image id field is required.',
-  }),
-  title: z.string().nullish(),
-});
+export const CreateDesignBody = z
+  .object({
+    image_id: z.string({ error: 'The image id field is required.' }).trim().min(1, {
+      error: 'The image id field is required.',
+    }),
+    title: z.string().nullish(),
+  })
+  .meta({ example: { image_id: 'library-autumn', title: 'Welcome e-mail' } });
 
 /** `PUT /api/pic-snippet/{id}`: the title and/or document fields (a full save). */
-export const SaveDesignBody = z.looseObject({ version: Version, title: z.string().nullish() });
+export const SaveDesignBody = z
+  .looseObject({ version: Version, title: z.string().nullish() })
+  .meta({ example: { version: 3, title: 'Welcome e-mail, spring' } });
 
 /** `PUT …/pso`: the title, one text snippet (replaced by id or added), or all of them. */
 export const SaveSnippetsBody = z.object({
@@ -196,7 +200,7 @@ export const SaveSnippetsBody = z.object({
 });
 
 /** `PUT …/archive`, `PUT …/unarchive`. */
-export const StatusBody = z.object({ version: Version });
+export const StatusBody = z.object({ version: Version }).meta({ example: { version: 3 } });
 
 /** `PUT …/replace`: a new base photo. */
 export const ReplaceBody = z.object({
