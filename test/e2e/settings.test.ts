@@ -133,13 +133,15 @@ describe('settings', () => {
     });
     await page.waitForSelector('input[name="team_name"]');
     await waitForTab(page, 'Company');
-    // docs/accounts.md "Screens"'s team tabs: companies, invoice, membership, payment method, subscription.
+    // docs/accounts.md "Screens"'s team tabs: the spec's five, then the developer API's two.
     expect(await tabLabels(page)).toEqual([
       'Company',
       'Invoices',
       'Membership',
       'Payment method',
       'Subscription',
+      'Developer',
+      'Webhooks',
     ]);
     await page.click('[role="tab"]:nth-child(3)');
     await page.waitForFunction(() => location.hash === '#/membership');
