@@ -27,7 +27,13 @@ export function notificationEntities({ opts, primary }: EntityKit) {
         /** The admin who wrote it. */
         authorId: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
-        updatedAt: { type: 'string', default: now, watch: '*', set: () => now() },
+        /** The writer's instant when it gives one (a new announcement: the same as `createdAt`), else now. */
+        updatedAt: {
+          type: 'string',
+          default: now,
+          watch: '*',
+          set: (value?: string) => value ?? now(),
+        },
       },
       indexes: {
         byId: {
