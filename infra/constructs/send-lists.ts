@@ -10,15 +10,14 @@
  */
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, queueUrlVariable } from '#shared/queues.ts';
+import { attachWorker, createWorkQueue, grantSend, type WorkQueue } from './work-queue.ts';
 import {
   HandlerFunction,
   PROJECT_ROOT,
@@ -40,8 +39,6 @@ import {
 
 /** Where send-list files, chunks and results live in the assets bucket. */
 export const SEND_LIST_PREFIX = 'send-lists/';
-/** Messages kept by the queues, days (SQS's longest). */
-const RETENTION = Duration.days(14);
 
 export interface SendListsProps {
   table: dynamodb.ITable;
@@ -54,6 +51,7 @@ export interface SendListsProps {
 
 /** The queue, its dead-letter queue and alarm, and the worker. */
 export class SendLists extends Construct {
+  readonly work: WorkQueue;
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
   readonly worker: HandlerFunction;
@@ -63,30 +61,13 @@ export class SendLists extends Construct {
   constructor(scope: Construct, id: string, props: SendListsProps) {
     super(scope, id);
     const q = QUEUES['send-list'];
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
-      retentionPeriod: RETENTION,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new sqs.Queue(this, 'Queue', {
-      visibilityTimeout: Duration.seconds(q.visibilityTimeoutSeconds),
-      retentionPeriod: RETENTION,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: q.maxReceiveCount },
-    });
-    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription:
-        'Send-list messages reached the dead-letter queue: their rows stay pending (docs/send-lists.md).',
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.work = createWorkQueue(
+      this,
+      'send-list',
+      'Send-list messages reached the dead-letter queue: their rows stay pending (docs/send-lists.md).',
+    );
+    ({ queue: this.queue, deadLetters: this.deadLetters, deadLetterAlarm: this.deadLetterAlarm } =
+      this.work);
 
     this.worker = new HandlerFunction(this, 'Worker', {
       feature: 'send-lists-worker',
@@ -137,23 +118,11 @@ export class SendLists extends Construct {
       ['s3:PutObject'],
     );
     // A file's chunks are queued by the worker that read it.
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
-    );
-    this.worker.fn.addEventSource(
-      new SqsEventSource(this.queue, {
-        batchSize: q.batchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: Math.max(2, q.maxConcurrency),
-      }),
-    );
+    attachWorker(this.work, this.worker);
   }
 
   /** Lets the API's send-lists function start jobs: `QUEUE_URL_SEND_LIST` and sqs:SendMessage. */
   grantStart(handler: HandlerFunction): void {
-    handler.fn.addEnvironment(queueUrlVariable('send-list'), this.queue.queueUrl);
-    handler.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
-    );
+    grantSend(this.work, handler);
   }
 }

@@ -11,16 +11,16 @@
  * (to queue retries), the secrets key (to open endpoint secrets: decrypt only) and its logs.
  */
 import { Duration } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { QUEUES, queueUrlVariable } from '#shared/queues.ts';
+import { attachWorker, createWorkQueue, grantSend, type WorkQueue } from './work-queue.ts';
 import { HandlerFunction, PROJECT_ROOT, TABLE_READ, TABLE_WRITE } from './handler-function.ts';
 
 /**
@@ -39,8 +39,6 @@ export const WEBHOOK_EMITTERS = [
 
 /** The worker's memory, MB: JSON and one HTTP exchange at a time. */
 export const WEBHOOK_WORKER_MEMORY_MB = 256;
-/** Messages kept by the dead-letter queue, days (SQS's longest). */
-const DLQ_RETENTION = Duration.days(14);
 
 export interface WebhooksProps {
   table: dynamodb.ITable;
@@ -51,6 +49,7 @@ export interface WebhooksProps {
 
 /** The queue, its dead-letter queue and alarm, and the worker. */
 export class Webhooks extends Construct {
+  readonly work: WorkQueue;
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
   readonly worker: HandlerFunction;
@@ -60,30 +59,13 @@ export class Webhooks extends Construct {
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
     const q = QUEUES.webhooks;
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
-      retentionPeriod: DLQ_RETENTION,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new sqs.Queue(this, 'Queue', {
-      visibilityTimeout: Duration.seconds(q.visibilityTimeoutSeconds),
-      retentionPeriod: DLQ_RETENTION,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: q.maxReceiveCount },
-    });
-    this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription:
-        'Webhook deliveries reached the dead-letter queue: the worker failed on them (docs/developer-api.md "Webhooks").',
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.work = createWorkQueue(
+      this,
+      'webhooks',
+      'Webhook deliveries reached the dead-letter queue: the worker failed on them (docs/developer-api.md "Webhooks").',
+    );
+    ({ queue: this.queue, deadLetters: this.deadLetters, deadLetterAlarm: this.deadLetterAlarm } =
+      this.work);
 
     this.worker = new HandlerFunction(this, 'Worker', {
       feature: 'webhooks-worker',
@@ -116,25 +98,11 @@ export class Webhooks extends Construct {
       new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [props.secretsKey.keyArn] }),
     );
     // Retries are new messages with a delay (functions/webhooks/worker.ts).
-    this.worker.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
-    );
-    this.worker.fn.addEventSource(
-      new SqsEventSource(this.queue, {
-        batchSize: q.batchSize,
-        reportBatchItemFailures: true,
-        // At most this many workers at once, so a burst of events cannot take the account's
-        // concurrency from live renders.
-        maxConcurrency: Math.max(2, q.maxConcurrency),
-      }),
-    );
+    attachWorker(this.work, this.worker);
   }
 
   /** Lets an API function queue events: `QUEUE_URL_WEBHOOKS` and sqs:SendMessage on the queue. */
   grantEmit(handler: HandlerFunction): void {
-    handler.fn.addEnvironment(queueUrlVariable('webhooks'), this.queue.queueUrl);
-    handler.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
-    );
+    grantSend(this.work, handler);
   }
 }
