@@ -2,14 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import type { UploadProgress } from '../api/client.ts';
 import { Notice } from './Notice.tsx';
 import { UploadProgressBar } from './UploadProgressBar.tsx';
-
-/** Extensions the server accepts for photos (it checks the bytes; this only spares a round trip). */
-const ACCEPT =
-  '.jpg,.jpeg,.png,.gif,.webp,.bmp,image/jpeg,image/png,image/gif,image/webp,image/bmp';
-const ALLOWED = /\.(jpe?g|png|gif|webp|bmp)$/i;
-
-/** Same cap as the server (functions/lib/uploads.ts MAX_IMAGE_BYTES), bytes. */
-const MAX_BYTES = 8 * 1024 * 1024;
+import { IMAGE_FILE_ACCEPT, imageFileProblem } from './imageFile.ts';
 
 /**
  * A profile or team photo with a "Choose a new photo" control: shows the current photo (or the
@@ -52,12 +45,9 @@ export function PhotoUpload({
     event.target.value = '';
     setMessage(null);
     if (!file) return;
-    if (!ALLOWED.test(file.name)) {
-      setMessage({ tone: 'error', text: 'Choose a JPG, PNG, GIF, WebP or BMP image.' });
-      return;
-    }
-    if (file.size > MAX_BYTES) {
-      setMessage({ tone: 'error', text: 'The photo may not be greater than 8 MB.' });
+    const problem = imageFileProblem(file, 'photo');
+    if (problem) {
+      setMessage({ tone: 'error', text: problem });
       return;
     }
     setPreview(URL.createObjectURL(file));
@@ -108,7 +98,7 @@ export function PhotoUpload({
             ref={input}
             id={`${id}-file`}
             type="file"
-            accept={ACCEPT}
+            accept={IMAGE_FILE_ACCEPT}
             className="visually-hidden"
             tabIndex={-1}
             aria-label={label}

@@ -3,16 +3,10 @@ import { apiUpload, call, type UploadProgress } from '../../api/client.ts';
 import type { AnswerOf } from '#shared/contract/index.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { UploadProgressBar } from '../../components/UploadProgressBar.tsx';
+import { IMAGE_FILE_ACCEPT, imageFileProblem } from '../../components/imageFile.ts';
 import type { TeamDetails } from '../../api/settings.ts';
 import { actionFailure } from './formFailure.ts';
 import './watermark.css';
-
-/** The types the server accepts (it checks the bytes; this only spares a round trip). */
-const ACCEPT =
-  '.png,.jpg,.jpeg,.gif,.webp,.bmp,image/png,image/jpeg,image/gif,image/webp,image/bmp';
-const ALLOWED = /\.(png|jpe?g|gif|webp|bmp)$/i;
-/** The server's cap (functions/lib/uploads.ts MAX_IMAGE_BYTES), bytes. */
-const MAX_BYTES = 8 * 1024 * 1024;
 
 type WatermarkAnswer = AnswerOf<'POST /settings/companies/{id}/watermark'>;
 
@@ -59,12 +53,9 @@ export function WatermarkSection({
     event.target.value = '';
     setMessage(null);
     if (!file) return;
-    if (!ALLOWED.test(file.name)) {
-      setMessage({ tone: 'error', text: 'Choose a PNG, JPG, GIF, WebP or BMP image.' });
-      return;
-    }
-    if (file.size > MAX_BYTES) {
-      setMessage({ tone: 'error', text: 'The watermark may not be greater than 8 MB.' });
+    const problem = imageFileProblem(file, 'watermark');
+    if (problem) {
+      setMessage({ tone: 'error', text: problem });
       return;
     }
     setProgress(0);
@@ -131,7 +122,7 @@ export function WatermarkSection({
         <input
           ref={input}
           type="file"
-          accept={ACCEPT}
+          accept={IMAGE_FILE_ACCEPT}
           className="visually-hidden"
           tabIndex={-1}
           aria-label="Watermark image"
