@@ -13,6 +13,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -102,6 +103,21 @@ export const SCREENSHOT_TIMEOUT = Duration.seconds(20);
 
 /** Where `npm run build:render` writes the render page (index.html + js). */
 export const RENDER_PAGE_DIST = join(PROJECT_ROOT, 'functions', 'render', 'page', 'dist');
+
+/**
+ * The bundling hooks of every function that draws with the render page (the render function,
+ * the send-list worker): the bundle gets `page/dist` beside it, and synth stops with a clear
+ * message when `npm run build:render` has not built it.
+ */
+export const RENDER_PAGE_BUNDLING: nodejs.ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir: string, outputDir: string): string[] => [
+    `test -f "${inputDir}/functions/render/page/dist/index.html" || { echo "render page missing: run npm run build:render" >&2; exit 1; }`,
+    `mkdir -p "${outputDir}/page"`,
+    `cp -R "${inputDir}/functions/render/page/dist" "${outputDir}/page/dist"`,
+  ],
+};
 
 /**
  * The CPU of the Chromium that `@sparticuz/chromium` ships on npm: its `bin/chromium.br` is an
@@ -284,15 +300,7 @@ export class Render extends Construct {
         ...(props.publicUrl === undefined ? {} : { PUBLIC_URL: props.publicUrl }),
         ...(props.fontCdnUrl === undefined ? {} : { FONT_CDN_URL: props.fontCdnUrl }),
       },
-      commandHooks: {
-        beforeBundling: () => [],
-        beforeInstall: () => [],
-        afterBundling: (inputDir: string, outputDir: string): string[] => [
-          `test -f "${inputDir}/functions/render/page/dist/index.html" || { echo "render page missing: run npm run build:render" >&2; exit 1; }`,
-          `mkdir -p "${outputDir}/page"`,
-          `cp -R "${inputDir}/functions/render/page/dist" "${outputDir}/page/dist"`,
-        ],
-      },
+      commandHooks: RENDER_PAGE_BUNDLING,
     });
     this.fn = this.handler.fn;
     const role = this.handler.role;

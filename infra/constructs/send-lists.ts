@@ -34,6 +34,7 @@ import {
   RENDER_EPHEMERAL_STORAGE_MB,
   RENDER_EXTERNAL_MODULES,
   RENDER_MEMORY_MB,
+  RENDER_PAGE_BUNDLING,
   RENDER_WRITES,
 } from './render.ts';
 
@@ -66,8 +67,11 @@ export class SendLists extends Construct {
       'send-list',
       'Send-list messages reached the dead-letter queue: their rows stay pending (docs/send-lists.md).',
     );
-    ({ queue: this.queue, deadLetters: this.deadLetters, deadLetterAlarm: this.deadLetterAlarm } =
-      this.work);
+    ({
+      queue: this.queue,
+      deadLetters: this.deadLetters,
+      deadLetterAlarm: this.deadLetterAlarm,
+    } = this.work);
 
     this.worker = new HandlerFunction(this, 'Worker', {
       feature: 'send-lists-worker',
@@ -89,15 +93,7 @@ export class SendLists extends Construct {
         [queueUrlVariable('send-list')]: this.queue.queueUrl,
         ...(props.fontCdnUrl === undefined ? {} : { FONT_CDN_URL: props.fontCdnUrl }),
       },
-      commandHooks: {
-        beforeBundling: () => [],
-        beforeInstall: () => [],
-        afterBundling: (inputDir: string, outputDir: string): string[] => [
-          `test -f "${inputDir}/functions/render/page/dist/index.html" || { echo "render page missing: run npm run build:render" >&2; exit 1; }`,
-          `mkdir -p "${outputDir}/page"`,
-          `cp -R "${inputDir}/functions/render/page/dist" "${outputDir}/page/dist"`,
-        ],
-      },
+      commandHooks: RENDER_PAGE_BUNDLING,
     });
     const role = this.worker.role;
     // Jobs, chunk cursors, the design, team and plan, the month usage: the table (base table

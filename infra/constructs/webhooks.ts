@@ -64,8 +64,11 @@ export class Webhooks extends Construct {
       'webhooks',
       'Webhook deliveries reached the dead-letter queue: the worker failed on them (docs/developer-api.md "Webhooks").',
     );
-    ({ queue: this.queue, deadLetters: this.deadLetters, deadLetterAlarm: this.deadLetterAlarm } =
-      this.work);
+    ({
+      queue: this.queue,
+      deadLetters: this.deadLetters,
+      deadLetterAlarm: this.deadLetterAlarm,
+    } = this.work);
 
     this.worker = new HandlerFunction(this, 'Worker', {
       feature: 'webhooks-worker',
