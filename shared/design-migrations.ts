@@ -22,7 +22,7 @@ export interface DesignMigration {
 }
 
 /** The schema version new and restored documents carry. */
-export const CURRENT_SCHEMA_VERSION = 3 as const;
+export const CURRENT_SCHEMA_VERSION = 4 as const;
 
 /** True for a plain JSON object (not an array, not null). */
 export const isRecord = (value: unknown): value is RawDocument =>
@@ -86,6 +86,19 @@ export function migrateV2ToV3(doc: RawDocument): RawDocument {
   };
 }
 
+/**
+ * Version 3 → 4: rule sets (docs/rules.md). Every older document gets `rules: []` and
+ * `hidden_stickers: []`: no rule matches, nothing is hidden, so it draws and links as before.
+ */
+export function migrateV3ToV4(doc: RawDocument): RawDocument {
+  return {
+    ...doc,
+    schemaVersion: 4,
+    rules: doc.rules ?? [],
+    hidden_stickers: doc.hidden_stickers ?? [],
+  };
+}
+
 /** Every migration in order; the last one produces `CURRENT_SCHEMA_VERSION`. */
 export const DESIGN_MIGRATIONS: readonly DesignMigration[] = [
   {
@@ -94,6 +107,7 @@ export const DESIGN_MIGRATIONS: readonly DesignMigration[] = [
     migrate: migrateV1ToV2,
   },
   { to: 3, description: 'countdown timer stickers (countdown: null)', migrate: migrateV2ToV3 },
+  { to: 4, description: 'rule sets (rules: [], hidden_stickers: [])', migrate: migrateV3ToV4 },
 ];
 
 /**

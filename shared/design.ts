@@ -33,6 +33,7 @@ import {
   MERGE_FIELD,
 } from './scene/resolve.ts';
 import { CountdownSchema } from './scene/countdown.ts';
+import { RulesSchema } from './scene/rules.ts';
 import { MAX_GIF_FRAMES } from './gif.ts';
 
 export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
@@ -286,6 +287,17 @@ export const StickerSchema = z
     marginSize: z.number().int().min(0).max(20).default(0),
     isTransparent: z.boolean().default(false),
     /**
+     * The frame of an animated GIF sticker (a `.gif` url) the design shows and the render draws,
+     * 0-based; absent = the first frame, so older documents need no migration (docs/decisions.md
+     * "GIF stickers"). Ignored for other images; past the GIF's last frame the render draws its last.
+     */
+    gif_frame: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_GIF_FRAMES - 1)
+      .optional(),
+    /**
      * A countdown sticker's settings (shared/scene/countdown.ts `CountdownSchema`); null for
      * every other sticker. Its parameter, if any, is an evergreen timer's start moment.
      */
@@ -465,6 +477,13 @@ export const DesignDocumentFieldsSchema = z.object({
   merge_tag_storefront: z.string().nullable().default(null),
   merge_tag_choices: z.array(MergeTagChoiceSchema).default([]),
   html_link_url: z.string().nullable().default(null),
+  /**
+   * Rule sets (docs/rules.md): ordered rules, first match wins; none (older documents) draws
+   * the design exactly as before. Evaluated by shared/scene/rules.ts `matchRule`.
+   */
+  rules: RulesSchema,
+  /** Sticker uuids hidden unless the matching rule shows them (docs/rules.md "Variants"). */
+  hidden_stickers: z.array(z.string().min(1)).max(DESIGN_BOUNDS.stickers).default([]),
 });
 
 /**

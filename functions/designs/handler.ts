@@ -52,6 +52,7 @@ import {
 } from './store.ts';
 import { assertDesignRoom, assertMayChangeStatus } from '#lib/team-permissions.ts';
 import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
+import { withRuleImages } from './rule-images.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
 
@@ -203,6 +204,7 @@ export const handler = featureHandler('designs', {
       const sent = Object.fromEntries(
         Object.entries(body).filter(([key]) => DOCUMENT_FIELDS.includes(key)),
       );
+      if ('rules' in sent) sent.rules = await withRuleImages(currentTeam(auth), sent.rules);
       return write(auth, params.id!, body.version, (record) => {
         const title = titleChange(record.title, body.title);
         const full = Object.keys(sent).length > 0;

@@ -241,6 +241,21 @@ describe('migrations', () => {
     expect(a!.parameters[0]!.text_snippet_id).toBe('a');
   });
 
+  it('gives a version-3 document no rules, so it draws and links exactly as before', () => {
+    const v3 = { ...design(), schemaVersion: 3, html_link_url: 'https://shop.example.com/' };
+    const before = structuredClone(v3);
+    const { document, repaired } = restoreDesign(v3);
+    expect(v3).toEqual(before);
+    expect(repaired).toEqual([]);
+    expect(document.schemaVersion).toBe(4);
+    expect(document.rules).toEqual([]);
+    expect(document.hidden_stickers).toEqual([]);
+    expect(document.html_link_url).toBe('https://shop.example.com/');
+    const { rules: _r, hidden_stickers: _h, ...rest } = document;
+    const { rules: _r2, hidden_stickers: _h2, ...current } = restoreDesign(design()).document;
+    expect(rest).toEqual({ ...current, html_link_url: 'https://shop.example.com/' });
+  });
+
   it('reads a document without schemaVersion as version 1', () => {
     const { schemaVersion: _, ...unversioned } = v1Demo();
     expect(restoreDesign(unversioned)).toEqual(restoreDesign(v1Demo()));
