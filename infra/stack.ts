@@ -184,6 +184,9 @@ export class PicSnippetsStack extends Stack {
     });
     this.sendLists.grantStart(this.api.functions['send-lists']);
     this.sendLists.worker.fn.addEnvironment('PUBLIC_URL', this.web.publicUrl);
+    // A design that requires signed URLs gets its rows' URLs signed (docs/send-lists.md).
+    this.sendLists.worker.fn.addEnvironment('SECRETS_KMS_KEY_ID', secretsKey.keyArn);
+    secretsKey.grantDecrypt(this.sendLists.worker.role);
     this.webhooks.grantEmit(this.sendLists.worker);
     if (props.mailDomain) {
       this.email = new Email(this, 'Email', {

@@ -22,7 +22,14 @@ import { conflict, validationFailed } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiResult } from '#lib/http.ts';
 import { enqueue } from '#lib/queue.ts';
 import { currentTeam, loadDesign } from '#functions/designs/store.ts';
-import { JOB_RETENTION_SECONDS, jobView, loadJob, uploadKey, type JobRecord } from './jobs.ts';
+import {
+  JOB_RETENTION_SECONDS,
+  jobView,
+  loadJob,
+  rowSigningSecret,
+  uploadKey,
+  type JobRecord,
+} from './jobs.ts';
 import { resultCsv } from './result.ts';
 
 /** How long an upload or download URL works, s. */
@@ -194,7 +201,8 @@ export const handler = featureHandler('send-lists', {
       const design = await loadDesign(currentTeam(auth), params.id!);
       const job = await loadJob(design.designId, params.jobId!);
       if (!['done', 'cancelled'].includes(job.state)) throw conflict(SEND_LIST_MESSAGES.notReady);
-      const csv = await resultCsv(job, query.platform ?? null);
+      const secret = await rowSigningSecret(design.teamId, design.document);
+      const csv = await resultCsv(job, query.platform ?? null, secret);
       const key = `send-lists/${job.jobId}/result-${query.platform ?? 'plain'}.csv`;
       await s3Client().send(
         new PutObjectCommand({

@@ -10,6 +10,9 @@ import { notFound } from '#lib/errors.ts';
 import { db } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import { config } from '#lib/config.ts';
+import { loadSigningKeys } from '#lib/signing-secrets.ts';
+import { signatureOf } from '#functions/render/signature.ts';
+import { SIGNATURE_PARAMS, stringToSign } from '#shared/render-signature.ts';
 
 export type JobRecord = EntityItem<Entities['SendListJob']>;
 
@@ -65,13 +68,17 @@ export function statusWord(status: string | undefined, jobState: JobRecord['stat
  * it is cached for a year) with every non-empty value, as the export screen builds it
  * (shared/export-url.ts `buildRenderUrl`) for `provider` (null: plain `name=value` pairs).
  * An empty value is left out, so the design's fallback text shows.
+ * @param secret the team's signing secret when the design requires signed URLs
+ *   ({@link rowSigningSecret}): the URL is signed as {@link signRowUrl} says; null: unsigned.
+ * @throws URIError for a value with a lone surrogate when signing (the parser's values are text).
  */
 export function rowUrl(
   job: Pick<JobRecord, 'publicId' | 'version' | 'parameters'>,
   values: Record<string, string>,
   provider: string | null = null,
+  secret: string | null = null,
 ): string {
-  return buildRenderUrl({
+  const url = buildRenderUrl({
     base_url: `${config().PUBLIC_URL.replace(/\/$/, '')}/r/${job.publicId}`,
     cacheId: cacheIdOf(job.version),
     provider,
@@ -80,6 +87,37 @@ export function rowUrl(
       merge_tag_value: values[name] ?? '',
     })),
   });
+  return secret === null ? url : signRowUrl(url, secret);
+}
+
+/**
+ * Signs a row's render URL in the `values` form without expiry (docs/developer-api.md "Signed
+ * render URLs"; docs/send-lists.md "The download"): `&__sf=values&__sig=…` appended, the
+ * signature over the path from `/r/` on and the query as written, as the render checks it
+ * (functions/render/signature.ts `checkSignature`). Any platform's `name=value` form signs the
+ * same way, since the signature covers the values as the render reads them.
+ * @throws URIError for a name or value with a lone surrogate.
+ */
+export function signRowUrl(url: string, secret: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = q < 0 ? '' : url.slice(q + 1);
+  const pairs = [query, `${SIGNATURE_PARAMS.form}=values`].filter((p) => p !== '').join('&');
+  const text = stringToSign('values', path.slice(path.indexOf('/r/')), pairs, undefined);
+  return `${path}?${pairs}&${SIGNATURE_PARAMS.signature}=${signatureOf(secret, text)}`;
+}
+
+/**
+ * The secret a job's row URLs are signed with: the team's current signing secret when the
+ * design requires signed URLs (`require_signed_urls`), else null (unsigned URLs). Null too when
+ * the team has no secret: the rows then answer the fallback and count as failed.
+ * @param document the design's current document (the render asks the current design).
+ * @throws the table's or key service's error when the secret cannot be read.
+ */
+export async function rowSigningSecret(teamId: string, document: unknown): Promise<string | null> {
+  if ((document as { require_signed_urls?: unknown } | null)?.require_signed_urls !== true)
+    return null;
+  return (await loadSigningKeys(teamId)).secrets[0] ?? null;
 }
 
 /**

@@ -40,9 +40,15 @@ function notes(row: ChunkRow, parameters: readonly string[], status: string | un
 /**
  * Builds the CSV: `line, email, <parameters…>, url, status, notes`, CRLF line ends, UTF-8.
  * @param provider the platform whose URL form to write (shared/providers); null: plain URLs.
+ * @param secret signs every URL for a design that requires signed URLs (jobs.ts
+ *   `rowSigningSecret`); null: unsigned.
  * @returns the file's text (at most the plan's row limit of rows).
  */
-export async function resultCsv(job: JobRecord, provider: string | null): Promise<string> {
+export async function resultCsv(
+  job: JobRecord,
+  provider: string | null,
+  secret: string | null = null,
+): Promise<string> {
   const header = ['line', 'email', ...job.parameters, 'url', 'status', 'notes'];
   const lines = [header.map(cell).join(',')];
   const statuses = await chunkStatuses(job.jobId);
@@ -56,7 +62,7 @@ export async function resultCsv(job: JobRecord, provider: string | null): Promis
           String(row.line),
           row.email ?? '',
           ...job.parameters.map((p) => row.values[p] ?? ''),
-          rowUrl(job, row.values, provider),
+          rowUrl(job, row.values, provider, secret),
           statusWord(status, job.state),
           notes(row, job.parameters, status),
         ]

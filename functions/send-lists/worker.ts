@@ -32,6 +32,7 @@ import {
   JOB_RETENTION_SECONDS,
   chunkKey,
   jobView,
+  rowSigningSecret,
   rowUrl,
   uploadKey,
   type ChunkRow,
@@ -219,9 +220,16 @@ async function warmEdge(url: string): Promise<void> {
   }
 }
 
-/** Renders one row through the real render path: drawn now, already cached, or failed. */
-async function renderRow(job: JobRecord, values: Record<string, string>): Promise<'r' | 'c' | 'f'> {
-  const url = rowUrl(job, values);
+/**
+ * Renders one row through the real render path: drawn now, already cached, or failed.
+ * @param secret signs the URL of a design that requires signed URLs (jobs.ts `rowSigningSecret`).
+ */
+async function renderRow(
+  job: JobRecord,
+  values: Record<string, string>,
+  secret: string | null,
+): Promise<'r' | 'c' | 'f'> {
+  const url = rowUrl(job, values, null, secret);
   const { pathname, search } = new URL(url);
   const answer = await prerenderRequest(pathname, search.replace(/^\?/, ''));
   const hit = answer.headers?.['x-render-cache'];
@@ -239,6 +247,7 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
   const rows = await readChunk(jobId, chunk);
   const design = (await db().Design.get({ designId: job.designId }).go()).data;
   const doc = design ? parseDesignDocument(design.document) : undefined;
+  const secret = design ? await rowSigningSecret(job.teamId, design.document) : null;
   let statuses = cursor.statuses;
   for (let i = cursor.next; i < rows.length; i++) {
     if ((i - cursor.next) % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1) {
@@ -248,7 +257,7 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
     const row = rows[i]!;
     let status: RowStatus = 'd';
     if (!row.duplicate) {
-      const outcome = await renderRow(job, row.values);
+      const outcome = await renderRow(job, row.values, secret);
       status = doc && undrawable(doc, row.values) ? (outcome.toUpperCase() as RowStatus) : outcome;
     }
     const counter = { r: 'rendered', c: 'cached', f: 'failed' }[status.toLowerCase()] as

@@ -106,12 +106,14 @@ export const SECRETS_FEATURES: readonly ApiFeature[] = ['merge-tags', 'auth', 'w
  * Features that handle teams' render signing secrets (docs/developer-api.md "Signed render
  * URLs"; sealed by functions/lib/secrets.ts), with only the KMS actions each needs: `teams`
  * makes and rotates them (seals a new one: kms:GenerateDataKey; the previous one is kept sealed),
- * `designs` opens the current one to sign a URL (kms:Decrypt). The render function opens them
- * too (render.ts `openSigningSecrets`).
+ * `designs` opens the current one to sign a URL (kms:Decrypt), `send-lists` to sign a list's
+ * download (docs/send-lists.md "The download"). The render function and the send-list worker
+ * open them too (render.ts `openSigningSecrets`, stack.ts).
  */
 export const SIGNING_SECRET_FEATURES: Partial<Record<ApiFeature, readonly string[]>> = {
   teams: ['kms:GenerateDataKey'],
   designs: ['kms:Decrypt'],
+  'send-lists': ['kms:Decrypt'],
 };
 
 /**

@@ -363,9 +363,12 @@ describe('provider secrets (docs/export.md)', () => {
       teams: 'kms:GenerateDataKey',
       designs: 'kms:Decrypt',
       render: 'kms:Decrypt',
+      // A send list's rows are signed for a design that requires it (docs/send-lists.md).
+      'send-lists': 'kms:Decrypt',
+      'send-lists-worker': 'kms:Decrypt',
     };
     const signingFeatures: unknown[] = [];
-    expect(users).toHaveLength(7);
+    expect(users).toHaveLength(9);
     const features: unknown[] = [];
     for (const [, policy] of users) {
       const roleRef = (policy.Properties.Roles as Array<{ Ref: string }>)[0]!.Ref;
@@ -396,7 +399,13 @@ describe('provider secrets (docs/export.md)', () => {
       ]);
     }
     expect(features.sort()).toEqual(['auth', 'merge-tags', 'webhooks', 'webhooks-worker']);
-    expect(signingFeatures.sort()).toEqual(['designs', 'render', 'teams']);
+    expect(signingFeatures.sort()).toEqual([
+      'designs',
+      'render',
+      'send-lists',
+      'send-lists-worker',
+      'teams',
+    ]);
   });
 });
 
@@ -1248,6 +1257,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
+        'kms:Decrypt @ SecretsKey',
         'sqs:SendMessage @ SendListsQueue',
       ],
     },
@@ -1260,6 +1270,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
       iam: [
         `dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:DescribeTable,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem @ ${TABLE}`,
         logs('SendListsWorkerLogs'),
+        'kms:Decrypt @ SecretsKey',
         's3:GetObject @ DataAssetsBucket/*',
         's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
         's3:ListBucket @ DataAssetsBucket DataRendersBucket',

@@ -15,6 +15,8 @@ import { startQueuePoller } from '#infra/local/queue-poller.ts';
 import { IDS } from '#infra/local/seed.ts';
 import type { SendListJob } from '#shared/contract/send-lists.ts';
 import { handler as worker } from '#functions/send-lists/worker.ts';
+import { checkSignature } from '#functions/render/signature.ts';
+import { forgetRenderTeams } from '#functions/render/handler.ts';
 import { pollUntil, useLocalStack } from '../support/stack.ts';
 import { ownTeam, signedIn } from '../support/designs.ts';
 import { putDesign } from '../support/render-designs.ts';
@@ -82,10 +84,15 @@ async function cachedRenders(version: number): Promise<number> {
 }
 
 /** Reads the CSV a download redirects to. */
-async function download(client: TestClient, jobId: string, query = ''): Promise<string[][]> {
+async function download(
+  client: TestClient,
+  jobId: string,
+  query = '',
+  designId: string = DESIGN,
+): Promise<string[][]> {
   const res = await client.request(
     'GET',
-    `/api/pic-snippet/${DESIGN}/send-lists/${jobId}/download${query}`,
+    `/api/pic-snippet/${designId}/send-lists/${jobId}/download${query}`,
   );
   expect(res.status, JSON.stringify(res.json)).toBe(302);
   const file = await fetch(res.headers.get('location')!);
@@ -98,6 +105,9 @@ async function download(client: TestClient, jobId: string, query = ''): Promise<
     .split('\r\n')
     .map((line) => line.slice(1, -1).split('","'));
 }
+
+/** The URL of the download's last row. */
+const csv0 = (csv: string[][]): string => csv.at(-1)![3]!;
 
 describe('send lists', () => {
   let demo: TestClient;
@@ -261,6 +271,54 @@ describe('send lists', () => {
     expect(failed.error).toMatch(/more than 1,000 rows/);
     expect(failed.done).toBe(0);
   });
+
+  it('signs the rows of a design that requires signed URLs: they render and their URLs verify', async () => {
+    const signer = await ownTeam(stack().url, 'send-list-signer@example.com');
+    const teamId = (await signer.request('GET', '/settings/companies/current')).json.id as string;
+    const demoDesign = (await db().Design.get({ designId: DESIGN }).go()).data!;
+    await putDesign('signed-send-list', teamId, {
+      ...(demoDesign.document as object),
+      require_signed_urls: true,
+    });
+    const made = await signer.request('POST', `/settings/companies/${teamId}/signing-secret`, {
+      overlap_hours: 0,
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const secret = made.json.secret as string;
+    forgetRenderTeams(); // a Lambda reads the team's secrets again within a minute
+    const designId = 'design-signed-send-list';
+    const job = await upload(signer, designId, 'first_name\nZoë & Co\nBo\n\n');
+    const poller = startQueuePoller('send-list', worker, { visibilityMs: 2_000 });
+    const done = await pollUntil(
+      'signed list done',
+      () => jobOf(signer, designId, job.id),
+      (j) => j.state === 'done',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    await poller.stop();
+    // Not the fallback: each row drew the design (a refused signature answers the fallback).
+    expect(done).toMatchObject({ total: 2, rendered: 2, failed: 0 });
+    for (const query of ['', '?platform=manychat']) {
+      const csv = await download(signer, job.id, query, designId);
+      expect(csv.slice(1).map((r) => r[4])).toEqual(['rendered', 'rendered']);
+      for (const row of csv.slice(1)) {
+        const url = new URL(row[3]!);
+        expect(url.searchParams.get('__sf')).toBe('values');
+        expect(checkSignature(url.pathname, url.search.slice(1), [secret]), row[3]).toEqual({
+          ok: true,
+        });
+        if (query !== '') continue;
+        // The recipient's open is the pre-rendered image, answered from the cache.
+        const res = await fetch(row[3]!);
+        expect(res.headers.get('x-render-reason')).toBeNull();
+        expect(['store', 'memory']).toContain(res.headers.get('x-render-cache'));
+      }
+    }
+    // Changing a value breaks the signature: the render answers the fallback.
+    const tampered = csv0(await download(signer, job.id, '', designId)).replace('Bo', 'Al');
+    const refused = await fetch(tampered);
+    expect(refused.headers.get('x-render-reason')).toBe('signature-invalid');
+  }, 180_000);
 
   it("answers 404 for another team's design or job", async () => {
     const other = await ownTeam(stack().url, 'send-list-other@example.com');
