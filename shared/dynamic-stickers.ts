@@ -14,8 +14,25 @@ import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
 /** A screenshot sticker's picture, px (docs/editor.md "Constants": 910x512, mobile or desktop). */
 export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
 
+/**
+ * A countdown timer's intrinsic box, px, and the scale a new one is added at: 1, or less so that
+ * it takes at most 90% of the canvas width (docs/editor.md "Countdown timer"). Its digits' and
+ * labels' font sizes are px at this intrinsic size.
+ */
+export const COUNTDOWN_SIZE = { width: 600, height: 200 } as const;
+export const countdownStartScale = (canvas: { width: number; height: number }): number =>
+  Math.max(
+    0.05,
+    Math.min(
+      1,
+      (canvas.width * 0.9) / COUNTDOWN_SIZE.width,
+      (canvas.height * 0.9) / COUNTDOWN_SIZE.height,
+    ),
+  );
+
 export const FALLBACK_MESSAGES = {
   invalidEmail: 'Invalid email',
+  invalidStart: 'Invalid start time. Use an ISO 8601 date and time, such as 2030-01-01T09:00:00Z',
   invalidUrl: 'Invalid URL',
   imageType: 'Image not found. We support jpg, jpeg, png, gif and svg',
   valueTooLong: PARAMETER_MESSAGES.valueTooLong,
@@ -34,7 +51,8 @@ export const isHttpUrl = (value: string): boolean => {
 /**
  * The message for a dynamic sticker's fallback value, or null when it is allowed (docs/editor.md "Editing rules"):
  * at most 255 characters; a gravatar's is an e-mail; a hosted image's an http(s) URL ending in
- * gif, jpg, jpeg, svg or png; a screenshot's a URL. An empty value is allowed: the sticker then
+ * gif, jpg, jpeg, svg or png; a screenshot's a URL; a countdown's an ISO 8601 date-time (the
+ * start of an evergreen timer). An empty value is allowed: the sticker then
  * shows its default (QR) or nothing. Whether a hosted image loads is the editor's check.
  */
 export function fallbackProblem(type: DynamicStickerType | null, value: string): string | null {
@@ -50,6 +68,11 @@ export function fallbackProblem(type: DynamicStickerType | null, value: string):
         : FALLBACK_MESSAGES.imageType;
     case 'screenShot':
       return isHttpUrl(value) ? null : FALLBACK_MESSAGES.invalidUrl;
+    case 'countdown':
+      // An evergreen timer's start (shared/scene/countdown.ts `countdownEnd` reads it).
+      return /^\d{4}-\d{2}-\d{2}/.test(value.trim()) && Number.isFinite(Date.parse(value.trim()))
+        ? null
+        : FALLBACK_MESSAGES.invalidStart;
     default:
       return null;
   }

@@ -17,7 +17,12 @@ import {
 } from '#shared/contract/designs.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { StickerSchema, type DesignDocument, type Sticker } from '#shared/design.ts';
-import { dynamicStickerParamName, fallbackProblem } from '#shared/dynamic-stickers.ts';
+import {
+  COUNTDOWN_SIZE,
+  countdownStartScale,
+  dynamicStickerParamName,
+  fallbackProblem,
+} from '#shared/dynamic-stickers.ts';
 
 export { dynamicStickerParamName, fallbackProblem };
 
@@ -71,7 +76,9 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
  * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/decisions.md "Design API shapes"
  * saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`, …), the spec's
  * size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is centred at
- * the top (docs/editor.md "Constants").
+ * the top (docs/editor.md "Constants"). A countdown timer is 600x200 at scale 1 (at most 90% of
+ * the canvas) with its settings (`countdown`, the defaults when absent; docs/editor.md
+ * "Countdown timer").
  * @returns the new document and the sticker as stored (`data.currentSticker`).
  * @throws AppError 422 for an invalid fallback; ZodError (422) for an invalid sticker field.
  */
@@ -81,16 +88,26 @@ export function saveGeneratedSticker(
 ): { document: DesignDocument; sticker: Sticker } {
   const type = input.dynamicStickerType;
   const existing = document.graphics_data.find((s) => s.uuid === input.uuid);
+  const timer = type === 'countdown';
   const size =
-    type === 'screenShot' ? SIZE.screenShot : { width: SIZE.square, height: SIZE.square };
-  const scale = Number(input.scaleX ?? NEW_STICKER.scale);
-  // ZodError → 422 with field errors (functions/lib/http.ts).
+    type === 'screenShot'
+      ? SIZE.screenShot
+      : timer
+        ? COUNTDOWN_SIZE
+        : { width: SIZE.square, height: SIZE.square };
+  const startScale = timer
+    ? countdownStartScale({ width: document.canvas_width, height: document.canvas_height })
+    : NEW_STICKER.scale;
+  const scale = Number(input.scaleX ?? startScale);
+  // ZodError → 422 with field errors (functions/lib/http.ts); the countdown's settings were
+  // checked by the body's schema (shared/contract/designs.ts).
   const parsed = StickerSchema.parse({
     width: size.width,
     height: size.height,
-    scaleX: NEW_STICKER.scale,
-    scaleY: NEW_STICKER.scale,
+    scaleX: startScale,
+    scaleY: startScale,
     ...input,
+    countdown: timer ? (input.countdown ?? existing?.countdown ?? {}) : null,
     stickerType: 'dynamicSticker',
     left: input.left ?? Math.max(0, (document.canvas_width - size.width * scale) / 2),
     top: input.top ?? NEW_STICKER.top,

@@ -5,9 +5,10 @@
  * inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every stage.
  *
  * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
- * photo, screenshot.
+ * photo, screenshot, alarm.
  */
 import type { DynamicSticker } from '#shared/contract/stickers.ts';
+import { COUNTDOWN_SIZE } from '#shared/dynamic-stickers.ts';
 
 /** A dynamic sticker as the panel lists it (shared/contract/stickers.ts `DynamicStickerSchema`). */
 export type DynamicStickerView = DynamicSticker;
@@ -18,8 +19,8 @@ const icon = (d: string) =>
   ).toString('base64')}`;
 
 /**
- * The four dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
- * screenshot.
+ * The five dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
+ * screenshot; a countdown timer's box is 600x200 (docs/editor.md "Countdown timer").
  */
 export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
   {
@@ -75,5 +76,15 @@ export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
     ),
     width: 910,
     height: 512,
+  },
+  {
+    id: 'dynamic-countdown',
+    type: 'dynamic sticker',
+    sticker_name: 'Countdown timer',
+    description: 'A timer counting down to a deadline, live at every open (an animated GIF).',
+    sticker_type: 'countdown',
+    icon_url: icon('M5 13a7 7 0 1 0 14 0a7 7 0 1 0 -14 0M12 10l0 3l2 0M7 4l-2.75 2M17 4l2.75 2'),
+    width: COUNTDOWN_SIZE.width,
+    height: COUNTDOWN_SIZE.height,
   },
 ];

@@ -16,6 +16,7 @@ import { EXPORT_MESSAGES } from '../export-url.ts';
 import { PARAMETER_MESSAGES } from '../parameter-rules.ts';
 import { PROVIDER_VALUES } from '../providers/index.ts';
 import { MAX_VALUE_LENGTH } from '../scene/resolve.ts';
+import { CountdownSchema } from '../scene/countdown.ts';
 import { defineContract, IdParams } from './core.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -70,8 +71,10 @@ export const StickerRef = z
 /** What `saveGeneratedDynamicSticker` accepts: a sticker, geometry optional. */
 export const GeneratedStickerSchema = z.looseObject({
   uuid: z.string().min(1).max(100),
-  dynamicStickerType: z.enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar']),
+  dynamicStickerType: z.enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown']),
   dynamicStickerUrl: z.string().default(''),
+  /** A countdown's settings (shared/scene/countdown.ts `CountdownSchema`); absent: the defaults. */
+  countdown: CountdownSchema.nullish(),
   left: z.number().optional(),
   top: z.number().optional(),
 });

@@ -137,6 +137,7 @@ export const DynamicStickerSchema = z.object({
     'gravatar',
     'hostedImage',
     'screenShot',
+    'countdown',
   ]) satisfies z.ZodType<DynamicStickerType>,
   icon_url: z.string(),
   width: z.number(),

@@ -36,6 +36,27 @@ export function isTimeZone(zone: string): boolean {
 /** A wall-clock date and time without zone: `YYYY-MM-DDTHH:mm` or `…:ss`. */
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
+const DEADLINE_MESSAGE = 'The deadline must be a date and time, YYYY-MM-DDTHH:mm.';
+const DURATION_MESSAGE = `The duration must be a whole number of seconds from 1 to ${MAX_COUNTDOWN_DURATION_S}.`;
+const FRAMES_MESSAGE = `The frames must be a whole number from ${COUNTDOWN_FRAMES.min} to ${COUNTDOWN_FRAMES.max}.`;
+const LABEL_MESSAGE = 'A label may have at most 20 characters.';
+
+/** Whether a `YYYY-MM-DDTHH:mm[:ss]` wall time names a real calendar day and time (no 2030-02-30). */
+function isCalendarTime(wall: string): boolean {
+  const m = WALL_TIME.exec(wall);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((part) => Number(part ?? 0)) as number[];
+  const day = new Date(Date.UTC(y!, mo! - 1, d!));
+  return (
+    day.getUTCFullYear() === y &&
+    day.getUTCMonth() === mo! - 1 &&
+    day.getUTCDate() === d &&
+    h! < 24 &&
+    mi! < 60 &&
+    s! < 60
+  );
+}
+
 /**
  * The settings of a countdown sticker (docs/decisions.md "Countdown timers"):
  * - `mode` `fixed`: counts down to `deadline` (wall-clock time) in `timeZone` (IANA);
@@ -52,32 +73,44 @@ export const CountdownSchema = z.object({
   mode: z.enum(['fixed', 'evergreen']).default('fixed'),
   deadline: z
     .string()
-    .regex(WALL_TIME, 'The deadline must be a date and time, YYYY-MM-DDTHH:mm.')
+    .refine(isCalendarTime, DEADLINE_MESSAGE)
     .default('2030-01-01T00:00'),
   timeZone: z
     .string()
     .refine(isTimeZone, 'The time zone must be an IANA name, such as Europe/Paris.')
     .default('UTC'),
-  durationSeconds: z.number().int().min(1).max(MAX_COUNTDOWN_DURATION_S).default(86_400),
-  units: z.enum(COUNTDOWN_UNIT_LAYOUTS).default('dhms'),
+  durationSeconds: z
+    .number()
+    .int(DURATION_MESSAGE)
+    .min(1, DURATION_MESSAGE)
+    .max(MAX_COUNTDOWN_DURATION_S, DURATION_MESSAGE)
+    .default(86_400),
+  units: z
+    .enum(COUNTDOWN_UNIT_LAYOUTS, {
+      error: `The units must be one of ${COUNTDOWN_UNIT_LAYOUTS.join(', ')}.`,
+    })
+    .default('dhms'),
   labels: z
     .object({
-      d: z.string().max(20).default('DAYS'),
-      h: z.string().max(20).default('HOURS'),
-      m: z.string().max(20).default('MINUTES'),
-      s: z.string().max(20).default('SECONDS'),
+      d: z.string().max(20, LABEL_MESSAGE).default('DAYS'),
+      h: z.string().max(20, LABEL_MESSAGE).default('HOURS'),
+      m: z.string().max(20, LABEL_MESSAGE).default('MINUTES'),
+      s: z.string().max(20, LABEL_MESSAGE).default('SECONDS'),
     })
     .default({ d: 'DAYS', h: 'HOURS', m: 'MINUTES', s: 'SECONDS' }),
   showLabels: z.boolean().default(true),
-  separator: z.string().max(3).default(':'),
+  separator: z.string().max(3, 'The separator may have at most 3 characters.').default(':'),
   frames: z
     .number()
-    .int()
-    .min(COUNTDOWN_FRAMES.min)
-    .max(COUNTDOWN_FRAMES.max)
+    .int(FRAMES_MESSAGE)
+    .min(COUNTDOWN_FRAMES.min, FRAMES_MESSAGE)
+    .max(COUNTDOWN_FRAMES.max, FRAMES_MESSAGE)
     .default(COUNTDOWN_FRAMES.default),
   expired: z.enum(['text', 'hide']).default('text'),
-  expiredText: z.string().max(100).default('This offer has ended'),
+  expiredText: z
+    .string()
+    .max(100, 'The expired text may have at most 100 characters.')
+    .default('This offer has ended'),
   fontFamily: z.string().min(1).max(100).default('Bebas Neue'),
   fontWeight: z.enum(['normal', 'bold']).default('normal'),
   fontStyle: z.enum(['normal', 'italic']).default('normal'),

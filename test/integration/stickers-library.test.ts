@@ -71,7 +71,7 @@ async function servedPng(path: string) {
 const ids = (answer: ListAnswer) => answer.data.map((i) => i.id);
 
 describe('the library (POST /getStickers)', () => {
-  it('lists the seeded packs in order, with served covers, and the four dynamic stickers', async () => {
+  it('lists the seeded packs in order, with served covers, and the five dynamic stickers', async () => {
     const answer = await list(demo, '/getStickers');
     expect(answer).toMatchObject({ success: true, current_page: 1, last_page: 1, per_page: 24 });
     expect(answer.data.map((p) => p.pack_name)).toEqual(SEEDED_PACKS);
@@ -98,6 +98,7 @@ describe('the library (POST /getStickers)', () => {
       'gravatar',
       'hostedImage',
       'screenShot',
+      'countdown',
     ]);
     const screenshot = answer.dynamic![3]!;
     expect(screenshot).toEqual({
