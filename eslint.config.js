@@ -31,7 +31,7 @@ const FEATURE_PUBLIC_MODULES = {
     'team-deletion.ts',
   ],
   bundles: ['store.ts', 'views.ts'],
-  designs: ['create.ts', 'lists.ts', 'store.ts', 'usage.ts', 'views.ts'],
+  designs: ['create.ts', 'lists.ts', 'store.ts', 'team-renders.ts', 'usage.ts', 'views.ts'],
   fonts: ['list.ts'],
   images: ['library.ts'],
   // The daily snapshot job, run by the kiosk-snapshot function (docs/kiosk.md).

@@ -15,6 +15,7 @@ import {
   type CancelReason,
   FREE_PLAN_ID,
   FREEZE_PLAN_ID,
+  planProductWatermark,
   type SubscribeRequest,
 } from '#shared/billing.ts';
 import { db } from '#lib/db/index.ts';
@@ -23,6 +24,7 @@ import { logger } from '#lib/logger.ts';
 import { idempotencyKey, Stripe, stripe } from '#lib/stripe.ts';
 import { notifySubscriptionChange } from '#lib/notify.ts';
 import { emitWebhookEvent } from '#lib/webhooks.ts';
+import { invalidateTeamRenders } from '#functions/designs/team-renders.ts';
 import {
   type BillingTeam,
   type SubscriptionRecord,
@@ -181,14 +183,18 @@ async function syncTeam(
   const state = teamStateFor(status, planId);
   if (!state) return;
   const wasBillingFrozen = before?.planId === FREEZE_PLAN_ID;
-  await db()
+  const { data: old } = await db()
     .Team.patch({ teamId })
     .set({
       planId: state.planId,
       // Billing clears only a freeze it set; an admin's freeze (kiosk) stays.
       ...(state.frozen || wasBillingFrozen ? { frozen: state.frozen } : {}),
     })
-    .go();
+    .go({ response: 'all_old' });
+  // The product mark comes or goes: the CDN's copies of the team's renders are stale
+  // (docs/decisions.md "Watermark", its "CDN" point).
+  if (old && planProductWatermark(old.planId) !== planProductWatermark(state.planId))
+    await invalidateTeamRenders(teamId, 'all');
 }
 
 /** The PaymentIntent id of an invoice's payment, when Stripe included it. */

@@ -36,6 +36,18 @@ export interface InvalidationDeps {
   distributionId?: string | undefined;
 }
 
+/** What calls without their own deps use (tests: a recording client); empty in production. */
+let defaults: InvalidationDeps = {};
+
+/**
+ * Sets the client and distribution every invalidation without its own `deps` uses, so a test
+ * of a flow (a watermark upload, a Stripe webhook) records what CloudFront is asked for.
+ * @param deps the test's client and distribution id; `{}` restores the configured ones.
+ */
+export function setDefaultInvalidationDeps(deps: InvalidationDeps): void {
+  defaults = deps;
+}
+
 /**
  * Invalidates the given paths on the product's distribution.
  * @param paths absolute paths (`/files/teams/….jpg`, `/r/{publicId}*`), at most 15 (one call's
@@ -49,11 +61,12 @@ export async function invalidatePaths(
   reference: string,
   deps: InvalidationDeps = {},
 ): Promise<string | undefined> {
-  const distributionId = deps.distributionId ?? config().DISTRIBUTION_ID;
+  const distributionId =
+    deps.distributionId ?? defaults.distributionId ?? config().DISTRIBUTION_ID;
   if (!distributionId || paths.length === 0) return undefined;
   const items = paths.slice(0, 15);
   try {
-    const out = await (deps.client ?? cloudFront()).send(
+    const out = await (deps.client ?? defaults.client ?? cloudFront()).send(
       new CreateInvalidationCommand({
         DistributionId: distributionId,
         InvalidationBatch: {

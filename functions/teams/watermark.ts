@@ -2,13 +2,15 @@
  * A team's watermark image (docs/decisions.md "Watermark"): uploaded through the one checked
  * image path (functions/lib/uploads.ts `readImageFile`), stored as a PNG (transparency kept) no
  * larger than 1024 px a side, under `files/watermarks/` with a new key per upload, so its URL
- * names its version (the render cache key uses it: shared/scene/watermark.ts).
+ * names its version (the render cache key uses it: shared/scene/watermark.ts). A change drops
+ * the CDN's copies of the renders of the team's designs that show it (functions/designs/team-renders.ts).
  */
 import sharp from 'sharp';
 import type { TeamWatermarkImage } from '#shared/scene/watermark.ts';
 import { db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { MAX_INPUT_PIXELS, deleteUserFile, readImageFile, storeUserFile } from '#lib/uploads.ts';
+import { invalidateTeamRenders } from '#functions/designs/team-renders.ts';
 
 /** The largest side a stored watermark keeps, px (drawn at a quarter: at most 256 px). */
 export const WATERMARK_MAX_SIDE = 1024;
@@ -41,6 +43,7 @@ export async function setTeamWatermark(teamId: string, body: unknown): Promise<T
     .set({ watermarkUrl: url, watermarkWidth: info.width, watermarkHeight: info.height })
     .go();
   await deleteUserFile(team.watermarkUrl);
+  await invalidateTeamRenders(teamId, 'watermarked');
   return { url, width: info.width, height: info.height };
 }
 
@@ -57,4 +60,5 @@ export async function removeTeamWatermark(teamId: string): Promise<void> {
     .remove(['watermarkUrl', 'watermarkWidth', 'watermarkHeight'])
     .go();
   await deleteUserFile(team.watermarkUrl);
+  await invalidateTeamRenders(teamId, 'watermarked');
 }

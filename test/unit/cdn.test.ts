@@ -2,37 +2,16 @@
  * CDN invalidation at the SDK boundary: the real CloudFront client, with an HTTP handler that
  * records the request the SDK sends and answers as CloudFront does.
  */
-import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { describe, expect, it } from 'vitest';
 import { invalidateDesignRenders, invalidatePaths } from '#lib/cdn.ts';
+import {
+  ALL_RENDERS,
+  MAX_DESIGN_WILDCARDS,
+  renderPathsOf,
+} from '#functions/designs/team-renders.ts';
+import { INVALIDATION_CREATED as CREATED, recordingCloudFront } from '../support/cloudfront.ts';
 
-function recordingClient(status: number, body: string) {
-  const requests: Array<{ method: string; path: string; body: string }> = [];
-  const client = new CloudFrontClient({
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
-    requestHandler: {
-      handle: async (request: { method: string; path: string; body?: string }) => {
-        requests.push({
-          method: request.method,
-          path: request.path,
-          body: String(request.body ?? ''),
-        });
-        const { Readable } = await import('node:stream');
-        return {
-          response: {
-            statusCode: status,
-            headers: { 'content-type': 'text/xml' },
-            body: Readable.from([Buffer.from(body)]),
-          },
-        };
-      },
-    } as never,
-  });
-  return { client, requests };
-}
-
-const CREATED = `<?xml version="1.0"?><Invalidation xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>I2J0I21PCUYOIK</Id><Status>InProgress</Status><CreateTime>2026-11-22T00:00:00Z</CreateTime><InvalidationBatch><Paths><Quantity>1</Quantity><Items><Path>/r/demo-welcome*</Path></Items></Paths><CallerReference>x</CallerReference></InvalidationBatch></Invalidation>`;
+const recordingClient = recordingCloudFront;
 
 describe('invalidateDesignRenders', () => {
   it('asks CloudFront to invalidate every render URL of the design', async () => {
@@ -81,5 +60,19 @@ describe('invalidatePaths', () => {
     const { client, requests } = recordingClient(201, CREATED);
     expect(await invalidatePaths([], 'x', { client, distributionId: 'E123' })).toBeUndefined();
     expect(requests).toHaveLength(0);
+  });
+});
+
+describe('renderPathsOf (a team watermark or plan change)', () => {
+  it('gives one wildcard per design, duplicates dropped', () => {
+    expect(renderPathsOf(['a1', 'b2', 'a1'])).toEqual(['/r/a1*', '/r/b2*']);
+    expect(renderPathsOf([])).toEqual([]);
+  });
+
+  it('stays within CloudFront’s 15 wildcards: more designs, or an unfinished read, are one /r/*', () => {
+    const ids = Array.from({ length: MAX_DESIGN_WILDCARDS }, (_, i) => `d${i}`);
+    expect(renderPathsOf(ids)).toHaveLength(MAX_DESIGN_WILDCARDS);
+    expect(renderPathsOf([...ids, 'one-more'])).toEqual([ALL_RENDERS]);
+    expect(renderPathsOf(['a1'], false)).toEqual(['/r/*']);
   });
 });
