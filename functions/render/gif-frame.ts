@@ -3,11 +3,7 @@
  * draws that still, decoded by sharp (`page`), bounded in frames and pixels.
  */
 import sharp, { type SharpOptions } from 'sharp';
-import { MAX_GIF_FRAMES, MAX_GIF_FRAME_PIXELS } from '#shared/gif.ts';
-
-/** True for GIF bytes (`GIF87a` / `GIF89a`). */
-const isGif = (bytes: Buffer): boolean =>
-  bytes.length >= 6 && bytes.subarray(0, 4).toString('latin1') === 'GIF8';
+import { isGif, MAX_GIF_FRAMES, MAX_GIF_FRAME_PIXELS } from '#shared/gif.ts';
 
 /**
  * sharp's input options that read frame `frame` of a GIF: `{ page }`, the index cut to the

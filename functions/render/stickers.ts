@@ -8,6 +8,7 @@
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import QRCode from 'qrcode';
+import sharp from 'sharp';
 import { createRequire } from 'node:module';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -17,6 +18,8 @@ import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { publicFileKey } from '#shared/resources.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
+import { gifFrameInput } from './gif-frame.ts';
+import { isGif } from '#shared/gif.ts';
 import { drawWithinBudget, FetchBudget } from './fetch-budget.ts';
 
 const require = createRequire(import.meta.url);
@@ -96,19 +99,32 @@ export async function qrDataUrl(value: string, sticker: Sticker): Promise<string
 
 const assetImages = new Map<string, Promise<string>>();
 
-async function assetDataUrl(key: string): Promise<string> {
-  let cached = assetImages.get(key);
+/**
+ * A sticker file as a data URL, cached (at most 256). A GIF becomes a PNG of frame `frame`
+ * (0-based, cut to its last; functions/render/gif-frame.ts `gifFrameInput`), the still the
+ * editor shows for the sticker's saved `gif_frame` (docs/editor.md "Animated GIF stickers").
+ */
+async function assetDataUrl(key: string, frame: number): Promise<string> {
+  const cacheKey = `${key}#${frame}`;
+  let cached = assetImages.get(cacheKey);
   if (!cached) {
     cached = (async () => {
       const object = await s3Client().send(
         new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: key }),
       );
-      const bytes = Buffer.from(await object.Body!.transformToByteArray());
-      return `data:${object.ContentType ?? 'image/png'};base64,${bytes.toString('base64')}`;
+      let bytes = Buffer.from(await object.Body!.transformToByteArray());
+      let type = object.ContentType ?? 'image/png';
+      if (isGif(bytes)) {
+        bytes = await sharp(bytes, await gifFrameInput(bytes, frame))
+          .png()
+          .toBuffer();
+        type = 'image/png';
+      }
+      return `data:${type};base64,${bytes.toString('base64')}`;
     })();
-    cached.catch(() => assetImages.delete(key));
+    cached.catch(() => assetImages.delete(cacheKey));
     if (assetImages.size > 256) assetImages.clear();
-    assetImages.set(key, cached);
+    assetImages.set(cacheKey, cached);
   }
   return cached;
 }
@@ -181,7 +197,7 @@ export async function stickerImages(
       continue;
     }
     jobs.push(
-      assetDataUrl(key).then((src) => {
+      assetDataUrl(key, sticker.gif_frame ?? 0).then((src) => {
         out[sticker.uuid] = src;
       }),
     );

@@ -6,7 +6,8 @@
  * Sizes come from docs/editor.md "Constants": a sticker's intrinsic size is 512 px (it is added at scale 0.1).
  */
 import sharp from 'sharp';
-import { MAX_INPUT_PIXELS } from '#lib/uploads.ts';
+import { MAX_IMAGE_BYTES, MAX_INPUT_PIXELS } from '#lib/uploads.ts';
+import { isGif, MAX_GIF_DECODED_BYTES, MAX_GIF_FRAMES } from '#shared/gif.ts';
 
 /** A sticker's intrinsic size, px (docs/editor.md "Constants": "Sticker: … size 512"). */
 export const STICKER_SIZE = 512;
@@ -36,6 +37,59 @@ export async function stickerFromRaster(bytes: Buffer): Promise<StickerPng> {
     .png({ compressionLevel: 9, adaptiveFiltering: true })
     .toBuffer({ resolveWithObject: true });
   return { bytes: data, width: info.width, height: info.height };
+}
+
+/** An animated sticker as stored: GIF bytes fitted as the still is, and the frames kept. */
+export interface StickerGif {
+  bytes: Buffer;
+  frames: number;
+}
+
+/**
+ * Decoded pixels an animated sticker may take once fitted, px summed over its frames: the
+ * editor's decoder stops at {@link MAX_GIF_DECODED_BYTES} of RGBA (docs/editor.md "Animated GIF
+ * stickers"), so every frame kept is a frame the editor plays.
+ */
+export const MAX_STICKER_GIF_PIXELS = MAX_GIF_DECODED_BYTES / 4;
+
+/**
+ * The animated original of a GIF sticker upload, fitted inside {@link STICKER_SIZE} px as
+ * {@link stickerFromRaster} fits its still (the same size, so either draws in the same box),
+ * frame delays and loop kept (docs/editor.md "Animated GIF stickers"). Bounded: only the first
+ * frames within {@link MAX_GIF_FRAMES}, {@link MAX_INPUT_PIXELS} of source pixels and
+ * {@link MAX_STICKER_GIF_PIXELS} of fitted pixels (all frames summed) are read and kept, and a
+ * result over {@link MAX_IMAGE_BYTES} is dropped.
+ * @param fitted the still's size, px (`stickerFromRaster`).
+ * @param maxPixels the fitted-pixel budget (tests lower it).
+ * @returns null for anything but a GIF of two frames or more within those bounds (the still alone
+ *   is kept, as for every other upload).
+ * @throws Error from sharp when the GIF does not decode.
+ */
+export async function stickerGifFromRaster(
+  bytes: Buffer,
+  fitted: { width: number; height: number },
+  maxPixels = MAX_STICKER_GIF_PIXELS,
+): Promise<StickerGif | null> {
+  if (!isGif(bytes)) return null;
+  const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  const pages = meta.pages ?? 1;
+  const frameArea = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0);
+  if (pages < 2 || frameArea <= 0) return null;
+  const frames = Math.min(
+    pages,
+    MAX_GIF_FRAMES,
+    Math.floor(MAX_INPUT_PIXELS / frameArea),
+    Math.floor(maxPixels / (fitted.width * fitted.height)),
+  );
+  if (frames < 2) return null;
+  const gif = await sharp(bytes, { pages: frames, limitInputPixels: MAX_INPUT_PIXELS })
+    .resize(fitted.width, fitted.height, { fit: 'fill' })
+    .gif({
+      loop: meta.loop ?? 0,
+      ...(meta.delay ? { delay: meta.delay.slice(0, frames) } : {}),
+    })
+    .toBuffer();
+  return gif.length > MAX_IMAGE_BYTES ? null : { bytes: gif, frames };
 }
 
 /**

@@ -13,7 +13,7 @@ import { conflict, notFound, validationFailed } from '#lib/errors.ts';
 import { deleteUserFile, readImageFile, storeUserFile, withdrawUserFile } from '#lib/uploads.ts';
 import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 import { BAD_EXTENSION, IMAGE_EXTENSIONS, UPLOAD_MESSAGES } from '#functions/images/library.ts';
-import { stickerFromRaster, stickerThumb } from './images.ts';
+import { stickerFromRaster, stickerGifFromRaster, stickerThumb } from './images.ts';
 import { STICKER_NOT_FOUND } from './library.ts';
 import { uploadView, type UploadView } from './views.ts';
 
@@ -23,8 +23,10 @@ export const MAX_IMAGE_NAME_LENGTH = 255;
 /**
  * Stores a sticker upload for the team: checks the multipart field `image`, fits it in 512 px
  * as PNG (alpha kept, metadata dropped, first frame of an animation), stores it and a 160 px
- * thumbnail under `files/stickers/uploads/{teamId}/`, then writes the `StickerUpload` item. If a
- * later step fails the files already stored are deleted.
+ * thumbnail under `files/stickers/uploads/{teamId}/`, and for an animated GIF its animated
+ * original fitted the same way (`gifKey`, bounded: images.ts `stickerGifFromRaster`,
+ * docs/editor.md "Animated GIF stickers"), then writes the `StickerUpload` item. If a later step
+ * fails the files already stored are deleted.
  * @param body the parsed multipart body of `POST /image`.
  * @returns the upload as the My Uploads tab lists it (`type: 'custom_sticker'`).
  * @throws AppError 422 `{ image: [message] }` for a missing file, a refused extension (docs/editor.md "Messages": "Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png"), a file over 8 MB, or bytes that
@@ -40,9 +42,11 @@ export async function storeStickerUpload(
   });
   let sticker;
   let thumb;
+  let gif;
   try {
     sticker = await stickerFromRaster(file.bytes);
     thumb = await stickerThumb(sticker.bytes);
+    gif = await stickerGifFromRaster(file.bytes, sticker);
   } catch {
     throw validationFailed({ image: [UPLOAD_MESSAGES.refused] });
   }
@@ -53,6 +57,8 @@ export async function storeStickerUpload(
     stored.push(original.url);
     const thumbnail = await storeUserFile(folder, thumb, 'image/png', 'png');
     stored.push(thumbnail.url);
+    const animated = gif && (await storeUserFile(folder, gif.bytes, 'image/gif', 'gif'));
+    if (animated) stored.push(animated.url);
     const imageName =
       file.filename
         .replace(/\.[^.]+$/, '')
@@ -65,6 +71,7 @@ export async function storeStickerUpload(
         imageName,
         key: original.key,
         thumbKey: thumbnail.key,
+        ...(animated ? { gifKey: animated.key } : {}),
         width: sticker.width,
         height: sticker.height,
         bytes: sticker.bytes.length,
@@ -90,11 +97,12 @@ export async function storeStickerUpload(
 export async function deleteStickerUpload(teamId: string, stickerId: string): Promise<void> {
   const upload = (await db().StickerUpload.get({ stickerId }).go()).data;
   if (!upload || upload.teamId !== teamId) throw notFound(STICKER_NOT_FOUND.sticker);
-  const { uses, tooMany } = await designsUsingFile(teamId, upload.key);
+  const { uses, tooMany } = await designsUsingFile(teamId, upload.gifKey ?? upload.key);
   if (uses.length > 0 || tooMany) {
     throw conflict(usedByMessage('sticker', uses, tooMany), { designs: uses.slice(0, 20) });
   }
   await withdrawUserFile(upload.key);
+  if (upload.gifKey) await withdrawUserFile(upload.gifKey);
   await db().StickerUpload.delete({ stickerId }).go();
   await deleteUserFile(`/${upload.thumbKey}`);
 }

@@ -65,7 +65,8 @@ export function uploadView(upload: UploadRecord, isFavorite: boolean): UploadSti
     image_name: upload.imageName,
     name: upload.imageName,
     icon_url: served(upload.thumbKey),
-    url: upload.key,
+    // An animated upload is placed as its GIF, so the design can play it and save a frame.
+    url: upload.gifKey ?? upload.key,
     sticker_type: 'upload',
     width: upload.width,
     height: upload.height,

@@ -21,6 +21,7 @@ import { mailEntities } from './entities-mail.ts';
 import { notificationEntities } from './entities-notifications.ts';
 import { signingEntities } from './entities-signing.ts';
 import { sendListEntities } from './entities-send-lists.ts';
+import { dataSourceEntities } from './entities-data-sources.ts';
 import { usageEntities } from './entities-usage.ts';
 import { webhookEntities } from './entities-webhooks.ts';
 
@@ -727,6 +728,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         imageName: { type: 'string', required: true },
         key: { type: 'string', required: true },
         thumbKey: { type: 'string', required: true },
+        /** An animated GIF upload's animated original, fitted as `key` (docs/editor.md "Animated GIF stickers"); absent for every other upload. */
+        gifKey: { type: 'string' },
         /** px */
         width: { type: 'number', required: true },
         height: { type: 'number', required: true },
@@ -926,6 +929,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...webhookEntities(kit),
     ...signingEntities(kit),
     ...sendListEntities(kit),
+    ...dataSourceEntities(kit),
   };
   return { ...entities, service: new Service(entities, opts) };
 }

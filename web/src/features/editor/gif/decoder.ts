@@ -5,7 +5,7 @@
  * picture so far, then its disposal), with their delays. Pure: no DOM, so unit tests run it.
  */
 import { decompressFrames, parseGIF, type ParsedFrame } from 'gifuct-js';
-import { MAX_GIF_FRAMES } from '#shared/gif.ts';
+import { MAX_GIF_DECODED_BYTES, MAX_GIF_FRAMES } from '#shared/gif.ts';
 
 /** One composed frame: straight RGBA of the whole GIF (`width` × `height` px) and its delay. */
 export interface GifFrame {
@@ -20,9 +20,6 @@ export interface GifAnimation {
   height: number;
   frames: GifFrame[];
 }
-
-/** The decoded pixels a GIF may take in memory, bytes (about 25 frames of 1000 x 1000). */
-export const MAX_DECODED_BYTES = 100 * 1024 * 1024;
 
 /** The frame patch fields composition needs (gifuct-js `ParsedFrame`). */
 export type FramePatch = Pick<ParsedFrame, 'dims' | 'patch' | 'delay' | 'disposalType'>;
@@ -41,7 +38,7 @@ export function composeFrames(
   patches: FramePatch[],
   width: number,
   height: number,
-  maxBytes = MAX_DECODED_BYTES,
+  maxBytes = MAX_GIF_DECODED_BYTES,
 ): GifFrame[] {
   const size = width * height * 4;
   const count = Math.min(patches.length, MAX_GIF_FRAMES, Math.max(1, Math.floor(maxBytes / size)));
@@ -79,7 +76,7 @@ export function composeFrames(
  * Decodes a GIF's bytes into its composed frames.
  * @throws Error when the bytes are not a GIF or hold no frame.
  */
-export function decodeGif(bytes: ArrayBuffer, maxBytes = MAX_DECODED_BYTES): GifAnimation {
+export function decodeGif(bytes: ArrayBuffer, maxBytes = MAX_GIF_DECODED_BYTES): GifAnimation {
   const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
   if (String.fromCharCode(...head) !== 'GIF8') throw new Error('not a GIF');
   const parsed = parseGIF(bytes);
