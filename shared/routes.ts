@@ -119,6 +119,7 @@ export const ROUTES: readonly Route[] = [
     navigable: true,
   }),
   r('GET', '/r/{proxy+}', 'render', 'public', `${S1} Export: the rendered image URL`),
+  r('GET', '/l/{proxy+}', 'render', 'public', 'docs/rules.md "Links"', { navigable: true }),
 
   // docs/decisions.md "Design API shapes" Dashboard lists
   r('GET', '/getActive', 'designs', 'user', `${S0} Dashboard lists`),

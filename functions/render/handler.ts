@@ -20,6 +20,7 @@ import { placeholderImage, renderDesign } from './renderer.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
 import { RenderUsage } from './usage.ts';
 import { testClock } from './countdown-gif.ts';
+import { VIEWER_COUNTRY_HEADER } from './rule-context.ts';
 import { createSignatureVerifier } from './signature.ts';
 import { loadSigningKeys } from '#lib/signing-secrets.ts';
 
@@ -196,14 +197,18 @@ export function forgetRenderTeams(): void {
   signatures.forget();
 }
 
-/** Answers one render request; never throws. */
+/**
+ * Answers one render request (`/r/…`) or rule link (`/l/…`, docs/rules.md "Links"); never
+ * throws.
+ */
 export function renderRequest(event: ApiEvent): Promise<ApiResult> {
-  return service.handle({
+  return (event.rawPath.startsWith('/l/') ? service.link : service.handle)({
     rawPath: event.rawPath,
     rawQueryString: event.rawQueryString ?? '',
     ifNoneMatch: event.headers?.['if-none-match'],
     sourceIp: clientAddress(event),
     userAgent: event.headers?.['user-agent'],
+    country: event.headers?.[VIEWER_COUNTRY_HEADER],
     edgeLimited: event.headers?.[EDGE_RATE_HEADER] === EDGE_RATE_EXCEEDED,
     ...testClock(event.headers, config().STAGE),
   });

@@ -25,6 +25,8 @@ import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
 import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
 import { COUNTDOWN_CACHE, renderSecond, timerKeyValues, timerStickers } from './countdown-gif.ts';
+import { ruledDesign, rulesScope } from './rule-context.ts';
+import { ruleLinkUrl } from '#shared/scene/rules.ts';
 
 /** The design fields a render needs. */
 export interface DesignRecord {
@@ -39,6 +41,11 @@ export interface DesignRecord {
   stale?: boolean;
   /** The team's watermark settings, filled in by the service from `teamWatermark`. */
   watermark?: WatermarkSettings;
+  /**
+   * The rule a request matched (rule-context.ts `ruleKeyOf`), set with the variant `document`
+   * for a design with rules; part of the render cache key (docs/rules.md "Caching").
+   */
+  ruleKey?: string;
 }
 
 export interface RenderRequest {
@@ -49,6 +56,8 @@ export interface RenderRequest {
   sourceIp: string;
   /** The `User-Agent` the edge forwarded: mail proxies are recognised by it (mail-proxies.ts). */
   userAgent?: string | undefined;
+  /** The `CloudFront-Viewer-Country` header: rules' country conditions (docs/rules.md). */
+  country?: string | undefined;
   /**
    * The edge's rate rule counted this address over its 5-minute budget on `/r/*` (the WAF
    * labels instead of blocking, and inserts a header: infra/constructs/render.ts).
@@ -133,6 +142,16 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
  * while and come back later instead of retrying at once.
  */
 export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
+/**
+ * Cache-Control of a design whose rules read the request's headers (device, OS, country,
+ * e-mail client): the CDN's key has none of them, so it must not share the answer
+ * (docs/decisions.md "Rule sets and the CDN"). Browsers revalidate with the ETag.
+ */
+export const RULES_VIEWER_CACHE = 'private, no-cache';
+/** Cache-Control of a design whose rules read the clock only: shared a minute. */
+export const RULES_MOMENT_CACHE = 'public, max-age=60';
+/** The answer header naming the rule an image of a design with rules shows (`rule:{id}`). */
+export const RENDER_RULE_HEADER = 'x-render-rule';
 
 const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
   jpeg: 'image/jpeg',
@@ -191,13 +210,15 @@ export function normaliseValues(
  * without one the key is the one it always was.
  */
 export function renderCacheKey(
-  design: Pick<DesignRecord, 'designId' | 'version'>,
+  design: Pick<DesignRecord, 'designId' | 'version' | 'ruleKey'>,
   values: Array<[string, string]>,
   format: RenderFormat,
   watermark?: string,
 ): string {
   const parts: unknown[] = [design.designId, design.version, format, values];
   if (watermark !== undefined) parts.push(watermark);
+  // The matched rule of a design with rules (docs/rules.md "Caching"), never the headers.
+  if (design.ruleKey !== undefined) parts.push({ rule: design.ruleKey });
   const hash = createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
   return `renders/${design.designId}/${cacheIdOf(design.version)}/${hash}.${EXTENSIONS[format]}`;
 }
@@ -555,6 +576,63 @@ export function createRenderService(deps: RenderServiceDeps) {
     return deps.verifySignature(design.teamId, request.rawPath, request.rawQueryString);
   }
 
+  /** The answer of a link that goes nowhere: a short page, never a redirect. */
+  function noLink(statusCode: 404 | 503, message: string): ApiResult {
+    return {
+      statusCode,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'private, no-store',
+      },
+      body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>Link</title><p>${message}</p></html>`,
+    };
+  }
+
+  /**
+   * `GET /l/{publicId}[/{cacheId}]?{the image's query}` (docs/rules.md "Links"): evaluates the
+   * design's rules as the image does for the same request (same design version, values, clock,
+   * headers and split bucket) and answers 302 to the matching rule's link, else the design's
+   * own. The target is only ever an http(s) URL stored in the design: nothing in the request
+   * names one. 404 when the design is unknown or has no link for the match; 503 when the
+   * design cannot be read. Never cached: every click is evaluated.
+   */
+  async function link(request: RenderRequest): Promise<ApiResult> {
+    const path = request.rawPath.startsWith('/l/')
+      ? parseRenderPath(`/r/${request.rawPath.slice(3)}`)
+      : undefined;
+    const missing = 'This link goes nowhere: the design is unknown or has no link.';
+    if (!path) return noLink(404, missing);
+    try {
+      const current = await deps.findDesign(path.publicId);
+      if (!current) return noLink(404, missing);
+      const { design } = await pinned(current, path.cacheId);
+      const doc = parseDesignDocument(design.document);
+      const values = normaliseValues(doc, parseRenderQuery(request.rawQueryString));
+      const ruled = ruledDesign(design.document, doc, {
+        publicId: path.publicId,
+        values,
+        nowMs: request.nowMs ?? Date.now(),
+        userAgent: request.userAgent,
+        country: request.country,
+        proxy: proxyOf(request.userAgent, request.sourceIp),
+      });
+      const url = ruleLinkUrl(doc, ruled?.rule);
+      if (!url) return noLink(404, missing);
+      return {
+        statusCode: 302,
+        headers: {
+          location: new URL(url).href,
+          'cache-control': 'private, no-store',
+          'content-type': 'text/plain; charset=utf-8',
+        },
+        body: '',
+      };
+    } catch (error) {
+      logger.warn('link failed', { error: error as Error });
+      return noLink(503, 'This link is not available right now. Please try again in a minute.');
+    }
+  }
+
   /** The fallback of a refused signature, uncached, naming why (`X-Render-Reason`). */
   async function refused(reason: string, design: DesignRecord): Promise<ApiResult> {
     const answer = await fallback(reason, design);
@@ -574,11 +652,26 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (!signed.ok) return await refused(signed.reason, current);
       const { design: named, immutable } = await pinned(current, path.cacheId);
       design = named;
-      const doc = parseDesignDocument(design.document);
+      let doc = parseDesignDocument(design.document);
       const query = parseRenderQuery(request.rawQueryString);
 
       if (query.__format === 'manychat_json') return manychatJson(request);
 
+      const values = normaliseValues(doc, query);
+      const proxy = proxyOf(request.userAgent, request.sourceIp);
+      const ruled = ruledDesign(design.document, doc, {
+        publicId: path.publicId,
+        values,
+        nowMs: request.nowMs ?? Date.now(),
+        userAgent: request.userAgent,
+        country: request.country,
+        proxy,
+      });
+      if (ruled) {
+        design = { ...design, document: ruled.document, ruleKey: ruled.ruleKey };
+        doc = ruled.document;
+      }
+      const scope = ruled ? rulesScope(doc.rules) : 'url';
       const timed = timerStickers(doc).length > 0;
       const format: RenderFormat = path.format ?? (timed ? 'gif' : doc.render_format);
       if (format === 'pdf' && !(await deps.teamCanExportPdf(design.teamId))) {
@@ -595,9 +688,7 @@ export function createRenderService(deps: RenderServiceDeps) {
           }),
         };
       }
-      const values = normaliseValues(doc, query);
       const started = performance.now();
-      const proxy = proxyOf(request.userAgent, request.sourceIp);
       const { body, hit, timings, partial } = await cachedRender(
         design,
         values,
@@ -615,16 +706,22 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (query.__preview !== '1' && !request.prerender)
         deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
-      const cacheControl = cacheControlUntil(
-        partial || design.stale
-          ? 'no-store'
-          : timed
-            ? COUNTDOWN_CACHE
-            : immutable
-              ? IMMUTABLE_CACHE
-              : SHORT_CACHE,
-        signed.expiresAt,
-      );
+      // A per-viewer answer is never shared, so a signature's expiry does not change it.
+      const cacheControl =
+        scope === 'viewer' && !partial && !design.stale
+          ? RULES_VIEWER_CACHE
+          : cacheControlUntil(
+              partial || design.stale
+                ? 'no-store'
+                : timed
+                  ? COUNTDOWN_CACHE
+                  : scope === 'moment'
+                    ? RULES_MOMENT_CACHE
+                    : immutable
+                      ? IMMUTABLE_CACHE
+                      : SHORT_CACHE,
+              signed.expiresAt,
+            );
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }
@@ -635,6 +732,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       result.headers = {
         ...result.headers,
         'x-render-cache': hit,
+        // Which rule the image shows (docs/rules.md "Caching"): an id, never a header's value.
+        ...(design.ruleKey !== undefined ? { [RENDER_RULE_HEADER]: design.ruleKey } : {}),
         'server-timing': serverTiming({ ...timings, total }),
       };
       return result;
@@ -666,7 +765,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     };
   }
 
-  return { handle };
+  return { handle, link };
 }
 
 /**

@@ -257,7 +257,10 @@ export class Render extends Construct {
   readonly functionUrl: lambda.FunctionUrl;
   readonly origin: cloudfront.IOrigin;
   readonly cachePolicy: cloudfront.CachePolicy;
-  /** What `/r/*` forwards besides the cache key: the viewer's address and user agent. */
+  /**
+   * What `/r/*` and `/l/*` forward besides the cache key: the viewer's address, user agent and
+   * country.
+   */
   readonly originRequestPolicy: cloudfront.OriginRequestPolicy;
   readonly queryNormaliser: cloudfront.Function;
   readonly webAcl: wafv2.CfnWebACL;
@@ -430,9 +433,12 @@ export class Render extends Construct {
         'PicSnippets /r/*: query strings, viewer address and user agent to the render origin',
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      // The viewer's country for rule sets' country conditions (docs/rules.md "Caching"): read
+      // by the origin, never in the CDN's key (docs/decisions.md "Rule sets and the CDN").
       headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(
         'User-Agent',
         'CloudFront-Viewer-Address',
+        'CloudFront-Viewer-Country',
       ),
     });
 

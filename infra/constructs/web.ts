@@ -265,6 +265,16 @@ export class Web extends Construct {
         },
         '/api/*': apiBehavior,
         '/stripe/webhook': apiBehavior,
+        // Rule links (docs/rules.md "Links"): the render function, never cached (each click
+        // is evaluated), with the same viewer headers as the image.
+        '/l/*': {
+          origin: props.render.origin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: props.render.originRequestPolicy,
+          responseHeadersPolicy: securityHeaders,
+        },
         '/r/*': {
           origin: props.render.origin,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

@@ -26,6 +26,15 @@ export const PLATFORM_CONTRACT = {
     answer: NoJsonAnswer,
   }),
   /**
+   * The rule link: `/l/{publicId}[/v{version}]?{parameter}=…`, the image's query. Answers 302 to
+   * the link of the rule the image shows (docs/rules.md "Links"); 404 or 503 as a short page.
+   */
+  'GET /l/{proxy+}': defineContract({
+    params: z.object({ proxy: z.string().min(1) }),
+    answer: NoJsonAnswer,
+    status: 302,
+  }),
+  /**
    * Stripe's signed event delivery. 400 for a missing or bad signature, 503 when no endpoint
    * secret is configured; Stripe delivers again after any non-2xx.
    */

@@ -650,7 +650,7 @@ describe('render', () => {
       OriginRequestPolicyConfig: Match.objectLike({
         HeadersConfig: {
           HeaderBehavior: 'whitelist',
-          Headers: ['User-Agent', 'CloudFront-Viewer-Address'],
+          Headers: ['User-Agent', 'CloudFront-Viewer-Address', 'CloudFront-Viewer-Country'],
         },
         QueryStringsConfig: { QueryStringBehavior: 'all' },
       }),
@@ -767,6 +767,14 @@ describe('edge', () => {
     ]);
   });
 
+  it('sends /l/* (rule links) to the render function uncached, with the viewer headers', () => {
+    const l = behavior('/l/*');
+    expect(l.TargetOriginId).toBe(behavior('/r/*').TargetOriginId);
+    expect(l.CachePolicyId).toBe(CACHING_DISABLED);
+    expect(JSON.stringify(l.OriginRequestPolicyId)).toContain('RenderOriginRequestPolicy');
+    expect(l.AllowedMethods).toEqual(['GET', 'HEAD']);
+  });
+
   it('caches /assets/* long from S3', () => {
     const a = behavior('/assets/*');
     expect(a.TargetOriginId).toBe(config().DefaultCacheBehavior.TargetOriginId);
@@ -820,6 +828,11 @@ describe('fonts from the fontsource CDN (docs/fonts.md)', () => {
         return [env.FEATURE as string, env.FONT_CDN_URL];
       }),
     );
+  const joined = (value: unknown): string | undefined => {
+    if (value === undefined || typeof value === 'string') return value;
+    const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    return join ? join[1].map((part) => joined(part) ?? '').join(join[0]) : '<ref>';
+  };
   const spaPolicy = (of: Template): string => {
     const policies = Object.values(of.findResources('AWS::CloudFront::ResponseHeadersPolicy'))
       .map(
@@ -829,7 +842,7 @@ describe('fonts from the fontsource CDN (docs/fonts.md)', () => {
               Properties: {
                 ResponseHeadersPolicyConfig: {
                   SecurityHeadersConfig?: {
-                    ContentSecurityPolicy?: { ContentSecurityPolicy: string };
+                    ContentSecurityPolicy?: { ContentSecurityPolicy: unknown };
                   };
                 };
               };
@@ -837,6 +850,8 @@ describe('fonts from the fontsource CDN (docs/fonts.md)', () => {
           ).Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig?.ContentSecurityPolicy
             ?.ContentSecurityPolicy,
       )
+      // The assets bucket's origin is a reference (test/infra/send-list-uploads.test.ts): `<ref>`.
+      .map(joined)
       .filter((csp): csp is string => csp?.includes("script-src 'self'") === true);
     expect(policies).toHaveLength(1);
     return policies[0]!;
