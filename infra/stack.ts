@@ -26,7 +26,7 @@ import { Monitoring } from './constructs/monitoring.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
 import { Render } from './constructs/render.ts';
-import { Web, type CustomDomain } from './constructs/web.ts';
+import { Web, allowBrowserUploads, type CustomDomain } from './constructs/web.ts';
 import { SendLists } from './constructs/send-lists.ts';
 import { WEBHOOK_EMITTERS, Webhooks } from './constructs/webhooks.ts';
 
@@ -164,6 +164,7 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.api.connectDistribution(this.web.distribution, this.web.publicUrl);
+    allowBrowserUploads(this.data.buckets.assets, props.domain);
     this.render.openSigningSecrets(secretsKey);
     this.kioskSnapshot = new KioskSnapshot(this, 'KioskSnapshot', { table: this.data.table });
     this.webhooks = new Webhooks(this, 'Webhooks', {

@@ -5,13 +5,14 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { config } from './config.ts';
 import { traced } from './tracing.ts';
 
 let dynamo: DynamoDBClient | undefined;
 let doc: DynamoDBDocumentClient | undefined;
 let s3: S3Client | undefined;
+let s3Presign: S3Client | undefined;
 
 const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -29,6 +30,25 @@ export const CLIENT_TIMEOUTS = {
   s3: { connectionTimeout: 1_000, requestTimeout: 4_000, throwOnRequestTimeout: true },
 } as const;
 
+/**
+ * The budgets of `npm start`'s product (STAGE=local), ms: the emulators run in one Java and one
+ * Node process on the developer's machine, and DynamoDB Local can stall for seconds while its
+ * JIT warms up or the machine is busy (creating the table and seeding the demo data on a loaded
+ * 2-core machine took longer than 3 s per call). Nothing there has a Lambda timeout to keep, so
+ * the local product waits longer instead of failing to start; the test stack and AWS keep
+ * {@link CLIENT_TIMEOUTS} (docs/operations.md "Timeouts").
+ */
+export const LOCAL_CLIENT_TIMEOUTS = {
+  dynamodb: { ...CLIENT_TIMEOUTS.dynamodb, requestTimeout: 30_000 },
+  s3: { ...CLIENT_TIMEOUTS.s3, requestTimeout: 30_000 },
+} as const;
+
+/** The budgets for `stage` (functions/lib/config.ts STAGE). */
+export const clientTimeouts = (
+  stage: 'local' | 'test' | 'aws',
+): typeof CLIENT_TIMEOUTS | typeof LOCAL_CLIENT_TIMEOUTS =>
+  stage === 'local' ? LOCAL_CLIENT_TIMEOUTS : CLIENT_TIMEOUTS;
+
 /** The low-level DynamoDB client (ElectroDB takes this or the document client). */
 export function dynamoClient(): DynamoDBClient {
   const c = config();
@@ -42,7 +62,7 @@ export function dynamoClient(): DynamoDBClient {
           }
         : {}),
       maxAttempts: 3,
-      requestHandler: CLIENT_TIMEOUTS.dynamodb,
+      requestHandler: clientTimeouts(c.STAGE).dynamodb,
     }),
   );
   return dynamo;
@@ -56,35 +76,51 @@ export function documentClient(): DynamoDBDocumentClient {
   return doc;
 }
 
+/** The S3 client's options (see {@link s3Client}). */
+function s3Options(): S3ClientConfig {
+  const c = config();
+  return {
+    region: c.AWS_REGION,
+    ...(c.S3_ENDPOINT
+      ? {
+          endpoint: c.S3_ENDPOINT,
+          forcePathStyle: true,
+          credentials: localCredentials,
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
+    requestHandler: clientTimeouts(c.STAGE).s3,
+  };
+}
+
 /**
  * The S3 client. Locally: path-style addressing and checksums only where required, because
  * s3rver predates the SDK's default CRC32 checksums.
  */
 export function s3Client(): S3Client {
-  const c = config();
-  s3 ??= traced(
-    new S3Client({
-      region: c.AWS_REGION,
-      ...(c.S3_ENDPOINT
-        ? {
-            endpoint: c.S3_ENDPOINT,
-            forcePathStyle: true,
-            credentials: localCredentials,
-            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-            responseChecksumValidation: 'WHEN_REQUIRED' as const,
-          }
-        : {}),
-      requestHandler: CLIENT_TIMEOUTS.s3,
-    }),
-  );
+  s3 ??= traced(new S3Client(s3Options()));
   return s3;
+}
+
+/**
+ * The S3 client that presigns URLs a browser uses (the send-list upload's PUT, docs/send-lists.md
+ * "The API"): as {@link s3Client}, with checksums only where required in AWS too. With the SDK's
+ * default a presigned PutObject carries `x-amz-checksum-crc32` of an empty body, and S3 refuses
+ * the file sent to it (test/unit/s3-presign.test.ts).
+ */
+export function s3PresignClient(): S3Client {
+  s3Presign ??= new S3Client({ ...s3Options(), requestChecksumCalculation: 'WHEN_REQUIRED' });
+  return s3Presign;
 }
 
 /** Drops the cached clients (the local stack and tests change endpoints between runs). */
 export function resetClients(): void {
   dynamo?.destroy();
   s3?.destroy();
+  s3Presign?.destroy();
   dynamo = undefined;
   doc = undefined;
   s3 = undefined;
+  s3Presign = undefined;
 }

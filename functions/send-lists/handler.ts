@@ -15,7 +15,7 @@ import {
   DownloadQuery,
   MAX_SEND_LIST_BYTES,
 } from '#shared/contract/send-lists.ts';
-import { s3Client } from '#lib/clients.ts';
+import { s3Client, s3PresignClient } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { conflict, validationFailed } from '#lib/errors.ts';
@@ -116,7 +116,7 @@ export const handler = featureHandler('send-lists', {
         .go();
       const contentType = body.format === 'csv' ? 'text/csv' : 'application/octet-stream';
       const url = await getSignedUrl(
-        s3Client(),
+        s3PresignClient(),
         new PutObjectCommand({
           Bucket: config().ASSETS_BUCKET,
           Key: uploadKey(jobId),

@@ -7,13 +7,13 @@ import {
   USER_FILES_CONTENT_SECURITY_POLICY,
   WITHDRAWN_TAG,
 } from '#shared/security.ts';
-import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '#lib/origin-verify.ts';
@@ -21,6 +21,44 @@ import { CLOUDFRONT_LOG_PREFIX } from './data.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { Render } from './render.ts';
 import { API_ORIGIN_ID, routerFunctionCode } from './router-function.ts';
+
+/** Stands for the assets bucket's origin while the policy is checked (a token is no origin). */
+const UPLOAD_ORIGIN_PLACEHOLDER = 'https://assets-bucket.invalid';
+
+/**
+ * The SPA's Content-Security-Policy with the assets bucket's regional origin in `connect-src`
+ * (`https://{bucket}.s3.{region}.amazonaws.com`, where the SDK's presigned send-list PUT goes:
+ * docs/decisions.md "Send-list uploads from the browser").
+ */
+export function spaPolicyWithUploads(assets: s3.IBucket, fontCdnUrl: string | undefined): string {
+  const stack = Stack.of(assets);
+  const origin = `https://${assets.bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
+  return spaContentSecurityPolicy({
+    fontCdnUrl,
+    uploadOrigin: UPLOAD_ORIGIN_PLACEHOLDER,
+  }).replace(UPLOAD_ORIGIN_PLACEHOLDER, origin);
+}
+
+/** How long a browser keeps the bucket's answer to an upload's preflight, s. */
+const UPLOAD_PREFLIGHT_MAX_AGE_SECONDS = 3600;
+
+/**
+ * Lets the SPA PUT send-list files straight to the assets bucket (docs/decisions.md "Send-list
+ * uploads from the browser"): a CORS rule for PUT with `content-type` (the one header the API
+ * names) from the site's origins: each custom domain name, else `https://*.cloudfront.net` (the
+ * distribution's own name would make the bucket depend on the distribution, which depends on the
+ * bucket). The presigned URL's signature, not CORS, is what authorises an upload.
+ */
+export function allowBrowserUploads(assets: s3.Bucket, domain: CustomDomain | undefined): void {
+  assets.addCorsRule({
+    allowedMethods: [s3.HttpMethods.PUT],
+    allowedOrigins: domain
+      ? domain.names.map((name) => `https://${name}`)
+      : ['https://*.cloudfront.net'],
+    allowedHeaders: ['content-type'],
+    maxAge: UPLOAD_PREFLIGHT_MAX_AGE_SECONDS,
+  });
+}
 
 /** A custom domain for the product; its ACM certificate must be in us-east-1. */
 export interface CustomDomain {
@@ -102,7 +140,7 @@ export class Web extends Construct {
       securityHeadersBehavior: {
         // override false: API answers keep their own, stricter policy; SPA documents get this.
         contentSecurityPolicy: {
-          contentSecurityPolicy: spaContentSecurityPolicy({ fontCdnUrl: props.fontCdnUrl }),
+          contentSecurityPolicy: spaPolicyWithUploads(props.assetsBucket, props.fontCdnUrl),
           override: false,
         },
         strictTransportSecurity: {
