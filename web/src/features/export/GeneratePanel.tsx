@@ -80,6 +80,20 @@ export function ExportOutputsSection({
         <CopyBlock label="HTML" value={outputs.html} rows={5} testId="export-html" />
       )}
       <CopyBlock label="Direct link" value={outputs.link} opens testId="export-link" />
+      {outputs.ruleLink && (
+        <>
+          <CopyBlock
+            label="Click-through link"
+            value={outputs.ruleLink}
+            opens
+            testId="export-rule-link"
+          />
+          <p className="field__hint">
+            Link the image to this URL: it goes where the rule the image shows says (the
+            design&rsquo;s link when no rule matches).
+          </p>
+        </>
+      )}
       {outputs.script && (
         <CopyBlock label="Script" value={outputs.script} rows={6} testId="export-script" />
       )}

@@ -47,6 +47,13 @@ export function toExportDesign(body: unknown): ExportDesign {
       })),
     html_link_url: typeof body.html_link_url === 'string' ? body.html_link_url : null,
     require_signed_urls: body.require_signed_urls === true,
+    ...(Array.isArray(body.rules) && body.rules.length > 0
+      ? {
+          rule_links: list(body.rules).map((r) =>
+            isRecord(r) && typeof r.link_url === 'string' ? r.link_url : null,
+          ),
+        }
+      : {}),
     text_snippets: list(body.text_snippets)
       .filter(isRecord)
       .map((s) => ({

@@ -63,6 +63,8 @@ export interface ExportDesign {
   html_link_url: string | null;
   /** Only signed URLs draw it (docs/developer-api.md "Signed render URLs"). */
   require_signed_urls: boolean;
+  /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
+  rule_links?: Array<string | null>;
   text_snippets: Array<{
     parameters: Array<{
       id: string;
@@ -269,6 +271,19 @@ export interface ExportOutputs {
   html: string | null;
   /** The script (web tracking, Wistia, Vidalytics); null for e-mail platforms. */
   script: string | null;
+  /**
+   * The rule link (docs/rules.md "Links"): the direct link with `/r/` turned into `/l/`, which
+   * goes where the rule the image shows says; null for a design without rules.
+   */
+  ruleLink: string | null;
+}
+
+/**
+ * The rule link of a render URL (docs/rules.md "Links"): the same URL and query with its `/r/`
+ * path turned into `/l/`; the URL unchanged when it has no render path.
+ */
+export function ruleLinkOf(renderUrl: string): string {
+  return renderUrl.replace(/^((?:https?:\/\/[^/?#]+)?)\/r\//, '$1/l/');
 }
 
 export interface GenerateOptions {
@@ -320,9 +335,33 @@ export function linkParameterNames(
  *   video (docs/export.md "The screen"), or when PDF is asked of a player.
  */
 export function generateOutputs(
-  design: Pick<ExportDesign, 'base_url'>,
+  design: Pick<ExportDesign, 'base_url' | 'rule_links'>,
   options: GenerateOptions,
 ): ExportOutputs {
+  const outputs = platformOutputs(design, options);
+  const rules = design.rule_links ?? [];
+  if (rules.length === 0 || outputs.html === null) return { ...outputs, ruleLink: null };
+  const ruleLink = ruleLinkOf(outputs.link);
+  // The e-mail HTML clicks through the rule link when every outcome has somewhere to go: the
+  // design's link (the default's) is set, and some rule has its own.
+  const wrap = options.link !== '' && rules.some((url) => url);
+  const html =
+    wrap && providerOf(options.provider).source !== 'page'
+      ? buildHtmlSnippet(outputs.link, {
+          width: options.width,
+          align: options.align,
+          link: ruleLink,
+          alt: options.alt,
+        })
+      : outputs.html;
+  return { ...outputs, html, ruleLink };
+}
+
+/** `generateOutputs` before the rule link: what each platform pastes. */
+function platformOutputs(
+  design: Pick<ExportDesign, 'base_url'>,
+  options: GenerateOptions,
+): Omit<ExportOutputs, 'ruleLink'> {
   const input = urlInput(design, options.provider, options.rows, options.pdf, options.cacheId);
   const platform: Provider = providerOf(options.provider);
   const unsigned = buildRenderUrl(input);
