@@ -8,7 +8,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { documentClient, resetClients, s3Client } from '#lib/clients.ts';
+import {
+  CLIENT_TIMEOUTS,
+  clientTimeouts,
+  documentClient,
+  resetClients,
+  s3Client,
+} from '#lib/clients.ts';
 import { resetConfig } from '#lib/config.ts';
 
 let server: Server;
@@ -49,3 +55,14 @@ it('rejects a DynamoDB and an S3 call to an endpoint that never answers', async 
   // Each client tried again before giving up (maxAttempts), each time on a fresh connection.
   expect(accepted).toBeGreaterThanOrEqual(4);
 }, 60_000);
+
+it('gives the local product (npm start) a patient budget and keeps the AWS one for tests and AWS', () => {
+  expect(clientTimeouts('aws')).toBe(CLIENT_TIMEOUTS);
+  expect(clientTimeouts('test')).toBe(CLIENT_TIMEOUTS);
+  expect(clientTimeouts('local').dynamodb.requestTimeout).toBe(30_000);
+  expect(clientTimeouts('local').s3.requestTimeout).toBe(30_000);
+  // Only the wait for the answer grows; a refused connection still fails at once.
+  expect(clientTimeouts('local').dynamodb.connectionTimeout).toBe(
+    CLIENT_TIMEOUTS.dynamodb.connectionTimeout,
+  );
+});
