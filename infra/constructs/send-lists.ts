@@ -41,6 +41,12 @@ import {
 /** Where send-list files, chunks and results live in the assets bucket. */
 export const SEND_LIST_PREFIX = 'send-lists/';
 
+/**
+ * Days a send-list file (upload, chunks, result CSVs) is kept: a job's own retention (30 days,
+ * functions/send-lists/jobs.ts `JOB_RETENTION_SECONDS`; docs/send-lists.md "Known limits").
+ */
+export const SEND_LIST_FILE_DAYS = 30;
+
 export interface SendListsProps {
   table: dynamodb.ITable;
   assets: s3.Bucket;
@@ -115,6 +121,14 @@ export class SendLists extends Construct {
     );
     // A file's chunks are queued by the worker that read it.
     attachWorker(this.work, this.worker);
+    // A list's files go with its job; the versioned bucket's old versions a day after, not
+    // after the bucket's usual 90 days: a list names recipients (docs/send-lists.md).
+    props.assets.addLifecycleRule({
+      id: 'SendListFiles',
+      prefix: SEND_LIST_PREFIX,
+      expiration: Duration.days(SEND_LIST_FILE_DAYS),
+      noncurrentVersionExpiration: Duration.days(1),
+    });
   }
 
   /** Lets the API's send-lists function start jobs: `QUEUE_URL_SEND_LIST` and sqs:SendMessage. */

@@ -2,7 +2,8 @@
  * Send-list uploads from the browser in AWS (docs/decisions.md "Send-list uploads from the
  * browser"): the SPA PUTs the file to the assets bucket by a presigned URL, so the SPA's
  * Content-Security-Policy must allow the bucket's regional origin in `connect-src`, and the
- * bucket must answer CORS for that PUT from the site's origin.
+ * bucket must answer CORS for that PUT from the site's origin. And the lists' files expire with
+ * their jobs (docs/send-lists.md "Known limits").
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { synthesise, type Resources } from './synth.ts';
@@ -107,5 +108,27 @@ describe('send-list uploads from the browser', () => {
       ([id, b]) => !id.startsWith('DataAssetsBucket') && b.Properties.CorsConfiguration,
     );
     expect(others).toEqual([]);
+  });
+});
+
+describe('send-list files in the assets bucket', () => {
+  it('expire with their job, and their old versions a day later', async () => {
+    const { JOB_RETENTION_SECONDS } = await import('#functions/send-lists/jobs.ts');
+    const [, bucket] = assetsBucket(plain.resources);
+    const rules = (
+      bucket.Properties.LifecycleConfiguration as { Rules: Array<Record<string, unknown>> }
+    ).Rules;
+    const own = rules.filter((r) => r.Prefix === 'send-lists/');
+    expect(own).toEqual([
+      {
+        Id: 'SendListFiles',
+        Prefix: 'send-lists/',
+        Status: 'Enabled',
+        ExpirationInDays: JOB_RETENTION_SECONDS / 86_400,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+      },
+    ]);
+    // The bucket's other rules stay: incomplete uploads, the old versions of everything else.
+    expect(rules.length).toBeGreaterThan(1);
   });
 });
