@@ -2,7 +2,7 @@
  * The sticker commands (docs/editor.md "Architecture" Stickers panel and QR / screenshot toolbar, docs/editor.md "Commands": "Selection
  * overlay", docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants" placement): add, transform (move, scale, rotate from a
  * canvas gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and
- * transparency, and the screenshot device. All are `stickers.event` entries (docs/editor.md "Commands").
+ * transparency, the screenshot device and a countdown timer's settings. All are `stickers.event` entries (docs/editor.md "Commands").
  * The document changes are the pure operations of document/stickers.ts.
  */
 import { castDraft, type Draft } from 'immer';
@@ -20,6 +20,7 @@ import {
 } from '../document/stickers.ts';
 import type { EditorState, EditorStore } from '../store/index.ts';
 import { changeIntent } from './intent.ts';
+import { patchedCountdown, type CountdownPatch } from '../document/countdown.ts';
 
 /** The arguments of the sticker commands; `id` is the sticker's uuid. */
 export interface StickerCommandArgs {
@@ -33,6 +34,7 @@ export interface StickerCommandArgs {
   setQrMargin: { id: string; margin: number };
   setQrTransparent: { id: string; transparent: boolean };
   setScreenshotDevice: { id: string; isMobile: boolean };
+  setCountdown: { id: string; patch: CountdownPatch };
 }
 
 type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
@@ -42,6 +44,17 @@ export class FallbackError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'FallbackError';
+  }
+}
+
+/**
+ * Thrown when a countdown change breaks a rule of the shared schema; `errors` holds the
+ * messages by field (`frames`, `deadline`, `labels.d`, …).
+ */
+export class CountdownError extends Error {
+  constructor(readonly errors: Record<string, string>) {
+    super(Object.values(errors)[0] ?? 'Invalid countdown settings');
+    this.name = 'CountdownError';
   }
 }
 
@@ -89,7 +102,13 @@ export const STICKER_COMMANDS: StickerRegistry = {
     enabled: hasDesign,
     perform(store, { source }) {
       const state = store.getState();
-      const sticker = newSticker(state.design!, source, state.env.newId(), defaultQrValue());
+      const sticker = newSticker(
+        state.design!,
+        source,
+        state.env.newId(),
+        defaultQrValue(),
+        state.env.now(),
+      );
       state.applyChange(changeIntent(this), (draft) => {
         draft.graphics_data.push(castDraft(sticker));
       });
@@ -213,6 +232,29 @@ export const STICKER_COMMANDS: StickerRegistry = {
       changeSticker(store, this, id, (s) =>
         s.dynamicStickerType === 'screenShot' ? { ...s, isMobile } : s,
       );
+    },
+  },
+  setCountdown: {
+    name: 'setCountdown',
+    label: 'Countdown timer',
+    shortcuts: [],
+    // Typing in one field is one step; each other field is its own (mergeKey below).
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    /**
+     * Changes a countdown timer's settings (docs/editor.md "Countdown timer").
+     * @throws CountdownError with the shared schema's messages; nothing changes then.
+     */
+    perform(store, { id, patch }) {
+      const sticker = stickerOf(store.getState(), id);
+      if (!sticker?.countdown) return;
+      const next = patchedCountdown(sticker.countdown, patch);
+      if (!next.ok) throw new CountdownError(next.errors);
+      const state = store.getState();
+      const key = `${this.name}:${id}:${Object.keys(patch).sort().join(',')}`;
+      state.applyChange(changeIntent(this, key), (draft) => {
+        draftSticker(draft, id).countdown = castDraft(next.countdown);
+      });
     },
   },
 };

@@ -7,6 +7,8 @@ import { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
 import { mountWatermarkOverlay, type WatermarkOverlay } from '../watermark/overlay.ts';
 import { useWatermarkSettings } from '../watermark/useWatermarkSettings.ts';
 import { mountGifPlayer } from '../gif/player.ts';
+import { mountCountdownPreview } from '../canvas/countdown.ts';
+import '../countdown.css';
 
 /** Room kept below the canvas for the page's header and toolbars, px. */
 const CHROME_HEIGHT_PX = 230;
@@ -36,12 +38,15 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     const marks = document.createElement('canvas');
     // An animated GIF photo's frames, over the photo and under the objects (gif/player.ts).
     const frames = document.createElement('canvas');
-    host.append(base, frames, objects, marks);
+    // Countdown timers, ticking, over the objects as the render draws them (canvas/countdown.ts).
+    const timers = document.createElement('canvas');
+    host.append(base, frames, objects, timers, marks);
     const view = mountCanvasView({ base, objects }, store, baseImageUrl, {
       onEditText: () => document.getElementById(SNIPPET_TEXT_FIELD_ID)?.focus(),
     });
     overlay.current = mountWatermarkOverlay(marks, store, { team: null, productMark: false });
     const gif = mountGifPlayer(frames, store, baseImageUrl);
+    const stopTimers = mountCountdownPreview(timers, store, store.getState().env.now);
     const fit = () => {
       const design = store.getState().design;
       if (!design) return;
@@ -77,6 +82,7 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
       overlay.current?.dispose();
       overlay.current = null;
       gif.dispose();
+      stopTimers();
       host.replaceChildren();
     };
   }, [store, baseImageUrl]);

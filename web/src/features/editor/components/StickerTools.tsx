@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { selectedSticker } from '../store/selectionSlice.ts';
+import { CountdownPanel } from './CountdownPanel.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
 
 /** What a sticker is called in the tools' label. */
@@ -17,11 +18,13 @@ const KIND: Record<string, string> = {
   gravatar: 'Gravatar',
   hostedImage: 'Hosted image',
   screenShot: 'Screenshot',
+  countdown: 'Countdown timer',
 };
 
 /**
  * The selected sticker's toolbar, or nothing when no sticker is selected: a dynamic sticker's
- * fallback and QR / screenshot settings (QrToolbar.tsx); for a regular sticker, what it is and
+ * fallback and QR / screenshot settings (QrToolbar.tsx), a countdown timer's properties
+ * (CountdownPanel.tsx); for a regular sticker, what it is and
  * where its controls are.
  */
 export function StickerToolbar() {
@@ -37,7 +40,9 @@ export function StickerToolbar() {
       data-testid="sticker-tools"
     >
       <strong className="small">{name}</strong>
-      {dynamic ? (
+      {sticker.dynamicStickerType === 'countdown' ? (
+        <CountdownPanel key={sticker.uuid} sticker={sticker} />
+      ) : dynamic ? (
         <QrToolbar key={sticker.uuid} sticker={sticker} />
       ) : (
         <span className="small muted">

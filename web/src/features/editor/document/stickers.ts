@@ -14,10 +14,13 @@ import {
   type Sticker,
 } from '#shared/design.ts';
 import {
+  COUNTDOWN_SIZE,
+  countdownStartScale,
   dynamicStickerParamName,
   fallbackProblem,
   SCREENSHOT_SIZE,
 } from '#shared/dynamic-stickers.ts';
+import { localTimeZone, newCountdown } from './countdown.ts';
 import { clampBox, type CanvasSize } from './snippets.ts';
 import { longHexColour } from '#shared/colour.ts';
 
@@ -167,6 +170,20 @@ export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): 
   return svgDataUrl(svg);
 }
 
+/**
+ * What a countdown sticker's own image is in the editor: its box, transparent, with a faint
+ * dashed outline so a hidden (expired) timer can still be found and picked. The digits are the
+ * live preview's (canvas/countdown.ts); the render draws no image for it.
+ */
+export function countdownFrameImage(sticker: Pick<Sticker, 'width' | 'height'>): string {
+  const { width, height } = sticker;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect x="2" y="2" width="${width - 4}" height="${height - 4}" fill="none" ` +
+    `stroke="#6b7280" stroke-opacity="0.6" stroke-width="3" stroke-dasharray="12 8"/></svg>`;
+  return svgDataUrl(svg);
+}
+
 /** An SVG as a base64 data URL (the SVGs here are ASCII). */
 const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${btoa(svg)}`;
 
@@ -217,6 +234,8 @@ export function dynamicImage(
   const type = sticker.dynamicStickerType;
   if (type === 'qrCode')
     return { newQrDataUrl: qrImageUrl(sticker, defaultQrValue), dynamicStickerNewUrl: null };
+  if (type === 'countdown')
+    return { newQrDataUrl: null, dynamicStickerNewUrl: countdownFrameImage(sticker) };
   const value = sticker.dynamicStickerUrl.trim();
   const shown =
     type === 'hostedImage' && value !== '' && fallbackProblem(type, value) === null
@@ -231,12 +250,14 @@ export function dynamicImage(
  * parameter name and its image.
  * @param uuid the new sticker's id.
  * @param defaultQrValue the text of a QR code without a value (the product's address).
+ * @param nowMs the moment a new countdown timer counts from (its deadline is a week later).
  */
 export function newSticker(
   design: DesignDocument,
   source: StickerSource,
   uuid: string,
   defaultQrValue: string,
+  nowMs: number = Date.now(),
 ): Sticker {
   const canvas = { width: design.canvas_width, height: design.canvas_height };
   if (source.kind === 'image') {
@@ -253,10 +274,17 @@ export function newSticker(
     });
   }
   const type = source.dynamicType;
+  const timer = type === 'countdown';
   const image =
-    type === 'screenShot' ? { ...SCREENSHOT_SIZE } : { width: STICKER_SIZE, height: STICKER_SIZE };
-  const scale = newStickerScale(image, canvas, type);
+    type === 'screenShot'
+      ? { ...SCREENSHOT_SIZE }
+      : timer
+        ? { ...COUNTDOWN_SIZE }
+        : { width: STICKER_SIZE, height: STICKER_SIZE };
+  // A timer starts legible: scale 1, or what fits 90% of the canvas (docs/editor.md "Countdown timer").
+  const scale = timer ? countdownStartScale(canvas) : newStickerScale(image, canvas, type);
   const sticker = StickerSchema.parse({
+    countdown: timer ? newCountdown(nowMs, localTimeZone()) : null,
     uuid,
     stickerType: 'dynamicSticker',
     dynamicStickerType: type,

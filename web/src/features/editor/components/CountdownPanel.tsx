@@ -1,0 +1,420 @@
+/**
+ * The properties of a selected countdown timer (docs/editor.md "Countdown timer"): its mode (a
+ * fixed deadline with date, time and time zone, or evergreen from a start parameter), the units
+ * shown, labels, separator, text style, expired state and GIF frames. Every change is the
+ * `setCountdown` command (one undo step per field; typing merges), checked by the shared schema
+ * the API checks with: a refused value stays in its field with the message and is not saved.
+ * The canvas shows the change at once and keeps ticking (canvas/countdown.ts).
+ */
+import { useCallback, useId, useState, type ReactNode } from 'react';
+import type { Sticker } from '#shared/design.ts';
+import {
+  COUNTDOWN_FRAMES,
+  type Countdown,
+  type CountdownUnitLayout,
+} from '#shared/scene/countdown.ts';
+import { runCommand } from '../commands.ts';
+import { CountdownError } from '../commands/stickers.ts';
+import {
+  COUNTDOWN_UNIT_LAYOUTS,
+  deadlineInLocalTime,
+  deadlineOf,
+  deadlineParts,
+  durationOf,
+  durationParts,
+  timeZoneOptions,
+  UNIT_LAYOUT_LABELS,
+  type CountdownPatch,
+} from '../document/countdown.ts';
+import { useEditorContext } from '../EditorContext.tsx';
+import '../countdown.css';
+import { ColorField } from './ColorField.tsx';
+import { FieldError, errorIdOf } from './FieldError.tsx';
+import { FontFamilyField, useFontState } from './FontFamilyField.tsx';
+import { NumberField } from './NumberField.tsx';
+import { QrToolbar } from './QrToolbar.tsx';
+import { useHistoryKeys } from './useHistoryKeys.ts';
+
+/** The names of the units, for the label fields. */
+const UNIT_NAMES = { d: 'Days', h: 'Hours', m: 'Minutes', s: 'Seconds' } as const;
+
+/** Runs `setCountdown` for the sticker; answers the refused fields' messages, or null. */
+function useCountdownChange(id: string): (patch: CountdownPatch) => Record<string, string> | null {
+  const { store } = useEditorContext();
+  return useCallback(
+    (patch) => {
+      try {
+        runCommand(store, 'setCountdown', { id, patch });
+        return null;
+      } catch (e) {
+        if (e instanceof CountdownError) return e.errors;
+        throw e;
+      }
+    },
+    [store, id],
+  );
+}
+
+/**
+ * A labelled text-like input bound to one setting: what is typed stays in the field; a valid
+ * value is saved at once, a refused one shows the schema's message under the field. Undo keys
+ * are the editor's.
+ */
+function SettingInput({
+  label,
+  value,
+  field,
+  type = 'text',
+  maxLength,
+  onValue,
+}: {
+  label: string;
+  value: string;
+  /** The error key this input shows (`deadline`, `labels.d`, …). */
+  field: string;
+  type?: 'text' | 'date' | 'time';
+  maxLength?: number;
+  onValue: (value: string) => Record<string, string> | null;
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const { attach, onKeyDown } = useHistoryKeys(
+    useCallback(() => {
+      setDraft(null);
+      setError(null);
+    }, []),
+  );
+  return (
+    <div className="editor-sticker-tools__field">
+      <label htmlFor={id} className="small">
+        {label}
+      </label>
+      <input
+        ref={attach}
+        id={id}
+        type={type}
+        className={`input countdown-panel__${type}`}
+        value={draft ?? value}
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorIdOf(id) : undefined}
+        onKeyDown={onKeyDown}
+        onBlur={() => {
+          if (!error) setDraft(null);
+        }}
+        onChange={(e) => {
+          const next = e.target.value;
+          setDraft(next);
+          const errors = onValue(next);
+          setError(errors ? (errors[field] ?? Object.values(errors)[0] ?? null) : null);
+        }}
+      />
+      <FieldError fieldId={id} message={error} />
+    </div>
+  );
+}
+
+/** A radio group of `options` (value, label), in a fieldset with its legend. */
+function Choice<T extends string>({
+  legend,
+  name,
+  value,
+  options,
+  onValue,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  options: ReadonlyArray<readonly [T, string]>;
+  onValue: (value: T) => void;
+}) {
+  return (
+    <fieldset className="countdown-panel__choice">
+      <legend className="small">{legend}</legend>
+      {options.map(([option, label]) => (
+        <label key={option} className="small">
+          <input
+            type="radio"
+            name={name}
+            checked={value === option}
+            onChange={() => onValue(option)}
+          />{' '}
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A group of the panel: a heading and its fields. */
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="countdown-panel__group" aria-labelledby={id}>
+      <h3 id={id} className="countdown-panel__heading small">
+        {title}
+      </h3>
+      <div className="countdown-panel__fields">{children}</div>
+    </section>
+  );
+}
+
+/** Fixed mode: the deadline's date, time and time zone, and that moment in the user's time. */
+function DeadlineFields({ sticker, countdown }: { sticker: Sticker; countdown: Countdown }) {
+  const change = useCountdownChange(sticker.uuid);
+  const zoneId = useId();
+  const { date, time } = deadlineParts(countdown.deadline);
+  const local = deadlineInLocalTime(countdown);
+  return (
+    <>
+      <SettingInput
+        label="End date"
+        type="date"
+        field="deadline"
+        value={date}
+        onValue={(next) => change({ deadline: deadlineOf(next, time) })}
+      />
+      <SettingInput
+        label="End time"
+        type="time"
+        field="deadline"
+        value={time}
+        onValue={(next) => change({ deadline: deadlineOf(date, next) })}
+      />
+      <div className="editor-sticker-tools__field">
+        <label htmlFor={zoneId} className="small">
+          Time zone
+        </label>
+        <select
+          id={zoneId}
+          className="input countdown-panel__zone"
+          value={countdown.timeZone}
+          onChange={(e) => change({ timeZone: e.target.value })}
+        >
+          {timeZoneOptions(countdown.timeZone).map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </select>
+      </div>
+      {local && <p className="small muted countdown-panel__note">Ends {local} your time.</p>}
+    </>
+  );
+}
+
+/** Evergreen mode: the duration, and where the start comes from (the parameter, its fallback). */
+function EvergreenFields({ sticker, countdown }: { sticker: Sticker; countdown: Countdown }) {
+  const change = useCountdownChange(sticker.uuid);
+  const parts = durationParts(countdown.durationSeconds);
+  const set = (p: Partial<typeof parts>) =>
+    change({ durationSeconds: durationOf({ ...parts, ...p }) });
+  return (
+    <>
+      <NumberField
+        label="Days"
+        value={parts.days}
+        min={0}
+        max={366}
+        onValue={(days) => set({ days })}
+      />
+      <NumberField
+        label="Hours"
+        value={parts.hours}
+        min={0}
+        max={23}
+        onValue={(hours) => set({ hours })}
+      />
+      <NumberField
+        label="Minutes"
+        value={parts.minutes}
+        min={0}
+        max={59}
+        onValue={(minutes) => set({ minutes })}
+      />
+      <p className="small muted countdown-panel__note">
+        Counts from the time in the image URL’s <code>{sticker.dynamicStickerParamName}</code> value
+        (an ISO date and time, such as a sign-up time), else from the fallback start time, else from
+        the moment the image is opened.
+      </p>
+      <QrToolbar sticker={sticker} />
+    </>
+  );
+}
+
+/**
+ * The properties panel of a countdown timer sticker; nothing for a sticker without settings
+ * (the document's repair gives every timer its settings).
+ */
+export function CountdownPanel({ sticker }: { sticker: Sticker }) {
+  const countdown = sticker.countdown;
+  const change = useCountdownChange(sticker.uuid);
+  const font = useFontState(countdown?.fontFamily ?? '');
+  if (!countdown) return null;
+  const units = [...countdown.units] as Array<keyof typeof UNIT_NAMES>;
+  return (
+    <div className="countdown-panel" data-testid="countdown-panel">
+      <Group title="Counts down to">
+        <Choice
+          legend="Mode"
+          name={`countdown-mode-${sticker.uuid}`}
+          value={countdown.mode}
+          options={[
+            ['fixed', 'A fixed deadline'],
+            ['evergreen', 'Evergreen (per recipient)'],
+          ]}
+          onValue={(mode) => change({ mode })}
+        />
+        {countdown.mode === 'fixed' ? (
+          <DeadlineFields sticker={sticker} countdown={countdown} />
+        ) : (
+          <EvergreenFields sticker={sticker} countdown={countdown} />
+        )}
+      </Group>
+      <Group title="Layout">
+        <UnitsField value={countdown.units} onValue={(next) => change({ units: next })} />
+        <SettingInput
+          label="Separator"
+          field="separator"
+          maxLength={3}
+          value={countdown.separator}
+          onValue={(separator) => change({ separator })}
+        />
+        <label className="editor-sticker-tools__check small">
+          <input
+            type="checkbox"
+            checked={countdown.showLabels}
+            onChange={(e) => change({ showLabels: e.target.checked })}
+          />{' '}
+          Show labels
+        </label>
+        {countdown.showLabels &&
+          units.map((unit) => (
+            <SettingInput
+              key={unit}
+              label={`${UNIT_NAMES[unit]} label`}
+              field={`labels.${unit}`}
+              maxLength={20}
+              value={countdown.labels[unit]}
+              onValue={(text) => change({ labels: { ...countdown.labels, [unit]: text } })}
+            />
+          ))}
+      </Group>
+      <Group title="Text">
+        <FontFamilyField
+          value={countdown.fontFamily}
+          failed={font.failed}
+          onChange={(fontFamily) => change({ fontFamily })}
+        />
+        <ColorField
+          label="Colour"
+          kind="color"
+          value={countdown.fill}
+          onValue={(fill) => change({ fill })}
+        />
+        <NumberField
+          label="Digits size"
+          unit="px"
+          value={countdown.fontSize}
+          min={4}
+          max={400}
+          onValue={(fontSize) => change({ fontSize: Math.min(400, Math.max(4, fontSize)) })}
+        />
+        <NumberField
+          label="Labels size"
+          unit="px"
+          value={countdown.labelFontSize}
+          min={4}
+          max={200}
+          onValue={(labelFontSize) =>
+            change({ labelFontSize: Math.min(200, Math.max(4, labelFontSize)) })
+          }
+        />
+        <label className="editor-sticker-tools__check small">
+          <input
+            type="checkbox"
+            checked={countdown.fontWeight === 'bold'}
+            disabled={font.uploaded}
+            onChange={(e) => change({ fontWeight: e.target.checked ? 'bold' : 'normal' })}
+          />{' '}
+          Bold
+        </label>
+        <label className="editor-sticker-tools__check small">
+          <input
+            type="checkbox"
+            checked={countdown.fontStyle === 'italic'}
+            disabled={font.uploaded}
+            onChange={(e) => change({ fontStyle: e.target.checked ? 'italic' : 'normal' })}
+          />{' '}
+          Italic
+        </label>
+      </Group>
+      <Group title="When it ends">
+        <Choice
+          legend="Expired timer"
+          name={`countdown-expired-${sticker.uuid}`}
+          value={countdown.expired}
+          options={[
+            ['text', 'Show a text'],
+            ['hide', 'Hide the timer'],
+          ]}
+          onValue={(expired) => change({ expired })}
+        />
+        {countdown.expired === 'text' && (
+          <SettingInput
+            label="Expired text"
+            field="expiredText"
+            maxLength={100}
+            value={countdown.expiredText}
+            onValue={(expiredText) => change({ expiredText })}
+          />
+        )}
+        <NumberField
+          label="GIF frames (one a second)"
+          value={countdown.frames}
+          min={COUNTDOWN_FRAMES.min}
+          max={COUNTDOWN_FRAMES.max}
+          onValue={(frames) =>
+            change({
+              frames: Math.min(
+                COUNTDOWN_FRAMES.max,
+                Math.max(COUNTDOWN_FRAMES.min, Math.round(frames)),
+              ),
+            })
+          }
+        />
+      </Group>
+    </div>
+  );
+}
+
+/** The units shown, as the layouts read (DD:HH:MM:SS …), with an example of each. */
+function UnitsField({
+  value,
+  onValue,
+}: {
+  value: CountdownUnitLayout;
+  onValue: (value: CountdownUnitLayout) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="editor-sticker-tools__field">
+      <label htmlFor={id} className="small">
+        Units shown
+      </label>
+      <select
+        id={id}
+        className="input"
+        value={value}
+        onChange={(e) => onValue(e.target.value as CountdownUnitLayout)}
+      >
+        {COUNTDOWN_UNIT_LAYOUTS.map((layout) => (
+          <option key={layout} value={layout}>
+            {UNIT_LAYOUT_LABELS[layout]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
