@@ -17,6 +17,14 @@ import {
   tooManyRows,
 } from './limits.ts';
 import type { RawRow } from './rows.ts';
+import {
+  serialToIso,
+  stylesParser,
+  STYLES,
+  WORKBOOK,
+  workbookParser,
+  type WorkbookDates,
+} from './xlsx-dates.ts';
 
 const SHARED_STRINGS = 'xl/sharedStrings.xml';
 const WORKSHEET = /^xl\/worksheets\/sheet\d{1,6}\.xml$/;
@@ -24,8 +32,11 @@ const WORKSHEET = /^xl\/worksheets\/sheet\d{1,6}\.xml$/;
 /** Code units of a shared string kept: enough to know it is over 255 code points. */
 const KEPT_UNITS = LIMITS.valueChars * 2 + 1;
 
-/** A cell before shared strings are resolved: text, or an index into them. */
-type Cell = string | { shared: number };
+/**
+ * A cell before shared strings and styles are known: text, an index into the shared strings, or
+ * a number with a cell style (a date when the style's format is one: xlsx-dates.ts).
+ */
+type Cell = string | { shared: number } | { serial: string; style: number };
 
 interface PendingRow {
   line: number;
@@ -90,7 +101,7 @@ function worksheetParser(onRow: (row: PendingRow) => void) {
   const parser = new SaxesParser();
   let row: PendingRow | undefined;
   let next = 0;
-  let cell: { column: number; type: string; value: string } | undefined;
+  let cell: { column: number; type: string; style: string | undefined; value: string } | undefined;
   let reading = false;
   parser.on('opentag', (tag) => {
     const attribute = (name: string) => {
@@ -106,7 +117,7 @@ function worksheetParser(onRow: (row: PendingRow) => void) {
       const column = reference ? columnOf(reference) : next;
       if (column < 0) throw damaged(`a cell reference "${reference?.slice(0, 12)}"`);
       if (column >= LIMITS.columns) throw tooManyColumns(column + 1);
-      cell = { column, type: attribute('t') ?? 'n', value: '' };
+      cell = { column, type: attribute('t') ?? 'n', style: attribute('s'), value: '' };
       next = column + 1;
     } else if (tag.name === 'v' || tag.name === 't') reading = cell !== undefined;
   });
@@ -117,7 +128,7 @@ function worksheetParser(onRow: (row: PendingRow) => void) {
   parser.on('closetag', (tag) => {
     if (tag.name === 'v' || tag.name === 't') reading = false;
     else if (tag.name === 'c' && row && cell) {
-      row.cells[cell.column] = cellValue(cell.type, cell.value);
+      row.cells[cell.column] = cellValue(cell.type, cell.value, cell.style);
       cell = undefined;
     } else if (tag.name === 'row' && row) {
       onRow(row);
@@ -126,8 +137,11 @@ function worksheetParser(onRow: (row: PendingRow) => void) {
   return parser;
 }
 
-/** A cell's value as text: a shared-string index, or its text, number, date or boolean. */
-function cellValue(type: string, value: string): Cell {
+/**
+ * A cell's value as text: a shared-string index, a styled number (maybe a date), or its text,
+ * number or boolean.
+ */
+function cellValue(type: string, value: string, style: string | undefined): Cell {
   if (type === 's') {
     const index = Number(value);
     if (!Number.isSafeInteger(index) || index < 0) throw damaged('a shared-string index');
@@ -135,6 +149,9 @@ function cellValue(type: string, value: string): Cell {
   }
   if (type === 'b') return value === '1' ? 'TRUE' : 'FALSE';
   if (type === 'e') return '';
+  const index = Number(style);
+  if (type === 'n' && value !== '' && Number.isSafeInteger(index) && index > 0)
+    return { serial: value, style: index };
   return value;
 }
 
@@ -163,6 +180,9 @@ export async function* xlsxRows(
 
   const strings: string[] = [];
   let stringsDone = false;
+  const dates: WorkbookDates = { styles: [], date1904: false };
+  let stylesDone = false;
+  let workbookDone = false;
   let sheetSeen = false;
   const pending: PendingRow[] = [];
   let entries = 0;
@@ -170,10 +190,18 @@ export async function* xlsxRows(
   let inflated = 0;
   let failure: unknown;
 
+  /** Whether a cell waits for a part not read yet. */
+  const waits = (cell: Cell | undefined) =>
+    typeof cell === 'object' && ('shared' in cell ? !stringsDone : !(stylesDone && workbookDone));
+
   const resolve = (row: PendingRow): RawRow => ({
     line: row.line,
     cells: Array.from(row.cells, (cell) => {
       if (cell === undefined || typeof cell === 'string') return cell ?? '';
+      if ('serial' in cell) {
+        const kind = dates.styles[cell.style];
+        return (kind && serialToIso(Number(cell.serial), kind, dates.date1904)) ?? cell.serial;
+      }
       const text = strings[cell.shared];
       if (text === undefined) throw damaged('a cell refers to a shared string that is missing');
       return text;
@@ -216,6 +244,14 @@ export async function* xlsxRows(
         sink(data, final);
         if (final) stringsDone = true;
       });
+    } else if (file.name === STYLES || file.name === WORKBOOK) {
+      const styles = file.name === STYLES;
+      const sink = xmlSink(styles ? stylesParser(dates) : workbookParser(dates));
+      consume(file, (data, final) => {
+        sink(data, final);
+        if (final && styles) stylesDone = true;
+        else if (final) workbookDone = true;
+      });
     } else if (!sheetSeen && WORKSHEET.test(file.name)) {
       sheetSeen = true;
       consume(
@@ -223,7 +259,8 @@ export async function* xlsxRows(
         xmlSink(
           worksheetParser((row) => {
             pending.push(row);
-            if (!stringsDone && pending.length > maxRows + 1) throw tooManyRows(maxRows);
+            if (pending.length > maxRows + 1 && pending[0]!.cells.some(waits))
+              throw tooManyRows(maxRows);
           }),
         ),
       );
@@ -235,7 +272,7 @@ export async function* xlsxRows(
   const drain = function* (all: boolean): Generator<RawRow> {
     while (pending.length > 0) {
       const row = pending[0]!;
-      if (!all && !stringsDone && row.cells.some((c) => typeof c === 'object')) return;
+      if (!all && row.cells.some(waits)) return;
       pending.shift();
       yield resolve(row);
     }

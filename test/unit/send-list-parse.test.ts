@@ -360,3 +360,101 @@ describe('XLSX', () => {
     );
   });
 });
+
+describe('XLSX dates', () => {
+  /**
+   * A workbook whose cells are numbers with a style: `xf` lists each style's number format id
+   * (164 on: the custom `formats`), written in Excel's order (workbook, worksheet, styles) or
+   * with the styles first.
+   */
+  function dated(
+    cells: Array<{ name: string; value: number; style: number }>,
+    {
+      xf,
+      formats = {},
+      date1904 = false,
+      stylesFirst = false,
+    }: {
+      xf: number[];
+      formats?: Record<number, string>;
+      date1904?: boolean;
+      stylesFirst?: boolean;
+    },
+  ): Uint8Array {
+    const header = cells
+      .map((c, i) => `<c r="${columnName(i)}1" t="inlineStr"><is><t>${c.name}</t></is></c>`)
+      .join('');
+    const row = cells
+      .map((c, i) => `<c r="${columnName(i)}2" s="${c.style}"><v>${c.value}</v></c>`)
+      .join('');
+    const sheet = `<worksheet><sheetData><row r="1">${header}</row><row r="2">${row}</row></sheetData></worksheet>`;
+    const numFmts = Object.entries(formats)
+      .map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${escapeXml(code)}"/>`)
+      .join('');
+    // cellStyleXfs come first in a real styles part: their <xf>s are not cell styles.
+    const styles = `<styleSheet><numFmts>${numFmts}</numFmts><cellStyleXfs><xf numFmtId="14"/></cellStyleXfs><cellXfs>${xf
+      .map((id) => `<xf numFmtId="${id}"/>`)
+      .join('')}</cellXfs></styleSheet>`;
+    const files: Zippable = {
+      'xl/workbook.xml': strToU8(
+        `<workbook><workbookPr date1904="${date1904 ? 1 : 0}"/></workbook>`,
+      ),
+    };
+    if (stylesFirst) files['xl/styles.xml'] = strToU8(styles);
+    files['xl/worksheets/sheet1.xml'] = strToU8(sheet);
+    if (!stylesFirst) files['xl/styles.xml'] = strToU8(styles);
+    return zipSync(files);
+  }
+
+  const valuesOf = async (bytes: Uint8Array, parameters: readonly string[]) => {
+    const { rows } = await read(bytes, { format: 'xlsx', parameters });
+    expect(rows).toHaveLength(1);
+    return rows[0]!.values;
+  };
+
+  it.each([
+    ['after the worksheet (as Excel stores them)', false],
+    ['before the worksheet', true],
+  ])('writes date cells as ISO dates, styles %s', async (_, stylesFirst) => {
+    const cells = [
+      { name: 'short', value: 45356, style: 1 }, // built-in 14, m/d/yyyy
+      { name: 'european', value: 45356, style: 2 }, // dd/mm/yyyy
+      { name: 'stamp', value: 45356.771, style: 3 }, // yyyy-mm-dd hh:mm (18:30:14)
+      { name: 'clock', value: 0.5, style: 4 }, // built-in 20, h:mm
+      { name: 'month', value: 45356, style: 5 }, // mmmm "of" yyyy, quoted text ignored
+      { name: 'money', value: 42.5, style: 6 }, // 0.00: a number, as stored
+      { name: 'duration', value: 1.5, style: 7 }, // [h]:mm: elapsed time, as stored
+      { name: 'plain', value: 45356, style: 0 }, // General
+    ];
+    const values = await valuesOf(
+      dated(cells, {
+        xf: [0, 14, 164, 165, 20, 166, 2, 167],
+        formats: {
+          164: 'dd/mm/yyyy',
+          165: 'yyyy-mm-dd hh:mm',
+          166: 'mmmm "of" yyyy;@',
+          167: '[h]:mm',
+        },
+        stylesFirst,
+      }),
+      cells.map((c) => c.name),
+    );
+    expect(values).toEqual({
+      short: '2024-03-05',
+      european: '2024-03-05',
+      stamp: '2024-03-05T18:30:14',
+      clock: '12:00:00',
+      month: '2024-03-05',
+      money: '42.5',
+      duration: '1.5',
+      plain: '45356',
+    });
+  });
+
+  it('counts from 1904 in a 1904 workbook, and before Excel’s 29 February 1900', async () => {
+    const mac = dated([{ name: 'day', value: 43894, style: 1 }], { xf: [0, 14], date1904: true });
+    expect(await valuesOf(mac, ['day'])).toEqual({ day: '2024-03-05' });
+    const early = dated([{ name: 'day', value: 1, style: 1 }], { xf: [0, 14] });
+    expect(await valuesOf(early, ['day'])).toEqual({ day: '1900-01-01' });
+  });
+});
