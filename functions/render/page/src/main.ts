@@ -9,7 +9,7 @@ import { selectDeterministicFilterBackend } from '../../../../shared/scene/filte
 import { fontFamilyList } from '../../../../shared/scene/fonts.ts';
 import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
 import { alwaysAvailableFaces } from '../../../../shared/fonts/catalogue.ts';
-import { registerFontFaces } from '../../../../shared/fonts/face-set.ts';
+import { fontFaceChanges, registerFontFaces } from '../../../../shared/fonts/face-set.ts';
 import type { FontFaceRule } from '../../../../shared/fonts/types.ts';
 
 /**
@@ -66,17 +66,60 @@ const canvas = new StaticCanvas(element, {
 registerFontFaces(alwaysAvailableFaces());
 
 /**
+ * Characters whose faces were loaded (checked or loaded before), by style, weight and family
+ * list: the size picks no face, so it is not part of the key. `document.fonts.check` walks every
+ * registered face (over a thousand with the fallback stack's unicode-range subsets: ≈ 8 ms per
+ * call), so a text whose characters all appeared before in the same key skips it. Faces never
+ * unload, so this answers as `check` would; it is emptied when faces are added or removed
+ * (`fontFaceChanges`) and when it grows past its bounds.
+ */
+const loadedChars = new Map<string, Set<string>>();
+let loadedCharsAt = -1;
+const MAX_LOADED_KEYS = 256;
+const MAX_LOADED_CHARS = 20_000;
+
+/** True when every character of `text` is known to have its faces loaded under `key`. */
+function knownLoaded(key: string, text: string): boolean {
+  const known = loadedChars.get(key);
+  if (!known) return false;
+  for (const ch of text) if (!known.has(ch)) return false;
+  return true;
+}
+
+/** Remembers that the faces of every character of `text` are loaded under `key`. */
+function rememberLoaded(key: string, text: string): void {
+  if (loadedChars.size >= MAX_LOADED_KEYS) loadedChars.clear();
+  let known = loadedChars.get(key);
+  if (!known || known.size > MAX_LOADED_CHARS) {
+    known = new Set();
+    loadedChars.set(key, known);
+  }
+  for (const ch of text) known.add(ch);
+}
+
+/**
  * Loads the font faces (and the unicode-range subsets) the layers need before drawing; a layer
- * whose faces are already loaded (`document.fonts.check`) costs no font work.
+ * whose faces are already loaded (`document.fonts.check`, or the characters seen before:
+ * `knownLoaded`) costs no font work. A face that failed to load stays failed (FontFace status
+ * `error` is final), so a repeated `load` would not change what is drawn.
  */
 async function loadFonts(scene: ResolvedScene): Promise<void> {
+  if (loadedCharsAt !== fontFaceChanges()) {
+    loadedChars.clear();
+    loadedCharsAt = fontFaceChanges();
+  }
   await Promise.all(
     scene.texts
       .filter((t) => t.text.trim() !== '')
-      .map((t) => {
-        const spec = `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${fontFamilyList(t.fontFamily)}`;
-        if (document.fonts.check(spec, t.text)) return [];
-        return document.fonts.load(spec, t.text).catch(() => []);
+      .map(async (t) => {
+        const families = fontFamilyList(t.fontFamily);
+        const key = `${t.fontStyle} ${t.fontWeight} ${families}`;
+        if (knownLoaded(key, t.text)) return;
+        const spec = `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${families}`;
+        if (!document.fonts.check(spec, t.text)) {
+          await document.fonts.load(spec, t.text).catch(() => []);
+        }
+        rememberLoaded(key, t.text);
       }),
   );
 }
