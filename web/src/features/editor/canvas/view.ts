@@ -40,6 +40,7 @@ import { clampBox, canvasOf } from '../document/snippets.ts';
 import { editorScene } from '../document/preview.ts';
 import { basePhotoSrc, decodedImage, imageUrl } from '../preload.ts';
 import { STICKER_CONTROLS, stickerModified } from './stickers.ts';
+import { mountStickerGifPlayer, stickerImageSrc } from '../gif/stickerPlayer.ts';
 import { loadTextFonts, textsToRefresh, type DrawnText } from './textFonts.ts';
 import type { EditorStore } from '../store/index.ts';
 import type { Selection } from '../store/selectionSlice.ts';
@@ -204,7 +205,7 @@ export function mountCanvasView(
 
   /** Builds a sticker's object: moved, scaled by its corners and rotated (docs/editor.md "Editing rules"). */
   async function stickerObject(layer: ResolvedImageLayer): Promise<FabricObject> {
-    const image = await imageLayer({ ...layer, src: await imageUrl(layer.src) });
+    const image = await imageLayer({ ...layer, src: await stickerImageSrc(layer.src, imageUrl) });
     image.set({ ...CONTROL_STYLE, ...STICKER_CONTROLS, hoverCursor: 'move' });
     image.setControlsVisibility({ mt: false, mb: false, ml: false, mr: false });
     return image;
@@ -462,6 +463,11 @@ export function mountCanvasView(
   fit();
   void drawBase();
   void reconcile();
+  // The selected GIF sticker's Play, Pause and Stop (gif/stickerPlayer.ts).
+  const stopGifSticker = mountStickerGifPlayer(store, {
+    stickerImage: (id) => drawn.get(`sticker:${id}`)?.object as FabricImage | undefined,
+    render: () => canvas.requestRenderAll(),
+  });
 
   return {
     setScale(next) {
@@ -471,6 +477,7 @@ export function mountCanvasView(
     },
     dispose() {
       disposed = true;
+      stopGifSticker();
       unsubscribe();
       document.fonts.removeEventListener('loadingdone', onFontsLoaded);
       void canvas.dispose();

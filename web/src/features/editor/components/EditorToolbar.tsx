@@ -52,6 +52,7 @@ export function EditorToolbar() {
       <ImageToolbar />
       <WatermarkToggle />
       <GifControls />
+      <GifControls kind="sticker" />
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">
         Canvas {width} × {height} px
       </p>

@@ -9,6 +9,7 @@ import { codePointLabel, glyphFilter } from '#shared/scene/glyphs.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { isUploadedFamily } from '../../fonts/loadFont.ts';
 import { defaultQrValue, dynamicImage } from './stickers.ts';
+import { gifStickerSrc, isGifUrl } from '../gif/playback.ts';
 
 /**
  * The values the editor draws with: each parameter whose fallback is blank gets its own name;
@@ -68,7 +69,8 @@ export function editorScene(design: DesignDocument): ResolvedScene {
   const images: Record<string, string> = {};
   for (const sticker of design.graphics_data) {
     const src = stickerImageUrl(sticker);
-    if (src) images[sticker.uuid] = src;
+    // A GIF is drawn at its saved frame (gif/stickerPlayer.ts), as the render draws it.
+    if (src) images[sticker.uuid] = isGifUrl(src) ? gifStickerSrc(src, sticker.gif_frame) : src;
   }
   return resolveScene(design, editorValues(design), images, { glyphs: editorGlyphs });
 }

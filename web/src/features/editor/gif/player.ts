@@ -13,39 +13,15 @@ import { baseLayer } from '../canvas/view.ts';
 import { basePhotoSrc } from '../preload.ts';
 import type { EditorStore } from '../store/index.ts';
 import { decodeGif, type GifAnimation } from './decoder.ts';
+import {
+  createPlayback,
+  frameCanvasOf,
+  isGifUrl,
+  putFrame,
+  setPlayer,
+  type GifPlayer,
+} from './playback.ts';
 import { fetchFile } from '../../../api/client.ts';
-
-/** What the controls show: no GIF, loading, or the playback state and frame. */
-export interface GifPlayerState {
-  status: 'none' | 'loading' | 'playing' | 'paused' | 'stopped' | 'failed';
-  frame: number;
-  frames: number;
-}
-
-export interface GifPlayer {
-  getState(): GifPlayerState;
-  subscribe(listener: () => void): () => void;
-  play(): void;
-  pause(): void;
-  stop(): void;
-  dispose(): void;
-}
-
-/** Players by editor store: the canvas stage makes one, the toolbar's controls find it. */
-const players = new WeakMap<EditorStore, GifPlayer>();
-const waiting = new Set<() => void>();
-
-/** The player of an editor's store, once its canvas mounted one. */
-export const playerOf = (store: EditorStore): GifPlayer | undefined => players.get(store);
-
-/** Calls `listener` when a player is mounted or disposed (the controls re-read `playerOf`). */
-export function onPlayers(listener: () => void): () => void {
-  waiting.add(listener);
-  return () => waiting.delete(listener);
-}
-
-const isGifUrl = (src: string | null): src is string =>
-  src !== null && /\.gif(?:$|[?#])/i.test(src);
 
 /**
  * Mounts playback on `element` (a canvas over the base photo's, under the objects) when the
@@ -63,27 +39,17 @@ export function mountGifPlayer(
     renderOnAddRemove: false,
     enableRetinaScaling: false,
   });
-  const listeners = new Set<() => void>();
-  let state: GifPlayerState = { status: 'none', frame: 0, frames: 0 };
   let animation: GifAnimation | null = null;
   let frameCanvas: HTMLCanvasElement | null = null;
-  let raf = 0;
-  let shownAt = 0;
-  let disposed = false;
   let drawnSignature = '';
-
-  const set = (next: Partial<GifPlayerState>) => {
-    state = { ...state, ...next };
-    for (const l of listeners) l();
-  };
+  let shown = 0;
 
   /** Draws frame `index` with the design's placement and filters. */
   function draw(index: number): void {
     const design = store.getState().design;
-    if (!design || !animation || !frameCanvas) return;
-    const frame = animation.frames[index]!;
-    const ctx = frameCanvas.getContext('2d')!;
-    ctx.putImageData(new ImageData(new Uint8ClampedArray(frame.rgba), animation.width), 0, 0);
+    if (!design || !frameCanvas || !animation) return;
+    shown = index;
+    putFrame(frameCanvas, animation, index);
     canvas.setDimensions(
       { width: design.canvas_width, height: design.canvas_height },
       { backstoreOnly: true },
@@ -92,20 +58,8 @@ export function mountGifPlayer(
     drawnSignature = JSON.stringify([baseLayer(design, ''), index]);
   }
 
-  function tick(now: number): void {
-    if (disposed || state.status !== 'playing' || !animation) return;
-    const frame = animation.frames[state.frame]!;
-    if (now - shownAt >= frame.delayMs) {
-      const next = (state.frame + 1) % animation.frames.length;
-      shownAt = now;
-      draw(next);
-      set({ frame: next });
-    }
-    raf = requestAnimationFrame(tick);
-  }
-
   /** Saves the shown frame in the document (undoable), if it changed. */
-  function saveFrame(frame: number): void {
+  function save(frame: number): void {
     const design = store.getState().design;
     if (!design || design.base_image_gif_frame === frame) return;
     store.getState().applyChange({ eventType: 'image.event', label: 'GIF frame' }, (draft) => {
@@ -113,76 +67,41 @@ export function mountGifPlayer(
     });
   }
 
+  // Image tools or the canvas size changed: the shown frame is drawn again with them.
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.design === prev.design || !animation || !s.design) return;
+    if (JSON.stringify([baseLayer(s.design, ''), shown]) !== drawnSignature) draw(shown);
+  });
+
+  const playback = createPlayback(draw, save, () => {
+    unsubscribe();
+    setPlayer(store, 'photo', undefined, playback.player);
+    void canvas.dispose();
+  });
+
   async function load(): Promise<void> {
     const design = store.getState().design;
     const src = design ? basePhotoSrc(design, baseImageUrl) : null;
     if (!design || !isGifUrl(src)) return;
-    set({ status: 'loading' });
+    playback.set({ status: 'loading' });
+    let decoded;
     try {
       // The file itself (the browser's cache has it from the photo's load), not a preload's
       // blob: URL, which may be revoked once the photo decoded.
-      const bytes = await (await fetchFile(src)).arrayBuffer();
-      animation = decodeGif(bytes);
+      decoded = decodeGif(await (await fetchFile(src)).arrayBuffer());
     } catch (error) {
       console.error('The GIF could not be decoded', error);
-      if (!disposed) set({ status: 'failed' });
+      if (!playback.disposed) playback.set({ status: 'failed' });
       return;
     }
-    if (disposed) return;
-    frameCanvas = document.createElement('canvas');
-    frameCanvas.width = animation.width;
-    frameCanvas.height = animation.height;
-    const saved = Math.min(design.base_image_gif_frame, animation.frames.length - 1);
-    draw(saved);
+    if (playback.disposed) return;
+    animation = decoded;
+    frameCanvas = frameCanvasOf(decoded);
     const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    set({ frame: saved, frames: animation.frames.length, status: 'paused' });
-    if (!still && animation.frames.length > 1) player.play();
+    playback.start(decoded, design.base_image_gif_frame, !still);
   }
 
-  // Image tools or the canvas size changed: the shown frame is drawn again with them.
-  const unsubscribe = store.subscribe((s, prev) => {
-    if (s.design === prev.design || !animation || !s.design) return;
-    if (JSON.stringify([baseLayer(s.design, ''), state.frame]) !== drawnSignature)
-      draw(state.frame);
-  });
-
-  const player: GifPlayer = {
-    getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    play() {
-      if (!animation || state.status === 'playing') return;
-      shownAt = performance.now();
-      set({ status: 'playing' });
-      raf = requestAnimationFrame(tick);
-    },
-    pause() {
-      if (!animation) return;
-      cancelAnimationFrame(raf);
-      set({ status: 'paused' });
-      saveFrame(state.frame);
-    },
-    stop() {
-      if (!animation) return;
-      cancelAnimationFrame(raf);
-      draw(0);
-      set({ status: 'stopped', frame: 0 });
-      saveFrame(0);
-    },
-    dispose() {
-      disposed = true;
-      cancelAnimationFrame(raf);
-      unsubscribe();
-      listeners.clear();
-      if (players.get(store) === player) players.delete(store);
-      for (const l of waiting) l();
-      void canvas.dispose();
-    },
-  };
-  players.set(store, player);
-  for (const l of waiting) l();
+  setPlayer(store, 'photo', playback.player);
   void load();
-  return player;
+  return playback.player;
 }
