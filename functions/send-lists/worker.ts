@@ -16,8 +16,7 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
-import { glyphFilter } from '#shared/scene/glyphs.ts';
+import { parseDesignDocument } from '#shared/design.ts';
 import { MAX_SEND_LIST_BYTES } from '#shared/contract/send-lists.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -25,7 +24,7 @@ import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { enqueue } from '#lib/queue.ts';
 import { emitWebhookEvent } from '#lib/webhooks.ts';
-import { prerenderRequest } from '#functions/render/prerender.ts';
+import { prerenderRequest, undrawableRows } from '#functions/render/prerender.ts';
 import { readSendList, SendListFileError, type SendListReport, type SendListRow } from './parse.ts';
 import {
   CHUNK_ROWS,
@@ -189,18 +188,6 @@ async function prepare(jobId: string): Promise<void> {
   if (moved && total > 0) await queueOpenChunks(jobId);
 }
 
-/** Whether a row's values hold characters no face of the layers using them draws. */
-function undrawable(doc: DesignDocument, values: Record<string, string>): boolean {
-  let dropped = false;
-  const check = glyphFilter({ onDropped: () => (dropped = true) });
-  for (const snippet of doc.text_snippets)
-    for (const p of snippet.parameters) {
-      const value = values[p.param_name];
-      if (value) check(value, snippet.fontFamily);
-    }
-  return dropped;
-}
-
 /** The time budget of the edge warm-up request, ms. */
 const EDGE_WARM_TIMEOUT_MS = 10_000;
 
@@ -246,7 +233,9 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
   if (!cursor || cursor.next >= cursor.rows) return;
   const rows = await readChunk(jobId, chunk);
   const design = (await db().Design.get({ designId: job.designId }).go()).data;
-  const doc = design ? parseDesignDocument(design.document) : undefined;
+  const undrawable = design
+    ? await undrawableRows(parseDesignDocument(design.document), design.teamId)
+    : () => false;
   const secret = design ? await rowSigningSecret(job.teamId, design.document) : null;
   let statuses = cursor.statuses;
   for (let i = cursor.next; i < rows.length; i++) {
@@ -258,7 +247,7 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
     let status: RowStatus = 'd';
     if (!row.duplicate) {
       const outcome = await renderRow(job, row.values, secret);
-      status = doc && undrawable(doc, row.values) ? (outcome.toUpperCase() as RowStatus) : outcome;
+      status = undrawable(row.values) ? (outcome.toUpperCase() as RowStatus) : outcome;
     }
     const counter = { r: 'rendered', c: 'cached', f: 'failed' }[status.toLowerCase()] as
       'rendered' | 'cached' | 'failed' | undefined;

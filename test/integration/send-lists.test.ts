@@ -320,6 +320,31 @@ describe('send lists', () => {
     expect(refused.headers.get('x-render-reason')).toBe('signature-invalid');
   }, 180_000);
 
+  it('counts the rows with characters no font draws, and notes them in the download', async () => {
+    const team = await ownTeam(stack().url, 'send-list-glyphs@example.com');
+    const teamId = (await team.request('GET', '/settings/companies/current')).json.id as string;
+    const demoDesign = (await db().Design.get({ designId: DESIGN }).go()).data!;
+    await putDesign('glyphs-send-list', teamId, demoDesign.document);
+    const designId = 'design-glyphs-send-list';
+    // U+E000 (private use): no shipped face draws it; the render leaves it out.
+    const job = await upload(team, designId, 'first_name\nAnn\uE000\nBob\n\n');
+    const poller = startQueuePoller('send-list', worker, { visibilityMs: 2_000 });
+    const done = await pollUntil(
+      'glyph list done',
+      () => jobOf(team, designId, job.id),
+      (j) => j.state === 'done',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    await poller.stop();
+    expect(done).toMatchObject({ total: 2, rendered: 2, failed: 0 });
+    expect(done.report).toMatchObject({ rows: 2, undrawable_rows: 1, fallback_rows: 0 });
+    const csv = await download(team, job.id, '', designId);
+    expect(csv.slice(1).map((r) => [r[2], r[4], r[5]])).toEqual([
+      ['Ann\uE000', 'rendered', 'characters no font draws were left out'],
+      ['Bob', 'rendered', ''],
+    ]);
+  }, 180_000);
+
   it("answers 404 for another team's design or job", async () => {
     const other = await ownTeam(stack().url, 'send-list-other@example.com');
     const base = `/api/pic-snippet/${DESIGN}/send-lists`;
