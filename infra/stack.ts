@@ -184,6 +184,9 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.sendLists.grantStart(this.api.functions['send-lists']);
+    // Its rows draw with the render code: screenshot pages and quota notices go where a
+    // render sends them, never into the worker's own process.
+    this.render.grantRenderHelpers(this.sendLists.worker);
     this.sendLists.worker.fn.addEnvironment('PUBLIC_URL', this.web.publicUrl);
     // A design that requires signed URLs gets its rows' URLs signed (docs/send-lists.md).
     this.sendLists.worker.fn.addEnvironment('SECRETS_KMS_KEY_ID', secretsKey.keyArn);

@@ -322,13 +322,6 @@ export class Render extends Construct {
       layers: [layer],
       environment: {},
     });
-    this.handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: [this.screenshot.fn.functionArn],
-      }),
-    );
     // The quota notices (docs/security.md "Render limits"): the notification shares its
     // partition with the user's record and the render URL is public, so the render role writes
     // neither notifications nor mail; it hands each notice to this function, whose role may
@@ -355,13 +348,7 @@ export class Render extends Construct {
     // A notice that failed is not sent again: the send never throws, so an error is a refused
     // payload or a timeout, and a retry could tell the owner twice.
     this.notices.fn.configureAsyncInvoke({ retryAttempts: 0 });
-    this.handler.fn.addEnvironment('RENDER_NOTICES_FUNCTION_NAME', this.notices.fn.functionName);
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: [this.notices.fn.functionArn],
-      }),
-    );
+    this.grantRenderHelpers(this.handler);
 
     // Least privilege (docs/security.md "The render role"): read what a render draws; write only
     // the render cache, screenshots and static layers, and on the table only the view counter
@@ -449,6 +436,24 @@ export class Render extends Construct {
     });
 
     this.webAcl = edgeWebAcl(this);
+  }
+
+  /**
+   * Lets a function that draws with the render code (the render function, the send-list worker)
+   * hand screenshot pages to the screenshot function and quota notices to the notices function,
+   * as the render function does: `SCREENSHOT_FUNCTION_NAME`, `RENDER_NOTICES_FUNCTION_NAME` and
+   * lambda:InvokeFunction on exactly those two. Without them the code would open hostile pages in
+   * its own process, whose role reaches the table (docs/security.md "Screenshot pages").
+   */
+  grantRenderHelpers(handler: HandlerFunction): void {
+    handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
+    handler.fn.addEnvironment('RENDER_NOTICES_FUNCTION_NAME', this.notices.fn.functionName);
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [this.screenshot.fn.functionArn, this.notices.fn.functionArn],
+      }),
+    );
   }
 
   /**

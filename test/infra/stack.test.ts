@@ -551,6 +551,23 @@ describe('render', () => {
     expect(renderId).not.toBe(shotId);
   });
 
+  it('gives the send-list worker the same screenshot and notices functions as the render', () => {
+    // Its rows draw with the render code: without the names it would open screenshot pages in
+    // its own process, whose role reaches the table, and never tell an owner about the quota.
+    const envOf = (feature: string) =>
+      (
+        ofType('AWS::Lambda::Function').find(([, fn]) =>
+          JSON.stringify(fn.Properties.Environment).includes(`"FEATURE":"${feature}"`),
+        )![1].Properties.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+    const render = envOf('render');
+    const worker = envOf('send-lists-worker');
+    expect(worker.SCREENSHOT_FUNCTION_NAME).toBeDefined();
+    expect(worker.SCREENSHOT_FUNCTION_NAME).toEqual(render.SCREENSHOT_FUNCTION_NAME);
+    expect(worker.RENDER_NOTICES_FUNCTION_NAME).toBeDefined();
+    expect(worker.RENDER_NOTICES_FUNCTION_NAME).toEqual(render.RENDER_NOTICES_FUNCTION_NAME);
+  });
+
   it('hands quota notices to a render-notices function, the only other one it may invoke', () => {
     const [, render] = renderFunction();
     const [noticesId, notices] = ofType('AWS::Lambda::Function').find(([, fn]) =>
@@ -1290,6 +1307,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
         's3:ListBucket @ DataAssetsBucket DataRendersBucket',
         's3:PutObject @ DataAssetsBucket/send-lists/* DataAssetsBucket/static-layers/*',
+        'lambda:InvokeFunction @ RenderNoticesFunction RenderScreenshotFunction',
         'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ SendListsQueue',
         WEBHOOK_EMIT,
       ],
