@@ -77,8 +77,15 @@ async function write(
   version: number | undefined,
   change: DesignChange,
 ): Promise<ApiResult> {
-  const record = await updateDesign(currentTeam(auth), designId, version, change);
-  await emitWebhookEvent(record.teamId, 'design.saved', designEventData(record));
+  // `design.saved` only when something was written: an autosave that changed nothing (the
+  // change answers null) keeps its version and tells no endpoint (test/integration/webhooks.test.ts).
+  let wrote = false;
+  const record = await updateDesign(currentTeam(auth), designId, version, async (current) => {
+    const changes = await change(current);
+    wrote = changes !== null;
+    return changes;
+  });
+  if (wrote) await emitWebhookEvent(record.teamId, 'design.saved', designEventData(record));
   return written(record);
 }
 

@@ -191,6 +191,40 @@ describe('webhooks', () => {
     await c.request('DELETE', `${base}/${id}`);
   });
 
+  it('tells nothing for a save that changed nothing, and the next real save once', async () => {
+    const c = await owner();
+    const { json } = await c.request('POST', base, {
+      url: `http://127.0.0.1:${port}/quiet`,
+      events: ['design.saved'],
+    });
+    const id = (json.endpoint as { id: string }).id;
+    const design = (await c.request('GET', '/api/pic-snippet/design-demo-welcome')).json;
+    // An autosave with nothing in it: 200, same version, no event.
+    const idle = await c.request('PUT', '/api/pic-snippet/design-demo-welcome', {
+      version: design.version,
+    });
+    expect(idle.status).toBe(200);
+    expect(idle.json.version).toBe(design.version);
+    const saved = await c.request('PUT', '/api/pic-snippet/design-demo-welcome', {
+      version: design.version,
+      title: 'Saved once',
+    });
+    expect(saved.json.version).toBe((design.version as number) + 1);
+    const rows = await pollUntil(
+      'the real save',
+      () => deliveries(c, id),
+      (d) => d.some((x) => x.ok),
+      { timeoutMs: 20_000 },
+    );
+    // The idle save was first; had it been told, its delivery would be here too.
+    const bodies = hook.received.filter((r) => r.path === '/quiet').map((r) => JSON.parse(r.body));
+    expect(rows).toHaveLength(1);
+    expect(
+      bodies.map((b: { data: { design: { version: number } } }) => b.data.design.version),
+    ).toEqual([saved.json.version]);
+    await c.request('DELETE', `${base}/${id}`);
+  });
+
   it('refuses a private address when the endpoint is added, and when a delivery would go there', async () => {
     const c = await owner();
     for (const url of [
