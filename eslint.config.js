@@ -31,6 +31,8 @@ const FEATURE_PUBLIC_MODULES = {
     'team-deletion.ts',
   ],
   bundles: ['store.ts', 'views.ts'],
+  // A team's data sources (docs/data-sources.md): routes served by merge-tags, lookups by render.
+  'data-sources': ['resolve.ts', 'routes.ts'],
   designs: ['create.ts', 'lists.ts', 'store.ts', 'team-renders.ts', 'usage.ts', 'views.ts'],
   fonts: ['list.ts'],
   images: ['library.ts'],
@@ -39,6 +41,8 @@ const FEATURE_PUBLIC_MODULES = {
   'merge-tags': ['provider-http.ts'],
   render: ['browser.ts', 'dynamic.ts', 'prerender.ts', 'service.ts', 'signature.ts', 'svg.ts'],
   screenshot: ['capture.ts'],
+  // The streaming CSV/XLSX readers, shared with data stores (docs/decisions.md "Data sources").
+  'send-lists': ['csv.ts', 'limits.ts', 'rows.ts', 'xlsx.ts'],
   stickers: ['kiosk-packs.ts', 'schemas.ts', 'uploads.ts'],
   teams: ['members.ts'],
   templates: ['admin.ts', 'catalogue.ts'],

@@ -22,7 +22,7 @@ export interface DesignMigration {
 }
 
 /** The schema version new and restored documents carry. */
-export const CURRENT_SCHEMA_VERSION = 4 as const;
+export const CURRENT_SCHEMA_VERSION = 5 as const;
 
 /** True for a plain JSON object (not an array, not null). */
 export const isRecord = (value: unknown): value is RawDocument =>
@@ -99,6 +99,14 @@ export function migrateV3ToV4(doc: RawDocument): RawDocument {
   };
 }
 
+/**
+ * Version 4 → 5: data bindings (docs/data-sources.md "Binding a design"). Every older document
+ * gets `data_bindings: []`: nothing is looked up, so it draws as before.
+ */
+export function migrateV4ToV5(doc: RawDocument): RawDocument {
+  return { ...doc, schemaVersion: 5, data_bindings: doc.data_bindings ?? [] };
+}
+
 /** Every migration in order; the last one produces `CURRENT_SCHEMA_VERSION`. */
 export const DESIGN_MIGRATIONS: readonly DesignMigration[] = [
   {
@@ -108,6 +116,7 @@ export const DESIGN_MIGRATIONS: readonly DesignMigration[] = [
   },
   { to: 3, description: 'countdown timer stickers (countdown: null)', migrate: migrateV2ToV3 },
   { to: 4, description: 'rule sets (rules: [], hidden_stickers: [])', migrate: migrateV3ToV4 },
+  { to: 5, description: 'data bindings (data_bindings: [])', migrate: migrateV4ToV5 },
 ];
 
 /**

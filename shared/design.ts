@@ -34,6 +34,7 @@ import {
 } from './scene/resolve.ts';
 import { CountdownSchema } from './scene/countdown.ts';
 import { RulesSchema } from './scene/rules.ts';
+import { DataBindingsSchema } from './data-bindings.ts';
 import { MAX_GIF_FRAMES } from './gif.ts';
 
 export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.ts';
@@ -495,6 +496,11 @@ export const DesignDocumentFieldsSchema = z.object({
   rules: RulesSchema,
   /** Sticker uuids hidden unless the matching rule shows them (docs/rules.md "Variants"). */
   hidden_stickers: z.array(z.string().min(1)).max(DESIGN_BOUNDS.stickers).default([]),
+  /**
+   * Data bindings (docs/data-sources.md "Binding a design"): parameters filled at render time
+   * from a team's data store or web API; none (older documents) looks nothing up.
+   */
+  data_bindings: DataBindingsSchema,
 });
 
 /**

@@ -108,6 +108,7 @@ const S1 = 'spec 001 §7';
 const HOOKS = 'docs/developer-api.md "Webhooks"';
 const SIGNED = 'docs/developer-api.md "Signed render URLs"';
 const SEND_LISTS = 'docs/send-lists.md';
+const DATA = 'docs/data-sources.md';
 
 /** Every route, spec order. */
 export const ROUTES: readonly Route[] = [
@@ -374,6 +375,19 @@ export const ROUTES: readonly Route[] = [
     'manager',
     HOOKS,
   ),
+  // The team's data sources (docs/data-sources.md), served by the merge-tags function
+  // (docs/decisions.md "Data sources"): data stores (uploaded tables) and web APIs.
+  r('GET', '/settings/companies/{id}/data-stores', 'merge-tags', 'manager', DATA),
+  r('POST', '/settings/companies/{id}/data-stores', 'merge-tags', 'manager', DATA),
+  r('GET', '/settings/companies/{id}/data-stores/{storeId}', 'merge-tags', 'manager', DATA),
+  r('POST', '/settings/companies/{id}/data-stores/{storeId}/upload', 'merge-tags', 'manager', DATA),
+  r('GET', '/settings/companies/{id}/data-stores/{storeId}/record', 'merge-tags', 'manager', DATA),
+  r('DELETE', '/settings/companies/{id}/data-stores/{storeId}', 'merge-tags', 'manager', DATA),
+  r('GET', '/settings/companies/{id}/web-apis', 'merge-tags', 'manager', DATA),
+  r('POST', '/settings/companies/{id}/web-apis', 'merge-tags', 'manager', DATA),
+  r('PUT', '/settings/companies/{id}/web-apis/{apiId}', 'merge-tags', 'manager', DATA),
+  r('DELETE', '/settings/companies/{id}/web-apis/{apiId}', 'merge-tags', 'manager', DATA),
+  r('POST', '/settings/companies/{id}/web-apis/{apiId}/test', 'merge-tags', 'manager', DATA),
   // The team's render signing secret: whether one exists; make or rotate it (shown once).
   r('GET', '/settings/companies/{id}/signing-secret', 'teams', 'manager', SIGNED),
   r('POST', '/settings/companies/{id}/signing-secret', 'teams', 'manager', SIGNED, session),

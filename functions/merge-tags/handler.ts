@@ -5,7 +5,9 @@
  * - `POST /api/merge-tag`: a provider's merge tags (merge-tags.ts);
  * - `GET /js/{file}`: the web-tracking script (web-tracking.ts);
  * - `GET /api/merge-tag/infusionsoft/authorize` and `/callback`: Keap's OAuth flow
- *   (keap-oauth.ts).
+ *   (keap-oauth.ts);
+ * - `/settings/companies/{id}/data-stores…` and `/web-apis…`: a team's data sources
+ *   (functions/data-sources/routes.ts).
  *
  * No XSRF cookie is issued here: the script's answer is public and cached by the CDN, and the
  * SPA has the cookie from its other calls.
@@ -15,6 +17,7 @@ import { unauthenticated } from '#lib/errors.ts';
 import { featureHandler, json, route, type ApiEvent, type ApiResult } from '#lib/http.ts';
 import { MergeTagBody, type MergeTagList } from '#shared/contract/merge-tags.ts';
 import { KLAVIYO_STOREFRONTS, providerList } from '#shared/providers/index.ts';
+import { DATA_SOURCE_ROUTES } from '#functions/data-sources/routes.ts';
 import { dynamoCredentials } from './credentials.ts';
 import { KEAP_AUTHORIZE_PATH, keapAuthorize, keapCallback, keapDeps } from './keap-oauth.ts';
 import { configuredDeps, listMergeTags } from './merge-tags.ts';
@@ -69,6 +72,9 @@ const routed = featureHandler(
       handle: async ({ auth, event }) =>
         keapCallback(auth, event.queryStringParameters ?? {}, keapSettings(), dynamoCredentials),
     }),
+
+    // A team's data sources (docs/data-sources.md; docs/decisions.md "Data sources").
+    ...DATA_SOURCE_ROUTES,
 
     'GET /js/{file}': route({
       handle: async ({ event, params }) =>

@@ -3,6 +3,8 @@
  * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (docs/export.md "What Generate writes"). The work is in
  * service.ts; this file wires the real collaborators: DynamoDB, S3, the warm Chromium.
  */
+// First: in a Lambda, Chromium and the render page start while the modules below load.
+import { warmUpAtInit } from './warm-start.ts';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { clientAddress } from '#lib/client-address.ts';
 import { EDGE_RATE_EXCEEDED, EDGE_RATE_HEADER } from '#shared/render-limits.ts';
@@ -10,6 +12,7 @@ import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { recordDesignViews } from '#functions/designs/store.ts';
+import { resolveDataValues } from '#functions/data-sources/resolve.ts';
 import { httpChain, type ApiEvent, type ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { planProductWatermark, renderAllowanceOf, type RenderAllowance } from '#shared/billing.ts';
@@ -17,6 +20,7 @@ import { teamWatermark, type WatermarkSettings } from '#shared/scene/watermark.t
 import { LOCAL_PROXY_STAND_INS, createMailProxyRecogniser } from './mail-proxies.ts';
 import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
+import { renderGuard } from './dynamic.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
 import { RenderUsage } from './usage.ts';
 import { testClock } from './countdown-gif.ts';
@@ -141,6 +145,8 @@ const service = createRenderService({
   teamCanExportPdf: async (teamId) => (await teamPlan(teamId)).pdf,
   teamAllowance: async (teamId) => (await teamPlan(teamId)).allowance,
   teamWatermark: async (teamId) => (await teamPlan(teamId)).watermark,
+  dataValues: (design, doc, query) =>
+    resolveDataValues(design.teamId, doc.data_bindings, query, renderGuard()),
   usage,
   verifySignature: signatures.verify,
   // Locally, loopback addresses stand in for the proxies' published ranges (mail-proxies.ts).
@@ -249,3 +255,7 @@ export const handler = httpChain('render', renderRequest, {
   issueXsrf: false,
   headerOverrides: renderHeaders,
 });
+
+// The Lambda init draws a warm-up scene and reads DynamoDB and S3 once (warm-start.ts); outside
+// a Lambda this returns at once.
+await warmUpAtInit();

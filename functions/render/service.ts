@@ -114,6 +114,16 @@ export interface RenderServiceDeps {
    * kept in memory by the caller. Absent: no watermarks.
    */
   teamWatermark?(teamId: string): Promise<WatermarkSettings>;
+  /**
+   * The values the design's data bindings find for this render's query, `[param, value]`
+   * (functions/data-sources/resolve.ts; docs/data-sources.md "At render time"). Never throws;
+   * absent: no lookups (unit tests of other rules).
+   */
+  dataValues?(
+    design: DesignRecord,
+    doc: DesignDocument,
+    query: Record<string, string>,
+  ): Promise<Array<[string, string]>>;
   /** The teams' month totals (usage.ts); with `teamAllowance`, the monthly quota applies. */
   usage?: Pick<RenderUsage, 'isOver' | 'countDraw'>;
   /**
@@ -197,6 +207,24 @@ export function normaliseValues(
       .find((n) => !out.has(n));
     if (first) out.set(first, cutValue(txt));
   }
+  return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The values with what the design's data bindings found (docs/data-sources.md "At render
+ * time"): a found value replaces the URL's, for declared parameters only, cut at 255
+ * characters, sorted by name like {@link normaliseValues}. Being among the values, looked-up
+ * values are part of the render cache key, so a re-uploaded record draws a new image.
+ */
+export function withDataValues(
+  doc: DesignDocument,
+  values: Array<[string, string]>,
+  found: Array<[string, string]>,
+): Array<[string, string]> {
+  if (found.length === 0) return values;
+  const declared = new Set(declaredParameters(doc));
+  const out = new Map(values);
+  for (const [name, value] of found) if (declared.has(name)) out.set(name, cutValue(value));
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -657,7 +685,14 @@ export function createRenderService(deps: RenderServiceDeps) {
 
       if (query.__format === 'manychat_json') return manychatJson(request);
 
-      const values = normaliseValues(doc, query);
+      // Looked up before the rules, so a rule can test a looked-up value; a design with data
+      // bindings is never answered immutable: a re-upload must reach the CDN.
+      const bound = doc.data_bindings.length > 0;
+      const values = withDataValues(
+        doc,
+        normaliseValues(doc, query),
+        bound && deps.dataValues ? await deps.dataValues(design, doc, query) : [],
+      );
       const proxy = proxyOf(request.userAgent, request.sourceIp);
       const ruled = ruledDesign(design.document, doc, {
         publicId: path.publicId,
@@ -717,7 +752,7 @@ export function createRenderService(deps: RenderServiceDeps) {
                   ? COUNTDOWN_CACHE
                   : scope === 'moment'
                     ? RULES_MOMENT_CACHE
-                    : immutable
+                    : immutable && !bound
                       ? IMMUTABLE_CACHE
                       : SHORT_CACHE,
               signed.expiresAt,

@@ -63,11 +63,15 @@ export const tooManyColumns = (columns: number) =>
 /**
  * The input's bytes, passed on as they come, refused with a message once more than `maxBytes`
  * have been read: the rest of the file is never read.
+ * @param subject what the file is, for the message (`a send list`, `a data store's file`).
+ * @param advice the sentence after it.
  * @throws SendListFileError past `maxBytes`, or when the input yields something not bytes.
  */
 export async function* boundedBytes(
   input: NodeJS.ReadableStream,
   maxBytes: number,
+  subject = 'a send list',
+  advice = 'Split it into smaller lists.',
 ): AsyncGenerator<Uint8Array> {
   let total = 0;
   for await (const chunk of input as AsyncIterable<unknown>) {
@@ -76,8 +80,7 @@ export async function* boundedBytes(
     total += bytes.byteLength;
     if (total > maxBytes)
       throw new SendListFileError(
-        `The file is larger than ${sized(maxBytes)}, the most a send list may be. ` +
-          'Split it into smaller lists.',
+        `The file is larger than ${sized(maxBytes)}, the most ${subject} may be. ${advice}`,
       );
     yield bytes;
   }

@@ -30,11 +30,12 @@ import { NodeModulesLayer, lambdaArchitecture, type CpuArch } from './node-modul
 
 /**
  * What the render function writes to S3, by bucket: the render cache and the screenshot cache
- * (renders bucket; functions/render/service.ts `renderCacheKey`, dynamic.ts `screenshot`) and
- * the static layers (assets bucket; renderer.ts `staticLayerKey`).
+ * (renders bucket; functions/render/service.ts `renderCacheKey`, dynamic.ts `screenshot`), web
+ * APIs' kept answers (renders bucket; docs/data-sources.md "Caching") and the static layers
+ * (assets bucket; renderer.ts `staticLayerKey`).
  */
 export const RENDER_WRITES = {
-  renders: ['renders/', 'screenshots/'],
+  renders: ['renders/', 'screenshots/', 'data-api/'],
   assets: ['static-layers/'],
 } as const;
 

@@ -1027,7 +1027,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         'lambda:InvokeFunction @ RenderNoticesFunction RenderScreenshotFunction',
         logs('RenderHandlerLogs'),
         's3:GetObject @ DataAssetsBucket/*',
-        's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
+        's3:GetObject,s3:PutObject @ DataRendersBucket/data-api/* DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
         's3:ListBucket @ DataAssetsBucket DataRendersBucket',
         's3:PutObject @ DataAssetsBucket/static-layers/*',
         // Opens teams' render signing secrets (docs/developer-api.md "Signed render URLs").
@@ -1304,7 +1304,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         logs('SendListsWorkerLogs'),
         'kms:Decrypt @ SecretsKey',
         's3:GetObject @ DataAssetsBucket/*',
-        's3:GetObject,s3:PutObject @ DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
+        's3:GetObject,s3:PutObject @ DataRendersBucket/data-api/* DataRendersBucket/renders/* DataRendersBucket/screenshots/*',
         's3:ListBucket @ DataAssetsBucket DataRendersBucket',
         's3:PutObject @ DataAssetsBucket/send-lists/* DataAssetsBucket/static-layers/*',
         'lambda:InvokeFunction @ RenderNoticesFunction RenderScreenshotFunction',

@@ -247,13 +247,40 @@ describe('migrations', () => {
     const { document, repaired } = restoreDesign(v3);
     expect(v3).toEqual(before);
     expect(repaired).toEqual([]);
-    expect(document.schemaVersion).toBe(4);
+    expect(document.schemaVersion).toBe(5);
     expect(document.rules).toEqual([]);
     expect(document.hidden_stickers).toEqual([]);
     expect(document.html_link_url).toBe('https://shop.example.com/');
     const { rules: _r, hidden_stickers: _h, ...rest } = document;
     const { rules: _r2, hidden_stickers: _h2, ...current } = restoreDesign(design()).document;
     expect(rest).toEqual({ ...current, html_link_url: 'https://shop.example.com/' });
+  });
+
+  it('gives a version-4 document no data bindings, so it looks nothing up and draws as before', () => {
+    const v4 = { ...design(), schemaVersion: 4 };
+    const before = structuredClone(v4);
+    const { document, repaired } = restoreDesign(v4);
+    expect(v4).toEqual(before);
+    expect(repaired).toEqual([]);
+    expect(document.schemaVersion).toBe(5);
+    expect(document.data_bindings).toEqual([]);
+    const { data_bindings: _d, ...rest } = document;
+    const { data_bindings: _d2, ...current } = restoreDesign(design()).document;
+    expect(rest).toEqual(current);
+  });
+
+  it('keeps data bindings, and drops invalid ones to none', () => {
+    const binding = {
+      source: 'store',
+      source_id: 'store-1',
+      key_param: 'sku',
+      fields: [{ field: 'Name', param: 'product' }],
+    };
+    const kept = restoreDesign({ ...design(), data_bindings: [binding] }).document;
+    expect(kept.data_bindings).toEqual([binding]);
+    const bad = restoreDesign({ ...design(), data_bindings: [{ source: 'sql' }] });
+    expect(bad.document.data_bindings).toEqual([]);
+    expect(bad.repaired.join('\n')).toMatch(/data_bindings/);
   });
 
   it('reads a document without schemaVersion as version 1', () => {

@@ -1,0 +1,94 @@
+/**
+ * A render's data lookups (docs/data-sources.md "At render time"): each of the design's data
+ * bindings (shared/data-bindings.ts) reads one record, from a data store (one GetItem) or a web
+ * API (its kept answer, else one fetch through the SSRF guard), and gives the values of the
+ * parameters it fills. Lookups run side by side within one time budget; a binding that fails,
+ * misses or runs out of time gives nothing, so its parameters show the URL's value or their
+ * fallback, and the image is never broken. Tests: test/integration/data-sources.test.ts.
+ */
+import { db } from '#lib/db/index.ts';
+import { logger } from '#lib/logger.ts';
+import type { UrlGuard } from '#lib/ssrf.ts';
+import { DATA_SOURCE_LIMITS } from '#shared/contract/data-sources.ts';
+import type { DataBinding } from '#shared/data-bindings.ts';
+import { parsePath, readPath } from '#shared/data-path.ts';
+import { lookupRecord } from './stores.ts';
+import { apiJson, type WebApiRecord } from './web-api.ts';
+
+/** The whole budget of a render's lookups, ms: one API fetch's budget and a margin. */
+export const LOOKUP_BUDGET_MS = DATA_SOURCE_LIMITS.fetchMs + 500;
+
+/** A store's fields as `[param, value]` for a binding (columns matched ignoring case). */
+function fromRecord(binding: DataBinding, record: Record<string, string>): [string, string][] {
+  const byName = new Map(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]));
+  return binding.fields.flatMap(({ field, param }) => {
+    const value = byName.get(field.trim().toLowerCase());
+    return value === undefined || value === '' ? [] : [[param, value] as [string, string]];
+  });
+}
+
+/** An API answer's values as `[param, value]` for a binding (a path that does not parse gives none). */
+function fromJson(binding: DataBinding, json: unknown): [string, string][] {
+  return binding.fields.flatMap(({ field, param }) => {
+    try {
+      const value = readPath(json, parsePath(field));
+      return value === undefined || value === '' ? [] : [[param, value] as [string, string]];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function lookUp(
+  teamId: string,
+  binding: DataBinding,
+  query: Readonly<Record<string, string>>,
+  guard: UrlGuard,
+): Promise<[string, string][]> {
+  if (binding.source === 'store') {
+    const key = Object.hasOwn(query, binding.key_param) ? query[binding.key_param]! : '';
+    const record = await lookupRecord(teamId, binding.source_id, key);
+    return record ? fromRecord(binding, record) : [];
+  }
+  const api = (await db().WebApi.get({ teamId, apiId: binding.source_id }).go()).data;
+  if (!api) return [];
+  const json = await apiJson(api as WebApiRecord, query, guard);
+  return json === undefined ? [] : fromJson(binding, json);
+}
+
+/**
+ * The values a design's bindings find for a render.
+ * @param teamId the design's team: a binding reads that team's sources only (another team's id
+ *   finds nothing).
+ * @param bindings the document's `data_bindings`, in order (a later one wins for a parameter).
+ * @param query the render URL's values (keys and URL templates read them).
+ * @returns `[param, value]` pairs found within {@link LOOKUP_BUDGET_MS}; never throws.
+ */
+export async function resolveDataValues(
+  teamId: string,
+  bindings: readonly DataBinding[],
+  query: Readonly<Record<string, string>>,
+  guard: UrlGuard,
+): Promise<[string, string][]> {
+  if (bindings.length === 0) return [];
+  const found: [string, string][][] = bindings.map(() => []);
+  const lookups = bindings.map(async (binding, i) => {
+    try {
+      found[i] = await lookUp(teamId, binding, query, guard);
+    } catch (error) {
+      logger.warn('data lookup failed: fallback shown', {
+        source: binding.source,
+        error: error as Error,
+      });
+    }
+  });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(lookups),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, LOOKUP_BUDGET_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  return found.flat();
+}

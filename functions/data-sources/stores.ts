@@ -1,0 +1,135 @@
+/**
+ * Data stores in DynamoDB (docs/data-sources.md "Data stores", "Storage"): a store item per
+ * team and store, and one record item per key (functions/lib/db/entities-data-sources.ts), so
+ * a render's lookup is one GetItem. An upload reads the whole file first
+ * (functions/data-sources/table.ts) and only then writes: a refused file writes nothing; the
+ * write itself is an upsert by key, so an upload cut short is finished by uploading again.
+ * Tests: test/integration/data-sources.test.ts.
+ */
+import { createHash } from 'node:crypto';
+import { db } from '#lib/db/index.ts';
+import { notFound } from '#lib/errors.ts';
+import type { DataStore } from '#shared/contract/data-sources.ts';
+import type { Table } from './table.ts';
+
+/** Items written or read at once (BatchWriteItem takes 25, BatchGetItem 100, in parallel). */
+const CONCURRENCY = 8;
+/** Records read per page when a store is emptied, and pages at most (50,000 records / 500). */
+const DELETE_PAGE = 500;
+const DELETE_PAGES = 200;
+
+/** The sort key of a record: the SHA-256 of its key (case kept, any length). */
+export const keyHashOf = (key: string): string =>
+  createHash('sha256').update(key, 'utf8').digest('base64url');
+
+/** A stored store item (the entity's shape). */
+export interface StoreRecord {
+  teamId: string;
+  storeId: string;
+  name: string;
+  keyColumn: string;
+  columns: string[];
+  rows: number;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** A store as the contract answers it. */
+export const storeView = (s: StoreRecord, maxRows: number): DataStore => ({
+  id: s.storeId,
+  name: s.name,
+  key_column: s.keyColumn,
+  columns: s.columns,
+  rows: s.rows,
+  max_rows: maxRows,
+  created_at: s.createdAt ?? '',
+  updated_at: s.updatedAt ?? s.createdAt ?? '',
+});
+
+/** The team's stores, by id. */
+export async function teamStores(teamId: string): Promise<StoreRecord[]> {
+  return (await db().DataStore.query.byTeam({ teamId }).go({ pages: 'all' })).data as StoreRecord[];
+}
+
+/** Store `storeId` of team `teamId`. @throws AppError 404 when the team has none such. */
+export async function loadStore(teamId: string, storeId: string): Promise<StoreRecord> {
+  const found = (await db().DataStore.get({ teamId, storeId }).go()).data;
+  if (!found) throw notFound('No such data store.');
+  return found as StoreRecord;
+}
+
+/**
+ * A record of a store by its key, as a render looks it up: one GetItem.
+ * @returns its fields by column, or undefined when the store has no such key.
+ */
+export async function lookupRecord(
+  teamId: string,
+  storeId: string,
+  key: string,
+): Promise<Record<string, string> | undefined> {
+  const trimmed = key.trim();
+  if (trimmed === '') return undefined;
+  const found = (
+    await db()
+      .DataRecord.get({ teamId, storeId, keyHash: keyHashOf(trimmed) })
+      .go()
+  ).data;
+  return found ? (found.fields as Record<string, string>) : undefined;
+}
+
+/** The first `limit` records of a store (in hash order: a sample, not the file's first rows). */
+export async function sampleRecords(teamId: string, storeId: string, limit: number) {
+  const { data } = await db().DataRecord.query.byStore({ teamId, storeId }).go({ limit });
+  return data.map((r) => ({ key: r.key, fields: r.fields as Record<string, string> }));
+}
+
+/**
+ * Upserts a table's records into a store and records its columns and count.
+ * @returns how many keys were new and how many replaced fields the store had.
+ */
+export async function writeTable(
+  store: StoreRecord,
+  table: Table,
+): Promise<{ added: number; updated: number; store: StoreRecord }> {
+  const { teamId, storeId } = store;
+  const items = table.records.map((r) => ({
+    teamId,
+    storeId,
+    keyHash: keyHashOf(r.key),
+    key: r.key,
+    fields: r.fields,
+  }));
+  let updated = 0;
+  if (store.rows > 0 && items.length > 0) {
+    const found = await db()
+      .DataRecord.get(items.map(({ keyHash }) => ({ teamId, storeId, keyHash })))
+      .go({ concurrency: CONCURRENCY, attributes: ['keyHash'] });
+    updated = found.data.length;
+  }
+  const added = items.length - updated;
+  if (items.length > 0) {
+    const { unprocessed } = await db().DataRecord.put(items).go({ concurrency: CONCURRENCY });
+    if (unprocessed.length > 0)
+      throw new Error(`${unprocessed.length} records were not written; upload the file again`);
+  }
+  const next = await db()
+    .DataStore.patch({ teamId, storeId })
+    .set({ columns: table.columns })
+    .add({ rows: added })
+    .go({ response: 'all_new' });
+  return { added, updated, store: next.data as StoreRecord };
+}
+
+/** Deletes a store and every record of it (at most {@link DELETE_PAGES} pages of records). */
+export async function deleteStore(teamId: string, storeId: string): Promise<void> {
+  for (let page = 0; page < DELETE_PAGES; page++) {
+    const { data } = await db()
+      .DataRecord.query.byStore({ teamId, storeId })
+      .go({ limit: DELETE_PAGE, attributes: ['teamId', 'storeId', 'keyHash'] });
+    if (data.length === 0) break;
+    await db()
+      .DataRecord.delete(data.map(({ keyHash }) => ({ teamId, storeId, keyHash: keyHash! })))
+      .go({ concurrency: CONCURRENCY });
+  }
+  await db().DataStore.delete({ teamId, storeId }).go();
+}

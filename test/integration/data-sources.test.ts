@@ -1,0 +1,428 @@
+/**
+ * Data sources (docs/data-sources.md) against the real local stack (DynamoDB Local, s3rver):
+ * data stores uploaded, looked up, missed and re-uploaded through the team routes; web APIs
+ * fetched through the SSRF guard from a JSON server listening on loopback, which the test
+ * stack's guard treats as public (SSRF_TEST_PUBLIC_PORTS, honoured only with STAGE=test), with
+ * their timeout, their cache and the hostile URL corpus (test/support/hostile-urls.ts) refused;
+ * and a design bound to both, rendered: a found record draws its value, a missing one (or a
+ * failing API) the parameter's fallback, and a re-upload draws the new value.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '#lib/config.ts';
+import { TestClient } from '../support/client.ts';
+import { hostileUrls } from '../support/hostile-urls.ts';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+
+/** The JSON API: `/products/{sku}` answers a product, `/slow` answers after 5 s. */
+const hits: string[] = [];
+const api = createServer((req, res) => {
+  hits.push(`${req.url} ${req.headers['x-api-key'] ?? '-'}`);
+  const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname === '/slow') {
+    setTimeout(() => res.end('{}'), 5000).unref();
+    return;
+  }
+  const sku = decodeURIComponent(url.pathname.split('/')[2] ?? '');
+  if (url.pathname.startsWith('/products/') && sku !== 'none') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ items: [{ name: `Product ${sku}`, price: 12.5 }], hit: hits.length }));
+    return;
+  }
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end('{"error":"no such product"}');
+});
+/** A loopback server no API may reach (not listed as public). */
+const victimHits: string[] = [];
+const victim = createServer((req, res) => {
+  victimHits.push(req.url ?? '');
+  res.end('{}');
+});
+
+const listen = (server: Server) =>
+  new Promise<number>((ok) =>
+    server.listen(0, '127.0.0.1', () => ok((server.address() as AddressInfo).port)),
+  );
+let port = 0;
+let victimPort = 0;
+
+beforeAll(async () => {
+  port = await listen(api);
+  victimPort = await listen(victim);
+  process.env.SSRF_TEST_PUBLIC_PORTS = String(port);
+  resetConfig();
+});
+
+const stack = useLocalStack();
+
+afterAll(async () => {
+  delete process.env.SSRF_TEST_PUBLIC_PORTS;
+  resetConfig();
+  api.closeAllConnections();
+  await Promise.all([api, victim].map((s) => new Promise((ok) => s.close(ok))));
+});
+
+const TEAM = 'team-demo';
+const stores = `/settings/companies/${TEAM}/data-stores`;
+const apis = `/settings/companies/${TEAM}/web-apis`;
+
+async function signedIn(email = 'demo@example.com') {
+  const c = new TestClient(stack().url);
+  await c.login(email);
+  return c;
+}
+
+/** A multipart upload: the file, and any other fields. */
+function form(file: string, name: string, fields: Record<string, string> = {}) {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(fields)) data.append(k, v);
+  data.append('file', new Blob([file], { type: 'text/csv' }), name);
+  return data;
+}
+
+describe('data stores', () => {
+  it('uploads a table, looks a key up, misses another, and a re-upload updates by key', async () => {
+    const c = await signedIn();
+    const created = await c.request(
+      'POST',
+      stores,
+      form('SKU,Name,Price\nA-1,Blue mug,12\nb-2,Red mug,9\n', 'products.csv', {
+        name: 'Products',
+        key_column: 'sku',
+      }),
+    );
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const store = created.json.store as { id: string; rows: number; columns: string[] };
+    expect(store).toMatchObject({ rows: 2, columns: ['SKU', 'Name', 'Price'], max_rows: 50_000 });
+    expect(created.json.report).toMatchObject({ rows: 2, added: 2, updated: 0 });
+
+    const lookup = (key: string) =>
+      c.request('GET', `${stores}/${store.id}/record?key=${encodeURIComponent(key)}`);
+    expect((await lookup('A-1')).json.record).toEqual({
+      key: 'A-1',
+      fields: { SKU: 'A-1', Name: 'Blue mug', Price: '12' },
+    });
+    // keys keep their case: b-2 is there, B-2 is not
+    expect((await lookup('b-2')).status).toBe(200);
+    const missing = await lookup('B-2');
+    expect(missing.status).toBe(404);
+    expect(missing.json.message).toBe('The store has no SKU "B-2".');
+
+    const again = await c.request(
+      'POST',
+      `${stores}/${store.id}/upload`,
+      form('sku,name,price\nA-1,Blue mug,15\nC-3,Green mug,7\n', 'products.csv'),
+    );
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.json.report).toMatchObject({ rows: 2, added: 1, updated: 1 });
+    expect((again.json.store as { rows: number }).rows).toBe(3);
+    expect(((await lookup('A-1')).json.record as { fields: object }).fields).toMatchObject({
+      price: '15',
+    });
+    expect((await lookup('C-3')).status).toBe(200);
+    expect((await lookup('b-2')).status).toBe(200);
+
+    const shown = await c.request('GET', `${stores}/${store.id}`);
+    expect(shown.json.sample).toHaveLength(3);
+    expect(
+      ((await c.request('GET', stores)).json.stores as { id: string }[]).map((s) => s.id),
+    ).toContain(store.id);
+  });
+
+  it('refuses a bad file with a field error and writes nothing', async () => {
+    const c = await signedIn();
+    const before = ((await c.request('GET', stores)).json.stores as unknown[]).length;
+    const refused = await c.request(
+      'POST',
+      stores,
+      form('sku,name\nA,1\nA,2\n', 'dupes.csv', { name: 'Dupes', key_column: 'sku' }),
+    );
+    expect(refused.status).toBe(422);
+    expect((refused.json.errors as Record<string, string[]>).file).toEqual([
+      'The sku "A" is on line 2 and line 3; a key may be given once.',
+    ]);
+    const noKey = await c.request(
+      'POST',
+      stores,
+      form('id,name\n1,x\n', 'x.csv', { name: 'No key', key_column: 'sku' }),
+    );
+    expect((noKey.json.errors as Record<string, string[]>).file?.[0]).toMatch(/no column "sku"/);
+    const noName = await c.request(
+      'POST',
+      stores,
+      form('sku\n1\n', 'x.csv', { key_column: 'sku' }),
+    );
+    expect(Object.keys(noName.json.errors as object)).toEqual(['name']);
+    expect(((await c.request('GET', stores)).json.stores as unknown[]).length).toBe(before);
+  });
+
+  it('bounds rows by the plan: 1,000 on the free plan', async () => {
+    const admin = await signedIn('admin@example.com');
+    const rows = (n: number) => `sku\n${Array.from({ length: n }, (_, i) => `k${i}`).join('\n')}\n`;
+    const path = '/settings/companies/team-admin/data-stores';
+    const over = await admin.request(
+      'POST',
+      path,
+      form(rows(1001), 'big.csv', { name: 'Big', key_column: 'sku' }),
+    );
+    expect(over.status).toBe(422);
+    expect((over.json.errors as Record<string, string[]>).file).toEqual([
+      'The file has more than 1,000 rows, the most your plan allows in a data store. Remove rows, or upgrade for a larger limit.',
+    ]);
+    const fits = await admin.request(
+      'POST',
+      path,
+      form(rows(1000), 'big.csv', { name: 'Big', key_column: 'sku' }),
+    );
+    expect(fits.status).toBe(201);
+    expect(fits.json.store).toMatchObject({ rows: 1000, max_rows: 1000 });
+  });
+
+  it('answers 404 for another team’s store and deletes a store with its records', async () => {
+    const c = await signedIn();
+    const created = await c.request(
+      'POST',
+      stores,
+      form('code,label\nx,1\n', 'codes.csv', { name: 'Codes', key_column: 'code' }),
+    );
+    const id = (created.json.store as { id: string }).id;
+    const admin = await signedIn('admin@example.com');
+    const other = `/settings/companies/team-admin/data-stores/${id}`;
+    expect((await admin.request('GET', other)).status).toBe(404);
+    expect((await admin.request('GET', `${other}/record?key=x`)).status).toBe(404);
+    expect((await admin.request('DELETE', other)).status).toBe(404);
+    // without the CSRF header a change is refused
+    expect((await c.request('DELETE', `${stores}/${id}`, undefined, { csrf: false })).status).toBe(
+      419,
+    );
+    expect((await c.request('DELETE', `${stores}/${id}`)).status).toBe(200);
+    expect((await c.request('GET', `${stores}/${id}`)).status).toBe(404);
+    const { lookupRecord } = await import('#functions/data-sources/stores.ts');
+    expect(await lookupRecord(TEAM, id, 'x')).toBeUndefined();
+  });
+});
+
+describe('web APIs', () => {
+  it('stores secret headers sealed, fetches with them and reads fields by path', async () => {
+    const c = await signedIn();
+    const created = await c.request('POST', apis, {
+      name: 'Catalogue',
+      url: `http://127.0.0.1:${port}/products/{sku}`,
+      ttl_seconds: 0,
+      headers: [{ name: 'X-Api-Key', value: 'k-secret-1' }],
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = (created.json.api as { id: string }).id;
+    expect(JSON.stringify((await c.request('GET', apis)).json)).not.toContain('k-secret-1');
+    expect((created.json.api as { header_names: string[] }).header_names).toEqual(['X-Api-Key']);
+    const { db } = await import('#lib/db/index.ts');
+    const stored = (await db().WebApi.get({ teamId: TEAM, apiId: id }).go()).data!;
+    expect(stored.headers).not.toContain('k-secret-1');
+
+    const tested = await c.request('POST', `${apis}/${id}/test`, {
+      values: { sku: 'A/1 b' },
+      paths: ['items[0].name', 'items[0].price', 'items[1].name'],
+    });
+    expect(tested.json).toMatchObject({
+      ok: true,
+      status: 200,
+      values: { 'items[0].name': 'Product A/1 b', 'items[0].price': '12.5', 'items[1].name': null },
+    });
+    // the value was URL-encoded into the path, the header sent
+    expect(hits.at(-1)).toBe('/products/A%2F1%20b k-secret-1');
+
+    const notFound = await c.request('POST', `${apis}/${id}/test`, { values: { sku: 'none' } });
+    expect(notFound.json).toMatchObject({ ok: false, status: 404 });
+    const badPath = await c.request('POST', `${apis}/${id}/test`, { paths: ['items[x]'] });
+    expect(badPath.status).toBe(422);
+    expect(Object.keys(badPath.json.errors as object)).toEqual(['paths.0']);
+  });
+
+  it('gives up on a slow API within the budget', async () => {
+    const c = await signedIn();
+    const created = await c.request('POST', apis, {
+      name: 'Slow',
+      url: `http://127.0.0.1:${port}/slow?sku={sku}`,
+    });
+    const id = (created.json.api as { id: string }).id;
+    const started = Date.now();
+    const tested = await c.request('POST', `${apis}/${id}/test`, { values: { sku: '1' } });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(tested.json).toMatchObject({ ok: false, status: null });
+    expect(tested.json.error).toMatch(/timeout/);
+  });
+
+  it('keeps answers for the TTL, and none with a TTL of 0', async () => {
+    const { apiJson, forgetKeptAnswers } = await import('#functions/data-sources/web-api.ts');
+    const { configuredUrlGuard } = await import('#lib/ssrf.ts');
+    const api = {
+      teamId: TEAM,
+      apiId: 'api-cache-test',
+      name: 'Cached',
+      url: `http://127.0.0.1:${port}/products/{sku}`,
+      ttlSeconds: 60,
+      updatedAt: new Date().toISOString(),
+    };
+    const count = () => hits.filter((h) => h.startsWith('/products/cached')).length;
+    const first = await apiJson(api, { sku: 'cached' }, configuredUrlGuard());
+    expect(first).toMatchObject({ items: [{ name: 'Product cached' }] });
+    expect(await apiJson(api, { sku: 'cached' }, configuredUrlGuard())).toEqual(first);
+    expect(count()).toBe(1);
+    // another process (memory forgotten) reads the answer kept in S3
+    await new Promise((r) => setTimeout(r, 300));
+    forgetKeptAnswers();
+    expect(await apiJson(api, { sku: 'cached' }, configuredUrlGuard())).toEqual(first);
+    expect(count()).toBe(1);
+    // a TTL of 0 fetches every time; an edited API does not reuse the old answers
+    await apiJson({ ...api, ttlSeconds: 0 }, { sku: 'cached' }, configuredUrlGuard());
+    await apiJson({ ...api, updatedAt: 'later' }, { sku: 'cached' }, configuredUrlGuard());
+    expect(count()).toBe(3);
+    // a failure is not kept and gives no value
+    expect(await apiJson(api, { sku: 'none' }, configuredUrlGuard())).toBeUndefined();
+  });
+
+  it('refuses the hostile URL corpus: never saved, or never fetched', async () => {
+    const c = await signedIn();
+    const corpus = hostileUrls(victimPort);
+    expect(corpus.length).toBeGreaterThanOrEqual(40);
+    const saved: string[] = [];
+    for (const [url] of corpus) {
+      const created = await c.request('POST', apis, { name: 'Hostile', url });
+      if (created.status === 422) continue;
+      // a name that does not resolve yet is kept; every fetch checks again
+      expect(created.status, url).toBe(201);
+      const id = (created.json.api as { id: string }).id;
+      saved.push(url);
+      const tested = await c.request('POST', `${apis}/${id}/test`, {});
+      expect(tested.json.ok, url).toBe(false);
+      expect(tested.json.status, url).toBeNull();
+      await c.request('DELETE', `${apis}/${id}`);
+    }
+    expect(saved.length).toBeLessThan(10);
+    expect(victimHits).toEqual([]);
+    const hostHole = await c.request('POST', apis, {
+      name: 'Host hole',
+      url: 'https://{host}.example.com/x',
+    });
+    expect(hostHole.status).toBe(422);
+  });
+});
+
+describe('renders of a bound design', () => {
+  /** A copy of the demo design whose `first_name` is filled by `bindings`. */
+  async function boundDesign(publicId: string, bindings: unknown[]) {
+    const { db } = await import('#lib/db/index.ts');
+    const { DesignDocumentSchema } = await import('#shared/design.ts');
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    await db()
+      .Design.put({
+        designId: `design-${publicId}`,
+        teamId: TEAM,
+        publicId,
+        title: 'Bound',
+        version: 1,
+        document: DesignDocumentSchema.parse({
+          ...(demo.document as object),
+          data_bindings: bindings,
+        }),
+      })
+      .go();
+  }
+
+  const image = async (publicId: string, query: string) => {
+    const img = await fetchImage(`${stack().url}/r/${publicId}.png?${query}`);
+    expect(img.res.status).toBe(200);
+    return img;
+  };
+  /** Two renders look the same (the same text drawn). */
+  const same = (a: Awaited<ReturnType<typeof image>>, b: Awaited<ReturnType<typeof image>>) =>
+    meanDifference(a.pixels, b.pixels, a.width, {
+      left: 0,
+      top: 0,
+      width: a.width,
+      height: a.height,
+    }) < 0.5;
+
+  it('draws a store record’s field, the fallback for a missing key, and the new value after a re-upload', async () => {
+    const c = await signedIn();
+    const created = await c.request(
+      'POST',
+      stores,
+      form('sku,first name\nA-1,Ada\nB-2,Bob\n', 'people.csv', {
+        name: 'People',
+        key_column: 'sku',
+      }),
+    );
+    const storeId = (created.json.store as { id: string }).id;
+    await boundDesign('bound-store', [
+      {
+        source: 'store',
+        source_id: storeId,
+        key_param: 'sku',
+        fields: [{ field: 'First Name', param: 'first_name' }],
+      },
+    ]);
+    const ada = await image('bound-store', 'sku=A-1');
+    expect(same(ada, await image('bound-store', 'first_name=Ada'))).toBe(true);
+    expect(ada.res.headers.get('cache-control')).not.toContain('immutable');
+    const fallback = await image('bound-store', 'first_name=x');
+    const missing = await image('bound-store', 'sku=ZZZ');
+    expect(same(missing, await image('bound-store', ''))).toBe(true);
+    expect(same(missing, fallback)).toBe(false);
+    // the URL's own value shows when the key is missing
+    expect(same(await image('bound-store', 'sku=ZZZ&first_name=Ada'), ada)).toBe(true);
+
+    await c.request(
+      'POST',
+      `${stores}/${storeId}/upload`,
+      form('sku,first name\nA-1,Zoe\n', 'people.csv'),
+    );
+    const zoe = await image('bound-store', 'sku=A-1');
+    expect(same(zoe, ada)).toBe(false);
+    expect(same(zoe, await image('bound-store', 'first_name=Zoe'))).toBe(true);
+  });
+
+  it('draws a web API’s field, and the fallback when it fails or is too slow', async () => {
+    const c = await signedIn();
+    const created = await c.request('POST', apis, {
+      name: 'People API',
+      url: `http://127.0.0.1:${port}/products/{sku}`,
+      ttl_seconds: 60,
+    });
+    const apiId = (created.json.api as { id: string }).id;
+    const slow = await c.request('POST', apis, {
+      name: 'Slow API',
+      url: `http://127.0.0.1:${port}/slow`,
+    });
+    const slowId = (slow.json.api as { id: string }).id;
+    await boundDesign('bound-api', [
+      {
+        source: 'api',
+        source_id: apiId,
+        fields: [{ field: 'items[0].name', param: 'first_name' }],
+      },
+    ]);
+    await boundDesign('bound-slow', [
+      {
+        source: 'api',
+        source_id: slowId,
+        fields: [{ field: 'items[0].name', param: 'first_name' }],
+      },
+    ]);
+    // the same design without bindings, for what the values should draw
+    await boundDesign('unbound', []);
+    expect(
+      same(
+        await image('bound-api', 'sku=Q7'),
+        await image('unbound', `first_name=${encodeURIComponent('Product Q7')}`),
+      ),
+    ).toBe(true);
+    const empty = await image('unbound', '');
+    expect(same(await image('bound-api', 'sku=none'), empty)).toBe(true);
+    const started = Date.now();
+    const timedOut = await image('bound-slow', 'sku=1');
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(same(timedOut, empty)).toBe(true);
+  });
+});
