@@ -7,11 +7,11 @@
  * Screenshots: test-results/e2e-gif-sticker-*.png.
  */
 import { writeFile } from 'node:fs/promises';
-import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { createDesign, ownTeam } from '../support/designs.ts';
 import { fetchImage, pollUntil, useLocalStack } from '../support/stack.ts';
+import { solidGif } from '../support/gif.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { TIMEOUT_MS, byRole, press, signIn, snap } from '../support/aria.ts';
 
@@ -21,18 +21,8 @@ const browser = useTestBrowser();
 const PASSWORD = 'design-walnut-27';
 
 /** Red, green and blue frames, 400 x 200 px, 400 ms each. */
-async function threeColourGif(): Promise<Buffer> {
-  const frames = await Promise.all(
-    ['#ff0000', '#00c000', '#0000ff'].map((background) =>
-      sharp({ create: { width: 400, height: 200, channels: 3, background } })
-        .png()
-        .toBuffer(),
-    ),
-  );
-  return sharp(frames, { join: { animated: true } })
-    .gif({ loop: 0, delay: [400, 400, 400] })
-    .toBuffer();
-}
+const threeColourGif = () =>
+  solidGif(['#ff0000', '#00c000', '#0000ff'], { width: 400, height: 200, delayMs: 400 });
 
 type Rgb = number[] | null;
 const isRed = (px: Rgb) => px !== null && px[0]! > 200 && px[1]! < 80 && px[2]! < 80;

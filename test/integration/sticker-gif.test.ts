@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { fetchImage, pollUntil, useLocalStack } from '../support/stack.ts';
+import { frameCentre, solidGif } from '../support/gif.ts';
 
 const stack = useLocalStack();
 const url = (path: string) => `${stack().url}${path}`;
@@ -22,25 +23,7 @@ beforeAll(async () => {
 const COLOURS = ['#ff0000', '#00c000', '#0000ff'];
 
 /** The fixture: three solid frames (red, green, blue), 800 x 400 px, 120 ms each. */
-async function fixtureGif(): Promise<Buffer> {
-  const frames = await Promise.all(
-    COLOURS.map((background) =>
-      sharp({ create: { width: 800, height: 400, channels: 3, background } })
-        .png()
-        .toBuffer(),
-    ),
-  );
-  return sharp(frames, { join: { animated: true } })
-    .gif({ loop: 0, delay: [120, 120, 120] })
-    .toBuffer();
-}
-
-/** RGB of frame `n` of a GIF at its centre, as sharp decodes it. */
-async function frameCentre(gif: Buffer, n: number): Promise<number[]> {
-  const { data, info } = await sharp(gif, { page: n }).raw().toBuffer({ resolveWithObject: true });
-  const i = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * info.channels;
-  return [data[i]!, data[i + 1]!, data[i + 2]!];
-}
+const fixtureGif = () => solidGif(COLOURS, { width: 800, height: 400, delayMs: 120 });
 
 const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 8);
 

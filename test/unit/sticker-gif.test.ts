@@ -11,32 +11,15 @@ import {
   stickerGifFromRaster,
 } from '#functions/stickers/images.ts';
 import { MAX_GIF_FRAMES } from '#shared/gif.ts';
-
-/** An animated GIF of `count` solid frames cycling through `colours`, `size` px, 100 ms each. */
-async function solidGif(colours: string[], count: number, size: [number, number]) {
-  const frames = await Promise.all(
-    colours.map((background) =>
-      sharp({ create: { width: size[0], height: size[1], channels: 3, background } })
-        .png()
-        .toBuffer(),
-    ),
-  );
-  const list = Array.from({ length: count }, (_, i) => frames[i % frames.length]!);
-  return sharp(list, { join: { animated: true } })
-    .gif({ loop: 0, delay: list.map((_, i) => (i === 0 ? 300 : 100)) })
-    .toBuffer();
-}
-
-/** Frame `n` of a GIF as RGB at its centre. */
-async function centre(gif: Buffer, n: number): Promise<number[]> {
-  const { data, info } = await sharp(gif, { page: n }).raw().toBuffer({ resolveWithObject: true });
-  const i = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * info.channels;
-  return [data[i]!, data[i + 1]!, data[i + 2]!];
-}
+import { frameCentre, solidGif } from '../support/gif.ts';
 
 describe('stickerGifFromRaster', () => {
   it('keeps every frame of a small GIF, fitted as the still, with its delays', async () => {
-    const source = await solidGif(['#ff0000', '#00ff00', '#0000ff'], 3, [800, 400]);
+    const source = await solidGif(['#ff0000', '#00ff00', '#0000ff'], {
+      width: 800,
+      height: 400,
+      delayMs: [300, 100, 100],
+    });
     const still = await stickerFromRaster(source);
     expect([still.width, still.height]).toEqual([512, 256]);
     const gif = (await stickerGifFromRaster(source, still))!;
@@ -45,13 +28,17 @@ describe('stickerGifFromRaster', () => {
     expect(meta.format).toBe('gif');
     expect([meta.width, meta.pageHeight, meta.pages]).toEqual([512, 256, 3]);
     expect(meta.delay).toEqual([300, 100, 100]);
-    const [r, g, b] = await centre(gif.bytes, 2);
+    const [r, g, b] = await frameCentre(gif.bytes, 2);
     expect(b).toBeGreaterThan(200);
     expect(r! + g!).toBeLessThan(60);
   });
 
   it(`keeps at most ${MAX_GIF_FRAMES} frames`, async () => {
-    const source = await solidGif(['#ff0000', '#0000ff'], MAX_GIF_FRAMES + 20, [8, 8]);
+    const source = await solidGif(['#ff0000', '#0000ff'], {
+      count: MAX_GIF_FRAMES + 20,
+      width: 8,
+      height: 8,
+    });
     const gif = (await stickerGifFromRaster(source, { width: 8, height: 8 }))!;
     expect(gif.frames).toBe(MAX_GIF_FRAMES);
     expect((await sharp(gif.bytes).metadata()).pages).toBe(MAX_GIF_FRAMES);
@@ -60,7 +47,7 @@ describe('stickerGifFromRaster', () => {
   it('keeps only the first frames that fit in the decoded-pixel budget', async () => {
     // 100 MB of RGBA: a hundred 512 px square frames.
     expect(Math.floor(MAX_STICKER_GIF_PIXELS / (512 * 512))).toBe(100);
-    const source = await solidGif(['#ff0000', '#0000ff'], 12, [50, 40]);
+    const source = await solidGif(['#ff0000', '#0000ff'], { count: 12, width: 50, height: 40 });
     const gif = (await stickerGifFromRaster(source, { width: 50, height: 40 }, 50 * 40 * 10))!;
     expect(gif.frames).toBe(10);
     expect((await sharp(gif.bytes).metadata()).pages).toBe(10);
