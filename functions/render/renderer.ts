@@ -371,7 +371,8 @@ export async function renderDesign(
   });
   const scene = resolveScene(doc, values, images, { glyphs });
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
-  scene.watermarks = await renderWatermarks(doc, design.watermark);
+  const watermarks = await renderWatermarks(doc, design.watermark);
+  scene.watermarks = watermarks.layers;
   const [base, drawn] = await Promise.all([
     basePromise,
     drawPersonalisedLayers(scene, design.teamId),
@@ -416,7 +417,7 @@ export async function renderDesign(
         : await encodeStill(timers.frames.subarray(0, pixels.length), base, format, doc.quality);
   } else output = await encodeStill(pixels, base, format, doc.quality);
   const t3 = performance.now();
-  if (!complete) output.partial = true;
+  if (!complete || !watermarks.complete) output.partial = true;
   output.timings = {
     stickers: t1 - t0,
     fonts: drawn.ms.fonts,

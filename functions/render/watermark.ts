@@ -44,25 +44,29 @@ function imageData(url: string): Promise<string> {
 }
 
 /**
- * The watermarks a render draws over a design (bottom to top: the team's, the product mark).
- * A team image that cannot be read is left out, logged: the team replaced or removed it (its
- * old file is deleted) while this container still holds the team's settings (at most a minute,
- * handler.ts `PLAN_TTL_MS`); the render is then keyed by the old image's URL, which no request
- * names once the settings are read again.
+ * The watermarks a render draws over a design (bottom to top: the team's, the product mark),
+ * and whether every one the design wants is there. A team image that cannot be read is left
+ * out, logged, and `complete` is false: the team replaced or removed it (its old file is
+ * deleted) while this container still holds the team's settings (at most a minute, handler.ts
+ * `PLAN_TTL_MS`), or the read failed. The render is then partial: served `no-store` and kept in
+ * no cache (functions/render/service.ts), so no CDN or mail proxy keeps an image without the
+ * logo (test/integration/render-watermark.test.ts).
  * @param settings the team's watermark image and whether its plan asks for the product mark;
  *   undefined: none (a render without a team).
  */
 export async function renderWatermarks(
   doc: DesignDocument,
   settings: WatermarkSettings | undefined,
-): Promise<WatermarkLayer[]> {
-  if (!settings) return [];
+): Promise<{ layers: WatermarkLayer[]; complete: boolean }> {
+  if (!settings) return { layers: [], complete: true };
   let src: string | null = null;
+  let complete = true;
   if (doc.show_watermark && settings.team) {
     src = await imageData(settings.team.url).catch((error: unknown) => {
       logger.warn('team watermark left out: its image cannot be read', { error: error as Error });
+      complete = false;
       return null;
     });
   }
-  return watermarkLayers(doc, settings, src);
+  return { layers: watermarkLayers(doc, settings, src), complete };
 }

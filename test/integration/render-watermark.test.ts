@@ -162,6 +162,39 @@ describe('watermarks in the render', () => {
     );
   });
 
+  it('leaves out a watermark it cannot read and keeps that render out of every cache', async () => {
+    await setPlan('pro-monthly');
+    await uploadWatermark(await solid(300, 100, [0, 160, 0]));
+    await forgetTeams();
+    // Another design of the team, without the watermark: the render learns the team's
+    // watermark URL (kept for a minute) without reading the image.
+    const other = await createDesign(client);
+    const plain = await fetchImage(`${stack().url}/r/${other.public_id}.png?first_name=Mark`);
+    expect(plain.res.status).toBe(200);
+    // The team replaces it, which deletes the old file while the render still names it.
+    await uploadWatermark(await solid(300, 100, [160, 0, 160]));
+    await save({ show_watermark: true });
+
+    const first = await render();
+    // The image still comes (never broken), without the logo, and nothing keeps it.
+    expect(first.res.headers.get('cache-control')).toContain('no-store');
+    const second = await render();
+    expect(second.hit).toBe('miss');
+    expect(second.res.headers.get('cache-control')).toContain('no-store');
+
+    // Once the render reads the team again, the new watermark is drawn and cached as usual.
+    await forgetTeams();
+    const fixed = await newRender(second, 'a render with the new watermark');
+    expect(fixed.res.headers.get('cache-control')).not.toContain('no-store');
+    // A 75 x 25 px box at 10,10 (a quarter of 300 x 100).
+    const [r, g, b] = at(fixed, 40, 20);
+    const [pr, pg, pb] = at(first, 40, 20);
+    expect(Math.abs(r! - (160 + pr!) / 2)).toBeLessThanOrEqual(3);
+    expect(Math.abs(g! - pg! / 2)).toBeLessThanOrEqual(3);
+    expect(Math.abs(b! - (160 + pb!) / 2)).toBeLessThanOrEqual(3);
+    await save({ show_watermark: false });
+  });
+
   it('refuses a watermark that is not an image, with a field error, and removes one', async () => {
     const form = new FormData();
     form.append('watermark', new Blob(['not an image'], { type: 'image/png' }), 'logo.png');
