@@ -69,7 +69,22 @@ beforeAll(async () => {
   });
   if (hook.status !== 201) throw new Error(`no webhook endpoint: ${hook.status}`);
   webhookId = (hook.json.endpoint as { id: string }).id;
+  // A data store of the team (docs/data-sources.md), for `{storeId}`.
+  const table = new FormData();
+  table.append('name', 'Matrix');
+  table.append('key_column', 'sku');
+  table.append('file', new Blob(['sku,name\nA-1,Mug\n'], { type: 'text/csv' }), 'matrix.csv');
+  const store = await clients.owner.request(
+    'POST',
+    '/settings/companies/team-demo/data-stores',
+    table,
+  );
+  if (store.status !== 201) throw new Error(`no data store: ${store.status}`);
+  storeId = (store.json.store as { id: string }).id;
 });
+
+/** The team's data store (made in `beforeAll`), for `{storeId}`. */
+let storeId = '';
 
 /** The team's webhook endpoint (made in `beforeAll`), for `{webhookId}`. */
 let webhookId = '';
@@ -82,6 +97,7 @@ const pathOf = (r: Route) =>
     .replace('{proxy+}', 'demo-welcome.jpg')
     .replace('{id}', teamRoute(r) ? 'team-demo' : 'x-unknown')
     .replace('{webhookId}', webhookId)
+    .replace('{storeId}', storeId)
     .replace(/\{(\w+)\}/g, 'x-unknown');
 
 const checked = ROUTES.filter((r) => r.feature !== 'render' && r.access !== 'stripe');
