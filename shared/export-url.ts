@@ -38,6 +38,11 @@ export interface RenderUrlInput {
   cacheId?: string | null;
   /** The PDF form (`/pdf`), for plans with `can_export_pdf`. */
   pdf?: boolean;
+  /**
+   * A design with a countdown timer: the URL ends in `.gif`, the animated GIF it answers
+   * (docs/decisions.md "Countdown timers"); not with `pdf`.
+   */
+  gif?: boolean;
   /** The design's `merge_tag_provider`; null reads as Custom. */
   provider: string | null;
   /** Text parameters in the design's order (the first is fixyourfunnel's `txt`). */
@@ -94,11 +99,17 @@ function uniqueByName(parameters: readonly ExportParameter[]): ExportParameter[]
   return [...seen.values()];
 }
 
-/** The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"). */
-export function renderPath(input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf'>): string {
+/**
+ * The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"), or
+ * `.gif` for a countdown design (docs/decisions.md "Countdown timers").
+ */
+export function renderPath(
+  input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf' | 'gif'>,
+): string {
+  const gif = input.gif && !input.pdf && input.base_url !== '' ? '.gif' : '';
   return `${trimEndChar(input.base_url, '/')}${input.cacheId ? `/${input.cacheId}` : ''}${
     input.pdf ? '/pdf' : ''
-  }`;
+  }${gif}`;
 }
 
 /**

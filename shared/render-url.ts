@@ -1,7 +1,7 @@
 /**
  * Render URL parsing, shared by the render service and the export screen (docs/export.md "What Generate writes";
- * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png` or
- * `.pdf` extension on the last segment, then the query string.
+ * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png`,
+ * `.pdf` or `.gif` extension on the last segment, then the query string.
  */
 
 export type RenderFormat = 'jpeg' | 'png' | 'pdf';
@@ -27,9 +27,11 @@ export function parseRenderPath(path: string): RenderPath | undefined {
   const rest = segments.slice(1);
   let format: RenderFormat | undefined;
   const last = rest[rest.length - 1]!;
-  const ext = /^(.+)\.(jpe?g|png|pdf)$/i.exec(last);
+  const ext = /^(.+)\.(jpe?g|png|pdf|gif)$/i.exec(last);
   if (ext) {
     rest[rest.length - 1] = ext[1]!;
+    // `.gif` names a countdown design's animated GIF, which is its default format already
+    // (docs/decisions.md "Countdown timers"); a design without a timer draws its own default.
     format = EXTENSIONS[ext[2]!.toLowerCase()];
   }
   if (rest[rest.length - 1] === 'pdf' && rest.length > 1) {

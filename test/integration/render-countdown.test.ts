@@ -6,16 +6,15 @@
  * back by OCR (tesseract.js with its English data from the registry, offline); the expired
  * state shows; every second gives a new cache key, shared by every recipient of that second.
  */
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import sharp from 'sharp';
-import { createWorker, PSM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_NOW_HEADER } from '../../functions/render/countdown-gif.ts';
 import { zonedInstant } from '../../shared/scene/countdown.ts';
 import type { TestClient } from '../support/client.ts';
 import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
+import { lineReader, readWhiteText } from '../support/ocr.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack();
@@ -30,13 +29,7 @@ let demo: TestClient;
 let ocr: Worker;
 beforeAll(async () => {
   demo = await signedIn(stack().url, 'demo@example.com');
-  const require = createRequire(import.meta.url);
-  const langPath = join(
-    dirname(require.resolve('@tesseract.js-data/eng/package.json')),
-    '4.0.0_best_int',
-  );
-  ocr = await createWorker('eng', 1, { langPath, cacheMethod: 'none', gzip: true });
-  await ocr.setParameters({ user_defined_dpi: '300', tessedit_pageseg_mode: PSM.SINGLE_LINE });
+  ocr = await lineReader();
 });
 afterAll(async () => {
   await ocr?.terminate();
@@ -92,26 +85,9 @@ async function renderAt(path: string, nowMs: number) {
   };
 }
 
-/**
- * OCR of frame `page` of a GIF in the timer's box: the white digits become black ink on white
- * paper (the photo around them drops out), which tesseract reads reliably.
- */
-async function readFrame(gif: Buffer, page: number): Promise<string> {
-  const { data, info } = await sharp(gif, { page, pages: 1 })
-    .extract(BOX)
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const ink = Buffer.alloc(info.width * info.height);
-  for (let i = 0; i < ink.length; i++) {
-    const white = data[i * 3]! > 225 && data[i * 3 + 1]! > 225 && data[i * 3 + 2]! > 225;
-    ink[i] = white ? 0 : 255;
-  }
-  const png = await sharp(ink, { raw: { width: info.width, height: info.height, channels: 1 } })
-    .png()
-    .toBuffer();
-  return (await ocr.recognize(png)).data.text.replace(/\s+/g, ' ').trim();
-}
+/** OCR of frame `page` of a GIF in the timer's box (test/support/ocr.ts). */
+const readFrame = (gif: Buffer, page: number): Promise<string> =>
+  readWhiteText(ocr, gif, page, BOX);
 
 const digits = (text: string) => text.replace(/\D/g, '');
 

@@ -109,6 +109,13 @@ export function ExportScreen({
           height={design.canvas_height}
           onLoaded={setLoadedPreview}
         />
+        {design.timer_frames ? (
+          <Notice tone="info" title="An animated GIF">
+            This PicSnippet has a countdown timer: its URL ends in <code>.gif</code> and answers an
+            animated GIF of up to {design.timer_frames} frames, one a second, drawn at every open.
+            E-mail clients that do not play GIFs show its first frame.
+          </Notice>
+        ) : null}
       </section>
 
       <section className="export__settings stack" aria-labelledby={`${idBase}-settings`}>

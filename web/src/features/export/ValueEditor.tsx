@@ -15,6 +15,8 @@ const STICKER_HINT: Record<string, string> = {
   hostedImage: 'An image URL (jpg, jpeg, png, gif, svg or webp), or a merge field.',
   screenShot: 'A web page address (https:// may be left out), or a merge field.',
   qrCode: 'The text or link the QR code holds, or a merge field.',
+  countdown:
+    'When this evergreen timer starts (an ISO date and time, such as a sign-up time), or a merge field. Empty: from the open.',
 };
 
 const STICKER_LABEL: Record<string, string> = {
@@ -22,6 +24,7 @@ const STICKER_LABEL: Record<string, string> = {
   hostedImage: 'Hosted image',
   screenShot: 'Screenshot',
   qrCode: 'QR code',
+  countdown: 'Countdown timer',
 };
 
 /** Option value of the select for a typed value. */

@@ -21,7 +21,7 @@ const number = (v: unknown, fallback: number): number =>
 
 const NOT_A_DESIGN = 'The server answered with a design this screen cannot open.';
 
-const STICKER_TYPES = ['qrCode', 'hostedImage', 'screenShot', 'gravatar'] as const;
+const STICKER_TYPES = ['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown'] as const;
 
 /** A design answer as the screen reads it. @throws {ApiError} when it is not a design. */
 export function toExportDesign(body: unknown): ExportDesign {
@@ -75,8 +75,26 @@ export function toExportDesign(body: unknown): ExportDesign {
         dynamicStickerParamName:
           typeof s.dynamicStickerParamName === 'string' ? s.dynamicStickerParamName : null,
         dynamicStickerUrl: text(s.dynamicStickerUrl),
+        countdownMode: isRecord(s.countdown)
+          ? s.countdown.mode === 'evergreen'
+            ? ('evergreen' as const)
+            : ('fixed' as const)
+          : null,
       })),
+    timer_frames: timerFrames(body.graphics_data),
   };
+}
+
+/**
+ * The GIF frames of a design's countdown timers (the most any asks, as the render makes them;
+ * docs/decisions.md "Countdown timers"), or null without a timer.
+ */
+function timerFrames(graphics: unknown): number | null {
+  const frames = list(graphics)
+    .filter(isRecord)
+    .filter((s) => s.dynamicStickerType === 'countdown' && isRecord(s.countdown))
+    .map((s) => number((s.countdown as Record<string, unknown>).frames, 30));
+  return frames.length > 0 ? Math.max(...frames) : null;
 }
 
 /** `GET /api/pic-snippet/{id}`. @throws {ApiError} 404 for another team's design. */

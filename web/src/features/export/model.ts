@@ -63,6 +63,11 @@ export interface ExportDesign {
   html_link_url: string | null;
   /** Only signed URLs draw it (docs/developer-api.md "Signed render URLs"). */
   require_signed_urls: boolean;
+  /**
+   * A design with countdown timers: its GIF's frames (the URL ends in `.gif`; docs/decisions.md
+   * "Countdown timers"); null or absent without a timer.
+   */
+  timer_frames?: number | null;
   /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
   rule_links?: Array<string | null>;
   text_snippets: Array<{
@@ -79,6 +84,8 @@ export interface ExportDesign {
     dynamicStickerType: DynamicStickerType | null;
     dynamicStickerParamName: string | null;
     dynamicStickerUrl: string;
+    /** A countdown timer's mode: only an evergreen one reads its parameter (its start). */
+    countdownMode?: 'fixed' | 'evergreen' | null;
   }>;
 }
 
@@ -106,6 +113,8 @@ export function exportRows(design: ExportDesign): ExportRow[] {
   );
   const stickers = design.graphics_data
     .filter((s) => s.stickerType === 'dynamicSticker' && s.dynamicStickerParamName)
+    // A fixed-deadline timer reads no value (docs/decisions.md "Countdown timers").
+    .filter((s) => !(s.dynamicStickerType === 'countdown' && s.countdownMode !== 'evergreen'))
     .map((s): ExportRow => {
       const saved = choice(s.dynamicStickerParamName!);
       return {
@@ -153,7 +162,7 @@ export const platformOptions = (pdf: boolean) => providerList(pdf);
 
 /** The parameters of the URL builders: text parameters, then the stickers'. */
 export function urlInput(
-  design: Pick<ExportDesign, 'base_url'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
   provider: string | null,
   rows: readonly ExportRow[],
   pdf: boolean,
@@ -168,6 +177,8 @@ export function urlInput(
     base_url: design.base_url,
     cacheId,
     pdf: pdf && providerOf(provider).allowsPdf,
+    // A countdown design's URL names its animated GIF (docs/decisions.md "Countdown timers").
+    gif: (design.timer_frames ?? 0) > 0,
     provider,
     parameters: rows.filter((r) => r.parameterId !== null).map(param),
     stickers: rows.filter((r) => r.parameterId === null).map(param),
@@ -317,7 +328,7 @@ export interface GenerateOptions {
  * (docs/developer-api.md "Signed render URLs").
  */
 export function linkParameterNames(
-  design: Pick<ExportDesign, 'base_url'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
   options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId'>,
 ): string[] {
   const link = buildRenderUrl(
@@ -335,7 +346,7 @@ export function linkParameterNames(
  *   video (docs/export.md "The screen"), or when PDF is asked of a player.
  */
 export function generateOutputs(
-  design: Pick<ExportDesign, 'base_url' | 'rule_links'>,
+  design: Pick<ExportDesign, 'base_url' | 'rule_links' | 'timer_frames'>,
   options: GenerateOptions,
 ): ExportOutputs {
   const outputs = platformOutputs(design, options);
@@ -359,7 +370,7 @@ export function generateOutputs(
 
 /** `generateOutputs` before the rule link: what each platform pastes. */
 function platformOutputs(
-  design: Pick<ExportDesign, 'base_url'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
   options: GenerateOptions,
 ): Omit<ExportOutputs, 'ruleLink'> {
   const input = urlInput(design, options.provider, options.rows, options.pdf, options.cacheId);

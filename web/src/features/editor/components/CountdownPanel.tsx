@@ -66,6 +66,7 @@ function SettingInput({
   field,
   type = 'text',
   maxLength,
+  narrow = false,
   onValue,
 }: {
   label: string;
@@ -74,6 +75,8 @@ function SettingInput({
   field: string;
   type?: 'text' | 'date' | 'time';
   maxLength?: number;
+  /** A field of a few characters (the separator). */
+  narrow?: boolean;
   onValue: (value: string) => Record<string, string> | null;
 }) {
   const id = useId();
@@ -94,7 +97,7 @@ function SettingInput({
         ref={attach}
         id={id}
         type={type}
-        className={`input countdown-panel__${type}`}
+        className={`input countdown-panel__${narrow ? 'narrow' : type}`}
         value={draft ?? value}
         maxLength={maxLength}
         aria-invalid={error ? true : undefined}
@@ -278,6 +281,7 @@ export function CountdownPanel({ sticker }: { sticker: Sticker }) {
           label="Separator"
           field="separator"
           maxLength={3}
+          narrow
           value={countdown.separator}
           onValue={(separator) => change({ separator })}
         />
