@@ -30,7 +30,7 @@ import {
   uploadKey,
   type JobRecord,
 } from './jobs.ts';
-import { resultCsv } from './result.ts';
+import { storeResult } from './result.ts';
 
 /** How long an upload or download URL works, s. */
 const SIGNED_URL_SECONDS = 15 * 60;
@@ -202,16 +202,7 @@ export const handler = featureHandler('send-lists', {
       const job = await loadJob(design.designId, params.jobId!);
       if (!['done', 'cancelled'].includes(job.state)) throw conflict(SEND_LIST_MESSAGES.notReady);
       const secret = await rowSigningSecret(design.teamId, design.document);
-      const csv = await resultCsv(job, query.platform ?? null, secret);
-      const key = `send-lists/${job.jobId}/result-${query.platform ?? 'plain'}.csv`;
-      await s3Client().send(
-        new PutObjectCommand({
-          Bucket: config().ASSETS_BUCKET,
-          Key: key,
-          Body: csv,
-          ContentType: 'text/csv; charset=utf-8',
-        }),
-      );
+      const key = await storeResult(job, query.platform ?? null, secret);
       const name = `${job.fileName.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_') || 'send-list'}-urls.csv`;
       const url = await getSignedUrl(
         s3Client(),

@@ -38,7 +38,7 @@ import {
   type JobRecord,
   type RowStatus,
 } from './jobs.ts';
-import { readChunk } from './result.ts';
+import { readChunk, storeResult } from './result.ts';
 
 /** The messages of the `send-list` queue. */
 const MessageSchema = z.discriminatedUnion('kind', [
@@ -279,10 +279,17 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
   if (after && after.rendered + after.cached + after.failed >= after.total) {
     const finishedAt = new Date().toISOString();
     // Only the worker that ends the job tells the team's webhooks (docs/developer-api.md).
-    if (await patchJob(jobId, 'running', { state: 'done', finishedAt }))
-      await emitWebhookEvent(after.teamId, 'send_list.finished', {
-        send_list: jobView({ ...after, state: 'done', finishedAt }),
-      });
+    if (await patchJob(jobId, 'running', { state: 'done', finishedAt })) {
+      const ended = { ...after, state: 'done' as const, finishedAt };
+      // The plain download, built here rather than in the API's 29 s (docs/send-lists.md).
+      await storeResult(ended, null, secret).catch((error: unknown) =>
+        logger.warn('send-list: result not written, the download builds it', {
+          jobId,
+          error: error as Error,
+        }),
+      );
+      await emitWebhookEvent(after.teamId, 'send_list.finished', { send_list: jobView(ended) });
+    }
   }
 }
 

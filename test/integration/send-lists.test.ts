@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { db } from '#lib/db/index.ts';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { listObjects } from '#lib/s3-list.ts';
@@ -104,6 +105,19 @@ async function download(
     .trim()
     .split('\r\n')
     .map((line) => line.slice(1, -1).split('","'));
+}
+
+/** The metadata of a job's stored plain download, or undefined when there is none. */
+async function storedResult(jobId: string): Promise<Record<string, string> | undefined> {
+  const head = await s3Client()
+    .send(
+      new HeadObjectCommand({
+        Bucket: config().ASSETS_BUCKET,
+        Key: `send-lists/${jobId}/result-plain.csv`,
+      }),
+    )
+    .catch(() => undefined);
+  return head?.Metadata;
 }
 
 /** The URL of the download's last row. */
@@ -298,6 +312,7 @@ describe('send lists', () => {
     await poller.stop();
     // Not the fallback: each row drew the design (a refused signature answers the fallback).
     expect(done).toMatchObject({ total: 2, rendered: 2, failed: 0 });
+    expect((await storedResult(job.id))?.['signed-by']).toMatch(/^[\w-]{22}$/);
     for (const query of ['', '?platform=manychat']) {
       const csv = await download(signer, job.id, query, designId);
       expect(csv.slice(1).map((r) => r[4])).toEqual(['rendered', 'rendered']);
@@ -314,9 +329,19 @@ describe('send lists', () => {
         expect(['store', 'memory']).toContain(res.headers.get('x-render-cache'));
       }
     }
+    // A rotated secret: the stored download is written again, signed with the new one.
+    const rotated = await signer.request('POST', `/settings/companies/${teamId}/signing-secret`, {
+      overlap_hours: 0,
+    });
+    expect(rotated.status).toBe(201);
+    const again = new URL(csv0(await download(signer, job.id, '', designId)));
+    expect(checkSignature(again.pathname, again.search.slice(1), [secret]).ok).toBe(false);
+    expect(
+      checkSignature(again.pathname, again.search.slice(1), [rotated.json.secret as string]),
+    ).toEqual({ ok: true });
     // Changing a value breaks the signature: the render answers the fallback.
-    const tampered = csv0(await download(signer, job.id, '', designId)).replace('Bo', 'Al');
-    const refused = await fetch(tampered);
+    forgetRenderTeams();
+    const refused = await fetch(again.href.replace('Bo', 'Al'));
     expect(refused.headers.get('x-render-reason')).toBe('signature-invalid');
   }, 180_000);
 
@@ -338,6 +363,8 @@ describe('send lists', () => {
     await poller.stop();
     expect(done).toMatchObject({ total: 2, rendered: 2, failed: 0 });
     expect(done.report).toMatchObject({ rows: 2, undrawable_rows: 1, fallback_rows: 0 });
+    // The worker that ended the job wrote the plain download (not the API, at download time).
+    expect((await storedResult(job.id))?.['signed-by']).toBe('unsigned');
     const csv = await download(team, job.id, '', designId);
     expect(csv.slice(1).map((r) => [r[2], r[4], r[5]])).toEqual([
       ['Ann\uE000', 'rendered', 'characters no font draws were left out'],
