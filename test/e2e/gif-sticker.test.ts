@@ -20,9 +20,13 @@ const browser = useTestBrowser();
 
 const PASSWORD = 'design-walnut-27';
 
-/** Red, green and blue frames, 400 x 200 px, 400 ms each. */
+/** Red, green and blue frames, 400 x 200 px, 400 ms each but blue, which shows 1.5 s. */
 const threeColourGif = () =>
-  solidGif(['#ff0000', '#00c000', '#0000ff'], { width: 400, height: 200, delayMs: 400 });
+  solidGif(['#ff0000', '#00c000', '#0000ff'], {
+    width: 400,
+    height: 200,
+    delayMs: [400, 400, 1500],
+  });
 
 type Rgb = number[] | null;
 const isRed = (px: Rgb) => px !== null && px[0]! > 200 && px[1]! < 80 && px[2]! < 80;
@@ -160,6 +164,22 @@ describe('GIF stickers in the editor', () => {
       await page.keyboard.press('Space');
       const last = Number(/^Frame (\d) of 3$/.exec(await frameText(page))?.[1]) - 1;
       await pollUntil('the frame saved', savedFrame, (f) => (f ?? 0) === last);
+      // Undo takes the sticker back to the frame Stop saved; Redo brings the paused one back.
+      if (last !== 0) {
+        await press(page, 'Undo');
+        await pollUntil(
+          'undone',
+          () => frameText(page),
+          (t) => t === 'Frame 1 of 3',
+        );
+        expect(isRed(await at())).toBe(true);
+        await press(page, 'Redo');
+        await pollUntil(
+          'redone',
+          () => frameText(page),
+          (t) => t === `Frame ${last + 1} of 3`,
+        );
+      }
       await page.keyboard.press('Escape');
       await page.mouse.click(box.x + box.width - 5, box.y + box.height - 5);
       await pollUntil(

@@ -77,7 +77,7 @@ export interface StickerObjects {
  * @returns a function that stops watching and disposes the current player.
  */
 export function mountStickerGifPlayer(store: EditorStore, view: StickerObjects): () => void {
-  let current: { id: string; url: string; playback: Playback } | null = null;
+  let current: { id: string; url: string; playback: Playback; sync(): void } | null = null;
 
   function open(id: string, url: string): void {
     let animation: GifAnimation | null = null;
@@ -103,7 +103,13 @@ export function mountStickerGifPlayer(store: EditorStore, view: StickerObjects):
       if (animation && canvas) draw(savedFrame());
       setPlayer(store, 'sticker', undefined, playback.player);
     });
-    current = { id, url, playback };
+    // An undo or redo of the frame: a paused player shows the frame the document now saves.
+    const sync = () => {
+      const { status, frame } = playback.player.getState();
+      if (animation && status !== 'playing' && status !== 'loading' && frame !== savedFrame())
+        playback.start(animation, savedFrame(), false);
+    };
+    current = { id, url, playback, sync };
     setPlayer(store, 'sticker', playback.player);
     playback.set({ status: 'loading' });
     animationOf(url).then(
@@ -128,7 +134,7 @@ export function mountStickerGifPlayer(store: EditorStore, view: StickerObjects):
         : undefined;
     const url = sticker ? stickerImageUrl(sticker) : null;
     const src = isGifUrl(url) ? url : '';
-    if (current && current.id === sticker?.uuid && current.url === src) return;
+    if (current && current.id === sticker?.uuid && current.url === src) return current.sync();
     current?.playback.player.dispose();
     current = null;
     if (sticker && src) open(sticker.uuid, src);
