@@ -33,11 +33,12 @@ const FILE_LABEL = 'Send list (CSV or XLSX)';
 const RENDER_WAIT_MS = 180_000;
 
 /**
- * A CSV of the demo design's one parameter: three names, one of them twice, and a recipient
- * without a name (the fallback, "Hello there!").
+ * A CSV of the demo design's one parameter: three names, one of them twice and one with a
+ * character no font draws (U+E000, private use), and a recipient without a name (the fallback,
+ * "Hello there!").
  */
 const LIST =
-  'first_name,email\r\nAna,ana@example.com\r\nBo,\r\nCé,ce@example.com\r\nAna,\r\n,x@example.com\r\n';
+  'first_name,email\r\nAna,ana@example.com\r\nBo\uE000,\r\nCé,ce@example.com\r\nAna,\r\n,x@example.com\r\n';
 
 /** Writes `text` to a temporary file named `name` and answers its path. */
 async function tempFile(name: string, text: string | Buffer): Promise<string> {
@@ -118,6 +119,7 @@ describe('send list', () => {
       // The report: five rows read, one showing the fallback; Cancel is gone once finished.
       await waitForText(page, '“november.csv”: 5 rows read.');
       await waitForText(page, '1 row shows the fallback (an empty value)');
+      await waitForText(page, '1 row has characters that no font of the design draws');
       expect(await page.$(byRole('button', 'Cancel pre-rendering'))).toBeNull();
 
       // The download, as plain URLs.
@@ -138,7 +140,7 @@ describe('send list', () => {
       const rows = parse(csv.text, { columns: true, bom: true }) as Record<string, string>[];
       expect(rows.map((r) => [r.line, r.email, r.first_name, r.status])).toEqual([
         ['2', 'ana@example.com', 'Ana', expect.stringMatching(/^(rendered|cached)$/)],
-        ['3', '', 'Bo', expect.stringMatching(/^(rendered|cached)$/)],
+        ['3', '', 'Bo\uE000', expect.stringMatching(/^(rendered|cached)$/)],
         ['4', 'ce@example.com', 'Cé', expect.stringMatching(/^(rendered|cached)$/)],
         ['5', '', 'Ana', 'duplicate'],
         ['6', 'x@example.com', '', expect.stringMatching(/^(rendered|cached)$/)],
