@@ -30,3 +30,10 @@ export async function openEditorPage(
   await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
   return { page, errors };
 }
+
+/** Waits until the editor's save state reads "Saved" (docs/editor.md "Server sync"). */
+export const waitForSaved = (page: Page) =>
+  page.waitForFunction(
+    () => document.querySelector('[data-testid="save-state"]')?.textContent?.includes('Saved'),
+    { timeout: TIMEOUT_MS },
+  );

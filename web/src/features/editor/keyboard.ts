@@ -11,6 +11,10 @@
  */
 import { COMMANDS, type CommandArgs, type CommandName, type Shortcut } from './commands.ts';
 
+/** Whether `Mod` means ⌘ on this device. */
+export const IS_MAC =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || '');
+
 /** The parts of a `KeyboardEvent` the matching reads. */
 export interface KeyPress {
   key: string;

@@ -1,14 +1,14 @@
 import { COMMANDS, runCommand, type CommandName } from '../commands.ts';
-import { shortcutLabel } from '../keyboard.ts';
+import { IS_MAC, shortcutLabel } from '../keyboard.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { SaveTemplateButton } from './SaveTemplateModal.tsx';
 import { ImageToolbar } from './ImageToolbar.tsx';
 import { WatermarkToggle } from '../watermark/WatermarkToggle.tsx';
 import { GifControls } from '../gif/GifControls.tsx';
+import { OutputQuality } from '../output/OutputQuality.tsx';
 
-/** Whether `Mod` means ⌘ on this device. */
-export const IS_MAC =
-  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || '');
+/** Whether `Mod` means ⌘ on this device (kept in keyboard.ts, which every field can import). */
+export { IS_MAC };
 
 /** A command's button title: its label and its first shortcut ("Undo (Ctrl+Z)"). */
 function titleOf(name: CommandName): string {
@@ -51,6 +51,7 @@ export function EditorToolbar() {
       <CommandButton name="redo" icon="↷" />
       <ImageToolbar />
       <WatermarkToggle />
+      <OutputQuality />
       <GifControls />
       <GifControls kind="sticker" />
       <p className="editor-toolbar__size muted small" data-testid="canvas-size">

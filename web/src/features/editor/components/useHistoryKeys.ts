@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
 import { runCommand } from '../commands.ts';
 import { useEditorContext } from '../EditorContext.tsx';
-import { historyInputType, historyShortcutFor } from '../keyboard.ts';
-import { IS_MAC } from './EditorToolbar.tsx';
+import { IS_MAC, historyInputType, historyShortcutFor } from '../keyboard.ts';
 
 /**
  * One undo history in a field that edits the document (docs/editor.md"Keyboard"): Ctrl/⌘+Z,
