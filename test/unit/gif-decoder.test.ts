@@ -101,4 +101,23 @@ describe('GIF frame composition', () => {
     expect(composeFrames(patches, 4, 4, 4 * 4 * 4 * 3)).toHaveLength(3);
     expect(composeFrames(patches, 4, 4, 1)).toHaveLength(1);
   });
+
+  it('decodes no frame past the caps: a long GIF costs only the frames it keeps', async () => {
+    // 12 frames of 20 x 10 px with room for 3: a lazy source is asked for 3 patches only.
+    const bytes = await solidGif(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? '#f00' : '#00f')),
+      [...Array<number>(12).fill(100)],
+    );
+    const decoded = decodeGif(bytes, 20 * 10 * 4 * 3);
+    expect(decoded.frames).toHaveLength(3);
+    let pulled = 0;
+    function* counted() {
+      for (let i = 0; i < 1000; i++) {
+        pulled += 1;
+        yield patch(full, red, 1);
+      }
+    }
+    expect(composeFrames(counted(), 4, 4, 4 * 4 * 4 * 3)).toHaveLength(3);
+    expect(pulled).toBe(3);
+  });
 });

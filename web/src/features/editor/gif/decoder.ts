@@ -4,7 +4,7 @@
  * composes them into whole pictures the way browsers play them (each frame's patch over the
  * picture so far, then its disposal), with their delays. Pure: no DOM, so unit tests run it.
  */
-import { decompressFrames, parseGIF, type ParsedFrame } from 'gifuct-js';
+import { decompressFrame, parseGIF, type ParsedFrame, type ParsedGif } from 'gifuct-js';
 import { MAX_GIF_DECODED_BYTES, MAX_GIF_FRAMES } from '#shared/gif.ts';
 
 /** One composed frame: straight RGBA of the whole GIF (`width` × `height` px) and its delay. */
@@ -35,17 +35,17 @@ export const playedDelay = (delayMs: number): number => (delayMs > 10 ? delayMs 
  * @param width the GIF's logical screen size, px.
  */
 export function composeFrames(
-  patches: FramePatch[],
+  patches: Iterable<FramePatch>,
   width: number,
   height: number,
   maxBytes = MAX_GIF_DECODED_BYTES,
 ): GifFrame[] {
   const size = width * height * 4;
-  const count = Math.min(patches.length, MAX_GIF_FRAMES, Math.max(1, Math.floor(maxBytes / size)));
+  const count = Math.min(MAX_GIF_FRAMES, Math.max(1, Math.floor(maxBytes / size)));
   const picture = new Uint8ClampedArray(size);
   const frames: GifFrame[] = [];
-  for (let f = 0; f < count; f++) {
-    const { dims, patch, delay, disposalType } = patches[f]!;
+  // Pulled one at a time: a lazy source (decodeGif's) decodes no frame past the caps.
+  for (const { dims, patch, delay, disposalType } of patches) {
     const before = disposalType === 3 ? picture.slice() : null;
     for (let y = 0; y < dims.height; y++) {
       const ty = dims.top + y;
@@ -68,8 +68,21 @@ export function composeFrames(
     } else if (before) {
       picture.set(before);
     }
+    if (frames.length >= count) break;
   }
   return frames;
+}
+
+/**
+ * The frame patches of a parsed GIF, decoded one at a time as they are asked for, so that
+ * {@link composeFrames} stopping at its caps leaves the rest undecoded: a few-MB GIF of
+ * thousands of near-empty frames would otherwise allocate gigabytes of patches first
+ * (test/unit/gif-decoder.test.ts).
+ */
+function* framePatches(parsed: ParsedGif): Generator<FramePatch> {
+  for (const frame of parsed.frames) {
+    if ('image' in frame && frame.image) yield decompressFrame(frame, parsed.gct, true);
+  }
 }
 
 /**
@@ -81,7 +94,7 @@ export function decodeGif(bytes: ArrayBuffer, maxBytes = MAX_GIF_DECODED_BYTES):
   if (String.fromCharCode(...head) !== 'GIF8') throw new Error('not a GIF');
   const parsed = parseGIF(bytes);
   const { width, height } = parsed.lsd;
-  const frames = composeFrames(decompressFrames(parsed, true), width, height, maxBytes);
+  const frames = composeFrames(framePatches(parsed), width, height, maxBytes);
   if (frames.length === 0) throw new Error('the GIF has no frame');
   return { width, height, frames };
 }
