@@ -27,6 +27,8 @@ export interface ColdRun {
   status: number;
   cache_control: string;
   render_cache: string;
+  /** The first request's `Server-Timing` stages (service.ts), as sent. */
+  server_timing?: string;
   bytes: number;
   node: string;
 }
@@ -90,6 +92,8 @@ export function runColdStart(
     PUBLIC_URL: process.env.PUBLIC_URL,
     AWS_REGION: process.env.AWS_REGION,
     CHROMIUM_PATH: process.env.CHROMIUM_PATH,
+    // Set in every Lambda sandbox: the render function's init warms up there (warm-start.ts).
+    AWS_LAMBDA_FUNCTION_NAME: 'bench-render',
   };
   const env = Object.fromEntries(
     Object.entries(wanted).filter((e): e is [string, string] => e[1] !== undefined),

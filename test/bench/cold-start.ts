@@ -78,6 +78,7 @@ console.log(
     content_type: headers['content-type'],
     cache_control: headers['cache-control'],
     render_cache: headers['x-render-cache'],
+    server_timing: headers['server-timing'],
     bytes: result.body ? Buffer.from(result.body, 'base64').length : 0,
     node: process.version,
   })}`,
