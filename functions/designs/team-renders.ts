@@ -19,8 +19,11 @@ import { teamList } from './lists.ts';
 /** Designs invalidated one wildcard each; past this one `/r/*` (CloudFront's wildcard limit). */
 export const MAX_DESIGN_WILDCARDS = 15;
 
-/** Designs read at most to find the affected ones; past this the whole `/r/*` is invalidated. */
-export const MAX_DESIGNS_READ = 5000;
+/**
+ * Designs read at most to find the affected ones (a watermark change reads their documents:
+ * about ten 1 MB query pages); past this the whole `/r/*` is invalidated.
+ */
+export const MAX_DESIGNS_READ = 1000;
 
 /** The path that covers every render URL of the distribution. */
 export const ALL_RENDERS = '/r/*';
