@@ -76,6 +76,11 @@ export interface RuleRequest {
   country?: string | undefined;
   /** The mail proxy the request comes from (mail-proxies.ts), if any. */
   proxy?: MailProxy | undefined;
+  /**
+   * A rule picked instead of evaluated (the editor's preview, `__preview=1&__rule={id}`;
+   * docs/rules.md "Preview"): a rule id, or `default`; an unknown id evaluates as usual.
+   */
+  pick?: string | undefined;
 }
 
 /** The `RuleContext` of a request. */
@@ -126,7 +131,9 @@ export function ruledDesign(
   request: RuleRequest,
 ): { rule: Rule | undefined; ruleKey: string; document: DesignDocument } | undefined {
   if (doc.rules.length === 0) return undefined;
-  const rule = matchRule(doc.rules, ruleContextOf(request));
+  const picked = request.pick === 'default' ? null : doc.rules.find((r) => r.id === request.pick);
+  const rule =
+    picked === null ? undefined : (picked ?? matchRule(doc.rules, ruleContextOf(request)));
   const ruleKey = ruleKeyOf(rule);
   const holder = typeof stored === 'object' && stored !== null ? stored : doc;
   let byRule = variants.get(holder);

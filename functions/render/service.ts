@@ -701,6 +701,8 @@ export function createRenderService(deps: RenderServiceDeps) {
         userAgent: request.userAgent,
         country: request.country,
         proxy,
+        // The editor's preview picks a rule (docs/rules.md "Preview"); never a recipient's URL.
+        pick: query.__preview === '1' ? query.__rule : undefined,
       });
       if (ruled) {
         design = { ...design, document: ruled.document, ruleKey: ruled.ruleKey };

@@ -9,7 +9,8 @@
  * route that needs a signed-in user (`user`, `owner`, `manager`), never on a `sessionOnly` one,
  * with the `read` ability for a GET and `write` otherwise. Platform-admin routes are left out (a
  * customer's token never passes them), and so are public routes, which need no token, except the
- * rendered image URL (`GET /r/{proxy+}`), which is what API callers embed.
+ * render feature's: the rendered image URL (`GET /r/{proxy+}`), which is what API callers embed,
+ * and the rule link beside it (`GET /l/{proxy+}`, docs/rules.md "Links").
  *
  * Each operation: its path and query parameters, its JSON body, its success answer with the
  * contract's status (no JSON content for a `NoJsonAnswer` route: a redirect or a file), and its

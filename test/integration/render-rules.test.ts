@@ -216,6 +216,18 @@ describe('rule conditions through the render URL and the link', () => {
   });
 });
 
+describe('the editor preview', () => {
+  it('picks a rule with __preview=1&__rule=, and only in a preview', async () => {
+    expect((await image({ query: '__preview=1&__rule=gold' })).rule).toBe('rule:gold');
+    expect((await image({ query: '__preview=1&__rule=default', country: 'FR' })).rule).toBe(
+      'default',
+    );
+    // A recipient's URL cannot pick: the rules are evaluated.
+    expect((await image({ query: '__rule=gold' })).rule).toBe('default');
+    expect(await link({ query: '__preview=1&__rule=gold' })).toBe('default');
+  });
+});
+
 describe('rule links and saves', () => {
   it('answers 404, never a redirect, for an unknown design or one with no link', async () => {
     const unknown = await fetch(`${stack().url}/l/no-such-design`, { redirect: 'manual' });

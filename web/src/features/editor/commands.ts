@@ -33,6 +33,7 @@ import { TEXT_COMMANDS, settle, type TextCommandArgs } from './commands/text.ts'
 import { clampTextWidth } from './document/clamps.ts';
 import { IMAGE_COMMANDS, type ImageCommandArgs } from './commands/image.ts';
 import { STICKER_COMMANDS, type StickerCommandArgs } from './commands/stickers.ts';
+import { RULE_COMMANDS, type RuleCommandArgs } from './commands/rules.ts';
 
 /** How a command enters the history (see the module comment). */
 export type HistoryIntent =
@@ -56,7 +57,8 @@ export interface MoveArgs {
 }
 
 /** The arguments of each command (the text toolbar's are in commands/text.ts). */
-export interface CommandArgs extends TextCommandArgs, ImageCommandArgs, StickerCommandArgs {
+export interface CommandArgs
+  extends TextCommandArgs, ImageCommandArgs, StickerCommandArgs, RuleCommandArgs {
   undo: void;
   redo: void;
   deselect: void;
@@ -425,6 +427,7 @@ export const COMMANDS: Registry = {
   ...TEXT_COMMANDS,
   ...IMAGE_COMMANDS,
   ...STICKER_COMMANDS,
+  ...RULE_COMMANDS,
 };
 
 /**

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { PANELS, type PanelName } from '../store/uiSlice.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
+import { RulesPanel } from './RulesPanel.tsx';
 import { SnippetPanel } from './SnippetPanel.tsx';
 import { StickersPanel } from './StickersPanel.tsx';
 import { TemplatesPanel } from './TemplatesPanel.tsx';
@@ -11,6 +12,7 @@ const TITLES: Record<PanelName, string> = {
   images: 'Images',
   snippets: 'Snippets',
   stickers: 'Stickers',
+  rules: 'Rules',
 };
 
 /**
@@ -47,6 +49,8 @@ export function SidePanels() {
             <TemplatesPanel />
           ) : open === 'images' ? (
             <ImagesPanel />
+          ) : open === 'rules' ? (
+            <RulesPanel />
           ) : (
             <StickersPanel />
           )}

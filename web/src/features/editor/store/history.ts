@@ -28,6 +28,8 @@ export const HISTORY_EVENT_TYPES = [
   'imageSize.event',
   'sizeOption.event',
   'image.event',
+  /** The rules panel (docs/rules.md). */
+  'rules.event',
 ] as const;
 export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number];
 

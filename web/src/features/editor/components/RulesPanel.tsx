@@ -1,0 +1,591 @@
+import { useId, useState, type ReactNode } from 'react';
+import type { TextSnippet } from '#shared/design.ts';
+import {
+  RULE_DEVICES,
+  RULE_MAIL_CLIENTS,
+  RULE_SYSTEMS,
+  type Rule,
+  type RuleCondition,
+  type RuleConditionKind,
+} from '#shared/scene/rules.ts';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
+import { runCommand } from '../commands.ts';
+import { RulesError } from '../commands/rules.ts';
+import '../rules.css';
+
+/** What each condition kind is called in the panel (docs/rules.md "Conditions"). */
+const KIND_LABELS: Record<RuleConditionKind, string> = {
+  country: 'Country',
+  device: 'Device',
+  os: 'Operating system',
+  mail_client: 'E-mail client',
+  parameter: 'Parameter value',
+  time_window: 'Date and time',
+  day_of_week: 'Day of week',
+  split: 'Random split',
+};
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const OPERATORS = {
+  equals: 'equals',
+  contains: 'contains',
+  empty: 'is empty',
+  not_empty: 'is set',
+};
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** A new condition of a kind, with values a person then changes. */
+function newCondition(kind: RuleConditionKind, params: string[]): RuleCondition {
+  switch (kind) {
+    case 'time_window':
+      return { kind, start: `${today()}T00:00`, end: null, time_zone: browserZone() };
+    case 'day_of_week':
+      return { kind, days: [1, 2, 3, 4, 5], time_zone: browserZone() };
+    case 'device':
+      return { kind, devices: ['mobile'] };
+    case 'os':
+      return { kind, systems: ['ios'] };
+    case 'country':
+      return { kind, countries: ['US'] };
+    case 'mail_client':
+      return { kind, clients: ['gmail'] };
+    case 'parameter':
+      return { kind, param_name: params[0] ?? 'name', operator: 'equals', value: '' };
+    case 'split':
+      return { kind, from: 0, to: 50 };
+  }
+}
+
+/**
+ * A text field that changes the rules when it is left (or Enter is pressed), so a value that is
+ * invalid while typed (half a URL) is never applied; a refused value stays with its message.
+ */
+function DraftField({
+  label,
+  value,
+  hint,
+  type = 'text',
+  onCommit,
+}: {
+  label: string;
+  value: string;
+  hint?: string;
+  type?: 'text' | 'number' | 'datetime-local' | 'url';
+  /** Applies the value; returns the problem, or null when it was applied. */
+  onCommit: (value: string) => string | null;
+}) {
+  const id = useId();
+  const [text, setText] = useState(value);
+  const [error, setError] = useState<string | null>(null);
+  // A new value from the store (undo, redo, another field's change) replaces what is shown.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value);
+    setError(null);
+  }
+  const commit = () => {
+    if (text !== value) setError(onCommit(text));
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      {hint && (
+        <p id={`${id}-hint`} className="field__hint">
+          {hint}
+        </p>
+      )}
+      <input
+        id={id}
+        type={type}
+        className="input"
+        value={text}
+        aria-invalid={error !== null}
+        aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : '']
+          .filter(Boolean)
+          .join(' ')}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+        }}
+      />
+      {error && (
+        <p id={`${id}-error`} className="field__error" role="alert">
+          ! {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A group of checkboxes for a list condition (devices, days…). */
+function Choices<T extends string | number>({
+  legend,
+  options,
+  labels,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  options: readonly T[];
+  labels?: (option: T) => string;
+  chosen: readonly T[];
+  onChange: (next: T[]) => void;
+}) {
+  return (
+    <fieldset className="rules-panel__choices">
+      <legend className="field__label">{legend}</legend>
+      {options.map((option) => (
+        <label key={option} className="rules-panel__choice">
+          <input
+            type="checkbox"
+            checked={chosen.includes(option)}
+            onChange={(e) =>
+              onChange(e.target.checked ? [...chosen, option] : chosen.filter((c) => c !== option))
+            }
+          />{' '}
+          {labels ? labels(option) : String(option)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The fields of one condition; `set` applies a changed copy and returns the problem. */
+function ConditionFields({
+  condition,
+  params,
+  set,
+}: {
+  condition: RuleCondition;
+  params: string[];
+  set: (next: RuleCondition) => string | null;
+}): ReactNode {
+  const zone = (c: { time_zone: string }) => (
+    <DraftField
+      label="Time zone"
+      hint="An IANA name, such as Europe/Paris."
+      value={c.time_zone}
+      onCommit={(time_zone) => set({ ...condition, time_zone } as RuleCondition)}
+    />
+  );
+  switch (condition.kind) {
+    case 'country':
+      return (
+        <DraftField
+          label="Countries"
+          hint="Two-letter codes, separated by commas (FR, BE)."
+          value={condition.countries.join(', ')}
+          onCommit={(text) =>
+            set({ ...condition, countries: text.split(/[\s,]+/).filter(Boolean) })
+          }
+        />
+      );
+    case 'device':
+      return (
+        <Choices
+          legend="Devices"
+          options={RULE_DEVICES}
+          chosen={condition.devices}
+          onChange={(devices) => set({ ...condition, devices })}
+        />
+      );
+    case 'os':
+      return (
+        <Choices
+          legend="Systems"
+          options={RULE_SYSTEMS}
+          chosen={condition.systems}
+          onChange={(systems) => set({ ...condition, systems })}
+        />
+      );
+    case 'mail_client':
+      return (
+        <Choices
+          legend="E-mail clients"
+          options={RULE_MAIL_CLIENTS}
+          chosen={condition.clients}
+          onChange={(clients) => set({ ...condition, clients })}
+        />
+      );
+    case 'day_of_week':
+      return (
+        <>
+          <Choices
+            legend="Days"
+            options={[0, 1, 2, 3, 4, 5, 6]}
+            labels={(d) => DAYS[d]!}
+            chosen={condition.days}
+            onChange={(days) => set({ ...condition, days: days.sort() })}
+          />
+          {zone(condition)}
+        </>
+      );
+    case 'time_window':
+      return (
+        <>
+          <DraftField
+            label="From"
+            type="datetime-local"
+            value={condition.start ?? ''}
+            onCommit={(start) => set({ ...condition, start: start || null })}
+          />
+          <DraftField
+            label="Until"
+            type="datetime-local"
+            value={condition.end ?? ''}
+            onCommit={(end) => set({ ...condition, end: end || null })}
+          />
+          {zone(condition)}
+        </>
+      );
+    case 'parameter':
+      return <ParameterCondition condition={condition} params={params} set={set} />;
+    case 'split':
+      return (
+        <>
+          <DraftField
+            label="From %"
+            type="number"
+            value={String(condition.from)}
+            onCommit={(from) => set({ ...condition, from: Number(from) })}
+          />
+          <DraftField
+            label="To %"
+            type="number"
+            hint="Recipients whose bucket (0–99) is from this range match; the image and the link agree."
+            value={String(condition.to)}
+            onCommit={(to) => set({ ...condition, to: Number(to) })}
+          />
+        </>
+      );
+  }
+}
+
+function ParameterCondition({
+  condition,
+  params,
+  set,
+}: {
+  condition: Extract<RuleCondition, { kind: 'parameter' }>;
+  params: string[];
+  set: (next: RuleCondition) => string | null;
+}) {
+  const id = useId();
+  const names = params.includes(condition.param_name) ? params : [condition.param_name, ...params];
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-name`} className="field__label">
+          Parameter
+        </label>
+        <select
+          id={`${id}-name`}
+          className="input"
+          value={condition.param_name}
+          onChange={(e) => set({ ...condition, param_name: e.target.value })}
+        >
+          {names.map((n) => (
+            <option key={n}>{n}</option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-op`} className="field__label">
+          Test
+        </label>
+        <select
+          id={`${id}-op`}
+          className="input"
+          value={condition.operator}
+          onChange={(e) =>
+            set({ ...condition, operator: e.target.value as typeof condition.operator })
+          }
+        >
+          {Object.entries(OPERATORS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {(condition.operator === 'equals' || condition.operator === 'contains') && (
+        <DraftField
+          label="Value"
+          value={condition.value}
+          onCommit={(value) => set({ ...condition, value })}
+        />
+      )}
+    </>
+  );
+}
+
+/** One rule: name, conditions, what it shows, its link, and its place in the order. */
+function RuleCard({
+  rule,
+  index,
+  count,
+  params,
+  snippets,
+  stickers,
+  apply,
+}: {
+  rule: Rule;
+  index: number;
+  count: number;
+  params: string[];
+  snippets: TextSnippet[];
+  stickers: Array<{ uuid: string }>;
+  /** Applies a changed rule (null removes it, a number moves it by that); returns the problem. */
+  apply: (next: Rule | null, move?: number) => string | null;
+}) {
+  const headingId = useId();
+  const [kind, setKind] = useState<RuleConditionKind>('country');
+  const title = rule.name || `Rule ${index + 1}`;
+  const setCondition = (i: number, next: RuleCondition | null) =>
+    apply({
+      ...rule,
+      conditions: next
+        ? rule.conditions.map((c, j) => (j === i ? next : c))
+        : rule.conditions.filter((_, j) => j !== i),
+    });
+  return (
+    <li className="rules-panel__rule card stack" aria-labelledby={headingId}>
+      <h3 id={headingId} className="card__title">
+        {index + 1}. {title}
+      </h3>
+      <DraftField label="Name" value={rule.name} onCommit={(name) => apply({ ...rule, name })} />
+      <p className="field__hint">
+        {rule.conditions.length === 0
+          ? 'No conditions: this rule always matches.'
+          : 'Matches when every condition holds.'}
+      </p>
+      <ol className="rules-panel__conditions stack">
+        {rule.conditions.map((condition, i) => (
+          <li key={i} className="stack">
+            <strong>{KIND_LABELS[condition.kind]}</strong>
+            <ConditionFields
+              condition={condition}
+              params={params}
+              set={(next) => setCondition(i, next)}
+            />
+            <button
+              type="button"
+              className="button button--small button--secondary"
+              onClick={() => setCondition(i, null)}
+            >
+              Remove condition: {KIND_LABELS[condition.kind]}
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div className="rules-panel__add">
+        <label htmlFor={`${headingId}-kind`} className="field__label">
+          New condition
+        </label>
+        <select
+          id={`${headingId}-kind`}
+          className="input"
+          value={kind}
+          onChange={(e) => setKind(e.target.value as RuleConditionKind)}
+        >
+          {Object.entries(KIND_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() =>
+            apply({ ...rule, conditions: [...rule.conditions, newCondition(kind, params)] })
+          }
+        >
+          Add condition
+        </button>
+      </div>
+      {snippets.map((snippet, i) => (
+        <DraftField
+          key={snippet.id}
+          label={`Text ${i + 1} (empty: as designed)`}
+          hint={`As designed: ${snippet.text}`}
+          value={rule.variant.texts[snippet.id] ?? ''}
+          onCommit={(text) => {
+            const texts = { ...rule.variant.texts };
+            if (text === '') delete texts[snippet.id];
+            else texts[snippet.id] = text;
+            return apply({ ...rule, variant: { ...rule.variant, texts } });
+          }}
+        />
+      ))}
+      {stickers.length > 0 && (
+        <Choices
+          legend="Hide stickers"
+          options={stickers.map((s) => s.uuid)}
+          labels={(uuid) => `Sticker ${stickers.findIndex((s) => s.uuid === uuid) + 1}`}
+          chosen={rule.variant.hide_stickers}
+          onChange={(hide_stickers) =>
+            apply({ ...rule, variant: { ...rule.variant, hide_stickers } })
+          }
+        />
+      )}
+      <DraftField
+        label="Click-through link"
+        type="url"
+        hint="Where a click goes when this rule shows (empty: the design's link)."
+        value={rule.link_url ?? ''}
+        onCommit={(url) => apply({ ...rule, link_url: url.trim() || null })}
+      />
+      <div className="rules-panel__actions" role="group" aria-label={`Order of ${title}`}>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          disabled={index === 0}
+          onClick={() => apply(rule, -1)}
+        >
+          Move up
+        </button>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          disabled={index === count - 1}
+          onClick={() => apply(rule, 1)}
+        >
+          Move down
+        </button>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() => apply(null)}
+        >
+          Delete {title}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The rules panel (docs/rules.md): the design's ordered rules, first match wins, each with its
+ * conditions, what it shows and its click-through link; every change is one undoable command
+ * (`setRules`), checked by the shared schema first. The preview shows the saved design's render
+ * for a picked rule (`__preview=1&__rule=`, docs/rules.md "Preview").
+ */
+export function RulesPanel() {
+  const { store } = useEditorContext();
+  const rules = useEditor((s) => s.design?.rules) ?? [];
+  const snippets = useEditor((s) => s.design?.text_snippets) ?? [];
+  const stickers = useEditor((s) => s.design?.graphics_data) ?? [];
+  const meta = useEditor((s) => s.meta);
+  const [pick, setPick] = useState('default');
+  const [problem, setProblem] = useState<string | null>(null);
+  const previewId = useId();
+  const params = [...new Set(snippets.flatMap((s) => s.parameters.map((p) => p.param_name)))];
+
+  /** Applies a whole new rule list; returns the problem, or null. */
+  const change = (next: Rule[]): string | null => {
+    try {
+      runCommand(store, 'setRules', { rules: next });
+      setProblem(null);
+      return null;
+    } catch (error) {
+      if (!(error instanceof RulesError)) throw error;
+      setProblem(error.message);
+      return error.message;
+    }
+  };
+  const applyAt =
+    (index: number) =>
+    (next: Rule | null, move = 0): string | null => {
+      if (next === null) return change(rules.filter((_, i) => i !== index));
+      const list = rules.map((r, i) => (i === index ? next : r));
+      if (move !== 0) {
+        const [moved] = list.splice(index, 1);
+        list.splice(index + move, 0, moved!);
+      }
+      return change(list);
+    };
+  const addRule = () =>
+    change([
+      ...rules,
+      {
+        id: `rule-${crypto.randomUUID().slice(0, 8)}`,
+        name: '',
+        conditions: [],
+        variant: { texts: {}, base_image: null, show_stickers: [], hide_stickers: [] },
+        link_url: null,
+      },
+    ]);
+  const picked = rules.find((r) => r.id === pick);
+  const previewSrc =
+    meta &&
+    `/r/${meta.publicId}/v${meta.version}?__preview=1&__rule=${encodeURIComponent(picked ? pick : 'default')}`;
+
+  return (
+    <div className="rules-panel stack">
+      <p className="field__hint">
+        The first rule whose conditions hold decides what the image shows and where a click goes;
+        when none holds, the design shows as drawn.
+      </p>
+      {rules.length > 0 && previewSrc && (
+        <section className="stack" aria-labelledby={`${previewId}-title`}>
+          <h3 id={`${previewId}-title`} className="card__title">
+            Preview
+          </h3>
+          <label htmlFor={previewId} className="field__label">
+            Show the saved design as
+          </label>
+          <select
+            id={previewId}
+            className="input"
+            value={picked ? pick : 'default'}
+            onChange={(e) => setPick(e.target.value)}
+          >
+            <option value="default">No rule matches (default)</option>
+            {rules.map((r, i) => (
+              <option key={r.id} value={r.id}>
+                {r.name || `Rule ${i + 1}`}
+              </option>
+            ))}
+          </select>
+          <img
+            className="rules-panel__preview"
+            src={previewSrc}
+            alt={`The saved design as ${picked ? picked.name || 'the picked rule' : 'the default'} shows it`}
+          />
+        </section>
+      )}
+      {rules.length === 0 ? (
+        <p>No rules yet: every recipient sees the design as drawn.</p>
+      ) : (
+        <ol className="rules-panel__list stack">
+          {rules.map((rule, i) => (
+            <RuleCard
+              key={rule.id}
+              rule={rule}
+              index={i}
+              count={rules.length}
+              params={params}
+              snippets={snippets}
+              stickers={stickers}
+              apply={applyAt(i)}
+            />
+          ))}
+        </ol>
+      )}
+      {problem && (
+        <p className="field__error" role="alert">
+          ! {problem}
+        </p>
+      )}
+      <button type="button" className="button" onClick={addRule}>
+        Add rule
+      </button>
+    </div>
+  );
+}
