@@ -35,8 +35,9 @@ const PLACEHOLDER = /\{([A-Za-z0-9_-]{1,64})\}/g;
 /** The prefix of cached answers in the renders bucket (docs/data-sources.md "Caching"). */
 export const API_CACHE_PREFIX = 'data-api/';
 
-/** Answers kept in this process at most (the oldest dropped first). */
+/** Answers kept in this process at most, and their JSON's characters at most (the oldest dropped first). */
 const MEMORY_ENTRIES = 500;
+const MEMORY_CHARS = 16 * 1024 * 1024;
 
 /** The parameter names a URL template uses, in order, each once. */
 export function templateParameters(template: string): string[] {
@@ -116,7 +117,8 @@ export async function fetchApi(
   }
 }
 
-const memory = new Map<string, { at: number; json: unknown }>();
+const memory = new Map<string, { at: number; json: unknown; chars: number }>();
+let memoryChars = 0;
 
 /** Where an API's answer for one filled URL is kept: the API's id and version, the URL's hash. */
 function cacheKeyOf(api: WebApiRecord, url: string): string {
@@ -137,18 +139,27 @@ async function keptAnswer(key: string, ttlMs: number): Promise<unknown> {
     );
     const at = object.LastModified?.getTime() ?? 0;
     if (Date.now() - at >= ttlMs) return undefined;
-    const json: unknown = JSON.parse(await object.Body!.transformToString('utf-8'));
-    remember(key, at, json);
+    const text = await object.Body!.transformToString('utf-8');
+    const json: unknown = JSON.parse(text);
+    remember(key, at, json, text.length);
     return json;
   } catch {
     return undefined; // not kept (or unreadable): fetch
   }
 }
 
-function remember(key: string, at: number, json: unknown): void {
-  memory.delete(key);
-  if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
-  memory.set(key, { at, json });
+/** Keeps an answer in memory, dropping the oldest past {@link MEMORY_ENTRIES} or {@link MEMORY_CHARS}. */
+function remember(key: string, at: number, json: unknown, chars: number): void {
+  const forget = (k: string) => {
+    memoryChars -= memory.get(k)?.chars ?? 0;
+    memory.delete(k);
+  };
+  forget(key);
+  if (chars > MEMORY_CHARS / 16) return;
+  while (memory.size > 0 && (memory.size >= MEMORY_ENTRIES || memoryChars + chars > MEMORY_CHARS))
+    forget(memory.keys().next().value!);
+  memory.set(key, { at, json, chars });
+  memoryChars += chars;
 }
 
 /**
@@ -174,13 +185,14 @@ export async function apiJson(
     return undefined;
   }
   if (ttlMs > 0) {
-    remember(key, Date.now(), answer.json);
+    const text = JSON.stringify(answer.json);
+    remember(key, Date.now(), answer.json, text.length);
     void s3Client()
       .send(
         new PutObjectCommand({
           Bucket: config().RENDERS_BUCKET,
           Key: key,
-          Body: JSON.stringify(answer.json),
+          Body: text,
           ContentType: 'application/json',
         }),
       )
@@ -192,4 +204,5 @@ export async function apiJson(
 /** Forgets every answer kept in this process (tests). */
 export function forgetKeptAnswers(): void {
   memory.clear();
+  memoryChars = 0;
 }
