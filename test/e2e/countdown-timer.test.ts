@@ -2,7 +2,7 @@
 /**
  * A countdown timer built in the editor (docs/editor.md "Countdown timer"): added from the
  * Stickers panel, set to a fixed deadline with its units, labels off and 5 frames through the
- * properties panel (labelled controls); the canvas preview ticks; the design saves; its render
+ * properties panel (labelled controls), a change undone and redone; the canvas preview ticks; the design saves; its render
  * URL with `.gif` answers an animated GIF of those 5 frames whose first frame shows the digits
  * for the moment asked (read by OCR); the export screen says it is an animated GIF. Screenshots: test-results/e2e-countdown-*.png.
  */
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_NOW_HEADER } from '../../functions/render/countdown-gif.ts';
 import { zonedInstant } from '../../shared/scene/countdown.ts';
 import {
+  POLL,
   TIMEOUT_MS,
   byRole,
   findByRole,
@@ -23,6 +24,7 @@ import {
 } from '../support/aria.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { createDesign, ownTeam } from '../support/designs.ts';
+import { waitForSaved } from '../support/editor-page.ts';
 import { lineReader, readWhiteText } from '../support/ocr.ts';
 import { useLocalStack } from '../support/stack.ts';
 
@@ -37,12 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ocr?.terminate();
 });
-
-const waitForSaved = (page: Page) =>
-  page.waitForFunction(
-    () => document.querySelector('[data-testid="save-state"]')?.textContent?.includes('Saved'),
-    { timeout: TIMEOUT_MS },
-  );
 
 /** Sets the input labelled `label` as a browser's date or time picker does (value, input event). */
 async function setInput(page: Page, label: string, value: string): Promise<void> {
@@ -118,6 +114,12 @@ describe('countdown timer in the editor', () => {
       await zone.select('UTC');
       const units = await findByRole(page, 'combobox', 'Units shown');
       await units.select('hms');
+      // Undoable like the rest of the document: Undo and Redo take the units back and forth.
+      const unitsShown = () => units.evaluate((el) => (el as HTMLSelectElement).value);
+      await press(page, 'Undo');
+      await expect.poll(unitsShown, POLL).toBe('dhms');
+      await press(page, 'Redo');
+      await expect.poll(unitsShown, POLL).toBe('hms');
       await press(page, 'Show labels', 'checkbox');
       await page.locator(byRole('spinbutton', 'GIF frames (one a second)')).fill('5');
       await waitForSaved(page);
