@@ -50,6 +50,20 @@ type Message = z.infer<typeof MessageSchema>;
 /** Rows between two reads of the job's state (a cancel is seen within this many rows). */
 const CANCEL_CHECK_ROWS = 5;
 
+/**
+ * The time a row may still need when the next one starts, ms: the render budget (8 s), the edge
+ * warm-up ({@link EDGE_WARM_TIMEOUT_MS}) and the counting write, with room to spare. With less
+ * left in the invocation, the chunk goes back to the queue at its cursor rather than being cut
+ * by the Lambda timeout (whose message would come back, time out again, and reach the
+ * dead-letter queue after its receives, leaving the job running for ever).
+ */
+export const CHUNK_RESERVE_MS = 30_000;
+
+/** What the worker reads of the Lambda context: the time its invocation has left. */
+export interface WorkerContext {
+  getRemainingTimeInMillis(): number;
+}
+
 const ttl = () => Math.floor(Date.now() / 1000) + JOB_RETENTION_SECONDS;
 
 async function getJob(jobId: string): Promise<JobRecord | null> {
@@ -225,8 +239,13 @@ async function renderRow(
   return outcome;
 }
 
-/** Renders a chunk from its cursor on (see the module comment). */
-async function renderChunk(jobId: string, chunk: number): Promise<void> {
+/**
+ * Renders a chunk from its cursor on (see the module comment). At least one row per call, so
+ * every message moves the cursor; then, when `timeLeft()` is under {@link CHUNK_RESERVE_MS}, it
+ * queues the chunk again and returns (test/integration/send-lists.test.ts "hands a chunk back").
+ * @param timeLeft ms the invocation has left (Infinity where nothing cuts it: the local poller).
+ */
+async function renderChunk(jobId: string, chunk: number, timeLeft: () => number): Promise<void> {
   let job = await getJob(jobId);
   if (!job || job.state !== 'running') return;
   const cursor = (await db().SendListChunk.get({ jobId, chunk }).go({ consistent: true })).data;
@@ -239,6 +258,10 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
   const secret = design ? await rowSigningSecret(job.teamId, design.document) : null;
   let statuses = cursor.statuses;
   for (let i = cursor.next; i < rows.length; i++) {
+    if (i > cursor.next && timeLeft() < CHUNK_RESERVE_MS) {
+      await enqueue('send-list', [{ kind: 'rows', jobId, chunk }]);
+      return;
+    }
     if ((i - cursor.next) % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1) {
       job = await getJob(jobId);
       if (!job || job.state !== 'running') return;
@@ -294,9 +317,9 @@ async function renderChunk(jobId: string, chunk: number): Promise<void> {
 }
 
 /** Does one message's work. */
-async function run(message: Message): Promise<void> {
+async function run(message: Message, timeLeft: () => number): Promise<void> {
   if (message.kind === 'prepare') await prepare(message.jobId);
-  else await renderChunk(message.jobId, message.chunk);
+  else await renderChunk(message.jobId, message.chunk, timeLeft);
 }
 
 /**
@@ -304,7 +327,11 @@ async function run(message: Message): Promise<void> {
  * @returns the records that failed (`batchItemFailures`), delivered again by the queue; a
  *   message that is not one of the two shapes is logged and dropped, never retried.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = async (
+  event: SQSEvent,
+  context?: WorkerContext,
+): Promise<SQSBatchResponse> => {
+  const timeLeft = context ? () => context.getRemainingTimeInMillis() : () => Infinity;
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     let message: Message;
@@ -315,7 +342,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       continue;
     }
     try {
-      await run(message);
+      await run(message, timeLeft);
     } catch (error) {
       logger.warn('send-list: message failed, it will come back', {
         kind: message.kind,

@@ -15,7 +15,7 @@ import { localQueue } from '#lib/queue.ts';
 import { startQueuePoller } from '#infra/local/queue-poller.ts';
 import { IDS } from '#infra/local/seed.ts';
 import type { SendListJob } from '#shared/contract/send-lists.ts';
-import { handler as worker } from '#functions/send-lists/worker.ts';
+import { CHUNK_RESERVE_MS, handler as worker } from '#functions/send-lists/worker.ts';
 import { checkSignature } from '#functions/render/signature.ts';
 import { forgetRenderTeams } from '#functions/render/handler.ts';
 import { pollUntil, useLocalStack } from '../support/stack.ts';
@@ -259,6 +259,31 @@ describe('send lists', () => {
     expect(again.status).toBe(409);
     const csv = await download(demo, job.id);
     expect(csv.slice(1).filter((r) => r[4] === 'cancelled').length).toBe(400 - after.done);
+  }, 180_000);
+
+  it('hands a chunk back to the queue when its invocation runs short of time, and still draws every row once', async () => {
+    demo ??= await signedIn(stack().url, 'demo@example.com');
+    const job = await upload(demo, DESIGN, `first_name\n${names(24, 'Hb').join('\n')}\n`);
+    // Each invocation has time for about five rows before it is under the reserve.
+    let rowsMessages = 0;
+    const shortLived = (event: Parameters<typeof worker>[0]) => {
+      if (event.Records.some((r) => r.body.includes('"rows"'))) rowsMessages += 1;
+      let asked = 0;
+      return worker(event, {
+        getRemainingTimeInMillis: () => (++asked <= 5 ? 120_000 : CHUNK_RESERVE_MS - 1),
+      });
+    };
+    const poller = startQueuePoller('send-list', shortLived, { visibilityMs: 2_000 });
+    const done = await pollUntil(
+      'the job done in several hand-backs',
+      () => jobOf(demo, DESIGN, job.id),
+      (j) => j.state === 'done',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    await poller.stop();
+    expect(done).toMatchObject({ total: 24, done: 24, rendered: 24, cached: 0, failed: 0 });
+    // One chunk of 24 rows, at most ~5 rows a call: it went back to the queue several times.
+    expect(rowsMessages).toBeGreaterThanOrEqual(4);
   }, 180_000);
 
   it("refuses a list over the plan's row limit with the file's message", async () => {
