@@ -107,6 +107,14 @@ describe('countdown timer in the editor', () => {
       expect(await timerPixels(page)).not.toBe(first);
       await snap(page, 'e2e-countdown-1-added');
 
+      // Evergreen shows its duration and where its start comes from; then back to a deadline.
+      await press(page, 'Evergreen (per recipient)', 'radio');
+      await findByRole(page, 'spinbutton', 'Days');
+      await findByRole(page, 'textbox', 'Fallback start time');
+      const tools = await page.$('[data-testid="sticker-tools"]');
+      await tools!.screenshot({ path: 'test-results/e2e-countdown-1b-evergreen.png' });
+      await press(page, 'A fixed deadline', 'radio');
+
       // A fixed deadline, hours-minutes-seconds, no labels, 5 frames.
       await setInput(page, 'End date', '2031-06-01');
       await setInput(page, 'End time', '18:30');

@@ -66,7 +66,7 @@ function SettingInput({
   field,
   type = 'text',
   maxLength,
-  narrow = false,
+  width,
   onValue,
 }: {
   label: string;
@@ -75,8 +75,8 @@ function SettingInput({
   field: string;
   type?: 'text' | 'date' | 'time';
   maxLength?: number;
-  /** A field of a few characters (the separator). */
-  narrow?: boolean;
+  /** A field of a few characters (the separator), or of a word (a label). */
+  width?: 'narrow' | 'medium';
   onValue: (value: string) => Record<string, string> | null;
 }) {
   const id = useId();
@@ -97,7 +97,7 @@ function SettingInput({
         ref={attach}
         id={id}
         type={type}
-        className={`input countdown-panel__${narrow ? 'narrow' : type}`}
+        className={`input countdown-panel__${width ?? type}`}
         value={draft ?? value}
         maxLength={maxLength}
         aria-invalid={error ? true : undefined}
@@ -281,11 +281,11 @@ export function CountdownPanel({ sticker }: { sticker: Sticker }) {
           label="Separator"
           field="separator"
           maxLength={3}
-          narrow
+          width="narrow"
           value={countdown.separator}
           onValue={(separator) => change({ separator })}
         />
-        <label className="editor-sticker-tools__check small">
+        <label className="editor-sticker-tools__check small countdown-panel__row">
           <input
             type="checkbox"
             checked={countdown.showLabels}
@@ -300,6 +300,7 @@ export function CountdownPanel({ sticker }: { sticker: Sticker }) {
               label={`${UNIT_NAMES[unit]} label`}
               field={`labels.${unit}`}
               maxLength={20}
+              width="medium"
               value={countdown.labels[unit]}
               onValue={(text) => change({ labels: { ...countdown.labels, [unit]: text } })}
             />

@@ -103,7 +103,13 @@ function FallbackField({ sticker }: { sticker: Sticker }) {
         className="input editor-sticker-tools__input"
         value={draft ?? sticker.dynamicStickerUrl}
         maxLength={300}
-        placeholder={type === 'qrCode' ? 'Default: this app’s address' : ''}
+        placeholder={
+          type === 'qrCode'
+            ? 'Default: this app’s address'
+            : type === 'countdown'
+              ? 'e.g. 2030-01-01T09:00:00Z'
+              : ''
+        }
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorIdOf(id) : undefined}
         onChange={(e) => change(e.target.value)}
