@@ -355,14 +355,21 @@ describe('renders of a bound design', () => {
       }),
     );
     const storeId = (created.json.store as { id: string }).id;
-    await boundDesign('bound-store', [
-      {
-        source: 'store',
-        source_id: storeId,
-        key_param: 'sku',
-        fields: [{ field: 'First Name', param: 'first_name' }],
-      },
-    ]);
+    // bound through the design API's save, as the editor saves
+    await boundDesign('bound-store', []);
+    const binding = {
+      source: 'store',
+      source_id: storeId,
+      key_param: 'sku',
+      fields: [{ field: 'First Name', param: 'first_name' }],
+    };
+    const saved = await c.request('PUT', '/api/pic-snippet/design-bound-store', {
+      version: 1,
+      data_bindings: [binding],
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const read = await c.request('GET', '/api/pic-snippet/design-bound-store');
+    expect(JSON.stringify(read.json)).toContain(storeId);
     const ada = await image('bound-store', 'sku=A-1');
     expect(same(ada, await image('bound-store', 'first_name=Ada'))).toBe(true);
     expect(ada.res.headers.get('cache-control')).not.toContain('immutable');
