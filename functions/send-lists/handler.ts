@@ -44,6 +44,8 @@ export const SEND_LIST_MESSAGES = {
   ended: 'This send list has already ended.',
   notReady: 'The list is not finished yet: download it when it is done or cancelled.',
   noParameters: 'This design has no parameters: a send list has nothing to fill in.',
+  countdown:
+    'This design has a countdown timer, which changes every second: its images cannot be made in advance. Send its render URL as it is.',
 } as const;
 
 /** The row limit of the team's plan (shared/billing.ts `PLAN_SEND_LIST_ROWS`). */
@@ -94,9 +96,19 @@ export const handler = featureHandler('send-lists', {
     body: CreateSendListBody,
     handle: async ({ auth, params, body }) => {
       const design = await loadDesign(currentTeam(auth), params.id!);
-      const parameters = declaredParameters(parseDesignDocument(design.document));
+      const document = parseDesignDocument(design.document);
+      const parameters = declaredParameters(document);
       if (parameters.length === 0)
         throw validationFailed({ file: [SEND_LIST_MESSAGES.noParameters] });
+      // A timer's image is keyed by the second and kept for one (docs/send-lists.md "What is
+      // not pre-rendered"): every row would be a full GIF draw counted against the quota, and
+      // nothing of it would still be cached when the mail is opened.
+      if (
+        document.graphics_data.some(
+          (s) => s.stickerType === 'dynamicSticker' && s.dynamicStickerType === 'countdown',
+        )
+      )
+        throw validationFailed({ file: [SEND_LIST_MESSAGES.countdown] });
       const jobId = randomUUID();
       const job = await db()
         .SendListJob.create({

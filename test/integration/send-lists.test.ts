@@ -286,6 +286,46 @@ describe('send lists', () => {
     expect(rowsMessages).toBeGreaterThanOrEqual(4);
   }, 180_000);
 
+  it('refuses a send list for a design with a countdown timer, with a field error', async () => {
+    demo ??= await signedIn(stack().url, 'demo@example.com');
+    const demoDesign = (await db().Design.get({ designId: DESIGN }).go()).data!;
+    const doc = demoDesign.document as { graphics_data?: unknown[] };
+    await putDesign('send-list-timer', IDS.demoTeam, {
+      ...doc,
+      graphics_data: [
+        ...(doc.graphics_data ?? []),
+        {
+          uuid: 'timer-1',
+          stickerType: 'dynamicSticker',
+          dynamicStickerType: 'countdown',
+          left: 0,
+          top: 0,
+          width: 600,
+          height: 200,
+          scaleX: 1,
+          scaleY: 1,
+          countdown: { deadline: '2030-01-01T09:00', timeZone: 'Europe/Paris' },
+        },
+      ],
+    });
+    const refused = await demo.request(
+      'POST',
+      '/api/pic-snippet/design-send-list-timer/send-lists',
+      {
+        file_name: 'campaign.csv',
+        format: 'csv',
+        bytes: 20,
+      },
+    );
+    expect(refused.status).toBe(422);
+    expect((refused.json as { errors: Record<string, string[]> }).errors.file).toEqual([
+      expect.stringMatching(/^This design has a countdown timer, which changes every second/),
+    ]);
+    // Nothing was created for it.
+    const listed = await demo.request('GET', '/api/pic-snippet/design-send-list-timer/send-lists');
+    expect(JSON.stringify(listed.json)).not.toContain('campaign.csv');
+  });
+
   it("refuses a list over the plan's row limit with the file's message", async () => {
     const free = await ownTeam(stack().url, 'send-list-free@example.com');
     const me = await free.request('GET', '/user/current');
