@@ -299,17 +299,6 @@ export const StickerSchema = z
       .max(MAX_GIF_FRAMES - 1)
       .optional(),
     /**
-     * The frame of an animated GIF sticker (a `.gif` url) the design shows and the render draws,
-     * 0-based; absent = the first frame, so older documents need no migration (docs/decisions.md
-     * "GIF stickers"). Ignored for other images; past the GIF's last frame the render draws its last.
-     */
-    gif_frame: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_GIF_FRAMES - 1)
-      .optional(),
-    /**
      * A countdown sticker's settings (shared/scene/countdown.ts `CountdownSchema`); null for
      * every other sticker. Its parameter, if any, is an evergreen timer's start moment.
      */
