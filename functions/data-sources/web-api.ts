@@ -117,6 +117,27 @@ export async function fetchApi(
   }
 }
 
+/**
+ * Fetches one API may make per second in this process (docs/data-sources.md "Security"): render
+ * URLs are public, so varying a value must not turn the render function into a flood against a
+ * team's API. Past it a render gets no value (the fallback), as for a failed fetch.
+ */
+export const API_FETCHES_PER_SECOND = 20;
+const windows = new Map<string, { second: number; count: number }>();
+
+/** Takes one fetch of `apiId`'s allowance for this second; false when it is spent. */
+function takeFetch(apiId: string, now = Date.now()): boolean {
+  const second = Math.floor(now / 1000);
+  const window = windows.get(apiId);
+  if (!window || window.second !== second) {
+    if (windows.size >= MEMORY_ENTRIES) windows.clear();
+    windows.set(apiId, { second, count: 1 });
+    return true;
+  }
+  window.count += 1;
+  return window.count <= API_FETCHES_PER_SECOND;
+}
+
 const memory = new Map<string, { at: number; json: unknown; chars: number }>();
 let memoryChars = 0;
 
@@ -165,7 +186,8 @@ function remember(key: string, at: number, json: unknown, chars: number): void {
 /**
  * An API's JSON for a render's values: the kept answer while it is younger than the API's TTL,
  * else a fetch ({@link fetchApi}) whose 2xx JSON answer is kept (memory at once, S3 in the
- * background). A TTL of 0 keeps nothing. Failures are not kept: the next render tries again.
+ * background), at most {@link API_FETCHES_PER_SECOND} a second per API. A TTL of 0 keeps
+ * nothing. Failures are not kept: the next render tries again.
  * @returns the JSON, or undefined when there is none (refused, timeout, not 2xx, not JSON).
  */
 export async function apiJson(
@@ -178,6 +200,12 @@ export async function apiJson(
   if (ttlMs > 0) {
     const kept = await keptAnswer(key, ttlMs);
     if (kept !== undefined) return kept;
+  }
+  if (!takeFetch(api.apiId)) {
+    logger.warn('web API fetches past the per-second allowance: fallback shown', {
+      apiId: api.apiId,
+    });
+    return undefined;
   }
   const answer = await fetchApi(api, values, guard);
   if (!answer.ok) {

@@ -282,6 +282,24 @@ describe('web APIs', () => {
     expect(await apiJson(api, { sku: 'none' }, configuredUrlGuard())).toBeUndefined();
   });
 
+  it('fetches one API at most 20 times a second, whatever the values', async () => {
+    const { apiJson } = await import('#functions/data-sources/web-api.ts');
+    const { configuredUrlGuard } = await import('#lib/ssrf.ts');
+    const api = {
+      teamId: TEAM,
+      apiId: 'api-flood-test',
+      name: 'Flooded',
+      url: `http://127.0.0.1:${port}/products/flood-{sku}`,
+      ttlSeconds: 0,
+    };
+    const before = hits.filter((h) => h.startsWith('/products/flood-')).length;
+    const answers = await Promise.all(
+      Array.from({ length: 45 }, (_, i) => apiJson(api, { sku: String(i) }, configuredUrlGuard())),
+    );
+    expect(hits.filter((h) => h.startsWith('/products/flood-')).length - before).toBe(20);
+    expect(answers.filter((a) => a === undefined)).toHaveLength(25);
+  });
+
   it('refuses the hostile URL corpus: never saved, or never fetched', async () => {
     const c = await signedIn();
     const corpus = hostileUrls(victimPort);
