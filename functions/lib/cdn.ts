@@ -61,8 +61,7 @@ export async function invalidatePaths(
   reference: string,
   deps: InvalidationDeps = {},
 ): Promise<string | undefined> {
-  const distributionId =
-    deps.distributionId ?? defaults.distributionId ?? config().DISTRIBUTION_ID;
+  const distributionId = deps.distributionId ?? defaults.distributionId ?? config().DISTRIBUTION_ID;
   if (!distributionId || paths.length === 0) return undefined;
   const items = paths.slice(0, 15);
   try {

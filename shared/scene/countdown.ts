@@ -71,10 +71,7 @@ function isCalendarTime(wall: string): boolean {
  */
 export const CountdownSchema = z.object({
   mode: z.enum(['fixed', 'evergreen']).default('fixed'),
-  deadline: z
-    .string()
-    .refine(isCalendarTime, DEADLINE_MESSAGE)
-    .default('2030-01-01T00:00'),
+  deadline: z.string().refine(isCalendarTime, DEADLINE_MESSAGE).default('2030-01-01T00:00'),
   timeZone: z
     .string()
     .refine(isTimeZone, 'The time zone must be an IANA name, such as Europe/Paris.')
