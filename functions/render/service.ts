@@ -604,6 +604,42 @@ export function createRenderService(deps: RenderServiceDeps) {
     return deps.verifySignature(design.teamId, request.rawPath, request.rawQueryString);
   }
 
+  /**
+   * What a request shows at open time, the same for the image and its link (docs/rules.md
+   * "Links"): the URL's values with the design's data-source lookups merged in (looked up before
+   * the rules, so a rule can test a looked-up value; docs/data-sources.md), whether a mail
+   * proxy asks, and the rule that matches. The editor's preview may pick a rule
+   * (`__preview=1&__rule=`, docs/rules.md "Preview") when `mayPick` (the image, never the
+   * link); a recipient's URL never does.
+   * @param publicId the design's public id, as in the path (the random split hashes it).
+   */
+  async function openTimeValues(
+    publicId: string,
+    design: DesignRecord,
+    doc: DesignDocument,
+    query: Record<string, string>,
+    request: RenderRequest,
+    mayPick: boolean,
+  ) {
+    const bound = doc.data_bindings.length > 0;
+    const values = withDataValues(
+      doc,
+      normaliseValues(doc, query),
+      bound && deps.dataValues ? await deps.dataValues(design, doc, query) : [],
+    );
+    const proxy = proxyOf(request.userAgent, request.sourceIp);
+    const ruled = ruledDesign(design.document, doc, {
+      publicId,
+      values,
+      nowMs: request.nowMs ?? Date.now(),
+      userAgent: request.userAgent,
+      country: request.country,
+      proxy,
+      pick: mayPick && query.__preview === '1' ? query.__rule : undefined,
+    });
+    return { values, proxy, ruled };
+  }
+
   /** The answer of a link that goes nowhere: a short page, never a redirect. */
   function noLink(statusCode: 404 | 503, message: string): ApiResult {
     return {
@@ -635,15 +671,14 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (!current) return noLink(404, missing);
       const { design } = await pinned(current, path.cacheId);
       const doc = parseDesignDocument(design.document);
-      const values = normaliseValues(doc, parseRenderQuery(request.rawQueryString));
-      const ruled = ruledDesign(design.document, doc, {
-        publicId: path.publicId,
-        values,
-        nowMs: request.nowMs ?? Date.now(),
-        userAgent: request.userAgent,
-        country: request.country,
-        proxy: proxyOf(request.userAgent, request.sourceIp),
-      });
+      const { ruled } = await openTimeValues(
+        path.publicId,
+        design,
+        doc,
+        parseRenderQuery(request.rawQueryString),
+        request,
+        false,
+      );
       const url = ruleLinkUrl(doc, ruled?.rule);
       if (!url) return noLink(404, missing);
       return {
@@ -688,22 +723,14 @@ export function createRenderService(deps: RenderServiceDeps) {
       // Looked up before the rules, so a rule can test a looked-up value; a design with data
       // bindings is never answered immutable: a re-upload must reach the CDN.
       const bound = doc.data_bindings.length > 0;
-      const values = withDataValues(
+      const { values, proxy, ruled } = await openTimeValues(
+        path.publicId,
+        design,
         doc,
-        normaliseValues(doc, query),
-        bound && deps.dataValues ? await deps.dataValues(design, doc, query) : [],
+        query,
+        request,
+        true,
       );
-      const proxy = proxyOf(request.userAgent, request.sourceIp);
-      const ruled = ruledDesign(design.document, doc, {
-        publicId: path.publicId,
-        values,
-        nowMs: request.nowMs ?? Date.now(),
-        userAgent: request.userAgent,
-        country: request.country,
-        proxy,
-        // The editor's preview picks a rule (docs/rules.md "Preview"); never a recipient's URL.
-        pick: query.__preview === '1' ? query.__rule : undefined,
-      });
       if (ruled) {
         design = { ...design, document: ruled.document, ruleKey: ruled.ruleKey };
         doc = ruled.document;

@@ -408,6 +408,52 @@ describe('renders of a bound design', () => {
     expect(same(zoe, await image('bound-store', 'first_name=Zoe'))).toBe(true);
   });
 
+  it('gives the link the same looked-up value as the image: a rule on it clicks through alike', async () => {
+    const c = await signedIn();
+    const created = await c.request(
+      'POST',
+      stores,
+      form('sku,first name\nG-1,Gold\nP-2,Plain\n', 'tiers.csv', {
+        name: 'Tiers',
+        key_column: 'sku',
+      }),
+    );
+    const storeId = (created.json.store as { id: string }).id;
+    await boundDesign('bound-rule', []);
+    const saved = await c.request('PUT', '/api/pic-snippet/design-bound-rule', {
+      version: 1,
+      html_link_url: 'https://example.com/all',
+      data_bindings: [
+        {
+          source: 'store',
+          source_id: storeId,
+          key_param: 'sku',
+          fields: [{ field: 'First Name', param: 'first_name' }],
+        },
+      ],
+      rules: [
+        {
+          id: 'gold',
+          conditions: [{ kind: 'parameter', param_name: 'first_name', value: 'Gold' }],
+          link_url: 'https://example.com/gold',
+        },
+      ],
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const target = async (query: string) => {
+      const res = await fetch(`${stack().url}/l/bound-rule?${query}`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      return res.headers.get('location');
+    };
+    const rule = async (query: string) =>
+      (await image('bound-rule', query)).res.headers.get('x-render-rule');
+    // The value comes from the store, not the URL: image and link both see "Gold".
+    expect(await rule('sku=G-1')).toBe('rule:gold');
+    expect(await target('sku=G-1')).toBe('https://example.com/gold');
+    expect(await rule('sku=P-2')).toBe('default');
+    expect(await target('sku=P-2')).toBe('https://example.com/all');
+  });
+
   it('draws a web API’s field, and the fallback when it fails or is too slow', async () => {
     const c = await signedIn();
     const created = await c.request('POST', apis, {
