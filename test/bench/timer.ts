@@ -17,6 +17,7 @@ import type { LocalStack } from '#infra/local/stack.ts';
 import { percentile, round1 } from './measure.ts';
 import { PHOTO_KEY, REFERENCE_TEAM_ID } from './reference.ts';
 import { formatTable } from './table.ts';
+import { countdownSticker } from '../support/countdown.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PUBLIC_ID = 'bench-timer';
@@ -57,18 +58,10 @@ async function insertTimerDesign(): Promise<void> {
         canvas_width: 600,
         canvas_height: 200,
         graphics_data: [
-          {
-            uuid: 'bench-timer-1',
-            stickerType: 'dynamicSticker',
-            dynamicStickerType: 'countdown',
-            left: 0,
-            top: 0,
-            width: 600,
-            height: 200,
-            scaleX: 1,
-            scaleY: 1,
-            countdown: { deadline: DEADLINE, timeZone: ZONE, frames: 30, fontFamily: 'Lato' },
-          },
+          countdownSticker(
+            { deadline: DEADLINE, timeZone: ZONE, frames: 30, fontFamily: 'Lato' },
+            { uuid: 'bench-timer-1' },
+          ),
         ],
       }),
     })

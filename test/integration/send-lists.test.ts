@@ -22,6 +22,7 @@ import { pollUntil, useLocalStack } from '../support/stack.ts';
 import { ownTeam, signedIn } from '../support/designs.ts';
 import { putDesign } from '../support/render-designs.ts';
 import type { TestClient } from '../support/client.ts';
+import { countdownSticker } from '../support/countdown.ts';
 
 const stack = useLocalStack({ queues: false });
 const DESIGN = IDS.demoDesign;
@@ -294,18 +295,7 @@ describe('send lists', () => {
       ...doc,
       graphics_data: [
         ...(doc.graphics_data ?? []),
-        {
-          uuid: 'timer-1',
-          stickerType: 'dynamicSticker',
-          dynamicStickerType: 'countdown',
-          left: 0,
-          top: 0,
-          width: 600,
-          height: 200,
-          scaleX: 1,
-          scaleY: 1,
-          countdown: { deadline: '2030-01-01T09:00', timeZone: 'Europe/Paris' },
-        },
+        countdownSticker({ deadline: '2030-01-01T09:00', timeZone: 'Europe/Paris' }),
       ],
     });
     const refused = await demo.request(

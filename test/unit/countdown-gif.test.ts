@@ -13,6 +13,7 @@ import {
   timerKeyValues,
 } from '../../functions/render/countdown-gif.ts';
 import { restoreDesign, type DesignDocument } from '../../shared/design.ts';
+import { countdownSticker } from '../support/countdown.ts';
 
 function design(
   countdown: Record<string, unknown>,
@@ -25,21 +26,7 @@ function design(
     canvas_width: 600,
     canvas_height: 200,
     text_snippets: [],
-    graphics_data: [
-      {
-        uuid: 't',
-        stickerType: 'dynamicSticker',
-        dynamicStickerType: 'countdown',
-        left: 0,
-        top: 0,
-        width: 600,
-        height: 200,
-        scaleX: 1,
-        scaleY: 1,
-        countdown,
-        ...sticker,
-      },
-    ],
+    graphics_data: [countdownSticker(countdown, { uuid: 't', ...sticker })],
     ...over,
   }).document;
 }

@@ -1,0 +1,24 @@
+/**
+ * The countdown timer sticker the tests and the bench put in designs: a 600 x 200 px dynamic
+ * sticker at the top left whose settings are `countdown` (shared/scene/countdown.ts
+ * `CountdownSchema`; docs/decisions.md "Countdown timers").
+ * @param extra other sticker fields (a `param_name` for an evergreen start, another place…).
+ */
+export function countdownSticker(
+  countdown: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    uuid: 'timer-1',
+    stickerType: 'dynamicSticker',
+    dynamicStickerType: 'countdown',
+    left: 0,
+    top: 0,
+    width: 600,
+    height: 200,
+    scaleX: 1,
+    scaleY: 1,
+    countdown,
+    ...extra,
+  };
+}
