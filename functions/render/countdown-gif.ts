@@ -13,6 +13,7 @@ import type { DesignDocument, Sticker } from '#shared/design.ts';
 import {
   countdownFrames,
   countdownLayers,
+  countsFromFirstOpen,
   type Countdown,
   type CountdownBox,
 } from '#shared/scene/countdown.ts';
@@ -47,13 +48,37 @@ export const timerStickers = (doc: DesignDocument): TimerSticker[] =>
       s.countdown !== null,
   );
 
-/** The start value of each timer (its parameter's value, else its fallback), by sticker uuid. */
+/**
+ * The name under which the render passes the recipient's first-open instant (ISO 8601, UTC)
+ * with the values (service.ts; first-open.ts). It starts with a NUL, which no parameter name
+ * can hold, so no URL can set it, and it never reaches the cache key (`timerKeyValues`).
+ */
+export const FIRST_OPEN_VALUE = '\u0000firstOpen';
+
+/** The longest duration of the design's first-open timers, s; 0 when it has none. */
+export const firstOpenDurationS = (doc: DesignDocument): number =>
+  Math.max(
+    0,
+    ...timerStickers(doc)
+      .filter((s) => countsFromFirstOpen(s.countdown))
+      .map((s) => s.countdown.durationSeconds),
+  );
+
+/**
+ * The start value of each timer by sticker uuid: a first-open timer's is
+ * {@link FIRST_OPEN_VALUE} (absent: it counts from now); any other's is its parameter's value,
+ * else its fallback.
+ */
 function startValues(doc: DesignDocument, values: Record<string, string>): Map<string, string> {
-  return new Map(
+  const starts = new Map(
     resolveDynamicStickers(doc, values)
       .filter((d) => d.type === 'countdown')
       .map((d) => [d.id, d.value]),
   );
+  for (const timer of timerStickers(doc))
+    if (countsFromFirstOpen(timer.countdown))
+      starts.set(timer.uuid, values[FIRST_OPEN_VALUE] ?? '');
+  return starts;
 }
 
 /**
@@ -89,7 +114,8 @@ export function timerSeconds(
 /**
  * The values the render cache key holds for a design with timers (docs/decisions.md
  * "Countdown timers"): a timer's own start parameter is replaced by what it decides, the seconds
- * left at the first frame, and every other value stays. So every recipient of a fixed-deadline
+ * left at the first frame (a first-open timer's instant is dropped the same way), and every
+ * other value stays. So every recipient of a fixed-deadline
  * timer shares one key a second (a new one each second until it expires), and an evergreen
  * timer's recipients share theirs whenever the same time is left. A design without timers keeps
  * its values as they are.
@@ -107,7 +133,7 @@ export function timerKeyValues(
     for (const p of snippet.parameters) startParams.delete(p.param_name);
   const first = timerSeconds(doc, Object.fromEntries(values), renderSecond(nowMs), 1)[0]!;
   return [
-    ...values.filter(([name]) => !startParams.has(name)),
+    ...values.filter(([name]) => !startParams.has(name) && name !== FIRST_OPEN_VALUE),
     ['\u0000timer', `${gifFrameCount(doc)}:${first.join(',')}`],
   ];
 }

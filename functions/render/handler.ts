@@ -22,6 +22,7 @@ import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { renderGuard } from './dynamic.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
+import { dynamoFirstOpenStore } from './first-open.ts';
 import { RenderUsage } from './usage.ts';
 import { testClock } from './countdown-gif.ts';
 import { VIEWER_COUNTRY_HEADER } from './rule-context.ts';
@@ -182,6 +183,7 @@ const service = createRenderService({
     },
   },
   countView: (designId, kind) => views.count(designId, kind),
+  firstOpens: dynamoFirstOpenStore,
   publicUrl: config().PUBLIC_URL,
   timeoutMs: config().RENDER_TIMEOUT_MS,
 });

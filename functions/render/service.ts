@@ -24,7 +24,15 @@ import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/rend
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
 import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
-import { COUNTDOWN_CACHE, renderSecond, timerKeyValues, timerStickers } from './countdown-gif.ts';
+import {
+  COUNTDOWN_CACHE,
+  FIRST_OPEN_VALUE,
+  firstOpenDurationS,
+  renderSecond,
+  timerKeyValues,
+  timerStickers,
+} from './countdown-gif.ts';
+import { firstOpenAt, type FirstOpenStore } from './first-open.ts';
 import { ruledDesign, rulesScope } from './rule-context.ts';
 import { ruleLinkUrl } from '#shared/scene/rules.ts';
 
@@ -136,6 +144,11 @@ export interface RenderServiceDeps {
    * that require signatures get the fallback (`signature-unverified`).
    */
   verifySignature?(teamId: string, rawPath: string, rawQuery: string): Promise<SignatureCheck>;
+  /**
+   * Where recipients' first opens are kept, for evergreen timers that count from the first open
+   * (first-open.ts). Absent: those timers count from each render's now.
+   */
+  firstOpens?: FirstOpenStore;
   /** The public origin, for the ManyChat JSON's image URL. */
   publicUrl: string;
   timeoutMs: number;
@@ -640,6 +653,36 @@ export function createRenderService(deps: RenderServiceDeps) {
     return { values, proxy, ruled };
   }
 
+  /**
+   * The values with the recipient's first open ({@link FIRST_OPEN_VALUE}, ISO 8601) when the
+   * design has a timer that counts from it (docs/decisions.md "Countdown timers"). A recipient's
+   * open or a mail proxy's fetch (the moment the recipient opens) is the first open; the
+   * editor's previews and send lists' pre-renders are not, and count from now; so does a URL
+   * without any of the design's values, which names no recipient. When the store
+   * fails, the timer counts from now and `failed` is set: the answer is not cached.
+   */
+  async function withFirstOpen(
+    design: DesignRecord,
+    doc: DesignDocument,
+    values: Array<[string, string]>,
+    nowMs: number,
+    notAnOpen: boolean,
+  ): Promise<{ values: Array<[string, string]>; failed: boolean }> {
+    const durationS = firstOpenDurationS(doc);
+    if (durationS === 0 || notAnOpen || values.length === 0 || !deps.firstOpens)
+      return { values, failed: false };
+    try {
+      const at = await firstOpenAt(deps.firstOpens, design.designId, values, nowMs, durationS);
+      return {
+        values: [[FIRST_OPEN_VALUE, new Date(at).toISOString()], ...values],
+        failed: false,
+      };
+    } catch (error) {
+      logger.warn('first open lookup failed', { error: error as Error });
+      return { values, failed: true };
+    }
+  }
+
   /** The answer of a link that goes nowhere: a short page, never a redirect. */
   function noLink(statusCode: 404 | 503, message: string): ApiResult {
     return {
@@ -753,9 +796,16 @@ export function createRenderService(deps: RenderServiceDeps) {
         };
       }
       const started = performance.now();
-      const { body, hit, timings, partial } = await cachedRender(
+      const opened = await withFirstOpen(
         design,
+        doc,
         values,
+        request.nowMs ?? Date.now(),
+        query.__preview === '1' || request.prerender === true,
+      );
+      const drawn = await cachedRender(
+        design,
+        opened.values,
         format,
         {
           ip: request.sourceIp,
@@ -765,6 +815,8 @@ export function createRenderService(deps: RenderServiceDeps) {
         },
         request.nowMs,
       );
+      const { body, hit, timings } = drawn;
+      const partial = drawn.partial === true || opened.failed;
       // The product's own previews (dashboard cards, `?__preview=1`) and send lists' pre-renders
       // are not recipients' views.
       if (query.__preview !== '1' && !request.prerender)

@@ -65,6 +65,18 @@ export const VIEW_COUNTER = {
 } as const;
 
 /**
+ * The render function's write of recipients' first opens, for evergreen countdown timers that
+ * count from the first open (functions/lib/db/entities-first-open.ts `FirstOpen`;
+ * docs/decisions.md "Countdown timers"): a PutItem conditional on the item's absence. Its
+ * partition key is apart from every other item's, so the `ttl` it sets can expire only first
+ * opens.
+ */
+export const FIRST_OPEN = {
+  leadingKey: '$picsnippets#opendesign_*',
+  attributes: ['pk', 'sk', 'openDesign', 'recipient', 'openedAt', 'ttl', '__edb_e__', '__edb_v__'],
+} as const;
+
+/**
  * The render function's other table write: each team's renders this month
  * (functions/lib/db/entities-usage.ts `TeamRenderUsage`; docs/security.md "Render limits"): an
  * atomic ADD answered with the new total, and the conditional SETs that mark a quota notice.
@@ -352,8 +364,8 @@ export class Render extends Construct {
     this.grantRenderHelpers(this.handler);
 
     // Least privilege (docs/security.md "The render role"): read what a render draws; write only
-    // the render cache, screenshots and static layers, and on the table only the view counter
-    // and the teams' month usage.
+    // the render cache, screenshots and static layers, and on the table only the view counter,
+    // the teams' month usage and recipients' first opens.
     grantBucket(role, props.renders, 'list');
     grantBucketPrefixes(role, props.renders, RENDER_WRITES.renders);
     grantBucket(role, props.assets, 'read');
@@ -378,6 +390,18 @@ export class Render extends Construct {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RENDER_USAGE.leadingKey] },
           'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RENDER_USAGE.attributes] },
           StringEqualsIfExists: { 'dynamodb:ReturnValues': [...RENDER_USAGE.returnValues] },
+        },
+      }),
+    );
+
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [FIRST_OPEN.leadingKey] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...FIRST_OPEN.attributes] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
         },
       }),
     );

@@ -60,9 +60,12 @@ function isCalendarTime(wall: string): boolean {
 /**
  * The settings of a countdown sticker (docs/decisions.md "Countdown timers"):
  * - `mode` `fixed`: counts down to `deadline` (wall-clock time) in `timeZone` (IANA);
- * - `mode` `evergreen`: counts `durationSeconds` from the moment in the sticker's parameter
- *   (an ISO 8601 date-time, e.g. a sign-up time); without a usable value, from the render's now
- *   (the full duration shows);
+ * - `mode` `evergreen`: counts `durationSeconds` from a start. `start` `param` (or absent: every
+ *   document saved before the choice existed reads as before, so no migration) takes the moment
+ *   in the sticker's parameter (an ISO 8601 date-time, e.g. a sign-up time; one without an
+ *   offset is a wall time in `timeZone`); without a usable value, the render's now (the full
+ *   duration shows). `start` `first_open` counts from the first open of the recipient's URL
+ *   (the render keeps that instant per design and recipient);
  * - `units` which units show, `labels` under each (empty: no label row), `separator` between;
  * - `frames` of the animated GIF, one a second (1–60, default 30);
  * - `expired`: `text` shows `expiredText` in the timer's box, `hide` draws nothing there.
@@ -71,6 +74,9 @@ function isCalendarTime(wall: string): boolean {
  */
 export const CountdownSchema = z.object({
   mode: z.enum(['fixed', 'evergreen']).default('fixed'),
+  start: z
+    .enum(['param', 'first_open'], { error: 'The start must be param or first_open.' })
+    .optional(),
   deadline: z.string().refine(isCalendarTime, DEADLINE_MESSAGE).default('2030-01-01T00:00'),
   timeZone: z
     .string()
@@ -135,15 +141,47 @@ export function zonedInstant(wall: string, timeZone: string): number {
 
 /**
  * The end of a timer, ms since the epoch: the zoned deadline (`fixed`), or `durationSeconds`
- * after the ISO date-time `startValue` (`evergreen`; an absent or unreadable value, or one in
- * the future, starts at `nowMs`).
+ * after the ISO date-time `startValue` (`evergreen`, read by {@link countdownStartInstant}; an
+ * absent or unreadable value, or one in the future, starts at `nowMs`).
  */
 export function countdownEnd(countdown: Countdown, nowMs: number, startValue?: string): number {
   if (countdown.mode === 'fixed') return zonedInstant(countdown.deadline, countdown.timeZone);
-  const parsed = startValue ? Date.parse(startValue.trim()) : Number.NaN;
-  const start = Number.isFinite(parsed) && parsed <= nowMs ? parsed : nowMs;
+  const parsed = startValue ? countdownStartInstant(startValue, countdown.timeZone) : undefined;
+  const start = parsed !== undefined && parsed <= nowMs ? parsed : nowMs;
   return start + countdown.durationSeconds * 1000;
 }
+
+/** An ISO 8601 date-time with an offset (`Z`, `+02:00`, `+0200`), seconds and fraction optional. */
+const OFFSET_TIME =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+/** A date alone, `YYYY-MM-DD`: midnight. */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The instant an evergreen start value names, ms since the epoch, or `undefined` when it names
+ * none (docs/decisions.md "Countdown timers"; test/unit/countdown.test.ts):
+ * - with an offset (`2026-11-24T10:00:00Z`, `…+02:00`): that instant;
+ * - without one (`2026-11-24T10:00[:ss]`, or a date alone, read as midnight): the wall time in
+ *   `timeZone`, the sticker's zone (never the machine's, which is UTC on Lambda);
+ * - a value with a fraction but no offset, a non-calendar day or time (`2026-02-30`), or any
+ *   other text (`tomorrow`, `Nov 24 2026`): none; the timer then counts from the render's now.
+ */
+export function countdownStartInstant(value: string, timeZone: string): number | undefined {
+  const text = value.trim();
+  if (text.length > 40) return undefined;
+  const wall = DATE_ONLY.test(text) ? `${text}T00:00` : text;
+  if (WALL_TIME.test(wall)) {
+    if (!isCalendarTime(wall) || !isTimeZone(timeZone)) return undefined;
+    return zonedInstant(wall, timeZone);
+  }
+  if (!OFFSET_TIME.test(text) || !isCalendarTime(text.slice(0, 16))) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Whether an evergreen timer counts from the recipient's first open (`start` `first_open`). */
+export const countsFromFirstOpen = (countdown: Countdown): boolean =>
+  countdown.mode === 'evergreen' && countdown.start === 'first_open';
 
 /**
  * Whole seconds left at `nowMs` (rounded up, so a timer shows 00:00:01 until the last second

@@ -23,6 +23,7 @@ import {
   SENSITIVE_REQUESTS_PER_IP_PER_5_MIN,
   RENDER_USAGE,
   VIEW_COUNTER,
+  FIRST_OPEN,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
 import { CLOUDFRONT_LOG_PREFIX, CLOUDFRONT_LOG_RETENTION_DAYS } from '#infra/constructs/data.ts';
@@ -472,7 +473,7 @@ describe('render', () => {
     }
   });
 
-  it('lets the render role write only the caches, static layers and the view counter', () => {
+  it('lets the render role write only the caches, static layers, the view counter and first opens', () => {
     const [, fn] = renderFunction();
     const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
@@ -499,8 +500,17 @@ describe('render', () => {
     // The table: UpdateItem alone, on design items' view counter and the teams' month usage
     // records, by condition.
     const tableWrites = writes.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-    expect(tableWrites).toHaveLength(2);
-    for (const w of tableWrites) expect(actionsOf(w)).toEqual(['dynamodb:UpdateItem']);
+    expect(tableWrites).toHaveLength(3);
+    for (const w of tableWrites.slice(0, 2)) expect(actionsOf(w)).toEqual(['dynamodb:UpdateItem']);
+    // Recipients' first opens (countdown timers): a PutItem on their own partitions only.
+    expect(actionsOf(tableWrites[2]!)).toEqual(['dynamodb:PutItem']);
+    expect(tableWrites[2]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['$picsnippets#opendesign_*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...FIRST_OPEN.attributes] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+    });
+    for (const attribute of ['document', 'teamId', 'designId', 'listKey', 'counter'])
+      expect(FIRST_OPEN.attributes).not.toContain(attribute);
     expect(tableWrites[0]!.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [VIEW_COUNTER.leadingKey] },
       'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...VIEW_COUNTER.attributes] },

@@ -177,6 +177,57 @@ describe('countdown timer render', () => {
     expect(digits(await readFrame(c.bytes, 0))).toBe('005000');
   });
 
+  it("counts a first-open timer from each recipient's first open, and from now when the store fails", async () => {
+    const design = await timerDesign(
+      { mode: 'evergreen', start: 'first_open', durationSeconds: 3600, units: 'hms', frames: 2 },
+      // The timer's parameter names the recipient (any of the design's values does).
+      { dynamicStickerParamName: 'email' },
+    );
+    const t0 = Date.parse('2030-05-05T10:20:00Z');
+    const path = `/r/${design.public_id}?email=`;
+    const ana = await renderAt(`${path}ana@example.com`, t0);
+    expect(ana.res.headers.get('cache-control')).toBe('public, max-age=1, s-maxage=1');
+    expect(digits(await readFrame(ana.bytes, 0))).toBe('010000');
+    // Ten seconds later, Ana's timer has ten seconds less; Bo's first open starts his own.
+    const again = await renderAt(`${path}ana@example.com`, t0 + 10_000);
+    expect(digits(await readFrame(again.bytes, 0))).toBe('005950');
+    const bo = await renderAt(`${path}bo@example.com`, t0 + 10_000);
+    expect(digits(await readFrame(bo.bytes, 0))).toBe('010000');
+    // Bo with the same time left as Ana's first render: the same key, from memory.
+    expect(bo.hit).toBe('memory');
+
+    // The kept item holds the recipient's hash, never the address, and a TTL past the timer.
+    const { db } = await import('#lib/db/index.ts');
+    const { recipientHash, FIRST_OPEN_KEEP_S } = await import('#functions/render/first-open.ts');
+    const recipient = recipientHash([['email', 'ana@example.com']]);
+    const kept = await db().FirstOpen.get({ openDesign: design.id, recipient }).go();
+    expect(kept.data).toMatchObject({ openedAt: t0, ttl: t0 / 1000 + 3600 + FIRST_OPEN_KEEP_S });
+    expect(JSON.stringify(kept.data)).not.toContain('ana@');
+
+    // A store that fails (here an item without a usable time): still an image, counting from
+    // now, and not cached.
+    const { documentClient } = await import('#lib/clients.ts');
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const params = db()
+      .FirstOpen.create({
+        openDesign: design.id,
+        recipient: recipientHash([['email', 'cy@example.com']]),
+        openedAt: 0,
+        ttl: 0,
+      })
+      .params() as { TableName: string; Item: Record<string, unknown> };
+    await documentClient().send(
+      new PutCommand({
+        TableName: params.TableName,
+        Item: { ...params.Item, openedAt: 'not a time' },
+      }),
+    );
+    const cy = await renderAt(`${path}cy@example.com`, t0 + 20_000);
+    expect(cy.res.headers.get('content-type')).toBe('image/gif');
+    expect(cy.res.headers.get('cache-control')).toContain('no-store');
+    expect(digits(await readFrame(cy.bytes, 0))).toBe('010000');
+  });
+
   it('refuses a save with an unknown time zone or too many frames, naming the field', async () => {
     const design = await createDesign(demo, { title: 'Bad countdown' });
     for (const [countdown, field, message] of [

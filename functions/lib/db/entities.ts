@@ -23,6 +23,7 @@ import { signingEntities } from './entities-signing.ts';
 import { sendListEntities } from './entities-send-lists.ts';
 import { dataSourceEntities } from './entities-data-sources.ts';
 import { usageEntities } from './entities-usage.ts';
+import { firstOpenEntities } from './entities-first-open.ts';
 import { webhookEntities } from './entities-webhooks.ts';
 
 /** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
@@ -926,6 +927,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...kioskUserEntities(kit),
     ...mailEntities(kit),
     ...usageEntities(kit),
+    ...firstOpenEntities(kit),
     ...webhookEntities(kit),
     ...signingEntities(kit),
     ...sendListEntities(kit),
