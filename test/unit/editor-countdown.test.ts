@@ -158,5 +158,29 @@ describe('the live preview', () => {
     expect(previewSecondsLeft(c, NOW + 10_000, '', NOW)).toBe(3_590);
     const start = new Date(NOW - 600_000).toISOString();
     expect(previewSecondsLeft(c, NOW, start, NOW)).toBe(3_000);
+    // A start without an offset is a wall time in the timer's zone (10:10:30 in Paris, summer
+    // time, is 08:10:30 UTC: ten minutes ago); one that names no time counts from the open.
+    const paris = { ...c, timeZone: 'Europe/Paris' };
+    expect(previewSecondsLeft(paris, NOW, '2030-05-10T10:10:30', NOW)).toBe(3_000);
+    expect(previewSecondsLeft(paris, NOW, 'Friday', NOW)).toBe(3_600);
+    // A timer that counts from the first open ignores any start value.
+    expect(previewSecondsLeft({ ...c, start: 'first_open' }, NOW, start, NOW)).toBe(3_600);
+  });
+
+  it('switches an evergreen timer to count from the first open as one undoable step', () => {
+    const { store, timer, wait } = withTimer();
+    const id = timer.uuid;
+    const settings = () =>
+      store.getState().design!.graphics_data.find((s) => s.uuid === id)!.countdown!;
+    runCommand(store, 'setCountdown', { id, patch: { mode: 'evergreen' } });
+    wait(5_000);
+    expect(settings().start).toBeUndefined();
+    runCommand(store, 'setCountdown', { id, patch: { start: 'first_open' } });
+    expect(settings().start).toBe('first_open');
+    runCommand(store, 'undo');
+    expect(settings().start).toBeUndefined();
+    expect(settings().mode).toBe('evergreen');
+    runCommand(store, 'redo');
+    expect(settings().start).toBe('first_open');
   });
 });

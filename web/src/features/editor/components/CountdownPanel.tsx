@@ -236,11 +236,28 @@ function EvergreenFields({ sticker, countdown }: { sticker: Sticker; countdown: 
         max={59}
         onValue={(minutes) => set({ minutes })}
       />
-      <p className="small muted countdown-panel__note">
-        Counts from the time in the image URL’s <code>{sticker.dynamicStickerParamName}</code> value
-        (an ISO date and time, such as a sign-up time), else from the fallback start time, else from
-        the moment the image is opened.
-      </p>
+      <Choice
+        legend="Starts"
+        name={`countdown-start-${sticker.uuid}`}
+        value={countdown.start ?? 'param'}
+        options={[
+          ['param', 'From a parameter'],
+          ['first_open', 'From the first open'],
+        ]}
+        onValue={(start) => change({ start })}
+      />
+      {countdown.start === 'first_open' ? (
+        <p className="small muted countdown-panel__note">
+          Counts from the first time each recipient opens the image (their URL’s values tell
+          recipients apart; a URL without values counts from each open).
+        </p>
+      ) : (
+        <p className="small muted countdown-panel__note">
+          Counts from the time in the image URL’s <code>{sticker.dynamicStickerParamName}</code>{' '}
+          value (an ISO date and time, such as a sign-up time; without an offset, in the timer’s
+          time zone), else from the fallback start time, else from the moment the image is opened.
+        </p>
+      )}
       <QrToolbar sticker={sticker} />
     </>
   );

@@ -11,6 +11,8 @@ import {
   COUNTDOWN_UNIT_LAYOUTS,
   CountdownSchema,
   countdownEnd,
+  countdownStartInstant,
+  countsFromFirstOpen,
   isTimeZone,
   secondsLeft,
   zonedInstant,
@@ -112,8 +114,9 @@ export function patchedCountdown(
 
 /**
  * Seconds left of a timer at `nowMs` in the editor: as the render counts them
- * (`countdownEnd`), an evergreen timer without a usable start counting from `openedMs` (when the
- * editor opened), as a recipient's GIF counts from its open.
+ * (`countdownEnd`), an evergreen timer without a usable start, or one that counts from the first
+ * open, counting from `openedMs` (when the editor opened), as a recipient's GIF counts from its
+ * open.
  */
 export function previewSecondsLeft(
   countdown: Countdown,
@@ -121,10 +124,11 @@ export function previewSecondsLeft(
   startValue: string,
   openedMs: number,
 ): number {
-  const start =
-    countdown.mode === 'evergreen' && !Number.isFinite(Date.parse(startValue.trim()))
-      ? new Date(openedMs).toISOString()
-      : startValue;
+  const fromOpen =
+    countdown.mode === 'evergreen' &&
+    (countsFromFirstOpen(countdown) ||
+      countdownStartInstant(startValue, countdown.timeZone) === undefined);
+  const start = fromOpen ? new Date(openedMs).toISOString() : startValue;
   return secondsLeft(countdownEnd(countdown, nowMs, start), nowMs);
 }
 
