@@ -34,6 +34,7 @@ import { clampTextWidth } from './document/clamps.ts';
 import { IMAGE_COMMANDS, type ImageCommandArgs } from './commands/image.ts';
 import { STICKER_COMMANDS, type StickerCommandArgs } from './commands/stickers.ts';
 import { RULE_COMMANDS, type RuleCommandArgs } from './commands/rules.ts';
+import { DATA_COMMANDS, type DataCommandArgs } from './commands/data.ts';
 
 /** How a command enters the history (see the module comment). */
 export type HistoryIntent =
@@ -58,7 +59,7 @@ export interface MoveArgs {
 
 /** The arguments of each command (the text toolbar's are in commands/text.ts). */
 export interface CommandArgs
-  extends TextCommandArgs, ImageCommandArgs, StickerCommandArgs, RuleCommandArgs {
+  extends TextCommandArgs, ImageCommandArgs, StickerCommandArgs, RuleCommandArgs, DataCommandArgs {
   undo: void;
   redo: void;
   deselect: void;
@@ -428,6 +429,7 @@ export const COMMANDS: Registry = {
   ...IMAGE_COMMANDS,
   ...STICKER_COMMANDS,
   ...RULE_COMMANDS,
+  ...DATA_COMMANDS,
 };
 
 /**

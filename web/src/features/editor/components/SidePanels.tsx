@@ -3,6 +3,7 @@ import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { PANELS, type PanelName } from '../store/uiSlice.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
+import { DataPanel } from './DataPanel.tsx';
 import { SnippetPanel } from './SnippetPanel.tsx';
 import { StickersPanel } from './StickersPanel.tsx';
 import { TemplatesPanel } from './TemplatesPanel.tsx';
@@ -13,6 +14,7 @@ const TITLES: Record<PanelName, string> = {
   snippets: 'Snippets',
   stickers: 'Stickers',
   rules: 'Rules',
+  data: 'Data',
 };
 
 /**
@@ -51,6 +53,8 @@ export function SidePanels() {
             <ImagesPanel />
           ) : open === 'rules' ? (
             <RulesPanel />
+          ) : open === 'data' ? (
+            <DataPanel />
           ) : (
             <StickersPanel />
           )}

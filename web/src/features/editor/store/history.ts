@@ -30,6 +30,8 @@ export const HISTORY_EVENT_TYPES = [
   'image.event',
   /** The rules panel (docs/rules.md). */
   'rules.event',
+  /** The data panel (docs/data-sources.md "Binding a design"). */
+  'data.event',
 ] as const;
 export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number];
 

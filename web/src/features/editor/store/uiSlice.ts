@@ -7,7 +7,7 @@ import type { Box } from '../document/snippets.ts';
 import type { EditorSlice } from './types.ts';
 
 /** The side panels (docs/editor.md "Architecture"). */
-export const PANELS = ['templates', 'images', 'snippets', 'stickers', 'rules'] as const;
+export const PANELS = ['templates', 'images', 'snippets', 'stickers', 'rules', 'data'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 /** A confirmation the user must answer (docs/editor.md "Messages": "Confirmations"). */

@@ -1,0 +1,318 @@
+/**
+ * The data panel (docs/editor.md "Data sources"; docs/data-sources.md "Binding a design"): the
+ * design's data bindings, a form that binds a team data store (the store, the render URL's key
+ * parameter, and which design parameter each column fills, beside a sample record of the store)
+ * and a remove button per binding. Every change is one undoable step (`setDataBindings`) and is
+ * saved with the design. The store routes are for the team's owner and admins: a plain member
+ * sees the bindings and a message instead of the form.
+ */
+import { useEffect, useId, useState } from 'react';
+import { DATA_BINDING_BOUNDS, type DataBinding } from '#shared/data-bindings.ts';
+import { GENERIC_ERROR_MESSAGE } from '../../../api/client.ts';
+import { useAppStore } from '../../../state/store.ts';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
+import { runCommand } from '../commands.ts';
+import { DataBindingsError } from '../commands/data.ts';
+import {
+  fetchStoreSample,
+  isNotManager,
+  listDataStores,
+  type DataRecord,
+  type DataStore,
+} from '../dataSourcesApi.ts';
+import '../data.css';
+
+/** Shown to a member who may not read the team's data sources. */
+export const NOT_MANAGER_MESSAGE = 'Ask a team owner or admin to connect data sources.';
+
+type Load<T> =
+  | { status: 'loading' }
+  | { status: 'ready'; value: T }
+  | { status: 'forbidden' }
+  | { status: 'error'; message: string };
+
+/** Loads `fetcher`'s answer for `key` (null: nothing to load), aborting when the key changes. */
+function useLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): Load<T> {
+  const [state, setState] = useState<{ key: string | null; load: Load<T> }>({
+    key: null,
+    load: { status: 'loading' },
+  });
+  useEffect(() => {
+    if (key === null) return;
+    const abort = new AbortController();
+    fetcher(abort.signal).then(
+      (value) => !abort.signal.aborted && setState({ key, load: { status: 'ready', value } }),
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        const load: Load<T> = isNotManager(error)
+          ? { status: 'forbidden' }
+          : {
+              status: 'error',
+              message: error instanceof Error ? error.message : GENERIC_ERROR_MESSAGE,
+            };
+        setState({ key, load });
+      },
+    );
+    return () => abort.abort();
+    // The fetcher is rebuilt every render; the key names what it loads.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return state.key === key ? state.load : { status: 'loading' };
+}
+
+/** The design's parameter names: text parameters and dynamic stickers' parameters. */
+function useDesignParams(): string[] {
+  const snippets = useEditor((s) => s.design?.text_snippets) ?? [];
+  const stickers = useEditor((s) => s.design?.graphics_data) ?? [];
+  const names = [
+    ...snippets.flatMap((s) => s.parameters.map((p) => p.param_name)),
+    ...stickers.flatMap((s) => (s.dynamicStickerParamName ? [s.dynamicStickerParamName] : [])),
+  ];
+  return [...new Set(names)].sort();
+}
+
+/** A record's fields as a small labelled table. */
+function SampleRecord({ record, caption }: { record: DataRecord; caption: string }) {
+  return (
+    <table className="data-panel__sample">
+      <caption>{caption}</caption>
+      <tbody>
+        {Object.entries(record.fields).map(([column, value]) => (
+          <tr key={column}>
+            <th scope="row">{column}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The form that binds one store: its key parameter and which parameter each column fills. */
+function AddStoreBinding({
+  teamId,
+  stores,
+  params,
+  onAdd,
+}: {
+  teamId: string;
+  stores: DataStore[];
+  params: string[];
+  onAdd: (binding: DataBinding) => string | null;
+}) {
+  const id = useId();
+  const [storeId, setStoreId] = useState(stores[0]?.id ?? '');
+  const [keyParam, setKeyParam] = useState('');
+  const [map, setMap] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const sample = useLoad(storeId ? `${teamId}/${storeId}` : null, (signal) =>
+    fetchStoreSample(teamId, storeId, signal),
+  );
+  const store = stores.find((s) => s.id === storeId);
+  const keyShown = keyParam || (store?.key_column.toLowerCase() ?? '');
+
+  const add = () => {
+    const fields = Object.entries(map)
+      .filter(([, param]) => param !== '')
+      .map(([field, param]) => ({ field, param }));
+    if (!keyShown.trim()) return setProblem('Name the URL parameter that holds the key.');
+    if (fields.length === 0) return setProblem('Choose a parameter for at least one column.');
+    const result = onAdd({
+      source: 'store',
+      source_id: storeId,
+      key_param: keyShown.trim(),
+      fields,
+    });
+    setProblem(result);
+    if (result === null) setMap({});
+  };
+
+  return (
+    <section className="stack" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="card__title">
+        Add a data store
+      </h3>
+      <div className="field">
+        <label htmlFor={`${id}-store`} className="field__label">
+          Data store
+        </label>
+        <select
+          id={`${id}-store`}
+          className="input"
+          value={storeId}
+          onChange={(e) => {
+            setStoreId(e.target.value);
+            setKeyParam('');
+            setMap({});
+          }}
+        >
+          {stores.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({s.rows} rows)
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-key`} className="field__label">
+          Key parameter
+        </label>
+        <p id={`${id}-key-hint`} className="field__hint">
+          The render URL&apos;s value of this parameter is looked up in the column{' '}
+          {store?.key_column ?? ''}.
+        </p>
+        <input
+          id={`${id}-key`}
+          className="input"
+          value={keyShown}
+          aria-describedby={`${id}-key-hint`}
+          onChange={(e) => setKeyParam(e.target.value)}
+        />
+      </div>
+      {sample.status === 'loading' && <p role="status">Loading the sample record…</p>}
+      {sample.status === 'error' && (
+        <p className="field__error" role="alert">
+          ! {sample.message}
+        </p>
+      )}
+      {sample.status === 'ready' &&
+        (sample.value.sample[0] ? (
+          <SampleRecord
+            record={sample.value.sample[0]}
+            caption={`Sample record (${sample.value.store.key_column} ${sample.value.sample[0].key})`}
+          />
+        ) : (
+          <p>This store has no records yet.</p>
+        ))}
+      {store && (
+        <fieldset className="stack data-panel__map">
+          <legend className="field__label">Fill parameters from columns</legend>
+          {params.length === 0 && (
+            <p className="field__hint">The design has no parameters yet: add one to a text.</p>
+          )}
+          {store.columns.map((column) => (
+            <div key={column} className="field">
+              <label htmlFor={`${id}-col-${column}`} className="field__label">
+                Column {column}
+              </label>
+              <select
+                id={`${id}-col-${column}`}
+                className="input"
+                value={map[column] ?? ''}
+                onChange={(e) => setMap({ ...map, [column]: e.target.value })}
+              >
+                <option value="">Not used</option>
+                {params.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ))}
+        </fieldset>
+      )}
+      {problem && (
+        <p className="field__error" role="alert">
+          ! {problem}
+        </p>
+      )}
+      <button type="button" className="button" onClick={add} disabled={!store}>
+        Add binding
+      </button>
+    </section>
+  );
+}
+
+/**
+ * The panel: the bindings with their remove buttons, then the add form (or the loading, empty,
+ * error or not-a-manager state of the team's stores).
+ */
+export function DataPanel() {
+  const { store } = useEditorContext();
+  const bindings = useEditor((s) => s.design?.data_bindings) ?? [];
+  const teamId = useAppStore((s) => s.user?.current_team_id ?? null);
+  const params = useDesignParams();
+  const [problem, setProblem] = useState<string | null>(null);
+  const stores = useLoad(teamId, (signal) => listDataStores(teamId!, signal));
+  const known = stores.status === 'ready' ? stores.value : [];
+
+  const change = (next: DataBinding[]): string | null => {
+    try {
+      runCommand(store, 'setDataBindings', { bindings: next });
+      setProblem(null);
+      return null;
+    } catch (error) {
+      if (!(error instanceof DataBindingsError)) throw error;
+      setProblem(error.message);
+      return error.message;
+    }
+  };
+  const nameOf = (b: DataBinding) =>
+    b.source === 'api'
+      ? 'Web API'
+      : (known.find((s) => s.id === b.source_id)?.name ?? 'Data store');
+
+  return (
+    <div className="data-panel stack">
+      <p className="field__hint">
+        Fill the design&apos;s parameters from a record of a team data store, looked up when the
+        image is opened.
+      </p>
+      {bindings.length === 0 ? (
+        <p>No data sources yet: the parameters take the URL&apos;s values.</p>
+      ) : (
+        <ul className="data-panel__list stack" aria-label="Data bindings">
+          {bindings.map((b, i) => (
+            <li key={`${b.source_id}-${i}`} className="data-panel__binding">
+              <p>
+                <strong>{nameOf(b)}</strong>
+                {b.source === 'store' && <> by URL parameter {b.key_param}</>}
+              </p>
+              <ul>
+                {b.fields.map((f) => (
+                  <li key={`${f.field}-${f.param}`}>
+                    {f.field} → {f.param}
+                  </li>
+                ))}
+              </ul>
+              <button
+                type="button"
+                className="button button--secondary"
+                aria-label={`Remove binding to ${nameOf(b)}`}
+                onClick={() => change(bindings.filter((_, j) => j !== i))}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <p className="field__error" role="alert">
+          ! {problem}
+        </p>
+      )}
+      {teamId === null || stores.status === 'forbidden' ? (
+        <p role="note">{NOT_MANAGER_MESSAGE}</p>
+      ) : stores.status === 'loading' ? (
+        <p role="status">Loading the team&apos;s data stores…</p>
+      ) : stores.status === 'error' ? (
+        <p className="field__error" role="alert">
+          ! {stores.message}
+        </p>
+      ) : stores.value.length === 0 ? (
+        <p>The team has no data stores yet. Upload a table under team settings.</p>
+      ) : bindings.length >= DATA_BINDING_BOUNDS.bindings ? (
+        <p>A design takes at most {DATA_BINDING_BOUNDS.bindings} data sources.</p>
+      ) : (
+        <AddStoreBinding
+          teamId={teamId}
+          stores={stores.value}
+          params={params}
+          onAdd={(binding) => change([...bindings, binding])}
+        />
+      )}
+    </div>
+  );
+}
