@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { findByRole, press, snap, waitForText } from '../support/aria.ts';
+import { findByRole, press, signIn, snap, TIMEOUT_MS, waitForText } from '../support/aria.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { DEMO_USER, openEditorPage, waitForSaved } from '../support/editor-page.ts';
@@ -133,6 +133,40 @@ describe('data panel', () => {
       await waitForSaved(page);
       await expect.poll(stored).toEqual([]);
       await snap(page, 'e2e-data-3-removed');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it(
+    'tells a plain member of the team to ask an owner or admin instead of failing',
+    { timeout: 120_000 },
+    async () => {
+      const base = stack().url;
+      const owner = await signedIn(base, DEMO_USER.email);
+      const design = await createDesign(owner, { title: 'Data for a member' });
+      // The admin user joins the demo team as a plain member and works in it.
+      const member = await signedIn(base, 'admin@example.com');
+      const me = await member.request('GET', '/user/current');
+      const { db } = await import('#lib/db/index.ts');
+      await db()
+        .Membership.put({ teamId: 'team-demo', userId: me.json.id as string, role: 'member' })
+        .go();
+      const switched = await member.request('PUT', '/settings/companies/team-demo/switch');
+      expect(switched.status, JSON.stringify(switched.json)).toBe(200);
+
+      const page = await browser().newPage();
+      await page.setViewport({ width: 1400, height: 1000 });
+      page.setDefaultTimeout(TIMEOUT_MS);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await signIn(page, base, 'admin@example.com', 'demo-password');
+      await page.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
+      await press(page, 'Data');
+      await waitForText(page, 'Ask a team owner or admin to connect data sources.');
+      await waitForText(page, 'No data sources yet');
+      await snap(page, 'e2e-data-6-member');
       expect(errors).toEqual([]);
       await page.close();
     },
