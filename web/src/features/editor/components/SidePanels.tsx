@@ -18,7 +18,7 @@ const TITLES: Record<PanelName, string> = {
 };
 
 /**
- * The four side panels (docs/editor.md "Architecture": "Four floating side panels, one open at a time"): a rail of
+ * The side panels (docs/editor.md "Architecture"; Snippets, Images, Stickers, Rules, Data…), one open at a time: a rail of
  * toggle buttons and the open panel.
  */
 export function SidePanels() {
