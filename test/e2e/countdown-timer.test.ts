@@ -113,6 +113,11 @@ describe('countdown timer in the editor', () => {
       await findByRole(page, 'textbox', 'Fallback start time');
       const tools = await page.$('[data-testid="sticker-tools"]');
       await tools!.screenshot({ path: 'test-results/e2e-countdown-1b-evergreen.png' });
+      // It may count from each recipient's first open instead of a parameter.
+      await press(page, 'From the first open', 'radio');
+      await waitForText(page, 'first time each recipient opens');
+      await tools!.screenshot({ path: 'test-results/e2e-countdown-1c-first-open.png' });
+      await press(page, 'From a parameter', 'radio');
       await press(page, 'A fixed deadline', 'radio');
 
       // A fixed deadline, hours-minutes-seconds, no labels, 5 frames.

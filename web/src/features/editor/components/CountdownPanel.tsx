@@ -249,7 +249,8 @@ function EvergreenFields({ sticker, countdown }: { sticker: Sticker; countdown: 
       {countdown.start === 'first_open' ? (
         <p className="small muted countdown-panel__note">
           Counts from the first time each recipient opens the image (their URL’s values tell
-          recipients apart; a URL without values counts from each open).
+          recipients apart; a URL without values counts from each open). The fallback start time is
+          not used.
         </p>
       ) : (
         <p className="small muted countdown-panel__note">
