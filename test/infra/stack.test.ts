@@ -1030,6 +1030,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
       timeout: 25,
       iam: [
         TABLE_READ,
+        // Recipients' first opens of countdown timers (one conditioned statement).
+        'dynamodb:PutItem @ DataTable',
         // The view counter and the teams' month usage (two conditioned statements).
         'dynamodb:UpdateItem @ DataTable',
         'dynamodb:UpdateItem @ DataTable',
