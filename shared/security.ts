@@ -24,8 +24,8 @@ export const STRIPE_CSP = {
 } as const;
 
 /**
- * The public fontsource CDN's font files base (docs/fonts.md"otherwise from the fontsource CDN in
- * production"): `{base}/{id}@latest/{subset}-{weight}-{style}.woff2`, the URL shape of
+ * The public fontsource CDN's font files base (docs/fonts.md
+ * "Configuration: the fontsource CDN"): `{base}/{id}@latest/{subset}-{weight}-{style}.woff2`, the URL shape of
  * shared/fonts/catalogue.ts `resolveFont`. The CDK stack's default for `FONT_CDN_URL`
  * (context `fontCdnUrl`, docs/fonts.md "Configuration").
  */

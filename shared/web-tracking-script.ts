@@ -1,6 +1,6 @@
 /**
- * The web-tracking script served at `/js/picsnippets.js` (docs/providers.md "A {product} script is
- * loaded from /js/{product}.js"; docs/export.md). Small, no dependencies, plain ES2015 so any
+ * The web-tracking script served at `/js/picsnippets.js` (docs/providers.md
+ * "Web tracking"; docs/export.md). Small, no dependencies, plain ES2015 so any
  * current browser runs it as served.
  *
  * What it does: for every tagged image

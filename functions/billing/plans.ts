@@ -39,7 +39,7 @@ const pro = { can_export_pdf: true, can_upload_custom_fonts: true };
 export const FREE_PLAN_DESIGNS = 50;
 
 /**
- * The plans (docs/billing.md "Plans"): Free; Starter per user (seats = members); Pro per team
+ * The plans (docs/billing.md "Model"): Free; Starter per user (seats = members); Pro per team
  * with PDF export and custom fonts (docs/billing.md "Model": "Pro plans only"); yearly prices are ten
  * months; `plan-freeze` keeps a team's designs, blocks design actions, and is never listed.
  */

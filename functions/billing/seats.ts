@@ -1,5 +1,5 @@
 /**
- * Seats follow the members (docs/billing.md "seats as the item quantity for per-user plans"; docs/billing.md "Model" Plan type `user`): when someone joins a team (an invitation accepted, at registration or
+ * Seats follow the members (docs/billing.md "Flows"; docs/billing.md "Model" Plan type `user`): when someone joins a team (an invitation accepted, at registration or
  * later) or leaves it (removed, or a registration rolled back), a team on a per-user plan gets
  * its subscription item's quantity set to the team's member count, prorated as a plan switch is
  * (`proration_behavior: always_invoice`).

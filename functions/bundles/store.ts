@@ -1,6 +1,6 @@
 /**
  * Template bundle storage (docs/templates.md "Model": "Template bundle", docs/templates.md "Model": "Bundle"; docs/templates.md
- * "Storage"). A bundle is one item holding its template ids and team ids. Bundles are few
+ * "Storage and queries"). A bundle is one item holding its template ids and team ids. Bundles are few
  * (admins make them by hand), so:
  * - every list of bundles (all, a team's, those holding a template) is ONE query of the `all`
  *   index, filtered, bounded by {@link MAX_BUNDLES};

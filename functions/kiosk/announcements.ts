@@ -1,5 +1,5 @@
 /**
- * The kiosk's announcements (docs/kiosk.md "Announcement", docs/kiosk.md "Kiosk"; docs/kiosk.md
+ * The kiosk's announcements (docs/kiosk.md "Announcements", docs/kiosk.md "Kiosk"; docs/kiosk.md
  * "Announcements"): platform admins write, edit and delete the announcements every user sees in
  * the notifications panel, which reads the same Announcement items newest first, so an edit
  * shows there on its next read.

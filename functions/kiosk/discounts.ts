@@ -1,5 +1,5 @@
 /**
- * An admin's discount on a user's subscription (docs/kiosk.md Discount, docs/kiosk.md "add discounts", docs/kiosk.md
+ * An admin's discount on a user's subscription (docs/kiosk.md Discount, docs/kiosk.md "Users, impersonation and discounts", docs/kiosk.md
  * `POST /spark/kiosk/users/discount/{id}`, docs/accounts.md "Constants": "Default discount: type amount, duration once";
  * docs/kiosk.md "Users, impersonation and discounts"): a Stripe coupon made for this one
  * discount, applied to the subscription of a team the user owns (billing is per team, and the

@@ -1,6 +1,5 @@
 /**
- * The global image library's admin in the kiosk (docs/kiosk.md "global image library", docs/kiosk.md
- * "manage … the global image library"; docs/kiosk.md "The global image library"): list the
+ * The global image library's admin in the kiosk (docs/kiosk.md "The global image library"): list the
  * library's photos with their tags, add a photo through the one upload pipeline
  * (functions/images/library.ts `storeUpload`: extensions, magic bytes, 8 MB, 40 MP, re-encoded,
  * 400 px thumbnail), set its tags, remove it.

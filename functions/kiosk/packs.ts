@@ -1,5 +1,5 @@
 /**
- * The kiosk's sticker packs (docs/kiosk.md "Kiosk (packs)", docs/accounts.md "Error answers in the SPA"; docs/kiosk.md "Sticker packs"):
+ * The kiosk's sticker packs (docs/kiosk.md "Sticker packs", docs/accounts.md "Error answers in the SPA"):
  * the library logic is the sticker library's (functions/stickers/kiosk-packs.ts), the archive
  * import functions/kiosk/pack-import.ts. Inputs and answers: shared/contract/kiosk-packs.ts.
  */

@@ -163,7 +163,7 @@ export const ConfigSchema = z.object({
   /** The rate-limit window of API tokens, s (default 60). */
   TOKEN_RATE_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(60),
   /**
-   * Webhook retries (functions/webhooks/worker.ts, docs/developer-api.md "Retries"): the first
+   * Webhook retries (functions/webhooks/worker.ts, docs/developer-api.md "Answering, retries and disabling"): the first
    * retry's delay, s (then ×4 each time, at most 900 s, SQS's longest delay); attempts at most;
    * days of failing after which an endpoint is disabled. Tests make the delay 0.
    */

@@ -120,7 +120,7 @@ export function invitationMail(data: {
   ]);
 }
 
-/** A password reset link, valid for an hour (docs/security.md "Account enumeration"). */
+/** A password reset link, valid for an hour (docs/security.md "Account existence"). */
 export function passwordResetMail(data: { name: string; link: string }): RenderedMail {
   return render('Reset your PicSnippets password', [
     { p: `Hello ${data.name},` },
@@ -243,8 +243,8 @@ export function paymentActionMail(data: {
 }
 
 /**
- * A webhook endpoint kept failing and was disabled (docs/developer-api.md "Retries and
- * disabling"); sent once to the team's owner by functions/webhooks/worker.ts.
+ * A webhook endpoint kept failing and was disabled (docs/developer-api.md
+ * "Answering, retries and disabling"); sent once to the team's owner by functions/webhooks/worker.ts.
  */
 export function webhookDisabledMail(data: {
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The `merge-tags` feature (docs/providers.md "Export and merge tags"; docs/export.md):
+ * The `merge-tags` feature (docs/decisions.md "Export and merge tags"; docs/export.md):
  * - `GET /api/merge-tag/providers`: the providers, `{ value, label, url }`;
  * - `GET /api/merge-tag/storeFront`: Klaviyo's storefronts, `{ value, label }`;
  * - `POST /api/merge-tag`: a provider's merge tags (merge-tags.ts);

@@ -1,5 +1,5 @@
 /**
- * `GET /js/{file}` (docs/providers.md "A {product} script is loaded from /js/{product}.js"; docs/export.md
+ * `GET /js/{file}` (docs/providers.md "Web tracking"; docs/export.md
  * item 5): the web-tracking script (shared/web-tracking-script.ts), with long caching.
  *
  * Caching: the export screen writes `/js/picsnippets.js?v={version}`; with the current version

@@ -89,7 +89,7 @@ let closing = false;
 let closedOnPurpose = false;
 
 /**
- * The only variables a Chromium process gets (docs/security.md "Chromium's environment"): what
+ * The only variables a Chromium process gets (docs/security.md "The render function's reach"): what
  * it needs to find its libraries, fonts and temp folder. Never AWS credentials, the session or
  * Stripe secrets, or any other setting of the function.
  */

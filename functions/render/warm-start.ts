@@ -1,5 +1,6 @@
 /**
- * The render Lambda's init (docs/performance.md "Cold start"): imported first by handler.ts, so
+ * The render Lambda's init (docs/performance.md
+ * "Render v2: CPU per render, the fonts stage, cold start"): imported first by handler.ts, so
  * that in a Lambda sandbox Chromium is launched and the render page opened while the rest of the
  * function's modules load, and `warmUpAtInit` then draws one warm-up scene, fetches one DynamoDB
  * item and one S3 answer, all before the first request.

@@ -16,7 +16,7 @@ import { designCard } from '#functions/designs/views.ts';
 import { PAGE_SIZE, templateList, type ListPage, type Sort } from '#functions/designs/lists.ts';
 import type { DesignRecord, DesignStatus } from '#functions/designs/store.ts';
 
-/** Most templates one filtered list reads (docs/templates.md "Limits"). */
+/** Most templates one filtered list reads (docs/templates.md "Storage and queries"). */
 export const MAX_TEMPLATES = 1000;
 
 /** Templates per page of the editor's Templates panel (docs/templates.md "Model": "perPageCount: not shown"). */

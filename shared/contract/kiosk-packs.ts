@@ -1,6 +1,6 @@
 /**
- * The contract of the kiosk's sticker packs and the global image library (docs/kiosk.md "Kiosk
- * (packs)", docs/accounts.md "Error answers in the SPA" pack messages; docs/kiosk.md "Sticker packs", "The global image library").
+ * The contract of the kiosk's sticker packs and the global image library (docs/kiosk.md "Sticker packs",
+ * docs/kiosk.md "The global image library", docs/accounts.md "Error answers in the SPA" pack messages).
  *
  * - Packs: `GET /packs/getPacks` and `POST /packs/search` list every pack with its state;
  *   `DELETE /packs/removePack` and `PATCH /packs/restorePack` hide and bring back one;
@@ -162,7 +162,7 @@ export type PackManifest = z.infer<typeof PackManifestSchema>;
 /** `POST /packs/search`: `search`, or `query` as the kiosk's team search names it. */
 export const PackSearchBody = z.object({ search: SearchText, query: SearchText });
 
-/** `DELETE /packs/removePack`, `PATCH /packs/restorePack` (docs/kiosk.md "packId"). */
+/** `DELETE /packs/removePack`, `PATCH /packs/restorePack` (docs/kiosk.md "Sticker packs"). */
 export const PackIdBody = z.object({ packId: IdField('pack') });
 
 /** `GET /spark/kiosk/library`: `?page=` and an optional `?search=` (title and tags). */

@@ -1,5 +1,5 @@
 /**
- * The contract of the kiosk's announcements, performance indicators and cancel reasons (docs/kiosk.md "Announcement", kiosk indicators, "Cancel reasons"; docs/kiosk.md "Kiosk"; docs/accounts.md "Constants" kiosk charts;
+ * The contract of the kiosk's announcements, performance indicators and cancel reasons (docs/kiosk.md "Announcements", kiosk indicators, "Cancel reasons"; docs/kiosk.md "Kiosk"; docs/accounts.md "Constants" kiosk charts;
  * docs/kiosk.md). functions/kiosk parses its input with these schemas; the kiosk tabs and the
  * notifications panel read the answers' types from here.
  */

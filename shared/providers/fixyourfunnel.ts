@@ -1,7 +1,7 @@
 /**
  * fixyourfunnel (docs/providers.md "fixyourfunnel"): its links carry one value, `txt=`, which
- * the render service gives to the design's first parameter (docs/providers.md "fixyourfunnel uses
- * txt= only"). Its merge-tag syntax is not documented where we could check it, so the value is
+ * the render service gives to the design's first parameter (docs/providers.md
+ * "fixyourfunnel"). Its merge-tag syntax is not documented where we could check it, so the value is
  * typed as for Custom (typed.ts).
  */
 import { typedTagProvider } from './typed.ts';

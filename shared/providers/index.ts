@@ -25,7 +25,7 @@ export {
   type VidalyticsOptions,
 } from './vidalytics.ts';
 
-/** Every provider, in the spec's order (docs/providers.md "Provider values seen"). */
+/** Every provider, in the spec's order (docs/providers.md "The provider list"). */
 export const PROVIDERS: readonly Provider[] = [
   wistia,
   vidalytics,
@@ -47,8 +47,8 @@ export function providerOf(value: string | null | undefined): Provider {
 }
 
 /**
- * The provider list the screen offers (docs/providers.md "label, value"; docs/providers.md "provider (value, label,
- * url)"). With `pdf` on, the providers that cannot show a PDF are left out (docs/providers.md).
+ * The provider list the screen offers (docs/providers.md "The provider list").
+ * With `pdf` on, the providers that cannot show a PDF are left out (docs/providers.md).
  */
 export function providerList(
   pdf = false,

@@ -1,6 +1,6 @@
 /**
  * Shopify's Liquid output tags, shared by the two Shopify providers (docs/providers.md
- * "Shopify"): `{{ customer.first_name }}`, with a fallback `{{ customer.first_name | default:
+ * "Shopify Email"): `{{ customer.first_name }}`, with a fallback `{{ customer.first_name | default:
  * 'there' }}`, filters separated by ` | `.
  *
  * URL-encoding rule: the tag in the URL ends with `| url_encode`, which percent-encodes every

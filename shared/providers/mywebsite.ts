@@ -1,5 +1,5 @@
 /**
- * Web tracking on the customer's own site (docs/providers.md "mywebsite (web tracking)"): tagged
+ * Web tracking on the customer's own site (docs/providers.md "Web tracking"): tagged
  * images (`<img data-picsnippet="{base_url}">`) filled by `/js/picsnippets.js` from the page's
  * query parameters (page.ts).
  */

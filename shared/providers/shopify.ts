@@ -1,5 +1,5 @@
 /**
- * Shopify Email, the marketing e-mails of a Shopify store (docs/providers.md "Shopify"): Liquid
+ * Shopify Email, the marketing e-mails of a Shopify store (docs/providers.md "Shopify Email"): Liquid
  * tags on the customer and the shop. No live field list: Shopify's are fixed.
  */
 import { liquidProvider } from './liquid.ts';

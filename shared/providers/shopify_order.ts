@@ -1,5 +1,5 @@
 /**
- * Shopify order notifications (order confirmation, shipping…; docs/providers.md "Shopify"):
+ * Shopify order notifications (order confirmation, shipping…; docs/providers.md "Shopify Email"):
  * Liquid tags such as `{{ customer.first_name | url_param_escape }}` in the notification
  * templates, on the customer and the order.
  */

@@ -1,6 +1,6 @@
 /**
- * The shape every merge-tag provider module has (docs/export.md; docs/providers.md "provider
- * (value, label, url)", docs/providers.md "Export and merge tags"), and the helpers the modules share.
+ * The shape every merge-tag provider module has (docs/export.md; docs/providers.md
+ * "The provider list", docs/decisions.md "Export and merge tags"), and the helpers the modules share.
  *
  * A provider is the platform that puts the render URL in front of a recipient: an e-mail
  * platform that replaces merge tags before sending (Klaviyo, Shopify, Keap, ManyChat,
@@ -14,7 +14,7 @@
  * Facts and their sources: docs/providers.md.
  */
 
-/** Provider values (docs/providers.md "Provider values seen"); Custom is the empty value. */
+/** Provider values (docs/providers.md "The provider list"); Custom is the empty value. */
 export const PROVIDER_VALUES = [
   'wistia',
   'vidalytics',
@@ -29,7 +29,7 @@ export const PROVIDER_VALUES = [
 ] as const;
 export type ProviderValue = (typeof PROVIDER_VALUES)[number];
 
-/** One entry of a list of merge tags (docs/providers.md "merge tag choice"; `POST /api/merge-tag`). */
+/** One entry of a list of merge tags (docs/providers.md "The provider list"; `POST /api/merge-tag`). */
 export interface MergeTagChoice {
   /** What the screen shows, e.g. `First name`. */
   merge_tag_name: string;

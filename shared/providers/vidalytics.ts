@@ -2,7 +2,7 @@
  * Vidalytics (docs/providers.md "Vidalytics"): the embed code names the account and the embed
  * (`…/embeds/{accountId}/{embedId}/`, `vidalytics_embed_{embedId}`); the options default
  * (true), pause (false) and mobile (false) say which player slots show the personalised image
- * (docs/providers.md "Vidalytics options"). Values come from the page's address (page.ts).
+ * (docs/providers.md "Vidalytics"). Values come from the page's address (page.ts).
  */
 import { pageProvider } from './page.ts';
 

@@ -804,7 +804,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
    * A template bundle (docs/decisions.md "The design document: versions and restore": "Template bundle": id, title/name, status, bundle_images,
    * teams, created_at, archived_at): a set of templates an admin assigns to teams, whose members
    * see its templates in the editor's Bonus tab. The template ids and team ids are lists on the
-   * bundle (docs/templates.md "Storage"): bundles are few, so every bundle call is one query of
+   * bundle (docs/templates.md "Storage and queries"): bundles are few, so every bundle call is one query of
    * `all` (or one get) plus one batch get of the templates or teams it shows. Writes check
    * `version` (optimistic lock).
    */
