@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Editor correctness in the built SPA (docs/editor.md"Keyboard", docs/editor.md "Commands": "Selection overlay",
+ * Editor correctness in the built SPA (docs/editor.md "Commands": "Selection overlay",
  * docs/editor.md "Server sync" QR call): on a design of its own, the demo user types in the snippet text field and undoes
  * with Ctrl+Z there (one history: the typing burst goes in one step, the document and the field
  * agree, Ctrl+Shift+Z redoes; Esc leaves the field, a second Esc deselects); turns the snippet upside down and finds the overlay above the

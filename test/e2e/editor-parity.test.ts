@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Editor–render parity (docs/editor.md"Parity"): for the same design and values, the editor's
+ * Editor–render parity (docs/editor.md "Architecture"): for the same design and values, the editor's
  * canvas and the render URL's image differ by no more than a small pixel threshold. Both draw
  * through `shared/scene`; this test catches the day one of them stops doing so (a font that
  * only one side loads, a wrap or fit rule applied on one side, a sticker placed differently).

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The editor's text tools through the built SPA in headless Chromium (docs/editor.md "Text snippets";
+ * The editor's text tools through the built SPA in headless Chromium (docs/editor.md "Text tools";
  * docs/editor.md "Architecture" text toolbar and panel, narrow layouts, selection overlay, Help, custom-data
  * modal, unload warning; docs/editor.md "Commands" linked sizes, parameter undo; docs/editor.md "Editing rules" placeholders as whole units; docs/editor.md "Messages"
  * confirmations). The demo user opens the demo design, adds a snippet, types

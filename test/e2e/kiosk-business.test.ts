@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The kiosk's announcements, metrics and cancel reasons through the built SPA in headless
- * Chromium (docs/kiosk.md "Kiosk (admin)", docs/kiosk.md "Kiosk", docs/accounts.md "Constants"; docs/kiosk.md): a platform admin
+ * Chromium (docs/kiosk.md "Kiosk", docs/accounts.md "Constants"; docs/kiosk.md): a platform admin
  * publishes an announcement (a link that is not http or https is refused on its field; raw
  * HTML in the Markdown is not rendered), reads the metrics of subscriptions stored as the Stripe
  * webhooks store them after the daily snapshot ran, and the cancel reasons with their comments.

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The kiosk's Users and Teams tabs through the built SPA in headless Chromium (docs/kiosk.md
- * "Kiosk (admin)", docs/kiosk.md, docs/kiosk.md "Users, impersonation and discounts", "Teams and
+ * "Kiosk", docs/kiosk.md, docs/kiosk.md "Users, impersonation and discounts", "Teams and
  * additional permissions"): the admin searches users, opens a profile, goes back with Esc to
  * the search as it was, impersonates the user, sees the banner on another page, stops and is
  * the admin again on the user's profile; then finds a team and saves its permissions.

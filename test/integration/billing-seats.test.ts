@@ -1,5 +1,5 @@
 /**
- * Seats follow the members (docs/billing.md "seats as the item quantity for per-user plans") and a
+ * Seats follow the members (docs/billing.md "Flows") and a
  * failed paid registration gives its invitation back (docs/billing.md): the real `stripe` SDK
  * talks to the recording HttpClient (test/support/stripe.ts), which asserts what it sent.
  * Each test makes its own team (registered on the free plan) and puts it on a subscription as

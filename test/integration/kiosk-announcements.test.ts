@@ -1,5 +1,5 @@
 /**
- * The kiosk's announcements (docs/kiosk.md "Announcement", docs/kiosk.md "Kiosk"; docs/kiosk.md
+ * The kiosk's announcements (docs/kiosk.md "Announcements", docs/kiosk.md "Kiosk"; docs/kiosk.md
  * "Announcements"): an admin creates, lists, edits and deletes them; bad input gets a 422 with
  * the field's message; the notifications panel reads the same items. Answers are checked
  * against the contract (STAGE=test).

@@ -1,5 +1,5 @@
 /**
- * The global image library in the kiosk (docs/kiosk.md "manage … the global image library";
+ * The global image library in the kiosk (docs/kiosk.md "The global image library";
  * docs/kiosk.md "The global image library"): an admin adds a photo through the upload pipeline,
  * users find it in the library, its tags are edited and searched, and a removed photo leaves the
  * library while designs that use it keep drawing it: the render reads its bytes, the editor's

@@ -33,7 +33,7 @@ export function useFlash(initial?: string): {
  * The outcome of a design action, pinned to the bottom of the window so it is seen wherever
  * the user scrolled to: the confirmation flash in a polite live region that is always in the
  * page (so screen readers hear each new text), and a failure as an alert that stays until it
- * is closed or the next action starts (docs/decisions.md "Dashboard feedback").
+ * is closed or the next action starts (docs/decisions.md "Dashboard SPA").
  */
 export function ActionFeedback({
   flash,

@@ -1,5 +1,5 @@
 /**
- * Keyboard shortcuts of the editor (docs/editor.md "Keyboard"; the commands declare them, commands.ts):
+ * Keyboard shortcuts of the editor (docs/editor.md "Commands"; the commands declare them, commands.ts):
  * Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z and Ctrl+Y redo, Delete/Backspace delete the selection, arrows
  * nudge 1 px (Shift: 10 px), Escape deselects. Pure matching here; the page listens.
  *

@@ -20,7 +20,7 @@ import type { KioskTabProps } from './tab.ts';
 import './announcements/announcements.css';
 
 /**
- * The kiosk's Announcements tab (docs/kiosk.md "Kiosk (admin)", docs/kiosk.md
+ * The kiosk's Announcements tab (docs/kiosk.md "Kiosk", docs/kiosk.md
  * "Announcements"): write one, and edit or delete those already sent, newest first. Users see
  * them in the notifications panel, which reads the same announcements; its cache is invalidated
  * by every change here (the `notifications` query family), so an edit shows there at once.

@@ -37,7 +37,7 @@ const PANELS: Record<KioskTabId, ComponentType<KioskTabProps>> = {
 };
 
 /**
- * The admin kiosk at `/spark/kiosk` (docs/kiosk.md "Kiosk (admin)", docs/kiosk.md): tabs
+ * The admin kiosk at `/spark/kiosk` (docs/kiosk.md "Kiosk", docs/kiosk.md): tabs
  * chosen by hash (`#/users`, `#/users/{id}`, …). Anyone but a platform admin gets the
  * not-found page, as if the kiosk did not exist; the API refuses them too (shared/routes.ts
  * `kiosk`).

@@ -5,8 +5,8 @@ import { UserSearch } from './users/UserSearch.tsx';
 import './users/kiosk-users.css';
 
 /**
- * The kiosk's Users tab (docs/kiosk.md "Users tab has a search. Esc returns from a profile to
- * search", docs/kiosk.md "Users, impersonation and discounts"): `#/users` is the search,
+ * The kiosk's Users tab (docs/kiosk.md
+ * "Users, impersonation and discounts"): `#/users` is the search,
  * `#/users/{id}` a profile. The search text and page live here, so going back from a profile
  * finds the search as it was left.
  */

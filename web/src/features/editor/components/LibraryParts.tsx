@@ -89,7 +89,7 @@ export function DeleteTileButton({ name, onDelete }: { name: string; onDelete: (
 
 /**
  * 'Are you sure?' (docs/editor.md "Messages") before an upload is deleted; open while `name` is set.
- * Designs using the upload keep it (the file stays, docs/decisions.md "Image uploads").
+ * Designs using the upload keep it (the file stays, docs/security.md "Deleted uploads").
  */
 export function DeleteUploadDialog({
   name,

@@ -2,7 +2,7 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 
 /**
- * The save state (docs/editor.md "a visible save state shows saving, saved or failed"): "Saving…"
+ * The save state (docs/editor.md "Server sync"): "Saving…"
  * from the first unsaved change until the server has it, "Saved", or "Not saved" with the
  * reason and a Retry button. A polite live region: screen readers hear the outcome.
  */

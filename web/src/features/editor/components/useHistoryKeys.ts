@@ -4,7 +4,7 @@ import { useEditorContext } from '../EditorContext.tsx';
 import { IS_MAC, historyInputType, historyShortcutFor } from '../keyboard.ts';
 
 /**
- * One undo history in a field that edits the document (docs/editor.md"Keyboard"): Ctrl/⌘+Z,
+ * One undo history in a field that edits the document (docs/editor.md "Commands"): Ctrl/⌘+Z,
  * Ctrl/⌘+Shift+Z and Ctrl+Y (`historyShortcutFor`), and the browser's own Edit-menu or gesture
  * undo (`historyInputType`), run the editor's undo and redo instead of the field's, which would
  * add a new step rather than take one back. For the number fields and the parameter fallback

@@ -43,7 +43,7 @@ const stickerTakes = (design: DesignDocument, name: string) =>
  * - a new name gets a parameter (`addParameter`, record `added`) with a blank fallback; a name
  *   that another snippet's parameter (or a dynamic sticker) already uses gets a parameter of
  *   the same name, copying that one's fallback and text transform, so one render URL value
- *   (`?first_name=Ann`) fills both (docs/decisions.md "Editor: placeholders typed in the text");
+ *   (`?first_name=Ann`) fills both (docs/decisions.md "Editor");
  * - a parameter whose placeholder is gone is removed (`removeParameters`, record `removed`);
  * - a name that is not allowed (only digits, docs/editor.md "Editing rules") gets no parameter: it draws nothing.
  * @param newId makes a parameter id (a uuid).

@@ -31,7 +31,7 @@ export const NEW_STICKER_TOP_PX = 10;
 export const STICKER_SIZE = 512;
 export { SCREENSHOT_SIZE };
 /** An image is large over these, px (docs/editor.md "Constants": "over 500 high or 950 wide", read in
- * docs/decisions.md "Sticker scale of large images": the 512 px library size is not large). */
+ * docs/decisions.md "Editor image tools and stickers": the 512 px library size is not large). */
 export const LARGE_IMAGE = { height: STICKER_SIZE, width: 950 } as const;
 /** The smallest a QR code is drawn, px a side (docs/editor.md "Editing rules", docs/editor.md "Constants": "QR minimum size 60x60"). */
 export const QR_MIN_SIZE_PX = 60;

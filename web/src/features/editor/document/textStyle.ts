@@ -63,7 +63,7 @@ export function hexColour(value: string | null): string {
 /**
  * Reads a typed hex colour (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters"), with or
  * without `#`: 6 digits as they are, 3 as the short form (`f80` → `#ff8800`), 2 as a grey
- * (`80` → `#808080`; docs/decisions.md "Editor: two-digit hex colours").
+ * (`80` → `#808080`; docs/decisions.md "Editor text tools").
  * @returns `#rrggbb` in lower case, or null when the text is not such a colour.
  */
 export function parseHex(typed: string): string | null {

@@ -35,7 +35,7 @@ export const HISTORY_EVENT_TYPES = [
 ] as const;
 export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number];
 
-/** Entries kept in the undo list; older ones are dropped (docs/editor.md "history cap"). */
+/** Entries kept in the undo list; older ones are dropped (docs/editor.md "History format"). */
 export const HISTORY_LIMIT = 100;
 
 /** Changes with the same merge key closer than this join one entry, ms. */

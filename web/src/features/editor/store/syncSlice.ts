@@ -1,6 +1,6 @@
 /**
- * The sync slice: the save state the editor shows (docs/editor.md "a visible save state shows
- * saving, saved or failed"). The save controller (../sync.ts) drives it.
+ * The sync slice: the save state the editor shows (docs/editor.md
+ * "Server sync"). The save controller (../sync.ts) drives it.
  */
 import type { EditorSlice } from './types.ts';
 

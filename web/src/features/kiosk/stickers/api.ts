@@ -1,5 +1,5 @@
 /**
- * The kiosk's sticker pack calls (docs/kiosk.md "Kiosk (packs)"; shared/contract/kiosk-packs.ts)
+ * The kiosk's sticker pack calls (docs/kiosk.md "Sticker packs"; shared/contract/kiosk-packs.ts)
  * and their query keys. Pack lists sit in the `stickers` family (web/src/state/queryKeys.ts),
  * so a change here also reaches the editor's sticker lists when they are read again.
  */
