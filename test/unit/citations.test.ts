@@ -15,8 +15,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { commentsOf } from '../support/comments.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIRS = ['functions', 'shared', 'web/src', 'infra', 'test'];
@@ -52,41 +52,6 @@ function sourceFiles(dir: string): string[] {
     }
   }
   return out;
-}
-
-/** Every comment of a file with the line it starts on (1-based). */
-function commentsOf(path: string, text: string): Array<{ line: number; text: string }> {
-  const kind = path.endsWith('.tsx')
-    ? ts.ScriptKind.TSX
-    : path.endsWith('.js')
-      ? ts.ScriptKind.JS
-      : ts.ScriptKind.TS;
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
-  const seen = new Set<number>();
-  const found: Array<{ line: number; text: string }> = [];
-  const collect = (ranges: ts.CommentRange[] | undefined) => {
-    for (const range of ranges ?? []) {
-      if (seen.has(range.pos)) continue;
-      seen.add(range.pos);
-      found.push({
-        line: file.getLineAndCharacterOfPosition(range.pos).line + 1,
-        text: text.slice(range.pos, range.end),
-      });
-    }
-  };
-  // Comments live only in the trivia before a token (the end-of-file token included); a comment
-  // on the same line as the previous token is that position's trailing range.
-  const visit = (node: ts.Node) => {
-    const children = node.getChildren(file);
-    if (children.length === 0) {
-      collect(ts.getLeadingCommentRanges(text, node.pos));
-      collect(ts.getTrailingCommentRanges(text, node.pos));
-      return;
-    }
-    for (const child of children) visit(child);
-  };
-  visit(file);
-  return found.sort((a, b) => a.line - b.line);
 }
 
 /**
