@@ -27,7 +27,12 @@ describe('/api/docs', () => {
     });
     await page.setViewport({ width: 1280, height: 900 });
     await page.goto(`${stack().url}/api/docs`, { waitUntil: 'networkidle0' });
-    await waitForText(page, '/api/pic-snippet/{id}');
+    // The sidebar lists every tag's operations: the render group first (the image URL and the
+    // rule link), then the groups of the token routes (their operations open with the group).
+    await waitForText(page, 'GET /r/{proxy+}');
+    const listed = await page.evaluate(() => document.body.innerText);
+    expect(listed).toContain('GET /l/{proxy+}');
+    for (const group of ['designs', 'templates']) expect(listed).toContain(group);
     await snap(page, 'e2e-api-docs');
     expect(refused).toEqual([]);
     expect(foreign).toEqual([]);
