@@ -203,7 +203,9 @@ describe('GIF stickers in the editor', () => {
       await writeFile('test-results/e2e-gif-sticker-6-render.png', render.bytes);
 
       // A reload shows the saved frame before anything is selected.
-      await page.reload({ waitUntil: 'networkidle0' });
+      // (Not networkidle0: on a loaded machine the editor's requests may not pause for 500 ms
+      // within the navigation budget; the poll below waits for the drawn frame.)
+      await page.reload({ waitUntil: 'load' });
       await pollUntil('the saved frame after a reload', at, COLOUR_OF_FRAME[last]!, {
         timeoutMs: 15_000,
       });
