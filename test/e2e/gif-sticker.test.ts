@@ -14,6 +14,7 @@ import { fetchImage, pollUntil, useLocalStack } from '../support/stack.ts';
 import { solidGif } from '../support/gif.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { TIMEOUT_MS, byRole, press, signIn, snap } from '../support/aria.ts';
+import { waitForSaved } from '../support/editor-page.ts';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
@@ -183,6 +184,10 @@ describe('GIF stickers in the editor', () => {
           () => frameText(page),
           (t) => t === `Frame ${last + 1} of 3`,
         );
+        // The redone frame is saved before the page is left (else the unsaved-changes prompt
+        // holds the reload below).
+        await pollUntil('the redone frame saved', savedFrame, (f) => (f ?? 0) === last);
+        await waitForSaved(page);
       }
       await page.keyboard.press('Escape');
       await page.mouse.click(box.x + box.width - 5, box.y + box.height - 5);
@@ -209,6 +214,7 @@ describe('GIF stickers in the editor', () => {
       // A reload shows the saved frame before anything is selected.
       // (Not networkidle0: on a loaded machine the editor's requests may not pause for 500 ms
       // within the navigation budget; the poll below waits for the drawn frame.)
+      await waitForSaved(page);
       await page.reload({ waitUntil: 'domcontentloaded' });
       await pollUntil('the saved frame after a reload', at, COLOUR_OF_FRAME[last]!, {
         timeoutMs: 30_000,
