@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA_VERSION, restoreDesign } from '../../shared/design.ts';
+import { countdownSticker } from '../support/countdown.ts';
 import {
   CountdownSchema,
   countdownFrames,
@@ -123,18 +124,7 @@ describe('design schema version 3', () => {
     const withTimer = restoreDesign({
       ...old,
       graphics_data: [
-        {
-          uuid: 't',
-          stickerType: 'dynamicSticker',
-          dynamicStickerType: 'countdown',
-          left: 0,
-          top: 0,
-          width: 600,
-          height: 200,
-          scaleX: 1,
-          scaleY: 1,
-          countdown: { deadline: '2026-12-01T09:00', timeZone: 'Europe/Paris' },
-        },
+        countdownSticker({ deadline: '2026-12-01T09:00', timeZone: 'Europe/Paris' }, { uuid: 't' }),
         {
           uuid: 'u',
           stickerType: 'dynamicSticker',
