@@ -28,6 +28,7 @@ import { installedSharpArchitectures, type CpuArch } from './constructs/node-mod
 import { Render } from './constructs/render.ts';
 import { Web, allowBrowserUploads, type CustomDomain } from './constructs/web.ts';
 import { SendLists } from './constructs/send-lists.ts';
+import { RENDER_INVALIDATORS, RenderInvalidations } from './constructs/render-invalidations.ts';
 import { WEBHOOK_EMITTERS, Webhooks } from './constructs/webhooks.ts';
 
 /**
@@ -117,6 +118,8 @@ export class PicSnippetsStack extends Stack {
   /** The webhooks queue and its delivery worker (docs/developer-api.md "Webhooks"). */
   readonly webhooks: Webhooks;
   readonly sendLists: SendLists;
+  /** The second CDN invalidation after a watermark or plan change (docs/decisions.md "Watermark"). */
+  readonly renderInvalidations: RenderInvalidations;
 
   constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
     super(scope, id, {
@@ -192,6 +195,15 @@ export class PicSnippetsStack extends Stack {
     this.sendLists.worker.fn.addEnvironment('SECRETS_KMS_KEY_ID', secretsKey.keyArn);
     secretsKey.grantDecrypt(this.sendLists.worker.role);
     this.webhooks.grantEmit(this.sendLists.worker);
+    // A watermark or plan change invalidates the team's renders at once and again once the
+    // render has forgotten the old settings (docs/decisions.md "Watermark").
+    this.renderInvalidations = new RenderInvalidations(this, 'RenderInvalidations', {
+      table: this.data.table,
+      architecture: this.api.functions.teams.fn.architecture,
+    });
+    this.renderInvalidations.connectDistribution(this.web.distribution);
+    for (const feature of RENDER_INVALIDATORS)
+      this.renderInvalidations.grantQueue(this.api.functions[feature]);
     if (props.mailDomain) {
       this.email = new Email(this, 'Email', {
         domain: props.mailDomain,
@@ -221,6 +233,12 @@ export class PicSnippetsStack extends Stack {
     this.webhooks.deadLetterAlarm.addOkAction(new actions.SnsAction(this.monitoring.topic));
     this.sendLists.deadLetterAlarm.addAlarmAction(new actions.SnsAction(this.monitoring.topic));
     this.sendLists.deadLetterAlarm.addOkAction(new actions.SnsAction(this.monitoring.topic));
+    this.renderInvalidations.deadLetterAlarm.addAlarmAction(
+      new actions.SnsAction(this.monitoring.topic),
+    );
+    this.renderInvalidations.deadLetterAlarm.addOkAction(
+      new actions.SnsAction(this.monitoring.topic),
+    );
 
     new CfnOutput(this, 'PublicUrl', { value: this.web.publicUrl });
     new CfnOutput(this, 'DistributionId', { value: this.web.distribution.distributionId });

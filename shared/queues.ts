@@ -5,7 +5,7 @@
  * (docs/decisions.md "Queues").
  */
 
-export type QueueName = 'send-list' | 'webhooks';
+export type QueueName = 'send-list' | 'webhooks' | 'render-invalidations';
 
 export interface QueueDefinition {
   name: QueueName;
@@ -47,6 +47,16 @@ export const QUEUES: Record<QueueName, QueueDefinition> = {
     batchSize: 10,
     workerTimeoutSeconds: 60,
     maxConcurrency: 4,
+  },
+  'render-invalidations': {
+    name: 'render-invalidations',
+    purpose:
+      'a team\'s render URLs invalidated again once the render\'s kept team settings have expired (docs/decisions.md "Watermark")',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    workerTimeoutSeconds: 30,
+    maxConcurrency: 2,
   },
 };
 

@@ -10,10 +10,16 @@
  * {@link MAX_DESIGN_WILDCARDS} designs go in one call, and more than that become one `/r/*` for
  * the whole distribution (other teams' edge copies are then fetched again from the origin,
  * whose render cache still holds them: no redraws).
+ *
+ * The render keeps a team's plan and watermark up to a minute, so a URL fetched at the edge in
+ * that minute can be drawn with the old mark and cached again; each change therefore also queues
+ * a second invalidation of the same designs `RECHECK_DELAY_SECONDS` later (the
+ * `render-invalidations` queue, functions/designs/render-invalidation-worker.ts).
  */
-import { invalidatePaths } from '#lib/cdn.ts';
+import { createInvalidation, invalidatePaths } from '#lib/cdn.ts';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
+import { enqueue } from '#lib/queue.ts';
 import { teamList } from './lists.ts';
 
 /** Designs invalidated one wildcard each; past this one `/r/*` (CloudFront's wildcard limit). */
@@ -30,6 +36,23 @@ export const ALL_RENDERS = '/r/*';
 
 /** Which of a team's designs a change reaches: all of them, or those showing the team watermark. */
 export type AffectedDesigns = 'all' | 'watermarked';
+
+/**
+ * How long after a change the second invalidation runs, s: the render's kept team settings
+ * (functions/render/handler.ts `PLAN_TTL_MS`, 60 s) plus the longest render begun with them (the
+ * render function's 25 s timeout, infra/constructs/render.ts) plus 5 s for the answer to reach
+ * the edge. After it, no render can draw the old mark (docs/decisions.md "Watermark").
+ */
+export const RECHECK_DELAY_SECONDS = 90;
+
+/** The `render-invalidations` queue's message: the team and which of its designs. */
+export interface RenderRecheck {
+  teamId: string;
+  which: AffectedDesigns;
+}
+
+/** The caller-reference prefix of a second invalidation (tells it apart in CloudFront's list). */
+export const RECHECK_REFERENCE = 'recheck-team-';
 
 /**
  * The invalidation paths for a set of designs: one `/r/{publicId}*` each, or `/r/*` when there
@@ -86,16 +109,26 @@ async function affectedPublicIds(
 
 /**
  * Invalidates the CDN's copies of the team's affected render URLs in one CloudFront call
- * (`renderPathsOf`). Never throws: the change that asked for it has already been stored, and
- * a failure is logged (the CDN then keeps the old image until its own expiry).
+ * (`renderPathsOf`), and queues the same again `RECHECK_DELAY_SECONDS` later. Never throws: the
+ * change that asked for it has already been stored, and a failure is logged (the CDN then keeps
+ * the old image until its own expiry).
  * @param teamId the team whose watermark or plan changed.
  * @param which `'watermarked'` for a team watermark change, `'all'` for the product mark.
- * @returns the paths asked for (empty when no design is affected or the read failed).
+ * @returns the paths asked for now (empty when no design is affected or the read failed).
  */
 export async function invalidateTeamRenders(
   teamId: string,
   which: AffectedDesigns,
 ): Promise<string[]> {
+  const recheck: RenderRecheck = { teamId, which };
+  await enqueue('render-invalidations', [recheck], {
+    delaySeconds: RECHECK_DELAY_SECONDS,
+  }).catch((error: unknown) =>
+    logger.warn('team render invalidation: second pass not queued', {
+      teamId,
+      error: error as Error,
+    }),
+  );
   let paths: string[];
   try {
     const { publicIds, complete } = await affectedPublicIds(teamId, which);
@@ -105,5 +138,18 @@ export async function invalidateTeamRenders(
     return [];
   }
   if (paths.length > 0) await invalidatePaths(paths, `team-${teamId}`);
+  return paths;
+}
+
+/**
+ * The second invalidation (the queue worker's): the team's affected designs read again (a design
+ * saved since has a new URL anyway) and invalidated in one call.
+ * @returns the paths asked for (empty when no design is affected).
+ * @throws the table's or CloudFront's error, so the queue delivers the message again.
+ */
+export async function recheckTeamRenders({ teamId, which }: RenderRecheck): Promise<string[]> {
+  const { publicIds, complete } = await affectedPublicIds(teamId, which);
+  const paths = renderPathsOf(publicIds, complete);
+  if (paths.length > 0) await createInvalidation(paths, `${RECHECK_REFERENCE}${teamId}`);
   return paths;
 }

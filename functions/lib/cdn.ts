@@ -61,22 +61,36 @@ export async function invalidatePaths(
   reference: string,
   deps: InvalidationDeps = {},
 ): Promise<string | undefined> {
+  try {
+    return await createInvalidation(paths, reference, deps);
+  } catch (error) {
+    logger.warn('CDN invalidation failed', { paths: paths.slice(0, 15), error: error as Error });
+    return undefined;
+  }
+}
+
+/**
+ * {@link invalidatePaths} for a queue worker, which retries a failed call: the same request,
+ * and CloudFront's error is thrown.
+ * @returns the invalidation id, or undefined when there is no distribution (local) or no path.
+ * @throws CloudFront's error (`TooManyInvalidationsInProgress`, throttling, access).
+ */
+export async function createInvalidation(
+  paths: readonly string[],
+  reference: string,
+  deps: InvalidationDeps = {},
+): Promise<string | undefined> {
   const distributionId = deps.distributionId ?? defaults.distributionId ?? config().DISTRIBUTION_ID;
   if (!distributionId || paths.length === 0) return undefined;
   const items = paths.slice(0, 15);
-  try {
-    const out = await (deps.client ?? defaults.client ?? cloudFront()).send(
-      new CreateInvalidationCommand({
-        DistributionId: distributionId,
-        InvalidationBatch: {
-          CallerReference: `${reference.slice(0, 64)}-${Date.now()}-${randomUUID().slice(0, 8)}`,
-          Paths: { Quantity: items.length, Items: [...items] },
-        },
-      }),
-    );
-    return out.Invalidation?.Id;
-  } catch (error) {
-    logger.warn('CDN invalidation failed', { paths: items, error: error as Error });
-    return undefined;
-  }
+  const out = await (deps.client ?? defaults.client ?? cloudFront()).send(
+    new CreateInvalidationCommand({
+      DistributionId: distributionId,
+      InvalidationBatch: {
+        CallerReference: `${reference.slice(0, 64)}-${Date.now()}-${randomUUID().slice(0, 8)}`,
+        Paths: { Quantity: items.length, Items: [...items] },
+      },
+    }),
+  );
+  return out.Invalidation?.Id;
 }

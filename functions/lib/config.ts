@@ -125,6 +125,7 @@ export const ConfigSchema = z.object({
    */
   QUEUE_URL_SEND_LIST: optional,
   QUEUE_URL_WEBHOOKS: optional,
+  QUEUE_URL_RENDER_INVALIDATIONS: optional,
   /**
    * Merge tags (docs/export.md): `offline` never calls a platform's API (the built-in catalogues
    * only); `online` calls it when credentials are given. Default: online in AWS, else offline.

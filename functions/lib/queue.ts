@@ -121,7 +121,8 @@ const INDEX = TABLE.globalSecondaryIndexes[2]!; // gsi3
 const visibleKey = (ms: number, id: string) => `vis#${String(ms).padStart(15, '0')}#${id}`;
 const ttl = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS;
 
-interface MessageItem {
+/** A message item of the local queue (its table item). */
+export interface MessageItem {
   pk: string;
   sk: string;
   id: string;

@@ -117,8 +117,8 @@ export const SIGNING_SECRET_FEATURES: Partial<Record<ApiFeature, readonly string
 };
 
 /**
- * Features that invalidate CDN paths: cached renders when a design changes (docs/infra.md "What the stack creates":
- * CloudFront keeps good renders for long) and deleted uploads' `/files/…` paths (images,
+ * Features that invalidate CDN paths: cached renders when a design, or its team's watermark or
+ * plan, changes (docs/infra.md "What the stack creates": CloudFront keeps good renders for long) and deleted uploads' `/files/…` paths (images,
  * stickers; docs/security.md "Deleted uploads"). They get DISTRIBUTION_ID and
  * cloudfront:CreateInvalidation on the one distribution.
  */
@@ -127,6 +127,13 @@ export const INVALIDATING_FEATURES: readonly ApiFeature[] = [
   'text-snippets',
   'images',
   'stickers',
+  // A team's renders when its watermark or plan changes (docs/decisions.md "Watermark"; the
+  // second pass is queued: infra/constructs/render-invalidations.ts RENDER_INVALIDATORS).
+  'teams',
+  'auth',
+  'billing',
+  'stripe-webhook',
+  'kiosk',
 ];
 
 /**

@@ -51,6 +51,10 @@ export const EVENT_FUNCTIONS = [
   // Pre-renders send lists from the `send-list` queue (infra/constructs/send-lists.ts; its entry
   // is functions/send-lists/worker.ts).
   'send-lists-worker',
+  // Invalidates a team's render URLs again after a watermark or plan change, from the
+  // `render-invalidations` queue (infra/constructs/render-invalidations.ts; its entry is
+  // functions/designs/render-invalidation-worker.ts).
+  'render-invalidations-worker',
 ] as const;
 export type FunctionFeature =
   Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];

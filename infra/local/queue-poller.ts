@@ -20,6 +20,8 @@ export type QueueWorker = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 const WORKERS: Partial<Record<QueueName, () => Promise<QueueWorker>>> = {
   'send-list': async () => (await import('#functions/send-lists/worker.ts')).handler,
   webhooks: async () => (await import('#functions/webhooks/worker.ts')).handler,
+  'render-invalidations': async () =>
+    (await import('#functions/designs/render-invalidation-worker.ts')).handler,
 };
 
 export interface PollerOptions {

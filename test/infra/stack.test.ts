@@ -208,6 +208,7 @@ describe('API', () => {
         'kiosk-snapshot',
         'webhooks-worker',
         'send-lists-worker',
+        'render-invalidations-worker',
       ].sort(),
     );
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
@@ -300,7 +301,8 @@ describe('API', () => {
         feature === 'render-notices' ||
         feature === 'kiosk-snapshot' ||
         feature === 'webhooks-worker' ||
-        feature === 'send-lists-worker'
+        feature === 'send-lists-worker' ||
+        feature === 'render-invalidations-worker'
       )
         continue;
       const fn = resources[id]!;
@@ -1022,6 +1024,19 @@ describe('what each function may do (reviewed here, in place of a template snaps
   const logs = (group: string) => `logs:CreateLogStream,logs:PutLogEvents @ ${group}`;
   /** Queueing webhook events (infra/constructs/webhooks.ts WEBHOOK_EMITTERS). */
   const WEBHOOK_EMIT = 'sqs:SendMessage @ WebhooksQueue';
+  /**
+   * A watermark or plan change: the team's renders invalidated at once and the second pass
+   * queued (infra/constructs/render-invalidations.ts RENDER_INVALIDATORS).
+   */
+  const RENDER_INVALIDATION = [
+    'cloudfront:CreateInvalidation @ WebDistribution',
+    'sqs:SendMessage @ RenderInvalidationsQueue',
+  ];
+  /** Both: a webhook emitter that changes plans (one merged statement). */
+  const RENDER_INVALIDATION_AND_WEBHOOK_EMIT = [
+    'cloudfront:CreateInvalidation @ WebDistribution',
+    'sqs:SendMessage @ RenderInvalidationsQueue WebhooksQueue',
+  ];
 
   /** Memory (MB), timeout (s) and every IAM statement, by function. */
   const EXPECTED: Record<string, { memory: number; timeout: number; iam: string[] }> = {
@@ -1170,6 +1185,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         TABLE_READ_WRITE,
         'kms:Decrypt,kms:GenerateDataKey @ SecretsKey',
         logs('ApiAuthLogs'),
+        ...RENDER_INVALIDATION,
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
@@ -1182,6 +1198,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
       iam: [
         TABLE_READ_WRITE,
         logs('ApiTeamsLogs'),
+        ...RENDER_INVALIDATION,
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
@@ -1196,10 +1213,10 @@ describe('what each function may do (reviewed here, in place of a template snaps
       iam: [
         TABLE_READ_WRITE,
         logs('ApiBillingLogs'),
+        ...RENDER_INVALIDATION_AND_WEBHOOK_EMIT,
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
-        WEBHOOK_EMIT,
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/publishable-key :parameter/picsnippets/stripe/secret-key',
       ],
     },
@@ -1209,8 +1226,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
       iam: [
         TABLE_READ_WRITE,
         logs('ApiStripeWebhookLogs'),
+        ...RENDER_INVALIDATION_AND_WEBHOOK_EMIT,
         ...ORIGIN_VERIFY,
-        WEBHOOK_EMIT,
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/secret-key :parameter/picsnippets/stripe/webhook-secret',
       ],
     },
@@ -1233,10 +1250,10 @@ describe('what each function may do (reviewed here, in place of a template snaps
       iam: [
         TABLE_READ_WRITE,
         logs('ApiKioskLogs'),
+        ...RENDER_INVALIDATION_AND_WEBHOOK_EMIT,
         ASSETS_READ_WRITE,
         ASSETS_LIST,
         ...ORIGIN_VERIFY,
-        WEBHOOK_EMIT,
         'ssm:GetParameter,ssm:GetParameters @ :parameter/picsnippets/stripe/secret-key',
       ],
     },
@@ -1289,6 +1306,18 @@ describe('what each function may do (reviewed here, in place of a template snaps
         logs('WebhooksWorkerLogs'),
         // The event source mapping's receive and delete, and retries sent back to the queue.
         'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ WebhooksQueue',
+      ],
+    },
+    // The second invalidation after a watermark or plan change: the team's design lists read
+    // (no scan, no write), the distribution invalidated, the queue's own receive and delete.
+    'render-invalidations-worker': {
+      memory: 256,
+      timeout: 30,
+      iam: [
+        'cloudfront:CreateInvalidation @ WebDistribution',
+        `dynamodb:GetItem,dynamodb:Query @ ${TABLE}`,
+        logs('RenderInvalidationsWorkerLogs'),
+        'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ RenderInvalidationsQueue',
       ],
     },
     // Send lists (docs/send-lists.md): the API function starts a job on the send-list queue.
@@ -1348,9 +1377,9 @@ describe('observability (docs/infra.md "Observability")', () => {
     alarms().find((a) => String(a.AlarmDescription).includes(fragment))!;
 
   it('alarms on the fallback rate, render p99, API 5xx, Lambda, webhook and DynamoDB errors', () => {
-    // Eight here, and the webhook and send-list dead-letter queues' (infra/constructs/webhooks.ts,
-    // send-lists.ts).
-    expect(alarms()).toHaveLength(10);
+    // Eight here, and the webhook, send-list and render-invalidation dead-letter queues'
+    // (infra/constructs/webhooks.ts, send-lists.ts, render-invalidations.ts).
+    expect(alarms()).toHaveLength(11);
     const fallback = alarmNamed('fallback image');
     expect(fallback).toMatchObject({
       Threshold: ALARM_THRESHOLDS.renderFallbackPercent,
@@ -1411,8 +1440,8 @@ describe('observability (docs/infra.md "Observability")', () => {
     expect(untraced.map(([id]) => id).filter((id) => !id.startsWith('RenderScreenshot'))).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/^(Api|RenderHandler)/)]),
     );
-    // Every feature and the webhook and send-list workers.
-    expect(traced.length).toBe(FEATURES.length + 2);
+    // Every feature and the webhook, send-list and render-invalidation workers.
+    expect(traced.length).toBe(FEATURES.length + 3);
     expect(untraced.some(([id]) => id.startsWith('RenderScreenshot'))).toBe(true);
   });
 });
@@ -1543,6 +1572,37 @@ describe('webhook deliveries (docs/developer-api.md "Webhooks")', () => {
       'webhooks',
       'webhooks-worker',
     ]);
+  });
+});
+
+describe('second render invalidations (docs/decisions.md "Watermark")', () => {
+  it('runs the worker from its queue, with the distribution, told only to the plan and watermark changers', () => {
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('RenderInvalidations'));
+    const main = queues.find(([id]) => id.startsWith('RenderInvalidationsQueue'))![1];
+    const dlq = queues.find(([id]) => id.startsWith('RenderInvalidationsDeadLetters'))!;
+    expect(main.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlq[0], 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('RenderInvalidationsQueue'),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]![1].Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    const envs = ofType('AWS::Lambda::Function').map(
+      ([, fn]) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
+    );
+    const told = envs
+      .filter((v) => v.QUEUE_URL_RENDER_INVALIDATIONS !== undefined)
+      .map((v) => v.FEATURE)
+      .sort();
+    expect(told).toEqual(['auth', 'billing', 'kiosk', 'stripe-webhook', 'teams']);
+    const worker = envs.find((v) => v.FEATURE === 'render-invalidations-worker')!;
+    expect(worker.DISTRIBUTION_ID).toBeDefined();
   });
 });
 
