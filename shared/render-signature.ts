@@ -67,20 +67,42 @@ export function canonicalPath(rawPath: string): string {
  */
 const RESERVED: ReadonlySet<string> = new Set([...Object.values(SIGNATURE_PARAMS), '__format']);
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /**
  * The parameter names of a raw query in the order they appear, duplicates kept, the parameters
  * no signature covers left out (`__sig`, `__sf`, `__exp`, `__format`). A segment is read as `parseRenderQuery` reads it (decoded, the
- * name trimmed; a segment without `=` is part of the previous value, not a name).
+ * name trimmed; a segment without `=` is part of the previous value, not a name, unless it is
+ * one of the design's `known` parameter names: then it is that name with an empty value).
  */
-export function queryNames(rawQuery: string): string[] {
+export function queryNames(rawQuery: string, known: ReadonlySet<string> = NO_NAMES): string[] {
   const names: string[] = [];
   for (const segment of rawQuery.replace(/^\?/, '').split('&')) {
     const eq = segment.indexOf('=');
-    if (eq <= 0) continue;
-    const name = decodeComponent(segment.slice(0, eq)).trim();
+    const name =
+      eq > 0
+        ? decodeComponent(segment.slice(0, eq)).trim()
+        : eq < 0 && known.size > 0 && known.has(decodeComponent(segment).trim())
+          ? decodeComponent(segment).trim()
+          : '';
     if (name !== '' && !RESERVED.has(name)) names.push(name);
   }
   return names;
+}
+
+/**
+ * The names form's second reading of a query (docs/decisions.md "Signed render URLs"): the
+ * query with each of the design's `known` names it lacks added with an empty value, so a URL
+ * signed over all the design's names still verifies when a `#` in a recipient's value cut the
+ * rest of the query off (a browser never sends what follows `#`). An absent parameter draws its
+ * fallback, as the empty value the platform could have written does.
+ * @returns undefined when nothing is missing (the first reading is the same).
+ */
+export function withAbsentNames(rawQuery: string, known: ReadonlySet<string>): string | undefined {
+  const present = new Set(queryNames(rawQuery, known));
+  const absent = [...known].filter((name) => !present.has(name) && !RESERVED.has(name));
+  if (absent.length === 0) return undefined;
+  return [rawQuery, ...absent.map((name) => `${encodeRfc3986(name)}=`)].join('&');
 }
 
 /**
@@ -91,11 +113,16 @@ export function queryNames(rawQuery: string): string[] {
  *   changes nothing drawn (docs/decisions.md "Signed render URLs");
  * - `values`: `name=value` pairs, both encoded, sorted by encoded name, joined by `&`; each name
  *   once, with the value the render uses (a later duplicate wins, as in `parseRenderQuery`).
+ * @param known the design's parameter names: a bare segment naming one is that parameter, empty.
  * @throws URIError for a name or value with a lone surrogate.
  */
-export function canonicalQuery(form: SignatureForm, rawQuery: string): string {
-  if (form === 'names') return queryNames(rawQuery).map(encodeRfc3986).sort().join('&');
-  const parsed = parseRenderQuery(rawQuery);
+export function canonicalQuery(
+  form: SignatureForm,
+  rawQuery: string,
+  known: ReadonlySet<string> = NO_NAMES,
+): string {
+  if (form === 'names') return queryNames(rawQuery, known).map(encodeRfc3986).sort().join('&');
+  const parsed = parseRenderQuery(rawQuery, known);
   return Object.keys(parsed)
     .filter((name) => !RESERVED.has(name))
     .map((name) => [encodeRfc3986(name), encodeRfc3986(parsed[name]!)] as const)
@@ -108,6 +135,7 @@ export function canonicalQuery(form: SignatureForm, rawQuery: string): string {
  * The text a signature is the HMAC of: five lines joined by `\n` (no newline at the end):
  * the scheme, the form, the canonical path, the expiry (`__exp` as sent, or empty) and the
  * canonical query (docs/developer-api.md "Signed render URLs").
+ * @param known the design's parameter names (see {@link canonicalQuery}).
  * @throws URIError for a name or value with a lone surrogate.
  */
 export function stringToSign(
@@ -115,12 +143,13 @@ export function stringToSign(
   rawPath: string,
   rawQuery: string,
   expires: string | undefined,
+  known: ReadonlySet<string> = NO_NAMES,
 ): string {
   return [
     SIGNATURE_SCHEME,
     form,
     canonicalPath(rawPath),
     expires ?? '',
-    canonicalQuery(form, rawQuery),
+    canonicalQuery(form, rawQuery, known),
   ].join('\n');
 }

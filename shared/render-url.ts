@@ -60,6 +60,8 @@ export function renderPath(publicId: string, params: Record<string, string>): st
   return `/r/${encodeURIComponent(publicId)}${query ? `?${query}` : ''}`;
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** Decodes one query component tolerantly: `+` is a space; a bad `%` escape stays literal. */
 export function decodeComponent(raw: string): string {
   const spaced = raw.replace(/\+/g, ' ');
@@ -80,13 +82,25 @@ export function decodeComponent(raw: string): string {
  * Parses a raw query string as e-mail platforms send it (test/unit/render-url.test.ts): `+` may
  * stand for a space, a stray `&` inside a value splits it (a segment without `=` is glued back onto
  * the previous value), malformed escapes never throw. Later duplicates win, as in most platforms.
+ * @param known the design's parameter names: a bare segment that is one of them (decoded,
+ *   trimmed) is that parameter with an empty value, not part of the previous value; the CDN
+ *   writes an empty value that way (docs/decisions.md "Signed render URLs").
  */
-export function parseRenderQuery(rawQuery: string): Record<string, string> {
+export function parseRenderQuery(
+  rawQuery: string,
+  known: ReadonlySet<string> = NO_NAMES,
+): Record<string, string> {
   // No prototype: a parameter named `__proto__` is just a name.
   const out = Object.create(null) as Record<string, string>;
   let previous: string | undefined;
   for (const segment of rawQuery.replace(/^\?/, '').split('&')) {
     const eq = segment.indexOf('=');
+    const bare = eq < 0 && known.size > 0 ? decodeComponent(segment).trim() : '';
+    if (bare !== '' && known.has(bare)) {
+      out[bare] = '';
+      previous = bare;
+      continue;
+    }
     if (eq <= 0) {
       if (previous !== undefined && segment !== '' && eq !== 0)
         out[previous] += `&${decodeComponent(segment)}`;

@@ -143,7 +143,12 @@ export interface RenderServiceDeps {
    * `createSignatureVerifier`; docs/developer-api.md "Signed render URLs"). Absent: designs
    * that require signatures get the fallback (`signature-unverified`).
    */
-  verifySignature?(teamId: string, rawPath: string, rawQuery: string): Promise<SignatureCheck>;
+  verifySignature?(
+    teamId: string,
+    rawPath: string,
+    rawQuery: string,
+    known: ReadonlySet<string>,
+  ): Promise<SignatureCheck>;
   /**
    * Where recipients' first opens are kept, for evergreen timers that count from the first open
    * (first-open.ts). Absent: those timers count from each render's now.
@@ -610,12 +615,21 @@ export function createRenderService(deps: RenderServiceDeps) {
   async function checkSigned(
     design: DesignRecord,
     request: RenderRequest,
+    known: ReadonlySet<string>,
   ): Promise<SignatureCheck> {
     if ((design.document as { require_signed_urls?: unknown })?.require_signed_urls !== true)
       return { ok: true };
     if (!deps.verifySignature) return { ok: false, reason: 'signature-unverified' };
-    return deps.verifySignature(design.teamId, request.rawPath, request.rawQueryString);
+    return deps.verifySignature(design.teamId, request.rawPath, request.rawQueryString, known);
   }
+
+  /**
+   * The current design's parameter names: how the query is read, the same for the signature
+   * check and the drawing (a bare `name` segment is that parameter, empty; docs/decisions.md
+   * "Signed render URLs").
+   */
+  const knownNames = (current: DesignRecord): ReadonlySet<string> =>
+    new Set(declaredParameters(parseDesignDocument(current.document)));
 
   /**
    * What a request shows at open time, the same for the image and its link (docs/rules.md
@@ -718,7 +732,7 @@ export function createRenderService(deps: RenderServiceDeps) {
         path.publicId,
         design,
         doc,
-        parseRenderQuery(request.rawQueryString),
+        parseRenderQuery(request.rawQueryString, knownNames(current)),
         request,
         false,
       );
@@ -754,12 +768,13 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (!current) return await fallback('unknown design');
       // Asked of the current design, never of a snapshot a cache id names (docs/decisions.md
       // "Signed render URLs").
-      const signed = await checkSigned(current, request);
+      const known = knownNames(current);
+      const signed = await checkSigned(current, request, known);
       if (!signed.ok) return await refused(signed.reason, current);
       const { design: named, immutable } = await pinned(current, path.cacheId);
       design = named;
       let doc = parseDesignDocument(design.document);
-      const query = parseRenderQuery(request.rawQueryString);
+      const query = parseRenderQuery(request.rawQueryString, known);
 
       if (query.__format === 'manychat_json') return manychatJson(request);
 

@@ -18,6 +18,7 @@ import {
   SIGNATURE_PARAMS,
   encodeRfc3986,
   stringToSign,
+  withAbsentNames,
   type SignatureForm,
   type SignatureRefusal,
 } from '#shared/render-signature.ts';
@@ -38,6 +39,10 @@ const EXPIRES_SHAPE = /^\d{1,12}$/;
  * Checks a render URL's signature against the team's secrets.
  * @param secrets the secrets that verify now (current first).
  * @param now ms since the epoch.
+ * @param known the design's parameter names: a bare segment naming one is that parameter with
+ *   an empty value; in the names form a URL lacking some of them is also checked as if they
+ *   were sent empty (`withAbsentNames`: a `#` in a value cut the query). Docs/decisions.md
+ *   "Signed render URLs".
  * @returns `signature-missing` without `__sig`; `signature-invalid` for a malformed or
  *   non-matching signature, an unknown form, a bad `__exp`, an over-long query, or no secret;
  *   `signature-expired` for a genuine signature past its `__exp`.
@@ -47,30 +52,34 @@ export function checkSignature(
   rawQuery: string,
   secrets: readonly string[],
   now = Date.now(),
+  known: ReadonlySet<string> = new Set(),
 ): SignatureCheck {
   const invalid = { ok: false, reason: 'signature-invalid' } as const;
   if (rawQuery.length > MAX_SIGNED_QUERY_LENGTH) return invalid;
   if (rawQuery.split('&').length > MAX_SIGNED_PARAMS) return invalid;
-  const query = parseRenderQuery(rawQuery);
+  const query = parseRenderQuery(rawQuery, known);
   const sent = query[SIGNATURE_PARAMS.signature];
   if (sent === undefined || sent === '') return { ok: false, reason: 'signature-missing' };
   const form = query[SIGNATURE_PARAMS.form];
   const expires = query[SIGNATURE_PARAMS.expires];
   if (!SIGNATURE_SHAPE.test(sent) || (form !== 'names' && form !== 'values')) return invalid;
   if (expires !== undefined && !EXPIRES_SHAPE.test(expires)) return invalid;
-  let text: string;
+  const texts: string[] = [];
   try {
-    text = stringToSign(form, rawPath, rawQuery, expires);
+    texts.push(stringToSign(form, rawPath, rawQuery, expires, known));
+    const completed = form === 'names' ? withAbsentNames(rawQuery, known) : undefined;
+    if (completed !== undefined) texts.push(stringToSign(form, rawPath, completed, expires, known));
   } catch {
     return invalid; // a lone surrogate: no UTF-8 form, nobody signed it
   }
   const given = Buffer.from(sent, 'base64url');
-  // Every secret is tried, so the time taken does not tell which one matched.
+  // Every secret and reading is tried, so the time taken does not tell which one matched.
   let matched = false;
-  for (const secret of secrets) {
-    const expected = Buffer.from(signatureOf(secret, text), 'base64url');
-    if (expected.length === given.length && timingSafeEqual(expected, given)) matched = true;
-  }
+  for (const secret of secrets)
+    for (const text of texts) {
+      const expected = Buffer.from(signatureOf(secret, text), 'base64url');
+      if (expected.length === given.length && timingSafeEqual(expected, given)) matched = true;
+    }
   if (!matched) return invalid;
   if (expires === undefined) return { ok: true };
   const expiresAt = Number(expires) * 1000;
@@ -89,7 +98,9 @@ export interface SignedParameter {
  * @param parameters in URL order. `values`: each value percent-encoded (RFC 3986);
  *   `names`: each value written as given, for the e-mail platform to replace (a merge tag).
  * @param expires whole seconds since the epoch, or undefined for a URL that does not expire.
- * @returns `path?pairs&__sf=…[&__exp=…]&__sig=…`.
+ * @returns `path?__sf=…[&__exp=…]&__sig=…&pairs`: the signature's own parameters first, so a
+ *   `#` in a value the e-mail platform writes unencoded cannot cut them off (docs/decisions.md
+ *   "Signed render URLs").
  */
 export function signRenderPath(
   secret: string,
@@ -101,14 +112,14 @@ export function signRenderPath(
   const pairs = parameters.map(
     (p) => `${encodeRfc3986(p.name)}=${form === 'values' ? encodeRfc3986(p.value) : p.value}`,
   );
-  pairs.push(`${SIGNATURE_PARAMS.form}=${form}`);
-  if (expires !== undefined) pairs.push(`${SIGNATURE_PARAMS.expires}=${expires}`);
-  const query = pairs.join('&');
+  const head = [`${SIGNATURE_PARAMS.form}=${form}`];
+  if (expires !== undefined) head.push(`${SIGNATURE_PARAMS.expires}=${expires}`);
+  const query = [...head, ...pairs].join('&');
   const signature = signatureOf(
     secret,
     stringToSign(form, path, query, expires === undefined ? undefined : String(expires)),
   );
-  return `${path}?${query}&${SIGNATURE_PARAMS.signature}=${signature}`;
+  return `${path}?${[...head, `${SIGNATURE_PARAMS.signature}=${signature}`, ...pairs].join('&')}`;
 }
 
 /** How long a team's opened secrets are kept in this process, ms. */
@@ -149,16 +160,20 @@ export function createSignatureVerifier(
   /**
    * Checks a request for a design of `teamId` that requires signatures. Never throws: secrets
    * that cannot be read refuse as `signature-unverified` (logged), never accept.
+   * @param known the design's parameter names (see {@link checkSignature}).
    */
   async function verify(
     teamId: string,
     rawPath: string,
     rawQuery: string,
+    known: ReadonlySet<string> = new Set(),
   ): Promise<SignatureCheck> {
+    const check = (keys: SigningKeys) =>
+      checkSignature(rawPath, rawQuery, valid(keys), now(), known);
     try {
-      const first = checkSignature(rawPath, rawQuery, valid(await keysOf(teamId, false)), now());
+      const first = check(await keysOf(teamId, false));
       if (first.ok || first.reason !== 'signature-invalid') return first;
-      return checkSignature(rawPath, rawQuery, valid(await keysOf(teamId, true)), now());
+      return check(await keysOf(teamId, true));
     } catch (error) {
       logger.warn('render signing secrets not read: refusing', { teamId, error: error as Error });
       return { ok: false, reason: 'signature-unverified' };

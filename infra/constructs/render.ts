@@ -206,6 +206,14 @@ export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'START
  * empty name dropped, so that `?b=2&a=1` and `?a=1&b=2` share one cache entry (docs/infra.md "What the stack creates"
  * "cache key: path plus all query strings, normalised").
  *
+ * A parameter with an empty value that follows another (in the order of the URL, as CloudFront
+ * lists them) is written right after it without `=`: an e-mail platform that wrote
+ * `first_name=Tom & Jerry` unencoded sent ` Jerry` as a segment of its own, which sorting would
+ * have moved away from `Tom ` (and `=` would have made it a parameter). The origin glues such a
+ * bare segment back onto the value before it, unless it is one of the design's parameter names
+ * (then it is that parameter, empty: CloudFront cannot tell `last_name` from `last_name=`).
+ * docs/decisions.md "Signed render URLs"; test/infra/router-function.test.ts.
+ *
  * Undeclared parameters are not dropped here: which parameters a design declares is known only
  * at the origin, which ignores the others and cuts values to 255 characters (docs/infra.md "What the stack creates"
  * "abuse limits").
@@ -215,14 +223,27 @@ export const RENDER_QUERY_NORMALISER_CODE = `function handler(event) {
   // Undeclared parameters are dropped at the origin, which knows the design's parameters.
   const request = event.request;
   const query = request.querystring;
-  const names = Object.keys(query).filter((name) => name !== '').sort();
-  const pairs = [];
-  for (let i = 0; i < names.length; i++) {
-    const entry = query[names[i]];
+  const keys = Object.keys(query);
+  const groups = [];
+  let current = null;
+  for (let i = 0; i < keys.length; i++) {
+    const name = keys[i];
+    if (name === '') continue;
+    const entry = query[name];
+    if (current !== null && !entry.multiValue && entry.value === '') {
+      current.tail += '&' + name;
+      continue;
+    }
     const values = entry.multiValue ? entry.multiValue : [entry];
-    for (let j = 0; j < values.length; j++) pairs.push(names[i] + '=' + values[j].value);
+    const pairs = [];
+    for (let j = 0; j < values.length; j++) pairs.push(name + '=' + values[j].value);
+    current = { name: name, text: pairs.join('&'), tail: '' };
+    groups.push(current);
   }
-  request.querystring = pairs.join('&');
+  groups.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out = [];
+  for (let i = 0; i < groups.length; i++) out.push(groups[i].text + groups[i].tail);
+  request.querystring = out.join('&');
   return request;
 }
 `;

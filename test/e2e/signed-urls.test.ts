@@ -78,7 +78,7 @@ describe('signed render URLs', () => {
     const link = await (await page.waitForSelector('[data-testid="export-link"]'))!.evaluate(
       (el) => (el as HTMLInputElement).value,
     );
-    expect(link).toMatch(/[?&]__sf=names&__sig=[\w-]{43}$/);
+    expect(link).toMatch(/\?__sf=names&__sig=[\w-]{43}(?:&|$)/);
     await snap(page, 'e2e-signed-urls-4-generated');
     expect(await renderReason(link)).toBeNull();
     expect(await renderReason(`${link}&first_name=Eve`)).toBe('signature-invalid');

@@ -12,6 +12,8 @@ import {
   routerTable,
 } from '#infra/constructs/router-function.ts';
 import { RENDER_QUERY_NORMALISER_CODE } from '#infra/constructs/render.ts';
+import { checkSignature, signRenderPath } from '#functions/render/signature.ts';
+import { parseRenderQuery } from '#shared/render-url.ts';
 
 interface CfEvent {
   request: {
@@ -240,7 +242,122 @@ describe('render query normaliser (/r/*)', () => {
     ).toBe('c=3&c=4&z=');
   });
 
+  it('keeps a segment without a value right after the one before it, in URL order', () => {
+    expect(
+      normalise({
+        last_name: { value: 'Silva' },
+        first_name: { value: 'Tom%20' },
+        '%20Jerry': { value: '' },
+        city: { value: '' },
+      }),
+    ).toBe('first_name=Tom%20&%20Jerry&city&last_name=Silva');
+  });
+
   it('fits in a CloudFront Function', () => {
     expect(Buffer.byteLength(RENDER_QUERY_NORMALISER_CODE)).toBeLessThan(MAX_FUNCTION_CODE_BYTES);
+  });
+});
+
+describe('signed render URLs through the CDN, values the e-mail platform did not encode', () => {
+  const SECRET = 'pss_test-secret-one';
+  const NOW = Date.parse('2026-11-24T12:00:00Z');
+  const known = new Set(['first_name', 'last_name', 'city']);
+  const names = signRenderPath(SECRET, 'names', '/r/abc', [
+    { name: 'first_name', value: '*|FNAME|*' },
+    { name: 'last_name', value: '*|LNAME|*' },
+    { name: 'city', value: '*|CITY|*' },
+  ]);
+
+  /**
+   * What the render reads when a mail client fetches `url`: the browser's URL parser (spaces
+   * encoded, nothing after `#` sent), CloudFront's query object (URL order, a repeated name's
+   * values together, a segment without `=` an empty value) and the normaliser.
+   */
+  function throughCdn(url: string): string {
+    const search = new URL(url, 'https://cdn.example').search.slice(1);
+    const querystring: Record<string, { value: string; multiValue?: Array<{ value: string }> }> =
+      {};
+    for (const segment of search.split('&')) {
+      const eq = segment.indexOf('=');
+      const name = eq < 0 ? segment : segment.slice(0, eq);
+      const value = eq < 0 ? '' : segment.slice(eq + 1);
+      const entry = querystring[name];
+      if (!entry) querystring[name] = { value };
+      else entry.multiValue = [...(entry.multiValue ?? [{ value: entry.value }]), { value }];
+    }
+    const request = { method: 'GET', uri: '/r/abc', headers: {}, querystring };
+    return load(RENDER_QUERY_NORMALISER_CODE)({ request }).querystring as string;
+  }
+  const send = (fname: string, lname: string, city: string) =>
+    throughCdn(
+      names.replace('*|FNAME|*', fname).replace('*|LNAME|*', lname).replace('*|CITY|*', city),
+    );
+  const verify = (query: string) => checkSignature('/r/abc', query, [SECRET], NOW, known);
+
+  it('verifies and draws a value with a bare & in it, with or without spaces', () => {
+    for (const [value, drawn] of [
+      ['Tom & Jerry', 'Tom & Jerry'],
+      ['AT&T', 'AT&T'],
+      ['rock&roll&more', 'rock&roll&more'],
+    ]) {
+      const query = send('Ana', value!, 'Paris');
+      expect(verify(query), value).toEqual({ ok: true });
+      expect(parseRenderQuery(query, known)).toMatchObject({
+        first_name: 'Ana',
+        last_name: drawn,
+        city: 'Paris',
+      });
+    }
+  });
+
+  it('reads an empty value as that parameter, empty, not as part of the value before it', () => {
+    const query = send('Ana', '', 'Paris');
+    expect(query).toContain('first_name=Ana&last_name');
+    expect(verify(query)).toEqual({ ok: true });
+    expect(parseRenderQuery(query, known)).toMatchObject({ first_name: 'Ana', last_name: '' });
+  });
+
+  it('verifies a URL a # cut short: the signature comes first, the lost names draw their fallback', () => {
+    const query = send('A#1', 'Silva', 'Paris');
+    expect(verify(query)).toEqual({ ok: true });
+    expect(parseRenderQuery(query, known)).toEqual({
+      __sf: 'names',
+      __sig: expect.any(String),
+      first_name: 'A',
+    });
+  });
+
+  it('still refuses an added, renamed or duplicated parameter, and changed signed values', () => {
+    const invalid = { ok: false, reason: 'signature-invalid' };
+    const query = send('Ana', 'Silva', 'Paris');
+    expect(verify(query)).toEqual({ ok: true });
+    expect(verify(`${query}&country=PT`)).toEqual(invalid);
+    expect(verify(query.replace('city=', 'town='))).toEqual(invalid);
+    expect(verify(`${query}&first_name=Eve`)).toEqual(invalid);
+    // A name the URL was not signed for, even one the design declares.
+    const short = signRenderPath(SECRET, 'names', '/r/abc', [{ name: 'first_name', value: 'x' }]);
+    expect(verify(throughCdn(`${short}&city`))).toEqual(invalid);
+
+    const values = signRenderPath(SECRET, 'values', '/r/abc', [
+      { name: 'first_name', value: 'Tom & Jerry' },
+      { name: 'city', value: 'A#1' },
+    ]);
+    expect(verify(throughCdn(values))).toEqual({ ok: true });
+    expect(parseRenderQuery(throughCdn(values), known)).toMatchObject({
+      first_name: 'Tom & Jerry',
+      city: 'A#1',
+    });
+    // The same value written without encoding is the same value.
+    expect(verify(throughCdn(values.replace('Tom%20%26%20Jerry', 'Tom & Jerry')))).toEqual({
+      ok: true,
+    });
+    for (const changed of [
+      values.replace('Tom%20%26%20Jerry', 'Tom%20'),
+      values.replace('Tom%20%26%20Jerry', 'Tom%20&%20Larry'),
+      values.replace('A%231', 'A#1'),
+      `${values}&last_name`,
+      values.replace(/&city=[^&]*/, ''),
+    ])
+      expect(verify(throughCdn(changed)), changed).toEqual(invalid);
   });
 });

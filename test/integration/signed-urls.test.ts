@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';
 import { createDesign, ownTeam, type DesignJson } from '../support/designs.ts';
-import { useLocalStack } from '../support/stack.ts';
+import { putDesign } from '../support/render-designs.ts';
+import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
+import { signRenderPath } from '#functions/render/signature.ts';
 
 const stack = useLocalStack();
 
@@ -177,7 +179,8 @@ describe('signed render URLs', () => {
     });
     expect(values.status, JSON.stringify(values.json)).toBe(200);
     const url = values.json.url;
-    expect(url).toContain(`${stack().url}/r/${design.public_id}?first_name=Zo%C3%AB&`);
+    expect(url).toContain(`${stack().url}/r/${design.public_id}?__sf=values&__sig=`);
+    expect(url).toContain('&first_name=Zo%C3%AB&');
     expectAccepted(await render(url));
 
     // Unsigned with the same values: never the signed render from a cache.
@@ -272,5 +275,37 @@ describe('signed render URLs', () => {
     // The render reads a design at most 1 s old (functions/render/handler.ts DESIGN_TTL_MS).
     await new Promise((r) => setTimeout(r, 1100));
     expectAccepted(await render(`/r/${design.public_id}?first_name=Free`));
+  });
+
+  it('draws names-form URLs whose values the platform wrote unencoded (&, #, empty)', async () => {
+    const secret = await rotate(24);
+    const { db } = await import('#lib/db/index.ts');
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    const doc = demo.document as Record<string, unknown>;
+    await putDesign('signed-raw-values', teamId, { ...doc, require_signed_urls: true });
+    await putDesign('unsigned-raw-values', teamId, { ...doc, require_signed_urls: false });
+    const signed = signRenderPath(secret, 'names', '/r/signed-raw-values.png', [
+      { name: 'first_name', value: '{{ first_name }}' },
+    ]);
+    /** "Hello {{first_name}}!" (1000x625 canvas). */
+    const textBand = { left: 50, top: 200, width: 900, height: 220 };
+    for (const [written, drawn] of [
+      ['Tom & Jerry', 'Tom%20%26%20Jerry'],
+      ['AT&T', 'AT%26T'],
+      ['A#1', 'A'],
+      ['', ''],
+    ] as const) {
+      const got = await fetchImage(`${stack().url}${signed.replace('{{ first_name }}', written)}`);
+      expect(got.res.headers.get('x-render-reason'), written).toBeNull();
+      const want = await fetchImage(`${stack().url}/r/unsigned-raw-values.png?first_name=${drawn}`);
+      expect(meanDifference(got.pixels, want.pixels, got.width, textBand), written).toBeLessThan(
+        0.5,
+      );
+    }
+    // A changed name is still refused.
+    const renamed = await fetchImage(
+      `${stack().url}${signed.replace('first_name={{ first_name }}', 'last_name=Eve')}`,
+    );
+    expect(renamed.res.headers.get('x-render-reason')).toBe('signature-invalid');
   });
 });

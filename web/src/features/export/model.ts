@@ -316,7 +316,7 @@ export interface GenerateOptions {
    */
   cacheId: string | null;
   /**
-   * The names-form signature to append to the URL (`__sf=names&__sig=…`), when the design
+   * The names-form signature to put in the URL (`__sf=names&__sig=…`), when the design
    * requires signed URLs (docs/developer-api.md "Signed render URLs"); the platform fills the
    * values in later.
    */
@@ -368,6 +368,18 @@ export function generateOutputs(
   return { ...outputs, html, ruleLink };
 }
 
+/**
+ * The URL with the signature's parameters first, before any value the platform fills in: a `#`
+ * in a recipient's value cuts the rest of the URL off in the mail client, never the signature
+ * (docs/decisions.md "Signed render URLs").
+ */
+function signedFirst(url: string, signature: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return `${url}?${signature}`;
+  const rest = url.slice(q + 1);
+  return `${url.slice(0, q)}?${signature}${rest === '' ? '' : `&${rest}`}`;
+}
+
 /** `generateOutputs` before the rule link: what each platform pastes. */
 function platformOutputs(
   design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
@@ -376,9 +388,7 @@ function platformOutputs(
   const input = urlInput(design, options.provider, options.rows, options.pdf, options.cacheId);
   const platform: Provider = providerOf(options.provider);
   const unsigned = buildRenderUrl(input);
-  const link = options.signature
-    ? `${unsigned}${unsigned.includes('?') ? '&' : '?'}${options.signature}`
-    : unsigned;
+  const link = options.signature ? signedFirst(unsigned, options.signature) : unsigned;
   const html = {
     width: options.width,
     align: options.align,
