@@ -53,8 +53,11 @@ declare global {
   }
 }
 
+// Never attached to the document: an attached canvas is composited into a frame after every
+// draw (software GL here), which cost Chromium more CPU than the draw and read-back together;
+// a detached one draws the same pixels (docs/performance.md "Render v2: CPU per render, the
+// fonts stage, cold start").
 const element = document.createElement('canvas');
-document.body.appendChild(element);
 const canvas = new StaticCanvas(element, {
   enableRetinaScaling: false,
   renderOnAddRemove: false,
