@@ -59,8 +59,8 @@ export const handler = featureHandler('images', {
         unknown
       >;
       if (fields.type === 'asIcon') {
-        const sticker = await storeStickerUpload({ userId: auth.user!.userId, teamId: team }, body);
-        return json(201, { success: true, sticker });
+        const stored = await storeStickerUpload({ userId: auth.user!.userId, teamId: team }, body);
+        return json(201, { success: true, ...stored });
       }
       const image = await storeUpload(team, body);
       return json(201, { success: true, image: imageView(image) });

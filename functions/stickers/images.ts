@@ -45,6 +45,19 @@ export interface StickerGif {
   frames: number;
 }
 
+/** The bound that cut an animated upload: the one the frames kept reached first. */
+export type StickerGifCap = 'frames' | 'source-pixels' | 'decoded-pixels' | 'stored-bytes';
+
+/**
+ * What an animated upload kept: the animation (null when none could be kept), the frames the
+ * file had, and the bound that cut it (null when every frame was kept).
+ */
+export interface StickerGifOutcome {
+  gif: StickerGif | null;
+  sourceFrames: number;
+  cap: StickerGifCap | null;
+}
+
 /**
  * Decoded pixels an animated sticker may take once fitted, px summed over its frames: the
  * editor's decoder stops at {@link MAX_GIF_DECODED_BYTES} of RGBA (docs/editor.md "Animated GIF
@@ -58,30 +71,34 @@ export const MAX_STICKER_GIF_PIXELS = MAX_GIF_DECODED_BYTES / 4;
  * frame delays and loop kept (docs/editor.md "Animated GIF stickers"). Bounded: only the first
  * frames within {@link MAX_GIF_FRAMES}, {@link MAX_INPUT_PIXELS} of source pixels and
  * {@link MAX_STICKER_GIF_PIXELS} of fitted pixels (all frames summed) are read and kept, and a
- * result over {@link MAX_IMAGE_BYTES} is dropped.
+ * result over {@link MAX_IMAGE_BYTES} is dropped; the outcome says which bound cut it
+ * ({@link stickerGifNotice} words it for the uploader).
  * @param fitted the still's size, px (`stickerFromRaster`).
  * @param maxPixels the fitted-pixel budget (tests lower it).
- * @returns null for anything but a GIF of two frames or more within those bounds (the still alone
- *   is kept, as for every other upload).
+ * @returns null for anything but a GIF of two frames or more; otherwise the outcome, whose `gif`
+ *   is null when the bounds leave fewer than two frames or the result is over 8 MB (the still
+ *   alone is kept, as for every other upload).
  * @throws Error from sharp when the GIF does not decode.
  */
 export async function stickerGifFromRaster(
   bytes: Buffer,
   fitted: { width: number; height: number },
   maxPixels = MAX_STICKER_GIF_PIXELS,
-): Promise<StickerGif | null> {
+): Promise<StickerGifOutcome | null> {
   if (!isGif(bytes)) return null;
   const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   const pages = meta.pages ?? 1;
   const frameArea = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0);
   if (pages < 2 || frameArea <= 0) return null;
-  const frames = Math.min(
-    pages,
-    MAX_GIF_FRAMES,
-    Math.floor(MAX_INPUT_PIXELS / frameArea),
-    Math.floor(maxPixels / (fitted.width * fitted.height)),
-  );
-  if (frames < 2) return null;
+  // The bounds in the order they are named when several cut at the same frame.
+  const bounds: Array<[StickerGifCap, number]> = [
+    ['frames', MAX_GIF_FRAMES],
+    ['source-pixels', Math.floor(MAX_INPUT_PIXELS / frameArea)],
+    ['decoded-pixels', Math.floor(maxPixels / (fitted.width * fitted.height))],
+  ];
+  const frames = Math.min(pages, ...bounds.map(([, n]) => n));
+  const cap = frames < pages ? bounds.find(([, n]) => n === frames)![0] : null;
+  if (frames < 2) return { gif: null, sourceFrames: pages, cap };
   const gif = await sharp(bytes, { pages: frames, limitInputPixels: MAX_INPUT_PIXELS })
     .resize(fitted.width, fitted.height, { fit: 'fill' })
     .gif({
@@ -89,7 +106,30 @@ export async function stickerGifFromRaster(
       ...(meta.delay ? { delay: meta.delay.slice(0, frames) } : {}),
     })
     .toBuffer();
-  return gif.length > MAX_IMAGE_BYTES ? null : { bytes: gif, frames };
+  if (gif.length > MAX_IMAGE_BYTES) return { gif: null, sourceFrames: pages, cap: 'stored-bytes' };
+  return { gif: { bytes: gif, frames }, sourceFrames: pages, cap };
+}
+
+/** What each bound allows, as the uploader is told it. */
+const CAP_WORDS: Record<StickerGifCap, string> = {
+  frames: `an animated sticker keeps at most ${MAX_GIF_FRAMES} frames`,
+  'source-pixels': `an animated sticker reads at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels of frames`,
+  'decoded-pixels': `an animated sticker keeps at most ${MAX_GIF_DECODED_BYTES / (1024 * 1024)} MB of decoded frames`,
+  'stored-bytes': `an animated sticker is stored at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`,
+};
+
+/**
+ * The upload answer's notice when a bound cut the animation (docs/editor.md "Animated GIF
+ * stickers"): `Kept the first 500 of 800 frames: an animated sticker keeps at most 500 frames.`,
+ * or, when none could be kept, `The animation was not kept: …; the sticker is its first frame.`
+ * @returns null when nothing was cut (or the upload is not animated).
+ */
+export function stickerGifNotice(outcome: StickerGifOutcome | null): string | null {
+  if (!outcome?.cap) return null;
+  const why = CAP_WORDS[outcome.cap];
+  return outcome.gif
+    ? `Kept the first ${outcome.gif.frames} of ${outcome.sourceFrames} frames: ${why}.`
+    : `The animation was not kept (${outcome.sourceFrames} frames): ${why}; the sticker is its first frame.`;
 }
 
 /**

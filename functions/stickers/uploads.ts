@@ -13,7 +13,12 @@ import { conflict, notFound, validationFailed } from '#lib/errors.ts';
 import { deleteUserFile, readImageFile, storeUserFile, withdrawUserFile } from '#lib/uploads.ts';
 import { designsUsingFile, usedByMessage } from '#functions/designs/usage.ts';
 import { BAD_EXTENSION, IMAGE_EXTENSIONS, UPLOAD_MESSAGES } from '#functions/images/library.ts';
-import { stickerFromRaster, stickerGifFromRaster, stickerThumb } from './images.ts';
+import {
+  stickerFromRaster,
+  stickerGifFromRaster,
+  stickerGifNotice,
+  stickerThumb,
+} from './images.ts';
 import { STICKER_NOT_FOUND } from './library.ts';
 import { uploadView, type UploadView } from './views.ts';
 
@@ -28,25 +33,26 @@ export const MAX_IMAGE_NAME_LENGTH = 255;
  * docs/editor.md "Animated GIF stickers"), then writes the `StickerUpload` item. If a later step
  * fails the files already stored are deleted.
  * @param body the parsed multipart body of `POST /image`.
- * @returns the upload as the My Uploads tab lists it (`type: 'custom_sticker'`).
+ * @returns the upload as the My Uploads tab lists it (`type: 'custom_sticker'`), and `notice`:
+ *   what a bound cut of an animated GIF ("Kept the first 500 of 800 frames: …"), else null.
  * @throws AppError 422 `{ image: [message] }` for a missing file, a refused extension (docs/editor.md "Messages": "Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png"), a file over 8 MB, or bytes that
  *   are not a readable JPG, PNG, GIF, WebP or BMP within 40 MP.
  */
 export async function storeStickerUpload(
   user: { userId: string; teamId: string },
   body: unknown,
-): Promise<UploadView> {
+): Promise<{ sticker: UploadView; notice: string | null }> {
   const file = await readImageFile(body, 'image', UPLOAD_MESSAGES, {
     allowed: IMAGE_EXTENSIONS,
     message: BAD_EXTENSION,
   });
   let sticker;
   let thumb;
-  let gif;
+  let animation;
   try {
     sticker = await stickerFromRaster(file.bytes);
     thumb = await stickerThumb(sticker.bytes);
-    gif = await stickerGifFromRaster(file.bytes, sticker);
+    animation = await stickerGifFromRaster(file.bytes, sticker);
   } catch {
     throw validationFailed({ image: [UPLOAD_MESSAGES.refused] });
   }
@@ -57,6 +63,7 @@ export async function storeStickerUpload(
     stored.push(original.url);
     const thumbnail = await storeUserFile(folder, thumb, 'image/png', 'png');
     stored.push(thumbnail.url);
+    const gif = animation?.gif;
     const animated = gif && (await storeUserFile(folder, gif.bytes, 'image/gif', 'gif'));
     if (animated) stored.push(animated.url);
     const imageName =
@@ -78,7 +85,7 @@ export async function storeStickerUpload(
         uploadedBy: user.userId,
       })
       .go();
-    return uploadView(record.data, false);
+    return { sticker: uploadView(record.data, false), notice: stickerGifNotice(animation) };
   } catch (error) {
     await Promise.all(stored.map(deleteUserFile));
     throw error;

@@ -136,8 +136,18 @@ export const IMAGES_CONTRACT = {
     answer: z.object({ result: z.object({ tags: z.array(TagSuggestionSchema) }) }),
   }),
   'POST /image': defineContract({
-    /** Multipart: `image` (the file), and `type=asIcon` for a sticker. */
-    answer: z.union([Stored, z.object({ success: z.literal(true), sticker: UploadStickerSchema })]),
+    /**
+     * Multipart: `image` (the file), and `type=asIcon` for a sticker. A sticker's `notice` says
+     * what a bound cut of an animated GIF ("Kept the first 500 of 800 frames: …"), else null.
+     */
+    answer: z.union([
+      Stored,
+      z.object({
+        success: z.literal(true),
+        sticker: UploadStickerSchema,
+        notice: z.string().nullable(),
+      }),
+    ]),
     status: 201,
   }),
 } as const;

@@ -3,17 +3,21 @@
  * Animated GIF stickers in the editor (docs/editor.md "Animated GIF stickers"): a design with an
  * uploaded red, green, blue GIF sticker shows the saved frame; selecting the sticker shows Play,
  * Pause and Stop; playing moves through its frames, Pause keeps and saves the frame shown
- * (`gif_frame`), Stop shows and saves the first, and the render URL draws the saved frame.
+ * (`gif_frame`), Stop shows and saves the first, and the render URL draws the saved frame. An
+ * upload of a GIF longer than the 500-frame bound says how many frames it kept.
  * Screenshots: test-results/e2e-gif-sticker-*.png.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ElementHandle } from 'puppeteer-core';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { createDesign, ownTeam } from '../support/designs.ts';
 import { fetchImage, pollUntil, useLocalStack } from '../support/stack.ts';
 import { solidGif } from '../support/gif.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { TIMEOUT_MS, byRole, press, signIn, snap } from '../support/aria.ts';
+import { TIMEOUT_MS, byRole, press, signIn, snap, textOf, waitForText } from '../support/aria.ts';
 import { waitForSaved } from '../support/editor-page.ts';
 
 const stack = useLocalStack({ web: 'preview' });
@@ -223,4 +227,38 @@ describe('GIF stickers in the editor', () => {
       await page.close();
     },
   );
+
+  it('tells the uploader how many frames of a long GIF it kept', { timeout: 180_000 }, async () => {
+    const base = stack().url;
+    const email = `gif-sticker-cut-e2e-${Date.now()}@example.com`;
+    const client = await ownTeam(base, email);
+    const design = await createDesign(client, { title: 'Long GIF upload' });
+    const file = join(await mkdtemp(join(tmpdir(), 'gif-')), 'long.gif');
+    await writeFile(
+      file,
+      await solidGif(['#ff0000', '#0000ff'], { count: 520, width: 16, height: 16 }),
+    );
+
+    const page = await browser().newPage();
+    await page.setViewport({ width: 1400, height: 1000 });
+    page.setDefaultTimeout(TIMEOUT_MS);
+    page.setDefaultNavigationTimeout(60_000);
+    await signIn(page, base, email, PASSWORD);
+    await page.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
+    await press(page, 'Stickers');
+    await press(page, 'My Uploads', 'tab');
+    const input = (await page.waitForSelector(
+      '.library__upload input[type="file"]',
+    )) as ElementHandle<HTMLInputElement>;
+    await input.uploadFile(file);
+    const told = 'Kept the first 500 of 520 frames: an animated sticker keeps at most 500 frames.';
+    await waitForText(page, told);
+    // Announced politely, beside the new sticker in the list.
+    const status = await page.waitForSelector('.library__upload [role="status"]');
+    expect(await textOf(status!)).toContain(told);
+    await page.waitForSelector('.library__pick[aria-label^="Add long"]');
+    await snap(page, 'e2e-gif-sticker-7-frames-kept');
+    await page.close();
+  });
 });

@@ -3,7 +3,7 @@
  * stickers"): an animated upload keeps its animation, fitted as its still, and is placed as that
  * GIF; a design's sticker draws the frame it saved (`gif_frame`, absent = the first) in the
  * render, pixel for pixel the fixture's frame; a new frame is a new render; the GIF a design
- * draws is kept from deletion.
+ * draws is kept from deletion; an upload whose frames a bound cut says so in its answer.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,8 @@ describe('animated GIF stickers', () => {
     form.append('image', new Blob([new Uint8Array(source)], { type: 'image/gif' }), 'rgb.gif');
     const uploaded = await demo.request('POST', '/image', form);
     expect(uploaded.status, JSON.stringify(uploaded.json)).toBe(201);
+    // Every frame kept: nothing to tell.
+    expect(uploaded.json.notice).toBeNull();
     const sticker = uploaded.json.sticker as {
       id: string;
       url: string;
@@ -135,5 +137,22 @@ describe('animated GIF stickers', () => {
     const res = await demo.request('POST', '/image', form);
     expect(res.status).toBe(201);
     expect((res.json.sticker as { url: string }).url).toMatch(/\.png$/);
+    expect(res.json.notice).toBeNull();
+  });
+
+  it('says how many frames it kept when the 500-frame bound cut the animation', async () => {
+    const source = await solidGif(['#ff0000', '#0000ff'], { count: 520, width: 8, height: 8 });
+    const form = new FormData();
+    form.append('type', 'asIcon');
+    form.append('image', new Blob([new Uint8Array(source)], { type: 'image/gif' }), 'long.gif');
+    const res = await demo.request('POST', '/image', form);
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json.notice).toBe(
+      'Kept the first 500 of 520 frames: an animated sticker keeps at most 500 frames.',
+    );
+    const sticker = res.json.sticker as { url: string };
+    expect(sticker.url).toMatch(/\.gif$/);
+    const served = Buffer.from(await (await fetch(url(`/${sticker.url}`))).arrayBuffer());
+    expect((await sharp(served).metadata()).pages).toBe(500);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Animated GIF sticker uploads keep their animation within bounds (functions/stickers/images.ts
  * `stickerGifFromRaster`; docs/editor.md "Animated GIF stickers"): fitted as the still is, frame
- * delays kept, at most 500 frames and 100 MB of decoded frames, and nothing for a still image.
+ * delays kept, at most 500 frames and 100 MB of decoded frames, and nothing for a still image;
+ * the notice the uploader gets when a bound cut frames.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   MAX_STICKER_GIF_PIXELS,
   stickerFromRaster,
   stickerGifFromRaster,
+  stickerGifNotice,
 } from '#functions/stickers/images.ts';
 import { MAX_GIF_FRAMES } from '#shared/gif.ts';
 import { frameCentre, solidGif } from '../support/gif.ts';
@@ -22,7 +24,10 @@ describe('stickerGifFromRaster', () => {
     });
     const still = await stickerFromRaster(source);
     expect([still.width, still.height]).toEqual([512, 256]);
-    const gif = (await stickerGifFromRaster(source, still))!;
+    const outcome = (await stickerGifFromRaster(source, still))!;
+    expect(outcome).toMatchObject({ sourceFrames: 3, cap: null });
+    expect(stickerGifNotice(outcome)).toBeNull();
+    const gif = outcome.gif!;
     expect(gif.frames).toBe(3);
     const meta = await sharp(gif.bytes, { pages: -1 }).metadata();
     expect(meta.format).toBe('gif');
@@ -39,8 +44,12 @@ describe('stickerGifFromRaster', () => {
       width: 8,
       height: 8,
     });
-    const gif = (await stickerGifFromRaster(source, { width: 8, height: 8 }))!;
+    const outcome = (await stickerGifFromRaster(source, { width: 8, height: 8 }))!;
+    const gif = outcome.gif!;
     expect(gif.frames).toBe(MAX_GIF_FRAMES);
+    expect(stickerGifNotice(outcome)).toBe(
+      `Kept the first ${MAX_GIF_FRAMES} of ${MAX_GIF_FRAMES + 20} frames: an animated sticker keeps at most ${MAX_GIF_FRAMES} frames.`,
+    );
     expect((await sharp(gif.bytes).metadata()).pages).toBe(MAX_GIF_FRAMES);
   });
 
@@ -48,8 +57,18 @@ describe('stickerGifFromRaster', () => {
     // 100 MB of RGBA: a hundred 512 px square frames.
     expect(Math.floor(MAX_STICKER_GIF_PIXELS / (512 * 512))).toBe(100);
     const source = await solidGif(['#ff0000', '#0000ff'], { count: 12, width: 50, height: 40 });
-    const gif = (await stickerGifFromRaster(source, { width: 50, height: 40 }, 50 * 40 * 10))!;
+    const outcome = (await stickerGifFromRaster(source, { width: 50, height: 40 }, 50 * 40 * 10))!;
+    const gif = outcome.gif!;
     expect(gif.frames).toBe(10);
+    expect(stickerGifNotice(outcome)).toBe(
+      'Kept the first 10 of 12 frames: an animated sticker keeps at most 100 MB of decoded frames.',
+    );
+    // A budget that leaves one frame keeps no animation, and says so.
+    const none = (await stickerGifFromRaster(source, { width: 50, height: 40 }, 50 * 40 * 1))!;
+    expect(none.gif).toBeNull();
+    expect(stickerGifNotice(none)).toBe(
+      'The animation was not kept (12 frames): an animated sticker keeps at most 100 MB of decoded frames; the sticker is its first frame.',
+    );
     expect((await sharp(gif.bytes).metadata()).pages).toBe(10);
   });
 

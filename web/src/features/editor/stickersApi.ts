@@ -109,16 +109,18 @@ export async function deleteUploadedSticker(id: string): Promise<void> {
 
 /**
  * `POST /image` with `type=asIcon`: uploads a sticker image for the team.
+ * @returns the sticker, and `notice`: what a bound cut of an animated GIF ("Kept the first 500
+ *   of 800 frames: …", docs/editor.md "Animated GIF stickers"), else null.
  * @throws {ApiError} 422 with the server's message for a refused file.
  */
 export async function uploadSticker(
   file: File,
   onProgress: (progress: UploadProgress) => void,
-): Promise<StickerItem> {
+): Promise<{ item: StickerItem; notice: string | null }> {
   const form = new FormData();
   form.append('type', 'asIcon');
   form.append('image', file);
   const answer = await apiUpload<UploadAnswer>('/image', form, onProgress);
   if (!('sticker' in answer)) throw new ApiError(200, 'The upload answered without a sticker.');
-  return toStickerItem(answer.sticker);
+  return { item: toStickerItem(answer.sticker), notice: answer.notice };
 }

@@ -134,19 +134,27 @@ export const libraryFailure = (error: unknown): string =>
 
 /**
  * An upload button: a file of another extension is refused at once, a refused upload shows the
- * server's message; either notice stays 4 s. The progress shows while the file is sent.
- * @param upload sends the file, reporting progress; throws ApiError when refused.
+ * server's message; either notice stays 4 s. The progress shows while the file is sent. What the
+ * upload says it kept (an animated sticker's frames cut by a bound, docs/editor.md "Animated GIF
+ * stickers") stays, politely announced, until the next upload.
+ * @param upload sends the file, reporting progress; throws ApiError when refused; may return
+ *   that message.
  */
 export function UploadButton({
   label,
   upload,
 }: {
   label: string;
-  upload: (file: File, onProgress: (progress: UploadProgress) => void) => Promise<void>;
+  /** Stores the file; a message it returns is shown until the next upload (what was kept). */
+  upload: (
+    file: File,
+    onProgress: (progress: UploadProgress) => void,
+  ) => Promise<void | string | null>;
 }) {
   const id = useId();
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [kept, setKept] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const show = (message: string) => {
     setNotice(message);
@@ -156,8 +164,9 @@ export function UploadButton({
   const send = async (file: File) => {
     if (!IMAGE_EXTENSIONS.test(file.name)) return show(BAD_EXTENSION);
     setProgress({ loaded: 0, total: file.size });
+    setKept(null);
     try {
-      await upload(file, setProgress);
+      setKept((await upload(file, setProgress)) || null);
     } catch (e) {
       show(isApiError(e) ? (e.errors?.image?.[0] ?? e.message) : 'The upload failed.');
     } finally {
@@ -191,6 +200,7 @@ export function UploadButton({
         </div>
       )}
       {notice && <Notice tone="error">{notice}</Notice>}
+      {kept && <Notice tone="info">{kept}</Notice>}
     </div>
   );
 }

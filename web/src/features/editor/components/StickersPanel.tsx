@@ -189,8 +189,9 @@ function StickerList({
         <UploadButton
           label="Upload a sticker"
           upload={async (file, onProgress) => {
-            const item = await uploadSticker(file, onProgress);
+            const { item, notice } = await uploadSticker(file, onProgress);
             list.update((items) => [item, ...items]);
+            return notice;
           }}
         />
       )}
