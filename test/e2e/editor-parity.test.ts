@@ -12,15 +12,21 @@
  * the editor to draw the canvas at 1:1, and the two canvas layers (photo; snippets and
  * stickers) are composed in the page exactly as the render page composes them. A second case
  * draws the same design with Pixelate 12 px (docs/editor.md "Editing rules"; docs/editor.md "Filters and
- * enhancements"), whose blocks must fall in the same places on both sides.
+ * enhancements"), whose blocks must fall in the same places on both sides. A legacy design
+ * (`legacy_base_image_width: 500`: the photo 500 px wide at the top left, the rest white;
+ * docs/decisions.md "Pixelate and legacy base-image scaling") is drawn alike, and a crop of it
+ * across the photo's edge keeps in the render what the editor showed.
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ownTeam, createDesign } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { signIn, snap } from '../support/aria.ts';
+import { press, signIn, snap } from '../support/aria.ts';
+import { productMarkBox } from '#shared/scene/watermark.ts';
 import type { TestClient } from '../support/client.ts';
+import { waitForSaved } from '../support/editor-page.ts';
+import type { Page } from 'puppeteer-core';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
@@ -165,6 +171,32 @@ async function rgb(png: Buffer) {
 }
 
 /**
+ * The editor's canvas layers composed in the page as the render page composes them (photo,
+ * objects, watermarks), and the photo layer alone, as base64 PNGs.
+ */
+function editorLayers(page: Page): Promise<{ composed: string; photoOnly: string }> {
+  return page.evaluate(() => {
+    const host = document.querySelector('[data-testid="editor-canvas"]')!;
+    const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
+    const objects = host.querySelector<HTMLCanvasElement>(
+      '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
+    )!;
+    // The watermarks' overlay (docs/decisions.md "Watermark"): this free-plan team's designs
+    // carry the product mark in both.
+    const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
+    const compose = (layers: HTMLCanvasElement[]) => {
+      const out = document.createElement('canvas');
+      out.width = photo.width;
+      out.height = photo.height;
+      const ctx = out.getContext('2d')!;
+      for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
+      return out.toDataURL('image/png').split(',')[1]!;
+    };
+    return { composed: compose([photo, objects, marks]), photoOnly: compose([photo]) };
+  });
+}
+
+/**
  * Draws the parity design (with `extra` document fields) in the editor and through the render
  * URL, and checks the two against the thresholds. `name` tells the users and screenshots apart.
  */
@@ -226,25 +258,7 @@ async function checkParity(
   });
   await snap(page, `e2e-editor-parity${name}-editor`);
 
-  const { composed, photoOnly } = await page.evaluate(() => {
-    const host = document.querySelector('[data-testid="editor-canvas"]')!;
-    const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
-    const objects = host.querySelector<HTMLCanvasElement>(
-      '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
-    )!;
-    // The watermarks' overlay (docs/decisions.md "Watermark"): this free-plan team's designs
-    // carry the product mark in both.
-    const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
-    const compose = (layers: HTMLCanvasElement[]) => {
-      const out = document.createElement('canvas');
-      out.width = photo.width;
-      out.height = photo.height;
-      const ctx = out.getContext('2d')!;
-      for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
-      return out.toDataURL('image/png').split(',')[1]!;
-    };
-    return { composed: compose([photo, objects, marks]), photoOnly: compose([photo]) };
-  });
+  const { composed, photoOnly } = await editorLayers(page);
   const drawn = await rgb(Buffer.from(composed, 'base64'));
   expect([drawn.width, drawn.height]).toEqual([canvas.width, canvas.height]);
   await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 3 } })
@@ -272,6 +286,32 @@ async function checkParity(
   await page.close();
 }
 
+/** The render URL's image (fallbacks, preview: not counted) as raw RGB. */
+async function renderOf(publicId: string) {
+  const res = await fetch(`${stack().url}/r/${publicId}.png?__preview=1`);
+  expect(res.status).toBe(200);
+  return rgb(Buffer.from(await res.arrayBuffer()));
+}
+
+/** The RGB of one pixel of a raw RGB image. */
+const pixelAt = (image: { data: Buffer; width: number }, x: number, y: number) => {
+  const i = (y * image.width + x) * 3;
+  return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
+};
+const isWhite = (px: number[]) => px.every((v) => v >= 250);
+
+/** A copy of a raw RGB image `width` px wide with `box` painted black. */
+function withoutBox(
+  data: Buffer,
+  width: number,
+  box: { left: number; top: number; width: number; height: number },
+): Buffer {
+  const out = Buffer.from(data);
+  for (let y = box.top; y < box.top + box.height; y++)
+    out.fill(0, (y * width + box.left) * 3, (y * width + box.left + box.width) * 3);
+  return out;
+}
+
 describe('editor–render parity', () => {
   it(
     'draws the same image in the editor as the render URL, within a small pixel threshold',
@@ -285,6 +325,111 @@ describe('editor–render parity', () => {
     'draws the same pixelated photo (Pixelate 12 px) in the editor as the render URL',
     { timeout: 240_000 },
     () => checkParity('-pixelate', { enhance: { Pixelate: 12 } }),
+  );
+
+  // A legacy design: the photo 500 px wide at the top left, the rest of the canvas white.
+  it(
+    'draws the same legacy design (photo 500 px wide, top left) in the editor as the render URL',
+    { timeout: 240_000 },
+    () => checkParity('-legacy', { legacy_base_image_width: 500 }),
+  );
+
+  // Crop on a legacy design cuts the picture as shown, white included, and the cropped design
+  // then draws that picture over its whole canvas, in the editor and in the render.
+  it(
+    'crops a legacy design across the photo edge and renders what the editor showed',
+    { timeout: 240_000 },
+    async () => {
+      const EMAIL = `parity-legacy-crop-${Date.now()}@example.com`;
+      const base = stack().url;
+      const client = await ownTeam(base, EMAIL);
+      const created = await createDesign(client, { title: 'Legacy crop' });
+      const design = (await client.request('GET', `/api/pic-snippet/${created.id}`)).json;
+      const saved = await client.request('PUT', `/api/pic-snippet/${created.id}`, {
+        version: design.version,
+        legacy_base_image_width: 500,
+        text_snippets: [],
+        graphics_data: [],
+        show_watermark: false,
+      });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+      const before = await renderOf(created.public_id);
+      const photoHeight = Math.round(
+        (500 * Number(design.image_height)) / Number(design.image_width),
+      );
+      expect(isWhite(pixelAt(before, 520, 40))).toBe(true);
+      expect(isWhite(pixelAt(before, 100, 40))).toBe(false);
+
+      const page = await browser().newPage();
+      await page.setViewport({ width: before.width + 900, height: before.height + 400 });
+      page.setDefaultNavigationTimeout(60_000);
+      await signIn(page, base, EMAIL, PASSWORD);
+      await page.goto(`${base}/pic-snippet/${created.id}/edit`, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container', {
+        timeout: 30_000,
+      });
+      // Crop from 20,20 (the box's start) to 620 x 360: across the photo's right and bottom
+      // edges into the white; by keyboard (Shift+Alt+arrows: 10 px).
+      await press(page, 'Crop');
+      const box = (await page.waitForSelector('[data-testid="crop-box"]'))!;
+      await box.focus();
+      await page.keyboard.down('Shift');
+      await page.keyboard.down('Alt');
+      for (let i = 0; i < 48; i++) await page.keyboard.press('ArrowRight');
+      for (let i = 0; i < 22; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.up('Alt');
+      await page.keyboard.up('Shift');
+      expect(await box.evaluate((el) => el.getAttribute('aria-valuetext'))).toBe(
+        '600 by 340 px at 20, 20',
+      );
+      await snap(page, 'e2e-editor-parity-legacy-crop-area');
+      await press(page, 'Done');
+      await page.waitForFunction(() => !document.querySelector('[data-testid="crop-box"]'), {
+        timeout: 30_000,
+      });
+      await waitForSaved(page);
+      await page.evaluate(async () => {
+        for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+      });
+      await snap(page, 'e2e-editor-parity-legacy-cropped');
+      const after = (await client.request('GET', `/api/pic-snippet/${created.id}`)).json;
+      expect([after.canvas_width, after.canvas_height, after.legacy_base_image_width]).toEqual([
+        600,
+        340,
+        null,
+      ]);
+
+      // The render of the cropped design is the part of the old render the crop covered.
+      const rendered = await renderOf(created.public_id);
+      expect([rendered.width, rendered.height]).toEqual([600, 340]);
+      const { data: region } = await sharp(before.data, {
+        raw: { width: before.width, height: before.height, channels: 3 },
+      })
+        .extract({ left: 20, top: 20, width: 600, height: 340 })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      // The free plan's product mark sits on the new canvas's corner: left out of this check.
+      const mark = productMarkBox({ width: 600, height: 340 });
+      const kept = compare(withoutBox(region, 600, mark), withoutBox(rendered.data, 600, mark));
+      console.info(`legacy crop against the old render: mean ${kept.mean.toFixed(3)}`);
+      expect(kept.mean).toBeLessThan(MAX_MEAN_DIFFERENCE);
+      // White right of the photo's edge (500 px, now 480) and below it; photo left and above.
+      expect(isWhite(pixelAt(rendered, 540, 40))).toBe(true);
+      expect(isWhite(pixelAt(rendered, 100, photoHeight - 20 + 10))).toBe(true);
+      expect(isWhite(pixelAt(rendered, 100, 40))).toBe(false);
+      await sharp(rendered.data, { raw: { width: 600, height: 340, channels: 3 } })
+        .png()
+        .toFile('test-results/e2e-editor-parity-legacy-crop-render.png');
+
+      // And the editor draws the same.
+      const drawn = await rgb(Buffer.from((await editorLayers(page)).composed, 'base64'));
+      expect([drawn.width, drawn.height]).toEqual([600, 340]);
+      const same = compare(drawn.data, rendered.data);
+      console.info(`legacy crop, editor against render: mean ${same.mean.toFixed(3)}`);
+      expect(same.mean).toBeLessThan(MAX_MEAN_DIFFERENCE);
+      expect(same.share).toBeLessThan(MAX_DIFFERING_SHARE);
+      await page.close();
+    },
   );
 
   // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by

@@ -142,6 +142,14 @@ describe('crop (spec 000 §4, §5, §8)', () => {
     expect(next.text_snippets[0]!.width).toBe(590);
     expect(next.text_snippets[0]!.left).toBe(5);
   });
+
+  it('makes a legacy design a covering one: the crop is the picture as drawn, white included', () => {
+    const legacy = { ...design, legacy_base_image_width: 500 as const };
+    const image = { id: 'crop-2', key: 'files/crops/t/y.png', width: 700, height: 400 };
+    const next = croppedDocument(legacy, { left: 300, top: 0, width: 700, height: 400 }, image);
+    expect(next.legacy_base_image_width).toBeNull();
+    expect([next.canvas_width, next.canvas_height]).toEqual([700, 400]);
+  });
 });
 
 /** The SVG text of a base64 SVG data URL. */

@@ -1,8 +1,10 @@
 /**
  * The crop's image (docs/editor.md "Commands": "Crop", docs/editor.md "Server sync": "Cropped image: POST saveCroppedImage, multipart
  * with image (png)"): the base photo drawn as the canvas shows it (turned, flipped, covering the
- * canvas, through shared/scene `drawBaseImage`), without filters and enhancements (they stay
- * on the design's data and apply to the cropped photo), cut to the crop area as a PNG.
+ * canvas, or for a legacy design 500 px wide at the top left on white, through shared/scene
+ * `drawBaseImage`), without filters and enhancements (they stay on the design's data and apply
+ * to the cropped photo), cut to the crop area as a PNG. The cropped photo then covers the new
+ * canvas (document/image.ts `croppedDocument`), so what the crop kept is what the render draws.
  */
 import { StaticCanvas } from 'fabric';
 import type { DesignDocument } from '#shared/design.ts';
@@ -25,11 +27,14 @@ export async function croppedPng(design: DesignDocument, src: string, rect: Box)
   const canvas = { width: design.canvas_width, height: design.canvas_height };
   const area = cropArea(rect, canvas);
   const turned = Math.round(design.image_angle / 90) % 2 === 1;
-  const photoWidth = (turned ? design.image_height : design.image_width) ?? canvas.width;
-  const multiplier = Math.max(
-    1,
-    Math.min(photoWidth / canvas.width, MAX_CROP_OUTPUT_PX / area.width),
-  );
+  const legacyWidth = design.legacy_base_image_width;
+  // The photo's own px per canvas px: a legacy photo is drawn `legacyWidth` px wide before it
+  // turns (shared/scene/resolve.ts `placeBasePhoto`), a later one covers the canvas.
+  const photoScale =
+    legacyWidth !== null
+      ? (design.image_width ?? legacyWidth) / legacyWidth
+      : ((turned ? design.image_height : design.image_width) ?? canvas.width) / canvas.width;
+  const multiplier = Math.max(1, Math.min(photoScale, MAX_CROP_OUTPUT_PX / area.width));
   const element = document.createElement('canvas');
   const staticCanvas = new StaticCanvas(element, { renderOnAddRemove: false });
   try {
@@ -43,6 +48,7 @@ export async function croppedPng(design: DesignDocument, src: string, rect: Box)
       flipY: design.flip_y,
       filters: {},
       enhance: {},
+      legacyWidth,
     });
     // toBlob, not a data URL fetched back: the SPA's CSP keeps fetch to its own origin.
     const cut = staticCanvas.toCanvasElement(multiplier, area);

@@ -215,6 +215,8 @@ export function croppedDocument(
     image_angle: 0,
     flip_x: false,
     flip_y: false,
+    // The crop is the picture as drawn (a legacy photo's white included): it covers the canvas.
+    legacy_base_image_width: null,
     text_snippets: design.text_snippets
       .filter((s) => inside({ left: s.left, top: s.top, width: s.width, height: snippetHeight(s) }))
       .map((s) => ({ ...s, left: s.left - area.left, top: s.top - area.top })),
