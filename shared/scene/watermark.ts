@@ -7,9 +7,10 @@
  *   (`show_watermark`): its top-left corner at 10,10 px, drawn at a quarter of the image's own
  *   size, at half opacity; cut down (aspect kept) to fit inside the canvas less 10 px a side.
  * - The product mark shows on every design of a team whose plan asks for it (shared/billing.ts
- *   `planProductWatermark`): a 160 x 40 px badge whose left edge is 180 px from the canvas's
- *   right edge and whose bottom edge is 20 px from its bottom; a canvas too small for it gets it
- *   scaled down, with the same 20 px margins.
+ *   `planProductWatermark`): on a canvas 1000 px wide or more, a 160 x 40 px badge whose left
+ *   edge is 180 px from the canvas's right edge and whose bottom edge is 20 px from its bottom;
+ *   on a narrower canvas all of it (size and margins) scales with the canvas's width, down to
+ *   0.4 of it; a canvas too low for it gets it scaled down further, keeping its margins.
  */
 
 /** The team watermark's rule (docs/decisions.md "Watermark"): place px, scale, opacity 0–1. */
@@ -22,6 +23,10 @@ export const PRODUCT_MARK = {
   fromRight: 180,
   fromBottom: 20,
   opacity: 0.9,
+  /** The canvas width at and above which the mark has its full size, px. */
+  fullSizeFrom: 1000,
+  /** The smallest share of its full size the canvas's width scales it to. */
+  minScale: 0.4,
 } as const;
 
 /**
@@ -107,14 +112,22 @@ export function teamWatermarkBox(image: Size, canvas: Size): Omit<WatermarkLayer
 }
 
 /**
- * The product mark's box: 160 x 40 px, its left edge 180 px from the right edge and its bottom
- * edge 20 px from the bottom ({@link PRODUCT_MARK}); on a canvas narrower than 200 px or lower
- * than 80 px it is scaled down (whole px) to keep 20 px margins, and stays inside the canvas.
+ * The product mark's box ({@link PRODUCT_MARK}; docs/decisions.md "Watermark"): on a canvas at
+ * least 1000 px wide, 160 x 40 px, its left edge 180 px from the right edge and its bottom edge
+ * 20 px from the bottom. On a narrower canvas the size and both margins are multiplied by
+ * width / 1000, but by no less than 0.4 (a 500 px canvas: 80 x 20 px, 10 px margins; 300 px
+ * and under: 64 x 16, 8 px margins), so the mark takes the same share of a small canvas as of
+ * a large one while staying readable. A canvas with too little room for that (less than twice
+ * the margins beside it) gets it scaled down further (whole px, at least 1), inside the canvas.
  * @param canvas the design's canvas, px.
  */
 export function productMarkBox(canvas: Size): Omit<WatermarkLayer, 'kind' | 'src'> {
-  const { width, height, fromRight, fromBottom, opacity } = PRODUCT_MARK;
-  const margin = fromRight - width;
+  const { fromRight, opacity, fullSizeFrom, minScale } = PRODUCT_MARK;
+  const scale = Math.min(1, Math.max(minScale, canvas.width / fullSizeFrom));
+  const width = PRODUCT_MARK.width * scale;
+  const height = PRODUCT_MARK.height * scale;
+  const fromBottom = Math.round(PRODUCT_MARK.fromBottom * scale);
+  const margin = Math.round((fromRight - PRODUCT_MARK.width) * scale);
   const fit = Math.min(
     1,
     Math.max(0, canvas.width - 2 * margin) / width,
@@ -173,5 +186,6 @@ export function watermarkCacheComponent(
   settings: WatermarkSettings,
 ): string {
   const team = design.show_watermark && settings.team ? settings.team.url : '-';
-  return `${team}|${settings.productMark ? 'mark' : '-'}`;
+  // `mark2`: the mark scales with the canvas (renders with the fixed 160 x 40 mark are redrawn).
+  return `${team}|${settings.productMark ? 'mark2' : '-'}`;
 }

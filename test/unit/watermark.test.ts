@@ -52,21 +52,44 @@ describe('team watermark placement', () => {
 });
 
 describe('product mark placement', () => {
-  it('puts its left edge 180 px from the right and its bottom 20 px from the bottom', () => {
-    expect(productMarkBox(canvas)).toEqual({
-      left: 720,
-      top: 540,
-      width: 160,
-      height: 40,
-      opacity: 0.9,
+  it('puts its left edge 180 px from the right and its bottom 20 px from the bottom on a canvas 1000 px wide or more', () => {
+    for (const width of [1000, 1056, 2000])
+      expect(productMarkBox({ width, height: 600 })).toEqual({
+        left: width - 180,
+        top: 540,
+        width: 160,
+        height: 40,
+        opacity: 0.9,
+      });
+  });
+
+  it('scales size and margins with a narrower canvas', () => {
+    // 900 px: 0.9 of everything.
+    expect(productMarkBox(canvas)).toMatchObject({ left: 738, top: 546, width: 144, height: 36 });
+    // 500 px: half: 80 x 20, 10 px from the right and the bottom.
+    expect(productMarkBox({ width: 500, height: 300 })).toMatchObject({
+      left: 410,
+      top: 270,
+      width: 80,
+      height: 20,
     });
   });
 
-  it('shrinks on a small canvas, keeping 20 px margins inside it', () => {
-    const box = productMarkBox({ width: 120, height: 60 });
-    expect(box.width).toBeLessThanOrEqual(80);
-    expect(box.left + box.width).toBe(100);
-    expect(box.top + box.height).toBe(40);
+  it('stays readable: never under 0.4 of its size for the width alone', () => {
+    for (const width of [120, 300, 400])
+      expect(productMarkBox({ width, height: 300 })).toMatchObject({
+        left: width - 8 - 64,
+        top: 300 - 8 - 16,
+        width: 64,
+        height: 16,
+      });
+  });
+
+  it('shrinks further on a canvas too small for it, keeping its margins inside it', () => {
+    const box = productMarkBox({ width: 60, height: 30 });
+    expect(box.left + box.width).toBe(52);
+    expect(box.top + box.height).toBe(22);
+    expect(box.width).toBeLessThan(64);
     expect(box.width / box.height).toBeCloseTo(4, 0);
   });
 });
