@@ -5,6 +5,7 @@
  * - per request the warm page draws only the personalised text layers on a transparent canvas;
  * - sharp composes the two and encodes JPEG or PNG.
  */
+import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Page } from 'puppeteer-core';
 import type { BaseImageLayer } from '#shared/scene/draw.ts';
@@ -34,6 +35,11 @@ export interface DesignForRender {
   teamId?: string;
   /** The team's watermark and its plan's product mark (watermark.ts); absent: none. */
   watermark?: WatermarkSettings;
+  /**
+   * Set for a design with rules (service.ts): the document is the matched variant, whose base
+   * photo may be another one (docs/rules.md "Variants"), so its static layer is keyed by photo.
+   */
+  ruleKey?: string;
 }
 
 interface BaseLayer {
@@ -46,9 +52,22 @@ interface BaseLayer {
 const baseLayers = new Map<string, Promise<BaseLayer>>();
 const MAX_BASE_LAYERS = 64;
 
-/** S3 key of a design version's static layer (assets bucket: it lives as long as the design). */
-export const staticLayerKey = (designId: string, version: number): string =>
-  `static-layers/${designId}/v${version}.png`;
+/**
+ * S3 key of a design version's static layer (assets bucket: it lives as long as the design).
+ * @param photo `photoOfLayer`: '' for a design without rules.
+ */
+export const staticLayerKey = (designId: string, version: number, photo = ''): string =>
+  `static-layers/${designId}/v${version}${photo}.png`;
+
+/**
+ * Which static layer a render draws on: the design version's, and for a design with rules also
+ * its photo (a variant may show another one, docs/rules.md "Variants"; variants with the same
+ * photo share one layer). `-` and 16 hex digits of the photo key's SHA-1, or '' without rules.
+ */
+const photoOfLayer = (design: DesignForRender, doc: DesignDocument): string =>
+  design.ruleKey === undefined
+    ? ''
+    : `-${createHash('sha1').update(doc.base_image_key).digest('hex').slice(0, 16)}`;
 
 /**
  * Draws the static layer in the warm page: the base photo fitted to the canvas by sharp (so the
@@ -106,7 +125,7 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
  */
 async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
   const Bucket = config().ASSETS_BUCKET;
-  const Key = staticLayerKey(design.designId, design.version);
+  const Key = staticLayerKey(design.designId, design.version, photoOfLayer(design, doc));
   try {
     const object = await s3Client().send(new GetObjectCommand({ Bucket, Key }));
     const png = Buffer.from(await object.Body!.transformToByteArray());
@@ -130,7 +149,7 @@ async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Prom
 }
 
 function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
-  const key = `${design.designId}:${design.version}`;
+  const key = `${design.designId}:${design.version}${photoOfLayer(design, doc)}`;
   let layer = baseLayers.get(key);
   if (!layer) {
     if (baseLayers.size >= MAX_BASE_LAYERS) baseLayers.delete(baseLayers.keys().next().value!);
