@@ -2,11 +2,13 @@
  * Countdown timers in the render (docs/decisions.md "Countdown timers"): which stickers are
  * timers, what each frame shows, the render cache key's timer part, and the animated GIF.
  *
- * The static layer (base photo and every other layer) is composed once by renderer.ts; here
- * the page draws only the timers' text layers, once per distinct frame, in one call
- * (`picsnippetsRenderFrames`), with the same shared scene code the editor draws its live
- * preview with (shared/scene/countdown.ts). Each frame is a copy of the static pixels with that
- * frame's timer regions blended over; sharp (libvips/cgif) encodes the frames as one GIF.
+ * The static layer (the base photo) is kept per design version by renderer.ts; here the page
+ * draws, in one call (`picsnippetsRenderFrames`), the design's other layers cut at the timers
+ * (`sceneBands`), each timer's steady layers once and only its changing layers per distinct
+ * frame, with the same shared scene code the editor draws its live preview with
+ * (shared/scene/countdown.ts). Node composes the complete first frame and the later frames only
+ * where they change; sharp (libvips/cgif) encodes them over one palette and gif-patches.ts
+ * joins them into one GIF (docs/performance.md "Countdown timers").
  */
 import sharp from 'sharp';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
@@ -20,6 +22,7 @@ import {
 import { resolveDynamicStickers, stickerBox, type ResolvedScene } from '#shared/scene/resolve.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import type { blendOver } from './renderer.ts';
+import { joinPatches, paletteCarrier } from './gif-patches.ts';
 
 /**
  * Cache-Control of a render with a running or expired timer: one second at most, for browsers,
@@ -153,6 +156,14 @@ export type DrawScenes = (scenes: ResolvedScene[]) => Promise<DrawnRegion[][]>;
 /** Blends a region onto RGB pixels (renderer.ts `blendOver`). */
 export type Blend = typeof blendOver;
 
+/** A rectangle on the canvas, px. */
+export interface Rect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /** A timer sticker's box for the layout: its drawn box, scaled by its vertical scale. */
 const boxOf = (s: TimerSticker): CountdownBox => {
   const b = stickerBox(s);
@@ -167,84 +178,266 @@ const boxOf = (s: TimerSticker): CountdownBox => {
 };
 
 /**
- * Draws the timers of every frame over copies of the static pixels.
- * @param pixels the static layer with every other layer composed, RGB, `width` × `height` px;
- *   not changed.
+ * The design's personalised layers cut at its timers, in z-order: band 0 holds the stickers
+ * under the first timer, band j the stickers between timer j and the next, and the last band the
+ * stickers over the last timer, every text and the watermarks (texts lie over every sticker and
+ * watermarks over everything: shared/scene/draw.ts `drawScene`). So each frame is drawn as the
+ * still would be at that second: band 0, timer 1, band 1, …, the last band
+ * (test/integration/render-countdown.test.ts, the sticker over the timer).
+ * @returns `timers.length + 1` scenes of the canvas's size.
+ */
+export function sceneBands(doc: DesignDocument, scene: ResolvedScene): ResolvedScene[] {
+  const order = new Map(doc.graphics_data.map((s, i) => [s.uuid, i]));
+  const cuts = timerStickers(doc).map((t) => order.get(t.uuid)!);
+  const bands: ResolvedScene[] = [...cuts, 0].map(() => ({
+    width: scene.width,
+    height: scene.height,
+    images: [],
+    texts: [],
+  }));
+  for (const image of scene.images) {
+    const at = order.get(image.id) ?? Number.POSITIVE_INFINITY;
+    bands[cuts.filter((cut) => cut < at).length]!.images.push(image);
+  }
+  const top = bands[cuts.length]!;
+  top.texts = scene.texts;
+  if (scene.watermarks) top.watermarks = scene.watermarks;
+  return bands;
+}
+
+/** A region with its pixels decoded once. */
+interface Region extends Rect {
+  rgba: Buffer;
+}
+
+const decode = (regions: DrawnRegion[] | undefined): Region[] =>
+  (regions ?? []).map((r) => ({ ...r, rgba: Buffer.from(r.rgba, 'base64') }));
+
+/** The smallest rectangle holding every region, clipped to the canvas; null when none. */
+function boundsOf(regions: Rect[], width: number, height: number): Rect | null {
+  let x0 = width;
+  let y0 = height;
+  let x1 = 0;
+  let y1 = 0;
+  for (const r of regions) {
+    x0 = Math.min(x0, Math.max(0, r.left));
+    y0 = Math.min(y0, Math.max(0, r.top));
+    x1 = Math.max(x1, Math.min(width, r.left + r.width));
+    y1 = Math.max(y1, Math.min(height, r.top + r.height));
+  }
+  return x1 > x0 && y1 > y0 ? { left: x0, top: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+/** `rect`'s pixels of an RGB image `width` px wide, copied out. */
+function cut(pixels: Buffer, width: number, rect: Rect): Buffer {
+  const row = rect.width * 3;
+  const out = Buffer.allocUnsafe(row * rect.height);
+  for (let y = 0; y < rect.height; y++) {
+    const from = ((rect.top + y) * width + rect.left) * 3;
+    pixels.copy(out, y * row, from, from + row);
+  }
+  return out;
+}
+
+/**
+ * The rectangle (inside `area`'s own px) where consecutive frames differ; null when none does.
+ * Rows compare natively first, so only changed rows are read pixel by pixel.
+ * @param frames `count` RGB frames of `area.width` × `area.height` px, one after the other.
+ */
+function changedRect(frames: Buffer, area: Rect, count: number): Rect | null {
+  const row = area.width * 3;
+  const size = row * area.height;
+  let x0 = area.width;
+  let y0 = area.height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let k = 1; k < count; k++) {
+    const a = frames.subarray((k - 1) * size, k * size);
+    const b = frames.subarray(k * size, (k + 1) * size);
+    for (let y = 0; y < area.height; y++) {
+      const r = y * row;
+      if (a.compare(b, r, r + row, r, r + row) === 0) continue;
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+      for (let x = 0; x < area.width; x++) {
+        const i = r + x * 3;
+        if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) {
+          x0 = Math.min(x0, x);
+          x1 = Math.max(x1, x);
+        }
+      }
+    }
+  }
+  return x1 < 0 ? null : { left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
+/** What a timer render composes (docs/performance.md "Countdown timers"). */
+export interface TimerFrames {
+  /** Frame 1, complete (clients that do not animate show it): RGB, `width` × `height` px. */
+  first: Buffer;
+  width: number;
+  height: number;
+  /** How many frames the GIF has. */
+  count: number;
+  /** Where frames differ from the frame before (canvas px; at least 1 × 1 px). */
+  patch: Rect;
+  /** Every frame's pixels inside `patch` (frame 1's too), RGB, one after the other. */
+  patches: Buffer;
+}
+
+/**
+ * Draws the timers of every frame between the design's other layers, as the still draws them
+ * at that second (`sceneBands`): the page draws the bands and each timer's distinct frames in
+ * one call; node composes the complete first frame, and every frame only inside the timers'
+ * area, then keeps the rectangle where frames change (`patch`).
+ * @param below the static layer with the stickers node draws itself (beneath every band), RGB,
+ *   `width` × `height` px; not changed.
+ * @param scene the design's personalised layers for this recipient (resolve.ts `resolveScene`).
  * @param mapText the render's "never tofu" filter for a layer's text (fonts.ts).
- * @returns the frames' RGB pixels, one after the other (`frames` × `width` × `height` × 3
- *   bytes), and the frame count.
  * @throws what `draw` throws (a failed page); the caller answers the fallback.
  */
-export async function timerFramePixels(
+export async function timerFrames(
   doc: DesignDocument,
   values: Record<string, string>,
   nowMs: number,
-  image: { pixels: Buffer; width: number; height: number },
+  below: { pixels: Buffer; width: number; height: number },
+  scene: ResolvedScene,
   draw: DrawScenes,
   blend: Blend,
   frames = gifFrameCount(doc),
   mapText: (layer: ResolvedTextLayer) => string = (layer) => layer.text,
-): Promise<{ frames: Buffer; count: number }> {
+): Promise<TimerFrames> {
+  const { width, height } = below;
   const timers = timerStickers(doc);
   const seconds = timerSeconds(doc, values, renderSecond(nowMs), frames);
-  // Frames that show the same (expired ones) are drawn once.
-  const keys = seconds.map((s) => s.join(','));
-  const distinct = [...new Set(keys)];
-  const scenes: ResolvedScene[] = distinct.map((key) => {
-    const left = key.split(',').map(Number);
-    return {
-      width: doc.canvas_width,
-      height: doc.canvas_height,
-      images: [],
-      texts: timers
-        .flatMap((t, i) => countdownLayers(t.countdown, boxOf(t), left[i]!))
-        .map((layer) => ({ ...layer, text: mapText(layer) })),
-    };
+  const bands = sceneBands(doc, scene);
+  // Each timer's distinct frames (expired ones repeat) are laid out once; the layers every one
+  // of them holds alike (labels, separators, the digits of units that stay) are drawn once, and
+  // each distinct frame draws only the layers that change.
+  const distinct = timers.map((_, j) => [...new Set(seconds.map((s) => s[j]!))]);
+  const layouts = timers.map((t, j) =>
+    distinct[j]!.map((left) =>
+      countdownLayers(t.countdown, boxOf(t), left).map((layer) => ({
+        ...layer,
+        text: mapText(layer),
+      })),
+    ),
+  );
+  const keyOf = (layer: ResolvedTextLayer) => JSON.stringify(layer);
+  const steady = layouts.map((frames) => {
+    const seen = frames.map((layers) => new Set(layers.map(keyOf)));
+    return new Set(frames[0]!.map(keyOf).filter((key) => seen.every((keys) => keys.has(key))));
   });
-  const drawn = await draw(scenes);
-  const size = image.width * image.height * 3;
-  const out = Buffer.allocUnsafe(size * frames);
-  keys.forEach((key, k) => {
-    const frame = out.subarray(k * size, (k + 1) * size);
-    image.pixels.copy(frame);
-    for (const r of drawn[distinct.indexOf(key)] ?? [])
+  const textScene = (texts: ResolvedTextLayer[]): ResolvedScene => ({
+    width: doc.canvas_width,
+    height: doc.canvas_height,
+    images: [],
+    texts,
+  });
+  const timerScenes = layouts.flatMap((frames, j) => [
+    textScene(frames[0]!.filter((layer) => steady[j]!.has(keyOf(layer)))),
+    ...frames.map((layers) => textScene(layers.filter((layer) => !steady[j]!.has(keyOf(layer))))),
+  ]);
+  const drawn = await draw([...bands, ...timerScenes]);
+  const bandRegions = bands.map((_, b) => decode(drawn[b]));
+  // Per timer: its steady layers' regions, then each distinct frame's changing ones.
+  const offsets = distinct.map((_, j) =>
+    distinct.slice(0, j).reduce((n, d) => n + d.length + 1, bands.length),
+  );
+  const steadyRegions = timers.map((_, j) => decode(drawn[offsets[j]!]));
+  const timerRegions = timers.map((_, j) =>
+    distinct[j]!.map((_left, d) => decode(drawn[offsets[j]! + 1 + d])),
+  );
+  /** The layers over band 0 in frame k, in z-order. */
+  const layersOf = (k: number): Region[] =>
+    timers.flatMap((_, j) => [
+      ...steadyRegions[j]!,
+      ...timerRegions[j]![distinct[j]!.indexOf(seconds[k]![j]!)]!,
+      ...bandRegions[j + 1]!,
+    ]);
+  const put = (target: Buffer, area: Rect, regions: Region[]) => {
+    for (const r of regions)
       blend(
-        frame,
-        image.width,
-        image.height,
-        r.left,
-        r.top,
+        target,
+        area.width,
+        area.height,
+        r.left - area.left,
+        r.top - area.top,
         r.width,
         r.height,
-        Buffer.from(r.rgba, 'base64'),
+        r.rgba,
       );
-  });
-  return { frames: out, count: frames };
+  };
+  const canvas = { left: 0, top: 0, width, height };
+  const under = Buffer.from(below.pixels);
+  put(under, canvas, bandRegions[0]!);
+  const first = Buffer.from(under);
+  put(first, canvas, layersOf(0));
+  const none = { left: 0, top: 0, width: 1, height: 1 };
+  const area = frames > 1 ? boundsOf(timerRegions.flat(2), width, height) : null;
+  if (!area) {
+    // Every frame alike (an expired timer): one pixel that never changes stands for the patch.
+    const patches = Buffer.concat(Array.from({ length: frames }, () => cut(first, width, none)));
+    return { first, width, height, count: frames, patch: none, patches };
+  }
+  // Each frame inside the timers' area only, then cut down to where frames change.
+  const size = area.width * area.height * 3;
+  const inArea = Buffer.allocUnsafe(size * frames);
+  const underArea = cut(under, width, area);
+  for (let k = 0; k < frames; k++) {
+    const target = inArea.subarray(k * size, (k + 1) * size);
+    underArea.copy(target);
+    put(target, area, layersOf(k));
+  }
+  const changed = changedRect(inArea, area, frames) ?? none;
+  const patch = { ...changed, left: area.left + changed.left, top: area.top + changed.top };
+  const patches = Buffer.allocUnsafe(patch.width * patch.height * 3 * frames);
+  for (let k = 0; k < frames; k++)
+    cut(inArea.subarray(k * size, (k + 1) * size), area.width, changed).copy(
+      patches,
+      k * patch.width * patch.height * 3,
+    );
+  return { first, width, height, count: frames, patch, patches };
 }
 
+/** sharp's gifsave settings: no dithering, the least effort (docs/performance.md "Countdown timers"). */
+const GIF_OPTIONS = { effort: 1, dither: 0, loop: 0, keepDuplicateFrames: true } as const;
+
 /**
- * The frames as an animated GIF (sharp's gifsave over libvips/cgif): one second a frame, looping;
- * frame 1 is complete (clients that do not animate show it). No dithering and the encoder's
- * least effort, and the palette built once, from the first frame (which holds the timer's colours),
- * and reused for every frame (`interPaletteMaxError` 256): together about 2.5 times less CPU
- * than sharp's defaults, and flat digits (docs/performance.md "Countdown timers"). sharp takes
- * no palette from outside (its `reuse` keeps a GIF input's palette), so the palette cannot be
- * kept across renders of a design version (docs/decisions.md "Countdown timers").
- * @param frames RGB pixels of `count` frames of `width` × `height` px, one after the other.
+ * The frames as an animated GIF (sharp's gifsave over libvips/cgif): one second a frame, looping.
+ * The palette is built once, from the complete first frame (it holds the timer's colours), and
+ * every frame is only mapped to it, never quantised again: sharp's `reuse` takes the palette of
+ * a GIF input, so each encode below starts from a GIF carrying it (gif-patches.ts
+ * `paletteCarrier`). Frame 1 is encoded whole (clients that do not animate show it); the later
+ * frames only inside `patch`, as one animated GIF whose first two frames stand for frame 1
+ * (the palette carrier, then frame 1's own pixels there, so cgif leaves unchanged pixels
+ * transparent). gif-patches.ts joins the two at the patch's place; both share one colour table.
+ * The encode's work grows with the patch, not the canvas (docs/performance.md "Countdown
+ * timers").
+ * @returns the GIF: `count` frames of `width` × `height` px, 1000 ms each, looping forever.
+ * @throws what sharp throws (the caller answers the fallback).
  */
-export function encodeGif(frames: Buffer, width: number, height: number, count: number) {
-  return sharp(frames, { raw: { width, height: height * count, channels: 3, pageHeight: height } })
-    .gif({
-      delay: Array.from({ length: count }, () => 1000),
-      loop: 0,
-      reuse: true,
-      effort: 1,
-      dither: 0,
-      // Always the first frame's palette: built once per render, never per frame.
-      interPaletteMaxError: 256,
-      keepDuplicateFrames: true,
-    })
+export async function encodeGif(t: TimerFrames): Promise<Buffer> {
+  const raw = (width: number, height: number) => ({ raw: { width, height, channels: 3 as const } });
+  const quantised = await sharp(t.first, raw(t.width, t.height))
+    .gif({ ...GIF_OPTIONS, delay: [1000] })
     .toBuffer();
+  if (t.count === 1) return quantised;
+  const { patch } = t;
+  const size = patch.width * patch.height * 3;
+  const [first, ...pngs] = await Promise.all([
+    sharp(quantised).gif({ ...GIF_OPTIONS, reuse: true, delay: [1000] }).toBuffer(),
+    ...Array.from({ length: t.count }, (_, k) =>
+      sharp(t.patches.subarray(k * size, (k + 1) * size), raw(patch.width, patch.height))
+        .png({ compressionLevel: 0 })
+        .toBuffer(),
+    ),
+  ]);
+  const carrier = paletteCarrier(quantised, patch.width, patch.height);
+  const patches = await sharp([carrier, ...pngs], { join: { animated: true } })
+    .gif({ ...GIF_OPTIONS, reuse: true, delay: Array.from({ length: t.count + 1 }, () => 1000) })
+    .toBuffer();
+  return joinPatches(first!, patches, patch, 1000, 2);
 }
 
 /**

@@ -22,7 +22,7 @@ import { stickerImages } from './stickers.ts';
 import { logUndrawable, sceneFonts, uploadedFamilies } from './fonts.ts';
 import { teamCustomFonts } from '#functions/fonts/list.ts';
 import type { FontFaceRule } from '#shared/fonts/types.ts';
-import { encodeGif, timerFramePixels, timerStickers } from './countdown-gif.ts';
+import { encodeGif, timerFrames, timerStickers } from './countdown-gif.ts';
 import type { WatermarkSettings } from '#shared/scene/watermark.ts';
 import { renderWatermarks } from './watermark.ts';
 import { gifFrameInput } from './gif-frame.ts';
@@ -267,8 +267,9 @@ async function drawPersonalisedLayers(
 }
 
 /**
- * Draws countdown timer frames (only the timers' text layers: countdown-gif.ts) on the warm
- * page in one call, with the faces their families need (fonts.ts `sceneFonts`).
+ * Draws a timer design's scenes (its layers cut at the timers, and each timer's frames:
+ * countdown-gif.ts `timerFrames`) on the warm page in one call, with the faces their families
+ * need (fonts.ts `sceneFonts`).
  */
 async function drawTimerScenes(
   scenes: ResolvedScene[],
@@ -290,6 +291,12 @@ async function drawTimerScenes(
     ),
   );
 }
+
+/** A draw of nothing: a timer design's layers are drawn with its frames (countdown-gif.ts). */
+const NOTHING_DRAWN: Promise<DrawnScene> = Promise.resolve({
+  regions: [],
+  ms: { fonts: 0, draw: 0, read: 0 },
+});
 
 /** Output formats; `gif` is a design with countdown timers, animated (countdown-gif.ts). */
 export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'gif';
@@ -392,9 +399,11 @@ export async function renderDesign(
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
   const watermarks = await renderWatermarks(doc, design.watermark);
   scene.watermarks = watermarks.layers;
+  // A timer design's layers are drawn with its frames, cut at the timers (countdown-gif.ts).
+  const timed = timerStickers(doc).length > 0;
   const [base, drawn] = await Promise.all([
     basePromise,
-    drawPersonalisedLayers(scene, design.teamId),
+    timed ? NOTHING_DRAWN : drawPersonalisedLayers(scene, design.teamId),
   ]);
   const t2 = performance.now();
   // Blend the regions into a copy of the static layer here: for a few small regions this is far
@@ -415,12 +424,13 @@ export async function renderDesign(
     );
   let output: RenderOutput;
   let timerMs: number | undefined;
-  if (timerStickers(doc).length > 0) {
-    const timers = await timerFramePixels(
+  if (timed) {
+    const timers = await timerFrames(
       doc,
       values,
       options.nowMs ?? Date.now(),
       { pixels, width: base.width, height: base.height },
+      scene,
       (scenes) => drawTimerScenes(scenes, design.teamId),
       blendOver,
       format === 'gif' ? undefined : 1,
@@ -429,11 +439,8 @@ export async function renderDesign(
     timerMs = performance.now() - t2;
     output =
       format === 'gif'
-        ? {
-            body: await encodeGif(timers.frames, base.width, base.height, timers.count),
-            contentType: 'image/gif',
-          }
-        : await encodeStill(timers.frames.subarray(0, pixels.length), base, format, doc.quality);
+        ? { body: await encodeGif(timers), contentType: 'image/gif' }
+        : await encodeStill(timers.first, base, format, doc.quality);
   } else output = await encodeStill(pixels, base, format, doc.quality);
   const t3 = performance.now();
   if (!complete || !watermarks.complete) output.partial = true;

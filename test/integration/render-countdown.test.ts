@@ -35,10 +35,14 @@ afterAll(async () => {
   await ocr?.terminate();
 });
 
-/** A design with one countdown sticker (settings over the defaults), saved through the API. */
+/**
+ * A design with one countdown sticker (settings over the defaults), saved through the API;
+ * `around` puts other stickers under (`before`) or over (`after`) it.
+ */
 async function timerDesign(
   countdown: Record<string, unknown>,
   sticker: Record<string, unknown> = {},
+  around: { before?: object[]; after?: object[] } = {},
 ): Promise<DesignJson> {
   const design = await createDesign(demo, { title: 'Countdown' });
   const saved = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
@@ -49,6 +53,7 @@ async function timerDesign(
     canvas_height: 220,
     text_snippets: [],
     graphics_data: [
+      ...(around.before ?? []),
       {
         uuid: 'timer-1',
         stickerType: 'dynamicSticker',
@@ -68,6 +73,7 @@ async function timerDesign(
         },
         ...sticker,
       },
+      ...(around.after ?? []),
     ],
   });
   expect(saved.status, JSON.stringify(saved.json)).toBe(200);
@@ -255,6 +261,56 @@ describe('countdown timer render', () => {
     // Nothing was written: the design is as created.
     const read = await demo.request('GET', `/api/pic-snippet/${design.id}`);
     expect(read.json).toMatchObject({ version: design.version, graphics_data: [] });
+  });
+
+  it('keeps a sticker over the timer over its digits in every frame, as the still draws it', async () => {
+    // A QR code (#111111 on white, opaque) over the seconds' digits, drawn in red.
+    const qr = {
+      uuid: 'qr-1',
+      stickerType: 'dynamicSticker',
+      dynamicStickerType: 'qrCode',
+      dynamicStickerUrl: 'https://example.com/',
+      left: 470,
+      top: 60,
+      width: 100,
+      height: 100,
+      scaleX: 1,
+      scaleY: 1,
+    };
+    const red = { frames: 3, fill: '#ff0000' };
+    const over = await timerDesign(red, {}, { after: [qr] });
+    const under = await timerDesign(red, {}, { before: [qr] });
+    const now = END - (((1 * 24 + 2) * 60 + 3) * 60 + 4) * 1000;
+    /** Red pixels inside the QR's box (2 px in from its edges) of frame `page`, and outside it. */
+    const redPixels = async (image: Buffer, page: number) => {
+      const { data, info } = await sharp(image, { page, pages: 1 })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      let inside = 0;
+      let outside = 0;
+      for (let y = 0; y < info.height; y++)
+        for (let x = 0; x < info.width; x++) {
+          const i = (y * info.width + x) * 3;
+          if (!(data[i]! > 180 && data[i + 1]! < 90 && data[i + 2]! < 90)) continue;
+          const inQr = x >= 472 && x < 568 && y >= 62 && y < 158;
+          if (inQr) inside++;
+          else outside++;
+        }
+      return { inside, outside };
+    };
+    const gifOver = (await renderAt(`/r/${over.public_id}`, now)).bytes;
+    const gifUnder = (await renderAt(`/r/${under.public_id}`, now)).bytes;
+    for (const page of [0, 1, 2]) {
+      // Over the timer: the QR's pixels stay the QR's; the digits show around it.
+      expect(await redPixels(gifOver, page), `frame ${page}`).toMatchObject({ inside: 0 });
+      expect((await redPixels(gifOver, page)).outside, `frame ${page}`).toBeGreaterThan(500);
+      // Under the timer (the control): the same digits are drawn over the QR.
+      expect((await redPixels(gifUnder, page)).inside, `frame ${page}`).toBeGreaterThan(50);
+    }
+    // The still draws the same: the QR over the digits.
+    const still = (await renderAt(`/r/${over.public_id}.png`, now)).bytes;
+    expect((await redPixels(still, 0)).inside).toBe(0);
   });
 
   it('draws the first frame into a still when a JPEG is asked for', async () => {
