@@ -39,6 +39,22 @@ function fromJson(binding: DataBinding, json: unknown): [string, string][] {
   });
 }
 
+/**
+ * The values an API binding's URL template is filled with: the render URL's, each placeholder
+ * the binding lists taking its parameter's value ('' when the URL has none) or its fixed value.
+ */
+export function urlValuesOf(
+  binding: Pick<DataBinding, 'url_values'>,
+  query: Readonly<Record<string, string>>,
+): Record<string, string> {
+  // no prototype: a placeholder named like `__proto__` is a name like any other
+  const values = Object.assign(Object.create(null) as Record<string, string>, query);
+  for (const { name, param, value } of binding.url_values ?? []) {
+    values[name] = param === '' ? value : Object.hasOwn(query, param) ? query[param]! : '';
+  }
+  return values;
+}
+
 async function lookUp(
   teamId: string,
   binding: DataBinding,
@@ -52,7 +68,7 @@ async function lookUp(
   }
   const api = (await db().WebApi.get({ teamId, apiId: binding.source_id }).go()).data;
   if (!api) return [];
-  const json = await apiJson(api as WebApiRecord, query, guard);
+  const json = await apiJson(api as WebApiRecord, urlValuesOf(binding, query), guard);
   return json === undefined ? [] : fromJson(binding, json);
 }
 

@@ -7,6 +7,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { CreateApiBody, DATA_SOURCE_MESSAGES } from '#shared/contract/data-sources.ts';
 import { parsePath, PathError, readPath } from '#shared/data-path.ts';
+import { urlValuesOf } from '#functions/data-sources/resolve.ts';
 import { readTable, TableFileError } from '#functions/data-sources/table.ts';
 import { fillTemplate, templateParameters } from '#functions/data-sources/web-api.ts';
 
@@ -80,6 +81,29 @@ describe('URL templates', () => {
       expect(url(bad).error?.issues[0]?.message, bad).toBe(DATA_SOURCE_MESSAGES.placeholderInHost);
     expect(url('https://x.com:{port}/').success).toBe(false);
     expect(url('ftp://x.com/{a}').error?.issues[0]?.message).toBe(DATA_SOURCE_MESSAGES.url);
+  });
+
+  it("fills a binding's placeholders from the parameter or fixed value it names", () => {
+    const template = 'https://api.example.com/products/{sku}?lang={lang}&k={__proto__}';
+    const query = { code: 'A 1', sku: 'ignored', other: 'x' };
+    const values = urlValuesOf(
+      {
+        url_values: [
+          { name: 'sku', param: 'code', value: '' },
+          { name: 'lang', param: '', value: 'fr' },
+          { name: '__proto__', param: 'absent', value: 'unused' },
+        ],
+      },
+      query,
+    );
+    expect(fillTemplate(template, values)).toBe(
+      'https://api.example.com/products/A%201?lang=fr&k=',
+    );
+    // a binding saved without the list: each placeholder takes its own name's value
+    expect(fillTemplate(template, urlValuesOf({}, query))).toBe(
+      'https://api.example.com/products/ignored?lang=&k=',
+    );
+    expect(query).toEqual({ code: 'A 1', sku: 'ignored', other: 'x' });
   });
 });
 

@@ -17,6 +17,8 @@ import {
   repeatedNames,
   type ExportDesign,
 } from './model.ts';
+import type { OpenTimeDesign } from './openTime.ts';
+import { OpenTimeHints } from './OpenTimeHints.tsx';
 import { PlatformFields } from './PlatformFields.tsx';
 import { SaveStatus } from './SaveStatus.tsx';
 import { SignedUrlsField } from './SignedUrlsField.tsx';
@@ -27,7 +29,7 @@ import { ValueEditor } from './ValueEditor.tsx';
 
 /**
  * The export screen (docs/export.md "The screen": "Export screen", docs/export.md "The screen": "Export", docs/export.md "The screen"; docs/export.md): the preview
- * on the left; on the right the platform, the store front (Klaviyo), the value of each
+ * on the left; on the right the open-time hints (OpenTimeHints.tsx), the platform, the store front (Klaviyo), the value of each
  * parameter and dynamic sticker, image or PDF, HTML width and alignment, the link URL, the
  * Vidalytics options and the embed code, Generate, and the outputs with copy buttons.
  *
@@ -40,7 +42,7 @@ export function ExportScreen({
   team,
   storeFronts,
 }: {
-  design: ExportDesign;
+  design: ExportDesign & OpenTimeDesign;
   team: CurrentTeam | null;
   storeFronts: readonly StoreFront[];
 }) {
@@ -122,6 +124,7 @@ export function ExportScreen({
         <h2 id={`${idBase}-settings`} className="card__title">
           Export settings
         </h2>
+        <OpenTimeHints facts={design.open_time} />
 
         <PlatformFields
           idBase={idBase}

@@ -9,6 +9,7 @@ import type { BodyOf } from '#shared/contract/index.ts';
 import type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
 import { ApiError, call } from '../../api/client.ts';
 import type { ExportDesign, ExportRow } from './model.ts';
+import { openTimeFacts, type OpenTimeDesign } from './openTime.ts';
 
 export type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
 
@@ -24,9 +25,10 @@ const NOT_A_DESIGN = 'The server answered with a design this screen cannot open.
 const STICKER_TYPES = ['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown'] as const;
 
 /** A design answer as the screen reads it. @throws {ApiError} when it is not a design. */
-export function toExportDesign(body: unknown): ExportDesign {
+export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
   if (!isRecord(body) || typeof body.id !== 'string') throw new ApiError(200, NOT_A_DESIGN);
   return {
+    open_time: openTimeFacts(body),
     id: body.id,
     title: text(body.title, 'Untitled'),
     version: number(body.version, 0),
@@ -98,7 +100,10 @@ function timerFrames(graphics: unknown): number | null {
 }
 
 /** `GET /api/pic-snippet/{id}`. @throws {ApiError} 404 for another team's design. */
-export async function fetchExportDesign(id: string, signal?: AbortSignal): Promise<ExportDesign> {
+export async function fetchExportDesign(
+  id: string,
+  signal?: AbortSignal,
+): Promise<ExportDesign & OpenTimeDesign> {
   return toExportDesign(await call('GET /api/pic-snippet/{id}', { params: { id }, signal }));
 }
 

@@ -2,66 +2,33 @@
  * The data panel (docs/editor.md "Data sources"; docs/data-sources.md "Binding a design"): the
  * design's data bindings, a form that binds a team data store (the store, the render URL's key
  * parameter, and which design parameter each column fills, beside a sample record of the store)
- * and a remove button per binding. Every change is one undoable step (`setDataBindings`) and is
+ * or a web API (DataApiBinding.tsx), and a remove button per binding. Every change is one undoable step (`setDataBindings`) and is
  * saved with the design. The store routes are for the team's owner and admins: a plain member
  * sees the bindings and a message instead of the form.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { DATA_BINDING_BOUNDS, type DataBinding } from '#shared/data-bindings.ts';
-import { GENERIC_ERROR_MESSAGE } from '../../../api/client.ts';
 import { useAppStore } from '../../../state/store.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { runCommand } from '../commands.ts';
 import { DataBindingsError } from '../commands/data.ts';
 import {
   fetchStoreSample,
-  isNotManager,
   listDataStores,
+  listWebApis,
   type DataRecord,
   type DataStore,
 } from '../dataSourcesApi.ts';
+import { AddApiBinding } from './DataApiBinding.tsx';
+import { DataSourceSelect } from './DataSourceSelect.tsx';
+import { useLoad } from './useDataLoad.ts';
 import '../data.css';
 
 /** Shown to a member who may not read the team's data sources. */
 export const NOT_MANAGER_MESSAGE = 'Ask a team owner or admin to connect data sources.';
 
-type Load<T> =
-  | { status: 'loading' }
-  | { status: 'ready'; value: T }
-  | { status: 'forbidden' }
-  | { status: 'error'; message: string };
-
-/** Loads `fetcher`'s answer for `key` (null: nothing to load), aborting when the key changes. */
-function useLoad<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): Load<T> {
-  const [state, setState] = useState<{ key: string | null; load: Load<T> }>({
-    key: null,
-    load: { status: 'loading' },
-  });
-  useEffect(() => {
-    if (key === null) return;
-    const abort = new AbortController();
-    fetcher(abort.signal).then(
-      (value) => !abort.signal.aborted && setState({ key, load: { status: 'ready', value } }),
-      (error: unknown) => {
-        if (abort.signal.aborted) return;
-        const load: Load<T> = isNotManager(error)
-          ? { status: 'forbidden' }
-          : {
-              status: 'error',
-              message: error instanceof Error ? error.message : GENERIC_ERROR_MESSAGE,
-            };
-        setState({ key, load });
-      },
-    );
-    return () => abort.abort();
-    // The fetcher is rebuilt every render; the key names what it loads.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
-  return state.key === key ? state.load : { status: 'loading' };
-}
-
 /** The design's parameter names: text parameters and dynamic stickers' parameters. */
-function useDesignParams(): string[] {
+export function useDesignParams(): string[] {
   const snippets = useEditor((s) => s.design?.text_snippets) ?? [];
   const stickers = useEditor((s) => s.design?.graphics_data) ?? [];
   const names = [
@@ -132,27 +99,17 @@ function AddStoreBinding({
       <h3 id={`${id}-title`} className="card__title">
         Add a data store
       </h3>
-      <div className="field">
-        <label htmlFor={`${id}-store`} className="field__label">
-          Data store
-        </label>
-        <select
-          id={`${id}-store`}
-          className="input"
-          value={storeId}
-          onChange={(e) => {
-            setStoreId(e.target.value);
-            setKeyParam('');
-            setMap({});
-          }}
-        >
-          {stores.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({s.rows} rows)
-            </option>
-          ))}
-        </select>
-      </div>
+      <DataSourceSelect
+        id={`${id}-store`}
+        label="Data store"
+        value={storeId}
+        sources={stores.map((s) => ({ id: s.id, label: `${s.name} (${s.rows} rows)` }))}
+        onChange={(next) => {
+          setStoreId(next);
+          setKeyParam('');
+          setMap({});
+        }}
+      />
       <div className="field">
         <label htmlFor={`${id}-key`} className="field__label">
           Key parameter
@@ -224,18 +181,26 @@ function AddStoreBinding({
   );
 }
 
+/** How a binding's URL placeholders are filled, in words (an API binding's `url_values`). */
+const urlValueText = (v: NonNullable<DataBinding['url_values']>[number]) =>
+  v.param === '' ? `{${v.name}} = ${v.value}` : `{${v.name}} ← URL parameter ${v.param}`;
+
 /**
- * The panel: the bindings with their remove buttons, then the add form (or the loading, empty,
- * error or not-a-manager state of the team's stores).
+ * The panel: the bindings with their remove buttons, then a choice of data store or web API and
+ * its add form (or the loading, empty, error or not-a-manager state of the team's sources).
  */
 export function DataPanel() {
+  const id = useId();
   const { store } = useEditorContext();
   const bindings = useEditor((s) => s.design?.data_bindings) ?? [];
   const teamId = useAppStore((s) => s.user?.current_team_id ?? null);
   const params = useDesignParams();
   const [problem, setProblem] = useState<string | null>(null);
+  const [kind, setKind] = useState<'store' | 'api'>('store');
   const stores = useLoad(teamId, (signal) => listDataStores(teamId!, signal));
-  const known = stores.status === 'ready' ? stores.value : [];
+  const apis = useLoad(teamId, (signal) => listWebApis(teamId!, signal));
+  const knownStores = stores.status === 'ready' ? stores.value : [];
+  const knownApis = apis.status === 'ready' ? apis.value : [];
 
   const change = (next: DataBinding[]): string | null => {
     try {
@@ -250,14 +215,16 @@ export function DataPanel() {
   };
   const nameOf = (b: DataBinding) =>
     b.source === 'api'
-      ? 'Web API'
-      : (known.find((s) => s.id === b.source_id)?.name ?? 'Data store');
+      ? (knownApis.find((a) => a.id === b.source_id)?.name ?? 'Web API')
+      : (knownStores.find((s) => s.id === b.source_id)?.name ?? 'Data store');
+  const add = (binding: DataBinding) => change([...bindings, binding]);
+  const sources = kind === 'store' ? stores : apis;
 
   return (
     <div className="data-panel stack">
       <p className="field__hint">
-        Fill the design&apos;s parameters from a record of a team data store, looked up when the
-        image is opened.
+        Fill the design&apos;s parameters from a record of a team data store or a web API, looked up
+        when the image is opened.
       </p>
       {bindings.length === 0 ? (
         <p>No data sources yet: the parameters take the URL&apos;s values.</p>
@@ -270,6 +237,9 @@ export function DataPanel() {
                 {b.source === 'store' && <> by URL parameter {b.key_param}</>}
               </p>
               <ul>
+                {(b.source === 'api' ? (b.url_values ?? []) : []).map((v) => (
+                  <li key={`url-${v.name}`}>{urlValueText(v)}</li>
+                ))}
                 {b.fields.map((f) => (
                   <li key={`${f.field}-${f.param}`}>
                     {f.field} → {f.param}
@@ -293,25 +263,52 @@ export function DataPanel() {
           ! {problem}
         </p>
       )}
-      {teamId === null || stores.status === 'forbidden' ? (
+      {teamId === null || stores.status === 'forbidden' || apis.status === 'forbidden' ? (
         <p role="note">{NOT_MANAGER_MESSAGE}</p>
-      ) : stores.status === 'loading' ? (
-        <p role="status">Loading the team&apos;s data stores…</p>
-      ) : stores.status === 'error' ? (
-        <p className="field__error" role="alert">
-          ! {stores.message}
-        </p>
-      ) : stores.value.length === 0 ? (
-        <p>The team has no data stores yet. Upload a table under team settings.</p>
       ) : bindings.length >= DATA_BINDING_BOUNDS.bindings ? (
         <p>A design takes at most {DATA_BINDING_BOUNDS.bindings} data sources.</p>
       ) : (
-        <AddStoreBinding
-          teamId={teamId}
-          stores={stores.value}
-          params={params}
-          onAdd={(binding) => change([...bindings, binding])}
-        />
+        <>
+          <fieldset className="data-panel__kind">
+            <legend className="field__label">Add from</legend>
+            {(
+              [
+                ['store', 'A data store'],
+                ['api', 'A web API'],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} htmlFor={`${id}-kind-${value}`}>
+                <input
+                  id={`${id}-kind-${value}`}
+                  type="radio"
+                  name={`${id}-kind`}
+                  checked={kind === value}
+                  onChange={() => setKind(value)}
+                />{' '}
+                {label}
+              </label>
+            ))}
+          </fieldset>
+          {sources.status === 'loading' || sources.status === 'forbidden' ? (
+            <p role="status">
+              Loading the team&apos;s {kind === 'store' ? 'data stores' : 'web APIs'}…
+            </p>
+          ) : sources.status === 'error' ? (
+            <p className="field__error" role="alert">
+              ! {sources.message}
+            </p>
+          ) : kind === 'store' ? (
+            knownStores.length === 0 ? (
+              <p>The team has no data stores yet. Upload a table under team settings.</p>
+            ) : (
+              <AddStoreBinding teamId={teamId} stores={knownStores} params={params} onAdd={add} />
+            )
+          ) : knownApis.length === 0 ? (
+            <p>The team has no web APIs yet. Add one under team settings.</p>
+          ) : (
+            <AddApiBinding teamId={teamId} apis={knownApis} params={params} onAdd={add} />
+          )}
+        </>
       )}
     </div>
   );

@@ -1,0 +1,68 @@
+/**
+ * What the export screen says about a design that decides something when its image is opened
+ * (docs/export.md "Open-time hints"): a countdown counting from each recipient's first open
+ * needs a value in the URL that tells recipients apart (docs/decisions.md "Countdown timers"),
+ * rules need the click-through link on the image (docs/rules.md "Links"), and data bindings are
+ * looked up by a value of the URL (docs/data-sources.md "Binding a design").
+ */
+import { Notice } from '../../components/Notice.tsx';
+import type { OpenTimeFacts } from './openTime.ts';
+
+const code = (items: string[]) =>
+  items.map((n, i) => (
+    <span key={n}>
+      {i > 0 && (i === items.length - 1 ? ' or ' : ', ')}
+      <code>{n}</code>
+    </span>
+  ));
+
+/** The hints, one short notice each; nothing for a design that decides nothing at open time. */
+export function OpenTimeHints({ facts }: { facts: OpenTimeFacts | undefined }) {
+  if (!facts) return null;
+  const data = facts.dataParams.length > 0 || facts.apiByName;
+  if (!facts.firstOpenTimer && !facts.rules && !data) return null;
+  return (
+    <div className="stack" data-testid="export-open-time-hints">
+      {facts.firstOpenTimer && (
+        <Notice tone="info" title="The timer counts from each recipient's first open">
+          {facts.params.length > 0 ? (
+            <>
+              The recipient is told apart by the values in the URL ({code(facts.params)}): give
+              every recipient a value of their own in at least one of them, such as an e-mail
+              address or a customer id. A URL without any of these values counts from every open,
+              and recipients with the same values share one timer.
+            </>
+          ) : (
+            <>
+              This PicSnippet has no parameter, so its URL names no recipient and the timer counts
+              from every open. Add a parameter (such as <code>email</code>) and give each recipient
+              their value.
+            </>
+          )}
+        </Notice>
+      )}
+      {facts.rules && (
+        <Notice tone="info" title="Link the image to the click-through link">
+          This PicSnippet has rules. After Generate, put the <strong>Click-through link</strong>{' '}
+          (shown under the direct link) on the image, not the direct link: each click then goes
+          where the rule the recipient saw says, and to the Link URL below when no rule matched.
+        </Notice>
+      )}
+      {data && (
+        <Notice tone="info" title="Data is looked up when the image opens">
+          {facts.dataParams.length > 0 && (
+            <>
+              The URL&apos;s value of {code(facts.dataParams)} selects the record: map{' '}
+              {facts.dataParams.length === 1 ? 'it' : 'them'} to a merge field of each
+              recipient.{' '}
+            </>
+          )}
+          {facts.apiByName && (
+            <>A web API takes the values named in its own URL (as in {'{sku}'}) from the URL. </>
+          )}
+          Without a match the parameters show the URL&apos;s values or their fallbacks.
+        </Notice>
+      )}
+    </div>
+  );
+}
