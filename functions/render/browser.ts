@@ -81,6 +81,16 @@ export function chromiumArgs(): string[] {
   ];
 }
 
+/**
+ * The render browser's 2D canvases are drawn by the CPU from the first draw. With the emulated
+ * GPU, Chromium starts a canvas GPU-accelerated and moves it to the CPU at its first read-back:
+ * the first render of each process was drawn on the GPU path (slightly different pixels from
+ * every later one) and its read-back paid the move (≈ 170–220 ms). Every later render is drawn
+ * exactly as before (docs/performance.md "Render v2: CPU per render, the fonts stage, cold
+ * start").
+ */
+const RENDER_CANVAS_FLAGS = ['--disable-accelerated-2d-canvas'];
+
 let browserPromise: Promise<Browser> | undefined;
 let pagePromise: Promise<Page> | undefined;
 /** True while `closeBrowser`/`resetRenderPage` end the browser on purpose. */
@@ -189,7 +199,9 @@ function isLaunchFailure(error: Error): boolean {
 
 async function launch(): Promise<Browser> {
   const started = Date.now();
-  const browser = await launchChromium((what) => waitFor('renderer', what));
+  const browser = await launchChromium((what) => waitFor('renderer', what), {
+    args: [...chromiumArgs(), ...RENDER_CANVAS_FLAGS],
+  });
   browser.on('disconnected', () => {
     browserPromise = undefined;
     pagePromise = undefined;
