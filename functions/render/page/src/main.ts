@@ -100,11 +100,116 @@ function rememberLoaded(key: string, text: string): void {
   for (const ch of text) known.add(ch);
 }
 
+/** The most faces the family index below holds (the page registers about 1,100). */
+const MAX_INDEXED_FACES = 20_000;
+
 /**
- * Loads the font faces (and the unicode-range subsets) the layers need before drawing; a layer
- * whose faces are already loaded (`document.fonts.check`, or the characters seen before:
- * `knownLoaded`) costs no font work. A face that failed to load stays failed (FontFace status
- * `error` is final), so a repeated `load` would not change what is drawn.
+ * The document's faces by lower-case family, style and weight, with the face count and the
+ * registration counter (face-set.ts) it was built from; rebuilt when either changes.
+ */
+let faceIndex: { size: number; changes: number; faces: Map<string, FontFace[]> } | undefined;
+
+/** A face's `unicode-range` as [from, to] pairs; undefined when it is the whole range. */
+const faceRanges = new WeakMap<FontFace, Array<[number, number]> | undefined>();
+
+/** Parses a CSS `unicode-range` (`U+0-7F, U+4??`); undefined for the default whole range. */
+function parseRanges(value: string): Array<[number, number]> | undefined {
+  const ranges: Array<[number, number]> = [];
+  for (const part of value.split(',')) {
+    const match = /^\s*u\+([0-9a-f?]{1,6})(?:-([0-9a-f]{1,6}))?\s*$/i.exec(part);
+    if (!match) continue;
+    const from = parseInt(match[1]!.replace(/\?/g, '0'), 16);
+    const to = parseInt(match[2] ?? match[1]!.replace(/\?/g, 'f'), 16);
+    if (from === 0 && to >= 0x10ffff) return undefined;
+    ranges.push([from, to]);
+  }
+  return ranges;
+}
+
+/** The faces of `family` registered at exactly `style` and `weight` (CSS weight number). */
+function facesOf(family: string, style: string, weight: string): FontFace[] {
+  const set = document.fonts as FontFaceSet & { readonly size: number };
+  if (faceIndex?.size !== set.size || faceIndex.changes !== fontFaceChanges()) {
+    const faces = new Map<string, FontFace[]>();
+    let n = 0;
+    set.forEach((face) => {
+      if (n++ >= MAX_INDEXED_FACES) return;
+      const key = `${face.family.replace(/^(["'])(.*)\1$/, '$2').toLowerCase()}|${face.style}|${face.weight}`;
+      const list = faces.get(key);
+      if (list) list.push(face);
+      else faces.set(key, [face]);
+    });
+    faceIndex = { size: set.size, changes: fontFaceChanges(), faces };
+  }
+  return faceIndex.faces.get(`${family.toLowerCase()}|${style}|${weight}`) ?? [];
+}
+
+/**
+ * The characters of `text` that the layer's own family leaves to the rest of its list (each
+ * once, whitespace left out), or undefined when that cannot be told from the faces' ranges:
+ * the family has no face at exactly this style and weight (the browser then picks a nearer
+ * one), or one of them declares no `unicode-range`.
+ */
+function leftToTheList(
+  family: string,
+  style: string,
+  weight: 'normal' | 'bold',
+  text: string,
+): string | undefined {
+  const faces = facesOf(family, style, weight === 'bold' ? '700' : '400');
+  if (faces.length === 0) return undefined;
+  const ranges: Array<[number, number]> = [];
+  for (const face of faces) {
+    if (!faceRanges.has(face)) faceRanges.set(face, parseRanges(face.unicodeRange));
+    const own = faceRanges.get(face);
+    if (!own) return undefined;
+    ranges.push(...own);
+  }
+  const rest = new Set<string>();
+  for (const ch of text) {
+    if (/\s/.test(ch)) continue;
+    const code = ch.codePointAt(0)!;
+    if (!ranges.some(([from, to]) => code >= from && code <= to)) rest.add(ch);
+  }
+  return [...rest].join('');
+}
+
+/**
+ * Loads the faces a text layer is drawn with. A character is drawn by the first family of the
+ * layer's list (shared/scene/fonts.ts `fontFamilyList`) whose faces' `unicode-range` holds it,
+ * so the layer's own family is loaded for the whole text and the whole list only for the
+ * characters the own family's ranges leave over: `document.fonts.load` on the whole list would
+ * also fetch every later family's subset a character falls in (Noto Sans Arabic, Hebrew, SC,
+ * JP and KR all have subsets holding ASCII: 29 files per weight for a Latin name instead of
+ * one). The editor loads the same way (web/src/features/editor/canvas/textFonts.ts). When the
+ * own family's ranges do not tell (`leftToTheList`), or one of its faces fails to load, the
+ * whole list is loaded for the whole text, as before.
+ */
+async function loadLayerFaces(
+  family: string,
+  style: 'normal' | 'italic',
+  weight: 'normal' | 'bold',
+  text: string,
+): Promise<void> {
+  const spec = `${style} ${weight} 16px ${fontFamilyList(family)}`;
+  const rest = leftToTheList(family, style, weight, text);
+  if (rest !== undefined) {
+    const own = `${style} ${weight} 16px "${family.replace(/["\\]/g, '')}"`;
+    const faces = await document.fonts.load(own, text).catch(() => undefined);
+    if (faces?.every((f) => f.status === 'loaded')) {
+      if (rest !== '') await document.fonts.load(spec, rest).catch(() => []);
+      return;
+    }
+  }
+  if (!document.fonts.check(spec, text)) await document.fonts.load(spec, text).catch(() => []);
+}
+
+/**
+ * Loads the font faces (and the unicode-range subsets) the layers need before drawing
+ * (`loadLayerFaces`); a layer whose characters were all loaded before under the same style,
+ * weight and family list (`knownLoaded`) costs no font work. A face that failed to load stays
+ * failed (FontFace status `error` is final), so a repeated `load` would not change what is
+ * drawn.
  */
 async function loadFonts(scene: ResolvedScene): Promise<void> {
   if (loadedCharsAt !== fontFaceChanges()) {
@@ -118,10 +223,7 @@ async function loadFonts(scene: ResolvedScene): Promise<void> {
         const families = fontFamilyList(t.fontFamily);
         const key = `${t.fontStyle} ${t.fontWeight} ${families}`;
         if (knownLoaded(key, t.text)) return;
-        const spec = `${t.fontStyle} ${t.fontWeight} ${Math.round(t.fontSize)}px ${families}`;
-        if (!document.fonts.check(spec, t.text)) {
-          await document.fonts.load(spec, t.text).catch(() => []);
-        }
+        await loadLayerFaces(t.fontFamily, t.fontStyle, t.fontWeight, t.text);
         rememberLoaded(key, t.text);
       }),
   );
