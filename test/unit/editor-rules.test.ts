@@ -3,9 +3,11 @@
  * replaces the design's, one undo step per change; a refused list changes nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { DesignDocumentSchema } from '../../shared/design.ts';
+import { applyRuleVariant } from '../../shared/scene/rules.ts';
 import { runCommand } from '../../web/src/features/editor/commands.ts';
 import { RulesError } from '../../web/src/features/editor/commands/rules.ts';
-import { openEditor } from '../support/editor.ts';
+import { demoDocument, openEditor } from '../support/editor.ts';
 
 const rule = { id: 'fr', conditions: [{ kind: 'country', countries: ['fr'] }] };
 
@@ -38,5 +40,35 @@ describe('setRules', () => {
       'Rule ids repeat.',
     );
     expect(store.getState().design).toBe(before);
+  });
+});
+
+describe('setHiddenStickers', () => {
+  const withStickers = () =>
+    DesignDocumentSchema.parse({
+      ...demoDocument(),
+      graphics_data: [
+        { uuid: 'badge', url: 'files/stickers/badge.png', left: 0, top: 0, width: 50, height: 50 },
+        { uuid: 'star', url: 'files/stickers/star.png', left: 60, top: 0, width: 50, height: 50 },
+      ],
+    });
+
+  it('hides stickers by default until a rule shows them, one undo step each', () => {
+    const { store } = openEditor(withStickers());
+    runCommand(store, 'setHiddenStickers', { uuids: ['star', 'gone', 'star'] });
+    expect(store.getState().design!.hidden_stickers).toEqual(['star']);
+    runCommand(store, 'setRules', {
+      rules: [{ id: 'fr', variant: { show_stickers: ['star'], hide_stickers: ['badge'] } }],
+    });
+    const design = store.getState().design!;
+    const uuids = (rule: (typeof design.rules)[number] | undefined) =>
+      applyRuleVariant(design, rule).graphics_data.map((s) => s.uuid);
+    expect(uuids(undefined)).toEqual(['badge']);
+    expect(uuids(design.rules[0])).toEqual(['star']);
+    runCommand(store, 'undo');
+    runCommand(store, 'undo');
+    expect(store.getState().design!.hidden_stickers).toEqual([]);
+    runCommand(store, 'redo');
+    expect(store.getState().design!.hidden_stickers).toEqual(['star']);
   });
 });

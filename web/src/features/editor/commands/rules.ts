@@ -5,6 +5,7 @@
  * the server would refuse.
  */
 import { castDraft } from 'immer';
+import { DesignDocumentFieldsSchema } from '#shared/design.ts';
 import { RulesSchema, type Rule } from '#shared/scene/rules.ts';
 import type { EditorCommand } from '../commands.ts';
 import type { EditorState } from '../store/index.ts';
@@ -14,6 +15,8 @@ import { changeIntent } from './intent.ts';
 export interface RuleCommandArgs {
   /** `key` merges consecutive changes of one field (`{ruleId}:{field}`); absent: one step. */
   setRules: { rules: unknown[]; key?: string };
+  /** The sticker uuids hidden unless the matching rule shows them (the whole list). */
+  setHiddenStickers: { uuids: string[] };
 }
 
 /** Thrown when the edited rules break the shared schema; `message` is the first problem. */
@@ -60,6 +63,29 @@ export const RULE_COMMANDS: {
       const mergeKey = key ? `${this.name}:${key}` : `${this.name}:${Date.now()}:${Math.random()}`;
       store.getState().applyChange(changeIntent(this, mergeKey), (draft) => {
         draft.rules = castDraft(next);
+      });
+    },
+  },
+  setHiddenStickers: {
+    name: 'setHiddenStickers',
+    label: 'Stickers hidden by default',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'rules.event' },
+    enabled: hasDesign,
+    /**
+     * Replaces the design's `hidden_stickers` (docs/rules.md "Variants"): the default shows
+     * them hidden, a rule whose variant lists one in `show_stickers` shows it. Uuids of
+     * stickers the design does not have are dropped, so the list never outgrows the stickers.
+     * @throws RulesError when the list breaks the shared schema; nothing changes then.
+     */
+    perform(store, { uuids }) {
+      const stickers = new Set(store.getState().design?.graphics_data.map((s) => s.uuid));
+      const parsed = DesignDocumentFieldsSchema.shape.hidden_stickers.safeParse([
+        ...new Set(uuids.filter((uuid) => stickers.has(uuid))),
+      ]);
+      if (!parsed.success) throw new RulesError(parsed.error.issues[0]!.message, 'hidden_stickers');
+      store.getState().applyChange(changeIntent(this), (draft) => {
+        draft.hidden_stickers = parsed.data;
       });
     },
   },

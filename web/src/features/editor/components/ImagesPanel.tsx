@@ -7,7 +7,7 @@
  * through `saveImageId`, imagesApi.ts).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { createContext, useContext, useId, useState } from 'react';
 import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
@@ -53,9 +53,21 @@ const TABS = [
   { id: 'stock', label: 'Stock' },
 ] as const;
 
-/** Uses a chosen image as the design's photo. */
+/**
+ * Where a chosen image goes when the panel is a picker for something else (a rule's photo,
+ * RulesPanel.tsx): `choose` gets it, `current` is the image shown as chosen (null: none).
+ */
+interface ImageChoice {
+  choose: (image: LibraryImage) => void;
+  current: string | null;
+}
+const ImageChoiceContext = createContext<ImageChoice | null>(null);
+
+/** Uses a chosen image as the design's photo, or hands it to the picker's `choose`. */
 function useChoose(): (image: LibraryImage) => void {
   const { store } = useEditorContext();
+  const picker = useContext(ImageChoiceContext);
+  if (picker) return picker.choose;
   return (image) => {
     try {
       runCommand(store, 'replaceBaseImage', { image: baseImageOf(image) });
@@ -80,7 +92,9 @@ function ImageGrid({
   onDelete?: (image: LibraryImage) => void;
 }) {
   const choose = useChoose();
-  const current = useEditor((s) => s.design?.image_id);
+  const picker = useContext(ImageChoiceContext);
+  const designImage = useEditor((s) => s.design?.image_id);
+  const current = picker ? picker.current : designImage;
   return (
     <ul className="library__grid" aria-label="Images">
       {list.items.map((image) => (
@@ -301,11 +315,20 @@ function StockSearch() {
   );
 }
 
-/** The Images panel's tabs. */
-export function ImagesPanel() {
+/**
+ * The Images panel's tabs. Without props a chosen image becomes the design's photo; with
+ * `onChoose` the panel is a picker: the image goes to `onChoose` and `chosenId` shows as chosen.
+ */
+export function ImagesPanel({
+  onChoose,
+  chosenId = null,
+}: {
+  onChoose?: (image: LibraryImage) => void;
+  chosenId?: string | null;
+} = {}) {
   const [tab, setTab] = useState<Tab>('library');
   const id = useId();
-  return (
+  const panel = (
     <div className="library">
       <Tabs
         idBase={`${id}-images`}
@@ -317,5 +340,12 @@ export function ImagesPanel() {
         {tab === 'stock' ? <StockSearch /> : <ImageList key={tab} source={tab} />}
       </Tabs>
     </div>
+  );
+  return onChoose ? (
+    <ImageChoiceContext.Provider value={{ choose: onChoose, current: chosenId }}>
+      {panel}
+    </ImageChoiceContext.Provider>
+  ) : (
+    panel
   );
 }

@@ -1,16 +1,25 @@
 import { useId, useState, type ReactNode } from 'react';
-import type { TextSnippet } from '#shared/design.ts';
+import type { DesignDocument, Sticker, TextSnippet } from '#shared/design.ts';
 import {
   RULE_DEVICES,
   RULE_MAIL_CLIENTS,
   RULE_SYSTEMS,
+  applyRuleVariant,
   type Rule,
   type RuleCondition,
   type RuleConditionKind,
+  type RuleVariant,
 } from '#shared/scene/rules.ts';
+import { isApiError } from '../../../api/client.ts';
+import { Modal } from '../../../components/Modal.tsx';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { runCommand } from '../commands.ts';
 import { RulesError } from '../commands/rules.ts';
+import { baseImageUrlOf } from '../document/image.ts';
+import { stickerImageUrl } from '../document/preview.ts';
+import { baseImageOf, type LibraryImage } from '../imagesApi.ts';
+import { ImagesPanel } from './ImagesPanel.tsx';
+import { RulePreview } from './RulePreview.tsx';
 import '../rules.css';
 
 /** What each condition kind is called in the panel (docs/rules.md "Conditions"). */
@@ -132,7 +141,7 @@ function Choices<T extends string | number>({
 }: {
   legend: string;
   options: readonly T[];
-  labels?: (option: T) => string;
+  labels?: (option: T) => ReactNode;
   chosen: readonly T[];
   onChange: (next: T[]) => void;
 }) {
@@ -324,6 +333,150 @@ function ParameterCondition({
   );
 }
 
+/** What each dynamic sticker kind is called beside its number. */
+const DYNAMIC_KINDS: Record<NonNullable<Sticker['dynamicStickerType']>, string> = {
+  qrCode: 'QR code',
+  hostedImage: 'image from a URL',
+  screenShot: 'screenshot',
+  gravatar: 'Gravatar',
+  countdown: 'countdown',
+};
+
+/** A sticker as the panel names it: a small picture, "Sticker N" and its dynamic kind. */
+function StickerName({ stickers, uuid }: { stickers: readonly Sticker[]; uuid: string }) {
+  const index = stickers.findIndex((s) => s.uuid === uuid);
+  const sticker = stickers[index];
+  const src = sticker ? stickerImageUrl(sticker) : null;
+  const kind = sticker?.dynamicStickerType ? ` (${DYNAMIC_KINDS[sticker.dynamicStickerType]})` : '';
+  return (
+    <>
+      {src && <img className="rules-panel__thumb" src={src} alt="" />}
+      Sticker {index + 1}
+      {kind}
+    </>
+  );
+}
+
+/**
+ * A variant whose sticker lists make exactly `shown` visible (docs/rules.md "Variants"): a
+ * sticker hidden by default that it shows goes in `show_stickers`, one shown by default that it
+ * hides in `hide_stickers`; uuids of stickers the design no longer has are dropped.
+ */
+function withShownStickers(
+  variant: RuleVariant,
+  design: DesignDocument,
+  shown: ReadonlySet<string>,
+): RuleVariant {
+  const hidden = new Set(design.hidden_stickers);
+  const uuids = design.graphics_data.map((s) => s.uuid);
+  return {
+    ...variant,
+    show_stickers: uuids.filter((u) => shown.has(u) && hidden.has(u)),
+    hide_stickers: uuids.filter((u) => !shown.has(u) && !hidden.has(u)),
+  };
+}
+
+/** The variant base photo of an image from the picker (its key as the save resolves it). */
+function variantPhoto(image: LibraryImage): RuleVariant['base_image'] {
+  const ref = baseImageOf(image);
+  return {
+    image_id: ref.id,
+    base_image_key: ref.key,
+    image_width: ref.width > 0 ? Math.round(ref.width) : null,
+    image_height: ref.height > 0 ? Math.round(ref.height) : null,
+  };
+}
+
+/**
+ * A rule's base photo: the design's own (none set) or another one chosen from the team's images
+ * with the Images panel as a picker; clearing it goes back to the design's. One undoable step
+ * each; the save resolves the image as the team may use it (docs/rules.md "Variants").
+ */
+function RulePhoto({
+  rule,
+  title,
+  apply,
+}: {
+  rule: Rule;
+  title: string;
+  apply: (next: Rule) => string | null;
+}) {
+  const id = useId();
+  const [picking, setPicking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const photo = rule.variant.base_image;
+  const src = photo && baseImageUrlOf(photo.base_image_key);
+  const setPhoto = (base_image: RuleVariant['base_image']) =>
+    setError(apply({ ...rule, variant: { ...rule.variant, base_image } }));
+  const choose = (image: LibraryImage) => {
+    setPicking(false);
+    try {
+      setPhoto(variantPhoto(image));
+    } catch (e) {
+      setError(isApiError(e) ? e.message : 'This image cannot be used.');
+    }
+  };
+  return (
+    <div className="rules-panel__photo stack" role="group" aria-labelledby={id}>
+      <span id={id} className="field__label">
+        Base photo
+      </span>
+      {photo ? (
+        src && (
+          <img
+            className="rules-panel__photo-thumb"
+            src={src}
+            alt={`What ${title} shows behind its texts`}
+          />
+        )
+      ) : (
+        <p className="field__hint">As designed: the design&apos;s own photo.</p>
+      )}
+      <div className="rules-panel__actions">
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={() => setPicking(true)}
+        >
+          {photo ? 'Change base photo' : 'Choose base photo'}
+          <span className="visually-hidden"> of {title}</span>
+        </button>
+        {photo && (
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            onClick={() => setPhoto(null)}
+          >
+            Use the design&apos;s photo<span className="visually-hidden"> for {title}</span>
+          </button>
+        )}
+      </div>
+      {error && (
+        <p className="field__error" role="alert">
+          ! {error}
+        </p>
+      )}
+      <Modal
+        open={picking}
+        wide
+        title={`Base photo of ${title}`}
+        onCancel={() => setPicking(false)}
+        actions={
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setPicking(false)}
+          >
+            Cancel
+          </button>
+        }
+      >
+        <ImagesPanel onChoose={choose} chosenId={photo?.image_id ?? null} />
+      </Modal>
+    </div>
+  );
+}
+
 /** One rule: name, conditions, what it shows, its link, and its place in the order. */
 function RuleCard({
   rule,
@@ -331,7 +484,7 @@ function RuleCard({
   count,
   params,
   snippets,
-  stickers,
+  design,
   apply,
 }: {
   rule: Rule;
@@ -339,13 +492,17 @@ function RuleCard({
   count: number;
   params: string[];
   snippets: TextSnippet[];
-  stickers: Array<{ uuid: string }>;
+  /** The current document: its stickers and `hidden_stickers`. */
+  design: DesignDocument;
   /** Applies a changed rule (null removes it, a number moves it by that); returns the problem. */
   apply: (next: Rule | null, move?: number) => string | null;
 }) {
   const headingId = useId();
   const [kind, setKind] = useState<RuleConditionKind>('country');
   const title = rule.name || `Rule ${index + 1}`;
+  const stickers = design.graphics_data;
+  // What this rule shows, as the render works it out.
+  const shown = applyRuleVariant(design, rule).graphics_data.map((s) => s.uuid);
   const setCondition = (i: number, next: RuleCondition | null) =>
     apply({
       ...rule,
@@ -423,14 +580,18 @@ function RuleCard({
           }}
         />
       ))}
+      <RulePhoto rule={rule} title={title} apply={apply} />
       {stickers.length > 0 && (
         <Choices
-          legend="Hide stickers"
+          legend={`Stickers ${title} shows`}
           options={stickers.map((s) => s.uuid)}
-          labels={(uuid) => `Sticker ${stickers.findIndex((s) => s.uuid === uuid) + 1}`}
-          chosen={rule.variant.hide_stickers}
-          onChange={(hide_stickers) =>
-            apply({ ...rule, variant: { ...rule.variant, hide_stickers } })
+          labels={(uuid) => <StickerName stickers={stickers} uuid={uuid} />}
+          chosen={shown}
+          onChange={(next) =>
+            apply({
+              ...rule,
+              variant: withShownStickers(rule.variant, design, new Set(next)),
+            })
           }
         />
       )}
@@ -471,17 +632,18 @@ function RuleCard({
 }
 
 /**
- * The rules panel (docs/rules.md): the design's ordered rules, first match wins, each with its
- * conditions, what it shows and its click-through link; every change is one undoable command
- * (`setRules`), checked by the shared schema first. The preview shows the saved design's render
- * for a picked rule (`__preview=1&__rule=`, docs/rules.md "Preview").
+ * The rules panel (docs/rules.md "Editor"): the design's ordered rules, first match wins, each
+ * with its conditions, what it shows (texts, base photo, stickers) and its click-through link,
+ * and the stickers hidden unless a rule shows them; every change is one undoable command
+ * (`setRules`, `setHiddenStickers`), checked by the shared schema first. The preview draws the
+ * current document, saved or not, as a picked rule shows it (docs/rules.md "Preview").
  */
 export function RulesPanel() {
   const { store } = useEditorContext();
-  const rules = useEditor((s) => s.design?.rules) ?? [];
-  const snippets = useEditor((s) => s.design?.text_snippets) ?? [];
-  const stickers = useEditor((s) => s.design?.graphics_data) ?? [];
-  const meta = useEditor((s) => s.meta);
+  const design = useEditor((s) => s.design);
+  const rules = design?.rules ?? [];
+  const snippets = design?.text_snippets ?? [];
+  const stickers = design?.graphics_data ?? [];
   const [pick, setPick] = useState('default');
   const [problem, setProblem] = useState<string | null>(null);
   const previewId = useId();
@@ -521,10 +683,18 @@ export function RulesPanel() {
         link_url: null,
       },
     ]);
+  const setHidden = (uuids: string[]) => {
+    try {
+      runCommand(store, 'setHiddenStickers', { uuids });
+      setProblem(null);
+    } catch (error) {
+      if (!(error instanceof RulesError)) throw error;
+      setProblem(error.message);
+    }
+  };
   const picked = rules.find((r) => r.id === pick);
-  const previewSrc =
-    meta &&
-    `/r/${meta.publicId}/v${meta.version}?__preview=1&__rule=${encodeURIComponent(picked ? pick : 'default')}`;
+  const pickedName = picked ? picked.name || `Rule ${rules.indexOf(picked) + 1}` : null;
+  if (!design) return null;
 
   return (
     <div className="rules-panel stack">
@@ -532,13 +702,13 @@ export function RulesPanel() {
         The first rule whose conditions hold decides what the image shows and where a click goes;
         when none holds, the design shows as drawn.
       </p>
-      {rules.length > 0 && previewSrc && (
+      {rules.length > 0 && (
         <section className="stack" aria-labelledby={`${previewId}-title`}>
           <h3 id={`${previewId}-title`} className="card__title">
             Preview
           </h3>
           <label htmlFor={previewId} className="field__label">
-            Show the saved design as
+            Show the design as
           </label>
           <select
             id={previewId}
@@ -553,12 +723,24 @@ export function RulesPanel() {
               </option>
             ))}
           </select>
-          <img
-            className="rules-panel__preview"
-            src={previewSrc}
-            alt={`The saved design as ${picked ? picked.name || 'the picked rule' : 'the default'} shows it`}
+          <RulePreview
+            rule={picked}
+            label={
+              pickedName
+                ? `The design as ${pickedName} shows it, unsaved changes included`
+                : 'The design as it shows when no rule matches, unsaved changes included'
+            }
           />
         </section>
+      )}
+      {stickers.length > 0 && (
+        <Choices
+          legend="Stickers hidden unless a rule shows them"
+          options={stickers.map((s) => s.uuid)}
+          labels={(uuid) => <StickerName stickers={stickers} uuid={uuid} />}
+          chosen={design.hidden_stickers}
+          onChange={setHidden}
+        />
       )}
       {rules.length === 0 ? (
         <p>No rules yet: every recipient sees the design as drawn.</p>
@@ -572,7 +754,7 @@ export function RulesPanel() {
               count={rules.length}
               params={params}
               snippets={snippets}
-              stickers={stickers}
+              design={design}
               apply={applyAt(i)}
             />
           ))}
