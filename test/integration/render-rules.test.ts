@@ -10,6 +10,7 @@
  * (functions/render/mail-proxies.ts `LOCAL_PROXY_STAND_INS`), so Gmail's agent from here is
  * Gmail's proxy.
  */
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_NOW_HEADER } from '../../functions/render/countdown-gif.ts';
 import type { TestClient } from '../support/client.ts';
@@ -206,6 +207,13 @@ describe('rule conditions through the render URL and the link', () => {
     expect(france.rule).toBe('rule:country');
     // Another base photo and another text: other bytes.
     expect(france.bytes.equals(fallback.bytes)).toBe(false);
+    // The photo itself, below the text: the variant's, not the design's (a layer per photo).
+    const photo = (bytes: Buffer) =>
+      sharp(bytes).extract({ left: 0, top: 100, width: 300, height: 100 }).raw().toBuffer();
+    const [ours, theirs] = await Promise.all([photo(france.bytes), photo(fallback.bytes)]);
+    let apart = 0;
+    for (let i = 0; i < ours.length; i++) apart += Math.abs(ours[i]! - theirs[i]!);
+    expect(apart / ours.length).toBeGreaterThan(20);
     // Another viewer in France, on a phone, matches the same rule: the same cached image.
     const again = await image({ query: 'plan=silver', country: 'FR', agent: AGENTS.iphone });
     expect(again.rule).toBe('rule:country');
