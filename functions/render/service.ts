@@ -170,6 +170,13 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
  * while and come back later instead of retrying at once.
  */
 export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
+
+/**
+ * How long a timer design's fallback keeps one drawing, ms: its timers show the minute's start
+ * (at most 59 s more than is left), so refused or failed requests cost one draw a minute per
+ * design, not one a second (docs/decisions.md "Countdown timers").
+ */
+export const FALLBACK_TIMER_STEP_MS = 60_000;
 /**
  * Cache-Control of a design whose rules read the request's headers (device, OS, country,
  * e-mail client): the CDN's key has none of them, so it must not share the answer
@@ -557,15 +564,27 @@ export function createRenderService(deps: RenderServiceDeps) {
   }
 
   /**
+   * The moment a design's fallback draws its timers at, ms: the start of `now`'s minute; `now`
+   * for a design without timers.
+   */
+  function fallbackMoment(design: DesignRecord, now: number): number {
+    return timerStickers(parseDesignDocument(design.document)).length > 0
+      ? now - (now % FALLBACK_TIMER_STEP_MS)
+      : now;
+  }
+
+  /**
    * The design's all-fallback render (cached like any render), else the placeholder.
    * @param cacheControl `no-store` (a failure: the next request may draw), or
    *   {@link QUOTA_FALLBACK_CACHE} past the monthly quota.
+   * @param nowMs the request's moment (the test clock under STAGE=test), ms; default now.
    */
   async function fallback(
     cause: string,
     design?: DesignRecord,
     error?: unknown,
     cacheControl = 'no-store',
+    nowMs = Date.now(),
   ): Promise<ApiResult> {
     recordMetric(METRIC.renderFallback, 1, ['reason', cause]);
     logger.warn('render fallback', {
@@ -575,7 +594,15 @@ export function createRenderService(deps: RenderServiceDeps) {
     });
     if (design) {
       try {
-        const { body } = await cachedRender(design, [], 'jpeg', undefined);
+        // A timer design's fallback shows its timers at the minute's start: one draw a minute
+        // at most, however many requests are refused (docs/decisions.md "Countdown timers").
+        const { body } = await cachedRender(
+          design,
+          [],
+          'jpeg',
+          undefined,
+          fallbackMoment(design, nowMs),
+        );
         return image(body, 'image/jpeg', cacheControl);
       } catch (again) {
         logger.warn('all-fallback render failed', {
@@ -754,8 +781,12 @@ export function createRenderService(deps: RenderServiceDeps) {
   }
 
   /** The fallback of a refused signature, uncached, naming why (`X-Render-Reason`). */
-  async function refused(reason: string, design: DesignRecord): Promise<ApiResult> {
-    const answer = await fallback(reason, design);
+  async function refused(
+    reason: string,
+    design: DesignRecord,
+    nowMs: number | undefined,
+  ): Promise<ApiResult> {
+    const answer = await fallback(reason, design, undefined, 'no-store', nowMs);
     return { ...answer, headers: { ...answer.headers, [RENDER_REASON_HEADER]: reason } };
   }
 
@@ -770,7 +801,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       // "Signed render URLs").
       const known = knownNames(current);
       const signed = await checkSigned(current, request, known);
-      if (!signed.ok) return await refused(signed.reason, current);
+      if (!signed.ok) return await refused(signed.reason, current, request.nowMs);
       const { design: named, immutable } = await pinned(current, path.cacheId);
       design = named;
       let doc = parseDesignDocument(design.document);
@@ -870,8 +901,10 @@ export function createRenderService(deps: RenderServiceDeps) {
       return result;
     } catch (error) {
       const reason = (error as { cause?: unknown }).cause;
-      if (reason === 'quota') return fallback('over quota', design, error, QUOTA_FALLBACK_CACHE);
-      return fallback(reason === 'rate-limit' ? 'rate limited' : 'render failed', design, error);
+      const cause = reason === 'rate-limit' ? 'rate limited' : 'render failed';
+      if (reason === 'quota')
+        return fallback('over quota', design, error, QUOTA_FALLBACK_CACHE, request.nowMs);
+      return fallback(cause, design, error, 'no-store', request.nowMs);
     }
   }
 

@@ -313,6 +313,36 @@ describe('countdown timer render', () => {
     expect((await redPixels(still, 0)).inside).toBe(0);
   });
 
+  it("answers a refused URL with one fallback a minute, its timer at the minute's start", async () => {
+    const design = await timerDesign({});
+    const on = await demo.request('PUT', `/api/pic-snippet/${design.id}/signing`, {
+      require_signed_urls: true,
+    });
+    expect(on.status, JSON.stringify(on.json)).toBe(200);
+    // The render reads a design at most 1 s old (functions/render/handler.ts DESIGN_TTL_MS).
+    await new Promise((r) => setTimeout(r, 1100));
+    const refusedAt = async (nowMs: number) => {
+      const res = await fetch(url(`/r/${design.public_id}`), {
+        headers: { [TEST_NOW_HEADER]: String(nowMs) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-render-reason')).toBeTruthy();
+      return Buffer.from(await res.arrayBuffer());
+    };
+    // 1 d 2 h 3 min 4 s before the deadline; the minute started 56 s earlier.
+    const now = END - (((1 * 24 + 2) * 60 + 3) * 60 + 4) * 1000;
+    const first = await refusedAt(now);
+    expect(digits(await readFrame(await sharp(first).png().toBuffer(), 0))).toBe('01020400');
+    // Later seconds of that minute get the same image, not a new draw.
+    expect((await refusedAt(now + 1000)).equals(first)).toBe(true);
+    expect((await refusedAt(now + 3999)).equals(first)).toBe(true);
+    // The next minute draws again.
+    const next = await refusedAt(now + 4000);
+    expect(digits(await readFrame(await sharp(next).png().toBuffer(), 0))).toBe('01020300');
+  });
+
   it('draws the first frame into a still when a JPEG is asked for', async () => {
     const design = await timerDesign({});
     const now = END - (((1 * 24 + 2) * 60 + 3) * 60 + 4) * 1000;
