@@ -30,12 +30,23 @@ export function recipientHash(values: ReadonlyArray<readonly [string, string]>):
   return createHash('sha256').update(JSON.stringify(own)).digest('hex');
 }
 
+/** How long an instance remembers a recipient's first open without asking the store, ms. */
+export const KNOWN_OPEN_MS = 10 * 60_000;
+/** The most first opens an instance remembers per store (the oldest is forgotten first). */
+export const MAX_KNOWN_OPENS = 10_000;
+
+/** First opens this instance has read or written, per store, by `designId/recipient`. */
+const knownOpens = new WeakMap<FirstOpenStore, Map<string, { at: number; until: number }>>();
+
 /**
  * When the recipient first opened the design's image, ms since the epoch: the kept instant, or
  * `nowMs` written now (kept `durationS` + {@link FIRST_OPEN_KEEP_S} past it). When another open
- * wrote first, its instant wins (read back strongly).
+ * wrote first, its instant wins (read back strongly). A kept instant never changes, so the
+ * instance remembers it for {@link KNOWN_OPEN_MS} (at most {@link MAX_KNOWN_OPENS} per store)
+ * and a recipient's later opens skip the store (docs/decisions.md "Countdown timers";
+ * test/unit/countdown-first-open.test.ts).
  * @throws what the store throws, or Error when the kept item holds no instant; the render then
- *   counts from now and answers `no-store` (service.ts).
+ *   counts from now and answers `no-store` (service.ts). Nothing is remembered then.
  */
 export async function firstOpenAt(
   store: FirstOpenStore,
@@ -45,13 +56,26 @@ export async function firstOpenAt(
   durationS: number,
 ): Promise<number> {
   const recipient = recipientHash(values);
+  let known = knownOpens.get(store);
+  if (!known) knownOpens.set(store, (known = new Map()));
+  const key = `${designId}/${recipient}`;
+  const hit = known.get(key);
+  // Past the item's own TTL the store forgets it, and the next open is a first one again.
+  const lapsed = (at: number) => nowMs > at + (durationS + FIRST_OPEN_KEEP_S) * 1000;
+  if (hit && hit.until > Date.now() && !lapsed(hit.at)) return hit.at;
+  const remember = (at: number): number => {
+    known.delete(key);
+    if (known.size >= MAX_KNOWN_OPENS) known.delete(known.keys().next().value!);
+    known.set(key, { at, until: Date.now() + KNOWN_OPEN_MS });
+    return at;
+  };
   const kept = await store.get(designId, recipient, false);
-  if (kept !== undefined) return kept;
+  if (kept !== undefined) return remember(kept);
   const ttl = Math.floor(nowMs / 1000) + durationS + FIRST_OPEN_KEEP_S;
-  if (await store.create(designId, recipient, nowMs, ttl)) return nowMs;
+  if (await store.create(designId, recipient, nowMs, ttl)) return remember(nowMs);
   const won = await store.get(designId, recipient, true);
   if (won === undefined) throw new Error('first open: neither written nor kept');
-  return won;
+  return remember(won);
 }
 
 /** The first opens in the table (functions/lib/db/entities-first-open.ts `FirstOpen`). */

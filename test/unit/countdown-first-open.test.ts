@@ -14,6 +14,7 @@ import {
 import { FIRST_OPEN_VALUE, timerKeyValues } from '#functions/render/countdown-gif.ts';
 import {
   FIRST_OPEN_KEEP_S,
+  MAX_KNOWN_OPENS,
   firstOpenAt,
   recipientHash,
   type FirstOpenStore,
@@ -73,12 +74,14 @@ describe('evergreen start values', () => {
   });
 });
 
-/** A store in memory that counts its writes; `race` makes the first create lose to another. */
+/** A store in memory that counts its reads and writes; `race` makes the first create lose to another. */
 function memoryStore(race?: number) {
   const items = new Map<string, { openedAt: number; ttl: number }>();
-  const store: FirstOpenStore & { creates: number } = {
+  const store: FirstOpenStore & { creates: number; gets: number } = {
     creates: 0,
+    gets: 0,
     async get(designId, recipient) {
+      store.gets++;
       return items.get(`${designId}/${recipient}`)?.openedAt;
     },
     async create(designId, recipient, openedAt, ttl) {
@@ -112,6 +115,43 @@ describe('first opens', () => {
   it('takes the instant of a concurrent open that wrote first', async () => {
     const { store } = memoryStore(123_000);
     expect(await firstOpenAt(store, 'd1', a, 456_000, 60)).toBe(123_000);
+  });
+
+  it("remembers a recipient's first open in the instance, for a while and for a bounded number", async () => {
+    const { store } = memoryStore();
+    const t0 = Date.parse('2026-11-24T10:00:00Z');
+    expect(await firstOpenAt(store, 'd1', a, t0, 3600)).toBe(t0);
+    const reads = store.gets;
+    // Later opens of the same recipient: the same instant, without asking the store.
+    expect(await firstOpenAt(store, 'd1', a, t0 + 5000, 3600)).toBe(t0);
+    expect(await firstOpenAt(store, 'd1', a, t0 + 9000, 3600)).toBe(t0);
+    expect(store.gets).toBe(reads);
+    // Past the item's TTL (the timer and 30 days), the store is asked again.
+    await firstOpenAt(store, 'd1', a, t0 + (3600 + FIRST_OPEN_KEEP_S) * 1000 + 1, 3600);
+    expect(store.gets).toBe(reads + 1);
+    // Past the bound, the oldest is forgotten (and read from the store again).
+    for (let i = 0; i < MAX_KNOWN_OPENS; i++)
+      await firstOpenAt(store, 'd1', [['first_name', `R${i}`]], t0, 3600);
+    const before = store.gets;
+    expect(await firstOpenAt(store, 'd1', a, t0 + 9000, 3600)).toBe(t0);
+    expect(store.gets).toBe(before + 1);
+    // Another store keeps its own.
+    const other = memoryStore(42_000);
+    expect(await firstOpenAt(other.store, 'd1', a, t0, 3600)).toBe(42_000);
+  });
+
+  it('remembers nothing when the store fails', async () => {
+    let gets = 0;
+    const broken: FirstOpenStore = {
+      get: () => {
+        gets++;
+        return Promise.reject(new Error('store down'));
+      },
+      create: () => Promise.resolve(true),
+    };
+    await expect(firstOpenAt(broken, 'd1', a, 1000, 60)).rejects.toThrow('store down');
+    await expect(firstOpenAt(broken, 'd1', a, 2000, 60)).rejects.toThrow('store down');
+    expect(gets).toBe(2);
   });
 
   it('keys recipients by a hash of their values, never the values', () => {
