@@ -337,11 +337,19 @@ describe('data panel', () => {
       await writeFile('test-results/e2e-data-api-4-render.png', looked.bytes);
       await writeFile('test-results/e2e-data-api-5-render-missing.png', missing.bytes);
 
-      // The export screen says which parameter selects the record; with a timer counting from
-      // the first open and a rule, it says what the URL and the link need too.
+      // The export screen says which parameter selects the record (and that a store's key
+      // parameter the design does not declare must be added to the URL by hand); with a timer
+      // counting from the first open and a rule, it says what the URL and the link need too.
       const current = await read();
+      const storeBinding = {
+        source: 'store',
+        source_id: 'store-of-this-team',
+        key_param: 'code',
+        fields: [{ field: 'Name', param: 'product' }],
+      };
       const withMore = await client.request('PUT', `/api/pic-snippet/${design.id}`, {
         version: current.version,
+        data_bindings: [binding, storeBinding],
         graphics_data: [
           countdownSticker(
             { mode: 'evergreen', start: 'first_open', durationSeconds: 3600, frames: 2 },
@@ -371,7 +379,8 @@ describe('data panel', () => {
         timeout: 60_000,
       });
       await press(exportPage, 'Got it');
-      await waitForText(exportPage, "The URL's value of sku selects the record");
+      await waitForText(exportPage, "The URL's values of code and sku select the records");
+      await waitForText(exportPage, 'code is not a parameter of this PicSnippet');
       await waitForText(exportPage, "The timer counts from each recipient's first open");
       await waitForText(exportPage, 'values in the URL (product or sku)');
       await waitForText(exportPage, 'Link the image to the click-through link');

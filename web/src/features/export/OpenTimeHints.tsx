@@ -8,10 +8,10 @@
 import { Notice } from '../../components/Notice.tsx';
 import type { OpenTimeFacts } from './openTime.ts';
 
-const code = (items: string[]) =>
+const code = (items: string[], last = 'or') =>
   items.map((n, i) => (
     <span key={n}>
-      {i > 0 && (i === items.length - 1 ? ' or ' : ', ')}
+      {i > 0 && (i === items.length - 1 ? ` ${last} ` : ', ')}
       <code>{n}</code>
     </span>
   ));
@@ -20,6 +20,8 @@ const code = (items: string[]) =>
 export function OpenTimeHints({ facts }: { facts: OpenTimeFacts | undefined }) {
   if (!facts) return null;
   const data = facts.dataParams.length > 0 || facts.apiByName;
+  // a key parameter need not be the design's: the export's URL carries only the design's
+  const outside = facts.dataParams.filter((p) => !facts.params.includes(p));
   if (!facts.firstOpenTimer && !facts.rules && !data) return null;
   return (
     <div className="stack" data-testid="export-open-time-hints">
@@ -52,9 +54,24 @@ export function OpenTimeHints({ facts }: { facts: OpenTimeFacts | undefined }) {
         <Notice tone="info" title="Data is looked up when the image opens">
           {facts.dataParams.length > 0 && (
             <>
-              The URL&apos;s value of {code(facts.dataParams)} selects the record: map{' '}
-              {facts.dataParams.length === 1 ? 'it' : 'them'} to a merge field of each
-              recipient.{' '}
+              {facts.dataParams.length === 1 ? (
+                <>
+                  The URL&apos;s value of {code(facts.dataParams)} selects the record: map it to a
+                  merge field of each recipient.{' '}
+                </>
+              ) : (
+                <>
+                  The URL&apos;s values of {code(facts.dataParams, 'and')} select the records: map
+                  them to merge fields of each recipient.{' '}
+                </>
+              )}
+            </>
+          )}
+          {outside.length > 0 && (
+            <>
+              {code(outside)} {outside.length === 1 ? 'is' : 'are'} not a parameter of this
+              PicSnippet, so the generated URL does not carry {outside.length === 1 ? 'it' : 'them'}
+              : add <code>&amp;{outside[0]}=</code> and the merge field to the URL yourself.{' '}
             </>
           )}
           {facts.apiByName && (
