@@ -85,7 +85,7 @@ export function chromiumArgs(): string[] {
  * The render browser's 2D canvases are drawn by the CPU from the first draw. With the emulated
  * GPU, Chromium starts a canvas GPU-accelerated and moves it to the CPU at its first read-back:
  * the first render of each process was drawn on the GPU path (slightly different pixels from
- * every later one) and its read-back paid the move (≈ 170–220 ms). Every later render is drawn
+ * every later one) and its read-back paid the move (180–230 ms here). Every later render is drawn
  * exactly as before (docs/performance.md "Render v2: CPU per render, the fonts stage, cold
  * start").
  */
