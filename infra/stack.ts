@@ -195,6 +195,8 @@ export class PicSnippetsStack extends Stack {
     this.sendLists.worker.fn.addEnvironment('SECRETS_KMS_KEY_ID', secretsKey.keyArn);
     secretsKey.grantDecrypt(this.sendLists.worker.role);
     this.webhooks.grantEmit(this.sendLists.worker);
+    // A job whose rows were given up ends, and its team's webhooks hear of it.
+    this.webhooks.grantEmit(this.sendLists.deadLetterWorker);
     // A watermark or plan change invalidates the team's renders at once and again once the
     // render has forgotten the old settings (docs/decisions.md "Watermark").
     this.renderInvalidations = new RenderInvalidations(this, 'RenderInvalidations', {

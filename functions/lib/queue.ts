@@ -294,6 +294,19 @@ export const localQueue = {
     }));
   },
 
+  /**
+   * Deletes a dead letter its consumer handled (functions/send-lists/dead-letters.ts; the local
+   * stack's poller calls it, as SQS's event source mapping deletes from the dead-letter queue).
+   */
+  async removeDeadLetter(queue: QueueName, messageId: string): Promise<void> {
+    await documentClient().send(
+      new DeleteCommand({
+        TableName: config().TABLE_NAME,
+        Key: { pk: deadPartition(queue), sk: `msg#${messageId}` },
+      }),
+    );
+  },
+
   /** Messages still on the queue, visible or leased (at most 10,000). */
   async depth(queue: QueueName): Promise<number> {
     let count = 0;

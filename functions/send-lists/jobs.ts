@@ -3,11 +3,12 @@
  * URLs its rows get. Shared by the API routes (handler.ts) and the queue worker (worker.ts).
  */
 import type { EntityItem } from 'electrodb';
+import { z } from 'zod';
 import { buildRenderUrl } from '#shared/export-url.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
 import type { SendListJob } from '#shared/contract/send-lists.ts';
 import { notFound } from '#lib/errors.ts';
-import { db } from '#lib/db/index.ts';
+import { db, isConditionFailure } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import { config } from '#lib/config.ts';
 import { loadSigningKeys } from '#lib/signing-secrets.ts';
@@ -15,6 +16,55 @@ import { signatureOf } from '#functions/render/signature.ts';
 import { SIGNATURE_PARAMS, stringToSign } from '#shared/render-signature.ts';
 
 export type JobRecord = EntityItem<Entities['SendListJob']>;
+
+/** The messages of the `send-list` queue (worker.ts; dead-letters.ts reads the same). */
+export const MessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('prepare'), jobId: z.string().min(1) }),
+  z.object({ kind: z.literal('rows'), jobId: z.string().min(1), chunk: z.number().int().min(0) }),
+]);
+export type Message = z.infer<typeof MessageSchema>;
+
+/** Sets a job's fields if its state is still `from`; false when it was not. */
+export async function patchJob(
+  jobId: string,
+  from: JobRecord['state'],
+  set: Partial<JobRecord>,
+): Promise<boolean> {
+  try {
+    await db()
+      .SendListJob.patch({ jobId })
+      .set(set)
+      .where((a, op) => op.eq(a.state, from))
+      .go({ response: 'none' });
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Ends a running job once every row is counted (rendered, cached or failed): `done`, or
+ * `failed` when rows were given up (`error` set by dead-letters.ts; docs/send-lists.md
+ * "States"). Only one caller ends it (a conditional write on `running`).
+ * @returns the ended job, for the caller to tell the team's webhooks; null when the job is not
+ *   running, not complete, or another caller ended it.
+ */
+export async function endIfComplete(jobId: string): Promise<JobRecord | null> {
+  const job = (await db().SendListJob.get({ jobId }).go({ consistent: true })).data;
+  if (!job || job.state !== 'running') return null;
+  if (job.rendered + job.cached + job.failed < job.total) return null;
+  const ended = {
+    ...job,
+    state: job.error ? ('failed' as const) : ('done' as const),
+    finishedAt: new Date().toISOString(),
+  };
+  const moved = await patchJob(jobId, 'running', {
+    state: ended.state,
+    finishedAt: ended.finishedAt,
+  });
+  return moved ? ended : null;
+}
 
 /** Rows per chunk: one queue message, one S3 object, one cursor item. */
 export const CHUNK_ROWS = 100;

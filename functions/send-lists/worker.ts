@@ -15,7 +15,6 @@ import type { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
 import { parseDesignDocument } from '#shared/design.ts';
 import { MAX_SEND_LIST_BYTES } from '#shared/contract/send-lists.ts';
 import { s3Client } from '#lib/clients.ts';
@@ -30,22 +29,19 @@ import {
   CHUNK_ROWS,
   JOB_RETENTION_SECONDS,
   chunkKey,
+  endIfComplete,
   jobView,
+  MessageSchema,
+  patchJob,
   rowSigningSecret,
   rowUrl,
   uploadKey,
   type ChunkRow,
   type JobRecord,
+  type Message,
   type RowStatus,
 } from './jobs.ts';
 import { readChunk, storeResult } from './result.ts';
-
-/** The messages of the `send-list` queue. */
-const MessageSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('prepare'), jobId: z.string().min(1) }),
-  z.object({ kind: z.literal('rows'), jobId: z.string().min(1), chunk: z.number().int().min(0) }),
-]);
-type Message = z.infer<typeof MessageSchema>;
 
 /** Rows between two reads of the job's state (a cancel is seen within this many rows). */
 const CANCEL_CHECK_ROWS = 5;
@@ -68,25 +64,6 @@ const ttl = () => Math.floor(Date.now() / 1000) + JOB_RETENTION_SECONDS;
 
 async function getJob(jobId: string): Promise<JobRecord | null> {
   return (await db().SendListJob.get({ jobId }).go({ consistent: true })).data;
-}
-
-/** Sets a job's fields if its state is still `from`; false when it was not. */
-async function patchJob(
-  jobId: string,
-  from: JobRecord['state'],
-  set: Partial<JobRecord>,
-): Promise<boolean> {
-  try {
-    await db()
-      .SendListJob.patch({ jobId })
-      .set(set)
-      .where((a, op) => op.eq(a.state, from))
-      .go({ response: 'none' });
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
 }
 
 /** Queues a `rows` message for every chunk whose cursor has not reached its end. */
@@ -298,21 +275,17 @@ async function renderChunk(jobId: string, chunk: number, timeLeft: () => number)
     }
     statuses += status;
   }
-  const after = await getJob(jobId);
-  if (after && after.rendered + after.cached + after.failed >= after.total) {
-    const finishedAt = new Date().toISOString();
-    // Only the worker that ends the job tells the team's webhooks (docs/developer-api.md).
-    if (await patchJob(jobId, 'running', { state: 'done', finishedAt })) {
-      const ended = { ...after, state: 'done' as const, finishedAt };
-      // The plain download, built here rather than in the API's 29 s (docs/send-lists.md).
-      await storeResult(ended, null, secret).catch((error: unknown) =>
-        logger.warn('send-list: result not written, the download builds it', {
-          jobId,
-          error: error as Error,
-        }),
-      );
-      await emitWebhookEvent(after.teamId, 'send_list.finished', { send_list: jobView(ended) });
-    }
+  // Only the worker that ends the job tells the team's webhooks (docs/developer-api.md).
+  const ended = await endIfComplete(jobId);
+  if (ended) {
+    // The plain download, built here rather than in the API's 29 s (docs/send-lists.md).
+    await storeResult(ended, null, secret).catch((error: unknown) =>
+      logger.warn('send-list: result not written, the download builds it', {
+        jobId,
+        error: error as Error,
+      }),
+    );
+    await emitWebhookEvent(ended.teamId, 'send_list.finished', { send_list: jobView(ended) });
   }
 }
 

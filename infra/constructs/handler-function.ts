@@ -51,6 +51,9 @@ export const EVENT_FUNCTIONS = [
   // Pre-renders send lists from the `send-list` queue (infra/constructs/send-lists.ts; its entry
   // is functions/send-lists/worker.ts).
   'send-lists-worker',
+  // Gives up the send-list messages that reached the dead-letter queue, so their jobs end
+  // (infra/constructs/send-lists.ts; its entry is functions/send-lists/dead-letters.ts).
+  'send-lists-dead-letters',
   // Invalidates a team's render URLs again after a watermark or plan change, from the
   // `render-invalidations` queue (infra/constructs/render-invalidations.ts; its entry is
   // functions/designs/render-invalidation-worker.ts).

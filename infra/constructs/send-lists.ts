@@ -7,9 +7,15 @@
  * reserved concurrency so a campaign's list cannot take the account's concurrency, or the
  * table's and S3's throughput, from live renders. The queue's settings are
  * shared/queues.ts `QUEUES['send-list']`, the same the local poller uses.
+ *
+ * A message that failed every receive reaches the dead-letter queue, whose own consumer
+ * (functions/send-lists/dead-letters.ts, a small function without the browser) gives its rows
+ * up so the job ends `failed` instead of running for ever (docs/send-lists.md "States").
  */
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -38,6 +44,11 @@ import {
   RENDER_WRITES,
 } from './render.ts';
 
+/** The dead-letter consumer's memory, MB: a few table writes per message. */
+const DEAD_LETTER_WORKER_MEMORY_MB = 256;
+/** The dead-letter consumer's timeout, s: a batch of 10 messages' reads and writes; at most the dead-letter queue's visibility timeout (30 s), as SQS requires. */
+const DEAD_LETTER_WORKER_TIMEOUT_SECONDS = 30;
+
 /** Where send-list files, chunks and results live in the assets bucket. */
 export const SEND_LIST_PREFIX = 'send-lists/';
 
@@ -62,6 +73,8 @@ export class SendLists extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
   readonly worker: HandlerFunction;
+  /** The dead-letter queue's consumer: ends the jobs of messages given up. */
+  readonly deadLetterWorker: HandlerFunction;
   /** Messages in the dead-letter queue: a chunk kept failing (docs/send-lists.md). */
   readonly deadLetterAlarm: cloudwatch.Alarm;
 
@@ -121,6 +134,42 @@ export class SendLists extends Construct {
     );
     // A file's chunks are queued by the worker that read it.
     attachWorker(this.work, this.worker);
+
+    this.deadLetterWorker = new HandlerFunction(this, 'DeadLetterWorker', {
+      feature: 'send-lists-dead-letters',
+      entry: join(PROJECT_ROOT, 'functions', 'send-lists', 'dead-letters.ts'),
+      description: 'PicSnippets send lists: ends the jobs of rows the worker gave up',
+      architecture: lambdaArchitecture(CHROMIUM_ARCH),
+      memorySize: DEAD_LETTER_WORKER_MEMORY_MB,
+      timeout: Duration.seconds(DEAD_LETTER_WORKER_TIMEOUT_SECONDS),
+      externalModules: [],
+      layers: [],
+      tracing: true,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        ASSETS_BUCKET: props.assets.bucketName,
+      },
+    });
+    // The job and the chunk's cursor (one transaction), base table only; the chunk's rows for
+    // their line numbers.
+    this.deadLetterWorker.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [...TABLE_READ, ...TABLE_WRITE].filter(
+          (a) => a !== 'dynamodb:Scan' && a !== 'dynamodb:DescribeTable',
+        ),
+        resources: [props.table.tableArn],
+      }),
+    );
+    grantBucketPrefixes(
+      this.deadLetterWorker.role,
+      props.assets,
+      [SEND_LIST_PREFIX],
+      ['s3:GetObject'],
+    );
+    this.deadLetterWorker.fn.addEventSource(
+      new SqsEventSource(this.deadLetters, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
     // A list's files go with its job; the versioned bucket's old versions a day after, not
     // after the bucket's usual 90 days: a list names recipients (docs/send-lists.md).
     props.assets.addLifecycleRule({

@@ -4,11 +4,13 @@
  * Each of a queue's loops (its `maxConcurrency`, shared/queues.ts) leases up to `batchSize` due
  * messages, calls the worker handler with an SQSEvent of the same shape, deletes the messages
  * that succeeded and leaves the rest to reappear when their visibility timeout ends; a message
- * received `maxReceiveCount` times moves to the dead letters. Nothing is held in memory: a poller
+ * received `maxReceiveCount` times moves to the dead letters, which the queue's dead-letter
+ * consumer (if it has one: {@link DEAD_LETTER_WORKERS}) is then handed, as the Lambda on the
+ * dead-letter queue is in AWS. Nothing is held in memory: a poller
  * that dies (or is stopped with `kill`) leaves its leased messages to the next one.
  * test/integration/queue.test.ts.
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { localQueue } from '#lib/queue.ts';
 import { logger } from '#lib/logger.ts';
 import { QUEUES, type QueueName } from '#shared/queues.ts';
@@ -24,7 +26,23 @@ const WORKERS: Partial<Record<QueueName, () => Promise<QueueWorker>>> = {
     (await import('#functions/designs/render-invalidation-worker.ts')).handler,
 };
 
+/**
+ * The consumer of each queue's dead letters, where the CDK stack has one (a Lambda on the
+ * dead-letter queue): a message that failed every receive is given up there.
+ */
+const DEAD_LETTER_WORKERS: Partial<Record<QueueName, () => Promise<QueueWorker>>> = {
+  'send-list': async () => (await import('#functions/send-lists/dead-letters.ts')).handler,
+};
+
+/** Dead letters handed to the consumer at once (the dead-letter event source's batch). */
+const DEAD_LETTER_BATCH = 10;
+
 export interface PollerOptions {
+  /**
+   * Handles the queue's dead letters; each it does not report failed is deleted. Only the
+   * first loop hands them over, so none is handled twice at once. Default: none.
+   */
+  deadLetterWorker?: QueueWorker;
   /** Lease time of a received message, ms. Default: the queue's visibility timeout. */
   visibilityMs?: number;
   /** Receives before a message is a dead letter. Default: the queue's. */
@@ -77,8 +95,33 @@ export function startQueuePoller(
     });
   const wakeAll = () => [...wakers].forEach((w) => w());
 
-  const loop = async (): Promise<void> => {
+  /** Hands the dead letters to their consumer; true when there were any. */
+  const drainDeadLetters = async (dead: QueueWorker): Promise<boolean> => {
+    try {
+      const letters = (await localQueue.deadLetters(queue)).slice(0, DEAD_LETTER_BATCH);
+      if (letters.length === 0) return false;
+      const base = deadLetterRecord(queue);
+      const records = letters.map((l) => ({
+        ...base,
+        messageId: l.messageId,
+        receiptHandle: l.messageId,
+        body: l.body,
+      }));
+      const result = await dead({ Records: records });
+      const failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      for (const l of letters)
+        if (!failed.has(l.messageId)) await localQueue.removeDeadLetter(queue, l.messageId);
+      return true;
+    } catch (error) {
+      logger.warn('local queue: dead-letter consumer failed', { queue, error: error as Error });
+      return false;
+    }
+  };
+
+  const loop = async (first: boolean): Promise<void> => {
     while (state === 'running') {
+      if (first && options.deadLetterWorker && (await drainDeadLetters(options.deadLetterWorker)))
+        continue;
       let leased: Awaited<ReturnType<typeof localQueue.lease>> = [];
       try {
         leased = await localQueue.lease(queue, batchSize, visibilityMs, maxReceiveCount);
@@ -109,7 +152,9 @@ export function startQueuePoller(
     }
   };
 
-  const loops = Array.from({ length: options.concurrency ?? q.maxConcurrency }, () => loop());
+  const loops = Array.from({ length: options.concurrency ?? q.maxConcurrency }, (_, i) =>
+    loop(i === 0),
+  );
   return {
     stop: async () => {
       if (state === 'running') state = 'stopping';
@@ -129,12 +174,39 @@ export function startQueuePoller(
  */
 export async function startQueuePollers(): Promise<QueuePoller> {
   const pollers: QueuePoller[] = [];
-  for (const [queue, load] of Object.entries(WORKERS))
-    pollers.push(startQueuePoller(queue as QueueName, await load()));
+  for (const [queue, load] of Object.entries(WORKERS)) {
+    const dead = DEAD_LETTER_WORKERS[queue as QueueName];
+    pollers.push(
+      startQueuePoller(queue as QueueName, await load(), {
+        ...(dead ? { deadLetterWorker: await dead() } : {}),
+      }),
+    );
+  }
   return {
     stop: async () => {
       await Promise.all(pollers.map((p) => p.stop()));
     },
     kill: () => pollers.forEach((p) => p.kill()),
+  };
+}
+
+/** The fields of a dead letter's SQS record that do not depend on the message. */
+function deadLetterRecord(
+  queue: QueueName,
+): Omit<SQSRecord, 'messageId' | 'receiptHandle' | 'body'> {
+  const region = process.env.AWS_REGION ?? 'us-east-1';
+  const now = String(Date.now());
+  return {
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: now,
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: now,
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:${region}:000000000000:picsnippets-local-${queue}-dead`,
+    awsRegion: region,
   };
 }

@@ -208,6 +208,7 @@ describe('API', () => {
         'kiosk-snapshot',
         'webhooks-worker',
         'send-lists-worker',
+        'send-lists-dead-letters',
         'render-invalidations-worker',
       ].sort(),
     );
@@ -302,6 +303,7 @@ describe('API', () => {
         feature === 'kiosk-snapshot' ||
         feature === 'webhooks-worker' ||
         feature === 'send-lists-worker' ||
+        feature === 'send-lists-dead-letters' ||
         feature === 'render-invalidations-worker'
       )
         continue;
@@ -1353,6 +1355,20 @@ describe('what each function may do (reviewed here, in place of a template snaps
         WEBHOOK_EMIT,
       ],
     },
+    // The send-list dead letters' consumer: the job and the chunk's cursor (base table, no
+    // scan), the chunk's rows for their line numbers, its own dead-letter queue, and the team's
+    // webhooks told the job ended.
+    'send-lists-dead-letters': {
+      memory: 256,
+      timeout: 30,
+      iam: [
+        'dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem @ DataTable',
+        logs('SendListsDeadLetterWorkerLogs'),
+        's3:GetObject @ DataAssetsBucket/send-lists/*',
+        'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage @ SendListsDeadLetters',
+        WEBHOOK_EMIT,
+      ],
+    },
   };
 
   const TRACING = 'xray:PutTelemetryRecords,xray:PutTraceSegments @ *';
@@ -1440,8 +1456,9 @@ describe('observability (docs/infra.md "Observability")', () => {
     expect(untraced.map(([id]) => id).filter((id) => !id.startsWith('RenderScreenshot'))).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/^(Api|RenderHandler)/)]),
     );
-    // Every feature and the webhook, send-list and render-invalidation workers.
-    expect(traced.length).toBe(FEATURES.length + 3);
+    // Every feature and the webhook, send-list (and its dead letters') and render-invalidation
+    // workers.
+    expect(traced.length).toBe(FEATURES.length + 4);
     expect(untraced.some(([id]) => id.startsWith('RenderScreenshot'))).toBe(true);
   });
 });
@@ -1567,6 +1584,7 @@ describe('webhook deliveries (docs/developer-api.md "Webhooks")', () => {
       'billing',
       'designs',
       'kiosk',
+      'send-lists-dead-letters',
       'send-lists-worker',
       'stripe-webhook',
       'webhooks',
@@ -1638,6 +1656,31 @@ describe('send lists (docs/send-lists.md)', () => {
     // Reserved: a campaign's list cannot take the account's concurrency from live renders.
     expect(worker.Properties.ReservedConcurrentExecutions).toBe(4);
     expect(worker.Properties.Architectures).toEqual(['x86_64']);
+  });
+
+  it('ends the jobs of dead letters: a consumer on the dead-letter queue, with partial batch failures', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('SendListsDeadLetters'),
+    );
+    expect(mappings).toHaveLength(1);
+    const mapping = mappings[0]![1];
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(JSON.stringify(mapping.Properties.FunctionName)).toContain('SendListsDeadLetterWorker');
+    const consumer = ofType('AWS::Lambda::Function').find(([id]) =>
+      id.startsWith('SendListsDeadLetterWorker'),
+    )![1];
+    const env = (consumer.Properties.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(env.FEATURE).toBe('send-lists-dead-letters');
+    // SQS requires the function's timeout to fit in the queue's visibility timeout (30 s).
+    expect(consumer.Properties.Timeout).toBeLessThanOrEqual(30);
+    // The alarm on the dead-letter queue stays: a given-up chunk is still worth a look.
+    expect(
+      ofType('AWS::CloudWatch::Alarm').some(([id]) => id.startsWith('SendListsDeadLettersAlarm')),
+    ).toBe(true);
   });
 
   it('puts Origin Shield in front of the render origin', () => {

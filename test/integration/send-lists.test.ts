@@ -16,6 +16,7 @@ import { startQueuePoller } from '#infra/local/queue-poller.ts';
 import { IDS } from '#infra/local/seed.ts';
 import type { SendListJob } from '#shared/contract/send-lists.ts';
 import { CHUNK_RESERVE_MS, handler as worker } from '#functions/send-lists/worker.ts';
+import { givenUpMessage, handler as deadLetters } from '#functions/send-lists/dead-letters.ts';
 import { checkSignature } from '#functions/render/signature.ts';
 import { forgetRenderTeams } from '#functions/render/handler.ts';
 import { pollUntil, useLocalStack } from '../support/stack.ts';
@@ -285,6 +286,42 @@ describe('send lists', () => {
     expect(done).toMatchObject({ total: 24, done: 24, rendered: 24, cached: 0, failed: 0 });
     // One chunk of 24 rows, at most ~5 rows a call: it went back to the queue several times.
     expect(rowsMessages).toBeGreaterThanOrEqual(4);
+  }, 180_000);
+
+  it('a chunk that keeps failing: its rows count as failed, the job fails with the lines named, once', async () => {
+    demo ??= await signedIn(stack().url, 'demo@example.com');
+    const job = await upload(demo, DESIGN, `first_name\n${names(130, 'Dl').join('\n')}\n`);
+    // The second chunk (rows 101-130, lines 102-131 of the file) fails on every receive.
+    const poisoned = (event: Parameters<typeof worker>[0]) =>
+      event.Records.some((r) => r.body.includes('"chunk":1'))
+        ? Promise.reject(new Error('poisoned chunk'))
+        : worker(event);
+    const poller = startQueuePoller('send-list', poisoned, {
+      visibilityMs: 1_000,
+      concurrency: 1,
+      idleMs: 20,
+      deadLetterWorker: deadLetters,
+    });
+    const ended = await pollUntil(
+      'the job failed',
+      () => jobOf(demo, DESIGN, job.id),
+      (j) => j.state === 'failed',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    await poller.stop();
+    expect(ended).toMatchObject({ total: 130, done: 100, failed: 30 });
+    expect(ended.finished_at).not.toBeNull();
+    expect(ended.error).toBe(givenUpMessage(30, 102, 131));
+    expect(await localQueue.deadLetters('send-list')).toEqual([]);
+
+    // Delivered again (SQS delivers at least once): nothing counts twice.
+    const again = await deadLetters({
+      Records: [
+        { messageId: 'again', body: JSON.stringify({ kind: 'rows', jobId: job.id, chunk: 1 }) },
+      ],
+    } as never);
+    expect(again.batchItemFailures).toEqual([]);
+    expect(await jobOf(demo, DESIGN, job.id)).toEqual(ended);
   }, 180_000);
 
   it('refuses a send list for a design with a countdown timer, with a field error', async () => {
