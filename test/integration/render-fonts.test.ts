@@ -30,6 +30,26 @@ const render = (publicId: string, name = 'Ana') =>
 const differ = (a: Buffer, b: Buffer) => meanDifference(a, b, 1000, textBand);
 
 describe('fonts in the render page', () => {
+  // First in the file: the stack's page has drawn nothing yet, so what is loaded after this
+  // render is what this render loaded.
+  it("loads a Latin name's own family only, not the fallback families' subsets holding Latin letters", async () => {
+    // The demo design: "Hello {{first_name}}!" in Noto Sans bold.
+    const drawn = await render('demo-welcome', 'Zoe');
+    expect(drawn.res.status).toBe(200);
+    const { getRenderPage } = await import('#functions/render/browser.ts');
+    const loaded = await (
+      await getRenderPage()
+    ).evaluate(() =>
+      [...(document.fonts as unknown as Iterable<FontFace>)]
+        .filter((f) => f.status === 'loaded')
+        .map((f) => f.family.replace(/"/g, '')),
+    );
+    expect(loaded).toContain('Noto Sans');
+    // Each of these has a subset holding ASCII; loading the whole family list fetched them all.
+    for (const family of ['Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans SC', 'Noto Sans KR'])
+      expect(loaded).not.toContain(family);
+  });
+
   it('draws a hosted family (Lobster) differently from the fallback family', async () => {
     await designWithFont('font-lobster', 'Lobster');
     await designWithFont('font-unknown', 'No Such Family');
