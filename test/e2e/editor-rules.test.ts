@@ -355,8 +355,16 @@ describe('a two-rule design built in the rules panel', () => {
       await snap(page, 'e2e-rules-6-photo-picker');
       await dune!.click();
       await findByRole(page, 'image', 'What Yuki shows behind its texts');
+      // The photo is one undoable step, like the rest of the document.
+      await press(page, 'Undo');
+      await findByRole(page, 'button', 'Choose base photo of Yuki');
+      await press(page, 'Redo');
+      await findByRole(page, 'image', 'What Yuki shows behind its texts');
       await tick('Stickers Yuki shows', 'Sticker 3');
       await enterIn(card, 'Click-through link', LINKS.yuki);
+      const photoGroup = await card.$('.rules-panel__photo');
+      await photoGroup!.scrollIntoView();
+      await page.screenshot({ path: 'test-results/e2e-rules-6b-yuki-photo.png' });
 
       // Rule 2: viewers in France read "Bonjour" and see no badge.
       await press(page, 'Add rule');

@@ -118,7 +118,10 @@ export function RulePreview({ rule, label }: { rule: Rule | undefined; label: st
         hidden={state === 'failed' || !drawnOnce}
       />
       {state === 'drawing' && (
-        <p className="muted small" role="status">
+        <p
+          className={`muted small${drawnOnce ? ' rules-panel__preview-status' : ''}`}
+          role="status"
+        >
           <Spinner /> Drawing the preview…
         </p>
       )}
