@@ -426,7 +426,9 @@ export async function encodeGif(t: TimerFrames): Promise<Buffer> {
   const { patch } = t;
   const size = patch.width * patch.height * 3;
   const [first, ...pngs] = await Promise.all([
-    sharp(quantised).gif({ ...GIF_OPTIONS, reuse: true, delay: [1000] }).toBuffer(),
+    sharp(quantised)
+      .gif({ ...GIF_OPTIONS, reuse: true, delay: [1000] })
+      .toBuffer(),
     ...Array.from({ length: t.count }, (_, k) =>
       sharp(t.patches.subarray(k * size, (k + 1) * size), raw(patch.width, patch.height))
         .png({ compressionLevel: 0 })

@@ -36,10 +36,12 @@ function skipSubBlocks(gif: Buffer, at: number): number {
  * @throws Error when the bytes are not a whole GIF (never for sharp's own output).
  */
 function parseGif(gif: Buffer): GifParts {
-  if (gif.length < 14 || gif.toString('latin1', 0, 6) !== 'GIF89a') throw new Error('gif: not GIF89a');
+  if (gif.length < 14 || gif.toString('latin1', 0, 6) !== 'GIF89a')
+    throw new Error('gif: not GIF89a');
   const packed = gif[10]!;
   let at = 13;
-  const globalTable = packed & 0x80 ? gif.subarray(at, (at += tableBytes(packed))) : Buffer.alloc(0);
+  const globalTable =
+    packed & 0x80 ? gif.subarray(at, (at += tableBytes(packed))) : Buffer.alloc(0);
   const parts: GifParts = {
     width: gif.readUInt16LE(6),
     height: gif.readUInt16LE(8),

@@ -25,7 +25,8 @@ const H = 60;
 function photo(): Buffer {
   const out = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) out.set([(x * 2) & 255, (y * 4) & 255, (x + y) & 255], (y * W + x) * 3);
+    for (let x = 0; x < W; x++)
+      out.set([(x * 2) & 255, (y * 4) & 255, (x + y) & 255], (y * W + x) * 3);
   return out;
 }
 
@@ -53,7 +54,15 @@ describe('timer frames', () => {
         { deadline: '2030-01-02T00:00', timeZone: 'UTC', frames: 4, units: 'ms' },
         { uuid: 't', width: W, height: H },
       ),
-      { uuid: 'over', stickerType: 'sticker', url: '/x.png', left: 70, top: 10, width: 20, height: 20 },
+      {
+        uuid: 'over',
+        stickerType: 'sticker',
+        url: '/x.png',
+        left: 70,
+        top: 10,
+        width: 20,
+        height: 20,
+      },
     ],
   }).document;
   const now = Date.parse('2030-01-01T23:58:00Z');
@@ -139,7 +148,8 @@ describe('GIF of a complete first frame and patches', () => {
       // The bar where this frame has it (white), the gradient within the palette's error.
       expect(pixel(data, W, 57 + 5 * k, 30), `frame ${k}`).toEqual([255, 255, 255]);
       let worst = 0;
-      for (let i = 0; i < data.length; i++) worst = Math.max(worst, Math.abs(data[i]! - whole[k]![i]!));
+      for (let i = 0; i < data.length; i++)
+        worst = Math.max(worst, Math.abs(data[i]! - whole[k]![i]!));
       expect(worst, `frame ${k}`).toBeLessThan(24);
     }
   });
