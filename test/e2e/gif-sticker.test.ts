@@ -4,7 +4,8 @@
  * uploaded red, green, blue GIF sticker shows the saved frame; selecting the sticker shows Play,
  * Pause and Stop; playing moves through its frames, Pause keeps and saves the frame shown
  * (`gif_frame`), Stop shows and saves the first, and the render URL draws the saved frame. An
- * upload of a GIF longer than the 500-frame bound says how many frames it kept.
+ * upload of a GIF longer than the 500-frame bound says how many frames it kept, and the Rules
+ * panel shows such a sticker as a still.
  * Screenshots: test-results/e2e-gif-sticker-*.png.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -259,6 +260,29 @@ describe('GIF stickers in the editor', () => {
     expect(await textOf(status!)).toContain(told);
     await page.waitForSelector('.library__pick[aria-label^="Add long"]');
     await snap(page, 'e2e-gif-sticker-7-frames-kept');
+
+    // Placed on the design, it plays on the canvas only: the Rules panel's thumbnail of it is a
+    // still of its first (red) frame, not an animated <img>.
+    await press(page, 'Add long');
+    await page.waitForSelector('[data-testid="sticker-tools"]');
+    await press(page, 'Rules');
+    await page.waitForSelector('.rules-panel__thumb');
+    expect(await page.$$eval('.rules-panel__thumb', (els) => els.map((e) => e.tagName))).toEqual([
+      'CANVAS',
+    ]);
+    const still = () =>
+      page.$eval('canvas.rules-panel__thumb', (c) => {
+        const canvas = c as HTMLCanvasElement;
+        if (canvas.width < 2) return null;
+        const d = canvas
+          .getContext('2d')!
+          .getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
+        return [d[0]!, d[1]!, d[2]!];
+      });
+    await pollUntil('the still drawn', still, (px) => px !== null && isRed(px));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(isRed(await still())).toBe(true);
+    await snap(page, 'e2e-gif-sticker-8-rules-thumbnail');
     await page.close();
   });
 });

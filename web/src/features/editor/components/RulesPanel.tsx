@@ -12,6 +12,7 @@ import {
 } from '#shared/scene/rules.ts';
 import { isApiError } from '../../../api/client.ts';
 import { Modal } from '../../../components/Modal.tsx';
+import { StillImage } from '../../../components/StillImage.tsx';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { runCommand } from '../commands.ts';
 import { RulesError } from '../commands/rules.ts';
@@ -350,7 +351,7 @@ function StickerName({ stickers, uuid }: { stickers: readonly Sticker[]; uuid: s
   const kind = sticker?.dynamicStickerType ? ` (${DYNAMIC_KINDS[sticker.dynamicStickerType]})` : '';
   return (
     <>
-      {src && <img className="rules-panel__thumb" src={src} alt="" />}
+      {src && <StillImage className="rules-panel__thumb" src={src} alt="" />}
       Sticker {index + 1}
       {kind}
     </>
@@ -423,7 +424,7 @@ function RulePhoto({
       </span>
       {photo ? (
         src && (
-          <img
+          <StillImage
             className="rules-panel__photo-thumb"
             src={src}
             alt={`What ${title} shows behind its texts`}
