@@ -174,7 +174,16 @@ export const DATA_SOURCE_ROUTES: Record<string, RouteDefinition> = {
       await db()
         .DataStore.create({ ...draft, keyColumn, columns: table.columns })
         .go();
-      const written = await writeTable({ ...draft, keyColumn }, table);
+      // A store whose first upload failed (and was undone) is not left behind empty.
+      const written = await writeTable({ ...draft, keyColumn }, table).catch(
+        async (error: unknown) => {
+          await db()
+            .DataStore.delete({ teamId: draft.teamId, storeId: draft.storeId })
+            .go()
+            .catch(() => undefined);
+          throw error;
+        },
+      );
       return json(201, uploadAnswer(table, written, maxRows));
     },
   }),

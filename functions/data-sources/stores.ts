@@ -2,13 +2,14 @@
  * Data stores in DynamoDB (docs/data-sources.md "Data stores", "Storage"): a store item per
  * team and store, and one record item per key (functions/lib/db/entities-data-sources.ts), so
  * a render's lookup is one GetItem. An upload reads the whole file first
- * (functions/data-sources/table.ts) and only then writes: a refused file writes nothing; the
- * write itself is an upsert by key, so an upload cut short is finished by uploading again.
- * Tests: test/integration/data-sources.test.ts.
+ * (functions/data-sources/table.ts) and only then writes: a refused file writes nothing; a
+ * write that fails part-way is undone ({@link writeTable}), so an upload is all or nothing
+ * (docs/data-sources.md "Uploading a table"). Tests: test/integration/data-sources.test.ts.
  */
 import { createHash } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
-import { notFound } from '#lib/errors.ts';
+import { AppError, notFound } from '#lib/errors.ts';
+import { logger } from '#lib/logger.ts';
 import type { DataStore } from '#shared/contract/data-sources.ts';
 import type { Table } from './table.ts';
 
@@ -83,41 +84,105 @@ export async function sampleRecords(teamId: string, storeId: string, limit: numb
   return data.map((r) => ({ key: r.key, fields: r.fields as Record<string, string> }));
 }
 
+/** The answer to an upload whose write failed part-way and was undone. */
+export const UPLOAD_UNDONE_MESSAGE =
+  'The upload failed part-way and was undone: the data store is as it was. Upload the file again.';
+
+interface RecordItem {
+  teamId: string;
+  storeId: string;
+  keyHash: string;
+  key: string;
+  fields: Record<string, string>;
+}
+
 /**
- * Upserts a table's records into a store and records its columns and count.
+ * Puts back what an upload overwrote (the records it replaced as they were) and deletes the
+ * keys it added. Idempotent: whatever part of the upload was written, the store ends as before.
+ */
+async function undoUpload(
+  items: readonly RecordItem[],
+  previous: ReadonlyMap<string, RecordItem>,
+): Promise<void> {
+  const restore = items.flatMap((i) => previous.get(i.keyHash) ?? []);
+  const added = items.filter((i) => !previous.has(i.keyHash));
+  if (restore.length > 0) {
+    const { unprocessed } = await db().DataRecord.put(restore).go({ concurrency: CONCURRENCY });
+    if (unprocessed.length > 0) throw new Error(`${unprocessed.length} records not restored`);
+  }
+  if (added.length > 0) {
+    const { unprocessed } = await db()
+      .DataRecord.delete(
+        added.map(({ teamId, storeId, keyHash }) => ({ teamId, storeId, keyHash })),
+      )
+      .go({ concurrency: CONCURRENCY });
+    if (unprocessed.length > 0) throw new Error(`${unprocessed.length} records not removed`);
+  }
+}
+
+/**
+ * Upserts a table's records into a store and records its columns and count, all or nothing
+ * (docs/data-sources.md "Uploading a table"): the records the file replaces are read first, and
+ * when a write fails part-way (a DynamoDB error, records it left unprocessed) the records
+ * written are put back as they were and the keys added removed before the store's columns and
+ * count change. While an upload is being written, a render may see some of its records.
  * @returns how many keys were new and how many replaced fields the store had.
+ * @throws AppError 503 {@link UPLOAD_UNDONE_MESSAGE} when the write failed and was undone; the
+ *   write's own error when even the undo failed (the store then holds part of the file,
+ *   logged; uploading the file again finishes it).
  */
 export async function writeTable(
   store: StoreRecord,
   table: Table,
 ): Promise<{ added: number; updated: number; store: StoreRecord }> {
   const { teamId, storeId } = store;
-  const items = table.records.map((r) => ({
+  const items: RecordItem[] = table.records.map((r) => ({
     teamId,
     storeId,
     keyHash: keyHashOf(r.key),
     key: r.key,
     fields: r.fields,
   }));
-  let updated = 0;
+  const previous = new Map<string, RecordItem>();
   if (store.rows > 0 && items.length > 0) {
     const found = await db()
       .DataRecord.get(items.map(({ keyHash }) => ({ teamId, storeId, keyHash })))
-      .go({ concurrency: CONCURRENCY, attributes: ['keyHash'] });
-    updated = found.data.length;
+      .go({ concurrency: CONCURRENCY });
+    if (found.unprocessed.length > 0)
+      throw new AppError(503, 'service_unavailable', UPLOAD_UNDONE_MESSAGE);
+    for (const r of found.data as RecordItem[]) previous.set(r.keyHash, r);
   }
+  const updated = previous.size;
   const added = items.length - updated;
-  if (items.length > 0) {
-    const { unprocessed } = await db().DataRecord.put(items).go({ concurrency: CONCURRENCY });
-    if (unprocessed.length > 0)
-      throw new Error(`${unprocessed.length} records were not written; upload the file again`);
+  try {
+    if (items.length > 0) {
+      const { unprocessed } = await db().DataRecord.put(items).go({ concurrency: CONCURRENCY });
+      if (unprocessed.length > 0) throw new Error(`${unprocessed.length} records were not written`);
+    }
+    const next = await db()
+      .DataStore.patch({ teamId, storeId })
+      .set({ columns: table.columns })
+      .add({ rows: added })
+      .go({ response: 'all_new' });
+    return { added, updated, store: next.data as StoreRecord };
+  } catch (error) {
+    try {
+      await undoUpload(items, previous);
+    } catch (undo) {
+      logger.error('data store upload not undone: the store holds part of the file', {
+        teamId,
+        storeId,
+        error: undo as Error,
+      });
+      throw error;
+    }
+    logger.warn('data store upload failed part-way: undone', {
+      teamId,
+      storeId,
+      error: error as Error,
+    });
+    throw new AppError(503, 'service_unavailable', UPLOAD_UNDONE_MESSAGE);
   }
-  const next = await db()
-    .DataStore.patch({ teamId, storeId })
-    .set({ columns: table.columns })
-    .add({ rows: added })
-    .go({ response: 'all_new' });
-  return { added, updated, store: next.data as StoreRecord };
 }
 
 /** Deletes a store and every record of it (at most {@link DELETE_PAGES} pages of records). */

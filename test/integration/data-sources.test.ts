@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
+import { UPLOAD_UNDONE_MESSAGE } from '#functions/data-sources/stores.ts';
 import { TestClient } from '../support/client.ts';
 import { hostileUrls } from '../support/hostile-urls.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
@@ -155,6 +156,79 @@ describe('data stores', () => {
     );
     expect(Object.keys(noName.json.errors as object)).toEqual(['name']);
     expect(((await c.request('GET', stores)).json.stores as unknown[]).length).toBe(before);
+  });
+
+  it('keeps the previous upload when a re-upload fails half-way: a bad row, or a write that fails', async () => {
+    const c = await signedIn();
+    const rows = (n: number, price: string) =>
+      Array.from({ length: n }, (_, i) => `K${String(i).padStart(3, '0')},${price}`).join('\n');
+    const created = await c.request(
+      'POST',
+      stores,
+      form(`sku,price\n${rows(60, 'old')}\n`, 'prices.csv', { name: 'Prices', key_column: 'sku' }),
+    );
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = (created.json.store as { id: string }).id;
+    const lookup = async (key: string) => {
+      const res = await c.request('GET', `${stores}/${id}/record?key=${key}`);
+      return res.status === 200
+        ? (res.json.record as { fields: { price: string } }).fields.price
+        : res.status;
+    };
+    const unchanged = async () => {
+      expect(await lookup('K000')).toBe('old');
+      expect(await lookup('K059')).toBe('old');
+      expect(await lookup('K080')).toBe(404);
+      const shown = await c.request('GET', `${stores}/${id}`);
+      expect(shown.json.store).toMatchObject({ rows: 60, columns: ['sku', 'price'] });
+    };
+
+    // 200 good rows, then one without its key: refused with its line, nothing written.
+    const bad = await c.request(
+      'POST',
+      `${stores}/${id}/upload`,
+      form(`sku,price\n${rows(200, 'new')}\n,9\n`, 'prices.csv'),
+    );
+    expect(bad.status).toBe(422);
+    expect((bad.json.errors as Record<string, string[]>).file).toEqual([
+      'Line 202 has no sku: every row needs its key.',
+    ]);
+    await unchanged();
+
+    // The third batch of 25 records fails to write (DynamoDB answers an error): undone.
+    const { dynamoClient } = await import('#lib/clients.ts');
+    let batches = 0;
+    dynamoClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'BatchWriteItemCommand' && ++batches === 3)
+          throw Object.assign(new Error('injected write failure'), { name: 'InternalServerError' });
+        return next(args);
+      },
+      { step: 'initialize', name: 'failThirdBatchWrite' },
+    );
+    try {
+      const failed = await c.request(
+        'POST',
+        `${stores}/${id}/upload`,
+        form(`sku,price\n${rows(100, 'new')}\n`, 'prices.csv'),
+      );
+      expect(failed.status).toBe(503);
+      expect(failed.json.message).toBe(UPLOAD_UNDONE_MESSAGE);
+    } finally {
+      dynamoClient().middlewareStack.remove('failThirdBatchWrite');
+    }
+    expect(batches).toBeGreaterThanOrEqual(3);
+    await unchanged();
+
+    // Uploaded again, it is written whole.
+    const again = await c.request(
+      'POST',
+      `${stores}/${id}/upload`,
+      form(`sku,price\n${rows(100, 'new')}\n`, 'prices.csv'),
+    );
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.json.report).toMatchObject({ rows: 100, added: 40, updated: 60 });
+    expect(await lookup('K080')).toBe('new');
   });
 
   it('bounds rows by the plan: 1,000 on the free plan', async () => {
