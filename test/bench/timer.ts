@@ -5,7 +5,8 @@
  * JPEG of the same design (its first frame). Every request is at its own second (the stack runs
  * with STAGE=test, so the test clock header is honoured), so every one is a draw, not a cache
  * hit. Reports p50/p90 ms, bytes, and the CPU the node process spent per render (sharp's
- * compose and GIF encode; the Chromium page's own CPU is a separate process, not counted).
+ * compose and GIF encode; the Chromium page's own CPU is a separate process, not counted), and
+ * the GIF's stages from its Server-Timing (the frames' draw and compose, the encode).
  * Merges `timer_gif_p50_ms` and `timer_gif_bytes` into bench-results/render.json.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -37,6 +38,11 @@ export interface TimerBenchResult {
   static_jpeg_p90_ms: number;
   static_jpeg_bytes: number;
   static_jpeg_cpu_ms_per_render: number;
+  /**
+   * p50 of the GIF's own stages from its Server-Timing, ms: `timer` (the page's draws and the
+   * frames' compose) and `encode` (sharp's gifsave and the join).
+   */
+  timer_gif_stages_p50_ms: { timer: number; encode: number };
   canvas: string;
   samples: { gif: number; jpeg: number };
   measured_at: string;
@@ -74,9 +80,10 @@ async function measure(
   path: string,
   runs: number,
   firstSecond: number,
-): Promise<{ ms: number[]; bytes: number; cpuMs: number[] }> {
+): Promise<{ ms: number[]; bytes: number; cpuMs: number[]; stages: Record<string, number[]> }> {
   const ms: number[] = [];
   const cpuMs: number[] = [];
+  const stages: Record<string, number[]> = { timer: [], encode: [] };
   let bytes = 0;
   for (let i = -RUNS.warmup; i < runs; i++) {
     const cpu = process.cpuUsage();
@@ -94,9 +101,13 @@ async function measure(
       throw new Error(`timer bench: ${path} answered the fallback (LOG_LEVEL=warn shows why)`);
     ms.push(took);
     cpuMs.push((used.user + used.system) / 1000);
+    for (const part of (res.headers.get('server-timing') ?? '').split(',')) {
+      const [name, dur] = part.trim().split(';dur=');
+      if (name && dur && stages[name]) stages[name].push(Number(dur));
+    }
     bytes = body.length;
   }
-  return { ms, bytes, cpuMs };
+  return { ms, bytes, cpuMs, stages };
 }
 
 /**
@@ -120,6 +131,10 @@ export async function runTimerBench(stack: LocalStack): Promise<TimerBenchResult
     static_jpeg_p90_ms: p(jpeg.ms, 90),
     static_jpeg_bytes: jpeg.bytes,
     static_jpeg_cpu_ms_per_render: p(jpeg.cpuMs, 50),
+    timer_gif_stages_p50_ms: {
+      timer: p(gif.stages.timer ?? [], 50),
+      encode: p(gif.stages.encode ?? [], 50),
+    },
     canvas: '600x200, autumn.jpg, one 600x200 countdown sticker, DD:HH:MM:SS with labels',
     samples: { gif: gif.ms.length, jpeg: jpeg.ms.length },
     measured_at: new Date().toISOString(),
@@ -161,7 +176,7 @@ export async function runTimerBench(stack: LocalStack): Promise<TimerBenchResult
           'cpu ms (node)': result.static_jpeg_cpu_ms_per_render,
         },
       ],
-    )}`,
+    )}\n  GIF stages p50 (Server-Timing): frames ${result.timer_gif_stages_p50_ms.timer} ms, encode ${result.timer_gif_stages_p50_ms.encode} ms`,
   );
   return result;
 }
