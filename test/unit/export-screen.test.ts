@@ -290,6 +290,15 @@ describe('the generated outputs', () => {
     expect(page.html).toContain(`data-picsnippet="${BASE}/v12"`);
   });
 
+  it('puts a names-form signature first, before the values the platform fills in', () => {
+    const signature = `__sf=names&__sig=${'s'.repeat(43)}`;
+    const out = generateOutputs(design(), options({ signature }));
+    // A recipient's value with a # cuts what follows it, never the signature.
+    expect(out.link.startsWith(`${BASE}?${signature}&first_name=`)).toBe(true);
+    const bare = generateOutputs(design(), options({ provider: 'mywebsite', signature }));
+    expect(bare.link).toBe(`${BASE}?${signature}`);
+  });
+
   it('leaves the link out when none is set, and writes the PDF form when asked', () => {
     const out = generateOutputs(design(), options({ pdf: true, align: 'left' }));
     expect(out.link.startsWith(`${BASE}/pdf?`)).toBe(true);
