@@ -212,7 +212,12 @@ export const handler = featureHandler('send-lists', {
     handle: async ({ auth, params, query }) => {
       const design = await loadDesign(currentTeam(auth), params.id!);
       const job = await loadJob(design.designId, params.jobId!);
-      if (!['done', 'cancelled'].includes(job.state)) throw conflict(SEND_LIST_MESSAGES.notReady);
+      // A job that failed after its file was read (rows given up: dead-letters.ts) has URLs too.
+      const ended =
+        job.state === 'done' ||
+        job.state === 'cancelled' ||
+        (job.state === 'failed' && job.chunks > 0);
+      if (!ended) throw conflict(SEND_LIST_MESSAGES.notReady);
       const secret = await rowSigningSecret(design.teamId, design.document);
       const key = await storeResult(job, query.platform ?? null, secret);
       const name = `${job.fileName.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_') || 'send-list'}-urls.csv`;

@@ -313,6 +313,10 @@ describe('send lists', () => {
     expect(ended.finished_at).not.toBeNull();
     expect(ended.error).toBe(givenUpMessage(30, 102, 131));
     expect(await localQueue.deadLetters('send-list')).toEqual([]);
+    // The download still gives every row its URL; the given-up ones say so.
+    const csv = await download(demo, job.id);
+    expect(csv.slice(1).filter((r) => r[4] === 'failed')).toHaveLength(30);
+    expect(csv.slice(1).filter((r) => ['rendered', 'cached'].includes(r[4]!))).toHaveLength(100);
 
     // Delivered again (SQS delivers at least once): nothing counts twice.
     const again = await deadLetters({

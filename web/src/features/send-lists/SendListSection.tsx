@@ -107,7 +107,9 @@ function SendListJobView({ designId, jobId }: { designId: string; jobId: string 
           {cancel.error.message}
         </Notice>
       )}
-      {(data.state === 'done' || data.state === 'cancelled') && <SendListDownload job={data} />}
+      {(data.state === 'done' ||
+        data.state === 'cancelled' ||
+        (data.state === 'failed' && data.total > 0)) && <SendListDownload job={data} />}
     </div>
   );
 }
