@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   encodeGif,
+  sceneBands,
   timerFrames,
   type DrawnRegion,
   type TimerFrames,
@@ -105,6 +106,45 @@ describe('timer frames', () => {
         0, 255, 0,
       ]);
     }
+  });
+});
+
+describe('scene bands', () => {
+  it('cuts the layers at each timer: stickers by their place, texts and watermarks over all', () => {
+    const sticker = (uuid: string) => ({
+      uuid,
+      stickerType: 'sticker',
+      url: `/${uuid}.png`,
+      left: 0,
+      top: 0,
+      width: 20,
+      height: 20,
+    });
+    const doc = restoreDesign({
+      image_id: 'i',
+      base_image_key: 'k',
+      graphics_data: [
+        sticker('s0'),
+        countdownSticker({}, { uuid: 't1' }),
+        sticker('s1'),
+        countdownSticker({}, { uuid: 't2' }),
+        sticker('s2'),
+      ],
+    }).document;
+    const image = (id: string) => ({ id, left: 0, top: 0, width: 1, height: 1, angle: 0, src: '' });
+    const text = { id: 'x' } as ResolvedScene['texts'][number];
+    const mark = { kind: 'text' } as unknown as NonNullable<ResolvedScene['watermarks']>[number];
+    const bands = sceneBands(doc, {
+      width: 900,
+      height: 600,
+      images: ['s0', 's1', 's2'].map(image),
+      texts: [text],
+      watermarks: [mark],
+    });
+    expect(bands.map((b) => b.images.map((i) => i.id))).toEqual([['s0'], ['s1'], ['s2']]);
+    expect(bands.map((b) => b.texts.length)).toEqual([0, 0, 1]);
+    expect(bands[2]!.watermarks).toEqual([mark]);
+    expect(bands[0]!.watermarks).toBeUndefined();
   });
 });
 
