@@ -54,15 +54,32 @@ async function untilSpawned(): Promise<void> {
   }
 }
 
+/**
+ * When each step of the init warm-up ended, in ms since the process started
+ * (`performance.now()`), for the cold-start benchmark's split (test/bench/cold-start.ts): this
+ * module running, Chromium's process spawned, the other modules loaded (`warmUpAtInit` called),
+ * the render page open, the warm-up draw, the whole warm-up. A step that did not run is absent.
+ */
+export const initSteps: Partial<
+  Record<'module' | 'spawned' | 'modules_loaded' | 'page_open' | 'warm_up_draw' | 'warm_up', number>
+> = {};
+
 /** The render page, opening since this module loaded; undefined outside a Lambda. */
 const opening: Promise<unknown> | undefined = warmStartWanted()
-  ? getRenderPage().catch((error: unknown) => {
-      logger.warn('render page not opened at init; the first request opens it', {
-        error: error as Error,
-      });
-    })
+  ? getRenderPage().then(
+      () => (initSteps.page_open = performance.now()),
+      (error: unknown) => {
+        logger.warn('render page not opened at init; the first request opens it', {
+          error: error as Error,
+        });
+      },
+    )
   : undefined;
-if (opening) await untilSpawned();
+if (opening) {
+  initSteps.module = performance.now();
+  await untilSpawned();
+  initSteps.spawned = performance.now();
+}
 
 /**
  * Every printable ASCII character: the page remembers characters whose faces are loaded
@@ -117,6 +134,7 @@ async function drawWarmUpScene(): Promise<void> {
       ).picsnippetsRender(scene),
     WARM_UP_SCENE,
   );
+  initSteps.warm_up_draw = performance.now();
   const { default: sharp } = await import('sharp');
   await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
     .jpeg({ quality: 86 })
@@ -150,6 +168,7 @@ async function firstS3Read(): Promise<void> {
 export async function warmUpAtInit(): Promise<void> {
   if (!opening) return;
   const started = performance.now();
+  initSteps.modules_loaded = started;
   const step = (what: string, work: () => Promise<unknown>) =>
     work().catch((error: unknown) => {
       // A missing key is the expected answer of the S3 read.
@@ -166,5 +185,6 @@ export async function warmUpAtInit(): Promise<void> {
     new Promise((resolve) => (timer = setTimeout(resolve, WARM_UP_LIMIT_MS))),
   ]);
   clearTimeout(timer);
+  initSteps.warm_up = performance.now();
   logger.info('render init warm-up', { ms: Math.round(performance.now() - started) });
 }

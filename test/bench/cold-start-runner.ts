@@ -29,6 +29,11 @@ export interface ColdRun {
   render_cache: string;
   /** The first request's `Server-Timing` stages (service.ts), as sent. */
   server_timing?: string;
+  /**
+   * When each step of the init warm-up ended, ms since the child started
+   * (functions/render/warm-start.ts `initSteps`); empty when the init did not warm up.
+   */
+  init_steps?: Record<string, number>;
   bytes: number;
   node: string;
 }

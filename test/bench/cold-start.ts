@@ -5,7 +5,8 @@
  *
  * It imports the render handler (as a Lambda init does), invokes it once with an API Gateway v2
  * event for `/r/bench-reference.jpg?<query>` (values the caller makes unique, so no cache hit)
- * and prints one line `COLD_START {json}`; times are ms since this process started
+ * and prints one line `COLD_START {json}` (with `init_steps`, when each step of the init
+ * warm-up ended: functions/render/warm-start.ts `initSteps`); times are ms since this process started
  * (`performance.now()` counts from the process's time origin), so node's own start and the tsx
  * loader are included.
  */
@@ -65,6 +66,7 @@ const context = {
 } as Context;
 
 const result = (await handler(event, context)) as ApiResult;
+const { initSteps } = await import('#functions/render/warm-start.ts');
 const firstImage = performance.now();
 const headers = result.headers ?? {};
 
@@ -79,6 +81,9 @@ console.log(
     cache_control: headers['cache-control'],
     render_cache: headers['x-render-cache'],
     server_timing: headers['server-timing'],
+    init_steps: Object.fromEntries(
+      Object.entries(initSteps).map(([step, at]) => [step, Math.round(at * 10) / 10]),
+    ),
     bytes: result.body ? Buffer.from(result.body, 'base64').length : 0,
     node: process.version,
   })}`,
