@@ -11,18 +11,21 @@
  * joins them into one GIF (docs/performance.md "Countdown timers").
  */
 import sharp from 'sharp';
-import type { DesignDocument, Sticker } from '#shared/design.ts';
+import type { DesignDocument } from '#shared/design.ts';
 import {
   countdownFrames,
   countdownLayers,
   countsFromFirstOpen,
-  type Countdown,
   type CountdownBox,
 } from '#shared/scene/countdown.ts';
 import { resolveDynamicStickers, stickerBox, type ResolvedScene } from '#shared/scene/resolve.ts';
+import { sceneBands, timerStickers, type TimerSticker } from '#shared/scene/bands.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import type { blendOver } from './renderer.ts';
 import { joinPatches, paletteCarrier } from './gif-patches.ts';
+
+// The layer-order rule is shared with the editor's canvas (shared/scene/bands.ts).
+export { sceneBands, timerStickers, type TimerSticker };
 
 /**
  * Cache-Control of a render with a running or expired timer: one second at most, for browsers,
@@ -38,18 +41,6 @@ export const COUNTDOWN_CACHE = 'public, max-age=1, s-maxage=1';
  * timers").
  */
 export const MAX_GIF_PIXELS = 17_000_000;
-
-/** A timer sticker with its settings. */
-export type TimerSticker = Sticker & { countdown: Countdown };
-
-/** The design's countdown stickers, in z-order (at most the design's 10 dynamic stickers). */
-export const timerStickers = (doc: DesignDocument): TimerSticker[] =>
-  doc.graphics_data.filter(
-    (s): s is TimerSticker =>
-      s.stickerType === 'dynamicSticker' &&
-      s.dynamicStickerType === 'countdown' &&
-      s.countdown !== null,
-  );
 
 /**
  * The name under which the render passes the recipient's first-open instant (ISO 8601, UTC)
@@ -176,34 +167,6 @@ const boxOf = (s: TimerSticker): CountdownBox => {
     scale: s.scaleY,
   };
 };
-
-/**
- * The design's personalised layers cut at its timers, in z-order: band 0 holds the stickers
- * under the first timer, band j the stickers between timer j and the next, and the last band the
- * stickers over the last timer, every text and the watermarks (texts lie over every sticker and
- * watermarks over everything: shared/scene/draw.ts `drawScene`). So each frame is drawn as the
- * still would be at that second: band 0, timer 1, band 1, …, the last band
- * (test/integration/render-countdown.test.ts, the sticker over the timer).
- * @returns `timers.length + 1` scenes of the canvas's size.
- */
-export function sceneBands(doc: DesignDocument, scene: ResolvedScene): ResolvedScene[] {
-  const order = new Map(doc.graphics_data.map((s, i) => [s.uuid, i]));
-  const cuts = timerStickers(doc).map((t) => order.get(t.uuid)!);
-  const bands: ResolvedScene[] = [...cuts, 0].map(() => ({
-    width: scene.width,
-    height: scene.height,
-    images: [],
-    texts: [],
-  }));
-  for (const image of scene.images) {
-    const at = order.get(image.id) ?? Number.POSITIVE_INFINITY;
-    bands[cuts.filter((cut) => cut < at).length]!.images.push(image);
-  }
-  const top = bands[cuts.length]!;
-  top.texts = scene.texts;
-  if (scene.watermarks) top.watermarks = scene.watermarks;
-  return bands;
-}
 
 /** A region with its pixels decoded once. */
 interface Region extends Rect {
