@@ -62,9 +62,11 @@ async function setInput(page: Page, label: string, value: string): Promise<void>
   );
 }
 
-/** The timers' preview layer as a data URL (what the canvas shows this second). */
+/** The objects' canvas, where the timers' preview is drawn, as a data URL (this second). */
 const timerPixels = (page: Page) =>
-  page.$eval('canvas.editor-stage__timers', (c) => (c as HTMLCanvasElement).toDataURL());
+  page.$eval('[data-testid="editor-canvas"] .canvas-container canvas.lower-canvas', (c) =>
+    (c as HTMLCanvasElement).toDataURL(),
+  );
 
 interface TimerJson {
   left: number;

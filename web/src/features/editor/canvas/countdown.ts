@@ -4,79 +4,128 @@
  * with (shared/scene/countdown.ts `countdownLayers`) and the one text drawing path
  * (shared/scene/draw.ts `fitTextLayer`), so the editor shows the digits the render shows.
  *
- * They are drawn on their own canvas over the objects (and under the watermarks), as the render
- * draws timers over every other layer, unrotated; it takes no pointer events (the sticker's own
- * dashed box under it is what is picked and moved). It redraws when the document changes and
- * once a second, on the second, and stops when disposed (the editor unmounts).
+ * They are drawn on the objects' canvas, between its objects where the render draws them
+ * (shared/scene/bands.ts `sceneBands`: a sticker over a timer stays over its digits, the texts
+ * lie over every timer; the watermarks' own canvas is over all), unrotated, and are no objects:
+ * nothing picks them (the sticker's own dashed box under them is what is picked and moved), and
+ * the document and its undo history never hold them. They are rebuilt when the document changes
+ * and once a second, on the second, and stop when disposed (the editor unmounts).
  */
-import { StaticCanvas } from 'fabric';
+import type { Textbox } from 'fabric';
 import { countdownLayers, type CountdownBox } from '#shared/scene/countdown.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
+import { sceneBands, timerStickers } from '#shared/scene/bands.ts';
 import { fitTextLayer } from '#shared/scene/draw.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
-import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
+import type { ResolvedScene, ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import { previewSecondsLeft } from '../document/countdown.ts';
-import { editorValues } from '../document/preview.ts';
+import { editorScene, editorValues } from '../document/preview.ts';
 import type { EditorStore } from '../store/index.ts';
 import { loadTextFonts } from './textFonts.ts';
+import type { CanvasView } from './view.ts';
 
 /** A timer sticker's box for the layout, as the render computes it (countdown-gif.ts). */
 const boxOf = (s: Sticker): CountdownBox => ({ id: s.uuid, ...stickerBox(s), scale: s.scaleY });
 
 /**
- * The text layers of every timer of `design` at `nowMs` (pure; exported for the unit test).
+ * The text layers of each timer of `design` at `nowMs`, one list per timer in z-order (pure).
  * @param openedMs when the editor opened: an evergreen timer without a start counts from it.
  */
-export function timerLayers(
+export function timerLayerGroups(
   design: DesignDocument,
   nowMs: number,
   openedMs: number,
-): ResolvedTextLayer[] {
+): ResolvedTextLayer[][] {
+  const timers = timerStickers(design);
+  if (timers.length === 0) return [];
   const starts = new Map(
     resolveDynamicStickers(design, editorValues(design))
       .filter((d) => d.type === 'countdown')
       .map((d) => [d.id, d.value]),
   );
-  return design.graphics_data.flatMap((s) =>
-    s.dynamicStickerType === 'countdown' && s.countdown
-      ? countdownLayers(
-          s.countdown,
-          boxOf(s),
-          previewSecondsLeft(s.countdown, nowMs, starts.get(s.uuid) ?? '', openedMs),
-        )
-      : [],
+  return timers.map((s) =>
+    countdownLayers(
+      s.countdown,
+      boxOf(s),
+      previewSecondsLeft(s.countdown, nowMs, starts.get(s.uuid) ?? '', openedMs),
+    ),
   );
 }
 
-/** The overlay canvas's class (countdown.css: stretched over the stage, no pointer events). */
-const TIMER_CANVAS_CLASS = 'editor-stage__timers';
+/** The text layers of every timer of `design` at `nowMs` (pure; `timerLayerGroups` flattened). */
+export const timerLayers = (
+  design: DesignDocument,
+  nowMs: number,
+  openedMs: number,
+): ResolvedTextLayer[] => timerLayerGroups(design, nowMs, openedMs).flat();
 
-/** Stops the ticking and frees the canvas. */
+/** One step of drawing the objects' canvas: its object at `index`, or timer `index`'s digits. */
+export type StackStep = { kind: 'object' | 'timer'; index: number };
+
+/**
+ * The order the objects' canvas draws its objects and the timers in, bottom to top, by the
+ * render's rule (shared/scene/bands.ts `sceneBands` over the scene the editor draws): timer j
+ * goes over every object of bands 0…j and under the rest. Pure.
+ * @param objectKeys the canvas's objects, bottom to top, each as `sticker:{uuid}` or
+ *   `snippet:{id}` (canvas/view.ts), or null for one that is neither (drawn in the last band).
+ * @returns every object once and every timer once (test/unit/editor-timer-order.test.ts).
+ */
+export function stackOrder(scene: ResolvedScene[], objectKeys: (string | null)[]): StackStep[] {
+  const bandOf = new Map<string, number>();
+  scene.forEach((band, b) => {
+    for (const image of band.images) bandOf.set(`sticker:${image.id}`, b);
+    for (const text of band.texts) bandOf.set(`snippet:${text.id}`, b);
+  });
+  const last = scene.length - 1;
+  const steps: StackStep[] = [];
+  let next = 0;
+  objectKeys.forEach((key, index) => {
+    const band = (key === null ? undefined : bandOf.get(key)) ?? last;
+    for (; next < band; next++) steps.push({ kind: 'timer', index: next });
+    steps.push({ kind: 'object', index });
+  });
+  for (; next < last; next++) steps.push({ kind: 'timer', index: next });
+  return steps;
+}
+
+/** The objects' canvas as the preview needs it. */
+export type TimerHost = Pick<CanvasView, 'paintObjects' | 'requestRender'>;
+
+/** Stops the ticking and lets the canvas draw its objects alone again. */
 export type StopPreview = () => void;
 
 /**
- * Starts the ticking preview on `element` (a canvas over the objects) for the store's design.
+ * Starts the ticking preview on the objects' canvas for the store's design.
  * @param now the clock, ms since the epoch (the store's `env.now`).
  */
 export function mountCountdownPreview(
-  element: HTMLCanvasElement,
+  host: TimerHost,
   store: EditorStore,
   now: () => number = () => Date.now(),
 ): StopPreview {
-  element.classList.add(TIMER_CANVAS_CLASS);
-  element.setAttribute('aria-hidden', 'true');
-  const canvas = new StaticCanvas(element, {
-    renderOnAddRemove: false,
-    enableRetinaScaling: false,
-  });
   const openedMs = now();
   let signature = '';
   let stopped = false;
   let drawing = false;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Each timer's text objects, and the bands they are stacked by, as last built. */
+  let timers: Textbox[][] = [];
+  let bands: ResolvedScene[] = [];
+  let bandsOf: DesignDocument | null = null;
 
-  /** Draws the timers as they are now, one draw at a time (the newest state wins). */
+  host.paintObjects((ctx, objects, keyOf) => {
+    if (timers.length === 0) {
+      for (const object of objects) object.render(ctx);
+      return;
+    }
+    for (const step of stackOrder(bands, objects.map(keyOf))) {
+      if (step.kind === 'object') objects[step.index]!.render(ctx);
+      else for (const text of timers[step.index] ?? []) text.render(ctx);
+    }
+  });
+
+  /** Builds the timers as they are now, one build at a time (the newest state wins). */
   async function draw(): Promise<void> {
     if (drawing) {
       again = true;
@@ -88,20 +137,21 @@ export function mountCountdownPreview(
         again = false;
         const design = store.getState().design;
         if (!design) continue;
-        const layers = timerLayers(design, now(), openedMs);
-        const next = JSON.stringify([layers, design.canvas_width, design.canvas_height]);
+        const groups = timerLayerGroups(design, now(), openedMs);
+        const next = JSON.stringify([groups, design.canvas_width, design.canvas_height]);
+        if (bandsOf !== design && groups.length > 0) {
+          bands = sceneBands(design, editorScene(design));
+          bandsOf = design;
+          host.requestRender();
+        }
         if (next === signature) continue;
-        await Promise.all(layers.map((l) => loadTextFonts(l).catch(() => undefined)));
+        await Promise.all(groups.flat().map((l) => loadTextFonts(l).catch(() => undefined)));
         if (stopped) return;
-        canvas.setDimensions(
-          { width: design.canvas_width, height: design.canvas_height },
-          { backstoreOnly: true },
+        timers = groups.map((layers) =>
+          layers.map((l) => fitTextLayer(l, design.canvas_width, design.canvas_height)),
         );
-        canvas.clear();
-        for (const l of layers)
-          canvas.add(fitTextLayer(l, design.canvas_width, design.canvas_height));
-        canvas.renderAll();
         signature = next;
+        host.requestRender();
       } while (again && !stopped);
     } catch (error) {
       signature = '';
@@ -126,6 +176,7 @@ export function mountCountdownPreview(
     stopped = true;
     clearTimeout(timer);
     unsubscribe();
-    void canvas.dispose();
+    host.paintObjects(null);
+    host.requestRender();
   };
 }

@@ -57,9 +57,24 @@ const CONTROL_STYLE = {
   padding: 4,
 } as const;
 
+/**
+ * Draws the objects' canvas's objects (bottom to top) with what lies between them and is no
+ * object (canvas/countdown.ts: the timers' digits); `keyOf` names an object `sticker:{uuid}` or
+ * `snippet:{id}`, null for none of the document's.
+ */
+export type ObjectPainter = (
+  ctx: CanvasRenderingContext2D,
+  objects: FabricObject[],
+  keyOf: (object: FabricObject) => string | null,
+) => void;
+
 export interface CanvasView {
   /** Zooms both layers: 1 draws a canvas px as one CSS px. */
   setScale(scale: number): void;
+  /** Draws the objects through `paint` from now on (null: one after the other, as fabric does). */
+  paintObjects(paint: ObjectPainter | null): void;
+  /** Draws the objects' canvas again, on the next frame. */
+  requestRender(): void;
   /** Stops listening and frees the canvases. */
   dispose(): void;
 }
@@ -145,6 +160,15 @@ export function mountCanvasView(
   /** True while the view changes fabric's selection itself: its events are not the user's. */
   let applying = false;
   let baseSignature = '';
+  let painter: ObjectPainter | null = null;
+  // fabric draws the objects one after the other; a painter draws layers between them too.
+  const renderObjects = canvas._renderObjects.bind(canvas);
+  const objectKey = (object: FabricObject) => {
+    const target = targets.get(object);
+    return target ? keyOf(target) : null;
+  };
+  canvas._renderObjects = (ctx, objects) =>
+    painter ? painter(ctx, objects, objectKey) : renderObjects(ctx, objects);
 
   const fit = () => {
     const design = store.getState().design;
@@ -474,6 +498,12 @@ export function mountCanvasView(
       if (next === scale || !(next > 0)) return;
       scale = next;
       fit();
+    },
+    paintObjects(paint) {
+      painter = paint;
+    },
+    requestRender() {
+      if (!disposed) canvas.requestRenderAll();
     },
     dispose() {
       disposed = true;

@@ -38,15 +38,14 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     const marks = document.createElement('canvas');
     // An animated GIF photo's frames, over the photo and under the objects (gif/player.ts).
     const frames = document.createElement('canvas');
-    // Countdown timers, ticking, over the objects as the render draws them (canvas/countdown.ts).
-    const timers = document.createElement('canvas');
-    host.append(base, frames, objects, timers, marks);
+    host.append(base, frames, objects, marks);
     const view = mountCanvasView({ base, objects }, store, baseImageUrl, {
       onEditText: () => document.getElementById(SNIPPET_TEXT_FIELD_ID)?.focus(),
     });
     overlay.current = mountWatermarkOverlay(marks, store, { team: null, productMark: false });
     const gif = mountGifPlayer(frames, store, baseImageUrl);
-    const stopTimers = mountCountdownPreview(timers, store, store.getState().env.now);
+    // Countdown timers, ticking, between the objects where the render draws them.
+    const stopTimers = mountCountdownPreview(view, store, store.getState().env.now);
     const fit = () => {
       const design = store.getState().design;
       if (!design) return;
@@ -78,11 +77,11 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
       unsubscribe();
       observer.disconnect();
       window.removeEventListener('resize', fit);
+      stopTimers();
       view.dispose();
       overlay.current?.dispose();
       overlay.current = null;
       gif.dispose();
-      stopTimers();
       host.replaceChildren();
     };
   }, [store, baseImageUrl]);
