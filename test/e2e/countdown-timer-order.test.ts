@@ -8,6 +8,7 @@
  * moves, and ticking records no undo step. Screenshots: test-results/e2e-countdown-order-*.png.
  */
 import type { Page } from 'puppeteer-core';
+import { editorLayers } from '../support/editor-page.ts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TEST_NOW_HEADER } from '../../functions/render/countdown-gif.ts';
@@ -60,24 +61,9 @@ function redIn(image: Rgb, box: ReturnType<typeof qrBox>): number {
   return red;
 }
 
-/** The editor's canvas layers (photo, objects, watermarks) composed in the page, as a PNG. */
+/** The editor's canvas layers (photo, objects, watermarks) composed in the page, as RGB. */
 async function editorCanvas(page: Page): Promise<Rgb> {
-  const png = await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-    const host = document.querySelector('[data-testid="editor-canvas"]')!;
-    const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
-    const objects = host.querySelector<HTMLCanvasElement>(
-      '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
-    )!;
-    const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
-    const out = document.createElement('canvas');
-    out.width = photo.width;
-    out.height = photo.height;
-    const ctx = out.getContext('2d')!;
-    for (const layer of [photo, objects, marks]) ctx.drawImage(layer, 0, 0, out.width, out.height);
-    return out.toDataURL('image/png').split(',')[1]!;
-  });
-  return rgb(Buffer.from(png, 'base64'));
+  return rgb(Buffer.from((await editorLayers(page)).composed, 'base64'));
 }
 
 describe('countdown timer layer order in the editor', () => {

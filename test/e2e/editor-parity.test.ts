@@ -25,8 +25,7 @@ import { useTestBrowser } from '../support/browser.ts';
 import { press, signIn, snap } from '../support/aria.ts';
 import { productMarkBox } from '#shared/scene/watermark.ts';
 import type { TestClient } from '../support/client.ts';
-import { waitForSaved } from '../support/editor-page.ts';
-import type { Page } from 'puppeteer-core';
+import { editorLayers, waitForSaved } from '../support/editor-page.ts';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
@@ -168,32 +167,6 @@ function compare(a: Buffer, b: Buffer): { mean: number; share: number } {
 async function rgb(png: Buffer) {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
-}
-
-/**
- * The editor's canvas layers composed in the page as the render page composes them (photo,
- * objects, watermarks), and the photo layer alone, as base64 PNGs.
- */
-function editorLayers(page: Page): Promise<{ composed: string; photoOnly: string }> {
-  return page.evaluate(() => {
-    const host = document.querySelector('[data-testid="editor-canvas"]')!;
-    const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
-    const objects = host.querySelector<HTMLCanvasElement>(
-      '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
-    )!;
-    // The watermarks' overlay (docs/decisions.md "Watermark"): this free-plan team's designs
-    // carry the product mark in both.
-    const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
-    const compose = (layers: HTMLCanvasElement[]) => {
-      const out = document.createElement('canvas');
-      out.width = photo.width;
-      out.height = photo.height;
-      const ctx = out.getContext('2d')!;
-      for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
-      return out.toDataURL('image/png').split(',')[1]!;
-    };
-    return { composed: compose([photo, objects, marks]), photoOnly: compose([photo]) };
-  });
 }
 
 /**

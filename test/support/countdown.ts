@@ -22,3 +22,19 @@ export function countdownSticker(
     ...extra,
   };
 }
+
+/**
+ * A 20 x 20 px image sticker at the top left, for tests of the order of layers around a timer.
+ * @param uuid the sticker's id; its URL is `/{uuid}.png`.
+ */
+export function layerSticker(uuid: string): Record<string, unknown> {
+  return {
+    uuid,
+    stickerType: 'sticker',
+    url: `/${uuid}.png`,
+    left: 0,
+    top: 0,
+    width: 20,
+    height: 20,
+  };
+}

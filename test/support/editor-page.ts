@@ -37,3 +37,31 @@ export const waitForSaved = (page: Page) =>
     () => document.querySelector('[data-testid="save-state"]')?.textContent?.includes('Saved'),
     { timeout: TIMEOUT_MS },
   );
+
+/**
+ * The editor's canvas layers composed in the page as the render page composes them (photo,
+ * objects, watermarks), and the photo layer alone, as base64 PNGs, after two animation frames
+ * (so a pending redraw, such as a countdown's tick, is on the canvas).
+ */
+export function editorLayers(page: Page): Promise<{ composed: string; photoOnly: string }> {
+  return page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    const host = document.querySelector('[data-testid="editor-canvas"]')!;
+    const photo = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__base')!;
+    const objects = host.querySelector<HTMLCanvasElement>(
+      '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
+    )!;
+    // The watermarks' overlay (docs/decisions.md "Watermark"): this free-plan team's designs
+    // carry the product mark in both.
+    const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
+    const compose = (layers: HTMLCanvasElement[]) => {
+      const out = document.createElement('canvas');
+      out.width = photo.width;
+      out.height = photo.height;
+      const ctx = out.getContext('2d')!;
+      for (const layer of layers) ctx.drawImage(layer, 0, 0, out.width, out.height);
+      return out.toDataURL('image/png').split(',')[1]!;
+    };
+    return { composed: compose([photo, objects, marks]), photoOnly: compose([photo]) };
+  });
+}

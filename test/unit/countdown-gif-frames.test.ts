@@ -17,7 +17,7 @@ import {
 import { blendOver } from '../../functions/render/renderer.ts';
 import { restoreDesign } from '../../shared/design.ts';
 import type { ResolvedScene } from '../../shared/scene/resolve.ts';
-import { countdownSticker } from '../support/countdown.ts';
+import { countdownSticker, layerSticker } from '../support/countdown.ts';
 
 const W = 120;
 const H = 60;
@@ -111,15 +111,7 @@ describe('timer frames', () => {
 
 describe('scene bands', () => {
   it('cuts the layers at each timer: stickers by their place, texts and watermarks over all', () => {
-    const sticker = (uuid: string) => ({
-      uuid,
-      stickerType: 'sticker',
-      url: `/${uuid}.png`,
-      left: 0,
-      top: 0,
-      width: 20,
-      height: 20,
-    });
+    const sticker = layerSticker;
     const doc = restoreDesign({
       image_id: 'i',
       base_image_key: 'k',

@@ -9,19 +9,11 @@ import { restoreDesign } from '../../shared/design.ts';
 import { sceneBands } from '../../shared/scene/bands.ts';
 import type { ResolvedScene } from '../../shared/scene/resolve.ts';
 import { stackOrder, timerLayerGroups } from '../../web/src/features/editor/canvas/countdown.ts';
-import { countdownSticker } from '../support/countdown.ts';
+import { countdownSticker, layerSticker } from '../support/countdown.ts';
 
 const NOW = Date.UTC(2030, 4, 10, 8, 20, 30);
 
-const sticker = (uuid: string) => ({
-  uuid,
-  stickerType: 'sticker',
-  url: `/${uuid}.png`,
-  left: 0,
-  top: 0,
-  width: 20,
-  height: 20,
-});
+const sticker = layerSticker;
 
 /** A design: sticker `under`, timer `t1`, sticker `between`, timer `t2`, sticker `over`. */
 function design() {
