@@ -40,6 +40,15 @@ describe('a countdown design on the export screen', () => {
     expect(buildRenderUrl(urlInput(design, null, [], true))).toBe('https://cdn.example/r/abc/pdf');
   });
 
+  it('asks no value for a timer that counts from the first open', () => {
+    const firstOpen = {
+      ...timer('3', 'evergreen', 30),
+      countdown: { mode: 'evergreen', start: 'first_open', frames: 30 },
+    };
+    const rows = exportRows(toExportDesign(answer([timer('2', 'evergreen', 30), firstOpen])));
+    expect(rows.map((r) => r.param_name)).toEqual(['countdown2']);
+  });
+
   it('keeps a design without a timer as it was', () => {
     const design = toExportDesign(answer([]));
     expect(design.timer_frames).toBeNull();

@@ -78,9 +78,11 @@ export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
           typeof s.dynamicStickerParamName === 'string' ? s.dynamicStickerParamName : null,
         dynamicStickerUrl: text(s.dynamicStickerUrl),
         countdownMode: isRecord(s.countdown)
-          ? s.countdown.mode === 'evergreen'
-            ? ('evergreen' as const)
-            : ('fixed' as const)
+          ? s.countdown.mode !== 'evergreen'
+            ? ('fixed' as const)
+            : s.countdown.start === 'first_open'
+              ? ('first_open' as const)
+              : ('evergreen' as const)
           : null,
       })),
     timer_frames: timerFrames(body.graphics_data),

@@ -84,8 +84,11 @@ export interface ExportDesign {
     dynamicStickerType: DynamicStickerType | null;
     dynamicStickerParamName: string | null;
     dynamicStickerUrl: string;
-    /** A countdown timer's mode: only an evergreen one reads its parameter (its start). */
-    countdownMode?: 'fixed' | 'evergreen' | null;
+    /**
+     * A countdown timer's mode: only an evergreen one that starts from a value reads its
+     * parameter (its start); `first_open` counts from the recipient's first open and reads none.
+     */
+    countdownMode?: 'fixed' | 'evergreen' | 'first_open' | null;
   }>;
 }
 
@@ -113,7 +116,7 @@ export function exportRows(design: ExportDesign): ExportRow[] {
   );
   const stickers = design.graphics_data
     .filter((s) => s.stickerType === 'dynamicSticker' && s.dynamicStickerParamName)
-    // A fixed-deadline timer reads no value (docs/decisions.md "Countdown timers").
+    // A fixed-deadline or first-open timer reads no value (docs/decisions.md "Countdown timers").
     .filter((s) => !(s.dynamicStickerType === 'countdown' && s.countdownMode !== 'evergreen'))
     .map((s): ExportRow => {
       const saved = choice(s.dynamicStickerParamName!);
