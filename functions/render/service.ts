@@ -35,6 +35,7 @@ import {
 import { firstOpenAt, type FirstOpenStore } from './first-open.ts';
 import { ruledDesign, rulesScope } from './rule-context.ts';
 import { ruleLinkUrl } from '#shared/scene/rules.ts';
+import { RecentFallbacks } from './recent-fallbacks.ts';
 
 /** The design fields a render needs. */
 export interface DesignRecord {
@@ -177,6 +178,11 @@ export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
  * design, not one a second (docs/decisions.md "Countdown timers").
  */
 export const FALLBACK_TIMER_STEP_MS = 60_000;
+/**
+ * Fallback draws shared at once per instance, keys (docs/decisions.md "Fallback draws under
+ * load"): past it a request's fallback draws unshared, as before.
+ */
+export const MAX_FALLBACK_DRAWS_IN_FLIGHT = 256;
 /**
  * Cache-Control of a design whose rules read the request's headers (device, OS, country,
  * e-mail client): the CDN's key has none of them, so it must not share the answer
@@ -445,6 +451,10 @@ export function createRenderService(deps: RenderServiceDeps) {
   // Each team's own rule (its plan's renders a second) is passed per call.
   const perTeam = new TokenBuckets(limits.perDesign);
   const proxyOf = deps.mailProxyOf ?? createMailProxyRecogniser();
+  // Fallback draws that came out partial or failed, and those running (docs/decisions.md
+  // "Fallback draws under load").
+  const recentFallbacks = new RecentFallbacks();
+  const fallbacksInFlight = new Map<string, Promise<Buffer | undefined>>();
 
   /** The team's allowance, or undefined when unknown (no quota then: fail open, logged). */
   async function allowanceOf(teamId: string): Promise<RenderAllowance | undefined> {
@@ -574,7 +584,48 @@ export function createRenderService(deps: RenderServiceDeps) {
   }
 
   /**
-   * The design's all-fallback render (cached like any render), else the placeholder.
+   * The all-fallback draw of `key` (the fallback's render cache key without the watermark),
+   * shared by the requests that ask while it runs (single-flight, at most
+   * {@link MAX_FALLBACK_DRAWS_IN_FLIGHT} keys; past that a request draws alone). A partial image
+   * or a failure is kept in `recentFallbacks` (docs/decisions.md "Fallback draws under load").
+   * @returns the image, or undefined when the draw failed (logged).
+   */
+  function drawFallback(
+    key: string,
+    design: DesignRecord,
+    momentMs: number,
+  ): Promise<Buffer | undefined> {
+    const shared = fallbacksInFlight.get(key);
+    if (shared) return shared;
+    const draw: Promise<Buffer | undefined> = cachedRender(design, [], 'jpeg', undefined, momentMs)
+      .then(
+        ({ body, partial }) => {
+          if (partial) recentFallbacks.set(key, body);
+          return body;
+        },
+        (again: unknown) => {
+          logger.warn('all-fallback render failed', {
+            designId: design.designId,
+            error: again as Error,
+          });
+          recentFallbacks.set(key, undefined);
+          return undefined;
+        },
+      )
+      .finally(() => {
+        if (fallbacksInFlight.get(key) === draw) fallbacksInFlight.delete(key);
+      });
+    if (fallbacksInFlight.size < MAX_FALLBACK_DRAWS_IN_FLIGHT) fallbacksInFlight.set(key, draw);
+    return draw;
+  }
+
+  /**
+   * The design's all-fallback render (cached like any render), else the placeholder. A design
+   * version whose fallback came out partial, or failed, is answered that image, or the
+   * placeholder, for a short time (recent-fallbacks.ts, 30 s) without drawing again, and
+   * concurrent requests share one draw: at most one fallback draw per design version (and timer
+   * minute) per window on an instance (docs/decisions.md "Fallback draws under load";
+   * test/integration/render-fallback-load.test.ts).
    * @param cacheControl `no-store` (a failure: the next request may draw), or
    *   {@link QUOTA_FALLBACK_CACHE} past the monthly quota.
    * @param nowMs the request's moment (the test clock under STAGE=test), ms; default now.
@@ -596,14 +647,15 @@ export function createRenderService(deps: RenderServiceDeps) {
       try {
         // A timer design's fallback shows its timers at the minute's start: one draw a minute
         // at most, however many requests are refused (docs/decisions.md "Countdown timers").
-        const { body } = await cachedRender(
+        const moment = fallbackMoment(design, nowMs);
+        const key = renderCacheKey(
           design,
-          [],
+          timerKeyValues(parseDesignDocument(design.document), [], moment),
           'jpeg',
-          undefined,
-          fallbackMoment(design, nowMs),
         );
-        return image(body, 'image/jpeg', cacheControl);
+        const kept = recentFallbacks.get(key);
+        const body = kept ? kept.body : await drawFallback(key, design, moment);
+        if (body) return image(body, 'image/jpeg', cacheControl);
       } catch (again) {
         logger.warn('all-fallback render failed', {
           designId: design.designId,

@@ -17,6 +17,7 @@ import {
   type RenderServiceDeps,
 } from '#functions/render/service.ts';
 import { mailProxyOf } from '#functions/render/mail-proxies.ts';
+import { RecentFallbacks } from '#functions/render/recent-fallbacks.ts';
 
 const doc = DesignDocumentSchema.parse({
   image_id: 'i',
@@ -344,5 +345,64 @@ describe('ViewCounter', () => {
       ['d1', 6],
       ['d2', 1],
     ]);
+  });
+});
+
+describe('recent fallbacks', () => {
+  const limited = { ...req('/r/pub.jpg', 'first_name=Ana'), edgeLimited: true };
+  const fallbackDraws = (render: { mock: { calls: unknown[][] } }) =>
+    render.mock.calls.filter((c) => Object.keys(c[1] as object).length === 0).length;
+
+  it('draws a partial fallback once for concurrent and later requests, answered no-store', async () => {
+    const render = vi.fn(async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      return { body: Buffer.from('partial'), contentType: 'image/jpeg' as const, partial: true };
+    });
+    const { svc } = service({ render });
+    const answers = await Promise.all([1, 2, 3].map(() => svc.handle(limited)));
+    answers.push(await svc.handle(limited));
+    for (const a of answers) {
+      expect(a.headers?.['cache-control']).toBe('no-store');
+      expect(bodyOf(a)).toBe('partial');
+    }
+    expect(fallbackDraws(render)).toBe(1);
+  });
+
+  it('answers the placeholder after a failed fallback draw without drawing again', async () => {
+    const render = vi.fn(async () => {
+      throw new Error('chromium went away');
+    });
+    const { svc } = service({ render });
+    for (let i = 0; i < 3; i++) {
+      const res = await svc.handle(limited);
+      expect(res.headers?.['cache-control']).toBe('no-store');
+      expect(bodyOf(res)).toBe('placeholder');
+    }
+    expect(fallbackDraws(render)).toBe(1);
+  });
+
+  it('keeps a good fallback in the render caches, as before', async () => {
+    const { svc, render, stored } = service();
+    await svc.handle(limited);
+    await svc.handle(limited);
+    expect(fallbackDraws(render)).toBe(1);
+    expect(stored.size).toBe(1);
+  });
+
+  it('bounds the entries and bytes, and forgets an entry after its time', () => {
+    let now = 0;
+    const recent = new RecentFallbacks(30_000, 2, 10, () => now);
+    recent.set('a', Buffer.from('12345'));
+    recent.set('b', undefined);
+    recent.set('c', Buffer.from('123'));
+    expect(recent.get('a')).toBeUndefined();
+    expect(recent.get('b')).toEqual({ body: undefined });
+    recent.set('d', Buffer.from('12345678'));
+    expect(recent.get('c')).toBeUndefined();
+    expect(recent.size).toBeLessThanOrEqual(2);
+    recent.set('e', Buffer.from('x'.repeat(11)));
+    expect(recent.get('e')).toBeUndefined();
+    now = 30_000;
+    expect(recent.get('d')).toBeUndefined();
   });
 });
