@@ -232,26 +232,71 @@ export function blendOver(
   }
 }
 
-/** Spare RGB frames for still renders, by byte length; at most `MAX_SPARE_FRAMES` are kept. */
-const spareFrames: Buffer[] = [];
+/** A still render's frame: a copy of `source` (a static layer's RGB bytes) blended into. */
+interface Frame {
+  pixels: Buffer;
+  source: Buffer;
+  width: number;
+  height: number;
+  /** The rectangles blended into since the copy, px: only they differ from `source`. */
+  touched: { left: number; top: number; w: number; h: number }[];
+}
+
+/** Spare frames for still renders; at most `MAX_SPARE_FRAMES` are kept, the newest. */
+const spareFrames: Frame[] = [];
 const MAX_SPARE_FRAMES = 4;
 
 /**
- * A copy of the static layer's RGB bytes to blend into, in a reused frame when one of that size
- * is spare. A fresh `Buffer.from` of the 1.9 MB frame (1000x625) cost ≈ 0.35 core-ms zero-filling
- * and copying, plus the GC of 1.9 MB per render; a reused frame only copies (≈ 0.04 core-ms;
- * docs/performance.md "Render v2", the CPU profile).
+ * A copy of the static layer's RGB bytes to blend into. A spare frame of the same layer gets only
+ * its touched rectangles copied back from the layer; one of the same size gets the whole layer.
+ * A fresh `Buffer.from` of the 1.9 MB frame (1000x625) per render cost ≈ 0.6 core-ms under load
+ * zero-filling and copying, and most of the GC (docs/performance.md "Render v2", the CPU profile).
  */
-function frameCopy(raw: Buffer): Buffer {
-  const i = spareFrames.findIndex((b) => b.length === raw.length);
-  const frame = i < 0 ? Buffer.allocUnsafeSlow(raw.length) : spareFrames.splice(i, 1)[0]!;
-  raw.copy(frame);
-  return frame;
+function takeFrame(base: BaseLayer): Frame {
+  const same = spareFrames.findIndex((f) => f.source === base.raw);
+  if (same >= 0) {
+    const frame = spareFrames.splice(same, 1)[0]!;
+    for (const r of frame.touched) restoreRect(frame, r.left, r.top, r.w, r.h);
+    frame.touched = [];
+    return frame;
+  }
+  const sized = spareFrames.findIndex((f) => f.pixels.length === base.raw.length);
+  const pixels =
+    sized < 0 ? Buffer.allocUnsafeSlow(base.raw.length) : spareFrames.splice(sized, 1)[0]!.pixels;
+  base.raw.copy(pixels);
+  return { pixels, source: base.raw, width: base.width, height: base.height, touched: [] };
+}
+
+/** Copies a rectangle (clipped as `blendOver` clips it) back from the frame's source. */
+function restoreRect(frame: Frame, left: number, top: number, w: number, h: number): void {
+  const x0 = Math.max(0, left);
+  const x1 = Math.min(frame.width, left + w);
+  const y0 = Math.max(0, top);
+  const y1 = Math.min(frame.height, top + h);
+  if (x1 <= x0) return;
+  for (let y = y0; y < y1; y++) {
+    const start = (y * frame.width + x0) * 3;
+    frame.source.copy(frame.pixels, start, start, start + (x1 - x0) * 3);
+  }
+}
+
+/** `blendOver` into a frame, remembering the rectangle for the frame's next use. */
+function blendInto(
+  frame: Frame,
+  left: number,
+  top: number,
+  w: number,
+  h: number,
+  rgba: Uint8Array,
+): void {
+  frame.touched.push({ left, top, w, h });
+  blendOver(frame.pixels, frame.width, frame.height, left, top, w, h, rgba);
 }
 
 /** Gives a frame back once nothing reads it any more (its encode has finished). */
-function releaseFrame(frame: Buffer): void {
-  if (spareFrames.length < MAX_SPARE_FRAMES) spareFrames.push(frame);
+function releaseFrame(frame: Frame): void {
+  if (spareFrames.length >= MAX_SPARE_FRAMES) spareFrames.shift();
+  spareFrames.push(frame);
 }
 
 /** One draw at a time on the warm page: the canvas is shared, and draws await font loads. */
@@ -439,20 +484,11 @@ export async function renderDesign(
   const t2 = performance.now();
   // Blend the regions into a copy of the static layer here: for a few small regions this is far
   // cheaper than libvips' general composite (which works in float), then one JPEG encode.
-  const pixels = frameCopy(base.raw);
-  for (const d of direct)
-    blendOver(pixels, base.width, base.height, d.left, d.top, d.width, d.height, d.rgba);
+  const frame = takeFrame(base);
+  const pixels = frame.pixels;
+  for (const d of direct) blendInto(frame, d.left, d.top, d.width, d.height, d.rgba);
   for (const r of drawn.regions)
-    blendOver(
-      pixels,
-      base.width,
-      base.height,
-      r.left,
-      r.top,
-      r.width,
-      r.height,
-      Buffer.from(r.rgba, 'base64'),
-    );
+    blendInto(frame, r.left, r.top, r.width, r.height, Buffer.from(r.rgba, 'base64'));
   let output: RenderOutput;
   let timerMs: number | undefined;
   if (timed) {
@@ -476,7 +512,7 @@ export async function renderDesign(
     output = await encodeStill(pixels, base, format, doc.quality);
     // The encode is done with the frame (sharp has returned its output); a timer render's frame
     // is not reused, as its frames may still refer to it.
-    releaseFrame(pixels);
+    releaseFrame(frame);
   }
   const t3 = performance.now();
   if (!complete || !watermarks.complete) output.partial = true;
