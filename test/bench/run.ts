@@ -221,8 +221,11 @@ const stats = (values: number[]) => ({
 
 const stackStarted = performance.now();
 const stack = await withTimeout(
-  // The built SPA too: the editor benchmark drives it (npm run bench builds first).
-  startLocalStack({ port: 0, web: 'preview' }),
+  // The built SPA too: the editor benchmark drives it (npm run bench builds first). No local
+  // queue pollers: they stand in for SQS event source mappings, which cost a render nothing in
+  // AWS, and their idle polling of DynamoDB Local (every 200 ms per loop) would be counted in
+  // `cpu_ms_per_render` (docs/performance.md "Render v2"). No part of this stack uses a queue.
+  startLocalStack({ port: 0, web: 'preview', queues: false }),
   LIMITS.phase,
   'stack start',
 );
