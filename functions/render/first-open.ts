@@ -4,6 +4,7 @@
  * sight by a put conditional on the item's absence, so two concurrent first opens agree.
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 
 /** How long a first-open item outlives its design's longest first-open timer, s (30 days). */
@@ -30,13 +31,39 @@ export function recipientHash(values: ReadonlyArray<readonly [string, string]>):
   return createHash('sha256').update(JSON.stringify(own)).digest('hex');
 }
 
-/** How long an instance remembers a recipient's first open without asking the store, ms. */
+/**
+ * How long an instance remembers a recipient's first open without asking the store, ms, from
+ * when it was read or written (docs/decisions.md "Countdown timers";
+ * test/unit/countdown-first-open.test.ts "first opens").
+ */
 export const KNOWN_OPEN_MS = 10 * 60_000;
-/** The most first opens an instance remembers per store (the oldest is forgotten first). */
+/**
+ * The most first opens an instance remembers per store; the least recently used is forgotten
+ * first (docs/decisions.md "Countdown timers"; test/unit/countdown-first-open.test.ts "first
+ * opens").
+ */
 export const MAX_KNOWN_OPENS = 10_000;
 
-/** First opens this instance has read or written, per store, by `designId/recipient`. */
-const knownOpens = new WeakMap<FirstOpenStore, Map<string, { at: number; until: number }>>();
+/**
+ * First opens this instance has read or written, per store, by `designId/recipient`: the instant,
+ * ms since the epoch. The clock is `Date.now`, read on every check, so fake timers move it.
+ */
+const knownOpens = new WeakMap<FirstOpenStore, LRUCache<string, number>>();
+
+/** The memory of `store`'s first opens, made on first use. */
+function knownOpensOf(store: FirstOpenStore): LRUCache<string, number> {
+  let known = knownOpens.get(store);
+  if (!known) {
+    known = new LRUCache<string, number>({
+      max: MAX_KNOWN_OPENS,
+      ttl: KNOWN_OPEN_MS,
+      perf: { now: () => Date.now() },
+      ttlResolution: 0,
+    });
+    knownOpens.set(store, known);
+  }
+  return known;
+}
 
 /**
  * When the recipient first opened the design's image, ms since the epoch: the kept instant, or
@@ -56,17 +83,14 @@ export async function firstOpenAt(
   durationS: number,
 ): Promise<number> {
   const recipient = recipientHash(values);
-  let known = knownOpens.get(store);
-  if (!known) knownOpens.set(store, (known = new Map()));
+  const known = knownOpensOf(store);
   const key = `${designId}/${recipient}`;
   const hit = known.get(key);
   // Past the item's own TTL the store forgets it, and the next open is a first one again.
   const lapsed = (at: number) => nowMs > at + (durationS + FIRST_OPEN_KEEP_S) * 1000;
-  if (hit && hit.until > Date.now() && !lapsed(hit.at)) return hit.at;
+  if (hit !== undefined && !lapsed(hit)) return hit;
   const remember = (at: number): number => {
-    known.delete(key);
-    if (known.size >= MAX_KNOWN_OPENS) known.delete(known.keys().next().value!);
-    known.set(key, { at, until: Date.now() + KNOWN_OPEN_MS });
+    known.set(key, at);
     return at;
   };
   const kept = await store.get(designId, recipient, false);

@@ -7,6 +7,7 @@
  * handlers, injected clients"); handler.ts wires the real ones.
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
@@ -286,35 +287,38 @@ export function renderCacheKey(
 export const etagOf = (body: Buffer): string =>
   `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
-/** A byte-bounded LRU of rendered images in this process (Map keeps insertion order). */
-export class MemoryCache {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+/** The memory cache's budget, bytes (96 MiB; test/unit/render-service.test.ts "MemoryCache"). */
+const MEMORY_CACHE_MAX_BYTES = 96 * 1024 * 1024;
 
-  get(key: string): Buffer | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+/**
+ * A byte-bounded LRU of rendered images in this process (an `lru-cache` bounded by `maxSize`; no
+ * TTL, an entry stays until pushed out). A read makes an entry the most recently used; past the
+ * budget the least recently used go first. An image larger than a quarter of the budget is not
+ * kept, so one huge image cannot push out the rest (test/unit/render-service.test.ts
+ * "MemoryCache").
+ */
+export class MemoryCache {
+  private readonly entries: LRUCache<string, Buffer>;
+
+  /** @param maxBytes the budget, bytes: images kept at most; a positive integer. */
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache<string, Buffer>({
+      maxSize: maxBytes,
+      // Not kept (and a kept image under the key dropped) when over a quarter of the budget.
+      maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
+      // lru-cache needs a positive size; an empty image counts one byte.
+      sizeCalculation: (body) => Math.max(1, body.length),
+    });
   }
 
+  /** The image kept under `key`, or undefined; a hit becomes the most recently used. */
+  get(key: string): Buffer | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps `body` under `key`, dropping the least recently used past the budget. */
   set(key: string, body: Buffer): void {
-    if (body.length > this.maxBytes / 4) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.bytes -= old.length;
-      this.entries.delete(key);
-    }
     this.entries.set(key, body);
-    this.bytes += body.length;
-    while (this.bytes > this.maxBytes) {
-      const [oldest, value] = this.entries.entries().next().value as [string, Buffer];
-      this.entries.delete(oldest);
-      this.bytes -= value.length;
-    }
   }
 }
 
@@ -443,7 +447,7 @@ function image(body: Buffer, contentType: string, cacheControl: string, etag?: s
  *   all-fallback render or a neutral placeholder, `Cache-Control: no-store`, cause logged.
  */
 export function createRenderService(deps: RenderServiceDeps) {
-  const memory = new MemoryCache(96 * 1024 * 1024);
+  const memory = new MemoryCache(MEMORY_CACHE_MAX_BYTES);
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const perIp = new TokenBuckets(limits.perIp);
   const perProxy = new TokenBuckets(limits.perProxyAddress);

@@ -4,7 +4,7 @@
  * counts from the first open keeps one instant per design and recipient, written once, keyed by
  * a hash of the recipient's values.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   CountdownSchema,
   countdownEnd,
@@ -14,6 +14,7 @@ import {
 import { FIRST_OPEN_VALUE, timerKeyValues } from '#functions/render/countdown-gif.ts';
 import {
   FIRST_OPEN_KEEP_S,
+  KNOWN_OPEN_MS,
   MAX_KNOWN_OPENS,
   firstOpenAt,
   recipientHash,
@@ -138,6 +139,44 @@ describe('first opens', () => {
     // Another store keeps its own.
     const other = memoryStore(42_000);
     expect(await firstOpenAt(other.store, 'd1', a, t0, 3600)).toBe(42_000);
+  });
+
+  it('asks the store again after the instance has remembered an open for 10 minutes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { store } = memoryStore();
+      const t0 = Date.parse('2026-11-24T10:00:00Z');
+      vi.setSystemTime(t0);
+      expect(await firstOpenAt(store, 'd1', a, t0, 3600)).toBe(t0);
+      const reads = store.gets;
+      // A read does not extend the 10 minutes.
+      vi.setSystemTime(t0 + KNOWN_OPEN_MS);
+      expect(await firstOpenAt(store, 'd1', a, t0 + KNOWN_OPEN_MS, 3600)).toBe(t0);
+      expect(store.gets).toBe(reads);
+      vi.setSystemTime(t0 + KNOWN_OPEN_MS + 1);
+      expect(await firstOpenAt(store, 'd1', a, t0 + KNOWN_OPEN_MS + 1, 3600)).toBe(t0);
+      expect(store.gets).toBe(reads + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('forgets the least recently used first open past the bound, not a recently read one', async () => {
+    const { store } = memoryStore();
+    const t0 = Date.parse('2026-11-24T10:00:00Z');
+    await firstOpenAt(store, 'd1', a, t0, 3600);
+    await firstOpenAt(store, 'd1', b, t0, 3600);
+    for (let i = 2; i < MAX_KNOWN_OPENS; i++)
+      await firstOpenAt(store, 'd1', [['first_name', `R${i}`]], t0, 3600);
+    // Full: reading `a` makes `b` the least recently used, which the next recipient pushes out.
+    const reads = store.gets;
+    await firstOpenAt(store, 'd1', a, t0, 3600);
+    await firstOpenAt(store, 'd1', [['first_name', 'Cy']], t0, 3600);
+    expect(store.gets).toBe(reads + 1);
+    await firstOpenAt(store, 'd1', a, t0, 3600);
+    expect(store.gets).toBe(reads + 1);
+    await firstOpenAt(store, 'd1', b, t0, 3600);
+    expect(store.gets).toBe(reads + 2);
   });
 
   it('remembers nothing when the store fails', async () => {

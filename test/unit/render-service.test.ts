@@ -288,6 +288,14 @@ describe('MemoryCache', () => {
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
   });
+
+  it('does not keep an image larger than a quarter of its budget', () => {
+    const cache = new MemoryCache(40);
+    cache.set('a', Buffer.alloc(10));
+    cache.set('big', Buffer.alloc(11));
+    expect(cache.get('big')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+  });
 });
 
 describe('mailProxyOf', () => {
@@ -390,7 +398,8 @@ describe('recent fallbacks', () => {
   });
 
   it('bounds the entries and bytes, and forgets an entry after its time', () => {
-    let now = 0;
+    const t0 = Date.parse('2026-11-24T10:00:00Z');
+    let now = t0;
     const recent = new RecentFallbacks(30_000, 2, 10, () => now);
     recent.set('a', Buffer.from('12345'));
     recent.set('b', undefined);
@@ -402,7 +411,10 @@ describe('recent fallbacks', () => {
     expect(recent.size).toBeLessThanOrEqual(2);
     recent.set('e', Buffer.from('x'.repeat(11)));
     expect(recent.get('e')).toBeUndefined();
-    now = 30_000;
+    // Answered for 30 s from the draw; reads do not extend it.
+    now = t0 + 30_000;
+    expect(recent.get('d')).toEqual({ body: Buffer.from('12345678') });
+    now = t0 + 30_001;
     expect(recent.get('d')).toBeUndefined();
   });
 });
