@@ -22,6 +22,8 @@ import { resolveDynamicStickers, stickerBox, type ResolvedScene } from '#shared/
 import { sceneBands, timerStickers, type TimerSticker } from '#shared/scene/bands.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import type { blendOver } from './renderer.ts';
+import type { DrawnLayer } from '#shared/scene/pixel-runs.ts';
+import { layerPixels } from './drawn-layer.ts';
 import { joinPatches, paletteCarrier } from './gif-patches.ts';
 
 // The layer-order rule is shared with the editor's canvas (shared/scene/bands.ts).
@@ -132,14 +134,8 @@ export function timerKeyValues(
   ];
 }
 
-/** A drawn region of the page, straight RGBA base64 (page/src/main.ts `DrawnLayer`). */
-export interface DrawnRegion {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  rgba: string;
-}
+/** A drawn region of the page (shared/scene/pixel-runs.ts `DrawnLayer`). */
+export type DrawnRegion = DrawnLayer;
 
 /** Draws scenes on the warm page, one region list per scene (renderer.ts). */
 export type DrawScenes = (scenes: ResolvedScene[]) => Promise<DrawnRegion[][]>;
@@ -170,11 +166,11 @@ const boxOf = (s: TimerSticker): CountdownBox => {
 
 /** A region with its pixels decoded once. */
 interface Region extends Rect {
-  rgba: Buffer;
+  rgba: Uint8Array;
 }
 
 const decode = (regions: DrawnRegion[] | undefined): Region[] =>
-  (regions ?? []).map((r) => ({ ...r, rgba: Buffer.from(r.rgba, 'base64') }));
+  (regions ?? []).map((r) => ({ ...r, rgba: layerPixels(r) }));
 
 /** The smallest rectangle holding every region, clipped to the canvas; null when none. */
 function boundsOf(regions: Rect[], width: number, height: number): Rect | null {

@@ -14,6 +14,8 @@ import { PDFDocument } from 'pdf-lib';
 import sharp, { type JpegOptions } from 'sharp';
 import { parseDesignDocument, type DesignDocument, type RenderQuality } from '#shared/design.ts';
 import { glyphFilter } from '#shared/scene/glyphs.ts';
+import type { DrawnLayer } from '#shared/scene/pixel-runs.ts';
+import { layerPixels } from './drawn-layer.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -110,7 +112,7 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
       base,
     ),
   );
-  const { data, info } = await sharp(Buffer.from(drawn.rgba, 'base64'), {
+  const { data, info } = await sharp(layerPixels(drawn), {
     raw: { width: drawn.width, height: drawn.height, channels: 4 },
   })
     .removeAlpha()
@@ -171,15 +173,6 @@ interface RenderPageGlobals {
 interface DrawnScene {
   regions: DrawnLayer[];
   ms: { fonts: number; draw: number; read: number };
-}
-
-/** A drawn region: straight RGBA pixels of a rectangle, base64 (page/src/main.ts). */
-interface DrawnLayer {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  rgba: string;
 }
 
 /**
@@ -487,8 +480,7 @@ export async function renderDesign(
   const frame = takeFrame(base);
   const pixels = frame.pixels;
   for (const d of direct) blendInto(frame, d.left, d.top, d.width, d.height, d.rgba);
-  for (const r of drawn.regions)
-    blendInto(frame, r.left, r.top, r.width, r.height, Buffer.from(r.rgba, 'base64'));
+  for (const r of drawn.regions) blendInto(frame, r.left, r.top, r.width, r.height, layerPixels(r));
   let output: RenderOutput;
   let timerMs: number | undefined;
   if (timed) {

@@ -1,0 +1,135 @@
+/**
+ * The render page's pixel hand-off (docs/performance.md "Render v2", "Pixel runs"): a drawn region
+ * crosses the DevTools protocol as base64 text, so every byte handed over costs base64 and JSON
+ * work in Chromium and in node. Text layers are mostly transparent gaps and runs of one colour,
+ * so the page hands them over as *pixel runs*, about 40 % of the raw RGBA, and node expands them
+ * back to the same bytes before blending (test/unit/pixel-runs.test.ts).
+ *
+ * Format, a sequence of records `tag, count, payload`: `count` is an unsigned LEB128 varint
+ * (pixels, ≥ 1), and
+ * - tag 0: `count` transparent pixels (all four bytes 0), no payload;
+ * - tag 1: `count` copies of one pixel, payload its 4 RGBA bytes;
+ * - tag 2: `count` pixels as they are, payload `4 · count` RGBA bytes.
+ */
+
+/**
+ * A drawn region: straight (not premultiplied) RGBA pixels of the rectangle
+ * `left, top, width, height` (canvas px). `rgba` is base64 of the raw RGBA bytes, or of their
+ * pixel runs when `encoding` is `'runs'`.
+ */
+export interface DrawnLayer {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  rgba: string;
+  encoding?: 'runs';
+}
+
+const TRANSPARENT = 0;
+const REPEAT = 1;
+const LITERAL = 2;
+/** The shortest run of one colour written as a repeat record (shorter ones stay literal). */
+const MIN_REPEAT = 3;
+/** The largest record count accepted: a 16384 x 16384 canvas, in pixels. */
+const MAX_PIXELS = 16384 * 16384;
+
+/**
+ * Encodes RGBA bytes as pixel runs (format above). Linear in the pixels.
+ * @param rgba straight RGBA, 4 bytes a pixel; its `byteOffset` must be a multiple of 4.
+ * @returns the runs: at most 6 bytes a pixel (a one-pixel literal record), usually far fewer.
+ * @throws RangeError when the length is not a whole number of pixels.
+ */
+export function encodePixelRuns(rgba: Uint8Array): Uint8Array {
+  if (rgba.length % 4 !== 0) throw new RangeError('RGBA bytes must be whole pixels');
+  const pixels = rgba.length / 4;
+  const words = new Uint32Array(rgba.buffer, rgba.byteOffset, pixels);
+  const out = new Uint8Array(pixels * 6 + 8);
+  let o = 0;
+  const record = (tag: number, count: number) => {
+    out[o++] = tag;
+    let rest = count;
+    while (rest >= 0x80) {
+      out[o++] = (rest & 0x7f) | 0x80;
+      rest = Math.floor(rest / 0x80);
+    }
+    out[o++] = rest;
+  };
+  let literalFrom = -1;
+  const endLiteral = (end: number) => {
+    if (literalFrom < 0) return;
+    record(LITERAL, end - literalFrom);
+    out.set(rgba.subarray(literalFrom * 4, end * 4), o);
+    o += (end - literalFrom) * 4;
+    literalFrom = -1;
+  };
+  let i = 0;
+  while (i < pixels) {
+    const word = words[i]!;
+    let j = i + 1;
+    while (j < pixels && words[j] === word) j++;
+    if (word === 0) {
+      endLiteral(i);
+      record(TRANSPARENT, j - i);
+    } else if (j - i >= MIN_REPEAT) {
+      endLiteral(i);
+      record(REPEAT, j - i);
+      out.set(rgba.subarray(i * 4, i * 4 + 4), o);
+      o += 4;
+    } else if (literalFrom < 0) {
+      literalFrom = i;
+    }
+    i = j;
+  }
+  endLiteral(pixels);
+  return out.subarray(0, o);
+}
+
+/**
+ * Expands pixel runs (format above) back to RGBA bytes, exactly those that were encoded.
+ * @param runs the encoded records.
+ * @param pixels how many pixels they must hold (the region's width × height).
+ * @returns `pixels · 4` RGBA bytes.
+ * @throws Error when the runs are malformed: an unknown tag, a count of 0 or past `pixels`, a
+ *   payload cut short, or fewer pixels than `pixels`.
+ */
+export function decodePixelRuns(runs: Uint8Array, pixels: number): Uint8Array {
+  if (!Number.isInteger(pixels) || pixels < 0 || pixels > MAX_PIXELS)
+    throw new Error(`pixel runs: bad pixel count ${pixels}`);
+  const out = new Uint8Array(pixels * 4);
+  let i = 0;
+  let p = 0;
+  while (i < runs.length) {
+    const tag = runs[i++]!;
+    let count = 0;
+    let scale = 1;
+    for (;;) {
+      if (i >= runs.length || scale > 0x10000000) throw new Error('pixel runs: bad count');
+      const byte = runs[i++]!;
+      count += (byte & 0x7f) * scale;
+      scale *= 0x80;
+      if (byte < 0x80) break;
+    }
+    if (count < 1 || count > pixels - p) throw new Error('pixel runs: count past the region');
+    const at = p * 4;
+    if (tag === REPEAT) {
+      if (i + 4 > runs.length) throw new Error('pixel runs: payload cut short');
+      out.set(runs.subarray(i, i + 4), at);
+      i += 4;
+      // Doubling copies: log2(count) native copies instead of one per pixel.
+      for (let filled = 1; filled < count; filled *= 2) {
+        const n = Math.min(filled, count - filled);
+        out.copyWithin(at + filled * 4, at, at + n * 4);
+      }
+    } else if (tag === LITERAL) {
+      if (i + count * 4 > runs.length) throw new Error('pixel runs: payload cut short');
+      out.set(runs.subarray(i, i + count * 4), at);
+      i += count * 4;
+    } else if (tag !== TRANSPARENT) {
+      throw new Error(`pixel runs: unknown tag ${tag}`);
+    }
+    p += count;
+  }
+  if (p !== pixels) throw new Error(`pixel runs: ${p} pixels, expected ${pixels}`);
+  return out;
+}
