@@ -44,6 +44,12 @@ export interface LocalStackOptions {
    * each new UTC day. Default: with `persist` (`npm start`, `npm run preview`).
    */
   dailyJobs?: boolean;
+  /**
+   * Where a stack without `persist` makes its temporary data folder (default `os.tmpdir()`). The
+   * benchmark puts it in memory (`/dev/shm`), so that the local S3's file writes on this
+   * machine's disk are not counted as render CPU (docs/performance.md "Method").
+   */
+  tempParent?: string;
   log?: (line: string) => void;
 }
 
@@ -111,7 +117,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const persist = options.persist ?? false;
   const dataDir = persist
     ? resolve(config().LOCAL_DATA_DIR ?? join(ROOT, '.local'))
-    : await mkdtemp(join(tmpdir(), 'picsnippets-'));
+    : await mkdtemp(join(options.tempParent ?? tmpdir(), 'picsnippets-'));
   const services: RunningService[] = [];
   const cleanups: Array<() => Promise<void>> = [];
   try {
