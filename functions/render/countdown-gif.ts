@@ -21,9 +21,9 @@ import {
 import { resolveDynamicStickers, stickerBox, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { sceneBands, timerStickers, type TimerSticker } from '#shared/scene/bands.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
-import type { blendOver } from './renderer.ts';
+import type { blendOver } from './blend.ts';
 import type { DrawnLayer } from '#shared/scene/pixel-runs.ts';
-import { layerPixels } from './drawn-layer.ts';
+import { layerPixels } from './blend.ts';
 import { joinPatches, paletteCarrier } from './gif-patches.ts';
 
 // The layer-order rule is shared with the editor's canvas (shared/scene/bands.ts).

@@ -15,7 +15,7 @@ import sharp, { type JpegOptions } from 'sharp';
 import { parseDesignDocument, type DesignDocument, type RenderQuality } from '#shared/design.ts';
 import { glyphFilter } from '#shared/scene/glyphs.ts';
 import type { DrawnLayer } from '#shared/scene/pixel-runs.ts';
-import { layerPixels } from './drawn-layer.ts';
+import { blendLayer, blendOver, clipRegion, layerPixels } from './blend.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -175,56 +175,6 @@ interface DrawnScene {
   ms: { fonts: number; draw: number; read: number };
 }
 
-/**
- * Source-over blending of straight RGBA pixels onto RGB pixels, in place, in 8-bit sRGB as the
- * browser's canvas blends: `out = (src·a + dst·(255−a)) / 255`, rounded. Pixels outside the
- * target are skipped.
- *
- * The rows and columns inside the target are found once, and the division by 255 is the exact
- * integer form `(v + 1 + (v >> 8)) >> 8` of `⌊v / 255⌋` for `v = src·a + dst·(255−a) + 127`
- * (0–65,152): the same bytes as before, ≈ 30 % less CPU (docs/performance.md "Render v2", the
- * CPU profile; equality over every `v` and clipped regions in test/unit/blend.test.ts).
- * @param target RGB bytes, `width` × `height` px.
- * @param rgba the region's RGBA bytes, `w` × `h` px, placed at `left`, `top`.
- */
-export function blendOver(
-  target: Buffer,
-  width: number,
-  height: number,
-  left: number,
-  top: number,
-  w: number,
-  h: number,
-  rgba: Uint8Array,
-): void {
-  const x0 = Math.max(0, -left);
-  const x1 = Math.min(w, width - left);
-  const y0 = Math.max(0, -top);
-  const y1 = Math.min(h, height - top);
-  for (let y = y0; y < y1; y++) {
-    // s: the source pixel's alpha byte; t: the target pixel's first byte.
-    let s = (y * w + x0) * 4 + 3;
-    let t = ((top + y) * width + left + x0) * 3;
-    for (let x = x0; x < x1; x++, s += 4, t += 3) {
-      const a = rgba[s]!;
-      if (a === 0) continue;
-      if (a === 255) {
-        target[t] = rgba[s - 3]!;
-        target[t + 1] = rgba[s - 2]!;
-        target[t + 2] = rgba[s - 1]!;
-      } else {
-        const ia = 255 - a;
-        let v = rgba[s - 3]! * a + target[t]! * ia + 127;
-        target[t] = (v + 1 + (v >> 8)) >> 8;
-        v = rgba[s - 2]! * a + target[t + 1]! * ia + 127;
-        target[t + 1] = (v + 1 + (v >> 8)) >> 8;
-        v = rgba[s - 1]! * a + target[t + 2]! * ia + 127;
-        target[t + 2] = (v + 1 + (v >> 8)) >> 8;
-      }
-    }
-  }
-}
-
 /** A still render's frame: a copy of `source` (a static layer's RGB bytes) blended into. */
 interface Frame {
   pixels: Buffer;
@@ -262,13 +212,10 @@ function takeFrame(base: BaseLayer): Frame {
 
 /** Copies a rectangle (clipped as `blendOver` clips it) back from the frame's source. */
 function restoreRect(frame: Frame, left: number, top: number, w: number, h: number): void {
-  const x0 = Math.max(0, left);
-  const x1 = Math.min(frame.width, left + w);
-  const y0 = Math.max(0, top);
-  const y1 = Math.min(frame.height, top + h);
+  const { x0, x1, y0, y1 } = clipRegion(frame.width, frame.height, left, top, w, h);
   if (x1 <= x0) return;
   for (let y = y0; y < y1; y++) {
-    const start = (y * frame.width + x0) * 3;
+    const start = ((top + y) * frame.width + left + x0) * 3;
     frame.source.copy(frame.pixels, start, start, start + (x1 - x0) * 3);
   }
 }
@@ -284,6 +231,12 @@ function blendInto(
 ): void {
   frame.touched.push({ left, top, w, h });
   blendOver(frame.pixels, frame.width, frame.height, left, top, w, h, rgba);
+}
+
+/** `blendLayer` of a drawn region into a frame, remembering its rectangle (as `blendInto`). */
+function blendLayerInto(frame: Frame, layer: DrawnLayer): void {
+  frame.touched.push({ left: layer.left, top: layer.top, w: layer.width, h: layer.height });
+  blendLayer(frame.pixels, frame.width, frame.height, layer);
 }
 
 /** Gives a frame back once nothing reads it any more (its encode has finished). */
@@ -480,7 +433,7 @@ export async function renderDesign(
   const frame = takeFrame(base);
   const pixels = frame.pixels;
   for (const d of direct) blendInto(frame, d.left, d.top, d.width, d.height, d.rgba);
-  for (const r of drawn.regions) blendInto(frame, r.left, r.top, r.width, r.height, layerPixels(r));
+  for (const r of drawn.regions) blendLayerInto(frame, r);
   let output: RenderOutput;
   let timerMs: number | undefined;
   if (timed) {

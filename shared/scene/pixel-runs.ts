@@ -26,9 +26,9 @@ export interface DrawnLayer {
   encoding?: 'runs';
 }
 
-const TRANSPARENT = 0;
-const REPEAT = 1;
-const LITERAL = 2;
+/** The record tags (format above). */
+export const PIXEL_RUN = { transparent: 0, repeat: 1, literal: 2 } as const;
+const { transparent: TRANSPARENT, repeat: REPEAT, literal: LITERAL } = PIXEL_RUN;
 /** The shortest run of one colour written as a repeat record (shorter ones stay literal). */
 const MIN_REPEAT = 3;
 /** The largest record count accepted: a 16384 x 16384 canvas, in pixels. */
@@ -86,17 +86,20 @@ export function encodePixelRuns(rgba: Uint8Array): Uint8Array {
 }
 
 /**
- * Expands pixel runs (format above) back to RGBA bytes, exactly those that were encoded.
- * @param runs the encoded records.
- * @param pixels how many pixels they must hold (the region's width × height).
- * @returns `pixels · 4` RGBA bytes.
+ * Walks the records of pixel runs (format above), checking them as it goes.
+ * @param pixels how many pixels the runs must hold (the region's width × height).
+ * @param visit called per record with its tag, its first pixel, its pixel count and where its
+ *   payload starts in `runs` (the one pixel of a repeat, the first of literals).
  * @throws Error when the runs are malformed: an unknown tag, a count of 0 or past `pixels`, a
- *   payload cut short, or fewer pixels than `pixels`.
+ *   payload cut short, or fewer pixels than `pixels`. Records before the bad one were visited.
  */
-export function decodePixelRuns(runs: Uint8Array, pixels: number): Uint8Array {
+export function forEachPixelRun(
+  runs: Uint8Array,
+  pixels: number,
+  visit: (tag: number, from: number, count: number, payload: number) => void,
+): void {
   if (!Number.isInteger(pixels) || pixels < 0 || pixels > MAX_PIXELS)
     throw new Error(`pixel runs: bad pixel count ${pixels}`);
-  const out = new Uint8Array(pixels * 4);
   let i = 0;
   let p = 0;
   while (i < runs.length) {
@@ -111,25 +114,39 @@ export function decodePixelRuns(runs: Uint8Array, pixels: number): Uint8Array {
       if (byte < 0x80) break;
     }
     if (count < 1 || count > pixels - p) throw new Error('pixel runs: count past the region');
-    const at = p * 4;
+    const bytes = tag === REPEAT ? 4 : tag === LITERAL ? count * 4 : 0;
+    if (tag > LITERAL) throw new Error(`pixel runs: unknown tag ${tag}`);
+    if (i + bytes > runs.length) throw new Error('pixel runs: payload cut short');
+    visit(tag, p, count, i);
+    i += bytes;
+    p += count;
+  }
+  if (p !== pixels) throw new Error(`pixel runs: ${p} pixels, expected ${pixels}`);
+}
+
+/**
+ * Expands pixel runs (format above) back to RGBA bytes, exactly those that were encoded.
+ * @param runs the encoded records.
+ * @param pixels how many pixels they must hold (the region's width × height).
+ * @returns `pixels · 4` RGBA bytes.
+ * @throws Error when the runs are malformed (`forEachPixelRun`).
+ */
+export function decodePixelRuns(runs: Uint8Array, pixels: number): Uint8Array {
+  const out = new Uint8Array(
+    Number.isInteger(pixels) && pixels > 0 && pixels <= MAX_PIXELS ? pixels * 4 : 0,
+  );
+  forEachPixelRun(runs, pixels, (tag, from, count, payload) => {
+    const at = from * 4;
     if (tag === REPEAT) {
-      if (i + 4 > runs.length) throw new Error('pixel runs: payload cut short');
-      out.set(runs.subarray(i, i + 4), at);
-      i += 4;
+      out.set(runs.subarray(payload, payload + 4), at);
       // Doubling copies: log2(count) native copies instead of one per pixel.
       for (let filled = 1; filled < count; filled *= 2) {
         const n = Math.min(filled, count - filled);
         out.copyWithin(at + filled * 4, at, at + n * 4);
       }
     } else if (tag === LITERAL) {
-      if (i + count * 4 > runs.length) throw new Error('pixel runs: payload cut short');
-      out.set(runs.subarray(i, i + count * 4), at);
-      i += count * 4;
-    } else if (tag !== TRANSPARENT) {
-      throw new Error(`pixel runs: unknown tag ${tag}`);
+      out.set(runs.subarray(payload, payload + count * 4), at);
     }
-    p += count;
-  }
-  if (p !== pixels) throw new Error(`pixel runs: ${p} pixels, expected ${pixels}`);
+  });
   return out;
 }

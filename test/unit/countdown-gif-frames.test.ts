@@ -14,7 +14,7 @@ import {
   type DrawnRegion,
   type TimerFrames,
 } from '../../functions/render/countdown-gif.ts';
-import { blendOver } from '../../functions/render/renderer.ts';
+import { blendOver } from '../../functions/render/blend.ts';
 import { restoreDesign } from '../../shared/design.ts';
 import type { ResolvedScene } from '../../shared/scene/resolve.ts';
 import { countdownSticker, layerSticker } from '../support/countdown.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodePixelRuns, encodePixelRuns } from '#shared/scene/pixel-runs.ts';
-import { layerPixels } from '#functions/render/drawn-layer.ts';
+import { layerPixels } from '#functions/render/blend.ts';
 
 /** A deterministic pseudo-random byte source (xorshift32), so a failure can be replayed. */
 function bytes(seed: number) {
