@@ -85,6 +85,12 @@ export function encodePixelRuns(rgba: Uint8Array): Uint8Array {
   return out.subarray(0, o);
 }
 
+/** @throws Error unless `pixels` is a whole number from 0 to `MAX_PIXELS`. */
+function checkPixelCount(pixels: number): void {
+  if (!Number.isInteger(pixels) || pixels < 0 || pixels > MAX_PIXELS)
+    throw new Error(`pixel runs: bad pixel count ${pixels}`);
+}
+
 /**
  * Walks the records of pixel runs (format above), checking them as it goes.
  * @param pixels how many pixels the runs must hold (the region's width × height).
@@ -98,8 +104,7 @@ export function forEachPixelRun(
   pixels: number,
   visit: (tag: number, from: number, count: number, payload: number) => void,
 ): void {
-  if (!Number.isInteger(pixels) || pixels < 0 || pixels > MAX_PIXELS)
-    throw new Error(`pixel runs: bad pixel count ${pixels}`);
+  checkPixelCount(pixels);
   let i = 0;
   let p = 0;
   while (i < runs.length) {
@@ -132,9 +137,8 @@ export function forEachPixelRun(
  * @throws Error when the runs are malformed (`forEachPixelRun`).
  */
 export function decodePixelRuns(runs: Uint8Array, pixels: number): Uint8Array {
-  const out = new Uint8Array(
-    Number.isInteger(pixels) && pixels > 0 && pixels <= MAX_PIXELS ? pixels * 4 : 0,
-  );
+  checkPixelCount(pixels);
+  const out = new Uint8Array(pixels * 4);
   forEachPixelRun(runs, pixels, (tag, from, count, payload) => {
     const at = from * 4;
     if (tag === REPEAT) {
