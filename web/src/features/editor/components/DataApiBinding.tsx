@@ -15,7 +15,7 @@ import { parsePath } from '#shared/data-path.ts';
 import { useEditor } from '../EditorContext.tsx';
 import { testProblem, testWebApi, type ApiTest, type WebApi } from '../dataSourcesApi.ts';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
-import { DataSourceSelect } from './DataSourceSelect.tsx';
+import { AddBindingForm, ParamField, ParamMap } from './AddBindingForm.tsx';
 import { useLoad } from './useDataLoad.ts';
 
 /** The select value of "a fixed value" (no parameter name can hold a NUL). */
@@ -282,27 +282,27 @@ export function AddApiBinding({
   };
 
   return (
-    <section className="stack" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="card__title">
-        Add a web API
-      </h3>
-      <DataSourceSelect
-        id={`${id}-api`}
-        label="Web API"
-        value={apiId}
-        sources={apis.map((a) => ({ id: a.id, label: a.name }))}
-        onChange={(next) => {
-          setApiId(next);
-          setChoices({});
-          setProblem(null);
-        }}
-      >
-        {api && (
+    <AddBindingForm
+      id={id}
+      source="api"
+      value={apiId}
+      sources={apis.map((a) => ({ id: a.id, label: a.name }))}
+      onSourceChange={(next) => {
+        setApiId(next);
+        setChoices({});
+        setProblem(null);
+      }}
+      hint={
+        api && (
           <p className="field__hint data-panel__url">
             <code>{api.url}</code>
           </p>
-        )}
-      </DataSourceSelect>
+        )
+      }
+      problem={problem}
+      canAdd={api !== undefined}
+      onAdd={add}
+    >
       {names.length > 0 && (
         <fieldset className="stack data-panel__map">
           <legend className="field__label">Values in the URL</legend>
@@ -320,14 +320,15 @@ export function AddApiBinding({
           ))}
         </fieldset>
       )}
-      <fieldset className="stack data-panel__map">
-        <legend className="field__label">Fill parameters from the answer</legend>
-        <p id={`${id}-path-hint`} className="field__hint">
-          A path such as <code>items[0].name</code> or <code>product.title</code>.
-        </p>
-        {params.length === 0 && (
-          <p className="field__hint">The design has no parameters yet: add one to a text.</p>
-        )}
+      <ParamMap
+        legend="Fill parameters from the answer"
+        params={params}
+        intro={
+          <p id={`${id}-path-hint`} className="field__hint">
+            A path such as <code>items[0].name</code> or <code>product.title</code>.
+          </p>
+        }
+      >
         {fields.map((f, i) => {
           const pathError = f.path.trim() ? pathProblem(f.path.trim()) : null;
           return (
@@ -351,24 +352,13 @@ export function AddApiBinding({
                   </p>
                 )}
               </div>
-              <div className="field">
-                <label htmlFor={`${id}-param-${i}`} className="field__label">
-                  Fills parameter {i + 1}
-                </label>
-                <select
-                  id={`${id}-param-${i}`}
-                  className="input"
-                  value={f.param}
-                  onChange={(e) => setField(i, { param: e.target.value })}
-                >
-                  <option value="">Not used</option>
-                  {params.map((p) => (
-                    <option key={p} value={p}>
-                      {p}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <ParamField
+                id={`${id}-param-${i}`}
+                label={`Fills parameter ${i + 1}`}
+                value={f.param}
+                params={params}
+                onChange={(param) => setField(i, { param })}
+              />
               {fields.length > 1 && (
                 <button
                   type="button"
@@ -391,7 +381,7 @@ export function AddApiBinding({
             Add a field
           </button>
         )}
-      </fieldset>
+      </ParamMap>
       {api && (
         <ApiSample
           load={sample}
@@ -400,14 +390,6 @@ export function AddApiBinding({
           onRetry={() => setAttempt(attempt + 1)}
         />
       )}
-      {problem && (
-        <p className="field__error" role="alert">
-          ! {problem}
-        </p>
-      )}
-      <button type="button" className="button" onClick={add} disabled={!api}>
-        Add binding
-      </button>
-    </section>
+    </AddBindingForm>
   );
 }

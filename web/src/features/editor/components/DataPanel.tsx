@@ -19,8 +19,8 @@ import {
   type DataRecord,
   type DataStore,
 } from '../dataSourcesApi.ts';
+import { AddBindingForm, ParamField, ParamMap } from './AddBindingForm.tsx';
 import { AddApiBinding } from './DataApiBinding.tsx';
-import { DataSourceSelect } from './DataSourceSelect.tsx';
 import { useLoad } from './useDataLoad.ts';
 import '../data.css';
 
@@ -95,21 +95,20 @@ function AddStoreBinding({
   };
 
   return (
-    <section className="stack" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="card__title">
-        Add a data store
-      </h3>
-      <DataSourceSelect
-        id={`${id}-store`}
-        label="Data store"
-        value={storeId}
-        sources={stores.map((s) => ({ id: s.id, label: `${s.name} (${s.rows} rows)` }))}
-        onChange={(next) => {
-          setStoreId(next);
-          setKeyParam('');
-          setMap({});
-        }}
-      />
+    <AddBindingForm
+      id={id}
+      source="store"
+      value={storeId}
+      sources={stores.map((s) => ({ id: s.id, label: `${s.name} (${s.rows} rows)` }))}
+      onSourceChange={(next) => {
+        setStoreId(next);
+        setKeyParam('');
+        setMap({});
+      }}
+      problem={problem}
+      canAdd={store !== undefined}
+      onAdd={add}
+    >
       <div className="field">
         <label htmlFor={`${id}-key`} className="field__label">
           Key parameter
@@ -142,42 +141,20 @@ function AddStoreBinding({
           <p>This store has no records yet.</p>
         ))}
       {store && (
-        <fieldset className="stack data-panel__map">
-          <legend className="field__label">Fill parameters from columns</legend>
-          {params.length === 0 && (
-            <p className="field__hint">The design has no parameters yet: add one to a text.</p>
-          )}
+        <ParamMap legend="Fill parameters from columns" params={params}>
           {store.columns.map((column) => (
-            <div key={column} className="field">
-              <label htmlFor={`${id}-col-${column}`} className="field__label">
-                Column {column}
-              </label>
-              <select
-                id={`${id}-col-${column}`}
-                className="input"
-                value={map[column] ?? ''}
-                onChange={(e) => setMap({ ...map, [column]: e.target.value })}
-              >
-                <option value="">Not used</option>
-                {params.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <ParamField
+              key={column}
+              id={`${id}-col-${column}`}
+              label={`Column ${column}`}
+              value={map[column] ?? ''}
+              params={params}
+              onChange={(param) => setMap({ ...map, [column]: param })}
+            />
           ))}
-        </fieldset>
+        </ParamMap>
       )}
-      {problem && (
-        <p className="field__error" role="alert">
-          ! {problem}
-        </p>
-      )}
-      <button type="button" className="button" onClick={add} disabled={!store}>
-        Add binding
-      </button>
-    </section>
+    </AddBindingForm>
   );
 }
 
