@@ -3,7 +3,8 @@
  * docs/data-sources.md "Binding a design"), shared by the data-store form (DataPanel.tsx) and the
  * web-API form (DataApiBinding.tsx): the titled section, the source select, the map of fields to
  * the design's parameters, the line that says why a binding was refused, and the "Add binding"
- * button. What lies between the select and the map differs per source and is the caller's.
+ * button. What lies between the select and the problem line differs per source and is the
+ * caller's (the map is placed there, with `ParamMap` and `ParamField`).
  */
 import type { ComponentProps, ReactNode } from 'react';
 import type { DataBinding } from '#shared/data-bindings.ts';
