@@ -35,16 +35,26 @@ const MIN_REPEAT = 3;
 const MAX_PIXELS = 16384 * 16384;
 
 /**
+ * The most bytes the runs of `pixels` pixels take: 6 a pixel (a one-pixel literal record between
+ * two others) and room for one record header.
+ */
+export const pixelRunsBound = (pixels: number): number => pixels * 6 + 8;
+
+/**
  * Encodes RGBA bytes as pixel runs (format above). Linear in the pixels.
  * @param rgba straight RGBA, 4 bytes a pixel; its `byteOffset` must be a multiple of 4.
- * @returns the runs: at most 6 bytes a pixel (a one-pixel literal record), usually far fewer.
+ * @param scratch where to write when it holds `pixelRunsBound(pixels)` bytes (the render page
+ *   keeps one, so a draw allocates no worst-case buffer per region); the runs then share its
+ *   memory and are valid until it is written again. Otherwise a new buffer is made.
+ * @returns the runs: at most `pixelRunsBound` bytes, usually far fewer.
  * @throws RangeError when the length is not a whole number of pixels.
  */
-export function encodePixelRuns(rgba: Uint8Array): Uint8Array {
+export function encodePixelRuns(rgba: Uint8Array, scratch?: Uint8Array): Uint8Array {
   if (rgba.length % 4 !== 0) throw new RangeError('RGBA bytes must be whole pixels');
   const pixels = rgba.length / 4;
   const words = new Uint32Array(rgba.buffer, rgba.byteOffset, pixels);
-  const out = new Uint8Array(pixels * 6 + 8);
+  const bound = pixelRunsBound(pixels);
+  const out = scratch && scratch.length >= bound ? scratch : new Uint8Array(bound);
   let o = 0;
   const record = (tag: number, count: number) => {
     out[o++] = tag;

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_NOW_HEADER } from '../../functions/render/countdown-gif.ts';
 import { TIMEOUT_MS, byRole, signIn, snap } from '../support/aria.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { countdownSticker } from '../support/countdown.ts';
 import { createDesign, ownTeam } from '../support/designs.ts';
 import { advancePageClock, fakePageClock } from '../support/page-clock.ts';
 import { useLocalStack } from '../support/stack.ts';
@@ -83,18 +84,8 @@ describe('countdown timer layer order in the editor', () => {
         text_snippets: [],
         graphics_data: [
           qrSticker('qr-under', UNDER),
-          {
-            uuid: 'timer-1',
-            stickerType: 'dynamicSticker',
-            dynamicStickerType: 'countdown',
-            left: 10,
-            top: 10,
-            width: 600,
-            height: 200,
-            scaleX: 1,
-            scaleY: 1,
-            angle: 0,
-            countdown: {
+          countdownSticker(
+            {
               deadline: '2031-06-01T18:30',
               timeZone: 'UTC',
               showLabels: false,
@@ -103,7 +94,8 @@ describe('countdown timer layer order in the editor', () => {
               fill: '#ff0000',
               fontSize: 72,
             },
-          },
+            { left: 10, top: 10, angle: 0 },
+          ),
           qrSticker('qr-over', OVER),
         ],
       });

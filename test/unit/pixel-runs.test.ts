@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePixelRuns, encodePixelRuns } from '#shared/scene/pixel-runs.ts';
+import { decodePixelRuns, encodePixelRuns, pixelRunsBound } from '#shared/scene/pixel-runs.ts';
 import { layerPixels } from '#functions/render/blend.ts';
 
 /** A deterministic pseudo-random byte source (xorshift32), so a failure can be replayed. */
@@ -67,6 +67,19 @@ describe('pixel runs: the render page hands text regions over as runs', () => {
     const runs = encodePixelRuns(long);
     expect(runs.length).toBe(1 + 3 + 4); // tag, a three-byte count, the pixel
     expect(Buffer.from(decodePixelRuns(runs, 70_000)).equals(Buffer.from(long))).toBe(true);
+  });
+
+  it('writes into a scratch buffer big enough for the worst case, and only then', () => {
+    const rgba = textLike(2000, 9);
+    const alone = encodePixelRuns(rgba);
+    const scratch = new Uint8Array(pixelRunsBound(2000));
+    const shared = encodePixelRuns(rgba, scratch);
+    expect(Buffer.from(shared).equals(Buffer.from(alone))).toBe(true);
+    expect(shared.buffer).toBe(scratch.buffer);
+    const small = new Uint8Array(pixelRunsBound(2000) - 1);
+    const own = encodePixelRuns(rgba, small);
+    expect(own.buffer).not.toBe(small.buffer);
+    expect(Buffer.from(own).equals(Buffer.from(alone))).toBe(true);
   });
 
   it('refuses malformed runs instead of handing over wrong pixels', () => {

@@ -11,7 +11,11 @@ import type { ResolvedScene } from '../../../../shared/scene/resolve.ts';
 import { alwaysAvailableFaces } from '../../../../shared/fonts/catalogue.ts';
 import { fontFaceChanges, registerFontFaces } from '../../../../shared/fonts/face-set.ts';
 import type { FontFaceRule } from '../../../../shared/fonts/types.ts';
-import { encodePixelRuns, type DrawnLayer } from '../../../../shared/scene/pixel-runs.ts';
+import {
+  encodePixelRuns,
+  pixelRunsBound,
+  type DrawnLayer,
+} from '../../../../shared/scene/pixel-runs.ts';
 
 /** What a personalised draw hands over: the drawn regions and the page's stage times (ms). */
 export interface DrawnScene {
@@ -237,6 +241,17 @@ interface Rect {
   y1: number;
 }
 
+let runBuffer = new Uint8Array(0);
+
+/**
+ * The page's one buffer for pixel runs, grown to the worst case of `pixels` when it is smaller:
+ * the runs are turned into base64 before the next region is read.
+ */
+function runScratch(pixels: number): Uint8Array {
+  if (runBuffer.length < pixelRunsBound(pixels)) runBuffer = new Uint8Array(pixelRunsBound(pixels));
+  return runBuffer;
+}
+
 /**
  * Reads a rectangle and cuts it down to the pixels that hold ink (alpha > 0): a centred line in
  * a 900 px wide snippet box hands over only its own width. Returns null for a blank rectangle.
@@ -283,7 +298,7 @@ function cropToInk(x: number, y: number, width: number, height: number): DrawnLa
     top: y + top,
     width: w,
     height: h,
-    rgba: toBase64(encodePixelRuns(out)),
+    rgba: toBase64(encodePixelRuns(out, runScratch(w * h))),
     encoding: 'runs',
   };
 }
