@@ -167,7 +167,8 @@ export default tseslint.config(
   {
     // Tests that can fail (docs/decisions.md "Test lint"): nothing focused or skipped, every test
     // asserts (directly or through the suite's assertion helpers), every expect is complete.
-    files: ['test/**/*.ts', '**/*.test.ts'],
+    // The SPA's component tests and their helpers too (vitest's `component` project).
+    files: ['test/**/*.ts', '**/*.test.ts', 'web/src/**/*.test.tsx', 'web/src/test/**/*.{ts,tsx}'],
     plugins: { vitest },
     rules: {
       'vitest/no-focused-tests': 'error',

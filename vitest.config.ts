@@ -1,12 +1,52 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects. `npm test` runs them all; each can run alone with `vitest run --project <name>`.
- * Integration and e2e start real local services (DynamoDB Local, s3rver, Chromium) per file on free
- * ports, so they run one file at a time on 2 cores.
+ * The vitest projects (docs/testing.md). `npm test` runs them all; each runs alone with
+ * `vitest run --project <name>`.
+ *
+ * - `unit`: pure code, no services.
+ * - `component`: React components of the SPA rendered in happy-dom with Testing Library, the API
+ *   answered by msw handlers typed from shared/contract (web/src/test/); no stack, no browser.
+ * - `integration` and `e2e`: files share one local stack per worker (DynamoDB Local, s3rver, warm
+ *   Chromium, the gateway serving the built SPA; test/support/stack.ts) and, in e2e, one test
+ *   browser per worker with a browser context per file. `isolate: false`: a worker's files run
+ *   one after another in one process; each file isolates by data (its own team and users), and
+ *   test/support/file-setup.ts puts back what a file changed in the process.
+ * - `own-stack`: the integration and e2e files that say `@own-stack: <why>` (an empty table, a
+ *   stopped service, queues driven by hand…): each starts a stack of its own in a fresh worker.
+ * - `infra`: CDK assertions and cdk-nag.
  */
+
+/** Test files under `dir` (relative to the repository), recursively. */
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => join(dir, f));
+}
+
+const OWN_STACK_MARKER = '@own-stack:';
+const ownStack = (file: string) => readFileSync(file, 'utf8').includes(OWN_STACK_MARKER);
+const stackFiles = [...testFiles('test/integration'), ...testFiles('test/e2e')];
+const OWN_STACK_FILES = stackFiles.filter(ownStack);
+
+/** Test workers: one per core of this 2-core machine, overridable with TEST_WORKERS. */
+const WORKERS = Number(process.env.TEST_WORKERS ?? 2);
+
+const shared = {
+  environment: 'node' as const,
+  env: { STAGE: 'test', STACK: 'shared' },
+  pool: 'forks' as const,
+  isolate: false,
+  setupFiles: ['test/support/file-setup.ts'],
+  exclude: OWN_STACK_FILES,
+};
+
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         test: {
@@ -17,25 +57,43 @@ export default defineConfig({
         },
       },
       {
+        plugins: [react()],
         test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          environment: 'node',
+          name: 'component',
+          include: ['web/src/**/*.test.tsx'],
+          environment: 'happy-dom',
           env: { STAGE: 'test' },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
+          setupFiles: ['web/src/test/setup.ts'],
         },
       },
       {
         test: {
+          ...shared,
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          ...shared,
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          environment: 'node',
-          env: { STAGE: 'test' },
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'own-stack',
+          include: OWN_STACK_FILES.length > 0 ? OWN_STACK_FILES : ['test/none-own-stack'],
+          environment: 'node',
+          env: { STAGE: 'test' },
+          pool: 'forks',
+          setupFiles: ['test/support/file-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {

@@ -24,27 +24,34 @@ const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
 const IMAGE_TTL_MS = 10 * 60 * 1000;
 const SCREENSHOT_TTL_MS = 60 * 60 * 1000;
 
-let guard: UrlGuard | undefined;
+let guard: { ports: string; guard: UrlGuard } | undefined;
 
-/** The production guard; with STAGE=test, fixture ports on loopback count as public. */
+/**
+ * The production guard; with STAGE=test, fixture ports on loopback count as public. Made again
+ * when the configured ports change (test files that share one process each have their own).
+ */
 export function renderGuard(): UrlGuard {
-  if (!guard) {
-    const c = config();
-    const ports =
-      c.STAGE === 'test' && c.SSRF_TEST_PUBLIC_PORTS
-        ? c.SSRF_TEST_PUBLIC_PORTS.split(',').map((p) => Number(p.trim()))
-        : [];
-    guard =
-      ports.length === 0
-        ? urlGuard
-        : createUrlGuard({
-            allowedPorts: [80, 443, ...ports],
-            isBlocked: (ip, port) =>
-              !(ports.includes(port) && (ip === '127.0.0.1' || ip === '::1')) &&
-              isBlockedAddress(ip),
-          });
+  const c = config();
+  const ports =
+    c.STAGE === 'test' && c.SSRF_TEST_PUBLIC_PORTS
+      ? c.SSRF_TEST_PUBLIC_PORTS.split(',').map((p) => Number(p.trim()))
+      : [];
+  const key = ports.join(',');
+  if (guard?.ports !== key) {
+    guard = {
+      ports: key,
+      guard:
+        ports.length === 0
+          ? urlGuard
+          : createUrlGuard({
+              allowedPorts: [80, 443, ...ports],
+              isBlocked: (ip, port) =>
+                !(ports.includes(port) && (ip === '127.0.0.1' || ip === '::1')) &&
+                isBlockedAddress(ip),
+            }),
+    };
   }
-  return guard;
+  return guard.guard;
 }
 
 const cache = new Map<string, { at: number; value: Promise<string | undefined> }>();

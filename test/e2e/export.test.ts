@@ -9,11 +9,11 @@
  * message with the Upgrade link. Screenshots land in test-results/e2e-export-*.png.
  */
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { providerOf } from '#shared/providers/index.ts';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
-import { useTestBrowser } from '../support/browser.ts';
+import { useTestBrowser, type TestBrowser } from '../support/browser.ts';
 import {
   byRole,
   findByRole,
@@ -37,7 +37,7 @@ const FIRST_NAME_TAG = klaviyo.mergeTag('first_name');
 const textBand = { left: 50, top: 200, width: 900, height: 220 };
 
 /** A page of a fresh browser context, signed in as `email`, at 1366×900, errors collected. */
-async function signedInPage(b: Browser, email: string) {
+async function signedInPage(b: TestBrowser, email: string) {
   const context = await b.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 1366, height: 900 });

@@ -11,10 +11,10 @@
  * starts over (docs/templates.md "Model"). Screenshots land in test-results/e2e-templates-*.png.
  */
 import { describe, expect, it } from 'vitest';
-import type { Browser, ElementHandle, Page } from 'puppeteer-core';
+import type { ElementHandle, Page } from 'puppeteer-core';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
-import { useTestBrowser } from '../support/browser.ts';
+import { useTestBrowser, type TestBrowser } from '../support/browser.ts';
 import {
   POLL,
   byRole,
@@ -35,7 +35,7 @@ const OTHER = 'Old flyer';
 const BUNDLE = 'E2E Bonus';
 
 /** A page of its own browser context (its own cookies), signed in as `email`. */
-async function pageAs(b: Browser, email: string): Promise<Page> {
+async function pageAs(b: TestBrowser, email: string): Promise<Page> {
   const context = await b.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 1366, height: 900 });

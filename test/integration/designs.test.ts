@@ -255,11 +255,11 @@ describe('templates', () => {
     expect(adminActive.data.map((d) => d.id)).not.toContain(design.id);
     const templates = await demo.request('GET', '/getHomeTemplates');
     expect(templates.status).toBe(200);
-    expect(templates.json.templates).toMatchObject({
-      data: [expect.objectContaining({ id: design.id, isTemplate: true })],
-      current_page: 1,
-      next_page: null,
-    });
+    // Other files' templates share the list (one stack per worker): this one is on the first page.
+    expect(templates.json.templates).toMatchObject({ current_page: 1 });
+    expect((templates.json.templates as { data: unknown[] }).data).toContainEqual(
+      expect.objectContaining({ id: design.id, isTemplate: true }),
+    );
 
     const made = await demo.request('POST', `/pic-snippet/${design.id}/createFromTemplate`);
     expect(made.status).toBe(201);

@@ -10,6 +10,8 @@
  * When it is back, both recover on their own (no restart of the gateway). Afterwards every design
  * saved before the fault reads back byte for byte: its stored item and its API answer.
  * The figures (answers by phase and kind, time to recover) are printed, not asserted as times.
+ *
+ * @own-stack: DynamoDB Local is stopped and started under the handlers, on disk.
  */
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';

@@ -3,6 +3,8 @@
  * indicators and cancel reasons, docs/kiosk.md "Kiosk", docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily
  * snapshot", "Cancel reasons"), against the local stack with subscription records stored as the
  * Stripe webhooks store them. The answers are checked against the contract (STAGE=test).
+ *
+ * @own-stack: counts subscribers and revenue over the whole table, which other files add to.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#lib/db/index.ts';

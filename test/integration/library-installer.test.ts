@@ -2,6 +2,8 @@
  * The library installer (infra/deploy/install-library.ts, docs/infra.md "Deploy") against the
  * local stack, which ran it as it started: a second run changes nothing, and content that went
  * missing (a photo's item and thumbnail, a sticker pack, a font file) is put back, and only it.
+ *
+ * @own-stack: removes library items to see the installer put them back, while other files draw on them.
  */
 import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,8 @@
 /**
  * An older local table (made before gsi4/gsi5 existed) gets the missing GSIs when the stack
  * starts, keeping its items (infra/local/resources.ts `ensureTable`).
+ *
+ * @own-stack: a table made before the stack starts, and no seed.
  */
 import {
   CreateTableCommand,

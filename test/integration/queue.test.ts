@@ -1,6 +1,8 @@
 /**
  * The local queue (functions/lib/queue.ts, infra/local/queue-poller.ts; docs/decisions.md
  * "Queues") on DynamoDB Local: what SQS with its event source mapping does in AWS.
+ *
+ * @own-stack: an empty table and no queue pollers: the test drives the queue itself.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';

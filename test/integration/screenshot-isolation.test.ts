@@ -49,6 +49,17 @@ beforeAll(async () => {
 
 const stack = useLocalStack();
 
+// The screenshot browser of this worker may be an earlier file's: start this file's afresh, and
+// leave none of its own behind.
+beforeAll(async () => {
+  const { closeScreenshotBrowser } = await import('#functions/screenshot/capture.ts');
+  await closeScreenshotBrowser();
+});
+afterAll(async () => {
+  const { closeScreenshotBrowser } = await import('#functions/screenshot/capture.ts');
+  await closeScreenshotBrowser();
+});
+
 beforeAll(async () => {
   const { db } = await import('#lib/db/index.ts');
   const { DesignDocumentSchema } = await import('#shared/design.ts');

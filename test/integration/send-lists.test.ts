@@ -3,6 +3,8 @@
  * and the local queue: upload, a 2,000-row job whose poller is killed halfway and that a new
  * poller finishes with every row drawn once, the download, a repeat that draws nothing,
  * cancelling, the plan's row limit and another team's ids.
+ *
+ * @own-stack: the queue pollers are started and killed by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { db } from '#lib/db/index.ts';

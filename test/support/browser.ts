@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { chromiumArgs } from '#functions/render/browser.ts';
 import { chromiumExecutable } from '#functions/render/chromium-binary.ts';
 import { CHROMIUM_LOCKDOWN_ARGS } from '#lib/ssrf.ts';
@@ -46,24 +46,63 @@ export async function launchTestBrowser(
       ...(gpuOff ? ['--disable-gpu'] : []),
     ],
     headless: true,
+    // DevTools over the process's pipes: when this process dies, however (a worker killed by a
+    // signal or a timeout), the pipe closes and Chromium exits with it (docs/testing.md).
+    pipe: true,
   });
 }
 
+/** What an e2e file uses of its browser: pages in its own context, and more contexts. */
+export type TestBrowser = Pick<
+  Browser,
+  'newPage' | 'createBrowserContext' | 'defaultBrowserContext'
+>;
+
+const BROWSER_KEY = Symbol.for('picsnippets.test.browser');
+type BrowserHolder = { [BROWSER_KEY]?: Promise<Browser> };
+
 /**
- * A test browser for one e2e file: launched in `beforeAll` (with test-results/ ready for
- * screenshots), closed in `afterAll`. Returns a getter.
+ * The worker's test browser: launched on first use, kept for the worker's life (puppeteer's exit
+ * hook ends it with the worker), relaunched if it crashed or was closed.
  */
-export function useTestBrowser(): () => Browser {
-  let browser: Browser | undefined;
+async function workerBrowser(): Promise<Browser> {
+  const holder = globalThis as BrowserHolder;
+  const current = await holder[BROWSER_KEY]?.catch(() => undefined);
+  if (current?.connected) return current;
+  holder[BROWSER_KEY] = launchTestBrowser();
+  return holder[BROWSER_KEY];
+}
+
+/**
+ * A test browser for one e2e file: the worker's one browser (launched once per worker, not per
+ * file), seen through a browser context of the file's own, so no cookie, storage or cache of one
+ * file reaches another. `newPage()` and `defaultBrowserContext()` are the file's context;
+ * `createBrowserContext()` makes another (a second user). Contexts and their pages close in
+ * `afterAll`. test-results/ is made ready for screenshots. Returns a getter.
+ */
+export function useTestBrowser(): () => TestBrowser {
+  let facade: TestBrowser | undefined;
+  const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await launchTestBrowser();
+    const browser = await workerBrowser();
+    const context = await browser.createBrowserContext();
+    contexts.push(context);
+    facade = {
+      newPage: () => context.newPage(),
+      defaultBrowserContext: () => context,
+      createBrowserContext: async (options) => {
+        const more = await browser.createBrowserContext(options);
+        contexts.push(more);
+        return more;
+      },
+    };
     await mkdir('test-results', { recursive: true });
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
   });
   return () => {
-    if (!browser) throw new Error('the test browser did not start');
-    return browser;
+    if (!facade) throw new Error('the test browser did not start');
+    return facade;
   };
 }

@@ -2,6 +2,7 @@
  * Test steps for designs (docs/decisions.md "Design API shapes"): signed-in clients, a fresh team of one's own, and a design
  * created through the API as the SPA creates it.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { TestClient } from './client.ts';
 
@@ -59,4 +60,13 @@ export async function createDesign(
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json as unknown as DesignJson;
+}
+
+/**
+ * An e-mail address no other test file uses (`{label}-{random}@example.com`): files share their
+ * worker's stack (docs/testing.md "One stack per worker"), so a fixed address may already be
+ * registered by a file that ran before.
+ */
+export function uniqueEmail(label: string): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
 }

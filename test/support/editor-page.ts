@@ -3,7 +3,8 @@
  * e2e steps for the editor page (docs/editor.md): open a design's editor as the demo user in a fresh
  * tab, with the page's uncaught errors collected for the test to check at the end.
  */
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
+import type { TestBrowser } from './browser.ts';
 import { TIMEOUT_MS, signIn } from './aria.ts';
 
 /** The seeded demo user (infra/local/seed.ts). */
@@ -15,7 +16,7 @@ export const DEMO_USER = { email: 'demo@example.com', password: 'demo-password' 
  * @returns the tab and the list its uncaught errors are pushed to.
  */
 export async function openEditorPage(
-  browser: Browser,
+  browser: TestBrowser,
   base: string,
   designId: string,
   viewport: { width: number; height: number },

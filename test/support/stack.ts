@@ -1,7 +1,13 @@
 /**
- * Test helper: starts the real local stack (DynamoDB Local in memory, s3rver in a temp folder,
- * warm Chromium, the gateway on a free port) once per test file, and stops it after.
+ * Test helper: the real local stack (DynamoDB Local in memory, s3rver in a temp folder, warm
+ * Chromium, the gateway on a free port) for integration and e2e files (docs/testing.md).
+ *
+ * In the shared projects (`STACK=shared`, `isolate: false`) one stack per vitest worker is started
+ * by the first file that asks for it and serves every later file of that worker; files isolate by
+ * data (a team and users of their own). A file marked `@own-stack` runs in the isolated project
+ * and starts a stack of its own here, stopped after the file.
  */
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import type { LocalStack, LocalStackOptions } from '#infra/local/stack.ts';
 
@@ -31,20 +37,74 @@ export async function warmLocalStack(stack: LocalStack): Promise<void> {
 }
 
 /**
- * Starts the stack in `beforeAll`; the returned getter gives it to tests. A stack that serves
- * the built SPA (`web: 'preview'`, the browser tests) is warmed first (`warmLocalStack`): a
- * browser sign-in crosses several handlers within one 20 s wait.
+ * Options a file of a shared project may pass: they only say what the file needs ready (the
+ * built SPA, a warm Chromium), which the shared stack always has.
+ */
+const SHAREABLE_OPTIONS = new Set<keyof LocalStackOptions>(['web', 'warmChromium']);
+
+/** True in the projects whose files share their worker's stack (vitest.config.ts). */
+export const SHARED_STACK = process.env.STACK === 'shared';
+
+const SHARED_KEY = Symbol.for('picsnippets.test.sharedStack');
+type SharedHolder = { [SHARED_KEY]?: Promise<LocalStack> };
+
+/**
+ * The worker's shared stack: started on first use (serving the built SPA, warm Chromium, every
+ * handler imported, the queue pollers running), kept for the worker's life. On the worker's exit,
+ * even by SIGTERM or SIGINT, its DynamoDB Local, Chromium and data folder go with it
+ * (infra/local/services.ts `killChildren`, puppeteer's exit hook); a SIGKILL is covered by the
+ * parent-death signal of the services' processes.
+ */
+function sharedStack(): Promise<LocalStack> {
+  const holder = globalThis as SharedHolder;
+  holder[SHARED_KEY] ??= (async () => {
+    const { startLocalStack } = await import('#infra/local/stack.ts');
+    const { killChildren } = await import('#infra/local/services.ts');
+    const stack = await startLocalStack({ port: 0, web: 'preview' });
+    await warmLocalStack(stack);
+    process.once('exit', () => {
+      killChildren();
+      rmSync(stack.dataDir, { recursive: true, force: true });
+    });
+    for (const signal of ['SIGTERM', 'SIGINT'] as const)
+      process.once(signal, () => process.exit(0));
+    return stack;
+  })();
+  return holder[SHARED_KEY];
+}
+
+/**
+ * The stack a test file uses: in a shared project, its worker's stack, made current for the file
+ * (`LocalStack.activate`); in the isolated project, a stack of its own started in `beforeAll` and
+ * stopped in `afterAll`. A browser file's own stack (`web: 'preview'`) is warmed first
+ * (`warmLocalStack`): a browser sign-in crosses several handlers within one 20 s wait.
+ * @throws Error (at collection) if a shared-project file asks for options only its own stack can
+ *   have (`seed: false`, `queues: false`, `dynamoOnDisk`…): such a file says `@own-stack` and why.
  */
 export function useLocalStack(options: LocalStackOptions = {}): () => LocalStack {
   let stack: LocalStack | undefined;
-  beforeAll(async () => {
-    const { startLocalStack } = await import('#infra/local/stack.ts');
-    stack = await startLocalStack({ port: 0, web: 'none', ...options });
-    if (options.web === 'preview') await warmLocalStack(stack);
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  if (SHARED_STACK) {
+    const own = Object.keys(options).filter(
+      (key) => !SHAREABLE_OPTIONS.has(key as keyof LocalStackOptions),
+    );
+    if (own.length > 0)
+      throw new Error(
+        `useLocalStack(${own.join(', ')}) needs a stack of its own: mark the file "@own-stack: <why>" (docs/testing.md)`,
+      );
+    beforeAll(async () => {
+      stack = await sharedStack();
+      stack.activate();
+    });
+  } else {
+    beforeAll(async () => {
+      const { startLocalStack } = await import('#infra/local/stack.ts');
+      stack = await startLocalStack({ port: 0, web: 'none', ...options });
+      if (options.web === 'preview') await warmLocalStack(stack);
+    });
+    afterAll(async () => {
+      await stack?.stop();
+    });
+  }
   return () => {
     if (!stack) throw new Error('the local stack did not start');
     return stack;

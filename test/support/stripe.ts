@@ -9,7 +9,7 @@
  * and is kept in `unexpected`; tests check it stays empty.
  */
 import Stripe from 'stripe';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import type { LocalStack, LocalStackOptions } from '#infra/local/stack.ts';
 import { useLocalStack } from './stack.ts';
 import { resetConfig } from '#lib/config.ts';
@@ -194,15 +194,17 @@ export const TEST_KEYS = {
 
 /**
  * Switches this test file's in-process handlers to online billing: sets the test keys and price
- * ids in the environment (each vitest file runs in its own worker, so other files stay
- * offline) and routes the SDK through a new recording client.
- * Call at module level, before `useLocalStack` starts the stack.
+ * ids in the environment and routes the SDK through a new recording client. After the file the
+ * SDK goes back to its own client, and test/support/file-setup.ts puts the environment back, so
+ * the next file of a shared worker is offline again.
+ * Call at module level, before `useLocalStack`.
  */
 export function useRecordedStripe(): RecordingStripeClient {
   Object.assign(process.env, TEST_KEYS);
   resetConfig();
   const recorder = new RecordingStripeClient();
   setStripeHttpClient(recorder);
+  afterAll(() => setStripeHttpClient(undefined));
   return recorder;
 }
 
