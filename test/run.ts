@@ -5,11 +5,12 @@
  * - `npm run test:quick` (`quick`): typecheck, unit and component tests: the inner loop, no
  *   services and no browser.
  *
- * Each phase runs as a child process with the terminal's output; its wall time is recorded. At
- * the end a table gives each phase's time (with the phases `.ci/run` timed before, read from the
- * file named by `TEST_PHASE_TIMES`), the test counts and the 15 slowest test files (vitest's JSON
- * reporter, written to test-results/vitest-<project>.json). Static checks stop the run at their
- * first failure; the vitest projects all run, and the run fails if any failed.
+ * Each phase runs as child processes with the terminal's output; its wall time is recorded. The
+ * single-threaded static checks run two at a time, one per core of the 2-core machine. At the end
+ * a table gives each phase's time (with the phases `.ci/run` timed before it, read from the file
+ * named by `TEST_PHASE_TIMES`), the test count and file time of each vitest project, and the 15
+ * slowest test files (vitest's JSON reporter, written under test-results/). Static checks stop the
+ * run at their first failure; the vitest phases all run, and the run fails if any failed.
  *
  * Caches (docs/testing.md "Caches"): `tsc --incremental` keeps its build info under
  * node_modules/.cache/tsc, ESLint and Prettier keep `--cache` files under node_modules/.cache,
@@ -26,54 +27,60 @@ const CACHE = join(ROOT, 'node_modules', '.cache');
 const RESULTS = join(ROOT, 'test-results');
 const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
-/** One step of a tier: a command, or an in-process task. */
+type Command = [string, ...string[]];
+
+/**
+ * One step of a tier: commands run side by side (each single-threaded check takes a core of its
+ * own), or an in-process task.
+ */
 interface Phase {
   name: string;
-  command?: [string, ...string[]];
+  commands?: Command[];
   task?: () => Promise<void>;
-  /** A vitest project: its JSON report feeds the slowest-files table. */
-  project?: string;
-  /** Later phases run even when this one fails (the vitest projects). */
+  /** Vitest projects run by this step together: their JSON report feeds the tables. */
+  projects?: string[];
+  /** Later phases run even when this one fails (the vitest phases). */
   keepGoing?: boolean;
 }
 
-const tsc = (name: string, project: string, info: string): Phase => ({
-  name,
-  command: [
-    BIN('tsc'),
-    '-p',
-    project,
-    '--noEmit',
-    '--incremental',
-    '--tsBuildInfoFile',
-    join(CACHE, 'tsc', info),
-  ],
-});
-
-const vitest = (project: string): Phase => ({
-  name: `vitest ${project}`,
+const tsc = (project: string, info: string): Command => [
+  BIN('tsc'),
+  '-p',
   project,
-  keepGoing: true,
-  command: [
-    BIN('vitest'),
-    'run',
-    '--project',
-    project,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${join(RESULTS, `vitest-${project}.json`)}`,
-  ],
-});
-
-const TYPECHECK = [
-  tsc('typecheck (node)', 'tsconfig.json', 'node.tsbuildinfo'),
-  tsc('typecheck (web)', 'web/tsconfig.json', 'web.tsbuildinfo'),
+  '--noEmit',
+  '--incremental',
+  '--tsBuildInfoFile',
+  join(CACHE, 'tsc', info),
 ];
 
-const LINT: Phase[] = [
-  {
-    name: 'eslint',
-    command: [
+const reportFile = (projects: string[]) => join(RESULTS, `vitest-${projects.join('+')}.json`);
+
+/** One vitest run of `projects` together: one pool, so a free worker takes the next file. */
+const vitest = (projects: string[]): Phase => ({
+  name: `vitest ${projects.join(' + ')}`,
+  projects,
+  keepGoing: true,
+  commands: [
+    [
+      BIN('vitest'),
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reportFile(projects)}`,
+    ],
+  ],
+});
+
+const TYPECHECK: Phase = {
+  name: 'typecheck (node ∥ web)',
+  commands: [tsc('tsconfig.json', 'node.tsbuildinfo'), tsc('web/tsconfig.json', 'web.tsbuildinfo')],
+};
+
+const LINT: Phase = {
+  name: 'lint (eslint ∥ prettier, knip)',
+  commands: [
+    [
       BIN('eslint'),
       '.',
       '--max-warnings',
@@ -84,13 +91,9 @@ const LINT: Phase[] = [
       '--cache-location',
       join(CACHE, 'eslint', '.eslintcache'),
     ],
-  },
-  {
-    name: 'prettier',
-    command: [BIN('prettier'), '--check', '--cache', '--log-level', 'warn', '.'],
-  },
-  { name: 'knip', command: [BIN('knip')] },
-];
+    ['sh', '-c', `"${BIN('prettier')}" --check --cache --log-level warn . && "${BIN('knip')}"`],
+  ],
+};
 
 const BUILD: Phase = {
   name: 'build (when stale)',
@@ -103,12 +106,13 @@ const BUILD: Phase = {
 /** The tiers. Vitest projects are named in vitest.config.ts. */
 const TIERS: Record<string, Phase[]> = {
   all: [
-    ...TYPECHECK,
-    ...LINT,
+    TYPECHECK,
+    LINT,
     BUILD,
-    ...['unit', 'component', 'infra', 'integration', 'own-stack', 'e2e'].map(vitest),
+    vitest(['unit', 'component', 'infra']),
+    vitest(['integration', 'own-stack', 'e2e']),
   ],
-  quick: [...TYPECHECK, vitest('unit'), vitest('component')],
+  quick: [TYPECHECK, vitest(['unit', 'component'])],
 };
 
 interface Timed {
@@ -117,7 +121,7 @@ interface Timed {
   ok: boolean;
 }
 
-function runCommand([command, ...args]: [string, ...string[]]): Promise<boolean> {
+function runCommand([command, ...args]: Command): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
     child.on('error', (error) => {
@@ -130,7 +134,7 @@ function runCommand([command, ...args]: [string, ...string[]]): Promise<boolean>
 
 async function runPhase(phase: Phase): Promise<boolean> {
   console.log(`\n▶ ${phase.name}`);
-  if (phase.command) return runCommand(phase.command);
+  if (phase.commands) return (await Promise.all(phase.commands.map(runCommand))).every(Boolean);
   try {
     await phase.task?.();
     return true;
@@ -154,40 +158,54 @@ function earlierPhases(): Timed[] {
 }
 
 interface VitestReport {
-  numTotalTests: number;
-  numPassedTests: number;
-  numFailedTests: number;
-  testResults: Array<{ name: string; startTime: number; endTime: number }>;
+  testResults: Array<{
+    name: string;
+    startTime: number;
+    endTime: number;
+    assertionResults: Array<{ status: string }>;
+  }>;
 }
 
-/** Test counts and file durations from the JSON reports of this run's vitest phases. */
-function reports(projects: string[]) {
-  let total = 0;
-  let passed = 0;
-  let failed = 0;
+/** The project of a test file, by the projects' folders (vitest.config.ts). */
+function projectOf(file: string, projects: string[]): string {
+  const marked = (path: string) => readFileSync(path, 'utf8').includes('@own-stack:');
+  if (projects.includes('own-stack') && existsSync(file) && marked(file)) return 'own-stack';
+  if (file.startsWith('test/integration/')) return 'integration';
+  if (file.startsWith('test/e2e/')) return 'e2e';
+  if (file.startsWith('test/infra/')) return 'infra';
+  if (file.endsWith('.test.tsx')) return 'component';
+  return 'unit';
+}
+
+/** Per project: tests by status and the summed time of its files; the files, slowest first. */
+function reports(phases: Phase[]) {
+  const perProject = new Map<string, { tests: number; failed: number; seconds: number }>();
   const files: Array<{ project: string; file: string; seconds: number }> = [];
-  for (const project of projects) {
-    const path = join(RESULTS, `vitest-${project}.json`);
+  for (const phase of phases) {
+    if (!phase.projects) continue;
+    const path = reportFile(phase.projects);
     if (!existsSync(path)) continue;
     const report = JSON.parse(readFileSync(path, 'utf8')) as VitestReport;
-    total += report.numTotalTests;
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    for (const result of report.testResults)
-      files.push({
-        project,
-        file: relative(ROOT, result.name),
-        seconds: (result.endTime - result.startTime) / 1000,
-      });
+    for (const result of report.testResults) {
+      const file = relative(ROOT, result.name);
+      const project = projectOf(file, phase.projects);
+      const seconds = (result.endTime - result.startTime) / 1000;
+      const entry = perProject.get(project) ?? { tests: 0, failed: 0, seconds: 0 };
+      entry.tests += result.assertionResults.length;
+      entry.failed += result.assertionResults.filter((a) => a.status === 'failed').length;
+      entry.seconds += seconds;
+      perProject.set(project, entry);
+      files.push({ project, file, seconds });
+    }
   }
   files.sort((a, b) => b.seconds - a.seconds);
-  return { total, passed, failed, slowest: files.slice(0, 15) };
+  return { perProject, slowest: files.slice(0, 15) };
 }
 
 const clock = (seconds: number) =>
   `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 
-function printTable(timed: Timed[], projects: string[]): void {
+function printTable(timed: Timed[], phases: Phase[]): void {
   const width = Math.max(...timed.map((t) => t.name.length), 10);
   const lines = ['', 'Time table (wall clock, m:ss)', ''];
   for (const t of timed)
@@ -196,10 +214,19 @@ function printTable(timed: Timed[], projects: string[]): void {
     );
   const sum = timed.reduce((s, t) => s + t.seconds, 0);
   lines.push(`  ${'total'.padEnd(width)}  ${clock(sum).padStart(6)}`);
-  const { total, passed, failed, slowest } = reports(projects);
-  if (total > 0) {
-    lines.push('', `Tests: ${total} (${passed} passed, ${failed} failed)`, '');
-    lines.push('The 15 slowest test files (s, from first to last test, hooks included)', '');
+  const { perProject, slowest } = reports(phases);
+  if (perProject.size > 0) {
+    lines.push('', 'Vitest projects (file time summed over the workers, m:ss)', '');
+    let tests = 0;
+    for (const [project, p] of perProject) {
+      tests += p.tests;
+      const failed = p.failed > 0 ? `, ${p.failed} failed` : '';
+      lines.push(
+        `  ${project.padEnd(12)} ${String(p.tests).padStart(5)} tests${failed}  ${clock(p.seconds).padStart(6)}`,
+      );
+    }
+    lines.push(`  ${'all'.padEnd(12)} ${String(tests).padStart(5)} tests`);
+    lines.push('', 'The 15 slowest test files (s, first hook to last, hooks included)', '');
     for (const f of slowest)
       lines.push(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.project.padEnd(11)} ${f.file}`);
   }
@@ -215,21 +242,21 @@ async function main(): Promise<number> {
   }
   await mkdir(RESULTS, { recursive: true });
   for (const phase of phases)
-    if (phase.project) await rm(join(RESULTS, `vitest-${phase.project}.json`), { force: true });
+    if (phase.projects) await rm(reportFile(phase.projects), { force: true });
   const timed = earlierPhases();
-  const projects: string[] = [];
+  const ran: Phase[] = [];
   let ok = true;
   for (const phase of phases) {
     const started = performance.now();
     const passed = await runPhase(phase);
     timed.push({ name: phase.name, seconds: (performance.now() - started) / 1000, ok: passed });
-    if (phase.project) projects.push(phase.project);
+    ran.push(phase);
     if (!passed) {
       ok = false;
       if (!phase.keepGoing) break;
     }
   }
-  printTable(timed, projects);
+  printTable(timed, ran);
   return ok ? 0 : 1;
 }
 

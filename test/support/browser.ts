@@ -24,10 +24,11 @@ const EMULATED_GPU_FLAGS = [
 
 /**
  * Launches the test browser.
- * @param options.gpu `'emulated'` (default): @sparticuz/chromium's software GPU, as the e2e
- *   tests and the render service run; `'off'`: Chrome as on a machine without a usable GPU
+ * @param options.gpu `'emulated'` (default): @sparticuz/chromium's software GPU, as the render
+ *   service runs; `'off'`: Chrome as on a machine without a usable GPU
  *   (`--disable-gpu`: CPU compositing and 2D canvases), the closest this GPU-less machine gets to
- *   a user's browser (the editor benchmark; docs/performance.md "Editor").
+ *   a user's browser (the e2e tests by default, the editor benchmark; docs/performance.md
+ *   "Editor").
  */
 export async function launchTestBrowser(
   options: { gpu?: 'emulated' | 'off' } = {},
@@ -58,19 +59,20 @@ export type TestBrowser = Pick<
   'newPage' | 'createBrowserContext' | 'defaultBrowserContext'
 >;
 
-const BROWSER_KEY = Symbol.for('picsnippets.test.browser');
-type BrowserHolder = { [BROWSER_KEY]?: Promise<Browser> };
+const BROWSER_KEY = Symbol.for('picsnippets.test.browsers');
+type BrowserHolder = { [BROWSER_KEY]?: Map<string, Promise<Browser>> };
 
 /**
- * The worker's test browser: launched on first use, kept for the worker's life (puppeteer's exit
- * hook ends it with the worker), relaunched if it crashed or was closed.
+ * The worker's test browser of a GPU mode: launched on first use, kept for the worker's life
+ * (it exits with the worker: its DevTools pipe closes), relaunched if it crashed or was closed.
  */
-async function workerBrowser(): Promise<Browser> {
-  const holder = globalThis as BrowserHolder;
-  const current = await holder[BROWSER_KEY]?.catch(() => undefined);
+async function workerBrowser(gpu: 'emulated' | 'off'): Promise<Browser> {
+  const browsers = ((globalThis as BrowserHolder)[BROWSER_KEY] ??= new Map());
+  const current = await browsers.get(gpu)?.catch(() => undefined);
   if (current?.connected) return current;
-  holder[BROWSER_KEY] = launchTestBrowser();
-  return holder[BROWSER_KEY];
+  const launched = launchTestBrowser({ gpu });
+  browsers.set(gpu, launched);
+  return launched;
 }
 
 /**
@@ -79,12 +81,16 @@ async function workerBrowser(): Promise<Browser> {
  * file reaches another. `newPage()` and `defaultBrowserContext()` are the file's context;
  * `createBrowserContext()` makes another (a second user). Contexts and their pages close in
  * `afterAll`. test-results/ is made ready for screenshots. Returns a getter.
+ * @param options.gpu `'off'` (default): Chrome as on a machine without a usable GPU, CPU
+ *   compositing and 2D canvases, as most users' browsers draw an SPA, and at half the CPU of
+ *   the emulated GPU on this machine (docs/testing.md "Time"); `'emulated'`: the software GPU of
+ *   @sparticuz/chromium, as the render service draws.
  */
-export function useTestBrowser(): () => TestBrowser {
+export function useTestBrowser(options: { gpu?: 'emulated' | 'off' } = {}): () => TestBrowser {
   let facade: TestBrowser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    const browser = await workerBrowser();
+    const browser = await workerBrowser(options.gpu ?? 'off');
     const context = await browser.createBrowserContext();
     contexts.push(context);
     facade = {

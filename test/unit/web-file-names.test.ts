@@ -3,6 +3,8 @@
  * (`imagesApi.ts`, `usePagedQuery.ts`), a React component's file is PascalCase and named after
  * it (`KioskPage.tsx`), and the few `.tsx` files that hold no component are camelCase: the
  * entry (`main.tsx`), the router (`router.tsx`) and hooks that return elements (`use….tsx`).
+ * A component test is named after what it tests, plus `.test` (`Modal.test.tsx`, docs/testing.md
+ * "Adding a test"), and so are the test helpers' modules (`test/setup.ts`, `test/msw.tsx`).
  */
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,7 +24,7 @@ function files(dir: string): string[] {
 
 it('names every web/src module camelCase and every component file PascalCase', () => {
   const wrong = files(ROOT).filter((path) => {
-    const name = path.slice(path.lastIndexOf('/') + 1);
+    const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.test(?=\.tsx?$)/, '');
     if (name.endsWith('.tsx')) return !COMPONENT.test(name) && !CAMEL_TSX.test(name);
     if (name.endsWith('.ts')) return !MODULE.test(name);
     return false;
