@@ -60,8 +60,11 @@ function sharedStack(): Promise<LocalStack> {
   holder[SHARED_KEY] ??= (async () => {
     const { startLocalStack } = await import('#infra/local/stack.ts');
     const { killChildren } = await import('#infra/local/services.ts');
+    const started = performance.now();
     const stack = await startLocalStack({ port: 0, web: 'preview' });
     await warmLocalStack(stack);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`shared stack of worker ${process.pid} started in ${seconds} s at ${stack.url}`);
     process.once('exit', () => {
       killChildren();
       rmSync(stack.dataDir, { recursive: true, force: true });

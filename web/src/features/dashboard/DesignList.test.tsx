@@ -1,0 +1,187 @@
+/**
+ * A dashboard list (./DesignList.tsx; docs/decisions.md "Dashboard SPA", "Design lists"): the
+ * loading state while the first page comes, each list's empty state with what to do next, the
+ * failure with Retry, the cards, "Load more" and the end of the list ("No more results"), and a
+ * frozen team's disabled actions.
+ */
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { DashboardView } from '../../api/designs.ts';
+import { answer, failNetwork } from '../../test/api.ts';
+import { descriptionOf } from '../../test/expectations.ts';
+import { aDesignCard, aUser } from '../../test/fixtures.ts';
+import { renderWithProviders } from '../../test/TestProviders.tsx';
+import { DesignList } from './DesignList.tsx';
+
+/** One page of a list: these cards, and the next page's number (null: the last page). */
+function page(cards: ReturnType<typeof aDesignCard>[], next: number | null = null) {
+  return {
+    data: cards,
+    current_page: next === null ? 1 : next - 1,
+    next_page: next,
+    cursor: next === null ? null : `cursor-${next}`,
+    per_page: 15,
+  };
+}
+
+function renderList(view: DashboardView, options: { tag?: string; frozen?: boolean } = {}) {
+  return renderWithProviders(
+    <>
+      <p id="frozen-hint">This company is frozen.</p>
+      <DesignList
+        view={view}
+        sort=""
+        tag={options.tag ?? ''}
+        frozen={options.frozen ?? false}
+        frozenHintId="frozen-hint"
+      />
+    </>,
+    { route: '/dashboard', signedInAs: aUser() },
+  );
+}
+
+describe('a dashboard list', () => {
+  it('says it is loading while the first page is on its way', async () => {
+    const list = answer('GET /getActive', 200, { active: page([aDesignCard()]) }, { held: true });
+    renderList('active');
+    const statuses = screen.getAllByRole('status').map((status) => status.textContent);
+    expect(statuses).toContain('Loading PicSnippets…');
+    expect(screen.queryByRole('list', { name: 'PicSnippets' })).toBeNull();
+    list.release();
+    await screen.findByRole('list', { name: 'PicSnippets' });
+    expect(list.requests[0]?.query.get('page')).toBe('1');
+  });
+
+  it('says there are no PicSnippets yet, and offers to create one', async () => {
+    answer('GET /getActive', 200, { active: page([]) });
+    renderList('active');
+    expect(await screen.findByRole('heading', { name: 'No PicSnippets yet' })).toBeTruthy();
+    const create = screen.getByRole('link', { name: 'Create a new PicSnippet' });
+    expect(create.getAttribute('href')).toBe('/pic-snippet/create');
+    expect(screen.queryByText('No more results')).toBeNull();
+  });
+
+  it('offers no creation to a frozen team', async () => {
+    answer('GET /getActive', 200, { active: page([]) });
+    renderList('active', { frozen: true });
+    await screen.findByRole('heading', { name: 'No PicSnippets yet' });
+    expect(screen.queryByRole('link', { name: 'Create a new PicSnippet' })).toBeNull();
+  });
+
+  it('says nothing is archived', async () => {
+    answer('GET /getArchived', 200, { archived: page([]) });
+    renderList('archived');
+    await screen.findByRole('heading', { name: 'Nothing archived' });
+    expect(screen.getByText(/Activate one to use it again\./)).toBeTruthy();
+  });
+
+  it('says there are no templates yet', async () => {
+    answer('GET /getHomeTemplates', 200, { templates: page([]) });
+    renderList('templates');
+    await screen.findByRole('heading', { name: 'No templates yet' });
+    expect(screen.getByText(/Templates that admins publish show here/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Show all templates' })).toBeNull();
+  });
+
+  it('names the tag of an empty template list, and offers all templates', async () => {
+    const list = answer('GET /getHomeTemplates', 200, { templates: page([]) });
+    renderList('templates', { tag: 'store' });
+    await screen.findByRole('heading', { name: 'No templates tagged “store” yet' });
+    expect(screen.getByRole('link', { name: 'Show all templates' }).getAttribute('href')).toBe(
+      '/dashboard?view=templates',
+    );
+    expect(list.requests[0]?.query.get('tag')).toBe('store');
+  });
+
+  it('says the list could not be loaded and why, and loads it again on Retry', async () => {
+    answer('GET /getActive', 500, { message: 'Server Error' });
+    const { user } = renderList('active');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Your PicSnippets could not be loaded');
+    expect(alert.textContent).toContain('Server Error');
+    answer('GET /getActive', 200, { active: page([aDesignCard()]) });
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('list', { name: 'PicSnippets' });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says there is no connection when the list gets no answer', async () => {
+    failNetwork('GET /getArchived');
+    renderList('archived');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'We could not reach PicSnippets. Check your connection and try again.',
+    );
+  });
+
+  it('shows each card with its title linked to the editor, its views and its actions', async () => {
+    answer('GET /getActive', 200, {
+      active: page([
+        aDesignCard({ counter: 1234 }),
+        aDesignCard({ id: 'design-2', title: 'Winter' }),
+      ]),
+    });
+    renderList('active');
+    const list = await screen.findByRole('list', { name: 'PicSnippets' });
+    const [spring] = within(list).getAllByRole('article');
+    expect(within(spring!).getByRole('link', { name: 'Spring sale' }).getAttribute('href')).toBe(
+      '/pic-snippet/design-1/edit',
+    );
+    expect(spring?.textContent).toContain('1,234 views');
+    expect(within(spring!).getByText('Preview not available')).toBeTruthy();
+    expect(within(list).getByRole('button', { name: 'Archive Spring sale' })).toBeTruthy();
+    expect(within(list).getByRole('button', { name: 'Clone Winter' })).toBeTruthy();
+    expect(screen.getByText('No more results')).toBeTruthy();
+  });
+
+  it('loads the next page with “Load more”, then says there are no more results', async () => {
+    const first = answer('GET /getActive', 200, { active: page([aDesignCard()], 2) });
+    const { user } = renderList('active');
+    const more = await screen.findByRole('button', { name: 'Load more PicSnippets' });
+    expect(screen.queryByText('No more results')).toBeNull();
+    const second = answer('GET /getActive', 200, {
+      active: page([aDesignCard({ id: 'design-2', title: 'Winter' })]),
+    });
+    await user.click(more);
+    await screen.findByText('No more results');
+    expect(
+      within(screen.getByRole('list', { name: 'PicSnippets' })).getAllByRole('article'),
+    ).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Load more PicSnippets' })).toBeNull();
+    expect(first.requests).toHaveLength(1);
+    expect(second.requests[0]?.query.get('page')).toBe('2');
+    expect(second.requests[0]?.query.get('cursor')).toBe('cursor-2');
+  });
+
+  it('keeps the cards and offers Retry when a further page fails', async () => {
+    answer('GET /getActive', 200, { active: page([aDesignCard()], 2) });
+    const { user } = renderList('active');
+    const more = await screen.findByRole('button', { name: 'Load more PicSnippets' });
+    answer('GET /getActive', 503, { message: 'The service is unavailable.' });
+    await user.click(more);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The service is unavailable.');
+    expect(screen.getByRole('list', { name: 'PicSnippets' })).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('ends a template list only after more than four templates', async () => {
+    answer('GET /getHomeTemplates', 200, {
+      templates: page([aDesignCard({ isTemplate: true, title: 'Sale banner' })]),
+    });
+    renderList('templates');
+    const list = await screen.findByRole('list', { name: 'templates' });
+    expect(
+      within(list).getByRole('button', { name: 'Use this template Sale banner' }),
+    ).toBeTruthy();
+    expect(screen.queryByText('No more results')).toBeNull();
+  });
+
+  it('disables a frozen team’s actions, saying why', async () => {
+    answer('GET /getActive', 200, { active: page([aDesignCard()]) });
+    renderList('active', { frozen: true });
+    const archive = await screen.findByRole('button', { name: 'Archive Spring sale' });
+    expect(archive.getAttribute('aria-disabled')).toBe('true');
+    expect(descriptionOf(archive)).toBe('This company is frozen.');
+  });
+});

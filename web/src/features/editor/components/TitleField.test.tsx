@@ -1,0 +1,82 @@
+/**
+ * The editable design title (./TitleField.tsx; docs/editor.md "Architecture": "saves on blur,
+ * Enter key is blocked"; docs/editor.md "Editing rules": "Design title"): saved when left, the
+ * old title back when left blank, the spec's message for one too long, and unsaved while typed.
+ */
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { hasUnsavedChanges } from '../../../hooks/useUnsavedChangesGuard.ts';
+import { renderInEditor } from '../../../test/EditorTestProviders.tsx';
+import { expectFieldError, expectNoFieldError } from '../../../test/expectations.ts';
+import { TitleField } from './TitleField.tsx';
+
+function renderTitle() {
+  const view = renderInEditor(<TitleField />);
+  const title = screen.getByRole('textbox', { name: 'Design title' }) as HTMLInputElement;
+  return { ...view, title };
+}
+
+describe('the design title', () => {
+  it('shows the design’s title under the name “Design title”', () => {
+    const { title } = renderTitle();
+    expect(title.value).toBe('Welcome');
+    expectNoFieldError(title);
+  });
+
+  it('saves a changed title, trimmed, when the field is left', async () => {
+    const { user, title, sync } = renderTitle();
+    await user.clear(title);
+    await user.type(title, '  Spring sale ');
+    expect(sync.titles).toEqual([]);
+    await user.tab();
+    expect(sync.titles).toEqual(['Spring sale']);
+  });
+
+  it('does not save on Enter', async () => {
+    const { user, title, sync } = renderTitle();
+    await user.type(title, ' again{Enter}');
+    expect(sync.titles).toEqual([]);
+    expect(document.activeElement).toBe(title);
+    expect(title.value).toBe('Welcome again');
+  });
+
+  it('puts the old title back when left blank, saving nothing', async () => {
+    const { user, title, sync } = renderTitle();
+    await user.clear(title);
+    await user.tab();
+    expect(title.value).toBe('Welcome');
+    expect(sync.titles).toEqual([]);
+  });
+
+  it('saves nothing when the title is the same', async () => {
+    const { user, title, sync } = renderTitle();
+    await user.type(title, ' ');
+    await user.tab();
+    expect(sync.titles).toEqual([]);
+  });
+
+  it('keeps a title over 255 characters in the field with the spec’s message, unsaved', async () => {
+    const { user, title, sync } = renderTitle();
+    await user.clear(title);
+    await user.click(title);
+    await user.paste('x'.repeat(256));
+    await user.tab();
+    expectFieldError(title, 'The title may not be greater than 255 characters');
+    expect(screen.getByRole('alert').textContent).toContain(
+      'The title may not be greater than 255 characters',
+    );
+    expect(title.value).toHaveLength(256);
+    expect(sync.titles).toEqual([]);
+    // Shortening it takes the message away.
+    await user.type(title, '{Backspace}');
+    expectNoFieldError(title);
+  });
+
+  it('marks a typed title unsaved until it is left', async () => {
+    const { user, title } = renderTitle();
+    await user.type(title, ' again');
+    expect(hasUnsavedChanges()).toBe(true);
+    await user.tab();
+    expect(hasUnsavedChanges()).toBe(false);
+  });
+});
