@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { ownTeam, uniqueEmail } from '../support/designs.ts';
 import { POLL, TIMEOUT_MS, signIn, waitForText } from '../support/aria.ts';
 import { advancePageClock, fakePageClock, pageIntervals } from '../support/page-clock.ts';
 
@@ -108,10 +109,13 @@ describe('sign-in page', () => {
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     const base = stack().url;
+    // An account of this file's own: the seeded logins are shared with the files after this one.
+    const email = uniqueEmail('forgetful');
+    await ownTeam(base, email);
     await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
     await page.locator('a[href="/password/reset"]').setTimeout(TIMEOUT_MS).click();
     await page.waitForSelector('input[name="email"]', { timeout: TIMEOUT_MS });
-    await page.type('input[name="email"]', 'admin@example.com');
+    await page.type('input[name="email"]', email);
     await page.click('button[type="submit"]');
     await page.waitForFunction(
       () => document.body.innerText.includes('we have e-mailed a password reset link'),
@@ -123,7 +127,7 @@ describe('sign-in page', () => {
       to: string;
       text: string;
     }>;
-    const mail = mails.find((m) => m.to === 'admin@example.com');
+    const mail = mails.find((m) => m.to === email && m.text.includes('/password/reset/'));
     const link = /https?:\/\/\S+\/password\/reset\/\S+/.exec(mail?.text ?? '')?.[0];
     expect(link, 'reset link in the outbox').toBeDefined();
     // The e-mail carries the public URL; open the same path on this stack.
@@ -131,7 +135,7 @@ describe('sign-in page', () => {
     await page.goto(`${base}${url.pathname}${url.search}`, { waitUntil: 'networkidle0' });
     await expect
       .poll(() => page.$eval('input[name="email"]', (el) => (el as HTMLInputElement).value), POLL)
-      .toBe('admin@example.com');
+      .toBe(email);
 
     // Mismatched confirmation: the server's field error, nothing changed.
     await page.type('input[name="password"]', 'fresh-juniper-42');
@@ -150,7 +154,7 @@ describe('sign-in page', () => {
       () => document.body.innerText.includes('Sign in with your new password.'),
       { timeout: TIMEOUT_MS },
     );
-    await page.type('input[name="email"]', 'admin@example.com');
+    await page.type('input[name="email"]', email);
     await page.type('input[name="password"]', 'fresh-juniper-42');
     await page.click('button[type="submit"]');
     await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
@@ -161,7 +165,7 @@ describe('sign-in page', () => {
       headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
       body: JSON.stringify({
         token: url.pathname.split('/').pop(),
-        email: 'admin@example.com',
+        email: email,
         password: 'other-juniper-99',
         password_confirmation: 'other-juniper-99',
       }),

@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
+import { ownTeam, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -11,26 +12,29 @@ describe('kiosk team tools', () => {
   it('finds teams, shows a profile and sets additional permissions and the frozen flag', async () => {
     const admin = new TestClient(stack().url);
     await admin.login('admin@example.com');
-    const found = await admin.request('POST', '/teams/search', { query: 'demo' });
+    // A team of this file's own: freezing a shared team would freeze it for the files after
+    // this one (docs/testing.md "One stack per worker").
+    const email = uniqueEmail('kiosk-owner');
+    const owner = await ownTeam(stack().url, email);
+    const me = (await owner.request('GET', '/user/current')).json;
+    const teamId = me.current_team_id as string;
+    const name = `Team ${email.split('@')[0]}`;
+    const found = await admin.request('POST', '/teams/search', { query: name });
     expect(found.json).toEqual([
       {
-        id: 'team-demo',
-        name: 'Demo Team',
-        slug: 'demo-team',
+        id: teamId,
+        name,
+        slug: expect.any(String),
         frozen: false,
-        current_billing_plan: 'pro-monthly',
-        owner: { id: 'user-demo', name: 'Dana Demo', email: 'demo@example.com' },
+        current_billing_plan: 'free',
+        owner: { id: me.id, name: 'Desi Gner', email },
       },
     ]);
 
-    const profile = await admin.request('GET', '/custom/teams/team-demo');
-    expect(profile.json).toMatchObject({
-      name: 'Demo Team',
-      owner: { email: 'demo@example.com' },
-      frozen: false,
-    });
+    const profile = await admin.request('GET', `/custom/teams/${teamId}`);
+    expect(profile.json).toMatchObject({ name, owner: { email }, frozen: false });
 
-    const set = await admin.request('POST', '/custom/teams/team-demo/additional_permissions', {
+    const set = await admin.request('POST', `/custom/teams/${teamId}/additional_permissions`, {
       frozen: true,
       additional_picsnippets: 5,
       limited_permission: true,
@@ -41,16 +45,14 @@ describe('kiosk team tools', () => {
     });
 
     // The team's own view shows it frozen; unfreeze again.
-    const owner = new TestClient(stack().url);
-    await owner.login('demo@example.com');
     expect((await owner.request('GET', '/settings/companies/current')).json.frozen).toBe(true);
-    await admin.request('POST', '/custom/teams/team-demo/additional_permissions', {
+    await admin.request('POST', `/custom/teams/${teamId}/additional_permissions`, {
       frozen: false,
     });
     expect((await owner.request('GET', '/settings/companies/current')).json.frozen).toBe(false);
     expect(
       (
-        await owner.request('POST', '/custom/teams/team-demo/additional_permissions', {
+        await owner.request('POST', `/custom/teams/${teamId}/additional_permissions`, {
           frozen: false,
         })
       ).status,

@@ -14,7 +14,8 @@ import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 const client = () => new TestClient(stack().url);
-const IP = '127.0.0.1';
+/** This file's client address (test/support/file-setup.ts gives each file its own). */
+const IP = process.env.TEST_CLIENT_ADDRESS ?? '127.0.0.1';
 
 async function throttleDb() {
   const { db } = await import('#lib/db/index.ts');

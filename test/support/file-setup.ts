@@ -20,6 +20,8 @@ const fileNumber = (counter[COUNT_KEY] = (counter[COUNT_KEY] ?? 0) + 1);
 const worker = Number(process.env.VITEST_POOL_ID ?? 1) % 250;
 /** This file's client address: distinct for every file a worker runs (up to 62,500). */
 export const FILE_ADDRESS = `127.${worker + 1}.${Math.floor(fileNumber / 250) % 250}.${(fileNumber % 250) + 1}`;
+// For tests that read the counters of their own address (test/integration/login-throttle.test.ts).
+process.env.TEST_CLIENT_ADDRESS = FILE_ADDRESS;
 const previousDispatcher = getGlobalDispatcher();
 const dispatcher = new Agent({ localAddress: FILE_ADDRESS });
 setGlobalDispatcher(dispatcher);
