@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { PARTNER_COUPON_LOOKUP, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
+import { restoreTeamAfterFile } from '../support/seeded.ts';
 import { useOnlineBillingStack } from '../support/stripe.ts';
 import {
   coupon,
@@ -22,6 +23,8 @@ import {
 } from '../fixtures/stripe/objects.ts';
 
 const { stripe, stack } = useOnlineBillingStack();
+// The demo team leaves as it came: without the Stripe customer, card and VAT id saved here.
+restoreTeamAfterFile('team-demo');
 
 const anonymous = () => new TestClient(stack().url);
 

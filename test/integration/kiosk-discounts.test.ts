@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_USER_MESSAGES } from '#shared/contract/kiosk-users.ts';
 import { TestClient } from '../support/client.ts';
+import { restoreTeamAfterFile } from '../support/seeded.ts';
 import { useOnlineBillingStack } from '../support/stripe.ts';
 import { coupon, discount, IDS, nowSeconds, subscription } from '../fixtures/stripe/objects.ts';
 
@@ -19,6 +20,9 @@ beforeAll(async () => {
   admin = new TestClient(stack().url);
   await admin.login('admin@example.com');
 });
+
+// The demo team leaves as it came: without the subscription given to it here.
+restoreTeamAfterFile('team-demo');
 
 describe('kiosk discounts with billing online', () => {
   it('refuses a user without a subscription (409)', async () => {
