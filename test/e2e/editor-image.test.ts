@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ElementHandle, Page } from 'puppeteer-core';
-import { signedIn } from '../support/designs.ts';
+import { signedIn, useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
@@ -33,8 +33,8 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 const DEMO = { email: 'demo@example.com', password: 'demo-password' };
-const DESIGN_ID = 'design-demo-welcome';
-const RENDER = '/r/demo-welcome.png';
+/** This file's copy of the seeded demo design: it edits and saves it. */
+const welcome = useDemoDesignCopy();
 const QR_VALUE = 'https://example.com/hello';
 
 interface StickerJson {
@@ -111,7 +111,7 @@ describe('editor image tools and stickers', () => {
     async () => {
       const base = stack().url;
       const api = await signedIn(base, DEMO.email);
-      const before = await fetchImage(`${base}${RENDER}`);
+      const before = await fetchImage(`${base}${welcome().render}.png`);
       expect(before.res.status).toBe(200);
 
       const page = await browser().newPage();
@@ -134,7 +134,9 @@ describe('editor image tools and stickers', () => {
 
       async function steps() {
         await signIn(page, base, DEMO.email, DEMO.password);
-        await page.goto(`${base}/pic-snippet/${DESIGN_ID}/edit`, { waitUntil: 'networkidle0' });
+        await page.goto(`${base}/pic-snippet/${welcome().designId}/edit`, {
+          waitUntil: 'networkidle0',
+        });
         await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
         const opened = (await canvasSize(page))!;
         await snap(page, 'e2e-editor-image-1-open');
@@ -224,7 +226,7 @@ describe('editor image tools and stickers', () => {
         await waitForSaved(page);
         const stickerNow = async () =>
           (
-            (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json
+            (await api.request('GET', `/api/pic-snippet/${welcome().designId}`)).json
               .graphics_data as StickerJson[]
           )[0]!;
         const placed = await stickerNow();
@@ -318,7 +320,8 @@ describe('editor image tools and stickers', () => {
 
         // Undo takes the new photo back, saved through saveImageId; Redo brings it again.
         const imageOf = async () =>
-          (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json.image_id as string;
+          (await api.request('GET', `/api/pic-snippet/${welcome().designId}`)).json
+            .image_id as string;
         const uploadedId = await imageOf();
         await press(page, 'Undo');
         expect(await canvasSize(page)).toEqual(resized);
@@ -330,7 +333,7 @@ describe('editor image tools and stickers', () => {
         expect(await imageOf()).toBe(uploadedId);
 
         // The server has all of it.
-        const saved = (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json;
+        const saved = (await api.request('GET', `/api/pic-snippet/${welcome().designId}`)).json;
         expect(saved).toMatchObject({
           canvas_width: 567,
           canvas_height: 907,
@@ -364,7 +367,7 @@ describe('editor image tools and stickers', () => {
         await snap(page, 'e2e-editor-image-9-reloaded');
 
         // The render URL: the new photo in sepia (no blue sky left) and a QR code.
-        const after = await fetchImage(`${base}${RENDER}`);
+        const after = await fetchImage(`${base}${welcome().render}.png`);
         expect(after.res.status).toBe(200);
         expect([after.width, after.height]).toEqual([567, 907]);
         expect([before.width, before.height]).not.toEqual([567, 907]);

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KeyInput, Page } from 'puppeteer-core';
-import { signedIn } from '../support/designs.ts';
+import { signedIn, useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { TIMEOUT_MS, byRole, findByRole, press, snap } from '../support/aria.ts';
@@ -21,8 +21,8 @@ import { DEMO_USER, openEditorPage } from '../support/editor-page.ts';
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
-const DESIGN_ID = 'design-demo-welcome';
-const RENDER = '/r/demo-welcome.png?first_name=Ana';
+/** This file's copy of the seeded demo design: it edits and saves it. */
+const welcome = useDemoDesignCopy();
 const TEXT = 'Hi {{first_name}}';
 
 /** A property of the control of `role` named `name` (value, checked, aria-pressed…). */
@@ -76,7 +76,7 @@ const warnsOnLeave = (page: Page) =>
 
 /** The stored snippet with text `text` (the server's copy). */
 async function storedSnippet(api: Awaited<ReturnType<typeof signedIn>>, text: string) {
-  const design = await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`);
+  const design = await api.request('GET', `/api/pic-snippet/${welcome().designId}`);
   const snippets = design.json.text_snippets as Record<string, unknown>[];
   return snippets.find((s) => s.text === text);
 }
@@ -88,10 +88,10 @@ describe('editor text tools', () => {
     async () => {
       const base = stack().url;
       const api = await signedIn(base, DEMO_USER.email);
-      const rendered = await fetchImage(`${base}${RENDER}`);
+      const rendered = await fetchImage(`${base}${welcome().render}.png?first_name=Ana`);
       expect(rendered.res.status).toBe(200);
       const wide = { width: 1440, height: 960 };
-      const { page, errors } = await openEditorPage(browser(), base, DESIGN_ID, wide);
+      const { page, errors } = await openEditorPage(browser(), base, welcome().designId, wide);
 
       // No snippet selected: no text toolbar.
       expect(await page.$(byRole('group', 'Text tools'))).toBeNull();
@@ -186,7 +186,7 @@ describe('editor text tools', () => {
       expect(await control(page, 'textbox', 'Fallback for {{first_name}}').value()).toBe('friend');
 
       // The render URL draws the snippet where it was left; the rest of the photo is unchanged.
-      const after = await fetchImage(`${base}${RENDER}`);
+      const after = await fetchImage(`${base}${welcome().render}.png?first_name=Ana`);
       expect([after.width, after.height]).toEqual([rendered.width, rendered.height]);
       const area = { left: dragged.left, top: dragged.top, width: 320, height: 60 };
       expect(meanDifference(after.pixels, rendered.pixels, after.width, area)).toBeGreaterThan(4);

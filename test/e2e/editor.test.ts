@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { signedIn } from '../support/designs.ts';
+import { signedIn, useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { byRole, findByRole, press, signIn, snap, waitForText } from '../support/aria.ts';
@@ -19,8 +19,8 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 const DEMO = { email: 'demo@example.com', password: 'demo-password' };
-const DESIGN_ID = 'design-demo-welcome';
-const RENDER = '/r/demo-welcome.png?first_name=Ann';
+/** This file's copy of the seeded demo design: it edits and saves it. */
+const welcome = useDemoDesignCopy();
 
 /** The value of the number field labelled `label` (the snippet's X, Y, Font size). */
 const numberField = (page: Page, label: string) =>
@@ -66,7 +66,7 @@ describe('editor', () => {
     async () => {
       const base = stack().url;
       const api = await signedIn(base, DEMO.email);
-      const before = await fetchImage(`${base}${RENDER}`);
+      const before = await fetchImage(`${base}${welcome().render}.png?first_name=Ann`);
       expect(before.res.status).toBe(200);
 
       const page = await browser().newPage();
@@ -77,7 +77,9 @@ describe('editor', () => {
       await signIn(page, base, DEMO.email, DEMO.password);
 
       // Opening the editor: the title, the canvas at the design's size, the demo snippet.
-      await page.goto(`${base}/pic-snippet/${DESIGN_ID}/edit`, { waitUntil: 'networkidle0' });
+      await page.goto(`${base}/pic-snippet/${welcome().designId}/edit`, {
+        waitUntil: 'networkidle0',
+      });
       const title = await findByRole(page, 'textbox', 'Design title');
       expect(await title.evaluate((el) => (el as HTMLInputElement).value)).toBe('Welcome');
       await waitForText(page, 'Canvas 1000 × 625 px');
@@ -157,7 +159,7 @@ describe('editor', () => {
       await snap(page, 'e2e-editor-4-saved');
 
       // The server has it.
-      const saved = await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`);
+      const saved = await api.request('GET', `/api/pic-snippet/${welcome().designId}`);
       const snippets = saved.json.text_snippets as {
         text: string;
         left: number;
@@ -189,7 +191,7 @@ describe('editor', () => {
       expect(await page.$('dialog[open]')).toBeNull();
 
       // A corner handle scales the text: a larger font in a wider box, one undo step.
-      const stored = (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json
+      const stored = (await api.request('GET', `/api/pic-snippet/${welcome().designId}`)).json
         .text_snippets as { text: string; width: number; height: number | null }[];
       const measured = stored.find((s) => s.text === 'Hi {{first_name}}')!;
       expect(measured.height).toBeGreaterThan(48);
@@ -217,11 +219,14 @@ describe('editor', () => {
       await (await findByRole(page, 'button', 'Hi {{first_name}}')).focus();
       await waitForSaved(page);
       await expect
-        .poll(async () => (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json.title)
+        .poll(
+          async () =>
+            (await api.request('GET', `/api/pic-snippet/${welcome().designId}`)).json.title,
+        )
         .toBe('Welcome back');
 
       // The render URL draws it: the snippet's area changed, the rest of the photo did not.
-      const after = await fetchImage(`${base}${RENDER}`);
+      const after = await fetchImage(`${base}${welcome().render}.png?first_name=Ann`);
       expect([after.width, after.height]).toEqual([before.width, before.height]);
       const area = {
         left: Math.round(final.left),

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { providerOf } from '#shared/providers/index.ts';
-import { createDesign, signedIn } from '../support/designs.ts';
+import { createDesign, signedIn, useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser, type TestBrowser } from '../support/browser.ts';
 import {
@@ -30,7 +30,8 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 const PASSWORD = 'demo-password';
-const DESIGN_ID = 'design-demo-welcome';
+/** This file's copy of the seeded demo design: Generate keeps its version. */
+const welcome = useDemoDesignCopy();
 const klaviyo = providerOf('klaviyo');
 const FIRST_NAME_TAG = klaviyo.mergeTag('first_name');
 /** Where "Hello {first_name}!" is drawn on the demo design, px (as the round-trip test reads it). */
@@ -80,14 +81,16 @@ describe('export screen', () => {
       await context.overridePermissions(base, ['clipboard-read', 'clipboard-write']);
 
       // The show page offers Export in a new window.
-      await page.goto(`${base}/pic-snippet/${DESIGN_ID}`, { waitUntil: 'networkidle0' });
+      await page.goto(`${base}/pic-snippet/${welcome().designId}`, { waitUntil: 'networkidle0' });
       const exportLink = await findByRole(page, 'link', 'Export (opens in a new window)');
       expect(
         await exportLink.evaluate((a) => [a.getAttribute('href'), a.getAttribute('target')]),
-      ).toEqual([`/pic-snippet/${DESIGN_ID}/export`, '_blank']);
+      ).toEqual([`/pic-snippet/${welcome().designId}/export`, '_blank']);
 
       // The intro shows until "Don't show it again" (docs/export.md "The screen", customDataModal = 0).
-      await page.goto(`${base}/pic-snippet/${DESIGN_ID}/export`, { waitUntil: 'networkidle0' });
+      await page.goto(`${base}/pic-snippet/${welcome().designId}/export`, {
+        waitUntil: 'networkidle0',
+      });
       await findByRole(page, 'dialog', 'Custom data for each recipient');
       await snap(page, 'e2e-export-1-intro');
       await press(page, "Don't show it again");
@@ -140,17 +143,17 @@ describe('export screen', () => {
       const version = (
         await (
           await signedIn(base, 'demo@example.com')
-        ).request('GET', `/api/pic-snippet/${DESIGN_ID}`)
+        ).request('GET', `/api/pic-snippet/${welcome().designId}`)
       ).json.version as number;
-      const cacheId = /^\/r\/demo-welcome\/v(\d+)$/.exec(new URL(src).pathname);
+      const cacheId = new RegExp(`^${welcome().render}/v(\\d+)$`).exec(new URL(src).pathname);
       expect(cacheId, src).not.toBeNull();
       expect(Number(cacheId![1])).toBeLessThanOrEqual(version);
       expect(src).toContain(klaviyo.urlTag('first_name'));
       // What Klaviyo sends to Ana (its own substitution, docs/providers.md), drawn for real.
       const forAna = src.replace(klaviyo.urlTag('first_name'), () => klaviyo.substitute('Ana'));
       const delivered = await fetchImage(forAna);
-      const reference = await fetchImage(`${base}/r/demo-welcome?first_name=Ana`);
-      const fallback = await fetchImage(`${base}/r/demo-welcome`);
+      const reference = await fetchImage(`${base}${welcome().render}?first_name=Ana`);
+      const fallback = await fetchImage(`${base}${welcome().render}`);
       expect(delivered.res.status).toBe(200);
       expect(delivered.res.headers.get('cache-control')).not.toBe('no-store');
       expect([delivered.width, delivered.height]).toEqual([reference.width, reference.height]);
@@ -161,7 +164,7 @@ describe('export screen', () => {
 
       // The choices were saved (PUT …/provider and …/choices).
       const api = await signedIn(base, 'demo@example.com');
-      const saved = (await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`)).json;
+      const saved = (await api.request('GET', `/api/pic-snippet/${welcome().designId}`)).json;
       expect(saved.merge_tag_provider).toBe('klaviyo');
       const parameters = (
         saved.text_snippets as Array<{ parameters: Array<Record<string, unknown>> }>
@@ -194,7 +197,7 @@ describe('export screen', () => {
     { timeout: 180_000 },
     async () => {
       const { context, page, errors } = await signedInPage(browser(), 'demo@example.com');
-      await openExport(page, DESIGN_ID, "Don't show it again");
+      await openExport(page, welcome().designId, "Don't show it again");
       await findByRole(page, 'combobox', 'Platform');
       // A mark that a reload wipes out.
       await page.evaluate(() => Object.assign(window, { __beforeReload: true }));

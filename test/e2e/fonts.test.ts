@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { createDesign, signedIn } from '../support/designs.ts';
+import { createDesign, signedIn, useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
@@ -32,9 +32,9 @@ import { makeTtf } from '../support/fonts.ts';
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
-const DESIGN_ID = 'design-demo-welcome';
+/** This file's copy of the seeded demo design: it edits and saves it. */
+const welcome = useDemoDesignCopy();
 const SNIPPET = 'Hello {{first_name}}!';
-const RENDER = '/r/demo-welcome.png?first_name=Ana';
 const WIDE = { width: 1440, height: 960 };
 
 /** The pixels of the editor's canvases (photo and snippets), as data URLs. */
@@ -71,8 +71,8 @@ describe('the font picker in the editor', () => {
     async () => {
       const base = stack().url;
       const api = await signedIn(base, 'demo@example.com');
-      const before = await fetchImage(`${base}${RENDER}`);
-      const { page, errors } = await openEditorPage(browser(), base, DESIGN_ID, WIDE);
+      const before = await fetchImage(`${base}${welcome().render}.png?first_name=Ana`);
+      const { page, errors } = await openEditorPage(browser(), base, welcome().designId, WIDE);
       await press(page, SNIPPET);
       await press(page, 'Font: Noto Sans');
       const listbox = await findByRole(page, 'listbox', 'Fonts');
@@ -127,10 +127,10 @@ describe('the font picker in the editor', () => {
       );
       await snap(page, 'e2e-fonts-2-lobster');
 
-      const design = await api.request('GET', `/api/pic-snippet/${DESIGN_ID}`);
+      const design = await api.request('GET', `/api/pic-snippet/${welcome().designId}`);
       const snippet = (design.json.text_snippets as Array<Record<string, unknown>>)[0]!;
       expect(snippet.fontFamily).toBe('Lobster');
-      const after = await fetchImage(`${base}${RENDER}`);
+      const after = await fetchImage(`${base}${welcome().render}.png?first_name=Ana`);
       const band = { left: 50, top: 200, width: 900, height: 220 };
       expect(meanDifference(after.pixels, before.pixels, after.width, band)).toBeGreaterThan(2);
 
@@ -157,7 +157,7 @@ describe('the font picker in the editor', () => {
       const bad = join(dir, 'acme-e2e.txt');
       await writeFile(good, makeTtf('Acme E2E'));
       await writeFile(bad, 'not a font');
-      const { page, errors } = await openEditorPage(browser(), base, DESIGN_ID, WIDE);
+      const { page, errors } = await openEditorPage(browser(), base, welcome().designId, WIDE);
       await press(page, SNIPPET);
       await page.locator('.font-picker__button').setTimeout(TIMEOUT_MS).click();
       await findByRole(page, 'button', 'Upload font');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { signedIn } from '../support/designs.ts';
+import { signedIn, useDemoDesignCopy } from '../support/designs.ts';
 import { DEMO_USER } from '../support/editor-page.ts';
 import {
   POLL,
@@ -26,6 +26,8 @@ import {
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
+/** This file's copy of the seeded demo design: it saves changes to it. */
+const welcome = useDemoDesignCopy();
 
 const MODAL_TITLE = 'Your session has expired';
 
@@ -104,7 +106,7 @@ describe('session expiry keeps the work', () => {
   it('keeps the editor’s unsaved changes and saves them after signing in again', async () => {
     const base = stack().url;
     const api = await signedIn(base, DEMO_USER.email);
-    const designId = 'design-demo-welcome';
+    const designId = welcome().designId;
     const snippetCount = async () =>
       ((await api.request('GET', `/api/pic-snippet/${designId}`)).json.text_snippets as unknown[])
         .length;

@@ -3,7 +3,7 @@
  * created through the API as the SPA creates it.
  */
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { TestClient } from './client.ts';
 
 /** The seeded library photo the demo design uses (infra/local/seed.ts). */
@@ -69,4 +69,45 @@ export async function createDesign(
  */
 export function uniqueEmail(label: string): string {
   return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/**
+ * A copy of the seeded demo design for one test file: the demo team's "Welcome" design
+ * (`Hello {{first_name}}!` on the autumn photo, 1000 px wide) as the seed writes it, under an id
+ * and public id of its own, made in `beforeAll`. A file that edits, saves or generates the
+ * design works on its copy, so the seeded `demo-welcome` stays as seeded for the files after it
+ * on the same stack (docs/testing.md "One stack per worker"). In-process stacks only.
+ * @returns a getter of the copy's ids and its render path (`/r/{publicId}`)
+ */
+export function useDemoDesignCopy(): () => { designId: string; publicId: string; render: string } {
+  let copy: { designId: string; publicId: string; render: string } | undefined;
+  beforeAll(async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const { DesignDocumentSchema } = await import('#shared/design.ts');
+    const { demoDesignDocument } = await import('#infra/local/seed.ts');
+    const image = (await db().LibraryImage.get({ imageId: LIBRARY_IMAGE }).go()).data!;
+    const tag = randomUUID().slice(0, 8);
+    copy = {
+      designId: `design-welcome-${tag}`,
+      publicId: `welcome-${tag}`,
+      render: `/r/welcome-${tag}`,
+    };
+    await db()
+      .Design.put({
+        designId: copy.designId,
+        teamId: 'team-demo',
+        publicId: copy.publicId,
+        title: 'Welcome',
+        status: 'active',
+        version: 1,
+        document: DesignDocumentSchema.parse(
+          demoDesignDocument({ key: image.key, width: image.width, height: image.height }),
+        ),
+      })
+      .go();
+  });
+  return () => {
+    if (!copy) throw new Error('the demo design copy was not made');
+    return copy;
+  };
 }
