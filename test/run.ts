@@ -99,7 +99,15 @@ const BUILD: Phase = {
   name: 'build (when stale)',
   task: async () => {
     const { ensureBuilds } = await import('#infra/local/builds.ts');
-    await ensureBuilds({ spa: true, log: (line) => console.log(line) });
+    // Vite's build sets NODE_ENV=production in this process; the vitest phases after it inherit
+    // the environment and must not get React's production build (no `act`) or other modes.
+    const nodeEnv = process.env.NODE_ENV;
+    try {
+      await ensureBuilds({ spa: true, log: (line) => console.log(line) });
+    } finally {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    }
   },
 };
 
