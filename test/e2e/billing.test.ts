@@ -7,6 +7,8 @@
  * page refuses a foreign redirect; the card-update page says cards cannot be updated here. The
  * browser never contacts Stripe. The online screens (the real handlers with Stripe recorded at
  * the SDK) are in billing-online.test.ts. Screenshots land in test-results/e2e-billing-*.png.
+ *
+ * @own-stack: reads the seeded admin's free team and the demo team's plan as seeded; other files subscribe and change them.
  */
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';

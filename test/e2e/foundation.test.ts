@@ -2,6 +2,8 @@
 /**
  * End to end: the built SPA in headless Chromium through the local stack, and the demo render URL
  * with two names. Screenshots land in test-results/.
+ *
+ * @own-stack: checks the seeded demo render and home page as seeded.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -161,7 +161,8 @@ describe('GIF stickers in the editor', () => {
         await pollUntil('green again', at, isGreen, { timeoutMs: 30_000 });
       }
       await press(page, 'Stop');
-      expect(isRed(await at())).toBe(true);
+      // The canvas redraws on the next animation frame after the click: polled, not read once.
+      await pollUntil('red (the first frame) after Stop', at, isRed);
       expect(await frameText(page)).toBe('Frame 1 of 3');
       await pollUntil('the first frame saved', savedFrame, (f) => (f ?? 0) === 0);
       await snap(page, 'e2e-gif-sticker-4-stopped');

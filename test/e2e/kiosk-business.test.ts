@@ -6,6 +6,8 @@
  * HTML in the Markdown is not rendered), reads the metrics of subscriptions stored as the Stripe
  * webhooks store them after the daily snapshot ran, and the cancel reasons with their comments.
  * Screenshots land in test-results/e2e-kiosk-*.png.
+ *
+ * @own-stack: the kiosk's metrics and cancel reasons count every team in the table.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';

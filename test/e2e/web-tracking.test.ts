@@ -6,6 +6,8 @@
  * image to the render URL with `first_name=Ana`, and the image should load and show what the
  * render URL draws for Ana (the render answers `Cross-Origin-Resource-Policy: cross-origin`).
  * Screenshot: test-results/e2e-web-tracking.png.
+ *
+ * @own-stack: compares the seeded demo render for a name with its fallback, as seeded.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

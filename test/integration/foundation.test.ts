@@ -1,3 +1,9 @@
+/**
+ * The foundation through the local stack: health, the security headers of refusals, the seed
+ * (users, plans, the demo team and the image library) and the demo render.
+ *
+ * @own-stack: checks the seed as written (every library photo, user and plan), which other files change.
+ */
 import { describe, expect, it } from 'vitest';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { api, fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';

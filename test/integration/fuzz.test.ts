@@ -15,6 +15,8 @@
  * The figures (requests sent, by status class, per route family) are printed, not asserted as
  * times. The seed is fixed (`FUZZ_SEED` overrides it); route number i of the table runs with
  * seed + i, so one route's requests can be replayed alone.
+ *
+ * @own-stack: fuzzes with every id in the table; a fixed seed replays the same requests only on the same seeded data.
  */
 import { request as httpRequest, Agent } from 'node:http';
 import fc from 'fast-check';

@@ -2,6 +2,8 @@
  * `GET /image/{imageId}/tags` (docs/decisions.md "User files" → `result.tags[].tag.en`): the tag editor's
  * suggestions for an image, from the tags of templates made from it, most used first, then the
  * words of the image's title; only for images the team can see.
+ *
+ * @own-stack: suggestions count every team's templates of a global library photo, which other files make.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

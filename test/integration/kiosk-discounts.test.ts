@@ -4,6 +4,8 @@
  * docs/kiosk.md): a coupon made for it and the subscription of the team the user owns updated
  * to carry it, then shown on the kiosk profile. Stripe is the recording fake
  * (test/support/stripe.ts); the demo team gets a subscription record as a webhook would leave it.
+ *
+ * @own-stack: gives the seeded demo owner a subscription and reads the owner's whole billing profile, which other files' billing changes show in.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_USER_MESSAGES } from '#shared/contract/kiosk-users.ts';

@@ -2,6 +2,8 @@
  * Onboarding (docs/decisions.md "Onboarding": step 1 picks one of eight use cases, step 3 redirects to a per-use-case
  * address; docs/decisions.md "Onboarding"): `PUT /settings/onboarding` keeps the choice on the user
  * and answers the address.
+ *
+ * @own-stack: reads the seeded demo user's onboarding answers from their first state.
  */
 import { describe, expect, it } from 'vitest';
 import { ONBOARDING_USE_CASES, USE_CASES } from '#shared/onboarding.ts';

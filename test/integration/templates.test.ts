@@ -82,9 +82,14 @@ describe('saving a template, bundles and teams (the admin flow of docs/decisions
       success: true,
       message: 'The template was saved.',
       imageTags: ['summer', 'sale', 'beach party'],
-      bundles: [expect.objectContaining({ name: 'Summer pack', selected: true })],
     });
-    const bundleId = (saved.json.bundles as Option[])[0]!.id;
+    // Every bundle is listed, other files' too (one stack per worker): this one is selected.
+    const bundles = saved.json.bundles as Option[];
+    expect(bundles).toContainEqual(
+      expect.objectContaining({ name: 'Summer pack', selected: true }),
+    );
+    expect(bundles.filter((b) => b.selected).map((b) => b.name)).toEqual(['Summer pack']);
+    const bundleId = bundles.find((b) => b.name === 'Summer pack')!.id;
 
     // The design became a template: the editor reads its tags, the lists moved it.
     const reread = (await admin.request('GET', `/api/pic-snippet/${design.id}`)).json;
