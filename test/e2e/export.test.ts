@@ -5,13 +5,20 @@
  * the demo design from its show page, meets the custom-data intro and hides it for good,
  * chooses Klaviyo, maps `first_name` to Klaviyo's first-name tag, generates, and the HTML's
  * image URL, with "Ana" substituted as Klaviyo does, draws what the render of first_name=Ana
- * draws. The PDF toggle works for the demo team (Pro); the admin's free team gets the plan
+ * draws. The PDF toggle works for the demo team (Pro); a free team gets the plan
  * message with the Upgrade link. Screenshots land in test-results/e2e-export-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { providerOf } from '#shared/providers/index.ts';
-import { createDesign, signedIn, useDemoDesignCopy } from '../support/designs.ts';
+import {
+  OWN_TEAM_PASSWORD,
+  createDesign,
+  ownTeam,
+  signedIn,
+  uniqueEmail,
+  useDemoDesignCopy,
+} from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser, type TestBrowser } from '../support/browser.ts';
 import {
@@ -38,7 +45,7 @@ const FIRST_NAME_TAG = klaviyo.mergeTag('first_name');
 const textBand = { left: 50, top: 200, width: 900, height: 220 };
 
 /** A page of a fresh browser context, signed in as `email`, at 1366×900, errors collected. */
-async function signedInPage(b: TestBrowser, email: string) {
+async function signedInPage(b: TestBrowser, email: string, password = PASSWORD) {
   const context = await b.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 1366, height: 900 });
@@ -47,7 +54,7 @@ async function signedInPage(b: TestBrowser, email: string) {
   page.setDefaultNavigationTimeout(90_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  await signIn(page, stack().url, email, PASSWORD);
+  await signIn(page, stack().url, email, password);
   return { context, page, errors };
 }
 
@@ -221,14 +228,18 @@ describe('export screen', () => {
     { timeout: 180_000 },
     async () => {
       const base = stack().url;
-      const admin = await signedIn(base, 'admin@example.com');
-      const design = await createDesign(admin, { title: 'Free team export' });
-      const { context, page, errors } = await signedInPage(browser(), 'admin@example.com');
+      // A free team of this file's own: the seeded free team (the admin's) may have been
+      // subscribed by a file before this one on the same stack.
+      const email = uniqueEmail('free-export');
+      const owner = await ownTeam(base, email);
+      const teamId = (await owner.request('GET', '/user/current')).json.current_team_id as string;
+      const design = await createDesign(owner, { title: 'Free team export' });
+      const { context, page, errors } = await signedInPage(browser(), email, OWN_TEAM_PASSWORD);
       await openExport(page, design.id, 'Got it');
       await waitForText(page, 'This feature is available only for Pro plans.');
       const upgrade = await findByRole(page, 'link', 'Upgrade');
       expect(await upgrade.evaluate((a) => a.getAttribute('href'))).toBe(
-        '/settings/companies/team-admin#/subscription',
+        `/settings/companies/${teamId}#/subscription`,
       );
       await press(page, 'PDF');
       expect(

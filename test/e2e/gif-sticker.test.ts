@@ -183,7 +183,7 @@ describe('GIF stickers in the editor', () => {
           () => frameText(page),
           (t) => t === 'Frame 1 of 3',
         );
-        expect(isRed(await at())).toBe(true);
+        await pollUntil('red (the first frame) after Undo', at, isRed);
         await press(page, 'Redo');
         await pollUntil(
           'redone',

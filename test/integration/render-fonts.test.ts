@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { TestClient } from '../support/client.ts';
+import { ownTeam, uniqueEmail } from '../support/designs.ts';
 import { makeTtf } from '../support/fonts.ts';
 import { putDesign } from '../support/render-designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
@@ -101,7 +102,12 @@ describe('fonts in the render page', () => {
     onTestFinished(() => later.mockRestore());
 
     await designWithFont('font-custom', 'Acme Render');
-    await designWithFont('font-custom-other-team', 'Acme Render', 'team-admin');
+    // Another team of this file's own (a seeded team may carry other files' settings, such as a
+    // watermark, that would change its render).
+    const other = await ownTeam(stack().url, uniqueEmail('fonts-other'));
+    const otherTeamId = (await other.request('GET', '/user/current')).json
+      .current_team_id as string;
+    await designWithFont('font-custom-other-team', 'Acme Render', otherTeamId);
     const custom = await render('font-custom');
     const lobster = await render('font-lobster');
     const fallback = await render('font-unknown');

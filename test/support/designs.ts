@@ -16,13 +16,16 @@ export async function signedIn(url: string, email: string): Promise<TestClient> 
   return client;
 }
 
+/** The password `ownTeam` registers its users with. */
+export const OWN_TEAM_PASSWORD = 'design-walnut-27';
+
 /**
  * Registers a new user with a team of their own on the free plan and signs them in (the
  * register call signs in), so a test's designs are alone in their lists.
  */
 export async function ownTeam(url: string, email: string): Promise<TestClient> {
   const client = new TestClient(url);
-  const password = 'design-walnut-27';
+  const password = OWN_TEAM_PASSWORD;
   const res = await client.request('POST', '/register', {
     name: 'Desi Gner',
     email,
