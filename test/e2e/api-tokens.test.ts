@@ -4,6 +4,8 @@
  * docs/decisions.md "API tokens"): a token created in Settings → Security is shown once, works as
  * `Authorization: Bearer` on the API from outside the browser, shows when it was last used, and
  * answers 401 once revoked in the UI. Screenshots land in test-results/e2e-tokens-*.png.
+ *
+ * @own-stack: lists the demo user's API tokens from none, which other files create.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';

@@ -7,6 +7,8 @@
  * "No Font"; an upload with a wrong extension is refused for 4 s, a real .ttf joins the Uploaded
  * category. A free team sees the Pro plans message with the Upgrade link instead of the upload.
  * Screenshots land in test-results/e2e-fonts-*.png.
+ *
+ * @own-stack: shows the seeded admin's team as a free team; other files subscribe it.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,8 @@
  * Members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows", docs/accounts.md "Validation rules", docs/decisions.md "The API contract"; docs/decisions.md "Invitations") through the local stack,
  * with the invitation link read from the local outbox. An invitation is taken only with the code of
  * its e-mailed link (docs/security.md "Invitations and e-mail ownership").
+ *
+ * @own-stack: counts the demo team's members and pending invitations, which other files' invitations add to.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

@@ -3,6 +3,8 @@
  * its own files through `@font-face` on the warm page — a hosted family, a built-in name, or
  * the team's uploaded font — from the product's own bucket, and an unknown family falls back to
  * the default font. Chromium, DynamoDB Local and s3rver are real.
+ *
+ * @own-stack: checks which font files the warm render page has loaded, which other files' renders add to.
  */
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { TestClient } from '../support/client.ts';
