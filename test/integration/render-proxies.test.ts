@@ -9,7 +9,7 @@
  * ranges and 127.1.0.0 and up are ordinary clients (functions/render/mail-proxies.ts
  * `LOCAL_PROXY_STAND_INS`); requests leave from those addresses.
  *
- * @own-stack: one case failed after some files on a shared stack (mail-proxy counts of its address); cause not found yet.
+ * @own-stack: its abuser-budget case failed after some files on a shared stack; cause not found yet.
  */
 import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
