@@ -4,6 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
+import {
+  currentTeamId,
+  OWN_TEAM_PASSWORD,
+  ownAdmin,
+  ownTeam,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -32,8 +39,11 @@ describe('API tokens', () => {
   });
 
   it('creates a token shown once, calls the API with it, and revoking it gives 401', async () => {
-    const c = new TestClient(stack().url);
-    await c.login('demo@example.com');
+    // A user of this file's own, whose token list holds only what this test makes (other files
+    // make tokens for the seeded logins).
+    const email = uniqueEmail('tokens');
+    const c = await ownTeam(stack().url, email);
+    const teamId = await currentTeamId(c);
     const created = await c.request('POST', '/settings/api/token', {
       name: 'Zapier',
       abilities: ['read'],
@@ -54,7 +64,7 @@ describe('API tokens', () => {
       last_used_at: string | null;
     }>;
     expect(used[0]!.last_used_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    expect(((await me.json()) as { email: string }).email).toBe('demo@example.com');
+    expect(((await me.json()) as { email: string }).email).toBe(email);
 
     // Read-only: a state-changing call is refused, and tokens cannot mint tokens.
     expect((await bearer(token, 'POST', '/settings/companies', { name: 'Via token' })).status).toBe(
@@ -71,7 +81,7 @@ describe('API tokens', () => {
         })
       ).status,
     ).toBe(200);
-    expect((await bearer(token, 'PUT', '/settings/companies/team-demo/switch')).status).toBe(200);
+    expect((await bearer(token, 'PUT', `/settings/companies/${teamId}/switch`)).status).toBe(200);
 
     expect((await c.request('DELETE', `/settings/api/token/${id}`)).status).toBe(200);
     expect((await bearer(token)).status).toBe(401);
@@ -79,9 +89,9 @@ describe('API tokens', () => {
 
   it("refuses a made-up token and another user's token id", async () => {
     expect((await bearer('pst_' + 'x'.repeat(43))).status).toBe(401);
-    const demo = new TestClient(stack().url);
-    await demo.login('demo@example.com');
-    const { json } = await demo.request('POST', '/settings/api/token', {
+    // A token of this file's own user: none is left on a seeded login.
+    const owner = await ownTeam(stack().url, uniqueEmail('tokens-owner'));
+    const { json } = await owner.request('POST', '/settings/api/token', {
       name: 'Mine',
       abilities: ['read'],
     });
@@ -96,8 +106,10 @@ describe('API tokens', () => {
   // and the e-mail, turned two-factor authentication on, deleted a team and reached the kiosk
   // (200 or 422 past the access check); tokens had no expiry. This test failed there.
   it('keeps tokens off the account, team deletion and the kiosk; an expired token is refused', async () => {
-    const c = new TestClient(stack().url);
-    await c.login('admin@example.com');
+    // A platform admin of this file's own: the token made here has `write`, and the seeded admin
+    // serves the files after this one without it.
+    const c = await ownAdmin(stack().url, uniqueEmail('tokens-admin'));
+    const teamId = await currentTeamId(c);
     const created = await c.request('POST', '/settings/api/token', {
       name: 'Everything',
       abilities: ['read', 'write'],
@@ -115,7 +127,7 @@ describe('API tokens', () => {
         'PUT',
         '/settings/password',
         {
-          current_password: 'demo-password',
+          current_password: OWN_TEAM_PASSWORD,
           password: 'x-long-password-1',
           password_confirmation: 'x-long-password-1',
         },
@@ -123,7 +135,7 @@ describe('API tokens', () => {
       ['PUT', '/settings/contact', { name: 'Ada Admin', email: 'thief@example.org' }],
       ['POST', '/settings/two-factor-auth', {}],
       ['DELETE', '/settings/two-factor-auth', { code: '123456' }],
-      ['DELETE', '/settings/companies/team-admin', {}],
+      ['DELETE', `/settings/companies/${teamId}`, {}],
       ['GET', '/spark/kiosk/announcements', undefined],
       ['POST', '/spark/kiosk/users/search', { query: 'demo' }],
       ['POST', '/spark/kiosk/users/impersonate/user-demo', {}],

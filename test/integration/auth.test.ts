@@ -4,19 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
+import { currentTeamId, OWN_TEAM_PASSWORD, ownTeam, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 const client = () => new TestClient(stack().url);
+/** This file's client address (test/support/file-setup.ts gives each file its own). */
+const IP = process.env.TEST_CLIENT_ADDRESS ?? '127.0.0.1';
 
-/** Forgets login failures (they are per account and per IP, and every test comes from 127.0.0.1). */
-async function clearThrottles(): Promise<void> {
+/**
+ * Forgets the sign-in attempts of `email` and of this file's address (they are counted per
+ * account and per IP).
+ */
+async function clearThrottles(email: string): Promise<void> {
   const { db } = await import('#lib/db/index.ts');
-  for (const key of [
-    'login#email#admin@example.com',
-    'login#email#demo@example.com',
-    'login#ip#127.0.0.1',
-  ]) {
+  for (const key of [`login#email#${email}`, `login#ip#${IP}`]) {
     await db().Throttle.delete({ key }).go();
   }
 }
@@ -53,15 +55,22 @@ describe('CSRF', () => {
 });
 
 describe('sign-in and sessions', () => {
+  // Wrong passwords go to accounts of this file's own: the seeded logins' attempts are counted
+  // too, and they serve the files after this one (docs/testing.md "One stack per worker").
   it('refuses bad credentials with a field error', async () => {
-    const res = await client().login('demo@example.com', 'not-the-password');
+    const email = uniqueEmail('auth-wrong');
+    await ownTeam(stack().url, email);
+    const res = await client().login(email, 'not-the-password');
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ email: ['These credentials do not match our records.'] });
   });
 
   it('signs in with an HttpOnly session cookie, and the session knows the user', async () => {
+    // A user of this file's own: other files add the demo user to teams of theirs.
+    const email = uniqueEmail('auth-session');
+    const teamId = await currentTeamId(await ownTeam(stack().url, email));
     const c = client();
-    const res = await c.login('demo@example.com');
+    const res = await c.login(email, OWN_TEAM_PASSWORD);
     expect(res.status).toBe(200);
     const cookie = res.headers.getSetCookie().find((l) => l.startsWith('picsnippets_session='))!;
     expect(cookie).toMatch(/HttpOnly/);
@@ -69,11 +78,11 @@ describe('sign-in and sessions', () => {
     const me = await c.request('GET', '/user/current');
     expect(me.status).toBe(200);
     expect(me.json).toMatchObject({
-      email: 'demo@example.com',
+      email,
       isAdmin: false,
-      current_team_id: 'team-demo',
+      current_team_id: teamId,
     });
-    expect(me.json.teams).toEqual([{ id: 'team-demo', role: 'owner' }]);
+    expect(me.json.teams).toEqual([{ id: teamId, role: 'owner' }]);
   });
 
   it('rotates the session id at login: the old id stops working', async () => {
@@ -108,14 +117,17 @@ describe('sign-in and sessions', () => {
   });
 
   it('throttles an account after 10 failures in 15 minutes, even with the right password', async () => {
-    await clearThrottles();
+    // An account of this file's own: locking a seeded login would lock it for the files after
+    // this one.
+    const email = uniqueEmail('auth-locked');
+    await ownTeam(stack().url, email);
+    await clearThrottles(email);
     const c = client();
-    for (let i = 0; i < 10; i++)
-      expect((await c.login('admin@example.com', `wrong-${i}`)).status).toBe(422);
-    const blocked = await c.login('admin@example.com');
+    for (let i = 0; i < 10; i++) expect((await c.login(email, `wrong-${i}`)).status).toBe(422);
+    const blocked = await c.login(email, OWN_TEAM_PASSWORD);
     expect(blocked.status).toBe(429);
-    await clearThrottles();
-    expect((await c.login('admin@example.com')).status).toBe(200);
+    await clearThrottles(email);
+    expect((await c.login(email, OWN_TEAM_PASSWORD)).status).toBe(200);
   });
 });
 

@@ -4,11 +4,17 @@
  * lookups (valid and invalid), the VAT preview of `POST /tax-rate` (EU with a VAT id, EU
  * without, GB, outside the list), the card and VAT id of the payment-method tab.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { PARTNER_COUPON_LOOKUP, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
-import { restoreTeamAfterFile } from '../support/seeded.ts';
+import {
+  currentTeamId,
+  OWN_TEAM_PASSWORD,
+  ownTeam,
+  setTeamPlan,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { useOnlineBillingStack } from '../support/stripe.ts';
 import {
   coupon,
@@ -23,14 +29,25 @@ import {
 } from '../fixtures/stripe/objects.ts';
 
 const { stripe, stack } = useOnlineBillingStack();
-// The demo team leaves as it came: without the Stripe customer, card and VAT id saved here.
-restoreTeamAfterFile('team-demo');
 
 const anonymous = () => new TestClient(stack().url);
 
-async function demo() {
+/**
+ * The owner of a team of this file's own, on Pro as data with no subscription (as the seed puts
+ * the demo team): the Stripe customer, card and VAT id saved here stay on it, and the seeded
+ * demo team serves the files after this one as seeded (docs/testing.md "One stack per worker").
+ */
+const OWNER = uniqueEmail('billing-lookups');
+let teamId = '';
+
+beforeAll(async () => {
+  teamId = await currentTeamId(await ownTeam(stack().url, OWNER));
+  await setTeamPlan(teamId, 'pro-monthly');
+});
+
+async function owner() {
   const c = new TestClient(stack().url);
-  expect((await c.login('demo@example.com')).status).toBe(200);
+  expect((await c.login(OWNER, OWN_TEAM_PASSWORD)).status).toBe(200);
   return c;
 }
 
@@ -85,7 +102,7 @@ describe('plans and keys', () => {
     expect((await anonymous().request('GET', '/stripe/key')).json).toEqual({
       publishableKey: 'pk_test_picsnippets_fixture',
     });
-    const c = await demo();
+    const c = await owner();
     stripe.on('POST', '/v1/customers', customer()).on('POST', '/v1/setup_intents', setupIntent());
     const res = await c.request('GET', '/stripe/token');
     expect(res.status, JSON.stringify(res.json)).toBe(200);
@@ -108,8 +125,8 @@ describe('plans and keys', () => {
   });
 
   it('saves the card from the SetupIntent and shows it masked; VAT id goes to Stripe Tax', async () => {
-    const c = await demo();
-    // The demo team's customer exists from the previous test.
+    const c = await owner();
+    // The team's customer exists from the previous test.
     stripe
       .on(
         'GET',
@@ -117,14 +134,14 @@ describe('plans and keys', () => {
         paymentMethod({ customer: IDS.customer }),
       )
       .on('POST', `/v1/customers/${IDS.customer}`, customer());
-    const card = await c.request('PUT', '/settings/companies/team-demo/payment-method', {
+    const card = await c.request('PUT', `/settings/companies/${teamId}/payment-method`, {
       stripe_payment_method: IDS.paymentMethod,
     });
     expect(card.status, JSON.stringify(card.json)).toBe(200);
     expect(stripe.sent('POST', `/v1/payment_methods/${IDS.paymentMethod}/attach`)).toEqual([]);
     const view = (card.json as { subscription: SubscriptionView }).subscription;
     expect(view.card).toEqual({ brand: 'visa', last4: '4242', exp_month: null, exp_year: null });
-    // Demo is on Pro as data, with no subscription: it keeps Pro.
+    // The team is on Pro as data, with no subscription: it keeps Pro.
     expect(view).toMatchObject({
       plan: 'pro-monthly',
       subscription_id: null,
@@ -141,7 +158,7 @@ describe('plans and keys', () => {
         paymentMethod({ customer: IDS.customer }),
       )
       .on('POST', `/v1/customers/${IDS.customer}`, customer());
-    const address = await c.request('PUT', '/settings/companies/team-demo/payment-method', {
+    const address = await c.request('PUT', `/settings/companies/${teamId}/payment-method`, {
       stripe_payment_method: IDS.paymentMethod,
       country: 'DE',
       city: 'Berlin',
@@ -166,7 +183,7 @@ describe('plans and keys', () => {
     stripe
       .on('GET', `/v1/customers/${IDS.customer}/tax_ids`, list([], '/v1/tax_ids'))
       .on('POST', `/v1/customers/${IDS.customer}/tax_ids`, taxId('DE123456789'));
-    const vat = await c.request('PUT', '/settings/companies/team-demo/payment-method/vat-id', {
+    const vat = await c.request('PUT', `/settings/companies/${teamId}/payment-method/vat-id`, {
       vat_id: 'DE123456789',
     });
     expect(vat.status, JSON.stringify(vat.json)).toBe(200);
@@ -186,7 +203,7 @@ describe('plans and keys', () => {
         param: 'value',
         message: 'Invalid value for eu_vat.',
       });
-    const bad = await c.request('PUT', '/settings/companies/team-demo/payment-method/vat-id', {
+    const bad = await c.request('PUT', `/settings/companies/${teamId}/payment-method/vat-id`, {
       vat_id: 'DE12',
     });
     expect(bad.status).toBe(422);

@@ -7,12 +7,20 @@
  * and a design bound to both, rendered: a found record draws its value, a missing one (or a
  * failing API) the parameter's fallback, and a re-upload draws the new value.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
 import { UPLOAD_UNDONE_MESSAGE } from '#functions/data-sources/stores.ts';
 import { TestClient } from '../support/client.ts';
+import {
+  currentTeamId,
+  OWN_TEAM_PASSWORD,
+  ownTeam,
+  setTeamPlan,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { hostileUrls } from '../support/hostile-urls.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 
@@ -64,13 +72,30 @@ afterAll(async () => {
   await Promise.all([api, victim].map((s) => new Promise((ok) => s.close(ok))));
 });
 
-const TEAM = 'team-demo';
-const stores = `/settings/companies/${TEAM}/data-stores`;
-const apis = `/settings/companies/${TEAM}/web-apis`;
+/**
+ * The stores' and APIs' team: a team of this file's own on Pro as data, as the seed puts the demo
+ * team (its stores hold up to 50,000 rows); and a free team of this file's own, for the free
+ * plan's limit and as another team. What is stored here stays out of the seeded teams, which
+ * serve the files after this one on the same stack (docs/testing.md "One stack per worker").
+ */
+const OWNER = uniqueEmail('data-sources');
+const FREE_OWNER = uniqueEmail('data-sources-free');
+let TEAM = '';
+let FREE_TEAM = '';
+let stores = '';
+let apis = '';
 
-async function signedIn(email = 'demo@example.com') {
+beforeAll(async () => {
+  TEAM = await currentTeamId(await ownTeam(stack().url, OWNER));
+  await setTeamPlan(TEAM, 'pro-monthly');
+  FREE_TEAM = await currentTeamId(await ownTeam(stack().url, FREE_OWNER));
+  stores = `/settings/companies/${TEAM}/data-stores`;
+  apis = `/settings/companies/${TEAM}/web-apis`;
+});
+
+async function signedIn(email = OWNER) {
   const c = new TestClient(stack().url);
-  await c.login(email);
+  expect((await c.login(email, OWN_TEAM_PASSWORD)).status).toBe(200);
   return c;
 }
 
@@ -232,10 +257,10 @@ describe('data stores', () => {
   });
 
   it('bounds rows by the plan: 1,000 on the free plan', async () => {
-    const admin = await signedIn('admin@example.com');
+    const free = await signedIn(FREE_OWNER);
     const rows = (n: number) => `sku\n${Array.from({ length: n }, (_, i) => `k${i}`).join('\n')}\n`;
-    const path = '/settings/companies/team-admin/data-stores';
-    const over = await admin.request(
+    const path = `/settings/companies/${FREE_TEAM}/data-stores`;
+    const over = await free.request(
       'POST',
       path,
       form(rows(1001), 'big.csv', { name: 'Big', key_column: 'sku' }),
@@ -244,7 +269,7 @@ describe('data stores', () => {
     expect((over.json.errors as Record<string, string[]>).file).toEqual([
       'The file has more than 1,000 rows, the most your plan allows in a data store. Remove rows, or upgrade for a larger limit.',
     ]);
-    const fits = await admin.request(
+    const fits = await free.request(
       'POST',
       path,
       form(rows(1000), 'big.csv', { name: 'Big', key_column: 'sku' }),
@@ -261,11 +286,11 @@ describe('data stores', () => {
       form('code,label\nx,1\n', 'codes.csv', { name: 'Codes', key_column: 'code' }),
     );
     const id = (created.json.store as { id: string }).id;
-    const admin = await signedIn('admin@example.com');
-    const other = `/settings/companies/team-admin/data-stores/${id}`;
-    expect((await admin.request('GET', other)).status).toBe(404);
-    expect((await admin.request('GET', `${other}/record?key=x`)).status).toBe(404);
-    expect((await admin.request('DELETE', other)).status).toBe(404);
+    const other = await signedIn(FREE_OWNER);
+    const path = `/settings/companies/${FREE_TEAM}/data-stores/${id}`;
+    expect((await other.request('GET', path)).status).toBe(404);
+    expect((await other.request('GET', `${path}/record?key=x`)).status).toBe(404);
+    expect((await other.request('DELETE', path)).status).toBe(404);
     // without the CSRF header a change is refused
     expect((await c.request('DELETE', `${stores}/${id}`, undefined, { csrf: false })).status).toBe(
       419,
@@ -402,8 +427,13 @@ describe('web APIs', () => {
 });
 
 describe('renders of a bound design', () => {
-  /** A copy of the demo design whose `first_name` is filled by `bindings`. */
-  async function boundDesign(publicId: string, bindings: unknown[]) {
+  /** The public id of this file's design `name` (public ids are shared by every file's designs). */
+  const TAG = randomUUID().slice(0, 8);
+  const pid = (name: string) => `${name}-${TAG}`;
+
+  /** A copy of the demo design whose `first_name` is filled by `bindings`, as `pid(name)`. */
+  async function boundDesign(name: string, bindings: unknown[]) {
+    const publicId = pid(name);
     const { db } = await import('#lib/db/index.ts');
     const { DesignDocumentSchema } = await import('#shared/design.ts');
     const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
@@ -422,8 +452,8 @@ describe('renders of a bound design', () => {
       .go();
   }
 
-  const image = async (publicId: string, query: string) => {
-    const img = await fetchImage(`${stack().url}/r/${publicId}.png?${query}`);
+  const image = async (name: string, query: string) => {
+    const img = await fetchImage(`${stack().url}/r/${pid(name)}.png?${query}`);
     expect(img.res.status).toBe(200);
     return img;
   };
@@ -455,12 +485,12 @@ describe('renders of a bound design', () => {
       key_param: 'sku',
       fields: [{ field: 'First Name', param: 'first_name' }],
     };
-    const saved = await c.request('PUT', '/api/pic-snippet/design-bound-store', {
+    const saved = await c.request('PUT', `/api/pic-snippet/design-${pid('bound-store')}`, {
       version: 1,
       data_bindings: [binding],
     });
     expect(saved.status, JSON.stringify(saved.json)).toBe(200);
-    const read = await c.request('GET', '/api/pic-snippet/design-bound-store');
+    const read = await c.request('GET', `/api/pic-snippet/design-${pid('bound-store')}`);
     expect(JSON.stringify(read.json)).toContain(storeId);
     const ada = await image('bound-store', 'sku=A-1');
     expect(same(ada, await image('bound-store', 'first_name=Ada'))).toBe(true);
@@ -494,7 +524,7 @@ describe('renders of a bound design', () => {
     );
     const storeId = (created.json.store as { id: string }).id;
     await boundDesign('bound-rule', []);
-    const saved = await c.request('PUT', '/api/pic-snippet/design-bound-rule', {
+    const saved = await c.request('PUT', `/api/pic-snippet/design-${pid('bound-rule')}`, {
       version: 1,
       html_link_url: 'https://example.com/all',
       data_bindings: [
@@ -515,7 +545,9 @@ describe('renders of a bound design', () => {
     });
     expect(saved.status, JSON.stringify(saved.json)).toBe(200);
     const target = async (query: string) => {
-      const res = await fetch(`${stack().url}/l/bound-rule?${query}`, { redirect: 'manual' });
+      const res = await fetch(`${stack().url}/l/${pid('bound-rule')}?${query}`, {
+        redirect: 'manual',
+      });
       expect(res.status).toBe(302);
       return res.headers.get('location');
     };

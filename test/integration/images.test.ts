@@ -5,9 +5,17 @@
  */
 import { readdir } from 'node:fs/promises';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encode as encodeBmp } from 'bmp-ts';
+import { LIBRARY_PAGE_SIZE } from '#functions/images/handler.ts';
 import { TestClient } from '../support/client.ts';
+import {
+  currentTeamId,
+  OWN_TEAM_PASSWORD,
+  ownTeam,
+  setTeamPlan,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { readFile } from 'node:fs/promises';
 import { fetchImage, useLocalStack } from '../support/stack.ts';
 import { disguisedImages, sharpReads } from '../support/disguised.ts';
@@ -32,12 +40,26 @@ describe('global image library', () => {
     await demo.login('demo@example.com');
     const res = await demo.request('GET', '/getGlobalImages');
     expect(res.status).toBe(200);
-    const photos = (await readdir(PHOTOS)).filter((f) => f.endsWith('.jpg'));
-    const data = res.json.data as Image[];
-    expect(data.map((i) => i.id).sort()).toEqual(
-      photos.map((f) => `library-${f.replace(/\.jpg$/, '')}`).sort(),
-    );
-    expect(res.json).toMatchObject({ current_page: 1, last_page: 1 });
+    expect(res.json).toMatchObject({ current_page: 1 });
+    // Other files on the same stack add photos to the library (the kiosk's): every page is read,
+    // and the seed's photos are all there, each once.
+    const lastPage = res.json.last_page as number;
+    const data = [...(res.json.data as Image[])];
+    for (let page = 2; page <= lastPage; page++) {
+      const next = await demo.request('GET', `/getGlobalImages?page=${page}`);
+      expect(next.json).toMatchObject({ current_page: page, last_page: lastPage });
+      data.push(...(next.json.data as Image[]));
+    }
+    expect(lastPage).toBe(Math.max(1, Math.ceil(data.length / LIBRARY_PAGE_SIZE)));
+    const seeded = (await readdir(PHOTOS))
+      .filter((f) => f.endsWith('.jpg'))
+      .map((f) => `library-${f.replace(/\.jpg$/, '')}`);
+    expect(
+      data
+        .map((i) => i.id)
+        .filter((id) => seeded.includes(id))
+        .sort(),
+    ).toEqual(seeded.sort());
 
     const autumn = data.find((i) => i.id === 'library-autumn')!;
     expect(autumn.title).toBe('Autumn');
@@ -57,8 +79,9 @@ describe('global image library', () => {
   it('answers an empty page past the end and refuses a bad page number', async () => {
     const demo = new TestClient(stack().url);
     await demo.login('demo@example.com');
-    const past = await demo.request('GET', '/getGlobalImages?page=2');
-    expect(past.json).toMatchObject({ data: [], current_page: 2, last_page: 1 });
+    const lastPage = (await demo.request('GET', '/getGlobalImages')).json.last_page as number;
+    const past = await demo.request('GET', `/getGlobalImages?page=${lastPage + 1}`);
+    expect(past.json).toMatchObject({ data: [], current_page: lastPage + 1, last_page: lastPage });
     const bad = await demo.request('GET', '/getGlobalImages?page=zero');
     expect(bad.status).toBe(422);
     expect(bad.json.errors).toEqual({ page: ['The page must be a number.'] });
@@ -76,31 +99,47 @@ function upload(bytes: Uint8Array, name: string, type = 'application/octet-strea
   return data;
 }
 
-async function signedIn(email: string) {
+async function signedIn(email: string, password?: string) {
   const c = new TestClient(stack().url);
-  expect((await c.login(email)).status).toBe(200);
+  expect((await c.login(email, password)).status).toBe(200);
   return c;
 }
+
+/**
+ * The uploads' team: a team of this file's own, on Pro as data as the seed puts the demo team
+ * (no product watermark on its renders), so what is uploaded and made here stays out of the
+ * seeded demo team's library and design lists (docs/testing.md "One stack per worker").
+ */
+const UPLOADER = uniqueEmail('images');
+let uploadTeam = '';
+
+beforeAll(async () => {
+  uploadTeam = await currentTeamId(await ownTeam(stack().url, UPLOADER));
+  await setTeamPlan(uploadTeam, 'pro-monthly');
+});
+
+/** A fresh session of the uploads' team owner. */
+const uploader = () => signedIn(UPLOADER, OWN_TEAM_PASSWORD);
 
 const ids = (res: { json: Record<string, unknown> }) => (res.json.data as Image[]).map((i) => i.id);
 
 describe('image uploads', () => {
   it('stores a re-encoded upload for the team, without its metadata, with a thumbnail', async () => {
-    const demo = await signedIn('demo@example.com');
+    const owner = await uploader();
     const photo = await sharp(await readFile(new URL('kite.jpg', PHOTOS)))
       .withMetadata({ exif: { IFD0: { Copyright: 'where-i-live' } } })
       .jpeg()
       .toBuffer();
-    const res = await demo.request('POST', '/image', upload(photo, 'My kite.jpg', 'image/jpeg'));
+    const res = await owner.request('POST', '/image', upload(photo, 'My kite.jpg', 'image/jpeg'));
     expect(res.status).toBe(201);
     const image = (res.json as { image: Image }).image;
     expect(image).toMatchObject({
       title: 'My kite',
-      url: expect.stringMatching(/^\/files\/uploads\/team-demo\//),
+      url: expect.stringMatching(new RegExp(`^/files/uploads/${uploadTeam}/`)),
     });
 
-    expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
-    expect((await demo.request('GET', `/image/${image.id}`)).json).toMatchObject({ id: image.id });
+    expect(ids(await owner.request('GET', '/getImages'))).toContain(image.id);
+    expect((await owner.request('GET', `/image/${image.id}`)).json).toMatchObject({ id: image.id });
 
     const served = await fetch(`${stack().url}${image.url}`);
     expect(served.headers.get('content-type')).toBe('image/jpeg');
@@ -113,12 +152,12 @@ describe('image uploads', () => {
     expect(thumb.width).toBe(400);
 
     // A design can be made from it.
-    const design = await demo.request('POST', '/api/pic-snippet', { image_id: image.id });
+    const design = await owner.request('POST', '/api/pic-snippet', { image_id: image.id });
     expect(design.status).toBe(201);
   });
 
   it('keeps an animated GIF animated and makes a BMP a PNG with the same pixels', async () => {
-    const demo = await signedIn('demo@example.com');
+    const owner = await uploader();
     const frame = (background: string) =>
       sharp({ create: { width: 40, height: 40, channels: 3, background } })
         .png()
@@ -129,7 +168,7 @@ describe('image uploads', () => {
       .gif({ loop: 0, delay: [100, 100, 100] })
       .toBuffer();
     const animated = await sharp(gif, { animated: true }).metadata();
-    const res = await demo.request('POST', '/image', upload(gif, 'spin.gif', 'image/gif'));
+    const res = await owner.request('POST', '/image', upload(gif, 'spin.gif', 'image/gif'));
     expect(res.status).toBe(201);
     const image = (res.json as { image: Image }).image;
     const served = Buffer.from(await (await fetch(`${stack().url}${image.url}`)).arrayBuffer());
@@ -149,7 +188,7 @@ describe('image uploads', () => {
     const data = Buffer.alloc(3 * 2 * 4);
     pixels.forEach(([r, g, b], i) => data.set([255, b!, g!, r!], i * 4)); // bmp-ts order: ABGR
     const bmp = encodeBmp({ width: 3, height: 2, data, bitPP: 24 }).data;
-    const stored = await demo.request('POST', '/image', upload(bmp, 'old.bmp', 'image/bmp'));
+    const stored = await owner.request('POST', '/image', upload(bmp, 'old.bmp', 'image/bmp'));
     expect(stored.status).toBe(201);
     const bmpImage = (stored.json as { image: Image }).image;
     expect(bmpImage.url).toMatch(/\.png$/);
@@ -184,37 +223,37 @@ describe('image uploads', () => {
       'The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.',
     ],
   ])('refuses %s and stores nothing', async (_name, content, file, message) => {
-    const demo = await signedIn('demo@example.com');
-    const before = ids(await demo.request('GET', '/getImages'));
-    const res = await demo.request(
+    const owner = await uploader();
+    const before = ids(await owner.request('GET', '/getImages'));
+    const res = await owner.request(
       'POST',
       '/image',
       upload(new TextEncoder().encode(content), file),
     );
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ image: [message] });
-    expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
+    expect(ids(await owner.request('GET', '/getImages'))).toEqual(before);
   });
 
   // Mutation check (run): with the magic-byte type check removed from readImageFile
   // (functions/lib/uploads.ts), the TIFF and the AVIF are stored and this test fails.
   it('refuses images sharp can read but the rules do not allow (SVG, TIFF, AVIF), storing nothing', async () => {
-    const demo = await signedIn('demo@example.com');
-    const before = ids(await demo.request('GET', '/getImages'));
+    const owner = await uploader();
+    const before = ids(await owner.request('GET', '/getImages'));
     for (const [label, bytes, name] of await disguisedImages()) {
       expect(await sharpReads(bytes), label).toBeDefined();
-      const res = await demo.request('POST', '/image', upload(bytes, name));
+      const res = await owner.request('POST', '/image', upload(bytes, name));
       expect(res.status, label).toBe(422);
       expect(res.json.errors, label).toEqual({
         image: ['The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.'],
       });
     }
-    expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
+    expect(ids(await owner.request('GET', '/getImages'))).toEqual(before);
   });
 
   it('refuses a decompression bomb and an oversized file', async () => {
-    const demo = await signedIn('demo@example.com');
-    const before = ids(await demo.request('GET', '/getImages'));
+    const owner = await uploader();
+    const before = ids(await owner.request('GET', '/getImages'));
     // 8000x6000 = 48 MP of one colour: a few hundred kB compressed, 144 MB decoded.
     const bomb = await sharp({
       create: { width: 8000, height: 6000, channels: 3, background: '#fff' },
@@ -222,7 +261,7 @@ describe('image uploads', () => {
       .png({ compressionLevel: 9 })
       .toBuffer();
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
-    const res = await demo.request('POST', '/image', upload(bomb, 'bomb.png', 'image/png'));
+    const res = await owner.request('POST', '/image', upload(bomb, 'bomb.png', 'image/png'));
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({
       image: ['The image could not be read: it is not a valid JPG, PNG, GIF, WebP or BMP file.'],
@@ -230,29 +269,29 @@ describe('image uploads', () => {
 
     const big = new Uint8Array(9 * 1024 * 1024);
     big.set([0xff, 0xd8, 0xff, 0xe0]);
-    const huge = await demo.request('POST', '/image', upload(big, 'huge.jpg', 'image/jpeg'));
+    const huge = await owner.request('POST', '/image', upload(big, 'huge.jpg', 'image/jpeg'));
     expect(huge.status).toBe(422);
     expect(huge.json.errors).toEqual({ image: ['The image may not be greater than 8 MB.'] });
     // Past API Gateway's 10 MB payload limit the gateway itself answers.
-    const past = await demo.request(
+    const past = await owner.request(
       'POST',
       '/image',
       upload(new Uint8Array(11 * 1024 * 1024), 'past.jpg', 'image/jpeg'),
     );
     expect(past.status).toBe(413);
     expect(past.json.message).toBe('The request is too large.');
-    expect(ids(await demo.request('GET', '/getImages'))).toEqual(before);
+    expect(ids(await owner.request('GET', '/getImages'))).toEqual(before);
   });
 
   it("keeps teams apart: another team's upload answers 404 and is not listed", async () => {
-    const demo = await signedIn('demo@example.com');
+    const owner = await uploader();
     const png = await sharp({
       create: { width: 30, height: 20, channels: 3, background: '#123456' },
     })
       .png()
       .toBuffer();
     const image = (
-      (await demo.request('POST', '/image', upload(png, 'private.png'))).json as { image: Image }
+      (await owner.request('POST', '/image', upload(png, 'private.png'))).json as { image: Image }
     ).image;
     const admin = await signedIn('admin@example.com');
     expect(ids(await admin.request('GET', '/getImages'))).not.toContain(image.id);
@@ -261,60 +300,60 @@ describe('image uploads', () => {
     expect(
       (await admin.request('DELETE', '/deleteImage', { imageId: 'library-autumn' })).status,
     ).toBe(404);
-    expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
+    expect(ids(await owner.request('GET', '/getImages'))).toContain(image.id);
   });
 
   it('deletes an unused upload: it leaves the library and stops being served', async () => {
-    const demo = await signedIn('demo@example.com');
+    const owner = await uploader();
     const png = await sharp({
       create: { width: 30, height: 20, channels: 3, background: '#654321' },
     })
       .png()
       .toBuffer();
     const image = (
-      (await demo.request('POST', '/image', upload(png, 'gone.png'))).json as { image: Image }
+      (await owner.request('POST', '/image', upload(png, 'gone.png'))).json as { image: Image }
     ).image;
     expect((await fetch(`${stack().url}${image.url}`)).status).toBe(200);
-    expect((await demo.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
-    expect(ids(await demo.request('GET', '/getImages'))).not.toContain(image.id);
-    expect((await demo.request('GET', `/image/${image.id}`)).status).toBe(404);
+    expect((await owner.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
+    expect(ids(await owner.request('GET', '/getImages'))).not.toContain(image.id);
+    expect((await owner.request('GET', `/image/${image.id}`)).status).toBe(404);
     expect((await fetch(`${stack().url}${image.thumb}`)).status).toBe(404);
     // Mutation check (run): without withdrawUserFile in deleteUpload this answers 200.
     expect((await fetch(`${stack().url}${image.url}`)).status).toBe(404);
   });
 
   it('keeps an upload a design uses until the design stops using it; kept versions still draw it', async () => {
-    const demo = await signedIn('demo@example.com');
+    const owner = await uploader();
     const red = await sharp({
       create: { width: 300, height: 200, channels: 3, background: '#e01020' },
     })
       .png()
       .toBuffer();
     const image = (
-      (await demo.request('POST', '/image', upload(red, 'red.png'))).json as { image: Image }
+      (await owner.request('POST', '/image', upload(red, 'red.png'))).json as { image: Image }
     ).image;
-    const created = await demo.request('POST', '/api/pic-snippet', {
+    const created = await owner.request('POST', '/api/pic-snippet', {
       image_id: image.id,
       title: 'Red sale',
     });
     expect(created.status).toBe(201);
     const design = created.json as { id: string; public_id: string };
-    const kept = await demo.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
+    const kept = await owner.request('POST', `/api/pic-snippet/${design.id}/cache-id`, {});
     expect(kept.status).toBe(200);
 
-    const refused = await demo.request('DELETE', '/deleteImage', { imageId: image.id });
+    const refused = await owner.request('DELETE', '/deleteImage', { imageId: image.id });
     expect(refused.status).toBe(409);
     expect(refused.json.message).toBe(
       'This image is used by the design "Red sale". Replace it there first.',
     );
-    expect(ids(await demo.request('GET', '/getImages'))).toContain(image.id);
+    expect(ids(await owner.request('GET', '/getImages'))).toContain(image.id);
     expect((await fetch(`${stack().url}${image.url}`)).status).toBe(200);
 
-    const replaced = await demo.request('PUT', `/api/pic-snippet/${design.id}/replace`, {
+    const replaced = await owner.request('PUT', `/api/pic-snippet/${design.id}/replace`, {
       imageId: 'library-garden',
     });
     expect(replaced.status).toBe(200);
-    expect((await demo.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
+    expect((await owner.request('DELETE', '/deleteImage', { imageId: image.id })).status).toBe(200);
     expect((await fetch(`${stack().url}${image.url}`)).status).toBe(404);
 
     // The version kept before the photo changed is what recipients of that send see: still red.

@@ -4,7 +4,7 @@
  * the field's message; the notifications panel reads the same items. Answers are checked
  * against the contract (STAGE=test).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOUNCEMENT_MESSAGES, type Announcement } from '#shared/contract/kiosk.ts';
 import { db } from '#lib/db/index.ts';
 import { TestClient } from '../support/client.ts';
@@ -13,10 +13,17 @@ import { useLocalStack } from '../support/stack.ts';
 const stack = useLocalStack({ warmChromium: false });
 const PATH = '/spark/kiosk/announcements';
 let admin: TestClient;
+/** The announcements this file made: those still there leave with the file. */
+const made: string[] = [];
 
 beforeAll(async () => {
   admin = new TestClient(stack().url);
-  await admin.login('admin@example.com');
+  expect((await admin.login('admin@example.com')).status).toBe(200);
+});
+
+// Announcements are global: every user's panel of the files after this one would show them.
+afterAll(async () => {
+  for (const announcementId of made) await db().Announcement.delete({ announcementId }).go();
 });
 
 describe('announcements', () => {
@@ -30,6 +37,7 @@ describe('announcements', () => {
       icon: 'sparkles',
     });
     expect(second.status).toBe(201);
+    made.push(first.json.id as string, second.json.id as string);
     expect(second.json.updated_at).toBe(second.json.created_at);
     expect(second.json).toMatchObject({
       body: 'We now export *PDF*.',

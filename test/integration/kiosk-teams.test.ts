@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FREE_PLAN_DESIGNS } from '#functions/billing/plans.ts';
 import { TEAM_PERMISSION_MESSAGES } from '#lib/team-permissions.ts';
 import type { TestClient } from '../support/client.ts';
-import { createDesign, ownTeam, signedIn, LIBRARY_IMAGE } from '../support/designs.ts';
+import { createDesign, ownTeam, signedIn, uniqueEmail, LIBRARY_IMAGE } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -50,7 +50,8 @@ async function copies(designId: string, n: number): Promise<void> {
 
 describe('team profile', () => {
   it('shows members, plan with its design limit, designs counted and bundles', async () => {
-    const owner = await ownTeam(stack().url, 'kiosk-profile@example.org');
+    const email = uniqueEmail('kiosk-profile');
+    const owner = await ownTeam(stack().url, email);
     const teamId = await teamOf(owner);
     const kept = await createDesign(owner, { title: 'Kept' });
     const gone = await createDesign(owner, { title: 'Archived' });
@@ -61,8 +62,8 @@ describe('team profile', () => {
     expect(profile.status).toBe(200);
     expect(profile.json).toMatchObject({
       id: teamId,
-      owner: { email: 'kiosk-profile@example.org' },
-      users: [{ email: 'kiosk-profile@example.org', pivot: { role: 'owner' } }],
+      owner: { email },
+      users: [{ email, pivot: { role: 'owner' } }],
       plan: { id: 'free', name: 'Free', designs: FREE_PLAN_DESIGNS },
       designs: { active: 1, archived: 1 },
       bundles: [],
@@ -82,7 +83,7 @@ describe('team profile', () => {
 
 describe('additional_picsnippets', () => {
   it('lets a team at its plan’s limit have that many more active designs', async () => {
-    const owner = await ownTeam(stack().url, 'kiosk-limit@example.org');
+    const owner = await ownTeam(stack().url, uniqueEmail('kiosk-limit'));
     const teamId = await teamOf(owner);
     const first = await createDesign(owner, { title: 'First' });
     await copies(first.id, FREE_PLAN_DESIGNS - 1);
@@ -121,7 +122,7 @@ describe('additional_picsnippets', () => {
 
 describe('limited_permission', () => {
   it('keeps archive and activate to the owner and team admins; members still create and edit', async () => {
-    const owner = await ownTeam(stack().url, 'kiosk-limited@example.org');
+    const owner = await ownTeam(stack().url, uniqueEmail('kiosk-limited'));
     const teamId = await teamOf(owner);
     // Two people join the team (as an accepted invitation leaves them): a member and an admin.
     const { db } = await import('#lib/db/index.ts');
@@ -132,8 +133,8 @@ describe('limited_permission', () => {
       await db().User.patch({ userId }).set({ currentTeamId: teamId }).go();
       return c;
     };
-    const member = await join('kiosk-limited-member@example.org', 'member');
-    const teamAdmin = await join('kiosk-limited-admin@example.org', 'admin');
+    const member = await join(uniqueEmail('kiosk-limited-member'), 'member');
+    const teamAdmin = await join(uniqueEmail('kiosk-limited-admin'), 'admin');
     const design = await createDesign(owner, { title: 'Shared' });
     const archive = (c: TestClient) =>
       c.request('PUT', `/api/pic-snippet/${design.id}/archive`, {});

@@ -5,24 +5,49 @@
  * and tokens read-only meanwhile, the admin's own session back afterwards) and the discount's
  * refusals with billing offline. The applied discount is kiosk-discounts.test.ts's.
  */
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMPERSONATION_READ_ONLY } from '#lib/auth.ts';
 import { KIOSK_USER_MESSAGES } from '#shared/contract/kiosk-users.ts';
 import { TestClient } from '../support/client.ts';
-import { ownTeam } from '../support/designs.ts';
+import {
+  currentTeamId,
+  OWN_TEAM_PASSWORD,
+  ownTeam,
+  setTeamPlan,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 
 let admin: TestClient;
-/** Registered with a team of their own: `Desi Gner`, kiosk-target@example.org. */
+/**
+ * The user the kiosk looks at, registered with a team of their own (on Pro as data, as the seed
+ * puts the demo team) and renamed to a name no other user has: other files on the same stack add
+ * the seeded demo user to teams of theirs and register users of any name (docs/testing.md "One
+ * stack per worker").
+ */
+const TARGET_EMAIL = uniqueEmail('kiosk-target');
+/** Names are letters only: ten random ones (a–p) after a first name. */
+const TARGET_NAME = `Zora ${[...randomUUID().replace(/-/g, '').slice(0, 10)]
+  .map((digit) => String.fromCharCode(97 + parseInt(digit, 16)))
+  .join('')}`;
 let targetId: string;
+let targetTeamId: string;
 
 beforeAll(async () => {
   admin = new TestClient(stack().url);
-  await admin.login('admin@example.com');
-  const target = await ownTeam(stack().url, 'kiosk-target@example.org');
+  expect((await admin.login('admin@example.com')).status).toBe(200);
+  const target = await ownTeam(stack().url, TARGET_EMAIL);
   targetId = (await target.request('GET', '/user/current')).json.id as string;
+  targetTeamId = await currentTeamId(target);
+  await setTeamPlan(targetTeamId, 'pro-monthly');
+  const renamed = await target.request('PUT', '/settings/contact', {
+    name: TARGET_NAME,
+    email: TARGET_EMAIL,
+  });
+  expect(renamed.status, JSON.stringify(renamed.json)).toBe(200);
 });
 
 /** A fresh admin session (each impersonation ends the session it started from). */
@@ -34,16 +59,18 @@ async function adminClient(): Promise<TestClient> {
 
 describe('search and profile', () => {
   it('finds users by part of the name or the e-mail, any case, a page at a time', async () => {
-    const byName = await admin.request('POST', '/spark/kiosk/users/search', { query: 'DANA' });
+    const byName = await admin.request('POST', '/spark/kiosk/users/search', {
+      query: TARGET_NAME.slice(2).toUpperCase(),
+    });
     expect(byName.status).toBe(200);
     expect(byName.json).toMatchObject({
-      data: [{ name: 'Dana Demo', email: 'demo@example.com', isAdmin: false }],
+      data: [{ name: TARGET_NAME, email: TARGET_EMAIL, isAdmin: false }],
       current_page: 1,
       last_page: 1,
       total: 1,
     });
     const byMail = await admin.request('POST', '/spark/kiosk/users/search', {
-      query: 'kiosk-target@',
+      query: TARGET_EMAIL.slice(0, TARGET_EMAIL.indexOf('@') + 1),
     });
     expect((byMail.json.data as Array<{ id: string }>).map((u) => u.id)).toEqual([targetId]);
     const none = await admin.request('POST', '/spark/kiosk/users/search', { query: 'nobody-x' });
@@ -55,18 +82,18 @@ describe('search and profile', () => {
 
   it('shows teams with role and plan, and the sign-ins it records (newest first)', async () => {
     const signer = new TestClient(stack().url);
-    await signer.login('demo@example.com');
+    expect((await signer.login(TARGET_EMAIL, OWN_TEAM_PASSWORD)).status).toBe(200);
     await signer.request('POST', '/logout', {});
-    await signer.login('demo@example.com');
-    const profile = await admin.request('GET', '/spark/kiosk/users/user-demo/profile');
+    expect((await signer.login(TARGET_EMAIL, OWN_TEAM_PASSWORD)).status).toBe(200);
+    const profile = await admin.request('GET', `/spark/kiosk/users/${targetId}/profile`);
     expect(profile.status).toBe(200);
     expect(profile.json).toMatchObject({
-      id: 'user-demo',
-      email: 'demo@example.com',
+      id: targetId,
+      email: TARGET_EMAIL,
       teams: [
         {
-          id: 'team-demo',
-          name: 'Demo Team',
+          id: targetTeamId,
+          name: `Team ${TARGET_EMAIL.split('@')[0]}`,
           role: 'owner',
           plan: { id: 'pro-monthly', name: 'Pro' },
           subscription: null,
@@ -85,14 +112,11 @@ describe('search and profile', () => {
 
   it('keeps only the last 20 sign-ins', async () => {
     const { recordSignIn, signIns } = await import('#lib/sign-ins.ts');
+    // A user id of this file's own: sign-ins are kept per user id.
+    const userId = `user-limits-${randomUUID()}`;
     for (let i = 0; i < 22; i++)
-      await recordSignIn(
-        'user-limits',
-        '192.0.2.1',
-        `agent ${i}`,
-        new Date(Date.UTC(2024, 0, i + 1)),
-      );
-    const kept = await signIns('user-limits');
+      await recordSignIn(userId, '192.0.2.1', `agent ${i}`, new Date(Date.UTC(2024, 0, i + 1)));
+    const kept = await signIns(userId);
     expect(kept).toHaveLength(20);
     expect(kept[0]!.userAgent).toBe('agent 21');
     expect(kept[19]!.userAgent).toBe('agent 2');
@@ -109,7 +133,7 @@ describe('impersonation', () => {
     const me = await c.request('GET', '/user/current');
     expect(me.json).toMatchObject({
       id: targetId,
-      email: 'kiosk-target@example.org',
+      email: TARGET_EMAIL,
       isAdmin: false,
       impersonator: { name: 'Ada Admin', email: 'admin@example.com' },
     });
@@ -142,7 +166,7 @@ describe('impersonation', () => {
     const c = await adminClient();
     await c.request('POST', `/spark/kiosk/users/impersonate/${targetId}`, {});
     const password = await c.request('PUT', '/settings/password', {
-      current_password: 'design-walnut-27',
+      current_password: OWN_TEAM_PASSWORD,
       password: 'taken-over-password-1',
       password_confirmation: 'taken-over-password-1',
     });
@@ -164,7 +188,7 @@ describe('impersonation', () => {
 
     // The user's own password still works, unchanged.
     const user = new TestClient(stack().url);
-    expect((await user.login('kiosk-target@example.org', 'design-walnut-27')).status).toBe(200);
+    expect((await user.login(TARGET_EMAIL, OWN_TEAM_PASSWORD)).status).toBe(200);
   });
 
   it('signing out ends the impersonation in the audit too', async () => {

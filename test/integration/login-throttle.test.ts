@@ -5,17 +5,28 @@
  * Mutation checks: with the old read-then-write counters (`isThrottled` before the password
  * check, `recordFailure` after it) 30 parallel wrong passwords were all checked (30 answers 422,
  * not at most 10) and twelve wrong passwords for one account locked every account out from the
- * address (the demo sign-in answered 429); without `limitPublicCall` the coupon, tax-rate,
- * registration and reset-mail calls past their limit answered as usual instead of 429.
+ * address (another account's sign-in answered 429); without `limitPublicCall` the coupon,
+ * tax-rate, registration and reset-mail calls past their limit answered as usual instead of 429.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
+import { OWN_TEAM_PASSWORD, ownTeam, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
 const client = () => new TestClient(stack().url);
 /** This file's client address (test/support/file-setup.ts gives each file its own). */
 const IP = process.env.TEST_CLIENT_ADDRESS ?? '127.0.0.1';
+
+/**
+ * Two accounts of this file's own, registered before the tests: one to lock out, one that signs
+ * in from the same address. Locking a seeded login would lock it for the files after this one
+ * on the same stack (docs/testing.md "One stack per worker").
+ */
+const LOCKED = uniqueEmail('throttle-locked');
+const OTHER = uniqueEmail('throttle-other');
+/** An address no account has, guessed at in parallel. */
+const GUESSED = uniqueEmail('parallel-guess');
 
 async function throttleDb() {
   const { db } = await import('#lib/db/index.ts');
@@ -24,26 +35,33 @@ async function throttleDb() {
 
 /** Keys this file touches; every test starts and ends without them. */
 const KEYS = [
-  'login#email#parallel-guess@example.com',
-  'login#email#admin@example.com',
-  'login#email#demo@example.com',
+  `login#email#${GUESSED}`,
+  `login#email#${LOCKED}`,
+  `login#email#${OTHER}`,
   `login#ip#${IP}`,
   `login#ip#203.0.113.9`,
   ...['coupon', 'tax-rate', 'register', 'password-email'].map((c) => `public#${c}#ip#${IP}`),
 ];
 
-afterEach(async () => {
+async function clearKeys(): Promise<void> {
   const throttle = await throttleDb();
   for (const key of KEYS) await throttle.delete({ key }).go();
+}
+
+beforeAll(async () => {
+  await ownTeam(stack().url, LOCKED);
+  await ownTeam(stack().url, OTHER);
+  // The registrations counted on this address's allowance: every test starts without it.
+  await clearKeys();
 });
+
+afterEach(clearKeys);
 
 describe('sign-in throttling', () => {
   it('checks at most 10 of 30 parallel wrong passwords for one account', async () => {
     const { MAX_FAILURES } = await import('#functions/auth/throttle.ts');
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        client().login('parallel-guess@example.com', `wrong-${i}`),
-      ),
+      Array.from({ length: 30 }, (_, i) => client().login(GUESSED, `wrong-${i}`)),
     );
     const checked = answers.filter((a) => a.status === 422).length;
     const refused = answers.filter((a) => a.status === 429);
@@ -59,14 +77,13 @@ describe('sign-in throttling', () => {
   it('twelve wrong passwords for one account do not lock other accounts out from the address', async () => {
     const c = client();
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++)
-      statuses.push((await c.login('admin@example.com', `no-${i}`)).status);
+    for (let i = 0; i < 12; i++) statuses.push((await c.login(LOCKED, `no-${i}`)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(422));
     expect(statuses.slice(10)).toEqual([429, 429]);
     // Same address, another account: signs in.
-    expect((await client().login('demo@example.com')).status).toBe(200);
+    expect((await client().login(OTHER, OWN_TEAM_PASSWORD)).status).toBe(200);
     // The locked account stays locked, even with the right password.
-    expect((await client().login('admin@example.com')).status).toBe(429);
+    expect((await client().login(LOCKED, OWN_TEAM_PASSWORD)).status).toBe(429);
   });
 
   it('locks the address only at its own, much higher limit', async () => {
@@ -84,7 +101,7 @@ describe('sign-in throttling', () => {
         ttl: Math.ceil((now + WINDOW_MS) / 1000),
       })
       .go();
-    expect((await client().login('demo@example.com')).status).toBe(429);
+    expect((await client().login(OTHER, OWN_TEAM_PASSWORD)).status).toBe(429);
   });
 
   it('keys on the socket address locally, whatever CloudFront-Viewer-Address claims', async () => {
@@ -92,7 +109,7 @@ describe('sign-in throttling', () => {
     const res = await c.request(
       'POST',
       '/login',
-      { email: 'demo@example.com', password: 'wrong' },
+      { email: OTHER, password: 'wrong' },
       { headers: { 'cloudfront-viewer-address': '203.0.113.9:4711' } },
     );
     expect(res.status).toBe(422);

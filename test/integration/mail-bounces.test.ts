@@ -4,7 +4,9 @@
  * set publishes them through SNS (the Bounce and Complaint examples of the SES developer guide,
  * "Examples of event data that Amazon SES publishes to Amazon SNS"), marks the addresses in the
  * local stack's DynamoDB, and later sends to them are skipped: the outbox gets nothing, the
- * action that mails (a password reset, an invitation) still succeeds.
+ * action that mails (a password reset, an invitation) still succeeds. Every address is the
+ * file's own (`uniqueEmail`): the outbox and the marks are shared with the other files that run on
+ * the same stack.
  */
 import type { SNSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import { releaseAddress } from '#lib/mail-suppression.ts';
 import { readOutbox, sendMail } from '#lib/mailer.ts';
 import { metricTotals } from '#lib/metrics.ts';
 import { TestClient } from '../support/client.ts';
+import { currentTeamId, ownTeam, setTeamPlan, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -145,13 +148,16 @@ async function register(email: string) {
 describe('a permanent bounce', () => {
   it('marks the address, and a later password reset is answered but not mailed', async () => {
     stack();
-    await register('bounced@example.org');
-    expect(await mailsTo('bounced@example.org')).toHaveLength(1); // the address confirmation
+    const bounced = uniqueEmail('bounced');
+    await register(bounced);
+    expect(await mailsTo(bounced)).toHaveLength(1); // the address confirmation
 
     // SES writes the address as the receiving server reported it: the mark is case-blind.
-    const result = await handler(snsEvent(bounceRecord('Bounced@Example.org')));
+    const reported = bounced.replace(/^b/, 'B').replace(/@example\.com$/, '@Example.com');
+    expect(reported).not.toBe(bounced);
+    const result = await handler(snsEvent(bounceRecord(reported)));
     expect(result).toEqual({ suppressed: 1 });
-    const mark = (await db().SuppressedAddress.get({ email: 'bounced@example.org' }).go()).data;
+    const mark = (await db().SuppressedAddress.get({ email: bounced }).go()).data;
     expect(mark).toMatchObject({
       reason: 'bounce',
       detail: 'Permanent/General',
@@ -162,60 +168,65 @@ describe('a permanent bounce', () => {
 
     const before = metricTotals()['Mail{outcome=suppressed}'] ?? 0;
     const asked = await new TestClient(stack().url).request('POST', '/password/email', {
-      email: 'bounced@example.org',
+      email: bounced,
     });
     expect(asked.status).toBe(200);
     expect(asked.json).toMatchObject({ success: true });
-    expect(await mailsTo('bounced@example.org')).toHaveLength(1); // still only the confirmation
+    expect(await mailsTo(bounced)).toHaveLength(1); // still only the confirmation
     expect(metricTotals()['Mail{outcome=suppressed}']).toBe(before + 1);
   });
 
   it('does not fail an invitation to a bounced address: the invitation exists, no mail', async () => {
-    await handler(snsEvent(bounceRecord('gone@example.org')));
-    const owner = new TestClient(stack().url);
-    expect((await owner.login('demo@example.com')).status).toBe(200);
-    const res = await owner.request('POST', '/settings/companies/team-demo/invitations', {
-      email: 'gone@example.org',
+    const gone = uniqueEmail('gone');
+    await handler(snsEvent(bounceRecord(gone)));
+    // A team of this file's own, on Pro as data (as the seed puts the demo team) so it may
+    // invite: the seeded demo team's invitations are read by other files.
+    const owner = await ownTeam(stack().url, uniqueEmail('bounce-owner'));
+    const teamId = await currentTeamId(owner);
+    await setTeamPlan(teamId, 'pro-monthly');
+    const res = await owner.request('POST', `/settings/companies/${teamId}/invitations`, {
+      email: gone,
       role: 'member',
     });
     expect(res.status).toBeLessThan(300);
-    expect(await mailsTo('gone@example.org')).toEqual([]);
-    const pending = await owner.request('GET', '/settings/companies/team-demo/invitations');
-    expect(JSON.stringify(pending.json)).toContain('gone@example.org');
+    expect(await mailsTo(gone)).toEqual([]);
+    const pending = await owner.request('GET', `/settings/companies/${teamId}/invitations`);
+    expect(JSON.stringify(pending.json)).toContain(gone);
   });
 
   it('mails the address again once an operator releases it', async () => {
-    await handler(snsEvent(bounceRecord('fixed@example.org')));
-    await sendMail({ to: 'fixed@example.org', subject: 'One', text: 'one\n' });
-    expect(await mailsTo('fixed@example.org')).toEqual([]);
-    await releaseAddress('fixed@example.org');
-    await sendMail({ to: 'fixed@example.org', subject: 'Two', text: 'two\n' });
-    expect((await mailsTo('fixed@example.org')).map((m) => m.subject)).toEqual(['Two']);
+    const fixed = uniqueEmail('fixed');
+    await handler(snsEvent(bounceRecord(fixed)));
+    await sendMail({ to: fixed, subject: 'One', text: 'one\n' });
+    expect(await mailsTo(fixed)).toEqual([]);
+    await releaseAddress(fixed);
+    await sendMail({ to: fixed, subject: 'Two', text: 'two\n' });
+    expect((await mailsTo(fixed)).map((m) => m.subject)).toEqual(['Two']);
   });
 });
 
 describe('other SES events', () => {
   it('marks an address whose owner complained', async () => {
-    expect(await handler(snsEvent(complaintRecord('spam-button@example.org')))).toEqual({
+    const complained = uniqueEmail('spam-button');
+    expect(await handler(snsEvent(complaintRecord(complained)))).toEqual({
       suppressed: 1,
     });
-    const mark = (await db().SuppressedAddress.get({ email: 'spam-button@example.org' }).go()).data;
+    const mark = (await db().SuppressedAddress.get({ email: complained }).go()).data;
     expect(mark).toMatchObject({ reason: 'complaint', detail: 'abuse' });
-    await sendMail({ to: 'spam-button@example.org', subject: 'Hi', text: 'hi\n' });
-    expect(await mailsTo('spam-button@example.org')).toEqual([]);
+    await sendMail({ to: complained, subject: 'Hi', text: 'hi\n' });
+    expect(await mailsTo(complained)).toEqual([]);
     expect(metricTotals().MailComplained).toBeGreaterThanOrEqual(1);
   });
 
   it('keeps mailing after a transient bounce (mailbox full), counting it', async () => {
     const before = metricTotals()['MailBounced{type=transient}'] ?? 0;
-    const result = await handler(
-      snsEvent(bounceRecord('full@example.org', 'Transient', 'MailboxFull')),
-    );
+    const full = uniqueEmail('full');
+    const result = await handler(snsEvent(bounceRecord(full, 'Transient', 'MailboxFull')));
     expect(result).toEqual({ suppressed: 0 });
-    expect((await db().SuppressedAddress.get({ email: 'full@example.org' }).go()).data).toBeNull();
+    expect((await db().SuppressedAddress.get({ email: full }).go()).data).toBeNull();
     expect(metricTotals()['MailBounced{type=transient}']).toBe(before + 1);
-    await sendMail({ to: 'full@example.org', subject: 'Still here', text: 'hi\n' });
-    expect(await mailsTo('full@example.org')).toHaveLength(1);
+    await sendMail({ to: full, subject: 'Still here', text: 'hi\n' });
+    expect(await mailsTo(full)).toHaveLength(1);
   });
 
   it('ignores a delivery event and a message that is not SES JSON', async () => {

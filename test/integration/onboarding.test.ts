@@ -1,13 +1,13 @@
 /**
  * Onboarding (docs/decisions.md "Onboarding": step 1 picks one of eight use cases, step 3 redirects to a per-use-case
  * address; docs/decisions.md "Onboarding"): `PUT /settings/onboarding` keeps the choice on the user
- * and answers the address.
- *
- * @own-stack: reads the seeded demo user's onboarding answers from their first state.
+ * and answers the address. The answers are a new user's of this file's own, from their first
+ * state: the seeded logins serve the files after this one unchanged.
  */
 import { describe, expect, it } from 'vitest';
 import { ONBOARDING_USE_CASES, USE_CASES } from '#shared/onboarding.ts';
 import { TestClient } from '../support/client.ts';
+import { ownTeam, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -29,25 +29,25 @@ describe('onboarding', () => {
   });
 
   it('stores the chosen use case and answers its address', async () => {
-    const demo = new TestClient(stack().url);
-    await demo.login('demo@example.com');
-    expect((await demo.request('GET', '/user/current')).json.onboarding_use_case).toBeNull();
-    const res = await demo.request('PUT', '/settings/onboarding', { use_case: 'phisicalStore' });
+    const user = await ownTeam(stack().url, uniqueEmail('onboarding'));
+    expect((await user.request('GET', '/user/current')).json.onboarding_use_case).toBeNull();
+    const res = await user.request('PUT', '/settings/onboarding', { use_case: 'phisicalStore' });
     expect(res.status).toBe(200);
     expect(res.json.redirect).toBe('/dashboard?view=templates&tag=store');
-    expect((await demo.request('GET', '/user/current')).json.onboarding_use_case).toBe(
+    expect((await user.request('GET', '/user/current')).json.onboarding_use_case).toBe(
       'phisicalStore',
     );
   });
 
   it('refuses an unknown use case with a field error and keeps the old choice', async () => {
-    const demo = new TestClient(stack().url);
-    await demo.login('demo@example.com');
-    await demo.request('PUT', '/settings/onboarding', { use_case: 'webinars' });
-    const res = await demo.request('PUT', '/settings/onboarding', { use_case: 'crypto' });
+    const user = await ownTeam(stack().url, uniqueEmail('onboarding-refused'));
+    expect(
+      (await user.request('PUT', '/settings/onboarding', { use_case: 'webinars' })).status,
+    ).toBe(200);
+    const res = await user.request('PUT', '/settings/onboarding', { use_case: 'crypto' });
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ use_case: ['Choose one of the use cases.'] });
-    expect((await demo.request('GET', '/user/current')).json.onboarding_use_case).toBe('webinars');
+    expect((await user.request('GET', '/user/current')).json.onboarding_use_case).toBe('webinars');
   });
 
   it('needs a signed-in user', async () => {

@@ -4,14 +4,24 @@
  * creates the owner's in-app notification and an e-mail; anything else is refused with an error
  * before anything is read, written or sent.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { currentTeamId, ownTeam, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 describe('the render-notices function', () => {
-  useLocalStack();
-  // The seed's free-plan team (Platform Admins), owned by admin@example.com.
-  const TEAM = 'team-admin';
-  const OWNER = 'user-admin';
+  const stack = useLocalStack();
+  // A free-plan team of this file's own and its owner: the seeded teams' owners get other
+  // files' quota notices on the same stack (docs/testing.md "One stack per worker").
+  const EMAIL = uniqueEmail('render-notices');
+  const TEAM_NAME = `Team ${EMAIL.split('@')[0]}`;
+  let TEAM = '';
+  let OWNER = '';
+
+  beforeAll(async () => {
+    const owner = await ownTeam(stack().url, EMAIL);
+    TEAM = await currentTeamId(owner);
+    OWNER = (await owner.request('GET', '/user/current')).json.id as string;
+  });
 
   async function quotaNotices() {
     const { db } = await import('#lib/db/index.ts');
@@ -21,9 +31,7 @@ describe('the render-notices function', () => {
 
   async function quotaMails() {
     const { readOutbox } = await import('#lib/mailer.ts');
-    return (await readOutbox()).filter(
-      (m) => m.to === 'admin@example.com' && /renders for/.test(m.subject),
-    );
+    return (await readOutbox()).filter((m) => m.to === EMAIL && /renders for/.test(m.subject));
   }
 
   it('refuses anything but a notice, without effects', async () => {
@@ -31,7 +39,7 @@ describe('the render-notices function', () => {
     const valid = { teamId: TEAM, threshold: 80, month: '2026-11', used: 8000, allowance: 10_000 };
     const invalid: unknown[] = [
       undefined,
-      'team-admin',
+      TEAM,
       {},
       { ...valid, threshold: 90 },
       { ...valid, threshold: '80' },
@@ -60,9 +68,9 @@ describe('the render-notices function', () => {
     ).resolves.toEqual({ teamId: TEAM, threshold: 100 });
     const notices = await quotaNotices();
     expect(notices.map((n) => n.body)).toEqual([
-      "Platform Admins has used all 10,000 renders of this month. New personalised images show the design's fallback image until next month or a larger plan.",
+      `${TEAM_NAME} has used all 10,000 renders of this month. New personalised images show the design's fallback image until next month or a larger plan.`,
     ]);
-    expect(notices[0]!.actionUrl).toBe('/settings/companies/team-admin#/subscription');
+    expect(notices[0]!.actionUrl).toBe(`/settings/companies/${TEAM}#/subscription`);
     const mails = await quotaMails();
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/has used all its renders/);

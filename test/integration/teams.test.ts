@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';
+import { currentTeamId, ownTeam, setTeamPlan, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ warmChromium: false });
@@ -14,22 +15,35 @@ async function signedIn(email: string) {
   return c;
 }
 
+/**
+ * A user of this file's own with their team on `planId` as data (as the seed puts the demo team
+ * on Pro): other files add the demo user to teams of theirs and make teams for it, so its team
+ * list and team count are not this file's to assert on (docs/testing.md "One stack per worker").
+ */
+async function ownOwner(label: string, planId: string) {
+  const email = uniqueEmail(label);
+  const client = await ownTeam(stack().url, email);
+  const teamId = await currentTeamId(client);
+  await setTeamPlan(teamId, planId);
+  return { client, teamId, name: `Team ${email.split('@')[0]}` };
+}
+
 describe('teams', () => {
   it("lists the user's teams with role and plan capabilities", async () => {
-    const demo = await signedIn('demo@example.com');
-    const res = await demo.request('GET', '/settings/companies');
+    const { client: owner, teamId, name } = await ownOwner('teams-list', 'pro-monthly');
+    const res = await owner.request('GET', '/settings/companies');
     expect(res.status).toBe(200);
     expect(res.json).toEqual([
       expect.objectContaining({
-        id: 'team-demo',
-        name: 'Demo Team',
+        id: teamId,
+        name,
         can_export_pdf: true,
         can_upload_custom_fonts: true,
         pivot: { role: 'owner' },
       }),
     ]);
-    const current = await demo.request('GET', '/settings/companies/current');
-    expect(current.json).toMatchObject({ id: 'team-demo', current_billing_plan: 'pro-monthly' });
+    const current = await owner.request('GET', '/settings/companies/current');
+    expect(current.json).toMatchObject({ id: teamId, current_billing_plan: 'pro-monthly' });
   });
 
   it('gives the roles, owner included', async () => {
@@ -43,22 +57,22 @@ describe('teams', () => {
   });
 
   it('creates a team within the plan limit and switches to it', async () => {
-    const demo = await signedIn('demo@example.com');
-    const created = await demo.request('POST', '/settings/companies', { name: 'Second Shop' });
+    const { client: owner, teamId } = await ownOwner('teams-second', 'pro-monthly');
+    const created = await owner.request('POST', '/settings/companies', { name: 'Second Shop' });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
       pendingPayment: false,
       team: { name: 'Second Shop', slug: 'second-shop' },
     });
     const id = (created.json.team as { id: string }).id;
-    expect((await demo.request('PUT', `/settings/companies/${id}/switch`)).status).toBe(200);
-    expect((await demo.request('GET', '/user/current')).json.current_team_id).toBe(id);
-    expect((await demo.request('PUT', '/settings/companies/team-demo/switch')).status).toBe(200);
+    expect((await owner.request('PUT', `/settings/companies/${id}/switch`)).status).toBe(200);
+    expect((await owner.request('GET', '/user/current')).json.current_team_id).toBe(id);
+    expect((await owner.request('PUT', `/settings/companies/${teamId}/switch`)).status).toBe(200);
   });
 
   it('refuses a team past the free plan limit with a field error', async () => {
-    const admin = await signedIn('admin@example.com');
-    const res = await admin.request('POST', '/settings/companies', { name: 'One Too Many' });
+    const { client: owner } = await ownOwner('teams-free', 'free');
+    const res = await owner.request('POST', '/settings/companies', { name: 'One Too Many' });
     expect(res.status).toBe(422);
     expect((res.json.errors as Record<string, string[]>).name![0]).toMatch(/allows 1 team/);
   });

@@ -114,3 +114,34 @@ export function useDemoDesignCopy(): () => { designId: string; publicId: string;
     return copy;
   };
 }
+
+/** The id of a signed-in client's current team (after `ownTeam`, the team it registered). */
+export async function currentTeamId(client: TestClient): Promise<string> {
+  const me = await client.request('GET', '/user/current');
+  expect(me.status).toBe(200);
+  return me.json.current_team_id as string;
+}
+
+/**
+ * Registers a user with a team of their own (`ownTeam`) and makes them a platform admin as the
+ * seed and the deploy's admin bootstrap do (`isAdmin` on the User item, infra/deploy/admin.ts),
+ * for a test that locks, re-passwords or otherwise changes the admin it signs in with: the
+ * seeded admin@example.com serves the files after this one unchanged. In-process stacks only.
+ */
+export async function ownAdmin(url: string, email: string): Promise<TestClient> {
+  const client = await ownTeam(url, email);
+  const { db } = await import('#lib/db/index.ts');
+  const userId = (await client.request('GET', '/user/current')).json.id as string;
+  await db().User.patch({ userId }).set({ isAdmin: true }).go();
+  return client;
+}
+
+/**
+ * Puts a team on a plan as data, as the seed puts the demo team on Pro: the Team item's plan,
+ * no subscription. For a test that needs a paid plan's limits on a team of its own instead of
+ * the seeded demo team. In-process stacks only.
+ */
+export async function setTeamPlan(teamId: string, planId: string): Promise<void> {
+  const { db } = await import('#lib/db/index.ts');
+  await db().Team.patch({ teamId }).set({ planId }).go();
+}
