@@ -29,6 +29,7 @@ import type { LocalStack } from '#infra/local/stack.ts';
 import { DEFAULT_LIMITS, QUOTA_FALLBACK_CACHE } from '#functions/render/service.ts';
 import { percentile, round1 } from './measure.ts';
 import { formatTable } from './table.ts';
+import { RESULTS_DIR } from './scale.ts';
 
 export interface CampaignOptions {
   /** Distinct recipients (first_name values). */
@@ -57,7 +58,6 @@ const ABUSER = {
   connections: 16,
 };
 const TARGET_REAL_RATIO = 0.99;
-const ROOT = join(import.meta.dirname, '..', '..');
 
 interface Answer {
   real: boolean;
@@ -246,11 +246,8 @@ export async function runCampaignBench(
       measured_at: new Date().toISOString(),
     },
   };
-  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-  await writeFile(
-    join(ROOT, 'bench-results', 'campaign.json'),
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, 'campaign.json'), `${JSON.stringify(result, null, 2)}\n`);
 
   const mark = (met: boolean) => (met ? '✓' : '✗');
   console.log(

@@ -19,15 +19,15 @@ import type { LocalStack } from '#infra/local/stack.ts';
 import { TestClient } from '../support/client.ts';
 import { percentile, round1 } from './measure.ts';
 import { formatTable } from './table.ts';
+import { RESULTS_DIR, sized } from './scale.ts';
 
 /** Designs in the benchmark team (docs/decisions.md "Design API shapes"). */
-export const DESIGNS = 1000;
+export const DESIGNS = sized(1000, 40);
 const SORTS = ['', 'created', 'name', 'views'] as const;
 /** DynamoDB queries per list request aimed at (docs/performance.md "Dashboard lists"). */
 const TARGET_QUERIES = 1;
 /** The page asked without a cursor, for comparison (page 40 of 67). */
-const DEEP_PAGE = 40;
-const ROOT = join(import.meta.dirname, '..', '..');
+const DEEP_PAGE = sized(40, 2);
 
 interface ListPage {
   data: unknown[];
@@ -200,11 +200,8 @@ export async function runDashboardBench(stack: LocalStack): Promise<DashboardRes
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version },
       measured_at: new Date().toISOString(),
     };
-    await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-    await writeFile(
-      join(ROOT, 'bench-results', 'dashboard.json'),
-      `${JSON.stringify(result, null, 2)}\n`,
-    );
+    await mkdir(RESULTS_DIR, { recursive: true });
+    await writeFile(join(RESULTS_DIR, 'dashboard.json'), `${JSON.stringify(result, null, 2)}\n`);
     printTable(result);
     return result;
   } finally {

@@ -41,13 +41,13 @@ import { launchTestBrowser } from '../support/browser.ts';
 import { signIn } from '../support/aria.ts';
 import { percentile, round1 } from './measure.ts';
 import { formatTable } from './table.ts';
+import { RESULTS_DIR, sized } from './scale.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 /** The design's contents (docs/editor.md). */
 const SNIPPETS = 20;
 const STICKERS = 10;
 /** Cold loads measured, and history entries made for the undo/redo steps. */
-const RUNS = { tti: 5, historySteps: 20 };
+const RUNS = { tti: sized(5, 1), historySteps: sized(20, 4) };
 const TARGETS = { ttiMs: 1000, stepMs: 16 };
 /** Nudges of the same merge key closer than 1000 ms join one history entry (history.ts). */
 const MERGE_WINDOW_MS = 1000;
@@ -248,8 +248,8 @@ async function profiled_<T>(
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.detach();
   // The raw profile too, for DevTools or an inclusive-time look (`--profile` only).
-  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-  await writeFile(join(ROOT, 'bench-results', 'editor.cpuprofile'), JSON.stringify(profile));
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, 'editor.cpuprofile'), JSON.stringify(profile));
   const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<string, number>();
   const perScript = new Map<string, number>();
@@ -468,11 +468,8 @@ export async function runEditorBench(stack: LocalStack): Promise<EditorResult> {
       },
       measured_at: new Date().toISOString(),
     };
-    await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-    await writeFile(
-      join(ROOT, 'bench-results', 'editor.json'),
-      `${JSON.stringify(result, null, 2)}\n`,
-    );
+    await mkdir(RESULTS_DIR, { recursive: true });
+    await writeFile(join(RESULTS_DIR, 'editor.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log(
       formatTable(
         ['measure', 'value', 'target'],

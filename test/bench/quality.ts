@@ -23,13 +23,12 @@ import { DEFAULT_RENDER_QUALITY } from '#shared/design.ts';
 import { jpegOptions } from '#functions/render/renderer.ts';
 import { insertReferenceDesign, referencePath, referenceValues } from './reference.ts';
 import { formatTable } from './table.ts';
+import { RESULTS_DIR } from './scale.ts';
 
 /** mozjpeg qualities tried (sharp's 1–100 scale). */
 export const MOZJPEG_QUALITIES = [70, 78, 82, 86, 88, 90, 92, 94, 96] as const;
 /** The least SSIM against today's output for a setting to be chosen (the task's rule). */
 export const SSIM_FLOOR = 0.99;
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 interface Rgba {
   data: Uint8ClampedArray;
@@ -159,11 +158,8 @@ export async function runQualityBench(stack: LocalStack): Promise<QualityResult>
     },
     measured_at: new Date().toISOString(),
   };
-  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-  await writeFile(
-    join(ROOT, 'bench-results', 'quality.json'),
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, 'quality.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(
     `\n${formatTable(
       ['setting', 'bytes', 'ratio', 'ssim_vs_today', 'ssim_vs_today_ref', 'ssim_vs_lossless'],

@@ -82,6 +82,7 @@ import { runQualityBench } from './quality.ts';
 import { runSendListBench } from './send-list.ts';
 import { runTimerBench } from './timer.ts';
 import { formatTable } from './table.ts';
+import { RESULTS_DIR, SMOKE, sized } from './scale.ts';
 
 process.env.STAGE = 'test';
 const { startLocalStack } = await import('#infra/local/stack.ts');
@@ -92,15 +93,15 @@ function numberArg(name: string): number | undefined {
   const value = at > 0 ? Number(process.argv[at + 1]) : Number.NaN;
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
-const recipientsArg = numberArg('recipients');
+const recipientsArg = numberArg('recipients') ?? (SMOKE ? 20 : undefined);
 const campaignOptions = recipientsArg ? { recipients: recipientsArg } : {};
 /** How long the campaign may run, ms. */
-const CAMPAIGN_LIMIT_MS = 20 * 60_000;
+const CAMPAIGN_LIMIT_MS = sized(20, 3) * 60_000;
 /** How long the output-quality part may run, ms (two draws, eight encodes and SSIMs). */
 const QUALITY_LIMIT_MS = 3 * 60_000;
 /** How long the send-list part may run, ms (10,000 renders on a shared machine). */
-const SEND_LIST_LIMIT_MS = 60 * 60_000;
-const rowsArg = numberArg('rows');
+const SEND_LIST_LIMIT_MS = sized(60, 3) * 60_000;
+const rowsArg = numberArg('rows') ?? (SMOKE ? 20 : undefined);
 const sendListOptions = rowsArg ? { rows: rowsArg } : {};
 
 /**
@@ -109,10 +110,12 @@ const sendListOptions = rowsArg ? { rows: rowsArg } : {};
  */
 const PARTS = ['campaign', 'quality', 'send-list', 'timer', 'render'] as const;
 /** How long the countdown timer part may run, ms (28 GIF and JPEG draws). */
-const TIMER_LIMIT_MS = 10 * 60_000;
+const TIMER_LIMIT_MS = sized(10, 3) * 60_000;
+/** Options that take a value after them (`--rows 500`); the other `--` options stand alone. */
+const VALUE_OPTIONS = new Set(['--recipients', '--rows']);
 const named = process.argv
   .slice(2)
-  .filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
+  .filter((a, i, all) => !a.startsWith('--') && !VALUE_OPTIONS.has(all[i - 1] ?? ''));
 const renderOnly = named.includes('render');
 if (named.length > 0 && !renderOnly) {
   const unknown = named.filter((n) => !(PARTS as readonly string[]).includes(n));
@@ -120,6 +123,7 @@ if (named.length > 0 && !renderOnly) {
     console.error(`bench: unknown part ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);
     process.exit(2);
   }
+  if (SMOKE) console.log('bench: smoke run (--smoke): the figures are not measures');
   const alone = await startLocalStack({ port: 0, web: 'none' });
   let failed = false;
   try {
@@ -140,9 +144,16 @@ if (named.length > 0 && !renderOnly) {
 }
 
 /** Sample counts per measure. */
-const RUNS = { warm: 60, warmup: 10, cacheHit: 60, floor: 60, satori: 20, pagePerRender: 15 };
-const COLD_RUNS = 3;
-const LOAD = { clients: 8, durationMs: 20_000, requestTimeoutMs: 10_000 };
+const RUNS = {
+  warm: sized(60, 3),
+  warmup: sized(10, 1),
+  cacheHit: sized(60, 3),
+  floor: sized(60, 3),
+  satori: sized(20, 2),
+  pagePerRender: sized(15, 2),
+};
+const COLD_RUNS = sized(3, 1);
+const LOAD = { clients: sized(8, 2), durationMs: sized(20_000, 2_000), requestTimeoutMs: 10_000 };
 /** Limits that keep the bench from ever hanging, ms. */
 const LIMITS = { request: 15_000, phase: 180_000, coldRun: 60_000, whole: 15 * 60_000 };
 
@@ -166,7 +177,6 @@ const TARGETS = {
 
 /** A run-unique prefix, so no phase ever hits another's cache entries. */
 const nonce = Date.now().toString(36);
-const ROOT = join(import.meta.dirname, '..', '..');
 
 interface RenderAnswer {
   body: Buffer;
@@ -223,6 +233,12 @@ const stats = (values: number[]) => ({
 /** A memory-backed folder for the stack's data, when this machine has one (Linux: /dev/shm). */
 const MEMORY_DIR = existsSync('/dev/shm') ? '/dev/shm' : undefined;
 
+if (SMOKE) {
+  console.log(
+    'bench: smoke run (--smoke): every part at its smallest size, to show it finishes; the ' +
+      'figures are not measures and go to bench-results/smoke/',
+  );
+}
 const stackStarted = performance.now();
 const stack = await withTimeout(
   // The built SPA too: the editor benchmark drives it (npm run bench builds first). No local
@@ -324,7 +340,7 @@ try {
   const cold = await phase('cold starts (tsx)', () => coldRuns(TSX_COMMAND, 'cold'));
   // An extra measure: if bundling fails, the bench still reports the other fields.
   const bundled = await phase('cold starts (esbuild bundle)', async () =>
-    coldRuns(await bundleColdStart(join(ROOT, 'bench-results', 'cold-start')), 'coldbundle'),
+    coldRuns(await bundleColdStart(join(RESULTS_DIR, 'cold-start')), 'coldbundle'),
   ).catch((error: unknown) => {
     console.warn(`bench: bundled cold start skipped: ${(error as Error).message}`);
     return [] as ColdRun[];
@@ -434,11 +450,8 @@ try {
       measured_at: new Date().toISOString(),
     },
   };
-  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-  await writeFile(
-    join(ROOT, 'bench-results', 'render.json'),
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, 'render.json'), `${JSON.stringify(result, null, 2)}\n`);
 
   const mark = (met: boolean) => (met ? '✓' : '✗');
   const x = (n: number) => `${round2(n)}×`;

@@ -19,8 +19,8 @@ import { IDS } from '#infra/local/seed.ts';
 import type { SendListJob } from '#shared/contract/send-lists.ts';
 import { TestClient } from '../support/client.ts';
 import { formatTable } from './table.ts';
+import { RESULTS_DIR } from './scale.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 /** Rows of the bench's list. */
 export const SEND_LIST_ROWS = 10_000;
 /** Concurrent replay requests. */
@@ -126,11 +126,8 @@ export async function runSendListBench(
       [result as unknown as Record<string, number>],
     )}`,
   );
-  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-  await writeFile(
-    join(ROOT, 'bench-results', 'send-list.json'),
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, 'send-list.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log('wrote bench-results/send-list.json');
   return result;
 }

@@ -19,13 +19,13 @@ import { percentile, round1 } from './measure.ts';
 import { PHOTO_KEY, REFERENCE_TEAM_ID } from './reference.ts';
 import { formatTable } from './table.ts';
 import { countdownSticker } from '../support/countdown.ts';
+import { RESULTS_DIR, sized } from './scale.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const PUBLIC_ID = 'bench-timer';
 const DEADLINE = '2031-01-01T00:00';
 const ZONE = 'UTC';
 /** Sample counts: the GIF is the slow one. */
-const RUNS = { warmup: 2, gif: 12, jpeg: 12 };
+const RUNS = { warmup: sized(2, 1), gif: sized(12, 2), jpeg: sized(12, 2) };
 
 /** What the timer part reports (also merged into render.json: the first two fields). */
 export interface TimerBenchResult {
@@ -139,8 +139,8 @@ export async function runTimerBench(stack: LocalStack): Promise<TimerBenchResult
     samples: { gif: gif.ms.length, jpeg: jpeg.ms.length },
     measured_at: new Date().toISOString(),
   };
-  await mkdir(join(ROOT, 'bench-results'), { recursive: true });
-  const file = join(ROOT, 'bench-results', 'render.json');
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, 'render.json');
   const kept = await readFile(file, 'utf8')
     .then((text) => JSON.parse(text) as Record<string, unknown>)
     .catch(() => ({}));
