@@ -4,7 +4,9 @@
  * API (its kept answer, else one fetch through the SSRF guard), and gives the values of the
  * parameters it fills. Lookups run side by side within one time budget; a binding that fails,
  * misses or runs out of time gives nothing, so its parameters show the URL's value or their
- * fallback, and the image is never broken. Tests: test/integration/data-sources.test.ts.
+ * fallback, and the image is never broken. A binding that failed or ran out of time (not one
+ * that found no record) marks the result `failed`: the render is partial and no cache keeps it.
+ * Tests: test/integration/data-sources.test.ts.
  */
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
@@ -55,21 +57,34 @@ export function urlValuesOf(
   return values;
 }
 
+/** One binding's values; `failed` when its source gave no answer to trust (see ApiLookup). */
 async function lookUp(
   teamId: string,
   binding: DataBinding,
   query: Readonly<Record<string, string>>,
   guard: UrlGuard,
-): Promise<[string, string][]> {
+): Promise<{ values: [string, string][]; failed?: true }> {
   if (binding.source === 'store') {
     const key = Object.hasOwn(query, binding.key_param) ? query[binding.key_param]! : '';
     const record = await lookupRecord(teamId, binding.source_id, key);
-    return record ? fromRecord(binding, record) : [];
+    return { values: record ? fromRecord(binding, record) : [] };
   }
   const api = (await db().WebApi.get({ teamId, apiId: binding.source_id }).go()).data;
-  if (!api) return [];
-  const json = await apiJson(api as WebApiRecord, urlValuesOf(binding, query), guard);
-  return json === undefined ? [] : fromJson(binding, json);
+  if (!api) return { values: [] };
+  const answer = await apiJson(api as WebApiRecord, urlValuesOf(binding, query), guard);
+  if ('json' in answer) return { values: fromJson(binding, answer.json) };
+  return 'failed' in answer ? { values: [], failed: true } : { values: [] };
+}
+
+/** What a design's bindings found for a render. */
+export interface DataValues {
+  /** `[param, value]` pairs, in the bindings' order (a later one wins for a parameter). */
+  values: [string, string][];
+  /**
+   * True when a binding failed (a source error, a refused or failed fetch) or was still running
+   * at {@link LOOKUP_BUDGET_MS}: the render is partial, `no-store` (functions/render/service.ts).
+   */
+  failed: boolean;
 }
 
 /**
@@ -78,24 +93,32 @@ async function lookUp(
  *   finds nothing).
  * @param bindings the document's `data_bindings`, in order (a later one wins for a parameter).
  * @param query the render URL's values (keys and URL templates read them).
- * @returns `[param, value]` pairs found within {@link LOOKUP_BUDGET_MS}; never throws.
+ * @returns the pairs found within {@link LOOKUP_BUDGET_MS}, and whether any lookup failed;
+ *   never throws.
  */
 export async function resolveDataValues(
   teamId: string,
   bindings: readonly DataBinding[],
   query: Readonly<Record<string, string>>,
   guard: UrlGuard,
-): Promise<[string, string][]> {
-  if (bindings.length === 0) return [];
+): Promise<DataValues> {
+  if (bindings.length === 0) return { values: [], failed: false };
   const found: [string, string][][] = bindings.map(() => []);
+  const settled = bindings.map(() => false);
+  let failed = false;
   const lookups = bindings.map(async (binding, i) => {
     try {
-      found[i] = await lookUp(teamId, binding, query, guard);
+      const result = await lookUp(teamId, binding, query, guard);
+      found[i] = result.values;
+      if (result.failed) failed = true;
     } catch (error) {
+      failed = true;
       logger.warn('data lookup failed: fallback shown', {
         source: binding.source,
         error: error as Error,
       });
+    } finally {
+      settled[i] = true;
     }
   });
   let timer: NodeJS.Timeout | undefined;
@@ -106,5 +129,5 @@ export async function resolveDataValues(
     }),
   ]);
   clearTimeout(timer);
-  return found.flat();
+  return { values: found.flat(), failed: failed || settled.includes(false) };
 }

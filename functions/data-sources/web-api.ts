@@ -44,15 +44,57 @@ export function templateParameters(template: string): string[] {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
 }
 
+/** Why a filled URL template is not fetched (docs/data-sources.md "Web APIs"). */
+export class TemplateRefused extends Error {
+  override readonly name = 'TemplateRefused';
+}
+
+/** A path segment that the URL parser would remove or walk up with: `.`, `..`, `%2e`, `.%2E`… */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
 /**
  * A URL template filled in: each `{name}` replaced by the URL-encoded value of `name`
- * (`encodeURIComponent`; '' when the render URL has none), so a value cannot add a path, a
- * query or a host.
+ * (`encodeURIComponent`; '' when the render URL has none), so a value cannot add a path segment,
+ * a query or a host, nor walk up the path: a filled path segment that is `.` or `..` (raw or
+ * percent-encoded, any case, alone or made of two values) is refused, and the filled URL must
+ * keep the template's fixed start (the text before the first placeholder) once parsed.
+ * @throws TemplateRefused when the values would move the URL off the template's path.
+ *   Tests: test/unit/web-api-template.test.ts.
  */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(PLACEHOLDER, (_m, name: string) =>
+  const filled = template.replace(PLACEHOLDER, (_m, name: string) =>
     encodeURIComponent(Object.hasOwn(values, name) ? values[name]! : ''),
   );
+  if (filled === template) return filled;
+  // The raw path: after the authority, before the query or fragment. Values cannot add `/`, `?`
+  // or `#` (they are encoded), so the segments are the template's.
+  const authority = filled.indexOf('//') + 2;
+  const pathEnd = [filled.indexOf('?', authority), filled.indexOf('#', authority)]
+    .filter((i) => i >= 0)
+    .reduce((a, b) => Math.min(a, b), filled.length);
+  const pathStart = filled.indexOf('/', authority);
+  if (pathStart >= 0 && pathStart < pathEnd) {
+    const segments = filled.slice(pathStart + 1, pathEnd).split('/');
+    if (segments.some((segment) => DOT_SEGMENT.test(segment)))
+      throw new TemplateRefused('A value would walk the URL up its path (. or ..).');
+  }
+  const fixed = template.slice(0, template.search(PLACEHOLDER));
+  let url: URL;
+  try {
+    url = new URL(filled);
+  } catch {
+    throw new TemplateRefused('The filled URL does not parse.');
+  }
+  let start: URL | undefined;
+  try {
+    start = new URL(fixed);
+  } catch {
+    start = undefined; // a placeholder in the host: the guard checks wherever it points
+  }
+  // Past the authority, the parsed URL still begins with the template's fixed start.
+  if (start && fixed.indexOf('/', authority) >= 0 && !url.href.startsWith(start.href))
+    throw new TemplateRefused('The filled URL leaves the template’s path.');
+  return filled;
 }
 
 const contextOf = (teamId: string, apiId: string) => ({ teamId, apiId, purpose: 'web-api' });
@@ -95,13 +137,20 @@ export async function fetchApi(
   values: Readonly<Record<string, string>>,
   guard: UrlGuard,
 ): Promise<ApiAnswer> {
-  const url = fillTemplate(api.url, values);
+  let url: string;
+  try {
+    url = fillTemplate(api.url, values);
+  } catch (error) {
+    if (error instanceof TemplateRefused) return { ok: false, status: null, error: error.message };
+    throw error;
+  }
   try {
     const res = await guard.fetch(url, {
       timeoutMs: DATA_SOURCE_LIMITS.fetchMs,
       maxBytes: DATA_SOURCE_LIMITS.answerBytes,
       accept: 'application/json',
-      headers: await openHeaders(api),
+      // The team's secret headers go to the template's origin only (functions/lib/ssrf.ts rule 7).
+      secretHeaders: await openHeaders(api),
     });
     if (res.status < 200 || res.status > 299)
       return { ok: false, status: res.status, error: `The API answered ${res.status}.` };
@@ -184,33 +233,52 @@ function remember(key: string, at: number, json: unknown, chars: number): void {
 }
 
 /**
+ * What a render's lookup of one API came to: its JSON; `none` when the API answered that it has
+ * nothing (a 4xx) or the values cannot fill the template (a `..`), the same for every later
+ * request of these values; `failed` when there was no answer to trust (refused by the
+ * per-second allowance or the guard, timed out, a 5xx, not JSON), which a later request may not
+ * meet: the render is then partial and kept by no cache (docs/data-sources.md "At render time").
+ */
+export type ApiLookup = { json: unknown } | { none: true } | { failed: string };
+
+/**
  * An API's JSON for a render's values: the kept answer while it is younger than the API's TTL,
  * else a fetch ({@link fetchApi}) whose 2xx JSON answer is kept (memory at once, S3 in the
  * background), at most {@link API_FETCHES_PER_SECOND} a second per API. A TTL of 0 keeps
  * nothing. Failures are not kept: the next render tries again.
- * @returns the JSON, or undefined when there is none (refused, timeout, not 2xx, not JSON).
+ * @returns see {@link ApiLookup}; never throws for the endpoint's faults or the values.
  */
 export async function apiJson(
   api: WebApiRecord,
   values: Readonly<Record<string, string>>,
   guard: UrlGuard,
-): Promise<unknown> {
+): Promise<ApiLookup> {
   const ttlMs = api.ttlSeconds * 1000;
-  const key = cacheKeyOf(api, fillTemplate(api.url, values));
+  let url: string;
+  try {
+    url = fillTemplate(api.url, values);
+  } catch (error) {
+    if (error instanceof TemplateRefused) return { none: true };
+    throw error;
+  }
+  const key = cacheKeyOf(api, url);
   if (ttlMs > 0) {
     const kept = await keptAnswer(key, ttlMs);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) return { json: kept };
   }
   if (!takeFetch(api.apiId)) {
     logger.warn('web API fetches past the per-second allowance: fallback shown', {
       apiId: api.apiId,
     });
-    return undefined;
+    return { failed: 'allowance' };
   }
   const answer = await fetchApi(api, values, guard);
   if (!answer.ok) {
     logger.info('web API gave no value', { apiId: api.apiId, status: answer.status });
-    return undefined;
+    // The API said it has nothing for these values: as stable as an answer.
+    if (answer.status !== null && answer.status >= 400 && answer.status < 500)
+      return { none: true };
+    return { failed: answer.error };
   }
   if (ttlMs > 0) {
     const text = JSON.stringify(answer.json);
@@ -226,7 +294,7 @@ export async function apiJson(
       )
       .catch((e: unknown) => logger.warn('web API cache write failed', { error: e as Error }));
   }
-  return answer.json;
+  return { json: answer.json };
 }
 
 /** Forgets every answer kept in this process (tests). */

@@ -15,7 +15,8 @@
  *    address, so nothing resolves the name a second time (no DNS rebinding); TLS SNI, certificate
  *    check and `Host` keep the original hostname.
  * 7. Redirects are followed by hand, each `Location` (resolved against the current URL) checked
- *    afresh by rules 1–6; at most `maxRedirects`.
+ *    afresh by rules 1–6; at most `maxRedirects`; never from https to http. A team's secret
+ *    headers (`secretHeaders`) go to the first URL's origin only, never to a redirect's other one.
  * 8. One time budget for the whole chain (DNS, connect, redirects, body) and a byte cap on the
  *    (decoded) body, streamed and cut as soon as it is passed; `Content-Length` above the cap is
  *    refused before reading.
@@ -121,6 +122,13 @@ export interface GuardFetchOptions {
   body?: string;
   /** Extra request headers (`host`, `cookie`, `authorization` and hop-by-hop ones are ignored). */
   headers?: Record<string, string>;
+  /**
+   * A team's secret headers (a web API's `Authorization` or key header; docs/data-sources.md
+   * "Web APIs"): sent to the first URL's origin only. A redirect to another origin (scheme, host
+   * or port) drops them; `host`, `cookie` and hop-by-hop names are ignored as in `headers`, but
+   * `authorization` is sent. Tests: test/unit/ssrf-redirects.test.ts.
+   */
+  secretHeaders?: Record<string, string>;
   /**
    * `follow` (default): follow redirects, each one checked. `manual`: return the 3xx answer
    * itself, its `location` made absolute and NOT checked (the caller must check it, as the
@@ -344,6 +352,15 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   };
 }
 
+/**
+ * Whether a redirect from `from` to `to` leaves https for another scheme: refused (rule 7), so
+ * what was private on the wire (secret headers, the values in the path) never goes out in clear.
+ * Tests: test/unit/ssrf-redirects.test.ts.
+ */
+export function isDowngrade(from: URL, to: URL): boolean {
+  return from.protocol === 'https:' && to.protocol !== 'https:';
+}
+
 /** Response headers as a flat record, without the dropped ones. */
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
@@ -526,6 +543,11 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
     }
     if (opts.accept !== undefined) headers.accept = opts.accept;
     headers['accept-encoding'] = 'identity';
+    const secret: Record<string, string> = {};
+    for (const [name, value] of Object.entries(opts.secretHeaders ?? {})) {
+      const lower = name.toLowerCase();
+      if (lower === 'authorization' || !DROPPED_REQUEST_HEADERS.has(lower)) secret[lower] = value;
+    }
 
     let host: string | undefined;
     try {
@@ -535,10 +557,13 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
       }
       let target = await check(raw, signal);
       host = target.url.hostname;
+      /** The origin the secret headers belong to: the first URL's. */
+      const secretOrigin = target.url.origin;
       for (let redirects = 0; ; redirects++) {
         let response: IncomingMessage;
+        const sent = target.url.origin === secretOrigin ? { ...headers, ...secret } : headers;
         try {
-          response = await send(target, method, headers, signal, post ? opts.body : undefined);
+          response = await send(target, method, sent, signal, post ? opts.body : undefined);
         } catch (error) {
           if (signal.aborted) throw error;
           throw refuse('network', `URL refused: request to ${host} failed`, host);
@@ -566,6 +591,9 @@ export function createUrlGuard(options: UrlGuardOptions = {}): UrlGuard {
           }
           if (redirects >= maxRedirects) {
             throw refuse('redirect', `URL refused: more than ${maxRedirects} redirects`, host);
+          }
+          if (isDowngrade(target.url, next)) {
+            throw refuse('redirect', `URL refused: redirect from https to http by ${host}`, host);
           }
           target = await check(next.href, signal);
           host = target.url.hostname;

@@ -125,15 +125,16 @@ export interface RenderServiceDeps {
    */
   teamWatermark?(teamId: string): Promise<WatermarkSettings>;
   /**
-   * The values the design's data bindings find for this render's query, `[param, value]`
-   * (functions/data-sources/resolve.ts; docs/data-sources.md "At render time"). Never throws;
+   * The values the design's data bindings find for this render's query, `[param, value]`, and
+   * whether a lookup failed or ran out of time (the render is then partial, `no-store`;
+   * functions/data-sources/resolve.ts; docs/data-sources.md "At render time"). Never throws;
    * absent: no lookups (unit tests of other rules).
    */
   dataValues?(
     design: DesignRecord,
     doc: DesignDocument,
     query: Record<string, string>,
-  ): Promise<Array<[string, string]>>;
+  ): Promise<{ values: Array<[string, string]>; failed: boolean }>;
   /** The teams' month totals (usage.ts); with `teamAllowance`, the monthly quota applies. */
   usage?: Pick<RenderUsage, 'isOver' | 'countDraw'>;
   /**
@@ -732,11 +733,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     mayPick: boolean,
   ) {
     const bound = doc.data_bindings.length > 0;
-    const values = withDataValues(
-      doc,
-      normaliseValues(doc, query),
-      bound && deps.dataValues ? await deps.dataValues(design, doc, query) : [],
-    );
+    const looked =
+      bound && deps.dataValues
+        ? await deps.dataValues(design, doc, query)
+        : { values: [], failed: false };
+    const values = withDataValues(doc, normaliseValues(doc, query), looked.values);
     const proxy = proxyOf(request.userAgent, request.sourceIp);
     const ruled = ruledDesign(design.document, doc, {
       publicId,
@@ -747,7 +748,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       proxy,
       pick: mayPick && query.__preview === '1' ? query.__rule : undefined,
     });
-    return { values, proxy, ruled };
+    return { values, proxy, ruled, lookupFailed: looked.failed };
   }
 
   /**
@@ -868,7 +869,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       // Looked up before the rules, so a rule can test a looked-up value; a design with data
       // bindings is never answered immutable: a re-upload must reach the CDN.
       const bound = doc.data_bindings.length > 0;
-      const { values, proxy, ruled } = await openTimeValues(
+      const { values, proxy, ruled, lookupFailed } = await openTimeValues(
         path.publicId,
         design,
         doc,
@@ -918,7 +919,8 @@ export function createRenderService(deps: RenderServiceDeps) {
         request.nowMs,
       );
       const { body, hit, timings } = drawn;
-      const partial = drawn.partial === true || opened.failed;
+      // A failed lookup drew the fallback where a value should be: no cache may keep it.
+      const partial = drawn.partial === true || opened.failed || lookupFailed;
       // The product's own previews (dashboard cards, `?__preview=1`) and send lists' pre-renders
       // are not recipients' views.
       if (query.__preview !== '1' && !request.prerender)

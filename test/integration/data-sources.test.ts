@@ -365,7 +365,7 @@ describe('web APIs', () => {
     };
     const count = () => hits.filter((h) => h.startsWith('/products/cached')).length;
     const first = await apiJson(api, { sku: 'cached' }, configuredUrlGuard());
-    expect(first).toMatchObject({ items: [{ name: 'Product cached' }] });
+    expect(first).toMatchObject({ json: { items: [{ name: 'Product cached' }] } });
     expect(await apiJson(api, { sku: 'cached' }, configuredUrlGuard())).toEqual(first);
     expect(count()).toBe(1);
     // another process (memory forgotten) reads the answer kept in S3
@@ -377,8 +377,8 @@ describe('web APIs', () => {
     await apiJson({ ...api, ttlSeconds: 0 }, { sku: 'cached' }, configuredUrlGuard());
     await apiJson({ ...api, updatedAt: 'later' }, { sku: 'cached' }, configuredUrlGuard());
     expect(count()).toBe(3);
-    // a failure is not kept and gives no value
-    expect(await apiJson(api, { sku: 'none' }, configuredUrlGuard())).toBeUndefined();
+    // a 404 is not kept and gives no value: the API has nothing for these values
+    expect(await apiJson(api, { sku: 'none' }, configuredUrlGuard())).toEqual({ none: true });
   });
 
   it('fetches one API at most 20 times a second, whatever the values', async () => {
@@ -396,7 +396,34 @@ describe('web APIs', () => {
       Array.from({ length: 45 }, (_, i) => apiJson(api, { sku: String(i) }, configuredUrlGuard())),
     );
     expect(hits.filter((h) => h.startsWith('/products/flood-')).length - before).toBe(20);
-    expect(answers.filter((a) => a === undefined)).toHaveLength(25);
+    // Past the allowance there is no answer to trust: failed, so the render is not cached.
+    expect(answers.filter((a) => 'failed' in a)).toHaveLength(25);
+  });
+
+  it('never lets values walk up the template’s path (.. raw or encoded), with the team’s headers', async () => {
+    const c = await signedIn();
+    const created = await c.request('POST', apis, {
+      name: 'Customers',
+      url: `http://127.0.0.1:${port}/products/v1/customers/{a}/{b}/{c}`,
+      ttl_seconds: 0,
+      headers: [{ name: 'X-Api-Key', value: 'k-walk' }],
+    });
+    expect(created.status).toBe(201);
+    const id = (created.json.api as { id: string }).id;
+    const before = hits.length;
+    for (const values of [
+      { a: '..', b: '..', c: 'admin' },
+      { a: '%2e%2E', b: '.', c: 'admin' },
+      { a: 'x', b: '..', c: '..' },
+    ]) {
+      const tested = await c.request('POST', `${apis}/${id}/test`, { values });
+      expect(tested.json, JSON.stringify(values)).toMatchObject({ ok: false, status: null });
+    }
+    // Nothing reached the API: not /admin, not /products, not anything.
+    expect(hits.slice(before)).toEqual([]);
+    // A dot inside a value stays one segment and is fetched as such.
+    await c.request('POST', `${apis}/${id}/test`, { values: { a: '1.2', b: '...', c: 'x' } });
+    expect(hits.slice(before)).toEqual(['/products/v1/customers/1.2/.../x k-walk']);
   });
 
   it('refuses the hostile URL corpus: never saved, or never fetched', async () => {
@@ -601,5 +628,11 @@ describe('renders of a bound design', () => {
     const timedOut = await image('bound-slow', 'sku=1');
     expect(Date.now() - started).toBeLessThan(8000);
     expect(same(timedOut, empty)).toBe(true);
+    // The API said it has no such product: that fallback may be kept like any render. A lookup
+    // that timed out drew the fallback where a value belongs: no cache may keep it.
+    expect((await image('bound-api', 'sku=none')).res.headers.get('cache-control')).not.toMatch(
+      /no-store/,
+    );
+    expect(timedOut.res.headers.get('cache-control')).toMatch(/no-store/);
   });
 });
