@@ -5,12 +5,13 @@
  * than answer the fallback (functions/render/service.ts).
  *
  * A request is a proxy's when (test/unit/mail-proxy-ranges.test.ts):
- * 1. its user agent names the proxy ({@link MAIL_PROXY_AGENTS}) **and**, when ranges for that
- *    proxy are shipped (shared/mail-proxy-ranges.json), its address is in them. A forged user
- *    agent from elsewhere (or Outlook's desktop client, which fetches from the recipient's own
- *    network) is an ordinary client. A proxy without shipped ranges (Yahoo) is known by its
- *    user agent alone; a forger then only moves itself into a budget that is still bounded per
- *    address and per design;
+ * 1. its user agent names the proxy ({@link MAIL_PROXY_AGENTS}) **and** its address is in that
+ *    proxy's published ranges (shared/mail-proxy-ranges.json). A forged user agent from
+ *    elsewhere (or Outlook's desktop client, which fetches from the recipient's own network) is
+ *    an ordinary client. A proxy without shipped ranges is never recognised: a user agent alone
+ *    is a claim anyone can make, and a proxy's budget is far larger than an address's, so its
+ *    requests are ordinary requests until `npm run proxies:refresh` ships its ranges
+ *    (docs/security.md "Open-time content");
  * 2. or, with any user agent, its address is in the ranges of a proxy marked `byAddressAlone`
  *    (Apple Mail Privacy Protection: its relays send no telling user agent, and a relay address
  *    is shared by many people anyway).
@@ -207,8 +208,8 @@ export function createMailProxyRecogniser(
     const named = mailProxyOf(userAgent);
     if (named) {
       const set = sets.get(named);
-      // No shipped ranges for this proxy: its user agent alone names it.
-      if (!set) return named;
+      // No ranges for this proxy: a user agent alone is a claim, not a proxy.
+      if (!set) return undefined;
       return set.include.has(address) && !set.exclude.has(address) ? named : undefined;
     }
     for (const [name, include, exclude] of alone)

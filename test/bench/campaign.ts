@@ -10,12 +10,16 @@
  *   its next request when the last is answered: the rate this machine sustains.
  * - The abuser: one ordinary address (127.1.0.66) with a browser's user agent and 16
  *   connections, random values, from the first recipient's request until the last answer.
+ * - The forger: another ordinary address (127.1.0.67) that claims to be Yahoo's mail proxy by
+ *   its user agent, 16 connections like the abuser, random values. A user agent is not a proxy
+ *   (functions/render/mail-proxies.ts): it is capped like any other address.
  *
  * Figures, written to bench-results/campaign.json and printed as a table:
  * - `recipients_real_ratio`: recipients who got their real render (200, image, not the
  *   fallback's `no-store` nor the quota's fallback), target ≥ 0.99;
  * - `abuser_render_share`: the abuser's real renders over all real renders (its draws are
  *   capped by the per-address budget: 100 burst + 20/s, `detail.abuser_budget`);
+ * - `forger_real`: the forger's real renders, target within the same per-address budget;
  * - `recipients_p99_ms`: p99 latency of recipients' requests, ms (a proxy may wait up to 3 s
  *   for its budget). Timing is reported, never asserted (the tests check behaviour only:
  *   test/integration/render-proxies.test.ts).
@@ -55,6 +59,12 @@ const ABUSER = {
   address: '127.1.0.66',
   agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36',
   /** Enough to ask faster than its budget (20 draws/s) even when each draw takes ~1 s. */
+  connections: 16,
+};
+/** An ordinary address claiming Yahoo's proxy by user agent only. */
+const FORGER = {
+  address: '127.1.0.67',
+  agent: 'YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html',
   connections: 16,
 };
 const TARGET_REAL_RATIO = 0.99;
@@ -114,7 +124,12 @@ export interface CampaignResult {
   recipients_real_ratio: number;
   abuser_render_share: number;
   recipients_p99_ms: number;
-  targets_met: { recipients_real_ratio: boolean; abuser_within_budget: boolean };
+  forger_real: number;
+  targets_met: {
+    recipients_real_ratio: boolean;
+    abuser_within_budget: boolean;
+    forger_within_budget: boolean;
+  };
   detail: Record<string, unknown>;
 }
 
@@ -167,21 +182,26 @@ export async function runCampaignBench(
   };
 
   const abuserAnswers: Answer[] = [];
-  const abuser = async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: ABUSER.connections });
+  const forgerAnswers: Answer[] = [];
+  /** An ordinary address asking with random values until the recipients are done. */
+  const hostile = async (
+    client: { address: string; agent: string; connections: number },
+    answers: Answer[],
+  ) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: client.connections });
     try {
       await Promise.all(
-        Array.from({ length: ABUSER.connections }, async () => {
+        Array.from({ length: client.connections }, async () => {
           while (!recipientsDone) {
             const answer = await get(
               agent,
               stack.port,
-              ABUSER.address,
-              ABUSER.agent,
+              client.address,
+              client.agent,
               path(randomBytes(9).toString('base64url')),
               timeoutMs,
             );
-            abuserAnswers.push(answer);
+            answers.push(answer);
             // A refused connection fails at once: pause, so a dead server is not a busy loop.
             if (answer.kind === 'network') await new Promise((r) => setTimeout(r, 50));
           }
@@ -192,11 +212,12 @@ export async function runCampaignBench(
     }
   };
 
-  const abusing = abuser();
+  const abusing = Promise.all([hostile(ABUSER, abuserAnswers), hostile(FORGER, forgerAnswers)]);
   await Promise.all(PROXIES.map(proxyClient));
   recipientsDone = true;
   const recipientsMs = performance.now() - started;
   await abusing;
+  const forgerReal = forgerAnswers.filter((a) => a.real).length;
 
   const real = recipientAnswers.filter((a) => a.real).length;
   const abuserReal = abuserAnswers.filter((a) => a.real).length;
@@ -220,9 +241,12 @@ export async function runCampaignBench(
         99,
       ),
     ),
+    forger_real: forgerReal,
     targets_met: {
       recipients_real_ratio: ratio >= TARGET_REAL_RATIO,
       abuser_within_budget: abuserReal <= abuserBudget,
+      // The same per-address budget as the abuser: its user agent bought it nothing.
+      forger_within_budget: forgerReal <= abuserBudget,
     },
     detail: {
       recipients,
@@ -241,6 +265,8 @@ export async function runCampaignBench(
       abuser_real: abuserReal,
       abuser_answers: kinds(abuserAnswers),
       abuser_budget: abuserBudget,
+      forger_requests: forgerAnswers.length,
+      forger_answers: kinds(forgerAnswers),
       elapsed_ms: round1(recipientsMs),
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version },
       measured_at: new Date().toISOString(),
@@ -267,6 +293,12 @@ export async function runCampaignBench(
           met: mark(result.targets_met.abuser_within_budget),
         },
         {
+          'campaign measure': `forger claiming Yahoo's proxy (${forgerReal} of ${forgerAnswers.length} requests drawn)`,
+          value: forgerReal,
+          target: `≤ budget (${abuserBudget} draws)`,
+          met: mark(result.targets_met.forger_within_budget),
+        },
+        {
           'campaign measure': 'recipients p99 latency, ms',
           value: result.recipients_p99_ms,
           target: 'reported',
@@ -276,7 +308,8 @@ export async function runCampaignBench(
   );
   console.log(
     `campaign: recipients ${JSON.stringify(result.detail.recipients_answers)}, abuser ` +
-      `${JSON.stringify(result.detail.abuser_answers)}, ${round1(seconds)} s; wrote bench-results/campaign.json`,
+      `${JSON.stringify(result.detail.abuser_answers)}, forger ` +
+      `${JSON.stringify(result.detail.forger_answers)}, ${round1(seconds)} s; wrote bench-results/campaign.json`,
   );
   return result;
 }

@@ -94,8 +94,9 @@ describe('createMailProxyRecogniser', () => {
     expect(recognise(BROWSER, '66.249.84.1')).toBeUndefined();
   });
 
-  it('names a proxy without published ranges by its user agent alone', () => {
-    expect(recognise(YAHOO, '203.0.113.9')).toBe('yahoo');
+  it('never names a proxy without published ranges: its user agent alone is a claim', () => {
+    expect(recognise(YAHOO, '203.0.113.9')).toBeUndefined();
+    expect(recognise(YAHOO, '66.249.84.1')).toBeUndefined(); // Gmail's range, Yahoo's name
   });
 
   it('names a proxy marked byAddressAlone by its address, whatever the user agent', () => {

@@ -243,18 +243,18 @@ describe('the render service', () => {
         proxyWaitMs: 100,
       },
     });
-    const yahoo = {
-      userAgent: 'YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html',
+    // Gmail's image proxy from an address in its published ranges (shared/mail-proxy-ranges.json).
+    const gmail = {
+      userAgent:
+        'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
     };
     expect(
-      (await svc.handle({ ...req('/r/pub.jpg', 'first_name=a'), ...yahoo })).headers?.[
-        'cache-control'
-      ],
+      (await svc.handle({ ...req('/r/pub.jpg', 'first_name=a', '66.249.84.1'), ...gmail }))
+        .headers?.['cache-control'],
     ).toBe(SHORT_CACHE);
     expect(
-      (await svc.handle({ ...req('/r/pub.jpg', 'first_name=b'), ...yahoo })).headers?.[
-        'cache-control'
-      ],
+      (await svc.handle({ ...req('/r/pub.jpg', 'first_name=b', '66.249.84.1'), ...gmail }))
+        .headers?.['cache-control'],
     ).toBe('no-store');
 
     const limited = { ...req('/r/pub.jpg', 'first_name=z', '9.9.9.9'), edgeLimited: true };
