@@ -782,7 +782,7 @@ export function createRenderService(deps: RenderServiceDeps) {
   }
 
   /** The answer of a link that goes nowhere: a short page, never a redirect. */
-  function noLink(statusCode: 404 | 503, message: string): ApiResult {
+  function noLink(statusCode: 403 | 404 | 503, message: string): ApiResult {
     return {
       statusCode,
       headers: {
@@ -798,8 +798,12 @@ export function createRenderService(deps: RenderServiceDeps) {
    * design's rules as the image does for the same request (same design version, values, clock,
    * headers and split bucket) and answers 302 to the matching rule's link, else the design's
    * own. The target is only ever an http(s) URL stored in the design: nothing in the request
-   * names one. 404 when the design is unknown or has no link for the match; 503 when the
-   * design cannot be read. Never cached: every click is evaluated.
+   * names one. A design that requires signed URLs requires them here too, checked as the image's
+   * `/r/` URL with the same query (the export's rule link is the signed render URL with `/l/`),
+   * before any lookup or rule runs: 403 otherwise, so an unsigned link neither spends the team's
+   * lookups nor tells which rule a value matches (docs/security.md "Open-time content"). 404
+   * when the design is unknown or has no link for the match; 503 when the design cannot be read.
+   * Never cached: every click is evaluated.
    */
   async function link(request: RenderRequest): Promise<ApiResult> {
     const path = request.rawPath.startsWith('/l/')
@@ -810,6 +814,10 @@ export function createRenderService(deps: RenderServiceDeps) {
     try {
       const current = await deps.findDesign(path.publicId);
       if (!current) return noLink(404, missing);
+      const asImage = { ...request, rawPath: `/r/${request.rawPath.slice(3)}` };
+      const signed = await checkSigned(current, asImage, knownNames(current));
+      if (!signed.ok)
+        return noLink(403, 'This link is not valid: it was changed, or it has expired.');
       const { design } = await pinned(current, path.cacheId);
       const doc = parseDesignDocument(design.document);
       const { ruled } = await openTimeValues(

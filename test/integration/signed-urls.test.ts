@@ -212,6 +212,35 @@ describe('signed render URLs', () => {
     expectRefused(await render(filled.replace('city=', 'town=')), 'signature-invalid');
   });
 
+  it('requires the signature on the rule link too, before its lookups and rules', async () => {
+    const secret = await rotate(24);
+    const { db } = await import('#lib/db/index.ts');
+    const demo = (await db().Design.get({ designId: 'design-demo-welcome' }).go()).data!;
+    const doc = {
+      ...(demo.document as Record<string, unknown>),
+      html_link_url: 'https://example.com/offer',
+      require_signed_urls: true,
+    };
+    const publicId = `signed-link-${teamId.slice(-8)}`;
+    await putDesign(publicId, teamId, doc);
+    const link = async (path: string) => {
+      const res = await fetch(`${stack().url}${path}`, { redirect: 'manual' });
+      return { status: res.status, location: res.headers.get('location'), body: await res.text() };
+    };
+    // The export's rule link is the signed render URL with /l/ for /r/.
+    const signed = signRenderPath(secret, 'values', `/r/${publicId}`, [
+      { name: 'first_name', value: 'Ana' },
+    ]);
+    expect(await link(signed.replace('/r/', '/l/'))).toMatchObject({
+      status: 302,
+      location: 'https://example.com/offer',
+    });
+    const unsigned = await link(`/l/${publicId}?first_name=Ana`);
+    expect(unsigned.status).toBe(403);
+    expect(unsigned.body).toContain('This link is not valid');
+    expect((await link(signed.replace('/r/', '/l/').replace('Ana', 'Eve'))).status).toBe(403);
+  });
+
   it('refuses an expired URL and accepts the documentation’s examples', async () => {
     const secret = await rotate(24);
     const base = `${stack().url}/r/${design.public_id}`;
