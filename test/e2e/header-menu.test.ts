@@ -2,9 +2,10 @@
 /**
  * The header on a phone-sized screen (375 × 812) through the built SPA in headless Chromium
  * (web/src/styles.css "site-menu"; components/AppShell.tsx): a platform admin's navigation, bell
- * and account corner fold behind "Menu", so the header is one row; the menu opens as a column,
- * Esc closes it and gives focus back to its button, and following a link closes it. At 1280 px
- * there is no "Menu" button and the links sit in the header. Screenshots land in
+ * and account corner fold behind "Menu", so the header is one row; the menu opens as a column
+ * that fits the screen, and following a link folds it again. At 1280 px there is no "Menu"
+ * button and the links sit in the header. The button's state, Esc giving focus back to it and
+ * the links offered are in web/src/components/AppShell.test.tsx. Screenshots land in
  * test-results/e2e-header-menu-*.png.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe('the header menu on a narrow screen', () => {
     await context?.close();
   });
 
-  it('folds the navigation behind Menu, opens, closes with Esc and on navigation', async () => {
+  it('folds the navigation behind Menu, opens it as a column that fits, folds it on navigation', async () => {
     context = await browser().createBrowserContext();
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 800 });
@@ -51,23 +52,16 @@ describe('the header menu on a narrow screen', () => {
     await snap(page, 'e2e-header-menu-1-closed');
 
     const menu = await findByRole(page, 'button', 'Menu');
-    expect(await menu.evaluate((el) => el.getAttribute('aria-expanded'))).toBe('false');
     await menu.click();
-    expect(await menu.evaluate((el) => el.getAttribute('aria-expanded'))).toBe('true');
     for (const link of ['Home', 'Dashboard', 'Kiosk'])
       expect(await shown(page, byRole('link', link)), link).toBe(true);
     expect(await shown(page, byRole('button', 'Sign out'))).toBe(true);
     expect((await header(page)).overflows).toBe(false);
     await snap(page, 'e2e-header-menu-2-open');
 
-    await page.keyboard.press('Escape');
-    expect(await menu.evaluate((el) => el.getAttribute('aria-expanded'))).toBe('false');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
-
-    await menu.click();
     await press(page, 'Dashboard', 'link');
     await page.waitForFunction(() => location.pathname === '/dashboard');
-    expect(await menu.evaluate((el) => el.getAttribute('aria-expanded'))).toBe('false');
     expect(await shown(page, byRole('link', 'Kiosk'))).toBe(false);
+    expect((await header(page)).height).toBeLessThan(80);
   });
 });

@@ -1,16 +1,19 @@
 /// <reference lib="dom" />
 /**
- * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens", docs/accounts.md "Validation rules", docs/decisions.md "Registration", docs/accounts.md "Error answers in the SPA"): field errors
- * for touched fields, the team slug following the company name, the free plan chosen while
- * billing is offline, the confirmation page with the new user signed in, and a taken e-mail
- * caught on step 0. Screenshots land in test-results/e2e-register-*.png.
+ * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens", docs/decisions.md "Registration"):
+ * the account, the free plan while billing is offline, the confirmation page with the new user
+ * signed in, and onboarding to the use case's templates; the partner-campaign path registering
+ * through its own route. Each page fits a phone-sized screen. What the steps show on their own
+ * (field errors, the team slug, a taken address, the plans offered, the partner offer, the
+ * onboarding's choices and focus) is in the component tests
+ * (web/src/features/registration/AccountStep.test.tsx, PlanStep.test.tsx,
+ * web/src/pages/OnboardingPage.test.tsx). Screenshots land in test-results/e2e-register-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { PARTNER_CAMPAIGN_PATH, PARTNER_COUPON_LOOKUP } from '#shared/billing.ts';
+import { PARTNER_CAMPAIGN_PATH } from '#shared/billing.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { POLL } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -44,11 +47,20 @@ async function fillAccount(page: Page, account: { name: string; email: string; t
 const hasText = (page: Page, text: string) =>
   page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 10_000 }, text);
 
-const attribute = (page: Page, selector: string, name: string) =>
-  page.$eval(selector, (el, n) => el.getAttribute(n), name);
+/** Whether the page is wider than the screen (it scrolls sideways). */
+const overflows = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+
+/** At 375 × 812: no sideways scrolling, and a full-page screenshot named `name`; then back. */
+async function fitsPhone(page: Page, name: string): Promise<void> {
+  await page.setViewport({ width: 375, height: 812 });
+  expect(await overflows(page), `${name} fits 375 px`).toBe(false);
+  await page.screenshot({ path: `test-results/${name}-375.png`, fullPage: true });
+  await page.setViewport({ width: 1280, height: 900 });
+}
 
 describe('registration page', () => {
-  it('checks the fields, offers the free plan, and ends signed in on /confirmation', async () => {
+  it('registers on the free plan, ends signed in on /confirmation, and onboards to the templates', async () => {
     const page = await freshPage(1280, 900);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -58,44 +70,17 @@ describe('registration page', () => {
     );
 
     const email = `ana.${Date.now()}@example.com`;
-    await fill(page, 'name', 'Ana Müller');
-    await fill(page, 'email', email);
-    await fill(page, 'team', 'Café Zürich & Co');
-    await fill(page, 'password', 'short');
-    await fill(page, 'password_confirmation', 'short');
-    // Leaving the password field touched it: its error shows, the untouched terms' does not.
-    await hasText(page, 'The password must be at least 8 characters.');
-    expect(await attribute(page, 'input[name="password"]', 'aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => document.body.innerText)).not.toContain(
-      'The terms must be accepted.',
-    );
-    await page.screenshot({ path: 'test-results/e2e-register-password-error.png', fullPage: true });
-
-    await fill(page, 'password', 'violet-harbour-42');
-    await fill(page, 'password_confirmation', 'violet-harbour-42');
-    await page.waitForFunction(
-      () => !document.body.innerText.includes('The password must be at least 8 characters.'),
-      { timeout: 5_000 },
-    );
-    expect(await page.$eval('input[name="team_slug"]', (el) => el.value)).toBe('café-zürich-co');
-    await page.click('input[name="terms"]');
+    await fillAccount(page, { name: 'Ana Müller', email, team: 'Café Zürich & Co' });
+    await page.screenshot({ path: 'test-results/e2e-register-account.png', fullPage: true });
+    await fitsPhone(page, 'e2e-register-account');
 
     await page.click('button[type="submit"]');
     await page.waitForSelector('input[name="plan"]', { timeout: 10_000 });
     expect(await page.$eval('.wizard [aria-current="step"]', (el) => el.textContent)).toContain(
       'Billing',
     );
-    expect(await page.$eval('input[name="plan"][value="free"]', (el) => el.checked)).toBe(true);
-    const pro = await page.$eval('[data-plan="pro-monthly"]', (el) => ({
-      text: el.textContent ?? '',
-      disabled: el.querySelector('input')?.disabled,
-    }));
-    expect(pro.text).toContain('Billing is not configured');
-    expect(pro.disabled).toBe(true);
     await page.screenshot({ path: 'test-results/e2e-register-plan.png', fullPage: true });
-    await page.setViewport({ width: 375, height: 812 });
-    await page.screenshot({ path: 'test-results/e2e-register-plan-375.png', fullPage: true });
-    await page.setViewport({ width: 1280, height: 900 });
+    await fitsPhone(page, 'e2e-register-plan');
 
     await page.click('button[type="submit"]');
     await page.waitForFunction(() => location.pathname === '/confirmation', { timeout: 15_000 });
@@ -110,11 +95,7 @@ describe('registration page', () => {
       'Confirmation',
     );
     await page.screenshot({ path: 'test-results/e2e-register-confirmation.png', fullPage: true });
-    await page.setViewport({ width: 375, height: 812 });
-    await page.screenshot({
-      path: 'test-results/e2e-register-confirmation-375.png',
-      fullPage: true,
-    });
+    await fitsPhone(page, 'e2e-register-confirmation');
 
     const me = await page.evaluate(async () => {
       const res = await fetch('/user/current', {
@@ -125,22 +106,12 @@ describe('registration page', () => {
     expect(me).toEqual({ status: 200, body: expect.objectContaining({ email }) });
 
     // Onboarding (docs/accounts.md "Screens"): pick a use case, see its ideas, continue to its address.
-    await page.setViewport({ width: 1280, height: 900 });
     await page.click('a[href="/onboarding"]');
     await page.waitForSelector('input[name="use_case"]');
-    expect(await page.$$eval('input[name="use_case"]', (els) => els.length)).toBe(8);
-    await page.click('button[type="submit"]');
-    await page.waitForFunction(
-      () => document.body.innerText.includes('Choose the use case closest to yours.'),
-      { timeout: 10_000 },
-    );
     await page.click('input[value="phisicalStore"]');
     await page.screenshot({ path: 'test-results/e2e-onboarding-step1.png', fullPage: true });
     await page.click('button[type="submit"]');
-    await page.waitForFunction(
-      () => document.activeElement?.textContent === 'Physical store: ideas to start with',
-      { timeout: 10_000 },
-    );
+    await hasText(page, 'Physical store: ideas to start with');
     await page.screenshot({ path: 'test-results/e2e-onboarding-step2.png' });
     await page.click('form button[type="submit"]');
     await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: 10_000 });
@@ -149,38 +120,7 @@ describe('registration page', () => {
     await page.close();
   });
 
-  it('keeps a taken e-mail on step 0 with the server message, on a phone-sized screen', async () => {
-    const page = await freshPage(375, 812);
-    await page.goto(`${stack().url}/register`, { waitUntil: 'networkidle0' });
-    await fillAccount(page, { name: 'Demo Twin', email: 'demo@example.com', team: 'Twin Team' });
-    await page.click('button[type="submit"]');
-
-    await hasText(page, 'The email has already been taken.');
-    expect(await page.$('input[name="plan"]')).toBeNull();
-    expect(await attribute(page, 'input[name="email"]', 'aria-invalid')).toBe('true');
-    // Focus went to the field that needs attention, and the field is described by the error.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')), POLL)
-      .toBe('email');
-    const describedBy = await attribute(page, 'input[name="email"]', 'aria-describedby');
-    const described = await page.evaluate(
-      (ids) =>
-        (ids ?? '')
-          .split(' ')
-          .map((id) => document.getElementById(id)?.textContent ?? '')
-          .join(' '),
-      describedBy,
-    );
-    expect(described).toContain('The email has already been taken.');
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth > window.innerWidth,
-    );
-    expect(overflow).toBe(false);
-    await page.screenshot({ path: 'test-results/e2e-register-email-taken.png', fullPage: true });
-    await page.close();
-  });
-
-  it('the partner-campaign path names its offer without a code; offline it registers free, without it', async () => {
+  it('the partner-campaign path registers through its own route, on the free plan while billing is offline', async () => {
     const page = await freshPage(1280, 900);
     const sent: string[] = [];
     // The partner page registers through its own route (POST /register/partner), never a flag.
@@ -198,13 +138,9 @@ describe('registration page', () => {
     });
     await page.click('button[type="submit"]');
     await page.waitForSelector('input[name="plan"]', { timeout: 10_000 });
-    // Billing offline: only the free plan, and the campaign's coupon cannot be applied.
-    expect(await page.$eval('input[name="plan"][value="free"]', (el) => el.checked)).toBe(true);
-    expect(await page.$eval('[data-plan="pro-monthly"] input', (el) => el.disabled)).toBe(true);
+    // Billing offline: the campaign's offer cannot be applied (its note is checked without the
+    // stack in web/src/features/registration/PlanStep.test.tsx).
     await hasText(page, 'The partner offer is not available right now');
-    const text = await page.evaluate(() => document.body.innerText);
-    expect(text).not.toContain('SHOULD-NOT-SHOW');
-    expect(text).not.toContain(PARTNER_COUPON_LOOKUP);
     await page.screenshot({ path: 'test-results/e2e-register-partner-plan.png', fullPage: true });
 
     await page.click('button[type="submit"]');

@@ -258,6 +258,36 @@ describe('registration, the account step', () => {
     await waitFor(() => expect((form.email as HTMLInputElement).value).toBe('bo@example.com'));
   });
 
+  it('keeps a name typed before the invitation answers, and then fills in the untouched address', async () => {
+    const lookup = answer(
+      'GET /invitations/{code}',
+      200,
+      { id: 'inv-1', email: 'iris@example.org', role: 'member', team: { name: 'Acme' } },
+      { held: true },
+    );
+    const form = renderRegister('/register?invitation=abc123');
+    await form.user.type(form.name, 'Iris Invitee');
+    lookup.release();
+    await screen.findByText(/You were invited as a member/);
+    await waitFor(() => expect((form.email as HTMLInputElement).value).toBe('iris@example.org'));
+    expect((form.name as HTMLInputElement).value).toBe('Iris Invitee');
+    expect(document.activeElement).toBe(form.name);
+  });
+
+  it('keeps an address typed before the invitation answers', async () => {
+    const lookup = answer(
+      'GET /invitations/{code}',
+      200,
+      { id: 'inv-1', email: 'iris@example.org', role: 'member', team: { name: 'Acme' } },
+      { held: true },
+    );
+    const form = renderRegister('/register?invitation=abc123');
+    await form.user.type(form.email, 'iris.private@example.org');
+    lookup.release();
+    await screen.findByText(/You were invited as a member/);
+    expect((form.email as HTMLInputElement).value).toBe('iris.private@example.org');
+  });
+
   it('says an invitation is not valid, and that an account can still be made', async () => {
     answer('GET /invitations/{code}', 404, { message: 'This invitation is no longer valid.' });
     renderRegister('/register?invitation=gone');
