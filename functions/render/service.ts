@@ -455,6 +455,11 @@ export function createRenderService(deps: RenderServiceDeps) {
   const perDesign = new TokenBuckets(limits.perDesign);
   // Each team's own rule (its plan's renders a second) is passed per call.
   const perTeam = new TokenBuckets(limits.perDesign);
+  // Open-time work (data lookups, first-open writes) has budgets of its own, the draw budgets'
+  // rates, spent before that work: a cache hit costs no draw, but its lookups cost a fetch.
+  const lookupsPerIp = new TokenBuckets(limits.perIp);
+  const lookupsPerProxy = new TokenBuckets(limits.perProxyAddress);
+  const lookupsPerDesign = new TokenBuckets(limits.perDesign);
   const proxyOf = deps.mailProxyOf ?? createMailProxyRecogniser();
   // Fallback draws that came out partial or failed, and those running (docs/decisions.md
   // "Fallback draws under load").
@@ -506,6 +511,29 @@ export function createRenderService(deps: RenderServiceDeps) {
     }
     if (waitedMs > 0) await new Promise((r) => setTimeout(r, waitedMs));
     if (!perDesign.take(design.designId)) throw refuse();
+  }
+
+  /**
+   * Spends the open-time budget of a request whose design looks data up or writes a first open
+   * (docs/security.md "Open-time content"): anonymous work the draw budgets do not see, since a
+   * cache hit draws nothing but still looks up. A recognised mail proxy spends its address's
+   * large budget; any other address its small one (the draw rates: 20/s, burst 100), or none once
+   * the edge counted it over its 5-minute budget; then the design's (200/s, burst 1,000). A send
+   * list's pre-render is outside them (the worker's reserved concurrency bounds it).
+   * @returns false when the request may not do that work now: it gets the values as given and
+   *   the fallbacks, uncached.
+   */
+  function mayWorkAtOpen(
+    design: DesignRecord,
+    request: RenderRequest,
+    proxy: MailProxy | undefined,
+  ): boolean {
+    if (request.prerender) return true;
+    const address = proxy
+      ? lookupsPerProxy.take(`${proxy}:${request.sourceIp}`)
+      : !request.edgeLimited && lookupsPerIp.take(request.sourceIp);
+    if (!address) return false;
+    return lookupsPerDesign.take(design.designId);
   }
 
   /**
@@ -733,12 +761,15 @@ export function createRenderService(deps: RenderServiceDeps) {
     mayPick: boolean,
   ) {
     const bound = doc.data_bindings.length > 0;
-    const looked =
-      bound && deps.dataValues
-        ? await deps.dataValues(design, doc, query)
-        : { values: [], failed: false };
-    const values = withDataValues(doc, normaliseValues(doc, query), looked.values);
     const proxy = proxyOf(request.userAgent, request.sourceIp);
+    // The budget first: a lookup is a fetch, a read and a write made for whoever asks.
+    const allowed =
+      (!bound && firstOpenDurationS(doc) === 0) || mayWorkAtOpen(design, request, proxy);
+    const looked =
+      bound && deps.dataValues && allowed
+        ? await deps.dataValues(design, doc, query)
+        : { values: [], failed: bound && !allowed };
+    const values = withDataValues(doc, normaliseValues(doc, query), looked.values);
     const ruled = ruledDesign(design.document, doc, {
       publicId,
       values,
@@ -748,7 +779,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       proxy,
       pick: mayPick && query.__preview === '1' ? query.__rule : undefined,
     });
-    return { values, proxy, ruled, lookupFailed: looked.failed };
+    return { values, proxy, ruled, lookupFailed: looked.failed, openWorkAllowed: allowed };
   }
 
   /**
@@ -757,7 +788,8 @@ export function createRenderService(deps: RenderServiceDeps) {
    * open or a mail proxy's fetch (the moment the recipient opens) is the first open; the
    * editor's previews and send lists' pre-renders are not, and count from now; so does a URL
    * without any of the design's values, which names no recipient. When the store
-   * fails, the timer counts from now and `failed` is set: the answer is not cached.
+   * fails, or the request's open-time budget is spent (`allowed` false: no write for whoever
+   * asks past it), the timer counts from now and `failed` is set: the answer is not cached.
    */
   async function withFirstOpen(
     design: DesignRecord,
@@ -765,10 +797,12 @@ export function createRenderService(deps: RenderServiceDeps) {
     values: Array<[string, string]>,
     nowMs: number,
     notAnOpen: boolean,
+    allowed: boolean,
   ): Promise<{ values: Array<[string, string]>; failed: boolean }> {
     const durationS = firstOpenDurationS(doc);
     if (durationS === 0 || notAnOpen || values.length === 0 || !deps.firstOpens)
       return { values, failed: false };
+    if (!allowed) return { values, failed: true };
     try {
       const at = await firstOpenAt(deps.firstOpens, design.designId, values, nowMs, durationS);
       return {
@@ -877,7 +911,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       // Looked up before the rules, so a rule can test a looked-up value; a design with data
       // bindings is never answered immutable: a re-upload must reach the CDN.
       const bound = doc.data_bindings.length > 0;
-      const { values, proxy, ruled, lookupFailed } = await openTimeValues(
+      const { values, proxy, ruled, lookupFailed, openWorkAllowed } = await openTimeValues(
         path.publicId,
         design,
         doc,
@@ -913,6 +947,7 @@ export function createRenderService(deps: RenderServiceDeps) {
         values,
         request.nowMs ?? Date.now(),
         query.__preview === '1' || request.prerender === true,
+        openWorkAllowed,
       );
       const drawn = await cachedRender(
         design,

@@ -565,12 +565,18 @@ function edgeWebAcl(scope: Construct): wafv2.CfnWebACL {
             limit: RENDER_REQUESTS_PER_IP_PER_5_MIN,
             evaluationWindowSec: 300,
             aggregateKeyType: 'IP',
+            // Renders and their rule links: both run a design's open-time lookups and rules
+            // for whoever asks (docs/security.md "Open-time content").
             scopeDownStatement: {
-              byteMatchStatement: {
-                fieldToMatch: { uriPath: {} },
-                positionalConstraint: 'STARTS_WITH',
-                searchString: '/r/',
-                textTransformations: [{ priority: 0, type: 'NONE' }],
+              orStatement: {
+                statements: ['/r/', '/l/'].map((searchString) => ({
+                  byteMatchStatement: {
+                    fieldToMatch: { uriPath: {} },
+                    positionalConstraint: 'STARTS_WITH',
+                    searchString,
+                    textTransformations: [{ priority: 0, type: 'NONE' }],
+                  },
+                })),
               },
             },
           },

@@ -666,11 +666,24 @@ describe('render', () => {
           Statement: {
             RateBasedStatement: Match.objectLike({
               AggregateKeyType: 'IP',
+              // Renders and rule links alike.
               ScopeDownStatement: {
-                ByteMatchStatement: Match.objectLike({
-                  PositionalConstraint: 'STARTS_WITH',
-                  SearchString: '/r/',
-                }),
+                OrStatement: {
+                  Statements: [
+                    {
+                      ByteMatchStatement: Match.objectLike({
+                        PositionalConstraint: 'STARTS_WITH',
+                        SearchString: '/r/',
+                      }),
+                    },
+                    {
+                      ByteMatchStatement: Match.objectLike({
+                        PositionalConstraint: 'STARTS_WITH',
+                        SearchString: '/l/',
+                      }),
+                    },
+                  ],
+                },
               },
             }),
           },

@@ -418,3 +418,74 @@ describe('recent fallbacks', () => {
     expect(recent.get('d')).toBeUndefined();
   });
 });
+
+describe('open-time work comes after the budgets', () => {
+  const bound = {
+    ...design,
+    designId: 'd-bound',
+    document: DesignDocumentSchema.parse({
+      ...doc,
+      data_bindings: [
+        {
+          source: 'store',
+          source_id: 'store-1',
+          key_param: 'email',
+          fields: [{ field: 'name', param: 'first_name' }],
+        },
+      ],
+    }),
+  };
+  const tight = { ...DEFAULT_LIMITS, perIp: { ratePerSecond: 0.001, burst: 2 } };
+  function boundService(limits = tight) {
+    const dataValues = vi.fn(async () => ({
+      values: [['first_name', 'Looked-up']] as Array<[string, string]>,
+      failed: false,
+    }));
+    const { svc } = service({
+      findDesign: async (id) => (id === 'bound' ? bound : undefined),
+      dataValues,
+      limits,
+    });
+    return { svc, dataValues };
+  }
+
+  it('looks up for an address within its budget, then gives the fallbacks uncached without looking up', async () => {
+    const { svc, dataValues } = boundService();
+    for (const email of ['a@x.test', 'b@x.test']) {
+      const ok = await svc.handle(req('/r/bound.jpg', `email=${email}`));
+      expect(bodyOf(ok)).toContain('Looked-up');
+      expect(ok.headers?.['cache-control']).not.toBe('no-store');
+    }
+    const past = await svc.handle(req('/r/bound.jpg', 'email=c@x.test'));
+    expect(dataValues).toHaveBeenCalledTimes(2);
+    expect(bodyOf(past)).not.toContain('Looked-up');
+    expect(past.headers?.['cache-control']).toBe('no-store');
+    // Another address has its own budget.
+    await svc.handle(req('/r/bound.jpg', 'email=d@x.test', '5.6.7.8'));
+    expect(dataValues).toHaveBeenCalledTimes(3);
+  });
+
+  it('never looks up for an address the edge counted over its budget, nor on its link', async () => {
+    const { svc, dataValues } = boundService(DEFAULT_LIMITS);
+    const limited = { ...req('/r/bound.jpg', 'email=a@x.test'), edgeLimited: true };
+    const answer = await svc.handle(limited);
+    expect(answer.headers?.['cache-control']).toBe('no-store');
+    await svc.link({ ...req('/l/bound', 'email=a@x.test'), edgeLimited: true });
+    expect(dataValues).not.toHaveBeenCalled();
+  });
+
+  it('spends the same budget on the link as on the image', async () => {
+    const { svc, dataValues } = boundService();
+    await svc.link(req('/l/bound', 'email=a@x.test'));
+    await svc.link(req('/l/bound', 'email=b@x.test'));
+    await svc.handle(req('/r/bound.jpg', 'email=c@x.test'));
+    expect(dataValues).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaves a send list’s pre-render outside the per-address budget', async () => {
+    const { svc, dataValues } = boundService();
+    for (let i = 0; i < 4; i++)
+      await svc.handle({ ...req('/r/bound.jpg', `email=p${i}@x.test`), prerender: true });
+    expect(dataValues).toHaveBeenCalledTimes(4);
+  });
+});
