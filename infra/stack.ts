@@ -30,6 +30,7 @@ import { Web, allowBrowserUploads, type CustomDomain } from './constructs/web.ts
 import { SendLists } from './constructs/send-lists.ts';
 import { RENDER_INVALIDATORS, RenderInvalidations } from './constructs/render-invalidations.ts';
 import { WEBHOOK_EMITTERS, Webhooks } from './constructs/webhooks.ts';
+import { decryptFor } from './constructs/secret-grants.ts';
 
 /**
  * The stack's region. CloudFront takes its WebACL (scope CLOUDFRONT) and its ACM certificate
@@ -193,7 +194,10 @@ export class PicSnippetsStack extends Stack {
     this.sendLists.worker.fn.addEnvironment('PUBLIC_URL', this.web.publicUrl);
     // A design that requires signed URLs gets its rows' URLs signed (docs/send-lists.md).
     this.sendLists.worker.fn.addEnvironment('SECRETS_KMS_KEY_ID', secretsKey.keyArn);
-    secretsKey.grantDecrypt(this.sendLists.worker.role);
+    // Its rows draw with the render code, data lookups included (web APIs' secret headers).
+    this.sendLists.worker.role.addToPrincipalPolicy(
+      decryptFor(secretsKey, ['render-signing', 'web-api']),
+    );
     this.webhooks.grantEmit(this.sendLists.worker);
     // A job whose rows were given up ends, and its team's webhooks hear of it.
     this.webhooks.grantEmit(this.sendLists.deadLetterWorker);

@@ -27,6 +27,7 @@ import {
   grantTable,
 } from './handler-function.ts';
 import { NodeModulesLayer, lambdaArchitecture, type CpuArch } from './node-modules-layer.ts';
+import { decryptFor } from './secret-grants.ts';
 
 /**
  * What the render function writes to S3, by bucket: the render cache and the screenshot cache
@@ -504,13 +505,13 @@ export class Render extends Construct {
 
   /**
    * Lets the render open teams' signing secrets (docs/developer-api.md "Signed render URLs";
-   * functions/render/signature.ts): `SECRETS_KMS_KEY_ID` and kms:Decrypt on that one key only.
+   * functions/render/signature.ts) and web APIs' secret headers for its data lookups
+   * (docs/data-sources.md): `SECRETS_KMS_KEY_ID` and kms:Decrypt on that one key, for those two
+   * purposes only (secret-grants.ts).
    */
   openSigningSecrets(key: kms.IKey): void {
     this.handler.fn.addEnvironment('SECRETS_KMS_KEY_ID', key.keyArn);
-    this.handler.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [key.keyArn] }),
-    );
+    this.handler.role.addToPrincipalPolicy(decryptFor(key, ['render-signing', 'web-api']));
   }
 }
 

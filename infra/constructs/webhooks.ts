@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { QUEUES, queueUrlVariable } from '#shared/queues.ts';
 import { attachWorker, createWorkQueue, grantSend, type WorkQueue } from './work-queue.ts';
 import { HandlerFunction, PROJECT_ROOT, TABLE_READ, TABLE_WRITE } from './handler-function.ts';
+import { decryptFor } from './secret-grants.ts';
 
 /**
  * The API features whose code emits webhook events (functions/lib/webhooks.ts
@@ -97,9 +98,7 @@ export class Webhooks extends Construct {
       }),
     );
     // Opening endpoint secrets only; sealing happens in the API (the webhooks feature).
-    this.worker.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [props.secretsKey.keyArn] }),
-    );
+    this.worker.role.addToPrincipalPolicy(decryptFor(props.secretsKey, ['webhook']));
     // Retries are new messages with a delay (functions/webhooks/worker.ts).
     attachWorker(this.work, this.worker);
   }

@@ -372,6 +372,17 @@ describe('provider secrets (docs/export.md)', () => {
       'send-lists': 'kms:Decrypt',
       'send-lists-worker': 'kms:Decrypt',
     };
+    // Roles that draw hostile content open only the purposes they need (infra/constructs/
+    // secret-grants.ts): never a TOTP secret or a platform credential.
+    const purposes: Record<string, string[]> = {
+      render: ['render-signing', 'web-api'],
+      'send-lists-worker': ['render-signing', 'web-api'],
+      'webhooks-worker': ['webhook'],
+    };
+    const condition = (feature: string) =>
+      purposes[feature]
+        ? { Condition: { StringEquals: { 'kms:EncryptionContext:purpose': purposes[feature] } } }
+        : {};
     const signingFeatures: unknown[] = [];
     expect(users).toHaveLength(9);
     const features: unknown[] = [];
@@ -387,8 +398,14 @@ describe('provider secrets (docs/export.md)', () => {
       if (signingAction) {
         signingFeatures.push(env.FEATURE);
         expect(statements).toEqual([
-          expect.objectContaining({ Action: signingAction, Effect: 'Allow', Resource: keyArn }),
+          expect.objectContaining({
+            Action: signingAction,
+            Effect: 'Allow',
+            Resource: keyArn,
+            ...condition(String(env.FEATURE)),
+          }),
         ]);
+        if (!purposes[String(env.FEATURE)]) expect(statements[0]!.Condition).toBeUndefined();
         continue;
       }
       features.push(env.FEATURE);
@@ -400,6 +417,7 @@ describe('provider secrets (docs/export.md)', () => {
               : ['kms:Decrypt', 'kms:GenerateDataKey'],
           Effect: 'Allow',
           Resource: keyArn,
+          ...condition(String(env.FEATURE)),
         }),
       ]);
     }
