@@ -23,6 +23,7 @@ import type { ApiEvent } from './http.ts';
 import { readApiToken } from './api-tokens.ts';
 import { limitTokenRequest } from './rate-limit.ts';
 import {
+  bearerOf,
   checkCsrf,
   readCookies,
   readSessionDetails,
@@ -99,7 +100,12 @@ async function impersonatorOf(
  */
 export async function authenticate(event: ApiEvent, route: Route): Promise<AuthContext> {
   if (route.access !== 'stripe') checkCsrf(event);
-  const bearer = /^Bearer\s+(\S+)$/i.exec(event.headers?.authorization ?? '')?.[1];
+  const bearer = bearerOf(event.headers ?? {});
+  // A call that names the Bearer scheme is a token call: a malformed one (`Bearer a b`) is
+  // refused, never read as the cookie session's. Other schemes (a staging site's Basic auth in
+  // front of the app) are not the app's and are ignored.
+  if (bearer === undefined && /^\s*Bearer\b/i.test(event.headers?.authorization ?? ''))
+    throw unauthenticated('Invalid API token.');
   const token = bearer ? undefined : readCookies(event)[SESSION_COOKIE];
   let userId: string | undefined;
   let sessionStart: number | undefined;

@@ -216,6 +216,18 @@ export async function endImpersonation(impersonationId: string, at = new Date())
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * The API token of an `Authorization: Bearer <token>` header: exactly one token after the
+ * scheme. Undefined without the header or when it is anything else (`Bearer a b`, `Basic …`):
+ * such a call is neither a token call nor, since it sent the header, a session call
+ * (functions/lib/auth.ts refuses it). Tests: test/integration/api-tokens.test.ts.
+ */
+export function bearerOf(
+  headers: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+}
+
+/**
  * Checks CSRF on a state-changing call: the XHR header, and a token header equal to the
  * XSRF-TOKEN cookie (constant-time). Calls with a Bearer token carry no ambient credentials and
  * skip it.
@@ -225,7 +237,8 @@ export function checkCsrf(event: ApiEvent): void {
   const method = event.requestContext?.http?.method ?? 'GET';
   if (!STATE_CHANGING.has(method)) return;
   const headers = event.headers ?? {};
-  if (/^Bearer\s/i.test(headers.authorization ?? '')) return;
+  // Only a well-formed token call skips it (a malformed one is refused in auth.ts).
+  if (bearerOf(headers) !== undefined) return;
   const cookie = readCookies(event)[XSRF_COOKIE];
   const sent = headers['x-xsrf-token'] ?? headers['x-csrf-token'];
   const xhr = (headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest';

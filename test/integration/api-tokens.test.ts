@@ -102,6 +102,37 @@ describe('API tokens', () => {
     );
   });
 
+  // mutation check: with the old header test (any `Bearer …` skipped CSRF, and a malformed one
+  // fell back to the cookie session), the cross-site change below answered 200.
+  it('refuses a malformed Bearer header: no CSRF skip, no fall-back to the session cookie', async () => {
+    const user = await ownTeam(stack().url, uniqueEmail('tokens-malformed'));
+    const team = await currentTeamId(user);
+    const nameOf = async () =>
+      (await user.request('GET', '/settings/companies/current')).json.name as string;
+    const before = await nameOf();
+    for (const authorization of ['Bearer a b', 'Bearer', 'bearer  x y z']) {
+      // A cross-site form post: the victim's cookies, no CSRF token, a Bearer header added.
+      const forged = await user.request(
+        'PUT',
+        `/settings/companies/${team}/name`,
+        { name: 'Renamed by a forged call' },
+        { csrf: false, headers: { authorization } },
+      );
+      expect([401, 419], authorization).toContain(forged.status);
+      // With the CSRF headers too, the malformed token is still not the session.
+      const withCsrf = await user.request('GET', '/user/current', undefined, {
+        headers: { authorization },
+      });
+      expect(withCsrf.status, authorization).toBe(401);
+    }
+    expect(await nameOf()).toBe(before);
+    // Another scheme (a staging site's Basic auth in front of the app) is not the app's.
+    const basic = await user.request('GET', '/user/current', undefined, {
+      headers: { authorization: 'Basic c3RhZ2luZzpzZWNyZXQ=' },
+    });
+    expect(basic.status).toBe(200);
+  });
+
   // mutation check: before the table's `sessionOnly` marks, a `write` token changed the password
   // and the e-mail, turned two-factor authentication on, deleted a team and reached the kiosk
   // (200 or 422 past the access check); tokens had no expiry. This test failed there.
