@@ -117,6 +117,11 @@ async function loadApi(teamId: string, apiId: string): Promise<WebApiRecord> {
   return found as WebApiRecord;
 }
 
+/** The origin a URL template fetches from (placeholders stand only in the path and query). */
+function templateOrigin(template: string): string {
+  return new URL(template.replace(/\{[A-Za-z0-9_-]{1,64}\}/g, 'x')).origin;
+}
+
 /**
  * Refuses a URL template the guard would never fetch (a private or local address, another port);
  * a host that does not resolve yet is accepted, as every fetch checks again.
@@ -259,6 +264,16 @@ export const DATA_SOURCE_ROUTES: Record<string, RouteDefinition> = {
     handle: async ({ params, body }) => {
       const api = await loadApi(params.id!, params.apiId!);
       if (body.url !== undefined) await assertFetchable(body.url);
+      // The sealed headers were entered for the old address: a new origin needs them entered
+      // again, or a team admin could repoint the owner's key at a server of their own and read
+      // it through Test (docs/data-sources.md "Security").
+      if (
+        body.url !== undefined &&
+        body.headers === undefined &&
+        api.headers &&
+        templateOrigin(body.url) !== templateOrigin(api.url)
+      )
+        throw validationFailed({ headers: [DATA_SOURCE_MESSAGES.headersAgain] });
       const updated = await db()
         .WebApi.patch({ teamId: api.teamId, apiId: api.apiId })
         .set({

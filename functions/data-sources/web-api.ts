@@ -174,12 +174,21 @@ export async function fetchApi(
 export const API_FETCHES_PER_SECOND = 20;
 const windows = new Map<string, { second: number; count: number }>();
 
-/** Takes one fetch of `apiId`'s allowance for this second; false when it is spent. */
-function takeFetch(apiId: string, now = Date.now()): boolean {
+/**
+ * Takes one fetch of `apiId`'s allowance for this second; false when it is spent. At most
+ * {@link MEMORY_ENTRIES} APIs are counted at once: past that, the windows of earlier seconds
+ * are dropped (they allow nothing any more), never the current second's, and with every slot
+ * taken this second a new API waits for the next one. Wiping them all would hand every API a
+ * fresh allowance (test/unit/web-api-allowance.test.ts).
+ */
+export function takeFetch(apiId: string, now = Date.now()): boolean {
   const second = Math.floor(now / 1000);
   const window = windows.get(apiId);
   if (!window || window.second !== second) {
-    if (windows.size >= MEMORY_ENTRIES) windows.clear();
+    if (!window && windows.size >= MEMORY_ENTRIES) {
+      for (const [id, w] of windows) if (w.second !== second) windows.delete(id);
+      if (windows.size >= MEMORY_ENTRIES) return false;
+    }
     windows.set(apiId, { second, count: 1 });
     return true;
   }

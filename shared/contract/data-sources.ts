@@ -75,6 +75,8 @@ export const DATA_SOURCE_MESSAGES = {
   ttl: `Keep answers between 0 seconds and ${DATA_SOURCE_LIMITS.ttlSeconds} seconds (24 hours).`,
   headerName: 'A header name has letters, digits and - only.',
   headerReserved: 'Host, Cookie and hop-by-hop headers cannot be set.',
+  headersAgain:
+    'Enter the secret headers again for the new address: they are sent only to the address they were entered for.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -400,6 +400,39 @@ describe('web APIs', () => {
     expect(answers.filter((a) => 'failed' in a)).toHaveLength(25);
   });
 
+  it('asks for the secret headers again when the URL moves to another origin', async () => {
+    const c = await signedIn();
+    const created = await c.request('POST', apis, {
+      name: 'Keyed',
+      url: `http://127.0.0.1:${port}/products/{sku}`,
+      headers: [{ name: 'X-Api-Key', value: 'owners-key' }],
+    });
+    const id = (created.json.api as { id: string }).id;
+    // Same origin, another path: the key still belongs there.
+    const samePlace = await c.request('PUT', `${apis}/${id}`, {
+      url: `http://127.0.0.1:${port}/products/v2/{sku}`,
+    });
+    expect(samePlace.status).toBe(200);
+    // Another host: refused without the headers, nothing changed.
+    const moved = await c.request('PUT', `${apis}/${id}`, {
+      url: `http://localhost:${port}/products/{sku}`,
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.json.errors).toEqual({
+      headers: [
+        'Enter the secret headers again for the new address: they are sent only to the address they were entered for.',
+      ],
+    });
+    const listed = (await c.request('GET', apis)).json.apis as Array<{ id: string; url: string }>;
+    expect(listed.find((a) => a.id === id)?.url).toBe(`http://127.0.0.1:${port}/products/v2/{sku}`);
+    // With the headers entered again, it moves.
+    const withHeaders = await c.request('PUT', `${apis}/${id}`, {
+      url: `http://localhost:${port}/products/{sku}`,
+      headers: [{ name: 'X-Api-Key', value: 'new-key' }],
+    });
+    expect(withHeaders.status).toBe(200);
+  });
+
   it('never lets values walk up the template’s path (.. raw or encoded), with the team’s headers', async () => {
     const c = await signedIn();
     const created = await c.request('POST', apis, {
