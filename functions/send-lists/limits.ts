@@ -19,6 +19,12 @@ export const SEND_LIST_LIMITS = {
   xlsxRatio: 100,
   /** Inflated bytes allowed before the ratio applies (1 MiB). */
   xlsxRatioSlack: 1_048_576,
+  /**
+   * Shared strings an XLSX file may hold at most: one per cell of the rows allowed, and never
+   * more than 4 million (each costs a slot and a string even when empty; an unbounded table of
+   * `<si/>` let a 5 MB file fill ~430 MB).
+   */
+  xlsxSharedStrings: 4_000_000,
   /** Compressed bytes handed to the inflater at once, so one step inflates at most ~17 MB. */
   xlsxStepBytes: 16_384,
 } as const;

@@ -70,8 +70,12 @@ function xmlSink(parser: SaxesParser) {
   };
 }
 
-/** The shared-string table's parser: each `<si>`'s text, phonetic runs (`<rPh>`) left out. */
-function sharedStringsParser(strings: string[]) {
+/**
+ * The shared-string table's parser: each `<si>`'s text, phonetic runs (`<rPh>`) left out.
+ * @param maxStrings the most strings kept; one more refuses the file.
+ * @throws SendListFileError past `maxStrings`.
+ */
+function sharedStringsParser(strings: string[], maxStrings: number) {
   const parser = new SaxesParser();
   let text: string | undefined;
   let inText = false;
@@ -89,6 +93,10 @@ function sharedStringsParser(strings: string[]) {
     if (tag.name === 't') inText = false;
     else if (tag.name === 'rPh') phonetic--;
     else if (tag.name === 'si') {
+      if (strings.length >= maxStrings)
+        throw new SendListFileError(
+          `This workbook holds more than ${maxStrings.toLocaleString('en-US')} distinct texts, more than its rows allowed can use, so it was refused. Save the list as "CSV UTF-8".`,
+        );
       strings.push(text ?? '');
       text = undefined;
     }
@@ -238,7 +246,11 @@ export async function* xlsxRows(
       return;
     }
     if (file.name === SHARED_STRINGS) {
-      const parser = sharedStringsParser(strings);
+      // One per cell of the rows allowed (a header row and `maxRows` rows), capped.
+      const parser = sharedStringsParser(
+        strings,
+        Math.min(LIMITS.xlsxSharedStrings, (maxRows + 1) * LIMITS.columns),
+      );
       const sink = xmlSink(parser);
       consume(file, (data, final) => {
         sink(data, final);

@@ -289,6 +289,30 @@ describe('hostile files', () => {
     );
   });
 
+  it('refuses more shared strings than the rows allowed can use (a table of empty <si/>)', async () => {
+    // A header and 1,000 rows of 256 columns can use 256,256 strings; this table has 300,000 empty ones
+    // (1.5 MB of XML, stored: under the zip-bomb ratio, so only the count refuses it).
+    const shared = `<sst>${'<si/>'.repeat(300_000)}</sst>`;
+    const file = zipSync(
+      {
+        'xl/sharedStrings.xml': strToU8(shared),
+        'xl/worksheets/sheet1.xml': strToU8('<worksheet><sheetData/></worksheet>'),
+      },
+      { level: 0 },
+    );
+    expect(await refusal(file, { format: 'xlsx' })).toBe(
+      'This workbook holds more than 256,256 distinct texts, more than its rows allowed can use, so it was refused. Save the list as "CSV UTF-8".',
+    );
+    // Within the bound, the same table reads.
+    const fewer = zipSync({
+      'xl/sharedStrings.xml': strToU8(`<sst><si><t>name</t></si>${'<si/>'.repeat(1_000)}</sst>`),
+      'xl/worksheets/sheet1.xml': strToU8(
+        '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>',
+      ),
+    });
+    expect((await read(fewer, { format: 'xlsx' })).report.rows).toBe(0);
+  });
+
   it('refuses an archive of too many entries', async () => {
     const many: Zippable = {};
     for (let i = 0; i < 2_000; i++) many[`xl/media/f${i}.bin`] = new Uint8Array(10);
