@@ -6,8 +6,12 @@
  * window (expired by TTL), so every Lambda container sees the same count. Sessions (the SPA) are
  * not counted here.
  *
+ * A user's tokens together get {@link USER_TOKENS_FACTOR} times one token's allowance, counted
+ * the same way on one item per user and window: making many tokens does not multiply it.
+ *
  * Every answer to a token request carries the IETF draft's `RateLimit-Policy` and `RateLimit`
- * fields; past the allowance the answer is a 429 with `Retry-After`.
+ * fields, one item per policy (`"token"` and `"user"`); past either allowance the answer is a
+ * 429 with `Retry-After`.
  */
 import { FREE_PLAN_ID } from '#shared/billing.ts';
 import { config } from './config.ts';
@@ -27,11 +31,13 @@ const TOKEN_RATE_LIMITS: Readonly<Record<string, number>> = {
   'pro-yearly': 1200,
 };
 
-/** The policy's name in `RateLimit-Policy` and `RateLimit`. */
-const POLICY = 'token';
+/** All of a user's tokens together, as a multiple of one token's allowance. */
+export const USER_TOKENS_FACTOR = 2;
 
 /** What one counted request left of the allowance. */
 interface RateState {
+  /** The policy's name in `RateLimit-Policy` and `RateLimit`. */
+  policy: 'token' | 'user';
   /** Requests allowed in the window. */
   limit: number;
   /** Requests still allowed in the window (0 when used up). */
@@ -74,13 +80,15 @@ async function tokenLimit(userId: string, now = Date.now()): Promise<number> {
 }
 
 /**
- * Counts one request of a token: one atomic ADD on the token's counter of the current window.
- * @param tokenId the API token's id (not the secret)
+ * Counts one request: one atomic ADD on the policy's counter of the current window.
+ * @param policy `token` (one token's count) or `user` (all of a user's tokens)
+ * @param id the API token's id (not the secret), or the user's id
  * @param limit requests allowed per window
  * @param now ms since the epoch
  */
-async function countTokenRequest(
-  tokenId: string,
+async function countRequest(
+  policy: RateState['policy'],
+  id: string,
   limit: number,
   now = Date.now(),
 ): Promise<RateState> {
@@ -88,12 +96,13 @@ async function countTokenRequest(
   const windowMs = windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const result = await db()
-    .Throttle.update({ key: `ratelimit#token#${tokenId}#${windowStart}` })
+    .Throttle.update({ key: `ratelimit#${policy}#${id}#${windowStart}` })
     .add({ count: 1 })
     .set({ windowStart, ttl: Math.ceil((windowStart + 2 * windowMs) / 1000) })
     .go({ response: 'all_new' });
   const count = result.data.count ?? 1;
   return {
+    policy,
     limit,
     remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
@@ -103,15 +112,21 @@ async function countTokenRequest(
 }
 
 /**
- * The draft's header fields for a state (docs/decisions.md "Rate limits per token"):
- * `RateLimit-Policy: "token";q=<limit>;w=<window s>` and `RateLimit: "token";r=<remaining>;t=<s>`,
- * plus `Retry-After: <s>` when the request went past the allowance.
+ * The draft's header fields for the states (docs/decisions.md "Rate limits per token"):
+ * `RateLimit-Policy: "token";q=<limit>;w=<window s>, "user";q=…;w=…` and
+ * `RateLimit: "token";r=<remaining>;t=<s>, "user";r=…;t=…`, plus `Retry-After: <s>` when the
+ * request went past an allowance.
  */
-function rateLimitHeaders(state: RateState): Record<string, string> {
+function rateLimitHeaders(states: readonly RateState[]): Record<string, string> {
+  const exceeded = states.filter((s) => s.exceeded);
   return {
-    'ratelimit-policy': `"${POLICY}";q=${state.limit};w=${state.windowSeconds}`,
-    ratelimit: `"${POLICY}";r=${state.remaining};t=${state.resetSeconds}`,
-    ...(state.exceeded ? { 'retry-after': String(state.resetSeconds) } : {}),
+    'ratelimit-policy': states
+      .map((s) => `"${s.policy}";q=${s.limit};w=${s.windowSeconds}`)
+      .join(', '),
+    ratelimit: states.map((s) => `"${s.policy}";r=${s.remaining};t=${s.resetSeconds}`).join(', '),
+    ...(exceeded.length > 0
+      ? { 'retry-after': String(Math.max(...exceeded.map((s) => s.resetSeconds))) }
+      : {}),
   };
 }
 
@@ -131,9 +146,13 @@ export async function limitTokenRequest(
   token: { tokenId: string; userId: string },
   now = Date.now(),
 ): Promise<void> {
-  const state = await countTokenRequest(token.tokenId, await tokenLimit(token.userId, now), now);
-  pending.set(event, rateLimitHeaders(state));
-  if (state.exceeded) throw new AppError(429, 'too_many_requests', RATE_LIMITED);
+  const limit = await tokenLimit(token.userId, now);
+  const states = await Promise.all([
+    countRequest('token', token.tokenId, limit, now),
+    countRequest('user', token.userId, limit * USER_TOKENS_FACTOR, now),
+  ]);
+  pending.set(event, rateLimitHeaders(states));
+  if (states.some((s) => s.exceeded)) throw new AppError(429, 'too_many_requests', RATE_LIMITED);
 }
 
 /**

@@ -26,11 +26,12 @@ const bearer = (token: string, path = '/user/current') =>
     headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
   });
 
-/** The `r` (remaining) and `t` (reset, s) of a `RateLimit` field. */
-function remaining(res: Response): { r: number; t: number } {
+/** The `r` (remaining) and `t` (reset, s) of one policy's item of a `RateLimit` field. */
+function remaining(res: Response, policy: 'token' | 'user' = 'token'): { r: number; t: number } {
   const field = res.headers.get('ratelimit') ?? '';
-  const match = /^"token";r=(\d+);t=(\d+)$/.exec(field);
-  if (!match) throw new Error(`no RateLimit field: "${field}"`);
+  const item = field.split(', ').find((i) => i.startsWith(`"${policy}";`)) ?? '';
+  const match = /^"(?:token|user)";r=(\d+);t=(\d+)$/.exec(item);
+  if (!match) throw new Error(`no RateLimit item "${policy}": "${field}"`);
   return { r: Number(match[1]), t: Number(match[2]) };
 }
 
@@ -52,7 +53,9 @@ describe('rate limits per API token', () => {
 
     const first = await bearer(a);
     expect(first.status).toBe(200);
-    expect(first.headers.get('ratelimit-policy')).toBe('"token";q=5;w=3600');
+    // One token's allowance, and all the user's tokens together twice that.
+    expect(first.headers.get('ratelimit-policy')).toBe('"token";q=5;w=3600, "user";q=10;w=3600');
+    expect(remaining(first, 'user').r).toBe(9);
     expect(remaining(first).r).toBe(4);
     expect(remaining(first).t).toBeGreaterThan(0);
     expect(remaining(first).t).toBeLessThanOrEqual(3600);
@@ -84,6 +87,27 @@ describe('rate limits per API token', () => {
 
     // Token B still has its allowance.
     expect(remaining(await bearer(b)).r).toBe(3);
+  });
+
+  it('caps all of a user’s tokens together: more tokens do not multiply the allowance', async () => {
+    await awayFromWindowEnd();
+    const c = await ownTeam(stack().url, uniqueEmail('rate-limits-many'));
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++)
+      tokens.push(
+        (await c.request('POST', '/settings/api/token', { name: `Many ${i}`, abilities: ['read'] }))
+          .json.token as string,
+      );
+    // Two tokens spend the user's 10 (5 each); the other two get nothing more.
+    for (const token of tokens.slice(0, 2))
+      for (let i = 0; i < 5; i++) expect((await bearer(token)).status).toBe(200);
+    for (const token of tokens.slice(2)) {
+      const over = await bearer(token);
+      expect(over.status).toBe(429);
+      expect(remaining(over, 'user').r).toBe(0);
+      expect(remaining(over, 'token').r).toBe(4);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
   });
 
   it('leaves the SPA session alone: no fields, never a 429', async () => {
