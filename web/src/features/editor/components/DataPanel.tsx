@@ -8,6 +8,7 @@
  */
 import { useId, useState } from 'react';
 import { DATA_BINDING_BOUNDS, type DataBinding } from '#shared/data-bindings.ts';
+import { Notice } from '../../../components/Notice.tsx';
 import { useAppStore } from '../../../state/store.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { runCommand } from '../commands.ts';
@@ -23,6 +24,13 @@ import { AddBindingForm, ParamField, ParamMap } from './AddBindingForm.tsx';
 import { AddApiBinding } from './DataApiBinding.tsx';
 import { useLoad } from './useDataLoad.ts';
 import '../data.css';
+
+/**
+ * Shown while a design binds data but does not require signed URLs (docs/data-sources.md
+ * "Security"): the render URL is public, so its key or values are whatever a caller writes.
+ */
+export const UNSIGNED_BINDINGS_WARNING =
+  'Anyone who has this image’s URL can change its values, and so look up any record these sources hold for another key. Require signed URLs on the Export screen so that only URLs you signed look data up.';
 
 /** Shown to a member who may not read the team's data sources. */
 export const NOT_MANAGER_MESSAGE = 'Ask a team owner or admin to connect data sources.';
@@ -170,6 +178,7 @@ export function DataPanel() {
   const id = useId();
   const { store } = useEditorContext();
   const bindings = useEditor((s) => s.design?.data_bindings) ?? [];
+  const signedOnly = useEditor((s) => s.design?.require_signed_urls) === true;
   const teamId = useAppStore((s) => s.user?.current_team_id ?? null);
   const params = useDesignParams();
   const [problem, setProblem] = useState<string | null>(null);
@@ -234,6 +243,11 @@ export function DataPanel() {
             </li>
           ))}
         </ul>
+      )}
+      {bindings.length > 0 && !signedOnly && (
+        <Notice tone="info" title="Lookups from an unsigned URL">
+          {UNSIGNED_BINDINGS_WARNING}
+        </Notice>
       )}
       {problem && (
         <p className="field__error" role="alert">
