@@ -180,7 +180,7 @@ export const DATA_SOURCE_ROUTES: Record<string, RouteDefinition> = {
         .DataStore.create({ ...draft, keyColumn, columns: table.columns })
         .go();
       // A store whose first upload failed (and was undone) is not left behind empty.
-      const written = await writeTable({ ...draft, keyColumn }, table).catch(
+      const written = await writeTable({ ...draft, keyColumn }, table, maxRows).catch(
         async (error: unknown) => {
           await db()
             .DataStore.delete({ teamId: draft.teamId, storeId: draft.storeId })
@@ -210,7 +210,7 @@ export const DATA_SOURCE_ROUTES: Record<string, RouteDefinition> = {
       const file = uploadedFile(event.body);
       const maxRows = await rowLimit(store.teamId);
       const table = await readOrRefuse(file, store.keyColumn, maxRows);
-      return json(200, uploadAnswer(table, await writeTable(store, table), maxRows));
+      return json(200, uploadAnswer(table, await writeTable(store, table, maxRows), maxRows));
     },
   }),
 

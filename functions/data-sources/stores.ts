@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
-import { AppError, notFound } from '#lib/errors.ts';
+import { AppError, notFound, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import type { DataStore } from '#shared/contract/data-sources.ts';
 import type { Table } from './table.ts';
@@ -134,6 +134,7 @@ async function undoUpload(
 export async function writeTable(
   store: StoreRecord,
   table: Table,
+  maxRows: number,
 ): Promise<{ added: number; updated: number; store: StoreRecord }> {
   const { teamId, storeId } = store;
   const items: RecordItem[] = table.records.map((r) => ({
@@ -154,6 +155,9 @@ export async function writeTable(
   }
   const updated = previous.size;
   const added = items.length - updated;
+  // The plan's limit is the store's, not one file's: new keys may not take it past the limit.
+  if (store.rows + added > maxRows)
+    throw validationFailed({ file: [storeFullMessage(store.rows, added, maxRows)] });
   try {
     if (items.length > 0) {
       const { unprocessed } = await db().DataRecord.put(items).go({ concurrency: CONCURRENCY });
@@ -185,13 +189,39 @@ export async function writeTable(
   }
 }
 
-/** Deletes a store and every record of it (at most {@link DELETE_PAGES} pages of records). */
-export async function deleteStore(teamId: string, storeId: string): Promise<void> {
-  for (let page = 0; page < DELETE_PAGES; page++) {
+/**
+ * The refusal of an upload whose new keys would take a store past the plan's row limit.
+ * @param rows the store's rows now; @param added the file's new keys; @param maxRows the limit.
+ */
+export function storeFullMessage(rows: number, added: number, maxRows: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `The store has ${n(rows)} rows and this file adds ${n(added)} new keys: more than the ${n(maxRows)} rows your plan allows in one data store. Remove rows from the file, or upgrade for a larger limit.`;
+}
+
+/** The answer when a store's records could not all be deleted in one call. */
+export const DELETE_UNFINISHED_MESSAGE =
+  'Part of the data store was deleted, but not all of it. Delete it again to finish.';
+
+/**
+ * Deletes a store and every record of it: at most {@link DELETE_PAGES} pages of
+ * {@link DELETE_PAGE} records in one call (more than any plan's row limit). The store itself
+ * goes only once no record is left, so no record outlives it unseen.
+ * @param bounds the pages and their size (tests use small ones).
+ * @throws AppError 503 {@link DELETE_UNFINISHED_MESSAGE} when records remain (deleting again
+ *   goes on where this call stopped).
+ */
+export async function deleteStore(
+  teamId: string,
+  storeId: string,
+  bounds = { pages: DELETE_PAGES, pageSize: DELETE_PAGE },
+): Promise<void> {
+  for (let page = 0; page <= bounds.pages; page++) {
     const { data } = await db()
       .DataRecord.query.byStore({ teamId, storeId })
-      .go({ limit: DELETE_PAGE, attributes: ['teamId', 'storeId', 'keyHash'] });
+      .go({ limit: bounds.pageSize, attributes: ['teamId', 'storeId', 'keyHash'] });
     if (data.length === 0) break;
+    if (page === bounds.pages)
+      throw new AppError(503, 'service_unavailable', DELETE_UNFINISHED_MESSAGE);
     await db()
       .DataRecord.delete(data.map(({ keyHash }) => ({ teamId, storeId, keyHash: keyHash! })))
       .go({ concurrency: CONCURRENCY });

@@ -276,6 +276,58 @@ describe('data stores', () => {
     );
     expect(fits.status).toBe(201);
     expect(fits.json.store).toMatchObject({ rows: 1000, max_rows: 1000 });
+    // The limit is the store's, not one file's: a second file of new keys is refused whole,
+    // one that only updates known keys is not.
+    const storeId = (fits.json.store as { id: string }).id;
+    const more = await free.request(
+      'POST',
+      `${path}/${storeId}/upload`,
+      form(
+        `sku
+${Array.from({ length: 10 }, (_, i) => `new${i}`).join('\n')}\n`,
+        'more.csv',
+      ),
+    );
+    expect(more.status).toBe(422);
+    expect((more.json.errors as Record<string, string[]>).file).toEqual([
+      'The store has 1,000 rows and this file adds 10 new keys: more than the 1,000 rows your plan allows in one data store. Remove rows from the file, or upgrade for a larger limit.',
+    ]);
+    const { db } = await import('#lib/db/index.ts');
+    const kept = (await db().DataStore.get({ teamId: FREE_TEAM, storeId }).go()).data;
+    expect(kept?.rows).toBe(1000);
+    const { lookupRecord } = await import('#functions/data-sources/stores.ts');
+    expect(await lookupRecord(FREE_TEAM, storeId, 'new0')).toBeUndefined();
+    const update = await free.request(
+      'POST',
+      `${path}/${storeId}/upload`,
+      form('sku,name\nk1,One\nk2,Two\n', 'update.csv'),
+    );
+    expect(update.status).toBe(200);
+  });
+
+  it('keeps a store whose records are not all deleted in one call, and finishes on the next', async () => {
+    const c = await signedIn();
+    const created = await c.request(
+      'POST',
+      stores,
+      form('sku,name\na,A\nb,B\nc,C\nd,D\ne,E\n', 'five.csv', { name: 'Five', key_column: 'sku' }),
+    );
+    const storeId = (created.json.store as { id: string }).id;
+    const { deleteStore, DELETE_UNFINISHED_MESSAGE } =
+      await import('#functions/data-sources/stores.ts');
+    const { db } = await import('#lib/db/index.ts');
+    const records = async () =>
+      (await db().DataRecord.query.byStore({ teamId: TEAM, storeId }).go({ pages: 'all' })).data
+        .length;
+    // Two pages of two records a call: the first call leaves one record and the store.
+    await expect(deleteStore(TEAM, storeId, { pages: 2, pageSize: 2 })).rejects.toThrow(
+      DELETE_UNFINISHED_MESSAGE,
+    );
+    expect(await records()).toBe(1);
+    expect((await db().DataStore.get({ teamId: TEAM, storeId }).go()).data).not.toBeNull();
+    await deleteStore(TEAM, storeId, { pages: 2, pageSize: 2 });
+    expect(await records()).toBe(0);
+    expect((await db().DataStore.get({ teamId: TEAM, storeId }).go()).data).toBeNull();
   });
 
   it('answers 404 for another team’s store and deletes a store with its records', async () => {
