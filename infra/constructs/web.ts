@@ -304,7 +304,8 @@ export class Web extends Construct {
         '/api/*': apiBehavior,
         '/stripe/webhook': apiBehavior,
         // Rule links (docs/rules.md "Links"): the render function, never cached (each click
-        // is evaluated), with the same viewer headers as the image.
+        // is evaluated), with the same viewer headers as the image and the same query
+        // normaliser, so a link evaluates duplicated or reordered parameters as its image does.
         '/l/*': {
           origin: props.render.origin,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -312,6 +313,12 @@ export class Web extends Construct {
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: props.render.originRequestPolicy,
           responseHeadersPolicy: securityHeaders,
+          functionAssociations: [
+            {
+              function: props.render.queryNormaliser,
+              eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            },
+          ],
         },
         '/r/*': {
           origin: props.render.origin,

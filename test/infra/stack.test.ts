@@ -812,6 +812,17 @@ describe('edge', () => {
     }
   });
 
+  it('normalises a rule link’s query as its image’s: /l/* runs the same viewer function', () => {
+    expect(behavior('/l/*').FunctionAssociations).toEqual([
+      {
+        EventType: 'viewer-request',
+        FunctionARN: {
+          'Fn::GetAtt': [expect.stringMatching(/^RenderQueryNormaliser/), 'FunctionARN'],
+        },
+      },
+    ]);
+  });
+
   it('sends /r/* to the render function URL with the render cache policy and normaliser', () => {
     const r = behavior('/r/*');
     const origin = config().Origins.find((o) => o.Id === r.TargetOriginId)!;
