@@ -12,7 +12,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ElementHandle, Page } from 'puppeteer-core';
-import { createDesign, signedIn } from '../support/designs.ts';
+import {
+  createDesign,
+  currentTeamId,
+  OWN_TEAM_PASSWORD,
+  ownAdmin,
+  signedIn,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser, type TestBrowser } from '../support/browser.ts';
 import {
@@ -35,12 +42,12 @@ const OTHER = 'Old flyer';
 const BUNDLE = 'E2E Bonus';
 
 /** A page of its own browser context (its own cookies), signed in as `email`. */
-async function pageAs(b: TestBrowser, email: string): Promise<Page> {
+async function pageAs(b: TestBrowser, email: string, password = 'demo-password'): Promise<Page> {
   const context = await b.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 1366, height: 900 });
   page.setDefaultTimeout(TIMEOUT_MS);
-  await signIn(page, stack().url, email, 'demo-password');
+  await signIn(page, stack().url, email, password);
   return page;
 }
 
@@ -265,7 +272,11 @@ describe('templates and bundles', () => {
     { timeout: 300_000 },
     async () => {
       const base = stack().url;
-      const adminApi = await signedIn(base, 'admin@example.com');
+      // An admin with a team of this file's own: the Bonus tab lists that team's bundles only,
+      // whatever other files assign to the seeded admin's team meanwhile.
+      const email = uniqueEmail('bundle-admin');
+      const adminApi = await ownAdmin(base, email);
+      const teamId = await currentTeamId(adminApi);
       const title = 'Winter card';
       const bundleName = 'E2E own bundle';
       const design = await createDesign(adminApi, { title });
@@ -279,11 +290,11 @@ describe('templates and bundles', () => {
       )!.id;
       const assigned = await adminApi.request('POST', '/admin/templateBundle/assignTeams', {
         bundleId,
-        teamIds: ['team-admin'],
+        teamIds: [teamId],
       });
       expect(assigned.status).toBe(200);
 
-      const admin = await pageAs(browser(), 'admin@example.com');
+      const admin = await pageAs(browser(), email, OWN_TEAM_PASSWORD);
       await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
       await admin.waitForSelector(byRole('textbox', 'Design title'), { timeout: 60_000 });
       // A template already: the modal reads "Update tags" with its tags.

@@ -35,6 +35,8 @@ interface Product {
   url: string;
   output: () => string;
   exited: Promise<number | null>;
+  /** Every writer of its output closed (the grandchildren `tsx` started included). */
+  closed: Promise<void>;
 }
 
 const started: Product[] = [];
@@ -59,7 +61,8 @@ async function startProduct(tmp: string, data: string): Promise<Product> {
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const product = { child, url: `http://127.0.0.1:${port}`, output: () => out, exited };
+  const closed = new Promise<void>((done) => child.once('close', () => done()));
+  const product = { child, url: `http://127.0.0.1:${port}`, output: () => out, exited, closed };
   started.push(product);
   return product;
 }
@@ -118,6 +121,10 @@ async function stopWithCtrlC(product: Product): Promise<void> {
     (gone) => gone,
     { timeoutMs: 60_000, intervalMs: 100 },
   );
+  // `exit` can come before the last output: the program runs under `tsx`, whose child writes
+  // to the same pipes. Its output is whole once every writer closed them (bounded: a writer
+  // that never closes would fail the assertions after, never hang).
+  await Promise.race([product.closed, new Promise((r) => setTimeout(r, 10_000))]);
 }
 
 afterEach(async () => {
