@@ -42,6 +42,7 @@ import {
   RENDER_MEMORY_MB,
   RENDER_PAGE_BUNDLING,
   RENDER_WRITES,
+  RENDER_USAGE,
 } from './render.ts';
 
 /** The dead-letter consumer's memory, MB: a few table writes per message. */
@@ -68,6 +69,12 @@ export interface SendListsProps {
 }
 
 /** The queue, its dead-letter queue and alarm, and the worker. */
+/**
+ * The partition of a send-list job and of its chunk cursors (functions/lib/db/entities-send-lists.ts:
+ * both keyed by `jobId`), as a `dynamodb:LeadingKeys` pattern.
+ */
+export const SEND_LIST_JOB_LEADING_KEY = '$picsnippets#jobid_*';
+
 export class SendLists extends Construct {
   readonly work: WorkQueue;
   readonly queue: sqs.Queue;
@@ -115,12 +122,25 @@ export class SendLists extends Construct {
       commandHooks: RENDER_PAGE_BUNDLING,
     });
     const role = this.worker.role;
-    // Jobs, chunk cursors, the design, team and plan, the month usage: the table (base table
-    // and the design-by-public-id index the render reads).
+    // Reads: jobs, chunk cursors, the design, team and plan (base table and the indexes the
+    // render reads). Writes: only its jobs and their chunk cursors (one partition per job) and
+    // the teams' month usage. It draws the same hostile content as the render, so like the
+    // render's its writes are cut to those partitions (docs/security.md "Open-time content").
     grantTable(
       role,
       props.table,
-      [...TABLE_READ, ...TABLE_WRITE].filter((a) => a !== 'dynamodb:Scan'),
+      TABLE_READ.filter((a) => a !== 'dynamodb:Scan'),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': [SEND_LIST_JOB_LEADING_KEY, RENDER_USAGE.leadingKey],
+          },
+        },
+      }),
     );
     // What a render reads and writes (render.ts RENDER_WRITES), and the lists' own files.
     grantBucket(role, props.renders, 'list');

@@ -583,6 +583,27 @@ describe('render', () => {
     expect(renderId).not.toBe(shotId);
   });
 
+  it('lets the send-list worker write only its jobs, their chunk cursors and the month usage', () => {
+    const policies = ofType('AWS::IAM::Policy').filter(([id]) => id.startsWith('SendListsWorker'));
+    const statements = policies.flatMap(
+      ([, p]) =>
+        (p.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement,
+    );
+    const writes = statements.filter((st) =>
+      /PutItem|UpdateItem|DeleteItem|BatchWriteItem/.test(JSON.stringify(st.Action)),
+    );
+    expect(writes).toEqual([
+      expect.objectContaining({
+        Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Condition: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': ['$picsnippets#jobid_*', '$picsnippets#usageteam_*'],
+          },
+        },
+      }),
+    ]);
+  });
+
   it('gives the send-list worker the same screenshot and notices functions as the render', () => {
     // Its rows draw with the render code: without the names it would open screenshot pages in
     // its own process, whose role reaches the table, and never tell an owner about the quota.
@@ -1385,7 +1406,9 @@ describe('what each function may do (reviewed here, in place of a template snaps
       memory: 3008,
       timeout: 300,
       iam: [
-        `dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:DescribeTable,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem @ ${TABLE}`,
+        `dynamodb:BatchGetItem,dynamodb:ConditionCheckItem,dynamodb:DescribeTable,dynamodb:GetItem,dynamodb:Query @ ${TABLE}`,
+        // Its jobs and chunk cursors and the teams' month usage only (one conditioned statement).
+        'dynamodb:PutItem,dynamodb:UpdateItem @ DataTable',
         logs('SendListsWorkerLogs'),
         'kms:Decrypt @ SecretsKey',
         's3:GetObject @ DataAssetsBucket/*',
