@@ -1,23 +1,35 @@
 /// <reference lib="dom" />
 /**
  * The font picker in the editor's text toolbar through the built SPA in headless Chromium
- * (docs/fonts.md; docs/fonts.md "The editor" font family, docs/editor.md "Commands" font upload, docs/fonts.md "Limits and known gaps" the virtualised list). The demo user
- * opens the demo design, picks Lobster from the keyboard (search, arrows, Enter), sees the canvas
- * redraw, and the saved design's render URL draws Lobster; Esc closes, an empty search says
- * "No Font"; an upload with a wrong extension is refused for 4 s, a real .ttf joins the Uploaded
- * category. A free team sees the Pro plans message with the Upgrade link instead of the upload.
- * Screenshots land in test-results/e2e-fonts-*.png.
+ * (docs/fonts.md; docs/fonts.md "The editor" font family, docs/editor.md "Commands" font upload, docs/fonts.md "Limits and known gaps" the virtualised list). A Pro team's
+ * owner opens a copy of the demo design, picks Lobster from the keyboard (search, arrows, Enter),
+ * sees the canvas redraw, and the saved design's render URL draws Lobster; Esc closes, an empty
+ * search says "No Font"; an upload with a wrong extension is refused for 4 s, a real .ttf joins
+ * the Uploaded category. A free team sees the Pro plans message with the Upgrade link instead of
+ * the upload. Screenshots land in test-results/e2e-fonts-*.png.
  *
- * @own-stack: shows the seeded admin's team as a free team; other files subscribe it.
+ * The file owns its data: the Pro team (on the demo team's plan, as data) with its copy of the
+ * demo design and the font it uploads, and the free team, each with an owner of its own, so no
+ * other file's subscription or uploads reach what it shows (docs/testing.md "One stack per
+ * worker").
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { createDesign, signedIn, useDemoDesignCopy } from '../support/designs.ts';
+import {
+  OWN_TEAM_PASSWORD,
+  createDesign,
+  currentTeamId,
+  demoDesignCopyIn,
+  ownTeam,
+  setTeamPlan,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import type { TestClient } from '../support/client.ts';
 import {
   POLL,
   TIMEOUT_MS,
@@ -28,16 +40,43 @@ import {
   snap,
   waitForText,
 } from '../support/aria.ts';
-import { openEditorPage } from '../support/editor-page.ts';
 import { makeTtf } from '../support/fonts.ts';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
-/** This file's copy of the seeded demo design: it edits and saves it. */
-const welcome = useDemoDesignCopy();
+/** The Pro team's owner (signed in through the API) and its copy of the demo design. */
+const OWNER = uniqueEmail('fonts-pro');
+let api: TestClient;
+let welcome: { designId: string; render: string };
+
+beforeAll(async () => {
+  api = await ownTeam(stack().url, OWNER);
+  await setTeamPlan(await currentTeamId(api), 'pro-monthly');
+  welcome = await demoDesignCopyIn(await currentTeamId(api));
+});
+
 const SNIPPET = 'Hello {{first_name}}!';
 const WIDE = { width: 1440, height: 960 };
+
+/**
+ * Signs the Pro team's owner in on a new tab, opens the copy's editor and waits until the canvas
+ * is drawn (as test/support/editor-page.ts `openEditorPage` does for the demo user).
+ * @returns the tab and the list its uncaught errors are pushed to.
+ */
+async function openEditor(): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser().newPage();
+  await page.setViewport(WIDE);
+  page.setDefaultTimeout(TIMEOUT_MS);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await signIn(page, stack().url, OWNER, OWN_TEAM_PASSWORD);
+  await page.goto(`${stack().url}/pic-snippet/${welcome.designId}/edit`, {
+    waitUntil: 'networkidle0',
+  });
+  await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
+  return { page, errors };
+}
 
 /** The pixels of the editor's canvases (photo and snippets), as data URLs. */
 const canvasPixels = (page: Page) =>
@@ -72,9 +111,8 @@ describe('the font picker in the editor', () => {
     { timeout: 300_000 },
     async () => {
       const base = stack().url;
-      const api = await signedIn(base, 'demo@example.com');
-      const before = await fetchImage(`${base}${welcome().render}.png?first_name=Ana`);
-      const { page, errors } = await openEditorPage(browser(), base, welcome().designId, WIDE);
+      const before = await fetchImage(`${base}${welcome.render}.png?first_name=Ana`);
+      const { page, errors } = await openEditor();
       await press(page, SNIPPET);
       await press(page, 'Font: Noto Sans');
       const listbox = await findByRole(page, 'listbox', 'Fonts');
@@ -129,10 +167,10 @@ describe('the font picker in the editor', () => {
       );
       await snap(page, 'e2e-fonts-2-lobster');
 
-      const design = await api.request('GET', `/api/pic-snippet/${welcome().designId}`);
+      const design = await api.request('GET', `/api/pic-snippet/${welcome.designId}`);
       const snippet = (design.json.text_snippets as Array<Record<string, unknown>>)[0]!;
       expect(snippet.fontFamily).toBe('Lobster');
-      const after = await fetchImage(`${base}${welcome().render}.png?first_name=Ana`);
+      const after = await fetchImage(`${base}${welcome.render}.png?first_name=Ana`);
       const band = { left: 50, top: 200, width: 900, height: 220 };
       expect(meanDifference(after.pixels, before.pixels, after.width, band)).toBeGreaterThan(2);
 
@@ -153,13 +191,12 @@ describe('the font picker in the editor', () => {
     'uploads a .ttf into the Uploaded category and refuses another extension for 4 s',
     { timeout: 300_000 },
     async () => {
-      const base = stack().url;
       const dir = await mkdtemp(join(tmpdir(), 'fonts-e2e-'));
       const good = join(dir, 'acme-e2e.ttf');
       const bad = join(dir, 'acme-e2e.txt');
       await writeFile(good, makeTtf('Acme E2E'));
       await writeFile(bad, 'not a font');
-      const { page, errors } = await openEditorPage(browser(), base, welcome().designId, WIDE);
+      const { page, errors } = await openEditor();
       await press(page, SNIPPET);
       await page.locator('.font-picker__button').setTimeout(TIMEOUT_MS).click();
       await findByRole(page, 'button', 'Upload font');
@@ -192,14 +229,17 @@ describe('the font picker in the editor', () => {
     { timeout: 300_000 },
     async () => {
       const base = stack().url;
-      const admin = await signedIn(base, 'admin@example.com');
-      const design = await createDesign(admin, { title: 'Free fonts' });
-      // A context of its own: the demo user's session cookie stays in the other tabs' context.
+      // A team of the file's own on the free plan (as registered).
+      const email = uniqueEmail('fonts-free');
+      const free = await ownTeam(base, email);
+      const freeTeam = await currentTeamId(free);
+      const design = await createDesign(free, { title: 'Free fonts' });
+      // A context of its own: the Pro owner's session cookie stays in the other tabs' context.
       const context = await browser().createBrowserContext();
       const page = await context.newPage();
       await page.setViewport(WIDE);
       page.setDefaultTimeout(TIMEOUT_MS);
-      await signIn(page, base, 'admin@example.com', 'demo-password');
+      await signIn(page, base, email, OWN_TEAM_PASSWORD);
       await page.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'networkidle0' });
       await press(page, 'Add text snippet');
       await press(page, 'Font: Journal');
@@ -207,7 +247,7 @@ describe('the font picker in the editor', () => {
       await waitForText(page, 'This feature is available only for Pro plans.');
       const link = await findByRole(page, 'link', 'Upgrade');
       expect(await link.evaluate((a) => (a as HTMLAnchorElement).pathname)).toBe(
-        '/settings/companies/team-admin',
+        `/settings/companies/${freeTeam}`,
       );
       expect(await page.$(byRole('button', 'Upload font'))).toBeNull();
       const uploaded = await page.$eval(

@@ -3,10 +3,15 @@
  * End to end: the built SPA in headless Chromium through the local stack, and the demo render URL
  * with two names. Screenshots land in test-results/.
  *
- * @own-stack: checks the seeded demo render and home page as seeded.
+ * The home page's live preview is the seeded demo design (web/src/lib/renderUrl.ts
+ * `DEMO_DESIGN`), which the file only reads, as every file may (docs/testing.md "One stack per
+ * worker"): its size and a redraw for a typed name. The render URL's two names are drawn from
+ * the file's own copy of the demo design (`useDemoDesignCopy`), as seeded whatever another file
+ * saved to the demo design.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { TIMEOUT_MS } from '../support/aria.ts';
@@ -17,6 +22,8 @@ if (!existsSync('dist/web/index.html')) {
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
+/** This file's copy of the seeded demo design, for the render URL's two names. */
+const welcome = useDemoDesignCopy();
 
 describe('the SPA', () => {
   it('loads the home page with the live render and the system status', async () => {
@@ -80,8 +87,8 @@ describe('the SPA', () => {
 
 describe('the demo render URL', () => {
   it('returns different decodable JPEGs for two names', async () => {
-    const ana = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Ana`);
-    const ben = await fetchImage(`${stack().url}/r/demo-welcome.jpg?first_name=Benedikt`);
+    const ana = await fetchImage(`${stack().url}${welcome().render}.jpg?first_name=Ana`);
+    const ben = await fetchImage(`${stack().url}${welcome().render}.jpg?first_name=Benedikt`);
     for (const img of [ana, ben]) {
       expect(img.res.headers.get('content-type')).toBe('image/jpeg');
       expect([img.width, img.height]).toEqual([1000, 625]);

@@ -7,7 +7,9 @@
  * render URL draws for Ana (the render answers `Cross-Origin-Resource-Policy: cross-origin`).
  * Screenshot: test-results/e2e-web-tracking.png.
  *
- * @own-stack: compares the seeded demo render for a name with its fallback, as seeded.
+ * The design is the file's own copy of the seeded demo design (`useDemoDesignCopy`): the render
+ * for Ana and its fallback are compared as seeded, whatever another file saved to the demo
+ * design (docs/testing.md "One stack per worker").
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,10 +17,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebTrackingSnippet } from '#shared/export-url.ts';
 import { useTestBrowser } from '../support/browser.ts';
+import { useDemoDesignCopy } from '../support/designs.ts';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 
 const stack = useLocalStack({ web: 'none' });
 const browser = useTestBrowser();
+/** This file's copy of the seeded demo design: the customer page's tagged image. */
+const welcome = useDemoDesignCopy();
 
 let site: Server;
 let siteUrl = '';
@@ -28,7 +33,7 @@ beforeAll(async () => {
   site = createServer((_req, res) => {
     const snippet = buildWebTrackingSnippet(
       {
-        base_url: `${stack().url}/r/demo-welcome`,
+        base_url: `${stack().url}${welcome().render}`,
         provider: 'mywebsite',
         parameters: [{ param_name: 'first_name', merge_tag_value: 'first_name' }],
       },
@@ -77,7 +82,7 @@ describe('the web-tracking script on a customer page', () => {
     const { page, failures } = await openCustomerPage();
     const src = await page.$eval('img[data-picsnippet]', (img) => (img as HTMLImageElement).src);
     // Only the design's parameter is passed on: utm_source stays on the page.
-    expect(src).toBe(`${stack().url}/r/demo-welcome?first_name=Ana`);
+    expect(src).toBe(`${stack().url}${welcome().render}?first_name=Ana`);
     expect(failures.filter((f) => f.includes('/js/picsnippets.js'))).toEqual([]);
     expect(
       await page.evaluate(() => typeof (window as { PicSnippets?: unknown }).PicSnippets),
@@ -105,8 +110,8 @@ describe('the web-tracking script on a customer page', () => {
         .removeAlpha()
         .raw()
         .toBuffer();
-    const ana = await asShown(`${stack().url}/r/demo-welcome?first_name=Ana`);
-    const fallback = await asShown(`${stack().url}/r/demo-welcome`);
+    const ana = await asShown(`${stack().url}${welcome().render}?first_name=Ana`);
+    const fallback = await asShown(`${stack().url}${welcome().render}`);
     const k = width / 1000; // the render is 1000 px wide
     const band = {
       left: Math.round(50 * k),

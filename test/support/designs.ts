@@ -85,29 +85,7 @@ export function uniqueEmail(label: string): string {
 export function useDemoDesignCopy(): () => { designId: string; publicId: string; render: string } {
   let copy: { designId: string; publicId: string; render: string } | undefined;
   beforeAll(async () => {
-    const { db } = await import('#lib/db/index.ts');
-    const { DesignDocumentSchema } = await import('#shared/design.ts');
-    const { demoDesignDocument } = await import('#infra/local/seed.ts');
-    const image = (await db().LibraryImage.get({ imageId: LIBRARY_IMAGE }).go()).data!;
-    const tag = randomUUID().slice(0, 8);
-    copy = {
-      designId: `design-welcome-${tag}`,
-      publicId: `welcome-${tag}`,
-      render: `/r/welcome-${tag}`,
-    };
-    await db()
-      .Design.put({
-        designId: copy.designId,
-        teamId: 'team-demo',
-        publicId: copy.publicId,
-        title: 'Welcome',
-        status: 'active',
-        version: 1,
-        document: DesignDocumentSchema.parse(
-          demoDesignDocument({ key: image.key, width: image.width, height: image.height }),
-        ),
-      })
-      .go();
+    copy = await demoDesignCopyIn('team-demo');
   });
   return () => {
     if (!copy) throw new Error('the demo design copy was not made');
@@ -144,4 +122,41 @@ export async function ownAdmin(url: string, email: string): Promise<TestClient> 
 export async function setTeamPlan(teamId: string, planId: string): Promise<void> {
   const { db } = await import('#lib/db/index.ts');
   await db().Team.patch({ teamId }).set({ planId }).go();
+}
+
+/**
+ * Writes a copy of the seeded demo design into a team of the file's own: the demo team's
+ * "Welcome" design (`Hello {{first_name}}!` on the autumn photo, 1000 px wide) as the seed writes
+ * it, under an id and public id of its own (as `useDemoDesignCopy`, which copies into the demo
+ * team). For a file whose renders or edits must not depend on the demo team (its plan, its render
+ * budgets and quota, what other files add to it). In-process stacks only.
+ * @returns the copy's ids and its render path (`/r/{publicId}`)
+ */
+export async function demoDesignCopyIn(
+  teamId: string,
+): Promise<{ designId: string; publicId: string; render: string }> {
+  const { db } = await import('#lib/db/index.ts');
+  const { DesignDocumentSchema } = await import('#shared/design.ts');
+  const { demoDesignDocument } = await import('#infra/local/seed.ts');
+  const image = (await db().LibraryImage.get({ imageId: LIBRARY_IMAGE }).go()).data!;
+  const tag = randomUUID().slice(0, 8);
+  const copy = {
+    designId: `design-welcome-${tag}`,
+    publicId: `welcome-${tag}`,
+    render: `/r/welcome-${tag}`,
+  };
+  await db()
+    .Design.put({
+      designId: copy.designId,
+      teamId,
+      publicId: copy.publicId,
+      title: 'Welcome',
+      status: 'active',
+      version: 1,
+      document: DesignDocumentSchema.parse(
+        demoDesignDocument({ key: image.key, width: image.width, height: image.height }),
+      ),
+    })
+    .go();
+  return copy;
 }
