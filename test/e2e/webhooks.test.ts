@@ -1,8 +1,11 @@
 /// <reference lib="dom" />
 /**
  * Webhooks through the built SPA in headless Chromium (docs/developer-api.md "Webhooks"): the
- * owner adds an endpoint in Team settings → Webhooks (the form's own errors first), copies the
- * secret shown once, sends a test event and sees its delivery with the receiver's answer. The
+ * owner adds an endpoint in Team settings → Webhooks, copies the secret shown once, sends a
+ * test event and sees its delivery with the receiver's answer, and the receiver checks the
+ * signature with that secret. What the tab shows on its own (the selected tab, the empty list,
+ * the form's errors, the secret gone once stored) is in
+ * web/src/features/settings/WebhooksTab.test.tsx and web/src/pages/TeamSettingsPage.test.tsx. The
  * receiver listens on loopback, which the test stack's SSRF guard treats as public
  * (SSRF_TEST_PUBLIC_PORTS, honoured only with STAGE=test). Screenshots land in
  * test-results/e2e-webhooks-*.png.
@@ -14,17 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import {
-  POLL,
-  byRole,
-  descriptionOf,
-  fillField,
-  findByRole,
-  press,
-  signIn,
-  snap,
-  waitForText,
-} from '../support/aria.ts';
+import { fillField, findByRole, press, signIn, snap, waitForText } from '../support/aria.ts';
 
 const received: Array<{ signature: string; body: string }> = [];
 const receiver = createServer((req, res) => {
@@ -67,22 +60,8 @@ describe('webhooks in team settings', () => {
     await page.goto(`${stack().url}/settings/companies/team-demo#/webhooks`, {
       waitUntil: 'networkidle0',
     });
-    await findByRole(page, 'tab', 'Webhooks');
-    await expect
-      .poll(
-        () => page.$eval(byRole('tab', 'Webhooks'), (el) => el.getAttribute('aria-selected')),
-        POLL,
-      )
-      .toBe('true');
-    await waitForText(page, 'This company has no webhook endpoints yet.');
+    await findByRole(page, 'form', 'Add an endpoint');
     await snap(page, 'e2e-webhooks-1-empty');
-
-    // Nothing filled in: each field says what it needs.
-    await press(page, 'Add endpoint');
-    await expect
-      .poll(() => descriptionOf(page, 'textbox', 'Endpoint URL'), POLL)
-      .toContain('Enter the http(s) URL that should receive the events.');
-    await waitForText(page, 'Choose at least one event.');
 
     await fillField(page, 'Endpoint URL', `http://127.0.0.1:${port}/e2e-hook`);
     await press(page, 'A design was saved design.saved', 'checkbox');
@@ -95,9 +74,6 @@ describe('webhooks in team settings', () => {
     expect(secret).toMatch(/^whsec_[\w-]{43}$/);
     await snap(page, 'e2e-webhooks-2-secret');
     await press(page, 'I have stored it');
-    await expect
-      .poll(() => page.evaluate((s) => document.body.innerText.includes(s), secret), POLL)
-      .toBe(false);
 
     await findByRole(page, 'button', 'Send test event');
     await press(page, 'Send test event');

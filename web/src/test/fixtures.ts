@@ -148,3 +148,80 @@ export function aTeam(fields: Partial<TeamAnswer> = {}): TeamAnswer {
     ...fields,
   };
 }
+
+type TeamDetailsAnswer = AnswerOf<'GET /settings/companies/json/{id}'>;
+type MemberAnswer = TeamDetailsAnswer['users'][number];
+
+/** A member of a team (`GET /settings/companies/json/{id}`'s `users`): Ben Member, role member. */
+export function aMember(fields: Partial<MemberAnswer> = {}): MemberAnswer {
+  return {
+    id: 'user-2',
+    name: 'Ben Member',
+    email: 'ben@example.com',
+    pivot: { role: 'member' },
+    ...fields,
+  };
+}
+
+/**
+ * A team with its members as the team settings read it (`GET /settings/companies/json/{id}`):
+ * {@link aTeam}'s Acme with Ana, its owner, as the only member.
+ */
+export function aTeamWithMembers(fields: Partial<TeamDetailsAnswer> = {}): TeamDetailsAnswer {
+  return {
+    ...aTeam(),
+    users: [
+      aMember({
+        id: 'user-1',
+        name: 'Ana Example',
+        email: 'ana@example.com',
+        pivot: { role: 'owner' },
+      }),
+    ],
+    ...fields,
+  };
+}
+
+type SubscriptionViewAnswer = AnswerOf<'GET /settings/subscription'>;
+
+/**
+ * A team's billing (`GET /settings/subscription`, shared/contract/billing.ts
+ * `SubscriptionViewSchema`) as a server without Stripe keys answers it (docs/billing.md
+ * "Offline mode"): `billing_online` false, team-1 on the free plan as data, no subscription, no
+ * card; the free plan's capabilities.
+ */
+export function anOfflineSubscription(
+  fields: Partial<SubscriptionViewAnswer> = {},
+): SubscriptionViewAnswer {
+  return {
+    team_id: 'team-1',
+    billing_online: false,
+    plan: 'free',
+    subscription_id: null,
+    status: null,
+    quantity: null,
+    active: false,
+    on_trial: false,
+    trial_ends_at: null,
+    on_grace_period: false,
+    ends_at: null,
+    current_period_end: null,
+    needs_subscription: true,
+    frozen: false,
+    frozenPlan: null,
+    cancel_type: 'freeze',
+    card: null,
+    billing_address: null,
+    vat_id: null,
+    extra_billing_information: null,
+    discount: null,
+    capabilities: {
+      can_export_pdf: false,
+      can_upload_custom_fonts: false,
+      teams: 1,
+      teamMembers: 2,
+      frozen: false,
+    },
+    ...fields,
+  };
+}

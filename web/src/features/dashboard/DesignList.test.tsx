@@ -1,14 +1,15 @@
 /**
  * A dashboard list (./DesignList.tsx; docs/decisions.md "Dashboard SPA", "Design lists"): the
  * loading state while the first page comes, each list's empty state with what to do next, the
- * failure with Retry, the cards, "Load more" and the end of the list ("No more results"), and a
- * frozen team's disabled actions.
+ * failure with Retry, the cards (their created day and views), "Load more" and the end of the
+ * list ("No more results"), the actions from the keyboard with focus kept in place and their
+ * 4-second confirmation flash, and a frozen team's disabled actions, which do nothing.
  */
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardView } from '../../api/designs.ts';
 import { answer, failNetwork } from '../../test/api.ts';
-import { descriptionOf } from '../../test/expectations.ts';
+import { descriptionOf, expectFocusOn } from '../../test/expectations.ts';
 import { aDesignCard, aUser } from '../../test/fixtures.ts';
 import { renderWithProviders } from '../../test/TestProviders.tsx';
 import { DesignList } from './DesignList.tsx';
@@ -183,5 +184,111 @@ describe('a dashboard list', () => {
     const archive = await screen.findByRole('button', { name: 'Archive Spring sale' });
     expect(archive.getAttribute('aria-disabled')).toBe('true');
     expect(descriptionOf(archive)).toBe('This company is frozen.');
+  });
+});
+
+/** What `PUT …/archive` and `PUT …/unarchive` answer for `card` (the write's fields). */
+function written(card: ReturnType<typeof aDesignCard>) {
+  return { success: true as const, version: 2, title: card.title, updated_at: card.updated_at };
+}
+
+const SPRING = aDesignCard();
+const WINTER = aDesignCard({ id: 'design-2', title: 'Winter' });
+const AUTUMN = aDesignCard({ id: 'design-3', title: 'Autumn' });
+
+/** The flash's live region (role status, always in the page) and what it says. */
+const flashText = () =>
+  screen
+    .getAllByRole('status')
+    .map((status) => status.textContent ?? '')
+    .join(' ');
+
+describe('a dashboard list’s actions', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('says on each card when it was created', async () => {
+    answer('GET /getActive', 200, {
+      active: page([aDesignCard({ created_at: '2026-11-22T10:00:00.000Z', counter: 1 })]),
+    });
+    renderList('active');
+    const [card] = within(await screen.findByRole('list', { name: 'PicSnippets' })).getAllByRole(
+      'article',
+    );
+    expect(card?.textContent).toContain('Created 22 Nov 2026');
+    expect(card?.textContent).toContain('1 view');
+    expect(card?.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-22T10:00:00.000Z');
+  });
+
+  it('archives from the keyboard: Enter on Archive, a flash, and the card now in its place takes focus', async () => {
+    answer('GET /getActive', 200, { active: page([SPRING, WINTER, AUTUMN]) });
+    const archive = answer('PUT /api/pic-snippet/{id}/archive', 200, {
+      ...written(SPRING),
+      archived: { ...SPRING, status: 'archived', archived_at: '2026-01-06T10:00:00.000Z' },
+    });
+    const { user } = renderList('active');
+    const list = await screen.findByRole('list', { name: 'PicSnippets' });
+    within(list).getByRole('button', { name: 'Archive Spring sale' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(flashText()).toContain('“Spring sale” was archived.'));
+    await waitFor(() =>
+      expect(within(list).queryByRole('link', { name: 'Spring sale' })).toBeNull(),
+    );
+    await waitFor(() => expectFocusOn(within(list).getByRole('link', { name: 'Winter' })));
+    expect(archive.requests.map((r) => r.params)).toEqual([{ id: 'design-1' }]);
+  });
+
+  it('activates the last archived design, says so, and the empty state takes focus', async () => {
+    const archived = { ...SPRING, status: 'archived' as const };
+    answer('GET /getArchived', 200, { archived: page([archived]) });
+    const activate = answer('PUT /api/pic-snippet/{id}/unarchive', 200, {
+      ...written(SPRING),
+      active: SPRING,
+    });
+    const { user } = renderList('archived');
+    await user.click(await screen.findByRole('button', { name: 'Activate Spring sale' }));
+    await waitFor(() => expect(flashText()).toContain('“Spring sale” is active again.'));
+    const empty = await screen.findByRole('heading', { name: 'Nothing archived' });
+    await waitFor(() => expectFocusOn(empty));
+    expect(activate.requests).toHaveLength(1);
+  });
+
+  it('shows the confirmation flash for 4 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    answer('GET /getActive', 200, { active: page([SPRING, WINTER]) });
+    answer('PUT /api/pic-snippet/{id}/archive', 200, {
+      ...written(SPRING),
+      archived: { ...SPRING, status: 'archived' },
+    });
+    const { user } = renderList('active');
+    await user.click(await screen.findByRole('button', { name: 'Archive Spring sale' }));
+    await waitFor(() => expect(flashText()).toContain('“Spring sale” was archived.'));
+    // Up to a second of real time may have passed (the clock advances with it).
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(3000);
+    });
+    expect(flashText()).toContain('“Spring sale” was archived.');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1100);
+    });
+    expect(flashText()).not.toContain('was archived');
+  });
+
+  it('does nothing when a frozen team presses Archive: no call, no spinner, no flash', async () => {
+    answer('GET /getActive', 200, { active: page([SPRING]) });
+    const archive = answer('PUT /api/pic-snippet/{id}/archive', 200, {
+      ...written(SPRING),
+      archived: { ...SPRING, status: 'archived' },
+    });
+    const { user } = renderList('active', { frozen: true });
+    const button = await screen.findByRole('button', { name: 'Archive Spring sale' });
+    await user.click(button);
+    button.focus();
+    await user.keyboard('{Enter}');
+    expect(archive.requests).toHaveLength(0);
+    expect(button.querySelector('.spinner')).toBeNull();
+    expect(flashText()).not.toContain('archived');
+    expect(screen.getByRole('link', { name: 'Spring sale' })).toBeTruthy();
   });
 });
