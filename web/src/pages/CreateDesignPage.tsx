@@ -23,8 +23,9 @@ const LIBRARY_SOURCE = 'library';
 /**
  * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/decisions.md "Dashboard SPA": "Start a new design
  * from an image"). With `base_image` the design is created at once and the address is
- * replaced by its show page (the editor's, once it exists); without it the page shows the
- * library to pick a picture from, each card linking back here with `base_image`.
+ * replaced by its editor (spec 000: a new design opens in the editor; Back does not create a
+ * second one); without it the page shows the library to pick a picture from, each card linking
+ * back here with `base_image`. Tests: ./CreateDesignPage.test.tsx.
  */
 export function CreateDesignPage() {
   const [params] = useSearchParams();
@@ -41,7 +42,7 @@ export function CreateDesignPage() {
  */
 const creations = new Map<string, Promise<DesignDetails>>();
 
-/** Creates the design on `imageId` (`POST /api/pic-snippet`), then shows it. */
+/** Creates the design on `imageId` (`POST /api/pic-snippet`), then opens it in the editor. */
 function CreateFrom({ imageId }: { imageId: string }) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -65,10 +66,7 @@ function CreateFrom({ imageId }: { imageId: string }) {
           queryKey: queryKeys.designs.all,
           refetchType: 'none',
         });
-        navigate(design.showurl, {
-          replace: true,
-          state: { flash: `“${design.title}” was created.` },
-        });
+        navigate(design.editurl, { replace: true });
       },
       (error: unknown) => {
         creations.delete(key);
