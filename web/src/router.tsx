@@ -77,6 +77,11 @@ export const router = createBrowserRouter([
       },
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'pic-snippet/create', element: <CreateDesignPage /> },
+      // docs/decisions.md "Design API shapes": a template link opened in the browser asks first.
+      {
+        path: 'pic-snippet/:id/createFromTemplate',
+        lazy: page(() => import('./pages/CreateFromTemplatePage.tsx'), 'CreateFromTemplatePage'),
+      },
       { path: 'pic-snippet/:id', element: <DesignShowPage /> },
       { path: 'template-bundle/:id/edit', element: <BundleEditPage /> },
       { path: 'image', element: <TemplateDeletedPage /> },
