@@ -149,6 +149,29 @@ describe('templates and bundles', () => {
       await findByRole(demo, 'button', `Use this template ${TITLE}`);
       await waitForPreviews(demo);
       await snap(demo, 'e2e-templates-6b-demo-bonus-dashboard');
+      // A template link opened in the browser (an onboarding or marketing link) asks first,
+      // then opens the copy in the editor (docs/decisions.md "Design API shapes").
+      await demo.goto(`${base}/pic-snippet/${design.id}/createFromTemplate`, {
+        waitUntil: 'domcontentloaded',
+      });
+      await findByRole(demo, 'heading', 'Make a design from this template');
+      await snap(demo, 'e2e-templates-6c-template-link');
+      await press(demo, 'Create my design');
+      await demo.waitForFunction(
+        (template) =>
+          /^\/pic-snippet\/design-[^/]+\/edit$/.test(location.pathname) &&
+          !location.pathname.includes(template),
+        { timeout: TIMEOUT_MS },
+        design.id,
+      );
+      await expect
+        .poll(
+          async () =>
+            demo.$eval(byRole('textbox', 'Design title'), (el) => (el as HTMLInputElement).value),
+          POLL,
+        )
+        .toBe(TITLE);
+
       await demo.goto(`${base}/pic-snippet/design-demo-welcome/edit`, {
         waitUntil: 'domcontentloaded',
       });
