@@ -23,9 +23,9 @@ const LIBRARY_SOURCE = 'library';
 /**
  * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/decisions.md "Dashboard SPA": "Start a new design
  * from an image"). With `base_image` the design is created at once and the address is
- * replaced by its editor (spec 000: a new design opens in the editor; Back does not create a
- * second one); without it the page shows the library to pick a picture from, each card linking
- * back here with `base_image`. Tests: ./CreateDesignPage.test.tsx.
+ * replaced by its editor (Back does not create a second one); without it the page shows the
+ * library to pick a picture from, each card linking back here with `base_image`.
+ * Tests: ./CreateDesignPage.test.tsx.
  */
 export function CreateDesignPage() {
   const [params] = useSearchParams();
