@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
- * The stress preview (docs/editor.md) in the built SPA: the demo user opens the editor of the demo
- * design, opens Stress preview, and sees six pictures drawn by the render service, one per
+ * The stress preview (docs/editor.md) in the built SPA: the demo user opens the editor of a copy
+ * of the demo design (its view counter this file's alone: other files render the seeded one on
+ * the same stack), opens Stress preview, and sees six pictures drawn by the render service, one per
  * sample; the long sample really draws something else than the empty one (the fallback), and
  * the previews do not count as views of the design. Screenshot: test-results/e2e-editor-stress.png.
  */
@@ -9,23 +10,25 @@ import { describe, expect, it } from 'vitest';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { findByRole, press, signIn, snap } from '../support/aria.ts';
-import { signedIn } from '../support/designs.ts';
+import { signedIn, useDemoDesignCopy } from '../support/designs.ts';
 
 const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
+const demoCopy = useDemoDesignCopy();
 
 describe('stress preview', () => {
   it('shows the design drawn with each sample value', { timeout: 180_000 }, async () => {
     const base = stack().url;
     const api = await signedIn(base, 'demo@example.com');
+    const { designId, publicId } = demoCopy();
     const views = async () =>
-      Number((await api.request('GET', '/api/pic-snippet/design-demo-welcome')).json.counter ?? 0);
+      Number((await api.request('GET', `/api/pic-snippet/${designId}`)).json.counter ?? 0);
     const before = await views();
 
     const page = await browser().newPage();
     await page.setViewport({ width: 1440, height: 1000 });
     await signIn(page, base, 'demo@example.com', 'demo-password');
-    await page.goto(`${base}/pic-snippet/design-demo-welcome/edit`, { waitUntil: 'networkidle0' });
+    await page.goto(`${base}/pic-snippet/${designId}/edit`, { waitUntil: 'networkidle0' });
     await press(page, 'Stress preview');
     await findByRole(page, 'dialog', 'Stress preview');
     await page.waitForFunction(
@@ -52,7 +55,7 @@ describe('stress preview', () => {
       'Chinese',
     ]);
     for (const s of samples)
-      expect(s.src).toMatch(/^\/r\/demo-welcome\/v\d+\?first_name=.*&__preview=1$/);
+      expect(s.src).toMatch(new RegExp(`^/r/${publicId}/v\\d+\\?first_name=.*&__preview=1$`));
     await snap(page, 'e2e-editor-stress');
 
     // The long value draws another picture than the fallback.
