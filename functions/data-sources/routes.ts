@@ -34,7 +34,13 @@ import {
   type StoreRecord,
 } from './stores.ts';
 import { formatOf, readTable, TableFileError, type Table } from './table.ts';
-import { fetchApi, fillTemplate, sealHeaders, type WebApiRecord } from './web-api.ts';
+import {
+  fetchApi,
+  fillTemplate,
+  sealHeaders,
+  templateOrigin,
+  type WebApiRecord,
+} from './web-api.ts';
 
 /** Records a store's page shows as its sample. */
 const SAMPLE_RECORDS = 5;
@@ -115,11 +121,6 @@ async function loadApi(teamId: string, apiId: string): Promise<WebApiRecord> {
   const found = (await db().WebApi.get({ teamId, apiId }).go()).data;
   if (!found) throw notFound('No such web API.');
   return found as WebApiRecord;
-}
-
-/** The origin a URL template fetches from (placeholders stand only in the path and query). */
-function templateOrigin(template: string): string {
-  return new URL(template.replace(/\{[A-Za-z0-9_-]{1,64}\}/g, 'x')).origin;
 }
 
 /**

@@ -39,6 +39,15 @@ export const API_CACHE_PREFIX = 'data-api/';
 const MEMORY_ENTRIES = 500;
 const MEMORY_CHARS = 16 * 1024 * 1024;
 
+/**
+ * The origin a URL template fetches from: its placeholders stand only in the path and the query
+ * (a template with one in the host is refused when saved), so any values give the same one.
+ * @throws TypeError when the template does not parse as a URL.
+ */
+export function templateOrigin(template: string): string {
+  return new URL(template.replace(PLACEHOLDER, 'x')).origin;
+}
+
 /** The parameter names a URL template uses, in order, each once. */
 export function templateParameters(template: string): string[] {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
