@@ -12,7 +12,13 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import { signedIn, useDemoDesignCopy } from '../support/designs.ts';
+import {
+  OWN_TEAM_PASSWORD,
+  ownTeam,
+  signedIn,
+  uniqueEmail,
+  useDemoDesignCopy,
+} from '../support/designs.ts';
 import { DEMO_USER } from '../support/editor-page.ts';
 import {
   POLL,
@@ -52,10 +58,10 @@ const valueOf = (page: Page, name: string) =>
  * Signs in again in the open session-expired modal, whose address is filled in (the modal's
  * fields and focus: web/src/components/SessionExpiredModal.test.tsx).
  */
-async function signInAgain(page: Page): Promise<void> {
+async function signInAgain(page: Page, secret = DEMO_USER.password): Promise<void> {
   const dialog = await findByRole(page, 'alertdialog', MODAL_TITLE);
   const password = await dialog.waitForSelector('input[name="password"]', { timeout: TIMEOUT_MS });
-  await password!.type(DEMO_USER.password);
+  await password!.type(secret);
   await press(page, 'Sign in');
   await waitForTextGone(page, MODAL_TITLE);
 }
@@ -66,10 +72,14 @@ describe('session expiry keeps the work', () => {
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const base = stack().url;
-    await signIn(page, base, DEMO_USER.email, DEMO_USER.password);
+    // A user of its own: the name it saves would otherwise rename the seeded Dana Demo for
+    // the files after it on the same stack (the kiosk's user search looks for her).
+    const email = uniqueEmail('session-expiry');
+    await ownTeam(base, email);
+    await signIn(page, base, email, OWN_TEAM_PASSWORD);
     await page.goto(`${base}/settings#/profile`, { waitUntil: 'networkidle0' });
     await findByRole(page, 'textbox', 'Name');
-    await fillField(page, 'Name', 'Dana Renamed');
+    await fillField(page, 'Name', 'Desi Renamed');
     await fillField(page, 'New password', 'half-typed');
 
     await endSession(context);
@@ -81,17 +91,17 @@ describe('session expiry keeps the work', () => {
     await findByRole(page, 'alertdialog', MODAL_TITLE);
     await snap(page, 'e2e-session-expired-modal');
     // The page behind is as the user left it.
-    expect(await valueOf(page, 'name')).toBe('Dana Renamed');
+    expect(await valueOf(page, 'name')).toBe('Desi Renamed');
 
-    await signInAgain(page);
+    await signInAgain(page, OWN_TEAM_PASSWORD);
     expect(page.url()).toBe(`${base}/settings#/profile`);
-    expect(await valueOf(page, 'name')).toBe('Dana Renamed');
+    expect(await valueOf(page, 'name')).toBe('Desi Renamed');
     expect(await page.$eval('input[name="password"]', (el) => (el as HTMLInputElement).value)).toBe(
       'half-typed',
     );
     await press(page, 'Save contact details');
     await waitForText(page, 'Your contact details were saved.');
-    expect(JSON.parse(String(contact.at(-1)))).toMatchObject({ name: 'Dana Renamed' });
+    expect(JSON.parse(String(contact.at(-1)))).toMatchObject({ name: 'Desi Renamed' });
     await context.close();
   });
 
