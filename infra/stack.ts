@@ -64,6 +64,11 @@ export interface PicSnippetsStackProps extends StackProps {
   mailDomain?: string;
   /** The sender on {@link mailDomain} (context `mailFrom`); default `PicSnippets <no-reply@…>`. */
   mailFrom?: string;
+  /**
+   * Reserved concurrency of the render function (context `renderConcurrency`, a whole number
+   * from 1 to 10,000; docs/infra.md "Render concurrency"); absent, none is reserved.
+   */
+  renderConcurrency?: number;
 }
 
 /** The stage a deploy without `-c stage=` makes: the stack keeps its historical name. */
@@ -140,6 +145,9 @@ export class PicSnippetsStack extends Stack {
       renders: this.data.buckets.renders,
       ...(props.domain === undefined ? {} : { publicUrl: `https://${props.domain.names[0]}` }),
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
+      ...(props.renderConcurrency === undefined
+        ? {}
+        : { reservedConcurrency: props.renderConcurrency }),
     });
     // Provider secrets (merge-tag credentials, Keap tokens): envelope encryption under this key
     // (functions/lib/secrets.ts). Kept when the stack goes: stored secrets would not open again.
@@ -285,6 +293,19 @@ function fontCdnFromContext(app: App): string | null | undefined {
 }
 
 /**
+ * Reads the render function's reserved concurrency from context (`-c renderConcurrency=200`).
+ * @throws Error when it is not a whole number from 1 to 10,000.
+ */
+function renderConcurrencyFromContext(app: App): number | undefined {
+  const value: unknown = app.node.tryGetContext('renderConcurrency');
+  if (value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new Error('Context renderConcurrency must be a whole number from 1 to 10000.');
+  return n;
+}
+
+/**
  * Builds the CDK app: PicSnippetsStack plus cdk-nag's AwsSolutions pack, registered the v3 way
  * (`Validations.of(app).addPlugins(new AwsSolutionsChecks(app))`); findings and their
  * acknowledgements land in the cloud assembly's validation report and fail synth when any
@@ -315,9 +336,11 @@ export function createApp(
   if (mailFrom !== undefined && (typeof mailFrom !== 'string' || !mailDomain)) {
     throw new Error('Context mailFrom needs mailDomain, and must be an address on it.');
   }
+  const renderConcurrency = stackProps.renderConcurrency ?? renderConcurrencyFromContext(app);
   const stack = new PicSnippetsStack(app, stackNameOf(stage), {
     ...stackProps,
     stage,
+    ...(renderConcurrency === undefined ? {} : { renderConcurrency }),
     ...(domain === undefined ? {} : { domain }),
     ...(fontCdnUrl === undefined ? {} : { fontCdnUrl }),
     ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),

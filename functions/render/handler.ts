@@ -7,7 +7,11 @@
 import { warmUpAtInit } from './warm-start.ts';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { clientAddress } from '#lib/client-address.ts';
-import { EDGE_RATE_EXCEEDED, EDGE_RATE_HEADER } from '#shared/render-limits.ts';
+import {
+  EDGE_PROXY_RATE_HEADER,
+  EDGE_RATE_EXCEEDED,
+  EDGE_RATE_HEADER,
+} from '#shared/render-limits.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
@@ -218,6 +222,7 @@ export function renderRequest(event: ApiEvent): Promise<ApiResult> {
     userAgent: event.headers?.['user-agent'],
     country: event.headers?.[VIEWER_COUNTRY_HEADER],
     edgeLimited: event.headers?.[EDGE_RATE_HEADER] === EDGE_RATE_EXCEEDED,
+    edgeProxyLimited: event.headers?.[EDGE_PROXY_RATE_HEADER] === EDGE_RATE_EXCEEDED,
     ...testClock(event.headers, config().STAGE),
   });
 }

@@ -20,6 +20,7 @@ import {
 import type { RenderUsage } from './usage.ts';
 import { cacheControlUntil, type SignatureCheck } from './signature.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
+import { MAIL_PROXY_DRAWS_PER_SECOND } from '#shared/render-limits.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
@@ -73,6 +74,13 @@ export interface RenderRequest {
    * labels instead of blocking, and inserts a header: infra/constructs/render.ts).
    */
   edgeLimited?: boolean;
+  /**
+   * The edge's second rate rule counted this address over a mail proxy's 5-minute budget
+   * (`PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN`, shared/render-limits.ts): a recognised mail proxy
+   * then gets no draws and no open-time work, in every container at once. Ignored for other
+   * addresses (their own rule is far lower).
+   */
+  edgeProxyLimited?: boolean;
   /**
    * A send list's pre-render (functions/send-lists/worker.ts; docs/send-lists.md): drawn
    * outside the per-address, per-proxy and per-design draw budgets (the worker's reserved
@@ -346,11 +354,18 @@ interface DrawBudget {
   prerender?: boolean;
   proxy?: MailProxy;
   edgeLimited?: boolean;
+  /** The edge counted this (proxy) address over a mail proxy's 5-minute budget. */
+  edgeProxyLimited?: boolean;
+  /**
+   * The request's render of the month was counted (and the quota checked) with its open-time
+   * work (`mayWorkAtOpen`): its draw is not counted again.
+   */
+  countedAtOpen?: boolean;
 }
 
 export const DEFAULT_LIMITS: RateLimits = {
   perIp: { ratePerSecond: 20, burst: 100 },
-  perProxyAddress: { ratePerSecond: 400, burst: 4000 },
+  perProxyAddress: { ratePerSecond: MAIL_PROXY_DRAWS_PER_SECOND, burst: 4000 },
   perDesign: { ratePerSecond: 200, burst: 1000 },
   proxyWaitMs: 3000,
 };
@@ -494,6 +509,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       Object.assign(new Error('render budget exceeded'), { cause: 'rate-limit' });
     let waitedMs = 0;
     if (budget.proxy) {
+      if (budget.edgeProxyLimited) throw refuse();
       const waitMs = perProxy.reserve(`${budget.proxy}:${budget.ip}`, limits.proxyWaitMs);
       if (waitMs < 0) throw refuse();
       waitedMs = waitMs;
@@ -517,23 +533,33 @@ export function createRenderService(deps: RenderServiceDeps) {
    * Spends the open-time budget of a request whose design looks data up or writes a first open
    * (docs/security.md "Open-time content"): anonymous work the draw budgets do not see, since a
    * cache hit draws nothing but still looks up. A recognised mail proxy spends its address's
-   * large budget; any other address its small one (the draw rates: 20/s, burst 100), or none once
-   * the edge counted it over its 5-minute budget; then the design's (200/s, burst 1,000). A send
-   * list's pre-render is outside them (the worker's reserved concurrency bounds it).
-   * @returns false when the request may not do that work now: it gets the values as given and
-   *   the fallbacks, uncached.
+   * large budget, or none once the edge counted the address over a proxy's 5-minute budget; any
+   * other address its small one (the draw rates: 20/s, burst 100), or none once the edge counted
+   * it over its 5-minute budget; then the design's (200/s, burst 1,000). A send list's
+   * pre-render is outside those (the worker's reserved concurrency bounds it). Last, the team's
+   * monthly quota: the work counts as one render of the team's month, and past the quota there
+   * is none (docs/security.md "Open-time content", "Counted as the team's renders").
+   * @returns `allowed` false when the request may not do that work now: it gets the values as
+   *   given and the fallbacks, uncached; `counted` true when the request's one render of the
+   *   month was counted here (its draw, if any, is then not counted again).
    */
-  function mayWorkAtOpen(
+  async function mayWorkAtOpen(
     design: DesignRecord,
     request: RenderRequest,
     proxy: MailProxy | undefined,
-  ): boolean {
-    if (request.prerender) return true;
-    const address = proxy
-      ? lookupsPerProxy.take(`${proxy}:${request.sourceIp}`)
-      : !request.edgeLimited && lookupsPerIp.take(request.sourceIp);
-    if (!address) return false;
-    return lookupsPerDesign.take(design.designId);
+  ): Promise<{ allowed: boolean; counted: boolean }> {
+    const refused = { allowed: false, counted: false };
+    if (!request.prerender) {
+      const address = proxy
+        ? !request.edgeProxyLimited && lookupsPerProxy.take(`${proxy}:${request.sourceIp}`)
+        : !request.edgeLimited && lookupsPerIp.take(request.sourceIp);
+      if (!address || !lookupsPerDesign.take(design.designId)) return refused;
+    }
+    const allowance = await allowanceOf(design.teamId);
+    if (!allowance || !deps.usage) return { allowed: true, counted: false };
+    if (await deps.usage.isOver(design.teamId, allowance.rendersPerMonth)) return refused;
+    deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
+    return { allowed: true, counted: true };
   }
 
   /**
@@ -577,9 +603,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     }
     // Only a recipient's draw is budgeted and counted; the fallback's own draw is not.
     const allowance = budget ? await allowanceOf(design.teamId) : undefined;
+    const counted = budget?.countedAtOpen === true;
     if (
       allowance &&
       deps.usage &&
+      !counted &&
       (await deps.usage.isOver(design.teamId, allowance.rendersPerMonth))
     )
       throw Object.assign(new Error('monthly render quota used'), { cause: 'quota' });
@@ -588,7 +616,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       deps.render(design, Object.fromEntries(values), format, { nowMs: renderSecond(nowMs) }),
       deps.timeoutMs,
     );
-    if (allowance && deps.usage) deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
+    if (allowance && deps.usage && !counted)
+      deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
     // A partial render (a sticker past the fetch budget) is not kept: a later one draws it.
     if (!output.partial) {
       memory.set(key, output.body);
@@ -763,8 +792,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     const bound = doc.data_bindings.length > 0;
     const proxy = proxyOf(request.userAgent, request.sourceIp);
     // The budget first: a lookup is a fetch, a read and a write made for whoever asks.
-    const allowed =
-      (!bound && firstOpenDurationS(doc) === 0) || mayWorkAtOpen(design, request, proxy);
+    const work =
+      !bound && firstOpenDurationS(doc) === 0
+        ? { allowed: true, counted: false }
+        : await mayWorkAtOpen(design, request, proxy);
+    const allowed = work.allowed;
     const looked =
       bound && deps.dataValues && allowed
         ? await deps.dataValues(design, doc, query)
@@ -779,7 +811,14 @@ export function createRenderService(deps: RenderServiceDeps) {
       proxy,
       pick: mayPick && query.__preview === '1' ? query.__rule : undefined,
     });
-    return { values, proxy, ruled, lookupFailed: looked.failed, openWorkAllowed: allowed };
+    return {
+      values,
+      proxy,
+      ruled,
+      lookupFailed: looked.failed,
+      openWorkAllowed: allowed,
+      countedAtOpen: work.counted,
+    };
   }
 
   /**
@@ -911,14 +950,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       // Looked up before the rules, so a rule can test a looked-up value; a design with data
       // bindings is never answered immutable: a re-upload must reach the CDN.
       const bound = doc.data_bindings.length > 0;
-      const { values, proxy, ruled, lookupFailed, openWorkAllowed } = await openTimeValues(
-        path.publicId,
-        design,
-        doc,
-        query,
-        request,
-        true,
-      );
+      const { values, proxy, ruled, lookupFailed, openWorkAllowed, countedAtOpen } =
+        await openTimeValues(path.publicId, design, doc, query, request, true);
       if (ruled) {
         design = { ...design, document: ruled.document, ruleKey: ruled.ruleKey };
         doc = ruled.document;
@@ -957,7 +990,9 @@ export function createRenderService(deps: RenderServiceDeps) {
           ip: request.sourceIp,
           ...(proxy ? { proxy } : {}),
           ...(request.edgeLimited ? { edgeLimited: true } : {}),
+          ...(request.edgeProxyLimited ? { edgeProxyLimited: true } : {}),
           ...(request.prerender ? { prerender: true } : {}),
+          ...(countedAtOpen ? { countedAtOpen: true } : {}),
         },
         request.nowMs,
       );

@@ -17,7 +17,12 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { EDGE_RATE_EXCEEDED, EDGE_RATE_HEADER_NAME } from '#shared/render-limits.ts';
+import {
+  EDGE_PROXY_RATE_HEADER_NAME,
+  EDGE_RATE_EXCEEDED,
+  EDGE_RATE_HEADER_NAME,
+  PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN,
+} from '#shared/render-limits.ts';
 import {
   HandlerFunction,
   PROJECT_ROOT,
@@ -260,6 +265,14 @@ export interface RenderProps {
    * families from it for the page (functions/render/fonts.ts); absent, hosted families only.
    */
   fontCdnUrl?: string;
+  /**
+   * Reserved concurrency of the render function (docs/infra.md "Render concurrency"): at most
+   * this many containers draw at once, which bounds the per-container budgets (draws and
+   * open-time work a second per address, per proxy address and per design) across containers
+   * to this many times their rate, and keeps a render storm from starving the API. Absent: none
+   * reserved (a new account's 10 concurrent executions leave no room for it).
+   */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -330,6 +343,9 @@ export class Render extends Construct {
       tracing: true,
       externalModules: RENDER_EXTERNAL_MODULES,
       layers: [layer],
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
       environment: {
         TABLE_NAME: props.table.tableName,
         ASSETS_BUCKET: props.assets.bucketName,
@@ -516,9 +532,61 @@ export class Render extends Construct {
 }
 
 /**
+ * A rate count per IP on `/r/*` and `/l/*` (renders and their rule links: both run a design's
+ * open-time lookups and rules for whoever asks, docs/security.md "Open-time content") that never
+ * blocks an image: past `limit` requests in 5 minutes it labels the request and inserts
+ * `header: exceeded` for the origin (shared/render-limits.ts; functions/render/handler.ts).
+ */
+function renderRateRule(rule: {
+  name: string;
+  priority: number;
+  limit: number;
+  header: string;
+  label: string;
+}): wafv2.CfnWebACL.RuleProperty {
+  return {
+    name: rule.name,
+    priority: rule.priority,
+    action: {
+      count: {
+        customRequestHandling: {
+          insertHeaders: [{ name: rule.header, value: EDGE_RATE_EXCEEDED }],
+        },
+      },
+    },
+    ruleLabels: [{ name: rule.label }],
+    statement: {
+      rateBasedStatement: {
+        limit: rule.limit,
+        evaluationWindowSec: 300,
+        aggregateKeyType: 'IP',
+        scopeDownStatement: {
+          orStatement: {
+            statements: ['/r/', '/l/'].map((searchString) => ({
+              byteMatchStatement: {
+                fieldToMatch: { uriPath: {} },
+                positionalConstraint: 'STARTS_WITH',
+                searchString,
+                textTransformations: [{ priority: 0, type: 'NONE' }],
+              },
+            })),
+          },
+        },
+      },
+    },
+    visibilityConfig: {
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: rule.name,
+    },
+  };
+}
+
+/**
  * The distribution's WebACL (scope CLOUDFRONT, so the stack is in us-east-1; see stack.ts):
- * the per-IP rate count on `/r/*` (RENDER_REQUESTS_PER_IP_PER_5_MIN: labels and tells the origin,
- * never blocks an image), the per-IP rate limit on
+ * the per-IP rate count on `/r/*` and `/l/*` (RENDER_REQUESTS_PER_IP_PER_5_MIN: labels and tells
+ * the origin, never blocks an image), the mail-proxy address count on the same paths
+ * (PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN, the same way), the per-IP rate limit on
  * sign-in, registration, reset mails, coupons and the tax preview
  * (SENSITIVE_REQUESTS_PER_IP_PER_5_MIN), Amazon's IP reputation
  * list and the known-bad-inputs rule group. The common rule set is left out: its 8 KB body
@@ -549,44 +617,26 @@ function edgeWebAcl(scope: Construct): wafv2.CfnWebACL {
     defaultAction: { allow: {} },
     visibilityConfig: visibility('PicSnippetsEdge'),
     rules: [
-      {
+      renderRateRule({
         name: 'RenderRatePerIp',
         priority: 0,
-        // Never a 429 on an image: count, and tell the origin (shared/render-limits.ts).
-        action: {
-          count: {
-            customRequestHandling: {
-              insertHeaders: [{ name: EDGE_RATE_HEADER_NAME, value: EDGE_RATE_EXCEEDED }],
-            },
-          },
-        },
-        ruleLabels: [{ name: 'picsnippets:render-rate-exceeded' }],
-        statement: {
-          rateBasedStatement: {
-            limit: RENDER_REQUESTS_PER_IP_PER_5_MIN,
-            evaluationWindowSec: 300,
-            aggregateKeyType: 'IP',
-            // Renders and their rule links: both run a design's open-time lookups and rules
-            // for whoever asks (docs/security.md "Open-time content").
-            scopeDownStatement: {
-              orStatement: {
-                statements: ['/r/', '/l/'].map((searchString) => ({
-                  byteMatchStatement: {
-                    fieldToMatch: { uriPath: {} },
-                    positionalConstraint: 'STARTS_WITH',
-                    searchString,
-                    textTransformations: [{ priority: 0, type: 'NONE' }],
-                  },
-                })),
-              },
-            },
-          },
-        },
-        visibilityConfig: visibility('RenderRatePerIp'),
-      },
+        limit: RENDER_REQUESTS_PER_IP_PER_5_MIN,
+        header: EDGE_RATE_HEADER_NAME,
+        label: 'picsnippets:render-rate-exceeded',
+      }),
+      // A mail proxy's address is outside the rule above (one proxy fetches for many
+      // recipients); this one is its cross-container budget, which the origin applies only to
+      // recognised proxies (docs/security.md "Render limits").
+      renderRateRule({
+        name: 'RenderRatePerProxyAddress',
+        priority: 1,
+        limit: PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN,
+        header: EDGE_PROXY_RATE_HEADER_NAME,
+        label: 'picsnippets:proxy-rate-exceeded',
+      }),
       {
         name: 'SensitiveRatePerIp',
-        priority: 1,
+        priority: 2,
         action: { block: { customResponse: { responseCode: 429 } } },
         statement: {
           rateBasedStatement: {
@@ -609,8 +659,8 @@ function edgeWebAcl(scope: Construct): wafv2.CfnWebACL {
         },
         visibilityConfig: visibility('SensitiveRatePerIp'),
       },
-      managed(2, 'AWSManagedRulesAmazonIpReputationList'),
-      managed(3, 'AWSManagedRulesKnownBadInputsRuleSet'),
+      managed(3, 'AWSManagedRulesAmazonIpReputationList'),
+      managed(4, 'AWSManagedRulesKnownBadInputsRuleSet'),
     ],
   });
 }

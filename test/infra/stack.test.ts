@@ -29,6 +29,8 @@ import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
 import { CLOUDFRONT_LOG_PREFIX, CLOUDFRONT_LOG_RETENTION_DAYS } from '#infra/constructs/data.ts';
 import { FONTSOURCE_CDN_URL } from '#shared/security.ts';
 import { ALARM_THRESHOLDS } from '#infra/constructs/monitoring.ts';
+import { PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN } from '#shared/render-limits.ts';
+import { DEFAULT_LIMITS } from '#functions/render/service.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
@@ -740,6 +742,35 @@ describe('render', () => {
     });
   });
 
+  // Mutation check: without the RenderRatePerProxyAddress rule in infra/constructs/render.ts
+  // this fails (a proxy address's budget would again be per container only).
+  it('counts a mail-proxy address’s renders at the edge, for every container at once', () => {
+    template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: Match.arrayWith([
+        Match.objectLike({
+          Name: 'RenderRatePerProxyAddress',
+          Action: {
+            Count: {
+              CustomRequestHandling: {
+                InsertHeaders: [{ Name: 'picsnippets-proxy-rate', Value: 'exceeded' }],
+              },
+            },
+          },
+          Statement: {
+            RateBasedStatement: Match.objectLike({
+              AggregateKeyType: 'IP',
+              EvaluationWindowSec: 300,
+              Limit: PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN,
+            }),
+          },
+        }),
+      ]),
+    });
+    expect(PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN).toBe(
+      DEFAULT_LIMITS.perProxyAddress.ratePerSecond * 300,
+    );
+  });
+
   // Mutation check: without the SensitiveRatePerIp rule in infra/constructs/render.ts this fails.
   it('limits sign-in, registration, reset mails, coupons and the tax preview per IP', () => {
     interface ByteMatch {
@@ -1002,6 +1033,51 @@ describe('fonts from the fontsource CDN (docs/fonts.md)', () => {
         { apiArch: 'x64', fontCdnUrl: 'http://cdn.example/fonts' },
       ),
     ).toThrow(/must be https/);
+  });
+});
+
+describe('render concurrency (docs/infra.md "Render concurrency")', () => {
+  it('reserves the render function’s concurrency only when context renderConcurrency says so', () => {
+    const renderFunction = (t: Template) =>
+      Object.values(t.findResources('AWS::Lambda::Function')).find((r) =>
+        String((r as { Properties: { Description?: string } }).Properties.Description).startsWith(
+          'PicSnippets render URL',
+        ),
+      ) as { Properties: { ReservedConcurrentExecutions?: number } };
+    expect(renderFunction(template).Properties.ReservedConcurrentExecutions).toBeUndefined();
+    const dir = mkdtempSync(join(tmpdir(), 'picsnippets-cdk-concurrency-'));
+    try {
+      const reserved = createApp(
+        {
+          outdir: dir,
+          context: {
+            ...CDK_JSON_CONTEXT,
+            'aws:cdk:bundling-stacks': [],
+            '@aws-cdk/core:failSynthOnValidationErrors': false,
+            // As `cdk deploy -c renderConcurrency=200` passes it: a string.
+            renderConcurrency: '200',
+          },
+        },
+        { apiArch: 'x64', env: { account: undefined }, alarmEmail: 'ops@example.com' },
+      );
+      expect(
+        renderFunction(Template.fromStack(reserved.stack)).Properties.ReservedConcurrentExecutions,
+      ).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() =>
+      createApp(
+        {
+          context: {
+            ...CDK_JSON_CONTEXT,
+            'aws:cdk:bundling-stacks': [],
+            renderConcurrency: 'lots',
+          },
+        },
+        { apiArch: 'x64' },
+      ),
+    ).toThrow('Context renderConcurrency must be a whole number from 1 to 10000.');
   });
 });
 

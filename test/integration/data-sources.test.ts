@@ -720,4 +720,65 @@ describe('renders of a bound design', () => {
     );
     expect(timedOut.res.headers.get('cache-control')).toMatch(/no-store/);
   });
+  // docs/security.md "Open-time content", "Counted as the team's renders".
+  it('counts each lookup as one of the team’s renders, a cache hit too, and looks nothing up past the quota', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const { monthOf } = await import('#functions/render/usage.ts');
+    const { QUOTA_FALLBACK_CACHE } = await import('#functions/render/service.ts');
+    const { forgetRenderTeams, flushRenderUsage } = await import('#functions/render/handler.ts');
+    const { renderAllowanceOf } = await import('#shared/billing.ts');
+    const quota = renderAllowanceOf('pro-monthly').rendersPerMonth;
+    const month = monthOf(Date.now());
+    const setUsage = async (renders: number) => {
+      await flushRenderUsage();
+      await db().TeamRenderUsage.upsert({ usageTeam: TEAM, month, renders }).go();
+      forgetRenderTeams();
+    };
+    const used = async () => {
+      await flushRenderUsage();
+      return (await db().TeamRenderUsage.get({ usageTeam: TEAM, month }).go()).data?.renders;
+    };
+    const c = await signedIn();
+    const created = await c.request(
+      'POST',
+      stores,
+      form('sku,first name\nA-1,Ada\nB-2,Bob\n', 'people.csv', {
+        name: 'Counted',
+        key_column: 'sku',
+      }),
+    );
+    const storeId = (created.json.store as { id: string }).id;
+    await boundDesign('bound-counted', [
+      {
+        source: 'store',
+        source_id: storeId,
+        key_param: 'sku',
+        fields: [{ field: 'First Name', param: 'first_name' }],
+      },
+    ]);
+    await boundDesign('counted-plain', []);
+    const ada = await image('counted-plain', 'first_name=Ada');
+    const bob = await image('counted-plain', 'first_name=Bob');
+    // Bob's image is drawn and kept: were his key looked up past the quota, a cache would
+    // answer it.
+    expect(same(await image('bound-counted', 'sku=B-2'), bob)).toBe(true);
+    try {
+      await setUsage(quota - 2);
+      // A lookup and its draw: one render. The same URL again, from the memory cache: the
+      // lookup ran again, one more.
+      expect(same(await image('bound-counted', 'sku=A-1'), ada)).toBe(true);
+      const hit = await image('bound-counted', 'sku=A-1');
+      expect(hit.res.headers.get('x-render-cache')).toBe('memory');
+      expect(await used()).toBe(quota);
+      // Past the quota: no lookup (so not Bob's kept image), the quota's fallback (a JPEG, as
+      // every fallback), nothing counted.
+      const past = await image('bound-counted', 'sku=B-2');
+      expect(same(past, bob)).toBe(false);
+      expect(past.res.headers.get('content-type')).toBe('image/jpeg');
+      expect(past.res.headers.get('cache-control')).toBe(QUOTA_FALLBACK_CACHE);
+      expect(await used()).toBe(quota);
+    } finally {
+      await setUsage(0);
+    }
+  });
 });

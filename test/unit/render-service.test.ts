@@ -8,6 +8,7 @@ import {
   DEFAULT_LIMITS,
   IMMUTABLE_CACHE,
   MemoryCache,
+  QUOTA_FALLBACK_CACHE,
   SHORT_CACHE,
   TokenBuckets,
   ViewCounter,
@@ -18,6 +19,7 @@ import {
 } from '#functions/render/service.ts';
 import { mailProxyOf } from '#functions/render/mail-proxies.ts';
 import { RecentFallbacks } from '#functions/render/recent-fallbacks.ts';
+import { RenderUsage } from '#functions/render/usage.ts';
 
 const doc = DesignDocumentSchema.parse({
   image_id: 'i',
@@ -269,6 +271,30 @@ describe('the render service', () => {
     expect(hit.headers?.['x-render-cache']).toBe('memory');
   });
 
+  // Mutation check: with spendBudget's edgeProxyLimited line removed, the second request draws.
+  it('gives a proxy address the edge counted over a proxy’s budget no draw, in any container', async () => {
+    const { svc, render } = service();
+    const gmail = {
+      userAgent:
+        'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+    };
+    const ok = await svc.handle({ ...req('/r/pub.jpg', 'first_name=a', '66.249.84.1'), ...gmail });
+    expect(ok.headers?.['cache-control']).toBe(SHORT_CACHE);
+    const over = await svc.handle({
+      ...req('/r/pub.jpg', 'first_name=b', '66.249.84.1'),
+      ...gmail,
+      edgeProxyLimited: true,
+    });
+    expect(over.headers?.['cache-control']).toBe('no-store');
+    expect(render.mock.calls.map((c) => c[1])).not.toContainEqual({ first_name: 'b' });
+    // An ordinary address is judged by its own, far lower edge rule, not by the proxy one.
+    const plain = await svc.handle({
+      ...req('/r/pub.jpg', 'first_name=c', '9.9.9.9'),
+      edgeProxyLimited: true,
+    });
+    expect(plain.headers?.['cache-control']).toBe(SHORT_CACHE);
+  });
+
   it('gives 402 for a PDF the plan does not include, and the PDF when it does', async () => {
     expect((await service().svc.handle(req('/r/pub/pdf'))).statusCode).toBe(402);
     const pro = await service({ teamCanExportPdf: async () => true }).svc.handle(req('/r/pub/pdf'));
@@ -419,22 +445,25 @@ describe('recent fallbacks', () => {
   });
 });
 
+/** The test design under `designId`, its `first_name` looked up in a store by `email`. */
+const storeBound = (designId: string) => ({
+  ...design,
+  designId,
+  document: DesignDocumentSchema.parse({
+    ...doc,
+    data_bindings: [
+      {
+        source: 'store',
+        source_id: 'store-1',
+        key_param: 'email',
+        fields: [{ field: 'name', param: 'first_name' }],
+      },
+    ],
+  }),
+});
+
 describe('open-time work comes after the budgets', () => {
-  const bound = {
-    ...design,
-    designId: 'd-bound',
-    document: DesignDocumentSchema.parse({
-      ...doc,
-      data_bindings: [
-        {
-          source: 'store',
-          source_id: 'store-1',
-          key_param: 'email',
-          fields: [{ field: 'name', param: 'first_name' }],
-        },
-      ],
-    }),
-  };
+  const bound = storeBound('d-bound');
   const tight = { ...DEFAULT_LIMITS, perIp: { ratePerSecond: 0.001, burst: 2 } };
   function boundService(limits = tight) {
     const dataValues = vi.fn(async () => ({
@@ -482,10 +511,91 @@ describe('open-time work comes after the budgets', () => {
     expect(dataValues).toHaveBeenCalledTimes(2);
   });
 
+  it('never looks up for a proxy address the edge counted over a proxy’s budget', async () => {
+    const { svc, dataValues } = boundService(DEFAULT_LIMITS);
+    const gmail =
+      'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)';
+    const over = await svc.handle({
+      ...req('/r/bound.jpg', 'email=a@x.test', '66.249.84.1'),
+      userAgent: gmail,
+      edgeProxyLimited: true,
+    });
+    expect(over.headers?.['cache-control']).toBe('no-store');
+    expect(dataValues).not.toHaveBeenCalled();
+  });
+
   it('leaves a send list’s pre-render outside the per-address budget', async () => {
     const { svc, dataValues } = boundService();
     for (let i = 0; i < 4; i++)
       await svc.handle({ ...req('/r/bound.jpg', `email=p${i}@x.test`), prerender: true });
     expect(dataValues).toHaveBeenCalledTimes(4);
+  });
+});
+
+/**
+ * Open-time work as the team's usage (docs/security.md "Counted as the team's renders"): the
+ * real month counter (usage.ts) over a store in memory, a team allowed `quota` renders a month.
+ */
+describe('open-time work counts as the team’s renders', () => {
+  const bound = storeBound('d-counted');
+  function countedService(quota: number) {
+    let total = 0;
+    const usage = new RenderUsage(
+      {
+        read: async () => total,
+        add: async (_team, _month, n) => (total += n),
+        claimNotice: async () => false,
+      },
+      async () => undefined,
+      { maxPending: 1_000_000 },
+    );
+    const dataValues = vi.fn(async () => ({
+      values: [['first_name', 'Looked-up']] as Array<[string, string]>,
+      failed: false,
+    }));
+    const { svc, render } = service({
+      findDesign: async (id) => (id === 'bound' ? bound : id === 'pub' ? design : undefined),
+      dataValues,
+      usage,
+      teamAllowance: async () => ({ rendersPerMonth: quota, rendersPerSecond: 1000, burst: 1000 }),
+    });
+    return { svc, render, dataValues, used: () => usage.used(design.teamId) };
+  }
+
+  // Mutation check: without mayWorkAtOpen's countDraw the cache hit counts nothing (1, not 2).
+  it('counts one render per request that looks up, drawn or answered from a cache', async () => {
+    const { svc, render, used } = countedService(100);
+    const first = await svc.handle(req('/r/bound.jpg', 'email=a@x.test'));
+    expect(bodyOf(first)).toContain('Looked-up');
+    expect(used()).toBe(1);
+    const again = await svc.handle(req('/r/bound.jpg', 'email=a@x.test', '5.6.7.8'));
+    expect(again.headers?.['x-render-cache']).toBe('memory');
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(used()).toBe(2);
+    // A design without open-time work counts its draws only, as before.
+    await svc.handle(req('/r/pub.jpg', 'first_name=a'));
+    await svc.handle(req('/r/pub.jpg', 'first_name=a'));
+    expect(used()).toBe(3);
+  });
+
+  // Mutation check: without the quota check in mayWorkAtOpen the third request looks up.
+  it('looks nothing up past the month’s quota: the fallback, as for any render past it', async () => {
+    const { svc, dataValues, used } = countedService(2);
+    await svc.handle(req('/r/bound.jpg', 'email=a@x.test'));
+    await svc.handle(req('/r/bound.jpg', 'email=b@x.test'));
+    expect(used()).toBe(2);
+    const past = await svc.handle(req('/r/bound.jpg', 'email=c@x.test'));
+    expect(dataValues).toHaveBeenCalledTimes(2);
+    expect(bodyOf(past)).not.toContain('Looked-up');
+    expect(past.headers?.['cache-control']).toBe(QUOTA_FALLBACK_CACHE);
+    expect(used()).toBe(2);
+  });
+
+  it('lets the request whose lookup took the last render of the month draw', async () => {
+    const { svc, render } = countedService(1);
+    const last = await svc.handle(req('/r/bound.jpg', 'email=a@x.test'));
+    expect(bodyOf(last)).toContain('Looked-up');
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(last.headers?.['cache-control']).not.toBe('no-store');
   });
 });
