@@ -73,6 +73,12 @@ export const BUCKETS: Record<BucketRole, BucketDefinition> = {
 export const localBucketName = (role: BucketRole): string => `picsnippets-local-${role}`;
 
 /**
+ * The local stand-in of the stack's logs bucket, where the local gateway writes the CDN log
+ * (docs/analytics.md "Locally"); in AWS `CDN_LOGS_BUCKET` names the logs bucket.
+ */
+export const LOCAL_CDN_LOGS_BUCKET = 'picsnippets-local-cdn-logs';
+
+/**
  * The assets-bucket key of a file a design draws by URL (a plain or uploaded sticker's image),
  * or null. Only public files (`files/…`, as the sticker library and uploads store them, with or
  * without the leading `/` of their served URL) may be drawn: a design must not pull private

@@ -170,6 +170,8 @@ export const ROUTES: readonly Route[] = [
   // Generate keeps the design as it is and names it in the URL (docs/decisions.md "The API contract": "optional cache id
   // segment"; docs/export.md "Cache id")
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
+  // Campaign analytics counted at the CDN (docs/analytics.md "The report").
+  r('GET', '/api/pic-snippet/{id}/analytics', 'designs', 'user', 'docs/analytics.md "The report"'),
   // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
   // and signing a URL (an API token needs the `sign` ability).
   r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),

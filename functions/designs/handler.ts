@@ -55,6 +55,8 @@ import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
 import { withRuleImages } from './rule-images.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
+import { analyticsReport } from '#functions/analytics/report.ts';
+import { AnalyticsQuerySchema } from '#shared/contract/analytics.ts';
 
 /** The document fields a full save may send (docs/decisions.md "The design document: versions and restore" PicSnippet content). */
 const DOCUMENT_FIELDS = Object.keys(DesignDocumentFieldsSchema.shape);
@@ -203,6 +205,14 @@ export const handler = featureHandler('designs', {
   'GET /api/pic-snippet/{id}': route({
     handle: async ({ auth, params }) =>
       json(200, designView(await loadDesign(currentTeam(auth), params.id!))),
+  }),
+
+  'GET /api/pic-snippet/{id}/analytics': route({
+    query: AnalyticsQuerySchema,
+    handle: async ({ auth, params, query }) => {
+      const design = await loadDesign(currentTeam(auth), params.id!);
+      return json(200, await analyticsReport(design.designId, query));
+    },
   }),
 
   'PUT /api/pic-snippet/{id}': route({

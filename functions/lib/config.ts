@@ -6,7 +6,7 @@
  * from SSM/Secrets Manager names in AWS, never from plain variables in the template.
  */
 import { z } from 'zod';
-import { localBucketName } from '#shared/resources.ts';
+import { LOCAL_CDN_LOGS_BUCKET, localBucketName } from '#shared/resources.ts';
 
 const optional = z
   .string()
@@ -22,6 +22,16 @@ export const ConfigSchema = z.object({
   ASSETS_BUCKET: z.string().min(1).default(localBucketName('assets')),
   RENDERS_BUCKET: z.string().min(1).default(localBucketName('renders')),
   WEB_BUCKET: z.string().min(1).default(localBucketName('web')),
+  /**
+   * Where the CDN's access log of the render paths lands (docs/analytics.md "The source of
+   * truth"): the logs bucket in AWS; locally the gateway writes there.
+   */
+  CDN_LOGS_BUCKET: z.string().min(1).default(LOCAL_CDN_LOGS_BUCKET),
+  /** The log's prefix in that bucket, ending in `/`; partitions `YYYY/MM/DD/HH/` follow. */
+  CDN_LOGS_PREFIX: z
+    .string()
+    .regex(/^(?:[\w-]+\/)*$/, 'A prefix is folder names, each ending in /.')
+    .default('cdn/'),
   /** Local endpoints; unset in AWS, where the SDK finds the regional endpoints. */
   DYNAMODB_ENDPOINT: optional,
   S3_ENDPOINT: optional,

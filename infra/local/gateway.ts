@@ -20,6 +20,9 @@ import { STATIC_TYPES, staticCacheControl } from '../static-files.ts';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { readOutbox } from '#lib/mailer.ts';
+import { cdnLogRecord } from '#functions/analytics/cdn-log.ts';
+import { VIEWER_COUNTRY_HEADER } from '#functions/render/rule-context.ts';
+import { cdnLog, localCdn } from './cdn-log-writer.ts';
 
 /** API Gateway's payload limit, bytes. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -260,6 +263,35 @@ async function outbox(res: ServerResponse, asJson: boolean): Promise<void> {
   );
 }
 
+/**
+ * Logs an answer of `/r/*` or `/l/*` as CloudFront would (cdn-log-writer.ts): a repeat of a URL
+ * a CDN would still keep is marked a hit.
+ */
+function logRender(req: IncomingMessage, url: URL, method: string, result: ApiResult): void {
+  const now = Date.now();
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const cacheControl = result.headers?.['cache-control'];
+  cdnLog.add(
+    cdnLogRecord({
+      at: now,
+      method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      userAgent: header('user-agent'),
+      status: result.statusCode ?? 200,
+      hit: localCdn.hit(
+        `${url.pathname}?${url.search}`,
+        now,
+        typeof cacheControl === 'string' ? cacheControl : undefined,
+      ),
+      country: header(VIEWER_COUNTRY_HEADER),
+    }),
+  );
+}
+
 export type SpaHandler = (
   req: IncomingMessage,
   res: ServerResponse,
@@ -320,6 +352,7 @@ export function gatewayListener(spa: SpaHandler) {
       const handler = await loadHandler(feature);
       const result = await handler(event, lambdaContext(feature, event.requestContext.requestId));
       writeResult(res, result, method === 'HEAD');
+      if (feature === 'render') logRender(req, url, method, result);
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 413)

@@ -11,7 +11,12 @@ import { join, resolve } from 'node:path';
 import { resetClients, dynamoClient, s3Client } from '#lib/clients.ts';
 import { config, resetConfig } from '#lib/config.ts';
 import { resetDb } from '#lib/db/index.ts';
-import { BUCKETS, localBucketName, type BucketRole } from '#shared/resources.ts';
+import {
+  BUCKETS,
+  LOCAL_CDN_LOGS_BUCKET,
+  localBucketName,
+  type BucketRole,
+} from '#shared/resources.ts';
 import { ensureBuckets, ensureTable } from './resources.ts';
 import { gatewayListener, staticSpa, type SpaHandler } from './gateway.ts';
 import { freePort, killChildren, startDynamo, startS3, type RunningService } from './services.ts';
@@ -44,6 +49,11 @@ export interface LocalStackOptions {
    * each new UTC day. Default: with `persist` (`npm start`, `npm run preview`).
    */
   dailyJobs?: boolean;
+  /**
+   * Roll up campaign analytics from the local CDN log every this many ms (infra/local/
+   * analytics.ts; docs/analytics.md "Locally"); 0 never. Default: every minute with `persist`.
+   */
+  analyticsEveryMs?: number;
   /**
    * Where a stack without `persist` makes its temporary data folder (default `os.tmpdir()`). The
    * benchmark puts it in memory (`/dev/shm`), so that the local S3's file writes on this
@@ -134,7 +144,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const dynamoPath = persist || options.dynamoOnDisk ? join(dataDir, 'dynamodb') : undefined;
     const [dynamo, s3] = await Promise.all([
       startDynamo(dynamoPath ? { path: dynamoPath } : {}),
-      startS3({ directory: join(dataDir, 's3'), buckets: Object.values(buckets) }),
+      startS3({
+        directory: join(dataDir, 's3'),
+        buckets: [...Object.values(buckets), LOCAL_CDN_LOGS_BUCKET],
+      }),
     ]);
     services.push(dynamo, s3);
     const dynamoPort = Number(new URL(dynamo.endpoint).port);
@@ -149,6 +162,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ASSETS_BUCKET: buckets.assets,
       RENDERS_BUCKET: buckets.renders,
       WEB_BUCKET: buckets.web,
+      CDN_LOGS_BUCKET: LOCAL_CDN_LOGS_BUCKET,
       PUBLIC_URL: url,
       OUTBOX_DIR: join(dataDir, 'outbox'),
     };
@@ -167,6 +181,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const { startQueuePollers } = await import('./queue-poller.ts');
       const pollers = await startQueuePollers();
       cleanups.push(() => pollers.stop());
+    }
+    const analyticsEveryMs = options.analyticsEveryMs ?? (persist ? 60_000 : 0);
+    if (analyticsEveryMs > 0) {
+      const { startAnalyticsRollups } = await import('./analytics.ts');
+      const rollups = startAnalyticsRollups(analyticsEveryMs, log);
+      cleanups.push(() => rollups.stop());
     }
     if (options.dailyJobs ?? persist) {
       const { startDailyJobs } = await import('./daily.ts');

@@ -7,6 +7,7 @@
  * Conventions: sizes in px, dates ISO 8601 strings (UTC), `version` the optimistic lock (a
  * write with a stale one answers 409 `{ message, version }`).
  */
+import { AnalyticsQuerySchema, AnalyticsReportSchema } from './analytics.ts';
 import { z } from 'zod';
 import { longHexColour } from '../colour.ts';
 import { DesignDocumentFieldsSchema } from '../design.ts';
@@ -449,6 +450,11 @@ export const DESIGNS_CONTRACT = {
   'PUT /api/pic-snippet/{id}/provider': write(ProviderBody, ExportSavedSchema),
   'PUT /api/pic-snippet/{id}/choices': write(ChoicesBody, ExportSavedSchema),
   'PUT /api/pic-snippet/{id}/link': write(LinkBody, ExportSavedSchema),
+  'GET /api/pic-snippet/{id}/analytics': defineContract({
+    params: IdParams,
+    query: AnalyticsQuerySchema,
+    answer: AnalyticsReportSchema,
+  }),
   'POST /api/pic-snippet/{id}/cache-id': defineContract({
     params: IdParams,
     answer: z.object({ success: z.literal(true), cache_id: z.string(), version: z.number() }),

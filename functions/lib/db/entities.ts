@@ -24,6 +24,7 @@ import { sendListEntities } from './entities-send-lists.ts';
 import { dataSourceEntities } from './entities-data-sources.ts';
 import { usageEntities } from './entities-usage.ts';
 import { firstOpenEntities } from './entities-first-open.ts';
+import { analyticsEntities } from './entities-analytics.ts';
 import { webhookEntities } from './entities-webhooks.ts';
 
 /** A dashboard list index of designs: one list (`listKey`) ordered by `sortAttribute`. */
@@ -928,6 +929,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...mailEntities(kit),
     ...usageEntities(kit),
     ...firstOpenEntities(kit),
+    ...analyticsEntities(kit),
     ...webhookEntities(kit),
     ...signingEntities(kit),
     ...sendListEntities(kit),

@@ -1,0 +1,87 @@
+/**
+ * A design's analytics report from its roll-ups (docs/analytics.md "The report"): one query of
+ * the design's hour or day items in the range, summed into totals and breakdowns.
+ */
+import { db } from '#lib/db/index.ts';
+import type { AnalyticsQuery, AnalyticsReport } from '#shared/contract/analytics.ts';
+
+/** Items read per report at most: 400 days, or 7 days of hours (168). */
+const MAX_ITEMS = 400;
+
+type Counts = Record<string, number>;
+
+/** Adds `more` into `into`, key by key. */
+function addCounts(into: Counts, more: unknown): void {
+  if (!more || typeof more !== 'object') return;
+  for (const [key, n] of Object.entries(more as Counts)) {
+    if (typeof n === 'number' && Number.isFinite(n)) into[key] = (into[key] ?? 0) + n;
+  }
+}
+
+/**
+ * The report of `designId` over the query's days (inclusive, UTC).
+ * @returns totals, the series (periods with counts only, oldest first) and the breakdowns of
+ *   impressions (opens and proxy fetches) by device, client and country.
+ */
+export async function analyticsReport(
+  designId: string,
+  query: AnalyticsQuery,
+): Promise<AnalyticsReport> {
+  const hourly = query.granularity === 'hour';
+  const first = hourly ? `${query.from}T00` : query.from;
+  const last = hourly ? `${query.to}T23` : query.to;
+  const { data } = await db()
+    .DesignAnalytics.query.byDesignPeriod({ designId, granularity: query.granularity })
+    .between({ period: first }, { period: last })
+    .go({ limit: MAX_ITEMS, pages: 'all' });
+  const devices: Counts = {};
+  const clients: Counts = {};
+  const countries: Counts = {};
+  let opens = 0;
+  let proxyFetches = 0;
+  let clicks = 0;
+  let cdnHits = 0;
+  let recipients = 0;
+  let rolledUpAt: string | null = null;
+  const series = data.slice(0, MAX_ITEMS).map((item) => {
+    opens += item.opens;
+    proxyFetches += item.proxyFetches;
+    clicks += item.clicks;
+    cdnHits += item.cdnHits;
+    recipients += item.recipients ?? 0;
+    addCounts(devices, item.devices);
+    addCounts(clients, item.clients);
+    addCounts(countries, item.countries);
+    if (rolledUpAt === null || item.rolledUpAt > rolledUpAt) rolledUpAt = item.rolledUpAt;
+    return {
+      period: item.period,
+      opens: item.opens,
+      proxy_fetches: item.proxyFetches,
+      clicks: item.clicks,
+      cdn_hits: item.cdnHits,
+      recipients: hourly ? null : (item.recipients ?? 0),
+    };
+  });
+  const impressions = opens + proxyFetches;
+  const requests = impressions + clicks;
+  return {
+    design_id: designId,
+    from: query.from,
+    to: query.to,
+    granularity: query.granularity,
+    totals: {
+      opens,
+      proxy_fetches: proxyFetches,
+      impressions,
+      clicks,
+      click_through_rate: impressions > 0 ? clicks / impressions : null,
+      cdn_hit_ratio: requests > 0 ? Math.min(1, cdnHits / requests) : null,
+      recipients,
+    },
+    series,
+    devices,
+    clients,
+    countries,
+    rolled_up_at: rolledUpAt,
+  };
+}

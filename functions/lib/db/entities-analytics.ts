@@ -1,0 +1,58 @@
+/**
+ * The roll-ups of campaign analytics (docs/analytics.md "Roll-ups"): one item per design and
+ * hour, and one per design and day, computed from the CDN's log by functions/analytics/rollup.ts
+ * and read by the analytics route in one query per chart.
+ */
+import { Entity } from 'electrodb';
+import { SERVICE, type EntityKit } from './entity-kit.ts';
+
+/** Builds these entities against one table. */
+export function analyticsEntities({ opts, primary }: EntityKit) {
+  /**
+   * A design's counts in one period. Written whole by each roll-up of the period (a put, so a
+   * roll-up run again gives the same item), never added to. `ttl` drops it after the roll-ups'
+   * retention (docs/analytics.md "Privacy and retention").
+   */
+  const DesignAnalytics = new Entity(
+    {
+      model: { entity: 'designanalytics', version: '1', service: SERVICE },
+      attributes: {
+        designId: { type: 'string', required: true },
+        /** The team that owned the design when the period was rolled up. */
+        teamId: { type: 'string', required: true },
+        /** `hour` or `day`. */
+        granularity: { type: ['hour', 'day'] as const, required: true },
+        /** `YYYY-MM-DDTHH` (hour) or `YYYY-MM-DD` (day), UTC. */
+        period: { type: 'string', required: true },
+        /** Recipients' opens the CDN saw (not through a mail proxy). */
+        opens: { type: 'number', required: true },
+        /** Mail proxies' fetches (each stands for an open the proxy hides). */
+        proxyFetches: { type: 'number', required: true },
+        /** Clicks through the design's `/l/` link. */
+        clicks: { type: 'number', required: true },
+        /** Of all those requests, how many the CDN's cache answered. */
+        cdnHits: { type: 'number', required: true },
+        /** Distinct recipients (distinct URL values) of the day's opens; day items only. */
+        recipients: { type: 'number' },
+        /** Opens and proxy fetches by device class, e.g. `{ mobile: 3, unknown: 2 }`. */
+        devices: { type: 'any', required: true },
+        /** Opens and proxy fetches by e-mail client (`gmail`, …, `other`). */
+        clients: { type: 'any', required: true },
+        /** Opens and proxy fetches by country (two letters; `unknown`; `other` past 60). */
+        countries: { type: 'any', required: true },
+        /** When this item goes, seconds since the epoch. */
+        ttl: { type: 'number', required: true },
+        rolledUpAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byDesignPeriod: {
+          pk: { ...primary.pk, composite: ['designId'] },
+          sk: { ...primary.sk, composite: ['granularity', 'period'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  return { DesignAnalytics };
+}

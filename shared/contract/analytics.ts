@@ -1,0 +1,90 @@
+/**
+ * The analytics report of a design (docs/analytics.md "The report"): `GET
+ * /api/pic-snippet/{id}/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD&granularity=day|hour`. The
+ * roll-ups behind it come from the CDN's log (functions/analytics/rollup.ts).
+ */
+import { z } from 'zod';
+
+/** Longest range of a `day` report, days (the roll-ups' retention). */
+export const MAX_REPORT_DAYS = 400;
+/** Longest range of an `hour` report, days (168 points). */
+export const MAX_HOURLY_DAYS = 7;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is YYYY-MM-DD.');
+
+/** The day `days` after `day` (negative: before), `YYYY-MM-DD`. */
+const shiftDay = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The query: an inclusive range of UTC days, and the points' size. Without `to`, today; without
+ * `from`, 30 days up to `to` (7 by the hour).
+ */
+export const AnalyticsQuerySchema = z
+  .object({
+    from: day.optional(),
+    to: day.optional(),
+    granularity: z.enum(['day', 'hour']).default('day'),
+  })
+  .transform((q) => {
+    const to = q.to ?? new Date().toISOString().slice(0, 10);
+    const from = q.from ?? shiftDay(to, q.granularity === 'hour' ? -(MAX_HOURLY_DAYS - 1) : -29);
+    return { from, to, granularity: q.granularity };
+  })
+  .refine((q) => q.from <= q.to, {
+    message: 'The range must end on or after its start.',
+    path: ['to'],
+  })
+  .refine(
+    (q) =>
+      (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 + 1 <=
+      (q.granularity === 'hour' ? MAX_HOURLY_DAYS : MAX_REPORT_DAYS),
+    {
+      message: `The range may span at most ${MAX_REPORT_DAYS} days (${MAX_HOURLY_DAYS} by the hour).`,
+      path: ['to'],
+    },
+  );
+export type AnalyticsQuery = z.output<typeof AnalyticsQuerySchema>;
+
+const counts = z.record(z.string(), z.number().int().nonnegative());
+
+/** One point of the series: a day or an hour with anything counted. */
+export const AnalyticsPointSchema = z.object({
+  /** `YYYY-MM-DD` or `YYYY-MM-DDTHH`, UTC. */
+  period: z.string(),
+  opens: z.number().int().nonnegative(),
+  proxy_fetches: z.number().int().nonnegative(),
+  clicks: z.number().int().nonnegative(),
+  cdn_hits: z.number().int().nonnegative(),
+  /** Distinct recipients of the day (day points only). */
+  recipients: z.number().int().nonnegative().nullable(),
+});
+export type AnalyticsPoint = z.output<typeof AnalyticsPointSchema>;
+
+/** The report: totals over the range, the series, and the breakdowns of impressions. */
+export const AnalyticsReportSchema = z.object({
+  design_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  granularity: z.enum(['day', 'hour']),
+  totals: z.object({
+    opens: z.number().int().nonnegative(),
+    proxy_fetches: z.number().int().nonnegative(),
+    /** Opens and proxy fetches. */
+    impressions: z.number().int().nonnegative(),
+    clicks: z.number().int().nonnegative(),
+    /** Clicks per impression, 0–1; null without impressions. */
+    click_through_rate: z.number().min(0).nullable(),
+    /** Requests the CDN's cache answered, 0–1 of all; null without requests. */
+    cdn_hit_ratio: z.number().min(0).max(1).nullable(),
+    /** The days' distinct recipients summed (a recipient of two days counts twice). */
+    recipients: z.number().int().nonnegative(),
+  }),
+  series: z.array(AnalyticsPointSchema),
+  devices: counts,
+  clients: counts,
+  countries: counts,
+  /** When the newest roll-up in the range ran (ISO 8601), null when none did. */
+  rolled_up_at: z.string().nullable(),
+});
+export type AnalyticsReport = z.output<typeof AnalyticsReportSchema>;

@@ -1,0 +1,139 @@
+/**
+ * Campaign analytics counted at the CDN (docs/analytics.md): renders and clicks through the local
+ * gateway, which logs each answer as CloudFront would (a repeat a CDN would keep is a hit), rolled
+ * up by DuckDB with the roll-up code AWS runs, and read back through the design's analytics
+ * report: opens, mail-proxy fetches, clicks, CDN hits, distinct recipients, devices, clients and
+ * countries. The product's own previews are not counted; another team's user gets a 404.
+ */
+import { describe, expect, it } from 'vitest';
+import { rollUpLocalAnalytics } from '#infra/local/analytics.ts';
+import { VIEWER_COUNTRY_HEADER } from '#functions/render/rule-context.ts';
+import { currentTeamId, demoDesignCopyIn, ownTeam, uniqueEmail } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+
+const stack = useLocalStack();
+
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+const GMAIL =
+  'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)';
+
+describe('campaign analytics', () => {
+  it('counts every open, proxy fetch and click of a design, CDN hits included, by device, client and country', async () => {
+    const base = stack().url;
+    const owner = await ownTeam(base, uniqueEmail('analytics'));
+    const design = await demoDesignCopyIn(await currentTeamId(owner));
+    const linked = await owner.request('PUT', `/api/pic-snippet/${design.designId}/link`, {
+      version: 1,
+      html_link_url: 'https://shop.example/offer',
+    });
+    expect(linked.status, JSON.stringify(linked.json)).toBe(200);
+
+    const get = async (path: string, agent: string, country?: string) => {
+      const res = await fetch(`${base}${path}`, {
+        headers: {
+          'user-agent': agent,
+          ...(country ? { [VIEWER_COUNTRY_HEADER]: country } : {}),
+        },
+        redirect: 'manual',
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    // Ana opens twice on her phone (the second a CDN would answer from its cache), Ben's
+    // Gmail fetches through Google's proxy, Cy opens on a desktop; Ana clicks through.
+    expect(await get(`${design.render}?first_name=Ana`, IPHONE, 'fr')).toBe(200);
+    expect(await get(`${design.render}?first_name=Ana`, IPHONE, 'FR')).toBe(200);
+    expect(await get(`${design.render}?first_name=Ben`, GMAIL, 'US')).toBe(200);
+    expect(await get(`${design.render}?first_name=Cy`, DESKTOP)).toBe(200);
+    expect(await get(`/l/${design.publicId}?first_name=Ana`, IPHONE, 'FR')).toBe(302);
+    // The product's own preview is not a recipient's open.
+    expect(await get(`${design.render}?first_name=Dee&__preview=1`, DESKTOP, 'DE')).toBe(200);
+
+    await rollUpLocalAnalytics();
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/analytics?from=${today}&to=${today}`,
+    );
+    expect(report.status, JSON.stringify(report.json)).toBe(200);
+    expect(report.json.totals).toEqual({
+      opens: 3,
+      proxy_fetches: 1,
+      impressions: 4,
+      clicks: 1,
+      click_through_rate: 0.25,
+      cdn_hit_ratio: 0.2,
+      recipients: 3,
+    });
+    expect(report.json.devices).toMatchObject({ mobile: 2, desktop: 1, unknown: 1, tablet: 0 });
+    expect(report.json.clients).toMatchObject({ gmail: 1, other: 3 });
+    expect(report.json.countries).toEqual({ FR: 2, US: 1, unknown: 1 });
+    expect(report.json.series).toEqual([
+      {
+        period: today,
+        opens: 3,
+        proxy_fetches: 1,
+        clicks: 1,
+        cdn_hits: 1,
+        recipients: 3,
+      },
+    ]);
+    expect(report.json.rolled_up_at).toEqual(expect.any(String));
+
+    // By the hour: the same counts, in the hours they fell in (a test may cross an hour).
+    const hourly = await owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/analytics?from=${today}&to=${today}&granularity=hour`,
+    );
+    expect(hourly.status).toBe(200);
+    const points = hourly.json.series as Array<{ period: string; opens: number }>;
+    expect(points.map((p) => p.period.slice(0, 10))).toEqual(points.map(() => today));
+    expect(points.reduce((sum, p) => sum + p.opens, 0)).toBe(3);
+
+    // Rolled up again, the same figures: the roll-up rewrites its items.
+    await rollUpLocalAnalytics();
+    const again = await owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/analytics?from=${today}&to=${today}`,
+    );
+    expect(again.json.totals).toEqual(report.json.totals);
+  });
+
+  it('answers 404 for another team’s design and a field error for a bad range', async () => {
+    const base = stack().url;
+    const owner = await ownTeam(base, uniqueEmail('analytics-owner'));
+    const design = await demoDesignCopyIn(await currentTeamId(owner));
+    const stranger = await ownTeam(base, uniqueEmail('analytics-stranger'));
+    const path = `/api/pic-snippet/${design.designId}/analytics`;
+    expect((await stranger.request('GET', `${path}?from=2026-01-01&to=2026-01-02`)).status).toBe(
+      404,
+    );
+    const backwards = await owner.request('GET', `${path}?from=2026-02-01&to=2026-01-01`);
+    expect(backwards.status).toBe(422);
+    expect(backwards.json.errors).toEqual({
+      to: ['The range must end on or after its start.'],
+    });
+    const tooLong = await owner.request(
+      'GET',
+      `${path}?from=2026-01-01&to=2026-01-31&granularity=hour`,
+    );
+    expect(tooLong.status).toBe(422);
+    // Without a range: the 30 days up to today.
+    const recent = await owner.request('GET', path);
+    expect(recent.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(recent.json.to).toBe(today);
+    expect((Date.parse(today) - Date.parse(recent.json.from as string)) / 86_400_000).toBe(29);
+    // A design with nothing counted yet: an empty report, not an error.
+    const empty = await owner.request('GET', `${path}?from=2026-01-01&to=2026-01-02`);
+    expect(empty.status).toBe(200);
+    expect(empty.json).toMatchObject({
+      series: [],
+      totals: { impressions: 0, click_through_rate: null, cdn_hit_ratio: null },
+      rolled_up_at: null,
+    });
+  });
+});
