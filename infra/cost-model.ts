@@ -18,8 +18,8 @@ export const PRICES = {
   cloudFrontPerMillionHttps: 1.0,
   cloudFrontPerGbOut: 0.085,
   wafPerMillionRequests: 0.6,
-  /** A WebACL ($5) and its six rules ($1 each), a month. */
-  wafFixedMonthly: 11,
+  /** A WebACL ($5) and its seven rules ($1 each), a month. */
+  wafFixedMonthly: 12,
   s3PutPerThousand: 0.005,
   s3GetPerThousand: 0.0004,
   s3GbMonth: 0.023,
@@ -28,6 +28,10 @@ export const PRICES = {
   dynamoGbMonth: 0.25,
   sesPerThousand: 0.1,
   logsPerGbIngested: 0.5,
+  /** CloudFront standard logging (v2) delivered to S3, per GB of log, and its Parquet conversion. */
+  vendedLogsToS3PerGb: 0.25,
+  parquetConversionPerGb: 0.035,
+  athenaPerTbScanned: 5,
   /** Eight alarms ($0.10), one dashboard ($3), three KMS keys ($1), one secret ($0.40). */
   monitoringAndKeysMonthly: 0.8 + 3 + 3 + 0.4,
 } as const;
@@ -46,6 +50,16 @@ export const ASSUMPTIONS = {
   imageKb: 60,
   /** Log and metric lines per origin request, KB. */
   logKbPerRequest: 1.5,
+  /** A CDN access-log record of the nine fields the analytics roll-up reads, bytes (raw). */
+  cdnLogRecordBytes: 350,
+  /** The same record in Parquet, compressed, bytes. */
+  cdnLogParquetBytes: 40,
+  /**
+   * How many times the hourly roll-up scans each record: its hour twice (as the current hour
+   * and as the hour before) and its day at every run until the day ends, twice (two
+   * statements): 2 + 2 × 12.5 on average (docs/analytics.md "The roll-up").
+   */
+  rollupScansPerRecord: 27,
   /** An active team a month. */
   team: {
     apiRequests: 2_000,
@@ -101,6 +115,13 @@ export function costPerMillionRenders(
     'S3 render cache':
       (origin / 1000) * PRICES.s3GetPerThousand + (draws / 1000) * PRICES.s3PutPerThousand,
     'CloudWatch Logs': ((origin * a.logKbPerRequest) / 1024 / 1024) * PRICES.logsPerGbIngested,
+    // Campaign analytics (docs/analytics.md): every request is logged, CDN hits included.
+    'CDN access log (analytics)':
+      ((requests * a.cdnLogRecordBytes) / 1024 ** 3) *
+      (PRICES.vendedLogsToS3PerGb + PRICES.parquetConversionPerGb),
+    'Athena roll-ups (analytics)':
+      ((requests * a.cdnLogParquetBytes * a.rollupScansPerRecord) / 1024 ** 4) *
+      PRICES.athenaPerTbScanned,
   });
 }
 

@@ -22,6 +22,7 @@ import { Api, DEFAULT_SECRETS_PREFIX } from './constructs/api.ts';
 import { Data } from './constructs/data.ts';
 import { Email, MAILING_FEATURES } from './constructs/email.ts';
 import { KioskSnapshot } from './constructs/kiosk-snapshot.ts';
+import { Analytics } from './constructs/analytics.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { PROJECT_ROOT } from './constructs/handler-function.ts';
 import { installedSharpArchitectures, type CpuArch } from './constructs/node-modules-layer.ts';
@@ -119,6 +120,8 @@ export class PicSnippetsStack extends Stack {
   readonly monitoring: Monitoring;
   /** The kiosk's daily snapshot: a scheduled function (docs/kiosk.md). */
   readonly kioskSnapshot: KioskSnapshot;
+  /** The CDN log's delivery, Athena table and the hourly roll-up (docs/analytics.md). */
+  readonly analytics: Analytics;
   /** SES, bounce handling and send grants; absent without a mail domain. */
   readonly email?: Email;
   /** The webhooks queue and its delivery worker (docs/developer-api.md "Webhooks"). */
@@ -179,6 +182,16 @@ export class PicSnippetsStack extends Stack {
     allowBrowserUploads(this.data.buckets.assets, props.domain);
     this.render.openSigningSecrets(secretsKey);
     this.kioskSnapshot = new KioskSnapshot(this, 'KioskSnapshot', { table: this.data.table });
+    this.analytics = new Analytics(this, 'Analytics', {
+      table: this.data.table,
+      logsBucket: this.data.logsBucket,
+      distributionArn: this.formatArn({
+        service: 'cloudfront',
+        region: '',
+        resource: 'distribution',
+        resourceName: this.web.distribution.distributionId,
+      }),
+    });
     this.webhooks = new Webhooks(this, 'Webhooks', {
       table: this.data.table,
       secretsKey,

@@ -31,7 +31,10 @@ export async function analyticsReport(
   const first = hourly ? `${query.from}T00` : query.from;
   const last = hourly ? `${query.to}T23` : query.to;
   const { data } = await db()
-    .DesignAnalytics.query.byDesignPeriod({ designId, granularity: query.granularity })
+    .DesignAnalytics.query.byDesignPeriod({
+      analyticsDesign: designId,
+      granularity: query.granularity,
+    })
     .between({ period: first }, { period: last })
     .go({ limit: MAX_ITEMS, pages: 'all' });
   const devices: Counts = {};

@@ -14,7 +14,6 @@ import {
   recipientsSql,
   type BreakdownRow,
   type RecipientsRow,
-  type RollupPeriod,
 } from './rollup-sql.ts';
 
 /** How long roll-ups are kept, days (about 13 months; docs/analytics.md "Privacy and retention"). */
@@ -103,67 +102,90 @@ export interface RollupResult {
 }
 
 /**
- * Rolls up one hour: that hour's items, and the day's items recomputed from all of the day's
- * partitions (so a late log file is counted when its day is rolled up again).
- * @param hour `YYYY-MM-DDTHH`, UTC; default: the current hour.
- * @throws RangeError for a malformed hour; the engine's and DynamoDB's errors.
+ * Rolls up hours: each hour's items, and the items of each day they fall in, recomputed from
+ * all of the day's partitions (so a late log file is counted when its day is rolled up again).
+ * A day is read once however many of its hours are asked for.
+ * @param hours `YYYY-MM-DDTHH`, UTC, at most 48; default: the current hour.
+ * @returns what each hour's roll-up counted.
+ * @throws RangeError for a malformed hour or too many; the engine's and DynamoDB's errors.
  */
-export async function rollUpHour(
+export async function rollUpHours(
   engine: LogQueryEngine,
-  hour: string = hourOf(Date.now()),
-): Promise<RollupResult> {
-  if (!isHour(hour)) throw new RangeError(`Not an hour: ${hour}`);
-  const day = hour.slice(0, 10);
-  const period: RollupPeriod = { hour };
-  const [hourRows, dayRows, dayRecipients] = await Promise.all([
-    engine.run<BreakdownRow>((source) => breakdownSql(source, period), [hour]),
-    engine.run<BreakdownRow>((source) => breakdownSql(source, { day }), hoursOf(day)),
-    engine.run<RecipientsRow>((source) => recipientsSql(source, { day }), hoursOf(day)),
+  hours: readonly string[] = [hourOf(Date.now())],
+): Promise<RollupResult[]> {
+  if (hours.length > 48) throw new RangeError('At most 48 hours a roll-up.');
+  for (const hour of hours) if (!isHour(hour)) throw new RangeError(`Not an hour: ${hour}`);
+  const days = [...new Set(hours.map((hour) => hour.slice(0, 10)))];
+  const [hourRows, dayRows] = await Promise.all([
+    Promise.all(
+      hours.map((hour) =>
+        engine.run<BreakdownRow>((source) => breakdownSql(source, { hour }), [hour]),
+      ),
+    ),
+    Promise.all(
+      days.map((day) =>
+        Promise.all([
+          engine.run<BreakdownRow>((source) => breakdownSql(source, { day }), hoursOf(day)),
+          engine.run<RecipientsRow>((source) => recipientsSql(source, { day }), hoursOf(day)),
+        ]),
+      ),
+    ),
   ]);
-  const hourCounts = countsByDesign(hourRows);
-  const dayCounts = countsByDesign(dayRows);
-  const recipients = new Map(dayRecipients.map((r) => [r.public_id, Number(r.recipients)]));
-  const designs = await designsOf([...dayCounts.keys()]);
-  const rolledUpAt = new Date().toISOString();
-  const ttl = Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + ROLLUP_RETENTION_DAYS * 86_400;
-  const items = [
-    ...[...hourCounts].map(([publicId, counts]) => ({
-      publicId,
+  const periods: Array<{
+    granularity: 'hour' | 'day';
+    period: string;
+    counts: Map<string, PeriodCounts>;
+    recipients?: Map<string, number>;
+  }> = [
+    ...hours.map((hour, i) => ({
       granularity: 'hour' as const,
       period: hour,
-      counts,
+      counts: countsByDesign(hourRows[i]!),
     })),
-    ...[...dayCounts].map(([publicId, counts]) => ({
-      publicId,
+    ...days.map((day, i) => ({
       granularity: 'day' as const,
       period: day,
-      counts,
-      recipients: recipients.get(publicId) ?? 0,
+      counts: countsByDesign(dayRows[i]![0]),
+      recipients: new Map(dayRows[i]![1].map((r) => [r.public_id, Number(r.recipients)])),
     })),
-  ].flatMap((item) => {
-    const design = designs.get(item.publicId);
-    if (!design) return [];
-    return [
-      {
-        designId: design.designId,
-        teamId: design.teamId,
-        granularity: item.granularity,
-        period: item.period,
-        ...item.counts,
-        ...('recipients' in item ? { recipients: item.recipients } : {}),
-        ttl,
-        rolledUpAt,
-      },
-    ];
+  ];
+  const designs = await designsOf([...new Set(periods.flatMap((p) => [...p.counts.keys()]))]);
+  const rolledUpAt = new Date().toISOString();
+  const items = periods.flatMap(({ granularity, period, counts, recipients }) => {
+    const ttl =
+      Math.floor(Date.parse(`${period.slice(0, 10)}T00:00:00Z`) / 1000) +
+      ROLLUP_RETENTION_DAYS * 86_400;
+    return [...counts].flatMap(([publicId, designCounts]) => {
+      const design = designs.get(publicId);
+      if (!design) return [];
+      return [
+        {
+          analyticsDesign: design.designId,
+          teamId: design.teamId,
+          granularity,
+          period,
+          ...designCounts,
+          ...(recipients ? { recipients: recipients.get(publicId) ?? 0 } : {}),
+          ttl,
+          rolledUpAt,
+        },
+      ];
+    });
   });
   for (let i = 0; i < items.length; i += 25) {
     await db()
       .DesignAnalytics.put(items.slice(i, i + 25))
       .go();
   }
-  const records = hourRows.reduce((sum, row) => sum + Number(row.requests), 0);
-  logger.info('analytics rolled up', { hour, designs: hourCounts.size, records });
-  return { hour, designs: hourCounts.size, records };
+  return hours.map((hour, i) => {
+    const result = {
+      hour,
+      designs: periods[i]!.counts.size,
+      records: hourRows[i]!.reduce((sum, row) => sum + Number(row.requests), 0),
+    };
+    logger.info('analytics rolled up', result);
+    return result;
+  });
 }
 
 /** The designs of public ids (unknown ones left out), read by the public-id index. */

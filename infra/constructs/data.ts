@@ -2,6 +2,7 @@
  * The data resources: the single DynamoDB table and the S3 buckets, built from the plain-data
  * definitions the local stack also uses (shared/resources.ts; docs/infra.md "What the stack creates").
  */
+import { ATHENA_RESULTS_PREFIX, CDN_LOG_V2_PREFIX } from './analytics.ts';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -74,6 +75,13 @@ export class Data extends Construct {
           prefix: CLOUDFRONT_LOG_PREFIX,
           expiration: Duration.days(CLOUDFRONT_LOG_RETENTION_DAYS),
         },
+        // The access log of standard logging v2 (docs/analytics.md "Privacy and retention"), and
+        // Athena's results, read once by the roll-up.
+        {
+          prefix: CDN_LOG_V2_PREFIX,
+          expiration: Duration.days(CLOUDFRONT_LOG_RETENTION_DAYS),
+        },
+        { prefix: ATHENA_RESULTS_PREFIX, expiration: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -58,6 +58,9 @@ export const EVENT_FUNCTIONS = [
   // `render-invalidations` queue (infra/constructs/render-invalidations.ts; its entry is
   // functions/designs/render-invalidation-worker.ts).
   'render-invalidations-worker',
+  // Rolls up campaign analytics from the CloudFront log through Athena, every hour
+  // (infra/constructs/analytics.ts; docs/analytics.md "The roll-up").
+  'analytics-rollup',
 ] as const;
 export type FunctionFeature =
   Feature | (typeof INTERNAL_FUNCTIONS)[number] | (typeof EVENT_FUNCTIONS)[number];

@@ -6,7 +6,7 @@
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
 import { hourOf } from '#functions/analytics/cdn-log.ts';
-import { rollUpHour, type RollupResult } from '#functions/analytics/rollup.ts';
+import { rollUpHours, type RollupResult } from '#functions/analytics/rollup.ts';
 import { cdnLog } from './cdn-log-writer.ts';
 import { duckDbLogEngine } from './duckdb-log-engine.ts';
 
@@ -20,9 +20,7 @@ export async function rollUpLocalAnalytics(at: number = Date.now()): Promise<Rol
   const engine = duckDbLogEngine(config().CDN_LOGS_BUCKET, config().CDN_LOGS_PREFIX);
   const hours = [hourOf(at)];
   if (at % 3_600_000 < 5 * 60_000) hours.unshift(hourOf(at - 3_600_000));
-  const results: RollupResult[] = [];
-  for (const hour of hours) results.push(await rollUpHour(engine, hour));
-  return results;
+  return rollUpHours(engine, hours);
 }
 
 /** Rolls up every `everyMs` until stopped; a failed run is logged and the next one tries again. */

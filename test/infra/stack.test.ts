@@ -30,6 +30,8 @@ import { CLOUDFRONT_LOG_PREFIX, CLOUDFRONT_LOG_RETENTION_DAYS } from '#infra/con
 import { FONTSOURCE_CDN_URL } from '#shared/security.ts';
 import { ALARM_THRESHOLDS } from '#infra/constructs/monitoring.ts';
 import { PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN } from '#shared/render-limits.ts';
+import { CDN_LOG_FIELDS } from '#functions/analytics/cdn-log.ts';
+import { CDN_LOG_RECORD_FIELDS, ROLLUP_SCAN_LIMIT_BYTES } from '#infra/constructs/analytics.ts';
 import { DEFAULT_LIMITS } from '#functions/render/service.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
@@ -212,6 +214,7 @@ describe('API', () => {
         'send-lists-worker',
         'send-lists-dead-letters',
         'render-invalidations-worker',
+        'analytics-rollup',
       ].sort(),
     );
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
@@ -306,7 +309,8 @@ describe('API', () => {
         feature === 'webhooks-worker' ||
         feature === 'send-lists-worker' ||
         feature === 'send-lists-dead-letters' ||
-        feature === 'render-invalidations-worker'
+        feature === 'render-invalidations-worker' ||
+        feature === 'analytics-rollup'
       )
         continue;
       const fn = resources[id]!;
@@ -1212,6 +1216,23 @@ describe('what each function may do (reviewed here, in place of a template snaps
       iam: ['dynamodb:GetItem,dynamodb:PutItem @ DataTable', logs('RenderNoticesLogs')],
     },
     // The daily snapshot (docs/kiosk.md): scans and queries, and new snapshot items only.
+    // The hourly analytics roll-up (infra/constructs/analytics.ts): Athena in its workgroup, the
+    // log table, the log and the results under their prefixes, designs by public id, and
+    // writes of its own items (a LeadingKeys condition, asserted in "campaign analytics").
+    'analytics-rollup': {
+      memory: 512,
+      timeout: 600,
+      iam: [
+        'athena:GetQueryExecution,athena:GetQueryResults,athena:StartQueryExecution @ AnalyticsWorkGroup',
+        'dynamodb:BatchWriteItem,dynamodb:PutItem @ DataTable',
+        'dynamodb:Query @ DataTable/index/gsi2',
+        'glue:GetDatabase,glue:GetPartitions,glue:GetTable @  AnalyticsDatabase AnalyticsDatabase/cdn_log',
+        logs('AnalyticsFunctionLogs'),
+        's3:AbortMultipartUpload,s3:GetObject,s3:PutObject @ DataLogsBucket/athena-results/*',
+        's3:GetBucketLocation,s3:ListBucket @ DataLogsBucket',
+        's3:GetObject @ DataLogsBucket/cdn/*',
+      ],
+    },
     'kiosk-snapshot': {
       memory: 512,
       timeout: 120,
@@ -1521,7 +1542,10 @@ describe('what each function may do (reviewed here, in place of a template snaps
       // X-Ray (docs/infra.md "Observability"): every function traces but the screenshot one,
       // whose role reaches only its logs. The two actions have no resource-level permissions.
       const untraced =
-        feature === 'screenshot' || feature === 'kiosk-snapshot' || feature === 'render-notices';
+        feature === 'screenshot' ||
+        feature === 'kiosk-snapshot' ||
+        feature === 'render-notices' ||
+        feature === 'analytics-rollup';
       const iam = untraced ? expected.iam : [...expected.iam, TRACING];
       expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }
@@ -1636,7 +1660,9 @@ describe('stages (docs/infra.md "Stages")', () => {
 
 describe('the kiosk daily snapshot (docs/kiosk.md "Metrics and the daily snapshot")', () => {
   it('invokes the snapshot function once a day at 00:05 UTC, with bounded retries', () => {
-    const schedules = ofType('AWS::Scheduler::Schedule');
+    const schedules = ofType('AWS::Scheduler::Schedule').filter(([id]) =>
+      id.startsWith('KioskSnapshot'),
+    );
     expect(schedules).toHaveLength(1);
     const [, schedule] = schedules[0]!;
     expect(schedule.Properties.ScheduleExpression).toBe('cron(5 0 * * ? *)');
@@ -1669,6 +1695,58 @@ describe('the kiosk daily snapshot (docs/kiosk.md "Metrics and the daily snapsho
       );
     expect(statements.map((st) => st.Action)).toEqual(['lambda:InvokeFunction']);
     expect(JSON.stringify(statements[0]!.Resource)).toContain(fnId);
+  });
+});
+
+describe('campaign analytics (docs/analytics.md)', () => {
+  it('delivers the CDN access log to the logs bucket as Parquet, by hour, with the fields the roll-up reads', () => {
+    template.hasResourceProperties('AWS::Logs::DeliverySource', { LogType: 'ACCESS_LOGS' });
+    template.hasResourceProperties('AWS::Logs::DeliveryDestination', { OutputFormat: 'parquet' });
+    template.hasResourceProperties('AWS::Logs::Delivery', {
+      RecordFields: [...CDN_LOG_RECORD_FIELDS],
+      S3SuffixPath: 'cdn/{yyyy}/{MM}/{dd}/{HH}',
+    });
+    // Every column the roll-up's SQL reads is delivered, under its Parquet name.
+    expect(
+      CDN_LOG_RECORD_FIELDS.map((f) => f.toLowerCase().replace(/[-(]/g, '_').replace(')', '')),
+    ).toEqual([...CDN_LOG_FIELDS]);
+    // Only the log delivery service writes there, for this account.
+    const policy = ofType('AWS::S3::BucketPolicy').find(([id]) => id.startsWith('DataLogsBucket'))!;
+    expect(JSON.stringify(policy[1].Properties.PolicyDocument)).toContain(
+      'delivery.logs.amazonaws.com',
+    );
+  });
+
+  it('reads it through a projected Athena table in a workgroup with a scan limit, every hour', () => {
+    template.hasResourceProperties('AWS::Glue::Table', {
+      TableInput: Match.objectLike({
+        Name: 'cdn_log',
+        Parameters: Match.objectLike({ 'projection.enabled': 'true' }),
+      }),
+    });
+    template.hasResourceProperties('AWS::Athena::WorkGroup', {
+      WorkGroupConfiguration: Match.objectLike({
+        EnforceWorkGroupConfiguration: true,
+        BytesScannedCutoffPerQuery: ROLLUP_SCAN_LIMIT_BYTES,
+      }),
+    });
+    const hourly = ofType('AWS::Scheduler::Schedule').filter(([id]) => id.startsWith('Analytics'));
+    expect(hourly.map(([, s]) => s.Properties.ScheduleExpression)).toEqual(['cron(20 * * * ? *)']);
+  });
+
+  // Mutation check: without the LeadingKeys condition the roll-up could overwrite any item.
+  it('lets the roll-up write its own items only', () => {
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([id]) => id.startsWith('AnalyticsFunction'))
+      .flatMap(
+        ([, p]) =>
+          (p.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement,
+      );
+    const writes = statements.filter((st) => JSON.stringify(st.Action).includes('PutItem'));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['$picsnippets#analyticsdesign_*'] },
+    });
   });
 });
 

@@ -17,7 +17,12 @@ export function analyticsEntities({ opts, primary }: EntityKit) {
     {
       model: { entity: 'designanalytics', version: '1', service: SERVICE },
       attributes: {
-        designId: { type: 'string', required: true },
+        /**
+         * The design's id. Not `designId`, so the key (`$picsnippets#analyticsdesign_…`) is apart
+         * from the design's own items: the roll-up may write these only
+         * (infra/constructs/analytics.ts).
+         */
+        analyticsDesign: { type: 'string', required: true },
         /** The team that owned the design when the period was rolled up. */
         teamId: { type: 'string', required: true },
         /** `hour` or `day`. */
@@ -46,7 +51,7 @@ export function analyticsEntities({ opts, primary }: EntityKit) {
       },
       indexes: {
         byDesignPeriod: {
-          pk: { ...primary.pk, composite: ['designId'] },
+          pk: { ...primary.pk, composite: ['analyticsDesign'] },
           sk: { ...primary.sk, composite: ['granularity', 'period'] },
         },
       },
