@@ -4,6 +4,7 @@
  * in AWS, DuckDB locally: infra/local/duckdb-log-engine.ts) and writes each design's hour and
  * day items (`DesignAnalytics`). Idempotent: running an hour again rewrites the same items.
  */
+import type { EntityItem } from 'electrodb';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { hourOf, isHour } from './cdn-log.ts';
@@ -172,11 +173,7 @@ export async function rollUpHours(
       ];
     });
   });
-  for (let i = 0; i < items.length; i += 25) {
-    await db()
-      .DesignAnalytics.put(items.slice(i, i + 25))
-      .go();
-  }
+  await writeAll(items);
   return hours.map((hour, i) => {
     const result = {
       hour,
@@ -186,6 +183,43 @@ export async function rollUpHours(
     logger.info('analytics rolled up', result);
     return result;
   });
+}
+
+type AnalyticsItem = EntityItem<ReturnType<typeof db>['DesignAnalytics']>;
+
+/** Batches written at once. */
+const WRITE_CONCURRENCY = 8;
+/** Tries of a batch's unprocessed items (DynamoDB's throttling) before the roll-up fails. */
+const WRITE_TRIES = 5;
+
+/**
+ * Writes items 25 to a batch, {@link WRITE_CONCURRENCY} batches at once, trying a batch's
+ * unprocessed items again with a growing pause.
+ * @throws Error when items stay unprocessed after {@link WRITE_TRIES} tries.
+ */
+async function writeAll(items: AnalyticsItem[]): Promise<void> {
+  const batches: AnalyticsItem[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let batch = batches[next++]!;
+      for (let attempt = 1; batch.length > 0; attempt++) {
+        const { unprocessed } = await db().DesignAnalytics.put(batch).go();
+        if (unprocessed.length === 0) break;
+        if (attempt >= WRITE_TRIES)
+          throw new Error(`analytics roll-up: ${unprocessed.length} items left unwritten`);
+        const keys = new Set(
+          unprocessed.map((k) => `${k.analyticsDesign}|${k.granularity}|${k.period}`),
+        );
+        batch = batch.filter((item) =>
+          keys.has(`${item.analyticsDesign}|${item.granularity}|${item.period}`),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
 }
 
 /** The designs of public ids (unknown ones left out), read by the public-id index. */

@@ -4,6 +4,7 @@
  * CDN log records the local gateway wrote to the local S3 (cdn-log-writer.ts). DuckDB reads
  * local files, so the hours' objects are copied to a temporary folder first.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,32 @@ export function duckDbLogEngine(bucket: string, prefix: string): LogQueryEngine 
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/**
+ * An engine over Parquet files already on this machine, partitioned as DuckDB's
+ * `PARTITION_BY (year, month, day, hour)` writes them (`{root}/year=YYYY/month=MM/day=DD/hour=HH/`):
+ * the analytics bench's synthetic log (test/bench/analytics.ts). Only the hours asked for are read.
+ */
+export function parquetLogEngine(root: string): LogQueryEngine {
+  return {
+    async run<Row>(sql: (source: string) => string, hours: readonly string[]): Promise<Row[]> {
+      const globs = hours
+        .map((hour) => {
+          const [y, m, d, h] = [
+            hour.slice(0, 4),
+            hour.slice(5, 7),
+            hour.slice(8, 10),
+            hour.slice(11, 13),
+          ];
+          return join(root, `year=${y}`, `month=${m}`, `day=${d}`, `hour=${h}`);
+        })
+        .filter((dir) => existsSync(dir))
+        .map((dir) => `'${join(dir, '*.parquet').replaceAll("'", "''")}'`);
+      if (globs.length === 0) return [];
+      return query<Row>(sql(`read_parquet([${globs.join(', ')}], hive_partitioning = false)`));
     },
   };
 }

@@ -31,14 +31,16 @@
  * its static JPEG (test/bench/timer.ts), merged into render.json (`timer_gif_p50_ms`,
  * `timer_gif_bytes`, `timer`).
  *
- * Last, a 10,000-row send list and the replay of its URLs (test/bench/send-list.ts), written to
- * bench-results/send-list.json.
+ * Then a 10,000-row send list and the replay of its URLs (test/bench/send-list.ts), written to
+ * bench-results/send-list.json. Last, 10 million CDN log records rolled up and the analytics
+ * report's query (test/bench/analytics.ts), written to bench-results/analytics.json.
  *
  * A part alone: `npm run bench -- render` runs only the render comparison (up to render.json),
  * `npm run bench -- campaign [--recipients N]` runs only the campaign,
  * `npm run bench -- quality` only the output-quality part, `npm run bench -- timer` only the
  * countdown timer, and `npm run bench -- send-list
- * [--rows N]` only the send list, on a stack without the SPA.
+ * [--rows N]` only the send list, and `npm run bench -- analytics` only the analytics part, on a
+ * stack without the SPA.
  */
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -80,6 +82,7 @@ import { runEditorBench } from './editor.ts';
 import { runCampaignBench } from './campaign.ts';
 import { runQualityBench } from './quality.ts';
 import { runSendListBench } from './send-list.ts';
+import { runAnalyticsBench } from './analytics.ts';
 import { runTimerBench } from './timer.ts';
 import { formatTable } from './table.ts';
 import { RESULTS_DIR, SMOKE, sized } from './scale.ts';
@@ -102,13 +105,15 @@ const QUALITY_LIMIT_MS = 3 * 60_000;
 /** How long the send-list part may run, ms (10,000 renders on a shared machine). */
 const SEND_LIST_LIMIT_MS = sized(60, 3) * 60_000;
 const rowsArg = numberArg('rows') ?? (SMOKE ? 20 : undefined);
+/** How long the analytics part may run, ms (10 million records rolled up). */
+const ANALYTICS_LIMIT_MS = sized(45, 3) * 60_000;
 const sendListOptions = rowsArg ? { rows: rowsArg } : {};
 
 /**
  * Parts that run alone when named (`npm run bench -- campaign`); `render` runs the render
  * comparison only (the table above the timer, render.json) and stops.
  */
-const PARTS = ['campaign', 'quality', 'send-list', 'timer', 'render'] as const;
+const PARTS = ['campaign', 'quality', 'send-list', 'timer', 'analytics', 'render'] as const;
 /** How long the countdown timer part may run, ms (28 GIF and JPEG draws). */
 const TIMER_LIMIT_MS = sized(10, 3) * 60_000;
 /** Options that take a value after them (`--rows 500`); the other `--` options stand alone. */
@@ -134,6 +139,8 @@ if (named.length > 0 && !renderOnly) {
       await withTimeout(runCampaignBench(alone, campaignOptions), CAMPAIGN_LIMIT_MS, 'campaign');
     if (named.includes('send-list'))
       await withTimeout(runSendListBench(alone, sendListOptions), SEND_LIST_LIMIT_MS, 'send-list');
+    if (named.includes('analytics'))
+      await withTimeout(runAnalyticsBench(alone), ANALYTICS_LIMIT_MS, 'analytics');
   } catch (error) {
     console.error(error);
     failed = true;
@@ -602,6 +609,10 @@ try {
     } finally {
       await pollers.stop();
     }
+
+    // Campaign analytics: 10 million log records rolled up, and the report's query
+    // (test/bench/analytics.ts; docs/performance.md "Campaign analytics").
+    await withTimeout(runAnalyticsBench(stack), ANALYTICS_LIMIT_MS, 'analytics');
   }
 } finally {
   const stopped = await withTimeout(stack.stop(), 60_000, 'stack stop').then(

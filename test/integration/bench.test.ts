@@ -76,6 +76,8 @@ describe('npm run bench', () => {
         'bench: campaign…',
         'bench: send list…',
         'wrote bench-results/send-list.json',
+        'bench: analytics: roll-up…',
+        'wrote bench-results/analytics.json',
       ];
       const at = parts.map((p) => run.out.indexOf(p));
       expect(Object.fromEntries(parts.map((p, i) => [p, at[i]! >= 0]))).toEqual(
@@ -94,6 +96,11 @@ describe('npm run bench', () => {
       expect((editor.tti_ms as { runs: number[] }).runs.length).toBeGreaterThan(0);
       expect(await readResult('quality.json')).toHaveProperty('ssim_floor');
       expect(typeof (await readResult('campaign.json')).recipients_real_ratio).toBe('number');
+      // Every synthetic log record is counted, and the report answered.
+      expect(await readResult('analytics.json')).toMatchObject({
+        records: 20_000,
+        query_p95_ms: expect.any(Number),
+      });
       expect(await readResult('send-list.json')).toMatchObject({
         rows: 20,
         rendered: 20,

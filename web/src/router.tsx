@@ -93,6 +93,11 @@ export const router = createBrowserRouter([
         path: 'pic-snippet/:id/export',
         lazy: page(() => import('./pages/ExportPage.tsx'), 'ExportPage'),
       },
+      // docs/analytics.md "The report": the design's counts, charts and CSV (Recharts, a chunk of its own).
+      {
+        path: 'pic-snippet/:id/analytics',
+        lazy: page(() => import('./pages/DesignAnalyticsPage.tsx'), 'DesignAnalyticsPage'),
+      },
       {
         path: 'spark/kiosk',
         lazy: page(() => import('./features/kiosk/KioskPage.tsx'), 'KioskPage'),

@@ -149,6 +149,9 @@ function DesignShow({ id }: { id: string }) {
           >
             Export<span className="visually-hidden"> (opens in a new window)</span>
           </a>
+          <Link to={`${design.showurl}/analytics`} className="button button--secondary">
+            Analytics
+          </Link>
           {kinds.map((action) => {
             const pending = actions.busy?.action === action;
             const disabled = frozen || actions.busy !== null;

@@ -18,21 +18,31 @@ export interface CardAction {
   onClick: () => void;
 }
 
+/** A link on a card, shown as its buttons are (the design's analytics). */
+export interface CardLink {
+  key: string;
+  label: string;
+  /** A path on this origin. */
+  href: string;
+}
+
 /**
  * A dashboard card (docs/decisions.md "Dashboard SPA": "A card shows preview image, title, created date and views
  * count"): the render of the current version, lazy-loaded in a fixed 3:2 box so the grid does
  * not move as previews arrive (shimmering while the render service draws it); the title, linked to the show page when `href` is given (the
  * link covers the card, the buttons stay above it); the created day and the views; the
- * card's actions, each naming the design for screen readers ("Archive My sale").
+ * card's actions and links, each naming the design for screen readers ("Archive My sale").
  */
 export function DesignCardItem({
   card,
   href,
   actions,
+  links = [],
 }: {
   card: DesignCard;
   href?: string;
   actions: CardAction[];
+  links?: CardLink[];
 }) {
   const titleId = useId();
   const [preview, setPreview] = useState<'loading' | 'loaded' | 'failed'>(
@@ -77,7 +87,7 @@ export function DesignCardItem({
             <span>{viewsLabel(card.counter)}</span>
           </p>
         </div>
-        {actions.length > 0 && (
+        {actions.length + links.length > 0 && (
           <div className="design-card__actions">
             {actions.map((action) => (
               <button
@@ -94,6 +104,16 @@ export function DesignCardItem({
                 {action.label}
                 <span className="visually-hidden"> {card.title}</span>
               </button>
+            ))}
+            {links.map((link) => (
+              <Link
+                key={link.key}
+                to={link.href}
+                className="button button--small button--secondary"
+              >
+                {link.label}
+                <span className="visually-hidden"> {card.title}</span>
+              </Link>
             ))}
           </div>
         )}

@@ -255,6 +255,11 @@ export function DesignList({
                 view === 'templates' ? undefined : view === 'active' ? card.editurl : card.showurl
               }
               actions={cardActions(card, index)}
+              links={
+                view === 'templates'
+                  ? []
+                  : [{ key: 'analytics', label: 'Analytics', href: `${card.showurl}/analytics` }]
+              }
             />
           ))}
         </ul>

@@ -1,0 +1,192 @@
+import { useEffect, useId, useState } from 'react';
+import type { AnalyticsReport } from '#shared/contract/analytics.ts';
+import {
+  breakdownRows,
+  clientLabel,
+  countryLabel,
+  deviceLabel,
+  formatCount,
+  formatPercent,
+  rolledUpLabel,
+} from './report.ts';
+
+/**
+ * What the Clients table notes (docs/analytics.md "Devices and clients": proxies fetch for the
+ * reader, from their own place, with a User-Agent that says nothing of the reader's device).
+ */
+export const PROXY_NOTE =
+  "Apple Mail and Gmail fetch images through proxies: proxy fetches are counted apart and hide the reader's device and place.";
+
+/**
+ * The report's totals as tiles (shared/contract/analytics.ts `totals`), each with what it
+ * counts: opens, mail-proxy fetches, clicks, the click-through rate per impression, the days'
+ * recipients summed, and the CDN's hit ratio. A rate without anything to divide shows `—`.
+ */
+export function StatTiles({ totals }: { totals: AnalyticsReport['totals'] }) {
+  const id = useId();
+  const tiles = [
+    {
+      name: 'Opens',
+      value: formatCount(totals.opens),
+      hint: 'Images the reader’s mail app or browser fetched itself.',
+    },
+    {
+      name: 'Mail-proxy fetches',
+      value: formatCount(totals.proxy_fetches),
+      hint: 'Fetched by Gmail, Yahoo, Outlook or Apple Mail proxies: prefetches and proxied opens.',
+    },
+    { name: 'Clicks', value: formatCount(totals.clicks), hint: 'Clicks of the design’s link.' },
+    {
+      name: 'Click-through rate',
+      value: formatPercent(totals.click_through_rate),
+      hint:
+        totals.click_through_rate === null
+          ? 'No impressions yet.'
+          : 'Clicks per impression (opens and proxy fetches).',
+    },
+    {
+      name: 'Recipients',
+      value: formatCount(totals.recipients),
+      hint: 'Distinct recipients of each day, summed.',
+    },
+    {
+      name: 'CDN hit ratio',
+      value: formatPercent(totals.cdn_hit_ratio),
+      hint:
+        totals.cdn_hit_ratio === null
+          ? 'No requests yet.'
+          : 'Requests the CDN answered from its cache.',
+    },
+  ];
+  return (
+    <section aria-labelledby={`${id}-title`} className="stack">
+      <h2 id={`${id}-title`} className="visually-hidden">
+        Totals
+      </h2>
+      <dl className="analytics-tiles">
+        {tiles.map((tile) => (
+          <div key={tile.name} className="analytics-tile">
+            <dt>{tile.name}</dt>
+            <dd>
+              <span className="analytics-tile__value">{tile.value}</span>
+              <span className="analytics-tile__hint">{tile.hint}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * The three breakdowns of the impressions (docs/analytics.md "Devices and clients"): devices,
+ * e-mail clients (with the note on proxies) and countries, each by count, with its share of the
+ * impressions.
+ */
+export function Breakdowns({ report }: { report: AnalyticsReport }) {
+  const impressions = report.totals.impressions;
+  return (
+    <div className="analytics-breakdowns">
+      <BreakdownTable
+        title="Devices"
+        column="Device"
+        rows={breakdownRows(report.devices, impressions, deviceLabel)}
+      />
+      <BreakdownTable
+        title="E-mail clients"
+        column="Client"
+        rows={breakdownRows(report.clients, impressions, clientLabel)}
+        note={PROXY_NOTE}
+      />
+      <BreakdownTable
+        title="Countries"
+        column="Country"
+        rows={breakdownRows(report.countries, impressions, countryLabel)}
+      />
+    </div>
+  );
+}
+
+/** One breakdown: its rows as a table captioned `title`, and an optional note under it. */
+function BreakdownTable({
+  title,
+  column,
+  rows,
+  note,
+}: {
+  title: string;
+  column: string;
+  rows: ReturnType<typeof breakdownRows>;
+  note?: string;
+}) {
+  const id = useId();
+  return (
+    <section className="analytics-breakdown" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="settings-subtitle">
+        {title}
+      </h3>
+      {rows.length === 0 ? (
+        <p className="muted small">Nothing counted in this range.</p>
+      ) : (
+        <table className="analytics-table">
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{column}</th>
+              <th scope="col" className="analytics-table__number">
+                Impressions
+              </th>
+              <th scope="col" className="analytics-table__number">
+                Share
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row">{row.label}</th>
+                <td className="analytics-table__number">{formatCount(row.count)}</td>
+                <td className="analytics-table__number">{formatPercent(row.share)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {note && <p className="field__hint">{note}</p>}
+    </section>
+  );
+}
+
+/** How often "Last updated" is written again, ms. */
+const TICK_MS = 60_000;
+
+/**
+ * When the report was last rolled up (`rolled_up_at`), relative within a day ("5 minutes ago"),
+ * with the local date and time as its title, and how often the counts move (docs/analytics.md
+ * "The source of truth": the report is about an hour behind at worst). Written again each
+ * minute, so "just now" does not stay.
+ */
+export function LastUpdated({ rolledUpAt }: { rolledUpAt: string | null }) {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  if (rolledUpAt === null) {
+    return (
+      <p className="muted small" data-testid="last-updated">
+        Not counted yet: the counts are rolled up from the CDN’s log about every hour.
+      </p>
+    );
+  }
+  const { relative, local } = rolledUpLabel(rolledUpAt, now);
+  return (
+    <p className="muted small" data-testid="last-updated">
+      Last updated{' '}
+      <time dateTime={rolledUpAt} title={local}>
+        {relative}
+      </time>
+      . The counts are rolled up from the CDN’s log about every hour.
+    </p>
+  );
+}

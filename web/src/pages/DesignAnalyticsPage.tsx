@@ -1,0 +1,191 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useId, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import type { AnalyticsReport } from '#shared/contract/analytics.ts';
+import { isApiError } from '../api/client.ts';
+import { fetchDesign, type DesignDetails } from '../api/designs.ts';
+import { Notice } from '../components/Notice.tsx';
+import { SignedInOnly } from '../components/SignedInOnly.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { analyticsQuery } from '../features/analytics/api.ts';
+import { csvFileName, downloadCsv, seriesCsv } from '../features/analytics/csv.ts';
+import { RangePicker, type PickedRange } from '../features/analytics/RangePicker.tsx';
+import { readRange, utcDay, withRange } from '../features/analytics/range.ts';
+import { filledSeries } from '../features/analytics/report.ts';
+import { Breakdowns, LastUpdated, StatTiles } from '../features/analytics/ReportParts.tsx';
+import { SeriesChart } from '../features/analytics/SeriesChart.tsx';
+import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
+import { loadFailure } from '../state/queryClient.ts';
+import '../features/analytics/analytics.css';
+
+/** What the page says while a range has nothing counted (docs/analytics.md "The report"). */
+export const COLLECTING_TEXT =
+  'No opens counted yet in this range. Opens appear here within about an hour of being served.';
+
+/**
+ * The analytics page of a design, `/pic-snippet/{id}/analytics` (docs/analytics.md "The
+ * report"): the design's title with the way back to it; the range (presets, custom UTC days, by
+ * day or by hour) kept in the address's `from`, `to` and `granularity`, so a range can be shared
+ * and reloaded; when the counts were last rolled up; the totals as tiles; opens, mail-proxy
+ * fetches and clicks over the range as a chart with a table of the same numbers (days or hours
+ * without counts as zeros); the devices, clients and countries of the impressions; and the
+ * series as a CSV download built in the browser. A design that is not the current team's gets
+ * the not-found state (the API answers 404 for both). Tests: ./DesignAnalyticsPage.test.tsx.
+ */
+export function DesignAnalyticsPage() {
+  const { id = '' } = useParams();
+  return (
+    <SignedInOnly>
+      <DesignAnalytics key={id} id={id} />
+    </SignedInOnly>
+  );
+}
+
+/** The message of a failed report: the range's own for a 422 (`errors.to`), else the load failure's. */
+function reportFailure(error: unknown): string {
+  if (isApiError(error) && error.status === 422) {
+    return error.errors?.to?.[0] ?? error.errors?.from?.[0] ?? error.message;
+  }
+  return loadFailure(error);
+}
+
+function DesignAnalytics({ id }: { id: string }) {
+  const [params, setParams] = useSearchParams();
+  const range = readRange(params);
+  const today = utcDay(new Date());
+  const query = range.ok ? range.query : null;
+  // The design and the report are read side by side; the report's key holds the range.
+  const report = useQuery({
+    ...analyticsQuery(id, query ?? { from: '', to: '', granularity: 'day' }),
+    enabled: query !== null,
+    // A new range keeps the last report on screen, marked busy, until its own arrives.
+    placeholderData: keepPreviousData,
+  });
+  const { loaded, retry } = useDesignLoad('show', id, fetchDesign, {
+    pending: 'Analytics',
+    ready: (design: DesignDetails) => `Analytics: ${design.title}`,
+  });
+  const base = useId();
+
+  if (loaded.state !== 'ready') {
+    return (
+      <DesignLoadState
+        loaded={loaded}
+        retry={retry}
+        loadingText="Loading the PicSnippet…"
+        failedTitle="This PicSnippet could not be loaded"
+      />
+    );
+  }
+  const { data: design } = loaded;
+
+  /** A new range replaces the address's (no history entry per change, as sorting does). */
+  const pick = (next: PickedRange) =>
+    setParams((previous) => withRange(previous, next), { replace: true });
+
+  return (
+    <div className="container stack-lg analytics">
+      <p>
+        <Link to={design.showurl}>
+          <span aria-hidden="true">← </span>
+          {design.title}
+        </Link>
+      </p>
+      <header className="analytics__header">
+        <h1 className="page-title">
+          Analytics: <span className="analytics__subject">{design.title}</span>
+        </h1>
+      </header>
+
+      <section className="stack" aria-labelledby={`${base}-range`}>
+        <h2 id={`${base}-range`} className="visually-hidden">
+          Range
+        </h2>
+        <RangePicker range={range} today={today} onChange={pick} />
+      </section>
+
+      {!range.ok ? (
+        <p className="muted">Pick a range the report can show to see its counts.</p>
+      ) : report.isError ? (
+        <LoadFailed
+          title="The analytics could not be loaded"
+          message={reportFailure(report.error)}
+          onRetry={() => void report.refetch()}
+        />
+      ) : report.data === undefined ? (
+        <ReportLoading />
+      ) : (
+        <ReportView designId={id} report={report.data} updating={report.isPlaceholderData} />
+      )}
+    </div>
+  );
+}
+
+/** The report's place while it loads: a status that says so, over tiles' outlines. */
+function ReportLoading() {
+  return (
+    <div className="stack" aria-busy="true">
+      <p className="muted" role="status">
+        <Spinner /> Loading analytics…
+      </p>
+      <div className="analytics-tiles" aria-hidden="true">
+        {Array.from({ length: 6 }, (_, i) => (
+          <span key={i} className="skeleton analytics-tile--skeleton" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A loaded report: when it was rolled up and its export, the tiles, and the chart and
+ * breakdowns, or the collecting state when its series is empty (nothing counted in the range).
+ * @param updating the report is the last range's, shown while the new range's loads.
+ */
+function ReportView({
+  designId,
+  report,
+  updating,
+}: {
+  designId: string;
+  report: AnalyticsReport;
+  updating: boolean;
+}) {
+  const points = useMemo(() => filledSeries(report, new Date()), [report]);
+  const empty = report.series.length === 0;
+  return (
+    <div className="stack-lg" aria-busy={updating}>
+      <div className="analytics__header">
+        <LastUpdated rolledUpAt={report.rolled_up_at} />
+        {!empty && (
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() =>
+              downloadCsv(seriesCsv(points), csvFileName(designId, report.from, report.to))
+            }
+          >
+            Export CSV
+          </button>
+        )}
+      </div>
+      {updating && (
+        <p className="muted small" role="status">
+          <Spinner /> Loading analytics…
+        </p>
+      )}
+      <StatTiles totals={report.totals} />
+      {empty ? (
+        <Notice tone="info" title="Collecting">
+          {COLLECTING_TEXT}
+        </Notice>
+      ) : (
+        <>
+          <SeriesChart points={points} granularity={report.granularity} />
+          <Breakdowns report={report} />
+        </>
+      )}
+    </div>
+  );
+}
