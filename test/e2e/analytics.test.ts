@@ -99,9 +99,12 @@ describe('design analytics', () => {
       const todayRow = await page.$eval(
         'details table',
         (table, day) => {
-          const names = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
+          const names = Array.from(
+            table.querySelectorAll('thead th'),
+            (th) => th.textContent ?? '',
+          );
           const row = table.querySelector(`time[datetime="${day as string}"]`)?.closest('tr');
-          const cells = [...(row?.querySelectorAll('th, td') ?? [])].map((c) => c.textContent);
+          const cells = row ? Array.from(row.querySelectorAll('th, td'), (c) => c.textContent) : [];
           return Object.fromEntries(names.map((name, i) => [name, cells[i] ?? null]));
         },
         today,
