@@ -48,6 +48,7 @@ const FEATURE_PUBLIC_MODULES = {
     'dynamic.ts',
     'mail-proxies.ts',
     'prerender.ts',
+    'rule-context.ts',
     'service.ts',
     'signature.ts',
     'svg.ts',

@@ -4,6 +4,7 @@
  */
 import { db } from '#lib/db/index.ts';
 import type { AnalyticsQuery, AnalyticsReport } from '#shared/contract/analytics.ts';
+import { DEFAULT_VARIANT } from './variants.ts';
 
 /** Items read per report at most: 400 days, or 7 days of hours (168). */
 const MAX_ITEMS = 400;
@@ -26,6 +27,7 @@ function addCounts(into: Counts, more: unknown): void {
 export async function analyticsReport(
   designId: string,
   query: AnalyticsQuery,
+  rules: ReadonlyArray<{ id: string; name: string }> = [],
 ): Promise<AnalyticsReport> {
   const hourly = query.granularity === 'hour';
   const first = hourly ? `${query.from}T00` : query.from;
@@ -46,6 +48,7 @@ export async function analyticsReport(
   let cdnHits = 0;
   let recipients = 0;
   let rolledUpAt: string | null = null;
+  const byVariant = new Map<string, { impressions: number; clicks: number }>();
   const series = data.slice(0, MAX_ITEMS).map((item) => {
     opens += item.opens;
     proxyFetches += item.proxyFetches;
@@ -55,6 +58,15 @@ export async function analyticsReport(
     addCounts(devices, item.devices);
     addCounts(clients, item.clients);
     addCounts(countries, item.countries);
+    if (item.variants && typeof item.variants === 'object') {
+      for (const [id, counts] of Object.entries(item.variants as Record<string, unknown>)) {
+        const c = counts as { impressions?: unknown; clicks?: unknown };
+        const sum = byVariant.get(id) ?? { impressions: 0, clicks: 0 };
+        if (typeof c.impressions === 'number') sum.impressions += c.impressions;
+        if (typeof c.clicks === 'number') sum.clicks += c.clicks;
+        byVariant.set(id, sum);
+      }
+    }
     if (rolledUpAt === null || item.rolledUpAt > rolledUpAt) rolledUpAt = item.rolledUpAt;
     return {
       period: item.period,
@@ -86,5 +98,35 @@ export async function analyticsReport(
     clients,
     countries,
     rolled_up_at: rolledUpAt,
+    variants: variantsOf(rules, byVariant),
   };
+}
+
+/**
+ * The report's variants: the design's rules in order, then the default, each with its counts
+ * (zero when not shown); a rule no longer in the design but counted is listed after them by id.
+ * Empty for a design without rules that has no counts per variant.
+ */
+function variantsOf(
+  rules: ReadonlyArray<{ id: string; name: string }>,
+  counted: ReadonlyMap<string, { impressions: number; clicks: number }>,
+): AnalyticsReport['variants'] {
+  if (rules.length === 0 && counted.size === 0) return [];
+  const named = [
+    ...rules.map((r) => ({ id: r.id, name: r.name || r.id })),
+    { id: DEFAULT_VARIANT, name: 'Default' },
+  ];
+  const gone = [...counted.keys()]
+    .filter((id) => !named.some((n) => n.id === id))
+    .map((id) => ({ id, name: `${id} (removed)` }));
+  return [...named, ...gone].map(({ id, name }) => {
+    const { impressions, clicks } = counted.get(id) ?? { impressions: 0, clicks: 0 };
+    return {
+      id,
+      name,
+      impressions,
+      clicks,
+      click_through_rate: impressions > 0 ? clicks / impressions : null,
+    };
+  });
 }

@@ -129,3 +129,51 @@ WHERE ${counted(checked(period))}
   AND cs_uri_stem LIKE '/r/%'
 GROUP BY 1`;
 }
+
+/** One row of {@link variantInputsSql}: a group of requests a design's rules read alike. */
+export interface VariantInputRow {
+  public_id: string;
+  /** `click` (`/l/`), else a view (an open or a proxy fetch). */
+  kind: 'click' | 'view';
+  cs_uri_query: string;
+  cs_user_agent: string;
+  c_country: string;
+  /** `YYYY-MM-DD` and `HH:MM`, UTC: the minute the rules' clock reads. */
+  date: string;
+  minute: string;
+  requests: number;
+}
+
+/** Groups read per variant statement at most (past it, the rest is not attributed). */
+export const MAX_VARIANT_GROUPS = 500_000;
+
+/** A public id as the render path allows it (shared/render-url.ts), safe as a literal. */
+const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * What the rules of the named designs read, grouped: the query (the recipient's values and the
+ * split bucket), the agent (device, OS, mail client), the country and the minute, with how many
+ * requests of each kind (docs/analytics.md "Variants"). The roll-up replays the rules on each
+ * group; the counts leave the engine, and the values are read there, never stored.
+ * @param publicIds the designs with rules, at most 1,000, each a valid public id.
+ * @throws RangeError for a malformed period, a bad id or too many.
+ */
+export function variantInputsSql(
+  source: string,
+  period: RollupPeriod,
+  publicIds: readonly string[],
+): string {
+  if (publicIds.length === 0 || publicIds.length > 1000)
+    throw new RangeError('Between 1 and 1,000 designs a variant statement.');
+  for (const id of publicIds)
+    if (!PUBLIC_ID_PATTERN.test(id)) throw new RangeError(`Not a public id: ${id}`);
+  return `SELECT ${PUBLIC_ID} AS public_id,
+  CASE WHEN cs_uri_stem LIKE '/l/%' THEN 'click' ELSE 'view' END AS kind,
+  cs_uri_query, cs_user_agent, c_country, date, substr(time, 1, 5) AS minute,
+  count(*) AS requests
+FROM ${source}
+WHERE ${counted(checked(period))}
+  AND ${PUBLIC_ID} IN (${publicIds.map(literal).join(', ')})
+GROUP BY 1, 2, 3, 4, 5, 6, 7
+LIMIT ${MAX_VARIANT_GROUPS}`;
+}

@@ -6,6 +6,8 @@
  */
 import type { EntityItem } from 'electrodb';
 import { db } from '#lib/db/index.ts';
+import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
+import { variantCountsByDesign, type VariantCounts } from './variants.ts';
 import { logger } from '#lib/logger.ts';
 import { hourOf, isHour } from './cdn-log.ts';
 import {
@@ -15,6 +17,8 @@ import {
   recipientsSql,
   type BreakdownRow,
   type RecipientsRow,
+  type VariantInputRow,
+  variantInputsSql,
 } from './rollup-sql.ts';
 
 /** How long roll-ups are kept, days (about 13 months; docs/analytics.md "Privacy and retention"). */
@@ -151,8 +155,9 @@ export async function rollUpHours(
     })),
   ];
   const designs = await designsOf([...new Set(periods.flatMap((p) => [...p.counts.keys()]))]);
+  const variants = await variantsOf(engine, periods, designs);
   const rolledUpAt = new Date().toISOString();
-  const items = periods.flatMap(({ granularity, period, counts, recipients }) => {
+  const items = periods.flatMap(({ granularity, period, counts, recipients }, p) => {
     const ttl =
       Math.floor(Date.parse(`${period.slice(0, 10)}T00:00:00Z`) / 1000) +
       ROLLUP_RETENTION_DAYS * 86_400;
@@ -167,6 +172,7 @@ export async function rollUpHours(
           period,
           ...designCounts,
           ...(recipients ? { recipients: recipients.get(publicId) ?? 0 } : {}),
+          ...(variants[p]!.has(publicId) ? { variants: variants[p]!.get(publicId) } : {}),
           ttl,
           rolledUpAt,
         },
@@ -222,11 +228,46 @@ async function writeAll(items: AnalyticsItem[]): Promise<void> {
   await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
 }
 
+/**
+ * Each period's counts per variant of the designs with rules (variants.ts): one statement per
+ * period over those designs' requests, 1,000 designs a statement.
+ * @returns per period (in `periods`' order), public id → variant → counts.
+ */
+async function variantsOf(
+  engine: LogQueryEngine,
+  periods: ReadonlyArray<{ granularity: 'hour' | 'day'; period: string }>,
+  designs: ReadonlyMap<string, { document: DesignDocument }>,
+): Promise<Array<Map<string, Record<string, VariantCounts>>>> {
+  const ruled = [...designs].filter(([, d]) => d.document.rules.length > 0);
+  const documents = new Map(ruled.map(([publicId, d]) => [publicId, d.document]));
+  return Promise.all(
+    periods.map(async ({ granularity, period }) => {
+      const counts = new Map<string, Record<string, VariantCounts>>();
+      for (let i = 0; i < ruled.length; i += 1000) {
+        const ids = ruled.slice(i, i + 1000).map(([publicId]) => publicId);
+        const hours = granularity === 'hour' ? [period] : hoursOf(period);
+        const rows = await engine.run<VariantInputRow>(
+          (source) =>
+            variantInputsSql(
+              source,
+              granularity === 'hour' ? { hour: period } : { day: period },
+              ids,
+            ),
+          hours,
+        );
+        for (const [publicId, byVariant] of variantCountsByDesign(rows, documents))
+          counts.set(publicId, byVariant);
+      }
+      return counts;
+    }),
+  );
+}
+
 /** The designs of public ids (unknown ones left out), read by the public-id index. */
 async function designsOf(
   publicIds: readonly string[],
-): Promise<Map<string, { designId: string; teamId: string }>> {
-  const found = new Map<string, { designId: string; teamId: string }>();
+): Promise<Map<string, { designId: string; teamId: string; document: DesignDocument }>> {
+  const found = new Map<string, { designId: string; teamId: string; document: DesignDocument }>();
   const ids = publicIds.slice(0, MAX_DESIGNS_PER_ROLLUP);
   for (let i = 0; i < ids.length; i += 25) {
     const batch = ids.slice(i, i + 25);
@@ -236,7 +277,11 @@ async function designsOf(
     answers.forEach((answer, j) => {
       const design = answer.data[0];
       if (design)
-        found.set(batch[j]!, { designId: design.designId, teamId: design.teamId as string });
+        found.set(batch[j]!, {
+          designId: design.designId,
+          teamId: design.teamId as string,
+          document: parseDesignDocument(design.document),
+        });
     });
   }
   return found;

@@ -17,6 +17,7 @@ import { featureHandler, json, route, type ApiResult } from '#lib/http.ts';
 import {
   canvasForPhoto,
   DesignDocumentFieldsSchema,
+  parseDesignDocument,
   TextSnippetSchema,
   type DesignDocument,
 } from '#shared/design.ts';
@@ -211,7 +212,8 @@ export const handler = featureHandler('designs', {
     query: AnalyticsQuerySchema,
     handle: async ({ auth, params, query }) => {
       const design = await loadDesign(currentTeam(auth), params.id!);
-      return json(200, await analyticsReport(design.designId, query));
+      const { rules } = parseDesignDocument(design.document);
+      return json(200, await analyticsReport(design.designId, query, rules));
     },
   }),
 

@@ -84,6 +84,21 @@ export const AnalyticsReportSchema = z.object({
   devices: counts,
   clients: counts,
   countries: counts,
+  /**
+   * A design with rules: each variant's impressions and clicks over the range (docs/analytics.md
+   * "Variants"), the design's rules in order, then `default` (no rule matched); empty without
+   * rules. `name` is the rule's name now (`Default` for the default).
+   */
+  variants: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      impressions: z.number().int().nonnegative(),
+      clicks: z.number().int().nonnegative(),
+      /** Clicks per impression; null without impressions. */
+      click_through_rate: z.number().min(0).nullable(),
+    }),
+  ),
   /** When the newest roll-up in the range ran (ISO 8601), null when none did. */
   rolled_up_at: z.string().nullable(),
 });

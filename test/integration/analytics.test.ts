@@ -102,6 +102,74 @@ describe('campaign analytics', () => {
     expect(again.json.totals).toEqual(report.json.totals);
   });
 
+  // docs/analytics.md "Variants": the render's own answer (`x-render-rule`) is the truth the
+  // roll-up's replay of the rules on the logged request must agree with.
+  it('attributes every open and click of a rules design to the variant the render showed', async () => {
+    const base = stack().url;
+    const owner = await ownTeam(base, uniqueEmail('analytics-variants'));
+    const design = await demoDesignCopyIn(await currentTeamId(owner));
+    const saved = await owner.request('PUT', `/api/pic-snippet/${design.designId}`, {
+      version: 1,
+      html_link_url: 'https://shop.example/offer',
+      rules: [
+        { id: 'fr', name: 'France', conditions: [{ kind: 'country', countries: ['FR'] }] },
+        { id: 'half', name: 'Half', conditions: [{ kind: 'split', from: 0, to: 50 }] },
+      ],
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const shown = new Map<string, { impressions: number; clicks: number }>();
+    const count = (key: string, field: 'impressions' | 'clicks') => {
+      const id = key.replace(/^rule:/, '');
+      const entry = shown.get(id) ?? { impressions: 0, clicks: 0 };
+      entry[field] += 1;
+      shown.set(id, entry);
+    };
+    const viewers = ['Ana', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ida', 'Jo'].map(
+      (name, i) => ({ name, country: i % 3 === 0 ? 'FR' : 'US' }),
+    );
+    for (const { name, country } of viewers) {
+      const res = await fetch(`${base}${design.render}?first_name=${name}`, {
+        headers: { 'user-agent': IPHONE, [VIEWER_COUNTRY_HEADER]: country },
+      });
+      await res.arrayBuffer();
+      count(res.headers.get('x-render-rule') ?? 'default', 'impressions');
+    }
+    // The first four click through; a click is the variant its image showed.
+    for (const { name, country } of viewers.slice(0, 4)) {
+      const image = await fetch(`${base}${design.render}?first_name=${name}`, {
+        headers: { 'user-agent': IPHONE, [VIEWER_COUNTRY_HEADER]: country },
+      });
+      await image.arrayBuffer();
+      count(image.headers.get('x-render-rule') ?? 'default', 'impressions');
+      const click = await fetch(`${base}/l/${design.publicId}?first_name=${name}`, {
+        headers: { 'user-agent': IPHONE, [VIEWER_COUNTRY_HEADER]: country },
+        redirect: 'manual',
+      });
+      expect(click.status).toBe(302);
+      count(image.headers.get('x-render-rule') ?? 'default', 'clicks');
+    }
+    expect(shown.size, 'the split and the country rule both showed').toBeGreaterThan(1);
+
+    await rollUpLocalAnalytics();
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/analytics?from=${today}&to=${today}`,
+    );
+    const variants = report.json.variants as Array<{
+      id: string;
+      name: string;
+      impressions: number;
+      clicks: number;
+    }>;
+    expect(variants.map((v) => v.name)).toEqual(['France', 'Half', 'Default']);
+    for (const v of variants)
+      expect({ id: v.id, impressions: v.impressions, clicks: v.clicks }).toEqual({
+        id: v.id,
+        ...(shown.get(v.id) ?? { impressions: 0, clicks: 0 }),
+      });
+  });
+
   it('answers 404 for another team’s design and a field error for a bad range', async () => {
     const base = stack().url;
     const owner = await ownTeam(base, uniqueEmail('analytics-owner'));

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdnLogRecord } from '#functions/analytics/cdn-log.ts';
-import { breakdownSql, recipientsSql, type BreakdownRow } from '#functions/analytics/rollup-sql.ts';
+import {
+  breakdownSql,
+  recipientsSql,
+  variantInputsSql,
+  type BreakdownRow,
+} from '#functions/analytics/rollup-sql.ts';
 import { countsByDesign, MAX_COUNTRIES } from '#functions/analytics/rollup.ts';
 import { localSource, query } from '#infra/local/duckdb-log-engine.ts';
 import { cdnLifetimeMs, LocalCdnCache } from '#infra/local/cdn-log-writer.ts';
@@ -100,6 +105,10 @@ describe('the roll-up SQL (DuckDB)', () => {
   it('writes no period it has not checked into its SQL', () => {
     expect(() => breakdownSql('t', { hour: "2026-11-28T10' OR 1=1 --" })).toThrow(RangeError);
     expect(() => recipientsSql('t', { day: '28/11/2026' })).toThrow(RangeError);
+    expect(() => variantInputsSql('t', { day: '2026-11-28' }, ["pub1') OR ('1'='1"])).toThrow(
+      RangeError,
+    );
+    expect(() => variantInputsSql('t', { day: '2026-11-28' }, [])).toThrow(RangeError);
   });
 });
 

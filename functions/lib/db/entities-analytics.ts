@@ -45,6 +45,11 @@ export function analyticsEntities({ opts, primary }: EntityKit) {
         clients: { type: 'any', required: true },
         /** Opens and proxy fetches by country (two letters; `unknown`; `other` past 60). */
         countries: { type: 'any', required: true },
+        /**
+         * A design with rules: impressions and clicks per variant (rule id, or `default`), e.g.
+         * `{ r1: { impressions: 40, clicks: 3 }, default: { … } }` (docs/analytics.md "Variants").
+         */
+        variants: { type: 'any' },
         /** When this item goes, seconds since the epoch. */
         ttl: { type: 'number', required: true },
         rolledUpAt: { type: 'string', required: true },

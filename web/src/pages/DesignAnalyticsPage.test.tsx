@@ -47,6 +47,7 @@ function aDesign(): AnswerOf<'GET /api/pic-snippet/{id}'> {
 function aReport(fields: Partial<AnalyticsReport> = {}): AnalyticsReport {
   return {
     design_id: 'design-1',
+    variants: [],
     from: '2026-02-09',
     to: '2026-03-10',
     granularity: 'day',
@@ -208,6 +209,43 @@ describe('a design’s analytics page', () => {
       ['United States', '200', '10%'],
     ]);
     expect(screen.getByText(PROXY_NOTE)).toBeTruthy();
+  });
+
+  it('lists a rules design’s variants with their clicks and rates, and none without rules', async () => {
+    answer('GET /api/pic-snippet/{id}', 200, aDesign());
+    answer(
+      REPORT_ROUTE,
+      200,
+      aReport({
+        variants: [
+          {
+            id: 'r1',
+            name: 'Spring offer',
+            impressions: 1200,
+            clicks: 84,
+            click_through_rate: 0.07,
+          },
+          {
+            id: 'default',
+            name: 'Default',
+            impressions: 800,
+            clicks: 20,
+            click_through_rate: 0.025,
+          },
+        ],
+      }),
+    );
+    const { unmount } = renderPage();
+    const variants = await screen.findByRole('table', { name: 'Variants' });
+    expect(rowsOf(variants)).toEqual([
+      ['Spring offer', '1,200', '84', '7%'],
+      ['Default', '800', '20', '2.5%'],
+    ]);
+    unmount();
+    answer(REPORT_ROUTE, 200, aReport());
+    renderPage();
+    await screen.findByRole('table', { name: 'Devices' });
+    expect(screen.queryByRole('table', { name: 'Variants' })).toBeNull();
   });
 
   it('says the counts are still being collected when the range has none', async () => {

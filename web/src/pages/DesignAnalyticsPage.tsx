@@ -12,7 +12,12 @@ import { csvFileName, downloadCsv, seriesCsv } from '../features/analytics/csv.t
 import { RangePicker, type PickedRange } from '../features/analytics/RangePicker.tsx';
 import { readRange, utcDay, withRange } from '../features/analytics/range.ts';
 import { filledSeries } from '../features/analytics/report.ts';
-import { Breakdowns, LastUpdated, StatTiles } from '../features/analytics/ReportParts.tsx';
+import {
+  Breakdowns,
+  LastUpdated,
+  StatTiles,
+  VariantsTable,
+} from '../features/analytics/ReportParts.tsx';
 import { SeriesChart } from '../features/analytics/SeriesChart.tsx';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
@@ -183,6 +188,7 @@ function ReportView({
       ) : (
         <>
           <SeriesChart points={points} granularity={report.granularity} />
+          <VariantsTable variants={report.variants} />
           <Breakdowns report={report} />
         </>
       )}

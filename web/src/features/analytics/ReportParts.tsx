@@ -157,6 +157,54 @@ function BreakdownTable({
   );
 }
 
+/**
+ * The variants of a design with rules (shared/contract/analytics.ts `variants`;
+ * docs/analytics.md "Variants"): each rule and the default with its impressions, clicks and
+ * click-through rate, in the rules' order. Nothing for a design without rules.
+ */
+export function VariantsTable({ variants }: { variants: AnalyticsReport['variants'] }) {
+  const id = useId();
+  if (variants.length === 0) return null;
+  return (
+    <section className="analytics-breakdown" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="settings-subtitle">
+        Variants
+      </h3>
+      <table className="analytics-table">
+        <caption className="visually-hidden">Variants</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col" className="analytics-table__number">
+              Impressions
+            </th>
+            <th scope="col" className="analytics-table__number">
+              Clicks
+            </th>
+            <th scope="col" className="analytics-table__number">
+              Click-through rate
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {variants.map((v) => (
+            <tr key={v.id}>
+              <th scope="row">{v.name}</th>
+              <td className="analytics-table__number">{formatCount(v.impressions)}</td>
+              <td className="analytics-table__number">{formatCount(v.clicks)}</td>
+              <td className="analytics-table__number">{formatPercent(v.click_through_rate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="field__hint">
+        Which rule each open and click was shown, read again from the request by the design’s
+        current rules.
+      </p>
+    </section>
+  );
+}
+
 /** How often "Last updated" is written again, ms. */
 const TICK_MS = 60_000;
 
