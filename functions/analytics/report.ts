@@ -4,6 +4,11 @@
  */
 import { db } from '#lib/db/index.ts';
 import type { AnalyticsQuery, AnalyticsReport } from '#shared/contract/analytics.ts';
+import {
+  DEFAULT_OPTIMISER_SETTINGS,
+  MAX_VARIANTS,
+  optimiseSplit,
+} from '#shared/analytics/optimiser.ts';
 import { DEFAULT_VARIANT } from './variants.ts';
 
 /** Items read per report at most: 400 days, or 7 days of hours (168). */
@@ -79,6 +84,7 @@ export async function analyticsReport(
   });
   const impressions = opens + proxyFetches;
   const requests = impressions + clicks;
+  const variants = variantsOf(rules, byVariant);
   return {
     design_id: designId,
     from: query.from,
@@ -98,7 +104,8 @@ export async function analyticsReport(
     clients,
     countries,
     rolled_up_at: rolledUpAt,
-    variants: variantsOf(rules, byVariant),
+    variants,
+    optimiser: leaderOf(designId, variants),
   };
 }
 
@@ -129,4 +136,44 @@ function variantsOf(
       click_through_rate: impressions > 0 ? clicks / impressions : null,
     };
   });
+}
+
+/** A stable seed of a design id (FNV-1a): the same counts give the same leader on every read. */
+function seedOf(designId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < designId.length; i++) {
+    hash ^= designId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/**
+ * The leading variant of a design with two or more (docs/optimiser.md "The sampling"): the
+ * optimiser's weights and probability of being best over the range's impressions and clicks,
+ * the defaults' minimum sample and exploration floor. Null with fewer than two variants.
+ */
+function leaderOf(
+  designId: string,
+  variants: AnalyticsReport['variants'],
+): AnalyticsReport['optimiser'] {
+  if (variants.length < 2 || variants.length > MAX_VARIANTS) return null;
+  const split = optimiseSplit(
+    variants.map((v) => ({ id: v.id, shown: v.impressions, clicks: v.clicks })),
+    seedOf(designId),
+  );
+  const winner = split.winner && variants.find((v) => v.id === split.winner!.id);
+  return {
+    collecting: split.collecting,
+    min_impressions: DEFAULT_OPTIMISER_SETTINGS.minSamplePerVariant,
+    winner:
+      split.winner && winner
+        ? {
+            id: winner.id,
+            name: winner.name,
+            probability_best: Math.min(1, Math.max(0, split.winner.probabilityBest)),
+          }
+        : null,
+    weights: split.weights.map((w) => ({ id: w.id, weight: Math.min(1, Math.max(0, w.weight)) })),
+  };
 }

@@ -99,6 +99,24 @@ export const AnalyticsReportSchema = z.object({
       click_through_rate: z.number().min(0).nullable(),
     }),
   ),
+  /**
+   * Which variant leads on clicks (docs/optimiser.md "The sampling"): each variant's
+   * probability of having the best click-through rate, by Thompson sampling over the range's
+   * counts; `collecting` while a variant has fewer than the minimum impressions (then no
+   * winner). Null for a design with fewer than two variants.
+   */
+  optimiser: z
+    .object({
+      collecting: z.boolean(),
+      /** Impressions each variant needs before a winner is named. */
+      min_impressions: z.number().int().nonnegative(),
+      winner: z
+        .object({ id: z.string(), name: z.string(), probability_best: z.number().min(0).max(1) })
+        .nullable(),
+      /** The split the optimiser would give each variant (0–1, summing to 1). */
+      weights: z.array(z.object({ id: z.string(), weight: z.number().min(0).max(1) })),
+    })
+    .nullable(),
   /** When the newest roll-up in the range ran (ISO 8601), null when none did. */
   rolled_up_at: z.string().nullable(),
 });

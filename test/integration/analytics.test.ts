@@ -163,6 +163,12 @@ describe('campaign analytics', () => {
       clicks: number;
     }>;
     expect(variants.map((v) => v.name)).toEqual(['France', 'Half', 'Default']);
+    // Too few impressions for the optimiser to name a leader (docs/optimiser.md).
+    expect(report.json.optimiser).toMatchObject({
+      collecting: true,
+      min_impressions: 100,
+      winner: null,
+    });
     for (const v of variants)
       expect({ id: v.id, impressions: v.impressions, clicks: v.clicks }).toEqual({
         id: v.id,

@@ -48,6 +48,7 @@ function aReport(fields: Partial<AnalyticsReport> = {}): AnalyticsReport {
   return {
     design_id: 'design-1',
     variants: [],
+    optimiser: null,
     from: '2026-02-09',
     to: '2026-03-10',
     granularity: 'day',
@@ -233,6 +234,15 @@ describe('a design’s analytics page', () => {
             click_through_rate: 0.025,
           },
         ],
+        optimiser: {
+          collecting: false,
+          min_impressions: 100,
+          winner: { id: 'r1', name: 'Spring offer', probability_best: 0.97 },
+          weights: [
+            { id: 'r1', weight: 0.92 },
+            { id: 'default', weight: 0.08 },
+          ],
+        },
       }),
     );
     const { unmount } = renderPage();
@@ -241,7 +251,27 @@ describe('a design’s analytics page', () => {
       ['Spring offer', '1,200', '84', '7%'],
       ['Default', '800', '20', '2.5%'],
     ]);
+    expect(screen.getByTestId('variant-leader').textContent).toBe(
+      'Leading: Spring offer, 97% likely to have the best click-through rate.',
+    );
     unmount();
+    answer(
+      REPORT_ROUTE,
+      200,
+      aReport({
+        variants: [
+          { id: 'r1', name: 'Spring offer', impressions: 20, clicks: 1, click_through_rate: 0.05 },
+          { id: 'default', name: 'Default', impressions: 10, clicks: 0, click_through_rate: 0 },
+        ],
+        optimiser: { collecting: true, min_impressions: 100, winner: null, weights: [] },
+      }),
+    );
+    const again = renderPage();
+    await screen.findByRole('table', { name: 'Variants' });
+    expect(screen.getByTestId('variant-leader').textContent).toBe(
+      'Collecting: each variant needs 100 impressions before a leader is named.',
+    );
+    again.unmount();
     answer(REPORT_ROUTE, 200, aReport());
     renderPage();
     await screen.findByRole('table', { name: 'Devices' });

@@ -188,7 +188,7 @@ function ReportView({
       ) : (
         <>
           <SeriesChart points={points} granularity={report.granularity} />
-          <VariantsTable variants={report.variants} />
+          <VariantsTable variants={report.variants} optimiser={report.optimiser} />
           <Breakdowns report={report} />
         </>
       )}

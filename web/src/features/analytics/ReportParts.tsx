@@ -162,7 +162,13 @@ function BreakdownTable({
  * docs/analytics.md "Variants"): each rule and the default with its impressions, clicks and
  * click-through rate, in the rules' order. Nothing for a design without rules.
  */
-export function VariantsTable({ variants }: { variants: AnalyticsReport['variants'] }) {
+export function VariantsTable({
+  variants,
+  optimiser,
+}: {
+  variants: AnalyticsReport['variants'];
+  optimiser: AnalyticsReport['optimiser'];
+}) {
   const id = useId();
   if (variants.length === 0) return null;
   return (
@@ -197,11 +203,32 @@ export function VariantsTable({ variants }: { variants: AnalyticsReport['variant
           ))}
         </tbody>
       </table>
+      {optimiser && <LeaderNote optimiser={optimiser} />}
       <p className="field__hint">
         Which rule each open and click was shown, read again from the request by the design’s
         current rules.
       </p>
     </section>
+  );
+}
+
+/**
+ * Which variant leads on clicks (docs/optimiser.md "The sampling"): its name and how likely it
+ * has the best click-through rate, or that the counts are still too few to tell.
+ */
+function LeaderNote({ optimiser }: { optimiser: NonNullable<AnalyticsReport['optimiser']> }) {
+  if (optimiser.collecting || !optimiser.winner)
+    return (
+      <p className="muted small" data-testid="variant-leader">
+        Collecting: each variant needs {formatCount(optimiser.min_impressions)} impressions before a
+        leader is named.
+      </p>
+    );
+  return (
+    <p data-testid="variant-leader">
+      Leading: <strong>{optimiser.winner.name}</strong>,{' '}
+      {formatPercent(optimiser.winner.probability_best)} likely to have the best click-through rate.
+    </p>
   );
 }
 
