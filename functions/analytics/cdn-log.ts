@@ -31,6 +31,12 @@ export interface CdnLogRecord {
   c_country: string;
 }
 
+/**
+ * How long roll-ups and fallback counts are kept, days (about 13 months; docs/analytics.md
+ * "Privacy and retention").
+ */
+export const ROLLUP_RETENTION_DAYS = 400;
+
 /** The record's fields in order: the columns the roll-up reads (all strings). */
 export const CDN_LOG_FIELDS: ReadonlyArray<keyof CdnLogRecord> = [
   'date',

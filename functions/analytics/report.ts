@@ -11,6 +11,9 @@ import {
 } from '#shared/analytics/optimiser.ts';
 import { DEFAULT_VARIANT } from './variants.ts';
 
+/** Fallback hour items read per report at most (400 days of hours). */
+const MAX_FALLBACK_ITEMS = 400 * 24;
+
 /** Items read per report at most: 400 days, or 7 days of hours (168). */
 const MAX_ITEMS = 400;
 
@@ -44,6 +47,7 @@ export async function analyticsReport(
     })
     .between({ period: first }, { period: last })
     .go({ limit: MAX_ITEMS, pages: 'all' });
+  const fallbacks = await fallbacksOf(designId, `${query.from}T00`, `${query.to}T23`);
   const devices: Counts = {};
   const clients: Counts = {};
   const countries: Counts = {};
@@ -106,6 +110,7 @@ export async function analyticsReport(
     rolled_up_at: rolledUpAt,
     variants,
     optimiser: leaderOf(designId, variants),
+    fallbacks,
   };
 }
 
@@ -176,4 +181,27 @@ function leaderOf(
         : null,
     weights: split.weights.map((w) => ({ id: w.id, weight: Math.min(1, Math.max(0, w.weight)) })),
   };
+}
+
+/**
+ * The design's fallbacks served from hour `first` to hour `last` (`YYYY-MM-DDTHH`), summed by
+ * reason (functions/render/fallback-counter.ts).
+ */
+async function fallbacksOf(
+  designId: string,
+  first: string,
+  last: string,
+): Promise<AnalyticsReport['fallbacks']> {
+  const { data } = await db()
+    .DesignFallbacks.query.byDesignHour({ fallbackDesign: designId })
+    .between({ hour: first }, { hour: last })
+    .go({ pages: 'all', limit: MAX_FALLBACK_ITEMS });
+  const sum = { refused: 0, rate_limited: 0, over_quota: 0, failed: 0 };
+  for (const item of data.slice(0, MAX_FALLBACK_ITEMS)) {
+    sum.refused += item.refused ?? 0;
+    sum.rate_limited += item.rateLimited ?? 0;
+    sum.over_quota += item.overQuota ?? 0;
+    sum.failed += item.failed ?? 0;
+  }
+  return sum;
 }

@@ -9,7 +9,7 @@ import { db } from '#lib/db/index.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { variantCountsByDesign, type VariantCounts } from './variants.ts';
 import { logger } from '#lib/logger.ts';
-import { hourOf, isHour } from './cdn-log.ts';
+import { hourOf, isHour, ROLLUP_RETENTION_DAYS } from './cdn-log.ts';
 import {
   ANALYTICS_CLIENTS,
   ANALYTICS_DEVICES,
@@ -20,9 +20,6 @@ import {
   type VariantInputRow,
   variantInputsSql,
 } from './rollup-sql.ts';
-
-/** How long roll-ups are kept, days (about 13 months; docs/analytics.md "Privacy and retention"). */
-export const ROLLUP_RETENTION_DAYS = 400;
 
 /** Distinct countries kept per item; the rest are counted under `other` (bounded items). */
 export const MAX_COUNTRIES = 60;

@@ -26,6 +26,16 @@ import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { renderGuard } from './dynamic.ts';
 import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
+import { FallbackCounter, type FallbackReason } from './fallback-counter.ts';
+import { ROLLUP_RETENTION_DAYS } from '#functions/analytics/cdn-log.ts';
+
+/** The item's attribute of each reason (functions/lib/db/entities-analytics.ts `DesignFallbacks`). */
+const FALLBACK_ATTRIBUTES = {
+  refused: 'refused',
+  rate_limited: 'rateLimited',
+  over_quota: 'overQuota',
+  failed: 'failed',
+} as const satisfies Record<FallbackReason, string>;
 import { dynamoFirstOpenStore } from './first-open.ts';
 import { RenderUsage } from './usage.ts';
 import { testClock } from './countdown-gif.ts';
@@ -139,6 +149,19 @@ const views = new ViewCounter(async (designId, opens, proxyFetches) => {
     await db().Design.patch({ designId }).add({ proxyFetches }).go({ response: 'none' });
 });
 
+/** Fallbacks served, per design, hour and reason (docs/analytics.md "Fallbacks"). */
+const fallbacks = new FallbackCounter(async (designId, hour, reason, n) => {
+  const attribute = FALLBACK_ATTRIBUTES[reason];
+  await db()
+    .DesignFallbacks.update({ fallbackDesign: designId, hour })
+    .add({ [attribute]: n })
+    .set({ ttl: Math.floor(Date.parse(`${hour}:00:00Z`) / 1000) + ROLLUP_RETENTION_DAYS * 86_400 })
+    .go({ response: 'none' });
+});
+
+/** Writes the fallback counts waiting now (tests; a container's own flushes do it in time). */
+export const flushFallbackCounts = (): Promise<void> => fallbacks.flush();
+
 /** Each team's draws this month against its plan's quota (usage.ts). */
 const usage = new RenderUsage(dynamoUsageStore, notifyRenderQuota);
 
@@ -187,6 +210,7 @@ const service = createRenderService({
     },
   },
   countView: (designId, kind) => views.count(designId, kind),
+  countFallback: (designId, reason) => fallbacks.count(designId, reason),
   firstOpens: dynamoFirstOpenStore,
   publicUrl: config().PUBLIC_URL,
   timeoutMs: config().RENDER_TIMEOUT_MS,

@@ -18,6 +18,7 @@ import {
   type MailProxyRecogniser,
 } from './mail-proxies.ts';
 import type { RenderUsage } from './usage.ts';
+import type { FallbackReason } from './fallback-counter.ts';
 import { cacheControlUntil, type SignatureCheck } from './signature.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
 import { MAIL_PROXY_DRAWS_PER_SECOND } from '#shared/render-limits.ts';
@@ -122,6 +123,11 @@ export interface RenderServiceDeps {
    * `proxy` fetch when a mail proxy asked.
    */
   countView(designId: string, kind?: ViewKind): void;
+  /**
+   * Counts a fallback served for a known design, by why (fallback-counter.ts; docs/analytics.md
+   * "Fallbacks"). Absent: not counted (unit tests of other rules).
+   */
+  countFallback?(designId: string, reason: FallbackReason): void;
   /**
    * The team's render allowance (its plan's: shared/billing.ts `renderAllowanceOf`), kept in
    * memory by the caller. Absent: no team quota (unit tests of other rules).
@@ -924,6 +930,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     design: DesignRecord,
     nowMs: number | undefined,
   ): Promise<ApiResult> {
+    deps.countFallback?.(design.designId, 'refused');
     const answer = await fallback(reason, design, undefined, 'no-store', nowMs);
     return { ...answer, headers: { ...answer.headers, [RENDER_REASON_HEADER]: reason } };
   }
@@ -1038,6 +1045,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     } catch (error) {
       const reason = (error as { cause?: unknown }).cause;
       const cause = reason === 'rate-limit' ? 'rate limited' : 'render failed';
+      if (design)
+        deps.countFallback?.(
+          design.designId,
+          reason === 'quota' ? 'over_quota' : reason === 'rate-limit' ? 'rate_limited' : 'failed',
+        );
       if (reason === 'quota')
         return fallback('over quota', design, error, QUOTA_FALLBACK_CACHE, request.nowMs);
       return fallback(cause, design, error, 'no-store', request.nowMs);

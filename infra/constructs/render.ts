@@ -105,6 +105,29 @@ export const RENDER_USAGE = {
 } as const;
 
 /**
+ * The render function's count of fallbacks served per design, hour and reason
+ * (functions/lib/db/entities-analytics.ts `DesignFallbacks`; docs/analytics.md "Fallbacks"): an
+ * atomic ADD that also sets the item's keys and `ttl`. Its partition key is apart from every
+ * other item's, so that `ttl` can expire only fallback counts.
+ */
+export const FALLBACK_COUNTER = {
+  leadingKey: '$picsnippets#fallbackdesign_*',
+  attributes: [
+    'pk',
+    'sk',
+    'fallbackDesign',
+    'hour',
+    'refused',
+    'rateLimited',
+    'overQuota',
+    'failed',
+    'ttl',
+    '__edb_e__',
+    '__edb_v__',
+  ],
+} as const;
+
+/**
  * The render-notices function's table actions (functions/lib/render-quota-notice.ts): GetItem
  * of the team, its owner and the owner's address suppression, PutItem of one notification (a
  * conditional create). No query, no index, no update or delete: a subset of TABLE_READ and
@@ -432,6 +455,17 @@ export class Render extends Construct {
       }),
     );
 
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [FALLBACK_COUNTER.leadingKey] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...FALLBACK_COUNTER.attributes] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+    );
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['dynamodb:PutItem'],

@@ -100,6 +100,17 @@ export const AnalyticsReportSchema = z.object({
     }),
   ),
   /**
+   * Fallback images the render URL served over the range, by why (docs/analytics.md
+   * "Fallbacks"): a signed design's URL refused, past the draw budgets, past the monthly quota,
+   * or a draw that failed. Counted by the render function, hour by hour.
+   */
+  fallbacks: z.object({
+    refused: z.number().int().nonnegative(),
+    rate_limited: z.number().int().nonnegative(),
+    over_quota: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
+  /**
    * Which variant leads on clicks (docs/optimiser.md "The sampling"): each variant's
    * probability of having the best click-through rate, by Thompson sampling over the range's
    * counts; `collecting` while a variant has fewer than the minimum impressions (then no

@@ -24,6 +24,7 @@ import {
   RENDER_USAGE,
   VIEW_COUNTER,
   FIRST_OPEN,
+  FALLBACK_COUNTER,
 } from '#infra/constructs/render.ts';
 import { KEAP_PARAMETERS, STRIPE_PARAMETERS } from '#infra/constructs/api.ts';
 import { CLOUDFRONT_LOG_PREFIX, CLOUDFRONT_LOG_RETENTION_DAYS } from '#infra/constructs/data.ts';
@@ -528,11 +529,20 @@ describe('render', () => {
     // The table: UpdateItem alone, on design items' view counter and the teams' month usage
     // records, by condition.
     const tableWrites = writes.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-    expect(tableWrites).toHaveLength(3);
-    for (const w of tableWrites.slice(0, 2)) expect(actionsOf(w)).toEqual(['dynamodb:UpdateItem']);
-    // Recipients' first opens (countdown timers): a PutItem on their own partitions only.
-    expect(actionsOf(tableWrites[2]!)).toEqual(['dynamodb:PutItem']);
+    expect(tableWrites).toHaveLength(4);
+    for (const w of tableWrites.slice(0, 3)) expect(actionsOf(w)).toEqual(['dynamodb:UpdateItem']);
+    // Fallbacks served (docs/analytics.md "Fallbacks"): on their own partitions only, whose
+    // `ttl` expires nothing else.
     expect(tableWrites[2]!.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['$picsnippets#fallbackdesign_*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...FALLBACK_COUNTER.attributes] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+    });
+    for (const attribute of ['document', 'teamId', 'designId', 'listKey', 'counter'])
+      expect(FALLBACK_COUNTER.attributes).not.toContain(attribute);
+    // Recipients' first opens (countdown timers): a PutItem on their own partitions only.
+    expect(actionsOf(tableWrites[3]!)).toEqual(['dynamodb:PutItem']);
+    expect(tableWrites[3]!.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['$picsnippets#opendesign_*'] },
       'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...FIRST_OPEN.attributes] },
       StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
@@ -1192,7 +1202,9 @@ describe('what each function may do (reviewed here, in place of a template snaps
         TABLE_READ,
         // Recipients' first opens of countdown timers (one conditioned statement).
         'dynamodb:PutItem @ DataTable',
-        // The view counter and the teams' month usage (two conditioned statements).
+        // The view counter, the teams' month usage and the fallback counts (three conditioned
+        // statements).
+        'dynamodb:UpdateItem @ DataTable',
         'dynamodb:UpdateItem @ DataTable',
         'dynamodb:UpdateItem @ DataTable',
         // The screenshot and render-notices functions, nothing else.

@@ -176,6 +176,45 @@ describe('campaign analytics', () => {
       });
   });
 
+  // docs/analytics.md "Fallbacks": counted by the render function, where they are made.
+  it('counts the fallbacks a design served past the team’s monthly quota', async () => {
+    const { db } = await import('#lib/db/index.ts');
+    const { monthOf } = await import('#functions/render/usage.ts');
+    const { forgetRenderTeams, flushRenderUsage, flushFallbackCounts } =
+      await import('#functions/render/handler.ts');
+    const { FREE_RENDER_ALLOWANCE } = await import('#shared/billing.ts');
+    const base = stack().url;
+    const owner = await ownTeam(base, uniqueEmail('analytics-fallbacks'));
+    const teamId = await currentTeamId(owner);
+    const design = await demoDesignCopyIn(teamId);
+    await flushRenderUsage();
+    await db()
+      .TeamRenderUsage.upsert({
+        usageTeam: teamId,
+        month: monthOf(Date.now()),
+        renders: FREE_RENDER_ALLOWANCE.rendersPerMonth,
+      })
+      .go();
+    forgetRenderTeams();
+    for (const name of ['Ana', 'Ben']) {
+      const res = await fetch(`${base}${design.render}?first_name=${name}`);
+      await res.arrayBuffer();
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    }
+    await flushFallbackCounts();
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/analytics?from=${today}&to=${today}`,
+    );
+    expect(report.json.fallbacks).toEqual({
+      refused: 0,
+      rate_limited: 0,
+      over_quota: 2,
+      failed: 0,
+    });
+  });
+
   it('answers 404 for another team’s design and a field error for a bad range', async () => {
     const base = stack().url;
     const owner = await ownTeam(base, uniqueEmail('analytics-owner'));

@@ -64,5 +64,41 @@ export function analyticsEntities({ opts, primary }: EntityKit) {
     opts,
   );
 
-  return { DesignAnalytics };
+  /**
+   * The fallback images a design's render URL served in one UTC hour, by reason, counted where
+   * they are made: the render function (functions/render/fallback-counter.ts; the CDN's log
+   * cannot tell a fallback from an image). Atomic ADDs from each render container's flushes.
+   * Keyed by `fallbackDesign` (the design's id), so its partition (`$picsnippets#fallbackdesign_…`)
+   * is apart from every other item's: the render role may update these only, and the `ttl` it
+   * sets can expire only them (infra/constructs/render.ts `FALLBACK_COUNTER`).
+   */
+  const DesignFallbacks = new Entity(
+    {
+      model: { entity: 'designfallbacks', version: '1', service: SERVICE },
+      attributes: {
+        fallbackDesign: { type: 'string', required: true },
+        /** `YYYY-MM-DDTHH`, UTC. */
+        hour: { type: 'string', required: true },
+        /** A signed design's URL without a valid signature. */
+        refused: { type: 'number' },
+        /** Past the per-address, per-proxy, per-team or per-design draw budgets. */
+        rateLimited: { type: 'number' },
+        /** Past the team's monthly render quota. */
+        overQuota: { type: 'number' },
+        /** The draw failed or ran out of time. */
+        failed: { type: 'number' },
+        /** When this item goes, seconds since the epoch (the roll-ups' retention). */
+        ttl: { type: 'number' },
+      },
+      indexes: {
+        byDesignHour: {
+          pk: { ...primary.pk, composite: ['fallbackDesign'] },
+          sk: { ...primary.sk, composite: ['hour'] },
+        },
+      },
+    },
+    opts,
+  );
+
+  return { DesignAnalytics, DesignFallbacks };
 }

@@ -49,6 +49,7 @@ function aReport(fields: Partial<AnalyticsReport> = {}): AnalyticsReport {
     design_id: 'design-1',
     variants: [],
     optimiser: null,
+    fallbacks: { refused: 0, rate_limited: 0, over_quota: 0, failed: 0 },
     from: '2026-02-09',
     to: '2026-03-10',
     granularity: 'day',
@@ -276,6 +277,24 @@ describe('a design’s analytics page', () => {
     renderPage();
     await screen.findByRole('table', { name: 'Devices' });
     expect(screen.queryByRole('table', { name: 'Variants' })).toBeNull();
+  });
+
+  it('says how many fallback images were served and why, and nothing when none were', async () => {
+    answer('GET /api/pic-snippet/{id}', 200, aDesign());
+    answer(
+      REPORT_ROUTE,
+      200,
+      aReport({ fallbacks: { refused: 1, rate_limited: 0, over_quota: 1200, failed: 2 } }),
+    );
+    const { unmount } = renderPage();
+    expect((await screen.findByTestId('fallbacks')).textContent).toBe(
+      '1,203 fallback images served instead of the personalised one: 1,200 past the monthly render quota; 1 unsigned or changed signed URLs; 2 renders that failed.',
+    );
+    unmount();
+    answer(REPORT_ROUTE, 200, aReport());
+    renderPage();
+    await screen.findByRole('table', { name: 'Devices' });
+    expect(screen.queryByTestId('fallbacks')).toBeNull();
   });
 
   it('says the counts are still being collected when the range has none', async () => {

@@ -14,6 +14,7 @@ import { readRange, utcDay, withRange } from '../features/analytics/range.ts';
 import { filledSeries } from '../features/analytics/report.ts';
 import {
   Breakdowns,
+  FallbacksNote,
   LastUpdated,
   StatTiles,
   VariantsTable,
@@ -181,6 +182,7 @@ function ReportView({
         </p>
       )}
       <StatTiles totals={report.totals} />
+      <FallbacksNote fallbacks={report.fallbacks} />
       {empty ? (
         <Notice tone="info" title="Collecting">
           {COLLECTING_TEXT}

@@ -232,6 +232,32 @@ function LeaderNote({ optimiser }: { optimiser: NonNullable<AnalyticsReport['opt
   );
 }
 
+/** What each fallback reason means to the team (docs/analytics.md "Fallbacks"). */
+const FALLBACK_LABELS: Record<keyof AnalyticsReport['fallbacks'], string> = {
+  over_quota: 'past the monthly render quota',
+  rate_limited: 'past the render rate limits',
+  refused: 'unsigned or changed signed URLs',
+  failed: 'renders that failed',
+};
+
+/**
+ * The fallback images the render URL served in the range, by why; nothing when there were none.
+ */
+export function FallbacksNote({ fallbacks }: { fallbacks: AnalyticsReport['fallbacks'] }) {
+  const reasons = (Object.keys(FALLBACK_LABELS) as Array<keyof typeof FALLBACK_LABELS>).filter(
+    (reason) => fallbacks[reason] > 0,
+  );
+  if (reasons.length === 0) return null;
+  const total = reasons.reduce((sum, reason) => sum + fallbacks[reason], 0);
+  return (
+    <p className="muted small" data-testid="fallbacks">
+      {formatCount(total)} fallback {total === 1 ? 'image' : 'images'} served instead of the
+      personalised one:{' '}
+      {reasons.map((r) => `${formatCount(fallbacks[r])} ${FALLBACK_LABELS[r]}`).join('; ')}.
+    </p>
+  );
+}
+
 /** How often "Last updated" is written again, ms. */
 const TICK_MS = 60_000;
 
