@@ -233,10 +233,12 @@ async function writeAll(items: AnalyticsItem[]): Promise<void> {
 async function variantsOf(
   engine: LogQueryEngine,
   periods: ReadonlyArray<{ granularity: 'hour' | 'day'; period: string }>,
-  designs: ReadonlyMap<string, { document: DesignDocument }>,
+  designs: ReadonlyMap<string, { document: DesignDocument | undefined }>,
 ): Promise<Array<Map<string, Record<string, VariantCounts>>>> {
-  const ruled = [...designs].filter(([, d]) => d.document.rules.length > 0);
-  const documents = new Map(ruled.map(([publicId, d]) => [publicId, d.document]));
+  const ruled = [...designs].flatMap(([publicId, d]) =>
+    d.document && d.document.rules.length > 0 ? [[publicId, d.document] as const] : [],
+  );
+  const documents = new Map(ruled);
   return Promise.all(
     periods.map(async ({ granularity, period }) => {
       const counts = new Map<string, Record<string, VariantCounts>>();
@@ -260,11 +262,32 @@ async function variantsOf(
   );
 }
 
+/**
+ * A design's document for replaying its rules, or undefined when it cannot be read (the design
+ * is still counted; only its variants are not): a roll-up never stops on one design.
+ */
+function documentOf(designId: string, stored: unknown): DesignDocument | undefined {
+  try {
+    return parseDesignDocument(stored);
+  } catch (error) {
+    logger.warn('analytics roll-up: a design document could not be read; no variants', {
+      designId,
+      error: error as Error,
+    });
+    return undefined;
+  }
+}
+
 /** The designs of public ids (unknown ones left out), read by the public-id index. */
 async function designsOf(
   publicIds: readonly string[],
-): Promise<Map<string, { designId: string; teamId: string; document: DesignDocument }>> {
-  const found = new Map<string, { designId: string; teamId: string; document: DesignDocument }>();
+): Promise<
+  Map<string, { designId: string; teamId: string; document: DesignDocument | undefined }>
+> {
+  const found = new Map<
+    string,
+    { designId: string; teamId: string; document: DesignDocument | undefined }
+  >();
   const ids = publicIds.slice(0, MAX_DESIGNS_PER_ROLLUP);
   for (let i = 0; i < ids.length; i += 25) {
     const batch = ids.slice(i, i + 25);
@@ -277,7 +300,7 @@ async function designsOf(
         found.set(batch[j]!, {
           designId: design.designId,
           teamId: design.teamId as string,
-          document: parseDesignDocument(design.document),
+          document: documentOf(design.designId, design.document),
         });
     });
   }

@@ -10,7 +10,14 @@ export const MAX_REPORT_DAYS = 400;
 /** Longest range of an `hour` report, days (168 points). */
 export const MAX_HOURLY_DAYS = 7;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is YYYY-MM-DD.');
+/** A calendar day, `YYYY-MM-DD` (a real date: `2026-02-30` is refused). */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is YYYY-MM-DD.')
+  .refine((value) => {
+    const parsed = Date.parse(`${value}T00:00:00Z`);
+    return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === value;
+  }, 'A day is YYYY-MM-DD.');
 
 /** The day `days` after `day` (negative: before), `YYYY-MM-DD`. */
 const shiftDay = (day: string, days: number): string =>

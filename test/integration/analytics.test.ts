@@ -52,6 +52,22 @@ describe('campaign analytics', () => {
     // The product's own preview is not a recipient's open.
     expect(await get(`${design.render}?first_name=Dee&__preview=1`, DESKTOP, 'DE')).toBe(200);
 
+    // A design whose document cannot be read (another file's, on a shared stack) is rendered
+    // as the fallback and logged: the roll-up still counts it and goes on with the others.
+    const { db } = await import('#lib/db/index.ts');
+    const brokenId = `broken-${design.publicId}`;
+    await db()
+      .Design.put({
+        designId: `design-${brokenId}`,
+        teamId: await currentTeamId(owner),
+        publicId: brokenId,
+        title: 'Broken',
+        version: 1,
+        document: { text_snippets: 'not a list' },
+      })
+      .go();
+    await get(`/r/${brokenId}?first_name=Zed`, DESKTOP);
+
     await rollUpLocalAnalytics();
     const today = new Date().toISOString().slice(0, 10);
     const report = await owner.request(
@@ -229,6 +245,11 @@ describe('campaign analytics', () => {
     expect(backwards.json.errors).toEqual({
       to: ['The range must end on or after its start.'],
     });
+    // Not a calendar day: a field error, never a 500 (seen in the fuzz suite).
+    for (const query of ['to=2026-13-45', 'from=2026-02-30&to=2026-03-01', 'to=0000-00-00']) {
+      const bad = await owner.request('GET', `${path}?${query}`);
+      expect(bad.status, query).toBe(422);
+    }
     const tooLong = await owner.request(
       'GET',
       `${path}?from=2026-01-01&to=2026-01-31&granularity=hour`,
