@@ -68,6 +68,16 @@ export function EditorToolbar() {
           Export<span className="visually-hidden"> (opens in a new window)</span>
         </a>
       )}
+      {designId && (
+        <a
+          href={`/pic-snippet/${encodeURIComponent(designId)}/analytics`}
+          className="button button--small button--secondary editor-toolbar__button"
+          target="_blank"
+          rel="noopener"
+        >
+          Analytics<span className="visually-hidden"> (opens in a new window)</span>
+        </a>
+      )}
     </div>
   );
 }
