@@ -38,6 +38,15 @@ function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) 
 }
 
 /**
+ * The design's pages the toolbar opens in a new window, so the editor stays open: the export
+ * screen and the analytics page (docs/analytics.md "The page").
+ */
+const DESIGN_PAGES = [
+  { page: 'export', name: 'Export' },
+  { page: 'analytics', name: 'Analytics' },
+] as const;
+
+/**
  * The image toolbar (docs/editor.md "Architecture"). This slice has undo and redo and the canvas size display;
  * filters, enhance, crop, rotate and the size counters with units come next (docs/editor.md).
  */
@@ -58,26 +67,19 @@ export function EditorToolbar() {
         Canvas {width} × {height} px
       </p>
       <SaveTemplateButton />
-      {designId && (
-        <a
-          href={`/pic-snippet/${encodeURIComponent(designId)}/export`}
-          className="button button--small button--secondary editor-toolbar__button"
-          target="_blank"
-          rel="noopener"
-        >
-          Export<span className="visually-hidden"> (opens in a new window)</span>
-        </a>
-      )}
-      {designId && (
-        <a
-          href={`/pic-snippet/${encodeURIComponent(designId)}/analytics`}
-          className="button button--small button--secondary editor-toolbar__button"
-          target="_blank"
-          rel="noopener"
-        >
-          Analytics<span className="visually-hidden"> (opens in a new window)</span>
-        </a>
-      )}
+      {designId &&
+        DESIGN_PAGES.map(({ page, name }) => (
+          <a
+            key={page}
+            href={`/pic-snippet/${encodeURIComponent(designId)}/${page}`}
+            className="button button--small button--secondary editor-toolbar__button"
+            target="_blank"
+            rel="noopener"
+          >
+            {name}
+            <span className="visually-hidden"> (opens in a new window)</span>
+          </a>
+        ))}
     </div>
   );
 }
