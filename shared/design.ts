@@ -33,7 +33,7 @@ import {
   MERGE_FIELD,
 } from './scene/resolve.ts';
 import { CountdownSchema } from './scene/countdown.ts';
-import { RulesSchema } from './scene/rules.ts';
+import { RulesSchema, SplitOptimiserSchema } from './scene/rules.ts';
 import { DataBindingsSchema } from './data-bindings.ts';
 import { MAX_GIF_FRAMES } from './gif.ts';
 
@@ -483,6 +483,12 @@ export const DesignDocumentFieldsSchema = z.object({
    * the design exactly as before. Evaluated by shared/scene/rules.ts `matchRule`.
    */
   rules: RulesSchema,
+  /**
+   * "Optimise for clicks" on the rules' random split (docs/optimiser.md "In the product"); null
+   * (the default, and every older document without a migration: nothing changes) keeps the
+   * hand-set ranges.
+   */
+  split_optimiser: SplitOptimiserSchema.nullable().default(null),
   /** Sticker uuids hidden unless the matching rule shows them (docs/rules.md "Variants"). */
   hidden_stickers: z.array(z.string().min(1)).max(DESIGN_BOUNDS.stickers).default([]),
   /**

@@ -11,6 +11,7 @@ import { logger } from '#lib/logger.ts';
 import { hourOf, isHour } from '#functions/analytics/cdn-log.ts';
 import { rollUpHours, type RollupResult } from '#functions/analytics/rollup.ts';
 import { athenaLogEngine } from './athena-engine.ts';
+import { config } from '#lib/config.ts';
 
 const Env = z.object({
   ANALYTICS_WORKGROUP: z.string().min(1),
@@ -37,7 +38,9 @@ export async function handler(event: unknown, context?: Context): Promise<Rollup
     const now = Date.now();
     const hours =
       typeof asked === 'string' && isHour(asked) ? [asked] : [hourOf(now - 3_600_000), hourOf(now)];
-    return await rollUpHours(engine, hours);
+    return await rollUpHours(engine, hours, {
+      reweighEveryMs: config().SPLIT_REWEIGH_HOURS * 3_600_000,
+    });
   } finally {
     logger.resetKeys();
   }

@@ -8,8 +8,14 @@ import {
   DEFAULT_OPTIMISER_SETTINGS,
   MAX_VARIANTS,
   optimiseSplit,
+  seedFromText,
 } from '#shared/analytics/optimiser.ts';
 import { DEFAULT_VARIANT } from './variants.ts';
+import type { DesignDocument } from '#shared/design.ts';
+import { optimisedRuleIds, splitAssignment } from '#shared/scene/optimised-split.ts';
+
+/** What the report reads of the design: its rules (names, order) and its optimiser setting. */
+export type ReportedDesign = Pick<DesignDocument, 'rules' | 'split_optimiser'>;
 
 /** Fallback hour items read per report at most (400 days of hours). */
 const MAX_FALLBACK_ITEMS = 400 * 24;
@@ -29,14 +35,18 @@ function addCounts(into: Counts, more: unknown): void {
 
 /**
  * The report of `designId` over the query's days (inclusive, UTC).
+ * @param design the design's rules and optimiser setting: the variants are named by its rules;
+ *   one that optimises its split reports the shares in effect (`split`), and its leader among
+ *   the split rules with its own minimum sample (docs/optimiser.md "In the product").
  * @returns totals, the series (periods with counts only, oldest first) and the breakdowns of
  *   impressions (opens and proxy fetches) by device, client and country.
  */
 export async function analyticsReport(
   designId: string,
   query: AnalyticsQuery,
-  rules: ReadonlyArray<{ id: string; name: string }> = [],
+  design: ReportedDesign = { rules: [], split_optimiser: null },
 ): Promise<AnalyticsReport> {
+  const { rules } = design;
   const hourly = query.granularity === 'hour';
   const first = hourly ? `${query.from}T00` : query.from;
   const last = hourly ? `${query.to}T23` : query.to;
@@ -47,7 +57,10 @@ export async function analyticsReport(
     })
     .between({ period: first }, { period: last })
     .go({ limit: MAX_ITEMS, pages: 'all' });
-  const fallbacks = await fallbacksOf(designId, `${query.from}T00`, `${query.to}T23`);
+  const [fallbacks, split] = await Promise.all([
+    fallbacksOf(designId, `${query.from}T00`, `${query.to}T23`),
+    splitOf(designId, design),
+  ]);
   const devices: Counts = {};
   const clients: Counts = {};
   const countries: Counts = {};
@@ -109,7 +122,14 @@ export async function analyticsReport(
     countries,
     rolled_up_at: rolledUpAt,
     variants,
-    optimiser: leaderOf(designId, variants),
+    optimiser: design.split_optimiser
+      ? leaderOf(
+          designId,
+          variants.filter((v) => optimisedRuleIds(design).includes(v.id)),
+          design.split_optimiser.min_sample_per_variant,
+        )
+      : leaderOf(designId, variants),
+    split,
     fallbacks,
   };
 }
@@ -143,16 +163,6 @@ function variantsOf(
   });
 }
 
-/** A stable seed of a design id (FNV-1a): the same counts give the same leader on every read. */
-function seedOf(designId: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < designId.length; i++) {
-    hash ^= designId.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
 /**
  * The leading variant of a design with two or more (docs/optimiser.md "The sampling"): the
  * optimiser's weights and probability of being best over the range's impressions and clicks,
@@ -161,16 +171,19 @@ function seedOf(designId: string): number {
 function leaderOf(
   designId: string,
   variants: AnalyticsReport['variants'],
+  minSample: number = DEFAULT_OPTIMISER_SETTINGS.minSamplePerVariant,
 ): AnalyticsReport['optimiser'] {
   if (variants.length < 2 || variants.length > MAX_VARIANTS) return null;
   const split = optimiseSplit(
     variants.map((v) => ({ id: v.id, shown: v.impressions, clicks: v.clicks })),
-    seedOf(designId),
+    // Seeded by the design: the same counts give the same leader on every read.
+    seedFromText(designId),
+    { minSamplePerVariant: minSample },
   );
   const winner = split.winner && variants.find((v) => v.id === split.winner!.id);
   return {
     collecting: split.collecting,
-    min_impressions: DEFAULT_OPTIMISER_SETTINGS.minSamplePerVariant,
+    min_impressions: minSample,
     winner:
       split.winner && winner
         ? {
@@ -204,4 +217,34 @@ async function fallbacksOf(
     sum.failed += item.failed ?? 0;
   }
   return sum;
+}
+
+/**
+ * The shares an optimised split gives its rules (docs/optimiser.md "In the product"): each split
+ * rule's buckets of the newest assignment, and when the roll-up last reweighed; null for
+ * a design that does not optimise.
+ */
+async function splitOf(
+  designId: string,
+  design: ReportedDesign,
+): Promise<AnalyticsReport['split']> {
+  if (!design.split_optimiser || optimisedRuleIds(design).length === 0) return null;
+  const { data } = await db()
+    .DesignSplit.get({ analyticsDesign: designId })
+    .go({ attributes: ['tables', 'reweighedAt', 'collecting'] });
+  // The newest assignment, also in the minute before it takes effect.
+  const assignment = splitAssignment(design, data?.tables, Number.MAX_SAFE_INTEGER) ?? [];
+  const ids = optimisedRuleIds(design);
+  return {
+    shares: ids.map((id) => {
+      const rule = design.rules.find((r) => r.id === id)!;
+      return {
+        id,
+        name: rule.name || id,
+        share: assignment.filter((a) => a === id).length / Math.max(1, assignment.length),
+      };
+    }),
+    reweighed_at: data?.reweighedAt ?? null,
+    collecting: data?.collecting ?? true,
+  };
 }

@@ -8,6 +8,7 @@ import type { EntityItem } from 'electrodb';
 import { db } from '#lib/db/index.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { variantCountsByDesign, type VariantCounts } from './variants.ts';
+import { DEFAULT_REWEIGH_EVERY_MS, reweighSplits, type SplitDesign } from './split-weights.ts';
 import { logger } from '#lib/logger.ts';
 import { hourOf, isHour, ROLLUP_RETENTION_DAYS } from './cdn-log.ts';
 import {
@@ -94,6 +95,16 @@ export function countsByDesign(rows: readonly BreakdownRow[]): Map<string, Perio
 const hoursOf = (day: string): string[] =>
   Array.from({ length: 24 }, (_, h) => `${day}T${String(h).padStart(2, '0')}`);
 
+/** How a roll-up runs beyond its hours. */
+export interface RollupOptions {
+  /**
+   * How often an optimised split is reweighed, ms (docs/optimiser.md "In the product"): a
+   * design's reweigh runs with the first roll-up at least this long after its last one. Default
+   * a day; 0 reweighs with every roll-up.
+   */
+  reweighEveryMs?: number;
+}
+
 /** What one roll-up wrote. */
 export interface RollupResult {
   hour: string;
@@ -107,6 +118,8 @@ export interface RollupResult {
  * Rolls up hours: each hour's items, and the items of each day they fall in, recomputed from
  * all of the day's partitions (so a late log file is counted when its day is rolled up again).
  * A day is read once however many of its hours are asked for.
+ * Then the optimised splits of the designs counted that are due are reweighed
+ * (split-weights.ts).
  * @param hours `YYYY-MM-DDTHH`, UTC, at most 48; default: the current hour.
  * @returns what each hour's roll-up counted.
  * @throws RangeError for a malformed hour or too many; the engine's and DynamoDB's errors.
@@ -114,6 +127,7 @@ export interface RollupResult {
 export async function rollUpHours(
   engine: LogQueryEngine,
   hours: readonly string[] = [hourOf(Date.now())],
+  options: RollupOptions = {},
 ): Promise<RollupResult[]> {
   if (hours.length > 48) throw new RangeError('At most 48 hours a roll-up.');
   for (const hour of hours) if (!isHour(hour)) throw new RangeError(`Not an hour: ${hour}`);
@@ -177,6 +191,7 @@ export async function rollUpHours(
     });
   });
   await writeAll(items);
+  await reweighSplits(designs, Date.now(), options.reweighEveryMs ?? DEFAULT_REWEIGH_EVERY_MS);
   return hours.map((hour, i) => {
     const result = {
       hour,
@@ -233,12 +248,13 @@ async function writeAll(items: AnalyticsItem[]): Promise<void> {
 async function variantsOf(
   engine: LogQueryEngine,
   periods: ReadonlyArray<{ granularity: 'hour' | 'day'; period: string }>,
-  designs: ReadonlyMap<string, { document: DesignDocument | undefined }>,
+  designs: ReadonlyMap<string, SplitDesign>,
 ): Promise<Array<Map<string, Record<string, VariantCounts>>>> {
   const ruled = [...designs].flatMap(([publicId, d]) =>
     d.document && d.document.rules.length > 0 ? [[publicId, d.document] as const] : [],
   );
   const documents = new Map(ruled);
+  const splits = new Map([...designs].map(([publicId, d]) => [publicId, d.split?.tables]));
   return Promise.all(
     periods.map(async ({ granularity, period }) => {
       const counts = new Map<string, Record<string, VariantCounts>>();
@@ -254,7 +270,7 @@ async function variantsOf(
             ),
           hours,
         );
-        for (const [publicId, byVariant] of variantCountsByDesign(rows, documents))
+        for (const [publicId, byVariant] of variantCountsByDesign(rows, documents, splits))
           counts.set(publicId, byVariant);
       }
       return counts;
@@ -278,30 +294,37 @@ function documentOf(designId: string, stored: unknown): DesignDocument | undefin
   }
 }
 
-/** The designs of public ids (unknown ones left out), read by the public-id index. */
-async function designsOf(
-  publicIds: readonly string[],
-): Promise<
-  Map<string, { designId: string; teamId: string; document: DesignDocument | undefined }>
-> {
-  const found = new Map<
-    string,
-    { designId: string; teamId: string; document: DesignDocument | undefined }
-  >();
+/**
+ * The designs of public ids (unknown ones left out), read by the public-id index, with the
+ * `DesignSplit` item of those that optimise their split.
+ */
+async function designsOf(publicIds: readonly string[]): Promise<Map<string, SplitDesign>> {
+  const found = new Map<string, SplitDesign>();
   const ids = publicIds.slice(0, MAX_DESIGNS_PER_ROLLUP);
   for (let i = 0; i < ids.length; i += 25) {
     const batch = ids.slice(i, i + 25);
     const answers = await Promise.all(
-      batch.map((publicId) => db().Design.query.byPublicId({ publicId }).go({ limit: 1 })),
-    );
-    answers.forEach((answer, j) => {
-      const design = answer.data[0];
-      if (design)
-        found.set(batch[j]!, {
+      batch.map(async (publicId) => {
+        const design = (await db().Design.query.byPublicId({ publicId }).go({ limit: 1 })).data[0];
+        if (!design) return undefined;
+        const document = documentOf(design.designId, design.document);
+        const split = document?.split_optimiser
+          ? (
+              await db()
+                .DesignSplit.get({ analyticsDesign: design.designId })
+                .go({ attributes: ['tables', 'reweighedAt'] })
+            ).data
+          : null;
+        return {
           designId: design.designId,
           teamId: design.teamId as string,
-          document: documentOf(design.designId, design.document),
-        });
+          document,
+          ...(split ? { split: { tables: split.tables, reweighedAt: split.reweighedAt } } : {}),
+        };
+      }),
+    );
+    answers.forEach((design, j) => {
+      if (design) found.set(batch[j]!, design);
     });
   }
   return found;

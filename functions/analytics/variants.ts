@@ -17,6 +17,7 @@ import type { DesignDocument } from '#shared/design.ts';
 import { parseRenderQuery } from '#shared/render-url.ts';
 import { declaredParameters } from '#shared/scene/resolve.ts';
 import { matchRule } from '#shared/scene/rules.ts';
+import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import type { VariantInputRow } from './rollup-sql.ts';
 
 /** A variant's counts in a period: impressions (opens and proxy fetches) and clicks. */
@@ -37,11 +38,15 @@ const agentOf = (logged: string): string | undefined =>
  * @param rows the groups of {@link variantInputsSql}.
  * @param documents each design's current document, by public id (designs without rules are
  *   skipped).
+ * @param splits the kept bucket assignments of designs that optimise their split
+ *   (`DesignSplit.tables`), by public id: a request counts for the variant the assignment in
+ *   effect at its minute showed (docs/optimiser.md "In the product").
  * @returns public id → variant → counts.
  */
 export function variantCountsByDesign(
   rows: readonly VariantInputRow[],
   documents: ReadonlyMap<string, DesignDocument>,
+  splits: ReadonlyMap<string, unknown> = new Map(),
 ): Map<string, Record<string, VariantCounts>> {
   const out = new Map<string, Record<string, VariantCounts>>();
   const known = new Map<string, ReadonlySet<string>>();
@@ -52,12 +57,14 @@ export function variantCountsByDesign(
     if (!names) known.set(row.public_id, (names = new Set(declaredParameters(doc))));
     const query = parseRenderQuery(row.cs_uri_query === '-' ? '' : row.cs_uri_query, names);
     const userAgent = agentOf(row.cs_user_agent);
+    const nowMs = Date.parse(`${row.date}T${row.minute}:00Z`);
     const rule = matchRule(
       doc.rules,
       ruleContextOf({
         publicId: row.public_id,
         values: normaliseValues(doc, query),
-        nowMs: Date.parse(`${row.date}T${row.minute}:00Z`),
+        nowMs,
+        splitAssignment: splitAssignment(doc, splits.get(row.public_id), nowMs),
         userAgent,
         country: row.c_country === '-' ? undefined : row.c_country,
         proxy: mailProxyOf(userAgent),

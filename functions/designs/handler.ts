@@ -212,8 +212,10 @@ export const handler = featureHandler('designs', {
     query: AnalyticsQuerySchema,
     handle: async ({ auth, params, query }) => {
       const design = await loadDesign(currentTeam(auth), params.id!);
-      const { rules } = parseDesignDocument(design.document);
-      return json(200, await analyticsReport(design.designId, query, rules));
+      return json(
+        200,
+        await analyticsReport(design.designId, query, parseDesignDocument(design.document)),
+      );
     },
   }),
 

@@ -32,6 +32,11 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^(?:[\w-]+\/)*$/, 'A prefix is folder names, each ending in /.')
     .default('cdn/'),
+  /**
+   * How often the analytics roll-up reweighs an optimised split, hours (docs/optimiser.md "In the
+   * product"): 0–720, default 24; 0 reweighs with every roll-up.
+   */
+  SPLIT_REWEIGH_HOURS: z.coerce.number().min(0).max(720).default(24),
   /** Local endpoints; unset in AWS, where the SDK finds the regional endpoints. */
   DYNAMODB_ENDPOINT: optional,
   S3_ENDPOINT: optional,

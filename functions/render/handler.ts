@@ -70,9 +70,18 @@ interface TeamPlan {
 async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
   const cached = designs.get(publicId);
   if (cached && Date.now() - cached.at < DESIGN_TTL_MS) return cached.design;
-  let found;
+  let design: DesignRecord | undefined;
   try {
-    found = await db().Design.query.byPublicId({ publicId }).go({ limit: 1 });
+    const found = await db().Design.query.byPublicId({ publicId }).go({ limit: 1 });
+    design = found.data[0];
+    // A design that optimises its split is drawn with its bucket assignments (docs/optimiser.md
+    // "In the product"), read with it: without them the split would fall back to equal shares.
+    if (design && (design.document as { split_optimiser?: unknown } | null)?.split_optimiser) {
+      const split = await db()
+        .DesignSplit.get({ analyticsDesign: design.designId })
+        .go({ attributes: ['tables'] });
+      design = { ...design, splitTables: split.data?.tables };
+    }
   } catch (error) {
     if (!cached?.design) throw error;
     logger.warn('design read failed: using the one read before', {
@@ -81,7 +90,6 @@ async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
     });
     return { ...cached.design, stale: true };
   }
-  const design = found.data[0];
   if (designs.size > 10_000) designs.clear();
   designs.set(publicId, { at: Date.now(), design });
   return design;

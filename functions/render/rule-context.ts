@@ -81,17 +81,24 @@ export interface RuleRequest {
    * docs/rules.md "Preview"): a rule id, or `default`; an unknown id evaluates as usual.
    */
   pick?: string | undefined;
+  /**
+   * A design that optimises its split: the rule each bucket shows
+   * (shared/scene/optimised-split.ts `splitAssignment`); undefined: the hand-set ranges.
+   */
+  splitAssignment?: readonly string[] | undefined;
 }
 
 /** The `RuleContext` of a request. */
 export function ruleContextOf(request: RuleRequest): RuleContext {
+  const bucket = splitBucket(request.publicId, request.values);
   return {
     nowMs: request.nowMs,
     ...deviceOf(request.userAgent, request.proxy),
     country: viewerCountry(request.country),
     mailClient: request.proxy,
     values: Object.fromEntries(request.values),
-    bucket: splitBucket(request.publicId, request.values),
+    bucket,
+    splitVariant: request.splitAssignment?.[bucket],
   };
 }
 

@@ -38,6 +38,7 @@ import {
 import { firstOpenAt, type FirstOpenStore } from './first-open.ts';
 import { ruledDesign, rulesScope } from './rule-context.ts';
 import { ruleLinkUrl } from '#shared/scene/rules.ts';
+import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
 
 /** The design fields a render needs. */
@@ -58,6 +59,11 @@ export interface DesignRecord {
    * for a design with rules; part of the render cache key (docs/rules.md "Caching").
    */
   ruleKey?: string;
+  /**
+   * A design that optimises its split: its kept bucket assignments (`DesignSplit.tables`,
+   * shared/scene/optimised-split.ts), read with the design; absent otherwise.
+   */
+  splitTables?: unknown;
 }
 
 export interface RenderRequest {
@@ -808,10 +814,12 @@ export function createRenderService(deps: RenderServiceDeps) {
         ? await deps.dataValues(design, doc, query)
         : { values: [], failed: bound && !allowed };
     const values = withDataValues(doc, normaliseValues(doc, query), looked.values);
+    const nowMs = request.nowMs ?? Date.now();
     const ruled = ruledDesign(design.document, doc, {
       publicId,
       values,
-      nowMs: request.nowMs ?? Date.now(),
+      nowMs,
+      splitAssignment: splitAssignment(doc, design.splitTables, nowMs),
       userAgent: request.userAgent,
       country: request.country,
       proxy,

@@ -248,7 +248,14 @@ export class Analytics extends Construct {
     );
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
+        // Its own items: the roll-ups written, and the optimised splits read back and reweighed
+        // (functions/analytics/split-weights.ts).
+        actions: [
+          'dynamodb:PutItem',
+          'dynamodb:BatchWriteItem',
+          'dynamodb:GetItem',
+          'dynamodb:Query',
+        ],
         resources: [props.table.tableArn],
         conditions: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['$picsnippets#analyticsdesign_*'] },

@@ -6,21 +6,25 @@
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
 import { hourOf } from '#functions/analytics/cdn-log.ts';
-import { rollUpHours, type RollupResult } from '#functions/analytics/rollup.ts';
+import { rollUpHours, type RollupOptions, type RollupResult } from '#functions/analytics/rollup.ts';
 import { cdnLog } from './cdn-log-writer.ts';
 import { duckDbLogEngine } from './duckdb-log-engine.ts';
 
 /**
  * Writes the pending log records, then rolls up the hour of `at` (ms since the epoch; default
  * now) and, in the first five minutes of an hour, the hour before (its last records).
+ * @param options the reweigh cadence; default `SPLIT_REWEIGH_HOURS` (functions/lib/config.ts).
  * @returns what each roll-up wrote.
  */
-export async function rollUpLocalAnalytics(at: number = Date.now()): Promise<RollupResult[]> {
+export async function rollUpLocalAnalytics(
+  at: number = Date.now(),
+  options: RollupOptions = { reweighEveryMs: config().SPLIT_REWEIGH_HOURS * 3_600_000 },
+): Promise<RollupResult[]> {
   await cdnLog.flush();
   const engine = duckDbLogEngine(config().CDN_LOGS_BUCKET, config().CDN_LOGS_PREFIX);
   const hours = [hourOf(at)];
   if (at % 3_600_000 < 5 * 60_000) hours.unshift(hourOf(at - 3_600_000));
-  return rollUpHours(engine, hours);
+  return rollUpHours(engine, hours, options);
 }
 
 /** Rolls up every `everyMs` until stopped; a failed run is logged and the next one tries again. */

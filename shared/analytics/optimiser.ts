@@ -99,6 +99,19 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * A seed from text: FNV-1a (32 bit) of its UTF-16 code units, an unsigned 32-bit integer. The
+ * same text always gives the same seed (docs/optimiser.md "The sampling").
+ */
+export function seedFromText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
 /** A standard normal sample (Box–Muller); `1 - random()` is in (0, 1], so the log is finite. */
 function normal(random: () => number): number {
   const u = 1 - random();

@@ -135,6 +135,21 @@ export const AnalyticsReportSchema = z.object({
       weights: z.array(z.object({ id: z.string(), weight: z.number().min(0).max(1) })),
     })
     .nullable(),
+  /**
+   * A design set to "Optimise for clicks" (docs/optimiser.md "In the product"): the share of
+   * recipients (0–1) each split rule gets now, when the roll-up last reweighed (ISO 8601, null
+   * before the first), and whether a rule is still under the minimum sample (the split then
+   * stays equal). Null for a design that does not optimise.
+   */
+  split: z
+    .object({
+      shares: z.array(
+        z.object({ id: z.string(), name: z.string(), share: z.number().min(0).max(1) }),
+      ),
+      reweighed_at: z.string().nullable(),
+      collecting: z.boolean(),
+    })
+    .nullable(),
   /** When the newest roll-up in the range ran (ISO 8601), null when none did. */
   rolled_up_at: z.string().nullable(),
 });

@@ -154,6 +154,28 @@ export const RuleSchema = z.object({
 });
 export type Rule = z.output<typeof RuleSchema>;
 
+/**
+ * "Optimise for clicks" on a design's random split (docs/optimiser.md "In the product"): the
+ * rules with a `split` condition are the variants, and the share of the buckets each gets follows
+ * its clicks (the roll-up reweighs, shared/scene/optimised-split.ts); their hand-set ranges are
+ * then not used. `min_sample_per_variant` impressions every variant needs before traffic moves
+ * (1–100,000), `exploration_floor` the share each always keeps once it does (0–0.5).
+ */
+export const SplitOptimiserSchema = z.object({
+  min_sample_per_variant: z
+    .number()
+    .int('The minimum sample must be a whole number.')
+    .min(1, 'The minimum sample must be at least 1.')
+    .max(100_000, 'The minimum sample may not be more than 100,000.')
+    .default(100),
+  exploration_floor: z
+    .number()
+    .min(0, 'The exploration floor must be from 0 to 50 %.')
+    .max(0.5, 'The exploration floor must be from 0 to 50 %.')
+    .default(0.05),
+});
+export type SplitOptimiser = z.output<typeof SplitOptimiserSchema>;
+
 /** The design's rules: at most 20, ids unique. */
 export const RulesSchema = z
   .array(RuleSchema)
@@ -169,7 +191,10 @@ export const RulesSchema = z
  * - `country` ISO alpha-2, upper case (undefined: unknown);
  * - `mailClient` the image proxy that asked (undefined: none known);
  * - `values` the recipient's normalised values (declared parameters only), name → value;
- * - `bucket` 0–99, from `splitBucket`.
+ * - `bucket` 0–99, from `splitBucket`;
+ * - `splitVariant` for a design that optimises its split (docs/optimiser.md "In the product"):
+ *   the rule id the recipient's bucket is assigned to; a `split` condition then holds for that
+ *   rule only, whatever its hand-set range. Undefined: the ranges decide.
  */
 export interface RuleContext {
   nowMs: number;
@@ -179,6 +204,7 @@ export interface RuleContext {
   mailClient?: RuleMailClient | undefined;
   values: Record<string, string>;
   bucket: number;
+  splitVariant?: string | undefined;
 }
 
 /**
@@ -241,10 +267,18 @@ export function conditionHolds(condition: RuleCondition, context: RuleContext): 
 
 /**
  * The first rule whose conditions all hold (a rule without conditions always holds), or
- * undefined for the default (docs/rules.md "Order").
+ * undefined for the default (docs/rules.md "Order"). With `context.splitVariant` set, a `split`
+ * condition holds for that rule only (docs/optimiser.md "In the product").
  */
 export function matchRule(rules: readonly Rule[], context: RuleContext): Rule | undefined {
-  return rules.find((rule) => rule.conditions.every((c) => conditionHolds(c, context)));
+  const assigned = context.splitVariant;
+  return rules.find((rule) =>
+    rule.conditions.every((c) =>
+      c.kind === 'split' && assigned !== undefined
+        ? rule.id === assigned
+        : conditionHolds(c, context),
+    ),
+  );
 }
 
 /** Whether any rule asks for the condition kind (what the request must tell). */

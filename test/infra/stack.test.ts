@@ -1230,13 +1230,14 @@ describe('what each function may do (reviewed here, in place of a template snaps
     // The daily snapshot (docs/kiosk.md): scans and queries, and new snapshot items only.
     // The hourly analytics roll-up (infra/constructs/analytics.ts): Athena in its workgroup, the
     // log table, the log and the results under their prefixes, designs by public id, and
-    // writes of its own items (a LeadingKeys condition, asserted in "campaign analytics").
+    // reads and writes of its own items (a LeadingKeys condition, asserted in "campaign
+    // analytics"): the roll-ups, and the optimised splits it reweighs.
     'analytics-rollup': {
       memory: 512,
       timeout: 600,
       iam: [
         'athena:GetQueryExecution,athena:GetQueryResults,athena:StartQueryExecution @ AnalyticsWorkGroup',
-        'dynamodb:BatchWriteItem,dynamodb:PutItem @ DataTable',
+        'dynamodb:BatchWriteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query @ DataTable',
         'dynamodb:Query @ DataTable/index/gsi2',
         'glue:GetDatabase,glue:GetPartitions,glue:GetTable @  AnalyticsDatabase AnalyticsDatabase/cdn_log',
         logs('AnalyticsFunctionLogs'),
@@ -1746,8 +1747,8 @@ describe('campaign analytics (docs/analytics.md)', () => {
     expect(hourly.map(([, s]) => s.Properties.ScheduleExpression)).toEqual(['cron(20 * * * ? *)']);
   });
 
-  // Mutation check: without the LeadingKeys condition the roll-up could overwrite any item.
-  it('lets the roll-up write its own items only', () => {
+  // Mutation check: without the LeadingKeys condition the roll-up could overwrite or read any item.
+  it('lets the roll-up read and write its own items only', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([id]) => id.startsWith('AnalyticsFunction'))
       .flatMap(
@@ -1756,6 +1757,15 @@ describe('campaign analytics (docs/analytics.md)', () => {
       );
     const writes = statements.filter((st) => JSON.stringify(st.Action).includes('PutItem'));
     expect(writes).toHaveLength(1);
+    expect(writes[0]!.Action).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']),
+    );
+    const tableWide = statements.filter(
+      (st) =>
+        JSON.stringify(st.Action).includes('dynamodb:') &&
+        !JSON.stringify(st.Resource).includes('index'),
+    );
+    expect(tableWide).toEqual(writes);
     expect(writes[0]!.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['$picsnippets#analyticsdesign_*'] },
     });

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { rollUpLocalAnalytics } from '#infra/local/analytics.ts';
 import { VIEWER_COUNTRY_HEADER } from '#functions/render/rule-context.ts';
+import { TEST_NOW_HEADER } from '#functions/render/countdown-gif.ts';
 import { currentTeamId, demoDesignCopyIn, ownTeam, uniqueEmail } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 
@@ -268,6 +269,103 @@ describe('campaign analytics', () => {
       series: [],
       totals: { impressions: 0, click_through_rate: null, cdn_hit_ratio: null },
       rolled_up_at: null,
+    });
+  });
+
+  // docs/optimiser.md "In the product": the roll-up reweighs an optimised split from the counts
+  // it just wrote, and the render and its link follow the new assignment.
+  it('shifts an optimised split’s traffic to the rule that is clicked, and keeps its recipients', async () => {
+    const base = stack().url;
+    const owner = await ownTeam(base, uniqueEmail('analytics-optimiser'));
+    const design = await demoDesignCopyIn(await currentTeamId(owner));
+    const saved = await owner.request('PUT', `/api/pic-snippet/${design.designId}`, {
+      version: 1,
+      rules: [
+        {
+          id: 'calm',
+          name: 'Calm',
+          conditions: [{ kind: 'split', from: 0, to: 50 }],
+          link_url: 'https://shop.example/calm',
+        },
+        {
+          id: 'bold',
+          name: 'Bold',
+          conditions: [{ kind: 'split', from: 50, to: 100 }],
+          link_url: 'https://shop.example/bold',
+        },
+      ],
+      split_optimiser: { min_sample_per_variant: 5, exploration_floor: 0.1 },
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    let headers: Record<string, string> = { 'user-agent': IPHONE, [VIEWER_COUNTRY_HEADER]: 'US' };
+    const open = async (name: string) => {
+      const res = await fetch(`${base}${design.render}?first_name=${name}`, { headers });
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+      return res.headers.get('x-render-rule');
+    };
+    const click = async (name: string) => {
+      const res = await fetch(`${base}/l/${design.publicId}?first_name=${name}`, {
+        headers,
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(302);
+      return res.headers.get('location');
+    };
+
+    // Before any reweigh the split is equal; everyone shown Bold clicks, no one shown Calm does.
+    const first = Array.from({ length: 24 }, (_, i) => `first${i}`);
+    const shown = new Map<string, string | null>();
+    for (const name of first) shown.set(name, await open(name));
+    const bold = first.filter((name) => shown.get(name) === 'rule:bold');
+    const calm = first.filter((name) => shown.get(name) === 'rule:calm');
+    expect(bold.length).toBeGreaterThanOrEqual(5);
+    expect(calm.length).toBeGreaterThanOrEqual(5);
+    for (const name of bold) expect(await click(name)).toBe('https://shop.example/bold');
+
+    await rollUpLocalAnalytics(Date.now(), { reweighEveryMs: 0 });
+    const { db } = await import('#lib/db/index.ts');
+    const split = (await db().DesignSplit.get({ analyticsDesign: design.designId }).go()).data!;
+    expect(split.collecting).toBe(false);
+    const weights = split.weights as Array<{ id: string; weight: number; shown: number }>;
+    expect(weights.map((w) => [w.id, w.shown])).toEqual([
+      ['calm', calm.length],
+      ['bold', bold.length],
+    ]);
+    expect(weights[1]!.weight).toBeGreaterThan(0.85);
+
+    // The assignment is in effect from the next whole minute (the test stage's clock header
+    // moves there), and the render reads it with the design (a second's cache).
+    const tables = split.tables as Array<{ from_ms: number }>;
+    headers = { ...headers, [TEST_NOW_HEADER]: String(tables.at(-1)!.from_ms + 1000) };
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // New recipients land on Bold about 90 % of the time; the image and the link agree.
+    const next = Array.from({ length: 40 }, (_, i) => `next${i}`);
+    const links = await Promise.all(next.map(click));
+    expect(links.filter((l) => l === 'https://shop.example/bold').length).toBeGreaterThanOrEqual(
+      28,
+    );
+    for (const name of next.slice(0, 6)) {
+      const rule = await open(name);
+      expect(links[next.indexOf(name)]).toBe(`https://shop.example/${rule!.slice(5)}`);
+    }
+    // Everyone who saw Bold still does: Bold only gained buckets.
+    for (const name of bold) expect(await open(name)).toBe('rule:bold');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/analytics?from=${today}&to=${today}`,
+    );
+    expect(report.status).toBe(200);
+    expect(report.json.split).toMatchObject({ collecting: false });
+    const shares = (report.json.split as { shares: Array<{ id: string; share: number }> }).shares;
+    expect(shares.map((s) => s.id)).toEqual(['calm', 'bold']);
+    expect(shares[1]!.share).toBeGreaterThan(0.85);
+    expect(report.json.optimiser).toMatchObject({
+      collecting: false,
+      min_impressions: 5,
+      winner: { id: 'bold' },
     });
   });
 });

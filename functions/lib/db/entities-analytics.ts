@@ -100,5 +100,38 @@ export function analyticsEntities({ opts, primary }: EntityKit) {
     opts,
   );
 
-  return { DesignAnalytics, DesignFallbacks };
+  /**
+   * How a design that optimises its split shares its traffic (docs/optimiser.md "In the
+   * product"): the bucket assignments the roll-up made, oldest first, at most 60
+   * (shared/scene/optimised-split.ts `SplitTable`), and the weights of the newest. Written whole
+   * by the roll-up's reweigh (functions/analytics/split-weights.ts), read by the render with the
+   * design. In the design's analytics partition (`$picsnippets#analyticsdesign_…`), the only
+   * one the roll-up may write.
+   */
+  const DesignSplit = new Entity(
+    {
+      model: { entity: 'designsplit', version: '1', service: SERVICE },
+      attributes: {
+        analyticsDesign: { type: 'string', required: true },
+        teamId: { type: 'string', required: true },
+        /** `{ from_ms, variants, buckets }[]`, oldest first. */
+        tables: { type: 'any', required: true },
+        /** The newest reweigh: `{ id, weight, probabilityBest, shown, clicks }[]` per variant. */
+        weights: { type: 'any', required: true },
+        /** Whether a variant was still under the minimum sample (the split stayed equal). */
+        collecting: { type: 'boolean', required: true },
+        /** When the newest reweigh ran, ISO 8601. */
+        reweighedAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byDesign: {
+          pk: { ...primary.pk, composite: ['analyticsDesign'] },
+          sk: { ...primary.sk, composite: [] },
+        },
+      },
+    },
+    opts,
+  );
+
+  return { DesignAnalytics, DesignFallbacks, DesignSplit };
 }

@@ -49,6 +49,7 @@ function aReport(fields: Partial<AnalyticsReport> = {}): AnalyticsReport {
     design_id: 'design-1',
     variants: [],
     optimiser: null,
+    split: null,
     fallbacks: { refused: 0, rate_limited: 0, over_quota: 0, failed: 0 },
     from: '2026-02-09',
     to: '2026-03-10',
@@ -255,7 +256,32 @@ describe('a design’s analytics page', () => {
     expect(screen.getByTestId('variant-leader').textContent).toBe(
       'Leading: Spring offer, 97% likely to have the best click-through rate.',
     );
+    expect(screen.queryByTestId('split-shares')).toBeNull();
     unmount();
+    answer(
+      REPORT_ROUTE,
+      200,
+      aReport({
+        variants: [
+          { id: 'r1', name: 'Spring offer', impressions: 900, clicks: 90, click_through_rate: 0.1 },
+          { id: 'r2', name: 'Winter', impressions: 300, clicks: 3, click_through_rate: 0.01 },
+          { id: 'default', name: 'Default', impressions: 0, clicks: 0, click_through_rate: null },
+        ],
+        split: {
+          shares: [
+            { id: 'r1', name: 'Spring offer', share: 0.9 },
+            { id: 'r2', name: 'Winter', share: 0.1 },
+          ],
+          reweighed_at: null,
+          collecting: false,
+        },
+      }),
+    );
+    const optimised = renderPage();
+    expect((await screen.findByTestId('split-shares')).textContent).toBe(
+      'Optimise for clicks: Spring offer 90%, Winter 10% (not reweighed yet).',
+    );
+    optimised.unmount();
     answer(
       REPORT_ROUTE,
       200,

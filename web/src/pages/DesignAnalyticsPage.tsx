@@ -190,7 +190,11 @@ function ReportView({
       ) : (
         <>
           <SeriesChart points={points} granularity={report.granularity} />
-          <VariantsTable variants={report.variants} optimiser={report.optimiser} />
+          <VariantsTable
+            variants={report.variants}
+            optimiser={report.optimiser}
+            split={report.split}
+          />
           <Breakdowns report={report} />
         </>
       )}

@@ -165,9 +165,12 @@ function BreakdownTable({
 export function VariantsTable({
   variants,
   optimiser,
+  split = null,
 }: {
   variants: AnalyticsReport['variants'];
   optimiser: AnalyticsReport['optimiser'];
+  /** A design that optimises its split: the shares in effect (docs/optimiser.md "In the product"). */
+  split?: AnalyticsReport['split'];
 }) {
   const id = useId();
   if (variants.length === 0) return null;
@@ -204,6 +207,7 @@ export function VariantsTable({
         </tbody>
       </table>
       {optimiser && <LeaderNote optimiser={optimiser} />}
+      {split && <SplitNote split={split} />}
       <p className="field__hint">
         Which rule each open and click was shown, read again from the request by the design’s
         current rules.
@@ -228,6 +232,26 @@ function LeaderNote({ optimiser }: { optimiser: NonNullable<AnalyticsReport['opt
     <p data-testid="variant-leader">
       Leading: <strong>{optimiser.winner.name}</strong>,{' '}
       {formatPercent(optimiser.winner.probability_best)} likely to have the best click-through rate.
+    </p>
+  );
+}
+
+/**
+ * "Optimise for clicks" at work (docs/optimiser.md "In the product"): the share of new
+ * recipients each split rule gets now, and when the shares were last set.
+ */
+function SplitNote({ split }: { split: NonNullable<AnalyticsReport['split']> }) {
+  const shares = split.shares.map((s) => `${s.name} ${formatPercent(s.share)}`).join(', ');
+  const when = split.reweighed_at
+    ? `reweighed ${new Date(split.reweighed_at).toLocaleString(undefined, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      })}`
+    : 'not reweighed yet';
+  return (
+    <p data-testid="split-shares">
+      Optimise for clicks: {shares} ({split.collecting ? 'equal while collecting, ' : ''}
+      {when}).
     </p>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { castDraft } from 'immer';
 import { DesignDocumentFieldsSchema } from '#shared/design.ts';
-import { RulesSchema, type Rule } from '#shared/scene/rules.ts';
+import { RulesSchema, SplitOptimiserSchema, type Rule } from '#shared/scene/rules.ts';
 import type { EditorCommand } from '../commands.ts';
 import type { EditorState } from '../store/index.ts';
 import { changeIntent } from './intent.ts';
@@ -17,6 +17,12 @@ export interface RuleCommandArgs {
   setRules: { rules: unknown[]; key?: string };
   /** The sticker uuids hidden unless the matching rule shows them (the whole list). */
   setHiddenStickers: { uuids: string[] };
+  /**
+   * "Optimise for clicks" on the random split (docs/optimiser.md "In the product"): the
+   * settings (`min_sample_per_variant`, `exploration_floor` 0–0.5), or null to use the hand-set
+   * ranges; `key` merges consecutive changes of one field.
+   */
+  setSplitOptimiser: { settings: unknown; key?: string };
 }
 
 /** Thrown when the edited rules break the shared schema; `message` is the first problem. */
@@ -86,6 +92,30 @@ export const RULE_COMMANDS: {
       if (!parsed.success) throw new RulesError(parsed.error.issues[0]!.message, 'hidden_stickers');
       store.getState().applyChange(changeIntent(this), (draft) => {
         draft.hidden_stickers = parsed.data;
+      });
+    },
+  },
+  setSplitOptimiser: {
+    name: 'setSplitOptimiser',
+    label: 'Optimise for clicks',
+    shortcuts: [],
+    history: { kind: 'merge', eventType: 'rules.event' },
+    enabled: hasDesign,
+    /**
+     * Turns "Optimise for clicks" on (with its settings) or off (null) (docs/optimiser.md "In
+     * the product").
+     * @throws RulesError with the schema's message (path `split_optimiser.{field}`); nothing
+     *   changes then.
+     */
+    perform(store, { settings, key }) {
+      const parsed = SplitOptimiserSchema.nullable().safeParse(settings);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new RulesError(issue.message, ['split_optimiser', ...issue.path].join('.'));
+      }
+      const mergeKey = key ? `${this.name}:${key}` : `${this.name}:${Date.now()}:${Math.random()}`;
+      store.getState().applyChange(changeIntent(this, mergeKey), (draft) => {
+        draft.split_optimiser = parsed.data;
       });
     },
   },

@@ -20,7 +20,9 @@ import { baseImageUrlOf } from '../document/image.ts';
 import { stickerImageUrl } from '../document/preview.ts';
 import { baseImageOf, type LibraryImage } from '../imagesApi.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
+import { DraftField } from './DraftField.tsx';
 import { RulePreview } from './RulePreview.tsx';
+import { SplitOptimiserSection } from './SplitOptimiserSection.tsx';
 import '../rules.css';
 
 /** What each condition kind is called in the panel (docs/rules.md "Conditions"). */
@@ -67,71 +69,6 @@ function newCondition(kind: RuleConditionKind, params: string[]): RuleCondition 
   }
 }
 
-/**
- * A text field that changes the rules when it is left (or Enter is pressed), so a value that is
- * invalid while typed (half a URL) is never applied; a refused value stays with its message.
- */
-function DraftField({
-  label,
-  value,
-  hint,
-  type = 'text',
-  onCommit,
-}: {
-  label: string;
-  value: string;
-  hint?: string;
-  type?: 'text' | 'number' | 'datetime-local' | 'url';
-  /** Applies the value; returns the problem, or null when it was applied. */
-  onCommit: (value: string) => string | null;
-}) {
-  const id = useId();
-  const [text, setText] = useState(value);
-  const [error, setError] = useState<string | null>(null);
-  // A new value from the store (undo, redo, another field's change) replaces what is shown.
-  const [shown, setShown] = useState(value);
-  if (shown !== value) {
-    setShown(value);
-    setText(value);
-    setError(null);
-  }
-  const commit = () => {
-    if (text !== value) setError(onCommit(text));
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      {hint && (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      )}
-      <input
-        id={id}
-        type={type}
-        className="input"
-        value={text}
-        aria-invalid={error !== null}
-        aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : '']
-          .filter(Boolean)
-          .join(' ')}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={commit}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') commit();
-        }}
-      />
-      {error && (
-        <p id={`${id}-error`} className="field__error" role="alert">
-          ! {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /** A group of checkboxes for a list condition (devices, days…). */
 function Choices<T extends string | number>({
   legend,
@@ -170,10 +107,13 @@ function ConditionFields({
   condition,
   params,
   set,
+  optimised,
 }: {
   condition: RuleCondition;
   params: string[];
   set: (next: RuleCondition) => string | null;
+  /** "Optimise for clicks" is on: a split's range is set by the optimiser. */
+  optimised: boolean;
 }): ReactNode {
   const zone = (c: { time_zone: string }) => (
     <DraftField
@@ -256,6 +196,12 @@ function ConditionFields({
     case 'parameter':
       return <ParameterCondition condition={condition} params={params} set={set} />;
     case 'split':
+      if (optimised)
+        return (
+          <p className="field__hint">
+            Share set by &ldquo;Optimise for clicks&rdquo;: it follows this rule&apos;s clicks.
+          </p>
+        );
       return (
         <>
           <DraftField
@@ -530,6 +476,7 @@ function RuleCard({
               condition={condition}
               params={params}
               set={(next) => setCondition(i, next)}
+              optimised={design.split_optimiser !== null}
             />
             <button
               type="button"
@@ -743,6 +690,7 @@ export function RulesPanel() {
           onChange={setHidden}
         />
       )}
+      <SplitOptimiserSection design={design} />
       {rules.length === 0 ? (
         <p>No rules yet: every recipient sees the design as drawn.</p>
       ) : (
