@@ -107,6 +107,7 @@ const S0 = 'spec 000 §7';
 const S1 = 'spec 001 §7';
 const HOOKS = 'docs/developer-api.md "Webhooks"';
 const SIGNED = 'docs/developer-api.md "Signed render URLs"';
+const CAMPAIGNS = 'docs/analytics.md "Campaigns"';
 const SEND_LISTS = 'docs/send-lists.md';
 const DATA = 'docs/data-sources.md';
 
@@ -172,6 +173,10 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
   // Campaign analytics counted at the CDN (docs/analytics.md "The report").
   r('GET', '/api/pic-snippet/{id}/analytics', 'designs', 'user', 'docs/analytics.md "The report"'),
+  // Campaigns: designs grouped by a campaign name, and their analytics added up.
+  r('PUT', '/api/pic-snippet/{id}/campaign', 'designs', 'user', CAMPAIGNS),
+  r('GET', '/api/campaigns', 'designs', 'user', CAMPAIGNS),
+  r('GET', '/api/campaigns/report', 'designs', 'user', CAMPAIGNS),
   // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
   // and signing a URL (an API token needs the `sign` ability).
   r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),

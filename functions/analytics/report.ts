@@ -33,6 +33,102 @@ function addCounts(into: Counts, more: unknown): void {
   }
 }
 
+/** A design's roll-ups summed over a range: what a design's report and a campaign's add up. */
+export interface RangeSums {
+  opens: number;
+  proxyFetches: number;
+  clicks: number;
+  cdnHits: number;
+  recipients: number;
+  devices: Counts;
+  clients: Counts;
+  countries: Counts;
+  /** Periods with counts, oldest first (the report's `series`). */
+  series: AnalyticsReport['series'];
+  byVariant: Map<string, { impressions: number; clicks: number }>;
+  rolledUpAt: string | null;
+  fallbacks: AnalyticsReport['fallbacks'];
+}
+
+/**
+ * A design's roll-ups over the query's days (inclusive, UTC), summed: one query of its hour or
+ * day items (at most {@link MAX_ITEMS}) and one of its fallback hours.
+ */
+export async function rangeSums(designId: string, query: AnalyticsQuery): Promise<RangeSums> {
+  const hourly = query.granularity === 'hour';
+  const first = hourly ? `${query.from}T00` : query.from;
+  const last = hourly ? `${query.to}T23` : query.to;
+  const [{ data }, fallbacks] = await Promise.all([
+    db()
+      .DesignAnalytics.query.byDesignPeriod({
+        analyticsDesign: designId,
+        granularity: query.granularity,
+      })
+      .between({ period: first }, { period: last })
+      .go({ limit: MAX_ITEMS, pages: 'all' }),
+    fallbacksOf(designId, `${query.from}T00`, `${query.to}T23`),
+  ]);
+  const sums: RangeSums = {
+    opens: 0,
+    proxyFetches: 0,
+    clicks: 0,
+    cdnHits: 0,
+    recipients: 0,
+    devices: {},
+    clients: {},
+    countries: {},
+    series: [],
+    byVariant: new Map(),
+    rolledUpAt: null,
+    fallbacks,
+  };
+  for (const item of data.slice(0, MAX_ITEMS)) {
+    sums.opens += item.opens;
+    sums.proxyFetches += item.proxyFetches;
+    sums.clicks += item.clicks;
+    sums.cdnHits += item.cdnHits;
+    sums.recipients += item.recipients ?? 0;
+    addCounts(sums.devices, item.devices);
+    addCounts(sums.clients, item.clients);
+    addCounts(sums.countries, item.countries);
+    if (item.variants && typeof item.variants === 'object') {
+      for (const [id, counts] of Object.entries(item.variants as Record<string, unknown>)) {
+        const c = counts as { impressions?: unknown; clicks?: unknown };
+        const sum = sums.byVariant.get(id) ?? { impressions: 0, clicks: 0 };
+        if (typeof c.impressions === 'number') sum.impressions += c.impressions;
+        if (typeof c.clicks === 'number') sum.clicks += c.clicks;
+        sums.byVariant.set(id, sum);
+      }
+    }
+    if (sums.rolledUpAt === null || item.rolledUpAt > sums.rolledUpAt)
+      sums.rolledUpAt = item.rolledUpAt;
+    sums.series.push({
+      period: item.period,
+      opens: item.opens,
+      proxy_fetches: item.proxyFetches,
+      clicks: item.clicks,
+      cdn_hits: item.cdnHits,
+      recipients: hourly ? null : (item.recipients ?? 0),
+    });
+  }
+  return sums;
+}
+
+/** The report's totals of summed roll-ups: rates per impression and per request. */
+export function totalsOf(sums: RangeSums): AnalyticsReport['totals'] {
+  const impressions = sums.opens + sums.proxyFetches;
+  const requests = impressions + sums.clicks;
+  return {
+    opens: sums.opens,
+    proxy_fetches: sums.proxyFetches,
+    impressions,
+    clicks: sums.clicks,
+    click_through_rate: impressions > 0 ? sums.clicks / impressions : null,
+    cdn_hit_ratio: requests > 0 ? Math.min(1, sums.cdnHits / requests) : null,
+    recipients: sums.recipients,
+  };
+}
+
 /**
  * The report of `designId` over the query's days (inclusive, UTC).
  * @param design the design's rules and optimiser setting: the variants are named by its rules;
@@ -46,81 +142,22 @@ export async function analyticsReport(
   query: AnalyticsQuery,
   design: ReportedDesign = { rules: [], split_optimiser: null },
 ): Promise<AnalyticsReport> {
-  const { rules } = design;
-  const hourly = query.granularity === 'hour';
-  const first = hourly ? `${query.from}T00` : query.from;
-  const last = hourly ? `${query.to}T23` : query.to;
-  const { data } = await db()
-    .DesignAnalytics.query.byDesignPeriod({
-      analyticsDesign: designId,
-      granularity: query.granularity,
-    })
-    .between({ period: first }, { period: last })
-    .go({ limit: MAX_ITEMS, pages: 'all' });
-  const [fallbacks, split] = await Promise.all([
-    fallbacksOf(designId, `${query.from}T00`, `${query.to}T23`),
+  const [sums, split] = await Promise.all([
+    rangeSums(designId, query),
     splitOf(designId, design),
   ]);
-  const devices: Counts = {};
-  const clients: Counts = {};
-  const countries: Counts = {};
-  let opens = 0;
-  let proxyFetches = 0;
-  let clicks = 0;
-  let cdnHits = 0;
-  let recipients = 0;
-  let rolledUpAt: string | null = null;
-  const byVariant = new Map<string, { impressions: number; clicks: number }>();
-  const series = data.slice(0, MAX_ITEMS).map((item) => {
-    opens += item.opens;
-    proxyFetches += item.proxyFetches;
-    clicks += item.clicks;
-    cdnHits += item.cdnHits;
-    recipients += item.recipients ?? 0;
-    addCounts(devices, item.devices);
-    addCounts(clients, item.clients);
-    addCounts(countries, item.countries);
-    if (item.variants && typeof item.variants === 'object') {
-      for (const [id, counts] of Object.entries(item.variants as Record<string, unknown>)) {
-        const c = counts as { impressions?: unknown; clicks?: unknown };
-        const sum = byVariant.get(id) ?? { impressions: 0, clicks: 0 };
-        if (typeof c.impressions === 'number') sum.impressions += c.impressions;
-        if (typeof c.clicks === 'number') sum.clicks += c.clicks;
-        byVariant.set(id, sum);
-      }
-    }
-    if (rolledUpAt === null || item.rolledUpAt > rolledUpAt) rolledUpAt = item.rolledUpAt;
-    return {
-      period: item.period,
-      opens: item.opens,
-      proxy_fetches: item.proxyFetches,
-      clicks: item.clicks,
-      cdn_hits: item.cdnHits,
-      recipients: hourly ? null : (item.recipients ?? 0),
-    };
-  });
-  const impressions = opens + proxyFetches;
-  const requests = impressions + clicks;
-  const variants = variantsOf(rules, byVariant);
+  const variants = variantsOf(design.rules, sums.byVariant);
   return {
     design_id: designId,
     from: query.from,
     to: query.to,
     granularity: query.granularity,
-    totals: {
-      opens,
-      proxy_fetches: proxyFetches,
-      impressions,
-      clicks,
-      click_through_rate: impressions > 0 ? clicks / impressions : null,
-      cdn_hit_ratio: requests > 0 ? Math.min(1, cdnHits / requests) : null,
-      recipients,
-    },
-    series,
-    devices,
-    clients,
-    countries,
-    rolled_up_at: rolledUpAt,
+    totals: totalsOf(sums),
+    series: sums.series,
+    devices: sums.devices,
+    clients: sums.clients,
+    countries: sums.countries,
+    rolled_up_at: sums.rolledUpAt,
     variants,
     optimiser: design.split_optimiser
       ? leaderOf(
@@ -130,7 +167,7 @@ export async function analyticsReport(
         )
       : leaderOf(designId, variants),
     split,
-    fallbacks,
+    fallbacks: sums.fallbacks,
   };
 }
 

@@ -41,6 +41,7 @@ import { cloneDesign, createDesign } from './create.ts';
 import { saveCroppedImage } from './cropped-image.ts';
 import { exportRoutes, linkChange } from './export.ts';
 import { signingRoutes } from './signing.ts';
+import { campaignRoutes } from './campaigns.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
 import { assertQrCode, changeSticker, saveGeneratedSticker, withFallback } from './stickers.ts';
 import {
@@ -419,6 +420,7 @@ export const handler = featureHandler('designs', {
 
   ...exportRoutes,
   ...signingRoutes,
+  ...campaignRoutes,
 });
 
 /** The page of a caller without a current team: empty. */

@@ -40,6 +40,7 @@ const CARD_ATTRIBUTES = [
   'status',
   'isTemplate',
   'counter',
+  'campaign',
   'createdAt',
   'updatedAt',
   'archivedAt',

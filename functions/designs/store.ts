@@ -102,6 +102,8 @@ export interface DesignChanges {
   status?: DesignStatus;
   isTemplate?: boolean;
   archivedAt?: string | null;
+  /** The campaign (docs/analytics.md "Campaigns"); '' clears it. */
+  campaign?: string;
 }
 
 /**
@@ -195,6 +197,7 @@ async function writeDesign(record: DesignRecord, changes: DesignChanges): Promis
     listedViews: record.counter ?? 0,
     ...(document ? { document: storableDocument(document) } : {}),
     ...(typeof changes.archivedAt === 'string' ? { archivedAt: changes.archivedAt } : {}),
+    ...(changes.campaign !== undefined ? { campaign: changes.campaign } : {}),
   };
   let update = db()
     .Design.patch({ designId: record.designId })

@@ -67,6 +67,8 @@ function meta(record: DesignRecord) {
     counter: record.counter ?? 0,
     /** Mail proxies' fetches (functions/render/service.ts `ViewCounter`). */
     proxy_fetches: record.proxyFetches ?? 0,
+    /** The campaign (docs/analytics.md "Campaigns"); stored as '' when cleared. */
+    campaign: record.campaign || null,
     created_at: record.createdAt,
     updated_at: record.updatedAt,
     archived_at: record.archivedAt ?? null,

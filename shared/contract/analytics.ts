@@ -23,34 +23,51 @@ const day = z
 const shiftDay = (day: string, days: number): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+/** The range fields of a report's query (`AnalyticsQuerySchema`, the campaign report's). */
+export const RANGE_FIELDS = {
+  from: day.optional(),
+  to: day.optional(),
+  granularity: z.enum(['day', 'hour']).default('day'),
+};
+
+/** The range with its defaults: without `to`, today; without `from`, 30 days (7 by the hour). */
+export function rangeOf(q: {
+  from?: string | undefined;
+  to?: string | undefined;
+  granularity: 'day' | 'hour';
+}): {
+  from: string;
+  to: string;
+  granularity: 'day' | 'hour';
+} {
+  const to = q.to ?? new Date().toISOString().slice(0, 10);
+  const from = q.from ?? shiftDay(to, q.granularity === 'hour' ? -(MAX_HOURLY_DAYS - 1) : -29);
+  return { from, to, granularity: q.granularity };
+}
+
+/** The checks of a range, each with its message on `to`. */
+export const RANGE_CHECKS = [
+  {
+    ok: (q: { from: string; to: string }) => q.from <= q.to,
+    message: 'The range must end on or after its start.',
+  },
+  {
+    ok: (q: { from: string; to: string; granularity: 'day' | 'hour' }) =>
+      (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 + 1 <=
+      (q.granularity === 'hour' ? MAX_HOURLY_DAYS : MAX_REPORT_DAYS),
+    message: `The range may span at most ${MAX_REPORT_DAYS} days (${MAX_HOURLY_DAYS} by the hour).`,
+  },
+] as const;
+
 /**
  * The query: an inclusive range of UTC days, and the points' size. Without `to`, today; without
  * `from`, 30 days up to `to` (7 by the hour).
  */
 export const AnalyticsQuerySchema = z
-  .object({
-    from: day.optional(),
-    to: day.optional(),
-    granularity: z.enum(['day', 'hour']).default('day'),
-  })
-  .transform((q) => {
-    const to = q.to ?? new Date().toISOString().slice(0, 10);
-    const from = q.from ?? shiftDay(to, q.granularity === 'hour' ? -(MAX_HOURLY_DAYS - 1) : -29);
-    return { from, to, granularity: q.granularity };
-  })
-  .refine((q) => q.from <= q.to, {
-    message: 'The range must end on or after its start.',
-    path: ['to'],
-  })
-  .refine(
-    (q) =>
-      (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 + 1 <=
-      (q.granularity === 'hour' ? MAX_HOURLY_DAYS : MAX_REPORT_DAYS),
-    {
-      message: `The range may span at most ${MAX_REPORT_DAYS} days (${MAX_HOURLY_DAYS} by the hour).`,
-      path: ['to'],
-    },
-  );
+  .object(RANGE_FIELDS)
+  .transform(rangeOf)
+  .refine(RANGE_CHECKS[0].ok, { message: RANGE_CHECKS[0].message, path: ['to'] })
+  .refine(RANGE_CHECKS[1].ok, { message: RANGE_CHECKS[1].message, path: ['to'] });
 export type AnalyticsQuery = z.output<typeof AnalyticsQuerySchema>;
 
 const counts = z.record(z.string(), z.number().int().nonnegative());

@@ -310,6 +310,11 @@ export const DesignCardSchema = z.object({
    * without it still parse; absent means 0 (the server always sends it).
    */
   proxy_fetches: z.number().int().nonnegative().optional(),
+  /**
+   * The campaign the design is in (docs/analytics.md "Campaigns"), null for none. Optional so
+   * answers without it still parse; absent means none.
+   */
+  campaign: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   archived_at: z.string().nullable(),

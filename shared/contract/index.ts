@@ -9,6 +9,7 @@ import type { RouteContract } from './core.ts';
 import { AUTH_CONTRACT } from './auth.ts';
 import { BILLING_CONTRACT } from './billing.ts';
 import { BUNDLES_CONTRACT } from './bundles.ts';
+import { CAMPAIGNS_CONTRACT } from './campaigns.ts';
 import { DATA_SOURCES_CONTRACT } from './data-sources.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
 import { FONTS_CONTRACT } from './fonts.ts';
@@ -53,6 +54,7 @@ export const CONTRACT = {
   ...SEND_LISTS_CONTRACT,
   ...SIGNING_CONTRACT,
   ...DATA_SOURCES_CONTRACT,
+  ...CAMPAIGNS_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */

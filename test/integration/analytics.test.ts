@@ -368,4 +368,88 @@ describe('campaign analytics', () => {
       winner: { id: 'bold' },
     });
   });
+
+  // docs/analytics.md "Campaigns": designs carry a campaign name; its report adds theirs up.
+  it('adds up the designs of a campaign, lists the team’s campaigns, and keeps them to the team', async () => {
+    const base = stack().url;
+    const owner = await ownTeam(base, uniqueEmail('analytics-campaign'));
+    const teamId = await currentTeamId(owner);
+    const spring = await demoDesignCopyIn(teamId);
+    const summer = await demoDesignCopyIn(teamId);
+    const other = await demoDesignCopyIn(teamId);
+    const tag = async (designId: string, campaign: string | null, version = 1) =>
+      owner.request('PUT', `/api/pic-snippet/${designId}/campaign`, { version, campaign });
+    const tagged = await tag(spring.designId, '  Spring   sale ');
+    expect(tagged.status, JSON.stringify(tagged.json)).toBe(200);
+    expect(tagged.json).toMatchObject({ campaign: 'Spring sale', version: 2 });
+    expect((await tag(summer.designId, 'Spring sale')).status).toBe(200);
+    expect((await tag(other.designId, 'Autumn')).status).toBe(200);
+    // A stale version is a conflict; a bad name a field error; nothing is written by either.
+    expect((await tag(other.designId, 'Spring sale', 1)).status).toBe(409);
+    const bad = await tag(other.designId, 'x'.repeat(61), 2);
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors).toEqual({
+      campaign: ['The campaign may not be greater than 60 characters.'],
+    });
+    const shown = await owner.request('GET', `/api/pic-snippet/${other.designId}`);
+    expect(shown.json).toMatchObject({ campaign: 'Autumn', version: 2 });
+
+    const get = async (path: string, agent: string) => {
+      const res = await fetch(`${base}${path}`, {
+        headers: { 'user-agent': agent },
+        redirect: 'manual',
+      });
+      await res.arrayBuffer();
+    };
+    await get(`${spring.render}?first_name=Ana`, IPHONE);
+    await get(`${spring.render}?first_name=Ben`, GMAIL);
+    await get(`${summer.render}?first_name=Cy`, DESKTOP);
+    await get(`${other.render}?first_name=Dee`, DESKTOP);
+    await rollUpLocalAnalytics();
+
+    const list = await owner.request('GET', '/api/campaigns');
+    expect(list.json).toEqual({
+      campaigns: [
+        { name: 'Autumn', designs: 1 },
+        { name: 'Spring sale', designs: 2 },
+      ],
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await owner.request(
+      'GET',
+      `/api/campaigns/report?campaign=${encodeURIComponent('Spring sale')}&from=${today}&to=${today}`,
+    );
+    expect(report.status, JSON.stringify(report.json)).toBe(200);
+    expect(report.json).toMatchObject({
+      campaign: 'Spring sale',
+      truncated: false,
+      totals: { opens: 2, proxy_fetches: 1, impressions: 3, clicks: 0 },
+    });
+    expect(report.json.devices).toMatchObject({ mobile: 1, desktop: 1 });
+    expect(report.json.designs).toEqual([
+      expect.objectContaining({ id: spring.designId, impressions: 2 }),
+      expect.objectContaining({ id: summer.designId, impressions: 1 }),
+    ]);
+    const series = report.json.series as Array<{ period: string; opens: number }>;
+    expect(series).toEqual([expect.objectContaining({ period: today, opens: 2 })]);
+
+    // Cleared, a design leaves the campaign.
+    expect((await tag(summer.designId, null, 2)).json).toMatchObject({ campaign: null });
+    const after = await owner.request('GET', '/api/campaigns');
+    expect(after.json.campaigns).toContainEqual({ name: 'Spring sale', designs: 1 });
+
+    // Another team sees none of it and may not tag the team's designs.
+    const stranger = await ownTeam(base, uniqueEmail('analytics-campaign-stranger'));
+    expect((await stranger.request('GET', '/api/campaigns')).json).toEqual({ campaigns: [] });
+    const theirs = await stranger.request(
+      'GET',
+      `/api/campaigns/report?campaign=${encodeURIComponent('Spring sale')}`,
+    );
+    expect(theirs.status).toBe(404);
+    const hijack = await stranger.request('PUT', `/api/pic-snippet/${spring.designId}/campaign`, {
+      version: 2,
+      campaign: 'Mine',
+    });
+    expect(hijack.status).toBe(404);
+  });
 });

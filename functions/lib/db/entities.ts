@@ -397,6 +397,11 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
          * prefetches and proxied opens, which cannot be told apart. Absent on older designs: 0.
          */
         proxyFetches: { type: 'number' },
+        /**
+         * The campaign the design is in (docs/analytics.md "Campaigns"): a name of 1–60
+         * characters, '' or absent for none. Set by `PUT /api/pic-snippet/{id}/campaign`.
+         */
+        campaign: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
         /** Set by design writes (docs/decisions.md "Design API shapes"); view counts and renders never touch it. */
         updatedAt: { type: 'string', default: now },
