@@ -142,10 +142,7 @@ export async function analyticsReport(
   query: AnalyticsQuery,
   design: ReportedDesign = { rules: [], split_optimiser: null },
 ): Promise<AnalyticsReport> {
-  const [sums, split] = await Promise.all([
-    rangeSums(designId, query),
-    splitOf(designId, design),
-  ]);
+  const [sums, split] = await Promise.all([rangeSums(designId, query), splitOf(designId, design)]);
   const variants = variantsOf(design.rules, sums.byVariant);
   return {
     design_id: designId,
