@@ -3,7 +3,8 @@
  * A design's analytics through the built SPA (docs/analytics.md "The report"): recipients open
  * the design's render URL on a phone, through Gmail's proxy and on a desktop, one clicks
  * through its link; the local CDN log is rolled up; the owner opens the design, follows
- * "Analytics", reads the totals, the chart's numbers and the breakdowns, and exports the CSV.
+ * "Analytics", reads the totals, the chart's numbers and the breakdowns, and exports the CSV;
+ * then puts the design in a campaign and reads the campaign's analytics and the campaigns list.
  * The page's states and labels are component tests (web/src/pages/DesignAnalyticsPage.test.tsx).
  * Screenshots land in test-results/e2e-analytics-*.png.
  */
@@ -22,7 +23,7 @@ import {
   ownTeam,
   uniqueEmail,
 } from '../support/designs.ts';
-import { POLL, findByRole, press, signIn, snap, waitForText } from '../support/aria.ts';
+import { POLL, byRole, findByRole, press, signIn, snap, waitForText } from '../support/aria.ts';
 
 const stack = useLocalStack({ web: 'preview', warmChromium: false });
 const browser = useTestBrowser();
@@ -122,6 +123,22 @@ describe('design analytics', () => {
       const lines = csv.trim().split(/\r?\n/);
       expect(lines[0]).toBe('period,opens,proxy_fetches,clicks,cdn_hits,recipients');
       expect(lines).toContain(`${today},3,1,1,1,3`);
+
+      // The design joins a campaign on its page; the campaign's analytics add its counts up.
+      await page.goto(`${base}/pic-snippet/${design.designId}`, { waitUntil: 'networkidle0' });
+      await page.locator(byRole('combobox', 'Campaign name')).fill('Spring sale');
+      await press(page, 'Save campaign');
+      await waitForText(page, 'Saved: in Spring sale.');
+      await snap(page, 'e2e-analytics-3-campaign-field');
+      await press(page, 'Analytics of the campaign Spring sale', 'link');
+      await findByRole(page, 'heading', 'Campaign: Spring sale');
+      await expect.poll(tiles, POLL).toContainEqual(['Opens', '3']);
+      await findByRole(page, 'link', 'Welcome');
+      await snap(page, 'e2e-analytics-4-campaign-report');
+      await press(page, 'Campaigns', 'link');
+      await findByRole(page, 'heading', 'Campaigns');
+      await findByRole(page, 'link', 'Spring sale');
+      await snap(page, 'e2e-analytics-5-campaigns');
     } finally {
       await context.close();
       await rm(downloads, { recursive: true, force: true });

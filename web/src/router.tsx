@@ -98,6 +98,15 @@ export const router = createBrowserRouter([
         path: 'pic-snippet/:id/analytics',
         lazy: page(() => import('./pages/DesignAnalyticsPage.tsx'), 'DesignAnalyticsPage'),
       },
+      // docs/analytics.md "Campaigns": the team's campaigns and one campaign's designs added up.
+      {
+        path: 'campaigns',
+        lazy: page(() => import('./pages/CampaignsPage.tsx'), 'CampaignsPage'),
+      },
+      {
+        path: 'campaigns/report',
+        lazy: page(() => import('./pages/CampaignReportPage.tsx'), 'CampaignReportPage'),
+      },
       {
         path: 'spark/kiosk',
         lazy: page(() => import('./features/kiosk/KioskPage.tsx'), 'KioskPage'),

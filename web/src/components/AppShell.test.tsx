@@ -39,17 +39,17 @@ const navLinks = () =>
     .map((link) => link.textContent);
 
 describe('the header', () => {
-  it('shows Kiosk to a platform admin only, Dashboard to whoever is signed in', () => {
+  it('shows Kiosk to a platform admin only, Dashboard and Campaigns to whoever is signed in', () => {
     const { unmount } = renderShell(null);
     expect(navLinks()).toEqual(['Home', 'Status']);
     unmount();
     renderShell(aUser());
-    expect(navLinks()).toEqual(['Home', 'Status', 'Dashboard']);
+    expect(navLinks()).toEqual(['Home', 'Status', 'Dashboard', 'Campaigns']);
   });
 
   it('has a Menu button, closed at first, that controls the menu with the navigation and the account corner', async () => {
     const { menu } = renderShell(ADMIN);
-    expect(navLinks()).toEqual(['Home', 'Status', 'Dashboard', 'Kiosk']);
+    expect(navLinks()).toEqual(['Home', 'Status', 'Dashboard', 'Campaigns', 'Kiosk']);
     expect(menu.getAttribute('aria-expanded')).toBe('false');
     const controlled = document.getElementById(menu.getAttribute('aria-controls') ?? '');
     expect(controlled).not.toBeNull();

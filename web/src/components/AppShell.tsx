@@ -16,7 +16,11 @@ const NAV = [
 ] as const;
 
 /** Shown to a signed-in user only: their designs (docs/decisions.md "Dashboard SPA" Dashboard). */
-const SIGNED_IN_NAV = [{ to: '/dashboard', label: 'Dashboard', end: false }] as const;
+const SIGNED_IN_NAV = [
+  { to: '/dashboard', label: 'Dashboard', end: false },
+  // docs/analytics.md "Campaigns".
+  { to: '/campaigns', label: 'Campaigns', end: false },
+] as const;
 
 /** Shown to platform admins only (docs/accounts.md "Screens": "Kiosk (admin)"; docs/kiosk.md). */
 const ADMIN_NAV = [{ to: '/spark/kiosk', label: 'Kiosk', end: false }] as const;

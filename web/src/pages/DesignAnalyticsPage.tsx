@@ -8,6 +8,7 @@ import { Notice } from '../components/Notice.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { analyticsQuery } from '../features/analytics/api.ts';
+import { campaignPath } from '../features/analytics/CampaignField.tsx';
 import { csvFileName, downloadCsv, seriesCsv } from '../features/analytics/csv.ts';
 import { RangePicker, type PickedRange } from '../features/analytics/RangePicker.tsx';
 import { readRange, utcDay, withRange } from '../features/analytics/range.ts';
@@ -15,7 +16,7 @@ import { filledSeries } from '../features/analytics/report.ts';
 import {
   Breakdowns,
   FallbacksNote,
-  LastUpdated,
+  ReportHead,
   StatTiles,
   VariantsTable,
 } from '../features/analytics/ReportParts.tsx';
@@ -102,6 +103,11 @@ function DesignAnalytics({ id }: { id: string }) {
         <h1 className="page-title">
           Analytics: <span className="analytics__subject">{design.title}</span>
         </h1>
+        {design.campaign && (
+          <p className="muted">
+            In the campaign <Link to={campaignPath(design.campaign)}>{design.campaign}</Link>
+          </p>
+        )}
       </header>
 
       <section className="stack" aria-labelledby={`${base}-range`}>
@@ -162,25 +168,15 @@ function ReportView({
   const empty = report.series.length === 0;
   return (
     <div className="stack-lg" aria-busy={updating}>
-      <div className="analytics__header">
-        <LastUpdated rolledUpAt={report.rolled_up_at} />
-        {!empty && (
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() =>
-              downloadCsv(seriesCsv(points), csvFileName(designId, report.from, report.to))
-            }
-          >
-            Export CSV
-          </button>
-        )}
-      </div>
-      {updating && (
-        <p className="muted small" role="status">
-          <Spinner /> Loading analytics…
-        </p>
-      )}
+      <ReportHead
+        rolledUpAt={report.rolled_up_at}
+        updating={updating}
+        onExport={
+          empty
+            ? undefined
+            : () => downloadCsv(seriesCsv(points), csvFileName(designId, report.from, report.to))
+        }
+      />
       <StatTiles totals={report.totals} />
       <FallbacksNote fallbacks={report.fallbacks} />
       {empty ? (

@@ -5,6 +5,7 @@ import { DesignViewer } from '../features/dashboard/DesignViewer.tsx';
 import { ActionFeedback } from '../features/dashboard/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
+import { CampaignField } from '../features/analytics/CampaignField.tsx';
 import { formatDay } from '../features/dashboard/format.ts';
 import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
 import { subscriptionPath, useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
@@ -218,6 +219,12 @@ function DesignShow({ id }: { id: string }) {
               snippets with {'{{parameters}}'} personalise it.
             </p>
           )}
+          <CampaignField
+            designId={design.id}
+            version={design.version}
+            campaign={design.campaign ?? null}
+            onSaved={(saved) => update((current) => ({ ...current, ...saved }))}
+          />
         </section>
       </div>
 

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Spinner } from '../../components/Spinner.tsx';
 import type { AnalyticsReport } from '#shared/contract/analytics.ts';
 import {
   breakdownRows,
@@ -83,7 +84,11 @@ export function StatTiles({ totals }: { totals: AnalyticsReport['totals'] }) {
  * e-mail clients (with the note on proxies) and countries, each by count, with its share of the
  * impressions.
  */
-export function Breakdowns({ report }: { report: AnalyticsReport }) {
+export function Breakdowns({
+  report,
+}: {
+  report: Pick<AnalyticsReport, 'totals' | 'devices' | 'clients' | 'countries'>;
+}) {
   const impressions = report.totals.impressions;
   return (
     <div className="analytics-breakdowns">
@@ -157,6 +162,96 @@ function BreakdownTable({
   );
 }
 
+/** One line of a {@link RatesTable}. */
+export interface RatesRow {
+  key: string;
+  label: ReactNode;
+  impressions: number;
+  clicks: number;
+  click_through_rate: number | null;
+}
+
+/**
+ * Impressions, clicks and click-through rate per line (a design's variants, a campaign's
+ * designs), the lines in the order given.
+ */
+export function RatesTable({
+  caption,
+  column,
+  rows,
+}: {
+  caption: string;
+  column: string;
+  rows: readonly RatesRow[];
+}) {
+  return (
+    <table className="analytics-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{column}</th>
+          <th scope="col" className="analytics-table__number">
+            Impressions
+          </th>
+          <th scope="col" className="analytics-table__number">
+            Clicks
+          </th>
+          <th scope="col" className="analytics-table__number">
+            Click-through rate
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            <th scope="row">{row.label}</th>
+            <td className="analytics-table__number">{formatCount(row.impressions)}</td>
+            <td className="analytics-table__number">{formatCount(row.clicks)}</td>
+            <td className="analytics-table__number">{formatPercent(row.click_through_rate)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * When the report was rolled up, its CSV export (when it has counts) and, while a new range
+ * loads over it, a status that says so: the head of a design's and a campaign's report.
+ */
+export function ReportHead({
+  rolledUpAt,
+  onExport,
+  updating,
+}: {
+  rolledUpAt: string | null;
+  /** Downloads the CSV; absent: nothing to export. */
+  onExport?: (() => void) | undefined;
+  updating: boolean;
+}) {
+  return (
+    <>
+      <div className="analytics__header">
+        <LastUpdated rolledUpAt={rolledUpAt} />
+        {onExport && (
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={onExport}
+          >
+            Export CSV
+          </button>
+        )}
+      </div>
+      {updating && (
+        <p className="muted small" role="status">
+          <Spinner /> Loading analytics…
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
  * The variants of a design with rules (shared/contract/analytics.ts `variants`;
  * docs/analytics.md "Variants"): each rule and the default with its impressions, clicks and
@@ -179,33 +274,11 @@ export function VariantsTable({
       <h3 id={`${id}-title`} className="settings-subtitle">
         Variants
       </h3>
-      <table className="analytics-table">
-        <caption className="visually-hidden">Variants</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col" className="analytics-table__number">
-              Impressions
-            </th>
-            <th scope="col" className="analytics-table__number">
-              Clicks
-            </th>
-            <th scope="col" className="analytics-table__number">
-              Click-through rate
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {variants.map((v) => (
-            <tr key={v.id}>
-              <th scope="row">{v.name}</th>
-              <td className="analytics-table__number">{formatCount(v.impressions)}</td>
-              <td className="analytics-table__number">{formatCount(v.clicks)}</td>
-              <td className="analytics-table__number">{formatPercent(v.click_through_rate)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RatesTable
+        caption="Variants"
+        column="Rule"
+        rows={variants.map((v) => ({ key: v.id, label: v.name, ...v }))}
+      />
       {optimiser && <LeaderNote optimiser={optimiser} />}
       {split && <SplitNote split={split} />}
       <p className="field__hint">

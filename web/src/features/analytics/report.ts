@@ -70,7 +70,10 @@ export function periodsOf(from: string, to: string, granularity: Granularity, no
  * periods (a server clock ahead of this one) is kept, in its place.
  * @returns points oldest first, one per period.
  */
-export function filledSeries(report: AnalyticsReport, now: Date): AnalyticsPoint[] {
+export function filledSeries(
+  report: Pick<AnalyticsReport, 'series' | 'from' | 'to' | 'granularity'>,
+  now: Date,
+): AnalyticsPoint[] {
   const counted = new Map(report.series.map((p) => [p.period, p]));
   const periods = new Set([
     ...periodsOf(report.from, report.to, report.granularity, now),
