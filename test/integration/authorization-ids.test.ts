@@ -428,6 +428,8 @@ const BODY_IDS: Record<string, Record<string, { kind: keyof typeof KINDS; field?
 /** `user` routes that take no id of anything a team owns, with the reason. */
 const NO_ID: Record<string, string> = {
   'GET /getActive': "the caller's current team's list",
+  'GET /api/campaigns': "the caller's current team's campaigns",
+  'GET /api/campaigns/report': "a campaign name, looked up among the caller's current team's designs",
   'GET /getArchived': "the caller's current team's list",
   'GET /getHomeTemplates': 'the global template list',
   'GET /getTemplates': "the global templates and the caller's team's bundles",
@@ -537,6 +539,7 @@ const REQUESTS: Record<string, (ids: Ids) => Call> = {
     body: { html_link_url: 'https://example.com/offer' },
   }),
   'PUT /api/pic-snippet/{id}/signing': () => ({ body: { require_signed_urls: true } }),
+  'PUT /api/pic-snippet/{id}/campaign': () => ({ body: { campaign: 'Matrix' } }),
   'POST /api/pic-snippet/{id}/send-lists': () => ({
     body: { file_name: 'matrix.csv', format: 'csv', bytes: 64 },
   }),
