@@ -429,7 +429,8 @@ const BODY_IDS: Record<string, Record<string, { kind: keyof typeof KINDS; field?
 const NO_ID: Record<string, string> = {
   'GET /getActive': "the caller's current team's list",
   'GET /api/campaigns': "the caller's current team's campaigns",
-  'GET /api/campaigns/report': "a campaign name, looked up among the caller's current team's designs",
+  'GET /api/campaigns/report':
+    "a campaign name, looked up among the caller's current team's designs",
   'GET /getArchived': "the caller's current team's list",
   'GET /getHomeTemplates': 'the global template list',
   'GET /getTemplates': "the global templates and the caller's team's bundles",
