@@ -159,6 +159,13 @@ export const ConfigSchema = z.object({
   PIXABAY_API_KEY: optional,
   /** Test-only API origins of the stock services: `unsplash=http://…,pixabay=http://…`. */
   STOCK_API_URLS: optional,
+  /**
+   * Weather at open time (docs/weather.md "Offline mode"): `online` asks Open-Meteo, `offline`
+   * reads the recorded answers. Default: online in AWS, else offline.
+   */
+  WEATHER_MODE: z.enum(['online', 'offline']).optional(),
+  /** Test-only stand-ins of Open-Meteo's endpoints: `forecast=http://…,geocoding=http://…`. */
+  WEATHER_API_URLS: optional,
   /** KMS key (id or ARN) whose data keys encrypt stored secrets; required in AWS to store one. */
   SECRETS_KMS_KEY_ID: optional,
   /** Outside AWS: the master key of stored secrets, base64 of 32 bytes (functions/lib/secrets.ts). */

@@ -39,7 +39,12 @@ const FALLBACK_ATTRIBUTES = {
 import { dynamoFirstOpenStore } from './first-open.ts';
 import { RenderUsage } from './usage.ts';
 import { testClock } from './countdown-gif.ts';
-import { VIEWER_COUNTRY_HEADER } from './rule-context.ts';
+import {
+  VIEWER_COUNTRY_HEADER,
+  VIEWER_LATITUDE_HEADER,
+  VIEWER_LONGITUDE_HEADER,
+} from './rule-context.ts';
+import { configuredProvider, createWeather, viewerLocation } from './weather.ts';
 import { createSignatureVerifier } from './signature.ts';
 import { loadSigningKeys } from '#lib/signing-secrets.ts';
 
@@ -181,6 +186,8 @@ const service = createRenderService({
   teamCanExportPdf: async (teamId) => (await teamPlan(teamId)).pdf,
   teamAllowance: async (teamId) => (await teamPlan(teamId)).allowance,
   teamWatermark: async (teamId) => (await teamPlan(teamId)).watermark,
+  // The weather of the rules' weather conditions (docs/weather.md): Open-Meteo or recordings.
+  weather: createWeather(() => configuredProvider(renderGuard)),
   dataValues: (design, doc, query) =>
     resolveDataValues(design.teamId, doc.data_bindings, query, renderGuard()),
   usage,
@@ -253,6 +260,10 @@ export function renderRequest(event: ApiEvent): Promise<ApiResult> {
     sourceIp: clientAddress(event),
     userAgent: event.headers?.['user-agent'],
     country: event.headers?.[VIEWER_COUNTRY_HEADER],
+    viewerLocation: viewerLocation(
+      event.headers?.[VIEWER_LATITUDE_HEADER],
+      event.headers?.[VIEWER_LONGITUDE_HEADER],
+    ),
     edgeLimited: event.headers?.[EDGE_RATE_HEADER] === EDGE_RATE_EXCEEDED,
     edgeProxyLimited: event.headers?.[EDGE_PROXY_RATE_HEADER] === EDGE_RATE_EXCEEDED,
     ...testClock(event.headers, config().STAGE),

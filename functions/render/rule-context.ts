@@ -15,10 +15,12 @@ import {
   RULE_SYSTEMS,
   rulesUse,
   splitBucket,
+  weatherPlaces,
   type Rule,
   type RuleContext,
   type RuleDevice,
   type RuleSystem,
+  type WeatherReport,
 } from '#shared/scene/rules.ts';
 import type { MailProxy } from './mail-proxies.ts';
 
@@ -27,6 +29,9 @@ const MAX_AGENT_LENGTH = 512;
 
 /** The viewer-country header CloudFront adds when the origin request policy asks for it. */
 export const VIEWER_COUNTRY_HEADER = 'cloudfront-viewer-country';
+/** The viewer-location headers (degrees) CloudFront adds when asked: weather at the reader's place. */
+export const VIEWER_LATITUDE_HEADER = 'cloudfront-viewer-latitude';
+export const VIEWER_LONGITUDE_HEADER = 'cloudfront-viewer-longitude';
 
 /** bowser's OS names → the rule's names. */
 const SYSTEM_NAMES: Record<string, RuleSystem> = {
@@ -86,6 +91,8 @@ export interface RuleRequest {
    * (shared/scene/optimised-split.ts `splitAssignment`); undefined: the hand-set ranges.
    */
   splitAssignment?: readonly string[] | undefined;
+  /** The weather the rules' weather conditions read, by place (service.ts `weatherFor`). */
+  weather?: Readonly<Record<string, WeatherReport | null>> | undefined;
 }
 
 /** The `RuleContext` of a request. */
@@ -98,6 +105,7 @@ export function ruleContextOf(request: RuleRequest): RuleContext {
     mailClient: request.proxy,
     values: Object.fromEntries(request.values),
     bucket,
+    weather: request.weather,
     splitVariant: request.splitAssignment?.[bucket],
   };
 }
@@ -109,11 +117,17 @@ const PER_MOMENT = ['time_window', 'day_of_week'] as const;
 
 /**
  * How shareable a rules design's answer is (docs/decisions.md "Rule sets and the CDN"):
- * `viewer` when a rule reads the headers (the CDN must not share it), `moment` when a rule
- * reads the clock (shared a minute), `url` when the URL alone decides (cached as before).
+ * `viewer` when a rule reads the headers (the CDN must not share it; the weather at the reader's
+ * place too), `moment` when a rule reads the clock or the weather at a named place (shared a
+ * minute), `url` when the URL alone decides (cached as before).
  */
 export function rulesScope(rules: readonly Rule[]): 'viewer' | 'moment' | 'url' {
   if (PER_VIEWER.some((kind) => rulesUse(rules, kind))) return 'viewer';
+  // The weather at the reader's place reads the viewer-location headers; at a named place, the
+  // clock (it changes through the day: docs/weather.md "Caching").
+  const weather = weatherPlaces(rules);
+  if (weather.includes('')) return 'viewer';
+  if (weather.length > 0) return 'moment';
   if (PER_MOMENT.some((kind) => rulesUse(rules, kind))) return 'moment';
   return 'url';
 }

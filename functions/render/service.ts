@@ -37,7 +37,8 @@ import {
 } from './countdown-gif.ts';
 import { firstOpenAt, type FirstOpenStore } from './first-open.ts';
 import { ruledDesign, rulesScope } from './rule-context.ts';
-import { ruleLinkUrl } from '#shared/scene/rules.ts';
+import { ruleLinkUrl, weatherPlaces, type WeatherReport } from '#shared/scene/rules.ts';
+import type { LatLon, Weather } from './weather.ts';
 import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
 
@@ -76,6 +77,11 @@ export interface RenderRequest {
   userAgent?: string | undefined;
   /** The `CloudFront-Viewer-Country` header: rules' country conditions (docs/rules.md). */
   country?: string | undefined;
+  /**
+   * The reader's place from CloudFront's viewer-location headers: the weather conditions that
+   * read the reader's place (docs/weather.md "Conditions").
+   */
+  viewerLocation?: LatLon | undefined;
   /**
    * The edge's rate rule counted this address over its 5-minute budget on `/r/*` (the WAF
    * labels instead of blocking, and inserts a header: infra/constructs/render.ts).
@@ -150,6 +156,12 @@ export interface RenderServiceDeps {
    * functions/data-sources/resolve.ts; docs/data-sources.md "At render time"). Never throws;
    * absent: no lookups (unit tests of other rules).
    */
+  /**
+   * The weather at a place (functions/render/weather.ts `createWeather`): for the rules' weather
+   * conditions (docs/weather.md "Conditions"). Never throws; absent: no lookups (every weather
+   * condition is unknown and does not hold).
+   */
+  weather?: Pick<Weather, 'at'>;
   dataValues?(
     design: DesignRecord,
     doc: DesignDocument,
@@ -802,10 +814,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     mayPick: boolean,
   ) {
     const bound = doc.data_bindings.length > 0;
+    const places = weatherPlaces(doc.rules);
     const proxy = proxyOf(request.userAgent, request.sourceIp);
     // The budget first: a lookup is a fetch, a read and a write made for whoever asks.
     const work =
-      !bound && firstOpenDurationS(doc) === 0
+      !bound && places.length === 0 && firstOpenDurationS(doc) === 0
         ? { allowed: true, counted: false }
         : await mayWorkAtOpen(design, request, proxy);
     const allowed = work.allowed;
@@ -814,11 +827,17 @@ export function createRenderService(deps: RenderServiceDeps) {
         ? await deps.dataValues(design, doc, query)
         : { values: [], failed: bound && !allowed };
     const values = withDataValues(doc, normaliseValues(doc, query), looked.values);
+    // After the data lookups, so a place can come from a data source (docs/weather.md).
+    const weather =
+      places.length > 0 && deps.weather && allowed
+        ? await weatherFor(places, values, request.viewerLocation)
+        : { reports: undefined, failed: places.length > 0 && !allowed };
     const nowMs = request.nowMs ?? Date.now();
     const ruled = ruledDesign(design.document, doc, {
       publicId,
       values,
       nowMs,
+      weather: weather.reports,
       splitAssignment: splitAssignment(doc, design.splitTables, nowMs),
       userAgent: request.userAgent,
       country: request.country,
@@ -829,9 +848,34 @@ export function createRenderService(deps: RenderServiceDeps) {
       values,
       proxy,
       ruled,
-      lookupFailed: looked.failed,
+      lookupFailed: looked.failed || weather.failed,
       openWorkAllowed: allowed,
       countedAtOpen: work.counted,
+    };
+  }
+
+  /**
+   * The weather of each place the rules look up (docs/weather.md "Conditions"): a place name is
+   * the recipient's value of that parameter (none: unknown), '' the reader's place from the CDN
+   * (none: unknown). At most `MAX_WEATHER_PLACES` lookups, side by side; `failed` when one failed
+   * (the answer is then not cached).
+   */
+  async function weatherFor(
+    places: readonly string[],
+    values: ReadonlyArray<readonly [string, string]>,
+    viewer: LatLon | undefined,
+  ): Promise<{ reports: Record<string, WeatherReport | null>; failed: boolean }> {
+    const byName = new Map(values);
+    const found = await Promise.all(
+      places.map(async (place) => {
+        const where = place === '' ? viewer : byName.get(place);
+        if (where === undefined || where === '') return { report: null, failed: false };
+        return deps.weather!.at(where);
+      }),
+    );
+    return {
+      reports: Object.fromEntries(places.map((place, i) => [place, found[i]!.report])),
+      failed: found.some((f) => f.failed),
     };
   }
 

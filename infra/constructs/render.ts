@@ -523,6 +523,9 @@ export class Render extends Construct {
         'User-Agent',
         'CloudFront-Viewer-Address',
         'CloudFront-Viewer-Country',
+        // The reader's place for weather conditions that ask for it (docs/weather.md).
+        'CloudFront-Viewer-Latitude',
+        'CloudFront-Viewer-Longitude',
       ),
     });
 

@@ -52,6 +52,31 @@ export const RULE_MAIL_CLIENTS = ['gmail', 'apple', 'outlook', 'yahoo'] as const
 export type RuleMailClient = (typeof RULE_MAIL_CLIENTS)[number];
 
 /**
+ * The kinds of sky a weather report reads as (docs/weather.md "Conditions"), from the WMO weather
+ * codes the provider answers with (functions/render/weather.ts `skyOfCode`).
+ */
+export const WEATHER_SKIES = [
+  'clear',
+  'cloudy',
+  'fog',
+  'drizzle',
+  'rain',
+  'snow',
+  'storm',
+] as const;
+export type WeatherSky = (typeof WEATHER_SKIES)[number];
+
+/**
+ * The weather at a recipient's place now (docs/weather.md): the sky, the temperature in °C,
+ * and the place's name when it was looked up by name.
+ */
+export interface WeatherReport {
+  sky: WeatherSky;
+  temperatureC: number;
+  place?: string | undefined;
+}
+
+/**
  * One condition of a rule (docs/rules.md "Conditions"):
  * - `time_window`: now is at or after `start` and before `end` (wall-clock times in
  *   `time_zone`; a null end is open);
@@ -63,7 +88,12 @@ export type RuleMailClient = (typeof RULE_MAIL_CLIENTS)[number];
  * - `parameter`: the recipient's value of `param_name` `equals` / `contains` `value` (case
  *   folded, trimmed), or is `empty` / `not_empty`;
  * - `split`: the recipient's bucket (0–99, a hash of the design and the recipient's values)
- *   is in [`from`, `to`): a weighted random split that an image and its link agree on.
+ *   is in [`from`, `to`): a weighted random split that an image and its link agree on;
+ * - `weather`: the weather now at the place the parameter `param_name` names (a city, a
+ *   postcode or `lat,lon`), or at the reader's place as the CDN reads it when `param_name` is
+ *   empty, is one of `skies` (none listed: any) and its temperature (°C) is at least
+ *   `min_temp_c` and at most `max_temp_c` (null: no bound). Unknown weather never holds
+ *   (docs/weather.md "Conditions").
  */
 export const RuleConditionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('time_window'), start: wallTime, end: wallTime, time_zone: timeZone }),
@@ -88,6 +118,22 @@ export const RuleConditionSchema = z.discriminatedUnion('kind', [
     operator: z.enum(['equals', 'contains', 'empty', 'not_empty']).default('equals'),
     value: z.string().max(RULE_BOUNDS.valueLength).default(''),
   }),
+  z
+    .object({
+      kind: z.literal('weather'),
+      param_name: z.string().max(RULE_BOUNDS.nameLength).default(''),
+      skies: z.array(z.enum(WEATHER_SKIES)).max(WEATHER_SKIES.length).default([]),
+      min_temp_c: z.number().min(-100).max(100).nullable().default(null),
+      max_temp_c: z.number().min(-100).max(100).nullable().default(null),
+    })
+    .refine((w) => w.skies.length > 0 || w.min_temp_c !== null || w.max_temp_c !== null, {
+      message: 'Choose a sky or a temperature.',
+      path: ['skies'],
+    })
+    .refine((w) => w.min_temp_c === null || w.max_temp_c === null || w.min_temp_c <= w.max_temp_c, {
+      message: 'The highest temperature must not be below the lowest.',
+      path: ['max_temp_c'],
+    }),
   z
     .object({
       kind: z.literal('split'),
@@ -192,6 +238,8 @@ export const RulesSchema = z
  * - `mailClient` the image proxy that asked (undefined: none known);
  * - `values` the recipient's normalised values (declared parameters only), name → value;
  * - `bucket` 0–99, from `splitBucket`;
+ * - `weather` the weather looked up for the rules' weather conditions, by the condition's
+ *   `param_name` ('' for the reader's place); null or absent: unknown (docs/weather.md);
  * - `splitVariant` for a design that optimises its split (docs/optimiser.md "In the product"):
  *   the rule id the recipient's bucket is assigned to; a `split` condition then holds for that
  *   rule only, whatever its hand-set range. Undefined: the ranges decide.
@@ -204,6 +252,7 @@ export interface RuleContext {
   mailClient?: RuleMailClient | undefined;
   values: Record<string, string>;
   bucket: number;
+  weather?: Readonly<Record<string, WeatherReport | null>> | undefined;
   splitVariant?: string | undefined;
 }
 
@@ -262,7 +311,28 @@ export function conditionHolds(condition: RuleCondition, context: RuleContext): 
     }
     case 'split':
       return context.bucket >= condition.from && context.bucket < condition.to;
+    case 'weather': {
+      const report = context.weather?.[condition.param_name];
+      if (!report) return false;
+      if (condition.skies.length > 0 && !condition.skies.includes(report.sky)) return false;
+      if (condition.min_temp_c !== null && report.temperatureC < condition.min_temp_c) return false;
+      return condition.max_temp_c === null || report.temperatureC <= condition.max_temp_c;
+    }
   }
+}
+
+/** Places a design's weather conditions look up at most (docs/weather.md "Budgets"). */
+export const MAX_WEATHER_PLACES = 3;
+
+/**
+ * The places a design's weather conditions look up (docs/weather.md "Conditions"): each
+ * condition's `param_name`, '' for the reader's place; at most {@link MAX_WEATHER_PLACES}.
+ */
+export function weatherPlaces(rules: readonly Rule[]): string[] {
+  const names = new Set<string>();
+  for (const rule of rules)
+    for (const c of rule.conditions) if (c.kind === 'weather') names.add(c.param_name);
+  return [...names].slice(0, MAX_WEATHER_PLACES);
 }
 
 /**

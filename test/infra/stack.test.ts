@@ -749,7 +749,13 @@ describe('render', () => {
       OriginRequestPolicyConfig: Match.objectLike({
         HeadersConfig: {
           HeaderBehavior: 'whitelist',
-          Headers: ['User-Agent', 'CloudFront-Viewer-Address', 'CloudFront-Viewer-Country'],
+          Headers: [
+            'User-Agent',
+            'CloudFront-Viewer-Address',
+            'CloudFront-Viewer-Country',
+            'CloudFront-Viewer-Latitude',
+            'CloudFront-Viewer-Longitude',
+          ],
         },
         QueryStringsConfig: { QueryStringBehavior: 'all' },
       }),

@@ -20,7 +20,9 @@ import { baseImageUrlOf } from '../document/image.ts';
 import { stickerImageUrl } from '../document/preview.ts';
 import { baseImageOf, type LibraryImage } from '../imagesApi.ts';
 import { ImagesPanel } from './ImagesPanel.tsx';
+import { Choices } from './Choices.tsx';
 import { DraftField } from './DraftField.tsx';
+import { WeatherCondition } from './WeatherCondition.tsx';
 import { RulePreview } from './RulePreview.tsx';
 import { SplitOptimiserSection } from './SplitOptimiserSection.tsx';
 import '../rules.css';
@@ -35,6 +37,7 @@ const KIND_LABELS: Record<RuleConditionKind, string> = {
   time_window: 'Date and time',
   day_of_week: 'Day of week',
   split: 'Random split',
+  weather: 'Weather',
 };
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const OPERATORS = {
@@ -66,40 +69,9 @@ function newCondition(kind: RuleConditionKind, params: string[]): RuleCondition 
       return { kind, param_name: params[0] ?? 'name', operator: 'equals', value: '' };
     case 'split':
       return { kind, from: 0, to: 50 };
+    case 'weather':
+      return { kind, param_name: '', skies: ['rain'], min_temp_c: null, max_temp_c: null };
   }
-}
-
-/** A group of checkboxes for a list condition (devices, days…). */
-function Choices<T extends string | number>({
-  legend,
-  options,
-  labels,
-  chosen,
-  onChange,
-}: {
-  legend: string;
-  options: readonly T[];
-  labels?: (option: T) => ReactNode;
-  chosen: readonly T[];
-  onChange: (next: T[]) => void;
-}) {
-  return (
-    <fieldset className="rules-panel__choices">
-      <legend className="field__label">{legend}</legend>
-      {options.map((option) => (
-        <label key={option} className="rules-panel__choice">
-          <input
-            type="checkbox"
-            checked={chosen.includes(option)}
-            onChange={(e) =>
-              onChange(e.target.checked ? [...chosen, option] : chosen.filter((c) => c !== option))
-            }
-          />{' '}
-          {labels ? labels(option) : String(option)}
-        </label>
-      ))}
-    </fieldset>
-  );
 }
 
 /** The fields of one condition; `set` applies a changed copy and returns the problem. */
@@ -195,6 +167,8 @@ function ConditionFields({
       );
     case 'parameter':
       return <ParameterCondition condition={condition} params={params} set={set} />;
+    case 'weather':
+      return <WeatherCondition condition={condition} params={params} set={set} />;
     case 'split':
       if (optimised)
         return (
