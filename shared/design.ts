@@ -41,6 +41,9 @@ export { CURRENT_SCHEMA_VERSION, DESIGN_MIGRATIONS } from './design-migrations.t
 
 /** Default canvas, px (docs/editor.md "Constants"). */
 export const DEFAULT_CANVAS = { width: 900, height: 600 } as const;
+/** Longest alt-text template, characters (docs/export.md "Alt text": a sentence or two). */
+export const MAX_ALT_TEXT_LENGTH = 500;
+
 /** Widest canvas, px (docs/editor.md "Editing rules", docs/editor.md "Constants"). */
 export const MAX_CANVAS_WIDTH = 1056;
 /**
@@ -478,6 +481,19 @@ export const DesignDocumentFieldsSchema = z.object({
   merge_tag_storefront: z.string().nullable().default(null),
   merge_tag_choices: z.array(MergeTagChoiceSchema).default([]),
   html_link_url: z.string().nullable().default(null),
+  /**
+   * The alt-text template (docs/export.md "Alt text"): text with `{{param}}` merge fields, at
+   * most 500 characters; null (the default, older documents too) reads the texts joined
+   * (shared/alt-text.ts `altTemplate`).
+   */
+  alt_text: z
+    .string()
+    .max(
+      MAX_ALT_TEXT_LENGTH,
+      `The alt text may not be greater than ${MAX_ALT_TEXT_LENGTH} characters.`,
+    )
+    .nullable()
+    .default(null),
   /**
    * Rule sets (docs/rules.md): ordered rules, first match wins; none (older documents) draws
    * the design exactly as before. Evaluated by shared/scene/rules.ts `matchRule`.

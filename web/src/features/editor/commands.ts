@@ -35,6 +35,7 @@ import { IMAGE_COMMANDS, type ImageCommandArgs } from './commands/image.ts';
 import { STICKER_COMMANDS, type StickerCommandArgs } from './commands/stickers.ts';
 import { RULE_COMMANDS, type RuleCommandArgs } from './commands/rules.ts';
 import { DATA_COMMANDS, type DataCommandArgs } from './commands/data.ts';
+import { ALT_TEXT_COMMANDS, type AltTextCommandArgs } from './commands/altText.ts';
 
 /** How a command enters the history (see the module comment). */
 export type HistoryIntent =
@@ -59,7 +60,13 @@ export interface MoveArgs {
 
 /** The arguments of each command (the text toolbar's are in commands/text.ts). */
 export interface CommandArgs
-  extends TextCommandArgs, ImageCommandArgs, StickerCommandArgs, RuleCommandArgs, DataCommandArgs {
+  extends
+    TextCommandArgs,
+    ImageCommandArgs,
+    StickerCommandArgs,
+    RuleCommandArgs,
+    DataCommandArgs,
+    AltTextCommandArgs {
   undo: void;
   redo: void;
   deselect: void;
@@ -430,6 +437,7 @@ export const COMMANDS: Registry = {
   ...STICKER_COMMANDS,
   ...RULE_COMMANDS,
   ...DATA_COMMANDS,
+  ...ALT_TEXT_COMMANDS,
 };
 
 /**

@@ -49,6 +49,7 @@ export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
       })),
     html_link_url: typeof body.html_link_url === 'string' ? body.html_link_url : null,
     require_signed_urls: body.require_signed_urls === true,
+    alt_text: typeof body.alt_text === 'string' ? body.alt_text : null,
     ...(Array.isArray(body.rules) && body.rules.length > 0
       ? {
           rule_links: list(body.rules).map((r) =>
@@ -59,6 +60,7 @@ export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
     text_snippets: list(body.text_snippets)
       .filter(isRecord)
       .map((s) => ({
+        text: text(s.text),
         parameters: list(s.parameters)
           .filter((p): p is Record<string, unknown> => isRecord(p) && typeof p.id === 'string')
           .map((p) => ({

@@ -6,6 +6,7 @@
  * The URL, HTML and scripts come from `shared/export-url.ts` and the provider modules, the same
  * code the tests of the render round trip use.
  */
+import { altTemplate, exportAltText } from '#shared/alt-text.ts';
 import {
   buildHtmlSnippet,
   buildRenderUrl,
@@ -63,6 +64,8 @@ export interface ExportDesign {
   html_link_url: string | null;
   /** Only signed URLs draw it (docs/developer-api.md "Signed render URLs"). */
   require_signed_urls: boolean;
+  /** The alt-text template (docs/export.md "Alt text"); null: the texts joined. */
+  alt_text?: string | null;
   /**
    * A design with countdown timers: its GIF's frames (the URL ends in `.gif`; docs/decisions.md
    * "Countdown timers"); null or absent without a timer.
@@ -71,6 +74,8 @@ export interface ExportDesign {
   /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
   rule_links?: Array<string | null>;
   text_snippets: Array<{
+    /** The snippet's text: the default alt text joins them (shared/alt-text.ts). */
+    text?: string;
     parameters: Array<{
       id: string;
       param_name: string;
@@ -463,4 +468,29 @@ export function showCustomDataIntro(storage: Pick<Storage, 'getItem'> | null): b
   } catch {
     return true;
   }
+}
+
+/**
+ * The alt text Generate writes for the chosen platform (docs/export.md "Alt text"): the design's
+ * template (or its texts joined) with each merge field in the platform's syntax and the
+ * parameter's fallback, from the screen's rows.
+ */
+export function exportAlt(
+  design: Pick<ExportDesign, 'alt_text' | 'text_snippets'>,
+  provider: string | null,
+  rows: readonly ExportRow[],
+): string {
+  const template = altTemplate({
+    alt_text: design.alt_text ?? null,
+    text_snippets: design.text_snippets.map((s) => ({ text: s.text ?? '' })),
+  });
+  return exportAltText(
+    template,
+    provider,
+    rows.map((r) => ({
+      param_name: r.param_name,
+      merge_tag_value: r.merge_tag_value,
+      fallback: r.fallback,
+    })),
+  );
 }

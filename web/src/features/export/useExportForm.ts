@@ -8,6 +8,7 @@ import type { HtmlAlignment } from '#shared/export-url.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { createCacheId, namesSignature, saveLink } from './api.ts';
 import {
+  exportAlt,
   generateOutputs,
   htmlWidth,
   linkParameterNames,
@@ -170,7 +171,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             embedCode: values.embedCode,
             vidalytics: values.vidalytics,
             origin: originOf(design.base_url) || window.location.origin,
-            alt: design.title,
+            alt: exportAlt(design, input.provider, input.rows) || design.title,
           }),
         );
       } catch (error) {

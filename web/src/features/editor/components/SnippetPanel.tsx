@@ -4,6 +4,7 @@ import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { snippetLabel } from '../document/snippets.ts';
 import { selectedSnippet } from '../store/selectionSlice.ts';
+import { AltTextSection } from './AltTextSection.tsx';
 import { NumberField } from './NumberField.tsx';
 import { ParameterList } from './ParameterList.tsx';
 import { SNIPPET_TEXT_FIELD_ID, SnippetTextField } from './SnippetTextField.tsx';
@@ -56,6 +57,7 @@ export function SnippetPanel() {
         <p className="muted small">No text snippets yet. Add one, then type its text.</p>
       )}
       <SelectedSnippet />
+      <AltTextSection />
     </div>
   );
 }
