@@ -43,6 +43,11 @@ export interface RenderUrlInput {
    * (docs/decisions.md "Countdown timers"); not with `pdf`.
    */
   gif?: boolean;
+  /**
+   * WebP or AVIF for a web page or video player (docs/export.md "Image formats"): the URL ends
+   * in `.webp` or `.avif`; not with `pdf`, and a countdown design's `.gif` comes first.
+   */
+  format?: 'webp' | 'avif' | null;
   /** The design's `merge_tag_provider`; null reads as Custom. */
   provider: string | null;
   /** Text parameters in the design's order (the first is fixyourfunnel's `txt`). */
@@ -100,16 +105,24 @@ function uniqueByName(parameters: readonly ExportParameter[]): ExportParameter[]
 }
 
 /**
- * The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"), or
- * `.gif` for a countdown design (docs/decisions.md "Countdown timers").
+ * The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"),
+ * `.gif` for a countdown design (docs/decisions.md "Countdown timers"), else `.webp` or `.avif`
+ * when asked (docs/export.md "Image formats").
  */
 export function renderPath(
-  input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf' | 'gif'>,
+  input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf' | 'gif' | 'format'>,
 ): string {
-  const gif = input.gif && !input.pdf && input.base_url !== '' ? '.gif' : '';
+  const ending =
+    input.pdf || input.base_url === ''
+      ? ''
+      : input.gif
+        ? '.gif'
+        : input.format
+          ? `.${input.format}`
+          : '';
   return `${trimEndChar(input.base_url, '/')}${input.cacheId ? `/${input.cacheId}` : ''}${
     input.pdf ? '/pdf' : ''
-  }${gif}`;
+  }${ending}`;
 }
 
 /**

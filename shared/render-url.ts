@@ -1,10 +1,12 @@
 /**
  * Render URL parsing, shared by the render service and the export screen (docs/export.md "What Generate writes";
  * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png`,
- * `.pdf` or `.gif` extension on the last segment, then the query string.
+ * `.pdf`, `.gif`, `.webp` or `.avif` extension on the last segment, then the query string. WebP and
+ * AVIF are for web pages and video players (docs/export.md "Image formats"), named by the
+ * extension only, never chosen from an `Accept` header.
  */
 
-export type RenderFormat = 'jpeg' | 'png' | 'pdf';
+export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'webp' | 'avif';
 
 export interface RenderPath {
   publicId: string;
@@ -18,6 +20,8 @@ const EXTENSIONS: Record<string, RenderFormat> = {
   jpeg: 'jpeg',
   png: 'png',
   pdf: 'pdf',
+  webp: 'webp',
+  avif: 'avif',
 };
 
 /** Parses a render path; `undefined` when it is not one (wrong prefix, empty or odd segments). */
@@ -27,7 +31,7 @@ export function parseRenderPath(path: string): RenderPath | undefined {
   const rest = segments.slice(1);
   let format: RenderFormat | undefined;
   const last = rest[rest.length - 1]!;
-  const ext = /^(.+)\.(jpe?g|png|pdf|gif)$/i.exec(last);
+  const ext = /^(.+)\.(jpe?g|png|pdf|gif|webp|avif)$/i.exec(last);
   if (ext) {
     rest[rest.length - 1] = ext[1]!;
     // `.gif` names a countdown design's animated GIF, which is its default format already

@@ -245,12 +245,25 @@ const NOTHING_DRAWN: Promise<DrawnScene> = Promise.resolve({
   ms: { fonts: 0, draw: 0, read: 0 },
 });
 
-/** Output formats; `gif` is a design with countdown timers, animated (countdown-gif.ts). */
-export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'gif';
+/**
+ * Output formats; `gif` is a design with countdown timers, animated (countdown-gif.ts); `webp`
+ * and `avif` are for web pages and video players (docs/export.md "Image formats").
+ */
+export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'gif' | 'webp' | 'avif';
+
+/**
+ * WebP and AVIF settings, picked by the quality bench (test/bench/quality.ts;
+ * docs/performance.md "Output quality"): the smallest quality whose output is at least as
+ * faithful to the lossless pixels (SSIM) as the JPEG at the default setting. sharp's 1–100
+ * scale; `effort` trades encode time for bytes (AVIF 0–9, WebP 0–6).
+ */
+export const WEBP_OPTIONS = { quality: 85, effort: 4 } as const;
+export const AVIF_OPTIONS = { quality: 70, effort: 1 } as const;
 
 export interface RenderOutput {
   body: Buffer;
-  contentType: 'image/jpeg' | 'image/png' | 'application/pdf' | 'image/gif';
+  contentType:
+    'image/jpeg' | 'image/png' | 'application/pdf' | 'image/gif' | 'image/webp' | 'image/avif';
   /** Stage times, ms, for the Server-Timing header. */
   timings?: Record<string, number>;
   /**
@@ -262,7 +275,8 @@ export interface RenderOutput {
 
 /**
  * Encodes composed RGB pixels as JPEG (the design's `quality`), lossless PNG (also for `gif`
- * without timers: nothing moves) or a one-page PDF holding the JPEG.
+ * without timers: nothing moves), WebP or AVIF (the bench's settings) or a one-page PDF holding
+ * the JPEG.
  */
 async function encodeStill(
   pixels: Buffer,
@@ -274,6 +288,10 @@ async function encodeStill(
   if (format === 'png' || format === 'gif') {
     return { body: await image.png({ compressionLevel: 6 }).toBuffer(), contentType: 'image/png' };
   }
+  if (format === 'webp')
+    return { body: await image.webp(WEBP_OPTIONS).toBuffer(), contentType: 'image/webp' };
+  if (format === 'avif')
+    return { body: await image.avif(AVIF_OPTIONS).toBuffer(), contentType: 'image/avif' };
   const jpeg = await image.jpeg(jpegOptions(quality)).toBuffer();
   return format === 'pdf'
     ? { body: await jpegToPdf(jpeg, size.width, size.height), contentType: 'application/pdf' }

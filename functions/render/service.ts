@@ -233,12 +233,16 @@ const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
   png: 'image/png',
   pdf: 'application/pdf',
   gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
 };
 const EXTENSIONS: Record<RenderFormat, string> = {
   jpeg: 'jpg',
   png: 'png',
   pdf: 'pdf',
   gif: 'gif',
+  webp: 'webp',
+  avif: 'avif',
 };
 
 /** The cache id of a design version, used in `/r/{publicId}/{cacheId}` (export screen). */

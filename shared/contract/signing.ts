@@ -59,8 +59,11 @@ export const SignBody = z
       .string()
       .regex(/^v[1-9]\d{0,11}$/, 'A cache id is v and a version number.')
       .optional(),
-    /** The format: the `.jpg` or `.png` extension, or the `/pdf` segment (Pro plans). */
-    format: z.enum(['jpg', 'png', 'pdf']).optional(),
+    /**
+     * The format: the `.jpg`, `.png`, `.webp` or `.avif` extension, or the `/pdf` segment (Pro
+     * plans).
+     */
+    format: z.enum(['jpg', 'png', 'pdf', 'webp', 'avif']).optional(),
   })
   .refine(
     (body) => body.form === 'values' || body.parameters.every((p) => !/[\s&#?]/.test(p.value)),

@@ -20,10 +20,20 @@ import sharp, { type JpegOptions } from 'sharp';
 import { ssim } from 'ssim.js';
 import type { LocalStack } from '#infra/local/stack.ts';
 import { DEFAULT_RENDER_QUALITY } from '#shared/design.ts';
-import { jpegOptions } from '#functions/render/renderer.ts';
+import { AVIF_OPTIONS, jpegOptions, WEBP_OPTIONS } from '#functions/render/renderer.ts';
 import { insertReferenceDesign, referencePath, referenceValues } from './reference.ts';
 import { formatTable } from './table.ts';
 import { RESULTS_DIR } from './scale.ts';
+
+/**
+ * How much less faithful than today's JPEG a WebP or AVIF setting may be (full-resolution SSIM
+ * against the lossless pixels): 0.001, below what the eye tells apart.
+ */
+export const MODERN_SSIM_TOLERANCE = 0.001;
+
+/** WebP and AVIF qualities tried (sharp's 1–100 scale), at the renderer's efforts. */
+export const WEBP_QUALITIES = [60, 70, 75, 80, 85, 90] as const;
+export const AVIF_QUALITIES = [45, 55, 60, 65, 70, 72, 75] as const;
 
 /** mozjpeg qualities tried (sharp's 1–100 scale). */
 export const MOZJPEG_QUALITIES = [70, 78, 82, 86, 88, 90, 92, 94, 96] as const;
@@ -63,6 +73,8 @@ export interface QualityRow {
   ssim_vs_today_ref: number;
   /** Full-resolution SSIM against the lossless pixels. */
   ssim_vs_lossless: number;
+  /** The encode's time, ms (WebP and AVIF rows). */
+  encode_ms?: number;
 }
 
 export interface QualityResult {
@@ -84,6 +96,13 @@ export interface QualityResult {
   chosen: QualityRow | null;
   /** The same by the reference-method SSIM (`ssim_vs_today_ref`). */
   chosen_ref: QualityRow | null;
+  /**
+   * WebP and AVIF (docs/export.md "Image formats"): the smallest setting as faithful to the
+   * lossless pixels (`ssim_vs_lossless`) as today's JPEG, within `MODERN_SSIM_TOLERANCE`, or
+   * null if none is.
+   */
+  chosen_webp: QualityRow | null;
+  chosen_avif: QualityRow | null;
   machine: { cpus: number; node: string; sharp: string; libvips: string };
   measured_at: string;
 }
@@ -130,6 +149,35 @@ export async function runQualityBench(stack: LocalStack): Promise<QualityResult>
   const rows = [await row(`today: q${todayOptions.quality}, baseline, 4:2:0`, today)];
   for (const quality of MOZJPEG_QUALITIES)
     rows.push(await row(`mozjpeg q${quality}`, await encode({ quality, mozjpeg: true })));
+  const timed = async (setting: string, make: () => Promise<Buffer>): Promise<QualityRow> => {
+    const started = performance.now();
+    const body = await make();
+    const encodeMs = Math.round((performance.now() - started) * 10) / 10;
+    return { ...(await row(setting, body)), encode_ms: encodeMs };
+  };
+  const raw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
+  const modern: QualityRow[] = [];
+  for (const quality of WEBP_QUALITIES)
+    modern.push(
+      await timed(`webp q${quality}`, () =>
+        raw()
+          .webp({ ...WEBP_OPTIONS, quality })
+          .toBuffer(),
+      ),
+    );
+  for (const quality of AVIF_QUALITIES)
+    modern.push(
+      await timed(`avif q${quality}`, () =>
+        raw()
+          .avif({ ...AVIF_OPTIONS, quality })
+          .toBuffer(),
+      ),
+    );
+  const floor = round4(rows[0]!.ssim_vs_lossless - MODERN_SSIM_TOLERANCE);
+  const faithful = (prefix: string) =>
+    modern
+      .filter((r) => r.setting.startsWith(prefix) && r.ssim_vs_lossless >= floor)
+      .sort((a, b) => a.bytes - b.bytes)[0] ?? null;
   const smallest = (ssimOfRow: (r: QualityRow) => number) =>
     rows
       .slice(1)
@@ -146,10 +194,12 @@ export async function runQualityBench(stack: LocalStack): Promise<QualityResult>
       service_bytes: service.length,
       service_mean_difference: meanDifference(await rgba(service), todayPixels),
     },
-    rows,
+    rows: [...rows, ...modern],
     ssim_floor: SSIM_FLOOR,
     chosen,
     chosen_ref: chosenRef,
+    chosen_webp: faithful('webp'),
+    chosen_avif: faithful('avif'),
     machine: {
       cpus: cpus().length,
       node: process.version,
@@ -162,12 +212,23 @@ export async function runQualityBench(stack: LocalStack): Promise<QualityResult>
   await writeFile(join(RESULTS_DIR, 'quality.json'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(
     `\n${formatTable(
-      ['setting', 'bytes', 'ratio', 'ssim_vs_today', 'ssim_vs_today_ref', 'ssim_vs_lossless'],
-      rows.map((r) => ({ ...r })),
+      [
+        'setting',
+        'bytes',
+        'ratio',
+        'ssim_vs_today',
+        'ssim_vs_today_ref',
+        'ssim_vs_lossless',
+        'encode_ms',
+      ],
+      [...rows, ...modern].map((r) => ({ ...r, encode_ms: r.encode_ms ?? '' })),
     )}\n`,
   );
   console.log(
     `service JPEG ${service.length} bytes (mean difference ${result.today.service_mean_difference}); chosen (SSIM ≥ ${SSIM_FLOOR}): ${chosen?.setting ?? 'none'}, by the reference method: ${chosenRef?.setting ?? 'none'}`,
+  );
+  console.log(
+    `as faithful as today's JPEG (SSIM vs lossless ≥ ${floor}, today's less ${MODERN_SSIM_TOLERANCE}): WebP ${result.chosen_webp?.setting ?? 'none'} (${result.chosen_webp?.bytes ?? '–'} bytes), AVIF ${result.chosen_avif?.setting ?? 'none'} (${result.chosen_avif?.bytes ?? '–'} bytes)`,
   );
   console.log('wrote bench-results/quality.json');
   return result;

@@ -203,6 +203,7 @@ describe('the link URL (spec 001 §7 "normalised html_link_url")', () => {
 describe('the Generate form’s rules', () => {
   const values: ExportFormValues = {
     pdf: false,
+    imageFormat: 'jpeg',
     width: '100',
     align: 'center',
     link: '',

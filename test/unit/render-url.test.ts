@@ -17,6 +17,9 @@ describe('parseRenderPath (spec 001 §7)', () => {
     ['/r/demo-welcome/pdf', { publicId: 'demo-welcome', format: 'pdf' }],
     ['/r/demo-welcome/v7/pdf', { publicId: 'demo-welcome', cacheId: 'v7', format: 'pdf' }],
     ['/r/demo-welcome/v7/pdf.pdf', { publicId: 'demo-welcome', cacheId: 'v7', format: 'pdf' }],
+    // docs/export.md "Image formats": by the extension only.
+    ['/r/demo-welcome.webp', { publicId: 'demo-welcome', format: 'webp' }],
+    ['/r/demo-welcome/v7.AVIF', { publicId: 'demo-welcome', cacheId: 'v7', format: 'avif' }],
   ])('%s', (path, expected) => {
     expect(parseRenderPath(path)).toEqual(expected);
   });

@@ -213,6 +213,7 @@ export async function namesSignature(
   names: readonly string[],
   cacheId: string | null,
   pdf: boolean,
+  format: 'webp' | 'avif' | null = null,
 ): Promise<string> {
   const { url } = await call('POST /api/pic-snippet/{id}/sign', {
     params: { id: designId },
@@ -220,7 +221,7 @@ export async function namesSignature(
       form: 'names',
       parameters: names.map((name) => ({ name, value: '' })),
       ...(cacheId ? { cache_id: cacheId } : {}),
-      ...(pdf ? { format: 'pdf' as const } : {}),
+      ...(pdf ? { format: 'pdf' as const } : format ? { format } : {}),
     },
   });
   const signature = new URL(url).searchParams.get('__sig');

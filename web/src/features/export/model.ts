@@ -175,6 +175,7 @@ export function urlInput(
   rows: readonly ExportRow[],
   pdf: boolean,
   cacheId: string | null = null,
+  imageFormat: ImageFormat = 'jpeg',
 ): RenderUrlInput {
   const param = (r: ExportRow): ExportParameter => ({
     param_name: r.param_name,
@@ -187,11 +188,27 @@ export function urlInput(
     pdf: pdf && providerOf(provider).allowsPdf,
     // A countdown design's URL names its animated GIF (docs/decisions.md "Countdown timers").
     gif: (design.timer_frames ?? 0) > 0,
+    // WebP and AVIF for web pages and video players only (docs/export.md "Image formats").
+    format: imageFormat !== 'jpeg' && providerOf(provider).source === 'page' ? imageFormat : null,
     provider,
     parameters: rows.filter((r) => r.parameterId !== null).map(param),
     stickers: rows.filter((r) => r.parameterId === null).map(param),
   };
 }
+
+/** `urlInput` with Generate's options. */
+const urlInputOf = (
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
+  options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId' | 'imageFormat'>,
+): RenderUrlInput =>
+  urlInput(
+    design,
+    options.provider,
+    options.rows,
+    options.pdf,
+    options.cacheId,
+    options.imageFormat,
+  );
 
 /** A row's problem for the screen (docs/export.md "The screen"), or null. */
 export function rowProblem(provider: string | null, row: ExportRow): string | null {
@@ -305,8 +322,14 @@ export function ruleLinkOf(renderUrl: string): string {
   return renderUrl.replace(/^((?:https?:\/\/[^/?#]+)?)\/r\//, '$1/l/');
 }
 
+/** The image formats the export offers web pages and video players (docs/export.md "Image formats"). */
+export const IMAGE_FORMATS = ['jpeg', 'webp', 'avif'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
 export interface GenerateOptions {
   provider: string | null;
+  /** JPEG (the default), or WebP or AVIF for a web page or video player. */
+  imageFormat?: ImageFormat;
   rows: readonly ExportRow[];
   pdf: boolean;
   width: number;
@@ -337,11 +360,9 @@ export interface GenerateOptions {
  */
 export function linkParameterNames(
   design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
-  options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId'>,
+  options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId' | 'imageFormat'>,
 ): string[] {
-  const link = buildRenderUrl(
-    urlInput(design, options.provider, options.rows, options.pdf, options.cacheId),
-  );
+  const link = buildRenderUrl(urlInputOf(design, options));
   const q = link.indexOf('?');
   return q < 0 ? [] : queryNames(link.slice(q + 1));
 }
@@ -393,7 +414,7 @@ function platformOutputs(
   design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
   options: GenerateOptions,
 ): Omit<ExportOutputs, 'ruleLink'> {
-  const input = urlInput(design, options.provider, options.rows, options.pdf, options.cacheId);
+  const input = urlInputOf(design, options);
   const platform: Provider = providerOf(options.provider);
   const unsigned = buildRenderUrl(input);
   const link = options.signature ? signedFirst(unsigned, options.signature) : unsigned;

@@ -10,6 +10,9 @@ import { createCacheId, namesSignature, saveLink } from './api.ts';
 import {
   exportAlt,
   generateOutputs,
+  IMAGE_FORMATS,
+  urlInput,
+  type ImageFormat,
   htmlWidth,
   linkParameterNames,
   originOf,
@@ -22,6 +25,8 @@ import { useSave, type SaveState } from './useSave.ts';
 /** What the export screen's Generate form holds (the platform and values are saved apart). */
 export interface ExportFormValues {
   pdf: boolean;
+  /** JPEG, or WebP or AVIF for a web page or video player (docs/export.md "Image formats"). */
+  imageFormat: ImageFormat;
   /** The HTML width in %, as typed. */
   width: string;
   align: HtmlAlignment;
@@ -41,6 +46,7 @@ export interface ExportFormValues {
  */
 export const ExportFormSchema = z.object({
   pdf: z.boolean(),
+  imageFormat: z.enum(IMAGE_FORMATS),
   width: z.string().transform(htmlWidth),
   align: z.enum(['left', 'center', 'right']),
   link: z.string().transform((value, ctx) => {
@@ -101,6 +107,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
     resolver: zodResolver(ExportFormSchema),
     defaultValues: {
       pdf: false,
+      imageFormat: 'jpeg',
       width: '100',
       align: 'center',
       link: design.html_link_url ?? '',
@@ -150,8 +157,17 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             rows: input.rows,
             pdf,
             cacheId,
+            imageFormat: values.imageFormat,
           });
-          signature = await namesSignature(design.id, names, cacheId, pdf);
+          const format = urlInput(
+            design,
+            input.provider,
+            input.rows,
+            pdf,
+            cacheId,
+            values.imageFormat,
+          ).format;
+          signature = await namesSignature(design.id, names, cacheId, pdf, format ?? null);
         }
       } catch (error) {
         setGenerateError(`Nothing was generated: ${actionFailure(error)}`);
@@ -163,6 +179,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             cacheId,
             signature,
             provider: input.provider,
+            imageFormat: values.imageFormat,
             rows: input.rows,
             pdf,
             width: values.width,
