@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
 import type { TextSnippet } from '#shared/design.ts';
 import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
@@ -11,8 +12,29 @@ import { SNIPPET_TEXT_FIELD_ID, SnippetTextField } from './SnippetTextField.tsx'
 
 export { SNIPPET_TEXT_FIELD_ID } from './SnippetTextField.tsx';
 
+/** Snippets a design has before the panel offers a search (docs/editor.md "Constants"). */
+export const SNIPPET_SEARCH_FROM = 6;
+/** The snippet search's wait after the last key, ms (docs/editor.md "Constants": 400 ms). */
+export const SNIPPET_SEARCH_WAIT_MS = 400;
+
 /**
- * The Snippets side panel (docs/editor.md "Architecture"): Add text snippet (disabled for 1 s after use, docs/editor.md "Commands"), the design's snippets to pick from, and the selected snippet's text with `{{param}}`
+ * Whether a snippet matches a search: its title or text holds every word of it, case and
+ * accents folded.
+ */
+export function snippetMatches(
+  snippet: Pick<TextSnippet, 'text' | 'display_info'>,
+  search: string,
+): boolean {
+  const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const haystack = fold(`${snippetLabel(snippet)} ${snippet.text}`);
+  return fold(search)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}
+
+/**
+ * The Snippets side panel (docs/editor.md "Architecture"): Add text snippet (disabled for 1 s after use, docs/editor.md "Commands"), the design's snippets to pick from (with a search from six snippets on, 400 ms after the last key), and the selected snippet's text with `{{param}}`
  * placeholders as whole units, position, its parameters (name, fallback, text transform), and
  * Delete (with the docs/editor.md "Messages" confirmation). Font, size and colours are in the text toolbar
  * above the canvas (TextToolbar.tsx).
@@ -23,6 +45,14 @@ export function SnippetPanel() {
   const selection = useEditor((s) => s.selection);
   const blocked = useEditor((s) => s.addSnippetBlocked);
   const listId = useId();
+  const searchId = useId();
+  const [typed, setTyped] = useState('');
+  const search = useDebouncedValue(typed, SNIPPET_SEARCH_WAIT_MS);
+  const searchable = (snippets?.length ?? 0) >= SNIPPET_SEARCH_FROM;
+  const shown =
+    searchable && search.trim() !== ''
+      ? (snippets ?? []).filter((s) => snippetMatches(s, search))
+      : (snippets ?? []);
   return (
     <div className="stack editor-snippets">
       <button
@@ -38,8 +68,28 @@ export function SnippetPanel() {
           <p id={listId} className="field__label">
             Text snippets
           </p>
+          {searchable && (
+            <div className="field">
+              <label htmlFor={searchId} className="visually-hidden">
+                Search text snippets
+              </label>
+              <input
+                id={searchId}
+                type="search"
+                className="input"
+                placeholder="Search text snippets"
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+              />
+            </div>
+          )}
+          {shown.length === 0 && (
+            <p className="muted small" role="status">
+              No text snippet holds “{search.trim()}”.
+            </p>
+          )}
           <ul className="editor-snippets__list" aria-labelledby={listId}>
-            {snippets.map((snippet) => (
+            {shown.map((snippet) => (
               <li key={snippet.id}>
                 <button
                   type="button"
