@@ -9,6 +9,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { useHashTab } from '../hooks/useHashTab.ts';
 import { renderWithProviders } from '../test/TestProviders.tsx';
+import { SettingsIcon } from './SettingsIcon.tsx';
 import { Tabs, type TabItem } from './Tabs.tsx';
 
 type Tab = 'profile' | 'companies' | 'security' | 'subscription';
@@ -92,5 +93,34 @@ describe('Tabs kept in the hash', () => {
     await user.keyboard('{End}');
     expect(selected()).toEqual(['Subscription']);
     expect(document.activeElement).toBe(tab('Subscription'));
+  });
+});
+
+describe('tabs with icons', () => {
+  it('draws each icon before its label, hidden from screen readers, the label naming the tab', () => {
+    const withIcons: readonly TabItem<Tab>[] = TABS.map((t) => ({
+      ...t,
+      icon: <SettingsIcon name={t.id} />,
+    }));
+    renderWithProviders(
+      <Tabs idBase="icons" label="Settings" tabs={withIcons} active="profile" onSelect={() => {}}>
+        <p>Panel</p>
+      </Tabs>,
+    );
+    const tabs = within(screen.getByRole('tablist', { name: 'Settings' })).getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      'Profile',
+      'Companies',
+      'Security',
+      'Subscription',
+    ]);
+    for (const [i, tab] of tabs.entries()) {
+      const icon = tab.querySelector('svg');
+      expect(icon?.getAttribute('aria-hidden')).toBe('true');
+      expect(icon?.getAttribute('data-icon')).toBe(TABS[i]!.id);
+      expect(icon?.querySelectorAll('path').length).toBeGreaterThan(0);
+      expect(tab.firstElementChild).toBe(icon);
+    }
+    expect(screen.getByRole('tab', { name: 'Security' })).toBeTruthy();
   });
 });

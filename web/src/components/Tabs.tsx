@@ -3,6 +3,8 @@ import { type KeyboardEvent, type ReactNode } from 'react';
 export interface TabItem<T extends string> {
   id: T;
   label: string;
+  /** Drawn before the label, hidden from screen readers (the label names the tab). */
+  icon?: ReactNode;
 }
 
 /**
@@ -62,6 +64,7 @@ export function Tabs<T extends string>({
               if (tab.id !== active) onSelect(tab.id, false);
             }}
           >
+            {tab.icon}
             {tab.label}
           </button>
         ))}

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
+import { SettingsIcon } from '../components/SettingsIcon.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { ApiTokensSection } from '../features/settings/ApiTokensSection.tsx';
 import { CompaniesTab } from '../features/settings/CompaniesTab.tsx';
@@ -13,12 +14,12 @@ type SettingsTab =
   'profile' | 'companies' | 'security' | 'invoices' | 'payment-method' | 'subscription';
 /** docs/accounts.md "Screens": "tabs profile, companies, security, invoice, payment method, subscription". */
 const TABS: readonly TabItem<SettingsTab>[] = [
-  { id: 'profile', label: 'Profile' },
-  { id: 'companies', label: 'Companies' },
-  { id: 'security', label: 'Security' },
-  { id: 'invoices', label: 'Invoices' },
-  { id: 'payment-method', label: 'Payment method' },
-  { id: 'subscription', label: 'Subscription' },
+  { id: 'profile', label: 'Profile', icon: <SettingsIcon name="profile" /> },
+  { id: 'companies', label: 'Companies', icon: <SettingsIcon name="companies" /> },
+  { id: 'security', label: 'Security', icon: <SettingsIcon name="security" /> },
+  { id: 'invoices', label: 'Invoices', icon: <SettingsIcon name="invoices" /> },
+  { id: 'payment-method', label: 'Payment method', icon: <SettingsIcon name="payment-method" /> },
+  { id: 'subscription', label: 'Subscription', icon: <SettingsIcon name="subscription" /> },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 

@@ -5,6 +5,7 @@ import { ApiError, isApiError } from '../api/client.ts';
 import { fetchTeam } from '../api/settings.ts';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
+import { SettingsIcon } from '../components/SettingsIcon.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { SubscriptionPanel } from '../features/billing/SubscriptionPanel.tsx';
 import { DeveloperTab } from '../features/settings/DeveloperTab.tsx';
@@ -33,13 +34,13 @@ type TeamTab =
  * (docs/developer-api.md "Webhooks").
  */
 const TABS: readonly TabItem<TeamTab>[] = [
-  { id: 'companies', label: 'Company' },
-  { id: 'invoices', label: 'Invoices' },
-  { id: 'membership', label: 'Membership' },
-  { id: 'payment-method', label: 'Payment method' },
-  { id: 'subscription', label: 'Subscription' },
-  { id: 'developer', label: 'Developer' },
-  { id: 'webhooks', label: 'Webhooks' },
+  { id: 'companies', label: 'Company', icon: <SettingsIcon name="company" /> },
+  { id: 'invoices', label: 'Invoices', icon: <SettingsIcon name="invoices" /> },
+  { id: 'membership', label: 'Membership', icon: <SettingsIcon name="membership" /> },
+  { id: 'payment-method', label: 'Payment method', icon: <SettingsIcon name="payment-method" /> },
+  { id: 'subscription', label: 'Subscription', icon: <SettingsIcon name="subscription" /> },
+  { id: 'developer', label: 'Developer', icon: <SettingsIcon name="developer" /> },
+  { id: 'webhooks', label: 'Webhooks', icon: <SettingsIcon name="webhooks" /> },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
