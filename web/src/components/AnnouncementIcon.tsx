@@ -1,3 +1,4 @@
+import { OutlineIcon } from './OutlineIcon.tsx';
 import { ANNOUNCEMENT_ICONS, type AnnouncementIcon as IconId } from '#shared/contract/kiosk.ts';
 
 /**
@@ -47,23 +48,13 @@ export function AnnouncementIcon({
 }) {
   const paths = PATHS[icon] ?? PATHS.megaphone;
   return (
-    <svg
+    <OutlineIcon
       className="announcement-icon"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
+      paths={paths}
+      size={size}
       {...(decorative
         ? { 'aria-hidden': true }
         : { role: 'img', 'aria-label': ANNOUNCEMENT_ICONS[icon]?.label ?? 'Announcement' })}
-    >
-      {paths.map((d) => (
-        <path key={d} d={d} />
-      ))}
-    </svg>
+    />
   );
 }

@@ -1,3 +1,5 @@
+import { OutlineIcon } from './OutlineIcon.tsx';
+
 /**
  * The outline paths of the settings tabs' icons (24 × 24, stroked), from Tabler Icons (MIT,
  * © Paweł Kuna; the `@tabler/icons` package the sticker packs also use): user, building,
@@ -65,23 +67,13 @@ export type SettingsIconName = keyof typeof PATHS;
  */
 export function SettingsIcon({ name, size = 18 }: { name: SettingsIconName; size?: number }) {
   return (
-    <svg
+    <OutlineIcon
       className="settings-icon"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
+      paths={PATHS[name]}
+      size={size}
       aria-hidden="true"
       focusable="false"
       data-icon={name}
-    >
-      {PATHS[name].map((d) => (
-        <path key={d} d={d} />
-      ))}
-    </svg>
+    />
   );
 }
