@@ -13,6 +13,7 @@ import {
   type SaveRequest,
 } from '../../web/src/features/editor/sync.ts';
 import { DEMO_META, counts, demoDocument, openEditor, snippet } from '../support/editor.ts';
+import { ApiError } from '../../web/src/api/client.ts';
 
 /** A fake design API keeping one stored design and every save it was sent. */
 function fakeServer() {
@@ -124,6 +125,32 @@ describe('saving changes', () => {
     await sync.flush();
     expect(store.getState().saveStatus).toBe('saved');
     expect(api.stored.document.text_snippets[0]!.fill).toBe('#ff0000');
+  });
+
+  // docs/editor.md "Messages": a refused title save says why under the title, besides the
+  // indicator; a refused save without a new title does not.
+  it('tells the title field why a save with a new title was refused', async () => {
+    const { store } = openEditor();
+    const api = fakeServer();
+    const sync = startSync(store, api.server);
+    api.failOnce(
+      new ApiError(422, 'The given data was invalid.', {
+        title: ['The title may not be greater than 255 characters.'],
+      }),
+    );
+    await sync.saveTitle('Refused title');
+    expect(store.getState().saveStatus).toBe('failed');
+    expect(store.getState().titleError?.text).toBe(
+      'The given data was invalid. The title may not be greater than 255 characters.',
+    );
+    store.getState().setTitleError(null);
+    await sync.flush();
+    expect(store.getState().saveStatus).toBe('saved');
+    api.failOnce(new Error('We could not reach PicSnippets.'));
+    runCommand(store, 'setSnippetFill', { id: 'snippet-hello', fill: '#00ff00' });
+    await settle(1000);
+    expect(store.getState().saveStatus).toBe('failed');
+    expect(store.getState().titleError).toBeNull();
   });
 
   it('saves a title at once', async () => {

@@ -134,6 +134,19 @@ const messageOf = (error: unknown) =>
   error instanceof Error && error.message.trim() !== '' ? error.message : SAVE_FAILED;
 
 /**
+ * What the title field says of a refused save that carried a new title: the server's message
+ * and its field errors for the title (`{ message, errors: { title: [...] } }`).
+ */
+export function titleErrorOf(error: unknown): string {
+  const message = messageOf(error);
+  const fields = (error as { errors?: Record<string, unknown> } | null)?.errors?.title;
+  const details = Array.isArray(fields)
+    ? fields.filter((f): f is string => typeof f === 'string' && f !== message)
+    : [];
+  return [message, ...details].join(' ');
+}
+
+/**
  * Starts saving the store's design (it must be loaded). The store's sync slice shows the state:
  * `pending` while the debounce runs, `saving`, `saved`, or `failed` with the reason.
  * @param options.debounceMs the pause before a save, ms (1000 by default, docs/editor.md "Constants").
@@ -206,6 +219,8 @@ export function startSync(
       } else {
         conflictRounds = 0;
         store.getState().setSaveState('failed', messageOf(error));
+        // The title field says why too, when the refused save carried a new title.
+        if (meta.title !== savedTitle) store.getState().setTitleError(titleErrorOf(error));
       }
     }
   }

@@ -3,12 +3,12 @@
  * Enter key is blocked"; docs/editor.md "Editing rules": "Design title"): saved when left, the
  * old title back when left blank, the spec's message for one too long, and unsaved while typed.
  */
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { hasUnsavedChanges } from '../../../hooks/useUnsavedChangesGuard.ts';
 import { renderInEditor } from '../../../test/EditorTestProviders.tsx';
 import { expectFieldError, expectNoFieldError } from '../../../test/expectations.ts';
-import { TitleField } from './TitleField.tsx';
+import { TITLE_ERROR_MS, TitleField } from './TitleField.tsx';
 
 function renderTitle() {
   const view = renderInEditor(<TitleField />);
@@ -78,5 +78,29 @@ describe('the design title', () => {
     expect(hasUnsavedChanges()).toBe(true);
     await user.tab();
     expect(hasUnsavedChanges()).toBe(false);
+  });
+
+  it('shows why the server refused a title for 3 seconds, then clears', () => {
+    vi.useFakeTimers();
+    try {
+      const { title, store } = renderTitle();
+      act(() =>
+        store
+          .getState()
+          .setTitleError(
+            'The given data was invalid. The title may not be greater than 255 characters.',
+          ),
+      );
+      expectFieldError(
+        title,
+        'The given data was invalid. The title may not be greater than 255 characters.',
+      );
+      act(() => vi.advanceTimersByTime(TITLE_ERROR_MS - 100));
+      expect(title.getAttribute('aria-invalid')).toBe('true');
+      act(() => vi.advanceTimersByTime(200));
+      expectNoFieldError(title);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,13 +1,18 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useUnsavedChangesGuard } from '../../../hooks/useUnsavedChangesGuard.ts';
 import { titleEdit } from '../document/title.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { FieldError, errorIdOf } from './FieldError.tsx';
 
+/** How long a refused title save's message shows under the field, ms (docs/editor.md "Messages"). */
+export const TITLE_ERROR_MS = 3000;
+
 /**
  * The editable design title (docs/editor.md "Architecture": "saves on blur, Enter key is blocked"; docs/editor.md "Editing rules" rules):
  * on blur a changed title is saved at once; an empty one shows the old title again; one over
- * 255 characters is not saved and the spec's message shows under the field.
+ * 255 characters is not saved and the spec's message shows under the field. When the server
+ * refuses a save that carried a new title, its message (with the title's field errors) shows
+ * under the field for {@link TITLE_ERROR_MS}, besides the save indicator.
  */
 export function TitleField() {
   const { sync } = useEditorContext();
@@ -17,6 +22,15 @@ export function TitleField() {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const text = draft ?? saved;
+  const refused = useEditor((s) => s.titleError);
+  const [shownRefusal, setShownRefusal] = useState<string | null>(null);
+  useEffect(() => {
+    if (!refused) return;
+    setShownRefusal(refused.text);
+    const timer = window.setTimeout(() => setShownRefusal(null), TITLE_ERROR_MS);
+    return () => window.clearTimeout(timer);
+  }, [refused]);
+  const message = error ?? shownRefusal;
   // A title typed but not yet saved (it saves on blur).
   useUnsavedChangesGuard(draft !== null && draft !== saved);
 
@@ -39,8 +53,8 @@ export function TitleField() {
         value={text}
         spellCheck={false}
         autoComplete="off"
-        aria-invalid={error !== null}
-        aria-describedby={error ? errorIdOf(id) : undefined}
+        aria-invalid={message !== null}
+        aria-describedby={message ? errorIdOf(id) : undefined}
         onChange={(event) => {
           setDraft(event.target.value);
           if (error) setError(null);
@@ -51,7 +65,7 @@ export function TitleField() {
         }}
         onBlur={commit}
       />
-      <FieldError fieldId={id} message={error} />
+      <FieldError fieldId={id} message={message} />
     </div>
   );
 }

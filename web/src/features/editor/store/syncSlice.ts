@@ -17,7 +17,14 @@ export interface SyncSlice {
   saveMessage: string | null;
   /** The document revision the server has (designSlice `revision`). */
   savedRevision: number;
+  /**
+   * Why the server refused a save that carried a new title (its message, with the title's field
+   * errors), shown under the title field for 3 s (docs/editor.md "Messages"); `at` tells two
+   * refusals apart. Null when there is none.
+   */
+  titleError: { text: string; at: number } | null;
   setSaveState(status: SaveStatus, message?: string | null): void;
+  setTitleError(text: string | null): void;
   markSaved(revision: number): void;
 }
 
@@ -25,6 +32,8 @@ export const createSyncSlice: EditorSlice<SyncSlice> = (set) => ({
   saveStatus: 'saved',
   saveMessage: null,
   savedRevision: 0,
+  titleError: null,
   setSaveState: (saveStatus, saveMessage = null) => set({ saveStatus, saveMessage }),
+  setTitleError: (text) => set({ titleError: text === null ? null : { text, at: Date.now() } }),
   markSaved: (savedRevision) => set({ savedRevision }),
 });
