@@ -23,13 +23,14 @@ export function TitleField() {
   const id = useId();
   const text = draft ?? saved;
   const refused = useEditor((s) => s.titleError);
-  const [shownRefusal, setShownRefusal] = useState<string | null>(null);
+  /** The refusal whose 3 s are over (its `at`). */
+  const [expired, setExpired] = useState<number | null>(null);
   useEffect(() => {
     if (!refused) return;
-    setShownRefusal(refused.text);
-    const timer = window.setTimeout(() => setShownRefusal(null), TITLE_ERROR_MS);
+    const timer = window.setTimeout(() => setExpired(refused.at), TITLE_ERROR_MS);
     return () => window.clearTimeout(timer);
   }, [refused]);
+  const shownRefusal = refused && refused.at !== expired ? refused.text : null;
   const message = error ?? shownRefusal;
   // A title typed but not yet saved (it saves on blur).
   useUnsavedChangesGuard(draft !== null && draft !== saved);
