@@ -5,7 +5,8 @@
  */
 import type { AnalyticsQuery, AnalyticsReport } from '#shared/contract/analytics.ts';
 import type { CampaignReport } from '#shared/contract/campaigns.ts';
-import { rangeSums, totalsOf, type RangeSums } from './report.ts';
+import pLimit from 'p-limit';
+import { emptySums, rangeSums, totalsOf, type RangeSums } from './report.ts';
 
 /** Designs read at once. */
 const CONCURRENCY = 8;
@@ -56,29 +57,9 @@ export async function campaignReport(
   query: AnalyticsQuery,
   truncated: boolean,
 ): Promise<CampaignReport> {
-  const all: RangeSums[] = new Array<RangeSums>(designs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < designs.length) {
-      const i = next++;
-      all[i] = await rangeSums(designs[i]!.designId, query);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, designs.length) }, worker));
-  const sum: RangeSums = {
-    opens: 0,
-    proxyFetches: 0,
-    clicks: 0,
-    cdnHits: 0,
-    recipients: 0,
-    devices: {},
-    clients: {},
-    countries: {},
-    series: mergedSeries(all),
-    byVariant: new Map(),
-    rolledUpAt: null,
-    fallbacks: { refused: 0, rate_limited: 0, over_quota: 0, failed: 0 },
-  };
+  const limit = pLimit(CONCURRENCY);
+  const all = await Promise.all(designs.map((d) => limit(() => rangeSums(d.designId, query))));
+  const sum = { ...emptySums(), series: mergedSeries(all) };
   for (const one of all) {
     sum.opens += one.opens;
     sum.proxyFetches += one.proxyFetches;

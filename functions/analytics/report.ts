@@ -50,6 +50,31 @@ export interface RangeSums {
   fallbacks: AnalyticsReport['fallbacks'];
 }
 
+/** Sums of nothing yet, with the range's `fallbacks` (default none). */
+export function emptySums(
+  fallbacks: AnalyticsReport['fallbacks'] = {
+    refused: 0,
+    rate_limited: 0,
+    over_quota: 0,
+    failed: 0,
+  },
+): RangeSums {
+  return {
+    opens: 0,
+    proxyFetches: 0,
+    clicks: 0,
+    cdnHits: 0,
+    recipients: 0,
+    devices: {},
+    clients: {},
+    countries: {},
+    series: [],
+    byVariant: new Map(),
+    rolledUpAt: null,
+    fallbacks,
+  };
+}
+
 /**
  * A design's roll-ups over the query's days (inclusive, UTC), summed: one query of its hour or
  * day items (at most {@link MAX_ITEMS}) and one of its fallback hours.
@@ -68,20 +93,7 @@ export async function rangeSums(designId: string, query: AnalyticsQuery): Promis
       .go({ limit: MAX_ITEMS, pages: 'all' }),
     fallbacksOf(designId, `${query.from}T00`, `${query.to}T23`),
   ]);
-  const sums: RangeSums = {
-    opens: 0,
-    proxyFetches: 0,
-    clicks: 0,
-    cdnHits: 0,
-    recipients: 0,
-    devices: {},
-    clients: {},
-    countries: {},
-    series: [],
-    byVariant: new Map(),
-    rolledUpAt: null,
-    fallbacks,
-  };
+  const sums = emptySums(fallbacks);
   for (const item of data.slice(0, MAX_ITEMS)) {
     sums.opens += item.opens;
     sums.proxyFetches += item.proxyFetches;

@@ -11,7 +11,6 @@ import { mulberry32, optimiseSplit } from '#shared/analytics/optimiser.ts';
 import {
   decodeSplitTable,
   encodeSplitTable,
-  MAX_SPLIT_TABLES,
   optimisedRuleIds,
   reassignBuckets,
   splitAssignment,
@@ -114,7 +113,6 @@ describe('stored tables', () => {
     expect(splitTableAt(tables, 150)).toBe(tables[0]);
     expect(splitTableAt(tables, 200)).toBe(tables[1]);
     expect(splitTableAt('not a list', 200)).toBeUndefined();
-    expect(MAX_SPLIT_TABLES).toBeGreaterThanOrEqual(30);
   });
 });
 

@@ -8,8 +8,11 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { campaignReportQuery } from '../features/analytics/api.ts';
 import { csvFileName, downloadCsv, seriesCsv } from '../features/analytics/csv.ts';
-import { RangePicker, type PickedRange } from '../features/analytics/RangePicker.tsx';
-import { readRange, utcDay, withRange } from '../features/analytics/range.ts';
+import {
+  PICK_RANGE_TEXT,
+  RangeSection,
+  useAddressRange,
+} from '../features/analytics/RangePicker.tsx';
 import { filledSeries } from '../features/analytics/report.ts';
 import {
   Breakdowns,
@@ -52,18 +55,13 @@ export function CampaignReportPage() {
 }
 
 function CampaignAnalytics({ campaign }: { campaign: string }) {
-  const [params, setParams] = useSearchParams();
-  const range = readRange(params);
-  const today = utcDay(new Date());
+  const { range, today, pick } = useAddressRange();
   const query = range.ok ? { campaign, ...range.query } : null;
   const report = useQuery({
     ...campaignReportQuery(query ?? { campaign, from: '', to: '', granularity: 'day' }),
     enabled: query !== null,
     placeholderData: keepPreviousData,
   });
-  const base = useId();
-  const pick = (next: PickedRange) =>
-    setParams((previous) => withRange(previous, next), { replace: true });
   const missing = report.isError && isApiError(report.error) && report.error.status === 404;
 
   return (
@@ -78,14 +76,9 @@ function CampaignAnalytics({ campaign }: { campaign: string }) {
           Campaign: <span className="analytics__subject">{campaign}</span>
         </h1>
       </header>
-      <section className="stack" aria-labelledby={`${base}-range`}>
-        <h2 id={`${base}-range`} className="visually-hidden">
-          Range
-        </h2>
-        <RangePicker range={range} today={today} onChange={pick} />
-      </section>
+      <RangeSection range={range} today={today} onChange={pick} />
       {!range.ok ? (
-        <p className="muted">Pick a range the report can show to see its counts.</p>
+        <p className="muted">{PICK_RANGE_TEXT}</p>
       ) : missing ? (
         <Notice tone="info" title="No PicSnippet in this campaign">
           None of your team&apos;s PicSnippets carries the campaign <q>{campaign}</q>. Give one this

@@ -479,6 +479,27 @@ describe('a design’s analytics page', () => {
 });
 
 describe('the ways to a design’s analytics', () => {
+  // docs/analytics.md "Campaigns": the saved campaign is read back on both pages.
+  it('shows the design’s saved campaign on its page and its analytics, linked to the campaign', async () => {
+    answer('GET /api/pic-snippet/{id}', 200, { ...aDesign(), campaign: 'Spring & summer' });
+    answer('GET /settings/companies/current', 200, aTeam());
+    const show = renderWithProviders(<DesignShowPage />, {
+      route: '/pic-snippet/design-1',
+      path: '/pic-snippet/:id',
+      signedInAs: aUser(),
+    });
+    const field = (await screen.findByRole('combobox', {
+      name: 'Campaign name',
+    })) as HTMLInputElement;
+    expect(field.value).toBe('Spring & summer');
+    expect(screen.getByRole('button', { name: 'Remove from campaign' })).toBeTruthy();
+    show.unmount();
+    answer(REPORT_ROUTE, 200, aReport());
+    renderPage();
+    const link = await screen.findByRole('link', { name: 'Spring & summer' });
+    expect(link.getAttribute('href')).toBe('/campaigns/report?campaign=Spring%20%26%20summer');
+  });
+
   it('links the show page to the analytics', async () => {
     const preview_url = 'http://localhost:3000/r/public-design-1';
     answer('GET /api/pic-snippet/{id}', 200, { ...aDesign(), preview_url });

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router-dom';
 import type { AnalyticsReport } from '#shared/contract/analytics.ts';
 import { isApiError } from '../api/client.ts';
 import { fetchDesign, type DesignDetails } from '../api/designs.ts';
@@ -10,8 +10,11 @@ import { Spinner } from '../components/Spinner.tsx';
 import { analyticsQuery } from '../features/analytics/api.ts';
 import { campaignPath } from '../features/analytics/CampaignField.tsx';
 import { csvFileName, downloadCsv, seriesCsv } from '../features/analytics/csv.ts';
-import { RangePicker, type PickedRange } from '../features/analytics/RangePicker.tsx';
-import { readRange, utcDay, withRange } from '../features/analytics/range.ts';
+import {
+  PICK_RANGE_TEXT,
+  RangeSection,
+  useAddressRange,
+} from '../features/analytics/RangePicker.tsx';
 import { filledSeries } from '../features/analytics/report.ts';
 import {
   Breakdowns,
@@ -58,9 +61,7 @@ function reportFailure(error: unknown): string {
 }
 
 function DesignAnalytics({ id }: { id: string }) {
-  const [params, setParams] = useSearchParams();
-  const range = readRange(params);
-  const today = utcDay(new Date());
+  const { range, today, pick } = useAddressRange();
   const query = range.ok ? range.query : null;
   // The design and the report are read side by side; the report's key holds the range.
   const report = useQuery({
@@ -73,7 +74,6 @@ function DesignAnalytics({ id }: { id: string }) {
     pending: 'Analytics',
     ready: (design: DesignDetails) => `Analytics: ${design.title}`,
   });
-  const base = useId();
 
   if (loaded.state !== 'ready') {
     return (
@@ -86,10 +86,6 @@ function DesignAnalytics({ id }: { id: string }) {
     );
   }
   const { data: design } = loaded;
-
-  /** A new range replaces the address's (no history entry per change, as sorting does). */
-  const pick = (next: PickedRange) =>
-    setParams((previous) => withRange(previous, next), { replace: true });
 
   return (
     <div className="container stack-lg analytics">
@@ -110,15 +106,10 @@ function DesignAnalytics({ id }: { id: string }) {
         )}
       </header>
 
-      <section className="stack" aria-labelledby={`${base}-range`}>
-        <h2 id={`${base}-range`} className="visually-hidden">
-          Range
-        </h2>
-        <RangePicker range={range} today={today} onChange={pick} />
-      </section>
+      <RangeSection range={range} today={today} onChange={pick} />
 
       {!range.ok ? (
-        <p className="muted">Pick a range the report can show to see its counts.</p>
+        <p className="muted">{PICK_RANGE_TEXT}</p>
       ) : report.isError ? (
         <LoadFailed
           title="The analytics could not be loaded"

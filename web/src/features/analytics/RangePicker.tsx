@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { MAX_HOURLY_DAYS } from '#shared/contract/analytics.ts';
 import { FieldError } from '../../components/TextField.tsx';
 import {
@@ -7,6 +8,9 @@ import {
   presetRange,
   PRESETS,
   type Granularity,
+  readRange,
+  utcDay,
+  withRange,
   type RangeRead,
 } from './range.ts';
 
@@ -152,5 +156,38 @@ function DayField({
       />
       {errors && <FieldError id={errorId} errors={errors} />}
     </div>
+  );
+}
+
+/** What a report page says while the address's range cannot be shown. */
+export const PICK_RANGE_TEXT = 'Pick a range the report can show to see its counts.';
+
+/**
+ * A report page's range, kept in the address (`from`, `to`, `granularity`): the range read, today
+ * (UTC), and `pick`, which replaces the address's range (no history entry per change).
+ */
+export function useAddressRange(): {
+  range: RangeRead;
+  today: string;
+  pick: (next: PickedRange) => void;
+} {
+  const [params, setParams] = useSearchParams();
+  return {
+    range: readRange(params),
+    today: utcDay(new Date()),
+    pick: (next) => setParams((previous) => withRange(previous, next), { replace: true }),
+  };
+}
+
+/** The range picker in its own section, named "Range" for screen readers. */
+export function RangeSection(props: Parameters<typeof RangePicker>[0]) {
+  const id = useId();
+  return (
+    <section className="stack" aria-labelledby={`${id}-range`}>
+      <h2 id={`${id}-range`} className="visually-hidden">
+        Range
+      </h2>
+      <RangePicker {...props} />
+    </section>
   );
 }
