@@ -7,8 +7,13 @@
  */
 import { db } from '#lib/db/index.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
-import { DeleteImageBody, StockImportBody, StockSearchQuery } from '#shared/contract/images.ts';
-import { PageQuery } from '#shared/contract/paging.ts';
+import {
+  DeleteImageBody,
+  ImageListQuery,
+  StockImportBody,
+  StockSearchQuery,
+} from '#shared/contract/images.ts';
+import { foldForSearch, ranked, searchScore } from '#functions/stickers/kiosk-packs.ts';
 import { imageView } from './views.ts';
 import { deleteUpload, storeUpload, visibleImage } from './library.ts';
 import type { AuthUser } from '#lib/auth.ts';
@@ -26,29 +31,39 @@ function teamOf(user: AuthUser | undefined): string {
 /** Library page size: four rows of a six-column picker. */
 export const LIBRARY_PAGE_SIZE = 24;
 
-/** Reads the whole scope newest first and cuts one page: `{ data, current_page, last_page }`. */
-async function pageOf(scope: string, page: number) {
+/**
+ * Reads the whole scope newest first and cuts one page: `{ data, current_page, last_page }`.
+ * With a search (at most 100 characters, the contract's bound), only the images whose title or
+ * tags hold every word of it, case and accents folded, best first (the sticker lists' matching,
+ * functions/stickers/library.ts `searchScore`; docs/editor.md "Images panel").
+ * @param scope `global`, or the team whose uploads are listed: a search never leaves it.
+ * @param page from 1; past the end an empty `data`.
+ */
+async function pageOf(scope: string, page: number, search = '') {
   const all = (await db().LibraryImage.query.byScope({ scope }).go({ pages: 'all', order: 'desc' }))
     .data;
+  const query = foldForSearch(search);
+  const shown = query ? ranked(all, (i) => searchScore(query, i.title, i.tags ?? [])) : all;
   const start = (page - 1) * LIBRARY_PAGE_SIZE;
   return {
-    data: all.slice(start, start + LIBRARY_PAGE_SIZE).map(imageView),
+    data: shown.slice(start, start + LIBRARY_PAGE_SIZE).map(imageView),
     current_page: page,
-    last_page: Math.max(1, Math.ceil(all.length / LIBRARY_PAGE_SIZE)),
+    last_page: Math.max(1, Math.ceil(shown.length / LIBRARY_PAGE_SIZE)),
   };
 }
 
 export const handler = featureHandler('images', {
   'GET /getGlobalImages': route({
-    query: PageQuery,
+    query: ImageListQuery,
     // The global library is curated by admins (tens of photos): read whole, paged here.
-    handle: async ({ query }) => json(200, await pageOf('global', query.page)),
+    handle: async ({ query }) => json(200, await pageOf('global', query.page, query.search)),
   }),
 
   'GET /getImages': route({
-    query: PageQuery,
+    query: ImageListQuery,
     // A team's uploads: tens to hundreds; read whole for `last_page` (docs/decisions.md "User files").
-    handle: async ({ query, auth }) => json(200, await pageOf(teamOf(auth.user), query.page)),
+    handle: async ({ query, auth }) =>
+      json(200, await pageOf(teamOf(auth.user), query.page, query.search)),
   }),
 
   'POST /image': route({

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineContract, IdParams } from './core.ts';
 import { PageQuery } from './paging.ts';
-import { UploadStickerSchema } from './stickers.ts';
+import { SearchText, UploadStickerSchema } from './stickers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Input
@@ -28,6 +28,13 @@ export const StockImportBody = z.object({
     .string({ error: 'The photo id is required.' })
     .regex(/^[\w-]{1,64}$/, 'The photo id is not valid.'),
 });
+
+/**
+ * `GET /getGlobalImages` and `GET /getImages`: `?page=` and an optional `?search=` (at most 100
+ * characters; absent or blank lists every image), matched against the images' titles and tags
+ * (docs/editor.md "Images panel").
+ */
+export const ImageListQuery = PageQuery.extend({ search: SearchText });
 
 /** `DELETE /deleteImage`: one of the team's uploads. */
 export const DeleteImageBody = z.object({
@@ -108,8 +115,8 @@ const Stored = z.object({ success: z.literal(true), image: ImageSchema });
 
 /** The `images` routes' contracts, by route key. */
 export const IMAGES_CONTRACT = {
-  'GET /getGlobalImages': defineContract({ query: PageQuery, answer: ImagePageSchema }),
-  'GET /getImages': defineContract({ query: PageQuery, answer: ImagePageSchema }),
+  'GET /getGlobalImages': defineContract({ query: ImageListQuery, answer: ImagePageSchema }),
+  'GET /getImages': defineContract({ query: ImageListQuery, answer: ImagePageSchema }),
   'GET /api/search-images/{query}': defineContract({
     /** The words typed (1–100 characters after trimming). */
     params: z.object({ query: z.string() }),

@@ -3,6 +3,7 @@
  * fixture photos (docs/decisions.md "Seed photos") and served same-origin under `/files/`
  * (docs/decisions.md "User files").
  */
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -367,5 +368,66 @@ describe('image uploads', () => {
     expect(r).toBeGreaterThan(180);
     expect(g).toBeLessThan(60);
     expect(b).toBeLessThan(80);
+  });
+});
+
+describe('image search', () => {
+  /** Uploads a small PNG named `name` for `client`'s team; answers its id. */
+  const uploaded = async (client: TestClient, name: string) => {
+    const png = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#4a6' } })
+      .png()
+      .toBuffer();
+    const res = await client.request('POST', '/image', upload(png, name));
+    expect(res.status).toBe(201);
+    return (res.json as { image: Image }).image.id;
+  };
+
+  it("finds the team's uploads by title or tag, case and accents folded, and no other team's", async () => {
+    const owner = await uploader();
+    const word = `Zebra${randomUUID().slice(0, 6)}`;
+    const zebra = await uploaded(owner, `${word} Crossing.png`);
+    const tagged = await uploaded(owner, 'holiday.png');
+    const other = await uploaded(owner, 'unrelated.png');
+    // A tag, as the kiosk gives a library photo its search words (lower case).
+    const { db } = await import('#lib/db/index.ts');
+    await db()
+      .LibraryImage.patch({ imageId: tagged })
+      .set({ tags: [word.toLowerCase(), 'beach'] })
+      .go();
+    const stranger = await ownTeam(stack().url, uniqueEmail('images-search'));
+    const theirs = await uploaded(stranger, `${word}.png`);
+
+    const found = await owner.request(
+      'GET',
+      `/getImages?search=${encodeURIComponent(`  ${word.toUpperCase()} `)}`,
+    );
+    expect(found.status).toBe(200);
+    // The title match first, then the tag match; nothing else, and never the other team's.
+    expect(ids(found)).toEqual([zebra, tagged]);
+    expect(found.json).toMatchObject({ current_page: 1, last_page: 1 });
+    expect(ids(await owner.request('GET', `/getImages?search=${word}%20cróssing`))).toEqual([
+      zebra,
+    ]);
+    expect(ids(await owner.request('GET', '/getImages?search=nothing-like-this'))).toEqual([]);
+    expect(ids(await owner.request('GET', '/getImages?search='))).toEqual(
+      expect.arrayContaining([zebra, tagged, other]),
+    );
+    expect(ids(await stranger.request('GET', `/getImages?search=${word}`))).toEqual([theirs]);
+  });
+
+  it('searches the global library by title, paged, and refuses a search over 100 characters', async () => {
+    const demo = await signedIn('demo@example.com');
+    const res = await demo.request('GET', '/getGlobalImages?search=autumn&page=1');
+    expect(res.status).toBe(200);
+    expect(ids(res)).toContain('library-autumn');
+    expect((res.json.data as Image[]).every((i) => /autumn/i.test(i.title))).toBe(true);
+    const past = await demo.request('GET', '/getGlobalImages?search=autumn&page=2');
+    expect(past.json).toMatchObject({ data: [], current_page: 2, last_page: 1 });
+
+    const long = await demo.request('GET', `/getGlobalImages?search=${'a'.repeat(101)}`);
+    expect(long.status).toBe(422);
+    expect(long.json.errors).toEqual({
+      search: ['The search may not be greater than 100 characters.'],
+    });
   });
 });

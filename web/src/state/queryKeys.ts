@@ -51,11 +51,16 @@ export const queryKeys = {
     all: ['images'] as const,
     /** The global picture library of the create page, paged. */
     picker: ['images', 'picker'] as const,
-    /** The editor's Images panel: the library, or the team's uploads, paged. */
-    list: (teamId: string, source: 'library' | 'uploads') =>
-      source === 'library'
+    /**
+     * The editor's Images panel: the library, or the team's uploads, paged; with a search, its
+     * results (without `search`: every list of the source, for invalidation).
+     */
+    list: (teamId: string, source: 'library' | 'uploads', search?: string) => [
+      ...(source === 'library'
         ? (['images', 'library'] as const)
-        : (['images', 'uploads', teamId] as const),
+        : (['images', 'uploads', teamId] as const)),
+      ...(search === undefined ? [] : [search]),
+    ],
     /** A stock photo search, paged. */
     stock: (query: string) => ['images', 'stock', query] as const,
     /** Whether stock search is configured on this server. */

@@ -28,15 +28,19 @@ export function pagedOf<R, T>(
 }
 
 /**
- * `GET /getGlobalImages?page=` (Library tab) or `GET /getImages?page=` (My Uploads tab).
- * @throws {ApiError} for a failed call.
+ * `GET /getGlobalImages?page=&search=` (Library tab) or `GET /getImages?page=&search=` (My
+ * Uploads tab; docs/editor.md "Images panel").
+ * @param page from 1.
+ * @param search words the images' titles or tags must hold (at most 100 characters); '' for all.
+ * @throws {ApiError} for a failed call (422 for a search over 100 characters).
  */
 export async function fetchImages(
   source: 'library' | 'uploads',
   page: number,
+  search: string,
   signal?: AbortSignal,
 ): Promise<Paged<LibraryImage>> {
-  const input = { query: { page }, signal };
+  const input = { query: search ? { page, search } : { page }, signal };
   const answer =
     source === 'library'
       ? await call('GET /getGlobalImages', input)

@@ -1,13 +1,15 @@
 /**
  * The Images panel (docs/editor.md "Architecture": "Images: tabs Library and My Uploads; search box; stock-photo
  * search"; docs/editor.md "Editing rules" upload rules; docs/editor.md "Messages" 'Allowed extensions are: …', 'Are you sure?', 'No more
- * results'; docs/editor.md "Constants" 700 ms image search debounce): the global library and the team's uploads with
- * infinite scroll, an upload with progress, deleting an upload, and stock photos. Choosing an
+ * results'; docs/editor.md "Constants" 700 ms image search debounce; docs/editor.md "Images panel"): the global
+ * library and the team's uploads with infinite scroll and a search by title and tags, an upload
+ * with progress, deleting an upload, and stock photos. Choosing an
  * image makes it the design's photo (`replaceBaseImage`, one undo step; the sync saves it
  * through `saveImageId`, imagesApi.ts).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useId, useState } from 'react';
+import { createContext, useContext, useId, useState, type ReactNode } from 'react';
+import { MAX_SEARCH_LENGTH } from '#shared/contract/stickers.ts';
 import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
@@ -43,8 +45,8 @@ import {
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import '../image.css';
 
-/** The stock search waits for this pause in typing, ms (docs/editor.md "Constants": "700 ms image search"). */
-const STOCK_SEARCH_DEBOUNCE_MS = 700;
+/** Every image search (Library, My Uploads, Stock) waits for this pause in typing, ms (docs/editor.md "Constants"). */
+export const IMAGE_SEARCH_DEBOUNCE_MS = 700;
 
 type Tab = 'library' | 'uploads' | 'stock';
 const TABS = [
@@ -120,15 +122,69 @@ function ImageGrid({
 }
 
 /**
- * The Library or My Uploads tab, cached (the library is shared, the uploads are the team's): an
- * upload joins the cached list, a delete leaves it.
+ * The Library or My Uploads tab: a search by title and tags (docs/editor.md "Images panel"),
+ * sent 700 ms after the last key, over its results.
  */
 function ImageList({ source }: { source: 'library' | 'uploads' }) {
+  const id = useId();
+  const [search, setSearch] = useState('');
+  const [typed, setTyped] = useDebouncedValue<string>(
+    (value) => setSearch(value.trim()),
+    IMAGE_SEARCH_DEBOUNCE_MS,
+  );
+  const clear = () => {
+    setTyped('');
+    setSearch('');
+  };
+  const label = source === 'library' ? 'Search the library' : 'Search my uploads';
+  const box = (
+    <div className="library__search">
+      <label htmlFor={`${id}-search`} className="visually-hidden">
+        {label}
+      </label>
+      <input
+        id={`${id}-search`}
+        type="search"
+        className="input"
+        placeholder={`${label} by title or tag`}
+        maxLength={MAX_SEARCH_LENGTH}
+        value={typed ?? search}
+        onChange={(e) => setTyped(e.target.value)}
+      />
+      {(typed ?? search) !== '' && (
+        <button type="button" className="button button--small button--secondary" onClick={clear}>
+          Clear search
+        </button>
+      )}
+    </div>
+  );
+  return (
+    <ImageResults key={search} source={source} search={search} searchBox={box} onClear={clear} />
+  );
+}
+
+/**
+ * One search's list of the Library or My Uploads tab, cached per search (the library is shared,
+ * the uploads are the team's): an upload joins the list shown and marks the tab's other lists
+ * stale, a delete leaves it. Nothing found for a search says so, with a way to clear it.
+ */
+function ImageResults({
+  source,
+  search,
+  searchBox,
+  onClear,
+}: {
+  source: 'library' | 'uploads';
+  search: string;
+  searchBox: ReactNode;
+  onClear: () => void;
+}) {
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
+  const queryClient = useQueryClient();
   const list = usePagedQuery({
-    queryKey: queryKeys.images.list(teamId, source),
+    queryKey: queryKeys.images.list(teamId, source, search),
     fetchPage: async (page: number | null, signal: AbortSignal) =>
-      pageOf(await fetchImages(source, page ?? 1, signal)),
+      pageOf(await fetchImages(source, page ?? 1, search, signal)),
     idOf: imageIdOf,
     staleTime: STALE_TIME.library,
     failure: libraryFailure,
@@ -139,6 +195,8 @@ function ImageList({ source }: { source: 'library' | 'uploads' }) {
     deleteImage,
     'The image could not be deleted.',
   );
+  const end = listEndOf(list);
+  const noMatch = search !== '' && end.done && !end.loading && !end.error && end.count === 0;
   return (
     <>
       {source === 'uploads' && (
@@ -147,15 +205,33 @@ function ImageList({ source }: { source: 'library' | 'uploads' }) {
           upload={async (file, onProgress) => {
             const image = await uploadImage(file, designId, onProgress);
             list.update((items) => [image, ...items]);
+            void queryClient.invalidateQueries({
+              queryKey: queryKeys.images.list(teamId, 'uploads'),
+              refetchType: 'none',
+            });
           }}
         />
       )}
+      {searchBox}
       {error && <Notice tone="error">{error}</Notice>}
       <ImageGrid list={list} onDelete={source === 'uploads' ? setDeleting : undefined} />
-      <ListEnd
-        {...listEndOf(list)}
-        empty={source === 'uploads' ? 'No uploads yet. Upload an image to use it.' : 'No images.'}
-      />
+      {noMatch ? (
+        <div className="library__end" role="status">
+          <p className="muted small">No images match “{search}”.</p>
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            onClick={onClear}
+          >
+            Show all images
+          </button>
+        </div>
+      ) : (
+        <ListEnd
+          {...end}
+          empty={source === 'uploads' ? 'No uploads yet. Upload an image to use it.' : 'No images.'}
+        />
+      )}
       <DeleteUploadDialog
         name={deleting ? deleting.title : null}
         onCancel={() => setDeleting(null)}
@@ -267,7 +343,7 @@ function StockSearch() {
   const [query, setQuery] = useState('');
   const [typed, setTyped] = useDebouncedValue<string>(
     (value) => setQuery(value.trim()),
-    STOCK_SEARCH_DEBOUNCE_MS,
+    IMAGE_SEARCH_DEBOUNCE_MS,
   );
   const queryClient = useQueryClient();
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
