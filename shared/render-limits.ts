@@ -38,3 +38,41 @@ export const MAIL_PROXY_DRAWS_PER_SECOND = 400;
  * all containers see it (docs/security.md "Render limits").
  */
 export const PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN = MAIL_PROXY_DRAWS_PER_SECOND * 300;
+
+/**
+ * The most pixels a dense render (`@2x`, `@3x`) may have, width × height of the drawn image
+ * (docs/export.md "Density"): 8 million, what its byte budget ({@link denseByteBudget}) can
+ * hold as a photo at the lowest JPEG quality of the ladder (about 1 bit a pixel at q50), and
+ * 32 MB as the RGBA frame the render composes. A 900×600 canvas fits at 3× (4.9 Mpx), the widest
+ * canvas (1056 px) at 2× up to 1,893 px tall. A design past it answers the fallback, uncached.
+ */
+export const MAX_DENSE_PIXELS = 8_000_000;
+
+/**
+ * Whether a canvas of `width` × `height` px may be drawn at `density` (docs/export.md
+ * "Density"): always at 1×, else within {@link MAX_DENSE_PIXELS}. The render service refuses the
+ * rest; the export screen offers the 2× image only when it fits.
+ */
+export function densityFits(width: number, height: number, density: number): boolean {
+  return density === 1 || width * density * height * density <= MAX_DENSE_PIXELS;
+}
+
+/**
+ * The byte budget of a dense image at 2×, bytes, by format (docs/export.md "Density"): JPEG
+ * (and the PDF that holds one) 1 MB, what an e-mail's one image may weigh on a phone's data;
+ * PNG 1.5 MB, lossless for flat artwork (a photo falls to a 256-colour palette); WebP and AVIF,
+ * for web pages, in proportion to their bytes beside the JPEG at the same fidelity
+ * (docs/performance.md "Output quality": about ¾ and ½). At 3× each is half as much again.
+ */
+export const DENSE_BYTE_BUDGETS = {
+  jpeg: 1_000_000,
+  pdf: 1_000_000,
+  png: 1_500_000,
+  webp: 750_000,
+  avif: 500_000,
+} as const;
+
+/** The byte budget of a dense image of `format` at `density` (2 or 3), bytes. */
+export function denseByteBudget(format: keyof typeof DENSE_BYTE_BUDGETS, density: 2 | 3): number {
+  return density === 2 ? DENSE_BYTE_BUDGETS[format] : DENSE_BYTE_BUDGETS[format] * 1.5;
+}

@@ -1,19 +1,32 @@
 /**
  * Render URL parsing, shared by the render service and the export screen (docs/export.md "What Generate writes";
- * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional `.jpg`, `.jpeg`, `.png`,
- * `.pdf`, `.gif`, `.webp` or `.avif` extension on the last segment, then the query string. WebP and
+ * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional density
+ * (`@2x`, `@3x`; docs/export.md "Density") and an optional `.jpg`, `.jpeg`, `.png`, `.pdf`,
+ * `.gif`, `.webp` or `.avif` extension on the last segment, then the query string. WebP and
  * AVIF are for web pages and video players (docs/export.md "Image formats"), named by the
  * extension only, never chosen from an `Accept` header.
  */
 
 export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'webp' | 'avif';
 
+/** Pixel densities a render URL may ask for (docs/export.md "Density"): 1× is the canvas size. */
+export const RENDER_DENSITIES = [1, 2, 3] as const;
+export type RenderDensity = (typeof RENDER_DENSITIES)[number];
+
 export interface RenderPath {
   publicId: string;
   cacheId?: string;
   /** From the `/pdf` segment or an extension; undefined = the design's default (JPEG). */
   format?: RenderFormat;
+  /**
+   * From `@2x` or `@3x` at the end of the last segment, before the extension (docs/export.md
+   * "Density"); absent for 1× (`@1x` reads as 1× too, and is left out).
+   */
+  density?: 2 | 3;
 }
+
+/** `{segment}@{n}x`: the density suffix of a path segment. */
+const DENSITY_SUFFIX = /^([^@]+)@([123])x$/;
 
 const EXTENSIONS: Record<string, RenderFormat> = {
   jpg: 'jpeg',
@@ -38,6 +51,12 @@ export function parseRenderPath(path: string): RenderPath | undefined {
     // (docs/decisions.md "Countdown timers"); a design without a timer draws its own default.
     format = EXTENSIONS[ext[2]!.toLowerCase()];
   }
+  let density: RenderDensity = 1;
+  const dense = DENSITY_SUFFIX.exec(rest[rest.length - 1]!);
+  if (dense) {
+    rest[rest.length - 1] = dense[1]!;
+    density = Number(dense[2]) as RenderDensity;
+  }
   if (rest[rest.length - 1] === 'pdf' && rest.length > 1) {
     rest.pop();
     format = 'pdf';
@@ -46,7 +65,40 @@ export function parseRenderPath(path: string): RenderPath | undefined {
   const [publicId, cacheId] = rest;
   if (!publicId || !/^[A-Za-z0-9_-]{1,64}$/.test(publicId)) return undefined;
   if (cacheId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(cacheId)) return undefined;
-  return { publicId, ...(cacheId ? { cacheId } : {}), ...(format ? { format } : {}) };
+  return {
+    publicId,
+    ...(cacheId ? { cacheId } : {}),
+    ...(format ? { format } : {}),
+    ...(density !== 1 ? { density } : {}),
+  };
+}
+
+/**
+ * A render path with the density asked for (docs/export.md "Density"): `@2x` or `@3x` put
+ * before the extension of the last segment (`/r/k3f9a2/v7.jpg` → `/r/k3f9a2/v7@2x.jpg`), or at
+ * its end without one; the `/pdf` segment form becomes the `.pdf` extension
+ * (`/r/k3f9a2/v7/pdf` → `/r/k3f9a2/v7@2x.pdf`). A query string is kept. 1× gives the path
+ * unchanged; so does a path that already names a density.
+ */
+export function densePath(path: string, density: RenderDensity): string {
+  if (density === 1) return path;
+  const q = path.indexOf('?');
+  let bare = q < 0 ? path : path.slice(0, q);
+  const query = q < 0 ? '' : path.slice(q);
+  if (/@[123]x(?:\.\w+)?$/.test(bare)) return path;
+  let ext = '';
+  if (bare.endsWith('/pdf')) {
+    bare = bare.slice(0, -'/pdf'.length);
+    ext = '.pdf';
+  } else {
+    const slash = bare.lastIndexOf('/');
+    const dot = bare.lastIndexOf('.');
+    if (dot > slash) {
+      ext = bare.slice(dot);
+      bare = bare.slice(0, dot);
+    }
+  }
+  return `${bare}@${density}x${ext}${query}`;
 }
 
 /**

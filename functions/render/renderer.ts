@@ -10,9 +10,8 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Page } from 'puppeteer-core';
 import type { BaseImageLayer } from '#shared/scene/draw.ts';
 import { logger } from '#lib/logger.ts';
-import { PDFDocument } from 'pdf-lib';
-import sharp, { type JpegOptions } from 'sharp';
-import { parseDesignDocument, type DesignDocument, type RenderQuality } from '#shared/design.ts';
+import sharp from 'sharp';
+import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import { glyphFilter } from '#shared/scene/glyphs.ts';
 import type { DrawnLayer } from '#shared/scene/pixel-runs.ts';
 import { blendOver, layerPixels } from './blend.ts';
@@ -21,7 +20,8 @@ import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { getRenderPage, resetRenderPage } from './browser.ts';
-import { stickerImages } from './stickers.ts';
+import { stickerImages, type DirectLayer } from './stickers.ts';
+import { pollStickerDrawing } from '#shared/scene/poll.ts';
 import { logUndrawable, sceneFonts, uploadedFamilies } from './fonts.ts';
 import { teamCustomFonts } from '#functions/fonts/list.ts';
 import type { FontFaceRule } from '#shared/fonts/types.ts';
@@ -29,6 +29,8 @@ import { encodeGif, timerFrames, timerStickers } from './countdown-gif.ts';
 import type { WatermarkSettings } from '#shared/scene/watermark.ts';
 import { renderWatermarks } from './watermark.ts';
 import { gifFrameInput } from './gif-frame.ts';
+import { encodeStill, type RenderFormat, type RenderOutput } from './encode.ts';
+import type { RenderDensity } from '#shared/render-url.ts';
 
 export interface DesignForRender {
   designId: string;
@@ -45,16 +47,26 @@ export interface DesignForRender {
   ruleKey?: string;
 }
 
-/** Base layers by `designId:version`; a new version makes a new key, so no invalidation. */
+/**
+ * Base layers by `designId:version` (and `@{density}x` above 1×); a new version makes a new key,
+ * so no invalidation.
+ */
 const baseLayers = new Map<string, Promise<BaseLayer>>();
 const MAX_BASE_LAYERS = 64;
 
 /**
  * S3 key of a design version's static layer (assets bucket: it lives as long as the design).
  * @param photo `photoOfLayer`: '' for a design without rules.
+ * @param density the layer's device px per canvas px (docs/export.md "Density"); 1× keys are
+ *   the ones they always were.
  */
-export const staticLayerKey = (designId: string, version: number, photo = ''): string =>
-  `static-layers/${designId}/v${version}${photo}.png`;
+export const staticLayerKey = (
+  designId: string,
+  version: number,
+  photo = '',
+  density: RenderDensity = 1,
+): string =>
+  `static-layers/${designId}/v${version}${photo}${density === 1 ? '' : `@${density}x`}.png`;
 
 /**
  * Which static layer a render draws on: the design version's, and for a design with rules also
@@ -69,9 +81,11 @@ const photoOfLayer = (design: DesignForRender, doc: DesignDocument): string =>
 /**
  * Draws the static layer in the warm page: the base photo fitted to the canvas by sharp (so the
  * page decodes a small image), then rotated, flipped, filtered and enhanced by fabric exactly as
- * the editor does (shared/scene/draw.ts, drawBaseImage).
+ * the editor does (shared/scene/draw.ts, drawBaseImage). At a density above 1× (docs/export.md
+ * "Density") the photo is fitted to that many times the canvas from the stored original, and the
+ * page draws it at that density: the layer is `density` times the canvas on each side.
  */
-async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
+async function drawStaticLayer(doc: DesignDocument, density: RenderDensity): Promise<BaseLayer> {
   const object = await s3Client().send(
     new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: doc.base_image_key }),
   );
@@ -87,7 +101,11 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
   // An animated GIF draws the frame the design saved (gif-frame.ts).
   const fitted = await sharp(bytes, await gifFrameInput(bytes, doc.base_image_gif_frame))
     .rotate() // EXIF orientation only
-    .resize(legacyWidth === null ? { width: w, height: h, fit: 'cover' } : { width: legacyWidth })
+    .resize(
+      legacyWidth === null
+        ? { width: w * density, height: h * density, fit: 'cover' }
+        : { width: legacyWidth * density },
+    )
     .jpeg({ quality: 95 })
     .toBuffer();
   const base: BaseImageLayer = {
@@ -103,8 +121,9 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
   };
   const drawn = await onPage((page) =>
     page.evaluate(
-      (b) => (globalThis as unknown as RenderPageGlobals).picsnippetsRenderBase(b),
+      (b, d) => (globalThis as unknown as RenderPageGlobals).picsnippetsRenderBase(b, d),
       base,
+      density,
     ),
   );
   const { data, info } = await sharp(layerPixels(drawn), {
@@ -120,9 +139,13 @@ async function drawStaticLayer(doc: DesignDocument): Promise<BaseLayer> {
  * The static layer of a design version (docs/decisions.md "Render slice"): from S3 if an earlier
  * container drew it, else drawn now and written to S3 in the background.
  */
-async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
+async function loadBaseLayer(
+  design: DesignForRender,
+  doc: DesignDocument,
+  density: RenderDensity,
+): Promise<BaseLayer> {
   const Bucket = config().ASSETS_BUCKET;
-  const Key = staticLayerKey(design.designId, design.version, photoOfLayer(design, doc));
+  const Key = staticLayerKey(design.designId, design.version, photoOfLayer(design, doc), density);
   try {
     const object = await s3Client().send(new GetObjectCommand({ Bucket, Key }));
     const png = Buffer.from(await object.Body!.transformToByteArray());
@@ -134,7 +157,7 @@ async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Prom
   } catch (error) {
     if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
   }
-  const layer = await drawStaticLayer(doc);
+  const layer = await drawStaticLayer(doc, density);
   void sharp(layer.raw, { raw: { width: layer.width, height: layer.height, channels: 3 } })
     .png({ compressionLevel: 6 })
     .toBuffer()
@@ -145,12 +168,17 @@ async function loadBaseLayer(design: DesignForRender, doc: DesignDocument): Prom
   return layer;
 }
 
-function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLayer> {
-  const key = `${design.designId}:${design.version}${photoOfLayer(design, doc)}`;
+function baseLayer(
+  design: DesignForRender,
+  doc: DesignDocument,
+  density: RenderDensity,
+): Promise<BaseLayer> {
+  const dense = density === 1 ? '' : `@${density}x`;
+  const key = `${design.designId}:${design.version}${photoOfLayer(design, doc)}${dense}`;
   let layer = baseLayers.get(key);
   if (!layer) {
     if (baseLayers.size >= MAX_BASE_LAYERS) baseLayers.delete(baseLayers.keys().next().value!);
-    layer = loadBaseLayer(design, doc);
+    layer = loadBaseLayer(design, doc, density);
     layer.catch(() => baseLayers.delete(key));
     baseLayers.set(key, layer);
   }
@@ -159,8 +187,12 @@ function baseLayer(design: DesignForRender, doc: DesignDocument): Promise<BaseLa
 
 /** What the render page bundle (page/src/main.ts) puts on `window`. */
 interface RenderPageGlobals {
-  picsnippetsRender(scene: ResolvedScene, faces: FontFaceRule[]): Promise<DrawnScene>;
-  picsnippetsRenderBase(base: BaseImageLayer): Promise<DrawnLayer>;
+  picsnippetsRender(
+    scene: ResolvedScene,
+    faces: FontFaceRule[],
+    density: RenderDensity,
+  ): Promise<DrawnScene>;
+  picsnippetsRenderBase(base: BaseImageLayer, density: RenderDensity): Promise<DrawnLayer>;
   picsnippetsRenderFrames(scenes: ResolvedScene[], faces: FontFaceRule[]): Promise<DrawnLayer[][]>;
 }
 
@@ -197,20 +229,46 @@ function onPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
 
 /**
  * Draws the scene's personalised layers on the warm page, with the faces it needs beyond the
- * page's own (a team's uploaded font, a CDN family; fonts.ts `sceneFonts`).
+ * page's own (a team's uploaded font, a CDN family; fonts.ts `sceneFonts`), at `density`
+ * device px per canvas px (docs/export.md "Density"): the regions come back in device px.
  */
 async function drawPersonalisedLayers(
   scene: ResolvedScene,
   teamId: string | undefined,
+  density: RenderDensity,
 ): Promise<DrawnScene> {
   const fonts = await sceneFonts(scene, teamId, teamCustomFonts);
   return onPage((page) =>
     page.evaluate(
-      (s, f) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s, f),
+      (s, f, d) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s, f, d),
       fonts.scene,
       fonts.faces,
+      density,
     ),
   );
+}
+
+/**
+ * A QR code's pixels (stickers.ts `qrPixels`, drawn at 1×) at `density`: each pixel repeated
+ * `density` times each way, and the place scaled. The code's modules are whole squares, so this
+ * is the code drawn at that density, edge for edge.
+ */
+export function denseDirect(layer: DirectLayer, density: RenderDensity): DirectLayer {
+  if (density === 1) return layer;
+  const width = layer.width * density;
+  const height = layer.height * density;
+  const rgba = new Uint8Array(width * height * 4);
+  const source = new Uint32Array(
+    layer.rgba.buffer,
+    layer.rgba.byteOffset,
+    layer.width * layer.height,
+  );
+  const target = new Uint32Array(rgba.buffer);
+  for (let y = 0; y < height; y++) {
+    const from = Math.floor(y / density) * layer.width;
+    for (let x = 0; x < width; x++) target[y * width + x] = source[from + Math.floor(x / density)]!;
+  }
+  return { left: layer.left * density, top: layer.top * density, width, height, rgba };
 }
 
 /**
@@ -245,85 +303,13 @@ const NOTHING_DRAWN: Promise<DrawnScene> = Promise.resolve({
   ms: { fonts: 0, draw: 0, read: 0 },
 });
 
-/**
- * Output formats; `gif` is a design with countdown timers, animated (countdown-gif.ts); `webp`
- * and `avif` are for web pages and video players (docs/export.md "Image formats").
- */
-export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'gif' | 'webp' | 'avif';
-
-/**
- * WebP and AVIF settings, picked by the quality bench (test/bench/quality.ts;
- * docs/performance.md "Output quality"): the smallest quality whose output is at least as
- * faithful to the lossless pixels (SSIM) as the JPEG at the default setting. sharp's 1–100
- * scale; `effort` trades encode time for bytes (AVIF 0–9, WebP 0–6).
- */
-export const WEBP_OPTIONS = { quality: 85, effort: 4 } as const;
-export const AVIF_OPTIONS = { quality: 70, effort: 1 } as const;
-
-export interface RenderOutput {
-  body: Buffer;
-  contentType:
-    'image/jpeg' | 'image/png' | 'application/pdf' | 'image/gif' | 'image/webp' | 'image/avif';
-  /** Stage times, ms, for the Server-Timing header. */
-  timings?: Record<string, number>;
-  /**
-   * True when a dynamic sticker drew its fallback or nothing because the render's outside
-   * fetches were spent (fetch-budget.ts): the answer must not be cached.
-   */
-  partial?: boolean;
-}
-
-/**
- * Encodes composed RGB pixels as JPEG (the design's `quality`), lossless PNG (also for `gif`
- * without timers: nothing moves), WebP or AVIF (the bench's settings) or a one-page PDF holding
- * the JPEG.
- */
-async function encodeStill(
-  pixels: Buffer,
-  size: { width: number; height: number },
-  format: RenderFormat,
-  quality: RenderQuality,
-): Promise<RenderOutput> {
-  const image = sharp(pixels, { raw: { width: size.width, height: size.height, channels: 3 } });
-  if (format === 'png' || format === 'gif') {
-    return { body: await image.png({ compressionLevel: 6 }).toBuffer(), contentType: 'image/png' };
-  }
-  if (format === 'webp')
-    return { body: await image.webp(WEBP_OPTIONS).toBuffer(), contentType: 'image/webp' };
-  if (format === 'avif')
-    return { body: await image.avif(AVIF_OPTIONS).toBuffer(), contentType: 'image/avif' };
-  const jpeg = await image.jpeg(jpegOptions(quality)).toBuffer();
-  return format === 'pdf'
-    ? { body: await jpegToPdf(jpeg, size.width, size.height), contentType: 'application/pdf' }
-    : { body: jpeg, contentType: 'image/jpeg' };
-}
-
-/** A JPEG as a one-page PDF at the image's size (1 px = 0.75 pt, i.e. 96 dpi). */
-async function jpegToPdf(jpeg: Buffer, width: number, height: number): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  pdf.setProducer('PicSnippets');
-  pdf.setCreationDate(new Date(0)); // the same render gives the same bytes
-  pdf.setModificationDate(new Date(0));
-  const image = await pdf.embedJpg(jpeg);
-  const page = pdf.addPage([width * 0.75, height * 0.75]);
-  page.drawImage(image, { x: 0, y: 0, width: width * 0.75, height: height * 0.75 });
-  return Buffer.from(await pdf.save({ useObjectStreams: false }));
-}
-
-/**
- * sharp's `.jpeg()` options for a design's `quality` setting (shared/design.ts
- * `RenderQualitySchema`): quality 1–100, progressive, chroma subsampling; mozjpeg stays off, as
- * today. The default setting gives exactly the options this encoder always used (quality 86,
- * sharp's defaults otherwise), so default renders keep their bytes (test/unit/design-quality.test.ts).
- */
-export function jpegOptions(quality: RenderQuality): JpegOptions {
-  return {
-    quality: quality.quality,
-    progressive: quality.progressive,
-    chromaSubsampling: quality.chromaSubsampling,
-    mozjpeg: false,
-  };
-}
+export {
+  AVIF_OPTIONS,
+  jpegOptions,
+  WEBP_OPTIONS,
+  type RenderFormat,
+  type RenderOutput,
+} from './encode.ts';
 
 /**
  * Draws the design with the recipient's values: the static layer (cached per design version)
@@ -332,20 +318,28 @@ export function jpegOptions(quality: RenderQuality): JpegOptions {
  * setting: docs/performance.md "Output quality") or a one-page PDF holding that same JPEG.
  * A design with countdown timers (countdown-gif.ts) draws them at `options.nowMs`: as an
  * animated GIF (`gif`, one frame a second), or their first frame in a still format.
+ * At `options.density` 2 or 3 (docs/export.md "Density") the image is that many times the
+ * canvas on each side: the photo fitted from the stored original, text and vector stickers drawn
+ * at that density, encoded within the format's byte budget (encode.ts `encodeStill`). A timer
+ * design draws at 1× whatever the density (the service keys it so).
  * @param values parameter values by name, already decoded and normalised; undeclared names are
  *   ignored by scene resolution.
  * @param options.nowMs the moment the timers show, ms since the epoch (default: now).
- * @throws ZodError if the stored document is invalid; S3 or browser errors as they come.
+ * @param options.density device px per canvas px, 1 (default), 2 or 3.
+ * @throws ZodError if the stored document is invalid; S3 or browser errors as they come; Error
+ *   (cause `over-budget`) when a dense image cannot be encoded within its byte budget.
  */
 export async function renderDesign(
   design: DesignForRender,
   values: Record<string, string>,
   format: RenderFormat = 'jpeg',
-  options: { nowMs?: number } = {},
+  options: { nowMs?: number; density?: RenderDensity } = {},
 ): Promise<RenderOutput> {
   const t0 = performance.now();
   const doc = parseDesignDocument(design.document);
-  const basePromise = baseLayer(design, doc);
+  const timed = timerStickers(doc).length > 0;
+  const density: RenderDensity = timed ? 1 : (options.density ?? 1);
+  const basePromise = baseLayer(design, doc, density);
   const { images, direct, complete } = await stickerImages(doc, values);
   const t1 = performance.now();
   // Never tofu (docs/fonts.md): characters no shipped face draws are left out, logged once per
@@ -361,21 +355,30 @@ export async function renderDesign(
     onDropped: (codes) => codes.forEach((code) => dropped.add(code)),
   });
   const scene = resolveScene(doc, values, images, { glyphs });
+  // A poll's texts are drawn with the design's, above its bars (docs/polls.md "Drawing").
+  for (const sticker of doc.graphics_data) {
+    const poll =
+      sticker.dynamicStickerType === 'poll' ? pollStickerDrawing(sticker, values) : undefined;
+    if (poll)
+      scene.texts.push(...poll.texts.map((t) => ({ ...t, text: glyphs(t.text, t.fontFamily) })));
+  }
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
   const watermarks = await renderWatermarks(doc, design.watermark);
   scene.watermarks = watermarks.layers;
   // A timer design's layers are drawn with its frames, cut at the timers (countdown-gif.ts).
-  const timed = timerStickers(doc).length > 0;
   const [base, drawn] = await Promise.all([
     basePromise,
-    timed ? NOTHING_DRAWN : drawPersonalisedLayers(scene, design.teamId),
+    timed ? NOTHING_DRAWN : drawPersonalisedLayers(scene, design.teamId, density),
   ]);
   const t2 = performance.now();
   // Blend the regions into a copy of the static layer here: for a few small regions this is far
   // cheaper than libvips' general composite (which works in float), then one JPEG encode.
   const frame = takeFrame(base);
   const pixels = frame.pixels;
-  for (const d of direct) blendInto(frame, d.left, d.top, d.width, d.height, d.rgba);
+  for (const layer of direct) {
+    const d = denseDirect(layer, density);
+    blendInto(frame, d.left, d.top, d.width, d.height, d.rgba);
+  }
   for (const r of drawn.regions) blendLayerInto(frame, r);
   let output: RenderOutput;
   let timerMs: number | undefined;
@@ -397,7 +400,7 @@ export async function renderDesign(
         ? { body: await encodeGif(timers), contentType: 'image/gif' }
         : await encodeStill(timers.first, base, format, doc.quality);
   } else {
-    output = await encodeStill(pixels, base, format, doc.quality);
+    output = await encodeStill(pixels, base, format, doc.quality, density);
     // The encode is done with the frame (sharp has returned its output); a timer render's frame
     // is not reused, as its frames may still refer to it.
     releaseFrame(frame);

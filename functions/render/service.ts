@@ -21,9 +21,14 @@ import type { RenderUsage } from './usage.ts';
 import type { FallbackReason } from './fallback-counter.ts';
 import { cacheControlUntil, type SignatureCheck } from './signature.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
-import { MAIL_PROXY_DRAWS_PER_SECOND } from '#shared/render-limits.ts';
+import { densityFits, MAIL_PROXY_DRAWS_PER_SECOND } from '#shared/render-limits.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
-import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
+import {
+  parseRenderPath,
+  parseRenderQuery,
+  type RenderDensity,
+  type RenderPath,
+} from '#shared/render-url.ts';
 import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
 import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
@@ -41,6 +46,7 @@ import { ruleLinkUrl, weatherPlaces, type WeatherReport } from '#shared/scene/ru
 import type { LatLon, Weather } from './weather.ts';
 import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
+import { POLL_RESULTS_VALUE, formatPollCounts } from '#shared/scene/poll.ts';
 
 /** The design fields a render needs. */
 export interface DesignRecord {
@@ -121,7 +127,7 @@ export interface RenderServiceDeps {
     design: DesignRecord,
     values: Record<string, string>,
     format: RenderFormat,
-    options?: { nowMs?: number },
+    options?: { nowMs?: number; density?: RenderDensity },
   ): Promise<RenderOutput>;
   placeholder(): Promise<Buffer>;
   /**
@@ -189,6 +195,13 @@ export interface RenderServiceDeps {
    * (first-open.ts). Absent: those timers count from each render's now.
    */
   firstOpens?: FirstOpenStore;
+  /**
+   * A poll's votes per option now (functions/lib/db/entities-polls.ts `PollTally`), for polls
+   * that show live results (docs/polls.md "Live results"); the caller keeps each answer the
+   * poll's `results_ttl_s`. Absent: polls draw without results.
+   * @throws the table's error (the render then draws no results and answers `no-store`).
+   */
+  pollCounts?(designId: string, pollId: string, options: number, ttlS: number): Promise<number[]>;
   /** The public origin, for the ManyChat JSON's image URL. */
   publicUrl: string;
   timeoutMs: number;
@@ -225,6 +238,18 @@ export const MAX_FALLBACK_DRAWS_IN_FLIGHT = 256;
 export const RULES_VIEWER_CACHE = 'private, no-cache';
 /** Cache-Control of a design whose rules read the clock only: shared a minute. */
 export const RULES_MOMENT_CACHE = 'public, max-age=60';
+/**
+ * Cache-Control of a design whose poll shows live results: kept no longer than the poll's
+ * `results_ttl_s` (docs/polls.md "Live results").
+ */
+export const pollCache = (ttlS: number): string =>
+  `public, max-age=${Math.max(1, Math.floor(ttlS))}`;
+/**
+ * `X-Render-Reason` of a dense URL (`@2x`, `@3x`) whose design is too large at that density
+ * (shared/render-limits.ts `MAX_DENSE_PIXELS`); `over-budget` names a dense image past its byte
+ * budget (encode.ts `encodeStill`). Both answer the fallback, uncached (docs/export.md "Density").
+ */
+export const DENSITY_REFUSAL = 'too-many-pixels';
 /** The answer header naming the rule an image of a design with rules shows (`rule:{id}`). */
 export const RENDER_RULE_HEADER = 'x-render-rule';
 
@@ -298,7 +323,8 @@ export function withDataValues(
 }
 
 /**
- * The render cache key: a hash of (design version, normalised parameters, format, watermark).
+ * The render cache key: a hash of (design version, normalised parameters, format, watermark,
+ * density above 1×: docs/export.md "Density").
  * Everything the document decides, its JPEG `quality` setting included, is covered by the
  * version: every save bumps it (test/integration/render-quality.test.ts), and a snapshot of an
  * earlier version keeps that version's document. What the team decides outside the document,
@@ -311,9 +337,12 @@ export function renderCacheKey(
   values: Array<[string, string]>,
   format: RenderFormat,
   watermark?: string,
+  density: RenderDensity = 1,
 ): string {
   const parts: unknown[] = [design.designId, design.version, format, values];
   if (watermark !== undefined) parts.push(watermark);
+  // A dense image is another image; 1× keys stay the ones they always were.
+  if (density !== 1) parts.push({ density });
   // The matched rule of a design with rules (docs/rules.md "Caching"), never the headers.
   if (design.ruleKey !== undefined) parts.push({ rule: design.ruleKey });
   const hash = createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
@@ -593,7 +622,8 @@ export function createRenderService(deps: RenderServiceDeps) {
   /**
    * Memory, then the store, then a draw (written back to both). A design with countdown timers
    * is keyed by what its timers show at `nowMs` (countdown-gif.ts `timerKeyValues`) and kept in
-   * memory only: its renders live a second.
+   * memory only: its renders live a second. `density` (docs/export.md "Density") is 1 for a
+   * timer design, whose dense URLs answer its 1× image.
    */
   async function cachedRender(
     design: DesignRecord,
@@ -601,6 +631,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     format: RenderFormat,
     budget: DrawBudget | undefined,
     nowMs = Date.now(),
+    density: RenderDensity = 1,
   ): Promise<{
     body: Buffer;
     hit: 'memory' | 'store' | 'miss';
@@ -616,6 +647,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       format,
       design.watermark &&
         watermarkCacheComponent(parseDesignDocument(design.document), design.watermark),
+      density,
     );
     const inMemory = memory.get(key);
     if (inMemory) return { body: inMemory, hit: 'memory' };
@@ -641,7 +673,10 @@ export function createRenderService(deps: RenderServiceDeps) {
       throw Object.assign(new Error('monthly render quota used'), { cause: 'quota' });
     if (budget && !budget.prerender) await spendBudget(design, budget, allowance);
     const output = await withTimeout(
-      deps.render(design, Object.fromEntries(values), format, { nowMs: renderSecond(nowMs) }),
+      deps.render(design, Object.fromEntries(values), format, {
+        nowMs: renderSecond(nowMs),
+        ...(density !== 1 ? { density } : {}),
+      }),
       deps.timeoutMs,
     );
     if (allowance && deps.usage && !counted)
@@ -916,6 +951,38 @@ export function createRenderService(deps: RenderServiceDeps) {
     }
   }
 
+  /**
+   * The values with a poll's counts added ({@link POLL_RESULTS_VALUE}, part of the render cache
+   * key) when the design's poll shows live results (docs/polls.md "Live results"), and how long
+   * the answer may be kept (`ttlS`). A failed read draws the poll without results (`failed`:
+   * the answer is then `no-store`).
+   */
+  async function withPollResults(
+    design: DesignRecord,
+    doc: DesignDocument,
+    values: Array<[string, string]>,
+  ): Promise<{ values: Array<[string, string]>; failed: boolean; ttlS?: number }> {
+    const sticker = doc.graphics_data.find((s) => s.dynamicStickerType === 'poll');
+    const poll = sticker?.poll;
+    if (!sticker || !poll?.show_results || !deps.pollCounts) return { values, failed: false };
+    try {
+      const counts = await deps.pollCounts(
+        design.designId,
+        sticker.uuid,
+        poll.options.length,
+        poll.results_ttl_s,
+      );
+      return {
+        values: [[POLL_RESULTS_VALUE, formatPollCounts(counts)], ...values],
+        failed: false,
+        ttlS: poll.results_ttl_s,
+      };
+    } catch (error) {
+      logger.warn('poll results not read', { error: error as Error });
+      return { values, failed: true };
+    }
+  }
+
   /** The answer of a link that goes nowhere: a short page, never a redirect. */
   function noLink(statusCode: 403 | 404 | 503, message: string): ApiResult {
     return {
@@ -946,6 +1013,21 @@ export function createRenderService(deps: RenderServiceDeps) {
       : undefined;
     const missing = 'This link goes nowhere: the design is unknown or has no link.';
     if (!path) return noLink(404, missing);
+    // A poll's option link opens the vote page, which votes on a click (docs/polls.md
+    // "Scanners"): nothing is read or counted here, so a scanner's fetch changes nothing.
+    if (/(?:^|&)__vote=/.test(request.rawQueryString)) {
+      const link = `${request.rawPath}?${request.rawQueryString}`;
+      return {
+        statusCode: 302,
+        headers: {
+          location: `/poll?link=${encodeURIComponent(link)}`,
+          'cache-control': 'private, no-store',
+          'content-type': 'text/plain; charset=utf-8',
+          'referrer-policy': 'no-referrer',
+        },
+        body: '',
+      };
+    }
     try {
       const current = await deps.findDesign(path.publicId);
       if (!current) return noLink(404, missing);
@@ -1022,6 +1104,12 @@ export function createRenderService(deps: RenderServiceDeps) {
       const scope = ruled ? rulesScope(doc.rules) : 'url';
       const timed = timerStickers(doc).length > 0;
       const format: RenderFormat = path.format ?? (timed ? 'gif' : doc.render_format);
+      // A timer design answers its 1× image at any density (docs/export.md "Density").
+      const density: RenderDensity = timed ? 1 : (path.density ?? 1);
+      if (!densityFits(doc.canvas_width, doc.canvas_height, density))
+        throw Object.assign(new Error(`too many pixels at ${density}x`), {
+          cause: DENSITY_REFUSAL,
+        });
       if (format === 'pdf' && !(await deps.teamCanExportPdf(design.teamId))) {
         return {
           statusCode: 402,
@@ -1045,9 +1133,10 @@ export function createRenderService(deps: RenderServiceDeps) {
         query.__preview === '1' || request.prerender === true,
         openWorkAllowed,
       );
+      const poll = await withPollResults(design, doc, opened.values);
       const drawn = await cachedRender(
         design,
-        opened.values,
+        poll.values,
         format,
         {
           ip: request.sourceIp,
@@ -1058,10 +1147,11 @@ export function createRenderService(deps: RenderServiceDeps) {
           ...(countedAtOpen ? { countedAtOpen: true } : {}),
         },
         request.nowMs,
+        density,
       );
       const { body, hit, timings } = drawn;
       // A failed lookup drew the fallback where a value should be: no cache may keep it.
-      const partial = drawn.partial === true || opened.failed || lookupFailed;
+      const partial = drawn.partial === true || opened.failed || lookupFailed || poll.failed;
       // The product's own previews (dashboard cards, `?__preview=1`) and send lists' pre-renders
       // are not recipients' views.
       if (query.__preview !== '1' && !request.prerender)
@@ -1076,11 +1166,13 @@ export function createRenderService(deps: RenderServiceDeps) {
                 ? 'no-store'
                 : timed
                   ? COUNTDOWN_CACHE
-                  : scope === 'moment'
-                    ? RULES_MOMENT_CACHE
-                    : immutable && !bound
-                      ? IMMUTABLE_CACHE
-                      : SHORT_CACHE,
+                  : poll.ttlS !== undefined
+                    ? pollCache(poll.ttlS)
+                    : scope === 'moment'
+                      ? RULES_MOMENT_CACHE
+                      : immutable && !bound
+                        ? IMMUTABLE_CACHE
+                        : SHORT_CACHE,
               signed.expiresAt,
             );
       if (request.ifNoneMatch === etag) {
@@ -1108,6 +1200,11 @@ export function createRenderService(deps: RenderServiceDeps) {
         );
       if (reason === 'quota')
         return fallback('over quota', design, error, QUOTA_FALLBACK_CACHE, request.nowMs);
+      if (reason === DENSITY_REFUSAL || reason === 'over-budget') {
+        // A dense image that cannot be had (docs/export.md "Density"): said by the header.
+        const answer = await fallback(cause, design, error, 'no-store', request.nowMs);
+        return { ...answer, headers: { ...answer.headers, [RENDER_REASON_HEADER]: reason } };
+      }
       return fallback(cause, design, error, 'no-store', request.nowMs);
     }
   }

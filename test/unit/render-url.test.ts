@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeComponent,
+  densePath,
   parseRenderPath,
   parseRenderQuery,
   renderPath,
@@ -30,6 +31,56 @@ describe('parseRenderPath (spec 001 §7)', () => {
       expect(parseRenderPath(path)).toBeUndefined();
     },
   );
+});
+
+describe('density in the render path (docs/export.md "Density")', () => {
+  it.each([
+    ['/r/demo-welcome@2x.jpg', { publicId: 'demo-welcome', format: 'jpeg', density: 2 }],
+    ['/r/demo-welcome@3x.png', { publicId: 'demo-welcome', format: 'png', density: 3 }],
+    ['/r/demo-welcome@2x', { publicId: 'demo-welcome', density: 2 }],
+    ['/r/demo-welcome@1x.jpg', { publicId: 'demo-welcome', format: 'jpeg' }],
+    ['/r/demo-welcome@2x.webp', { publicId: 'demo-welcome', format: 'webp', density: 2 }],
+    ['/r/demo-welcome@2x.avif', { publicId: 'demo-welcome', format: 'avif', density: 2 }],
+    [
+      '/r/demo-welcome/v7@2x.jpg',
+      { publicId: 'demo-welcome', cacheId: 'v7', format: 'jpeg', density: 2 },
+    ],
+    ['/r/demo-welcome/v7@3x', { publicId: 'demo-welcome', cacheId: 'v7', density: 3 }],
+    [
+      '/r/demo-welcome/v7@2x.pdf',
+      { publicId: 'demo-welcome', cacheId: 'v7', format: 'pdf', density: 2 },
+    ],
+    ['/r/demo-welcome@2x.gif', { publicId: 'demo-welcome', density: 2 }],
+  ])('%s', (path, expected) => {
+    expect(parseRenderPath(path)).toEqual(expected);
+  });
+
+  it.each([
+    '/r/demo-welcome@4x.jpg',
+    '/r/demo-welcome@2.jpg',
+    '/r/demo-welcome@2x@2x.jpg',
+    '/r/demo@2x/v7.jpg',
+    '/r/@2x.jpg',
+    '/r/demo-welcome.jpg@2x',
+  ])('refuses %s', (path) => {
+    expect(parseRenderPath(path)).toBeUndefined();
+  });
+
+  it.each([
+    ['/r/k3f9a2.jpg', '/r/k3f9a2@2x.jpg'],
+    ['/r/k3f9a2/v7.png?first_name=Ana', '/r/k3f9a2/v7@2x.png?first_name=Ana'],
+    ['https://cdn.example.com/r/k3f9a2/v7', 'https://cdn.example.com/r/k3f9a2/v7@2x'],
+    ['/r/k3f9a2/v7/pdf?a=1.5', '/r/k3f9a2/v7@2x.pdf?a=1.5'],
+    ['/r/k3f9a2@3x.jpg', '/r/k3f9a2@3x.jpg'],
+  ])('densePath(%s) is %s, and reads back', (path, dense) => {
+    expect(densePath(path, 2)).toBe(dense);
+    const bare = dense.replace(/^https:\/\/[^/]+/, '').split('?')[0]!;
+    expect(parseRenderPath(bare)?.density).toBe(dense.includes('@3x') ? 3 : 2);
+  });
+
+  it('densePath at 1× is the path', () => {
+    expect(densePath('/r/k3f9a2.jpg', 1)).toBe('/r/k3f9a2.jpg');
+  });
 });
 
 describe('parseRenderQuery: values arrive raw from platforms', () => {

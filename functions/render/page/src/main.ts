@@ -30,9 +30,16 @@ declare global {
      * `faces`: font faces the scene needs beyond the built-in and hosted ones (an uploaded
      * font, a CDN family), registered once per page.
      */
-    picsnippetsRender: (scene: ResolvedScene, faces?: FontFaceRule[]) => Promise<DrawnScene>;
-    /** Draws the static layer (the base photo with its image tools), whole canvas, RGBA. */
-    picsnippetsRenderBase: (base: BaseImageLayer) => Promise<DrawnLayer>;
+    picsnippetsRender: (
+      scene: ResolvedScene,
+      faces?: FontFaceRule[],
+      density?: number,
+    ) => Promise<DrawnScene>;
+    /**
+     * Draws the static layer (the base photo with its image tools), whole canvas, RGBA, at
+     * `density` device pixels per canvas px (`base.src` already holds that many).
+     */
+    picsnippetsRenderBase: (base: BaseImageLayer, density?: number) => Promise<DrawnLayer>;
     /** Draws each scene and hands over its drawn regions (countdown frames). */
     picsnippetsRenderFrames: (
       scenes: ResolvedScene[],
@@ -329,28 +336,39 @@ export function mergeRects(rects: Rect[]): Rect[] {
   return out;
 }
 
-/** Draws a scene on the page's canvas, sized to it. */
-async function drawOnCanvas(scene: ResolvedScene): Promise<void> {
-  if (canvas.width !== scene.width || canvas.height !== scene.height) {
-    canvas.setDimensions({ width: scene.width, height: scene.height });
+/**
+ * Sizes the page's canvas to `width` × `height` canvas px at `density` device px per canvas px
+ * (docs/export.md "Density"): the canvas element is `density` times larger and fabric's zoom
+ * draws the scene's canvas px onto it, so text and vector shapes are drawn at that density,
+ * never scaled up afterwards. At 1× (every 1× render) nothing changes once sized.
+ */
+function sizeCanvas(width: number, height: number, density: number): void {
+  if (canvas.width !== width * density || canvas.height !== height * density) {
+    canvas.setDimensions({ width: width * density, height: height * density });
   }
+  if (canvas.getZoom() !== density) canvas.setViewportTransform([density, 0, 0, density, 0, 0]);
+}
+
+/** Draws a scene on the page's canvas, sized to it at `density`. */
+async function drawOnCanvas(scene: ResolvedScene, density = 1): Promise<void> {
+  sizeCanvas(scene.width, scene.height, density);
   await drawScene(canvas, scene);
 }
 
 /**
  * Reads back only the rectangles where something was drawn (each object's box plus 2 px and its
- * outline, overlapping boxes merged).
+ * outline, overlapping boxes merged), in device px: the boxes, in canvas px, times `density`.
  */
-function readRegions(scene: ResolvedScene): DrawnLayer[] {
+function readRegions(scene: ResolvedScene, density = 1): DrawnLayer[] {
   const rects = mergeRects(
     canvas.getObjects().map((o) => {
       const r = o.getBoundingRect();
       const pad = 2 + (o.strokeWidth ?? 0);
       return {
-        x0: Math.max(0, Math.floor(r.left - pad)),
-        y0: Math.max(0, Math.floor(r.top - pad)),
-        x1: Math.min(scene.width, Math.ceil(r.left + r.width + pad)),
-        y1: Math.min(scene.height, Math.ceil(r.top + r.height + pad)),
+        x0: Math.max(0, Math.floor((r.left - pad) * density)),
+        y0: Math.max(0, Math.floor((r.top - pad) * density)),
+        x1: Math.min(scene.width * density, Math.ceil((r.left + r.width + pad) * density)),
+        y1: Math.min(scene.height * density, Math.ceil((r.top + r.height + pad) * density)),
       };
     }),
   ).filter((r) => r.x1 > r.x0 && r.y1 > r.y0);
@@ -365,14 +383,14 @@ function readRegions(scene: ResolvedScene): DrawnLayer[] {
  * slice"). sharp composes them over the static layer. `ms` reports the page's own stages for
  * the Server-Timing header.
  */
-window.picsnippetsRender = async (scene, faces = []) => {
+window.picsnippetsRender = async (scene, faces = [], density = 1) => {
   const t0 = performance.now();
   registerFontFaces(faces);
   await loadFonts(scene);
   const t1 = performance.now();
-  await drawOnCanvas(scene);
+  await drawOnCanvas(scene, density);
   const t2 = performance.now();
-  const regions = readRegions(scene);
+  const regions = readRegions(scene, density);
   const t3 = performance.now();
   return { regions, ms: { fonts: t1 - t0, draw: t2 - t1, read: t3 - t2 } };
 };
@@ -394,16 +412,18 @@ window.picsnippetsRenderFrames = async (scenes, faces = []) => {
 };
 
 /** The static layer, drawn once per design version; the caller keeps it (renderer.ts). */
-window.picsnippetsRenderBase = async (base) => {
-  canvas.setDimensions({ width: base.width, height: base.height });
+window.picsnippetsRenderBase = async (base, density = 1) => {
+  sizeCanvas(base.width, base.height, density);
   await drawBaseImage(canvas, base);
-  const pixels = context.getImageData(0, 0, base.width, base.height).data;
+  const width = base.width * density;
+  const height = base.height * density;
+  const pixels = context.getImageData(0, 0, width, height).data;
   canvas.clear();
   return {
     left: 0,
     top: 0,
-    width: base.width,
-    height: base.height,
+    width,
+    height,
     rgba: toBase64(new Uint8Array(pixels.buffer)),
   };
 };
