@@ -15,7 +15,7 @@
 import { castDraft, type Draft } from 'immer';
 import type { DesignDocument, Sticker, TextSnippet } from '#shared/design.ts';
 import { updateParameter } from '#shared/parameters.ts';
-import { setSnippetText } from './document/placeholders.ts';
+import { setSnippetText, sharedParameters, type SharedParameter } from './document/placeholders.ts';
 import {
   ADD_SNIPPET_COOLDOWN_MS,
   canvasOf,
@@ -27,6 +27,7 @@ import {
 import type { HistoryEventType } from './store/history.ts';
 import type { EditorState, EditorStore } from './store/index.ts';
 import type { ChangeIntent } from './store/designSlice.ts';
+import type { EditorNotice } from './store/uiSlice.ts';
 import { canRedo, canUndo } from './store/history.ts';
 import { selectedSnippet, type Selection } from './store/selectionSlice.ts';
 import { TEXT_COMMANDS, settle, type TextCommandArgs } from './commands/text.ts';
@@ -383,6 +384,8 @@ export const COMMANDS: Registry = {
           settle(draft, id, true); // docs/editor.md "Editing rules" clamps
         },
       );
+      const shared = sharedParameters(document, id, changes);
+      if (shared.length > 0) showTimedNotice(store, sharedParameterNotice(shared));
     },
   },
   setSnippetFontSize: {
@@ -471,17 +474,38 @@ export function runCommandWith(store: EditorStore, name: CommandName, args: unkn
   return true;
 }
 
-/** How long a refusal's notice stays, ms (docs/editor.md "Constants": "error banner 4 s"). */
+/** How long a refusal's or a repeated parameter's notice stays, ms (docs/editor.md "Constants": "errors 4 s"). */
 export const REFUSAL_NOTICE_MS = 4000;
 
-/**
- * Shows a refusal as the editor's error notice (docs/editor.md "Messages" messages) and takes it away after
- * 4 s unless another notice replaced it meanwhile.
- */
+/** Shows a refusal as the editor's error notice (docs/editor.md "Messages") for 4 s. */
 function showRefusal(store: EditorStore, text: string): void {
-  const notice = { tone: 'error' as const, text };
+  showTimedNotice(store, { tone: 'error', text });
+}
+
+/** Shows `notice` and takes it away after 4 s unless another notice replaced it meanwhile. */
+function showTimedNotice(store: EditorStore, notice: EditorNotice): void {
   store.getState().showNotice(notice);
   setTimeout(() => {
     if (store.getState().notice === notice) store.getState().showNotice(null);
   }, REFUSAL_NOTICE_MS);
+}
+
+/** A snippet's label cut to 40 characters for a notice. */
+const shortLabel = (label: string) => (label.length > 40 ? `${label.slice(0, 39)}…` : label);
+
+/**
+ * The repeated-parameter notice (docs/editor.md "Messages": "Parameters"): `{{first_name}} is
+ * already in “Hello”: one value fills both.`, with every snippet holding a repeated name to
+ * highlight.
+ */
+export function sharedParameterNotice(shared: readonly SharedParameter[]): EditorNotice {
+  const text = shared
+    .map(
+      (s) =>
+        `{{${s.name}}} is already in ${s.others.map((o) => `“${shortLabel(o)}”`).join(', ')}: one value fills ${
+          s.others.length > 1 ? 'them all' : 'both'
+        }.`,
+    )
+    .join(' ');
+  return { tone: 'info', text, snippetIds: [...new Set(shared.flatMap((s) => s.snippetIds))] };
 }

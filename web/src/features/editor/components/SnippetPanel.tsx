@@ -44,6 +44,8 @@ export function SnippetPanel() {
   const snippets = useEditor((s) => s.design?.text_snippets);
   const selection = useEditor((s) => s.selection);
   const blocked = useEditor((s) => s.addSnippetBlocked);
+  /** Snippets a notice points at (a repeated parameter): highlighted while it shows. */
+  const pointed = useEditor((s) => s.notice?.snippetIds);
   const listId = useId();
   const searchId = useId();
   const [typed, setTyped] = useState('');
@@ -93,11 +95,14 @@ export function SnippetPanel() {
               <li key={snippet.id}>
                 <button
                   type="button"
-                  className="editor-snippets__item"
+                  className={`editor-snippets__item${pointed?.includes(snippet.id) ? ' editor-snippets__item--pointed' : ''}`}
                   aria-pressed={selection?.kind === 'snippet' && selection.id === snippet.id}
                   onClick={() => runCommand(store, 'select', { kind: 'snippet', id: snippet.id })}
                 >
                   {snippetLabel(snippet)}
+                  {pointed?.includes(snippet.id) && (
+                    <span className="editor-snippets__mark small"> (shared merge field)</span>
+                  )}
                 </button>
               </li>
             ))}

@@ -14,6 +14,7 @@ import {
   updateParameter,
   type ParameterChange,
 } from '#shared/parameters.ts';
+import { snippetLabel } from './snippets.ts';
 
 /** The placeholder names of a text, in order of first appearance, each once. */
 export function placeholderNames(text: string): string[] {
@@ -112,6 +113,46 @@ export function setSnippetText(
     }
   }
   return { document, changes };
+}
+
+/** A parameter a text edit added under a name another snippet already uses. */
+export interface SharedParameter {
+  name: string;
+  /** The snippet edited, then the other snippets holding the name, in design order. */
+  snippetIds: string[];
+  /** The other snippets' labels as the Snippets list shows them, in the same order. */
+  others: string[];
+}
+
+/**
+ * The parameters an edit of `snippetId` added (`changes`, action `added`) whose name another
+ * text snippet of `design` (the edited document) already holds: the repeated parameter the
+ * editor points out (docs/editor.md "Messages": "Parameters"). A name only a dynamic sticker
+ * holds is not listed (no other snippet to show).
+ */
+export function sharedParameters(
+  design: DesignDocument,
+  snippetId: string,
+  changes: readonly ParameterChange[],
+): SharedParameter[] {
+  const snippet = design.text_snippets.find((s) => s.id === snippetId);
+  if (!snippet) return [];
+  const shared: SharedParameter[] = [];
+  for (const change of changes) {
+    if (change.action !== 'added' || change.textSnippetId !== snippetId) continue;
+    const name = snippet.parameters.find((p) => p.id === change.paramId)?.param_name;
+    if (name === undefined) continue;
+    const others = design.text_snippets.filter(
+      (s) => s.id !== snippetId && s.parameters.some((p) => p.param_name === name),
+    );
+    if (others.length === 0) continue;
+    shared.push({
+      name,
+      snippetIds: [snippetId, ...others.map((s) => s.id)],
+      others: others.map(snippetLabel),
+    });
+  }
+  return shared;
 }
 
 // ---- placeholders as whole units in the text field (docs/editor.md "Editing rules", docs/editor.md "Commands": "Dragging a parameter") --

@@ -14,10 +14,14 @@ export type PanelName = (typeof PANELS)[number];
 export type ConfirmRequest =
   { kind: 'deleteSnippet'; id: string } | { kind: 'deleteSticker'; id: string };
 
-/** A message for the user: info after a 409 re-apply, error after a refused change. */
+/**
+ * A message for the user: info after a 409 re-apply or a repeated parameter, error after a
+ * refused change. `snippetIds`: text snippets the Snippets list highlights while it shows.
+ */
 export interface EditorNotice {
   tone: 'info' | 'error';
   text: string;
+  snippetIds?: readonly string[];
 }
 
 export interface UiSlice {
