@@ -33,6 +33,7 @@ import {
   MERGE_FIELD,
 } from './scene/resolve.ts';
 import { CountdownSchema } from './scene/countdown.ts';
+import { PollSchema } from './scene/poll.ts';
 import { RulesSchema, SplitOptimiserSchema } from './scene/rules.ts';
 import { DataBindingsSchema } from './data-bindings.ts';
 import { MAX_GIF_FRAMES } from './gif.ts';
@@ -238,6 +239,7 @@ export const DYNAMIC_STICKER_PREFIX = {
   hostedImage: 'hostedIcon',
   screenShot: 'screenIcon',
   countdown: 'countdown',
+  poll: 'poll',
 } as const;
 export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
 
@@ -273,7 +275,7 @@ export const StickerSchema = z
     /** Image of a plain or uploaded sticker: an assets-bucket key or an https URL. */
     url: z.string().default(''),
     dynamicStickerType: z
-      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown'])
+      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown', 'poll'])
       .nullable()
       .default(null),
     dynamicStickerParamName: z.string().nullable().default(null),
@@ -306,6 +308,12 @@ export const StickerSchema = z
      * every other sticker. Its parameter, if any, is an evergreen timer's start moment.
      */
     countdown: CountdownSchema.nullable().default(null),
+    /**
+     * A poll sticker's settings (shared/scene/poll.ts `PollSchema`; docs/polls.md); null for
+     * every other sticker. Its parameter, if any, is unused: the voter is named by
+     * `poll.voter_parameter`.
+     */
+    poll: PollSchema.nullable().default(null),
     /** Colour filters of the sticker image (docs/decisions.md "The design document: versions and restore"). */
     filters: z.array(StickerFilterSchema).default([]),
     left: z.number(),
@@ -474,6 +482,10 @@ export const DesignDocumentFieldsSchema = z.object({
     .max(DESIGN_BOUNDS.stickers, tooMany('stickers', DESIGN_BOUNDS.stickers))
     .refine((stickers) => dynamicStickerCount(stickers) <= DESIGN_BOUNDS.dynamicStickers, {
       message: `The stickers may not have more than ${DESIGN_BOUNDS.dynamicStickers} dynamic stickers.`,
+    })
+    // One poll per design: its vote links name no sticker (docs/polls.md "One poll per design").
+    .refine((stickers) => stickers.filter((s) => s.dynamicStickerType === 'poll').length <= 1, {
+      message: 'A design may have one poll.',
     })
     .default([]),
   /** Export settings (docs/export.md, docs/export.md "Saves": "Export and merge tags"). */
@@ -846,6 +858,8 @@ function repairSticker(item: RawDocument, label: string, repaired: string[]): Ra
     return 'a dynamic sticker without a dynamicStickerType';
   if (sticker.dynamicStickerType === 'countdown' && sticker.countdown === null)
     return 'a countdown sticker without its settings';
+  if (sticker.dynamicStickerType === 'poll' && sticker.poll === null)
+    return 'a poll sticker without its settings';
   if (sticker.stickerType !== 'dynamicSticker' && sticker.url.trim() === '') return 'no image url';
   if (sticker.originX !== 'left' || sticker.originY !== 'top') {
     const { left, top } = topLeftOf(sticker);

@@ -177,6 +177,9 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/api/pic-snippet/{id}/campaign', 'designs', 'user', CAMPAIGNS),
   r('GET', '/api/campaigns', 'designs', 'user', CAMPAIGNS),
   r('GET', '/api/campaigns/report', 'designs', 'user', CAMPAIGNS),
+  // Polls (docs/polls.md): a recipient's vote, from the SPA's vote page; public, CSRF-checked.
+  r('GET', '/api/polls/ballot', 'designs', 'public', 'docs/polls.md "Voting"'),
+  r('POST', '/api/polls/vote', 'designs', 'public', 'docs/polls.md "Voting"'),
   // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
   // and signing a URL (an API token needs the `sign` ability).
   r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),

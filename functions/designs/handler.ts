@@ -42,6 +42,7 @@ import { saveCroppedImage } from './cropped-image.ts';
 import { exportRoutes, linkChange } from './export.ts';
 import { signingRoutes } from './signing.ts';
 import { campaignRoutes } from './campaigns.ts';
+import { pollRoutes } from './polls.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
 import { assertQrCode, changeSticker, saveGeneratedSticker, withFallback } from './stickers.ts';
 import {
@@ -421,6 +422,7 @@ export const handler = featureHandler('designs', {
   ...exportRoutes,
   ...signingRoutes,
   ...campaignRoutes,
+  ...pollRoutes,
 });
 
 /** The page of a caller without a current team: empty. */

@@ -37,6 +37,7 @@ const FALLBACK_ATTRIBUTES = {
   failed: 'failed',
 } as const satisfies Record<FallbackReason, string>;
 import { dynamoFirstOpenStore } from './first-open.ts';
+import { tallyCounts } from '#shared/scene/poll.ts';
 import { RenderUsage } from './usage.ts';
 import { testClock } from './countdown-gif.ts';
 import {
@@ -98,6 +99,36 @@ async function findDesign(publicId: string): Promise<DesignRecord | undefined> {
   if (designs.size > 10_000) designs.clear();
   designs.set(publicId, { at: Date.now(), design });
   return design;
+}
+
+/** Polls' counts by `designId/pollId`, each kept its poll's `results_ttl_s`. */
+const pollTallies = new Map<string, { until: number; counts: Promise<number[]> }>();
+
+/**
+ * A poll's votes per option (functions/lib/db/entities-polls.ts `PollTally`), read at most once
+ * per `ttlS` per poll and container (concurrent renders share the read; a failed read is not
+ * kept), so live results cost the table one read per poll per interval (docs/polls.md "Live
+ * results").
+ * @throws the table's error.
+ */
+function pollCounts(
+  designId: string,
+  pollId: string,
+  options: number,
+  ttlS: number,
+): Promise<number[]> {
+  const key = `${designId}/${pollId}`;
+  const now = Date.now();
+  const kept = pollTallies.get(key);
+  if (kept && now < kept.until) return kept.counts;
+  const counts = (async () => {
+    const { data } = await db().PollTally.get({ pollDesign: designId, poll: pollId }).go();
+    return tallyCounts(data, options);
+  })();
+  if (pollTallies.size > 10_000) pollTallies.clear();
+  pollTallies.set(key, { until: now + ttlS * 1000, counts });
+  counts.catch(() => pollTallies.delete(key));
+  return counts;
 }
 
 /**
@@ -227,6 +258,7 @@ const service = createRenderService({
   countView: (designId, kind) => views.count(designId, kind),
   countFallback: (designId, reason) => fallbacks.count(designId, reason),
   firstOpens: dynamoFirstOpenStore,
+  pollCounts,
   publicUrl: config().PUBLIC_URL,
   timeoutMs: config().RENDER_TIMEOUT_MS,
 });

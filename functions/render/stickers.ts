@@ -17,6 +17,7 @@ import { longHexColour } from '#shared/colour.ts';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { publicFileKey } from '#shared/resources.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
+import { pollBarsSvg, pollStickerDrawing, svgDataUrl } from '#shared/scene/poll.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
 import { gifFrameInput } from './gif-frame.ts';
 import { isGif } from '#shared/gif.ts';
@@ -180,6 +181,13 @@ export async function stickerImages(
           gravatar(input.value, sticker.dynamicStickerUrl, sticker, budget).then(put(input.id)),
         );
         break;
+      case 'poll': {
+        // Drawn from the design and the counts the service passed, never fetched (docs/polls.md
+        // "Drawing"): the bars here, the texts with the design's (renderer.ts).
+        const drawing = pollStickerDrawing(sticker, values);
+        if (drawing) out[input.id] = svgDataUrl(pollBarsSvg(drawing.box, drawing.bars));
+        break;
+      }
       case 'screenShot':
         jobs.push(
           drawWithinBudget(input.value, sticker.dynamicStickerUrl, (value) =>

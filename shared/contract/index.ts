@@ -10,6 +10,7 @@ import { AUTH_CONTRACT } from './auth.ts';
 import { BILLING_CONTRACT } from './billing.ts';
 import { BUNDLES_CONTRACT } from './bundles.ts';
 import { CAMPAIGNS_CONTRACT } from './campaigns.ts';
+import { POLLS_CONTRACT } from './polls.ts';
 import { DATA_SOURCES_CONTRACT } from './data-sources.ts';
 import { DESIGNS_CONTRACT } from './designs.ts';
 import { FONTS_CONTRACT } from './fonts.ts';
@@ -55,6 +56,7 @@ export const CONTRACT = {
   ...SIGNING_CONTRACT,
   ...DATA_SOURCES_CONTRACT,
   ...CAMPAIGNS_CONTRACT,
+  ...POLLS_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS = [
   'export.generated',
   'subscription.changed',
   'send_list.finished',
+  'poll.voted',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookEventType = WebhookEvent | 'ping';
@@ -30,6 +31,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'export.generated': 'An export URL was generated',
   'subscription.changed': "The team's subscription changed",
   'send_list.finished': 'A send-list job finished',
+  'poll.voted': 'A recipient voted in a poll',
 };
 
 /** Endpoints a team may have at most. */

@@ -24,6 +24,7 @@ import { sendListEntities } from './entities-send-lists.ts';
 import { dataSourceEntities } from './entities-data-sources.ts';
 import { usageEntities } from './entities-usage.ts';
 import { firstOpenEntities } from './entities-first-open.ts';
+import { pollEntities } from './entities-polls.ts';
 import { analyticsEntities } from './entities-analytics.ts';
 import { webhookEntities } from './entities-webhooks.ts';
 
@@ -934,6 +935,7 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
     ...mailEntities(kit),
     ...usageEntities(kit),
     ...firstOpenEntities(kit),
+    ...pollEntities(kit),
     ...analyticsEntities(kit),
     ...webhookEntities(kit),
     ...signingEntities(kit),

@@ -161,6 +161,7 @@ export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): 
     hostedImage: 'Hosted image',
     screenShot: isMobile ? 'Screenshot (mobile)' : 'Screenshot (desktop)',
     countdown: 'Countdown timer',
+    poll: 'Poll',
   }[type];
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">` +
