@@ -15,6 +15,7 @@ import { loadSigningKeys } from '#lib/signing-secrets.ts';
 import { signRenderPath } from '#functions/render/signature.ts';
 import { currentTeam, loadDesign, updateDesign } from './store.ts';
 import { renderUrlOf } from './views.ts';
+import { densePath } from '#shared/render-url.ts';
 
 /** The 409 of signing before the team made a secret. */
 const NO_SECRET = 'Your team has no signing secret yet. Make one in the team settings (Developer).';
@@ -43,7 +44,7 @@ const signingRoute = route({
 });
 
 /**
- * `POST …/sign`: `{ form, parameters, expires_in?, cache_id?, format? }`.
+ * `POST …/sign`: `{ form, parameters, expires_in?, cache_id?, format?, density? }`.
  * @returns 200 `{ success, url, form, expires_at }`: the absolute render URL, signed.
  * @throws AppError 404 for another team's design, 409 when the team has no secret, 422 for a bad
  *   body (shared/contract/signing.ts `SignBody`) or a name or value with a lone surrogate.
@@ -57,9 +58,13 @@ const signRoute = route({
     if (!secret) throw conflict(NO_SECRET);
     const base = renderUrlOf(record.publicId);
     const origin = base.slice(0, base.indexOf('/r/'));
-    // PDF as the `/pdf` segment, as the export screen writes it (shared/export-url.ts).
+    // PDF as the `/pdf` segment, as the export screen writes it (shared/export-url.ts); a
+    // density goes before the extension (docs/export.md "Density": `densePath`).
     const ending = body.format === 'pdf' ? '/pdf' : body.format ? `.${body.format}` : '';
-    const path = `${base.slice(origin.length)}${body.cache_id ? `/${body.cache_id}` : ''}${ending}`;
+    const path = densePath(
+      `${base.slice(origin.length)}${body.cache_id ? `/${body.cache_id}` : ''}${ending}`,
+      body.density ?? 1,
+    );
     const expires =
       body.expires_in === undefined ? undefined : Math.floor(Date.now() / 1000) + body.expires_in;
     let signed: string;

@@ -64,6 +64,11 @@ export const SignBody = z
      * plans).
      */
     format: z.enum(['jpg', 'png', 'pdf', 'webp', 'avif']).optional(),
+    /**
+     * The density, 2 or 3: `@2x` or `@3x` before the extension (a PDF's `/pdf` becomes
+     * `@2x.pdf`; docs/export.md "Density"); absent: 1×.
+     */
+    density: z.union([z.literal(2), z.literal(3)]).optional(),
   })
   .refine(
     (body) => body.form === 'values' || body.parameters.every((p) => !/[\s&#?]/.test(p.value)),

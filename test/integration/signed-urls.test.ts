@@ -210,6 +210,21 @@ describe('signed render URLs', () => {
     expectAccepted(await render(filled));
     expectRefused(await render(`${filled}&extra=1`), 'signature-invalid');
     expectRefused(await render(filled.replace('city=', 'town=')), 'signature-invalid');
+
+    // A dense URL (docs/export.md "Density"): `@2x` is part of the signed path.
+    const dense = await sign({
+      form: 'names',
+      parameters: [{ name: 'first_name', value: '*|FNAME|*' }],
+      cache_id: 'v1',
+      format: 'jpg',
+      density: 2,
+    });
+    expect(dense.status, JSON.stringify(dense.json)).toBe(200);
+    expect(dense.json.url).toContain(`/r/${design.public_id}/v1@2x.jpg?__sf=names&__sig=`);
+    const denseFilled = dense.json.url.replace('*|FNAME|*', 'Ana');
+    expectAccepted(await render(denseFilled));
+    expectRefused(await render(denseFilled.replace('@2x', '')), 'signature-invalid');
+    expectRefused(await render(denseFilled.replace('@2x', '@3x')), 'signature-invalid');
   });
 
   it('requires the signature on the rule link too, before its lookups and rules', async () => {
