@@ -49,6 +49,7 @@ const FALLBACK_LABEL: Record<NonNullable<Sticker['dynamicStickerType']>, string>
   hostedImage: 'Fallback image URL',
   screenShot: 'Fallback page URL',
   countdown: 'Fallback start time',
+  poll: 'Fallback value',
 };
 
 /** `#gg` and `#rgb` as `#rrggbb` (the colour input reads only the long form). */

@@ -261,6 +261,7 @@ const DYNAMIC_KINDS: Record<NonNullable<Sticker['dynamicStickerType']>, string> 
   screenShot: 'screenshot',
   gravatar: 'Gravatar',
   countdown: 'countdown',
+  poll: 'poll',
 };
 
 /** A sticker as the panel names it: a small picture, "Sticker N" and its dynamic kind. */
