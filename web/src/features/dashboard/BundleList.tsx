@@ -165,6 +165,9 @@ export function BundleList() {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** Pictures a bundle card previews at most (docs/editor.md "Constants"). */
+export const BUNDLE_PREVIEW_IMAGES = 6;
+
 /**
  * A bundle card (docs/decisions.md "Dashboard SPA": "Bundle card: number of templates, count of assigned teams, an
  * add-team action, Activate/Deactivate, Delete. Up to six bundle images are shown").
@@ -185,7 +188,7 @@ function BundleCard({
   onDelete: () => void;
 }) {
   const titleId = useId();
-  const images = bundle.bundle_images.slice(0, 6);
+  const images = bundle.bundle_images.slice(0, BUNDLE_PREVIEW_IMAGES);
   return (
     <li className="design-card bundle-card" data-testid="bundle-card" data-bundle-id={bundle.id}>
       <article className="design-card__inner" aria-labelledby={titleId}>

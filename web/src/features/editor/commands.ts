@@ -500,12 +500,11 @@ const shortLabel = (label: string) => (label.length > 40 ? `${label.slice(0, 39)
  */
 export function sharedParameterNotice(shared: readonly SharedParameter[]): EditorNotice {
   const text = shared
-    .map(
-      (s) =>
-        `{{${s.name}}} is already in ${s.others.map((o) => `“${shortLabel(o)}”`).join(', ')}: one value fills ${
-          s.others.length > 1 ? 'them all' : 'both'
-        }.`,
-    )
+    .map((s) => {
+      const fills =
+        s.others.length > 1 ? '”: one value fills them all.' : '”: one value fills both.';
+      return `{{${s.name}}} is already in “${s.others.map(shortLabel).join('”, “')}${fills}`;
+    })
     .join(' ');
   return { tone: 'info', text, snippetIds: [...new Set(shared.flatMap((s) => s.snippetIds))] };
 }
