@@ -52,6 +52,11 @@ export const router = createBrowserRouter([
         lazy: page(() => import('./pages/RegisterPage.tsx'), 'PartnerRegisterPage'),
       },
       { path: 'confirmation', element: <ConfirmationPage /> },
+      // A poll's vote page, opened by an e-mail's answer link (docs/polls.md "Voting").
+      {
+        path: 'poll',
+        lazy: page(() => import('./features/polls/PollVotePage.tsx'), 'PollVotePage'),
+      },
       { path: 'onboarding', element: <OnboardingPage /> },
       { path: 'password/reset', element: <ForgotPasswordPage /> },
       { path: 'password/reset/:token', element: <ResetPasswordPage /> },
