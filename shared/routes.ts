@@ -180,6 +180,7 @@ export const ROUTES: readonly Route[] = [
   // Polls (docs/polls.md): a recipient's vote, from the SPA's vote page; public, CSRF-checked.
   r('GET', '/api/polls/ballot', 'designs', 'public', 'docs/polls.md "Voting"'),
   r('POST', '/api/polls/vote', 'designs', 'public', 'docs/polls.md "Voting"'),
+  r('GET', '/api/pic-snippet/{id}/poll/votes', 'designs', 'user', 'docs/polls.md "For the team"'),
   // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
   // and signing a URL (an API token needs the `sign` ability).
   r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),

@@ -14,7 +14,9 @@
 import { createHash } from 'node:crypto';
 import {
   BallotQuerySchema,
+  POLL_VOTES_PAGE,
   POLL_VOTE_MESSAGES,
+  PollVotesQuerySchema,
   VoteBodySchema,
   type PollResults,
 } from '#shared/contract/polls.ts';
@@ -37,6 +39,7 @@ import { loadSigningKeys } from '#lib/signing-secrets.ts';
 import { emitWebhookEvent } from '#lib/webhooks.ts';
 import { createSignatureVerifier } from '#functions/render/signature.ts';
 import { takeAttempt } from '#functions/auth/throttle.ts';
+import { currentTeam, loadDesign } from './store.ts';
 
 /**
  * Votes one client address may cast per {@link VOTE_WINDOW_MS} across all polls (docs/polls.md
@@ -207,7 +210,58 @@ const closesAtIso = (poll: Poll): string | null => {
   return at === undefined ? null : new Date(at).toISOString();
 };
 
+/** Days of votes the team's view reads at most (a year and a day). */
+const MAX_POLL_DAYS = 366;
+
 export const pollRoutes: Record<string, RouteDefinition> = {
+  /**
+   * The design's poll for its team: results, votes per day and a page of the votes
+   * (docs/polls.md "For the team"). Strong reads, so a vote just cast shows.
+   * @throws AppError 404 for another team's design or one without a poll.
+   */
+  'GET /api/pic-snippet/{id}/poll/votes': route({
+    query: PollVotesQuerySchema,
+    handle: async ({ auth, params, query }) => {
+      const record = await loadDesign(currentTeam(auth), params.id!);
+      const doc = parseDesignDocument(record.document);
+      const sticker = doc.graphics_data.find(
+        (s): s is PollSticker => s.dynamicStickerType === 'poll' && s.poll !== null,
+      );
+      if (!sticker) throw notFound('This design has no poll.');
+      const key = { pollDesign: record.designId, poll: sticker.uuid };
+      const n = sticker.poll.options.length;
+      const [results, days, votes] = await Promise.all([
+        pollResults(record.designId, sticker),
+        db().PollDay.query.byDay(key).go({ limit: MAX_POLL_DAYS }),
+        db()
+          .PollVote.query.byVoter(key)
+          .go({ limit: POLL_VOTES_PAGE, cursor: query.cursor ?? null }),
+      ]);
+      return json(200, {
+        poll: {
+          id: sticker.uuid,
+          question: sticker.poll.question,
+          options: sticker.poll.options.map((o) => ({ label: o.label })),
+          closes_at: closesAtIso(sticker.poll),
+          closed: pollClosed(sticker.poll, Date.now()),
+          voter_parameter: sticker.poll.voter_parameter,
+        },
+        results,
+        days: days.data.map((d) => {
+          const counts = tallyCounts(d, n);
+          return { day: d.day, counts, total: counts.reduce((a, b) => a + b, 0) };
+        }),
+        votes: votes.data.map((v) => ({
+          voter: v.voter,
+          option: v.option,
+          voted_at: v.votedAt,
+          value: v.voterValue ?? null,
+        })),
+        next: votes.cursor,
+      });
+    },
+  }),
+
   /**
    * The ballot of a vote link. Reads nothing but the design, the recipient's vote and the tally;
    * writes nothing.

@@ -9,7 +9,7 @@
  *   to go next.
  */
 import { z } from 'zod';
-import { defineContract } from './core.ts';
+import { defineContract, IdParams } from './core.ts';
 
 /** The longest option link the vote page passes on, characters (a render URL's budget). */
 export const MAX_POLL_LINK_LENGTH = 4096;
@@ -74,6 +74,46 @@ export const VoteAnswerSchema = z.object({
 });
 export type VoteAnswer = z.output<typeof VoteAnswerSchema>;
 
+/** Votes one page of `GET /api/pic-snippet/{id}/poll/votes` holds at most. */
+export const POLL_VOTES_PAGE = 5000;
+
+/** `GET /api/pic-snippet/{id}/poll/votes`: `cursor` from the page before (absent: the first). */
+export const PollVotesQuerySchema = z.object({ cursor: z.string().max(2048).optional() });
+
+/**
+ * A design's poll for its team (docs/polls.md "For the team"): the poll, its results, votes per
+ * answer per UTC day (oldest first), and one page of the votes: each voter's key (a pseudonym),
+ * the answer, when, and the identifying value when the poll keeps it; `next` pages on.
+ */
+export const PollVotesSchema = z.object({
+  poll: z.object({
+    id: z.string(),
+    question: z.string(),
+    options: z.array(z.object({ label: z.string() })),
+    closes_at: z.string().nullable(),
+    closed: z.boolean(),
+    voter_parameter: z.string().nullable(),
+  }),
+  results: PollResultsSchema,
+  days: z.array(
+    z.object({
+      day: z.string(),
+      counts: z.array(z.number().int().nonnegative()),
+      total: z.number().int().nonnegative(),
+    }),
+  ),
+  votes: z.array(
+    z.object({
+      voter: z.string(),
+      option: z.number().int().nonnegative(),
+      voted_at: z.string(),
+      value: z.string().nullable(),
+    }),
+  ),
+  next: z.string().nullable(),
+});
+export type PollVotes = z.output<typeof PollVotesSchema>;
+
 /** The routes' contracts, by route key. */
 export const POLLS_CONTRACT = {
   'GET /api/polls/ballot': defineContract({
@@ -85,5 +125,10 @@ export const POLLS_CONTRACT = {
     body: VoteBodySchema,
     answer: VoteAnswerSchema,
     errors: [400, 403, 404, 409, 429],
+  }),
+  'GET /api/pic-snippet/{id}/poll/votes': defineContract({
+    params: IdParams,
+    query: PollVotesQuerySchema,
+    answer: PollVotesSchema,
   }),
 } as const;

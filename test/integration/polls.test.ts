@@ -251,7 +251,7 @@ describe('polls', () => {
   });
 
   it('a design that requires signed URLs takes only its signed vote links', async () => {
-    const design = await pollDesign();
+    const design = await pollDesign({ keep_voter_value: true });
     const { owner, teamId } = design;
     expect(
       (await owner.request('POST', `/settings/companies/${teamId}/signing-secret`)).status,
@@ -280,6 +280,11 @@ describe('polls', () => {
     // The same link with another voter: the signature no longer matches.
     const tampered = await vote(signedLink.replace('ana%40example.com', 'eve%40example.com'));
     expect(tampered.cast.status).toBe(403);
+    // A signed design's poll that keeps voter values keeps the signed address with the vote.
+    const view = await owner.request('GET', `/api/pic-snippet/${design.designId}/poll/votes`);
+    expect(view.json.votes).toEqual([
+      expect.objectContaining({ option: 0, value: 'ana@example.com' }),
+    ]);
   });
 
   it('draws the live percentages in the image, kept no longer than the results interval', async () => {
@@ -343,6 +348,39 @@ describe('polls', () => {
     const given = Buffer.from(parts.v1 ?? '', 'hex');
     expect(given.length === expected.length && timingSafeEqual(given, expected)).toBe(true);
   });
+  it('gives the team its poll’s results, votes per day and the votes; no one else', async () => {
+    const design = await pollDesign({ keep_voter_value: true });
+    await vote(voteLink(design.publicId, 'ana@example.com', 0));
+    await vote(voteLink(design.publicId, 'bea@example.com', 1));
+    await vote(voteLink(design.publicId, 'cy@example.com', 1));
+    const view = await design.owner.request(
+      'GET',
+      `/api/pic-snippet/${design.designId}/poll/votes`,
+    );
+    expect(view.status, JSON.stringify(view.json)).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(view.json).toMatchObject({
+      poll: { id: 'poll-1', question: 'Which colour?', voter_parameter: 'email' },
+      results: { counts: [1, 2], percentages: [33, 67], total: 3 },
+      days: [{ day: today, counts: [1, 2], total: 3 }],
+      next: null,
+    });
+    const votes = view.json.votes as Array<{ voter: string; option: number; value: unknown }>;
+    expect(votes.map((v) => v.option).sort()).toEqual([0, 1, 1]);
+    for (const v of votes) expect(v.voter).toMatch(/^[0-9a-f]{64}$/);
+    // The design does not require signed URLs, so the addresses are not kept.
+    expect(votes.map((v) => v.value)).toEqual([null, null, null]);
+    expect(JSON.stringify(view.json)).not.toContain('ana@example.com');
+
+    const stranger = await ownTeam(stack().url, uniqueEmail('polls-other'));
+    const refused = await stranger.request('GET', `/api/pic-snippet/${design.designId}/poll/votes`);
+    expect(refused.status).toBe(404);
+    const plain = await demoDesignCopyIn(design.teamId);
+    const none = await design.owner.request('GET', `/api/pic-snippet/${plain.designId}/poll/votes`);
+    expect(none.status).toBe(404);
+    expect(none.json.message).toBe('This design has no poll.');
+  });
+
   it('bounds one address voting for many recipients', async () => {
     const design = await pollDesign();
     const page = new TestClient(stack().url);

@@ -121,6 +121,8 @@ const CHART_BOX = new DOMRect(0, 0, 640, 288);
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
+  // These designs have no poll (the poll section: features/polls/PollSection.test.tsx).
+  answer('GET /api/pic-snippet/{id}/poll/votes', 404, { message: 'This design has no poll.' });
   const measure = HTMLElement.prototype.getBoundingClientRect;
   vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (
     this: HTMLElement,

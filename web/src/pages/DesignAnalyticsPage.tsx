@@ -24,6 +24,7 @@ import {
   VariantsTable,
 } from '../features/analytics/ReportParts.tsx';
 import { SeriesChart } from '../features/analytics/SeriesChart.tsx';
+import { PollSection } from '../features/polls/PollSection.tsx';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { loadFailure } from '../state/queryClient.ts';
@@ -121,6 +122,7 @@ function DesignAnalytics({ id }: { id: string }) {
       ) : (
         <ReportView designId={id} report={report.data} updating={report.isPlaceholderData} />
       )}
+      <PollSection designId={id} />
     </div>
   );
 }

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Ballot, PollResults, VoteAnswer } from '#shared/contract/polls.ts';
+import type { VoteAnswer } from '#shared/contract/polls.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
 import { actionFailure } from '../settings/formFailure.ts';
 import { castVote, fetchBallot } from './api.ts';
+import { ResultList } from './ResultList.tsx';
 import './polls.css';
 
 /** How long the vote page shows "Thanks" before it opens the answer's link, ms. */
@@ -89,7 +90,7 @@ export function PollVotePage() {
       )}
       {message && <Notice tone="info">{message}</Notice>}
       {results ? (
-        <ResultList ballot={ballot} results={results} mine={mine} />
+        <ResultList options={ballot.options} results={results} mine={mine} />
       ) : (
         <div className="poll-vote__choice">
           <p>
@@ -137,52 +138,6 @@ function PollFrame({ question, children }: { question?: string; children: React.
         </h1>
         {children}
       </section>
-    </div>
-  );
-}
-
-/** Each answer with its share as a bar and a number; the recipient's own answer marked. */
-function ResultList({
-  ballot,
-  results,
-  mine,
-}: {
-  ballot: Ballot;
-  results: PollResults;
-  mine: number | null;
-}) {
-  return (
-    <div>
-      <ul className="poll-results" aria-label="Results">
-        {ballot.options.map((option, i) => {
-          const share = results.percentages[i] ?? 0;
-          return (
-            <li key={i} className="poll-results__row">
-              <div className="poll-results__label">
-                <span>
-                  {option.label}
-                  {mine === i && <span className="poll-results__mine"> (your vote)</span>}
-                </span>
-                <span className="poll-results__share">{share}%</span>
-              </div>
-              <div
-                className="poll-results__track"
-                role="meter"
-                aria-label={option.label}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={share}
-                aria-valuetext={`${share}% (${results.counts[i] ?? 0} votes)`}
-              >
-                <div className="poll-results__fill" style={{ width: `${share}%` }} />
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-      <p className="muted">
-        {results.total === 1 ? '1 vote' : `${results.total.toLocaleString()} votes`} in all.
-      </p>
     </div>
   );
 }
