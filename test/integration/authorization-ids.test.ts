@@ -179,6 +179,25 @@ async function richDesign(p: Party): Promise<Resource> {
       parameters: [{ id: 'param-matrix', param_name: 'name', param_default_value: 'you' }],
     },
   });
+  // A poll, for the poll's routes (docs/polls.md).
+  const { version } = (await get(p, `/api/pic-snippet/${id}`)) as { version: number };
+  await must(p, 'PUT', `/api/pic-snippet/${id}`, {
+    version,
+    graphics_data: [
+      {
+        uuid: 'poll-matrix',
+        stickerType: 'dynamicSticker',
+        dynamicStickerType: 'poll',
+        left: 0,
+        top: 0,
+        width: 600,
+        height: 400,
+        scaleX: 0.5,
+        scaleY: 0.5,
+        poll: { options: [{ label: 'Yes' }, { label: 'No' }] },
+      },
+    ],
+  });
   const stickers = {
     qr: ['qrCode', 'https://example.com/'],
     gravatar: ['gravatar', 'ana@example.com'],
