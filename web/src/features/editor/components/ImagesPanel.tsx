@@ -216,7 +216,7 @@ function ImageResults({
       {error && <Notice tone="error">{error}</Notice>}
       <ImageGrid list={list} onDelete={source === 'uploads' ? setDeleting : undefined} />
       {noMatch ? (
-        <div className="library__end" role="status">
+        <div className="library__no-match" role="status">
           <p className="muted small">No images match “{search}”.</p>
           <button
             type="button"

@@ -23,8 +23,8 @@ function twoSnippets() {
 const marked = () =>
   within(screen.getByRole('list', { name: 'Text snippets' }))
     .getAllByRole('button')
-    .filter((b) => b.textContent?.includes('(shared merge field)'))
-    .map((b) => b.textContent?.replace(' (shared merge field)', ''));
+    .filter((b) => b.textContent?.includes('Shares a merge field'))
+    .map((b) => b.textContent?.replace(' Shares a merge field', ''));
 
 afterEach(() => {
   vi.useRealTimers();

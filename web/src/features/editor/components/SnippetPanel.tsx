@@ -101,7 +101,7 @@ export function SnippetPanel() {
                 >
                   {snippetLabel(snippet)}
                   {pointed?.includes(snippet.id) && (
-                    <span className="editor-snippets__mark small"> (shared merge field)</span>
+                    <span className="editor-snippets__mark small"> Shares a merge field</span>
                   )}
                 </button>
               </li>
