@@ -19,6 +19,7 @@ import type { DynamicStickerType } from './design.ts';
 import { PARAMETER_MESSAGES } from './parameter-rules.ts';
 import { providerOf, wistiaMediaId, type Provider } from './providers/index.ts';
 import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
+import { densePath } from './render-url.ts';
 import { WEB_TRACKING_SCRIPT_FILE, WEB_TRACKING_SCRIPT_VERSION } from './web-tracking-script.ts';
 import { EMAIL_SHAPE, trimEndChar } from './strings.ts';
 
@@ -179,6 +180,12 @@ export interface HtmlOptions {
   /** Where a click goes (the design's normalised `html_link_url`); none: no link. */
   link?: string | null;
   alt?: string;
+  /**
+   * The image's width attribute, px: the canvas (1×) width when the `src` is the 2× image
+   * (docs/export.md "Density"), so a client that sizes by the attribute (Outlook desktop) shows
+   * it at its 1× size. Absent: no attribute.
+   */
+  imageWidth?: number;
 }
 
 /** Escapes text for an HTML attribute value in double quotes. */
@@ -205,13 +212,17 @@ function wrap(img: string, options: HtmlOptions): string {
 const imgStyle = (options: HtmlOptions) =>
   `width:${clampWidth(options.width)}%;height:auto;border:0;display:inline-block`;
 
+/** ` width="{px}"` for {@link HtmlOptions.imageWidth}, or nothing. */
+const widthAttribute = (options: HtmlOptions) =>
+  options.imageWidth === undefined ? '' : ` width="${Math.round(options.imageWidth)}"`;
+
 /**
  * The HTML snippet for e-mail (docs/export.md "The screen": "HTML width … and alignment, link URL"): the image in
  * a div aligned as asked, linked when a link is given. `&` in the URL is written `&amp;`, as
  * HTML wants; merge tags hold no character that is escaped, so platforms still find them.
  */
 export function buildHtmlSnippet(url: string, options: HtmlOptions = {}): string {
-  const img = `<img src="${escapeAttribute(url)}" alt="${escapeAttribute(options.alt ?? '')}" style="${imgStyle(options)}">`;
+  const img = `<img src="${escapeAttribute(url)}"${widthAttribute(options)} alt="${escapeAttribute(options.alt ?? '')}" style="${imgStyle(options)}">`;
   return wrap(img, options);
 }
 
@@ -225,6 +236,11 @@ export interface WebTrackingOptions extends HtmlOptions {
   origin: string;
   /** Keep values found in the address in localStorage for later pages. */
   remember?: boolean;
+  /**
+   * Offer the 2× image too (docs/export.md "Density"): `srcset` with the 1× and 2× URLs, and
+   * `data-picsnippet-2x` for the script to fill; `imageWidth` should then be the canvas width.
+   */
+  dense?: boolean;
 }
 
 /**
@@ -238,10 +254,15 @@ export function buildWebTrackingSnippet(
 ): string {
   const base = buildRenderUrl({ ...input, provider: 'mywebsite' });
   const params = pageParameterList(input.parameters, input.stickers);
+  const dense = options.dense ? densePath(base, 2) : undefined;
   const img =
     `<img src="${escapeAttribute(base)}" data-picsnippet="${escapeAttribute(base)}"` +
+    (dense
+      ? ` srcset="${escapeAttribute(`${base} 1x, ${dense} 2x`)}" data-picsnippet-2x="${escapeAttribute(dense)}"`
+      : '') +
     ` data-picsnippet-params="${escapeAttribute(params)}"` +
     (options.remember ? ' data-picsnippet-remember' : '') +
+    widthAttribute(options) +
     ` alt="${escapeAttribute(options.alt ?? '')}" style="${imgStyle(options)}">`;
   return `<script src="${escapeAttribute(webTrackingScriptUrl(options.origin))}"></script>\n${wrap(img, options)}`;
 }
@@ -254,11 +275,14 @@ export function buildWebTrackingSnippet(
  */
 export function buildWistiaScript(
   input: RenderUrlInput,
-  options: { origin: string; embedCode: string; remember?: boolean },
+  options: { origin: string; embedCode: string; remember?: boolean; dense?: boolean },
 ): string {
   const mediaId = wistiaMediaId(options.embedCode);
   if (!mediaId) throw new ExportError(EXPORT_MESSAGES.embedCodeRequired);
-  const base = buildRenderUrl({ ...input, provider: 'wistia' });
+  const url = buildRenderUrl({ ...input, provider: 'wistia' });
+  // The player draws its still at the player's size, mostly wider than the canvas: the 2×
+  // image when `dense` (docs/export.md "Density").
+  const base = options.dense ? densePath(url, 2) : url;
   const params = pageParameterList(input.parameters, input.stickers);
   const still = `window.PicSnippets.url(${JSON.stringify(base)}, ${JSON.stringify(params)}, ${options.remember ? 'true' : 'false'})`;
   return [

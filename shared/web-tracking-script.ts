@@ -11,7 +11,9 @@
  * names it otherwise; without the attribute every query parameter of the page is passed. A
  * parameter the page does not give is left out, so the design's fallback shows.
  * With `data-picsnippet-remember` on the image, values found in the address are kept in
- * localStorage (`picsnippets:{pageParameter}`) and used on later pages without them.
+ * localStorage (`picsnippets:{pageParameter}`) and used on later pages without them. With
+ * `data-picsnippet-2x="{2× render base URL}"` it also sets `srcset` to the 1× and 2× URLs with
+ * the same pairs (docs/export.md "Density").
  *
  * It runs once the DOM is ready and exposes `window.PicSnippets`:
  * - `fill(root?)` fills the tagged images again (pages that add images later);
@@ -74,6 +76,11 @@ export const WEB_TRACKING_SCRIPT = String.raw`/* PicSnippets web tracking: fills
         img.hasAttribute('data-picsnippet-remember')
       );
       if (img.getAttribute('src') !== next) img.setAttribute('src', next);
+      var dense = img.getAttribute('data-picsnippet-2x');
+      if (dense) {
+        var set = next + ' 1x, ' + url(dense, img.getAttribute('data-picsnippet-params'), img.hasAttribute('data-picsnippet-remember')) + ' 2x';
+        if (img.getAttribute('srcset') !== set) img.setAttribute('srcset', set);
+      }
     }
   }
   window.PicSnippets = { fill: fill, url: url };

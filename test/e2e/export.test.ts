@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { providerOf } from '#shared/providers/index.ts';
+import { densePath } from '#shared/render-url.ts';
 import {
   OWN_TEAM_PASSWORD,
   createDesign,
@@ -143,9 +144,11 @@ describe('export screen', () => {
       await page.evaluate(() => window.scrollTo(0, 0));
       await snap(page, 'e2e-export-3-generated');
 
-      // The HTML's image URL is the direct link, with the tag Klaviyo fills in.
-      const src = /<img src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
-      expect(src).toBe(link);
+      // The HTML's image is the direct link's 2× form, at the 1× width (docs/export.md
+      // "Density"), with the tag Klaviyo fills in.
+      const dense = /<img src="([^"]+)" width="(\d+)"/.exec(html)!;
+      expect(dense[1]!.replace(/&amp;/g, '&')).toBe(densePath(link, 2));
+      const src = link;
       // Generate names the design's current version (docs/export.md "Cache id").
       const version = (
         await (
@@ -165,6 +168,13 @@ describe('export screen', () => {
       expect(delivered.res.headers.get('cache-control')).not.toBe('no-store');
       expect([delivered.width, delivered.height]).toEqual([reference.width, reference.height]);
       expect(meanDifference(delivered.pixels, reference.pixels, reference.width, textBand)).toBe(0);
+      const delivered2x = await fetchImage(densePath(forAna, 2));
+      expect(delivered2x.res.status).toBe(200);
+      expect([delivered2x.width, delivered2x.height]).toEqual([
+        reference.width * 2,
+        reference.height * 2,
+      ]);
+      expect(Number(dense[2])).toBe(reference.width);
       expect(
         meanDifference(delivered.pixels, fallback.pixels, reference.width, textBand),
       ).toBeGreaterThan(2);

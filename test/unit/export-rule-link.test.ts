@@ -66,7 +66,8 @@ describe('the rule link on the export screen', () => {
     expect(out.link).toBe(`${BASE}/v3?plan=*|PLAN|*`);
     expect(out.ruleLink).toBe('https://cdn.example.com/l/demo-welcome/v3?plan=*|PLAN|*');
     expect(out.html).toContain('<a href="https://cdn.example.com/l/demo-welcome/v3?plan=*|PLAN|*"');
-    expect(out.html).toContain(`src="${BASE}/v3?plan=*|PLAN|*"`);
+    // The 2× image at the 1× width (docs/export.md "Density").
+    expect(out.html).toContain(`src="${BASE}/v3@2x?plan=*|PLAN|*" width="600"`);
   });
 
   it('keeps the design link in the HTML when the default would have nowhere to go', () => {

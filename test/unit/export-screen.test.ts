@@ -276,10 +276,46 @@ describe('the generated outputs', () => {
     expect(html).toMatch(/^<div style="text-align:right">/);
     expect(html).toContain('style="width:60%;height:auto;border:0;display:inline-block"');
     expect(html).toContain('<a href="https://shop.example.com/" target="_blank" rel="noopener">');
+    // The 2× image at the 1× width (docs/export.md "Density"); the direct link stays 1×.
     expect(html).toContain(
-      `src="${BASE}?first_name={{ first_name|default:''|urlencode }}&amp;city=Porto`,
+      `src="${BASE}@2x?first_name={{ first_name|default:''|urlencode }}&amp;city=Porto`,
     );
+    expect(html).toContain(' width="1000" ');
     expect(html).toContain('alt="Welcome"');
+  });
+
+  it('keeps the 1× image for a PDF, a countdown, a canvas too large at 2×, or an unsigned 2× path', () => {
+    const src = (html: string | null) =>
+      /src="([^"]*)"/.exec(html ?? '')![1]!.replaceAll('&amp;', '&');
+    expect(src(generateOutputs(design(), options({ pdf: true })).html)).toMatch(
+      new RegExp(`^${BASE}/pdf\\?`),
+    );
+    const timer = generateOutputs({ ...design(), timer_frames: 30 }, options());
+    expect(src(timer.html)).toMatch(new RegExp(`^${BASE}\\.gif\\?`));
+    expect(timer.html).not.toContain(' width="');
+    const tall = generateOutputs(design({ canvas_height: 2500 }), options());
+    expect(src(tall.html)).toMatch(new RegExp(`^${BASE}\\?`));
+    const signature = `__sf=names&__sig=${'s'.repeat(43)}`;
+    const unsigned2x = generateOutputs(design(), options({ signature }));
+    expect(src(unsigned2x.html).startsWith(`${BASE}?${signature}&`)).toBe(true);
+    const denseSignature = `__sf=names&__sig=${'d'.repeat(43)}`;
+    const signed2x = generateOutputs(design(), options({ signature, denseSignature }));
+    expect(src(signed2x.html).startsWith(`${BASE}@2x?${denseSignature}&`)).toBe(true);
+    expect(signed2x.link.startsWith(`${BASE}?${signature}&`)).toBe(true);
+  });
+
+  it('offers web pages and players the 2× image too', () => {
+    const page = generateOutputs(design(), options({ provider: 'mywebsite', cacheId: 'v12' }));
+    expect(page.html).toContain(`srcset="${BASE}/v12 1x, ${BASE}/v12@2x 2x"`);
+    const vidalytics = generateOutputs(
+      design(),
+      options({
+        provider: 'vidalytics',
+        embedCode: '<script src="https://fast.vidalytics.com/embeds/Acc1/Emb2/player.min.js">',
+      }),
+    );
+    expect(vidalytics.script).toContain(`srcset: window.PicSnippets.url("${BASE}"`);
+    expect(vidalytics.script).toContain(`window.PicSnippets.url("${BASE}@2x"`);
   });
 
   it('puts the cache id Generate got between the base URL and /pdf (spec 001 §7)', () => {

@@ -328,6 +328,54 @@ describe('HTML, web-tracking and Wistia snippets', () => {
   });
 });
 
+describe('the 2× image in the snippets (docs/export.md "Density")', () => {
+  it('gives the e-mail image the 1× width attribute', () => {
+    expect(buildHtmlSnippet(`${BASE}/v2@2x`, { imageWidth: 600 })).toContain(
+      `<img src="${BASE}/v2@2x" width="600" alt=""`,
+    );
+    expect(buildHtmlSnippet(BASE)).not.toContain(' width="');
+  });
+
+  it('offers the web page both densities, and the script fills both from the address', () => {
+    const snippet = buildWebTrackingSnippet(
+      {
+        base_url: BASE,
+        cacheId: 'v2',
+        format: 'webp',
+        provider: 'mywebsite',
+        parameters: [{ param_name: 'first_name', merge_tag_value: '' }],
+      },
+      { origin: 'https://cdn.example.com', dense: true, imageWidth: 600 },
+    );
+    expect(snippet).toContain(
+      `srcset="${BASE}/v2.webp 1x, ${BASE}/v2@2x.webp 2x" data-picsnippet-2x="${BASE}/v2@2x.webp"`,
+    );
+    expect(snippet).toContain(' width="600"');
+    const img = fakeImage({
+      'data-picsnippet': `${BASE}/v2.webp`,
+      'data-picsnippet-2x': `${BASE}/v2@2x.webp`,
+      'data-picsnippet-params': 'first_name',
+    });
+    runInPage([WEB_TRACKING_SCRIPT], 'https://shop.example.com/a?first_name=Ana, Bo', [img]);
+    expect(img.attrs.src).toBe(`${BASE}/v2.webp?first_name=Ana%2C%20Bo`);
+    expect(img.attrs.srcset).toBe(
+      `${BASE}/v2.webp?first_name=Ana%2C%20Bo 1x, ${BASE}/v2@2x.webp?first_name=Ana%2C%20Bo 2x`,
+    );
+  });
+
+  it('gives Wistia the 2× still', () => {
+    const script = buildWistiaScript(
+      { base_url: BASE, cacheId: 'v2', provider: 'wistia', parameters: [] },
+      {
+        origin: 'https://cdn.example.com',
+        embedCode: '<div class="wistia_embed wistia_async_abc123"></div>',
+        dense: true,
+      },
+    );
+    expect(script).toContain(`"${BASE}/v2@2x"`);
+  });
+});
+
 describe('export validations (spec 001 §4, §5; spec 000 §5)', () => {
   it('limits values to 255 characters and checks fixed sticker values by kind', () => {
     const problems = exportProblems({

@@ -79,6 +79,13 @@ export function ExportOutputsSection({
       {outputs.html && (
         <CopyBlock label="HTML" value={outputs.html} rows={5} testId="export-html" />
       )}
+      {outputs.denseWidth !== null && (
+        <p className="field__hint">
+          {outputs.html
+            ? `The HTML loads the image at twice its size, for sharp text on phones and high-density screens, with width="${outputs.denseWidth}" so it keeps its usual size. The direct link is the 1× image.`
+            : 'The script uses the image at twice its size, for sharp text on high-density screens.'}
+        </p>
+      )}
       <CopyBlock label="Direct link" value={outputs.link} opens testId="export-link" />
       {outputs.ruleLink && (
         <>

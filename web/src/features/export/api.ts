@@ -205,7 +205,8 @@ export async function createCacheId(id: string): Promise<string> {
 /**
  * The names-form signature of the render URL with these parameter names (`POST
  * /api/pic-snippet/{id}/sign`; docs/developer-api.md "Signed render URLs"), as the query
- * parameters to append: `__sf=names&__sig=…`.
+ * parameters to append: `__sf=names&__sig=…`; with `density` 2, of the 2× path
+ * (docs/export.md "Density").
  * @throws ApiError as the call does (409 when the team has no signing secret).
  */
 export async function namesSignature(
@@ -214,6 +215,7 @@ export async function namesSignature(
   cacheId: string | null,
   pdf: boolean,
   format: 'webp' | 'avif' | null = null,
+  density?: 2,
 ): Promise<string> {
   const { url } = await call('POST /api/pic-snippet/{id}/sign', {
     params: { id: designId },
@@ -222,6 +224,7 @@ export async function namesSignature(
       parameters: names.map((name) => ({ name, value: '' })),
       ...(cacheId ? { cache_id: cacheId } : {}),
       ...(pdf ? { format: 'pdf' as const } : format ? { format } : {}),
+      ...(density ? { density } : {}),
     },
   });
   const signature = new URL(url).searchParams.get('__sig');

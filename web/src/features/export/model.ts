@@ -25,6 +25,8 @@ import {
 } from '#shared/export-url.ts';
 import type { DynamicStickerType } from '#shared/design.ts';
 import { queryNames } from '#shared/render-signature.ts';
+import { densityFits } from '#shared/render-limits.ts';
+import { densePath } from '#shared/render-url.ts';
 import {
   providerList,
   providerOf,
@@ -277,12 +279,16 @@ export function htmlWidth(raw: string): number {
  */
 export function buildVidalyticsScript(
   input: RenderUrlInput,
-  options: { origin: string; embedCode: string; slots: VidalyticsOptions },
+  options: { origin: string; embedCode: string; slots: VidalyticsOptions; dense?: boolean },
 ): string {
   const embed = vidalyticsEmbed(options.embedCode);
   if (!embed) throw new ExportError(EXPORT_MESSAGES.embedCodeRequired);
   const base = buildRenderUrl({ ...input, provider: 'vidalytics' });
   const params = pageParameterList(input.parameters, input.stickers);
+  // The 2× image too (docs/export.md "Density"), as `srcset` candidates for the page's code.
+  const dense = options.dense
+    ? `, srcset: window.PicSnippets.url(${JSON.stringify(base)}, ${JSON.stringify(params)}, false) + ' 1x, ' + window.PicSnippets.url(${JSON.stringify(densePath(base, 2))}, ${JSON.stringify(params)}, false) + ' 2x'`
+    : '';
   const config = {
     accountId: embed.accountId,
     embedId: embed.embedId,
@@ -294,7 +300,7 @@ export function buildVidalyticsScript(
     '<script>',
     "// This viewer's image for your page's code; it does not change the Vidalytics player itself.",
     'window.PicSnippetsVidalytics = window.PicSnippetsVidalytics || [];',
-    `window.PicSnippetsVidalytics.push(Object.assign(${JSON.stringify(config)}, { image: window.PicSnippets.url(${JSON.stringify(base)}, ${JSON.stringify(params)}, false) }));`,
+    `window.PicSnippetsVidalytics.push(Object.assign(${JSON.stringify(config)}, { image: window.PicSnippets.url(${JSON.stringify(base)}, ${JSON.stringify(params)}, false)${dense} }));`,
     '</script>',
   ].join('\n');
 }
@@ -312,6 +318,11 @@ export interface ExportOutputs {
    * goes where the rule the image shows says; null for a design without rules.
    */
   ruleLink: string | null;
+  /**
+   * The canvas (1×) width, px, at which the HTML or the web page's image shows the 2× image
+   * (docs/export.md "Density"); null when the outputs keep the 1× image.
+   */
+  denseWidth: number | null;
 }
 
 /**
@@ -352,6 +363,27 @@ export interface GenerateOptions {
    * values in later.
    */
   signature?: string | undefined;
+  /**
+   * The names-form signature of the 2× path (docs/export.md "Density"), for a signed design's
+   * HTML; without it a signed design's outputs keep the 1× image.
+   */
+  denseSignature?: string | undefined;
+}
+
+/**
+ * Whether Generate's outputs use the 2× image (docs/export.md "Density"): not for a PDF, nor a
+ * countdown design (its GIF is answered at 1×), and only when the canvas fits the dense pixel
+ * limit at 2× (shared/render-limits.ts `densityFits`).
+ */
+export function usesDenseImage(
+  design: Pick<ExportDesign, 'canvas_width' | 'canvas_height' | 'timer_frames'>,
+  pdf: boolean,
+): boolean {
+  return (
+    !pdf &&
+    (design.timer_frames ?? 0) === 0 &&
+    densityFits(design.canvas_width, design.canvas_height, 2)
+  );
 }
 
 /**
@@ -375,10 +407,14 @@ export function linkParameterNames(
  *   video (docs/export.md "The screen"), or when PDF is asked of a player.
  */
 export function generateOutputs(
-  design: Pick<ExportDesign, 'base_url' | 'rule_links' | 'timer_frames'>,
+  design: Pick<
+    ExportDesign,
+    'base_url' | 'rule_links' | 'timer_frames' | 'canvas_width' | 'canvas_height'
+  >,
   options: GenerateOptions,
 ): ExportOutputs {
-  const outputs = platformOutputs(design, options);
+  const { emailImage, ...shown } = platformOutputs(design, options);
+  const outputs = { ...shown, denseWidth: emailImage.width ?? null };
   const rules = design.rule_links ?? [];
   if (rules.length === 0 || outputs.html === null) return { ...outputs, ruleLink: null };
   const ruleLink = ruleLinkOf(outputs.link);
@@ -387,11 +423,12 @@ export function generateOutputs(
   const wrap = options.link !== '' && rules.some((url) => url);
   const html =
     wrap && providerOf(options.provider).source !== 'page'
-      ? buildHtmlSnippet(outputs.link, {
+      ? buildHtmlSnippet(emailImage.src, {
           width: options.width,
           align: options.align,
           link: ruleLink,
           alt: options.alt,
+          ...(emailImage.width === undefined ? {} : { imageWidth: emailImage.width }),
         })
       : outputs.html;
   return { ...outputs, html, ruleLink };
@@ -409,45 +446,76 @@ function signedFirst(url: string, signature: string): string {
   return `${url.slice(0, q)}?${signature}${rest === '' ? '' : `&${rest}`}`;
 }
 
-/** `generateOutputs` before the rule link: what each platform pastes. */
+/**
+ * `generateOutputs` before the rule link: what each platform pastes, and the e-mail HTML's
+ * image (`src`, and its width attribute when it is the 2× image).
+ */
 function platformOutputs(
-  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames' | 'canvas_width' | 'canvas_height'>,
   options: GenerateOptions,
-): Omit<ExportOutputs, 'ruleLink'> {
+): Omit<ExportOutputs, 'ruleLink' | 'denseWidth'> & {
+  emailImage: { src: string; width?: number };
+} {
   const input = urlInputOf(design, options);
   const platform: Provider = providerOf(options.provider);
   const unsigned = buildRenderUrl(input);
   const link = options.signature ? signedFirst(unsigned, options.signature) : unsigned;
+  // A signed design's 2× path needs a signature of its own (docs/export.md "Density").
+  const dense =
+    usesDenseImage(design, input.pdf === true) &&
+    (!options.signature || options.denseSignature !== undefined);
+  const emailImage = dense
+    ? {
+        src: options.denseSignature
+          ? signedFirst(densePath(unsigned, 2), options.denseSignature)
+          : densePath(unsigned, 2),
+        width: design.canvas_width,
+      }
+    : { src: link };
   const html = {
     width: options.width,
     align: options.align,
     link: options.link || null,
     alt: options.alt,
   };
+  const page = {
+    origin: options.origin,
+    ...(dense ? { dense: true, imageWidth: design.canvas_width } : {}),
+  };
   switch (platform.value) {
     case 'mywebsite': {
-      const snippet = buildWebTrackingSnippet(input, { ...html, origin: options.origin });
+      const snippet = buildWebTrackingSnippet(input, { ...html, ...page });
       const [script, ...tagged] = snippet.split('\n');
-      return { link, html: tagged.join('\n'), script: script ?? null };
+      return { link, html: tagged.join('\n'), script: script ?? null, emailImage };
     }
     case 'wistia':
       return {
         link,
         html: null,
-        script: buildWistiaScript(input, { origin: options.origin, embedCode: options.embedCode }),
+        script: buildWistiaScript(input, { ...page, embedCode: options.embedCode }),
+        emailImage,
       };
     case 'vidalytics':
       return {
         link,
         html: null,
         script: buildVidalyticsScript(input, {
-          origin: options.origin,
+          ...page,
           embedCode: options.embedCode,
           slots: options.vidalytics,
         }),
+        emailImage,
       };
     default:
-      return { link, html: buildHtmlSnippet(link, html), script: null };
+      return {
+        link,
+        html: buildHtmlSnippet(emailImage.src, {
+          ...html,
+          ...(emailImage.width === undefined ? {} : { imageWidth: emailImage.width }),
+        }),
+        script: null,
+        emailImage,
+      };
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type ImageFormat,
   htmlWidth,
   linkParameterNames,
+  usesDenseImage,
   originOf,
   type ExportDesign,
   type ExportOutputs,
@@ -146,6 +147,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
       setGenerateError(null);
       let cacheId: string;
       let signature: string | undefined;
+      let denseSignature: string | undefined;
       const pdf = values.pdf && input.pdfAllowed;
       try {
         // The design as it is now: e-mails sent with these URLs keep this image after edits.
@@ -168,6 +170,16 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             values.imageFormat,
           ).format;
           signature = await namesSignature(design.id, names, cacheId, pdf, format ?? null);
+          // The 2× image's path is signed apart (docs/export.md "Density").
+          if (usesDenseImage(design, pdf))
+            denseSignature = await namesSignature(
+              design.id,
+              names,
+              cacheId,
+              pdf,
+              format ?? null,
+              2,
+            );
         }
       } catch (error) {
         setGenerateError(`Nothing was generated: ${actionFailure(error)}`);
@@ -178,6 +190,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
           generateOutputs(design, {
             cacheId,
             signature,
+            denseSignature,
             provider: input.provider,
             imageFormat: values.imageFormat,
             rows: input.rows,
