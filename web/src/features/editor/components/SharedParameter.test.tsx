@@ -26,6 +26,14 @@ const marked = () =>
     .filter((b) => b.textContent?.includes('Shares a merge field'))
     .map((b) => b.textContent?.replace(' Shares a merge field', ''));
 
+/** The panel on {@link twoSnippets} with "Bye" picked, and its Text field. */
+async function byeSelected() {
+  const view = renderInEditor(<SnippetPanel />, { store: twoSnippets() });
+  await view.user.click(screen.getByRole('button', { name: 'Bye' }));
+  const selected = screen.getByRole('region', { name: 'Selected text snippet' });
+  return { ...view, text: within(selected).getByRole('textbox', { name: 'Text' }) };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -33,12 +41,7 @@ afterEach(() => {
 describe('a merge field another snippet already holds', () => {
   it('gets the repeated-parameter notice and both snippets marked, for 4 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { user, store } = renderInEditor(<SnippetPanel />, { store: twoSnippets() });
-    await user.click(screen.getByRole('button', { name: 'Bye' }));
-    const text = within(screen.getByRole('region', { name: 'Selected text snippet' })).getByRole(
-      'textbox',
-      { name: 'Text' },
-    );
+    const { user, store, text } = await byeSelected();
     // `{{` types one brace (user-event's escape).
     await user.type(text, ' {{{{first_nam');
     expect(store.getState().notice).toBeNull();
@@ -64,12 +67,7 @@ describe('a merge field another snippet already holds', () => {
   });
 
   it('says nothing for a merge field of its own', async () => {
-    const { user, store } = renderInEditor(<SnippetPanel />, { store: twoSnippets() });
-    await user.click(screen.getByRole('button', { name: 'Bye' }));
-    const text = within(screen.getByRole('region', { name: 'Selected text snippet' })).getByRole(
-      'textbox',
-      { name: 'Text' },
-    );
+    const { user, store, text } = await byeSelected();
     await user.type(text, ' {{{{last_name}}');
     expect(store.getState().notice).toBeNull();
     expect(marked()).toEqual([]);
