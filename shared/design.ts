@@ -34,6 +34,7 @@ import {
 } from './scene/resolve.ts';
 import { CountdownSchema } from './scene/countdown.ts';
 import { PollSchema } from './scene/poll.ts';
+import { WeatherStickerSchema } from './scene/weather-sticker.ts';
 import { RulesSchema, SplitOptimiserSchema } from './scene/rules.ts';
 import { DataBindingsSchema } from './data-bindings.ts';
 import { MAX_GIF_FRAMES } from './gif.ts';
@@ -240,6 +241,7 @@ export const DYNAMIC_STICKER_PREFIX = {
   screenShot: 'screenIcon',
   countdown: 'countdown',
   poll: 'poll',
+  weather: 'weather',
 } as const;
 export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
 
@@ -275,7 +277,7 @@ export const StickerSchema = z
     /** Image of a plain or uploaded sticker: an assets-bucket key or an https URL. */
     url: z.string().default(''),
     dynamicStickerType: z
-      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown', 'poll'])
+      .enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown', 'poll', 'weather'])
       .nullable()
       .default(null),
     dynamicStickerParamName: z.string().nullable().default(null),
@@ -314,6 +316,12 @@ export const StickerSchema = z
      * `poll.voter_parameter`.
      */
     poll: PollSchema.nullable().default(null),
+    /**
+     * A weather sticker's settings (shared/scene/weather-sticker.ts; docs/weather.md "The weather
+     * sticker"); null for every other sticker. Its parameter's value is the recipient's place;
+     * the fallback (`dynamicStickerUrl`) a place for everyone else.
+     */
+    weather: WeatherStickerSchema.nullable().default(null),
     /** Colour filters of the sticker image (docs/decisions.md "The design document: versions and restore"). */
     filters: z.array(StickerFilterSchema).default([]),
     left: z.number(),
@@ -860,6 +868,8 @@ function repairSticker(item: RawDocument, label: string, repaired: string[]): Ra
     return 'a countdown sticker without its settings';
   if (sticker.dynamicStickerType === 'poll' && sticker.poll === null)
     return 'a poll sticker without its settings';
+  if (sticker.dynamicStickerType === 'weather' && sticker.weather === null)
+    return 'a weather sticker without its settings';
   if (sticker.stickerType !== 'dynamicSticker' && sticker.url.trim() === '') return 'no image url';
   if (sticker.originX !== 'left' || sticker.originY !== 'top') {
     const { left, top } = topLeftOf(sticker);

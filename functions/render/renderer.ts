@@ -22,6 +22,7 @@ import { config } from '#lib/config.ts';
 import { getRenderPage, resetRenderPage } from './browser.ts';
 import { stickerImages, type DirectLayer } from './stickers.ts';
 import { pollStickerDrawing } from '#shared/scene/poll.ts';
+import { weatherStickerDrawing } from '#shared/scene/weather-sticker.ts';
 import { logUndrawable, sceneFonts, uploadedFamilies } from './fonts.ts';
 import { teamCustomFonts } from '#functions/fonts/list.ts';
 import type { FontFaceRule } from '#shared/fonts/types.ts';
@@ -355,12 +356,17 @@ export async function renderDesign(
     onDropped: (codes) => codes.forEach((code) => dropped.add(code)),
   });
   const scene = resolveScene(doc, values, images, { glyphs });
-  // A poll's texts are drawn with the design's, above its bars (docs/polls.md "Drawing").
+  // A poll's and a weather sticker's texts are drawn with the design's, above their images
+  // (docs/polls.md "Drawing"; docs/weather.md "The weather sticker").
   for (const sticker of doc.graphics_data) {
-    const poll =
-      sticker.dynamicStickerType === 'poll' ? pollStickerDrawing(sticker, values) : undefined;
-    if (poll)
-      scene.texts.push(...poll.texts.map((t) => ({ ...t, text: glyphs(t.text, t.fontFamily) })));
+    const drawn =
+      sticker.dynamicStickerType === 'poll'
+        ? pollStickerDrawing(sticker, values)
+        : sticker.dynamicStickerType === 'weather'
+          ? weatherStickerDrawing(sticker, values)
+          : undefined;
+    if (drawn)
+      scene.texts.push(...drawn.texts.map((t) => ({ ...t, text: glyphs(t.text, t.fontFamily) })));
   }
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
   const watermarks = await renderWatermarks(doc, design.watermark);

@@ -29,7 +29,7 @@ import {
   type RenderDensity,
   type RenderPath,
 } from '#shared/render-url.ts';
-import { cutValue, declaredParameters } from '#shared/scene/resolve.ts';
+import { cutValue, declaredParameters, resolveDynamicStickers } from '#shared/scene/resolve.ts';
 import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
 import {
@@ -47,6 +47,7 @@ import type { LatLon, Weather } from './weather.ts';
 import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
 import { POLL_RESULTS_VALUE, formatPollCounts } from '#shared/scene/poll.ts';
+import { formatWeatherValue, weatherValueName } from '#shared/scene/weather-sticker.ts';
 
 /** The design fields a render needs. */
 export interface DesignRecord {
@@ -250,6 +251,16 @@ export const pollCache = (ttlS: number): string =>
  * budget (encode.ts `encodeStill`). Both answer the fallback, uncached (docs/export.md "Density").
  */
 export const DENSITY_REFUSAL = 'too-many-pixels';
+/**
+ * How long a design with weather stickers may be kept, s: the forecasts' own cache time
+ * (weather.ts `FORECAST_TTL_MS`, 30 minutes; docs/weather.md "The weather sticker").
+ */
+export const WEATHER_STICKER_CACHE_S = 30 * 60;
+/** Weather stickers looked up per render at most (the design bounds allow 10 dynamic ones). */
+export const MAX_WEATHER_STICKERS = 3;
+/** A design's weather stickers with their settings. */
+const weatherStickersOf = (doc: DesignDocument) =>
+  doc.graphics_data.filter((s) => s.dynamicStickerType === 'weather' && s.weather !== null);
 /** The answer header naming the rule an image of a design with rules shows (`rule:{id}`). */
 export const RENDER_RULE_HEADER = 'x-render-rule';
 
@@ -857,7 +868,10 @@ export function createRenderService(deps: RenderServiceDeps) {
     const proxy = proxyOf(request.userAgent, request.sourceIp);
     // The budget first: a lookup is a fetch, a read and a write made for whoever asks.
     const work =
-      !bound && places.length === 0 && firstOpenDurationS(doc) === 0
+      !bound &&
+      places.length === 0 &&
+      firstOpenDurationS(doc) === 0 &&
+      weatherStickersOf(doc).length === 0
         ? { allowed: true, counted: false }
         : await mayWorkAtOpen(design, request, proxy);
     const allowed = work.allowed;
@@ -981,6 +995,51 @@ export function createRenderService(deps: RenderServiceDeps) {
       logger.warn('poll results not read', { error: error as Error });
       return { values, failed: true };
     }
+  }
+
+  /**
+   * The values with each weather sticker's report added ({@link weatherValueName}, part of the
+   * render cache key) (docs/weather.md "The weather sticker"): the place is the sticker's value
+   * (its parameter's, else its fallback), else the reader's place when the sticker allows it
+   * (`viewer`: the answer is the reader's own). Lookups only within the request's open-time
+   * budget (`allowed`); past it, or when a lookup fails, the sticker draws its fallback text and
+   * `failed` is set (the answer is not cached). `ttlS`: how long the answer may be kept.
+   */
+  async function withWeatherStickers(
+    doc: DesignDocument,
+    values: Array<[string, string]>,
+    request: RenderRequest,
+    allowed: boolean,
+  ): Promise<{
+    values: Array<[string, string]>;
+    failed: boolean;
+    viewer: boolean;
+    ttlS?: number;
+  }> {
+    if (weatherStickersOf(doc).length === 0) return { values, failed: false, viewer: false };
+    let viewer = false;
+    const inputs = resolveDynamicStickers(doc, Object.fromEntries(values))
+      .filter((d) => d.type === 'weather' && d.sticker.weather !== null)
+      .slice(0, MAX_WEATHER_STICKERS);
+    const found = await Promise.all(
+      inputs.map(async (input) => {
+        let where: string | LatLon | undefined = input.value !== '' ? input.value : undefined;
+        if (where === undefined && input.sticker.weather?.use_viewer_place) {
+          viewer = true;
+          where = request.viewerLocation;
+        }
+        if (where === undefined) return { id: input.id, value: 'none', failed: false };
+        if (!allowed || !deps.weather) return { id: input.id, value: 'none', failed: true };
+        const looked = await deps.weather.at(where);
+        return { id: input.id, value: formatWeatherValue(looked.report), failed: looked.failed };
+      }),
+    );
+    return {
+      values: [...found.map((f): [string, string] => [weatherValueName(f.id), f.value]), ...values],
+      failed: found.some((f) => f.failed),
+      viewer,
+      ttlS: WEATHER_STICKER_CACHE_S,
+    };
   }
 
   /** The answer of a link that goes nowhere: a short page, never a redirect. */
@@ -1133,7 +1192,8 @@ export function createRenderService(deps: RenderServiceDeps) {
         query.__preview === '1' || request.prerender === true,
         openWorkAllowed,
       );
-      const poll = await withPollResults(design, doc, opened.values);
+      const weathered = await withWeatherStickers(doc, opened.values, request, openWorkAllowed);
+      const poll = await withPollResults(design, doc, weathered.values);
       const drawn = await cachedRender(
         design,
         poll.values,
@@ -1151,7 +1211,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       );
       const { body, hit, timings } = drawn;
       // A failed lookup drew the fallback where a value should be: no cache may keep it.
-      const partial = drawn.partial === true || opened.failed || lookupFailed || poll.failed;
+      const partial =
+        drawn.partial === true || opened.failed || lookupFailed || poll.failed || weathered.failed;
       // The product's own previews (dashboard cards, `?__preview=1`) and send lists' pre-renders
       // are not recipients' views.
       if (query.__preview !== '1' && !request.prerender)
@@ -1159,15 +1220,15 @@ export function createRenderService(deps: RenderServiceDeps) {
       const etag = etagOf(body);
       // A per-viewer answer is never shared, so a signature's expiry does not change it.
       const cacheControl =
-        scope === 'viewer' && !partial && !design.stale
+        (scope === 'viewer' || weathered.viewer) && !partial && !design.stale
           ? RULES_VIEWER_CACHE
           : cacheControlUntil(
               partial || design.stale
                 ? 'no-store'
                 : timed
                   ? COUNTDOWN_CACHE
-                  : poll.ttlS !== undefined
-                    ? pollCache(poll.ttlS)
+                  : poll.ttlS !== undefined || weathered.ttlS !== undefined
+                    ? pollCache(Math.min(poll.ttlS ?? Infinity, weathered.ttlS ?? Infinity))
                     : scope === 'moment'
                       ? RULES_MOMENT_CACHE
                       : immutable && !bound

@@ -18,6 +18,7 @@ import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { publicFileKey } from '#shared/resources.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import { pollBarsSvg, pollStickerDrawing, svgDataUrl } from '#shared/scene/poll.ts';
+import { weatherStickerDrawing } from '#shared/scene/weather-sticker.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
 import { gifFrameInput } from './gif-frame.ts';
 import { isGif } from '#shared/gif.ts';
@@ -186,6 +187,13 @@ export async function stickerImages(
         // "Drawing"): the bars here, the texts with the design's (renderer.ts).
         const drawing = pollStickerDrawing(sticker, values);
         if (drawing) out[input.id] = svgDataUrl(pollBarsSvg(drawing.box, drawing.bars));
+        break;
+      }
+      case 'weather': {
+        // The service looked the weather up before the draw (docs/weather.md "The weather
+        // sticker"): the panel and icon here, the texts with the design's (renderer.ts).
+        const drawing = weatherStickerDrawing(sticker, values);
+        if (drawing && drawing.svg !== '') out[input.id] = svgDataUrl(drawing.svg);
         break;
       }
       case 'screenShot':

@@ -50,6 +50,7 @@ const FALLBACK_LABEL: Record<NonNullable<Sticker['dynamicStickerType']>, string>
   screenShot: 'Fallback page URL',
   countdown: 'Fallback start time',
   poll: 'Fallback value',
+  weather: 'Fallback place',
 };
 
 /** `#gg` and `#rgb` as `#rrggbb` (the colour input reads only the long form). */

@@ -262,6 +262,7 @@ const DYNAMIC_KINDS: Record<NonNullable<Sticker['dynamicStickerType']>, string> 
   gravatar: 'Gravatar',
   countdown: 'countdown',
   poll: 'poll',
+  weather: 'weather',
 };
 
 /** A sticker as the panel names it: a small picture, "Sticker N" and its dynamic kind. */

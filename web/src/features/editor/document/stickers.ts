@@ -162,6 +162,7 @@ export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): 
     screenShot: isMobile ? 'Screenshot (mobile)' : 'Screenshot (desktop)',
     countdown: 'Countdown timer',
     poll: 'Poll',
+    weather: 'Weather',
   }[type];
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">` +
