@@ -11,6 +11,14 @@
 import { z } from 'zod';
 import { isTimeZone, zonedInstant } from './countdown.ts';
 import type { ResolvedTextLayer } from './resolve.ts';
+import {
+  layerBox,
+  stickerTextLayer,
+  svgAttr,
+  svgNumber,
+  type LayerBox,
+  type StickerGeometry,
+} from './sticker-layers.ts';
 
 /** A poll's intrinsic box, px (docs/polls.md "The sticker"). */
 export const POLL_SIZE = { width: 600, height: 400 } as const;
@@ -159,14 +167,7 @@ export function pollPercentages(counts: readonly number[]): number[] {
 }
 
 /** A poll sticker's drawn box, canvas px, and its scale (intrinsic px → canvas px). */
-export interface PollBox {
-  id: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  scale: number;
-}
+export type PollBox = LayerBox;
 
 /** A bar of the poll in canvas px: the track of an option or its filled part. */
 export interface PollBar {
@@ -202,24 +203,12 @@ export function pollLayers(poll: Poll, box: PollBox, counts?: readonly number[])
     fontSize: number,
     textAlign: 'left' | 'right' | 'center',
     fontWeight: 'normal' | 'bold' = 'normal',
-  ): ResolvedTextLayer => ({
-    id: `${box.id}:${id}`,
-    text: value,
-    left,
-    top,
-    width: Math.max(1, width),
-    fontFamily: poll.font_family,
-    fontWeight,
-    fontStyle: 'normal',
-    underline: false,
-    textAlign,
-    angle: 0,
-    fill: poll.fill,
-    stroke: null,
-    strokeWidth: 0,
-    fontSize,
-    minFontSize: Math.max(1, Math.round(fontSize * 0.6)),
-  });
+  ): ResolvedTextLayer =>
+    stickerTextLayer(
+      box,
+      { fontFamily: poll.font_family, fill: poll.fill },
+      { id, text: value, left, top, width, fontSize, textAlign, fontWeight },
+    );
   const texts: ResolvedTextLayer[] = [];
   const bars: PollBar[] = [];
   const inner = { left: box.left + pad, width: Math.max(1, box.width - 2 * pad) };
@@ -287,19 +276,16 @@ export function pollLayers(poll: Poll, box: PollBox, counts?: readonly number[])
   return { bars, texts };
 }
 
-/** Escapes a colour or text for an SVG attribute. */
-const attr = (value: string): string => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The poll's bars as an SVG document the size of `box` (bars placed relative to its top-left),
  * drawn beneath the poll's texts by both the editor and the render (docs/polls.md "Drawing").
  */
 export function pollBarsSvg(box: PollBox, bars: readonly PollBar[]): string {
-  const r = (v: number) => Math.round(v * 100) / 100;
+  const r = svgNumber;
   const rects = bars
     .map(
       (b) =>
-        `<rect x="${r(b.left - box.left)}" y="${r(b.top - box.top)}" width="${r(b.width)}" height="${r(b.height)}" rx="${r(b.radius)}" fill="${attr(b.fill)}"/>`,
+        `<rect x="${r(b.left - box.left)}" y="${r(b.top - box.top)}" width="${r(b.width)}" height="${r(b.height)}" rx="${r(b.radius)}" fill="${svgAttr(b.fill)}"/>`,
     )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${r(box.width)}" height="${r(box.height)}" viewBox="0 0 ${r(box.width)} ${r(box.height)}">${rects}</svg>`;
@@ -330,30 +316,13 @@ export function parsePollCounts(value: string | undefined, options: number): num
   return Array.from({ length: options }, (_, i) => Number(parts[i] ?? 0));
 }
 
-/** The geometry of a poll sticker (shared/design.ts `Sticker`), without importing it. */
-export interface PollStickerLike {
-  uuid: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  scaleX: number;
-  scaleY: number;
+/** A poll sticker's geometry and settings (shared/design.ts `Sticker`). */
+export interface PollStickerLike extends StickerGeometry {
   poll: Poll | null;
 }
 
-/** A poll sticker's drawn box: its intrinsic size × scale, the text scale from its width. */
-export const pollBox = (sticker: PollStickerLike): PollBox => ({
-  id: sticker.uuid,
-  left: sticker.left,
-  top: sticker.top,
-  width: sticker.width * sticker.scaleX,
-  height: sticker.height * sticker.scaleY,
-  scale: Math.min(
-    sticker.scaleX * (sticker.width / POLL_SIZE.width),
-    sticker.scaleY * (sticker.height / POLL_SIZE.height),
-  ),
-});
+/** A poll sticker's drawn box: its intrinsic size × scale, the text scale from its size. */
+export const pollBox = (sticker: PollStickerLike): PollBox => layerBox(sticker, POLL_SIZE);
 
 /**
  * What a poll sticker draws for the render's values: results when the poll shows them and the

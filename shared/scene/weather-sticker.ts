@@ -12,6 +12,14 @@
 import { z } from 'zod';
 import type { ResolvedTextLayer } from './resolve.ts';
 import { WEATHER_SKIES, type WeatherReport, type WeatherSky } from './rules.ts';
+import {
+  layerBox,
+  stickerTextLayer,
+  svgAttr,
+  svgNumber,
+  type LayerBox,
+  type StickerGeometry,
+} from './sticker-layers.ts';
 import { WEATHER_ICON_PATHS } from './weather-icons.ts';
 
 /** A weather sticker's intrinsic box, px. */
@@ -76,14 +84,7 @@ export function temperatureText(temperatureC: number, unit: WeatherSticker['unit
 }
 
 /** A weather sticker's drawn box, canvas px, and its scale (intrinsic px → canvas px). */
-export interface WeatherBox {
-  id: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  scale: number;
-}
+export type WeatherBox = LayerBox;
 
 /**
  * What a weather sticker draws: the panel and icon as one SVG the box's size ('' when nothing is
@@ -94,9 +95,6 @@ export interface WeatherDrawing {
   svg: string;
   texts: ResolvedTextLayer[];
 }
-
-/** Escapes a colour for an SVG attribute. */
-const attr = (value: string): string => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The sticker's drawing for `report` (null: the fallback text alone, or nothing): a panel and
@@ -109,11 +107,11 @@ export function weatherLayers(
 ): WeatherDrawing {
   const s = box.scale;
   const pad = 12 * s;
-  const r = (v: number) => Math.round(v * 100) / 100;
+  const r = svgNumber;
   const panel =
     settings.panel_fill === 'transparent'
       ? ''
-      : `<rect width="${r(box.width)}" height="${r(box.height)}" rx="${r(16 * s)}" fill="${attr(settings.panel_fill)}"/>`;
+      : `<rect width="${r(box.width)}" height="${r(box.height)}" rx="${r(16 * s)}" fill="${svgAttr(settings.panel_fill)}"/>`;
   const text = (
     id: string,
     value: string,
@@ -122,24 +120,22 @@ export function weatherLayers(
     width: number,
     fontSize: number,
     fontWeight: 'normal' | 'bold',
-  ): ResolvedTextLayer => ({
-    id: `${box.id}:${id}`,
-    text: value,
-    left,
-    top,
-    width: Math.max(1, width),
-    fontFamily: settings.font_family,
-    fontWeight,
-    fontStyle: 'normal',
-    underline: false,
-    textAlign: report ? 'left' : 'center',
-    angle: 0,
-    fill: settings.fill,
-    stroke: null,
-    strokeWidth: 0,
-    fontSize,
-    minFontSize: Math.max(1, Math.round(fontSize * 0.5)),
-  });
+  ): ResolvedTextLayer =>
+    stickerTextLayer(
+      box,
+      { fontFamily: settings.font_family, fill: settings.fill },
+      {
+        id,
+        text: value,
+        left,
+        top,
+        width,
+        fontSize,
+        fontWeight,
+        textAlign: report ? 'left' : 'center',
+        minScale: 0.5,
+      },
+    );
   const svgOf = (inner: string) =>
     `<svg xmlns="http://www.w3.org/2000/svg" width="${r(box.width)}" height="${r(box.height)}" viewBox="0 0 ${r(box.width)} ${r(box.height)}">${panel}${inner}</svg>`;
   if (!report) {
@@ -163,7 +159,7 @@ export function weatherLayers(
   }
   const icon = Math.max(1, Math.min(box.height - 2 * pad, box.width * 0.45));
   const iconScale = icon / 256;
-  const iconSvg = `<g transform="translate(${r(pad)} ${r((box.height - icon) / 2)}) scale(${r(iconScale * 1000) / 1000})"><path d="${WEATHER_ICON_PATHS[report.sky]}" fill="${attr(settings.icon_fill)}"/></g>`;
+  const iconSvg = `<g transform="translate(${r(pad)} ${r((box.height - icon) / 2)}) scale(${r(iconScale * 1000) / 1000})"><path d="${WEATHER_ICON_PATHS[report.sky]}" fill="${svgAttr(settings.icon_fill)}"/></g>`;
   const textLeft = box.left + pad + icon + pad;
   const textWidth = box.left + box.width - pad - textLeft;
   const size = settings.font_size * s;
@@ -187,15 +183,8 @@ export function weatherLayers(
   return { box, svg: svgOf(iconSvg), texts };
 }
 
-/** The geometry of a weather sticker (shared/design.ts `Sticker`), without importing it. */
-export interface WeatherStickerLike {
-  uuid: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  scaleX: number;
-  scaleY: number;
+/** A weather sticker's geometry and settings (shared/design.ts `Sticker`). */
+export interface WeatherStickerLike extends StickerGeometry {
   weather: WeatherSticker | null;
 }
 
@@ -208,17 +197,7 @@ export function weatherStickerDrawing(
   values: Readonly<Record<string, string>>,
 ): WeatherDrawing | undefined {
   if (!sticker.weather) return undefined;
-  const box: WeatherBox = {
-    id: sticker.uuid,
-    left: sticker.left,
-    top: sticker.top,
-    width: sticker.width * sticker.scaleX,
-    height: sticker.height * sticker.scaleY,
-    scale: Math.min(
-      sticker.scaleX * (sticker.width / WEATHER_SIZE.width),
-      sticker.scaleY * (sticker.height / WEATHER_SIZE.height),
-    ),
-  };
+  const box = layerBox(sticker, WEATHER_SIZE);
   return weatherLayers(
     sticker.weather,
     box,
