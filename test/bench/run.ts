@@ -27,6 +27,9 @@
  * settings and their SSIM (test/bench/quality.ts; docs/performance.md "Output quality"), written
  * to bench-results/quality.json.
  *
+ * Beside the warm renders, the same renders at 2× (`@2x`, docs/performance.md "Density"): p50,
+ * bytes and CPU per render next to 1×.
+ *
  * After render.json is written, a 600x200 countdown timer of 30 frames as an animated GIF beside
  * its static JPEG (test/bench/timer.ts), merged into render.json (`timer_gif_p50_ms`,
  * `timer_gif_bytes`, `timer`).
@@ -154,6 +157,8 @@ if (named.length > 0 && !renderOnly) {
 const RUNS = {
   warm: sized(60, 3),
   warmup: sized(10, 1),
+  /** `@2x` renders (docs/export.md "Density"), after their own warm-up. */
+  dense: sized(30, 3),
   cacheHit: sized(60, 3),
   floor: sized(60, 3),
   satori: sized(20, 2),
@@ -279,6 +284,7 @@ try {
   const warmHits = new Map<string, number>();
   const warmStages = new StageTimes();
   let lastWarm: Buffer | undefined;
+  const warmCpuBefore = await readTreeCpu();
   const warm = await phase('warm renders', () =>
     sample(RUNS.warm, RUNS.warmup, async (i) => {
       const values = referenceValues(i < 0 ? `warmup${nonce}` : `warm${nonce}`, Math.abs(i));
@@ -293,7 +299,27 @@ try {
       }
     }),
   );
+  const warmCpuMs = (await readTreeCpu()).cpuMs - warmCpuBefore.cpuMs;
   const qr = lastWarm ? await qrDrawn(lastWarm) : false;
+
+  // The same renders at 2× (docs/export.md "Density"): distinct values, sequential, after a
+  // warm-up that draws the 2× static layer; their bytes, and the whole tree's CPU per render
+  // beside the 1× run's (both with their warm-ups, the client's own fetches included).
+  const denseBytes: number[] = [];
+  const denseStages = new StageTimes();
+  const denseCpuBefore = await readTreeCpu();
+  const dense = await phase('warm renders @2x', () =>
+    sample(RUNS.dense, RUNS.warmup, async (i) => {
+      const values = referenceValues(i < 0 ? `dwarmup${nonce}` : `dense${nonce}`, Math.abs(i));
+      const answer = await getRender(origin, referencePath(values).replace('.jpg?', '@2x.jpg?'));
+      if (i >= 0) {
+        denseBytes.push(answer.body.length);
+        denseStages.add(answer.stages);
+      }
+    }),
+  );
+  const denseCpuMs = (await readTreeCpu()).cpuMs - denseCpuBefore.cpuMs;
+  const cpuPer = (ms: number, n: number) => round1(ms / (n + RUNS.warmup));
 
   // Cache hit: one miss, then the same URL.
   const samePath = referencePath(referenceValues(`same${nonce}`, 0));
@@ -373,6 +399,7 @@ try {
   const cpuMsPerRender = load.ok > 0 ? stackCpuMs / load.ok : Number.NaN;
 
   const w = stats(warm);
+  const d = stats(dense);
   const f = stats(floor);
   const h = stats(cacheHit);
   const s = stats(satori);
@@ -404,6 +431,11 @@ try {
   const result = {
     warm_p50_ms: w.p50,
     warm_p90_ms: w.p90,
+    dense_2x_p50_ms: d.p50,
+    dense_2x_p90_ms: d.p90,
+    dense_2x_bytes_p50: Math.round(percentile(denseBytes, 50)),
+    dense_2x_cpu_ms_per_render: cpuPer(denseCpuMs, d.n),
+    warm_cpu_ms_per_render: cpuPer(warmCpuMs, w.n),
     floor_p50_ms: f.p50,
     satori_p50_ms: s.p50,
     page_per_render_p50_ms: p.p50,
@@ -430,6 +462,7 @@ try {
         cold_start: cold.length,
       },
       warm_stages_p50_ms: warmStages.p50(),
+      dense_2x_stages_p50_ms: denseStages.p50(),
       load_stages_p50_ms: load.stagesP50Ms,
       cpu: {
         stack_cpu_ms: round1(stackCpuMs),
@@ -479,6 +512,12 @@ try {
       ratio: `${x(ratios.warm_to_floor)} floor`,
       target: `≤ ${TARGETS.warmToFloor}× floor`,
       met: mark(targetsMet.warm),
+    },
+    {
+      measure: 'warm render @2x (same, twice the size)',
+      'p50 ms': d.p50,
+      'p90 ms': d.p90,
+      ratio: `${x(d.p50 / w.p50)} warm; ${Math.round(percentile(denseBytes, 50) / 1000)} kB; CPU ${cpuPer(denseCpuMs, d.n)} vs ${cpuPer(warmCpuMs, w.n)} ms`,
     },
     {
       measure: 'warm spread (p90 / p50)',
