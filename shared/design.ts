@@ -35,6 +35,7 @@ import {
 import { CountdownSchema } from './scene/countdown.ts';
 import { PollSchema } from './scene/poll.ts';
 import { WeatherStickerSchema } from './scene/weather-sticker.ts';
+import { WebCropSchema } from './scene/web-crop.ts';
 import { RulesSchema, SplitOptimiserSchema } from './scene/rules.ts';
 import { DataBindingsSchema } from './data-bindings.ts';
 import { MAX_GIF_FRAMES } from './gif.ts';
@@ -289,6 +290,12 @@ export const StickerSchema = z
     newQrDataUrl: z.string().nullable().default(null),
     /** Screenshot device: mobile 910x512, else desktop. */
     isMobile: z.boolean().default(false),
+    /**
+     * A screenshot sticker's live web crop (shared/scene/web-crop.ts; docs/web-crops.md): one
+     * element of the page, from a URL template per recipient, refreshed at an interval; null:
+     * the whole page's top, as before.
+     */
+    crop: WebCropSchema.nullable().default(null),
     /** QR colour; #111111 (docs/editor.md "Constants", the reading that serves users: near-black scans well). */
     qrCodeColor: z.string().default('#111111'),
     /** QR quiet zone in modules, 0–20 (docs/editor.md "Editing rules"), default 0. */

@@ -18,6 +18,7 @@ import { withTimeout } from './service.ts';
 import { svgRefusal } from './svg.ts';
 import { FetchBudgetSpent, type FetchBudget } from './fetch-budget.ts';
 import { EMAIL_SHAPE } from '#shared/strings.ts';
+import type { WebCrop } from '#shared/scene/web-crop.ts';
 
 /** Image types a hosted image may be (docs/editor.md "Editing rules", plus webp from the export form, docs/security.md "Render limits"). */
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|svg\+xml|webp)$/;
@@ -185,38 +186,44 @@ export async function gravatar(
 
 /**
  * A web page's screenshot, 910x512 (docs/security.md "Render limits"): a mobile viewport (455x256 at 2x, mobile
- * user agent) or a desktop one (1280x720, scaled down). The page runs in the warm browser under
- * the guard's interception, so every sub-request is checked and pinned. Kept for an hour in
- * memory and in S3. A miss takes one fetch from `budget` (rejects with `FetchBudgetSpent` when
- * none is left).
+ * user agent) or a desktop one (1280x720, scaled down). The page runs in the screenshot
+ * browser under the guard's interception, so every sub-request is checked and pinned. Kept for
+ * an hour in memory and in S3. With `crop` (a live web crop, docs/web-crops.md), the first
+ * element matching its selector as a PNG, kept its `refresh_s`. A miss takes one fetch from
+ * `budget` (rejects with `FetchBudgetSpent` when none is left).
  */
 export function screenshot(
   rawUrl: string,
   isMobile: boolean,
   budget?: FetchBudget,
+  crop?: Pick<WebCrop, 'selector' | 'refresh_s'>,
 ): Promise<string | undefined> {
   const url = /^[a-z][a-z0-9+.-]*:/i.test(rawUrl) ? rawUrl : `https://${rawUrl}`; // docs/security.md "Render limits"
   const id = createHash('sha256')
-    .update(`${isMobile ? 'm' : 'd'}:${url}`)
+    .update(`${isMobile ? 'm' : 'd'}:${crop ? `${crop.selector}\n` : ''}${url}`)
     .digest('base64url')
     .slice(0, 32);
-  return cached(`screenshot:${id}`, SCREENSHOT_TTL_MS, budget, async () => {
+  // A crop is a PNG (transparent around the element) kept its refresh interval
+  // (docs/web-crops.md "Refresh"); a page is a JPEG kept an hour.
+  const type = crop ? 'image/png' : 'image/jpeg';
+  const ttlMs = crop ? crop.refresh_s * 1000 : SCREENSHOT_TTL_MS;
+  return cached(`screenshot:${id}`, ttlMs, budget, async () => {
     const Bucket = config().RENDERS_BUCKET;
-    const Key = `screenshots/${id}.jpg`;
+    const Key = `screenshots/${id}.${crop ? 'png' : 'jpg'}`;
     try {
       const object = await s3Client().send(new GetObjectCommand({ Bucket, Key }));
-      if (object.LastModified && Date.now() - object.LastModified.getTime() < SCREENSHOT_TTL_MS) {
+      if (object.LastModified && Date.now() - object.LastModified.getTime() < ttlMs) {
         const bytes = Buffer.from(await object.Body!.transformToByteArray());
-        return `data:image/jpeg;base64,${bytes.toString('base64')}`;
+        return `data:${type};base64,${bytes.toString('base64')}`;
       }
     } catch {
       // not cached yet
     }
     // A separate browser (locally) or function (AWS), never the render page's (screenshots.ts).
-    const jpeg = await takeScreenshot(renderGuard(), url, isMobile);
+    const image = await takeScreenshot(renderGuard(), url, isMobile, crop?.selector);
     void s3Client()
-      .send(new PutObjectCommand({ Bucket, Key, Body: jpeg, ContentType: 'image/jpeg' }))
+      .send(new PutObjectCommand({ Bucket, Key, Body: image, ContentType: type }))
       .catch((e: unknown) => logger.warn('screenshot cache write failed', { error: e as Error }));
-    return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+    return `data:${type};base64,${image.toString('base64')}`;
   });
 }

@@ -16,7 +16,8 @@ import type { UrlGuard } from '#lib/ssrf.ts';
 let lambda: LambdaClient | undefined;
 
 /**
- * A JPEG screenshot of `url` (910x512).
+ * A JPEG screenshot of `url` (910x512), or with `selector` a PNG of that element (a live web
+ * crop, docs/web-crops.md).
  * @param guard the SSRF guard (used locally; the screenshot function has the same one)
  * @throws Error with the screenshot function's reason (`address`, `timeout`, `failed`, …) or the
  *   local capture's error; the caller draws the sticker's fallback
@@ -25,14 +26,15 @@ export async function takeScreenshot(
   guard: UrlGuard,
   url: string,
   isMobile: boolean,
+  selector?: string,
 ): Promise<Buffer> {
   const functionName = config().SCREENSHOT_FUNCTION_NAME;
-  if (!functionName) return captureScreenshot(guard, url, isMobile);
+  if (!functionName) return captureScreenshot(guard, url, isMobile, undefined, selector);
   lambda ??= new LambdaClient({});
   const answer = await lambda.send(
     new InvokeCommand({
       FunctionName: functionName,
-      Payload: Buffer.from(JSON.stringify({ url, isMobile })),
+      Payload: Buffer.from(JSON.stringify({ url, isMobile, ...(selector ? { selector } : {}) })),
     }),
     { abortSignal: AbortSignal.timeout(SCREENSHOT_BUDGET_MS + 3000) },
   );

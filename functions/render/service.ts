@@ -240,10 +240,11 @@ export const RULES_VIEWER_CACHE = 'private, no-cache';
 /** Cache-Control of a design whose rules read the clock only: shared a minute. */
 export const RULES_MOMENT_CACHE = 'public, max-age=60';
 /**
- * Cache-Control of a design whose poll shows live results: kept no longer than the poll's
- * `results_ttl_s` (docs/polls.md "Live results").
+ * Cache-Control of a design with live content: kept no longer than it stays true (a poll's
+ * `results_ttl_s`, the forecasts' 30 minutes, a web crop's refresh; docs/polls.md "Live results",
+ * docs/weather.md "The weather sticker", docs/web-crops.md "Refresh").
  */
-export const pollCache = (ttlS: number): string =>
+export const liveCache = (ttlS: number): string =>
   `public, max-age=${Math.max(1, Math.floor(ttlS))}`;
 /**
  * `X-Render-Reason` of a dense URL (`@2x`, `@3x`) whose design is too large at that density
@@ -258,6 +259,21 @@ export const DENSITY_REFUSAL = 'too-many-pixels';
 export const WEATHER_STICKER_CACHE_S = 30 * 60;
 /** Weather stickers looked up per render at most (the design bounds allow 10 dynamic ones). */
 export const MAX_WEATHER_STICKERS = 3;
+/** The shortest of the given times, or undefined when none is given. */
+const shortestDefined = (...times: Array<number | undefined>): number | undefined => {
+  const given = times.filter((t): t is number => t !== undefined);
+  return given.length === 0 ? undefined : Math.min(...given);
+};
+/**
+ * The shortest refresh of the design's live web crops, s (docs/web-crops.md "Refresh"), or
+ * undefined without any.
+ */
+const cropRefreshS = (doc: DesignDocument): number | undefined =>
+  shortestDefined(
+    ...doc.graphics_data.map((s) =>
+      s.dynamicStickerType === 'screenShot' ? s.crop?.refresh_s : undefined,
+    ),
+  );
 /** A design's weather stickers with their settings. */
 const weatherStickersOf = (doc: DesignDocument) =>
   doc.graphics_data.filter((s) => s.dynamicStickerType === 'weather' && s.weather !== null);
@@ -1218,6 +1234,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (query.__preview !== '1' && !request.prerender)
         deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
+      // Live content (poll results, weather, web crops) is kept no longer than it stays true.
+      const liveS = shortestDefined(poll.ttlS, weathered.ttlS, cropRefreshS(doc));
       // A per-viewer answer is never shared, so a signature's expiry does not change it.
       const cacheControl =
         (scope === 'viewer' || weathered.viewer) && !partial && !design.stale
@@ -1227,8 +1245,8 @@ export function createRenderService(deps: RenderServiceDeps) {
                 ? 'no-store'
                 : timed
                   ? COUNTDOWN_CACHE
-                  : poll.ttlS !== undefined || weathered.ttlS !== undefined
-                    ? pollCache(Math.min(poll.ttlS ?? Infinity, weathered.ttlS ?? Infinity))
+                  : liveS !== undefined
+                    ? liveCache(liveS)
                     : scope === 'moment'
                       ? RULES_MOMENT_CACHE
                       : immutable && !bound

@@ -19,6 +19,7 @@ import { publicFileKey } from '#shared/resources.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import { pollBarsSvg, pollStickerDrawing, svgDataUrl } from '#shared/scene/poll.ts';
 import { weatherStickerDrawing } from '#shared/scene/weather-sticker.ts';
+import { expandUrlTemplate } from '#shared/scene/web-crop.ts';
 import { gravatar, hostedImage, screenshot } from './dynamic.ts';
 import { gifFrameInput } from './gif-frame.ts';
 import { isGif } from '#shared/gif.ts';
@@ -196,13 +197,19 @@ export async function stickerImages(
         if (drawing && drawing.svg !== '') out[input.id] = svgDataUrl(drawing.svg);
         break;
       }
-      case 'screenShot':
+      case 'screenShot': {
+        // A live web crop's page per recipient comes from its URL template, when every field
+        // has a value (docs/web-crops.md "URL templates").
+        const page =
+          (sticker.crop?.url_template && expandUrlTemplate(sticker.crop.url_template, values)) ||
+          input.value;
         jobs.push(
-          drawWithinBudget(input.value, sticker.dynamicStickerUrl, (value) =>
-            screenshot(value, sticker.isMobile, budget),
+          drawWithinBudget(page, sticker.dynamicStickerUrl, (value) =>
+            screenshot(value, sticker.isMobile, budget, sticker.crop ?? undefined),
           ).then(put(input.id)),
         );
         break;
+      }
     }
   }
   for (const sticker of doc.graphics_data) {

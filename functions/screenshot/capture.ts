@@ -12,7 +12,7 @@
  */
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import type { UrlGuard } from '#lib/ssrf.ts';
 import { SCREENSHOT_SIZE } from '#shared/dynamic-stickers.ts';
 import { logger } from '#lib/logger.ts';
@@ -75,11 +75,49 @@ export async function closeScreenshotBrowser(): Promise<void> {
   await browser?.close().catch(() => undefined);
 }
 
+/** The largest element a crop takes, CSS px per side (larger elements are cut at it). */
+export const MAX_CROP_SIDE_PX = 2000;
+
+/**
+ * A PNG of the first element matching `selector`, fitted within 910x512 with its aspect kept
+ * (transparent around it), waiting for the element until `deadline` (ms since the epoch).
+ * @throws Error `no element` when nothing matches in time or the element has no size.
+ */
+async function cropElement(page: Page, selector: string, deadline: number): Promise<Buffer> {
+  const element = await page
+    .waitForSelector(selector, { timeout: Math.max(1, deadline - Date.now()) })
+    .catch(() => null);
+  const box = await element?.boundingBox();
+  if (!box || box.width < 1 || box.height < 1) throw new Error('no element');
+  const shot = Buffer.from(
+    await page.screenshot({
+      type: 'png',
+      omitBackground: true,
+      captureBeyondViewport: true,
+      clip: {
+        x: Math.max(0, box.x),
+        y: Math.max(0, box.y),
+        width: Math.min(box.width, MAX_CROP_SIDE_PX),
+        height: Math.min(box.height, MAX_CROP_SIDE_PX),
+      },
+    }),
+  );
+  return sharp(shot)
+    .resize(SCREENSHOT_SIZE.width, SCREENSHOT_SIZE.height, {
+      fit: 'contain',
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    })
+    .png()
+    .toBuffer();
+}
+
 async function capture(
   guard: UrlGuard,
   url: string,
   isMobile: boolean,
   signal: AbortSignal,
+  selector: string | undefined,
+  deadline: number,
 ): Promise<Buffer> {
   const browser = await screenshotBrowser();
   const page = await browser.newPage();
@@ -104,6 +142,7 @@ async function capture(
     }
     await page.goto(url, { waitUntil: 'load', timeout: SCREENSHOT_BUDGET_MS });
     signal.throwIfAborted();
+    if (selector !== undefined) return await cropElement(page, selector, deadline);
     const shot = Buffer.from(await page.screenshot({ type: 'png' }));
     return await sharp(shot)
       .resize(SCREENSHOT_SIZE.width, SCREENSHOT_SIZE.height, { fit: 'cover', position: 'top' })
@@ -116,23 +155,29 @@ async function capture(
 }
 
 /**
- * A JPEG screenshot of `url`, 910x512.
+ * A JPEG screenshot of `url`, 910x512, or with `selector` a PNG of that element (a live web
+ * crop, docs/web-crops.md), fitted within 910x512.
  * @param guard the SSRF guard that checks the URL and serves every request of the page
  * @param url an http(s) URL (already checked by the caller too)
  * @param isMobile a 455x256 viewport at 2x with a mobile user agent; else 1280x720
- * @param budgetMs the whole capture's budget (default `SCREENSHOT_BUDGET_MS`)
- * @returns the JPEG bytes
+ * @param budgetMs the whole capture's budget (default `SCREENSHOT_BUDGET_MS`), the wait for the
+ *   element included
+ * @param selector the element to crop (a CSS selector, at most 200 characters); absent: the page
+ * @returns the JPEG (page) or PNG (element) bytes
  * @throws `UrlRefused` from the guard; Error `screenshot budget exceeded` past the budget (the
- *   browser is then killed); puppeteer's errors for a page that does not load
+ *   browser is then killed); Error `no element` when the selector matches nothing in time;
+ *   puppeteer's errors for a page that does not load or a selector it cannot read
  */
 export function captureScreenshot(
   guard: UrlGuard,
   url: string,
   isMobile: boolean,
   budgetMs = SCREENSHOT_BUDGET_MS,
+  selector?: string,
 ): Promise<Buffer> {
   return limit(async () => {
     await guard.check(url);
+    const deadline = Date.now() + budgetMs;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<never>((_, reject) => {
@@ -142,7 +187,10 @@ export function captureScreenshot(
       }, budgetMs);
     });
     try {
-      return await Promise.race([capture(guard, url, isMobile, controller.signal), overBudget]);
+      return await Promise.race([
+        capture(guard, url, isMobile, controller.signal, selector, deadline),
+        overBudget,
+      ]);
     } catch (error) {
       if (controller.signal.aborted) {
         logger.warn('screenshot over budget; killing its browser', { budgetMs });

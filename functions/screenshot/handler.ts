@@ -15,19 +15,23 @@ import { captureScreenshot, type ScreenshotResponse } from './capture.ts';
 export const ScreenshotRequestSchema = z.object({
   url: z.string().min(1).max(8192),
   isMobile: z.boolean(),
+  /** A live web crop's element (docs/web-crops.md); absent: the page. */
+  selector: z.string().min(1).max(200).optional(),
 });
 
 /**
  * Lambda entry: a screenshot of the payload's URL.
- * @param event `{ url, isMobile }`
- * @returns `{ jpeg }` or `{ error }`, never throws (the render function draws the fallback)
+ * @param event `{ url, isMobile, selector? }`
+ * @returns `{ jpeg }` (base64 of the JPEG, or of the PNG of a crop) or `{ error }`; never
+ *   throws (the render function draws the fallback)
  */
 export async function handler(event: unknown): Promise<ScreenshotResponse> {
   const parsed = ScreenshotRequestSchema.safeParse(event);
   if (!parsed.success) return { error: 'invalid' };
   try {
-    const jpeg = await captureScreenshot(renderGuard(), parsed.data.url, parsed.data.isMobile);
-    return { jpeg: jpeg.toString('base64') };
+    const { url, isMobile, selector } = parsed.data;
+    const image = await captureScreenshot(renderGuard(), url, isMobile, undefined, selector);
+    return { jpeg: image.toString('base64') };
   } catch (error) {
     const reason = error instanceof UrlRefused ? error.reason : 'failed';
     // The error's name only: puppeteer's messages carry the URL, whose query may hold secrets.

@@ -11,6 +11,7 @@ import type {
   TextTransformKey,
 } from '../design.ts';
 import type { WatermarkLayer } from './watermark.ts';
+import { urlTemplateFields } from './url-template.ts';
 
 /** Values longer than this are cut (docs/decisions.md "Render slice", docs/security.md "Render limits"). */
 export const MAX_VALUE_LENGTH = 255;
@@ -120,12 +121,18 @@ export function resolveSnippetText(
   return glyphs ? drawable(text) : text;
 }
 
-/** Every parameter name the design declares (text parameters and dynamic stickers'), sorted. */
+/**
+ * Every parameter name the design declares (text parameters, dynamic stickers' and the fields
+ * of live web crops' URL templates), sorted.
+ */
 export function declaredParameters(design: DesignDocument): string[] {
   const names = new Set<string>();
   for (const s of design.text_snippets) for (const p of s.parameters) names.add(p.param_name);
-  for (const s of design.graphics_data)
+  for (const s of design.graphics_data) {
     if (s.dynamicStickerParamName) names.add(s.dynamicStickerParamName);
+    // A live web crop's URL template names parameters of its own (docs/web-crops.md).
+    if (s.crop?.url_template) for (const f of urlTemplateFields(s.crop.url_template)) names.add(f);
+  }
   return [...names].sort();
 }
 
