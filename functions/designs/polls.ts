@@ -69,7 +69,7 @@ interface VoteTarget {
   values: Record<string, string>;
   /** SHA-256 (hex) of the voter's identifying value: the vote's key. */
   voter: string;
-  /** The identifying value itself, for polls that keep it (docs/polls.md "The votes download"). */
+  /** The identifying value itself, for polls that keep it (docs/polls.md "For the team"). */
   voterValue: string;
 }
 

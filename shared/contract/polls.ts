@@ -14,7 +14,7 @@ import { defineContract, IdParams } from './core.ts';
 /** The longest option link the vote page passes on, characters (a render URL's budget). */
 export const MAX_POLL_LINK_LENGTH = 4096;
 
-/** The messages of a vote that cannot be taken (docs/polls.md "Messages"). */
+/** The messages of a vote that cannot be taken (docs/polls.md "Voting"). */
 export const POLL_VOTE_MESSAGES = {
   badLink: 'This voting link is not valid: it was changed, or it has expired.',
   noPoll: 'This poll is no longer running.',

@@ -105,7 +105,7 @@ export const PollSchema = z.object({
   show_results: z.boolean().default(true),
   /**
    * Keep each voter's identifying value with the vote for the votes download; takes effect only
-   * when the design requires signed URLs (docs/polls.md "The votes download").
+   * when the design requires signed URLs (docs/polls.md "For the team").
    */
   keep_voter_value: z.boolean().default(false),
   results_ttl_s: z

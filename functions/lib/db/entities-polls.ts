@@ -37,7 +37,7 @@ export function pollEntities({ opts, primary }: EntityKit) {
         votedAt: { type: 'string', required: true },
         /**
          * The identifying parameter's value itself, kept only when the poll asks for it and the
-         * design requires signed URLs (docs/polls.md "The votes download").
+         * design requires signed URLs (docs/polls.md "For the team").
          */
         voterValue: { type: 'string' },
       },
