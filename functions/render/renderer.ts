@@ -54,6 +54,12 @@ export interface DesignForRender {
  */
 const baseLayers = new Map<string, Promise<BaseLayer>>();
 const MAX_BASE_LAYERS = 64;
+/**
+ * Dense base layers (docs/export.md "Density"), kept apart and fewer: each is up to 24 MB of
+ * RGB (shared/render-limits.ts `MAX_DENSE_PIXELS`), so at most 8 (192 MB) beside the 1× ones.
+ */
+const denseBaseLayers = new Map<string, Promise<BaseLayer>>();
+const MAX_DENSE_BASE_LAYERS = 8;
 
 /**
  * S3 key of a design version's static layer (assets bucket: it lives as long as the design).
@@ -176,12 +182,14 @@ function baseLayer(
 ): Promise<BaseLayer> {
   const dense = density === 1 ? '' : `@${density}x`;
   const key = `${design.designId}:${design.version}${photoOfLayer(design, doc)}${dense}`;
-  let layer = baseLayers.get(key);
+  const [layers, max] =
+    density === 1 ? [baseLayers, MAX_BASE_LAYERS] : [denseBaseLayers, MAX_DENSE_BASE_LAYERS];
+  let layer = layers.get(key);
   if (!layer) {
-    if (baseLayers.size >= MAX_BASE_LAYERS) baseLayers.delete(baseLayers.keys().next().value!);
+    if (layers.size >= max) layers.delete(layers.keys().next().value!);
     layer = loadBaseLayer(design, doc, density);
-    layer.catch(() => baseLayers.delete(key));
-    baseLayers.set(key, layer);
+    layer.catch(() => layers.delete(key));
+    layers.set(key, layer);
   }
   return layer;
 }
@@ -408,8 +416,9 @@ export async function renderDesign(
   } else {
     output = await encodeStill(pixels, base, format, doc.quality, density);
     // The encode is done with the frame (sharp has returned its output); a timer render's frame
-    // is not reused, as its frames may still refer to it.
-    releaseFrame(frame);
+    // is not reused, as its frames may still refer to it, nor a dense one, which would push the
+    // 1× renders' frames out of the few kept.
+    if (density === 1) releaseFrame(frame);
   }
   const t3 = performance.now();
   if (!complete || !watermarks.complete) output.partial = true;
