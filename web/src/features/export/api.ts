@@ -22,7 +22,15 @@ const number = (v: unknown, fallback: number): number =>
 
 const NOT_A_DESIGN = 'The server answered with a design this screen cannot open.';
 
-const STICKER_TYPES = ['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown'] as const;
+const STICKER_TYPES = [
+  'qrCode',
+  'hostedImage',
+  'screenShot',
+  'gravatar',
+  'countdown',
+  'poll',
+  'weather',
+] as const;
 
 /** A design answer as the screen reads it. @throws {ApiError} when it is not a design. */
 export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
@@ -88,6 +96,22 @@ export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
           : null,
       })),
     timer_frames: timerFrames(body.graphics_data),
+    poll: pollOf(body.graphics_data),
+  };
+}
+
+/** The design's poll as the e-mail HTML needs it (docs/polls.md "In the e-mail"), or null. */
+function pollOf(graphics: unknown): ExportDesign['poll'] {
+  const sticker = list(graphics)
+    .filter(isRecord)
+    .find((s) => s.dynamicStickerType === 'poll' && isRecord(s.poll));
+  if (!sticker) return null;
+  const poll = sticker.poll as Record<string, unknown>;
+  return {
+    answers: list(poll.options)
+      .filter(isRecord)
+      .map((o) => text(o.label)),
+    bar_fill: text(poll.bar_fill, '#4f7cff'),
   };
 }
 

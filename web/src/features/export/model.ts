@@ -7,6 +7,7 @@
  * code the tests of the render round trip use.
  */
 import { altTemplate, exportAltText } from '#shared/alt-text.ts';
+import { buildPollHtml, pollVoteLink } from '#shared/poll-export.ts';
 import {
   buildHtmlSnippet,
   buildRenderUrl,
@@ -75,6 +76,11 @@ export interface ExportDesign {
   timer_frames?: number | null;
   /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
   rule_links?: Array<string | null>;
+  /**
+   * The design's poll (docs/polls.md "In the e-mail"): its answers' labels and its bar colour
+   * for the e-mail HTML's answer buttons; absent or null: no poll.
+   */
+  poll?: { answers: string[]; bar_fill: string } | null;
   text_snippets: Array<{
     /** The snippet's text: the default alt text joins them (shared/alt-text.ts). */
     text?: string;
@@ -407,6 +413,43 @@ export function linkParameterNames(
  *   video (docs/export.md "The screen"), or when PDF is asked of a player.
  */
 export function generateOutputs(
+  design: Pick<
+    ExportDesign,
+    'base_url' | 'rule_links' | 'timer_frames' | 'canvas_width' | 'canvas_height'
+  > &
+    Partial<Pick<ExportDesign, 'poll' | 'require_signed_urls'>>,
+  options: GenerateOptions,
+): ExportOutputs {
+  const made = ruledOutputs(design, options);
+  return { ...made, html: withPollButtons(design, options, made) };
+}
+
+/**
+ * The e-mail HTML with a button per poll answer under the image (docs/polls.md "In the e-mail"),
+ * each the design's link with `__vote={k}`; unchanged without a poll, for a web page or player,
+ * and for a design that requires signed URLs (each answer's link must be signed with its
+ * `__vote`: the signing API does it, the screen not yet).
+ */
+function withPollButtons(
+  design: Partial<Pick<ExportDesign, 'poll' | 'require_signed_urls'>>,
+  options: GenerateOptions,
+  outputs: ExportOutputs,
+): string | null {
+  const poll = design.poll;
+  if (!poll || outputs.html === null || design.require_signed_urls === true) return outputs.html;
+  if (providerOf(options.provider).source === 'page') return outputs.html;
+  const link = outputs.ruleLink ?? ruleLinkOf(outputs.link);
+  const buttons = poll.answers.map((label, k) => ({ label, href: pollVoteLink(link, k) }));
+  return buildPollHtml(
+    outputs.html,
+    buttons,
+    { background: poll.bar_fill, color: '#ffffff' },
+    options.align,
+  );
+}
+
+/** The outputs of {@link generateOutputs} before the poll's buttons. */
+function ruledOutputs(
   design: Pick<
     ExportDesign,
     'base_url' | 'rule_links' | 'timer_frames' | 'canvas_width' | 'canvas_height'
