@@ -349,7 +349,7 @@ export async function renderDesign(
   const timed = timerStickers(doc).length > 0;
   const density: RenderDensity = timed ? 1 : (options.density ?? 1);
   const basePromise = baseLayer(design, doc, density);
-  const { images, direct, complete } = await stickerImages(doc, values);
+  const { images, direct, complete } = await stickerImages(doc, values, undefined, density);
   const t1 = performance.now();
   // Never tofu (docs/fonts.md): characters no shipped face draws are left out, logged once per
   // design; a team's uploaded font keeps its text whole.

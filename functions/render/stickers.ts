@@ -85,10 +85,12 @@ export function qrColour(colour: string): string {
  * A QR code as a PNG data URL at the sticker's drawn size.
  * @param value the text to encode; empty = the product's address (docs/security.md "Render limits").
  * @param sticker colour, margin (modules, 0–20) and transparency (docs/editor.md "Editing rules").
+ * @param density device px per canvas px (docs/export.md "Density"): the image is made that many
+ *   times larger, so the page draws its modules at that density into the same box.
  */
-export async function qrDataUrl(value: string, sticker: Sticker): Promise<string> {
+export async function qrDataUrl(value: string, sticker: Sticker, density = 1): Promise<string> {
   const box = stickerBox(sticker);
-  const size = Math.max(60, Math.round(Math.max(box.width, box.height)));
+  const size = Math.max(60, Math.round(Math.max(box.width, box.height))) * density;
   return QRCode.toDataURL(value === '' ? config().PUBLIC_URL : value, {
     errorCorrectionLevel: 'M',
     margin: sticker.marginSize,
@@ -138,6 +140,8 @@ async function assetDataUrl(key: string, frame: number): Promise<string> {
  * in the design's order as they miss the cache; past them a sticker draws its fallback if that
  * is kept, else nothing (fetch-budget.ts, docs/security.md "Design bounds").
  * @param budget the render's fetch budget; a fresh one by default.
+ * @param density device px per canvas px (docs/export.md "Density"): QR codes the page draws
+ *   are made that many times larger; the direct ones stay 1× (renderer.ts `denseDirect`).
  * @returns `images`: data URLs by sticker uuid, for the page to draw; `direct`: pixels node
  *   blends itself, beneath everything the page draws, for the leading run of unrotated QR
  *   stickers (so the z-order holds); `complete`: false when the budget refused a fetch (the
@@ -147,6 +151,7 @@ export async function stickerImages(
   doc: DesignDocument,
   values: Record<string, string>,
   budget: FetchBudget = new FetchBudget(),
+  density = 1,
 ): Promise<{ images: Record<string, string>; direct: DirectLayer[]; complete: boolean }> {
   const out: Record<string, string> = {};
   const direct: DirectLayer[] = [];
@@ -169,7 +174,7 @@ export async function stickerImages(
     switch (input.type) {
       case 'qrCode':
         if (directIds.has(input.id)) direct.push(qrPixels(input.value, sticker));
-        else jobs.push(qrDataUrl(input.value, sticker).then(put(input.id)));
+        else jobs.push(qrDataUrl(input.value, sticker, density).then(put(input.id)));
         break;
       case 'hostedImage':
         jobs.push(

@@ -17,6 +17,7 @@ import {
 } from '#functions/render/service.ts';
 import { budgetLadder, encodeStill } from '#functions/render/encode.ts';
 import { denseDirect } from '#functions/render/renderer.ts';
+import { qrDataUrl } from '#functions/render/stickers.ts';
 import { countdownSticker } from '../support/countdown.ts';
 
 const base = {
@@ -216,5 +217,30 @@ describe('a QR code at a density', () => {
     expect([dense.left, dense.top, dense.width, dense.height]).toEqual([10, 14, 4, 2]);
     const row = [1, 2, 3, 255, 1, 2, 3, 255, 9, 9, 9, 0, 9, 9, 9, 0];
     expect([...dense.rgba]).toEqual([...row, ...row]);
+  });
+});
+
+describe('a QR code the page draws, at a density', () => {
+  it('is made that many times larger, for the same box', async () => {
+    const sticker = DesignDocumentSchema.parse({
+      ...base,
+      graphics_data: [
+        {
+          uuid: 'q',
+          stickerType: 'dynamicSticker',
+          dynamicStickerType: 'qrCode',
+          left: 0,
+          top: 0,
+          angle: 30,
+        },
+      ],
+    }).graphics_data[0]!;
+    const width = async (density: number) => {
+      const url = await qrDataUrl('https://example.com/a', sticker, density);
+      return (await sharp(Buffer.from(url.split(',')[1]!, 'base64')).metadata()).width!;
+    };
+    const one = await width(1);
+    expect(await width(2)).toBeGreaterThanOrEqual(one * 2 - 2);
+    expect(await width(2)).toBeLessThanOrEqual(one * 2 + 2);
   });
 });
