@@ -22,7 +22,8 @@ export function OpenTimeHints({ facts }: { facts: OpenTimeFacts | undefined }) {
   const data = facts.dataParams.length > 0 || facts.apiByName;
   // a key parameter need not be the design's: the export's URL carries only the design's
   const outside = facts.dataParams.filter((p) => !facts.params.includes(p));
-  if (!facts.firstOpenTimer && !facts.rules && !data) return null;
+  const live = facts.poll ?? facts.weather ?? facts.cropRefreshS;
+  if (!facts.firstOpenTimer && !facts.rules && !data && live === undefined) return null;
   return (
     <div className="stack" data-testid="export-open-time-hints">
       {facts.firstOpenTimer && (
@@ -80,6 +81,49 @@ export function OpenTimeHints({ facts }: { facts: OpenTimeFacts | undefined }) {
           Without a match the parameters show the URL&apos;s values or their fallbacks.
         </Notice>
       )}
+      {facts.poll && (
+        <Notice tone="info" title="A poll votes through its answer buttons">
+          The e-mail HTML adds a button per answer under the image. Each vote is told apart by{' '}
+          {facts.poll.voter ? (
+            <>
+              the URL&apos;s value of <code>{facts.poll.voter}</code>: map it to a merge field that
+              is each recipient&apos;s own, such as their e-mail address
+            </>
+          ) : (
+            <>all the values in the URL together</>
+          )}
+          . The image shows the results as they were up to {seconds(facts.poll.resultsS)} ago.
+        </Notice>
+      )}
+      {facts.weather && (
+        <Notice tone="info" title="The weather is looked up when the image opens">
+          {facts.weather.params.length > 0 && (
+            <>
+              The place comes from {code(facts.weather.params)}: map it to each recipient&apos;s
+              city or postcode.{' '}
+            </>
+          )}
+          {facts.weather.viewer && (
+            <>
+              Without one, the reader&apos;s own place is used, and the image is not shared by the
+              CDN.{' '}
+            </>
+          )}
+          The image is kept up to 30 minutes.
+        </Notice>
+      )}
+      {facts.cropRefreshS !== undefined && (
+        <Notice tone="info" title="A live web crop is taken again now and then">
+          The page&apos;s element is shown as it was up to {seconds(facts.cropRefreshS)} ago.
+        </Notice>
+      )}
     </div>
   );
+}
+
+/** A time in s as words: `45 seconds`, `5 minutes`, `2 hours`. */
+function seconds(s: number): string {
+  if (s < 120) return `${s} seconds`;
+  if (s < 7200) return `${Math.round(s / 60)} minutes`;
+  return `${Math.round(s / 3600)} hours`;
 }

@@ -21,6 +21,15 @@ export interface OpenTimeFacts {
    */
   dataParams: string[];
   apiByName: boolean;
+  /**
+   * The design's poll: its voter parameter (null: all the recipient's values) and the seconds
+   * its live results are kept (docs/polls.md); absent: no poll.
+   */
+  poll?: { voter: string | null; resultsS: number } | undefined;
+  /** Weather stickers' place parameters (docs/weather.md "The weather sticker"), and whether one reads the reader's place. */
+  weather?: { params: string[]; viewer: boolean } | undefined;
+  /** The shortest refresh of the design's live web crops, s (docs/web-crops.md); absent: none. */
+  cropRefreshS?: number | undefined;
 }
 
 /** A design answer with its open-time facts (absent: nothing to say). */
@@ -74,5 +83,38 @@ export function openTimeFacts(body: Record<string, unknown>): OpenTimeFacts {
       ),
     ),
     apiByName: bindings.some((b) => b.source === 'api' && !Array.isArray(b.url_values)),
+    ...liveFacts(graphics),
+  };
+}
+
+/** The facts of a design's live content: a poll, weather stickers, web crops. */
+function liveFacts(graphics: Record<string, unknown>[]): Partial<OpenTimeFacts> {
+  const poll = graphics.find((s) => s.dynamicStickerType === 'poll' && isRecord(s.poll))?.poll as
+    Record<string, unknown> | undefined;
+  const weather = graphics.filter((s) => s.dynamicStickerType === 'weather' && isRecord(s.weather));
+  const refreshes = graphics
+    .filter((s) => s.dynamicStickerType === 'screenShot' && isRecord(s.crop))
+    .map((s) => (s.crop as Record<string, unknown>).refresh_s)
+    .filter((r): r is number => typeof r === 'number');
+  return {
+    ...(poll
+      ? {
+          poll: {
+            voter: typeof poll.voter_parameter === 'string' ? poll.voter_parameter : null,
+            resultsS: typeof poll.results_ttl_s === 'number' ? poll.results_ttl_s : 60,
+          },
+        }
+      : {}),
+    ...(weather.length > 0
+      ? {
+          weather: {
+            params: names(weather.map((s) => s.dynamicStickerParamName)),
+            viewer: weather.some(
+              (s) => (s.weather as Record<string, unknown>).use_viewer_place === true,
+            ),
+          },
+        }
+      : {}),
+    ...(refreshes.length > 0 ? { cropRefreshS: Math.min(...refreshes) } : {}),
   };
 }
