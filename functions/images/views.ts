@@ -27,6 +27,7 @@ export function imageView(image: ImageRecord): Image {
     author: image.author ?? null,
     author_url: image.authorUrl ?? null,
     licence: image.licence ?? null,
+    created_at: image.createdAt ?? null,
   };
 }
 export type ImageView = Image;

@@ -6,7 +6,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { answer } from '../test/api.ts';
-import { aDesignCard, aUser } from '../test/fixtures.ts';
+import { aDesignCard, aTeam, aUser } from '../test/fixtures.ts';
 import { renderWithProviders } from '../test/TestProviders.tsx';
 import { CreateDesignPage } from './CreateDesignPage.tsx';
 
@@ -53,5 +53,55 @@ describe('creating a design from a picture', () => {
     expect(screen.getByRole('link', { name: 'Pick another picture' }).getAttribute('href')).toBe(
       '/pic-snippet/create',
     );
+  });
+});
+
+describe('the picture gallery', () => {
+  const picture = (id: string, title: string, created_at: string | null) => ({
+    id,
+    title,
+    thumb: `/files/library/${id}-thumb.jpg`,
+    url: `/files/library/${id}.jpg`,
+    width: 1200,
+    height: id === 'tall' ? 1800 : 800,
+    author: 'Ana',
+    author_url: null,
+    licence: 'CC BY 4.0',
+    created_at,
+  });
+
+  it('shows "Use this Pic" cards with the title and date, and a masonry of "Edit Image"', async () => {
+    answer('GET /settings/companies/current', 200, aTeam());
+    answer('GET /getGlobalImages', 200, {
+      data: [
+        picture('autumn', 'Autumn leaves', '2026-11-22T10:00:00.000Z'),
+        picture('tall', 'Tall tree', null),
+      ],
+      current_page: 1,
+      last_page: 1,
+    });
+    const { user } = renderWithProviders(<CreateDesignPage />, {
+      route: '/pic-snippet/create',
+      path: '/pic-snippet/create',
+      signedInAs: aUser(),
+    });
+    const cards = await screen.findAllByTestId('picture-card');
+    expect(cards[0]!.textContent).toContain('Autumn leaves');
+    expect(cards[0]!.querySelector('time')?.textContent).toBe('22 Nov 2026');
+    // No date known: no date line.
+    expect(cards[1]!.querySelector('time')).toBeNull();
+    const use = screen.getByRole('link', { name: 'Use this Pic Autumn leaves' });
+    expect(use.getAttribute('href')).toBe('/pic-snippet/create?base_image=autumn&from=library');
+    expect(screen.getByRole('button', { name: 'Cards' }).getAttribute('aria-pressed')).toBe('true');
+
+    await user.click(screen.getByRole('button', { name: 'Masonry' }));
+    expect(screen.queryByTestId('picture-grid')).toBeNull();
+    const tiles = screen.getAllByTestId('masonry-card');
+    expect(tiles).toHaveLength(2);
+    const tall = screen.getByRole('img', { name: 'Tall tree' });
+    expect([tall.getAttribute('width'), tall.getAttribute('height')]).toEqual(['1200', '1800']);
+    expect(
+      screen.getByRole('link', { name: 'Edit Image Autumn leaves' }).getAttribute('href'),
+    ).toBe('/pic-snippet/create?base_image=autumn&from=library');
   });
 });

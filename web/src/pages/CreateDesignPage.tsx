@@ -10,6 +10,7 @@ import { ListFooter } from '../features/dashboard/ListFooter.tsx';
 import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import { formatDay } from '../features/dashboard/format.ts';
 import { actionFailure } from '../features/settings/formFailure.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePagedQuery } from '../hooks/usePagedQuery.ts';
@@ -130,6 +131,7 @@ function LibraryPicker() {
   });
   const { team } = useCurrentTeam();
   const frozen = team?.frozen ?? false;
+  const [view, setView] = useState<GalleryView>('cards');
 
   return (
     <div className="container stack-lg">
@@ -168,11 +170,32 @@ function LibraryPicker() {
 
       {list.items.length > 0 && (
         <>
-          <ul className="picture-grid" aria-label="Pictures" data-testid="picture-grid">
-            {list.items.map((image) => (
-              <PictureCard key={image.id} image={image} frozen={frozen} />
+          <div className="gallery-views" role="group" aria-label="Show the pictures as">
+            {GALLERY_VIEWS.map(([value, label]) => (
+              <button
+                key={value}
+                type="button"
+                className="button button--secondary button--small"
+                aria-pressed={view === value}
+                onClick={() => setView(value)}
+              >
+                {label}
+              </button>
             ))}
-          </ul>
+          </div>
+          {view === 'cards' ? (
+            <ul className="picture-grid" aria-label="Pictures" data-testid="picture-grid">
+              {list.items.map((image) => (
+                <PictureCard key={image.id} image={image} frozen={frozen} />
+              ))}
+            </ul>
+          ) : (
+            <ul className="picture-masonry" aria-label="Pictures" data-testid="picture-masonry">
+              {list.items.map((image) => (
+                <MasonryCard key={image.id} image={image} frozen={frozen} />
+              ))}
+            </ul>
+          )}
           <ListFooter list={list} moreLabel="Load more pictures" showEnd />
         </>
       )}
@@ -180,10 +203,58 @@ function LibraryPicker() {
   );
 }
 
+/** The gallery's two views (spec 000 §2 gallery cards): cards with title and date, or masonry. */
+type GalleryView = 'cards' | 'masonry';
+const GALLERY_VIEWS: ReadonlyArray<readonly [GalleryView, string]> = [
+  ['cards', 'Cards'],
+  ['masonry', 'Masonry'],
+];
+
+/** The create link of a library picture. */
+const createLink = (image: LibraryImage) =>
+  `${CREATE_PATH}?${new URLSearchParams({ base_image: image.id, from: LIBRARY_SOURCE })}`;
+
+/**
+ * A library picture at its own aspect ratio with "Edit Image" (docs/decisions.md "Dashboard SPA"
+ * gallery cards: the masonry card), linking to the same create link as "Use this Pic".
+ */
+function MasonryCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
+  const action = (
+    <>
+      Edit Image<span className="visually-hidden"> {image.title}</span>
+    </>
+  );
+  return (
+    <li className="masonry-card" data-testid="masonry-card">
+      {image.thumb ? (
+        <img
+          src={image.thumb}
+          alt={image.title}
+          loading="lazy"
+          decoding="async"
+          width={image.width}
+          height={image.height}
+        />
+      ) : (
+        <span className="design-card__no-preview">{image.title}</span>
+      )}
+      {frozen ? (
+        <span className="button button--small masonry-card__action" aria-disabled="true">
+          {action}
+        </span>
+      ) : (
+        <Link to={createLink(image)} className="button button--small masonry-card__action">
+          {action}
+        </Link>
+      )}
+    </li>
+  );
+}
+
 /** A library picture with its credit and "Use this Pic" (docs/decisions.md "Dashboard SPA" gallery cards). */
 function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
   const credit = [image.author, image.licence].filter(Boolean).join(' · ');
-  const query = new URLSearchParams({ base_image: image.id, from: LIBRARY_SOURCE });
+  const added = image.created_at ? formatDay(image.created_at) : '';
   return (
     <li className="picture-card" data-testid="picture-card">
       <div className="picture-card__image">
@@ -195,6 +266,11 @@ function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }
       </div>
       <div className="picture-card__body">
         <h2 className="picture-card__title">{image.title}</h2>
+        {added && (
+          <p className="picture-card__credit muted">
+            Added <time dateTime={image.created_at!}>{added}</time>
+          </p>
+        )}
         {credit && <p className="picture-card__credit muted">Photo: {credit}</p>}
       </div>
       {frozen ? (
@@ -202,7 +278,7 @@ function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }
           Use this Pic<span className="visually-hidden"> {image.title}</span>
         </span>
       ) : (
-        <Link to={`${CREATE_PATH}?${query}`} className="button button--small">
+        <Link to={createLink(image)} className="button button--small">
           Use this Pic<span className="visually-hidden"> {image.title}</span>
         </Link>
       )}
