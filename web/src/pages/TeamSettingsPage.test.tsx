@@ -40,7 +40,7 @@ function answerTeamBilling() {
 }
 
 describe('the team settings page', () => {
-  it('names its seven tabs: the spec’s five, then Developer and Webhooks, Company open first', async () => {
+  it('names its eight tabs: the spec’s five, then Developer, Webhooks and Data, Company open first', async () => {
     const { team, selected } = renderTeamSettings();
     const tablist = await screen.findByRole('tablist', { name: 'Company settings' });
     expect(
@@ -55,6 +55,7 @@ describe('the team settings page', () => {
       'Subscription',
       'Developer',
       'Webhooks',
+      'Data',
     ]);
     expect(selected()).toEqual(['Company']);
     expect(screen.getByRole('heading', { level: 1, name: 'Acme' })).toBeTruthy();

@@ -8,6 +8,7 @@ import { Spinner } from '../components/Spinner.tsx';
 import { SettingsIcon } from '../components/SettingsIcon.tsx';
 import { Tabs, type TabItem } from '../components/Tabs.tsx';
 import { SubscriptionPanel } from '../features/billing/SubscriptionPanel.tsx';
+import { DataTab } from '../features/settings/DataTab.tsx';
 import { DeveloperTab } from '../features/settings/DeveloperTab.tsx';
 import { MembershipTab } from '../features/settings/MembershipTab.tsx';
 import { TeamGeneralTab } from '../features/settings/TeamGeneralTab.tsx';
@@ -26,12 +27,14 @@ type TeamTab =
   | 'payment-method'
   | 'subscription'
   | 'developer'
-  | 'webhooks';
+  | 'webhooks'
+  | 'data';
 /**
  * docs/accounts.md "Screens": "tabs: companies, invoice, membership, payment method, subscription"; the
  * billing ones are the team's, which its owner manages. Developer: the render signing secret
  * (docs/developer-api.md "Signed render URLs"). Webhooks: the team's webhook endpoints
- * (docs/developer-api.md "Webhooks").
+ * (docs/developer-api.md "Webhooks"). Data: the team's data stores and web APIs
+ * (docs/data-sources.md "In the settings").
  */
 const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'companies', label: 'Company', icon: <SettingsIcon name="company" /> },
@@ -41,6 +44,7 @@ const TABS: readonly TabItem<TeamTab>[] = [
   { id: 'subscription', label: 'Subscription', icon: <SettingsIcon name="subscription" /> },
   { id: 'developer', label: 'Developer', icon: <SettingsIcon name="developer" /> },
   { id: 'webhooks', label: 'Webhooks', icon: <SettingsIcon name="webhooks" /> },
+  { id: 'data', label: 'Data', icon: <SettingsIcon name="data" /> },
 ];
 const TAB_IDS = TABS.map((t) => t.id);
 
@@ -129,6 +133,7 @@ function TeamSettings() {
           )}
           {tab === 'developer' && <DeveloperTab teamId={team.data.id} canManage={canManage} />}
           {tab === 'webhooks' && <WebhooksTab teamId={team.data.id} canManage={canManage} />}
+          {tab === 'data' && <DataTab teamId={team.data.id} canManage={canManage} />}
           {(tab === 'invoices' || tab === 'payment-method' || tab === 'subscription') && (
             <SubscriptionPanel
               key={`${team.data.id}-${tab}`}

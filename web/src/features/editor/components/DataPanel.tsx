@@ -6,6 +6,7 @@
  * saved with the design. The store routes are for the team's owner and admins: a plain member
  * sees the bindings and a message instead of the form.
  */
+import { Link } from 'react-router-dom';
 import { useId, useState } from 'react';
 import { DATA_BINDING_BOUNDS, type DataBinding } from '#shared/data-bindings.ts';
 import { Notice } from '../../../components/Notice.tsx';
@@ -290,12 +291,24 @@ export function DataPanel() {
             </p>
           ) : kind === 'store' ? (
             knownStores.length === 0 ? (
-              <p>The team has no data stores yet. Upload a table under team settings.</p>
+              <p>
+                The team has no data stores yet.{' '}
+                <Link to={`/settings/companies/${encodeURIComponent(teamId)}#/data`}>
+                  Upload a table in the company settings (Data)
+                </Link>
+                .
+              </p>
             ) : (
               <AddStoreBinding teamId={teamId} stores={knownStores} params={params} onAdd={add} />
             )
           ) : knownApis.length === 0 ? (
-            <p>The team has no web APIs yet. Add one under team settings.</p>
+            <p>
+              The team has no web APIs yet. Web APIs are added with the developer API (
+              <Link to={`/settings/companies/${encodeURIComponent(teamId)}#/data`}>
+                company settings, Data
+              </Link>
+              ).
+            </p>
           ) : (
             <AddApiBinding teamId={teamId} apis={knownApis} params={params} onAdd={add} />
           )}
