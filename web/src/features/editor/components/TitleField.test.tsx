@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { hasUnsavedChanges } from '../../../hooks/useUnsavedChangesGuard.ts';
 import { renderInEditor } from '../../../test/EditorTestProviders.tsx';
 import { expectFieldError, expectNoFieldError } from '../../../test/expectations.ts';
+import { SaveStateIndicator } from './SaveStateIndicator.tsx';
 import { TITLE_ERROR_MS, TitleField } from './TitleField.tsx';
 
 function renderTitle() {
@@ -78,6 +79,22 @@ describe('the design title', () => {
     expect(hasUnsavedChanges()).toBe(true);
     await user.tab();
     expect(hasUnsavedChanges()).toBe(false);
+  });
+
+  it('keeps the save indicator from saying “Saved” while a title is typed', async () => {
+    const { user } = renderInEditor(
+      <>
+        <TitleField />
+        <SaveStateIndicator />
+      </>,
+    );
+    const title = screen.getByRole('textbox', { name: 'Design title' });
+    const state = () => screen.getByTestId('save-state').textContent;
+    expect(state()).toContain('Saved');
+    await user.type(title, ' again');
+    expect(state()).toBe('• Title not saved yet: it saves when you leave the field');
+    await user.tab();
+    expect(state()).not.toContain('Title not saved yet');
   });
 
   it('shows why the server refused a title for 3 seconds, then clears', () => {

@@ -32,8 +32,13 @@ export function TitleField() {
   }, [refused]);
   const shownRefusal = refused && refused.at !== expired ? refused.text : null;
   const message = error ?? shownRefusal;
-  // A title typed but not yet saved (it saves on blur).
-  useUnsavedChangesGuard(draft !== null && draft !== saved);
+  // A title typed but not yet saved (it saves on blur): guarded, and told to the indicator.
+  const unsaved = draft !== null && draft !== saved;
+  useUnsavedChangesGuard(unsaved);
+  const setTitleUnsaved = useEditor((s) => s.setTitleUnsaved);
+  useEffect(() => {
+    setTitleUnsaved(unsaved);
+  }, [unsaved, setTitleUnsaved]);
 
   const commit = () => {
     const edit = titleEdit(saved, text);

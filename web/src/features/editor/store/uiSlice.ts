@@ -39,6 +39,12 @@ export interface UiSlice {
   /** Crop mode's rectangle in canvas px (docs/editor.md "Commands": "Crop"), or null outside crop mode. */
   crop: Box | null;
   setCrop(crop: Box | null): void;
+  /**
+   * A title typed into the title field and not saved yet (it saves on blur): the save indicator
+   * must not say "Saved" meanwhile (docs/editor.md "Server sync").
+   */
+  titleUnsaved: boolean;
+  setTitleUnsaved(unsaved: boolean): void;
 }
 
 export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
@@ -53,4 +59,6 @@ export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   showNotice: (notice) => set({ notice }),
   crop: null,
   setCrop: (crop) => set({ crop }),
+  titleUnsaved: false,
+  setTitleUnsaved: (titleUnsaved) => set({ titleUnsaved }),
 });
