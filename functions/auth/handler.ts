@@ -225,7 +225,8 @@ export const handler = featureHandler('auth', {
         twoFactorEnabled: user.twoFactorSecret !== undefined,
       });
       return {
-        ...json(200, { success: true, redirect: '/', user: me }),
+        // Signed in, a user goes to their designs (docs/accounts.md "Screens": "Sign-in").
+        ...json(200, { success: true, redirect: '/dashboard', user: me }),
         cookies: [sessionCookie(token)],
       };
     },

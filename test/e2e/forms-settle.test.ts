@@ -163,7 +163,7 @@ describe('forms keep what is typed while the page settles', () => {
     await expect
       .poll(() => lastBody(posted, '/login'), POLL)
       .toEqual({ email: 'demo@example.com', password: 'demo-password' });
-    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: TIMEOUT_MS });
     await context.close();
   });
 

@@ -27,7 +27,7 @@ describe('sign-in page', () => {
     await page.type('input[name="password"]', 'demo-password');
     await page.screenshot({ path: 'test-results/e2e-sign-in.png' });
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: TIMEOUT_MS });
     const me = await page.evaluate(async () => {
       const res = await fetch('/user/current', {
         headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
@@ -92,7 +92,7 @@ describe('sign-in page', () => {
     await page.screenshot({ path: 'test-results/e2e-sign-in-code.png' });
     await page.type('input[name="code"]', await generate({ secret }));
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: TIMEOUT_MS });
     await context.close();
   });
 
@@ -138,7 +138,7 @@ describe('sign-in page', () => {
     await page.type('input[name="email"]', email);
     await page.type('input[name="password"]', 'fresh-juniper-42');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: TIMEOUT_MS });
 
     // The link works once.
     const again = await fetch(`${base}/password/reset`, {

@@ -111,13 +111,13 @@ export async function descriptionOf(page: Page, role: string, label: string): Pr
   );
 }
 
-/** Signs in through the SPA's /login page and waits for the home page. */
+/** Signs in through the SPA's /login page and waits for the dashboard it lands on. */
 export async function signIn(page: Page, base: string, email: string, password: string) {
   await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
   await fillField(page, 'E-mail address', email);
   await fillField(page, 'Password', password);
   await press(page, 'Sign in');
-  await page.waitForFunction(() => location.pathname === '/', { timeout: TIMEOUT_MS });
+  await page.waitForFunction(() => location.pathname === '/dashboard', { timeout: TIMEOUT_MS });
 }
 
 /**
