@@ -6,6 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { answer } from '../../test/api.ts';
+import { expectFieldError } from '../../test/expectations.ts';
 import { renderWithProviders } from '../../test/TestProviders.tsx';
 import { DataTab, uploadSummary } from './DataTab.tsx';
 
@@ -57,10 +58,12 @@ describe('the Data tab', () => {
       await screen.findByText('No data stores yet: upload the first table below.'),
     ).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Upload data store' }));
-    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('! The name is required.')).toBeTruthy();
+    expectFieldError(screen.getByLabelText('Name'), 'The name is required.');
+    expectFieldError(
+      screen.getByLabelText('Key column'),
+      'Enter the name of the key column (for example sku).',
+    );
     expect(screen.getByText('! Choose a CSV or XLSX file.')).toBeTruthy();
-    expect(screen.getByLabelText('Key column').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('uploads a new store and says what it read', async () => {

@@ -10,6 +10,7 @@ import { apiUpload, call, isApiError, type UploadProgress } from '../../api/clie
 import { ConfirmDialog } from '../../components/Modal.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { formatDate } from './ApiTokensSection.tsx';
 import { actionFailure } from './formFailure.ts';
@@ -315,34 +316,29 @@ function NewStoreForm({
     >
       <h3 id={`${id}-title`}>Upload a new data store</h3>
       {failure && Object.keys(errors).length === 0 && <Notice tone="error">{failure}</Notice>}
+      <TextField
+        id={`${id}-name`}
+        label="Name"
+        name="name"
+        autoComplete="off"
+        value={name}
+        errors={errors.name}
+        onChange={setName}
+      />
+      <TextField
+        id={`${id}-key`}
+        label="Key column"
+        name="key_column"
+        autoComplete="off"
+        hint="The header of the column whose values are unique, such as email or sku."
+        value={keyColumn}
+        errors={errors.key_column}
+        onChange={setKeyColumn}
+      />
       <div className="field">
-        <label htmlFor={`${id}-name`}>Name</label>
-        <input
-          id={`${id}-name`}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={described('name')}
-        />
-        {field('name')}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-key`}>Key column</label>
-        <input
-          id={`${id}-key`}
-          value={keyColumn}
-          onChange={(e) => setKeyColumn(e.target.value)}
-          aria-invalid={errors.key_column ? true : undefined}
-          aria-describedby={described('key_column') ?? `${id}-key-hint`}
-        />
-        <p className="muted" id={`${id}-key-hint`}>
-          The header of the column whose values are unique, such as <code>email</code> or{' '}
-          <code>sku</code>.
-        </p>
-        {field('key_column')}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-file`}>File (CSV or XLSX)</label>
+        <label htmlFor={`${id}-file`} className="field__label">
+          File (CSV or XLSX)
+        </label>
         <input
           ref={fileInput}
           id={`${id}-file`}
