@@ -11,6 +11,7 @@
 import { TZDate } from '@date-fns/tz';
 import { z } from 'zod';
 import type { ResolvedTextLayer } from './resolve.ts';
+import type { LayerBox } from './sticker-layers.ts';
 
 /** GIF frames of a timer: one a second, 30 by default, at most 60. */
 export const COUNTDOWN_FRAMES = { default: 30, min: 1, max: 60 } as const;
@@ -219,14 +220,7 @@ export const countdownText = (countdown: Countdown, remaining: number): string =
     .join(countdown.separator);
 
 /** A countdown sticker's drawn box, canvas px, and its scale (intrinsic px → canvas px). */
-export interface CountdownBox {
-  id: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  scale: number;
-}
+export type CountdownBox = LayerBox;
 
 /**
  * The text layers of a timer with `remaining` seconds left (0: expired), in canvas px, ready for
