@@ -60,7 +60,7 @@ export const ImageSchema = z.object({
   author: z.string().nullable(),
   author_url: z.string().nullable(),
   licence: z.string().nullable(),
-  /** When the picture was added, ISO 8601 (the gallery cards' date, spec 000 §2); absent: unknown. */
+  /** When the picture was added, ISO 8601 (the gallery cards' date, docs/decisions.md "Dashboard SPA"); absent: unknown. */
   created_at: z.string().nullable().optional(),
 });
 export type Image = z.infer<typeof ImageSchema>;

@@ -203,7 +203,7 @@ function LibraryPicker() {
   );
 }
 
-/** The gallery's two views (spec 000 §2 gallery cards): cards with title and date, or masonry. */
+/** The gallery's two views (docs/decisions.md "Dashboard SPA"): cards with title and date, or masonry. */
 type GalleryView = 'cards' | 'masonry';
 const GALLERY_VIEWS: ReadonlyArray<readonly [GalleryView, string]> = [
   ['cards', 'Cards'],
