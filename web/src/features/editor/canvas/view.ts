@@ -40,6 +40,7 @@ import { clampBox, canvasOf } from '../document/snippets.ts';
 import { editorScene } from '../document/preview.ts';
 import { basePhotoSrc, decodedImage, imageUrl } from '../preload.ts';
 import { STICKER_CONTROLS, stickerModified } from './stickers.ts';
+import { CONTROL_CORNER_PX, CONTROL_TOUCH_PX } from './controls.ts';
 import { mountStickerGifPlayer, stickerImageSrc } from '../gif/stickerPlayer.ts';
 import { loadTextFonts, textsToRefresh, type DrawnText } from './textFonts.ts';
 import type { EditorStore } from '../store/index.ts';
@@ -51,7 +52,9 @@ const CONTROL_STYLE = {
   cornerColor: '#ffffff',
   cornerStrokeColor: '#4338ca',
   cornerStyle: 'circle',
-  cornerSize: 12,
+  // docs/editor.md "Deliberate deviations": 16 px to a mouse, the spec's 30 px to a finger.
+  cornerSize: CONTROL_CORNER_PX,
+  touchCornerSize: CONTROL_TOUCH_PX,
   transparentCorners: false,
   borderScaleFactor: 2,
   padding: 4,
