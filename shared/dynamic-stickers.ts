@@ -21,13 +21,20 @@ export const SCREENSHOT_SIZE = { width: 910, height: 512 } as const;
  */
 export const COUNTDOWN_SIZE = { width: 600, height: 200 } as const;
 export const countdownStartScale = (canvas: { width: number; height: number }): number =>
+  fittedStartScale(COUNTDOWN_SIZE, canvas);
+
+/**
+ * The scale a sticker of intrinsic `size` (px) starts at so that it is legible: 1, or less so
+ * that it takes at most 90% of the canvas's width and height, never below 0.05 (countdown
+ * timers, docs/editor.md "Countdown timer"; polls, docs/editor.md "Poll").
+ */
+export const fittedStartScale = (
+  size: { width: number; height: number },
+  canvas: { width: number; height: number },
+): number =>
   Math.max(
     0.05,
-    Math.min(
-      1,
-      (canvas.width * 0.9) / COUNTDOWN_SIZE.width,
-      (canvas.height * 0.9) / COUNTDOWN_SIZE.height,
-    ),
+    Math.min(1, (canvas.width * 0.9) / size.width, (canvas.height * 0.9) / size.height),
   );
 
 export const FALLBACK_MESSAGES = {

@@ -17,9 +17,11 @@ import {
 } from '#shared/contract/designs.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { StickerSchema, type DesignDocument, type Sticker } from '#shared/design.ts';
+import { newPoll, POLL_SIZE } from '#shared/scene/poll.ts';
 import {
   COUNTDOWN_SIZE,
   countdownStartScale,
+  fittedStartScale,
   dynamicStickerParamName,
   fallbackProblem,
 } from '#shared/dynamic-stickers.ts';
@@ -78,7 +80,8 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
  * size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is centred at
  * the top (docs/editor.md "Constants"). A countdown timer is 600x200 at scale 1 (at most 90% of
  * the canvas) with its settings (`countdown`, the defaults when absent; docs/editor.md
- * "Countdown timer").
+ * "Countdown timer"); a poll 600x400 likewise with its `poll` (a new poll's when absent;
+ * docs/polls.md "The sticker"). A second poll is refused by the document's schema (422).
  * @returns the new document and the sticker as stored (`data.currentSticker`).
  * @throws AppError 422 for an invalid fallback; ZodError (422) for an invalid sticker field.
  */
@@ -89,15 +92,21 @@ export function saveGeneratedSticker(
   const type = input.dynamicStickerType;
   const existing = document.graphics_data.find((s) => s.uuid === input.uuid);
   const timer = type === 'countdown';
+  const poll = type === 'poll';
   const size =
     type === 'screenShot'
       ? SIZE.screenShot
       : timer
         ? COUNTDOWN_SIZE
-        : { width: SIZE.square, height: SIZE.square };
+        : poll
+          ? POLL_SIZE
+          : { width: SIZE.square, height: SIZE.square };
+  const canvas = { width: document.canvas_width, height: document.canvas_height };
   const startScale = timer
-    ? countdownStartScale({ width: document.canvas_width, height: document.canvas_height })
-    : NEW_STICKER.scale;
+    ? countdownStartScale(canvas)
+    : poll
+      ? fittedStartScale(POLL_SIZE, canvas)
+      : NEW_STICKER.scale;
   const scale = Number(input.scaleX ?? startScale);
   // ZodError → 422 with field errors (functions/lib/http.ts); the countdown's settings were
   // checked by the body's schema (shared/contract/designs.ts).
@@ -108,6 +117,7 @@ export function saveGeneratedSticker(
     scaleY: startScale,
     ...input,
     countdown: timer ? (input.countdown ?? existing?.countdown ?? {}) : null,
+    poll: poll ? (input.poll ?? existing?.poll ?? newPoll()) : null,
     stickerType: 'dynamicSticker',
     left: input.left ?? Math.max(0, (document.canvas_width - size.width * scale) / 2),
     top: input.top ?? NEW_STICKER.top,

@@ -5,10 +5,11 @@
  * inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every stage.
  *
  * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
- * photo, screenshot, alarm.
+ * photo, screenshot, alarm, chart-bar.
  */
 import type { DynamicSticker } from '#shared/contract/stickers.ts';
 import { COUNTDOWN_SIZE } from '#shared/dynamic-stickers.ts';
+import { POLL_SIZE } from '#shared/scene/poll.ts';
 
 /** A dynamic sticker as the panel lists it (shared/contract/stickers.ts `DynamicStickerSchema`). */
 export type DynamicStickerView = DynamicSticker;
@@ -19,8 +20,9 @@ const icon = (d: string) =>
   ).toString('base64')}`;
 
 /**
- * The five dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
- * screenshot; a countdown timer's box is 600x200 (docs/editor.md "Countdown timer").
+ * The six dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
+ * screenshot; a countdown timer's box is 600x200 (docs/editor.md "Countdown timer"), a poll's
+ * 600x400 (docs/polls.md "The sticker").
  */
 export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
   {
@@ -86,5 +88,19 @@ export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
     icon_url: icon('M5 13a7 7 0 1 0 14 0a7 7 0 1 0 -14 0M12 10l0 3l2 0M7 4l-2.75 2M17 4l2.75 2'),
     width: COUNTDOWN_SIZE.width,
     height: COUNTDOWN_SIZE.height,
+  },
+  {
+    id: 'dynamic-poll',
+    type: 'dynamic sticker',
+    sticker_name: 'Poll',
+    description: 'A question with 2 to 6 answers to vote for, with the live results.',
+    sticker_type: 'poll',
+    icon_url: icon(
+      'M3 13a1 1 0 0 1 1 -1h4a1 1 0 0 1 1 1v6a1 1 0 0 1 -1 1h-4a1 1 0 0 1 -1 -1z' +
+        'M15 9a1 1 0 0 1 1 -1h4a1 1 0 0 1 1 1v10a1 1 0 0 1 -1 1h-4a1 1 0 0 1 -1 -1z' +
+        'M9 5a1 1 0 0 1 1 -1h4a1 1 0 0 1 1 1v14a1 1 0 0 1 -1 1h-4a1 1 0 0 1 -1 -1zM4 20h14',
+    ),
+    width: POLL_SIZE.width,
+    height: POLL_SIZE.height,
   },
 ];

@@ -18,6 +18,7 @@ import { PARAMETER_MESSAGES } from '../parameter-rules.ts';
 import { PROVIDER_VALUES } from '../providers/index.ts';
 import { MAX_VALUE_LENGTH } from '../scene/resolve.ts';
 import { CountdownSchema } from '../scene/countdown.ts';
+import { PollSchema } from '../scene/poll.ts';
 import { defineContract, IdParams } from './core.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -72,10 +73,19 @@ export const StickerRef = z
 /** What `saveGeneratedDynamicSticker` accepts: a sticker, geometry optional. */
 export const GeneratedStickerSchema = z.looseObject({
   uuid: z.string().min(1).max(100),
-  dynamicStickerType: z.enum(['qrCode', 'hostedImage', 'screenShot', 'gravatar', 'countdown']),
+  dynamicStickerType: z.enum([
+    'qrCode',
+    'hostedImage',
+    'screenShot',
+    'gravatar',
+    'countdown',
+    'poll',
+  ]),
   dynamicStickerUrl: z.string().default(''),
   /** A countdown's settings (shared/scene/countdown.ts `CountdownSchema`); absent: the defaults. */
   countdown: CountdownSchema.nullish(),
+  /** A poll's settings (shared/scene/poll.ts `PollSchema`); absent: a new poll's (`newPoll`). */
+  poll: PollSchema.nullish(),
   left: z.number().optional(),
   top: z.number().optional(),
 });

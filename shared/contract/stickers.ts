@@ -138,6 +138,7 @@ export const DynamicStickerSchema = z.object({
     'hostedImage',
     'screenShot',
     'countdown',
+    'poll',
   ]) satisfies z.ZodType<DynamicStickerType>,
   icon_url: z.string(),
   width: z.number(),

@@ -27,7 +27,7 @@ describe('countdown timer stickers', () => {
     const answer = await demo.request('POST', '/getStickers', {});
     expect(answer.status).toBe(200);
     const dynamic = answer.json.dynamic as Array<Record<string, unknown>>;
-    expect(dynamic.at(-1)).toMatchObject({
+    expect(dynamic.find((d) => d.sticker_type === 'countdown')).toMatchObject({
       id: 'dynamic-countdown',
       sticker_name: 'Countdown timer',
       sticker_type: 'countdown',

@@ -99,6 +99,7 @@ describe('the library (POST /getStickers)', () => {
       'hostedImage',
       'screenShot',
       'countdown',
+      'poll',
     ]);
     const screenshot = answer.dynamic![3]!;
     expect(screenshot).toEqual({

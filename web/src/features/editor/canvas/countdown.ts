@@ -10,6 +10,10 @@
  * nothing picks them (the sticker's own dashed box under them is what is picked and moved), and
  * the document and its undo history never hold them. They are rebuilt when the document changes
  * and once a second, on the second, and stop when disposed (the editor unmounts).
+ *
+ * A poll's texts (docs/editor.md "Poll") are drawn here too, over every object, as the render
+ * draws them with the design's texts (functions/render/renderer.ts); its bars are the sticker's
+ * own image (document/pollPreview.ts).
  */
 import type { Textbox } from 'fabric';
 import { countdownLayers, type CountdownBox } from '#shared/scene/countdown.ts';
@@ -19,6 +23,7 @@ import { fitTextLayer } from '#shared/scene/draw.ts';
 import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import type { ResolvedScene, ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import { previewSecondsLeft } from '../document/countdown.ts';
+import { pollTextLayers } from '../document/pollPreview.ts';
 import { editorScene, editorValues } from '../document/preview.ts';
 import type { EditorStore } from '../store/index.ts';
 import { loadTextFonts } from './textFonts.ts';
@@ -111,18 +116,19 @@ export function mountCountdownPreview(
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Each timer's text objects, and the bands they are stacked by, as last built. */
   let timers: Textbox[][] = [];
+  /** The poll's texts, over every object. */
+  let polls: Textbox[] = [];
   let bands: ResolvedScene[] = [];
   let bandsOf: DesignDocument | null = null;
 
   host.paintObjects((ctx, objects, keyOf) => {
-    if (timers.length === 0) {
-      for (const object of objects) object.render(ctx);
-      return;
-    }
-    for (const step of stackOrder(bands, objects.map(keyOf))) {
-      if (step.kind === 'object') objects[step.index]!.render(ctx);
-      else for (const text of timers[step.index] ?? []) text.render(ctx);
-    }
+    if (timers.length === 0) for (const object of objects) object.render(ctx);
+    else
+      for (const step of stackOrder(bands, objects.map(keyOf))) {
+        if (step.kind === 'object') objects[step.index]!.render(ctx);
+        else for (const text of timers[step.index] ?? []) text.render(ctx);
+      }
+    for (const text of polls) text.render(ctx);
   });
 
   /** Builds the timers as they are now, one build at a time (the newest state wins). */
@@ -138,18 +144,22 @@ export function mountCountdownPreview(
         const design = store.getState().design;
         if (!design) continue;
         const groups = timerLayerGroups(design, now(), openedMs);
-        const next = JSON.stringify([groups, design.canvas_width, design.canvas_height]);
+        const pollTexts = pollTextLayers(design);
+        const next = JSON.stringify([groups, pollTexts, design.canvas_width, design.canvas_height]);
         if (bandsOf !== design && groups.length > 0) {
           bands = sceneBands(design, editorScene(design));
           bandsOf = design;
           host.requestRender();
         }
         if (next === signature) continue;
-        await Promise.all(groups.flat().map((l) => loadTextFonts(l).catch(() => undefined)));
-        if (stopped) return;
-        timers = groups.map((layers) =>
-          layers.map((l) => fitTextLayer(l, design.canvas_width, design.canvas_height)),
+        await Promise.all(
+          [...groups.flat(), ...pollTexts].map((l) => loadTextFonts(l).catch(() => undefined)),
         );
+        if (stopped) return;
+        const fit = (l: ResolvedTextLayer) =>
+          fitTextLayer(l, design.canvas_width, design.canvas_height);
+        timers = groups.map((layers) => layers.map(fit));
+        polls = pollTexts.map(fit);
         signature = next;
         host.requestRender();
       } while (again && !stopped);

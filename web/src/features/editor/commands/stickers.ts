@@ -2,7 +2,7 @@
  * The sticker commands (docs/editor.md "Architecture" Stickers panel and QR / screenshot toolbar, docs/editor.md "Commands": "Selection
  * overlay", docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants" placement): add, transform (move, scale, rotate from a
  * canvas gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and
- * transparency, the screenshot device and a countdown timer's settings. All are `stickers.event` entries (docs/editor.md "Commands").
+ * transparency, the screenshot device, a countdown timer's and a poll's settings. All are `stickers.event` entries (docs/editor.md "Commands").
  * The document changes are the pure operations of document/stickers.ts.
  */
 import { castDraft, type Draft } from 'immer';
@@ -21,6 +21,8 @@ import {
 import type { EditorState, EditorStore } from '../store/index.ts';
 import { changeIntent } from './intent.ts';
 import { patchedCountdown, type CountdownPatch } from '../document/countdown.ts';
+import { hasPoll, ONE_POLL_MESSAGE, patchedPoll, type PollPatch } from '../document/poll.ts';
+import { pollImage } from '../document/pollPreview.ts';
 
 /** The arguments of the sticker commands; `id` is the sticker's uuid. */
 export interface StickerCommandArgs {
@@ -35,6 +37,7 @@ export interface StickerCommandArgs {
   setQrTransparent: { id: string; transparent: boolean };
   setScreenshotDevice: { id: string; isMobile: boolean };
   setCountdown: { id: string; patch: CountdownPatch };
+  setPoll: { id: string; patch: PollPatch };
 }
 
 type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
@@ -55,6 +58,17 @@ export class CountdownError extends Error {
   constructor(readonly errors: Record<string, string>) {
     super(Object.values(errors)[0] ?? 'Invalid countdown settings');
     this.name = 'CountdownError';
+  }
+}
+
+/**
+ * Thrown when a poll change breaks a rule of the shared schema (`POLL_MESSAGES`); `errors`
+ * holds the messages by field (`question`, `options`, `options.1.url`, …).
+ */
+export class PollError extends Error {
+  constructor(readonly errors: Record<string, string>) {
+    super(Object.values(errors)[0] ?? 'Invalid poll settings');
+    this.name = 'PollError';
   }
 }
 
@@ -100,6 +114,11 @@ export const STICKER_COMMANDS: StickerRegistry = {
     shortcuts: [],
     history: { kind: 'step', eventType: 'stickers.event' },
     enabled: hasDesign,
+    // One poll per design (docs/polls.md "One poll per design").
+    refusal: (s, { source }) =>
+      source.kind === 'dynamic' && source.dynamicType === 'poll' && s.design && hasPoll(s.design)
+        ? ONE_POLL_MESSAGE
+        : null,
     perform(store, { source }) {
       const state = store.getState();
       const sticker = newSticker(
@@ -254,6 +273,31 @@ export const STICKER_COMMANDS: StickerRegistry = {
       const key = `${this.name}:${id}:${Object.keys(patch).sort().join(',')}`;
       state.applyChange(changeIntent(this, key), (draft) => {
         draftSticker(draft, id).countdown = castDraft(next.countdown);
+      });
+    },
+  },
+  setPoll: {
+    name: 'setPoll',
+    label: 'Poll',
+    shortcuts: [],
+    // Typing in one field is one step; each other field is its own (mergeKey below).
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    /**
+     * Changes a poll's settings (docs/editor.md "Poll").
+     * @throws PollError with the shared schema's messages; nothing changes then.
+     */
+    perform(store, { id, patch }) {
+      const sticker = stickerOf(store.getState(), id);
+      if (!sticker?.poll) return;
+      const next = patchedPoll(sticker.poll, patch);
+      if (!next.ok) throw new PollError(next.errors);
+      const state = store.getState();
+      const key = `${this.name}:${id}:${Object.keys(patch).sort().join(',')}`;
+      state.applyChange(changeIntent(this, key), (draft) => {
+        const drawn = draftSticker(draft, id);
+        drawn.poll = castDraft(next.poll);
+        drawn.dynamicStickerNewUrl = pollImage(next.poll);
       });
     },
   },

@@ -60,7 +60,7 @@ function useCountdownChange(id: string): (patch: CountdownPatch) => Record<strin
  * value is saved at once, a refused one shows the schema's message under the field. Undo keys
  * are the editor's.
  */
-function SettingInput({
+export function SettingInput({
   label,
   value,
   field,
@@ -73,7 +73,7 @@ function SettingInput({
   value: string;
   /** The error key this input shows (`deadline`, `labels.d`, …). */
   field: string;
-  type?: 'text' | 'date' | 'time';
+  type?: 'text' | 'date' | 'time' | 'datetime-local' | 'url' | 'number';
   maxLength?: number;
   /** A field of a few characters (the separator), or of a word (a label). */
   width?: 'narrow' | 'medium';
@@ -151,7 +151,7 @@ function Choice<T extends string>({
 }
 
 /** A group of the panel: a heading and its fields. */
-function Group({ title, children }: { title: string; children: ReactNode }) {
+export function Group({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
     <section className="countdown-panel__group" aria-labelledby={id}>
@@ -163,10 +163,39 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** A labelled choice of an IANA time zone (`timeZoneOptions`), the stored one among them. */
+export function TimeZoneField({
+  value,
+  onValue,
+}: {
+  value: string;
+  onValue: (zone: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="editor-sticker-tools__field">
+      <label htmlFor={id} className="small">
+        Time zone
+      </label>
+      <select
+        id={id}
+        className="input countdown-panel__zone"
+        value={value}
+        onChange={(e) => onValue(e.target.value)}
+      >
+        {timeZoneOptions(value).map((zone) => (
+          <option key={zone} value={zone}>
+            {zone.replaceAll('_', ' ')}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** Fixed mode: the deadline's date, time and time zone, and that moment in the user's time. */
 function DeadlineFields({ sticker, countdown }: { sticker: Sticker; countdown: Countdown }) {
   const change = useCountdownChange(sticker.uuid);
-  const zoneId = useId();
   const { date, time } = deadlineParts(countdown.deadline);
   const local = deadlineInLocalTime(countdown);
   return (
@@ -185,23 +214,7 @@ function DeadlineFields({ sticker, countdown }: { sticker: Sticker; countdown: C
         value={time}
         onValue={(next) => change({ deadline: deadlineOf(date, next) })}
       />
-      <div className="editor-sticker-tools__field">
-        <label htmlFor={zoneId} className="small">
-          Time zone
-        </label>
-        <select
-          id={zoneId}
-          className="input countdown-panel__zone"
-          value={countdown.timeZone}
-          onChange={(e) => change({ timeZone: e.target.value })}
-        >
-          {timeZoneOptions(countdown.timeZone).map((zone) => (
-            <option key={zone} value={zone}>
-              {zone.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
-      </div>
+      <TimeZoneField value={countdown.timeZone} onValue={(timeZone) => change({ timeZone })} />
       {local && <p className="small muted countdown-panel__note">Ends {local} your time.</p>}
     </>
   );

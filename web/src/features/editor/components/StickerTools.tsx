@@ -10,6 +10,7 @@ import { runCommand } from '../commands.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import { selectedSticker } from '../store/selectionSlice.ts';
 import { CountdownPanel } from './CountdownPanel.tsx';
+import { PollPanel } from './PollPanel.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
 
 /** What a sticker is called in the tools' label. */
@@ -19,12 +20,13 @@ const KIND: Record<string, string> = {
   hostedImage: 'Hosted image',
   screenShot: 'Screenshot',
   countdown: 'Countdown timer',
+  poll: 'Poll',
 };
 
 /**
  * The selected sticker's toolbar, or nothing when no sticker is selected: a dynamic sticker's
  * fallback and QR / screenshot settings (QrToolbar.tsx), a countdown timer's properties
- * (CountdownPanel.tsx); for a regular sticker, what it is and
+ * (CountdownPanel.tsx), a poll's (PollPanel.tsx); for a regular sticker, what it is and
  * where its controls are.
  */
 export function StickerToolbar() {
@@ -42,6 +44,8 @@ export function StickerToolbar() {
       <strong className="small">{name}</strong>
       {sticker.dynamicStickerType === 'countdown' ? (
         <CountdownPanel key={sticker.uuid} sticker={sticker} />
+      ) : sticker.dynamicStickerType === 'poll' ? (
+        <PollPanel key={sticker.uuid} sticker={sticker} />
       ) : dynamic ? (
         <QrToolbar key={sticker.uuid} sticker={sticker} />
       ) : (

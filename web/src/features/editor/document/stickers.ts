@@ -16,11 +16,14 @@ import {
 import {
   COUNTDOWN_SIZE,
   countdownStartScale,
+  fittedStartScale,
   dynamicStickerParamName,
   fallbackProblem,
   SCREENSHOT_SIZE,
 } from '#shared/dynamic-stickers.ts';
 import { localTimeZone, newCountdown } from './countdown.ts';
+import { newPoll, POLL_SIZE } from '#shared/scene/poll.ts';
+import { pollImage } from './pollPreview.ts';
 import { clampBox, type CanvasSize } from './snippets.ts';
 import { longHexColour } from '#shared/colour.ts';
 
@@ -238,6 +241,8 @@ export function dynamicImage(
     return { newQrDataUrl: qrImageUrl(sticker, defaultQrValue), dynamicStickerNewUrl: null };
   if (type === 'countdown')
     return { newQrDataUrl: null, dynamicStickerNewUrl: countdownFrameImage(sticker) };
+  if (type === 'poll' && sticker.poll)
+    return { newQrDataUrl: null, dynamicStickerNewUrl: pollImage(sticker.poll) };
   const value = sticker.dynamicStickerUrl.trim();
   const shown =
     type === 'hostedImage' && value !== '' && fallbackProblem(type, value) === null
@@ -277,16 +282,25 @@ export function newSticker(
   }
   const type = source.dynamicType;
   const timer = type === 'countdown';
+  const poll = type === 'poll';
   const image =
     type === 'screenShot'
       ? { ...SCREENSHOT_SIZE }
       : timer
         ? { ...COUNTDOWN_SIZE }
-        : { width: STICKER_SIZE, height: STICKER_SIZE };
-  // A timer starts legible: scale 1, or what fits 90% of the canvas (docs/editor.md "Countdown timer").
-  const scale = timer ? countdownStartScale(canvas) : newStickerScale(image, canvas, type);
+        : poll
+          ? { ...POLL_SIZE }
+          : { width: STICKER_SIZE, height: STICKER_SIZE };
+  // A timer or a poll starts legible: scale 1, or what fits 90% of the canvas (docs/editor.md
+  // "Countdown timer", "Poll").
+  const scale = timer
+    ? countdownStartScale(canvas)
+    : poll
+      ? fittedStartScale(POLL_SIZE, canvas)
+      : newStickerScale(image, canvas, type);
   const sticker = StickerSchema.parse({
     countdown: timer ? newCountdown(nowMs, localTimeZone()) : null,
+    poll: poll ? newPoll() : null,
     uuid,
     stickerType: 'dynamicSticker',
     dynamicStickerType: type,
