@@ -75,8 +75,8 @@ export function SettingInput({
   field: string;
   type?: 'text' | 'date' | 'time' | 'datetime-local' | 'url' | 'number';
   maxLength?: number;
-  /** A field of a few characters (the separator), or of a word (a label). */
-  width?: 'narrow' | 'medium';
+  /** A field of a few characters (the separator), of a word (a label), or of a sentence. */
+  width?: 'narrow' | 'medium' | 'wide';
   onValue: (value: string) => Record<string, string> | null;
 }) {
   const id = useId();

@@ -24,6 +24,10 @@ import { NumberField } from './NumberField.tsx';
 /** The voter parameter's choice for "no parameter": all of the recipient's values. */
 const ALL_VALUES = '';
 
+/** `#rrggbb` of an `#rrggbbaa` colour (the default panel's), as the colour picker shows it. */
+const opaque = (colour: string): string =>
+  /^#[0-9a-f]{8}$/i.test(colour) ? colour.slice(0, 7) : colour;
+
 /** Runs `setPoll` for the sticker; answers the refused fields' messages, or null. */
 function usePollChange(id: string): (patch: PollPatch) => Record<string, string> | null {
   const { store } = useEditorContext();
@@ -75,7 +79,7 @@ function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
             />
             <button
               type="button"
-              className="btn btn--ghost btn--small poll-panel__remove"
+              className="button button--small button--secondary poll-panel__remove"
               aria-label={`Remove answer ${i + 1}`}
               disabled={options.length <= POLL_OPTIONS.min}
               onClick={() => setOptions(options.filter((_, j) => j !== i))}
@@ -87,7 +91,7 @@ function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
       </ol>
       <button
         type="button"
-        className="btn btn--secondary btn--small"
+        className="button button--small button--secondary"
         disabled={options.length >= POLL_OPTIONS.max}
         onClick={() =>
           setOptions([
@@ -149,7 +153,7 @@ export function PollPanel({ sticker }: { sticker: Sticker }) {
         <SettingInput
           label="Question"
           field="question"
-          width="medium"
+          width="wide"
           value={poll.question}
           onValue={(question) => change({ question })}
         />
@@ -231,7 +235,7 @@ export function PollPanel({ sticker }: { sticker: Sticker }) {
           <ColorField
             label="Panel colour"
             kind="color"
-            value={poll.panel_fill === 'transparent' ? null : poll.panel_fill}
+            value={poll.panel_fill === 'transparent' ? null : opaque(poll.panel_fill)}
             onValue={(panel_fill) => change({ panel_fill })}
           />
         </div>
