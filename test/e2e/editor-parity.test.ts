@@ -405,6 +405,37 @@ describe('editor–render parity', () => {
     },
   );
 
+  // A poll (docs/polls.md "Drawing"): bars and texts from the shared layout on both sides;
+  // without live results, as the editor's sample results are the editor's own.
+  it('draws the same poll in the editor as the render URL', { timeout: 240_000 }, () =>
+    checkParity('-poll', {
+      text_snippets: [],
+      graphics_data: [
+        {
+          uuid: '0b6e2f8c-3f3a-4d0e-8a51-7c2d9e4b1a66',
+          type: 'stickers',
+          stickerType: 'dynamicSticker',
+          dynamicStickerType: 'poll',
+          dynamicStickerParamName: 'poll1',
+          url: '',
+          left: 180,
+          top: 90,
+          width: 600,
+          height: 400,
+          scaleX: 0.9,
+          scaleY: 0.9,
+          angle: 0,
+          poll: {
+            question: 'Tea or coffee?',
+            options: [{ label: 'Tea' }, { label: 'Coffee' }, { label: 'Neither' }],
+            show_results: false,
+            font_family: 'Noto Sans',
+          },
+        },
+      ],
+    }),
+  );
+
   // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by
   // shared/scene/watermark.ts on both sides (docs/decisions.md "Watermark").
   it(
