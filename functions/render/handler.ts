@@ -55,8 +55,17 @@ const DESIGN_TTL_MS = 1000;
 const PLAN_TTL_MS = 60_000;
 
 const designs = new Map<string, { at: number; design: DesignRecord | undefined }>();
-/** What each team's plan allows, by team id, kept `PLAN_TTL_MS`. */
-const teamPlans = new Map<string, { at: number; plan: Promise<TeamPlan> }>();
+/**
+ * What each team's plan allows, by team id, kept `PLAN_TTL_MS`, with the version of each design
+ * rendered with it (at most `PLAN_DESIGNS` kept): a later version of one of them is a save made
+ * after the read, so it reads the team again (`teamPlan`).
+ */
+const teamPlans = new Map<
+  string,
+  { at: number; plan: Promise<TeamPlan>; versions: Map<string, number> }
+>();
+/** Designs whose versions a team's kept plan remembers. */
+const PLAN_DESIGNS = 100;
 
 /** What the render needs of a team and its plan. */
 interface TeamPlan {
@@ -134,13 +143,27 @@ function pollCounts(
 /**
  * The team's plan as the render needs it: PDF export, its render allowance
  * (shared/billing.ts `renderAllowanceOf`), and the watermarks (its image, the plan's product
- * mark: a new watermark shows in renders within `PLAN_TTL_MS`). Read once per team per
- * `PLAN_TTL_MS` (concurrent requests share the read); a failed read is not kept.
+ * mark). Read once per team per `PLAN_TTL_MS` (concurrent requests share the read); a failed
+ * read is not kept. A render of a design saved since the read (a later `version` of a design
+ * this read has served) reads again, so switching "Show watermark" on after uploading the logo
+ * shows it at once; otherwise a new watermark shows within `PLAN_TTL_MS`
+ * (test/integration/render-watermark.test.ts).
+ * @param design the design being rendered, if any: its id and version.
  * @throws the table's error.
  */
-function teamPlan(teamId: string): Promise<TeamPlan> {
+export function teamPlan(
+  teamId: string,
+  design?: { designId: string; version: number },
+): Promise<TeamPlan> {
   const cached = teamPlans.get(teamId);
-  if (cached && Date.now() - cached.at < PLAN_TTL_MS) return cached.plan;
+  if (cached && Date.now() - cached.at < PLAN_TTL_MS) {
+    const seen = design && cached.versions.get(design.designId);
+    if (!design || seen === undefined || seen >= design.version) {
+      if (design && seen === undefined && cached.versions.size < PLAN_DESIGNS)
+        cached.versions.set(design.designId, design.version);
+      return cached.plan;
+    }
+  }
   const plan = (async () => {
     const team = (await db().Team.get({ teamId }).go()).data;
     const found = team ? (await db().Plan.get({ planId: team.planId }).go()).data : null;
@@ -154,7 +177,9 @@ function teamPlan(teamId: string): Promise<TeamPlan> {
     };
   })();
   if (teamPlans.size > 10_000) teamPlans.clear();
-  teamPlans.set(teamId, { at: Date.now(), plan });
+  const versions = new Map<string, number>();
+  if (design) versions.set(design.designId, design.version);
+  teamPlans.set(teamId, { at: Date.now(), plan, versions });
   plan.catch(() => teamPlans.delete(teamId));
   return plan;
 }
@@ -216,7 +241,7 @@ const service = createRenderService({
   findDesign,
   teamCanExportPdf: async (teamId) => (await teamPlan(teamId)).pdf,
   teamAllowance: async (teamId) => (await teamPlan(teamId)).allowance,
-  teamWatermark: async (teamId) => (await teamPlan(teamId)).watermark,
+  teamWatermark: async (teamId, design) => (await teamPlan(teamId, design)).watermark,
   // The weather of the rules' weather conditions (docs/weather.md): Open-Meteo or recordings.
   weather: createWeather(() => configuredProvider(renderGuard)),
   dataValues: (design, doc, query) =>

@@ -154,9 +154,13 @@ export interface RenderServiceDeps {
   teamAllowance?(teamId: string): Promise<RenderAllowance>;
   /**
    * The team's watermark image and whether its plan asks for the product mark (watermark.ts),
-   * kept in memory by the caller. Absent: no watermarks.
+   * kept in memory by the caller; `design` (the one being rendered) lets the caller notice a
+   * save made since its read. Absent: no watermarks.
    */
-  teamWatermark?(teamId: string): Promise<WatermarkSettings>;
+  teamWatermark?(
+    teamId: string,
+    design?: { designId: string; version: number },
+  ): Promise<WatermarkSettings>;
   /**
    * The values the design's data bindings find for this render's query, `[param, value]`, and
    * whether a lookup failed or ran out of time (the render is then partial, `no-store`;
@@ -666,7 +670,13 @@ export function createRenderService(deps: RenderServiceDeps) {
     partial?: boolean;
   }> {
     if (deps.teamWatermark)
-      design = { ...design, watermark: await deps.teamWatermark(design.teamId) };
+      design = {
+        ...design,
+        watermark: await deps.teamWatermark(design.teamId, {
+          designId: design.designId,
+          version: design.version,
+        }),
+      };
     const timed = timerStickers(parseDesignDocument(design.document)).length > 0;
     const key = renderCacheKey(
       design,

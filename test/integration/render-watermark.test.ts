@@ -162,6 +162,21 @@ describe('watermarks in the render', () => {
     );
   });
 
+  it('draws a new watermark at once in a design saved after it, without waiting for the kept plan', async () => {
+    // The render keeps the team's settings for a minute; this render reads them.
+    const before = await render();
+    expect(before.res.status).toBe(200);
+    const uploaded = await uploadWatermark(await solid(400, 200, [0, 255, 0]));
+    expect(uploaded.status, JSON.stringify(uploaded.json)).toBe(200);
+    // No forgetting: the save (a later version of a design the kept read served) reads again.
+    await save({ show_watermark: true });
+    // (The render keeps a design for a second: the first new draw is the saved version's.)
+    const shown = await newRender(before, 'a render of the saved design');
+    const [r, g] = at(shown, 60, 35);
+    expect(g! - r!, 'green over the photo at 60,35').toBeGreaterThan(60);
+    await save({ show_watermark: false });
+  });
+
   it('leaves out a watermark it cannot read and keeps that render out of every cache', async () => {
     await setPlan('pro-monthly');
     await uploadWatermark(await solid(300, 100, [0, 160, 0]));
