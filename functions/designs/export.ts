@@ -36,6 +36,7 @@ import { exportValueProblem, normaliseLinkUrl } from '#shared/export-url.ts';
 import { KLAVIYO_STOREFRONTS, providerOf, type ProviderValue } from '#shared/providers/index.ts';
 import { MAX_VALUE_LENGTH } from '#shared/scene/resolve.ts';
 import { db } from '#lib/db/index.ts';
+import { logger } from '#lib/logger.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
 import { config } from '#lib/config.ts';
 import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
@@ -203,10 +204,33 @@ export function linkChange(
   return link === document.html_link_url ? null : { ...document, html_link_url: link };
 }
 
-/** A versioned export save: `change` computes the new document (null: nothing to save). */
+/**
+ * Keeps the platform a design saved as its team's last (`Team.exportProvider`, removed for
+ * Custom), which designs never exported open with (docs/export.md "The screen"). A preference:
+ * a failed write is logged and the design's save stands.
+ */
+async function rememberProvider(teamId: string, document: DesignDocument): Promise<void> {
+  const provider = document.merge_tag_provider;
+  const storefront = provider === 'klaviyo' ? document.merge_tag_storefront : null;
+  const team = db().Team.patch({ teamId });
+  try {
+    if (!provider) await team.remove(['exportProvider', 'exportStorefront']).go();
+    else if (storefront)
+      await team.set({ exportProvider: provider, exportStorefront: storefront }).go();
+    else await team.set({ exportProvider: provider }).remove(['exportStorefront']).go();
+  } catch (error) {
+    logger.warn("the team's last export platform was not kept", { error: error as Error });
+  }
+}
+
+/**
+ * A versioned export save: `change` computes the new document (null: nothing to save); `after`
+ * runs once the design is saved.
+ */
 function exportRoute<B extends { version?: number | undefined }>(
   body: z.ZodType<B>,
   change: (document: DesignDocument, body: B) => DesignDocument | null,
+  after?: (teamId: string, document: DesignDocument) => Promise<void>,
 ): RouteDefinition {
   return route({
     body,
@@ -222,6 +246,7 @@ function exportRoute<B extends { version?: number | undefined }>(
         },
         { invalidate: false },
       );
+      await after?.(record.teamId, record.document);
       return saved(record);
     },
   });
@@ -306,7 +331,7 @@ async function snapshotVersion(record: DesignRecord): Promise<number> {
 /** The export screen's calls, keyed as the route table names them (docs/export.md "Saves"). */
 export const exportRoutes: Record<string, RouteDefinition> = {
   'POST /api/pic-snippet/{id}/cache-id': cacheIdRoute,
-  'PUT /api/pic-snippet/{id}/provider': exportRoute(ProviderBody, providerChange),
+  'PUT /api/pic-snippet/{id}/provider': exportRoute(ProviderBody, providerChange, rememberProvider),
   'PUT /api/pic-snippet/{id}/choices': exportRoute(ChoicesBody, choicesChange),
   'PUT /api/pic-snippet/{id}/link': exportRoute(LinkBody, (document, body) =>
     linkChange(document, body.html_link_url),

@@ -66,6 +66,8 @@ async function teamView(team: TeamRecord, role: string): Promise<Team> {
     frozen: team.frozen ?? false,
     watermark: teamWatermark(team),
     product_watermark: planProductWatermark(team.planId),
+    export_provider: team.exportProvider ?? null,
+    export_storefront: team.exportStorefront ?? null,
     pivot: { role },
   };
 }

@@ -84,6 +84,13 @@ export const TeamSchema = z.object({
   watermark: TeamWatermarkSchema.nullable(),
   /** The plan puts the product mark on the team's designs (shared/billing.ts). */
   product_watermark: z.boolean(),
+  /**
+   * The platform the team last chose on an export screen (a provider value) and its Klaviyo
+   * store front: a design never exported opens with them (docs/export.md "The screen"); null:
+   * Custom.
+   */
+  export_provider: z.string().nullable(),
+  export_storefront: z.string().nullable(),
   /** The caller's role in the team (`owner` or a team role). */
   pivot: z.object({ role: z.string() }),
 });

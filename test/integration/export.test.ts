@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';
 import { TestClient as Client } from '../support/client.ts';
-import { createDesign, signedIn, type DesignJson } from '../support/designs.ts';
+import { createDesign, ownTeam, signedIn, type DesignJson } from '../support/designs.ts';
 import { buildRenderUrl } from '#shared/export-url.ts';
 import { fetchImage, meanDifference, pollUntil, useLocalStack } from '../support/stack.ts';
 
@@ -131,6 +131,35 @@ describe('PUT /api/pic-snippet/{id}/provider', () => {
     const res = await put(demo, design.id, 'provider', { merge_tag_provider: '' });
     expect(res.status).toBe(200);
     expect((await read(design.id)).merge_tag_provider).toBeNull();
+  });
+
+  it("keeps the platform as the team's last, which the current team answers (Custom clears it)", async () => {
+    const owner = await ownTeam(stack().url, `export-platform-${Date.now()}@example.com`);
+    const design = await createDesign(owner, { title: 'Platform' });
+    const team = async () => (await owner.request('GET', '/settings/companies/current')).json;
+    expect(await team()).toMatchObject({ export_provider: null, export_storefront: null });
+    expect(
+      (
+        await put(owner, design.id, 'provider', {
+          merge_tag_provider: 'klaviyo',
+          merge_tag_storefront: 'shopify',
+        })
+      ).status,
+    ).toBe(200);
+    expect(await team()).toMatchObject({
+      export_provider: 'klaviyo',
+      export_storefront: 'shopify',
+    });
+    await put(owner, design.id, 'provider', { merge_tag_provider: 'manychat' });
+    expect(await team()).toMatchObject({ export_provider: 'manychat', export_storefront: null });
+    await put(owner, design.id, 'provider', { merge_tag_provider: '' });
+    expect(await team()).toMatchObject({ export_provider: null, export_storefront: null });
+    // A refused save keeps the team's platform as it was.
+    await put(owner, design.id, 'provider', { merge_tag_provider: 'shopify' });
+    expect((await put(owner, design.id, 'provider', { merge_tag_provider: 'nope' })).status).toBe(
+      422,
+    );
+    expect(await team()).toMatchObject({ export_provider: 'shopify' });
   });
 
   it('refuses an unknown platform or store front and writes nothing', async () => {

@@ -157,6 +157,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         watermarkUrl: { type: 'string' },
         watermarkWidth: { type: 'number' },
         watermarkHeight: { type: 'number' },
+        /**
+         * The platform the team's members last chose on an export screen and its Klaviyo store
+         * front; absent: Custom or never chosen (docs/export.md "The screen").
+         */
+        exportProvider: { type: 'string' },
+        exportStorefront: { type: 'string' },
         /** Billing (docs/billing.md; docs/billing.md "Model" billing fields): the team's Stripe customer (`cus_…`). */
         stripeCustomerId: { type: 'string' },
         /** The default card: brand (`visa`, …) and last four digits (docs/billing.md "Model"). */

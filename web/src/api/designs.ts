@@ -36,6 +36,12 @@ export interface DesignDetails extends DesignCard {
   canvas_width: number;
   canvas_height: number;
   text_snippets: { parameters: DesignParameter[] }[];
+  /**
+   * The parameters of its dynamic stickers (a QR code's, a hosted image's, …) that a URL may
+   * carry, each once; a countdown that reads no value is left out (docs/export.md "The screen").
+   * Absent: none.
+   */
+  sticker_parameters?: string[];
 }
 
 /** One page of a list: its cards and how to ask for the next one (null on the last page). */
@@ -58,7 +64,14 @@ export interface NextPage {
  */
 export type CurrentTeam = Pick<
   Team,
-  'id' | 'name' | 'frozen' | 'can_export_pdf' | 'watermark' | 'product_watermark'
+  | 'id'
+  | 'name'
+  | 'frozen'
+  | 'can_export_pdf'
+  | 'watermark'
+  | 'product_watermark'
+  | 'export_provider'
+  | 'export_storefront'
 >;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -125,6 +138,18 @@ function toDetails(design: Design): DesignDetails {
           param_default_value: text(p.param_default_value),
         })),
     })),
+    sticker_parameters: [
+      ...new Set(
+        design.graphics_data
+          .filter(
+            (s) =>
+              s.stickerType === 'dynamicSticker' &&
+              !(s.dynamicStickerType === 'countdown' && s.countdownMode !== 'evergreen'),
+          )
+          .map((s) => text(s.dynamicStickerParamName))
+          .filter((name) => name !== ''),
+      ),
+    ],
   };
 }
 
@@ -210,5 +235,15 @@ export async function createFromTemplate(templateId: string): Promise<string> {
 export async function fetchCurrentTeam(signal?: AbortSignal): Promise<CurrentTeam> {
   const team = await call('GET /settings/companies/current', { signal });
   const { id, name, frozen, can_export_pdf, watermark, product_watermark } = team;
-  return { id, name, frozen, can_export_pdf, watermark, product_watermark };
+  const { export_provider, export_storefront } = team;
+  return {
+    id,
+    name,
+    frozen,
+    can_export_pdf,
+    watermark,
+    product_watermark,
+    export_provider,
+    export_storefront,
+  };
 }

@@ -5,7 +5,8 @@ import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignL
 import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import { fetchExportDesign, fetchStoreFronts, type StoreFront } from '../features/export/api.ts';
 import { ExportScreen } from '../features/export/ExportScreen.tsx';
-import { opensFromSamePath } from '../features/export/model.ts';
+import { opensFromSamePath, withTeamPlatform } from '../features/export/model.ts';
+import { fetchCurrentTeam } from '../api/designs.ts';
 import { parameterNames } from '../features/send-lists/model.ts';
 import { SendListSection } from '../features/send-lists/SendListSection.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
@@ -43,13 +44,17 @@ function handOverToOpener(): boolean {
   return true;
 }
 
-/** The design and the store fronts (optional: without them Klaviyo offers "None"). */
+/**
+ * The design, with the team's last platform when it was never exported (model.ts
+ * `withTeamPlatform`), and the store fronts (optional: without them Klaviyo offers "None").
+ */
 async function loadExport(id: string, signal: AbortSignal) {
-  const [design, storeFronts] = await Promise.all([
+  const [design, storeFronts, team] = await Promise.all([
     fetchExportDesign(id, signal),
     fetchStoreFronts(signal).catch(() => [] as StoreFront[]),
+    fetchCurrentTeam(signal).catch(() => null),
   ]);
-  return { design, storeFronts };
+  return { ...withTeamPlatform(design, team), storeFronts };
 }
 
 function ExportLoader({ id }: { id: string }) {
@@ -71,7 +76,7 @@ function ExportLoader({ id }: { id: string }) {
       />
     );
   }
-  const { design, storeFronts } = loaded.data;
+  const { design, fromTeam, storeFronts } = loaded.data;
   return (
     <div className="container stack-lg">
       <header className="stack">
@@ -83,7 +88,12 @@ function ExportLoader({ id }: { id: string }) {
         <h1 className="page-title">Export “{design.title}”</h1>
       </header>
       <KeapOutcome />
-      <ExportScreen design={design} team={team} storeFronts={storeFronts} />
+      <ExportScreen
+        design={design}
+        team={team}
+        storeFronts={storeFronts}
+        platformFromTeam={fromTeam}
+      />
       <SendListSection designId={design.id} parameters={parameterNames(design)} />
     </div>
   );

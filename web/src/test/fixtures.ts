@@ -144,6 +144,8 @@ export function aTeam(fields: Partial<TeamAnswer> = {}): TeamAnswer {
     frozen: false,
     watermark: null,
     product_watermark: true,
+    export_provider: null,
+    export_storefront: null,
     pivot: { role: 'owner' },
     ...fields,
   };

@@ -17,10 +17,15 @@ const EXAMPLES: readonly (readonly [RegExp, string])[] = [
   [/date|day/i, '22 Nov'],
 ];
 
-/** The design's parameter names, each once, in the order of its text snippets. */
-export function parameterNames(design: Pick<DesignDetails, 'text_snippets'>): string[] {
+/**
+ * The design's parameter names, each once: its text snippets' in their order, then its dynamic
+ * stickers' (a QR code's value, …), as the export screen lists them.
+ */
+export function parameterNames(
+  design: Pick<DesignDetails, 'text_snippets' | 'sticker_parameters'>,
+): string[] {
   const names = design.text_snippets.flatMap((s) => s.parameters.map((p) => p.param_name));
-  return [...new Set(names)];
+  return [...new Set([...names, ...(design.sticker_parameters ?? [])])];
 }
 
 /** A made-up value for a parameter named `name` ("first_name" → "Ann"). */

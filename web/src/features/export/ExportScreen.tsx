@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { CurrentTeam } from '../../api/designs.ts';
 import { Notice } from '../../components/Notice.tsx';
@@ -41,10 +41,13 @@ export function ExportScreen({
   design,
   team,
   storeFronts,
+  platformFromTeam = false,
 }: {
   design: ExportDesign & OpenTimeDesign;
   team: CurrentTeam | null;
   storeFronts: readonly StoreFront[];
+  /** The design was never exported and opens with the team's last platform (model.ts `withTeamPlatform`). */
+  platformFromTeam?: boolean;
 }) {
   const idBase = useId();
   const choices = useExportChoices(design);
@@ -54,6 +57,9 @@ export function ExportScreen({
   const [pdf, embedCode] = useWatch({ control: form.control, name: ['pdf', 'embedCode'] });
   const [loadedPreview, setLoadedPreview] = useState<string | null>(null);
   const [signed, setSigned] = useState(design.require_signed_urls);
+  const [teamPlatform, setTeamPlatform] = useState(platformFromTeam);
+  /** The next merge-tag list follows a platform choice: stickers' values are matched too. */
+  const matchStickers = useRef(platformFromTeam);
 
   const { provider, storefront, rows } = choices;
   const platform = providerOf(provider);
@@ -75,6 +81,22 @@ export function ExportScreen({
           : 'values';
   const tagList = tags.state === 'ready' ? tags.list.merge_tags : [];
 
+  // The team's platform, taken by a design never exported, becomes the design's.
+  const { keepProvider, matchByName } = choices;
+  useEffect(() => {
+    if (platformFromTeam) keepProvider();
+    // Once, when the screen opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // Each list of merge tags fills the empty values whose names match (docs/export.md "The screen").
+  useEffect(() => {
+    if (tagList.length === 0) return;
+    matchByName(tagList, matchStickers.current);
+    matchStickers.current = false;
+    // Only a new list matches again: a value emptied by hand stays empty.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tagList]);
+
   // Unsaved: values still in the debounce, held back by a problem, or whose save failed; a
   // link not yet saved; a platform whose save failed. Generate's options are not saved at all.
   useUnsavedChangesGuard(
@@ -84,6 +106,8 @@ export function ExportScreen({
   function choosePlatform(value: string) {
     // docs/export.md "The screen": choosing a platform clears all merge values and script text, then saves it.
     choices.chooseProvider(value);
+    setTeamPlatform(false);
+    matchStickers.current = true;
     clearOutputs();
     form.resetField('embedCode');
     form.resetField('accessToken');
@@ -138,6 +162,7 @@ export function ExportScreen({
           onPlatform={choosePlatform}
           onStorefront={chooseStorefront}
           onLoadFields={(token) => void loadTags(provider, { token, storeFront: storefront })}
+          fromTeam={teamPlatform}
         />
 
         <fieldset className="fieldset stack">
@@ -161,6 +186,7 @@ export function ExportScreen({
               tags={tagList}
               problem={choices.problemOf(row)}
               repeated={repeated.has(row.param_name) && row.parameterId !== null}
+              matched={choices.matched.has(row.key)}
               onChange={(value, name) => {
                 choices.changeRow(row.key, value, name);
                 clearOutputs();

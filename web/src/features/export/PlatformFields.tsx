@@ -26,6 +26,7 @@ export function PlatformFields({
   onPlatform,
   onStorefront,
   onLoadFields,
+  fromTeam = false,
 }: {
   idBase: string;
   designId: string;
@@ -40,6 +41,8 @@ export function PlatformFields({
   onStorefront: (value: string) => void;
   /** Loads the fields with the typed API key. */
   onLoadFields: (token: string) => void;
+  /** The platform shown is the team's last, taken by a design never exported. */
+  fromTeam?: boolean;
 }) {
   const { ref: keyRef, ...key } = useController({
     control: exportForm.form.control,
@@ -60,6 +63,7 @@ export function PlatformFields({
           className="input input--select"
           value={choices.provider}
           onChange={(event) => onPlatform(event.target.value)}
+          aria-describedby={fromTeam ? `${idBase}-platform-hint` : undefined}
         >
           {platformOptions(pdf).map((p) => (
             <option key={p.value} value={p.value}>
@@ -67,6 +71,11 @@ export function PlatformFields({
             </option>
           ))}
         </select>
+        {fromTeam && (
+          <p id={`${idBase}-platform-hint`} className="field__hint">
+            Your team's last platform. Values whose names match its fields are filled in.
+          </p>
+        )}
         <SaveStatus save={choices.providerSave} what="platform" />
       </div>
 

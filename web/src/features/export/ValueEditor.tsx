@@ -41,19 +41,23 @@ export function ValueEditor({
   tags,
   problem,
   repeated,
+  matched = false,
   onChange,
 }: {
   row: ExportRow;
   tags: readonly MergeTagOption[];
   problem: string | null;
   repeated: boolean;
+  /** The value was filled by the merge field of the same name (model.ts `tagMatching`). */
+  matched?: boolean;
   onChange: (value: string, name: string) => void;
 }) {
   const id = useId();
   const chosen = tags.find((t) => t.merge_tag_value === row.merge_tag_value);
   const kind = row.dynamicStickerType;
+  // A sticker left empty draws the value set in the editor (its fallback).
   const hint = kind
-    ? STICKER_HINT[kind]
+    ? `${STICKER_HINT[kind] ?? ''}${row.fallback === '' ? '' : ` Left empty: the editor's value, “${row.fallback}”.`}`
     : `Fallback: ${row.fallback === '' ? '(blank)' : `“${row.fallback}”`}`;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -66,6 +70,7 @@ export function ValueEditor({
       <legend className="export-value__name">
         <code>{title}</code>
         {repeated && <span className="pill export-value__pill">Repeated</span>}
+        {matched && <span className="pill export-value__pill">Matched by name</span>}
       </legend>
       <p id={hintId} className="field__hint">
         {hint}
@@ -109,6 +114,7 @@ export function ValueEditor({
           value={row.merge_tag_value}
           spellCheck={false}
           autoComplete="off"
+          placeholder={kind ? row.fallback : undefined}
           aria-invalid={problem ? true : undefined}
           aria-describedby={[hintId, problem ? errorId : ''].filter(Boolean).join(' ')}
           // One more than the limit, so that the rule's message can show (docs/export.md "The screen").

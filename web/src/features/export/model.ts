@@ -147,6 +147,78 @@ export function exportRows(design: ExportDesign): ExportRow[] {
 }
 
 /**
+ * The design as the export screen opens it (docs/export.md "The screen": the team's platform):
+ * a design never exported (no platform, no value, no saved choice) takes the platform the team
+ * last chose, `fromTeam` then true; any other design is kept.
+ */
+export function withTeamPlatform<D extends ExportDesign>(
+  design: D,
+  team: { export_provider: string | null; export_storefront: string | null } | null,
+): { design: D; fromTeam: boolean } {
+  const exported =
+    design.merge_tag_provider !== null ||
+    design.merge_tag_choices.length > 0 ||
+    design.text_snippets.some((s) => s.parameters.some((p) => p.merge_tag_value));
+  const known =
+    team?.export_provider && providerOf(team.export_provider).value === team.export_provider;
+  if (exported || !known) return { design, fromTeam: false };
+  const storefront = team.export_provider === 'klaviyo' ? team.export_storefront : null;
+  return {
+    design: {
+      ...design,
+      merge_tag_provider: team!.export_provider,
+      merge_tag_storefront: storefront,
+    },
+    fromTeam: true,
+  };
+}
+
+/** A name compared loosely: lower case, letters and digits only (`First name` = `first_name`). */
+const looseName = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * The merge field whose name matches a parameter's (docs/export.md "The screen": matching
+ * names): the tag's label or its field, its last dotted part included (`customer.first_name`,
+ * `Contact.FirstName`), compared as letters and digits without case. Undefined when none or
+ * more than one differ in value.
+ */
+export function tagMatching(
+  provider: Provider,
+  paramName: string,
+  tags: readonly { merge_tag_name: string; merge_tag_value: string }[],
+): { merge_tag_name: string; merge_tag_value: string } | undefined {
+  const wanted = looseName(paramName);
+  if (wanted === '') return undefined;
+  const found = tags.filter((tag) => {
+    const field = provider.parseTag(tag.merge_tag_value)?.field ?? '';
+    const last = field.slice(field.lastIndexOf('.') + 1);
+    return [tag.merge_tag_name, field, last].some((name) => looseName(name) === wanted);
+  });
+  return new Set(found.map((t) => t.merge_tag_value)).size === 1 ? found[0] : undefined;
+}
+
+/**
+ * The rows with every empty value filled by the merge field matching its name
+ * ({@link tagMatching}); a row with a value is kept. Returns the same array when nothing matched.
+ */
+export function matchRowsByName(
+  provider: string | null,
+  rows: readonly ExportRow[],
+  tags: readonly { merge_tag_name: string; merge_tag_value: string }[],
+): readonly ExportRow[] {
+  const platform = providerOf(provider);
+  let changed = false;
+  const next = rows.map((row) => {
+    if (row.merge_tag_value !== '') return row;
+    const tag = tagMatching(platform, row.param_name, tags);
+    if (!tag) return row;
+    changed = true;
+    return { ...row, merge_tag_value: tag.merge_tag_value, merge_tag_name: tag.merge_tag_name };
+  });
+  return changed ? next : rows;
+}
+
+/**
  * Names of text parameters that occur more than once (docs/export.md "The screen": "Repeated parameter names
  * show a notice and highlight"): one value in the URL fills them all, so the screen says so.
  */

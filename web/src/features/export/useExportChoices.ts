@@ -2,7 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { EXPORT_MESSAGES } from '#shared/export-url.ts';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { saveChoices, saveProvider } from './api.ts';
-import { exportRows, rowProblem, type ExportDesign, type ExportRow } from './model.ts';
+import {
+  exportRows,
+  matchRowsByName,
+  rowProblem,
+  type ExportDesign,
+  type ExportRow,
+} from './model.ts';
+import type { MergeTagOption } from './ValueEditor.tsx';
 import { useMissingImages } from './useMissingImages.ts';
 import { useSave, type SaveState } from './useSave.ts';
 
@@ -31,6 +38,16 @@ export interface ExportChoices {
   chooseProvider: (value: string) => void;
   chooseStorefront: (value: string) => void;
   changeRow: (key: string, value: string, name: string) => void;
+  /** Saves the platform shown (the team's, for a design never exported) as the design's. */
+  keepProvider: () => void;
+  /**
+   * Fills each empty value with the merge field matching its parameter's name (model.ts
+   * `matchRowsByName`); `stickers` false leaves dynamic stickers' values as they are (empty
+   * there means the editor's value).
+   */
+  matchByName: (tags: readonly MergeTagOption[], stickers: boolean) => void;
+  /** The rows whose value was filled by name and not changed since. */
+  matched: ReadonlySet<string>;
 }
 
 /**
@@ -47,6 +64,7 @@ export function useExportChoices(design: ExportDesign): ExportChoices {
   const touched = useRef(false);
   /** Values typed or chosen since the screen opened or the platform changed. */
   const [edited, setEdited] = useState(false);
+  const [matched, setMatched] = useState<ReadonlySet<string>>(new Set());
   const missing = useMissingImages(rows, provider, PREVIEW_DEBOUNCE_MS);
   const problemOf = (row: ExportRow) =>
     rowProblem(provider, row) ??
@@ -77,6 +95,7 @@ export function useExportChoices(design: ExportDesign): ExportChoices {
       setProvider(value);
       touched.current = false;
       setEdited(false);
+      setMatched(new Set());
       setRows((current) => current.map((r) => ({ ...r, merge_tag_value: '', merge_tag_name: '' })));
       const store = value === 'klaviyo' ? storefront : '';
       void runProviderSave(() => saveProvider(design.id, value, store || null));
@@ -88,11 +107,29 @@ export function useExportChoices(design: ExportDesign): ExportChoices {
     changeRow: (key, value, name) => {
       touched.current = true;
       setEdited(true);
+      setMatched((keys) => (keys.has(key) ? new Set([...keys].filter((k) => k !== key)) : keys));
       setRows((current) =>
         current.map((r) =>
           r.key === key ? { ...r, merge_tag_value: value, merge_tag_name: name } : r,
         ),
       );
     },
+    keepProvider: () => {
+      void runProviderSave(() => saveProvider(design.id, provider, storefront || null));
+    },
+    matchByName: (tags, stickers) => {
+      const filled = matchRowsByName(
+        provider,
+        stickers ? rows : rows.filter((r) => r.parameterId !== null),
+        tags,
+      ).filter((r) => r.merge_tag_value !== '' && !rows.includes(r));
+      if (filled.length === 0) return;
+      const byKey = new Map(filled.map((r) => [r.key, r]));
+      touched.current = true;
+      setEdited(true);
+      setRows((current) => current.map((r) => (r.merge_tag_value === '' && byKey.get(r.key)) || r));
+      setMatched((keys) => new Set([...keys, ...byKey.keys()]));
+    },
+    matched,
   };
 }
