@@ -11,6 +11,7 @@ import { providerOf } from '#shared/providers/index.ts';
 import type { AnswerOf } from '#shared/contract/index.ts';
 import { renderWithProviders } from '../../test/TestProviders.tsx';
 import { answer } from '../../test/api.ts';
+import { descriptionOf } from '../../test/expectations.ts';
 import { aUser } from '../../test/fixtures.ts';
 import { toExportDesign } from './api.ts';
 import { ExportScreen } from './ExportScreen.tsx';
@@ -103,13 +104,6 @@ function open(
 
 const valueEditor = (name: string) => screen.getByTestId(`value-${name}`);
 const valueIn = (el: HTMLElement) => (el as HTMLInputElement | HTMLSelectElement).value;
-/** The text of the elements that describe `el` (its `aria-describedby`). */
-const descriptionOf = (el: HTMLElement) =>
-  (el.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .filter(Boolean)
-    .map((id) => document.getElementById(id)?.textContent ?? '')
-    .join(' ');
 const valueOf = (name: string) =>
   within(valueEditor(name)).getByRole('textbox', { name: `Value of ${name}` });
 
