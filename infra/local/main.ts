@@ -21,18 +21,24 @@ process.on('exit', killChildren);
 
 try {
   await ensureBuilds({ spa: preview, log: (l) => console.log(l) });
+  let stopping = false;
+  // A DynamoDB Local that dies is started again; one that cannot be stops everything.
+  let stop = (_why: string, _code?: number) => undefined as void;
   const stack = await startLocalStack({
     persist: true,
     web: preview ? 'preview' : 'dev',
     log: (l) => console.log(l),
+    onDynamoDeath: (line, fatal) => {
+      console.error(line);
+      if (fatal) stop('DynamoDB Local is down', 1);
+    },
   });
-  let stopping = false;
-  const stop = (signal: string) => {
+  stop = (why: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping…`);
-    void stack.stop().finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+    console.log(`\n${why}: stopping…`);
+    void stack.stop().finally(() => process.exit(code));
+    setTimeout(() => process.exit(code), 5000).unref();
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.on(signal, () => stop(signal));

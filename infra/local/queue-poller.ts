@@ -66,6 +66,14 @@ export interface QueuePoller {
 }
 
 /**
+ * The longest wait between two failed leases, ms: the wait doubles from `idleMs` while the
+ * table does not answer (DynamoDB Local down), so a stack whose database died does not retry
+ * hundreds of times a minute, and picks up within this once it is back (docs/decisions.md
+ * "Failed page loads").
+ */
+const LEASE_RETRY_MAX_MS = 5_000;
+
+/**
  * Polls one queue with `worker` until stopped.
  * @returns the poller; its loops log handler errors and go on (the messages come back).
  */
@@ -119,14 +127,22 @@ export function startQueuePoller(
   };
 
   const loop = async (first: boolean): Promise<void> => {
+    /** Leases failed in a row (the table unreachable): each waits longer, see LEASE_RETRY_MAX_MS. */
+    let leaseFailures = 0;
     while (state === 'running') {
       if (first && options.deadLetterWorker && (await drainDeadLetters(options.deadLetterWorker)))
         continue;
-      let leased: Awaited<ReturnType<typeof localQueue.lease>> = [];
+      let leased: Awaited<ReturnType<typeof localQueue.lease>>;
       try {
         leased = await localQueue.lease(queue, batchSize, visibilityMs, maxReceiveCount);
+        leaseFailures = 0;
       } catch (error) {
-        logger.warn('local queue: lease failed', { queue, error: error as Error });
+        leaseFailures = Math.min(leaseFailures + 1, 1000);
+        // The first failure and then one in 30 are logged: a table down is one line, not hundreds.
+        if (leaseFailures % 30 === 1)
+          logger.warn('local queue: lease failed', { queue, leaseFailures, error: error as Error });
+        await sleep(Math.min(idleMs * 2 ** Math.min(leaseFailures, 10), LEASE_RETRY_MAX_MS));
+        continue;
       }
       if (leased.length === 0) {
         await sleep(idleMs);

@@ -57,6 +57,17 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** DynamoDB Local as `startDynamo` runs it: its process id and how it ended, if it ended. */
+export interface RunningDynamo extends RunningService {
+  /** The process (the `setpriv` wrapper's, which `exec`s Java in place). */
+  readonly pid: number | undefined;
+  /**
+   * Settles when the process ends without `stop()` having asked: `exit code N` or `signal X`.
+   * Never settles after `stop()`.
+   */
+  readonly died: Promise<string>;
+}
+
 const children = new Set<ChildProcess>();
 
 /** Kills every child still running (synchronous: safe in an `exit` handler). */
@@ -118,7 +129,7 @@ const orphanSafeSpawn = ((command: string, args: readonly string[], options: Spa
  */
 export async function startDynamo(
   options: { path?: string; port?: number } = {},
-): Promise<RunningService> {
+): Promise<RunningDynamo> {
   assertJava();
   const port = options.port ?? (await freePort());
   if (options.path) await mkdir(options.path, { recursive: true });
@@ -144,18 +155,29 @@ export async function startDynamo(
     stdio: 'ignore',
   });
   children.add(child);
+  let stopping = false;
+  const died = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      if (!stopping) resolve(code !== null ? `exit code ${code}` : `signal ${signal}`);
+    });
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await waitForDynamo(endpoint, child);
   } catch (error) {
+    stopping = true;
     child.kill('SIGKILL');
     throw error;
   }
   return {
     endpoint,
+    pid: child.pid,
+    died,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        stopping = true;
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
@@ -194,4 +216,60 @@ export async function startS3(options: {
   });
   await server.run();
   return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
+}
+
+/** How many restarts `superviseDynamo` allows within `RESTART_WINDOW_MS` before it gives up. */
+const MAX_RESTARTS = 3;
+/** The window of `MAX_RESTARTS`, ms. */
+const RESTART_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Watches a DynamoDB Local that keeps its data on disk and starts it again, on the same port and
+ * folder, when its process dies (docs/operations.md "First start": a child service that dies):
+ * `report` gets one line for each death and restart; past `MAX_RESTARTS` deaths within
+ * `RESTART_WINDOW_MS`, or when a restart fails, it gets `fatal` true and the watch ends (the
+ * caller stops). Returns the service as it is now (the current process's) and a stop of the
+ * watch and the process.
+ * @param first the running DynamoDB Local (from `startDynamo` with `path` and `port`).
+ */
+export function superviseDynamo(
+  first: RunningDynamo,
+  options: { path: string; port: number },
+  report: (line: string, fatal: boolean) => void,
+): { current(): RunningDynamo; stop(): Promise<void> } {
+  let current = first;
+  let stopped = false;
+  const deaths: number[] = [];
+  const watch = (service: RunningDynamo) =>
+    void service.died.then(async (how) => {
+      if (stopped) return;
+      const now = Date.now();
+      deaths.push(now);
+      while (deaths.length > 0 && deaths[0]! < now - RESTART_WINDOW_MS) deaths.shift();
+      if (deaths.length > MAX_RESTARTS) {
+        report(
+          `DynamoDB Local stopped (${how}), ${deaths.length} times in ${RESTART_WINDOW_MS / 60_000} minutes: stopping.`,
+          true,
+        );
+        return;
+      }
+      report(`DynamoDB Local stopped (${how}); starting it again…`, false);
+      try {
+        current = await startDynamo(options);
+      } catch (error) {
+        report(`DynamoDB Local could not be started again: ${(error as Error).message}`, true);
+        return;
+      }
+      if (stopped) return void current.stop();
+      report('DynamoDB Local is running again; the data on disk is kept.', false);
+      watch(current);
+    });
+  watch(first);
+  return {
+    current: () => current,
+    stop: () => {
+      stopped = true;
+      return current.stop();
+    },
+  };
 }

@@ -19,7 +19,14 @@ import {
 } from '#shared/resources.ts';
 import { ensureBuckets, ensureTable } from './resources.ts';
 import { gatewayListener, staticSpa, type SpaHandler } from './gateway.ts';
-import { freePort, killChildren, startDynamo, startS3, type RunningService } from './services.ts';
+import {
+  freePort,
+  killChildren,
+  startDynamo,
+  startS3,
+  superviseDynamo,
+  type RunningService,
+} from './services.ts';
 import { seed } from './seed.ts';
 import { forget, waitFor } from '#lib/readiness.ts';
 
@@ -37,6 +44,12 @@ export interface LocalStackOptions {
   dynamoOnDisk?: boolean;
   /** Seed an empty database (default true). */
   seed?: boolean;
+  /**
+   * Restart DynamoDB Local when its process dies (`npm start`; services.ts `superviseDynamo`):
+   * each death and restart is reported as a line; `fatal` says the stack cannot go on (it died
+   * too often, or the database is in memory, so a restart would be empty) and should stop.
+   */
+  onDynamoDeath?: (line: string, fatal: boolean) => void;
   /**
    * Poll the local queues with their workers (infra/local/queue-poller.ts; default true). Tests
    * that drive a queue themselves turn it off.
@@ -149,8 +162,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         buckets: [...Object.values(buckets), LOCAL_CDN_LOGS_BUCKET],
       }),
     ]);
-    services.push(dynamo, s3);
     const dynamoPort = Number(new URL(dynamo.endpoint).port);
+    const report = options.onDynamoDeath;
+    if (report && dynamoPath) {
+      const watched = superviseDynamo(dynamo, { path: dynamoPath, port: dynamoPort }, report);
+      services.push({ endpoint: dynamo.endpoint, stop: watched.stop }, s3);
+    } else {
+      if (report) {
+        void dynamo.died.then((how) =>
+          report(`DynamoDB Local stopped (${how}); its data was in memory: stopping.`, true),
+        );
+      }
+      services.push(dynamo, s3);
+    }
 
     const port = options.port === 0 ? await freePort() : (options.port ?? config().PORT);
     const url = `http://localhost:${port}`;
