@@ -180,9 +180,10 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     await db()
       .Announcement.create({
         announcementId: 'announcement-welcome',
-        body: "Welcome to **PicSnippets**! Open the demo design to see a render URL draw each recipient's name.",
-        actionText: 'Open the dashboard',
-        actionUrl: new URL('/dashboard', config().PUBLIC_URL).href,
+        // Every user reads it, new ones too: it points to what each of them has, not the demo's design.
+        body: "Welcome to **PicSnippets**! Start a design from a photo or a template, type `{{first_name}}` in a text, and its render URL draws each recipient's name.",
+        actionText: 'Create a design',
+        actionUrl: new URL('/pic-snippet/create', config().PUBLIC_URL).href,
         icon: 'megaphone',
         authorId: IDS.admin,
       })

@@ -49,12 +49,18 @@ const when = (iso: string) =>
  * announcements", docs/billing.md "Flows": "opening announcements marks them read"; docs/notifications.md): a modal
  * dialog, so focus stays in it, Escape closes it and focus returns to the bell. The
  * notifications shown are marked read as they arrive; what was unread when shown keeps its
- * "New" label while the panel is open.
+ * "New" label while the panel is open. It opens on what the bell's marker is for: the
+ * announcements when only they are unread, else the notifications
+ * (web/src/features/notifications/NotificationsPanel.test.tsx).
  */
 export function NotificationsPanel({ onClose }: { onClose: () => void }) {
-  const [view, setView] = useState<View>('notifications');
   const queryClient = useQueryClient();
   const recent = useQuery(recentQuery());
+  const [view, setView] = useState<View>(() =>
+    recent.data?.unread_announcements && !recent.data.unread_notifications
+      ? 'announcements'
+      : 'notifications',
+  );
   // What was read before this opening: announcements after it are "New" while open.
   const [lastRead] = useState(() => recent.data?.last_read_announcements_at ?? null);
   const refreshBell = () =>
