@@ -299,4 +299,25 @@ describe('webhooks', () => {
     await screen.findByText('This company has no webhook endpoints yet.');
     expect(remove.requests).toHaveLength(1);
   });
+
+  it("asks no more for a deleted endpoint's deliveries", async () => {
+    listAnswers([anEndpoint()]);
+    const deliveries = answer('GET /settings/companies/{id}/webhooks/{webhookId}/deliveries', 200, {
+      deliveries: [],
+    });
+    answer('DELETE /settings/companies/{id}/webhooks/{webhookId}', 200, { success: true });
+    const { user } = renderWebhooks();
+    const item = within(await endpointList()).getByRole('listitem');
+    await user.click(within(item).getByRole('button', { name: 'Recent deliveries' }));
+    await within(item).findByText('No deliveries yet.');
+    const asked = deliveries.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    await user.click(within(item).getByRole('button', { name: `Delete ${URL}` }));
+    listAnswers([]);
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete endpoint' }),
+    );
+    await screen.findByText('This company has no webhook endpoints yet.');
+    expect(deliveries.requests).toHaveLength(asked);
+  });
 });

@@ -78,7 +78,15 @@ export function WebhooksTab({ teamId, canManage }: { teamId: string; canManage: 
         text: `The endpoint ${endpoint.url} was deleted.`,
         focus: true,
       });
-      reload();
+      // Its row leaves at once, so its deliveries are not asked for again (they would be a
+      // 404); then the list itself is read again, without its rows' deliveries.
+      queryClient.setQueryData(
+        listKey(teamId),
+        (old: { endpoints: WebhookEndpoint[] } | undefined) =>
+          old ? { ...old, endpoints: old.endpoints.filter((e) => e.id !== endpoint.id) } : old,
+      );
+      queryClient.removeQueries({ queryKey: deliveriesKey(teamId, endpoint.id) });
+      void queryClient.invalidateQueries({ queryKey: listKey(teamId), exact: true });
     },
     onError: (error) => setListMessage({ tone: 'error', text: actionFailure(error) }),
     onSettled: () => setDeleting(null),
