@@ -3,12 +3,17 @@
  * changes checked by the shared schema, and the preview drawn from the shared layout
  * (`pollLayers`) with sample results, bars where the render draws them at any scale.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Sticker } from '#shared/design.ts';
 import { POLL_MESSAGES, pollBox, pollLayers, type Poll } from '#shared/scene/poll.ts';
 import { runCommand } from '../../web/src/features/editor/commands.ts';
 import { PollError } from '../../web/src/features/editor/commands/stickers.ts';
-import { samplePollCounts } from '../../web/src/features/editor/document/poll.ts';
+import {
+  movedOption,
+  samplePollCounts,
+  textParameterNames,
+} from '../../web/src/features/editor/document/poll.ts';
+import { panelColourParts, panelFill } from '../../web/src/features/editor/document/panelColour.ts';
 import { pollTextLayers } from '../../web/src/features/editor/document/pollPreview.ts';
 import { openEditor } from '../support/editor.ts';
 
@@ -126,5 +131,67 @@ describe('the poll preview', () => {
     expect(decodeURIComponent(current(store).dynamicStickerNewUrl ?? '')).not.toContain('#ff0000');
     runCommand(store, 'setPoll', { id, patch: { show_results: true } });
     expect(decodeURIComponent(current(store).dynamicStickerNewUrl ?? '')).toContain('#ff0000');
+  });
+});
+
+describe("a new poll's closing zone", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is the browser's own time zone, not UTC", () => {
+    const resolved = Intl.DateTimeFormat.prototype.resolvedOptions;
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (
+      this: Intl.DateTimeFormat,
+    ) {
+      return { ...resolved.call(this), timeZone: 'America/Chicago' };
+    });
+    expect(withPoll().poll.poll?.time_zone).toBe('America/Chicago');
+  });
+});
+
+describe('moving a poll answer', () => {
+  const options = ['A', 'B', 'C'].map((label) => ({ label, url: '' }));
+
+  it('moves it up or down and leaves the list as it is past either end', () => {
+    expect(movedOption(options, 2, 1).map((o) => o.label)).toEqual(['A', 'C', 'B']);
+    expect(movedOption(options, 0, 1).map((o) => o.label)).toEqual(['B', 'A', 'C']);
+    expect(movedOption(options, 0, -1)).toBe(options);
+    expect(movedOption(options, 2, 3)).toBe(options);
+  });
+
+  it('is one undo step', () => {
+    const { store } = withPoll();
+    const id = current(store).uuid;
+    runCommand(store, 'setPoll', {
+      id,
+      patch: { options: movedOption(current(store).poll.options, 1, 0) },
+    });
+    expect(current(store).poll.options.map((o) => o.label)).toEqual(['Option B', 'Option A']);
+    runCommand(store, 'undo');
+    expect(current(store).poll.options.map((o) => o.label)).toEqual(['Option A', 'Option B']);
+  });
+});
+
+describe('the voter parameters offered', () => {
+  it("are the text parameters only, not the dynamic stickers' own", () => {
+    const { store } = withPoll();
+    runCommand(store, 'addSticker', { source: { kind: 'dynamic', dynamicType: 'qrCode' } });
+    const design = store.getState().design!;
+    expect(design.graphics_data.map((s) => s.dynamicStickerParamName)).toEqual([
+      'poll1',
+      'qrCode1',
+    ]);
+    expect(textParameterNames(design)).toEqual(['first_name']);
+  });
+});
+
+describe('the panel colour', () => {
+  it('splits #rrggbbaa into its colour and opacity, and joins them back', () => {
+    expect(panelColourParts('#ffffffe6')).toEqual({ colour: '#ffffff', opacity: 90 });
+    expect(panelColourParts('#1F2430')).toEqual({ colour: '#1f2430', opacity: 100 });
+    expect(panelColourParts('#fff')).toEqual({ colour: '#ffffff', opacity: 100 });
+    expect(panelFill({ colour: '#ff0000', opacity: 90 })).toBe('#ff0000e6');
+    expect(panelFill({ colour: '#ff0000', opacity: 100 })).toBe('#ff0000');
+    expect(panelFill({ colour: '#ff0000', opacity: 0 })).toBe('#ff000000');
+    expect(panelFill({ colour: '#ff0000', opacity: 150 })).toBe('#ff0000');
   });
 });

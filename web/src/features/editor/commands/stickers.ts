@@ -37,7 +37,8 @@ export interface StickerCommandArgs {
   setQrTransparent: { id: string; transparent: boolean };
   setScreenshotDevice: { id: string; isMobile: boolean };
   setCountdown: { id: string; patch: CountdownPatch };
-  setPoll: { id: string; patch: PollPatch };
+  /** `step`: the change is an undo step of its own (an answer moved, added or removed). */
+  setPoll: { id: string; patch: PollPatch; step?: boolean };
 }
 
 type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
@@ -287,14 +288,15 @@ export const STICKER_COMMANDS: StickerRegistry = {
      * Changes a poll's settings (docs/editor.md "Poll").
      * @throws PollError with the shared schema's messages; nothing changes then.
      */
-    perform(store, { id, patch }) {
+    perform(store, { id, patch, step }) {
       const sticker = stickerOf(store.getState(), id);
       if (!sticker?.poll) return;
       const next = patchedPoll(sticker.poll, patch);
       if (!next.ok) throw new PollError(next.errors);
       const state = store.getState();
       const key = `${this.name}:${id}:${Object.keys(patch).sort().join(',')}`;
-      state.applyChange(changeIntent(this, key), (draft) => {
+      const intent = changeIntent(this, key);
+      state.applyChange(step ? { ...intent, mergeKey: null } : intent, (draft) => {
         const drawn = draftSticker(draft, id);
         drawn.poll = castDraft(next.poll);
         drawn.dynamicStickerNewUrl = pollImage(next.poll);

@@ -1,7 +1,8 @@
 /**
  * The poll's properties (./PollPanel.tsx; docs/editor.md "Poll"): every control labelled, the
- * answers added and removed within 2 to 6, a refused value shown with the schema's message and
- * not saved, the style collapsed, and a change undone.
+ * answers added, removed within 2 to 6 and moved by keyboard, a refused value shown with the
+ * schema's message and not saved, the style collapsed, the panel colour's opacity kept and the
+ * panel switched off and on, the voter list of text parameters, and a change undone.
  */
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +79,67 @@ describe('the poll panel', () => {
     expect(
       (screen.getByRole('checkbox', { name: 'Show live results' }) as HTMLInputElement).checked,
     ).toBe(true);
+  });
+});
+
+describe('the poll panel, further', () => {
+  it('moves an answer down and up by keyboard, the focus following it, each move undoable', async () => {
+    const store = withPoll();
+    const { user } = renderInEditor(<StickerToolbar />, { store });
+    await user.click(screen.getByRole('button', { name: 'Add answer' }));
+    expect(
+      (screen.getByRole('button', { name: 'Move answer 1 up' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    expect(
+      (screen.getByRole('button', { name: 'Move answer 3 down' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    screen.getByRole('button', { name: 'Move answer 1 down' }).focus();
+    await user.keyboard('{Enter}');
+    expect(pollOf(store).options.map((o) => o.label)).toEqual(['Option B', 'Option A', 'Option C']);
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Move answer 2 down');
+    await user.keyboard('{Enter}');
+    expect(pollOf(store).options.map((o) => o.label)).toEqual(['Option B', 'Option C', 'Option A']);
+    // At the end, the focus moves to the answer's other button.
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Move answer 3 up');
+    expect(screen.getByRole('textbox', { name: 'Answer 3' })).toHaveProperty('value', 'Option A');
+    act(() => runCommand(store, 'undo'));
+    expect(pollOf(store).options.map((o) => o.label)).toEqual(['Option B', 'Option A', 'Option C']);
+  });
+
+  it("keeps the panel colour's opacity, and switches the panel off and on again", async () => {
+    const store = withPoll();
+    const { user } = renderInEditor(<StickerToolbar />, { store });
+    await user.click(screen.getByText('Style'));
+    expect(screen.getByRole('button', { name: 'Panel colour: #ffffff' })).toBeTruthy();
+    const opacity = screen.getByRole('spinbutton', { name: 'Panel opacity' });
+    expect((opacity as HTMLInputElement).value).toBe('90');
+    await user.click(screen.getByRole('button', { name: 'Panel colour: #ffffff' }));
+    const hex = screen.getByRole('textbox', { name: 'Hex' });
+    await user.clear(hex);
+    await user.type(hex, '#ffcc00');
+    expect(pollOf(store).panel_fill).toBe('#ffcc00e6');
+    await user.clear(opacity);
+    await user.type(opacity, '50');
+    expect(pollOf(store).panel_fill).toBe('#ffcc0080');
+
+    const panel = screen.getByRole('checkbox', { name: 'Panel' });
+    await user.click(panel);
+    expect(pollOf(store).panel_fill).toBe('transparent');
+    expect(screen.queryByRole('spinbutton', { name: 'Panel opacity' })).toBeNull();
+    await user.click(panel);
+    expect(pollOf(store).panel_fill).toBe('#ffffffe6');
+  });
+
+  it("offers the text parameters as voters, not the other dynamic stickers' parameters", () => {
+    const store = withPoll();
+    runCommand(store, 'addSticker', { source: { kind: 'dynamic', dynamicType: 'qrCode' } });
+    const poll = store.getState().design!.graphics_data.find((s) => s.poll)!;
+    act(() => store.getState().select({ kind: 'sticker', id: poll.uuid }));
+    renderInEditor(<StickerToolbar />, { store });
+    const voter = screen.getByRole('combobox', { name: 'Voter parameter' });
+    expect([...(voter as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      "All of the recipient's values",
+      'first_name',
+    ]);
   });
 });

@@ -6,13 +6,12 @@
  * step per field; typing merges), checked by the shared schema the API checks with: a refused
  * value stays in its field with the schema's message (`POLL_MESSAGES`) and is not saved.
  */
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { Sticker } from '#shared/design.ts';
-import { takenParameterNames } from '#shared/parameters.ts';
-import { POLL_OPTIONS, POLL_RESULTS_TTL_S, type Poll } from '#shared/scene/poll.ts';
+import { POLL_OPTIONS, POLL_RESULTS_TTL_S, PollSchema, type Poll } from '#shared/scene/poll.ts';
 import { runCommand } from '../commands.ts';
 import { PollError } from '../commands/stickers.ts';
-import type { PollPatch } from '../document/poll.ts';
+import { movedOption, textParameterNames, type PollPatch } from '../document/poll.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../countdown.css';
 import { ColorField } from './ColorField.tsx';
@@ -20,21 +19,26 @@ import { Group, SettingInput, TimeZoneField } from './CountdownPanel.tsx';
 import { FieldError } from './FieldError.tsx';
 import { FontFamilyField, useFontState } from './FontFamilyField.tsx';
 import { NumberField } from './NumberField.tsx';
+import { PanelColourField } from './PanelColourField.tsx';
 
 /** The voter parameter's choice for "no parameter": all of the recipient's values. */
 const ALL_VALUES = '';
 
-/** `#rrggbb` of an `#rrggbbaa` colour (the default panel's), as the colour picker shows it. */
-const opaque = (colour: string): string =>
-  /^#[0-9a-f]{8}$/i.test(colour) ? colour.slice(0, 7) : colour;
+/** A new poll's panel colour (the schema's default), set again when the panel is switched on. */
+const DEFAULT_PANEL = PollSchema.shape.panel_fill.parse(undefined);
 
-/** Runs `setPoll` for the sticker; answers the refused fields' messages, or null. */
-function usePollChange(id: string): (patch: PollPatch) => Record<string, string> | null {
+/**
+ * Runs `setPoll` for the sticker (`step`: an undo step of its own, not merged with typing);
+ * answers the refused fields' messages, or null.
+ */
+function usePollChange(
+  id: string,
+): (patch: PollPatch, step?: boolean) => Record<string, string> | null {
   const { store } = useEditorContext();
   return useCallback(
-    (patch) => {
+    (patch, step) => {
       try {
-        runCommand(store, 'setPoll', { id, patch });
+        runCommand(store, 'setPoll', { id, patch, step });
         return null;
       } catch (e) {
         if (e instanceof PollError) return e.errors;
@@ -45,22 +49,47 @@ function usePollChange(id: string): (patch: PollPatch) => Record<string, string>
   );
 }
 
-/** The answers: a label and a link each, with add and remove (2 to 6). */
+/** Which way a move button moves its answer. */
+type Direction = 'up' | 'down';
+
+/**
+ * The answers: a label and a link each, moved up and down, added and removed (2 to 6). A move
+ * keeps the focus on the moved answer's button of the same direction (its other one when it
+ * reached the end), so the keyboard can keep moving it.
+ */
 function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
   const change = usePollChange(sticker.uuid);
   const [error, setError] = useState<string | null>(null);
   const listId = useId();
+  const hintId = useId();
+  const list = useRef<HTMLOListElement>(null);
+  /** The move button to focus once the moved answer is drawn again (after the store's change). */
+  const focusAfterMove = useRef<string | null>(null);
   const options = poll.options;
-  const setOptions = (next: Poll['options']) => {
-    const errors = change({ options: next });
+  useEffect(() => {
+    if (!focusAfterMove.current) return;
+    const label = focusAfterMove.current;
+    focusAfterMove.current = null;
+    list.current?.querySelector<HTMLButtonElement>(`[aria-label="${label}"]`)?.focus();
+  });
+  /** `step`: a move, an addition or a removal, each its own undo step. */
+  const setOptions = (next: Poll['options'], step = false) => {
+    const errors = change({ options: next }, step);
     setError(errors?.options ?? null);
     return errors;
   };
+  const move = (from: number, direction: Direction) => {
+    const to = direction === 'up' ? from - 1 : from + 1;
+    const atEnd = direction === 'up' ? to === 0 : to === options.length - 1;
+    const focus = atEnd ? (direction === 'up' ? 'down' : 'up') : direction;
+    focusAfterMove.current = `Move answer ${to + 1} ${focus}`;
+    if (setOptions(movedOption(options, from, to), true)) focusAfterMove.current = null;
+  };
   return (
     <div className="poll-panel__options" id={listId}>
-      <ol className="poll-panel__list">
+      <ol className="poll-panel__list" ref={list} aria-describedby={hintId}>
         {options.map((option, i) => (
-          // Keyed by position and count: an added or removed answer starts its fields afresh.
+          // Keyed by position and count: an added, removed or moved answer starts its fields afresh.
           <li key={`${i}/${options.length}`} className="poll-panel__option">
             <SettingInput
               label={`Answer ${i + 1}`}
@@ -77,27 +106,56 @@ function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
               value={option.url}
               onValue={(url) => setOptions(options.with(i, { ...option, url }))}
             />
-            <button
-              type="button"
-              className="button button--small button--secondary poll-panel__remove"
-              aria-label={`Remove answer ${i + 1}`}
-              disabled={options.length <= POLL_OPTIONS.min}
-              onClick={() => setOptions(options.filter((_, j) => j !== i))}
-            >
-              ✕
-            </button>
+            <span className="poll-panel__moves">
+              <button
+                type="button"
+                className="button button--small button--secondary poll-panel__button"
+                aria-label={`Move answer ${i + 1} up`}
+                disabled={i === 0}
+                onClick={() => move(i, 'up')}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="button button--small button--secondary poll-panel__button"
+                aria-label={`Move answer ${i + 1} down`}
+                disabled={i === options.length - 1}
+                onClick={() => move(i, 'down')}
+              >
+                ↓
+              </button>
+              <button
+                type="button"
+                className="button button--small button--secondary poll-panel__button"
+                aria-label={`Remove answer ${i + 1}`}
+                disabled={options.length <= POLL_OPTIONS.min}
+                onClick={() =>
+                  setOptions(
+                    options.filter((_, j) => j !== i),
+                    true,
+                  )
+                }
+              >
+                ✕
+              </button>
+            </span>
           </li>
         ))}
       </ol>
+      <p id={hintId} className="small muted countdown-panel__note">
+        Votes are counted by an answer&apos;s place in the list: order the answers before the e-mail
+        is sent.
+      </p>
       <button
         type="button"
         className="button button--small button--secondary"
         disabled={options.length >= POLL_OPTIONS.max}
         onClick={() =>
-          setOptions([
-            ...options,
-            { label: `Option ${String.fromCharCode(65 + options.length)}`, url: '' },
-          ])
+          setOptions(
+            [...options, { label: `Option ${String.fromCharCode(65 + options.length)}`, url: '' }],
+            true,
+          )
         }
       >
         Add answer
@@ -107,14 +165,16 @@ function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
   );
 }
 
-/** The voter parameter: one of the design's parameters, or all of the recipient's values. */
+/**
+ * The voter parameter: one of the design's text parameters (another dynamic sticker's parameter
+ * holds a place, a link or a start time, never who the recipient is), or all of the
+ * recipient's values. A stored name that is no longer a text parameter stays choosable.
+ */
 function VoterField({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
   const change = usePollChange(sticker.uuid);
   const id = useId();
   const design = useEditor((s) => s.design);
-  const names = new Set(
-    design ? takenParameterNames(design).filter((n) => n !== sticker.dynamicStickerParamName) : [],
-  );
+  const names = new Set(design ? textParameterNames(design) : []);
   if (poll.voter_parameter) names.add(poll.voter_parameter);
   return (
     <div className="editor-sticker-tools__field">
@@ -232,10 +292,9 @@ export function PollPanel({ sticker }: { sticker: Sticker }) {
             value={poll.track_fill}
             onValue={(track_fill) => change({ track_fill })}
           />
-          <ColorField
-            label="Panel colour"
-            kind="color"
-            value={poll.panel_fill === 'transparent' ? null : opaque(poll.panel_fill)}
+          <PanelColourField
+            value={poll.panel_fill}
+            defaultValue={DEFAULT_PANEL}
             onValue={(panel_fill) => change({ panel_fill })}
           />
         </div>

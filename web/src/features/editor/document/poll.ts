@@ -41,3 +41,23 @@ const SAMPLE_COUNTS = [60, 40, 25, 15, 10, 5] as const;
  */
 export const samplePollCounts = (poll: Poll): number[] | undefined =>
   poll.show_results ? poll.options.map((_, i) => SAMPLE_COUNTS[i] ?? 5) : undefined;
+
+/**
+ * The answers with the one at `from` moved to `to` (both 0-based; either outside the list: the
+ * answers unchanged). Votes are counted by place (docs/polls.md "Voting"), so the panel says to
+ * order the answers before the e-mail is sent.
+ */
+export function movedOption(options: Poll['options'], from: number, to: number): Poll['options'] {
+  if (from === to || from < 0 || to < 0 || from >= options.length || to >= options.length)
+    return options;
+  const next = options.filter((_, i) => i !== from);
+  next.splice(to, 0, options[from]!);
+  return next;
+}
+
+/**
+ * The design's text parameters' names, each once, sorted: what can name a poll's voter (the
+ * dynamic stickers' own parameters hold a place, a page or a start, not who the recipient is).
+ */
+export const textParameterNames = (design: DesignDocument): string[] =>
+  [...new Set(design.text_snippets.flatMap((s) => s.parameters.map((p) => p.param_name)))].sort();

@@ -300,7 +300,8 @@ export function newSticker(
       : newStickerScale(image, canvas, type);
   const sticker = StickerSchema.parse({
     countdown: timer ? newCountdown(nowMs, localTimeZone()) : null,
-    poll: poll ? newPoll() : null,
+    // A new poll closes, once given a date, in the user's own zone (as a new timer counts).
+    poll: poll ? { ...newPoll(), time_zone: localTimeZone() } : null,
     uuid,
     stickerType: 'dynamicSticker',
     dynamicStickerType: type,
