@@ -304,7 +304,7 @@ export async function recordDesignViews(designId: string, views: number): Promis
       : { teamId: found.teamId, status: found.status, isTemplate: found.isTemplate ?? false };
     let update = db()
       .Design.patch({ designId })
-      .set({ counter, listedViews: counter, ...list });
+      .set({ counter, listedViews: counter, countedAt: new Date().toISOString(), ...list });
     if (found.listKey) update = update.composite({ listKey: found.listKey });
     try {
       await update

@@ -67,6 +67,7 @@ function meta(record: DesignRecord) {
     counter: record.counter ?? 0,
     /** Mail proxies' fetches (functions/render/service.ts `ViewCounter`). */
     proxy_fetches: record.proxyFetches ?? 0,
+    counted_at: record.countedAt ?? null,
     /** The campaign (docs/analytics.md "Campaigns"); stored as '' when cleared. */
     campaign: record.campaign || null,
     created_at: record.createdAt,

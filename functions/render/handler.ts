@@ -215,7 +215,11 @@ async function findSnapshot(designId: string, version: number): Promise<unknown>
 const views = new ViewCounter(async (designId, opens, proxyFetches) => {
   if (opens > 0) await recordDesignViews(designId, opens);
   if (proxyFetches > 0)
-    await db().Design.patch({ designId }).add({ proxyFetches }).go({ response: 'none' });
+    await db()
+      .Design.patch({ designId })
+      .add({ proxyFetches })
+      .set({ countedAt: new Date().toISOString() })
+      .go({ response: 'none' });
 });
 
 /** Fallbacks served, per design, hour and reason (docs/analytics.md "Fallbacks"). */

@@ -321,6 +321,12 @@ export const DesignCardSchema = z.object({
    */
   proxy_fetches: z.number().int().nonnegative().optional(),
   /**
+   * When the render last added to the counts (ISO 8601), null when it never has (docs/analytics.md
+   * "Counts on the dashboard"): they are written in batches, so they trail the opens a little.
+   * Optional so answers without it still parse.
+   */
+  counted_at: z.string().nullable().optional(),
+  /**
    * The campaign the design is in (docs/analytics.md "Campaigns"), null for none. Optional so
    * answers without it still parse; absent means none.
    */

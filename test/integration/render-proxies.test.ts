@@ -129,6 +129,8 @@ describe('a campaign through mail proxies', () => {
     const after = (await db().Design.get({ designId: welcome.designId }).go()).data!;
     expect((after.proxyFetches ?? 0) - (before.proxyFetches ?? 0)).toBe(200);
     expect((after.counter ?? 0) - (before.counter ?? 0)).toBe(1);
+    // The design says when it was last counted (the dashboard's "counted … ago").
+    expect(Date.parse(after.countedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('treats a proxy user agent from outside the ranges as an ordinary address', async () => {

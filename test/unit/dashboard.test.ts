@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { designTitleSortKey } from '#lib/db/entities.ts';
 import type { DesignCard } from '../../web/src/api/designs.ts';
-import { formatDay, viewsLabel } from '../../web/src/features/dashboard/format.ts';
+import { countedLabel, formatDay, opensLabel } from '../../web/src/features/dashboard/format.ts';
 import {
   exampleQuery,
   exampleValue,
@@ -116,10 +116,19 @@ describe('card lines', () => {
     expect(formatDay('not a date')).toBe('');
   });
 
-  it('counts views in words', () => {
-    expect(viewsLabel(0)).toBe('0 views');
-    expect(viewsLabel(1)).toBe('1 view');
-    expect(viewsLabel(1234)).toBe('1,234 views');
+  it('counts opens in words, as the design and analytics pages call them', () => {
+    expect(opensLabel(0)).toBe('0 opens');
+    expect(opensLabel(1)).toBe('1 open');
+    expect(opensLabel(1234)).toBe('1,234 opens');
+  });
+
+  it('says how fresh the counts are', () => {
+    const now = new Date('2026-03-10T12:30:00Z');
+    expect(countedLabel(null, now)).toBeNull();
+    expect(countedLabel('2026-03-10T12:29:50Z', now)).toBe('counted just now');
+    expect(countedLabel('2026-03-10T12:25:00Z', now)).toBe('counted 5 minutes ago');
+    expect(countedLabel('2026-03-10T09:30:00Z', now)).toBe('counted 3 hours ago');
+    expect(countedLabel('2026-03-01T09:30:00Z', now)).toMatch(/^counted 1 Mar 2026, \d\d:30$/);
   });
 });
 

@@ -405,6 +405,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
          */
         proxyFetches: { type: 'number' },
         /**
+         * When the render last added to `counter` or `proxyFetches` (ISO 8601): the design page
+         * and the dashboard say how fresh the counts are (docs/analytics.md "Counts on the
+         * dashboard"). Absent: never counted.
+         */
+        countedAt: { type: 'string' },
+        /**
          * The campaign the design is in (docs/analytics.md "Campaigns"): a name of 1–60
          * characters, '' or absent for none. Set by `PUT /api/pic-snippet/{id}/campaign`.
          */

@@ -82,12 +82,17 @@ const text = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v :
 function pickCard(design: Design): DesignCard {
   const { id, public_id, title, version, status, isTemplate, counter } = design;
   const { created_at, updated_at, archived_at, base_url, preview_url } = design;
-  const { showurl, editurl, archiveurl, unarchiveurl, proxy_fetches, campaign } = design;
+  const { showurl, editurl, archiveurl, unarchiveurl, proxy_fetches, campaign, counted_at } =
+    design;
   return {
     ...{ id, public_id, title, version, status, isTemplate, counter, created_at, updated_at },
     ...{ archived_at, base_url, preview_url, showurl, editurl, archiveurl, unarchiveurl },
     // Absent on older answers: none (docs/analytics.md "Campaigns").
-    ...{ proxy_fetches: proxy_fetches ?? 0, campaign: campaign ?? null },
+    ...{
+      proxy_fetches: proxy_fetches ?? 0,
+      campaign: campaign ?? null,
+      counted_at: counted_at ?? null,
+    },
   };
 }
 

@@ -65,4 +65,23 @@ describe('the design page', () => {
         .map((li) => li.textContent),
     ).toEqual(['first_name', 'qrCode1', 'signed_up']);
   });
+
+  it('calls its counts opens and mail-proxy fetches, and says when they were counted', async () => {
+    const countedAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    answer('GET /api/pic-snippet/{id}', 200, {
+      ...aDesign(),
+      counter: 1234,
+      proxy_fetches: 1,
+      counted_at: countedAt,
+    });
+    answer('GET /settings/companies/current', 200, aTeam());
+    renderWithProviders(<DesignShowPage />, {
+      route: '/pic-snippet/design-1',
+      path: '/pic-snippet/:id',
+      signedInAs: aUser(),
+    });
+    expect((await screen.findByTestId('design-opens')).textContent).toBe('1,234 Opens');
+    expect(screen.getByTestId('design-proxy-fetches').textContent).toBe('1 Mail-proxy fetch');
+    expect(screen.getByTestId('design-counted').textContent).toBe('counted 5 minutes ago');
+  });
 });

@@ -6,7 +6,7 @@ import { ActionFeedback } from '../features/dashboard/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { CampaignField } from '../features/analytics/CampaignField.tsx';
-import { formatDay } from '../features/dashboard/format.ts';
+import { countedLabel, formatDay } from '../features/dashboard/format.ts';
 import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
 import { subscriptionPath, useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
 import {
@@ -98,6 +98,7 @@ function DesignShow({ id }: { id: string }) {
   const example = exampleQuery(names);
   const created = formatDay(design.created_at);
   const updated = formatDay(design.updated_at);
+  const counted = countedLabel(design.counted_at);
 
   return (
     <div className="container stack-lg design-show">
@@ -132,8 +133,16 @@ function DesignShow({ id }: { id: string }) {
               data-testid="design-proxy-fetches"
               title="Images fetched by mail image proxies (Gmail, Yahoo, Outlook, Apple Mail Privacy Protection): prefetches and proxied opens, which cannot be told apart"
             >
-              {countLabel(design.proxy_fetches ?? 0, 'Proxy fetch', 'Proxy fetches')}
+              {countLabel(design.proxy_fetches ?? 0, 'Mail-proxy fetch', 'Mail-proxy fetches')}
             </span>
+            {counted && (
+              <>
+                <span aria-hidden="true"> · </span>
+                <span data-testid="design-counted" title={design.counted_at ?? undefined}>
+                  {counted}
+                </span>
+              </>
+            )}
           </p>
         </div>
         <div className="design-show__actions">

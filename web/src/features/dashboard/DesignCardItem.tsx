@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DesignCard } from '../../api/designs.ts';
 import { Spinner } from '../../components/Spinner.tsx';
-import { formatDay, viewsLabel } from './format.ts';
+import { countedLabel, formatDay, opensLabel } from './format.ts';
 
 /** A button on a card. */
 export interface CardAction {
@@ -84,7 +84,9 @@ export function DesignCardItem({
           <p className="design-card__meta muted">
             {created && <time dateTime={card.created_at}>Created {created}</time>}
             {created && <span aria-hidden="true"> · </span>}
-            <span>{viewsLabel(card.counter)}</span>
+            <span title={countedLabel(card.counted_at) ?? undefined}>
+              {opensLabel(card.counter)}
+            </span>
           </p>
         </div>
         {actions.length + links.length > 0 && (

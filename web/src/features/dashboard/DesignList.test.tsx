@@ -128,7 +128,7 @@ describe('a dashboard list', () => {
     expect(within(spring!).getByRole('link', { name: 'Spring sale' }).getAttribute('href')).toBe(
       '/pic-snippet/design-1/edit',
     );
-    expect(spring?.textContent).toContain('1,234 views');
+    expect(spring?.textContent).toContain('1,234 opens');
     expect(within(spring!).getByText('Preview not available')).toBeTruthy();
     expect(within(list).getByRole('button', { name: 'Archive Spring sale' })).toBeTruthy();
     expect(within(list).getByRole('button', { name: 'Clone Winter' })).toBeTruthy();
@@ -217,7 +217,7 @@ describe('a dashboard list’s actions', () => {
       'article',
     );
     expect(card?.textContent).toContain('Created 22 Nov 2026');
-    expect(card?.textContent).toContain('1 view');
+    expect(card?.textContent).toContain('1 open');
     expect(card?.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-22T10:00:00.000Z');
   });
 

@@ -7,7 +7,7 @@ export const SORT_LABELS: Record<DesignSort, string> = {
   '': 'Last updated',
   created: 'Created',
   name: 'Name',
-  views: 'Views',
+  views: 'Opens',
 };
 
 /** The dashboard header's "Sort by" dropdown (docs/decisions.md "Dashboard SPA"), a native labelled select. */

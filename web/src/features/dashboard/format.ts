@@ -2,6 +2,7 @@
  * How the dashboard and the show page write dates and counts (docs/decisions.md "Dashboard SPA": "A card shows
  * preview image, title, created date and views count").
  */
+import { rolledUpLabel } from '../analytics/report.ts';
 
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -15,7 +16,23 @@ export function formatDay(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : DATE.format(date);
 }
 
-/** "1 view", "1,234 views" (docs/decisions.md "The design document: versions and restore" `counter`). */
-export function viewsLabel(views: number): string {
-  return `${views.toLocaleString('en-GB')} ${views === 1 ? 'view' : 'views'}`;
+/**
+ * "1 open", "1,234 opens": the design's `counter`, called opens wherever it shows (the dashboard,
+ * the design page, the analytics page; docs/analytics.md "Counts on the dashboard").
+ */
+export function opensLabel(opens: number): string {
+  return `${opens.toLocaleString('en-GB')} ${opens === 1 ? 'open' : 'opens'}`;
+}
+
+/**
+ * How fresh the counts are, from `counted_at`: "counted just now", "counted 5 minutes ago",
+ * "counted 3 hours ago", else "counted 9 Mar 2026, 14:05" (analytics' `rolledUpLabel`); null
+ * when never counted.
+ */
+export function countedLabel(
+  countedAt: string | null | undefined,
+  now = new Date(),
+): string | null {
+  if (!countedAt) return null;
+  return `counted ${rolledUpLabel(countedAt, now).relative}`;
 }
