@@ -48,7 +48,6 @@ describe('font picker categories (spec 000 §9: All Fonts, Uploaded, the server 
     expect(filterFonts(groups, custom, ALL_FONTS, '').map((o) => o.family)).toEqual([
       'Acme Brand',
       'Journal',
-      'USPS IMB Standard',
       'Baloo',
       'Lobster',
       'Caveat',
@@ -68,7 +67,6 @@ describe('font picker categories (spec 000 §9: All Fonts, Uploaded, the server 
     expect(filterFonts(groups, custom, ALL_FONTS, 'A').map((o) => o.family)).toEqual([
       'Acme Brand',
       'Journal',
-      'USPS IMB Standard',
       'Baloo',
       'Caveat',
       'Pacifico',
@@ -83,8 +81,23 @@ describe('font picker categories (spec 000 §9: All Fonts, Uploaded, the server 
   });
 });
 
+describe('a family without files', () => {
+  it('is listed only as the text\'s own family, disabled', () => {
+    expect(filterFonts(groups, custom, 'Built-in', '').map((o) => o.family)).toEqual([
+      'Journal',
+      'Baloo',
+    ]);
+    expect(filterFonts(groups, custom, 'Built-in', '', 'USPS IMB Standard')).toEqual([
+      { family: 'Journal', category: 'handwriting' },
+      { family: 'USPS IMB Standard', category: 'display', disabled: true },
+      { family: 'Baloo', category: 'display' },
+    ]);
+  });
+});
+
 describe('moveActive (listbox keyboard)', () => {
-  const options = filterFonts(groups, custom, ALL_FONTS, '');
+  // The text's family is the disabled one, so it is listed (and skipped by the keys).
+  const options = filterFonts(groups, custom, ALL_FONTS, '', 'USPS IMB Standard');
   it('moves by one with the arrows and skips disabled rows', () => {
     expect(moveActive(options, -1, 'ArrowDown')).toBe(0);
     expect(moveActive(options, 1, 'ArrowDown')).toBe(3); // USPS IMB Standard (2) is disabled

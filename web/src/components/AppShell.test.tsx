@@ -41,15 +41,21 @@ const navLinks = () =>
 describe('the header', () => {
   it('shows Kiosk to a platform admin only, Dashboard and Campaigns to whoever is signed in', () => {
     const { unmount } = renderShell(null);
-    expect(navLinks()).toEqual(['Home', 'Status']);
+    expect(navLinks()).toEqual(['Home']);
+    // The service's status is in the footer, for whoever looks for it.
+    expect(
+      within(screen.getByRole('contentinfo'))
+        .getByRole('link', { name: 'System status' })
+        .getAttribute('href'),
+    ).toBe('/status');
     unmount();
     renderShell(aUser());
-    expect(navLinks()).toEqual(['Home', 'Status', 'Dashboard', 'Campaigns']);
+    expect(navLinks()).toEqual(['Home', 'Dashboard', 'Campaigns']);
   });
 
   it('has a Menu button, closed at first, that controls the menu with the navigation and the account corner', async () => {
     const { menu } = renderShell(ADMIN);
-    expect(navLinks()).toEqual(['Home', 'Status', 'Dashboard', 'Campaigns', 'Kiosk']);
+    expect(navLinks()).toEqual(['Home', 'Dashboard', 'Campaigns', 'Kiosk']);
     expect(menu.getAttribute('aria-expanded')).toBe('false');
     const controlled = document.getElementById(menu.getAttribute('aria-controls') ?? '');
     expect(controlled).not.toBeNull();

@@ -10,10 +10,11 @@ import { SupportButton } from '../features/notifications/SupportModal.tsx';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt.tsx';
 import { useAppStore } from '../state/store.ts';
 
-const NAV = [
-  { to: '/', label: 'Home', end: true },
-  { to: '/status', label: 'Status', end: false },
-] as const;
+/**
+ * Shown to everyone. The service's status (its DynamoDB and S3 checks) is for whoever operates
+ * it, not a marketer's daily path: it is linked from the footer, not the header.
+ */
+const NAV = [{ to: '/', label: 'Home', end: true }] as const;
 
 /** Shown to a signed-in user only: their designs (docs/decisions.md "Dashboard SPA" Dashboard). */
 const SIGNED_IN_NAV = [
@@ -129,7 +130,10 @@ export function AppShell() {
       </p>
       <footer className="site-footer">
         <div className="container">
-          <p>PicSnippets: personalised images for every recipient.</p>
+          <p>
+            PicSnippets: personalised images for every recipient.{' '}
+            <Link to="/status">System status</Link>
+          </p>
         </div>
       </footer>
       <SessionExpiredModal />

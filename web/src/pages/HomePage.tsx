@@ -1,5 +1,4 @@
 import { RenderPlayground } from '../features/playground/RenderPlayground.tsx';
-import { HealthPanel } from '../features/status/HealthPanel.tsx';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useAppStore } from '../state/store.ts';
@@ -56,7 +55,6 @@ export function HomePage() {
         </div>
       </section>
       <RenderPlayground />
-      <HealthPanel />
     </div>
   );
 }

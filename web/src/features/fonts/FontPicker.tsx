@@ -126,7 +126,7 @@ function FontRow({
       {/* The name alone names the option; aria-disabled says the rest. */}
       {option.disabled && (
         <span className="font-picker__tag" aria-hidden="true">
-          unavailable
+          drawn as Journal
         </span>
       )}
       {option.uploaded && (
@@ -207,8 +207,8 @@ export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) 
   }, [message]);
 
   const options = useMemo(
-    () => filterFonts(groups ?? [], custom, category, debounced),
-    [groups, custom, category, debounced],
+    () => filterFonts(groups ?? [], custom, category, debounced, value),
+    [groups, custom, category, debounced, value],
   );
   const shown = Math.min(options.length, pages * FONT_PAGE_SIZE);
 

@@ -34,13 +34,16 @@ const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCa
 /**
  * The options of a category matching a search, in list order. All Fonts lists the uploads,
  * then every group in weight order, each family once. The search matches anywhere in the
- * name, case and accents folded; names that start with it come first.
+ * name, case and accents folded; names that start with it come first. A disabled family (a
+ * catalogue name without files, drawn with the default font) is listed only when it is
+ * `current`, the text's own family (docs/fonts.md "The catalogue").
  */
 export function filterFonts(
   groups: readonly FontGroup[],
   custom: readonly CustomFont[],
   category: string,
   search: string,
+  current = '',
 ): FontRowOption[] {
   const uploads: FontRowOption[] = custom.map((f) => ({
     family: f.family,
@@ -56,6 +59,7 @@ export function filterFonts(
   }
   const seen = new Set<string>();
   options = options.filter((o) => {
+    if (o.disabled && o.family !== current) return false;
     const key = o.family.toLowerCase();
     if (seen.has(key)) return false;
     seen.add(key);
