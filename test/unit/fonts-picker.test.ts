@@ -82,7 +82,7 @@ describe('font picker categories (spec 000 §9: All Fonts, Uploaded, the server 
 });
 
 describe('a family without files', () => {
-  it('is listed only as the text\'s own family, disabled', () => {
+  it("is listed only as the text's own family, disabled", () => {
     expect(filterFonts(groups, custom, 'Built-in', '').map((o) => o.family)).toEqual([
       'Journal',
       'Baloo',
