@@ -5,11 +5,12 @@
  * inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every stage.
  *
  * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
- * photo, screenshot, alarm, chart-bar.
+ * photo, screenshot, alarm, chart-bar, sun.
  */
 import type { DynamicSticker } from '#shared/contract/stickers.ts';
 import { COUNTDOWN_SIZE } from '#shared/dynamic-stickers.ts';
 import { POLL_SIZE } from '#shared/scene/poll.ts';
+import { WEATHER_SIZE } from '#shared/scene/weather-sticker.ts';
 
 /** A dynamic sticker as the panel lists it (shared/contract/stickers.ts `DynamicStickerSchema`). */
 export type DynamicStickerView = DynamicSticker;
@@ -20,9 +21,10 @@ const icon = (d: string) =>
   ).toString('base64')}`;
 
 /**
- * The six dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
+ * The seven dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
  * screenshot; a countdown timer's box is 600x200 (docs/editor.md "Countdown timer"), a poll's
- * 600x400 (docs/polls.md "The sticker").
+ * 600x400 (docs/polls.md "The sticker"), a weather sticker's 400x200 (docs/weather.md "The
+ * weather sticker").
  */
 export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
   {
@@ -102,5 +104,18 @@ export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [
     ),
     width: POLL_SIZE.width,
     height: POLL_SIZE.height,
+  },
+  {
+    id: 'dynamic-weather',
+    type: 'dynamic sticker',
+    sticker_name: 'Weather',
+    description: "The weather now at each recipient's place: an icon and the temperature.",
+    sticker_type: 'weather',
+    icon_url: icon(
+      'M8 12a4 4 0 1 0 8 0a4 4 0 1 0 -8 0M3 12h1m8 -9v1m8 8h1m-9 8v1' +
+        'm-6.4 -15.4l.7 .7m12.1 -.7l-.7 .7m0 11.4l.7 .7m-12.1 -.7l-.7 .7',
+    ),
+    width: WEATHER_SIZE.width,
+    height: WEATHER_SIZE.height,
   },
 ];

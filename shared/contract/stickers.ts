@@ -139,6 +139,7 @@ export const DynamicStickerSchema = z.object({
     'screenShot',
     'countdown',
     'poll',
+    'weather',
   ]) satisfies z.ZodType<DynamicStickerType>,
   icon_url: z.string(),
   width: z.number(),

@@ -100,6 +100,7 @@ describe('the library (POST /getStickers)', () => {
       'screenShot',
       'countdown',
       'poll',
+      'weather',
     ]);
     const screenshot = answer.dynamic![3]!;
     expect(screenshot).toEqual({

@@ -11,9 +11,10 @@
  * the document and its undo history never hold them. They are rebuilt when the document changes
  * and once a second, on the second, and stop when disposed (the editor unmounts).
  *
- * A poll's texts (docs/editor.md "Poll") are drawn here too, over every object, as the render
- * draws them with the design's texts (functions/render/renderer.ts); its bars are the sticker's
- * own image (document/pollPreview.ts).
+ * A poll's and a weather sticker's texts (docs/editor.md "Poll", "Weather") are drawn here too,
+ * over every object, as the render draws them with the design's texts
+ * (functions/render/renderer.ts); their bars, panel and icon are the sticker's own image
+ * (document/pollPreview.ts, document/weather.ts).
  */
 import type { Textbox } from 'fabric';
 import { countdownLayers, type CountdownBox } from '#shared/scene/countdown.ts';
@@ -24,6 +25,7 @@ import { resolveDynamicStickers, stickerBox } from '#shared/scene/resolve.ts';
 import type { ResolvedScene, ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import { previewSecondsLeft } from '../document/countdown.ts';
 import { pollTextLayers } from '../document/pollPreview.ts';
+import { weatherTextLayers } from '../document/weather.ts';
 import { editorScene, editorValues } from '../document/preview.ts';
 import type { EditorStore } from '../store/index.ts';
 import { loadTextFonts } from './textFonts.ts';
@@ -116,7 +118,7 @@ export function mountCountdownPreview(
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Each timer's text objects, and the bands they are stacked by, as last built. */
   let timers: Textbox[][] = [];
-  /** The poll's texts, over every object. */
+  /** The poll's and the weather stickers' texts, over every object. */
   let polls: Textbox[] = [];
   let bands: ResolvedScene[] = [];
   let bandsOf: DesignDocument | null = null;
@@ -144,7 +146,7 @@ export function mountCountdownPreview(
         const design = store.getState().design;
         if (!design) continue;
         const groups = timerLayerGroups(design, now(), openedMs);
-        const pollTexts = pollTextLayers(design);
+        const pollTexts = [...pollTextLayers(design), ...weatherTextLayers(design)];
         const next = JSON.stringify([groups, pollTexts, design.canvas_width, design.canvas_height]);
         if (bandsOf !== design && groups.length > 0) {
           bands = sceneBands(design, editorScene(design));

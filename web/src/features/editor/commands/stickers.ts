@@ -2,7 +2,7 @@
  * The sticker commands (docs/editor.md "Architecture" Stickers panel and QR / screenshot toolbar, docs/editor.md "Commands": "Selection
  * overlay", docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants" placement): add, transform (move, scale, rotate from a
  * canvas gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and
- * transparency, the screenshot device, a countdown timer's and a poll's settings. All are `stickers.event` entries (docs/editor.md "Commands").
+ * transparency, the screenshot device, a countdown timer's, a poll's and a weather sticker's settings. All are `stickers.event` entries (docs/editor.md "Commands").
  * The document changes are the pure operations of document/stickers.ts.
  */
 import { castDraft, type Draft } from 'immer';
@@ -23,6 +23,7 @@ import { changeIntent } from './intent.ts';
 import { patchedCountdown, type CountdownPatch } from '../document/countdown.ts';
 import { hasPoll, ONE_POLL_MESSAGE, patchedPoll, type PollPatch } from '../document/poll.ts';
 import { pollImage } from '../document/pollPreview.ts';
+import { patchedWeather, weatherImage, type WeatherPatch } from '../document/weather.ts';
 
 /** The arguments of the sticker commands; `id` is the sticker's uuid. */
 export interface StickerCommandArgs {
@@ -39,6 +40,7 @@ export interface StickerCommandArgs {
   setCountdown: { id: string; patch: CountdownPatch };
   /** `step`: the change is an undo step of its own (an answer moved, added or removed). */
   setPoll: { id: string; patch: PollPatch; step?: boolean };
+  setWeather: { id: string; patch: WeatherPatch };
 }
 
 type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
@@ -52,24 +54,39 @@ export class FallbackError extends Error {
 }
 
 /**
- * Thrown when a countdown change breaks a rule of the shared schema; `errors` holds the
- * messages by field (`frames`, `deadline`, `labels.d`, …).
+ * Thrown when a change of a sticker's settings breaks a rule of its shared schema; `errors`
+ * holds the messages by field. Each kind has its own class below.
  */
-export class CountdownError extends Error {
-  constructor(readonly errors: Record<string, string>) {
-    super(Object.values(errors)[0] ?? 'Invalid countdown settings');
+export class SettingsError extends Error {
+  constructor(
+    readonly errors: Record<string, string>,
+    what: string,
+  ) {
+    super(Object.values(errors)[0] ?? `Invalid ${what} settings`);
+  }
+}
+
+/** A refused countdown change; `errors` by field (`frames`, `deadline`, `labels.d`, …). */
+export class CountdownError extends SettingsError {
+  constructor(errors: Record<string, string>) {
+    super(errors, 'countdown');
     this.name = 'CountdownError';
   }
 }
 
-/**
- * Thrown when a poll change breaks a rule of the shared schema (`POLL_MESSAGES`); `errors`
- * holds the messages by field (`question`, `options`, `options.1.url`, …).
- */
-export class PollError extends Error {
-  constructor(readonly errors: Record<string, string>) {
-    super(Object.values(errors)[0] ?? 'Invalid poll settings');
+/** A refused poll change (`POLL_MESSAGES`); `errors` by field (`options`, `options.1.url`, …). */
+export class PollError extends SettingsError {
+  constructor(errors: Record<string, string>) {
+    super(errors, 'poll');
     this.name = 'PollError';
+  }
+}
+
+/** A refused weather sticker change; `errors` by field (`fallback_text`, `unit`, …). */
+export class WeatherError extends SettingsError {
+  constructor(errors: Record<string, string>) {
+    super(errors, 'weather');
+    this.name = 'WeatherError';
   }
 }
 
@@ -300,6 +317,31 @@ export const STICKER_COMMANDS: StickerRegistry = {
         const drawn = draftSticker(draft, id);
         drawn.poll = castDraft(next.poll);
         drawn.dynamicStickerNewUrl = pollImage(next.poll);
+      });
+    },
+  },
+  setWeather: {
+    name: 'setWeather',
+    label: 'Weather',
+    shortcuts: [],
+    // Typing in one field is one step; each other field is its own (mergeKey below).
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    /**
+     * Changes a weather sticker's settings (docs/editor.md "Weather").
+     * @throws WeatherError with the shared schema's messages; nothing changes then.
+     */
+    perform(store, { id, patch }) {
+      const sticker = stickerOf(store.getState(), id);
+      if (!sticker?.weather) return;
+      const next = patchedWeather(sticker.weather, patch);
+      if (!next.ok) throw new WeatherError(next.errors);
+      const state = store.getState();
+      const key = `${this.name}:${id}:${Object.keys(patch).sort().join(',')}`;
+      state.applyChange(changeIntent(this, key), (draft) => {
+        const drawn = draftSticker(draft, id);
+        drawn.weather = castDraft(next.weather);
+        drawn.dynamicStickerNewUrl = weatherImage(next.weather);
       });
     },
   },

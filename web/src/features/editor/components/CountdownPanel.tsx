@@ -13,8 +13,6 @@ import {
   type Countdown,
   type CountdownUnitLayout,
 } from '#shared/scene/countdown.ts';
-import { runCommand } from '../commands.ts';
-import { CountdownError } from '../commands/stickers.ts';
 import {
   COUNTDOWN_UNIT_LAYOUTS,
   deadlineInLocalTime,
@@ -24,9 +22,7 @@ import {
   durationParts,
   timeZoneOptions,
   UNIT_LAYOUT_LABELS,
-  type CountdownPatch,
 } from '../document/countdown.ts';
-import { useEditorContext } from '../EditorContext.tsx';
 import '../countdown.css';
 import { ColorField } from './ColorField.tsx';
 import { FieldError, errorIdOf } from './FieldError.tsx';
@@ -34,26 +30,10 @@ import { FontFamilyField, useFontState } from './FontFamilyField.tsx';
 import { NumberField } from './NumberField.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
 import { useHistoryKeys } from './useHistoryKeys.ts';
+import { useSettingsChange } from './useSettingsChange.ts';
 
 /** The names of the units, for the label fields. */
 const UNIT_NAMES = { d: 'Days', h: 'Hours', m: 'Minutes', s: 'Seconds' } as const;
-
-/** Runs `setCountdown` for the sticker; answers the refused fields' messages, or null. */
-function useCountdownChange(id: string): (patch: CountdownPatch) => Record<string, string> | null {
-  const { store } = useEditorContext();
-  return useCallback(
-    (patch) => {
-      try {
-        runCommand(store, 'setCountdown', { id, patch });
-        return null;
-      } catch (e) {
-        if (e instanceof CountdownError) return e.errors;
-        throw e;
-      }
-    },
-    [store, id],
-  );
-}
 
 /**
  * A labelled text-like input bound to one setting: what is typed stays in the field; a valid
@@ -195,7 +175,7 @@ export function TimeZoneField({
 
 /** Fixed mode: the deadline's date, time and time zone, and that moment in the user's time. */
 function DeadlineFields({ sticker, countdown }: { sticker: Sticker; countdown: Countdown }) {
-  const change = useCountdownChange(sticker.uuid);
+  const change = useSettingsChange('setCountdown', sticker.uuid);
   const { date, time } = deadlineParts(countdown.deadline);
   const local = deadlineInLocalTime(countdown);
   return (
@@ -222,7 +202,7 @@ function DeadlineFields({ sticker, countdown }: { sticker: Sticker; countdown: C
 
 /** Evergreen mode: the duration, and where the start comes from (the parameter, its fallback). */
 function EvergreenFields({ sticker, countdown }: { sticker: Sticker; countdown: Countdown }) {
-  const change = useCountdownChange(sticker.uuid);
+  const change = useSettingsChange('setCountdown', sticker.uuid);
   const parts = durationParts(countdown.durationSeconds);
   const set = (p: Partial<typeof parts>) =>
     change({ durationSeconds: durationOf({ ...parts, ...p }) });
@@ -283,7 +263,7 @@ function EvergreenFields({ sticker, countdown }: { sticker: Sticker; countdown: 
  */
 export function CountdownPanel({ sticker }: { sticker: Sticker }) {
   const countdown = sticker.countdown;
-  const change = useCountdownChange(sticker.uuid);
+  const change = useSettingsChange('setCountdown', sticker.uuid);
   const font = useFontState(countdown?.fontFamily ?? '');
   if (!countdown) return null;
   const units = [...countdown.units] as Array<keyof typeof UNIT_NAMES>;

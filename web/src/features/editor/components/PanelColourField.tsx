@@ -1,5 +1,5 @@
 /**
- * The panel behind a poll or a weather sticker (docs/editor.md "Poll"): **Panel**
+ * The panel behind a poll or a weather sticker (docs/editor.md "Poll", "Weather"): **Panel**
  * (off: `transparent`, no panel; on again: the default white at 90 %), its **Panel colour** (the
  * picker's `#rrggbb`, the opacity kept) and **Panel opacity** (0–100 %, the colour kept), stored
  * as one `panel_fill` (document/panelColour.ts).

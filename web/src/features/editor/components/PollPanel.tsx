@@ -6,13 +6,11 @@
  * step per field; typing merges), checked by the shared schema the API checks with: a refused
  * value stays in its field with the schema's message (`POLL_MESSAGES`) and is not saved.
  */
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Sticker } from '#shared/design.ts';
 import { POLL_OPTIONS, POLL_RESULTS_TTL_S, PollSchema, type Poll } from '#shared/scene/poll.ts';
-import { runCommand } from '../commands.ts';
-import { PollError } from '../commands/stickers.ts';
-import { movedOption, textParameterNames, type PollPatch } from '../document/poll.ts';
-import { useEditor, useEditorContext } from '../EditorContext.tsx';
+import { movedOption, textParameterNames } from '../document/poll.ts';
+import { useEditor } from '../EditorContext.tsx';
 import '../countdown.css';
 import { ColorField } from './ColorField.tsx';
 import { Group, SettingInput, TimeZoneField } from './CountdownPanel.tsx';
@@ -20,34 +18,13 @@ import { FieldError } from './FieldError.tsx';
 import { FontFamilyField, useFontState } from './FontFamilyField.tsx';
 import { NumberField } from './NumberField.tsx';
 import { PanelColourField } from './PanelColourField.tsx';
+import { useSettingsChange } from './useSettingsChange.ts';
 
 /** The voter parameter's choice for "no parameter": all of the recipient's values. */
 const ALL_VALUES = '';
 
 /** A new poll's panel colour (the schema's default), set again when the panel is switched on. */
 const DEFAULT_PANEL = PollSchema.shape.panel_fill.parse(undefined);
-
-/**
- * Runs `setPoll` for the sticker (`step`: an undo step of its own, not merged with typing);
- * answers the refused fields' messages, or null.
- */
-function usePollChange(
-  id: string,
-): (patch: PollPatch, step?: boolean) => Record<string, string> | null {
-  const { store } = useEditorContext();
-  return useCallback(
-    (patch, step) => {
-      try {
-        runCommand(store, 'setPoll', { id, patch, step });
-        return null;
-      } catch (e) {
-        if (e instanceof PollError) return e.errors;
-        throw e;
-      }
-    },
-    [store, id],
-  );
-}
 
 /** Which way a move button moves its answer. */
 type Direction = 'up' | 'down';
@@ -58,7 +35,7 @@ type Direction = 'up' | 'down';
  * reached the end), so the keyboard can keep moving it.
  */
 function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
-  const change = usePollChange(sticker.uuid);
+  const change = useSettingsChange('setPoll', sticker.uuid);
   const [error, setError] = useState<string | null>(null);
   const listId = useId();
   const hintId = useId();
@@ -171,7 +148,7 @@ function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
  * recipient's values. A stored name that is no longer a text parameter stays choosable.
  */
 function VoterField({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
-  const change = usePollChange(sticker.uuid);
+  const change = useSettingsChange('setPoll', sticker.uuid);
   const id = useId();
   const design = useEditor((s) => s.design);
   const names = new Set(design ? textParameterNames(design) : []);
@@ -203,7 +180,7 @@ function VoterField({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
 /** The selected poll's settings, in groups; the style collapsed so the canvas stays in view. */
 export function PollPanel({ sticker }: { sticker: Sticker }) {
   const poll = sticker.poll;
-  const change = usePollChange(sticker.uuid);
+  const change = useSettingsChange('setPoll', sticker.uuid);
   const font = useFontState(poll?.font_family ?? '');
   const hintId = useId();
   if (!poll) return null;

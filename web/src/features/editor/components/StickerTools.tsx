@@ -12,6 +12,7 @@ import { selectedSticker } from '../store/selectionSlice.ts';
 import { CountdownPanel } from './CountdownPanel.tsx';
 import { PollPanel } from './PollPanel.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
+import { WeatherPanel } from './WeatherPanel.tsx';
 
 /** What a sticker is called in the tools' label. */
 const KIND: Record<string, string> = {
@@ -21,12 +22,14 @@ const KIND: Record<string, string> = {
   screenShot: 'Screenshot',
   countdown: 'Countdown timer',
   poll: 'Poll',
+  weather: 'Weather',
 };
 
 /**
  * The selected sticker's toolbar, or nothing when no sticker is selected: a dynamic sticker's
  * fallback and QR / screenshot settings (QrToolbar.tsx), a countdown timer's properties
- * (CountdownPanel.tsx), a poll's (PollPanel.tsx); for a regular sticker, what it is and
+ * (CountdownPanel.tsx), a poll's (PollPanel.tsx), a weather sticker's (WeatherPanel.tsx); for a
+ * regular sticker, what it is and
  * where its controls are.
  */
 export function StickerToolbar() {
@@ -46,6 +49,8 @@ export function StickerToolbar() {
         <CountdownPanel key={sticker.uuid} sticker={sticker} />
       ) : sticker.dynamicStickerType === 'poll' ? (
         <PollPanel key={sticker.uuid} sticker={sticker} />
+      ) : sticker.dynamicStickerType === 'weather' ? (
+        <WeatherPanel key={sticker.uuid} sticker={sticker} />
       ) : dynamic ? (
         <QrToolbar key={sticker.uuid} sticker={sticker} />
       ) : (

@@ -20,6 +20,7 @@ import {
   type CountdownUnitLayout,
 } from '#shared/scene/countdown.ts';
 import { TZDate } from '@date-fns/tz';
+import { patchedSettings } from './patchedSettings.ts';
 
 /** The unit layouts as the panel names them, largest unit first. */
 export const UNIT_LAYOUT_LABELS: Record<CountdownUnitLayout, string> = {
@@ -105,11 +106,8 @@ export function patchedCountdown(
   current: Countdown,
   patch: CountdownPatch,
 ): { ok: true; countdown: Countdown } | { ok: false; errors: Record<string, string> } {
-  const parsed = CountdownSchema.safeParse({ ...current, ...patch });
-  if (parsed.success) return { ok: true, countdown: parsed.data };
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[issue.path.join('.') || '_'] ??= issue.message;
-  return { ok: false, errors };
+  const next = patchedSettings(CountdownSchema, current, patch);
+  return next.ok ? { ok: true, countdown: next.value } : next;
 }
 
 /**

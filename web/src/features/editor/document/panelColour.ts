@@ -1,6 +1,6 @@
 /**
  * The panel colour of the stickers drawn from settings (a poll's and a weather sticker's
- * `panel_fill`; docs/editor.md "Poll"): `transparent` (no panel) or a hex colour with
+ * `panel_fill`; docs/editor.md "Poll", "Weather"): `transparent` (no panel) or a hex colour with
  * an optional alpha, `#rrggbbaa` (the default, `#ffffffe6`, is white at 90 %). The colour picker
  * gives `#rrggbb`, so the panel keeps its opacity apart and joins the two. Pure.
  */

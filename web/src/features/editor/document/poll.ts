@@ -5,6 +5,7 @@
  */
 import type { DesignDocument } from '#shared/design.ts';
 import { PollSchema, type Poll } from '#shared/scene/poll.ts';
+import { patchedSettings } from './patchedSettings.ts';
 
 /** The schema's refusal of a second poll (shared/design.ts; docs/polls.md "One poll per design"). */
 export const ONE_POLL_MESSAGE = 'A design may have one poll.';
@@ -25,11 +26,8 @@ export function patchedPoll(
   current: Poll,
   patch: PollPatch,
 ): { ok: true; poll: Poll } | { ok: false; errors: Record<string, string> } {
-  const parsed = PollSchema.safeParse({ ...current, ...patch });
-  if (parsed.success) return { ok: true, poll: parsed.data };
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[issue.path.join('.') || '_'] ??= issue.message;
-  return { ok: false, errors };
+  const next = patchedSettings(PollSchema, current, patch);
+  return next.ok ? { ok: true, poll: next.value } : next;
 }
 
 /** The sample votes the editor shows results with: 60 %, 40 %, then fewer for each next answer. */

@@ -24,6 +24,8 @@ import {
 import { localTimeZone, newCountdown } from './countdown.ts';
 import { newPoll, POLL_SIZE } from '#shared/scene/poll.ts';
 import { pollImage } from './pollPreview.ts';
+import { newWeather, weatherImage } from './weather.ts';
+import { WEATHER_SIZE } from '#shared/scene/weather-sticker.ts';
 import { clampBox, type CanvasSize } from './snippets.ts';
 import { longHexColour } from '#shared/colour.ts';
 
@@ -243,6 +245,8 @@ export function dynamicImage(
     return { newQrDataUrl: null, dynamicStickerNewUrl: countdownFrameImage(sticker) };
   if (type === 'poll' && sticker.poll)
     return { newQrDataUrl: null, dynamicStickerNewUrl: pollImage(sticker.poll) };
+  if (type === 'weather' && sticker.weather)
+    return { newQrDataUrl: null, dynamicStickerNewUrl: weatherImage(sticker.weather) };
   const value = sticker.dynamicStickerUrl.trim();
   const shown =
     type === 'hostedImage' && value !== '' && fallbackProblem(type, value) === null
@@ -283,25 +287,28 @@ export function newSticker(
   const type = source.dynamicType;
   const timer = type === 'countdown';
   const poll = type === 'poll';
+  const weather = type === 'weather';
+  const drawn = poll ? POLL_SIZE : weather ? WEATHER_SIZE : null;
   const image =
     type === 'screenShot'
       ? { ...SCREENSHOT_SIZE }
       : timer
         ? { ...COUNTDOWN_SIZE }
-        : poll
-          ? { ...POLL_SIZE }
+        : drawn
+          ? { ...drawn }
           : { width: STICKER_SIZE, height: STICKER_SIZE };
-  // A timer or a poll starts legible: scale 1, or what fits 90% of the canvas (docs/editor.md
-  // "Countdown timer", "Poll").
+  // A timer, a poll or a weather sticker starts legible: scale 1, or what fits 90% of the
+  // canvas (docs/editor.md "Countdown timer", "Poll", "Weather").
   const scale = timer
     ? countdownStartScale(canvas)
-    : poll
-      ? fittedStartScale(POLL_SIZE, canvas)
+    : drawn
+      ? fittedStartScale(drawn, canvas)
       : newStickerScale(image, canvas, type);
   const sticker = StickerSchema.parse({
     countdown: timer ? newCountdown(nowMs, localTimeZone()) : null,
     // A new poll closes, once given a date, in the user's own zone (as a new timer counts).
     poll: poll ? { ...newPoll(), time_zone: localTimeZone() } : null,
+    weather: weather ? newWeather() : null,
     uuid,
     stickerType: 'dynamicSticker',
     dynamicStickerType: type,
