@@ -2,7 +2,7 @@
 /**
  * The stress preview (docs/editor.md) in the built SPA: the demo user opens the editor of a copy
  * of the demo design (its view counter this file's alone: other files render the seeded one on
- * the same stack), opens Stress preview, and sees six pictures drawn by the render service, one per
+ * the same stack), opens "Preview sample values", and sees six pictures drawn by the render service, one per
  * sample; the long sample really draws something else than the empty one (the fallback), and
  * the previews do not count as views of the design. Screenshot: test-results/e2e-editor-stress.png.
  */
@@ -29,8 +29,8 @@ describe('stress preview', () => {
     await page.setViewport({ width: 1440, height: 1000 });
     await signIn(page, base, 'demo@example.com', 'demo-password');
     await page.goto(`${base}/pic-snippet/${designId}/edit`, { waitUntil: 'networkidle0' });
-    await press(page, 'Stress preview');
-    await findByRole(page, 'dialog', 'Stress preview');
+    await press(page, 'Preview sample values');
+    await findByRole(page, 'dialog', 'Preview with sample values');
     await page.waitForFunction(
       () => {
         const images = Array.from(

@@ -47,7 +47,7 @@ function SampleFigure({ sample, src }: { sample: StressSample; src: string }) {
 }
 
 /**
- * The stress preview (docs/editor.md): the design drawn by the real render URL with each sample of
+ * The stress preview, "Preview sample values" on the editor bar (docs/decisions.md): the design drawn by the real render URL with each sample of
  * `document/stress.ts` in every text parameter, side by side, so a user sees overflow and font
  * fallback before an e-mail goes out. It draws the saved version: while a change is still being
  * saved it says so and waits (the render URL knows only what the server has).
@@ -63,7 +63,7 @@ export function StressPreview({ open, onClose }: { open: boolean; onClose: () =>
     <Modal
       open={open}
       wide
-      title="Stress preview"
+      title="Preview with sample values"
       onCancel={onClose}
       actions={
         <button type="button" className="button" onClick={onClose} data-autofocus>
@@ -110,7 +110,7 @@ export function StressPreviewButton() {
         title="See the design with empty, very long, emoji, Arabic, Hebrew and Chinese values"
         onClick={() => setOpen(true)}
       >
-        Stress preview
+        Preview sample values
       </button>
       <StressPreview open={open} onClose={() => setOpen(false)} />
     </>
