@@ -24,6 +24,7 @@ import { patchedCountdown, type CountdownPatch } from '../document/countdown.ts'
 import { hasPoll, ONE_POLL_MESSAGE, patchedPoll, type PollPatch } from '../document/poll.ts';
 import { pollImage } from '../document/pollPreview.ts';
 import { patchedWeather, weatherImage, type WeatherPatch } from '../document/weather.ts';
+import { patchedCrop, type WebCropPatch } from '../document/webCrop.ts';
 
 /** The arguments of the sticker commands; `id` is the sticker's uuid. */
 export interface StickerCommandArgs {
@@ -41,6 +42,8 @@ export interface StickerCommandArgs {
   /** `step`: the change is an undo step of its own (an answer moved, added or removed). */
   setPoll: { id: string; patch: PollPatch; step?: boolean };
   setWeather: { id: string; patch: WeatherPatch };
+  /** `patch` null: the crop removed (the page's top again); a crop starts with its first field. */
+  setWebCrop: { id: string; patch: WebCropPatch | null };
 }
 
 type StickerRegistry = { [K in keyof StickerCommandArgs]: EditorCommand<StickerCommandArgs[K]> };
@@ -87,6 +90,14 @@ export class WeatherError extends SettingsError {
   constructor(errors: Record<string, string>) {
     super(errors, 'weather');
     this.name = 'WeatherError';
+  }
+}
+
+/** A refused live-crop change (`WEB_CROP_MESSAGES`); `errors` by field (`selector`, …). */
+export class WebCropError extends SettingsError {
+  constructor(errors: Record<string, string>) {
+    super(errors, 'live crop');
+    this.name = 'WebCropError';
   }
 }
 
@@ -342,6 +353,37 @@ export const STICKER_COMMANDS: StickerRegistry = {
         const drawn = draftSticker(draft, id);
         drawn.weather = castDraft(next.weather);
         drawn.dynamicStickerNewUrl = weatherImage(next.weather);
+      });
+    },
+  },
+  setWebCrop: {
+    name: 'setWebCrop',
+    label: 'Live crop',
+    shortcuts: [],
+    // Typing in one field is one step; each other field is its own (the key below).
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    /**
+     * Changes a screenshot sticker's live crop (docs/editor.md "Live web crop"), or removes it.
+     * @throws WebCropError with the shared schema's messages; nothing changes then.
+     */
+    perform(store, { id, patch }) {
+      const sticker = stickerOf(store.getState(), id);
+      if (sticker?.dynamicStickerType !== 'screenShot') return;
+      let crop = null;
+      if (patch) {
+        const next = patchedCrop(sticker.crop, patch);
+        if (!next.ok) throw new WebCropError(next.errors);
+        crop = next.value;
+      }
+      const state = store.getState();
+      const intent = changeIntent(this, `${this.name}:${id}:${Object.keys(patch ?? {}).sort()}`);
+      const image = dynamicImage({ ...sticker, crop }, defaultQrValue());
+      // Switching the crop off is a step of its own; typing in a field merges.
+      state.applyChange(patch ? intent : { ...intent, mergeKey: null }, (draft) => {
+        const drawn = draftSticker(draft, id);
+        drawn.crop = castDraft(crop);
+        drawn.dynamicStickerNewUrl = image.dynamicStickerNewUrl;
       });
     },
   },

@@ -13,6 +13,7 @@ import { CountdownPanel } from './CountdownPanel.tsx';
 import { PollPanel } from './PollPanel.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
 import { WeatherPanel } from './WeatherPanel.tsx';
+import { WebCropPanel } from './WebCropPanel.tsx';
 
 /** What a sticker is called in the tools' label. */
 const KIND: Record<string, string> = {
@@ -28,8 +29,8 @@ const KIND: Record<string, string> = {
 /**
  * The selected sticker's toolbar, or nothing when no sticker is selected: a dynamic sticker's
  * fallback and QR / screenshot settings (QrToolbar.tsx), a countdown timer's properties
- * (CountdownPanel.tsx), a poll's (PollPanel.tsx), a weather sticker's (WeatherPanel.tsx); for a
- * regular sticker, what it is and
+ * (CountdownPanel.tsx), a poll's (PollPanel.tsx), a weather sticker's (WeatherPanel.tsx), a
+ * screenshot's live crop (WebCropPanel.tsx); for a regular sticker, what it is and
  * where its controls are.
  */
 export function StickerToolbar() {
@@ -52,7 +53,12 @@ export function StickerToolbar() {
       ) : sticker.dynamicStickerType === 'weather' ? (
         <WeatherPanel key={sticker.uuid} sticker={sticker} />
       ) : dynamic ? (
-        <QrToolbar key={sticker.uuid} sticker={sticker} />
+        <>
+          <QrToolbar key={sticker.uuid} sticker={sticker} />
+          {sticker.dynamicStickerType === 'screenShot' && (
+            <WebCropPanel key={`crop-${sticker.uuid}`} sticker={sticker} />
+          )}
+        </>
       ) : (
         <span className="small muted">
           Drag to move; corner handles scale and rotate. Clone and Delete float next to it on the

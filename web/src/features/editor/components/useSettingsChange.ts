@@ -1,6 +1,7 @@
 /**
  * The change hook of the sticker panels whose settings a shared schema checks (countdown timer,
- * poll, weather; docs/editor.md "Countdown timer", "Poll", "Weather"): runs the panel's command
+ * poll, weather, live crop; docs/editor.md "Countdown timer", "Poll", "Weather", "Live web
+ * crop"): runs the panel's command
  * and answers the refused fields' messages instead of throwing, so a field can show them.
  */
 import { useCallback } from 'react';
@@ -9,7 +10,7 @@ import { SettingsError, type StickerCommandArgs } from '../commands/stickers.ts'
 import { useEditorContext } from '../EditorContext.tsx';
 
 /** The commands that change one kind of sticker settings with a patch. */
-type SettingsCommand = 'setCountdown' | 'setPoll' | 'setWeather';
+type SettingsCommand = 'setCountdown' | 'setPoll' | 'setWeather' | 'setWebCrop';
 
 /**
  * Runs `name` on sticker `id` with a patch (`step`: an undo step of its own, where the command

@@ -157,14 +157,22 @@ export type StickerSource =
   | { kind: 'image'; url: string; stickerType: 'plain' | 'upload'; width: number; height: number }
   | { kind: 'dynamic'; dynamicType: DynamicStickerType };
 
-/** An SVG placeholder for a dynamic sticker the editor cannot fetch itself: its name on grey. */
-export function dynamicPlaceholder(type: DynamicStickerType, isMobile = false): string {
+/**
+ * An SVG placeholder for a dynamic sticker the editor cannot fetch itself: its name on grey (a
+ * screenshot with a live crop says so: docs/editor.md "Live web crop").
+ */
+export function dynamicPlaceholder(
+  type: DynamicStickerType,
+  isMobile = false,
+  crop = false,
+): string {
   const size = type === 'screenShot' ? SCREENSHOT_SIZE : { width: 512, height: 512 };
+  const device = isMobile ? 'mobile' : 'desktop';
   const label = {
     qrCode: 'QR code',
     gravatar: 'Gravatar',
     hostedImage: 'Hosted image',
-    screenShot: isMobile ? 'Screenshot (mobile)' : 'Screenshot (desktop)',
+    screenShot: crop ? `Live crop (${device})` : `Screenshot (${device})`,
     countdown: 'Countdown timer',
     poll: 'Poll',
     weather: 'Weather',
@@ -251,7 +259,7 @@ export function dynamicImage(
   const shown =
     type === 'hostedImage' && value !== '' && fallbackProblem(type, value) === null
       ? value
-      : dynamicPlaceholder(type ?? 'hostedImage', sticker.isMobile);
+      : dynamicPlaceholder(type ?? 'hostedImage', sticker.isMobile, sticker.crop !== null);
   return { newQrDataUrl: null, dynamicStickerNewUrl: shown };
 }
 

@@ -1,0 +1,87 @@
+/**
+ * A screenshot sticker's live crop (./WebCropPanel.tsx; docs/editor.md "Live web crop"): the
+ * switch shows labelled fields, a selector the browser cannot read and a template or refresh the
+ * schema refuses show their messages and save nothing, the template's fields are listed as the
+ * parameters they add, and a change is undone.
+ */
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { WEB_CROP_MESSAGES } from '#shared/scene/web-crop.ts';
+import { openEditor, renderInEditor } from '../../../test/EditorTestProviders.tsx';
+import { runCommand } from '../commands.ts';
+import { StickerToolbar } from './StickerTools.tsx';
+import { UNREADABLE_SELECTOR } from './WebCropPanel.tsx';
+
+function withScreenshot() {
+  const store = openEditor();
+  runCommand(store, 'addSticker', { source: { kind: 'dynamic', dynamicType: 'screenShot' } });
+  return store;
+}
+
+const cropOf = (store: ReturnType<typeof openEditor>) =>
+  store.getState().design!.graphics_data.find((s) => s.dynamicStickerType === 'screenShot')!.crop;
+
+describe('the live crop of a screenshot', () => {
+  it('is off until switched on, then asks for a selector before anything is saved', async () => {
+    const store = withScreenshot();
+    const { user } = renderInEditor(<StickerToolbar />, { store });
+    expect(screen.getByRole('toolbar', { name: 'Screenshot tools' })).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'CSS selector' })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Show one element of the page' }));
+    const selector = screen.getByRole('textbox', { name: 'CSS selector' });
+    expect(cropOf(store)).toBeNull();
+    expect(screen.queryByRole('textbox', { name: /URL template/ })).toBeNull();
+
+    await user.type(selector, 'div[[');
+    expect(screen.getByText(UNREADABLE_SELECTOR)).toBeTruthy();
+    expect(selector.getAttribute('aria-invalid')).toBe('true');
+    expect(cropOf(store)?.selector).toBe('div');
+    await user.type(selector, 'data-price]');
+    expect(screen.queryByText(UNREADABLE_SELECTOR)).toBeNull();
+    expect(cropOf(store)).toEqual({
+      selector: 'div[data-price]',
+      url_template: null,
+      refresh_s: 3600,
+    });
+  });
+
+  it('refuses a template whose fields name the site, and a refresh out of range', async () => {
+    const store = withScreenshot();
+    const { user } = renderInEditor(<StickerToolbar />, { store });
+    await user.click(screen.getByRole('checkbox', { name: 'Show one element of the page' }));
+    await user.type(screen.getByRole('textbox', { name: 'CSS selector' }), '#price');
+    const template = screen.getByRole('textbox', { name: /URL template/ });
+    await user.type(template, 'https://{{{{host}}/p');
+    expect(screen.getByText(WEB_CROP_MESSAGES.template)).toBeTruthy();
+    expect(cropOf(store)?.url_template).toBeNull();
+
+    await user.clear(template);
+    await user.type(template, 'https://shop.example/p/{{{{sku}}?lang={{{{lang}}');
+    expect(cropOf(store)?.url_template).toBe('https://shop.example/p/{{sku}}?lang={{lang}}');
+    expect(screen.getByText(/Parameters this adds to the design: sku, lang\./)).toBeTruthy();
+
+    const refresh = screen.getByRole('spinbutton', { name: /Refresh \(seconds/ });
+    await user.clear(refresh);
+    await user.type(refresh, '30');
+    expect(screen.getByText(WEB_CROP_MESSAGES.refresh)).toBeTruthy();
+    expect(cropOf(store)?.refresh_s).toBe(3600);
+    await user.type(refresh, '0');
+    expect(cropOf(store)?.refresh_s).toBe(300);
+    act(() => runCommand(store, 'undo'));
+    expect(cropOf(store)?.refresh_s).toBe(3600);
+  });
+
+  it('is switched off, undoably', async () => {
+    const store = withScreenshot();
+    const { user } = renderInEditor(<StickerToolbar />, { store });
+    const on = screen.getByRole('checkbox', { name: 'Show one element of the page' });
+    await user.click(on);
+    await user.type(screen.getByRole('textbox', { name: 'CSS selector' }), 'main');
+    await user.click(on);
+    expect(cropOf(store)).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'CSS selector' })).toBeNull();
+    act(() => runCommand(store, 'undo'));
+    expect(cropOf(store)?.selector).toBe('main');
+    expect(screen.getByRole('textbox', { name: 'CSS selector' })).toHaveProperty('value', 'main');
+  });
+});
