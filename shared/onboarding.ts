@@ -121,6 +121,14 @@ export const USE_CASES: readonly UseCase[] = [
   },
 ];
 
+/**
+ * How the dashboard names a template tag: the title of the use case that filters by it
+ * (`store` → "Physical store"), else the tag itself.
+ */
+export function tagLabel(tag: string): string {
+  return USE_CASES.find((u) => u.tag === tag)?.title ?? tag;
+}
+
 /** Step 3's address for a use case: the dashboard's templates filtered by its tag. */
 export function useCaseAddress(key: UseCaseKey): string {
   const useCase = USE_CASES.find((u) => u.key === key);

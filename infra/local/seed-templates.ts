@@ -1,5 +1,6 @@
 /**
- * Seeds the template library (docs/templates.md): three enabled templates on the
+ * Seeds the template library (docs/templates.md): seven enabled templates, one or more for each
+ * onboarding use case's tag (shared/onboarding.ts), on the
  * seeded photos, each with text snippets that carry merge fields and tags, owned by the admin's
  * team, and the bundle "Demo Bonus" holding two of them, assigned to the demo team, so a fresh
  * `npm start` shows templates on the dashboard and the Bonus tab in the editor.
@@ -21,6 +22,10 @@ export const TEMPLATE_IDS = {
   garden: 'design-template-garden',
   kite: 'design-template-kite',
   water: 'design-template-water',
+  path: 'design-template-path',
+  flower: 'design-template-flower',
+  autumn: 'design-template-autumn',
+  ladybird: 'design-template-ladybird',
   bundle: 'bundle-demo-bonus',
 } as const;
 
@@ -83,6 +88,74 @@ const SEEDS: TemplateSeed[] = [
         at: 0.4,
         param: ['first_name', 'friend'],
       },
+    ],
+  },
+  {
+    designId: TEMPLATE_IDS.path,
+    publicId: 'tpl-path',
+    photo: 'path.jpg',
+    title: 'Course certificate',
+    tags: ['training', 'certificate'],
+    lines: [
+      { text: 'Certificate of completion', size: 48, fill: '#ffffff', at: 0.3 },
+      {
+        text: '{{first_name}}',
+        size: 72,
+        fill: '#fef9c3',
+        at: 0.52,
+        param: ['first_name', 'Learner'],
+      },
+    ],
+  },
+  {
+    designId: TEMPLATE_IDS.flower,
+    publicId: 'tpl-flower',
+    photo: 'yellow-flower.jpg',
+    title: 'Store invitation',
+    tags: ['store', 'invitation', 'coupon'],
+    lines: [
+      {
+        text: '{{first_name}}, come and see us',
+        size: 52,
+        fill: '#ffffff',
+        at: 0.35,
+        param: ['first_name', 'Neighbour'],
+      },
+      { text: 'Show this image at the till: 10% off', size: 34, fill: '#fef3c7', at: 0.6 },
+    ],
+  },
+  {
+    designId: TEMPLATE_IDS.autumn,
+    publicId: 'tpl-autumn',
+    photo: 'autumn.jpg',
+    title: 'Your free guide',
+    tags: ['leads', 'guide'],
+    lines: [
+      {
+        text: '{{first_name}}, your guide is ready',
+        size: 52,
+        fill: '#ffffff',
+        at: 0.35,
+        param: ['first_name', 'Hi'],
+      },
+      { text: 'Five ideas for this season', size: 36, fill: '#ffedd5', at: 0.58 },
+    ],
+  },
+  {
+    designId: TEMPLATE_IDS.ladybird,
+    publicId: 'tpl-ladybird',
+    photo: 'ladybird.jpg',
+    title: 'Appointment reminder',
+    tags: ['appointments', 'reminder'],
+    lines: [
+      {
+        text: 'See you soon, {{first_name}}',
+        size: 56,
+        fill: '#ffffff',
+        at: 0.35,
+        param: ['first_name', 'there'],
+      },
+      { text: 'Your call is booked', size: 36, fill: '#dcfce7', at: 0.58 },
     ],
   },
 ];

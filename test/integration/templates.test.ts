@@ -556,7 +556,7 @@ describe('admin calls are for admins', () => {
 });
 
 describe('the seeded templates', () => {
-  it('seeds three tagged templates and a Bonus bundle for the demo team', async () => {
+  it('seeds tagged templates, one or more for each onboarding use case, and a Bonus bundle for the demo team', async () => {
     const { db } = await import('#lib/db/index.ts');
     const { seedTemplates, TEMPLATE_IDS } = await import('#infra/local/seed-templates.ts');
     const photos = (await db().LibraryImage.query.byScope({ scope: 'global' }).go({ pages: 'all' }))
@@ -565,6 +565,12 @@ describe('the seeded templates', () => {
     await seedTemplates(library, 'team-admin', 'team-demo', () => {});
     const global = await panel(demo, 'type=templates&imageTag=webinars');
     expect(global.templates.data.map((c) => c.id)).toEqual([TEMPLATE_IDS.kite]);
+    // Onboarding leads each use case to its tag's templates: none of them is an empty list.
+    const { USE_CASES } = await import('#shared/onboarding.ts');
+    for (const useCase of USE_CASES) {
+      const tagged = await panel(demo, `type=templates&imageTag=${useCase.tag}`);
+      expect(tagged.templates.data.length, useCase.key).toBeGreaterThan(0);
+    }
     const bonus = await panel(demo, 'type=templateBundles');
     const seeded = bonus.templatesBundles.data.find((b) => b.id === TEMPLATE_IDS.bundle);
     expect(seeded?.bundle_images.map((c) => c.id)).toEqual([

@@ -47,11 +47,11 @@ describe('the dashboard', () => {
     const tagged = answer('GET /getHomeTemplates', 200, { templates: lastPage([]) });
     const { user, router } = renderDashboard('/dashboard?view=templates&tag=ecommerce');
     expect(selectedTab()).toEqual(['View Templates']);
-    await screen.findByRole('heading', { name: 'No templates tagged “ecommerce” yet' });
+    await screen.findByRole('heading', { name: 'No templates for “E-commerce” yet' });
     expect(tagged.requests[0]?.query.get('tag')).toBe('ecommerce');
 
     const all = answer('GET /getHomeTemplates', 200, { templates: lastPage([]) });
-    await user.click(screen.getByRole('button', { name: 'Remove the tag filter ecommerce' }));
+    await user.click(screen.getByRole('button', { name: 'Remove the tag filter E-commerce' }));
     await screen.findByRole('heading', { name: 'No templates yet' });
     expect(router.state.location.search).toBe('?view=templates');
     expect(all.requests.at(-1)?.query.get('tag')).toBeNull();

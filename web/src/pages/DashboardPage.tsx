@@ -1,3 +1,4 @@
+import { tagLabel } from '#shared/onboarding.ts';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { DashboardView, DesignSort } from '../api/designs.ts';
@@ -157,14 +158,14 @@ function Dashboard() {
               <p className="filter-chips">
                 <span className="muted">Filtered by tag</span>
                 <span className="chip" data-testid="tag-chip">
-                  {tag}
+                  {tagLabel(tag)}
                   <button
                     type="button"
                     className="chip__remove"
                     onClick={() => setQuery({ tag: null }, false)}
                   >
                     <span aria-hidden="true">×</span>
-                    <span className="visually-hidden">Remove the tag filter {tag}</span>
+                    <span className="visually-hidden">Remove the tag filter {tagLabel(tag)}</span>
                   </button>
                 </span>
               </p>

@@ -103,4 +103,12 @@ describe('onboarding', () => {
     );
     expect(save.requests.map((r) => r.body)).toEqual([{ use_case: 'phisicalStore' }]);
   });
+
+  it('can be skipped: Skip for now goes to the dashboard and saves nothing', async () => {
+    const saved = answer('PUT /settings/onboarding', 200, { success: true, redirect: '/x' });
+    const { user, router } = renderOnboarding();
+    await user.click(screen.getByRole('link', { name: 'Skip for now' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(saved.requests).toHaveLength(0);
+  });
 });

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
 import { OnboardingBody } from '#shared/contract/auth.ts';
 import { USE_CASES } from '#shared/onboarding.ts';
@@ -123,6 +123,10 @@ export function OnboardingPage() {
                 <button type="submit" className="button">
                   Next
                 </button>
+                {/* Nothing is saved: the use case only chooses where the wizard leads. */}
+                <Link to="/dashboard" className="button button--secondary">
+                  Skip for now
+                </Link>
               </div>
             </form>
           )}

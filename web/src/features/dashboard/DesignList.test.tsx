@@ -87,7 +87,7 @@ describe('a dashboard list', () => {
   it('names the tag of an empty template list, and offers all templates', async () => {
     const list = answer('GET /getHomeTemplates', 200, { templates: page([]) });
     renderList('templates', { tag: 'store' });
-    await screen.findByRole('heading', { name: 'No templates tagged “store” yet' });
+    await screen.findByRole('heading', { name: 'No templates for “Physical store” yet' });
     expect(screen.getByRole('link', { name: 'Show all templates' }).getAttribute('href')).toBe(
       '/dashboard?view=templates',
     );

@@ -1,3 +1,4 @@
+import { tagLabel } from '#shared/onboarding.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -352,7 +353,7 @@ function EmptyFor({ view, tag, frozen }: { view: DashboardView; tag: string; fro
   }
   return tag ? (
     <EmptyState
-      title={`No templates tagged “${tag}” yet`}
+      title={`No templates for “${tagLabel(tag)}” yet`}
       action={
         <Link to="/dashboard?view=templates" className="button button--secondary">
           Show all templates
