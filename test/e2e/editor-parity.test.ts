@@ -436,6 +436,35 @@ describe('editor–render parity', () => {
     }),
   );
 
+  // A weather sticker (docs/weather.md "The weather sticker"; docs/editor.md "Weather"): its panel,
+  // icon and texts from the shared layout on both sides. The editor draws its sample, clear at
+  // 24 °C at the fallback place; the render's recorded weather for Madrid (offline mode) is clear
+  // at 24.1 °C, drawn as 24°C: the same report, so the two must draw alike.
+  it('draws the same weather sticker in the editor as the render URL', { timeout: 240_000 }, () =>
+    checkParity('-weather', {
+      text_snippets: [],
+      graphics_data: [
+        {
+          uuid: '5d1c7a2e-8b4f-4c3a-9e61-2f0b7d8c4a19',
+          type: 'stickers',
+          stickerType: 'dynamicSticker',
+          dynamicStickerType: 'weather',
+          dynamicStickerParamName: 'weather1',
+          dynamicStickerUrl: 'Madrid',
+          url: '',
+          left: 200,
+          top: 120,
+          width: 400,
+          height: 200,
+          scaleX: 1.2,
+          scaleY: 1.2,
+          angle: 0,
+          weather: { font_family: 'Noto Sans', panel_fill: '#1f2430cc', fill: '#ffffff' },
+        },
+      ],
+    }),
+  );
+
   // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by
   // shared/scene/watermark.ts on both sides (docs/decisions.md "Watermark").
   it(

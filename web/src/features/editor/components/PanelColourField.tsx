@@ -23,7 +23,8 @@ export function PanelColourField({
   const shown = value !== NO_PANEL;
   const parts = panelColourParts(shown ? value : defaultValue);
   return (
-    <>
+    // One row: the switch beside the colour and opacity it governs.
+    <div className="panel-colour">
       <label className="editor-sticker-tools__check small">
         <input
           type="checkbox"
@@ -50,6 +51,6 @@ export function PanelColourField({
           />
         </>
       )}
-    </>
+    </div>
   );
 }

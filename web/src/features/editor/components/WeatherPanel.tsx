@@ -69,7 +69,7 @@ export function WeatherPanel({ sticker }: { sticker: Sticker }) {
       <Group title="Place">
         <p className="small muted countdown-panel__note">
           Each recipient&apos;s place (a city, a postcode or lat,lon) comes in the parameter; the
-          fallback place is for everyone else.
+          fallback place is everyone else&apos;s.
         </p>
         <QrToolbar sticker={sticker} />
         <label className="editor-sticker-tools__check small countdown-panel__row">
@@ -82,9 +82,8 @@ export function WeatherPanel({ sticker }: { sticker: Sticker }) {
           Use the reader&apos;s place
         </label>
         <p id={viewerHintId} className="small muted countdown-panel__note">
-          Without a place from the parameter or the fallback: where the reader opens the e-mail
-          (about their city). The image is then made for each reader and not shared by caches;
-          behind a mail proxy it is the proxy&apos;s place.
+          When no place is given: where the e-mail is opened (about the city), so each reader gets
+          an image of their own. Behind a mail proxy, the proxy&apos;s place.
         </p>
       </Group>
       <Group title="Shown">

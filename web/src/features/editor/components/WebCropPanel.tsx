@@ -42,7 +42,6 @@ function CropFields({ sticker, crop }: { sticker: Sticker; crop: WebCrop | null 
       <SettingInput
         label="CSS selector"
         field="selector"
-        width="wide"
         value={crop?.selector ?? ''}
         onValue={(selector) => change({ selector })}
       />
