@@ -20,6 +20,7 @@ import {
   sampleWeatherReport,
   weatherTextLayers,
 } from '../../web/src/features/editor/document/weather.ts';
+import { editorScene } from '../../web/src/features/editor/document/preview.ts';
 import { openEditor } from '../support/editor.ts';
 
 type WeatherStickerDoc = Sticker & { weather: WeatherSticker };
@@ -122,5 +123,30 @@ describe('the weather preview', () => {
       'weather1',
     );
     expect(sampleWeatherReport({ ...base, dynamicStickerUrl: ' Oslo ' }).place).toBe('Oslo');
+  });
+
+  it('draws, without weather, what the render draws then: the fallback text on the panel, or a pickable box', () => {
+    const { store } = withWeather();
+    const id = current(store).uuid;
+    /** The SVG of the sticker's image on the canvas (a data URL, base64 or percent-encoded). */
+    const imageOf = (preview: 'sample' | 'unknown') => {
+      const src = editorScene(store.getState().design!, preview).images.find(
+        (i) => i.id === id,
+      )!.src;
+      const [head, body] = src.split(',') as [string, string];
+      return head.endsWith(';base64') ? atob(body) : decodeURIComponent(body);
+    };
+    // No fallback text: the render draws nothing; the editor a dashed box to pick it by.
+    expect(weatherTextLayers(store.getState().design!, 'unknown')).toEqual([]);
+    expect(imageOf('unknown')).toContain('stroke-dasharray');
+    runCommand(store, 'setWeather', { id, patch: { fallback_text: 'See the forecast' } });
+    const sticker = current(store);
+    const rendered = weatherStickerDrawing(sticker, { [weatherValueName(sticker.uuid)]: 'none' })!;
+    expect(weatherTextLayers(store.getState().design!, 'unknown')).toEqual(rendered.texts);
+    expect(rendered.texts.map((t) => t.text)).toEqual(['See the forecast']);
+    // The panel alone, no icon; the sample keeps its icon.
+    expect(imageOf('unknown')).not.toContain('<path');
+    expect(imageOf('unknown')).toContain('<rect');
+    expect(imageOf('sample')).toContain('<path');
   });
 });

@@ -146,7 +146,10 @@ export function mountCountdownPreview(
         const design = store.getState().design;
         if (!design) continue;
         const groups = timerLayerGroups(design, now(), openedMs);
-        const pollTexts = [...pollTextLayers(design), ...weatherTextLayers(design)];
+        const pollTexts = [
+          ...pollTextLayers(design),
+          ...weatherTextLayers(design, store.getState().weatherPreview),
+        ];
         const next = JSON.stringify([groups, pollTexts, design.canvas_width, design.canvas_height]);
         if (bandsOf !== design && groups.length > 0) {
           bands = sceneBands(design, editorScene(design));
@@ -180,7 +183,7 @@ export function mountCountdownPreview(
     timer = setTimeout(tick, 1000 - (now() % 1000) + 5);
   };
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.design !== prev.design) void draw();
+    if (s.design !== prev.design || s.weatherPreview !== prev.weatherPreview) void draw();
   });
   tick();
 

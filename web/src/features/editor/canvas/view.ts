@@ -255,7 +255,7 @@ export function mountCanvasView(
   async function reconcileOnce(): Promise<boolean> {
     const design = store.getState().design;
     if (!design) return false;
-    const scene = editorScene(design);
+    const scene = editorScene(design, store.getState().weatherPreview);
     const wanted: { target: Selection; signature: string; build: () => Promise<FabricObject> }[] = [
       ...scene.images.map((layer) => ({
         target: { kind: 'sticker', id: layer.id } as const,
@@ -474,6 +474,8 @@ export function mountCanvasView(
   // ---- store → view -------------------------------------------------------------------------
 
   const unsubscribe = store.subscribe((s, prev) => {
+    // The weather stickers' preview (docs/editor.md "Weather") changes their images.
+    if (s.weatherPreview !== prev.weatherPreview) void reconcile();
     if (s.design !== prev.design) {
       if (
         s.design &&

@@ -69,4 +69,17 @@ describe('the weather panel', () => {
     expect(stickerOf(store).weather!.fallback_text).toHaveLength(60);
     expect((text as HTMLInputElement).value).toHaveLength(64);
   });
+
+  it('shows the canvas without weather while chosen, and the sample again once closed', async () => {
+    const store = withWeather();
+    const { user, unmount } = renderInEditor(<StickerToolbar />, { store });
+    const none = screen.getByRole('radio', { name: 'No weather known' });
+    expect(screen.getByRole('radio', { name: /^Sample weather/ })).toHaveProperty('checked', true);
+    await user.click(none);
+    expect(store.getState().weatherPreview).toBe('unknown');
+    // A view choice: nothing to undo, the document unchanged.
+    expect(store.getState().history.undo).toHaveLength(1);
+    unmount();
+    expect(store.getState().weatherPreview).toBe('sample');
+  });
 });

@@ -5,12 +5,13 @@
  * weather is known), and its style (collapsed). Every change is the `setWeather` command (one
  * undo step per field; typing merges), checked by the shared schema the API checks with: a
  * refused value stays in its field with the schema's message and is not saved. The canvas
- * draws the sticker with sample weather (document/weather.ts).
+ * draws the sticker with sample weather (document/weather.ts), or, chosen here, with none.
  */
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import type { Sticker } from '#shared/design.ts';
 import { WeatherStickerSchema, type WeatherSticker } from '#shared/scene/weather-sticker.ts';
 import { SAMPLE_WEATHER } from '../document/weather.ts';
+import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../countdown.css';
 import { ColorField } from './ColorField.tsx';
 import { Group, SettingInput } from './CountdownPanel.tsx';
@@ -49,6 +50,36 @@ function UnitChoice({
             name={`weather-unit-${sticker.uuid}`}
             checked={weather.unit === unit}
             onChange={() => onValue(unit)}
+          />{' '}
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * What the canvas shows the weather stickers with while the panel is open: the sample weather,
+ * or no weather known (the text above). Back to the sample when the panel closes.
+ */
+function CanvasPreviewChoice({ sticker }: { sticker: Sticker }) {
+  const { store } = useEditorContext();
+  const preview = useEditor((s) => s.weatherPreview);
+  useEffect(() => () => store.getState().setWeatherPreview('sample'), [store]);
+  const choices = [
+    ['sample', `Sample weather (clear, ${SAMPLE_WEATHER.temperatureC} °C)`],
+    ['unknown', 'No weather known'],
+  ] as const;
+  return (
+    <fieldset className="countdown-panel__choice">
+      <legend className="small">The canvas shows</legend>
+      {choices.map(([value, label]) => (
+        <label key={value} className="small">
+          <input
+            type="radio"
+            name={`weather-preview-${sticker.uuid}`}
+            checked={preview === value}
+            onChange={() => store.getState().setWeatherPreview(value)}
           />{' '}
           {label}
         </label>
@@ -103,10 +134,8 @@ export function WeatherPanel({ sticker }: { sticker: Sticker }) {
           value={weather.fallback_text}
           onValue={(fallback_text) => change({ fallback_text })}
         />
-        <p className="small muted countdown-panel__note">
-          Empty: nothing is drawn then. The canvas shows sample weather (clear,{' '}
-          {SAMPLE_WEATHER.temperatureC} °C).
-        </p>
+        <p className="small muted countdown-panel__note">Empty: nothing is drawn then.</p>
+        <CanvasPreviewChoice sticker={sticker} />
       </Group>
       <details className="countdown-panel__group weather-panel__style">
         <summary className="countdown-panel__heading small">Style</summary>

@@ -8,7 +8,9 @@ import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { codePointLabel, glyphFilter } from '#shared/scene/glyphs.ts';
 import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { isUploadedFamily } from '../../fonts/loadFont.ts';
-import { defaultQrValue, dynamicImage } from './stickers.ts';
+import { countdownFrameImage, defaultQrValue, dynamicImage } from './stickers.ts';
+import { weatherImage } from './weather.ts';
+import type { WeatherPreview } from '../store/uiSlice.ts';
 import { gifStickerSrc, isGifUrl } from '../gif/playback.ts';
 
 /**
@@ -62,13 +64,31 @@ const editorGlyphs = glyphFilter({
 });
 
 /**
+ * A weather sticker's image for the canvas's weather preview (docs/editor.md "Weather"): the
+ * stored sample image, or without weather its panel alone, or, when that draws nothing, the
+ * dashed box a hidden timer shows, so it can still be picked.
+ */
+function weatherStickerImage(sticker: Sticker, preview: WeatherPreview): string | null {
+  if (preview === 'sample' || !sticker.weather) return stickerImageUrl(sticker);
+  return weatherImage(sticker.weather, preview) || countdownFrameImage(sticker);
+}
+
+/**
  * The scene the editor draws: the render's resolution with `editorValues`, sticker images and
  * the render's glyph filter.
+ * @param weatherPreview what the weather stickers show (the store's ui slice): the sample, or
+ *   no weather known.
  */
-export function editorScene(design: DesignDocument): ResolvedScene {
+export function editorScene(
+  design: DesignDocument,
+  weatherPreview: WeatherPreview = 'sample',
+): ResolvedScene {
   const images: Record<string, string> = {};
   for (const sticker of design.graphics_data) {
-    const src = stickerImageUrl(sticker);
+    const src =
+      sticker.dynamicStickerType === 'weather'
+        ? weatherStickerImage(sticker, weatherPreview)
+        : stickerImageUrl(sticker);
     // A GIF is drawn at its saved frame (gif/stickerPlayer.ts), as the render draws it.
     if (src) images[sticker.uuid] = isGifUrl(src) ? gifStickerSrc(src, sticker.gif_frame) : src;
   }

@@ -3,11 +3,13 @@
  * weather sticker's settings against the shared schema (shared/scene/weather-sticker.ts
  * `WeatherStickerSchema`, the API's own), and what the canvas draws for it: the render's layout
  * (`weatherLayers`) with a sample report, as the poll is previewed with sample results. No
- * fabric, no DOM; test/unit/editor-weather.test.ts.
+ * fabric, no DOM; test/unit/editor-weather.test.ts. The panel can show the canvas with no weather
+ * known (the fallback text) instead of the sample: a view choice of the store's ui slice.
  *
  * Units: canvas px; temperatures in °C.
  */
 import type { DesignDocument, Sticker } from '#shared/design.ts';
+import type { WeatherPreview } from '../store/uiSlice.ts';
 import type { ResolvedTextLayer } from '#shared/scene/resolve.ts';
 import type { WeatherReport } from '#shared/scene/rules.ts';
 import { layerBox } from '#shared/scene/sticker-layers.ts';
@@ -62,25 +64,40 @@ export function sampleWeatherReport(
   return { ...SAMPLE_WEATHER, place };
 }
 
-/** What the editor draws for a weather sticker, canvas px: the render's layout with the sample. */
-export const weatherPreview = (sticker: Sticker & { weather: WeatherSticker }): WeatherDrawing =>
-  weatherLayers(sticker.weather, layerBox(sticker, WEATHER_SIZE), sampleWeatherReport(sticker));
+/**
+ * What the editor draws for a weather sticker, canvas px: the render's layout with the sample
+ * report, or with no weather known (`unknown`: its fallback text, or nothing).
+ */
+const weatherPreview = (
+  sticker: Sticker & { weather: WeatherSticker },
+  preview: WeatherPreview,
+): WeatherDrawing =>
+  weatherLayers(
+    sticker.weather,
+    layerBox(sticker, WEATHER_SIZE),
+    preview === 'sample' ? sampleWeatherReport(sticker) : null,
+  );
 
 /**
- * The weather sticker's own image: its panel and the sample sky's icon laid out in its
- * intrinsic 400x200 box at scale 1, an SVG data URL the canvas scales with the sticker (the
- * layout is proportional to the scale, so it falls where the render draws it at any size).
+ * The weather sticker's own image: its panel and the sample sky's icon (`unknown`: its panel
+ * alone; '' when nothing is drawn) laid out in its intrinsic 400x200 box at scale 1, an SVG data
+ * URL the canvas scales with the sticker (the layout is proportional to the scale, so it falls
+ * where the render draws it at any size).
  */
-export function weatherImage(weather: WeatherSticker): string {
+export function weatherImage(weather: WeatherSticker, preview: WeatherPreview = 'sample'): string {
   const box = { id: 'weather', left: 0, top: 0, ...WEATHER_SIZE, scale: 1 };
-  return svgDataUrl(weatherLayers(weather, box, { ...SAMPLE_WEATHER }).svg);
+  const svg = weatherLayers(weather, box, preview === 'sample' ? { ...SAMPLE_WEATHER } : null).svg;
+  return svg === '' ? '' : svgDataUrl(svg);
 }
 
 /** The text layers of the design's weather stickers, drawn over every object, canvas px. */
-export function weatherTextLayers(design: DesignDocument): ResolvedTextLayer[] {
+export function weatherTextLayers(
+  design: DesignDocument,
+  preview: WeatherPreview = 'sample',
+): ResolvedTextLayer[] {
   return design.graphics_data.flatMap((s) =>
     s.dynamicStickerType === 'weather' && s.weather
-      ? weatherPreview({ ...s, weather: s.weather }).texts
+      ? weatherPreview({ ...s, weather: s.weather }, preview).texts
       : [],
   );
 }

@@ -1,10 +1,16 @@
 /**
  * The ui slice: the open side panel (docs/editor.md "Architecture": "four floating side panels, one open at a
- * time"), the pending confirmation (docs/editor.md "Messages"), the add-snippet cooldown (docs/editor.md "Commands") and a
- * notice for the user. View state only: never in the history.
+ * time"), the pending confirmation (docs/editor.md "Messages"), the add-snippet cooldown (docs/editor.md "Commands"), a
+ * notice for the user and the weather stickers' preview (docs/editor.md "Weather"). View state only: never in the history.
  */
 import type { Box } from '../document/snippets.ts';
 import type { EditorSlice } from './types.ts';
+
+/**
+ * What the canvas draws the weather stickers with (docs/editor.md "Weather"): the sample report,
+ * or no weather known (their fallback text). View state: the document never holds it.
+ */
+export type WeatherPreview = 'sample' | 'unknown';
 
 /** The side panels (docs/editor.md "Architecture"). */
 export const PANELS = ['templates', 'images', 'snippets', 'stickers', 'rules', 'data'] as const;
@@ -45,6 +51,9 @@ export interface UiSlice {
    */
   titleUnsaved: boolean;
   setTitleUnsaved(unsaved: boolean): void;
+  /** The weather stickers' preview on the canvas; `sample` when the editor opens. */
+  weatherPreview: WeatherPreview;
+  setWeatherPreview(preview: WeatherPreview): void;
 }
 
 export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
@@ -61,4 +70,6 @@ export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   setCrop: (crop) => set({ crop }),
   titleUnsaved: false,
   setTitleUnsaved: (titleUnsaved) => set({ titleUnsaved }),
+  weatherPreview: 'sample',
+  setWeatherPreview: (weatherPreview) => set({ weatherPreview }),
 });
