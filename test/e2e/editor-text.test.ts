@@ -110,18 +110,22 @@ describe('editor text tools', () => {
       expect(await warnsOnLeave(page)).toBe(true);
 
       // Font, size (the linked minimum follows), colour, bold, underline by shortcut, alignment.
-      await press(page, 'Font: Journal');
+      // A new text starts in bold white Noto Sans (docs/editor.md "Deliberate deviations").
+      await press(page, 'Font: Noto Sans');
       await replaceText(page, 'combobox', 'Search fonts', 'Permanent');
       await press(page, 'Permanent Marker', 'option');
       // The font is applied once its faces have loaded (the canvas measures with the real face).
       await findByRole(page, 'button', 'Font: Permanent Marker');
       await replaceText(page, 'spinbutton', 'Font size', '40');
       expect(await control(page, 'spinbutton', 'Font size').value()).toBe('40');
-      await press(page, 'Text colour: #000000');
+      await press(page, 'Text colour: #ffffff');
       await replaceText(page, 'textbox', 'Hex', '#c81e1e');
       await snap(page, 'e2e-editor-text-1-colour');
       await press(page, 'Done');
       await findByRole(page, 'button', 'Text colour: #c81e1e');
+      expect(await control(page, 'button', 'Bold').pressed()).toBe('true');
+      await press(page, 'Bold');
+      expect(await control(page, 'button', 'Bold').pressed()).toBe('false');
       await press(page, 'Bold');
       expect(await control(page, 'button', 'Bold').pressed()).toBe('true');
       await withControl(page, 'u'); // focus is on Bold, outside text fields

@@ -242,7 +242,7 @@ describe('the font picker in the editor', () => {
       await signIn(page, base, email, OWN_TEAM_PASSWORD);
       await page.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'networkidle0' });
       await press(page, 'Add text snippet');
-      await press(page, 'Font: Journal');
+      await press(page, 'Font: Noto Sans');
       await findByRole(page, 'listbox', 'Fonts');
       await waitForText(page, 'This feature is available only for Pro plans.');
       const link = await findByRole(page, 'link', 'Upgrade');

@@ -179,6 +179,23 @@ describe('sticker placement (spec 000 §9)', () => {
     expect([next.left, next.top]).toEqual([s.left + 60, 70]);
   });
 
+  it('does not drop a new sticker over a text at its spot', () => {
+    const design = demoDocument();
+    const [text] = design.text_snippets;
+    // A headline across the top, where a new sticker would go.
+    const top = {
+      ...design,
+      text_snippets: [{ ...text!, left: 50, top: 5, width: 900, height: 40 }],
+    };
+    const s = newSticker(
+      top,
+      { kind: 'image', url: 'files/stickers/a.png', stickerType: 'plain', width: 512, height: 512 },
+      'u1',
+      'https://app',
+    );
+    expect(s.top).toBeGreaterThanOrEqual(45);
+  });
+
   it('divides the fill scale of a large image by 2, 3, 4, 5 or 6', () => {
     expect([0.2, 0.25, 0.5, 0.6, 0.75, 0.9, 1, 3].map(largeImageDivisor)).toEqual([
       2, 3, 3, 4, 4, 5, 6, 6,

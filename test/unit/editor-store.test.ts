@@ -39,6 +39,14 @@ describe('adding a text snippet (spec 000 §9, §4)', () => {
     expect([a.text, b.text]).toEqual(['Snippet 1', 'Snippet 2']);
     expect(a.fontSize).toBe(32);
     expect(a.minFontSize).toBe(16);
+    // Legible on any photo: bold white sans-serif with a dark outline.
+    expect(a).toMatchObject({
+      fontFamily: 'Noto Sans',
+      fontWeight: 'bold',
+      fill: '#ffffff',
+      stroke: '#1f2937',
+      strokeWidth: 2,
+    });
     expect(a.linked).toBe(true);
     expect(editor.store.getState().selection).toEqual({ kind: 'snippet', id: second });
     for (const s of [a, b]) {
@@ -46,6 +54,17 @@ describe('adding a text snippet (spec 000 §9, §4)', () => {
       expect(s.left + s.width).toBeLessThanOrEqual(995);
     }
     expect(b.top).toBeGreaterThan(a.top);
+    // Each lands clear of the others: no two boxes overlap.
+    const boxes = editor.store.getState().design!.text_snippets;
+    for (const [i, s] of boxes.entries())
+      for (const t of boxes.slice(i + 1))
+        expect(
+          s.top + (s.height ?? 0) <= t.top ||
+            t.top + (t.height ?? 0) <= s.top ||
+            s.left + s.width <= t.left ||
+            t.left + t.width <= s.left,
+          `${s.text} / ${t.text}`,
+        ).toBe(true);
   });
 
   it('is disabled for 1 s after use', () => {

@@ -104,11 +104,79 @@ export function clampBox(box: Box, canvas: CanvasSize): { left: number; top: num
 export const maxSnippetWidth = (canvas: CanvasSize): number =>
   Math.max(1, canvas.width - 2 * EDGE_MARGIN_PX);
 
+/** The boxes the design's texts and stickers take, px. */
+export function takenBoxes(design: DesignDocument): Box[] {
+  return [
+    ...design.text_snippets.map((t) => ({
+      left: t.left,
+      top: t.top,
+      width: t.width,
+      height: t.height ?? 0,
+    })),
+    ...design.graphics_data.map((s) => ({
+      left: s.left,
+      top: s.top,
+      width: s.width * s.scaleX,
+      height: s.height * s.scaleY,
+    })),
+  ];
+}
+
+/** How far apart a new text is put from what is already there, px. */
+const NEW_SNIPPET_GAP_PX = 8;
+
+/**
+ * `spot`, or the nearest place straight below or above it (in steps of the box's height and
+ * an 8 px gap, at most 20 each way, inside the canvas) that overlaps no text or sticker: a new
+ * text does not land on the design's others (test/unit/editor-store.test.ts). When no such place
+ * is found, `spot`.
+ */
+function clearOfOthers(
+  design: DesignDocument,
+  spot: { left: number; top: number },
+  size: { width: number; height: number },
+): { left: number; top: number } {
+  const canvas = canvasOf(design);
+  const boxes = takenBoxes(design);
+  const free = (top: number) =>
+    top >= EDGE_MARGIN_PX &&
+    top + size.height <= canvas.height - EDGE_MARGIN_PX &&
+    !boxes.some(
+      (b) =>
+        spot.left < b.left + b.width &&
+        b.left < spot.left + size.width &&
+        top < b.top + b.height &&
+        b.top < top + size.height,
+    );
+  const step = size.height + NEW_SNIPPET_GAP_PX;
+  for (let k = 0; k <= 20; k++) {
+    for (const top of k === 0 ? [spot.top] : [spot.top + k * step, spot.top - k * step]) {
+      if (free(top)) return { left: spot.left, top: Math.round(top) };
+    }
+  }
+  return spot;
+}
+
+/**
+ * How a new text snippet looks (docs/editor.md "Deliberate deviations"): bold sans-serif, white,
+ * with a 2 px dark outline, readable on light and dark photos alike.
+ */
+export const NEW_SNIPPET_STYLE = {
+  fontFamily: 'Noto Sans',
+  fontWeight: 'bold',
+  fill: '#ffffff',
+  stroke: '#1f2937',
+  strokeWidth: 2,
+} as const;
+
 /**
  * A new text snippet (docs/editor.md "Constants"): the first free "Snippet n" text, font size 32 with the
  * linked minimum 16, centred text in a 320 px box (narrower on a small canvas) in the middle
  * of the canvas, each further new snippet 24 px lower and to the right, clamped inside.
- * Every other field takes the docs/decisions.md "The design document: versions and restore" default (font Journal, black, not bold).
+ * It is drawn legibly on any photo: bold Noto Sans, white with a dark outline
+ * ({@link NEW_SNIPPET_STYLE}; docs/editor.md "Deliberate deviations": the spec's black Journal
+ * vanished on dark photos). Every other field takes the docs/decisions.md "The design document:
+ * versions and restore" default.
  * @param id the new snippet's id (a uuid).
  */
 export function newTextSnippet(design: DesignDocument, id: string): TextSnippet {
@@ -118,20 +186,25 @@ export function newTextSnippet(design: DesignDocument, id: string): TextSnippet 
   const height = Math.ceil(DEFAULT_FONT_SIZE * LINE_HEIGHT_FACTOR);
   const n = Number(text.slice(DEFAULT_SNIPPET_TEXT.length + 1)) - 1;
   const offset = (n % 6) * CASCADE_PX;
-  const { left, top } = clampBox(
-    {
-      left: (canvas.width - width) / 2 + offset,
-      top: (canvas.height - height) / 2 + offset,
-      width,
-      height,
-    },
-    canvas,
+  const { left, top } = clearOfOthers(
+    design,
+    clampBox(
+      {
+        left: (canvas.width - width) / 2 + offset,
+        top: (canvas.height - height) / 2 + offset,
+        width,
+        height,
+      },
+      canvas,
+    ),
+    { width, height },
   );
   return TextSnippetSchema.parse({
     id,
     text,
     original_text: text,
     fontSize: DEFAULT_FONT_SIZE,
+    ...NEW_SNIPPET_STYLE,
     textAlign: 'center',
     width,
     height,

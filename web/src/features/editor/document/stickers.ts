@@ -26,7 +26,7 @@ import { newPoll, POLL_SIZE } from '#shared/scene/poll.ts';
 import { pollImage } from './pollPreview.ts';
 import { newWeather, weatherImage } from './weather.ts';
 import { WEATHER_SIZE } from '#shared/scene/weather-sticker.ts';
-import { clampBox, type CanvasSize } from './snippets.ts';
+import { clampBox, takenBoxes, type CanvasSize } from './snippets.ts';
 import { longHexColour } from '#shared/colour.ts';
 
 /** A new sticker's scale and top, px (docs/editor.md "Constants": "added at scale 0.1 … top 10 px"). */
@@ -120,8 +120,9 @@ export function newStickerPosition(
 const CASCADE_PX = 10;
 
 /**
- * The spot itself, or, while it overlaps a sticker already there, 10 px further down and right
- * (inside the canvas, at most 50 times): a new sticker is not dropped on top of an earlier one.
+ * The spot itself, or, while it overlaps a sticker or a text snippet already there, 10 px further
+ * down and right (inside the canvas, at most 50 times): a new sticker is not dropped on top of an
+ * earlier one, nor over the design's text (test/unit/editor-image-rules.test.ts).
  */
 function freeSpot(
   design: DesignDocument,
@@ -132,13 +133,14 @@ function freeSpot(
   const canvas = { width: design.canvas_width, height: design.canvas_height };
   const width = image.width * scale;
   const height = image.height * scale;
+  const boxes = takenBoxes(design);
   const taken = (p: { left: number; top: number }) =>
-    design.graphics_data.some(
-      (s) =>
-        p.left < s.left + s.width * s.scaleX &&
-        s.left < p.left + width &&
-        p.top < s.top + s.height * s.scaleY &&
-        s.top < p.top + height,
+    boxes.some(
+      (b) =>
+        p.left < b.left + b.width &&
+        b.left < p.left + width &&
+        p.top < b.top + b.height &&
+        b.top < p.top + height,
     );
   let at = spot;
   for (let i = 0; i < 50 && taken(at); i++) {
