@@ -104,4 +104,36 @@ describe('the picture gallery', () => {
       screen.getByRole('link', { name: 'Edit Image Autumn leaves' }).getAttribute('href'),
     ).toBe('/pic-snippet/create?base_image=autumn&from=library');
   });
+
+  it("uploads the user's own photo and creates the design on it", async () => {
+    answer('GET /settings/companies/current', 200, aTeam());
+    answer('GET /getGlobalImages', 200, { data: [], current_page: 1, last_page: 1 });
+    const upload = answer('POST /image', 201, {
+      success: true,
+      image: {
+        id: 'upload-1',
+        title: 'shop.jpg',
+        thumb: null,
+        url: '/files/uploads/upload-1.jpg',
+        width: 1200,
+        height: 800,
+        author: null,
+        author_url: null,
+        licence: null,
+      },
+    });
+    const create = answer('POST /api/pic-snippet', 201, created);
+    const { user, router } = renderWithProviders(<CreateDesignPage />, {
+      route: '/pic-snippet/create',
+      path: '/pic-snippet/create',
+      signedInAs: aUser(),
+    });
+    const input = await screen.findByLabelText('Upload your own photo');
+    await user.upload(input, new File(['jpeg'], 'shop.jpg', { type: 'image/jpeg' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/pic-snippet/design-new/edit'),
+    );
+    expect(upload.requests).toHaveLength(1);
+    expect(create.requests[0]?.body).toEqual({ image_id: 'upload-1' });
+  });
 });

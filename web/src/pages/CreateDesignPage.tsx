@@ -17,9 +17,13 @@ import { usePagedQuery } from '../hooks/usePagedQuery.ts';
 import { STALE_TIME } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
+import { UploadButton } from '../features/editor/components/LibraryParts.tsx';
+import { uploadImage } from '../features/editor/imagesApi.ts';
 
 /** Where the picker's pictures come from, passed on as `from` (docs/decisions.md "Dashboard SPA": "&from={source}"). */
 const LIBRARY_SOURCE = 'library';
+/** `from` of a photo the user uploaded on this page. */
+const UPLOAD_SOURCE = 'upload';
 
 /**
  * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/decisions.md "Dashboard SPA": "Start a new design
@@ -111,6 +115,26 @@ function CreateFrom({ imageId }: { imageId: string }) {
 
 const imageIdOf = (image: LibraryImage) => image.id;
 
+/**
+ * "Upload your own photo": the file goes to the team's uploads (`POST /image`, the editor's
+ * Images panel's rules and messages, with its progress), then the design is created on it as on
+ * a library picture (docs/decisions.md "Dashboard SPA"; ./CreateDesignPage.test.tsx).
+ */
+function UploadOwnPhoto() {
+  const navigate = useNavigate();
+  return (
+    <UploadButton
+      label="Upload your own photo"
+      upload={async (file, onProgress) => {
+        const image = await uploadImage(file, '', onProgress);
+        navigate(
+          `${CREATE_PATH}?${new URLSearchParams({ base_image: image.id, from: UPLOAD_SOURCE })}`,
+        );
+      }}
+    />
+  );
+}
+
 /** A page of the global library as the paged list reads it (`next`: the page number). */
 async function fetchPicturePage(next: number | null, signal: AbortSignal) {
   const page = await fetchGlobalImages(next ?? 1, signal);
@@ -143,8 +167,10 @@ function LibraryPicker() {
         </p>
         <h1 className="page-title">Create a new PicSnippet</h1>
         <p className="muted">
-          Pick a picture to start from. Text snippets with merge fields go on it next.
+          Pick a picture to start from, or upload your own photo. Text snippets with merge fields go
+          on it next.
         </p>
+        {!frozen && <UploadOwnPhoto />}
       </header>
 
       {frozen && team && <FrozenNotice team={team} />}
