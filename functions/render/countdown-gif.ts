@@ -16,6 +16,8 @@ import {
   countdownFrames,
   countdownLayers,
   countsFromFirstOpen,
+  framesThatFit,
+  MAX_GIF_PIXELS,
   type CountdownBox,
 } from '#shared/scene/countdown.ts';
 import { resolveDynamicStickers, stickerBox, type ResolvedScene } from '#shared/scene/resolve.ts';
@@ -35,14 +37,8 @@ export { sceneBands, timerStickers, type TimerSticker };
  */
 export const COUNTDOWN_CACHE = 'public, max-age=1, s-maxage=1';
 
-/**
- * The most pixels all frames of one GIF may hold together (frames × width × height): 17 M, so a
- * 600×200 design keeps its 60 frames, the default 900×600 canvas its default 30, the largest canvas
- * (1056×4096) 3. Past it, fewer frames are drawn (never none): the encoder's memory and CPU,
- * which grow with every frame's whole canvas, stay bounded (docs/performance.md "Countdown
- * timers").
- */
-export const MAX_GIF_PIXELS = 17_000_000;
+/** The GIF's pixel budget, shared with the editor (shared/scene/countdown.ts). */
+export { MAX_GIF_PIXELS };
 
 /**
  * The name under which the render passes the recipient's first-open instant (ISO 8601, UTC)
@@ -83,8 +79,7 @@ function startValues(doc: DesignDocument, values: Record<string, string>): Map<s
  */
 export function gifFrameCount(doc: DesignDocument): number {
   const asked = Math.max(1, ...timerStickers(doc).map((s) => s.countdown.frames));
-  const fit = Math.floor(MAX_GIF_PIXELS / (doc.canvas_width * doc.canvas_height));
-  return Math.max(1, Math.min(asked, fit));
+  return Math.max(1, Math.min(asked, framesThatFit(doc.canvas_width, doc.canvas_height)));
 }
 
 /** The whole second a render at `nowMs` shows (every request of that second draws the same). */

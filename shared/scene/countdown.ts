@@ -15,6 +15,19 @@ import type { LayerBox } from './sticker-layers.ts';
 
 /** GIF frames of a timer: one a second, 30 by default, at most 60. */
 export const COUNTDOWN_FRAMES = { default: 30, min: 1, max: 60 } as const;
+
+/**
+ * The most pixels all frames of one GIF may hold together (frames × width × height): 17 M, so a
+ * 600×200 design keeps its 60 frames, the default 900×600 canvas its default 30, the largest
+ * canvas (1056×4096) 3. Past it, fewer frames are drawn (never none): the encoder's memory and
+ * CPU, which grow with every frame's whole canvas, stay bounded (docs/performance.md "Countdown
+ * timers"). The editor says so when a timer asks for more (`framesThatFit`).
+ */
+export const MAX_GIF_PIXELS = 17_000_000;
+
+/** How many frames a canvas of `width` × `height` px may have under {@link MAX_GIF_PIXELS} (≥ 1). */
+export const framesThatFit = (width: number, height: number): number =>
+  Math.max(1, Math.floor(MAX_GIF_PIXELS / Math.max(1, width * height)));
 /** The longest evergreen duration, s (a year). */
 export const MAX_COUNTDOWN_DURATION_S = 366 * 24 * 3600;
 /** Unit layouts a timer may show, largest unit first; the largest absorbs what is above it. */

@@ -10,6 +10,8 @@ import { useCallback, useId, useState, type ReactNode } from 'react';
 import type { Sticker } from '#shared/design.ts';
 import {
   COUNTDOWN_FRAMES,
+  framesThatFit,
+  MAX_GIF_PIXELS,
   type Countdown,
   type CountdownUnitLayout,
 } from '#shared/scene/countdown.ts';
@@ -28,6 +30,7 @@ import { ColorField } from './ColorField.tsx';
 import { FieldError, errorIdOf } from './FieldError.tsx';
 import { FontFamilyField, useFontState } from './FontFamilyField.tsx';
 import { NumberField } from './NumberField.tsx';
+import { useEditor } from '../EditorContext.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
 import { useHistoryKeys } from './useHistoryKeys.ts';
 import { useSettingsChange } from './useSettingsChange.ts';
@@ -265,7 +268,10 @@ export function CountdownPanel({ sticker }: { sticker: Sticker }) {
   const countdown = sticker.countdown;
   const change = useSettingsChange('setCountdown', sticker.uuid);
   const font = useFontState(countdown?.fontFamily ?? '');
+  const canvasWidth = useEditor((s) => s.design?.canvas_width ?? 0);
+  const canvasHeight = useEditor((s) => s.design?.canvas_height ?? 0);
   if (!countdown) return null;
+  const fit = framesThatFit(canvasWidth, canvasHeight);
   const units = [...countdown.units] as Array<keyof typeof UNIT_NAMES>;
   return (
     <div className="countdown-panel" data-testid="countdown-panel">
@@ -389,6 +395,11 @@ export function CountdownPanel({ sticker }: { sticker: Sticker }) {
         <NumberField
           label="GIF frames (one a second)"
           value={countdown.frames}
+          hint={
+            countdown.frames > fit
+              ? `This ${canvasWidth} × ${canvasHeight} px canvas draws ${fit} frames: a GIF holds at most ${MAX_GIF_PIXELS / 1_000_000} million pixels, so e-mail clients load it quickly.`
+              : null
+          }
           min={COUNTDOWN_FRAMES.min}
           max={COUNTDOWN_FRAMES.max}
           onValue={(frames) =>

@@ -16,6 +16,7 @@ export function NumberField({
   max,
   step = 1,
   unit,
+  hint,
   onValue,
 }: {
   label: string;
@@ -25,9 +26,12 @@ export function NumberField({
   step?: number;
   /** Shown after the field ("px"). */
   unit?: string;
+  /** A line under the field that describes it (what the value will do). */
+  hint?: string | null;
   onValue: (value: number) => void;
 }) {
   const id = useId();
+  const hintId = `${id}-hint`;
   const shown = String(Math.round(value * 100) / 100);
   /** What the user is typing; null shows the stored value. */
   const [draft, setDraft] = useState<string | null>(null);
@@ -50,6 +54,7 @@ export function NumberField({
           max={max}
           step={step}
           value={draft ?? shown}
+          aria-describedby={hint ? hintId : undefined}
           onBlur={() => setDraft(null)}
           onKeyDown={onHistoryKey}
           onChange={(event) => {
@@ -60,6 +65,11 @@ export function NumberField({
         />
         {unit && <span className="editor-number__unit muted small">{unit}</span>}
       </span>
+      {hint && (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
