@@ -27,6 +27,12 @@ export { teamSlug };
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */
 export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());
 
+const DAY_MS = 86_400_000;
+
+/** The end of a trial of `days` days starting at `nowMs` (ms), ISO 8601 (docs/billing.md "Trials"). */
+const trialEnd = (days: number, nowMs: number): string =>
+  new Date(nowMs + days * DAY_MS).toISOString();
+
 /** True when an account already uses the e-mail (case-insensitive). */
 export async function emailTaken(email: string): Promise<boolean> {
   const claim = (await db().EmailClaim.get({ email: email.trim().toLowerCase() }).go()).data;
@@ -84,7 +90,14 @@ export async function register(
         currentTeamId: joining?.teamId ?? teamId,
         ...(joining ? { emailVerifiedAt: new Date().toISOString() } : {}),
       }).commit(),
-      Team.create({ teamId, name: form.team, slug, ownerId: userId, planId: plan.planId }).commit(),
+      Team.create({
+        teamId,
+        name: form.team,
+        slug,
+        ownerId: userId,
+        planId: plan.planId,
+        ...(plan.trialDays ? { trialEndsAt: trialEnd(plan.trialDays, Date.now()) } : {}),
+      }).commit(),
       Membership.create({ teamId, userId, role: 'owner' }).commit(),
       ...(joining
         ? [

@@ -30,10 +30,23 @@ export interface PlanDefinition {
   designs?: number;
   can_export_pdf: boolean;
   can_upload_custom_fonts: boolean;
+  /**
+   * Days of free trial a registration on the plan starts; absent: no trial (docs/billing.md
+   * "Trials").
+   */
+  trialDays?: number;
+  /**
+   * False when registering on the plan asks for no card: the trial runs without one, and the
+   * card is added on the Payment Method tab before it ends (docs/billing.md "Trials").
+   */
+  cardUpFront: boolean;
 }
 
-const free = { can_export_pdf: false, can_upload_custom_fonts: false };
-const pro = { can_export_pdf: true, can_upload_custom_fonts: true };
+const free = { can_export_pdf: false, can_upload_custom_fonts: false, cardUpFront: true };
+const pro = { can_export_pdf: true, can_upload_custom_fonts: true, cardUpFront: true };
+
+/** Days of the Starter yearly plan's trial (docs/billing.md "Trials"). */
+export const STARTER_TRIAL_DAYS = 14;
 
 /** Active designs a team on the free plan may have (docs/decisions.md "Additional permissions"). */
 export const FREE_PLAN_DESIGNS = 50;
@@ -77,6 +90,8 @@ export const PLAN_CATALOGUE: readonly PlanDefinition[] = [
     teams: 2,
     teamMembers: 5,
     ...free,
+    trialDays: STARTER_TRIAL_DAYS,
+    cardUpFront: false,
   },
   {
     planId: 'pro-monthly',
@@ -117,6 +132,12 @@ export const PLAN_CATALOGUE: readonly PlanDefinition[] = [
 export const planById = (planId: string): PlanDefinition | undefined =>
   PLAN_CATALOGUE.find((p) => p.planId === planId);
 
+/** True when registering on the plan starts a trial without a card (docs/billing.md "Trials"). */
+export const offersCardlessTrial = (planId: string): boolean => {
+  const plan = planById(planId);
+  return plan !== undefined && (plan.trialDays ?? 0) > 0 && !plan.cardUpFront;
+};
+
 /** The free plan (always there). */
 export const freePlan = (): PlanDefinition => planById(FREE_PLAN_ID)!;
 
@@ -144,6 +165,8 @@ export function planView(p: PlanDefinition, online = billingOnline()): PlanView 
       can_upload_custom_fonts: p.can_upload_custom_fonts,
     },
     available: p.price === 0 || (online && priceIdOf(p.planId) !== undefined),
+    ...(p.trialDays ? { trial_days: p.trialDays } : {}),
+    card_up_front: p.cardUpFront,
   };
 }
 

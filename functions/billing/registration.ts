@@ -17,9 +17,9 @@ import { reopenInvitation } from '#functions/teams/members.ts';
 import { loadBillingTeam } from './account.ts';
 import { partnerDiscount } from './discounts.ts';
 import { withBillingErrors } from './errors.ts';
-import { planById } from './plans.ts';
+import { offersCardlessTrial, planById } from './plans.ts';
 import { syncSeats } from './seats.ts';
-import { subscribe } from './subscriptions.ts';
+import { startTrial, subscribe } from './subscriptions.ts';
 
 /** True when registering with this plan subscribes (a plan with a price). */
 export const isPaidPlan = (planId: string): boolean => (planById(planId)?.price ?? 0) > 0;
@@ -54,8 +54,15 @@ const invitationOf = (raw: unknown): string | undefined => {
   return typeof code === 'string' && code !== '' ? code : undefined;
 };
 
+/** The card (`stripe_payment_method`) of a `/register` body, if it has one. */
+const cardOf = (raw: unknown): string | undefined => {
+  const card = (raw as { stripe_payment_method?: unknown } | null)?.stripe_payment_method;
+  return typeof card === 'string' && card.trim() !== '' ? card : undefined;
+};
+
 /**
- * Subscribes a just-registered team to its paid plan.
+ * Subscribes a just-registered team to its paid plan, or starts the plan's trial when it offers
+ * one without a card and the form has none (docs/billing.md "Trials").
  * @param coupon the form's promotion code (ignored on the partner route).
  * @param raw the `/register` body as sent (its billing fields: shared/contract/billing.ts
  *   RegistrationBillingSchema).
@@ -73,6 +80,13 @@ export async function subscribeAtRegistration(
   partner = false,
 ): Promise<void> {
   try {
+    // A plan with a card-less trial starts it when the form brings no card (docs/billing.md
+    // "Trials"); the address and VAT id come with the card later.
+    if (offersCardlessTrial(plan) && !cardOf(raw)) {
+      const team = await loadBillingTeam(account.teamId);
+      await withBillingErrors(() => startTrial(team, plan, requestId));
+      return;
+    }
     const parsed = RegistrationBillingSchema.safeParse(raw ?? {});
     if (!parsed.success) throw validationFailed(zodFieldErrors(parsed.error));
     const billing = parsed.data;

@@ -341,6 +341,39 @@ export async function subscribe(
   return subscriptionOf(teamId).then((s) => s ?? undefined);
 }
 
+/**
+ * Registration on a plan that offers a trial without a card (docs/billing.md "Trials"): a
+ * Stripe subscription with `trial_period_days` of the plan and no payment method, which Stripe
+ * cancels when the trial ends without a card (`trial_settings.end_behavior`); the team follows
+ * it like any subscription (on the plan while `trialing`, back on the free plan once cancelled).
+ * @returns the stored subscription (status `trialing`).
+ * @throws AppError 422 `plan` for a plan without a trial or price; Stripe errors (mapped by the
+ *   caller, functions/billing/errors.ts).
+ */
+export async function startTrial(
+  billing: BillingTeam,
+  planId: string,
+  requestId: string,
+): Promise<SubscriptionRecord | undefined> {
+  const { plan, priceId } = paidPlan(planId);
+  if (!plan.trialDays) throw validationFailed({ plan: [BILLING_MESSAGES.planInvalid] });
+  const teamId = billing.team.teamId;
+  const { customerId } = await ensureCustomer(billing, {}, requestId);
+  const created = await stripe().subscriptions.create(
+    {
+      customer: customerId,
+      items: [{ price: priceId, quantity: await seatsFor(plan, teamId) }],
+      trial_period_days: plan.trialDays,
+      trial_settings: { end_behavior: { missing_payment_method: 'cancel' } },
+      payment_settings: { save_default_payment_method: 'on_subscription' },
+      automatic_tax: { enabled: true },
+      metadata: { team_id: teamId, plan: plan.planId },
+    },
+    { idempotencyKey: idempotencyKey('trial', teamId, plan.planId, requestId) },
+  );
+  return applySubscription(created, now());
+}
+
 /** The live subscription of the team. @throws AppError 422 on `plan` without one. */
 async function liveSubscription(teamId: string): Promise<SubscriptionRecord> {
   const current = await subscriptionOf(teamId);

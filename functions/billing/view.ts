@@ -41,6 +41,21 @@ export function capabilitiesOf(team: TeamRecord): Capabilities {
 }
 
 /**
+ * "On trial" (docs/billing.md "Trials"): the team's generic trial (`Team.trialEndsAt`, set at
+ * registration) before its end while no subscription replaced it, or a subscription trialing
+ * before its trial end.
+ * @param future true for an ISO time after now.
+ */
+export function onTrial(
+  teamTrialEndsAt: string | undefined,
+  sub: { stripeStatus: string; trialEndsAt?: string | undefined } | null,
+  future: (at: string | undefined) => boolean,
+): boolean {
+  if (sub) return sub.stripeStatus === 'trialing' && future(sub.trialEndsAt ?? teamTrialEndsAt);
+  return future(teamTrialEndsAt);
+}
+
+/**
  * The team's billing as the settings tabs show it.
  * @param nowMs the clock, ms (tests pass their own).
  */
@@ -65,8 +80,8 @@ export async function subscriptionView(
     status,
     quantity: sub?.quantity ?? null,
     active: !!sub && !ended && !NOT_ACTIVE.has(sub.stripeStatus),
-    on_trial: !!sub && sub.stripeStatus === 'trialing' && future(sub.trialEndsAt),
-    trial_ends_at: sub?.trialEndsAt ?? null,
+    on_trial: onTrial(team.trialEndsAt, sub, future),
+    trial_ends_at: sub?.trialEndsAt ?? team.trialEndsAt ?? null,
     on_grace_period: onGrace,
     ends_at: sub?.endsAt ?? null,
     current_period_end: sub?.currentPeriodEnd ?? null,

@@ -201,16 +201,19 @@ export function supportMail(data: {
 export function trialEndingMail(data: {
   name: string;
   teamName: string;
-  /** The end date as shown, e.g. `05 Dec 2026`. */
+  /** The end date as the notice shows it ('MMMM Do, YYYY', e.g. `December 5th, 2026`). */
   endsOn: string;
   /** The team's subscription settings. */
   link: string;
+  /** The team has a card on file (a card-less trial ends unless one is added, docs/billing.md "Trials"). */
+  hasCard: boolean;
 }): RenderedMail {
+  const after = data.hasCard
+    ? 'Your plan continues afterwards with the card on file:'
+    : 'Add a card before then to keep your plan; without one the team returns to the free plan:';
   return render('Your trial ends soon', [
     { p: `Hello ${data.name},` },
-    {
-      p: `The trial of ${data.teamName} ends on ${data.endsOn}. Your plan continues afterwards with the card on file:`,
-    },
+    { p: `The trial of ${data.teamName} ends on ${data.endsOn}. ${after}` },
     { link: data.link, label: 'See your subscription' },
   ]);
 }

@@ -10,7 +10,7 @@ import { billingOnline, config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
-import { NOTICES, notify, notifyTeam } from '#lib/notify.ts';
+import { longDate, NOTICES, notify, notifyTeam } from '#lib/notify.ts';
 import { paymentActionMail, trialEndingMail } from '#lib/mail-templates.ts';
 import type { Stripe } from '#lib/stripe.ts';
 import { stripe } from '#lib/stripe.ts';
@@ -109,8 +109,9 @@ async function trialEnding(sub: Stripe.Subscription, eventAt: number): Promise<v
     ...trialEndingMail({
       name: owner.name,
       teamName: team.name,
-      endsOn: new Date(saved.trialEndsAt).toUTCString().slice(5, 16),
+      endsOn: longDate(saved.trialEndsAt),
       link: `${config().PUBLIC_URL}${subscriptionSettings(team.teamId)}`,
+      hasCard: !!team.cardLastFour,
     }),
   });
   await notify(owner.userId, NOTICES.trialEnding(team, saved.trialEndsAt));

@@ -82,6 +82,10 @@ export const PlanSchema = z.object({
   features: PlanFeaturesSchema,
   /** False for paid plans while billing is offline (no Stripe keys; docs/billing.md "Offline mode"). */
   available: z.boolean(),
+  /** Days of free trial registration starts; absent: none (docs/billing.md "Trials"). */
+  trial_days: z.number().int().positive().optional(),
+  /** False: registering asks for no card (the trial runs without one); absent: true. */
+  card_up_front: z.boolean().optional(),
 });
 export type Plan = z.infer<typeof PlanSchema>;
 

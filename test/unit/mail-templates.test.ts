@@ -98,13 +98,27 @@ const CASES: Record<string, Case> = {
     mail: trialEndingMail({
       name: HOSTILE,
       teamName: 'Acme',
-      endsOn: '05 Dec 2026',
+      endsOn: 'December 5th, 2026',
       link: `${BASE}/settings/companies/t1#/subscription`,
+      hasCard: true,
     }),
     subject: 'Your trial ends soon',
-    shows: ['The trial of Acme ends on 05 Dec 2026', 'card on file'],
+    shows: ['The trial of Acme ends on December 5th, 2026', 'card on file'],
     links: [`${BASE}/settings/companies/t1#/subscription`],
     userValues: [HOSTILE],
+  },
+  'trial ending without a card': {
+    mail: trialEndingMail({
+      name: 'Ana',
+      teamName: 'Acme',
+      endsOn: 'December 5th, 2026',
+      link: `${BASE}/settings/companies/t1#/subscription`,
+      hasCard: false,
+    }),
+    subject: 'Your trial ends soon',
+    shows: ['ends on December 5th, 2026', 'Add a card before then to keep your plan'],
+    links: [`${BASE}/settings/companies/t1#/subscription`],
+    userValues: [],
   },
   'payment action': {
     mail: paymentActionMail({

@@ -152,6 +152,11 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         additionalPicsnippets: { type: 'number', default: 0 },
         /** Admin-set restriction flag (docs/billing.md "Model" `limited_permission`). */
         limitedPermission: { type: 'boolean', default: false },
+        /**
+         * ISO 8601: the end of the generic trial registration started (docs/billing.md "Trials"
+         * `trial_ends_at`); absent: no trial.
+         */
+        trialEndsAt: { type: 'string' },
         photoUrl: { type: 'string' },
         /** The team's watermark image: `/files/watermarks/…png` and its size, px (docs/decisions.md "Watermark"). */
         watermarkUrl: { type: 'string' },
@@ -232,6 +237,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         designs: { type: 'number' },
         can_export_pdf: { type: 'boolean', default: false },
         can_upload_custom_fonts: { type: 'boolean', default: false },
+        /** Days of free trial at registration; unset: none (docs/billing.md "Trials"). */
+        trialDays: { type: 'number' },
+        /** False: registration asks for no card (docs/billing.md "Trials"). */
+        cardUpFront: { type: 'boolean', default: true },
         stripePriceId: { type: 'string' },
       },
       indexes: {

@@ -169,4 +169,43 @@ describe('registration, the plan step', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/confirmation'));
     expect(partner.requests[0]?.body).not.toHaveProperty('coupon');
   });
+
+  it('offers a card-less trial without asking for a card, and sends no billing fields', async () => {
+    answer('GET /spark/plans', 200, [
+      aFreePlan(),
+      aPlan({
+        id: 'starter-yearly',
+        name: 'Starter',
+        price: 9000,
+        interval: 'yearly',
+        trial_days: 14,
+        card_up_front: false,
+      }),
+    ]);
+    const registered = answer('POST /register', 201, CREATED);
+    answer('GET /user/current', 200, aUser({ name: 'Ana Müller' }));
+    const { user, create, router } = await renderPlanStep();
+    await user.click(screen.getByRole('radio', { name: /^Starter/ }));
+    expect(
+      await screen.findByText(
+        '14-day free trial, no card needed. Add a card on the Payment Method tab before the trial ends to keep the plan.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Payment' })).toBeNull();
+    await user.click(create);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/confirmation'));
+    expect(registered.requests[0]?.body).toMatchObject({ plan: 'starter-yearly' });
+    expect(Object.keys(registered.requests[0]?.body as object).sort()).toEqual(
+      [
+        'email',
+        'name',
+        'password',
+        'password_confirmation',
+        'plan',
+        'team',
+        'team_slug',
+        'terms',
+      ].sort(),
+    );
+  });
 });

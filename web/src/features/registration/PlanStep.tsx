@@ -11,7 +11,7 @@ import { CardField, type CardCollector } from '../billing/CardField.tsx';
 import { CouponNote } from '../billing/CouponNote.tsx';
 import type { CouponState, TaxPreviewState } from '../billing/hooks.ts';
 import { BILLING_OFFLINE_TEXT, PlanPicker } from '../billing/PlanPicker.tsx';
-import { isFree } from './plans.ts';
+import { asksForCard, isFree, trialNote } from './plans.ts';
 import type { PaymentControl } from './usePayment.ts';
 
 /** What step 1 needs for a paid plan: the billing address, VAT preview and the card. */
@@ -72,7 +72,8 @@ export function PlanStep({
 }) {
   const loading = planList === undefined;
   const selected = planList?.plans.find((p) => p.id === selectedPlanId);
-  const paid = selected !== undefined && !isFree(selected) && selected.available;
+  const paid = asksForCard(selected);
+  const trial = trialNote(selected);
   const paidPlans = planList?.plans.filter((p) => !isFree(p)) ?? [];
   const billingOffline = paidPlans.length > 0 && paidPlans.every((p) => !p.available);
 
@@ -122,7 +123,13 @@ export function PlanStep({
         <p className="muted">You are registering with an invitation to join a team.</p>
       )}
 
-      {paid && (
+      {trial && (
+        <Notice tone="info" title="Free trial">
+          {trial}
+        </Notice>
+      )}
+
+      {paid && selected && (
         <section className="payment-section" aria-labelledby={`${headingId}-payment`}>
           <h3 id={`${headingId}-payment`} className="payment-section__title">
             Payment

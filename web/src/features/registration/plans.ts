@@ -6,6 +6,22 @@ import type { Plan, PlanInterval } from '../../api/plans.ts';
 
 export const isFree = (plan: Plan): boolean => plan.price === 0;
 
+/**
+ * True when registering on the plan asks for the card and billing address now: a paid plan that
+ * can be taken, unless it offers a trial without a card (docs/billing.md "Trials").
+ */
+export const asksForCard = (plan: Plan | undefined): boolean =>
+  plan !== undefined && !isFree(plan) && plan.available && plan.card_up_front !== false;
+
+/**
+ * The note under a plan with a card-less trial ("14-day free trial, no card needed…"), or
+ * undefined for any other plan (docs/billing.md "Trials").
+ */
+export function trialNote(plan: Plan | undefined): string | undefined {
+  if (!plan?.available || !plan.trial_days || plan.card_up_front !== false) return undefined;
+  return `${plan.trial_days}-day free trial, no card needed. Add a card on the Payment Method tab before the trial ends to keep the plan.`;
+}
+
 /** True when the list has paid plans of both intervals, so a monthly/yearly toggle helps. */
 export function hasIntervalChoice(plans: readonly Plan[]): boolean {
   const paid = plans.filter((p) => !isFree(p));

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Plan, PlanInterval, PlanList } from '../../api/plans.ts';
-import { defaultPlanChoice, isFree, plansFor } from './plans.ts';
+import { asksForCard, defaultPlanChoice, isFree, plansFor } from './plans.ts';
 import { usePlans } from './usePlans.ts';
 
 /** Registration step 1's plan choice, from {@link usePlanChoice}. */
@@ -10,7 +10,10 @@ export interface PlanChoiceState {
   interval: PlanInterval;
   selectedPlanId: string | undefined;
   selectedPlan: Plan | undefined;
-  /** A paid plan that can be taken now is chosen: the card and address are asked for. */
+  /**
+   * A paid plan that can be taken now and asks for a card up front is chosen: the card and
+   * address are asked for (not for a card-less trial, docs/billing.md "Trials").
+   */
   paid: boolean;
   /** The URL's plan when it cannot be taken now (billing offline). */
   unavailableRequest: Plan | undefined;
@@ -47,7 +50,7 @@ export function usePlanChoice(query: {
     interval,
     selectedPlanId,
     selectedPlan,
-    paid: selectedPlan !== undefined && !isFree(selectedPlan) && selectedPlan.available,
+    paid: asksForCard(selectedPlan),
     unavailableRequest: defaults?.unavailableRequest,
     errors,
     setErrors,
