@@ -197,11 +197,24 @@ function isLaunchFailure(error: Error): boolean {
   );
 }
 
+/**
+ * When the render browser's last launch reached each step, ms since the process started
+ * (`performance.now()`): `executable` the binary found or unpacked, `launched` puppeteer
+ * connected to the spawned Chromium. For the bench's cold-start split (test/bench/cold-start.ts;
+ * docs/performance.md "Method").
+ */
+export const launchSteps: { executable?: number; launched?: number } = {};
+
 async function launch(): Promise<Browser> {
   const started = Date.now();
-  const browser = await launchChromium((what) => waitFor('renderer', what), {
-    args: [...chromiumArgs(), ...RENDER_CANVAS_FLAGS],
-  });
+  const browser = await launchChromium(
+    (what) => {
+      if (what === 'launching Chromium') launchSteps.executable = performance.now();
+      waitFor('renderer', what);
+    },
+    { args: [...chromiumArgs(), ...RENDER_CANVAS_FLAGS] },
+  );
+  launchSteps.launched = performance.now();
   browser.on('disconnected', () => {
     browserPromise = undefined;
     pagePromise = undefined;

@@ -55,6 +55,19 @@ function chromiumPackageVersion(): string {
   return packageVersion;
 }
 
+/** The last unpack this process did: how long the library's unpack took, ms, and the binary's size. */
+let unpacked: { ms: number; bytes: number } | undefined;
+
+/**
+ * The unpack this process did, if any: `ms` is the library's `executablePath()` into an empty
+ * temp folder (chromium, fonts and SwiftShader inflated side by side), `bytes` the binary's size.
+ * Undefined when the binary was already there (a re-init). For the bench's fresh cold start
+ * (docs/performance.md "Method").
+ */
+export function lastUnpack(): { ms: number; bytes: number } | undefined {
+  return unpacked;
+}
+
 interface Marker {
   version: string;
   /** Size of the unpacked binary, bytes. */
@@ -90,8 +103,10 @@ export async function chromiumExecutable(override?: string): Promise<string> {
   return withUnpackLock(async () => {
     if (!(await markerMatches())) {
       await removeUnpacked();
+      const started = performance.now();
       const path = await chromium.executablePath();
       const { size } = await stat(path);
+      unpacked = { ms: performance.now() - started, bytes: size };
       const marker: Marker = { version: chromiumPackageVersion(), bytes: size };
       await writeFile(markerPath(), JSON.stringify(marker));
     }

@@ -5,11 +5,14 @@
  * bundled (infra/constructs/handler-function.ts: ESM, minified, the same external modules), with
  * the render page beside it as in the Lambda asset.
  *
- * Chromium is already unpacked in /tmp by the local stack, as it is when a Lambda sandbox
- * re-inits; a brand-new sandbox also decompresses it first.
+ * By default Chromium is already unpacked in /tmp by the local stack, as it is when a Lambda
+ * sandbox re-inits. With `fresh`, the child's temp folder (`TMPDIR`) is a new empty folder, so
+ * `@sparticuz/chromium` unpacks Chromium, its fonts and SwiftShader first, as in a brand-new
+ * sandbox; the folder is removed afterwards.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withTimeout } from './measure.ts';
 
@@ -31,11 +34,42 @@ export interface ColdRun {
   server_timing?: string;
   /**
    * When each step of the init warm-up ended, ms since the child started
-   * (functions/render/warm-start.ts `initSteps`); empty when the init did not warm up.
+   * (functions/render/warm-start.ts `initSteps`, browser.ts `launchSteps`: `executable`,
+   * `launched`); empty when the init did not warm up.
    */
   init_steps?: Record<string, number>;
+  /** The library's unpack into the empty temp folder, ms; 0 when Chromium was already there. */
+  unpack_ms?: number;
+  /** The unpacked binary's size, bytes (0 when nothing was unpacked). */
+  unpacked_bytes?: number;
   bytes: number;
   node: string;
+}
+
+/**
+ * The steps of one cold start as durations, ms: `before_unpack` (node start and the modules up
+ * to warm-start.ts), `unpack` (0 on a re-init), `spawn` (Chromium launched and puppeteer
+ * connected), `page_open`, `first_draw` (the init's warm-up draw), `first_image` (the request),
+ * and `total` (process start to the first image). A step the child did not report is absent.
+ */
+export function coldStartParts(run: ColdRun): Record<string, number> {
+  const at = run.init_steps ?? {};
+  const unpack = run.unpack_ms ?? 0;
+  const between = (from: number | undefined, to: number | undefined) =>
+    from !== undefined && to !== undefined ? Math.round((to - from) * 10) / 10 : undefined;
+  const parts: Record<string, number | undefined> = {
+    before_unpack:
+      at.executable !== undefined ? Math.round((at.executable - unpack) * 10) / 10 : undefined,
+    unpack,
+    spawn: between(at.executable, at.launched),
+    page_open: between(at.launched, at.page_open),
+    first_draw: between(at.page_open, at.warm_up_draw),
+    first_image: between(at.warm_up_draw, run.first_image_ms),
+    total: Math.round(run.first_image_ms * 10) / 10,
+  };
+  return Object.fromEntries(
+    Object.entries(parts).filter((e): e is [string, number] => e[1] !== undefined),
+  );
 }
 
 /** How to start the child: node arguments before the query. */
@@ -78,12 +112,29 @@ export async function bundleColdStart(dir: string): Promise<ColdCommand> {
  * The child and its Chromium run in their own process group, ended as a group on timeout.
  * @param query the render URL's query string (unique values, so no cache hit).
  * @param timeoutMs the whole run's limit.
+ * @param options.fresh run with an empty temp folder (a brand-new sandbox: Chromium unpacked
+ *   first, about 210 MB written), removed after the run
  * @throws Error if the child prints no result or runs over the limit.
  */
-export function runColdStart(
+export async function runColdStart(
   command: ColdCommand,
   query: string,
   timeoutMs: number,
+  options: { fresh?: boolean } = {},
+): Promise<ColdRun> {
+  const emptyTmp = options.fresh ? await mkdtemp(join(tmpdir(), 'bench-fresh-')) : undefined;
+  try {
+    return await spawnColdStart(command, query, timeoutMs, emptyTmp);
+  } finally {
+    if (emptyTmp) await rm(emptyTmp, { recursive: true, force: true });
+  }
+}
+
+function spawnColdStart(
+  command: ColdCommand,
+  query: string,
+  timeoutMs: number,
+  emptyTmp: string | undefined,
 ): Promise<ColdRun> {
   const wanted: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -96,9 +147,12 @@ export function runColdStart(
     RENDERS_BUCKET: process.env.RENDERS_BUCKET,
     PUBLIC_URL: process.env.PUBLIC_URL,
     AWS_REGION: process.env.AWS_REGION,
-    CHROMIUM_PATH: process.env.CHROMIUM_PATH,
+    // A fresh sandbox unpacks @sparticuz/chromium's binary; a set CHROMIUM_PATH would skip that.
+    CHROMIUM_PATH: emptyTmp ? undefined : process.env.CHROMIUM_PATH,
     // Set in every Lambda sandbox: the render function's init warms up there (warm-start.ts).
     AWS_LAMBDA_FUNCTION_NAME: 'bench-render',
+    // @sparticuz/chromium and chromium-binary.ts unpack into os.tmpdir(), which reads TMPDIR.
+    TMPDIR: emptyTmp,
   };
   const env = Object.fromEntries(
     Object.entries(wanted).filter((e): e is [string, string] => e[1] !== undefined),

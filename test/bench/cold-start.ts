@@ -6,7 +6,8 @@
  * It imports the render handler (as a Lambda init does), invokes it once with an API Gateway v2
  * event for `/r/bench-reference.jpg?<query>` (values the caller makes unique, so no cache hit)
  * and prints one line `COLD_START {json}` (with `init_steps`, when each step of the init
- * warm-up ended: functions/render/warm-start.ts `initSteps`); times are ms since this process started
+ * warm-up ended: functions/render/warm-start.ts `initSteps`, and browser.ts `launchSteps`; with
+ * `unpack_ms`, the library's unpack when the temp folder was empty, else 0); times are ms since this process started
  * (`performance.now()` counts from the process's time origin), so node's own start and the tsx
  * loader are included.
  */
@@ -66,8 +67,12 @@ const context = {
 } as Context;
 
 const result = (await handler(event, context)) as ApiResult;
-const { initSteps } = await import('#functions/render/warm-start.ts');
 const firstImage = performance.now();
+const { initSteps } = await import('#functions/render/warm-start.ts');
+const { launchSteps } = await import('#functions/render/browser.ts');
+const { lastUnpack } = await import('#functions/render/chromium-binary.ts');
+const round = (ms: number) => Math.round(ms * 10) / 10;
+const unpack = lastUnpack();
 const headers = result.headers ?? {};
 
 console.log(
@@ -82,8 +87,10 @@ console.log(
     render_cache: headers['x-render-cache'],
     server_timing: headers['server-timing'],
     init_steps: Object.fromEntries(
-      Object.entries(initSteps).map(([step, at]) => [step, Math.round(at * 10) / 10]),
+      Object.entries({ ...initSteps, ...launchSteps }).map(([step, at]) => [step, round(at)]),
     ),
+    unpack_ms: unpack ? round(unpack.ms) : 0,
+    unpacked_bytes: unpack?.bytes ?? 0,
     bytes: result.body ? Buffer.from(result.body, 'base64').length : 0,
     node: process.version,
   })}`,

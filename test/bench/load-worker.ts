@@ -4,12 +4,12 @@
  * the worker reports its own thread's CPU over the run (`/proc/thread-self/stat`), and the bench
  * subtracts it from the process tree's.
  *
- * `runLoadInWorker` starts it; the worker runs load.ts `runLoad` with paths from
- * reference.ts (`referencePath(referenceValues(series, i))`).
+ * `runLoadInWorker` starts it; the worker runs load.ts `runLoad` (or `runOpenLoad` with
+ * `openRps`) with paths from reference.ts (`referencePath(referenceValues(series, i))`).
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { threadCpuMs } from './cpu.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { runLoad, runOpenLoad, type LoadResult } from './load.ts';
 import { referencePath, referenceValues } from './reference.ts';
 
 /** What the worker is asked to run (structured-clonable: no functions). */
@@ -20,6 +20,11 @@ export interface LoadWorkerOptions {
   requestTimeoutMs: number;
   /** The values' series (referenceValues), unique per run. */
   series: string;
+  /**
+   * When set, the open loop (load.ts `runOpenLoad`) at this many arrivals per second instead of
+   * `clients` closed-loop clients.
+   */
+  openRps?: number;
 }
 
 type Message =
@@ -67,10 +72,11 @@ if (!isMainThread && parentPort) {
     void (async () => {
       try {
         const before = threadCpuMs();
-        const result = await runLoad({
-          ...options,
-          path: (i) => referencePath(referenceValues(options.series, i)),
-        });
+        const path = (i: number) => referencePath(referenceValues(options.series, i));
+        const result =
+          options.openRps === undefined
+            ? await runLoad({ ...options, path })
+            : await runOpenLoad({ ...options, rps: options.openRps, seed: 1, path });
         const clientCpuMs = threadCpuMs() - before;
         port.postMessage({ kind: 'done', result, clientCpuMs } satisfies Message);
       } catch (error) {

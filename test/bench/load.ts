@@ -1,7 +1,8 @@
 /**
  * The load test (docs/performance.md "Method"): N clients, each sending its next request as soon as
  * the previous one is answered, for a fixed time, every request with distinct parameter values (so
- * every request is drawn, none is a cache hit).
+ * every request is drawn, none is a cache hit). `runOpenLoad` is the open loop: requests arrive at
+ * a fixed Poisson rate whatever the answers do, as independent opens do.
  *
  * Each client has its own keep-alive connection from its own loopback address (127.0.0.2,
  * 127.0.0.3, …): separate clients, as recipients are, so the per-IP render budget (service.ts
@@ -12,6 +13,7 @@
  * or timeout.
  */
 import { Agent, request } from 'node:http';
+import { mulberry32 } from '#shared/analytics/optimiser.ts';
 import { StageTimes, parseServerTiming, percentile } from './measure.ts';
 
 export interface LoadOptions {
@@ -76,16 +78,57 @@ function get(agent: Agent, localAddress: string, port: number, path: string, tim
   });
 }
 
+/** Latencies, good images, error kinds and stage times of a load run, and its summary. */
+class Tally {
+  readonly latencies: number[] = [];
+  readonly errorKinds: Record<string, number> = {};
+  readonly stages = new StageTimes();
+  ok = 0;
+
+  error(kind: string): void {
+    this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + 1;
+  }
+
+  /** Counts one answer that took `ms`. */
+  answer(answer: Answer, ms: number): void {
+    this.latencies.push(ms);
+    if (answer.status !== 200) this.error(`status ${answer.status}`);
+    else if (/no-store/i.test(answer.cacheControl)) this.error('no-store');
+    else {
+      this.ok += 1;
+      this.stages.add(parseServerTiming(answer.serverTiming));
+    }
+  }
+
+  /** Counts one request that failed after `ms` (timeout or network). */
+  failure(e: unknown, ms: number): void {
+    this.latencies.push(ms);
+    this.error((e as Error).message.startsWith('timeout') ? 'timeout' : 'network');
+  }
+
+  summary(elapsedMs: number): LoadResult {
+    const errors = Object.values(this.errorKinds).reduce((a, b) => a + b, 0);
+    return {
+      completed: this.latencies.length,
+      ok: this.ok,
+      errors,
+      errorKinds: this.errorKinds,
+      rps: this.ok / (elapsedMs / 1000),
+      p50Ms: percentile(this.latencies, 50),
+      p90Ms: percentile(this.latencies, 90),
+      p99Ms: percentile(this.latencies, 99),
+      elapsedMs,
+      stagesP50Ms: this.stages.p50(),
+    };
+  }
+}
+
 /** Runs the load test and summarises it. Never runs longer than duration + request timeout. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const errorKinds: Record<string, number> = {};
+  const tally = new Tally();
   let next = 0;
-  let ok = 0;
-  const stages = new StageTimes();
   const started = performance.now();
   const deadline = started + options.durationMs;
-  const error = (kind: string) => (errorKinds[kind] = (errorKinds[kind] ?? 0) + 1);
 
   const client = async (c: number): Promise<void> => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -102,16 +145,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
             path,
             options.requestTimeoutMs,
           );
-          latencies.push(performance.now() - t);
-          if (answer.status !== 200) error(`status ${answer.status}`);
-          else if (/no-store/i.test(answer.cacheControl)) error('no-store');
-          else {
-            ok += 1;
-            stages.add(parseServerTiming(answer.serverTiming));
-          }
+          tally.answer(answer, performance.now() - t);
         } catch (e) {
-          latencies.push(performance.now() - t);
-          error((e as Error).message.startsWith('timeout') ? 'timeout' : 'network');
+          tally.failure(e, performance.now() - t);
           // A refused connection fails at once: pause, so a dead server is not a busy loop.
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
@@ -122,18 +158,71 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 
   await Promise.all(Array.from({ length: options.clients }, (_, c) => client(c)));
-  const elapsedMs = performance.now() - started;
-  const errors = Object.values(errorKinds).reduce((a, b) => a + b, 0);
-  return {
-    completed: latencies.length,
-    ok,
-    errors,
-    errorKinds,
-    rps: ok / (elapsedMs / 1000),
-    p50Ms: percentile(latencies, 50),
-    p90Ms: percentile(latencies, 90),
-    p99Ms: percentile(latencies, 99),
-    elapsedMs,
-    stagesP50Ms: stages.p50(),
-  };
+  return tally.summary(performance.now() - started);
+}
+
+/** The open loop's settings: `clients` is unused, the rate sets the load. */
+export interface OpenLoadOptions extends Omit<LoadOptions, 'clients'> {
+  /** Mean arrivals per second (Poisson: exponential gaps between sends). */
+  rps: number;
+  /** Seed of the arrival times, so two runs at one rate send at the same moments. */
+  seed: number;
+}
+
+/** Requests in flight at most; an arrival beyond it is an error (`overload`), never queued. */
+const MAX_IN_FLIGHT = 256;
+/** Loopback addresses at most (127.0.0.2 …): the per-IP draw budget is 20/s, burst 100. */
+const MAX_ADDRESSES = 200;
+
+/**
+ * The open-loop load test (docs/performance.md "Open-loop load"): requests sent at Poisson
+ * arrival times of mean rate `rps` for `durationMs`, each whether or not earlier ones were
+ * answered, spread over enough loopback addresses that no one address passes 10 requests/s
+ * (the per-IP budget is 20/s). A request's latency counts from its planned send time, so a
+ * client that falls behind is not hidden. At most `MAX_IN_FLIGHT` requests are outstanding.
+ * Never runs longer than duration + request timeout.
+ */
+export async function runOpenLoad(options: OpenLoadOptions): Promise<LoadResult> {
+  const tally = new Tally();
+  const random = mulberry32(options.seed);
+  const addresses = Math.min(MAX_ADDRESSES, Math.max(1, Math.ceil(options.rps / 10)));
+  const agents = Array.from(
+    { length: addresses },
+    () => new Agent({ keepAlive: true, maxSockets: 32 }),
+  );
+  const pending = new Set<Promise<void>>();
+  const started = performance.now();
+  let planned = started;
+  let i = 0;
+  try {
+    for (;;) {
+      planned += (-Math.log(1 - random()) / options.rps) * 1000;
+      if (planned - started >= options.durationMs) break;
+      const wait = planned - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (pending.size >= MAX_IN_FLIGHT) {
+        tally.error('overload');
+        continue;
+      }
+      const at = planned;
+      const c = i % addresses;
+      const sent = get(
+        agents[c]!,
+        `127.0.0.${2 + c}`,
+        options.port,
+        options.path(i++),
+        options.requestTimeoutMs,
+      )
+        .then(
+          (answer) => tally.answer(answer, performance.now() - at),
+          (e: unknown) => tally.failure(e, performance.now() - at),
+        )
+        .finally(() => pending.delete(sent));
+      pending.add(sent);
+    }
+    await Promise.all(pending);
+  } finally {
+    for (const agent of agents) agent.destroy();
+  }
+  return tally.summary(performance.now() - started);
 }

@@ -12,8 +12,13 @@
  * - satori: satori + @resvg/resvg-js + sharp JPEG, in-process (test/bench/satori.ts);
  * - page per render: a new page per render in a separate warm Chromium (page-per-render.ts);
  * - cold start: a fresh node process, start to first image (cold-start.ts), median of 3, once
- *   through tsx (`cold_start_ms`) and once bundled as the render Lambda is (extra field);
- * - load: 8 clients for 20 s, distinct values (load.ts): good images/s, p99, errors;
+ *   through tsx (`cold_start_ms`) and once bundled as the render Lambda is (extra field), both
+ *   with Chromium already unpacked (a re-init); and bundled from an empty temp folder
+ *   (`cold_start_fresh_ms`: a brand-new sandbox unpacks Chromium first), each step reported;
+ * - load: 8 clients for 20 s, distinct values (load.ts): good images/s, p99, errors (the
+ *   closed loop, whose good images/s is the capacity);
+ * - open-loop load: Poisson arrivals at 50 %, 70 % and 90 % of that capacity, 15 s each
+ *   (load.ts `runOpenLoad`): p50 and p99 at each (`open_loop`);
  * - CPU per render: user + system time of this process and every process it started (Chromium,
  *   DynamoDB Local's Java; s3rver and the gateway run in this process) over the load run, minus
  *   the load clients' own thread (load-worker.ts), over the good images served (cpu.ts);
@@ -53,6 +58,7 @@ import sharp from 'sharp';
 import {
   TSX_COMMAND,
   bundleColdStart,
+  coldStartParts,
   runColdStart,
   type ColdCommand,
   type ColdRun,
@@ -166,6 +172,8 @@ const RUNS = {
 };
 const COLD_RUNS = sized(3, 1);
 const LOAD = { clients: sized(8, 2), durationMs: sized(20_000, 2_000), requestTimeoutMs: 10_000 };
+/** The open loop's shares of the closed loop's capacity, and how long each rate runs, ms. */
+const OPEN_LOOP = { loads: [0.5, 0.7, 0.9], durationMs: sized(15_000, 2_000) };
 /** Limits that keep the bench from ever hanging, ms. */
 const LIMITS = { request: 15_000, phase: 180_000, coldRun: 60_000, whole: 15 * 60_000 };
 
@@ -178,8 +186,12 @@ const TARGETS = {
   cacheHitToFloor: 0.2,
   coldStartMs: 1500,
   coldStartBundledMs: 400,
+  /** A brand-new sandbox, Chromium unpacked first, process → first image. */
+  coldStartFreshMs: 1500,
   rps: 55,
   p99Ms: 150,
+  /** Open loop at 70 % of capacity: p99 over p50. */
+  openLoopSpread: 3,
   errors: 0,
   /** Core-ms of the whole local stack per good image under load. */
   cpuMsPerRender: 28,
@@ -372,12 +384,38 @@ try {
   };
   const cold = await phase('cold starts (tsx)', () => coldRuns(TSX_COMMAND, 'cold'));
   // An extra measure: if bundling fails, the bench still reports the other fields.
-  const bundled = await phase('cold starts (esbuild bundle)', async () =>
-    coldRuns(await bundleColdStart(join(RESULTS_DIR, 'cold-start')), 'coldbundle'),
-  ).catch((error: unknown) => {
+  const bundle = await bundleColdStart(join(RESULTS_DIR, 'cold-start')).catch((error: unknown) => {
     console.warn(`bench: bundled cold start skipped: ${(error as Error).message}`);
-    return [] as ColdRun[];
+    return undefined;
   });
+  const bundled = bundle
+    ? await phase('cold starts (esbuild bundle)', () => coldRuns(bundle, 'coldbundle'))
+    : [];
+  // A brand-new sandbox: the same bundle (tsx if it could not be built), an empty temp folder.
+  const fresh = await phase('cold starts, fresh sandbox (empty temp folder)', async () => {
+    const runs: ColdRun[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      const query = referencePath(referenceValues(`coldfresh${nonce}`, i)).split('?')[1]!;
+      runs.push(await runColdStart(bundle ?? TSX_COMMAND, query, LIMITS.coldRun, { fresh: true }));
+    }
+    return runs;
+  });
+  /** Each step's median over the runs, ms (docs/performance.md "Method"). */
+  const medianParts = (runs: ColdRun[]): Record<string, number> => {
+    const split = runs.map(coldStartParts);
+    const names = [...new Set(split.flatMap((p) => Object.keys(p)))];
+    return Object.fromEntries(
+      names.map((n) => [
+        n,
+        round1(
+          percentile(
+            split.flatMap((p) => (p[n] === undefined ? [] : [p[n]])),
+            50,
+          ),
+        ),
+      ]),
+    );
+  };
   const coldMs = (runs: ColdRun[]) =>
     percentile(
       runs.map((c) => c.first_image_ms),
@@ -398,6 +436,26 @@ try {
   const stackCpuMs = cpuAfter.cpuMs - cpuBefore.cpuMs - loadRun.clientCpuMs;
   const cpuMsPerRender = load.ok > 0 ? stackCpuMs / load.ok : Number.NaN;
 
+  // Open loop: independent arrivals at shares of the capacity the closed loop measured.
+  const openLoop: Array<{ load: number; rps: number; result: LoadResult }> = [];
+  for (const share of OPEN_LOOP.loads) {
+    const rps = Math.max(1, load.rps * share);
+    const run = await phase(`open-loop load at ${share * 100} % (${round1(rps)} rps)`, () =>
+      runLoadInWorker(
+        {
+          port: stack.port,
+          ...LOAD,
+          durationMs: OPEN_LOOP.durationMs,
+          series: `open${share}${nonce}`,
+          openRps: rps,
+        },
+        () => Promise.resolve(),
+      ),
+    );
+    openLoop.push({ load: share, rps, result: run.result });
+  }
+  const openAt70 = openLoop.find((o) => o.load === 0.7)?.result;
+
   const w = stats(warm);
   const d = stats(dense);
   const f = stats(floor);
@@ -406,6 +464,9 @@ try {
   const p = stats(pagePerRender);
   const coldStartMs = coldMs(cold);
   const coldBundledMs = coldMs(bundled);
+  const coldFreshMs = coldMs(fresh);
+  const freshParts = medianParts(fresh);
+  const reinitParts = medianParts(bundle ? bundled : cold);
   const fontsWarmMs = warmStages.p50().fonts;
   const ratios = {
     warm_to_floor: w.p50 / f.p50,
@@ -422,8 +483,11 @@ try {
     cache_hit: ratios.cache_hit_to_floor <= TARGETS.cacheHitToFloor,
     cold_start: coldStartMs <= TARGETS.coldStartMs && coldOk(cold),
     cold_start_bundled: coldBundledMs <= TARGETS.coldStartBundledMs && coldOk(bundled),
+    cold_start_fresh: coldFreshMs <= TARGETS.coldStartFreshMs && coldOk(fresh),
     load: load.rps >= TARGETS.rps && load.p99Ms <= TARGETS.p99Ms && load.errors <= TARGETS.errors,
     cpu_per_render: cpuMsPerRender <= TARGETS.cpuMsPerRender,
+    open_loop_70:
+      openAt70 !== undefined && openAt70.p99Ms <= TARGETS.openLoopSpread * openAt70.p50Ms,
     fonts_stage: fontsWarmMs !== undefined && fontsWarmMs < TARGETS.fontsStageMs,
   };
   const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -445,7 +509,22 @@ try {
     p99_ms: round1(load.p99Ms),
     errors: load.errors,
     cold_start_bundled_ms: round1(coldBundledMs),
+    cold_start_fresh_ms: round1(coldFreshMs),
+    /** Medians of each step, ms: before_unpack, unpack, spawn, page_open, first_draw, first_image. */
+    cold_start_fresh_parts_ms: freshParts,
+    /** The same steps of the re-init (bundled; tsx if the bundle failed), unpack 0. */
+    cold_start_reinit_parts_ms: reinitParts,
     cpu_ms_per_render: round1(cpuMsPerRender),
+    /** Poisson arrivals at `load` × the closed loop's good images/s (`rps`, offered). */
+    open_loop: openLoop.map((o) => ({
+      load: o.load,
+      rps: round1(o.rps),
+      p50_ms: round1(o.result.p50Ms),
+      p99_ms: round1(o.result.p99Ms),
+      served_rps: round1(o.result.rps),
+      errors: o.result.errors,
+      requests: o.result.completed,
+    })),
     targets_met: targetsMet,
     ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round2(v)])),
     detail: {
@@ -475,6 +554,7 @@ try {
       qr_drawn_by_renderer: qr,
       cold_start_runs: cold,
       cold_start_bundled_runs: bundled,
+      cold_start_fresh_runs: fresh,
       load: {
         ...load,
         p50Ms: round1(load.p50Ms),
@@ -485,6 +565,7 @@ try {
         clients: LOAD.clients,
         duration_ms: LOAD.durationMs,
       },
+      open_loop: openLoop.map((o) => ({ load: o.load, ...o.result })),
       stack_start_ms: round1(stackStartMs),
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version },
       measured_at: new Date().toISOString(),
@@ -575,6 +656,13 @@ try {
       TARGETS.coldStartBundledMs,
       targetsMet.cold_start_bundled,
     ),
+    coldRow(
+      'cold start, fresh sandbox (unpack first)',
+      fresh,
+      coldFreshMs,
+      TARGETS.coldStartFreshMs,
+      targetsMet.cold_start_fresh,
+    ),
     {
       measure: `load (${LOAD.clients} clients, ${LOAD.durationMs / 1000} s)`,
       'p50 ms': round1(load.p50Ms),
@@ -593,6 +681,35 @@ try {
   ];
   console.log(
     `\n${formatTable(['measure', 'p50 ms', 'p90 ms', 'p99 ms', 'ratio', 'target', 'met'], rows)}\n`,
+  );
+  console.log('Cold start, step by step (median ms; re-init = Chromium already unpacked):');
+  console.log(
+    `${formatTable(
+      ['step', 'fresh sandbox', 're-init'],
+      Object.keys(freshParts).map((step) => ({
+        step,
+        'fresh sandbox': freshParts[step] ?? '',
+        're-init': reinitParts[step] ?? '',
+      })),
+    )}\n`,
+  );
+  console.log(
+    `Open-loop load (Poisson arrivals, ${OPEN_LOOP.durationMs / 1000} s each, capacity ` +
+      `${round1(load.rps)} rps from the closed loop; target p99 ≤ ${TARGETS.openLoopSpread}× p50 at 70 %):`,
+  );
+  console.log(
+    `${formatTable(
+      ['load', 'rps', 'p50 ms', 'p99 ms', 'p99 / p50', 'served rps', 'errors'],
+      openLoop.map((o) => ({
+        load: `${o.load * 100} %`,
+        rps: round1(o.rps),
+        'p50 ms': round1(o.result.p50Ms),
+        'p99 ms': round1(o.result.p99Ms),
+        'p99 / p50': x(o.result.p99Ms / o.result.p50Ms),
+        'served rps': round1(o.result.rps),
+        errors: o.result.errors,
+      })),
+    )}\n`,
   );
   const warmP50 = warmStages.p50();
   const stageNames = [...new Set([...Object.keys(warmP50), ...Object.keys(load.stagesP50Ms)])];
