@@ -71,7 +71,12 @@ interface Answer {
   text: string;
 }
 
-function send(client: TestClient | undefined, req: FuzzRequest): Promise<Answer> {
+/**
+ * Sends `req`. A reset of a kept-alive socket before any answer is the agent's race with the
+ * server closing that idle socket (Node's http docs: check `reusedSocket` and retry), not the
+ * server's answer to the request: it is sent once more, on a new socket.
+ */
+function send(client: TestClient | undefined, req: FuzzRequest, retried = false): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (req.auth !== 'no-csrf') headers['x-requested-with'] = 'XMLHttpRequest';
   if (client && (req.auth === 'session' || req.auth === 'no-csrf')) {
@@ -101,7 +106,11 @@ function send(client: TestClient | undefined, req: FuzzRequest): Promise<Answer>
       },
     );
     outgoing.setTimeout(60_000, () => outgoing.destroy(new Error('no answer within 60 s')));
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && outgoing.reusedSocket && error.code === 'ECONNRESET')
+        resolve(send(client, req, true));
+      else reject(error);
+    });
     outgoing.end(body);
   });
 }
