@@ -119,6 +119,8 @@ const CHROMIUM_ENV_KEYS = [
  * The environment for a Chromium process: the allow-listed variables of this process, with
  * `FONTCONFIG_FILE` pointing at @sparticuz/chromium's own `fonts.conf` when it is unpacked, so a
  * render here uses Lambda's fonts and never this machine's (docs/decisions.md "Render slice").
+ * A binary stored unpacked (`CHROMIUM_PATH`, e.g. in a container image: docs/decisions.md
+ * "Fresh cold start: Chromium stored unpacked") finds its `fonts/fonts.conf` beside it.
  * @param source the environment to pick from (default `process.env`)
  */
 export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -127,8 +129,10 @@ export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<str
     const value = source[key];
     if (value !== undefined) env[key] = value;
   }
-  const fontsConf = join(tmpdir(), 'fonts', 'fonts.conf');
-  if (existsSync(fontsConf)) env.FONTCONFIG_FILE = fontsConf;
+  const override = source.CHROMIUM_PATH;
+  const places = [tmpdir(), ...(override ? [dirname(override)] : [])];
+  const fontsConf = places.map((dir) => join(dir, 'fonts', 'fonts.conf')).find(existsSync);
+  if (fontsConf) env.FONTCONFIG_FILE = fontsConf;
   return env;
 }
 

@@ -114,17 +114,19 @@ export async function bundleColdStart(dir: string): Promise<ColdCommand> {
  * @param timeoutMs the whole run's limit.
  * @param options.fresh run with an empty temp folder (a brand-new sandbox: Chromium unpacked
  *   first, about 210 MB written), removed after the run
+ * @param options.storedAt with `fresh`: the binary stored unpacked (`CHROMIUM_PATH`, its
+ *   `fonts/` beside it), as a container image would hold it; nothing is unpacked
  * @throws Error if the child prints no result or runs over the limit.
  */
 export async function runColdStart(
   command: ColdCommand,
   query: string,
   timeoutMs: number,
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; storedAt?: string } = {},
 ): Promise<ColdRun> {
   const emptyTmp = options.fresh ? await mkdtemp(join(tmpdir(), 'bench-fresh-')) : undefined;
   try {
-    return await spawnColdStart(command, query, timeoutMs, emptyTmp);
+    return await spawnColdStart(command, query, timeoutMs, emptyTmp, options.storedAt);
   } finally {
     if (emptyTmp) await rm(emptyTmp, { recursive: true, force: true });
   }
@@ -135,6 +137,7 @@ function spawnColdStart(
   query: string,
   timeoutMs: number,
   emptyTmp: string | undefined,
+  storedAt: string | undefined,
 ): Promise<ColdRun> {
   const wanted: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -148,7 +151,7 @@ function spawnColdStart(
     PUBLIC_URL: process.env.PUBLIC_URL,
     AWS_REGION: process.env.AWS_REGION,
     // A fresh sandbox unpacks @sparticuz/chromium's binary; a set CHROMIUM_PATH would skip that.
-    CHROMIUM_PATH: emptyTmp ? undefined : process.env.CHROMIUM_PATH,
+    CHROMIUM_PATH: emptyTmp ? storedAt : process.env.CHROMIUM_PATH,
     // Set in every Lambda sandbox: the render function's init warms up there (warm-start.ts).
     AWS_LAMBDA_FUNCTION_NAME: 'bench-render',
     // @sparticuz/chromium and chromium-binary.ts unpack into os.tmpdir(), which reads TMPDIR.
