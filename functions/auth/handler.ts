@@ -45,7 +45,7 @@ import {
 import { isPaidPlan, subscribeAtRegistration } from '#functions/billing/registration.ts';
 import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
-import { createSession, destroySession, sessionCookie } from '#lib/session.ts';
+import { createSession, destroySession, readCookies, sessionCookie } from '#lib/session.ts';
 import { clientAddress } from '#lib/client-address.ts';
 import { recordSignIn } from '#lib/sign-ins.ts';
 import {
@@ -69,6 +69,7 @@ import {
   confirmTwoFactor,
   disableTwoFactor,
 } from './two-factor.ts';
+import { postMarketingHook } from './marketing-hook.ts';
 import { MESSAGES, emailTaken, isCommonPassword, register } from './registration.ts';
 import {
   EMAIL_CHANGE_SENT,
@@ -185,6 +186,15 @@ async function registerAnswer(
       answer = errorToResult(error, requestId);
     }
   }
+  // The account exists: the marketing hook hears of it, with consent (docs/accounts.md
+  // "Marketing hook"); it never fails registration and waits at most its budget.
+  await postMarketingHook(body.marketing_consent, {
+    name: body.name,
+    team: body.team,
+    email: body.email,
+    planId: body.plan,
+    cookies: readCookies(event),
+  });
   await destroySession(auth.sessionToken);
   const token = await createSession(userId);
   return { ...answer, cookies: [sessionCookie(token)] };

@@ -46,7 +46,7 @@ const free = { can_export_pdf: false, can_upload_custom_fonts: false, cardUpFron
 const pro = { can_export_pdf: true, can_upload_custom_fonts: true, cardUpFront: true };
 
 /** Days of the Starter yearly plan's trial (docs/billing.md "Trials"). */
-export const STARTER_TRIAL_DAYS = 14;
+const STARTER_TRIAL_DAYS = 14;
 
 /** Active designs a team on the free plan may have (docs/decisions.md "Additional permissions"). */
 export const FREE_PLAN_DESIGNS = 50;

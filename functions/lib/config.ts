@@ -166,6 +166,25 @@ export const ConfigSchema = z.object({
   WEATHER_MODE: z.enum(['online', 'offline']).optional(),
   /** Test-only stand-ins of Open-Meteo's endpoints: `forecast=http://…,geocoding=http://…`. */
   WEATHER_API_URLS: optional,
+  /**
+   * The marketing hook (docs/accounts.md "Marketing hook"): an outside URL that receives the new
+   * account's name, team, e-mail, plan and affiliate cookies after registration, only when the
+   * user consented. Unset: off (nothing is sent). Fetched through the SSRF guard.
+   */
+  MARKETING_HOOK_URL: z.string().url().optional(),
+  /** The tracked trial value and predicted lifetime value the hook reports, and their currency. */
+  MARKETING_TRIAL_VALUE: z
+    .string()
+    .regex(/^\d{1,7}\.\d{2}$/)
+    .default('47.00'),
+  MARKETING_LIFETIME_VALUE: z
+    .string()
+    .regex(/^\d{1,7}\.\d{2}$/)
+    .default('564.00'),
+  MARKETING_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .default('USD'),
   /** KMS key (id or ARN) whose data keys encrypt stored secrets; required in AWS to store one. */
   SECRETS_KMS_KEY_ID: optional,
   /** Outside AWS: the master key of stored secrets, base64 of 32 bytes (functions/lib/secrets.ts). */

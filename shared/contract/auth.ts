@@ -136,6 +136,8 @@ export const registrationBody = (isCommon?: CommonPasswordCheck) =>
       plan: z.string({ error: REGISTRATION_MESSAGES.plan }).min(1, REGISTRATION_MESSAGES.plan),
       invitation: z.string().max(128).optional().nullable(),
       coupon: z.string().max(128).optional().nullable(),
+      /** Consent to the marketing hook (docs/accounts.md "Marketing hook"); absent: no. */
+      marketing_consent: z.boolean().optional().default(false),
     })
     .refine(confirmed, {
       path: ['password_confirmation'],

@@ -41,6 +41,7 @@ const VALID: AccountValues = {
   password: 'violet-harbour-42',
   password_confirmation: 'violet-harbour-42',
   terms: true,
+  marketing_consent: false,
 };
 
 /** The first message of each field the schema refuses. */
@@ -68,6 +69,7 @@ describe('the account step’s rules (the server’s, spec 001 §5)', () => {
         password: 'short',
         password_confirmation: 'other',
         terms: false,
+        marketing_consent: false,
       }),
     ).toEqual({
       name: MESSAGES.name,

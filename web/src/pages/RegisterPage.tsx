@@ -52,6 +52,7 @@ function pageIds(base: string): AccountFieldIds & { title: string; heading: stri
     password: id('password'),
     password_confirmation: id('password-confirmation'),
     terms: id('terms'),
+    marketing_consent: id('marketing-consent'),
   };
 }
 
@@ -201,6 +202,7 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
         password_confirmation: values.password_confirmation,
         terms: true,
         plan: selectedPlan.id,
+        ...(values.marketing_consent ? { marketing_consent: true } : {}),
         ...(query.invitation ? { invitation: query.invitation } : {}),
         ...couponFields(query.coupon, coupon.state, partnerCampaign),
       };

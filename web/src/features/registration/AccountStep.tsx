@@ -5,6 +5,9 @@ import { MAX_LENGTH, type AccountField } from './account.ts';
 import type { AccountFormState } from './useAccountForm.ts';
 
 /** The element id of each step-0 control, so the page can move focus to a field. */
+/** The marketing consent's label (docs/accounts.md "Marketing hook"). */
+const MARKETING_CONSENT_LABEL = 'Send me product news and offers by e-mail';
+
 export type AccountFieldIds = Record<AccountField, string>;
 
 /**
@@ -113,6 +116,12 @@ export function AccountStep({
         id={ids.terms}
         label="I accept the terms of service"
         required
+      />
+      <FormCheckbox
+        control={control}
+        field="marketing_consent"
+        id={ids.marketing_consent}
+        label={MARKETING_CONSENT_LABEL}
       />
       <button type="submit" className="button button--block" aria-disabled={pending}>
         {pending ? (

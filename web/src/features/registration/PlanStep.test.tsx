@@ -28,7 +28,7 @@ beforeEach(() => {
  * Renders registration at `route` (the partner page on its path), fills step 0 with valid
  * values and continues to the plans.
  */
-async function renderPlanStep(route = '/register') {
+async function renderPlanStep(route = '/register', consent = false) {
   const partner = route.startsWith(PARTNER_CAMPAIGN_PATH);
   const view = renderWithProviders(partner ? <PartnerRegisterPage /> : <RegisterPage />, {
     route,
@@ -45,6 +45,10 @@ async function renderPlanStep(route = '/register') {
   await user.type(screen.getByLabelText('Password'), PASSWORD);
   await user.type(screen.getByLabelText('Confirm password'), PASSWORD);
   await user.click(screen.getByRole('checkbox', { name: 'I accept the terms of service' }));
+  if (consent)
+    await user.click(
+      screen.getByRole('checkbox', { name: 'Send me product news and offers by e-mail' }),
+    );
   await user.click(screen.getByRole('button', { name: 'Continue' }));
   await screen.findByRole('heading', { name: 'Choose your plan' });
   const create = screen.getByRole('button', { name: 'Create account' });
@@ -207,5 +211,31 @@ describe('registration, the plan step', () => {
         'terms',
       ].sort(),
     );
+  });
+
+  it('asks for marketing consent unticked, and sends it only when ticked', async () => {
+    const view = renderWithProviders(<RegisterPage />, {
+      route: '/register',
+      path: '/register',
+      signedInAs: null,
+    });
+    const consent = screen.getByRole('checkbox', {
+      name: 'Send me product news and offers by e-mail',
+    }) as HTMLInputElement;
+    expect(consent.checked).toBe(false);
+    view.unmount();
+
+    const registered = answer('POST /register', 201, CREATED);
+    answer('GET /user/current', 200, aUser({ name: 'Ana Müller' }));
+    const first = await renderPlanStep();
+    await first.user.click(first.create);
+    await waitFor(() => expect(registered.requests).toHaveLength(1));
+    expect(registered.requests[0]?.body).not.toHaveProperty('marketing_consent');
+    first.unmount();
+
+    const second = await renderPlanStep('/register', true);
+    await second.user.click(second.create);
+    await waitFor(() => expect(registered.requests).toHaveLength(2));
+    expect(registered.requests[1]?.body).toMatchObject({ marketing_consent: true });
   });
 });

@@ -20,6 +20,7 @@ export const ACCOUNT_FIELDS = [
   'password',
   'password_confirmation',
   'terms',
+  'marketing_consent',
 ] as const;
 export type AccountField = (typeof ACCOUNT_FIELDS)[number];
 
@@ -35,6 +36,8 @@ export interface AccountValues {
   password: string;
   password_confirmation: string;
   terms: boolean;
+  /** Consent to the marketing hook (docs/accounts.md "Marketing hook"); off until ticked. */
+  marketing_consent: boolean;
 }
 
 export const EMPTY_ACCOUNT: AccountValues = {
@@ -45,6 +48,7 @@ export const EMPTY_ACCOUNT: AccountValues = {
   password: '',
   password_confirmation: '',
   terms: false,
+  marketing_consent: false,
 };
 
 /** docs/accounts.md "Validation rules": an empty required input when moving forward. */
@@ -70,6 +74,7 @@ export const AccountSchema = z
     password: server.password,
     password_confirmation: z.string(),
     terms: z.boolean().refine((ticked) => ticked, REGISTRATION_MESSAGES.terms),
+    marketing_consent: z.boolean(),
   })
   .refine((values) => values.password_confirmation === values.password, {
     path: ['password_confirmation'],
