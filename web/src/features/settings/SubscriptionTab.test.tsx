@@ -102,3 +102,40 @@ describe('the subscription tab, billing offline', () => {
     expect(screen.getByText(/Billing is not configured on this server/)).toBeTruthy();
   });
 });
+
+describe('the subscription tab, a team on a trial (docs/billing.md "Trials")', () => {
+  it('says until when the trial runs, in the spec’s date format', async () => {
+    answer('GET /settings/companies', 200, [aTeam({ current_billing_plan: 'starter-yearly' })]);
+    answer('GET /spark/plans', 200, [
+      aFreePlan(),
+      aPlan({
+        id: 'starter-yearly',
+        name: 'Starter',
+        price: 9000,
+        interval: 'yearly',
+        trial_days: 14,
+        card_up_front: false,
+      }),
+    ]);
+    answer(
+      'GET /settings/subscription',
+      200,
+      anOfflineSubscription({
+        billing_online: true,
+        plan: 'starter-yearly',
+        subscription_id: 'sub_Trial01',
+        status: 'trialing',
+        quantity: 1,
+        active: true,
+        needs_subscription: false,
+        on_trial: true,
+        trial_ends_at: '2027-03-03T12:00:00.000Z',
+      }),
+    );
+    renderWithProviders(<SubscriptionTab part="subscription" />, {
+      route: '/settings#/subscription',
+      signedInAs: aUser(),
+    });
+    expect(await screen.findByText('On trial until March 3rd, 2027.')).toBeTruthy();
+  });
+});
