@@ -545,12 +545,15 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/api/merge-tag/storeFront', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('POST', '/api/merge-tag', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('GET', '/js/{file}', 'merge-tags', 'public', `${S1} Export: /js/{product}.js`),
-  // Keap's authorisation window (docs/billing.md "Flows": "opens the authorization window"; docs/export.md)
+  // Keap's authorisation window (docs/billing.md "Flows": "opens the authorization window"; docs/export.md).
+  // Session only: connecting the team's Keap account is a person's consent in a browser.
   r('GET', '/api/merge-tag/infusionsoft/authorize', 'merge-tags', 'user', `${S1} Export`, {
     navigable: true,
+    ...session,
   }),
   r('GET', '/api/merge-tag/infusionsoft/callback', 'merge-tags', 'user', `${S1} Export`, {
     navigable: true,
+    ...session,
   }),
 
   // docs/decisions.md "The API contract" Notifications and support

@@ -12,9 +12,8 @@
  */
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { VIEWER_COPY, viewerCopyContent } from '../infra/tools/copy-api-viewer.ts';
+import { readdirSync } from 'node:fs';
+import { writeViewerFiles } from '../infra/tools/copy-api-viewer.ts';
 import { join } from 'node:path';
 import { STAMPS, writeBuildStamp } from '../shared/build-stamp.ts';
 
@@ -51,17 +50,14 @@ const buildStamp = (): Plugin => {
 };
 
 /**
- * Puts the API reference viewer (`/vendor/scalar-api-reference.js`, loaded by `GET /api/docs`)
- * into the public folder from the installed package before the SPA is served or built, so the
- * 4 MB vendor file is never kept in git (infra/tools/copy-api-viewer.ts, docs/developer-api.md).
+ * Puts the API reference viewer (`/vendor/swagger-ui/`, loaded by `GET /api/docs`) into the
+ * public folder from the installed package before the SPA is served or built, so the 1.5 MB
+ * vendor files are never kept in git (infra/tools/copy-api-viewer.ts, docs/developer-api.md).
  */
 const apiViewer = (): Plugin => ({
   name: 'picsnippets-api-viewer',
   buildStart() {
-    const content = viewerCopyContent();
-    if (existsSync(VIEWER_COPY) && readFileSync(VIEWER_COPY, 'utf8') === content) return;
-    mkdirSync(dirname(VIEWER_COPY), { recursive: true });
-    writeFileSync(VIEWER_COPY, content);
+    writeViewerFiles();
   },
 });
 

@@ -32,7 +32,20 @@ import {
   pathPlaceholders,
   type RouteContract,
 } from '#shared/contract/index.ts';
-import { ROUTES, routeKey, type Route } from '#shared/routes.ts';
+import { ROUTES, routeKey, type Feature, type Route } from '#shared/routes.ts';
+import {
+  BillingAddressViewSchema,
+  CapabilitiesSchema,
+  CardSchema,
+  DiscountSchema,
+  SubscriptionViewSchema,
+} from '#shared/contract/billing.ts';
+import { DesignCardSchema } from '#shared/contract/designs.ts';
+import { ImageSchema } from '#shared/contract/images.ts';
+import { SendListJobSchema } from '#shared/contract/send-lists.ts';
+import { IconItemSchema, PackItemSchema } from '#shared/contract/stickers.ts';
+import { TeamMemberSchema, TeamSchema } from '#shared/contract/teams.ts';
+import { ParameterAnswerSchema } from '#shared/contract/text-snippets.ts';
 
 /** The document's `info.version`: bump when the documented API changes incompatibly. */
 export const API_VERSION = '1.0.0';
@@ -166,6 +179,49 @@ function operation(route: Route): ZodOpenApiOperationObject {
   };
 }
 
+/**
+ * The shapes the document names (`#/components/schemas/…`): those many answers share, so a client
+ * generated from the document gets one named type for each (zod-openapi refers to a registered
+ * schema wherever the same schema object appears). test/unit/openapi-lint.test.ts generates one.
+ */
+export const NAMED_SCHEMAS = {
+  ErrorAnswer: ErrorAnswerSchema,
+  Subscription: SubscriptionViewSchema,
+  Capabilities: CapabilitiesSchema,
+  Card: CardSchema,
+  BillingAddress: BillingAddressViewSchema,
+  Discount: DiscountSchema,
+  DesignCard: DesignCardSchema,
+  Parameter: ParameterAnswerSchema,
+  SendListJob: SendListJobSchema,
+  Image: ImageSchema,
+  StickerPackItem: PackItemSchema,
+  StickerIcon: IconItemSchema,
+  Team: TeamSchema,
+  TeamMember: TeamMemberSchema,
+};
+
+/** Each group of operations (a route's feature) with what it holds, in the route table's order. */
+export const TAG_DESCRIPTIONS: Partial<Record<Feature, string>> = {
+  render: 'The public render URL of a design and its rule links: what an e-mail or page embeds.',
+  designs: 'Designs (PicSnippets): create, read, save, copy, archive, and their export settings.',
+  'text-snippets': "The parameters of a design's text snippets: fallbacks and text transforms.",
+  templates: 'Templates to start a design from.',
+  bundles: 'Template bundles.',
+  images: "The image library and the team's uploads.",
+  stickers: 'Sticker packs, icons, uploaded stickers and dynamic stickers.',
+  fonts: "The font catalogue and the team's uploaded fonts.",
+  auth: 'The signed-in user.',
+  teams: 'Teams, members, roles and invitations.',
+  billing: 'Plans, subscriptions, payment methods, coupons and invoices.',
+  'merge-tags':
+    "E-mail platforms' merge tags, and the data stores and web APIs that fill parameters.",
+  notifications: 'The bell: notifications and announcements.',
+  support: 'Support requests.',
+  'send-lists': "Send lists: a campaign's recipients rendered ahead of the send.",
+  webhooks: "The team's webhook endpoints and their deliveries.",
+};
+
 /** The document's type, as zod-openapi builds it. */
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
@@ -180,7 +236,7 @@ export function buildOpenApiDocument(serverUrl = '/'): OpenApiDocument {
     const method = route.method.toLowerCase() as Lowercase<Route['method']>;
     paths[path] = { ...paths[path], [method]: operation(route) };
   }
-  return createDocument(
+  const document = createDocument(
     {
       openapi: '3.1.0',
       info: {
@@ -189,10 +245,17 @@ export function buildOpenApiDocument(serverUrl = '/'): OpenApiDocument {
         description:
           'The routes an API token may call. Create a token in Settings → API tokens and send it ' +
           'as `Authorization: Bearer <token>`: the `read` ability for GETs, `write` for the rest.',
+        // The API is the product's own, open to its customers' tokens; no open-source licence.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-PicSnippets-Proprietary' },
       },
       servers: [{ url: serverUrl }],
+      tags: [...new Set(tokenCallableRoutes().map((route) => route.feature))].map((name) => ({
+        name,
+        ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+      })),
       security: [{ bearerAuth: [] }],
       components: {
+        schemas: NAMED_SCHEMAS,
         securitySchemes: {
           bearerAuth: {
             type: 'http',
@@ -209,6 +272,34 @@ export function buildOpenApiDocument(serverUrl = '/'): OpenApiDocument {
       allowEmptySchema: { custom: true, transform: true, pipe: true, any: true, unknown: true },
     },
   );
+  return preferAnswerNames(document);
+}
+
+/**
+ * zod-openapi names a registered schema's answer form `{name}Output` when it differs from the
+ * request form (an object's answer form refuses unknown fields). Most named shapes are answers
+ * only, so their request form is left unused: this drops each unused request form and gives
+ * its answer form the plain name, rewriting the references. Returns the document changed.
+ */
+export function preferAnswerNames(document: OpenApiDocument): OpenApiDocument {
+  const schemas = document.components?.schemas as Record<string, unknown> | undefined;
+  if (!schemas) return document;
+  const before = JSON.stringify(document);
+  const renamed: string[] = [];
+  for (const name of Object.keys(NAMED_SCHEMAS)) {
+    const output = `${name}Output`;
+    if (!(output in schemas) || before.includes(`"#/components/schemas/${name}"`)) continue;
+    schemas[name] = schemas[output];
+    delete schemas[output];
+    renamed.push(name);
+  }
+  let text = JSON.stringify(document);
+  for (const name of renamed)
+    text = text.replaceAll(
+      `"#/components/schemas/${name}Output"`,
+      `"#/components/schemas/${name}"`,
+    );
+  return JSON.parse(text) as OpenApiDocument;
 }
 
 let cached: OpenApiDocument | undefined;

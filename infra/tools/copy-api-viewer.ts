@@ -1,38 +1,89 @@
 /**
- * Copies the API reference viewer (`@scalar/api-reference`'s standalone browser bundle) from the
- * installed package to web/public/vendor/scalar-api-reference.js, which the SPA serves and
- * `GET /api/docs` loads (functions/system/docs-page.ts). The SPA's Vite config does it before
- * every build and dev start (web/vite.config.ts `apiViewer`), so the file is never kept in git;
- * by hand: `npx tsx infra/tools/copy-api-viewer.ts`. test/unit/openapi.test.ts fails while the
- * copy and the installed package differ. The copy starts with a line that keeps the linter out of it
- * ({@link VIEWER_HEADER}); the rest is the package's file, byte for byte.
+ * Puts the API reference viewer (Swagger UI, from `swagger-ui-dist`: a prebuilt bundle with no
+ * dependency tree of its own) into web/public/vendor/swagger-ui/, which the SPA serves and
+ * `GET /api/docs` loads (functions/system/docs-page.ts): the package's bundle and stylesheet,
+ * each after a first line that keeps the linter out of it, byte for byte otherwise, and the
+ * page's start script ({@link VIEWER_START_SCRIPT}), which reads the document's URL from the
+ * page's data attribute so the page has no inline script. The SPA's Vite config writes them
+ * before every build and dev start (web/vite.config.ts `apiViewer`), so the files are never
+ * kept in git; by hand: `npx tsx infra/tools/copy-api-viewer.ts`. test/unit/openapi.test.ts
+ * fails while the copies and the installed package differ (docs/developer-api.md "The
+ * reference").
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The package's bundle: `dist/browser/standalone.js` beside its entry (`dist/index.js`). */
-export const VIEWER_SOURCE = join(
-  dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')),
-  'browser',
-  'standalone.js',
-);
+/** The installed package's folder. */
+const PACKAGE_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** The kept copy, served by the SPA build as `/vendor/scalar-api-reference.js`. */
-export const VIEWER_COPY = join(ROOT, 'web', 'public', 'vendor', 'scalar-api-reference.js');
+/** The folder the SPA serves as `/vendor/swagger-ui/`. */
+export const VIEWER_DIR = join(ROOT, 'web', 'public', 'vendor', 'swagger-ui');
 
-/** The first line of the copy: it is a vendor file, not the project's code. */
-export const VIEWER_HEADER =
-  '/* eslint-disable */ /* @scalar/api-reference standalone bundle, MIT; copied by infra/tools/copy-api-viewer.ts */\n';
+/** The viewer's configuration, read by {@link VIEWER_START_SCRIPT}: nothing sent elsewhere. */
+const VIEWER_OPTIONS = {
+  dom_id: '#api-reference',
+  deepLinking: true,
+  // Swagger UI would send the document to validator.swagger.io for its badge.
+  validatorUrl: null,
+  // The reference is for reading; a token is pasted into a program, not into this page.
+  supportedSubmitMethods: [],
+  docExpansion: 'list',
+  // 119 operations in 16 groups: a box that keeps the groups whose name holds what is typed.
+  filter: true,
+  defaultModelsExpandDepth: 0,
+  displayOperationId: false,
+  tryItOutEnabled: false,
+};
 
-/** The copy's expected content. */
-export const viewerCopyContent = (): string => VIEWER_HEADER + readFileSync(VIEWER_SOURCE, 'utf8');
+/**
+ * The page's start script: starts Swagger UI on `#api-reference` with the document named by
+ * that element's `data-url` (a same-origin path).
+ */
+export const VIEWER_START_SCRIPT = `/* Starts the API reference viewer; written by infra/tools/copy-api-viewer.ts. */
+(function () {
+  var root = document.getElementById('api-reference');
+  var options = ${JSON.stringify(VIEWER_OPTIONS)};
+  options.url = root.getAttribute('data-url');
+  window.ui = window.SwaggerUIBundle(options);
+})();
+`;
+
+/** A vendor file's first line. */
+const vendorHeader = (file: string, comment: string): string =>
+  file.endsWith('.css')
+    ? `/* swagger-ui-dist ${file}, Apache-2.0; copied by infra/tools/copy-api-viewer.ts */\n`
+    : `/* eslint-disable */ /* ${comment}; copied by infra/tools/copy-api-viewer.ts */\n`;
+
+/** Each file of {@link VIEWER_DIR} (name → expected content). */
+export function viewerFiles(): Record<string, string> {
+  const vendor = (file: string) =>
+    vendorHeader(file, `swagger-ui-dist ${file}, Apache-2.0`) +
+    readFileSync(join(PACKAGE_DIR, file), 'utf8');
+  return {
+    'swagger-ui-bundle.js': vendor('swagger-ui-bundle.js'),
+    'swagger-ui.css': vendor('swagger-ui.css'),
+    'start.js': `/* eslint-disable */\n${VIEWER_START_SCRIPT}`,
+  };
+}
+
+/** Writes the files of {@link VIEWER_DIR} that are missing or differ; returns the names written. */
+export function writeViewerFiles(): string[] {
+  mkdirSync(VIEWER_DIR, { recursive: true });
+  const written: string[] = [];
+  for (const [name, content] of Object.entries(viewerFiles())) {
+    const path = join(VIEWER_DIR, name);
+    if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
+    writeFileSync(path, content);
+    written.push(name);
+  }
+  return written;
+}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  mkdirSync(dirname(VIEWER_COPY), { recursive: true });
-  writeFileSync(VIEWER_COPY, viewerCopyContent());
-  console.log(`Wrote ${VIEWER_COPY}`);
+  const written = writeViewerFiles();
+  console.log(written.length > 0 ? `Wrote ${written.join(', ')} in ${VIEWER_DIR}` : 'Up to date');
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, useLocalStack } from '../support/stack.ts';
-import { DOCS_CONTENT_SECURITY_POLICY, VIEWER_SCRIPT_PATH } from '#functions/system/docs-page.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, VIEWER_SCRIPT_PATHS } from '#functions/system/docs-page.ts';
 
 const stack = useLocalStack();
 
@@ -34,7 +34,8 @@ describe('the API reference', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await res.text();
-    expect(html).toContain(`<script src="${VIEWER_SCRIPT_PATH}"></script>`);
+    for (const path of VIEWER_SCRIPT_PATHS)
+      expect(html).toContain(`<script src="${path}"></script>`);
     expect(html).toContain('data-url="/api/openapi.json"');
     // No inline script: every <script> is empty or loads a file.
     for (const [, body] of html.matchAll(/<script\b[^>]*>([^<]*)<\/script>/g))

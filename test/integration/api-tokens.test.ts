@@ -171,6 +171,9 @@ describe('API tokens', () => {
       ['POST', '/spark/kiosk/users/search', { query: 'demo' }],
       ['POST', '/spark/kiosk/users/impersonate/user-demo', {}],
       ['POST', '/email/verification-notification', {}],
+      // Connecting the team's Keap account is a person's consent in a browser.
+      ['GET', '/api/merge-tag/infusionsoft/authorize', undefined],
+      ['GET', '/api/merge-tag/infusionsoft/callback?code=c&state=s', undefined],
     ] as const) {
       const res = await bearer(token, method, path, body);
       expect(res.status, `${method} ${path}`).toBe(403);

@@ -6,6 +6,7 @@
  * references resolve. The kept viewer copy matches the installed package.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -17,7 +18,7 @@ import {
 import { CONTRACT, type RouteContract } from '#shared/contract/index.ts';
 import { OpenApiDocumentSchema } from '#shared/contract/system.ts';
 import { ROUTES, type Route } from '#shared/routes.ts';
-import { VIEWER_COPY, viewerCopyContent } from '#infra/tools/copy-api-viewer.ts';
+import { VIEWER_DIR, viewerFiles } from '#infra/tools/copy-api-viewer.ts';
 
 const doc = buildOpenApiDocument();
 type Operation = Record<string, unknown> & { responses: Record<string, unknown> };
@@ -165,7 +166,8 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the kept viewer', () => {
-  it('is the installed @scalar/api-reference bundle (the SPA build copies it: npm run build:web)', () => {
-    expect(readFileSync(VIEWER_COPY, 'utf8') === viewerCopyContent()).toBe(true);
+  it('is the installed swagger-ui-dist bundle and the start script (the SPA build copies them: npm run build:web)', () => {
+    for (const [name, content] of Object.entries(viewerFiles()))
+      expect(readFileSync(join(VIEWER_DIR, name), 'utf8') === content, name).toBe(true);
   });
 });
