@@ -10,6 +10,7 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#lib/logger.ts';
+import { eachRecord } from '#lib/sqs-batch.ts';
 import { recheckTeamRenders, type RenderRecheck } from './team-renders.ts';
 
 /** A message body as queued, or null when it is not one. */
@@ -33,15 +34,14 @@ function recheckOf(body: string): RenderRecheck | null {
  * Invalidates each message's team renders (at most the queue's batch size, 10, a call).
  * @returns the messages that failed, for SQS to deliver again.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
+export function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  return eachRecord(event, async (record) => {
     const recheck = recheckOf(record.body);
     if (!recheck) {
       logger.warn('render invalidation: malformed message dropped', {
         messageId: record.messageId,
       });
-      continue;
+      return;
     }
     try {
       await recheckTeamRenders(recheck);
@@ -50,8 +50,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
         teamId: recheck.teamId,
         error: error as Error,
       });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      throw error;
     }
-  }
-  return { batchItemFailures };
+  });
 }

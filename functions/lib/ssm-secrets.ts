@@ -2,8 +2,9 @@
  * Secrets from SSM Parameter Store, read once per cold start (docs/infra.md "Deploy": secrets never live
  * in code, env files or logs). In AWS a function gets, for a setting `X` it needs as a secret,
  * the variable `X_PARAMETER` holding the parameter's NAME (infra/constructs/api.ts: the Stripe
- * keys, Keap's OAuth client). Before its first request the chain reads every such parameter in
- * one `GetParameters` call with decryption (the AWS SDK's SSMClient) and puts each value into
+ * keys, Keap's OAuth client). Before its first request the chain reads every such parameter
+ * with decryption through Powertools Parameters (`SSMProvider.getParametersByName`: batched
+ * `GetParameters` calls of up to 10 names, on the AWS SDK's SSMClient) and puts each value into
  * the process environment as `X`, then resets the config so `config()` sees it.
  *
  * These secrets are optional by design: a parameter that does not exist (not created yet)
@@ -12,7 +13,8 @@
  * call (throttling, permissions) fails the request with a 500 and the next request tries again.
  * Outside AWS no `*_PARAMETER` variable is set and nothing is added to the chain.
  */
-import { GetParametersCommand, SSMClient, type SSMClientConfig } from '@aws-sdk/client-ssm';
+import { SSMClient, type SSMClientConfig } from '@aws-sdk/client-ssm';
+import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import type { MiddlewareObj } from '@middy/core';
 import { ConfigSchema, resetConfig } from './config.ts';
 import { logger } from './logger.ts';
@@ -20,9 +22,6 @@ import { traced } from './tracing.ts';
 
 /** The suffix of a variable naming a setting's SSM parameter. */
 export const PARAMETER_SUFFIX = '_PARAMETER';
-/** GetParameters takes at most this many names per call. */
-const BATCH = 10;
-
 /**
  * The settings to read from SSM: `{ SETTING: '/parameter/name' }` for every known config key
  * whose `{SETTING}_PARAMETER` variable is set and whose own variable is not.
@@ -54,15 +53,15 @@ export async function loadSsmSecrets(options: SsmSecretsOptions = {}): Promise<s
   const wanted = ssmSecretParameters(env);
   const settings = Object.keys(wanted);
   if (settings.length === 0) return [];
-  const client = traced(new SSMClient(options.clientConfig ?? {}));
-  const values = new Map<string, string>();
-  for (let i = 0; i < settings.length; i += BATCH) {
-    const names = settings.slice(i, i + BATCH).map((s) => wanted[s]!);
-    const answer = await client.send(
-      new GetParametersCommand({ Names: names, WithDecryption: true }),
-    );
-    for (const p of answer.Parameters ?? []) if (p.Name && p.Value) values.set(p.Name, p.Value);
-  }
+  const provider = new SSMProvider({
+    awsSdkV3Client: traced(new SSMClient(options.clientConfig ?? {})),
+  });
+  // A parameter that does not exist is listed in `_errors`; a failed call throws.
+  const { _errors: _notFound, ...found } = await provider.getParametersByName<string>(
+    Object.fromEntries(settings.map((setting) => [wanted[setting]!, {}])),
+    { decrypt: true, throwOnError: false, maxAge: 0 },
+  );
+  const values = new Map(Object.entries(found as Record<string, string>));
   const missing: string[] = [];
   for (const setting of settings) {
     const value = values.get(wanted[setting]!);

@@ -16,6 +16,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
+import { eachRecord } from '#lib/sqs-batch.ts';
 import { emitWebhookEvent } from '#lib/webhooks.ts';
 import { QUEUES } from '#shared/queues.ts';
 import { readChunk } from './result.ts';
@@ -93,13 +94,12 @@ async function giveUpPrepare(jobId: string): Promise<void> {
  * @returns the records that failed (`batchItemFailures`: a table error), delivered again; an
  *   unreadable message is logged and dropped.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  eachRecord(event, async (record) => {
     const parsed = MessageSchema.safeParse(readJson(record.body));
     if (!parsed.success) {
       logger.error('send-list dead letter unreadable: dropped', { messageId: record.messageId });
-      continue;
+      return;
     }
     const message = parsed.data;
     logger.warn('send-list message given up after its receives', {
@@ -111,8 +111,6 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       else await giveUpPrepare(message.jobId);
     } catch (error) {
       logger.warn('send-list dead letter not handled: it comes back', { error: error as Error });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      throw error;
     }
-  }
-  return { batchItemFailures };
-};
+  });

@@ -21,6 +21,7 @@ import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
+import { eachRecord } from '#lib/sqs-batch.ts';
 import { enqueue } from '#lib/queue.ts';
 import { emitWebhookEvent } from '#lib/webhooks.ts';
 import { prerenderRequest, undrawableRows } from '#functions/render/prerender.ts';
@@ -305,14 +306,13 @@ export const handler = async (
   context?: WorkerContext,
 ): Promise<SQSBatchResponse> => {
   const timeLeft = context ? () => context.getRemainingTimeInMillis() : () => Infinity;
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
+  return eachRecord(event, async (record) => {
     let message: Message;
     try {
       message = MessageSchema.parse(JSON.parse(record.body));
     } catch (error) {
       logger.error('send-list: unreadable message dropped', { error: error as Error });
-      continue;
+      return;
     }
     try {
       await run(message, timeLeft);
@@ -322,8 +322,7 @@ export const handler = async (
         jobId: message.jobId,
         error: error as Error,
       });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      throw error;
     }
-  }
-  return { batchItemFailures };
+  });
 };

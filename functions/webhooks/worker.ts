@@ -19,6 +19,7 @@ import { WEBHOOK_DELIVERIES_KEPT } from '#shared/contract/webhooks.ts';
 import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
+import { eachRecord } from '#lib/sqs-batch.ts';
 import { sendMail } from '#lib/mailer.ts';
 import { webhookDisabledMail } from '#lib/mail-templates.ts';
 import { enqueue } from '#lib/queue.ts';
@@ -225,15 +226,12 @@ async function deliver(sqsRecord: SQSRecord): Promise<void> {
  * The SQS handler: every record delivered one after the other (a batch is at most 10, each
  * attempt at most 5 s); the ones that threw are reported in `batchItemFailures`.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const r of event.Records) {
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  eachRecord(event, async (r) => {
     try {
       await deliver(r);
     } catch (error) {
       logger.error('webhook delivery failed', { messageId: r.messageId, error: error as Error });
-      batchItemFailures.push({ itemIdentifier: r.messageId });
+      throw error;
     }
-  }
-  return { batchItemFailures };
-};
+  });
