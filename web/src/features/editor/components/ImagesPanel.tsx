@@ -42,7 +42,7 @@ import {
   pageOf,
   UploadButton,
 } from './LibraryParts.tsx';
-import { useDebouncedValue } from './useDebouncedValue.ts';
+import { useDebouncedCommit } from './useDebouncedCommit.ts';
 import '../image.css';
 
 /** Every image search (Library, My Uploads, Stock) waits for this pause in typing, ms (docs/editor.md "Constants"). */
@@ -128,7 +128,7 @@ function ImageGrid({
 function ImageList({ source }: { source: 'library' | 'uploads' }) {
   const id = useId();
   const [search, setSearch] = useState('');
-  const [typed, setTyped] = useDebouncedValue<string>(
+  const [typed, setTyped] = useDebouncedCommit<string>(
     (value) => setSearch(value.trim()),
     IMAGE_SEARCH_DEBOUNCE_MS,
   );
@@ -341,7 +341,7 @@ function StockSearch() {
   const id = useId();
   const choose = useChoose();
   const [query, setQuery] = useState('');
-  const [typed, setTyped] = useDebouncedValue<string>(
+  const [typed, setTyped] = useDebouncedCommit<string>(
     (value) => setQuery(value.trim()),
     IMAGE_SEARCH_DEBOUNCE_MS,
   );

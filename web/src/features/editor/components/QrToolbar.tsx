@@ -19,7 +19,7 @@ import { useEditorContext } from '../EditorContext.tsx';
 import { historyShortcutFor } from '../keyboard.ts';
 import { IS_MAC } from './EditorToolbar.tsx';
 import { errorIdOf, FieldError } from './FieldError.tsx';
-import { useDebouncedValue } from './useDebouncedValue.ts';
+import { useDebouncedCommit } from './useDebouncedCommit.ts';
 import { longHexColour } from '#shared/colour.ts';
 
 /** How long a hosted image may take to load before it counts as not found, ms. */
@@ -137,15 +137,15 @@ function FallbackField({ sticker }: { sticker: Sticker }) {
 function QrFields({ sticker }: { sticker: Sticker }) {
   const { store } = useEditorContext();
   const id = useId();
-  const [colour, setColour] = useDebouncedValue<string>(
+  const [colour, setColour] = useDebouncedCommit<string>(
     (value) => runCommand(store, 'setQrColour', { id: sticker.uuid, colour: value }),
     QR_COLOUR_DEBOUNCE_MS,
   );
-  const [margin, setMargin] = useDebouncedValue<number>(
+  const [margin, setMargin] = useDebouncedCommit<number>(
     (value) => runCommand(store, 'setQrMargin', { id: sticker.uuid, margin: value }),
     QR_MARGIN_DEBOUNCE_MS,
   );
-  const [transparent, setTransparent] = useDebouncedValue<boolean>(
+  const [transparent, setTransparent] = useDebouncedCommit<boolean>(
     (value) => runCommand(store, 'setQrTransparent', { id: sticker.uuid, transparent: value }),
     QR_MARGIN_DEBOUNCE_MS,
   );

@@ -35,7 +35,7 @@ import {
   pageOf,
   UploadButton,
 } from './LibraryParts.tsx';
-import { useDebouncedValue } from './useDebouncedValue.ts';
+import { useDebouncedCommit } from './useDebouncedCommit.ts';
 import '../image.css';
 
 /** The search waits for this pause in typing, ms (docs/editor.md "Constants"). */
@@ -235,7 +235,7 @@ export function StickersPanel() {
   const [tab, setTab] = useState<Tab>('library');
   const [pack, setPack] = useState<StickerItem | null>(null);
   const [search, setSearch] = useState('');
-  const [typed, setTyped] = useDebouncedValue<string>(
+  const [typed, setTyped] = useDebouncedCommit<string>(
     (value) => setSearch(value.trim()),
     STICKER_SEARCH_DEBOUNCE_MS,
   );

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
  * @param ms the pause, ms.
  * @returns the value waiting to be committed (null when none) and its setter.
  */
-export function useDebouncedValue<T>(
+export function useDebouncedCommit<T>(
   commit: (value: T) => void,
   ms: number,
 ): [pending: T | null, set: (value: T) => void] {
