@@ -12,6 +12,7 @@ import {
 } from './resolve.ts';
 import { pixelateBlockSize, pixelateBlocks } from '../effects.ts';
 import { fontFamilyList } from './fonts.ts';
+import { breakLines, type LineLayout } from './line-break.ts';
 import { fabricFilters } from './filters.ts';
 import type { WatermarkLayer } from './watermark.ts';
 
@@ -128,11 +129,18 @@ export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image
 export const EDGE_MARGIN_PX = 5;
 
 /**
- * Builds the fabric Textbox for a layer and fits it (docs/editor.md "Editing rules"; docs/decisions.md "Render slice"):
- * - wraps within the snippet's width (at most the canvas width less the margins);
- * - shrinks from the font size down to the minimum font size until it fits (binary search on
- *   whole px), breaking inside words only when even the minimum size cannot fit a word;
- * - keeps the box at least 5 px inside every edge, moving it up if it would run off the bottom.
+ * Builds the fabric Textbox for a layer and fits it (docs/editor.md "Text fitting", "Editing
+ * rules"; docs/decisions.md "Render slice"). The box is the snippet's width (at most the canvas
+ * width less the margins) from its top down to the canvas's bottom margin:
+ * - lines break at spaces, then after hyphens, then between CJK characters
+ *   (shared/scene/line-break.ts `breakLines`), and the broken lines are what the Textbox draws;
+ * - the size shrinks from the font size down to the minimum font size (binary search on whole
+ *   px) until every word fits the width and every line the height;
+ * - only at the minimum size, and only when it still does not fit, a word wider than the box
+ *   is cut between graphemes and lines the box cannot hold are left out, the last one kept
+ *   ending in `…`: nothing is drawn outside the box;
+ * - the box stays at least 5 px inside every edge, moved up only when even one line at the
+ *   minimum size would run off the bottom.
  */
 export function fitTextLayer(
   layer: ResolvedTextLayer,
@@ -165,26 +173,36 @@ export function fitTextLayer(
     fontSize: layer.fontSize,
     objectCaching: false,
   });
-  const fits = (size: number): boolean => {
-    box.set({ fontSize: size, width: maxWidth });
-    box.initDimensions();
-    return box.width <= maxWidth + 0.5 && box.height <= availableHeight;
+  // Measured with fabric's own glyph widths at the size being tried (set without re-wrapping).
+  const measure = (text: string): number => box._measureWord(box.graphemeSplit(text), 0, 0);
+  const layoutAt = (size: number, inWord: boolean): LineLayout => {
+    box.fontSize = size;
+    // n lines are (n - 1) line heights plus one font height tall (fabric's `calcTextHeight`).
+    const line = size * box._fontSizeMult;
+    const maxLines = 1 + Math.floor((availableHeight / line - 1) / box.lineHeight);
+    return breakLines(layer.text, { width: maxWidth, maxLines, inWord }, measure);
   };
   const max = Math.max(1, Math.round(layer.fontSize));
   const min = Math.max(1, Math.min(max, Math.round(layer.minFontSize)));
-  if (!fits(max)) {
+  let size = max;
+  let layout = layoutAt(max, false);
+  if (!layout.fits) {
     let lo = min;
-    let hi = max;
+    let hi = max - 1;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (fits(mid)) lo = mid;
+      if (layoutAt(mid, false).fits) lo = mid;
       else hi = mid - 1;
     }
-    if (!fits(lo) && box.width > maxWidth + 0.5) {
-      box.set({ splitByGrapheme: true });
-      fits(lo);
+    size = lo;
+    layout = layoutAt(lo, false);
+    if (!layout.fits) {
+      size = min;
+      layout = layoutAt(min, true);
     }
   }
+  box.set({ text: layout.lines.join('\n'), fontSize: size, width: maxWidth });
+  box.initDimensions();
   const bottom = box.top + box.height;
   if (bottom > canvasHeight - EDGE_MARGIN_PX) {
     box.set({ top: Math.max(EDGE_MARGIN_PX, canvasHeight - EDGE_MARGIN_PX - box.height) });
