@@ -1,7 +1,8 @@
 /**
  * PicSnippetsStack: the product on AWS, one construct per concern composed in one stack
- * (docs/infra.md "What the stack creates"; docs/infra.md "What the stack creates", "one construct per concern"). `createApp` builds the app with
- * cdk-nag's AwsSolutions pack for both `cdk synth` (infra/app.ts) and the tests (test/infra).
+ * (docs/infra.md "What the stack creates"; docs/infra.md "What the stack creates", "one construct
+ * per concern"). `createApp` builds the app with cdk-nag's AwsSolutions pack for both `cdk synth`
+ * (infra/app.ts) and the tests (test/infra).
  */
 import {
   App,
@@ -240,7 +241,8 @@ export class PicSnippetsStack extends Stack {
       for (const feature of MAILING_FEATURES) this.email.grantSend(this.api.functions[feature]);
       // The render quota notices (docs/security.md "Render limits"; email.ts MAILING_FUNCTIONS).
       this.email.grantSend(this.render.notices);
-      // An endpoint disabled for failing is told to the team's owner (functions/webhooks/worker.ts).
+      // An endpoint disabled for failing is told to the team's owner
+      // (functions/webhooks/worker.ts).
       this.email.grantSend(this.webhooks.worker);
     } else {
       for (const feature of MAILING_FEATURES) {

@@ -1,11 +1,11 @@
 /**
- * Billing constants and paths (docs/billing.md): the plan ids, the VAT countries, the cancel reasons'
- * labels, the partner campaign, and the SPA's billing paths. The billing routes' request and
- * answer schemas are their contract, shared/contract/billing.ts, re-exported here so billing
+ * Billing constants and paths (docs/billing.md): the plan ids, the VAT countries, the cancel
+ * reasons' labels, the partner campaign, and the SPA's billing paths. The billing routes' request
+ * and answer schemas are their contract, shared/contract/billing.ts, re-exported here so billing
  * code reads one module.
  *
- * Paths (docs/billing.md "Flows": "Registration and lookups", "Subscription and payment"; `shared/routes.ts`;
- * each route's shapes in `BILLING_CONTRACT`):
+ * Paths (docs/billing.md "Flows": "Registration and lookups", "Subscription and payment";
+ * `shared/routes.ts`; each route's shapes in `BILLING_CONTRACT`):
  * - `GET /spark/plans` → {@link PlansResponse}
  * - `GET /stripe/key` (public) → {@link StripeKeyResponse}
  * - `GET /stripe/token[?team_id=]` → {@link StripeTokenResponse} (a SetupIntent)
@@ -31,7 +31,8 @@
  * - `GET /settings/invoices`, `GET /settings/companies/{id}/invoices` → {@link InvoicesResponse}
  * - `GET /settings/invoice/{id}` → 302 to the Stripe-hosted PDF (a link, not XHR)
  * - `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR) → {@link PaymentLookupResponse}; the same
- *   path opened in the browser is the SPA's payment-confirmation page (docs/decisions.md "Billing in the SPA").
+ *   path opened in the browser is the SPA's payment-confirmation page (docs/decisions.md "Billing
+ *   in the SPA").
  */
 import type { CancelReason } from './contract/billing.ts';
 
@@ -94,11 +95,11 @@ export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
 };
 
 /**
- * The SPA's partner-campaign registration path (docs/decisions.md "Billing in the SPA": "A special registration path for a
- * partner campaign applies a fixed coupon (the coupon value is not shown)"). It is the
- * registration page, which posts to `POST /register/partner` (the same path; web/src/api/
- * registration.ts) with no `coupon`: the route, never a field of the form, asks for the
- * campaign's coupon.
+ * The SPA's partner-campaign registration path (docs/decisions.md "Billing in the SPA": "A special
+ * registration path for a partner campaign applies a fixed coupon (the coupon value is not
+ * shown)"). It is the registration page, which posts to `POST /register/partner` (the same path;
+ * web/src/api/ registration.ts) with no `coupon`: the route, never a field of the form, asks for
+ * the campaign's coupon.
  */
 export const PARTNER_CAMPAIGN_PATH = '/register/partner';
 
@@ -110,9 +111,10 @@ export const PARTNER_CAMPAIGN_PATH = '/register/partner';
 export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
 
 /**
- * The SPA's card-update page for a team whose payment failed (docs/decisions.md "Billing in the SPA": "Card-update page for
- * an account being cancelled, with team_id in the query"); e-mails about a failed payment can
- * link here. It saves through `PUT /settings/companies/{id}/update-payment-method`.
+ * The SPA's card-update page for a team whose payment failed (docs/decisions.md "Billing in the
+ * SPA": "Card-update page for an account being cancelled, with team_id in the query"); e-mails
+ * about a failed payment can link here. It saves through `PUT
+ * /settings/companies/{id}/update-payment-method`.
  */
 export const cardUpdatePath = (teamId: string): string =>
   `/settings/card-update?team_id=${encodeURIComponent(teamId)}`;

@@ -1,7 +1,8 @@
 /**
- * The ordered migrations of the design document (docs/decisions.md "The design document: versions and restore": "Versioned schema with migrations
- * beside it"). A stored document carries `schemaVersion`; loading it runs every migration above
- * that version, in order, before the zod schemas of `shared/design.ts` validate it.
+ * The ordered migrations of the design document (docs/decisions.md "The design document: versions
+ * and restore": "Versioned schema with migrations beside it"). A stored document carries
+ * `schemaVersion`; loading it runs every migration above that version, in order, before the zod
+ * schemas of `shared/design.ts` validate it.
  *
  * Migrations work on raw JSON (whatever DynamoDB holds), never on the schema types: they are
  * frozen once released, while the schemas keep evolving. Each one is pure: it returns a new
@@ -42,8 +43,9 @@ const mapRecords = (list: unknown, fn: (item: RawDocument) => RawDocument): unkn
  *   is absent too: the schema default);
  * - text snippet `original_text` ← `text` when absent;
  * - parameter `text_snippet_id` ← the owning snippet's `id`, `original_param_name` ←
- *   `param_name`, and a blank `param_default_value` (empty or whitespace) ← `' '` (docs/decisions.md "The design document: versions and restore":
- *   "a blank is stored as a single space").
+ *   `param_name`, and a blank `param_default_value` (empty or whitespace) ← `' '`
+ *   (docs/decisions.md "The design document: versions and restore": "a blank is stored as a single
+ *   space").
  * Every other new field of version 2 is optional or has a plain default in the schema.
  */
 export function migrateV1ToV2(doc: RawDocument): RawDocument {

@@ -1,7 +1,8 @@
 /**
- * The design document (a "PicSnippet", docs/decisions.md "The design document: versions and restore") as zod schemas: the saved data of a design,
- * never fabric's `toObject()` output (docs/decisions.md "The design document: versions and restore", "the scene is data"). The render service and the
- * editor both draw from it through `shared/scene`.
+ * The design document (a "PicSnippet", docs/decisions.md "The design document: versions and
+ * restore") as zod schemas: the saved data of a design, never fabric's `toObject()` output
+ * (docs/decisions.md "The design document: versions and restore", "the scene is data"). The render
+ * service and the editor both draw from it through `shared/scene`.
  *
  * **Document versus record.** A design is one DynamoDB item (docs/decisions.md "Design API shapes",
  * `functions/lib/db/entities.ts` `Design`). Its identity and bookkeeping live on the item, not
@@ -13,7 +14,8 @@
  *
  * **Versions.** The document carries `schemaVersion`; the ordered migrations live beside the
  * schemas in `shared/design-migrations.ts`. Every load goes through `restoreDesign`, which
- * migrates, validates and repairs (docs/decisions.md "The design document: versions and restore", "One restore path for untrusted data").
+ * migrates, validates and repairs (docs/decisions.md "The design document: versions and restore",
+ * "One restore path for untrusted data").
  *
  * Units: geometry in canvas px, angles in degrees, font sizes in px.
  */
@@ -119,8 +121,9 @@ export const TextTransformSchema = z.object({
 });
 
 /**
- * A parameter's own fields (docs/decisions.md "The design document: versions and restore"), without the defaults that depend on other fields;
- * `ParameterSchema` adds those. Use this one for `.shape`, `.pick` or `.partial`.
+ * A parameter's own fields (docs/decisions.md "The design document: versions and restore"), without
+ * the defaults that depend on other fields; `ParameterSchema` adds those. Use this one for
+ * `.shape`, `.pick` or `.partial`.
  */
 export const ParameterFieldsSchema = z.object({
   /** A uuid. */
@@ -164,8 +167,9 @@ const snippetSize = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.snippetSize, tooBig(field, DESIGN_BOUNDS.snippetSize));
 
 /**
- * A text snippet's own fields (docs/decisions.md "The design document: versions and restore", defaults from there); `TextSnippetSchema` adds the
- * defaults that depend on other fields. Use this one for `.shape`, `.pick` or `.partial`.
+ * A text snippet's own fields (docs/decisions.md "The design document: versions and restore",
+ * defaults from there); `TextSnippetSchema` adds the defaults that depend on other fields. Use this
+ * one for `.shape`, `.pick` or `.partial`.
  */
 export const TextSnippetFieldsSchema = z.object({
   id: z.string().min(1),
@@ -192,7 +196,8 @@ export const TextSnippetFieldsSchema = z.object({
   fontSize: z.number().positive().max(MAX_FONT_SIZE).default(DEFAULT_FONT_SIZE),
   /**
    * Shrink-until size, px: the text shrinks down to it before it overflows. Half the font size
-   * by default, never above the font size (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules").
+   * by default, never above the font size (docs/decisions.md "The design document: versions and
+   * restore", docs/editor.md "Editing rules").
    */
   minFontSize: z.number().positive().max(MAX_FONT_SIZE).optional(),
   /** px; the widest the box may grow, if the editor set one. */
@@ -219,9 +224,9 @@ export const TextSnippetFieldsSchema = z.object({
 });
 
 /**
- * A text snippet: geometry in canvas px, font size in px (docs/decisions.md "The design document: versions and restore"). `minFontSize` defaults
- * to half the font size, `original_text` to the text, and each parameter's `text_snippet_id`
- * to the snippet's id.
+ * A text snippet: geometry in canvas px, font size in px (docs/decisions.md "The design document:
+ * versions and restore"). `minFontSize` defaults to half the font size, `original_text` to the
+ * text, and each parameter's `text_snippet_id` to the snippet's id.
  */
 export const TextSnippetSchema = TextSnippetFieldsSchema.transform((s) => ({
   ...s,
@@ -262,10 +267,11 @@ const stickerScale = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.stickerScale, tooBig(field, DESIGN_BOUNDS.stickerScale));
 
 /**
- * A sticker on the canvas (docs/decisions.md "The design document: versions and restore" `graphics_data`). Geometry in canvas px with a top-left
- * origin: the intrinsic size (512 by default; 910x512 for screenshots, docs/editor.md "Constants") times the
- * scale, rotated by `angle` degrees around the top-left corner (fabric's origin).
- * `restoreDesign` converts a sticker saved with another origin to the top-left one.
+ * A sticker on the canvas (docs/decisions.md "The design document: versions and restore"
+ * `graphics_data`). Geometry in canvas px with a top-left origin: the intrinsic size (512 by
+ * default; 910x512 for screenshots, docs/editor.md "Constants") times the scale, rotated by `angle`
+ * degrees around the top-left corner (fabric's origin). `restoreDesign` converts a sticker saved
+ * with another origin to the top-left one.
  *
  * Dynamic stickers take their value from the parameter `dynamicStickerParamName`, else from the
  * fallback `dynamicStickerUrl` (a URL, an e-mail for gravatar, any text for QR).
@@ -304,7 +310,8 @@ export const StickerSchema = z
     /**
      * The frame of an animated GIF sticker (a `.gif` url) the design shows and the render draws,
      * 0-based; absent = the first frame, so older documents need no migration (docs/decisions.md
-     * "GIF stickers"). Ignored for other images; past the GIF's last frame the render draws its last.
+     * "GIF stickers"). Ignored for other images; past the GIF's last frame the render draws its
+     * last.
      */
     gif_frame: z
       .number()
@@ -404,8 +411,9 @@ export const RenderQualitySchema = z.object({
 export type RenderQuality = z.output<typeof RenderQualitySchema>;
 
 /**
- * The current version's document fields (docs/decisions.md "The design document: versions and restore" PicSnippet content). Validates a document
- * that is already at `CURRENT_SCHEMA_VERSION`; `DesignDocumentSchema` also migrates older ones.
+ * The current version's document fields (docs/decisions.md "The design document: versions and
+ * restore" PicSnippet content). Validates a document that is already at `CURRENT_SCHEMA_VERSION`;
+ * `DesignDocumentSchema` also migrates older ones.
  */
 export const DesignDocumentFieldsSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION).default(CURRENT_SCHEMA_VERSION),
@@ -455,13 +463,15 @@ export const DesignDocumentFieldsSchema = z.object({
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
   /**
-   * Filters switched on (docs/decisions.md "The design document: versions and restore": Grayscale, Invert, Sepia, BlackWhite, Brownie, Vintage,
-   * Kodachrome, Technicolor, Polaroid), name → on. Saved by `PUT …/effects`.
+   * Filters switched on (docs/decisions.md "The design document: versions and restore": Grayscale,
+   * Invert, Sepia, BlackWhite, Brownie, Vintage, Kodachrome, Technicolor, Polaroid), name → on.
+   * Saved by `PUT …/effects`.
    */
   filters: z.record(z.string(), z.boolean()).default({}),
   /**
-   * Enhancements, name → value (docs/decisions.md "The design document: versions and restore"): Brightness, Contrast, Saturation (-1..1), Hue
-   * (-2..2), Blur (0..1); Sharpen and Emboss on/off as 1/0. The renderer clamps the ranges.
+   * Enhancements, name → value (docs/decisions.md "The design document: versions and restore"):
+   * Brightness, Contrast, Saturation (-1..1), Hue (-2..2), Blur (0..1); Sharpen and Emboss on/off
+   * as 1/0. The renderer clamps the ranges.
    */
   enhance: z.record(z.string(), z.number()).default({}),
   /** Template tags (docs/decisions.md "The design document: versions and restore" `image_tags`, docs/decisions.md "The design document: versions and restore": "Template status in the save modal"). */
@@ -577,13 +587,14 @@ export class DesignRestoreError extends Error {
 }
 
 /**
- * The one restore path (docs/decisions.md "The design document: versions and restore"): validates, migrates and repairs a stored or submitted design
- * document so that it can be drawn and edited. Pure; never mutates `raw`.
+ * The one restore path (docs/decisions.md "The design document: versions and restore"): validates,
+ * migrates and repairs a stored or submitted design document so that it can be drawn and edited.
+ * Pure; never mutates `raw`.
  *
  * Repairs, each reported as one human-readable line in `repaired`:
  * - numbers out of range are clamped (font size ≤ 80, stroke width 0–5, QR margin 0–20, canvas
- *   width ≤ 1056, docs/editor.md "Editing rules"; canvas height, sizes and scales to the design bounds) and
- *   angles are brought into 0–360; whole-px fields are rounded;
+ *   width ≤ 1056, docs/editor.md "Editing rules"; canvas height, sizes and scales to the design
+ *   bounds) and angles are brought into 0–360; whole-px fields are rounded;
  * - over-long fallbacks are cut at 255 characters, over-long texts at 1000, and lists past
  *   the design bounds (`DESIGN_BOUNDS`) keep their first items (dynamic stickers past 10 are
  *   dropped); a sticker drawn larger than 4096 px gets the largest scale that fits;
@@ -660,9 +671,9 @@ export function parseDesignDocument(raw: unknown): DesignDocument {
 }
 
 /**
- * The canvas for a base photo (docs/editor.md "Constants": "Base image scaling": the photo covers the canvas):
- * `width` px wide (at most 1056), the height keeping the photo's aspect ratio; a photo too tall
- * for the design bounds (4096 px high) narrows the canvas instead.
+ * The canvas for a base photo (docs/editor.md "Constants": "Base image scaling": the photo covers
+ * the canvas): `width` px wide (at most 1056), the height keeping the photo's aspect ratio; a photo
+ * too tall for the design bounds (4096 px high) narrows the canvas instead.
  * @param width the canvas width wanted, px.
  * @param image the photo's own size, px; both > 0.
  */
@@ -680,9 +691,10 @@ export function canvasForPhoto(
 }
 
 /**
- * A new design's document (docs/decisions.md "Design API shapes" "Creating a design"): the base photo, the canvas sized from
- * it (its width capped at 1056 px, the height keeping the aspect ratio; 900x600 when the
- * photo's size is unknown, docs/editor.md "Constants"), and every other field at its default.
+ * A new design's document (docs/decisions.md "Design API shapes" "Creating a design"): the base
+ * photo, the canvas sized from it (its width capped at 1056 px, the height keeping the aspect
+ * ratio; 900x600 when the photo's size is unknown, docs/editor.md "Constants"), and every other
+ * field at its default.
  * @param init the photo's image id, assets-bucket key and size in px (0 when unknown).
  * @throws ZodError when `image_id` or `base_image_key` is empty.
  */
@@ -712,8 +724,9 @@ export function createDesignDocument(init: {
 const isPositive = (n: number) => Number.isFinite(n) && n > 0;
 
 /**
- * The old system's date of a document being imported (docs/decisions.md "The design document: versions and restore" `updated_at`, else
- * `created_at`; docs/editor.md "Constants" dates the scaling by the update), as stored; undefined without one.
+ * The old system's date of a document being imported (docs/decisions.md "The design document:
+ * versions and restore" `updated_at`, else `created_at`; docs/editor.md "Constants" dates the
+ * scaling by the update), as stored; undefined without one.
  */
 function legacyDate(doc: RawDocument): string | undefined {
   for (const key of ['updated_at', 'created_at'] as const) {

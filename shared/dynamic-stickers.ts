@@ -1,7 +1,7 @@
 /**
- * The dynamic sticker rules both the editor and the design API apply (docs/editor.md "Editing rules"): the
- * fallback value checks with their messages and the parameter name of a new dynamic sticker.
- * Pure; no fabric, no server code. Used by functions/designs/stickers.ts and
+ * The dynamic sticker rules both the editor and the design API apply (docs/editor.md "Editing
+ * rules"): the fallback value checks with their messages and the parameter name of a new dynamic
+ * sticker. Pure; no fabric, no server code. Used by functions/designs/stickers.ts and
  * web/src/features/editor/document/stickers.ts.
  */
 import { z } from 'zod';
@@ -56,11 +56,11 @@ export const isHttpUrl = (value: string): boolean => {
 };
 
 /**
- * The message for a dynamic sticker's fallback value, or null when it is allowed (docs/editor.md "Editing rules"):
- * at most 255 characters; a gravatar's is an e-mail; a hosted image's an http(s) URL ending in
- * gif, jpg, jpeg, svg or png; a screenshot's a URL; a countdown's an ISO 8601 date-time (the
- * start of an evergreen timer). An empty value is allowed: the sticker then
- * shows its default (QR) or nothing. Whether a hosted image loads is the editor's check.
+ * The message for a dynamic sticker's fallback value, or null when it is allowed (docs/editor.md
+ * "Editing rules"): at most 255 characters; a gravatar's is an e-mail; a hosted image's an http(s)
+ * URL ending in gif, jpg, jpeg, svg or png; a screenshot's a URL; a countdown's an ISO 8601
+ * date-time (the start of an evergreen timer). An empty value is allowed: the sticker then shows
+ * its default (QR) or nothing. Whether a hosted image loads is the editor's check.
  */
 export function fallbackProblem(type: DynamicStickerType | null, value: string): string | null {
   if (value.length > MAX_VALUE_LENGTH) return FALLBACK_MESSAGES.valueTooLong;
@@ -87,8 +87,8 @@ export function fallbackProblem(type: DynamicStickerType | null, value: string):
 
 /**
  * The parameter name of a new dynamic sticker: its type's prefix plus the first free counter,
- * `qrCode1`, `qrCode2`, … (docs/editor.md "Editing rules": "type prefix plus counter"), unique among all the
- * design's parameter names.
+ * `qrCode1`, `qrCode2`, … (docs/editor.md "Editing rules": "type prefix plus counter"), unique
+ * among all the design's parameter names.
  */
 export function dynamicStickerParamName(
   document: DesignDocument,

@@ -1,6 +1,7 @@
 /**
- * The base photo's filters and enhancements as data (docs/decisions.md "The design document: versions and restore"), without fabric: the Lambda
- * validates with these, and `shared/scene/filters.ts` draws them in the browser.
+ * The base photo's filters and enhancements as data (docs/decisions.md "The design document:
+ * versions and restore"), without fabric: the Lambda validates with these, and
+ * `shared/scene/filters.ts` draws them in the browser.
  */
 
 /** The filter list of docs/decisions.md "The design document: versions and restore", in the order they apply. */
@@ -18,10 +19,11 @@ export const FILTER_NAMES = [
 export type FilterName = (typeof FILTER_NAMES)[number];
 
 /**
- * Enhancement ranges (docs/decisions.md "The design document: versions and restore": Brightness, Contrast, Saturation -1..1; Hue -2..2; Blur
- * 0..1); Sharpen and Emboss are on/off as 1/0; Pixelate is a block size in canvas px, 0..100
- * (docs/editor.md "Editing rules": "Pixelate at 1 or below is ignored"; the 100 px cap is ours, docs/decisions.md
- * "Pixelate and legacy base-image scaling"). Values outside are clamped when drawn.
+ * Enhancement ranges (docs/decisions.md "The design document: versions and restore": Brightness,
+ * Contrast, Saturation -1..1; Hue -2..2; Blur 0..1); Sharpen and Emboss are on/off as 1/0; Pixelate
+ * is a block size in canvas px, 0..100 (docs/editor.md "Editing rules": "Pixelate at 1 or below is
+ * ignored"; the 100 px cap is ours, docs/decisions.md "Pixelate and legacy base-image scaling").
+ * Values outside are clamped when drawn.
  */
 export const ENHANCE_RANGES = {
   Brightness: [-1, 1],
@@ -39,9 +41,9 @@ export type EnhanceName = keyof typeof ENHANCE_RANGES;
 export const PIXELATE_MAX_PX = ENHANCE_RANGES.Pixelate[1];
 
 /**
- * The pixelate block size drawn for an `enhance.Pixelate` value (docs/editor.md "Editing rules"; test/unit/effects.test.ts):
- * `null` (no pixelate) when absent, not a finite number, or at most 1; otherwise rounded to whole
- * px and capped at {@link PIXELATE_MAX_PX} (100 px).
+ * The pixelate block size drawn for an `enhance.Pixelate` value (docs/editor.md "Editing rules";
+ * test/unit/effects.test.ts): `null` (no pixelate) when absent, not a finite number, or at most 1;
+ * otherwise rounded to whole px and capped at {@link PIXELATE_MAX_PX} (100 px).
  * @param value the stored value, canvas px.
  * @returns the block edge in canvas px (2..100), or null.
  */
@@ -52,11 +54,11 @@ export function pixelateBlockSize(value: number | undefined): number | null {
 }
 
 /**
- * Pixelates RGBA pixels in place (docs/editor.md "Editing rules"; docs/editor.md "Filters and enhancements"):
- * square blocks of `block` px from the top-left corner (the last row and column of blocks may be
- * narrower), each filled with its mean colour (every channel, alpha too, rounded). The mean
- * rather than one sample, so that two slightly different resamplings of a photo (the editor's,
- * the render's) give nearly the same blocks. A `block` of 1 or below changes nothing.
+ * Pixelates RGBA pixels in place (docs/editor.md "Editing rules"; docs/editor.md "Filters and
+ * enhancements"): square blocks of `block` px from the top-left corner (the last row and column of
+ * blocks may be narrower), each filled with its mean colour (every channel, alpha too, rounded).
+ * The mean rather than one sample, so that two slightly different resamplings of a photo (the
+ * editor's, the render's) give nearly the same blocks. A `block` of 1 or below changes nothing.
  * @param data `width`x`height` RGBA bytes, row by row (an ImageData's `data`).
  * @param block the block edge, px (from {@link pixelateBlockSize}).
  */

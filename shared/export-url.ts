@@ -1,12 +1,13 @@
 /**
- * The export outputs (docs/export.md "What Generate writes": "Export and merge tags"; docs/export.md): the rendered image
- * URL, the HTML snippet, the web-tracking snippet and the Wistia script. One builder, used by
- * the export screen and by the tests, so what the tests prove is what users paste.
+ * The export outputs (docs/export.md "What Generate writes": "Export and merge tags";
+ * docs/export.md): the rendered image URL, the HTML snippet, the web-tracking snippet and the
+ * Wistia script. One builder, used by the export screen and by the tests, so what the tests prove
+ * is what users paste.
  *
- * The rendered image URL (docs/export.md "What Generate writes"): `base_url`, the optional cache id segment, the optional
- * `/pdf` segment, then `?` and `param_name=value` pairs joined by `&`. ManyChat's URL starts
- * with `__format=manychat_json`; fixyourfunnel's carries `txt=` only; dynamic-sticker
- * parameters are appended with their values. How the render service reads it back:
+ * The rendered image URL (docs/export.md "What Generate writes"): `base_url`, the optional cache id
+ * segment, the optional `/pdf` segment, then `?` and `param_name=value` pairs joined by `&`.
+ * ManyChat's URL starts with `__format=manychat_json`; fixyourfunnel's carries `txt=` only;
+ * dynamic-sticker parameters are appended with their values. How the render service reads it back:
  * shared/render-url.ts.
  *
  * A parameter's value is its `merge_tag_value`: the provider's merge tag (written in the URL
@@ -217,9 +218,10 @@ const widthAttribute = (options: HtmlOptions) =>
   options.imageWidth === undefined ? '' : ` width="${Math.round(options.imageWidth)}"`;
 
 /**
- * The HTML snippet for e-mail (docs/export.md "The screen": "HTML width … and alignment, link URL"): the image in
- * a div aligned as asked, linked when a link is given. `&` in the URL is written `&amp;`, as
- * HTML wants; merge tags hold no character that is escaped, so platforms still find them.
+ * The HTML snippet for e-mail (docs/export.md "The screen": "HTML width … and alignment, link
+ * URL"): the image in a div aligned as asked, linked when a link is given. `&` in the URL is
+ * written `&amp;`, as HTML wants; merge tags hold no character that is escaped, so platforms still
+ * find them.
  */
 export function buildHtmlSnippet(url: string, options: HtmlOptions = {}): string {
   const img = `<img src="${escapeAttribute(url)}"${widthAttribute(options)} alt="${escapeAttribute(options.alt ?? '')}" style="${imgStyle(options)}">`;
@@ -368,8 +370,9 @@ export function exportProblems(input: RenderUrlInput): Record<string, string[]> 
 }
 
 /**
- * Whether Generate is enabled (docs/export.md "The screen"): web tracking always; Wistia and Vidalytics once
- * the embed code is pasted; otherwise when every parameter has a value and the preview loaded.
+ * Whether Generate is enabled (docs/export.md "The screen"): web tracking always; Wistia and
+ * Vidalytics once the embed code is pasted; otherwise when every parameter has a value and the
+ * preview loaded.
  */
 export function canGenerate(
   input: RenderUrlInput,

@@ -1,8 +1,8 @@
 /**
  * The message queues as plain data, read by the CDK stack (SQS queue, dead-letter queue, alarm,
- * worker event source) and by the local stack's DynamoDB-backed queue (infra/local/queue-poller.ts),
- * so both run a queue with the same visibility timeout, receive limit and batch size
- * (docs/decisions.md "Queues").
+ * worker event source) and by the local stack's DynamoDB-backed queue
+ * (infra/local/queue-poller.ts), so both run a queue with the same visibility timeout, receive
+ * limit and batch size (docs/decisions.md "Queues").
  */
 
 export type QueueName = 'send-list' | 'webhooks' | 'render-invalidations';

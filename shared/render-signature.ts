@@ -71,9 +71,10 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
  * The parameter names of a raw query in the order they appear, duplicates kept, the parameters
- * no signature covers left out (`__sig`, `__sf`, `__exp`, `__format`). A segment is read as `parseRenderQuery` reads it (decoded, the
- * name trimmed; a segment without `=` is part of the previous value, not a name, unless it is
- * one of the design's `known` parameter names: then it is that name with an empty value).
+ * no signature covers left out (`__sig`, `__sf`, `__exp`, `__format`). A segment is read as
+ * `parseRenderQuery` reads it (decoded, the name trimmed; a segment without `=` is part of the
+ * previous value, not a name, unless it is one of the design's `known` parameter names: then it is
+ * that name with an empty value).
  */
 export function queryNames(rawQuery: string, known: ReadonlySet<string> = NO_NAMES): string[] {
   const names: string[] = [];

@@ -1,9 +1,9 @@
 /**
- * Render URL parsing, shared by the render service and the export screen (docs/export.md "What Generate writes";
- * docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an optional density
- * (`@2x`, `@3x`; docs/export.md "Density") and an optional `.jpg`, `.jpeg`, `.png`, `.pdf`,
- * `.gif`, `.webp` or `.avif` extension on the last segment, then the query string. WebP and
- * AVIF are for web pages and video players (docs/export.md "Image formats"), named by the
+ * Render URL parsing, shared by the render service and the export screen (docs/export.md "What
+ * Generate writes"; docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an
+ * optional density (`@2x`, `@3x`; docs/export.md "Density") and an optional `.jpg`, `.jpeg`,
+ * `.png`, `.pdf`, `.gif`, `.webp` or `.avif` extension on the last segment, then the query string.
+ * WebP and AVIF are for web pages and video players (docs/export.md "Image formats"), named by the
  * extension only, never chosen from an `Accept` header.
  */
 
@@ -103,10 +103,10 @@ export function densePath(path: string, density: RenderDensity): string {
 
 /**
  * The render path for a design and its parameter values, as the SPA hands it out, e.g.
- * `renderPath('demo-welcome.jpg', { first_name: 'Zoë' })` → `/r/demo-welcome.jpg?first_name=Zo%C3%AB`.
- * Keys and values are percent-encoded (a space is `%20`, never `+`), in the order given, so
- * {@link parseRenderPath} and {@link parseRenderQuery} read back what was built
- * (test/unit/render-url.test.ts).
+ * `renderPath('demo-welcome.jpg', { first_name: 'Zoë' })` →
+ * `/r/demo-welcome.jpg?first_name=Zo%C3%AB`. Keys and values are percent-encoded (a space is `%20`,
+ * never `+`), in the order given, so {@link parseRenderPath} and {@link parseRenderQuery} read back
+ * what was built (test/unit/render-url.test.ts).
  * @param publicId the design's public id, with an extension for a format (`.png`, `.pdf`).
  */
 export function renderPath(publicId: string, params: Record<string, string>): string {

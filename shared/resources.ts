@@ -4,10 +4,10 @@
  * ones AWS gets. The Lambdas read it too (index names, local bucket names), and `functions/` never
  * imports `infra/` (docs/decisions.md "Module boundaries"), so it lives here, like the route table.
  *
- * Single-table design (docs/infra.md "What the stack creates"): every entity lives in one table keyed `pk`/`sk`, with
- * five overloaded GSIs for the access patterns (a dashboard list of designs or templates by
- * each of its four sorts, design by public render id, user by e-mail, a user's teams). ElectroDB entities in
- * `functions/lib/db/` map onto these index names.
+ * Single-table design (docs/infra.md "What the stack creates"): every entity lives in one table
+ * keyed `pk`/`sk`, with five overloaded GSIs for the access patterns (a dashboard list of designs
+ * or templates by each of its four sorts, design by public render id, user by e-mail, a user's
+ * teams). ElectroDB entities in `functions/lib/db/` map onto these index names.
  */
 
 export interface KeyDefinition {
@@ -32,7 +32,8 @@ export const TABLE: TableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-    // Dashboard lists by name and by views (docs/decisions.md "Design API shapes": one query per page for every sort).
+    // Dashboard lists by name and by views (docs/decisions.md "Design API shapes": one query per
+    // page for every sort).
     { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
     { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   ],

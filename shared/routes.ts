@@ -168,8 +168,8 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/api/pic-snippet/{id}/provider', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/choices', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/link', 'designs', 'user', `${S1} Export and merge tags`),
-  // Generate keeps the design as it is and names it in the URL (docs/decisions.md "The API contract": "optional cache id
-  // segment"; docs/export.md "Cache id")
+  // Generate keeps the design as it is and names it in the URL (docs/decisions.md "The API
+  // contract": "optional cache id segment"; docs/export.md "Cache id")
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
   // Campaign analytics counted at the CDN (docs/analytics.md "The report").
   r('GET', '/api/pic-snippet/{id}/analytics', 'designs', 'user', 'docs/analytics.md "The report"'),
@@ -305,8 +305,8 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/spark/plans', 'billing', 'public', `${S1} Registration and lookups`),
   r('POST', '/if-mail-exists', 'auth', 'public', `${S1} Registration and lookups`),
   r('POST', '/register', 'auth', 'public', `${S1} Registration and lookups`),
-  // The partner campaign's registration (docs/accounts.md "Screens": "a special registration path … applies a
-  // fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
+  // The partner campaign's registration (docs/accounts.md "Screens": "a special registration path …
+  // applies a fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
   r('POST', '/register/partner', 'auth', 'public', 'spec 001 §2 (partner-campaign registration)'),
   r('POST', '/login', 'auth', 'public', 'docs/decisions.md "Path parameter names" (sign-in, JSON)'),
   // A POST with the CSRF check, not the spec's GET: a cross-site link or image must not sign
@@ -545,8 +545,9 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/api/merge-tag/storeFront', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('POST', '/api/merge-tag', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('GET', '/js/{file}', 'merge-tags', 'public', `${S1} Export: /js/{product}.js`),
-  // Keap's authorisation window (docs/billing.md "Flows": "opens the authorization window"; docs/export.md).
-  // Session only: connecting the team's Keap account is a person's consent in a browser.
+  // Keap's authorisation window (docs/billing.md "Flows": "opens the authorization window";
+  // docs/export.md). Session only: connecting the team's Keap account is a person's consent in a
+  // browser.
   r('GET', '/api/merge-tag/infusionsoft/authorize', 'merge-tags', 'user', `${S1} Export`, {
     navigable: true,
     ...session,
@@ -594,8 +595,9 @@ export const ROUTES: readonly Route[] = [
   kiosk('POST', '/packs/download', `${S1} Kiosk (packs)`),
   kiosk('PATCH', '/packs/restorePack', `${S1} Kiosk (packs)`),
   kiosk('DELETE', '/packs/removePack', `${S1} Kiosk (packs)`),
-  // The global image library's admin (docs/accounts.md "Screens", docs/decisions.md "Team roles": "manage … the global image library"; the
-  // spec names no paths: docs/kiosk.md "The global image library").
+  // The global image library's admin (docs/accounts.md "Screens", docs/decisions.md "Team roles":
+  // "manage … the global image library"; the spec names no paths: docs/kiosk.md "The global image
+  // library").
   kiosk('GET', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
   kiosk('POST', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
   kiosk(

@@ -25,8 +25,8 @@ export const STRIPE_CSP = {
 
 /**
  * The public fontsource CDN's font files base (docs/fonts.md
- * "Configuration: the fontsource CDN"): `{base}/{id}@latest/{subset}-{weight}-{style}.woff2`, the URL shape of
- * shared/fonts/catalogue.ts `resolveFont`. The CDK stack's default for `FONT_CDN_URL`
+ * "Configuration: the fontsource CDN"): `{base}/{id}@latest/{subset}-{weight}-{style}.woff2`, the
+ * URL shape of shared/fonts/catalogue.ts `resolveFont`. The CDK stack's default for `FONT_CDN_URL`
  * (context `fontCdnUrl`, docs/fonts.md "Configuration").
  */
 export const FONTSOURCE_CDN_URL = 'https://cdn.jsdelivr.net/fontsource/fonts';

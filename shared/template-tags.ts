@@ -1,8 +1,9 @@
 /**
- * Template tags (docs/templates.md "Model" Template `tags`, PicSnippet `image_tags`; docs/templates.md "Model": "Tags: empty or
- * whitespace-only tags ignored; duplicates rejected with 'Current tag is already added' shown
- * for 3 seconds"). One set of rules for the editor's tag editor and the server's
- * `POST /admin/template/{action}`, so what the editor accepts the server stores unchanged.
+ * Template tags (docs/templates.md "Model" Template `tags`, PicSnippet `image_tags`;
+ * docs/templates.md "Model": "Tags: empty or whitespace-only tags ignored; duplicates rejected with
+ * 'Current tag is already added' shown for 3 seconds"). One set of rules for the editor's tag
+ * editor and the server's `POST /admin/template/{action}`, so what the editor accepts the server
+ * stores unchanged.
  *
  * A tag is stored normalised: trimmed, inner whitespace runs made one space, lower case (tags
  * are search words: `Sale` and `sale` are one tag), at most {@link MAX_TAG_LENGTH} characters.
@@ -47,8 +48,8 @@ export interface TagAddition {
  * @param tags the current tags, already normalised.
  * @param raw what the user typed.
  * @returns the list with the normalised tag appended; unchanged with `added: false` for an
- *   empty tag (no error: docs/templates.md "Model": "ignored"), a duplicate (`TAG_MESSAGES.duplicate`), a tag
- *   over {@link MAX_TAG_LENGTH} characters, or a full list.
+ *   empty tag (no error: docs/templates.md "Model": "ignored"), a duplicate
+ *   (`TAG_MESSAGES.duplicate`), a tag over {@link MAX_TAG_LENGTH} characters, or a full list.
  */
 export function addTag(tags: readonly string[], raw: string): TagAddition {
   const tag = normalizeTag(raw);
@@ -78,8 +79,8 @@ export function checkTags(raw: readonly string[]): { tags: string[] } | { error:
 }
 
 /**
- * Tags related to a search (the tag editor's "related tags", docs/templates.md "Screens"): the other tags of
- * the templates that carry a tag matching `search`, most frequent first, then A to Z.
+ * Tags related to a search (the tag editor's "related tags", docs/templates.md "Screens"): the
+ * other tags of the templates that carry a tag matching `search`, most frequent first, then A to Z.
  * @param templates the tags of each template considered.
  * @param search a tag or the start of one; '' relates every tag.
  * @param exclude tags not to suggest (those already added).

@@ -2,8 +2,9 @@
  * The roll-up's SQL over the CDN's log records (docs/analytics.md "The roll-up"): one statement
  * text that both engines run, Athena (Trino) over the Parquet logs in AWS and DuckDB over the
  * local JSON lines; only the `FROM` source differs. It keeps to functions both dialects share
- * (`lower`, `replace`, `strpos`, `substr`, `regexp_extract`, `concat`, `nullif`, `count(DISTINCT)`),
- * and every literal in it is this file's own: the period is checked before it is written in.
+ * (`lower`, `replace`, `strpos`, `substr`, `regexp_extract`, `concat`, `nullif`,
+ * `count(DISTINCT)`), and every literal in it is this file's own: the period is checked before it
+ * is written in.
  */
 import { MAIL_PROXY_AGENTS } from '#functions/render/mail-proxies.ts';
 import { isDay, isHour } from './cdn-log.ts';

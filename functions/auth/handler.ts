@@ -243,8 +243,9 @@ export const handler = featureHandler('auth', {
   }),
 
   /**
-   * The visitor's country for the billing address default (docs/security.md "Sessions and tokens"): CloudFront's
-   * `CloudFront-Viewer-Country` header where the distribution forwards it, else ZZ (unknown).
+   * The visitor's country for the billing address default (docs/security.md "Sessions and tokens"):
+   * CloudFront's `CloudFront-Viewer-Country` header where the distribution forwards it, else ZZ
+   * (unknown).
    */
   'GET /geocode/country': route({
     handle: async ({ event }) => {
@@ -254,9 +255,10 @@ export const handler = featureHandler('auth', {
   }),
 
   /**
-   * The registration form's e-mail check (docs/decisions.md "Registration", docs/accounts.md "Validation rules": step 0 needs it, its message goes on
-   * the e-mail field). It must say when an address is taken, so it is rate-limited per IP
-   * instead (`MAX_EMAIL_CHECKS` in 15 minutes, then 429; docs/security.md "Account existence").
+   * The registration form's e-mail check (docs/decisions.md "Registration", docs/accounts.md
+   * "Validation rules": step 0 needs it, its message goes on the e-mail field). It must say when an
+   * address is taken, so it is rate-limited per IP instead (`MAX_EMAIL_CHECKS` in 15 minutes, then
+   * 429; docs/security.md "Account existence").
    */
   'POST /if-mail-exists': route({
     body: EmailCheckBody,
@@ -475,8 +477,8 @@ export const handler = featureHandler('auth', {
   }),
 
   'PUT /spark/token': route({
-    // The SPA's refresh loop (docs/security.md "Sessions and tokens": every 240 s): reading the session above already
-    // renewed its idle timeout.
+    // The SPA's refresh loop (docs/security.md "Sessions and tokens": every 240 s): reading the
+    // session above already renewed its idle timeout.
     handle: async () => json(200, { success: true }),
   }),
 

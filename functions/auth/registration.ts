@@ -1,9 +1,10 @@
 /**
- * Registration, account step (docs/accounts.md "Screens", docs/accounts.md "Validation rules", docs/decisions.md "Registration"; docs/decisions.md "Registration"). The form's rules,
- * with the spec's exact messages, are the route's contract (shared/contract/auth.ts
- * `registrationBody`); here are the common-password list they are given, the team slug
- * (shared/team-slug.ts, which the registration form shows), and one DynamoDB transaction that
- * creates the user, the e-mail claim, the team and the ownership, so a failure writes nothing.
+ * Registration, account step (docs/accounts.md "Screens", docs/accounts.md "Validation rules",
+ * docs/decisions.md "Registration"). The form's rules, with the spec's exact messages, are the
+ * route's contract (shared/contract/auth.ts `registrationBody`); here are the common-password list
+ * they are given, the team slug (shared/team-slug.ts, which the registration form shows), and one
+ * DynamoDB transaction that creates the user, the e-mail claim, the team and the ownership, so a
+ * failure writes nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
@@ -54,9 +55,9 @@ export async function register(
   if (plan.price > 0 && !billingOnline()) throw validationFailed({ plan: [MESSAGES.planOffline] });
   if (await emailTaken(form.email)) throw validationFailed({ email: [MESSAGES.emailTaken] });
 
-  // An invitation in the form (docs/accounts.md "Screens": `invitation` query parameter) for this address
-  // makes the new account a member of that team too, and that team current. Its code came by
-  // e-mail to that address, so it also proves the address is the registrant's (verified); any
+  // An invitation in the form (docs/accounts.md "Screens": `invitation` query parameter) for this
+  // address makes the new account a member of that team too, and that team current. Its code came
+  // by e-mail to that address, so it also proves the address is the registrant's (verified); any
   // other registration starts unverified (docs/security.md "Invitations and e-mail ownership").
   const invitation = form.invitation
     ? (

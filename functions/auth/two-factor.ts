@@ -1,7 +1,7 @@
 /**
  * Two-factor authentication with TOTP (authenticator apps; RFC 6238 via otplib) and a one-time
- * reset code (docs/security.md "Sessions and tokens"). It replaces the spec's phone variant (docs/decisions.md,
- * "Two-factor authentication").
+ * reset code (docs/security.md "Sessions and tokens"). It replaces the spec's phone variant
+ * (docs/decisions.md, "Two-factor authentication").
  *
  * Enabling is two calls: the first returns a new secret and its QR code; the second confirms
  * with one valid code and returns the reset code, shown once. Codes are single-use: a code's

@@ -1,11 +1,11 @@
 /**
- * Coupon routes (docs/billing.md "Model" Coupon, Discount; docs/accounts.md "Validation rules": "Invalid coupon sets an invalid flag"; docs/billing.md "Flows"
- * `GET /coupon/{code}`, `GET /coupon/user/{id}`, `POST …/payment-method/coupon`): a code a
- * client sends is a promotion code (customer-facing), never a coupon id; the partner
- * campaign's coupon id comes from configuration and applies only through
- * `POST /register/partner`. Applied with `discounts: [{ promotion_code } | { coupon }]` (the
- * API's top-level `coupon` is gone). Resolving codes and the discount views live in
- * discounts.ts.
+ * Coupon routes (docs/billing.md "Model" Coupon, Discount; docs/accounts.md "Validation rules":
+ * "Invalid coupon sets an invalid flag"; docs/billing.md "Flows" `GET /coupon/{code}`, `GET
+ * /coupon/user/{id}`, `POST …/payment-method/coupon`): a code a client sends is a promotion code
+ * (customer-facing), never a coupon id; the partner campaign's coupon id comes from configuration
+ * and applies only through `POST /register/partner`. Applied with `discounts: [{ promotion_code } |
+ * { coupon }]` (the API's top-level `coupon` is gone). Resolving codes and the discount views live
+ * in discounts.ts.
  */
 import {
   type CouponLookupResponse,
@@ -20,11 +20,13 @@ import { subscriptionOf, type TeamRecord } from './account.ts';
 
 /**
  * `GET /coupon/{code}`: the terms of an active promotion code, `valid: false` for an unknown,
- * inactive or used-up code, for a raw coupon id, and offline (docs/accounts.md "Validation rules"). `partner-campaign` ({@link PARTNER_COUPON_LOOKUP}) stands for the
- * configured partner coupon, answered under that word.
+ * inactive or used-up code, for a raw coupon id, and offline (docs/accounts.md "Validation rules").
+ * `partner-campaign` ({@link PARTNER_COUPON_LOOKUP}) stands for the configured partner coupon,
+ * answered under that word.
  */
 export async function lookupCoupon(code: string): Promise<CouponLookupResponse> {
-  // The partner campaign's coupon is looked up by a word, its id stays here (docs/decisions.md "Billing in the SPA").
+  // The partner campaign's coupon is looked up by a word, its id stays here (docs/decisions.md
+  // "Billing in the SPA").
   const found =
     code === PARTNER_COUPON_LOOKUP
       ? await findPartnerCoupon()

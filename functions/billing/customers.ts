@@ -1,7 +1,7 @@
 /**
- * The team's Stripe customer (docs/billing.md; docs/billing.md "Model" team billing fields): created on first use
- * with the owner's e-mail, the team's name and billing address, and the VAT id as a tax id
- * (`eu_vat`, `gb_vat`) for Stripe Tax. The customer's metadata names the team, and the
+ * The team's Stripe customer (docs/billing.md; docs/billing.md "Model" team billing fields):
+ * created on first use with the owner's e-mail, the team's name and billing address, and the VAT id
+ * as a tax id (`eu_vat`, `gb_vat`) for Stripe Tax. The customer's metadata names the team, and the
  * StripeCustomer item maps it back for webhooks.
  */
 import { type BillingAddress, isVatCountry } from '#shared/billing.ts';
@@ -42,7 +42,8 @@ export function stripeAddress(team: TeamRecord): Stripe.AddressParam {
 
 /**
  * The Stripe tax id type of a VAT id for a billing country: `gb_vat` for GB, `eu_vat` for the
- * EU countries of docs/accounts.md "Constants", undefined elsewhere (the VAT id is kept but not sent).
+ * EU countries of docs/accounts.md "Constants", undefined elsewhere (the VAT id is kept but not
+ * sent).
  */
 export function taxIdType(country: string | undefined): 'eu_vat' | 'gb_vat' | undefined {
   if (!country || !isVatCountry(country)) return undefined;

@@ -1,9 +1,9 @@
 /**
- * Discounts (docs/billing.md "Model" Coupon, Discount): which Stripe discount a code stands for, and a
- * Stripe discount as the contract's Discount. A code a client sends is a promotion code
- * (customer-facing), never a coupon id; the partner campaign's coupon id comes from
- * configuration. Used by the subscription calls (subscriptions.ts) and the coupon routes
- * (coupons.ts), so neither imports the other's module for it.
+ * Discounts (docs/billing.md "Model" Coupon, Discount): which Stripe discount a code stands for,
+ * and a Stripe discount as the contract's Discount. A code a client sends is a promotion code
+ * (customer-facing), never a coupon id; the partner campaign's coupon id comes from configuration.
+ * Used by the subscription calls (subscriptions.ts) and the coupon routes (coupons.ts), so neither
+ * imports the other's module for it.
  */
 import type { Discount } from '#shared/billing.ts';
 import { billingOnline, config } from '#lib/config.ts';
@@ -38,8 +38,8 @@ export async function findPromotion(
 }
 
 /**
- * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server, docs/decisions.md "Billing in the SPA"),
- * when configured and valid. Only `POST /register/partner` applies it.
+ * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server, docs/decisions.md
+ * "Billing in the SPA"), when configured and valid. Only `POST /register/partner` applies it.
  */
 export async function findPartnerCoupon(): Promise<
   { coupon: Stripe.Coupon; discount: DiscountParam } | undefined

@@ -1,8 +1,8 @@
 /**
- * Stripe failures as the spec's answers (docs/accounts.md "Error answers in the SPA"): a card problem or a bad coupon or VAT id
- * is a 422 on its field; offline billing is a 422 'Invalid Stripe Key/Secret'; anything else is
- * the generic 'We were unable to update your subscription. Please contact customer support.'
- * (502, logged with Stripe's request id, never shown).
+ * Stripe failures as the spec's answers (docs/accounts.md "Error answers in the SPA"): a card
+ * problem or a bad coupon or VAT id is a 422 on its field; offline billing is a 422 'Invalid Stripe
+ * Key/Secret'; anything else is the generic 'We were unable to update your subscription. Please
+ * contact customer support.' (502, logged with Stripe's request id, never shown).
  */
 import { BILLING_MESSAGES } from '#shared/billing.ts';
 import { AppError, validationFailed } from '#lib/errors.ts';

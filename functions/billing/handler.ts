@@ -1,10 +1,11 @@
 /**
- * The `billing` feature (docs/billing.md; docs/billing.md "Flows": "Registration and lookups", "Subscription and
- * payment"): plans, the Stripe key and SetupIntent, coupons, the tax preview, the subscription
- * view, subscribe / switch / resume / freeze / cancel, the payment method, VAT id, extra
- * billing information, invoices and the payment-confirmation lookup. The contract (bodies and
- * answers) is shared/contract/billing.ts. Without Stripe keys billing is offline: the free plan works,
- * paid plans answer 'Invalid Stripe Key/Secret' (docs/accounts.md "Error answers in the SPA"), and nothing else fails.
+ * The `billing` feature (docs/billing.md; docs/billing.md "Flows": "Registration and lookups",
+ * "Subscription and payment"): plans, the Stripe key and SetupIntent, coupons, the tax preview, the
+ * subscription view, subscribe / switch / resume / freeze / cancel, the payment method, VAT id,
+ * extra billing information, invoices and the payment-confirmation lookup. The contract (bodies and
+ * answers) is shared/contract/billing.ts. Without Stripe keys billing is offline: the free plan
+ * works, paid plans answer 'Invalid Stripe Key/Secret' (docs/accounts.md "Error answers in the
+ * SPA"), and nothing else fails.
  */
 import type { z } from 'zod';
 import {
@@ -176,8 +177,8 @@ export const handler = featureHandler('billing', {
       const user = needUser(auth.user);
       if (params.id !== user.userId || !user.currentTeamId) throw notFound();
       const discount = await teamDiscount(user.currentTeamId);
-      // docs/billing.md "Flows": "200 means a discount exists"; none is 204, so a 404 only ever means
-      // "not yours".
+      // docs/billing.md "Flows": "200 means a discount exists"; none is 204, so a 404 only ever
+      // means "not yours".
       return discount ? json(200, discount) : noDiscount();
     },
   }),

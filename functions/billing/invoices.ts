@@ -1,7 +1,8 @@
 /**
- * Invoices (docs/billing.md "Model" Invoice; docs/accounts.md "Validation rules": "Invoices with a total of $0.00 are hidden"; docs/billing.md "Flows"
- * `GET /settings/invoices`, `GET /settings/invoice/{id}`): the team's paid invoices, newest
- * first, downloaded through Stripe's hosted PDF.
+ * Invoices (docs/billing.md "Model" Invoice; docs/accounts.md "Validation rules": "Invoices with a
+ * total of $0.00 are hidden"; docs/billing.md "Flows" `GET /settings/invoices`, `GET
+ * /settings/invoice/{id}`): the team's paid invoices, newest first, downloaded through Stripe's
+ * hosted PDF.
  */
 import type { Invoice } from '#shared/billing.ts';
 import { billingOnline } from '#lib/config.ts';

@@ -1,8 +1,8 @@
 /**
- * Cards (docs/billing.md "Flows": "Saving a card uses a setup-intent step"; docs/billing.md): `GET /stripe/token`
- * makes a SetupIntent for the team's customer, the SPA confirms it with the Payment Element,
- * and the resulting payment method becomes the customer's default. The team keeps the brand and
- * last four digits for the masked card (docs/accounts.md "Constants").
+ * Cards (docs/billing.md "Flows": "Saving a card uses a setup-intent step"; docs/billing.md): `GET
+ * /stripe/token` makes a SetupIntent for the team's customer, the SPA confirms it with the Payment
+ * Element, and the resulting payment method becomes the customer's default. The team keeps the
+ * brand and last four digits for the masked card (docs/accounts.md "Constants").
  */
 import type { Card, StripeTokenResponse } from '#shared/billing.ts';
 import { BILLING_MESSAGES } from '#shared/billing.ts';
@@ -50,8 +50,8 @@ export async function createSetupIntent(
 
 /**
  * Makes a payment method (`pm_…`) the customer's default card: attached when it is not yet
- * (registration creates it without a customer), then set as `invoice_settings.default_payment_method`;
- * the team keeps its brand and last four.
+ * (registration creates it without a customer), then set as
+ * `invoice_settings.default_payment_method`; the team keeps its brand and last four.
  * @throws AppError 422 on `stripe_payment_method` for another customer's method or a non-card.
  */
 export async function useCard(

@@ -1,9 +1,9 @@
 /**
- * Plans as configuration (docs/billing.md; docs/billing.md "Model" Plan, docs/accounts.md "Validation rules", docs/accounts.md "Constants"): the catalogue below is
- * the one list of plans, each mapped to its Stripe price id from `STRIPE_PRICES`. It is written
- * to the Plan items (which the teams, fonts and render features read for limits and
- * capabilities) by the local seed and, in AWS, once per cold start of the billing functions
- * ({@link ensurePlans}).
+ * Plans as configuration (docs/billing.md; docs/billing.md "Model" Plan, docs/accounts.md
+ * "Validation rules", docs/accounts.md "Constants"): the catalogue below is the one list of plans,
+ * each mapped to its Stripe price id from `STRIPE_PRICES`. It is written to the Plan items (which
+ * the teams, fonts and render features read for limits and capabilities) by the local seed and, in
+ * AWS, once per cold start of the billing functions ({@link ensurePlans}).
  */
 import { FREE_PLAN_ID, FREEZE_PLAN_ID, type Plan as PlanView } from '#shared/billing.ts';
 import { billingOnline, stripePrices } from '#lib/config.ts';
@@ -53,8 +53,8 @@ export const FREE_PLAN_DESIGNS = 50;
 
 /**
  * The plans (docs/billing.md "Model"): Free; Starter per user (seats = members); Pro per team
- * with PDF export and custom fonts (docs/billing.md "Model": "Pro plans only"); yearly prices are ten
- * months; `plan-freeze` keeps a team's designs, blocks design actions, and is never listed.
+ * with PDF export and custom fonts (docs/billing.md "Model": "Pro plans only"); yearly prices are
+ * ten months; `plan-freeze` keeps a team's designs, blocks design actions, and is never listed.
  */
 export const PLAN_CATALOGUE: readonly PlanDefinition[] = [
   {

@@ -1,8 +1,9 @@
 /**
- * Seats follow the members (docs/billing.md "Flows"; docs/billing.md "Model" Plan type `user`): when someone joins a team (an invitation accepted, at registration or
- * later) or leaves it (removed, or a registration rolled back), a team on a per-user plan gets
- * its subscription item's quantity set to the team's member count, prorated as a plan switch is
- * (`proration_behavior: always_invoice`).
+ * Seats follow the members (docs/billing.md "Flows"; docs/billing.md "Model" Plan type `user`):
+ * when someone joins a team (an invitation accepted, at registration or later) or leaves it
+ * (removed, or a registration rolled back), a team on a per-user plan gets its subscription item's
+ * quantity set to the team's member count, prorated as a plan switch is (`proration_behavior:
+ * always_invoice`).
  *
  * The membership change always stands (docs/billing.md "Seats"): this runs after it is written,
  * and a Stripe failure is logged, never thrown. The next membership change sets the count again
@@ -22,9 +23,9 @@ import { apiSnapshotTime, applySubscription, isLive, memberCount } from './subsc
 export type SeatChange = 'join' | 'leave' | 'reconcile';
 
 /**
- * True when the subscription is live and its plan is billed per user (docs/billing.md "Model" type). An
- * `incomplete` one (first payment pending) is left alone: Stripe takes no item changes then,
- * and the webhook that activates it checks the count.
+ * True when the subscription is live and its plan is billed per user (docs/billing.md "Model"
+ * type). An `incomplete` one (first payment pending) is left alone: Stripe takes no item changes
+ * then, and the webhook that activates it checks the count.
  */
 function seatedPlan(sub: SubscriptionRecord | null | undefined): sub is SubscriptionRecord {
   if (!sub || !isLive(sub) || sub.stripeStatus === 'incomplete') return false;
@@ -72,8 +73,8 @@ async function updateQuantity(
 }
 
 /**
- * Makes a team's seats follow its members after a membership change (docs/billing.md). Never throws:
- * the membership change stands whatever Stripe says (a failure is logged).
+ * Makes a team's seats follow its members after a membership change (docs/billing.md). Never
+ * throws: the membership change stands whatever Stripe says (a failure is logged).
  * @param teamId the team whose members changed.
  * @param reason `join` or `leave` (part of the idempotency key, and logged).
  * @param changeId what makes this change unique (default: a new UUID).

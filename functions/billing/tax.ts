@@ -1,8 +1,8 @@
 /**
- * `POST /tax-rate` (docs/billing.md "Flows"; docs/accounts.md "Constants" EU VAT list): the VAT a billing address (and VAT id) would
- * pay on a plan, previewed with Stripe Tax (`invoices.createPreview` with
- * `automatic_tax.enabled` and the customer details). Countries outside the list answer 0
- * without a Stripe call.
+ * `POST /tax-rate` (docs/billing.md "Flows"; docs/accounts.md "Constants" EU VAT list): the VAT a
+ * billing address (and VAT id) would pay on a plan, previewed with Stripe Tax
+ * (`invoices.createPreview` with `automatic_tax.enabled` and the customer details). Countries
+ * outside the list answer 0 without a Stripe call.
  */
 import {
   BILLING_MESSAGES,

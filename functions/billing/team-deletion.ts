@@ -1,10 +1,10 @@
 /**
- * A deleted team stops being billed (docs/decisions.md "Team roles": the owner deletes a team; docs/billing.md "Flows" subscription
- * states). Laravel Spark, which the spec's product used, cancelled a deleted team's
- * subscriptions at once; so does this: no grace period, since nobody is left to use it.
- * Stripe's answer is stored like any other snapshot, so the `customer.subscription.deleted`
- * webhook that follows finds the subscription already `canceled` (final for its id) and
- * changes nothing.
+ * A deleted team stops being billed (docs/decisions.md "Team roles": the owner deletes a team;
+ * docs/billing.md "Flows" subscription states). Laravel Spark, which the spec's product used,
+ * cancelled a deleted team's subscriptions at once; so does this: no grace period, since nobody is
+ * left to use it. Stripe's answer is stored like any other snapshot, so the
+ * `customer.subscription.deleted` webhook that follows finds the subscription already `canceled`
+ * (final for its id) and changes nothing.
  */
 import { billingOnline } from '#lib/config.ts';
 import { idempotencyKey, stripe } from '#lib/stripe.ts';

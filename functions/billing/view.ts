@@ -1,7 +1,7 @@
 /**
- * The subscription view (shared/billing.ts SubscriptionView; docs/billing.md "Model", docs/billing.md "Flows" states) and the
- * capabilities the team's plan gives (docs/billing.md), read from our own records: no Stripe
- * call, so the settings tabs load fast and work offline.
+ * The subscription view (shared/billing.ts SubscriptionView; docs/billing.md "Model",
+ * docs/billing.md "Flows" states) and the capabilities the team's plan gives (docs/billing.md),
+ * read from our own records: no Stripe call, so the settings tabs load fast and work offline.
  */
 import {
   FREEZE_PLAN_ID,

@@ -1,5 +1,6 @@
 /**
- * The `bundles` feature's Lambda (docs/templates.md "Screens" Template Bundles, docs/templates.md "Model", docs/templates.md "Model": "Bundle", docs/templates.md "Calls"; docs/decisions.md
+ * The `bundles` feature's Lambda (docs/templates.md "Screens" Template Bundles, docs/templates.md
+ * "Model", docs/templates.md "Model": "Bundle", docs/templates.md "Calls"; docs/decisions.md
  * docs/templates.md "Model"; docs/templates.md):
  * - `POST /get-template-bundle`: the dashboard's bundle list (admins: every bundle; users:
  *   their team's active bundles, the private bundle view), or one bundle with all its
@@ -55,7 +56,9 @@ const visibleBundles = (auth: AuthContext) =>
 export const handler = featureHandler('bundles', {
   /**
    * docs/templates.md "Calls" `POST /get-template-bundle?{query}`: `{ success, bundles: { data,
-   * current_page, last_page } }`, 15 to a page, bundles showing up to 6 templates (docs/templates.md "Model"); with `bundleId`, `{ success, bundle }` with every template (the bundle edit page).
+   * current_page, last_page } }`, 15 to a page, bundles showing up to 6 templates
+   * (docs/templates.md "Model"); with `bundleId`, `{ success, bundle }` with every template (the
+   * bundle edit page).
    */
   'POST /get-template-bundle': route({
     query: BundleListQuery,
@@ -86,8 +89,8 @@ export const handler = featureHandler('bundles', {
   }),
 
   /**
-   * docs/templates.md "Calls" `POST /get-all-template-bundle/` with id (template id or null) -> success,
-   * bundles: the bundle select options, marked `selected` when they hold the template.
+   * docs/templates.md "Calls" `POST /get-all-template-bundle/` with id (template id or null) ->
+   * success, bundles: the bundle select options, marked `selected` when they hold the template.
    */
   'POST /get-all-template-bundle': route({
     body: BundleOptionsBody,
@@ -167,13 +170,13 @@ export const handler = featureHandler('bundles', {
   }),
 
   /**
-   * docs/templates.md "Calls" `DELETE /admin/templateBundle/deletePicSnippet`, body picSnippetId and
-   * currentPicsnippetId, plus `bundleId` for one bundle (the bundle edit page); without it the
+   * docs/templates.md "Calls" `DELETE /admin/templateBundle/deletePicSnippet`, body picSnippetId
+   * and currentPicsnippetId, plus `bundleId` for one bundle (the bundle edit page); without it the
    * template leaves every bundle. The template itself stays a template, except when it is the
-   * design open in the caller's editor (`currentPicsnippetId` equal to `picSnippetId`): then,
-   * as docs/templates.md "Model" says of the save modal, its tags are emptied and it leaves every bundle,
-   * a plain design again (functions/templates/admin.ts `resetRemovedTemplate`); the answer's
-   * `current`, `version` and `imageTags` let the editor follow.
+   * design open in the caller's editor (`currentPicsnippetId` equal to `picSnippetId`): then, as
+   * docs/templates.md "Model" says of the save modal, its tags are emptied and it leaves every
+   * bundle, a plain design again (functions/templates/admin.ts `resetRemovedTemplate`); the
+   * answer's `current`, `version` and `imageTags` let the editor follow.
    */
   'DELETE /admin/templateBundle/deletePicSnippet': route({
     body: RemoveTemplateBody,

@@ -1,7 +1,7 @@
 /**
- * The API shapes of a template bundle (docs/templates.md "Model": "Template bundle: id, title, name, status
- * (0/1, true/false), bundle_images (id, showurl; up to 6 shown), teamsCount, teams (id, name),
- * created_at, archived_at"; "Bundle select option: key/id, template_id, label/name").
+ * The API shapes of a template bundle (docs/templates.md "Model": "Template bundle: id, title,
+ * name, status (0/1, true/false), bundle_images (id, showurl; up to 6 shown), teamsCount, teams
+ * (id, name), created_at, archived_at"; "Bundle select option: key/id, template_id, label/name").
  */
 import { templateCard, type TemplateCard } from '#functions/templates/catalogue.ts';
 import type { DesignRecord } from '#functions/designs/store.ts';

@@ -1,7 +1,7 @@
 /**
- * Where a design's base photo comes from (docs/editor.md "Architecture": "own upload, a global library, or a
- * stock-photo search"). One lookup for creating a design, replacing its photo and saving an
- * image id, so each source is added in one place:
+ * Where a design's base photo comes from (docs/editor.md "Architecture": "own upload, a global
+ * library, or a stock-photo search"). One lookup for creating a design, replacing its photo and
+ * saving an image id, so each source is added in one place:
  * - the global library (scope `global`, installed from infra/seed/photos) and a team's own
  *   uploads (scope: the team id), as `LibraryImage` items;
  * - stock photos: imported into the team's uploads first (`POST /api/search-images/import`), so

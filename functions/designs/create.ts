@@ -1,8 +1,9 @@
 /**
- * Making designs (docs/decisions.md "Design lists": "Clone creates a new design", docs/decisions.md "Design API shapes": "Design actions"): from a base
- * photo (`POST /api/pic-snippet`), as a clone (`PUT /pic-snippet/{id}/copy`) and from a
- * template (`POST /pic-snippet/{id}/createFromTemplate`). Each is refused for a frozen team
- * (docs/decisions.md "Design lists") and writes one new item with a new public render id.
+ * Making designs (docs/decisions.md "Design lists": "Clone creates a new design", docs/decisions.md
+ * "Design API shapes": "Design actions"): from a base photo (`POST /api/pic-snippet`), as a clone
+ * (`PUT /pic-snippet/{id}/copy`) and from a template (`POST /pic-snippet/{id}/createFromTemplate`).
+ * Each is refused for a frozen team (docs/decisions.md "Design lists") and writes one new item with
+ * a new public render id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
@@ -57,8 +58,9 @@ async function insertDesign(
 }
 
 /**
- * Creates a design on a base photo (docs/decisions.md "Design API shapes": `POST /api/pic-snippet` `{image_id, title?}`).
- * The canvas takes the photo's size, its width capped at 1056 px (createDesignDocument).
+ * Creates a design on a base photo (docs/decisions.md "Design API shapes": `POST /api/pic-snippet`
+ * `{image_id, title?}`). The canvas takes the photo's size, its width capped at 1056 px
+ * (createDesignDocument).
  * @param title the submitted title; blank gives the photo's title.
  * @throws AppError 403 for a frozen team or one at its design limit (functions/lib/team-permissions.ts),
  *   422 (`title`) for a title over 255 characters.
@@ -82,8 +84,8 @@ export async function createDesign(
 
 /**
  * The document of a clone: every text parameter renamed to `{name}_copy{n}` with its
- * placeholders (docs/editor.md "Editing rules": "copies get suffix _copy plus a number"; copyParameterName of
- * shared/parameter-rules.ts), so no name of the copy is the original's.
+ * placeholders (docs/editor.md "Editing rules": "copies get suffix _copy plus a number";
+ * copyParameterName of shared/parameter-rules.ts), so no name of the copy is the original's.
  */
 export function cloneDocument(document: DesignDocument): DesignDocument {
   const taken = new Set(takenParameterNames(document));
@@ -104,8 +106,8 @@ export function cloneDocument(document: DesignDocument): DesignDocument {
 }
 
 /**
- * Clones a design of the team (docs/decisions.md "Design lists", docs/editor.md "Editing rules"): title "Copy of - …", parameters renamed,
- * active, no views, a new public render id.
+ * Clones a design of the team (docs/decisions.md "Design lists", docs/editor.md "Editing rules"):
+ * title "Copy of - …", parameters renamed, active, no views, a new public render id.
  * @throws AppError 404 (not the team's), 403 (frozen team, or at its design limit).
  */
 export async function cloneDesign(teamId: string | undefined, designId: string) {

@@ -1,16 +1,19 @@
 /**
- * The export screen's saves (docs/export.md "Saves": "Export and merge tags": `PUT /api/pic-snippet/{id}/
- * provider`, `/choices`, `/link`, "each body is the pic snippet"; docs/billing.md "Flows": "Export"; docs/accounts.md "Validation rules"
- * export validations; docs/export.md).
+ * The export screen's saves (docs/export.md "Saves": "Export and merge tags": `PUT
+ * /api/pic-snippet/{id}/ provider`, `/choices`, `/link`, "each body is the pic snippet";
+ * docs/billing.md "Flows": "Export"; docs/accounts.md "Validation rules" export validations;
+ * docs/export.md).
  *
  * Each call takes the whole pic snippet as its body and keeps only the fields it saves:
  * - `provider`: `merge_tag_provider` (+ `merge_tag_storefront` for Klaviyo). A different
- *   provider clears every parameter's `merge_tag_value` and the `merge_tag_choices` (docs/billing.md "Flows"
- *   "choosing a provider clears all merge values"): another platform's tags mean nothing there.
+ *   provider clears every parameter's `merge_tag_value` and the `merge_tag_choices`
+ *   (docs/billing.md "Flows" "choosing a provider clears all merge values"): another platform's
+ *   tags mean nothing there.
  * - `choices`: the parameters' `merge_tag_value` (by parameter id, from `text_snippets`) and
  *   `merge_tag_choices` (one per parameter name, `key` = the name; dynamic stickers' values live
- *   only here). Values at most 255 characters (docs/accounts.md "Validation rules"); a dynamic sticker's fixed value
- *   follows its kind's rules (docs/editor.md "Editing rules", `exportValueProblem`).
+ *   only here). Values at most 255 characters (docs/accounts.md "Validation rules"); a dynamic
+ *   sticker's fixed value follows its kind's rules (docs/editor.md "Editing rules",
+ *   `exportValueProblem`).
  * - `link`: `html_link_url`, normalised (`https://` added when no scheme is written); any
  *   scheme other than http(s) is refused.
  * - `POST …/cache-id` (Generate): keeps the design's current version and names it for the URL's
@@ -19,7 +22,8 @@
  * Every call reads the design through the caller's current team (404 for another team's id)
  * and writes through the versioned write (409 `{ message, version }` for a stale `version`).
  * Bad input is refused as a whole with 422 field errors; nothing is written then. The frozen
- * rule does not apply: docs/decisions.md "Design lists" lists create, archive, clone and activate only.
+ * rule does not apply: docs/decisions.md "Design lists" lists create, archive, clone and activate
+ * only.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
@@ -82,8 +86,8 @@ const valueOrNull = (value: string | null | undefined): string | null =>
 const lengthOf = (value: string): number => Array.from(value).length;
 
 /**
- * The provider a design saves (docs/billing.md "Flows"): Custom is stored as null; the storefront is kept
- * only for Klaviyo.
+ * The provider a design saves (docs/billing.md "Flows"): Custom is stored as null; the storefront
+ * is kept only for Klaviyo.
  * @throws AppError 422 `merge_tag_storefront` for a storefront Klaviyo does not list.
  */
 export function providerChange(
@@ -123,8 +127,9 @@ function stickerKinds(document: DesignDocument): Map<string, DesignDocument['gra
 }
 
 /**
- * The choices a design saves (docs/export.md "What Generate writes" merge tag choice, parameter `merge_tag_value`; docs/accounts.md "Validation rules").
- * Parameters not in the body keep their value; choices replace the saved list when sent.
+ * The choices a design saves (docs/export.md "What Generate writes" merge tag choice, parameter
+ * `merge_tag_value`; docs/accounts.md "Validation rules"). Parameters not in the body keep their
+ * value; choices replace the saved list when sent.
  * @throws AppError 422 with every problem at once: `parameters.{id}` for an unknown parameter or
  *   a value over 255 characters, `merge_tag_choices.{key}` for a key that names no parameter or
  *   dynamic sticker of the design, a choice over 255 characters, or a dynamic sticker value its
@@ -256,8 +261,9 @@ function exportRoute<B extends { version?: number | undefined }>(
  * `POST /api/pic-snippet/{id}/cache-id` (Generate; docs/export.md "Cache id"): keeps the design
  * as it is now (a `DesignSnapshot`, written only when the document changed since the newest
  * one; {@link snapshotVersion}) and answers
- * the cache id naming it, `v{version}`, for the render URL's cache id segment (docs/export.md "Saves").
- * The render service draws that snapshot for `/r/{publicId}/v{version}` after later edits.
+ * the cache id naming it, `v{version}`, for the render URL's cache id segment (docs/export.md
+ * "Saves"). The render service draws that snapshot for `/r/{publicId}/v{version}` after later
+ * edits.
  * @returns 200 `{ success, cache_id, version }`.
  * @throws AppError 404 for a design of another team or none.
  */

@@ -1,7 +1,7 @@
 /**
- * The `designs` feature (docs/decisions.md "Design API shapes": "Dashboard lists" and "Design actions"; docs/decisions.md "Design API shapes"):
- * the team's lists, creating, reading and saving a design, archive and activate, clone, the
- * base photo, effects, options, stickers, and the cropped image.
+ * The `designs` feature (docs/decisions.md "Design API shapes": "Dashboard lists" and "Design
+ * actions"): the team's lists, creating, reading and saving a design, archive and activate, clone,
+ * the base photo, effects, options, stickers, and the cropped image.
  *
  * Every call reads the design through the caller's CURRENT team (store.ts `loadDesign`: 404 for
  * another team's id) and writes through the versioned write (store.ts `updateDesign`). Each
@@ -9,7 +9,8 @@
  * Write answers carry `{ success: true, version, title, updated_at }` plus what the spec names
  * for the call (docs/decisions.md "Design API shapes").
  *
- * The export screen's calls (`provider`, `choices`, `link`, docs/export.md "Saves") are in export.ts.
+ * The export screen's calls (`provider`, `choices`, `link`, docs/export.md "Saves") are in
+ * export.ts.
  */
 import type { AuthContext } from '#lib/auth.ts';
 import { validationFailed } from '#lib/errors.ts';
@@ -83,7 +84,8 @@ async function write(
   change: DesignChange,
 ): Promise<ApiResult> {
   // `design.saved` only when something was written: an autosave that changed nothing (the
-  // change answers null) keeps its version and tells no endpoint (test/integration/webhooks.test.ts).
+  // change answers null) keeps its version and tells no endpoint
+  // (test/integration/webhooks.test.ts).
   let wrote = false;
   const record = await updateDesign(currentTeam(auth), designId, version, async (current) => {
     const changes = await change(current);
@@ -138,11 +140,11 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
 }
 
 /**
- * Archive (`archived`) or activate (`active`) a design (docs/decisions.md "Design lists"): refused for a frozen team,
- * for a plain member of a team with limited permission, and an activate past the team's design
- * limit (functions/lib/team-permissions.ts),
- * `archived_at` set or removed; a design already there is answered without a write. The answer
- * carries the card under `archived` or `active` (docs/decisions.md "Design API shapes").
+ * Archive (`archived`) or activate (`active`) a design (docs/decisions.md "Design lists"): refused
+ * for a frozen team, for a plain member of a team with limited permission, and an activate past the
+ * team's design limit (functions/lib/team-permissions.ts), `archived_at` set or removed; a design
+ * already there is answered without a write. The answer carries the card under `archived` or
+ * `active` (docs/decisions.md "Design API shapes").
  */
 function statusRoute(status: 'archived' | 'active') {
   return route({
@@ -286,7 +288,8 @@ export const handler = featureHandler('designs', {
       await loadDesign(teamId, params.id!);
       const image = await findBaseImage(teamId!, body.imageId, 'imageId');
       // A new photo keeps the canvas width and takes the photo's aspect ratio (the photo
-      // covers the canvas, docs/editor.md "Constants": "Base image scaling"), narrower when too tall.
+      // covers the canvas, docs/editor.md "Constants": "Base image scaling"), narrower when too
+      // tall.
       return write(auth, params.id!, body.version, ({ document }) => ({
         document: {
           ...withBaseImage(document, image),

@@ -1,13 +1,13 @@
 /**
- * Sticker changes of the design calls (docs/decisions.md "Design API shapes": "Design actions": qrCodeColor, qrCode,
- * gravatarMail, saveGeneratedDynamicSticker, saveScreenShotType). Pure: each takes the design
- * document and returns a new one, or throws a 422 before anything is built, so the versioned
- * write (store.ts) never writes half a change.
+ * Sticker changes of the design calls (docs/decisions.md "Design API shapes": "Design actions":
+ * qrCodeColor, qrCode, gravatarMail, saveGeneratedDynamicSticker, saveScreenShotType). Pure: each
+ * takes the design document and returns a new one, or throws a 422 before anything is built, so the
+ * versioned write (store.ts) never writes half a change.
  *
- * Fallback rules (docs/editor.md "Editing rules"): at most 255 characters; a gravatar fallback is an e-mail; a
- * hosted image's is an http(s) URL ending in gif, jpg, jpeg, svg or png; a screenshot's is a
- * URL. Whether a hosted image loads is the editor's check (the server would fetch through the
- * SSRF guard for nothing: the render falls back anyway).
+ * Fallback rules (docs/editor.md "Editing rules"): at most 255 characters; a gravatar fallback is
+ * an e-mail; a hosted image's is an http(s) URL ending in gif, jpg, jpeg, svg or png; a
+ * screenshot's is a URL. Whether a hosted image loads is the editor's check (the server would fetch
+ * through the SSRF guard for nothing: the render falls back anyway).
  */
 import type { z } from 'zod';
 import {
@@ -75,11 +75,11 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
 }
 
 /**
- * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/decisions.md "Design API shapes"
- * saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`, …), the spec's
- * size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is centred at
- * the top (docs/editor.md "Constants"). A countdown timer is 600x200 at scale 1 (at most 90% of
- * the canvas) with its settings (`countdown`, the defaults when absent; docs/editor.md
+ * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/decisions.md
+ * "Design API shapes" saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`,
+ * …), the spec's size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is
+ * centred at the top (docs/editor.md "Constants"). A countdown timer is 600x200 at scale 1 (at most
+ * 90% of the canvas) with its settings (`countdown`, the defaults when absent; docs/editor.md
  * "Countdown timer"); a poll 600x400 likewise with its `poll` (a new poll's when absent;
  * docs/polls.md "The sticker"). A second poll is refused by the document's schema (422).
  * @returns the new document and the sticker as stored (`data.currentSticker`).

@@ -1,13 +1,14 @@
 /**
- * Design storage (docs/decisions.md "Design API shapes"): one DynamoDB item per design, with its text
- * snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
+ * Design storage (docs/decisions.md "Design API shapes"): one DynamoDB item per design, with its
+ * text snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
  * that checks `version` and bumps it, so a stale write gets 409 with the current version and
  * nothing is overwritten.
  *
  * The API other features use (text-snippet parameters, templates):
  * - `loadDesign(teamId, designId)`: the design of the caller's current team, else 404;
  * - `updateDesign(teamId, designId, expectedVersion, change)`: the versioned write;
- * - `designView(record)` (views.ts): the API shape of docs/decisions.md "The design document: versions and restore".
+ * - `designView(record)` (views.ts): the API shape of docs/decisions.md "The design document:
+ *   versions and restore".
  */
 import type { EntityItem } from 'electrodb';
 import { invalidateDesignRenders } from '#lib/cdn.ts';
@@ -79,8 +80,8 @@ export async function loadDesign(
 
 /**
  * Reads an enabled template (a design with `isTemplate`, status active), whatever its team:
- * templates are global (docs/decisions.md "Team roles": "Other users only use templates by creating designs from
- * them").
+ * templates are global (docs/decisions.md "Team roles": "Other users only use templates by creating
+ * designs from them").
  * @throws AppError 404 when there is no such design, it is not a template, or it is disabled.
  */
 export async function loadTemplate(designId: string): Promise<DesignRecord> {
@@ -109,8 +110,8 @@ export interface DesignChanges {
 /**
  * A change function: receives the current record (its document validated) and returns the
  * changes, or `null` when there is nothing to save (then nothing is written and the version
- * stays, e.g. docs/editor.md "Editing rules": "Unchanged titles are not saved"). It may throw an AppError (422,
- * 403…) to refuse the change; nothing is written then.
+ * stays, e.g. docs/editor.md "Editing rules": "Unchanged titles are not saved"). It may throw an
+ * AppError (422, 403…) to refuse the change; nothing is written then.
  */
 export type DesignChange = (
   record: DesignRecord & { document: DesignDocument },
@@ -261,8 +262,8 @@ export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, 
 export type FrozenAction = 'create' | 'archive' | 'clone' | 'activate';
 
 /**
- * Refuses an action of a frozen team (docs/decisions.md "Design lists": "Frozen accounts cannot archive, clone,
- * activate or create"; `Team.frozen`, set by billing or an admin).
+ * Refuses an action of a frozen team (docs/decisions.md "Design lists": "Frozen accounts cannot
+ * archive, clone, activate or create"; `Team.frozen`, set by billing or an admin).
  * @throws AppError 403 naming the action, or 404 when the team does not exist.
  */
 export async function assertTeamNotFrozen(

@@ -18,7 +18,8 @@ export interface DesignUse {
 
 /**
  * Whether a design document draws the file: as its base photo (`base_image_key`) or as the image
- * of a plain or uploaded sticker (`graphics_data[].url`, with or without the leading `/` of its served URL).
+ * of a plain or uploaded sticker (`graphics_data[].url`, with or without the leading `/` of its
+ * served URL).
  * @param key the assets-bucket key (`files/…`).
  */
 export function documentUsesFile(document: Partial<DesignDocument>, key: string): boolean {

@@ -1,7 +1,8 @@
 /**
- * The API shapes of a design (docs/decisions.md "The design document: versions and restore" PicSnippet): the full design for the editor and the
- * show page, and the card for the dashboard lists (docs/decisions.md "Dashboard SPA": "A card shows preview image,
- * title, created date and views count"). URLs are derived from ids, never stored.
+ * The API shapes of a design (docs/decisions.md "The design document: versions and restore"
+ * PicSnippet): the full design for the editor and the show page, and the card for the dashboard
+ * lists (docs/decisions.md "Dashboard SPA": "A card shows preview image, title, created date and
+ * views count"). URLs are derived from ids, never stored.
  */
 import { config } from '#lib/config.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
@@ -78,10 +79,11 @@ function meta(record: DesignRecord) {
 }
 
 /**
- * The full design (docs/decisions.md "The design document: versions and restore" PicSnippet): metadata, derived URLs, and the document's fields
- * at the top level (`canvas_width`, `text_snippets`, `graphics_data`, `enhance`, `filters`, …)
- * with its defaults applied. `enhance` and `filters` are objects (the spec's "JSON text" is the
- * old storage form; docs/decisions.md "Design API shapes").
+ * The full design (docs/decisions.md "The design document: versions and restore" PicSnippet):
+ * metadata, derived URLs, and the document's fields at the top level (`canvas_width`,
+ * `text_snippets`, `graphics_data`, `enhance`, `filters`, …) with its defaults applied. `enhance`
+ * and `filters` are objects (the spec's "JSON text" is the old storage form; docs/decisions.md
+ * "Design API shapes").
  * @throws ZodError when the stored document is invalid (a 500: stored data is validated on
  *   every write).
  */

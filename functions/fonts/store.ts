@@ -1,7 +1,7 @@
 /**
- * A team's uploaded fonts (docs/fonts.md "The catalogue" Fonts, docs/fonts.md "Uploads" `GET /getCustomFonts`, `POST /storeFont`):
- * files under `files/fonts/custom/{teamId}/` in the assets bucket (served at `/files/…` with a
- * random name), one `CustomFont` item per team and family.
+ * A team's uploaded fonts (docs/fonts.md "The catalogue" Fonts, docs/fonts.md "Uploads" `GET
+ * /getCustomFonts`, `POST /storeFont`): files under `files/fonts/custom/{teamId}/` in the assets
+ * bucket (served at `/files/…` with a random name), one `CustomFont` item per team and family.
  */
 import { createHash } from 'node:crypto';
 import { db } from '#lib/db/index.ts';

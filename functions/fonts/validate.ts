@@ -1,9 +1,9 @@
 /**
- * The checked path from an uploaded file to a font we may store (docs/fonts.md "Uploads": "Custom font
- * upload: .ttf, .otf, .woff only … Bold and italic are not supported for uploaded fonts";
+ * The checked path from an uploaded file to a font we may store (docs/fonts.md "Uploads": "Custom
+ * font upload: .ttf, .otf, .woff only … Bold and italic are not supported for uploaded fonts";
  * docs/fonts.md): the extension, a size cap, the magic bytes (`file-type`, never the name or the
- * browser's type), a full parse with fontkit, the face's style, and its family name from the
- * font's own name table. Nothing is stored here.
+ * browser's type), a full parse with fontkit, the face's style, and its family name from the font's
+ * own name table. Nothing is stored here.
  */
 import { fileTypeFromBuffer } from 'file-type';
 import * as fontkit from 'fontkit';

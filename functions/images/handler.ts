@@ -1,5 +1,5 @@
 /**
- * The `images` feature (docs/decisions.md "User files": "Images, stickers, fonts"; docs/decisions.md "User files"): the
+ * The `images` feature (docs/decisions.md "User files": "Images, stickers, fonts"): the
  * global library, the team's uploads (list, upload, delete) and one image; `POST /image` with
  * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts); stock-photo search and the
  * import of a chosen stock photo (functions/images/stock.ts); an image's suggested tags
@@ -61,7 +61,8 @@ export const handler = featureHandler('images', {
 
   'GET /getImages': route({
     query: ImageListQuery,
-    // A team's uploads: tens to hundreds; read whole for `last_page` (docs/decisions.md "User files").
+    // A team's uploads: tens to hundreds; read whole for `last_page` (docs/decisions.md "User
+    // files").
     handle: async ({ query, auth }) =>
       json(200, await pageOf(teamOf(auth.user), query.page, query.search)),
   }),

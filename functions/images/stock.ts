@@ -1,16 +1,17 @@
 /**
- * Stock-photo search (docs/decisions.md "User files" Images panel "stock-photo search", docs/decisions.md "User files" Image "from (stock-photo
- * service …), user name and link for attribution", docs/decisions.md "User files" `GET /api/search-images/{query}` (page);
+ * Stock-photo search (docs/decisions.md "User files" Images panel "stock-photo search",
+ * docs/decisions.md "User files" Image "from (stock-photo service …), user name and link for
+ * attribution", docs/decisions.md "User files" `GET /api/search-images/{query}` (page);
  * docs/decisions.md "Editor extras and stock photos") through Unsplash and Pixabay, with keys from
- * config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers
- * `configured: false` and the panel says stock search is not configured (the explicit offline mode
- * of docs/operations.md "First start"): nothing is called.
+ * config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers `configured:
+ * false` and the panel says stock search is not configured (the explicit offline mode of
+ * docs/operations.md "First start"): nothing is called.
  *
  * Every call to a service goes through the SSRF-safe client with a time budget and a body cap
- * (functions/merge-tags/provider-http.ts, docs/security.md "Uploaded files"). A chosen photo is imported: the server
- * asks the service for the photo by its id (it never trusts an image URL sent by the browser),
- * tells Unsplash about the download as its API guidelines require, fetches the bytes through
- * the guard and stores them as a team upload with the same checks as any upload
+ * (functions/merge-tags/provider-http.ts, docs/security.md "Uploaded files"). A chosen photo is
+ * imported: the server asks the service for the photo by its id (it never trusts an image URL sent
+ * by the browser), tells Unsplash about the download as its API guidelines require, fetches the
+ * bytes through the guard and stores them as a team upload with the same checks as any upload
  * (functions/images/library.ts), with the photographer's name and link kept for attribution.
  *
  * Keys never reach logs or answers: errors name the service and the failure only.
@@ -166,7 +167,8 @@ function pixabayImage(hit: z.output<typeof PixabayHit>): StockImage {
 }
 
 /**
- * Searches stock photos (docs/decisions.md "User files" `GET /api/search-images/{query}` with `page`).
+ * Searches stock photos (docs/decisions.md "User files" `GET /api/search-images/{query}` with
+ * `page`).
  * @param query the words typed (1–100 characters after trimming; the panel debounces 700 ms,
  *   docs/editor.md "Constants").
  * @param page 1-based; pages past the service's last answer empty.

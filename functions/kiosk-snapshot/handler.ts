@@ -1,9 +1,9 @@
 /**
- * The kiosk's daily snapshot function (AWS): an EventBridge Scheduler schedule invokes it once a day
- * shortly after midnight UTC (infra/constructs/kiosk-snapshot.ts) to store the kiosk's
- * performance indicators of the day that ended (functions/kiosk/snapshot.ts;
- * docs/kiosk.md "Metrics and the daily snapshot"). Not an HTTP route; the schedule's payload is
- * not read: the day comes from the clock.
+ * The kiosk's daily snapshot function (AWS): an EventBridge Scheduler schedule invokes it once a
+ * day shortly after midnight UTC (infra/constructs/kiosk-snapshot.ts) to store the kiosk's
+ * performance indicators of the day that ended (functions/kiosk/snapshot.ts; docs/kiosk.md "Metrics
+ * and the daily snapshot"). Not an HTTP route; the schedule's payload is not read: the day comes
+ * from the clock.
  */
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/logger.ts';

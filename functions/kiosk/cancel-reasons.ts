@@ -1,8 +1,8 @@
 /**
- * The kiosk's cancel reasons (docs/kiosk.md "Cancel reasons", docs/kiosk.md "Kiosk"; docs/kiosk.md "Cancel
- * reasons"): what the cancel flow recorded on the teams' Subscription items
- * (`cancelReason`, `cancelDescription`; functions/billing/subscriptions.ts
- * `saveCancelMetaData`), counted per reason, with the latest comments.
+ * The kiosk's cancel reasons (docs/kiosk.md "Cancel reasons", docs/kiosk.md "Kiosk"; docs/kiosk.md
+ * "Cancel reasons"): what the cancel flow recorded on the teams' Subscription items
+ * (`cancelReason`, `cancelDescription`; functions/billing/subscriptions.ts `saveCancelMetaData`),
+ * counted per reason, with the latest comments.
  */
 import { CANCEL_REASONS, type CancelReason } from '#shared/contract/billing.ts';
 import { CANCEL_COMMENTS_LISTED, type CancelReasons } from '#shared/contract/kiosk.ts';

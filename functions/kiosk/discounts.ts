@@ -1,10 +1,11 @@
 /**
- * An admin's discount on a user's subscription (docs/kiosk.md Discount, docs/kiosk.md "Users, impersonation and discounts", docs/kiosk.md
- * `POST /spark/kiosk/users/discount/{id}`, docs/accounts.md "Constants": "Default discount: type amount, duration once";
- * docs/kiosk.md "Users, impersonation and discounts"): a Stripe coupon made for this one
- * discount, applied to the subscription of a team the user owns (billing is per team, and the
- * owner pays: docs/billing.md). The webhook and this call store the subscription alike
- * (`applySubscription`), so the profile shows the discount from the stored subscription.
+ * An admin's discount on a user's subscription (docs/kiosk.md Discount, docs/kiosk.md "Users,
+ * impersonation and discounts", docs/kiosk.md `POST /spark/kiosk/users/discount/{id}`,
+ * docs/accounts.md "Constants": "Default discount: type amount, duration once"; docs/kiosk.md
+ * "Users, impersonation and discounts"): a Stripe coupon made for this one discount, applied to the
+ * subscription of a team the user owns (billing is per team, and the owner pays: docs/billing.md).
+ * The webhook and this call store the subscription alike (`applySubscription`), so the profile
+ * shows the discount from the stored subscription.
  */
 import type { z } from 'zod';
 import { DiscountSchema, type Discount } from '#shared/billing.ts';

@@ -1,8 +1,8 @@
 /**
- * The global image library's admin in the kiosk (docs/kiosk.md "The global image library"): list the
- * library's photos with their tags, add a photo through the one upload pipeline
- * (functions/images/library.ts `storeUpload`: extensions, magic bytes, 8 MB, 40 MP, re-encoded,
- * 400 px thumbnail), set its tags, remove it.
+ * The global image library's admin in the kiosk (docs/kiosk.md "The global image library"): list
+ * the library's photos with their tags, add a photo through the one upload pipeline
+ * (functions/images/library.ts `storeUpload`: extensions, magic bytes, 8 MB, 40 MP, re-encoded, 400
+ * px thumbnail), set its tags, remove it.
  *
  * Removing takes the photo out of the library (`scope` becomes {@link REMOVED_SCOPE}): the
  * pickers no longer list it, `GET /image/{id}` answers 404 and no design can choose it anew.

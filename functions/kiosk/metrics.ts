@@ -1,8 +1,9 @@
 /**
- * The kiosk's performance indicators (docs/kiosk.md kiosk indicators, docs/kiosk.md "Kiosk", docs/accounts.md "Constants" charts;
- * docs/kiosk.md "Metrics and the daily snapshot"). The history comes from the daily snapshots
- * (functions/kiosk/snapshot.ts); today's revenue, plans and trials are computed from the local
- * subscription records at the time of the call. Nothing here calls Stripe.
+ * The kiosk's performance indicators (docs/kiosk.md kiosk indicators, docs/kiosk.md "Kiosk",
+ * docs/accounts.md "Constants" charts; docs/kiosk.md "Metrics and the daily snapshot"). The history
+ * comes from the daily snapshots (functions/kiosk/snapshot.ts); today's revenue, plans and trials
+ * are computed from the local subscription records at the time of the call. Nothing here calls
+ * Stripe.
  */
 import {
   REVENUE_CHART_DAYS,

@@ -1,7 +1,8 @@
 /**
- * The kiosk's sticker packs (docs/kiosk.md "Sticker packs", docs/accounts.md "Error answers in the SPA"):
- * the library logic is the sticker library's (functions/stickers/kiosk-packs.ts), the archive
- * import functions/kiosk/pack-import.ts. Inputs and answers: shared/contract/kiosk-packs.ts.
+ * The kiosk's sticker packs (docs/kiosk.md "Sticker packs", docs/accounts.md "Error answers in the
+ * SPA"): the library logic is the sticker library's (functions/stickers/kiosk-packs.ts), the
+ * archive import functions/kiosk/pack-import.ts. Inputs and answers:
+ * shared/contract/kiosk-packs.ts.
  */
 import { json, route, type RouteDefinition } from '#lib/http.ts';
 import {

@@ -1,9 +1,9 @@
 /**
  * The kiosk's performance indicators, computed from the local records (docs/kiosk.md kiosk
- * indicators, docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily snapshot"): the Subscription items
- * (kept true by the Stripe webhooks), the Plan items and the users' creation times. Never a
- * call to Stripe. Pure functions over plain records, so the unit tests give them a fixed clock
- * (test/unit/kiosk-snapshot.test.ts).
+ * indicators, docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily snapshot"): the
+ * Subscription items (kept true by the Stripe webhooks), the Plan items and the users' creation
+ * times. Never a call to Stripe. Pure functions over plain records, so the unit tests give them a
+ * fixed clock (test/unit/kiosk-snapshot.test.ts).
  *
  * Days are UTC days written `YYYY-MM-DD`; amounts are US cents.
  */
@@ -148,7 +148,7 @@ function periodStart(sub: SubscriptionFacts, plan: PlanFacts): string | undefine
 }
 
 /**
- * Daily volume (docs/kiosk.md `daily_volume`; docs/kiosk.md): the cents charged on `day` by
+ * Daily volume (docs/kiosk.md `daily_volume`): the cents charged on `day` by
  * subscription renewals, read from the records, at list price × seats: each active paid
  * subscription whose current period began that day. Taxes, proration and discounts are not in
  * the records and are left out; a renewal before the current period is no longer known.

@@ -109,8 +109,9 @@ export const ConfigSchema = z.object({
    */
   RENDER_NOTICES_FUNCTION_NAME: optional,
   /**
-   * AWS: the value CloudFront sends in `x-origin-verify` to the API (functions/lib/origin-verify.ts),
-   * read from Secrets Manager through `ORIGIN_VERIFY_SECRET_PARAMETER`. Unset locally.
+   * AWS: the value CloudFront sends in `x-origin-verify` to the API
+   * (functions/lib/origin-verify.ts), read from Secrets Manager through
+   * `ORIGIN_VERIFY_SECRET_PARAMETER`. Unset locally.
    */
   ORIGIN_VERIFY_SECRET: optional,
   ORIGIN_VERIFY_SECRET_PARAMETER: optional,
@@ -205,9 +206,10 @@ export const ConfigSchema = z.object({
   /** The rate-limit window of API tokens, s (default 60). */
   TOKEN_RATE_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(60),
   /**
-   * Webhook retries (functions/webhooks/worker.ts, docs/developer-api.md "Answering, retries and disabling"): the first
-   * retry's delay, s (then ×4 each time, at most 900 s, SQS's longest delay); attempts at most;
-   * days of failing after which an endpoint is disabled. Tests make the delay 0.
+   * Webhook retries (functions/webhooks/worker.ts, docs/developer-api.md "Answering, retries and
+   * disabling"): the first retry's delay, s (then ×4 each time, at most 900 s, SQS's longest
+   * delay); attempts at most; days of failing after which an endpoint is disabled. Tests make the
+   * delay 0.
    */
   WEBHOOK_RETRY_BASE_S: z.coerce.number().int().min(0).max(900).default(30),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),

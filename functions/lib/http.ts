@@ -2,9 +2,9 @@
  * The middy chain every HTTP handler uses (test/unit/http-chain.test.ts), and the feature handler
  * that routes a feature's entries of the route table (docs/decisions.md "The API contract").
  *
- * Order (middleware first, handler last; docs/decisions.md "Errors"): header normaliser → security headers →
- * request log → error responses → body parsers → router. `after`/`onError` run in reverse, so an
- * error becomes a JSON answer first, is logged, then gets the security headers.
+ * Order (middleware first, handler last; docs/decisions.md "Errors"): header normaliser → security
+ * headers → request log → error responses → body parsers → router. `after`/`onError` run in
+ * reverse, so an error becomes a JSON answer first, is logged, then gets the security headers.
  */
 import middy from '@middy/core';
 import type { MiddlewareObj, Request } from '@middy/core';

@@ -93,8 +93,9 @@ function render(subject: string, blocks: readonly Block[]): RenderedMail {
 }
 
 /**
- * A team invitation (docs/accounts.md "Validation rules"; docs/security.md "Invitations and e-mail ownership"): one
- * link to register with it, one to accept it signed in. The links carry the invitation's code.
+ * A team invitation (docs/accounts.md "Validation rules"; docs/security.md "Invitations and e-mail
+ * ownership"): one link to register with it, one to accept it signed in. The links carry the
+ * invitation's code.
  */
 export function invitationMail(data: {
   teamName: string;
@@ -175,9 +176,9 @@ export function emailChangeNoticeMail(data: { name: string; newEmail: string }):
 }
 
 /**
- * A user's message to support (docs/notifications.md "Support" `POST /support/email`: from, subject, message), to
- * the support inbox. The sender's address is shown; a reply goes to it through the mailer's
- * `Reply-To` header, which the caller sets.
+ * A user's message to support (docs/notifications.md "Support" `POST /support/email`: from,
+ * subject, message), to the support inbox. The sender's address is shown; a reply goes to it
+ * through the mailer's `Reply-To` header, which the caller sets.
  */
 export function supportMail(data: {
   /** The address the user wrote from (the form's `from`). */
@@ -219,8 +220,8 @@ export function trialEndingMail(data: {
 }
 
 /**
- * `invoice.payment_action_required` (docs/accounts.md "Screens", docs/billing.md): the bank asks the owner to
- * confirm a payment on the payment-confirmation page.
+ * `invoice.payment_action_required` (docs/accounts.md "Screens", docs/billing.md): the bank asks
+ * the owner to confirm a payment on the payment-confirmation page.
  */
 export function paymentActionMail(data: {
   name: string;
@@ -247,7 +248,8 @@ export function paymentActionMail(data: {
 
 /**
  * A webhook endpoint kept failing and was disabled (docs/developer-api.md
- * "Answering, retries and disabling"); sent once to the team's owner by functions/webhooks/worker.ts.
+ * "Answering, retries and disabling"); sent once to the team's owner by
+ * functions/webhooks/worker.ts.
  */
 export function webhookDisabledMail(data: {
   name: string;

@@ -1,11 +1,13 @@
 /**
- * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/decisions.md "Sessions and CSRF").
+ * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/decisions.md "Sessions and
+ * CSRF").
  *
  * - The session is an opaque 256-bit id in an `HttpOnly; SameSite=Lax` cookie, `Secure` except
  *   on plain-http localhost. In AWS both cookies carry the `__Host-` prefix (`cookieNames`):
  *   browsers then accept them only with `Secure`, `Path=/` and no `Domain`, so a sibling
- *   subdomain or a plain-http page cannot set or overwrite them (docs/security.md "Cookies"). DynamoDB keeps only its SHA-256, with an idle timeout (2 h) and an
- *   absolute one (7 days). Login always starts a new session (rotation).
+ *   subdomain or a plain-http page cannot set or overwrite them (docs/security.md "Cookies").
+ *   DynamoDB keeps only its SHA-256, with an idle timeout (2 h) and an absolute one (7 days). Login
+ *   always starts a new session (rotation).
  * - CSRF: any GET sets a readable `XSRF-TOKEN` cookie; a state-changing call must echo it in
  *   `X-XSRF-TOKEN` (or `X-CSRF-TOKEN`) and send `X-Requested-With: XMLHttpRequest`, else 419
  *   (the double-submit cookie pattern plus a custom header, with SameSite=Lax).

@@ -1,7 +1,7 @@
 /**
- * The sign-in history the kiosk's user profile shows (docs/security.md "Sessions and tokens": "Kiosk"; docs/kiosk.md
- * "Users, impersonation and discounts"): each user's last {@link SIGN_INS_KEPT} successful
- * sign-ins, newest first, in one item per user.
+ * The sign-in history the kiosk's user profile shows (docs/security.md "Sessions and tokens":
+ * "Kiosk"; docs/kiosk.md "Users, impersonation and discounts"): each user's last {@link
+ * SIGN_INS_KEPT} successful sign-ins, newest first, in one item per user.
  */
 import { db } from './db/index.ts';
 import { SIGN_INS_KEPT } from './db/entities-kiosk-users.ts';

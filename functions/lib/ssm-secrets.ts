@@ -1,11 +1,11 @@
 /**
- * Secrets from SSM Parameter Store, read once per cold start (docs/infra.md "Deploy": secrets never live
- * in code, env files or logs). In AWS a function gets, for a setting `X` it needs as a secret,
+ * Secrets from SSM Parameter Store, read once per cold start (docs/infra.md "Deploy": secrets never
+ * live in code, env files or logs). In AWS a function gets, for a setting `X` it needs as a secret,
  * the variable `X_PARAMETER` holding the parameter's NAME (infra/constructs/api.ts: the Stripe
- * keys, Keap's OAuth client). Before its first request the chain reads every such parameter
- * with decryption through Powertools Parameters (`SSMProvider.getParametersByName`: batched
- * `GetParameters` calls of up to 10 names, on the AWS SDK's SSMClient) and puts each value into
- * the process environment as `X`, then resets the config so `config()` sees it.
+ * keys, Keap's OAuth client). Before its first request the chain reads every such parameter with
+ * decryption through Powertools Parameters (`SSMProvider.getParametersByName`: batched
+ * `GetParameters` calls of up to 10 names, on the AWS SDK's SSMClient) and puts each value into the
+ * process environment as `X`, then resets the config so `config()` sees it.
  *
  * These secrets are optional by design: a parameter that does not exist (not created yet)
  * leaves its setting unset, so the feature runs in its offline mode (billing on the free plan,

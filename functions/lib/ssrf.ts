@@ -6,7 +6,8 @@
  * Rules, in the order they are checked:
  * 1. The URL parses (WHATWG URL, so `HTTP://`, `http://0x7f.1/`, `http://2130706433/` and
  *    `http://0177.0.0.1/` are normalised before any check) and is at most 8 KiB long.
- * 2. Scheme http or https only (`file:`, `ftp:`, `gopher:`, `data:`, `javascript:`, `ws:`… refused).
+ * 2. Scheme http or https only (`file:`, `ftp:`, `gopher:`, `data:`, `javascript:`, `ws:`…
+ *    refused).
  * 3. No credentials (`user:pass@`) in the URL.
  * 4. Port 80 or 443 only (explicit or default) in production.
  * 5. The host is resolved once (`dns.lookup`, every address); if ANY address is blocked

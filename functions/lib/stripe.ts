@@ -1,6 +1,6 @@
 /**
- * The Stripe SDK client (docs/billing.md; docs/billing.md "Offline mode": "Stripe: the official SDK"), created once per
- * process (cold start) from configuration:
+ * The Stripe SDK client (docs/billing.md; docs/billing.md "Offline mode": "Stripe: the official
+ * SDK"), created once per process (cold start) from configuration:
  * - `apiVersion` is the version this SDK release pins (`Stripe.API_VERSION`), so the SDK's
  *   types describe exactly what the API answers;
  * - `maxNetworkRetries` 2 with our own idempotency keys on every create (`idempotencyKey`);
@@ -8,8 +8,8 @@
  * - an injectable `Stripe.HttpClient`: tests answer from recorded fixtures through it
  *   (`test/support/stripe.ts`), nothing else is faked.
  *
- * Without `STRIPE_SECRET_KEY` billing is offline (docs/billing.md "Offline mode"): {@link stripe} throws
- * {@link BillingOfflineError}, which routes turn into the spec's 'Invalid Stripe Key/Secret'
+ * Without `STRIPE_SECRET_KEY` billing is offline (docs/billing.md "Offline mode"): {@link stripe}
+ * throws {@link BillingOfflineError}, which routes turn into the spec's 'Invalid Stripe Key/Secret'
  * (docs/accounts.md "Error answers in the SPA") or a free-plan-only answer.
  */
 import { createHash } from 'node:crypto';

@@ -1,7 +1,8 @@
 /**
- * What a kiosk admin's additional permissions on a team do (docs/decisions.md "Additional permissions" Team
- * `additional_{product}`, `limited_permission`; docs/decisions.md "Team roles" platform admin; docs/decisions.md
- * "Additional permissions"; test/integration/kiosk-teams.test.ts):
+ * What a kiosk admin's additional permissions on a team do (docs/decisions.md "Additional
+ * permissions" Team `additional_{product}`, `limited_permission`; docs/decisions.md "Team roles"
+ * platform admin; docs/decisions.md "Additional permissions";
+ * test/integration/kiosk-teams.test.ts):
  * - `additionalPicsnippets`: active designs the team may have beyond its plan's limit
  *   (`Plan.designs`; no limit when the plan has none);
  * - `limitedPermission`: members who are neither the owner nor a team admin cannot archive or

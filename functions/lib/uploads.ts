@@ -1,6 +1,6 @@
 /**
  * Image uploads: one checked path from a multipart file to a stored, re-encoded image
- * (docs/security.md "Uploaded files": "uploads"; docs/security.md "Uploaded files").
+ * (docs/security.md "Uploaded files": "uploads").
  *
  * Nothing the user sent is stored as sent: the magic bytes must name an allowed raster type
  * (`file-type`, never the file name or the browser's MIME type), sharp reads the header with a
@@ -112,7 +112,8 @@ export async function readImageFile(
 }
 
 /**
- * Decodes a BMP (docs/security.md "Uploaded files" allows it; libvips cannot read it) with `bmp-ts` into a PNG.
+ * Decodes a BMP (docs/security.md "Uploaded files" allows it; libvips cannot read it) with `bmp-ts`
+ * into a PNG.
  * @throws Error when the header's size is beyond {@link MAX_INPUT_PIXELS} (checked before the
  *   pixels are decoded) or the file does not decode.
  */

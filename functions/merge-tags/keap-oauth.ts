@@ -1,6 +1,7 @@
 /**
- * Keap (formerly Infusionsoft) OAuth2, the authorisation-code flow (docs/export.md; docs/export.md "Keap (Infusionsoft) OAuth"
- * "Choosing infusionsoft without an access token opens the authorization window").
+ * Keap (formerly Infusionsoft) OAuth2, the authorisation-code flow (docs/export.md; docs/export.md
+ * "Keap (Infusionsoft) OAuth" "Choosing infusionsoft without an access token opens the
+ * authorization window").
  *
  * 1. The export screen opens `GET /api/merge-tag/infusionsoft/authorize?design={id}` in a
  *    window; it answers a redirect to Keap's authorize page with a `state` that binds the user,

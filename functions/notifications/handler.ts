@@ -1,9 +1,10 @@
 /**
- * The `notifications` feature (docs/notifications.md "What notifies": "Announcement", "Notification"; docs/billing.md "Flows": "Notification
- * panel"; docs/notifications.md "The routes": "Notifications and support"; docs/notifications.md): the caller's notifications
- * page by page with the newest announcements, marking notifications read, and marking the
- * announcements read. Notifications are written by the code paths that cause them
- * (functions/lib/notify.ts); announcements by the kiosk.
+ * The `notifications` feature (docs/notifications.md "What notifies": "Announcement",
+ * "Notification"; docs/billing.md "Flows": "Notification panel"; docs/notifications.md "The
+ * routes": "Notifications and support"; docs/notifications.md): the caller's notifications page by
+ * page with the newest announcements, marking notifications read, and marking the announcements
+ * read. Notifications are written by the code paths that cause them (functions/lib/notify.ts);
+ * announcements by the kiosk.
  */
 import type { EntityItem } from 'electrodb';
 import {
@@ -125,8 +126,8 @@ async function markRead(userId: string, ids: readonly string[]): Promise<number>
 
 export const handler = featureHandler('notifications', {
   /**
-   * docs/notifications.md "The routes": the caller's notifications (a page, newest first) and the newest
-   * announcements, with whether any of either is unread (the bell's pending marker).
+   * docs/notifications.md "The routes": the caller's notifications (a page, newest first) and the
+   * newest announcements, with whether any of either is unread (the bell's pending marker).
    */
   'GET /notifications/recent': route({
     query: RecentQuery,

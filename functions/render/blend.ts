@@ -1,7 +1,7 @@
 /**
  * Blending the render page's drawn regions onto a frame's RGB pixels (renderer.ts): raw RGBA
- * (`blendOver`) or pixel runs straight from the page (`blendPixelRuns`, shared/scene/pixel-runs.ts),
- * both in 8-bit sRGB as the browser's canvas blends.
+ * (`blendOver`) or pixel runs straight from the page (`blendPixelRuns`,
+ * shared/scene/pixel-runs.ts), both in 8-bit sRGB as the browser's canvas blends.
  */
 import {
   decodePixelRuns,

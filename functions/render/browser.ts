@@ -1,9 +1,9 @@
 /**
- * The warm Chromium and the warm render page (docs/decisions.md "Render slice"): launched once per process, never
- * per request. The page loads the render bundle from functions/render/page/dist through request
- * interception, and its font files from the assets bucket or the configured font CDN (fonts.ts);
- * every other request the page makes is aborted, so the page can reach nothing on the network
- * (the SSRF guard's first line, docs/security.md "SSRF guard").
+ * The warm Chromium and the warm render page (docs/decisions.md "Render slice"): launched once per
+ * process, never per request. The page loads the render bundle from functions/render/page/dist
+ * through request interception, and its font files from the assets bucket or the configured font
+ * CDN (fonts.ts); every other request the page makes is aborted, so the page can reach nothing on
+ * the network (the SSRF guard's first line, docs/security.md "SSRF guard").
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';

@@ -119,8 +119,8 @@ async function toDataUrl(
 }
 
 /**
- * A hosted image: an http(s) URL of a jpg, jpeg, png, gif, svg (or webp) image (docs/editor.md "Editing rules"),
- * fetched through the guard (3 s, 5 MiB), fitted into the sticker's box.
+ * A hosted image: an http(s) URL of a jpg, jpeg, png, gif, svg (or webp) image (docs/editor.md
+ * "Editing rules"), fetched through the guard (3 s, 5 MiB), fitted into the sticker's box.
  * @param budget the render's outside fetches: a miss takes one (fetch-budget.ts); rejects with
  *   `FetchBudgetSpent` when none is left.
  */
@@ -185,10 +185,10 @@ export async function gravatar(
 }
 
 /**
- * A web page's screenshot, 910x512 (docs/security.md "Render limits"): a mobile viewport (455x256 at 2x, mobile
- * user agent) or a desktop one (1280x720, scaled down). The page runs in the screenshot
- * browser under the guard's interception, so every sub-request is checked and pinned. Kept for
- * an hour in memory and in S3. With `crop` (a live web crop, docs/web-crops.md), the first
+ * A web page's screenshot, 910x512 (docs/security.md "Render limits"): a mobile viewport (455x256
+ * at 2x, mobile user agent) or a desktop one (1280x720, scaled down). The page runs in the
+ * screenshot browser under the guard's interception, so every sub-request is checked and pinned.
+ * Kept for an hour in memory and in S3. With `crop` (a live web crop, docs/web-crops.md), the first
  * element matching its selector as a PNG, kept its `refresh_s`. A miss takes one fetch from
  * `budget` (rejects with `FetchBudgetSpent` when none is left).
  */

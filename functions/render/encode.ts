@@ -41,7 +41,8 @@ export interface RenderOutput {
  * sharp's `.jpeg()` options for a design's `quality` setting (shared/design.ts
  * `RenderQualitySchema`): quality 1–100, progressive, chroma subsampling; mozjpeg stays off, as
  * today. The default setting gives exactly the options this encoder always used (quality 86,
- * sharp's defaults otherwise), so default renders keep their bytes (test/unit/design-quality.test.ts).
+ * sharp's defaults otherwise), so default renders keep their bytes
+ * (test/unit/design-quality.test.ts).
  */
 export function jpegOptions(quality: RenderQuality): JpegOptions {
   return {

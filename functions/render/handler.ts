@@ -1,7 +1,8 @@
 /**
  * The render Lambda, behind a CloudFront function URL in AWS and the local gateway locally:
- * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (docs/export.md "What Generate writes"). The work is in
- * service.ts; this file wires the real collaborators: DynamoDB, S3, the warm Chromium.
+ * `GET /r/{publicId}[/{cacheId}][/pdf][.ext]?{param}={value}&…` (docs/export.md "What Generate
+ * writes"). The work is in service.ts; this file wires the real collaborators: DynamoDB, S3, the
+ * warm Chromium.
  */
 // First: in a Lambda, Chromium and the render page start while the modules below load.
 import { warmUpAtInit } from './warm-start.ts';

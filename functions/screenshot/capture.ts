@@ -1,6 +1,7 @@
 /**
- * Web-page screenshots for screenshot stickers (docs/security.md "Render limits": 910x512, mobile or desktop), taken
- * in a Chromium of their own, never the render browser (docs/security.md "Screenshot pages"):
+ * Web-page screenshots for screenshot stickers (docs/security.md "Render limits": 910x512, mobile
+ * or desktop), taken in a Chromium of their own, never the render browser (docs/security.md
+ * "Screenshot pages"):
  * - its own process (locally) or its own function (in AWS, functions/screenshot/handler.ts), so
  *   a hostile page shares no memory, CPU thread or credentials with the render page;
  * - every request of the page through the SSRF guard's interception, the lockdown flags (no DNS,

@@ -1,8 +1,9 @@
 /**
- * The dynamic stickers the Stickers panel offers (docs/decisions.md "Sticker library": "Dynamic sticker": sticker_name,
- * description, sticker_type, icon_url; the four kinds of docs/editor.md "Architecture" and docs/decisions.md "Sticker library"). They are product features,
- * not library content, so they are constants here rather than seeded data, and their icons are
- * inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every stage.
+ * The dynamic stickers the Stickers panel offers (docs/decisions.md "Sticker library": "Dynamic
+ * sticker": sticker_name, description, sticker_type, icon_url; the four kinds of docs/editor.md
+ * "Architecture" and docs/decisions.md "Sticker library"). They are product features, not library
+ * content, so they are constants here rather than seeded data, and their icons are inline SVG data
+ * URLs (the SPA's CSP allows `data:` images) that work in every stage.
  *
  * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
  * photo, screenshot, alarm, chart-bar, sun.
@@ -21,9 +22,9 @@ const icon = (d: string) =>
   ).toString('base64')}`;
 
 /**
- * The seven dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and 910x512 for a
- * screenshot; a countdown timer's box is 600x200 (docs/editor.md "Countdown timer"), a poll's
- * 600x400 (docs/polls.md "The sticker"), a weather sticker's 400x200 (docs/weather.md "The
+ * The seven dynamic stickers, in panel order. Sizes from docs/editor.md "Constants": 512 px, and
+ * 910x512 for a screenshot; a countdown timer's box is 600x200 (docs/editor.md "Countdown timer"),
+ * a poll's 600x400 (docs/polls.md "The sticker"), a weather sticker's 400x200 (docs/weather.md "The
  * weather sticker").
  */
 export const DYNAMIC_STICKERS: readonly DynamicStickerView[] = [

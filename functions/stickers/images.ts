@@ -3,7 +3,8 @@
  * "Sticker library"). Used by uploads (`POST /image` with `type=asIcon`) and by the seed of the
  * real packs, so both give the renderer and the picker the same kind of file.
  *
- * Sizes come from docs/editor.md "Constants": a sticker's intrinsic size is 512 px (it is added at scale 0.1).
+ * Sizes come from docs/editor.md "Constants": a sticker's intrinsic size is 512 px (it is added at
+ * scale 0.1).
  */
 import sharp from 'sharp';
 import { MAX_IMAGE_BYTES, MAX_INPUT_PIXELS } from '#lib/uploads.ts';

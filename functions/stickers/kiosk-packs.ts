@@ -1,8 +1,9 @@
 /**
- * Sticker packs in the admin kiosk (docs/kiosk.md "Sticker packs": "Kiosk" packs: `POST /packs/search`,
- * `GET /packs/getPacks`, `POST /packs/download`, `PATCH /packs/restorePack`,
- * `DELETE /packs/removePack` with packId; docs/accounts.md "Error answers in the SPA" pack messages). The routes belong to the kiosk
- * feature (functions/kiosk/packs.ts); the pack logic lives here beside the library it changes.
+ * Sticker packs in the admin kiosk (docs/kiosk.md "Sticker packs": "Kiosk" packs: `POST
+ * /packs/search`, `GET /packs/getPacks`, `POST /packs/download`, `PATCH /packs/restorePack`,
+ * `DELETE /packs/removePack` with packId; docs/accounts.md "Error answers in the SPA" pack
+ * messages). The routes belong to the kiosk feature (functions/kiosk/packs.ts); the pack logic
+ * lives here beside the library it changes.
  *
  * Removing a pack hides it, its stickers and favourites of them from every user's lists; its
  * images stay in the bucket, so designs that use its stickers keep drawing them, and restoring
@@ -97,7 +98,8 @@ const SVG_CHECK_MS = 2000;
 const refuseFile = (message: string) => validationFailed({ archive: [message] });
 
 /**
- * Makes the 512 px PNG of one sticker file of an imported pack (docs/editor.md "Constants" sticker size).
+ * Makes the 512 px PNG of one sticker file of an imported pack (docs/editor.md "Constants" sticker
+ * size).
  * - `.svg`: refused when `svgRefusal` finds a script, a `<foreignObject>`, a DOCTYPE or
  *   processing instruction, a reference outside the file or a CSS escape (docs/security.md "SVG
  *   stickers"), or when it embeds any `data:` URL (an embedded raster could be a decompression

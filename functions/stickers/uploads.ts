@@ -1,11 +1,13 @@
 /**
- * A team's own stickers (docs/decisions.md "Sticker library" `POST /image` with `type=asIcon`, `POST /getUploads`,
- * `POST /deleteUploadSticker`; docs/decisions.md "Sticker library" Upload: image_name, icon_url; docs/editor.md "Editing rules" upload rules). Uploads belong
- * to the uploader's current team, like image uploads (docs/decisions.md "Sticker library").
+ * A team's own stickers (docs/decisions.md "Sticker library" `POST /image` with `type=asIcon`,
+ * `POST /getUploads`, `POST /deleteUploadSticker`; docs/decisions.md "Sticker library" Upload:
+ * image_name, icon_url; docs/editor.md "Editing rules" upload rules). Uploads belong to the
+ * uploader's current team, like image uploads (docs/decisions.md "Sticker library").
  *
  * The file goes through the one checked upload path (functions/lib/uploads.ts: the extensions of
- * docs/editor.md "Editing rules", magic bytes, 8 MB, 40 MP, decodable) and is re-encoded as a PNG that fits in
- * 512 px (docs/editor.md "Constants"), with a 160 px thumbnail for the panel. A refused file stores nothing.
+ * docs/editor.md "Editing rules", magic bytes, 8 MB, 40 MP, decodable) and is re-encoded as a PNG
+ * that fits in 512 px (docs/editor.md "Constants"), with a 160 px thumbnail for the panel. A
+ * refused file stores nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';

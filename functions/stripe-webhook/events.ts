@@ -1,9 +1,9 @@
 /**
- * What each Stripe webhook event does (docs/billing.md; docs/billing.md "Webhook": "webhooks are the source
- * of truth for subscription state"). Every handler tolerates any order: subscription snapshots
- * go through `applySubscription` (newest wins, `created` never overwrites), invoice events
- * re-read the subscription from Stripe, and customer events overwrite billing fields with the
- * snapshot they carry.
+ * What each Stripe webhook event does (docs/billing.md; docs/billing.md "Webhook": "webhooks are
+ * the source of truth for subscription state"). Every handler tolerates any order: subscription
+ * snapshots go through `applySubscription` (newest wins, `created` never overwrites), invoice
+ * events re-read the subscription from Stripe, and customer events overwrite billing fields with
+ * the snapshot they carry.
  */
 import { CASHIER_PATH, paymentConfirmationPath } from '#shared/billing.ts';
 import { billingOnline, config } from '#lib/config.ts';
@@ -61,8 +61,8 @@ const subscriptionSettings = (teamId: string) =>
 
 /**
  * `invoice.payment_action_required`: e-mails the team owner a link to the payment-confirmation
- * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/decisions.md "Billing in the SPA"), Cashier's
- * "confirm your payment" notice.
+ * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/decisions.md "Billing in the SPA"),
+ * Cashier's "confirm your payment" notice.
  */
 async function askForConfirmation(invoice: Stripe.Invoice): Promise<void> {
   const teamId = await teamOf(invoice.customer, invoice.parent?.subscription_details?.metadata);

@@ -1,10 +1,10 @@
 /**
- * Stripe's webhook, `POST /stripe/webhook` (docs/billing.md; docs/billing.md "Webhook"): its own public
- * Lambda route (access `stripe` in shared/routes.ts: no session, no CSRF) whose body stays raw,
- * because the signature (`Stripe-Signature`, HMAC-SHA256 with the endpoint secret) is over the
- * exact bytes. Each event id is processed once: a StripeEvent item is created with a
- * does-not-exist condition and kept 7 days (Stripe retries for 3); a failure removes it again
- * and answers 500, so Stripe's retry processes the event.
+ * Stripe's webhook, `POST /stripe/webhook` (docs/billing.md; docs/billing.md "Webhook"): its own
+ * public Lambda route (access `stripe` in shared/routes.ts: no session, no CSRF) whose body stays
+ * raw, because the signature (`Stripe-Signature`, HMAC-SHA256 with the endpoint secret) is over the
+ * exact bytes. Each event id is processed once: a StripeEvent item is created with a does-not-exist
+ * condition and kept 7 days (Stripe retries for 3); a failure removes it again and answers 500, so
+ * Stripe's retry processes the event.
  */
 import { db } from '#lib/db/index.ts';
 import { AppError, badRequest } from '#lib/errors.ts';

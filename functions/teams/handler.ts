@@ -1,8 +1,8 @@
 /**
- * The `teams` feature (docs/decisions.md "Invitations": "Profile, teams, members"; docs/decisions.md "Team roles"): the
- * user's teams, the current team, switching, creating a team within the plan's team limit, the
- * roles, one team's JSON with its members, invitations, member management, the team photo, renaming
- * and deletion.
+ * The `teams` feature (docs/decisions.md "Invitations": "Profile, teams, members";
+ * docs/decisions.md "Team roles"): the user's teams, the current team, switching, creating a team
+ * within the plan's team limit, the roles, one team's JSON with its members, invitations, member
+ * management, the team photo, renaming and deletion.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -39,9 +39,9 @@ import {
 } from './members.ts';
 
 /**
- * Roles a member can have (docs/decisions.md "Team roles": from the roles endpoint, owner included). An admin
- * manages members and invitations; the owner also the company itself and its billing
- * (docs/decisions.md "Team roles").
+ * Roles a member can have (docs/decisions.md "Team roles": from the roles endpoint, owner
+ * included). An admin manages members and invitations; the owner also the company itself and its
+ * billing (docs/decisions.md "Team roles").
  */
 export const ROLES = [
   { value: 'owner', text: 'Owner' },
@@ -223,8 +223,8 @@ export const handler = featureHandler('teams', {
   /**
    * Deletes a team (owner): its memberships and pending invitations go; members whose current
    * team it was move to another of theirs. Its designs stay, so render URLs already sent in
-   * e-mails keep drawing (docs/decisions.md "Render slice"). A live subscription is cancelled at once first; when
-   * Stripe refuses, nothing is deleted (502 with the spec's subscription message).
+   * e-mails keep drawing (docs/decisions.md "Render slice"). A live subscription is cancelled at
+   * once first; when Stripe refuses, nothing is deleted (502 with the spec's subscription message).
    */
   'DELETE /settings/companies/{id}': route({
     handle: async ({ params, requestId }) => {
@@ -274,9 +274,9 @@ export const handler = featureHandler('teams', {
 
   /**
    * Creates a team owned by the caller, on the free plan, within the team limit of the plan of
-   * the caller's current team (docs/accounts.md "Validation rules": remaining = limit − teams owned). `pendingPayment`
-   * is always false: a new team starts on the free plan, and its owner subscribes it later
-   * (billing is per team, docs/billing.md "Model").
+   * the caller's current team (docs/accounts.md "Validation rules": remaining = limit − teams
+   * owned). `pendingPayment` is always false: a new team starts on the free plan, and its owner
+   * subscribes it later (billing is per team, docs/billing.md "Model").
    */
   'POST /settings/companies': route({
     body: CreateTeamBody,

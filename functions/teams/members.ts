@@ -1,6 +1,7 @@
 /**
- * Team members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows", docs/accounts.md "Validation rules", docs/decisions.md "Invitations"; docs/decisions.md "Team roles",
- * "Invitations"): the plan's member limit, owner-only changes, invitations by e-mail with a
+ * Team members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows",
+ * docs/accounts.md "Validation rules", docs/decisions.md "Invitations"; docs/decisions.md "Team
+ * roles", "Invitations"): the plan's member limit, owner-only changes, invitations by e-mail with a
  * single-use link.
  *
  * An invitation is taken with its code, which only the e-mailed link carries: registering the
@@ -64,8 +65,9 @@ export async function teamInvitations(teamId: string) {
 }
 
 /**
- * Invites an e-mail address to a team, within the plan's member limit (docs/accounts.md "Validation rules": remaining =
- * limit − current members; pending invitations count too, so the limit cannot be overrun).
+ * Invites an e-mail address to a team, within the plan's member limit (docs/accounts.md "Validation
+ * rules": remaining = limit − current members; pending invitations count too, so the limit cannot
+ * be overrun).
  * @throws AppError 422 on `email` (limit, member, already invited).
  */
 export async function invite(
@@ -270,8 +272,8 @@ export async function changeRole(teamId: string, memberId: string, role: string)
 
 /**
  * Removes a member (the owner or an admin removes others) or leaves (a member removes
- * themselves). The owner cannot be removed, not even by themselves (docs/decisions.md "Team roles"). A removed
- * member's current team moves to another.
+ * themselves). The owner cannot be removed, not even by themselves (docs/decisions.md "Team
+ * roles"). A removed member's current team moves to another.
  */
 export async function removeMember(
   teamId: string,

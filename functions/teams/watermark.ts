@@ -3,7 +3,8 @@
  * image path (functions/lib/uploads.ts `readImageFile`), stored as a PNG (transparency kept) no
  * larger than 1024 px a side, under `files/watermarks/` with a new key per upload, so its URL
  * names its version (the render cache key uses it: shared/scene/watermark.ts). A change drops
- * the CDN's copies of the renders of the team's designs that show it (functions/designs/team-renders.ts).
+ * the CDN's copies of the renders of the team's designs that show it
+ * (functions/designs/team-renders.ts).
  */
 import sharp from 'sharp';
 import type { TeamWatermarkImage } from '#shared/scene/watermark.ts';

@@ -1,8 +1,8 @@
 /**
- * The admin's template calls (docs/decisions.md "Team roles": "template status change, template delete, saving
- * template tags"; docs/templates.md "Calls": "Templates and bundles (admin)"): the route table lets only platform
- * admins reach them (403 for users). A template is a design with `isTemplate`
- * (docs/templates.md); saving one turns the admin's design into a template in place.
+ * The admin's template calls (docs/decisions.md "Team roles": "template status change, template
+ * delete, saving template tags"; docs/templates.md "Calls": "Templates and bundles (admin)"): the
+ * route table lets only platform admins reach them (403 for users). A template is a design with
+ * `isTemplate` (docs/templates.md); saving one turns the admin's design into a template in place.
  *
  * Every call checks all its input (ids exist, tags valid, bundles known) before its first
  * write, so a refused call writes nothing.
@@ -45,9 +45,9 @@ export async function loadAnyTemplate(designId: string): Promise<DesignRecord> {
 }
 
 /**
- * Enables or disables a template (docs/templates.md "Model": "Template: enabled/disabled via status; disabled
- * means archived_at is set"). A disabled template leaves the template list and the Bonus tab;
- * designs made from it keep working.
+ * Enables or disables a template (docs/templates.md "Model": "Template: enabled/disabled via
+ * status; disabled means archived_at is set"). A disabled template leaves the template list and the
+ * Bonus tab; designs made from it keep working.
  * @returns the template card as written.
  * @throws AppError 404 (no such template).
  */
@@ -64,9 +64,9 @@ export async function changeTemplateStatus(designId: string, enabled: boolean) {
 }
 
 /**
- * Deletes a template (docs/templates.md "Model": "Can be deleted"; docs/templates.md "Deleting"): the design
- * item goes, its cached renders are dropped, and it leaves every bundle. Designs made from it
- * are copies and stay as they are.
+ * Deletes a template (docs/templates.md "Model": "Can be deleted"; docs/templates.md "Deleting"):
+ * the design item goes, its cached renders are dropped, and it leaves every bundle. Designs made
+ * from it are copies and stay as they are.
  * @throws AppError 404 (no such template).
  */
 export async function deleteTemplate(designId: string): Promise<void> {
@@ -78,11 +78,11 @@ export async function deleteTemplate(designId: string): Promise<void> {
 
 /**
  * Turns the design open in the admin's editor back into a plain design when it is removed from
- * a bundle (docs/templates.md "Model": "When the current design is removed from a bundle, its saved-template
- * status becomes save, tags emptied, bundle cleared"; docs/decisions.md "Templates and
- * bundles"): its stored tags are emptied (the save modal's status is "save" again), it leaves
- * every bundle, and it returns to its team's Active list (a template without tags is no
- * template: the save modal makes it one again).
+ * a bundle (docs/templates.md "Model": "When the current design is removed from a bundle, its
+ * saved-template status becomes save, tags emptied, bundle cleared"; docs/decisions.md "Templates
+ * and bundles"): its stored tags are emptied (the save modal's status is "save" again), it leaves
+ * every bundle, and it returns to its team's Active list (a template without tags is no template:
+ * the save modal makes it one again).
  * @returns the design as written and the ids of the bundles it left.
  * @throws AppError 404 (no such template, or it is in no bundle), before any write.
  */
@@ -152,14 +152,15 @@ function resolveChoices(choices: readonly BundleChoice[], bundles: readonly Bund
 
 /**
  * Saves a design as a template, or updates a template's tags and bundles (docs/templates.md "Model"
- * "Template status in the save modal"; docs/templates.md "Calls" `POST /admin/template/{action}`, action `save` or
- * `update`). The design becomes a template in place (it leaves its team's lists and joins the
- * template list with its status), its tags are stored in its document's `image_tags`, and its
- * bundles become exactly the chosen ones (new names make new active bundles).
+ * "Template status in the save modal"; docs/templates.md "Calls" `POST /admin/template/{action}`,
+ * action `save` or `update`). The design becomes a template in place (it leaves its team's lists
+ * and joins the template list with its status), its tags are stored in its document's `image_tags`,
+ * and its bundles become exactly the chosen ones (new names make new active bundles).
  * @param user the admin; a design that is not yet a template must be of their current team.
  * @returns the message, the template card and the bundle options as now stored.
  * @throws AppError 404 (no such design, or another team's non-template), 422 (`imageTags`:
- *   docs/templates.md "Model" tag rules; `templateBundles`: unknown bundle, bad name, a full bundle).
+ *   docs/templates.md "Model" tag rules; `templateBundles`: unknown bundle, bad name, a full
+ *   bundle).
  */
 export async function saveTemplate(
   user: AuthUser,

@@ -1,7 +1,8 @@
 /**
- * Reading templates (docs/templates.md "Screens" View Templates and the editor's Templates panel, docs/templates.md "Model" Template,
- * docs/templates.md "Calls": "Dashboard lists"). A template is a design with `isTemplate` (docs/templates.md); the
- * enabled ones are the list `templates:active`, the disabled ones `templates:archived`.
+ * Reading templates (docs/templates.md "Screens" View Templates and the editor's Templates panel,
+ * docs/templates.md "Model" Template, docs/templates.md "Calls": "Dashboard lists"). A template is
+ * a design with `isTemplate` (docs/templates.md); the enabled ones are the list `templates:active`,
+ * the disabled ones `templates:archived`.
  *
  * Searches by tag need every template's tags, which live in its document, so a filtered list
  * reads the whole template list in one query (bounded by {@link MAX_TEMPLATES}) and filters,
@@ -23,8 +24,8 @@ export const MAX_TEMPLATES = 1000;
 export const PANEL_PAGE_SIZE = 12;
 
 /**
- * A template as the lists show it (docs/templates.md "Model" Template: id, image_id, pic_snippet_id, status,
- * archived_at, tags): a dashboard card plus its tags and base photo.
+ * A template as the lists show it (docs/templates.md "Model" Template: id, image_id,
+ * pic_snippet_id, status, archived_at, tags): a dashboard card plus its tags and base photo.
  */
 export function templateCard(record: DesignRecord) {
   const document = parseDesignDocument(record.document);
@@ -58,8 +59,8 @@ export const tagsOf = (record: DesignRecord): string[] =>
   parseDesignDocument(record.document).image_tags;
 
 /**
- * Whether a template matches a search of the Templates panel (docs/templates.md "Screens": "search box"), in
- * the Global and the Bonus tab alike: a tag that starts with the search, or a title that
+ * Whether a template matches a search of the Templates panel (docs/templates.md "Screens": "search
+ * box"), in the Global and the Bonus tab alike: a tag that starts with the search, or a title that
  * contains it (case and accents folded).
  * @param template its stored tags and its title.
  * @param search a normalised tag ({@link normalizeTag}); '' matches all.

@@ -1,5 +1,6 @@
 /**
- * The `templates` feature's Lambda (docs/templates.md "Screens", docs/templates.md "Model", docs/templates.md "Calls"; docs/templates.md):
+ * The `templates` feature's Lambda (docs/templates.md "Screens", docs/templates.md "Model",
+ * docs/templates.md "Calls"; docs/templates.md):
  * - `GET /getHomeTemplates`: the dashboard's View Templates list, with the dashboard's sorts
  *   and pages, filtered by `tag` (onboarding's address); admins may list the disabled ones
  *   (`status=archived`) to activate them again;
@@ -66,9 +67,9 @@ export const handler = featureHandler('templates', {
   }),
 
   /**
-   * The editor's Templates panel (docs/templates.md "Calls": "GET /getTemplates with page, imageTag, type ->
-   * templates.data, templates.last_page, templatesBundles.data"). `related_tags` are the other
-   * tags of the templates the search finds (the tag editor's related tags).
+   * The editor's Templates panel (docs/templates.md "Calls": "GET /getTemplates with page,
+   * imageTag, type -> templates.data, templates.last_page, templatesBundles.data"). `related_tags`
+   * are the other tags of the templates the search finds (the tag editor's related tags).
    */
   'GET /getTemplates': route({
     query: PanelQuerySchema,

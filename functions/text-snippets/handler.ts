@@ -1,9 +1,10 @@
 /**
- * The `text-snippets` feature: a text snippet's parameters (merge fields), docs/decisions.md "Text snippet parameters": "Text
- * snippet parameters"; rules in shared/parameter-rules.ts (docs/decisions.md "Text snippet parameters"), document operations in
- * shared/parameters.ts. `{id}` is the text snippet's id; the design comes from `pic_snippet_id`
- * (docs/decisions.md "Text snippet parameters"). Every answer carries the design's `version`;
- * a write given a stale `version` answers 409 and changes nothing.
+ * The `text-snippets` feature: a text snippet's parameters (merge fields), docs/decisions.md "Text
+ * snippet parameters": "Text snippet parameters"; rules in shared/parameter-rules.ts
+ * (docs/decisions.md "Text snippet parameters"), document operations in shared/parameters.ts.
+ * `{id}` is the text snippet's id; the design comes from `pic_snippet_id` (docs/decisions.md "Text
+ * snippet parameters"). Every answer carries the design's `version`; a write given a stale
+ * `version` answers 409 and changes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -108,9 +109,9 @@ export const handler = featureHandler('text-snippets', {
   }),
 
   /**
-   * The formatting toggle and option (docs/decisions.md "Text snippet parameters": "Text transform"): `checkFormating` switches
-   * on or off (off clears the option key and name), `formatOptionKey` chooses an option; a body
-   * with neither toggles.
+   * The formatting toggle and option (docs/decisions.md "Text snippet parameters": "Text
+   * transform"): `checkFormating` switches on or off (off clears the option key and name),
+   * `formatOptionKey` chooses an option; a body with neither toggles.
    */
   'POST /api/text-snippet/{id}/parameter/{parameterId}/checkFormating': route({
     body: CheckFormatingBody,

@@ -1,7 +1,7 @@
 /**
  * The HTTP API (API Gateway v2) with one Lambda per feature, built from the route table
- * (docs/infra.md "What the stack creates": "the CDK stack builds the API Gateway routes and the per-feature Lambdas from
- * it"; docs/infra.md "What the stack creates").
+ * (docs/infra.md "What the stack creates": "the CDK stack builds the API Gateway routes and the
+ * per-feature Lambdas from it"; docs/infra.md "What the stack creates").
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -65,9 +65,10 @@ export const STRIPE_PARAMETER_ENV: Record<StripeParameter, string> = {
 };
 
 /**
- * Which features read which Stripe secret (docs/decisions.md "The API contract"): registration with a paid plan (auth),
- * subscriptions, payment methods, coupons and invoices (billing), kiosk discounts and revenue
- * (kiosk), the webhook's signature secret (stripe-webhook), and seats and team deletion (teams).
+ * Which features read which Stripe secret (docs/decisions.md "The API contract"): registration with
+ * a paid plan (auth), subscriptions, payment methods, coupons and invoices (billing), kiosk
+ * discounts and revenue (kiosk), the webhook's signature secret (stripe-webhook), and seats and
+ * team deletion (teams).
  */
 export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
   auth: ['secretKey', 'publishableKey'],
@@ -118,9 +119,9 @@ export const SIGNING_SECRET_FEATURES: Partial<Record<ApiFeature, readonly string
 
 /**
  * Features that invalidate CDN paths: cached renders when a design, or its team's watermark or
- * plan, changes (docs/infra.md "What the stack creates": CloudFront keeps good renders for long) and deleted uploads' `/files/…` paths (images,
- * stickers; docs/security.md "Deleted uploads"). They get DISTRIBUTION_ID and
- * cloudfront:CreateInvalidation on the one distribution.
+ * plan, changes (docs/infra.md "What the stack creates": CloudFront keeps good renders for long)
+ * and deleted uploads' `/files/…` paths (images, stickers; docs/security.md "Deleted uploads").
+ * They get DISTRIBUTION_ID and cloudfront:CreateInvalidation on the one distribution.
  */
 export const INVALIDATING_FEATURES: readonly ApiFeature[] = [
   'designs',
@@ -207,9 +208,9 @@ export interface ApiProps {
  * assets read/write, because each one both reads and writes team-owned items (designs, images,
  * fonts, teams, tokens…) and uploads or deletes files (photos, stickers, fonts, packs); a
  * finer split would follow each handler's code and drift from it. Authorisation of *which* items
- * is the handler's job (team ownership of every id, docs/security.md "Sessions and tokens"). `stripe-webhook` only writes
- * subscription state: table read/write, no bucket. `system` (health) may only DescribeTable and
- * HeadBucket.
+ * is the handler's job (team ownership of every id, docs/security.md "Sessions and tokens").
+ * `stripe-webhook` only writes subscription state: table read/write, no bucket. `system` (health)
+ * may only DescribeTable and HeadBucket.
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;

@@ -1,6 +1,7 @@
 /**
  * The data resources: the single DynamoDB table and the S3 buckets, built from the plain-data
- * definitions the local stack also uses (shared/resources.ts; docs/infra.md "What the stack creates").
+ * definitions the local stack also uses (shared/resources.ts; docs/infra.md "What the stack
+ * creates").
  */
 import { ATHENA_RESULTS_PREFIX, CDN_LOG_V2_PREFIX } from './analytics.ts';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -30,9 +31,10 @@ export const NONCURRENT_VERSION_RETENTION_DAYS = 90;
  *   retained when the stack is deleted (docs/infra.md "What the stack creates").
  * - Buckets: block all public access, TLS-only bucket policy, S3-managed encryption, server
  *   access logs to the logs bucket (cdk-nag AwsSolutions-S1), retained on stack deletion.
- *   `assets` is versioned (user data, docs/infra.md "What the stack creates") and keeps old versions for
- *   NONCURRENT_VERSION_RETENTION_DAYS; `renders` expires objects after `expireAfterDays`
- *   (the render cache, docs/infra.md "What the stack creates"); `web` holds the built SPA, read by CloudFront via OAC.
+ *   `assets` is versioned (user data, docs/infra.md "What the stack creates") and keeps old
+ *   versions for NONCURRENT_VERSION_RETENTION_DAYS; `renders` expires objects after
+ *   `expireAfterDays` (the render cache, docs/infra.md "What the stack creates"); `web` holds the
+ *   built SPA, read by CloudFront via OAC.
  */
 export class Data extends Construct {
   readonly table: dynamodb.Table;

@@ -1,9 +1,9 @@
 /**
- * E-mail that really sends (docs/infra.md "E-mail"; docs/operations.md "First start"): the SES domain identity of
- * context `mailDomain` with Easy DKIM, a configuration set that publishes bounces and complaints
- * to an encrypted SNS topic, the mail-events Lambda that marks those addresses
- * (functions/mail-events/handler.ts), and `ses:SendEmail` for exactly the functions that mail
- * ({@link MAILING_FUNCTIONS}), scoped to this identity and this configuration set.
+ * E-mail that really sends (docs/infra.md "E-mail"; docs/operations.md "First start"): the SES
+ * domain identity of context `mailDomain` with Easy DKIM, a configuration set that publishes
+ * bounces and complaints to an encrypted SNS topic, the mail-events Lambda that marks those
+ * addresses (functions/mail-events/handler.ts), and `ses:SendEmail` for exactly the functions that
+ * mail ({@link MAILING_FUNCTIONS}), scoped to this identity and this configuration set.
  *
  * Built only when the stage has a sending domain (infra/stack.ts); without one the mailing
  * functions run with `MAIL_TRANSPORT=off` and log what they would have sent.

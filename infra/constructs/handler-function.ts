@@ -1,9 +1,9 @@
 /**
- * What every PicSnippets Lambda has in common (docs/infra.md "What the stack creates"; docs/infra.md): one
- * `functions/<feature>/handler.ts` entry bundled by esbuild as an ES module for Node.js 24, its own
- * role with no AWS-managed policy (cdk-nag AwsSolutions-IAM4), its own log group with a retention,
- * and least-privilege grants written out action by action (no `s3:*`, no `…/index/*`), so that the
- * only wildcard left is the object key in a bucket ARN.
+ * What every PicSnippets Lambda has in common (docs/infra.md "What the stack creates";
+ * docs/infra.md): one `functions/<feature>/handler.ts` entry bundled by esbuild as an ES module for
+ * Node.js 24, its own role with no AWS-managed policy (cdk-nag AwsSolutions-IAM4), its own log
+ * group with a retention, and least-privilege grants written out action by action (no `s3:*`, no
+ * `…/index/*`), so that the only wildcard left is the object key in a bucket ARN.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,8 @@ export const INTERNAL_FUNCTIONS = ['screenshot', 'render-notices'] as const;
  * only when the stage sends mail. `kiosk-snapshot` stores the kiosk's daily indicators when
  * an EventBridge Scheduler schedule invokes it (infra/constructs/kiosk-snapshot.ts;
  * docs/kiosk.md "Metrics and the daily snapshot"). `webhooks-worker` delivers webhook events from
- * the `webhooks` SQS queue (infra/constructs/webhooks.ts; its entry is functions/webhooks/worker.ts).
+ * the `webhooks` SQS queue (infra/constructs/webhooks.ts; its entry is
+ * functions/webhooks/worker.ts).
  */
 export const EVENT_FUNCTIONS = [
   'mail-events',

@@ -1,5 +1,6 @@
 /**
- * The kiosk's daily snapshot in AWS (docs/kiosk.md "Metrics and the daily snapshot" kiosk indicators): an EventBridge Scheduler schedule invokes the `kiosk-snapshot` function
+ * The kiosk's daily snapshot in AWS (docs/kiosk.md "Metrics and the daily snapshot" kiosk
+ * indicators): an EventBridge Scheduler schedule invokes the `kiosk-snapshot` function
  * (functions/kiosk-snapshot/handler.ts) once a day, {@link SNAPSHOT_SCHEDULE} UTC. The job is
  * idempotent per day, so the scheduler's retries and a manual invocation are harmless.
  */

@@ -1,8 +1,9 @@
 /**
- * The render service in AWS (docs/infra.md "What the stack creates"): the render Lambda with headless Chromium, its
- * IAM-authenticated function URL as a CloudFront origin with origin access control, the cache
- * policy and query-normalising function for `/r/*`, and the edge WebACL with the per-IP render
- * rate limit. The distribution itself is built in web.ts (one distribution for the product).
+ * The render service in AWS (docs/infra.md "What the stack creates"): the render Lambda with
+ * headless Chromium, its IAM-authenticated function URL as a CloudFront origin with origin access
+ * control, the cache policy and query-normalising function for `/r/*`, and the edge WebACL with the
+ * per-IP render rate limit. The distribution itself is built in web.ts (one distribution for the
+ * product).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,8 +50,8 @@ export const RENDER_WRITES = {
  * The one table write of the render function: the view counter of a design item
  * (functions/designs/store.ts `recordDesignViews`). Its partition key (ElectroDB's
  * `$picsnippets#designid_…`) and the attributes the update names: the counter, the views sort
- * key, the list key its condition reads, and the entity markers ElectroDB sets on every update. A render role cannot change a
- * design's team, status, document or any other item.
+ * key, the list key its condition reads, and the entity markers ElectroDB sets on every update. A
+ * render role cannot change a design's team, status, document or any other item.
  */
 export const VIEW_COUNTER = {
   leadingKey: '$picsnippets#designid_*',
@@ -174,8 +175,9 @@ export const RENDER_EXTERNAL_MODULES = ['@sparticuz/chromium', 'puppeteer-core',
 /**
  * Memory, MB. Lambda gives CPU in proportion to memory; 3008 MB is about two vCPUs, so
  * Chromium's renderer and raster threads and libvips' encoder run side by side, and the warm
- * browser with a page holding fabric, fonts and the design's images (docs/infra.md "What the stack creates": "warm browser,
- * warm page") fits with headroom. @sparticuz/chromium asks for at least 1600 MB.
+ * browser with a page holding fabric, fonts and the design's images (docs/infra.md "What the stack
+ * creates": "warm browser, warm page") fits with headroom. @sparticuz/chromium asks for at least
+ * 1600 MB.
  */
 export const RENDER_MEMORY_MB = 3008;
 
@@ -200,11 +202,11 @@ export const RENDER_ORIGIN_READ_TIMEOUT = Duration.seconds(30);
 export const RENDER_EPHEMERAL_STORAGE_MB = 2048;
 
 /**
- * Requests to `/r/*` one IP may make per 5 minutes before the WebACL labels it (docs/infra.md "What the stack creates"
- * "per-IP rate limit protects the render budget"). The rule counts and inserts a header instead
- * of blocking, because a 429 is a broken image in an inbox, and mail image proxies (Gmail, Apple,
- * Outlook) fetch for many recipients from a few addresses: the origin decides, with a large
- * budget for recognised proxies and none for other addresses past this count
+ * Requests to `/r/*` one IP may make per 5 minutes before the WebACL labels it (docs/infra.md "What
+ * the stack creates" "per-IP rate limit protects the render budget"). The rule counts and inserts a
+ * header instead of blocking, because a 429 is a broken image in an inbox, and mail image proxies
+ * (Gmail, Apple, Outlook) fetch for many recipients from a few addresses: the origin decides, with
+ * a large budget for recognised proxies and none for other addresses past this count
  * (functions/render/service.ts, docs/security.md "Render limits"). Cached hits count too.
  */
 export const RENDER_REQUESTS_PER_IP_PER_5_MIN = 3000;
@@ -232,8 +234,8 @@ export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'START
 /**
  * Viewer-request function for `/r/*` (cloudfront-js-2.0): rebuilds the query string with the
  * parameters sorted by name (values of a repeated name keep their order) and parameters with an
- * empty name dropped, so that `?b=2&a=1` and `?a=1&b=2` share one cache entry (docs/infra.md "What the stack creates"
- * "cache key: path plus all query strings, normalised").
+ * empty name dropped, so that `?b=2&a=1` and `?a=1&b=2` share one cache entry (docs/infra.md "What
+ * the stack creates" "cache key: path plus all query strings, normalised").
  *
  * A parameter with an empty value that follows another (in the order of the URL, as CloudFront
  * lists them) is written right after it without `=`: an e-mail platform that wrote
@@ -244,8 +246,8 @@ export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'START
  * docs/decisions.md "Signed render URLs"; test/infra/router-function.test.ts.
  *
  * Undeclared parameters are not dropped here: which parameters a design declares is known only
- * at the origin, which ignores the others and cuts values to 255 characters (docs/infra.md "What the stack creates"
- * "abuse limits").
+ * at the origin, which ignores the others and cuts values to 255 characters (docs/infra.md "What
+ * the stack creates" "abuse limits").
  */
 export const RENDER_QUERY_NORMALISER_CODE = `function handler(event) {
   // Generated by infra/constructs/render.ts, after AWS's published normalisation example.
@@ -500,7 +502,8 @@ export class Render extends Construct {
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
       headerBehavior: cloudfront.CacheHeaderBehavior.none(),
       // Origin Cache-Control wins within [min, max]: good renders say `public, max-age=…`,
-      // fallbacks and errors say `no-store`, which min 0 honours (docs/infra.md "What the stack creates").
+      // fallbacks and errors say `no-store`, which min 0 honours (docs/infra.md "What the stack
+      // creates").
       minTtl: Duration.seconds(0),
       defaultTtl: Duration.minutes(5),
       maxTtl: Duration.days(365),

@@ -70,8 +70,9 @@ export interface SendListsProps {
 
 /** The queue, its dead-letter queue and alarm, and the worker. */
 /**
- * The partition of a send-list job and of its chunk cursors (functions/lib/db/entities-send-lists.ts:
- * both keyed by `jobId`), as a `dynamodb:LeadingKeys` pattern.
+ * The partition of a send-list job and of its chunk cursors
+ * (functions/lib/db/entities-send-lists.ts: both keyed by `jobId`), as a `dynamodb:LeadingKeys`
+ * pattern.
  */
 export const SEND_LIST_JOB_LEADING_KEY = '$picsnippets#jobid_*';
 

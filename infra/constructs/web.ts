@@ -1,6 +1,6 @@
 /**
- * The edge (docs/infra.md "What the stack creates"): one CloudFront distribution in front of the SPA (S3 via origin access
- * control), the HTTP API and the render function URL.
+ * The edge (docs/infra.md "What the stack creates"): one CloudFront distribution in front of the
+ * SPA (S3 via origin access control), the HTTP API and the render function URL.
  */
 import {
   spaContentSecurityPolicy,
@@ -169,9 +169,10 @@ export class Web extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
-    // The web-tracking script (docs/decisions.md "The API contract" `/js/{product}.js`): its snippet loads `?v={hash}`,
-    // which the API answers immutable for a year; other addresses are cached a day (the
-    // origin's Cache-Control decides within these bounds). Only `v` is in the cache key.
+    // The web-tracking script (docs/decisions.md "The API contract" `/js/{product}.js`): its
+    // snippet loads `?v={hash}`, which the API answers immutable for a year; other addresses are
+    // cached a day (the origin's Cache-Control decides within these bounds). Only `v` is in the
+    // cache key.
     const scripts = new cloudfront.CachePolicy(this, 'ScriptsCachePolicy', {
       comment: 'PicSnippets /js/*: the web-tracking script, versioned by ?v=, cached long',
       minTtl: Duration.seconds(0),

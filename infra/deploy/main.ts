@@ -3,7 +3,8 @@
  * builds the SPA and the render page, deploys the stack with the CDK CLI, then uploads the SPA
  * to the stack's web bucket (infra/deploy/upload-web.ts), installs the library content where it
  * is missing (infra/deploy/install-library.ts: photos, sticker packs, hosted fonts), and
- * invalidates the SPA's entry points on CloudFront. Options after `--` go to `cdk deploy` (e.g. `-c alarmEmail=ops@example.com`).
+ * invalidates the SPA's entry points on CloudFront. Options after `--` go to `cdk deploy` (e.g. `-c
+ * alarmEmail=ops@example.com`).
  *
  * It needs AWS credentials for the account (the development machines are offline: this runs on
  * an operator's machine or in CI with credentials).

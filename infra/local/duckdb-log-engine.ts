@@ -62,8 +62,9 @@ export function duckDbLogEngine(bucket: string, prefix: string): LogQueryEngine 
 
 /**
  * An engine over Parquet files already on this machine, partitioned as DuckDB's
- * `PARTITION_BY (year, month, day, hour)` writes them (`{root}/year=YYYY/month=MM/day=DD/hour=HH/`):
- * the analytics bench's synthetic log (test/bench/analytics.ts). Only the hours asked for are read.
+ * `PARTITION_BY (year, month, day, hour)` writes them
+ * (`{root}/year=YYYY/month=MM/day=DD/hour=HH/`): the analytics bench's synthetic log
+ * (test/bench/analytics.ts). Only the hours asked for are read.
  */
 export function parquetLogEngine(root: string): LogQueryEngine {
   return {

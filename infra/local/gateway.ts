@@ -1,8 +1,8 @@
 /**
  * The local gateway: one HTTP server that plays API Gateway (HTTP API, payload v2), the Lambda
- * runtime and CloudFront for the local stack (docs/operations.md "First start"). Each request that the route table
- * sends to the API becomes the same v2 event AWS would build and goes to the same middy handler
- * the route names; `/r/*` goes to the render handler; everything else is the SPA.
+ * runtime and CloudFront for the local stack (docs/operations.md "First start"). Each request that
+ * the route table sends to the API becomes the same v2 event AWS would build and goes to the same
+ * middy handler the route names; `/r/*` goes to the render handler; everything else is the SPA.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -237,8 +237,8 @@ const escapeHtml = (s: string) =>
   );
 
 /**
- * The local outbox (docs/operations.md "First start": "a page that lists what was sent"): every e-mail the product
- * sent, newest first, as HTML with clickable links or as JSON. Local stack only.
+ * The local outbox (docs/operations.md "First start": "a page that lists what was sent"): every
+ * e-mail the product sent, newest first, as HTML with clickable links or as JSON. Local stack only.
  */
 async function outbox(res: ServerResponse, asJson: boolean): Promise<void> {
   const mails = await readOutbox();

@@ -13,10 +13,11 @@
  * search words are the Unicode CLDR annotations as `openmoji`'s `data/openmoji.json` ships them;
  * Tabler's come from its `icons.json`.
  *
- * Every SVG is rasterised with sharp to a 512 px PNG (docs/security.md "Render limits") and stored under `files/stickers/{packId}/` in the assets bucket (served at `/files/*`), with a
- * content hash in the key: a changed picture gets a new key, so designs that use the old one
- * keep drawing it. Fast on a re-run: a pack whose stored `seedVersion` matches is skipped, files
- * already in the bucket are not sent again, and rasterised PNGs are cached on disk under
+ * Every SVG is rasterised with sharp to a 512 px PNG (docs/security.md "Render limits") and stored
+ * under `files/stickers/{packId}/` in the assets bucket (served at `/files/*`), with a content hash
+ * in the key: a changed picture gets a new key, so designs that use the old one keep drawing it.
+ * Fast on a re-run: a pack whose stored `seedVersion` matches is skipped, files already in the
+ * bucket are not sent again, and rasterised PNGs are cached on disk under
  * `node_modules/.cache/picsnippets/stickers/` (each test file starts an empty stack).
  *
  * Local only, like the rest of the seed (infra/local/seed.ts).

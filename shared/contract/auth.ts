@@ -2,8 +2,8 @@
  * The contract of the `auth` routes (shared/routes.ts; docs/decisions.md "The API contract"):
  * registration, sign-in and sign-out, the current user, password reset and change, contact
  * details, onboarding, e-mail verification, two-factor authentication and API tokens
- * (docs/security.md "Sessions and tokens": "Registration and lookups", "Profile, teams, members", "Security and tokens";
- * docs/security.md). functions/auth parses its input with these schemas.
+ * (docs/security.md "Sessions and tokens": "Registration and lookups", "Profile, teams, members",
+ * "Security and tokens"; docs/security.md). functions/auth parses its input with these schemas.
  *
  * The password rules' last check, the common-password list (functions/auth/registration.ts
  * `isCommonPassword`, zxcvbn's ~50,000 passwords), is not loaded here: it would weigh on the SPA
@@ -78,8 +78,8 @@ export type CommonPasswordCheck = (password: string) => boolean;
 const noCommonPasswords: CommonPasswordCheck = () => false;
 
 /**
- * A new password (docs/accounts.md "Validation rules"; docs/decisions.md "Registration"): 8 to 128 characters, not a common
- * one.
+ * A new password (docs/accounts.md "Validation rules"; docs/decisions.md "Registration"): 8 to 128
+ * characters, not a common one.
  * @param isCommon the common-password check (the server's; none in the contract's entries).
  */
 export const newPassword = (isCommon: CommonPasswordCheck = noCommonPasswords) =>
@@ -112,9 +112,10 @@ const confirmed = <T extends { password: string; password_confirmation?: string 
 ) => f.password === f.password_confirmation;
 
 /**
- * `POST /register` and `POST /register/partner`: the account step (docs/accounts.md "Validation rules" Registration
- * form). A paid plan's billing fields (`RegistrationBillingSchema` of shared/contract/billing.ts)
- * travel in the same body and are read once the account exists (functions/billing/registration.ts).
+ * `POST /register` and `POST /register/partner`: the account step (docs/accounts.md "Validation
+ * rules" Registration form). A paid plan's billing fields (`RegistrationBillingSchema` of
+ * shared/contract/billing.ts) travel in the same body and are read once the account exists
+ * (functions/billing/registration.ts).
  * @param isCommon the common-password check (the server's).
  */
 export const registrationBody = (isCommon?: CommonPasswordCheck) =>

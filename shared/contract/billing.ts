@@ -1,12 +1,13 @@
 /**
- * The contract of the `billing` routes (docs/billing.md; shared/routes.ts; docs/decisions.md "The API
- * contract"): zod schemas and types for every billing request and answer. functions/billing
+ * The contract of the `billing` routes (docs/billing.md; shared/routes.ts; docs/decisions.md "The
+ * API contract"): zod schemas and types for every billing request and answer. functions/billing
  * parses its bodies with them, the SPA's billing calls take their types from them, and the test
  * stack checks every answer against them. shared/billing.ts re-exports them beside the billing
  * constants and paths. Change it additively.
  *
  * Conventions:
- * - money is in **cents** of the price's currency (docs/billing.md "Model" Coupon: "amount_off (in cents)");
+ * - money is in **cents** of the price's currency (docs/billing.md "Model" Coupon: "amount_off (in
+ *   cents)");
  * - dates are ISO 8601 strings in UTC (`2026-11-22T07:15:00.000Z`), `null` when absent;
  * - user paths (`/settings/subscription`, …) act on the caller's current team, which the caller
  *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}` (docs/decisions.md
@@ -94,18 +95,19 @@ export const PlansResponseSchema = z.array(PlanSchema);
 export type PlansResponse = z.infer<typeof PlansResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Stripe keys and card collection (docs/billing.md "Flows": "Saving a card uses a setup-intent step")
+// Stripe keys and card collection (docs/billing.md "Flows": "Saving a card uses a setup-intent
+// step")
 
 /** `GET /stripe/key` (public, for registration's card field): the publishable key. Offline: 422. */
 export const StripeKeyResponseSchema = z.object({ publishableKey: z.string() });
 export type StripeKeyResponse = z.infer<typeof StripeKeyResponseSchema>;
 
 /**
- * `GET /stripe/token[?team_id=]` (docs/billing.md "Flows"): a SetupIntent for the team's Stripe customer
- * (created on first use). The SPA mounts the Payment Element with `clientSecret` and calls
- * `stripe.confirmSetup({ redirect: 'if_required' })`, then sends the SetupIntent's
- * `payment_method` as `stripe_payment_method`. Offline: 422 with
- * `errors.stripe_payment_method = ['Invalid Stripe Key/Secret']`.
+ * `GET /stripe/token[?team_id=]` (docs/billing.md "Flows"): a SetupIntent for the team's Stripe
+ * customer (created on first use). The SPA mounts the Payment Element with `clientSecret` and calls
+ * `stripe.confirmSetup({ redirect: 'if_required' })`, then sends the SetupIntent's `payment_method`
+ * as `stripe_payment_method`. Offline: 422 with `errors.stripe_payment_method = ['Invalid Stripe
+ * Key/Secret']`.
  */
 export const StripeTokenResponseSchema = z.object({
   clientSecret: z.string(),
@@ -114,13 +116,14 @@ export const StripeTokenResponseSchema = z.object({
 export type StripeTokenResponse = z.infer<typeof StripeTokenResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Coupons and discounts (docs/billing.md "Model" Coupon, Discount; docs/accounts.md "Validation rules": "Invalid coupon sets an invalid flag")
+// Coupons and discounts (docs/billing.md "Model" Coupon, Discount; docs/accounts.md "Validation
+// rules": "Invalid coupon sets an invalid flag")
 
 export const CouponDurationSchema = z.enum(['once', 'repeating', 'forever']);
 
 /**
- * `GET /coupon/{code}` (docs/billing.md "Flows"): always 200; `valid: false` for an unknown, expired or
- * used-up code, and offline. `code` may be a promotion code or a coupon id.
+ * `GET /coupon/{code}` (docs/billing.md "Flows"): always 200; `valid: false` for an unknown,
+ * expired or used-up code, and offline. `code` may be a promotion code or a coupon id.
  */
 export const CouponLookupResponseSchema = z.object({
   valid: z.boolean(),
@@ -137,8 +140,8 @@ export const CouponLookupResponseSchema = z.object({
 export type CouponLookupResponse = z.infer<typeof CouponLookupResponseSchema>;
 
 /**
- * A discount applied to a team's subscription or customer (docs/billing.md "Model" Discount; docs/billing.md "Flows"
- * `GET /coupon/user/{id}` reads `percent_off` and `amount_off`).
+ * A discount applied to a team's subscription or customer (docs/billing.md "Model" Discount;
+ * docs/billing.md "Flows" `GET /coupon/user/{id}` reads `percent_off` and `amount_off`).
  */
 export const DiscountSchema = z.object({
   coupon_id: z.string(),
@@ -155,7 +158,8 @@ export const DiscountSchema = z.object({
 export type Discount = z.infer<typeof DiscountSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Billing address, VAT and tax (docs/billing.md "Model" Registration form / User billing fields; docs/accounts.md "Constants")
+// Billing address, VAT and tax (docs/billing.md "Model" Registration form / User billing fields;
+// docs/accounts.md "Constants")
 
 /** Billing address fields as the registration form names them (docs/billing.md "Model"). */
 export const BillingAddressSchema = z.object({
@@ -186,8 +190,8 @@ export const BillingAddressViewSchema = z.object({
 export type BillingAddressView = z.infer<typeof BillingAddressViewSchema>;
 
 /**
- * `POST /tax-rate` (docs/billing.md "Flows"): the billing address and VAT id the form holds, and the plan
- * to price. Public (registration uses it).
+ * `POST /tax-rate` (docs/billing.md "Flows"): the billing address and VAT id the form holds, and
+ * the plan to price. Public (registration uses it).
  */
 export const TaxRateRequestSchema = BillingAddressSchema.extend({
   vat_id: z.string().trim().max(64).optional().nullable(),
@@ -214,7 +218,8 @@ export const TaxRateResponseSchema = z.object({
 export type TaxRateResponse = z.infer<typeof TaxRateResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// The subscription view (docs/billing.md "Model" Subscription, Team; docs/billing.md "Flows" states)
+// The subscription view (docs/billing.md "Model" Subscription, Team; docs/billing.md "Flows"
+// states)
 
 export const SubscriptionStatusSchema = z.enum([
   'incomplete',
@@ -252,7 +257,8 @@ export type Card = z.infer<typeof CardSchema>;
 
 /**
  * `GET /settings/subscription`, `GET /settings/companies/{id}/subscription`: the team's billing
- * as the subscription, payment-method and invoice tabs show it (docs/decisions.md "Billing in the SPA" Settings, docs/billing.md "Model", docs/billing.md "Flows").
+ * as the subscription, payment-method and invoice tabs show it (docs/decisions.md "Billing in the
+ * SPA" Settings, docs/billing.md "Model", docs/billing.md "Flows").
  */
 export const SubscriptionViewSchema = z.object({
   team_id: z.string(),
@@ -313,8 +319,9 @@ export type SuccessAnswer = z.infer<typeof SuccessAnswerSchema>;
 
 /**
  * The 400 answer of subscribe or plan change when the first payment needs action (3-D Secure):
- * the SPA goes to `/{CASHIER_PATH}/payment/{paymentId}?redirect=…` (docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA").
- * `paymentId` is the Stripe PaymentIntent id (`pi_…`).
+ * the SPA goes to `/{CASHIER_PATH}/payment/{paymentId}?redirect=…` (docs/billing.md "Flows",
+ * docs/accounts.md "Error answers in the SPA"). `paymentId` is the Stripe PaymentIntent id
+ * (`pi_…`).
  */
 export const PaymentActionRequiredSchema = z.object({
   success: z.literal(false),
@@ -335,8 +342,8 @@ export type FieldErrorsAnswer = z.infer<typeof FieldErrorsAnswerSchema>;
 // Subscribe, swap, resume, freeze, cancel (docs/billing.md "Flows" Subscription and payment)
 
 /**
- * `POST /settings/subscription` or team variant (docs/billing.md "Flows"): subscribe the team to a paid
- * plan. Send `stripe_payment_method` (a `pm_…` from the SetupIntent) or
+ * `POST /settings/subscription` or team variant (docs/billing.md "Flows"): subscribe the team to a
+ * paid plan. Send `stripe_payment_method` (a `pm_…` from the SetupIntent) or
  * `use_existing_payment_method: true` to charge the card on file (docs/billing.md "Flows").
  */
 export const SubscribeRequestSchema = BillingAddressSchema.extend({
@@ -352,8 +359,8 @@ export const SubscribeRequestSchema = BillingAddressSchema.extend({
 export type SubscribeRequest = z.input<typeof SubscribeRequestSchema>;
 
 /**
- * `PUT /settings/subscription` or team variant (docs/billing.md "Flows": "plan change; body plan … and
- * subscriptionId"): switch plan (prorated), resume a subscription on grace period (same or
+ * `PUT /settings/subscription` or team variant (docs/billing.md "Flows": "plan change; body plan …
+ * and subscriptionId"): switch plan (prorated), resume a subscription on grace period (same or
  * other plan), or freeze with `plan: 'plan-freeze'` (the current plan is kept as `frozenPlan`).
  * Switching a frozen subscription to a paid plan unfreezes it.
  */
@@ -365,7 +372,8 @@ export type SwapRequest = z.input<typeof SwapRequestSchema>;
 
 /**
  * `DELETE /settings/subscription` or team variant: cancel at the end of the period (grace
- * period; resume with PUT). A frozen subscription gets its `frozenPlan` back first (docs/billing.md "Flows"). The optional reason is kept in metadata and `cancellation_details.feedback`.
+ * period; resume with PUT). A frozen subscription gets its `frozenPlan` back first (docs/billing.md
+ * "Flows"). The optional reason is kept in metadata and `cancellation_details.feedback`.
  */
 export const CancelRequestSchema = z.object({
   type: z.enum(CANCEL_REASONS).optional().nullable(),
@@ -374,8 +382,8 @@ export const CancelRequestSchema = z.object({
 export type CancelRequest = z.input<typeof CancelRequestSchema>;
 
 /**
- * `PUT /settings/companies/{id}/metaData` (docs/billing.md "Flows"): the cancel flow's answers, stored on
- * the subscription's metadata before freezing or cancelling. `type` is the cancel reason,
+ * `PUT /settings/companies/{id}/metaData` (docs/billing.md "Flows"): the cancel flow's answers,
+ * stored on the subscription's metadata before freezing or cancelling. `type` is the cancel reason,
  * `cancelType` `freeze` or `cancel` (docs/billing.md "Flows").
  */
 export const CancelMetaDataRequestSchema = z.object({
@@ -393,9 +401,9 @@ export type CancelMetaDataRequest = z.input<typeof CancelMetaDataRequestSchema>;
 // Payment method, VAT id, coupon, extra billing information
 
 /**
- * `PUT /settings/payment-method`, team variant, and `PUT /settings/companies/{id}/update-payment-method`:
- * make `stripe_payment_method` (from the SetupIntent) the default card; the address fields
- * update the billing address.
+ * `PUT /settings/payment-method`, team variant, and `PUT
+ * /settings/companies/{id}/update-payment-method`: make `stripe_payment_method` (from the
+ * SetupIntent) the default card; the address fields update the billing address.
  */
 export const PaymentMethodRequestSchema = BillingAddressSchema.extend({
   /** Optional here: an absent country keeps the stored address (no default). */
@@ -429,8 +437,8 @@ export const ApplyCouponRequestSchema = z.object({
 export type ApplyCouponRequest = z.input<typeof ApplyCouponRequestSchema>;
 
 /**
- * `PUT /settings/extra-billing-information` (docs/billing.md "Model" `extra_billing_information`): text
- * printed on invoices. `team_id` picks a team the caller owns (default the current team).
+ * `PUT /settings/extra-billing-information` (docs/billing.md "Model" `extra_billing_information`):
+ * text printed on invoices. `team_id` picks a team the caller owns (default the current team).
  */
 export const ExtraBillingInformationRequestSchema = z.object({
   information: z.string().trim().max(2000).optional().nullable(),
@@ -461,7 +469,8 @@ export const InvoicesResponseSchema = z.array(InvoiceSchema);
 export type InvoicesResponse = z.infer<typeof InvoicesResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Payment confirmation (docs/decisions.md "Billing in the SPA": "Payment-confirmation page at /{cashierPath}/payment/{paymentId}")
+// Payment confirmation (docs/decisions.md "Billing in the SPA": "Payment-confirmation page at
+// /{cashierPath}/payment/{paymentId}")
 
 /**
  * `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR): what the confirmation page needs. The page
@@ -484,12 +493,13 @@ export const PaymentLookupResponseSchema = z.object({
 export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Registration step 1 (docs/decisions.md "Billing in the SPA", docs/billing.md "Model" Registration form)
+// Registration step 1 (docs/decisions.md "Billing in the SPA", docs/billing.md "Model" Registration
+// form)
 
 /**
  * The billing fields of `POST /register` (besides plan and coupon, which the account step
- * already sends). A paid plan needs `stripe_payment_method` (docs/billing.md "Flows": the card only for
- * paid plans); offline a paid plan answers 422 on `plan`.
+ * already sends). A paid plan needs `stripe_payment_method` (docs/billing.md "Flows": the card only
+ * for paid plans); offline a paid plan answers 422 on `plan`.
  */
 export const RegistrationBillingSchema = BillingAddressSchema.extend({
   stripe_payment_method: z.string().trim().max(255).optional().nullable(),

@@ -1,9 +1,9 @@
 /**
- * The contract of the `bundles` routes (shared/routes.ts; docs/templates.md "Screens" Template Bundles, docs/templates.md "Model"
- * "Bundle", docs/templates.md "Calls": "Dashboard lists" and "Templates and bundles (admin)"; docs/templates.md): the
- * dashboard's bundle list and one bundle, the save modal's bundle options, and the admin's
- * bundle calls. The bundle and option shapes are the templates contract's.
- * functions/bundles parses its input with these schemas.
+ * The contract of the `bundles` routes (shared/routes.ts; docs/templates.md "Screens" Template
+ * Bundles, docs/templates.md "Model" "Bundle", docs/templates.md "Calls": "Dashboard lists" and
+ * "Templates and bundles (admin)"; docs/templates.md): the dashboard's bundle list and one bundle,
+ * the save modal's bundle options, and the admin's bundle calls. The bundle and option shapes are
+ * the templates contract's. functions/bundles parses its input with these schemas.
  */
 import { z } from 'zod';
 import { defineContract } from './core.ts';

@@ -14,8 +14,10 @@ import { z } from 'zod';
 export const FieldErrorsSchema = z.record(z.string(), z.array(z.string()));
 
 /**
- * Every error answer (4xx, 5xx) of every route: a message, and field errors for a 422 (docs/accounts.md "Error answers in the SPA": "error catalogue"). Routes may add fields (a 409 carries the current `version`, a refused
- * delete the designs that use a file), so the object is loose.
+ * Every error answer (4xx, 5xx) of every route: a message, and field errors for a 422
+ * (docs/accounts.md "Error answers in the SPA": "error catalogue"). Routes may add fields (a 409
+ * carries the current `version`, a refused delete the designs that use a file), so the object is
+ * loose.
  */
 export const ErrorAnswerSchema = z.looseObject({
   message: z.string(),

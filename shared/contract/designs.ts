@@ -34,7 +34,8 @@ export type Sort = (typeof SORTS)[number];
 
 /**
  * The query string of a list call: `sortby` (empty = last updated) and `page` (1 = first;
- * docs/editor.md "Constants": "later pages start at 2"), and the `cursor` the previous page answered.
+ * docs/editor.md "Constants": "later pages start at 2"), and the `cursor` the previous page
+ * answered.
  */
 export const ListQuerySchema = z.object({
   sortby: z.enum(SORTS, { error: 'The selected sortby is invalid.' }).default(''),
@@ -299,8 +300,9 @@ export const ScreenShotTypeBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A dashboard card (functions/designs/views.ts `designCard`; docs/decisions.md "Dashboard SPA"). URLs are absolute
- * (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the rest).
+ * A dashboard card (functions/designs/views.ts `designCard`; docs/decisions.md "Dashboard SPA").
+ * URLs are absolute (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the
+ * rest).
  */
 export const DesignCardSchema = z.object({
   id: z.string(),
@@ -310,8 +312,9 @@ export const DesignCardSchema = z.object({
   status: z.enum(['active', 'archived']),
   isTemplate: z.boolean(),
   /**
-   * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, the render URL's answers to anyone but a mail image
-   * proxy (docs/performance.md "Opens and proxy fetches").
+   * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, the
+   * render URL's answers to anyone but a mail image proxy (docs/performance.md "Opens and proxy
+   * fetches").
    */
   counter: z.number(),
   /**

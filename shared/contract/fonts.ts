@@ -1,8 +1,9 @@
 /**
- * The contract of the `fonts` routes (shared/routes.ts; docs/fonts.md "Uploads": "Images, stickers, fonts",
- * docs/fonts.md "The catalogue" Fonts, docs/decisions.md "Team roles" `can_upload_custom_fonts`; docs/fonts.md): the picker's font list, the team's
- * uploaded fonts and the upload. `POST /storeFont` is multipart (the file in `file`), so it
- * declares its answer only. The font shapes are shared/fonts/types.ts's.
+ * The contract of the `fonts` routes (shared/routes.ts; docs/fonts.md "Uploads": "Images, stickers,
+ * fonts", docs/fonts.md "The catalogue" Fonts, docs/decisions.md "Team roles"
+ * `can_upload_custom_fonts`; docs/fonts.md): the picker's font list, the team's uploaded fonts and
+ * the upload. `POST /storeFont` is multipart (the file in `file`), so it declares its answer only.
+ * The font shapes are shared/fonts/types.ts's.
  */
 import { z } from 'zod';
 import type { FontCategory, FontGroup } from '../fonts/types.ts';
@@ -33,8 +34,8 @@ export const FontGroupSchema = z.object({
 }) satisfies z.ZodType<FontGroup>;
 
 /**
- * docs/fonts.md "Uploads" `customFonts`: the team's uploaded fonts' family names and, index by index, the
- * same-origin path of each file (`/files/fonts/custom/…`).
+ * docs/fonts.md "Uploads" `customFonts`: the team's uploaded fonts' family names and, index by
+ * index, the same-origin path of each file (`/files/fonts/custom/…`).
  */
 export const CustomFontsSchema = z.object({
   names: z.array(z.string()),

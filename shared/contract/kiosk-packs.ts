@@ -1,6 +1,7 @@
 /**
- * The contract of the kiosk's sticker packs and the global image library (docs/kiosk.md "Sticker packs",
- * docs/kiosk.md "The global image library", docs/accounts.md "Error answers in the SPA" pack messages).
+ * The contract of the kiosk's sticker packs and the global image library (docs/kiosk.md "Sticker
+ * packs", docs/kiosk.md "The global image library", docs/accounts.md "Error answers in the SPA"
+ * pack messages).
  *
  * - Packs: `GET /packs/getPacks` and `POST /packs/search` list every pack with its state;
  *   `DELETE /packs/removePack` and `PATCH /packs/restorePack` hide and bring back one;

@@ -1,8 +1,8 @@
 /**
  * The contract of the kiosk's users (search, profile, impersonation, discounts) and teams
- * (search, profile, additional permissions): docs/kiosk.md Discount and Team, docs/kiosk.md platform admin,
- * docs/kiosk.md "Kiosk"; docs/kiosk.md "Users, impersonation and discounts" and "Teams and additional
- * permissions".
+ * (search, profile, additional permissions): docs/kiosk.md Discount and Team, docs/kiosk.md
+ * platform admin, docs/kiosk.md "Kiosk"; docs/kiosk.md "Users, impersonation and discounts" and
+ * "Teams and additional permissions".
  */
 import { z } from 'zod';
 import { DiscountSchema, InvoiceSchema, SubscriptionStatusSchema } from './billing.ts';
@@ -108,10 +108,10 @@ export type KioskUserProfile = z.infer<typeof KioskUserProfileSchema>;
 const RedirectSchema = z.object({ success: z.literal(true), redirect: z.string() });
 
 /**
- * `POST /spark/kiosk/users/discount/{id}` (docs/kiosk.md Discount, docs/accounts.md "Constants": "Default discount: type
- * amount, duration once"): `value` is dollars for an amount (sent to Stripe in cents) or a
- * percentage; `months` only, and then required, for a repeating discount. `team_id` picks the
- * team when the user pays for more than one.
+ * `POST /spark/kiosk/users/discount/{id}` (docs/kiosk.md Discount, docs/accounts.md "Constants":
+ * "Default discount: type amount, duration once"): `value` is dollars for an amount (sent to Stripe
+ * in cents) or a percentage; `months` only, and then required, for a repeating discount. `team_id`
+ * picks the team when the user pays for more than one.
  */
 export const KioskDiscountBody = z
   .object({

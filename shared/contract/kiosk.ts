@@ -1,7 +1,8 @@
 /**
- * The contract of the kiosk's announcements, performance indicators and cancel reasons (docs/kiosk.md "Announcements", kiosk indicators, "Cancel reasons"; docs/kiosk.md "Kiosk"; docs/accounts.md "Constants" kiosk charts;
- * docs/kiosk.md). functions/kiosk parses its input with these schemas; the kiosk tabs and the
- * notifications panel read the answers' types from here.
+ * The contract of the kiosk's announcements, performance indicators and cancel reasons
+ * (docs/kiosk.md "Announcements", kiosk indicators, "Cancel reasons"; docs/kiosk.md "Kiosk";
+ * docs/accounts.md "Constants" kiosk charts; docs/kiosk.md). functions/kiosk parses its input with
+ * these schemas; the kiosk tabs and the notifications panel read the answers' types from here.
  */
 import { z } from 'zod';
 import { CANCEL_REASONS } from './billing.ts';
@@ -194,9 +195,9 @@ export const RevenueSchema = z.object({
 });
 
 /**
- * The percent change of `current` against `previous`, as the kiosk shows it (docs/accounts.md "Constants"):
- * rounded to a whole number, `+` when positive (`+12%`, `-3%`, `0%`). Null when there is
- * nothing to compare with: no previous figure, or a previous figure of 0 (no percentage of
+ * The percent change of `current` against `previous`, as the kiosk shows it (docs/accounts.md
+ * "Constants"): rounded to a whole number, `+` when positive (`+12%`, `-3%`, `0%`). Null when there
+ * is nothing to compare with: no previous figure, or a previous figure of 0 (no percentage of
  * nothing).
  */
 export function percentChange(

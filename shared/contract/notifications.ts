@@ -1,9 +1,10 @@
 /**
- * The contract of notifications, announcements for users and support (docs/notifications.md "What notifies"
- * "Announcement", "Notification", "Support form"; docs/billing.md "Flows": "Notification panel"; docs/notifications.md "The routes": "Notifications
- * and support"; docs/notifications.md). The spec names the calls and fields but not the answer
- * shapes; they follow the spec's field names (`action_text`, `action_url`, `created_at`,
- * `last_read_announcements_at`) and docs/notifications.md says why each field is there.
+ * The contract of notifications, announcements for users and support (docs/notifications.md "What
+ * notifies" "Announcement", "Notification", "Support form"; docs/billing.md "Flows": "Notification
+ * panel"; docs/notifications.md "The routes": "Notifications and support"; docs/notifications.md).
+ * The spec names the calls and fields but not the answer shapes; they follow the spec's field names
+ * (`action_text`, `action_url`, `created_at`, `last_read_announcements_at`) and
+ * docs/notifications.md says why each field is there.
  */
 import { z } from 'zod';
 import { defineContract, SuccessSchema, type RouteContract } from './core.ts';
@@ -54,8 +55,8 @@ export const RecentQuery = z.object({
 });
 
 /**
- * `PUT /notifications/read` (docs/notifications.md "The routes": "notifications: list of ids"): the caller's
- * notifications to mark read. Ids of other users' notifications, or of none, are ignored.
+ * `PUT /notifications/read` (docs/notifications.md "The routes": "notifications: list of ids"): the
+ * caller's notifications to mark read. Ids of other users' notifications, or of none, are ignored.
  */
 export const MarkReadBody = z.object({
   notifications: z
@@ -79,8 +80,8 @@ export const SUPPORT_MESSAGES = {
 } as const;
 
 /**
- * `POST /support/email` (docs/notifications.md "The routes": from, subject, message). The sender (`from`) is always
- * the signed-in user: a `from` in the body is dropped, never trusted.
+ * `POST /support/email` (docs/notifications.md "The routes": from, subject, message). The sender
+ * (`from`) is always the signed-in user: a `from` in the body is dropped, never trusted.
  */
 export const SupportBody = z.object({
   subject: z
@@ -100,8 +101,9 @@ export const SupportBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * One notification (docs/notifications.md "What notifies": "Notification: id, read flag", with the body, action and icon
- * every notification shows). `action_url` is a path of the SPA (`/settings#/companies`).
+ * One notification (docs/notifications.md "What notifies": "Notification: id, read flag", with the
+ * body, action and icon every notification shows). `action_url` is a path of the SPA
+ * (`/settings#/companies`).
  */
 export const NotificationSchema = z.object({
   id: z.string(),
@@ -131,9 +133,10 @@ export const AnnouncementSchema = z.object({
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 
 /**
- * `GET /notifications/recent` (docs/notifications.md "The routes": "notifications and announcements"): one page of the
- * caller's notifications, newest first, and the newest announcements, with what the bell's
- * pending marker needs (docs/notifications.md "The bell and the panel": "with or without a pending marker").
+ * `GET /notifications/recent` (docs/notifications.md "The routes": "notifications and
+ * announcements"): one page of the caller's notifications, newest first, and the newest
+ * announcements, with what the bell's pending marker needs (docs/notifications.md "The bell and the
+ * panel": "with or without a pending marker").
  */
 export const RecentSchema = z.object({
   notifications: z.array(NotificationSchema),

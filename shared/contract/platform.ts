@@ -1,6 +1,7 @@
 /**
- * The contract of the routes no person's session calls: the render URL (docs/export.md "What Generate writes": "Export: the
- * rendered image URL"; docs/export.md) and Stripe's webhook (docs/billing.md "Webhook").
+ * The contract of the routes no person's session calls: the render URL (docs/export.md "What
+ * Generate writes": "Export: the rendered image URL"; docs/export.md) and Stripe's webhook
+ * (docs/billing.md "Webhook").
  */
 import { z } from 'zod';
 import { defineContract, NoJsonAnswer } from './core.ts';

@@ -1,9 +1,10 @@
 /**
- * The contract of the `stickers` routes (shared/routes.ts; docs/decisions.md "Sticker library": "Images, stickers,
- * fonts", docs/decisions.md "Dashboard SPA" Stickers panel, docs/decisions.md "Sticker library": "Sticker library items", "Sticker pack", "Upload", "Dynamic
- * sticker"; docs/decisions.md "Sticker library"): the library of packs, a pack's stickers, the
- * team's uploads, the user's favourites. Sticker uploads arrive through `POST /image` with
- * `type=asIcon` (the images contract answers {@link UploadStickerSchema}).
+ * The contract of the `stickers` routes (shared/routes.ts; docs/decisions.md "Sticker library":
+ * "Images, stickers, fonts", docs/decisions.md "Dashboard SPA" Stickers panel, docs/decisions.md
+ * "Sticker library": "Sticker library items", "Sticker pack", "Upload", "Dynamic sticker";
+ * docs/decisions.md "Sticker library"): the library of packs, a pack's stickers, the team's
+ * uploads, the user's favourites. Sticker uploads arrive through `POST /image` with `type=asIcon`
+ * (the images contract answers {@link UploadStickerSchema}).
  *
  * Every item says how to place it in a design: `url` is the design sticker's `url` (an
  * assets-bucket key, shared/design.ts `StickerSchema`), `sticker_type` its `stickerType`,
@@ -124,8 +125,8 @@ export const LibraryItemSchema = z.discriminatedUnion('type', [
 export type LibraryItem = z.infer<typeof LibraryItemSchema>;
 
 /**
- * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; docs/decisions.md "Sticker library"
- * "Dynamic sticker"); `icon_url` is an inline SVG data URL, `width`/`height` px.
+ * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; docs/decisions.md
+ * "Sticker library" "Dynamic sticker"); `icon_url` is an inline SVG data URL, `width`/`height` px.
  */
 export const DynamicStickerSchema = z.object({
   id: z.string(),

@@ -1,8 +1,8 @@
 /**
  * The contract of the `teams` routes (shared/routes.ts; docs/decisions.md "The API contract",
- * "Team roles"; docs/decisions.md "Invitations": "Profile, teams, members"): the user's teams, the current team,
- * creating, switching, renaming and deleting teams, the team photo, the roles, members and
- * invitations. functions/teams parses its input with these schemas.
+ * "Team roles"; docs/decisions.md "Invitations": "Profile, teams, members"): the user's teams, the
+ * current team, creating, switching, renaming and deleting teams, the team photo, the roles,
+ * members and invitations. functions/teams parses its input with these schemas.
  */
 import { z } from 'zod';
 import { defineContract, IdParams, SuccessSchema } from './core.ts';

@@ -1,10 +1,11 @@
 /**
- * The contract of the `templates` routes (shared/routes.ts; docs/templates.md "Screens", docs/templates.md "Model", docs/templates.md "Calls": "Dashboard
- * lists", "Design actions", "Templates and bundles (admin)"; docs/templates.md): the dashboard's
- * template list, the editor's Templates panel, a design from a template, and the admin's
- * template calls. Also the shapes the `bundles` contract shares (a template card, a bundle, a
- * bundle option, the 0/1 status), since a panel page carries bundles and a template save its
- * bundle options. functions/templates parses its input with these schemas.
+ * The contract of the `templates` routes (shared/routes.ts; docs/templates.md "Screens",
+ * docs/templates.md "Model", docs/templates.md "Calls": "Dashboard lists", "Design actions",
+ * "Templates and bundles (admin)"; docs/templates.md): the dashboard's template list, the editor's
+ * Templates panel, a design from a template, and the admin's template calls. Also the shapes the
+ * `bundles` contract shares (a template card, a bundle, a bundle option, the 0/1 status), since a
+ * panel page carries bundles and a template save its bundle options. functions/templates parses its
+ * input with these schemas.
  */
 import { z } from 'zod';
 import { DesignCardSchema, DesignListPageSchema, ListQuerySchema } from './designs.ts';
@@ -44,7 +45,8 @@ export const PanelQuerySchema = PageQuery.extend({
 });
 
 /**
- * docs/templates.md "Model": "status (0/1, true/false)": 0, 1, "0", "1", true or false, read as enabled.
+ * docs/templates.md "Model": "status (0/1, true/false)": 0, 1, "0", "1", true or false, read as
+ * enabled.
  */
 export const StatusSchema = z
   .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
@@ -71,8 +73,8 @@ export const TemplateStatusBody = z.intersection(
 );
 
 /**
- * A bundle choice of the save modal's bundle select (docs/templates.md "Model": "Bundle select option:
- * key/id, template_id, label/name"): an existing bundle by `id` (or `key`), or a new one by
+ * A bundle choice of the save modal's bundle select (docs/templates.md "Model": "Bundle select
+ * option: key/id, template_id, label/name"): an existing bundle by `id` (or `key`), or a new one by
  * `name` (or `label`); a bare string is an id.
  */
 export const BundleChoiceSchema = z.union([
@@ -99,8 +101,9 @@ export type SaveTemplateInput = z.infer<typeof SaveTemplateSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A template as the lists show it (functions/templates/catalogue.ts `templateCard`; docs/templates.md "Model" Template: id, image_id, pic_snippet_id, status, archived_at, tags): a dashboard card plus
- * its tags and base photo.
+ * A template as the lists show it (functions/templates/catalogue.ts `templateCard`;
+ * docs/templates.md "Model" Template: id, image_id, pic_snippet_id, status, archived_at, tags): a
+ * dashboard card plus its tags and base photo.
  */
 export const TemplateCardSchema = DesignCardSchema.extend({
   pic_snippet_id: z.string(),
@@ -110,9 +113,9 @@ export const TemplateCardSchema = DesignCardSchema.extend({
 export type TemplateCard = z.infer<typeof TemplateCardSchema>;
 
 /**
- * A template bundle (functions/bundles/views.ts `bundleView`; docs/templates.md "Model": "Template bundle":
- * id, title, name, status (0/1), bundle_images (up to 6 on cards, all on the bundle edit page
- * and in the Bonus tab), teamsCount, created_at, archived_at).
+ * A template bundle (functions/bundles/views.ts `bundleView`; docs/templates.md "Model": "Template
+ * bundle": id, title, name, status (0/1), bundle_images (up to 6 on cards, all on the bundle edit
+ * page and in the Bonus tab), teamsCount, created_at, archived_at).
  */
 export const BundleViewSchema = z.object({
   id: z.string(),
@@ -135,8 +138,8 @@ export type BundleView = z.infer<typeof BundleViewSchema>;
 
 /**
  * A bundle as an option of the save modal's select (functions/templates/admin.ts
- * `bundleOption`; docs/templates.md "Model": "Bundle select option: key/id, template_id, label/name"),
- * `selected` when it holds the template the options were read for.
+ * `bundleOption`; docs/templates.md "Model": "Bundle select option: key/id, template_id,
+ * label/name"), `selected` when it holds the template the options were read for.
  */
 export const BundleOptionSchema = z.object({
   id: z.string(),

@@ -1,19 +1,21 @@
 /**
  * The font catalogue and the one rule that turns a design's `fontFamily` into `@font-face`
  * rules, shared by the font API, the editor (`loadFont`) and the render page, so both draw a
- * family from the same files (docs/fonts.md; docs/fonts.md "The render page": "fonts through @font-face").
+ * family from the same files (docs/fonts.md; docs/fonts.md "The render page": "fonts through
+ * @font-face").
  *
- * Where a family's files come from, in order (docs/fonts.md "Limits and known gaps", docs/decisions.md "Fonts"):
- * 1. the built-in fonts of docs/fonts.md "Limits and known gaps", kept under their own names and drawn with an openly
- *    licensed look-alike that we host (Journal → Caveat, …); USPS IMB Standard is listed,
- *    disabled, and drawn with the default;
+ * Where a family's files come from, in order (docs/fonts.md "Limits and known gaps",
+ * docs/decisions.md "Fonts"):
+ * 1. the built-in fonts of docs/fonts.md "Limits and known gaps", kept under their own names and
+ *    drawn with an openly licensed look-alike that we host (Journal → Caveat, …); USPS IMB Standard
+ *    is listed, disabled, and drawn with the default;
  * 2. the fallback stack (Noto Sans, …), already bundled by the editor and the render page;
  * 3. the hosted families (installed @fontsource packages; files in the assets bucket under
  *    `files/fonts/hosted/`, served at `/files/fonts/hosted/…`);
  * 4. the team's uploaded fonts (`files/fonts/custom/{teamId}/…`);
  * 5. any other catalogue family from the fontsource CDN, only when `FONT_CDN_URL` is set;
- * 6. anything else falls back to the default font, Journal (docs/editor.md "Messages": "Unknown fonts fall
- *    back to the default font").
+ * 6. anything else falls back to the default font, Journal (docs/editor.md "Messages": "Unknown
+ *    fonts fall back to the default font").
  */
 import { CATALOGUE_DATA } from './catalogue.data.ts';
 import { cssFamily } from './css.ts';
@@ -35,8 +37,9 @@ export type * from './types.ts';
 export { DEFAULT_FONT_FAMILY, HOSTED_FONTS_PATH, CUSTOM_FONTS_PATH };
 
 /**
- * A built-in font of docs/fonts.md "Limits and known gaps". `drawnWith` is the hosted family whose files draw it (the
- * named fonts other than Permanent Marker are not openly licensed; docs/decisions.md "Fonts").
+ * A built-in font of docs/fonts.md "Limits and known gaps". `drawnWith` is the hosted family whose
+ * files draw it (the named fonts other than Permanent Marker are not openly licensed;
+ * docs/decisions.md "Fonts").
  */
 export interface BuiltInFont {
   family: string;
@@ -78,8 +81,8 @@ const CATEGORY_OF_CODE: Record<string, FontCategory> = {
 let catalogue: Map<string, FontCategory> | undefined;
 
 /**
- * The full web-font catalogue (docs/fonts.md "The catalogue": "the catalogue is a full list of web fonts"):
- * family → category, about 1,950 families from @capsizecss/metrics (generate.ts).
+ * The full web-font catalogue (docs/fonts.md "The catalogue": "the catalogue is a full list of web
+ * fonts"): family → category, about 1,950 families from @capsizecss/metrics (generate.ts).
  */
 export function fontCatalogue(): ReadonlyMap<string, FontCategory> {
   if (!catalogue) {
@@ -250,9 +253,9 @@ export const GROUP_LABELS: Record<FontCategory, string> = {
 export const BUILT_IN_GROUP = 'Built-in';
 
 /**
- * The picker's server groups (docs/fonts.md "The catalogue": "font groups (label, weight, options)"): the
- * built-in fonts first, then one group per category, each sorted by name. Without a CDN only
- * the families we host or bundle are offered; with one, the whole catalogue.
+ * The picker's server groups (docs/fonts.md "The catalogue": "font groups (label, weight,
+ * options)"): the built-in fonts first, then one group per category, each sorted by name. Without a
+ * CDN only the families we host or bundle are offered; with one, the whole catalogue.
  * @param cdnUrl `FONT_CDN_URL`, when set.
  */
 export function fontGroups(cdnUrl?: string): FontGroup[] {

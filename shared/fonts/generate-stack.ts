@@ -17,10 +17,10 @@
  *   them). The families a text can be set in (`STACK_TEXT_FAMILIES`) keep every face, so their
  *   latin text draws in their own design.
  * - `coverage.data.ts`: the code points the stack draws, as sorted ranges, the blocks where a
- *   CJK family is the first to draw (the editor's cue to load CJK faces), and per hosted family (and
- *   built-in name) the code points only that family adds. Read by shared/scene/glyphs.ts (the
- *   "never tofu" rule). `cjk-coverage.data.ts`: the same CJK code points per family, which
- *   the editor imports with the first CJK text to pick the sheets it needs.
+ *   CJK family is the first to draw (the editor's cue to load CJK faces), and per hosted family
+ *   (and built-in name) the code points only that family adds. Read by shared/scene/glyphs.ts (the
+ *   "never tofu" rule). `cjk-coverage.data.ts`: the same CJK code points per family, which the
+ *   editor imports with the first CJK text to pick the sheets it needs.
  *
  * Coverage is read with fontkit from the regular (400) faces; bold and italic faces of these
  * families have the same character sets.

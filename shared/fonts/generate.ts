@@ -2,9 +2,9 @@
  * Generates the font data the product ships (docs/fonts.md), from installed packages only:
  *
  * - `catalogue.data.ts`: every web-font family of `@capsizecss/metrics` with its category
- *   (docs/fonts.md "The catalogue": "font entry has family and category"), system fonts and icon fonts left out
- *   (they are not web fonts anyone can load). One `Family\tc` line each: about 40 kB, so the
- *   169 MB metrics package never reaches a bundle.
+ *   (docs/fonts.md "The catalogue": "font entry has family and category"), system fonts and icon
+ *   fonts left out (they are not web fonts anyone can load). One `Family\tc` line each: about 40
+ *   kB, so the 169 MB metrics package never reaches a bundle.
  * - `hosted.data.ts`: the families whose files we host (the installed `@fontsource` packages,
  *   less the fallback stack the render page and the editor already bundle): each face's weight,
  *   style, woff2 file name and unicode-range, from the packages' own `@font-face` sheets.

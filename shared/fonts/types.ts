@@ -1,7 +1,7 @@
 /**
  * Font shapes shared by the catalogue, the font API, the editor and the render page
- * (docs/fonts.md "The catalogue": "Fonts": custom font names and path; font groups (label, weight, options); a
- * font entry has family and category).
+ * (docs/fonts.md "The catalogue": "Fonts": custom font names and path; font groups (label, weight,
+ * options); a font entry has family and category).
  */
 
 /** A family's category (docs/fonts.md "The catalogue"). */
@@ -28,8 +28,8 @@ export interface HostedFamily {
 }
 
 /**
- * A team's uploaded font (docs/fonts.md "Uploads" `GET /getCustomFonts`: names and path): its family name
- * (from the font's own name table) and the same-origin URL of its file.
+ * A team's uploaded font (docs/fonts.md "Uploads" `GET /getCustomFonts`: names and path): its
+ * family name (from the font's own name table) and the same-origin URL of its file.
  */
 export interface CustomFont {
   family: string;

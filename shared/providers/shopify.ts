@@ -1,6 +1,6 @@
 /**
- * Shopify Email, the marketing e-mails of a Shopify store (docs/providers.md "Shopify Email"): Liquid
- * tags on the customer and the shop. No live field list: Shopify's are fixed.
+ * Shopify Email, the marketing e-mails of a Shopify store (docs/providers.md "Shopify Email"):
+ * Liquid tags on the customer and the shop. No live field list: Shopify's are fixed.
  */
 import { liquidProvider } from './liquid.ts';
 

@@ -1,6 +1,7 @@
 /**
  * Draws resolved text layers with fabric.js: the one drawing path for the render page and the
- * editor (docs/decisions.md "Render slice", "Scene model shared with the editor"). Browser-only (needs a canvas).
+ * editor (docs/decisions.md "Render slice", "Scene model shared with the editor"). Browser-only
+ * (needs a canvas).
  */
 import { FabricImage, Textbox, type StaticCanvas } from 'fabric';
 import {
@@ -17,9 +18,10 @@ import { fabricFilters } from './filters.ts';
 import type { WatermarkLayer } from './watermark.ts';
 
 /**
- * The base photo of a design as drawn (docs/editor.md "Architecture" image tools): the image (a URL or data URL),
- * rotated by a multiple of 90°, flipped, filtered and enhanced, covering the canvas (or, for a
- * legacy design, 500 px wide at the top left: docs/editor.md "Constants", `placeBasePhoto`).
+ * The base photo of a design as drawn (docs/editor.md "Architecture" image tools): the image (a URL
+ * or data URL), rotated by a multiple of 90°, flipped, filtered and enhanced, covering the canvas
+ * (or, for a legacy design, 500 px wide at the top left: docs/editor.md "Constants",
+ * `placeBasePhoto`).
  */
 export interface BaseImageLayer {
   src: string;
@@ -86,8 +88,8 @@ function pixelateElement(element: HTMLCanvasElement, block: number): void {
 /**
  * {@link drawBaseImage} with the photo already loaded (`image`, e.g. from an element the editor
  * decoded while the design loaded): draws at once, without waiting for a load. `base.src` is
- * not read. With a pixelate block size (docs/editor.md "Editing rules") the photo is first resampled to its
- * fitted size so that blocks are `enhance.Pixelate` canvas px on both sides.
+ * not read. With a pixelate block size (docs/editor.md "Editing rules") the photo is first
+ * resampled to its fitted size so that blocks are `enhance.Pixelate` canvas px on both sides.
  */
 export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image: FabricImage) {
   canvas.clear();

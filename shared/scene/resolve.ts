@@ -75,8 +75,8 @@ export interface ResolveOptions {
 
 /**
  * The value drawn for one parameter: the recipient's value if present and not an unfilled tag,
- * else the fallback. A blank fallback (one space, docs/decisions.md "The design document: versions and restore") draws nothing. The text
- * transform applies to both.
+ * else the fallback. A blank fallback (one space, docs/decisions.md "The design document: versions
+ * and restore") draws nothing. The text transform applies to both.
  * @param drawable the layer's glyph filter (`ResolveOptions.glyphs` for its family): a value
  *   that has nothing drawable left counts as missing, so the fallback shows (docs/fonts.md
  *   "Never tofu").
@@ -101,9 +101,9 @@ export function resolveParameter(
 
 /**
  * A text snippet's text with every `{{param}}` resolved. A placeholder naming no declared
- * parameter of the snippet draws nothing (only declared parameters count, docs/decisions.md "Render slice").
- * With a glyph filter, what the snippet's family cannot draw is left out of the values (before
- * the fallback rule) and of the text around them.
+ * parameter of the snippet draws nothing (only declared parameters count, docs/decisions.md "Render
+ * slice"). With a glyph filter, what the snippet's family cannot draw is left out of the values
+ * (before the fallback rule) and of the text around them.
  */
 export function resolveSnippetText(
   snippet: TextSnippet,
@@ -267,8 +267,8 @@ export function resolveScene(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Base image placement (docs/editor.md "Constants": "Base image scaling"; docs/decisions.md "Pixelate and
-// legacy base-image scaling")
+// Base image placement (docs/editor.md "Constants": "Base image scaling"; docs/decisions.md
+// "Pixelate and legacy base-image scaling")
 
 /** Designs last saved before this day scale the base photo to 500 px (docs/editor.md "Constants"). */
 export const LEGACY_SCALING_BEFORE = '2018-02-24';
@@ -278,11 +278,11 @@ export const LEGACY_BASE_IMAGE_WIDTH = 500;
 export const BASE_IMAGE_WIDTH = 1000;
 
 /**
- * The spec's base image scaling width for a design dated `date` (docs/editor.md "Constants": "width 500 for
- * designs updated before 2018-02-24, otherwise 1000"; test/unit/base-image-scaling.test.ts).
- * A string is read by its calendar day, as written (`2018-02-23`, `2018-02-23 23:59:59` and
- * `2018-02-23T23:59:59+05:00` are all before the cut-off; the old system's own clock decided
- * the day); a Date by its UTC day.
+ * The spec's base image scaling width for a design dated `date` (docs/editor.md "Constants": "width
+ * 500 for designs updated before 2018-02-24, otherwise 1000";
+ * test/unit/base-image-scaling.test.ts). A string is read by its calendar day, as written
+ * (`2018-02-23`, `2018-02-23 23:59:59` and `2018-02-23T23:59:59+05:00` are all before the cut-off;
+ * the old system's own clock decided the day); a Date by its UTC day.
  * @param date `YYYY-MM-DD…` or a Date; unknown or unreadable → 1000 (not legacy).
  * @returns 500 or 1000, px.
  */
@@ -319,8 +319,8 @@ export interface BaseImagePlacement {
  * Places a photo of `photo` px (its own size, before rotation) on a `canvas` px canvas:
  * - `legacyWidth` null (every design since 2018-02-24): the photo covers the canvas after
  *   `angle` (a multiple of 90° after rounding), centre-cropped;
- * - `legacyWidth` 500 (docs/editor.md "Constants"): the photo is scaled to 500 px wide, keeping its aspect
- *   ratio, uncropped, its top-left corner (after rotation) at the canvas's; what it leaves
+ * - `legacyWidth` 500 (docs/editor.md "Constants"): the photo is scaled to 500 px wide, keeping its
+ *   aspect ratio, uncropped, its top-left corner (after rotation) at the canvas's; what it leaves
  *   uncovered stays white.
  * Sizes are whole px, at least 1.
  */

@@ -4,7 +4,8 @@
  * `lat,lon`; else its fallback place; else, when the sticker allows it, the reader's place from
  * the CDN) as an icon, the temperature and, optionally, the place's name. Pure and shared: the
  * render and the editor draw the same icon image (`weatherIconSvg`) and text layers
- * (`weatherLayers`, drawn with shared/scene/draw.ts `fitTextLayer`); test/unit/weather-sticker.test.ts.
+ * (`weatherLayers`, drawn with shared/scene/draw.ts `fitTextLayer`);
+ * test/unit/weather-sticker.test.ts.
  *
  * Units: geometry in canvas px, font sizes in px at the intrinsic size ({@link WEATHER_SIZE}),
  * temperatures in °C as the provider gives them, shown in the sticker's unit.

@@ -7,9 +7,9 @@
  * event for `/r/bench-reference.jpg?<query>` (values the caller makes unique, so no cache hit)
  * and prints one line `COLD_START {json}` (with `init_steps`, when each step of the init
  * warm-up ended: functions/render/warm-start.ts `initSteps`, and browser.ts `launchSteps`; with
- * `unpack_ms`, the library's unpack when the temp folder was empty, else 0); times are ms since this process started
- * (`performance.now()` counts from the process's time origin), so node's own start and the tsx
- * loader are included.
+ * `unpack_ms`, the library's unpack when the temp folder was empty, else 0); times are ms since
+ * this process started (`performance.now()` counts from the process's time origin), so node's own
+ * start and the tsx loader are included.
  */
 import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '#lib/http.ts';

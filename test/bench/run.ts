@@ -762,8 +762,8 @@ try {
     // docs/performance.md "Countdown timers"), merged into bench-results/render.json.
     await withTimeout(runTimerBench(stack), TIMER_LIMIT_MS, 'timer');
 
-    // The dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts; docs/performance.md
-    // "Dashboard lists").
+    // The dashboard lists of a team with 1,000 designs (test/bench/dashboard.ts;
+    // docs/performance.md "Dashboard lists").
     await phase('dashboard lists', () => runDashboardBench(stack));
 
     // The editor in the built SPA (test/bench/editor.ts; docs/performance.md "Editor").

@@ -228,7 +228,8 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     const base = stack().url;
     await signIn(page, base, owner.email, PASSWORD);
 
-    // docs/accounts.md "Validation rules": the $0.00 invoice is not listed; the paid one downloads through the PDF link.
+    // docs/accounts.md "Validation rules": the $0.00 invoice is not listed; the paid one downloads
+    // through the PDF link.
     stripe.on(
       'GET',
       '/v1/invoices',
@@ -255,7 +256,8 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
       ),
       { times: 5 },
     );
-    // docs/decisions.md "Billing in the SPA": invoices, payment method and subscription are tabs of their own.
+    // docs/decisions.md "Billing in the SPA": invoices, payment method and subscription are tabs of
+    // their own.
     await page.goto(`${base}/settings#/invoices`);
     await waitForTab(page, 'Invoices');
     await page.waitForSelector('.invoice-table', { timeout: TIMEOUT_MS });
@@ -330,9 +332,9 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     await waitForText(page, 'Harbour Prints: Frozen plan');
     expect(await fact(page, 'PDF export')).toBe('Not included: Pro plans only');
 
-    // docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA": the plan change back to Pro needs 3-D Secure (Stripe leaves the update
-    // pending on the invoice's PaymentIntent): a 400 with paymentId goes to the
-    // payment-confirmation page, which will return to this tab.
+    // docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA": the plan change back to
+    // Pro needs 3-D Secure (Stripe leaves the update pending on the invoice's PaymentIntent): a 400
+    // with paymentId goes to the payment-confirmation page, which will return to this tab.
     const pi = paymentIntent({ customer: owner.customerId });
     stripe
       .on('GET', subPath, frozen)
@@ -519,7 +521,8 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
         },
         { times: 50 },
       );
-    // docs/decisions.md "Billing in the SPA": the partner-campaign path, whose coupon is described but never named.
+    // docs/decisions.md "Billing in the SPA": the partner-campaign path, whose coupon is described
+    // but never named.
     await page.goto(`${base}${PARTNER_CAMPAIGN_PATH}`);
     await fillField(page, 'Name', 'Carla Card');
     await fillField(page, 'E-mail address', `carla.${Date.now()}@example.com`);
@@ -529,8 +532,8 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
     await page.click('input[name="terms"]');
     await press(page, 'Continue');
 
-    // docs/billing.md "Flows": the first paid plan of the interval is chosen (Starter), and a paid plan
-    // takes a card. The visitor picks Pro.
+    // docs/billing.md "Flows": the first paid plan of the interval is chosen (Starter), and a paid
+    // plan takes a card. The visitor picks Pro.
     await page.waitForSelector('input[name="plan"][value="starter-monthly"]:checked', {
       timeout: TIMEOUT_MS,
     });

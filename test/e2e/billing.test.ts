@@ -5,12 +5,12 @@
  * paid plan is unavailable; the demo team (Pro as data) sees its plan in Settings → Subscription,
  * from the plan settings address and from the team settings. The browser never contacts Stripe.
  * What the screens show on their own is in the component tests: the plan choice and the coupon
- * (web/src/features/registration/AccountStep.test.tsx, web/src/features/billing/PlanPicker.test.tsx,
- * CouponNote.test.tsx), the plan's facts and why it cannot change offline
- * (web/src/features/settings/SubscriptionTab.test.tsx), the payment-confirmation and card-update
- * pages (web/src/pages/PaymentConfirmationPage.test.tsx, CardUpdatePage.test.tsx). The online
- * screens (the real handlers with Stripe recorded at the SDK) are in billing-online.test.ts.
- * Screenshots land in test-results/e2e-billing-*.png.
+ * (web/src/features/registration/AccountStep.test.tsx,
+ * web/src/features/billing/PlanPicker.test.tsx, CouponNote.test.tsx), the plan's facts and why it
+ * cannot change offline (web/src/features/settings/SubscriptionTab.test.tsx), the
+ * payment-confirmation and card-update pages (web/src/pages/PaymentConfirmationPage.test.tsx,
+ * CardUpdatePage.test.tsx). The online screens (the real handlers with Stripe recorded at the SDK)
+ * are in billing-online.test.ts. Screenshots land in test-results/e2e-billing-*.png.
  *
  * @own-stack: reads the demo team's plan as seeded; other files subscribe and change it.
  */
@@ -61,7 +61,8 @@ describe('billing offline', () => {
     await press(page, 'Continue');
 
     await page.waitForSelector('input[name="plan"]', { timeout: TIMEOUT_MS });
-    // The requested Pro plan cannot be taken offline: the free plan is chosen, and the page says why.
+    // The requested Pro plan cannot be taken offline: the free plan is chosen, and the page says
+    // why.
     await waitForText(page, 'Pro is not available');
     expect(await page.$eval('input[name="plan"][value="free"]', (el) => el.checked)).toBe(true);
     await snap(page, 'e2e-billing-register-plan');

@@ -2,9 +2,10 @@
 /**
  * A countdown timer built in the editor (docs/editor.md "Countdown timer"): added from the
  * Stickers panel, set to a fixed deadline with its units, labels off and 5 frames through the
- * properties panel (labelled controls), a change undone and redone; the canvas preview ticks; the design saves; its render
- * URL with `.gif` answers an animated GIF of those 5 frames whose first frame shows the digits
- * for the moment asked (read by OCR); the export screen says it is an animated GIF. Screenshots: test-results/e2e-countdown-*.png.
+ * properties panel (labelled controls), a change undone and redone; the canvas preview ticks; the
+ * design saves; its render URL with `.gif` answers an animated GIF of those 5 frames whose first
+ * frame shows the digits for the moment asked (read by OCR); the export screen says it is an
+ * animated GIF. Screenshots: test-results/e2e-countdown-*.png.
  */
 import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';

@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 /**
  * A text snippet in the team's uploaded font is drawn in that font when the editor opens
- * (docs/fonts.md; docs/editor.mdwork on the editor's load): the face is registered and loaded before
- * the text is measured, or the text is measured again once it arrives (canvas/textFonts.ts).
- * Two designs differ only in the snippet's family: an uploaded font, and a family nobody has,
- * which the default font draws (docs/editor.md "Messages"). Their canvases must differ. Screenshot:
+ * (docs/fonts.md; docs/editor.mdwork on the editor's load): the face is registered and loaded
+ * before the text is measured, or the text is measured again once it arrives (canvas/textFonts.ts).
+ * Two designs differ only in the snippet's family: an uploaded font, and a family nobody has, which
+ * the default font draws (docs/editor.md "Messages"). Their canvases must differ. Screenshot:
  * test-results/e2e-editor-fonts-load.png.
  */
 import { describe, expect, it } from 'vitest';

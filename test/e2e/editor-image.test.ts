@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 /**
  * The editor's image tools, stickers and the Images and Stickers panels through the built SPA
- * in headless Chromium (docs/editor.md; docs/decisions.md; docs/editor.md "Architecture" image toolbar and panels, docs/editor.md "Commands"
- * crop and history, docs/editor.md "Editing rules" crop warning and QR rules, docs/editor.md "Constants" units): the demo user crops with the
+ * in headless Chromium (docs/editor.md; docs/decisions.md; docs/editor.md "Architecture" image
+ * toolbar and panels, docs/editor.md "Commands" crop and history, docs/editor.md "Editing rules"
+ * crop warning and QR rules, docs/editor.md "Constants" units): the demo user crops with the
  * too-small warning, rotates, applies a filter, resizes in mm, adds a sticker from a pack and a
- * favourite, adds a QR sticker and sets its value, uploads an image and uses it, reloads and
- * finds everything; the render URL's image then shows the QR code and the filter. Screenshots
- * land in test-results/e2e-editor-image-*.png.
+ * favourite, adds a QR sticker and sets its value, uploads an image and uses it, reloads and finds
+ * everything; the render URL's image then shows the QR code and the filter. Screenshots land in
+ * test-results/e2e-editor-image-*.png.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,7 +143,8 @@ describe('editor image tools and stickers', () => {
         await snap(page, 'e2e-editor-image-1-open');
 
         // Crop: the rectangle starts at 20,20 120x120; Done warns that the snippets will not fit
-        // (docs/editor.md "Messages"); Cancel in the dialog keeps crop mode; the corner handle grows it.
+        // (docs/editor.md "Messages"); Cancel in the dialog keeps crop mode; the corner handle
+        // grows it.
         await press(page, 'Crop');
         const cropBox = await page.waitForSelector('[data-testid="crop-box"]');
         expect(await cropBox!.evaluate((el) => el.getAttribute('aria-valuetext'))).toBe(
@@ -267,10 +269,12 @@ describe('editor image tools and stickers', () => {
         await press(page, `Add ${favouriteName}`);
         expect(stickerName).toMatch(/^Add /);
 
-        // A QR code from the dynamic stickers, with its value (docs/editor.md "Editing rules" parameter name qrCode1).
+        // A QR code from the dynamic stickers, with its value (docs/editor.md "Editing rules"
+        // parameter name qrCode1).
         await press(page, 'Library', 'tab');
 
-        // Search, 1000 ms after typing stops (docs/editor.md "Constants"): stickers found across the packs.
+        // Search, 1000 ms after typing stops (docs/editor.md "Constants"): stickers found across
+        // the packs.
         const search = page.locator(byRole('searchbox', 'Search stickers'));
         await search.fill('cake');
         await page.waitForSelector('.library__pick[aria-label^="Add "][aria-label*="cake"]');
@@ -294,7 +298,8 @@ describe('editor image tools and stickers', () => {
         const file = (await page.waitForSelector(
           '.library__upload input[type="file"]',
         )) as ElementHandle<HTMLInputElement>;
-        // A file of another kind is refused with the spec's notice, shown for 4 s (docs/editor.md "Editing rules").
+        // A file of another kind is refused with the spec's notice, shown for 4 s (docs/editor.md
+        // "Editing rules").
         const notes = join(mkdtempSync(join(tmpdir(), 'upload-')), 'notes.txt');
         writeFileSync(notes, 'not an image');
         await file.uploadFile(notes);

@@ -1,14 +1,16 @@
 /// <reference lib="dom" />
 /**
  * Editor correctness in the built SPA (docs/editor.md "Commands": "Selection overlay",
- * docs/editor.md "Server sync" QR call): on a design of its own, the demo user types in the snippet text field and undoes
- * with Ctrl+Z there (one history: the typing burst goes in one step, the document and the field
- * agree, Ctrl+Shift+Z redoes; Esc leaves the field, a second Esc deselects); turns the snippet upside down and finds the overlay above the
- * text as drawn; moves the alignment with the arrow keys without nudging the snippet; changes a
- * QR code's colour, saved through `PUT /api/pic-snippet/{id}/qrCode`, and undoes it, saved the
- * same way; with an uploaded font, Ctrl+B and Ctrl+I refuse as the Bold button does (docs/editor.md "Editing rules", message docs/editor.md "Messages"), shown as a toast over the canvas that Esc dismisses; Ctrl+Z in a number field
- * is the editor's undo; the QR code's selection overlay offers Delete only and deletes it
- * after 'Delete Sticker?'. Screenshots: test-results/e2e-editor-keys-*.png.
+ * docs/editor.md "Server sync" QR call): on a design of its own, the demo user types in the snippet
+ * text field and undoes with Ctrl+Z there (one history: the typing burst goes in one step, the
+ * document and the field agree, Ctrl+Shift+Z redoes; Esc leaves the field, a second Esc deselects);
+ * turns the snippet upside down and finds the overlay above the text as drawn; moves the alignment
+ * with the arrow keys without nudging the snippet; changes a QR code's colour, saved through `PUT
+ * /api/pic-snippet/{id}/qrCode`, and undoes it, saved the same way; with an uploaded font, Ctrl+B
+ * and Ctrl+I refuse as the Bold button does (docs/editor.md "Editing rules", message docs/editor.md
+ * "Messages"), shown as a toast over the canvas that Esc dismisses; Ctrl+Z in a number field is the
+ * editor's undo; the QR code's selection overlay offers Delete only and deletes it after 'Delete
+ * Sticker?'. Screenshots: test-results/e2e-editor-keys-*.png.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -127,7 +129,8 @@ describe('editor keys, overlay and QR saves', () => {
       });
       const overlay = await rectOf(page, byRole('toolbar', 'Selected text snippet'));
       await snap(page, 'e2e-editor-keys-1-rotated-overlay');
-      // The drawn text's top: its corner's y less one line (1.5 × the font size, docs/editor.md "Constants").
+      // The drawn text's top: its corner's y less one line (1.5 × the font size, docs/editor.md
+      // "Constants").
       const textTop = canvas.top + (y - 1.5 * fontSize) * canvas.scale;
       expect(overlay.bottom).toBeLessThanOrEqual(textTop);
       expect(overlay.top).toBeGreaterThanOrEqual(canvas.top);
@@ -163,8 +166,9 @@ describe('editor keys, overlay and QR saves', () => {
       expect(await valueOf(page, 'spinbutton', 'X')).toBe(x);
       expect(Number(await valueOf(page, 'spinbutton', 'Y'))).toBe(y);
 
-      // An uploaded font has no bold or italic (docs/editor.md "Editing rules"): Ctrl+B refuses like the button,
-      // with the spec's message (docs/editor.md "Messages"), and the snippet stays plain.
+      // An uploaded font has no bold or italic (docs/editor.md "Editing rules"): Ctrl+B refuses
+      // like the button, with the spec's message (docs/editor.md "Messages"), and the snippet stays
+      // plain.
       const dir = await mkdtemp(join(tmpdir(), 'keys-e2e-'));
       const family = `Keys E2E ${Date.now() % 100_000}`;
       const ttf = join(dir, 'keys-e2e.ttf');
@@ -213,7 +217,8 @@ describe('editor keys, overlay and QR saves', () => {
         fontStyle: 'normal',
       });
 
-      // A QR code's colour: saved through the QR call (docs/editor.md "Server sync") with the version; undo too.
+      // A QR code's colour: saved through the QR call (docs/editor.md "Server sync") with the
+      // version; undo too.
       await saved(page);
       await press(page, 'Stickers');
       const qrButton = await page.waitForSelector('.library__pick[aria-label^="Add QR code"]');
@@ -251,8 +256,8 @@ describe('editor keys, overlay and QR saves', () => {
       expect(requests).toEqual([qrCall, qrCall]);
       await saved(page);
 
-      // The QR code's overlay on the canvas (docs/editor.md "Commands"): Delete only, not in the toolbar too;
-      // Delete asks 'Delete Sticker?' (docs/editor.md "Messages") and removes it.
+      // The QR code's overlay on the canvas (docs/editor.md "Commands"): Delete only, not in the
+      // toolbar too; Delete asks 'Delete Sticker?' (docs/editor.md "Messages") and removes it.
       const qrOverlay = await findByRole(page, 'toolbar', 'Selected QR code');
       expect(
         await qrOverlay.$$eval('button', (buttons) => buttons.map((b) => b.textContent)),

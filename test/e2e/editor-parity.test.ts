@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
- * Editor–render parity (docs/editor.md "Architecture"): for the same design and values, the editor's
- * canvas and the render URL's image differ by no more than a small pixel threshold. Both draw
- * through `shared/scene`; this test catches the day one of them stops doing so (a font that
+ * Editor–render parity (docs/editor.md "Architecture"): for the same design and values, the
+ * editor's canvas and the render URL's image differ by no more than a small pixel threshold. Both
+ * draw through `shared/scene`; this test catches the day one of them stops doing so (a font that
  * only one side loads, a wrap or fit rule applied on one side, a sticker placed differently).
  *
  * The design: the seeded autumn photo with four text snippets (a merge field with its fallback,
@@ -11,9 +11,9 @@
  * fallbacks, so the render URL is asked without values. The browser window is large enough for
  * the editor to draw the canvas at 1:1, and the two canvas layers (photo; snippets and
  * stickers) are composed in the page exactly as the render page composes them. A second case
- * draws the same design with Pixelate 12 px (docs/editor.md "Editing rules"; docs/editor.md "Filters and
- * enhancements"), whose blocks must fall in the same places on both sides. A legacy design
- * (`legacy_base_image_width: 500`: the photo 500 px wide at the top left, the rest white;
+ * draws the same design with Pixelate 12 px (docs/editor.md "Editing rules"; docs/editor.md
+ * "Filters and enhancements"), whose blocks must fall in the same places on both sides. A legacy
+ * design (`legacy_base_image_width: 500`: the photo 500 px wide at the top left, the rest white;
  * docs/decisions.md "Pixelate and legacy base-image scaling") is drawn alike, and a crop of it
  * across the photo's edge keeps in the render what the editor showed.
  */
@@ -292,8 +292,8 @@ describe('editor–render parity', () => {
     () => checkParity('', {}),
   );
 
-  // Pixelate (docs/editor.md "Editing rules"; docs/editor.md "Filters and enhancements"): 12 px blocks of the
-  // photo's mean colours, the same size and place on both sides.
+  // Pixelate (docs/editor.md "Editing rules"; docs/editor.md "Filters and enhancements"): 12 px
+  // blocks of the photo's mean colours, the same size and place on both sides.
   it(
     'draws the same pixelated photo (Pixelate 12 px) in the editor as the render URL',
     { timeout: 240_000 },

@@ -2,9 +2,10 @@
 /**
  * The stress preview (docs/editor.md) in the built SPA: the demo user opens the editor of a copy
  * of the demo design (its view counter this file's alone: other files render the seeded one on
- * the same stack), opens "Preview sample values", and sees six pictures drawn by the render service, one per
- * sample; the long sample really draws something else than the empty one (the fallback), and
- * the previews do not count as views of the design. Screenshot: test-results/e2e-editor-stress.png.
+ * the same stack), opens "Preview sample values", and sees six pictures drawn by the render
+ * service, one per sample; the long sample really draws something else than the empty one (the
+ * fallback), and the previews do not count as views of the design. Screenshot:
+ * test-results/e2e-editor-stress.png.
  */
 import { describe, expect, it } from 'vitest';
 import { fetchImage, meanDifference, useLocalStack } from '../support/stack.ts';

@@ -1,14 +1,15 @@
 /// <reference lib="dom" />
 /**
  * The editor's text tools through the built SPA in headless Chromium (docs/editor.md "Text tools";
- * docs/editor.md "Architecture" text toolbar and panel, narrow layouts, selection overlay, Help, custom-data
- * modal, unload warning; docs/editor.md "Commands" linked sizes, parameter undo; docs/editor.md "Editing rules" placeholders as whole units; docs/editor.md "Messages"
- * confirmations). The demo user opens the demo design, adds a snippet, types
- * `Hi {{first_name}}`, sets its fallback, changes font, size, colour, bold, underline and
- * alignment, drags it, undoes and redoes, reloads and finds everything as left; the render URL
- * (`?first_name=Ana`) draws it. Then the overlay's clone, a placeholder deleted whole and
- * brought back by undo, the custom-data intro, Help, and the layouts at 1280 and 900 px.
- * Screenshots land in test-results/e2e-editor-text-*.png.
+ * docs/editor.md "Architecture" text toolbar and panel, narrow layouts, selection overlay, Help,
+ * custom-data modal, unload warning; docs/editor.md "Commands" linked sizes, parameter undo;
+ * docs/editor.md "Editing rules" placeholders as whole units; docs/editor.md "Messages"
+ * confirmations). The demo user opens the demo design, adds a snippet, types `Hi {{first_name}}`,
+ * sets its fallback, changes font, size, colour, bold, underline and alignment, drags it, undoes
+ * and redoes, reloads and finds everything as left; the render URL (`?first_name=Ana`) draws it.
+ * Then the overlay's clone, a placeholder deleted whole and brought back by undo, the custom-data
+ * intro, Help, and the layouts at 1280 and 900 px. Screenshots land in
+ * test-results/e2e-editor-text-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { KeyInput, Page } from 'puppeteer-core';
@@ -105,7 +106,8 @@ describe('editor text tools', () => {
       await replaceText(page, 'textbox', 'Fallback for {{first_name}}', 'friend');
       expect(await fallback.value()).toBe('friend');
 
-      // While the text field has focus, leaving asks first (docs/editor.md "Architecture" unload warning).
+      // While the text field has focus, leaving asks first (docs/editor.md "Architecture" unload
+      // warning).
       await (await findByRole(page, 'textbox', 'Text')).focus();
       expect(await warnsOnLeave(page)).toBe(true);
 
@@ -230,7 +232,8 @@ describe('editor text tools', () => {
       expect(await control(page, 'textbox', 'Text').value()).toBe(TEXT);
 
       // Drag: a click inside the merge field selects it whole; dragged to the start, it moves
-      // there in one step and keeps its parameter (docs/editor.md "Commands": "Dragging a parameter").
+      // there in one step and keeps its parameter (docs/editor.md "Commands": "Dragging a
+      // parameter").
       const field = await page.$eval(byRole('textbox', 'Text'), (el) => {
         const style = getComputedStyle(el);
         const measure = document.createElement('canvas').getContext('2d')!;
@@ -280,8 +283,8 @@ describe('editor text tools', () => {
       await findByRole(page, 'dialog', 'Editor help');
       await press(page, 'Close');
 
-      // Narrow layouts (docs/editor.md "Architecture"): outline and angle move into "More text options" at
-      // 1400 px or less; alignment and colours join them at 991 px or less.
+      // Narrow layouts (docs/editor.md "Architecture"): outline and angle move into "More text
+      // options" at 1400 px or less; alignment and colours join them at 991 px or less.
       await page.setViewport({ width: 1280, height: 900 });
       await press(page, 'More text options');
       await findByRole(page, 'spinbutton', 'Outline width');

@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
 /**
- * The editor through the built SPA in headless Chromium (docs/editor.md, first slice; docs/editor.md "Architecture"
- * Editor, docs/editor.md "Commands" editor changes and undo/redo, docs/editor.md "Editing rules" canvas clamps, docs/editor.md "Constants" snippet defaults): the demo user
- * opens the demo design, adds a text snippet, types `Hi {{first_name}}`, changes its size,
- * drags it with the mouse, undoes and redoes the drag, waits for "Saved", reloads, and finds the
- * snippet where it was left; the render URL then draws it. Screenshots land in
+ * The editor through the built SPA in headless Chromium (docs/editor.md, first slice;
+ * docs/editor.md "Architecture" Editor, docs/editor.md "Commands" editor changes and undo/redo,
+ * docs/editor.md "Editing rules" canvas clamps, docs/editor.md "Constants" snippet defaults): the
+ * demo user opens the demo design, adds a text snippet, types `Hi {{first_name}}`, changes its
+ * size, drags it with the mouse, undoes and redoes the drag, waits for "Saved", reloads, and finds
+ * the snippet where it was left; the render URL then draws it. Screenshots land in
  * test-results/e2e-editor-*.png.
  */
 import { describe, expect, it } from 'vitest';
@@ -90,7 +91,8 @@ describe('editor', () => {
       ).toBe(true);
       await snap(page, 'e2e-editor-1-open');
 
-      // Add a text snippet: "Snippet 1", 32 px, selected; the button rests for 1 s (docs/editor.md "Commands").
+      // Add a text snippet: "Snippet 1", 32 px, selected; the button rests for 1 s (docs/editor.md
+      // "Commands").
       await press(page, 'Add text snippet');
       const add = await findByRole(page, 'button', 'Add text snippet');
       expect(await add.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
@@ -130,7 +132,8 @@ describe('editor', () => {
       expect(Math.abs(dragged.top - (start.top + 150 / box.scale))).toBeLessThanOrEqual(1);
       await snap(page, 'e2e-editor-3-dragged');
 
-      // Undo takes the whole drag back in one step; redo brings it again (docs/editor.md "Commands").
+      // Undo takes the whole drag back in one step; redo brings it again (docs/editor.md
+      // "Commands").
       await press(page, 'Undo');
       expect(await position(page)).toEqual(start);
       expect(
@@ -181,7 +184,8 @@ describe('editor', () => {
       await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
       await snap(page, 'e2e-editor-5-reloaded');
 
-      // Delete asks first (docs/editor.md "Messages" 'Delete Text Snippet?'); Cancel keeps the snippet.
+      // Delete asks first (docs/editor.md "Messages" 'Delete Text Snippet?'); Cancel keeps the
+      // snippet.
       await (await findByRole(page, 'button', 'Hi {{first_name}}')).focus();
       await page.keyboard.press('Delete');
       await findByRole(page, 'alertdialog', 'Delete Text Snippet?');

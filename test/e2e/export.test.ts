@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 /**
- * The export screen through the built SPA in headless Chromium (docs/export.md; docs/export.md "The screen"
- * "Export screen", docs/export.md "The screen": "Export", docs/decisions.md "Team roles" `can_export_pdf`): the demo user opens the export screen of
- * the demo design from its show page, meets the custom-data intro and hides it for good,
- * chooses Klaviyo, maps `first_name` to Klaviyo's first-name tag, generates, and the HTML's
- * image URL, with "Ana" substituted as Klaviyo does, draws what the render of first_name=Ana
- * draws. The PDF toggle works for the demo team (Pro); a free team gets the plan
- * message with the Upgrade link. Screenshots land in test-results/e2e-export-*.png.
+ * The export screen through the built SPA in headless Chromium (docs/export.md; docs/export.md "The
+ * screen" "Export screen", docs/export.md "The screen": "Export", docs/decisions.md "Team roles"
+ * `can_export_pdf`): the demo user opens the export screen of the demo design from its show page,
+ * meets the custom-data intro and hides it for good, chooses Klaviyo, maps `first_name` to
+ * Klaviyo's first-name tag, generates, and the HTML's image URL, with "Ana" substituted as Klaviyo
+ * does, draws what the render of first_name=Ana draws. The PDF toggle works for the demo team
+ * (Pro); a free team gets the plan message with the Upgrade link. Screenshots land in
+ * test-results/e2e-export-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
@@ -95,7 +96,8 @@ describe('export screen', () => {
         await exportLink.evaluate((a) => [a.getAttribute('href'), a.getAttribute('target')]),
       ).toEqual([`/pic-snippet/${welcome().designId}/export`, '_blank']);
 
-      // The intro shows until "Don't show it again" (docs/export.md "The screen", customDataModal = 0).
+      // The intro shows until "Don't show it again" (docs/export.md "The screen", customDataModal =
+      // 0).
       await page.goto(`${base}/pic-snippet/${welcome().designId}/export`, {
         waitUntil: 'networkidle0',
       });

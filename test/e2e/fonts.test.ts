@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 /**
  * The font picker in the editor's text toolbar through the built SPA in headless Chromium
- * (docs/fonts.md; docs/fonts.md "The editor" font family, docs/editor.md "Commands" font upload, docs/fonts.md "Limits and known gaps" the virtualised list). A Pro team's
- * owner opens a copy of the demo design, picks Lobster from the keyboard (search, arrows, Enter),
- * sees the canvas redraw, and the saved design's render URL draws Lobster; Esc closes, an empty
- * search says "No Font"; an upload with a wrong extension is refused for 4 s, a real .ttf joins
- * the Uploaded category. A free team sees the Pro plans message with the Upgrade link instead of
- * the upload. Screenshots land in test-results/e2e-fonts-*.png.
+ * (docs/fonts.md; docs/fonts.md "The editor" font family, docs/editor.md "Commands" font upload,
+ * docs/fonts.md "Limits and known gaps" the virtualised list). A Pro team's owner opens a copy of
+ * the demo design, picks Lobster from the keyboard (search, arrows, Enter), sees the canvas redraw,
+ * and the saved design's render URL draws Lobster; Esc closes, an empty search says "No Font"; an
+ * upload with a wrong extension is refused for 4 s, a real .ttf joins the Uploaded category. A free
+ * team sees the Pro plans message with the Upgrade link instead of the upload. Screenshots land in
+ * test-results/e2e-fonts-*.png.
  *
  * The file owns its data: the Pro team (on the demo team's plan, as data) with its copy of the
  * demo design and the font it uploads, and the free team, each with an owner of its own, so no

@@ -116,8 +116,8 @@ describe('GIF stickers in the editor', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(String(error)));
       await signIn(page, base, email, PASSWORD);
-      // The document and the canvas, not networkidle0: under a loaded CI machine the editor's requests
-      // did not pause for 500 ms within the navigation budget.
+      // The document and the canvas, not networkidle0: under a loaded CI machine the editor's
+      // requests did not pause for 500 ms within the navigation budget.
       page.setDefaultNavigationTimeout(60_000);
       await page.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');

@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
 /**
  * The kiosk's Sticker packs and Image library tabs through the built SPA in headless Chromium
- * (docs/kiosk.md "Sticker packs": "Kiosk (packs)", docs/accounts.md "Error answers in the SPA" pack messages; docs/kiosk.md "Sticker packs", "The global
- * image library"): an admin searches the packs, removes one and restores it, seeing the spec's
- * messages come and go (cleared after 2 s), then edits a library photo's tags, which a reload
- * shows kept. Screenshots land in test-results/e2e-kiosk-*.png.
+ * (docs/kiosk.md "Sticker packs": "Kiosk (packs)", docs/accounts.md "Error answers in the SPA" pack
+ * messages; docs/kiosk.md "Sticker packs", "The global image library"): an admin searches the
+ * packs, removes one and restores it, seeing the spec's messages come and go (cleared after 2 s),
+ * then edits a library photo's tags, which a reload shows kept. Screenshots land in
+ * test-results/e2e-kiosk-*.png.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';

@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 /**
  * The bell, the notifications panel and the support dialog through the built SPA in headless
- * Chromium (docs/notifications.md "The bell and the panel": "Other", docs/billing.md "Flows": "Notification panel", docs/accounts.md "Error answers in the SPA": "Support success";
- * docs/notifications.md): an existing user invited to the demo team sees the bell's pending
- * marker, opens the panel from the keyboard, reads the invitation's notification, toggles to
- * the announcements (an admin's Markdown, its action link), closes with Escape (focus back on
- * the bell, the marker gone), then writes to support and sees 'Got It!'. Screenshots land in
+ * Chromium (docs/notifications.md "The bell and the panel": "Other", docs/billing.md "Flows":
+ * "Notification panel", docs/accounts.md "Error answers in the SPA": "Support success";
+ * docs/notifications.md): an existing user invited to the demo team sees the bell's pending marker,
+ * opens the panel from the keyboard, reads the invitation's notification, toggles to the
+ * announcements (an admin's Markdown, its action link), closes with Escape (focus back on the bell,
+ * the marker gone), then writes to support and sees 'Got It!'. Screenshots land in
  * test-results/e2e-notifications-*.png.
  */
 import { randomUUID } from 'node:crypto';

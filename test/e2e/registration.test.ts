@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 /**
- * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens", docs/decisions.md "Registration"):
- * the account, the free plan while billing is offline, the confirmation page with the new user
- * signed in, and onboarding to the use case's templates; the partner-campaign path registering
- * through its own route. Each page fits a phone-sized screen. What the steps show on their own
- * (field errors, the team slug, a taken address, the plans offered, the partner offer, the
- * onboarding's choices and focus) is in the component tests
+ * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens",
+ * docs/decisions.md "Registration"): the account, the free plan while billing is offline, the
+ * confirmation page with the new user signed in, and onboarding to the use case's templates; the
+ * partner-campaign path registering through its own route. Each page fits a phone-sized screen.
+ * What the steps show on their own (field errors, the team slug, a taken address, the plans
+ * offered, the partner offer, the onboarding's choices and focus) is in the component tests
  * (web/src/features/registration/AccountStep.test.tsx, PlanStep.test.tsx,
  * web/src/pages/OnboardingPage.test.tsx). Screenshots land in test-results/e2e-register-*.png.
  */
@@ -105,7 +105,8 @@ describe('registration page', () => {
     });
     expect(me).toEqual({ status: 200, body: expect.objectContaining({ email }) });
 
-    // Onboarding (docs/accounts.md "Screens"): pick a use case, see its ideas, continue to its address.
+    // Onboarding (docs/accounts.md "Screens"): pick a use case, see its ideas, continue to its
+    // address.
     await page.click('a[href="/onboarding"]');
     await page.waitForSelector('input[name="use_case"]');
     await page.click('input[value="phisicalStore"]');

@@ -1,16 +1,17 @@
 /// <reference lib="dom" />
 /**
- * Settings through the built SPA in headless Chromium (docs/accounts.md "Screens", docs/decisions.md "The API contract"): an API
- * token shown once and listed, the tab kept in the hash through the browser's history, a new
- * team listed and its settings opened, and a profile photo uploaded (and a non-image refused by
- * the server). What one component shows is in the component tests: the tabs of each settings
- * page, their order, keys and hashes (web/src/pages/SettingsPage.test.tsx,
- * TeamSettingsPage.test.tsx, web/src/components/Tabs.test.tsx), the billing tabs offline
+ * Settings through the built SPA in headless Chromium (docs/accounts.md "Screens",
+ * docs/decisions.md "The API contract"): an API token shown once and listed, the tab kept in the
+ * hash through the browser's history, a new team listed and its settings opened, and a profile
+ * photo uploaded (and a non-image refused by the server). What one component shows is in the
+ * component tests: the tabs of each settings page, their order, keys and hashes
+ * (web/src/pages/SettingsPage.test.tsx, TeamSettingsPage.test.tsx,
+ * web/src/components/Tabs.test.tsx), the billing tabs offline
  * (web/src/features/settings/SubscriptionTab.test.tsx), invitations
- * (web/src/features/settings/MembershipTab.test.tsx), two-factor set-up
- * (TwoFactorSection.test.tsx) and the session-expired modal (SessionExpiredModal.test.tsx; its
- * journey is test/e2e/session-expiry.test.ts). A 402's landing on the subscription tab is the
- * real lapsed plan's in test/e2e/billing-online.test.ts.
+ * (web/src/features/settings/MembershipTab.test.tsx), two-factor set-up (TwoFactorSection.test.tsx)
+ * and the session-expired modal (SessionExpiredModal.test.tsx; its journey is
+ * test/e2e/session-expiry.test.ts). A 402's landing on the subscription tab is the real lapsed
+ * plan's in test/e2e/billing-online.test.ts.
  */
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

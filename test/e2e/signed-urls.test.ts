@@ -3,7 +3,8 @@
  * Signed render URLs through the built SPA in headless Chromium (docs/developer-api.md "Signed
  * render URLs"): the company settings' Developer tab makes the signing secret (shown once), and
  * the export screen's "Require signed URLs" turns the requirement on, after which an unsigned
- * render URL answers the fallback and Generate gives a names-form signed URL. Screenshots land in test-results/e2e-signed-urls-*.png.
+ * render URL answers the fallback and Generate gives a names-form signed URL. Screenshots land in
+ * test-results/e2e-signed-urls-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import { signRenderPath } from '#functions/render/signature.ts';

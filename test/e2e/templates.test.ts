@@ -1,14 +1,15 @@
 /// <reference lib="dom" />
 /**
- * Templates and bundles through the built SPA in headless Chromium (docs/templates.md "Screens", docs/templates.md "Model", docs/editor.md "Messages";
- * docs/templates.md): the admin saves a design as a template with tags from the editor (a duplicate
- * tag refused), into a new bundle; assigns the bundle to the demo team with the add-teams modal
- * ("No any result." first); the demo user finds the Bonus tab in the editor's Templates panel and
- * the template on the dashboard, makes a design from the bundle template and lands in the editor,
- * where they add a sticker from a pack and a favourite and upload a photo and use it; the admin
- * deactivates the template, then deletes it after 'Delete Template ?'. And the admin removes the
- * design open in the editor from its bundle (Bonus tab), after which the Save as template modal
- * starts over (docs/templates.md "Model"). Screenshots land in test-results/e2e-templates-*.png.
+ * Templates and bundles through the built SPA in headless Chromium (docs/templates.md "Screens",
+ * docs/templates.md "Model", docs/editor.md "Messages"; docs/templates.md): the admin saves a
+ * design as a template with tags from the editor (a duplicate tag refused), into a new bundle;
+ * assigns the bundle to the demo team with the add-teams modal ("No any result." first); the demo
+ * user finds the Bonus tab in the editor's Templates panel and the template on the dashboard, makes
+ * a design from the bundle template and lands in the editor, where they add a sticker from a pack
+ * and a favourite and upload a photo and use it; the admin deactivates the template, then deletes
+ * it after 'Delete Template ?'. And the admin removes the design open in the editor from its bundle
+ * (Bonus tab), after which the Save as template modal starts over (docs/templates.md "Model").
+ * Screenshots land in test-results/e2e-templates-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import type { ElementHandle, Page } from 'puppeteer-core';
@@ -76,7 +77,8 @@ describe('templates and bundles', () => {
       const adminApi = await signedIn(base, 'admin@example.com');
       const design = await createDesign(adminApi, { title: TITLE });
 
-      // The admin opens the design and saves it as a template (docs/templates.md "Model": "Create a template").
+      // The admin opens the design and saves it as a template (docs/templates.md "Model": "Create a
+      // template").
       const admin = await pageAs(browser(), 'admin@example.com');
       await admin.goto(`${base}/pic-snippet/${design.id}/edit`, { waitUntil: 'domcontentloaded' });
       await press(admin, 'Save as template');

@@ -1,6 +1,7 @@
 /**
  * PicSnippetsStack, synthesised in-process with bundling skipped (context
- * `aws:cdk:bundling-stacks: []`): what an operator would check before deploying (docs/infra.md "What the stack creates").
+ * `aws:cdk:bundling-stacks: []`): what an operator would check before deploying (docs/infra.md
+ * "What the stack creates").
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

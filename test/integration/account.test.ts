@@ -166,7 +166,8 @@ describe('security and profile settings', () => {
   });
 
   // mutation check: before this, a password change left every other session signed in and the
-  // API tokens working (and PUT /settings/password ignored `revoke_tokens`); this test failed there.
+  // API tokens working (and PUT /settings/password ignored `revoke_tokens`); this test failed
+  // there.
   it('a password change ends every other session and, when asked, revokes the API tokens', async () => {
     const email = uniqueEmail('sessions');
     const here = await newAccount(email);

@@ -1,7 +1,8 @@
 /**
- * Offline billing (docs/billing.md; docs/billing.md "Offline mode"): no Stripe keys. The free plan works, paid
- * plans say billing is not configured ('Invalid Stripe Key/Secret' where a key is needed,
- * docs/accounts.md "Error answers in the SPA"), the seeded demo team keeps Pro as data, and no billing call crashes.
+ * Offline billing (docs/billing.md; docs/billing.md "Offline mode"): no Stripe keys. The free plan
+ * works, paid plans say billing is not configured ('Invalid Stripe Key/Secret' where a key is
+ * needed, docs/accounts.md "Error answers in the SPA"), the seeded demo team keeps Pro as data, and
+ * no billing call crashes.
  */
 import { describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, PARTNER_COUPON_LOOKUP, type SubscriptionView } from '#shared/billing.ts';
@@ -73,7 +74,8 @@ describe('billing offline', () => {
     });
     expect((await c.request('GET', '/settings/invoices')).json).toEqual([]);
     expect((await c.request('GET', '/coupon/ANYTHING')).json).toMatchObject({ valid: false });
-    // The partner campaign's coupon (docs/decisions.md "Billing in the SPA") is not available offline either.
+    // The partner campaign's coupon (docs/decisions.md "Billing in the SPA") is not available
+    // offline either.
     expect((await c.request('GET', `/coupon/${PARTNER_COUPON_LOOKUP}`)).json).toMatchObject({
       valid: false,
       code: PARTNER_COUPON_LOOKUP,

@@ -1,8 +1,9 @@
 /**
- * Billing, subscriptions (docs/billing.md; docs/billing.md "Flows" states and cancel flow, docs/billing.md "Flows"
- * "Subscription and payment", docs/accounts.md "Error answers in the SPA" messages): the real `stripe` SDK talks to the recording
- * HttpClient (test/support/stripe.ts), which answers from typed fixtures and keeps what the SDK
- * sent. Each test registers its own team on the free plan.
+ * Billing, subscriptions (docs/billing.md; docs/billing.md "Flows" states and cancel flow,
+ * docs/billing.md "Flows" "Subscription and payment", docs/accounts.md "Error answers in the SPA"
+ * messages): the real `stripe` SDK talks to the recording HttpClient (test/support/stripe.ts),
+ * which answers from typed fixtures and keeps what the SDK sent. Each test registers its own team
+ * on the free plan.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
@@ -537,7 +538,8 @@ describe('switch, cancel, resume, freeze (spec 001 §4)', () => {
       subscriptionItem(PRICES.freeze),
     );
 
-    // Step 1: the cancel flow's answers (docs/billing.md "Flows" metaData); type is freeze (not frozen yet).
+    // Step 1: the cancel flow's answers (docs/billing.md "Flows" metaData); type is freeze (not
+    // frozen yet).
     expect((await viewOf(c)).cancel_type).toBe('freeze');
     stripe.on('POST', `/v1/subscriptions/${IDS.subscription}`, subOf(teamId, customerId));
     const meta = await c.request('PUT', `/settings/companies/${teamId}/metaData`, {

@@ -2,8 +2,8 @@
  * Chromium gets no secrets (docs/operations.md "Chromium's environment"): the warm render
  * browser of the local stack is launched while this process holds AWS credentials and a
  * session secret, and no Chromium process (browser, renderer, GPU, utility) has them in its
- * environment (`/proc/{pid}/environ`). Mutation check (run): with `env: chromiumEnv()` replaced by `process.env` in
- * `launchChromium`, this test fails on `AWS_SECRET_ACCESS_KEY`.
+ * environment (`/proc/{pid}/environ`). Mutation check (run): with `env: chromiumEnv()` replaced by
+ * `process.env` in `launchChromium`, this test fails on `AWS_SECRET_ACCESS_KEY`.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
- * The design calls of docs/decisions.md "Design API shapes": "Design actions" (docs/decisions.md "Design API shapes") through the local stack:
- * create, read, rename and save, archive and activate, clone, create from a template, the base
- * photo, effects, options, stickers and the cropped image; the team and frozen-team rules.
+ * The design calls of docs/decisions.md "Design API shapes": "Design actions" (docs/decisions.md
+ * "Design API shapes") through the local stack: create, read, rename and save, archive and
+ * activate, clone, create from a template, the base photo, effects, options, stickers and the
+ * cropped image; the team and frozen-team rules.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';

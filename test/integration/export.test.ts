@@ -1,9 +1,10 @@
 /**
- * The export screen's saves through the local stack (docs/export.md "What Generate writes": "Export and merge tags":
- * `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`; docs/export.md "The screen": "choosing a provider clears all
- * merge values"; docs/export.md "The screen" export validations; docs/export.md "The screen" sticker fallback rules): what each call
- * saves, that bad input is refused whole (nothing written, the version unchanged), 409 on a
- * stale version, 404 for another team's design.
+ * The export screen's saves through the local stack (docs/export.md "What Generate writes": "Export
+ * and merge tags": `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`; docs/export.md "The
+ * screen": "choosing a provider clears all merge values"; docs/export.md "The screen" export
+ * validations; docs/export.md "The screen" sticker fallback rules): what each call saves, that bad
+ * input is refused whole (nothing written, the version unchanged), 409 on a stale version, 404 for
+ * another team's design.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';
@@ -115,7 +116,8 @@ describe('PUT /api/pic-snippet/{id}/provider', () => {
     let after = await read(design.id);
     expect(firstValue(after)).toBe(KLAVIYO_FIRST_NAME);
     expect(after.merge_tag_choices).toEqual(choices);
-    // Another platform clears values and choices (docs/export.md "The screen"), and drops the store front.
+    // Another platform clears values and choices (docs/export.md "The screen"), and drops the store
+    // front.
     const res = await put(demo, design.id, 'provider', { merge_tag_provider: 'manychat' });
     expect(res.status).toBe(200);
     after = await read(design.id);

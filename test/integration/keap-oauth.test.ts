@@ -1,10 +1,11 @@
 /**
- * Keap's OAuth authorisation-code flow through the local stack (docs/export.md; docs/export.md "Keap (Infusionsoft) OAuth"
- * "Choosing infusionsoft without an access token opens the authorization window"): the
- * authorize redirect and its sealed state, the state check of the callback, the code exchange
- * and the rotating refresh at a fake Keap token endpoint, and the live fields read with the
- * stored token. As in merge-tags.test.ts, the fake platform listens on a loopback port the test
- * config marks public (SSRF_TEST_PUBLIC_PORTS, honoured only with STAGE=test).
+ * Keap's OAuth authorisation-code flow through the local stack (docs/export.md; docs/export.md
+ * "Keap (Infusionsoft) OAuth" "Choosing infusionsoft without an access token opens the
+ * authorization window"): the authorize redirect and its sealed state, the state check of the
+ * callback, the code exchange and the rotating refresh at a fake Keap token endpoint, and the live
+ * fields read with the stored token. As in merge-tags.test.ts, the fake platform listens on a
+ * loopback port the test config marks public (SSRF_TEST_PUBLIC_PORTS, honoured only with
+ * STAGE=test).
  *
  * The flow runs for a user and a design of this file's own: the tokens are saved per team, and a
  * Keap credential another file saved for the seeded demo team (which this fake Keap refuses) made

@@ -1,8 +1,8 @@
 /**
  * An admin's discount applied through Stripe (docs/kiosk.md Discount, docs/kiosk.md `POST
- * /spark/kiosk/users/discount/{id}`, docs/accounts.md "Constants": "Default discount: type amount, duration once";
- * docs/kiosk.md): a coupon made for it and the subscription of the team the user owns updated
- * to carry it, then shown on the kiosk profile. Stripe is the recording fake
+ * /spark/kiosk/users/discount/{id}`, docs/accounts.md "Constants": "Default discount: type amount,
+ * duration once"; docs/kiosk.md): a coupon made for it and the subscription of the team the user
+ * owns updated to carry it, then shown on the kiosk profile. Stripe is the recording fake
  * (test/support/stripe.ts); a user of this file's own owns a team that gets a subscription record
  * as a webhook would leave it (the seeded demo team stays without one for the files after this).
  */

@@ -1,8 +1,9 @@
 /**
  * The kiosk's performance indicators, daily snapshot and cancel reasons (docs/kiosk.md kiosk
- * indicators and cancel reasons, docs/kiosk.md "Kiosk", docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily
- * snapshot", "Cancel reasons"), against the local stack with subscription records stored as the
- * Stripe webhooks store them. The answers are checked against the contract (STAGE=test).
+ * indicators and cancel reasons, docs/kiosk.md "Kiosk", docs/accounts.md "Constants"; docs/kiosk.md
+ * "Metrics and the daily snapshot", "Cancel reasons"), against the local stack with subscription
+ * records stored as the Stripe webhooks store them. The answers are checked against the contract
+ * (STAGE=test).
  *
  * @own-stack: counts subscribers and revenue over the whole table, which other files add to.
  */

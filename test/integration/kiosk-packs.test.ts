@@ -1,9 +1,9 @@
 /**
- * Importing a sticker pack in the kiosk (docs/kiosk.md "Sticker packs": "Kiosk (packs)" `POST /packs/download`;
- * docs/kiosk.md "Sticker packs"): a real zip built here with fflate becomes a pack whose stickers
- * every user finds in the library and a render draws; hostile archives (zip-slip paths, too many
- * entries, oversized or bomb entries, SVGs with script or outside references, no manifest, a
- * disguised file) are refused with their message and write nothing.
+ * Importing a sticker pack in the kiosk (docs/kiosk.md "Sticker packs": "Kiosk (packs)" `POST
+ * /packs/download`; docs/kiosk.md "Sticker packs"): a real zip built here with fflate becomes a
+ * pack whose stickers every user finds in the library and a render draws; hostile archives
+ * (zip-slip paths, too many entries, oversized or bomb entries, SVGs with script or outside
+ * references, no manifest, a disguised file) are refused with their message and write nothing.
  *
  * Mutation checks (run): with the `isSafeEntryName` check removed from pack-import.ts's filter
  * the three path cases fail; with `svgRefusal` removed from `packStickerImage`

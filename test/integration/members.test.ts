@@ -1,7 +1,9 @@
 /**
- * Members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows", docs/accounts.md "Validation rules", docs/decisions.md "The API contract"; docs/decisions.md "Invitations") through the local stack,
- * with the invitation link read from the local outbox. An invitation is taken only with the code of
- * its e-mailed link (docs/security.md "Invitations and e-mail ownership").
+ * Members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows",
+ * docs/accounts.md "Validation rules", docs/decisions.md "The API contract"; docs/decisions.md
+ * "Invitations") through the local stack, with the invitation link read from the local outbox. An
+ * invitation is taken only with the code of its e-mailed link (docs/security.md "Invitations and
+ * e-mail ownership").
  *
  * The file owns its data: the inviting team is a team of its own on the demo team's plan (Pro,
  * for its member limit), a platform admin of its own keeps their team on the free plan (one

@@ -1,7 +1,8 @@
 /**
- * Text snippet parameters through the local stack (docs/decisions.md "Text snippet parameters": "Text snippet parameters", docs/decisions.md "Text snippet parameters"
- * messages; docs/decisions.md "Design API shapes"): every call, for the demo user's team, another team's user, stale
- * versions, and the render URL taking a renamed parameter.
+ * Text snippet parameters through the local stack (docs/decisions.md "Text snippet parameters":
+ * "Text snippet parameters", docs/decisions.md "Text snippet parameters" messages;
+ * docs/decisions.md "Design API shapes"): every call, for the demo user's team, another team's
+ * user, stale versions, and the render URL taking a renamed parameter.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DesignDocument } from '#shared/design.ts';

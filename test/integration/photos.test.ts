@@ -1,7 +1,8 @@
 /**
- * Profile and team photos (docs/kiosk.md "The global image library": "POST /settings/photo", "POST /settings/{teams}/{id}/photo";
- * docs/security.md "Uploaded files"): validated by magic bytes, re-encoded as a square JPEG with
- * metadata dropped, stored in S3 and served at `/files/…` with nosniff.
+ * Profile and team photos (docs/kiosk.md "The global image library": "POST /settings/photo", "POST
+ * /settings/{teams}/{id}/photo"; docs/security.md "Uploaded files"): validated by magic bytes,
+ * re-encoded as a square JPEG with metadata dropped, stored in S3 and served at `/files/…` with
+ * nosniff.
  */
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';

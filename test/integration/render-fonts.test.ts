@@ -1,8 +1,8 @@
 /**
- * Fonts in the render service (docs/fonts.md; docs/fonts.md "The render page"): a design's fontFamily is drawn with
- * its own files through `@font-face` on the warm page — a hosted family, a built-in name, or
- * the team's uploaded font — from the product's own bucket, and an unknown family falls back to
- * the default font. Chromium, DynamoDB Local and s3rver are real.
+ * Fonts in the render service (docs/fonts.md; docs/fonts.md "The render page"): a design's
+ * fontFamily is drawn with its own files through `@font-face` on the warm page — a hosted family, a
+ * built-in name, or the team's uploaded font — from the product's own bucket, and an unknown family
+ * falls back to the default font. Chromium, DynamoDB Local and s3rver are real.
  *
  * The designs and the uploaded font are a team's of this file's own (on Pro as data, as the seed
  * puts the demo team), under public ids of their own; the file starts the stack's render browser
@@ -89,7 +89,8 @@ describe('fonts in the render page', () => {
     expect(lobster.res.status).toBe(200);
     expect(lobster.res.headers.get('cache-control')).not.toBe('no-store');
     expect(differ(lobster.pixels, unknown.pixels)).toBeGreaterThan(2);
-    // Unknown families fall back to the default font, Journal (docs/editor.md "Messages", docs/fonts.md "The catalogue").
+    // Unknown families fall back to the default font, Journal (docs/editor.md "Messages",
+    // docs/fonts.md "The catalogue").
     expect(differ(unknown.pixels, journal.pixels)).toBeLessThan(0.5);
   });
 

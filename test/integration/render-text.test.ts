@@ -195,11 +195,11 @@ function inkPieces(pixels: Buffer, width: number): number {
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
- * Shaping and bidi (docs/security.md "Text in renders": "Text fitting": the browser shapes each line, fabric only
- * places lines). Each case checks with fontkit, on the face that draws the sample
- * (test/support/glyph-coverage.ts `drawingFace`), that the sample needs shaping, then checks
- * that the render URL's picture has the shaped form, by a measure that fabric's own placing
- * of the line does not change:
+ * Shaping and bidi (docs/security.md "Text in renders": "Text fitting": the browser shapes each
+ * line, fabric only places lines). Each case checks with fontkit, on the face that draws the sample
+ * (test/support/glyph-coverage.ts `drawingFace`), that the sample needs shaping, then checks that
+ * the render URL's picture has the shaped form, by a measure that fabric's own placing of the line
+ * does not change:
  * - Arabic joins: محمد must draw as one piece of ink like its contextual presentation forms
  *   (U+FEE3 U+FEA4 U+FEE4 U+FEAA, which need no shaping), not as four like its isolated forms.
  * - Indic conjunct: ক্ষমা's line must be narrower than ক্‌ষমা's, where a non-joiner after the

@@ -1,6 +1,6 @@
 /**
- * Teams (docs/decisions.md "Invitations": "Profile, teams, members"; docs/decisions.md "Team roles") through the local
- * stack.
+ * Teams (docs/decisions.md "Invitations": "Profile, teams, members"; docs/decisions.md "Team
+ * roles") through the local stack.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

@@ -1,9 +1,10 @@
 /**
- * Templates and template bundles through the local stack (docs/templates.md "Screens", docs/templates.md "Model", docs/templates.md "Calls": "Dashboard
- * lists" and "Templates and bundles (admin)"; docs/templates.md): the admin saves a design as a
- * template with tags and a new bundle, assigns the bundle to the demo team, whose member then
- * finds it in the Bonus tab and makes a design from it; status changes, deletes, 403 for users
- * on every admin call, 404 for unknown ids and no writes on bad input (a full bundle among it).
+ * Templates and template bundles through the local stack (docs/templates.md "Screens",
+ * docs/templates.md "Model", docs/templates.md "Calls": "Dashboard lists" and "Templates and
+ * bundles (admin)"; docs/templates.md): the admin saves a design as a template with tags and a new
+ * bundle, assigns the bundle to the demo team, whose member then finds it in the Bonus tab and
+ * makes a design from it; status changes, deletes, 403 for users on every admin call, 404 for
+ * unknown ids and no writes on bad input (a full bundle among it).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleFullMessage, MAX_BUNDLE_TEMPLATES } from '#functions/bundles/store.ts';

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * e2e steps for the editor page (docs/editor.md): open a design's editor as the demo user in a fresh
- * tab, with the page's uncaught errors collected for the test to check at the end.
+ * e2e steps for the editor page (docs/editor.md): open a design's editor as the demo user in a
+ * fresh tab, with the page's uncaught errors collected for the test to check at the end.
  */
 import type { Page } from 'puppeteer-core';
 import type { TestBrowser } from './browser.ts';

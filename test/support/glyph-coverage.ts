@@ -1,9 +1,9 @@
 /**
- * Glyph coverage of the render page's fallback stack (docs/fonts.md "The render page": "Text fitting"): which
- * characters of a text no shipped face can draw. Reads the built page's `fonts/fonts.css` (the
- * `@font-face` rules the editor and the render page load), picks for each code point the faces
- * whose `unicode-range` holds it, and asks fontkit whether that face's file has a glyph for it.
- * A character without one is drawn as a box (or nothing) by Chromium.
+ * Glyph coverage of the render page's fallback stack (docs/fonts.md "The render page": "Text
+ * fitting"): which characters of a text no shipped face can draw. Reads the built page's
+ * `fonts/fonts.css` (the `@font-face` rules the editor and the render page load), picks for each
+ * code point the faces whose `unicode-range` holds it, and asks fontkit whether that face's file
+ * has a glyph for it. A character without one is drawn as a box (or nothing) by Chromium.
  *
  * `drawingFace` picks, as the browser's font fallback does, the first family of the stack
  * (shared/scene/fonts.ts `FALLBACK_STACK`) with a face that has the glyph: the shaping tests

@@ -1,6 +1,6 @@
 /**
- * The cancel flow (docs/billing.md "Flows": freeze is offered unless the team is already frozen; a frozen
- * team cancels; docs/billing.md "Model" cancel reasons).
+ * The cancel flow (docs/billing.md "Flows": freeze is offered unless the team is already frozen; a
+ * frozen team cancels; docs/billing.md "Model" cancel reasons).
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,9 @@
 /**
- * The billing screens' rules: the default plan and the yearly display at registration (docs/billing.md "Flows"), how a failed subscription call is shown (docs/accounts.md "Error answers in the SPA"), what a coupon gives (docs/billing.md "Model"), and the billing
- * details sent (docs/billing.md "Model", docs/accounts.md "Constants": country default US, VAT id only where VAT applies).
+ * The billing screens' rules: the default plan and the yearly display at registration
+ * (docs/billing.md "Flows"), how a failed subscription call is shown (docs/accounts.md "Error
+ * answers in the SPA"), what a coupon gives (docs/billing.md "Model"), and the billing details sent
+ * (docs/billing.md "Model", docs/accounts.md "Constants": country default US, VAT id only where VAT
+ * applies).
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../web/src/api/client.ts';

@@ -1,8 +1,8 @@
 /**
  * Comments cite what a reader of the repository can open: a section of docs/ (`docs/security.md
  * "Login throttling"`) or a test (`test/integration/auth.test.ts`). A citation of a tracker issue
- * (the word issue with a colon or a hash, an issue number) points at a thread that is closed and not in the
- * repository, so this test fails on one and names its file and line.
+ * (the word issue with a colon or a hash, an issue number) points at a thread that is closed and
+ * not in the repository, so this test fails on one and names its file and line.
  *
  * Comments do not cite the outside papers either: the product specification's sections
  * (`spec 000 §5`) and the design and style notes (`DESIGN.md`, `STYLE.md`) are not in the

@@ -1,7 +1,8 @@
 /**
- * The editor's pure document rules: the title field (docs/editor.md "Architecture", docs/editor.md "Editing rules": "Design title"), the
- * default snippet text (docs/editor.md "Constants"), the clamps (docs/editor.md "Editing rules"), the placeholders typed in a snippet's text, the
- * 409 merge, and the keyboard shortcuts (docs/editor.md "Commands").
+ * The editor's pure document rules: the title field (docs/editor.md "Architecture", docs/editor.md
+ * "Editing rules": "Design title"), the default snippet text (docs/editor.md "Constants"), the
+ * clamps (docs/editor.md "Editing rules"), the placeholders typed in a snippet's text, the 409
+ * merge, and the keyboard shortcuts (docs/editor.md "Commands").
  */
 import { describe, expect, it } from 'vitest';
 import { restoreDesign, type DesignDocument } from '#shared/design.ts';

@@ -1,6 +1,6 @@
 /**
- * `?fix=true` (docs/editor.md "Architecture"): objects larger than the canvas shrink to fit inside it (5 px
- * margins, docs/editor.md "Editing rules"); everything else is left exactly as it was.
+ * `?fix=true` (docs/editor.md "Architecture"): objects larger than the canvas shrink to fit inside
+ * it (5 px margins, docs/editor.md "Editing rules"); everything else is left exactly as it was.
  */
 import { describe, expect, it } from 'vitest';
 import { produce } from 'immer';

@@ -1,7 +1,8 @@
 /**
- * The histories kept per design in browser storage (docs/editor.md "Commands", docs/editor.md "Constants": "undo history writes
- * 200 ms"): cleared when the editor loads, written 200 ms after the last change, trimmed from
- * the oldest entry when too large, and never failing an edit when storage refuses.
+ * The histories kept per design in browser storage (docs/editor.md "Commands", docs/editor.md
+ * "Constants": "undo history writes 200 ms"): cleared when the editor loads, written 200 ms after
+ * the last change, trimmed from the oldest entry when too large, and never failing an edit when
+ * storage refuses.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../web/src/features/editor/commands.ts';

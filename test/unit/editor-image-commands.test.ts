@@ -1,8 +1,8 @@
 /**
- * The image toolbar's and stickers' commands (docs/editor.md; docs/editor.md "Commands": "Editor changes",
- * "History event types", "Enhance change: undo snapshot after 400 ms"): exact undo and redo
- * counts for each command, the event types recorded, a whole burst of enhance changes undone in
- * one step once 400 ms pass, and the sticker commands' rules.
+ * The image toolbar's and stickers' commands (docs/editor.md; docs/editor.md "Commands": "Editor
+ * changes", "History event types", "Enhance change: undo snapshot after 400 ms"): exact undo and
+ * redo counts for each command, the event types recorded, a whole burst of enhance changes undone
+ * in one step once 400 ms pass, and the sticker commands' rules.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../web/src/features/editor/commands.ts';

@@ -1,8 +1,8 @@
 /**
- * The image toolbar's and stickers' pure rules (docs/editor.md; docs/editor.md "Editing rules" clamps, crop and QR
- * rules, docs/editor.md "Constants" units, sticker placement): unit conversions and steps, the size counters' clamps
- * and aspect lock, the crop rectangle and its too-small rule, sticker scale and placement,
- * QR limits and dynamic parameter names.
+ * The image toolbar's and stickers' pure rules (docs/editor.md; docs/editor.md "Editing rules"
+ * clamps, crop and QR rules, docs/editor.md "Constants" units, sticker placement): unit conversions
+ * and steps, the size counters' clamps and aspect lock, the crop rectangle and its too-small rule,
+ * sticker scale and placement, QR limits and dynamic parameter names.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CANVAS_WIDTH, StickerSchema } from '#shared/design.ts';

@@ -2,8 +2,9 @@
  * The editor's keys (docs/editor.md "Commands"): one history while the snippet text field has focus
  * (its undo and redo keys run the editor's undo and redo, a typing burst undoes in one step and
  * the caret lands where the text changed), the uploaded-font rule shared by the Bold / Italic
- * buttons and their shortcuts (docs/editor.md "Editing rules", message docs/editor.md "Messages"), and arrow keys left to the focused
- * control that moves with them (a radio group, a slider) instead of nudging the object.
+ * buttons and their shortcuts (docs/editor.md "Editing rules", message docs/editor.md "Messages"),
+ * and arrow keys left to the focused control that moves with them (a radio group, a slider) instead
+ * of nudging the object.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCommand, runCommandWith } from '../../web/src/features/editor/commands.ts';

@@ -1,10 +1,10 @@
 /**
- * QR code changes saved through the spec's call (docs/editor.md "Server sync" `PUT /api/pic-snippet/{id}/qrCode`;
- * docs/editor.md "Constants": "QR colour 300 ms; margin/transparency 200 ms"): a change that touches only one QR code's
- * colour, margin, transparency or value goes through it, in the sync's one queue with the
- * design's version, so the full save and the QR call never race into 409s; the answer's version
- * is the editor's next; an undo of a QR change is saved the same way; anything else is a full
- * save.
+ * QR code changes saved through the spec's call (docs/editor.md "Server sync" `PUT
+ * /api/pic-snippet/{id}/qrCode`; docs/editor.md "Constants": "QR colour 300 ms; margin/transparency
+ * 200 ms"): a change that touches only one QR code's colour, margin, transparency or value goes
+ * through it, in the sync's one queue with the design's version, so the full save and the QR call
+ * never race into 409s; the answer's version is the editor's next; an undo of a QR change is saved
+ * the same way; anything else is a full save.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DesignDocument, Sticker } from '#shared/design.ts';

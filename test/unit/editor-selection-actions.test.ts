@@ -1,8 +1,8 @@
 /**
- * What the selection overlay offers (docs/editor.md "Commands": "Selection overlay: Text snippets: clone,
- * delete, wrap toggle. Regular stickers: clone and delete. Dynamic stickers: delete only.") and
- * where it floats next to a sticker: beside the sticker as drawn (its scale and rotation), on the
- * side away from its rotation handle.
+ * What the selection overlay offers (docs/editor.md "Commands": "Selection overlay: Text snippets:
+ * clone, delete, wrap toggle. Regular stickers: clone and delete. Dynamic stickers: delete only.")
+ * and where it floats next to a sticker: beside the sticker as drawn (its scale and rotation), on
+ * the side away from its rotation handle.
  */
 import { describe, expect, it } from 'vitest';
 import { StickerSchema, type Sticker } from '../../shared/design.ts';

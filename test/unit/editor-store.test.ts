@@ -1,8 +1,9 @@
 /**
  * The editor's store, commands and history (docs/editor.md
- * "Tests"; docs/editor.md "Commands": "Editor changes", "Parameter undo", "Linked font sizes", "Search/add";
- * docs/editor.md "Editing rules" canvas clamps; docs/editor.md "Constants" snippet defaults): exact undo and redo counts, a drag undone in one
- * step, selection never clearing redo, the history cap, and the parameter change records.
+ * "Tests"; docs/editor.md "Commands": "Editor changes", "Parameter undo", "Linked font sizes",
+ * "Search/add"; docs/editor.md "Editing rules" canvas clamps; docs/editor.md "Constants" snippet
+ * defaults): exact undo and redo counts, a drag undone in one step, selection never clearing redo,
+ * the history cap, and the parameter change records.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ParameterError } from '#shared/parameters.ts';

@@ -1,8 +1,9 @@
 /**
- * The editor's server sync (docs/editor.md "Server sync"; docs/editor.md "Commands", docs/editor.md "Constants": "server save after
- * 1000 ms"; docs/editor.md "Server sync" optimistic locking): changes saved once after a 1000 ms pause with the
- * design's version, the visible save state, a failure with retry, a title saved at once, and a
- * 409 that re-applies the user's unsaved changes onto the newer version.
+ * The editor's server sync (docs/editor.md "Server sync"; docs/editor.md "Commands", docs/editor.md
+ * "Constants": "server save after 1000 ms"; docs/editor.md "Server sync" optimistic locking):
+ * changes saved once after a 1000 ms pause with the design's version, the visible save state, a
+ * failure with retry, a title saved at once, and a 409 that re-applies the user's unsaved changes
+ * onto the newer version.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DesignDocument } from '#shared/design.ts';

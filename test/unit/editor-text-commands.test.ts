@@ -1,8 +1,9 @@
 /**
- * The text commands of the editor (docs/editor.md "Text tools"; docs/editor.md "Architecture" text toolbar, docs/editor.md "Commands"
- * "Linked font sizes", "Text transform", "Parameter undo", "Selection overlay", "Dragging a
- * parameter", docs/editor.md "Editing rules" clamps and clone naming): what each command changes, and its exact undo and
- * redo counts (every command here is one undo step, or merges as its history intent says).
+ * The text commands of the editor (docs/editor.md "Text tools"; docs/editor.md "Architecture" text
+ * toolbar, docs/editor.md "Commands" "Linked font sizes", "Text transform", "Parameter undo",
+ * "Selection overlay", "Dragging a parameter", docs/editor.md "Editing rules" clamps and clone
+ * naming): what each command changes, and its exact undo and redo counts (every command here is one
+ * undo step, or merges as its history intent says).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PARAMETER_MESSAGES } from '#shared/parameter-rules.ts';

@@ -1,8 +1,8 @@
 /**
- * Switching a snippet to an uploaded font (docs/fonts.md "Uploads": "Bold and italic are not supported for
- * uploaded fonts"): the set-font-family command makes a bold or italic snippet plain in the same
- * history step, and it knows which families are uploads from the team's uploaded fonts list read
- * as the editor opens, not only from fonts the loader has already drawn.
+ * Switching a snippet to an uploaded font (docs/fonts.md "Uploads": "Bold and italic are not
+ * supported for uploaded fonts"): the set-font-family command makes a bold or italic snippet plain
+ * in the same history step, and it knows which families are uploads from the team's uploaded fonts
+ * list read as the editor opens, not only from fonts the loader has already drawn.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../web/src/features/editor/commands.ts';

@@ -1,9 +1,9 @@
 /**
- * The export screen's pure rules (docs/export.md "The screen": "Export", docs/export.md "The screen" export validations, docs/export.md "The screen" HTML width and
- * alignment; docs/export.md "The screen" sticker rules; docs/export.md): when Generate is enabled, the PDF
- * toggle and the platforms it leaves, repeated parameter names, link normalisation, the value
- * editors read from a design, the preview URL, the generated outputs, and the Generate form's
- * rules.
+ * The export screen's pure rules (docs/export.md "The screen": "Export", docs/export.md "The
+ * screen" export validations, docs/export.md "The screen" HTML width and alignment; docs/export.md
+ * "The screen" sticker rules; docs/export.md): when Generate is enabled, the PDF toggle and the
+ * platforms it leaves, repeated parameter names, link normalisation, the value editors read from a
+ * design, the preview URL, the generated outputs, and the Generate form's rules.
  */
 import { describe, expect, it } from 'vitest';
 import { EXPORT_MESSAGES, normaliseLinkUrl } from '#shared/export-url.ts';

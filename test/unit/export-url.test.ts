@@ -1,8 +1,9 @@
 /**
- * The export URL builder (docs/export.md "What Generate writes"; docs/export.md) and the round-trip property: for every
- * provider, a URL built with its merge tags, with sample recipient values substituted the way
- * that platform substitutes them (then normalised as a mail client or browser does), resolves
- * in the render service to exactly those values. Web pages run the real web-tracking script.
+ * The export URL builder (docs/export.md "What Generate writes"; docs/export.md) and the round-trip
+ * property: for every provider, a URL built with its merge tags, with sample recipient values
+ * substituted the way that platform substitutes them (then normalised as a mail client or browser
+ * does), resolves in the render service to exactly those values. Web pages run the real
+ * web-tracking script.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

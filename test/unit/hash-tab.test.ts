@@ -1,6 +1,6 @@
 /**
- * The settings and kiosk tab hash `#/{tab}/{rest}` (docs/accounts.md "Screens": "Tab navigation uses the hash
- * form #/{tab}/{rest}").
+ * The settings and kiosk tab hash `#/{tab}/{rest}` (docs/accounts.md "Screens": "Tab navigation
+ * uses the hash form #/{tab}/{rest}").
  */
 import { describe, expect, it } from 'vitest';
 import { parseTabHash } from '../../web/src/hooks/useHashTab.ts';

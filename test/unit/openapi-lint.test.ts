@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document as other tools read it (docs/developer-api.md "The reference"):
- * - Redocly's linter with its `recommended` rules (and declared, described groups) finds nothing but the reviewed exceptions of
- *   {@link ACCEPTED}, each with its reason; a new warning fails here;
+ * - Redocly's linter with its `recommended` rules (and declared, described groups) finds nothing
+ *   but the reviewed exceptions of {@link ACCEPTED}, each with its reason; a new warning fails
+ *   here;
  * - a typed client generated from it by openapi-typescript compiles, with the named shapes
  *   (`components["schemas"]`) as real types, not `any`.
  */

@@ -1,7 +1,7 @@
 /**
- * The coupon a registration sends (docs/accounts.md "Screens": the `coupon` query parameter, and the
- * partner-campaign path that applies a fixed coupon whose value is not shown; docs/accounts.md "Validation rules" an invalid
- * coupon is flagged and not applied).
+ * The coupon a registration sends (docs/accounts.md "Screens": the `coupon` query parameter, and
+ * the partner-campaign path that applies a fixed coupon whose value is not shown; docs/accounts.md
+ * "Validation rules" an invalid coupon is flagged and not applied).
  */
 import { describe, expect, it } from 'vitest';
 import { PARTNER_CAMPAIGN_PATH, PARTNER_COUPON_LOOKUP } from '#shared/billing.ts';

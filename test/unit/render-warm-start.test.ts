@@ -1,7 +1,8 @@
 /**
  * The render Lambda's init warm-up (functions/render/warm-start.ts; docs/performance.md
- * "Render v2: CPU per render, the fonts stage, cold start"): only in a Lambda sandbox, never in the local stack or the tests, which start Chromium
- * themselves; the warm-up scene is a plain, valid scene that needs no outside fetch.
+ * "Render v2: CPU per render, the fonts stage, cold start"): only in a Lambda sandbox, never in the
+ * local stack or the tests, which start Chromium themselves; the warm-up scene is a plain, valid
+ * scene that needs no outside fetch.
  */
 import { describe, expect, it } from 'vitest';
 import { WARM_UP_SCENE, warmStartWanted, warmUpAtInit } from '#functions/render/warm-start.ts';

@@ -10,8 +10,9 @@ import {
 } from '#shared/routes.ts';
 
 /**
- * Every call of docs/decisions.md "Design API shapes" and docs/decisions.md "The API contract", transcribed as concrete requests ("{teams}" is
- * `companies`). The table must answer each with exactly one route.
+ * Every call of docs/decisions.md "Design API shapes" and docs/decisions.md "The API contract",
+ * transcribed as concrete requests ("{teams}" is `companies`). The table must answer each with
+ * exactly one route.
  */
 const SPEC_CALLS: Array<[string, string]> = [
   // docs/decisions.md "Design API shapes" Dashboard lists

@@ -1,7 +1,7 @@
 /**
  * The SPA's Content-Security-Policy and the font CDN (docs/fonts.md
- * "Configuration: the fontsource CDN"; shared/security.ts): the editor may load fonts from the configured CDN's path
- * and from nowhere else, and a base that could break the header is refused.
+ * "Configuration: the fontsource CDN"; shared/security.ts): the editor may load fonts from the
+ * configured CDN's path and from nowhere else, and a base that could break the header is refused.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -290,8 +290,8 @@ describe('hostile files', () => {
   });
 
   it('refuses more shared strings than the rows allowed can use (a table of empty <si/>)', async () => {
-    // A header and 1,000 rows of 256 columns can use 256,256 strings; this table has 300,000 empty ones
-    // (1.5 MB of XML, stored: under the zip-bomb ratio, so only the count refuses it).
+    // A header and 1,000 rows of 256 columns can use 256,256 strings; this table has 300,000 empty
+    // ones (1.5 MB of XML, stored: under the zip-bomb ratio, so only the count refuses it).
     const shared = `<sst>${'<si/>'.repeat(300_000)}</sst>`;
     const file = zipSync(
       {

@@ -1,5 +1,7 @@
 /**
- * The Save as template modal's states (web/src/features/templates/saveModalState.ts; docs/templates.md "Model": "Template status in the save modal", docs/editor.md "Messages": "Template save").
+ * The Save as template modal's states (web/src/features/templates/saveModalState.ts;
+ * docs/templates.md "Model": "Template status in the save modal", docs/editor.md "Messages":
+ * "Template save").
  */
 import { describe, expect, it } from 'vitest';
 import {

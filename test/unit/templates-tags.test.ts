@@ -1,7 +1,7 @@
 /**
- * Template tags (shared/template-tags.ts; docs/templates.md "Model": "Tags: empty or whitespace-only tags
- * ignored; duplicates rejected with 'Current tag is already added'"): what the tag editor and
- * the server accept, and the related tags the tag editor suggests.
+ * Template tags (shared/template-tags.ts; docs/templates.md "Model": "Tags: empty or
+ * whitespace-only tags ignored; duplicates rejected with 'Current tag is already added'"): what the
+ * tag editor and the server accept, and the related tags the tag editor suggests.
  */
 import { describe, expect, it } from 'vitest';
 import {

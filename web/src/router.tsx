@@ -70,12 +70,14 @@ export const router = createBrowserRouter([
       // docs/accounts.md "Screens": plan settings addresses open the subscription tab.
       { path: 'settings/subscription', element: <PlanSettingsRedirect /> },
       { path: 'settings/companies/:teamId/subscription', element: <PlanSettingsRedirect /> },
-      // docs/accounts.md "Screens": the card-update page (?team_id=), `cardUpdatePath` in shared/billing.ts.
+      // docs/accounts.md "Screens": the card-update page (?team_id=), `cardUpdatePath` in
+      // shared/billing.ts.
       {
         path: 'settings/card-update',
         lazy: page(() => import('./pages/CardUpdatePage.tsx'), 'CardUpdatePage'),
       },
-      // docs/accounts.md "Screens": the payment-confirmation page (3-D Secure after a subscribe or switch).
+      // docs/accounts.md "Screens": the payment-confirmation page (3-D Secure after a subscribe or
+      // switch).
       {
         path: `${CASHIER_PATH}/payment/:paymentId`,
         lazy: page(() => import('./pages/PaymentConfirmationPage.tsx'), 'PaymentConfirmationPage'),
@@ -98,7 +100,8 @@ export const router = createBrowserRouter([
         path: 'pic-snippet/:id/export',
         lazy: page(() => import('./pages/ExportPage.tsx'), 'ExportPage'),
       },
-      // docs/analytics.md "The report": the design's counts, charts and CSV (Recharts, a chunk of its own).
+      // docs/analytics.md "The report": the design's counts, charts and CSV (Recharts, a chunk of
+      // its own).
       {
         path: 'pic-snippet/:id/analytics',
         lazy: page(() => import('./pages/DesignAnalyticsPage.tsx'), 'DesignAnalyticsPage'),
@@ -121,5 +124,6 @@ export const router = createBrowserRouter([
   },
 ]);
 
-// docs/accounts.md "Error answers in the SPA": a 402 (the plan does not allow it) goes to the subscription settings.
+// docs/accounts.md "Error answers in the SPA": a 402 (the plan does not allow it) goes to the
+// subscription settings.
 onPaymentRequired(() => void router.navigate('/settings#/subscription'));

@@ -1,7 +1,7 @@
 /**
- * The single-table entities (docs/infra.md "What the stack creates"), declared once with ElectroDB over the key layout in
- * shared/resources.ts. Entities are built per table name and client, so the local stack, tests
- * (in-memory DynamoDB Local on a free port) and AWS share one declaration.
+ * The single-table entities (docs/infra.md "What the stack creates"), declared once with ElectroDB
+ * over the key layout in shared/resources.ts. Entities are built per table name and client, so the
+ * local stack, tests (in-memory DynamoDB Local on a free port) and AWS share one declaration.
  *
  * Access patterns served here (the first ones; later features add their own):
  * - user by id; user by e-mail (gsi1);
@@ -41,8 +41,8 @@ const TITLE_SORT_LENGTH = 64;
 
 /**
  * The list a design is in: `team:{teamId}:{status}`, or `templates:{status}` for a template
- * (a template's status is its enabled/disabled state, docs/decisions.md "Design lists"). Templates are listed
- * across teams, not in their team's lists.
+ * (a template's status is its enabled/disabled state, docs/decisions.md "Design lists"). Templates
+ * are listed across teams, not in their team's lists.
  * @throws Error when `teamId` or `status` is missing (a write that changes one of the three
  *   attributes must set all three).
  */
@@ -102,9 +102,9 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         sessionsValidFrom: { type: 'number' },
         /**
          * TOTP secret once two-factor authentication is on, sealed with envelope encryption
-         * (JSON of a `SealedSecret`, context `{ userId, purpose: 'totp' }`; functions/auth/two-factor.ts).
-         * Accounts from before encryption may still hold the base32 secret; it is sealed on its
-         * next use.
+         * (JSON of a `SealedSecret`, context `{ userId, purpose: 'totp' }`;
+         * functions/auth/two-factor.ts). Accounts from before encryption may still hold the base32
+         * secret; it is sealed on its next use.
          */
         twoFactorSecret: { type: 'string' },
         /** A secret shown but not yet confirmed with a code, sealed like `twoFactorSecret`. */
@@ -115,8 +115,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         twoFactorLastStep: { type: 'number' },
         /**
          * When the user last opened the announcements side of the notifications panel (ISO
-         * 8601; docs/billing.md "Model" `last_read_announcements_at`); announcements created later are
-         * unread (docs/notifications.md).
+         * 8601; docs/billing.md "Model" `last_read_announcements_at`); announcements created later
+         * are unread (docs/notifications.md).
          */
         lastReadAnnouncementsAt: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
@@ -259,10 +259,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's Stripe subscription (docs/billing.md; docs/billing.md "Model" Subscription), one per team (`name`
-   * default), mirrored from Stripe: webhooks are the source of truth. `eventAt` (s since the
-   * epoch, Stripe's clock) is the newest snapshot applied, so an older event never overwrites a
-   * newer state (functions/billing/subscriptions.ts).
+   * A team's Stripe subscription (docs/billing.md; docs/billing.md "Model" Subscription), one per
+   * team (`name` default), mirrored from Stripe: webhooks are the source of truth. `eventAt` (s
+   * since the epoch, Stripe's clock) is the newest snapshot applied, so an older event never
+   * overwrites a newer state (functions/billing/subscriptions.ts).
    */
   const Subscription = new Entity(
     {
@@ -403,9 +403,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
         /** The design document (shared/design.ts), validated with zod at the edges. */
         document: { type: 'any', required: true },
         /**
-         * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, the render URL's answers to anyone but a mail
-         * proxy, flushed in aggregate by the render service (functions/render/service.ts
-         * `ViewCounter`). Before proxies were told apart it counted their fetches too.
+         * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens,
+         * the render URL's answers to anyone but a mail proxy, flushed in aggregate by the render
+         * service (functions/render/service.ts `ViewCounter`). Before proxies were told apart it
+         * counted their fetches too.
          */
         counter: { type: 'number', default: 0 },
         /**
@@ -473,9 +474,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A signed-in session (docs/security.md "Sessions and tokens"). Keyed by the SHA-256 of the opaque cookie value, so a
-   * read of the table gives no usable session. `ttl` (s) is the absolute expiry; DynamoDB's TTL
-   * removes it, and reads check both timeouts themselves (TTL deletion lags).
+   * A signed-in session (docs/security.md "Sessions and tokens"). Keyed by the SHA-256 of the
+   * opaque cookie value, so a read of the table gives no usable session. `ttl` (s) is the absolute
+   * expiry; DynamoDB's TTL removes it, and reads check both timeouts themselves (TTL deletion
+   * lags).
    */
   const Session = new Entity(
     {
@@ -600,8 +602,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * An API token (docs/decisions.md "The API contract": "Security and tokens"): only the SHA-256 of the token is kept,
-   * the token itself is shown once at creation.
+   * An API token (docs/decisions.md "The API contract": "Security and tokens"): only the SHA-256 of
+   * the token is kept, the token itself is shown once at creation.
    */
   const ApiToken = new Entity(
     {
@@ -673,9 +675,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A sticker pack of the library (docs/decisions.md "The design document: versions and restore": "Sticker pack": id, pack_name, cover_image;
-   * docs/decisions.md "Sticker library"). Packs are global; `status` is `removed` once an admin
-   * removes one (docs/decisions.md "The API contract" Kiosk packs), which hides it and its stickers from every list.
+   * A sticker pack of the library (docs/decisions.md "The design document: versions and restore":
+   * "Sticker pack": id, pack_name, cover_image; docs/decisions.md "Sticker library"). Packs are
+   * global; `status` is `removed` once an admin removes one (docs/decisions.md "The API contract"
+   * Kiosk packs), which hides it and its stickers from every list.
    */
   const StickerPack = new Entity(
     {
@@ -745,8 +748,8 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's own sticker (docs/decisions.md "The design document: versions and restore": "Upload": image_name, icon_url; `POST /image` with
-   * `type=asIcon`), listed newest first.
+   * A team's own sticker (docs/decisions.md "The design document: versions and restore": "Upload":
+   * image_name, icon_url; `POST /image` with `type=asIcon`), listed newest first.
    */
   const StickerUpload = new Entity(
     {
@@ -829,12 +832,12 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A template bundle (docs/decisions.md "The design document: versions and restore": "Template bundle": id, title/name, status, bundle_images,
-   * teams, created_at, archived_at): a set of templates an admin assigns to teams, whose members
-   * see its templates in the editor's Bonus tab. The template ids and team ids are lists on the
-   * bundle (docs/templates.md "Storage and queries"): bundles are few, so every bundle call is one query of
-   * `all` (or one get) plus one batch get of the templates or teams it shows. Writes check
-   * `version` (optimistic lock).
+   * A template bundle (docs/decisions.md "The design document: versions and restore": "Template
+   * bundle": id, title/name, status, bundle_images, teams, created_at, archived_at): a set of
+   * templates an admin assigns to teams, whose members see its templates in the editor's Bonus tab.
+   * The template ids and team ids are lists on the bundle (docs/templates.md "Storage and
+   * queries"): bundles are few, so every bundle call is one query of `all` (or one get) plus one
+   * batch get of the templates or teams it shows. Writes check `version` (optimistic lock).
    */
   const TemplateBundle = new Entity(
     {
@@ -870,9 +873,10 @@ export function createEntities(table: string, client: DynamoDBDocumentClient) {
   );
 
   /**
-   * A team's uploaded font (docs/decisions.md "The design document: versions and restore" Fonts "custom font names and path"; docs/decisions.md "Design API shapes" `POST
-   * /storeFont`): one per team and family (`familyKey`, the family name in lower case, so a
-   * second upload of a family is found). The file is in the assets bucket at `key`.
+   * A team's uploaded font (docs/decisions.md "The design document: versions and restore" Fonts
+   * "custom font names and path"; docs/decisions.md "Design API shapes" `POST /storeFont`): one per
+   * team and family (`familyKey`, the family name in lower case, so a second upload of a family is
+   * found). The file is in the assets bucket at `key`.
    */
   const CustomFont = new Entity(
     {

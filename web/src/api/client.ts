@@ -1,10 +1,11 @@
 /**
  * The SPA's one way to call the API: JSON in, JSON out, the spec's headers on every request.
  *
- * docs/decisions.md "Sessions and CSRF": "Requests carry an XHR header and a CSRF token header." Every call sends
- * `X-Requested-With: XMLHttpRequest` and `Accept: application/json`, `Content-Type:
- * application/json` when there is a body, and `X-XSRF-TOKEN` copied from the `XSRF-TOKEN`
- * cookie when the server has set one (docs/security.md "Sessions and tokens"). Cookies go along (same origin).
+ * docs/decisions.md "Sessions and CSRF": "Requests carry an XHR header and a CSRF token header."
+ * Every call sends `X-Requested-With: XMLHttpRequest` and `Accept: application/json`,
+ * `Content-Type: application/json` when there is a body, and `X-XSRF-TOKEN` copied from the
+ * `XSRF-TOKEN` cookie when the server has set one (docs/security.md "Sessions and tokens"). Cookies
+ * go along (same origin).
  *
  * Failures are thrown as one typed {@link ApiError}, whatever went wrong, so screens handle a
  * single shape (docs/accounts.md "Error answers in the SPA", error catalogue).
@@ -53,9 +54,9 @@ type UnauthorizedListener = (path: string) => void;
 let unauthorizedListener: UnauthorizedListener | undefined;
 
 /**
- * docs/accounts.md "Error answers in the SPA": "HTTP 401: the client logs out and opens a session-expired modal". The store
- * registers here (the client does not import the store); it is told the path of every call
- * answered 401, before the {@link ApiError} is thrown to the caller.
+ * docs/accounts.md "Error answers in the SPA": "HTTP 401: the client logs out and opens a
+ * session-expired modal". The store registers here (the client does not import the store); it is
+ * told the path of every call answered 401, before the {@link ApiError} is thrown to the caller.
  */
 export function onUnauthorized(listener: UnauthorizedListener | undefined): void {
   unauthorizedListener = listener;
@@ -65,8 +66,9 @@ type PaymentRequiredListener = (path: string) => void;
 let paymentRequiredListener: PaymentRequiredListener | undefined;
 
 /**
- * docs/accounts.md "Error answers in the SPA": "HTTP 402: redirect to /settings#/subscription". The router registers here; it is
- * told the path of every call answered 402, before the {@link ApiError} is thrown.
+ * docs/accounts.md "Error answers in the SPA": "HTTP 402: redirect to /settings#/subscription". The
+ * router registers here; it is told the path of every call answered 402, before the {@link
+ * ApiError} is thrown.
  */
 export function onPaymentRequired(listener: PaymentRequiredListener | undefined): void {
   paymentRequiredListener = listener;
@@ -228,8 +230,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Keeps the field errors of a 422 answer; a field's single string becomes a one-item list.
- * docs/accounts.md "Error answers in the SPA": when `errors` is not an object there are no field errors (the caller then
- * shows the message).
+ * docs/accounts.md "Error answers in the SPA": when `errors` is not an object there are no field
+ * errors (the caller then shows the message).
  */
 function toFieldErrors(errors: unknown): FieldErrors | undefined {
   if (!isRecord(errors)) return undefined;

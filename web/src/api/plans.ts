@@ -1,6 +1,6 @@
 /**
- * `GET /spark/plans` (docs/billing.md "Flows", "Registration and lookups"): the plans a new account can
- * choose. Registration must work even when the list cannot be had, so this never throws for a
+ * `GET /spark/plans` (docs/billing.md "Flows", "Registration and lookups"): the plans a new account
+ * can choose. Registration must work even when the list cannot be had, so this never throws for a
  * failed call: it falls back to the free plan alone.
  */
 import { FREEZE_PLAN_ID, type Plan as PlanAnswer } from '#shared/billing.ts';
@@ -10,8 +10,8 @@ export type { PlanInterval } from '#shared/billing.ts';
 
 /**
  * A plan as the SPA uses it: a plan of the answer (shared/contract/billing.ts `PlanSchema`;
- * docs/billing.md "Model" Plan). Its limits and capabilities are optional because the fallback plan, used
- * when the list cannot be had, does not know them.
+ * docs/billing.md "Model" Plan). Its limits and capabilities are optional because the fallback
+ * plan, used when the list cannot be had, does not know them.
  */
 export type Plan = Omit<PlanAnswer, 'active' | 'attributes' | 'features'> &
   Partial<Pick<PlanAnswer, 'attributes' | 'features'>>;

@@ -1,7 +1,7 @@
 /**
- * Registration calls (docs/security.md "Sessions and tokens", "Registration and lookups"): the e-mail check after step 0
- * and the account creation after step 1. The bodies are the routes' contracts
- * (shared/contract/auth.ts, with the billing fields of shared/contract/billing.ts).
+ * Registration calls (docs/security.md "Sessions and tokens", "Registration and lookups"): the
+ * e-mail check after step 0 and the account creation after step 1. The bodies are the routes'
+ * contracts (shared/contract/auth.ts, with the billing fields of shared/contract/billing.ts).
  */
 import type { RegistrationRequest } from '#shared/contract/auth.ts';
 import type { RegistrationBilling } from '#shared/billing.ts';

@@ -1,6 +1,6 @@
 /**
- * `GET /user/current` (docs/security.md "Sessions and tokens", "Profile, teams, members"): who is signed in, and
- * `POST /logout`. The user's shape is the route's contract (shared/contract/auth.ts
+ * `GET /user/current` (docs/security.md "Sessions and tokens", "Profile, teams, members"): who is
+ * signed in, and `POST /logout`. The user's shape is the route's contract (shared/contract/auth.ts
  * `CurrentUserSchema`), which the server's answers are checked against.
  */
 import type { CurrentUser } from '#shared/contract/auth.ts';

@@ -1,7 +1,8 @@
 /**
- * The settings calls (docs/security.md "Sessions and tokens", "Profile, teams, members" and "Security and tokens"), on the
- * typed client: paths, bodies and answers are the routes' contracts (shared/contract/auth.ts,
- * shared/contract/teams.ts), which the server's answers are checked against.
+ * The settings calls (docs/security.md "Sessions and tokens", "Profile, teams, members" and
+ * "Security and tokens"), on the typed client: paths, bodies and answers are the routes' contracts
+ * (shared/contract/auth.ts, shared/contract/teams.ts), which the server's answers are checked
+ * against.
  */
 import type { AbilityOption, ApiToken, TwoFactorSetup } from '#shared/contract/auth.ts';
 import type { AnswerOf, BodyOf } from '#shared/contract/index.ts';
@@ -150,8 +151,8 @@ type PhotoAnswer = AnswerOf<'POST /settings/photo'> &
   AnswerOf<'POST /settings/companies/{id}/photo'>;
 
 /**
- * `POST /settings/photo` and `POST /settings/companies/{id}/photo` (docs/security.md "Sessions and tokens"): uploads a
- * profile or team photo as the multipart field `photo`.
+ * `POST /settings/photo` and `POST /settings/companies/{id}/photo` (docs/security.md "Sessions and
+ * tokens"): uploads a profile or team photo as the multipart field `photo`.
  * @returns the new photo's URL (`/files/…`).
  * @throws {ApiError} 422 with `errors.photo` when the file is missing or not an image.
  */

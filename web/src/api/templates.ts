@@ -1,6 +1,8 @@
 /**
- * The template and bundle calls of the dashboard, the bundle edit page and the editor (docs/templates.md "Calls": "Dashboard lists" and "Templates and bundles (admin)"; docs/templates.md), typed by their
- * contracts (shared/contract/templates.ts, bundles.ts, images.ts).
+ * The template and bundle calls of the dashboard, the bundle edit page and the editor
+ * (docs/templates.md "Calls": "Dashboard lists" and "Templates and bundles (admin)";
+ * docs/templates.md), typed by their contracts (shared/contract/templates.ts, bundles.ts,
+ * images.ts).
  */
 import type {
   BundleOption as ContractBundleOption,
@@ -17,8 +19,8 @@ import type { DesignCard, DesignSort, NextPage } from './designs.ts';
 export type TemplateCard = DesignCard & Pick<ContractTemplateCard, 'tags'>;
 
 /**
- * A template bundle (shared/contract/templates.ts `BundleViewSchema`; docs/templates.md "Model"): up to 6
- * `bundle_images` on cards, all on the edit page.
+ * A template bundle (shared/contract/templates.ts `BundleViewSchema`; docs/templates.md "Model"):
+ * up to 6 `bundle_images` on cards, all on the edit page.
  */
 export type Bundle = BundleView;
 
@@ -81,8 +83,8 @@ export interface PanelPage {
 }
 
 /**
- * `GET /getTemplates?page&imageTag&type` (docs/templates.md "Calls"): the Global tab (`templates`) or the
- * Bonus tab (`templateBundles`: the team's bundles with their templates), searched by tag.
+ * `GET /getTemplates?page&imageTag&type` (docs/templates.md "Calls"): the Global tab (`templates`)
+ * or the Bonus tab (`templateBundles`: the team's bundles with their templates), searched by tag.
  */
 export async function fetchPanelTemplates(
   type: 'templates' | 'templateBundles',
@@ -102,8 +104,8 @@ export async function fetchPanelTemplates(
 }
 
 /**
- * `GET /image/{imageId}/tags` (docs/templates.md "Calls" → `result.tags[].tag.en`): suggested tags for a
- * template made from that image, best first (functions/images/tags.ts).
+ * `GET /image/{imageId}/tags` (docs/templates.md "Calls" → `result.tags[].tag.en`): suggested tags
+ * for a template made from that image, best first (functions/images/tags.ts).
  */
 export async function fetchImageTags(imageId: string, signal?: AbortSignal): Promise<string[]> {
   const answer = await call('GET /image/{id}/tags', { params: { id: imageId }, signal });
@@ -226,8 +228,8 @@ export interface RemovedFromBundle {
 }
 
 /**
- * `DELETE /admin/templateBundle/deletePicSnippet` (docs/templates.md "Calls"): a template leaves a bundle;
- * when it is `currentDesignId`, the design open in the editor, its tags and bundles are
+ * `DELETE /admin/templateBundle/deletePicSnippet` (docs/templates.md "Calls"): a template leaves a
+ * bundle; when it is `currentDesignId`, the design open in the editor, its tags and bundles are
  * cleared on the server too (docs/templates.md "Deleting").
  * @throws {ApiError} 404 when the template is not in the bundle.
  */

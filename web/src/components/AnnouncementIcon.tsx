@@ -32,9 +32,10 @@ const PATHS: Record<IconId, readonly string[]> = {
 };
 
 /**
- * An announcement's icon (docs/kiosk.md "Announcements" `icon`; shared/contract/kiosk.ts `ANNOUNCEMENT_ICONS`),
- * for the kiosk and the notifications panel. Named for screen readers by the icon's label
- * (`Announcement`, `Warning`, …) unless `decorative`, when the text beside it says it all.
+ * An announcement's icon (docs/kiosk.md "Announcements" `icon`; shared/contract/kiosk.ts
+ * `ANNOUNCEMENT_ICONS`), for the kiosk and the notifications panel. Named for screen readers by the
+ * icon's label (`Announcement`, `Warning`, …) unless `decorative`, when the text beside it says it
+ * all.
  */
 export function AnnouncementIcon({
   icon,

@@ -105,7 +105,8 @@ export function FormCheckbox<T extends FieldValues, C, O extends FieldValues>({
 
 /**
  * The form-level message of a react-hook-form form (`errors.root.server`, set by
- * `applyServerErrors` in web/src/lib/forms.ts): what belongs to no field of the form. Nothing when there is none.
+ * `applyServerErrors` in web/src/lib/forms.ts): what belongs to no field of the form. Nothing when
+ * there is none.
  */
 export function FormMessage<T extends FieldValues, C, O extends FieldValues>({
   control,

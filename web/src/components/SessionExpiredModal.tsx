@@ -7,11 +7,11 @@ import { Notice } from './Notice.tsx';
 import { Spinner } from './Spinner.tsx';
 
 /**
- * docs/accounts.md "Error answers in the SPA": a 401 while signed in logs the client out and opens this modal. The user signs
- * in again here, over the page, so the page keeps what was typed into it and the editor its
- * unsaved changes (docs/decisions.md "Session expiry keeps the work"). Esc or "Not now" folds
- * the modal into a bar at the foot of the page (the page stays readable, e.g. to copy a text
- * out); the bar's button opens it again.
+ * docs/accounts.md "Error answers in the SPA": a 401 while signed in logs the client out and opens
+ * this modal. The user signs in again here, over the page, so the page keeps what was typed into it
+ * and the editor its unsaved changes (docs/decisions.md "Session expiry keeps the work"). Esc or
+ * "Not now" folds the modal into a bar at the foot of the page (the page stays readable, e.g. to
+ * copy a text out); the bar's button opens it again.
  */
 export function SessionExpiredModal() {
   const expired = useAppStore((s) => s.sessionExpired);

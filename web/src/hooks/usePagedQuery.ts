@@ -1,8 +1,8 @@
 /**
- * Lists read page by page (docs/decisions.md "Dashboard SPA": "All lists page by infinite scroll"; the dashboard
- * lists, the picture library, the editor's image, sticker and template panels), on TanStack
- * Query's `useInfiniteQuery`: the pages are cached under the list's key, so a list shown again
- * appears at once (and is read again behind it when stale), and what an action changes in a
+ * Lists read page by page (docs/decisions.md "Dashboard SPA": "All lists page by infinite scroll";
+ * the dashboard lists, the picture library, the editor's image, sticker and template panels), on
+ * TanStack Query's `useInfiniteQuery`: the pages are cached under the list's key, so a list shown
+ * again appears at once (and is read again behind it when stale), and what an action changes in a
  * list is written into that cache (`update`). docs/decisions.md "Server state".
  */
 import {

@@ -16,9 +16,10 @@ export const CHECK_EVERY_MS = 5_000;
 export const RETRY_AT_MOST_MS = REFRESH_EVERY_MS;
 
 /**
- * Keeps a signed-in user's session alive while the app is open (docs/decisions.md "Sessions and CSRF" `PUT /spark/token`;
- * "token refresh runs only for an authenticated user", docs/billing.md "Flows"). A 401 from the refresh
- * goes through the API client, which opens the session-expired modal.
+ * Keeps a signed-in user's session alive while the app is open (docs/decisions.md "Sessions and
+ * CSRF" `PUT /spark/token`; "token refresh runs only for an authenticated user", docs/billing.md
+ * "Flows"). A 401 from the refresh goes through the API client, which opens the session-expired
+ * modal.
  */
 export function useSessionKeepAlive(): void {
   // Not while the session-expired modal is open: there is no session to keep.

@@ -1,7 +1,7 @@
 /**
  * The SPA's forms (docs/decisions.md "Forms"): react-hook-form with zod schemas, and one way to
- * put a failed call's answer on a form (docs/accounts.md "Error answers in the SPA": a 422's `errors` go on the fields, the
- * rest in one message above the form).
+ * put a failed call's answer on a form (docs/accounts.md "Error answers in the SPA": a 422's
+ * `errors` go on the fields, the rest in one message above the form).
  */
 import type { FormEvent } from 'react';
 import type {
@@ -29,7 +29,8 @@ export interface ServerErrorsOutcome<T extends FieldValues> {
 }
 
 /**
- * Puts a failed call's answer on a react-hook-form form (docs/accounts.md "Error answers in the SPA"):
+ * Puts a failed call's answer on a react-hook-form form (docs/accounts.md "Error answers in the
+ * SPA"):
  * - a 422's `errors` of the form's own `fields` go on those fields (several messages joined),
  *   and focus moves to the first of them in the order of `fields`;
  * - errors of fields the form does not have, and an answer without field errors, become one

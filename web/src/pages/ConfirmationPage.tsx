@@ -6,9 +6,9 @@ import { useAppStore } from '../state/store.ts';
 import type { RegisteredState } from './RegisterPage.tsx';
 
 /**
- * `/confirmation`, where registration ends (docs/accounts.md "Screens": step 3 of the wizard strip). Names
- * the new team when registration passed it along (router state, so it survives a reload of
- * this tab but not a new visit), and offers sign-in when nobody is signed in.
+ * `/confirmation`, where registration ends (docs/accounts.md "Screens": step 3 of the wizard
+ * strip). Names the new team when registration passed it along (router state, so it survives a
+ * reload of this tab but not a new visit), and offers sign-in when nobody is signed in.
  */
 export function ConfirmationPage() {
   useDocumentTitle('Account ready');

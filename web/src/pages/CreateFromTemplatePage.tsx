@@ -13,7 +13,8 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
  * creates anything by being opened (docs/security.md "State changes are not GETs"), so it asks:
  * "Create my design" posts `POST /pic-snippet/{id}/createFromTemplate` with the CSRF headers and
  * opens the new design's editor, replacing this address (Back does not offer the button again).
- * A signed-out visitor signs in first and comes back here. Tests: ./CreateFromTemplatePage.test.tsx.
+ * A signed-out visitor signs in first and comes back here. Tests:
+ * ./CreateFromTemplatePage.test.tsx.
  */
 export function CreateFromTemplatePage() {
   useDocumentTitle('Make a design from a template');

@@ -13,9 +13,9 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/export/export.css';
 
 /**
- * The export page, `/pic-snippet/{id}/export` (docs/accounts.md "Screens": "Export screen"), opened in a new
- * window from the show page and the editor. When this window was opened by another window of
- * the same path (Keap's authorisation window coming back), that window reloads and this one
+ * The export page, `/pic-snippet/{id}/export` (docs/accounts.md "Screens": "Export screen"), opened
+ * in a new window from the show page and the editor. When this window was opened by another window
+ * of the same path (Keap's authorisation window coming back), that window reloads and this one
  * closes (docs/billing.md "Flows").
  */
 export function ExportPage() {

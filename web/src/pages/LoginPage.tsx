@@ -8,11 +8,11 @@ import { SignInForm, useSignInForm } from '../features/auth/SignInForm.tsx';
 
 /**
  * Sign-in: `POST /login` with `{ email, password }` as JSON (docs/security.md "Login throttling").
- * docs/accounts.md "Error answers in the SPA": a 422's `errors` go on the fields; another answer's `message` is shown (a 501,
- * "not built yet", as information rather than a failure); an answer that is not JSON gets the
- * generic message. On success the session store is refreshed (the header then shows the user) and
- * the app goes to the answer's `redirect`, a page of this app. The form is the one the
- * session-expired modal shows (`features/auth/SignInForm.tsx`).
+ * docs/accounts.md "Error answers in the SPA": a 422's `errors` go on the fields; another answer's
+ * `message` is shown (a 501, "not built yet", as information rather than a failure); an answer that
+ * is not JSON gets the generic message. On success the session store is refreshed (the header then
+ * shows the user) and the app goes to the answer's `redirect`, a page of this app. The form is the
+ * one the session-expired modal shows (`features/auth/SignInForm.tsx`).
  */
 export function LoginPage() {
   useDocumentTitle('Sign in');

@@ -18,11 +18,12 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/billing/billing.css';
 
 /**
- * The payment-confirmation page at `/{cashierPath}/payment/{paymentId}?redirect=…` (docs/accounts.md "Screens"; docs/billing.md "Flows": "A 400 on subscribing or plan change redirects to the payment-confirmation page"). It
- * reads the PaymentIntent (`GET` the same path as XHR), lets the user confirm it with Stripe
- * (3-D Secure through `confirmCardPayment`, or a new card through the Payment Element when the
- * first one was refused), then returns to `redirect` when it is a path on this site (else the
- * subscription settings).
+ * The payment-confirmation page at `/{cashierPath}/payment/{paymentId}?redirect=…`
+ * (docs/accounts.md "Screens"; docs/billing.md "Flows": "A 400 on subscribing or plan change
+ * redirects to the payment-confirmation page"). It reads the PaymentIntent (`GET` the same path as
+ * XHR), lets the user confirm it with Stripe (3-D Secure through `confirmCardPayment`, or a new
+ * card through the Payment Element when the first one was refused), then returns to `redirect` when
+ * it is a path on this site (else the subscription settings).
  */
 export function PaymentConfirmationPage() {
   useDocumentTitle('Confirm your payment');

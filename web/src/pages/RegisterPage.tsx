@@ -57,15 +57,18 @@ function pageIds(base: string): AccountFieldIds & { title: string; heading: stri
 }
 
 /**
- * Registration (docs/accounts.md "Screens", docs/decisions.md "The API contract", docs/billing.md "Flows", docs/accounts.md "Validation rules"): step 0 account details, step 1 plan, then `/confirmation`.
+ * Registration (docs/accounts.md "Screens", docs/decisions.md "The API contract", docs/billing.md
+ * "Flows", docs/accounts.md "Validation rules"): step 0 account details, step 1 plan, then
+ * `/confirmation`.
  *
  * The URL's `plan`, `coupon` and `invitation` parameters are read once and kept in the URL;
  * `plan` picks the starting plan, `coupon` and `invitation` are sent with the registration.
- * Field errors show for touched fields (docs/accounts.md "Validation rules"); Continue checks every field, then asks
- * `POST /if-mail-exists`. The server's 422 errors go on their fields, and an error on plan,
- * name, team, e-mail or password brings the user back to step 0 (docs/billing.md "Flows"). A paid plan
- * takes the card, billing address and VAT id on step 1 (docs/accounts.md "Screens", docs/billing.md "Flows"); a coupon the server
- * calls invalid is not sent (docs/accounts.md "Validation rules").
+ * Field errors show for touched fields (docs/accounts.md "Validation rules"); Continue checks every
+ * field, then asks `POST /if-mail-exists`. The server's 422 errors go on their fields, and an error
+ * on plan, name, team, e-mail or password brings the user back to step 0 (docs/billing.md "Flows").
+ * A paid plan takes the card, billing address and VAT id on step 1 (docs/accounts.md "Screens",
+ * docs/billing.md "Flows"); a coupon the server calls invalid is not sent (docs/accounts.md
+ * "Validation rules").
  *
  * The steps' state lives in hooks: the account form (`useAccountForm`), the plan choice
  * (`usePlanChoice`) and the payment (`usePayment`); `registrationFailure` says where a refusal
@@ -188,7 +191,8 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
     if (registering || !planList || !selectedPlan) return;
     setRegistering(true);
     try {
-      // The card field shows why when it cannot give a card (docs/accounts.md "Error answers in the SPA").
+      // The card field shows why when it cannot give a card (docs/accounts.md "Error answers in the
+      // SPA").
       const billingFields: RegistrationBilling = plan.paid ? await payment.collect() : {};
       const values = account.form.getValues();
       const team = values.team.trim();
@@ -215,7 +219,8 @@ export function RegisterPage({ partnerCampaign = false }: { partnerCampaign?: bo
       const paymentId = paymentIdOf(error);
       if (error instanceof CardNotReady) setFocus({ target: 'card' });
       else if (paymentId) {
-        // docs/billing.md "Flows": the account exists and the first payment needs confirming (3-D Secure).
+        // docs/billing.md "Flows": the account exists and the first payment needs confirming (3-D
+        // Secure).
         setRegistered(true);
         await refreshSession();
         navigate(paymentConfirmationPath(paymentId, '/confirmation'));

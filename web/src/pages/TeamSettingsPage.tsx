@@ -30,8 +30,8 @@ type TeamTab =
   | 'webhooks'
   | 'data';
 /**
- * docs/accounts.md "Screens": "tabs: companies, invoice, membership, payment method, subscription"; the
- * billing ones are the team's, which its owner manages. Developer: the render signing secret
+ * docs/accounts.md "Screens": "tabs: companies, invoice, membership, payment method, subscription";
+ * the billing ones are the team's, which its owner manages. Developer: the render signing secret
  * (docs/developer-api.md "Signed render URLs"). Webhooks: the team's webhook endpoints
  * (docs/developer-api.md "Webhooks"). Data: the team's data stores and web APIs
  * (docs/data-sources.md "In the settings").

@@ -3,9 +3,9 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import '../features/templates/templates.css';
 
 /**
- * `/image` (docs/decisions.md "Dashboard SPA": "Page reached after deleting the template that is currently open";
- * docs/decisions.md "Design lists": "Deleting the currently open template leads to /image"): says what happened and leads
- * back to the templates.
+ * `/image` (docs/decisions.md "Dashboard SPA": "Page reached after deleting the template that is
+ * currently open"; docs/decisions.md "Design lists": "Deleting the currently open template leads to
+ * /image"): says what happened and leads back to the templates.
  */
 export function TemplateDeletedPage() {
   useDocumentTitle('Template deleted');

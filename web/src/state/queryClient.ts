@@ -50,9 +50,9 @@ export const retryDelay = (failureCount: number): number =>
   Math.min(RETRY_BASE_MS * 2 ** failureCount, RETRY_MAX_MS);
 
 /**
- * The message for a read that failed (docs/decisions.md "Session expiry keeps the work"): the answer's message, the session-expired
- * one for a 401 (the modal opens as well), else the generic one (the client's cache logs that
- * failure, as it is a bug or a surprise).
+ * The message for a read that failed (docs/decisions.md "Session expiry keeps the work"): the
+ * answer's message, the session-expired one for a 401 (the modal opens as well), else the generic
+ * one (the client's cache logs that failure, as it is a bug or a surprise).
  */
 export function loadFailure(error: unknown): string {
   if (!isApiError(error)) return GENERIC_ERROR_MESSAGE;

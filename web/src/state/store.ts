@@ -13,5 +13,6 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createSessionSlice(...args),
 }));
 
-// docs/decisions.md "Session expiry keeps the work": a 401 from any call logs the client out and opens the session-expired modal.
+// docs/decisions.md "Session expiry keeps the work": a 401 from any call logs the client out and
+// opens the session-expired modal.
 onUnauthorized(() => useAppStore.getState().expireSession());

@@ -1,7 +1,7 @@
 /**
- * The render page bundle: loaded once into the warm Chromium page (docs/decisions.md "Render slice") and called per
- * request with a resolved scene. It draws only the personalised layers, on a transparent canvas,
- * with the same fabric code as the editor (shared/scene/draw.ts).
+ * The render page bundle: loaded once into the warm Chromium page (docs/decisions.md "Render
+ * slice") and called per request with a resolved scene. It draws only the personalised layers, on a
+ * transparent canvas, with the same fabric code as the editor (shared/scene/draw.ts).
  */
 import { StaticCanvas } from 'fabric';
 import { drawBaseImage, drawScene, type BaseImageLayer } from '../../../../shared/scene/draw.ts';

@@ -14,9 +14,10 @@ export const campaignPath = (name: string): string =>
 
 /**
  * A design's campaign on its page (docs/analytics.md "Campaigns"): the name, typed or picked from
- * the team's campaigns (read when the field is first focused), saved by `PUT /api/pic-snippet/{id}/campaign` with the design's version;
- * Remove takes the design out. The saved design (new version) goes to `onSaved`. A refused name
- * shows the server's message under the field; a stale version says to reload.
+ * the team's campaigns (read when the field is first focused), saved by `PUT
+ * /api/pic-snippet/{id}/campaign` with the design's version; Remove takes the design out. The saved
+ * design (new version) goes to `onSaved`. A refused name shows the server's message under the
+ * field; a stale version says to reload.
  */
 export function CampaignField({
   designId,

@@ -2,7 +2,8 @@
  * The sign-in form's rules, shared by the sign-in page (`pages/LoginPage.tsx`) and the
  * session-expired modal (`components/SessionExpiredModal.tsx`) through `SignInForm.tsx`: what is
  * checked before `POST /login` is sent (the contract's `LoginBody`), and how a failed answer is
- * shown (docs/accounts.md "Error answers in the SPA": a 422's `errors` on the fields, another answer's `message` in a notice).
+ * shown (docs/accounts.md "Error answers in the SPA": a 422's `errors` on the fields, another
+ * answer's `message` in a notice).
  */
 import { z } from 'zod';
 import { LoginBody } from '#shared/contract/auth.ts';
@@ -35,8 +36,8 @@ export interface SignInNotice {
 }
 
 /**
- * The notice for a failed sign-in (docs/accounts.md "Error answers in the SPA"); a 501 is information, not a failure. The
- * field errors themselves go on the fields (`applyServerErrors`).
+ * The notice for a failed sign-in (docs/accounts.md "Error answers in the SPA"); a 501 is
+ * information, not a failure. The field errors themselves go on the fields (`applyServerErrors`).
  */
 export function failureNotice(error: unknown): SignInNotice {
   if (!isApiError(error)) {

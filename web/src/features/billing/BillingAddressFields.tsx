@@ -166,9 +166,9 @@ export function VatIdField<T extends FieldValues, C, O extends FieldValues>({
 }
 
 /**
- * The VAT line under the billing address (docs/billing.md "Flows" `POST /tax-rate`, docs/accounts.md "Constants"): the rate and the
- * amount added per interval, the reverse charge for a valid VAT id, or why it is unknown.
- * Nothing for countries without VAT.
+ * The VAT line under the billing address (docs/billing.md "Flows" `POST /tax-rate`,
+ * docs/accounts.md "Constants"): the rate and the amount added per interval, the reverse charge for
+ * a valid VAT id, or why it is unknown. Nothing for countries without VAT.
  */
 export function TaxPreview({
   preview,

@@ -21,10 +21,10 @@ const TITLES: Record<Exclude<CancelFlowState['step'], 'closed'>, string> = {
 };
 
 /**
- * The cancel flow's modal (docs/billing.md "Flows"): the reason (docs/billing.md "Model" cancel reasons) with a
- * description, the freeze offer for a paying team, the final confirmation, then the outcome.
- * It renders {@link CancelFlowState} and sends {@link CancelFlowEvent}s; `onRun` is told when
- * the user takes the final action (freeze or cancel), and the page makes the calls.
+ * The cancel flow's modal (docs/billing.md "Flows"): the reason (docs/billing.md "Model" cancel
+ * reasons) with a description, the freeze offer for a paying team, the final confirmation, then the
+ * outcome. It renders {@link CancelFlowState} and sends {@link CancelFlowEvent}s; `onRun` is told
+ * when the user takes the final action (freeze or cancel), and the page makes the calls.
  *
  * @param planName the plan the team is on, for the texts.
  * @param endsOn when a cancelled plan ends ('MMMM Do, YYYY'), '' when unknown.

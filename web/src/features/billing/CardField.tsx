@@ -13,7 +13,8 @@ export interface CardCollector {
   /**
    * @returns the PaymentMethod id (`pm_…`) to send as `stripe_payment_method`.
    * @throws CardNotReady when there is no card to take (offline, not loaded, or the card was
-   *   refused); the field already shows why, under the card (docs/accounts.md "Error answers in the SPA").
+   *   refused); the field already shows why, under the card (docs/accounts.md "Error answers in the
+   *   SPA").
    */
   collect: () => Promise<string>;
 }
@@ -56,8 +57,8 @@ type Setup =
 /**
  * The card field: Stripe's Payment Element in a labelled group, loaded only when the server has
  * a publishable key (offline it shows 'Invalid Stripe Key/Secret' and loads nothing from
- * Stripe). Provider messages show under the field (docs/accounts.md "Error answers in the SPA"); `errors` adds the server's
- * (422 on `stripe_payment_method`).
+ * Stripe). Provider messages show under the field (docs/accounts.md "Error answers in the SPA");
+ * `errors` adds the server's (422 on `stripe_payment_method`).
  *
  * @param collectorRef set to a {@link CardCollector} once the field can take a card, null before.
  */

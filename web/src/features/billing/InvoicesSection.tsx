@@ -11,8 +11,8 @@ import './billing.css';
 
 /**
  * The team's paid invoices, newest first, each downloadable as the Stripe-hosted PDF through
- * `/settings/invoice/{id}` (docs/billing.md "Flows"; a link, the server answers 302). Read when the section
- * opens.
+ * `/settings/invoice/{id}` (docs/billing.md "Flows"; a link, the server answers 302). Read when the
+ * section opens.
  * @param teamId the team of the team paths; undefined for the user paths (the current team).
  * @param billedTeamId the team's own id in either case (the cache key).
  */

@@ -56,7 +56,8 @@ export function CardBrandIcon({ brand }: { brand: string }) {
 
 /**
  * The card on file: the brand's icon and name, twelve asterisks and the last four digits
- * (docs/accounts.md "Constants"), and the expiry when known. Screen readers hear "Visa ending in 4242".
+ * (docs/accounts.md "Constants"), and the expiry when known. Screen readers hear "Visa ending in
+ * 4242".
  */
 export function MaskedCard({ card }: { card: Card }) {
   const brand = cardBrandName(card.brand);

@@ -38,9 +38,10 @@ export function planName(planId: string | null, plans: readonly Plan[]): string 
 }
 
 /**
- * The plan summary (docs/decisions.md "Billing in the SPA" settings "subscription"; docs/decisions.md "Team roles" capabilities; docs/accounts.md "Validation rules" limits): "{team}:
- * {plan} plan", the price, the dates line, the limits and whether PDF export and custom font
- * upload are included. `children` adds the notices and actions below it.
+ * The plan summary (docs/decisions.md "Billing in the SPA" settings "subscription";
+ * docs/decisions.md "Team roles" capabilities; docs/accounts.md "Validation rules" limits):
+ * "{team}: {plan} plan", the price, the dates line, the limits and whether PDF export and custom
+ * font upload are included. `children` adds the notices and actions below it.
  */
 export function PlanSummary({
   headingId,
@@ -114,9 +115,9 @@ function Busy({ on, busy, idle }: { on: boolean; busy: string; idle: string }) {
 
 /**
  * The plan section of the subscription tab with what can be done in the subscription's state
- * (docs/billing.md "Flows"): subscribe when there is none, switch and cancel (with the freeze offer) while
- * active, resume on a grace period, return from the freeze or cancel while frozen. Offline
- * (no Stripe keys) it shows the plan and says why it cannot change here.
+ * (docs/billing.md "Flows"): subscribe when there is none, switch and cancel (with the freeze
+ * offer) while active, resume on a grace period, return from the freeze or cancel while frozen.
+ * Offline (no Stripe keys) it shows the plan and says why it cannot change here.
  */
 export function PlanSection({
   headingId,

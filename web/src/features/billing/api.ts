@@ -1,8 +1,9 @@
 /**
- * The billing calls (docs/billing.md "Flows": "Registration and lookups", "Subscription and payment") on the
- * typed client: paths, bodies and answers are the routes' contracts (shared/contract/billing.ts,
- * re-exported by shared/billing.ts). Every answer is also parsed with its contract's schema
- * here: an answer of another shape is a failure the screen shows, never data it half-reads.
+ * The billing calls (docs/billing.md "Flows": "Registration and lookups", "Subscription and
+ * payment") on the typed client: paths, bodies and answers are the routes' contracts
+ * (shared/contract/billing.ts, re-exported by shared/billing.ts). Every answer is also parsed with
+ * its contract's schema here: an answer of another shape is a failure the screen shows, never data
+ * it half-reads.
  *
  * `teamId` picks the team paths (`/settings/companies/{id}/…`); without it the user paths act
  * on the caller's current team (shared/contract/billing.ts conventions).
@@ -64,8 +65,8 @@ export const fetchPublishableKey = (signal?: AbortSignal) =>
   billing('GET /stripe/key', { signal }).then((a) => a.publishableKey);
 
 /**
- * `GET /stripe/token[?team_id=]`: a SetupIntent for the team's card (docs/billing.md "Flows": "Saving a card
- * uses a setup-intent step").
+ * `GET /stripe/token[?team_id=]`: a SetupIntent for the team's card (docs/billing.md "Flows":
+ * "Saving a card uses a setup-intent step").
  * @throws {ApiError} 422 with `errors.stripe_payment_method` offline.
  */
 export const createSetupIntent = (teamId?: string, signal?: AbortSignal) =>
@@ -148,8 +149,8 @@ export const cancelSubscription = (teamId: string | undefined, request: CancelRe
   );
 
 /**
- * `PUT /settings/companies/{id}/metaData`: the cancel flow's answers (docs/billing.md "Flows"). A team path
- * only: the caller passes the team's id.
+ * `PUT /settings/companies/{id}/metaData`: the cancel flow's answers (docs/billing.md "Flows"). A
+ * team path only: the caller passes the team's id.
  */
 export const saveCancelMetaData = (teamId: string, request: CancelMetaDataRequest) =>
   billing('PUT /settings/companies/{id}/metaData', { params: { id: teamId }, body: request });
@@ -166,8 +167,9 @@ export const updatePaymentMethod = (teamId: string | undefined, request: Payment
   );
 
 /**
- * `PUT /settings/companies/{id}/update-payment-method` (docs/decisions.md "Billing in the SPA" card-update page, docs/billing.md "Flows"): the
- * card for a team whose subscription is being cancelled for a failed payment.
+ * `PUT /settings/companies/{id}/update-payment-method` (docs/decisions.md "Billing in the SPA"
+ * card-update page, docs/billing.md "Flows"): the card for a team whose subscription is being
+ * cancelled for a failed payment.
  */
 export const updateCardOfTeam = (teamId: string, request: PaymentMethodRequest) =>
   changed(
@@ -204,7 +206,8 @@ export const saveExtraBillingInformation = (request: ExtraBillingInformationRequ
   changed(billing('PUT /settings/extra-billing-information', { body: request }));
 
 /**
- * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm (docs/decisions.md "Billing in the SPA").
+ * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm (docs/decisions.md
+ * "Billing in the SPA").
  * @throws {ApiError} 404 for an unknown payment, 422 offline.
  */
 export const lookupPayment = (

@@ -84,8 +84,8 @@ export const BillingDetailsSchema = z.object({
 
 /**
  * The request fields for the values: trimmed, blanks left out, and the VAT id only for a
- * country where VAT applies (docs/accounts.md "Constants"), so a VAT id typed before switching to a non-VAT
- * country is not sent.
+ * country where VAT applies (docs/accounts.md "Constants"), so a VAT id typed before switching to a
+ * non-VAT country is not sent.
  *
  * @param fallbackCountry the country when none is chosen yet (the geocoded default).
  */

@@ -1,7 +1,8 @@
 /**
- * The cancel flow as a state machine (docs/billing.md "Flows": "Cancel flow: type is cancel if the team is
- * on the frozen plan, otherwise freeze. Freeze switches to the freeze plan. Cancel restores the
- * frozen plan if there is one, then deletes the subscription."; docs/billing.md "Model" cancel reasons).
+ * The cancel flow as a state machine (docs/billing.md "Flows": "Cancel flow: type is cancel if the
+ * team is on the frozen plan, otherwise freeze. Freeze switches to the freeze plan. Cancel restores
+ * the frozen plan if there is one, then deletes the subscription."; docs/billing.md "Model" cancel
+ * reasons).
  *
  * Steps: the reason (one of the spec's six, with a description that `somethingElse` needs) →
  * for a `freeze` flow, the offer to freeze instead of cancelling → the final confirmation →

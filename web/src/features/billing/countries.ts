@@ -1,7 +1,7 @@
 /**
- * The billing country choice (docs/billing.md "Model" Registration form `country`, default US, docs/accounts.md "Constants"). Codes are
- * ISO 3166-1 alpha-2 (plus XK, which Stripe accepts); names come from the browser's
- * `Intl.DisplayNames`, so no list of names is kept here.
+ * The billing country choice (docs/billing.md "Model" Registration form `country`, default US,
+ * docs/accounts.md "Constants"). Codes are ISO 3166-1 alpha-2 (plus XK, which Stripe accepts);
+ * names come from the browser's `Intl.DisplayNames`, so no list of names is kept here.
  */
 import { DEFAULT_COUNTRY } from '#shared/billing.ts';
 
@@ -36,7 +36,8 @@ export function countryOptions(): CountryOption[] {
 
 /**
  * The billing country to start with: the visitor's country from `GET /geocode/country` when it
- * is one of ours, else US (docs/billing.md "Flows": "ZZ means unknown", docs/accounts.md "Constants": "Default country US").
+ * is one of ours, else US (docs/billing.md "Flows": "ZZ means unknown", docs/accounts.md
+ * "Constants": "Default country US").
  *
  * @param detected the code the server answered, any case, or undefined when the call failed.
  */

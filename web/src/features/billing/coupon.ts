@@ -1,5 +1,6 @@
 /**
- * What a coupon gives, in words (docs/billing.md "Model" Coupon: percent_off or amount_off in cents).
+ * What a coupon gives, in words (docs/billing.md "Model" Coupon: percent_off or amount_off in
+ * cents).
  */
 import type { CouponLookupResponse, Discount } from '#shared/billing.ts';
 import { formatMoney } from './format.ts';

@@ -1,7 +1,8 @@
 /**
- * What a failed subscription call means for the screen (docs/accounts.md "Error answers in the SPA": "Plan change or subscribe
- * 400 carries paymentId: go to the payment-confirmation page. 422: show field errors. Others:
- * 'We were unable to update your subscription. Please contact customer support.'").
+ * What a failed subscription call means for the screen (docs/accounts.md "Error answers in the
+ * SPA": "Plan change or subscribe 400 carries paymentId: go to the payment-confirmation page. 422:
+ * show field errors. Others: 'We were unable to update your subscription. Please contact customer
+ * support.'").
  */
 import { BILLING_MESSAGES } from '#shared/billing.ts';
 import { isApiError, type FieldErrors } from '../../api/client.ts';
@@ -22,7 +23,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * The PaymentIntent id of a 400 that asks for a payment confirmation (shared/billing.ts
- * `PaymentActionRequired`; docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA"), else undefined.
+ * `PaymentActionRequired`; docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA"),
+ * else undefined.
  */
 export function paymentIdOf(error: unknown): string | undefined {
   if (!isApiError(error) || error.status !== 400 || !isRecord(error.body)) return undefined;
@@ -36,7 +38,8 @@ export function paymentIdOf(error: unknown): string | undefined {
  * - 400 whose body has a `paymentId` string → `payment`;
  * - 422 with field errors → `fields`; errors on fields not in `formFields` are joined into
  *   `message` (so nothing the server said is lost);
- * - 401 → `message: ''` (the session-expired modal is already open, docs/accounts.md "Error answers in the SPA");
+ * - 401 → `message: ''` (the session-expired modal is already open, docs/accounts.md "Error answers
+ *   in the SPA");
  * - 501 → the server's own message: it says billing is not available on this server, which
  *   tells the user more than the generic text (docs/decisions.md "Billing in the SPA");
  * - anything else, a network failure or an unexpected error → {@link SUBSCRIPTION_ERROR_MESSAGE}.

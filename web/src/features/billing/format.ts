@@ -1,6 +1,7 @@
 /**
- * How billing writes dates, money and cards (docs/billing.md "Flows": "Trial dates shown as 'MMMM Do,
- * YYYY'", docs/accounts.md "Constants": "a masked card shows 12 asterisks plus the last four", "Card brands map to icons").
+ * How billing writes dates, money and cards (docs/billing.md "Flows": "Trial dates shown as 'MMMM
+ * Do, YYYY'", docs/accounts.md "Constants": "a masked card shows 12 asterisks plus the last four",
+ * "Card brands map to icons").
  */
 import { format } from 'date-fns';
 

@@ -16,9 +16,9 @@ import { defaultCountry } from './countries.ts';
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
 /**
- * The billing country to start with (`GET /geocode/country`, docs/billing.md "Flows"): undefined while
- * asking, then the visitor's country or US (docs/accounts.md "Constants") when unknown or the call failed.
- * Asked once a page load.
+ * The billing country to start with (`GET /geocode/country`, docs/billing.md "Flows"): undefined
+ * while asking, then the visitor's country or US (docs/accounts.md "Constants") when unknown or the
+ * call failed. Asked once a page load.
  */
 export function useVisitorCountry(): string | undefined {
   const read = useQuery({
@@ -47,8 +47,8 @@ export type CouponState =
   | { state: 'unknown'; code: string; message: string };
 
 /**
- * `GET /coupon/{code}` for the code in the address bar (docs/decisions.md "Billing in the SPA", docs/billing.md "Flows"), cached per code: a
- * new code reads as `checking` at once.
+ * `GET /coupon/{code}` for the code in the address bar (docs/decisions.md "Billing in the SPA",
+ * docs/billing.md "Flows"), cached per code: a new code reads as `checking` at once.
  */
 export function useCouponLookup(code: string | undefined): CouponState {
   const read = useQuery({
@@ -77,8 +77,8 @@ export const TAX_PREVIEW_DELAY_MS = 600;
 
 /**
  * `POST /tax-rate` for the billing details and plan (docs/billing.md "Flows": "used for VAT for EU
- * countries and GB"): asked only for a VAT country (docs/accounts.md "Constants"), {@link TAX_PREVIEW_DELAY_MS} after
- * the last change; `none` elsewhere.
+ * countries and GB"): asked only for a VAT country (docs/accounts.md "Constants"), {@link
+ * TAX_PREVIEW_DELAY_MS} after the last change; `none` elsewhere.
  *
  * @param values   the billing form.
  * @param fallbackCountry the country when the form has none yet.

@@ -39,8 +39,8 @@ export function subscriptionPhase(view: SubscriptionView): SubscriptionPhase {
 }
 
 /**
- * One sentence on the subscription's dates: the trial's end (docs/billing.md "Flows" 'MMMM Do, YYYY'), the
- * end of a cancelled subscription, or the renewal.
+ * One sentence on the subscription's dates: the trial's end (docs/billing.md "Flows" 'MMMM Do,
+ * YYYY'), the end of a cancelled subscription, or the renewal.
  * @returns the sentence, or '' when there is no date to tell.
  */
 export function subscriptionDates(view: SubscriptionView): string {

@@ -23,8 +23,10 @@ export const subscriptionTabPath = (teamId: string | undefined): string =>
     : '/settings#/subscription';
 
 /**
- * Runs one billing change at a time for a form and shows its outcome the spec's way (docs/accounts.md "Error answers in the SPA"): a 400 with `paymentId` goes to the payment-confirmation page (docs/decisions.md "Billing in the SPA", returning to
- * this tab), a 422 puts errors on `formFields`, anything else sets one message.
+ * Runs one billing change at a time for a form and shows its outcome the spec's way
+ * (docs/accounts.md "Error answers in the SPA"): a 400 with `paymentId` goes to the
+ * payment-confirmation page (docs/decisions.md "Billing in the SPA", returning to this tab), a 422
+ * puts errors on `formFields`, anything else sets one message.
  *
  * @param teamId     the team path's id, or undefined for the user paths.
  * @param formFields the fields the form shows, in display order.
@@ -32,7 +34,8 @@ export const subscriptionTabPath = (teamId: string | undefined): string =>
  * @param setError   a react-hook-form form's `setError`: a 422's errors of `formFields` go on
  *   the form's fields (`applyServerErrors`, which focuses the first) instead of `errors`.
  * @returns `run(name, call)`, which resolves true on success; `pending` names the call under
- *   way (for "Switching…", "Resuming…" labels, docs/billing.md "Flows"); `errors` and `message` the outcome.
+ *   way (for "Switching…", "Resuming…" labels, docs/billing.md "Flows"); `errors` and `message` the
+ *   outcome.
  */
 export function useBillingAction<T extends FieldValues = FieldValues>(
   teamId: string | undefined,

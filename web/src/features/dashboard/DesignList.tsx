@@ -36,9 +36,9 @@ export const CREATE_PATH = '/pic-snippet/create';
 const idOf = (card: DesignCard) => card.id;
 
 /**
- * One dashboard list (docs/decisions.md "Dashboard SPA"): Active PicSnippets (Archive, Clone), Archive (Activate)
- * or View Templates ("Use this template"), paged by infinite scroll, with its loading,
- * empty and failure states and the 4-second confirmation flash of each action.
+ * One dashboard list (docs/decisions.md "Dashboard SPA"): Active PicSnippets (Archive, Clone),
+ * Archive (Activate) or View Templates ("Use this template"), paged by infinite scroll, with its
+ * loading, empty and failure states and the 4-second confirmation flash of each action.
  *
  * A card that leaves the list (archived, activated) hands focus to the card now in its place,
  * so keyboard users keep their position. A clone joins the list where the sort puts it. Each
@@ -141,7 +141,8 @@ export function DesignList({
     try {
       const id = await createFromTemplate(card.id);
       staleFamily(queryKeys.designs.all);
-      // docs/decisions.md "Dashboard SPA": "Creates a design from a template, then goes to its edit page".
+      // docs/decisions.md "Dashboard SPA": "Creates a design from a template, then goes to its edit
+      // page".
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {
       setTemplateError(actionFailure(error));
@@ -251,7 +252,8 @@ export function DesignList({
             <DesignCardItem
               key={card.id}
               card={card}
-              // docs/decisions.md "Dashboard SPA": an active card links to the edit URL; an archived one to its page.
+              // docs/decisions.md "Dashboard SPA": an active card links to the edit URL; an
+              // archived one to its page.
               href={
                 view === 'templates' ? undefined : view === 'active' ? card.editurl : card.showurl
               }

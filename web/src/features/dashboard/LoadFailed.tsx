@@ -1,8 +1,9 @@
 import { Notice } from '../../components/Notice.tsx';
 
 /**
- * A list or page that could not be loaded: what failed, why (docs/accounts.md "Error answers in the SPA": the server's
- * message, else the generic one) and a Retry button. An alert, so it is announced at once.
+ * A list or page that could not be loaded: what failed, why (docs/accounts.md "Error answers in the
+ * SPA": the server's message, else the generic one) and a Retry button. An alert, so it is
+ * announced at once.
  */
 export function LoadFailed({
   title,

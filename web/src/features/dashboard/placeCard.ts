@@ -1,6 +1,7 @@
 /**
- * Where a new card goes in a loaded dashboard list (a clone, docs/decisions.md "Design lists": "Clone creates a new
- * design"), by the list's sort (docs/decisions.md "Dashboard SPA"; the server's order, functions/designs/lists.ts).
+ * Where a new card goes in a loaded dashboard list (a clone, docs/decisions.md "Design lists":
+ * "Clone creates a new design"), by the list's sort (docs/decisions.md "Dashboard SPA"; the
+ * server's order, functions/designs/lists.ts).
  */
 import type { DesignCard, DesignSort } from '../../api/designs.ts';
 

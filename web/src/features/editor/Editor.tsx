@@ -1,7 +1,8 @@
 /**
- * The editor of one loaded design (docs/editor.md "Architecture": "Editor"): it owns the store (loaded with the
- * design, so the history starts empty, docs/editor.md "Commands"), starts the server sync, listens for the
- * keyboard shortcuts, and lays out the title bar, the side panels, the toolbar and the canvas.
+ * The editor of one loaded design (docs/editor.md "Architecture": "Editor"): it owns the store
+ * (loaded with the design, so the history starts empty, docs/editor.md "Commands"), starts the
+ * server sync, listens for the keyboard shortcuts, and lays out the title bar, the side panels, the
+ * toolbar and the canvas.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -64,7 +65,8 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
     created.getState().loadDesign(loaded);
     return created;
   });
-  // docs/editor.md "Commands": the histories are kept per design in browser storage, cleared at load.
+  // docs/editor.md "Commands": the histories are kept per design in browser storage, cleared at
+  // load.
   useEffect(() => persistHistory(store), [store]);
   // The components get a stable handle at once; the controller behind it starts with the page.
   const [sync] = useState(() => {

@@ -1,8 +1,8 @@
 /**
- * The editor's design calls (docs/editor.md "Server sync": "Design actions": `GET /api/pic-snippet/{id}`,
- * `PUT /api/pic-snippet/{id}` with the full JSON): loading goes through the one restore path
- * (`restoreDesign`, docs/editor.md "Architecture"), saving sends the whole document with the title and the version.
- * The dashboard's calls stay in api/designs.ts.
+ * The editor's design calls (docs/editor.md "Server sync": "Design actions": `GET
+ * /api/pic-snippet/{id}`, `PUT /api/pic-snippet/{id}` with the full JSON): loading goes through the
+ * one restore path (`restoreDesign`, docs/editor.md "Architecture"), saving sends the whole
+ * document with the title and the version. The dashboard's calls stay in api/designs.ts.
  */
 import { ApiError, call } from '../../api/client.ts';
 import { restoreDesign } from '#shared/design.ts';
@@ -65,7 +65,8 @@ export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promi
  * `PUT /api/pic-snippet/{id}` with the document's fields at the top level, the title and the
  * version (docs/decisions.md "Design API shapes"); or, when the request says the only change is
  * one QR code's fields (`request.qrCode`, sync.ts), `PUT /api/pic-snippet/{id}/qrCode` with
- * `stickerId`, those fields and the version (docs/editor.md "Server sync"). Both answer the new version.
+ * `stickerId`, those fields and the version (docs/editor.md "Server sync"). Both answer the new
+ * version.
  * @returns the new version and the saved title.
  * @throws {ApiError} 409 `{ message, version }` when the version is stale, 422 with field errors.
  *   The answer's shape is the contract's (`WrittenSchema`, shared/contract/designs.ts), which the

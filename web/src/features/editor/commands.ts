@@ -1,7 +1,8 @@
 /**
- * The editor's commands (docs/editor.md "Architecture", "Every command declares its history intent", after
- * excalidraw's `actions/register`): each user action is one named command with its label, its
- * keyboard shortcuts, whether it is enabled, what it does, and how it enters the history:
+ * The editor's commands (docs/editor.md "Architecture", "Every command declares its history
+ * intent", after excalidraw's `actions/register`): each user action is one named command with its
+ * label, its keyboard shortcuts, whether it is enabled, what it does, and how it enters the
+ * history:
  *
  * - `none`: view state or history navigation (select, undo, open a confirmation);
  * - `step`: each run is one undo step;
@@ -155,9 +156,9 @@ function putSnippet(draft: Draft<DesignDocument>, next: TextSnippet): void {
 }
 
 /**
- * Moves an object to `left`, `top` inside the canvas clamps (docs/editor.md "Editing rules"): a text snippet by
- * its box (width by its height), a sticker by its drawn box. The box is clamped again here, so
- * a move from any source (canvas, keyboard, field) obeys the same rule.
+ * Moves an object to `left`, `top` inside the canvas clamps (docs/editor.md "Editing rules"): a
+ * text snippet by its box (width by its height), a sticker by its drawn box. The box is clamped
+ * again here, so a move from any source (canvas, keyboard, field) obeys the same rule.
  */
 function moveInDraft(draft: Draft<DesignDocument>, args: MoveArgs): void {
   const canvas = canvasOf(draft as DesignDocument);
@@ -424,7 +425,8 @@ export const COMMANDS: Registry = {
     perform(store, { snippetId, paramId, value }) {
       const state = store.getState();
       if (!state.design) return;
-      // Throws ParameterError 'invalid' over 255 characters (docs/editor.md "Editing rules"); the field says so.
+      // Throws ParameterError 'invalid' over 255 characters (docs/editor.md "Editing rules"); the
+      // field says so.
       const { document, change } = updateParameter(state.design, snippetId, paramId, {
         param_default_value: value,
       });

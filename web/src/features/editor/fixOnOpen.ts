@@ -1,7 +1,7 @@
 /**
- * `?fix=true` on the editor's address (docs/editor.md "Architecture"): when the editor opens, objects larger than
- * the canvas shrink to fit (document/fix.ts) as one undo step, the change is saved at once, and
- * the parameter leaves the address so a reload does not repeat it.
+ * `?fix=true` on the editor's address (docs/editor.md "Architecture"): when the editor opens,
+ * objects larger than the canvas shrink to fit (document/fix.ts) as one undo step, the change is
+ * saved at once, and the parameter leaves the address so a reload does not repeat it.
  */
 import { fixOversizedObjects } from './document/fix.ts';
 import type { EditorStore } from './store/index.ts';

@@ -1,8 +1,8 @@
 /**
- * The image calls of the editor (docs/editor.md "Server sync": "Images, stickers, fonts" and "Design actions"):
- * the library and uploads lists, upload with progress, delete, one image, stock search, the
- * cropped image, and the base-photo save that the sync runs before a full save whose photo
- * changed (`withBaseImageSync`).
+ * The image calls of the editor (docs/editor.md "Server sync": "Images, stickers, fonts" and
+ * "Design actions"): the library and uploads lists, upload with progress, delete, one image, stock
+ * search, the cropped image, and the base-photo save that the sync runs before a full save whose
+ * photo changed (`withBaseImageSync`).
  */
 import type { StockImage, StockPage } from '#shared/contract/images.ts';
 import type { AnswerOf } from '#shared/contract/index.ts';

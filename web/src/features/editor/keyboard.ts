@@ -1,7 +1,8 @@
 /**
- * Keyboard shortcuts of the editor (docs/editor.md "Commands"; the commands declare them, commands.ts):
- * Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z and Ctrl+Y redo, Delete/Backspace delete the selection, arrows
- * nudge 1 px (Shift: 10 px), Escape deselects. Pure matching here; the page listens.
+ * Keyboard shortcuts of the editor (docs/editor.md "Commands"; the commands declare them,
+ * commands.ts): Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z and Ctrl+Y redo, Delete/Backspace delete the
+ * selection, arrows nudge 1 px (Shift: 10 px), Escape deselects. Pure matching here; the page
+ * listens.
  *
  * While the user types in a field, the field keeps its keys (Backspace, arrows, Escape), except
  * undo and redo in the fields that edit the document (the snippet text, a sticker's fallback):

@@ -1,8 +1,8 @@
 /**
- * The sticker library calls of the editor (docs/editor.md "Server sync": "Images, stickers, fonts": POST
- * /getStickers, /getFavorites, /getUploads (optional search body, ?page=), /getPacksStickers
- * (body id), /addToFavorite, /deleteUploadSticker; POST /image with type=asIcon), typed by
- * their contract (shared/contract/stickers.ts).
+ * The sticker library calls of the editor (docs/editor.md "Server sync": "Images, stickers, fonts":
+ * POST /getStickers, /getFavorites, /getUploads (optional search body, ?page=), /getPacksStickers
+ * (body id), /addToFavorite, /deleteUploadSticker; POST /image with type=asIcon), typed by their
+ * contract (shared/contract/stickers.ts).
  */
 import type { DynamicSticker, LibraryItem } from '#shared/contract/stickers.ts';
 import type { DynamicStickerType } from '#shared/design.ts';
@@ -63,8 +63,8 @@ export type StickerSource =
   { kind: 'library' } | { kind: 'uploads' } | { kind: 'favorites' } | { kind: 'pack'; id: string };
 
 /**
- * One page of a sticker list, searched (docs/editor.md "Server sync"). The Library tab's answer also lists the
- * dynamic stickers (`dynamic`).
+ * One page of a sticker list, searched (docs/editor.md "Server sync"). The Library tab's answer
+ * also lists the dynamic stickers (`dynamic`).
  * @throws {ApiError} for a failed call (404 for a removed pack).
  */
 export async function fetchStickers(

@@ -1,22 +1,23 @@
 /**
- * Server sync of the open design (docs/editor.md "Server sync"; docs/editor.md "Commands": "each … change is saved to
- * the server", docs/editor.md "Constants" debounce): every document change is saved with `PUT /api/pic-snippet/{id}`
- * (the full document, the title and the `version`) once the user has paused for 1000 ms; a
- * title is saved at once (docs/editor.md "Architecture": "saves on blur"). Saves never overlap: a change made
- * while one is on its way is saved right after it.
+ * Server sync of the open design (docs/editor.md "Server sync"; docs/editor.md "Commands": "each …
+ * change is saved to the server", docs/editor.md "Constants" debounce): every document change is
+ * saved with `PUT /api/pic-snippet/{id}` (the full document, the title and the `version`) once the
+ * user has paused for 1000 ms; a title is saved at once (docs/editor.md "Architecture": "saves on
+ * blur"). Saves never overlap: a change made while one is on its way is saved right after it.
  *
- * **A 409** (the design was saved elsewhere, docs/editor.md "Server sync") loads the current version and
- * re-applies this editor's unsaved changes onto it (document/merge.ts: what this editor changed
- * wins, the rest is theirs), saves the result with the new version and says so. Nothing the user
- * typed is dropped. The undo history survives when the merge left the editor's document as it
+ * **A 409** (the design was saved elsewhere, docs/editor.md "Server sync") loads the current
+ * version and re-applies this editor's unsaved changes onto it (document/merge.ts: what this editor
+ * changed wins, the rest is theirs), saves the result with the new version and says so. Nothing the
+ * user typed is dropped. The undo history survives when the merge left the editor's document as it
  * was; otherwise it is cleared, as on a load (its patches describe the old document).
  *
- * **A QR code change** (colour, margin, transparency, value; docs/editor.md "Architecture" QR toolbar) that is the
- * only unsaved change goes through the spec's `PUT /api/pic-snippet/{id}/qrCode` (docs/editor.md "Server sync") instead of
- * the full save: the same queue, the same version, the same 409 path, so the two never race.
- * The QR toolbar has already waited the spec's 300 ms (colour) or 200 ms (margin, transparency;
- * docs/editor.md "Constants"), so such a save starts at once; a typed QR value waits the usual 1000 ms. An undo of a QR
- * change is a QR change too, and is saved the same way (docs/decisions.md "QR changes").
+ * **A QR code change** (colour, margin, transparency, value; docs/editor.md "Architecture" QR
+ * toolbar) that is the only unsaved change goes through the spec's `PUT
+ * /api/pic-snippet/{id}/qrCode` (docs/editor.md "Server sync") instead of the full save: the same
+ * queue, the same version, the same 409 path, so the two never race. The QR toolbar has already
+ * waited the spec's 300 ms (colour) or 200 ms (margin, transparency; docs/editor.md "Constants"),
+ * so such a save starts at once; a typed QR value waits the usual 1000 ms. An undo of a QR change
+ * is a QR change too, and is saved the same way (docs/decisions.md "QR changes").
  *
  * The controller has no React and no fetch of its own: it gets a `DesignServer` (api.ts in the
  * page, a fake in the unit tests).
@@ -100,7 +101,8 @@ export function qrCodeChange(base: DesignDocument, next: DesignDocument): QrCode
 
 /**
  * How long a change waits before it is saved, ms: none for a QR colour, margin or transparency
- * change (the QR toolbar already waited the spec's 300 or 200 ms, docs/editor.md "Constants"), else `debounceMs`.
+ * change (the QR toolbar already waited the spec's 300 or 200 ms, docs/editor.md "Constants"), else
+ * `debounceMs`.
  */
 function delayOf(qr: QrCodeChange | null, debounceMs: number): number {
   return qr && !('dynamicStickerUrl' in qr.fields) ? 0 : debounceMs;

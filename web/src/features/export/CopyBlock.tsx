@@ -4,9 +4,10 @@ import { useEffect, useId, useRef, useState } from 'react';
 const COPIED_MS = 2500;
 
 /**
- * One generated output (docs/export.md "The screen": "generated link and HTML, script output") in a read-only
- * box with a Copy button. The outcome is announced by a polite live region; when the clipboard
- * is blocked the text is selected for Ctrl+C instead. A link gets "Open in a new tab" as well.
+ * One generated output (docs/export.md "The screen": "generated link and HTML, script output") in a
+ * read-only box with a Copy button. The outcome is announced by a polite live region; when the
+ * clipboard is blocked the text is selected for Ctrl+C instead. A link gets "Open in a new tab" as
+ * well.
  */
 export function CopyBlock({
   label,

@@ -11,8 +11,8 @@ function storage(): Storage | null {
 }
 
 /**
- * The custom-data intro (docs/export.md "The screen"): it explains how a platform fills the parameters, and
- * shows each time the screen opens until the user chooses "Don't show it again"
+ * The custom-data intro (docs/export.md "The screen"): it explains how a platform fills the
+ * parameters, and shows each time the screen opens until the user chooses "Don't show it again"
  * (`localStorage.customDataModal = 0`).
  */
 export function CustomDataIntro() {

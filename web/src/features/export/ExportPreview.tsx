@@ -4,10 +4,10 @@ import { Spinner } from '../../components/Spinner.tsx';
 type Phase = 'loading' | 'loaded' | 'error';
 
 /**
- * The preview (docs/export.md "The screen": "Left: preview"): the real render URL with the current values. A new
- * URL loads behind the last good image (never a broken image), with a "Rendering…" pill; a
- * failure keeps the last image, says so and offers Try again. `onLoaded` tells the screen which
- * values' image has loaded (docs/export.md "The screen": Generate waits for it).
+ * The preview (docs/export.md "The screen": "Left: preview"): the real render URL with the current
+ * values. A new URL loads behind the last good image (never a broken image), with a "Rendering…"
+ * pill; a failure keeps the last image, says so and offers Try again. `onLoaded` tells the screen
+ * which values' image has loaded (docs/export.md "The screen": Generate waits for it).
  */
 export function ExportPreview({
   src,

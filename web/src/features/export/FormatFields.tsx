@@ -11,9 +11,10 @@ import { SaveStatus } from './SaveStatus.tsx';
 import type { ExportFormState } from './useExportForm.ts';
 
 /**
- * The export screen's "Format" fieldset (docs/export.md "The screen", docs/decisions.md "Team roles"): image or PDF (PDF only where the
- * plan and platform allow it, with the reason when not), and for HTML outputs the width, the
- * alignment and the link URL (saved when the field is left). A change drops the outputs.
+ * The export screen's "Format" fieldset (docs/export.md "The screen", docs/decisions.md "Team
+ * roles"): image or PDF (PDF only where the plan and platform allow it, with the reason when not),
+ * and for HTML outputs the width, the alignment and the link URL (saved when the field is left). A
+ * change drops the outputs.
  */
 export function FormatFieldset({
   idBase,
@@ -189,8 +190,8 @@ export function FormatFieldset({
 }
 
 /**
- * The export screen's video fieldset for Wistia and Vidalytics (docs/export.md "The screen"): where the
- * Vidalytics image shows, and the player's embed code the script goes after.
+ * The export screen's video fieldset for Wistia and Vidalytics (docs/export.md "The screen"): where
+ * the Vidalytics image shows, and the player's embed code the script goes after.
  */
 export function VideoFieldset({
   idBase,

@@ -10,8 +10,8 @@ import type { ExportFormState } from './useExportForm.ts';
 import { keapWindowUrl, type Tags } from './useMergeTags.ts';
 
 /**
- * The export screen's platform part (docs/export.md "The screen"): the platform (saved at once), Klaviyo's
- * store front, the optional API key that lists the account's own fields, and how the
+ * The export screen's platform part (docs/export.md "The screen"): the platform (saved at once),
+ * Klaviyo's store front, the optional API key that lists the account's own fields, and how the
  * platform's merge tags stand (loading, refused, or the standard fields offline).
  */
 export function PlatformFields({

@@ -31,10 +31,11 @@ const STICKER_LABEL: Record<string, string> = {
 const TYPED = '\u0000typed';
 
 /**
- * The value editor of one parameter (docs/export.md "The screen": "per-parameter value editors"): a select of
- * the platform's merge tags and the value itself, which a chosen tag fills and which may be typed
- * (at most 255 characters, docs/export.md "The screen"). A repeated parameter name is highlighted (docs/export.md "The screen");
- * a dynamic sticker's value follows its kind's rules (docs/export.md "The screen").
+ * The value editor of one parameter (docs/export.md "The screen": "per-parameter value editors"): a
+ * select of the platform's merge tags and the value itself, which a chosen tag fills and which may
+ * be typed (at most 255 characters, docs/export.md "The screen"). A repeated parameter name is
+ * highlighted (docs/export.md "The screen"); a dynamic sticker's value follows its kind's rules
+ * (docs/export.md "The screen").
  */
 export function ValueEditor({
   row,
@@ -117,7 +118,8 @@ export function ValueEditor({
           placeholder={kind ? row.fallback : undefined}
           aria-invalid={problem ? true : undefined}
           aria-describedby={[hintId, problem ? errorId : ''].filter(Boolean).join(' ')}
-          // One more than the limit, so that the rule's message can show (docs/export.md "The screen").
+          // One more than the limit, so that the rule's message can show (docs/export.md "The
+          // screen").
           maxLength={MAX_VALUE_LENGTH + 1}
           onChange={(event) => onChange(event.target.value, '')}
         />

@@ -1,9 +1,9 @@
 /**
- * The export screen's calls (docs/export.md "What Generate writes": "Export and merge tags"): the design, the merge tags
- * of a platform (on the typed client: shared/contract/merge-tags.ts), and the three saves
- * `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link` (functions/designs/export.ts).
- * Design answers are checked at the edge: missing fields get safe defaults, a design without an
- * id is refused.
+ * The export screen's calls (docs/export.md "What Generate writes": "Export and merge tags"): the
+ * design, the merge tags of a platform (on the typed client: shared/contract/merge-tags.ts), and
+ * the three saves `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`
+ * (functions/designs/export.ts). Design answers are checked at the edge: missing fields get safe
+ * defaults, a design without an id is refused.
  */
 import type { BodyOf } from '#shared/contract/index.ts';
 import type { MergeTagList, StoreFront } from '#shared/contract/merge-tags.ts';
@@ -140,8 +140,8 @@ export const fetchStoreFronts = (signal?: AbortSignal): Promise<StoreFront[]> =>
   call('GET /api/merge-tag/storeFront', { signal });
 
 /**
- * `POST /api/merge-tag` (docs/export.md "What Generate writes"): the platform's merge tags, with `message` when live
- * fields are missing and Keap's `authorize_url` when Keap is configured.
+ * `POST /api/merge-tag` (docs/export.md "What Generate writes"): the platform's merge tags, with
+ * `message` when live fields are missing and Keap's `authorize_url` when Keap is configured.
  * @param provider a platform of `GET /api/merge-tag/providers`; the server refuses any other
  *   (422 on `provider`).
  * @param accessToken a pasted credential (Klaviyo private key, ManyChat page API key), if any.

@@ -1,7 +1,8 @@
 /**
- * The export screen's rules, as pure functions (docs/export.md "The screen": "Export screen", docs/export.md "The screen": "Export", docs/export.md "The screen"
- * export validations; docs/export.md "The screen" sticker fallback rules; docs/export.md). The screen holds
- * state and calls these; test/unit/export-*.test.ts checks them.
+ * The export screen's rules, as pure functions (docs/export.md "The screen": "Export screen",
+ * docs/export.md "The screen": "Export", docs/export.md "The screen" export validations;
+ * docs/export.md "The screen" sticker fallback rules; docs/export.md). The screen holds state and
+ * calls these; test/unit/export-*.test.ts checks them.
  *
  * The URL, HTML and scripts come from `shared/export-url.ts` and the provider modules, the same
  * code the tests of the render round trip use.
@@ -219,8 +220,9 @@ export function matchRowsByName(
 }
 
 /**
- * Names of text parameters that occur more than once (docs/export.md "The screen": "Repeated parameter names
- * show a notice and highlight"): one value in the URL fills them all, so the screen says so.
+ * Names of text parameters that occur more than once (docs/export.md "The screen": "Repeated
+ * parameter names show a notice and highlight"): one value in the URL fills them all, so the screen
+ * says so.
  */
 export function repeatedNames(rows: readonly ExportRow[]): Set<string> {
   const seen = new Map<string, number>();
@@ -234,8 +236,9 @@ export function repeatedNames(rows: readonly ExportRow[]): Set<string> {
 export type PdfBlock = 'plan' | 'provider' | null;
 
 /**
- * The PDF toggle's rule (docs/export.md "The screen": "unavailable for website, wistia, vidalytics"; docs/decisions.md "Team roles"
- * `can_export_pdf`, "This feature is available only for Pro plans.").
+ * The PDF toggle's rule (docs/export.md "The screen": "unavailable for website, wistia,
+ * vidalytics"; docs/decisions.md "Team roles" `can_export_pdf`, "This feature is available only for
+ * Pro plans.").
  */
 export function pdfBlock(provider: string | null, canExportPdf: boolean): PdfBlock {
   if (!canExportPdf) return 'plan';
@@ -243,8 +246,8 @@ export function pdfBlock(provider: string | null, canExportPdf: boolean): PdfBlo
 }
 
 /**
- * The platforms the select offers (docs/export.md "The screen": "turning PDF on removes these providers from the
- * list"); value '' is Custom.
+ * The platforms the select offers (docs/export.md "The screen": "turning PDF on removes these
+ * providers from the list"); value '' is Custom.
  */
 export const platformOptions = (pdf: boolean) => providerList(pdf);
 
@@ -300,9 +303,9 @@ export function rowProblem(provider: string | null, row: ExportRow): string | nu
 }
 
 /**
- * Whether Generate is enabled (docs/export.md "The screen"): web tracking always; Wistia and Vidalytics once
- * an embed code is pasted; otherwise every text parameter has a value, no value has a problem,
- * and the preview has loaded.
+ * Whether Generate is enabled (docs/export.md "The screen"): web tracking always; Wistia and
+ * Vidalytics once an embed code is pasted; otherwise every text parameter has a value, no value has
+ * a problem, and the preview has loaded.
  */
 export function generateEnabled(state: {
   provider: string | null;
@@ -317,9 +320,9 @@ export function generateEnabled(state: {
 }
 
 /**
- * The preview's URL (docs/export.md "The screen": "Left: preview"): the current version's render with the typed
- * (fixed) values; a merge tag is not a value yet, so its parameter shows the fallback, as a
- * recipient without the field would see it.
+ * The preview's URL (docs/export.md "The screen": "Left: preview"): the current version's render
+ * with the typed (fixed) values; a merge tag is not a value yet, so its parameter shows the
+ * fallback, as a recipient without the field would see it.
  */
 export function previewUrl(
   design: Pick<ExportDesign, 'preview_url'>,
@@ -478,9 +481,10 @@ export function linkParameterNames(
 }
 
 /**
- * The outputs of Generate (docs/export.md "The screen", docs/export.md "What Generate writes"; docs/export.md): for an e-mail platform the URL
- * with its merge tags and the HTML snippet (width in %, alignment, link); for a web page the
- * tagged image and the web-tracking script; for Wistia and Vidalytics their scripts.
+ * The outputs of Generate (docs/export.md "The screen", docs/export.md "What Generate writes";
+ * docs/export.md): for an e-mail platform the URL with its merge tags and the HTML snippet (width
+ * in %, alignment, link); for a web page the tagged image and the web-tracking script; for Wistia
+ * and Vidalytics their scripts.
  * @throws ExportError `embedCodeRequired` when Wistia's or Vidalytics' embed code names no
  *   video (docs/export.md "The screen"), or when PDF is asked of a player.
  */
@@ -644,10 +648,10 @@ export function originOf(baseUrl: string): string {
 }
 
 /**
- * Whether this export window should hand over to its opener (docs/export.md "The screen": "When the export
- * window was opened by another window of the same path, that opener is reloaded and the export
- * window closes"): the OAuth window comes back to the export path, tells the export window it
- * opened from to reload (now with the connection), and closes.
+ * Whether this export window should hand over to its opener (docs/export.md "The screen": "When the
+ * export window was opened by another window of the same path, that opener is reloaded and the
+ * export window closes"): the OAuth window comes back to the export path, tells the export window
+ * it opened from to reload (now with the connection), and closes.
  */
 export function opensFromSamePath(
   self: Pick<Location, 'pathname' | 'origin'>,

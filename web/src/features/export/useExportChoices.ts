@@ -32,8 +32,8 @@ export interface ExportChoices {
   /** Values are not saved yet: in the debounce, held back by a problem, or their save failed. */
   unsaved: boolean;
   /**
-   * docs/export.md "The screen": choosing a platform clears every value, then saves the platform (with the
-   * store front for Klaviyo).
+   * docs/export.md "The screen": choosing a platform clears every value, then saves the platform
+   * (with the store front for Klaviyo).
    */
   chooseProvider: (value: string) => void;
   chooseStorefront: (value: string) => void;
@@ -51,9 +51,9 @@ export interface ExportChoices {
 }
 
 /**
- * The choices the export screen saves as they change (docs/export.md "The screen", docs/export.md "What Generate writes"): the platform and store
- * front (`PUT …/provider` at once) and each parameter's value (`PUT …/choices` once typing has
- * paused and every value passes its rules).
+ * The choices the export screen saves as they change (docs/export.md "The screen", docs/export.md
+ * "What Generate writes"): the platform and store front (`PUT …/provider` at once) and each
+ * parameter's value (`PUT …/choices` once typing has paused and every value passes its rules).
  */
 export function useExportChoices(design: ExportDesign): ExportChoices {
   const [provider, setProvider] = useState<string>(design.merge_tag_provider ?? '');

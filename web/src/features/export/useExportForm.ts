@@ -98,10 +98,10 @@ export interface ExportFormState {
 }
 
 /**
- * The export screen's form (docs/export.md "The screen"): image or PDF, HTML width and alignment, the link
- * URL (saved when the field is left, `PUT …/link`), the video embed code and Vidalytics'
- * options, the API key; and Generate, which gets a cache id for the design as it is
- * (`POST …/cache-id`) and builds the HTML, the direct link and the script.
+ * The export screen's form (docs/export.md "The screen"): image or PDF, HTML width and alignment,
+ * the link URL (saved when the field is left, `PUT …/link`), the video embed code and Vidalytics'
+ * options, the API key; and Generate, which gets a cache id for the design as it is (`POST
+ * …/cache-id`) and builds the HTML, the direct link and the script.
  */
 export function useExportForm(design: ExportDesign): ExportFormState {
   const form: ExportForm = useForm({

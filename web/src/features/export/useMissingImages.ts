@@ -4,8 +4,8 @@ import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { rowProblem, type ExportRow } from './model.ts';
 
 /**
- * Checks that fixed hosted-image URLs load (docs/export.md "The screen" 'Error: image doesn`t exist'), once
- * typing has paused for `delayMs`.
+ * Checks that fixed hosted-image URLs load (docs/export.md "The screen" 'Error: image doesn`t
+ * exist'), once typing has paused for `delayMs`.
  * @returns the URLs that did not load.
  */
 export function useMissingImages(

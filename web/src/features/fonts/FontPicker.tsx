@@ -57,11 +57,12 @@ export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
 
 /**
  * Props of {@link FontPicker} (the contract with the text toolbar).
- * - `value`: the text snippet's `fontFamily` (docs/fonts.md "The catalogue"), shown on the button in its font;
+ * - `value`: the text snippet's `fontFamily` (docs/fonts.md "The catalogue"), shown on the button
+ *   in its font;
  * - `onChange(family)`: called with the chosen family, after its faces loaded (so fabric
  *   measures with them); never called for a disabled font;
- * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/decisions.md "Team roles"). Without it the
- *   Uploaded category is disabled and the upload button gives way to the Upgrade link.
+ * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/decisions.md "Team roles"). Without
+ *   it the Uploaded category is disabled and the upload button gives way to the Upgrade link.
  */
 export interface FontPickerProps {
   value: string;
@@ -139,14 +140,15 @@ function FontRow({
 }
 
 /**
- * The font picker of the text toolbar (docs/fonts.md "The editor": "font family", docs/fonts.md "The catalogue" Fonts, docs/editor.md "Commands" font upload,
- * docs/fonts.md "Limits and known gaps" list constants): a button showing the current family in its own font, opening a panel
- * with the category select (All Fonts, Uploaded, the server groups), a search box (400 ms),
- * and a virtualised listbox (rows of 28 px in a 350 px list, 50 more per page as it scrolls),
- * each row drawn in its family once loaded. Keyboard: arrows, Page Up/Down, Home/End move
- * (`aria-activedescendant`), Enter picks, Esc closes and returns focus to the button. An empty
- * list says "No Font". "Upload font" takes a .ttf, .otf or .woff with progress; errors show for
- * 4 s; a new font joins the list and the Uploaded category opens (docs/editor.md "Commands").
+ * The font picker of the text toolbar (docs/fonts.md "The editor": "font family", docs/fonts.md
+ * "The catalogue" Fonts, docs/editor.md "Commands" font upload, docs/fonts.md "Limits and known
+ * gaps" list constants): a button showing the current family in its own font, opening a panel with
+ * the category select (All Fonts, Uploaded, the server groups), a search box (400 ms), and a
+ * virtualised listbox (rows of 28 px in a 350 px list, 50 more per page as it scrolls), each row
+ * drawn in its family once loaded. Keyboard: arrows, Page Up/Down, Home/End move
+ * (`aria-activedescendant`), Enter picks, Esc closes and returns focus to the button. An empty list
+ * says "No Font". "Upload font" takes a .ttf, .otf or .woff with progress; errors show for 4 s; a
+ * new font joins the list and the Uploaded category opens (docs/editor.md "Commands").
  */
 export function FontPicker({ value, onChange, teamCanUpload }: FontPickerProps) {
   const [open, setOpen] = useState(false);

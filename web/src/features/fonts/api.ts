@@ -1,8 +1,8 @@
 /**
- * The font calls of the SPA (docs/fonts.md "Uploads": "Images, stickers, fonts"): the picker's server
- * groups (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the upload
- * (`POST /storeFont`, multipart field `file`), typed by their contract (shared/contract/fonts.ts),
- * so screens get typed data or an {@link ApiError}.
+ * The font calls of the SPA (docs/fonts.md "Uploads": "Images, stickers, fonts"): the picker's
+ * server groups (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the
+ * upload (`POST /storeFont`, multipart field `file`), typed by their contract
+ * (shared/contract/fonts.ts), so screens get typed data or an {@link ApiError}.
  */
 import type { AnswerOf } from '#shared/contract/index.ts';
 import type { CustomFont, FontFileFormat, FontGroup } from '#shared/fonts/types.ts';

@@ -1,7 +1,8 @@
 /**
  * The font picker's list logic, without React (unit-tested in test/unit/fonts-picker.test.ts):
- * the category select, search and keyboard movement of docs/fonts.md "Limits and known gaps" (categories All Fonts and
- * Uploaded plus the server groups; page size 50, row height 28 px, container 350 px).
+ * the category select, search and keyboard movement of docs/fonts.md "Limits and known gaps"
+ * (categories All Fonts and Uploaded plus the server groups; page size 50, row height 28 px,
+ * container 350 px).
  */
 import type { CustomFont, FontGroup, FontOption } from '#shared/fonts/types.ts';
 

@@ -10,9 +10,9 @@ import type { KioskTabProps } from './tab.ts';
 import './metrics/metrics.css';
 
 /**
- * The kiosk's Cancel reasons tab (docs/kiosk.md "Cancel reasons", docs/kiosk.md `GET /spark/cancelReasons`;
- * docs/kiosk.md "Cancel reasons"): how many cancelling teams gave each reason, and the latest
- * comments they wrote, newest first.
+ * The kiosk's Cancel reasons tab (docs/kiosk.md "Cancel reasons", docs/kiosk.md `GET
+ * /spark/cancelReasons`; docs/kiosk.md "Cancel reasons"): how many cancelling teams gave each
+ * reason, and the latest comments they wrote, newest first.
  */
 export function CancelReasonsTab(_props: KioskTabProps) {
   const base = useId();

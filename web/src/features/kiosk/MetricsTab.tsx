@@ -34,11 +34,11 @@ const INDICATORS: Record<IndicatorKey, { name: string; format: (n: number) => st
 };
 
 /**
- * The kiosk's Metrics tab (docs/kiosk.md kiosk indicators, docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the
- * daily snapshot"): the newest day's indicators with their change against a month and a year
- * before, charts of the last 30 days of recurring revenue and the last 14 days of daily volume
- * and new users (each with a table of its numbers), and today's figures from the subscription
- * records: revenue and subscribers per plan, and trials.
+ * The kiosk's Metrics tab (docs/kiosk.md kiosk indicators, docs/accounts.md "Constants";
+ * docs/kiosk.md "Metrics and the daily snapshot"): the newest day's indicators with their change
+ * against a month and a year before, charts of the last 30 days of recurring revenue and the last
+ * 14 days of daily volume and new users (each with a table of its numbers), and today's figures
+ * from the subscription records: revenue and subscribers per plan, and trials.
  */
 export function MetricsTab(_props: KioskTabProps) {
   const base = useId();
@@ -126,8 +126,8 @@ function History({ data }: { data: PerformanceIndicators }) {
 
 /**
  * One indicator of the newest snapshot with its percent change against the snapshots of a
- * month and a year before (docs/accounts.md "Constants": whole numbers, `+` when positive); "—" when there is
- * nothing to compare with.
+ * month and a year before (docs/accounts.md "Constants": whole numbers, `+` when positive); "—"
+ * when there is nothing to compare with.
  */
 function Figure({
   indicator,

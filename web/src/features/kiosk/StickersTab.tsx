@@ -18,8 +18,9 @@ const SEARCH_DELAY_MS = 300;
 const packId = (pack: KioskPack) => pack.id;
 
 /**
- * The kiosk's Sticker packs tab (docs/kiosk.md "Sticker packs", docs/accounts.md "Error answers in the SPA"): every pack with its state, a search, Remove and Restore with the spec's four
- * messages (shown for 2 s in a polite live region), and the import of a pack archive.
+ * The kiosk's Sticker packs tab (docs/kiosk.md "Sticker packs", docs/accounts.md "Error answers in
+ * the SPA"): every pack with its state, a search, Remove and Restore with the spec's four messages
+ * (shown for 2 s in a polite live region), and the import of a pack archive.
  */
 export function StickersTab(_props: KioskTabProps) {
   const id = useId();

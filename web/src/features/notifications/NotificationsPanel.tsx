@@ -45,13 +45,13 @@ const when = (iso: string) =>
   });
 
 /**
- * The notifications panel (docs/notifications.md "The bell and the panel": "notifications modal toggling between notifications and
- * announcements", docs/billing.md "Flows": "opening announcements marks them read"; docs/notifications.md): a modal
- * dialog, so focus stays in it, Escape closes it and focus returns to the bell. The
- * notifications shown are marked read as they arrive; what was unread when shown keeps its
- * "New" label while the panel is open. It opens on what the bell's marker is for: the
- * announcements when only they are unread, else the notifications
- * (web/src/features/notifications/NotificationsPanel.test.tsx).
+ * The notifications panel (docs/notifications.md "The bell and the panel": "notifications modal
+ * toggling between notifications and announcements", docs/billing.md "Flows": "opening
+ * announcements marks them read"; docs/notifications.md): a modal dialog, so focus stays in it,
+ * Escape closes it and focus returns to the bell. The notifications shown are marked read as they
+ * arrive; what was unread when shown keeps its "New" label while the panel is open. It opens on
+ * what the bell's marker is for: the announcements when only they are unread, else the
+ * notifications (web/src/features/notifications/NotificationsPanel.test.tsx).
  */
 export function NotificationsPanel({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();

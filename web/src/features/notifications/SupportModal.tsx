@@ -20,8 +20,9 @@ const FIELDS = ['subject', 'message'] as const;
 export const SENT_NOTICE_MS = 2000;
 
 /**
- * The header's "Support" button and the support dialog it opens (docs/notifications.md "The bell and the panel": "a support
- * modal"; docs/notifications.md "Support"). Focus returns to the button when it closes.
+ * The header's "Support" button and the support dialog it opens (docs/notifications.md "The bell
+ * and the panel": "a support modal"; docs/notifications.md "Support"). Focus returns to the button
+ * when it closes.
  */
 export function SupportButton() {
   const [open, setOpen] = useState(false);
@@ -41,10 +42,12 @@ export function SupportButton() {
 }
 
 /**
- * The support form (docs/notifications.md "What notifies": "Support form: from, subject, message"): from is the signed-in
- * user (shown, not editable; the server takes it from the session), the subject and message
- * are checked with the route's schema. Once sent, 'Got It!' with 'We have received your
- * message and will respond soon!' shows for {@link SENT_NOTICE_MS} and the dialog closes (docs/accounts.md "Error answers in the SPA"). A refusal (429 past five an hour, a field's message) shows on the form.
+ * The support form (docs/notifications.md "What notifies": "Support form: from, subject, message"):
+ * from is the signed-in user (shown, not editable; the server takes it from the session), the
+ * subject and message are checked with the route's schema. Once sent, 'Got It!' with 'We have
+ * received your message and will respond soon!' shows for {@link SENT_NOTICE_MS} and the dialog
+ * closes (docs/accounts.md "Error answers in the SPA"). A refusal (429 past five an hour, a field's
+ * message) shows on the form.
  */
 export function SupportModal({ onClose }: { onClose: () => void }) {
   const email = useAppStore((s) => s.user?.email ?? '');

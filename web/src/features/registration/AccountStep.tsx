@@ -12,9 +12,9 @@ export type AccountFieldIds = Record<AccountField, string>;
 
 /**
  * Registration step 0: name, e-mail, company, team slug, password twice and the terms
- * (docs/accounts.md "Validation rules"), bound to the page's account form (`useAccountForm`): each field shows its
- * error once it has been left, every field once the user asks to continue, and the server's
- * answers on the same fields.
+ * (docs/accounts.md "Validation rules"), bound to the page's account form (`useAccountForm`): each
+ * field shows its error once it has been left, every field once the user asks to continue, and the
+ * server's answers on the same fields.
  */
 export function AccountStep({
   ids,

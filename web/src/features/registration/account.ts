@@ -1,10 +1,10 @@
 /**
  * Registration step 0, account details: the fields and their rules. The rules are the server's
- * (shared/contract/auth.ts `registrationBody`, docs/accounts.md "Validation rules" messages), so a field says the same
- * thing whichever side caught the problem; the server checks more (common passwords, taken
- * e-mails) and its answers go on the same fields. Client-only: the confirmation must match as
- * it is typed, and an empty required field says 'Please enter a value.' once the user asks to
- * continue (docs/accounts.md "Validation rules").
+ * (shared/contract/auth.ts `registrationBody`, docs/accounts.md "Validation rules" messages), so a
+ * field says the same thing whichever side caught the problem; the server checks more (common
+ * passwords, taken e-mails) and its answers go on the same fields. Client-only: the confirmation
+ * must match as it is typed, and an empty required field says 'Please enter a value.' once the user
+ * asks to continue (docs/accounts.md "Validation rules").
  */
 import { z } from 'zod';
 import type { Resolver } from 'react-hook-form';

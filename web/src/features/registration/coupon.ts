@@ -1,6 +1,7 @@
 /**
- * The coupon a registration sends (docs/accounts.md "Screens" query parameter `coupon` and the partner-campaign
- * path; docs/accounts.md "Validation rules": "Invalid coupon … sets an invalid flag").
+ * The coupon a registration sends (docs/accounts.md "Screens" query parameter `coupon` and the
+ * partner-campaign path; docs/accounts.md "Validation rules": "Invalid coupon … sets an invalid
+ * flag").
  */
 import type { RegistrationRequest } from '../../api/registration.ts';
 import type { CouponState } from '../billing/hooks.ts';

@@ -25,9 +25,9 @@ export interface PlanChoiceState {
 }
 
 /**
- * The plan list and the plan chosen (docs/accounts.md "Screens"): the URL's `plan` (or, with an invitation,
- * the free plan) until the user picks one; switching the interval away from the chosen paid
- * plan falls back to the free plan.
+ * The plan list and the plan chosen (docs/accounts.md "Screens"): the URL's `plan` (or, with an
+ * invitation, the free plan) until the user picks one; switching the interval away from the chosen
+ * paid plan falls back to the free plan.
  */
 export function usePlanChoice(query: {
   plan: string | null;

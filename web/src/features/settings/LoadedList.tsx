@@ -10,10 +10,10 @@ export type ListQuery<T> = Pick<UseQueryResult<T[]>, 'status' | 'data' | 'error'
 /**
  * A settings list read with `useQuery` (tokens, invitations, companies): a spinner with
  * `loadingText` while the first answer is on its way (a status, so it is announced), the
- * failure with Retry (the server's message, else the generic one; docs/accounts.md "Error answers in the SPA"), `emptyText`
- * when it holds nothing, else an `item-list` named by the heading `labelledBy` with one `<li>`
- * per item from `children` (which gives each its key). A list read again after a change keeps
- * showing what it had until the new answer comes.
+ * failure with Retry (the server's message, else the generic one; docs/accounts.md "Error answers
+ * in the SPA"), `emptyText` when it holds nothing, else an `item-list` named by the heading
+ * `labelledBy` with one `<li>` per item from `children` (which gives each its key). A list read
+ * again after a change keeps showing what it had until the new answer comes.
  */
 export function LoadedList<T>({
   query,

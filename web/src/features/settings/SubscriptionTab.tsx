@@ -8,11 +8,12 @@ import { useAppStore } from '../../state/store.ts';
 import { type BillingPart, SubscriptionPanel } from '../billing/SubscriptionPanel.tsx';
 
 /**
- * The billing tabs of the user settings (docs/accounts.md "Screens": "Settings": invoice, payment method,
- * subscription; docs/accounts.md "Error answers in the SPA": "HTTP 402: redirect to /settings#/subscription"), one `part` each: the
- * current team's plan with its limits and Pro capabilities, and for its owner the subscription,
- * the payment method with the billing details, and the invoices, through the user paths
- * (`/settings/subscription`, …, which act on the current team; shared/billing.ts).
+ * The billing tabs of the user settings (docs/accounts.md "Screens": "Settings": invoice, payment
+ * method, subscription; docs/accounts.md "Error answers in the SPA": "HTTP 402: redirect to
+ * /settings#/subscription"), one `part` each: the current team's plan with its limits and Pro
+ * capabilities, and for its owner the subscription, the payment method with the billing details,
+ * and the invoices, through the user paths (`/settings/subscription`, …, which act on the current
+ * team; shared/billing.ts).
  */
 export function SubscriptionTab({ part }: { part: BillingPart }) {
   const currentTeamId = useAppStore((s) => s.user?.current_team_id ?? null);

@@ -1,6 +1,7 @@
 /**
- * The Save as template modal's state (docs/templates.md "Model": "Template status in the save modal"; docs/editor.md "Messages"
- * "Template save"), as a pure reducer so the rules are testable without a browser:
+ * The Save as template modal's state (docs/templates.md "Model": "Template status in the save
+ * modal"; docs/editor.md "Messages" "Template save"), as a pure reducer so the rules are testable
+ * without a browser:
  * - status `save` when the design has no stored tags, `update` when it has; a successful save
  *   makes it `update`;
  * - the title reads "Create a template" (save) or "Update tags" (update); the button Continue

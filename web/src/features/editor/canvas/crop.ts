@@ -1,10 +1,11 @@
 /**
- * The crop's image (docs/editor.md "Commands": "Crop", docs/editor.md "Server sync": "Cropped image: POST saveCroppedImage, multipart
- * with image (png)"): the base photo drawn as the canvas shows it (turned, flipped, covering the
- * canvas, or for a legacy design 500 px wide at the top left on white, through shared/scene
- * `drawBaseImage`), without filters and enhancements (they stay on the design's data and apply
- * to the cropped photo), cut to the crop area as a PNG. The cropped photo then covers the new
- * canvas (document/image.ts `croppedDocument`), so what the crop kept is what the render draws.
+ * The crop's image (docs/editor.md "Commands": "Crop", docs/editor.md "Server sync": "Cropped
+ * image: POST saveCroppedImage, multipart with image (png)"): the base photo drawn as the canvas
+ * shows it (turned, flipped, covering the canvas, or for a legacy design 500 px wide at the top
+ * left on white, through shared/scene `drawBaseImage`), without filters and enhancements (they stay
+ * on the design's data and apply to the cropped photo), cut to the crop area as a PNG. The cropped
+ * photo then covers the new canvas (document/image.ts `croppedDocument`), so what the crop kept is
+ * what the render draws.
  */
 import { StaticCanvas } from 'fabric';
 import type { DesignDocument } from '#shared/design.ts';

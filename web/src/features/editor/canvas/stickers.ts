@@ -1,7 +1,7 @@
 /**
  * The sticker side of the fabric view (canvas/view.ts): the controls a sticker gets and the
- * command a finished scale or rotate gesture runs (docs/editor.md "Editing rules": "moving or scaling objects is
- * clamped inside the canvas"; "a QR code cannot be scaled below 60 by 60").
+ * command a finished scale or rotate gesture runs (docs/editor.md "Editing rules": "moving or
+ * scaling objects is clamped inside the canvas"; "a QR code cannot be scaled below 60 by 60").
  */
 import type { FabricObject } from 'fabric';
 import { runCommand } from '../commands.ts';

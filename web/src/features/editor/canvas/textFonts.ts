@@ -95,9 +95,9 @@ const parsedRanges = new WeakMap<FontFace, CodeRange[]>();
  * The unicode-ranges of the faces registered for `family` in this document. The document's
  * faces (several hundred: every bundled family's subsets) are grouped by family in one pass,
  * again only when they changed (their number, for stylesheets' faces, or face-set.ts's counter,
- * for the loader's registrations and removals), and a face's range is parsed once, when its family is first asked for: a walk
- * and parse of every face per call cost about 100 ms of the editor's load (docs/performance.md
- * "Editor").
+ * for the loader's registrations and removals), and a face's range is parsed once, when its family
+ * is first asked for: a walk and parse of every face per call cost about 100 ms of the editor's
+ * load (docs/performance.md "Editor").
  * @returns a fresh array (callers may keep it).
  */
 function registeredRanges(family: string): CodeRange[] {
@@ -128,8 +128,8 @@ function registeredRanges(family: string): CodeRange[] {
 
 /**
  * How a text in `family` is drawn: by the family itself, or by the default font when the family
- * has no faces (unknown, docs/editor.md "Messages"), and which of its characters those faces leave to the
- * fallback stack.
+ * has no faces (unknown, docs/editor.md "Messages"), and which of its characters those faces leave
+ * to the fallback stack.
  */
 function drawingPlan(family: string, text: string, rangesOf: RangesOf) {
   const own = rangesOf(family);

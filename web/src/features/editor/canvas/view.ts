@@ -1,21 +1,21 @@
 /**
- * The fabric view of the editor (docs/editor.md "Architecture", "The scene is data; fabric is a view"): draws the
- * store's design document with the render page's own code (shared/scene/draw.ts:
+ * The fabric view of the editor (docs/editor.md "Architecture", "The scene is data; fabric is a
+ * view"): draws the store's design document with the render page's own code (shared/scene/draw.ts:
  * `drawBaseImage`, `fitTextLayer`, `imageLayer`), and turns fabric's events into commands
  * (commands.ts). It never changes the document itself and never saves fabric's objects.
  *
- * Two stacked layers, as the render service composes them (docs/decisions.md "Render slice"): a static canvas with
- * the base photo (redrawn only when the image options change), and an interactive canvas with
- * the stickers and text snippets. Both are zoomed to fit the screen; positions stay in the
- * design's canvas px.
+ * Two stacked layers, as the render service composes them (docs/decisions.md "Render slice"): a
+ * static canvas with the base photo (redrawn only when the image options change), and an
+ * interactive canvas with the stickers and text snippets. Both are zoomed to fit the screen;
+ * positions stay in the design's canvas px.
  *
  * Drawing is reconciled by object: each snippet or sticker is rebuilt only when what it draws
  * changed, or, for a text, when a face it is drawn with finished loading after it was measured
  * (canvas/textFonts.ts: an uploaded font, a subset fetched for a new character). The base photo
  * is drawn on its own, so the objects never wait for it; images come from the preloads of
- * preload.ts when the editor page started them. While the user drags an object, its moves go to the store at once (one history step
- * for the whole gesture) and the dragged object is left as fabric moves it; it is redrawn from
- * the document when the gesture ends.
+ * preload.ts when the editor page started them. While the user drags an object, its moves go to the
+ * store at once (one history step for the whole gesture) and the dragged object is left as fabric
+ * moves it; it is redrawn from the document when the gesture ends.
  */
 import {
   Canvas,

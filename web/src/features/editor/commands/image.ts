@@ -1,13 +1,13 @@
 /**
- * The image toolbar's commands (docs/editor.md "Architecture": "Image toolbar", docs/editor.md "Commands": "Editor changes", "History
- * event types", "Crop"): filters, enhance, rotate, flip, the size counters, the unit, the crop
- * and a new base photo. Each is one named command with its history intent (commands.ts); the
- * document changes are the pure operations of document/image.ts.
+ * The image toolbar's commands (docs/editor.md "Architecture": "Image toolbar", docs/editor.md
+ * "Commands": "Editor changes", "History event types", "Crop"): filters, enhance, rotate, flip, the
+ * size counters, the unit, the crop and a new base photo. Each is one named command with its
+ * history intent (commands.ts); the document changes are the pure operations of document/image.ts.
  *
- * **Enhance** (docs/editor.md "Commands": "Enhance change: undo snapshot after 400 ms, server save after
- * 1000 ms"): the changes of an enhance burst join one history entry, which is closed once
- * 400 ms pass without another enhance change; the server sync saves 1000 ms after the last
- * change (sync.ts).
+ * **Enhance** (docs/editor.md "Commands": "Enhance change: undo snapshot after 400 ms, server save
+ * after 1000 ms"): the changes of an enhance burst join one history entry, which is closed once 400
+ * ms pass without another enhance change; the server sync saves 1000 ms after the last change
+ * (sync.ts).
  */
 import { castDraft } from 'immer';
 import {

@@ -1,9 +1,11 @@
 /**
- * The sticker commands (docs/editor.md "Architecture" Stickers panel and QR / screenshot toolbar, docs/editor.md "Commands": "Selection
- * overlay", docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants" placement): add, transform (move, scale, rotate from a
- * canvas gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and
- * transparency, the screenshot device, a countdown timer's, a poll's and a weather sticker's settings. All are `stickers.event` entries (docs/editor.md "Commands").
- * The document changes are the pure operations of document/stickers.ts.
+ * The sticker commands (docs/editor.md "Architecture" Stickers panel and QR / screenshot toolbar,
+ * docs/editor.md "Commands": "Selection overlay", docs/editor.md "Editing rules" QR and fallback
+ * rules, docs/editor.md "Constants" placement): add, transform (move, scale, rotate from a canvas
+ * gesture), clone, delete, the dynamic sticker's fallback, the QR colour, margin and transparency,
+ * the screenshot device, a countdown timer's, a poll's and a weather sticker's settings. All are
+ * `stickers.event` entries (docs/editor.md "Commands"). The document changes are the pure
+ * operations of document/stickers.ts.
  */
 import { castDraft, type Draft } from 'immer';
 import type { DesignDocument, Sticker } from '#shared/design.ts';
@@ -180,7 +182,8 @@ export const STICKER_COMMANDS: StickerRegistry = {
     name: 'cloneSticker',
     label: 'Clone sticker',
     shortcuts: [],
-    // docs/editor.md "Commands": "Regular stickers: clone and delete. Dynamic stickers: delete only."
+    // docs/editor.md "Commands": "Regular stickers: clone and delete. Dynamic stickers: delete
+    // only."
     history: { kind: 'step', eventType: 'stickers.event' },
     enabled: hasDesign,
     perform(store, { id }) {
@@ -242,7 +245,8 @@ export const STICKER_COMMANDS: StickerRegistry = {
     history: { kind: 'merge', eventType: 'stickers.event' },
     enabled: hasDesign,
     perform(store, { id, colour }) {
-      // docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters": the picker gives #rrggbb.
+      // docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters": the picker gives
+      // #rrggbb.
       if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(colour)) return;
       changeSticker(store, this, id, (s) => ({ ...s, qrCodeColor: colour.toLowerCase() }));
     },

@@ -1,11 +1,12 @@
 /**
  * The text snippet commands of the text toolbar, the selection overlay, the parameter list and
- * the placeholder-aware text field (docs/editor.md "Architecture": "Text toolbar and text snippet panel", docs/editor.md "Commands"
- * "Linked font sizes", "Text transform", "Parameter undo", "Selection overlay", "Dragging a
- * parameter", docs/editor.md "Editing rules" canvas and parameter rules). Merged into the command table by ../commands.ts;
- * each declares its history intent like the others there (`step`: one undo step per run;
- * `merge`: runs with the same merge key less than 1000 ms apart, or inside a gesture such as a
- * slider drag, are one step). All record `snippets.event` (docs/editor.md "Commands").
+ * the placeholder-aware text field (docs/editor.md "Architecture": "Text toolbar and text snippet
+ * panel", docs/editor.md "Commands" "Linked font sizes", "Text transform", "Parameter undo",
+ * "Selection overlay", "Dragging a parameter", docs/editor.md "Editing rules" canvas and parameter
+ * rules). Merged into the command table by ../commands.ts; each declares its history intent like
+ * the others there (`step`: one undo step per run; `merge`: runs with the same merge key less than
+ * 1000 ms apart, or inside a gesture such as a slider drag, are one step). All record
+ * `snippets.event` (docs/editor.md "Commands").
  *
  * This module imports only types from ../commands.ts, so the table can spread it without an
  * import cycle at load time.
@@ -108,9 +109,9 @@ function snippetIn(draft: Draft<DesignDocument>, id: string): Draft<TextSnippet>
 }
 
 /**
- * Keeps the snippet `id` inside the canvas after a change that re-flows it (docs/editor.md "Editing rules"); the
- * height the canvas measured is dropped when `reflowed`, so the next drawing measures again.
- * The command table runs it after text and font size changes too.
+ * Keeps the snippet `id` inside the canvas after a change that re-flows it (docs/editor.md "Editing
+ * rules"); the height the canvas measured is dropped when `reflowed`, so the next drawing measures
+ * again. The command table runs it after text and font size changes too.
  * @throws Error for an unknown snippet id.
  */
 export function settle(draft: Draft<DesignDocument>, id: string, reflowed: boolean): void {
@@ -164,9 +165,9 @@ const hasStyle = (snippet: TextSnippet, style: FaceStyle) =>
 
 /**
  * Why bold or italic may not be switched on for `snippet`: its family is an uploaded font, which
- * has no bold or italic faces (docs/editor.md "Editing rules": "Bold and italic are not supported for uploaded
- * fonts"; message docs/editor.md "Messages"). Switching a style off is always allowed, so a snippet that was bold
- * before its font changed can be made plain.
+ * has no bold or italic faces (docs/editor.md "Editing rules": "Bold and italic are not supported
+ * for uploaded fonts"; message docs/editor.md "Messages"). Switching a style off is always allowed,
+ * so a snippet that was bold before its font changed can be made plain.
  * @param uploaded whether the snippet's family is one of the team's uploaded fonts.
  * @returns the spec's message, or null when the toggle may run.
  */
@@ -179,7 +180,8 @@ export function faceStyleRefusal(
 }
 
 /**
- * A toggle of the selected snippet's style (bold, italic, underline; docs/editor.md "Architecture").
+ * A toggle of the selected snippet's style (bold, italic, underline; docs/editor.md
+ * "Architecture").
  * @param style for bold and italic: switching it on is refused for an uploaded font
  *   (`faceStyleRefusal`). Underline has no such rule.
  */
@@ -209,10 +211,10 @@ function styleToggle(
 }
 
 /**
- * A copy of a snippet (docs/editor.md "Commands": "Selection overlay: clone"; docs/editor.md "Editing rules": "Cloning a snippet renames
- * its parameters to stay unique and titles the copy 'Copy of - ' in front"): new ids, each
- * parameter renamed `name_copyN` in the text too (fallback and text transform kept), the title
- * prefixed, 20 px down and right within the clamps.
+ * A copy of a snippet (docs/editor.md "Commands": "Selection overlay: clone"; docs/editor.md
+ * "Editing rules": "Cloning a snippet renames its parameters to stay unique and titles the copy
+ * 'Copy of - ' in front"): new ids, each parameter renamed `name_copyN` in the text too (fallback
+ * and text transform kept), the title prefixed, 20 px down and right within the clamps.
  * @returns the copy and one `added` record per parameter.
  */
 export function cloneSnippet(
@@ -296,8 +298,9 @@ interface ParameterOutcome {
 
 /**
  * A command that runs a pure parameter operation on the snippet `snippetOf(args)` and puts its
- * document in place with its change records (docs/decisions.md "The design document: versions and restore": "Parameter change record"). The
- * operation throws `ParameterError` for refused input, before anything changes.
+ * document in place with its change records (docs/decisions.md "The design document: versions and
+ * restore": "Parameter change record"). The operation throws `ParameterError` for refused input,
+ * before anything changes.
  */
 function parameterCommand<K extends keyof TextCommandArgs>(
   name: K,
@@ -331,8 +334,9 @@ function textOf(state: EditorState, id: string): string {
 
 /** Every text command (docs/editor.md has the table). */
 export const TEXT_COMMANDS: TextRegistry = {
-  // An uploaded font has no bold or italic faces (docs/editor.md "Editing rules"): switching to one makes the
-  // snippet plain in the same step, so one undo brings back both the family and the style.
+  // An uploaded font has no bold or italic faces (docs/editor.md "Editing rules"): switching to one
+  // makes the snippet plain in the same step, so one undo brings back both the family and the
+  // style.
   setSnippetFontFamily: snippetCommand('setSnippetFontFamily', 'Font', 'step', (s, a) => {
     const family = a.fontFamily.trim();
     if (family === '') return;
@@ -441,7 +445,8 @@ export const TEXT_COMMANDS: TextRegistry = {
     }
     s.textWrap = !s.textWrap;
   }),
-  // docs/editor.md "Commands": "Adding a parameter": a default name, an incremented suffix when taken.
+  // docs/editor.md "Commands": "Adding a parameter": a default name, an incremented suffix when
+  // taken.
   addParameter: parameterCommand(
     'addParameter',
     'Add custom data',
@@ -452,7 +457,8 @@ export const TEXT_COMMANDS: TextRegistry = {
       return { document, changes: [change] };
     },
   ),
-  // Refused names throw ParameterError with the docs/editor.md "Editing rules" message; the field shows it.
+  // Refused names throw ParameterError with the docs/editor.md "Editing rules" message; the field
+  // shows it.
   renameParameter: parameterCommand(
     'renameParameter',
     'Rename custom data',

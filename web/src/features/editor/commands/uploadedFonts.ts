@@ -1,9 +1,9 @@
 /**
- * Which font families are the team's uploaded fonts (docs/editor.md "Editing rules": "Bold and italic are not
- * supported for uploaded fonts"; docs/editor.md "Messages" 'This action is not supported for uploaded fonts!'). The
- * bold and italic commands (./text.ts) read it in their refusal, so the toolbar buttons and the
- * Mod+B / Mod+I shortcuts share one rule; the set-font-family command reads it to make a snippet
- * plain when it switches to an uploaded font.
+ * Which font families are the team's uploaded fonts (docs/editor.md "Editing rules": "Bold and
+ * italic are not supported for uploaded fonts"; docs/editor.md "Messages" 'This action is not
+ * supported for uploaded fonts!'). The bold and italic commands (./text.ts) read it in their
+ * refusal, so the toolbar buttons and the Mod+B / Mod+I shortcuts share one rule; the
+ * set-font-family command reads it to make a snippet plain when it switches to an uploaded font.
  *
  * Three sources fill it, for the current team:
  * - the team's uploaded fonts list (`GET /getCustomFonts`), read once as the editor opens

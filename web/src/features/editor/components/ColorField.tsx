@@ -25,9 +25,10 @@ function browserStorage(): Storage | null {
 }
 
 /**
- * The signed-in user's recent colours of one kind (docs/decisions.md "The design document: versions and restore": "recent and current fill colours
- * for text and outline (max 5 each; kept per user in local storage under the user id, fields
- * color and outline)"), and `remember` to record a used colour.
+ * The signed-in user's recent colours of one kind (docs/decisions.md "The design document: versions
+ * and restore": "recent and current fill colours for text and outline (max 5 each; kept per user in
+ * local storage under the user id, fields color and outline)"), and `remember` to record a used
+ * colour.
  */
 function useRecentColours(kind: ColourKind): [string[], (colour: string) => void] {
   const userId = useAppStore((s) => s.user?.id ?? null);
@@ -44,11 +45,12 @@ function useRecentColours(kind: ColourKind): [string[], (colour: string) => void
 }
 
 /**
- * A colour control of the text toolbar (docs/editor.md "Architecture": "fill colour", "outline colour"): a swatch
- * button opens a popover with a picker (react-colorful), a hex field (docs/editor.md "Editing rules": 2, 3 or 6
- * characters) and the user's 5 recent colours of this kind. Dragging in the picker is one undo
- * step (a gesture, store history); the colour joins the recent colours when the popover closes.
- * Escape or a click outside closes it and gives focus back to the swatch.
+ * A colour control of the text toolbar (docs/editor.md "Architecture": "fill colour", "outline
+ * colour"): a swatch button opens a popover with a picker (react-colorful), a hex field
+ * (docs/editor.md "Editing rules": 2, 3 or 6 characters) and the user's 5 recent colours of this
+ * kind. Dragging in the picker is one undo step (a gesture, store history); the colour joins the
+ * recent colours when the popover closes. Escape or a click outside closes it and gives focus back
+ * to the swatch.
  */
 export function ColorField({
   label,

@@ -1,10 +1,10 @@
 /**
- * Crop mode's rectangle over the canvas (docs/editor.md "Commands": "Crop: start, rectangle moved or scaled,
- * finish or cancel"; docs/editor.md "Editing rules": "crop rectangle starts at 20,20 with size 120x120 and stays inside the
- * canvas with about 5 px tolerance"). The rectangle is moved by dragging it and scaled by its
- * corner handle, or from the keyboard: arrows move it, Shift+arrows resize it (10 px with Alt).
- * Its box lives in the store's ui slice (`crop`) in canvas px; Done and Cancel are in the image
- * toolbar.
+ * Crop mode's rectangle over the canvas (docs/editor.md "Commands": "Crop: start, rectangle moved
+ * or scaled, finish or cancel"; docs/editor.md "Editing rules": "crop rectangle starts at 20,20
+ * with size 120x120 and stays inside the canvas with about 5 px tolerance"). The rectangle is moved
+ * by dragging it and scaled by its corner handle, or from the keyboard: arrows move it,
+ * Shift+arrows resize it (10 px with Alt). Its box lives in the store's ui slice (`crop`) in canvas
+ * px; Done and Cancel are in the image toolbar.
  */
 import { useEffect, useState, type PointerEvent as ReactPointerEvent, type RefObject } from 'react';
 import { clampCropRect, cropArea } from '../document/image.ts';

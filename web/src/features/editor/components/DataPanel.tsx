@@ -2,9 +2,9 @@
  * The data panel (docs/editor.md "Data sources"; docs/data-sources.md "Binding a design"): the
  * design's data bindings, a form that binds a team data store (the store, the render URL's key
  * parameter, and which design parameter each column fills, beside a sample record of the store)
- * or a web API (DataApiBinding.tsx), and a remove button per binding. Every change is one undoable step (`setDataBindings`) and is
- * saved with the design. The store routes are for the team's owner and admins: a plain member
- * sees the bindings and a message instead of the form.
+ * or a web API (DataApiBinding.tsx), and a remove button per binding. Every change is one undoable
+ * step (`setDataBindings`) and is saved with the design. The store routes are for the team's owner
+ * and admins: a plain member sees the bindings and a message instead of the form.
  */
 import { Link } from 'react-router-dom';
 import { useId, useState } from 'react';

@@ -19,7 +19,8 @@ function titleOf(name: CommandName): string {
 
 /**
  * A toolbar button that runs a command: named by the command's label, titled with its
- * shortcut, disabled while the command is not enabled (docs/decisions.md "The design document: versions and restore": "undo and redo flags").
+ * shortcut, disabled while the command is not enabled (docs/decisions.md "The design document:
+ * versions and restore": "undo and redo flags").
  */
 function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) {
   const { store } = useEditorContext();
@@ -47,8 +48,9 @@ const DESIGN_PAGES = [
 ] as const;
 
 /**
- * The image toolbar (docs/editor.md "Architecture"). This slice has undo and redo and the canvas size display;
- * filters, enhance, crop, rotate and the size counters with units come next (docs/editor.md).
+ * The image toolbar (docs/editor.md "Architecture"). This slice has undo and redo and the canvas
+ * size display; filters, enhance, crop, rotate and the size counters with units come next
+ * (docs/editor.md).
  */
 export function EditorToolbar() {
   const width = useEditor((s) => s.design?.canvas_width ?? 0);

@@ -7,9 +7,9 @@ import { useAppStore } from '../../../state/store.ts';
 import { FONT_LOAD_FAILED, FontPicker, loadFont } from '../../fonts/index.ts';
 
 /**
- * Whether the current team may upload fonts (docs/decisions.md "Team roles" `can_upload_custom_fonts`); false
- * until known, and when the team cannot be read. The team is the cached one of the team
- * settings, read again after a plan change.
+ * Whether the current team may upload fonts (docs/decisions.md "Team roles"
+ * `can_upload_custom_fonts`); false until known, and when the team cannot be read. The team is the
+ * cached one of the team settings, read again after a plan change.
  */
 function useTeamCanUpload(): boolean {
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
@@ -56,10 +56,11 @@ export function useFontState(family: string): FontState {
 }
 
 /**
- * The text toolbar's font family (docs/editor.md "Architecture"): the font picker of web/src/features/fonts (the
- * catalogue, the built-in fonts of docs/editor.md "Constants", the team's uploads), which hands on a family only once
- * its faces have loaded, so the canvas measures the text with the real face. A family that
- * cannot be drawn says so with the docs/editor.md "Messages" message.
+ * The text toolbar's font family (docs/editor.md "Architecture"): the font picker of
+ * web/src/features/fonts (the catalogue, the built-in fonts of docs/editor.md "Constants", the
+ * team's uploads), which hands on a family only once its faces have loaded, so the canvas measures
+ * the text with the real face. A family that cannot be drawn says so with the docs/editor.md
+ * "Messages" message.
  */
 export function FontFamilyField({
   value,

@@ -1,8 +1,8 @@
 /**
- * The image toolbar (docs/editor.md "Architecture": "Image toolbar: Filter, Enhance, Crop, Rotate, undo, redo;
- * image Width and Height counters with a link (lock aspect) toggle and a unit select (px, in,
- * mm, cm); canvas and image size display"; "Crop mode shows Done and Cancel"). Every control
- * runs a named command (commands/image.ts); the document saves through the server sync.
+ * The image toolbar (docs/editor.md "Architecture": "Image toolbar: Filter, Enhance, Crop, Rotate,
+ * undo, redo; image Width and Height counters with a link (lock aspect) toggle and a unit select
+ * (px, in, mm, cm); canvas and image size display"; "Crop mode shows Done and Cancel"). Every
+ * control runs a named command (commands/image.ts); the document saves through the server sync.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ENHANCE_RANGES, FILTER_NAMES, type EnhanceName } from '#shared/effects.ts';
@@ -31,9 +31,10 @@ import { saveCroppedImage } from '../imagesApi.ts';
 import '../image.css';
 
 /**
- * The sliders of Enhance and their steps (docs/decisions.md "The design document: versions and restore": "about 0.0039", here 2/512 so that 0 is
- * a step of the -1..1 range; Hue 0.002; Blur 0.01; Pixelate whole px, 0..100, where 1 or
- * below draws nothing: docs/editor.md "Editing rules", docs/editor.md "Filters and enhancements").
+ * The sliders of Enhance and their steps (docs/decisions.md "The design document: versions and
+ * restore": "about 0.0039", here 2/512 so that 0 is a step of the -1..1 range; Hue 0.002; Blur
+ * 0.01; Pixelate whole px, 0..100, where 1 or below draws nothing: docs/editor.md "Editing rules",
+ * docs/editor.md "Filters and enhancements").
  */
 const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Brightness', step: 2 / 512 },
@@ -184,9 +185,9 @@ function EnhanceMenu() {
 }
 
 /**
- * A size counter (docs/editor.md "Editing rules": "Counter inputs clamp to min and max"; docs/editor.md "Constants" steps): shows px in the
- * chosen unit; typing is applied on Enter or when the field is left, the arrow keys and the −/+
- * buttons step by the unit's step.
+ * A size counter (docs/editor.md "Editing rules": "Counter inputs clamp to min and max";
+ * docs/editor.md "Constants" steps): shows px in the chosen unit; typing is applied on Enter or
+ * when the field is left, the arrow keys and the −/+ buttons step by the unit's step.
  */
 function SizeCounter({
   label,

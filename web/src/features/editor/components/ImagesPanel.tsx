@@ -1,11 +1,11 @@
 /**
- * The Images panel (docs/editor.md "Architecture": "Images: tabs Library and My Uploads; search box; stock-photo
- * search"; docs/editor.md "Editing rules" upload rules; docs/editor.md "Messages" 'Allowed extensions are: …', 'Are you sure?', 'No more
- * results'; docs/editor.md "Constants" 700 ms image search debounce; docs/editor.md "Images panel"): the global
- * library and the team's uploads with infinite scroll and a search by title and tags, an upload
- * with progress, deleting an upload, and stock photos. Choosing an
- * image makes it the design's photo (`replaceBaseImage`, one undo step; the sync saves it
- * through `saveImageId`, imagesApi.ts).
+ * The Images panel (docs/editor.md "Architecture": "Images: tabs Library and My Uploads; search
+ * box; stock-photo search"; docs/editor.md "Editing rules" upload rules; docs/editor.md "Messages"
+ * 'Allowed extensions are: …', 'Are you sure?', 'No more results'; docs/editor.md "Constants" 700
+ * ms image search debounce; docs/editor.md "Images panel"): the global library and the team's
+ * uploads with infinite scroll and a search by title and tags, an upload with progress, deleting an
+ * upload, and stock photos. Choosing an image makes it the design's photo (`replaceBaseImage`, one
+ * undo step; the sync saves it through `saveImageId`, imagesApi.ts).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useId, useState, type ReactNode } from 'react';
@@ -333,9 +333,9 @@ function StockResults({
 }
 
 /**
- * The stock-photo tab: a search (700 ms, docs/editor.md "Constants"); a chosen photo is imported into the
- * team's uploads (`POST /api/search-images/import`) and used. Without a configured service the
- * tab says so.
+ * The stock-photo tab: a search (700 ms, docs/editor.md "Constants"); a chosen photo is imported
+ * into the team's uploads (`POST /api/search-images/import`) and used. Without a configured service
+ * the tab says so.
  */
 function StockSearch() {
   const id = useId();

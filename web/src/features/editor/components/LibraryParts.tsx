@@ -1,8 +1,9 @@
 /**
  * Pieces the Images and Stickers panels share: the end of an infinite list (spinner, error with
- * Retry, 'No more results' of docs/editor.md "Messages", or the sentinel that loads the next page) and the
- * upload button with its progress and the refused-upload notice (docs/editor.md "Editing rules": "a not-allowed
- * notice shows for 4 seconds"; docs/editor.md "Messages" 'Allowed extensions are: .jpg, .jpeg, .bmp, .gif, .png').
+ * Retry, 'No more results' of docs/editor.md "Messages", or the sentinel that loads the next page)
+ * and the upload button with its progress and the refused-upload notice (docs/editor.md "Editing
+ * rules": "a not-allowed notice shows for 4 seconds"; docs/editor.md "Messages" 'Allowed extensions
+ * are: .jpg, .jpeg, .bmp, .gif, .png').
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError, type UploadProgress } from '../../../api/client.ts';
@@ -88,8 +89,8 @@ export function DeleteTileButton({ name, onDelete }: { name: string; onDelete: (
 }
 
 /**
- * 'Are you sure?' (docs/editor.md "Messages") before an upload is deleted; open while `name` is set.
- * Designs using the upload keep it (the file stays, docs/security.md "Deleted uploads").
+ * 'Are you sure?' (docs/editor.md "Messages") before an upload is deleted; open while `name` is
+ * set. Designs using the upload keep it (the file stays, docs/security.md "Deleted uploads").
  */
 export function DeleteUploadDialog({
   name,

@@ -46,14 +46,15 @@ function tryCommand<K extends CommandName>(
 }
 
 /**
- * The selected snippet's parameters (docs/editor.md "Architecture": "a list of fallback parameters"): for each,
- * its name (renamed in the text as typed; the name-conflict state of docs/editor.md "Commands" with the docs/editor.md "Editing rules"
- * messages), its fallback (what a recipient without a value sees; blank shows nothing in the
- * render and the name in the editor, docs/editor.md "Editing rules"), its text transform toggle and option (docs/editor.md "Commands": "Text
- * transform"), buttons to move its placeholder a word earlier or later, and Remove. Undo and
- * redo keys in the name and fallback fields are the editor's (`useHistoryKeys`). Below them,
- * Add custom data (docs/editor.md "Commands": "Adding a parameter": blocked until the save finishes; the intro modal
- * the first times).
+ * The selected snippet's parameters (docs/editor.md "Architecture": "a list of fallback
+ * parameters"): for each, its name (renamed in the text as typed; the name-conflict state of
+ * docs/editor.md "Commands" with the docs/editor.md "Editing rules" messages), its fallback (what a
+ * recipient without a value sees; blank shows nothing in the render and the name in the editor,
+ * docs/editor.md "Editing rules"), its text transform toggle and option (docs/editor.md "Commands":
+ * "Text transform"), buttons to move its placeholder a word earlier or later, and Remove. Undo and
+ * redo keys in the name and fallback fields are the editor's (`useHistoryKeys`). Below them, Add
+ * custom data (docs/editor.md "Commands": "Adding a parameter": blocked until the save finishes;
+ * the intro modal the first times).
  */
 export function ParameterList({ snippet }: { snippet: TextSnippet }) {
   const { store } = useEditorContext();
@@ -170,10 +171,10 @@ function ParameterItem({ snippet, parameter }: { snippet: TextSnippet; parameter
 }
 
 /**
- * A parameter's name (docs/editor.md "Editing rules": letters, digits, `_` and `-`, others stripped as typed). A
- * valid name renames at once, in the text too; an empty, digits-only or taken one shows the
- * spec's message (the name-conflict state of docs/editor.md "Commands") and keeps the old name, which the
- * field shows again when it loses focus.
+ * A parameter's name (docs/editor.md "Editing rules": letters, digits, `_` and `-`, others stripped
+ * as typed). A valid name renames at once, in the text too; an empty, digits-only or taken one
+ * shows the spec's message (the name-conflict state of docs/editor.md "Commands") and keeps the old
+ * name, which the field shows again when it loses focus.
  */
 function NameField({
   parameter,
@@ -308,8 +309,9 @@ function TextTransformFields({
 }
 
 /**
- * The custom-data intro (docs/editor.md "Architecture"): what custom data is and how a value reaches the image;
- * it shows on each add until the user picks "Don't show it again" (`customDataModal` = '0').
+ * The custom-data intro (docs/editor.md "Architecture"): what custom data is and how a value
+ * reaches the image; it shows on each add until the user picks "Don't show it again"
+ * (`customDataModal` = '0').
  */
 function CustomDataIntro({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (

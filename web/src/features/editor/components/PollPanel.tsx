@@ -66,7 +66,8 @@ function OptionsFields({ sticker, poll }: { sticker: Sticker; poll: Poll }) {
     <div className="poll-panel__options" id={listId}>
       <ol className="poll-panel__list" ref={list} aria-describedby={hintId}>
         {options.map((option, i) => (
-          // Keyed by position and count: an added, removed or moved answer starts its fields afresh.
+          // Keyed by position and count: an added, removed or moved answer starts its fields
+          // afresh.
           <li key={`${i}/${options.length}`} className="poll-panel__option">
             <SettingInput
               label={`Answer ${i + 1}`}

@@ -1,8 +1,9 @@
 /**
- * The QR code / screenshot toolbar (docs/editor.md "Architecture": "QR code / screenshot toolbar: fallback field
- * per sticker, QR colour, margin, transparency, and a device switch (Mobile or desktop) for
- * screenshots"; docs/editor.md "Editing rules" fallback validations; docs/editor.md "Constants" debounces). Every change is a command
- * (commands/stickers.ts); the fields show what waits for its debounce.
+ * The QR code / screenshot toolbar (docs/editor.md "Architecture": "QR code / screenshot toolbar:
+ * fallback field per sticker, QR colour, margin, transparency, and a device switch (Mobile or
+ * desktop) for screenshots"; docs/editor.md "Editing rules" fallback validations; docs/editor.md
+ * "Constants" debounces). Every change is a command (commands/stickers.ts); the fields show what
+ * waits for its debounce.
  */
 import { useId, useRef, useState } from 'react';
 import type { Sticker } from '#shared/design.ts';
@@ -57,9 +58,9 @@ const FALLBACK_LABEL: Record<NonNullable<Sticker['dynamicStickerType']>, string>
 const longHex = (colour: string) => longHexColour(colour) ?? colour.toLowerCase();
 
 /**
- * A dynamic sticker's fallback value (docs/editor.md "Editing rules"): checked as typed with the spec's messages;
- * a hosted image must also load. A value that breaks a rule stays in the field with its
- * message and is not saved.
+ * A dynamic sticker's fallback value (docs/editor.md "Editing rules"): checked as typed with the
+ * spec's messages; a hosted image must also load. A value that breaks a rule stays in the field
+ * with its message and is not saved.
  */
 function FallbackField({ sticker }: { sticker: Sticker }) {
   const { store } = useEditorContext();
@@ -222,9 +223,9 @@ function DeviceSwitch({ sticker }: { sticker: Sticker }) {
 }
 
 /**
- * The toolbar of a selected dynamic sticker: its read-only parameter name (docs/editor.md "Editing rules": "The
- * custom-name field on a dynamic sticker is read-only"), its fallback, and the QR or screenshot
- * options.
+ * The toolbar of a selected dynamic sticker: its read-only parameter name (docs/editor.md "Editing
+ * rules": "The custom-name field on a dynamic sticker is read-only"), its fallback, and the QR or
+ * screenshot options.
  */
 export function QrToolbar({ sticker }: { sticker: Sticker }) {
   const id = useId();

@@ -28,10 +28,10 @@ import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../../templates/templates.css';
 
 /**
- * The editor's "Save as template" button and modal (docs/editor.md "Architecture": "Tag editor with related
- * tags, template bundle select, … Save as template modal"; docs/editor.md "Commands" save/update states; docs/decisions.md "Team roles" only
- * with the `sparkDeveloper` flag, which is set for platform admins, docs/decisions.md). Not
- * rendered for other users.
+ * The editor's "Save as template" button and modal (docs/editor.md "Architecture": "Tag editor with
+ * related tags, template bundle select, … Save as template modal"; docs/editor.md "Commands"
+ * save/update states; docs/decisions.md "Team roles" only with the `sparkDeveloper` flag, which is
+ * set for platform admins, docs/decisions.md). Not rendered for other users.
  */
 export function SaveTemplateButton() {
   const sparkDeveloper = useAppStore((s) => s.user?.isAdmin === true);
@@ -70,9 +70,10 @@ export function SaveTemplateModal({ onClose }: { onClose: () => void }) {
   const ids = useId();
   const queryClient = useQueryClient();
 
-  // The bundle options, marked for this design (docs/editor.md "Server sync" get-all-template-bundle), and the
-  // design's stored tags read again: removed from a bundle meanwhile (the bundle edit page, the
-  // Templates panel), it is "save" with no tags and no bundle (docs/editor.md "Commands").
+  // The bundle options, marked for this design (docs/editor.md "Server sync"
+  // get-all-template-bundle), and the design's stored tags read again: removed from a bundle
+  // meanwhile (the bundle edit page, the Templates panel), it is "save" with no tags and no bundle
+  // (docs/editor.md "Commands").
   useEffect(() => {
     let live = true;
     const tags = designId

@@ -55,15 +55,15 @@ function useOverlayTarget(): OverlayTarget | null {
 }
 
 /**
- * The selection overlay (docs/editor.md "Commands": "Selection overlay: Text snippets: clone, delete, wrap
- * toggle. Regular stickers: clone and delete. Dynamic stickers: delete only."; the controls per
- * object in selectionActions.ts), floating next to the selected object as drawn, that is next
- * to the bounding box of its rotated corners, inside the canvas (selectionPlacement.ts): above
- * a snippet (below when there is no room); on the side of a sticker away from its rotation
- * handle. Clone copies it (a snippet with renamed parameters and a 'Copy of - ' title); Delete
- * asks first (docs/editor.md "Messages" 'Delete Text Snippet?', 'Delete Sticker?'); Wrap switches a snippet's
- * line wrapping. Positioned from the document (canvas px times the zoom), so it follows a drag
- * as the document changes.
+ * The selection overlay (docs/editor.md "Commands": "Selection overlay: Text snippets: clone,
+ * delete, wrap toggle. Regular stickers: clone and delete. Dynamic stickers: delete only."; the
+ * controls per object in selectionActions.ts), floating next to the selected object as drawn, that
+ * is next to the bounding box of its rotated corners, inside the canvas (selectionPlacement.ts):
+ * above a snippet (below when there is no room); on the side of a sticker away from its rotation
+ * handle. Clone copies it (a snippet with renamed parameters and a 'Copy of - ' title); Delete asks
+ * first (docs/editor.md "Messages" 'Delete Text Snippet?', 'Delete Sticker?'); Wrap switches a
+ * snippet's line wrapping. Positioned from the document (canvas px times the zoom), so it follows a
+ * drag as the document changes.
  */
 export function SelectionOverlay({ layers }: { layers: RefObject<HTMLElement | null> }) {
   const { store } = useEditorContext();

@@ -18,8 +18,8 @@ const TITLES: Record<PanelName, string> = {
 };
 
 /**
- * The side panels (docs/editor.md "Architecture"; Snippets, Images, Stickers, Rules, Data…), one open at a time: a rail of
- * toggle buttons and the open panel.
+ * The side panels (docs/editor.md "Architecture"; Snippets, Images, Stickers, Rules, Data…), one
+ * open at a time: a rail of toggle buttons and the open panel.
  */
 export function SidePanels() {
   const { store } = useEditorContext();

@@ -34,10 +34,12 @@ export function snippetMatches(
 }
 
 /**
- * The Snippets side panel (docs/editor.md "Architecture"): Add text snippet (disabled for 1 s after use, docs/editor.md "Commands"), the design's snippets to pick from (with a search from six snippets on, 400 ms after the last key), and the selected snippet's text with `{{param}}`
+ * The Snippets side panel (docs/editor.md "Architecture"): Add text snippet (disabled for 1 s after
+ * use, docs/editor.md "Commands"), the design's snippets to pick from (with a search from six
+ * snippets on, 400 ms after the last key), and the selected snippet's text with `{{param}}`
  * placeholders as whole units, position, its parameters (name, fallback, text transform), and
- * Delete (with the docs/editor.md "Messages" confirmation). Font, size and colours are in the text toolbar
- * above the canvas (TextToolbar.tsx).
+ * Delete (with the docs/editor.md "Messages" confirmation). Font, size and colours are in the text
+ * toolbar above the canvas (TextToolbar.tsx).
  */
 export function SnippetPanel() {
   const { store } = useEditorContext();

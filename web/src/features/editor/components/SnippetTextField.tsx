@@ -43,10 +43,10 @@ function useUnloadWarning(active: boolean): void {
 }
 
 /**
- * A text snippet's text with `{{param}}` placeholders as whole units (docs/editor.md "Editing rules": "Parameters
- * inside text are selected or deleted as whole units"; docs/editor.md "Commands": "Dragging a parameter"). A plain
- * textarea, so typing, IME, spell-free editing and screen readers behave as in any field, with
- * its selection snapped:
+ * A text snippet's text with `{{param}}` placeholders as whole units (docs/editor.md "Editing
+ * rules": "Parameters inside text are selected or deleted as whole units"; docs/editor.md
+ * "Commands": "Dragging a parameter"). A plain textarea, so typing, IME, spell-free editing and
+ * screen readers behave as in any field, with its selection snapped:
  * - the caret skips over a placeholder (arrow keys); a click inside one selects all of it; a
  *   selection that cuts one grows to take it whole;
  * - Backspace just after a placeholder, or Delete just before it, removes it whole, and its
@@ -57,7 +57,8 @@ function useUnloadWarning(active: boolean): void {
  * the editor's: one history, where a burst of typing is one step (store/history.ts merges it).
  * Escape leaves the field with the snippet still selected (the next Escape deselects it, as on
  * the canvas), unless it ends an IME composition.
- * While the field has focus, leaving the page asks first (docs/editor.md "Architecture": "unload warning").
+ * While the field has focus, leaving the page asks first (docs/editor.md "Architecture": "unload
+ * warning").
  */
 export function SnippetTextField({
   snippet,

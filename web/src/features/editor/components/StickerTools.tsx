@@ -1,9 +1,9 @@
 /**
- * The selected sticker's toolbar (docs/editor.md "Architecture": "QR code / screenshot toolbar: fallback field per
- * sticker, QR colour, margin, transparency, and a device switch") and the 'Delete Sticker?'
- * confirmation (docs/editor.md "Messages"). Shown under the image toolbar while a sticker is selected. Clone
- * and Delete are not here: they are the selection overlay's on the canvas (docs/editor.md "Commands",
- * SelectionOverlay.tsx), so each action has one place.
+ * The selected sticker's toolbar (docs/editor.md "Architecture": "QR code / screenshot toolbar:
+ * fallback field per sticker, QR colour, margin, transparency, and a device switch") and the
+ * 'Delete Sticker?' confirmation (docs/editor.md "Messages"). Shown under the image toolbar while a
+ * sticker is selected. Clone and Delete are not here: they are the selection overlay's on the
+ * canvas (docs/editor.md "Commands", SelectionOverlay.tsx), so each action has one place.
  */
 import { ConfirmDialog } from '../../../components/Modal.tsx';
 import { runCommand } from '../commands.ts';

@@ -47,10 +47,11 @@ function SampleFigure({ sample, src }: { sample: StressSample; src: string }) {
 }
 
 /**
- * The stress preview, "Preview sample values" on the editor bar (docs/decisions.md): the design drawn by the real render URL with each sample of
- * `document/stress.ts` in every text parameter, side by side, so a user sees overflow and font
- * fallback before an e-mail goes out. It draws the saved version: while a change is still being
- * saved it says so and waits (the render URL knows only what the server has).
+ * The stress preview, "Preview sample values" on the editor bar (docs/decisions.md): the design
+ * drawn by the real render URL with each sample of `document/stress.ts` in every text parameter,
+ * side by side, so a user sees overflow and font fallback before an e-mail goes out. It draws the
+ * saved version: while a change is still being saved it says so and waits (the render URL knows
+ * only what the server has).
  */
 export function StressPreview({ open, onClose }: { open: boolean; onClose: () => void }) {
   const meta = useEditor((s) => s.meta);

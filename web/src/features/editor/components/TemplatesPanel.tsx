@@ -60,17 +60,17 @@ const bonusQuery = (teamId: string, search: string) =>
   });
 
 /**
- * The editor's Templates panel (docs/editor.md "Architecture": "Templates: tabs Global and Bonus (Bonus only if
- * bundle images exist); single templates and bundles; search box. Admins see a settings menu
- * per template (Edit, Delete, Activate/Deactivate)"; docs/editor.md "Constants" 1000 ms search debounce). Global pages
- * by infinite scroll and ends with "No more results" after more than 4 items; Bonus lists the
- * team's bundles with their templates. Choosing a template makes a design from it and opens
- * it, after a confirmation: the open design stays as saved. Deleting the open template leads
- * to `/image` (docs/editor.md "Commands"). In the Bonus tab an admin's menu also removes a template from its
- * bundle (`deletePicSnippet` with the open design's id); when it is the open design, the server
- * clears its tags and bundles and the editor's document follows, so the Save as template modal
- * reads "save" with no tags and no bundle (docs/editor.md "Commands"). Both tabs are cached per search; an
- * admin's change reads the template and bundle lists again.
+ * The editor's Templates panel (docs/editor.md "Architecture": "Templates: tabs Global and Bonus
+ * (Bonus only if bundle images exist); single templates and bundles; search box. Admins see a
+ * settings menu per template (Edit, Delete, Activate/Deactivate)"; docs/editor.md "Constants" 1000
+ * ms search debounce). Global pages by infinite scroll and ends with "No more results" after more
+ * than 4 items; Bonus lists the team's bundles with their templates. Choosing a template makes a
+ * design from it and opens it, after a confirmation: the open design stays as saved. Deleting the
+ * open template leads to `/image` (docs/editor.md "Commands"). In the Bonus tab an admin's menu
+ * also removes a template from its bundle (`deletePicSnippet` with the open design's id); when it
+ * is the open design, the server clears its tags and bundles and the editor's document follows, so
+ * the Save as template modal reads "save" with no tags and no bundle (docs/editor.md "Commands").
+ * Both tabs are cached per search; an admin's change reads the template and bundle lists again.
  */
 export function TemplatesPanel() {
   const { sync, store } = useEditorContext();
@@ -115,7 +115,8 @@ export function TemplatesPanel() {
     void queryClient.invalidateQueries({ queryKey: queryKeys.bundles.all });
   }, [queryClient]);
 
-  // docs/editor.md "Messages": a failed bundle-template delete's danger alert clears after 3 seconds.
+  // docs/editor.md "Messages": a failed bundle-template delete's danger alert clears after 3
+  // seconds.
   useEffect(() => {
     if (!leaveError) return;
     const timer = window.setTimeout(() => setLeaveError(null), TEMPLATE_ALERT_MS);

@@ -14,15 +14,16 @@ import { NumberField } from './NumberField.tsx';
 import '../text.css';
 
 /**
- * The text toolbar (docs/editor.md "Architecture": "Text toolbar and text snippet panel"), shown while a text
- * snippet is selected: font family, font size with the linked minimum size (docs/editor.md "Commands"), bold, italic,
- * underline (Mod+B/I/U), alignment, fill colour, outline colour and width (0–5), angle (0–360).
- * Every control runs a named command (commands/text.ts).
+ * The text toolbar (docs/editor.md "Architecture": "Text toolbar and text snippet panel"), shown
+ * while a text snippet is selected: font family, font size with the linked minimum size
+ * (docs/editor.md "Commands"), bold, italic, underline (Mod+B/I/U), alignment, fill colour, outline
+ * colour and width (0–5), angle (0–360). Every control runs a named command (commands/text.ts).
  *
- * Narrow layouts (docs/editor.md "Architecture", docs/editor.md "Constants" breakpoints 1400 px and 991 px): at 1400 px or less the
- * minimum size, angle and outline move into a collapsible "More text options" panel; at 991 px
- * or less the alignment and text colour join them. The move is CSS only (../text.css), so no
- * control is re-created when the window is resized (an open colour picker stays open).
+ * Narrow layouts (docs/editor.md "Architecture", docs/editor.md "Constants" breakpoints 1400 px and
+ * 991 px): at 1400 px or less the minimum size, angle and outline move into a collapsible "More
+ * text options" panel; at 991 px or less the alignment and text colour join them. The move is CSS
+ * only (../text.css), so no control is re-created when the window is resized (an open colour picker
+ * stays open).
  */
 export function TextToolbar() {
   const snippet = useEditor(selectedSnippet);
@@ -113,9 +114,9 @@ function SizeField({ snippet }: { snippet: TextSnippet }) {
 }
 
 /**
- * The minimum (shrink-until) size with its link toggle (docs/editor.md "Commands": "Linked font sizes"):
- * linked, it is half the font size and shown read-only; unlinked, it can be set up to the font
- * size.
+ * The minimum (shrink-until) size with its link toggle (docs/editor.md "Commands": "Linked font
+ * sizes"): linked, it is half the font size and shown read-only; unlinked, it can be set up to the
+ * font size.
  */
 function MinimumSize({ snippet }: { snippet: TextSnippet }) {
   const { store } = useEditorContext();
@@ -158,11 +159,11 @@ function titleOf(name: CommandName): string {
 }
 
 /**
- * Bold, italic and underline as toggle buttons (docs/editor.md "Architecture": "style (bold/italic), underline").
- * An uploaded font has no bold or italic faces (docs/editor.md "Editing rules"): the commands refuse to switch
- * those on (commands/text.ts), for the buttons and the Mod+B / Mod+I shortcuts alike; the
- * buttons show it beforehand (`aria-disabled`, the message in their title), and pressing one
- * shows the spec's message for 4 s (commands.ts `runCommand`).
+ * Bold, italic and underline as toggle buttons (docs/editor.md "Architecture": "style
+ * (bold/italic), underline"). An uploaded font has no bold or italic faces (docs/editor.md "Editing
+ * rules"): the commands refuse to switch those on (commands/text.ts), for the buttons and the Mod+B
+ * / Mod+I shortcuts alike; the buttons show it beforehand (`aria-disabled`, the message in their
+ * title), and pressing one shows the spec's message for 4 s (commands.ts `runCommand`).
  */
 function StyleButtons({ snippet, uploadedFont }: { snippet: TextSnippet; uploadedFont: boolean }) {
   const { store } = useEditorContext();
@@ -205,8 +206,8 @@ const ALIGNMENTS: { value: TextAlign; label: string; mark: string }[] = [
 ];
 
 /**
- * Alignment as a radio group (docs/editor.md "Architecture": "alignment (left, center, right)"): one tab stop,
- * the arrow keys move the choice, as native radios do.
+ * Alignment as a radio group (docs/editor.md "Architecture": "alignment (left, center, right)"):
+ * one tab stop, the arrow keys move the choice, as native radios do.
  */
 function AlignmentGroup({ value, id }: { value: TextAlign; id: string }) {
   const { store } = useEditorContext();
@@ -232,8 +233,8 @@ function AlignmentGroup({ value, id }: { value: TextAlign; id: string }) {
 }
 
 /**
- * The angle, 0–360 degrees (docs/editor.md "Editing rules"): a slider (a drag is one undo step) beside a number
- * field.
+ * The angle, 0–360 degrees (docs/editor.md "Editing rules"): a slider (a drag is one undo step)
+ * beside a number field.
  */
 function AngleField({ snippet }: { snippet: TextSnippet }) {
   const { store } = useEditorContext();

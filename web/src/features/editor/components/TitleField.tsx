@@ -8,11 +8,12 @@ import { FieldError, errorIdOf } from './FieldError.tsx';
 export const TITLE_ERROR_MS = 3000;
 
 /**
- * The editable design title (docs/editor.md "Architecture": "saves on blur, Enter key is blocked"; docs/editor.md "Editing rules" rules):
- * on blur a changed title is saved at once; an empty one shows the old title again; one over
- * 255 characters is not saved and the spec's message shows under the field. When the server
- * refuses a save that carried a new title, its message (with the title's field errors) shows
- * under the field for {@link TITLE_ERROR_MS}, besides the save indicator.
+ * The editable design title (docs/editor.md "Architecture": "saves on blur, Enter key is blocked";
+ * docs/editor.md "Editing rules" rules): on blur a changed title is saved at once; an empty one
+ * shows the old title again; one over 255 characters is not saved and the spec's message shows
+ * under the field. When the server refuses a save that carried a new title, its message (with the
+ * title's field errors) shows under the field for {@link TITLE_ERROR_MS}, besides the save
+ * indicator.
  */
 export function TitleField() {
   const { sync } = useEditorContext();

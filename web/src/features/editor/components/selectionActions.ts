@@ -1,6 +1,6 @@
 /**
- * What the selection overlay offers for the selected object (docs/editor.md "Commands": "Selection overlay":
- * "Text snippets: clone, delete, wrap toggle. Regular stickers: clone and delete. Dynamic
+ * What the selection overlay offers for the selected object (docs/editor.md "Commands": "Selection
+ * overlay": "Text snippets: clone, delete, wrap toggle. Regular stickers: clone and delete. Dynamic
  * stickers: delete only."), and the box it floats next to. Pure: SelectionOverlay.tsx draws it.
  */
 import type { Sticker, TextSnippet } from '#shared/design.ts';
@@ -23,7 +23,8 @@ export function overlayActions(target: OverlayTarget): OverlayAction[] {
 
 /**
  * The object's box as drawn: a snippet's width and estimated height (its text's lines), a
- * sticker's intrinsic size times its scale; canvas px, angle in degrees (docs/decisions.md "The design document: versions and restore").
+ * sticker's intrinsic size times its scale; canvas px, angle in degrees (docs/decisions.md "The
+ * design document: versions and restore").
  */
 export function overlayBox(target: OverlayTarget): RotatedBox {
   if (target.kind === 'snippet') {

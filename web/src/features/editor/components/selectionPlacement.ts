@@ -1,12 +1,13 @@
 /**
- * Where the selection overlay (docs/editor.md "Commands": "Selection overlay": clone, delete, wrap) floats over
- * the canvas: just above the object as the user sees it, that is above the axis-aligned box of
- * its rotated corners, below it when there is no room above, and always inside the canvas.
+ * Where the selection overlay (docs/editor.md "Commands": "Selection overlay": clone, delete, wrap)
+ * floats over the canvas: just above the object as the user sees it, that is above the axis-aligned
+ * box of its rotated corners, below it when there is no room above, and always inside the canvas.
  * Pure geometry, no DOM.
  *
- * Objects rotate around their top-left corner (docs/decisions.md "The design document: versions and restore" geometry; shared/scene/draw.ts draws
- * text and stickers with `originX: 'left'`, `originY: 'top'`), clockwise for a positive angle in
- * degrees, as fabric does on a canvas whose y axis points down.
+ * Objects rotate around their top-left corner (docs/decisions.md "The design document: versions and
+ * restore" geometry; shared/scene/draw.ts draws text and stickers with `originX: 'left'`, `originY:
+ * 'top'`), clockwise for a positive angle in degrees, as fabric does on a canvas whose y axis
+ * points down.
  */
 
 /** An object's box on the canvas: canvas px, `angle` in degrees around the top-left corner. */

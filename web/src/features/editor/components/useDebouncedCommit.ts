@@ -1,7 +1,7 @@
 /**
- * A control value that is shown at once and committed after a pause (docs/editor.md "Constants" debounces:
- * QR colour 300 ms, margin and transparency 200 ms, searches 700–1000 ms). Leaving the control
- * (unmount) commits what waits, so nothing typed is dropped.
+ * A control value that is shown at once and committed after a pause (docs/editor.md "Constants"
+ * debounces: QR colour 300 ms, margin and transparency 200 ms, searches 700–1000 ms). Leaving the
+ * control (unmount) commits what waits, so nothing typed is dropped.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 

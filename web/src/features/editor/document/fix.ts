@@ -1,11 +1,11 @@
 /**
- * `?fix=true` (docs/editor.md "Architecture": "Adding ?fix=true to the editor address shrinks any object larger
- * than the canvas and then saves"): the repair for designs whose objects outgrew their canvas
- * (a canvas resized smaller, an old import). Pure: it changes a document (an immer draft in the
- * editor, so the repair is one undo step) and says what it changed.
+ * `?fix=true` (docs/editor.md "Architecture": "Adding ?fix=true to the editor address shrinks any
+ * object larger than the canvas and then saves"): the repair for designs whose objects outgrew
+ * their canvas (a canvas resized smaller, an old import). Pure: it changes a document (an immer
+ * draft in the editor, so the repair is one undo step) and says what it changed.
  *
- * - A text snippet wider than the canvas less its 5 px margins (docs/editor.md "Editing rules") takes that width;
- *   its text then wraps and fits as usual.
+ * - A text snippet wider than the canvas less its 5 px margins (docs/editor.md "Editing rules")
+ *   takes that width; its text then wraps and fits as usual.
  * - A sticker whose drawn box (width × scaleX by height × scaleY, px) is larger than the canvas
  *   less the margins is scaled down about its centre, keeping its aspect, until it fits.
  * Either is then moved inside the canvas with the editor's clamps (document/snippets.ts).

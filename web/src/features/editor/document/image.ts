@@ -1,9 +1,10 @@
 /**
- * Pure base-image operations of the image toolbar (docs/editor.md "Architecture": "Image toolbar", docs/editor.md "Commands": "Crop",
- * docs/editor.md "Editing rules": "Canvas/image size", "Canvas" crop rules, docs/editor.md "Constants" constants): the size counters' clamps and the
- * aspect lock, the quarter-turn rotation, the crop rectangle and its too-small rule, the crop's
- * new document, and a new base photo. No fabric, no DOM; the commands (commands/image.ts) call
- * these and the unit tests run them in node.
+ * Pure base-image operations of the image toolbar (docs/editor.md "Architecture": "Image toolbar",
+ * docs/editor.md "Commands": "Crop", docs/editor.md "Editing rules": "Canvas/image size", "Canvas"
+ * crop rules, docs/editor.md "Constants" constants): the size counters' clamps and the aspect lock,
+ * the quarter-turn rotation, the crop rectangle and its too-small rule, the crop's new document,
+ * and a new base photo. No fabric, no DOM; the commands (commands/image.ts) call these and the unit
+ * tests run them in node.
  *
  * Units: canvas px (the design's own pixels).
  */
@@ -33,10 +34,10 @@ export function imageAspect(design: DesignDocument): number {
 }
 
 /**
- * The largest width and height the counters allow, px (docs/editor.md "Editing rules": "maximum the image's
- * maximum; canvas width max 1056 px"): the width is capped at 1056; the height at what the
- * photo's aspect gives at that width (the photo covers the canvas), and never below the
- * current height.
+ * The largest width and height the counters allow, px (docs/editor.md "Editing rules": "maximum the
+ * image's maximum; canvas width max 1056 px"): the width is capped at 1056; the height at what the
+ * photo's aspect gives at that width (the photo covers the canvas), and never below the current
+ * height.
  */
 export function maxCanvasSize(design: DesignDocument): CanvasSize {
   return {
@@ -48,8 +49,8 @@ export function maxCanvasSize(design: DesignDocument): CanvasSize {
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /**
- * The canvas size the counters set (docs/editor.md "Editing rules": "Counter inputs clamp to min and max"; "height
- * must stay above 0 when stepping with a locked aspect ratio").
+ * The canvas size the counters set (docs/editor.md "Editing rules": "Counter inputs clamp to min
+ * and max"; "height must stay above 0 when stepping with a locked aspect ratio").
  * @param changed which counter the user changed.
  * @param value its new value, px (any number; NaN keeps the current size).
  * @param locked the aspect lock: the other side follows at the current canvas aspect.
@@ -95,8 +96,8 @@ export const stickerBoxOf = (s: Sticker): Box => ({
 });
 
 /**
- * The document at a new canvas size: snippets and stickers kept inside it by the docs/editor.md "Editing rules" clamps
- * (5 px from the edges; a snippet wider than the canvas is narrowed).
+ * The document at a new canvas size: snippets and stickers kept inside it by the docs/editor.md
+ * "Editing rules" clamps (5 px from the edges; a snippet wider than the canvas is narrowed).
  */
 export function withCanvasSize(design: DesignDocument, size: CanvasSize): DesignDocument {
   const canvas = { width: size.width, height: size.height };
@@ -117,9 +118,9 @@ export function withCanvasSize(design: DesignDocument, size: CanvasSize): Design
 }
 
 /**
- * The document with the photo turned a quarter clockwise (docs/editor.md "Architecture": "Rotate"): the angle moves
- * by 90° and the canvas turns with the photo (width and height swap; a width over 1056 px is
- * scaled down with the height), objects kept inside.
+ * The document with the photo turned a quarter clockwise (docs/editor.md "Architecture": "Rotate"):
+ * the angle moves by 90° and the canvas turns with the photo (width and height swap; a width over
+ * 1056 px is scaled down with the height), objects kept inside.
  */
 export function rotatedQuarter(design: DesignDocument): DesignDocument {
   const angle = (design.image_angle + 90) % 360;
@@ -133,8 +134,8 @@ export function rotatedQuarter(design: DesignDocument): DesignDocument {
 }
 
 /**
- * Keeps a crop rectangle inside the canvas (docs/editor.md "Editing rules": "stays inside the canvas with about
- * 5 px tolerance"), at least 10 px a side. Whole px.
+ * Keeps a crop rectangle inside the canvas (docs/editor.md "Editing rules": "stays inside the
+ * canvas with about 5 px tolerance"), at least 10 px a side. Whole px.
  */
 export function clampCropRect(rect: Box, canvas: CanvasSize): Box {
   const t = CROP_TOLERANCE_PX;
@@ -161,9 +162,9 @@ export function cropArea(rect: Box, canvas: CanvasSize): Box {
 }
 
 /**
- * Whether the crop would be too small for the text snippets (docs/editor.md "Commands": "Done asks for
- * confirmation if the new size is too small for the text snippets", docs/editor.md "Messages" crop warning): some
- * snippet's box, with the 5 px margins, does not fit inside the crop area.
+ * Whether the crop would be too small for the text snippets (docs/editor.md "Commands": "Done asks
+ * for confirmation if the new size is too small for the text snippets", docs/editor.md "Messages"
+ * crop warning): some snippet's box, with the 5 px margins, does not fit inside the crop area.
  */
 export function cropTooSmall(design: DesignDocument, rect: Box): boolean {
   const area = cropArea(rect, { width: design.canvas_width, height: design.canvas_height });
@@ -193,11 +194,12 @@ const overlaps = (b: Box, a: Box) =>
   b.top + b.height > a.top;
 
 /**
- * The document after a crop (docs/editor.md "Commands": "Finish resizes the canvas, re-lays out snippets and
- * stickers, and drops objects left outside"): the cropped photo (already turned, flipped and
- * cut, so angle 0 and no flips; filters and enhancements stay on the data and apply to it), the
- * canvas at the crop's size (a width over 1056 px scaled down), each object moved by the crop's
- * corner; an object with no part inside the crop is dropped, the rest are kept inside by docs/editor.md "Editing rules".
+ * The document after a crop (docs/editor.md "Commands": "Finish resizes the canvas, re-lays out
+ * snippets and stickers, and drops objects left outside"): the cropped photo (already turned,
+ * flipped and cut, so angle 0 and no flips; filters and enhancements stay on the data and apply to
+ * it), the canvas at the crop's size (a width over 1056 px scaled down), each object moved by the
+ * crop's corner; an object with no part inside the crop is dropped, the rest are kept inside by
+ * docs/editor.md "Editing rules".
  */
 export function croppedDocument(
   design: DesignDocument,
@@ -230,10 +232,10 @@ export function croppedDocument(
 }
 
 /**
- * The document with another base photo (docs/editor.md "Architecture" Images panel; the `replace` route's rule,
- * functions/designs/handler.ts): the image id, key and size, and the canvas keeps its width
- * and takes the photo's aspect ratio as drawn (a quarter-turned photo's height over its width;
- * the design's rotation and flips stay); objects kept inside.
+ * The document with another base photo (docs/editor.md "Architecture" Images panel; the `replace`
+ * route's rule, functions/designs/handler.ts): the image id, key and size, and the canvas keeps its
+ * width and takes the photo's aspect ratio as drawn (a quarter-turned photo's height over its
+ * width; the design's rotation and flips stay); objects kept inside.
  */
 export function withBaseImage(design: DesignDocument, image: BaseImageRef): DesignDocument {
   const next: DesignDocument = {

@@ -1,7 +1,7 @@
 /**
- * Three-way merge of design documents, for a save answered 409 (docs/editor.md "Server sync": "a stale write
- * gets a clear 409, never a silent lost update"; docs/editor.md
- * "Nothing the user typed is dropped"). The editor re-applies its unsaved changes onto the version saved elsewhere:
+ * Three-way merge of design documents, for a save answered 409 (docs/editor.md "Server sync": "a
+ * stale write gets a clear 409, never a silent lost update"; docs/editor.md "Nothing the user typed
+ * is dropped"). The editor re-applies its unsaved changes onto the version saved elsewhere:
  *
  * - `base` is the document the server last acknowledged from this editor (or loaded);
  * - `mine` is the editor's document now;

@@ -1,7 +1,8 @@
 /**
- * A text snippet's text edited with `{{param}}` placeholders (docs/editor.md "Architecture" text snippet panel,
- * docs/decisions.md "The design document: versions and restore" Parameter, docs/editor.md "Commands": "Parameter undo"): the snippet's parameters follow the placeholders the text
- * holds, through the same pure operations the server's parameter calls run
+ * A text snippet's text edited with `{{param}}` placeholders (docs/editor.md "Architecture" text
+ * snippet panel, docs/decisions.md "The design document: versions and restore" Parameter,
+ * docs/editor.md "Commands": "Parameter undo"): the snippet's parameters follow the placeholders
+ * the text holds, through the same pure operations the server's parameter calls run
  * (shared/parameters.ts), so the editor and the server agree on names and records.
  */
 import { MERGE_FIELD } from '#shared/scene/resolve.ts';
@@ -46,7 +47,8 @@ const stickerTakes = (design: DesignDocument, name: string) =>
  *   the same name, copying that one's fallback and text transform, so one render URL value
  *   (`?first_name=Ann`) fills both (docs/decisions.md "Editor");
  * - a parameter whose placeholder is gone is removed (`removeParameters`, record `removed`);
- * - a name that is not allowed (only digits, docs/editor.md "Editing rules") gets no parameter: it draws nothing.
+ * - a name that is not allowed (only digits, docs/editor.md "Editing rules") gets no parameter: it
+ *   draws nothing.
  * @param newId makes a parameter id (a uuid).
  * @returns the new document and the parameter change records (docs/decisions.md "The design document: versions and restore"), in order.
  * @throws ParameterError `text_snippet_not_found` for an unknown snippet id.
@@ -155,7 +157,8 @@ export function sharedParameters(
   return shared;
 }
 
-// ---- placeholders as whole units in the text field (docs/editor.md "Editing rules", docs/editor.md "Commands": "Dragging a parameter") --
+// ---- placeholders as whole units in the text field (docs/editor.md "Editing rules",
+// docs/editor.md "Commands": "Dragging a parameter") --
 
 /** Where a `{{name}}` sits in a text: `start` inclusive, `end` exclusive (UTF-16 offsets). */
 export interface PlaceholderRange {
@@ -185,8 +188,8 @@ export interface TextSelection {
 }
 
 /**
- * The selection a text field should have so that no placeholder is cut (docs/editor.md "Editing rules"
- * "Parameters inside text are selected or deleted as whole units"):
+ * The selection a text field should have so that no placeholder is cut (docs/editor.md "Editing
+ * rules" "Parameters inside text are selected or deleted as whole units"):
  * - a caret that moved into a placeholder from one of its edges (an arrow key) jumps to the
  *   other edge, so the caret skips over it;
  * - a caret put inside one any other way (a click) selects the whole placeholder;
@@ -241,8 +244,8 @@ export function placeholderStartingAt(text: string, start: number): PlaceholderR
 
 /**
  * `text` with the placeholder `range` taken out and put at `to` (an offset of the original
- * text; docs/editor.md "Commands": "Dragging a parameter inside a snippet moves its placeholder to the drop
- * position"). A drop inside another placeholder lands after it; a drop on the placeholder
+ * text; docs/editor.md "Commands": "Dragging a parameter inside a snippet moves its placeholder to
+ * the drop position"). A drop inside another placeholder lands after it; a drop on the placeholder
  * itself changes nothing.
  * @returns the new text and where the moved placeholder now is.
  */

@@ -1,8 +1,8 @@
 /**
- * What the editor's canvas shows (docs/editor.md "Editing rules": "A parameter with an empty or single-space
- * default shows its name instead of its value"): the design resolved through the render path
- * (shared/scene/resolve.ts) as a recipient without values sees it, except that a parameter with
- * a blank fallback shows its name, so the user sees where it is.
+ * What the editor's canvas shows (docs/editor.md "Editing rules": "A parameter with an empty or
+ * single-space default shows its name instead of its value"): the design resolved through the
+ * render path (shared/scene/resolve.ts) as a recipient without values sees it, except that a
+ * parameter with a blank fallback shows its name, so the user sees where it is.
  */
 import type { DesignDocument, Sticker } from '#shared/design.ts';
 import { codePointLabel, glyphFilter } from '#shared/scene/glyphs.ts';

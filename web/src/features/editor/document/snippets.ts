@@ -1,7 +1,8 @@
 /**
- * Pure text snippet operations of the editor (docs/editor.md "Commands": "Editor changes", docs/editor.md "Editing rules" canvas rules,
- * docs/editor.md "Constants" constants): the new snippet, the canvas clamps and the linked font sizes. No fabric, no DOM:
- * the store's commands call these, and the unit tests run them in node.
+ * Pure text snippet operations of the editor (docs/editor.md "Commands": "Editor changes",
+ * docs/editor.md "Editing rules" canvas rules, docs/editor.md "Constants" constants): the new
+ * snippet, the canvas clamps and the linked font sizes. No fabric, no DOM: the store's commands
+ * call these, and the unit tests run them in node.
  *
  * Units: canvas px (the design's own pixels, not screen pixels), font sizes in px.
  */
@@ -15,8 +16,9 @@ import {
 } from '#shared/design.ts';
 
 /**
- * Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). The same value as
- * `EDGE_MARGIN_PX` of shared/scene/draw.ts, which cannot be imported here: it loads fabric.
+ * Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). The
+ * same value as `EDGE_MARGIN_PX` of shared/scene/draw.ts, which cannot be imported here: it loads
+ * fabric.
  */
 export const EDGE_MARGIN_PX = 5;
 
@@ -56,9 +58,9 @@ export const canvasOf = (design: DesignDocument): CanvasSize => ({
 });
 
 /**
- * The first free default text: "Snippet 1", else "Snippet 2", … (docs/editor.md "Constants": "Default snippet
- * text 'Snippet' with numeric suffix for uniqueness"). A snippet's text counts as taken whatever
- * its case or surrounding spaces.
+ * The first free default text: "Snippet 1", else "Snippet 2", … (docs/editor.md "Constants":
+ * "Default snippet text 'Snippet' with numeric suffix for uniqueness"). A snippet's text counts as
+ * taken whatever its case or surrounding spaces.
  */
 export function nextSnippetText(design: DesignDocument): string {
   const taken = new Set(design.text_snippets.map((s) => s.text.trim().toLowerCase()));
@@ -76,10 +78,11 @@ export const snippetHeight = (snippet: TextSnippet): number =>
   snippet.height ?? Math.ceil(snippet.fontSize * LINE_HEIGHT_FACTOR);
 
 /**
- * Keeps a box inside the canvas, at least 5 px from every edge (docs/editor.md "Editing rules": "Snippets are kept
- * at least 5 px inside the edges"; "moving or scaling objects is clamped inside the canvas").
- * A box wider (or taller) than the room is put at the 5 px margin. A box entirely outside the
- * canvas is re-centred (docs/editor.md "Editing rules": "far-outside snippets are re-centred").
+ * Keeps a box inside the canvas, at least 5 px from every edge (docs/editor.md "Editing rules":
+ * "Snippets are kept at least 5 px inside the edges"; "moving or scaling objects is clamped inside
+ * the canvas"). A box wider (or taller) than the room is put at the 5 px margin. A box entirely
+ * outside the canvas is re-centred (docs/editor.md "Editing rules": "far-outside snippets are
+ * re-centred").
  * @returns the box's new top-left corner, rounded to whole px (a drag on a zoomed canvas gives
  *   fractions no one can see or type).
  */
@@ -170,13 +173,13 @@ export const NEW_SNIPPET_STYLE = {
 } as const;
 
 /**
- * A new text snippet (docs/editor.md "Constants"): the first free "Snippet n" text, font size 32 with the
- * linked minimum 16, centred text in a 320 px box (narrower on a small canvas) in the middle
- * of the canvas, each further new snippet 24 px lower and to the right, clamped inside.
- * It is drawn legibly on any photo: bold Noto Sans, white with a dark outline
- * ({@link NEW_SNIPPET_STYLE}; docs/editor.md "Deliberate deviations": the spec's black Journal
- * vanished on dark photos). Every other field takes the docs/decisions.md "The design document:
- * versions and restore" default.
+ * A new text snippet (docs/editor.md "Constants"): the first free "Snippet n" text, font size 32
+ * with the linked minimum 16, centred text in a 320 px box (narrower on a small canvas) in the
+ * middle of the canvas, each further new snippet 24 px lower and to the right, clamped inside. It
+ * is drawn legibly on any photo: bold Noto Sans, white with a dark outline ({@link
+ * NEW_SNIPPET_STYLE}; docs/editor.md "Deliberate deviations": the spec's black Journal vanished on
+ * dark photos). Every other field takes the docs/decisions.md "The design document: versions and
+ * restore" default.
  * @param id the new snippet's id (a uuid).
  */
 export function newTextSnippet(design: DesignDocument, id: string): TextSnippet {
@@ -215,10 +218,10 @@ export function newTextSnippet(design: DesignDocument, id: string): TextSnippet 
 }
 
 /**
- * The font size and minimum size after the user sets the font size (docs/editor.md "Commands": "Linked font
- * sizes"; docs/editor.md "Editing rules": "max font size value 80", "the shrink-until size cannot exceed the current font
- * size"): the size is rounded and kept in 1–80; while linked the minimum is half of it; while
- * unlinked a size below the minimum lowers the minimum to it.
+ * The font size and minimum size after the user sets the font size (docs/editor.md "Commands":
+ * "Linked font sizes"; docs/editor.md "Editing rules": "max font size value 80", "the shrink-until
+ * size cannot exceed the current font size"): the size is rounded and kept in 1–80; while linked
+ * the minimum is half of it; while unlinked a size below the minimum lowers the minimum to it.
  */
 export function withFontSize(
   snippet: Pick<TextSnippet, 'linked' | 'minFontSize'>,

@@ -1,8 +1,9 @@
 /**
- * Pure sticker operations of the editor (docs/decisions.md "The design document: versions and restore" Sticker, docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md "Constants"
- * sticker constants): where a new sticker goes and at what scale, the QR code's limits and its
- * image, the dynamic stickers' parameter names and fallback checks. No fabric, no DOM (the QR
- * image is an SVG data URL built from `qrcode`'s matrix), so the unit tests run them in node.
+ * Pure sticker operations of the editor (docs/decisions.md "The design document: versions and
+ * restore" Sticker, docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md
+ * "Constants" sticker constants): where a new sticker goes and at what scale, the QR code's limits
+ * and its image, the dynamic stickers' parameter names and fallback checks. No fabric, no DOM (the
+ * QR image is an SVG data URL built from `qrcode`'s matrix), so the unit tests run them in node.
  *
  * Units: canvas px; a sticker's drawn size is its intrinsic `width`/`height` times its scale.
  */
@@ -61,8 +62,8 @@ export const defaultQrValue = (): string =>
     : 'https://picsnippets.app';
 
 /**
- * The divisor for a large image's fit scale (docs/editor.md "Constants": "divided by 2 (under 0.25), 3 (to
- * 0.5), 4 (to 0.75), 5 (under 1), otherwise 6").
+ * The divisor for a large image's fit scale (docs/editor.md "Constants": "divided by 2 (under
+ * 0.25), 3 (to 0.5), 4 (to 0.75), 5 (under 1), otherwise 6").
  * @param fit the scale at which the image would fill the canvas.
  */
 export function largeImageDivisor(fit: number): number {
@@ -74,9 +75,9 @@ export function largeImageDivisor(fit: number): number {
 }
 
 /**
- * A new sticker's scale (docs/editor.md "Constants"): 0.1; a large image (over 512 px high or 950 px wide)
- * gets the scale at which it would fill the canvas divided by `largeImageDivisor`. A QR code is
- * never drawn under 60x60 px (docs/editor.md "Editing rules").
+ * A new sticker's scale (docs/editor.md "Constants"): 0.1; a large image (over 512 px high or 950
+ * px wide) gets the scale at which it would fill the canvas divided by `largeImageDivisor`. A QR
+ * code is never drawn under 60x60 px (docs/editor.md "Editing rules").
  * @param image the sticker's intrinsic size, px.
  */
 export function newStickerScale(
@@ -98,8 +99,8 @@ export const qrMinScale = (image: { width: number; height: number }): number =>
   QR_MIN_SIZE_PX / Math.min(image.width, image.height);
 
 /**
- * Where a new sticker goes (docs/editor.md "Constants": "horizontally centred, top 10 px"), kept inside the
- * canvas by the docs/editor.md "Editing rules" clamps.
+ * Where a new sticker goes (docs/editor.md "Constants": "horizontally centred, top 10 px"), kept
+ * inside the canvas by the docs/editor.md "Editing rules" clamps.
  * @returns the top-left corner, px.
  */
 export function newStickerPosition(
@@ -207,7 +208,8 @@ const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${btoa(svg)}`;
 /**
  * A QR code as an SVG data URL: the matrix `qrcode` makes (error correction M, as the render
  * service's, functions/render/stickers.ts), dark modules in the sticker's colour, a quiet zone
- * of `marginSize` modules, on white or transparent (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules").
+ * of `marginSize` modules, on white or transparent (docs/decisions.md "The design document:
+ * versions and restore", docs/editor.md "Editing rules").
  * @param value the text; empty = `defaultValue` (docs/editor.md "Editing rules": "a QR code with no value uses a
  *   default value": the product's address).
  */
@@ -266,9 +268,9 @@ export function dynamicImage(
 }
 
 /**
- * A new sticker for the design (docs/editor.md "Constants" placement; docs/editor.md "Editing rules" QR minimum and parameter names):
- * centred at the top at the new-sticker scale; a dynamic one gets its intrinsic size, its
- * parameter name and its image.
+ * A new sticker for the design (docs/editor.md "Constants" placement; docs/editor.md "Editing
+ * rules" QR minimum and parameter names): centred at the top at the new-sticker scale; a dynamic
+ * one gets its intrinsic size, its parameter name and its image.
  * @param uuid the new sticker's id.
  * @param defaultQrValue the text of a QR code without a value (the product's address).
  * @param nowMs the moment a new countdown timer counts from (its deadline is a week later).
@@ -333,8 +335,9 @@ export function newSticker(
 }
 
 /**
- * A copy of a sticker (the selection overlay's Clone, docs/editor.md "Commands"): a new id, moved 10 px down
- * and right inside the canvas. Dynamic stickers are not cloned (their overlay has Delete only).
+ * A copy of a sticker (the selection overlay's Clone, docs/editor.md "Commands"): a new id, moved
+ * 10 px down and right inside the canvas. Dynamic stickers are not cloned (their overlay has Delete
+ * only).
  */
 export function clonedSticker(sticker: Sticker, uuid: string, canvas: CanvasSize): Sticker {
   const box = clampBox(
@@ -350,9 +353,10 @@ export function clonedSticker(sticker: Sticker, uuid: string, canvas: CanvasSize
 }
 
 /**
- * A sticker's new transform from a canvas gesture (move, scale, rotate), within the docs/editor.md "Editing rules" rules:
- * a uniform positive scale, a QR code at least 60x60 px, the angle brought into 0–360, and an
- * unrotated box kept 5 px inside the canvas (a rotated one was kept inside by the canvas).
+ * A sticker's new transform from a canvas gesture (move, scale, rotate), within the docs/editor.md
+ * "Editing rules" rules: a uniform positive scale, a QR code at least 60x60 px, the angle brought
+ * into 0–360, and an unrotated box kept 5 px inside the canvas (a rotated one was kept inside by
+ * the canvas).
  */
 export function transformedSticker(
   sticker: Sticker,

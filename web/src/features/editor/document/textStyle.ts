@@ -1,18 +1,20 @@
 /**
- * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar", docs/decisions.md "The design document: versions and restore" text snippet fields and editor
- * state, docs/editor.md "Commands": "Linked font sizes", docs/editor.md "Editing rules" ranges, docs/editor.md "Constants" colour history). Fonts are the font
- * catalogue's (shared/fonts, web/src/features/fonts). No React, no fabric, no DOM: the commands (../commands/text.ts) and the toolbar
- * call these, and the unit tests run them in node.
+ * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar", docs/decisions.md
+ * "The design document: versions and restore" text snippet fields and editor state, docs/editor.md
+ * "Commands": "Linked font sizes", docs/editor.md "Editing rules" ranges, docs/editor.md
+ * "Constants" colour history). Fonts are the font catalogue's (shared/fonts,
+ * web/src/features/fonts). No React, no fabric, no DOM: the commands (../commands/text.ts) and the
+ * toolbar call these, and the unit tests run them in node.
  *
  * Units: font sizes and outline widths in px, angles in degrees.
  */
 import { MAX_FONT_SIZE, halfFontSize, type TextSnippet } from '#shared/design.ts';
 
 /**
- * The minimum (shrink-until) size after the user sets it on an unlinked snippet (docs/editor.md "Editing rules"
- * "the shrink-until size cannot exceed the current font size"): rounded, at least 1 px, at most
- * the font size. A linked snippet keeps half its font size (docs/editor.md "Commands"), so the value is
- * ignored there.
+ * The minimum (shrink-until) size after the user sets it on an unlinked snippet (docs/editor.md
+ * "Editing rules" "the shrink-until size cannot exceed the current font size"): rounded, at least 1
+ * px, at most the font size. A linked snippet keeps half its font size (docs/editor.md "Commands"),
+ * so the value is ignored there.
  */
 export function withMinFontSize(
   snippet: Pick<TextSnippet, 'linked' | 'fontSize' | 'minFontSize'>,
@@ -24,8 +26,8 @@ export function withMinFontSize(
 }
 
 /**
- * The sizes after the link toggle (docs/editor.md "Commands": "Linked font sizes"): linking sets the minimum to
- * half the current size, rounded; unlinking keeps the minimum as it is.
+ * The sizes after the link toggle (docs/editor.md "Commands": "Linked font sizes"): linking sets
+ * the minimum to half the current size, rounded; unlinking keeps the minimum as it is.
  */
 export function withLinked(
   snippet: Pick<TextSnippet, 'fontSize' | 'minFontSize'>,
@@ -61,9 +63,9 @@ export function hexColour(value: string | null): string {
 }
 
 /**
- * Reads a typed hex colour (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters"), with or
- * without `#`: 6 digits as they are, 3 as the short form (`f80` → `#ff8800`), 2 as a grey
- * (`80` → `#808080`; docs/decisions.md "Editor text tools").
+ * Reads a typed hex colour (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6
+ * characters"), with or without `#`: 6 digits as they are, 3 as the short form (`f80` → `#ff8800`),
+ * 2 as a grey (`80` → `#808080`; docs/decisions.md "Editor text tools").
  * @returns `#rrggbb` in lower case, or null when the text is not such a colour.
  */
 export function parseHex(typed: string): string | null {
@@ -84,7 +86,8 @@ export type ColourHistory = Record<ColourKind, string[]>;
 
 /**
  * The history after using `colour`: most recent first, each colour once (compared as
- * `#rrggbb`), at most 5 (docs/decisions.md "The design document: versions and restore", docs/editor.md "Constants").
+ * `#rrggbb`), at most 5 (docs/decisions.md "The design document: versions and restore",
+ * docs/editor.md "Constants").
  */
 export function pushRecentColour(history: readonly string[], colour: string): string[] {
   const hex = hexColour(colour);
@@ -116,8 +119,9 @@ function storedObject(storage: ColourStorage, userId: string): Record<string, un
 }
 
 /**
- * The user's recent colours (docs/decisions.md "The design document: versions and restore": "kept per user in local storage under the user id,
- * fields color and outline"). Unreadable data reads as empty lists.
+ * The user's recent colours (docs/decisions.md "The design document: versions and restore": "kept
+ * per user in local storage under the user id, fields color and outline"). Unreadable data reads as
+ * empty lists.
  */
 export function readColourHistory(storage: ColourStorage, userId: string): ColourHistory {
   const stored = storedObject(storage, userId);

@@ -1,7 +1,8 @@
 /**
- * The design title field's rules (docs/editor.md "Architecture": "Editable design title: saves on blur, Enter key
- * is blocked", docs/editor.md "Editing rules": "Design title"). The server applies the same rules
- * (functions/designs/titles.ts); the editor checks first so a bad title never leaves the page.
+ * The design title field's rules (docs/editor.md "Architecture": "Editable design title: saves on
+ * blur, Enter key is blocked", docs/editor.md "Editing rules": "Design title"). The server applies
+ * the same rules (functions/designs/titles.ts); the editor checks first so a bad title never leaves
+ * the page.
  */
 
 /** Longest title, characters (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
@@ -21,8 +22,9 @@ export type TitleEdit =
   | { kind: 'invalid'; message: string };
 
 /**
- * Decides what a title edit does (docs/editor.md "Editing rules"): trimmed first, as the server trims; blank
- * reverts, unchanged does nothing, over 255 characters is refused with the spec's message.
+ * Decides what a title edit does (docs/editor.md "Editing rules"): trimmed first, as the server
+ * trims; blank reverts, unchanged does nothing, over 255 characters is refused with the spec's
+ * message.
  * @param saved the design's current title.
  * @param typed the field's text.
  */

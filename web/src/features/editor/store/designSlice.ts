@@ -1,8 +1,8 @@
 /**
  * The design slice: the design document (the source of truth the canvas is drawn from,
- * docs/editor.md "Architecture", "The scene is data; fabric is a view"), the design's record fields the editor shows
- * (title, version, URLs), and the one way to change the document: `applyChange`, which records
- * the change's patches in the history slice.
+ * docs/editor.md "Architecture", "The scene is data; fabric is a view"), the design's record fields
+ * the editor shows (title, version, URLs), and the one way to change the document: `applyChange`,
+ * which records the change's patches in the history slice.
  */
 import { produceWithPatches, enablePatches, type Draft } from 'immer';
 import type { DesignDocument } from '#shared/design.ts';
@@ -53,8 +53,9 @@ export interface DesignSlice {
    */
   loadDesign(loaded: LoadedDesign): void;
   /**
-   * Changes the document through an immer recipe and records the change's patches (docs/editor.md "Commands": "Editor changes": pushed onto the undo history, redo cleared). A recipe that changes
-   * nothing records nothing.
+   * Changes the document through an immer recipe and records the change's patches (docs/editor.md
+   * "Commands": "Editor changes": pushed onto the undo history, redo cleared). A recipe that
+   * changes nothing records nothing.
    * @returns true when the document changed.
    */
   applyChange(intent: ChangeIntent, recipe: (draft: Draft<DesignDocument>) => void): boolean;

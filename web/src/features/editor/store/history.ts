@@ -1,18 +1,20 @@
 /**
- * Undo and redo as recorded changes (docs/editor.md "Architecture", "Undo and redo record changes, not canvases";
- * docs/decisions.md "The design document: versions and restore": "Undo history snapshot", docs/editor.md "Commands": "Editor changes", "History event types", "Parameter
- * undo"). Pure functions over `History`: no store, no timers, no DOM.
+ * Undo and redo as recorded changes (docs/editor.md "Architecture", "Undo and redo record changes,
+ * not canvases"; docs/decisions.md "The design document: versions and restore": "Undo history
+ * snapshot", docs/editor.md "Commands": "Editor changes", "History event types", "Parameter undo").
+ * Pure functions over `History`: no store, no timers, no DOM.
  *
  * An entry holds immer patches (`patches` redo it, `inversePatches` undo it) of the design
  * document, the spec's `eventType`, a label for the buttons' titles, and the parameter change
- * records of docs/decisions.md "The design document: versions and restore" (`{ textSnippetId, paramId, action }`). Entries merge in two ways:
+ * records of docs/decisions.md "The design document: versions and restore" (`{ textSnippetId,
+ * paramId, action }`). Entries merge in two ways:
  * - **gestures**: between `beginGesture` and `endGesture` (a drag, a slider) every change joins
  *   one entry, so the whole gesture undoes in one step;
  * - **typing**: changes with the same `mergeKey` (`text:{snippetId}`, a held arrow key) less
  *   than 1000 ms apart join the entry before.
  *
- * Recording a change clears redo (docs/editor.md "Commands"); selecting, panels and other view state never
- * touch the history, so they never clear redo.
+ * Recording a change clears redo (docs/editor.md "Commands"); selecting, panels and other view
+ * state never touch the history, so they never clear redo.
  */
 import { applyPatches, type Patch } from 'immer';
 import type { ParameterChange } from '#shared/parameters.ts';
@@ -74,9 +76,9 @@ export const EMPTY_HISTORY: History = { undo: [], redo: [], gesture: null, seale
 export type RecordedChange = Omit<HistoryEntry, 'at'>;
 
 /**
- * Records a change (docs/editor.md "Commands": "pushed onto the undo history; the redo history is cleared").
- * A change without patches records nothing and leaves redo alone. Inside a gesture, or with
- * the newest entry's merge key within 1000 ms, it joins that entry. The undo list keeps the
+ * Records a change (docs/editor.md "Commands": "pushed onto the undo history; the redo history is
+ * cleared"). A change without patches records nothing and leaves redo alone. Inside a gesture, or
+ * with the newest entry's merge key within 1000 ms, it joins that entry. The undo list keeps the
  * newest 100 entries.
  * @param now ms since the epoch.
  */
@@ -122,9 +124,9 @@ export const canUndo = (history: History): boolean => history.undo.length > 0;
 export const canRedo = (history: History): boolean => history.redo.length > 0;
 
 /**
- * The parameter change records that undoing an entry performs (docs/editor.md "Commands": "Parameter undo":
- * added is reversed by removing, updated by restoring the previous data, removed by re-adding),
- * newest first.
+ * The parameter change records that undoing an entry performs (docs/editor.md "Commands":
+ * "Parameter undo": added is reversed by removing, updated by restoring the previous data, removed
+ * by re-adding), newest first.
  */
 export function undoneParameterChanges(entry: HistoryEntry): ParameterChange[] {
   const opposite = { added: 'removed', removed: 'added', updated: 'updated' } as const;
@@ -136,7 +138,8 @@ export type HistoryStep<D> = { history: History; document: D; entry: HistoryEntr
 
 /**
  * Undoes the newest entry: its inverse patches applied to `document`, the entry moved to redo
- * (docs/editor.md "Commands": "Undo pops from undo and pushes to redo"). An open gesture is closed first.
+ * (docs/editor.md "Commands": "Undo pops from undo and pushes to redo"). An open gesture is closed
+ * first.
  * @returns null when there is nothing to undo.
  */
 export function undo<D extends object>(history: History, document: D): HistoryStep<D> {

@@ -1,8 +1,8 @@
 /**
  * The editor's zustand store: one store built from slices (zustand docs "slices pattern";
- * docs/editor.md "Architecture", "The editor"): design, history, selection, ui and sync. A vanilla store, so the
- * commands, the fabric view and the unit tests use it without React; components read it through
- * fine-grained selectors with `useEditor` (../EditorContext.tsx).
+ * docs/editor.md "Architecture", "The editor"): design, history, selection, ui and sync. A vanilla
+ * store, so the commands, the fabric view and the unit tests use it without React; components read
+ * it through fine-grained selectors with `useEditor` (../EditorContext.tsx).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createDesignSlice } from './designSlice.ts';

@@ -1,7 +1,7 @@
 /**
- * The undo and redo histories kept per design in browser storage (docs/editor.md "Commands": "Histories are
- * kept per design in browser storage; loading the editor clears both"; docs/editor.md "Constants": "undo history writes
- * 200 ms").
+ * The undo and redo histories kept per design in browser storage (docs/editor.md "Commands":
+ * "Histories are kept per design in browser storage; loading the editor clears both";
+ * docs/editor.md "Constants": "undo history writes 200 ms").
  *
  * Where: `sessionStorage` (one tab's life), under `picsnippets.editor.history.{designId}`. The
  * spec clears the histories whenever the editor loads, so nothing ever reads them back into an

@@ -1,7 +1,8 @@
 /**
- * The ui slice: the open side panel (docs/editor.md "Architecture": "four floating side panels, one open at a
- * time"), the pending confirmation (docs/editor.md "Messages"), the add-snippet cooldown (docs/editor.md "Commands"), a
- * notice for the user and the weather stickers' preview (docs/editor.md "Weather"). View state only: never in the history.
+ * The ui slice: the open side panel (docs/editor.md "Architecture": "four floating side panels, one
+ * open at a time"), the pending confirmation (docs/editor.md "Messages"), the add-snippet cooldown
+ * (docs/editor.md "Commands"), a notice for the user and the weather stickers' preview
+ * (docs/editor.md "Weather"). View state only: never in the history.
  */
 import type { Box } from '../document/snippets.ts';
 import type { EditorSlice } from './types.ts';

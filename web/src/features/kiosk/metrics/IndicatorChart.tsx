@@ -32,10 +32,10 @@ export function shortDay(day: string): string {
 }
 
 /**
- * One kiosk chart (docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily snapshot") drawn with
- * Recharts: lines for the recurring revenue, bars for the daily counts. The drawing is hidden
- * from screen readers; the same numbers follow in a table (under "Show the numbers"), where a
- * day not known reads "not known".
+ * One kiosk chart (docs/accounts.md "Constants"; docs/kiosk.md "Metrics and the daily snapshot")
+ * drawn with Recharts: lines for the recurring revenue, bars for the daily counts. The drawing is
+ * hidden from screen readers; the same numbers follow in a table (under "Show the numbers"), where
+ * a day not known reads "not known".
  */
 export function IndicatorChart<K extends string>({
   title,

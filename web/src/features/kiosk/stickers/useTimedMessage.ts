@@ -7,8 +7,8 @@ export interface TimedMessage {
 }
 
 /**
- * A message that clears itself `ms` after it is shown (docs/accounts.md "Error answers in the SPA": the pack messages are
- * "cleared after 2 seconds"); showing another restarts the time.
+ * A message that clears itself `ms` after it is shown (docs/accounts.md "Error answers in the SPA":
+ * the pack messages are "cleared after 2 seconds"); showing another restarts the time.
  * @returns the message shown now (null when none) and `show`.
  */
 export function useTimedMessage(ms: number) {

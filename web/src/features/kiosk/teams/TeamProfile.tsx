@@ -7,7 +7,7 @@ import { when } from '../users/format.ts';
 import { PermissionsForm } from './PermissionsForm.tsx';
 
 /**
- * A team's kiosk profile (docs/kiosk.md Team, docs/kiosk.md): owner and members, plan and
+ * A team's kiosk profile (docs/kiosk.md Team): owner and members, plan and
  * its design limit, designs counted, bundles, and the additional permissions form. Esc or
  * "Back to the search" returns to the search as it was.
  */

@@ -20,11 +20,11 @@ type Values = {
 const FIELDS = ['type', 'value', 'duration', 'months', 'team_id'] as const;
 
 /**
- * The discount form of a user's profile (docs/kiosk.md Discount, docs/accounts.md "Constants": "Default discount: type
- * amount, duration once"): an amount in dollars or a percentage, once, for some months or
- * forever, on the subscription of one of the teams the user pays for (a choice when there are
- * several). The rules are the route's (`KioskDiscountBody`); the server's refusals land on their
- * fields or above the form (503 while billing is offline).
+ * The discount form of a user's profile (docs/kiosk.md Discount, docs/accounts.md "Constants":
+ * "Default discount: type amount, duration once"): an amount in dollars or a percentage, once, for
+ * some months or forever, on the subscription of one of the teams the user pays for (a choice when
+ * there are several). The rules are the route's (`KioskDiscountBody`); the server's refusals land
+ * on their fields or above the form (503 while billing is offline).
  */
 export function DiscountForm({
   userId,

@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 
 /**
  * Esc goes back from a kiosk profile to its search (docs/kiosk.md
- * "Users, impersonation and discounts"): a key press nothing else handled (an open menu or dialog prevents its default).
+ * "Users, impersonation and discounts"): a key press nothing else handled (an open menu or dialog
+ * prevents its default).
  */
 export function useEscapeBack(back: () => void): void {
   useEffect(() => {
