@@ -20,17 +20,23 @@ export async function lineReader(): Promise<Worker> {
   return ocr;
 }
 
+/** A tesseract worker reading a block of lines (one uniform block), from the local English data. */
+export async function blockReader(): Promise<Worker> {
+  const ocr = await lineReader();
+  await ocr.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+  return ocr;
+}
+
 /**
- * The white text in `box` of frame `page` of an image (a GIF frame, or page 0 of a still): the
- * white pixels become black ink on white paper (the photo around them drops out), which
- * tesseract reads reliably. Whitespace is folded to single spaces.
+ * The white pixels in `box` of frame `page` of an image (a GIF frame, or page 0 of a still) as
+ * black ink on white paper, a PNG: the photo around them drops out, so tesseract reads the
+ * text reliably.
  */
-export async function readWhiteText(
-  ocr: Worker,
+async function whiteInk(
   image: Buffer,
   page: number,
   box: { left: number; top: number; width: number; height: number },
-): Promise<string> {
+): Promise<Buffer> {
   const { data, info } = await sharp(image, { page, pages: 1 })
     .extract(box)
     .removeAlpha()
@@ -41,8 +47,39 @@ export async function readWhiteText(
     const white = data[i * 3]! > 225 && data[i * 3 + 1]! > 225 && data[i * 3 + 2]! > 225;
     ink[i] = white ? 0 : 255;
   }
-  const png = await sharp(ink, { raw: { width: info.width, height: info.height, channels: 1 } })
+  return sharp(ink, { raw: { width: info.width, height: info.height, channels: 1 } })
     .png()
     .toBuffer();
+}
+
+/**
+ * The white text in `box` of frame `page` of an image (see `whiteInk`), whitespace folded to
+ * single spaces.
+ */
+export async function readWhiteText(
+  ocr: Worker,
+  image: Buffer,
+  page: number,
+  box: { left: number; top: number; width: number; height: number },
+): Promise<string> {
+  const png = await whiteInk(image, page, box);
   return (await ocr.recognize(png)).data.text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The lines of white text in `box` of a still image, top to bottom, each with its whitespace
+ * folded (test/integration/render-text-fit.test.ts). `ocr` reads a block of lines
+ * ({@link blockReader}).
+ */
+export async function readWhiteLines(
+  ocr: Worker,
+  image: Buffer,
+  box: { left: number; top: number; width: number; height: number },
+): Promise<string[]> {
+  const png = await whiteInk(image, 0, box);
+  const { text } = (await ocr.recognize(png)).data;
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '');
 }
