@@ -15,7 +15,9 @@
  * "Filters and enhancements"), whose blocks must fall in the same places on both sides. A legacy
  * design (`legacy_base_image_width: 500`: the photo 500 px wide at the top left, the rest white;
  * docs/decisions.md "Pixelate and legacy base-image scaling") is drawn alike, and a crop of it
- * across the photo's edge keeps in the render what the editor showed.
+ * across the photo's edge keeps in the render what the editor showed. A long hyphenated name in
+ * a narrow box (docs/editor.md "Text fitting") draws the same lines on both sides, read back by
+ * OCR, and widening its box by the right handle joins them again.
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -24,7 +26,9 @@ import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import { press, signIn, snap } from '../support/aria.ts';
 import { productMarkBox } from '#shared/scene/watermark.ts';
+import type { Page } from 'puppeteer-core';
 import type { TestClient } from '../support/client.ts';
+import { blockReader, readWhiteLines } from '../support/ocr.ts';
 import { editorLayers, waitForSaved } from '../support/editor-page.ts';
 
 const stack = useLocalStack({ web: 'preview' });
@@ -177,6 +181,7 @@ async function checkParity(
   name: string,
   extra: Record<string, unknown>,
   prepare?: (client: TestClient) => Promise<void>,
+  then?: (page: Page, client: TestClient, designId: string) => Promise<void>,
 ) {
   const EMAIL = `parity${name}@example.com`;
   const base = stack().url;
@@ -255,6 +260,7 @@ async function checkParity(
     `bare photo against the render: mean ${bare.mean.toFixed(3)}, ${(bare.share * 100).toFixed(3)}% beyond ${PIXEL_TOLERANCE}`,
   );
   expect(bare.share).toBeGreaterThan(10 * MAX_DIFFERING_SHARE);
+  await then?.(page, client, created.id);
   expect(errors).toEqual([]);
   await page.close();
 }
@@ -283,6 +289,72 @@ function withoutBox(
   for (let y = box.top; y < box.top + box.height; y++)
     out.fill(0, (y * width + box.left) * 3, (y * width + box.left + box.width) * 3);
   return out;
+}
+
+/** A long real name, the fallback of the wrapped-name case (docs/editor.md "Text fitting"). */
+const LONG_NAME = 'Bartholomew-Alexandrina von Longname-Smythe';
+/** The wrapped-name snippet's box, canvas px: narrower than "Bartholomew-Alexandrina". */
+const NAME_BOX = { left: 60, top: 60, width: 360 };
+
+/** Joins lines read back as a reader would: straight on after a hyphen, else with a space. */
+const joined = (lines: string[]) =>
+  lines.reduce(
+    (text, line) => (text === '' || text.endsWith('-') ? text + line : `${text} ${line}`),
+    '',
+  );
+
+/** The lines of white text the editor's canvas shows in the wrapped-name box's rows, by OCR. */
+async function editorLines(page: Page): Promise<string[]> {
+  const ocr = await blockReader();
+  try {
+    const png = Buffer.from((await editorLayers(page)).composed, 'base64');
+    return await readWhiteLines(ocr, png, { left: 55, top: 55, width: 800, height: 260 });
+  } finally {
+    await ocr.terminate();
+  }
+}
+
+/**
+ * Drags the right side handle of the selected text box at `box` (canvas px) `by` px to the
+ * right. The handle's height is found from the selection border (the editor's #4338ca), which
+ * fabric draws on the objects' canvas just right of the box.
+ */
+async function dragRightHandle(page: Page, box: { left: number; width: number }, by: number) {
+  const at = await page.$eval(
+    '[data-testid="editor-canvas"]',
+    (el, right) => {
+      const rect = el.getBoundingClientRect();
+      const scale = rect.width / Number((el as HTMLElement).dataset.canvasWidth);
+      const objects = el.querySelector<HTMLCanvasElement>(
+        '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
+      )!;
+      const k = objects.width / rect.width;
+      const x = Math.round(right * scale * k);
+      const span = 12;
+      const column = objects.getContext('2d')!.getImageData(x, 0, span, objects.height).data;
+      let first = -1;
+      let last = -1;
+      for (let y = 0; y < objects.height; y++) {
+        let border = false;
+        for (let i = 0; i < span; i++) {
+          const p = (y * span + i) * 4;
+          const [r, g, b] = [column[p]!, column[p + 1]!, column[p + 2]!];
+          if (Math.abs(r - 0x43) < 24 && Math.abs(g - 0x38) < 24 && Math.abs(b - 0xca) < 24)
+            border = true;
+        }
+        if (!border) continue;
+        if (first < 0) first = y;
+        last = y;
+      }
+      return { x: rect.left + right * scale + 4, y: rect.top + (first + last) / 2 / k, first };
+    },
+    box.left + box.width,
+  );
+  expect(at.first, 'the selection border right of the box').toBeGreaterThanOrEqual(0);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  await page.mouse.move(at.x + by, at.y, { steps: 12 });
+  await page.mouse.up();
 }
 
 describe('editor–render parity', () => {
@@ -403,6 +475,71 @@ describe('editor–render parity', () => {
       expect(same.share).toBeLessThan(MAX_DIFFERING_SHARE);
       await page.close();
     },
+  );
+
+  // A long name in a narrow box (docs/editor.md "Text fitting"): the same lines, broken at a
+  // space or after a hyphen, on both sides; widening the box in the editor joins them again.
+  it(
+    'draws a long name wrapped alike in the editor and the render, and joins its lines when the box widens',
+    { timeout: 240_000 },
+    () =>
+      checkParity(
+        '-wrapped-name',
+        {
+          text_snippets: [
+            {
+              id: 'parity-name',
+              text: 'Hi {{name}}',
+              original_text: 'Hi {{name}}',
+              fontFamily: 'Noto Sans',
+              fontSize: 40,
+              // Too big for "Bartholomew-Alexandrina" in the box: fabric's own wrap broke it
+              // inside words at this size.
+              minFontSize: 34,
+              fill: '#ffffff',
+              stroke: '#000000',
+              strokeWidth: 2,
+              ...NAME_BOX,
+              parameters: [
+                {
+                  id: '2d6f1b3a-5c4e-4f8a-9b7d-1e0c2a3b4c5d',
+                  param_name: 'name',
+                  original_param_name: 'name',
+                  param_default_value: LONG_NAME,
+                  text_snippet_id: 'parity-name',
+                },
+              ],
+            },
+          ],
+          graphics_data: [],
+        },
+        undefined,
+        async (page, client, designId) => {
+          const narrow = await editorLines(page);
+          expect(narrow.length, narrow.join(' / ')).toBeGreaterThan(2);
+          expect(joined(narrow), narrow.join(' / ')).toBe(`Hi ${LONG_NAME}`);
+
+          // Selected by a click on its first line (the canvas is drawn at 1:1).
+          const canvasAt = await page.$eval('[data-testid="editor-canvas"]', (el) => {
+            const rect = el.getBoundingClientRect();
+            return { x: rect.left, y: rect.top };
+          });
+          await page.mouse.click(canvasAt.x + NAME_BOX.left + 30, canvasAt.y + NAME_BOX.top + 20);
+          await dragRightHandle(page, NAME_BOX, 350);
+          await waitForSaved(page);
+          // Deselected by a click below it, so no handle is in the picture read.
+          await page.mouse.click(canvasAt.x + NAME_BOX.left + 30, canvasAt.y + 500);
+          const stored = (await client.request('GET', `/api/pic-snippet/${designId}`)).json as {
+            text_snippets: { width: number; text: string }[];
+          };
+          expect(stored.text_snippets[0]!.width).toBeGreaterThan(NAME_BOX.width + 300);
+          expect(stored.text_snippets[0]!.text).toBe('Hi {{name}}');
+          await snap(page, 'e2e-editor-parity-wrapped-name-widened');
+          const wide = await editorLines(page);
+          expect(wide.length, wide.join(' / ')).toBeLessThan(narrow.length);
+          expect(joined(wide), wide.join(' / ')).toBe(`Hi ${LONG_NAME}`);
+        },
+      ),
   );
 
   // A poll (docs/polls.md "Drawing"): bars and texts from the shared layout on both sides;
