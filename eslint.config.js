@@ -106,6 +106,87 @@ const BOUNDARY_ZONES = [
   },
 ];
 
+/**
+ * The public surface of each SPA feature (docs/decisions.md "Module boundaries"): the only modules
+ * of `web/src/features/<feature>/` that another feature may import. Pieces every feature uses (a
+ * list footer, a load failure, the current team) live in web/src/components, hooks, lib or api,
+ * never in a feature that others then lean on.
+ */
+const WEB_FEATURE_PUBLIC_MODULES = {
+  // The CSV writer of the analytics page, also the polls' votes download; the report's figures
+  // on the dashboard cards.
+  analytics: ['csv.ts', 'report.ts'],
+  // Registration's plan step reuses billing's plan, card, address and coupon parts; the settings
+  // page shows the subscription panel; the kiosk formats money as billing does.
+  billing: [
+    'BillingAddressFields.tsx',
+    'CardField.tsx',
+    'CouponNote.tsx',
+    'PlanPicker.tsx',
+    'SubscriptionPanel.tsx',
+    'billingDetails.ts',
+    'format.ts',
+    'hooks.ts',
+    'plans.ts',
+  ],
+  // The design viewer (export's preview) and the template admin (the editor's save modal).
+  dashboard: ['DesignViewer.tsx', 'useTemplateAdmin.ts'],
+  // The export's rows model, which the send-list form reads for its parameter names.
+  export: ['model.ts'],
+  // The font catalogue and loader, which the editor's font picker uses.
+  fonts: ['api.ts', 'index.ts', 'loadFont.ts'],
+  // The API token list, also the kiosk's view of a user's tokens.
+  settings: ['ApiTokensSection.tsx'],
+  // The save modal's template state, shared by the editor's save flow; the template cards'
+  // styles, also the dashboard's bundles and the editor's templates panel.
+  templates: ['saveModalState.ts', 'templates.css'],
+};
+
+/** Every feature folder of web/src/features/. */
+const WEB_FEATURES = readdirSync(new URL('./web/src/features/', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The SPA's zones (see BOUNDARY_ZONES). */
+const WEB_BOUNDARY_ZONES = [
+  ...WEB_FEATURES.map((feature) => ({
+    target: `./web/src/features/${feature}`,
+    from: './web/src/features',
+    except: [
+      `./${feature}`,
+      ...Object.entries(WEB_FEATURE_PUBLIC_MODULES)
+        .filter(([owner]) => owner !== feature)
+        .flatMap(([owner, modules]) => modules.map((module) => `./${owner}/${module}`)),
+    ],
+    message: `web/src/features/${feature} may import another feature only through its public modules (WEB_FEATURE_PUBLIC_MODULES in eslint.config.js; ${BOUNDARIES}).`,
+  })),
+  {
+    target: ['./web/src/hooks', './web/src/lib', './web/src/api', './web/src/state'],
+    from: ['./web/src/features', './web/src/pages'],
+    message: `web/src/hooks, lib, api and state are below the features and pages (${BOUNDARIES}).`,
+  },
+  {
+    target: './web/src/components',
+    from: './web/src/pages',
+    message: `web/src/components are shared parts below the pages (${BOUNDARIES}).`,
+  },
+  {
+    target: './web/src/components',
+    from: './web/src/features',
+    // The app's frame composes features: the header's bell and support button, the sign-in form
+    // of the session-expired modal, the impersonation banner's stop.
+    except: [
+      './notifications/NotificationBell.tsx',
+      './notifications/SupportModal.tsx',
+      './auth/SignInForm.tsx',
+      './kiosk/users/api.ts',
+    ],
+    message: `web/src/components are shared parts below the features; only the app frame composes them (${BOUNDARIES}).`,
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -159,7 +240,7 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
-        { basePath: import.meta.dirname, zones: BOUNDARY_ZONES },
+        { basePath: import.meta.dirname, zones: [...BOUNDARY_ZONES, ...WEB_BOUNDARY_ZONES] },
       ],
     },
   },

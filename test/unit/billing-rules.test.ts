@@ -20,7 +20,7 @@ import {
   paymentIdOf,
   subscriptionFailure,
 } from '../../web/src/features/billing/failure.ts';
-import { defaultPlanChoice, plansFor } from '../../web/src/features/registration/plans.ts';
+import { defaultPlanChoice, plansFor } from '../../web/src/features/billing/plans.ts';
 
 const plan = (id: string, price: number, interval: Plan['interval'], available = true): Plan => ({
   id,

@@ -13,7 +13,7 @@ import {
   GENERIC_ERROR_MESSAGE,
   NETWORK_ERROR_MESSAGE,
 } from '../../web/src/api/client.ts';
-import { SESSION_EXPIRED_MESSAGE } from '../../web/src/features/settings/formFailure.ts';
+import { SESSION_EXPIRED_MESSAGE } from '../../web/src/lib/formFailure.ts';
 import { pageItems, updatePages, type Page } from '../../web/src/hooks/usePagedQuery.ts';
 import {
   createQueryClient,

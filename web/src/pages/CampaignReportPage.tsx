@@ -22,7 +22,7 @@ import {
   StatTiles,
 } from '../features/analytics/ReportParts.tsx';
 import { SeriesChart } from '../features/analytics/SeriesChart.tsx';
-import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { loadFailure } from '../state/queryClient.ts';
 import { COLLECTING_TEXT } from './DesignAnalyticsPage.tsx';

@@ -4,7 +4,7 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { campaignsQuery } from '../features/analytics/api.ts';
 import { campaignPath } from '../features/analytics/CampaignField.tsx';
-import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { loadFailure } from '../state/queryClient.ts';
 import '../features/analytics/analytics.css';

@@ -8,7 +8,7 @@ import { fetchSubscription } from '../features/billing/api.ts';
 import { PaymentMethodSection } from '../features/billing/PaymentMethodSection.tsx';
 import { subscriptionPhase } from '../features/billing/subscriptionState.ts';
 import { subscriptionTabPath } from '../features/billing/useBillingAction.ts';
-import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { loadFailure } from '../state/queryClient.ts';
 import { queryKeys } from '../state/queryKeys.ts';

@@ -4,7 +4,7 @@ import { createFromTemplate } from '../api/designs.ts';
 import { Notice } from '../components/Notice.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { Spinner } from '../components/Spinner.tsx';
-import { actionFailure } from '../features/settings/formFailure.ts';
+import { actionFailure } from '../lib/formFailure.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 
 /**

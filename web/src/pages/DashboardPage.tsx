@@ -10,7 +10,7 @@ import { BundleList } from '../features/dashboard/BundleList.tsx';
 import { BonusTemplates, useHasBonus } from '../features/dashboard/BonusTemplates.tsx';
 import { useAppStore } from '../state/store.ts';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
-import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import { useCurrentTeam } from '../hooks/useCurrentTeam.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 

@@ -25,7 +25,7 @@ import {
 } from '../features/analytics/ReportParts.tsx';
 import { SeriesChart } from '../features/analytics/SeriesChart.tsx';
 import { PollSection } from '../features/polls/PollSection.tsx';
-import { LoadFailed } from '../features/dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { loadFailure } from '../state/queryClient.ts';
 import '../features/analytics/analytics.css';

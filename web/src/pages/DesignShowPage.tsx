@@ -2,20 +2,20 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { fetchDesign, type DesignCard, type DesignDetails } from '../api/designs.ts';
 import { DesignViewer } from '../features/dashboard/DesignViewer.tsx';
-import { ActionFeedback } from '../features/dashboard/Flash.tsx';
+import { ActionFeedback } from '../components/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { CampaignField } from '../features/analytics/CampaignField.tsx';
 import { countedLabel, formatDay } from '../features/dashboard/format.ts';
 import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
-import { subscriptionPath, useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import { subscriptionPath, useCurrentTeam } from '../hooks/useCurrentTeam.ts';
 import {
   ACTION_LABELS,
   useDesignActions,
   type DesignAction,
 } from '../features/dashboard/useDesignActions.ts';
 import { Spinner } from '../components/Spinner.tsx';
-import { CopyField } from '../features/playground/CopyField.tsx';
+import { CopyField } from '../components/CopyField.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /** What a page hands over in the history state: a flash to show on arrival (docs/decisions.md "Design lists"). */

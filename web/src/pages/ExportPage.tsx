@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { Notice, type NoticeTone } from '../components/Notice.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
-import { useCurrentTeam } from '../features/dashboard/useCurrentTeam.ts';
+import { useCurrentTeam } from '../hooks/useCurrentTeam.ts';
 import { fetchExportDesign, fetchStoreFronts, type StoreFront } from '../features/export/api.ts';
 import { ExportScreen } from '../features/export/ExportScreen.tsx';
 import { opensFromSamePath, withTeamPlatform } from '../features/export/model.ts';

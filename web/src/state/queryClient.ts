@@ -6,7 +6,7 @@
  */
 import { isCancelledError, QueryCache, QueryClient } from '@tanstack/react-query';
 import { GENERIC_ERROR_MESSAGE, isApiError } from '../api/client.ts';
-import { SESSION_EXPIRED_MESSAGE } from '../features/settings/formFailure.ts';
+import { SESSION_EXPIRED_MESSAGE } from '../lib/formFailure.ts';
 
 /** How many times a failed read is asked again (network failures and 5xx only). */
 export const MAX_RETRIES = 2;

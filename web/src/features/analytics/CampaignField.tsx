@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { MAX_CAMPAIGN_LENGTH } from '#shared/contract/campaigns.ts';
 import { call, isApiError } from '../../api/client.ts';
 import { Spinner } from '../../components/Spinner.tsx';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import './analytics.css';
 import { analyticsKeys, campaignsQuery } from './api.ts';
 

@@ -3,7 +3,7 @@ import type { Invoice } from '#shared/billing.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { fetchInvoices } from './api.ts';
 import { formatBillingDate, formatMoney } from './format.ts';
 import { shownInvoices } from './invoices.ts';

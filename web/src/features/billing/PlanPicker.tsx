@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { Plan, PlanInterval } from '../../api/plans.ts';
 import { FieldError } from '../../components/TextField.tsx';
-import { formatPrice, hasIntervalChoice, isFree, plansFor } from '../registration/plans.ts';
+import { formatPrice, hasIntervalChoice, isFree, plansFor } from './plans.ts';
 import { perInterval } from './format.ts';
 
 /**

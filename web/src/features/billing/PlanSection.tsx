@@ -9,7 +9,7 @@ import {
 import type { Plan, PlanInterval } from '../../api/plans.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { formatPrice, isFree } from '../registration/plans.ts';
+import { formatPrice, isFree } from './plans.ts';
 import { cancelSubscription, saveCancelMetaData, swapPlan } from './api.ts';
 import { CancelFlowModal } from './CancelFlowModal.tsx';
 import { CLOSED, cancelFlow } from './cancelFlow.ts';

@@ -8,7 +8,7 @@ import { FormCheckbox, FormTextField } from '../../components/FormFields.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { submitWith } from '../../lib/forms.ts';
-import { defaultPlanChoice } from '../registration/plans.ts';
+import { defaultPlanChoice } from './plans.ts';
 import { subscribe } from './api.ts';
 import { BillingAddressFields, TaxPreview, billingFieldIds } from './BillingAddressFields.tsx';
 import {

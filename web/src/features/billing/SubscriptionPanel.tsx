@@ -9,7 +9,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { plansQuery } from '../../hooks/queries.ts';
 import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { fetchSubscription } from './api.ts';
 import { BillingDetailsSection } from './BillingDetailsSection.tsx';
 import { InvoicesSection } from './InvoicesSection.tsx';

@@ -12,7 +12,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 
 /** docs/editor.md "Constants": "Debounce: 400 ms team … search". */
 export const TEAM_SEARCH_DEBOUNCE_MS = 400;

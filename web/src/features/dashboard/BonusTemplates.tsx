@@ -6,10 +6,10 @@ import { fetchBundles } from '../../api/templates.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { DesignCardItem } from './DesignCardItem.tsx';
-import { ActionFeedback } from './Flash.tsx';
-import { LoadFailed } from './LoadFailed.tsx';
+import { ActionFeedback } from '../../components/Flash.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** The team's bundles, the first page (the Bonus tab and the Bonus view share one read). */
 const bonusQuery = (teamId: string) =>

@@ -13,11 +13,11 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { usePagedQuery } from '../../hooks/usePagedQuery.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { AddTeamsModal } from './AddTeamsModal.tsx';
-import { ActionFeedback, useFlash } from './Flash.tsx';
-import { ListFooter } from './ListFooter.tsx';
-import { LoadFailed } from './LoadFailed.tsx';
+import { ActionFeedback, useFlash } from '../../components/Flash.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { TEMPLATE_ALERT_MS } from './useTemplateAdmin.ts';
 import '../templates/templates.css';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { CurrentTeam } from '../../api/designs.ts';
 import { Notice } from '../../components/Notice.tsx';
-import { subscriptionPath } from './useCurrentTeam.ts';
+import { subscriptionPath } from '../../hooks/useCurrentTeam.ts';
 
 /**
  * Why the design actions are disabled for a frozen team (docs/decisions.md "Design lists": "Frozen

@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { activateDesign, archiveDesign, cloneDesign, type DesignCard } from '../../api/designs.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { actionFailure } from '../settings/formFailure.ts';
-import { useFlash, type FlashMessage } from './Flash.tsx';
+import { actionFailure } from '../../lib/formFailure.ts';
+import { useFlash, type FlashMessage } from '../../components/Flash.tsx';
 
 /** The actions of a design card and the show page (docs/decisions.md "Dashboard SPA", docs/decisions.md "Design lists"). */
 export type DesignAction = 'archive' | 'clone' | 'activate';

@@ -4,9 +4,9 @@ import { isApiError } from '../../api/client.ts';
 import { PageLoading } from '../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { DesignNotFound } from './DesignNotFound.tsx';
-import { LoadFailed } from './LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** Where a page about one design stands: loading, ready with its data, or failed. */
 export type DesignLoad<T> =

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { changeTemplateStatus, deleteTemplate } from '../../api/templates.ts';
-import { actionFailure } from '../settings/formFailure.ts';
-import { useFlash, type FlashMessage } from './Flash.tsx';
+import { actionFailure } from '../../lib/formFailure.ts';
+import { useFlash, type FlashMessage } from '../../components/Flash.tsx';
 
 /** docs/editor.md "Messages": a failed template action's danger alert clears after 3 seconds. */
 export const TEMPLATE_ALERT_MS = 3000;

@@ -5,7 +5,7 @@ import { FieldError } from '../../components/TextField.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import type { Provider } from '#shared/providers/index.ts';
 import { PRO_ONLY_MESSAGE } from '../dashboard/DesignViewer.tsx';
-import { subscriptionPath } from '../dashboard/useCurrentTeam.ts';
+import { subscriptionPath } from '../../hooks/useCurrentTeam.ts';
 import type { PdfBlock } from './model.ts';
 import { SaveStatus } from './SaveStatus.tsx';
 import type { ExportFormState } from './useExportForm.ts';

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { Notice } from '../../components/Notice.tsx';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 
 /**
  * "Require signed URLs" on the export screen (docs/developer-api.md "Signed render URLs"): saved

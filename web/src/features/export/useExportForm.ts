@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { EXPORT_MESSAGES, ExportError, normaliseLinkUrl } from '#shared/export-url.ts';
 import { DEFAULT_VIDALYTICS_OPTIONS, type VidalyticsOptions } from '#shared/providers/index.ts';
 import type { HtmlAlignment } from '#shared/export-url.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { createCacheId, namesSignature, saveLink } from './api.ts';
 import {
   exportAlt,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { isApiError } from '../../api/client.ts';
 import { providerOf } from '#shared/providers/index.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { fetchMergeTags, type MergeTagList } from './api.ts';
 import type { ExportDesign } from './model.ts';
 

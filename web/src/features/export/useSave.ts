@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 
 /** Where one of the export screen's saves stands. */
 export type SaveState =

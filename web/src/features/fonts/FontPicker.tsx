@@ -9,7 +9,7 @@ import { isApiError } from '../../api/client.ts';
 import { STALE_TIME } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
-import { subscriptionPath } from '../dashboard/useCurrentTeam.ts';
+import { subscriptionPath } from '../../hooks/useCurrentTeam.ts';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { fetchCustomFonts, fetchFontList, storeFont } from './api.ts';
 import { loadFont, setFontSources } from './loadFont.ts';

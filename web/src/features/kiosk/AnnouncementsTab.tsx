@@ -11,9 +11,9 @@ import {
 import { AnnouncementIcon } from '../../components/AnnouncementIcon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
 import { ConfirmDialog } from '../../components/Modal.tsx';
-import { ActionNotice, type ActionMessage } from '../settings/ActionNotice.tsx';
-import { actionFailure } from '../settings/formFailure.ts';
-import { LoadedList } from '../settings/LoadedList.tsx';
+import { ActionNotice, type ActionMessage } from '../../components/ActionNotice.tsx';
+import { actionFailure } from '../../lib/formFailure.ts';
+import { LoadedList } from '../../components/LoadedList.tsx';
 import { formatDate } from '../settings/ApiTokensSection.tsx';
 import { AnnouncementForm } from './announcements/AnnouncementForm.tsx';
 import type { KioskTabProps } from './tab.ts';

@@ -4,7 +4,7 @@ import { CANCEL_REASON_LABELS } from '#shared/billing.ts';
 import { fetchCancelReasons, kioskKeys } from '../../api/kiosk.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { loadFailure } from '../../state/queryClient.ts';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { formatDate } from '../settings/ApiTokensSection.tsx';
 import type { KioskTabProps } from './tab.ts';
 import './metrics/metrics.css';

@@ -17,7 +17,7 @@ import {
 import { Spinner } from '../../components/Spinner.tsx';
 import { loadFailure } from '../../state/queryClient.ts';
 import { formatMoney, perInterval } from '../billing/format.ts';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { IndicatorChart, shortDay, type ChartRow } from './metrics/IndicatorChart.tsx';
 import type { KioskTabProps } from './tab.ts';
 import './metrics/metrics.css';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { PACK_MESSAGE_MS, PACK_MESSAGES, type KioskPack } from '#shared/contract/kiosk-packs.ts';
-import { ListFooter } from '../dashboard/ListFooter.tsx';
+import { ListFooter } from '../../components/ListFooter.tsx';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { usePagedQuery } from '../../hooks/usePagedQuery.ts';
 import { queryKeys } from '../../state/queryKeys.ts';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { renderPath } from '#shared/render-url.ts';
 import { DEMO_DESIGN, MAX_PARAMETER_LENGTH } from '../../lib/renderUrl.ts';
-import { CopyField } from './CopyField.tsx';
+import { CopyField } from '../../components/CopyField.tsx';
 import { RenderPreview } from './RenderPreview.tsx';
 
 /** Wait after the last keystroke before asking for a new render, in ms. */

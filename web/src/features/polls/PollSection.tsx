@@ -5,7 +5,7 @@ import { isApiError } from '../../api/client.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { downloadCsv, toCsv } from '../analytics/csv.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { allPollVotes, fetchPollVotes } from './api.ts';
 import { ResultList } from './ResultList.tsx';
 

@@ -5,7 +5,7 @@ import type { VoteAnswer } from '#shared/contract/polls.ts';
 import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
-import { actionFailure } from '../settings/formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { castVote, fetchBallot } from './api.ts';
 import { ResultList } from './ResultList.tsx';
 import './polls.css';

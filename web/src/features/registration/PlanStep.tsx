@@ -11,7 +11,7 @@ import { CardField, type CardCollector } from '../billing/CardField.tsx';
 import { CouponNote } from '../billing/CouponNote.tsx';
 import type { CouponState, TaxPreviewState } from '../billing/hooks.ts';
 import { BILLING_OFFLINE_TEXT, PlanPicker } from '../billing/PlanPicker.tsx';
-import { asksForCard, isFree, trialNote } from './plans.ts';
+import { asksForCard, isFree, trialNote } from '../billing/plans.ts';
 import type { PaymentControl } from './usePayment.ts';
 
 /** What step 1 needs for a paid plan: the billing address, VAT preview and the card. */

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Plan, PlanInterval, PlanList } from '../../api/plans.ts';
-import { asksForCard, defaultPlanChoice, isFree, plansFor } from './plans.ts';
+import { asksForCard, defaultPlanChoice, isFree, plansFor } from '../billing/plans.ts';
 import { usePlans } from './usePlans.ts';
 
 /** Registration step 1's plan choice, from {@link usePlanChoice}. */

@@ -21,10 +21,10 @@ import { FieldError } from '../../components/TextField.tsx';
 import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 import { loadFailure, STALE_TIME } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { LoadedList } from './LoadedList.tsx';
-import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
+import { LoadedList } from '../../components/LoadedList.tsx';
+import { ActionNotice, type ActionMessage } from '../../components/ActionNotice.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
-import { actionFailure } from './formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
 
 /** API tokens (docs/decisions.md "The API contract": "Security and tokens"): list, create, edit, delete. */

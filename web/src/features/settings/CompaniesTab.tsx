@@ -17,9 +17,9 @@ import { teamsQuery } from '../../hooks/queries.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
 import { CompanyNameForm } from './CompanyNameForm.tsx';
-import { LoadedList } from './LoadedList.tsx';
-import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
-import { actionFailure } from './formFailure.ts';
+import { LoadedList } from '../../components/LoadedList.tsx';
+import { ActionNotice, type ActionMessage } from '../../components/ActionNotice.tsx';
+import { actionFailure } from '../../lib/formFailure.ts';
 
 /** The invitations to show, and why the e-mailed link's invitation is not among them. */
 interface Invitations {

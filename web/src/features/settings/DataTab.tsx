@@ -13,7 +13,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { formatDate } from './ApiTokensSection.tsx';
-import { actionFailure } from './formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 
 type StoreUpload = z.output<typeof StoreUploadSchema>;
 

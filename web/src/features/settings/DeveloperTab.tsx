@@ -6,7 +6,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { ShownOnce } from './ShownOnce.tsx';
-import { actionFailure } from './formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 
 /** The overlap choices of a rotation, hours (the server takes 0–720). */
 const OVERLAPS: ReadonlyArray<{ hours: number; text: string }> = [

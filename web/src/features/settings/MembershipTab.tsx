@@ -20,11 +20,11 @@ import { FormTextField } from '../../components/FormFields.tsx';
 import { STALE_TIME } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { useAppStore } from '../../state/store.ts';
-import { LoadedList } from './LoadedList.tsx';
-import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
+import { LoadedList } from '../../components/LoadedList.tsx';
+import { ActionNotice, type ActionMessage } from '../../components/ActionNotice.tsx';
 import { formatDate } from './ApiTokensSection.tsx';
 import { roleLabel } from './CompaniesTab.tsx';
-import { actionFailure } from './formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
 
 /** The role of the team's owner: held by `owner_id` alone, never given to a member. */

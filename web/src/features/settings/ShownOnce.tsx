@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Notice } from '../../components/Notice.tsx';
-import { CopyField } from '../playground/CopyField.tsx';
+import { CopyField } from '../../components/CopyField.tsx';
 
 /**
  * A secret shown once (an API token, a render signing secret, a webhook secret): a success

@@ -10,7 +10,7 @@ import {
   useUnsavedChangesGuard,
 } from '../../hooks/useUnsavedChangesGuard.ts';
 import { useAppStore } from '../../state/store.ts';
-import { actionFailure } from './formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import { CompanyNameForm } from './CompanyNameForm.tsx';
 import { WatermarkSection } from './WatermarkSection.tsx';
 

@@ -14,7 +14,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { FormTextField } from '../../components/FormFields.tsx';
 import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 import { useAppStore } from '../../state/store.ts';
-import { CopyField } from '../playground/CopyField.tsx';
+import { CopyField } from '../../components/CopyField.tsx';
 import { SubmitButton } from './ProfileTab.tsx';
 
 /** The code form's rule: the route's for turning it off (a code, or the reset code). */

@@ -5,7 +5,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { UploadProgressBar } from '../../components/UploadProgressBar.tsx';
 import { IMAGE_FILE_ACCEPT, imageFileProblem } from '../../components/imageFile.ts';
 import type { TeamDetails } from '../../api/settings.ts';
-import { actionFailure } from './formFailure.ts';
+import { actionFailure } from '../../lib/formFailure.ts';
 import './watermark.css';
 
 type WatermarkAnswer = AnswerOf<'POST /settings/companies/{id}/watermark'>;

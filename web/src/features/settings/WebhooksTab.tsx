@@ -18,10 +18,10 @@ import { FormCheckboxGroup, FormMessage, FormTextField } from '../../components/
 import { applyServerErrors, submitWith } from '../../lib/forms.ts';
 import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
-import { ActionNotice, type ActionMessage } from './ActionNotice.tsx';
+import { ActionNotice, type ActionMessage } from '../../components/ActionNotice.tsx';
 import { formatDate } from './ApiTokensSection.tsx';
-import { actionFailure } from './formFailure.ts';
-import { LoadedList, type ListQuery } from './LoadedList.tsx';
+import { actionFailure } from '../../lib/formFailure.ts';
+import { LoadedList, type ListQuery } from '../../components/LoadedList.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
 import { SubmitButton } from './ProfileTab.tsx';
 import './webhooks.css';

@@ -3,12 +3,7 @@ import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { applyServerErrors, submitWith } from '../../lib/forms.ts';
-
-/** A notice above a settings form. */
-export interface FormMessage {
-  tone: 'success' | 'error';
-  text: string;
-}
+import type { FormMessage } from '../../components/ActionNotice.tsx';
 
 /** A one-field form's values: the field's name → its text. */
 type Values = Record<string, string>;

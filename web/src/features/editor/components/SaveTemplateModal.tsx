@@ -11,7 +11,7 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { STALE_TIME } from '../../../state/queryClient.ts';
 import { queryKeys } from '../../../state/queryKeys.ts';
 import { useAppStore } from '../../../state/store.ts';
-import { actionFailure } from '../../settings/formFailure.ts';
+import { actionFailure } from '../../../lib/formFailure.ts';
 import {
   ALERT_MS,
   bundleChoices,

@@ -17,14 +17,14 @@ import { usePagedQuery, type PagedList } from '../../../hooks/usePagedQuery.ts';
 import { STALE_TIME } from '../../../state/queryClient.ts';
 import { queryKeys } from '../../../state/queryKeys.ts';
 import { useAppStore } from '../../../state/store.ts';
-import { useFlash } from '../../dashboard/Flash.tsx';
-import { NO_MORE_RESULTS } from '../../dashboard/ListFooter.tsx';
+import { useFlash } from '../../../components/Flash.tsx';
+import { NO_MORE_RESULTS } from '../../../components/ListFooter.tsx';
 import {
   DELETE_TEMPLATE_TITLE,
   TEMPLATE_ALERT_MS,
   useTemplateAdmin,
 } from '../../dashboard/useTemplateAdmin.ts';
-import { actionFailure } from '../../settings/formFailure.ts';
+import { actionFailure } from '../../../lib/formFailure.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../../templates/templates.css';
 

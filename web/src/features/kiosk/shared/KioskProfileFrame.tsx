@@ -4,7 +4,7 @@ import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { loadFailure } from '../../../state/queryClient.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 import { useEscapeBack } from '../users/useEscapeBack.ts';
 
 /**

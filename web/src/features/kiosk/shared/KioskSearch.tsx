@@ -2,7 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { loadFailure } from '../../../state/queryClient.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 /**
  * A kiosk search (users, teams; docs/kiosk.md): the titled section, a labelled search box, and

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Spinner } from '../../../components/Spinner.tsx';
 import type { PagedList } from '../../../hooks/usePagedQuery.ts';
-import { LoadFailed } from '../../dashboard/LoadFailed.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 /**
  * The search box of a kiosk list (the Sticker packs and Image library tabs): a labelled

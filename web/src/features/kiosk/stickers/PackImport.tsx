@@ -4,7 +4,7 @@ import { PACK_ARCHIVE_LIMITS, PACK_IMPORT_MESSAGES } from '#shared/contract/kios
 import { isApiError } from '../../../api/client.ts';
 import { Notice } from '../../../components/Notice.tsx';
 import { queryKeys } from '../../../state/queryKeys.ts';
-import { actionFailure } from '../../settings/formFailure.ts';
+import { actionFailure } from '../../../lib/formFailure.ts';
 import { importPackArchive } from './api.ts';
 import { UploadProgressBar } from '../../../components/UploadProgressBar.tsx';
 

@@ -2,7 +2,7 @@
  * Failures of settings actions that have no form (a button in a list). Forms put a failure on
  * their fields with `applyServerErrors` (web/src/lib/forms.ts).
  */
-import { GENERIC_ERROR_MESSAGE, isApiError } from '../../api/client.ts';
+import { GENERIC_ERROR_MESSAGE, isApiError } from '../api/client.ts';
 
 /** For a list or button after a 401 (the session-expired modal is open as well). */
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Sign in again.';

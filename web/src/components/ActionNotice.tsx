@@ -1,6 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { Notice } from '../../components/Notice.tsx';
-import type { FormMessage } from './useSingleFieldForm.ts';
+import { Notice } from './Notice.tsx';
+
+/** A message under a form or beside a control: a success or an error, in words. */
+export interface FormMessage {
+  tone: 'success' | 'error';
+  text: string;
+}
 
 /**
  * The outcome of an action on a list item (remove a member, accept an invitation, delete a

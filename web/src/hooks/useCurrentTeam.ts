@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CurrentTeam } from '../../api/designs.ts';
-import { currentTeamQuery } from '../../hooks/queries.ts';
-import { useAppStore } from '../../state/store.ts';
+import type { CurrentTeam } from '../api/designs.ts';
+import { currentTeamQuery } from './queries.ts';
+import { useAppStore } from '../state/store.ts';
 
 /**
  * The current team's flags (docs/decisions.md "Design lists" frozen, docs/decisions.md "Team roles"

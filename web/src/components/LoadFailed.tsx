@@ -1,4 +1,4 @@
-import { Notice } from '../../components/Notice.tsx';
+import { Notice } from './Notice.tsx';
 
 /**
  * A list or page that could not be loaded: what failed, why (docs/accounts.md "Error answers in the

@@ -1,8 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Spinner } from '../../components/Spinner.tsx';
-import { loadFailure } from '../../state/queryClient.ts';
-import { LoadFailed } from '../dashboard/LoadFailed.tsx';
+import { Spinner } from './Spinner.tsx';
+import { loadFailure } from '../state/queryClient.ts';
+import { LoadFailed } from './LoadFailed.tsx';
 
 /** What `LoadedList` reads of a list's query. */
 export type ListQuery<T> = Pick<UseQueryResult<T[]>, 'status' | 'data' | 'error' | 'refetch'>;

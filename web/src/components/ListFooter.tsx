@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { LoadFailed } from './LoadFailed.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
-import type { PagedList } from '../../hooks/usePagedQuery.ts';
+import { Spinner } from './Spinner.tsx';
+import type { PagedList } from '../hooks/usePagedQuery.ts';
 
 /** The spec's end-of-list message (docs/decisions.md "Dashboard SPA", docs/editor.md "Messages" empty states). */
 export const NO_MORE_RESULTS = 'No more results';
