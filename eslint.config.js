@@ -292,6 +292,36 @@ export default tseslint.config(
     },
   },
   {
+    // The browser-only scene modules (fabric objects and filters) draw in the editor and in the
+    // render page inside Chromium; a Lambda or the CDK app that imports them at run time pulls
+    // fabric into its bundle and cold start. Their types may be read (docs/decisions.md "Module
+    // boundaries").
+    files: ['functions/**/*.ts', 'infra/**/*.ts'],
+    ignores: ['functions/render/page/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'fabric',
+              message: 'fabric runs in the browser only: the editor and the render page.',
+              allowTypeImports: true,
+            },
+          ],
+          patterns: [
+            {
+              regex: 'scene/(draw|filters)\\.ts$',
+              message:
+                'shared/scene/draw.ts and filters.ts build fabric objects: browser only (the editor, the render page).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Not linear yet, and seeing only trusted or the typing user's own text: the seed's installed
     // font package names, and the registration form's team slug of what the user types (the
     // server's teamSlug is linear).
