@@ -26,6 +26,9 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Hyphens a line may end after: hyphen-minus, hyphen, non-breaking is left out on purpose. */
 const HYPHENS = new Set(['-', '\u2010']);
 
+/** A grapheme that starts with a letter (of any script): a hyphen after one is a break. */
+const LETTER = /^\p{L}/u;
+
 /** CJK punctuation that never starts a line (it stays with the character before it). */
 const CLOSING = new Set([...'，。、！？：；）」』】〉》〕,.!?)']);
 
@@ -57,10 +60,12 @@ function pieces(line: string): Piece[] {
   const out: Piece[] = [];
   let current: Piece = { text: '', space: '' };
   let breakAfter = false;
+  let previous = '';
   for (const g of splitGraphemes(line)) {
     if (g === ' ' || g === '\t') {
       if (current.text === '') current.text += g;
       else current.space += g;
+      previous = g;
       continue;
     }
     const startsNew =
@@ -74,11 +79,9 @@ function pieces(line: string): Piece[] {
       out.push(current);
       current = { text: '', space: '' };
     }
-    const previous = current.text.at(-1);
     current.text += g;
-    breakAfter =
-      isCjk(g) ||
-      (HYPHENS.has(g) && previous !== undefined && previous !== ' ' && !HYPHENS.has(previous));
+    breakAfter = isCjk(g) || (HYPHENS.has(g) && LETTER.test(previous));
+    previous = g;
   }
   out.push(current);
   return out;

@@ -33,6 +33,19 @@ describe('breakLines', () => {
     ).toEqual(['-5 °C', 'now -', 'later']);
   });
 
+  it('breaks after a hyphen only when a letter comes before it, not inside numbers', () => {
+    expect(
+      breakLines('Call 555-1234 now', { width: 90, maxLines: 9, inWord: false }, mono),
+    ).toEqual({
+      lines: ['Call', '555-1234', 'now'],
+      fits: true,
+    });
+    expect(breakLines('Zoë-Łucja', { width: 60, maxLines: 9, inWord: false }, mono).lines).toEqual([
+      'Zoë-',
+      'Łucja',
+    ]);
+  });
+
   it('keeps a word wider than the box whole and says it does not fit, unless in-word breaks are allowed', () => {
     const word = 'Wolfeschlegelsteinhausenbergerdorff';
     const whole = breakLines(`Hi ${word}`, { width: 100, maxLines: 9, inWord: false }, mono);
