@@ -61,22 +61,29 @@ const FEATURE_PUBLIC_MODULES = {
   templates: ['admin.ts', 'catalogue.ts'],
 };
 
-/** Every feature folder of functions/ (functions/lib is shared code, not a feature). */
+/**
+ * Every feature folder of functions/. Not features: functions/lib (the platform: config, clients,
+ * the table, HTTP, logging, queues, the SSRF guard) and functions/domain (services several
+ * features share: notifications, team webhooks, mail templates, signing secrets, team
+ * permissions, sign-ins).
+ */
 const FEATURES = readdirSync(new URL('./functions/', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== 'lib')
+  .filter((entry) => entry.isDirectory() && entry.name !== 'lib' && entry.name !== 'domain')
   .map((entry) => entry.name);
 
 const BOUNDARIES = 'docs/decisions.md "Module boundaries"';
 
 /** `import-x/no-restricted-paths` zones; paths are relative to the repository root. */
 const BOUNDARY_ZONES = [
-  // A feature imports its own modules, functions/lib, and other features' public modules only.
+  // A feature imports its own modules, functions/lib and functions/domain, and other features'
+  // public modules only.
   ...FEATURES.map((feature) => ({
     target: `./functions/${feature}`,
     from: './functions',
     except: [
       `./${feature}`,
       './lib',
+      './domain',
       ...Object.entries(FEATURE_PUBLIC_MODULES)
         .filter(([owner]) => owner !== feature)
         .flatMap(([owner, modules]) => modules.map((module) => `./${owner}/${module}`)),
@@ -87,7 +94,13 @@ const BOUNDARY_ZONES = [
     target: './functions/lib',
     from: './functions',
     except: ['./lib'],
-    message: `functions/lib is below the features and imports none of them (${BOUNDARIES}).`,
+    message: `functions/lib is the platform, below the domain services and the features, and imports none of them (${BOUNDARIES}).`,
+  },
+  {
+    target: './functions/domain',
+    from: './functions',
+    except: ['./domain', './lib'],
+    message: `functions/domain is below the features and imports none of them (${BOUNDARIES}).`,
   },
   {
     target: './functions',

@@ -12,7 +12,7 @@ import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
-import { emailChangeNoticeMail, passwordResetMail } from '#lib/mail-templates.ts';
+import { emailChangeNoticeMail, passwordResetMail } from '#domain/mail-templates.ts';
 import { hashPassword, verifyPassword } from '#lib/passwords.ts';
 import { CURRENT_PASSWORD_WRONG } from '#shared/contract/auth.ts';
 import { MESSAGES, emailTaken } from './registration.ts';

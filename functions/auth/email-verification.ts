@@ -14,7 +14,7 @@ import { db } from '#lib/db/index.ts';
 import { tooManyRequests, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { sendMail } from '#lib/mailer.ts';
-import { emailChangeMail, emailVerificationMail } from '#lib/mail-templates.ts';
+import { emailChangeMail, emailVerificationMail } from '#domain/mail-templates.ts';
 import { VERIFY_MESSAGES } from '#shared/contract/auth.ts';
 import { MESSAGES } from './registration.ts';
 import { isThrottled, recordFailure } from './throttle.ts';

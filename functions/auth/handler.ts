@@ -47,7 +47,7 @@ import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, readCookies, sessionCookie } from '#lib/session.ts';
 import { clientAddress } from '#lib/client-address.ts';
-import { recordSignIn } from '#lib/sign-ins.ts';
+import { recordSignIn } from '#domain/sign-ins.ts';
 import {
   TOO_MANY_LOGINS,
   isThrottled,

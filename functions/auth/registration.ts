@@ -12,7 +12,7 @@ import { billingOnline } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { validationFailed } from '#lib/errors.ts';
 import { hashPassword } from '#lib/passwords.ts';
-import { NOTICES, notifyTeam } from '#lib/notify.ts';
+import { NOTICES, notifyTeam } from '#domain/notify.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
 import { teamSlug } from '#shared/team-slug.ts';
 import { REGISTRATION_MESSAGES as MESSAGES, type Registration } from '#shared/contract/auth.ts';

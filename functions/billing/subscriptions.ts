@@ -22,8 +22,8 @@ import { db } from '#lib/db/index.ts';
 import { AppError, validationFailed } from '#lib/errors.ts';
 import { logger } from '#lib/logger.ts';
 import { idempotencyKey, Stripe, stripe } from '#lib/stripe.ts';
-import { notifySubscriptionChange } from '#lib/notify.ts';
-import { emitWebhookEvent } from '#lib/webhooks.ts';
+import { notifySubscriptionChange } from '#domain/notify.ts';
+import { emitWebhookEvent } from '#domain/webhooks.ts';
 import { invalidateTeamRenders } from '#functions/designs/team-renders.ts';
 import {
   type BillingTeam,

@@ -12,7 +12,7 @@
 import { featureHandler, json, route } from '#lib/http.ts';
 import { notFound, validationFailed } from '#lib/errors.ts';
 import type { AuthContext } from '#lib/auth.ts';
-import { NOTICES, notifyTeams } from '#lib/notify.ts';
+import { NOTICES, notifyTeams } from '#domain/notify.ts';
 import { currentTeam } from '#functions/designs/store.ts';
 import { PAGE_SIZE } from '#functions/designs/lists.ts';
 import {

@@ -16,7 +16,7 @@ import {
   type DesignDocument,
 } from '#shared/design.ts';
 import type { BaseImage } from './base-images.ts';
-import { assertDesignRoom } from '#lib/team-permissions.ts';
+import { assertDesignRoom } from '#domain/team-permissions.ts';
 import {
   assertTeamNotFrozen,
   loadDesign,
@@ -62,7 +62,7 @@ async function insertDesign(
  * `{image_id, title?}`). The canvas takes the photo's size, its width capped at 1056 px
  * (createDesignDocument).
  * @param title the submitted title; blank gives the photo's title.
- * @throws AppError 403 for a frozen team or one at its design limit (functions/lib/team-permissions.ts),
+ * @throws AppError 403 for a frozen team or one at its design limit (functions/domain/team-permissions.ts),
  *   422 (`title`) for a title over 255 characters.
  */
 export async function createDesign(

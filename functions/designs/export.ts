@@ -43,7 +43,7 @@ import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
 import { config } from '#lib/config.ts';
-import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
+import { designEventData, emitWebhookEvent } from '#domain/webhooks.ts';
 import { currentTeam, loadDesign, updateDesign, type DesignRecord } from './store.ts';
 
 export { EXPORT_SAVE_MESSAGES };

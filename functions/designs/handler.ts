@@ -54,8 +54,8 @@ import {
   type DesignChange,
   type DesignRecord,
 } from './store.ts';
-import { assertDesignRoom, assertMayChangeStatus } from '#lib/team-permissions.ts';
-import { designEventData, emitWebhookEvent } from '#lib/webhooks.ts';
+import { assertDesignRoom, assertMayChangeStatus } from '#domain/team-permissions.ts';
+import { designEventData, emitWebhookEvent } from '#domain/webhooks.ts';
 import { withRuleImages } from './rule-images.ts';
 import { titleChange } from './titles.ts';
 import { designCard, designView } from './views.ts';
@@ -142,7 +142,7 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
 /**
  * Archive (`archived`) or activate (`active`) a design (docs/decisions.md "Design lists"): refused
  * for a frozen team, for a plain member of a team with limited permission, and an activate past the
- * team's design limit (functions/lib/team-permissions.ts), `archived_at` set or removed; a design
+ * team's design limit (functions/domain/team-permissions.ts), `archived_at` set or removed; a design
  * already there is answered without a write. The answer carries the card under `archived` or
  * `active` (docs/decisions.md "Design API shapes").
  */

@@ -11,7 +11,7 @@
 import { SignBody, SigningBody } from '#shared/contract/signing.ts';
 import { conflict, validationFailed } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
-import { loadSigningKeys } from '#lib/signing-secrets.ts';
+import { loadSigningKeys } from '#domain/signing-secrets.ts';
 import { signRenderPath } from '#functions/render/signature.ts';
 import { currentTeam, loadDesign, updateDesign } from './store.ts';
 import { renderUrlOf } from './views.ts';

@@ -2,7 +2,7 @@
  * The kiosk's teams (docs/kiosk.md Team, docs/kiosk.md "Kiosk"; docs/kiosk.md "Teams and additional
  * permissions"): team search, a team's profile (members, plan, designs count, bundles) and the
  * additional permissions an admin sets on a team, which take effect in the designs feature
- * (functions/lib/team-permissions.ts; docs/decisions.md "Additional permissions"), with the
+ * (functions/domain/team-permissions.ts; docs/decisions.md "Additional permissions"), with the
  * `frozen` flag that blocks design actions.
  */
 import {
@@ -15,7 +15,7 @@ import {
 import { db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
-import { countTeamDesigns } from '#lib/team-permissions.ts';
+import { countTeamDesigns } from '#domain/team-permissions.ts';
 import { listBundles } from '#functions/bundles/store.ts';
 import { teamMembers } from '#functions/teams/members.ts';
 

@@ -20,7 +20,7 @@ import { db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
-import { signIns } from '#lib/sign-ins.ts';
+import { signIns } from '#domain/sign-ins.ts';
 import { subscriptionOf, type TeamRecord, type UserRecord } from '#functions/billing/account.ts';
 import { listInvoices } from '#functions/billing/invoices.ts';
 import { isLive } from '#functions/billing/subscriptions.ts';

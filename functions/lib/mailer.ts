@@ -23,9 +23,9 @@ import { traced } from './tracing.ts';
 export interface Mail {
   to: string;
   subject: string;
-  /** Plain text; links on their own lines. Every mail has it (functions/lib/mail-templates.ts). */
+  /** Plain text; links on their own lines. Every mail has it (functions/domain/mail-templates.ts). */
   text: string;
-  /** The HTML part, every value escaped (functions/lib/mail-templates.ts); absent, text only. */
+  /** The HTML part, every value escaped (functions/domain/mail-templates.ts); absent, text only. */
   html?: string | undefined;
   /**
    * Extra message headers, by name (printable ASCII; SES's limits: name ≤ 126 characters, name

@@ -3,7 +3,7 @@
  * "Notification"; docs/billing.md "Flows": "Notification panel"; docs/notifications.md "The
  * routes": "Notifications and support"; docs/notifications.md): the caller's notifications page by
  * page with the newest announcements, marking notifications read, and marking the announcements
- * read. Notifications are written by the code paths that cause them (functions/lib/notify.ts);
+ * read. Notifications are written by the code paths that cause them (functions/domain/notify.ts);
  * announcements by the kiosk.
  */
 import type { EntityItem } from 'electrodb';

@@ -1,7 +1,7 @@
 /**
  * The render-notices function (AWS): tells a team's owner that its renders this month reached
  * 80 % or 100 % of its plan's allowance, in-app and by e-mail (docs/security.md "Render limits";
- * functions/lib/render-quota-notice.ts). Not an HTTP route: the render function invokes it
+ * functions/domain/render-quota-notice.ts). Not an HTTP route: the render function invokes it
  * asynchronously (`InvocationType: 'Event'`, functions/render/quota.ts) once its conditional
  * write on the team-month usage record has won, because the render role may neither write
  * notifications nor send mail (infra/constructs/render.ts).
@@ -15,7 +15,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { logger } from '#lib/logger.ts';
-import { RenderQuotaNoticeSchema, sendRenderQuotaNotice } from '#lib/render-quota-notice.ts';
+import { RenderQuotaNoticeSchema, sendRenderQuotaNotice } from '#domain/render-quota-notice.ts';
 
 /**
  * Lambda entry: one notice.

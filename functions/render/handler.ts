@@ -48,7 +48,7 @@ import {
 } from './rule-context.ts';
 import { configuredProvider, createWeather, viewerLocation } from './weather.ts';
 import { createSignatureVerifier } from './signature.ts';
-import { loadSigningKeys } from '#lib/signing-secrets.ts';
+import { loadSigningKeys } from '#domain/signing-secrets.ts';
 
 /** Designs by public id, kept this long (ms): a saved design shows within a second. */
 const DESIGN_TTL_MS = 1000;

@@ -2,14 +2,14 @@
  * The monthly render quota's real collaborators (docs/security.md "Render limits"): the
  * team-month record in DynamoDB (functions/lib/db/entities-usage.ts `TeamRenderUsage`) behind
  * usage.ts's `UsageStore`, and the owner's notice (in-app and e-mail,
- * functions/lib/render-quota-notice.ts) behind its `QuotaNotifier`: sent here locally, handed
+ * functions/domain/render-quota-notice.ts) behind its `QuotaNotifier`: sent here locally, handed
  * to the render-notices function in AWS. The counting itself is in usage.ts.
  */
 import { InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import { config } from '#lib/config.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
-import { sendRenderQuotaNotice, type RenderQuotaNotice } from '#lib/render-quota-notice.ts';
+import { sendRenderQuotaNotice, type RenderQuotaNotice } from '#domain/render-quota-notice.ts';
 import { traced } from '#lib/tracing.ts';
 import type { QuotaNotifier, QuotaThreshold, UsageStore } from './usage.ts';
 
@@ -77,7 +77,7 @@ const INVOKE_TIMEOUTS = {
  * Tells the team's owner (docs/security.md "Render limits"). In AWS (STAGE `aws`) the render role
  * may neither write notifications nor send mail, so the notice goes to the render-notices
  * function (`RENDER_NOTICES_FUNCTION_NAME`) by an asynchronous invoke (`InvocationType:
- * 'Event'`, payload functions/lib/render-quota-notice.ts `RenderQuotaNotice`), which sends it.
+ * 'Event'`, payload functions/domain/render-quota-notice.ts `RenderQuotaNotice`), which sends it.
  * Elsewhere the render sends it itself through the same {@link sendRenderQuotaNotice}. Never
  * throws: a failed invoke is logged (test/unit/render-quota-invoke.test.ts).
  */

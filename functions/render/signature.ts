@@ -11,7 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { logger } from '#lib/logger.ts';
-import type { SigningKeys } from '#lib/signing-secrets.ts';
+import type { SigningKeys } from '#domain/signing-secrets.ts';
 import {
   MAX_SIGNED_PARAMS,
   MAX_SIGNED_QUERY_LENGTH,
@@ -133,7 +133,7 @@ const KEYS_RECHECK_MS = 5_000;
 /**
  * Keeps teams' opened signing secrets for `KEYS_TTL_MS` (at most 10,000 teams; concurrent reads
  * of a team share one load; a failed load is not kept).
- * @param load reads and opens a team's secrets (functions/lib/signing-secrets.ts).
+ * @param load reads and opens a team's secrets (functions/domain/signing-secrets.ts).
  */
 export function createSignatureVerifier(
   load: (teamId: string) => Promise<SigningKeys>,

@@ -17,7 +17,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { eachRecord } from '#lib/sqs-batch.ts';
-import { emitWebhookEvent } from '#lib/webhooks.ts';
+import { emitWebhookEvent } from '#domain/webhooks.ts';
 import { QUEUES } from '#shared/queues.ts';
 import { readChunk } from './result.ts';
 import { endIfComplete, jobView, MessageSchema, patchJob, type JobRecord } from './jobs.ts';

@@ -11,7 +11,7 @@ import { notFound } from '#lib/errors.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import { config } from '#lib/config.ts';
-import { loadSigningKeys } from '#lib/signing-secrets.ts';
+import { loadSigningKeys } from '#domain/signing-secrets.ts';
 import { signatureOf } from '#functions/render/signature.ts';
 import { SIGNATURE_PARAMS, stringToSign } from '#shared/render-signature.ts';
 

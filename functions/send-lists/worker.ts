@@ -23,7 +23,7 @@ import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { eachRecord } from '#lib/sqs-batch.ts';
 import { enqueue } from '#lib/queue.ts';
-import { emitWebhookEvent } from '#lib/webhooks.ts';
+import { emitWebhookEvent } from '#domain/webhooks.ts';
 import { prerenderRequest, undrawableRows } from '#functions/render/prerender.ts';
 import { readSendList, SendListFileError, type SendListReport, type SendListRow } from './parse.ts';
 import {

@@ -11,7 +11,7 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { tooManyRequests, unauthenticated } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
-import { supportMail } from '#lib/mail-templates.ts';
+import { supportMail } from '#domain/mail-templates.ts';
 import { sendMail } from '#lib/mailer.ts';
 import { refundAttempt, takeAttempt } from '#functions/auth/throttle.ts';
 

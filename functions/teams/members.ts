@@ -13,8 +13,8 @@ import { config } from '#lib/config.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, forbidden, notFound, validationFailed } from '#lib/errors.ts';
 import { sendMail } from '#lib/mailer.ts';
-import { NOTICES, notify, notifyAddress, notifyTeam } from '#lib/notify.ts';
-import { invitationMail } from '#lib/mail-templates.ts';
+import { NOTICES, notify, notifyAddress, notifyTeam } from '#domain/notify.ts';
+import { invitationMail } from '#domain/mail-templates.ts';
 import { syncSeats } from '#functions/billing/seats.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');

@@ -7,7 +7,7 @@
 import { RotateSecretBody } from '#shared/contract/signing.ts';
 import { unauthenticated } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
-import { rotateSigningSecret, signingSecretStatus } from '#lib/signing-secrets.ts';
+import { rotateSigningSecret, signingSecretStatus } from '#domain/signing-secrets.ts';
 
 /** The routes, keyed as the route table names them. */
 export const signingSecretRoutes: Record<string, RouteDefinition> = {

@@ -25,7 +25,7 @@ import {
   newEndpointSecret,
   recentDeliveries,
   teamEndpoints,
-} from '#lib/webhooks.ts';
+} from '#domain/webhooks.ts';
 
 /**
  * Refuses an endpoint URL the SSRF guard would never deliver to (docs/security.md "SSRF

@@ -21,7 +21,7 @@ import { db, isConditionFailure } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
 import { eachRecord } from '#lib/sqs-batch.ts';
 import { sendMail } from '#lib/mailer.ts';
-import { webhookDisabledMail } from '#lib/mail-templates.ts';
+import { webhookDisabledMail } from '#domain/mail-templates.ts';
 import { enqueue } from '#lib/queue.ts';
 import { configuredUrlGuard, UrlRefused } from '#lib/ssrf.ts';
 import {
@@ -33,7 +33,7 @@ import {
   WebhookMessageSchema,
   type EndpointRecord,
   type WebhookMessage,
-} from '#lib/webhooks.ts';
+} from '#domain/webhooks.ts';
 
 /** The time budget of one delivery (DNS, connect, answer), ms. */
 export const DELIVERY_TIMEOUT_MS = 5000;

@@ -21,7 +21,7 @@ import type { ApiFeature } from './api.ts';
 import { HandlerFunction, type FunctionFeature } from './handler-function.ts';
 
 /**
- * The API features that send mail, and what they send (functions/lib/mail-templates.ts): `auth`
+ * The API features that send mail, and what they send (functions/domain/mail-templates.ts): `auth`
  * (address confirmation and change, password reset), `teams` (invitations), `stripe-webhook`
  * (trial ending, payment action) and `support` (a user's message to the support inbox). No
  * other function gets `ses:SendEmail`; test/infra/email.test.ts checks both sides.

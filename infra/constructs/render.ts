@@ -129,7 +129,7 @@ export const FALLBACK_COUNTER = {
 } as const;
 
 /**
- * The render-notices function's table actions (functions/lib/render-quota-notice.ts): GetItem
+ * The render-notices function's table actions (functions/domain/render-quota-notice.ts): GetItem
  * of the team, its owner and the owner's address suppression, PutItem of one notification (a
  * conditional create). No query, no index, no update or delete: a subset of TABLE_READ and
  * TABLE_WRITE (handler-function.ts), on the table alone.

@@ -12,7 +12,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 /**
  * The purposes in the code's encryption contexts: `render-signing` (functions/lib/signing-
  * secrets.ts), `web-api` (functions/data-sources/web-api.ts: a web API's secret headers),
- * `webhook` (functions/lib/webhooks.ts: endpoints' signing secrets).
+ * `webhook` (functions/domain/webhooks.ts: endpoints' signing secrets).
  */
 export type SecretPurpose = 'render-signing' | 'web-api' | 'webhook';
 

@@ -25,7 +25,7 @@ import { HandlerFunction, PROJECT_ROOT, TABLE_READ, TABLE_WRITE } from './handle
 import { decryptFor } from './secret-grants.ts';
 
 /**
- * The API features whose code emits webhook events (functions/lib/webhooks.ts
+ * The API features whose code emits webhook events (functions/domain/webhooks.ts
  * `emitWebhookEvent`): designs (saved, published, archived, export generated), billing,
  * stripe-webhook and kiosk (subscription changed, through functions/billing/subscriptions.ts),
  * webhooks (the test event). They get `QUEUE_URL_WEBHOOKS` and may send to the queue.

@@ -15,7 +15,7 @@ import { defineContract, SuccessSchema, type RouteContract } from './core.ts';
 
 /**
  * Every kind of notification, one per cause (docs/notifications.md "What notifies"):
- * functions/lib/notify.ts `NOTICES` builds each one.
+ * functions/domain/notify.ts `NOTICES` builds each one.
  */
 export const NOTIFICATION_KINDS = [
   'invitation',
@@ -40,7 +40,7 @@ export const ANNOUNCEMENTS_SHOWN = 20;
 export const MAX_READ_IDS = 100;
 
 /**
- * A notification id (functions/lib/notify.ts `newNotificationId`): 9 base-36 digits of its
+ * A notification id (functions/domain/notify.ts `newNotificationId`): 9 base-36 digits of its
  * creation time in ms, then 12 hex digits. Linear, anchored pattern.
  */
 export const NOTIFICATION_ID = /^[0-9a-z]{9}[0-9a-f]{12}$/;

@@ -1,14 +1,14 @@
 /**
  * The kiosk's teams and the additional permissions taking effect (docs/kiosk.md Team
  * `additional_{product}`, `limited_permission`; docs/kiosk.md; docs/decisions.md "Additional
- * permissions"; functions/lib/team-permissions.ts): the team profile's counts and bundles,
+ * permissions"; functions/domain/team-permissions.ts): the team profile's counts and bundles,
  * `additional_picsnippets` raising the free plan's active-design limit, and
  * `limited_permission` keeping archive and activate to the owner and team admins.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FREE_PLAN_DESIGNS } from '#functions/billing/plans.ts';
-import { TEAM_PERMISSION_MESSAGES } from '#lib/team-permissions.ts';
+import { TEAM_PERMISSION_MESSAGES } from '#domain/team-permissions.ts';
 import type { TestClient } from '../support/client.ts';
 import { createDesign, ownTeam, signedIn, uniqueEmail, LIBRARY_IMAGE } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';

@@ -111,7 +111,7 @@ describe('search and profile', () => {
   });
 
   it('keeps only the last 20 sign-ins', async () => {
-    const { recordSignIn, signIns } = await import('#lib/sign-ins.ts');
+    const { recordSignIn, signIns } = await import('#domain/sign-ins.ts');
     // A user id of this file's own: sign-ins are kept per user id.
     const userId = `user-limits-${randomUUID()}`;
     for (let i = 0; i < 22; i++)

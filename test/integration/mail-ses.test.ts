@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
 import { suppressAddress } from '#lib/mail-suppression.ts';
-import { passwordResetMail, supportMail } from '#lib/mail-templates.ts';
+import { passwordResetMail, supportMail } from '#domain/mail-templates.ts';
 import { sendMail, setSesClientOptions } from '#lib/mailer.ts';
 import { metricTotals } from '#lib/metrics.ts';
 import { useLocalStack } from '../support/stack.ts';

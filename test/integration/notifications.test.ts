@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '#lib/db/index.ts';
-import { NOTICES, notify, notifyTeam } from '#lib/notify.ts';
+import { NOTICES, notify, notifyTeam } from '#domain/notify.ts';
 import type { RecentNotifications } from '#shared/contract/notifications.ts';
 import { TestClient } from '../support/client.ts';
 import { useLocalStack } from '../support/stack.ts';

@@ -275,7 +275,7 @@ describe('webhooks', () => {
       .WebhookEndpoint.patch({ teamId: TEAM, webhookId: id })
       .set({ failingSince: fourDaysAgo })
       .go();
-    const { emitWebhookEvent } = await import('#lib/webhooks.ts');
+    const { emitWebhookEvent } = await import('#domain/webhooks.ts');
     await emitWebhookEvent(TEAM, 'design.archived', { design: { id: 'x' } });
 
     const endpoint = await pollUntil(

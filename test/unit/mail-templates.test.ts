@@ -1,5 +1,5 @@
 /**
- * Every product e-mail rendered with sample data (functions/lib/mail-templates.ts; docs/infra.md
+ * Every product e-mail rendered with sample data (functions/domain/mail-templates.ts; docs/infra.md
  * "E-mail"): the subject, the plain-text part and the HTML part each say what the recipient
  * must see (the link, the team, the amount), and a user-provided value (a name, a team's name, a
  * support message) arrives HTML-escaped in the HTML part and as written in the text part.
@@ -16,7 +16,7 @@ import {
   supportMail,
   trialEndingMail,
   type RenderedMail,
-} from '#lib/mail-templates.ts';
+} from '#domain/mail-templates.ts';
 
 /** A value a user could type: markup, quotes and an ampersand. */
 const HOSTILE = `<img src=x onerror="alert('x')"> & Co`;

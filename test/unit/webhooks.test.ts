@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CreateWebhookBody, UpdateWebhookBody } from '#shared/contract/webhooks.ts';
-import { deliveryBody, webhookSignature } from '#lib/webhooks.ts';
+import { deliveryBody, webhookSignature } from '#domain/webhooks.ts';
 import { retryDelay } from '#functions/webhooks/worker.ts';
 
 describe('webhook signature', () => {

@@ -52,7 +52,7 @@ export function notificationEntities({ opts, primary }: EntityKit) {
 
   /**
    * One notification of one user (docs/billing.md "Model": "Notification"). The user's partition
-   * holds them by `notificationId`, which starts with its creation time (functions/lib/notify.ts
+   * holds them by `notificationId`, which starts with its creation time (functions/domain/notify.ts
    * `newNotificationId`), so the partition is in time order, a page of the newest is one query read
    * backwards, and a notification is found by the user and its id alone (marking read needs no
    * other key). `readAt` is set when the user marks it read; `ttl` removes it after

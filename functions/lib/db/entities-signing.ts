@@ -10,7 +10,7 @@ export function signingEntities({ opts, primary }: EntityKit) {
   /**
    * A team's render signing secrets: the current one and, after a rotation, the previous one
    * until `previousValidUntil`. One item per team, replaced whole by a create or a rotation
-   * (functions/lib/signing-secrets.ts); the secrets are JSON of a `SealedSecret`, never plain.
+   * (functions/domain/signing-secrets.ts); the secrets are JSON of a `SealedSecret`, never plain.
    */
   const SigningSecret = new Entity(
     {

@@ -1,5 +1,5 @@
 /**
- * The entities of webhooks (docs/developer-api.md "Webhooks"; functions/lib/webhooks.ts): a
+ * The entities of webhooks (docs/developer-api.md "Webhooks"; functions/domain/webhooks.ts): a
  * team's endpoints and each endpoint's recent delivery attempts.
  */
 import { Entity } from 'electrodb';

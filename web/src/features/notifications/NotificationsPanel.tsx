@@ -18,7 +18,7 @@ import {
 type View = 'notifications' | 'announcements';
 
 /**
- * A glyph per icon name (functions/lib/notify.ts `NOTICES`); decorative, hidden from readers.
+ * A glyph per icon name (functions/domain/notify.ts `NOTICES`); decorative, hidden from readers.
  * Text symbols of the common sans fonts, not emoji: a machine without an emoji font (headless
  * Chromium, many Linux desktops) would draw emoji as empty boxes.
  */

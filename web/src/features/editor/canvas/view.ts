@@ -214,9 +214,13 @@ export function mountCanvasView(
   }
   const drawBase = coalesced(drawBaseOnce, () => disposed);
 
+  /** The layer each drawn text box was fitted from, to lay it out again while its width drags. */
+  const textLayers = new WeakMap<Textbox, ResolvedTextLayer>();
+
   /** Builds the fabric object of a text layer: the render's fit, made editable on the canvas. */
   function textObject(layer: ResolvedTextLayer, design: DesignDocument): FabricObject {
     const box = fitTextLayer(layer, design.canvas_width, design.canvas_height);
+    textLayers.set(box, layer);
     box.set({
       ...CONTROL_STYLE,
       editable: false,
@@ -441,7 +445,25 @@ export function mountCanvasView(
       target.setCoords();
     }
   };
+  /**
+   * While a side handle drags a text box's width, its value is laid out again for that width
+   * (docs/editor.md "Text fitting"): lines broken for a narrow box join as it widens, as they
+   * will when the gesture ends and the box is drawn again from the document.
+   */
+  const relayout = ({ target }: { target: FabricObject }) => {
+    const layer = target instanceof Textbox ? textLayers.get(target) : undefined;
+    const design = store.getState().design;
+    if (!layer || !design) return;
+    const fitted = fitTextLayer(
+      { ...layer, left: target.left, top: target.top, width: target.width },
+      design.canvas_width,
+      design.canvas_height,
+    );
+    target.set({ text: fitted.text, fontSize: fitted.fontSize });
+    target.setCoords();
+  };
   canvas.on('object:scaling', keepInside);
+  canvas.on('object:resizing', relayout);
   canvas.on('object:resizing', keepInside);
 
   canvas.on('object:modified', ({ target, action }) => {

@@ -3,8 +3,8 @@
  * "Kiosk"; docs/kiosk.md "Users, impersonation and discounts"): each user's last {@link
  * SIGN_INS_KEPT} successful sign-ins, newest first, in one item per user.
  */
-import { db } from './db/index.ts';
-import { SIGN_INS_KEPT } from './db/entities-kiosk-users.ts';
+import { db } from '#lib/db/index.ts';
+import { SIGN_INS_KEPT } from '#lib/db/entities-kiosk-users.ts';
 
 /** Longest user agent kept, characters (a header can be kilobytes). */
 const USER_AGENT_CHARS = 200;

@@ -10,9 +10,9 @@
  * The designs feature calls these checks where a design is created, cloned, archived or
  * activated; the kiosk reads the counts for a team's profile.
  */
-import { db } from './db/index.ts';
-import { designListKey } from './db/entities.ts';
-import { forbidden } from './errors.ts';
+import { db } from '#lib/db/index.ts';
+import { designListKey } from '#lib/db/entities.ts';
+import { forbidden } from '#lib/errors.ts';
 
 /** Designs counted at most per status (a count past it reads as this many). */
 export const MAX_DESIGNS_COUNTED = 10_000;

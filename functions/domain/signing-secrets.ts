@@ -8,9 +8,9 @@
  * sent keep working while the team moves to the new secret; an overlap of 0 ends it at once.
  */
 import { randomBytes } from 'node:crypto';
-import { conflict } from './errors.ts';
-import { db, isConditionFailure } from './db/index.ts';
-import { openSecret, sealSecret, secretKeys, type SealedSecret } from './secrets.ts';
+import { conflict } from '#lib/errors.ts';
+import { db, isConditionFailure } from '#lib/db/index.ts';
+import { openSecret, sealSecret, secretKeys, type SealedSecret } from '#lib/secrets.ts';
 
 /** The visible prefix of a signing secret (leaked ones are easy to find in code and logs). */
 const PREFIX = 'pss_';

@@ -14,12 +14,12 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from '#shared/contract/webhooks.ts';
-import { config } from './config.ts';
-import { db } from './db/index.ts';
-import type { Entities } from './db/entities.ts';
-import { logger } from './logger.ts';
-import { enqueue } from './queue.ts';
-import { openSecret, sealSecret, secretKeys } from './secrets.ts';
+import { config } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import type { Entities } from '#lib/db/entities.ts';
+import { logger } from '#lib/logger.ts';
+import { enqueue } from '#lib/queue.ts';
+import { openSecret, sealSecret, secretKeys } from '#lib/secrets.ts';
 
 /** The visible prefix of an endpoint's signing secret. */
 const SECRET_PREFIX = 'whsec_';

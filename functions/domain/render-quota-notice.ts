@@ -1,8 +1,8 @@
 /**
  * The render quota notice (docs/security.md "Render limits"): what the team's owner is told when
  * the team's renders this month reach 80 % or 100 % of its plan's allowance, in-app
- * (functions/lib/notify.ts `NOTICES.renderQuota`) and by e-mail
- * (functions/lib/mail-templates.ts `renderQuotaMail`).
+ * (functions/domain/notify.ts `NOTICES.renderQuota`) and by e-mail
+ * (functions/domain/mail-templates.ts `renderQuotaMail`).
  *
  * One send path, two callers: locally and in tests the render function calls
  * {@link sendRenderQuotaNotice} itself (functions/render/quota.ts); in AWS, where the render role
@@ -12,11 +12,11 @@
  * write on the team-month usage record (functions/render/usage.ts).
  */
 import { z } from 'zod';
-import { config } from './config.ts';
-import { db } from './db/index.ts';
-import { logger } from './logger.ts';
+import { config } from '#lib/config.ts';
+import { db } from '#lib/db/index.ts';
+import { logger } from '#lib/logger.ts';
 import { renderQuotaMail } from './mail-templates.ts';
-import { sendMail } from './mailer.ts';
+import { sendMail } from '#lib/mailer.ts';
 import { NOTICES, notifyTeam } from './notify.ts';
 
 /**

@@ -13,8 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { NotificationKind } from '#shared/contract/notifications.ts';
-import { db } from './db/index.ts';
-import { logger } from './logger.ts';
+import { db } from '#lib/db/index.ts';
+import { logger } from '#lib/logger.ts';
 
 /** Days a notification is kept before DynamoDB's TTL removes it (docs/notifications.md). */
 export const NOTIFICATION_TTL_DAYS = 90;
