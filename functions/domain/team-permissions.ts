@@ -11,7 +11,7 @@
  * activated; the kiosk reads the counts for a team's profile.
  */
 import { db } from '#lib/db/index.ts';
-import { designListKey } from '#lib/db/entities.ts';
+import { designListKey } from '#lib/db/entities-designs.ts';
 import { forbidden } from '#lib/errors.ts';
 
 /** Designs counted at most per status (a count past it reads as this many). */

@@ -5,7 +5,7 @@
  * parameter names.
  */
 import { describe, expect, it } from 'vitest';
-import { designTitleSortKey } from '#lib/db/entities.ts';
+import { designTitleSortKey } from '#lib/db/entities-designs.ts';
 import type { DesignCard } from '../../web/src/api/designs.ts';
 import { countedLabel, formatDay, opensLabel } from '../../web/src/features/dashboard/format.ts';
 import {

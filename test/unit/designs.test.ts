@@ -5,7 +5,7 @@
  * rules" messages).
  */
 import { describe, expect, it } from 'vitest';
-import { designListKey, designTitleSortKey } from '#lib/db/entities.ts';
+import { designListKey, designTitleSortKey } from '#lib/db/entities-designs.ts';
 import { cloneDocument } from '#functions/designs/create.ts';
 import { dynamicStickerParamName, fallbackProblem } from '#functions/designs/stickers.ts';
 import { copyTitle, newTitle, titleChange } from '#functions/designs/titles.ts';
