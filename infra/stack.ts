@@ -128,7 +128,7 @@ export class PicSnippetsStack extends Stack {
   /** The webhooks queue and its delivery worker (docs/developer-api.md "Webhooks"). */
   readonly webhooks: Webhooks;
   readonly sendLists: SendLists;
-  /** The second CDN invalidation after a watermark or plan change (docs/decisions.md "Watermark"). */
+  /** The second CDN invalidation after a watermark or plan change (docs/adr/0057-watermark.md "Watermark"). */
   readonly renderInvalidations: RenderInvalidations;
 
   constructor(scope: Construct, id: string, props: PicSnippetsStackProps = {}) {
@@ -224,7 +224,7 @@ export class PicSnippetsStack extends Stack {
     // A job whose rows were given up ends, and its team's webhooks hear of it.
     this.webhooks.grantEmit(this.sendLists.deadLetterWorker);
     // A watermark or plan change invalidates the team's renders at once and again once the
-    // render has forgotten the old settings (docs/decisions.md "Watermark").
+    // render has forgotten the old settings (docs/adr/0057-watermark.md "Watermark").
     this.renderInvalidations = new RenderInvalidations(this, 'RenderInvalidations', {
       table: this.data.table,
       architecture: this.api.functions.teams.fn.architecture,

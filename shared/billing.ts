@@ -31,14 +31,14 @@
  * - `GET /settings/invoices`, `GET /settings/companies/{id}/invoices` → {@link InvoicesResponse}
  * - `GET /settings/invoice/{id}` → 302 to the Stripe-hosted PDF (a link, not XHR)
  * - `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR) → {@link PaymentLookupResponse}; the same
- *   path opened in the browser is the SPA's payment-confirmation page (docs/decisions.md "Billing
+ *   path opened in the browser is the SPA's payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing
  *   in the SPA").
  */
 import type { CancelReason } from './contract/billing.ts';
 
 export * from './contract/billing.ts';
 
-/** The cashier path prefix of the payment-confirmation page (docs/decisions.md "Billing in the SPA", docs/accounts.md "Constants"); Cashier's default. */
+/** The cashier path prefix of the payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/accounts.md "Constants"); Cashier's default. */
 export const CASHIER_PATH = 'stripe';
 
 /** The free plan's id (docs/billing.md "Model": "Free plan has price 0"); registration's fallback. */
@@ -95,7 +95,7 @@ export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
 };
 
 /**
- * The SPA's partner-campaign registration path (docs/decisions.md "Billing in the SPA": "A special
+ * The SPA's partner-campaign registration path (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "A special
  * registration path for a partner campaign applies a fixed coupon (the coupon value is not
  * shown)"). It is the registration page, which posts to `POST /register/partner` (the same path;
  * web/src/api/ registration.ts) with no `coupon`: the route, never a field of the form, asks for
@@ -111,7 +111,7 @@ export const PARTNER_CAMPAIGN_PATH = '/register/partner';
 export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
 
 /**
- * The SPA's card-update page for a team whose payment failed (docs/decisions.md "Billing in the
+ * The SPA's card-update page for a team whose payment failed (docs/adr/0026-billing-in-the-spa.md "Billing in the
  * SPA": "Card-update page for an account being cancelled, with team_id in the query"); e-mails
  * about a failed payment can link here. It saves through `PUT
  * /settings/companies/{id}/update-payment-method`.
@@ -119,7 +119,7 @@ export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
 export const cardUpdatePath = (teamId: string): string =>
   `/settings/card-update?team_id=${encodeURIComponent(teamId)}`;
 
-/** `/{cashierPath}/payment/{paymentId}?redirect=…` (docs/decisions.md "Billing in the SPA", docs/accounts.md "Constants"). */
+/** `/{cashierPath}/payment/{paymentId}?redirect=…` (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/accounts.md "Constants"). */
 export const paymentConfirmationPath = (paymentId: string, redirect?: string): string =>
   `/${CASHIER_PATH}/payment/${encodeURIComponent(paymentId)}` +
   (redirect ? `?redirect=${encodeURIComponent(redirect)}` : '');
@@ -186,7 +186,7 @@ export const renderAllowanceOf = (planId: string | undefined): RenderAllowance =
     : FREE_RENDER_ALLOWANCE;
 
 /**
- * Plans whose designs carry the product mark (docs/decisions.md "Watermark"): a plan attribute
+ * Plans whose designs carry the product mark (docs/adr/0057-watermark.md "Watermark"): a plan attribute
  * like the render allowance, `productWatermark: true` on Free and on any plan id not listed
  * (a frozen team, a renamed plan), false on paid plans. Drawn by shared/scene/watermark.ts.
  */

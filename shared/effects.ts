@@ -1,10 +1,10 @@
 /**
- * The base photo's filters and enhancements as data (docs/decisions.md "The design document:
+ * The base photo's filters and enhancements as data (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
  * versions and restore"), without fabric: the Lambda validates with these, and
  * `shared/scene/filters.ts` draws them in the browser.
  */
 
-/** The filter list of docs/decisions.md "The design document: versions and restore", in the order they apply. */
+/** The filter list of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", in the order they apply. */
 export const FILTER_NAMES = [
   'Grayscale',
   'Invert',
@@ -19,10 +19,10 @@ export const FILTER_NAMES = [
 export type FilterName = (typeof FILTER_NAMES)[number];
 
 /**
- * Enhancement ranges (docs/decisions.md "The design document: versions and restore": Brightness,
+ * Enhancement ranges (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": Brightness,
  * Contrast, Saturation -1..1; Hue -2..2; Blur 0..1); Sharpen and Emboss are on/off as 1/0; Pixelate
  * is a block size in canvas px, 0..100 (docs/editor.md "Editing rules": "Pixelate at 1 or below is
- * ignored"; the 100 px cap is ours, docs/decisions.md "Pixelate and legacy base-image scaling").
+ * ignored"; the 100 px cap is ours, docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image scaling").
  * Values outside are clamped when drawn.
  */
 export const ENHANCE_RANGES = {
@@ -37,7 +37,7 @@ export const ENHANCE_RANGES = {
 } as const;
 export type EnhanceName = keyof typeof ENHANCE_RANGES;
 
-/** Largest pixelate block, canvas px (docs/decisions.md "Pixelate and legacy base-image scaling"). */
+/** Largest pixelate block, canvas px (docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image scaling"). */
 export const PIXELATE_MAX_PX = ENHANCE_RANGES.Pixelate[1];
 
 /**

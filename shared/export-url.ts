@@ -42,7 +42,7 @@ export interface RenderUrlInput {
   pdf?: boolean;
   /**
    * A design with a countdown timer: the URL ends in `.gif`, the animated GIF it answers
-   * (docs/decisions.md "Countdown timers"); not with `pdf`.
+   * (docs/adr/0058-countdown-timers.md "Countdown timers"); not with `pdf`.
    */
   gif?: boolean;
   /**
@@ -108,7 +108,7 @@ function uniqueByName(parameters: readonly ExportParameter[]): ExportParameter[]
 
 /**
  * The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"),
- * `.gif` for a countdown design (docs/decisions.md "Countdown timers"), else `.webp` or `.avif`
+ * `.gif` for a countdown design (docs/adr/0058-countdown-timers.md "Countdown timers"), else `.webp` or `.avif`
  * when asked (docs/export.md "Image formats").
  */
 export function renderPath(

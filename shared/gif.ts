@@ -1,5 +1,5 @@
 /**
- * Animated GIF limits shared by the editor's playback and the render (docs/decisions.md "GIF
+ * Animated GIF limits shared by the editor's playback and the render (docs/adr/0059-gif-playback.md "GIF
  * playback"): the frames a design can save and the sizes the render decodes.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The rules of a parameter (merge field) name and fallback value, docs/decisions.md "Text snippet
+ * The rules of a parameter (merge field) name and fallback value, docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters". Pure: the server's parameter calls (functions/text-snippets) and the SPA's editor
  * both use them, so the editor refuses exactly what the server refuses, with the same messages.
  *
@@ -9,7 +9,7 @@
 import { TEXT_TRANSFORMS, type Parameter, type TextTransformKey } from './design.ts';
 import { MAX_VALUE_LENGTH } from './scene/resolve.ts';
 
-/** The spec's messages, word for word (docs/decisions.md "Text snippet parameters"). The double space is the spec's. */
+/** The spec's messages, word for word (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). The double space is the spec's. */
 export const PARAMETER_MESSAGES = {
   nameEmpty: "Parameter's name field cannot be empty",
   nameOnlyDigits: "Parameter's name field  cannot include only digits",
@@ -18,17 +18,17 @@ export const PARAMETER_MESSAGES = {
 } as const;
 
 /**
- * The name a new parameter gets when the caller gives none (docs/decisions.md "Text snippet
+ * The name a new parameter gets when the caller gives none (docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters": "Adding a parameter": "a default name"; the spec does not say which, so the word it
  * uses for placeholders).
  */
 export const DEFAULT_PARAMETER_NAME = 'param';
 
-/** Suffix of a copied parameter's name: `_copy` plus a number (docs/decisions.md "Text snippet parameters"). */
+/** Suffix of a copied parameter's name: `_copy` plus a number (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
 const COPY_SUFFIX = /_copy\d+$/;
 
 /**
- * Keeps only letters, digits, `_` and `-` (docs/decisions.md "Text snippet parameters": "other
+ * Keeps only letters, digits, `_` and `-` (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "other
  * characters are stripped as typed"). Letters are ASCII letters: the render URL's placeholder
  * pattern `MERGE_FIELD` (shared/scene/resolve.ts) and the query strings of e-mail platforms use the
  * same set.
@@ -40,7 +40,7 @@ export function sanitizeParameterName(raw: string): string {
 }
 
 /**
- * Checks a (sanitised) parameter name against the rules of docs/decisions.md "Text snippet
+ * Checks a (sanitised) parameter name against the rules of docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters", in the spec's order: not empty, not only digits, not used by another parameter of
  * the design. Names compare exactly (case-sensitive), as the render URL's query string does.
  * @param name the name after `sanitizeParameterName`.
@@ -55,7 +55,7 @@ export function validateParameterName(name: string, takenNames: Iterable<string>
 }
 
 /**
- * The first free name of `base`, else `base` with an incremented number (docs/decisions.md "Text
+ * The first free name of `base`, else `base` with an incremented number (docs/adr/0013-text-snippet-parameters.md "Text
  * snippet parameters": "created with a default name, an incremented suffix if the name is taken"):
  * `param` → `param1`, `param2`, …; a name that already ends in a number counts on from it (`q7` →
  * `q8`).
@@ -71,7 +71,7 @@ export function nextParameterName(base: string, taken: Iterable<string>): string
 }
 
 /**
- * The name of a copied parameter: `name_copy1`, else `name_copy2`, … (docs/decisions.md "Text
+ * The name of a copied parameter: `name_copy1`, else `name_copy2`, … (docs/adr/0013-text-snippet-parameters.md "Text
  * snippet parameters": "copies get suffix _copy plus a number"). A name that already ends in
  * `_copyN` is copied from its stem, so copies of copies read `first_name_copy2`, never
  * `first_name_copy1_copy1`.
@@ -91,7 +91,7 @@ function firstFree(stem: string, infix: string, used: ReadonlySet<string>, n: nu
 }
 
 /**
- * Checks a fallback (default) value: at most 255 characters (docs/decisions.md "Text snippet
+ * Checks a fallback (default) value: at most 255 characters (docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters"). Characters are UTF-16 code units, as the stored schema (`ParameterSchema`) counts
  * them.
  * @returns the spec's message, or null.
@@ -102,16 +102,16 @@ export function validateParameterValue(value: string): string | null {
 
 /**
  * The stored form of a fallback value: a blank (empty or only whitespace) is stored as a single
- * space (docs/decisions.md "Text snippet parameters"); anything else is kept as typed.
+ * space (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"); anything else is kept as typed.
  */
 export function storedParameterValue(value: string | null | undefined): string {
   return value === null || value === undefined || value.trim() === '' ? ' ' : value;
 }
 
-/** A parameter's stored text transform (docs/decisions.md "Text snippet parameters" `text_transform`). */
+/** A parameter's stored text transform (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" `text_transform`). */
 export type TextTransform = Parameter['text_transform'];
 
-/** Text transform off: no option key or name (docs/decisions.md "Text snippet parameters": "Text transform"). */
+/** Text transform off: no option key or name (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text transform"). */
 export const NO_TEXT_TRANSFORM: TextTransform = {
   checkFormating: false,
   formatOptionKey: null,
@@ -119,7 +119,7 @@ export const NO_TEXT_TRANSFORM: TextTransform = {
 };
 
 /**
- * The text transform after the editor's toggle or option choice (docs/decisions.md "Text snippet
+ * The text transform after the editor's toggle or option choice (docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters": "Text transform"): switching off clears the option key and name; choosing an option
  * switches on and sets the key and its name (`TEXT_TRANSFORMS`); switching on without an option
  * keeps a previous option.

@@ -1,9 +1,9 @@
 /**
- * Parameter operations on a design document (docs/decisions.md "Text snippet parameters" Parameter,
- * docs/decisions.md "Text snippet parameters": "Adding a parameter", "Text transform", "Parameter
- * undo"; docs/decisions.md "Text snippet parameters": "Text snippet parameters"). Pure: each takes
+ * Parameter operations on a design document (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" Parameter,
+ * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Adding a parameter", "Text transform", "Parameter
+ * undo"; docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet parameters"). Pure: each takes
  * a design document and returns a new one (the input is never changed) with the change record of
- * docs/decisions.md "Text snippet parameters" (`{ textSnippetId, paramId, action }`) that the
+ * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" (`{ textSnippetId, paramId, action }`) that the
  * editor's undo history keeps. The server's calls (functions/text-snippets) and the editor run the
  * same code.
  *
@@ -34,10 +34,10 @@ import {
   validateParameterValue,
 } from './parameter-rules.ts';
 
-/** What happened to a parameter (docs/decisions.md "Text snippet parameters": "Parameter change record"). */
+/** What happened to a parameter (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Parameter change record"). */
 export type ParameterChangeAction = 'added' | 'updated' | 'removed';
 
-/** The change record of docs/decisions.md "Text snippet parameters"; the editor's undo reverses it (docs/decisions.md "Text snippet parameters"). */
+/** The change record of docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"; the editor's undo reverses it (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
 export interface ParameterChange {
   textSnippetId: string;
   paramId: string;
@@ -59,11 +59,11 @@ export class ParameterError extends Error {
   }
 }
 
-/** The fields a caller may set on a parameter (docs/decisions.md "Text snippet parameters"); all optional. */
+/** The fields a caller may set on a parameter (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"); all optional. */
 export interface ParameterInput {
-  /** Sanitised, then checked (docs/decisions.md "Text snippet parameters"). */
+  /** Sanitised, then checked (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
   param_name?: string;
-  /** At most 255 characters; blank is stored as one space (docs/decisions.md "Text snippet parameters"). */
+  /** At most 255 characters; blank is stored as one space (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
   param_default_value?: string | null;
   /** Switch formatting on or off and choose an option; the option's name is derived. */
   text_transform?: { checkFormating?: boolean; formatOptionKey?: TextTransformKey | null };
@@ -78,7 +78,7 @@ export interface ParameterResult {
 }
 
 /**
- * Finds a text snippet by its id, or by the uuid its display data carries (docs/decisions.md "Text
+ * Finds a text snippet by its id, or by the uuid its display data carries (docs/adr/0013-text-snippet-parameters.md "Text
  * snippet parameters": "id or uuid"; the spec's DELETE path names it `{snippetUuid}`).
  * @throws ParameterError `text_snippet_not_found`.
  */
@@ -163,7 +163,7 @@ function withSnippet(design: DesignDocument, snippet: TextSnippet): DesignDocume
   };
 }
 
-/** Checks and normalises the value and transform of `input` (docs/decisions.md "Text snippet parameters"). */
+/** Checks and normalises the value and transform of `input` (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
 function checkedFields(input: ParameterInput, current: Parameter['text_transform']) {
   const errors: Record<string, string[]> = {};
   let value: string | undefined;
@@ -190,12 +190,12 @@ function throwIfInvalid(errors: Record<string, string[]>): void {
 }
 
 /**
- * Adds a parameter to a text snippet (docs/decisions.md "Text snippet parameters": "Adding a
+ * Adds a parameter to a text snippet (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Adding a
  * parameter"): named `input.param_name` (sanitised) or `param`, with an incremented suffix when
  * that name is taken in the design (`param1`, `param2`, …); its placeholder is appended to the
  * snippet's text if missing.
  * @param input the new parameter's fields; `id` re-adds a removed parameter under its old id
- *   (the editor's undo, docs/decisions.md "Text snippet parameters": "Parameter undo").
+ *   (the editor's undo, docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Parameter undo").
  * @param newId makes the id (a uuid) when `input.id` is absent.
  * @throws ParameterError `text_snippet_not_found`; `invalid` for a given name that is empty or
  *   only digits after sanitising, a value over 255 characters, or an id already in the design.
@@ -243,7 +243,7 @@ export function addParameter(
  * Updates a parameter: rename (rewriting its placeholders in the snippet's text), fallback value,
  * text transform. Fields left out are kept. A name equal to the current one is not re-checked.
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`; `invalid` with field
- *   errors on `param_name` (docs/decisions.md "Text snippet parameters" messages) and
+ *   errors on `param_name` (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" messages) and
  *   `param_default_value` (255 characters).
  */
 export function updateParameter(
@@ -288,7 +288,7 @@ export function updateParameter(
 }
 
 /**
- * The formatting toggle and option choice of the editor (docs/decisions.md "Text snippet
+ * The formatting toggle and option choice of the editor (docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters": "Text transform"), as `changeTextTransform` defines them: a change with neither
  * field toggles.
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
@@ -340,7 +340,7 @@ export function removeParameters(
 }
 
 /**
- * Removes one parameter and its placeholders (docs/decisions.md "Text snippet parameters" DELETE
+ * Removes one parameter and its placeholders (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" DELETE
  * …/parameter/{parameterId}).
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
  */

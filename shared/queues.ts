@@ -2,7 +2,7 @@
  * The message queues as plain data, read by the CDK stack (SQS queue, dead-letter queue, alarm,
  * worker event source) and by the local stack's DynamoDB-backed queue
  * (infra/local/queue-poller.ts), so both run a queue with the same visibility timeout, receive
- * limit and batch size (docs/decisions.md "Queues").
+ * limit and batch size (docs/adr/0051-queues.md "Queues").
  */
 
 export type QueueName = 'send-list' | 'webhooks' | 'render-invalidations';
@@ -51,7 +51,7 @@ export const QUEUES: Record<QueueName, QueueDefinition> = {
   'render-invalidations': {
     name: 'render-invalidations',
     purpose:
-      'a team\'s render URLs invalidated again once the render\'s kept team settings have expired (docs/decisions.md "Watermark")',
+      'a team\'s render URLs invalidated again once the render\'s kept team settings have expired (docs/adr/0057-watermark.md "Watermark")',
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     batchSize: 10,

@@ -92,7 +92,7 @@ export function queryNames(rawQuery: string, known: ReadonlySet<string> = NO_NAM
 }
 
 /**
- * The names form's second reading of a query (docs/decisions.md "Signed render URLs"): the
+ * The names form's second reading of a query (docs/adr/0054-signed-render-urls.md "Signed render URLs"): the
  * query with each of the design's `known` names it lacks added with an empty value, so a URL
  * signed over all the design's names still verifies when a `#` in a recipient's value cut the
  * rest of the query off (a browser never sends what follows `#`). An absent parameter draws its
@@ -111,7 +111,7 @@ export function withAbsentNames(rawQuery: string, known: ReadonlySet<string>): s
  * - `names`: the encoded names sorted (byte order), duplicates kept, joined by `&`
  *   (`city&first_name`). Sorted, not in URL order: CloudFront sorts the query by name before the
  *   render sees it (infra/constructs/render.ts `RENDER_QUERY_NORMALISER_CODE`), and the order
- *   changes nothing drawn (docs/decisions.md "Signed render URLs");
+ *   changes nothing drawn (docs/adr/0054-signed-render-urls.md "Signed render URLs");
  * - `values`: `name=value` pairs, both encoded, sorted by encoded name, joined by `&`; each name
  *   once, with the value the render uses (a later duplicate wins, as in `parseRenderQuery`).
  * @param known the design's parameter names: a bare segment naming one is that parameter, empty.

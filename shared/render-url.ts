@@ -1,6 +1,6 @@
 /**
  * Render URL parsing, shared by the render service and the export screen (docs/export.md "What
- * Generate writes"; docs/decisions.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an
+ * Generate writes"; docs/adr/0004-render-slice.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an
  * optional density (`@2x`, `@3x`; docs/export.md "Density") and an optional `.jpg`, `.jpeg`,
  * `.png`, `.pdf`, `.gif`, `.webp` or `.avif` extension on the last segment, then the query string.
  * WebP and AVIF are for web pages and video players (docs/export.md "Image formats"), named by the
@@ -48,7 +48,7 @@ export function parseRenderPath(path: string): RenderPath | undefined {
   if (ext) {
     rest[rest.length - 1] = ext[1]!;
     // `.gif` names a countdown design's animated GIF, which is its default format already
-    // (docs/decisions.md "Countdown timers"); a design without a timer draws its own default.
+    // (docs/adr/0058-countdown-timers.md "Countdown timers"); a design without a timer draws its own default.
     format = EXTENSIONS[ext[2]!.toLowerCase()];
   }
   let density: RenderDensity = 1;
@@ -140,7 +140,7 @@ export function decodeComponent(raw: string): string {
  * the previous value), malformed escapes never throw. Later duplicates win, as in most platforms.
  * @param known the design's parameter names: a bare segment that is one of them (decoded,
  *   trimmed) is that parameter with an empty value, not part of the previous value; the CDN
- *   writes an empty value that way (docs/decisions.md "Signed render URLs").
+ *   writes an empty value that way (docs/adr/0054-signed-render-urls.md "Signed render URLs").
  */
 export function parseRenderQuery(
   rawQuery: string,

@@ -1,7 +1,7 @@
 /**
  * The route table: every HTTP route of the product, as plain data.
  *
- * Paths and methods are the product's API (docs/decisions.md "Design API shapes", "The API
+ * Paths and methods are the product's API (docs/adr/0019-design-api-shapes.md "Design API shapes", "The API
  * contract" and "Path parameter names"; the spec's "{teams}" is `companies`). The CDK stack
  * builds API Gateway routes and one Lambda per feature from this list, the local gateway
  * dispatches from it, and each feature's handler routes its own entries.
@@ -13,7 +13,7 @@
  */
 
 /**
- * The Lambda a route runs in; one `functions/<feature>/handler.ts` each (docs/decisions.md "The
+ * The Lambda a route runs in; one `functions/<feature>/handler.ts` each (docs/adr/0044-the-api-contract.md "The
  * API contract").
  */
 export const FEATURES = [
@@ -46,8 +46,8 @@ export type Feature = (typeof FEATURES)[number];
  *   still checked by the handler;
  * - `owner`: the owner of the team named by `{id}`;
  * - `manager`: the owner or an admin (team role `admin`) of the team named by `{id}`: they
- *   manage members and invitations (docs/decisions.md "Team roles");
- * - `admin`: a platform admin (docs/decisions.md "Team roles");
+ *   manage members and invitations (docs/adr/0023-team-roles.md "Team roles");
+ * - `admin`: a platform admin (docs/adr/0023-team-roles.md "Team roles");
  * - `stripe`: Stripe's webhook, authenticated by its signature.
  */
 export type Access = 'public' | 'user' | 'owner' | 'manager' | 'admin' | 'stripe';
@@ -123,7 +123,7 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/r/{proxy+}', 'render', 'public', `${S1} Export: the rendered image URL`),
   r('GET', '/l/{proxy+}', 'render', 'public', 'docs/rules.md "Links"', { navigable: true }),
 
-  // docs/decisions.md "Design API shapes" Dashboard lists
+  // docs/adr/0019-design-api-shapes.md "Design API shapes" Dashboard lists
   r('GET', '/getActive', 'designs', 'user', `${S0} Dashboard lists`),
   r('GET', '/getArchived', 'designs', 'user', `${S0} Dashboard lists`),
   r('GET', '/getHomeTemplates', 'templates', 'user', `${S0} Dashboard lists`),
@@ -131,13 +131,13 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/get-all-template-bundle', 'bundles', 'user', `${S0} Dashboard lists`),
   r('GET', '/getTemplates', 'templates', 'user', `${S0} Dashboard lists`),
 
-  // docs/decisions.md "Design API shapes" Design actions
+  // docs/adr/0019-design-api-shapes.md "Design API shapes" Design actions
   r(
     'POST',
     '/api/pic-snippet',
     'designs',
     'user',
-    `${S0} Design actions (create, docs/decisions.md "Design API shapes")`,
+    `${S0} Design actions (create, docs/adr/0019-design-api-shapes.md "Design API shapes")`,
   ),
   r('GET', '/api/pic-snippet/{id}', 'designs', 'user', `${S0} Design actions`),
   r('PUT', '/api/pic-snippet/{id}', 'designs', 'user', `${S0} Design actions`),
@@ -164,11 +164,11 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/api/pic-snippet/{id}/saveScreenShotType', 'designs', 'user', `${S0} Design actions`),
   r('POST', '/saveCroppedImage', 'designs', 'user', `${S0} Design actions (cropped image)`),
-  // docs/decisions.md "The API contract" Export: the export screen saves these design fields
+  // docs/adr/0044-the-api-contract.md "The API contract" Export: the export screen saves these design fields
   r('PUT', '/api/pic-snippet/{id}/provider', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/choices', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/link', 'designs', 'user', `${S1} Export and merge tags`),
-  // Generate keeps the design as it is and names it in the URL (docs/decisions.md "The API
+  // Generate keeps the design as it is and names it in the URL (docs/adr/0044-the-api-contract.md "The API
   // contract": "optional cache id segment"; docs/export.md "Cache id")
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
   // Campaign analytics counted at the CDN (docs/analytics.md "The report").
@@ -195,7 +195,7 @@ export const ROUTES: readonly Route[] = [
     navigable: true,
   }),
 
-  // docs/decisions.md "Design API shapes" Text snippet parameters
+  // docs/adr/0019-design-api-shapes.md "Design API shapes" Text snippet parameters
   r('POST', '/api/text-snippet/{id}/parameter', 'text-snippets', 'user', `${S0} Parameters`),
   r(
     'PUT',
@@ -227,7 +227,7 @@ export const ROUTES: readonly Route[] = [
   ),
   r('DELETE', '/api/text-snippet/delete-parameters', 'text-snippets', 'user', `${S0} Parameters`),
 
-  // docs/decisions.md "Design API shapes" Templates and bundles (admin)
+  // docs/adr/0019-design-api-shapes.md "Design API shapes" Templates and bundles (admin)
   r('POST', '/admin/template/changeStatus', 'templates', 'admin', `${S0} Templates and bundles`),
   r('DELETE', '/admin/template/delete', 'templates', 'admin', `${S0} Templates and bundles`),
   r('POST', '/admin/template/{action}', 'templates', 'admin', `${S0} Templates and bundles`),
@@ -261,7 +261,7 @@ export const ROUTES: readonly Route[] = [
     `${S0} Templates and bundles`,
   ),
 
-  // docs/decisions.md "Design API shapes" Images, stickers, fonts
+  // docs/adr/0019-design-api-shapes.md "Design API shapes" Images, stickers, fonts
   r('GET', '/getGlobalImages', 'images', 'user', `${S0} Images`),
   r('GET', '/getImages', 'images', 'user', `${S0} Images`),
   r('GET', '/api/search-images/{query}', 'images', 'user', `${S0} Images (stock-photo search)`),
@@ -298,7 +298,7 @@ export const ROUTES: readonly Route[] = [
     `${S0} Fonts (the picker's server groups, docs/decisions.md)`,
   ),
 
-  // docs/decisions.md "The API contract" Registration and lookups
+  // docs/adr/0044-the-api-contract.md "The API contract" Registration and lookups
   r('GET', '/geocode/country', 'auth', 'public', `${S1} Registration and lookups`),
   r('GET', '/coupon/{code}', 'billing', 'public', `${S1} Registration and lookups`),
   r('GET', '/invitations/{code}', 'teams', 'public', `${S1} Registration and lookups`),
@@ -308,7 +308,7 @@ export const ROUTES: readonly Route[] = [
   // The partner campaign's registration (docs/accounts.md "Screens": "a special registration path …
   // applies a fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
   r('POST', '/register/partner', 'auth', 'public', 'spec 001 §2 (partner-campaign registration)'),
-  r('POST', '/login', 'auth', 'public', 'docs/decisions.md "Path parameter names" (sign-in, JSON)'),
+  r('POST', '/login', 'auth', 'public', 'docs/adr/0002-path-parameter-names.md "Path parameter names" (sign-in, JSON)'),
   // A POST with the CSRF check, not the spec's GET: a cross-site link or image must not sign
   // anyone out (docs/security.md "State changes are not GETs").
   r('POST', '/logout', 'auth', 'public', `${S1} Registration and lookups`),
@@ -331,7 +331,7 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/stripe/token', 'billing', 'user', `${S1} Registration and lookups`),
   r('GET', '/stripe/key', 'billing', 'public', 'docs/billing.md "Flows" (publishable key)'),
 
-  // docs/decisions.md "The API contract" Profile, teams, members
+  // docs/adr/0044-the-api-contract.md "The API contract" Profile, teams, members
   r('GET', '/user/current', 'auth', 'user', `${S1} Profile, teams, members`),
   r('POST', '/settings/photo', 'auth', 'user', `${S1} Profile, teams, members`),
   r('PUT', '/settings/contact', 'auth', 'user', `${S1} Profile, teams, members`, session),
@@ -346,7 +346,7 @@ export const ROUTES: readonly Route[] = [
     '/settings/companies/{id}/switch',
     'teams',
     'user',
-    'docs/decisions.md "Path parameter names" (switch team)',
+    'docs/adr/0002-path-parameter-names.md "Path parameter names" (switch team)',
   ),
   r(
     'DELETE',
@@ -357,20 +357,20 @@ export const ROUTES: readonly Route[] = [
     session,
   ),
   r('POST', '/settings/companies/{id}/photo', 'teams', 'owner', `${S1} Profile, teams, members`),
-  // The team's watermark image (docs/decisions.md "Watermark").
+  // The team's watermark image (docs/adr/0057-watermark.md "Watermark").
   r(
     'POST',
     '/settings/companies/{id}/watermark',
     'teams',
     'owner',
-    'docs/decisions.md "Watermark"',
+    'docs/adr/0057-watermark.md "Watermark"',
   ),
   r(
     'DELETE',
     '/settings/companies/{id}/watermark',
     'teams',
     'owner',
-    'docs/decisions.md "Watermark"',
+    'docs/adr/0057-watermark.md "Watermark"',
   ),
   r('PUT', '/settings/companies/{id}/name', 'teams', 'owner', `${S1} Profile, teams, members`),
   // The team's webhook endpoints and their deliveries (docs/developer-api.md "Webhooks").
@@ -387,7 +387,7 @@ export const ROUTES: readonly Route[] = [
     HOOKS,
   ),
   // The team's data sources (docs/data-sources.md), served by the merge-tags function
-  // (docs/decisions.md "Data sources"): data stores (uploaded tables) and web APIs.
+  // (docs/adr/0063-data-sources.md "Data sources"): data stores (uploaded tables) and web APIs.
   r('GET', '/settings/companies/{id}/data-stores', 'merge-tags', 'manager', DATA),
   r('POST', '/settings/companies/{id}/data-stores', 'merge-tags', 'manager', DATA),
   r('GET', '/settings/companies/{id}/data-stores/{storeId}', 'merge-tags', 'manager', DATA),
@@ -435,7 +435,7 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/settings/invitations/{id}/reject', 'teams', 'user', `${S1} Profile, teams, members`),
   r('DELETE', '/settings/invitations/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
 
-  // docs/decisions.md "The API contract" Security and tokens
+  // docs/adr/0044-the-api-contract.md "The API contract" Security and tokens
   r('PUT', '/settings/password', 'auth', 'user', `${S1} Security and tokens`, session),
   r('POST', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`, session),
   r('DELETE', '/settings/two-factor-auth', 'auth', 'user', `${S1} Security and tokens`, session),
@@ -446,14 +446,14 @@ export const ROUTES: readonly Route[] = [
   r('DELETE', '/settings/api/token/{id}', 'auth', 'user', `${S1} Security and tokens`, session),
   r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`, session),
 
-  // docs/decisions.md "The API contract" Subscription and payment
-  r('GET', '/settings/subscription', 'billing', 'user', 'docs/decisions.md "Billing server"'),
+  // docs/adr/0044-the-api-contract.md "The API contract" Subscription and payment
+  r('GET', '/settings/subscription', 'billing', 'user', 'docs/adr/0032-billing-server.md "Billing server"'),
   r(
     'GET',
     '/settings/companies/{id}/subscription',
     'billing',
     'owner',
-    'docs/decisions.md "Billing server" (subscription view)',
+    'docs/adr/0032-billing-server.md "Billing server" (subscription view)',
   ),
   r('GET', '/stripe/payment/{id}', 'billing', 'user', `${S1} §2 Payment-confirmation page`),
   r('POST', '/settings/subscription', 'billing', 'user', `${S1} Subscription and payment`),
@@ -540,7 +540,7 @@ export const ROUTES: readonly Route[] = [
     rawBody: true,
   }),
 
-  // docs/decisions.md "The API contract" Export and merge tags
+  // docs/adr/0044-the-api-contract.md "The API contract" Export and merge tags
   r('GET', '/api/merge-tag/providers', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('GET', '/api/merge-tag/storeFront', 'merge-tags', 'user', `${S1} Export and merge tags`),
   r('POST', '/api/merge-tag', 'merge-tags', 'user', `${S1} Export and merge tags`),
@@ -557,7 +557,7 @@ export const ROUTES: readonly Route[] = [
     ...session,
   }),
 
-  // docs/decisions.md "The API contract" Notifications and support
+  // docs/adr/0044-the-api-contract.md "The API contract" Notifications and support
   r('GET', '/notifications/recent', 'notifications', 'user', `${S1} Notifications and support`),
   r('PUT', '/notifications/read', 'notifications', 'user', `${S1} Notifications and support`),
   r(
@@ -569,7 +569,7 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/support/email', 'support', 'user', `${S1} Notifications and support`),
 
-  // docs/decisions.md "The API contract" Kiosk
+  // docs/adr/0044-the-api-contract.md "The API contract" Kiosk
   kiosk('GET', '/spark/kiosk/announcements', `${S1} Kiosk`),
   kiosk('POST', '/spark/kiosk/announcements', `${S1} Kiosk`),
   kiosk('PUT', '/spark/kiosk/announcements/{id}', `${S1} Kiosk`),
@@ -595,7 +595,7 @@ export const ROUTES: readonly Route[] = [
   kiosk('POST', '/packs/download', `${S1} Kiosk (packs)`),
   kiosk('PATCH', '/packs/restorePack', `${S1} Kiosk (packs)`),
   kiosk('DELETE', '/packs/removePack', `${S1} Kiosk (packs)`),
-  // The global image library's admin (docs/accounts.md "Screens", docs/decisions.md "Team roles":
+  // The global image library's admin (docs/accounts.md "Screens", docs/adr/0023-team-roles.md "Team roles":
   // "manage … the global image library"; the spec names no paths: docs/kiosk.md "The global image
   // library").
   kiosk('GET', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),

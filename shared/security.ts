@@ -5,7 +5,7 @@
  * (functions/lib/http.ts). Images may come from https sources (stock photos, avatars, hosted images
  * in the editor); scripts only from the product's origin and Stripe.js.
  *
- * Stripe (docs/decisions.md "Billing in the SPA"; Stripe's "Content Security Policy" guide for
+ * Stripe (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"; Stripe's "Content Security Policy" guide for
  * Stripe.js and the Payment Element): the script from js.stripe.com, its frames from js.stripe.com
  * and hooks.stripe.com (3-D Secure), and its calls to api.stripe.com. Stripe.js is only loaded once
  * the server hands out a publishable key, so an offline server never contacts Stripe.

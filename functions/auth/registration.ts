@@ -1,6 +1,6 @@
 /**
  * Registration, account step (docs/accounts.md "Screens", docs/accounts.md "Validation rules",
- * docs/decisions.md "Registration"). The form's rules, with the spec's exact messages, are the
+ * docs/adr/0011-registration.md "Registration"). The form's rules, with the spec's exact messages, are the
  * route's contract (shared/contract/auth.ts `registrationBody`); here are the common-password list
  * they are given, the team slug (shared/team-slug.ts, which the registration form shows), and one
  * DynamoDB transaction that creates the user, the e-mail claim, the team and the ownership, so a
@@ -22,7 +22,7 @@ export { MESSAGES };
 
 const COMMON = new Set(dictionary['passwords-common'] as string[]);
 
-/** The team slug rule (docs/decisions.md "Registration"), shared with the registration form (shared/team-slug.ts). */
+/** The team slug rule (docs/adr/0011-registration.md "Registration"), shared with the registration form (shared/team-slug.ts). */
 export { teamSlug };
 
 /** True for passwords among the ~50,000 most common (zxcvbn's list). */

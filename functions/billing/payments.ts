@@ -1,5 +1,5 @@
 /**
- * The payment-confirmation lookup (docs/decisions.md "Billing in the SPA": "Payment-confirmation
+ * The payment-confirmation lookup (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "Payment-confirmation
  * page at /{cashierPath}/payment/{paymentId}"; docs/billing.md "Flows": "A 400 on subscribing or
  * plan change redirects to the payment-confirmation page"): what the page needs to finish a payment
  * that asked for 3-D Secure, for a PaymentIntent of one of the caller's teams.

@@ -25,7 +25,7 @@ export interface PlanDefinition {
   teamMembers: number;
   /**
    * Active designs a team on the plan may have; absent: no limit. A kiosk admin can allow a
-   * team more (`Team.additionalPicsnippets`; docs/decisions.md "Additional permissions").
+   * team more (`Team.additionalPicsnippets`; docs/adr/0049-additional-permissions.md "Additional permissions").
    */
   designs?: number;
   can_export_pdf: boolean;
@@ -48,7 +48,7 @@ const pro = { can_export_pdf: true, can_upload_custom_fonts: true, cardUpFront: 
 /** Days of the Starter yearly plan's trial (docs/billing.md "Trials"). */
 const STARTER_TRIAL_DAYS = 14;
 
-/** Active designs a team on the free plan may have (docs/decisions.md "Additional permissions"). */
+/** Active designs a team on the free plan may have (docs/adr/0049-additional-permissions.md "Additional permissions"). */
 export const FREE_PLAN_DESIGNS = 50;
 
 /**

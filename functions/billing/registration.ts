@@ -1,5 +1,5 @@
 /**
- * Registration step 1 with a paid plan (docs/decisions.md "Billing in the SPA": "step 1 plan and
+ * Registration step 1 with a paid plan (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "step 1 plan and
  * card", docs/billing.md "Flows": "Card input is shown only for a non-free plan"; docs/billing.md):
  * once `POST /register` has created the account, the team is subscribed with the card, address, VAT
  * id and promotion code of the form. The partner-campaign registration route (`POST

@@ -192,7 +192,7 @@ async function syncTeam(
     })
     .go({ response: 'all_old' });
   // The product mark comes or goes: the CDN's copies of the team's renders are stale
-  // (docs/decisions.md "Watermark", its "CDN" point).
+  // (docs/adr/0057-watermark.md "Watermark", its "CDN" point).
   if (old && planProductWatermark(old.planId) !== planProductWatermark(state.planId))
     await invalidateTeamRenders(teamId, 'all');
 }

@@ -1,8 +1,8 @@
 /**
- * Making designs (docs/decisions.md "Design lists": "Clone creates a new design", docs/decisions.md
+ * Making designs (docs/adr/0018-design-lists.md "Design lists": "Clone creates a new design", docs/adr/0019-design-api-shapes.md
  * "Design API shapes": "Design actions"): from a base photo (`POST /api/pic-snippet`), as a clone
  * (`PUT /pic-snippet/{id}/copy`) and from a template (`POST /pic-snippet/{id}/createFromTemplate`).
- * Each is refused for a frozen team (docs/decisions.md "Design lists") and writes one new item with
+ * Each is refused for a frozen team (docs/adr/0018-design-lists.md "Design lists") and writes one new item with
  * a new public render id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -58,7 +58,7 @@ async function insertDesign(
 }
 
 /**
- * Creates a design on a base photo (docs/decisions.md "Design API shapes": `POST /api/pic-snippet`
+ * Creates a design on a base photo (docs/adr/0019-design-api-shapes.md "Design API shapes": `POST /api/pic-snippet`
  * `{image_id, title?}`). The canvas takes the photo's size, its width capped at 1056 px
  * (createDesignDocument).
  * @param title the submitted title; blank gives the photo's title.
@@ -106,7 +106,7 @@ export function cloneDocument(document: DesignDocument): DesignDocument {
 }
 
 /**
- * Clones a design of the team (docs/decisions.md "Design lists", docs/editor.md "Editing rules"):
+ * Clones a design of the team (docs/adr/0018-design-lists.md "Design lists", docs/editor.md "Editing rules"):
  * title "Copy of - …", parameters renamed, active, no views, a new public render id.
  * @throws AppError 404 (not the team's), 403 (frozen team, or at its design limit).
  */
@@ -119,7 +119,7 @@ export async function cloneDesign(teamId: string | undefined, designId: string) 
 }
 
 /**
- * Makes a design of the caller's team from an enabled template (docs/decisions.md "Dashboard SPA"
+ * Makes a design of the caller's team from an enabled template (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
  * "/pic-snippet/{id}/createFromTemplate"): the template's title and document, parameter names
  * unchanged (nothing of the team's can collide with them).
  * @throws AppError 404 (no such enabled template), 403 (frozen team, or at its design limit).

@@ -1,5 +1,5 @@
 /**
- * `POST /saveCroppedImage` (docs/decisions.md "Design API shapes": "Cropped image: multipart with
+ * `POST /saveCroppedImage` (docs/adr/0019-design-api-shapes.md "Design API shapes": "Cropped image: multipart with
  * image (png) and pic_snippet_id -> cropped_image_id"): the editor's crop of a design's base photo,
  * stored as a new image the design can then use (`PUT …/saveImageId`).
  *

@@ -22,7 +22,7 @@
  * Every call reads the design through the caller's current team (404 for another team's id)
  * and writes through the versioned write (409 `{ message, version }` for a stale `version`).
  * Bad input is refused as a whole with 422 field errors; nothing is written then. The frozen
- * rule does not apply: docs/decisions.md "Design lists" lists create, archive, clone and activate
+ * rule does not apply: docs/adr/0018-design-lists.md "Design lists" lists create, archive, clone and activate
  * only.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -115,7 +115,7 @@ export function providerChange(
   };
 }
 
-/** The dynamic sticker kind of each sticker parameter name (docs/decisions.md "The design document: versions and restore" Sticker). */
+/** The dynamic sticker kind of each sticker parameter name (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Sticker). */
 function stickerKinds(document: DesignDocument): Map<string, DesignDocument['graphics_data'][0]> {
   const out = new Map<string, DesignDocument['graphics_data'][0]>();
   for (const sticker of document.graphics_data) {

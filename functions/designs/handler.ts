@@ -1,5 +1,5 @@
 /**
- * The `designs` feature (docs/decisions.md "Design API shapes": "Dashboard lists" and "Design
+ * The `designs` feature (docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists" and "Design
  * actions"): the team's lists, creating, reading and saving a design, archive and activate, clone,
  * the base photo, effects, options, stickers, and the cropped image.
  *
@@ -7,7 +7,7 @@
  * another team's id) and writes through the versioned write (store.ts `updateDesign`). Each
  * write accepts an optional `version`: with it, a stale call gets 409 `{ message, version }`.
  * Write answers carry `{ success: true, version, title, updated_at }` plus what the spec names
- * for the call (docs/decisions.md "Design API shapes").
+ * for the call (docs/adr/0019-design-api-shapes.md "Design API shapes").
  *
  * The export screen's calls (`provider`, `choices`, `link`, docs/export.md "Saves") are in
  * export.ts.
@@ -62,7 +62,7 @@ import { designCard, designView } from './views.ts';
 import { analyticsReport } from '#functions/analytics/report.ts';
 import { AnalyticsQuerySchema } from '#shared/contract/analytics.ts';
 
-/** The document fields a full save may send (docs/decisions.md "The design document: versions and restore" PicSnippet content). */
+/** The document fields a full save may send (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" PicSnippet content). */
 const DOCUMENT_FIELDS = Object.keys(DesignDocumentFieldsSchema.shape);
 
 /** `{ success, version, title, updated_at }` plus the call's own fields. */
@@ -140,11 +140,11 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
 }
 
 /**
- * Archive (`archived`) or activate (`active`) a design (docs/decisions.md "Design lists"): refused
+ * Archive (`archived`) or activate (`active`) a design (docs/adr/0018-design-lists.md "Design lists"): refused
  * for a frozen team, for a plain member of a team with limited permission, and an activate past the
  * team's design limit (functions/domain/team-permissions.ts), `archived_at` set or removed; a design
  * already there is answered without a write. The answer carries the card under `archived` or
- * `active` (docs/decisions.md "Design API shapes").
+ * `active` (docs/adr/0019-design-api-shapes.md "Design API shapes").
  */
 function statusRoute(status: 'archived' | 'active') {
   return route({

@@ -1,5 +1,5 @@
 /**
- * The dashboard lists (docs/decisions.md "Dashboard SPA" Dashboard, docs/decisions.md "Design API
+ * The dashboard lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard, docs/adr/0019-design-api-shapes.md "Design API
  * shapes": "Dashboard lists", docs/editor.md "Constants" page size): a team's active or archived
  * designs, and the enabled templates, by last update (the default), by creation, by name or by
  * views, 15 to a page.
@@ -8,7 +8,7 @@
  * page is ONE DynamoDB query. The spec pages by number; DynamoDB pages by key. The answer
  * carries an opaque `cursor` for the next page, which the SPA sends back with `page`; a page
  * number without its cursor (a reload, a shared link) is served by reading from the start of
- * the list (docs/decisions.md "Design lists").
+ * the list (docs/adr/0018-design-lists.md "Design lists").
  */
 import { createConversions } from 'electrodb';
 import { db } from '#lib/db/index.ts';

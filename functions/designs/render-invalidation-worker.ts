@@ -1,5 +1,5 @@
 /**
- * The second CDN invalidation after a team's watermark or plan changes (docs/decisions.md
+ * The second CDN invalidation after a team's watermark or plan changes (docs/adr/0057-watermark.md
  * "Watermark", its "CDN" point): a plain SQS handler on the `render-invalidations` queue
  * (functions/lib/queue.ts; in AWS an event source mapping with partial batch failures, locally
  * infra/local/queue-poller.ts). Each message `{ teamId, which }` was queued with a delay by

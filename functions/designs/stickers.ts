@@ -1,5 +1,5 @@
 /**
- * Sticker changes of the design calls (docs/decisions.md "Design API shapes": "Design actions":
+ * Sticker changes of the design calls (docs/adr/0019-design-api-shapes.md "Design API shapes": "Design actions":
  * qrCodeColor, qrCode, gravatarMail, saveGeneratedDynamicSticker, saveScreenShotType). Pure: each
  * takes the design document and returns a new one, or throws a 422 before anything is built, so the
  * versioned write (store.ts) never writes half a change.
@@ -75,7 +75,7 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
 }
 
 /**
- * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/decisions.md
+ * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/adr/0019-design-api-shapes.md
  * "Design API shapes" saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`,
  * …), the spec's size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is
  * centred at the top (docs/editor.md "Constants"). A countdown timer is 600x200 at scale 1 (at most

@@ -1,5 +1,5 @@
 /**
- * Design storage (docs/decisions.md "Design API shapes"): one DynamoDB item per design, with its
+ * Design storage (docs/adr/0019-design-api-shapes.md "Design API shapes"): one DynamoDB item per design, with its
  * text snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
  * that checks `version` and bumps it, so a stale write gets 409 with the current version and
  * nothing is overwritten.
@@ -7,7 +7,7 @@
  * The API other features use (text-snippet parameters, templates):
  * - `loadDesign(teamId, designId)`: the design of the caller's current team, else 404;
  * - `updateDesign(teamId, designId, expectedVersion, change)`: the versioned write;
- * - `designView(record)` (views.ts): the API shape of docs/decisions.md "The design document:
+ * - `designView(record)` (views.ts): the API shape of docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
  *   versions and restore".
  */
 import type { EntityItem } from 'electrodb';
@@ -28,7 +28,7 @@ import { DesignDocumentSchema, parseDesignDocument, type DesignDocument } from '
 /** A stored design as ElectroDB reads it. */
 export type DesignRecord = EntityItem<Entities['Design']>;
 
-/** Design status (docs/decisions.md "Design lists": active ⇄ archived). */
+/** Design status (docs/adr/0018-design-lists.md "Design lists": active ⇄ archived). */
 export type DesignStatus = DesignRecord['status'];
 
 /** The spec's word for a design in messages the user reads. */
@@ -80,7 +80,7 @@ export async function loadDesign(
 
 /**
  * Reads an enabled template (a design with `isTemplate`, status active), whatever its team:
- * templates are global (docs/decisions.md "Team roles": "Other users only use templates by creating
+ * templates are global (docs/adr/0023-team-roles.md "Team roles": "Other users only use templates by creating
  * designs from them").
  * @throws AppError 404 when there is no such design, it is not a template, or it is disabled.
  */
@@ -126,7 +126,7 @@ export interface UpdateOptions {
 }
 
 /**
- * The versioned read-modify-write of a design (docs/decisions.md "Design API shapes").
+ * The versioned read-modify-write of a design (docs/adr/0019-design-api-shapes.md "Design API shapes").
  *
  * Reads the design (404 as `loadDesign`), refuses a stale `expectedVersion` with 409, runs
  * `change`, validates the new document, and writes with the condition `version = read
@@ -218,7 +218,7 @@ const DYNAMO_LARGEST = 9.99e125;
 const MAX_DOCUMENT_DEPTH = 32;
 
 /**
- * A design document as DynamoDB can store it (its number range, docs/decisions.md "Design API
+ * A design document as DynamoDB can store it (its number range, docs/adr/0019-design-api-shapes.md "Design API
  * shapes"): a number closer to zero than DynamoDB can hold (`top: -8e-248`, a fraction of a
  * pixel) is stored as 0, which draws the same; a number beyond its range is refused.
  * test/integration/fuzz.test.ts found both as 500s.
@@ -255,14 +255,14 @@ async function currentVersion(designId: string): Promise<number | undefined> {
   return found.data?.version;
 }
 
-/** 409 with the current version (docs/decisions.md "Design API shapes": "a stale write gets 409 with the current version"). */
+/** 409 with the current version (docs/adr/0019-design-api-shapes.md "Design API shapes": "a stale write gets 409 with the current version"). */
 export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, { version });
 
-/** docs/decisions.md "Design lists" / docs/decisions.md "Team roles": actions a frozen team cannot take. */
+/** docs/adr/0018-design-lists.md "Design lists" / docs/adr/0023-team-roles.md "Team roles": actions a frozen team cannot take. */
 export type FrozenAction = 'create' | 'archive' | 'clone' | 'activate';
 
 /**
- * Refuses an action of a frozen team (docs/decisions.md "Design lists": "Frozen accounts cannot
+ * Refuses an action of a frozen team (docs/adr/0018-design-lists.md "Design lists": "Frozen accounts cannot
  * archive, clone, activate or create"; `Team.frozen`, set by billing or an admin).
  * @throws AppError 403 naming the action, or 404 when the team does not exist.
  */
@@ -283,7 +283,7 @@ export const frozenMessage = (action: FrozenAction): string =>
 /**
  * Adds views to a design and copies the new count into the views sort key (`listedViews`), so
  * sorting by views stays right. Called by the render service's view flush
- * (functions/render/handler.ts; docs/decisions.md "Design lists").
+ * (functions/render/handler.ts; docs/adr/0018-design-lists.md "Design lists").
  * @param designId the design; a missing design is ignored.
  * @param views how many views to add (> 0).
  */

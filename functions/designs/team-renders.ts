@@ -1,6 +1,6 @@
 /**
  * Drops a team's render URLs from the CDN when what they draw changes outside the design
- * (docs/decisions.md "Watermark", its "CDN" point): a new or removed team watermark changes
+ * (docs/adr/0057-watermark.md "Watermark", its "CDN" point): a new or removed team watermark changes
  * the designs that show it; a plan change that adds or removes the product mark changes every
  * design of the team. A render URL with the design's cache id is
  * answered `immutable` for a year, so without this CloudFront would keep the old mark.
@@ -41,7 +41,7 @@ export type AffectedDesigns = 'all' | 'watermarked';
  * How long after a change the second invalidation runs, s: the render's kept team settings
  * (functions/render/handler.ts `PLAN_TTL_MS`, 60 s) plus the longest render begun with them (the
  * render function's 25 s timeout, infra/constructs/render.ts) plus 5 s for the answer to reach
- * the edge. After it, no render can draw the old mark (docs/decisions.md "Watermark").
+ * the edge. After it, no render can draw the old mark (docs/adr/0057-watermark.md "Watermark").
  */
 export const RECHECK_DELAY_SECONDS = 90;
 

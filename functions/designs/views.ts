@@ -1,7 +1,7 @@
 /**
- * The API shapes of a design (docs/decisions.md "The design document: versions and restore"
+ * The API shapes of a design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"
  * PicSnippet): the full design for the editor and the show page, and the card for the dashboard
- * lists (docs/decisions.md "Dashboard SPA": "A card shows preview image, title, created date and
+ * lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A card shows preview image, title, created date and
  * views count"). URLs are derived from ids, never stored.
  */
 import { config } from '#lib/config.ts';
@@ -12,9 +12,9 @@ import type { DesignRecord } from './store.ts';
 /** Prefix of user files in the assets bucket, served at `/files/{key}` (functions/lib/uploads.ts). */
 const SERVED_PREFIX = 'files/';
 
-/** The URLs of a design, derived from its ids (docs/decisions.md "Design API shapes"). */
+/** The URLs of a design, derived from its ids (docs/adr/0019-design-api-shapes.md "Design API shapes"). */
 export interface DesignUrls {
-  /** The render URL `${PUBLIC_URL}/r/{publicId}` (docs/decisions.md "Render slice"; absolute: it goes into e-mails). */
+  /** The render URL `${PUBLIC_URL}/r/{publicId}` (docs/adr/0004-render-slice.md "Render slice"; absolute: it goes into e-mails). */
   base_url: string;
   /**
    * The render of the current version for the product's own pages, cached for a year
@@ -32,7 +32,7 @@ export interface DesignUrls {
 export const renderUrlOf = (publicId: string): string =>
   `${config().PUBLIC_URL.replace(/\/$/, '')}/r/${publicId}`;
 
-/** The URLs of a design (docs/decisions.md "The design document: versions and restore" `base_url`, `showurl`, `editurl`, `archiveurl`, `unarchiveurl`). */
+/** The URLs of a design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `base_url`, `showurl`, `editurl`, `archiveurl`, `unarchiveurl`). */
 export function designUrls(record: Pick<DesignRecord, 'designId' | 'publicId' | 'version'>) {
   const id = encodeURIComponent(record.designId);
   const base = renderUrlOf(record.publicId);
@@ -64,7 +64,7 @@ function meta(record: DesignRecord) {
     version: record.version,
     status: record.status,
     isTemplate: record.isTemplate ?? false,
-    /** Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, mail proxies' fetches apart. */
+    /** Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `counter`): opens, mail proxies' fetches apart. */
     counter: record.counter ?? 0,
     /** Mail proxies' fetches (functions/render/service.ts `ViewCounter`). */
     proxy_fetches: record.proxyFetches ?? 0,
@@ -79,10 +79,10 @@ function meta(record: DesignRecord) {
 }
 
 /**
- * The full design (docs/decisions.md "The design document: versions and restore" PicSnippet):
+ * The full design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" PicSnippet):
  * metadata, derived URLs, and the document's fields at the top level (`canvas_width`,
  * `text_snippets`, `graphics_data`, `enhance`, `filters`, …) with its defaults applied. `enhance`
- * and `filters` are objects (the spec's "JSON text" is the old storage form; docs/decisions.md
+ * and `filters` are objects (the spec's "JSON text" is the old storage form; docs/adr/0019-design-api-shapes.md
  * "Design API shapes").
  * @throws ZodError when the stored document is invalid (a 500: stored data is validated on
  *   every write).

@@ -1,5 +1,5 @@
 /**
- * In-app notifications (docs/notifications.md "What notifies": "Notification", docs/decisions.md
+ * In-app notifications (docs/notifications.md "What notifies": "Notification", docs/adr/0044-the-api-contract.md
  * "The API contract": "Notifications and support"; docs/notifications.md "What notifies"): the code
  * path that causes one calls a helper here once its own work has succeeded.
  *

@@ -1,7 +1,7 @@
 /**
- * What a kiosk admin's additional permissions on a team do (docs/decisions.md "Additional
- * permissions" Team `additional_{product}`, `limited_permission`; docs/decisions.md "Team roles"
- * platform admin; docs/decisions.md "Additional permissions";
+ * What a kiosk admin's additional permissions on a team do (docs/adr/0049-additional-permissions.md "Additional
+ * permissions" Team `additional_{product}`, `limited_permission`; docs/adr/0023-team-roles.md "Team roles"
+ * platform admin; docs/adr/0049-additional-permissions.md "Additional permissions";
  * test/integration/kiosk-teams.test.ts):
  * - `additionalPicsnippets`: active designs the team may have beyond its plan's limit
  *   (`Plan.designs`; no limit when the plan has none);

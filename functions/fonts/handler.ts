@@ -1,7 +1,7 @@
 /**
  * The `fonts` feature (docs/fonts.md "Uploads": "Images, stickers, fonts"; docs/fonts.md): the
  * picker's font list (`GET /api/fonts`), the team's uploaded fonts (`GET /getCustomFonts`) and the
- * upload (`POST /storeFont`, Pro plans only: docs/decisions.md "Team roles"
+ * upload (`POST /storeFont`, Pro plans only: docs/adr/0023-team-roles.md "Team roles"
  * `can_upload_custom_fonts`).
  */
 import { db } from '#lib/db/index.ts';
@@ -21,7 +21,7 @@ function teamOf(user: AuthUser | undefined): string {
 }
 
 /**
- * docs/decisions.md "Team roles": font upload needs the team's plan to have
+ * docs/adr/0023-team-roles.md "Team roles": font upload needs the team's plan to have
  * `can_upload_custom_fonts`.
  * @throws AppError 402 'This feature is available only for Pro plans.' (docs/accounts.md "Error answers in the SPA": the SPA
  *   then offers the subscription settings).

@@ -18,7 +18,7 @@ export const FONT_MISSING_MESSAGE = 'Please choose a font file to upload.';
 export const FONT_REFUSED_MESSAGE = 'The file is not a readable TrueType, OpenType or WOFF font.';
 
 /**
- * Largest font accepted, bytes (docs/decisions.md "Fonts"): a full Latin font is 50–300 kB and
+ * Largest font accepted, bytes (docs/adr/0030-fonts.md "Fonts"): a full Latin font is 50–300 kB and
  * a large multi-script one 2–4 MB; the editor downloads the file whole (no unicode-range).
  */
 export const MAX_FONT_BYTES = 5 * 1024 * 1024;

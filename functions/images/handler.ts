@@ -1,5 +1,5 @@
 /**
- * The `images` feature (docs/decisions.md "User files": "Images, stickers, fonts"): the
+ * The `images` feature (docs/adr/0017-user-files.md "User files": "Images, stickers, fonts"): the
  * global library, the team's uploads (list, upload, delete) and one image; `POST /image` with
  * `type=asIcon` is a sticker upload (functions/stickers/uploads.ts); stock-photo search and the
  * import of a chosen stock photo (functions/images/stock.ts); an image's suggested tags
@@ -61,7 +61,7 @@ export const handler = featureHandler('images', {
 
   'GET /getImages': route({
     query: ImageListQuery,
-    // A team's uploads: tens to hundreds; read whole for `last_page` (docs/decisions.md "User
+    // A team's uploads: tens to hundreds; read whole for `last_page` (docs/adr/0017-user-files.md "User
     // files").
     handle: async ({ query, auth }) =>
       json(200, await pageOf(teamOf(auth.user), query.page, query.search)),
@@ -91,7 +91,7 @@ export const handler = featureHandler('images', {
     },
   }),
 
-  /** Stock-photo search (docs/decisions.md "User files"): `?page=`, optional `?source=unsplash|pixabay`. */
+  /** Stock-photo search (docs/adr/0017-user-files.md "User files"): `?page=`, optional `?source=unsplash|pixabay`. */
   'GET /api/search-images/{query}': route({
     query: StockSearchQuery,
     handle: async ({ params, query, auth }) => {
@@ -111,7 +111,7 @@ export const handler = featureHandler('images', {
     },
   }),
 
-  /** Suggested tags for the tag editor (docs/decisions.md "User files" → `result.tags[].tag.en`; tags.ts). */
+  /** Suggested tags for the tag editor (docs/adr/0017-user-files.md "User files" → `result.tags[].tag.en`; tags.ts). */
   'GET /image/{id}/tags': route({
     handle: async ({ params, auth }) => json(200, await imageTags(teamOf(auth.user), params.id!)),
   }),

@@ -1,8 +1,8 @@
 /**
- * A team's own images (docs/decisions.md "User files" `POST /image`, `GET /getImages`, `DELETE
+ * A team's own images (docs/adr/0017-user-files.md "User files" `POST /image`, `GET /getImages`, `DELETE
  * /deleteImage`, `GET /image/{id}`; docs/editor.md "Editing rules" upload rules; docs/security.md
  * "Uploaded files"). Uploads belong to the uploader's current team (`LibraryImage` scope = team
- * id), so everyone designing for the team can use them (docs/decisions.md "User files").
+ * id), so everyone designing for the team can use them (docs/adr/0017-user-files.md "User files").
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';

@@ -1,8 +1,8 @@
 /**
- * Stock-photo search (docs/decisions.md "User files" Images panel "stock-photo search",
- * docs/decisions.md "User files" Image "from (stock-photo service …), user name and link for
- * attribution", docs/decisions.md "User files" `GET /api/search-images/{query}` (page);
- * docs/decisions.md "Editor extras and stock photos") through Unsplash and Pixabay, with keys from
+ * Stock-photo search (docs/adr/0017-user-files.md "User files" Images panel "stock-photo search",
+ * docs/adr/0017-user-files.md "User files" Image "from (stock-photo service …), user name and link for
+ * attribution", docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}` (page);
+ * docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock photos") through Unsplash and Pixabay, with keys from
  * config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers `configured:
  * false` and the panel says stock search is not configured (the explicit offline mode of
  * docs/operations.md "First start"): nothing is called.
@@ -167,7 +167,7 @@ function pixabayImage(hit: z.output<typeof PixabayHit>): StockImage {
 }
 
 /**
- * Searches stock photos (docs/decisions.md "User files" `GET /api/search-images/{query}` with
+ * Searches stock photos (docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}` with
  * `page`).
  * @param query the words typed (1–100 characters after trimming; the panel debounces 700 ms,
  *   docs/editor.md "Constants").

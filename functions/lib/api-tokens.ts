@@ -1,5 +1,5 @@
 /**
- * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/decisions.md "API
+ * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/adr/0010-api-tokens.md "API
  * tokens"): 256-bit random tokens shown once, stored as SHA-256, used as `Authorization: Bearer`
  * within their abilities.
  */

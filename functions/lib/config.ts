@@ -47,7 +47,7 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /**
    * Checks every answer of a route with a contract against it (shared/contract,
-   * docs/decisions.md "The API contract"): `strict` turns a mismatch into a 500 (the test
+   * docs/adr/0044-the-api-contract.md "The API contract"): `strict` turns a mismatch into a 500 (the test
    * stack, so every integration and e2e test is also a contract test), `log` logs it (the
    * local stack), `off` skips the check (AWS). Unset: by STAGE.
    */
@@ -137,7 +137,7 @@ export const ConfigSchema = z.object({
   /**
    * AWS: the SQS queue URLs (shared/queues.ts `queueUrlVariable`; functions/lib/queue.ts).
    * Unset elsewhere, where the local queue on DynamoDB Local carries the messages
-   * (docs/decisions.md "Queues").
+   * (docs/adr/0051-queues.md "Queues").
    */
   QUEUE_URL_SEND_LIST: optional,
   QUEUE_URL_WEBHOOKS: optional,
@@ -153,7 +153,7 @@ export const ConfigSchema = z.object({
    */
   MERGE_TAG_API_URLS: optional,
   /**
-   * Stock-photo search (docs/decisions.md "Editor extras and stock photos"): an Unsplash access key
+   * Stock-photo search (docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock photos"): an Unsplash access key
    * and a Pixabay API key. Without either, the search says it is not configured and calls nothing.
    */
   UNSPLASH_ACCESS_KEY: optional,

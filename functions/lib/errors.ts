@@ -1,5 +1,5 @@
 /**
- * Typed errors, mapped to HTTP once (docs/decisions.md "Errors", "Typed errors, mapped once").
+ * Typed errors, mapped to HTTP once (docs/adr/0003-errors.md "Errors", "Typed errors, mapped once").
  * Domain code throws these; `errorResponses()` in http.ts turns them into JSON answers. Anything
  * else becomes a 500 without internals.
  */
@@ -68,7 +68,7 @@ export const payloadTooLarge = (message: string) => new AppError(413, 'payload_t
 export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'unsupported_media_type', message);
 
-/** CSRF failure (Laravel's status, which the spec's SPA expects; docs/decisions.md "Errors"). */
+/** CSRF failure (Laravel's status, which the spec's SPA expects; docs/adr/0003-errors.md "Errors"). */
 export const csrfMismatch = () => new AppError(419, 'csrf_token_mismatch', 'CSRF token mismatch.');
 
 /** Validation failure with field errors (docs/accounts.md "Error answers in the SPA": "errors object placed on the form"). */

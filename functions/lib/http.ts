@@ -1,8 +1,8 @@
 /**
  * The middy chain every HTTP handler uses (test/unit/http-chain.test.ts), and the feature handler
- * that routes a feature's entries of the route table (docs/decisions.md "The API contract").
+ * that routes a feature's entries of the route table (docs/adr/0044-the-api-contract.md "The API contract").
  *
- * Order (middleware first, handler last; docs/decisions.md "Errors"): header normaliser → security
+ * Order (middleware first, handler last; docs/adr/0003-errors.md "Errors"): header normaliser → security
  * headers → request log → error responses → body parsers → router. `after`/`onError` run in
  * reverse, so an error becomes a JSON answer first, is logged, then gets the security headers.
  */
@@ -157,7 +157,7 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
 }
 
 /**
- * Gives every GET without one a readable XSRF-TOKEN cookie (docs/decisions.md "Sessions and CSRF").
+ * Gives every GET without one a readable XSRF-TOKEN cookie (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF").
  */
 function xsrfIssuer(): MiddlewareObj<ApiEvent, ApiResult> {
   const issue = (request: { event: ApiEvent; response?: ApiResult | null }) => {
@@ -182,7 +182,7 @@ function rateLimitFields(): MiddlewareObj<ApiEvent, ApiResult> {
   return { after: add, onError: add };
 }
 
-/** Turns thrown errors into JSON answers (docs/decisions.md "Errors", "typed errors, mapped once"). */
+/** Turns thrown errors into JSON answers (docs/adr/0003-errors.md "Errors", "typed errors, mapped once"). */
 function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   return {
     onError: (request) => {
@@ -195,7 +195,7 @@ function errorResponses(): MiddlewareObj<ApiEvent, ApiResult> {
   };
 }
 
-/** Security headers on every API answer (docs/decisions.md "Errors"; test/unit/http-chain.test.ts). */
+/** Security headers on every API answer (docs/adr/0003-errors.md "Errors"; test/unit/http-chain.test.ts). */
 export const securityHeaderOptions = {
   strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true, preload: false },
   contentSecurityPolicy: {
@@ -353,7 +353,7 @@ function contractCheckMode(): 'off' | 'log' | 'strict' {
 }
 
 /**
- * Checks a route's answer against its contract (docs/decisions.md "The API contract"), the
+ * Checks a route's answer against its contract (docs/adr/0044-the-api-contract.md "The API contract"), the
  * answers its implementation returns and those of the errors it throws alike:
  * - a 2xx JSON answer with the route's `answer` schema;
  * - a 4xx/5xx answer's status must be one of {@link COMMON_ERROR_STATUSES}, the route's

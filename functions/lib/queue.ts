@@ -1,5 +1,5 @@
 /**
- * The queue seam (docs/decisions.md "Queues"): work that outlives a request (a send list's row
+ * The queue seam (docs/adr/0051-queues.md "Queues"): work that outlives a request (a send list's row
  * ranges, webhook deliveries) goes onto a named queue and is done by a worker, a plain SQS
  * handler `(event: SQSEvent) => Promise<SQSBatchResponse>` reporting partial batch failures.
  *

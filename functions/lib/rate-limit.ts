@@ -1,5 +1,5 @@
 /**
- * Rate limits per API token (docs/developer-api.md "Rate limits"; docs/decisions.md "Rate limits
+ * Rate limits per API token (docs/developer-api.md "Rate limits"; docs/adr/0052-rate-limits-per-token.md "Rate limits
  * per token"; test/integration/rate-limits.test.ts). Every request authenticated by a Bearer API
  * token takes one from the token's allowance in a fixed window of `TOKEN_RATE_WINDOW_S` seconds
  * aligned to the epoch; the count is one atomic DynamoDB ADD on a `Throttle` item per token and
@@ -112,7 +112,7 @@ async function countRequest(
 }
 
 /**
- * The draft's header fields for the states (docs/decisions.md "Rate limits per token"):
+ * The draft's header fields for the states (docs/adr/0052-rate-limits-per-token.md "Rate limits per token"):
  * `RateLimit-Policy: "token";q=<limit>;w=<window s>, "user";q=…;w=…` and
  * `RateLimit: "token";r=<remaining>;t=<s>, "user";r=…;t=…`, plus `Retry-After: <s>` when the
  * request went past an allowance.

@@ -1,5 +1,5 @@
 /**
- * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/decisions.md "Sessions and
+ * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/adr/0009-sessions-and-csrf.md "Sessions and
  * CSRF").
  *
  * - The session is an opaque 256-bit id in an `HttpOnly; SameSite=Lax` cookie, `Secure` except

@@ -1,5 +1,5 @@
 /**
- * Partial batch answers for the SQS workers (docs/decisions.md "Queues"), through Powertools'
+ * Partial batch answers for the SQS workers (docs/adr/0051-queues.md "Queues"), through Powertools'
  * batch processor (`@aws-lambda-powertools/batch`) rather than a loop of our own: each record of
  * the event is handed to `handle` one after the other (a worker's records share its time
  * budget and its table writes; order keeps logs readable), and the records whose `handle` threw

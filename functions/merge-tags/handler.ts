@@ -1,5 +1,5 @@
 /**
- * The `merge-tags` feature (docs/decisions.md "Export and merge tags"; docs/export.md):
+ * The `merge-tags` feature (docs/adr/0022-export-and-merge-tags.md "Export and merge tags"; docs/export.md):
  * - `GET /api/merge-tag/providers`: the providers, `{ value, label, url }`;
  * - `GET /api/merge-tag/storeFront`: Klaviyo's storefronts, `{ value, label }`;
  * - `POST /api/merge-tag`: a provider's merge tags (merge-tags.ts);
@@ -73,7 +73,7 @@ const routed = featureHandler(
         keapCallback(auth, event.queryStringParameters ?? {}, keapSettings(), dynamoCredentials),
     }),
 
-    // A team's data sources (docs/data-sources.md; docs/decisions.md "Data sources").
+    // A team's data sources (docs/data-sources.md; docs/adr/0063-data-sources.md "Data sources").
     ...DATA_SOURCE_ROUTES,
 
     'GET /js/{file}': route({

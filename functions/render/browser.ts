@@ -1,5 +1,5 @@
 /**
- * The warm Chromium and the warm render page (docs/decisions.md "Render slice"): launched once per
+ * The warm Chromium and the warm render page (docs/adr/0004-render-slice.md "Render slice"): launched once per
  * process, never per request. The page loads the render bundle from functions/render/page/dist
  * through request interception, and its font files from the assets bucket or the configured font
  * CDN (fonts.ts); every other request the page makes is aborted, so the page can reach nothing on
@@ -118,8 +118,8 @@ const CHROMIUM_ENV_KEYS = [
 /**
  * The environment for a Chromium process: the allow-listed variables of this process, with
  * `FONTCONFIG_FILE` pointing at @sparticuz/chromium's own `fonts.conf` when it is unpacked, so a
- * render here uses Lambda's fonts and never this machine's (docs/decisions.md "Render slice").
- * A binary stored unpacked (`CHROMIUM_PATH`, e.g. in a container image: docs/decisions.md
+ * render here uses Lambda's fonts and never this machine's (docs/adr/0004-render-slice.md "Render slice").
+ * A binary stored unpacked (`CHROMIUM_PATH`, e.g. in a container image: docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md
  * "Fresh cold start: Chromium stored unpacked") finds its `fonts/fonts.conf` beside it.
  * @param source the environment to pick from (default `process.env`)
  */

@@ -72,7 +72,7 @@ const PLAN_DESIGNS = 100;
 interface TeamPlan {
   pdf: boolean;
   allowance: RenderAllowance;
-  /** The team's watermark image and the plan's product mark (docs/decisions.md "Watermark"). */
+  /** The team's watermark image and the plan's product mark (docs/adr/0057-watermark.md "Watermark"). */
   watermark: WatermarkSettings;
 }
 

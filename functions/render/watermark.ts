@@ -1,5 +1,5 @@
 /**
- * The render's watermarks (docs/decisions.md "Watermark"): the layers of shared/scene/watermark.ts
+ * The render's watermarks (docs/adr/0057-watermark.md "Watermark"): the layers of shared/scene/watermark.ts
  * with the team's image as a data URL of its stored bytes (the render page fetches nothing), drawn
  * by the page above everything else (shared/scene/draw.ts `drawScene`).
  */

@@ -1,6 +1,6 @@
 /**
  * The bounds a send-list file is read within, and the error every refusal throws
- * (docs/decisions.md "Send-list files"; test/unit/send-list-parse.test.ts).
+ * (docs/adr/0053-send-list-files.md "Send-list files"; test/unit/send-list-parse.test.ts).
  */
 
 /** The parse's own bounds; the row and byte limits come from the caller (the plan). */

@@ -1,5 +1,5 @@
 /**
- * An XLSX send list as raw rows, streamed (docs/decisions.md "Send-list files"): fflate's
+ * An XLSX send list as raw rows, streamed (docs/adr/0053-send-list-files.md "Send-list files"): fflate's
  * streaming `Unzip` inflates only the shared strings and the first worksheet, counting every
  * inflated byte against a total cap and a ratio to the bytes read (a zip bomb is refused after
  * at most one step), with a cap on entries; saxes reads their XML as it arrives (no DTD, so no

@@ -1,6 +1,6 @@
 /**
- * The `stickers` feature (docs/decisions.md "Sticker library": "Images, stickers, fonts";
- * docs/decisions.md "Dashboard SPA" Stickers panel; docs/decisions.md "Sticker library"): the
+ * The `stickers` feature (docs/adr/0021-sticker-library.md "Sticker library": "Images, stickers, fonts";
+ * docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers panel; docs/adr/0021-sticker-library.md "Sticker library"): the
  * library of packs, a pack's stickers, the team's uploads, the user's favourites and the dynamic
  * stickers. Sticker uploads arrive through `POST /image` with `type=asIcon`
  * (functions/images/handler.ts calls `storeStickerUpload`).

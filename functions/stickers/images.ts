@@ -1,5 +1,5 @@
 /**
- * Sticker images: what a sticker is drawn from and what the picker shows (docs/decisions.md
+ * Sticker images: what a sticker is drawn from and what the picker shows (docs/adr/0021-sticker-library.md
  * "Sticker library"). Used by uploads (`POST /image` with `type=asIcon`) and by the seed of the
  * real packs, so both give the renderer and the picker the same kind of file.
  *

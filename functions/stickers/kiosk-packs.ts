@@ -7,7 +7,7 @@
  *
  * Removing a pack hides it, its stickers and favourites of them from every user's lists; its
  * images stay in the bucket, so designs that use its stickers keep drawing them, and restoring
- * brings the pack back where it was (docs/decisions.md "Sticker library").
+ * brings the pack back where it was (docs/adr/0021-sticker-library.md "Sticker library").
  *
  * Importing a pack (functions/kiosk/pack-import.ts reads the archive) makes each sticker image
  * here: an SVG passes the render's SVG check (functions/render/svg.ts, docs/security.md "SVG

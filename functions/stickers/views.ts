@@ -1,5 +1,5 @@
 /**
- * The API shapes of the sticker library (docs/decisions.md "Sticker library": "Sticker library
+ * The API shapes of the sticker library (docs/adr/0021-sticker-library.md "Sticker library": "Sticker library
  * items": id, icon_url, is_favorite, pack_id, type; "Sticker pack": id, pack_name, cover_image,
  * is_favorite; "Upload": image_name, icon_url). Every item also says how to place it in a design:
  * `url` is the value of the design sticker's `url` (an assets-bucket key, shared/design.ts
@@ -57,7 +57,7 @@ export function iconView(sticker: StickerRecord, isFavorite: boolean): IconItem 
 }
 export type IconView = IconItem;
 
-/** A team's uploaded sticker (type `custom_sticker`, docs/decisions.md "Sticker library" Upload), drawn as an upload. */
+/** A team's uploaded sticker (type `custom_sticker`, docs/adr/0021-sticker-library.md "Sticker library" Upload), drawn as an upload. */
 export function uploadView(upload: UploadRecord, isFavorite: boolean): UploadSticker {
   return {
     id: upload.stickerId,

@@ -55,13 +55,13 @@ async function paymentOfInvoice(invoice: Stripe.Invoice): Promise<string | undef
   );
 }
 
-/** The settings address of a team's subscription tab (docs/decisions.md "Billing in the SPA"). */
+/** The settings address of a team's subscription tab (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"). */
 const subscriptionSettings = (teamId: string) =>
   `/settings/companies/${encodeURIComponent(teamId)}#/subscription`;
 
 /**
  * `invoice.payment_action_required`: e-mails the team owner a link to the payment-confirmation
- * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/decisions.md "Billing in the SPA"),
+ * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"),
  * Cashier's "confirm your payment" notice.
  */
 async function askForConfirmation(invoice: Stripe.Invoice): Promise<void> {

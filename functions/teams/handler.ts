@@ -1,6 +1,6 @@
 /**
- * The `teams` feature (docs/decisions.md "Invitations": "Profile, teams, members";
- * docs/decisions.md "Team roles"): the user's teams, the current team, switching, creating a team
+ * The `teams` feature (docs/adr/0012-invitations.md "Invitations": "Profile, teams, members";
+ * docs/adr/0023-team-roles.md "Team roles"): the user's teams, the current team, switching, creating a team
  * within the plan's team limit, the roles, one team's JSON with its members, invitations, member
  * management, the team photo, renaming and deletion.
  */
@@ -39,9 +39,9 @@ import {
 } from './members.ts';
 
 /**
- * Roles a member can have (docs/decisions.md "Team roles": from the roles endpoint, owner
+ * Roles a member can have (docs/adr/0023-team-roles.md "Team roles": from the roles endpoint, owner
  * included). An admin manages members and invitations; the owner also the company itself and its
- * billing (docs/decisions.md "Team roles").
+ * billing (docs/adr/0023-team-roles.md "Team roles").
  */
 export const ROLES = [
   { value: 'owner', text: 'Owner' },
@@ -223,7 +223,7 @@ export const handler = featureHandler('teams', {
   /**
    * Deletes a team (owner): its memberships and pending invitations go; members whose current
    * team it was move to another of theirs. Its designs stay, so render URLs already sent in
-   * e-mails keep drawing (docs/decisions.md "Render slice"). A live subscription is cancelled at
+   * e-mails keep drawing (docs/adr/0004-render-slice.md "Render slice"). A live subscription is cancelled at
    * once first; when Stripe refuses, nothing is deleted (502 with the spec's subscription message).
    */
   'DELETE /settings/companies/{id}': route({

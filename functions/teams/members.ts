@@ -1,6 +1,6 @@
 /**
- * Team members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows",
- * docs/accounts.md "Validation rules", docs/decisions.md "Invitations"; docs/decisions.md "Team
+ * Team members and invitations (docs/adr/0023-team-roles.md "Team roles", docs/billing.md "Flows",
+ * docs/accounts.md "Validation rules", docs/adr/0012-invitations.md "Invitations"; docs/adr/0023-team-roles.md "Team
  * roles", "Invitations"): the plan's member limit, owner-only changes, invitations by e-mail with a
  * single-use link.
  *
@@ -272,7 +272,7 @@ export async function changeRole(teamId: string, memberId: string, role: string)
 
 /**
  * Removes a member (the owner or an admin removes others) or leaves (a member removes
- * themselves). The owner cannot be removed, not even by themselves (docs/decisions.md "Team
+ * themselves). The owner cannot be removed, not even by themselves (docs/adr/0023-team-roles.md "Team
  * roles"). A removed member's current team moves to another.
  */
 export async function removeMember(

@@ -1,5 +1,5 @@
 /**
- * A team's watermark image (docs/decisions.md "Watermark"): uploaded through the one checked
+ * A team's watermark image (docs/adr/0057-watermark.md "Watermark"): uploaded through the one checked
  * image path (functions/lib/uploads.ts `readImageFile`), stored as a PNG (transparency kept) no
  * larger than 1024 px a side, under `files/watermarks/` with a new key per upload, so its URL
  * names its version (the render cache key uses it: shared/scene/watermark.ts). A change drops

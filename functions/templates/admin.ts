@@ -1,5 +1,5 @@
 /**
- * The admin's template calls (docs/decisions.md "Team roles": "template status change, template
+ * The admin's template calls (docs/adr/0023-team-roles.md "Team roles": "template status change, template
  * delete, saving template tags"; docs/templates.md "Calls": "Templates and bundles (admin)"): the
  * route table lets only platform admins reach them (403 for users). A template is a design with
  * `isTemplate` (docs/templates.md); saving one turns the admin's design into a template in place.
@@ -79,7 +79,7 @@ export async function deleteTemplate(designId: string): Promise<void> {
 /**
  * Turns the design open in the admin's editor back into a plain design when it is removed from
  * a bundle (docs/templates.md "Model": "When the current design is removed from a bundle, its
- * saved-template status becomes save, tags emptied, bundle cleared"; docs/decisions.md "Templates
+ * saved-template status becomes save, tags emptied, bundle cleared"; docs/adr/0025-templates-and-bundles.md "Templates
  * and bundles"): its stored tags are emptied (the save modal's status is "save" again), it leaves
  * every bundle, and it returns to its team's Active list (a template without tags is no template:
  * the save modal makes it one again).

@@ -1,8 +1,8 @@
 /**
- * The `text-snippets` feature: a text snippet's parameters (merge fields), docs/decisions.md "Text
+ * The `text-snippets` feature: a text snippet's parameters (merge fields), docs/adr/0013-text-snippet-parameters.md "Text
  * snippet parameters": "Text snippet parameters"; rules in shared/parameter-rules.ts
- * (docs/decisions.md "Text snippet parameters"), document operations in shared/parameters.ts.
- * `{id}` is the text snippet's id; the design comes from `pic_snippet_id` (docs/decisions.md "Text
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"), document operations in shared/parameters.ts.
+ * `{id}` is the text snippet's id; the design comes from `pic_snippet_id` (docs/adr/0013-text-snippet-parameters.md "Text
  * snippet parameters"). Every answer carries the design's `version`; a write given a stale
  * `version` answers 409 and changes nothing.
  */
@@ -68,7 +68,7 @@ async function answerWrite<R extends { document: DesignDocument }>(
 }
 
 export const handler = featureHandler('text-snippets', {
-  /** Adds a parameter with a default name, suffixed if taken (docs/decisions.md "Text snippet parameters"); 201. */
+  /** Adds a parameter with a default name, suffixed if taken (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"); 201. */
   'POST /api/text-snippet/{id}/parameter': route({
     body: AddParameterBody,
     query: TargetQuery,
@@ -78,7 +78,7 @@ export const handler = featureHandler('text-snippets', {
     },
   }),
 
-  /** Renames (placeholders follow), sets the fallback or the text transform (docs/decisions.md "Text snippet parameters"). */
+  /** Renames (placeholders follow), sets the fallback or the text transform (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
   'PUT /api/text-snippet/{id}/parameter/{parameterId}': route({
     body: UpdateParameterBody,
     query: TargetQuery,
@@ -88,7 +88,7 @@ export const handler = featureHandler('text-snippets', {
     },
   }),
 
-  /** Removes a parameter and its placeholders; answers it as it was (for undo, docs/decisions.md "Text snippet parameters"). */
+  /** Removes a parameter and its placeholders; answers it as it was (for undo, docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
   'DELETE /api/text-snippet/{id}/parameter/{parameterId}': route({
     body: TargetBody,
     query: TargetQuery,
@@ -98,7 +98,7 @@ export const handler = featureHandler('text-snippets', {
     },
   }),
 
-  /** Removes several parameters of one text snippet, all or nothing (docs/decisions.md "Text snippet parameters"). */
+  /** Removes several parameters of one text snippet, all or nothing (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
   'DELETE /api/text-snippet/delete-parameters': route({
     body: DeleteParametersBody,
     query: TargetQuery,
@@ -109,7 +109,7 @@ export const handler = featureHandler('text-snippets', {
   }),
 
   /**
-   * The formatting toggle and option (docs/decisions.md "Text snippet parameters": "Text
+   * The formatting toggle and option (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text
    * transform"): `checkFormating` switches on or off (off clears the option key and name),
    * `formatOptionKey` chooses an option; a body with neither toggles.
    */

@@ -1,6 +1,6 @@
 /**
- * The second CDN invalidation after a team's watermark or plan changes (docs/decisions.md
- * "Watermark", its "CDN" point; docs/decisions.md "Queues"): the `render-invalidations` SQS
+ * The second CDN invalidation after a team's watermark or plan changes (docs/adr/0057-watermark.md
+ * "Watermark", its "CDN" point; docs/adr/0051-queues.md "Queues"): the `render-invalidations` SQS
  * queue with its dead-letter queue and an alarm on the dead-letter queue's depth, and the worker
  * (functions/designs/render-invalidation-worker.ts) the queue invokes through an event source
  * mapping with partial batch failures. Its role reads the team's design lists (the table and
@@ -43,7 +43,7 @@ export class RenderInvalidations extends Construct {
     this.work = createWorkQueue(
       this,
       'render-invalidations',
-      'Second CDN invalidations after a watermark or plan change reached the dead-letter queue: the edge may show the old mark (docs/decisions.md "Watermark").',
+      'Second CDN invalidations after a watermark or plan change reached the dead-letter queue: the edge may show the old mark (docs/adr/0057-watermark.md "Watermark").',
     );
     this.deadLetterAlarm = this.work.deadLetterAlarm;
     this.worker = new HandlerFunction(this, 'Worker', {

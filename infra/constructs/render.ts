@@ -74,7 +74,7 @@ export const VIEW_COUNTER = {
 /**
  * The render function's write of recipients' first opens, for evergreen countdown timers that
  * count from the first open (functions/lib/db/entities-first-open.ts `FirstOpen`;
- * docs/decisions.md "Countdown timers"): a PutItem conditional on the item's absence. Its
+ * docs/adr/0058-countdown-timers.md "Countdown timers"): a PutItem conditional on the item's absence. Its
  * partition key is apart from every other item's, so the `ttl` it sets can expire only first
  * opens.
  */
@@ -243,7 +243,7 @@ export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'START
  * have moved away from `Tom ` (and `=` would have made it a parameter). The origin glues such a
  * bare segment back onto the value before it, unless it is one of the design's parameter names
  * (then it is that parameter, empty: CloudFront cannot tell `last_name` from `last_name=`).
- * docs/decisions.md "Signed render URLs"; test/infra/router-function.test.ts.
+ * docs/adr/0054-signed-render-urls.md "Signed render URLs"; test/infra/router-function.test.ts.
  *
  * Undeclared parameters are not dropped here: which parameters a design declares is known only
  * at the origin, which ignores the others and cuts values to 255 characters (docs/infra.md "What
@@ -521,7 +521,7 @@ export class Render extends Construct {
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
       // The viewer's country for rule sets' country conditions (docs/rules.md "Caching"): read
-      // by the origin, never in the CDN's key (docs/decisions.md "Rule sets and the CDN").
+      // by the origin, never in the CDN's key (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN").
       headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(
         'User-Agent',
         'CloudFront-Viewer-Address',

@@ -1,5 +1,5 @@
 /**
- * Send lists in AWS (docs/send-lists.md; docs/decisions.md "Queues"): the `send-list` SQS queue
+ * Send lists in AWS (docs/send-lists.md; docs/adr/0051-queues.md "Queues"): the `send-list` SQS queue
  * with its dead-letter queue and an alarm on the dead-letter queue's depth, and the worker
  * (functions/send-lists/worker.ts) the queue invokes through an event source mapping with
  * partial batch failures. The worker renders through the render function's own code, so it is

@@ -28,7 +28,7 @@ const UPLOAD_ORIGIN_PLACEHOLDER = 'https://assets-bucket.invalid';
 /**
  * The SPA's Content-Security-Policy with the assets bucket's regional origin in `connect-src`
  * (`https://{bucket}.s3.{region}.amazonaws.com`, where the SDK's presigned send-list PUT goes:
- * docs/decisions.md "Send-list uploads from the browser").
+ * docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list uploads from the browser").
  */
 export function spaPolicyWithUploads(assets: s3.IBucket, fontCdnUrl: string | undefined): string {
   const stack = Stack.of(assets);
@@ -43,7 +43,7 @@ export function spaPolicyWithUploads(assets: s3.IBucket, fontCdnUrl: string | un
 const UPLOAD_PREFLIGHT_MAX_AGE_SECONDS = 3600;
 
 /**
- * Lets the SPA PUT send-list files straight to the assets bucket (docs/decisions.md "Send-list
+ * Lets the SPA PUT send-list files straight to the assets bucket (docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list
  * uploads from the browser"): a CORS rule for PUT with `content-type` (the one header the API
  * names) from the site's origins: each custom domain name, else `https://*.cloudfront.net` (the
  * distribution's own name would make the bucket depend on the distribution, which depends on the
@@ -169,7 +169,7 @@ export class Web extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
-    // The web-tracking script (docs/decisions.md "The API contract" `/js/{product}.js`): its
+    // The web-tracking script (docs/adr/0044-the-api-contract.md "The API contract" `/js/{product}.js`): its
     // snippet loads `?v={hash}`, which the API answers immutable for a year; other addresses are
     // cached a day (the origin's Cache-Control decides within these bounds). Only `v` is in the
     // cache key.

@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries in AWS (docs/developer-api.md "Webhooks"; docs/decisions.md "Queues",
+ * Webhook deliveries in AWS (docs/developer-api.md "Webhooks"; docs/adr/0051-queues.md "Queues",
  * "Webhooks"): the `webhooks` SQS queue with its dead-letter queue and an alarm on the
  * dead-letter queue's depth, and the worker function (functions/webhooks/worker.ts) the queue
  * invokes through an event source mapping with partial batch failures. The queue's settings are

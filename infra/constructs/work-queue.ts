@@ -1,5 +1,5 @@
 /**
- * A worker's SQS queue, as every queue of the stack is built (docs/decisions.md "Queues"): the
+ * A worker's SQS queue, as every queue of the stack is built (docs/adr/0051-queues.md "Queues"): the
  * queue with server-side encryption and TLS only, its dead-letter queue, an alarm as soon as one
  * message reaches the dead-letter queue, and the worker attached through an event source mapping
  * with partial batch failures. The settings come from shared/queues.ts `QUEUES`, the same the

@@ -1,5 +1,5 @@
 /**
- * The local stack's queue poller (docs/decisions.md "Queues"): what SQS's event source mapping
+ * The local stack's queue poller (docs/adr/0051-queues.md "Queues"): what SQS's event source mapping
  * does in AWS, over the local queue on DynamoDB Local (functions/lib/queue.ts `localQueue`).
  * Each of a queue's loops (its `maxConcurrency`, shared/queues.ts) leases up to `batchSize` due
  * messages, calls the worker handler with an SQSEvent of the same shape, deletes the messages
@@ -68,7 +68,7 @@ export interface QueuePoller {
 /**
  * The longest wait between two failed leases, ms: the wait doubles from `idleMs` while the
  * table does not answer (DynamoDB Local down), so a stack whose database died does not retry
- * hundreds of times a minute, and picks up within this once it is back (docs/decisions.md
+ * hundreds of times a minute, and picks up within this once it is back (docs/adr/0068-failed-page-loads.md
  * "Failed page loads").
  */
 const LEASE_RETRY_MAX_MS = 5_000;

@@ -1,6 +1,6 @@
 /**
  * Seeds the sticker library with real packs from well-licensed npm icon and emoji sets, with
- * their licence files (docs/decisions.md "Sticker library"):
+ * their licence files (docs/adr/0021-sticker-library.md "Sticker library"):
  *
  * | pack              | artwork (npm devDependency)  | licence of the artwork      |
  * |-------------------|------------------------------|-----------------------------|

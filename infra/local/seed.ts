@@ -174,7 +174,7 @@ export async function seed(log: (line: string) => void = console.log): Promise<b
   }).go();
   log('  users, teams, plans and the demo design');
   // Test stacks start without templates: their tests make the templates they check
-  // (docs/decisions.md "Seeded templates").
+  // (docs/adr/0025-templates-and-bundles.md "Seeded templates").
   if (!process.env.VITEST) {
     await seedTemplates(library, IDS.adminTeam, IDS.demoTeam, log);
     // One announcement, so a newcomer sees the bell's marker and the panel (docs/notifications.md).

@@ -188,7 +188,7 @@ export async function startDynamo(
 /**
  * The buckets' CORS rule on loopback: the SPA PUTs a send list to the presigned URL the API
  * answers (docs/send-lists.md), from the local gateway's origin, whose port is not known here
- * (docs/decisions.md "Send-list uploads from the browser").
+ * (docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list uploads from the browser").
  */
 const LOCAL_CORS = Buffer.from(
   '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod>' +

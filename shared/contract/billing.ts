@@ -1,5 +1,5 @@
 /**
- * The contract of the `billing` routes (docs/billing.md; shared/routes.ts; docs/decisions.md "The
+ * The contract of the `billing` routes (docs/billing.md; shared/routes.ts; docs/adr/0044-the-api-contract.md "The
  * API contract"): zod schemas and types for every billing request and answer. functions/billing
  * parses its bodies with them, the SPA's billing calls take their types from them, and the test
  * stack checks every answer against them. shared/billing.ts re-exports them beside the billing
@@ -10,7 +10,7 @@
  *   cents)");
  * - dates are ISO 8601 strings in UTC (`2026-11-22T07:15:00.000Z`), `null` when absent;
  * - user paths (`/settings/subscription`, …) act on the caller's current team, which the caller
- *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}` (docs/decisions.md
+ *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}` (docs/adr/0032-billing-server.md
  *   "Billing is per team");
  * - errors: 422 `{ message, errors: { field: [message] } }` for field errors; 400
  *   {@link PaymentActionRequiredSchema} `{ paymentId }` when a payment needs confirmation
@@ -19,7 +19,7 @@
  *
  * `GET /settings/invoice/{id}` answers 302 to the Stripe-hosted PDF (a link, not XHR), and
  * `GET /{CASHIER_PATH}/payment/{paymentId}` as XHR the payment to confirm; the same path opened
- * in the browser is the SPA's payment-confirmation page (docs/decisions.md "Billing in the SPA").
+ * in the browser is the SPA's payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
  */
 import { z } from 'zod';
 import { defineContract, IdParams, NoJsonAnswer, type RouteContract } from './core.ts';
@@ -47,7 +47,7 @@ export const BILLING_MESSAGES = {
   invalidStripeKey: 'Invalid Stripe Key/Secret',
   /** The 400 answer that sends the SPA to the payment-confirmation page (docs/billing.md "Flows", docs/accounts.md "Error answers in the SPA"). */
   paymentActionRequired: 'Extra confirmation is needed to process your payment.',
-  /** docs/decisions.md "Team roles": a capability the team's plan lacks. */
+  /** docs/adr/0023-team-roles.md "Team roles": a capability the team's plan lacks. */
   proOnly: 'This feature is available only for Pro plans.',
   planInvalid: 'The selected plan is invalid.',
   couponInvalid: 'This coupon code is invalid.',
@@ -62,7 +62,7 @@ export const BILLING_MESSAGES = {
 export const PlanIntervalSchema = z.enum(['monthly', 'yearly']);
 export type PlanInterval = z.infer<typeof PlanIntervalSchema>;
 
-/** Plan capabilities (docs/decisions.md "Team roles" `can_export_pdf`, `can_upload_custom_fonts`). */
+/** Plan capabilities (docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`, `can_upload_custom_fonts`). */
 export const PlanFeaturesSchema = z.object({
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),
@@ -233,7 +233,7 @@ export const SubscriptionStatusSchema = z.enum([
 ]);
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;
 
-/** What the team may do now (docs/decisions.md "Team roles"; docs/billing.md), from its plan and subscription. */
+/** What the team may do now (docs/adr/0023-team-roles.md "Team roles"; docs/billing.md), from its plan and subscription. */
 export const CapabilitiesSchema = z.object({
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),
@@ -257,7 +257,7 @@ export type Card = z.infer<typeof CardSchema>;
 
 /**
  * `GET /settings/subscription`, `GET /settings/companies/{id}/subscription`: the team's billing
- * as the subscription, payment-method and invoice tabs show it (docs/decisions.md "Billing in the
+ * as the subscription, payment-method and invoice tabs show it (docs/adr/0026-billing-in-the-spa.md "Billing in the
  * SPA" Settings, docs/billing.md "Model", docs/billing.md "Flows").
  */
 export const SubscriptionViewSchema = z.object({
@@ -469,7 +469,7 @@ export const InvoicesResponseSchema = z.array(InvoiceSchema);
 export type InvoicesResponse = z.infer<typeof InvoicesResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Payment confirmation (docs/decisions.md "Billing in the SPA": "Payment-confirmation page at
+// Payment confirmation (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "Payment-confirmation page at
 // /{cashierPath}/payment/{paymentId}")
 
 /**
@@ -493,7 +493,7 @@ export const PaymentLookupResponseSchema = z.object({
 export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Registration step 1 (docs/decisions.md "Billing in the SPA", docs/billing.md "Model" Registration
+// Registration step 1 (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/billing.md "Model" Registration
 // form)
 
 /**
@@ -585,7 +585,7 @@ export const BILLING_CONTRACT = {
     answer: SubscriptionAnswerSchema,
     errors: [502],
   }),
-  /** The card-update page's call (docs/decisions.md "Billing in the SPA", docs/billing.md "Flows"). */
+  /** The card-update page's call (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/billing.md "Flows"). */
   'PUT /settings/companies/{id}/update-payment-method': defineContract({
     params: IdParams,
     body: PaymentMethodRequestSchema,

@@ -1,5 +1,5 @@
 /**
- * The API contract's building blocks (docs/decisions.md "The API contract"): each route of
+ * The API contract's building blocks (docs/adr/0044-the-api-contract.md "The API contract"): each route of
  * shared/routes.ts may have a {@link RouteContract} beside it, keyed `METHOD /path` exactly as
  * the route table writes it. The handlers parse their input with it (functions/lib/http.ts
  * `featureHandler`), the local and test stacks check every answer against it

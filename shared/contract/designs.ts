@@ -1,5 +1,5 @@
 /**
- * The contract of the `designs` routes (shared/routes.ts; docs/decisions.md "The API contract"
+ * The contract of the `designs` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract"
  * and "Design API shapes"): what each takes and answers. The dashboard, the show page, the
  * editor and the export screen read these answers; functions/designs parses its input with
  * these schemas.
@@ -25,10 +25,10 @@ import { defineContract, IdParams } from './core.ts';
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** The optional optimistic-lock version of a write (docs/decisions.md "Design API shapes"). */
+/** The optional optimistic-lock version of a write (docs/adr/0019-design-api-shapes.md "Design API shapes"). */
 export const Version = z.number().int().positive().optional();
 
-/** The dashboard sorts (docs/decisions.md "Dashboard SPA": "sortby: empty = last updated, created, name, views"). */
+/** The dashboard sorts (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "sortby: empty = last updated, created, name, views"). */
 export const SORTS = ['', 'created', 'name', 'views'] as const;
 export type Sort = (typeof SORTS)[number];
 
@@ -300,7 +300,7 @@ export const ScreenShotTypeBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A dashboard card (functions/designs/views.ts `designCard`; docs/decisions.md "Dashboard SPA").
+ * A dashboard card (functions/designs/views.ts `designCard`; docs/adr/0020-dashboard-spa.md "Dashboard SPA").
  * URLs are absolute (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the
  * rest).
  */
@@ -312,7 +312,7 @@ export const DesignCardSchema = z.object({
   status: z.enum(['active', 'archived']),
   isTemplate: z.boolean(),
   /**
-   * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens, the
+   * Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `counter`): opens, the
    * render URL's answers to anyone but a mail image proxy (docs/performance.md "Opens and proxy
    * fetches").
    */
@@ -363,7 +363,7 @@ export const DesignSchema = DesignCardSchema.extend({
 }).loose();
 export type Design = z.infer<typeof DesignSchema>;
 
-/** One page of a list (docs/decisions.md "Design lists"). */
+/** One page of a list (docs/adr/0018-design-lists.md "Design lists"). */
 export const DesignListPageSchema = z.object({
   data: z.array(DesignCardSchema),
   current_page: z.number().int(),

@@ -1,6 +1,6 @@
 /**
  * The contract of the `fonts` routes (shared/routes.ts; docs/fonts.md "Uploads": "Images, stickers,
- * fonts", docs/fonts.md "The catalogue" Fonts, docs/decisions.md "Team roles"
+ * fonts", docs/fonts.md "The catalogue" Fonts, docs/adr/0023-team-roles.md "Team roles"
  * `can_upload_custom_fonts`; docs/fonts.md): the picker's font list, the team's uploaded fonts and
  * the upload. `POST /storeFont` is multipart (the file in `file`), so it declares its answer only.
  * The font shapes are shared/fonts/types.ts's.
@@ -72,7 +72,7 @@ export const FONTS_CONTRACT = {
     }),
     /** 201 for a new font; 200 when the same file was already uploaded. */
     status: 201,
-    /** 402 without `can_upload_custom_fonts` (Pro plans; docs/decisions.md "Team roles"). */
+    /** 402 without `can_upload_custom_fonts` (Pro plans; docs/adr/0023-team-roles.md "Team roles"). */
     errors: [402],
   }),
 } as const;

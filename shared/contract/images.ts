@@ -1,6 +1,6 @@
 /**
- * The contract of the `images` routes (shared/routes.ts; docs/decisions.md "User files": "Images,
- * stickers, fonts", docs/decisions.md "User files" Image; docs/decisions.md "User files"): the
+ * The contract of the `images` routes (shared/routes.ts; docs/adr/0017-user-files.md "User files": "Images,
+ * stickers, fonts", docs/adr/0017-user-files.md "User files" Image; docs/adr/0017-user-files.md "User files"): the
  * global library, the team's uploads (list, upload, delete), one image and its suggested tags,
  * stock-photo search and the import of a chosen stock photo. `POST /image` is multipart (the file
  * in `image`; with `type=asIcon` a sticker upload), so it declares its answer only.
@@ -15,7 +15,7 @@ import { SearchText, UploadStickerSchema } from './stickers.ts';
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** The stock-photo services (docs/decisions.md "User files" Image `from`). */
+/** The stock-photo services (docs/adr/0017-user-files.md "User files" Image `from`). */
 export const STOCK_SOURCES = ['unsplash', 'pixabay'] as const;
 export type StockSource = (typeof STOCK_SOURCES)[number];
 
@@ -47,7 +47,7 @@ export const DeleteImageBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A library image (functions/images/views.ts `imageView`; docs/decisions.md "User files" Image):
+ * A library image (functions/images/views.ts `imageView`; docs/adr/0017-user-files.md "User files" Image):
  * `thumb` (a 400 px wide JPEG) and `url` (the original) are same-origin paths, null while not
  * served; sizes in px; `author`, `author_url` and `licence` credit the photographer when known.
  */
@@ -61,7 +61,7 @@ export const ImageSchema = z.object({
   author: z.string().nullable(),
   author_url: z.string().nullable(),
   licence: z.string().nullable(),
-  /** When the picture was added, ISO 8601 (the gallery cards' date, docs/decisions.md "Dashboard SPA"); absent: unknown. */
+  /** When the picture was added, ISO 8601 (the gallery cards' date, docs/adr/0020-dashboard-spa.md "Dashboard SPA"); absent: unknown. */
   created_at: z.string().nullable().optional(),
 });
 export type Image = z.infer<typeof ImageSchema>;
@@ -73,7 +73,7 @@ export const ImagePageSchema = z.object({
   last_page: z.number().int(),
 });
 
-/** One stock-search result (docs/decisions.md "User files" Image: id, thumb, from, user name and link). */
+/** One stock-search result (docs/adr/0017-user-files.md "User files" Image: id, thumb, from, user name and link). */
 export const StockImageSchema = z.object({
   /** The service's own photo id. */
   id: z.string(),
@@ -105,7 +105,7 @@ export const StockPageSchema = z.object({
 });
 export type StockPage = z.infer<typeof StockPageSchema>;
 
-/** One suggested tag in the spec's shape (docs/decisions.md "User files" `result.tags[].tag.en`). */
+/** One suggested tag in the spec's shape (docs/adr/0017-user-files.md "User files" `result.tags[].tag.en`). */
 export const TagSuggestionSchema = z.object({
   /** 0–100. */
   confidence: z.number(),

@@ -1,8 +1,8 @@
 /**
- * The contract of the `stickers` routes (shared/routes.ts; docs/decisions.md "Sticker library":
- * "Images, stickers, fonts", docs/decisions.md "Dashboard SPA" Stickers panel, docs/decisions.md
+ * The contract of the `stickers` routes (shared/routes.ts; docs/adr/0021-sticker-library.md "Sticker library":
+ * "Images, stickers, fonts", docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers panel, docs/adr/0021-sticker-library.md
  * "Sticker library": "Sticker library items", "Sticker pack", "Upload", "Dynamic sticker";
- * docs/decisions.md "Sticker library"): the library of packs, a pack's stickers, the team's
+ * docs/adr/0021-sticker-library.md "Sticker library"): the library of packs, a pack's stickers, the team's
  * uploads, the user's favourites. Sticker uploads arrive through `POST /image` with `type=asIcon`
  * (the images contract answers {@link UploadStickerSchema}).
  *
@@ -24,7 +24,7 @@ import { lengthAwarePage, PageQuery } from './paging.ts';
 /** Longest search accepted, characters. */
 export const MAX_SEARCH_LENGTH = 100;
 
-/** The kinds a user can mark as favourite, as `type` names them (docs/decisions.md "Sticker library"). */
+/** The kinds a user can mark as favourite, as `type` names them (docs/adr/0021-sticker-library.md "Sticker library"). */
 export const FAVORITE_KINDS = ['pack', 'icon', 'custom_sticker'] as const;
 export type FavoriteKind = (typeof FAVORITE_KINDS)[number];
 
@@ -38,7 +38,7 @@ export const SearchText = z
   .nullish()
   .transform((s) => s ?? '');
 
-/** The list calls' optional body: `{ search }` (docs/decisions.md "Sticker library": "optional search body"). */
+/** The list calls' optional body: `{ search }` (docs/adr/0021-sticker-library.md "Sticker library": "optional search body"). */
 export const SearchBody = z.object({ search: SearchText });
 
 /** An id field of a body, e.g. `packId`, with messages naming `what`. */
@@ -99,7 +99,7 @@ export const IconItemSchema = z.object({
 });
 export type IconItem = z.infer<typeof IconItemSchema>;
 
-/** A team's uploaded sticker (`uploadView`; docs/decisions.md "Sticker library" Upload), drawn as an upload. */
+/** A team's uploaded sticker (`uploadView`; docs/adr/0021-sticker-library.md "Sticker library" Upload), drawn as an upload. */
 export const UploadStickerSchema = z.object({
   id: z.string(),
   type: z.literal('custom_sticker'),
@@ -125,7 +125,7 @@ export const LibraryItemSchema = z.discriminatedUnion('type', [
 export type LibraryItem = z.infer<typeof LibraryItemSchema>;
 
 /**
- * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; docs/decisions.md
+ * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; docs/adr/0021-sticker-library.md
  * "Sticker library" "Dynamic sticker"); `icon_url` is an inline SVG data URL, `width`/`height` px.
  */
 export const DynamicStickerSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * The contract of the `system` route (shared/routes.ts; docs/decisions.md "The API contract"):
+ * The contract of the `system` route (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract"):
  * `GET /api/health`, the health report of functions/system/handler.ts (docs/operations.md
  * "Health"). It answers the same report with 200 when everything is ready and 503 when not, so
  * its 503 is not an `ErrorAnswerSchema` but the report (`errorAnswers`). Also the developer API's

@@ -1,6 +1,6 @@
 /**
- * The contract of the `teams` routes (shared/routes.ts; docs/decisions.md "The API contract",
- * "Team roles"; docs/decisions.md "Invitations": "Profile, teams, members"): the user's teams, the
+ * The contract of the `teams` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract",
+ * "Team roles"; docs/adr/0012-invitations.md "Invitations": "Profile, teams, members"): the user's teams, the
  * current team, creating, switching, renaming and deleting teams, the team photo, the roles,
  * members and invitations. functions/teams parses its input with these schemas.
  */
@@ -53,7 +53,7 @@ export const MemberParams = z.object({ id: z.string().min(1), userId: z.string()
 // Answers
 // ---------------------------------------------------------------------------------------------
 
-/** A role as the roles list gives it (docs/decisions.md "Team roles": owner included). */
+/** A role as the roles list gives it (docs/adr/0023-team-roles.md "Team roles": owner included). */
 export const RoleOptionSchema = z.object({ value: z.string(), text: z.string() });
 export type RoleOption = z.infer<typeof RoleOptionSchema>;
 
@@ -64,7 +64,7 @@ export const TeamWatermarkSchema = z.object({
   height: z.number(),
 });
 
-/** A team as the SPA reads it (docs/decisions.md "Team roles" Team), with its plan's capabilities and the caller's role. */
+/** A team as the SPA reads it (docs/adr/0023-team-roles.md "Team roles" Team), with its plan's capabilities and the caller's role. */
 export const TeamSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -75,10 +75,10 @@ export const TeamSchema = z.object({
   current_billing_plan: z.string(),
   can_export_pdf: z.boolean(),
   can_upload_custom_fonts: z.boolean(),
-  /** docs/decisions.md "Design lists": a frozen team cannot create, archive, clone or activate designs. */
+  /** docs/adr/0018-design-lists.md "Design lists": a frozen team cannot create, archive, clone or activate designs. */
   frozen: z.boolean(),
   /**
-   * The team's watermark image (its logo), which designs may show (docs/decisions.md
+   * The team's watermark image (its logo), which designs may show (docs/adr/0057-watermark.md
    * "Watermark"): same-origin URL and size, px; null when none is set.
    */
   watermark: TeamWatermarkSchema.nullable(),

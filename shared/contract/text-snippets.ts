@@ -1,6 +1,6 @@
 /**
- * The contract of the `text-snippets` routes (shared/routes.ts; docs/decisions.md "Text snippet
- * parameters": "Text snippet parameters"; docs/decisions.md "The API contract" and "Text snippet
+ * The contract of the `text-snippets` routes (shared/routes.ts; docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters": "Text snippet parameters"; docs/adr/0044-the-api-contract.md "The API contract" and "Text snippet
  * parameters"): a text snippet's parameters (merge fields). `{id}` is the text snippet's id; the
  * design comes from `pic_snippet_id` in the body (or the query string of a DELETE), and every
  * answer carries the design's new `version` (a write with a stale one answers 409 `{ message,
@@ -15,7 +15,7 @@ import { defineContract, IdParams } from './core.ts';
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** The text transform options (docs/decisions.md "Text snippet parameters": "Text transform"). */
+/** The text transform options (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text transform"). */
 export const TextTransformKeySchema = z.enum(['allCaps', 'lowerCase', 'upperCase', 'noSpaces'], {
   error: 'The selected text transform is invalid.',
 }) satisfies z.ZodType<TextTransformKey>;
@@ -33,7 +33,7 @@ export const TargetQuery = z.object(targetFields);
 export const TargetBody = z.object(targetFields);
 
 /**
- * The fields of a parameter a caller may send (docs/decisions.md "Text snippet parameters"), types
+ * The fields of a parameter a caller may send (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"), types
  * only: the rules and their messages are the operations' (shared/parameters.ts), so server and
  * editor answer alike.
  */
@@ -82,7 +82,7 @@ export const CheckFormatingBody = z.object({
 // Answers
 // ---------------------------------------------------------------------------------------------
 
-/** A parameter as stored (shared/design.ts `ParameterSchema`'s output; docs/decisions.md "Text snippet parameters"). */
+/** A parameter as stored (shared/design.ts `ParameterSchema`'s output; docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). */
 export const ParameterAnswerSchema = z.object({
   id: z.string(),
   param_name: z.string(),
@@ -100,7 +100,7 @@ export const ParameterAnswerSchema = z.object({
 });
 export type ParameterAnswer = z.infer<typeof ParameterAnswerSchema>;
 
-/** The change record the editor's undo keeps (docs/decisions.md "Text snippet parameters"; shared/parameters.ts). */
+/** The change record the editor's undo keeps (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"; shared/parameters.ts). */
 export const ParameterChangeSchema = z.object({
   textSnippetId: z.string(),
   paramId: z.string(),

@@ -57,10 +57,10 @@ export const MAX_FONT_SIZE = 80;
 /** A new snippet's font size, px (docs/editor.md "Constants"). */
 export const DEFAULT_FONT_SIZE = 32;
 
-/** The minimum font size a linked snippet gets: half the font size, rounded (docs/decisions.md "The design document: versions and restore"). */
+/** The minimum font size a linked snippet gets: half the font size, rounded (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"). */
 export const halfFontSize = (fontSize: number): number => Math.max(1, Math.round(fontSize / 2));
 
-/** A blank fallback is stored as one space (docs/decisions.md "The design document: versions and restore"). */
+/** A blank fallback is stored as one space (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"). */
 export const blankAsSpace = (value: string): string => (value.trim() === '' ? ' ' : value);
 
 /** A finite number above zero (a known image size). */

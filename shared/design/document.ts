@@ -1,5 +1,5 @@
 /**
- * The design document's fields (docs/decisions.md "The design document: versions and restore"):
+ * The design document's fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"):
  * what is drawn and the export settings; a new design's document and the canvas for a photo.
  */
 import { z } from 'zod';
@@ -58,7 +58,7 @@ export const RenderQualitySchema = z.object({
 export type RenderQuality = z.output<typeof RenderQualitySchema>;
 
 /**
- * The current version's document fields (docs/decisions.md "The design document: versions and
+ * The current version's document fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
  * restore" PicSnippet content). Validates a document that is already at `CURRENT_SCHEMA_VERSION`;
  * `DesignDocumentSchema` also migrates older ones.
  */
@@ -81,7 +81,7 @@ export const DesignDocumentFieldsSchema = z.object({
   /**
    * The frame of an animated GIF base photo the design shows and the render draws (0 = the
    * first, what every older document shows), saved when playback is paused or stopped in the
-   * editor (docs/decisions.md "GIF playback"). Ignored for other images; past the GIF's last
+   * editor (docs/adr/0059-gif-playback.md "GIF playback"). Ignored for other images; past the GIF's last
    * frame the render draws its last.
    */
   base_image_gif_frame: z
@@ -105,23 +105,23 @@ export const DesignDocumentFieldsSchema = z.object({
     .positive()
     .max(DESIGN_BOUNDS.canvasHeight, tooBig('canvas height', DESIGN_BOUNDS.canvasHeight))
     .default(DEFAULT_CANVAS.height),
-  /** The unit the editor shows sizes in (docs/decisions.md "The design document: versions and restore", docs/editor.md "Constants"); storage stays in px. */
+  /** The unit the editor shows sizes in (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", docs/editor.md "Constants"); storage stays in px. */
   size_option: z.enum(['px', 'in', 'mm', 'cm']).default('px'),
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
   /**
-   * Filters switched on (docs/decisions.md "The design document: versions and restore": Grayscale,
+   * Filters switched on (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": Grayscale,
    * Invert, Sepia, BlackWhite, Brownie, Vintage, Kodachrome, Technicolor, Polaroid), name → on.
    * Saved by `PUT …/effects`.
    */
   filters: z.record(z.string(), z.boolean()).default({}),
   /**
-   * Enhancements, name → value (docs/decisions.md "The design document: versions and restore"):
+   * Enhancements, name → value (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"):
    * Brightness, Contrast, Saturation (-1..1), Hue (-2..2), Blur (0..1); Sharpen and Emboss on/off
    * as 1/0. The renderer clamps the ranges.
    */
   enhance: z.record(z.string(), z.number()).default({}),
-  /** Template tags (docs/decisions.md "The design document: versions and restore" `image_tags`, docs/decisions.md "The design document: versions and restore": "Template status in the save modal"). */
+  /** Template tags (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `image_tags`, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Template status in the save modal"). */
   image_tags: z.array(z.string()).default([]),
   /** Output format of the render URL without an extension: JPEG for photos. */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),
@@ -133,7 +133,7 @@ export const DesignDocumentFieldsSchema = z.object({
   quality: RenderQualitySchema.default(() => ({ ...DEFAULT_RENDER_QUALITY })),
   /**
    * Shows the team's watermark (its logo, set in team settings) over the design, placed by
-   * shared/scene/watermark.ts (docs/decisions.md "Watermark"). Absent in older documents: off,
+   * shared/scene/watermark.ts (docs/adr/0057-watermark.md "Watermark"). Absent in older documents: off,
    * so no existing design changes.
    */
   show_watermark: z.boolean().default(false),
@@ -240,7 +240,7 @@ export function canvasForPhoto(
 }
 
 /**
- * A new design's document (docs/decisions.md "Design API shapes" "Creating a design"): the base
+ * A new design's document (docs/adr/0019-design-api-shapes.md "Design API shapes" "Creating a design"): the base
  * photo, the canvas sized from it (its width capped at 1056 px, the height keeping the aspect
  * ratio; 900x600 when the photo's size is unknown, docs/editor.md "Constants"), and every other
  * field at its default.

@@ -1,5 +1,5 @@
 /**
- * The one restore path (docs/decisions.md "The design document: versions and restore", "One
+ * The one restore path (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", "One
  * restore path for untrusted data"): migrates, validates and repairs a stored or submitted
  * document; the repairs' helpers.
  */
@@ -37,7 +37,7 @@ export class DesignRestoreError extends Error {
 }
 
 /**
- * The one restore path (docs/decisions.md "The design document: versions and restore"): validates,
+ * The one restore path (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"): validates,
  * migrates and repairs a stored or submitted design document so that it can be drawn and edited.
  * Pure; never mutates `raw`.
  *
@@ -124,7 +124,7 @@ export function parseDesignDocument(raw: unknown): DesignDocument {
 // Repairs (restoreDesign's helpers)
 
 /**
- * The old system's date of a document being imported (docs/decisions.md "The design document:
+ * The old system's date of a document being imported (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
  * versions and restore" `updated_at`, else `created_at`; docs/editor.md "Constants" dates the
  * scaling by the update), as stored; undefined without one.
  */

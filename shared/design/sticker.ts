@@ -1,6 +1,6 @@
 /**
  * Stickers: images, QR codes and dynamic stickers on the canvas, their filters, geometry in
- * canvas px with a top-left origin, and scale (docs/decisions.md "The design document: versions
+ * canvas px with a top-left origin, and scale (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
  * and restore").
  */
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import { WebCropSchema } from '../scene/web-crop.ts';
 import { MAX_GIF_FRAMES } from '../gif.ts';
 import { DESIGN_BOUNDS, tooBig } from './bounds.ts';
 
-/** Dynamic sticker kinds (docs/decisions.md "The design document: versions and restore") and their parameter-name prefixes (docs/editor.md "Editing rules"). */
+/** Dynamic sticker kinds (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore") and their parameter-name prefixes (docs/editor.md "Editing rules"). */
 export const DYNAMIC_STICKER_PREFIX = {
   qrCode: 'qrCode',
   gravatar: 'Gravatar',
@@ -24,7 +24,7 @@ export const DYNAMIC_STICKER_PREFIX = {
 } as const;
 export type DynamicStickerType = keyof typeof DYNAMIC_STICKER_PREFIX;
 
-/** A fabric image filter saved on a sticker (docs/decisions.md "The design document: versions and restore": the first has a colour, mode screen). */
+/** A fabric image filter saved on a sticker (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": the first has a colour, mode screen). */
 export const StickerFilterSchema = z.looseObject({
   type: z.string().optional(),
   color: z.string().optional(),
@@ -40,7 +40,7 @@ const stickerScale = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.stickerScale, tooBig(field, DESIGN_BOUNDS.stickerScale));
 
 /**
- * A sticker on the canvas (docs/decisions.md "The design document: versions and restore"
+ * A sticker on the canvas (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"
  * `graphics_data`). Geometry in canvas px with a top-left origin: the intrinsic size (512 by
  * default; 910x512 for screenshots, docs/editor.md "Constants") times the scale, rotated by `angle`
  * degrees around the top-left corner (fabric's origin). `restoreDesign` converts a sticker saved
@@ -82,7 +82,7 @@ export const StickerSchema = z
     isTransparent: z.boolean().default(false),
     /**
      * The frame of an animated GIF sticker (a `.gif` url) the design shows and the render draws,
-     * 0-based; absent = the first frame, so older documents need no migration (docs/decisions.md
+     * 0-based; absent = the first frame, so older documents need no migration (docs/adr/0062-gif-stickers.md
      * "GIF stickers"). Ignored for other images; past the GIF's last frame the render draws its
      * last.
      */
@@ -109,7 +109,7 @@ export const StickerSchema = z
      * the fallback (`dynamicStickerUrl`) a place for everyone else.
      */
     weather: WeatherStickerSchema.nullable().default(null),
-    /** Colour filters of the sticker image (docs/decisions.md "The design document: versions and restore"). */
+    /** Colour filters of the sticker image (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"). */
     filters: z.array(StickerFilterSchema).default([]),
     left: z.number(),
     top: z.number(),

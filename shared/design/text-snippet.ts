@@ -1,6 +1,6 @@
 /**
  * Text snippets and their parameters (merge fields): text transforms, fallbacks, the snippet
- * geometry in canvas px and font sizes in px (docs/decisions.md "The design document: versions
+ * geometry in canvas px and font sizes in px (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
  * and restore").
  */
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import {
   tooMany,
 } from './bounds.ts';
 
-/** Text transform options, name / key (docs/decisions.md "The design document: versions and restore"). */
+/** Text transform options, name / key (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"). */
 export const TEXT_TRANSFORMS = {
   allCaps: 'All Caps',
   lowerCase: 'Lowercase',
@@ -35,7 +35,7 @@ export const TextTransformSchema = z.object({
 });
 
 /**
- * A parameter's own fields (docs/decisions.md "The design document: versions and restore"), without
+ * A parameter's own fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"), without
  * the defaults that depend on other fields; `ParameterSchema` adds those. Use this one for
  * `.shape`, `.pick` or `.partial`.
  */
@@ -46,7 +46,7 @@ export const ParameterFieldsSchema = z.object({
   param_name: z.string().min(1),
   /** The name before the last rename; defaults to `param_name`. */
   original_param_name: z.string().min(1).optional(),
-  /** The fallback, at most 255 characters; a blank one is stored as `' '` (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
+  /** The fallback, at most 255 characters; a blank one is stored as `' '` (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
   param_default_value: z.string().max(MAX_VALUE_LENGTH).transform(blankAsSpace).default(' '),
   text_transform: TextTransformSchema.default({
     checkFormating: false,
@@ -61,14 +61,14 @@ export const ParameterFieldsSchema = z.object({
   dynamicStickerParamName: z.string().nullable().default(null),
 });
 
-/** A parameter (merge field) of a text snippet (docs/decisions.md "The design document: versions and restore"); `original_param_name` defaults to the name. */
+/** A parameter (merge field) of a text snippet (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"); `original_param_name` defaults to the name. */
 export const ParameterSchema = ParameterFieldsSchema.transform((p) => ({
   ...p,
   original_param_name: p.original_param_name ?? p.param_name,
 }));
 export type Parameter = z.output<typeof ParameterSchema>;
 
-/** A snippet's display data as the editor saves it (docs/decisions.md "The design document: versions and restore" `display_info`); opaque here. */
+/** A snippet's display data as the editor saves it (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `display_info`); opaque here. */
 export const DisplayInfoSchema = z.looseObject({
   width: z.number().optional(),
   uuid: z.string().optional(),
@@ -81,7 +81,7 @@ const snippetSize = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.snippetSize, tooBig(field, DESIGN_BOUNDS.snippetSize));
 
 /**
- * A text snippet's own fields (docs/decisions.md "The design document: versions and restore",
+ * A text snippet's own fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore",
  * defaults from there); `TextSnippetSchema` adds the defaults that depend on other fields. Use this
  * one for `.shape`, `.pick` or `.partial`.
  */
@@ -110,7 +110,7 @@ export const TextSnippetFieldsSchema = z.object({
   fontSize: z.number().positive().max(MAX_FONT_SIZE).default(DEFAULT_FONT_SIZE),
   /**
    * Shrink-until size, px: the text shrinks down to it before it overflows. Half the font size
-   * by default, never above the font size (docs/decisions.md "The design document: versions and
+   * by default, never above the font size (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
    * restore", docs/editor.md "Editing rules").
    */
   minFontSize: z.number().positive().max(MAX_FONT_SIZE).optional(),
@@ -124,9 +124,9 @@ export const TextSnippetFieldsSchema = z.object({
   height: snippetSize('height').nullable().default(null),
   left: z.number(),
   top: z.number(),
-  /** Wrap toggle of the selection overlay (docs/decisions.md "The design document: versions and restore"). */
+  /** Wrap toggle of the selection overlay (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"). */
   textWrap: z.boolean().default(true),
-  /** Font size and minimum font size move together (docs/decisions.md "The design document: versions and restore": "Linked font sizes"). */
+  /** Font size and minimum font size move together (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Linked font sizes"). */
   linked: z.boolean().default(true),
   parameters: z
     .array(ParameterSchema)
@@ -138,7 +138,7 @@ export const TextSnippetFieldsSchema = z.object({
 });
 
 /**
- * A text snippet: geometry in canvas px, font size in px (docs/decisions.md "The design document:
+ * A text snippet: geometry in canvas px, font size in px (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
  * versions and restore"). `minFontSize` defaults to half the font size, `original_text` to the
  * text, and each parameter's `text_snippet_id` to the snippet's id.
  */

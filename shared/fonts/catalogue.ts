@@ -5,7 +5,7 @@
  * @font-face").
  *
  * Where a family's files come from, in order (docs/fonts.md "Limits and known gaps",
- * docs/decisions.md "Fonts"):
+ * docs/adr/0030-fonts.md "Fonts"):
  * 1. the built-in fonts of docs/fonts.md "Limits and known gaps", kept under their own names and
  *    drawn with an openly licensed look-alike that we host (Journal → Caveat, …); USPS IMB Standard
  *    is listed, disabled, and drawn with the default;
@@ -39,7 +39,7 @@ export { DEFAULT_FONT_FAMILY, HOSTED_FONTS_PATH, CUSTOM_FONTS_PATH };
 /**
  * A built-in font of docs/fonts.md "Limits and known gaps". `drawnWith` is the hosted family whose
  * files draw it (the named fonts other than Permanent Marker are not openly licensed;
- * docs/decisions.md "Fonts").
+ * docs/adr/0030-fonts.md "Fonts").
  */
 export interface BuiltInFont {
   family: string;

@@ -1,5 +1,5 @@
 /**
- * Countdown timers in the design's layer order (docs/decisions.md "Countdown timers", "Animated
+ * Countdown timers in the design's layer order (docs/adr/0058-countdown-timers.md "Countdown timers", "Animated
  * output"): which stickers are timers, and the design's other layers cut at them. The render's
  * GIF frames (functions/render/countdown-gif.ts) and the editor's canvas
  * (web/src/features/editor/canvas/countdown.ts) stack timers by this one rule.

@@ -3,7 +3,7 @@
  * at a moment) and the layout (which texts are drawn where). Pure and shared: the editor's live
  * preview and the render's GIF frames both draw the text layers `countdownLayers` returns with
  * the one text drawing path (shared/scene/draw.ts `fitTextLayer`), so both show the same digits
- * in the same places (docs/decisions.md "Countdown timers"; test/unit/countdown.test.ts).
+ * in the same places (docs/adr/0058-countdown-timers.md "Countdown timers"; test/unit/countdown.test.ts).
  *
  * Units: time in ms since the epoch (`nowMs`) or whole seconds (`remaining`), geometry in
  * canvas px, font sizes in px at the sticker's intrinsic size (scaled with the sticker).
@@ -72,7 +72,7 @@ function isCalendarTime(wall: string): boolean {
 }
 
 /**
- * The settings of a countdown sticker (docs/decisions.md "Countdown timers"):
+ * The settings of a countdown sticker (docs/adr/0058-countdown-timers.md "Countdown timers"):
  * - `mode` `fixed`: counts down to `deadline` (wall-clock time) in `timeZone` (IANA);
  * - `mode` `evergreen`: counts `durationSeconds` from a start. `start` `param` (or absent: every
  *   document saved before the choice existed reads as before, so no migration) takes the moment
@@ -173,7 +173,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The instant an evergreen start value names, ms since the epoch, or `undefined` when it names
- * none (docs/decisions.md "Countdown timers"; test/unit/countdown.test.ts):
+ * none (docs/adr/0058-countdown-timers.md "Countdown timers"; test/unit/countdown.test.ts):
  * - with an offset (`2026-11-24T10:00:00Z`, `…+02:00`): that instant;
  * - without one (`2026-11-24T10:00[:ss]`, or a date alone, read as midnight): the wall time in
  *   `timeZone`, the sticker's zone (never the machine's, which is UTC on Lambda);

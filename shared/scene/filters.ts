@@ -1,5 +1,5 @@
 /**
- * The base image's filters and enhancements as fabric filters (docs/decisions.md "The design
+ * The base image's filters and enhancements as fabric filters (docs/adr/0014-the-design-document-versions-and-restore.md "The design
  * document: versions and restore"), shared by the editor and the render page so both show the same
  * picture. Browser-only.
  */

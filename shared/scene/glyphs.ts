@@ -1,5 +1,5 @@
 /**
- * Never tofu (docs/fonts.md "Never tofu"; docs/decisions.md "Render slice": "Text fitting"): a
+ * Never tofu (docs/fonts.md "Never tofu"; docs/adr/0004-render-slice.md "Render slice": "Text fitting"): a
  * character that no shipped face can draw is left out of the drawn text instead of showing as a
  * box. Used by the render service and the editor through `resolveScene`'s `glyphs` option
  * (shared/scene/resolve.ts), so the preview leaves out what the render leaves out.

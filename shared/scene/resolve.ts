@@ -1,6 +1,6 @@
 /**
  * Scene resolution: a design plus a recipient's parameter values → the text that is drawn
- * (docs/decisions.md "Render slice"). Pure functions, shared by the render service and the editor.
+ * (docs/adr/0004-render-slice.md "Render slice"). Pure functions, shared by the render service and the editor.
  */
 import type {
   DesignDocument,
@@ -13,7 +13,7 @@ import type {
 import type { WatermarkLayer } from './watermark.ts';
 import { urlTemplateFields } from './url-template.ts';
 
-/** Values longer than this are cut (docs/decisions.md "Render slice", docs/security.md "Render limits"). */
+/** Values longer than this are cut (docs/adr/0004-render-slice.md "Render slice", docs/security.md "Render limits"). */
 export const MAX_VALUE_LENGTH = 255;
 
 /** `{{ name }}` in a text snippet's text; names are letters, digits, `_` and `-` (docs/editor.md "Editing rules"). */
@@ -32,7 +32,7 @@ export function isUnfilledMergeTag(value: string): boolean {
   return UNFILLED_TAG.test(value);
 }
 
-/** Applies a text transform (docs/decisions.md "The design document: versions and restore"): All Caps, Lowercase, UpperCase (each word), No Spaces. */
+/** Applies a text transform (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"): All Caps, Lowercase, UpperCase (each word), No Spaces. */
 export function applyTextTransform(
   value: string,
   key: TextTransformKey | null | undefined,
@@ -75,7 +75,7 @@ export interface ResolveOptions {
 
 /**
  * The value drawn for one parameter: the recipient's value if present and not an unfilled tag,
- * else the fallback. A blank fallback (one space, docs/decisions.md "The design document: versions
+ * else the fallback. A blank fallback (one space, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
  * and restore") draws nothing. The text transform applies to both.
  * @param drawable the layer's glyph filter (`ResolveOptions.glyphs` for its family): a value
  *   that has nothing drawable left counts as missing, so the fallback shows (docs/fonts.md
@@ -101,7 +101,7 @@ export function resolveParameter(
 
 /**
  * A text snippet's text with every `{{param}}` resolved. A placeholder naming no declared
- * parameter of the snippet draws nothing (only declared parameters count, docs/decisions.md "Render
+ * parameter of the snippet draws nothing (only declared parameters count, docs/adr/0004-render-slice.md "Render
  * slice"). With a glyph filter, what the snippet's family cannot draw is left out of the values
  * (before the fallback rule) and of the text around them.
  */
@@ -267,7 +267,7 @@ export function resolveScene(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Base image placement (docs/editor.md "Constants": "Base image scaling"; docs/decisions.md
+// Base image placement (docs/editor.md "Constants": "Base image scaling"; docs/adr/0050-pixelate-and-legacy-base-image-scaling.md
 // "Pixelate and legacy base-image scaling")
 
 /** Designs last saved before this day scale the base photo to 500 px (docs/editor.md "Constants"). */

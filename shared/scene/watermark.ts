@@ -1,6 +1,6 @@
 /**
  * Watermarks: where a team's watermark and the product mark go on a design, the same numbers for
- * the editor's preview and the render (docs/decisions.md "Watermark"). Pure: the fabric drawing
+ * the editor's preview and the render (docs/adr/0057-watermark.md "Watermark"). Pure: the fabric drawing
  * is shared/scene/draw.ts `watermarkObject`, used by the editor and the render page alike.
  *
  * - The team's watermark (its logo, set in team settings) shows on the designs that switch it on
@@ -13,10 +13,10 @@
  *   0.4 of it; a canvas too low for it gets it scaled down further, keeping its margins.
  */
 
-/** The team watermark's rule (docs/decisions.md "Watermark"): place px, scale, opacity 0–1. */
+/** The team watermark's rule (docs/adr/0057-watermark.md "Watermark"): place px, scale, opacity 0–1. */
 export const TEAM_WATERMARK = { left: 10, top: 10, scale: 0.25, opacity: 0.5 } as const;
 
-/** The product mark's rule (docs/decisions.md "Watermark"): size and margins px, opacity 0–1. */
+/** The product mark's rule (docs/adr/0057-watermark.md "Watermark"): size and margins px, opacity 0–1. */
 export const PRODUCT_MARK = {
   width: 160,
   height: 40,
@@ -112,7 +112,7 @@ export function teamWatermarkBox(image: Size, canvas: Size): Omit<WatermarkLayer
 }
 
 /**
- * The product mark's box ({@link PRODUCT_MARK}; docs/decisions.md "Watermark"): on a canvas at
+ * The product mark's box ({@link PRODUCT_MARK}; docs/adr/0057-watermark.md "Watermark"): on a canvas at
  * least 1000 px wide, 160 x 40 px, its left edge 180 px from the right edge and its bottom edge
  * 20 px from the bottom. On a narrower canvas the size and both margins are multiplied by
  * width / 1000, but by no less than 0.4 (a 500 px canvas: 80 x 20 px, 10 px margins; 300 px

@@ -1,5 +1,5 @@
 /**
- * Dashboard list benchmark (docs/decisions.md "Design API shapes"): a team with 1,000 designs on
+ * Dashboard list benchmark (docs/adr/0019-design-api-shapes.md "Design API shapes"): a team with 1,000 designs on
  * DynamoDB Local, its lists read through the local gateway as the SPA reads them (page 1, then each
  * next page with the cursor the page before gave, to the end), in each of the four sorts. Measured:
  * - list latency p50 and p95 per request (HTTP, ms), overall and per sort;
@@ -21,7 +21,7 @@ import { percentile, round1 } from './measure.ts';
 import { formatTable } from './table.ts';
 import { RESULTS_DIR, sized } from './scale.ts';
 
-/** Designs in the benchmark team (docs/decisions.md "Design API shapes"). */
+/** Designs in the benchmark team (docs/adr/0019-design-api-shapes.md "Design API shapes"). */
 export const DESIGNS = sized(1000, 40);
 const SORTS = ['', 'created', 'name', 'views'] as const;
 /** DynamoDB queries per list request aimed at (docs/performance.md "Dashboard lists"). */

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * API tokens through the built SPA in headless Chromium (docs/developer-api.md "Tokens": "Security
- * and tokens"; docs/decisions.md "API tokens"): a token created in Settings → Security is shown
+ * and tokens"; docs/adr/0010-api-tokens.md "API tokens"): a token created in Settings → Security is shown
  * once, works as `Authorization: Bearer` on the API from outside the browser, shows when it was
  * last used, and answers 401 once revoked in the UI. Screenshots land in
  * test-results/e2e-tokens-*.png. What the section shows on its own (the default abilities ticked,

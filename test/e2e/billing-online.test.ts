@@ -256,7 +256,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
       ),
       { times: 5 },
     );
-    // docs/decisions.md "Billing in the SPA": invoices, payment method and subscription are tabs of
+    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": invoices, payment method and subscription are tabs of
     // their own.
     await page.goto(`${base}/settings#/invoices`);
     await waitForTab(page, 'Invoices');
@@ -521,7 +521,7 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
         },
         { times: 50 },
       );
-    // docs/decisions.md "Billing in the SPA": the partner-campaign path, whose coupon is described
+    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": the partner-campaign path, whose coupon is described
     // but never named.
     await page.goto(`${base}${PARTNER_CAMPAIGN_PATH}`);
     await fillField(page, 'Name', 'Carla Card');

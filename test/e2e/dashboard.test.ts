@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
  * The dashboard, the create page and the show page through the built SPA in headless Chromium
- * (docs/decisions.md "Dashboard SPA" Dashboard and routes, docs/decisions.md "Design lists" design
- * states, docs/decisions.md "Design API shapes": "Dashboard lists" and "Design actions";
- * docs/decisions.md "Design API shapes"): the demo user creates a design from a library picture
+ * (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard and routes, docs/adr/0018-design-lists.md "Design lists" design
+ * states, docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists" and "Design actions";
+ * docs/adr/0019-design-api-shapes.md "Design API shapes"): the demo user creates a design from a library picture
  * through the picker, it is renamed, cloned, archived and activated again, and after 40 more
  * designs the list sorted by name scrolls to "No more results" with every design in the server's
  * order. Screenshots land in test-results/e2e-dashboard-*.png. What one component shows is in the
@@ -35,7 +35,7 @@ const stack = useLocalStack({ web: 'preview' });
 const browser = useTestBrowser();
 
 const DEMO = { email: 'demo@example.com', password: 'demo-password' };
-/** How many designs the scroll check adds (docs/decisions.md "Design API shapes""sort and scroll through 40 designs"). */
+/** How many designs the scroll check adds (docs/adr/0019-design-api-shapes.md "Design API shapes""sort and scroll through 40 designs"). */
 const SEEDED = 40;
 /** Words for the seeded titles, so the name order differs from the creation order. */
 const WORDS = ['Kite', 'Amber', 'Harbour', 'Dune', 'Meadow', 'Ember', 'Cobalt', 'Juniper'];
@@ -86,7 +86,7 @@ const waitForCardGone = (page: Page, title: string) =>
     title,
   );
 
-/** Waits until the flash (role=status, docs/decisions.md "Design lists") reads `text`. */
+/** Waits until the flash (role=status, docs/adr/0018-design-lists.md "Design lists") reads `text`. */
 async function waitForFlash(page: Page, text: string): Promise<void> {
   await page.waitForFunction(
     (t) =>

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens",
- * docs/decisions.md "Registration"): the account, the free plan while billing is offline, the
+ * docs/adr/0011-registration.md "Registration"): the account, the free plan while billing is offline, the
  * confirmation page with the new user signed in, and onboarding to the use case's templates; the
  * partner-campaign path registering through its own route. Each page fits a phone-sized screen.
  * What the steps show on their own (field errors, the team slug, a taken address, the plans

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Settings through the built SPA in headless Chromium (docs/accounts.md "Screens",
- * docs/decisions.md "The API contract"): an API token shown once and listed, the tab kept in the
+ * docs/adr/0044-the-api-contract.md "The API contract"): an API token shown once and listed, the tab kept in the
  * hash through the browser's history, a new team listed and its settings opened, and a profile
  * photo uploaded (and a non-image refused by the server). What one component shows is in the
  * component tests: the tabs of each settings page, their order, keys and hashes

@@ -152,7 +152,7 @@ describe('templates and bundles', () => {
       await waitForPreviews(demo);
       await snap(demo, 'e2e-templates-6b-demo-bonus-dashboard');
       // A template link opened in the browser (an onboarding or marketing link) asks first,
-      // then opens the copy in the editor (docs/decisions.md "Design API shapes").
+      // then opens the copy in the editor (docs/adr/0019-design-api-shapes.md "Design API shapes").
       await demo.goto(`${base}/pic-snippet/${design.id}/createFromTemplate`, {
         waitUntil: 'domcontentloaded',
       });

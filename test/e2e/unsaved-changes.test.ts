@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Leaving with unsaved changes asks first (docs/decisions.md "Leaving with unsaved changes asks
+ * Leaving with unsaved changes asks first (docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes asks
  * first") through the built SPA in headless Chromium: a settings form with typed changes asks
  * before a header link or browser back takes the page away ("Stay" keeps the page and what was
  * typed, "Leave" goes), a reload gets the browser's `beforeunload` prompt, a saved form does not

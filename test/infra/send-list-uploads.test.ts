@@ -1,5 +1,5 @@
 /**
- * Send-list uploads from the browser in AWS (docs/decisions.md "Send-list uploads from the
+ * Send-list uploads from the browser in AWS (docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list uploads from the
  * browser"): the SPA PUTs the file to the assets bucket by a presigned URL, so the SPA's
  * Content-Security-Policy must allow the bucket's regional origin in `connect-src`, and the
  * bucket must answer CORS for that PUT from the site's origin. And the lists' files expire with

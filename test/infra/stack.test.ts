@@ -1841,7 +1841,7 @@ describe('webhook deliveries (docs/developer-api.md "Webhooks")', () => {
   });
 });
 
-describe('second render invalidations (docs/decisions.md "Watermark")', () => {
+describe('second render invalidations (docs/adr/0057-watermark.md "Watermark")', () => {
   it('runs the worker from its queue, with the distribution, told only to the plan and watermark changers', () => {
     const queues = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('RenderInvalidations'));
     const main = queues.find(([id]) => id.startsWith('RenderInvalidationsQueue'))![1];

@@ -1,5 +1,5 @@
 /**
- * Sessions, CSRF, sign-in, sign-out and the access rules of the route table (docs/decisions.md
+ * Sessions, CSRF, sign-in, sign-out and the access rules of the route table (docs/adr/0009-sessions-and-csrf.md
  * "Sessions and CSRF", docs/security.md "Authorization matrix"), through the local stack.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Countdown timer stickers through the design API (docs/editor.md "Countdown timer";
- * docs/decisions.md "Countdown timers"): the library offers one, `saveGeneratedDynamicSticker`
+ * docs/adr/0058-countdown-timers.md "Countdown timers"): the library offers one, `saveGeneratedDynamicSticker`
  * adds it with its box and settings, and bad settings answer 422 with field errors and save
  * nothing, as the whole-design save does.
  */

@@ -1,5 +1,5 @@
 /**
- * The design store (functions/designs/store.ts; docs/decisions.md "Design API shapes") against
+ * The design store (functions/designs/store.ts; docs/adr/0019-design-api-shapes.md "Design API shapes") against
  * DynamoDB Local: reads are scoped to the team, every write checks and bumps `version`, a stale or
  * losing write gets 409 with the current version and leaves the stored design as the winner wrote
  * it.

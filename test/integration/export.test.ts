@@ -26,7 +26,7 @@ beforeAll(async () => {
 const KLAVIYO_FIRST_NAME = "{{ first_name|default:'' }}";
 const TOO_LONG = 'Value may not be greater than 255 character!';
 
-/** A dynamic sticker of the given kind, fed by the parameter `name` (docs/decisions.md "The design document: versions and restore" Sticker). */
+/** A dynamic sticker of the given kind, fed by the parameter `name` (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Sticker). */
 const dynamicSticker = (kind: string, name: string) => ({
   uuid: `sticker-${name}`,
   stickerType: 'dynamicSticker',

@@ -1,5 +1,5 @@
 /**
- * `GET /image/{imageId}/tags` (docs/decisions.md "User files" → `result.tags[].tag.en`): the tag
+ * `GET /image/{imageId}/tags` (docs/adr/0017-user-files.md "User files" → `result.tags[].tag.en`): the tag
  * editor's suggestions for an image, from the tags of templates made from it, most used first, then
  * the words of the image's title; only for images the team can see.
  *

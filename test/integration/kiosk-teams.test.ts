@@ -1,6 +1,6 @@
 /**
  * The kiosk's teams and the additional permissions taking effect (docs/kiosk.md Team
- * `additional_{product}`, `limited_permission`; docs/kiosk.md; docs/decisions.md "Additional
+ * `additional_{product}`, `limited_permission`; docs/kiosk.md; docs/adr/0049-additional-permissions.md "Additional
  * permissions"; functions/domain/team-permissions.ts): the team profile's counts and bundles,
  * `additional_picsnippets` raising the free plan's active-design limit, and
  * `limited_permission` keeping archive and activate to the owner and team admins.

@@ -1,6 +1,6 @@
 /**
- * Members and invitations (docs/decisions.md "Team roles", docs/billing.md "Flows",
- * docs/accounts.md "Validation rules", docs/decisions.md "The API contract"; docs/decisions.md
+ * Members and invitations (docs/adr/0023-team-roles.md "Team roles", docs/billing.md "Flows",
+ * docs/accounts.md "Validation rules", docs/adr/0044-the-api-contract.md "The API contract"; docs/adr/0012-invitations.md
  * "Invitations") through the local stack, with the invitation link read from the local outbox. An
  * invitation is taken only with the code of its e-mailed link (docs/security.md "Invitations and
  * e-mail ownership").
@@ -343,7 +343,7 @@ describe('invitations', () => {
   });
 });
 
-describe('team admins (docs/decisions.md "Team roles")', () => {
+describe('team admins (docs/adr/0023-team-roles.md "Team roles")', () => {
   async function joined(label: string, role: 'admin' | 'member') {
     const email = uniqueEmail(label);
     const client = await register(email);

@@ -1,5 +1,5 @@
 /**
- * The merge-tag calls through the local stack (docs/decisions.md "Export and merge tags";
+ * The merge-tag calls through the local stack (docs/adr/0022-export-and-merge-tags.md "Export and merge tags";
  * docs/export.md items 2, 5, 6): the provider and storefront lists, `POST /api/merge-tag` offline
  * and with live adapters against a fake platform server started here, the SSRF rules on a platform
  * base URL, and `/js/picsnippets.js`.

@@ -1,7 +1,7 @@
 /**
- * Text snippet parameters through the local stack (docs/decisions.md "Text snippet parameters":
- * "Text snippet parameters", docs/decisions.md "Text snippet parameters" messages;
- * docs/decisions.md "Design API shapes"): every call, for the demo user's team, another team's
+ * Text snippet parameters through the local stack (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters":
+ * "Text snippet parameters", docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" messages;
+ * docs/adr/0019-design-api-shapes.md "Design API shapes"): every call, for the demo user's team, another team's
  * user, stale versions, and the render URL taking a renamed parameter.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -366,7 +366,7 @@ describe('DELETE parameters (spec 000 §7)', () => {
   });
 });
 
-describe('another team (docs/decisions.md "Design API shapes": 404 for other teams)', () => {
+describe('another team (docs/adr/0019-design-api-shapes.md "Design API shapes": 404 for other teams)', () => {
   it('answers 404 to every call on another team\u2019s design and changes nothing', async () => {
     const { designId } = await newDesign();
     const body = { pic_snippet_id: designId, param_name: 'x' };

@@ -1,5 +1,5 @@
 /**
- * The local queue (functions/lib/queue.ts, infra/local/queue-poller.ts; docs/decisions.md
+ * The local queue (functions/lib/queue.ts, infra/local/queue-poller.ts; docs/adr/0051-queues.md
  * "Queues") on DynamoDB Local: what SQS with its event source mapping does in AWS.
  *
  * @own-stack: an empty table and no queue pollers: the test drives the queue itself.

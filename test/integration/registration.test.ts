@@ -1,6 +1,6 @@
 /**
- * Registration's account step through the local stack (docs/decisions.md "Registration",
- * docs/accounts.md "Validation rules"; docs/decisions.md "Registration"): the spec's exact
+ * Registration's account step through the local stack (docs/adr/0011-registration.md "Registration",
+ * docs/accounts.md "Validation rules"; docs/adr/0011-registration.md "Registration"): the spec's exact
  * messages, the e-mail check, atomic creation, and the signed-in result.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Countdown timers through the real render path (docs/decisions.md "Countdown timers"): a design
+ * Countdown timers through the real render path (docs/adr/0058-countdown-timers.md "Countdown timers"): a design
  * saved with a countdown sticker through the API, rendered by the local stack's warm Chromium
  * with the clock fixed by the test-only header (honoured only under STAGE=test). The answer is
  * an animated GIF of the design's frame count, one second a frame; the frames' digits are read

@@ -1,5 +1,5 @@
 /**
- * Fallback draws under load (docs/decisions.md "Fallback draws under load") through the local
+ * Fallback draws under load (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load") through the local
  * stack (DynamoDB Local, the S3 emulator, Chromium): a design whose all-fallback render comes
  * out partial (its team's watermark file cannot be read, so every draw of it is partial) gets
  * many refused requests at once and after, as in a mail blast; each is answered an image,

@@ -1,5 +1,5 @@
 /**
- * The CDN after a team's watermark or plan changes (docs/decisions.md "Watermark", its "CDN"
+ * The CDN after a team's watermark or plan changes (docs/adr/0057-watermark.md "Watermark", its "CDN"
  * point), at the CloudFront SDK boundary: the local stack (DynamoDB Local, the S3 emulator, the
  * recorded Stripe client) with a recording CloudFront client standing in for the distribution. A
  * new or removed team watermark invalidates the render paths of the team's designs that show it; a

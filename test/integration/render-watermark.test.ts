@@ -1,5 +1,5 @@
 /**
- * Watermarks through the real render path (docs/decisions.md "Watermark"; the local stack with
+ * Watermarks through the real render path (docs/adr/0057-watermark.md "Watermark"; the local stack with
  * DynamoDB Local, the S3 emulator and Chromium): the product mark on a free team's designs and
  * not on a paid one's, the team's watermark where shared/scene/watermark.ts places it when a
  * design shows it and gone when it does not, and a new render (not a cached one) whenever the

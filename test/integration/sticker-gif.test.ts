@@ -1,5 +1,5 @@
 /**
- * Animated GIF stickers (docs/editor.md "Animated GIF stickers"; docs/decisions.md "GIF
+ * Animated GIF stickers (docs/editor.md "Animated GIF stickers"; docs/adr/0062-gif-stickers.md "GIF
  * stickers"): an animated upload keeps its animation, fitted as its still, and is placed as that
  * GIF; a design's sticker draws the frame it saved (`gif_frame`, absent = the first) in the
  * render, pixel for pixel the fixture's frame; a new frame is a new render; the GIF a design

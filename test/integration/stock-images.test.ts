@@ -1,5 +1,5 @@
 /**
- * Stock-photo search and import (docs/decisions.md; docs/decisions.md "Editor extras and stock
+ * Stock-photo search and import (docs/decisions.md; docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock
  * photos" `GET /api/search-images/{query}`), through the real local stack. Unsplash and Pixabay
  * cannot be reached offline, so a local HTTP server answers as they do (their documented JSON
  * shapes), and every call still goes through the SSRF guard (its loopback test port is the only one

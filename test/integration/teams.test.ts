@@ -1,5 +1,5 @@
 /**
- * Teams (docs/decisions.md "Invitations": "Profile, teams, members"; docs/decisions.md "Team
+ * Teams (docs/adr/0012-invitations.md "Invitations": "Profile, teams, members"; docs/adr/0023-team-roles.md "Team
  * roles") through the local stack.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication (docs/decisions.md "Two-factor authentication"): enable with a QR and
+ * Two-factor authentication (docs/adr/0008-two-factor-authentication.md "Two-factor authentication"): enable with a QR and
  * one valid code, a reset code shown once, login asks for a code, codes are single-use, disable
  * with a code.
  */

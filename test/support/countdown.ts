@@ -1,7 +1,7 @@
 /**
  * The countdown timer sticker the tests and the bench put in designs: a 600 x 200 px dynamic
  * sticker at the top left whose settings are `countdown` (shared/scene/countdown.ts
- * `CountdownSchema`; docs/decisions.md "Countdown timers").
+ * `CountdownSchema`; docs/adr/0058-countdown-timers.md "Countdown timers").
  * @param extra other sticker fields (a `param_name` for an evergreen start, another place…).
  */
 export function countdownSticker(

@@ -1,5 +1,5 @@
 /**
- * Test steps for designs (docs/decisions.md "Design API shapes"): signed-in clients, a fresh team
+ * Test steps for designs (docs/adr/0019-design-api-shapes.md "Design API shapes"): signed-in clients, a fresh team
  * of one's own, and a design created through the API as the SPA creates it.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Animated GIF fixtures made by sharp (libvips' GIF encoder) for the GIF tests
- * (docs/editor.md "Animated GIF stickers"; docs/decisions.md "GIF playback").
+ * (docs/editor.md "Animated GIF stickers"; docs/adr/0059-gif-playback.md "GIF playback").
  */
 import sharp from 'sharp';
 

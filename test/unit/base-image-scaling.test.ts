@@ -6,7 +6,7 @@ import {
   placeBasePhoto,
 } from '#shared/scene/resolve.ts';
 
-/** A stored document of the old system, dated as the docs/decisions.md "The design document: versions and restore" design fields are. */
+/** A stored document of the old system, dated as the docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" design fields are. */
 const legacyDocument = (dates: Record<string, unknown>) => ({
   image_id: 'library-autumn',
   base_image_key: 'library/global/autumn.jpg',

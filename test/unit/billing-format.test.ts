@@ -1,7 +1,7 @@
 /**
  * How billing writes dates, money and cards (docs/billing.md "Flows" 'MMMM Do, YYYY';
  * docs/accounts.md "Constants" masked card), and where the payment-confirmation page may send the
- * browser back to (docs/decisions.md "Billing in the SPA").
+ * browser back to (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 /**
- * A Chromium stored unpacked (`CHROMIUM_PATH`, as a container image holds it: docs/decisions.md
+ * A Chromium stored unpacked (`CHROMIUM_PATH`, as a container image holds it: docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md
  * "Fresh cold start: Chromium stored unpacked") gets the `fonts.conf` beside it when the temp
  * folder is empty, so a fresh sandbox draws with the same fonts as one that unpacked.
  */

@@ -1,5 +1,5 @@
 /**
- * The API contract (shared/contract; docs/decisions.md "The API contract"): every contract
+ * The API contract (shared/contract; docs/adr/0044-the-api-contract.md "The API contract"): every contract
  * names a real route with exactly its path parameters; answers that break it are caught; and
  * the SPA reaches the network only through its one client.
  *

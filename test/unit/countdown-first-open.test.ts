@@ -1,5 +1,5 @@
 /**
- * Evergreen timers' starts (docs/decisions.md "Countdown timers"): a start value without an
+ * Evergreen timers' starts (docs/adr/0058-countdown-timers.md "Countdown timers"): a start value without an
  * offset is a wall time in the sticker's zone, unreadable ones count from now; a timer that
  * counts from the first open keeps one instant per design and recipient, written once, keyed by
  * a hash of the recipient's values.

@@ -1,6 +1,6 @@
 /**
  * The render's countdown rules that need no browser (functions/render/countdown-gif.ts;
- * docs/decisions.md "Countdown timers"): the test clock header is honoured only under
+ * docs/adr/0058-countdown-timers.md "Countdown timers"): the test clock header is honoured only under
  * STAGE=test, the frame count keeps within the pixel cap, and the cache key's values hold the
  * seconds left instead of an evergreen timer's start parameter.
  */

@@ -1,5 +1,5 @@
 /**
- * Countdown timer time math and layout (shared/scene/countdown.ts; docs/decisions.md
+ * Countdown timer time math and layout (shared/scene/countdown.ts; docs/adr/0058-countdown-timers.md
  * "Countdown timers"), with fixed clocks: the digits at a given now, time zones, a DST
  * boundary, the evergreen start parameter and the expired state. Plus the schema version 3
  * migration: an old design is unchanged.

@@ -1,6 +1,6 @@
 /**
- * The dashboard's pure rules (docs/decisions.md "Design API shapes"): where a clone joins a loaded
- * list (the server's order for each sort, docs/decisions.md "Dashboard SPA"), the Sort by
+ * The dashboard's pure rules (docs/adr/0019-design-api-shapes.md "Design API shapes"): where a clone joins a loaded
+ * list (the server's order for each sort, docs/adr/0020-dashboard-spa.md "Dashboard SPA"), the Sort by
  * parameter, the card's date and views lines, and the show page's personalisation hint built from
  * parameter names.
  */

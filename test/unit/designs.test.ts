@@ -1,5 +1,5 @@
 /**
- * The pure rules of the designs feature (docs/decisions.md "Design API shapes"): title rules
+ * The pure rules of the designs feature (docs/adr/0019-design-api-shapes.md "Design API shapes"): title rules
  * (docs/editor.md "Editing rules"), the name sort key, the clone's parameter names (docs/editor.md
  * "Editing rules": "_copy plus a number") and dynamic sticker fallbacks (docs/editor.md "Editing
  * rules" messages).

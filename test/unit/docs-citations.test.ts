@@ -5,6 +5,8 @@
  * functions/, shared/, infra/, web/src/ and test/, generated data files (`*.data.ts`) skipped.
  * Only comments are read (test/support/comments.ts), so strings and JSX text are never citations.
  *
+ * A decision record is cited the same way: `docs/adr/<NNNN-name>.md "<heading>"`.
+ *
  * How a citation is found: a comment's lines are joined into one line (the `/**`, `*`, `//` and
  * `*\/` markers dropped; `//` comments on consecutive lines make one block) and its whitespace is
  * collapsed, so a quote that wraps across comment lines is read whole. A citation is `docs/`, a
@@ -33,7 +35,7 @@ import { commentsOf, type SourceComment } from '../support/comments.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIRS = ['functions', 'shared', 'infra', 'web/src', 'test'];
 /** The citation: doc name, then the quoted text (bounded, no nested quantifiers: linear). */
-const CITATION = /docs\/([A-Za-z0-9_-]{1,60})\.md {0,3}"([^"]{1,200})"/g;
+const CITATION = /docs\/((?:adr\/)?[A-Za-z0-9_-]{1,80})\.md {0,3}"([^"]{1,200})"/g;
 /** Fewer words than this name a section, so they must be a heading ("Kiosk" is not a phrase). */
 const MIN_PHRASE_WORDS = 3;
 /** A heading's start is a whole name when one of these follows it. */

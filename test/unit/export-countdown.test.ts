@@ -1,5 +1,5 @@
 /**
- * A countdown design on the export screen (docs/decisions.md "Countdown timers"): its render URL
+ * A countdown design on the export screen (docs/adr/0058-countdown-timers.md "Countdown timers"): its render URL
  * ends in `.gif` (the animated GIF it answers), the render reads that path, and only an
  * evergreen timer asks for a value (its start).
  */

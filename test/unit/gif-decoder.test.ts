@@ -1,5 +1,5 @@
 /**
- * The editor's GIF decoder (web/src/features/editor/gif/decoder.ts; docs/decisions.md "GIF
+ * The editor's GIF decoder (web/src/features/editor/gif/decoder.ts; docs/adr/0059-gif-playback.md "GIF
  * playback"): frame count, delays as browsers play them, composition and disposal, bounds.
  */
 import sharp from 'sharp';

@@ -1,7 +1,7 @@
 /**
  * The hex colours a QR code accepts (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6
  * characters"), stored as `#rrggbb` (shared/colour.ts, shared/contract/designs.ts,
- * docs/decisions.md "Two-digit hex colours").
+ * docs/adr/0031-editor-text-tools.md "Two-digit hex colours").
  */
 import { describe, expect, it } from 'vitest';
 import { qrColour } from '#functions/render/stickers.ts';

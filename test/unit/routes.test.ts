@@ -10,12 +10,12 @@ import {
 } from '#shared/routes.ts';
 
 /**
- * Every call of docs/decisions.md "Design API shapes" and docs/decisions.md "The API contract",
+ * Every call of docs/adr/0019-design-api-shapes.md "Design API shapes" and docs/adr/0044-the-api-contract.md "The API contract",
  * transcribed as concrete requests ("{teams}" is `companies`). The table must answer each with
  * exactly one route.
  */
 const SPEC_CALLS: Array<[string, string]> = [
-  // docs/decisions.md "Design API shapes" Dashboard lists
+  // docs/adr/0019-design-api-shapes.md "Design API shapes" Dashboard lists
   ['GET', '/getActive'],
   ['GET', '/getArchived'],
   ['GET', '/getHomeTemplates'],
@@ -73,7 +73,7 @@ const SPEC_CALLS: Array<[string, string]> = [
   ['POST', '/deleteUploadSticker'],
   ['GET', '/getCustomFonts'],
   ['POST', '/storeFont'],
-  // docs/decisions.md "The API contract" Registration and lookups
+  // docs/adr/0044-the-api-contract.md "The API contract" Registration and lookups
   ['GET', '/geocode/country'],
   ['GET', '/coupon/SAVE10'],
   ['GET', '/invitations/abc'],

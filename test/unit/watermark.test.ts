@@ -1,5 +1,5 @@
 /**
- * Watermark placement (shared/scene/watermark.ts; docs/decisions.md "Watermark"), the plan
+ * Watermark placement (shared/scene/watermark.ts; docs/adr/0057-watermark.md "Watermark"), the plan
  * attribute that asks for the product mark (shared/billing.ts) and the watermark part of the
  * render cache key (functions/render/service.ts `renderCacheKey`).
  */

@@ -1,5 +1,5 @@
 /**
- * One file naming convention in web/src (docs/decisions.md "File names in web/src"): a module is
+ * One file naming convention in web/src (docs/adr/0048-file-names-in-web-src.md "File names in web/src"): a module is
  * camelCase (`imagesApi.ts`, `usePagedQuery.ts`), a React component's file is PascalCase and named
  * after it (`KioskPage.tsx`), and the few `.tsx` files that hold no component are camelCase: the
  * entry (`main.tsx`), the router (`router.tsx`) and hooks that return elements (`use….tsx`). A

@@ -19,7 +19,7 @@ export function accountsEntities({ opts, primary }: EntityKit) {
         isAdmin: { type: 'boolean', default: false },
         currentTeamId: { type: 'string' },
         photoUrl: { type: 'string' },
-        /** The use case picked in onboarding (docs/decisions.md "Onboarding"), one of `ONBOARDING_USE_CASES`. */
+        /** The use case picked in onboarding (docs/adr/0016-onboarding.md "Onboarding"), one of `ONBOARDING_USE_CASES`. */
         onboardingUseCase: { type: 'string' },
         /**
          * When the user proved they read mail at `email` (ISO 8601): a verification link, or an
@@ -198,7 +198,7 @@ export function accountsEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * An API token (docs/decisions.md "The API contract": "Security and tokens"): only the SHA-256 of
+   * An API token (docs/adr/0044-the-api-contract.md "The API contract": "Security and tokens"): only the SHA-256 of
    * the token is kept, the token itself is shown once at creation.
    */
   const ApiToken = new Entity(

@@ -1,6 +1,6 @@
 /**
  * Designs: the design with its dashboard lists, its kept snapshots, and template bundles
- * (docs/decisions.md "Design lists").
+ * (docs/adr/0018-design-lists.md "Design lists").
  */
 import { Entity } from 'electrodb';
 import { type EntityKit, SERVICE, gsi, now } from './entity-kit.ts';
@@ -18,7 +18,7 @@ const TITLE_SORT_LENGTH = 64;
 
 /**
  * The list a design is in: `team:{teamId}:{status}`, or `templates:{status}` for a template
- * (a template's status is its enabled/disabled state, docs/decisions.md "Design lists"). Templates
+ * (a template's status is its enabled/disabled state, docs/adr/0018-design-lists.md "Design lists"). Templates
  * are listed across teams, not in their team's lists.
  * @throws Error when `teamId` or `status` is missing (a write that changes one of the three
  *   attributes must set all three).
@@ -67,7 +67,7 @@ export function designsEntities({ opts, primary }: EntityKit) {
         /** The design document (shared/design.ts), validated with zod at the edges. */
         document: { type: 'any', required: true },
         /**
-         * Views (docs/decisions.md "The design document: versions and restore" `counter`): opens,
+         * Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `counter`): opens,
          * the render URL's answers to anyone but a mail proxy, flushed in aggregate by the render
          * service (functions/render/service.ts `ViewCounter`). Before proxies were told apart it
          * counted their fetches too.
@@ -90,11 +90,11 @@ export function designsEntities({ opts, primary }: EntityKit) {
          */
         campaign: { type: 'string' },
         createdAt: { type: 'string', default: now, readOnly: true },
-        /** Set by design writes (docs/decisions.md "Design API shapes"); view counts and renders never touch it. */
+        /** Set by design writes (docs/adr/0019-design-api-shapes.md "Design API shapes"); view counts and renders never touch it. */
         updatedAt: { type: 'string', default: now },
         archivedAt: { type: 'string' },
         /**
-         * The dashboard list the design is in (functions/designs/lists.ts, docs/decisions.md
+         * The dashboard list the design is in (functions/designs/lists.ts, docs/adr/0018-design-lists.md
          * "Design lists"): `team:{teamId}:{status}`, or `templates:{status}` for a template.
          * Derived; a write that changes `teamId`, `status` or `isTemplate` must set all three.
          */
@@ -122,7 +122,7 @@ export function designsEntities({ opts, primary }: EntityKit) {
           pk: { ...primary.pk, composite: ['designId'] },
           sk: { ...primary.sk, composite: [] },
         },
-        /** A list by last update (the dashboard's default sort, docs/decisions.md "Dashboard SPA"). */
+        /** A list by last update (the dashboard's default sort, docs/adr/0020-dashboard-spa.md "Dashboard SPA"). */
         byListUpdated: designListIndex(1, 'updatedAt'),
         byPublicId: {
           index: gsi(2).indexName,
@@ -164,7 +164,7 @@ export function designsEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A template bundle (docs/decisions.md "The design document: versions and restore": "Template
+   * A template bundle (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Template
    * bundle": id, title/name, status, bundle_images, teams, created_at, archived_at): a set of
    * templates an admin assigns to teams, whose members see its templates in the editor's Bonus tab.
    * The template ids and team ids are lists on the bundle (docs/templates.md "Storage and
@@ -177,7 +177,7 @@ export function designsEntities({ opts, primary }: EntityKit) {
       attributes: {
         bundleId: { type: 'string', required: true },
         name: { type: 'string', required: true },
-        /** docs/decisions.md "Design lists": "Bundle: status 0/1": `active` is 1. */
+        /** docs/adr/0018-design-lists.md "Design lists": "Bundle: status 0/1": `active` is 1. */
         status: { type: ['active', 'inactive'] as const, required: true, default: 'active' },
         /** Template design ids, in the order they joined the bundle. */
         templateIds: { type: 'list', items: { type: 'string' }, default: () => [] },
@@ -186,7 +186,7 @@ export function designsEntities({ opts, primary }: EntityKit) {
         version: { type: 'number', required: true, default: 1 },
         createdAt: { type: 'string', default: now, readOnly: true },
         updatedAt: { type: 'string', default: now },
-        /** Set while the bundle is deactivated (docs/decisions.md "The design document: versions and restore" `archived_at`). */
+        /** Set while the bundle is deactivated (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `archived_at`). */
         archivedAt: { type: 'string' },
       },
       indexes: {

@@ -1,6 +1,6 @@
 /**
  * The entity of evergreen countdown timers that count from a recipient's first open
- * (docs/decisions.md "Countdown timers").
+ * (docs/adr/0058-countdown-timers.md "Countdown timers").
  */
 import { Entity } from 'electrodb';
 import { SERVICE, type EntityKit } from './entity-kit.ts';

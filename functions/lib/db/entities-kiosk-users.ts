@@ -11,7 +11,7 @@ export const SIGN_INS_KEPT = 20;
 /** Builds these entities against one table. */
 export function kioskUserEntities({ opts, primary }: EntityKit) {
   /**
-   * One impersonation (docs/decisions.md "Team roles": "impersonate"; docs/kiosk.md): who
+   * One impersonation (docs/adr/0023-team-roles.md "Team roles": "impersonate"; docs/kiosk.md): who
    * (`adminId`), whom (`targetId`), when it started and when it ended. Written when it starts,
    * `endedAt` set when the admin stops or signs out; never deleted (an audit trail). Listed per
    * impersonated user, newest first, on the kiosk profile.

@@ -1,6 +1,6 @@
 /**
  * The libraries: library images, sticker packs, stickers, uploaded stickers, favourites and custom
- * fonts (docs/decisions.md "User files").
+ * fonts (docs/adr/0017-user-files.md "User files").
  */
 import { Entity } from 'electrodb';
 import { type EntityKit, SERVICE, gsi, now } from './entity-kit.ts';
@@ -49,9 +49,9 @@ export function libraryEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A sticker pack of the library (docs/decisions.md "The design document: versions and restore":
-   * "Sticker pack": id, pack_name, cover_image; docs/decisions.md "Sticker library"). Packs are
-   * global; `status` is `removed` once an admin removes one (docs/decisions.md "The API contract"
+   * A sticker pack of the library (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore":
+   * "Sticker pack": id, pack_name, cover_image; docs/adr/0021-sticker-library.md "Sticker library"). Packs are
+   * global; `status` is `removed` once an admin removes one (docs/adr/0044-the-api-contract.md "The API contract"
    * Kiosk packs), which hides it and its stickers from every list.
    */
   const StickerPack = new Entity(
@@ -87,7 +87,7 @@ export function libraryEntities({ opts, primary }: EntityKit) {
     opts,
   );
 
-  /** A sticker of a pack (docs/decisions.md "The design document: versions and restore": "Sticker library items", type `icon`). */
+  /** A sticker of a pack (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Sticker library items", type `icon`). */
   const Sticker = new Entity(
     {
       model: { entity: 'sticker', version: '1', service: SERVICE },
@@ -122,7 +122,7 @@ export function libraryEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A team's own sticker (docs/decisions.md "The design document: versions and restore": "Upload":
+   * A team's own sticker (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Upload":
    * image_name, icon_url; `POST /image` with `type=asIcon`), listed newest first.
    */
   const StickerUpload = new Entity(
@@ -158,7 +158,7 @@ export function libraryEntities({ opts, primary }: EntityKit) {
     opts,
   );
 
-  /** A user's favourite pack, sticker or uploaded sticker (docs/decisions.md "The design document: versions and restore" `is_favorite`). */
+  /** A user's favourite pack, sticker or uploaded sticker (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `is_favorite`). */
   const StickerFavorite = new Entity(
     {
       model: { entity: 'stickerfavorite', version: '1', service: SERVICE },
@@ -179,8 +179,8 @@ export function libraryEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A team's uploaded font (docs/decisions.md "The design document: versions and restore" Fonts
-   * "custom font names and path"; docs/decisions.md "Design API shapes" `POST /storeFont`): one per
+   * A team's uploaded font (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Fonts
+   * "custom font names and path"; docs/adr/0019-design-api-shapes.md "Design API shapes" `POST /storeFont`): one per
    * team and family (`familyKey`, the family name in lower case, so a second upload of a family is
    * found). The file is in the assets bucket at `key`.
    */

@@ -1,6 +1,6 @@
 /**
  * Teams: the team, its memberships and invitations, the platform credentials it connected
- * (docs/decisions.md "Team roles").
+ * (docs/adr/0023-team-roles.md "Team roles").
  */
 import { Entity } from 'electrodb';
 import { type EntityKit, SERVICE, gsi, now } from './entity-kit.ts';
@@ -16,7 +16,7 @@ export function teamsEntities({ opts, primary }: EntityKit) {
         slug: { type: 'string', required: true },
         ownerId: { type: 'string', required: true },
         planId: { type: 'string', required: true },
-        /** Set by billing (freeze) or an admin; blocks design actions (docs/decisions.md "Design lists"). */
+        /** Set by billing (freeze) or an admin; blocks design actions (docs/adr/0018-design-lists.md "Design lists"). */
         frozen: { type: 'boolean', default: false },
         /** Extra designs beyond the plan, set by an admin (docs/billing.md "Model" `additional_{product}`). */
         additionalPicsnippets: { type: 'number', default: 0 },
@@ -28,7 +28,7 @@ export function teamsEntities({ opts, primary }: EntityKit) {
          */
         trialEndsAt: { type: 'string' },
         photoUrl: { type: 'string' },
-        /** The team's watermark image: `/files/watermarks/…png` and its size, px (docs/decisions.md "Watermark"). */
+        /** The team's watermark image: `/files/watermarks/…png` and its size, px (docs/adr/0057-watermark.md "Watermark"). */
         watermarkUrl: { type: 'string' },
         watermarkWidth: { type: 'number' },
         watermarkHeight: { type: 'number' },

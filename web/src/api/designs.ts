@@ -1,8 +1,8 @@
 /**
- * The design calls of the dashboard and the show page (docs/decisions.md "Design API shapes":
- * "Dashboard lists" and "Design actions"; docs/decisions.md "Design API shapes"), and the current
- * team's flags the dashboard needs (docs/decisions.md "Design lists" frozen accounts,
- * docs/decisions.md "Team roles" `can_export_pdf`).
+ * The design calls of the dashboard and the show page (docs/adr/0019-design-api-shapes.md "Design API shapes":
+ * "Dashboard lists" and "Design actions"; docs/adr/0019-design-api-shapes.md "Design API shapes"), and the current
+ * team's flags the dashboard needs (docs/adr/0018-design-lists.md "Design lists" frozen accounts,
+ * docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`).
  *
  * The answers are typed by the designs and templates contracts (shared/contract; the server
  * checks its answers against them in tests), so the screens can trust what they get.
@@ -11,27 +11,27 @@ import type { DesignCard as ContractDesignCard, Design } from '#shared/contract/
 import type { Team } from '#shared/contract/teams.ts';
 import { call } from './client.ts';
 
-/** The dashboard sorts (docs/decisions.md "Dashboard SPA": "sortby: empty = last updated, created, name, views"). */
+/** The dashboard sorts (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "sortby: empty = last updated, created, name, views"). */
 export const DESIGN_SORTS = ['', 'created', 'name', 'views'] as const;
 export type DesignSort = (typeof DESIGN_SORTS)[number];
 
-/** The dashboard's lists (docs/decisions.md "Dashboard SPA" view switches: active/archived toggle, template view). */
+/** The dashboard's lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA" view switches: active/archived toggle, template view). */
 export const DASHBOARD_VIEWS = ['active', 'archived', 'templates'] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 
 /**
  * A dashboard card (shared/contract/designs.ts `DesignCardSchema`, the one declaration the
- * server's answers are checked against; docs/decisions.md "Dashboard SPA").
+ * server's answers are checked against; docs/adr/0020-dashboard-spa.md "Dashboard SPA").
  */
 export type DesignCard = ContractDesignCard;
 
-/** A parameter as the show page reads it (docs/decisions.md "The design document: versions and restore" Parameter). */
+/** A parameter as the show page reads it (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Parameter). */
 export interface DesignParameter {
   param_name: string;
   param_default_value: string;
 }
 
-/** The full design (docs/decisions.md "The design document: versions and restore" PicSnippet), with the fields the show page reads. */
+/** The full design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" PicSnippet), with the fields the show page reads. */
 export interface DesignDetails extends DesignCard {
   /** Canvas size in px (docs/editor.md "Constants" default 900×600). */
   canvas_width: number;
@@ -60,8 +60,8 @@ export interface NextPage {
 
 /**
  * The current team's flags (`GET /settings/companies/current`, docs/export.md "Saves";
- * shared/contract/ teams.ts `TeamSchema`): `frozen` (docs/decisions.md "Design lists": a frozen
- * team cannot create, archive, clone or activate designs) and `can_export_pdf` (docs/decisions.md
+ * shared/contract/ teams.ts `TeamSchema`): `frozen` (docs/adr/0018-design-lists.md "Design lists": a frozen
+ * team cannot create, archive, clone or activate designs) and `can_export_pdf` (docs/adr/0023-team-roles.md
  * "Team roles": PDF export is for Pro plans).
  */
 export type CurrentTeam = Pick<
@@ -100,8 +100,8 @@ function pickCard(design: Design): DesignCard {
 
 /**
  * Reads one page of a dashboard list: `GET /getActive`, `/getArchived` or `/getHomeTemplates`
- * with `sortby` and `page` (docs/decisions.md "Design API shapes"), plus the previous page's
- * `cursor` (functions/designs/lists.ts) and, for templates, the onboarding `tag` (docs/decisions.md
+ * with `sortby` and `page` (docs/adr/0019-design-api-shapes.md "Design API shapes"), plus the previous page's
+ * `cursor` (functions/designs/lists.ts) and, for templates, the onboarding `tag` (docs/adr/0020-dashboard-spa.md
  * "Dashboard SPA"; the server may ignore it).
  * @param next null for the first page, else what the previous page answered.
  * @returns up to 15 cards (docs/editor.md "Constants") and the next page, or null after the last one.
@@ -161,7 +161,7 @@ function toDetails(design: Design): DesignDetails {
 }
 
 /**
- * `GET /api/pic-snippet/{id}` (docs/decisions.md "Design API shapes").
+ * `GET /api/pic-snippet/{id}` (docs/adr/0019-design-api-shapes.md "Design API shapes").
  * @throws {ApiError} 404 when the design is not the current team's (or does not exist).
  */
 export async function fetchDesign(id: string, signal?: AbortSignal): Promise<DesignDetails> {
@@ -169,10 +169,10 @@ export async function fetchDesign(id: string, signal?: AbortSignal): Promise<Des
 }
 
 /**
- * `POST /api/pic-snippet` `{image_id, title?}` (docs/decisions.md "Design API shapes"): a new
+ * `POST /api/pic-snippet` `{image_id, title?}` (docs/adr/0019-design-api-shapes.md "Design API shapes"): a new
  * design on a base photo.
  * @returns the new design (the server answers 201 with it).
- * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists", with the server's message), 422 with
+ * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists", with the server's message), 422 with
  *   `errors.image_id` ('The selected image is invalid.') or `errors.title`.
  */
 export async function createDesign(values: {
@@ -197,37 +197,37 @@ export async function renameDesign(
 }
 
 /**
- * `PUT /api/pic-snippet/{id}/archive` (docs/decisions.md "Design API shapes": "-> success,
+ * `PUT /api/pic-snippet/{id}/archive` (docs/adr/0019-design-api-shapes.md "Design API shapes": "-> success,
  * archived").
  * @returns the archived design's card.
- * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists"), 404 for another team's design.
+ * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists"), 404 for another team's design.
  */
 export async function archiveDesign(id: string): Promise<DesignCard> {
   return (await call('PUT /api/pic-snippet/{id}/archive', { params: { id }, body: {} })).archived;
 }
 
 /**
- * `PUT /api/pic-snippet/{id}/unarchive` (docs/decisions.md "Design API shapes": "-> success,
+ * `PUT /api/pic-snippet/{id}/unarchive` (docs/adr/0019-design-api-shapes.md "Design API shapes": "-> success,
  * active"): Activate.
  * @returns the active design's card.
- * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists"), 404 for another team's design.
+ * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists"), 404 for another team's design.
  */
 export async function activateDesign(id: string): Promise<DesignCard> {
   return (await call('PUT /api/pic-snippet/{id}/unarchive', { params: { id }, body: {} })).active;
 }
 
 /**
- * `PUT /pic-snippet/{id}/copy` (docs/decisions.md "Design API shapes"): Clone. The copy is titled
+ * `PUT /pic-snippet/{id}/copy` (docs/adr/0019-design-api-shapes.md "Design API shapes"): Clone. The copy is titled
  * "Copy of - …" and its parameters are renamed (docs/editor.md "Editing rules").
  * @returns the new design's card.
- * @throws {ApiError} 403 for a frozen team (docs/decisions.md "Design lists"), 404 for another team's design.
+ * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists"), 404 for another team's design.
  */
 export async function cloneDesign(id: string): Promise<DesignCard> {
   return (await call('PUT /pic-snippet/{id}/copy', { params: { id } })).active;
 }
 
 /**
- * `POST /pic-snippet/{id}/createFromTemplate` (docs/decisions.md "Design API shapes": "->
+ * `POST /pic-snippet/{id}/createFromTemplate` (docs/adr/0019-design-api-shapes.md "Design API shapes": "->
  * newPicSnippetId"; a POST with the CSRF headers rather than the spec's GET, docs/security.md
  * "State changes are not GETs").
  * @returns the new design's id.

@@ -7,7 +7,7 @@
 import type { AnnouncementInput } from '#shared/contract/kiosk.ts';
 import { call } from './client.ts';
 
-/** The kiosk's query keys (docs/decisions.md "Server state": from the general to the particular). */
+/** The kiosk's query keys (docs/adr/0045-server-state.md "Server state": from the general to the particular). */
 export const kioskKeys = {
   all: ['kiosk'] as const,
   announcements: ['kiosk', 'announcements'] as const,

@@ -134,7 +134,7 @@ export const removeMember = (teamId: string, userId: string) =>
   call('DELETE /settings/companies/{id}/members/{userId}', { params: { id: teamId, userId } });
 export const fetchPendingInvitations = (signal?: AbortSignal): Promise<PendingInvitation[]> =>
   call('GET /settings/invitations/pending', { signal });
-/** Accepting needs the code of the e-mailed link (docs/decisions.md "Invitations"). */
+/** Accepting needs the code of the e-mailed link (docs/adr/0012-invitations.md "Invitations"). */
 export const answerInvitation = (id: string, answer: 'accept' | 'reject', code?: string) =>
   call(
     answer === 'accept'

@@ -16,7 +16,7 @@ import { useAppStore } from '../state/store.ts';
  */
 const NAV = [{ to: '/', label: 'Home', end: true }] as const;
 
-/** Shown to a signed-in user only: their designs (docs/decisions.md "Dashboard SPA" Dashboard). */
+/** Shown to a signed-in user only: their designs (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard). */
 const SIGNED_IN_NAV = [
   { to: '/dashboard', label: 'Dashboard', end: false },
   // docs/analytics.md "Campaigns".

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** How long a confirmation flash stays, ms (docs/decisions.md "Design lists": "A confirmation flash lasts 4 seconds"). */
+/** How long a confirmation flash stays, ms (docs/adr/0018-design-lists.md "Design lists": "A confirmation flash lasts 4 seconds"). */
 export const FLASH_MS = 4000;
 
 export interface FlashMessage {
@@ -10,7 +10,7 @@ export interface FlashMessage {
 }
 
 /**
- * A confirmation that shows for {@link FLASH_MS} after an action (docs/decisions.md "Design
+ * A confirmation that shows for {@link FLASH_MS} after an action (docs/adr/0018-design-lists.md "Design
  * lists").
  * @param initial a flash to start with (one handed over by the page before a navigation).
  */
@@ -34,7 +34,7 @@ export function useFlash(initial?: string): {
  * The outcome of a design action, pinned to the bottom of the window so it is seen wherever
  * the user scrolled to: the confirmation flash in a polite live region that is always in the
  * page (so screen readers hear each new text), and a failure as an alert that stays until it
- * is closed or the next action starts (docs/decisions.md "Dashboard SPA").
+ * is closed or the next action starts (docs/adr/0020-dashboard-spa.md "Dashboard SPA").
  */
 export function ActionFeedback({
   flash,

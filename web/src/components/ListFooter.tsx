@@ -3,14 +3,14 @@ import { LoadFailed } from './LoadFailed.tsx';
 import { Spinner } from './Spinner.tsx';
 import type { PagedList } from '../hooks/usePagedQuery.ts';
 
-/** The spec's end-of-list message (docs/decisions.md "Dashboard SPA", docs/editor.md "Messages" empty states). */
+/** The spec's end-of-list message (docs/adr/0020-dashboard-spa.md "Dashboard SPA", docs/editor.md "Messages" empty states). */
 export const NO_MORE_RESULTS = 'No more results';
 
 /** How far below the viewport the next page starts loading, px: before the user gets there. */
 const PRELOAD_MARGIN_PX = 600;
 
 /**
- * The end of a paged list (docs/decisions.md "Dashboard SPA": "All lists page by infinite scroll
+ * The end of a paged list (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "All lists page by infinite scroll
  * and end with the message 'No more results'"): an invisible sentinel that loads the next page as
  * it nears the viewport (IntersectionObserver), a visible "Load more" button for keyboard users and
  * browsers without the observer, the loading and failure states of a further page, and the end

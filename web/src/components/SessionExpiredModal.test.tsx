@@ -1,5 +1,5 @@
 /**
- * The session-expired modal (./SessionExpiredModal.tsx; docs/decisions.md "Session expiry keeps
+ * The session-expired modal (./SessionExpiredModal.tsx; docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps
  * the work"): a 401 to a signed-in user opens it over the page, with the address filled in and
  * focus on the password; Esc or "Not now" fold it into a bar; signing in again as the same user
  * closes it and the page goes on.

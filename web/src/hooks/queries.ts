@@ -1,6 +1,6 @@
 /**
  * Reads that several screens share, as TanStack Query options (key, read, freshness), so each
- * screen that shows them reads and caches them the same way (docs/decisions.md "Server
+ * screen that shows them reads and caches them the same way (docs/adr/0045-server-state.md "Server
  * state"). A screen's own reads stay beside it.
  */
 import { queryOptions } from '@tanstack/react-query';

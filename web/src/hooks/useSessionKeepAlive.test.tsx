@@ -1,5 +1,5 @@
 /**
- * The session keep-alive (./useSessionKeepAlive.ts; docs/decisions.md "Sessions and CSRF",
+ * The session keep-alive (./useSessionKeepAlive.ts; docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF",
  * "Failed page loads"): a refresh once 240 s have passed; while the server is down, the tries
  * space out (10 s, 20 s, … up to 240 s) instead of one every 5 s; after a success, the normal
  * schedule again. The page's interval and clock are faked; the API is the mock API.

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { call, isApiError } from '../api/client.ts';
 import { useAppStore } from '../state/store.ts';
 
-/** docs/decisions.md "Sessions and CSRF": refresh every 240 000 ms … */
+/** docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF": refresh every 240 000 ms … */
 export const REFRESH_EVERY_MS = 240_000;
 /** … and whenever 5 minutes have passed since the last refresh (a tab that slept) … */
 export const REFRESH_AFTER_GAP_MS = 5 * 60_000;
@@ -10,13 +10,13 @@ export const REFRESH_AFTER_GAP_MS = 5 * 60_000;
 export const CHECK_EVERY_MS = 5_000;
 /**
  * After a refresh that failed (the server down or unreachable), the next waits 10 s, then 20 s,
- * doubling up to this, ms (docs/decisions.md "Failed page loads"): a tab left open through an
+ * doubling up to this, ms (docs/adr/0068-failed-page-loads.md "Failed page loads"): a tab left open through an
  * outage asks a few times an hour, not every 5 s.
  */
 export const RETRY_AT_MOST_MS = REFRESH_EVERY_MS;
 
 /**
- * Keeps a signed-in user's session alive while the app is open (docs/decisions.md "Sessions and
+ * Keeps a signed-in user's session alive while the app is open (docs/adr/0009-sessions-and-csrf.md "Sessions and
  * CSRF" `PUT /spark/token`; "token refresh runs only for an authenticated user", docs/billing.md
  * "Flows"). A 401 from the refresh goes through the API client, which opens the session-expired
  * modal.

@@ -40,7 +40,7 @@ export function useHasUnsavedChanges(): boolean {
 }
 
 /**
- * Asks before the user leaves a screen that holds unsaved changes (docs/decisions.md "Leaving
+ * Asks before the user leaves a screen that holds unsaved changes (docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving
  * with unsaved changes asks first"): while `dirty` is true, an in-app navigation (a link, the
  * header, browser back, a tab of the page) opens the "Leave this page?" dialog, and closing the
  * tab or reloading opens the browser's own `beforeunload` prompt. Call it once per form or

@@ -1,5 +1,5 @@
 /**
- * The SPA's forms (docs/decisions.md "Forms"): react-hook-form with zod schemas, and one way to
+ * The SPA's forms (docs/adr/0047-forms.md "Forms"): react-hook-form with zod schemas, and one way to
  * put a failed call's answer on a form (docs/accounts.md "Error answers in the SPA": a 422's
  * `errors` go on the fields, the rest in one message above the form).
  */

@@ -7,5 +7,5 @@
 /** The seeded demo design ("Hello {{first_name}}!" on a photo), 1000x625 px JPEG. */
 export const DEMO_DESIGN = { publicId: 'demo-welcome.jpg', width: 1000, height: 625 } as const;
 
-/** docs/decisions.md "Render slice": the render service cuts longer values, so the inputs stop there. */
+/** docs/adr/0004-render-slice.md "Render slice": the render service cuts longer values, so the inputs stop there. */
 export const MAX_PARAMETER_LENGTH = 255;

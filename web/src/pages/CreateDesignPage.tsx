@@ -20,13 +20,13 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import { UploadButton } from '../features/editor/components/LibraryParts.tsx';
 import { uploadImage } from '../features/editor/imagesApi.ts';
 
-/** Where the picker's pictures come from, passed on as `from` (docs/decisions.md "Dashboard SPA": "&from={source}"). */
+/** Where the picker's pictures come from, passed on as `from` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "&from={source}"). */
 const LIBRARY_SOURCE = 'library';
 /** `from` of a photo the user uploaded on this page. */
 const UPLOAD_SOURCE = 'upload';
 
 /**
- * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/decisions.md "Dashboard SPA":
+ * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/adr/0020-dashboard-spa.md "Dashboard SPA":
  * "Start a new design from an image"). With `base_image` the design is created at once and the
  * address is replaced by its editor (Back does not create a second one); without it the page shows
  * the library to pick a picture from, each card linking back here with `base_image`. Tests:
@@ -118,7 +118,7 @@ const imageIdOf = (image: LibraryImage) => image.id;
 /**
  * "Upload your own photo": the file goes to the team's uploads (`POST /image`, the editor's
  * Images panel's rules and messages, with its progress), then the design is created on it as on
- * a library picture (docs/decisions.md "Dashboard SPA"; ./CreateDesignPage.test.tsx).
+ * a library picture (docs/adr/0020-dashboard-spa.md "Dashboard SPA"; ./CreateDesignPage.test.tsx).
  */
 function UploadOwnPhoto() {
   const navigate = useNavigate();
@@ -142,7 +142,7 @@ async function fetchPicturePage(next: number | null, signal: AbortSignal) {
 }
 
 /**
- * The global library as "Use this Pic" cards (docs/decisions.md "Dashboard SPA" gallery cards) with
+ * The global library as "Use this Pic" cards (docs/adr/0020-dashboard-spa.md "Dashboard SPA" gallery cards) with
  * each photo's title and credit, paged like the dashboard (cached as a shared library).
  */
 function LibraryPicker() {
@@ -229,7 +229,7 @@ function LibraryPicker() {
   );
 }
 
-/** The gallery's two views (docs/decisions.md "Dashboard SPA"): cards with title and date, or masonry. */
+/** The gallery's two views (docs/adr/0020-dashboard-spa.md "Dashboard SPA"): cards with title and date, or masonry. */
 type GalleryView = 'cards' | 'masonry';
 const GALLERY_VIEWS: ReadonlyArray<readonly [GalleryView, string]> = [
   ['cards', 'Cards'],
@@ -241,7 +241,7 @@ const createLink = (image: LibraryImage) =>
   `${CREATE_PATH}?${new URLSearchParams({ base_image: image.id, from: LIBRARY_SOURCE })}`;
 
 /**
- * A library picture at its own aspect ratio with "Edit Image" (docs/decisions.md "Dashboard SPA"
+ * A library picture at its own aspect ratio with "Edit Image" (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
  * gallery cards: the masonry card), linking to the same create link as "Use this Pic".
  */
 function MasonryCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
@@ -277,7 +277,7 @@ function MasonryCard({ image, frozen }: { image: LibraryImage; frozen: boolean }
   );
 }
 
-/** A library picture with its credit and "Use this Pic" (docs/decisions.md "Dashboard SPA" gallery cards). */
+/** A library picture with its credit and "Use this Pic" (docs/adr/0020-dashboard-spa.md "Dashboard SPA" gallery cards). */
 function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
   const credit = [image.author, image.licence].filter(Boolean).join(' · ');
   const added = image.created_at ? formatDay(image.created_at) : '';

@@ -1,5 +1,5 @@
 /**
- * A template link opened in the browser (./CreateFromTemplatePage.tsx; docs/decisions.md "Design
+ * A template link opened in the browser (./CreateFromTemplatePage.tsx; docs/adr/0019-design-api-shapes.md "Design
  * API shapes"): opening it creates nothing; "Create my design" does, once, and opens the copy in
  * the editor in place of the link; a refusal says why and keeps the button.
  */

@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 
 /**
  * `/pic-snippet/{templateId}/createFromTemplate` opened in the browser: old links, onboarding and
- * marketing links (docs/decisions.md "Design API shapes": createFromTemplate). A page never
+ * marketing links (docs/adr/0019-design-api-shapes.md "Design API shapes": createFromTemplate). A page never
  * creates anything by being opened (docs/security.md "State changes are not GETs"), so it asks:
  * "Create my design" posts `POST /pic-snippet/{id}/createFromTemplate` with the CSRF headers and
  * opens the new design's editor, replacing this address (Back does not offer the button again).

@@ -1,5 +1,5 @@
 /**
- * The dashboard page (./DashboardPage.tsx; docs/decisions.md "Dashboard SPA", "Design lists"):
+ * The dashboard page (./DashboardPage.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA", "Design lists"):
  * onboarding's address opens the templates view filtered by its tag, with a chip that removes the
  * filter; a frozen team is told why its Create button and card actions are disabled, with the
  * way to its subscription. The lists themselves are in

@@ -14,7 +14,7 @@ import { useCurrentTeam } from '../hooks/useCurrentTeam.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-/** The view switches (docs/decisions.md "Dashboard SPA": "tabs Active {product}, Archive, View Templates"). */
+/** The view switches (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "tabs Active {product}, Archive, View Templates"). */
 const VIEWS: readonly TabItem<DashboardView>[] = [
   { id: 'active', label: 'Active PicSnippets' },
   { id: 'archived', label: 'Archive' },
@@ -23,7 +23,7 @@ const VIEWS: readonly TabItem<DashboardView>[] = [
 
 /**
  * The dashboard's tabs: the lists, for admins Template Bundles, and for a team with bundles its
- * private bundle view, Bonus Templates (docs/decisions.md "Dashboard SPA" view switches).
+ * private bundle view, Bonus Templates (docs/adr/0020-dashboard-spa.md "Dashboard SPA" view switches).
  */
 type DashboardTab = DashboardView | 'bundles' | 'bonus';
 const ADMIN_VIEWS: readonly TabItem<DashboardTab>[] = [
@@ -36,17 +36,17 @@ const BONUS_VIEWS: readonly TabItem<DashboardTab>[] = [
 ];
 
 /**
- * The dashboard, `/dashboard` (docs/decisions.md "Dashboard SPA": "Dashboard"): the header with the
+ * The dashboard, `/dashboard` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Dashboard"): the header with the
  * title, the Sort by dropdown and Create a new PicSnippet; the lists Active, Archive and View
  * Templates. The list is kept in `view` (`active` when absent, `archived`, `templates`), the sort
  * in `sortby` (empty = last updated, `created`, `name`, `views`), and onboarding's template filter
  * in `tag` (docs/accounts.md "Screens"; `/dashboard?view=templates&tag=…`), so each state has an
  * address.
  *
- * A frozen team (docs/decisions.md "Design lists") sees why its Create button and card actions are
+ * A frozen team (docs/adr/0018-design-lists.md "Design lists") sees why its Create button and card actions are
  * disabled, with the way to its subscription settings.
  *
- * Admins (docs/decisions.md "Team roles") also get the Template Bundles tab (`view=bundles`), the
+ * Admins (docs/adr/0023-team-roles.md "Team roles") also get the Template Bundles tab (`view=bundles`), the
  * template cards' Deactivate/Activate and Delete, and an Enabled/Disabled switch over the templates
  * (`templates=disabled`; docs/templates.md).
  */

@@ -18,16 +18,16 @@ import { Spinner } from '../components/Spinner.tsx';
 import { CopyField } from '../components/CopyField.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
-/** What a page hands over in the history state: a flash to show on arrival (docs/decisions.md "Design lists"). */
+/** What a page hands over in the history state: a flash to show on arrival (docs/adr/0018-design-lists.md "Design lists"). */
 interface ShowState {
   flash?: string;
 }
 
 /**
- * The show page of a design, `/pic-snippet/{id}` (docs/decisions.md "Dashboard SPA" routes): its
+ * The show page of a design, `/pic-snippet/{id}` (docs/adr/0020-dashboard-spa.md "Dashboard SPA" routes): its
  * title, dates and views, the viewer (image, or PDF for Pro plans), the render URL with a copy
  * button and a hint built from the design's parameter names, and the actions of its state (Archive
- * and Clone, or Activate) with the 4-second confirmation flash (docs/decisions.md "Design lists").
+ * and Clone, or Activate) with the 4-second confirmation flash (docs/adr/0018-design-lists.md "Design lists").
  * A design that is not the current team's gets a not-found state (the API answers 404 for both).
  */
 /** `1 Open`, `1,234 Opens`: a count with its label, in the page's number format. */

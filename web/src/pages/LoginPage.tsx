@@ -27,7 +27,7 @@ export function LoginPage() {
   } | null;
   const cameFromReset = locationState?.passwordReset;
   // Opened from an invitation e-mail's link while signed out (SignedInOnly sent us here): go back
-  // to it after signing in, so its code reaches the accept button (docs/decisions.md
+  // to it after signing in, so its code reaches the accept button (docs/adr/0012-invitations.md
   // "Invitations").
   const from = locationState?.from;
   const backToInvitation =

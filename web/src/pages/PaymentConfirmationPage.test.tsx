@@ -1,6 +1,6 @@
 /**
  * The payment-confirmation page (./PaymentConfirmationPage.tsx; docs/accounts.md "Screens",
- * docs/decisions.md "Billing in the SPA") on a server without Stripe keys: the lookup's 422 says
+ * docs/adr/0026-billing-in-the-spa.md "Billing in the SPA") on a server without Stripe keys: the lookup's 422 says
  * why the payment cannot be confirmed here and Stripe.js is never loaded; the way back follows
  * `?redirect=` only to a path on this site (web/src/features/billing/redirect.ts), else the
  * subscription settings.

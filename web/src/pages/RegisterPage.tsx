@@ -57,7 +57,7 @@ function pageIds(base: string): AccountFieldIds & { title: string; heading: stri
 }
 
 /**
- * Registration (docs/accounts.md "Screens", docs/decisions.md "The API contract", docs/billing.md
+ * Registration (docs/accounts.md "Screens", docs/adr/0044-the-api-contract.md "The API contract", docs/billing.md
  * "Flows", docs/accounts.md "Validation rules"): step 0 account details, step 1 plan, then
  * `/confirmation`.
  *

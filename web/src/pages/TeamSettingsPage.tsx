@@ -92,7 +92,7 @@ function TeamSettings() {
   };
   useDocumentTitle(team.data ? `${team.data.name} settings` : 'Company settings');
   const isOwner = team.data !== undefined && team.data.owner_id === me?.id;
-  // Admins manage members and invitations too (docs/decisions.md "Team roles").
+  // Admins manage members and invitations too (docs/adr/0023-team-roles.md "Team roles").
   const canManage =
     isOwner || team.data?.users.find((u) => u.id === me?.id)?.pivot.role === 'admin';
 

@@ -3,8 +3,8 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import '../features/templates/templates.css';
 
 /**
- * `/image` (docs/decisions.md "Dashboard SPA": "Page reached after deleting the template that is
- * currently open"; docs/decisions.md "Design lists": "Deleting the currently open template leads to
+ * `/image` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Page reached after deleting the template that is
+ * currently open"; docs/adr/0018-design-lists.md "Design lists": "Deleting the currently open template leads to
  * /image"): says what happened and leads back to the templates.
  */
 export function TemplateDeletedPage() {

@@ -1,6 +1,6 @@
 /**
  * Every TanStack Query key of the SPA, in one place so reads and invalidations agree
- * (docs/decisions.md "Server state"). Keys are arrays from the general to the particular: the
+ * (docs/adr/0045-server-state.md "Server state"). Keys are arrays from the general to the particular: the
  * first element names a family (`designs`, `teams`, `billing`, …), so `invalidateQueries({
  * queryKey: queryKeys.designs.all })` reaches every list of that family. Data of one team
  * (its designs, uploads, bundles, billing) carries the team id, so a team switch reads the

@@ -1,6 +1,6 @@
 /**
  * Assertions of what a user (and a screen reader) perceives, for the component tests: a
- * field's error, a busy button. They read the ARIA the components write (docs/decisions.md
+ * field's error, a busy button. They read the ARIA the components write (docs/adr/0047-forms.md
  * "Forms": "`aria-invalid` and `aria-describedby` pointing at the error"; the submit button "says
  * it is busy with `aria-disabled`"), never class names.
  */

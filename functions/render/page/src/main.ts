@@ -1,5 +1,5 @@
 /**
- * The render page bundle: loaded once into the warm Chromium page (docs/decisions.md "Render
+ * The render page bundle: loaded once into the warm Chromium page (docs/adr/0004-render-slice.md "Render
  * slice") and called per request with a resolved scene. It draws only the personalised layers, on a
  * transparent canvas, with the same fabric code as the editor (shared/scene/draw.ts).
  */
@@ -379,7 +379,7 @@ function readRegions(scene: ResolvedScene, density = 1): DrawnLayer[] {
 
 /**
  * Draws, then reads back only the rectangles where something was drawn (`readRegions`), so the
- * hand-off is small and no image encoder runs in the browser (docs/decisions.md "Render
+ * hand-off is small and no image encoder runs in the browser (docs/adr/0004-render-slice.md "Render
  * slice"). sharp composes them over the static layer. `ms` reports the page's own stages for
  * the Server-Timing header.
  */
@@ -397,7 +397,7 @@ window.picsnippetsRender = async (scene, faces = [], density = 1) => {
 
 /**
  * Draws each scene in turn (a countdown timer's frames: only the timer's text layers) and hands
- * over each one's drawn regions, in one call (docs/decisions.md "Countdown timers").
+ * over each one's drawn regions, in one call (docs/adr/0058-countdown-timers.md "Countdown timers").
  */
 window.picsnippetsRenderFrames = async (scenes, faces = []) => {
   registerFontFaces(faces);

@@ -31,7 +31,7 @@ const InformationForm = z.object({
  * (`POST …/payment-method/coupon`) with the discount in force, and the extra billing
  * information printed on invoices (`PUT /settings/extra-billing-information`). Each is its own
  * react-hook-form form checked by its route's body schema and saves on its own; a refusal goes
- * on its field (docs/decisions.md "Forms").
+ * on its field (docs/adr/0047-forms.md "Forms").
  */
 export function BillingDetailsSection({ teamId, view, headingId, onChanged }: BillingSectionProps) {
   const ids = { vat: useId(), coupon: useId(), info: useId() };

@@ -6,12 +6,12 @@ import { perInterval } from './format.ts';
 
 /**
  * Shown on a paid plan while the server cannot take payments (no Stripe keys; docs/billing.md
- * docs/decisions.md "Billing in the SPA").
+ * docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
  */
 export const BILLING_OFFLINE_TEXT = 'Billing is not configured on this server';
 
 /**
- * The plan choice with its monthly/yearly toggle (docs/decisions.md "Billing in the SPA":
+ * The plan choice with its monthly/yearly toggle (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
  * "monthly/yearly toggle and plan details"; docs/billing.md "Flows" yearly-display rule, applied by
  * the caller through `interval`). Free plans show whatever the interval; paid plans of the active
  * interval follow. Plans that cannot be taken now are disabled, with `unavailableText` saying why.
@@ -177,7 +177,7 @@ function PlanOption({
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** What a plan gives, as short lines: limits (docs/accounts.md "Validation rules", docs/accounts.md "Constants") and Pro features (docs/decisions.md "Team roles"). */
+/** What a plan gives, as short lines: limits (docs/accounts.md "Validation rules", docs/accounts.md "Constants") and Pro features (docs/adr/0023-team-roles.md "Team roles"). */
 export function planDetails(plan: Plan): string[] {
   const lines: string[] = [];
   if (plan.attributes) {

@@ -44,7 +44,7 @@ type SubscribeFormValues = z.infer<typeof SubscribeFormSchema>;
  * plan with the monthly/yearly toggle, the card on file or a new one through a SetupIntent
  * ("If a stored card exists, subscribing can use it directly"), the billing address with VAT
  * id and preview, and an optional coupon. A react-hook-form form checked by
- * {@link SubscribeFormSchema} (docs/decisions.md "Forms"); a 400 goes to the payment
+ * {@link SubscribeFormSchema} (docs/adr/0047-forms.md "Forms"); a 400 goes to the payment
  * confirmation (3-D Secure), a 422's errors go on the fields.
  */
 export function SubscribeForm({

@@ -23,7 +23,7 @@ export type BilledTeam = Pick<
   'id' | 'name' | 'owner_id' | 'current_billing_plan' | 'can_export_pdf' | 'can_upload_custom_fonts'
 >;
 
-/** Which billing tab a {@link SubscriptionPanel} is (docs/decisions.md "Billing in the SPA"); the hash names the tab. */
+/** Which billing tab a {@link SubscriptionPanel} is (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"); the hash names the tab. */
 export type BillingPart = 'subscription' | 'payment-method' | 'invoices';
 
 /** Why the subscription view is missing: the tab then shows the team's plan as data. */
@@ -31,7 +31,7 @@ type Unavailable = { reason: 'not-owner' | 'not-available' | 'failed'; message: 
 
 /**
  * `GET …/subscription`, with the answers that mean "no billing view here" kept as a reason:
- * 403 (only the owner sees billing, docs/decisions.md "Team roles"), 404/501 (billing not on this
+ * 403 (only the owner sees billing, docs/adr/0023-team-roles.md "Team roles"), 404/501 (billing not on this
  * server). Other failures are `failed` with their message.
  */
 async function loadView(
@@ -54,7 +54,7 @@ async function loadView(
 const isView = (v: SubscriptionView | Unavailable): v is SubscriptionView => 'team_id' in v;
 
 /**
- * The billing tabs of a team, one `part` each (docs/decisions.md "Billing in the SPA": user
+ * The billing tabs of a team, one `part` each (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": user
  * settings tabs "invoice", "payment method", "subscription"; team settings the same three):
  * `subscription` the plan with its state and actions; `payment-method` the card and the billing
  * details; `invoices` the invoices. `teamId` undefined uses the user paths (the caller's current

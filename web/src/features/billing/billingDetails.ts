@@ -66,7 +66,7 @@ const requiredText = (field: 'address' | 'city' | 'zip') =>
   z.string().trim().min(1, EMPTY_FIELD_MESSAGE).pipe(serverText(field));
 
 /**
- * The billing fields of a react-hook-form form (docs/decisions.md "Forms"): the server's rules
+ * The billing fields of a react-hook-form form (docs/adr/0047-forms.md "Forms"): the server's rules
  * of `BillingAddressSchema` and `vat_id` (trimmed strings, their length limits), with
  * address, city and zip needing a value ({@link EMPTY_FIELD_MESSAGE}: a paid plan cannot go
  * without them, as Stripe Tax needs an address it can place). `country` may be

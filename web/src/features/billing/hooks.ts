@@ -47,7 +47,7 @@ export type CouponState =
   | { state: 'unknown'; code: string; message: string };
 
 /**
- * `GET /coupon/{code}` for the code in the address bar (docs/decisions.md "Billing in the SPA",
+ * `GET /coupon/{code}` for the code in the address bar (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA",
  * docs/billing.md "Flows"), cached per code: a new code reads as `checking` at once.
  */
 export function useCouponLookup(code: string | undefined): CouponState {

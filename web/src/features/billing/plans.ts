@@ -1,6 +1,6 @@
 /**
  * Registration step 1, the plan: which plans are shown and which one starts selected
- * (docs/decisions.md "Registration").
+ * (docs/adr/0011-registration.md "Registration").
  */
 import type { Plan, PlanInterval } from '../../api/plans.ts';
 
@@ -55,7 +55,7 @@ export interface PlanChoice {
 }
 
 /**
- * The plan selected when step 1 opens (docs/decisions.md "Registration": "Default plan at
+ * The plan selected when step 1 opens (docs/adr/0011-registration.md "Registration": "Default plan at
  * registration"): the plan from the query when it exists and can be taken; else the free plan when
  * an invitation is present; else the first paid plan of the active interval that can be taken; else
  * the free plan. The interval is yearly when there are no monthly plans or the requested plan is

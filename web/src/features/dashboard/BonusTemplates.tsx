@@ -20,7 +20,7 @@ const bonusQuery = (teamId: string) =>
 
 /**
  * Whether the signed-in user's team has Bonus templates (the bundles assigned to it,
- * docs/decisions.md "Dashboard SPA": "a private bundle view"): null while unknown, false when they
+ * docs/adr/0020-dashboard-spa.md "Dashboard SPA": "a private bundle view"): null while unknown, false when they
  * cannot be read. Admins have the Template Bundles tab instead.
  */
 export function useHasBonus(admin: boolean): boolean | null {
@@ -35,7 +35,7 @@ export function useHasBonus(admin: boolean): boolean | null {
 }
 
 /**
- * The dashboard's private bundle view for users (docs/decisions.md "Dashboard SPA" view switches;
+ * The dashboard's private bundle view for users (docs/adr/0020-dashboard-spa.md "Dashboard SPA" view switches;
  * the tab "Bonus Templates"): each bundle assigned to the team with its templates, up to six a
  * bundle (docs/editor.md "Constants"), each with "Use this template", which makes a design and
  * opens it in the editor. The editor's Templates panel (Bonus tab) lists every template of every

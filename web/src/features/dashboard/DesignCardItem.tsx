@@ -27,7 +27,7 @@ export interface CardLink {
 }
 
 /**
- * A dashboard card (docs/decisions.md "Dashboard SPA": "A card shows preview image, title, created
+ * A dashboard card (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A card shows preview image, title, created
  * date and views count"): the render of the current version, lazy-loaded in a fixed 3:2 box so the
  * grid does not move as previews arrive (shimmering while the render service draws it); the title,
  * linked to the show page when `href` is given (the link covers the card, the buttons stay above

@@ -1,5 +1,5 @@
 /**
- * A dashboard list (./DesignList.tsx; docs/decisions.md "Dashboard SPA", "Design lists"): the
+ * A dashboard list (./DesignList.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA", "Design lists"): the
  * loading state while the first page comes, each list's empty state with what to do next, the
  * failure with Retry, the cards (their created day and views), "Load more" and the end of the
  * list ("No more results"), the actions from the keyboard with focus kept in place and their

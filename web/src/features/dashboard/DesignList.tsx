@@ -27,16 +27,16 @@ import { DELETE_TEMPLATE_TITLE, useTemplateAdmin } from './useTemplateAdmin.ts';
 /** Cards shown while the first page loads: two rows of the wide grid. */
 const SKELETON_CARDS = 6;
 
-/** docs/decisions.md "Dashboard SPA": the templates list says "No more results" only after more than 4 items. */
+/** docs/adr/0020-dashboard-spa.md "Dashboard SPA": the templates list says "No more results" only after more than 4 items. */
 const TEMPLATE_END_AFTER = 4;
 
-/** The create page (docs/decisions.md "Dashboard SPA" routes). */
+/** The create page (docs/adr/0020-dashboard-spa.md "Dashboard SPA" routes). */
 export const CREATE_PATH = '/pic-snippet/create';
 
 const idOf = (card: DesignCard) => card.id;
 
 /**
- * One dashboard list (docs/decisions.md "Dashboard SPA"): Active PicSnippets (Archive, Clone),
+ * One dashboard list (docs/adr/0020-dashboard-spa.md "Dashboard SPA"): Active PicSnippets (Archive, Clone),
  * Archive (Activate) or View Templates ("Use this template"), paged by infinite scroll, with its
  * loading, empty and failure states and the 4-second confirmation flash of each action.
  *
@@ -45,10 +45,10 @@ const idOf = (card: DesignCard) => card.id;
  * list is cached per team, view, sort and tag: an action changes the shown list in the cache and
  * marks the other lists of its family stale, so they are read again when they are shown.
  *
- * @param frozen the team is frozen (docs/decisions.md "Design lists"): the actions are disabled, described by the
+ * @param frozen the team is frozen (docs/adr/0018-design-lists.md "Design lists"): the actions are disabled, described by the
  *   element `frozenHintId`.
  * @param admin a platform admin: template cards also get Deactivate/Activate and Delete with
- *   'Delete Template ?' (docs/decisions.md "Dashboard SPA", docs/decisions.md "Team roles").
+ *   'Delete Template ?' (docs/adr/0020-dashboard-spa.md "Dashboard SPA", docs/adr/0023-team-roles.md "Team roles").
  * @param templateStatus the template list shown: enabled (`active`) or, for admins, disabled.
  */
 export function DesignList({
@@ -141,7 +141,7 @@ export function DesignList({
     try {
       const id = await createFromTemplate(card.id);
       staleFamily(queryKeys.designs.all);
-      // docs/decisions.md "Dashboard SPA": "Creates a design from a template, then goes to its edit
+      // docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Creates a design from a template, then goes to its edit
       // page".
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {
@@ -252,7 +252,7 @@ export function DesignList({
             <DesignCardItem
               key={card.id}
               card={card}
-              // docs/decisions.md "Dashboard SPA": an active card links to the edit URL; an
+              // docs/adr/0020-dashboard-spa.md "Dashboard SPA": an active card links to the edit URL; an
               // archived one to its page.
               href={
                 view === 'templates' ? undefined : view === 'active' ? card.editurl : card.showurl

@@ -4,7 +4,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { subscriptionPath } from '../../hooks/useCurrentTeam.ts';
 
 /**
- * Why the design actions are disabled for a frozen team (docs/decisions.md "Design lists": "Frozen
+ * Why the design actions are disabled for a frozen team (docs/adr/0018-design-lists.md "Design lists": "Frozen
  * accounts cannot archive, clone, activate or create"), with the way to the team's subscription
  * settings.
  * @param id the text's id, for the `aria-describedby` of the disabled buttons.

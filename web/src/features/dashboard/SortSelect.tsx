@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { DESIGN_SORTS, type DesignSort } from '../../api/designs.ts';
 import { parseSort } from './query.ts';
 
-/** The options of the Sort by dropdown (docs/decisions.md "Dashboard SPA": "empty = last updated, created, name, views"). */
+/** The options of the Sort by dropdown (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "empty = last updated, created, name, views"). */
 export const SORT_LABELS: Record<DesignSort, string> = {
   '': 'Last updated',
   created: 'Created',
@@ -10,7 +10,7 @@ export const SORT_LABELS: Record<DesignSort, string> = {
   views: 'Opens',
 };
 
-/** The dashboard header's "Sort by" dropdown (docs/decisions.md "Dashboard SPA"), a native labelled select. */
+/** The dashboard header's "Sort by" dropdown (docs/adr/0020-dashboard-spa.md "Dashboard SPA"), a native labelled select. */
 export function SortSelect({
   value,
   onChange,

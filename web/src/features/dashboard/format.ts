@@ -1,5 +1,5 @@
 /**
- * How the dashboard and the show page write dates and counts (docs/decisions.md "Dashboard SPA": "A
+ * How the dashboard and the show page write dates and counts (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A
  * card shows preview image, title, created date and views count").
  */
 import { rolledUpLabel } from '../analytics/report.ts';

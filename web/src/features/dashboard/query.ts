@@ -1,5 +1,5 @@
 /**
- * The dashboard's query parameters (docs/decisions.md "Dashboard SPA": "Sort is kept in query
+ * The dashboard's query parameters (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Sort is kept in query
  * parameter sortby"; the view switches): read leniently, so an old or mistyped link still opens a
  * list.
  */

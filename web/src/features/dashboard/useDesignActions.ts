@@ -5,7 +5,7 @@ import { queryKeys } from '../../state/queryKeys.ts';
 import { actionFailure } from '../../lib/formFailure.ts';
 import { useFlash, type FlashMessage } from '../../components/Flash.tsx';
 
-/** The actions of a design card and the show page (docs/decisions.md "Dashboard SPA", docs/decisions.md "Design lists"). */
+/** The actions of a design card and the show page (docs/adr/0020-dashboard-spa.md "Dashboard SPA", docs/adr/0018-design-lists.md "Design lists"). */
 export type DesignAction = 'archive' | 'clone' | 'activate';
 
 const CALLS: Record<DesignAction, (id: string) => Promise<DesignCard>> = {
@@ -14,7 +14,7 @@ const CALLS: Record<DesignAction, (id: string) => Promise<DesignCard>> = {
   activate: activateDesign,
 };
 
-/** The button labels (docs/decisions.md "Dashboard SPA": "actions Archive and Clone", "action Activate"). */
+/** The button labels (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "actions Archive and Clone", "action Activate"). */
 export const ACTION_LABELS: Record<DesignAction, string> = {
   archive: 'Archive',
   clone: 'Clone',
@@ -22,7 +22,7 @@ export const ACTION_LABELS: Record<DesignAction, string> = {
 };
 
 /**
- * The confirmation flash of a finished action (docs/decisions.md "Design lists").
+ * The confirmation flash of a finished action (docs/adr/0018-design-lists.md "Design lists").
  * @param design the design acted on; `result` the card the server answered (for a clone, the
  *   new design).
  */
@@ -55,7 +55,7 @@ export interface DesignActions {
 /**
  * Archive, Clone and Activate with their feedback: one action at a time, a 4-second
  * confirmation flash on success, the server's message on failure (a frozen team's 403 says
- * why, docs/decisions.md "Design lists"). A success marks every cached design read stale (the lists
+ * why, docs/adr/0018-design-lists.md "Design lists"). A success marks every cached design read stale (the lists
  * of both views and all sorts, the design's pages): each is read again when it is shown next.
  * @param onDone told of each success, to update what the page shows (in the cache).
  * @param initialFlash a flash handed over by the page before (the show page after a clone).

@@ -19,7 +19,7 @@ export interface TemplateAdmin {
   flash: FlashMessage | null;
   error: string | null;
   dismissError: () => void;
-  /** Enables or disables a template (docs/decisions.md "Dashboard SPA": "Deactivate/Activate"). */
+  /** Enables or disables a template (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Deactivate/Activate"). */
   setEnabled: (id: string, enabled: boolean) => Promise<boolean>;
   /** Opens the 'Delete Template ?' confirmation. */
   askDelete: (id: string, title: string) => void;
@@ -30,8 +30,8 @@ export interface TemplateAdmin {
 
 /**
  * The admin's template actions on dashboard cards and in the editor's Templates panel
- * (docs/decisions.md "Dashboard SPA": "Template card: Deactivate/Activate and Delete (with
- * confirmation)", docs/decisions.md "Team roles" admin, docs/editor.md "Messages"): each shows the
+ * (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Template card: Deactivate/Activate and Delete (with
+ * confirmation)", docs/adr/0023-team-roles.md "Team roles" admin, docs/editor.md "Messages"): each shows the
  * server's message as a flash, or a danger alert that clears after 3 s.
  * @param onDone called after a successful action with the template id (the card leaves).
  */

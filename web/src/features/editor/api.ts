@@ -18,7 +18,7 @@ const NOT_A_DESIGN = 'The server answered with a design this editor cannot open.
 
 /**
  * The browser's address for the base photo: `/files/…` on this origin (the API, the SPA and
- * the user files share one origin, docs/decisions.md "API and SPA on one origin"), so the canvas
+ * the user files share one origin, docs/adr/0001-api-and-spa-on-one-origin.md "API and SPA on one origin"), so the canvas
  * is never tainted by another host; null when the design's photo is not served.
  */
 export function sameOriginFileUrl(url: unknown): string | null {
@@ -63,7 +63,7 @@ export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promi
 
 /**
  * `PUT /api/pic-snippet/{id}` with the document's fields at the top level, the title and the
- * version (docs/decisions.md "Design API shapes"); or, when the request says the only change is
+ * version (docs/adr/0019-design-api-shapes.md "Design API shapes"); or, when the request says the only change is
  * one QR code's fields (`request.qrCode`, sync.ts), `PUT /api/pic-snippet/{id}/qrCode` with
  * `stickerId`, those fields and the version (docs/editor.md "Server sync"). Both answer the new
  * version.

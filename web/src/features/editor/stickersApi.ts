@@ -24,7 +24,7 @@ export interface StickerItem {
   isFavorite: boolean;
 }
 
-/** A dynamic sticker the Library tab offers (docs/decisions.md "The design document: versions and restore" Dynamic sticker). */
+/** A dynamic sticker the Library tab offers (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Dynamic sticker). */
 export interface DynamicStickerItem {
   id: string;
   name: string;

@@ -117,7 +117,7 @@ function pollOf(graphics: unknown): ExportDesign['poll'] {
 
 /**
  * The GIF frames of a design's countdown timers (the most any asks, as the render makes them;
- * docs/decisions.md "Countdown timers"), or null without a timer.
+ * docs/adr/0058-countdown-timers.md "Countdown timers"), or null without a timer.
  */
 function timerFrames(graphics: unknown): number | null {
   const frames = list(graphics)

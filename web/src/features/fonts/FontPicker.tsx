@@ -52,7 +52,7 @@ async function loadFontLists(signal: AbortSignal): Promise<FontLists> {
   return { groups: list.groups, custom };
 }
 
-/** docs/decisions.md "Team roles" / docs/accounts.md "Validation rules": shown with the Upgrade link to teams without font upload. */
+/** docs/adr/0023-team-roles.md "Team roles" / docs/accounts.md "Validation rules": shown with the Upgrade link to teams without font upload. */
 export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
 
 /**
@@ -61,7 +61,7 @@ export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
  *   in its font;
  * - `onChange(family)`: called with the chosen family, after its faces loaded (so fabric
  *   measures with them); never called for a disabled font;
- * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/decisions.md "Team roles"). Without
+ * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/adr/0023-team-roles.md "Team roles"). Without
  *   it the Uploaded category is disabled and the upload button gives way to the Upgrade link.
  */
 export interface FontPickerProps {

@@ -1,5 +1,5 @@
 /**
- * Where a failed registration call's answer goes (docs/decisions.md "Registration",
+ * Where a failed registration call's answer goes (docs/adr/0011-registration.md "Registration",
  * docs/accounts.md "Error answers in the SPA"): which step the user is taken to, where focus goes,
  * and what the notice above the form says. The field errors themselves go on the fields: the
  * account fields' through `applyServerErrors`, the plan's, billing fields' and card's through the
@@ -35,7 +35,7 @@ export interface RegistrationFailure {
 
 /**
  * docs/accounts.md "Error answers in the SPA": the answer's field errors go on the fields; other
- * field errors and answers without any go in the notice. docs/decisions.md "Registration": errors
+ * field errors and answers without any go in the notice. docs/adr/0011-registration.md "Registration": errors
  * on plan, name, team, e-mail or password send the user back to step 0 (a plan error is named in
  * the notice there and stays on the plans); errors on the billing fields and the card keep step 1.
  * @param error what the call threw.

@@ -4,7 +4,7 @@ import type { InvitationByCode } from '#shared/contract/teams.ts';
 import { call, isApiError } from '../../api/client.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 
-/** What `GET /invitations/{code}` tells a visitor about an invitation (docs/decisions.md "The API contract"). */
+/** What `GET /invitations/{code}` tells a visitor about an invitation (docs/adr/0044-the-api-contract.md "The API contract"). */
 type InvitationInfo = InvitationByCode;
 
 export type InvitationState =

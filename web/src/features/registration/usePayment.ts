@@ -47,7 +47,7 @@ export interface PaymentState {
 
 /**
  * The billing address, VAT id, VAT preview and card of a paid plan (docs/billing.md), a
- * react-hook-form form kept when the user goes back to step 0 (docs/decisions.md "Forms").
+ * react-hook-form form kept when the user goes back to step 0 (docs/adr/0047-forms.md "Forms").
  * Errors show for the required fields once the user has tried to create the account, and the
  * server's until the field is changed.
  * @param base the page's id base (the fields' ids derive from it).

@@ -27,7 +27,7 @@ import { ShownOnce } from './ShownOnce.tsx';
 import { actionFailure } from '../../lib/formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
 
-/** API tokens (docs/decisions.md "The API contract": "Security and tokens"): list, create, edit, delete. */
+/** API tokens (docs/adr/0044-the-api-contract.md "The API contract": "Security and tokens"): list, create, edit, delete. */
 export function ApiTokensSection() {
   const base = useId();
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 /**
- * Settings → Companies answering invitations (./CompaniesTab.tsx; docs/decisions.md
+ * Settings → Companies answering invitations (./CompaniesTab.tsx; docs/adr/0012-invitations.md
  * "Invitations": accepting needs the code of the e-mailed link): the link's invitation listed
  * first with its role and Accept; accepting says so with focus on the outcome (the Accept button
  * goes with the invitation) and drops the code from the address, keeping the tab; a pending

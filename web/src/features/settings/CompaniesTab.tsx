@@ -31,7 +31,7 @@ interface Invitations {
 /**
  * The invitations to show: the one of the e-mailed link (`?invitation={code}`, which can be
  * accepted) first, then the pending ones of a verified address (which can only be declined
- * here: accepting needs the link's code; docs/decisions.md "Invitations").
+ * here: accepting needs the link's code; docs/adr/0012-invitations.md "Invitations").
  */
 async function loadInvitations(code: string | null, signal: AbortSignal): Promise<Invitations> {
   let linkProblem: string | null = null;

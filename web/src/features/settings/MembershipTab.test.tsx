@@ -1,5 +1,5 @@
 /**
- * Team settings → Membership (./MembershipTab.tsx; docs/decisions.md "Team roles",
+ * Team settings → Membership (./MembershipTab.tsx; docs/adr/0023-team-roles.md "Team roles",
  * "Invitations"; docs/accounts.md "Validation rules" member limit) for the team's owner: the
  * members with their roles (the owner's as text, a member's as a choice), a role changed, a
  * member removed after confirming with focus on the outcome, and the invitations: the plan's

@@ -79,7 +79,7 @@ export function applyDocument(
 /** The open enhance burst of each store: its closing timer. */
 const enhanceBursts = new WeakMap<EditorStore, ReturnType<typeof setTimeout>>();
 
-/** An enhancement value inside its range (docs/decisions.md "The design document: versions and restore"), rounded to what the slider steps. */
+/** An enhancement value inside its range (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"), rounded to what the slider steps. */
 export function enhanceValue(name: EnhanceName, value: number): number {
   const [min, max] = ENHANCE_RANGES[name];
   const clamped = Math.min(max, Math.max(min, Number.isFinite(value) ? value : 0));

@@ -1,5 +1,5 @@
 /**
- * The countdown timer's GIF frames (./CountdownPanel.tsx; docs/decisions.md "Countdown timers"):
+ * The countdown timer's GIF frames (./CountdownPanel.tsx; docs/adr/0058-countdown-timers.md "Countdown timers"):
  * when the canvas is too large for the frames asked, the field says how many the render draws
  * (shared/scene/countdown.ts `framesThatFit`), instead of drawing fewer without a word.
  */

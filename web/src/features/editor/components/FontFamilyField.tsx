@@ -7,7 +7,7 @@ import { useAppStore } from '../../../state/store.ts';
 import { FONT_LOAD_FAILED, FontPicker, loadFont } from '../../fonts/index.ts';
 
 /**
- * Whether the current team may upload fonts (docs/decisions.md "Team roles"
+ * Whether the current team may upload fonts (docs/adr/0023-team-roles.md "Team roles"
  * `can_upload_custom_fonts`); false until known, and when the team cannot be read. The team is the
  * cached one of the team settings, read again after a plan change.
  */

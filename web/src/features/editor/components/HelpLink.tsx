@@ -19,7 +19,7 @@ const SHORTCUTS: [string, string][] = [
 /**
  * The editor's Help link (docs/editor.md "Architecture": "Help link to a support page"). The
  * product has no support site yet, so Help opens the editor's own help page in a dialog: merge
- * fields, fallbacks and the shortcuts (docs/decisions.md "Editor text tools").
+ * fields, fallbacks and the shortcuts (docs/adr/0031-editor-text-tools.md "Editor text tools").
  */
 export function HelpLink() {
   const [open, setOpen] = useState(false);

@@ -31,7 +31,7 @@ import { saveCroppedImage } from '../imagesApi.ts';
 import '../image.css';
 
 /**
- * The sliders of Enhance and their steps (docs/decisions.md "The design document: versions and
+ * The sliders of Enhance and their steps (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
  * restore": "about 0.0039", here 2/512 so that 0 is a step of the -1..1 range; Hue 0.002; Blur
  * 0.01; Pixelate whole px, 0..100, where 1 or below draws nothing: docs/editor.md "Editing rules",
  * docs/editor.md "Filters and enhancements").
@@ -44,7 +44,7 @@ const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Blur', step: 0.01 },
   { name: 'Pixelate', step: 1 },
 ];
-/** The on/off enhancements (docs/decisions.md "The design document: versions and restore": "Sharpen, Emboss (on/off)"). */
+/** The on/off enhancements (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Sharpen, Emboss (on/off)"). */
 const SWITCHES: EnhanceName[] = ['Sharpen', 'Emboss'];
 
 /** A toolbar button opening a small panel under it; Escape or a click outside closes it. */
@@ -96,7 +96,7 @@ function Disclosure({ label, children }: { label: string; children: ReactNode })
   );
 }
 
-/** The filters of docs/decisions.md "The design document: versions and restore", each switched on or off. */
+/** The filters of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", each switched on or off. */
 function FilterMenu() {
   const { store } = useEditorContext();
   const filters = useEditor((s) => s.design?.filters ?? {});
@@ -135,7 +135,7 @@ const keepSliderKeys = (e: KeyboardEvent) => {
   if (SLIDER_KEYS.has(e.key)) e.stopPropagation();
 };
 
-/** The enhancements of docs/decisions.md "The design document: versions and restore" with their ranges; values shown to two decimals. */
+/** The enhancements of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" with their ranges; values shown to two decimals. */
 function EnhanceMenu() {
   const { store } = useEditorContext();
   const enhance = useEditor((s) => s.design?.enhance ?? {});

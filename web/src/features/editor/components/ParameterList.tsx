@@ -223,7 +223,7 @@ function NameField({
   );
 }
 
-/** A parameter's fallback (docs/decisions.md "The design document: versions and restore": blank stored as one space; docs/editor.md "Editing rules": at most 255 characters). */
+/** A parameter's fallback (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": blank stored as one space; docs/editor.md "Editing rules": at most 255 characters). */
 function FallbackField({
   parameter,
   onValue,
@@ -258,7 +258,7 @@ function FallbackField({
   );
 }
 
-/** The text transform toggle and option (docs/decisions.md "The design document: versions and restore" `text_transform`, docs/editor.md "Commands": "Text transform"). */
+/** The text transform toggle and option (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `text_transform`, docs/editor.md "Commands": "Text transform"). */
 function TextTransformFields({
   parameter,
   onChange,

@@ -30,7 +30,7 @@ import '../../templates/templates.css';
 /**
  * The editor's "Save as template" button and modal (docs/editor.md "Architecture": "Tag editor with
  * related tags, template bundle select, … Save as template modal"; docs/editor.md "Commands"
- * save/update states; docs/decisions.md "Team roles" only with the `sparkDeveloper` flag, which is
+ * save/update states; docs/adr/0023-team-roles.md "Team roles" only with the `sparkDeveloper` flag, which is
  * set for platform admins, docs/decisions.md). Not rendered for other users.
  */
 export function SaveTemplateButton() {

@@ -1,6 +1,6 @@
 /**
  * The Stickers panel (docs/editor.md "Architecture": "Stickers: tabs Library, My Uploads,
- * Favorites; drill-down into a pack with a back button; search"; docs/decisions.md "The design
+ * Favorites; drill-down into a pack with a back button; search"; docs/adr/0014-the-design-document-versions-and-restore.md "The design
  * document: versions and restore" Sticker library items, Dynamic sticker; docs/editor.md "Server
  * sync" calls; docs/editor.md "Constants": "1000 ms … sticker search"): packs open into their
  * stickers, a star marks a favourite, uploads come with progress and are deleted after 'Are you
@@ -103,7 +103,7 @@ function StickerTile({
   );
 }
 
-/** The dynamic stickers (docs/decisions.md "The design document: versions and restore"): each adds a sticker whose value comes per recipient. */
+/** The dynamic stickers (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"): each adds a sticker whose value comes per recipient. */
 function DynamicStickers({ items }: { items: DynamicStickerItem[] }) {
   const { store } = useEditorContext();
   if (items.length === 0) return null;

@@ -14,7 +14,7 @@
 import type { DesignDocument } from '#shared/design.ts';
 import { EDGE_MARGIN_PX, clampBox, maxSnippetWidth, type CanvasSize } from './snippets.ts';
 
-/** The sticker's top-left corner, whatever its origin (docs/decisions.md "The design document: versions and restore" originX/originY). */
+/** The sticker's top-left corner, whatever its origin (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" originX/originY). */
 function topLeft(
   origin: { originX: string; originY: string },
   at: { left: number; top: number },

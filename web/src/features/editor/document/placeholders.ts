@@ -1,6 +1,6 @@
 /**
  * A text snippet's text edited with `{{param}}` placeholders (docs/editor.md "Architecture" text
- * snippet panel, docs/decisions.md "The design document: versions and restore" Parameter,
+ * snippet panel, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Parameter,
  * docs/editor.md "Commands": "Parameter undo"): the snippet's parameters follow the placeholders
  * the text holds, through the same pure operations the server's parameter calls run
  * (shared/parameters.ts), so the editor and the server agree on names and records.
@@ -45,12 +45,12 @@ const stickerTakes = (design: DesignDocument, name: string) =>
  * - a new name gets a parameter (`addParameter`, record `added`) with a blank fallback; a name
  *   that another snippet's parameter (or a dynamic sticker) already uses gets a parameter of
  *   the same name, copying that one's fallback and text transform, so one render URL value
- *   (`?first_name=Ann`) fills both (docs/decisions.md "Editor");
+ *   (`?first_name=Ann`) fills both (docs/adr/0024-editor.md "Editor");
  * - a parameter whose placeholder is gone is removed (`removeParameters`, record `removed`);
  * - a name that is not allowed (only digits, docs/editor.md "Editing rules") gets no parameter: it
  *   draws nothing.
  * @param newId makes a parameter id (a uuid).
- * @returns the new document and the parameter change records (docs/decisions.md "The design document: versions and restore"), in order.
+ * @returns the new document and the parameter change records (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"), in order.
  * @throws ParameterError `text_snippet_not_found` for an unknown snippet id.
  */
 export function setSnippetText(

@@ -1,7 +1,7 @@
 /**
  * The stress preview's samples (docs/editor.mdbeyond the spec): the values a campaign meets that
  * break a design — a recipient with no value (the fallback shows), the longest value the render
- * service takes (255 characters, docs/decisions.md "Render slice"), emoji, right-to-left Arabic and
+ * service takes (255 characters, docs/adr/0004-render-slice.md "Render slice"), emoji, right-to-left Arabic and
  * Hebrew, and Chinese. Each sample is drawn by the real render URL, so overflow, wrapping and font
  * fallback look exactly as they will in the e-mail.
  */
@@ -47,7 +47,7 @@ export const STRESS_SAMPLES: readonly StressSample[] = [
   { key: 'chinese', label: 'Chinese', description: 'CJK characters.', value: '王小明，欢迎光临' },
 ];
 
-/** The design's text parameters, each name once, in snippet order (docs/decisions.md "The design document: versions and restore" Parameter). */
+/** The design's text parameters, each name once, in snippet order (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Parameter). */
 export function textParameterNames(document: DesignDocument): string[] {
   const names = document.text_snippets.flatMap((s) => s.parameters.map((p) => p.param_name));
   return [...new Set(names)];

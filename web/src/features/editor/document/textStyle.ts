@@ -1,5 +1,5 @@
 /**
- * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar", docs/decisions.md
+ * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar", docs/adr/0014-the-design-document-versions-and-restore.md
  * "The design document: versions and restore" text snippet fields and editor state, docs/editor.md
  * "Commands": "Linked font sizes", docs/editor.md "Editing rules" ranges, docs/editor.md
  * "Constants" colour history). Fonts are the font catalogue's (shared/fonts,
@@ -50,7 +50,7 @@ export const clampStrokeWidth = (width: number): number =>
 /** The outline colour a snippet gets when its outline is first widened (docs/editor.md "Constants": "white"). */
 export const DEFAULT_STROKE = '#ffffff';
 
-/** Named colours the stored data uses (docs/decisions.md "The design document: versions and restore": "fill (default black)"). */
+/** Named colours the stored data uses (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "fill (default black)"). */
 const NAMED: Record<string, string> = { black: '#000000', white: '#ffffff' };
 
 /**
@@ -65,7 +65,7 @@ export function hexColour(value: string | null): string {
 /**
  * Reads a typed hex colour (docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6
  * characters"), with or without `#`: 6 digits as they are, 3 as the short form (`f80` → `#ff8800`),
- * 2 as a grey (`80` → `#808080`; docs/decisions.md "Editor text tools").
+ * 2 as a grey (`80` → `#808080`; docs/adr/0031-editor-text-tools.md "Editor text tools").
  * @returns `#rrggbb` in lower case, or null when the text is not such a colour.
  */
 export function parseHex(typed: string): string | null {
@@ -80,13 +80,13 @@ export function parseHex(typed: string): string | null {
 /** Colours kept per kind in the recent-colours history (docs/editor.md "Constants": "Colour history keeps 5"). */
 export const COLOUR_HISTORY_SIZE = 5;
 
-/** The two histories of docs/decisions.md "The design document: versions and restore": text fill (`color`) and outline (`outline`). */
+/** The two histories of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": text fill (`color`) and outline (`outline`). */
 export type ColourKind = 'color' | 'outline';
 export type ColourHistory = Record<ColourKind, string[]>;
 
 /**
  * The history after using `colour`: most recent first, each colour once (compared as
- * `#rrggbb`), at most 5 (docs/decisions.md "The design document: versions and restore",
+ * `#rrggbb`), at most 5 (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore",
  * docs/editor.md "Constants").
  */
 export function pushRecentColour(history: readonly string[], colour: string): string[] {
@@ -119,7 +119,7 @@ function storedObject(storage: ColourStorage, userId: string): Record<string, un
 }
 
 /**
- * The user's recent colours (docs/decisions.md "The design document: versions and restore": "kept
+ * The user's recent colours (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "kept
  * per user in local storage under the user id, fields color and outline"). Unreadable data reads as
  * empty lists.
  */

@@ -5,7 +5,7 @@
  * the page.
  */
 
-/** Longest title, characters (docs/decisions.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
+/** Longest title, characters (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", docs/editor.md "Editing rules"). */
 export const MAX_TITLE_LENGTH = 255;
 
 /** The spec's message, word for word (docs/editor.md "Editing rules"). */

@@ -1,5 +1,5 @@
 /**
- * GIF playback of the base photo in the editor (docs/decisions.md "GIF playback"): the decoded
+ * GIF playback of the base photo in the editor (docs/adr/0059-gif-playback.md "GIF playback"): the decoded
  * frames (decoder.ts) drawn, at their own delays, on a canvas laid over the base photo's layer,
  * with the base photo's own placement, filters and enhancements (shared/scene/draw.ts
  * `placeBaseImage`, as the render draws the saved frame). Driven by requestAnimationFrame; it

@@ -23,7 +23,7 @@ export interface DesignMeta {
   publicId: string;
   /** Where the browser loads the base photo from (same-origin `/files/…`), or null. */
   baseImageUrl: string | null;
-  /** The render URL (absolute, docs/decisions.md "Render slice"). */
+  /** The render URL (absolute, docs/adr/0004-render-slice.md "Render slice"). */
   renderUrl: string;
 }
 

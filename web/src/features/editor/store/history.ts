@@ -1,12 +1,12 @@
 /**
  * Undo and redo as recorded changes (docs/editor.md "Architecture", "Undo and redo record changes,
- * not canvases"; docs/decisions.md "The design document: versions and restore": "Undo history
+ * not canvases"; docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Undo history
  * snapshot", docs/editor.md "Commands": "Editor changes", "History event types", "Parameter undo").
  * Pure functions over `History`: no store, no timers, no DOM.
  *
  * An entry holds immer patches (`patches` redo it, `inversePatches` undo it) of the design
  * document, the spec's `eventType`, a label for the buttons' titles, and the parameter change
- * records of docs/decisions.md "The design document: versions and restore" (`{ textSnippetId,
+ * records of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" (`{ textSnippetId,
  * paramId, action }`). Entries merge in two ways:
  * - **gestures**: between `beginGesture` and `endGesture` (a drag, a slider) every change joins
  *   one entry, so the whole gesture undoes in one step;
@@ -52,7 +52,7 @@ export interface HistoryEntry {
   patches: Patch[];
   /** Applied in order, they undo the step. */
   inversePatches: Patch[];
-  /** The parameter change records of the step (docs/decisions.md "The design document: versions and restore"), in the order they happened. */
+  /** The parameter change records of the step (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"), in the order they happened. */
   paramChanges: ParameterChange[];
   /** Consecutive changes with this key merge (see the module comment); null: never. */
   mergeKey: string | null;

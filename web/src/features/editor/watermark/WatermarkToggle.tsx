@@ -4,7 +4,7 @@ import { useWatermarkSettings } from './useWatermarkSettings.ts';
 import './watermark.css';
 
 /**
- * The design's "Show watermark" switch (document field `show_watermark`; docs/decisions.md
+ * The design's "Show watermark" switch (document field `show_watermark`; docs/adr/0057-watermark.md
  * "Watermark"): an undoable change saved by the full save. Without a team watermark it says
  * where to set one; on a plan with the product mark it says so.
  */
