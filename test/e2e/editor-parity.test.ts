@@ -315,11 +315,11 @@ async function editorLines(page: Page): Promise<string[]> {
 }
 
 /**
- * Drags the right side handle of the selected text box at `box` (canvas px) `by` px to the
- * right. The handle's height is found from the selection border (the editor's #4338ca), which
- * fabric draws on the objects' canvas just right of the box.
+ * Where the selected text box's right side handle is, in page px, and how tall the selection
+ * is, canvas px: from the selection border (the editor's #4338ca), which fabric draws on the
+ * objects' canvas just right of the box, whose right edge is at `right` canvas px.
  */
-async function dragRightHandle(page: Page, box: { left: number; width: number }, by: number) {
+async function selectionAt(page: Page, right: number) {
   const at = await page.$eval(
     '[data-testid="editor-canvas"]',
     (el, right) => {
@@ -346,15 +346,17 @@ async function dragRightHandle(page: Page, box: { left: number; width: number },
         if (first < 0) first = y;
         last = y;
       }
-      return { x: rect.left + right * scale + 4, y: rect.top + (first + last) / 2 / k, first };
+      return {
+        x: rect.left + right * scale + 4,
+        y: rect.top + (first + last) / 2 / k,
+        height: (last - first) / k / scale,
+        first,
+      };
     },
-    box.left + box.width,
+    right,
   );
   expect(at.first, 'the selection border right of the box').toBeGreaterThanOrEqual(0);
-  await page.mouse.move(at.x, at.y);
-  await page.mouse.down();
-  await page.mouse.move(at.x + by, at.y, { steps: 12 });
-  await page.mouse.up();
+  return at;
 }
 
 describe('editor–render parity', () => {
@@ -525,7 +527,17 @@ describe('editor–render parity', () => {
             return { x: rect.left, y: rect.top };
           });
           await page.mouse.click(canvasAt.x + NAME_BOX.left + 30, canvasAt.y + NAME_BOX.top + 20);
-          await dragRightHandle(page, NAME_BOX, 350);
+          // Dragged 350 px wider: while the handle is held the box is already shorter, its
+          // lines laid out again for the new width.
+          const handle = await selectionAt(page, NAME_BOX.left + NAME_BOX.width);
+          await page.mouse.move(handle.x, handle.y);
+          await page.mouse.down();
+          await page.mouse.move(handle.x + 350, handle.y, { steps: 12 });
+          await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+          const held = await selectionAt(page, NAME_BOX.left + NAME_BOX.width + 350);
+          expect(held.height).toBeLessThan(handle.height - 30);
+          await snap(page, 'e2e-editor-parity-wrapped-name-dragging');
+          await page.mouse.up();
           await waitForSaved(page);
           // Deselected by a click below it, so no handle is in the picture read.
           await page.mouse.click(canvasAt.x + NAME_BOX.left + 30, canvasAt.y + 500);
@@ -538,6 +550,34 @@ describe('editor–render parity', () => {
           const wide = await editorLines(page);
           expect(wide.length, wide.join(' / ')).toBeLessThan(narrow.length);
           expect(joined(wide), wide.join(' / ')).toBe(`Hi ${LONG_NAME}`);
+
+          // Dragged down to 100 px wide: the box stops at its widest line, "Longname-Smythe"
+          // (docs/editor.md "Editing rules"), so no word is cut.
+          const widened = stored.text_snippets[0]!.width;
+          const origin = await page.$eval('[data-testid="editor-canvas"]', (el) => {
+            const rect = el.getBoundingClientRect();
+            return { x: rect.left, y: rect.top };
+          });
+          await page.mouse.click(origin.x + NAME_BOX.left + 30, origin.y + NAME_BOX.top + 20);
+          const right = await selectionAt(page, NAME_BOX.left + widened);
+          await page.mouse.move(right.x, right.y);
+          await page.mouse.down();
+          await page.mouse.move(right.x - (widened - 100), right.y, { steps: 16 });
+          await page.mouse.up();
+          const widthNow = async () =>
+            (
+              (await client.request('GET', `/api/pic-snippet/${designId}`)).json as {
+                text_snippets: { width: number }[];
+              }
+            ).text_snippets[0]!.width;
+          await expect.poll(widthNow, { timeout: 20_000 }).toBeLessThan(widened);
+          expect(await widthNow()).toBeGreaterThan(200);
+          await waitForSaved(page);
+          await page.mouse.click(origin.x + NAME_BOX.left + 30, origin.y + 500);
+          await snap(page, 'e2e-editor-parity-wrapped-name-narrowed');
+          const narrowed = await editorLines(page);
+          expect(narrowed.length, narrowed.join(' / ')).toBeGreaterThan(2);
+          expect(joined(narrowed), narrowed.join(' / ')).toBe(`Hi ${LONG_NAME}`);
         },
       ),
   );

@@ -448,18 +448,20 @@ export function mountCanvasView(
   /**
    * While a side handle drags a text box's width, its value is laid out again for that width
    * (docs/editor.md "Text fitting"): lines broken for a narrow box join as it widens, as they
-   * will when the gesture ends and the box is drawn again from the document.
+   * will when the gesture ends and the box is drawn again from the document. Narrowing stops,
+   * as before, at the widest line fabric measures (docs/editor.md "Editing rules").
    */
   const relayout = ({ target }: { target: FabricObject }) => {
     const layer = target instanceof Textbox ? textLayers.get(target) : undefined;
     const design = store.getState().design;
     if (!layer || !design) return;
     const fitted = fitTextLayer(
-      { ...layer, left: target.left, top: target.top, width: target.width },
+      { ...layer, left: target.left, width: target.width },
       design.canvas_width,
       design.canvas_height,
     );
-    target.set({ text: fitted.text, fontSize: fitted.fontSize });
+    // The top is the document's: fabric keeps the side's middle fixed as the height changes.
+    target.set({ text: fitted.text, fontSize: fitted.fontSize, top: fitted.top });
     target.setCoords();
   };
   canvas.on('object:scaling', keepInside);
