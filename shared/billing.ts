@@ -31,8 +31,8 @@
  * - `GET /settings/invoices`, `GET /settings/companies/{id}/invoices` → {@link InvoicesResponse}
  * - `GET /settings/invoice/{id}` → 302 to the Stripe-hosted PDF (a link, not XHR)
  * - `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR) → {@link PaymentLookupResponse}; the same
- *   path opened in the browser is the SPA's payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing
- *   in the SPA").
+ *   path opened in the browser is the SPA's payment-confirmation page
+ *   (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
  */
 import type { CancelReason } from './contract/billing.ts';
 
@@ -95,11 +95,11 @@ export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
 };
 
 /**
- * The SPA's partner-campaign registration path (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "A special
- * registration path for a partner campaign applies a fixed coupon (the coupon value is not
- * shown)"). It is the registration page, which posts to `POST /register/partner` (the same path;
- * web/src/api/ registration.ts) with no `coupon`: the route, never a field of the form, asks for
- * the campaign's coupon.
+ * The SPA's partner-campaign registration path (docs/adr/0026-billing-in-the-spa.md "Billing in the
+ * SPA": "A special registration path for a partner campaign applies a fixed coupon (the coupon
+ * value is not shown)"). It is the registration page, which posts to `POST /register/partner` (the
+ * same path; web/src/api/ registration.ts) with no `coupon`: the route, never a field of the form,
+ * asks for the campaign's coupon.
  */
 export const PARTNER_CAMPAIGN_PATH = '/register/partner';
 
@@ -111,9 +111,9 @@ export const PARTNER_CAMPAIGN_PATH = '/register/partner';
 export const PARTNER_COUPON_LOOKUP = 'partner-campaign';
 
 /**
- * The SPA's card-update page for a team whose payment failed (docs/adr/0026-billing-in-the-spa.md "Billing in the
- * SPA": "Card-update page for an account being cancelled, with team_id in the query"); e-mails
- * about a failed payment can link here. It saves through `PUT
+ * The SPA's card-update page for a team whose payment failed (docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA": "Card-update page for an account being cancelled, with team_id in the
+ * query"); e-mails about a failed payment can link here. It saves through `PUT
  * /settings/companies/{id}/update-payment-method`.
  */
 export const cardUpdatePath = (teamId: string): string =>
@@ -186,9 +186,9 @@ export const renderAllowanceOf = (planId: string | undefined): RenderAllowance =
     : FREE_RENDER_ALLOWANCE;
 
 /**
- * Plans whose designs carry the product mark (docs/adr/0057-watermark.md "Watermark"): a plan attribute
- * like the render allowance, `productWatermark: true` on Free and on any plan id not listed
- * (a frozen team, a renamed plan), false on paid plans. Drawn by shared/scene/watermark.ts.
+ * Plans whose designs carry the product mark (docs/adr/0057-watermark.md "Watermark"): a plan
+ * attribute like the render allowance, `productWatermark: true` on Free and on any plan id not
+ * listed (a frozen team, a renamed plan), false on paid plans. Drawn by shared/scene/watermark.ts.
  */
 export const PLAN_PRODUCT_WATERMARK: Readonly<Record<string, boolean>> = {
   [FREE_PLAN_ID]: true,

@@ -1,8 +1,8 @@
 /**
  * Build stamps: what a build read, so a later start can tell whether its output is current
- * without building again (docs/adr/0038-builds-on-start.md "Builds on start"). A stamp is a JSON file under
- * `dist/.stamps/` listing every source file the bundler read (outside node_modules), plus the
- * lock file and the build's own config, each with its size and modification time.
+ * without building again (docs/adr/0038-builds-on-start.md "Builds on start"). A stamp is a JSON
+ * file under `dist/.stamps/` listing every source file the bundler read (outside node_modules),
+ * plus the lock file and the build's own config, each with its size and modification time.
  *
  * No dependencies beyond Node, so the Vite config, the render page build (functions/render) and
  * the local stack can all import it; it lives in shared/ because `functions/` never imports

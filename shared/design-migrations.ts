@@ -1,6 +1,7 @@
 /**
- * The ordered migrations of the design document (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
- * and restore": "Versioned schema with migrations beside it"). A stored document carries
+ * The ordered migrations of the design document
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore": "Versioned schema with migrations beside it"). A stored document carries
  * `schemaVersion`; loading it runs every migration above that version, in order, before the zod
  * schemas of `shared/design.ts` validate it.
  *
@@ -33,7 +34,8 @@ const mapRecords = (list: unknown, fn: (item: RawDocument) => RawDocument): unkn
   Array.isArray(list) ? list.map((item) => (isRecord(item) ? fn(item) : item)) : list;
 
 /**
- * Version 1 → 2: the full docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" shape.
+ * Version 1 → 2: the full docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore" shape.
  *
  * Version 1 is what the foundation and the render code wrote: text snippets with an optional
  * `minFontSize` (absent meant half the font size at draw time), parameters with only `id`,
@@ -44,8 +46,8 @@ const mapRecords = (list: unknown, fn: (item: RawDocument) => RawDocument): unkn
  * - text snippet `original_text` ← `text` when absent;
  * - parameter `text_snippet_id` ← the owning snippet's `id`, `original_param_name` ←
  *   `param_name`, and a blank `param_default_value` (empty or whitespace) ← `' '`
- *   (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "a blank is stored as a single
- *   space").
+ *   (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ *   restore": "a blank is stored as a single space").
  * Every other new field of version 2 is optional or has a plain default in the schema.
  */
 export function migrateV1ToV2(doc: RawDocument): RawDocument {
@@ -73,8 +75,8 @@ export function migrateV1ToV2(doc: RawDocument): RawDocument {
 }
 
 /**
- * Version 2 → 3: countdown timers (docs/adr/0058-countdown-timers.md "Countdown timers"). A sticker may be a
- * `countdown` dynamic sticker with its settings in `countdown`; every sticker of an older
+ * Version 2 → 3: countdown timers (docs/adr/0058-countdown-timers.md "Countdown timers"). A sticker
+ * may be a `countdown` dynamic sticker with its settings in `countdown`; every sticker of an older
  * document gets `countdown: null`, so nothing it draws changes.
  */
 export function migrateV2ToV3(doc: RawDocument): RawDocument {

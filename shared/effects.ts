@@ -1,7 +1,8 @@
 /**
- * The base photo's filters and enhancements as data (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- * versions and restore"), without fabric: the Lambda validates with these, and
- * `shared/scene/filters.ts` draws them in the browser.
+ * The base photo's filters and enhancements as data
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore"), without fabric: the Lambda validates with these, and `shared/scene/filters.ts` draws
+ * them in the browser.
  */
 
 /** The filter list of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", in the order they apply. */
@@ -19,11 +20,12 @@ export const FILTER_NAMES = [
 export type FilterName = (typeof FILTER_NAMES)[number];
 
 /**
- * Enhancement ranges (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": Brightness,
- * Contrast, Saturation -1..1; Hue -2..2; Blur 0..1); Sharpen and Emboss are on/off as 1/0; Pixelate
- * is a block size in canvas px, 0..100 (docs/editor.md "Editing rules": "Pixelate at 1 or below is
- * ignored"; the 100 px cap is ours, docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image scaling").
- * Values outside are clamped when drawn.
+ * Enhancement ranges (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore": Brightness, Contrast, Saturation -1..1; Hue -2..2; Blur 0..1);
+ * Sharpen and Emboss are on/off as 1/0; Pixelate is a block size in canvas px, 0..100
+ * (docs/editor.md "Editing rules": "Pixelate at 1 or below is ignored"; the 100 px cap is ours,
+ * docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image
+ * scaling"). Values outside are clamped when drawn.
  */
 export const ENHANCE_RANGES = {
   Brightness: [-1, 1],

@@ -108,8 +108,8 @@ function uniqueByName(parameters: readonly ExportParameter[]): ExportParameter[]
 
 /**
  * The render URL's path: base, cache id, `/pdf` (docs/export.md "What Generate writes"),
- * `.gif` for a countdown design (docs/adr/0058-countdown-timers.md "Countdown timers"), else `.webp` or `.avif`
- * when asked (docs/export.md "Image formats").
+ * `.gif` for a countdown design (docs/adr/0058-countdown-timers.md "Countdown timers"), else
+ * `.webp` or `.avif` when asked (docs/export.md "Image formats").
  */
 export function renderPath(
   input: Pick<RenderUrlInput, 'base_url' | 'cacheId' | 'pdf' | 'gif' | 'format'>,

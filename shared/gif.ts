@@ -1,6 +1,6 @@
 /**
- * Animated GIF limits shared by the editor's playback and the render (docs/adr/0059-gif-playback.md "GIF
- * playback"): the frames a design can save and the sizes the render decodes.
+ * Animated GIF limits shared by the editor's playback and the render (docs/adr/0059-gif-playback.md
+ * "GIF playback"): the frames a design can save and the sizes the render decodes.
  */
 
 /** A GIF's frames past this are not played nor saved; frame indexes run 0..MAX_GIF_FRAMES - 1. */

@@ -1,9 +1,9 @@
 /**
- * Onboarding use cases (docs/adr/0016-onboarding.md "Onboarding": "Onboarding: step 1 picks a use case, step
- * 2 continues, step 3 redirects to a per-use-case address"). The spec gives the eight keys
- * (spelling kept, `phisicalStore` included: stored values must match) but not the addresses; each
- * address here opens the dashboard's template view filtered by the use case's tag, so a new user
- * starts from a design made for their job (docs/adr/0016-onboarding.md "Onboarding").
+ * Onboarding use cases (docs/adr/0016-onboarding.md "Onboarding": "Onboarding: step 1 picks a use
+ * case, step 2 continues, step 3 redirects to a per-use-case address"). The spec gives the eight
+ * keys (spelling kept, `phisicalStore` included: stored values must match) but not the addresses;
+ * each address here opens the dashboard's template view filtered by the use case's tag, so a new
+ * user starts from a design made for their job (docs/adr/0016-onboarding.md "Onboarding").
  */
 
 export interface UseCase {

@@ -1,7 +1,8 @@
 /**
- * The rules of a parameter (merge field) name and fallback value, docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters". Pure: the server's parameter calls (functions/text-snippets) and the SPA's editor
- * both use them, so the editor refuses exactly what the server refuses, with the same messages.
+ * The rules of a parameter (merge field) name and fallback value,
+ * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters". Pure: the server's parameter
+ * calls (functions/text-snippets) and the SPA's editor both use them, so the editor refuses exactly
+ * what the server refuses, with the same messages.
  *
  * Text transforms are applied by `applyTextTransform` in `shared/scene/resolve.ts` (the render
  * path); this module only builds the stored `text_transform` value.
@@ -18,9 +19,9 @@ export const PARAMETER_MESSAGES = {
 } as const;
 
 /**
- * The name a new parameter gets when the caller gives none (docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters": "Adding a parameter": "a default name"; the spec does not say which, so the word it
- * uses for placeholders).
+ * The name a new parameter gets when the caller gives none
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Adding a parameter": "a
+ * default name"; the spec does not say which, so the word it uses for placeholders).
  */
 export const DEFAULT_PARAMETER_NAME = 'param';
 
@@ -28,10 +29,10 @@ export const DEFAULT_PARAMETER_NAME = 'param';
 const COPY_SUFFIX = /_copy\d+$/;
 
 /**
- * Keeps only letters, digits, `_` and `-` (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "other
- * characters are stripped as typed"). Letters are ASCII letters: the render URL's placeholder
- * pattern `MERGE_FIELD` (shared/scene/resolve.ts) and the query strings of e-mail platforms use the
- * same set.
+ * Keeps only letters, digits, `_` and `-` (docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters": "other characters are stripped as typed"). Letters are ASCII letters: the render
+ * URL's placeholder pattern `MERGE_FIELD` (shared/scene/resolve.ts) and the query strings of e-mail
+ * platforms use the same set.
  * @param raw what the user typed; any string.
  * @returns the name with every other character removed (possibly empty).
  */
@@ -40,9 +41,10 @@ export function sanitizeParameterName(raw: string): string {
 }
 
 /**
- * Checks a (sanitised) parameter name against the rules of docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters", in the spec's order: not empty, not only digits, not used by another parameter of
- * the design. Names compare exactly (case-sensitive), as the render URL's query string does.
+ * Checks a (sanitised) parameter name against the rules of docs/adr/0013-text-snippet-parameters.md
+ * "Text snippet parameters", in the spec's order: not empty, not only digits, not used by another
+ * parameter of the design. Names compare exactly (case-sensitive), as the render URL's query string
+ * does.
  * @param name the name after `sanitizeParameterName`.
  * @param takenNames names already used in the design, without the parameter's own name.
  * @returns the spec's message, or null when the name is allowed.
@@ -55,10 +57,10 @@ export function validateParameterName(name: string, takenNames: Iterable<string>
 }
 
 /**
- * The first free name of `base`, else `base` with an incremented number (docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters": "created with a default name, an incremented suffix if the name is taken"):
- * `param` → `param1`, `param2`, …; a name that already ends in a number counts on from it (`q7` →
- * `q8`).
+ * The first free name of `base`, else `base` with an incremented number
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "created with a default
+ * name, an incremented suffix if the name is taken"): `param` → `param1`, `param2`, …; a name that
+ * already ends in a number counts on from it (`q7` → `q8`).
  * @param base a sanitised name; empty or only digits falls back to `DEFAULT_PARAMETER_NAME`.
  * @param taken names already used in the design.
  */
@@ -71,10 +73,10 @@ export function nextParameterName(base: string, taken: Iterable<string>): string
 }
 
 /**
- * The name of a copied parameter: `name_copy1`, else `name_copy2`, … (docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters": "copies get suffix _copy plus a number"). A name that already ends in
- * `_copyN` is copied from its stem, so copies of copies read `first_name_copy2`, never
- * `first_name_copy1_copy1`.
+ * The name of a copied parameter: `name_copy1`, else `name_copy2`, …
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "copies get suffix _copy
+ * plus a number"). A name that already ends in `_copyN` is copied from its stem, so copies of
+ * copies read `first_name_copy2`, never `first_name_copy1_copy1`.
  * @param name the original parameter's name.
  * @param taken names already used in the design (the original's included).
  */
@@ -91,9 +93,9 @@ function firstFree(stem: string, infix: string, used: ReadonlySet<string>, n: nu
 }
 
 /**
- * Checks a fallback (default) value: at most 255 characters (docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters"). Characters are UTF-16 code units, as the stored schema (`ParameterSchema`) counts
- * them.
+ * Checks a fallback (default) value: at most 255 characters
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"). Characters are UTF-16 code
+ * units, as the stored schema (`ParameterSchema`) counts them.
  * @returns the spec's message, or null.
  */
 export function validateParameterValue(value: string): string | null {
@@ -102,7 +104,8 @@ export function validateParameterValue(value: string): string | null {
 
 /**
  * The stored form of a fallback value: a blank (empty or only whitespace) is stored as a single
- * space (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"); anything else is kept as typed.
+ * space (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"); anything else is kept
+ * as typed.
  */
 export function storedParameterValue(value: string | null | undefined): string {
   return value === null || value === undefined || value.trim() === '' ? ' ' : value;
@@ -119,10 +122,10 @@ export const NO_TEXT_TRANSFORM: TextTransform = {
 };
 
 /**
- * The text transform after the editor's toggle or option choice (docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters": "Text transform"): switching off clears the option key and name; choosing an option
- * switches on and sets the key and its name (`TEXT_TRANSFORMS`); switching on without an option
- * keeps a previous option.
+ * The text transform after the editor's toggle or option choice
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text transform"): switching
+ * off clears the option key and name; choosing an option switches on and sets the key and its name
+ * (`TEXT_TRANSFORMS`); switching on without an option keeps a previous option.
  * @param current the stored transform.
  * @param change `checkFormating` to switch on or off, `formatOptionKey` to choose an option
  *   (null clears it); a missing `checkFormating` with no option toggles.

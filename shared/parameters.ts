@@ -1,11 +1,12 @@
 /**
- * Parameter operations on a design document (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" Parameter,
- * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Adding a parameter", "Text transform", "Parameter
- * undo"; docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet parameters"). Pure: each takes
- * a design document and returns a new one (the input is never changed) with the change record of
- * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" (`{ textSnippetId, paramId, action }`) that the
- * editor's undo history keeps. The server's calls (functions/text-snippets) and the editor run the
- * same code.
+ * Parameter operations on a design document (docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters" Parameter, docs/adr/0013-text-snippet-parameters.md "Text snippet parameters":
+ * "Adding a parameter", "Text transform", "Parameter undo";
+ * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet parameters").
+ * Pure: each takes a design document and returns a new one (the input is never changed) with the
+ * change record of docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" (`{
+ * textSnippetId, paramId, action }`) that the editor's undo history keeps. The server's calls
+ * (functions/text-snippets) and the editor run the same code.
  *
  * Rules kept here:
  * - parameter names are unique in the whole design, text parameters and dynamic stickers' alike,
@@ -78,8 +79,9 @@ export interface ParameterResult {
 }
 
 /**
- * Finds a text snippet by its id, or by the uuid its display data carries (docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters": "id or uuid"; the spec's DELETE path names it `{snippetUuid}`).
+ * Finds a text snippet by its id, or by the uuid its display data carries
+ * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "id or uuid"; the spec's
+ * DELETE path names it `{snippetUuid}`).
  * @throws ParameterError `text_snippet_not_found`.
  */
 export function findTextSnippet(design: DesignDocument, textSnippetId: string): TextSnippet {
@@ -190,12 +192,13 @@ function throwIfInvalid(errors: Record<string, string[]>): void {
 }
 
 /**
- * Adds a parameter to a text snippet (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Adding a
- * parameter"): named `input.param_name` (sanitised) or `param`, with an incremented suffix when
- * that name is taken in the design (`param1`, `param2`, …); its placeholder is appended to the
- * snippet's text if missing.
+ * Adds a parameter to a text snippet (docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters": "Adding a parameter"): named `input.param_name` (sanitised) or `param`, with an
+ * incremented suffix when that name is taken in the design (`param1`, `param2`, …); its placeholder
+ * is appended to the snippet's text if missing.
  * @param input the new parameter's fields; `id` re-adds a removed parameter under its old id
- *   (the editor's undo, docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Parameter undo").
+ *   (the editor's undo, docs/adr/0013-text-snippet-parameters.md "Text snippet parameters":
+ *   "Parameter undo").
  * @param newId makes the id (a uuid) when `input.id` is absent.
  * @throws ParameterError `text_snippet_not_found`; `invalid` for a given name that is empty or
  *   only digits after sanitising, a value over 255 characters, or an id already in the design.
@@ -243,8 +246,8 @@ export function addParameter(
  * Updates a parameter: rename (rewriting its placeholders in the snippet's text), fallback value,
  * text transform. Fields left out are kept. A name equal to the current one is not re-checked.
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`; `invalid` with field
- *   errors on `param_name` (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" messages) and
- *   `param_default_value` (255 characters).
+ *   errors on `param_name` (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"
+ *   messages) and `param_default_value` (255 characters).
  */
 export function updateParameter(
   design: DesignDocument,
@@ -288,9 +291,9 @@ export function updateParameter(
 }
 
 /**
- * The formatting toggle and option choice of the editor (docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters": "Text transform"), as `changeTextTransform` defines them: a change with neither
- * field toggles.
+ * The formatting toggle and option choice of the editor (docs/adr/0013-text-snippet-parameters.md
+ * "Text snippet parameters": "Text transform"), as `changeTextTransform` defines them: a change
+ * with neither field toggles.
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
  */
 export function changeParameterTextTransform(
@@ -340,8 +343,8 @@ export function removeParameters(
 }
 
 /**
- * Removes one parameter and its placeholders (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" DELETE
- * …/parameter/{parameterId}).
+ * Removes one parameter and its placeholders (docs/adr/0013-text-snippet-parameters.md "Text
+ * snippet parameters" DELETE …/parameter/{parameterId}).
  * @throws ParameterError `text_snippet_not_found`, `parameter_not_found`.
  */
 export function removeParameter(

@@ -92,9 +92,9 @@ export function queryNames(rawQuery: string, known: ReadonlySet<string> = NO_NAM
 }
 
 /**
- * The names form's second reading of a query (docs/adr/0054-signed-render-urls.md "Signed render URLs"): the
- * query with each of the design's `known` names it lacks added with an empty value, so a URL
- * signed over all the design's names still verifies when a `#` in a recipient's value cut the
+ * The names form's second reading of a query (docs/adr/0054-signed-render-urls.md "Signed render
+ * URLs"): the query with each of the design's `known` names it lacks added with an empty value, so
+ * a URL signed over all the design's names still verifies when a `#` in a recipient's value cut the
  * rest of the query off (a browser never sends what follows `#`). An absent parameter draws its
  * fallback, as the empty value the platform could have written does.
  * @returns undefined when nothing is missing (the first reading is the same).

@@ -1,10 +1,11 @@
 /**
  * Render URL parsing, shared by the render service and the export screen (docs/export.md "What
- * Generate writes"; docs/adr/0004-render-slice.md "Render slice"): `/r/{publicId}[/{cacheId}][/pdf]` with an
- * optional density (`@2x`, `@3x`; docs/export.md "Density") and an optional `.jpg`, `.jpeg`,
- * `.png`, `.pdf`, `.gif`, `.webp` or `.avif` extension on the last segment, then the query string.
- * WebP and AVIF are for web pages and video players (docs/export.md "Image formats"), named by the
- * extension only, never chosen from an `Accept` header.
+ * Generate writes"; docs/adr/0004-render-slice.md "Render slice"):
+ * `/r/{publicId}[/{cacheId}][/pdf]` with an optional density (`@2x`, `@3x`; docs/export.md
+ * "Density") and an optional `.jpg`, `.jpeg`, `.png`, `.pdf`, `.gif`, `.webp` or `.avif` extension
+ * on the last segment, then the query string. WebP and AVIF are for web pages and video players
+ * (docs/export.md "Image formats"), named by the extension only, never chosen from an `Accept`
+ * header.
  */
 
 export type RenderFormat = 'jpeg' | 'png' | 'pdf' | 'webp' | 'avif';
@@ -48,7 +49,8 @@ export function parseRenderPath(path: string): RenderPath | undefined {
   if (ext) {
     rest[rest.length - 1] = ext[1]!;
     // `.gif` names a countdown design's animated GIF, which is its default format already
-    // (docs/adr/0058-countdown-timers.md "Countdown timers"); a design without a timer draws its own default.
+    // (docs/adr/0058-countdown-timers.md "Countdown timers"); a design without a timer draws its
+    // own default.
     format = EXTENSIONS[ext[2]!.toLowerCase()];
   }
   let density: RenderDensity = 1;

@@ -2,7 +2,8 @@
  * The data resources as plain data, read by both the CDK stack (infra/constructs/data.ts) and the
  * local stack (infra/local/resources.ts), so the table and buckets that run on one machine are the
  * ones AWS gets. The Lambdas read it too (index names, local bucket names), and `functions/` never
- * imports `infra/` (docs/adr/0046-module-boundaries.md "Module boundaries"), so it lives here, like the route table.
+ * imports `infra/` (docs/adr/0046-module-boundaries.md "Module boundaries"), so it lives here, like
+ * the route table.
  *
  * Single-table design (docs/infra.md "What the stack creates"): every entity lives in one table
  * keyed `pk`/`sk`, with five overloaded GSIs for the access patterns (a dashboard list of designs
@@ -32,8 +33,8 @@ export const TABLE: TableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-    // Dashboard lists by name and by views (docs/adr/0019-design-api-shapes.md "Design API shapes": one query per
-    // page for every sort).
+    // Dashboard lists by name and by views (docs/adr/0019-design-api-shapes.md "Design API shapes":
+    // one query per page for every sort).
     { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
     { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   ],

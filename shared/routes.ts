@@ -1,20 +1,20 @@
 /**
  * The route table: every HTTP route of the product, as plain data.
  *
- * Paths and methods are the product's API (docs/adr/0019-design-api-shapes.md "Design API shapes", "The API
- * contract" and "Path parameter names"; the spec's "{teams}" is `companies`). The CDK stack
- * builds API Gateway routes and one Lambda per feature from this list, the local gateway
- * dispatches from it, and each feature's handler routes its own entries.
- * There is no second list. This module imports nothing heavy, so CDK synth, the local gateway
- * and the SPA can all read it.
+ * Paths and methods are the product's API (docs/adr/0019-design-api-shapes.md "Design API shapes",
+ * docs/adr/0044-the-api-contract.md "The API contract" and docs/adr/0002-path-parameter-names.md
+ * "Path parameter names"; the spec's "{teams}" is `companies`). The CDK stack builds API Gateway
+ * routes and one Lambda per feature from this list, the local gateway dispatches from it, and each
+ * feature's handler routes its own entries. There is no second list. This module imports nothing
+ * heavy, so CDK synth, the local gateway and the SPA can all read it.
  *
  * Path parameters keep one name per position (API Gateway refuses siblings with different
  * variable names), so the spec's `{textSnippetId}`/`{snippetUuid}` are `{id}` here.
  */
 
 /**
- * The Lambda a route runs in; one `functions/<feature>/handler.ts` each (docs/adr/0044-the-api-contract.md "The
- * API contract").
+ * The Lambda a route runs in; one `functions/<feature>/handler.ts` each
+ * (docs/adr/0044-the-api-contract.md "The API contract").
  */
 export const FEATURES = [
   'system',
@@ -164,12 +164,13 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/api/pic-snippet/{id}/saveScreenShotType', 'designs', 'user', `${S0} Design actions`),
   r('POST', '/saveCroppedImage', 'designs', 'user', `${S0} Design actions (cropped image)`),
-  // docs/adr/0044-the-api-contract.md "The API contract" Export: the export screen saves these design fields
+  // docs/adr/0044-the-api-contract.md "The API contract" Export: the export screen saves these
+  // design fields
   r('PUT', '/api/pic-snippet/{id}/provider', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/choices', 'designs', 'user', `${S1} Export and merge tags`),
   r('PUT', '/api/pic-snippet/{id}/link', 'designs', 'user', `${S1} Export and merge tags`),
-  // Generate keeps the design as it is and names it in the URL (docs/adr/0044-the-api-contract.md "The API
-  // contract": "optional cache id segment"; docs/export.md "Cache id")
+  // Generate keeps the design as it is and names it in the URL (docs/adr/0044-the-api-contract.md
+  // "The API contract": "optional cache id segment"; docs/export.md "Cache id")
   r('POST', '/api/pic-snippet/{id}/cache-id', 'designs', 'user', `${S1} Export: the cache id`),
   // Campaign analytics counted at the CDN (docs/analytics.md "The report").
   r('GET', '/api/pic-snippet/{id}/analytics', 'designs', 'user', 'docs/analytics.md "The report"'),
@@ -308,7 +309,13 @@ export const ROUTES: readonly Route[] = [
   // The partner campaign's registration (docs/accounts.md "Screens": "a special registration path …
   // applies a fixed coupon"): the route, never a field of the form, asks for the campaign's coupon.
   r('POST', '/register/partner', 'auth', 'public', 'spec 001 §2 (partner-campaign registration)'),
-  r('POST', '/login', 'auth', 'public', 'docs/adr/0002-path-parameter-names.md "Path parameter names" (sign-in, JSON)'),
+  r(
+    'POST',
+    '/login',
+    'auth',
+    'public',
+    'docs/adr/0002-path-parameter-names.md "Path parameter names" (sign-in, JSON)',
+  ),
   // A POST with the CSRF check, not the spec's GET: a cross-site link or image must not sign
   // anyone out (docs/security.md "State changes are not GETs").
   r('POST', '/logout', 'auth', 'public', `${S1} Registration and lookups`),
@@ -447,7 +454,13 @@ export const ROUTES: readonly Route[] = [
   r('PUT', '/spark/token', 'auth', 'user', `${S1} Security and tokens`, session),
 
   // docs/adr/0044-the-api-contract.md "The API contract" Subscription and payment
-  r('GET', '/settings/subscription', 'billing', 'user', 'docs/adr/0032-billing-server.md "Billing server"'),
+  r(
+    'GET',
+    '/settings/subscription',
+    'billing',
+    'user',
+    'docs/adr/0032-billing-server.md "Billing server"',
+  ),
   r(
     'GET',
     '/settings/companies/{id}/subscription',
@@ -595,9 +608,9 @@ export const ROUTES: readonly Route[] = [
   kiosk('POST', '/packs/download', `${S1} Kiosk (packs)`),
   kiosk('PATCH', '/packs/restorePack', `${S1} Kiosk (packs)`),
   kiosk('DELETE', '/packs/removePack', `${S1} Kiosk (packs)`),
-  // The global image library's admin (docs/accounts.md "Screens", docs/adr/0023-team-roles.md "Team roles":
-  // "manage … the global image library"; the spec names no paths: docs/kiosk.md "The global image
-  // library").
+  // The global image library's admin (docs/accounts.md "Screens", docs/adr/0023-team-roles.md "Team
+  // roles": "manage … the global image library"; the spec names no paths: docs/kiosk.md "The global
+  // image library").
   kiosk('GET', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
   kiosk('POST', '/spark/kiosk/library', `${S1} Kiosk (global image library, docs/kiosk.md)`),
   kiosk(

@@ -5,10 +5,11 @@
  * (functions/lib/http.ts). Images may come from https sources (stock photos, avatars, hosted images
  * in the editor); scripts only from the product's origin and Stripe.js.
  *
- * Stripe (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"; Stripe's "Content Security Policy" guide for
- * Stripe.js and the Payment Element): the script from js.stripe.com, its frames from js.stripe.com
- * and hooks.stripe.com (3-D Secure), and its calls to api.stripe.com. Stripe.js is only loaded once
- * the server hands out a publishable key, so an offline server never contacts Stripe.
+ * Stripe (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"; Stripe's "Content Security
+ * Policy" guide for Stripe.js and the Payment Element): the script from js.stripe.com, its frames
+ * from js.stripe.com and hooks.stripe.com (3-D Secure), and its calls to api.stripe.com. Stripe.js
+ * is only loaded once the server hands out a publishable key, so an offline server never contacts
+ * Stripe.
  *
  * Fonts: the product's own origin and `data:`, plus the fontsource CDN's path when
  * `FONT_CDN_URL` is configured (docs/fonts.md; the editor registers CDN families as FontFace

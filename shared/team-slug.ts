@@ -1,6 +1,6 @@
 /**
- * The team slug (docs/adr/0011-registration.md "Registration"), one rule for the registration form (which shows
- * it as the company name is typed) and the server (which stores it).
+ * The team slug (docs/adr/0011-registration.md "Registration"), one rule for the registration form
+ * (which shows it as the company name is typed) and the server (which stores it).
  */
 import { trimChar } from './strings.ts';
 

@@ -255,10 +255,10 @@ export const handler = featureHandler('auth', {
   }),
 
   /**
-   * The registration form's e-mail check (docs/adr/0011-registration.md "Registration", docs/accounts.md
-   * "Validation rules": step 0 needs it, its message goes on the e-mail field). It must say when an
-   * address is taken, so it is rate-limited per IP instead (`MAX_EMAIL_CHECKS` in 15 minutes, then
-   * 429; docs/security.md "Account existence").
+   * The registration form's e-mail check (docs/adr/0011-registration.md "Registration",
+   * docs/accounts.md "Validation rules": step 0 needs it, its message goes on the e-mail field). It
+   * must say when an address is taken, so it is rate-limited per IP instead (`MAX_EMAIL_CHECKS` in
+   * 15 minutes, then 429; docs/security.md "Account existence").
    */
   'POST /if-mail-exists': route({
     body: EmailCheckBody,

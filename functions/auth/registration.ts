@@ -1,10 +1,10 @@
 /**
  * Registration, account step (docs/accounts.md "Screens", docs/accounts.md "Validation rules",
- * docs/adr/0011-registration.md "Registration"). The form's rules, with the spec's exact messages, are the
- * route's contract (shared/contract/auth.ts `registrationBody`); here are the common-password list
- * they are given, the team slug (shared/team-slug.ts, which the registration form shows), and one
- * DynamoDB transaction that creates the user, the e-mail claim, the team and the ownership, so a
- * failure writes nothing.
+ * docs/adr/0011-registration.md "Registration"). The form's rules, with the spec's exact messages,
+ * are the route's contract (shared/contract/auth.ts `registrationBody`); here are the
+ * common-password list they are given, the team slug (shared/team-slug.ts, which the registration
+ * form shows), and one DynamoDB transaction that creates the user, the e-mail claim, the team and
+ * the ownership, so a failure writes nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';

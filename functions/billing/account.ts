@@ -1,8 +1,8 @@
 /**
- * Which team a billing call acts on (docs/adr/0032-billing-server.md "Billing is per team"): team paths name
- * it (`/settings/companies/{id}/…`, owner-only by the route table); user paths act on the
- * caller's current team, which the caller must own (docs/adr/0023-team-roles.md "Team roles": the owner keeps
- * billing).
+ * Which team a billing call acts on (docs/adr/0032-billing-server.md "Billing is per team"): team
+ * paths name it (`/settings/companies/{id}/…`, owner-only by the route table); user paths act on
+ * the caller's current team, which the caller must own (docs/adr/0023-team-roles.md "Team roles":
+ * the owner keeps billing).
  */
 import type { EntityItem } from 'electrodb';
 import type { AuthUser } from '#lib/auth.ts';

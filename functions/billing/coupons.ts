@@ -25,8 +25,8 @@ import { subscriptionOf, type TeamRecord } from './account.ts';
  * answered under that word.
  */
 export async function lookupCoupon(code: string): Promise<CouponLookupResponse> {
-  // The partner campaign's coupon is looked up by a word, its id stays here (docs/adr/0026-billing-in-the-spa.md
-  // "Billing in the SPA").
+  // The partner campaign's coupon is looked up by a word, its id stays here
+  // (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
   const found =
     code === PARTNER_COUPON_LOOKUP
       ? await findPartnerCoupon()

@@ -38,8 +38,9 @@ export async function findPromotion(
 }
 
 /**
- * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server, docs/adr/0026-billing-in-the-spa.md
- * "Billing in the SPA"), when configured and valid. Only `POST /register/partner` applies it.
+ * The partner campaign's coupon (`STRIPE_PARTNER_COUPON`, chosen by the server,
+ * docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"), when configured and valid. Only `POST
+ * /register/partner` applies it.
  */
 export async function findPartnerCoupon(): Promise<
   { coupon: Stripe.Coupon; discount: DiscountParam } | undefined

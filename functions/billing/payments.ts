@@ -1,8 +1,9 @@
 /**
- * The payment-confirmation lookup (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "Payment-confirmation
- * page at /{cashierPath}/payment/{paymentId}"; docs/billing.md "Flows": "A 400 on subscribing or
- * plan change redirects to the payment-confirmation page"): what the page needs to finish a payment
- * that asked for 3-D Secure, for a PaymentIntent of one of the caller's teams.
+ * The payment-confirmation lookup (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
+ * "Payment-confirmation page at /{cashierPath}/payment/{paymentId}"; docs/billing.md "Flows": "A
+ * 400 on subscribing or plan change redirects to the payment-confirmation page"): what the page
+ * needs to finish a payment that asked for 3-D Secure, for a PaymentIntent of one of the caller's
+ * teams.
  */
 import type { PaymentLookupResponse } from '#shared/billing.ts';
 import { notFound } from '#lib/errors.ts';

@@ -25,7 +25,8 @@ export interface PlanDefinition {
   teamMembers: number;
   /**
    * Active designs a team on the plan may have; absent: no limit. A kiosk admin can allow a
-   * team more (`Team.additionalPicsnippets`; docs/adr/0049-additional-permissions.md "Additional permissions").
+   * team more (`Team.additionalPicsnippets`; docs/adr/0049-additional-permissions.md "Additional
+   * permissions").
    */
   designs?: number;
   can_export_pdf: boolean;

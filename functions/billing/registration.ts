@@ -1,10 +1,10 @@
 /**
- * Registration step 1 with a paid plan (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "step 1 plan and
- * card", docs/billing.md "Flows": "Card input is shown only for a non-free plan"; docs/billing.md):
- * once `POST /register` has created the account, the team is subscribed with the card, address, VAT
- * id and promotion code of the form. The partner-campaign registration route (`POST
- * /register/partner`) applies its fixed coupon from `STRIPE_PARTNER_COUPON`; no field of the form
- * can ask for it.
+ * Registration step 1 with a paid plan (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
+ * "step 1 plan and card", docs/billing.md "Flows": "Card input is shown only for a non-free plan";
+ * docs/billing.md): once `POST /register` has created the account, the team is subscribed with the
+ * card, address, VAT id and promotion code of the form. The partner-campaign registration route
+ * (`POST /register/partner`) applies its fixed coupon from `STRIPE_PARTNER_COUPON`; no field of the
+ * form can ask for it.
  *
  * A refused subscription (422: card, coupon, VAT id; or Stripe failing) removes the account
  * again, so the visitor can correct the form and send it once more; a payment that needs

@@ -1,6 +1,6 @@
 /**
- * A deleted team stops being billed (docs/adr/0023-team-roles.md "Team roles": the owner deletes a team;
- * docs/billing.md "Flows" subscription states). Laravel Spark, which the spec's product used,
+ * A deleted team stops being billed (docs/adr/0023-team-roles.md "Team roles": the owner deletes a
+ * team; docs/billing.md "Flows" subscription states). Laravel Spark, which the spec's product used,
  * cancelled a deleted team's subscriptions at once; so does this: no grace period, since nobody is
  * left to use it. Stripe's answer is stored like any other snapshot, so the
  * `customer.subscription.deleted` webhook that follows finds the subscription already `canceled`

@@ -1,10 +1,10 @@
 /**
  * The routes of a team's data sources (docs/data-sources.md; shared/contract/data-sources.ts),
- * served by the `merge-tags` function (docs/adr/0063-data-sources.md "Data sources"). The route table's
- * `manager` access lets the team's owner and admins in (a member gets 403, anyone else 404);
- * every store or API id is read under the team of the path, so another team's id is a 404.
- * Uploads are multipart (`file`, and `name`, `key_column` when creating); every other call is
- * JSON. State-changing calls pass the CSRF check of every route (functions/lib/auth.ts).
+ * served by the `merge-tags` function (docs/adr/0063-data-sources.md "Data sources"). The route
+ * table's `manager` access lets the team's owner and admins in (a member gets 403, anyone else
+ * 404); every store or API id is read under the team of the path, so another team's id is a 404.
+ * Uploads are multipart (`file`, and `name`, `key_column` when creating); every other call is JSON.
+ * State-changing calls pass the CSRF check of every route (functions/lib/auth.ts).
  */
 import { randomUUID } from 'node:crypto';
 import {

@@ -1,9 +1,10 @@
 /**
- * Making designs (docs/adr/0018-design-lists.md "Design lists": "Clone creates a new design", docs/adr/0019-design-api-shapes.md
- * "Design API shapes": "Design actions"): from a base photo (`POST /api/pic-snippet`), as a clone
- * (`PUT /pic-snippet/{id}/copy`) and from a template (`POST /pic-snippet/{id}/createFromTemplate`).
- * Each is refused for a frozen team (docs/adr/0018-design-lists.md "Design lists") and writes one new item with
- * a new public render id.
+ * Making designs (docs/adr/0018-design-lists.md "Design lists": "Clone creates a new design",
+ * docs/adr/0019-design-api-shapes.md "Design API shapes": "Design actions"): from a base photo
+ * (`POST /api/pic-snippet`), as a clone (`PUT /pic-snippet/{id}/copy`) and from a template (`POST
+ * /pic-snippet/{id}/createFromTemplate`). Each is refused for a frozen team
+ * (docs/adr/0018-design-lists.md "Design lists") and writes one new item with a new public render
+ * id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { db } from '#lib/db/index.ts';
@@ -58,9 +59,9 @@ async function insertDesign(
 }
 
 /**
- * Creates a design on a base photo (docs/adr/0019-design-api-shapes.md "Design API shapes": `POST /api/pic-snippet`
- * `{image_id, title?}`). The canvas takes the photo's size, its width capped at 1056 px
- * (createDesignDocument).
+ * Creates a design on a base photo (docs/adr/0019-design-api-shapes.md "Design API shapes": `POST
+ * /api/pic-snippet` `{image_id, title?}`). The canvas takes the photo's size, its width capped at
+ * 1056 px (createDesignDocument).
  * @param title the submitted title; blank gives the photo's title.
  * @throws AppError 403 for a frozen team or one at its design limit (functions/domain/team-permissions.ts),
  *   422 (`title`) for a title over 255 characters.
@@ -106,8 +107,9 @@ export function cloneDocument(document: DesignDocument): DesignDocument {
 }
 
 /**
- * Clones a design of the team (docs/adr/0018-design-lists.md "Design lists", docs/editor.md "Editing rules"):
- * title "Copy of - …", parameters renamed, active, no views, a new public render id.
+ * Clones a design of the team (docs/adr/0018-design-lists.md "Design lists", docs/editor.md
+ * "Editing rules"): title "Copy of - …", parameters renamed, active, no views, a new public render
+ * id.
  * @throws AppError 404 (not the team's), 403 (frozen team, or at its design limit).
  */
 export async function cloneDesign(teamId: string | undefined, designId: string) {
@@ -119,9 +121,9 @@ export async function cloneDesign(teamId: string | undefined, designId: string) 
 }
 
 /**
- * Makes a design of the caller's team from an enabled template (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
- * "/pic-snippet/{id}/createFromTemplate"): the template's title and document, parameter names
- * unchanged (nothing of the team's can collide with them).
+ * Makes a design of the caller's team from an enabled template (docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA" "/pic-snippet/{id}/createFromTemplate"): the template's title and document,
+ * parameter names unchanged (nothing of the team's can collide with them).
  * @throws AppError 404 (no such enabled template), 403 (frozen team, or at its design limit).
  */
 export async function createFromTemplate(teamId: string | undefined, templateId: string) {

@@ -1,7 +1,7 @@
 /**
- * `POST /saveCroppedImage` (docs/adr/0019-design-api-shapes.md "Design API shapes": "Cropped image: multipart with
- * image (png) and pic_snippet_id -> cropped_image_id"): the editor's crop of a design's base photo,
- * stored as a new image the design can then use (`PUT …/saveImageId`).
+ * `POST /saveCroppedImage` (docs/adr/0019-design-api-shapes.md "Design API shapes": "Cropped image:
+ * multipart with image (png) and pic_snippet_id -> cropped_image_id"): the editor's crop of a
+ * design's base photo, stored as a new image the design can then use (`PUT …/saveImageId`).
  *
  * Nothing is stored as sent (functions/lib/uploads.ts): the magic bytes must say PNG, sharp
  * reads it with the pixel limit, and it is re-encoded (metadata dropped) into the assets bucket

@@ -22,8 +22,8 @@
  * Every call reads the design through the caller's current team (404 for another team's id)
  * and writes through the versioned write (409 `{ message, version }` for a stale `version`).
  * Bad input is refused as a whole with 422 field errors; nothing is written then. The frozen
- * rule does not apply: docs/adr/0018-design-lists.md "Design lists" lists create, archive, clone and activate
- * only.
+ * rule does not apply: docs/adr/0018-design-lists.md "Design lists" lists create, archive, clone
+ * and activate only.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';

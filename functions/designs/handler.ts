@@ -1,7 +1,7 @@
 /**
- * The `designs` feature (docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists" and "Design
- * actions"): the team's lists, creating, reading and saving a design, archive and activate, clone,
- * the base photo, effects, options, stickers, and the cropped image.
+ * The `designs` feature (docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists"
+ * and "Design actions"): the team's lists, creating, reading and saving a design, archive and
+ * activate, clone, the base photo, effects, options, stickers, and the cropped image.
  *
  * Every call reads the design through the caller's CURRENT team (store.ts `loadDesign`: 404 for
  * another team's id) and writes through the versioned write (store.ts `updateDesign`). Each
@@ -140,11 +140,11 @@ function withBaseImage(document: DesignDocument, image: BaseImage): DesignDocume
 }
 
 /**
- * Archive (`archived`) or activate (`active`) a design (docs/adr/0018-design-lists.md "Design lists"): refused
- * for a frozen team, for a plain member of a team with limited permission, and an activate past the
- * team's design limit (functions/domain/team-permissions.ts), `archived_at` set or removed; a design
- * already there is answered without a write. The answer carries the card under `archived` or
- * `active` (docs/adr/0019-design-api-shapes.md "Design API shapes").
+ * Archive (`archived`) or activate (`active`) a design (docs/adr/0018-design-lists.md "Design
+ * lists"): refused for a frozen team, for a plain member of a team with limited permission, and an
+ * activate past the team's design limit (functions/domain/team-permissions.ts), `archived_at` set
+ * or removed; a design already there is answered without a write. The answer carries the card under
+ * `archived` or `active` (docs/adr/0019-design-api-shapes.md "Design API shapes").
  */
 function statusRoute(status: 'archived' | 'active') {
   return route({

@@ -1,8 +1,8 @@
 /**
- * The dashboard lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard, docs/adr/0019-design-api-shapes.md "Design API
- * shapes": "Dashboard lists", docs/editor.md "Constants" page size): a team's active or archived
- * designs, and the enabled templates, by last update (the default), by creation, by name or by
- * views, 15 to a page.
+ * The dashboard lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard,
+ * docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists", docs/editor.md
+ * "Constants" page size): a team's active or archived designs, and the enabled templates, by last
+ * update (the default), by creation, by name or by views, 15 to a page.
  *
  * Each sort has its own index over the list key (functions/lib/db/entities.ts, Design), so a
  * page is ONE DynamoDB query. The spec pages by number; DynamoDB pages by key. The answer

@@ -1,8 +1,8 @@
 /**
- * Sticker changes of the design calls (docs/adr/0019-design-api-shapes.md "Design API shapes": "Design actions":
- * qrCodeColor, qrCode, gravatarMail, saveGeneratedDynamicSticker, saveScreenShotType). Pure: each
- * takes the design document and returns a new one, or throws a 422 before anything is built, so the
- * versioned write (store.ts) never writes half a change.
+ * Sticker changes of the design calls (docs/adr/0019-design-api-shapes.md "Design API shapes":
+ * "Design actions": qrCodeColor, qrCode, gravatarMail, saveGeneratedDynamicSticker,
+ * saveScreenShotType). Pure: each takes the design document and returns a new one, or throws a 422
+ * before anything is built, so the versioned write (store.ts) never writes half a change.
  *
  * Fallback rules (docs/editor.md "Editing rules"): at most 255 characters; a gravatar fallback is
  * an e-mail; a hosted image's is an http(s) URL ending in gif, jpg, jpeg, svg or png; a
@@ -75,13 +75,14 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
 }
 
 /**
- * Adds a dynamic sticker the editor generated, or replaces the one with its uuid (docs/adr/0019-design-api-shapes.md
- * "Design API shapes" saveGeneratedDynamicSticker). A new one gets its parameter name (`qrCode1`,
- * …), the spec's size (512, or 910x512 for a screenshot), scale 0.1 and, without a position, is
- * centred at the top (docs/editor.md "Constants"). A countdown timer is 600x200 at scale 1 (at most
- * 90% of the canvas) with its settings (`countdown`, the defaults when absent; docs/editor.md
- * "Countdown timer"); a poll 600x400 likewise with its `poll` (a new poll's when absent;
- * docs/polls.md "The sticker"). A second poll is refused by the document's schema (422).
+ * Adds a dynamic sticker the editor generated, or replaces the one with its uuid
+ * (docs/adr/0019-design-api-shapes.md "Design API shapes" saveGeneratedDynamicSticker). A new one
+ * gets its parameter name (`qrCode1`, …), the spec's size (512, or 910x512 for a screenshot), scale
+ * 0.1 and, without a position, is centred at the top (docs/editor.md "Constants"). A countdown
+ * timer is 600x200 at scale 1 (at most 90% of the canvas) with its settings (`countdown`, the
+ * defaults when absent; docs/editor.md "Countdown timer"); a poll 600x400 likewise with its `poll`
+ * (a new poll's when absent; docs/polls.md "The sticker"). A second poll is refused by the
+ * document's schema (422).
  * @returns the new document and the sticker as stored (`data.currentSticker`).
  * @throws AppError 422 for an invalid fallback; ZodError (422) for an invalid sticker field.
  */

@@ -1,14 +1,15 @@
 /**
- * Design storage (docs/adr/0019-design-api-shapes.md "Design API shapes"): one DynamoDB item per design, with its
- * text snippets, parameters and stickers nested in `document`. Every write is a read-modify-write
- * that checks `version` and bumps it, so a stale write gets 409 with the current version and
- * nothing is overwritten.
+ * Design storage (docs/adr/0019-design-api-shapes.md "Design API shapes"): one DynamoDB item per
+ * design, with its text snippets, parameters and stickers nested in `document`. Every write is a
+ * read-modify-write that checks `version` and bumps it, so a stale write gets 409 with the current
+ * version and nothing is overwritten.
  *
  * The API other features use (text-snippet parameters, templates):
  * - `loadDesign(teamId, designId)`: the design of the caller's current team, else 404;
  * - `updateDesign(teamId, designId, expectedVersion, change)`: the versioned write;
- * - `designView(record)` (views.ts): the API shape of docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- *   versions and restore".
+ * - `designView(record)` (views.ts): the API shape of
+ *   docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ *   restore".
  */
 import type { EntityItem } from 'electrodb';
 import { invalidateDesignRenders } from '#lib/cdn.ts';
@@ -80,8 +81,8 @@ export async function loadDesign(
 
 /**
  * Reads an enabled template (a design with `isTemplate`, status active), whatever its team:
- * templates are global (docs/adr/0023-team-roles.md "Team roles": "Other users only use templates by creating
- * designs from them").
+ * templates are global (docs/adr/0023-team-roles.md "Team roles": "Other users only use templates
+ * by creating designs from them").
  * @throws AppError 404 when there is no such design, it is not a template, or it is disabled.
  */
 export async function loadTemplate(designId: string): Promise<DesignRecord> {
@@ -126,7 +127,8 @@ export interface UpdateOptions {
 }
 
 /**
- * The versioned read-modify-write of a design (docs/adr/0019-design-api-shapes.md "Design API shapes").
+ * The versioned read-modify-write of a design (docs/adr/0019-design-api-shapes.md "Design API
+ * shapes").
  *
  * Reads the design (404 as `loadDesign`), refuses a stale `expectedVersion` with 409, runs
  * `change`, validates the new document, and writes with the condition `version = read
@@ -218,9 +220,9 @@ const DYNAMO_LARGEST = 9.99e125;
 const MAX_DOCUMENT_DEPTH = 32;
 
 /**
- * A design document as DynamoDB can store it (its number range, docs/adr/0019-design-api-shapes.md "Design API
- * shapes"): a number closer to zero than DynamoDB can hold (`top: -8e-248`, a fraction of a
- * pixel) is stored as 0, which draws the same; a number beyond its range is refused.
+ * A design document as DynamoDB can store it (its number range, docs/adr/0019-design-api-shapes.md
+ * "Design API shapes"): a number closer to zero than DynamoDB can hold (`top: -8e-248`, a fraction
+ * of a pixel) is stored as 0, which draws the same; a number beyond its range is refused.
  * test/integration/fuzz.test.ts found both as 500s.
  * @returns the document with such tiny numbers as 0 (the input is not changed).
  * @throws AppError 422 naming the field when a number is too large or the nesting too deep.
@@ -262,8 +264,8 @@ export const staleVersion = (version: number) => conflict(STORE_MESSAGES.stale, 
 export type FrozenAction = 'create' | 'archive' | 'clone' | 'activate';
 
 /**
- * Refuses an action of a frozen team (docs/adr/0018-design-lists.md "Design lists": "Frozen accounts cannot
- * archive, clone, activate or create"; `Team.frozen`, set by billing or an admin).
+ * Refuses an action of a frozen team (docs/adr/0018-design-lists.md "Design lists": "Frozen
+ * accounts cannot archive, clone, activate or create"; `Team.frozen`, set by billing or an admin).
  * @throws AppError 403 naming the action, or 404 when the team does not exist.
  */
 export async function assertTeamNotFrozen(

@@ -1,9 +1,9 @@
 /**
  * Drops a team's render URLs from the CDN when what they draw changes outside the design
- * (docs/adr/0057-watermark.md "Watermark", its "CDN" point): a new or removed team watermark changes
- * the designs that show it; a plan change that adds or removes the product mark changes every
- * design of the team. A render URL with the design's cache id is
- * answered `immutable` for a year, so without this CloudFront would keep the old mark.
+ * (docs/adr/0057-watermark.md "Watermark", its "CDN" point): a new or removed team watermark
+ * changes the designs that show it; a plan change that adds or removes the product mark changes
+ * every design of the team. A render URL with the design's cache id is answered `immutable` for a
+ * year, so without this CloudFront would keep the old mark.
  *
  * Render URLs are laid out `/r/{publicId}…` (no team prefix), so a team is reached one wildcard
  * per design. CloudFront runs at most 15 wildcard paths at a time per distribution, so up to

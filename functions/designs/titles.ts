@@ -1,8 +1,9 @@
 /**
- * Design title rules (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "title (max
- * 255)", docs/editor.md "Editing rules": "Design title"): at most 255 characters, with the spec's
- * message; an empty or whitespace-only title keeps the old one; an unchanged title is not saved.
- * Titles are trimmed first, as the spec's server (Laravel's TrimStrings) did before validating.
+ * Design title rules (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore": "title (max 255)", docs/editor.md "Editing rules": "Design
+ * title"): at most 255 characters, with the spec's message; an empty or whitespace-only title keeps
+ * the old one; an unchanged title is not saved. Titles are trimmed first, as the spec's server
+ * (Laravel's TrimStrings) did before validating.
  */
 import { validationFailed } from '#lib/errors.ts';
 

@@ -1,8 +1,9 @@
 /**
- * The API shapes of a design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"
- * PicSnippet): the full design for the editor and the show page, and the card for the dashboard
- * lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A card shows preview image, title, created date and
- * views count"). URLs are derived from ids, never stored.
+ * The API shapes of a design (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore" PicSnippet): the full design for the editor and the show page,
+ * and the card for the dashboard lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A card
+ * shows preview image, title, created date and views count"). URLs are derived from ids, never
+ * stored.
  */
 import { config } from '#lib/config.ts';
 import { cacheIdOf } from '#functions/render/service.ts';
@@ -79,11 +80,11 @@ function meta(record: DesignRecord) {
 }
 
 /**
- * The full design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" PicSnippet):
- * metadata, derived URLs, and the document's fields at the top level (`canvas_width`,
- * `text_snippets`, `graphics_data`, `enhance`, `filters`, …) with its defaults applied. `enhance`
- * and `filters` are objects (the spec's "JSON text" is the old storage form; docs/adr/0019-design-api-shapes.md
- * "Design API shapes").
+ * The full design (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
+ * versions and restore" PicSnippet): metadata, derived URLs, and the document's fields at the top
+ * level (`canvas_width`, `text_snippets`, `graphics_data`, `enhance`, `filters`, …) with its
+ * defaults applied. `enhance` and `filters` are objects (the spec's "JSON text" is the old storage
+ * form; docs/adr/0019-design-api-shapes.md "Design API shapes").
  * @throws ZodError when the stored document is invalid (a 500: stored data is validated on
  *   every write).
  */

@@ -1,7 +1,8 @@
 /**
- * In-app notifications (docs/notifications.md "What notifies": "Notification", docs/adr/0044-the-api-contract.md
- * "The API contract": "Notifications and support"; docs/notifications.md "What notifies"): the code
- * path that causes one calls a helper here once its own work has succeeded.
+ * In-app notifications (docs/notifications.md "What notifies": "Notification",
+ * docs/adr/0044-the-api-contract.md "The API contract": "Notifications and support";
+ * docs/notifications.md "What notifies"): the code path that causes one calls a helper here once
+ * its own work has succeeded.
  *
  * Every exported helper **never throws**: a failure (DynamoDB down, a team gone) is logged and
  * swallowed, so a notification can never fail the action that caused it

@@ -1,8 +1,8 @@
 /**
- * What a kiosk admin's additional permissions on a team do (docs/adr/0049-additional-permissions.md "Additional
- * permissions" Team `additional_{product}`, `limited_permission`; docs/adr/0023-team-roles.md "Team roles"
- * platform admin; docs/adr/0049-additional-permissions.md "Additional permissions";
- * test/integration/kiosk-teams.test.ts):
+ * What a kiosk admin's additional permissions on a team do (docs/adr/0049-additional-permissions.md
+ * "Additional permissions" Team `additional_{product}`, `limited_permission`;
+ * docs/adr/0023-team-roles.md "Team roles" platform admin; docs/adr/0049-additional-permissions.md
+ * "Additional permissions"; test/integration/kiosk-teams.test.ts):
  * - `additionalPicsnippets`: active designs the team may have beyond its plan's limit
  *   (`Plan.designs`; no limit when the plan has none);
  * - `limitedPermission`: members who are neither the owner nor a team admin cannot archive or

@@ -61,8 +61,8 @@ export const handler = featureHandler('images', {
 
   'GET /getImages': route({
     query: ImageListQuery,
-    // A team's uploads: tens to hundreds; read whole for `last_page` (docs/adr/0017-user-files.md "User
-    // files").
+    // A team's uploads: tens to hundreds; read whole for `last_page` (docs/adr/0017-user-files.md
+    // "User files").
     handle: async ({ query, auth }) =>
       json(200, await pageOf(teamOf(auth.user), query.page, query.search)),
   }),

@@ -1,8 +1,9 @@
 /**
- * A team's own images (docs/adr/0017-user-files.md "User files" `POST /image`, `GET /getImages`, `DELETE
- * /deleteImage`, `GET /image/{id}`; docs/editor.md "Editing rules" upload rules; docs/security.md
- * "Uploaded files"). Uploads belong to the uploader's current team (`LibraryImage` scope = team
- * id), so everyone designing for the team can use them (docs/adr/0017-user-files.md "User files").
+ * A team's own images (docs/adr/0017-user-files.md "User files" `POST /image`, `GET /getImages`,
+ * `DELETE /deleteImage`, `GET /image/{id}`; docs/editor.md "Editing rules" upload rules;
+ * docs/security.md "Uploaded files"). Uploads belong to the uploader's current team (`LibraryImage`
+ * scope = team id), so everyone designing for the team can use them (docs/adr/0017-user-files.md
+ * "User files").
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';

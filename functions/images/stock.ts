@@ -1,11 +1,11 @@
 /**
  * Stock-photo search (docs/adr/0017-user-files.md "User files" Images panel "stock-photo search",
- * docs/adr/0017-user-files.md "User files" Image "from (stock-photo service …), user name and link for
- * attribution", docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}` (page);
- * docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock photos") through Unsplash and Pixabay, with keys from
- * config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without keys the search answers `configured:
- * false` and the panel says stock search is not configured (the explicit offline mode of
- * docs/operations.md "First start"): nothing is called.
+ * docs/adr/0017-user-files.md "User files" Image "from (stock-photo service …), user name and link
+ * for attribution", docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}`
+ * (page); docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock photos") through
+ * Unsplash and Pixabay, with keys from config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without
+ * keys the search answers `configured: false` and the panel says stock search is not configured
+ * (the explicit offline mode of docs/operations.md "First start"): nothing is called.
  *
  * Every call to a service goes through the SSRF-safe client with a time budget and a body cap
  * (functions/merge-tags/provider-http.ts, docs/security.md "Uploaded files"). A chosen photo is
@@ -167,8 +167,8 @@ function pixabayImage(hit: z.output<typeof PixabayHit>): StockImage {
 }
 
 /**
- * Searches stock photos (docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}` with
- * `page`).
+ * Searches stock photos (docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}`
+ * with `page`).
  * @param query the words typed (1–100 characters after trimming; the panel debounces 700 ms,
  *   docs/editor.md "Constants").
  * @param page 1-based; pages past the service's last answer empty.

@@ -1,11 +1,11 @@
 /**
  * An image's suggested tags (docs/adr/0017-user-files.md "User files" `GET /image/{imageId}/tags` →
- * `result.tags[].tag.en`; the tag editor's related tags, docs/adr/0017-user-files.md "User files"). The
- * answer keeps the spec's shape, which is that of an auto-tagging service; the suggestions come
+ * `result.tags[].tag.en`; the tag editor's related tags, docs/adr/0017-user-files.md "User files").
+ * The answer keeps the spec's shape, which is that of an auto-tagging service; the suggestions come
  * from the product's own data, with no outside call:
- * 1. the tags of templates made from the same image (docs/adr/0017-user-files.md "User files" Template
- *    `image_id`, `tags`), most used first, confidence = share of those templates carrying the tag
- *    (0–100);
+ * 1. the tags of templates made from the same image (docs/adr/0017-user-files.md "User files"
+ *    Template `image_id`, `tags`), most used first, confidence = share of those templates carrying
+ *    the tag (0–100);
  * 2. then the words of the image's title (a library photo's "Autumn by the lake" gives
  *    `autumn`, `lake`), confidence 10, skipping short and common words.
  * Tags are normalised as the tag editor stores them (shared/template-tags.ts).

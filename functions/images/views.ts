@@ -1,5 +1,6 @@
 /**
- * The API shape of a library image (docs/adr/0017-user-files.md "User files" Image: id, thumb, attribution).
+ * The API shape of a library image (docs/adr/0017-user-files.md "User files" Image: id, thumb,
+ * attribution).
  */
 import type { EntityItem } from 'electrodb';
 import type { Entities } from '#lib/db/entities.ts';

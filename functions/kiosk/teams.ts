@@ -2,8 +2,8 @@
  * The kiosk's teams (docs/kiosk.md Team, docs/kiosk.md "Kiosk"; docs/kiosk.md "Teams and additional
  * permissions"): team search, a team's profile (members, plan, designs count, bundles) and the
  * additional permissions an admin sets on a team, which take effect in the designs feature
- * (functions/domain/team-permissions.ts; docs/adr/0049-additional-permissions.md "Additional permissions"), with the
- * `frozen` flag that blocks design actions.
+ * (functions/domain/team-permissions.ts; docs/adr/0049-additional-permissions.md "Additional
+ * permissions"), with the `frozen` flag that blocks design actions.
  */
 import {
   AdditionalPermissionsBody,

@@ -1,7 +1,7 @@
 /**
- * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/adr/0010-api-tokens.md "API
- * tokens"): 256-bit random tokens shown once, stored as SHA-256, used as `Authorization: Bearer`
- * within their abilities.
+ * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/adr/0010-api-tokens.md
+ * "API tokens"): 256-bit random tokens shown once, stored as SHA-256, used as `Authorization:
+ * Bearer` within their abilities.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Ability } from '#shared/contract/auth.ts';

@@ -1,7 +1,7 @@
 /**
  * Who is calling, and may they call this route (docs/security.md "Authorization matrix";
- * docs/adr/0023-team-roles.md "Team roles"). One check for every route, from its access level in the route
- * table:
+ * docs/adr/0023-team-roles.md "Team roles"). One check for every route, from its access level in
+ * the route table:
  * - `public`: anyone; `stripe`: the webhook checks Stripe's signature itself;
  * - `user`: a live session, else 401;
  * - `admin`: a platform admin, else 403 (401 when signed out);

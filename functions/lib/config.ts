@@ -47,8 +47,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /**
    * Checks every answer of a route with a contract against it (shared/contract,
-   * docs/adr/0044-the-api-contract.md "The API contract"): `strict` turns a mismatch into a 500 (the test
-   * stack, so every integration and e2e test is also a contract test), `log` logs it (the
+   * docs/adr/0044-the-api-contract.md "The API contract"): `strict` turns a mismatch into a 500
+   * (the test stack, so every integration and e2e test is also a contract test), `log` logs it (the
    * local stack), `off` skips the check (AWS). Unset: by STAGE.
    */
   CONTRACT_CHECK: z.enum(['off', 'log', 'strict']).optional(),
@@ -153,8 +153,9 @@ export const ConfigSchema = z.object({
    */
   MERGE_TAG_API_URLS: optional,
   /**
-   * Stock-photo search (docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock photos"): an Unsplash access key
-   * and a Pixabay API key. Without either, the search says it is not configured and calls nothing.
+   * Stock-photo search (docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock
+   * photos"): an Unsplash access key and a Pixabay API key. Without either, the search says it is
+   * not configured and calls nothing.
    */
   UNSPLASH_ACCESS_KEY: optional,
   PIXABAY_API_KEY: optional,

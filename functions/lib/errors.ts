@@ -1,7 +1,7 @@
 /**
- * Typed errors, mapped to HTTP once (docs/adr/0003-errors.md "Errors", "Typed errors, mapped once").
- * Domain code throws these; `errorResponses()` in http.ts turns them into JSON answers. Anything
- * else becomes a 500 without internals.
+ * Typed errors, mapped to HTTP once (docs/adr/0003-errors.md "Errors", "Typed errors, mapped
+ * once"). Domain code throws these; `errorResponses()` in http.ts turns them into JSON answers.
+ * Anything else becomes a 500 without internals.
  */
 
 /** Field errors in the spec's form shape: `{ field: [message, …] }` (docs/accounts.md "Error answers in the SPA"). */

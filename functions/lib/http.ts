@@ -1,10 +1,11 @@
 /**
  * The middy chain every HTTP handler uses (test/unit/http-chain.test.ts), and the feature handler
- * that routes a feature's entries of the route table (docs/adr/0044-the-api-contract.md "The API contract").
+ * that routes a feature's entries of the route table (docs/adr/0044-the-api-contract.md "The API
+ * contract").
  *
- * Order (middleware first, handler last; docs/adr/0003-errors.md "Errors"): header normaliser → security
- * headers → request log → error responses → body parsers → router. `after`/`onError` run in
- * reverse, so an error becomes a JSON answer first, is logged, then gets the security headers.
+ * Order (middleware first, handler last; docs/adr/0003-errors.md "Errors"): header normaliser →
+ * security headers → request log → error responses → body parsers → router. `after`/`onError` run
+ * in reverse, so an error becomes a JSON answer first, is logged, then gets the security headers.
  */
 import middy from '@middy/core';
 import type { MiddlewareObj, Request } from '@middy/core';
@@ -157,7 +158,8 @@ function requestLog(feature: string): MiddlewareObj<ApiEvent, ApiResult, Error, 
 }
 
 /**
- * Gives every GET without one a readable XSRF-TOKEN cookie (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF").
+ * Gives every GET without one a readable XSRF-TOKEN cookie (docs/adr/0009-sessions-and-csrf.md
+ * "Sessions and CSRF").
  */
 function xsrfIssuer(): MiddlewareObj<ApiEvent, ApiResult> {
   const issue = (request: { event: ApiEvent; response?: ApiResult | null }) => {
@@ -353,8 +355,8 @@ function contractCheckMode(): 'off' | 'log' | 'strict' {
 }
 
 /**
- * Checks a route's answer against its contract (docs/adr/0044-the-api-contract.md "The API contract"), the
- * answers its implementation returns and those of the errors it throws alike:
+ * Checks a route's answer against its contract (docs/adr/0044-the-api-contract.md "The API
+ * contract"), the answers its implementation returns and those of the errors it throws alike:
  * - a 2xx JSON answer with the route's `answer` schema;
  * - a 4xx/5xx answer's status must be one of {@link COMMON_ERROR_STATUSES}, the route's
  *   `errors` or its `errorAnswers`, and its JSON must parse with the route's `errorAnswers`

@@ -46,8 +46,8 @@ let sesOptions: SESv2ClientConfig = {};
 
 /**
  * Test seam: options for the SES client (a recording `requestHandler`, credentials), so tests
- * exercise the real SDK up to the HTTP request it would send (docs/adr/0042-e-mail-at-the-sdk-boundary.md "E-mail at the
- * SDK boundary"). Resets the client.
+ * exercise the real SDK up to the HTTP request it would send
+ * (docs/adr/0042-e-mail-at-the-sdk-boundary.md "E-mail at the SDK boundary"). Resets the client.
  */
 export function setSesClientOptions(options: SESv2ClientConfig = {}): void {
   sesOptions = options;

@@ -1,7 +1,7 @@
 /**
- * Password hashing with scrypt (docs/adr/0006-passwords.md "Passwords": a memory-hard KDF) from node:crypto,
- * at OWASP's recommended parameters (N=2^17, r=8, p=1: 128 MiB), in a self-describing string
- * `scrypt$N$r$p$saltB64$hashB64` so parameters can rise later without breaking old hashes.
+ * Password hashing with scrypt (docs/adr/0006-passwords.md "Passwords": a memory-hard KDF) from
+ * node:crypto, at OWASP's recommended parameters (N=2^17, r=8, p=1: 128 MiB), in a self-describing
+ * string `scrypt$N$r$p$saltB64$hashB64` so parameters can rise later without breaking old hashes.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 

@@ -1,6 +1,6 @@
 /**
- * The queue seam (docs/adr/0051-queues.md "Queues"): work that outlives a request (a send list's row
- * ranges, webhook deliveries) goes onto a named queue and is done by a worker, a plain SQS
+ * The queue seam (docs/adr/0051-queues.md "Queues"): work that outlives a request (a send list's
+ * row ranges, webhook deliveries) goes onto a named queue and is done by a worker, a plain SQS
  * handler `(event: SQSEvent) => Promise<SQSBatchResponse>` reporting partial batch failures.
  *
  * In AWS (STAGE `aws`) messages go to SQS, whose event source mapping invokes the worker. Every

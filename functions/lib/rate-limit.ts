@@ -1,10 +1,10 @@
 /**
- * Rate limits per API token (docs/developer-api.md "Rate limits"; docs/adr/0052-rate-limits-per-token.md "Rate limits
- * per token"; test/integration/rate-limits.test.ts). Every request authenticated by a Bearer API
- * token takes one from the token's allowance in a fixed window of `TOKEN_RATE_WINDOW_S` seconds
- * aligned to the epoch; the count is one atomic DynamoDB ADD on a `Throttle` item per token and
- * window (expired by TTL), so every Lambda container sees the same count. Sessions (the SPA) are
- * not counted here.
+ * Rate limits per API token (docs/developer-api.md "Rate limits";
+ * docs/adr/0052-rate-limits-per-token.md "Rate limits per token";
+ * test/integration/rate-limits.test.ts). Every request authenticated by a Bearer API token takes
+ * one from the token's allowance in a fixed window of `TOKEN_RATE_WINDOW_S` seconds aligned to the
+ * epoch; the count is one atomic DynamoDB ADD on a `Throttle` item per token and window (expired by
+ * TTL), so every Lambda container sees the same count. Sessions (the SPA) are not counted here.
  *
  * A user's tokens together get {@link USER_TOKENS_FACTOR} times one token's allowance, counted
  * the same way on one item per user and window: making many tokens does not multiply it.
@@ -112,10 +112,10 @@ async function countRequest(
 }
 
 /**
- * The draft's header fields for the states (docs/adr/0052-rate-limits-per-token.md "Rate limits per token"):
- * `RateLimit-Policy: "token";q=<limit>;w=<window s>, "user";q=…;w=…` and
- * `RateLimit: "token";r=<remaining>;t=<s>, "user";r=…;t=…`, plus `Retry-After: <s>` when the
- * request went past an allowance.
+ * The draft's header fields for the states (docs/adr/0052-rate-limits-per-token.md "Rate limits per
+ * token"): `RateLimit-Policy: "token";q=<limit>;w=<window s>, "user";q=…;w=…` and `RateLimit:
+ * "token";r=<remaining>;t=<s>, "user";r=…;t=…`, plus `Retry-After: <s>` when the request went past
+ * an allowance.
  */
 function rateLimitHeaders(states: readonly RateState[]): Record<string, string> {
   const exceeded = states.filter((s) => s.exceeded);

@@ -1,6 +1,6 @@
 /**
- * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/adr/0009-sessions-and-csrf.md "Sessions and
- * CSRF").
+ * Sessions and CSRF (docs/security.md "Sessions and tokens"; docs/adr/0009-sessions-and-csrf.md
+ * "Sessions and CSRF").
  *
  * - The session is an opaque 256-bit id in an `HttpOnly; SameSite=Lax` cookie, `Secure` except
  *   on plain-http localhost. In AWS both cookies carry the `__Host-` prefix (`cookieNames`):

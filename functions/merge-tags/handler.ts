@@ -1,5 +1,6 @@
 /**
- * The `merge-tags` feature (docs/adr/0022-export-and-merge-tags.md "Export and merge tags"; docs/export.md):
+ * The `merge-tags` feature (docs/adr/0022-export-and-merge-tags.md "Export and merge tags";
+ * docs/export.md):
  * - `GET /api/merge-tag/providers`: the providers, `{ value, label, url }`;
  * - `GET /api/merge-tag/storeFront`: Klaviyo's storefronts, `{ value, label }`;
  * - `POST /api/merge-tag`: a provider's merge tags (merge-tags.ts);

@@ -1,9 +1,9 @@
 /**
- * `POST /api/merge-tag` (docs/adr/0022-export-and-merge-tags.md "Export and merge tags"; docs/export.md): the merge tags
- * a provider offers. Always the provider's built-in catalogue of standard fields and a free-text
- * field; with credentials and a connection, also the account's own fields from the platform's API
- * (adapters.ts). Without credentials, or offline, the answer says that live fields need a
- * connection, and the screen shows it.
+ * `POST /api/merge-tag` (docs/adr/0022-export-and-merge-tags.md "Export and merge tags";
+ * docs/export.md): the merge tags a provider offers. Always the provider's built-in catalogue of
+ * standard fields and a free-text field; with credentials and a connection, also the account's own
+ * fields from the platform's API (adapters.ts). Without credentials, or offline, the answer says
+ * that live fields need a connection, and the screen shows it.
  */
 import { config } from '#lib/config.ts';
 import { validationFailed } from '#lib/errors.ts';

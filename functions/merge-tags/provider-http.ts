@@ -1,7 +1,7 @@
 /**
  * The HTTP client of the live merge-tag adapters (docs/export.md): one JSON GET to a
- * platform's API with the team's credentials, under the SSRF rules (docs/adr/0004-render-slice.md "Render
- * slice", docs/security.md "Sessions and tokens").
+ * platform's API with the team's credentials, under the SSRF rules (docs/adr/0004-render-slice.md
+ * "Render slice", docs/security.md "Sessions and tokens").
  *
  * Why not `guard.fetch`: it drops `Authorization` on purpose (it fetches user-given URLs and
  * follows redirects, where a credential must never travel), and Klaviyo, Keap and ManyChat

@@ -1,9 +1,10 @@
 /**
- * The warm Chromium and the warm render page (docs/adr/0004-render-slice.md "Render slice"): launched once per
- * process, never per request. The page loads the render bundle from functions/render/page/dist
- * through request interception, and its font files from the assets bucket or the configured font
- * CDN (fonts.ts); every other request the page makes is aborted, so the page can reach nothing on
- * the network (the SSRF guard's first line, docs/security.md "SSRF guard").
+ * The warm Chromium and the warm render page (docs/adr/0004-render-slice.md "Render slice"):
+ * launched once per process, never per request. The page loads the render bundle from
+ * functions/render/page/dist through request interception, and its font files from the assets
+ * bucket or the configured font CDN (fonts.ts); every other request the page makes is aborted, so
+ * the page can reach nothing on the network (the SSRF guard's first line, docs/security.md "SSRF
+ * guard").
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -118,9 +119,10 @@ const CHROMIUM_ENV_KEYS = [
 /**
  * The environment for a Chromium process: the allow-listed variables of this process, with
  * `FONTCONFIG_FILE` pointing at @sparticuz/chromium's own `fonts.conf` when it is unpacked, so a
- * render here uses Lambda's fonts and never this machine's (docs/adr/0004-render-slice.md "Render slice").
- * A binary stored unpacked (`CHROMIUM_PATH`, e.g. in a container image: docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md
- * "Fresh cold start: Chromium stored unpacked") finds its `fonts/fonts.conf` beside it.
+ * render here uses Lambda's fonts and never this machine's (docs/adr/0004-render-slice.md "Render
+ * slice"). A binary stored unpacked (`CHROMIUM_PATH`, e.g. in a container image:
+ * docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md "Fresh cold start: Chromium stored
+ * unpacked") finds its `fonts/fonts.conf` beside it.
  * @param source the environment to pick from (default `process.env`)
  */
 export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {

@@ -19,9 +19,9 @@ const STACK_DIR = join(here, '..', '..', 'shared', 'fonts', 'stack');
 /**
  * The fallback stack's faces (shared/scene/fonts.ts): every generated sheet of
  * shared/fonts/stack (the same `@font-face` rules the editor imports), concatenated into
- * `fonts/fonts.css`, and the woff2 files they name copied to `fonts/files/` (docs/adr/0004-render-slice.md
- * "Render slice": the same glyphs in Lambda and the editor). The page registers all of them; a face
- * downloads only when a text needs it.
+ * `fonts/fonts.css`, and the woff2 files they name copied to `fonts/files/`
+ * (docs/adr/0004-render-slice.md "Render slice": the same glyphs in Lambda and the editor). The
+ * page registers all of them; a face downloads only when a text needs it.
  */
 async function copyFonts(): Promise<void> {
   const fontsOut = join(out, 'fonts');

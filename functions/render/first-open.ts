@@ -1,7 +1,8 @@
 /**
  * The first open of a recipient's URL, for evergreen countdown timers that count from it
- * (docs/adr/0058-countdown-timers.md "Countdown timers"): looked up per design and recipient, written on first
- * sight by a put conditional on the item's absence, so two concurrent first opens agree.
+ * (docs/adr/0058-countdown-timers.md "Countdown timers"): looked up per design and recipient,
+ * written on first sight by a put conditional on the item's absence, so two concurrent first opens
+ * agree.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -39,8 +40,8 @@ export function recipientHash(values: ReadonlyArray<readonly [string, string]>):
 export const KNOWN_OPEN_MS = 10 * 60_000;
 /**
  * The most first opens an instance remembers per store; the least recently used is forgotten
- * first (docs/adr/0058-countdown-timers.md "Countdown timers"; test/unit/countdown-first-open.test.ts "first
- * opens").
+ * first (docs/adr/0058-countdown-timers.md "Countdown timers";
+ * test/unit/countdown-first-open.test.ts "first opens").
  */
 export const MAX_KNOWN_OPENS = 10_000;
 
@@ -70,8 +71,8 @@ function knownOpensOf(store: FirstOpenStore): LRUCache<string, number> {
  * `nowMs` written now (kept `durationS` + {@link FIRST_OPEN_KEEP_S} past it). When another open
  * wrote first, its instant wins (read back strongly). A kept instant never changes, so the
  * instance remembers it for {@link KNOWN_OPEN_MS} (at most {@link MAX_KNOWN_OPENS} per store)
- * and a recipient's later opens skip the store (docs/adr/0058-countdown-timers.md "Countdown timers";
- * test/unit/countdown-first-open.test.ts).
+ * and a recipient's later opens skip the store (docs/adr/0058-countdown-timers.md "Countdown
+ * timers"; test/unit/countdown-first-open.test.ts).
  * @throws what the store throws, or Error when the kept item holds no instant; the render then
  *   counts from now and answers `no-store` (service.ts). Nothing is remembered then.
  */

@@ -1,9 +1,9 @@
 /**
- * Fonts of a render (docs/fonts.md; docs/adr/0004-render-slice.md "Render slice": "fonts through @font-face",
- * docs/adr/0004-render-slice.md "Render slice", docs/security.md "Sessions and tokens" SSRF rules): which
- * `@font-face` rules a scene's text layers need beyond the ones the warm page registered at start
- * (built-in and hosted families, shared/fonts/catalogue.ts `alwaysAvailableFaces`), and the bytes
- * behind every font URL the page may ask for.
+ * Fonts of a render (docs/fonts.md; docs/adr/0004-render-slice.md "Render slice": "fonts through
+ * @font-face", docs/adr/0004-render-slice.md "Render slice", docs/security.md "Sessions and tokens"
+ * SSRF rules): which `@font-face` rules a scene's text layers need beyond the ones the warm page
+ * registered at start (built-in and hosted families, shared/fonts/catalogue.ts
+ * `alwaysAvailableFaces`), and the bytes behind every font URL the page may ask for.
  *
  * The page fetches fonts only from its own origin (browser.ts intercepts every request):
  * - `/files/fonts/hosted/…` and `/files/fonts/custom/…`: objects of the assets bucket under
@@ -216,9 +216,9 @@ async function fromBucket(key: string): Promise<Buffer | undefined> {
 
 /**
  * A CDN font file, through the SSRF guard like every fetch of the render function
- * (docs/adr/0004-render-slice.md "Render slice" docs/adr/0004-render-slice.md "Render slice"): the base is configuration,
- * but the id comes from a design, so the address is still checked, redirects are checked afresh,
- * and time and bytes are capped.
+ * (docs/adr/0004-render-slice.md "Render slice"): the
+ * base is configuration, but the id comes from a design, so the address is still checked, redirects
+ * are checked afresh, and time and bytes are capped.
  * @throws UrlRefused when the guard refuses (logged and answered as missing by `remember`).
  */
 async function fromCdn(id: string, file: string): Promise<Buffer | undefined> {

@@ -1,16 +1,16 @@
 /**
  * What a design version's all-fallback draw gave lately, kept per instance for a short time
- * (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load"): a partial image (kept in no render cache) or
- * a failed draw. Under a mail blast to a design whose fallback is partial or fails, the render
- * service answers from here instead of drawing again for every request.
+ * (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load"): a partial image (kept
+ * in no render cache) or a failed draw. Under a mail blast to a design whose fallback is partial or
+ * fails, the render service answers from here instead of drawing again for every request.
  */
 import { LRUCache } from 'lru-cache';
 
 /** How long an entry is answered from, ms (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load"). */
 export const RECENT_FALLBACK_TTL_MS = 30_000;
 /**
- * Entries kept at most; the least recently used goes first (docs/adr/0066-fallback-draws-under-load.md "Fallback draws
- * under load").
+ * Entries kept at most; the least recently used goes first
+ * (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load").
  */
 export const RECENT_FALLBACK_MAX_ENTRIES = 256;
 /** Image bytes kept at most, bytes (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load"). */

@@ -116,10 +116,10 @@ const PER_VIEWER = ['device', 'os', 'country', 'mail_client'] as const;
 const PER_MOMENT = ['time_window', 'day_of_week'] as const;
 
 /**
- * How shareable a rules design's answer is (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN"):
- * `viewer` when a rule reads the headers (the CDN must not share it; the weather at the reader's
- * place too), `moment` when a rule reads the clock or the weather at a named place (shared a
- * minute), `url` when the URL alone decides (cached as before).
+ * How shareable a rules design's answer is (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and
+ * the CDN"): `viewer` when a rule reads the headers (the CDN must not share it; the weather at the
+ * reader's place too), `moment` when a rule reads the clock or the weather at a named place (shared
+ * a minute), `url` when the URL alone decides (cached as before).
  */
 export function rulesScope(rules: readonly Rule[]): 'viewer' | 'moment' | 'url' {
   if (PER_VIEWER.some((kind) => rulesUse(rules, kind))) return 'viewer';

@@ -1,8 +1,8 @@
 /**
- * Signed render URLs on the server (docs/developer-api.md "Signed render URLs"; docs/adr/0054-signed-render-urls.md
- * "Signed render URLs"; test/unit/render-signature.test.ts): the HMAC of the text
- * shared/render-signature.ts builds, the check the render makes for a design that requires
- * signatures, and the signer behind `POST /api/pic-snippet/{id}/sign`.
+ * Signed render URLs on the server (docs/developer-api.md "Signed render URLs";
+ * docs/adr/0054-signed-render-urls.md "Signed render URLs"; test/unit/render-signature.test.ts):
+ * the HMAC of the text shared/render-signature.ts builds, the check the render makes for a design
+ * that requires signatures, and the signer behind `POST /api/pic-snippet/{id}/sign`.
  *
  * The check is constant-time (`timingSafeEqual` over the 32 bytes), bounded (a query longer than
  * `MAX_SIGNED_QUERY_LENGTH` or with more than `MAX_SIGNED_PARAMS` parameters is refused before
@@ -41,8 +41,8 @@ const EXPIRES_SHAPE = /^\d{1,12}$/;
  * @param now ms since the epoch.
  * @param known the design's parameter names: a bare segment naming one is that parameter with
  *   an empty value; in the names form a URL lacking some of them is also checked as if they
- *   were sent empty (`withAbsentNames`: a `#` in a value cut the query). Docs/docs/adr/0054-signed-render-urls.md
- *   "Signed render URLs".
+ *   were sent empty (`withAbsentNames`: a `#` in a value cut the query).
+ *   Docs/docs/adr/0054-signed-render-urls.md "Signed render URLs".
  * @returns `signature-missing` without `__sig`; `signature-invalid` for a malformed or
  *   non-matching signature, an unknown form, a bad `__exp`, an over-long query, or no secret;
  *   `signature-expired` for a genuine signature past its `__exp`.
@@ -99,8 +99,8 @@ export interface SignedParameter {
  *   `names`: each value written as given, for the e-mail platform to replace (a merge tag).
  * @param expires whole seconds since the epoch, or undefined for a URL that does not expire.
  * @returns `path?__sf=…[&__exp=…]&__sig=…&pairs`: the signature's own parameters first, so a
- *   `#` in a value the e-mail platform writes unencoded cannot cut them off (docs/adr/0054-signed-render-urls.md
- *   "Signed render URLs").
+ *   `#` in a value the e-mail platform writes unencoded cannot cut them off
+ *   (docs/adr/0054-signed-render-urls.md "Signed render URLs").
  */
 export function signRenderPath(
   secret: string,

@@ -1,7 +1,8 @@
 /**
- * The render's watermarks (docs/adr/0057-watermark.md "Watermark"): the layers of shared/scene/watermark.ts
- * with the team's image as a data URL of its stored bytes (the render page fetches nothing), drawn
- * by the page above everything else (shared/scene/draw.ts `drawScene`).
+ * The render's watermarks (docs/adr/0057-watermark.md "Watermark"): the layers of
+ * shared/scene/watermark.ts with the team's image as a data URL of its stored bytes (the render
+ * page fetches nothing), drawn by the page above everything else (shared/scene/draw.ts
+ * `drawScene`).
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { DesignDocument } from '#shared/design.ts';

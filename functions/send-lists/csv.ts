@@ -1,8 +1,8 @@
 /**
- * A CSV send list as raw records (docs/adr/0053-send-list-files.md "Send-list files"): bytes sniffed for a
- * binary file and a byte-order mark, decoded (UTF-8, or UTF-16 after its BOM) with invalid
- * bytes refused, the delimiter taken from the header line, a quote inside an unquoted value kept as
- * text (`5" screen`), and records read by `csv-parse` one at a time. Tests:
+ * A CSV send list as raw records (docs/adr/0053-send-list-files.md "Send-list files"): bytes
+ * sniffed for a binary file and a byte-order mark, decoded (UTF-8, or UTF-16 after its BOM) with
+ * invalid bytes refused, the delimiter taken from the header line, a quote inside an unquoted value
+ * kept as text (`5" screen`), and records read by `csv-parse` one at a time. Tests:
  * test/unit/send-list-parse.test.ts.
  */
 import { CsvError, parse } from 'csv-parse';

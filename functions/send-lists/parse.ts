@@ -1,8 +1,8 @@
 /**
- * Reading a send list (docs/adr/0053-send-list-files.md "Send-list files"): a CSV or XLSX file whose header
- * row names the design's parameters (and optionally `email`), streamed row by row, never held
- * whole. Every refusal is a {@link SendListFileError} whose message the user reads as it is.
- * Tests: test/unit/send-list-parse.test.ts.
+ * Reading a send list (docs/adr/0053-send-list-files.md "Send-list files"): a CSV or XLSX file
+ * whose header row names the design's parameters (and optionally `email`), streamed row by row,
+ * never held whole. Every refusal is a {@link SendListFileError} whose message the user reads as it
+ * is. Tests: test/unit/send-list-parse.test.ts.
  */
 import { csvRows } from './csv.ts';
 import { boundedBytes, SendListFileError, tooManyRows } from './limits.ts';

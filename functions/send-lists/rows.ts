@@ -1,7 +1,7 @@
 /**
- * From raw records to send-list rows, the same for CSV and XLSX (docs/adr/0053-send-list-files.md "Send-list
- * files"): the header maps columns to the design's parameters and `email`, values are cut to
- * 255 characters, formula-like values are counted, empty rows skipped, ragged rows refused.
+ * From raw records to send-list rows, the same for CSV and XLSX (docs/adr/0053-send-list-files.md
+ * "Send-list files"): the header maps columns to the design's parameters and `email`, values are
+ * cut to 255 characters, formula-like values are counted, empty rows skipped, ragged rows refused.
  * Tests: test/unit/send-list-parse.test.ts.
  */
 import { counted, SEND_LIST_LIMITS, SendListFileError, tooManyColumns } from './limits.ts';
@@ -33,7 +33,8 @@ export const isFormula = (value: string) => value.length > 0 && FORMULA_STARTS.h
 
 /**
  * A value as a CSV export for spreadsheets writes it: a formula-like value gets a leading `'`,
- * which Excel, LibreOffice and Google Sheets show as text (docs/adr/0053-send-list-files.md "Send-list files").
+ * which Excel, LibreOffice and Google Sheets show as text (docs/adr/0053-send-list-files.md
+ * "Send-list files").
  */
 export const spreadsheetSafe = (value: string) => (isFormula(value) ? `'${value}` : value);
 

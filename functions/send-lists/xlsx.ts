@@ -1,9 +1,9 @@
 /**
- * An XLSX send list as raw rows, streamed (docs/adr/0053-send-list-files.md "Send-list files"): fflate's
- * streaming `Unzip` inflates only the shared strings and the first worksheet, counting every
- * inflated byte against a total cap and a ratio to the bytes read (a zip bomb is refused after
- * at most one step), with a cap on entries; saxes reads their XML as it arrives (no DTD, so no
- * entity expansion). Rows come out as soon as their shared strings are known; a worksheet stored
+ * An XLSX send list as raw rows, streamed (docs/adr/0053-send-list-files.md "Send-list files"):
+ * fflate's streaming `Unzip` inflates only the shared strings and the first worksheet, counting
+ * every inflated byte against a total cap and a ratio to the bytes read (a zip bomb is refused
+ * after at most one step), with a cap on entries; saxes reads their XML as it arrives (no DTD, so
+ * no entity expansion). Rows come out as soon as their shared strings are known; a worksheet stored
  * before its shared strings keeps its rows (string indexes, at most `maxRows`) until they come.
  * Tests: test/unit/send-list-parse.test.ts.
  */

@@ -1,9 +1,10 @@
 /**
- * The dynamic stickers the Stickers panel offers (docs/adr/0021-sticker-library.md "Sticker library": "Dynamic
- * sticker": sticker_name, description, sticker_type, icon_url; the four kinds of docs/editor.md
- * "Architecture" and docs/adr/0021-sticker-library.md "Sticker library"). They are product features, not library
- * content, so they are constants here rather than seeded data, and their icons are inline SVG data
- * URLs (the SPA's CSP allows `data:` images) that work in every stage.
+ * The dynamic stickers the Stickers panel offers (docs/adr/0021-sticker-library.md "Sticker
+ * library": "Dynamic sticker": sticker_name, description, sticker_type, icon_url; the four kinds of
+ * docs/editor.md "Architecture" and docs/adr/0021-sticker-library.md "Sticker library"). They are
+ * product features, not library content, so they are constants here rather than seeded data, and
+ * their icons are inline SVG data URLs (the SPA's CSP allows `data:` images) that work in every
+ * stage.
  *
  * Icons: paths of Tabler Icons (MIT, Paweł Kuna; https://tabler.io/icons): qrcode, user-circle,
  * photo, screenshot, alarm, chart-bar, sun.

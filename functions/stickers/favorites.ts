@@ -1,8 +1,8 @@
 /**
- * Favourites (docs/adr/0021-sticker-library.md "Sticker library" `POST /addToFavorite`; docs/adr/0021-sticker-library.md "Sticker
- * library" `is_favorite` on packs and library items). A favourite belongs to the user, not the team
- * (docs/adr/0021-sticker-library.md "Sticker library"): it is a personal shortcut in the Favorites tab, like a
- * bookmark.
+ * Favourites (docs/adr/0021-sticker-library.md "Sticker library" `POST /addToFavorite`;
+ * docs/adr/0021-sticker-library.md "Sticker library" `is_favorite` on packs and library items). A
+ * favourite belongs to the user, not the team (docs/adr/0021-sticker-library.md "Sticker library"):
+ * it is a personal shortcut in the Favorites tab, like a bookmark.
  */
 import { db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';

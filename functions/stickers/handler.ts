@@ -1,9 +1,9 @@
 /**
- * The `stickers` feature (docs/adr/0021-sticker-library.md "Sticker library": "Images, stickers, fonts";
- * docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers panel; docs/adr/0021-sticker-library.md "Sticker library"): the
- * library of packs, a pack's stickers, the team's uploads, the user's favourites and the dynamic
- * stickers. Sticker uploads arrive through `POST /image` with `type=asIcon`
- * (functions/images/handler.ts calls `storeStickerUpload`).
+ * The `stickers` feature (docs/adr/0021-sticker-library.md "Sticker library": "Images, stickers,
+ * fonts"; docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers panel;
+ * docs/adr/0021-sticker-library.md "Sticker library"): the library of packs, a pack's stickers, the
+ * team's uploads, the user's favourites and the dynamic stickers. Sticker uploads arrive through
+ * `POST /image` with `type=asIcon` (functions/images/handler.ts calls `storeStickerUpload`).
  *
  * The list calls take an optional `{ search }` body and `?page=` (from 1, 24 a page) and answer
  * `{ success, data, current_page, last_page, per_page, total }`; see library.ts for each list.

@@ -1,7 +1,8 @@
 /**
- * Sticker images: what a sticker is drawn from and what the picker shows (docs/adr/0021-sticker-library.md
- * "Sticker library"). Used by uploads (`POST /image` with `type=asIcon`) and by the seed of the
- * real packs, so both give the renderer and the picker the same kind of file.
+ * Sticker images: what a sticker is drawn from and what the picker shows
+ * (docs/adr/0021-sticker-library.md "Sticker library"). Used by uploads (`POST /image` with
+ * `type=asIcon`) and by the seed of the real packs, so both give the renderer and the picker the
+ * same kind of file.
  *
  * Sizes come from docs/editor.md "Constants": a sticker's intrinsic size is 512 px (it is added at
  * scale 0.1).

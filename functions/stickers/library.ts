@@ -1,9 +1,9 @@
 /**
- * The sticker library's lists (docs/adr/0021-sticker-library.md "Sticker library" `POST /getStickers`,
- * `/getFavorites`, `/getUploads`, `/getPacksStickers`; docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers
- * panel: tabs Library, My Uploads, Favorites, drill-down into a pack). Packs and their stickers are
- * global; uploads belong to a team; favourites belong to a user (docs/adr/0021-sticker-library.md "Sticker
- * library").
+ * The sticker library's lists (docs/adr/0021-sticker-library.md "Sticker library" `POST
+ * /getStickers`, `/getFavorites`, `/getUploads`, `/getPacksStickers`;
+ * docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers panel: tabs Library, My Uploads,
+ * Favorites, drill-down into a pack). Packs and their stickers are global; uploads belong to a
+ * team; favourites belong to a user (docs/adr/0021-sticker-library.md "Sticker library").
  *
  * Every list is read whole and cut into pages here: packs number in the tens, a pack in the
  * tens to hundreds of stickers, so a page costs a few small queries and `last_page` is exact.

@@ -1,8 +1,9 @@
 /**
- * A team's own stickers (docs/adr/0021-sticker-library.md "Sticker library" `POST /image` with `type=asIcon`,
- * `POST /getUploads`, `POST /deleteUploadSticker`; docs/adr/0021-sticker-library.md "Sticker library" Upload:
- * image_name, icon_url; docs/editor.md "Editing rules" upload rules). Uploads belong to the
- * uploader's current team, like image uploads (docs/adr/0021-sticker-library.md "Sticker library").
+ * A team's own stickers (docs/adr/0021-sticker-library.md "Sticker library" `POST /image` with
+ * `type=asIcon`, `POST /getUploads`, `POST /deleteUploadSticker`; docs/adr/0021-sticker-library.md
+ * "Sticker library" Upload: image_name, icon_url; docs/editor.md "Editing rules" upload rules).
+ * Uploads belong to the uploader's current team, like image uploads
+ * (docs/adr/0021-sticker-library.md "Sticker library").
  *
  * The file goes through the one checked upload path (functions/lib/uploads.ts: the extensions of
  * docs/editor.md "Editing rules", magic bytes, 8 MB, 40 MP, decodable) and is re-encoded as a PNG

@@ -1,10 +1,10 @@
 /**
- * The API shapes of the sticker library (docs/adr/0021-sticker-library.md "Sticker library": "Sticker library
- * items": id, icon_url, is_favorite, pack_id, type; "Sticker pack": id, pack_name, cover_image,
- * is_favorite; "Upload": image_name, icon_url). Every item also says how to place it in a design:
- * `url` is the value of the design sticker's `url` (an assets-bucket key, shared/design.ts
- * `StickerSchema`), with `sticker_type` its `stickerType` and `width`/`height` its intrinsic size
- * in px.
+ * The API shapes of the sticker library (docs/adr/0021-sticker-library.md "Sticker library":
+ * "Sticker library items": id, icon_url, is_favorite, pack_id, type; "Sticker pack": id, pack_name,
+ * cover_image, is_favorite; "Upload": image_name, icon_url). Every item also says how to place it
+ * in a design: `url` is the value of the design sticker's `url` (an assets-bucket key,
+ * shared/design.ts `StickerSchema`), with `sticker_type` its `stickerType` and `width`/`height` its
+ * intrinsic size in px.
  *
  * Image addresses: `icon_url` and `cover_image` are same-origin paths (`/files/…`) of what the
  * panel shows: a 160 px thumbnail of an upload, the 512 px image itself for a pack's sticker

@@ -61,8 +61,8 @@ const subscriptionSettings = (teamId: string) =>
 
 /**
  * `invoice.payment_action_required`: e-mails the team owner a link to the payment-confirmation
- * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"),
- * Cashier's "confirm your payment" notice.
+ * page (`/{cashierPath}/payment/{paymentId}?redirect=…`, docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA"), Cashier's "confirm your payment" notice.
  */
 async function askForConfirmation(invoice: Stripe.Invoice): Promise<void> {
   const teamId = await teamOf(invoice.customer, invoice.parent?.subscription_details?.metadata);

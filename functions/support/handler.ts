@@ -1,10 +1,10 @@
 /**
  * The `support` feature (docs/notifications.md "Support": "Support form: from, subject, message",
- * docs/adr/0044-the-api-contract.md "The API contract" `POST /support/email`, docs/accounts.md "Error answers in
- * the SPA": "Support success"; docs/notifications.md "Support"): the signed-in user writes to the
- * support address (`SUPPORT_EMAIL`). The sender is always the session's user, never a field of the
- * body; the user and team ids travel in headers so support can find the account, and replies go to
- * the user's address.
+ * docs/adr/0044-the-api-contract.md "The API contract" `POST /support/email`, docs/accounts.md
+ * "Error answers in the SPA": "Support success"; docs/notifications.md "Support"): the signed-in
+ * user writes to the support address (`SUPPORT_EMAIL`). The sender is always the session's user,
+ * never a field of the body; the user and team ids travel in headers so support can find the
+ * account, and replies go to the user's address.
  */
 import { SUPPORT_MESSAGES, SupportBody } from '#shared/contract/notifications.ts';
 import { config } from '#lib/config.ts';

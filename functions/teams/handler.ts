@@ -1,8 +1,8 @@
 /**
  * The `teams` feature (docs/adr/0012-invitations.md "Invitations": "Profile, teams, members";
- * docs/adr/0023-team-roles.md "Team roles"): the user's teams, the current team, switching, creating a team
- * within the plan's team limit, the roles, one team's JSON with its members, invitations, member
- * management, the team photo, renaming and deletion.
+ * docs/adr/0023-team-roles.md "Team roles"): the user's teams, the current team, switching,
+ * creating a team within the plan's team limit, the roles, one team's JSON with its members,
+ * invitations, member management, the team photo, renaming and deletion.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -223,8 +223,9 @@ export const handler = featureHandler('teams', {
   /**
    * Deletes a team (owner): its memberships and pending invitations go; members whose current
    * team it was move to another of theirs. Its designs stay, so render URLs already sent in
-   * e-mails keep drawing (docs/adr/0004-render-slice.md "Render slice"). A live subscription is cancelled at
-   * once first; when Stripe refuses, nothing is deleted (502 with the spec's subscription message).
+   * e-mails keep drawing (docs/adr/0004-render-slice.md "Render slice"). A live subscription is
+   * cancelled at once first; when Stripe refuses, nothing is deleted (502 with the spec's
+   * subscription message).
    */
   'DELETE /settings/companies/{id}': route({
     handle: async ({ params, requestId }) => {

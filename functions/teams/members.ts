@@ -1,8 +1,8 @@
 /**
  * Team members and invitations (docs/adr/0023-team-roles.md "Team roles", docs/billing.md "Flows",
- * docs/accounts.md "Validation rules", docs/adr/0012-invitations.md "Invitations"; docs/adr/0023-team-roles.md "Team
- * roles", "Invitations"): the plan's member limit, owner-only changes, invitations by e-mail with a
- * single-use link.
+ * docs/accounts.md "Validation rules", docs/adr/0012-invitations.md "Invitations";
+ * docs/adr/0023-team-roles.md "Team roles", docs/adr/0012-invitations.md "Invitations"): the plan's
+ * member limit, owner-only changes, invitations by e-mail with a single-use link.
  *
  * An invitation is taken with its code, which only the e-mailed link carries: registering the
  * invited address, or having it as the account's address, is not enough (docs/security.md
@@ -272,8 +272,8 @@ export async function changeRole(teamId: string, memberId: string, role: string)
 
 /**
  * Removes a member (the owner or an admin removes others) or leaves (a member removes
- * themselves). The owner cannot be removed, not even by themselves (docs/adr/0023-team-roles.md "Team
- * roles"). A removed member's current team moves to another.
+ * themselves). The owner cannot be removed, not even by themselves (docs/adr/0023-team-roles.md
+ * "Team roles"). A removed member's current team moves to another.
  */
 export async function removeMember(
   teamId: string,

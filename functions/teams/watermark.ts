@@ -1,8 +1,8 @@
 /**
- * A team's watermark image (docs/adr/0057-watermark.md "Watermark"): uploaded through the one checked
- * image path (functions/lib/uploads.ts `readImageFile`), stored as a PNG (transparency kept) no
- * larger than 1024 px a side, under `files/watermarks/` with a new key per upload, so its URL
- * names its version (the render cache key uses it: shared/scene/watermark.ts). A change drops
+ * A team's watermark image (docs/adr/0057-watermark.md "Watermark"): uploaded through the one
+ * checked image path (functions/lib/uploads.ts `readImageFile`), stored as a PNG (transparency
+ * kept) no larger than 1024 px a side, under `files/watermarks/` with a new key per upload, so its
+ * URL names its version (the render cache key uses it: shared/scene/watermark.ts). A change drops
  * the CDN's copies of the renders of the team's designs that show it
  * (functions/designs/team-renders.ts).
  */

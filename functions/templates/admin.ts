@@ -1,8 +1,9 @@
 /**
- * The admin's template calls (docs/adr/0023-team-roles.md "Team roles": "template status change, template
- * delete, saving template tags"; docs/templates.md "Calls": "Templates and bundles (admin)"): the
- * route table lets only platform admins reach them (403 for users). A template is a design with
- * `isTemplate` (docs/templates.md); saving one turns the admin's design into a template in place.
+ * The admin's template calls (docs/adr/0023-team-roles.md "Team roles": "template status change,
+ * template delete, saving template tags"; docs/templates.md "Calls": "Templates and bundles
+ * (admin)"): the route table lets only platform admins reach them (403 for users). A template is a
+ * design with `isTemplate` (docs/templates.md); saving one turns the admin's design into a template
+ * in place.
  *
  * Every call checks all its input (ids exist, tags valid, bundles known) before its first
  * write, so a refused call writes nothing.
@@ -79,10 +80,10 @@ export async function deleteTemplate(designId: string): Promise<void> {
 /**
  * Turns the design open in the admin's editor back into a plain design when it is removed from
  * a bundle (docs/templates.md "Model": "When the current design is removed from a bundle, its
- * saved-template status becomes save, tags emptied, bundle cleared"; docs/adr/0025-templates-and-bundles.md "Templates
- * and bundles"): its stored tags are emptied (the save modal's status is "save" again), it leaves
- * every bundle, and it returns to its team's Active list (a template without tags is no template:
- * the save modal makes it one again).
+ * saved-template status becomes save, tags emptied, bundle cleared";
+ * docs/adr/0025-templates-and-bundles.md "Templates and bundles"): its stored tags are emptied (the
+ * save modal's status is "save" again), it leaves every bundle, and it returns to its team's Active
+ * list (a template without tags is no template: the save modal makes it one again).
  * @returns the design as written and the ids of the bundles it left.
  * @throws AppError 404 (no such template, or it is in no bundle), before any write.
  */

@@ -7,7 +7,8 @@
  * Searches by tag need every template's tags, which live in its document, so a filtered list
  * reads the whole template list in one query (bounded by {@link MAX_TEMPLATES}) and filters,
  * sorts and pages in memory. Templates are made by hand by admins, so the list stays small;
- * docs/adr/0034-template-search-and-removing-the-open-design-from-a-bundle.md "Template search" gives the scale this holds up to and the next step.
+ * docs/adr/0034-template-search-and-removing-the-open-design-from-a-bundle.md "Template search"
+ * gives the scale this holds up to and the next step.
  */
 import { db } from '#lib/db/index.ts';
 import { logger } from '#lib/logger.ts';
@@ -48,7 +49,8 @@ export async function readTemplates(status: DesignStatus): Promise<DesignRecord[
     .go({ order: 'desc', pages: 'all', limit: MAX_TEMPLATES });
   if (found.data.length >= MAX_TEMPLATES) {
     // Past the cap the least recently updated templates drop out of searches: time for the
-    // tag index of docs/adr/0034-template-search-and-removing-the-open-design-from-a-bundle.md "Template search".
+    // tag index of docs/adr/0034-template-search-and-removing-the-open-design-from-a-bundle.md
+    // "Template search".
     logger.warn('template search read its cap', { status, cap: MAX_TEMPLATES });
   }
   return found.data as DesignRecord[];

@@ -1,10 +1,11 @@
 /**
- * The `text-snippets` feature: a text snippet's parameters (merge fields), docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters": "Text snippet parameters"; rules in shared/parameter-rules.ts
- * (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"), document operations in shared/parameters.ts.
- * `{id}` is the text snippet's id; the design comes from `pic_snippet_id` (docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters"). Every answer carries the design's `version`; a write given a stale
- * `version` answers 409 and changes nothing.
+ * The `text-snippets` feature: a text snippet's parameters (merge fields),
+ * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet parameters";
+ * rules in shared/parameter-rules.ts (docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters"), document operations in shared/parameters.ts. `{id}` is the text snippet's id; the
+ * design comes from `pic_snippet_id` (docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters"). Every answer carries the design's `version`; a write given a stale `version`
+ * answers 409 and changes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -109,9 +110,9 @@ export const handler = featureHandler('text-snippets', {
   }),
 
   /**
-   * The formatting toggle and option (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text
-   * transform"): `checkFormating` switches on or off (off clears the option key and name),
-   * `formatOptionKey` chooses an option; a body with neither toggles.
+   * The formatting toggle and option (docs/adr/0013-text-snippet-parameters.md "Text snippet
+   * parameters": "Text transform"): `checkFormating` switches on or off (off clears the option key
+   * and name), `formatOptionKey` chooses an option; a body with neither toggles.
    */
   'POST /api/text-snippet/{id}/parameter/{parameterId}/checkFormating': route({
     body: CheckFormatingBody,

@@ -1,12 +1,13 @@
 /**
- * The parameter calls' domain side (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet
- * parameters"): finds the design a call acts on, runs a pure operation of `shared/parameters.ts`
- * inside the versioned write of `functions/designs/store.ts`, and maps refusals to HTTP errors.
+ * The parameter calls' domain side (docs/adr/0013-text-snippet-parameters.md "Text snippet
+ * parameters": "Text snippet parameters"): finds the design a call acts on, runs a pure operation
+ * of `shared/parameters.ts` inside the versioned write of `functions/designs/store.ts`, and maps
+ * refusals to HTTP errors.
  *
- * A text snippet lives inside its design's item (docs/adr/0019-design-api-shapes.md "Design API shapes"), so a call
- * names its design with `pic_snippet_id` (body, or the query string of a DELETE); see
- * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters". The store answers 404 for another team's design and
- * 409 for a stale `version`.
+ * A text snippet lives inside its design's item (docs/adr/0019-design-api-shapes.md "Design API
+ * shapes"), so a call names its design with `pic_snippet_id` (body, or the query string of a
+ * DELETE); see docs/adr/0013-text-snippet-parameters.md "Text snippet parameters". The store
+ * answers 404 for another team's design and 409 for a stale `version`.
  */
 import { loadDesign, updateDesign } from '#functions/designs/store.ts';
 import { notFound, validationFailed, type AppError } from '#lib/errors.ts';

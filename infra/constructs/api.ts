@@ -65,10 +65,10 @@ export const STRIPE_PARAMETER_ENV: Record<StripeParameter, string> = {
 };
 
 /**
- * Which features read which Stripe secret (docs/adr/0044-the-api-contract.md "The API contract"): registration with
- * a paid plan (auth), subscriptions, payment methods, coupons and invoices (billing), kiosk
- * discounts and revenue (kiosk), the webhook's signature secret (stripe-webhook), and seats and
- * team deletion (teams).
+ * Which features read which Stripe secret (docs/adr/0044-the-api-contract.md "The API contract"):
+ * registration with a paid plan (auth), subscriptions, payment methods, coupons and invoices
+ * (billing), kiosk discounts and revenue (kiosk), the webhook's signature secret (stripe-webhook),
+ * and seats and team deletion (teams).
  */
 export const STRIPE_ACCESS: Partial<Record<ApiFeature, StripeParameter[]>> = {
   auth: ['secretKey', 'publishableKey'],
@@ -128,8 +128,8 @@ export const INVALIDATING_FEATURES: readonly ApiFeature[] = [
   'text-snippets',
   'images',
   'stickers',
-  // A team's renders when its watermark or plan changes (docs/adr/0057-watermark.md "Watermark"; the
-  // second pass is queued: infra/constructs/render-invalidations.ts RENDER_INVALIDATORS).
+  // A team's renders when its watermark or plan changes (docs/adr/0057-watermark.md "Watermark";
+  // the second pass is queued: infra/constructs/render-invalidations.ts RENDER_INVALIDATORS).
   'teams',
   'auth',
   'billing',

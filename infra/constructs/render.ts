@@ -74,9 +74,9 @@ export const VIEW_COUNTER = {
 /**
  * The render function's write of recipients' first opens, for evergreen countdown timers that
  * count from the first open (functions/lib/db/entities-first-open.ts `FirstOpen`;
- * docs/adr/0058-countdown-timers.md "Countdown timers"): a PutItem conditional on the item's absence. Its
- * partition key is apart from every other item's, so the `ttl` it sets can expire only first
- * opens.
+ * docs/adr/0058-countdown-timers.md "Countdown timers"): a PutItem conditional on the item's
+ * absence. Its partition key is apart from every other item's, so the `ttl` it sets can expire only
+ * first opens.
  */
 export const FIRST_OPEN = {
   leadingKey: '$picsnippets#opendesign_*',
@@ -521,7 +521,8 @@ export class Render extends Construct {
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
       // The viewer's country for rule sets' country conditions (docs/rules.md "Caching"): read
-      // by the origin, never in the CDN's key (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN").
+      // by the origin, never in the CDN's key (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets
+      // and the CDN").
       headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(
         'User-Agent',
         'CloudFront-Viewer-Address',

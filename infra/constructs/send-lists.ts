@@ -1,12 +1,12 @@
 /**
- * Send lists in AWS (docs/send-lists.md; docs/adr/0051-queues.md "Queues"): the `send-list` SQS queue
- * with its dead-letter queue and an alarm on the dead-letter queue's depth, and the worker
- * (functions/send-lists/worker.ts) the queue invokes through an event source mapping with
- * partial batch failures. The worker renders through the render function's own code, so it is
- * built like it (the browser layer, the render page, x86_64, the render's memory), with
- * reserved concurrency so a campaign's list cannot take the account's concurrency, or the
- * table's and S3's throughput, from live renders. The queue's settings are
- * shared/queues.ts `QUEUES['send-list']`, the same the local poller uses.
+ * Send lists in AWS (docs/send-lists.md; docs/adr/0051-queues.md "Queues"): the `send-list` SQS
+ * queue with its dead-letter queue and an alarm on the dead-letter queue's depth, and the worker
+ * (functions/send-lists/worker.ts) the queue invokes through an event source mapping with partial
+ * batch failures. The worker renders through the render function's own code, so it is built like it
+ * (the browser layer, the render page, x86_64, the render's memory), with reserved concurrency so a
+ * campaign's list cannot take the account's concurrency, or the table's and S3's throughput, from
+ * live renders. The queue's settings are shared/queues.ts `QUEUES['send-list']`, the same the local
+ * poller uses.
  *
  * A message that failed every receive reaches the dead-letter queue, whose own consumer
  * (functions/send-lists/dead-letters.ts, a small function without the browser) gives its rows

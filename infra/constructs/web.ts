@@ -43,8 +43,9 @@ export function spaPolicyWithUploads(assets: s3.IBucket, fontCdnUrl: string | un
 const UPLOAD_PREFLIGHT_MAX_AGE_SECONDS = 3600;
 
 /**
- * Lets the SPA PUT send-list files straight to the assets bucket (docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list
- * uploads from the browser"): a CORS rule for PUT with `content-type` (the one header the API
+ * Lets the SPA PUT send-list files straight to the assets bucket
+ * (docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list uploads from the browser"): a
+ * CORS rule for PUT with `content-type` (the one header the API
  * names) from the site's origins: each custom domain name, else `https://*.cloudfront.net` (the
  * distribution's own name would make the bucket depend on the distribution, which depends on the
  * bucket). The presigned URL's signature, not CORS, is what authorises an upload.
@@ -169,10 +170,10 @@ export class Web extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
-    // The web-tracking script (docs/adr/0044-the-api-contract.md "The API contract" `/js/{product}.js`): its
-    // snippet loads `?v={hash}`, which the API answers immutable for a year; other addresses are
-    // cached a day (the origin's Cache-Control decides within these bounds). Only `v` is in the
-    // cache key.
+    // The web-tracking script (docs/adr/0044-the-api-contract.md "The API contract"
+    // `/js/{product}.js`): its snippet loads `?v={hash}`, which the API answers immutable for a
+    // year; other addresses are cached a day (the origin's Cache-Control decides within these
+    // bounds). Only `v` is in the cache key.
     const scripts = new cloudfront.CachePolicy(this, 'ScriptsCachePolicy', {
       comment: 'PicSnippets /js/*: the web-tracking script, versioned by ?v=, cached long',
       minTtl: Duration.seconds(0),

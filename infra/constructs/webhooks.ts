@@ -1,9 +1,9 @@
 /**
  * Webhook deliveries in AWS (docs/developer-api.md "Webhooks"; docs/adr/0051-queues.md "Queues",
- * "Webhooks"): the `webhooks` SQS queue with its dead-letter queue and an alarm on the
- * dead-letter queue's depth, and the worker function (functions/webhooks/worker.ts) the queue
- * invokes through an event source mapping with partial batch failures. The queue's settings are
- * shared/queues.ts `QUEUES.webhooks`, the same the local poller uses.
+ * docs/adr/0056-webhooks.md "Webhooks"): the `webhooks` SQS queue with its dead-letter queue and an
+ * alarm on the dead-letter queue's depth, and the worker function (functions/webhooks/worker.ts)
+ * the queue invokes through an event source mapping with partial batch failures. The queue's
+ * settings are shared/queues.ts `QUEUES.webhooks`, the same the local poller uses.
  *
  * The worker calls customers' URLs from outside any VPC, as the render and screenshot
  * functions fetch outside images and pages: what it may reach is decided by the SSRF guard in

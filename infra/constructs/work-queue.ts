@@ -1,9 +1,9 @@
 /**
- * A worker's SQS queue, as every queue of the stack is built (docs/adr/0051-queues.md "Queues"): the
- * queue with server-side encryption and TLS only, its dead-letter queue, an alarm as soon as one
- * message reaches the dead-letter queue, and the worker attached through an event source mapping
- * with partial batch failures. The settings come from shared/queues.ts `QUEUES`, the same the
- * local poller (infra/local/queue-poller.ts) uses.
+ * A worker's SQS queue, as every queue of the stack is built (docs/adr/0051-queues.md "Queues"):
+ * the queue with server-side encryption and TLS only, its dead-letter queue, an alarm as soon as
+ * one message reaches the dead-letter queue, and the worker attached through an event source
+ * mapping with partial batch failures. The settings come from shared/queues.ts `QUEUES`, the same
+ * the local poller (infra/local/queue-poller.ts) uses.
  *
  * The parts are created in the caller's scope under fixed ids (`DeadLetters`, `Queue`,
  * `DeadLettersAlarm`), so the CloudFormation logical ids of the send-list and webhook queues are

@@ -1,7 +1,8 @@
 /**
  * `npm start` and `npm run preview` build what they serve when it is missing or stale, so a
- * fresh clone needs no build command first (docs/adr/0038-builds-on-start.md "Builds on start"). A build runs
- * only when a source it read changed (`shared/build-stamp.ts`), so a second start stays fast.
+ * fresh clone needs no build command first (docs/adr/0038-builds-on-start.md "Builds on start"). A
+ * build runs only when a source it read changed (`shared/build-stamp.ts`), so a second start stays
+ * fast.
  */
 import { join } from 'node:path';
 import { REPO_ROOT, STAMPS, staleReason } from '#shared/build-stamp.ts';

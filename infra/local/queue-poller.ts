@@ -1,14 +1,13 @@
 /**
- * The local stack's queue poller (docs/adr/0051-queues.md "Queues"): what SQS's event source mapping
- * does in AWS, over the local queue on DynamoDB Local (functions/lib/queue.ts `localQueue`).
- * Each of a queue's loops (its `maxConcurrency`, shared/queues.ts) leases up to `batchSize` due
- * messages, calls the worker handler with an SQSEvent of the same shape, deletes the messages
- * that succeeded and leaves the rest to reappear when their visibility timeout ends; a message
- * received `maxReceiveCount` times moves to the dead letters, which the queue's dead-letter
+ * The local stack's queue poller (docs/adr/0051-queues.md "Queues"): what SQS's event source
+ * mapping does in AWS, over the local queue on DynamoDB Local (functions/lib/queue.ts
+ * `localQueue`). Each of a queue's loops (its `maxConcurrency`, shared/queues.ts) leases up to
+ * `batchSize` due messages, calls the worker handler with an SQSEvent of the same shape, deletes
+ * the messages that succeeded and leaves the rest to reappear when their visibility timeout ends; a
+ * message received `maxReceiveCount` times moves to the dead letters, which the queue's dead-letter
  * consumer (if it has one: {@link DEAD_LETTER_WORKERS}) is then handed, as the Lambda on the
- * dead-letter queue is in AWS. Nothing is held in memory: a poller
- * that dies (or is stopped with `kill`) leaves its leased messages to the next one.
- * test/integration/queue.test.ts.
+ * dead-letter queue is in AWS. Nothing is held in memory: a poller that dies (or is stopped with
+ * `kill`) leaves its leased messages to the next one. test/integration/queue.test.ts.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { localQueue } from '#lib/queue.ts';
@@ -68,8 +67,8 @@ export interface QueuePoller {
 /**
  * The longest wait between two failed leases, ms: the wait doubles from `idleMs` while the
  * table does not answer (DynamoDB Local down), so a stack whose database died does not retry
- * hundreds of times a minute, and picks up within this once it is back (docs/adr/0068-failed-page-loads.md
- * "Failed page loads").
+ * hundreds of times a minute, and picks up within this once it is back
+ * (docs/adr/0068-failed-page-loads.md "Failed page loads").
  */
 const LEASE_RETRY_MAX_MS = 5_000;
 

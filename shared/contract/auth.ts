@@ -1,7 +1,7 @@
 /**
- * The contract of the `auth` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract"):
- * registration, sign-in and sign-out, the current user, password reset and change, contact
- * details, onboarding, e-mail verification, two-factor authentication and API tokens
+ * The contract of the `auth` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API
+ * contract"): registration, sign-in and sign-out, the current user, password reset and change,
+ * contact details, onboarding, e-mail verification, two-factor authentication and API tokens
  * (docs/security.md "Sessions and tokens": "Registration and lookups", "Profile, teams, members",
  * "Security and tokens"; docs/security.md). functions/auth parses its input with these schemas.
  *
@@ -78,8 +78,8 @@ export type CommonPasswordCheck = (password: string) => boolean;
 const noCommonPasswords: CommonPasswordCheck = () => false;
 
 /**
- * A new password (docs/accounts.md "Validation rules"; docs/adr/0011-registration.md "Registration"): 8 to 128
- * characters, not a common one.
+ * A new password (docs/accounts.md "Validation rules"; docs/adr/0011-registration.md
+ * "Registration"): 8 to 128 characters, not a common one.
  * @param isCommon the common-password check (the server's; none in the contract's entries).
  */
 export const newPassword = (isCommon: CommonPasswordCheck = noCommonPasswords) =>

@@ -1,17 +1,17 @@
 /**
- * The contract of the `billing` routes (docs/billing.md; shared/routes.ts; docs/adr/0044-the-api-contract.md "The
- * API contract"): zod schemas and types for every billing request and answer. functions/billing
- * parses its bodies with them, the SPA's billing calls take their types from them, and the test
- * stack checks every answer against them. shared/billing.ts re-exports them beside the billing
- * constants and paths. Change it additively.
+ * The contract of the `billing` routes (docs/billing.md; shared/routes.ts;
+ * docs/adr/0044-the-api-contract.md "The API contract"): zod schemas and types for every billing
+ * request and answer. functions/billing parses its bodies with them, the SPA's billing calls take
+ * their types from them, and the test stack checks every answer against them. shared/billing.ts
+ * re-exports them beside the billing constants and paths. Change it additively.
  *
  * Conventions:
  * - money is in **cents** of the price's currency (docs/billing.md "Model" Coupon: "amount_off (in
  *   cents)");
  * - dates are ISO 8601 strings in UTC (`2026-11-22T07:15:00.000Z`), `null` when absent;
  * - user paths (`/settings/subscription`, …) act on the caller's current team, which the caller
- *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}` (docs/adr/0032-billing-server.md
- *   "Billing is per team");
+ *   must own; team paths (`/settings/companies/{id}/…`) on team `{id}`
+ *   (docs/adr/0032-billing-server.md "Billing is per team");
  * - errors: 422 `{ message, errors: { field: [message] } }` for field errors; 400
  *   {@link PaymentActionRequiredSchema} `{ paymentId }` when a payment needs confirmation
  *   (3-D Secure; the contract's `errorAnswers`); anything else from Stripe answers 502 with
@@ -19,7 +19,8 @@
  *
  * `GET /settings/invoice/{id}` answers 302 to the Stripe-hosted PDF (a link, not XHR), and
  * `GET /{CASHIER_PATH}/payment/{paymentId}` as XHR the payment to confirm; the same path opened
- * in the browser is the SPA's payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
+ * in the browser is the SPA's payment-confirmation page (docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA").
  */
 import { z } from 'zod';
 import { defineContract, IdParams, NoJsonAnswer, type RouteContract } from './core.ts';
@@ -257,8 +258,8 @@ export type Card = z.infer<typeof CardSchema>;
 
 /**
  * `GET /settings/subscription`, `GET /settings/companies/{id}/subscription`: the team's billing
- * as the subscription, payment-method and invoice tabs show it (docs/adr/0026-billing-in-the-spa.md "Billing in the
- * SPA" Settings, docs/billing.md "Model", docs/billing.md "Flows").
+ * as the subscription, payment-method and invoice tabs show it (docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA" Settings, docs/billing.md "Model", docs/billing.md "Flows").
  */
 export const SubscriptionViewSchema = z.object({
   team_id: z.string(),
@@ -469,8 +470,8 @@ export const InvoicesResponseSchema = z.array(InvoiceSchema);
 export type InvoicesResponse = z.infer<typeof InvoicesResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Payment confirmation (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "Payment-confirmation page at
-// /{cashierPath}/payment/{paymentId}")
+// Payment confirmation (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
+// "Payment-confirmation page at /{cashierPath}/payment/{paymentId}")
 
 /**
  * `GET /{CASHIER_PATH}/payment/{paymentId}` (XHR): what the confirmation page needs. The page
@@ -493,8 +494,8 @@ export const PaymentLookupResponseSchema = z.object({
 export type PaymentLookupResponse = z.infer<typeof PaymentLookupResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Registration step 1 (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/billing.md "Model" Registration
-// form)
+// Registration step 1 (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/billing.md
+// "Model" Registration form)
 
 /**
  * The billing fields of `POST /register` (besides plan and coupon, which the account step

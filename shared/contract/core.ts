@@ -1,8 +1,8 @@
 /**
- * The API contract's building blocks (docs/adr/0044-the-api-contract.md "The API contract"): each route of
- * shared/routes.ts may have a {@link RouteContract} beside it, keyed `METHOD /path` exactly as
- * the route table writes it. The handlers parse their input with it (functions/lib/http.ts
- * `featureHandler`), the local and test stacks check every answer against it
+ * The API contract's building blocks (docs/adr/0044-the-api-contract.md "The API contract"): each
+ * route of shared/routes.ts may have a {@link RouteContract} beside it, keyed `METHOD /path`
+ * exactly as the route table writes it. The handlers parse their input with it
+ * (functions/lib/http.ts `featureHandler`), the local and test stacks check every answer against it
  * (`CONTRACT_CHECK=strict`), and the SPA's typed client (web/src/api/client.ts) takes its path,
  * body and answer types from it.
  *

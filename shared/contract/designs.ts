@@ -1,8 +1,8 @@
 /**
- * The contract of the `designs` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract"
- * and "Design API shapes"): what each takes and answers. The dashboard, the show page, the
- * editor and the export screen read these answers; functions/designs parses its input with
- * these schemas.
+ * The contract of the `designs` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The
+ * API contract" and docs/adr/0019-design-api-shapes.md "Design API shapes"): what each takes and
+ * answers. The dashboard, the show page, the editor and the export screen read these answers;
+ * functions/designs parses its input with these schemas.
  *
  * Conventions: sizes in px, dates ISO 8601 strings (UTC), `version` the optimistic lock (a
  * write with a stale one answers 409 `{ message, version }`).
@@ -300,9 +300,9 @@ export const ScreenShotTypeBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A dashboard card (functions/designs/views.ts `designCard`; docs/adr/0020-dashboard-spa.md "Dashboard SPA").
- * URLs are absolute (`base_url`, `preview_url`: they go into e-mails) or paths on this origin (the
- * rest).
+ * A dashboard card (functions/designs/views.ts `designCard`; docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA"). URLs are absolute (`base_url`, `preview_url`: they go into e-mails) or paths on
+ * this origin (the rest).
  */
 export const DesignCardSchema = z.object({
   id: z.string(),
@@ -312,9 +312,9 @@ export const DesignCardSchema = z.object({
   status: z.enum(['active', 'archived']),
   isTemplate: z.boolean(),
   /**
-   * Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `counter`): opens, the
-   * render URL's answers to anyone but a mail image proxy (docs/performance.md "Opens and proxy
-   * fetches").
+   * Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
+   * and restore" `counter`): opens, the render URL's answers to anyone but a mail image proxy
+   * (docs/performance.md "Opens and proxy fetches").
    */
   counter: z.number(),
   /**

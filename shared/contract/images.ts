@@ -1,10 +1,10 @@
 /**
- * The contract of the `images` routes (shared/routes.ts; docs/adr/0017-user-files.md "User files": "Images,
- * stickers, fonts", docs/adr/0017-user-files.md "User files" Image; docs/adr/0017-user-files.md "User files"): the
- * global library, the team's uploads (list, upload, delete), one image and its suggested tags,
- * stock-photo search and the import of a chosen stock photo. `POST /image` is multipart (the file
- * in `image`; with `type=asIcon` a sticker upload), so it declares its answer only.
- * functions/images parses its input with these schemas.
+ * The contract of the `images` routes (shared/routes.ts; docs/adr/0017-user-files.md "User files":
+ * "Images, stickers, fonts", docs/adr/0017-user-files.md "User files" Image): the global library,
+ * the team's uploads (list, upload, delete), one image and its suggested tags, stock-photo search
+ * and the import of a chosen stock photo. `POST /image` is multipart (the file in `image`; with
+ * `type=asIcon` a sticker upload), so it declares its answer only. functions/images parses its
+ * input with these schemas.
  */
 import { z } from 'zod';
 import { defineContract, IdParams } from './core.ts';
@@ -47,9 +47,9 @@ export const DeleteImageBody = z.object({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A library image (functions/images/views.ts `imageView`; docs/adr/0017-user-files.md "User files" Image):
- * `thumb` (a 400 px wide JPEG) and `url` (the original) are same-origin paths, null while not
- * served; sizes in px; `author`, `author_url` and `licence` credit the photographer when known.
+ * A library image (functions/images/views.ts `imageView`; docs/adr/0017-user-files.md "User files"
+ * Image): `thumb` (a 400 px wide JPEG) and `url` (the original) are same-origin paths, null while
+ * not served; sizes in px; `author`, `author_url` and `licence` credit the photographer when known.
  */
 export const ImageSchema = z.object({
   id: z.string(),

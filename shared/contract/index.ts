@@ -1,8 +1,8 @@
 /**
  * The API contract: every route's {@link RouteContract} by route key (`METHOD /path`, exactly
- * as shared/routes.ts writes it). docs/adr/0044-the-api-contract.md "The API contract" says how to add one.
- * Features are converted one at a time; a route without a contract here still works, with its
- * handler's own schemas and an untyped answer.
+ * as shared/routes.ts writes it). docs/adr/0044-the-api-contract.md "The API contract" says how to
+ * add one. Features are converted one at a time; a route without a contract here still works, with
+ * its handler's own schemas and an untyped answer.
  */
 import type { z } from 'zod';
 import type { RouteContract } from './core.ts';

@@ -176,7 +176,8 @@ export const TEAM_SEARCH_LIMIT = 25;
 /**
  * `additional_picsnippets`: designs a team may keep active beyond its plan's limit;
  * `limited_permission`: members who are not the owner or a team admin cannot archive or
- * activate designs (docs/adr/0049-additional-permissions.md "Additional permissions"). `frozen` blocks design actions.
+ * activate designs (docs/adr/0049-additional-permissions.md "Additional permissions"). `frozen`
+ * blocks design actions.
  */
 export const AdditionalPermissionsBody = z.object({
   additional_picsnippets: z.coerce

@@ -1,9 +1,10 @@
 /**
- * The contract of the `merge-tags` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API
- * contract"; docs/adr/0022-export-and-merge-tags.md "Export and merge tags"; docs/export.md): the platforms, Klaviyo's
- * storefronts, a platform's merge tags, the web-tracking script and Keap's OAuth steps.
- * functions/merge-tags parses its input with these schemas. The script (`GET /js/{file}`) and
- * Keap's steps answer a file or a redirect, not JSON: their contracts hold the input only.
+ * The contract of the `merge-tags` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The
+ * API contract"; docs/adr/0022-export-and-merge-tags.md "Export and merge tags"; docs/export.md):
+ * the platforms, Klaviyo's storefronts, a platform's merge tags, the web-tracking script and Keap's
+ * OAuth steps. functions/merge-tags parses its input with these schemas. The script (`GET
+ * /js/{file}`) and Keap's steps answer a file or a redirect, not JSON: their contracts hold the
+ * input only.
  */
 import { z } from 'zod';
 import { KLAVIYO_STOREFRONTS, PROVIDER_VALUES } from '../providers/index.ts';

@@ -1,8 +1,8 @@
 /**
- * The `?page=` of the library lists (docs/adr/0019-design-api-shapes.md "Design API shapes": "GET /getGlobalImages
- * (page)", "POST /getStickers … optional ?page="; docs/adr/0044-the-api-contract.md "The API contract"): a whole
- * number from 1, default 1, with field messages. The templates, bundles, images and stickers
- * contracts extend it.
+ * The `?page=` of the library lists (docs/adr/0019-design-api-shapes.md "Design API shapes": "GET
+ * /getGlobalImages (page)", "POST /getStickers … optional ?page=";
+ * docs/adr/0044-the-api-contract.md "The API contract"): a whole number from 1, default 1, with
+ * field messages. The templates, bundles, images and stickers contracts extend it.
  */
 import { z } from 'zod';
 
@@ -17,8 +17,9 @@ export const PageQuery = z.object({
 });
 
 /**
- * One page of a list read whole and cut (Laravel's length-aware paginator: docs/adr/0019-design-api-shapes.md
- * "Design API shapes" `data`, `last_page`): pages from 1, `last_page` at least 1.
+ * One page of a list read whole and cut (Laravel's length-aware paginator:
+ * docs/adr/0019-design-api-shapes.md "Design API shapes" `data`, `last_page`): pages from 1,
+ * `last_page` at least 1.
  */
 export function lengthAwarePage<T extends z.ZodType>(item: T) {
   return z.object({

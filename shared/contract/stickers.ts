@@ -1,10 +1,11 @@
 /**
- * The contract of the `stickers` routes (shared/routes.ts; docs/adr/0021-sticker-library.md "Sticker library":
- * "Images, stickers, fonts", docs/adr/0020-dashboard-spa.md "Dashboard SPA" Stickers panel, docs/adr/0021-sticker-library.md
- * "Sticker library": "Sticker library items", "Sticker pack", "Upload", "Dynamic sticker";
- * docs/adr/0021-sticker-library.md "Sticker library"): the library of packs, a pack's stickers, the team's
- * uploads, the user's favourites. Sticker uploads arrive through `POST /image` with `type=asIcon`
- * (the images contract answers {@link UploadStickerSchema}).
+ * The contract of the `stickers` routes (shared/routes.ts; docs/adr/0021-sticker-library.md
+ * "Sticker library": "Images, stickers, fonts", docs/adr/0020-dashboard-spa.md "Dashboard SPA"
+ * Stickers panel, docs/adr/0021-sticker-library.md "Sticker library": "Sticker library items",
+ * "Sticker pack", "Upload", "Dynamic sticker"; docs/adr/0021-sticker-library.md "Sticker library"):
+ * the library of packs, a pack's stickers, the team's uploads, the user's favourites. Sticker
+ * uploads arrive through `POST /image` with `type=asIcon` (the images contract answers {@link
+ * UploadStickerSchema}).
  *
  * Every item says how to place it in a design: `url` is the design sticker's `url` (an
  * assets-bucket key, shared/design.ts `StickerSchema`), `sticker_type` its `stickerType`,
@@ -125,8 +126,9 @@ export const LibraryItemSchema = z.discriminatedUnion('type', [
 export type LibraryItem = z.infer<typeof LibraryItemSchema>;
 
 /**
- * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts; docs/adr/0021-sticker-library.md
- * "Sticker library" "Dynamic sticker"); `icon_url` is an inline SVG data URL, `width`/`height` px.
+ * A dynamic sticker the Library tab offers (functions/stickers/dynamic.ts;
+ * docs/adr/0021-sticker-library.md "Sticker library" "Dynamic sticker"); `icon_url` is an inline
+ * SVG data URL, `width`/`height` px.
  */
 export const DynamicStickerSchema = z.object({
   id: z.string(),

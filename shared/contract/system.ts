@@ -1,10 +1,11 @@
 /**
- * The contract of the `system` route (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract"):
- * `GET /api/health`, the health report of functions/system/handler.ts (docs/operations.md
- * "Health"). It answers the same report with 200 when everything is ready and 503 when not, so
- * its 503 is not an `ErrorAnswerSchema` but the report (`errorAnswers`). Also the developer API's
- * reference (docs/developer-api.md): `GET /api/openapi.json`, the OpenAPI 3.1 document built from
- * the contract by functions/system/openapi.ts, and `GET /api/docs`, the page that shows it.
+ * The contract of the `system` route (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API
+ * contract"): `GET /api/health`, the health report of functions/system/handler.ts
+ * (docs/operations.md "Health"). It answers the same report with 200 when everything is ready and
+ * 503 when not, so its 503 is not an `ErrorAnswerSchema` but the report (`errorAnswers`). Also the
+ * developer API's reference (docs/developer-api.md): `GET /api/openapi.json`, the OpenAPI 3.1
+ * document built from the contract by functions/system/openapi.ts, and `GET /api/docs`, the page
+ * that shows it.
  */
 import { z } from 'zod';
 import { defineContract, NoJsonAnswer } from './core.ts';

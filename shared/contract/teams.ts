@@ -1,8 +1,9 @@
 /**
- * The contract of the `teams` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API contract",
- * "Team roles"; docs/adr/0012-invitations.md "Invitations": "Profile, teams, members"): the user's teams, the
- * current team, creating, switching, renaming and deleting teams, the team photo, the roles,
- * members and invitations. functions/teams parses its input with these schemas.
+ * The contract of the `teams` routes (shared/routes.ts; docs/adr/0044-the-api-contract.md "The API
+ * contract", docs/adr/0023-team-roles.md "Team roles"; docs/adr/0012-invitations.md "Invitations":
+ * "Profile, teams, members"): the user's teams, the current team, creating, switching, renaming and
+ * deleting teams, the team photo, the roles, members and invitations. functions/teams parses its
+ * input with these schemas.
  */
 import { z } from 'zod';
 import { defineContract, IdParams, SuccessSchema } from './core.ts';

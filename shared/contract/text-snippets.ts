@@ -1,11 +1,12 @@
 /**
- * The contract of the `text-snippets` routes (shared/routes.ts; docs/adr/0013-text-snippet-parameters.md "Text snippet
- * parameters": "Text snippet parameters"; docs/adr/0044-the-api-contract.md "The API contract" and "Text snippet
- * parameters"): a text snippet's parameters (merge fields). `{id}` is the text snippet's id; the
- * design comes from `pic_snippet_id` in the body (or the query string of a DELETE), and every
- * answer carries the design's new `version` (a write with a stale one answers 409 `{ message,
- * version }`). functions/text-snippets parses its input with these schemas; the operations and
- * their messages are shared/parameters.ts's.
+ * The contract of the `text-snippets` routes (shared/routes.ts;
+ * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet parameters";
+ * docs/adr/0044-the-api-contract.md "The API contract" and docs/adr/0013-text-snippet-parameters.md
+ * "Text snippet parameters"): a text snippet's parameters (merge fields). `{id}` is the text
+ * snippet's id; the design comes from `pic_snippet_id` in the body (or the query string of a
+ * DELETE), and every answer carries the design's new `version` (a write with a stale one answers
+ * 409 `{ message, version }`). functions/text-snippets parses its input with these schemas; the
+ * operations and their messages are shared/parameters.ts's.
  */
 import { z } from 'zod';
 import type { TextTransformKey } from '../design.ts';
@@ -33,9 +34,9 @@ export const TargetQuery = z.object(targetFields);
 export const TargetBody = z.object(targetFields);
 
 /**
- * The fields of a parameter a caller may send (docs/adr/0013-text-snippet-parameters.md "Text snippet parameters"), types
- * only: the rules and their messages are the operations' (shared/parameters.ts), so server and
- * editor answer alike.
+ * The fields of a parameter a caller may send (docs/adr/0013-text-snippet-parameters.md "Text
+ * snippet parameters"), types only: the rules and their messages are the operations'
+ * (shared/parameters.ts), so server and editor answer alike.
  */
 const parameterFields = {
   ...targetFields,

@@ -1,6 +1,7 @@
 /**
- * The design document's fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"):
- * what is drawn and the export settings; a new design's document and the canvas for a photo.
+ * The design document's fields (docs/adr/0014-the-design-document-versions-and-restore.md "The
+ * design document: versions and restore"): what is drawn and the export settings; a new design's
+ * document and the canvas for a photo.
  */
 import { z } from 'zod';
 import {
@@ -58,9 +59,9 @@ export const RenderQualitySchema = z.object({
 export type RenderQuality = z.output<typeof RenderQualitySchema>;
 
 /**
- * The current version's document fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
- * restore" PicSnippet content). Validates a document that is already at `CURRENT_SCHEMA_VERSION`;
- * `DesignDocumentSchema` also migrates older ones.
+ * The current version's document fields (docs/adr/0014-the-design-document-versions-and-restore.md
+ * "The design document: versions and restore" PicSnippet content). Validates a document that is
+ * already at `CURRENT_SCHEMA_VERSION`; `DesignDocumentSchema` also migrates older ones.
  */
 export const DesignDocumentFieldsSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION).default(CURRENT_SCHEMA_VERSION),
@@ -81,8 +82,8 @@ export const DesignDocumentFieldsSchema = z.object({
   /**
    * The frame of an animated GIF base photo the design shows and the render draws (0 = the
    * first, what every older document shows), saved when playback is paused or stopped in the
-   * editor (docs/adr/0059-gif-playback.md "GIF playback"). Ignored for other images; past the GIF's last
-   * frame the render draws its last.
+   * editor (docs/adr/0059-gif-playback.md "GIF playback"). Ignored for other images; past the GIF's
+   * last frame the render draws its last.
    */
   base_image_gif_frame: z
     .number()
@@ -110,15 +111,15 @@ export const DesignDocumentFieldsSchema = z.object({
   flip_x: z.boolean().default(false),
   flip_y: z.boolean().default(false),
   /**
-   * Filters switched on (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": Grayscale,
-   * Invert, Sepia, BlackWhite, Brownie, Vintage, Kodachrome, Technicolor, Polaroid), name → on.
-   * Saved by `PUT …/effects`.
+   * Filters switched on (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+   * document: versions and restore": Grayscale, Invert, Sepia, BlackWhite, Brownie, Vintage,
+   * Kodachrome, Technicolor, Polaroid), name → on. Saved by `PUT …/effects`.
    */
   filters: z.record(z.string(), z.boolean()).default({}),
   /**
-   * Enhancements, name → value (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"):
-   * Brightness, Contrast, Saturation (-1..1), Hue (-2..2), Blur (0..1); Sharpen and Emboss on/off
-   * as 1/0. The renderer clamps the ranges.
+   * Enhancements, name → value (docs/adr/0014-the-design-document-versions-and-restore.md "The
+   * design document: versions and restore"): Brightness, Contrast, Saturation (-1..1), Hue (-2..2),
+   * Blur (0..1); Sharpen and Emboss on/off as 1/0. The renderer clamps the ranges.
    */
   enhance: z.record(z.string(), z.number()).default({}),
   /** Template tags (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `image_tags`, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Template status in the save modal"). */
@@ -133,8 +134,8 @@ export const DesignDocumentFieldsSchema = z.object({
   quality: RenderQualitySchema.default(() => ({ ...DEFAULT_RENDER_QUALITY })),
   /**
    * Shows the team's watermark (its logo, set in team settings) over the design, placed by
-   * shared/scene/watermark.ts (docs/adr/0057-watermark.md "Watermark"). Absent in older documents: off,
-   * so no existing design changes.
+   * shared/scene/watermark.ts (docs/adr/0057-watermark.md "Watermark"). Absent in older documents:
+   * off, so no existing design changes.
    */
   show_watermark: z.boolean().default(false),
   /**
@@ -240,10 +241,10 @@ export function canvasForPhoto(
 }
 
 /**
- * A new design's document (docs/adr/0019-design-api-shapes.md "Design API shapes" "Creating a design"): the base
- * photo, the canvas sized from it (its width capped at 1056 px, the height keeping the aspect
- * ratio; 900x600 when the photo's size is unknown, docs/editor.md "Constants"), and every other
- * field at its default.
+ * A new design's document (docs/adr/0019-design-api-shapes.md "Design API shapes" "Creating a
+ * design"): the base photo, the canvas sized from it (its width capped at 1056 px, the height
+ * keeping the aspect ratio; 900x600 when the photo's size is unknown, docs/editor.md "Constants"),
+ * and every other field at its default.
  * @param init the photo's image id, assets-bucket key and size in px (0 when unknown).
  * @throws ZodError when `image_id` or `base_image_key` is empty.
  */

@@ -1,7 +1,7 @@
 /**
- * The one restore path (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", "One
- * restore path for untrusted data"): migrates, validates and repairs a stored or submitted
- * document; the repairs' helpers.
+ * The one restore path (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore", "One restore path for untrusted data"): migrates, validates and
+ * repairs a stored or submitted document; the repairs' helpers.
  */
 import type { z } from 'zod';
 import {
@@ -37,9 +37,9 @@ export class DesignRestoreError extends Error {
 }
 
 /**
- * The one restore path (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"): validates,
- * migrates and repairs a stored or submitted design document so that it can be drawn and edited.
- * Pure; never mutates `raw`.
+ * The one restore path (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore"): validates, migrates and repairs a stored or submitted design
+ * document so that it can be drawn and edited. Pure; never mutates `raw`.
  *
  * Repairs, each reported as one human-readable line in `repaired`:
  * - numbers out of range are clamped (font size ≤ 80, stroke width 0–5, QR margin 0–20, canvas
@@ -124,9 +124,10 @@ export function parseDesignDocument(raw: unknown): DesignDocument {
 // Repairs (restoreDesign's helpers)
 
 /**
- * The old system's date of a document being imported (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- * versions and restore" `updated_at`, else `created_at`; docs/editor.md "Constants" dates the
- * scaling by the update), as stored; undefined without one.
+ * The old system's date of a document being imported
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore" `updated_at`, else `created_at`; docs/editor.md "Constants" dates the scaling by the
+ * update), as stored; undefined without one.
  */
 function legacyDate(doc: RawDocument): string | undefined {
   for (const key of ['updated_at', 'created_at'] as const) {

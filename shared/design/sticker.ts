@@ -1,7 +1,8 @@
 /**
  * Stickers: images, QR codes and dynamic stickers on the canvas, their filters, geometry in
- * canvas px with a top-left origin, and scale (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
- * and restore").
+ * canvas px with a top-left origin, and scale
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore").
  */
 import { z } from 'zod';
 import { MAX_VALUE_LENGTH } from '../scene/resolve.ts';
@@ -40,11 +41,11 @@ const stickerScale = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.stickerScale, tooBig(field, DESIGN_BOUNDS.stickerScale));
 
 /**
- * A sticker on the canvas (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"
- * `graphics_data`). Geometry in canvas px with a top-left origin: the intrinsic size (512 by
- * default; 910x512 for screenshots, docs/editor.md "Constants") times the scale, rotated by `angle`
- * degrees around the top-left corner (fabric's origin). `restoreDesign` converts a sticker saved
- * with another origin to the top-left one.
+ * A sticker on the canvas (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore" `graphics_data`). Geometry in canvas px with a top-left origin:
+ * the intrinsic size (512 by default; 910x512 for screenshots, docs/editor.md "Constants") times
+ * the scale, rotated by `angle` degrees around the top-left corner (fabric's origin).
+ * `restoreDesign` converts a sticker saved with another origin to the top-left one.
  *
  * Dynamic stickers take their value from the parameter `dynamicStickerParamName`, else from the
  * fallback `dynamicStickerUrl` (a URL, an e-mail for gravatar, any text for QR).
@@ -82,9 +83,9 @@ export const StickerSchema = z
     isTransparent: z.boolean().default(false),
     /**
      * The frame of an animated GIF sticker (a `.gif` url) the design shows and the render draws,
-     * 0-based; absent = the first frame, so older documents need no migration (docs/adr/0062-gif-stickers.md
-     * "GIF stickers"). Ignored for other images; past the GIF's last frame the render draws its
-     * last.
+     * 0-based; absent = the first frame, so older documents need no migration
+     * (docs/adr/0062-gif-stickers.md "GIF stickers"). Ignored for other images; past the GIF's last
+     * frame the render draws its last.
      */
     gif_frame: z
       .number()

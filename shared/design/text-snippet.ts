@@ -1,7 +1,8 @@
 /**
  * Text snippets and their parameters (merge fields): text transforms, fallbacks, the snippet
- * geometry in canvas px and font sizes in px (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
- * and restore").
+ * geometry in canvas px and font sizes in px
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore").
  */
 import { z } from 'zod';
 import { MAX_VALUE_LENGTH } from '../scene/resolve.ts';
@@ -35,9 +36,9 @@ export const TextTransformSchema = z.object({
 });
 
 /**
- * A parameter's own fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore"), without
- * the defaults that depend on other fields; `ParameterSchema` adds those. Use this one for
- * `.shape`, `.pick` or `.partial`.
+ * A parameter's own fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore"), without the defaults that depend on other fields;
+ * `ParameterSchema` adds those. Use this one for `.shape`, `.pick` or `.partial`.
  */
 export const ParameterFieldsSchema = z.object({
   /** A uuid. */
@@ -81,9 +82,9 @@ const snippetSize = (field: string) =>
   z.number().positive().max(DESIGN_BOUNDS.snippetSize, tooBig(field, DESIGN_BOUNDS.snippetSize));
 
 /**
- * A text snippet's own fields (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore",
- * defaults from there); `TextSnippetSchema` adds the defaults that depend on other fields. Use this
- * one for `.shape`, `.pick` or `.partial`.
+ * A text snippet's own fields (docs/adr/0014-the-design-document-versions-and-restore.md "The
+ * design document: versions and restore", defaults from there); `TextSnippetSchema` adds the
+ * defaults that depend on other fields. Use this one for `.shape`, `.pick` or `.partial`.
  */
 export const TextSnippetFieldsSchema = z.object({
   id: z.string().min(1),
@@ -110,7 +111,8 @@ export const TextSnippetFieldsSchema = z.object({
   fontSize: z.number().positive().max(MAX_FONT_SIZE).default(DEFAULT_FONT_SIZE),
   /**
    * Shrink-until size, px: the text shrinks down to it before it overflows. Half the font size
-   * by default, never above the font size (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+   * by default, never above the font size
+   * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
    * restore", docs/editor.md "Editing rules").
    */
   minFontSize: z.number().positive().max(MAX_FONT_SIZE).optional(),
@@ -138,9 +140,10 @@ export const TextSnippetFieldsSchema = z.object({
 });
 
 /**
- * A text snippet: geometry in canvas px, font size in px (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- * versions and restore"). `minFontSize` defaults to half the font size, `original_text` to the
- * text, and each parameter's `text_snippet_id` to the snippet's id.
+ * A text snippet: geometry in canvas px, font size in px
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore"). `minFontSize` defaults to half the font size, `original_text` to the text, and each
+ * parameter's `text_snippet_id` to the snippet's id.
  */
 export const TextSnippetSchema = TextSnippetFieldsSchema.transform((s) => ({
   ...s,

@@ -1,7 +1,7 @@
 /**
  * The shape every merge-tag provider module has (docs/export.md; docs/providers.md
- * "The provider list", docs/adr/0022-export-and-merge-tags.md "Export and merge tags"), and the helpers the modules
- * share.
+ * "The provider list", docs/adr/0022-export-and-merge-tags.md "Export and merge tags"), and the
+ * helpers the modules share.
  *
  * A provider is the platform that puts the render URL in front of a recipient: an e-mail
  * platform that replaces merge tags before sending (Klaviyo, Shopify, Keap, ManyChat,

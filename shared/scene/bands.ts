@@ -1,7 +1,7 @@
 /**
- * Countdown timers in the design's layer order (docs/adr/0058-countdown-timers.md "Countdown timers", "Animated
- * output"): which stickers are timers, and the design's other layers cut at them. The render's
- * GIF frames (functions/render/countdown-gif.ts) and the editor's canvas
+ * Countdown timers in the design's layer order (docs/adr/0058-countdown-timers.md "Countdown
+ * timers", "Animated output"): which stickers are timers, and the design's other layers cut at
+ * them. The render's GIF frames (functions/render/countdown-gif.ts) and the editor's canvas
  * (web/src/features/editor/canvas/countdown.ts) stack timers by this one rule.
  */
 import type { DesignDocument, Sticker } from '#shared/design.ts';

@@ -3,7 +3,8 @@
  * at a moment) and the layout (which texts are drawn where). Pure and shared: the editor's live
  * preview and the render's GIF frames both draw the text layers `countdownLayers` returns with
  * the one text drawing path (shared/scene/draw.ts `fitTextLayer`), so both show the same digits
- * in the same places (docs/adr/0058-countdown-timers.md "Countdown timers"; test/unit/countdown.test.ts).
+ * in the same places (docs/adr/0058-countdown-timers.md "Countdown timers";
+ * test/unit/countdown.test.ts).
  *
  * Units: time in ms since the epoch (`nowMs`) or whole seconds (`remaining`), geometry in
  * canvas px, font sizes in px at the sticker's intrinsic size (scaled with the sticker).

@@ -1,7 +1,7 @@
 /**
- * The base image's filters and enhancements as fabric filters (docs/adr/0014-the-design-document-versions-and-restore.md "The design
- * document: versions and restore"), shared by the editor and the render page so both show the same
- * picture. Browser-only.
+ * The base image's filters and enhancements as fabric filters
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore"), shared by the editor and the render page so both show the same picture. Browser-only.
  */
 import { Canvas2dFilterBackend, filters, setFilterBackend } from 'fabric';
 

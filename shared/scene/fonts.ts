@@ -2,11 +2,12 @@
  * Font families the scene can draw with, shared by the editor and the render page.
  *
  * Every text layer is drawn with its own family first, then the default font (docs/editor.md
- * "Messages" "Unknown fonts fall back to the default font": Journal, docs/adr/0014-the-design-document-versions-and-restore.md "The design
- * document: versions and restore"), then the fallback stack, so a value in a script the design's
- * font lacks still shows (docs/adr/0004-render-slice.md "Render slice", "Text fitting"; docs/fonts.md "The
- * fallback stack"). Its faces come from @fontsource (and the emoji font's own package), declared
- * with `unicode-range` so a render or an editor session downloads only the subsets its text uses;
+ * "Messages" "Unknown fonts fall back to the default font": Journal,
+ * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore"), then the fallback stack, so a value in a script the design's font lacks still shows
+ * (docs/adr/0004-render-slice.md "Render slice", "Text fitting"; docs/fonts.md "The fallback
+ * stack"). Its faces come from @fontsource (and the emoji font's own package), declared with
+ * `unicode-range` so a render or an editor session downloads only the subsets its text uses;
  * shared/fonts/generate-stack.ts writes their `@font-face` rules for both. Which files draw a
  * design's family (built-in, hosted, uploaded, CDN) is decided in shared/fonts/catalogue.ts.
  */

@@ -1,8 +1,8 @@
 /**
- * Never tofu (docs/fonts.md "Never tofu"; docs/adr/0004-render-slice.md "Render slice": "Text fitting"): a
- * character that no shipped face can draw is left out of the drawn text instead of showing as a
- * box. Used by the render service and the editor through `resolveScene`'s `glyphs` option
- * (shared/scene/resolve.ts), so the preview leaves out what the render leaves out.
+ * Never tofu (docs/fonts.md "Never tofu"; docs/adr/0004-render-slice.md "Render slice": "Text
+ * fitting"): a character that no shipped face can draw is left out of the drawn text instead of
+ * showing as a box. Used by the render service and the editor through `resolveScene`'s `glyphs`
+ * option (shared/scene/resolve.ts), so the preview leaves out what the render leaves out.
  *
  * The faces' coverage is generated at build time (shared/fonts/generate-stack.ts →
  * shared/fonts/coverage.data.ts) from the shipped faces' `unicode-range`s and character maps:

@@ -1,6 +1,7 @@
 /**
  * Scene resolution: a design plus a recipient's parameter values → the text that is drawn
- * (docs/adr/0004-render-slice.md "Render slice"). Pure functions, shared by the render service and the editor.
+ * (docs/adr/0004-render-slice.md "Render slice"). Pure functions, shared by the render service and
+ * the editor.
  */
 import type {
   DesignDocument,
@@ -75,8 +76,9 @@ export interface ResolveOptions {
 
 /**
  * The value drawn for one parameter: the recipient's value if present and not an unfilled tag,
- * else the fallback. A blank fallback (one space, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
- * and restore") draws nothing. The text transform applies to both.
+ * else the fallback. A blank fallback (one space,
+ * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore") draws nothing. The text transform applies to both.
  * @param drawable the layer's glyph filter (`ResolveOptions.glyphs` for its family): a value
  *   that has nothing drawable left counts as missing, so the fallback shows (docs/fonts.md
  *   "Never tofu").
@@ -101,9 +103,9 @@ export function resolveParameter(
 
 /**
  * A text snippet's text with every `{{param}}` resolved. A placeholder naming no declared
- * parameter of the snippet draws nothing (only declared parameters count, docs/adr/0004-render-slice.md "Render
- * slice"). With a glyph filter, what the snippet's family cannot draw is left out of the values
- * (before the fallback rule) and of the text around them.
+ * parameter of the snippet draws nothing (only declared parameters count,
+ * docs/adr/0004-render-slice.md "Render slice"). With a glyph filter, what the snippet's family
+ * cannot draw is left out of the values (before the fallback rule) and of the text around them.
  */
 export function resolveSnippetText(
   snippet: TextSnippet,
@@ -267,8 +269,8 @@ export function resolveScene(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Base image placement (docs/editor.md "Constants": "Base image scaling"; docs/adr/0050-pixelate-and-legacy-base-image-scaling.md
-// "Pixelate and legacy base-image scaling")
+// Base image placement (docs/editor.md "Constants": "Base image scaling";
+// docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image scaling")
 
 /** Designs last saved before this day scale the base photo to 500 px (docs/editor.md "Constants"). */
 export const LEGACY_SCALING_BEFORE = '2018-02-24';

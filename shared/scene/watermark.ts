@@ -1,7 +1,7 @@
 /**
  * Watermarks: where a team's watermark and the product mark go on a design, the same numbers for
- * the editor's preview and the render (docs/adr/0057-watermark.md "Watermark"). Pure: the fabric drawing
- * is shared/scene/draw.ts `watermarkObject`, used by the editor and the render page alike.
+ * the editor's preview and the render (docs/adr/0057-watermark.md "Watermark"). Pure: the fabric
+ * drawing is shared/scene/draw.ts `watermarkObject`, used by the editor and the render page alike.
  *
  * - The team's watermark (its logo, set in team settings) shows on the designs that switch it on
  *   (`show_watermark`): its top-left corner at 10,10 px, drawn at a quarter of the image's own
@@ -112,13 +112,13 @@ export function teamWatermarkBox(image: Size, canvas: Size): Omit<WatermarkLayer
 }
 
 /**
- * The product mark's box ({@link PRODUCT_MARK}; docs/adr/0057-watermark.md "Watermark"): on a canvas at
- * least 1000 px wide, 160 x 40 px, its left edge 180 px from the right edge and its bottom edge
- * 20 px from the bottom. On a narrower canvas the size and both margins are multiplied by
- * width / 1000, but by no less than 0.4 (a 500 px canvas: 80 x 20 px, 10 px margins; 300 px
- * and under: 64 x 16, 8 px margins), so the mark takes the same share of a small canvas as of
- * a large one while staying readable. A canvas with too little room for that (less than twice
- * the margins beside it) gets it scaled down further (whole px, at least 1), inside the canvas.
+ * The product mark's box ({@link PRODUCT_MARK}; docs/adr/0057-watermark.md "Watermark"): on a
+ * canvas at least 1000 px wide, 160 x 40 px, its left edge 180 px from the right edge and its
+ * bottom edge 20 px from the bottom. On a narrower canvas the size and both margins are multiplied
+ * by width / 1000, but by no less than 0.4 (a 500 px canvas: 80 x 20 px, 10 px margins; 300 px and
+ * under: 64 x 16, 8 px margins), so the mark takes the same share of a small canvas as of a large
+ * one while staying readable. A canvas with too little room for that (less than twice the margins
+ * beside it) gets it scaled down further (whole px, at least 1), inside the canvas.
  * @param canvas the design's canvas, px.
  */
 export function productMarkBox(canvas: Size): Omit<WatermarkLayer, 'kind' | 'src'> {

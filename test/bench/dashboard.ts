@@ -1,7 +1,8 @@
 /**
- * Dashboard list benchmark (docs/adr/0019-design-api-shapes.md "Design API shapes"): a team with 1,000 designs on
- * DynamoDB Local, its lists read through the local gateway as the SPA reads them (page 1, then each
- * next page with the cursor the page before gave, to the end), in each of the four sorts. Measured:
+ * Dashboard list benchmark (docs/adr/0019-design-api-shapes.md "Design API shapes"): a team with
+ * 1,000 designs on DynamoDB Local, its lists read through the local gateway as the SPA reads them
+ * (page 1, then each next page with the cursor the page before gave, to the end), in each of the
+ * four sorts. Measured:
  * - list latency p50 and p95 per request (HTTP, ms), overall and per sort;
  * - DynamoDB calls per list request, counted with an SDK middleware on the process's client,
  *   by command: the list itself must be ONE query (the target); the session and user reads of

@@ -405,9 +405,10 @@ try {
   const fresh = await phase('cold starts, fresh sandbox (empty temp folder)', () =>
     freshRuns('coldfresh'),
   );
-  // The option of a container image with Chromium stored unpacked (docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md "Fresh
-  // cold start: Chromium stored unpacked"): an empty temp folder, the binary the stack unpacked
-  // used where it lies, as CHROMIUM_PATH.
+  // The option of a container image with Chromium stored unpacked
+  // (docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md "Fresh cold start: Chromium stored
+  // unpacked"): an empty temp folder, the binary the stack unpacked used where it lies, as
+  // CHROMIUM_PATH.
   const stored = await phase('cold starts, Chromium stored unpacked (empty temp folder)', () =>
     freshRuns('coldstored', join(tmpdir(), 'chromium')),
   );

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
  * API tokens through the built SPA in headless Chromium (docs/developer-api.md "Tokens": "Security
- * and tokens"; docs/adr/0010-api-tokens.md "API tokens"): a token created in Settings → Security is shown
- * once, works as `Authorization: Bearer` on the API from outside the browser, shows when it was
- * last used, and answers 401 once revoked in the UI. Screenshots land in
+ * and tokens"; docs/adr/0010-api-tokens.md "API tokens"): a token created in Settings → Security is
+ * shown once, works as `Authorization: Bearer` on the API from outside the browser, shows when it
+ * was last used, and answers 401 once revoked in the UI. Screenshots land in
  * test-results/e2e-tokens-*.png. What the section shows on its own (the default abilities ticked,
  * focus on the shown token and on the outcome of a delete, the empty list) is in
  * web/src/features/settings/ApiTokensSection.test.tsx.

@@ -256,8 +256,8 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
       ),
       { times: 5 },
     );
-    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": invoices, payment method and subscription are tabs of
-    // their own.
+    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": invoices, payment method and
+    // subscription are tabs of their own.
     await page.goto(`${base}/settings#/invoices`);
     await waitForTab(page, 'Invoices');
     await page.waitForSelector('.invoice-table', { timeout: TIMEOUT_MS });
@@ -521,8 +521,8 @@ describe('billing online (the real handlers, Stripe recorded at the SDK)', () =>
         },
         { times: 50 },
       );
-    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": the partner-campaign path, whose coupon is described
-    // but never named.
+    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": the partner-campaign path, whose
+    // coupon is described but never named.
     await page.goto(`${base}${PARTNER_CAMPAIGN_PATH}`);
     await fillField(page, 'Name', 'Carla Card');
     await fillField(page, 'E-mail address', `carla.${Date.now()}@example.com`);

@@ -76,7 +76,8 @@ describe('billing offline', () => {
     const { page, context, stripeCalls } = await freshPage();
     const base = stack().url;
     await signIn(page, base, 'demo@example.com', 'demo-password');
-    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": the plan settings address opens the subscription tab.
+    // docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": the plan settings address opens the
+    // subscription tab.
     const opened = await page.goto(`${base}/settings/subscription`, { waitUntil: 'networkidle0' });
     expect(opened?.headers()['content-type']).toContain('text/html');
     await page.waitForFunction(

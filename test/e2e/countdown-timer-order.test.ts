@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 /**
  * The editor stacks a countdown timer's digits in the design's layer order, as the render does
- * (docs/editor.md "Countdown timer"; docs/adr/0058-countdown-timers.md "Countdown timers", "Animated output"): a
- * QR code over the timer hides the digits under it, one under the timer is drawn over by them,
- * in the editor's canvas and in the render URL's image at the same second (the page's clock
- * stands still; the render is asked for that instant). The preview still ticks when the clock
- * moves, and ticking records no undo step. Screenshots: test-results/e2e-countdown-order-*.png.
+ * (docs/editor.md "Countdown timer"; docs/adr/0058-countdown-timers.md "Countdown timers",
+ * "Animated output"): a QR code over the timer hides the digits under it, one under the timer is
+ * drawn over by them, in the editor's canvas and in the render URL's image at the same second (the
+ * page's clock stands still; the render is asked for that instant). The preview still ticks when
+ * the clock moves, and ticking records no undo step. Screenshots:
+ * test-results/e2e-countdown-order-*.png.
  */
 import type { Page } from 'puppeteer-core';
 import { editorLayers } from '../support/editor-page.ts';

@@ -1,17 +1,17 @@
 /// <reference lib="dom" />
 /**
  * The dashboard, the create page and the show page through the built SPA in headless Chromium
- * (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard and routes, docs/adr/0018-design-lists.md "Design lists" design
- * states, docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists" and "Design actions";
- * docs/adr/0019-design-api-shapes.md "Design API shapes"): the demo user creates a design from a library picture
- * through the picker, it is renamed, cloned, archived and activated again, and after 40 more
- * designs the list sorted by name scrolls to "No more results" with every design in the server's
- * order. Screenshots land in test-results/e2e-dashboard-*.png. What one component shows is in the
- * component tests: the cards, the actions from the keyboard with focus kept in place, the 4-second
- * flash and a frozen team's disabled actions (web/src/features/dashboard/DesignList.test.tsx), the
- * tag filter and the frozen notice (web/src/pages/DashboardPage.test.tsx), the PDF view
- * (DesignViewer.test.tsx) and the not-found state of the show page, the editor and the export
- * screen (DesignNotFound.test.tsx).
+ * (docs/adr/0020-dashboard-spa.md "Dashboard SPA" Dashboard and routes,
+ * docs/adr/0018-design-lists.md "Design lists" design states, docs/adr/0019-design-api-shapes.md
+ * "Design API shapes": "Dashboard lists" and "Design actions"; docs/adr/0019-design-api-shapes.md
+ * "Design API shapes"): the demo user creates a design from a library picture through the picker,
+ * it is renamed, cloned, archived and activated again, and after 40 more designs the list sorted by
+ * name scrolls to "No more results" with every design in the server's order. Screenshots land in
+ * test-results/e2e-dashboard-*.png. What one component shows is in the component tests: the cards,
+ * the actions from the keyboard with focus kept in place, the 4-second flash and a frozen team's
+ * disabled actions (web/src/features/dashboard/DesignList.test.tsx), the tag filter and the frozen
+ * notice (web/src/pages/DashboardPage.test.tsx), the PDF view (DesignViewer.test.tsx) and the
+ * not-found state of the show page, the editor and the export screen (DesignNotFound.test.tsx).
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';

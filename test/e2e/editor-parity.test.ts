@@ -14,10 +14,10 @@
  * draws the same design with Pixelate 12 px (docs/editor.md "Editing rules"; docs/editor.md
  * "Filters and enhancements"), whose blocks must fall in the same places on both sides. A legacy
  * design (`legacy_base_image_width: 500`: the photo 500 px wide at the top left, the rest white;
- * docs/decisions.md "Pixelate and legacy base-image scaling") is drawn alike, and a crop of it
- * across the photo's edge keeps in the render what the editor showed. A long hyphenated name in
- * a narrow box (docs/editor.md "Text fitting") draws the same lines on both sides, read back by
- * OCR, and widening its box by the right handle joins them again.
+ * docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image scaling")
+ * is drawn alike, and a crop of it across the photo's edge keeps in the render what the editor
+ * showed. A long hyphenated name in a narrow box (docs/editor.md "Text fitting") draws the same
+ * lines on both sides, read back by OCR, and widening its box by the right handle joins them again.
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -63,7 +63,7 @@ async function packStickerKey(client: TestClient): Promise<string> {
   return key;
 }
 
-/** The parity design's document (docs/decisions.md "The design document: versions and restore" shapes), on the seeded autumn photo. */
+/** The parity design's document (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" shapes), on the seeded autumn photo. */
 function parityDocument(stickerKey: string, canvas: { width: number; height: number }) {
   const snippet = (id: string, fields: Record<string, unknown>) => ({
     id,
@@ -643,7 +643,7 @@ describe('editor–render parity', () => {
   );
 
   // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by
-  // shared/scene/watermark.ts on both sides (docs/decisions.md "Watermark").
+  // shared/scene/watermark.ts on both sides (docs/adr/0057-watermark.md "Watermark").
   it(
     'draws the same team watermark and product mark in the editor as the render URL',
     { timeout: 240_000 },

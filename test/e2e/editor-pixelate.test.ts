@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 /**
- * The Pixelate control (docs/editor.md "Filters and enhancements"; docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate
- * and legacy base-image scaling"): the user opens Enhance, moves the Pixelate slider by keyboard
- * to 12 px; the output reads "12 px", the value is saved, the editor's photo turns into 12 px
- * blocks of one colour, and the render URL draws the same blocks. Moving it back to 1 px draws
- * the plain photo again (a value of 1 or below is ignored). Screenshots:
- * test-results/e2e-pixelate-*.png.
+ * The Pixelate control (docs/editor.md "Filters and enhancements";
+ * docs/adr/0050-pixelate-and-legacy-base-image-scaling.md "Pixelate and legacy base-image
+ * scaling"): the user opens Enhance, moves the Pixelate slider by keyboard to 12 px; the output
+ * reads "12 px", the value is saved, the editor's photo turns into 12 px blocks of one colour, and
+ * the render URL draws the same blocks. Moving it back to 1 px draws the plain photo again (a value
+ * of 1 or below is ignored). Screenshots: test-results/e2e-pixelate-*.png.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';

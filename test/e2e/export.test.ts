@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
  * The export screen through the built SPA in headless Chromium (docs/export.md; docs/export.md "The
- * screen" "Export screen", docs/export.md "The screen": "Export", docs/adr/0023-team-roles.md "Team roles"
- * `can_export_pdf`): the demo user opens the export screen of the demo design from its show page,
- * meets the custom-data intro and hides it for good, chooses Klaviyo, maps `first_name` to
+ * screen" "Export screen", docs/export.md "The screen": "Export", docs/adr/0023-team-roles.md "Team
+ * roles" `can_export_pdf`): the demo user opens the export screen of the demo design from its show
+ * page, meets the custom-data intro and hides it for good, chooses Klaviyo, maps `first_name` to
  * Klaviyo's first-name tag, generates, and the HTML's image URL, with "Ana" substituted as Klaviyo
  * does, draws what the render of first_name=Ana draws. The PDF toggle works for the demo team
  * (Pro); a free team gets the plan message with the Upgrade link. Screenshots land in

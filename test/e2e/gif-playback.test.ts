@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
- * GIF playback in the editor (docs/adr/0059-gif-playback.md "GIF playback"): a design on an uploaded
- * red-then-blue GIF shows Play, Pause and Stop; playing moves through the frames, Pause keeps and
- * saves the frame shown, Stop shows and saves the first, and the render URL draws the saved frame.
- * Screenshots: test-results/e2e-gif-*.png.
+ * GIF playback in the editor (docs/adr/0059-gif-playback.md "GIF playback"): a design on an
+ * uploaded red-then-blue GIF shows Play, Pause and Stop; playing moves through the frames, Pause
+ * keeps and saves the frame shown, Stop shows and saves the first, and the render URL draws the
+ * saved frame. Screenshots: test-results/e2e-gif-*.png.
  */
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';

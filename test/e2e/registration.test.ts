@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 /**
  * Registration through the built SPA in headless Chromium (docs/accounts.md "Screens",
- * docs/adr/0011-registration.md "Registration"): the account, the free plan while billing is offline, the
- * confirmation page with the new user signed in, and onboarding to the use case's templates; the
- * partner-campaign path registering through its own route. Each page fits a phone-sized screen.
- * What the steps show on their own (field errors, the team slug, a taken address, the plans
- * offered, the partner offer, the onboarding's choices and focus) is in the component tests
- * (web/src/features/registration/AccountStep.test.tsx, PlanStep.test.tsx,
+ * docs/adr/0011-registration.md "Registration"): the account, the free plan while billing is
+ * offline, the confirmation page with the new user signed in, and onboarding to the use case's
+ * templates; the partner-campaign path registering through its own route. Each page fits a
+ * phone-sized screen. What the steps show on their own (field errors, the team slug, a taken
+ * address, the plans offered, the partner offer, the onboarding's choices and focus) is in the
+ * component tests (web/src/features/registration/AccountStep.test.tsx, PlanStep.test.tsx,
  * web/src/pages/OnboardingPage.test.tsx). Screenshots land in test-results/e2e-register-*.png.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
 /**
- * Session expiry keeps the work (docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work": "HTTP 401: the
- * client logs out and opens a session-expired modal"): a 401 in the middle of filling a settings
- * form or editing a design opens the modal, the user signs in again in it, and the page goes on
- * with what was typed and the editor's unsaved changes, which are then saved. The session ends as
- * it does when it times out: the browser's session cookie is gone, so the next call is answered
+ * Session expiry keeps the work (docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry
+ * keeps the work": "HTTP 401: the client logs out and opens a session-expired modal"): a 401 in the
+ * middle of filling a settings form or editing a design opens the modal, the user signs in again in
+ * it, and the page goes on with what was typed and the editor's unsaved changes, which are then
+ * saved. The session ends as it does when it times out: the browser's session cookie is gone, so
+ * the next call is answered
  * 401. The modal's own behaviour (the address filled in, focus on the password, Esc folding it into
  * a bar) is in web/src/components/SessionExpiredModal.test.tsx.
  */

@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 /**
  * Settings through the built SPA in headless Chromium (docs/accounts.md "Screens",
- * docs/adr/0044-the-api-contract.md "The API contract"): an API token shown once and listed, the tab kept in the
- * hash through the browser's history, a new team listed and its settings opened, and a profile
- * photo uploaded (and a non-image refused by the server). What one component shows is in the
- * component tests: the tabs of each settings page, their order, keys and hashes
+ * docs/adr/0044-the-api-contract.md "The API contract"): an API token shown once and listed, the
+ * tab kept in the hash through the browser's history, a new team listed and its settings opened,
+ * and a profile photo uploaded (and a non-image refused by the server). What one component shows is
+ * in the component tests: the tabs of each settings page, their order, keys and hashes
  * (web/src/pages/SettingsPage.test.tsx, TeamSettingsPage.test.tsx,
  * web/src/components/Tabs.test.tsx), the billing tabs offline
  * (web/src/features/settings/SubscriptionTab.test.tsx), invitations

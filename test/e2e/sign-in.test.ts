@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
- * Sign-in through the built SPA in headless Chromium (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF"): the
- * password signs in with a session the API knows, and Sign out ends it; the second factor, the
- * password reset through the e-mailed link, and the session kept alive. What the forms show on
- * their own (labels, field errors, busy states, the "Password changed" notice) is in the
+ * Sign-in through the built SPA in headless Chromium (docs/adr/0009-sessions-and-csrf.md "Sessions
+ * and CSRF"): the password signs in with a session the API knows, and Sign out ends it; the second
+ * factor, the password reset through the e-mailed link, and the session kept alive. What the forms
+ * show on their own (labels, field errors, busy states, the "Password changed" notice) is in the
  * component tests (web/src/features/auth/SignInForm.test.tsx,
  * web/src/pages/PasswordResetPages.test.tsx).
  */

@@ -1,16 +1,17 @@
 /// <reference lib="dom" />
 /**
  * Teams, invitations and members through the built SPA in headless Chromium, one browser
- * context per person (docs/adr/0023-team-roles.md "Team roles" settings screens, docs/accounts.md "Validation
- * rules" member limit, docs/adr/0023-team-roles.md "Team roles" roles, docs/adr/0012-invitations.md "Invitations":
- * "Profile, teams, members", docs/accounts.md "Error answers in the SPA"): the owner creates a
- * second team, invites by e-mail, a new user registers through the link read from the outbox, an
- * existing user opens the e-mailed link, signs in and accepts in Settings → Companies (accepting
- * needs the link's code: docs/adr/0012-invitations.md "Invitations"), the owner sees the role of each member
- * and removes one, and the removed member no longer sees the team. Screenshots land in
- * test-results/e2e-teams-*.png. What one component shows (the member limit on the e-mail field,
- * focus on the outcome of a removal or an accepted invitation, the code leaving the address) is in
- * web/src/features/settings/MembershipTab.test.tsx and CompaniesTab.test.tsx.
+ * context per person (docs/adr/0023-team-roles.md "Team roles" settings screens, docs/accounts.md
+ * "Validation rules" member limit, docs/adr/0023-team-roles.md "Team roles" roles,
+ * docs/adr/0012-invitations.md "Invitations": "Profile, teams, members", docs/accounts.md "Error
+ * answers in the SPA"): the owner creates a second team, invites by e-mail, a new user registers
+ * through the link read from the outbox, an existing user opens the e-mailed link, signs in and
+ * accepts in Settings → Companies (accepting needs the link's code: docs/adr/0012-invitations.md
+ * "Invitations"), the owner sees the role of each member and removes one, and the removed member no
+ * longer sees the team. Screenshots land in test-results/e2e-teams-*.png. What one component shows
+ * (the member limit on the e-mail field, focus on the outcome of a removal or an accepted
+ * invitation, the code leaving the address) is in web/src/features/settings/MembershipTab.test.tsx
+ * and CompaniesTab.test.tsx.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'puppeteer-core';
@@ -119,8 +120,8 @@ describe('teams and invitations', () => {
     // A new team is on the free plan, whose member limit is one (docs/accounts.md "Validation
     // rules"; the refusal on the e-mail field is in
     // web/src/features/settings/MembershipTab.test.tsx). The test stack has no Stripe keys: the
-    // team's plan is set to Pro here, as a subscription would (docs/adr/0015-team-roles-in-the-spa.md "Team roles in the
-    // SPA").
+    // team's plan is set to Pro here, as a subscription would
+    // (docs/adr/0015-team-roles-in-the-spa.md "Team roles in the SPA").
     await db().Team.patch({ teamId }).set({ planId: 'pro-monthly' }).go();
     await fillField(owner, 'Invite by e-mail', INVITEE.email);
     await press(owner, 'Send invitation');

@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 /**
- * Leaving with unsaved changes asks first (docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes asks
- * first") through the built SPA in headless Chromium: a settings form with typed changes asks
- * before a header link or browser back takes the page away ("Stay" keeps the page and what was
- * typed, "Leave" goes), a reload gets the browser's `beforeunload` prompt, a saved form does not
- * ask, and the editor asks while its save queue holds a change. The dialog's own behaviour
- * (focus on Stay, Esc stays) and which forms mark the page unsaved are in the component tests
- * (web/src/components/UnsavedChangesPrompt.test.tsx,
+ * Leaving with unsaved changes asks first (docs/adr/0043-leaving-with-unsaved-changes-asks-first.md
+ * "Leaving with unsaved changes asks first") through the built SPA in headless Chromium: a settings
+ * form with typed changes asks before a header link or browser back takes the page away ("Stay"
+ * keeps the page and what was typed, "Leave" goes), a reload gets the browser's `beforeunload`
+ * prompt, a saved form does not ask, and the editor asks while its save queue holds a change. The
+ * dialog's own behaviour (focus on Stay, Esc stays) and which forms mark the page unsaved are in
+ * the component tests (web/src/components/UnsavedChangesPrompt.test.tsx,
  * web/src/features/settings/ProfileTab.test.tsx). The dialog's screenshot lands in
  * test-results/e2e-unsaved-changes-dialog.png.
  */

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
- * The watermark as a user meets it (docs/adr/0057-watermark.md "Watermark"): the owner of a free-plan
- * company uploads its logo in the company settings, switches "Show watermark" on in the editor,
- * and sees the logo at the top left of the canvas and of the render URL's image, with the
+ * The watermark as a user meets it (docs/adr/0057-watermark.md "Watermark"): the owner of a
+ * free-plan company uploads its logo in the company settings, switches "Show watermark" on in the
+ * editor, and sees the logo at the top left of the canvas and of the render URL's image, with the
  * product mark at the bottom right of both. Screenshots: test-results/e2e-watermark-*.png.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,9 +1,9 @@
 /**
- * Send-list uploads from the browser in AWS (docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list uploads from the
- * browser"): the SPA PUTs the file to the assets bucket by a presigned URL, so the SPA's
- * Content-Security-Policy must allow the bucket's regional origin in `connect-src`, and the
- * bucket must answer CORS for that PUT from the site's origin. And the lists' files expire with
- * their jobs (docs/send-lists.md "Known limits").
+ * Send-list uploads from the browser in AWS (docs/adr/0055-send-list-uploads-from-the-browser.md
+ * "Send-list uploads from the browser"): the SPA PUTs the file to the assets bucket by a presigned
+ * URL, so the SPA's Content-Security-Policy must allow the bucket's regional origin in
+ * `connect-src`, and the bucket must answer CORS for that PUT from the site's origin. And the
+ * lists' files expire with their jobs (docs/send-lists.md "Known limits").
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { synthesise, type Resources } from './synth.ts';

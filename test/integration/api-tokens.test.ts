@@ -1,6 +1,6 @@
 /**
- * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/adr/0010-api-tokens.md "API
- * tokens"): shown once, used as Bearer within their abilities, revoked for good.
+ * API tokens (docs/developer-api.md "Tokens": "Security and tokens"; docs/adr/0010-api-tokens.md
+ * "API tokens"): shown once, used as Bearer within their abilities, revoked for good.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

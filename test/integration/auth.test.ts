@@ -1,6 +1,7 @@
 /**
- * Sessions, CSRF, sign-in, sign-out and the access rules of the route table (docs/adr/0009-sessions-and-csrf.md
- * "Sessions and CSRF", docs/security.md "Authorization matrix"), through the local stack.
+ * Sessions, CSRF, sign-in, sign-out and the access rules of the route table
+ * (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF", docs/security.md "Authorization
+ * matrix"), through the local stack.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

@@ -74,8 +74,8 @@ describe('billing offline', () => {
     });
     expect((await c.request('GET', '/settings/invoices')).json).toEqual([]);
     expect((await c.request('GET', '/coupon/ANYTHING')).json).toMatchObject({ valid: false });
-    // The partner campaign's coupon (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA") is not available
-    // offline either.
+    // The partner campaign's coupon (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA") is
+    // not available offline either.
     expect((await c.request('GET', `/coupon/${PARTNER_COUPON_LOOKUP}`)).json).toMatchObject({
       valid: false,
       code: PARTNER_COUPON_LOOKUP,

@@ -1,8 +1,8 @@
 /**
  * Countdown timer stickers through the design API (docs/editor.md "Countdown timer";
- * docs/adr/0058-countdown-timers.md "Countdown timers"): the library offers one, `saveGeneratedDynamicSticker`
- * adds it with its box and settings, and bad settings answer 422 with field errors and save
- * nothing, as the whole-design save does.
+ * docs/adr/0058-countdown-timers.md "Countdown timers"): the library offers one,
+ * `saveGeneratedDynamicSticker` adds it with its box and settings, and bad settings answer 422 with
+ * field errors and save nothing, as the whole-design save does.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';

@@ -1,7 +1,7 @@
 /**
- * No lost updates (docs/adr/0019-design-api-shapes.md "Design API shapes"§5): 20 writers save the same design from
- * the same version at once through the API; exactly one wins, the 19 others get 409 with the
- * version to reload, and the design holds the winner's save.
+ * No lost updates (docs/adr/0019-design-api-shapes.md "Design API shapes"§5): 20 writers save the
+ * same design from the same version at once through the API; exactly one wins, the 19 others get
+ * 409 with the version to reload, and the design holds the winner's save.
  */
 import { describe, expect, it } from 'vitest';
 import { createDesign, signedIn } from '../support/designs.ts';

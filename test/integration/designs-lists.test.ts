@@ -1,8 +1,9 @@
 /**
- * The dashboard lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA", docs/adr/0019-design-api-shapes.md "Design API shapes":
- * "Dashboard lists", docs/editor.md "Constants"): 40 designs of one team through `GET /getActive`
- * in each of the four sorts, 15 to a page, pages from 2 with the cursor the page before gave and
- * without it; one DynamoDB query per page.
+ * The dashboard lists (docs/adr/0020-dashboard-spa.md "Dashboard SPA",
+ * docs/adr/0019-design-api-shapes.md "Design API shapes": "Dashboard lists", docs/editor.md
+ * "Constants"): 40 designs of one team through `GET /getActive` in each of the four sorts, 15 to a
+ * page, pages from 2 with the cursor the page before gave and without it; one DynamoDB query per
+ * page.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/client.ts';

@@ -1,8 +1,8 @@
 /**
- * The design store (functions/designs/store.ts; docs/adr/0019-design-api-shapes.md "Design API shapes") against
- * DynamoDB Local: reads are scoped to the team, every write checks and bumps `version`, a stale or
- * losing write gets 409 with the current version and leaves the stored design as the winner wrote
- * it.
+ * The design store (functions/designs/store.ts; docs/adr/0019-design-api-shapes.md "Design API
+ * shapes") against DynamoDB Local: reads are scoped to the team, every write checks and bumps
+ * `version`, a stale or losing write gets 409 with the current version and leaves the stored design
+ * as the winner wrote it.
  */
 import { describe, expect, it } from 'vitest';
 import { useLocalStack } from '../support/stack.ts';

@@ -1,8 +1,8 @@
 /**
- * The design calls of docs/adr/0019-design-api-shapes.md "Design API shapes": "Design actions" (docs/adr/0019-design-api-shapes.md
- * "Design API shapes") through the local stack: create, read, rename and save, archive and
- * activate, clone, create from a template, the base photo, effects, options, stickers and the
- * cropped image; the team and frozen-team rules.
+ * The design calls of docs/adr/0019-design-api-shapes.md "Design API shapes": "Design actions"
+ * (docs/adr/0019-design-api-shapes.md "Design API shapes") through the local stack: create, read,
+ * rename and save, archive and activate, clone, create from a template, the base photo, effects,
+ * options, stickers and the cropped image; the team and frozen-team rules.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -569,7 +569,8 @@ describe('team rules', () => {
     const archived = await createDesign(owner, { title: 'Archived before' });
     await owner.request('PUT', `/api/pic-snippet/${archived.id}/archive`, {});
     const me = (await owner.request('GET', '/settings/companies/current')).json;
-    // The admin freezes the team through the kiosk (docs/adr/0044-the-api-contract.md "The API contract").
+    // The admin freezes the team through the kiosk (docs/adr/0044-the-api-contract.md "The API
+    // contract").
     const freeze = await admin.request(
       'POST',
       `/custom/teams/${me.id as string}/additional_permissions`,

@@ -1,9 +1,9 @@
 /**
- * Fonts through the local stack (docs/fonts.md "Uploads" font upload rules, docs/adr/0023-team-roles.md "Team
- * roles" `can_upload_custom_fonts`, docs/fonts.md "Uploads" `GET /getCustomFonts`, `POST
- * /storeFont`; docs/fonts.md): real TrueType, OpenType and WOFF files are stored per team and
- * served same-origin; bad files, bold faces and free teams are refused with the spec's messages and
- * nothing stored.
+ * Fonts through the local stack (docs/fonts.md "Uploads" font upload rules,
+ * docs/adr/0023-team-roles.md "Team roles" `can_upload_custom_fonts`, docs/fonts.md "Uploads" `GET
+ * /getCustomFonts`, `POST /storeFont`; docs/fonts.md): real TrueType, OpenType and WOFF files are
+ * stored per team and served same-origin; bad files, bold faces and free teams are refused with the
+ * spec's messages and nothing stored.
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';

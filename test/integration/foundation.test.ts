@@ -74,7 +74,8 @@ describe('the seed', () => {
     expect(await verifyPassword('wrong-password', demo!.passwordHash)).toBe(false);
 
     // Every plan of the catalogue is seeded (functions/billing/plans.ts); Pro has PDF export
-    // and custom fonts (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Pro plans only"), Free has neither.
+    // and custom fonts (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Pro plans only"), Free has
+    // neither.
     const { PLAN_CATALOGUE } = await import('#functions/billing/plans.ts');
     const plans = (await Plan.query.all({}).go()).data;
     const row = (p: {

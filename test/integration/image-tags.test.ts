@@ -1,7 +1,7 @@
 /**
- * `GET /image/{imageId}/tags` (docs/adr/0017-user-files.md "User files" → `result.tags[].tag.en`): the tag
- * editor's suggestions for an image, from the tags of templates made from it, most used first, then
- * the words of the image's title; only for images the team can see.
+ * `GET /image/{imageId}/tags` (docs/adr/0017-user-files.md "User files" → `result.tags[].tag.en`):
+ * the tag editor's suggestions for an image, from the tags of templates made from it, most used
+ * first, then the words of the image's title; only for images the team can see.
  *
  * Suggestions count every team's templates of a global photo, and other files on the same stack
  * make templates of the seeded photos: the photos here are global photos of this file's own

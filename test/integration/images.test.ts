@@ -1,7 +1,7 @@
 /**
  * The global image library (docs/adr/0017-user-files.md "User files" `GET /getGlobalImages` → data,
- * last_page), seeded from the fixture photos (docs/adr/0007-seed-photos.md "Seed photos") and served
- * same-origin under `/files/` (docs/adr/0017-user-files.md "User files").
+ * last_page), seeded from the fixture photos (docs/adr/0007-seed-photos.md "Seed photos") and
+ * served same-origin under `/files/` (docs/adr/0017-user-files.md "User files").
  */
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';

@@ -1,9 +1,10 @@
 /**
  * The kiosk's teams and the additional permissions taking effect (docs/kiosk.md Team
- * `additional_{product}`, `limited_permission`; docs/kiosk.md; docs/adr/0049-additional-permissions.md "Additional
- * permissions"; functions/domain/team-permissions.ts): the team profile's counts and bundles,
- * `additional_picsnippets` raising the free plan's active-design limit, and
- * `limited_permission` keeping archive and activate to the owner and team admins.
+ * `additional_{product}`, `limited_permission`; docs/kiosk.md;
+ * docs/adr/0049-additional-permissions.md "Additional permissions";
+ * functions/domain/team-permissions.ts): the team profile's counts and bundles,
+ * `additional_picsnippets` raising the free plan's active-design limit, and `limited_permission`
+ * keeping archive and activate to the owner and team admins.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,11 +1,12 @@
 /**
  * E-mail in AWS goes through the real `@aws-sdk/client-sesv2` (functions/lib/mailer.ts), tested
- * at the SDK boundary (docs/adr/0042-e-mail-at-the-sdk-boundary.md "E-mail at the SDK boundary"): a recording request
- * handler takes the signed HTTP request the SDK would send to SES and answers as SES does. The
- * local stack gives the mailer its DynamoDB (the suppression check before each send). Asserted:
- * what a recipient and an operator would check (sender, recipient, reply-to, configuration set,
- * subject, text and HTML parts, custom headers, the SES v2 endpoint and a SigV4 signature), that
- * an SES refusal reaches the caller, and that a suppressed address makes no request at all.
+ * at the SDK boundary (docs/adr/0042-e-mail-at-the-sdk-boundary.md "E-mail at the SDK boundary"): a
+ * recording request handler takes the signed HTTP request the SDK would send to SES and answers as
+ * SES does. The local stack gives the mailer its DynamoDB (the suppression check before each send).
+ * Asserted: what a recipient and an operator would check (sender, recipient, reply-to,
+ * configuration set, subject, text and HTML parts, custom headers, the SES v2 endpoint and a SigV4
+ * signature), that an SES refusal reaches the caller, and that a suppressed address makes no
+ * request at all.
  */
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

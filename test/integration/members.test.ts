@@ -1,9 +1,9 @@
 /**
  * Members and invitations (docs/adr/0023-team-roles.md "Team roles", docs/billing.md "Flows",
- * docs/accounts.md "Validation rules", docs/adr/0044-the-api-contract.md "The API contract"; docs/adr/0012-invitations.md
- * "Invitations") through the local stack, with the invitation link read from the local outbox. An
- * invitation is taken only with the code of its e-mailed link (docs/security.md "Invitations and
- * e-mail ownership").
+ * docs/accounts.md "Validation rules", docs/adr/0044-the-api-contract.md "The API contract";
+ * docs/adr/0012-invitations.md "Invitations") through the local stack, with the invitation link
+ * read from the local outbox. An invitation is taken only with the code of its e-mailed link
+ * (docs/security.md "Invitations and e-mail ownership").
  *
  * The file owns its data: the inviting team is a team of its own on the demo team's plan (Pro,
  * for its member limit), a platform admin of its own keeps their team on the free plan (one

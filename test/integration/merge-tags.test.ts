@@ -1,8 +1,8 @@
 /**
- * The merge-tag calls through the local stack (docs/adr/0022-export-and-merge-tags.md "Export and merge tags";
- * docs/export.md items 2, 5, 6): the provider and storefront lists, `POST /api/merge-tag` offline
- * and with live adapters against a fake platform server started here, the SSRF rules on a platform
- * base URL, and `/js/picsnippets.js`.
+ * The merge-tag calls through the local stack (docs/adr/0022-export-and-merge-tags.md "Export and
+ * merge tags"; docs/export.md items 2, 5, 6): the provider and storefront lists, `POST
+ * /api/merge-tag` offline and with live adapters against a fake platform server started here, the
+ * SSRF rules on a platform base URL, and `/js/picsnippets.js`.
  *
  * No internet: the fake platform listens on a loopback port that the test config marks public
  * (SSRF_TEST_PUBLIC_PORTS, honoured only with STAGE=test); the "victim" listens on another

@@ -1,9 +1,9 @@
 /**
  * Notifications and announcements through the local stack (docs/notifications.md "What notifies",
- * docs/billing.md "Flows", docs/adr/0044-the-api-contract.md "The API contract": "Notifications and support";
- * docs/notifications.md): each team cause creates its notification for the right people, `GET
- * /notifications/recent` pages them newest first with the announcements and the unread flags (its
- * answers checked against the contract: STAGE=test is strict), marking read is per user, and a
+ * docs/billing.md "Flows", docs/adr/0044-the-api-contract.md "The API contract": "Notifications and
+ * support"; docs/notifications.md): each team cause creates its notification for the right people,
+ * `GET /notifications/recent` pages them newest first with the announcements and the unread flags
+ * (its answers checked against the contract: STAGE=test is strict), marking read is per user, and a
  * failing notification never throws into its caller.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,8 +1,9 @@
 /**
- * Onboarding (docs/adr/0016-onboarding.md "Onboarding": step 1 picks one of eight use cases, step 3 redirects
- * to a per-use-case address; docs/adr/0016-onboarding.md "Onboarding"): `PUT /settings/onboarding` keeps the
- * choice on the user and answers the address. The answers are a new user's of this file's own, from
- * their first state: the seeded logins serve the files after this one unchanged.
+ * Onboarding (docs/adr/0016-onboarding.md "Onboarding": step 1 picks one of eight use cases, step 3
+ * redirects to a per-use-case address; docs/adr/0016-onboarding.md "Onboarding"): `PUT
+ * /settings/onboarding` keeps the choice on the user and answers the address. The answers are a new
+ * user's of this file's own, from their first state: the seeded logins serve the files after this
+ * one unchanged.
  */
 import { describe, expect, it } from 'vitest';
 import { ONBOARDING_USE_CASES, USE_CASES } from '#shared/onboarding.ts';

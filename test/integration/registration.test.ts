@@ -1,7 +1,8 @@
 /**
- * Registration's account step through the local stack (docs/adr/0011-registration.md "Registration",
- * docs/accounts.md "Validation rules"; docs/adr/0011-registration.md "Registration"): the spec's exact
- * messages, the e-mail check, atomic creation, and the signed-in result.
+ * Registration's account step through the local stack (docs/adr/0011-registration.md
+ * "Registration", docs/accounts.md "Validation rules"; docs/adr/0011-registration.md
+ * "Registration"): the spec's exact messages, the e-mail check, atomic creation, and the signed-in
+ * result.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

@@ -1,9 +1,9 @@
 /**
- * Countdown timers through the real render path (docs/adr/0058-countdown-timers.md "Countdown timers"): a design
- * saved with a countdown sticker through the API, rendered by the local stack's warm Chromium
- * with the clock fixed by the test-only header (honoured only under STAGE=test). The answer is
- * an animated GIF of the design's frame count, one second a frame; the frames' digits are read
- * back by OCR (tesseract.js with its English data from the registry, offline); the expired
+ * Countdown timers through the real render path (docs/adr/0058-countdown-timers.md "Countdown
+ * timers"): a design saved with a countdown sticker through the API, rendered by the local stack's
+ * warm Chromium with the clock fixed by the test-only header (honoured only under STAGE=test). The
+ * answer is an animated GIF of the design's frame count, one second a frame; the frames' digits are
+ * read back by OCR (tesseract.js with its English data from the registry, offline); the expired
  * state shows; every second gives a new cache key, shared by every recipient of that second.
  */
 import { mkdir } from 'node:fs/promises';

@@ -1,10 +1,10 @@
 /**
- * Fallback draws under load (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load") through the local
- * stack (DynamoDB Local, the S3 emulator, Chromium): a design whose all-fallback render comes
- * out partial (its team's watermark file cannot be read, so every draw of it is partial) gets
- * many refused requests at once and after, as in a mail blast; each is answered an image,
- * `no-store`, and the render drew that fallback once. A draw is counted by the line the render
- * logs each time it leaves out the unreadable watermark.
+ * Fallback draws under load (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under
+ * load") through the local stack (DynamoDB Local, the S3 emulator, Chromium): a design whose
+ * all-fallback render comes out partial (its team's watermark file cannot be read, so every draw of
+ * it is partial) gets many refused requests at once and after, as in a mail blast; each is answered
+ * an image, `no-store`, and the render drew that fallback once. A draw is counted by the line the
+ * render logs each time it leaves out the unreadable watermark.
  */
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,8 +1,9 @@
 /**
  * An animated GIF base photo draws the frame the design saved (shared/design.ts
- * `base_image_gif_frame`; functions/render/gif-frame.ts; docs/adr/0059-gif-playback.md "GIF playback"),
- * through the real upload and render path: frame 0 for a design that never saved one (as before),
- * the saved frame after a save, the last frame for an index past it, and a 422 past the cap.
+ * `base_image_gif_frame`; functions/render/gif-frame.ts; docs/adr/0059-gif-playback.md "GIF
+ * playback"), through the real upload and render path: frame 0 for a design that never saved one
+ * (as before), the saved frame after a save, the last frame for an index past it, and a 422 past
+ * the cap.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';

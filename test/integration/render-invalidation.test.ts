@@ -1,9 +1,9 @@
 /**
- * The CDN after a team's watermark or plan changes (docs/adr/0057-watermark.md "Watermark", its "CDN"
- * point), at the CloudFront SDK boundary: the local stack (DynamoDB Local, the S3 emulator, the
- * recorded Stripe client) with a recording CloudFront client standing in for the distribution. A
- * new or removed team watermark invalidates the render paths of the team's designs that show it; a
- * plan change that adds or removes the product mark invalidates every design of the team; a plan
+ * The CDN after a team's watermark or plan changes (docs/adr/0057-watermark.md "Watermark", its
+ * "CDN" point), at the CloudFront SDK boundary: the local stack (DynamoDB Local, the S3 emulator,
+ * the recorded Stripe client) with a recording CloudFront client standing in for the distribution.
+ * A new or removed team watermark invalidates the render paths of the team's designs that show it;
+ * a plan change that adds or removes the product mark invalidates every design of the team; a plan
  * change that keeps the mark asks for nothing. Each change also queues the same invalidation 90 s
  * later (the render keeps team settings up to a minute), which the stack's queue poller carries
  * out.

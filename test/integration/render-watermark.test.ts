@@ -1,9 +1,9 @@
 /**
- * Watermarks through the real render path (docs/adr/0057-watermark.md "Watermark"; the local stack with
- * DynamoDB Local, the S3 emulator and Chromium): the product mark on a free team's designs and
- * not on a paid one's, the team's watermark where shared/scene/watermark.ts places it when a
- * design shows it and gone when it does not, and a new render (not a cached one) whenever the
- * plan or the watermark image changes.
+ * Watermarks through the real render path (docs/adr/0057-watermark.md "Watermark"; the local stack
+ * with DynamoDB Local, the S3 emulator and Chromium): the product mark on a free team's designs and
+ * not on a paid one's, the team's watermark where shared/scene/watermark.ts places it when a design
+ * shows it and gone when it does not, and a new render (not a cached one) whenever the plan or the
+ * watermark image changes.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,10 +1,11 @@
 /**
- * The sticker library (docs/adr/0021-sticker-library.md "Sticker library" `POST /getStickers`, `/getFavorites`,
- * `/getUploads`, `/getPacksStickers`, `/addToFavorite`, `/deleteUploadSticker`, `POST /image` with
- * `type=asIcon`; docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" shapes;
- * docs/adr/0021-sticker-library.md "Sticker library"): the seeded real packs with their licences, drill-down,
- * search, paging, favourites per user, uploads per team, seeded and uploaded stickers drawn in a
- * real render, and the kiosk's pack calls (docs/kiosk.md "Sticker packs" Kiosk packs).
+ * The sticker library (docs/adr/0021-sticker-library.md "Sticker library" `POST /getStickers`,
+ * `/getFavorites`, `/getUploads`, `/getPacksStickers`, `/addToFavorite`, `/deleteUploadSticker`,
+ * `POST /image` with `type=asIcon`; docs/adr/0014-the-design-document-versions-and-restore.md "The
+ * design document: versions and restore" shapes; docs/adr/0021-sticker-library.md "Sticker
+ * library"): the seeded real packs with their licences, drill-down, search, paging, favourites per
+ * user, uploads per team, seeded and uploaded stickers drawn in a real render, and the kiosk's pack
+ * calls (docs/kiosk.md "Sticker packs" Kiosk packs).
  */
 import { readFile } from 'node:fs/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';

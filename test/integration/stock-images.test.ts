@@ -1,11 +1,11 @@
 /**
- * Stock-photo search and import (docs/decisions.md; docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock
- * photos" `GET /api/search-images/{query}`), through the real local stack. Unsplash and Pixabay
- * cannot be reached offline, so a local HTTP server answers as they do (their documented JSON
- * shapes), and every call still goes through the SSRF guard (its loopback test port is the only one
- * allowed). Checked: the offline mode, the requests each service receives (key, paging, filters),
- * the attribution kept, the import storing our own re-encoded copy, and failures that store nothing
- * and leak no key.
+ * Stock-photo search and import (docs/decisions.md; docs/adr/0027-editor-extras-and-stock-photos.md
+ * "Editor extras and stock photos" `GET /api/search-images/{query}`), through the real local stack.
+ * Unsplash and Pixabay cannot be reached offline, so a local HTTP server answers as they do (their
+ * documented JSON shapes), and every call still goes through the SSRF guard (its loopback test port
+ * is the only one allowed). Checked: the offline mode, the requests each service receives (key,
+ * paging, filters), the attribution kept, the import storing our own re-encoded copy, and failures
+ * that store nothing and leak no key.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,9 @@
 /**
- * The support form's call (docs/notifications.md "Support": "Support form", docs/adr/0044-the-api-contract.md "The
- * API contract" `POST /support/email`; docs/notifications.md "Support"): the mail reaches the
- * support address from the signed-in user (whatever `from` the body says), with Reply-To and the
- * user and team ids in headers; five an hour per user, then 429 with the limit's message; field
- * messages for empty input.
+ * The support form's call (docs/notifications.md "Support": "Support form",
+ * docs/adr/0044-the-api-contract.md "The API contract" `POST /support/email`; docs/notifications.md
+ * "Support"): the mail reaches the support address from the signed-in user (whatever `from` the
+ * body says), with Reply-To and the user and team ids in headers; five an hour per user, then 429
+ * with the limit's message; field messages for empty input.
  */
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * Teams (docs/adr/0012-invitations.md "Invitations": "Profile, teams, members"; docs/adr/0023-team-roles.md "Team
- * roles") through the local stack.
+ * Teams (docs/adr/0012-invitations.md "Invitations": "Profile, teams, members";
+ * docs/adr/0023-team-roles.md "Team roles") through the local stack.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/client.ts';

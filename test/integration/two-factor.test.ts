@@ -1,7 +1,7 @@
 /**
- * Two-factor authentication (docs/adr/0008-two-factor-authentication.md "Two-factor authentication"): enable with a QR and
- * one valid code, a reset code shown once, login asks for a code, codes are single-use, disable
- * with a code.
+ * Two-factor authentication (docs/adr/0008-two-factor-authentication.md "Two-factor
+ * authentication"): enable with a QR and one valid code, a reset code shown once, login asks for a
+ * code, codes are single-use, disable with a code.
  */
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';

@@ -39,7 +39,8 @@ export async function press(page: Page, name: string, role = 'button'): Promise<
  * Replaces the value of the text field labelled `label` with `value`, typing it once, and checks
  * that the field kept it: a form that drops typed input (a reset by a late answer, a field
  * replaced while typed into) fails here rather than being typed into again
- * (docs/adr/0039-forms-keep-what-is-typed-while-a-page-settles.md "Forms keep what is typed while a page settles").
+ * (docs/adr/0039-forms-keep-what-is-typed-while-a-page-settles.md "Forms keep what is typed while a
+ * page settles").
  * @throws Error naming the field, what was typed and what it holds.
  */
 export async function fillField(page: Page, label: string, value: string): Promise<void> {

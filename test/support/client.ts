@@ -1,7 +1,7 @@
 /**
  * A browser-like API client for tests: keeps cookies, sends the XHR and CSRF headers the SPA
- * sends (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF": "Requests carry an XHR header and a CSRF token
- * header").
+ * sends (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF": "Requests carry an XHR header and
+ * a CSRF token header").
  */
 export class TestClient {
   readonly cookies = new Map<string, string>();

@@ -1,6 +1,6 @@
 /**
- * Test steps for designs (docs/adr/0019-design-api-shapes.md "Design API shapes"): signed-in clients, a fresh team
- * of one's own, and a design created through the API as the SPA creates it.
+ * Test steps for designs (docs/adr/0019-design-api-shapes.md "Design API shapes"): signed-in
+ * clients, a fresh team of one's own, and a design created through the API as the SPA creates it.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';

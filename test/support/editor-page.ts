@@ -52,8 +52,8 @@ export function editorLayers(page: Page): Promise<{ composed: string; photoOnly:
     const objects = host.querySelector<HTMLCanvasElement>(
       '.canvas-container canvas.lower-canvas:not(.editor-stage__base)',
     )!;
-    // The watermarks' overlay (docs/adr/0057-watermark.md "Watermark"): this free-plan team's designs
-    // carry the product mark in both.
+    // The watermarks' overlay (docs/adr/0057-watermark.md "Watermark"): this free-plan team's
+    // designs carry the product mark in both.
     const marks = host.querySelector<HTMLCanvasElement>('canvas.editor-stage__marks')!;
     const compose = (layers: HTMLCanvasElement[]) => {
       const out = document.createElement('canvas');

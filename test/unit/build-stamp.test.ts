@@ -1,6 +1,7 @@
 /**
- * Build stamps (shared/build-stamp.ts; docs/adr/0038-builds-on-start.md "Builds on start"): `npm start` builds
- * again exactly when an input the bundler read changed or went away, or the output is missing.
+ * Build stamps (shared/build-stamp.ts; docs/adr/0038-builds-on-start.md "Builds on start"): `npm
+ * start` builds again exactly when an input the bundler read changed or went away, or the output is
+ * missing.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';

@@ -1,7 +1,8 @@
 /**
- * A Chromium stored unpacked (`CHROMIUM_PATH`, as a container image holds it: docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md
- * "Fresh cold start: Chromium stored unpacked") gets the `fonts.conf` beside it when the temp
- * folder is empty, so a fresh sandbox draws with the same fonts as one that unpacked.
+ * A Chromium stored unpacked (`CHROMIUM_PATH`, as a container image holds it:
+ * docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md "Fresh cold start: Chromium stored
+ * unpacked") gets the `fonts.conf` beside it when the temp folder is empty, so a fresh sandbox
+ * draws with the same fonts as one that unpacked.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

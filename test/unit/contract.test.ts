@@ -1,7 +1,7 @@
 /**
- * The API contract (shared/contract; docs/adr/0044-the-api-contract.md "The API contract"): every contract
- * names a real route with exactly its path parameters; answers that break it are caught; and
- * the SPA reaches the network only through its one client.
+ * The API contract (shared/contract; docs/adr/0044-the-api-contract.md "The API contract"): every
+ * contract names a real route with exactly its path parameters; answers that break it are caught;
+ * and the SPA reaches the network only through its one client.
  *
  * The round trip itself (every answer a handler gives parses with its route's answer schema) is
  * checked by the handlers on every call in the test stack (`CONTRACT_CHECK` strict), so every

@@ -1,8 +1,8 @@
 /**
- * Evergreen timers' starts (docs/adr/0058-countdown-timers.md "Countdown timers"): a start value without an
- * offset is a wall time in the sticker's zone, unreadable ones count from now; a timer that
- * counts from the first open keeps one instant per design and recipient, written once, keyed by
- * a hash of the recipient's values.
+ * Evergreen timers' starts (docs/adr/0058-countdown-timers.md "Countdown timers"): a start value
+ * without an offset is a wall time in the sticker's zone, unreadable ones count from now; a timer
+ * that counts from the first open keeps one instant per design and recipient, written once, keyed
+ * by a hash of the recipient's values.
  */
 import { describe, expect, it, vi } from 'vitest';
 import {

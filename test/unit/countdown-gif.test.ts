@@ -1,7 +1,7 @@
 /**
  * The render's countdown rules that need no browser (functions/render/countdown-gif.ts;
- * docs/adr/0058-countdown-timers.md "Countdown timers"): the test clock header is honoured only under
- * STAGE=test, the frame count keeps within the pixel cap, and the cache key's values hold the
+ * docs/adr/0058-countdown-timers.md "Countdown timers"): the test clock header is honoured only
+ * under STAGE=test, the frame count keeps within the pixel cap, and the cache key's values hold the
  * seconds left instead of an evergreen timer's start parameter.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * Countdown timer time math and layout (shared/scene/countdown.ts; docs/adr/0058-countdown-timers.md
- * "Countdown timers"), with fixed clocks: the digits at a given now, time zones, a DST
- * boundary, the evergreen start parameter and the expired state. Plus the schema version 3
- * migration: an old design is unchanged.
+ * Countdown timer time math and layout (shared/scene/countdown.ts;
+ * docs/adr/0058-countdown-timers.md "Countdown timers"), with fixed clocks: the digits at a given
+ * now, time zones, a DST boundary, the evergreen start parameter and the expired state. Plus the
+ * schema version 3 migration: an old design is unchanged.
  */
 import { describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA_VERSION, restoreDesign } from '../../shared/design.ts';

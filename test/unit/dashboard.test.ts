@@ -1,8 +1,8 @@
 /**
- * The dashboard's pure rules (docs/adr/0019-design-api-shapes.md "Design API shapes"): where a clone joins a loaded
- * list (the server's order for each sort, docs/adr/0020-dashboard-spa.md "Dashboard SPA"), the Sort by
- * parameter, the card's date and views lines, and the show page's personalisation hint built from
- * parameter names.
+ * The dashboard's pure rules (docs/adr/0019-design-api-shapes.md "Design API shapes"): where a
+ * clone joins a loaded list (the server's order for each sort, docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA"), the Sort by parameter, the card's date and views lines, and the show page's
+ * personalisation hint built from parameter names.
  */
 import { describe, expect, it } from 'vitest';
 import { designTitleSortKey } from '#lib/db/entities-designs.ts';

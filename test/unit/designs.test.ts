@@ -1,8 +1,8 @@
 /**
- * The pure rules of the designs feature (docs/adr/0019-design-api-shapes.md "Design API shapes"): title rules
- * (docs/editor.md "Editing rules"), the name sort key, the clone's parameter names (docs/editor.md
- * "Editing rules": "_copy plus a number") and dynamic sticker fallbacks (docs/editor.md "Editing
- * rules" messages).
+ * The pure rules of the designs feature (docs/adr/0019-design-api-shapes.md "Design API shapes"):
+ * title rules (docs/editor.md "Editing rules"), the name sort key, the clone's parameter names
+ * (docs/editor.md "Editing rules": "_copy plus a number") and dynamic sticker fallbacks
+ * (docs/editor.md "Editing rules" messages).
  */
 import { describe, expect, it } from 'vitest';
 import { designListKey, designTitleSortKey } from '#lib/db/entities-designs.ts';

@@ -1,8 +1,9 @@
 /**
- * Saving a photo change (docs/editor.md "Server sync"; docs/adr/0028-editor-image-tools-and-stickers.md
- * "A photo change saves through saveImageId"): the full save refuses a moved photo, so the sync
- * puts the new image id first and saves the document with the version that answered; a save
- * without a photo change, or after a reload that brought the photo, makes no photo call.
+ * Saving a photo change (docs/editor.md "Server sync";
+ * docs/adr/0028-editor-image-tools-and-stickers.md "A photo change saves through saveImageId"): the
+ * full save refuses a moved photo, so the sync puts the new image id first and saves the document
+ * with the version that answered; a save without a photo change, or after a reload that brought the
+ * photo, makes no photo call.
  */
 import { describe, expect, it } from 'vitest';
 import { withBaseImageSync } from '../../web/src/features/editor/imagesApi.ts';

@@ -1,8 +1,8 @@
 /**
  * Where the selection overlay (docs/editor.md "Commands": "Selection overlay") floats: just above
- * the object as drawn, rotated about its top-left corner (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- * versions and restore" geometry), below it when there is no room above, and never outside the
- * canvas.
+ * the object as drawn, rotated about its top-left corner
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore" geometry), below it when there is no room above, and never outside the canvas.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -2,10 +2,10 @@
  * The text toolbar's pure rules (docs/editor.md "Text tools"): linked minimum font size
  * (docs/editor.md "Commands"), ranges of angle and outline width (docs/editor.md "Editing rules"),
  * hex colours (docs/editor.md "Editing rules"), the recent-colours history per user
- * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore", docs/editor.md "Constants": 5
- * entries, most recent first, no duplicates), the canvas clamps of a snippet (docs/editor.md
- * "Editing rules"), and placeholders as whole units in the text field (docs/editor.md "Editing
- * rules", docs/editor.md "Commands": "Dragging a parameter").
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore", docs/editor.md "Constants": 5 entries, most recent first, no duplicates), the canvas
+ * clamps of a snippet (docs/editor.md "Editing rules"), and placeholders as whole units in the text
+ * field (docs/editor.md "Editing rules", docs/editor.md "Commands": "Dragging a parameter").
  */
 import { describe, expect, it } from 'vitest';
 import { editorValues } from '../../web/src/features/editor/document/preview.ts';

@@ -1,7 +1,7 @@
 /**
- * A countdown design on the export screen (docs/adr/0058-countdown-timers.md "Countdown timers"): its render URL
- * ends in `.gif` (the animated GIF it answers), the render reads that path, and only an
- * evergreen timer asks for a value (its start).
+ * A countdown design on the export screen (docs/adr/0058-countdown-timers.md "Countdown timers"):
+ * its render URL ends in `.gif` (the animated GIF it answers), the render reads that path, and only
+ * an evergreen timer asks for a value (its start).
  */
 import { describe, expect, it } from 'vitest';
 import { buildRenderUrl } from '#shared/export-url.ts';

@@ -89,7 +89,8 @@ function drawnValues(
 
 /**
  * Values a recipient may have: the hard cases (`&`, `+`, `%`, `=`, `#`, quotes, `$` patterns, other
- * scripts; docs/adr/0022-export-and-merge-tags.md "Export and merge tags"), and arbitrary Unicode text.
+ * scripts; docs/adr/0022-export-and-merge-tags.md "Export and merge tags"), and arbitrary Unicode
+ * text.
  */
 const SAMPLES = [
   'Ana & Zoë',

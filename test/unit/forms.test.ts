@@ -1,7 +1,7 @@
 /**
  * The SPA's one way to put a failed call on a form (web/src/lib/forms.ts `applyServerErrors`,
- * docs/adr/0047-forms.md "Forms"; docs/accounts.md "Error answers in the SPA"): a 422's errors on the
- * form's fields, focus on the first, the rest in one form-level message; a 401 adds nothing.
+ * docs/adr/0047-forms.md "Forms"; docs/accounts.md "Error answers in the SPA"): a 422's errors on
+ * the form's fields, focus on the first, the rest in one form-level message; a 401 adds nothing.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, GENERIC_ERROR_MESSAGE } from '../../web/src/api/client.ts';

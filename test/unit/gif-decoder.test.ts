@@ -1,6 +1,6 @@
 /**
- * The editor's GIF decoder (web/src/features/editor/gif/decoder.ts; docs/adr/0059-gif-playback.md "GIF
- * playback"): frame count, delays as browsers play them, composition and disposal, bounds.
+ * The editor's GIF decoder (web/src/features/editor/gif/decoder.ts; docs/adr/0059-gif-playback.md
+ * "GIF playback"): frame count, delays as browsers play them, composition and disposal, bounds.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';

@@ -10,9 +10,9 @@ import {
 } from '#shared/routes.ts';
 
 /**
- * Every call of docs/adr/0019-design-api-shapes.md "Design API shapes" and docs/adr/0044-the-api-contract.md "The API contract",
- * transcribed as concrete requests ("{teams}" is `companies`). The table must answer each with
- * exactly one route.
+ * Every call of docs/adr/0019-design-api-shapes.md "Design API shapes" and
+ * docs/adr/0044-the-api-contract.md "The API contract", transcribed as concrete requests ("{teams}"
+ * is `companies`). The table must answer each with exactly one route.
  */
 const SPEC_CALLS: Array<[string, string]> = [
   // docs/adr/0019-design-api-shapes.md "Design API shapes" Dashboard lists

@@ -1,9 +1,10 @@
 /**
- * The send-list upload URL in AWS (functions/lib/clients.ts `s3PresignClient`; docs/adr/0055-send-list-uploads-from-the-browser.md
- * "Send-list uploads from the browser"): the presigned PUT a browser sends the file to carries
- * no checksum of its own (the SDK's default signs the CRC32 of an empty body, and S3 would refuse
- * the file), signs the length and type the API announced, and goes to the assets bucket's
- * regional origin, the one the SPA's Content-Security-Policy allows.
+ * The send-list upload URL in AWS (functions/lib/clients.ts `s3PresignClient`;
+ * docs/adr/0055-send-list-uploads-from-the-browser.md "Send-list uploads from the browser"): the
+ * presigned PUT a browser sends the file to carries no checksum of its own (the SDK's default signs
+ * the CRC32 of an empty body, and S3 would refuse the file), signs the length and type the API
+ * announced, and goes to the assets bucket's regional origin, the one the SPA's
+ * Content-Security-Policy allows.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';

@@ -1,7 +1,7 @@
 /**
- * Reading send-list files (functions/send-lists/parse.ts; docs/adr/0053-send-list-files.md "Send-list files"):
- * CSV and XLSX rows, and each hostile file refused with its message. Hostile files are made here,
- * in memory or as lazy streams, never committed.
+ * Reading send-list files (functions/send-lists/parse.ts; docs/adr/0053-send-list-files.md
+ * "Send-list files"): CSV and XLSX rows, and each hostile file refused with its message. Hostile
+ * files are made here, in memory or as lazy streams, never committed.
  */
 import { Readable } from 'node:stream';
 import { strToU8, zipSync, type Zippable } from 'fflate';

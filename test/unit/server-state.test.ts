@@ -1,8 +1,8 @@
 /**
- * The SPA's server state (docs/adr/0045-server-state.md "Server state"): which failed reads are asked again
- * and how long the client waits, the message a failed read shows, the query keys' families
- * (an invalidation of a family reaches every key in it), and the paged lists: pages read one
- * after the other, each item shown once, and a list changed in the cache (a card leaves, a
+ * The SPA's server state (docs/adr/0045-server-state.md "Server state"): which failed reads are
+ * asked again and how long the client waits, the message a failed read shows, the query keys'
+ * families (an invalidation of a family reaches every key in it), and the paged lists: pages read
+ * one after the other, each item shown once, and a list changed in the cache (a card leaves, a
  * clone joins) keeping what to send for the next page. The client is the app's own
  * (`createQueryClient`), driven without React.
  */

@@ -1,7 +1,8 @@
 /**
  * Design documents as DynamoDB can store them (functions/designs/store.ts `storableDocument`,
- * docs/adr/0019-design-api-shapes.md "Design API shapes"): a number too close to zero for DynamoDB is stored as 0,
- * one beyond its range is a 422 naming the field, and everything else is kept as it was.
+ * docs/adr/0019-design-api-shapes.md "Design API shapes"): a number too close to zero for DynamoDB
+ * is stored as 0, one beyond its range is a 422 naming the field, and everything else is kept as it
+ * was.
  */
 import { describe, expect, it } from 'vitest';
 import { storableDocument } from '#functions/designs/store.ts';

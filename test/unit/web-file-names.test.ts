@@ -1,10 +1,11 @@
 /**
- * One file naming convention in web/src (docs/adr/0048-file-names-in-web-src.md "File names in web/src"): a module is
- * camelCase (`imagesApi.ts`, `usePagedQuery.ts`), a React component's file is PascalCase and named
- * after it (`KioskPage.tsx`), and the few `.tsx` files that hold no component are camelCase: the
- * entry (`main.tsx`), the router (`router.tsx`) and hooks that return elements (`use….tsx`). A
- * component test is named after what it tests, plus `.test` (`Modal.test.tsx`, docs/testing.md
- * "Adding a test"), and so are the test helpers' modules (`test/setup.ts`, `test/msw.tsx`).
+ * One file naming convention in web/src (docs/adr/0048-file-names-in-web-src.md "File names in
+ * web/src"): a module is camelCase (`imagesApi.ts`, `usePagedQuery.ts`), a React component's file
+ * is PascalCase and named after it (`KioskPage.tsx`), and the few `.tsx` files that hold no
+ * component are camelCase: the entry (`main.tsx`), the router (`router.tsx`) and hooks that return
+ * elements (`use….tsx`). A component test is named after what it tests, plus `.test`
+ * (`Modal.test.tsx`, docs/testing.md "Adding a test"), and so are the test helpers' modules
+ * (`test/setup.ts`, `test/msw.tsx`).
  */
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';

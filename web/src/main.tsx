@@ -27,7 +27,8 @@ useAppStore.subscribe((state, previous) => {
 // `useTransitions={false}`: a navigation renders the new page in one piece, not as a
 // transition that keeps the old page on screen, and taking input, while the new one renders in
 // slices (on a slow machine for hundreds of ms): what a user typed into the old page's form in
-// that time was lost with it (docs/adr/0039-forms-keep-what-is-typed-while-a-page-settles.md "Forms keep what is typed while a page settles").
+// that time was lost with it (docs/adr/0039-forms-keep-what-is-typed-while-a-page-settles.md "Forms
+// keep what is typed while a page settles").
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

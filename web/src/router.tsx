@@ -84,7 +84,8 @@ export const router = createBrowserRouter([
       },
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'pic-snippet/create', element: <CreateDesignPage /> },
-      // docs/adr/0019-design-api-shapes.md "Design API shapes": a template link opened in the browser asks first.
+      // docs/adr/0019-design-api-shapes.md "Design API shapes": a template link opened in the
+      // browser asks first.
       {
         path: 'pic-snippet/:id/createFromTemplate',
         lazy: page(() => import('./pages/CreateFromTemplatePage.tsx'), 'CreateFromTemplatePage'),

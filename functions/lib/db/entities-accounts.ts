@@ -198,8 +198,8 @@ export function accountsEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * An API token (docs/adr/0044-the-api-contract.md "The API contract": "Security and tokens"): only the SHA-256 of
-   * the token is kept, the token itself is shown once at creation.
+   * An API token (docs/adr/0044-the-api-contract.md "The API contract": "Security and tokens"):
+   * only the SHA-256 of the token is kept, the token itself is shown once at creation.
    */
   const ApiToken = new Entity(
     {

@@ -18,8 +18,8 @@ const TITLE_SORT_LENGTH = 64;
 
 /**
  * The list a design is in: `team:{teamId}:{status}`, or `templates:{status}` for a template
- * (a template's status is its enabled/disabled state, docs/adr/0018-design-lists.md "Design lists"). Templates
- * are listed across teams, not in their team's lists.
+ * (a template's status is its enabled/disabled state, docs/adr/0018-design-lists.md "Design
+ * lists"). Templates are listed across teams, not in their team's lists.
  * @throws Error when `teamId` or `status` is missing (a write that changes one of the three
  *   attributes must set all three).
  */
@@ -67,10 +67,10 @@ export function designsEntities({ opts, primary }: EntityKit) {
         /** The design document (shared/design.ts), validated with zod at the edges. */
         document: { type: 'any', required: true },
         /**
-         * Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `counter`): opens,
-         * the render URL's answers to anyone but a mail proxy, flushed in aggregate by the render
-         * service (functions/render/service.ts `ViewCounter`). Before proxies were told apart it
-         * counted their fetches too.
+         * Views (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
+         * versions and restore" `counter`): opens, the render URL's answers to anyone but a mail
+         * proxy, flushed in aggregate by the render service (functions/render/service.ts
+         * `ViewCounter`). Before proxies were told apart it counted their fetches too.
          */
         counter: { type: 'number', default: 0 },
         /**
@@ -94,9 +94,10 @@ export function designsEntities({ opts, primary }: EntityKit) {
         updatedAt: { type: 'string', default: now },
         archivedAt: { type: 'string' },
         /**
-         * The dashboard list the design is in (functions/designs/lists.ts, docs/adr/0018-design-lists.md
-         * "Design lists"): `team:{teamId}:{status}`, or `templates:{status}` for a template.
-         * Derived; a write that changes `teamId`, `status` or `isTemplate` must set all three.
+         * The dashboard list the design is in (functions/designs/lists.ts,
+         * docs/adr/0018-design-lists.md "Design lists"): `team:{teamId}:{status}`, or
+         * `templates:{status}` for a template. Derived; a write that changes `teamId`, `status` or
+         * `isTemplate` must set all three.
          */
         listKey: {
           type: 'string',
@@ -164,12 +165,13 @@ export function designsEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A template bundle (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Template
-   * bundle": id, title/name, status, bundle_images, teams, created_at, archived_at): a set of
-   * templates an admin assigns to teams, whose members see its templates in the editor's Bonus tab.
-   * The template ids and team ids are lists on the bundle (docs/templates.md "Storage and
-   * queries"): bundles are few, so every bundle call is one query of `all` (or one get) plus one
-   * batch get of the templates or teams it shows. Writes check `version` (optimistic lock).
+   * A template bundle (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+   * document: versions and restore": "Template bundle": id, title/name, status, bundle_images,
+   * teams, created_at, archived_at): a set of templates an admin assigns to teams, whose members
+   * see its templates in the editor's Bonus tab. The template ids and team ids are lists on the
+   * bundle (docs/templates.md "Storage and queries"): bundles are few, so every bundle call is one
+   * query of `all` (or one get) plus one batch get of the templates or teams it shows. Writes check
+   * `version` (optimistic lock).
    */
   const TemplateBundle = new Entity(
     {

@@ -49,10 +49,11 @@ export function libraryEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A sticker pack of the library (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore":
-   * "Sticker pack": id, pack_name, cover_image; docs/adr/0021-sticker-library.md "Sticker library"). Packs are
-   * global; `status` is `removed` once an admin removes one (docs/adr/0044-the-api-contract.md "The API contract"
-   * Kiosk packs), which hides it and its stickers from every list.
+   * A sticker pack of the library (docs/adr/0014-the-design-document-versions-and-restore.md "The
+   * design document: versions and restore": "Sticker pack": id, pack_name, cover_image;
+   * docs/adr/0021-sticker-library.md "Sticker library"). Packs are global; `status` is `removed`
+   * once an admin removes one (docs/adr/0044-the-api-contract.md "The API contract" Kiosk packs),
+   * which hides it and its stickers from every list.
    */
   const StickerPack = new Entity(
     {
@@ -122,8 +123,9 @@ export function libraryEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A team's own sticker (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Upload":
-   * image_name, icon_url; `POST /image` with `type=asIcon`), listed newest first.
+   * A team's own sticker (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+   * document: versions and restore": "Upload": image_name, icon_url; `POST /image` with
+   * `type=asIcon`), listed newest first.
    */
   const StickerUpload = new Entity(
     {
@@ -179,10 +181,11 @@ export function libraryEntities({ opts, primary }: EntityKit) {
   );
 
   /**
-   * A team's uploaded font (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Fonts
-   * "custom font names and path"; docs/adr/0019-design-api-shapes.md "Design API shapes" `POST /storeFont`): one per
-   * team and family (`familyKey`, the family name in lower case, so a second upload of a family is
-   * found). The file is in the assets bucket at `key`.
+   * A team's uploaded font (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+   * document: versions and restore" Fonts "custom font names and path";
+   * docs/adr/0019-design-api-shapes.md "Design API shapes" `POST /storeFont`): one per team and
+   * family (`familyKey`, the family name in lower case, so a second upload of a family is found).
+   * The file is in the assets bucket at `key`.
    */
   const CustomFont = new Entity(
     {

@@ -1,11 +1,11 @@
 /**
  * The SPA's one way to call the API: JSON in, JSON out, the spec's headers on every request.
  *
- * docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF": "Requests carry an XHR header and a CSRF token header."
- * Every call sends `X-Requested-With: XMLHttpRequest` and `Accept: application/json`,
- * `Content-Type: application/json` when there is a body, and `X-XSRF-TOKEN` copied from the
- * `XSRF-TOKEN` cookie when the server has set one (docs/security.md "Sessions and tokens"). Cookies
- * go along (same origin).
+ * docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF": "Requests carry an XHR header and a CSRF
+ * token header." Every call sends `X-Requested-With: XMLHttpRequest` and `Accept:
+ * application/json`, `Content-Type: application/json` when there is a body, and `X-XSRF-TOKEN`
+ * copied from the `XSRF-TOKEN` cookie when the server has set one (docs/security.md "Sessions and
+ * tokens"). Cookies go along (same origin).
  *
  * Failures are thrown as one typed {@link ApiError}, whatever went wrong, so screens handle a
  * single shape (docs/accounts.md "Error answers in the SPA", error catalogue).
@@ -117,9 +117,9 @@ export function callPath(
 }
 
 /**
- * Calls a route of the API contract (shared/contract; docs/adr/0044-the-api-contract.md "The API contract"):
- * `call('PUT /api/pic-snippet/{id}', { params: { id }, body })`. The path, query, body and the
- * answer's type come from the route's contract; the answer is the server's JSON (the server
+ * Calls a route of the API contract (shared/contract; docs/adr/0044-the-api-contract.md "The API
+ * contract"): `call('PUT /api/pic-snippet/{id}', { params: { id }, body })`. The path, query, body
+ * and the answer's type come from the route's contract; the answer is the server's JSON (the server
  * checks it against the same contract in tests).
  * @throws {ApiError} as {@link api} does.
  */

@@ -1,8 +1,8 @@
 /**
- * The design calls of the dashboard and the show page (docs/adr/0019-design-api-shapes.md "Design API shapes":
- * "Dashboard lists" and "Design actions"; docs/adr/0019-design-api-shapes.md "Design API shapes"), and the current
- * team's flags the dashboard needs (docs/adr/0018-design-lists.md "Design lists" frozen accounts,
- * docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`).
+ * The design calls of the dashboard and the show page (docs/adr/0019-design-api-shapes.md "Design
+ * API shapes": "Dashboard lists" and "Design actions"; docs/adr/0019-design-api-shapes.md "Design
+ * API shapes"), and the current team's flags the dashboard needs (docs/adr/0018-design-lists.md
+ * "Design lists" frozen accounts, docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`).
  *
  * The answers are typed by the designs and templates contracts (shared/contract; the server
  * checks its answers against them in tests), so the screens can trust what they get.
@@ -60,9 +60,9 @@ export interface NextPage {
 
 /**
  * The current team's flags (`GET /settings/companies/current`, docs/export.md "Saves";
- * shared/contract/ teams.ts `TeamSchema`): `frozen` (docs/adr/0018-design-lists.md "Design lists": a frozen
- * team cannot create, archive, clone or activate designs) and `can_export_pdf` (docs/adr/0023-team-roles.md
- * "Team roles": PDF export is for Pro plans).
+ * shared/contract/ teams.ts `TeamSchema`): `frozen` (docs/adr/0018-design-lists.md "Design lists":
+ * a frozen team cannot create, archive, clone or activate designs) and `can_export_pdf`
+ * (docs/adr/0023-team-roles.md "Team roles": PDF export is for Pro plans).
  */
 export type CurrentTeam = Pick<
   Team,
@@ -100,9 +100,9 @@ function pickCard(design: Design): DesignCard {
 
 /**
  * Reads one page of a dashboard list: `GET /getActive`, `/getArchived` or `/getHomeTemplates`
- * with `sortby` and `page` (docs/adr/0019-design-api-shapes.md "Design API shapes"), plus the previous page's
- * `cursor` (functions/designs/lists.ts) and, for templates, the onboarding `tag` (docs/adr/0020-dashboard-spa.md
- * "Dashboard SPA"; the server may ignore it).
+ * with `sortby` and `page` (docs/adr/0019-design-api-shapes.md "Design API shapes"), plus the
+ * previous page's `cursor` (functions/designs/lists.ts) and, for templates, the onboarding `tag`
+ * (docs/adr/0020-dashboard-spa.md "Dashboard SPA"; the server may ignore it).
  * @param next null for the first page, else what the previous page answered.
  * @returns up to 15 cards (docs/editor.md "Constants") and the next page, or null after the last one.
  * @throws {ApiError} for any failed call.
@@ -169,8 +169,8 @@ export async function fetchDesign(id: string, signal?: AbortSignal): Promise<Des
 }
 
 /**
- * `POST /api/pic-snippet` `{image_id, title?}` (docs/adr/0019-design-api-shapes.md "Design API shapes"): a new
- * design on a base photo.
+ * `POST /api/pic-snippet` `{image_id, title?}` (docs/adr/0019-design-api-shapes.md "Design API
+ * shapes"): a new design on a base photo.
  * @returns the new design (the server answers 201 with it).
  * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists", with the server's message), 422 with
  *   `errors.image_id` ('The selected image is invalid.') or `errors.title`.
@@ -197,8 +197,8 @@ export async function renameDesign(
 }
 
 /**
- * `PUT /api/pic-snippet/{id}/archive` (docs/adr/0019-design-api-shapes.md "Design API shapes": "-> success,
- * archived").
+ * `PUT /api/pic-snippet/{id}/archive` (docs/adr/0019-design-api-shapes.md "Design API shapes": "->
+ * success, archived").
  * @returns the archived design's card.
  * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists"), 404 for another team's design.
  */
@@ -207,8 +207,8 @@ export async function archiveDesign(id: string): Promise<DesignCard> {
 }
 
 /**
- * `PUT /api/pic-snippet/{id}/unarchive` (docs/adr/0019-design-api-shapes.md "Design API shapes": "-> success,
- * active"): Activate.
+ * `PUT /api/pic-snippet/{id}/unarchive` (docs/adr/0019-design-api-shapes.md "Design API shapes":
+ * "-> success, active"): Activate.
  * @returns the active design's card.
  * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists"), 404 for another team's design.
  */
@@ -217,8 +217,8 @@ export async function activateDesign(id: string): Promise<DesignCard> {
 }
 
 /**
- * `PUT /pic-snippet/{id}/copy` (docs/adr/0019-design-api-shapes.md "Design API shapes"): Clone. The copy is titled
- * "Copy of - …" and its parameters are renamed (docs/editor.md "Editing rules").
+ * `PUT /pic-snippet/{id}/copy` (docs/adr/0019-design-api-shapes.md "Design API shapes"): Clone. The
+ * copy is titled "Copy of - …" and its parameters are renamed (docs/editor.md "Editing rules").
  * @returns the new design's card.
  * @throws {ApiError} 403 for a frozen team (docs/adr/0018-design-lists.md "Design lists"), 404 for another team's design.
  */
@@ -227,9 +227,9 @@ export async function cloneDesign(id: string): Promise<DesignCard> {
 }
 
 /**
- * `POST /pic-snippet/{id}/createFromTemplate` (docs/adr/0019-design-api-shapes.md "Design API shapes": "->
- * newPicSnippetId"; a POST with the CSRF headers rather than the spec's GET, docs/security.md
- * "State changes are not GETs").
+ * `POST /pic-snippet/{id}/createFromTemplate` (docs/adr/0019-design-api-shapes.md "Design API
+ * shapes": "-> newPicSnippetId"; a POST with the CSRF headers rather than the spec's GET,
+ * docs/security.md "State changes are not GETs").
  * @returns the new design's id.
  * @throws {ApiError} 403 for a frozen team, 404 for an unknown or disabled template.
  */

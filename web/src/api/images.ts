@@ -1,14 +1,14 @@
 /**
- * The image library calls the create page needs (docs/adr/0017-user-files.md "User files": "Images, stickers,
- * fonts": `GET /getGlobalImages (page) -> data, last_page`).
+ * The image library calls the create page needs (docs/adr/0017-user-files.md "User files": "Images,
+ * stickers, fonts": `GET /getGlobalImages (page) -> data, last_page`).
  */
 import type { Image } from '#shared/contract/images.ts';
 import { call } from './client.ts';
 
 /**
- * A library picture (shared/contract/images.ts `ImageSchema`; docs/adr/0017-user-files.md "User files"
- * Image): `thumb` (a 400 px wide JPEG) and `url` are paths on this origin (null while not served);
- * sizes in px; `author`, `author_url` and `licence` credit the photographer when known.
+ * A library picture (shared/contract/images.ts `ImageSchema`; docs/adr/0017-user-files.md "User
+ * files" Image): `thumb` (a 400 px wide JPEG) and `url` are paths on this origin (null while not
+ * served); sizes in px; `author`, `author_url` and `licence` credit the photographer when known.
  */
 export type LibraryImage = Image;
 

@@ -10,8 +10,8 @@ export interface FlashMessage {
 }
 
 /**
- * A confirmation that shows for {@link FLASH_MS} after an action (docs/adr/0018-design-lists.md "Design
- * lists").
+ * A confirmation that shows for {@link FLASH_MS} after an action (docs/adr/0018-design-lists.md
+ * "Design lists").
  * @param initial a flash to start with (one handed over by the page before a navigation).
  */
 export function useFlash(initial?: string): {

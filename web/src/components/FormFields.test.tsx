@@ -1,7 +1,7 @@
 /**
  * The form fields bound to react-hook-form (./FormFields.tsx) with the SPA's one way to submit
- * and to show a refusal (web/src/lib/forms.ts; docs/adr/0047-forms.md "Forms"): the schema's message
- * on a field once it is checked, a 422 on the fields it names with focus on the first, the
+ * and to show a refusal (web/src/lib/forms.ts; docs/adr/0047-forms.md "Forms"): the schema's
+ * message on a field once it is checked, a 422 on the fields it names with focus on the first, the
  * other messages in the form's message above it.
  */
 import { zodResolver } from '@hookform/resolvers/zod';

@@ -5,10 +5,10 @@ import { useAppStore } from '../state/store.ts';
 import './ImpersonationBanner.css';
 
 /**
- * The banner on every page while a platform admin impersonates a user (docs/adr/0023-team-roles.md "Team
- * roles"; docs/kiosk.md "Users, impersonation and discounts"): whom, who, and "Stop impersonating",
- * which gives the admin their own session back and reloads the app on the user's kiosk profile. Who
- * is who comes from `GET /user/current` (`impersonator`).
+ * The banner on every page while a platform admin impersonates a user (docs/adr/0023-team-roles.md
+ * "Team roles"; docs/kiosk.md "Users, impersonation and discounts"): whom, who, and "Stop
+ * impersonating", which gives the admin their own session back and reloads the app on the user's
+ * kiosk profile. Who is who comes from `GET /user/current` (`impersonator`).
  */
 export function ImpersonationBanner() {
   const user = useAppStore((s) => s.user);

@@ -10,11 +10,11 @@ export const NO_MORE_RESULTS = 'No more results';
 const PRELOAD_MARGIN_PX = 600;
 
 /**
- * The end of a paged list (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "All lists page by infinite scroll
- * and end with the message 'No more results'"): an invisible sentinel that loads the next page as
- * it nears the viewport (IntersectionObserver), a visible "Load more" button for keyboard users and
- * browsers without the observer, the loading and failure states of a further page, and the end
- * message once the last page is in.
+ * The end of a paged list (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "All lists page by
+ * infinite scroll and end with the message 'No more results'"): an invisible sentinel that loads
+ * the next page as it nears the viewport (IntersectionObserver), a visible "Load more" button for
+ * keyboard users and browsers without the observer, the loading and failure states of a further
+ * page, and the end message once the last page is in.
  *
  * @param showEnd whether the end message shows (templates: only after more than 4 items).
  * @param moreLabel the button's text, e.g. "Load more PicSnippets".

@@ -7,9 +7,9 @@ import { IMAGE_FILE_ACCEPT, imageFileProblem } from './imageFile.ts';
 /**
  * A profile or team photo with a "Choose a new photo" control: shows the current photo (or the
  * initials), previews the chosen file at once, shows upload progress, and the server's message
- * on failure (the old photo comes back). docs/adr/0044-the-api-contract.md "The API contract" photo calls;
- * docs/accounts.md "Validation rules": "Photo upload needs a file chosen" (the upload starts only
- * once a file is chosen).
+ * on failure (the old photo comes back). docs/adr/0044-the-api-contract.md "The API contract" photo
+ * calls; docs/accounts.md "Validation rules": "Photo upload needs a file chosen" (the upload starts
+ * only once a file is chosen).
  *
  * @param upload sends the file, reporting progress (bytes), and resolves to the new photo URL.
  */

@@ -1,8 +1,9 @@
 /**
- * The session-expired modal (./SessionExpiredModal.tsx; docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps
- * the work"): a 401 to a signed-in user opens it over the page, with the address filled in and
- * focus on the password; Esc or "Not now" fold it into a bar; signing in again as the same user
- * closes it and the page goes on.
+ * The session-expired modal (./SessionExpiredModal.tsx;
+ * docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work"): a 401 to a
+ * signed-in user opens it over the page, with the address filled in and focus on the password; Esc
+ * or "Not now" fold it into a bar; signing in again as the same user closes it and the page goes
+ * on.
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';

@@ -9,9 +9,9 @@ import { Spinner } from './Spinner.tsx';
 /**
  * docs/accounts.md "Error answers in the SPA": a 401 while signed in logs the client out and opens
  * this modal. The user signs in again here, over the page, so the page keeps what was typed into it
- * and the editor its unsaved changes (docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work"). Esc or
- * "Not now" folds the modal into a bar at the foot of the page (the page stays readable, e.g. to
- * copy a text out); the bar's button opens it again.
+ * and the editor its unsaved changes (docs/adr/0040-session-expiry-keeps-the-work.md "Session
+ * expiry keeps the work"). Esc or "Not now" folds the modal into a bar at the foot of the page (the
+ * page stays readable, e.g. to copy a text out); the bar's button opens it again.
  */
 export function SessionExpiredModal() {
   const expired = useAppStore((s) => s.sessionExpired);

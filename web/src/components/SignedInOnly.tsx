@@ -7,8 +7,8 @@ import { PageLoading } from './Spinner.tsx';
  * Renders its children for a signed-in user; sends a signed-out visitor to /login, which comes
  * back here after signing in (`state.from`). While the first `/user/current` is on its way it
  * shows `loading` ("Loading…" unless the page names what it loads). After a 401 the page stays,
- * behind the session-expired modal, which offers to sign in again (docs/adr/0040-session-expiry-keeps-the-work.md
- * "Session expiry keeps the work").
+ * behind the session-expired modal, which offers to sign in again
+ * (docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work").
  */
 export function SignedInOnly({
   children,

@@ -1,8 +1,9 @@
 /**
  * The question before leaving a page with unsaved changes (./UnsavedChangesPrompt.tsx;
- * docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes asks first"): an in-app navigation waits behind
- * "Leave this page?" (focus on Stay; Esc stays; Leave goes), closing or reloading gets the
- * browser's prompt, and a page without changes is left without a question.
+ * docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes asks
+ * first"): an in-app navigation waits behind "Leave this page?" (focus on Stay; Esc stays; Leave
+ * goes), closing or reloading gets the browser's prompt, and a page without changes is left without
+ * a question.
  */
 import { screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';

@@ -4,10 +4,11 @@ import { currentTeamQuery } from './queries.ts';
 import { useAppStore } from '../state/store.ts';
 
 /**
- * The current team's flags (docs/adr/0018-design-lists.md "Design lists" frozen, docs/adr/0023-team-roles.md "Team roles"
- * `can_export_pdf`), loaded again when the user switches teams. While they load, or when they
- * cannot be read, the team counts as not frozen and without PDF export: the server refuses what a
- * frozen team may not do anyway, and says why (403 with its message).
+ * The current team's flags (docs/adr/0018-design-lists.md "Design lists" frozen,
+ * docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`), loaded again when the user switches
+ * teams. While they load, or when they cannot be read, the team counts as not frozen and without
+ * PDF export: the server refuses what a frozen team may not do anyway, and says why (403 with its
+ * message).
  */
 export function useCurrentTeam(): { team: CurrentTeam | null; loading: boolean } {
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');

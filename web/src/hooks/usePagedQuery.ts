@@ -1,9 +1,10 @@
 /**
- * Lists read page by page (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "All lists page by infinite scroll";
- * the dashboard lists, the picture library, the editor's image, sticker and template panels), on
- * TanStack Query's `useInfiniteQuery`: the pages are cached under the list's key, so a list shown
- * again appears at once (and is read again behind it when stale), and what an action changes in a
- * list is written into that cache (`update`). docs/adr/0045-server-state.md "Server state".
+ * Lists read page by page (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "All lists page by
+ * infinite scroll"; the dashboard lists, the picture library, the editor's image, sticker and
+ * template panels), on TanStack Query's `useInfiniteQuery`: the pages are cached under the list's
+ * key, so a list shown again appears at once (and is read again behind it when stale), and what an
+ * action changes in a list is written into that cache (`update`). docs/adr/0045-server-state.md
+ * "Server state".
  */
 import {
   hashKey,

@@ -1,8 +1,9 @@
 /**
- * The session keep-alive (./useSessionKeepAlive.ts; docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF",
- * "Failed page loads"): a refresh once 240 s have passed; while the server is down, the tries
- * space out (10 s, 20 s, … up to 240 s) instead of one every 5 s; after a success, the normal
- * schedule again. The page's interval and clock are faked; the API is the mock API.
+ * The session keep-alive (./useSessionKeepAlive.ts; docs/adr/0009-sessions-and-csrf.md "Sessions
+ * and CSRF", docs/adr/0068-failed-page-loads.md "Failed page loads"): a refresh once 240 s have
+ * passed; while the server is down, the tries space out (10 s, 20 s, … up to 240 s) instead of one
+ * every 5 s; after a success, the normal schedule again. The page's interval and clock are faked;
+ * the API is the mock API.
  */
 import { render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -10,16 +10,16 @@ export const REFRESH_AFTER_GAP_MS = 5 * 60_000;
 export const CHECK_EVERY_MS = 5_000;
 /**
  * After a refresh that failed (the server down or unreachable), the next waits 10 s, then 20 s,
- * doubling up to this, ms (docs/adr/0068-failed-page-loads.md "Failed page loads"): a tab left open through an
- * outage asks a few times an hour, not every 5 s.
+ * doubling up to this, ms (docs/adr/0068-failed-page-loads.md "Failed page loads"): a tab left open
+ * through an outage asks a few times an hour, not every 5 s.
  */
 export const RETRY_AT_MOST_MS = REFRESH_EVERY_MS;
 
 /**
- * Keeps a signed-in user's session alive while the app is open (docs/adr/0009-sessions-and-csrf.md "Sessions and
- * CSRF" `PUT /spark/token`; "token refresh runs only for an authenticated user", docs/billing.md
- * "Flows"). A 401 from the refresh goes through the API client, which opens the session-expired
- * modal.
+ * Keeps a signed-in user's session alive while the app is open (docs/adr/0009-sessions-and-csrf.md
+ * "Sessions and CSRF" `PUT /spark/token`; "token refresh runs only for an authenticated user",
+ * docs/billing.md "Flows"). A 401 from the refresh goes through the API client, which opens the
+ * session-expired modal.
  */
 export function useSessionKeepAlive(): void {
   // Not while the session-expired modal is open: there is no session to keep.

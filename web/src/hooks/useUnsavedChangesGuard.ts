@@ -40,14 +40,14 @@ export function useHasUnsavedChanges(): boolean {
 }
 
 /**
- * Asks before the user leaves a screen that holds unsaved changes (docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving
- * with unsaved changes asks first"): while `dirty` is true, an in-app navigation (a link, the
- * header, browser back, a tab of the page) opens the "Leave this page?" dialog, and closing the
- * tab or reloading opens the browser's own `beforeunload` prompt. Call it once per form or
- * editor with what it knows: the editor's save queue has changes it has not saved, or the
- * form's fields differ from what was loaded or last saved. After a successful save, pass false.
- * The mark is set in a layout effect, so it is in place in the commit that shows the change,
- * and it goes when the component unmounts.
+ * Asks before the user leaves a screen that holds unsaved changes
+ * (docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes asks
+ * first"): while `dirty` is true, an in-app navigation (a link, the header, browser back, a tab of
+ * the page) opens the "Leave this page?" dialog, and closing the tab or reloading opens the
+ * browser's own `beforeunload` prompt. Call it once per form or editor with what it knows: the
+ * editor's save queue has changes it has not saved, or the form's fields differ from what was
+ * loaded or last saved. After a successful save, pass false. The mark is set in a layout effect, so
+ * it is in place in the commit that shows the change, and it goes when the component unmounts.
  */
 export function useUnsavedChangesGuard(dirty: boolean): void {
   const id = useId();

@@ -1,6 +1,6 @@
 /**
- * The SPA's forms (docs/adr/0047-forms.md "Forms"): react-hook-form with zod schemas, and one way to
- * put a failed call's answer on a form (docs/accounts.md "Error answers in the SPA": a 422's
+ * The SPA's forms (docs/adr/0047-forms.md "Forms"): react-hook-form with zod schemas, and one way
+ * to put a failed call's answer on a form (docs/accounts.md "Error answers in the SPA": a 422's
  * `errors` go on the fields, the rest in one message above the form).
  */
 import type { FormEvent } from 'react';

@@ -15,10 +15,11 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 import '../features/templates/templates.css';
 
 /**
- * The bundle edit page, `/template-bundle/{id}/edit` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Bundle
- * picture cards are edited at the bundle's edit URL with /edit appended"; docs/templates.md): a
- * picture card per template of the bundle with Delete, which takes the template out of the bundle
- * (the template itself stays). Admins only; others see the not-found state.
+ * The bundle edit page, `/template-bundle/{id}/edit` (docs/adr/0020-dashboard-spa.md "Dashboard
+ * SPA": "Bundle picture cards are edited at the bundle's edit URL with /edit appended";
+ * docs/templates.md): a picture card per template of the bundle with Delete, which takes the
+ * template out of the bundle (the template itself stays). Admins only; others see the not-found
+ * state.
  */
 export function BundleEditPage() {
   useDocumentTitle('Edit template bundle');

@@ -17,9 +17,9 @@ import { SignedInOnly } from '../components/SignedInOnly.tsx';
 /**
  * The card-update page (docs/accounts.md "Screens": "Card-update page for an account being
  * cancelled, with team_id in the query"): the team's card on file and the card form, saved through
- * `PUT /settings/companies/{team_id}/update-payment-method` (docs/adr/0044-the-api-contract.md "The API contract"),
- * so a subscription whose payment failed can be paid before it ends. Owners only (the server
- * checks). Its address is `cardUpdatePath(teamId)` in shared/billing.ts.
+ * `PUT /settings/companies/{team_id}/update-payment-method` (docs/adr/0044-the-api-contract.md "The
+ * API contract"), so a subscription whose payment failed can be paid before it ends. Owners only
+ * (the server checks). Its address is `cardUpdatePath(teamId)` in shared/billing.ts.
  */
 export function CardUpdatePage() {
   useDocumentTitle('Update your card');

@@ -1,7 +1,7 @@
 /**
- * Starting a design from a picture (./CreateDesignPage.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA"):
- * `?base_image=` creates the design once and replaces the address with its editor, so Back does
- * not create a second one; a refused creation says why and offers the way on.
+ * Starting a design from a picture (./CreateDesignPage.tsx; docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA"): `?base_image=` creates the design once and replaces the address with its
+ * editor, so Back does not create a second one; a refused creation says why and offers the way on.
  */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -26,11 +26,11 @@ const LIBRARY_SOURCE = 'library';
 const UPLOAD_SOURCE = 'upload';
 
 /**
- * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/adr/0020-dashboard-spa.md "Dashboard SPA":
- * "Start a new design from an image"). With `base_image` the design is created at once and the
- * address is replaced by its editor (Back does not create a second one); without it the page shows
- * the library to pick a picture from, each card linking back here with `base_image`. Tests:
- * ./CreateDesignPage.test.tsx.
+ * `/pic-snippet/create?base_image={imageId}&from={source}` (docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA": "Start a new design from an image"). With `base_image` the design is created at
+ * once and the address is replaced by its editor (Back does not create a second one); without it
+ * the page shows the library to pick a picture from, each card linking back here with `base_image`.
+ * Tests: ./CreateDesignPage.test.tsx.
  */
 export function CreateDesignPage() {
   const [params] = useSearchParams();
@@ -142,8 +142,9 @@ async function fetchPicturePage(next: number | null, signal: AbortSignal) {
 }
 
 /**
- * The global library as "Use this Pic" cards (docs/adr/0020-dashboard-spa.md "Dashboard SPA" gallery cards) with
- * each photo's title and credit, paged like the dashboard (cached as a shared library).
+ * The global library as "Use this Pic" cards (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
+ * gallery cards) with each photo's title and credit, paged like the dashboard (cached as a shared
+ * library).
  */
 function LibraryPicker() {
   const list = usePagedQuery({
@@ -241,8 +242,9 @@ const createLink = (image: LibraryImage) =>
   `${CREATE_PATH}?${new URLSearchParams({ base_image: image.id, from: LIBRARY_SOURCE })}`;
 
 /**
- * A library picture at its own aspect ratio with "Edit Image" (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
- * gallery cards: the masonry card), linking to the same create link as "Use this Pic".
+ * A library picture at its own aspect ratio with "Edit Image" (docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA" gallery cards: the masonry card), linking to the same create link as "Use this
+ * Pic".
  */
 function MasonryCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
   const action = (

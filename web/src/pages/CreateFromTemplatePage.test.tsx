@@ -1,7 +1,8 @@
 /**
- * A template link opened in the browser (./CreateFromTemplatePage.tsx; docs/adr/0019-design-api-shapes.md "Design
- * API shapes"): opening it creates nothing; "Create my design" does, once, and opens the copy in
- * the editor in place of the link; a refusal says why and keeps the button.
+ * A template link opened in the browser (./CreateFromTemplatePage.tsx;
+ * docs/adr/0019-design-api-shapes.md "Design API shapes"): opening it creates nothing; "Create my
+ * design" does, once, and opens the copy in the editor in place of the link; a refusal says why and
+ * keeps the button.
  */
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -9,11 +9,11 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 
 /**
  * `/pic-snippet/{templateId}/createFromTemplate` opened in the browser: old links, onboarding and
- * marketing links (docs/adr/0019-design-api-shapes.md "Design API shapes": createFromTemplate). A page never
- * creates anything by being opened (docs/security.md "State changes are not GETs"), so it asks:
- * "Create my design" posts `POST /pic-snippet/{id}/createFromTemplate` with the CSRF headers and
- * opens the new design's editor, replacing this address (Back does not offer the button again).
- * A signed-out visitor signs in first and comes back here. Tests:
+ * marketing links (docs/adr/0019-design-api-shapes.md "Design API shapes": createFromTemplate). A
+ * page never creates anything by being opened (docs/security.md "State changes are not GETs"), so
+ * it asks: "Create my design" posts `POST /pic-snippet/{id}/createFromTemplate` with the CSRF
+ * headers and opens the new design's editor, replacing this address (Back does not offer the button
+ * again). A signed-out visitor signs in first and comes back here. Tests:
  * ./CreateFromTemplatePage.test.tsx.
  */
 export function CreateFromTemplatePage() {

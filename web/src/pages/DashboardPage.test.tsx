@@ -1,9 +1,9 @@
 /**
- * The dashboard page (./DashboardPage.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA", "Design lists"):
- * onboarding's address opens the templates view filtered by its tag, with a chip that removes the
- * filter; a frozen team is told why its Create button and card actions are disabled, with the
- * way to its subscription. The lists themselves are in
- * web/src/features/dashboard/DesignList.test.tsx.
+ * The dashboard page (./DashboardPage.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA",
+ * docs/adr/0018-design-lists.md "Design lists"): onboarding's address opens the templates view
+ * filtered by its tag, with a chip that removes the filter; a frozen team is told why its Create
+ * button and card actions are disabled, with the way to its subscription. The lists themselves are
+ * in web/src/features/dashboard/DesignList.test.tsx.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -23,7 +23,8 @@ const VIEWS: readonly TabItem<DashboardView>[] = [
 
 /**
  * The dashboard's tabs: the lists, for admins Template Bundles, and for a team with bundles its
- * private bundle view, Bonus Templates (docs/adr/0020-dashboard-spa.md "Dashboard SPA" view switches).
+ * private bundle view, Bonus Templates (docs/adr/0020-dashboard-spa.md "Dashboard SPA" view
+ * switches).
  */
 type DashboardTab = DashboardView | 'bundles' | 'bonus';
 const ADMIN_VIEWS: readonly TabItem<DashboardTab>[] = [
@@ -36,19 +37,19 @@ const BONUS_VIEWS: readonly TabItem<DashboardTab>[] = [
 ];
 
 /**
- * The dashboard, `/dashboard` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Dashboard"): the header with the
- * title, the Sort by dropdown and Create a new PicSnippet; the lists Active, Archive and View
- * Templates. The list is kept in `view` (`active` when absent, `archived`, `templates`), the sort
- * in `sortby` (empty = last updated, `created`, `name`, `views`), and onboarding's template filter
- * in `tag` (docs/accounts.md "Screens"; `/dashboard?view=templates&tag=…`), so each state has an
- * address.
+ * The dashboard, `/dashboard` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Dashboard"): the
+ * header with the title, the Sort by dropdown and Create a new PicSnippet; the lists Active,
+ * Archive and View Templates. The list is kept in `view` (`active` when absent, `archived`,
+ * `templates`), the sort in `sortby` (empty = last updated, `created`, `name`, `views`), and
+ * onboarding's template filter in `tag` (docs/accounts.md "Screens";
+ * `/dashboard?view=templates&tag=…`), so each state has an address.
  *
- * A frozen team (docs/adr/0018-design-lists.md "Design lists") sees why its Create button and card actions are
- * disabled, with the way to its subscription settings.
+ * A frozen team (docs/adr/0018-design-lists.md "Design lists") sees why its Create button and card
+ * actions are disabled, with the way to its subscription settings.
  *
- * Admins (docs/adr/0023-team-roles.md "Team roles") also get the Template Bundles tab (`view=bundles`), the
- * template cards' Deactivate/Activate and Delete, and an Enabled/Disabled switch over the templates
- * (`templates=disabled`; docs/templates.md).
+ * Admins (docs/adr/0023-team-roles.md "Team roles") also get the Template Bundles tab
+ * (`view=bundles`), the template cards' Deactivate/Activate and Delete, and an Enabled/Disabled
+ * switch over the templates (`templates=disabled`; docs/templates.md).
  */
 export function DashboardPage() {
   useDocumentTitle('Dashboard');

@@ -24,11 +24,12 @@ interface ShowState {
 }
 
 /**
- * The show page of a design, `/pic-snippet/{id}` (docs/adr/0020-dashboard-spa.md "Dashboard SPA" routes): its
- * title, dates and views, the viewer (image, or PDF for Pro plans), the render URL with a copy
- * button and a hint built from the design's parameter names, and the actions of its state (Archive
- * and Clone, or Activate) with the 4-second confirmation flash (docs/adr/0018-design-lists.md "Design lists").
- * A design that is not the current team's gets a not-found state (the API answers 404 for both).
+ * The show page of a design, `/pic-snippet/{id}` (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
+ * routes): its title, dates and views, the viewer (image, or PDF for Pro plans), the render URL
+ * with a copy button and a hint built from the design's parameter names, and the actions of its
+ * state (Archive and Clone, or Activate) with the 4-second confirmation flash
+ * (docs/adr/0018-design-lists.md "Design lists"). A design that is not the current team's gets a
+ * not-found state (the API answers 404 for both).
  */
 /** `1 Open`, `1,234 Opens`: a count with its label, in the page's number format. */
 function countLabel(n: number, one: string, many: string): string {

@@ -5,9 +5,9 @@ import { fetchAndPreloadDesign } from '../features/editor/preload.ts';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
 
 /**
- * The editor page, `/pic-snippet/{id}/edit` (docs/adr/0020-dashboard-spa.md "Dashboard SPA" routes): loads the
- * design (a spinner while it loads, a not-found state for a design that is not the current team's,
- * a failure with Retry), then opens the editor on it.
+ * The editor page, `/pic-snippet/{id}/edit` (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
+ * routes): loads the design (a spinner while it loads, a not-found state for a design that is not
+ * the current team's, a failure with Retry), then opens the editor on it.
  */
 export function EditorPage() {
   const { id = '' } = useParams();

@@ -1,8 +1,8 @@
 /**
- * Onboarding (./OnboardingPage.tsx; docs/adr/0016-onboarding.md "Onboarding"): step 1 offers the eight use
- * cases and says to choose one when Next is pressed without a choice, step 2 shows the chosen
- * use case's ideas with focus on its heading, and Continue saves the choice
- * (`PUT /settings/onboarding`) and goes to the use case's address.
+ * Onboarding (./OnboardingPage.tsx; docs/adr/0016-onboarding.md "Onboarding"): step 1 offers the
+ * eight use cases and says to choose one when Next is pressed without a choice, step 2 shows the
+ * chosen use case's ideas with focus on its heading, and Continue saves the choice (`PUT
+ * /settings/onboarding`) and goes to the use case's address.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -32,12 +32,12 @@ const OnboardingForm = z.object({
 });
 
 /**
- * `/onboarding` (docs/adr/0016-onboarding.md "Onboarding"): step 1 picks one of the eight use cases,
- * step 2 shows what to make with it and continues, step 3 saves the choice (`PUT
- * /settings/onboarding`) and goes to the use case's address (shared/onboarding.ts). The
- * heading of each step takes focus so the change is announced; Back keeps the choice. The
- * choice is a react-hook-form field checked by {@link OnboardingForm}; a refusal of the save
- * goes back to the step that can fix it (docs/adr/0047-forms.md "Forms").
+ * `/onboarding` (docs/adr/0016-onboarding.md "Onboarding"): step 1 picks one of the eight use
+ * cases, step 2 shows what to make with it and continues, step 3 saves the choice (`PUT
+ * /settings/onboarding`) and goes to the use case's address (shared/onboarding.ts). The heading of
+ * each step takes focus so the change is announced; Back keeps the choice. The choice is a
+ * react-hook-form field checked by {@link OnboardingForm}; a refusal of the save goes back to the
+ * step that can fix it (docs/adr/0047-forms.md "Forms").
  */
 export function OnboardingPage() {
   useDocumentTitle('Get started');

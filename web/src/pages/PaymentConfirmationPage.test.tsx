@@ -1,9 +1,9 @@
 /**
  * The payment-confirmation page (./PaymentConfirmationPage.tsx; docs/accounts.md "Screens",
- * docs/adr/0026-billing-in-the-spa.md "Billing in the SPA") on a server without Stripe keys: the lookup's 422 says
- * why the payment cannot be confirmed here and Stripe.js is never loaded; the way back follows
- * `?redirect=` only to a path on this site (web/src/features/billing/redirect.ts), else the
- * subscription settings.
+ * docs/adr/0026-billing-in-the-spa.md "Billing in the SPA") on a server without Stripe keys: the
+ * lookup's 422 says why the payment cannot be confirmed here and Stripe.js is never loaded; the way
+ * back follows `?redirect=` only to a path on this site (web/src/features/billing/redirect.ts),
+ * else the subscription settings.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -57,9 +57,9 @@ function pageIds(base: string): AccountFieldIds & { title: string; heading: stri
 }
 
 /**
- * Registration (docs/accounts.md "Screens", docs/adr/0044-the-api-contract.md "The API contract", docs/billing.md
- * "Flows", docs/accounts.md "Validation rules"): step 0 account details, step 1 plan, then
- * `/confirmation`.
+ * Registration (docs/accounts.md "Screens", docs/adr/0044-the-api-contract.md "The API contract",
+ * docs/billing.md "Flows", docs/accounts.md "Validation rules"): step 0 account details, step 1
+ * plan, then `/confirmation`.
  *
  * The URL's `plan`, `coupon` and `invitation` parameters are read once and kept in the URL;
  * `plan` picks the starting plan, `coupon` and `invitation` are sent with the registration.

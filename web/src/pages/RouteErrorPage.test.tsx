@@ -1,7 +1,8 @@
 /**
- * The route error page (./RouteErrorPage.tsx; docs/adr/0068-failed-page-loads.md "Failed page loads"): a part of
- * the app that could not be loaded (a deploy removed its file, the network dropped) offers a
- * reload of the same page; any other failure says something went wrong and links home.
+ * The route error page (./RouteErrorPage.tsx; docs/adr/0068-failed-page-loads.md "Failed page
+ * loads"): a part of the app that could not be loaded (a deploy removed its file, the network
+ * dropped) offers a reload of the same page; any other failure says something went wrong and links
+ * home.
  */
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -26,8 +26,8 @@ export function isChunkLoadError(error: unknown): boolean {
  * Shown instead of the app when rendering a route throws. It renders without the app shell
  * (the shell may be what failed), so it brings its own landmark and way home. A part of the app
  * that could not be loaded (a new version was deployed while the tab was open, or the network
- * dropped) offers a reload of the same page instead (docs/adr/0068-failed-page-loads.md "Failed page loads";
- * web/src/pages/RouteErrorPage.test.tsx).
+ * dropped) offers a reload of the same page instead (docs/adr/0068-failed-page-loads.md "Failed
+ * page loads"; web/src/pages/RouteErrorPage.test.tsx).
  */
 export function RouteErrorPage() {
   const error = useRouteError();

@@ -3,9 +3,9 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import '../features/templates/templates.css';
 
 /**
- * `/image` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Page reached after deleting the template that is
- * currently open"; docs/adr/0018-design-lists.md "Design lists": "Deleting the currently open template leads to
- * /image"): says what happened and leads back to the templates.
+ * `/image` (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Page reached after deleting the
+ * template that is currently open"; docs/adr/0018-design-lists.md "Design lists": "Deleting the
+ * currently open template leads to /image"): says what happened and leads back to the templates.
  */
 export function TemplateDeletedPage() {
   useDocumentTitle('Template deleted');

@@ -1,8 +1,8 @@
 /**
  * The SPA's one TanStack Query client: the server state (lists, pages of lists, the records a
  * screen shows) is cached here, keyed by `queryKeys` (./queryKeys.ts), while the zustand store
- * keeps the client state (the session, the editor's document). docs/adr/0045-server-state.md "Server
- * state".
+ * keeps the client state (the session, the editor's document). docs/adr/0045-server-state.md
+ * "Server state".
  */
 import { isCancelledError, QueryCache, QueryClient } from '@tanstack/react-query';
 import { GENERIC_ERROR_MESSAGE, isApiError } from '../api/client.ts';
@@ -50,9 +50,10 @@ export const retryDelay = (failureCount: number): number =>
   Math.min(RETRY_BASE_MS * 2 ** failureCount, RETRY_MAX_MS);
 
 /**
- * The message for a read that failed (docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work"): the
- * answer's message, the session-expired one for a 401 (the modal opens as well), else the generic
- * one (the client's cache logs that failure, as it is a bug or a surprise).
+ * The message for a read that failed (docs/adr/0040-session-expiry-keeps-the-work.md "Session
+ * expiry keeps the work"): the answer's message, the session-expired one for a 401 (the modal opens
+ * as well), else the generic one (the client's cache logs that failure, as it is a bug or a
+ * surprise).
  */
 export function loadFailure(error: unknown): string {
   if (!isApiError(error)) return GENERIC_ERROR_MESSAGE;

@@ -1,10 +1,10 @@
 /**
  * Every TanStack Query key of the SPA, in one place so reads and invalidations agree
- * (docs/adr/0045-server-state.md "Server state"). Keys are arrays from the general to the particular: the
- * first element names a family (`designs`, `teams`, `billing`, …), so `invalidateQueries({
- * queryKey: queryKeys.designs.all })` reaches every list of that family. Data of one team
- * (its designs, uploads, bundles, billing) carries the team id, so a team switch reads the
- * other team's data instead of showing the cached one of the team left.
+ * (docs/adr/0045-server-state.md "Server state"). Keys are arrays from the general to the
+ * particular: the first element names a family (`designs`, `teams`, `billing`, …), so
+ * `invalidateQueries({ queryKey: queryKeys.designs.all })` reaches every list of that family. Data
+ * of one team (its designs, uploads, bundles, billing) carries the team id, so a team switch reads
+ * the other team's data instead of showing the cached one of the team left.
  */
 import type { DashboardView, DesignSort } from '../api/designs.ts';
 

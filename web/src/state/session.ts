@@ -1,19 +1,20 @@
 /**
  * The session slice of the app store: who is signed in.
  *
- * The user comes from `GET /user/current` (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF"), loaded once when
- * the app starts and again after anything that changes the session (sign-in, registration). Signing
- * out is `POST /logout` (with the CSRF headers; the spec's GET is refused, docs/security.md "State
- * changes are not GETs"), then a full page load of home.
+ * The user comes from `GET /user/current` (docs/adr/0009-sessions-and-csrf.md "Sessions and CSRF"),
+ * loaded once when the app starts and again after anything that changes the session (sign-in,
+ * registration). Signing out is `POST /logout` (with the CSRF headers; the spec's GET is refused,
+ * docs/security.md "State changes are not GETs"), then a full page load of home.
  *
- * docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work": "HTTP 401: the client logs out and opens a
- * session-expired modal": any call answered 401 while a user is known sets `sessionExpired`, which
- * opens the modal (`SessionExpiredModal`), where the user signs in again. The last known `user` is
- * kept meanwhile, so the page behind the modal (whose loads and keys follow the user and the
- * current team) stays as it was, with what was typed and the editor's unsaved changes; keep-alive
- * stops (`useSessionKeepAlive`). Signing in again as the same user clears the flag and the page
- * goes on; the editor then saves what the 401 kept from the server (docs/adr/0040-session-expiry-keeps-the-work.md "Session
- * expiry keeps the work"). A 401 from `/user/current` with no user known simply means "signed out".
+ * docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work": "HTTP 401: the
+ * client logs out and opens a session-expired modal": any call answered 401 while a user is known
+ * sets `sessionExpired`, which opens the modal (`SessionExpiredModal`), where the user signs in
+ * again. The last known `user` is kept meanwhile, so the page behind the modal (whose loads and
+ * keys follow the user and the current team) stays as it was, with what was typed and the editor's
+ * unsaved changes; keep-alive stops (`useSessionKeepAlive`). Signing in again as the same user
+ * clears the flag and the page goes on; the editor then saves what the 401 kept from the server
+ * (docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work"). A 401 from
+ * `/user/current` with no user known simply means "signed out".
  */
 import type { StateCreator } from 'zustand';
 import { isApiError, GENERIC_ERROR_MESSAGE } from '../api/client.ts';

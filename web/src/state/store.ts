@@ -13,6 +13,6 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createSessionSlice(...args),
 }));
 
-// docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work": a 401 from any call logs the client out and
-// opens the session-expired modal.
+// docs/adr/0040-session-expiry-keeps-the-work.md "Session expiry keeps the work": a 401 from any
+// call logs the client out and opens the session-expired modal.
 onUnauthorized(() => useAppStore.getState().expireSession());

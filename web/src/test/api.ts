@@ -1,10 +1,11 @@
 /**
- * What the mock API answers, typed by the API contract (shared/contract; docs/adr/0044-the-api-contract.md "The
- * API contract"): a test names a route by its key, as web/src/api/client.ts `call` does, and the
- * answer it gives is checked against that route's contract twice, by TypeScript (`AnswerOf<K>` for
- * a success, `ErrorAnswer` for an error) and at run time by the route's zod schemas, as the test
- * stack's `CONTRACT_CHECK=strict` checks the real handlers (functions/lib/http.ts `checkAnswer`).
- * A fixture that drifts from the contract fails the test that uses it.
+ * What the mock API answers, typed by the API contract (shared/contract;
+ * docs/adr/0044-the-api-contract.md "The API contract"): a test names a route by its key, as
+ * web/src/api/client.ts `call` does, and the answer it gives is checked against that route's
+ * contract twice, by TypeScript (`AnswerOf<K>` for a success, `ErrorAnswer` for an error) and at
+ * run time by the route's zod schemas, as the test stack's `CONTRACT_CHECK=strict` checks the real
+ * handlers (functions/lib/http.ts `checkAnswer`). A fixture that drifts from the contract fails the
+ * test that uses it.
  *
  * ```ts
  * const login = answer('POST /login', 422, {

@@ -1,7 +1,7 @@
 /**
- * The render page bundle: loaded once into the warm Chromium page (docs/adr/0004-render-slice.md "Render
- * slice") and called per request with a resolved scene. It draws only the personalised layers, on a
- * transparent canvas, with the same fabric code as the editor (shared/scene/draw.ts).
+ * The render page bundle: loaded once into the warm Chromium page (docs/adr/0004-render-slice.md
+ * "Render slice") and called per request with a resolved scene. It draws only the personalised
+ * layers, on a transparent canvas, with the same fabric code as the editor (shared/scene/draw.ts).
  */
 import { StaticCanvas } from 'fabric';
 import { drawBaseImage, drawScene, type BaseImageLayer } from '../../../../shared/scene/draw.ts';
@@ -397,7 +397,8 @@ window.picsnippetsRender = async (scene, faces = [], density = 1) => {
 
 /**
  * Draws each scene in turn (a countdown timer's frames: only the timer's text layers) and hands
- * over each one's drawn regions, in one call (docs/adr/0058-countdown-timers.md "Countdown timers").
+ * over each one's drawn regions, in one call (docs/adr/0058-countdown-timers.md "Countdown
+ * timers").
  */
 window.picsnippetsRenderFrames = async (scenes, faces = []) => {
   registerFontFaces(faces);

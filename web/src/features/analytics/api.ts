@@ -1,8 +1,8 @@
 /**
- * The analytics page's server state (docs/analytics.md "The report"; docs/adr/0045-server-state.md "Server
- * state"): a design's report for a range, through web/src/api/client.ts. A report is read-only
- * and changes only as the roll-ups run, so its keys form their own family (`analytics`), which no
- * design action needs to invalidate.
+ * The analytics page's server state (docs/analytics.md "The report"; docs/adr/0045-server-state.md
+ * "Server state"): a design's report for a range, through web/src/api/client.ts. A report is
+ * read-only and changes only as the roll-ups run, so its keys form their own family (`analytics`),
+ * which no design action needs to invalidate.
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { AnalyticsQuery } from '#shared/contract/analytics.ts';

@@ -1,9 +1,9 @@
 /**
  * What the coupon from the address bar gives (./CouponNote.tsx with ./hooks.ts
  * `useCouponLookup`; docs/accounts.md "Validation rules": "Coupons and invitations: one the server
- * does not know is marked invalid and not used"; docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"): checking,
- * valid with its terms, invalid, or unknown when the check failed; on the partner path the offer is
- * named without its code.
+ * does not know is marked invalid and not used"; docs/adr/0026-billing-in-the-spa.md "Billing in
+ * the SPA"): checking, valid with its terms, invalid, or unknown when the check failed; on the
+ * partner path the offer is named without its code.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

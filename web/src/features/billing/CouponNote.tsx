@@ -3,14 +3,14 @@ import { describeCoupon } from './coupon.ts';
 import type { CouponState } from './hooks.ts';
 
 /**
- * What the coupon from the address bar gives (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA" query
- * parameter `coupon`; docs/accounts.md "Validation rules": "Invalid coupon … sets an invalid
- * flag"). An invalid code is said plainly and is not sent; a code that could not be checked is
- * sent, and the server decides.
+ * What the coupon from the address bar gives (docs/adr/0026-billing-in-the-spa.md "Billing in the
+ * SPA" query parameter `coupon`; docs/accounts.md "Validation rules": "Invalid coupon … sets an
+ * invalid flag"). An invalid code is said plainly and is not sent; a code that could not be checked
+ * is sent, and the server decides.
  *
- * With `partner` (the partner-campaign path, docs/adr/0026-billing-in-the-spa.md "Billing in the SPA") the coupon is
- * the campaign's: its terms are shown as the partner offer, never its code ("the coupon value is
- * not shown").
+ * With `partner` (the partner-campaign path, docs/adr/0026-billing-in-the-spa.md "Billing in the
+ * SPA") the coupon is the campaign's: its terms are shown as the partner offer, never its code
+ * ("the coupon value is not shown").
  */
 export function CouponNote({
   coupon,

@@ -7,10 +7,10 @@ import { MaskedCard } from './MaskedCard.tsx';
 import { useBillingAction, type BillingSectionProps } from './useBillingAction.ts';
 
 /**
- * The payment method (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA" settings tab "payment method";
- * docs/billing.md "Flows": "Saving a card uses a setup-intent step"): the card on file, masked with
- * its brand (docs/accounts.md "Constants"), and a form that takes a new card through a SetupIntent
- * and makes it the default (`PUT …/payment-method`).
+ * The payment method (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA" settings tab
+ * "payment method"; docs/billing.md "Flows": "Saving a card uses a setup-intent step"): the card on
+ * file, masked with its brand (docs/accounts.md "Constants"), and a form that takes a new card
+ * through a SetupIntent and makes it the default (`PUT …/payment-method`).
  *
  * @param cardUpdate the card-update page's variant (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"): the form is open at once and
  *   saves through `PUT /settings/companies/{id}/update-payment-method`.

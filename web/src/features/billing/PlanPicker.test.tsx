@@ -1,9 +1,9 @@
 /**
- * The plan choice (./PlanPicker.tsx; docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": "monthly/yearly
- * toggle and plan details"): the plans as radios named by name and price and described by what
- * they give, the billing period toggle when both periods have paid plans, plans that cannot be
- * taken now disabled with the reason, the current plan marked, and the server's refusal under
- * the group.
+ * The plan choice (./PlanPicker.tsx; docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
+ * "monthly/yearly toggle and plan details"): the plans as radios named by name and price and
+ * described by what they give, the billing period toggle when both periods have paid plans, plans
+ * that cannot be taken now disabled with the reason, the current plan marked, and the server's
+ * refusal under the group.
  */
 import { screen, within } from '@testing-library/react';
 import { useState } from 'react';

@@ -11,11 +11,11 @@ import { perInterval } from './format.ts';
 export const BILLING_OFFLINE_TEXT = 'Billing is not configured on this server';
 
 /**
- * The plan choice with its monthly/yearly toggle (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
- * "monthly/yearly toggle and plan details"; docs/billing.md "Flows" yearly-display rule, applied by
- * the caller through `interval`). Free plans show whatever the interval; paid plans of the active
- * interval follow. Plans that cannot be taken now are disabled, with `unavailableText` saying why.
- * The toggle shows only when there are paid plans of both intervals.
+ * The plan choice with its monthly/yearly toggle (docs/adr/0026-billing-in-the-spa.md "Billing in
+ * the SPA": "monthly/yearly toggle and plan details"; docs/billing.md "Flows" yearly-display rule,
+ * applied by the caller through `interval`). Free plans show whatever the interval; paid plans of
+ * the active interval follow. Plans that cannot be taken now are disabled, with `unavailableText`
+ * saying why. The toggle shows only when there are paid plans of both intervals.
  *
  * @param firstInputId id of the first radio, so a page can move focus to the group.
  * @param currentPlanId the plan the team is on (settings): marked "Current plan".

@@ -38,10 +38,11 @@ export function planName(planId: string | null, plans: readonly Plan[]): string 
 }
 
 /**
- * The plan summary (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA" settings "subscription";
- * docs/adr/0023-team-roles.md "Team roles" capabilities; docs/accounts.md "Validation rules" limits):
- * "{team}: {plan} plan", the price, the dates line, the limits and whether PDF export and custom
- * font upload are included. `children` adds the notices and actions below it.
+ * The plan summary (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA" settings
+ * "subscription"; docs/adr/0023-team-roles.md "Team roles" capabilities; docs/accounts.md
+ * "Validation rules" limits): "{team}: {plan} plan", the price, the dates line, the limits and
+ * whether PDF export and custom font upload are included. `children` adds the notices and actions
+ * below it.
  */
 export function PlanSummary({
   headingId,

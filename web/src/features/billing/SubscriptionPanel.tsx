@@ -31,8 +31,8 @@ type Unavailable = { reason: 'not-owner' | 'not-available' | 'failed'; message: 
 
 /**
  * `GET …/subscription`, with the answers that mean "no billing view here" kept as a reason:
- * 403 (only the owner sees billing, docs/adr/0023-team-roles.md "Team roles"), 404/501 (billing not on this
- * server). Other failures are `failed` with their message.
+ * 403 (only the owner sees billing, docs/adr/0023-team-roles.md "Team roles"), 404/501 (billing not
+ * on this server). Other failures are `failed` with their message.
  */
 async function loadView(
   teamId: string | undefined,
@@ -54,14 +54,14 @@ async function loadView(
 const isView = (v: SubscriptionView | Unavailable): v is SubscriptionView => 'team_id' in v;
 
 /**
- * The billing tabs of a team, one `part` each (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA": user
- * settings tabs "invoice", "payment method", "subscription"; team settings the same three):
- * `subscription` the plan with its state and actions; `payment-method` the card and the billing
- * details; `invoices` the invoices. `teamId` undefined uses the user paths (the caller's current
- * team); a team id uses `/settings/companies/{id}/…` (docs/billing.md "Flows"). Without a billing
- * view (a member who is not the owner, or billing not on this server) the subscription part shows
- * the team's plan and capabilities as data and says why nothing can be changed; the other parts say
- * why there is nothing to show.
+ * The billing tabs of a team, one `part` each (docs/adr/0026-billing-in-the-spa.md "Billing in the
+ * SPA": user settings tabs "invoice", "payment method", "subscription"; team settings the same
+ * three): `subscription` the plan with its state and actions; `payment-method` the card and the
+ * billing details; `invoices` the invoices. `teamId` undefined uses the user paths (the caller's
+ * current team); a team id uses `/settings/companies/{id}/…` (docs/billing.md "Flows"). Without a
+ * billing view (a member who is not the owner, or billing not on this server) the subscription part
+ * shows the team's plan and capabilities as data and says why nothing can be changed; the other
+ * parts say why there is nothing to show.
  *
  * The view is cached per team, shared by the three parts; a change answers the new view, which
  * replaces the cached one, and the team's plan and flags elsewhere (the companies, the current

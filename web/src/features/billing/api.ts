@@ -167,9 +167,9 @@ export const updatePaymentMethod = (teamId: string | undefined, request: Payment
   );
 
 /**
- * `PUT /settings/companies/{id}/update-payment-method` (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA"
- * card-update page, docs/billing.md "Flows"): the card for a team whose subscription is being
- * cancelled for a failed payment.
+ * `PUT /settings/companies/{id}/update-payment-method` (docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA" card-update page, docs/billing.md "Flows"): the card for a team whose
+ * subscription is being cancelled for a failed payment.
  */
 export const updateCardOfTeam = (teamId: string, request: PaymentMethodRequest) =>
   changed(
@@ -206,8 +206,8 @@ export const saveExtraBillingInformation = (request: ExtraBillingInformationRequ
   changed(billing('PUT /settings/extra-billing-information', { body: request }));
 
 /**
- * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm (docs/adr/0026-billing-in-the-spa.md
- * "Billing in the SPA").
+ * `GET /{cashierPath}/payment/{paymentId}` as XHR: the PaymentIntent to confirm
+ * (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA").
  * @throws {ApiError} 404 for an unknown payment, 422 offline.
  */
 export const lookupPayment = (

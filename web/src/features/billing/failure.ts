@@ -41,7 +41,8 @@ export function paymentIdOf(error: unknown): string | undefined {
  * - 401 → `message: ''` (the session-expired modal is already open, docs/accounts.md "Error answers
  *   in the SPA");
  * - 501 → the server's own message: it says billing is not available on this server, which
- *   tells the user more than the generic text (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA");
+ *   tells the user more than the generic text (docs/adr/0026-billing-in-the-spa.md "Billing in the
+ *   SPA");
  * - anything else, a network failure or an unexpected error → {@link SUBSCRIPTION_ERROR_MESSAGE}.
  *
  * @param error      what the call threw.

@@ -47,8 +47,9 @@ export type CouponState =
   | { state: 'unknown'; code: string; message: string };
 
 /**
- * `GET /coupon/{code}` for the code in the address bar (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA",
- * docs/billing.md "Flows"), cached per code: a new code reads as `checking` at once.
+ * `GET /coupon/{code}` for the code in the address bar (docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA", docs/billing.md "Flows"), cached per code: a new code reads as `checking`
+ * at once.
  */
 export function useCouponLookup(code: string | undefined): CouponState {
   const read = useQuery({

@@ -55,11 +55,11 @@ export interface PlanChoice {
 }
 
 /**
- * The plan selected when step 1 opens (docs/adr/0011-registration.md "Registration": "Default plan at
- * registration"): the plan from the query when it exists and can be taken; else the free plan when
- * an invitation is present; else the first paid plan of the active interval that can be taken; else
- * the free plan. The interval is yearly when there are no monthly plans or the requested plan is
- * yearly.
+ * The plan selected when step 1 opens (docs/adr/0011-registration.md "Registration": "Default plan
+ * at registration"): the plan from the query when it exists and can be taken; else the free plan
+ * when an invitation is present; else the first paid plan of the active interval that can be taken;
+ * else the free plan. The interval is yearly when there are no monthly plans or the requested plan
+ * is yearly.
  *
  * @param plans      the plan list, in the server's order.
  * @param requested  the `plan` query parameter (an id or a name), or null.

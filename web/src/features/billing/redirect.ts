@@ -1,8 +1,8 @@
 /**
- * The payment-confirmation page's `redirect` parameter (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA":
- * "with a redirect back to settings or the team"). It comes from the address bar, so it is only
- * followed when it is a path on this site: never another origin, a protocol-relative `//host`, or a
- * `javascript:` URL.
+ * The payment-confirmation page's `redirect` parameter (docs/adr/0026-billing-in-the-spa.md
+ * "Billing in the SPA": "with a redirect back to settings or the team"). It comes from the address
+ * bar, so it is only followed when it is a path on this site: never another origin, a
+ * protocol-relative `//host`, or a `javascript:` URL.
  */
 
 /** Where the confirmation page returns when `redirect` is missing or refused. */

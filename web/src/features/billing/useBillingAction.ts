@@ -25,8 +25,8 @@ export const subscriptionTabPath = (teamId: string | undefined): string =>
 /**
  * Runs one billing change at a time for a form and shows its outcome the spec's way
  * (docs/accounts.md "Error answers in the SPA"): a 400 with `paymentId` goes to the
- * payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", returning to this tab), a 422
- * puts errors on `formFields`, anything else sets one message.
+ * payment-confirmation page (docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", returning to
+ * this tab), a 422 puts errors on `formFields`, anything else sets one message.
  *
  * @param teamId     the team path's id, or undefined for the user paths.
  * @param formFields the fields the form shows, in display order.

@@ -21,10 +21,11 @@ export const TEAM_SEARCH_DEBOUNCE_MS = 400;
 export const NO_TEAM_RESULT = 'No any result.';
 
 /**
- * The add-teams modal (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A modal lets an admin add teams to a
- * bundle (selected teams are saved with Save Teams; an empty team search reads 'No any result')"):
- * the bundle's teams are read and shown checked; the search (400 ms debounce, the kiosk's team
- * search) lists more teams to check; Save Teams saves the checked teams as the bundle's teams.
+ * The add-teams modal (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A modal lets an admin add
+ * teams to a bundle (selected teams are saved with Save Teams; an empty team search reads 'No any
+ * result')"): the bundle's teams are read and shown checked; the search (400 ms debounce, the
+ * kiosk's team search) lists more teams to check; Save Teams saves the checked teams as the
+ * bundle's teams.
  * @param onSaved called with the server's message and the new team count.
  */
 export function AddTeamsModal({

@@ -20,8 +20,8 @@ const bonusQuery = (teamId: string) =>
 
 /**
  * Whether the signed-in user's team has Bonus templates (the bundles assigned to it,
- * docs/adr/0020-dashboard-spa.md "Dashboard SPA": "a private bundle view"): null while unknown, false when they
- * cannot be read. Admins have the Template Bundles tab instead.
+ * docs/adr/0020-dashboard-spa.md "Dashboard SPA": "a private bundle view"): null while unknown,
+ * false when they cannot be read. Admins have the Template Bundles tab instead.
  */
 export function useHasBonus(admin: boolean): boolean | null {
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');
@@ -35,11 +35,11 @@ export function useHasBonus(admin: boolean): boolean | null {
 }
 
 /**
- * The dashboard's private bundle view for users (docs/adr/0020-dashboard-spa.md "Dashboard SPA" view switches;
- * the tab "Bonus Templates"): each bundle assigned to the team with its templates, up to six a
- * bundle (docs/editor.md "Constants"), each with "Use this template", which makes a design and
- * opens it in the editor. The editor's Templates panel (Bonus tab) lists every template of every
- * bundle.
+ * The dashboard's private bundle view for users (docs/adr/0020-dashboard-spa.md "Dashboard SPA"
+ * view switches; the tab "Bonus Templates"): each bundle assigned to the team with its templates,
+ * up to six a bundle (docs/editor.md "Constants"), each with "Use this template", which makes a
+ * design and opens it in the editor. The editor's Templates panel (Bonus tab) lists every template
+ * of every bundle.
  */
 export function BonusTemplates({
   frozen,

@@ -27,12 +27,12 @@ const fetchPage = (next: NextPage | null, signal: AbortSignal) => fetchBundles(n
 const idOf = (bundle: Bundle) => bundle.id;
 
 /**
- * The dashboard's Template Bundles tab (docs/adr/0020-dashboard-spa.md "Dashboard SPA", admins only): bundle
- * cards with up to six template images, the template and team counts, Add teams (the add-teams
- * modal), Activate/Deactivate, Edit (the bundle edit page) and Delete after 'Are you sure?'
- * (docs/editor.md "Messages"), paged by infinite scroll. Bundles are made in the editor's Save as
- * template modal. An action changes the cached list in place and marks the other bundle reads (the
- * Bonus views, the editor's panel) stale.
+ * The dashboard's Template Bundles tab (docs/adr/0020-dashboard-spa.md "Dashboard SPA", admins
+ * only): bundle cards with up to six template images, the template and team counts, Add teams (the
+ * add-teams modal), Activate/Deactivate, Edit (the bundle edit page) and Delete after 'Are you
+ * sure?' (docs/editor.md "Messages"), paged by infinite scroll. Bundles are made in the editor's
+ * Save as template modal. An action changes the cached list in place and marks the other bundle
+ * reads (the Bonus views, the editor's panel) stale.
  */
 export function BundleList() {
   const queryClient = useQueryClient();
@@ -170,9 +170,9 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export const BUNDLE_PREVIEW_IMAGES = 6;
 
 /**
- * A bundle card (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Bundle card: number of templates, count of
- * assigned teams, an add-team action, Activate/Deactivate, Delete. Up to six bundle images are
- * shown").
+ * A bundle card (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Bundle card: number of templates,
+ * count of assigned teams, an add-team action, Activate/Deactivate, Delete. Up to six bundle images
+ * are shown").
  */
 function BundleCard({
   bundle,

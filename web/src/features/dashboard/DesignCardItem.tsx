@@ -27,12 +27,12 @@ export interface CardLink {
 }
 
 /**
- * A dashboard card (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A card shows preview image, title, created
- * date and views count"): the render of the current version, lazy-loaded in a fixed 3:2 box so the
- * grid does not move as previews arrive (shimmering while the render service draws it); the title,
- * linked to the show page when `href` is given (the link covers the card, the buttons stay above
- * it); the created day and the views; the card's actions and links, each naming the design for
- * screen readers ("Archive My sale").
+ * A dashboard card (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A card shows preview image,
+ * title, created date and views count"): the render of the current version, lazy-loaded in a fixed
+ * 3:2 box so the grid does not move as previews arrive (shimmering while the render service draws
+ * it); the title, linked to the show page when `href` is given (the link covers the card, the
+ * buttons stay above it); the created day and the views; the card's actions and links, each naming
+ * the design for screen readers ("Archive My sale").
  */
 export function DesignCardItem({
   card,

@@ -1,9 +1,10 @@
 /**
- * A dashboard list (./DesignList.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA", "Design lists"): the
- * loading state while the first page comes, each list's empty state with what to do next, the
- * failure with Retry, the cards (their created day and views), "Load more" and the end of the
- * list ("No more results"), the actions from the keyboard with focus kept in place and their
- * 4-second confirmation flash, and a frozen team's disabled actions, which do nothing.
+ * A dashboard list (./DesignList.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA",
+ * docs/adr/0018-design-lists.md "Design lists"): the loading state while the first page comes, each
+ * list's empty state with what to do next, the failure with Retry, the cards (their created day and
+ * views), "Load more" and the end of the list ("No more results"), the actions from the keyboard
+ * with focus kept in place and their 4-second confirmation flash, and a frozen team's disabled
+ * actions, which do nothing.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

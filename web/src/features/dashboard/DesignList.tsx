@@ -36,9 +36,9 @@ export const CREATE_PATH = '/pic-snippet/create';
 const idOf = (card: DesignCard) => card.id;
 
 /**
- * One dashboard list (docs/adr/0020-dashboard-spa.md "Dashboard SPA"): Active PicSnippets (Archive, Clone),
- * Archive (Activate) or View Templates ("Use this template"), paged by infinite scroll, with its
- * loading, empty and failure states and the 4-second confirmation flash of each action.
+ * One dashboard list (docs/adr/0020-dashboard-spa.md "Dashboard SPA"): Active PicSnippets (Archive,
+ * Clone), Archive (Activate) or View Templates ("Use this template"), paged by infinite scroll,
+ * with its loading, empty and failure states and the 4-second confirmation flash of each action.
  *
  * A card that leaves the list (archived, activated) hands focus to the card now in its place,
  * so keyboard users keep their position. A clone joins the list where the sort puts it. Each
@@ -48,7 +48,8 @@ const idOf = (card: DesignCard) => card.id;
  * @param frozen the team is frozen (docs/adr/0018-design-lists.md "Design lists"): the actions are disabled, described by the
  *   element `frozenHintId`.
  * @param admin a platform admin: template cards also get Deactivate/Activate and Delete with
- *   'Delete Template ?' (docs/adr/0020-dashboard-spa.md "Dashboard SPA", docs/adr/0023-team-roles.md "Team roles").
+ *   'Delete Template ?' (docs/adr/0020-dashboard-spa.md "Dashboard SPA",
+ *   docs/adr/0023-team-roles.md "Team roles").
  * @param templateStatus the template list shown: enabled (`active`) or, for admins, disabled.
  */
 export function DesignList({
@@ -141,8 +142,8 @@ export function DesignList({
     try {
       const id = await createFromTemplate(card.id);
       staleFamily(queryKeys.designs.all);
-      // docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Creates a design from a template, then goes to its edit
-      // page".
+      // docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Creates a design from a template, then
+      // goes to its edit page".
       navigate(`/pic-snippet/${encodeURIComponent(id)}/edit`);
     } catch (error) {
       setTemplateError(actionFailure(error));
@@ -252,8 +253,8 @@ export function DesignList({
             <DesignCardItem
               key={card.id}
               card={card}
-              // docs/adr/0020-dashboard-spa.md "Dashboard SPA": an active card links to the edit URL; an
-              // archived one to its page.
+              // docs/adr/0020-dashboard-spa.md "Dashboard SPA": an active card links to the edit
+              // URL; an archived one to its page.
               href={
                 view === 'templates' ? undefined : view === 'active' ? card.editurl : card.showurl
               }

@@ -1,8 +1,8 @@
 /**
  * The not-found state of the pages about one design (./DesignNotFound.tsx through
- * ./useDesignLoad.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA": a design that is not the current
- * team's answers 404, as one that is not there): the show page, the editor and the export screen
- * each say the PicSnippet was not found, in the page title too, with the ways on.
+ * ./useDesignLoad.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA": a design that is not the
+ * current team's answers 404, as one that is not there): the show page, the editor and the export
+ * screen each say the PicSnippet was not found, in the page title too, with the ways on.
  */
 import { screen } from '@testing-library/react';
 import type { ReactElement } from 'react';

@@ -1,8 +1,8 @@
 /**
- * The design viewer of the show page (./DesignViewer.tsx; docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A
- * viewer component shows a design as image or as PDF"): the image first, the PDF render
- * (`{base_url}/pdf`) in a frame for a plan with PDF export, and the plan's message with the way
- * to upgrade for one without.
+ * The design viewer of the show page (./DesignViewer.tsx; docs/adr/0020-dashboard-spa.md "Dashboard
+ * SPA": "A viewer component shows a design as image or as PDF"): the image first, the PDF render
+ * (`{base_url}/pdf`) in a frame for a plan with PDF export, and the plan's message with the way to
+ * upgrade for one without.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

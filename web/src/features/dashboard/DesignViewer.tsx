@@ -10,11 +10,11 @@ export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
 type Mode = 'image' | 'pdf';
 
 /**
- * The viewer (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A viewer component shows a design as image or as
- * PDF"): the render of the current version (`preview_url`) in a box of the canvas's aspect ratio,
- * or the PDF render (`{base_url}/pdf`, docs/adr/0004-render-slice.md "Render slice") in a frame. The PDF is for
- * teams whose plan has `can_export_pdf` (docs/adr/0023-team-roles.md "Team roles"); others get the plan
- * message and the way to the team's subscription settings.
+ * The viewer (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A viewer component shows a design as
+ * image or as PDF"): the render of the current version (`preview_url`) in a box of the canvas's
+ * aspect ratio, or the PDF render (`{base_url}/pdf`, docs/adr/0004-render-slice.md "Render slice")
+ * in a frame. The PDF is for teams whose plan has `can_export_pdf` (docs/adr/0023-team-roles.md
+ * "Team roles"); others get the plan message and the way to the team's subscription settings.
  *
  * @param upgradePath the team's subscription settings (`/settings/companies/{teamId}#/subscription`).
  */

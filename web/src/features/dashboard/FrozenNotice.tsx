@@ -4,9 +4,9 @@ import { Notice } from '../../components/Notice.tsx';
 import { subscriptionPath } from '../../hooks/useCurrentTeam.ts';
 
 /**
- * Why the design actions are disabled for a frozen team (docs/adr/0018-design-lists.md "Design lists": "Frozen
- * accounts cannot archive, clone, activate or create"), with the way to the team's subscription
- * settings.
+ * Why the design actions are disabled for a frozen team (docs/adr/0018-design-lists.md "Design
+ * lists": "Frozen accounts cannot archive, clone, activate or create"), with the way to the team's
+ * subscription settings.
  * @param id the text's id, for the `aria-describedby` of the disabled buttons.
  */
 export function FrozenNotice({ team, id }: { team: CurrentTeam; id?: string }) {

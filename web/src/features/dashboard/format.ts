@@ -1,6 +1,6 @@
 /**
- * How the dashboard and the show page write dates and counts (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "A
- * card shows preview image, title, created date and views count").
+ * How the dashboard and the show page write dates and counts (docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA": "A card shows preview image, title, created date and views count").
  */
 import { rolledUpLabel } from '../analytics/report.ts';
 

@@ -1,8 +1,9 @@
 /**
- * The "how to personalise" hint of the show page: the design's parameter names (docs/adr/0014-the-design-document-versions-and-restore.md
- * "The design document: versions and restore" `text_snippets[].parameters[].param_name`) as a query
- * string with made-up values, the way a render URL takes them (`{base_url}?first_name=Ann`,
- * docs/adr/0004-render-slice.md "Render slice").
+ * The "how to personalise" hint of the show page: the design's parameter names
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore" `text_snippets[].parameters[].param_name`) as a query string with made-up values, the
+ * way a render URL takes them (`{base_url}?first_name=Ann`, docs/adr/0004-render-slice.md "Render
+ * slice").
  */
 import type { DesignDetails } from '../../api/designs.ts';
 

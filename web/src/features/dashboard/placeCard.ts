@@ -1,7 +1,7 @@
 /**
- * Where a new card goes in a loaded dashboard list (a clone, docs/adr/0018-design-lists.md "Design lists":
- * "Clone creates a new design"), by the list's sort (docs/adr/0020-dashboard-spa.md "Dashboard SPA"; the
- * server's order, functions/designs/lists.ts).
+ * Where a new card goes in a loaded dashboard list (a clone, docs/adr/0018-design-lists.md "Design
+ * lists": "Clone creates a new design"), by the list's sort (docs/adr/0020-dashboard-spa.md
+ * "Dashboard SPA"; the server's order, functions/designs/lists.ts).
  */
 import type { DesignCard, DesignSort } from '../../api/designs.ts';
 

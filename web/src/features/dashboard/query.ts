@@ -1,7 +1,7 @@
 /**
- * The dashboard's query parameters (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Sort is kept in query
- * parameter sortby"; the view switches): read leniently, so an old or mistyped link still opens a
- * list.
+ * The dashboard's query parameters (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Sort is kept
+ * in query parameter sortby"; the view switches): read leniently, so an old or mistyped link still
+ * opens a list.
  */
 import {
   DASHBOARD_VIEWS,

@@ -55,8 +55,9 @@ export interface DesignActions {
 /**
  * Archive, Clone and Activate with their feedback: one action at a time, a 4-second
  * confirmation flash on success, the server's message on failure (a frozen team's 403 says
- * why, docs/adr/0018-design-lists.md "Design lists"). A success marks every cached design read stale (the lists
- * of both views and all sorts, the design's pages): each is read again when it is shown next.
+ * why, docs/adr/0018-design-lists.md "Design lists"). A success marks every cached design read
+ * stale (the lists of both views and all sorts, the design's pages): each is read again when it is
+ * shown next.
  * @param onDone told of each success, to update what the page shows (in the cache).
  * @param initialFlash a flash handed over by the page before (the show page after a clone).
  */

@@ -18,10 +18,11 @@ export type DesignLoad<T> =
  * Loads what a page about one design shows (the show page, the editor, the export screen),
  * cached under `queryKeys.designs.one(what, id)`, again when `id` changes or `retry` is called.
  * A failure keeps its HTTP status (0 when no answer came), so a 404 (a design that is not the
- * current team's, docs/adr/0020-dashboard-spa.md "Dashboard SPA") can show the not-found state; its message is
- * the server's, else the generic one (docs/accounts.md "Error answers in the SPA"). `update`
- * replaces the loaded data in the cache (e.g. after an action answered the new design). Sets the
- * document title: `title(data)` once loaded, "PicSnippet not found" on a 404, else `pending`.
+ * current team's, docs/adr/0020-dashboard-spa.md "Dashboard SPA") can show the not-found state; its
+ * message is the server's, else the generic one (docs/accounts.md "Error answers in the SPA").
+ * `update` replaces the loaded data in the cache (e.g. after an action answered the new design).
+ * Sets the document title: `title(data)` once loaded, "PicSnippet not found" on a 404, else
+ * `pending`.
  *
  * @param what names the page's reading of the design (`show`, `editor`, `export`).
  * @param options.once for a page that takes the design over (the editor, the export screen):

@@ -30,9 +30,9 @@ export interface TemplateAdmin {
 
 /**
  * The admin's template actions on dashboard cards and in the editor's Templates panel
- * (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Template card: Deactivate/Activate and Delete (with
- * confirmation)", docs/adr/0023-team-roles.md "Team roles" admin, docs/editor.md "Messages"): each shows the
- * server's message as a flash, or a danger alert that clears after 3 s.
+ * (docs/adr/0020-dashboard-spa.md "Dashboard SPA": "Template card: Deactivate/Activate and Delete
+ * (with confirmation)", docs/adr/0023-team-roles.md "Team roles" admin, docs/editor.md "Messages"):
+ * each shows the server's message as a flash, or a danger alert that clears after 3 s.
  * @param onDone called after a successful action with the template id (the card leaves).
  */
 export function useTemplateAdmin(

@@ -18,8 +18,9 @@ const NOT_A_DESIGN = 'The server answered with a design this editor cannot open.
 
 /**
  * The browser's address for the base photo: `/files/…` on this origin (the API, the SPA and
- * the user files share one origin, docs/adr/0001-api-and-spa-on-one-origin.md "API and SPA on one origin"), so the canvas
- * is never tainted by another host; null when the design's photo is not served.
+ * the user files share one origin, docs/adr/0001-api-and-spa-on-one-origin.md "API and SPA on one
+ * origin"), so the canvas is never tainted by another host; null when the design's photo is not
+ * served.
  */
 export function sameOriginFileUrl(url: unknown): string | null {
   if (typeof url !== 'string' || url === '') return null;
@@ -63,10 +64,10 @@ export async function fetchEditorDesign(id: string, signal?: AbortSignal): Promi
 
 /**
  * `PUT /api/pic-snippet/{id}` with the document's fields at the top level, the title and the
- * version (docs/adr/0019-design-api-shapes.md "Design API shapes"); or, when the request says the only change is
- * one QR code's fields (`request.qrCode`, sync.ts), `PUT /api/pic-snippet/{id}/qrCode` with
- * `stickerId`, those fields and the version (docs/editor.md "Server sync"). Both answer the new
- * version.
+ * version (docs/adr/0019-design-api-shapes.md "Design API shapes"); or, when the request says the
+ * only change is one QR code's fields (`request.qrCode`, sync.ts), `PUT
+ * /api/pic-snippet/{id}/qrCode` with `stickerId`, those fields and the version (docs/editor.md
+ * "Server sync"). Both answer the new version.
  * @returns the new version and the saved title.
  * @throws {ApiError} 409 `{ message, version }` when the version is stale, 422 with field errors.
  *   The answer's shape is the contract's (`WrittenSchema`, shared/contract/designs.ts), which the

@@ -17,7 +17,8 @@
  * queue, the same version, the same 409 path, so the two never race. The QR toolbar has already
  * waited the spec's 300 ms (colour) or 200 ms (margin, transparency; docs/editor.md "Constants"),
  * so such a save starts at once; a typed QR value waits the usual 1000 ms. An undo of a QR change
- * is a QR change too, and is saved the same way (docs/adr/0033-editor-correctness-fixes.md "QR changes").
+ * is a QR change too, and is saved the same way (docs/adr/0033-editor-correctness-fixes.md "QR
+ * changes").
  *
  * The controller has no React and no fetch of its own: it gets a `DesignServer` (api.ts in the
  * page, a fake in the unit tests).

@@ -11,10 +11,10 @@ import { SaveStatus } from './SaveStatus.tsx';
 import type { ExportFormState } from './useExportForm.ts';
 
 /**
- * The export screen's "Format" fieldset (docs/export.md "The screen", docs/adr/0023-team-roles.md "Team
- * roles"): image or PDF (PDF only where the plan and platform allow it, with the reason when not),
- * and for HTML outputs the width, the alignment and the link URL (saved when the field is left). A
- * change drops the outputs.
+ * The export screen's "Format" fieldset (docs/export.md "The screen", docs/adr/0023-team-roles.md
+ * "Team roles"): image or PDF (PDF only where the plan and platform allow it, with the reason when
+ * not), and for HTML outputs the width, the alignment and the link URL (saved when the field is
+ * left). A change drops the outputs.
  */
 export function FormatFieldset({
   idBase,

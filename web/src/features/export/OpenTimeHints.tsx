@@ -1,9 +1,9 @@
 /**
  * What the export screen says about a design that decides something when its image is opened
  * (docs/export.md "Open-time hints"): a countdown counting from each recipient's first open
- * needs a value in the URL that tells recipients apart (docs/adr/0058-countdown-timers.md "Countdown timers"),
- * rules need the click-through link on the image (docs/rules.md "Links"), and data bindings are
- * looked up by a value of the URL (docs/data-sources.md "Binding a design").
+ * needs a value in the URL that tells recipients apart (docs/adr/0058-countdown-timers.md
+ * "Countdown timers"), rules need the click-through link on the image (docs/rules.md "Links"), and
+ * data bindings are looked up by a value of the URL (docs/data-sources.md "Binding a design").
  */
 import { Notice } from '../../components/Notice.tsx';
 import type { OpenTimeFacts } from './openTime.ts';

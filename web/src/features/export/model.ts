@@ -71,8 +71,8 @@ export interface ExportDesign {
   /** The alt-text template (docs/export.md "Alt text"); null: the texts joined. */
   alt_text?: string | null;
   /**
-   * A design with countdown timers: its GIF's frames (the URL ends in `.gif`; docs/adr/0058-countdown-timers.md
-   * "Countdown timers"); null or absent without a timer.
+   * A design with countdown timers: its GIF's frames (the URL ends in `.gif`;
+   * docs/adr/0058-countdown-timers.md "Countdown timers"); null or absent without a timer.
    */
   timer_frames?: number | null;
   /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
@@ -130,7 +130,8 @@ export function exportRows(design: ExportDesign): ExportRow[] {
   );
   const stickers = design.graphics_data
     .filter((s) => s.stickerType === 'dynamicSticker' && s.dynamicStickerParamName)
-    // A fixed-deadline or first-open timer reads no value (docs/adr/0058-countdown-timers.md "Countdown timers").
+    // A fixed-deadline or first-open timer reads no value (docs/adr/0058-countdown-timers.md
+    // "Countdown timers").
     .filter((s) => !(s.dynamicStickerType === 'countdown' && s.countdownMode !== 'evergreen'))
     .map((s): ExportRow => {
       const saved = choice(s.dynamicStickerParamName!);
@@ -237,8 +238,8 @@ export type PdfBlock = 'plan' | 'provider' | null;
 
 /**
  * The PDF toggle's rule (docs/export.md "The screen": "unavailable for website, wistia,
- * vidalytics"; docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`, "This feature is available only for
- * Pro plans.").
+ * vidalytics"; docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`, "This feature is
+ * available only for Pro plans.").
  */
 export function pdfBlock(provider: string | null, canExportPdf: boolean): PdfBlock {
   if (!canExportPdf) return 'plan';
@@ -269,7 +270,8 @@ export function urlInput(
     base_url: design.base_url,
     cacheId,
     pdf: pdf && providerOf(provider).allowsPdf,
-    // A countdown design's URL names its animated GIF (docs/adr/0058-countdown-timers.md "Countdown timers").
+    // A countdown design's URL names its animated GIF (docs/adr/0058-countdown-timers.md "Countdown
+    // timers").
     gif: (design.timer_frames ?? 0) > 0,
     // WebP and AVIF for web pages and video players only (docs/export.md "Image formats").
     format: imageFormat !== 'jpeg' && providerOf(provider).source === 'page' ? imageFormat : null,

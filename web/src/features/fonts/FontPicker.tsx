@@ -61,8 +61,9 @@ export const PRO_ONLY_MESSAGE = 'This feature is available only for Pro plans.';
  *   in its font;
  * - `onChange(family)`: called with the chosen family, after its faces loaded (so fabric
  *   measures with them); never called for a disabled font;
- * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/adr/0023-team-roles.md "Team roles"). Without
- *   it the Uploaded category is disabled and the upload button gives way to the Upgrade link.
+ * - `teamCanUpload`: the team's `can_upload_custom_fonts` (docs/adr/0023-team-roles.md "Team
+ *   roles"). Without it the Uploaded category is disabled and the upload button gives way to the
+ *   Upgrade link.
  */
 export interface FontPickerProps {
   value: string;

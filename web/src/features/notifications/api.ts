@@ -1,7 +1,8 @@
 /**
  * The notifications feature's server state (docs/notifications.md "The bell and the panel";
- * docs/adr/0045-server-state.md "Server state"): the bell's read of `GET /notifications/recent`, polled and
- * read again when the window regains focus, the panel's pages, and the two "mark read" calls.
+ * docs/adr/0045-server-state.md "Server state"): the bell's read of `GET /notifications/recent`,
+ * polled and read again when the window regains focus, the panel's pages, and the two "mark read"
+ * calls.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';

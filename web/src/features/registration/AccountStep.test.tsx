@@ -1,8 +1,9 @@
 /**
  * Registration step 0, the account (./AccountStep.tsx in web/src/pages/RegisterPage.tsx, the
- * rules in ./account.ts; docs/accounts.md "Validation rules", docs/adr/0011-registration.md "Registration"):
- * the labels and hints, a field's error once it is left, every field's once the user asks to
- * continue, the team slug following the company name, and what the e-mail check answers.
+ * rules in ./account.ts; docs/accounts.md "Validation rules", docs/adr/0011-registration.md
+ * "Registration"): the labels and hints, a field's error once it is left, every field's once the
+ * user asks to continue, the team slug following the company name, and what the e-mail check
+ * answers.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 /**
  * Registration step 1, the plan (./PlanStep.tsx in web/src/pages/RegisterPage.tsx; docs/accounts.md
- * "Screens", docs/adr/0011-registration.md "Registration"): Create account sends the account with the chosen
- * plan and goes to the confirmation, says it is creating the account meanwhile, brings a refused
- * address back to step 0 on its field, tells an invitee the account joins the team, and on the
- * partner-campaign path names the offer without a code and sends no coupon.
+ * "Screens", docs/adr/0011-registration.md "Registration"): Create account sends the account with
+ * the chosen plan and goes to the confirmation, says it is creating the account meanwhile, brings a
+ * refused address back to step 0 on its field, tells an invitee the account joins the team, and on
+ * the partner-campaign path names the offer without a code and sends no coupon.
  */
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';

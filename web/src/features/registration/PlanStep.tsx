@@ -29,9 +29,9 @@ export interface PaymentProps {
 /**
  * Registration step 1, plan and card (docs/accounts.md "Screens"). Plans that cannot be taken now
  * are shown, disabled, with the reason (offline: {@link BILLING_OFFLINE_TEXT}). The card, billing
- * address, VAT id and VAT preview show only for a paid plan (docs/adr/0011-registration.md "Registration":
- * "Card input is shown only for a non-free plan"). The coupon from the address bar is checked and
- * described.
+ * address, VAT id and VAT preview show only for a paid plan (docs/adr/0011-registration.md
+ * "Registration": "Card input is shown only for a non-free plan"). The coupon from the address bar
+ * is checked and described.
  */
 export function PlanStep({
   headingId,

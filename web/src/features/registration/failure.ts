@@ -35,9 +35,10 @@ export interface RegistrationFailure {
 
 /**
  * docs/accounts.md "Error answers in the SPA": the answer's field errors go on the fields; other
- * field errors and answers without any go in the notice. docs/adr/0011-registration.md "Registration": errors
- * on plan, name, team, e-mail or password send the user back to step 0 (a plan error is named in
- * the notice there and stays on the plans); errors on the billing fields and the card keep step 1.
+ * field errors and answers without any go in the notice. docs/adr/0011-registration.md
+ * "Registration": errors on plan, name, team, e-mail or password send the user back to step 0 (a
+ * plan error is named in the notice there and stays on the plans); errors on the billing fields and
+ * the card keep step 1.
  * @param error what the call threw.
  * @param step the step the call was made from.
  * @param title the notice's title for this call.

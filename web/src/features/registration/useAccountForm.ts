@@ -37,12 +37,12 @@ export interface AccountFormState {
 }
 
 /**
- * Registration step 0's form state (docs/accounts.md "Validation rules", docs/adr/0011-registration.md
- * "Registration"): the fields and their rules (`accountResolver`), checked when a field is left and
- * again as it changes (react-hook-form's `onTouched`), every field once the user asks to continue.
- * The team slug follows the company name until it is edited (clearing it resumes following) and is
- * tidied when left; a change of the password checks the confirmation again once that has been
- * checked.
+ * Registration step 0's form state (docs/accounts.md "Validation rules",
+ * docs/adr/0011-registration.md "Registration"): the fields and their rules (`accountResolver`),
+ * checked when a field is left and again as it changes (react-hook-form's `onTouched`), every field
+ * once the user asks to continue. The team slug follows the company name until it is edited
+ * (clearing it resumes following) and is tidied when left; a change of the password checks the
+ * confirmation again once that has been checked.
  */
 export function useAccountForm(): AccountFormState {
   // Read by the resolver when it runs; set in the Continue handler, before the check.

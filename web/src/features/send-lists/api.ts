@@ -1,7 +1,7 @@
 /**
- * The send-list screen's server state (docs/send-lists.md; docs/adr/0045-server-state.md "Server state"):
- * a design's jobs, one job polled while it works, and the calls that create a job, upload its
- * file to the URL the API hands out, start and cancel it. All through web/src/api/client.ts.
+ * The send-list screen's server state (docs/send-lists.md; docs/adr/0045-server-state.md "Server
+ * state"): a design's jobs, one job polled while it works, and the calls that create a job, upload
+ * its file to the URL the API hands out, start and cancel it. All through web/src/api/client.ts.
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { SendListJob } from '#shared/contract/send-lists.ts';

@@ -1,7 +1,7 @@
 /**
- * API tokens in the security settings (./ApiTokensSection.tsx; docs/adr/0010-api-tokens.md "API tokens"):
- * the list's loading, empty and failed states, the create form (default abilities ticked, the
- * token's rules, the token shown once with focus on it), editing, and deleting after confirming
+ * API tokens in the security settings (./ApiTokensSection.tsx; docs/adr/0010-api-tokens.md "API
+ * tokens"): the list's loading, empty and failed states, the create form (default abilities ticked,
+ * the token's rules, the token shown once with focus on it), editing, and deleting after confirming
  * with focus on the outcome.
  */
 import { screen, waitFor, within } from '@testing-library/react';

@@ -1,10 +1,10 @@
 /**
  * Team settings → Membership (./MembershipTab.tsx; docs/adr/0023-team-roles.md "Team roles",
- * "Invitations"; docs/accounts.md "Validation rules" member limit) for the team's owner: the
- * members with their roles (the owner's as text, a member's as a choice), a role changed, a
- * member removed after confirming with focus on the outcome, and the invitations: the plan's
- * member limit on the e-mail field, the busy button, an invitation sent and listed as pending,
- * and the empty list.
+ * docs/adr/0012-invitations.md "Invitations"; docs/accounts.md "Validation rules" member limit) for
+ * the team's owner: the members with their roles (the owner's as text, a member's as a choice), a
+ * role changed, a member removed after confirming with focus on the outcome, and the invitations:
+ * the plan's member limit on the e-mail field, the busy button, an invitation sent and listed as
+ * pending, and the empty list.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

@@ -34,8 +34,9 @@ const DEFAULT_ROLE = 'member';
 
 /**
  * The roles an owner can give a member or an invitation: those of `GET
- * /settings/companies/roles` (docs/adr/0023-team-roles.md "Team roles") except owner, which the server
- * refuses (one owner per team, no transfer; docs/adr/0015-team-roles-in-the-spa.md "Team roles in the SPA").
+ * /settings/companies/roles` (docs/adr/0023-team-roles.md "Team roles") except owner, which the
+ * server refuses (one owner per team, no transfer; docs/adr/0015-team-roles-in-the-spa.md "Team
+ * roles in the SPA").
  */
 function assignableRoles(roles: readonly Option[]): Option[] {
   return roles.filter((role) => role.value !== OWNER_ROLE);

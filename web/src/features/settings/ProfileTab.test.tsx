@@ -1,8 +1,9 @@
 /**
  * The profile tab's forms and the question before leaving them (./ProfileTab.tsx with
- * web/src/components/UnsavedChangesPrompt.tsx; docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes
- * asks first"): typed contact details make a link ask "Leave this page?" until they are saved,
- * and a password form holding something has the browser ask on reload until it is sent.
+ * web/src/components/UnsavedChangesPrompt.tsx;
+ * docs/adr/0043-leaving-with-unsaved-changes-asks-first.md "Leaving with unsaved changes asks
+ * first"): typed contact details make a link ask "Leave this page?" until they are saved, and a
+ * password form holding something has the browser ask on reload until it is sent.
  */
 import { screen, waitFor } from '@testing-library/react';
 import { Link } from 'react-router-dom';

@@ -19,8 +19,8 @@ import { applyServerErrors, placeErrors, submitWith } from '../../lib/forms.ts';
 import { useAppStore } from '../../state/store.ts';
 
 /**
- * Profile tab: the photo, contact details and the password (docs/adr/0044-the-api-contract.md "The API contract"
- * `POST /settings/photo`, `PUT /settings/contact`, `PUT /settings/password`).
+ * Profile tab: the photo, contact details and the password (docs/adr/0044-the-api-contract.md "The
+ * API contract" `POST /settings/photo`, `PUT /settings/contact`, `PUT /settings/password`).
  */
 export function ProfileTab() {
   const user = useAppStore((s) => s.user);

@@ -1,9 +1,10 @@
 /**
  * The subscription tab of the user settings (./SubscriptionTab.tsx with
- * web/src/features/billing/SubscriptionPanel.tsx and PlanSection.tsx; docs/adr/0026-billing-in-the-spa.md "Billing
- * in the SPA", docs/billing.md "Offline mode") on a server without Stripe keys: the current
- * company's plan with its limits and whether PDF export and custom font upload are included,
- * why the plan cannot be changed here, and no control to pay, switch or cancel with.
+ * web/src/features/billing/SubscriptionPanel.tsx and PlanSection.tsx;
+ * docs/adr/0026-billing-in-the-spa.md "Billing in the SPA", docs/billing.md "Offline mode") on a
+ * server without Stripe keys: the current company's plan with its limits and whether PDF export and
+ * custom font upload are included, why the plan cannot be changed here, and no control to pay,
+ * switch or cancel with.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
- * Two-factor authentication in the security settings (./TwoFactorSection.tsx; docs/adr/0008-two-factor-authentication.md
- * "Two-factor authentication"): setting it up (QR code, secret, the code to confirm), the reset
- * code shown once, turning it off with a code, and a refused code on its field.
+ * Two-factor authentication in the security settings (./TwoFactorSection.tsx;
+ * docs/adr/0008-two-factor-authentication.md "Two-factor authentication"): setting it up (QR code,
+ * secret, the code to confirm), the reset code shown once, turning it off with a code, and a
+ * refused code on its field.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

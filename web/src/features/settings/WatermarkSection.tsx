@@ -29,9 +29,9 @@ function uploadWatermark(
 }
 
 /**
- * The company's watermark (docs/adr/0057-watermark.md "Watermark"; owner only): its logo, which each
- * design can show at its top left (the editor's "Show watermark"), at a quarter of its size and
- * half opacity. Choose replaces it; Remove takes it off every design that shows it. A PNG with
+ * The company's watermark (docs/adr/0057-watermark.md "Watermark"; owner only): its logo, which
+ * each design can show at its top left (the editor's "Show watermark"), at a quarter of its size
+ * and half opacity. Choose replaces it; Remove takes it off every design that shows it. A PNG with
  * transparency looks best. Loading and failures are said in place.
  */
 export function WatermarkSection({

@@ -4,8 +4,8 @@
  * `drawBaseImage`, `fitTextLayer`, `imageLayer`), and turns fabric's events into commands
  * (commands.ts). It never changes the document itself and never saves fabric's objects.
  *
- * Two stacked layers, as the render service composes them (docs/decisions.md "Render slice"): a
- * static canvas with the base photo (redrawn only when the image options change), and an
+ * Two stacked layers, as the render service composes them (docs/adr/0004-render-slice.md "Render
+ * slice"): a static canvas with the base photo (redrawn only when the image options change), and an
  * interactive canvas with the stickers and text snippets. Both are zoomed to fit the screen;
  * positions stay in the design's canvas px.
  *

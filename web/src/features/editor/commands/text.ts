@@ -298,7 +298,8 @@ interface ParameterOutcome {
 
 /**
  * A command that runs a pure parameter operation on the snippet `snippetOf(args)` and puts its
- * document in place with its change records (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * document in place with its change records
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
  * restore": "Parameter change record"). The operation throws `ParameterError` for refused input,
  * before anything changes.
  */

@@ -14,10 +14,10 @@ import '../countdown.css';
 const CHROME_HEIGHT_PX = 230;
 
 /**
- * The design's canvas at its own size (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
- * restore" `canvas_width`, `canvas_height`), scaled down to fit the space beside the panels and the
- * window's height (never scaled up). The fabric view (canvas/view.ts) draws into two canvas
- * elements made here, outside React's tree.
+ * The design's canvas at its own size (docs/adr/0014-the-design-document-versions-and-restore.md
+ * "The design document: versions and restore" `canvas_width`, `canvas_height`), scaled down to fit
+ * the space beside the panels and the window's height (never scaled up). The fabric view
+ * (canvas/view.ts) draws into two canvas elements made here, outside React's tree.
  */
 export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
   const { store } = useEditorContext();

@@ -25,8 +25,9 @@ function browserStorage(): Storage | null {
 }
 
 /**
- * The signed-in user's recent colours of one kind (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions
- * and restore": "recent and current fill colours for text and outline (max 5 each; kept per user in
+ * The signed-in user's recent colours of one kind
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore": "recent and current fill colours for text and outline (max 5 each; kept per user in
  * local storage under the user id, fields color and outline)"), and `remember` to record a used
  * colour.
  */

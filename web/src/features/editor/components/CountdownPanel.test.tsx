@@ -1,7 +1,8 @@
 /**
- * The countdown timer's GIF frames (./CountdownPanel.tsx; docs/adr/0058-countdown-timers.md "Countdown timers"):
- * when the canvas is too large for the frames asked, the field says how many the render draws
- * (shared/scene/countdown.ts `framesThatFit`), instead of drawing fewer without a word.
+ * The countdown timer's GIF frames (./CountdownPanel.tsx; docs/adr/0058-countdown-timers.md
+ * "Countdown timers"): when the canvas is too large for the frames asked, the field says how many
+ * the render draws (shared/scene/countdown.ts `framesThatFit`), instead of drawing fewer without a
+ * word.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

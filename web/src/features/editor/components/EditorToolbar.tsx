@@ -19,8 +19,9 @@ function titleOf(name: CommandName): string {
 
 /**
  * A toolbar button that runs a command: named by the command's label, titled with its
- * shortcut, disabled while the command is not enabled (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- * versions and restore": "undo and redo flags").
+ * shortcut, disabled while the command is not enabled
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore": "undo and redo flags").
  */
 function CommandButton({ name, icon }: { name: 'undo' | 'redo'; icon: string }) {
   const { store } = useEditorContext();

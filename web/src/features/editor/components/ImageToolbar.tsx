@@ -31,10 +31,10 @@ import { saveCroppedImage } from '../imagesApi.ts';
 import '../image.css';
 
 /**
- * The sliders of Enhance and their steps (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
- * restore": "about 0.0039", here 2/512 so that 0 is a step of the -1..1 range; Hue 0.002; Blur
- * 0.01; Pixelate whole px, 0..100, where 1 or below draws nothing: docs/editor.md "Editing rules",
- * docs/editor.md "Filters and enhancements").
+ * The sliders of Enhance and their steps (docs/adr/0014-the-design-document-versions-and-restore.md
+ * "The design document: versions and restore": "about 0.0039", here 2/512 so that 0 is a step of
+ * the -1..1 range; Hue 0.002; Blur 0.01; Pixelate whole px, 0..100, where 1 or below draws nothing:
+ * docs/editor.md "Editing rules", docs/editor.md "Filters and enhancements").
  */
 const SLIDERS: { name: EnhanceName; step: number }[] = [
   { name: 'Brightness', step: 2 / 512 },

@@ -30,8 +30,8 @@ import '../../templates/templates.css';
 /**
  * The editor's "Save as template" button and modal (docs/editor.md "Architecture": "Tag editor with
  * related tags, template bundle select, … Save as template modal"; docs/editor.md "Commands"
- * save/update states; docs/adr/0023-team-roles.md "Team roles" only with the `sparkDeveloper` flag, which is
- * set for platform admins, docs/decisions.md). Not rendered for other users.
+ * save/update states; docs/adr/0023-team-roles.md "Team roles" only with the `sparkDeveloper` flag,
+ * which is set for platform admins, docs/decisions.md). Not rendered for other users.
  */
 export function SaveTemplateButton() {
   const sparkDeveloper = useAppStore((s) => s.user?.isAdmin === true);

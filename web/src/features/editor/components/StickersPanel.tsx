@@ -1,12 +1,12 @@
 /**
  * The Stickers panel (docs/editor.md "Architecture": "Stickers: tabs Library, My Uploads,
- * Favorites; drill-down into a pack with a back button; search"; docs/adr/0014-the-design-document-versions-and-restore.md "The design
- * document: versions and restore" Sticker library items, Dynamic sticker; docs/editor.md "Server
- * sync" calls; docs/editor.md "Constants": "1000 ms … sticker search"): packs open into their
- * stickers, a star marks a favourite, uploads come with progress and are deleted after 'Are you
- * sure?', and the dynamic stickers (QR code, Gravatar, hosted image, screenshot) sit at the top of
- * the Library tab. Choosing a sticker (click, or Enter on it) adds it to the canvas (`addSticker`,
- * one undo step).
+ * Favorites; drill-down into a pack with a back button; search";
+ * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore" Sticker library items, Dynamic sticker; docs/editor.md "Server sync" calls;
+ * docs/editor.md "Constants": "1000 ms … sticker search"): packs open into their stickers, a star
+ * marks a favourite, uploads come with progress and are deleted after 'Are you sure?', and the
+ * dynamic stickers (QR code, Gravatar, hosted image, screenshot) sit at the top of the Library tab.
+ * Choosing a sticker (click, or Enter on it) adds it to the canvas (`addSticker`, one undo step).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';

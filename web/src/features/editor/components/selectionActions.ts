@@ -23,8 +23,9 @@ export function overlayActions(target: OverlayTarget): OverlayAction[] {
 
 /**
  * The object's box as drawn: a snippet's width and estimated height (its text's lines), a
- * sticker's intrinsic size times its scale; canvas px, angle in degrees (docs/adr/0014-the-design-document-versions-and-restore.md "The
- * design document: versions and restore").
+ * sticker's intrinsic size times its scale; canvas px, angle in degrees
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore").
  */
 export function overlayBox(target: OverlayTarget): RotatedBox {
   if (target.kind === 'snippet') {

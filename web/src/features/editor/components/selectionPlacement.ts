@@ -4,7 +4,8 @@
  * box of its rotated corners, below it when there is no room above, and always inside the canvas.
  * Pure geometry, no DOM.
  *
- * Objects rotate around their top-left corner (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * Objects rotate around their top-left corner
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
  * restore" geometry; shared/scene/draw.ts draws text and stickers with `originX: 'left'`, `originY:
  * 'top'`), clockwise for a positive angle in degrees, as fabric does on a canvas whose y axis
  * points down.

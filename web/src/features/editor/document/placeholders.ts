@@ -1,9 +1,10 @@
 /**
  * A text snippet's text edited with `{{param}}` placeholders (docs/editor.md "Architecture" text
- * snippet panel, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" Parameter,
- * docs/editor.md "Commands": "Parameter undo"): the snippet's parameters follow the placeholders
- * the text holds, through the same pure operations the server's parameter calls run
- * (shared/parameters.ts), so the editor and the server agree on names and records.
+ * snippet panel, docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
+ * versions and restore" Parameter, docs/editor.md "Commands": "Parameter undo"): the snippet's
+ * parameters follow the placeholders the text holds, through the same pure operations the server's
+ * parameter calls run (shared/parameters.ts), so the editor and the server agree on names and
+ * records.
  */
 import { MERGE_FIELD } from '#shared/scene/resolve.ts';
 import { ParameterSchema, type DesignDocument, type Parameter } from '#shared/design.ts';

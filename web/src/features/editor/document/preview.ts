@@ -27,9 +27,9 @@ export function editorValues(design: DesignDocument): Record<string, string> {
 
 /**
  * Where the browser loads a sticker's image from, or null when the editor has none yet: a
- * plain or uploaded sticker's assets key is served at `/{key}` (docs/adr/0021-sticker-library.md "Sticker
- * library"), an https URL as it is; a dynamic sticker shows the image the editor last made, or
- * one made now from its fields.
+ * plain or uploaded sticker's assets key is served at `/{key}` (docs/adr/0021-sticker-library.md
+ * "Sticker library"), an https URL as it is; a dynamic sticker shows the image the editor last
+ * made, or one made now from its fields.
  */
 export function stickerImageUrl(sticker: Sticker): string | null {
   if (sticker.stickerType === 'dynamicSticker') {

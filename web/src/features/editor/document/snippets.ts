@@ -178,7 +178,8 @@ export const NEW_SNIPPET_STYLE = {
  * middle of the canvas, each further new snippet 24 px lower and to the right, clamped inside. It
  * is drawn legibly on any photo: bold Noto Sans, white with a dark outline ({@link
  * NEW_SNIPPET_STYLE}; docs/editor.md "Deliberate deviations": the spec's black Journal vanished on
- * dark photos). Every other field takes the docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * dark photos). Every other field takes the
+ * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
  * restore" default.
  * @param id the new snippet's id (a uuid).
  */

@@ -1,9 +1,10 @@
 /**
- * Pure sticker operations of the editor (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
- * restore" Sticker, docs/editor.md "Editing rules" QR and fallback rules, docs/editor.md
- * "Constants" sticker constants): where a new sticker goes and at what scale, the QR code's limits
- * and its image, the dynamic stickers' parameter names and fallback checks. No fabric, no DOM (the
- * QR image is an SVG data URL built from `qrcode`'s matrix), so the unit tests run them in node.
+ * Pure sticker operations of the editor (docs/adr/0014-the-design-document-versions-and-restore.md
+ * "The design document: versions and restore" Sticker, docs/editor.md "Editing rules" QR and
+ * fallback rules, docs/editor.md "Constants" sticker constants): where a new sticker goes and at
+ * what scale, the QR code's limits and its image, the dynamic stickers' parameter names and
+ * fallback checks. No fabric, no DOM (the QR image is an SVG data URL built from `qrcode`'s
+ * matrix), so the unit tests run them in node.
  *
  * Units: canvas px; a sticker's drawn size is its intrinsic `width`/`height` times its scale.
  */
@@ -37,7 +38,8 @@ export const NEW_STICKER_TOP_PX = 10;
 export const STICKER_SIZE = 512;
 export { SCREENSHOT_SIZE };
 /** An image is large over these, px (docs/editor.md "Constants": "over 500 high or 950 wide", read in
- * docs/adr/0028-editor-image-tools-and-stickers.md "Editor image tools and stickers": the 512 px library size is not large). */
+ * docs/adr/0028-editor-image-tools-and-stickers.md "Editor image tools and stickers": the 512 px
+ * library size is not large). */
 export const LARGE_IMAGE = { height: STICKER_SIZE, width: 950 } as const;
 /** The smallest a QR code is drawn, px a side (docs/editor.md "Editing rules", docs/editor.md "Constants": "QR minimum size 60x60"). */
 export const QR_MIN_SIZE_PX = 60;
@@ -208,8 +210,9 @@ const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${btoa(svg)}`;
 /**
  * A QR code as an SVG data URL: the matrix `qrcode` makes (error correction M, as the render
  * service's, functions/render/stickers.ts), dark modules in the sticker's colour, a quiet zone
- * of `marginSize` modules, on white or transparent (docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
- * versions and restore", docs/editor.md "Editing rules").
+ * of `marginSize` modules, on white or transparent
+ * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore", docs/editor.md "Editing rules").
  * @param value the text; empty = `defaultValue` (docs/editor.md "Editing rules": "a QR code with no value uses a
  *   default value": the product's address).
  */

@@ -1,9 +1,9 @@
 /**
  * The stress preview's samples (docs/editor.mdbeyond the spec): the values a campaign meets that
  * break a design — a recipient with no value (the fallback shows), the longest value the render
- * service takes (255 characters, docs/adr/0004-render-slice.md "Render slice"), emoji, right-to-left Arabic and
- * Hebrew, and Chinese. Each sample is drawn by the real render URL, so overflow, wrapping and font
- * fallback look exactly as they will in the e-mail.
+ * service takes (255 characters, docs/adr/0004-render-slice.md "Render slice"), emoji,
+ * right-to-left Arabic and Hebrew, and Chinese. Each sample is drawn by the real render URL, so
+ * overflow, wrapping and font fallback look exactly as they will in the e-mail.
  */
 import type { DesignDocument } from '#shared/design.ts';
 import { MAX_PARAMETER_LENGTH } from '../../../lib/renderUrl.ts';

@@ -1,10 +1,10 @@
 /**
- * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar", docs/adr/0014-the-design-document-versions-and-restore.md
- * "The design document: versions and restore" text snippet fields and editor state, docs/editor.md
- * "Commands": "Linked font sizes", docs/editor.md "Editing rules" ranges, docs/editor.md
- * "Constants" colour history). Fonts are the font catalogue's (shared/fonts,
- * web/src/features/fonts). No React, no fabric, no DOM: the commands (../commands/text.ts) and the
- * toolbar call these, and the unit tests run them in node.
+ * The text toolbar's pure rules (docs/editor.md "Architecture": "Text toolbar",
+ * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore" text snippet fields and editor state, docs/editor.md "Commands": "Linked font sizes",
+ * docs/editor.md "Editing rules" ranges, docs/editor.md "Constants" colour history). Fonts are the
+ * font catalogue's (shared/fonts, web/src/features/fonts). No React, no fabric, no DOM: the
+ * commands (../commands/text.ts) and the toolbar call these, and the unit tests run them in node.
  *
  * Units: font sizes and outline widths in px, angles in degrees.
  */
@@ -86,8 +86,8 @@ export type ColourHistory = Record<ColourKind, string[]>;
 
 /**
  * The history after using `colour`: most recent first, each colour once (compared as
- * `#rrggbb`), at most 5 (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore",
- * docs/editor.md "Constants").
+ * `#rrggbb`), at most 5 (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore", docs/editor.md "Constants").
  */
 export function pushRecentColour(history: readonly string[], colour: string): string[] {
   const hex = hexColour(colour);
@@ -119,9 +119,9 @@ function storedObject(storage: ColourStorage, userId: string): Record<string, un
 }
 
 /**
- * The user's recent colours (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "kept
- * per user in local storage under the user id, fields color and outline"). Unreadable data reads as
- * empty lists.
+ * The user's recent colours (docs/adr/0014-the-design-document-versions-and-restore.md "The design
+ * document: versions and restore": "kept per user in local storage under the user id, fields color
+ * and outline"). Unreadable data reads as empty lists.
  */
 export function readColourHistory(storage: ColourStorage, userId: string): ColourHistory {
   const stored = storedObject(storage, userId);

@@ -1,9 +1,9 @@
 /**
  * Size units of the image toolbar (docs/editor.md "Constants": "Units: px, in, mm, cm. Factors per
  * pixel: inch 0.0104166667, mm 0.2645833333, cm 0.026458333. Size step 10 in px, 1 in other units";
- * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `size_option`). Storage stays in
- * canvas px; these conversions only change what the counters show and how far a step moves. Pure:
- * no DOM.
+ * docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
+ * restore" `size_option`). Storage stays in canvas px; these conversions only change what the
+ * counters show and how far a step moves. Pure: no DOM.
  */
 
 /** The units of the unit select, in its order. */

@@ -29,10 +29,10 @@ const NAMES = {
 } as const;
 
 /**
- * Play, Pause and Stop for an animated GIF (docs/adr/0059-gif-playback.md "GIF playback"): the base photo's
- * (`kind` photo, shown only when the photo is a GIF) or the selected sticker's (`kind` sticker,
- * shown only while a GIF sticker is selected; docs/editor.md "Animated GIF stickers"). Buttons
- * with their names, reachable by Tab, the pressed state said; the frame shown is announced
+ * Play, Pause and Stop for an animated GIF (docs/adr/0059-gif-playback.md "GIF playback"): the base
+ * photo's (`kind` photo, shown only when the photo is a GIF) or the selected sticker's (`kind`
+ * sticker, shown only while a GIF sticker is selected; docs/editor.md "Animated GIF stickers").
+ * Buttons with their names, reachable by Tab, the pressed state said; the frame shown is announced
  * politely. Pause and Stop save the frame the render draws.
  */
 export function GifControls({ kind = 'photo' }: { kind?: GifPlayerKind }) {

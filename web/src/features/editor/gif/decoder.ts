@@ -1,7 +1,7 @@
 /**
- * Animated GIF decoding for the editor's playback (docs/adr/0059-gif-playback.md "GIF playback"): gifuct-js
- * (a small, dependency-light GIF parser: LZW and frame patches) reads the frames; this module
- * composes them into whole pictures the way browsers play them (each frame's patch over the
+ * Animated GIF decoding for the editor's playback (docs/adr/0059-gif-playback.md "GIF playback"):
+ * gifuct-js (a small, dependency-light GIF parser: LZW and frame patches) reads the frames; this
+ * module composes them into whole pictures the way browsers play them (each frame's patch over the
  * picture so far, then its disposal), with their delays. Pure: no DOM, so unit tests run it.
  */
 import { decompressFrame, parseGIF, type ParsedFrame, type ParsedGif } from 'gifuct-js';

@@ -1,11 +1,11 @@
 /**
- * GIF playback of the base photo in the editor (docs/adr/0059-gif-playback.md "GIF playback"): the decoded
- * frames (decoder.ts) drawn, at their own delays, on a canvas laid over the base photo's layer,
- * with the base photo's own placement, filters and enhancements (shared/scene/draw.ts
+ * GIF playback of the base photo in the editor (docs/adr/0059-gif-playback.md "GIF playback"): the
+ * decoded frames (decoder.ts) drawn, at their own delays, on a canvas laid over the base photo's
+ * layer, with the base photo's own placement, filters and enhancements (shared/scene/draw.ts
  * `placeBaseImage`, as the render draws the saved frame). Driven by requestAnimationFrame; it
- * starts paused on the saved frame when the user prefers reduced motion, else playing. Pause
- * and Stop save the frame shown (Stop: the first) as `base_image_gif_frame`; playing saves
- * nothing. Disposing stops the loop.
+ * starts paused on the saved frame when the user prefers reduced motion, else playing. Pause and
+ * Stop save the frame shown (Stop: the first) as `base_image_gif_frame`; playing saves nothing.
+ * Disposing stops the loop.
  */
 import { FabricImage, StaticCanvas } from 'fabric';
 import { placeBaseImage } from '#shared/scene/draw.ts';

@@ -1,13 +1,14 @@
 /**
  * Undo and redo as recorded changes (docs/editor.md "Architecture", "Undo and redo record changes,
- * not canvases"; docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Undo history
- * snapshot", docs/editor.md "Commands": "Editor changes", "History event types", "Parameter undo").
- * Pure functions over `History`: no store, no timers, no DOM.
+ * not canvases"; docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
+ * versions and restore": "Undo history snapshot", docs/editor.md "Commands": "Editor changes",
+ * "History event types", "Parameter undo"). Pure functions over `History`: no store, no timers, no
+ * DOM.
  *
  * An entry holds immer patches (`patches` redo it, `inversePatches` undo it) of the design
  * document, the spec's `eventType`, a label for the buttons' titles, and the parameter change
- * records of docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" (`{ textSnippetId,
- * paramId, action }`). Entries merge in two ways:
+ * records of docs/adr/0014-the-design-document-versions-and-restore.md "The design document:
+ * versions and restore" (`{ textSnippetId, paramId, action }`). Entries merge in two ways:
  * - **gestures**: between `beginGesture` and `endGesture` (a drag, a slider) every change joins
  *   one entry, so the whole gesture undoes in one step;
  * - **typing**: changes with the same `mergeKey` (`text:{snippetId}`, a held arrow key) less

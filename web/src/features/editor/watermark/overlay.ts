@@ -1,8 +1,8 @@
 /**
- * The editor's watermark preview (docs/adr/0057-watermark.md "Watermark"): a canvas above the objects that
- * draws the design's watermarks with the render's own code (shared/scene/watermark.ts for the
- * place, shared/scene/draw.ts `watermarkObject` for the drawing), in design px, scaled with the
- * stage by CSS. It takes no pointer events, so the objects below stay editable, and it follows
+ * The editor's watermark preview (docs/adr/0057-watermark.md "Watermark"): a canvas above the
+ * objects that draws the design's watermarks with the render's own code (shared/scene/watermark.ts
+ * for the place, shared/scene/draw.ts `watermarkObject` for the drawing), in design px, scaled with
+ * the stage by CSS. It takes no pointer events, so the objects below stay editable, and it follows
  * the document (`show_watermark`, the canvas size) and the team's settings.
  */
 import { StaticCanvas } from 'fabric';

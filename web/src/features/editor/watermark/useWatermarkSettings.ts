@@ -9,8 +9,8 @@ const NONE: WatermarkSettings = { team: null, productMark: false };
 
 /**
  * The current team (the editor opens its designs) and its watermark settings for the editor's
- * preview (docs/adr/0057-watermark.md "Watermark"): its image and whether its plan asks for the product
- * mark. The settings object keeps its identity while the team's answer does not change.
+ * preview (docs/adr/0057-watermark.md "Watermark"): its image and whether its plan asks for the
+ * product mark. The settings object keeps its identity while the team's answer does not change.
  */
 export function useWatermarkSettings(): { team: CurrentTeam | null; settings: WatermarkSettings } {
   const teamId = useAppStore((s) => s.user?.current_team_id ?? '');

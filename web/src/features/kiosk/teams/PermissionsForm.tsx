@@ -12,10 +12,10 @@ type Values = { additional_picsnippets: string; limited_permission: boolean; fro
 const FIELDS = ['additional_picsnippets', 'limited_permission', 'frozen'] as const;
 
 /**
- * A team's additional permissions (docs/kiosk.md; docs/adr/0049-additional-permissions.md "Additional permissions"):
- * extra active designs beyond the plan's limit, limited permission (only the owner and team
- * admins archive or activate designs) and the frozen flag. The server checks the number; its
- * refusals land on the field.
+ * A team's additional permissions (docs/kiosk.md; docs/adr/0049-additional-permissions.md
+ * "Additional permissions"): extra active designs beyond the plan's limit, limited permission (only
+ * the owner and team admins archive or activate designs) and the frozen flag. The server checks the
+ * number; its refusals land on the field.
  */
 export function PermissionsForm({ team }: { team: KioskTeamProfile }) {
   const id = useId();
