@@ -21,7 +21,7 @@ const FEATURE_PUBLIC_MODULES = {
   // Campaign analytics (docs/analytics.md): the report is served by designs' route, the
   // roll-up run by analytics-rollup.
   analytics: ['campaign-report.ts', 'cdn-log.ts', 'report.ts', 'rollup.ts'],
-  auth: ['registration.ts', 'throttle.ts'],
+  auth: ['registration.ts'],
   billing: [
     'account.ts',
     'customers.ts',

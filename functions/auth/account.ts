@@ -17,7 +17,7 @@ import { hashPassword, verifyPassword } from '#lib/passwords.ts';
 import { CURRENT_PASSWORD_WRONG } from '#shared/contract/auth.ts';
 import { MESSAGES, emailTaken } from './registration.ts';
 import { sendVerification } from './email-verification.ts';
-import { isThrottled, recordFailure } from './throttle.ts';
+import { isThrottled, recordFailure } from '#lib/limits/attempts.ts';
 
 /** How long a reset link works, ms. */
 export const RESET_LIFETIME_MS = 60 * 60 * 1000;

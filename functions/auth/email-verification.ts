@@ -17,7 +17,7 @@ import { sendMail } from '#lib/mailer.ts';
 import { emailChangeMail, emailVerificationMail } from '#domain/mail-templates.ts';
 import { VERIFY_MESSAGES } from '#shared/contract/auth.ts';
 import { MESSAGES } from './registration.ts';
-import { isThrottled, recordFailure } from './throttle.ts';
+import { isThrottled, recordFailure } from '#lib/limits/attempts.ts';
 
 /** How long a verification link works, ms (a day: people read mail late). */
 export const VERIFY_LIFETIME_MS = 24 * 60 * 60 * 1000;

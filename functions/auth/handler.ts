@@ -55,7 +55,7 @@ import {
   loginSucceeded,
   recordFailure,
   takeLoginAttempt,
-} from './throttle.ts';
+} from '#lib/limits/attempts.ts';
 import {
   confirmEmail,
   sendVerification,

@@ -40,7 +40,7 @@ import { cancel, saveCancelMetaData, subscribe, swap } from './subscriptions.ts'
 import { previewTaxRate } from './tax.ts';
 import { subscriptionView } from './view.ts';
 import { clientAddress } from '#lib/client-address.ts';
-import { limitPublicCall } from '#functions/auth/throttle.ts';
+import { limitPublicCall } from '#lib/limits/attempts.ts';
 
 export { listPlans };
 

@@ -38,7 +38,7 @@ import { logger } from '#lib/logger.ts';
 import { loadSigningKeys } from '#domain/signing-secrets.ts';
 import { emitWebhookEvent } from '#domain/webhooks.ts';
 import { createSignatureVerifier } from '#functions/render/signature.ts';
-import { takeAttempt } from '#functions/auth/throttle.ts';
+import { takeAttempt } from '#lib/limits/attempts.ts';
 import { currentTeam, loadDesign } from './store.ts';
 
 /**

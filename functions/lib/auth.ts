@@ -11,11 +11,11 @@
  * its user within its abilities (`read` for GET, `write` otherwise), until it expires, and never
  * on a route the table marks `sessionOnly` (the account's e-mail, password, two-factor
  * authentication and tokens, deleting a team, the kiosk: docs/security.md "Sessions and
- * tokens"), and each token request counts against the token's rate limit (rate-limit.ts). A
- * session older than the user's last password change or reset counts as signed out.
- * A session a platform admin started as another user carries `user.impersonator`, and the
- * user's password, two-factor authentication and tokens are read-only in it
- * ({@link READ_ONLY_WHILE_IMPERSONATING}; docs/kiosk.md).
+ * tokens"), and each token request counts against the token's rate limit
+ * (limits/token-requests.ts). A session older than the user's last password change or reset counts
+ * as signed out. A session a platform admin started as another user carries `user.impersonator`,
+ * and the user's password, two-factor authentication and tokens are read-only in it ({@link
+ * READ_ONLY_WHILE_IMPERSONATING}; docs/kiosk.md).
  */
 import { KIOSK_USER_MESSAGES } from '#shared/contract/kiosk-users.ts';
 import { routeKey, type Route } from '#shared/routes.ts';
@@ -23,7 +23,7 @@ import { db } from './db/index.ts';
 import { forbidden, notFound, unauthenticated } from './errors.ts';
 import type { ApiEvent } from './http.ts';
 import { readApiToken } from './api-tokens.ts';
-import { limitTokenRequest } from './rate-limit.ts';
+import { limitTokenRequest } from './limits/token-requests.ts';
 import {
   bearerOf,
   checkCsrf,

@@ -199,7 +199,7 @@ export const ConfigSchema = z.object({
   KEAP_CLIENT_ID: optional,
   KEAP_CLIENT_SECRET: optional,
   /**
-   * Rate limits per API token (functions/lib/rate-limit.ts, docs/developer-api.md "Rate
+   * Rate limits per API token (functions/lib/limits/token-requests.ts, docs/developer-api.md "Rate
    * limits"): requests per window for every token, replacing the plans' limits (the test
    * stack's small limit). Unset: by plan.
    */

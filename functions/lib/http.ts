@@ -39,7 +39,7 @@ import {
 } from './errors.ts';
 import { logger } from './logger.ts';
 import { authenticate, type AuthContext } from './auth.ts';
-import { rateLimitAnswer } from './rate-limit.ts';
+import { rateLimitAnswer } from './limits/token-requests.ts';
 import { readCookies, xsrfCookie, XSRF_COOKIE } from './session.ts';
 import { ssmSecrets } from './ssm-secrets.ts';
 import { originVerify } from './origin-verify.ts';
@@ -172,8 +172,8 @@ function xsrfIssuer(): MiddlewareObj<ApiEvent, ApiResult> {
 }
 
 /**
- * Adds the rate-limit fields decided for an API token's request (rate-limit.ts) to its answer,
- * errors and the 429 included (docs/developer-api.md "Rate limits").
+ * Adds the rate-limit fields decided for an API token's request (limits/token-requests.ts) to its
+ * answer, errors and the 429 included (docs/developer-api.md "Rate limits").
  */
 function rateLimitFields(): MiddlewareObj<ApiEvent, ApiResult> {
   const add = (request: { event: ApiEvent; response?: ApiResult | null }) => {

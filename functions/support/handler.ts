@@ -13,7 +13,7 @@ import { tooManyRequests, unauthenticated } from '#lib/errors.ts';
 import { featureHandler, json, route } from '#lib/http.ts';
 import { supportMail } from '#domain/mail-templates.ts';
 import { sendMail } from '#lib/mailer.ts';
-import { refundAttempt, takeAttempt } from '#functions/auth/throttle.ts';
+import { refundAttempt, takeAttempt } from '#lib/limits/attempts.ts';
 
 /** Support messages one user may send per {@link SUPPORT_WINDOW_MS} (docs/notifications.md). */
 export const MAX_SUPPORT_MESSAGES = 5;

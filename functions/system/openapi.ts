@@ -105,7 +105,7 @@ function asObject(schema: z.ZodType | undefined): z.ZodObject | undefined {
 }
 
 /**
- * The rate-limit fields on every answer to a token (functions/lib/rate-limit.ts,
+ * The rate-limit fields on every answer to a token (functions/lib/limits/token-requests.ts,
  * docs/developer-api.md "Rate limits"); a 429 adds `Retry-After`.
  */
 const RATE_LIMIT_HEADERS = z.object({

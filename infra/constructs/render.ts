@@ -215,7 +215,7 @@ export const RENDER_REQUESTS_PER_IP_PER_5_MIN = 3000;
  * Requests one IP may make per 5 minutes to the calls that check passwords, send mail or reach
  * Stripe (`SENSITIVE_PATHS`) before the WebACL answers 429. A person signing in, registering or
  * trying a coupon makes a handful; the handlers' own per-address and per-account counters
- * (functions/auth/throttle.ts) stop slower scripts (docs/security.md "Login throttling").
+ * (functions/lib/limits/attempts.ts) stop slower scripts (docs/security.md "Login throttling").
  */
 export const SENSITIVE_REQUESTS_PER_IP_PER_5_MIN = 100;
 

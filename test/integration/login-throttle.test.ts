@@ -59,7 +59,7 @@ afterEach(clearKeys);
 
 describe('sign-in throttling', () => {
   it('checks at most 10 of 30 parallel wrong passwords for one account', async () => {
-    const { MAX_FAILURES } = await import('#functions/auth/throttle.ts');
+    const { MAX_FAILURES } = await import('#lib/limits/attempts.ts');
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => client().login(GUESSED, `wrong-${i}`)),
     );
@@ -88,7 +88,7 @@ describe('sign-in throttling', () => {
 
   it('locks the address only at its own, much higher limit', async () => {
     const { MAX_FAILURES, MAX_FAILURES_PER_IP, WINDOW_MS } =
-      await import('#functions/auth/throttle.ts');
+      await import('#lib/limits/attempts.ts');
     expect(MAX_FAILURES_PER_IP).toBeGreaterThanOrEqual(10 * MAX_FAILURES);
     const now = Date.now();
     await (
@@ -139,7 +139,7 @@ describe('public calls that reach Stripe or send mail', () => {
     ],
     ['password-email', 'POST', '/password/email', { email: 'someone@example.com' }],
   ] as const)('answers 429 to %s past its per-address limit', async (call, method, path, body) => {
-    const { PUBLIC_CALL_LIMITS, WINDOW_MS } = await import('#functions/auth/throttle.ts');
+    const { PUBLIC_CALL_LIMITS, WINDOW_MS } = await import('#lib/limits/attempts.ts');
     const now = Date.now();
     await (
       await throttleDb()

@@ -1,5 +1,5 @@
 /**
- * Rate limits per API token (docs/developer-api.md "Rate limits"; functions/lib/rate-limit.ts):
+ * Rate limits per API token (docs/developer-api.md "Rate limits"; functions/lib/limits/token-requests.ts):
  * each token's requests are counted apart in DynamoDB Local, every answer to a token carries the
  * draft's `RateLimit-Policy` / `RateLimit` fields, past the allowance a 429 with `Retry-After`;
  * sessions are not counted. The stack runs with a small limit (TOKEN_RATE_LIMIT=5) and an hour's

@@ -6,9 +6,9 @@
  * mocks, spies and fake timers it made (docs/testing.md "What a file must leave behind").
  *
  * Each file also calls from a loopback address of its own (127.0.0.x; all of 127/8 is this
- * machine): the per-address limits (registrations, reset mails, sign-in attempts; functions/auth/
- * throttle.ts) count each file apart, as they would count people at different addresses, so a
- * file never finds an allowance used up by the files before it.
+ * machine): the per-address limits (registrations, reset mails, sign-in attempts;
+ * functions/lib/limits/attempts.ts) count each file apart, as they would count people at different
+ * addresses, so a file never finds an allowance used up by the files before it.
  */
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, vi } from 'vitest';

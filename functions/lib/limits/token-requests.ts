@@ -1,4 +1,7 @@
 /**
+ * One of the product's limits in functions/lib/limits/ (attempts.ts beside it: sign-in and public
+ * call attempts).
+ *
  * Rate limits per API token (docs/developer-api.md "Rate limits";
  * docs/adr/0052-rate-limits-per-token.md "Rate limits per token";
  * test/integration/rate-limits.test.ts). Every request authenticated by a Bearer API token takes
@@ -14,9 +17,9 @@
  * 429 with `Retry-After`.
  */
 import { FREE_PLAN_ID } from '#shared/billing.ts';
-import { config } from './config.ts';
-import { db } from './db/index.ts';
-import { AppError } from './errors.ts';
+import { config } from '../config.ts';
+import { db } from '../db/index.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * Requests per window (`TOKEN_RATE_WINDOW_S`, default 60 s) per token, by the plan of the token
