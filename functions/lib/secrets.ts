@@ -64,7 +64,11 @@ function gcmOpen(
   parts: { iv: Buffer; tag: Buffer; ct: Buffer },
   context: EncryptionContext,
 ): Buffer {
-  const decipher = createDecipheriv('aes-256-gcm', key, parts.iv);
+  // The nonce and tag at their full sizes only: GCM accepts a tag cut to 4 bytes, which would
+  // check only its first bytes (docs/security.md "Sealed secrets: a review").
+  if (parts.iv.length !== 12 || parts.tag.length !== 16)
+    throw new SecretError('The sealed secret is malformed.');
+  const decipher = createDecipheriv('aes-256-gcm', key, parts.iv, { authTagLength: 16 });
   decipher.setAAD(aad(context));
   decipher.setAuthTag(parts.tag);
   return Buffer.concat([decipher.update(parts.ct), decipher.final()]);

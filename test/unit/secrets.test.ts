@@ -44,6 +44,16 @@ describe('with a local master key', () => {
       SecretError,
     );
   });
+
+  it('refuses a tag cut short, which GCM would otherwise check only in part', async () => {
+    const sealed = await sealSecret('pk_live_secret_1234', team, keys);
+    const short = Buffer.from(sealed.tag, 'base64').subarray(0, 4).toString('base64');
+    await expect(openSecret({ ...sealed, tag: short }, team, keys)).rejects.toThrow(SecretError);
+    const shortNonce = Buffer.from(sealed.iv, 'base64').subarray(0, 8).toString('base64');
+    await expect(openSecret({ ...sealed, iv: shortNonce }, team, keys)).rejects.toThrow(
+      SecretError,
+    );
+  });
 });
 
 describe('with KMS', () => {
