@@ -17,6 +17,7 @@ import {
 import { Spinner } from '../components/Spinner.tsx';
 import { CopyField } from '../components/CopyField.tsx';
 import { SignedInOnly } from '../components/SignedInOnly.tsx';
+import { formatCount } from '../lib/format.ts';
 
 /** What a page hands over in the history state: a flash to show on arrival (docs/adr/0018-design-lists.md "Design lists"). */
 interface ShowState {
@@ -33,7 +34,7 @@ interface ShowState {
  */
 /** `1 Open`, `1,234 Opens`: a count with its label, in the page's number format. */
 function countLabel(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 export function DesignShowPage() {

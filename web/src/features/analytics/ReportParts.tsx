@@ -10,6 +10,7 @@ import {
   formatPercent,
   rolledUpLabel,
 } from './report.ts';
+import { APP_LOCALE } from '../../lib/format.ts';
 
 /**
  * What the Clients table notes (docs/analytics.md "Devices and clients": proxies fetch for the
@@ -316,7 +317,7 @@ function LeaderNote({ optimiser }: { optimiser: NonNullable<AnalyticsReport['opt
 function SplitNote({ split }: { split: NonNullable<AnalyticsReport['split']> }) {
   const shares = split.shares.map((s) => `${s.name} ${formatPercent(s.share)}`).join(', ');
   const when = split.reweighed_at
-    ? `reweighed ${new Date(split.reweighed_at).toLocaleString(undefined, {
+    ? `reweighed ${new Date(split.reweighed_at).toLocaleString(APP_LOCALE, {
         dateStyle: 'medium',
         timeStyle: 'short',
       })}`

@@ -8,7 +8,7 @@ import type { AnalyticsPoint, AnalyticsReport } from '#shared/contract/analytics
 import { shiftDay, type Granularity } from './range.ts';
 
 /** A count as the page writes it: `1,234`. */
-export const formatCount = (n: number): string => n.toLocaleString('en-GB');
+export { formatCount } from '../../lib/format.ts';
 
 const PERCENT = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 1 });
 

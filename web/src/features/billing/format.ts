@@ -5,6 +5,8 @@
  */
 import { format } from 'date-fns';
 
+export { formatMoney } from '../../lib/format.ts';
+
 /**
  * A trial or period end as the spec writes it: 'MMMM Do, YYYY' (moment.js tokens) is date-fns
  * `MMMM do, yyyy`, e.g. "March 3rd, 2027", in the browser's time zone.
@@ -16,26 +18,6 @@ export function formatBillingDate(value: string | number | Date | null | undefin
   if (value === null || value === undefined || value === '') return '';
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? '' : format(date, 'MMMM do, yyyy');
-}
-
-/**
- * An amount of money: "$29", "$29.50", "€12.10". Whole amounts have no decimals.
- *
- * @param cents    the amount in the currency's minor unit (cents).
- * @param currency ISO 4217 code, any case; US dollars unless given.
- */
-export function formatMoney(cents: number, currency = 'usd'): string {
-  const code = currency.toUpperCase();
-  try {
-    return new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: code,
-      minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
-    }).format(cents / 100);
-  } catch {
-    // An unknown currency code: still show the number.
-    return `${(cents / 100).toFixed(2)} ${code}`;
-  }
 }
 
 /** docs/accounts.md "Constants": twelve asterisks, then the card's last four digits. */

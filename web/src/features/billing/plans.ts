@@ -3,6 +3,7 @@
  * (docs/adr/0011-registration.md "Registration").
  */
 import type { Plan, PlanInterval } from '../../api/plans.ts';
+import { formatMoney } from '../../lib/format.ts';
 
 export const isFree = (plan: Plan): boolean => plan.price === 0;
 
@@ -90,9 +91,5 @@ export function defaultPlanChoice(
 
 /** "$29" for 2900 cents; whole amounts without decimals. Prices are in US dollars. */
 export function formatPrice(cents: number): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
-  }).format(cents / 100);
+  return formatMoney(cents, 'usd');
 }

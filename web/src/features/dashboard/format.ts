@@ -3,25 +3,17 @@
  * "Dashboard SPA": "A card shows preview image, title, created date and views count").
  */
 import { rolledUpLabel } from '../analytics/report.ts';
+import { formatCount } from '../../lib/format.ts';
 
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-
-/**
- * A readable day, "22 Nov 2026", in the browser's time zone.
- * @param iso an ISO 8601 date-time (`created_at`, `updated_at`).
- * @returns the day, or '' when `iso` is not a date (the caller then leaves the line out).
- */
-export function formatDay(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : DATE.format(date);
-}
+/** A readable day, "22 Nov 2026" (web/src/lib/format.ts `formatDay`). */
+export { formatDay } from '../../lib/format.ts';
 
 /**
  * "1 open", "1,234 opens": the design's `counter`, called opens wherever it shows (the dashboard,
  * the design page, the analytics page; docs/analytics.md "Counts on the dashboard").
  */
 export function opensLabel(opens: number): string {
-  return `${opens.toLocaleString('en-GB')} ${opens === 1 ? 'open' : 'opens'}`;
+  return `${formatCount(opens)} ${opens === 1 ? 'open' : 'opens'}`;
 }
 
 /**

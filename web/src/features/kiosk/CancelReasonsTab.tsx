@@ -8,6 +8,7 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { formatDate } from '../settings/ApiTokensSection.tsx';
 import type { KioskTabProps } from './tab.ts';
 import './metrics/metrics.css';
+import { formatCount } from '../../lib/format.ts';
 
 /**
  * The kiosk's Cancel reasons tab (docs/kiosk.md "Cancel reasons", docs/kiosk.md `GET
@@ -55,7 +56,7 @@ export function CancelReasonsTab(_props: KioskTabProps) {
               {reasons.data.reasons.map((r) => (
                 <tr key={r.reason}>
                   <th scope="row">{CANCEL_REASON_LABELS[r.reason]}</th>
-                  <td className="kiosk-table__number">{r.count.toLocaleString()}</td>
+                  <td className="kiosk-table__number">{formatCount(r.count)}</td>
                 </tr>
               ))}
             </tbody>

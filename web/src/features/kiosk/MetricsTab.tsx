@@ -21,9 +21,10 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { IndicatorChart, shortDay, type ChartRow } from './metrics/IndicatorChart.tsx';
 import type { KioskTabProps } from './tab.ts';
 import './metrics/metrics.css';
+import { formatCount } from '../../lib/format.ts';
 
 const money = (cents: number) => formatMoney(cents);
-const count = (n: number) => n.toLocaleString();
+const count = formatCount;
 
 /** The indicators as the figures and tables name and write them. */
 const INDICATORS: Record<IndicatorKey, { name: string; format: (n: number) => string }> = {

@@ -14,6 +14,7 @@ import {
   markNotificationsRead,
   recentQuery,
 } from './api.ts';
+import { APP_LOCALE } from '../../lib/format.ts';
 
 type View = 'notifications' | 'announcements';
 
@@ -37,7 +38,7 @@ const idOf = (n: UserNotification) => n.id;
 
 /** `2026-11-24T12:09:03Z` → "Nov 24, 12:09" in the user's locale and time zone. */
 const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
+  new Date(iso).toLocaleString(APP_LOCALE, {
     month: 'short',
     day: 'numeric',
     hour: '2-digit',

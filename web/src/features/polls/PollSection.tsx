@@ -8,6 +8,7 @@ import { downloadCsv, toCsv } from '../analytics/csv.ts';
 import { actionFailure } from '../../lib/formFailure.ts';
 import { allPollVotes, fetchPollVotes } from './api.ts';
 import { ResultList } from './ResultList.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 
 /**
  * The votes download's columns (docs/polls.md "For the team"): the voter's key (a pseudonym),
@@ -76,8 +77,7 @@ export function PollSection({ designId }: { designId: string }) {
       <h2 id="poll-section-title">Poll: {poll.question || 'results'}</h2>
       {poll.closes_at && (
         <p className="muted">
-          {poll.closed ? 'Voting closed' : 'Voting closes'}{' '}
-          {new Date(poll.closes_at).toLocaleString()}.
+          {poll.closed ? 'Voting closed' : 'Voting closes'} {formatDateTime(poll.closes_at)}.
         </p>
       )}
       <ResultList options={poll.options} results={results} />

@@ -9,6 +9,7 @@ import { actionFailure } from '../../lib/formFailure.ts';
 import { castVote, fetchBallot } from './api.ts';
 import { ResultList } from './ResultList.tsx';
 import './polls.css';
+import { formatDateTime } from '../../lib/format.ts';
 
 /** How long the vote page shows "Thanks" before it opens the answer's link, ms. */
 export const REDIRECT_DELAY_MS = 1200;
@@ -112,7 +113,7 @@ export function PollVotePage() {
           </button>
           {ballot.closes_at && (
             <p className="muted poll-vote__closes">
-              Voting closes {new Date(ballot.closes_at).toLocaleString()}.
+              Voting closes {formatDateTime(ballot.closes_at)}.
             </p>
           )}
         </div>

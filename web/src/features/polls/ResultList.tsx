@@ -1,5 +1,6 @@
 import type { PollResults } from '#shared/contract/polls.ts';
 import './polls.css';
+import { formatCount } from '../../lib/format.ts';
 
 /**
  * A poll's results: each answer with its share as a bar (a meter) and a number, the recipient's
@@ -44,7 +45,7 @@ export function ResultList({
         })}
       </ul>
       <p className="muted">
-        {results.total === 1 ? '1 vote' : `${results.total.toLocaleString()} votes`} in all.
+        {results.total === 1 ? '1 vote' : `${formatCount(results.total)} votes`} in all.
       </p>
     </div>
   );

@@ -5,6 +5,7 @@
  */
 import type { SendListJob, SendListState } from '#shared/contract/send-lists.ts';
 import { exportRows, type ExportDesign } from '../export/model.ts';
+import { formatCount } from '../../lib/format.ts';
 
 /**
  * The names a send list's header gives: the design's parameters and the parameters of its
@@ -37,7 +38,7 @@ export type SendListCounts = Pick<SendListJob, 'done' | 'failed' | 'duplicates' 
 export const handled = (c: SendListCounts) => Math.min(c.total, c.done + c.failed);
 
 /** A count as the screen writes it: `12,345`. */
-export const formatCount = (n: number) => n.toLocaleString('en-US');
+export { formatCount };
 
 /** The bar's text: `1,200 of 2,000 rows (60 %)`. */
 export function progressText(c: SendListCounts): string {

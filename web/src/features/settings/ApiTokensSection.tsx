@@ -26,6 +26,7 @@ import { ActionNotice, type ActionMessage } from '../../components/ActionNotice.
 import { ShownOnce } from './ShownOnce.tsx';
 import { actionFailure } from '../../lib/formFailure.ts';
 import { SubmitButton } from './ProfileTab.tsx';
+import { formatDay } from '../../lib/format.ts';
 
 /** API tokens (docs/adr/0044-the-api-contract.md "The API contract": "Security and tokens"): list, create, edit, delete. */
 export function ApiTokensSection() {
@@ -375,7 +376,5 @@ function TokenRow({
 /** A date of the token list, in the reader's locale (the text as given when it is no date). */
 export function formatDate(value: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? value
-    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return Number.isNaN(date.getTime()) ? value : formatDay(date);
 }

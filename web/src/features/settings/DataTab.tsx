@@ -14,6 +14,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { formatDate } from './ApiTokensSection.tsx';
 import { actionFailure } from '../../lib/formFailure.ts';
+import { formatCount } from '../../lib/format.ts';
 
 type StoreUpload = z.output<typeof StoreUploadSchema>;
 
@@ -27,7 +28,7 @@ const ACCEPT =
 /** "12 rows read: 10 added, 2 updated" and what was cut or skipped. */
 export function uploadSummary(report: StoreUpload['report']): string {
   const parts = [
-    `${report.rows.toLocaleString('en-GB')} ${report.rows === 1 ? 'row' : 'rows'} read: ${report.added} added, ${report.updated} updated`,
+    `${formatCount(report.rows)} ${report.rows === 1 ? 'row' : 'rows'} read: ${report.added} added, ${report.updated} updated`,
   ];
   if (report.cut_values > 0) parts.push(`${report.cut_values} values cut to 255 characters`);
   if (report.skipped_empty_rows > 0) parts.push(`${report.skipped_empty_rows} empty rows skipped`);
@@ -201,8 +202,8 @@ function StoreRow({
       <div>
         <strong>{store.name}</strong>
         <p className="muted">
-          Key column <code>{store.key_column}</code> · {store.rows.toLocaleString('en-GB')} of{' '}
-          {store.max_rows.toLocaleString('en-GB')} rows · updated {formatDate(store.updated_at)}
+          Key column <code>{store.key_column}</code> · {formatCount(store.rows)} of{' '}
+          {formatCount(store.max_rows)} rows · updated {formatDate(store.updated_at)}
         </p>
         {failure && (
           <p className="field__error" role="alert">

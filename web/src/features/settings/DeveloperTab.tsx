@@ -7,6 +7,7 @@ import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { ShownOnce } from './ShownOnce.tsx';
 import { actionFailure } from '../../lib/formFailure.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 /** The overlap choices of a rotation, hours (the server takes 0–720). */
 const OVERLAPS: ReadonlyArray<{ hours: number; text: string }> = [
@@ -20,8 +21,7 @@ const OVERLAPS: ReadonlyArray<{ hours: number; text: string }> = [
 
 const secretKey = (teamId: string) => [...queryKeys.teams.one(teamId), 'signing-secret'] as const;
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => formatDateTime(iso);
 
 /**
  * Team settings → Developer (docs/developer-api.md "Signed render URLs"): whether the team has

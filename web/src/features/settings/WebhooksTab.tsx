@@ -25,6 +25,7 @@ import { LoadedList, type ListQuery } from '../../components/LoadedList.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
 import { SubmitButton } from './ProfileTab.tsx';
 import './webhooks.css';
+import { formatDateTime } from '../../lib/format.ts';
 
 type EventValue = (typeof WEBHOOK_EVENTS)[number];
 type EventOption = { value: EventValue; text: string };
@@ -280,8 +281,7 @@ function EndpointForm({
 }
 
 /** A delivery's time, to the second, in the reader's locale. */
-const sentAt = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const sentAt = (iso: string) => formatDateTime(iso, { seconds: true });
 
 /** What an endpoint's state says: on, off, or turned off for failing. */
 function stateText(e: WebhookEndpoint): string {

@@ -4,6 +4,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useHealth } from '../../hooks/useHealth.ts';
+import { APP_LOCALE } from '../../lib/format.ts';
 
 /**
  * "System status": what `GET /api/health` says about each backing service, with loading,
@@ -87,7 +88,7 @@ export function HealthPanel({ headingLevel = 2 }: { headingLevel?: 1 | 2 }) {
 
 function Summary({ health, checkedAt }: { health: Health; checkedAt: Date }) {
   const down = SERVICES.filter(({ key }) => !health.services[key].ok).map(({ name }) => name);
-  const time = checkedAt.toLocaleTimeString(undefined, {
+  const time = checkedAt.toLocaleTimeString(APP_LOCALE, {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',

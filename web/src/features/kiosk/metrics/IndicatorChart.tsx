@@ -10,6 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { APP_LOCALE } from '../../../lib/format.ts';
 
 /** One plotted series: a key of the rows, its name, and how its values are written. */
 export interface Series<K extends string> {
@@ -28,7 +29,7 @@ export function shortDay(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(date.getTime())
     ? day
-    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    : date.toLocaleDateString(APP_LOCALE, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
 /**

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
 import { KioskSearch } from '../shared/KioskSearch.tsx';
 import { kioskKeys, searchUsers } from './api.ts';
+import { formatDay } from '../../../lib/format.ts';
 
 /** How long typing rests before the users are searched, ms. */
 const SEARCH_DELAY_MS = 300;
@@ -69,9 +70,7 @@ export function UserSearch({
                       {user.isAdmin && <span className="badge kiosk-badge">Admin</span>}
                     </td>
                     <td>{user.email}</td>
-                    <td>
-                      {user.created_at ? new Date(user.created_at).toLocaleDateString() : '—'}
-                    </td>
+                    <td>{user.created_at ? formatDay(user.created_at) : '—'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,12 +1,12 @@
 /** Display helpers of the kiosk's user and team screens. */
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 
-/** An ISO date and time as the admin's locale writes it, or a dash. */
+/** An ISO date and time as the SPA writes it (web/src/lib/format.ts), or a dash. */
 export const when = (iso: string | null | undefined): string =>
-  iso ? new Date(iso).toLocaleString() : '—';
+  iso ? formatDateTime(iso) || '—' : '—';
 
 /** Cents as dollars: 1550 → "$15.50". */
-export const dollars = (cents: number, currency = 'usd'): string =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+export const dollars = (cents: number, currency = 'usd'): string => formatMoney(cents, currency);
 
 /** A discount in words: "$15.50 off, once", "25% off, for 3 months". */
 export function discountText(d: {
