@@ -123,7 +123,8 @@ const CHROMIUM_ENV_KEYS = [
  * slice"). A binary stored unpacked (`CHROMIUM_PATH`, e.g. in a container image:
  * docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md "Fresh cold start: Chromium stored
  * unpacked") finds its `fonts/fonts.conf` beside it.
- * @param source the environment to pick from (default `process.env`)
+ * @param source the environment to pick from (default `process.env`); its `TMPDIR`, when set, is
+ *   where the unpacked `fonts/fonts.conf` is looked for
  */
 export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
@@ -132,7 +133,9 @@ export function chromiumEnv(source: NodeJS.ProcessEnv = process.env): Record<str
     if (value !== undefined) env[key] = value;
   }
   const override = source.CHROMIUM_PATH;
-  const places = [tmpdir(), ...(override ? [dirname(override)] : [])];
+  // The temp folder @sparticuz/chromium unpacks into: the one `source` names, else this process's.
+  const tmp = source.TMPDIR || tmpdir();
+  const places = [tmp, ...(override ? [dirname(override)] : [])];
   const fontsConf = places.map((dir) => join(dir, 'fonts', 'fonts.conf')).find(existsSync);
   if (fontsConf) env.FONTCONFIG_FILE = fontsConf;
   return env;

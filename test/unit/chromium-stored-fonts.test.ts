@@ -11,19 +11,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chromiumEnv } from '#functions/render/browser.ts';
 
 let root: string;
-let savedTmp: string | undefined;
+/** An empty temp folder: nothing unpacked there (the machine's own /tmp may hold an unpack). */
+let emptyTmp: string;
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'stored-chromium-'));
-  savedTmp = process.env.TMPDIR;
-  // An empty temp folder: nothing unpacked there.
-  await mkdir(join(root, 'empty-tmp'));
-  process.env.TMPDIR = join(root, 'empty-tmp');
+  emptyTmp = join(root, 'empty-tmp');
+  await mkdir(emptyTmp);
 });
 
 afterEach(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
   await rm(root, { recursive: true, force: true });
 });
 
@@ -32,14 +29,22 @@ describe('chromiumEnv with Chromium stored unpacked', () => {
     const stored = join(root, 'opt', 'chromium');
     await mkdir(join(stored, 'fonts'), { recursive: true });
     await writeFile(join(stored, 'fonts', 'fonts.conf'), '<fontconfig/>');
-    const env = chromiumEnv({ PATH: '/usr/bin', CHROMIUM_PATH: join(stored, 'chromium') });
+    const env = chromiumEnv({
+      PATH: '/usr/bin',
+      TMPDIR: emptyTmp,
+      CHROMIUM_PATH: join(stored, 'chromium'),
+    });
     expect(env.FONTCONFIG_FILE).toBe(join(stored, 'fonts', 'fonts.conf'));
     // The setting itself is not handed to Chromium.
     expect(env.CHROMIUM_PATH).toBeUndefined();
   });
 
   it('leaves FONTCONFIG_FILE unset when neither place has a fonts.conf', () => {
-    const env = chromiumEnv({ PATH: '/usr/bin', CHROMIUM_PATH: join(root, 'none', 'chromium') });
+    const env = chromiumEnv({
+      PATH: '/usr/bin',
+      TMPDIR: emptyTmp,
+      CHROMIUM_PATH: join(root, 'none', 'chromium'),
+    });
     expect(env.FONTCONFIG_FILE).toBeUndefined();
   });
 });
