@@ -133,7 +133,7 @@ describe('dashboard', () => {
       await page.waitForSelector('[data-testid="picture-card"]', { timeout: TIMEOUT_MS });
       const picture = await page.$eval('[data-testid="picture-card"] h2', (h) => h.textContent!);
       const credit = await page.$eval('[data-testid="picture-card"]', (c) => c.textContent!);
-      expect(credit).toMatch(/Photo: \S/);
+      expect(credit).toMatch(/Photo by \S/);
       await waitForImages(page);
       await snap(page, 'e2e-dashboard-2-picker');
       await page.locator(byRole('link', `Use this Pic ${picture}`)).click();

@@ -3,7 +3,7 @@
  * "Dashboard SPA"): `?base_image=` creates the design once and replaces the address with its
  * editor, so Back does not create a second one; a refused creation says why and offers the way on.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { answer } from '../test/api.ts';
 import { aDesignCard, aTeam, aUser } from '../test/fixtures.ts';
@@ -90,6 +90,12 @@ describe('the picture gallery', () => {
     expect(cards[0]!.querySelector('time')?.textContent).toBe('22 Nov 2026');
     // No date known: no date line.
     expect(cards[1]!.querySelector('time')).toBeNull();
+    // The credit in words, its licence behind a link to the licence's text.
+    expect(cards[0]!.querySelector('.picture-card__credit:last-of-type')?.textContent).toBe(
+      'Photo by Ana · licence CC BY 4.0',
+    );
+    const licence = within(cards[0]!).getByRole('link', { name: 'licence CC BY 4.0' });
+    expect(licence.getAttribute('href')).toBe('https://spdx.org/licenses/CC-BY-4.0.html');
     const use = screen.getByRole('link', { name: 'Use this Pic Autumn leaves' });
     expect(use.getAttribute('href')).toBe('/pic-snippet/create?base_image=autumn&from=library');
     expect(screen.getByRole('button', { name: 'Cards' }).getAttribute('aria-pressed')).toBe('true');

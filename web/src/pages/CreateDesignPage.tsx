@@ -279,9 +279,17 @@ function MasonryCard({ image, frozen }: { image: LibraryImage; frozen: boolean }
   );
 }
 
+/**
+ * The page of a licence named by its SPDX id ("CC-BY-4.0", "GPL-2.0-or-later"; spaces read as
+ * dashes), where the photo's credit links: the attribution the licence asks for, in words a
+ * marketer does not have to read.
+ */
+function licenceUrl(licence: string): string {
+  return `https://spdx.org/licenses/${encodeURIComponent(licence.trim().replace(/\s+/g, '-'))}.html`;
+}
+
 /** A library picture with its credit and "Use this Pic" (docs/adr/0020-dashboard-spa.md "Dashboard SPA" gallery cards). */
 function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }) {
-  const credit = [image.author, image.licence].filter(Boolean).join(' · ');
   const added = image.created_at ? formatDay(image.created_at) : '';
   return (
     <li className="picture-card" data-testid="picture-card">
@@ -299,7 +307,31 @@ function PictureCard({ image, frozen }: { image: LibraryImage; frozen: boolean }
             Added <time dateTime={image.created_at!}>{added}</time>
           </p>
         )}
-        {credit && <p className="picture-card__credit muted">Photo: {credit}</p>}
+        {image.author && (
+          <p className="picture-card__credit muted">
+            Photo by{' '}
+            {image.author_url ? (
+              <a href={image.author_url} target="_blank" rel="noopener noreferrer">
+                {image.author}
+              </a>
+            ) : (
+              image.author
+            )}
+            {image.licence && (
+              <>
+                {' · '}
+                <a
+                  href={licenceUrl(image.licence)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  title={`Licence: ${image.licence}`}
+                >
+                  licence<span className="visually-hidden"> {image.licence}</span>
+                </a>
+              </>
+            )}
+          </p>
+        )}
       </div>
       {frozen ? (
         <span className="button button--small" aria-disabled="true">

@@ -34,7 +34,7 @@ function renderRegister(route = '/register') {
     name: field('Name'),
     email: field('E-mail address'),
     team: field('Company name'),
-    slug: field('Team slug (optional)'),
+    slug: field('Short team name (optional)'),
     password: screen.getByLabelText('Password'),
     confirmation: screen.getByLabelText('Confirm password'),
     terms: screen.getByRole('checkbox', { name: 'I accept the terms of service' }),
@@ -62,7 +62,7 @@ describe('registration, the account step', () => {
     expect(descriptionOf(form.team)).toBe(
       'Your team in PicSnippets. You can invite colleagues to it later.',
     );
-    expect(descriptionOf(form.slug)).toMatch(/^A short name for your team in addresses/);
+    expect(descriptionOf(form.slug)).toMatch(/^Lowercase words joined by dashes, such as/);
     expect(descriptionOf(form.password)).toBe('At least 8 characters.');
     expect(form.password.getAttribute('autocomplete')).toBe('new-password');
     expect(form.email.getAttribute('type')).toBe('email');

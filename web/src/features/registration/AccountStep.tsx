@@ -11,7 +11,7 @@ const MARKETING_CONSENT_LABEL = 'Send me product news and offers by e-mail';
 export type AccountFieldIds = Record<AccountField, string>;
 
 /**
- * Registration step 0: name, e-mail, company, team slug, password twice and the terms
+ * Registration step 0: name, e-mail, company, short team name (the team slug), password twice and the terms
  * (docs/accounts.md "Validation rules"), bound to the page's account form (`useAccountForm`): each
  * field shows its error once it has been left, every field once the user asks to continue, and the
  * server's answers on the same fields.
@@ -75,11 +75,11 @@ export function AccountStep({
         control={control}
         field="team_slug"
         id={ids.team_slug}
-        label="Team slug"
+        label="Short team name"
         autoComplete="off"
         required={false}
         maxLength={MAX_LENGTH.text}
-        hint="A short name for your team in addresses: lowercase words joined by dashes. It follows the company name until you change it."
+        hint="Lowercase words joined by dashes, such as harbour-studio. It follows the company name until you change it."
         rules={rules.team_slug}
       />
       <FormTextField
