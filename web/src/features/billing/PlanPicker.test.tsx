@@ -27,6 +27,7 @@ function Choice(props: {
   currentPlanId?: string;
   errors?: string[];
   onSelect?: (id: string) => void;
+  showTrials?: boolean;
 }) {
   const [interval, setInterval] = useState<PlanInterval>('monthly');
   const [selected, setSelected] = useState('free');
@@ -43,6 +44,7 @@ function Choice(props: {
       legend="Plan"
       currentPlanId={props.currentPlanId}
       errors={props.errors}
+      showTrials={props.showTrials}
     />
   );
 }
@@ -51,6 +53,20 @@ const plans = () => screen.getByRole('group', { name: 'Plan' });
 const radio = (name: RegExp) => within(plans()).getByRole('radio', { name }) as HTMLInputElement;
 
 describe('PlanPicker', () => {
+  it("marks a card-less trial in the plan's name where trials start, and nowhere else", () => {
+    const trialPlans = [aFreePlan(), aPlan({ trial_days: 14, card_up_front: false })];
+    const { unmount } = renderWithProviders(<Choice plans={trialPlans} showTrials />);
+    expect(radio(/^Pro/).closest('li')?.querySelector('label')?.textContent).toBe(
+      'Pro14-day free trial$29 / month per user',
+    );
+    unmount();
+    // A plan change in settings starts no trial, so it says none.
+    renderWithProviders(<Choice plans={trialPlans} />);
+    expect(radio(/^Pro/).closest('li')?.querySelector('label')?.textContent).toBe(
+      'Pro$29 / month per user',
+    );
+  });
+
   it('names each plan of the period by its name and price, the free plan first', () => {
     renderWithProviders(<Choice />);
     const names = within(plans())

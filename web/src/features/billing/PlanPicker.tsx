@@ -19,6 +19,8 @@ export const BILLING_OFFLINE_TEXT = 'Billing is not configured on this server';
  *
  * @param firstInputId id of the first radio, so a page can move focus to the group.
  * @param currentPlanId the plan the team is on (settings): marked "Current plan".
+ * @param showTrials mark the plans that start with a card-less trial ("14-day free trial"):
+ *   registration, where a trial starts (docs/billing.md "Trials"); never a plan change.
  * @param errors server errors on `plan`, shown under the group.
  */
 export function PlanPicker({
@@ -32,6 +34,7 @@ export function PlanPicker({
   currentPlanId,
   unavailableText = BILLING_OFFLINE_TEXT,
   errors,
+  showTrials = false,
 }: {
   plans: readonly Plan[];
   interval: PlanInterval;
@@ -43,6 +46,7 @@ export function PlanPicker({
   currentPlanId?: string;
   unavailableText?: string;
   errors?: readonly string[];
+  showTrials?: boolean;
 }) {
   const errorId = useId();
   const shown = plansFor(plans, interval);
@@ -83,6 +87,7 @@ export function PlanPicker({
               inputId={i === 0 ? firstInputId : undefined}
               selected={plan.id === selectedPlanId}
               current={plan.id === currentPlanId}
+              trialDays={showTrials ? trialDaysOf(plan) : undefined}
               unavailableText={unavailableText}
               onSelect={onSelect}
             />
@@ -94,11 +99,19 @@ export function PlanPicker({
   );
 }
 
+/** The days of a plan's card-less trial (docs/billing.md "Trials"), or undefined. */
+function trialDaysOf(plan: Plan): number | undefined {
+  return plan.available && plan.trial_days && plan.card_up_front === false
+    ? plan.trial_days
+    : undefined;
+}
+
 function PlanOption({
   plan,
   inputId,
   selected,
   current,
+  trialDays,
   unavailableText,
   onSelect,
 }: {
@@ -106,6 +119,8 @@ function PlanOption({
   inputId: string | undefined;
   selected: boolean;
   current: boolean;
+  /** Days of the card-less trial the plan starts with, shown beside its name. */
+  trialDays: number | undefined;
   unavailableText: string;
   onSelect: (planId: string) => void;
 }) {
@@ -142,6 +157,9 @@ function PlanOption({
         <span className="plan-option__name">
           {plan.name}
           {current && <span className="pill plan-option__current">Current plan</span>}
+          {trialDays !== undefined && (
+            <span className="pill plan-option__trial">{trialDays}-day free trial</span>
+          )}
         </span>
         <span className="plan-option__price">
           {isFree(plan) ? (

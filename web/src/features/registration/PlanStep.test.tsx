@@ -189,7 +189,13 @@ describe('registration, the plan step', () => {
     const registered = answer('POST /register', 201, CREATED);
     answer('GET /user/current', 200, aUser({ name: 'Ana Müller' }));
     const { user, create, router } = await renderPlanStep();
-    await user.click(screen.getByRole('radio', { name: /^Starter/ }));
+    // The trial shows on the plan's card before it is picked; the free plan has none.
+    const starter = screen.getByRole('radio', { name: /^Starter/ });
+    expect(starter.closest('li')?.querySelector('.plan-option__trial')?.textContent).toBe(
+      '14-day free trial',
+    );
+    expect(document.querySelectorAll('.plan-option__trial')).toHaveLength(1);
+    await user.click(starter);
     expect(
       await screen.findByText(
         '14-day free trial, no card needed. Add a card on the Payment Method tab before the trial ends to keep the plan.',

@@ -116,6 +116,7 @@ export function PlanStep({
           firstInputId={planGroupId}
           legend="Plan"
           errors={planErrors}
+          showTrials
         />
       )}
 
