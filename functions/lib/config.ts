@@ -166,6 +166,13 @@ export const ConfigSchema = z.object({
    * reads the recorded answers. Default: online in AWS, else offline.
    */
   WEATHER_MODE: z.enum(['online', 'offline']).optional(),
+  /**
+   * Warm capacity before a send (docs/send-lists.md "Warm capacity before a send"): the most
+   * provisioned concurrency one send list may schedule on the render alias; 0 (default) is off.
+   */
+  WARM_CAPACITY_MAX: z.coerce.number().int().min(0).max(1000).default(0),
+  /** `offline` only logs the scheduled actions; `online` sets them. Default: online in AWS. */
+  WARM_CAPACITY_MODE: z.enum(['online', 'offline']).optional(),
   /** Test-only stand-ins of Open-Meteo's endpoints: `forecast=http://…,geocoding=http://…`. */
   WEATHER_API_URLS: optional,
   /**

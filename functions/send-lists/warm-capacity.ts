@@ -1,0 +1,186 @@
+/**
+ * Warm capacity before a send (docs/send-lists.md "Warm capacity before a send"): a send list
+ * whose campaign start is known raises the render function's provisioned concurrency for the
+ * first window of opens and lowers it afterwards, through two Application Auto Scaling scheduled
+ * actions on the render alias. Off unless `WARM_CAPACITY_MAX` is above 0; in offline mode
+ * (`WARM_CAPACITY_MODE=offline`, the default outside AWS) it only logs what it would schedule.
+ */
+import {
+  ApplicationAutoScalingClient,
+  DeleteScheduledActionCommand,
+  PutScheduledActionCommand,
+  RegisterScalableTargetCommand,
+} from '@aws-sdk/client-application-auto-scaling';
+import { config, type Config } from '../lib/config.ts';
+import { logger } from '../lib/logger.ts';
+import { traced } from '../lib/tracing.ts';
+
+/**
+ * The sizing model's defaults (docs/send-lists.md "Warm capacity before a send"). Concurrency
+ * by Little's law: opens arriving in the window × the time one render holds a sandbox.
+ */
+export const WARM_DEFAULTS = {
+  /** Share of the list's rows opened in the first window (mail-privacy proxies prefetch at delivery). */
+  openShare: 0.3,
+  /** The first window of opens after the start, s. */
+  windowSeconds: 600,
+  /** Time one render holds its sandbox, s (warm draw plus encoding and a margin). */
+  drawSeconds: 0.1,
+  /** How long before the start the capacity is raised, s (allocation takes minutes). */
+  leadSeconds: 900,
+} as const;
+
+/** What {@link warmCapacityPlan} decides: the capacity and when it is raised and lowered. */
+export interface WarmCapacityPlan {
+  /** Provisioned concurrency during the window, sandboxes (1 … the configured maximum). */
+  capacity: number;
+  /** When it is raised: the start minus the lead time. */
+  raiseAt: Date;
+  /** When it is lowered back to 0: the start plus the window. */
+  lowerAt: Date;
+}
+
+/**
+ * The warm capacity a send list of `rows` rows starting at `startsAt` asks for.
+ * @param rows the list's rows (recipients), ≥ 0.
+ * @param startsAt when the campaign goes out.
+ * @param max the configured cap (`WARM_CAPACITY_MAX`); 0 turns the feature off.
+ * @param now the current time; a start whose window has ended plans nothing.
+ * @returns the plan, or undefined when off, when the list is empty or when the window is past.
+ */
+export function warmCapacityPlan(
+  rows: number,
+  startsAt: Date,
+  max: number,
+  now: Date = new Date(),
+): WarmCapacityPlan | undefined {
+  if (max <= 0 || rows <= 0 || !Number.isFinite(startsAt.getTime())) return undefined;
+  const lowerAt = new Date(startsAt.getTime() + WARM_DEFAULTS.windowSeconds * 1000);
+  if (lowerAt.getTime() <= now.getTime()) return undefined;
+  const opensPerSecond = (rows * WARM_DEFAULTS.openShare) / WARM_DEFAULTS.windowSeconds;
+  const needed = Math.ceil(opensPerSecond * WARM_DEFAULTS.drawSeconds);
+  const raise = startsAt.getTime() - WARM_DEFAULTS.leadSeconds * 1000;
+  return {
+    capacity: Math.min(max, Math.max(1, needed)),
+    raiseAt: new Date(Math.max(raise, now.getTime())),
+    lowerAt,
+  };
+}
+
+/** The render alias whose provisioned concurrency is scaled. */
+export interface RenderAlias {
+  functionName: string;
+  alias: string;
+}
+
+const DIMENSION = 'lambda:function:ProvisionedConcurrency';
+
+/** Application Auto Scaling's `at(…)` schedule of a moment, UTC to the second. */
+const atSchedule = (moment: Date): string => `at(${moment.toISOString().slice(0, 19)})`;
+
+/** The names of a send list's two scheduled actions. */
+export const warmActionNames = (jobId: string) => ({
+  raise: `warm-${jobId}-raise`,
+  lower: `warm-${jobId}-lower`,
+});
+
+let client: ApplicationAutoScalingClient | undefined;
+const scalingClient = (): ApplicationAutoScalingClient => {
+  client ??= traced(
+    new ApplicationAutoScalingClient({
+      region: config().AWS_REGION,
+      requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+      maxAttempts: 3,
+    }),
+  );
+  return client;
+};
+
+/** Whether the scheduled actions are really set: `WARM_CAPACITY_MODE`, else online in AWS. */
+const online = (c: Config): boolean =>
+  (c.WARM_CAPACITY_MODE ?? (c.STAGE === 'aws' ? 'online' : 'offline')) === 'online';
+
+/**
+ * Schedules the warm capacity of one send list: registers the alias as a scalable target
+ * (0 … `WARM_CAPACITY_MAX`), then puts the raise and the lower action. Offline it logs the plan
+ * and calls nothing.
+ * @param jobId the send list's job id (names the actions, so a second call replaces them).
+ * @returns the plan scheduled (or logged), or undefined when nothing is planned.
+ * @throws the SDK's error when Application Auto Scaling refuses a call.
+ */
+export async function scheduleWarmCapacity(
+  jobId: string,
+  rows: number,
+  startsAt: Date,
+  target: RenderAlias,
+  now: Date = new Date(),
+): Promise<WarmCapacityPlan | undefined> {
+  const c = config();
+  const plan = warmCapacityPlan(rows, startsAt, c.WARM_CAPACITY_MAX, now);
+  if (!plan) return undefined;
+  const names = warmActionNames(jobId);
+  const resourceId = `function:${target.functionName}:${target.alias}`;
+  if (!online(c)) {
+    logger.info('warm capacity (offline: not scheduled)', { jobId, resourceId, names, ...plan });
+    return plan;
+  }
+  const common = {
+    ServiceNamespace: 'lambda',
+    ResourceId: resourceId,
+    ScalableDimension: DIMENSION,
+  } as const;
+  const aas = scalingClient();
+  await aas.send(
+    new RegisterScalableTargetCommand({
+      ...common,
+      MinCapacity: 0,
+      MaxCapacity: c.WARM_CAPACITY_MAX,
+    }),
+  );
+  await aas.send(
+    new PutScheduledActionCommand({
+      ...common,
+      ScheduledActionName: names.raise,
+      Schedule: atSchedule(plan.raiseAt),
+      ScalableTargetAction: { MinCapacity: plan.capacity, MaxCapacity: plan.capacity },
+    }),
+  );
+  await aas.send(
+    new PutScheduledActionCommand({
+      ...common,
+      ScheduledActionName: names.lower,
+      Schedule: atSchedule(plan.lowerAt),
+      ScalableTargetAction: { MinCapacity: 0, MaxCapacity: 0 },
+    }),
+  );
+  return plan;
+}
+
+/**
+ * Removes a send list's scheduled actions (the list was cancelled). Missing actions are fine.
+ * Offline it logs and calls nothing.
+ */
+export async function cancelWarmCapacity(jobId: string, target: RenderAlias): Promise<void> {
+  const c = config();
+  const names = warmActionNames(jobId);
+  const resourceId = `function:${target.functionName}:${target.alias}`;
+  if (c.WARM_CAPACITY_MAX <= 0) return;
+  if (!online(c)) {
+    logger.info('warm capacity cancelled (offline: nothing to delete)', { jobId, resourceId });
+    return;
+  }
+  for (const name of [names.raise, names.lower]) {
+    try {
+      await scalingClient().send(
+        new DeleteScheduledActionCommand({
+          ServiceNamespace: 'lambda',
+          ResourceId: resourceId,
+          ScalableDimension: DIMENSION,
+          ScheduledActionName: name,
+        }),
+      );
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'ObjectNotFoundException') throw error;
+    }
+  }
+}
