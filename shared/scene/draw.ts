@@ -14,7 +14,7 @@ import {
 import { pixelateBlockSize, pixelateBlocks } from '../effects.ts';
 import { fontFamilyList } from './fonts.ts';
 import { breakLines, type LineLayout } from './line-break.ts';
-import { fabricFilters } from './filters.ts';
+import { fabricFilters, stickerColourFilters } from './filters.ts';
 import type { WatermarkLayer } from './watermark.ts';
 
 /**
@@ -215,7 +215,8 @@ export function fitTextLayer(
 
 /**
  * Loads a sticker image and places it: scaled to its drawn size, rotated around its top-left
- * corner (docs/decisions.md "The design document: versions and restore" geometry).
+ * corner (docs/decisions.md "The design document: versions and restore" geometry), its colour
+ * blended on in mode screen (docs/editor.md "Sticker colour").
  */
 export async function imageLayer(layer: ResolvedImageLayer): Promise<FabricImage> {
   const image = await FabricImage.fromURL(layer.src);
@@ -229,6 +230,10 @@ export async function imageLayer(layer: ResolvedImageLayer): Promise<FabricImage
     scaleY: layer.height / (image.height || 1),
     objectCaching: false,
   });
+  if (layer.colour !== undefined) {
+    image.filters = stickerColourFilters(layer.colour);
+    image.applyFilters();
+  }
   image.setCoords();
   return image;
 }

@@ -7,6 +7,7 @@ import { Canvas2dFilterBackend, filters, setFilterBackend } from 'fabric';
 
 export { ENHANCE_RANGES, FILTER_NAMES } from '../effects.ts';
 import { ENHANCE_RANGES, FILTER_NAMES } from '../effects.ts';
+import { STICKER_COLOUR_MODE } from './sticker-filters.ts';
 
 const clamp = (v: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, v));
 
@@ -54,4 +55,13 @@ export function fabricFilters(
   if (e('Emboss') > 0)
     out.push(new filters.Convolute({ matrix: [1, 1, 1, 1, 0.7, -1, -1, -1, -1] }));
   return out;
+}
+
+/**
+ * The fabric filters that draw a sticker's colour (shared/scene/sticker-filters.ts `stickerColour`): one `BlendColor` in mode screen at full
+ * strength, or none when `colour` is undefined.
+ */
+export function stickerColourFilters(colour: string | undefined): filters.BlendColor[] {
+  if (colour === undefined) return [];
+  return [new filters.BlendColor({ color: colour, mode: STICKER_COLOUR_MODE, alpha: 1 })];
 }

@@ -13,6 +13,7 @@ import type {
 } from '../design.ts';
 import type { WatermarkLayer } from './watermark.ts';
 import { urlTemplateFields } from './url-template.ts';
+import { stickerColour } from './sticker-filters.ts';
 
 /** Values longer than this are cut (docs/adr/0004-render-slice.md "Render slice", docs/security.md "Render limits"). */
 export const MAX_VALUE_LENGTH = 255;
@@ -174,6 +175,8 @@ export interface ResolvedImageLayer {
   height: number;
   angle: number;
   src: string;
+  /** The colour blended onto it in mode screen (shared/scene/sticker-filters.ts); absent: none. */
+  colour?: string;
 }
 
 /** A dynamic sticker's input after resolution: what the server must make or fetch. */
@@ -246,7 +249,15 @@ export function resolveScene(
     height: design.canvas_height,
     images: design.graphics_data
       .filter((s) => images[s.uuid] !== undefined)
-      .map((s) => ({ id: s.uuid, ...stickerBox(s), src: images[s.uuid]! })),
+      .map((s) => {
+        const colour = stickerColour(s.filters);
+        return {
+          id: s.uuid,
+          ...stickerBox(s),
+          src: images[s.uuid]!,
+          ...(colour ? { colour } : {}),
+        };
+      }),
     texts: design.text_snippets.map((s) => ({
       id: s.id,
       text: resolveSnippetText(s, values, options.glyphs),
