@@ -1,5 +1,5 @@
 /**
- * Countdown timers in the render (docs/decisions.md "Countdown timers"): which stickers are
+ * Countdown timers in the render (docs/adr/0058-countdown-timers.md "Countdown timers"): which stickers are
  * timers, what each frame shows, the render cache key's timer part, and the animated GIF.
  *
  * The static layer (the base photo) is kept per design version by renderer.ts; here the page
@@ -103,7 +103,7 @@ export function timerSeconds(
 }
 
 /**
- * The values the render cache key holds for a design with timers (docs/decisions.md
+ * The values the render cache key holds for a design with timers (docs/adr/0058-countdown-timers.md
  * "Countdown timers"): a timer's own start parameter is replaced by what it decides, the seconds
  * left at the first frame (a first-open timer's instant is dropped the same way), and every
  * other value stays. So every recipient of a fixed-deadline
@@ -368,20 +368,29 @@ const GIF_OPTIONS = { effort: 1, dither: 0, loop: 0, keepDuplicateFrames: true }
  * transparent). gif-patches.ts joins the two at the patch's place; both share one colour table.
  * The encode's work grows with the patch, not the canvas (docs/performance.md "Countdown
  * timers").
- * @returns the GIF: `count` frames of `width` × `height` px, 1000 ms each, looping forever.
+ * @param delaysMs each frame's delay, ms (an animated design's: functions/render/animated-gif.ts);
+ *   1000 ms each by default.
+ * @param paletteRows more RGB rows `width` px wide whose colours the later frames' palette must
+ *   hold too (an animated design's sampled frames): their palette is then quantised from frame
+ *   1 with these rows, and joinPatches gives the patch frames that table (frame 1 keeps its own).
+ * @returns the GIF: `count` frames of `width` × `height` px, looping forever.
  * @throws what sharp throws (the caller answers the fallback).
  */
-export async function encodeGif(t: TimerFrames): Promise<Buffer> {
+export async function encodeGif(
+  t: TimerFrames,
+  delaysMs: number[] = Array.from({ length: t.count }, () => 1000),
+  paletteRows?: Buffer,
+): Promise<Buffer> {
   const raw = (width: number, height: number) => ({ raw: { width, height, channels: 3 as const } });
   const quantised = await sharp(t.first, raw(t.width, t.height))
-    .gif({ ...GIF_OPTIONS, delay: [1000] })
+    .gif({ ...GIF_OPTIONS, delay: [delaysMs[0]!] })
     .toBuffer();
   if (t.count === 1) return quantised;
   const { patch } = t;
   const size = patch.width * patch.height * 3;
   const [first, ...pngs] = await Promise.all([
     sharp(quantised)
-      .gif({ ...GIF_OPTIONS, reuse: true, delay: [1000] })
+      .gif({ ...GIF_OPTIONS, reuse: true, delay: [delaysMs[0]!] })
       .toBuffer(),
     ...Array.from({ length: t.count }, (_, k) =>
       sharp(t.patches.subarray(k * size, (k + 1) * size), raw(patch.width, patch.height))
@@ -389,17 +398,24 @@ export async function encodeGif(t: TimerFrames): Promise<Buffer> {
         .toBuffer(),
     ),
   ]);
-  const carrier = paletteCarrier(quantised, patch.width, patch.height);
+  const palette = paletteRows
+    ? await sharp(Buffer.concat([t.first, paletteRows]), {
+        raw: { width: t.width, height: t.height + paletteRows.length / (t.width * 3), channels: 3 },
+      })
+        .gif(GIF_OPTIONS)
+        .toBuffer()
+    : quantised;
+  const carrier = paletteCarrier(palette, patch.width, patch.height);
   const patches = await sharp([carrier, ...pngs], { join: { animated: true } })
-    .gif({ ...GIF_OPTIONS, reuse: true, delay: Array.from({ length: t.count + 1 }, () => 1000) })
+    .gif({ ...GIF_OPTIONS, reuse: true, delay: [delaysMs[0]!, ...delaysMs] })
     .toBuffer();
-  return joinPatches(first!, patches, patch, 1000, 2);
+  return joinPatches(first!, patches, patch, delaysMs[0]!, 2);
 }
 
 /**
  * The header a test sets to fix the render's clock: ms since the epoch or an ISO 8601 time.
  * Honoured only under STAGE=test (the local stack the tests start), never locally for users or
- * in AWS (docs/decisions.md "Countdown timers").
+ * in AWS (docs/adr/0058-countdown-timers.md "Countdown timers").
  */
 export const TEST_NOW_HEADER = 'x-picsnippets-test-now';
 

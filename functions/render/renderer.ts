@@ -1,5 +1,5 @@
 /**
- * Renders a design for one recipient (docs/decisions.md "Render slice", "Draw only what changes"):
+ * Renders a design for one recipient (docs/adr/0004-render-slice.md "Render slice", "Draw only what changes"):
  * - the base layer (the photo fitted to the canvas, flipped) is made once per design version
  *   with sharp and kept in memory as raw pixels;
  * - per request the warm page draws only the personalised text layers on a transparent canvas;
@@ -30,6 +30,7 @@ import { encodeGif, timerFrames, timerStickers } from './countdown-gif.ts';
 import type { WatermarkSettings } from '#shared/scene/watermark.ts';
 import { renderWatermarks } from './watermark.ts';
 import { gifFrameInput } from './gif-frame.ts';
+import { animatedFrames, designAnimation, encodeAnimated } from './animated-gif.ts';
 import { encodeStill, type RenderFormat, type RenderOutput } from './encode.ts';
 import type { RenderDensity } from '#shared/render-url.ts';
 
@@ -143,7 +144,7 @@ async function drawStaticLayer(doc: DesignDocument, density: RenderDensity): Pro
 }
 
 /**
- * The static layer of a design version (docs/decisions.md "Render slice"): from S3 if an earlier
+ * The static layer of a design version (docs/adr/0004-render-slice.md "Render slice"): from S3 if an earlier
  * container drew it, else drawn now and written to S3 in the background.
  */
 async function loadBaseLayer(
@@ -347,7 +348,9 @@ export async function renderDesign(
   const t0 = performance.now();
   const doc = parseDesignDocument(design.document);
   const timed = timerStickers(doc).length > 0;
-  const density: RenderDensity = timed ? 1 : (options.density ?? 1);
+  // An animated design's GIF plays its GIFs' frames (animated-gif.ts), at 1× as a timer's.
+  const animation = format === 'gif' && !timed ? await designAnimation(doc) : null;
+  const density: RenderDensity = timed || animation ? 1 : (options.density ?? 1);
   const basePromise = baseLayer(design, doc, density);
   const { images, direct, complete } = await stickerImages(doc, values, undefined, density);
   const t1 = performance.now();
@@ -379,6 +382,7 @@ export async function renderDesign(
   if (dropped.size > 0) logUndrawable(design.designId, dropped);
   const watermarks = await renderWatermarks(doc, design.watermark);
   scene.watermarks = watermarks.layers;
+  if (animation) scene.images = scene.images.filter((i) => !animation.stickerIds.has(i.id));
   // A timer design's layers are drawn with its frames, cut at the timers (countdown-gif.ts).
   const [base, drawn] = await Promise.all([
     basePromise,
@@ -413,6 +417,27 @@ export async function renderDesign(
       format === 'gif'
         ? { body: await encodeGif(timers), contentType: 'image/gif' }
         : await encodeStill(timers.first, base, format, doc.quality);
+  } else if (animation) {
+    const below = Buffer.from(base.raw);
+    for (const d of direct)
+      blendOver(below, base.width, base.height, d.left, d.top, d.width, d.height, d.rgba);
+    const above = drawn.regions.map((r) => ({ ...r, rgba: layerPixels(r) }));
+    const moving = animatedFrames(
+      animation,
+      { pixels: below, width: base.width, height: base.height },
+      above,
+    );
+    output = { body: await encodeAnimated(moving), contentType: 'image/gif' };
+    releaseFrame(frame);
+  } else if (format === 'gif') {
+    // A GIF file that does not move: its one frame, as a GIF (animated-gif.ts `hasGifSource`).
+    const one = { left: 0, top: 0, width: 1, height: 1 };
+    const still = { first: pixels, width: base.width, height: base.height, count: 1 };
+    output = {
+      body: await encodeGif({ ...still, patch: one, patches: pixels }),
+      contentType: 'image/gif',
+    };
+    releaseFrame(frame);
   } else {
     output = await encodeStill(pixels, base, format, doc.quality, density);
     // The encode is done with the frame (sharp has returned its output); a timer render's frame

@@ -1,9 +1,9 @@
 /**
- * The render service behind `/r/*` (docs/decisions.md "Render slice"; test/integration/render.test.ts): parses the URL,
+ * The render service behind `/r/*` (docs/adr/0004-render-slice.md "Render slice"; test/integration/render.test.ts): parses the URL,
  * normalises the parameters, answers from the caches (memory, then S3), renders on a miss,
  * and never answers with anything but an image (or the 402 of a PDF a plan does not include).
  *
- * The domain logic receives its collaborators through `createRenderService` (docs/decisions.md "Render slice": "thin
+ * The domain logic receives its collaborators through `createRenderService` (docs/adr/0004-render-slice.md "Render slice": "thin
  * handlers, injected clients"); handler.ts wires the real ones.
  */
 import { createHash } from 'node:crypto';
@@ -40,6 +40,7 @@ import {
   timerKeyValues,
   timerStickers,
 } from './countdown-gif.ts';
+import { hasGifSource } from './animated-gif.ts';
 import { firstOpenAt, type FirstOpenStore } from './first-open.ts';
 import { ruledDesign, rulesScope } from './rule-context.ts';
 import { ruleLinkUrl, weatherPlaces, type WeatherReport } from '#shared/scene/rules.ts';
@@ -110,7 +111,7 @@ export interface RenderRequest {
   prerender?: boolean;
   /**
    * The moment countdown timers show, ms since the epoch; absent: now. handler.ts sets it only
-   * under STAGE=test, from a test-only header (docs/decisions.md "Countdown timers").
+   * under STAGE=test, from a test-only header (docs/adr/0058-countdown-timers.md "Countdown timers").
    */
   nowMs?: number;
 }
@@ -227,18 +228,18 @@ export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
 /**
  * How long a timer design's fallback keeps one drawing, ms: its timers show the minute's start
  * (at most 59 s more than is left), so refused or failed requests cost one draw a minute per
- * design, not one a second (docs/decisions.md "Countdown timers").
+ * design, not one a second (docs/adr/0058-countdown-timers.md "Countdown timers").
  */
 export const FALLBACK_TIMER_STEP_MS = 60_000;
 /**
- * Fallback draws shared at once per instance, keys (docs/decisions.md "Fallback draws under
+ * Fallback draws shared at once per instance, keys (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under
  * load"): past it a request's fallback draws unshared, as before.
  */
 export const MAX_FALLBACK_DRAWS_IN_FLIGHT = 256;
 /**
  * Cache-Control of a design whose rules read the request's headers (device, OS, country,
  * e-mail client): the CDN's key has none of them, so it must not share the answer
- * (docs/decisions.md "Rule sets and the CDN"). Browsers revalidate with the ETag.
+ * (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN"). Browsers revalidate with the ETag.
  */
 export const RULES_VIEWER_CACHE = 'private, no-cache';
 /** Cache-Control of a design whose rules read the clock only: shared a minute. */
@@ -564,7 +565,7 @@ export function createRenderService(deps: RenderServiceDeps) {
   const lookupsPerProxy = new TokenBuckets(limits.perProxyAddress);
   const lookupsPerDesign = new TokenBuckets(limits.perDesign);
   const proxyOf = deps.mailProxyOf ?? createMailProxyRecogniser();
-  // Fallback draws that came out partial or failed, and those running (docs/decisions.md
+  // Fallback draws that came out partial or failed, and those running (docs/adr/0066-fallback-draws-under-load.md
   // "Fallback draws under load").
   const recentFallbacks = new RecentFallbacks();
   const fallbacksInFlight = new Map<string, Promise<Buffer | undefined>>();
@@ -749,7 +750,7 @@ export function createRenderService(deps: RenderServiceDeps) {
    * The all-fallback draw of `key` (the fallback's render cache key without the watermark),
    * shared by the requests that ask while it runs (single-flight, at most
    * {@link MAX_FALLBACK_DRAWS_IN_FLIGHT} keys; past that a request draws alone). A partial image
-   * or a failure is kept in `recentFallbacks` (docs/decisions.md "Fallback draws under load").
+   * or a failure is kept in `recentFallbacks` (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load").
    * @returns the image, or undefined when the draw failed (logged).
    */
   function drawFallback(
@@ -786,7 +787,7 @@ export function createRenderService(deps: RenderServiceDeps) {
    * version whose fallback came out partial, or failed, is answered that image, or the
    * placeholder, for a short time (recent-fallbacks.ts, 30 s) without drawing again, and
    * concurrent requests share one draw: at most one fallback draw per design version (and timer
-   * minute) per window on an instance (docs/decisions.md "Fallback draws under load";
+   * minute) per window on an instance (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load";
    * test/integration/render-fallback-load.test.ts).
    * @param cacheControl `no-store` (a failure: the next request may draw), or
    *   {@link QUOTA_FALLBACK_CACHE} past the monthly quota.
@@ -808,7 +809,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     if (design) {
       try {
         // A timer design's fallback shows its timers at the minute's start: one draw a minute
-        // at most, however many requests are refused (docs/decisions.md "Countdown timers").
+        // at most, however many requests are refused (docs/adr/0058-countdown-timers.md "Countdown timers").
         const moment = fallbackMoment(design, nowMs);
         const key = renderCacheKey(
           design,
@@ -866,7 +867,7 @@ export function createRenderService(deps: RenderServiceDeps) {
 
   /**
    * The current design's parameter names: how the query is read, the same for the signature
-   * check and the drawing (a bare `name` segment is that parameter, empty; docs/decisions.md
+   * check and the drawing (a bare `name` segment is that parameter, empty; docs/adr/0054-signed-render-urls.md
    * "Signed render URLs").
    */
   const knownNames = (current: DesignRecord): ReadonlySet<string> =>
@@ -960,7 +961,7 @@ export function createRenderService(deps: RenderServiceDeps) {
 
   /**
    * The values with the recipient's first open ({@link FIRST_OPEN_VALUE}, ISO 8601) when the
-   * design has a timer that counts from it (docs/decisions.md "Countdown timers"). A recipient's
+   * design has a timer that counts from it (docs/adr/0058-countdown-timers.md "Countdown timers"). A recipient's
    * open or a mail proxy's fetch (the moment the recipient opens) is the first open; the
    * editor's previews and send lists' pre-renders are not, and count from now; so does a URL
    * without any of the design's values, which names no recipient. When the store
@@ -1165,7 +1166,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     try {
       const current = await deps.findDesign(path.publicId);
       if (!current) return await fallback('unknown design');
-      // Asked of the current design, never of a snapshot a cache id names (docs/decisions.md
+      // Asked of the current design, never of a snapshot a cache id names (docs/adr/0054-signed-render-urls.md
       // "Signed render URLs").
       const known = knownNames(current);
       const signed = await checkSigned(current, request, known);
@@ -1188,7 +1189,9 @@ export function createRenderService(deps: RenderServiceDeps) {
       }
       const scope = ruled ? rulesScope(doc.rules) : 'url';
       const timed = timerStickers(doc).length > 0;
-      const format: RenderFormat = path.format ?? (timed ? 'gif' : doc.render_format);
+      // `.gif` of a design drawing GIF files answers its animation (docs/animated-designs.md).
+      const animated = /\.gif$/i.test(request.rawPath) && hasGifSource(doc);
+      const format: RenderFormat = path.format ?? (timed || animated ? 'gif' : doc.render_format);
       // A timer design answers its 1× image at any density (docs/export.md "Density").
       const density: RenderDensity = timed ? 1 : (path.density ?? 1);
       if (!densityFits(doc.canvas_width, doc.canvas_height, density))

@@ -1,0 +1,156 @@
+/**
+ * Animated designs at the `.gif` render URL (docs/animated-designs.md): an animated base photo
+ * plays its frames with their delays under the design's text (frame 1 complete, the text there),
+ * a GIF sticker plays in its box over a still photo, and a design past a budget answers the
+ * fallback, uncached, saying why.
+ */
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestClient } from '../support/client.ts';
+import { createDesign, signedIn } from '../support/designs.ts';
+import { useLocalStack } from '../support/stack.ts';
+import { solidGif } from '../support/gif.ts';
+
+const stack = useLocalStack();
+const url = (path: string) => `${stack().url}${path}`;
+
+let demo: TestClient;
+beforeAll(async () => {
+  demo = await signedIn(stack().url, 'demo@example.com');
+});
+
+/** Uploads a GIF as a base photo (`base`) or as a sticker (`asIcon`). */
+async function upload(gif: Buffer, type?: 'asIcon') {
+  const form = new FormData();
+  if (type) form.append('type', type);
+  form.append('image', new Blob([new Uint8Array(gif)], { type: 'image/gif' }), 'anim.gif');
+  const res = await demo.request('POST', '/image', form);
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json;
+}
+
+/** The render's GIF: its frames (RGB, decoded whole by sharp), delays and headers. */
+async function renderGif(publicId: string) {
+  const res = await fetch(url(`/r/${publicId}.gif?__preview=1`));
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const meta = await sharp(bytes, { pages: -1 }).metadata();
+  const frame = async (n: number) => {
+    const { data, info } = await sharp(bytes, { page: n })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => {
+      const i = (Math.floor(y) * info.width + Math.floor(x)) * 3;
+      return [data[i]!, data[i + 1]!, data[i + 2]!];
+    };
+    return { data, width: info.width, height: info.height, at };
+  };
+  return { res, bytes, meta, frame };
+}
+
+const near = (a: number[], b: number[], by = 40) => a.every((v, i) => Math.abs(v - b[i]!) <= by);
+
+/** Pixels of an RGB image in a rectangle that are not near `colour`. */
+function unlike(
+  f: { data: Buffer; width: number },
+  colour: number[],
+  r: { left: number; top: number; width: number; height: number },
+): number {
+  let n = 0;
+  for (let y = r.top; y < r.top + r.height; y++)
+    for (let x = r.left; x < r.left + r.width; x++) {
+      const i = (y * f.width + x) * 3;
+      if (!near([f.data[i]!, f.data[i + 1]!, f.data[i + 2]!], colour, 60)) n++;
+    }
+  return n;
+}
+
+const RED = [255, 0, 0];
+const GREEN = [0, 192, 0];
+const BLUE = [0, 0, 255];
+
+describe('animated designs', () => {
+  it('plays an animated base photo with its delays, every frame under the text', async () => {
+    const gif = await solidGif(['#ff0000', '#00c000', '#0000ff'], {
+      width: 400,
+      height: 200,
+      delayMs: [100, 200, 300],
+    });
+    const image = (await upload(gif)).image as { id: string };
+    const design = await createDesign(demo, { image_id: image.id });
+    const res = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+      version: design.version,
+      text_snippets: [{ id: 't1', text: 'SALE', left: 10, top: 10, width: 300, fontSize: 60 }],
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+
+    const drawn = await renderGif(design.public_id);
+    expect(drawn.res.status).toBe(200);
+    expect(drawn.res.headers.get('content-type')).toBe('image/gif');
+    expect(drawn.meta.pages).toBe(3);
+    expect(drawn.meta.delay).toEqual([100, 200, 300]);
+    const frames = await Promise.all([0, 1, 2].map(drawn.frame));
+    const { width, height } = frames[0]!;
+    const colours = [RED, GREEN, BLUE];
+    // The photo's frame at the bottom right, far from the text.
+    frames.forEach((f, k) => expect(near(f.at(width - 10, height - 10), colours[k]!)).toBe(true));
+    // Frame 1 alone is the whole design: the text is drawn there (and stays in every frame).
+    const band = { left: 10, top: 10, width: Math.min(300, width - 10), height: 60 };
+    frames.forEach((f, k) => expect(unlike(f, colours[k]!, band)).toBeGreaterThan(100));
+  });
+
+  it('moves a GIF sticker in its box over a still photo', async () => {
+    const gif = await solidGif(['#ff0000', '#00c000', '#0000ff'], {
+      width: 200,
+      height: 100,
+      delayMs: 150,
+    });
+    const sticker = (await upload(gif, 'asIcon')).sticker as { url: string };
+    const design = await createDesign(demo, { title: 'GIF sticker moves' });
+    const res = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+      version: design.version,
+      graphics_data: [
+        {
+          uuid: 'gif-1',
+          stickerType: 'upload',
+          url: sticker.url,
+          left: 20,
+          top: 30,
+          width: 200,
+          height: 100,
+          scaleX: 1,
+          scaleY: 1,
+        },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const drawn = await renderGif(design.public_id);
+    expect(drawn.res.status).toBe(200);
+    expect(drawn.meta.pages).toBe(3);
+    expect(drawn.meta.delay).toEqual([150, 150, 150]);
+    const frames = await Promise.all([0, 1, 2].map(drawn.frame));
+    // The sticker's centre takes each of its frames' colours; the photo outside it stays.
+    [RED, GREEN, BLUE].forEach((c, k) => expect(near(frames[k]!.at(120, 80), c)).toBe(true));
+    const outside = frames.map((f) => f.at(f.width - 5, f.height - 5));
+    expect(near(outside[1]!, outside[0]!, 12) && near(outside[2]!, outside[0]!, 12)).toBe(true);
+  });
+
+  it('answers the fallback, uncached and saying why, past the frame budget', async () => {
+    // 150 frames of 20 ms: more than the 100 frames an animated design's GIF may have.
+    const gif = await solidGif(['#ff0000', '#0000ff'], {
+      count: 150,
+      width: 64,
+      height: 32,
+      delayMs: 20,
+    });
+    const image = (await upload(gif)).image as { id: string };
+    const design = await createDesign(demo, { image_id: image.id });
+    const drawn = await fetch(url(`/r/${design.public_id}.gif?__preview=1`));
+    expect(drawn.headers.get('x-render-reason')).toBe('over-budget');
+    expect(drawn.headers.get('cache-control')).toBe('no-store');
+    // The still URLs of the same design draw as before.
+    const still = await fetch(url(`/r/${design.public_id}.png?__preview=1`));
+    expect(still.status).toBe(200);
+    expect(still.headers.get('x-render-reason')).toBeNull();
+  });
+});
