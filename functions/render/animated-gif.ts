@@ -16,7 +16,7 @@ import { MAX_GIF_PIXELS } from '#shared/scene/countdown.ts';
 import { stickerBox } from '#shared/scene/resolve.ts';
 import { publicFileKey } from '#shared/resources.ts';
 import { blendOver } from './blend.ts';
-import { encodeGif, type Rect, type TimerFrames } from './countdown-gif.ts';
+import { blendRegions, encodeGif, type Rect, type TimerFrames } from './countdown-gif.ts';
 import { overBudget, readGifFrames, type GifFrames } from './gif-frame.ts';
 
 /** Most frames an animated design's GIF has (docs/animated-designs.md "Budgets"). */
@@ -223,19 +223,8 @@ export function animatedFrames(
       const from = ((area.top + y) * width + area.left) * 3;
       below.pixels.copy(out, y * area.width * 3, from, from + area.width * 3);
     }
-    const put = (l: Layer) =>
-      blendOver(
-        out,
-        area.width,
-        area.height,
-        l.left - area.left,
-        l.top - area.top,
-        l.width,
-        l.height,
-        l.rgba,
-      );
-    parts.forEach((p, i) => put({ ...p.box, rgba: p.frames.frame(time.shown[k]![i]!) }));
-    above.forEach(put);
+    const moving = parts.map((p, i) => ({ ...p.box, rgba: p.frames.frame(time.shown[k]![i]!) }));
+    blendRegions(blendOver, out, area, [...moving, ...above]);
     return out;
   };
   const first = compose(0, { left: 0, top: 0, width, height });

@@ -160,8 +160,31 @@ const boxOf = (s: TimerSticker): CountdownBox => {
 };
 
 /** A region with its pixels decoded once. */
-interface Region extends Rect {
+export interface Region extends Rect {
   rgba: Uint8Array;
+}
+
+/**
+ * Blends `regions` (canvas px, in z-order) onto `target`, the RGB pixels of the canvas rectangle
+ * `area`; each is clipped to it by `blend`.
+ */
+export function blendRegions(
+  blend: Blend,
+  target: Buffer,
+  area: Rect,
+  regions: readonly Region[],
+): void {
+  for (const r of regions)
+    blend(
+      target,
+      area.width,
+      area.height,
+      r.left - area.left,
+      r.top - area.top,
+      r.width,
+      r.height,
+      r.rgba,
+    );
 }
 
 const decode = (regions: DrawnRegion[] | undefined): Region[] =>
@@ -309,19 +332,8 @@ export async function timerFrames(
       ...timerRegions[j]![distinct[j]!.indexOf(seconds[k]![j]!)]!,
       ...bandRegions[j + 1]!,
     ]);
-  const put = (target: Buffer, area: Rect, regions: Region[]) => {
-    for (const r of regions)
-      blend(
-        target,
-        area.width,
-        area.height,
-        r.left - area.left,
-        r.top - area.top,
-        r.width,
-        r.height,
-        r.rgba,
-      );
-  };
+  const put = (target: Buffer, area: Rect, regions: Region[]) =>
+    blendRegions(blend, target, area, regions);
   const canvas = { left: 0, top: 0, width, height };
   const under = Buffer.from(below.pixels);
   put(under, canvas, bandRegions[0]!);

@@ -1,0 +1,142 @@
+/**
+ * Animated designs' rules that need no stack (docs/animated-designs.md): the timeline of parts
+ * with different delays, the frame a part starts at, how a source GIF is read (its delays, the
+ * under-20 ms rule, the reading budgets) and the encoded GIF's per-frame delays.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_ANIMATED_FRAMES,
+  animatedFrames,
+  encodeAnimated,
+  startingAt,
+  timeline,
+} from '../../functions/render/animated-gif.ts';
+import { readGifFrames } from '../../functions/render/gif-frame.ts';
+import { solidGif } from '../support/gif.ts';
+
+const cause = async (p: Promise<unknown> | (() => unknown)) => {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (error) {
+    return (error as { cause?: unknown }).cause;
+  }
+  return 'no error';
+};
+
+/** The first pixel's RGB of a frame is within 40 of `rgb` (the GIF's palette shifts colours). */
+const startsNear = (rgba: Uint8Array, rgb: number[]) =>
+  rgb.every((v, i) => Math.abs(rgba[i]! - v) <= 40);
+
+describe('timeline', () => {
+  it('starts a frame wherever any part changes, over the longest loop', () => {
+    const t = timeline([
+      [100, 100, 100],
+      [150, 150],
+    ]);
+    expect(t.delaysMs).toEqual([100, 50, 50, 100]);
+    expect(t.shown).toEqual([
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [2, 1],
+    ]);
+  });
+
+  it('loops a shorter part within the longest', () => {
+    const t = timeline([[100, 100, 100, 100], [200]]);
+    expect(t.delaysMs).toEqual([100, 100, 100, 100]);
+    expect(t.shown.map((s) => s[1])).toEqual([0, 0, 0, 0]);
+  });
+
+  it('refuses more frames or a longer loop than the budgets', async () => {
+    const many = Array.from({ length: MAX_ANIMATED_FRAMES + 1 }, () => 20);
+    expect(await cause(() => timeline([many]))).toBe('over-budget');
+    expect(await cause(() => timeline([[20_001]]))).toBe('over-budget');
+    expect(timeline([Array.from({ length: MAX_ANIMATED_FRAMES }, () => 20)]).delaysMs).toHaveLength(
+      MAX_ANIMATED_FRAMES,
+    );
+  });
+});
+
+describe('readGifFrames', () => {
+  it('reads every frame fitted to the box, with its delay; under 20 ms plays as 100 ms', async () => {
+    const gif = await solidGif(['#ff0000', '#00ff00', '#0000ff'], {
+      width: 40,
+      height: 20,
+      delayMs: [0, 10, 250],
+    });
+    const frames = await readGifFrames(gif, 10, 5, {});
+    expect(frames.count).toBe(3);
+    expect(frames.delaysMs).toEqual([100, 100, 250]);
+    expect(frames.frame(2)).toHaveLength(10 * 5 * 4);
+    expect(startsNear(frames.frame(1), [0, 255, 0])).toBe(true);
+  });
+
+  it('refuses a GIF past the decoded-bytes budget before decoding it', async () => {
+    // 2 frames fitted to 6000 × 5000 px: 240 MB of RGBA, over 100 MB.
+    const gif = await solidGif(['#ff0000', '#0000ff'], { width: 8, height: 8 });
+    expect(await cause(readGifFrames(gif, 6000, 5000, {}))).toBe('over-budget');
+  });
+});
+
+describe('startingAt', () => {
+  it('plays from the saved frame and wraps round; past the last starts at the last', async () => {
+    const gif = await solidGif(['#ff0000', '#00ff00', '#0000ff'], {
+      width: 4,
+      height: 4,
+      delayMs: [100, 200, 300],
+    });
+    const frames = await readGifFrames(gif, 4, 4, {});
+    const from1 = startingAt(frames, 1);
+    expect(from1.delaysMs).toEqual([200, 300, 100]);
+    expect(startsNear(from1.frame(0), [0, 255, 0])).toBe(true);
+    expect(startsNear(from1.frame(2), [255, 0, 0])).toBe(true);
+    expect(startingAt(frames, 9).delaysMs).toEqual([300, 100, 200]);
+  });
+});
+
+describe('encodeAnimated', () => {
+  it("writes each frame's delay and every frame's colours", async () => {
+    const gif = await solidGif(['#ff0000', '#00c000', '#0000ff'], {
+      width: 20,
+      height: 10,
+      delayMs: [100, 200, 300],
+    });
+    const frames = await readGifFrames(gif, 20, 10, {});
+    const below = { pixels: Buffer.alloc(60 * 30 * 3, 255), width: 60, height: 30 };
+    const moving = animatedFrames(
+      {
+        parts: [{ box: { left: 10, top: 10, width: 20, height: 10 }, frames }],
+        stickerIds: new Set(),
+      },
+      below,
+      [],
+    );
+    const out = await encodeAnimated(moving);
+    const meta = await sharp(out, { pages: -1 }).metadata();
+    expect(meta.pages).toBe(3);
+    expect(meta.delay).toEqual([100, 200, 300]);
+    const colours = await Promise.all(
+      [0, 1, 2].map(async (page) => {
+        const { data } = await sharp(out, { page })
+          .removeAlpha()
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const at = (x: number, y: number) => [
+          ...data.subarray((y * 60 + x) * 3, (y * 60 + x) * 3 + 3),
+        ];
+        return [at(20, 15), at(50, 25)];
+      }),
+    );
+    const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 40);
+    [
+      [255, 0, 0],
+      [0, 192, 0],
+      [0, 0, 255],
+    ].forEach((c, k) => {
+      expect(near(colours[k]![0]!, c)).toBe(true);
+      expect(near(colours[k]![1]!, [255, 255, 255])).toBe(true);
+    });
+  });
+});
