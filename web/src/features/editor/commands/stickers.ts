@@ -22,6 +22,7 @@ import {
 } from '../document/stickers.ts';
 import type { EditorState, EditorStore } from '../store/index.ts';
 import { changeIntent } from './intent.ts';
+import { stickerColour, withStickerColour } from '#shared/scene/sticker-filters.ts';
 import { patchedCountdown, type CountdownPatch } from '../document/countdown.ts';
 import { hasPoll, ONE_POLL_MESSAGE, patchedPoll, type PollPatch } from '../document/poll.ts';
 import { pollImage } from '../document/pollPreview.ts';
@@ -38,6 +39,9 @@ export interface StickerCommandArgs {
   setStickerFallback: { id: string; value: string };
   setQrColour: { id: string; colour: string };
   setQrMargin: { id: string; margin: number };
+  /** `colour` a `#rrggbb` or `#rgb` blended in mode screen (docs/editor.md "Sticker colour"). */
+  setStickerColour: { id: string; colour: string };
+  clearStickerColour: { id: string };
   setQrTransparent: { id: string; transparent: boolean };
   setScreenshotDevice: { id: string; isMobile: boolean };
   setCountdown: { id: string; patch: CountdownPatch };
@@ -134,6 +138,13 @@ function changeSticker(
       if (current[key] !== next[key]) (sticker as Record<string, unknown>)[key] = next[key];
   });
 }
+
+/**
+ * A picked colour, lower-cased, or null when it is not `#rgb` / `#rrggbb` (docs/editor.md
+ * "Editing rules": "Hex colour must be 2, 3 or 6 characters": the picker gives #rrggbb).
+ */
+const pickedHex = (colour: string): string | null =>
+  /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(colour) ? colour.toLowerCase() : null;
 
 const stickerOf = (s: EditorState, id: string) =>
   s.design?.graphics_data.find((t) => t.uuid === id);
@@ -245,10 +256,39 @@ export const STICKER_COMMANDS: StickerRegistry = {
     history: { kind: 'merge', eventType: 'stickers.event' },
     enabled: hasDesign,
     perform(store, { id, colour }) {
-      // docs/editor.md "Editing rules": "Hex colour must be 2, 3 or 6 characters": the picker gives
-      // #rrggbb.
-      if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(colour)) return;
-      changeSticker(store, this, id, (s) => ({ ...s, qrCodeColor: colour.toLowerCase() }));
+      const qrCodeColor = pickedHex(colour);
+      if (qrCodeColor) changeSticker(store, this, id, (s) => ({ ...s, qrCodeColor }));
+    },
+  },
+  setStickerColour: {
+    name: 'setStickerColour',
+    label: 'Sticker colour',
+    shortcuts: [],
+    // A drag in the picker is one gesture; typed or picked changes within a second merge.
+    history: { kind: 'merge', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id, colour }) {
+      const hex = pickedHex(colour);
+      if (hex)
+        changeSticker(store, this, id, (s) => ({
+          ...s,
+          filters: withStickerColour(s.filters, hex),
+        }));
+    },
+  },
+  clearStickerColour: {
+    name: 'clearStickerColour',
+    label: 'No sticker colour',
+    shortcuts: [],
+    history: { kind: 'step', eventType: 'stickers.event' },
+    enabled: hasDesign,
+    perform(store, { id }) {
+      const sticker = stickerOf(store.getState(), id);
+      if (!sticker || stickerColour(sticker.filters) === null) return;
+      changeSticker(store, this, id, (s) => ({
+        ...s,
+        filters: withStickerColour(s.filters, null),
+      }));
     },
   },
   setQrMargin: {

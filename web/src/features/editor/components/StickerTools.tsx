@@ -12,6 +12,7 @@ import { selectedSticker } from '../store/selectionSlice.ts';
 import { CountdownPanel } from './CountdownPanel.tsx';
 import { PollPanel } from './PollPanel.tsx';
 import { QrToolbar } from './QrToolbar.tsx';
+import { StickerColourField } from './StickerColourField.tsx';
 import { WeatherPanel } from './WeatherPanel.tsx';
 import { WebCropPanel } from './WebCropPanel.tsx';
 
@@ -30,8 +31,8 @@ const KIND: Record<string, string> = {
  * The selected sticker's toolbar, or nothing when no sticker is selected: a dynamic sticker's
  * fallback and QR / screenshot settings (QrToolbar.tsx), a countdown timer's properties
  * (CountdownPanel.tsx), a poll's (PollPanel.tsx), a weather sticker's (WeatherPanel.tsx), a
- * screenshot's live crop (WebCropPanel.tsx); for a regular sticker, what it is and
- * where its controls are.
+ * screenshot's live crop (WebCropPanel.tsx); for a regular sticker, its colour
+ * (StickerColourField.tsx) and where its other controls are.
  */
 export function StickerToolbar() {
   const sticker = useEditor(selectedSticker);
@@ -60,10 +61,13 @@ export function StickerToolbar() {
           )}
         </>
       ) : (
-        <span className="small muted">
-          Drag to move; corner handles scale and rotate. Clone and Delete float next to it on the
-          canvas.
-        </span>
+        <>
+          <StickerColourField key={sticker.uuid} sticker={sticker} />
+          <span className="small muted">
+            Drag to move; corner handles scale and rotate. Clone and Delete float next to it on the
+            canvas.
+          </span>
+        </>
       )}
     </div>
   );
