@@ -18,6 +18,7 @@ import {
 import { validationFailed } from '#lib/errors.ts';
 import { StickerSchema, type DesignDocument, type Sticker } from '#shared/design.ts';
 import { newPoll, POLL_SIZE } from '#shared/scene/poll.ts';
+import { WEATHER_SIZE } from '#shared/scene/weather-sticker.ts';
 import {
   COUNTDOWN_SIZE,
   countdownStartScale,
@@ -81,8 +82,9 @@ export function assertQrCode(sticker: Sticker, field = 'stickerId'): Sticker {
  * 0.1 and, without a position, is centred at the top (docs/editor.md "Constants"). A countdown
  * timer is 600x200 at scale 1 (at most 90% of the canvas) with its settings (`countdown`, the
  * defaults when absent; docs/editor.md "Countdown timer"); a poll 600x400 likewise with its `poll`
- * (a new poll's when absent; docs/polls.md "The sticker"). A second poll is refused by the
- * document's schema (422).
+ * (a new poll's when absent; docs/polls.md "The sticker"); a weather sticker 400x200 likewise
+ * with its `weather` (the defaults when absent; docs/weather.md "The weather sticker"). A second
+ * poll is refused by the document's schema (422).
  * @returns the new document and the sticker as stored (`data.currentSticker`).
  * @throws AppError 422 for an invalid fallback; ZodError (422) for an invalid sticker field.
  */
@@ -94,6 +96,7 @@ export function saveGeneratedSticker(
   const existing = document.graphics_data.find((s) => s.uuid === input.uuid);
   const timer = type === 'countdown';
   const poll = type === 'poll';
+  const weather = type === 'weather';
   const size =
     type === 'screenShot'
       ? SIZE.screenShot
@@ -101,12 +104,14 @@ export function saveGeneratedSticker(
         ? COUNTDOWN_SIZE
         : poll
           ? POLL_SIZE
-          : { width: SIZE.square, height: SIZE.square };
+          : weather
+            ? WEATHER_SIZE
+            : { width: SIZE.square, height: SIZE.square };
   const canvas = { width: document.canvas_width, height: document.canvas_height };
   const startScale = timer
     ? countdownStartScale(canvas)
-    : poll
-      ? fittedStartScale(POLL_SIZE, canvas)
+    : poll || weather
+      ? fittedStartScale(size, canvas)
       : NEW_STICKER.scale;
   const scale = Number(input.scaleX ?? startScale);
   // ZodError → 422 with field errors (functions/lib/http.ts); the countdown's settings were
@@ -119,6 +124,7 @@ export function saveGeneratedSticker(
     ...input,
     countdown: timer ? (input.countdown ?? existing?.countdown ?? {}) : null,
     poll: poll ? (input.poll ?? existing?.poll ?? newPoll()) : null,
+    weather: weather ? (input.weather ?? existing?.weather ?? {}) : null,
     stickerType: 'dynamicSticker',
     left: input.left ?? Math.max(0, (document.canvas_width - size.width * scale) / 2),
     top: input.top ?? NEW_STICKER.top,

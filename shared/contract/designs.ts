@@ -19,6 +19,7 @@ import { PROVIDER_VALUES } from '../providers/index.ts';
 import { MAX_VALUE_LENGTH } from '../scene/resolve.ts';
 import { CountdownSchema } from '../scene/countdown.ts';
 import { PollSchema } from '../scene/poll.ts';
+import { WeatherStickerSchema } from '../scene/weather-sticker.ts';
 import { defineContract, IdParams } from './core.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -81,12 +82,18 @@ export const GeneratedStickerSchema = z.looseObject({
     'gravatar',
     'countdown',
     'poll',
+    'weather',
   ]),
   dynamicStickerUrl: z.string().default(''),
   /** A countdown's settings (shared/scene/countdown.ts `CountdownSchema`); absent: the defaults. */
   countdown: CountdownSchema.nullish(),
   /** A poll's settings (shared/scene/poll.ts `PollSchema`); absent: a new poll's (`newPoll`). */
   poll: PollSchema.nullish(),
+  /**
+   * A weather sticker's settings (shared/scene/weather-sticker.ts `WeatherStickerSchema`);
+   * absent: the defaults.
+   */
+  weather: WeatherStickerSchema.nullish(),
   left: z.number().optional(),
   top: z.number().optional(),
 });

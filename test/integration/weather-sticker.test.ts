@@ -4,6 +4,7 @@
  * sticker's unit with the place's name (read back by OCR), kept no longer than the forecasts
  * are; an unknown place draws the fallback text;
  * the reader's place makes the answer the reader's own; the budgets come first.
+ * `saveGeneratedDynamicSticker` adds one with its 400x200 box and its settings.
  */
 import sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
@@ -11,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWER_LATITUDE_HEADER, VIEWER_LONGITUDE_HEADER } from '#functions/render/rule-context.ts';
 import { WEATHER_STICKER_CACHE_S } from '#functions/render/service.ts';
 import { WeatherStickerSchema, weatherLayers } from '#shared/scene/weather-sticker.ts';
-import { currentTeamId, demoDesignCopyIn, ownTeam, uniqueEmail } from '../support/designs.ts';
+import {
+  createDesign,
+  currentTeamId,
+  demoDesignCopyIn,
+  ownTeam,
+  signedIn,
+  uniqueEmail,
+} from '../support/designs.ts';
 import { lineReader, readWhiteText } from '../support/ocr.ts';
 import { useLocalStack } from '../support/stack.ts';
 
@@ -132,5 +140,39 @@ describe('the weather sticker', () => {
     expect(named.res.headers.get('cache-control')).toBe(
       `public, max-age=${WEATHER_STICKER_CACHE_S}`,
     );
+  });
+
+  it('is added through saveGeneratedDynamicSticker with its box and settings', async () => {
+    const demo = await signedIn(stack().url, 'demo@example.com');
+    const design = await createDesign(demo);
+    const base = `/api/pic-snippet/${design.id}`;
+    const saved = await demo.request('POST', `${base}/saveGeneratedDynamicSticker`, {
+      sticker: { uuid: 'weather-new', dynamicStickerType: 'weather' },
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const sticker = (saved.json.data as { currentSticker: Record<string, unknown> }).currentSticker;
+    expect(sticker).toMatchObject({
+      dynamicStickerType: 'weather',
+      dynamicStickerParamName: 'weather1',
+      width: 400,
+      height: 200,
+      weather: { unit: 'c', show_place: true },
+    });
+    expect(sticker.scaleX).toBeLessThanOrEqual(1);
+
+    const changed = await demo.request('POST', `${base}/saveGeneratedDynamicSticker`, {
+      sticker: { uuid: 'weather-new', dynamicStickerType: 'weather', weather: { unit: 'f' } },
+    });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    const stored = (await demo.request('GET', base)).json.graphics_data as Array<
+      Record<string, unknown>
+    >;
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.weather).toMatchObject({ unit: 'f' });
+
+    const bad = await demo.request('POST', `${base}/saveGeneratedDynamicSticker`, {
+      sticker: { uuid: 'weather-new', dynamicStickerType: 'weather', weather: { unit: 'k' } },
+    });
+    expect(bad.status).toBe(422);
   });
 });
