@@ -301,6 +301,15 @@ export interface RenderProps {
 }
 
 /**
+ * The alias the render URL invokes and warm capacity scales (docs/send-lists.md "Warm capacity
+ * before a send"): provisioned concurrency is set on an alias, never on `$LATEST`.
+ */
+export const RENDER_ALIAS = 'live';
+
+/** Application Auto Scaling's service-linked role for Lambda provisioned concurrency. */
+const LAMBDA_SCALING_SERVICE = 'lambda.application-autoscaling.amazonaws.com';
+
+/**
  * The render service's resources (docs/infra.md "What the stack creates"):
  * - `fn`: `functions/render/handler.ts`, x86_64 (CHROMIUM_ARCH), RENDER_MEMORY_MB, RENDER_TIMEOUT,
  *   Chromium, puppeteer-core and sharp from a layer assembled from node_modules; the render page
@@ -327,6 +336,8 @@ export class Render extends Construct {
    * owner of its render quota; infra/stack.ts lets it mail (infra/constructs/email.ts).
    */
   readonly notices: HandlerFunction;
+  /** {@link RENDER_ALIAS} on the function's current version; the render URL invokes it. */
+  readonly alias: lambda.Alias;
   readonly functionUrl: lambda.FunctionUrl;
   readonly origin: cloudfront.IOrigin;
   readonly cachePolicy: cloudfront.CachePolicy;
@@ -480,7 +491,11 @@ export class Render extends Construct {
       }),
     );
 
-    this.functionUrl = this.handler.fn.addFunctionUrl({
+    this.alias = new lambda.Alias(this, 'LiveAlias', {
+      aliasName: RENDER_ALIAS,
+      version: this.handler.fn.currentVersion,
+    });
+    this.functionUrl = this.alias.addFunctionUrl({
       authType: lambda.FunctionUrlAuthType.AWS_IAM,
       invokeMode: lambda.InvokeMode.BUFFERED,
     });
@@ -549,6 +564,51 @@ export class Render extends Construct {
    * lambda:InvokeFunction on exactly those two. Without them the code would open hostile pages in
    * its own process, whose role reaches the table (docs/security.md "Screenshot pages").
    */
+  /**
+   * Lets `handler` schedule warm capacity on the render alias (docs/send-lists.md "Warm capacity
+   * before a send"): register the alias as a scalable target, put and delete scheduled actions,
+   * and the provisioned-concurrency calls on the alias that registering checks. Application Auto
+   * Scaling's actions take no resource ARN of a Lambda alias (its scalable targets have generated
+   * ids), so they are on `*`; the Lambda actions are on the alias only, and the service-linked role
+   * may be created for Lambda's scaling only.
+   */
+  grantWarmCapacity(handler: HandlerFunction): void {
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'application-autoscaling:RegisterScalableTarget',
+          'application-autoscaling:PutScheduledAction',
+          'application-autoscaling:DeleteScheduledAction',
+        ],
+        resources: ['*'],
+      }),
+    );
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'lambda:PutProvisionedConcurrencyConfig',
+          'lambda:GetProvisionedConcurrencyConfig',
+          'lambda:DeleteProvisionedConcurrencyConfig',
+        ],
+        resources: [this.alias.functionArn],
+      }),
+    );
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:CreateServiceLinkedRole'],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'iam',
+            region: '',
+            resource: 'role',
+            resourceName: `aws-service-role/${LAMBDA_SCALING_SERVICE}/AWSServiceRoleForApplicationAutoScaling_LambdaConcurrency`,
+          }),
+        ],
+        conditions: { StringLike: { 'iam:AWSServiceName': LAMBDA_SCALING_SERVICE } },
+      }),
+    );
+  }
+
   grantRenderHelpers(handler: HandlerFunction): void {
     handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
     handler.fn.addEnvironment('RENDER_NOTICES_FUNCTION_NAME', this.notices.fn.functionName);

@@ -17,6 +17,7 @@ import { API_ORIGIN_ID } from '#infra/constructs/router-function.ts';
 import { INTERNAL_FUNCTIONS, PROJECT_ROOT } from '#infra/constructs/handler-function.ts';
 import { functionGrants } from './permissions.ts';
 import {
+  RENDER_ALIAS,
   RENDER_MEMORY_MB,
   RENDER_ORIGIN_READ_TIMEOUT,
   RENDER_TIMEOUT,
@@ -479,13 +480,24 @@ describe('render', () => {
     expect(fn.Properties.Layers).toHaveLength(1);
   });
 
-  it('has a function URL with IAM auth, reached through CloudFront OAC', () => {
+  it('has a function URL with IAM auth on the live alias, reached through CloudFront OAC', () => {
     const [id] = renderFunction();
     template.resourceCountIs('AWS::Lambda::Url', 1);
+    // The URL invokes the alias warm capacity scales (docs/send-lists.md "Warm capacity before
+    // a send"), an alias of a published version of the render function.
     template.hasResourceProperties('AWS::Lambda::Url', {
       AuthType: 'AWS_IAM',
       TargetFunctionArn: { 'Fn::GetAtt': [id, 'Arn'] },
+      Qualifier: RENDER_ALIAS,
     });
+    const [, alias] = ofType('AWS::Lambda::Alias').find(
+      ([, a]) => a.Properties.Name === RENDER_ALIAS,
+    )!;
+    expect(alias.Properties.FunctionName).toEqual({ Ref: id });
+    const versionId = (alias.Properties.FunctionVersion as { 'Fn::GetAtt': [string, string] })[
+      'Fn::GetAtt'
+    ][0];
+    expect(resources[versionId]!.Type).toBe('AWS::Lambda::Version');
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: Match.objectLike({
         OriginAccessControlOriginType: 'lambda',
@@ -1514,6 +1526,12 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ...ORIGIN_VERIFY,
         'kms:Decrypt @ SecretsKey',
         'sqs:SendMessage @ SendListsQueue',
+        // Warm capacity before a send (docs/send-lists.md "Warm capacity before a send"):
+        // Application Auto Scaling takes no alias ARN, so `*` (merged with X-Ray's); Lambda's
+        // provisioned concurrency on the render alias only; Lambda scaling's service-linked role.
+        'application-autoscaling:DeleteScheduledAction,application-autoscaling:PutScheduledAction,application-autoscaling:RegisterScalableTarget,xray:PutTelemetryRecords,xray:PutTraceSegments @ *',
+        'iam:CreateServiceLinkedRole @ ',
+        'lambda:DeleteProvisionedConcurrencyConfig,lambda:GetProvisionedConcurrencyConfig,lambda:PutProvisionedConcurrencyConfig @ RenderLiveAlias',
       ],
     },
     // The send-list worker renders as the render function does (its reads, the render cache and
@@ -1565,7 +1583,9 @@ describe('what each function may do (reviewed here, in place of a template snaps
         feature === 'screenshot' ||
         feature === 'kiosk-snapshot' ||
         feature === 'render-notices' ||
-        feature === 'analytics-rollup';
+        feature === 'analytics-rollup' ||
+        // Its X-Ray actions share the `*` statement of warm capacity (listed in its row).
+        feature === 'send-lists';
       const iam = untraced ? expected.iam : [...expected.iam, TRACING];
       expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }
