@@ -2,7 +2,8 @@
  * What the export screen gives for the 2× image (docs/export.md "Density"): Generate's HTML for
  * an e-mail platform loads the `@2x` image with the 1× width attribute and says so, the direct
  * link stays 1×; a web page gets `srcset` with both; a signed design's 2× path is signed apart;
- * a design too large at 2× keeps the 1× image.
+ * a design too large at 2× keeps the 1× image. An animated GIF design's e-mail image is its `.gif`
+ * at 1× (docs/export.md "Animated designs"), its web page's the still.
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -120,5 +121,39 @@ describe('the 2× image on the export screen', () => {
     expect(html).toContain(`<img src="${BASE}/v4?first_name=`);
     expect(html).not.toContain(' width="');
     expect(screen.queryByText(/twice its size/)).toBeNull();
+  });
+});
+
+describe('an animated GIF design on the export screen', () => {
+  const gifPhoto = { base_image_key: 'uploads/u1/anim.gif' };
+
+  it('gives an e-mail platform the .gif at 1×', async () => {
+    await generate(aDesign(gifPhoto), 'mailchimp');
+    expect(copyValue('HTML')).toContain(`<img src="${BASE}/v4.gif?first_name=`);
+    expect(copyValue('Direct link').startsWith(`${BASE}/v4.gif?first_name=`)).toBe(true);
+    expect(screen.queryByText(/twice its size/)).toBeNull();
+  });
+
+  it('does so for a plain GIF sticker', async () => {
+    const sticker = (stickerType: string) => ({
+      graphics_data: [{ uuid: 's1', stickerType, url: 'https://cdn.example/u/dance.GIF' }],
+    });
+    await generate(aDesign(sticker('upload')), 'klaviyo');
+    expect(copyValue('Direct link').startsWith(`${BASE}/v4.gif?`)).toBe(true);
+  });
+
+  it('keeps the still for a web page', async () => {
+    await generate(aDesign(gifPhoto), 'mywebsite');
+    expect(copyValue('HTML')).toContain(`srcset="${BASE}/v4 1x, ${BASE}/v4@2x 2x"`);
+  });
+
+  it('keeps the still, not .gif, for a design with a dynamic sticker drawing a GIF', async () => {
+    const dynamic = {
+      graphics_data: [
+        { uuid: 's1', stickerType: 'dynamicSticker', url: 'https://cdn.example/u/dance.gif' },
+      ],
+    };
+    await generate(aDesign(dynamic), 'mailchimp');
+    expect(copyValue('Direct link').startsWith(`${BASE}/v4?first_name=`)).toBe(true);
   });
 });

@@ -96,8 +96,24 @@ export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
           : null,
       })),
     timer_frames: timerFrames(body.graphics_data),
+    // Signed URLs keep the still: the signature names the path the server signs.
+    animated_gif: body.require_signed_urls !== true && drawsGifFile(body),
     poll: pollOf(body.graphics_data),
   };
+}
+
+/**
+ * The design draws a GIF file: its base photo's key or a plain image sticker's url ends in
+ * `.gif`, as the render decides (docs/animated-designs.md "The URL").
+ */
+function drawsGifFile(body: Record<string, unknown>): boolean {
+  const gif = (v: unknown) => typeof v === 'string' && v.toLowerCase().endsWith('.gif');
+  return (
+    gif(body.base_image_key) ||
+    list(body.graphics_data).some(
+      (s) => isRecord(s) && s.stickerType !== 'dynamicSticker' && gif(s.url),
+    )
+  );
 }
 
 /** The design's poll as the e-mail HTML needs it (docs/polls.md "In the e-mail"), or null. */

@@ -75,6 +75,11 @@ export interface ExportDesign {
    * docs/adr/0058-countdown-timers.md "Countdown timers"); null or absent without a timer.
    */
   timer_frames?: number | null;
+  /**
+   * The design draws a GIF file (its base photo or a plain image sticker) and its URLs are not
+   * signed: e-mail platforms get its `.gif`, the animation (docs/export.md "Animated designs").
+   */
+  animated_gif?: boolean;
   /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
   rule_links?: Array<string | null>;
   /**
@@ -254,7 +259,7 @@ export const platformOptions = (pdf: boolean) => providerList(pdf);
 
 /** The parameters of the URL builders: text parameters, then the stickers'. */
 export function urlInput(
-  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames' | 'animated_gif'>,
   provider: string | null,
   rows: readonly ExportRow[],
   pdf: boolean,
@@ -272,7 +277,7 @@ export function urlInput(
     pdf: pdf && providerOf(provider).allowsPdf,
     // A countdown design's URL names its animated GIF (docs/adr/0058-countdown-timers.md "Countdown
     // timers").
-    gif: (design.timer_frames ?? 0) > 0,
+    gif: (design.timer_frames ?? 0) > 0 || emailsAnimation(design, provider),
     // WebP and AVIF for web pages and video players only (docs/export.md "Image formats").
     format: imageFormat !== 'jpeg' && providerOf(provider).source === 'page' ? imageFormat : null,
     provider,
@@ -283,7 +288,7 @@ export function urlInput(
 
 /** `urlInput` with Generate's options. */
 const urlInputOf = (
-  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames' | 'animated_gif'>,
   options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId' | 'imageFormat'>,
 ): RenderUrlInput =>
   urlInput(
@@ -454,17 +459,28 @@ export interface GenerateOptions {
 }
 
 /**
+ * Whether Generate's URL names a GIF design's animation (docs/export.md "Animated designs"): an
+ * e-mail platform's, for a design that draws a GIF file; web pages and players keep the still.
+ */
+const emailsAnimation = (
+  design: Pick<ExportDesign, 'animated_gif'>,
+  provider: string | null,
+): boolean => design.animated_gif === true && providerOf(provider).source !== 'page';
+
+/**
  * Whether Generate's outputs use the 2× image (docs/export.md "Density"): not for a PDF, nor a
- * countdown design (its GIF is answered at 1×), and only when the canvas fits the dense pixel
+ * countdown design nor an e-mail's animated GIF (a GIF is answered at 1×), and only when the canvas fits the dense pixel
  * limit at 2× (shared/render-limits.ts `densityFits`).
  */
 export function usesDenseImage(
-  design: Pick<ExportDesign, 'canvas_width' | 'canvas_height' | 'timer_frames'>,
+  design: Pick<ExportDesign, 'canvas_width' | 'canvas_height' | 'timer_frames' | 'animated_gif'>,
   pdf: boolean,
+  provider: string | null = null,
 ): boolean {
   return (
     !pdf &&
     (design.timer_frames ?? 0) === 0 &&
+    !emailsAnimation(design, provider) &&
     densityFits(design.canvas_width, design.canvas_height, 2)
   );
 }
@@ -474,7 +490,7 @@ export function usesDenseImage(
  * (docs/developer-api.md "Signed render URLs").
  */
 export function linkParameterNames(
-  design: Pick<ExportDesign, 'base_url' | 'timer_frames'>,
+  design: Pick<ExportDesign, 'base_url' | 'timer_frames' | 'animated_gif'>,
   options: Pick<GenerateOptions, 'provider' | 'rows' | 'pdf' | 'cacheId' | 'imageFormat'>,
 ): string[] {
   const link = buildRenderUrl(urlInputOf(design, options));
@@ -493,7 +509,7 @@ export function linkParameterNames(
 export function generateOutputs(
   design: Pick<
     ExportDesign,
-    'base_url' | 'rule_links' | 'timer_frames' | 'canvas_width' | 'canvas_height'
+    'base_url' | 'rule_links' | 'timer_frames' | 'animated_gif' | 'canvas_width' | 'canvas_height'
   > &
     Partial<Pick<ExportDesign, 'poll' | 'require_signed_urls'>>,
   options: GenerateOptions,
@@ -572,7 +588,10 @@ function signedFirst(url: string, signature: string): string {
  * image (`src`, and its width attribute when it is the 2× image).
  */
 function platformOutputs(
-  design: Pick<ExportDesign, 'base_url' | 'timer_frames' | 'canvas_width' | 'canvas_height'>,
+  design: Pick<
+    ExportDesign,
+    'base_url' | 'timer_frames' | 'animated_gif' | 'canvas_width' | 'canvas_height'
+  >,
   options: GenerateOptions,
 ): Omit<ExportOutputs, 'ruleLink' | 'denseWidth'> & {
   emailImage: { src: string; width?: number };
@@ -583,7 +602,7 @@ function platformOutputs(
   const link = options.signature ? signedFirst(unsigned, options.signature) : unsigned;
   // A signed design's 2× path needs a signature of its own (docs/export.md "Density").
   const dense =
-    usesDenseImage(design, input.pdf === true) &&
+    usesDenseImage(design, input.pdf === true, options.provider) &&
     (!options.signature || options.denseSignature !== undefined);
   const emailImage = dense
     ? {

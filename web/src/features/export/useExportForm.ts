@@ -171,7 +171,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
           ).format;
           signature = await namesSignature(design.id, names, cacheId, pdf, format ?? null);
           // The 2× image's path is signed apart (docs/export.md "Density").
-          if (usesDenseImage(design, pdf))
+          if (usesDenseImage(design, pdf, input.provider))
             denseSignature = await namesSignature(
               design.id,
               names,
