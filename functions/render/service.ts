@@ -48,7 +48,11 @@ import type { LatLon, Weather } from './weather.ts';
 import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
 import { POLL_RESULTS_VALUE, formatPollCounts } from '#shared/scene/poll.ts';
-import { formatWeatherValue, weatherValueName } from '#shared/scene/weather-sticker.ts';
+import {
+  formatWeatherValue,
+  unitForCountry,
+  weatherValueName,
+} from '#shared/scene/weather-sticker.ts';
 
 /** The design fields a render needs. */
 export interface DesignRecord {
@@ -1058,7 +1062,15 @@ export function createRenderService(deps: RenderServiceDeps) {
         if (where === undefined) return { id: input.id, value: 'none', failed: false };
         if (!allowed || !deps.weather) return { id: input.id, value: 'none', failed: true };
         const looked = await deps.weather.at(where);
-        return { id: input.id, value: formatWeatherValue(looked.report), failed: looked.failed };
+        // `auto`: the reader's country picks the unit, so the answer is the reader's own.
+        const auto = input.sticker.weather?.unit === 'auto';
+        if (auto) viewer = true;
+        const unit = auto ? unitForCountry(request.country) : undefined;
+        return {
+          id: input.id,
+          value: formatWeatherValue(looked.report, unit),
+          failed: looked.failed,
+        };
       }),
     );
     return {

@@ -30,7 +30,7 @@ export const WEATHER_SIZE = { width: 400, height: 200 } as const;
  * The settings of a weather sticker:
  * - `use_viewer_place`: without a place in the URL or the fallback, the reader's place from the
  *   CDN (the answer is then the reader's own and never shared by the CDN);
- * - `unit` `c` (°C) or `f` (°F);
+ * - `unit` `c` (°C), `f` (°F) or `auto` (by the reader's country, {@link unitForCountry});
  * - `show_place`: the place's name under the temperature when the provider names it;
  * - `fallback_text`: what shows when no weather is known (the place is unknown, the provider is
  *   down): empty draws nothing;
@@ -39,7 +39,7 @@ export const WEATHER_SIZE = { width: 400, height: 200 } as const;
  */
 export const WeatherStickerSchema = z.object({
   use_viewer_place: z.boolean().default(false),
-  unit: z.enum(['c', 'f'], { error: 'The unit must be c or f.' }).default('c'),
+  unit: z.enum(['c', 'f', 'auto'], { error: 'The unit must be c, f or auto.' }).default('c'),
   show_place: z.boolean().default(true),
   fallback_text: z
     .string()
@@ -60,11 +60,54 @@ export type WeatherSticker = z.output<typeof WeatherStickerSchema>;
  */
 export const weatherValueName = (uuid: string): string => `\u0000weather:${uuid}`;
 
-/** A report as the render passes it (see {@link weatherValueName}); null → `none`. */
-export function formatWeatherValue(report: WeatherReport | null): string {
+/**
+ * The countries whose readers see °F (ISO 3166-1 alpha-2; docs/weather.md "The weather
+ * sticker"): the United States and its territories (Puerto Rico, Guam, the US Virgin Islands,
+ * the Northern Mariana Islands, American Samoa, the Minor Outlying Islands), the countries in free
+ * association that use its measures (Palau, Micronesia, the Marshall Islands), the Bahamas, Belize,
+ * the Cayman Islands, Liberia and Myanmar.
+ */
+const FAHRENHEIT_COUNTRIES: ReadonlySet<string> = new Set([
+  'US',
+  'PR',
+  'GU',
+  'VI',
+  'MP',
+  'AS',
+  'UM',
+  'PW',
+  'FM',
+  'MH',
+  'BS',
+  'BZ',
+  'KY',
+  'LR',
+  'MM',
+]);
+
+/**
+ * The unit for a reader in `country` (ISO 3166-1 alpha-2, any case, e.g. the CDN's
+ * `CloudFront-Viewer-Country`): `f` for {@link FAHRENHEIT_COUNTRIES}, `c` elsewhere and when
+ * the country is unknown.
+ */
+export function unitForCountry(country: string | undefined): 'c' | 'f' {
+  return FAHRENHEIT_COUNTRIES.has((country ?? '').trim().toUpperCase()) ? 'f' : 'c';
+}
+
+/**
+ * A report as the render passes it (see {@link weatherValueName}); null → `none`. `unit`: the
+ * unit an `auto` sticker resolved to for this reader, appended as a fourth field.
+ */
+export function formatWeatherValue(report: WeatherReport | null, unit?: 'c' | 'f'): string {
   if (!report) return 'none';
   const place = (report.place ?? '').replace(/\|/g, ' ').slice(0, 100);
-  return `${report.sky}|${Math.round(report.temperatureC * 10) / 10}|${place}`;
+  const value = `${report.sky}|${Math.round(report.temperatureC * 10) / 10}|${place}`;
+  return unit ? `${value}|${unit}` : value;
+}
+
+/** The unit an `auto` sticker's value carries ({@link formatWeatherValue}); `c` without one. */
+function weatherValueUnit(value: string | undefined): 'c' | 'f' {
+  return value !== undefined && value.length <= 200 && value.endsWith('|f') ? 'f' : 'c';
 }
 
 /** The report of {@link formatWeatherValue}, or null for `none`, absent or malformed values. */
@@ -77,7 +120,10 @@ export function parseWeatherValue(value: string | undefined): WeatherReport | nu
   return { sky: sky as WeatherSky, temperatureC, ...(place ? { place } : {}) };
 }
 
-/** The temperature as shown: whole degrees in the sticker's unit, e.g. `21°C`, `-3°F`. */
+/**
+ * The temperature as shown: whole degrees in the sticker's unit, e.g. `21°C`, `-3°F` (`auto`
+ * unresolved, as in the editor's sample: °C).
+ */
 export function temperatureText(temperatureC: number, unit: WeatherSticker['unit']): string {
   const degrees = unit === 'f' ? (temperatureC * 9) / 5 + 32 : temperatureC;
   const whole = Math.round(degrees);
@@ -199,9 +245,10 @@ export function weatherStickerDrawing(
 ): WeatherDrawing | undefined {
   if (!sticker.weather) return undefined;
   const box = layerBox(sticker, WEATHER_SIZE);
-  return weatherLayers(
-    sticker.weather,
-    box,
-    parseWeatherValue(values[weatherValueName(sticker.uuid)]),
-  );
+  const value = values[weatherValueName(sticker.uuid)];
+  const settings =
+    sticker.weather.unit === 'auto'
+      ? { ...sticker.weather, unit: weatherValueUnit(value) }
+      : sticker.weather;
+  return weatherLayers(settings, box, parseWeatherValue(value));
 }

@@ -4,12 +4,17 @@
  * sticker's unit with the place's name (read back by OCR), kept no longer than the forecasts
  * are; an unknown place draws the fallback text;
  * the reader's place makes the answer the reader's own; the budgets come first.
+ * an `auto` unit follows the reader's country;
  * `saveGeneratedDynamicSticker` adds one with its 400x200 box and its settings.
  */
 import sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIEWER_LATITUDE_HEADER, VIEWER_LONGITUDE_HEADER } from '#functions/render/rule-context.ts';
+import {
+  VIEWER_COUNTRY_HEADER,
+  VIEWER_LATITUDE_HEADER,
+  VIEWER_LONGITUDE_HEADER,
+} from '#functions/render/rule-context.ts';
 import { WEATHER_STICKER_CACHE_S } from '#functions/render/service.ts';
 import { WeatherStickerSchema, weatherLayers } from '#shared/scene/weather-sticker.ts';
 import {
@@ -140,6 +145,20 @@ describe('the weather sticker', () => {
     expect(named.res.headers.get('cache-control')).toBe(
       `public, max-age=${WEATHER_STICKER_CACHE_S}`,
     );
+  });
+
+  it('shows °F to readers in the United States and °C elsewhere when its unit is auto', async () => {
+    const design = await weatherDesign({ unit: 'auto' });
+    const snow = { sky: 'snow' as const, temperatureC: -3.2, place: 'Oslo' };
+    const us = await open(`${design.render}.png?city=Oslo`, { [VIEWER_COUNTRY_HEADER]: 'US' });
+    expect(us.res.status).toBe(200);
+    // The country is not in the CDN's key: the answer is the reader's own.
+    expect(us.res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(await readWhiteText(ocr, us.body, 0, textBox('t', snow))).toContain('26°F');
+    const de = await open(`${design.render}.png?city=Oslo`, { [VIEWER_COUNTRY_HEADER]: 'DE' });
+    expect(await readWhiteText(ocr, de.body, 0, textBox('t', snow))).toContain('-3°C');
+    const unknown = await open(`${design.render}.png?city=Oslo`);
+    expect(unknown.body.equals(de.body)).toBe(true);
   });
 
   it('is added through saveGeneratedDynamicSticker with its box and settings', async () => {

@@ -9,6 +9,7 @@ import {
   formatWeatherValue,
   parseWeatherValue,
   temperatureText,
+  unitForCountry,
   weatherLayers,
   weatherStickerDrawing,
   weatherValueName,
@@ -40,6 +41,40 @@ describe('the weather value', () => {
     expect(temperatureText(-3.2, 'f')).toBe('26°F');
     expect(temperatureText(-0.4, 'c')).toBe('0°C');
     expect(temperatureText(37, 'f')).toBe('99°F');
+  });
+});
+
+describe('units by the reader’s country', () => {
+  it('are °F in the United States, its territories, Liberia and Myanmar, °C elsewhere', () => {
+    for (const c of ['US', 'us', 'PR', 'GU', 'VI', 'LR', 'MM', ' US '])
+      expect(unitForCountry(c)).toBe('f');
+    for (const c of ['GB', 'FR', 'CA', 'DE', '', undefined, 'USA'])
+      expect(unitForCountry(c)).toBe('c');
+  });
+
+  it('draw an auto sticker in the unit its value carries, and an old design as before', () => {
+    const report = { sky: 'snow' as const, temperatureC: -3.2 };
+    const sticker = (unit: string) => ({
+      uuid: 'w',
+      left: 0,
+      top: 0,
+      width: 400,
+      height: 200,
+      scaleX: 1,
+      scaleY: 1,
+      weather: WeatherStickerSchema.parse({ unit }),
+    });
+    const drawn = (unit: string, value: string) =>
+      weatherStickerDrawing(sticker(unit), { [weatherValueName('w')]: value })!.texts.find((t) =>
+        t.id.endsWith(':t'),
+      )!.text;
+    expect(formatWeatherValue(report, 'f')).toBe('snow|-3.2||f');
+    expect(parseWeatherValue('snow|-3.2||f')).toEqual(report);
+    expect(drawn('auto', formatWeatherValue(report, 'f'))).toBe('26°F');
+    expect(drawn('auto', formatWeatherValue(report, 'c'))).toBe('-3°C');
+    expect(drawn('auto', formatWeatherValue(report))).toBe('-3°C');
+    expect(drawn('c', formatWeatherValue(report, 'f'))).toBe('-3°C');
+    expect(WeatherStickerSchema.parse({}).unit).toBe('c');
   });
 });
 
