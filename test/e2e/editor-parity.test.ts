@@ -179,7 +179,9 @@ async function rgb(png: Buffer) {
  */
 async function checkParity(
   name: string,
-  extra: Record<string, unknown>,
+  /** Fields over the parity document's, or a function of that document giving them. */
+  extra:
+    Record<string, unknown> | ((doc: ReturnType<typeof parityDocument>) => Record<string, unknown>),
   prepare?: (client: TestClient) => Promise<void>,
   then?: (page: Page, client: TestClient, designId: string) => Promise<void>,
 ) {
@@ -196,10 +198,11 @@ async function checkParity(
     height: Number(design.canvas_height),
   };
   expect(canvas.width).toBeGreaterThan(0);
+  const doc = parityDocument(await packStickerKey(client), canvas);
   const saved = await client.request('PUT', `/api/pic-snippet/${created.id}`, {
     ...design,
-    ...parityDocument(await packStickerKey(client), canvas),
-    ...extra,
+    ...doc,
+    ...(typeof extra === 'function' ? extra(doc) : extra),
     title: 'Parity',
     version: design.version,
   });
@@ -640,6 +643,33 @@ describe('editor–render parity', () => {
         },
       ],
     }),
+  );
+
+  // A sticker's colour (docs/editor.md "Sticker colour"): its first filter's colour blended on
+  // in mode screen, the same on both sides; and drawn at all: blue screened onto the warm-coloured
+  // sticker makes its pixels full blue, which neither it nor the photo beneath has uncoloured.
+  it('draws the same coloured sticker in the editor as the render URL', { timeout: 240_000 }, () =>
+    checkParity(
+      '-sticker-colour',
+      (doc) => ({
+        graphics_data: doc.graphics_data.map((s) => ({
+          ...s,
+          filters: [{ type: 'BlendColor', color: '#0000ff', mode: 'screen', alpha: 1 }],
+        })),
+      }),
+      undefined,
+      async (_page, client, designId) => {
+        const loaded = await client.request('GET', `/api/pic-snippet/${designId}`);
+        const coloured = await renderOf(String(loaded.json.public_id));
+        // The sticker's box: left 860, top 40, 512 px at scale 0.2 (parityDocument).
+        let blue = 0;
+        for (let y = 40; y < 142; y++)
+          for (let x = 860; x < 962; x++) if (pixelAt(coloured, x, y)[2]! >= 250) blue++;
+        const share = blue / (102 * 102);
+        console.info(`sticker box full-blue share: ${share.toFixed(3)} (uncoloured: 0)`);
+        expect(share).toBeGreaterThan(0.2);
+      },
+    ),
   );
 
   // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by
