@@ -280,11 +280,38 @@ describe('polls', () => {
     // The same link with another voter: the signature no longer matches.
     const tampered = await vote(signedLink.replace('ana%40example.com', 'eve%40example.com'));
     expect(tampered.cast.status).toBe(403);
+    // The export's answer links: the names signed (`email`, `__vote`), the platform's values.
+    const names = await owner.request('POST', `/api/pic-snippet/${design.designId}/sign`, {
+      form: 'names',
+      parameters: [
+        { name: 'email', value: '' },
+        { name: '__vote', value: '' },
+      ],
+    });
+    expect(names.status, JSON.stringify(names.json)).toBe(200);
+    const namesUrl = new URL(names.json.url as string);
+    const sig = namesUrl.searchParams.get('__sig')!;
+    const exported = (email: string, k: number) =>
+      `/l/${namesUrl.pathname.slice('/r/'.length)}?__sf=names&__sig=${sig}&email=${encodeURIComponent(email)}&__vote=${k}`;
+    const bea = await vote(exported('bea@example.com', 1));
+    expect(bea.cast.json).toMatchObject({ recorded: true, option: 1 });
+    // The image's own signature (no `__vote` among its names) does not sign a vote.
+    const image = await owner.request('POST', `/api/pic-snippet/${design.designId}/sign`, {
+      form: 'names',
+      parameters: [{ name: 'email', value: '' }],
+    });
+    const imageSig = new URL(image.json.url as string).searchParams.get('__sig')!;
+    const imageLink = `/l/${namesUrl.pathname.slice('/r/'.length)}?__sf=names&__sig=${imageSig}&email=cy%40example.com&__vote=0`;
+    expect((await vote(imageLink)).cast.status).toBe(403);
     // A signed design's poll that keeps voter values keeps the signed address with the vote.
     const view = await owner.request('GET', `/api/pic-snippet/${design.designId}/poll/votes`);
-    expect(view.json.votes).toEqual([
-      expect.objectContaining({ option: 0, value: 'ana@example.com' }),
-    ]);
+    expect(view.json.votes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ option: 0, value: 'ana@example.com' }),
+        expect.objectContaining({ option: 1, value: 'bea@example.com' }),
+      ]),
+    );
+    expect(view.json.votes).toHaveLength(2);
   });
 
   it('draws the live percentages in the image, kept no longer than the results interval', async () => {

@@ -96,4 +96,20 @@ describe('a poll on the export screen', () => {
     const signed = generateOutputs(pollDesign({ require_signed_urls: true }), options('mailchimp'));
     expect(signed.html ?? '').not.toContain('__vote');
   });
+
+  it('signs a signed design’s answer links with their own signature, first', () => {
+    const signed = generateOutputs(pollDesign({ require_signed_urls: true }), {
+      ...options('mailchimp'),
+      signature: '__sf=names&__sig=IMAGE',
+      voteSignature: '__sf=names&__sig=VOTE',
+    });
+    expect(signed.link).toBe(
+      'https://cdn.example.com/r/poll-1/v3?__sf=names&__sig=IMAGE&email=*|EMAIL|*',
+    );
+    const hrefs = [...signed.html!.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual([
+      'https://cdn.example.com/l/poll-1/v3?__sf=names&amp;__sig=VOTE&amp;email=*|EMAIL|*&amp;__vote=0',
+      'https://cdn.example.com/l/poll-1/v3?__sf=names&amp;__sig=VOTE&amp;email=*|EMAIL|*&amp;__vote=1',
+    ]);
+  });
 });

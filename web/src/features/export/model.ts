@@ -456,6 +456,12 @@ export interface GenerateOptions {
    * HTML; without it a signed design's outputs keep the 1× image.
    */
   denseSignature?: string | undefined;
+  /**
+   * The names-form signature of a poll's answer links (the URL's names and `__vote`;
+   * docs/polls.md "In the e-mail"), for a signed design; without it a signed design gets no
+   * answer buttons.
+   */
+  voteSignature?: string | undefined;
 }
 
 /**
@@ -515,25 +521,33 @@ export function generateOutputs(
   options: GenerateOptions,
 ): ExportOutputs {
   const made = ruledOutputs(design, options);
-  return { ...made, html: withPollButtons(design, options, made) };
+  // A signed design's answer links: the unsigned link with `__vote`, its own signature first.
+  const voteLink = (k: number) =>
+    options.voteSignature
+      ? signedFirst(
+          pollVoteLink(ruleLinkOf(buildRenderUrl(urlInputOf(design, options))), k),
+          options.voteSignature,
+        )
+      : pollVoteLink(made.ruleLink ?? ruleLinkOf(made.link), k);
+  return { ...made, html: withPollButtons(design, options, made, voteLink) };
 }
 
 /**
  * The e-mail HTML with a button per poll answer under the image (docs/polls.md "In the e-mail"),
- * each the design's link with `__vote={k}`; unchanged without a poll, for a web page or player,
- * and for a design that requires signed URLs (each answer's link must be signed with its
- * `__vote`: the signing API does it, the screen not yet).
+ * each `voteLink(k)`, the design's link with `__vote={k}`; unchanged without a poll, for a web
+ * page or player, and for a design that requires signed URLs without `voteSignature`.
  */
 function withPollButtons(
   design: Partial<Pick<ExportDesign, 'poll' | 'require_signed_urls'>>,
   options: GenerateOptions,
   outputs: ExportOutputs,
+  voteLink: (k: number) => string,
 ): string | null {
   const poll = design.poll;
-  if (!poll || outputs.html === null || design.require_signed_urls === true) return outputs.html;
+  if (!poll || outputs.html === null) return outputs.html;
+  if (design.require_signed_urls === true && !options.voteSignature) return outputs.html;
   if (providerOf(options.provider).source === 'page') return outputs.html;
-  const link = outputs.ruleLink ?? ruleLinkOf(outputs.link);
-  const buttons = poll.answers.map((label, k) => ({ label, href: pollVoteLink(link, k) }));
+  const buttons = poll.answers.map((label, k) => ({ label, href: voteLink(k) }));
   return buildPollHtml(
     outputs.html,
     buttons,

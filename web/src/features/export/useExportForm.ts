@@ -148,6 +148,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
       let cacheId: string;
       let signature: string | undefined;
       let denseSignature: string | undefined;
+      let voteSignature: string | undefined;
       const pdf = values.pdf && input.pdfAllowed;
       try {
         // The design as it is now: e-mails sent with these URLs keep this image after edits.
@@ -170,6 +171,15 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             values.imageFormat,
           ).format;
           signature = await namesSignature(design.id, names, cacheId, pdf, format ?? null);
+          // A poll's answer links carry `__vote` too: signed apart (docs/polls.md "In the e-mail").
+          if (design.poll)
+            voteSignature = await namesSignature(
+              design.id,
+              [...names, '__vote'],
+              cacheId,
+              pdf,
+              format ?? null,
+            );
           // The 2× image's path is signed apart (docs/export.md "Density").
           if (usesDenseImage(design, pdf, input.provider))
             denseSignature = await namesSignature(
@@ -191,6 +201,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             cacheId,
             signature,
             denseSignature,
+            voteSignature,
             provider: input.provider,
             imageFormat: values.imageFormat,
             rows: input.rows,
