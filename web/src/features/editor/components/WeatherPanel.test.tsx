@@ -56,6 +56,13 @@ describe('the weather panel', () => {
     expect(stickerOf(store).weather!.use_viewer_place).toBe(false);
   });
 
+  it('offers units by the reader’s country', async () => {
+    const store = withWeather();
+    const { user } = renderInEditor(<StickerToolbar />, { store });
+    await user.click(screen.getByRole('radio', { name: "By the reader's country" }));
+    expect(stickerOf(store).weather!.unit).toBe('auto');
+  });
+
   it('shows a refused fallback text with the schema message, saving nothing', async () => {
     const store = withWeather();
     const { user } = renderInEditor(<StickerToolbar />, { store });

@@ -26,7 +26,10 @@ const DEFAULT_PANEL = WeatherStickerSchema.shape.panel_fill.parse(undefined);
 /** The temperature's text size, px at the 400x200 size (the schema's bounds). */
 const FONT_SIZE = { min: 8, max: 200 } as const;
 
-/** The units, °C or °F, as radio buttons. */
+/**
+ * The units, °C, °F or by the reader's country (docs/weather.md "The weather sticker"), as radio
+ * buttons.
+ */
 function UnitChoice({
   sticker,
   weather,
@@ -39,6 +42,7 @@ function UnitChoice({
   const units = [
     ['c', '°C'],
     ['f', '°F'],
+    ['auto', "By the reader's country"],
   ] as const;
   return (
     <fieldset className="countdown-panel__choice">
