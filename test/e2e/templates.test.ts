@@ -217,14 +217,16 @@ describe('templates and bundles', () => {
       const pack = await demo.waitForSelector('.library__pick[aria-label^="Open the "]');
       await pack!.click();
       await findByRole(demo, 'button', 'Back');
-      // The test picks the pack's first sticker and favourites its second: wait for both.
+      // The test picks the pack's first sticker and favourites its third: wait for them. The
+      // third, not the second: test/e2e/editor-image.test.ts toggles the demo user's favourite
+      // of the second, maybe at the same time in the other worker.
       await demo.waitForFunction(
-        () => document.querySelectorAll('.library__item .library__pick--sticker').length >= 2,
+        () => document.querySelectorAll('.library__item .library__pick--sticker').length >= 3,
       );
       const tiles = await demo.$$('.library__item');
       await (await tiles[0]!.$('.library__pick'))!.click();
       await demo.waitForSelector('[data-testid="sticker-tools"]');
-      const favourite = (await tiles[1]!.$eval('.library__pick', (b) =>
+      const favourite = (await tiles[2]!.$eval('.library__pick', (b) =>
         b.getAttribute('aria-label'),
       ))!.replace(/^Add /, '');
       await press(demo, `Favourite ${favourite}`);
