@@ -63,7 +63,8 @@ const cardOf = (raw: unknown): string | undefined => {
 
 /**
  * Subscribes a just-registered team to its paid plan, or starts the plan's trial when it offers
- * one without a card and the form has none (docs/billing.md "Trials").
+ * one without a card and the form has none (docs/billing.md "Trials"). A card brought to a plan
+ * with a trial subscribes with the trial as well: nothing is charged before the trial's end.
  * @param coupon the form's promotion code (ignored on the partner route).
  * @param raw the `/register` body as sent (its billing fields: shared/contract/billing.ts
  *   RegistrationBillingSchema).
@@ -100,6 +101,8 @@ export async function subscribeAtRegistration(
         { ...billing, plan, coupon: partner ? null : (coupon ?? null) },
         requestId,
         campaign,
+        // A card brought to a plan with a trial starts the trial too; the card pays at its end.
+        planById(plan)?.trialDays,
       ),
     );
   } catch (error) {

@@ -280,6 +280,8 @@ async function settleFirstPayment(
  * coupon, the billing address and VAT id (Stripe Tax).
  * @param serverDiscount a discount the server chose (the partner campaign's coupon,
  *   `partnerDiscount`), applied instead of `body.coupon`; never built from client input.
+ * @param trialDays days of trial before the first payment (registration on a plan that offers
+ *   one, docs/billing.md "Trials"); the card is kept and charged at the trial's end.
  * @returns the stored subscription.
  * @throws AppError 422 (`plan`, `stripe_payment_method`, `coupon`, `vat_id`), 400 with
  *   `paymentId` (3-D Secure); Stripe errors (mapped by the caller).
@@ -289,6 +291,7 @@ export async function subscribe(
   body: SubscribeRequest & { country: string },
   requestId: string,
   serverDiscount?: { coupon: string } | { promotion_code: string },
+  trialDays?: number,
 ): Promise<SubscriptionRecord | undefined> {
   const { plan, priceId } = paidPlan(body.plan);
   const teamId = billing.team.teamId;
@@ -317,6 +320,7 @@ export async function subscribe(
       automatic_tax: { enabled: true },
       ...(body.stripe_payment_method ? { default_payment_method: body.stripe_payment_method } : {}),
       ...(discount ? { discounts: [discount] } : {}),
+      ...(trialDays ? { trial_period_days: trialDays } : {}),
       metadata: { team_id: teamId, plan: plan.planId },
       expand: ['latest_invoice.payments', 'discounts.source.coupon'],
     },

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { BILLING_MESSAGES, type SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
-import { signedEvent, useOnlineBillingStack } from '../support/stripe.ts';
+import { queueCustomerAndCard, signedEvent, useOnlineBillingStack } from '../support/stripe.ts';
 import { subscriptionEvent } from '../fixtures/stripe/events.ts';
 import {
   cardDeclined,
@@ -23,7 +23,6 @@ import {
   nowSeconds,
   promotionCode,
   paymentIntent,
-  paymentMethod,
   PRICES,
   subscription,
   subscriptionItem,
@@ -78,23 +77,10 @@ const incompleteSub = (teamId: string, customerId: string, pi: string = IDS.paym
     }),
   });
 
-/** Queues the answers of a first subscribe with a new card, up to the subscription create. */
-function queueCustomerAndCard(customerId: string) {
-  stripe
-    .on('POST', '/v1/customers', customer({ id: customerId }))
-    .on('GET', `/v1/payment_methods/${IDS.paymentMethod}`, paymentMethod())
-    .on(
-      'POST',
-      `/v1/payment_methods/${IDS.paymentMethod}/attach`,
-      paymentMethod({ customer: customerId }),
-    )
-    .on('POST', `/v1/customers/${customerId}`, customer({ id: customerId }));
-}
-
 /** A new owner whose subscribe will create an `incomplete` subscription (answers queued). */
 async function ownerSubscribingIncomplete() {
   const owner = await newOwner();
-  queueCustomerAndCard(owner.customerId);
+  queueCustomerAndCard(stripe, owner.customerId);
   stripe.on('POST', '/v1/subscriptions', incompleteSub(owner.teamId, owner.customerId));
   return owner;
 }
@@ -118,7 +104,7 @@ async function viewOf(c: TestClient): Promise<SubscriptionView> {
 /** Subscribes a new team to Pro monthly (active at once) and returns it. */
 async function subscribedOwner() {
   const owner = await newOwner();
-  queueCustomerAndCard(owner.customerId);
+  queueCustomerAndCard(stripe, owner.customerId);
   stripe.on(
     'POST',
     '/v1/subscriptions',
@@ -136,7 +122,7 @@ describe('subscribe (spec 001 §4, §7)', () => {
   it('subscribes a free team to Pro with a new card: customer, card, default_incomplete subscription', async () => {
     const { c, teamId, customerId } = await newOwner();
     expect((await viewOf(c)).plan).toBe('free');
-    queueCustomerAndCard(customerId);
+    queueCustomerAndCard(stripe, customerId);
     stripe
       .on(
         'GET',
@@ -210,7 +196,7 @@ describe('subscribe (spec 001 §4, §7)', () => {
         { teamId, userId: 'user-seat-b', role: 'member' },
       ])
       .go();
-    queueCustomerAndCard(customerId);
+    queueCustomerAndCard(stripe, customerId);
     stripe.on(
       'POST',
       '/v1/subscriptions',
@@ -354,7 +340,7 @@ describe('registration step 1 with a paid plan (spec 001 §2, §4)', () => {
     const c = new TestClient(stack().url);
     const customerId = 'cus_Partner01';
     stripe.on('GET', '/v1/coupons/PARTNER50', coupon({ id: 'PARTNER50', percent_off: 50 }));
-    queueCustomerAndCard(customerId);
+    queueCustomerAndCard(stripe, customerId);
     // The team id is made by registration: the subscription answer takes it from the request.
     stripe.on('POST', '/v1/subscriptions', subscription({ customer: customerId, metadata: {} }));
     const res = await c.request('POST', '/register/partner', {
@@ -393,7 +379,7 @@ describe('registration step 1 with a paid plan (spec 001 §2, §4)', () => {
     stripe.reset();
 
     const flagged = new TestClient(stack().url);
-    queueCustomerAndCard('cus_Flag01');
+    queueCustomerAndCard(stripe, 'cus_Flag01');
     stripe.on('POST', '/v1/subscriptions', subscription({ customer: 'cus_Flag01', metadata: {} }));
     const res = await flagged.request('POST', '/register', {
       ...form('flagged@example.org'),

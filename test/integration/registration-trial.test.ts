@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionView } from '#shared/billing.ts';
 import { TestClient } from '../support/client.ts';
-import { useOnlineBillingStack } from '../support/stripe.ts';
+import { queueCustomerAndCard, useOnlineBillingStack } from '../support/stripe.ts';
 import {
+  IDS,
   customer,
   nowSeconds,
   price,
@@ -76,6 +77,46 @@ describe('registration on a plan with a trial (docs/billing.md "Trials")', () =>
     });
     const me = await c.request('GET', '/user/current');
     expect(me.json.current_team_id).toBe(sub.form.get('metadata[team_id]'));
+  });
+
+  it('a card brought to the trial plan is kept for the end of the trial; nothing is paid now', async () => {
+    const c = new TestClient(stack().url);
+    const customerId = 'cus_TrialCard01';
+    const trialEnd = nowSeconds() + 14 * DAY_S;
+    queueCustomerAndCard(stripe, customerId);
+    stripe.on(
+      'POST',
+      '/v1/subscriptions',
+      subscription(
+        {
+          id: 'sub_TrialCard01',
+          customer: customerId,
+          status: 'trialing',
+          trial_start: nowSeconds(),
+          trial_end: trialEnd,
+          latest_invoice: null,
+          metadata: {},
+        },
+        subscriptionItem(STARTER_YEARLY),
+      ),
+    );
+    const res = await c.request(
+      'POST',
+      '/register',
+      form('tara-card@example.org', {
+        stripe_payment_method: IDS.paymentMethod,
+        country: 'US',
+        zip: '10001',
+      }),
+    );
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const sub = stripe.only('POST', '/v1/subscriptions');
+    // Mutation check: without the trial days on a carded registration this failed (null).
+    expect(sub.form.get('trial_period_days')).toBe('14');
+    expect(sub.form.get('default_payment_method')).toBe(IDS.paymentMethod);
+    expect(stripe.sent('GET', /^\/v1\/payment_intents/)).toHaveLength(0);
+    const view = (await c.request('GET', '/settings/subscription')).json as SubscriptionView;
+    expect(view).toMatchObject({ status: 'trialing', on_trial: true });
   });
 
   it('a plan without a trial still asks for the card', async () => {

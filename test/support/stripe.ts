@@ -14,6 +14,7 @@ import type { LocalStack, LocalStackOptions } from '#infra/local/stack.ts';
 import { useLocalStack } from './stack.ts';
 import { resetConfig } from '#lib/config.ts';
 import { setStripeHttpClient } from '#lib/stripe.ts';
+import { IDS, customer, paymentMethod } from '../fixtures/stripe/objects.ts';
 
 /** One request the SDK made. */
 export interface RecordedRequest {
@@ -254,4 +255,21 @@ export function useOnlineBillingStack(options: LocalStackOptions = {}): {
     stripe.reset();
   });
   return { stripe, stack };
+}
+
+/**
+ * Queues Stripe's answers of a first subscribe with a new card, up to the subscription create:
+ * the customer made, the card (`IDS.paymentMethod`) read and attached, the customer's default
+ * payment method set.
+ */
+export function queueCustomerAndCard(stripe: RecordingStripeClient, customerId: string): void {
+  stripe
+    .on('POST', '/v1/customers', customer({ id: customerId }))
+    .on('GET', `/v1/payment_methods/${IDS.paymentMethod}`, paymentMethod())
+    .on(
+      'POST',
+      `/v1/payment_methods/${IDS.paymentMethod}/attach`,
+      paymentMethod({ customer: customerId }),
+    )
+    .on('POST', `/v1/customers/${customerId}`, customer({ id: customerId }));
 }
