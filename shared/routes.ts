@@ -334,7 +334,17 @@ export const ROUTES: readonly Route[] = [
   ),
   r('POST', '/tax-rate', 'billing', 'public', `${S1} Registration and lookups`),
   r('GET', '/coupon/user/{id}', 'billing', 'user', `${S1} Registration and lookups`),
-  r('GET', '/settings/companies/coupon/{id}', 'billing', 'owner', `${S1} Registration and lookups`),
+  // Session-only: the spec's path is ambiguous beside the team routes in the API reference, and a
+  // token reads the same discount from `GET /settings/subscription` (docs/developer-api.md
+  // "The reference").
+  r(
+    'GET',
+    '/settings/companies/coupon/{id}',
+    'billing',
+    'owner',
+    `${S1} Registration and lookups`,
+    session,
+  ),
   r('GET', '/stripe/token', 'billing', 'user', `${S1} Registration and lookups`),
   r('GET', '/stripe/key', 'billing', 'public', 'docs/billing.md "Flows" (publishable key)'),
 
@@ -347,7 +357,18 @@ export const ROUTES: readonly Route[] = [
   r('POST', '/settings/companies', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/current', 'teams', 'user', `${S1} Profile, teams, members`),
   r('GET', '/settings/companies/roles', 'teams', 'user', `${S1} Profile, teams, members`),
-  r('GET', '/settings/companies/json/{id}', 'teams', 'user', `${S1} Profile, teams, members`),
+  // The spec's path for the SPA; tokens read the same answer at `/settings/companies/{id}`, so
+  // the API reference has no path ambiguous beside the team routes (docs/developer-api.md
+  // "The reference").
+  r(
+    'GET',
+    '/settings/companies/json/{id}',
+    'teams',
+    'user',
+    `${S1} Profile, teams, members`,
+    session,
+  ),
+  r('GET', '/settings/companies/{id}', 'teams', 'user', 'docs/developer-api.md "The reference"'),
   r(
     'PUT',
     '/settings/companies/{id}/switch',

@@ -18,7 +18,7 @@ import { db } from '#lib/db/index.ts';
 import type { Entities } from '#lib/db/entities.ts';
 import type { EntityItem } from 'electrodb';
 import { notFound, unauthenticated, validationFailed } from '#lib/errors.ts';
-import { featureHandler, json, route } from '#lib/http.ts';
+import { featureHandler, json, route, type ApiResult, type RouteContext } from '#lib/http.ts';
 import { teamSlug } from '#functions/auth/registration.ts';
 import { cancelSubscriptionOfDeletedTeam } from '#functions/billing/team-deletion.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
@@ -88,6 +88,22 @@ const need = (user: AuthUser | undefined): AuthUser => {
   return user;
 };
 
+/**
+ * A team with its members (`GET /settings/companies/json/{id}` and `…/{id}`).
+ * @throws AppError 404 when the caller is not a member (or the team is gone).
+ */
+async function teamWithMembers({ auth, params }: RouteContext): Promise<ApiResult> {
+  const user = need(auth.user);
+  const membership = (await db().Membership.get({ teamId: params.id!, userId: user.userId }).go())
+    .data;
+  const team = membership ? (await db().Team.get({ teamId: params.id! }).go()).data : null;
+  if (!membership || !team) throw notFound();
+  return json(200, {
+    ...(await teamView(team, membership.role)),
+    users: await teamMembers(team.teamId),
+  });
+}
+
 export const handler = featureHandler('teams', {
   ...signingSecretRoutes,
   'GET /settings/companies': route({
@@ -115,20 +131,8 @@ export const handler = featureHandler('teams', {
     handle: async () => json(200, ROLES),
   }),
 
-  'GET /settings/companies/json/{id}': route({
-    handle: async ({ auth, params }) => {
-      const user = need(auth.user);
-      const membership = (
-        await db().Membership.get({ teamId: params.id!, userId: user.userId }).go()
-      ).data;
-      const team = membership ? (await db().Team.get({ teamId: params.id! }).go()).data : null;
-      if (!membership || !team) throw notFound();
-      return json(200, {
-        ...(await teamView(team, membership.role)),
-        users: await teamMembers(team.teamId),
-      });
-    },
-  }),
+  'GET /settings/companies/json/{id}': route({ handle: teamWithMembers }),
+  'GET /settings/companies/{id}': route({ handle: teamWithMembers }),
 
   'GET /settings/companies/{id}/invitations': route({
     handle: async ({ params }) => json(200, await teamInvitations(params.id!)),

@@ -106,6 +106,9 @@ export const TeamMemberSchema = z.object({
 });
 export type TeamMember = z.infer<typeof TeamMemberSchema>;
 
+/** A team with its members, owner first (the team settings page). */
+const TeamWithMembersSchema = TeamSchema.extend({ users: z.array(TeamMemberSchema) });
+
 /** A pending invitation of a team, as the settings list it. */
 export const TeamInvitationSchema = z.object({
   id: z.string(),
@@ -150,9 +153,15 @@ export const TEAMS_CONTRACT = {
   /** 404 when the user has no current team. */
   'GET /settings/companies/current': defineContract({ answer: TeamSchema }),
   'GET /settings/companies/roles': defineContract({ answer: z.array(RoleOptionSchema) }),
+  /** A team with its members; 404 for a team the caller is not a member of. */
   'GET /settings/companies/json/{id}': defineContract({
     params: IdParams,
-    answer: TeamSchema.extend({ users: z.array(TeamMemberSchema) }),
+    answer: TeamWithMembersSchema,
+  }),
+  /** The same answer for API tokens (docs/developer-api.md "The reference"). */
+  'GET /settings/companies/{id}': defineContract({
+    params: IdParams,
+    answer: TeamWithMembersSchema,
   }),
   'PUT /settings/companies/{id}/switch': defineContract({
     params: IdParams,

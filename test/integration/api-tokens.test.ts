@@ -174,6 +174,10 @@ describe('API tokens', () => {
       // Connecting the team's Keap account is a person's consent in a browser.
       ['GET', '/api/merge-tag/infusionsoft/authorize', undefined],
       ['GET', '/api/merge-tag/infusionsoft/callback?code=c&state=s', undefined],
+      // The spec's paths beside the team routes; a token reads the team at
+      // /settings/companies/{id} and its discount in /settings/subscription.
+      ['GET', `/settings/companies/json/${teamId}`, undefined],
+      ['GET', `/settings/companies/coupon/${teamId}`, undefined],
     ] as const) {
       const res = await bearer(token, method, path, body);
       expect(res.status, `${method} ${path}`).toBe(403);
@@ -181,6 +185,13 @@ describe('API tokens', () => {
     }
     // The admin's session still passes.
     expect((await c.request('GET', '/spark/kiosk/announcements')).status).toBe(200);
+    const team = await bearer(token, 'GET', `/settings/companies/${teamId}`);
+    expect(team.status).toBe(200);
+    const read = (await team.json()) as { id: string; users: { email: string }[] };
+    expect(read.id).toBe(teamId);
+    expect(read.users.map((u) => u.email)).toEqual([
+      (await c.request('GET', '/user/current')).json.email,
+    ]);
 
     const listed = (await c.request('GET', '/settings/api/tokens')).json as unknown as Array<{
       id: string;

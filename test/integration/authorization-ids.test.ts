@@ -416,7 +416,7 @@ const KIND_OF_PATH: Array<[prefix: string, kind: keyof typeof KINDS]> = [
   ['/api/text-snippet/{id}/parameter', 'textParameter'],
   ['/image/{id}', 'image'],
   ['/settings/companies/json/{id}', 'team'],
-  ['/settings/companies/{id}/', 'team'],
+  ['/settings/companies/{id}', 'team'],
   ['/settings/invitations/{id}/', 'invitationToCaller'],
   ['/settings/invitations/{id}', 'teamInvitation'],
   ['/settings/api/token/{id}', 'apiToken'],

@@ -19,33 +19,12 @@ const document = buildOpenApiDocument();
 
 /** `{rule} {path}` → why the warning stays. */
 const ACCEPTED: Record<string, string> = Object.fromEntries([
-  // The specification's path for a team's coupon puts a literal where the team routes put the
-  // team id; the router matches literal segments first, and team ids are never "coupon".
-  ...[
-    'switch',
-    'photo',
-    'watermark',
-    'name',
-    'webhooks',
-    'data-stores',
-    'web-apis',
-    'signing-secret',
-    'invitations',
-    'subscription',
-    'metaData',
-    'payment-method',
-    'update-payment-method',
-    'invoices',
-  ].map((tail) => [
-    `no-ambiguous-paths /settings/companies/{id}/${tail}`,
-    'the spec path /settings/companies/coupon/{id}',
-  ]),
   // Redirects by design: the rule link sends the recipient on, the invoice opens Stripe's PDF.
   ['operation-2xx-response GET /l/{proxy}', 'a 302 to the link target'],
   ['operation-2xx-response GET /settings/invoice/{id}', "a 302 to Stripe's invoice"],
 ]);
 
-/** A problem as `{rule} {what}`: the other ambiguous path, or the operation. */
+/** A problem as `{rule} {what}`: the ambiguous paths, or the operation. */
 function problemKey(problem: {
   ruleId: string;
   message: string;
@@ -53,7 +32,7 @@ function problemKey(problem: {
 }) {
   if (problem.ruleId === 'no-ambiguous-paths') {
     const paths = [...problem.message.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
-    return `${problem.ruleId} ${paths.find((p) => !p!.includes('/coupon/')) ?? paths.join(' ')}`;
+    return `${problem.ruleId} ${paths.join(' ')}`;
   }
   const pointer = problem.location[0]?.pointer ?? '';
   const [, path, method] = /^#\/paths\/([^/]+)\/(\w+)/.exec(pointer) ?? [];
