@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import {
   cardBrandName,
   formatBillingDate,
-  formatMoney,
   maskedCardNumber,
 } from '../../web/src/features/billing/format.ts';
+import { formatMoney } from '../../web/src/lib/format.ts';
 import { DEFAULT_PAYMENT_REDIRECT, safeRedirect } from '../../web/src/features/billing/redirect.ts';
 
 describe('formatBillingDate (spec 001 §4 "MMMM Do, YYYY")', () => {

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { designTitleSortKey } from '#lib/db/entities-designs.ts';
 import type { DesignCard } from '../../web/src/api/designs.ts';
-import { countedLabel, formatDay, opensLabel } from '../../web/src/features/dashboard/format.ts';
+import { countedLabel, opensLabel } from '../../web/src/features/dashboard/format.ts';
+import { formatDay } from '../../web/src/lib/format.ts';
 import {
   exampleQuery,
   exampleValue,

@@ -10,7 +10,7 @@ import { ListFooter } from '../components/ListFooter.tsx';
 import { LoadFailed } from '../components/LoadFailed.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { useCurrentTeam } from '../hooks/useCurrentTeam.ts';
-import { formatDay } from '../features/dashboard/format.ts';
+import { formatDay } from '../lib/format.ts';
 import { actionFailure } from '../lib/formFailure.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePagedQuery } from '../hooks/usePagedQuery.ts';

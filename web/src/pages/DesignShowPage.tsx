@@ -6,7 +6,8 @@ import { ActionFeedback } from '../components/Flash.tsx';
 import { FrozenNotice } from '../features/dashboard/FrozenNotice.tsx';
 import { DesignLoadState, useDesignLoad } from '../features/dashboard/useDesignLoad.tsx';
 import { CampaignField } from '../features/analytics/CampaignField.tsx';
-import { countedLabel, formatDay } from '../features/dashboard/format.ts';
+import { countedLabel } from '../features/dashboard/format.ts';
+import { formatDay } from '../lib/format.ts';
 import { exampleQuery, parameterNames } from '../features/dashboard/personalise.ts';
 import { subscriptionPath, useCurrentTeam } from '../hooks/useCurrentTeam.ts';
 import {

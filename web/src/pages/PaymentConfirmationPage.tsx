@@ -8,7 +8,7 @@ import { ApiError, GENERIC_ERROR_MESSAGE, isApiError } from '../api/client.ts';
 import { Notice } from '../components/Notice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { lookupPayment } from '../features/billing/api.ts';
-import { formatMoney } from '../features/billing/format.ts';
+import { formatMoney } from '../lib/format.ts';
 import { safeRedirect } from '../features/billing/redirect.ts';
 import { stripeFor } from '../features/billing/stripe.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';

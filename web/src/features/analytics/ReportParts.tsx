@@ -6,10 +6,10 @@ import {
   clientLabel,
   countryLabel,
   deviceLabel,
-  formatCount,
   formatPercent,
   rolledUpLabel,
 } from './report.ts';
+import { formatCount } from '../../lib/format.ts';
 import { APP_LOCALE } from '../../lib/format.ts';
 
 /**

@@ -10,7 +10,8 @@ import {
   YAxis,
 } from 'recharts';
 import type { AnalyticsPoint } from '#shared/contract/analytics.ts';
-import { formatCount, periodLabel } from './report.ts';
+import { periodLabel } from './report.ts';
+import { formatCount } from '../../lib/format.ts';
 import type { Granularity } from './range.ts';
 
 /** The series drawn: a field of the points, its name, and its line (colour and dashes). */

@@ -7,9 +7,6 @@
 import type { AnalyticsPoint, AnalyticsReport } from '#shared/contract/analytics.ts';
 import { shiftDay, type Granularity } from './range.ts';
 
-/** A count as the page writes it: `1,234`. */
-export { formatCount } from '../../lib/format.ts';
-
 const PERCENT = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 1 });
 
 /** A ratio (0–1, a click-through rate may pass 1) as a percent, `5.2%`; `—` when not known. */

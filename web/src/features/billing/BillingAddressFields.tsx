@@ -5,7 +5,8 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { FieldError, TextField } from '../../components/TextField.tsx';
 import type { BillingDetails, BillingField } from './billingDetails.ts';
 import { countryOptions } from './countries.ts';
-import { formatMoney, perInterval } from './format.ts';
+import { perInterval } from './format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import type { TaxPreviewState } from './hooks.ts';
 import './billing.css';
 

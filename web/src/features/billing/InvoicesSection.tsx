@@ -5,7 +5,8 @@ import { loadFailure } from '../../state/queryClient.ts';
 import { queryKeys } from '../../state/queryKeys.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { fetchInvoices } from './api.ts';
-import { formatBillingDate, formatMoney } from './format.ts';
+import { formatBillingDate } from './format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { shownInvoices } from './invoices.ts';
 import './billing.css';
 

@@ -3,7 +3,7 @@
  * cents).
  */
 import type { CouponLookupResponse, Discount } from '#shared/billing.ts';
-import { formatMoney } from './format.ts';
+import { formatMoney } from '../../lib/format.ts';
 
 type CouponTerms = Pick<
   CouponLookupResponse | Discount,

@@ -5,8 +5,6 @@
  */
 import { format } from 'date-fns';
 
-export { formatMoney } from '../../lib/format.ts';
-
 /**
  * A trial or period end as the spec writes it: 'MMMM Do, YYYY' (moment.js tokens) is date-fns
  * `MMMM do, yyyy`, e.g. "March 3rd, 2027", in the browser's time zone.

@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DesignCard } from '../../api/designs.ts';
 import { Spinner } from '../../components/Spinner.tsx';
-import { countedLabel, formatDay, opensLabel } from './format.ts';
+import { countedLabel, opensLabel } from './format.ts';
+import { formatDay } from '../../lib/format.ts';
 
 /** A button on a card. */
 export interface CardAction {

@@ -5,9 +5,6 @@
 import { rolledUpLabel } from '../analytics/report.ts';
 import { formatCount } from '../../lib/format.ts';
 
-/** A readable day, "22 Nov 2026" (web/src/lib/format.ts `formatDay`). */
-export { formatDay } from '../../lib/format.ts';
-
 /**
  * "1 open", "1,234 opens": the design's `counter`, called opens wherever it shows (the dashboard,
  * the design page, the analytics page; docs/analytics.md "Counts on the dashboard").

@@ -16,7 +16,8 @@ import {
 } from '../../api/kiosk.ts';
 import { Spinner } from '../../components/Spinner.tsx';
 import { loadFailure } from '../../state/queryClient.ts';
-import { formatMoney, perInterval } from '../billing/format.ts';
+import { perInterval } from '../billing/format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { IndicatorChart, shortDay, type ChartRow } from './metrics/IndicatorChart.tsx';
 import type { KioskTabProps } from './tab.ts';
