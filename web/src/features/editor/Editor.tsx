@@ -32,6 +32,7 @@ import { StressPreviewButton } from './components/StressPreview.tsx';
 import type { LoadedDesign } from './store/designSlice.ts';
 import { startSync, type SyncController } from './sync.ts';
 import './canvas/fonts.ts';
+import './layout.css';
 
 /** True when keys typed go to a text field (its own undo, Delete and arrows apply). */
 function isTyping(target: EventTarget | null): boolean {
