@@ -5,6 +5,7 @@
  */
 import type { AnswerOf } from '#shared/contract/index.ts';
 import type { CurrentUser } from '#shared/contract/auth.ts';
+import { providerOf } from '#shared/providers/index.ts';
 
 /**
  * A signed-in user (`GET /user/current`, shared/contract/auth.ts `CurrentUserSchema`): Ana
@@ -225,5 +226,21 @@ export function anOfflineSubscription(
       frozen: false,
     },
     ...fields,
+  };
+}
+
+/**
+ * `POST /api/merge-tag`'s answer without a connection: the platform's built-in catalogue
+ * (shared/providers), free text allowed (docs/export.md "The screen").
+ */
+export function aMergeTagList(provider: string): AnswerOf<'POST /api/merge-tag'> {
+  return {
+    success: true,
+    provider: provider as never,
+    merge_tags: providerOf(provider).catalogue(),
+    live: false,
+    connection_needed: false,
+    credentials_saved: false,
+    free_text: true,
   };
 }

@@ -8,11 +8,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { providerOf } from '#shared/providers/index.ts';
-import type { AnswerOf } from '#shared/contract/index.ts';
 import { renderWithProviders } from '../../test/TestProviders.tsx';
 import { answer } from '../../test/api.ts';
 import { descriptionOf } from '../../test/expectations.ts';
-import { aUser } from '../../test/fixtures.ts';
+import { aMergeTagList, aUser } from '../../test/fixtures.ts';
 import { toExportDesign } from './api.ts';
 import { ExportScreen } from './ExportScreen.tsx';
 import { CUSTOM_DATA_MODAL_KEY, withTeamPlatform } from './model.ts';
@@ -60,16 +59,6 @@ function design() {
   });
 }
 
-const tagsOf = (provider: string): AnswerOf<'POST /api/merge-tag'> => ({
-  success: true,
-  provider: provider as never,
-  merge_tags: providerOf(provider).catalogue(),
-  live: false,
-  connection_needed: false,
-  credentials_saved: false,
-  free_text: true,
-});
-
 const saved = (provider: string | null) => ({
   success: true as const,
   version: 4,
@@ -93,7 +82,7 @@ function open(
     200,
     saved(opened.merge_tag_provider),
   );
-  const tags = answer('POST /api/merge-tag', 200, tagsOf(opened.merge_tag_provider ?? ''));
+  const tags = answer('POST /api/merge-tag', 200, aMergeTagList(opened.merge_tag_provider ?? ''));
   answer('PUT /api/pic-snippet/{id}/choices', 200, saved(opened.merge_tag_provider));
   const rendered = renderWithProviders(
     <ExportScreen design={opened} team={null} storeFronts={[]} platformFromTeam={fromTeam} />,
@@ -154,7 +143,7 @@ describe('the export screen for a daily export', () => {
     expect(valueIn(platform)).toBe('');
     expect(descriptionOf(platform)).toBe('');
     expect(provider.requests).toHaveLength(0);
-    answer('POST /api/merge-tag', 200, tagsOf('klaviyo'));
+    answer('POST /api/merge-tag', 200, aMergeTagList('klaviyo'));
     await user.selectOptions(platform, 'klaviyo');
     await waitFor(() =>
       expect(valueIn(valueOf('email'))).toBe(providerOf('klaviyo').mergeTag('email')),

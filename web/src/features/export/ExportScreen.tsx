@@ -144,6 +144,17 @@ export function ExportScreen({
             E-mail clients that do not play GIFs show its first frame.
           </Notice>
         ) : null}
+        {/* docs/export.md "Animated designs": e-mail platforms get the .gif, others the still. */}
+        {design.animated_gif &&
+        !design.timer_frames &&
+        !signed &&
+        !(pdf && block === null) &&
+        platform.source !== 'page' ? (
+          <Notice tone="info" title="An animated GIF in e-mail">
+            This design plays as an animated GIF in e-mail: its URL ends in <code>.gif</code>.
+            Outlook desktop shows its first frame, the design as you saved it.
+          </Notice>
+        ) : null}
       </section>
 
       <section className="export__settings stack" aria-labelledby={`${idBase}-settings`}>
