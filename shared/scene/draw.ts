@@ -5,6 +5,7 @@
  */
 import { FabricImage, Textbox, type StaticCanvas } from 'fabric';
 import {
+  EDGE_MARGIN_PX,
   placeBasePhoto,
   type BaseImagePlacement,
   type ResolvedImageLayer,
@@ -127,13 +128,11 @@ export function placeBaseImage(canvas: StaticCanvas, base: BaseImageLayer, image
   canvas.renderAll();
 }
 
-/** Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). */
-export const EDGE_MARGIN_PX = 5;
-
 /**
  * Builds the fabric Textbox for a layer and fits it (docs/editor.md "Text fitting", "Editing
  * rules"; docs/decisions.md "Render slice"). The box is the snippet's width (at most the canvas
- * width less the margins) from its top down to the canvas's bottom margin:
+ * width less the margins) from its top down to `layer.maxBottom` (the first object below it,
+ * shared/scene/resolve.ts) or the canvas's bottom margin, whichever is higher up:
  * - lines break at spaces, then after hyphens, then between CJK characters
  *   (shared/scene/line-break.ts `breakLines`), and the broken lines are what the Textbox draws;
  * - the size shrinks from the font size down to the minimum font size (binary search on whole
@@ -155,7 +154,8 @@ export function fitTextLayer(
     canvasWidth - EDGE_MARGIN_PX - maxWidth,
   );
   const top = Math.max(layer.top, EDGE_MARGIN_PX);
-  const availableHeight = canvasHeight - EDGE_MARGIN_PX - top;
+  const floor = Math.min(layer.maxBottom ?? Infinity, canvasHeight - EDGE_MARGIN_PX);
+  const availableHeight = floor - top;
   const box = new Textbox(layer.text, {
     left,
     top,

@@ -159,6 +159,12 @@ export interface ResolvedTextLayer {
   fontSize: number;
   /** px; the text shrinks down to this before it overflows (docs/editor.md "Editing rules"). */
   minFontSize: number;
+  /**
+   * The lowest the text may reach, px from the canvas top (docs/editor.md "Text fitting": the
+   * box): its own stored box, or down to the first drawn object below it; absent: the canvas's
+   * bottom margin (countdown, poll and weather labels).
+   */
+  maxBottom?: number;
 }
 
 /**
@@ -244,7 +250,7 @@ export function resolveScene(
   images: Record<string, string> = {},
   options: ResolveOptions = {},
 ): ResolvedScene {
-  return {
+  const scene = {
     width: design.canvas_width,
     height: design.canvas_height,
     images: design.graphics_data
@@ -277,6 +283,64 @@ export function resolveScene(
       minFontSize: s.minFontSize ?? Math.round(s.fontSize / 2),
     })),
   };
+  const floors = textFloors(design, scene);
+  return { ...scene, texts: scene.texts.map((t, i) => ({ ...t, maxBottom: floors[i]! })) };
+}
+
+/** Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). */
+export const EDGE_MARGIN_PX = 5;
+
+/** A box in canvas px. */
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** The upright box around a box turned by `angle` degrees about its top-left corner, px. */
+function uprightBox(box: Box, angle: number): Box {
+  if (angle % 360 === 0) return box;
+  const r = (angle * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(r), Math.sin(r)];
+  const xs = [0, box.width * cos, -box.height * sin, box.width * cos - box.height * sin];
+  const ys = [0, box.width * sin, box.height * cos, box.width * sin + box.height * cos];
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  return {
+    left: box.left + x0,
+    top: box.top + y0,
+    width: Math.max(...xs) - x0,
+    height: Math.max(...ys) - y0,
+  };
+}
+
+/** A text's own height when the editor stored none: one line at its font size, px. */
+const ONE_LINE = 1.2;
+
+/**
+ * The lowest each text layer of `scene` may reach (`ResolvedTextLayer.maxBottom`, px;
+ * docs/editor.md "Text fitting": the box): the canvas's bottom margin, or, when a drawn sticker
+ * or another non-empty text starts below the text's top and overlaps its width, that object's
+ * top; never above the text's own stored box (its saved height, or one line when none), so a
+ * box the designer placed over something keeps its room. A turned text keeps the canvas's
+ * bottom margin. Objects count by their upright bounds. At most 50 texts × 100 objects.
+ */
+function textFloors(design: DesignDocument, scene: Omit<ResolvedScene, 'watermarks'>): number[] {
+  const canvasFloor = design.canvas_height - EDGE_MARGIN_PX;
+  const stickers = scene.images.map((i) => uprightBox(i, i.angle));
+  return design.text_snippets.map((s, index) => {
+    if (s.angle % 360 !== 0) return canvasFloor;
+    const own = s.top + Math.max(s.height ?? 0, s.fontSize * ONE_LINE);
+    const others = design.text_snippets
+      .filter((o, j) => j !== index && scene.texts[j]!.text.trim() !== '')
+      .map((o) => uprightBox({ ...o, height: o.height ?? o.fontSize * ONE_LINE }, o.angle));
+    let floor = canvasFloor;
+    for (const o of [...stickers, ...others]) {
+      const overlaps = o.left < s.left + s.width && o.left + o.width > s.left;
+      if (overlaps && o.top > s.top) floor = Math.min(floor, Math.max(own, o.top));
+    }
+    return floor;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

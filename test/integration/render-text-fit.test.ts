@@ -28,6 +28,22 @@ afterAll(async () => {
   await ocr?.terminate();
 });
 
+/** The name's snippet: white Noto Sans 36 px (30 px at least) with a dark outline, in {@link BOX}. */
+const greeting = {
+  id: 'greeting',
+  text: 'Hi {{name}}',
+  original_text: 'Hi {{name}}',
+  fontFamily: 'Noto Sans',
+  fontSize: 36,
+  minFontSize: 30,
+  fill: '#ffffff',
+  stroke: '#000000',
+  strokeWidth: 2,
+  ...BOX,
+  height: 50,
+  parameters: [{ id: 'p-name', param_name: 'name', param_default_value: 'there' }],
+};
+
 /**
  * Joins read lines as a reader would: straight on after a line that ends in a hyphen, with a
  * space otherwise.
@@ -47,21 +63,7 @@ describe('a long name in a narrow box', () => {
       const design = await demoDesignCopyIn(await currentTeamId(owner));
       const saved = await owner.request('PUT', `/api/pic-snippet/${design.designId}`, {
         version: 1,
-        text_snippets: [
-          {
-            id: 'greeting',
-            text: 'Hi {{name}}',
-            original_text: 'Hi {{name}}',
-            fontFamily: 'Noto Sans',
-            fontSize: 36,
-            minFontSize: 30,
-            fill: '#ffffff',
-            stroke: '#000000',
-            strokeWidth: 2,
-            ...BOX,
-            parameters: [{ id: 'p-name', param_name: 'name', param_default_value: 'there' }],
-          },
-        ],
+        text_snippets: [greeting],
         graphics_data: [],
       });
       expect(saved.status, JSON.stringify(saved.json)).toBe(200);
@@ -81,6 +83,34 @@ describe('a long name in a narrow box', () => {
       expect(lines.length, lines.join(' / ')).toBeGreaterThan(1);
       expect(joined(lines), lines.join(' / ')).toBe(`Hi ${NAME}`);
       expect(lines.filter((line) => line.startsWith('-'))).toEqual([]);
+    },
+  );
+
+  it(
+    'stays above the next text below it, shrinking rather than covering it',
+    { timeout: 60_000 },
+    async () => {
+      // Mutation check: with the box reaching down to the canvas's margin (the rule before),
+      // the name's third line at 36 px ran over "SALE" and neither read back.
+      const owner = await ownTeam(stack().url, uniqueEmail('text-fit-below'));
+      const design = await demoDesignCopyIn(await currentTeamId(owner));
+      const sale = { ...greeting, id: 'sale', text: 'SALE', original_text: 'SALE', parameters: [] };
+      const saved = await owner.request('PUT', `/api/pic-snippet/${design.designId}`, {
+        version: 1,
+        text_snippets: [greeting, { ...sale, top: 180, height: 50 }],
+        graphics_data: [],
+      });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+      const image = await fetchImage(
+        `${stack().url}${design.render}.png?name=${encodeURIComponent(NAME)}`,
+      );
+      expect(image.res.status).toBe(200);
+      await writeFile('test-results/render-text-fit-below.png', image.bytes);
+      const region = { left: BOX.left - 5, width: BOX.width + 10 };
+      const name = await readWhiteLines(ocr, image.bytes, { ...region, top: 55, height: 125 });
+      expect(joined(name), name.join(' / ')).toBe(`Hi ${NAME}`);
+      const below = await readWhiteLines(ocr, image.bytes, { ...region, top: 178, height: 56 });
+      expect(below).toEqual(['SALE']);
     },
   );
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DesignDocumentSchema, ParameterSchema, TextSnippetSchema } from '#shared/design.ts';
+import {
+  DesignDocumentSchema,
+  ParameterSchema,
+  StickerSchema,
+  TextSnippetSchema,
+} from '#shared/design.ts';
 import {
   applyTextTransform,
   declaredParameters,
@@ -128,5 +133,68 @@ describe('parseDesignDocument', () => {
     expect(first.canvas_width).toBe(900);
     expect(parseDesignDocument(raw)).toBe(first);
     expect(() => parseDesignDocument({ nonsense: true })).toThrow();
+  });
+});
+
+describe('resolveScene: how low a text may reach (docs/editor.md "Text fitting")', () => {
+  /** A 900×600 design with a 40 px high name at (100, 100), 300 px wide, and `others`. */
+  const withName = (
+    stickers: Array<{ left: number; top: number; angle?: number }>,
+    texts: Array<{ left: number; top: number; text?: string }> = [],
+  ) =>
+    DesignDocumentSchema.parse({
+      image_id: 'i',
+      base_image_key: 'k',
+      canvas_width: 900,
+      canvas_height: 600,
+      text_snippets: [
+        { id: 'name', text: 'Hi {{n}}', left: 100, top: 100, width: 300, height: 40 },
+        ...texts.map((t, i) => ({
+          id: `t${i}`,
+          text: t.text ?? 'Offer',
+          width: 200,
+          height: 30,
+          ...t,
+        })),
+      ],
+      graphics_data: stickers.map((s, i) =>
+        StickerSchema.parse({
+          uuid: `g${i}`,
+          url: 'files/a.png',
+          width: 100,
+          height: 100,
+          scaleX: 1,
+          scaleY: 1,
+          ...s,
+        }),
+      ),
+    });
+  const floorOf = (doc: ReturnType<typeof withName>) =>
+    resolveScene(doc, { n: 'Ana' }, Object.fromEntries(doc.graphics_data.map((g) => [g.uuid, 'x'])))
+      .texts[0]!.maxBottom;
+
+  it('reaches down to the canvas margin when nothing is below it', () => {
+    expect(floorOf(withName([]))).toBe(595);
+    // Beside it, not below it: the sticker does not overlap the text's width.
+    expect(floorOf(withName([{ left: 420, top: 200 }]))).toBe(595);
+  });
+
+  it('stops at the top of a sticker or a text below it', () => {
+    expect(floorOf(withName([{ left: 350, top: 260 }]))).toBe(260);
+    expect(floorOf(withName([], [{ left: 0, top: 300 }]))).toBe(300);
+    // An empty text draws nothing and takes no room.
+    expect(floorOf(withName([], [{ left: 0, top: 300, text: ' ' }]))).toBe(595);
+  });
+
+  it('keeps its own box when an object starts inside it, and ignores what is above', () => {
+    expect(floorOf(withName([{ left: 150, top: 120 }]))).toBe(140);
+    expect(floorOf(withName([{ left: 150, top: 20 }]))).toBe(595);
+  });
+
+  it('counts a turned sticker by its upright bounds', () => {
+    // 100×100 turned 90° about its top-left corner at (560, 250) spans x 460–560: beside the text
+    // unturned (its box starts at 560), over its width turned.
+    expect(floorOf(withName([{ left: 560, top: 250 }]))).toBe(595);
+    expect(floorOf(withName([{ left: 450, top: 250, angle: 90 }]))).toBe(250);
   });
 });

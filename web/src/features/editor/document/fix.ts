@@ -12,7 +12,8 @@
  * Rotation is not considered: sizes are the unrotated box, as the editor's clamps measure it.
  */
 import type { DesignDocument } from '#shared/design.ts';
-import { EDGE_MARGIN_PX, clampBox, maxSnippetWidth, type CanvasSize } from './snippets.ts';
+import { EDGE_MARGIN_PX } from '#shared/scene/resolve.ts';
+import { clampBox, maxSnippetWidth, type CanvasSize } from './snippets.ts';
 
 /** The sticker's top-left corner, whatever its origin (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" originX/originY). */
 function topLeft(

@@ -9,7 +9,8 @@
  * Units: canvas px (the design's own pixels).
  */
 import { MAX_CANVAS_WIDTH, type DesignDocument, type Sticker } from '#shared/design.ts';
-import { EDGE_MARGIN_PX, clampBox, snippetHeight, type Box, type CanvasSize } from './snippets.ts';
+import { EDGE_MARGIN_PX } from '#shared/scene/resolve.ts';
+import { clampBox, snippetHeight, type Box, type CanvasSize } from './snippets.ts';
 
 /** The smallest a size counter goes, px (docs/editor.md "Editing rules": "counters minimum 1"). */
 export const MIN_SIZE_PX = 1;

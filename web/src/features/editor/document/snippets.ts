@@ -14,13 +14,7 @@ import {
   type DesignDocument,
   type TextSnippet,
 } from '#shared/design.ts';
-
-/**
- * Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). The
- * same value as `EDGE_MARGIN_PX` of shared/scene/draw.ts, which cannot be imported here: it loads
- * fabric.
- */
-export const EDGE_MARGIN_PX = 5;
+import { EDGE_MARGIN_PX } from '#shared/scene/resolve.ts';
 
 /** A new snippet's text before its number: "Snippet 1", "Snippet 2", … (docs/editor.md "Constants"). */
 export const DEFAULT_SNIPPET_TEXT = 'Snippet';
