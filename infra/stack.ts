@@ -1,6 +1,6 @@
 /**
  * PicSnippetsStack: the product on AWS, one construct per concern composed in one stack
- * (docs/infra.md "What the stack creates"; docs/infra.md "What the stack creates", "one construct
+ * (docs/infra.md "What the stack creates", "one construct
  * per concern"). `createApp` builds the app with cdk-nag's AwsSolutions pack for both `cdk synth`
  * (infra/app.ts) and the tests (test/infra).
  */

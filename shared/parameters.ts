@@ -2,7 +2,7 @@
  * Parameter operations on a design document (docs/adr/0013-text-snippet-parameters.md "Text snippet
  * parameters" Parameter, docs/adr/0013-text-snippet-parameters.md "Text snippet parameters":
  * "Adding a parameter", "Text transform", "Parameter undo";
- * docs/adr/0013-text-snippet-parameters.md "Text snippet parameters": "Text snippet parameters").
+ * "Text snippet parameters").
  * Pure: each takes a design document and returns a new one (the input is never changed) with the
  * change record of docs/adr/0013-text-snippet-parameters.md "Text snippet parameters" (`{
  * textSnippetId, paramId, action }`) that the editor's undo history keeps. The server's calls

@@ -1,6 +1,6 @@
 /**
  * Template tags (docs/templates.md "Model" Template `tags`, PicSnippet `image_tags`;
- * docs/templates.md "Model": "Tags: empty or whitespace-only tags ignored; duplicates rejected with
+ * "Tags: empty or whitespace-only tags ignored; duplicates rejected with
  * 'Current tag is already added' shown for 3 seconds"). One set of rules for the editor's tag
  * editor and the server's `POST /admin/template/{action}`, so what the editor accepts the server
  * stores unchanged.

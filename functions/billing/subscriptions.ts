@@ -1,10 +1,10 @@
 /**
- * Subscriptions (docs/billing.md "Flows" states and the cancel flow; docs/billing.md "Flows":
- * "Subscription and payment"; docs/billing.md items 3–5): subscribe with `payment_behavior:
- * default_incomplete` (3-D Secure answers 400 with `paymentId`), switch plans with proration,
- * resume, freeze (swap to `plan-freeze`, the plan kept as `frozenPlan` in the subscription's
- * metadata), and cancel at the period end (a frozen subscription first gets its plan back; the
- * reason goes to metadata and `cancellation_details.feedback`).
+ * Subscriptions (docs/billing.md "Flows" states and the cancel flow; "Subscription and payment";
+ * docs/billing.md items 3–5): subscribe with `payment_behavior: default_incomplete` (3-D Secure
+ * answers 400 with `paymentId`), switch plans with proration, resume, freeze (swap to
+ * `plan-freeze`, the plan kept as `frozenPlan` in the subscription's metadata), and cancel at the
+ * period end (a frozen subscription first gets its plan back; the reason goes to metadata and
+ * `cancellation_details.feedback`).
  *
  * Stripe is the source of truth: every answer Stripe gives and every webhook snapshot goes
  * through {@link applySubscription}, which keeps the newest snapshot and makes the team's plan

@@ -1,7 +1,7 @@
 /**
- * Template bundle storage (docs/templates.md "Model": "Template bundle", docs/templates.md "Model":
- * "Bundle"; docs/templates.md "Storage and queries"). A bundle is one item holding its template ids
- * and team ids. Bundles are few (admins make them by hand), so:
+ * Template bundle storage (docs/templates.md "Model": "Template bundle", "Bundle";
+ * docs/templates.md "Storage and queries"). A bundle is one item holding its template ids and team
+ * ids. Bundles are few (admins make them by hand), so:
  * - every list of bundles (all, a team's, those holding a template) is ONE query of the `all`
  *   index, filtered, bounded by {@link MAX_BUNDLES};
  * - the templates or teams a bundle shows are one batch get.

@@ -1,6 +1,6 @@
 /**
  * Stock-photo search (docs/adr/0017-user-files.md "User files" Images panel "stock-photo search",
- * docs/adr/0017-user-files.md "User files" Image "from (stock-photo service …), user name and link
+ * Image "from (stock-photo service …), user name and link
  * for attribution", docs/adr/0017-user-files.md "User files" `GET /api/search-images/{query}`
  * (page); docs/adr/0027-editor-extras-and-stock-photos.md "Editor extras and stock photos") through
  * Unsplash and Pixabay, with keys from config (`UNSPLASH_ACCESS_KEY`, `PIXABAY_API_KEY`). Without

@@ -1,6 +1,6 @@
 /**
  * Impersonation (docs/kiosk.md "Users, impersonation and discounts", docs/kiosk.md
- * `…/users/impersonate/{id}`; docs/kiosk.md "Users, impersonation and discounts";
+ * `…/users/impersonate/{id}`;
  * test/integration/kiosk-users.test.ts):
  * - a platform admin starts it with a POST (CSRF-checked); never of another admin;
  * - the admin's session ends and a session of the user starts that names the admin

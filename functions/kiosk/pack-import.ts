@@ -1,6 +1,6 @@
 /**
  * Importing a sticker pack from an uploaded archive (docs/kiosk.md "Sticker packs" `POST
- * /packs/download`; docs/kiosk.md "Sticker packs"): a zip of SVG or PNG files with a
+ * /packs/download`): a zip of SVG or PNG files with a
  * `manifest.json` naming the pack, its attribution and each sticker's file, name and tags
  * (shared/contract/kiosk-packs.ts `PackManifestSchema`). It replaces the icon service the spec's
  * original called: the product reaches no outside service for artwork.

@@ -1204,8 +1204,10 @@ export function createRenderService(deps: RenderServiceDeps) {
       // `.gif` of a design drawing GIF files answers its animation (docs/animated-designs.md).
       const animated = /\.gif$/i.test(request.rawPath) && hasGifSource(doc);
       const format: RenderFormat = path.format ?? (timed || animated ? 'gif' : doc.render_format);
-      // A timer design answers its 1× image at any density (docs/export.md "Density").
-      const density: RenderDensity = timed ? 1 : (path.density ?? 1);
+      // A timer design, and an animated design's GIF (which the renderer plays at 1×), answer
+      // their 1× image at any density, under the 1× key (docs/export.md "Density").
+      const density: RenderDensity =
+        timed || (format === 'gif' && hasGifSource(doc)) ? 1 : (path.density ?? 1);
       if (!densityFits(doc.canvas_width, doc.canvas_height, density))
         throw Object.assign(new Error(`too many pixels at ${density}x`), {
           cause: DENSITY_REFUSAL,

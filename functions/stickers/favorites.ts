@@ -1,6 +1,6 @@
 /**
  * Favourites (docs/adr/0021-sticker-library.md "Sticker library" `POST /addToFavorite`;
- * docs/adr/0021-sticker-library.md "Sticker library" `is_favorite` on packs and library items). A
+ * `is_favorite` on packs and library items). A
  * favourite belongs to the user, not the team (docs/adr/0021-sticker-library.md "Sticker library"):
  * it is a personal shortcut in the Favorites tab, like a bookmark.
  */

@@ -1,7 +1,7 @@
 /**
  * The HTTP API (API Gateway v2) with one Lambda per feature, built from the route table
  * (docs/infra.md "What the stack creates": "the CDK stack builds the API Gateway routes and the
- * per-feature Lambdas from it"; docs/infra.md "What the stack creates").
+ * per-feature Lambdas from it").
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';

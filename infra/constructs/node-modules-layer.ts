@@ -2,7 +2,7 @@
  * Lambda layers assembled from the project's own `node_modules`, for the packages that must stay
  * out of the esbuild bundles: `sharp` (a native libvips binding), `@sparticuz/chromium` (its
  * `bin/*.tar.br` and `chromium.br` are unpacked to /tmp at cold start) and `puppeteer-core`
- * (docs/infra.md "What the stack creates"; docs/infra.md "What the stack creates", "an explicit
+ * (docs/infra.md "What the stack creates", "an explicit
  * list of binary packages kept out of the bundle").
  *
  * Why not `bundling.nodeModules`: it runs `npm install` inside the asset at synth time, which needs

@@ -1,6 +1,6 @@
 /**
  * The contract of the `images` routes (shared/routes.ts; docs/adr/0017-user-files.md "User files":
- * "Images, stickers, fonts", docs/adr/0017-user-files.md "User files" Image): the global library,
+ * "Images, stickers, fonts", Image): the global library,
  * the team's uploads (list, upload, delete), one image and its suggested tags, stock-photo search
  * and the import of a chosen stock photo. `POST /image` is multipart (the file in `image`; with
  * `type=asIcon` a sticker upload), so it declares its answer only. functions/images parses its

@@ -2,7 +2,7 @@
  * The contract of the `stickers` routes (shared/routes.ts; docs/adr/0021-sticker-library.md
  * "Sticker library": "Images, stickers, fonts", docs/adr/0020-dashboard-spa.md "Dashboard SPA"
  * Stickers panel, docs/adr/0021-sticker-library.md "Sticker library": "Sticker library items",
- * "Sticker pack", "Upload", "Dynamic sticker"; docs/adr/0021-sticker-library.md "Sticker library"):
+ * "Sticker pack", "Upload", "Dynamic sticker"):
  * the library of packs, a pack's stickers, the team's uploads, the user's favourites. Sticker
  * uploads arrive through `POST /image` with `type=asIcon` (the images contract answers {@link
  * UploadStickerSchema}).

@@ -122,7 +122,7 @@ export const DesignDocumentFieldsSchema = z.object({
    * Blur (0..1); Sharpen and Emboss on/off as 1/0. The renderer clamps the ranges.
    */
   enhance: z.record(z.string(), z.number()).default({}),
-  /** Template tags (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `image_tags`, docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore": "Template status in the save modal"). */
+  /** Template tags (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and restore" `image_tags`, "Template status in the save modal"). */
   image_tags: z.array(z.string()).default([]),
   /** Output format of the render URL without an extension: JPEG for photos. */
   render_format: z.enum(['jpeg', 'png']).default('jpeg'),

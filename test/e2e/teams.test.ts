@@ -2,7 +2,7 @@
 /**
  * Teams, invitations and members through the built SPA in headless Chromium, one browser
  * context per person (docs/adr/0023-team-roles.md "Team roles" settings screens, docs/accounts.md
- * "Validation rules" member limit, docs/adr/0023-team-roles.md "Team roles" roles,
+ * "Validation rules" member limit, roles,
  * docs/adr/0012-invitations.md "Invitations": "Profile, teams, members", docs/accounts.md "Error
  * answers in the SPA"): the owner creates a second team, invites by e-mail, a new user registers
  * through the link read from the outbox, an existing user opens the e-mailed link, signs in and

@@ -1,6 +1,6 @@
 /**
  * Billing, subscriptions (docs/billing.md; docs/billing.md "Flows" states and cancel flow,
- * docs/billing.md "Flows" "Subscription and payment", docs/accounts.md "Error answers in the SPA"
+ * "Subscription and payment", docs/accounts.md "Error answers in the SPA"
  * messages): the real `stripe` SDK talks to the recording HttpClient (test/support/stripe.ts),
  * which answers from typed fixtures and keeps what the SDK sent. Each test registers its own team
  * on the free plan.

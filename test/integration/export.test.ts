@@ -2,7 +2,7 @@
  * The export screen's saves through the local stack (docs/export.md "What Generate writes": "Export
  * and merge tags": `PUT /api/pic-snippet/{id}/provider`, `/choices`, `/link`; docs/export.md "The
  * screen": "choosing a provider clears all merge values"; docs/export.md "The screen" export
- * validations; docs/export.md "The screen" sticker fallback rules): what each call saves, that bad
+ * validations; sticker fallback rules): what each call saves, that bad
  * input is refused whole (nothing written, the version unchanged), 409 on a stale version, 404 for
  * another team's design.
  */

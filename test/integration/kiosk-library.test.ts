@@ -1,9 +1,8 @@
 /**
- * The global image library in the kiosk (docs/kiosk.md "The global image library";
- * docs/kiosk.md "The global image library"): an admin adds a photo through the upload pipeline,
- * users find it in the library, its tags are edited and searched, and a removed photo leaves the
- * library while designs that use it keep drawing it: the render reads its bytes, the editor's
- * `/files/…` URL still answers.
+ * The global image library in the kiosk (docs/kiosk.md "The global image library"): an admin adds a
+ * photo through the upload pipeline, users find it in the library, its tags are edited and
+ * searched, and a removed photo leaves the library while designs that use it keep drawing it: the
+ * render reads its bytes, the editor's `/files/…` URL still answers.
  *
  * Mutation check (run): with the removal also deleting the original (`deleteUserFile`), the
  * removal test fails (the photo's URL answers 404).

@@ -1,6 +1,6 @@
 /**
  * Onboarding (docs/adr/0016-onboarding.md "Onboarding": step 1 picks one of eight use cases, step 3
- * redirects to a per-use-case address; docs/adr/0016-onboarding.md "Onboarding"): `PUT
+ * redirects to a per-use-case address): `PUT
  * /settings/onboarding` keeps the choice on the user and answers the address. The answers are a new
  * user's of this file's own, from their first state: the seeded logins serve the files after this
  * one unchanged.

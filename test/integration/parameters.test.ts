@@ -1,9 +1,8 @@
 /**
  * Text snippet parameters through the local stack (docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters": "Text snippet parameters", docs/adr/0013-text-snippet-parameters.md "Text
- * snippet parameters" messages; docs/adr/0019-design-api-shapes.md "Design API shapes"): every
- * call, for the demo user's team, another team's user, stale versions, and the render URL taking a
- * renamed parameter.
+ * snippet parameters": "Text snippet parameters", messages; docs/adr/0019-design-api-shapes.md
+ * "Design API shapes"): every call, for the demo user's team, another team's user, stale versions,
+ * and the render URL taking a renamed parameter.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DesignDocument } from '#shared/design.ts';

@@ -1,8 +1,8 @@
 /**
  * The design calls of the dashboard and the show page (docs/adr/0019-design-api-shapes.md "Design
- * API shapes": "Dashboard lists" and "Design actions"; docs/adr/0019-design-api-shapes.md "Design
- * API shapes"), and the current team's flags the dashboard needs (docs/adr/0018-design-lists.md
- * "Design lists" frozen accounts, docs/adr/0023-team-roles.md "Team roles" `can_export_pdf`).
+ * API shapes": "Dashboard lists" and "Design actions"), and the current team's flags the dashboard
+ * needs (docs/adr/0018-design-lists.md "Design lists" frozen accounts, docs/adr/0023-team-roles.md
+ * "Team roles" `can_export_pdf`).
  *
  * The answers are typed by the designs and templates contracts (shared/contract; the server
  * checks its answers against them in tests), so the screens can trust what they get.

@@ -38,6 +38,16 @@ const navLinks = () =>
     .getAllByRole('link')
     .map((link) => link.textContent);
 
+describe('the skip link', () => {
+  it('moves focus to the page content without putting #main in the address', async () => {
+    const { user, router } = renderShell(null);
+    const before = window.location.hash;
+    await user.click(screen.getByRole('link', { name: 'Skip to content' }));
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    expect([window.location.hash, router.state.location.hash]).toEqual([before, '']);
+  });
+});
+
 describe('the header', () => {
   it('shows Kiosk to a platform admin only, Dashboard and Campaigns to whoever is signed in', () => {
     const { unmount } = renderShell(null);

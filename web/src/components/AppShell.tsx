@@ -75,7 +75,18 @@ export function AppShell() {
 
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          // Focus, not a fragment navigation: a history entry the router did not make would let
+          // back and forward pass the unsaved-changes question unasked (and the settings pages
+          // read the hash as their tab; docs/accounts.md "Screens").
+          event.preventDefault();
+          mainRef.current?.focus();
+          mainRef.current?.scrollIntoView();
+        }}
+      >
         Skip to content
       </a>
       <header className="site-header">

@@ -28,11 +28,11 @@ import { useMergeTags } from './useMergeTags.ts';
 import { ValueEditor } from './ValueEditor.tsx';
 
 /**
- * The export screen (docs/export.md "The screen": "Export screen", docs/export.md "The screen":
- * "Export"; docs/export.md): the preview on the left; on the right the open-time hints
- * (OpenTimeHints.tsx), the platform, the store front (Klaviyo), the value of each parameter and
- * dynamic sticker, image or PDF, HTML width and alignment, the link URL, the Vidalytics options and
- * the embed code, Generate, and the outputs with copy buttons.
+ * The export screen (docs/export.md "The screen": "Export screen", "Export"; docs/export.md): the
+ * preview on the left; on the right the open-time hints (OpenTimeHints.tsx), the platform, the
+ * store front (Klaviyo), the value of each parameter and dynamic sticker, image or PDF, HTML width
+ * and alignment, the link URL, the Vidalytics options and the embed code, Generate, and the outputs
+ * with copy buttons.
  *
  * Its state lives in three hooks: the choices saved as they change (platform, store front,
  * values: `useExportChoices`), the platform's merge tags (`useMergeTags`), and the Generate form

@@ -1,8 +1,7 @@
 /**
  * The export screen's rules, as pure functions (docs/export.md "The screen": "Export screen",
- * docs/export.md "The screen": "Export", docs/export.md "The screen" export validations;
- * docs/export.md "The screen" sticker fallback rules; docs/export.md). The screen holds state and
- * calls these; test/unit/export-*.test.ts checks them.
+ * "Export", export validations, sticker fallback rules; docs/export.md). The screen holds state
+ * and calls these; test/unit/export-*.test.ts checks them.
  *
  * The URL, HTML and scripts come from `shared/export-url.ts` and the provider modules, the same
  * code the tests of the render round trip use.
@@ -475,8 +474,8 @@ const emailsAnimation = (
 
 /**
  * Whether Generate's outputs use the 2× image (docs/export.md "Density"): not for a PDF, nor a
- * countdown design nor an e-mail's animated GIF (a GIF is answered at 1×), and only when the canvas fits the dense pixel
- * limit at 2× (shared/render-limits.ts `densityFits`).
+ * countdown design nor an e-mail's animated GIF (a GIF is answered at 1×), and only when the canvas
+ * fits the dense pixel limit at 2× (shared/render-limits.ts `densityFits`).
  */
 export function usesDenseImage(
   design: Pick<ExportDesign, 'canvas_width' | 'canvas_height' | 'timer_frames' | 'animated_gif'>,

@@ -12,7 +12,7 @@ import { formatCount } from '../../lib/format.ts';
 
 /**
  * The kiosk's Cancel reasons tab (docs/kiosk.md "Cancel reasons", docs/kiosk.md `GET
- * /spark/cancelReasons`; docs/kiosk.md "Cancel reasons"): how many cancelling teams gave each
+ * /spark/cancelReasons`): how many cancelling teams gave each
  * reason, and the latest comments they wrote, newest first.
  */
 export function CancelReasonsTab(_props: KioskTabProps) {

@@ -13,7 +13,7 @@ const NotificationsPanel = lazy(() =>
 
 /**
  * The bell in the header (docs/notifications.md "The bell and the panel": "Notification bell, with
- * or without a pending marker"; docs/notifications.md "The bell and the panel"): the marker shows
+ * or without a pending marker"): the marker shows
  * while a notification or an announcement is unread (the recent read is polled and read again on
  * window focus). Pressing it opens the panel; Escape or Close shut it and focus returns to the
  * bell.
