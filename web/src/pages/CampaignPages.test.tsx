@@ -204,9 +204,9 @@ describe('a campaign’s report', () => {
       '/pic-snippet/design-1/analytics',
     );
     const totals = screen.getByRole('region', { name: 'Totals' });
-    expect(
-      within(totals).getByText('Clicks', { selector: 'dt' }).nextElementSibling?.textContent,
-    ).toContain('4');
+    const clicks = within(totals).getByText('Clicks', { selector: 'dt' }).nextElementSibling;
+    expect(clicks?.textContent).toContain('4');
+    expect(clicks?.textContent).toContain('Clicks of the links of the campaign’s designs.');
     expect(Object.fromEntries(report.requests[0]!.query)).toEqual({
       campaign: 'Spring sale',
       from: '2026-03-01',

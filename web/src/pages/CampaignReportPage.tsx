@@ -124,7 +124,10 @@ function CampaignView({ report, updating }: { report: CampaignReport; updating: 
                 )
         }
       />
-      <StatTiles totals={report.totals} />
+      <StatTiles
+        totals={report.totals}
+        clicksHint="Clicks of the links of the campaign’s designs."
+      />
       <FallbacksNote fallbacks={report.fallbacks} />
       <section className="analytics-breakdown" aria-labelledby={`${id}-designs`}>
         <h3 id={`${id}-designs`} className="settings-subtitle">

@@ -24,7 +24,14 @@ export const PROXY_NOTE =
  * counts: opens, mail-proxy fetches, clicks, the click-through rate per impression, the days'
  * recipients summed, and the CDN's hit ratio. A rate without anything to divide shows `—`.
  */
-export function StatTiles({ totals }: { totals: AnalyticsReport['totals'] }) {
+export function StatTiles({
+  totals,
+  clicksHint = 'Clicks of the design’s link.',
+}: {
+  totals: AnalyticsReport['totals'];
+  /** What the clicks count: a design's link, or a campaign's designs' links. */
+  clicksHint?: string;
+}) {
   const id = useId();
   const tiles = [
     {
@@ -37,7 +44,7 @@ export function StatTiles({ totals }: { totals: AnalyticsReport['totals'] }) {
       value: formatCount(totals.proxy_fetches),
       hint: 'Fetched by Gmail, Yahoo, Outlook or Apple Mail proxies: prefetches and proxied opens.',
     },
-    { name: 'Clicks', value: formatCount(totals.clicks), hint: 'Clicks of the design’s link.' },
+    { name: 'Clicks', value: formatCount(totals.clicks), hint: clicksHint },
     {
       name: 'Click-through rate',
       value: formatPercent(totals.click_through_rate),
