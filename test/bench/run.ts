@@ -33,7 +33,9 @@
  * to bench-results/quality.json.
  *
  * Beside the warm renders, the same renders at 2× (`@2x`, docs/performance.md "Density"): p50,
- * bytes and CPU per render next to 1×.
+ * bytes and CPU per render next to 1×. Then an animated design: the reference scene with a
+ * 20-frame GIF sticker at its `.gif` URL (test/bench/animated.ts; docs/performance.md "Animated
+ * designs"): p50, bytes, frames and CPU per render.
  *
  * After render.json is written, a 600x200 countdown timer of 30 frames as an animated GIF beside
  * its static JPEG (test/bench/timer.ts), merged into render.json (`timer_gif_p50_ms`,
@@ -93,6 +95,7 @@ import { runQualityBench } from './quality.ts';
 import { runSendListBench } from './send-list.ts';
 import { runAnalyticsBench } from './analytics.ts';
 import { runTimerBench } from './timer.ts';
+import { ANIMATED_STICKER, animatedPath, insertAnimatedDesign } from './animated.ts';
 import { formatTable } from './table.ts';
 import { RESULTS_DIR, SMOKE, sized } from './scale.ts';
 
@@ -165,6 +168,9 @@ const RUNS = {
   warmup: sized(10, 1),
   /** `@2x` renders (docs/export.md "Density"), after their own warm-up. */
   dense: sized(30, 3),
+  /** Animated designs' `.gif` renders (docs/animated-designs.md), and their warm-up. */
+  animated: sized(12, 2),
+  animatedWarmup: sized(2, 1),
   cacheHit: sized(60, 3),
   floor: sized(60, 3),
   satori: sized(20, 2),
@@ -333,6 +339,28 @@ try {
   const denseCpuMs = (await readTreeCpu()).cpuMs - denseCpuBefore.cpuMs;
   const cpuPer = (ms: number, n: number) => round1(ms / (n + RUNS.warmup));
 
+  // An animated design (docs/animated-designs.md): the reference scene with a 20-frame GIF
+  // sticker at its `.gif` URL, distinct values, sequential, after a warm-up; its bytes, frames
+  // and the whole tree's CPU per render (warm-up included, as above).
+  await insertAnimatedDesign();
+  const animatedBytes: number[] = [];
+  const animatedStages = new StageTimes();
+  let animatedFrames = 0;
+  const animatedCpuBefore = await readTreeCpu();
+  const animated = await phase('animated design (.gif)', () =>
+    sample(RUNS.animated, RUNS.animatedWarmup, async (i) => {
+      const values = referenceValues(i < 0 ? `awarmup${nonce}` : `anim${nonce}`, Math.abs(i));
+      const answer = await getRender(origin, animatedPath(values));
+      if (i >= 0) {
+        animatedBytes.push(answer.body.length);
+        animatedStages.add(answer.stages);
+      }
+      if (i === 0) animatedFrames = (await sharp(answer.body).metadata()).pages ?? 1;
+    }),
+  );
+  const animatedCpuMs = (await readTreeCpu()).cpuMs - animatedCpuBefore.cpuMs;
+  const animatedCpuPer = round1(animatedCpuMs / (animated.length + RUNS.animatedWarmup));
+
   // Cache hit: one miss, then the same URL.
   const samePath = referencePath(referenceValues(`same${nonce}`, 0));
   const cacheHitKinds = new Map<string, number>();
@@ -470,6 +498,7 @@ try {
 
   const w = stats(warm);
   const d = stats(dense);
+  const a = stats(animated);
   const f = stats(floor);
   const h = stats(cacheHit);
   const s = stats(satori);
@@ -513,6 +542,11 @@ try {
     dense_2x_p90_ms: d.p90,
     dense_2x_bytes_p50: Math.round(percentile(denseBytes, 50)),
     dense_2x_cpu_ms_per_render: cpuPer(denseCpuMs, d.n),
+    animated_gif_p50_ms: a.p50,
+    animated_gif_p90_ms: a.p90,
+    animated_gif_bytes_p50: Math.round(percentile(animatedBytes, 50)),
+    animated_gif_frames: animatedFrames,
+    animated_gif_cpu_ms_per_render: animatedCpuPer,
     warm_cpu_ms_per_render: cpuPer(warmCpuMs, w.n),
     floor_p50_ms: f.p50,
     satori_p50_ms: s.p50,
@@ -553,12 +587,14 @@ try {
         warm: w.n,
         floor: f.n,
         cache_hit: h.n,
+        animated_gif: a.n,
         satori: s.n,
         page_per_render: p.n,
         cold_start: cold.length,
       },
       warm_stages_p50_ms: warmStages.p50(),
       dense_2x_stages_p50_ms: denseStages.p50(),
+      animated_gif_stages_p50_ms: animatedStages.p50(),
       load_stages_p50_ms: load.stagesP50Ms,
       cpu: {
         stack_cpu_ms: round1(stackCpuMs),
@@ -617,6 +653,12 @@ try {
       'p50 ms': d.p50,
       'p90 ms': d.p90,
       ratio: `${x(d.p50 / w.p50)} warm; ${Math.round(percentile(denseBytes, 50) / 1000)} kB; CPU ${cpuPer(denseCpuMs, d.n)} vs ${cpuPer(warmCpuMs, w.n)} ms`,
+    },
+    {
+      measure: `animated design .gif (${ANIMATED_STICKER.frames}-frame GIF sticker)`,
+      'p50 ms': a.p50,
+      'p90 ms': a.p90,
+      ratio: `${x(a.p50 / w.p50)} warm; ${animatedFrames} frames; ${Math.round(percentile(animatedBytes, 50) / 1000)} kB; CPU ${animatedCpuPer} ms`,
     },
     {
       measure: 'warm spread (p90 / p50)',

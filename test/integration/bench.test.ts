@@ -90,6 +90,8 @@ describe('npm run bench', () => {
       const render = await readResult('render.json');
       expect(render.warm_p50_ms).toBeGreaterThan(0);
       expect(render.dense_2x_p50_ms).toBeGreaterThan(0);
+      expect(render.animated_gif_p50_ms).toBeGreaterThan(0);
+      expect(render.animated_gif_frames).toBeGreaterThan(1);
       expect(typeof render.throughput_rps).toBe('number');
       expect(render.timer_gif_bytes).toBeGreaterThan(0);
       expect(await readResult('dashboard.json')).toMatchObject({ list_queries_per_request: 1 });
