@@ -17,6 +17,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordResetPage
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { StatusPage } from './pages/StatusPage.tsx';
 import { TemplateDeletedPage } from './pages/TemplateDeletedPage.tsx';
+import { TermsPage } from './pages/TermsPage.tsx';
 import { VerifyEmailPage } from './pages/VerifyEmailPage.tsx';
 
 /**
@@ -52,6 +53,8 @@ export const router = createBrowserRouter([
         lazy: page(() => import('./pages/RegisterPage.tsx'), 'PartnerRegisterPage'),
       },
       { path: 'confirmation', element: <ConfirmationPage /> },
+      // docs/accounts.md "Terms of service": linked from registration's terms checkbox.
+      { path: 'terms', element: <TermsPage /> },
       // A poll's vote page, opened by an e-mail's answer link (docs/polls.md "Voting").
       {
         path: 'poll',

@@ -57,19 +57,22 @@ export function FormTextField<T extends FieldValues, C, O extends FieldValues>({
 
 /**
  * A checkbox bound to a react-hook-form boolean field, with its error below it. A change marks
- * the field touched at once (ticking it is the whole interaction).
+ * the field touched at once (ticking it is the whole interaction). `after` goes beside the label,
+ * outside it (a link there would otherwise be part of the checkbox's name and its click target).
  */
 export function FormCheckbox<T extends FieldValues, C, O extends FieldValues>({
   control,
   field: fieldName,
   id,
   label,
+  after,
   required = false,
 }: {
   control: Control<T, C, O>;
   field: Path<T>;
   id: string;
   label: string;
+  after?: ReactNode;
   required?: boolean;
 }) {
   const {
@@ -97,6 +100,7 @@ export function FormCheckbox<T extends FieldValues, C, O extends FieldValues>({
           onBlur={onBlur}
         />
         <label htmlFor={id}>{label}</label>
+        {after}
       </div>
       {message && <FieldError id={errorId} errors={[message]} />}
     </div>

@@ -69,6 +69,18 @@ describe('registration, the account step', () => {
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
   });
 
+  it('links the terms of service beside their checkbox, in a new tab that keeps the form', () => {
+    const form = renderRegister();
+    const terms = screen.getByRole('link', { name: 'Read the terms (opens in a new tab)' });
+    expect([terms.getAttribute('href'), terms.getAttribute('target')]).toEqual([
+      '/terms',
+      '_blank',
+    ]);
+    // The link is not part of the checkbox's name or its click target.
+    expect(form.terms.closest('.checkbox')?.contains(terms)).toBe(true);
+    expect(terms.closest('label')).toBeNull();
+  });
+
   it('shows a field’s error once it is left, and none on fields not yet touched', async () => {
     const form = renderRegister();
     await form.user.type(form.password, 'short');

@@ -4,10 +4,12 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { MAX_LENGTH, type AccountField } from './account.ts';
 import type { AccountFormState } from './useAccountForm.ts';
 
-/** The element id of each step-0 control, so the page can move focus to a field. */
+/** The terms of service page (docs/accounts.md "Terms of service"), a route of the SPA. */
+const TERMS_PATH = '/terms';
 /** The marketing consent's label (docs/accounts.md "Marketing hook"). */
 const MARKETING_CONSENT_LABEL = 'Send me product news and offers by e-mail';
 
+/** The element id of each step-0 control, so the page can move focus to a field. */
 export type AccountFieldIds = Record<AccountField, string>;
 
 /**
@@ -109,12 +111,17 @@ export function AccountStep({
         />
         <label htmlFor={showId}>Show passwords</label>
       </div>
-      {/* TODO: link the terms of service once the page exists. */}
       <FormCheckbox
         control={control}
         field="terms"
         id={ids.terms}
         label="I accept the terms of service"
+        after={
+          // docs/accounts.md "Terms of service": a new tab keeps what was typed here.
+          <a href={TERMS_PATH} target="_blank" rel="noopener">
+            Read the terms (opens in a new tab)
+          </a>
+        }
         required
       />
       <FormCheckbox
