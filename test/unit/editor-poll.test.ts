@@ -15,7 +15,7 @@ import {
 } from '../../web/src/features/editor/document/poll.ts';
 import { panelColourParts, panelFill } from '../../web/src/features/editor/document/panelColour.ts';
 import { pollTextLayers } from '../../web/src/features/editor/document/pollPreview.ts';
-import { openEditor } from '../support/editor.ts';
+import { demoDocument, openEditor } from '../support/editor.ts';
 
 function withPoll() {
   const editor = openEditor();
@@ -54,6 +54,50 @@ describe('a new poll', () => {
     expect(
       store.getState().design!.graphics_data.filter((s) => s.dynamicStickerType === 'poll'),
     ).toHaveLength(1);
+  });
+});
+
+describe('a new poll and weather sticker on the demo design', () => {
+  const boxOf = (s: Sticker) => ({
+    left: s.left,
+    top: s.top,
+    right: s.left + s.width * s.scaleX,
+    bottom: s.top + s.height * s.scaleY,
+  });
+  const overlap = (a: ReturnType<typeof boxOf>, b: ReturnType<typeof boxOf>) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+  it('land in the free space, scaled to fit, clear of "Hello there!" and of each other', () => {
+    const { store, poll } = withPoll();
+    runCommand(store, 'addSticker', { source: { kind: 'dynamic', dynamicType: 'weather' } });
+    const design = store.getState().design!;
+    const weather = design.graphics_data.at(-1)!;
+    const hello = design.text_snippets[0]!;
+    // The text's line: 64 px at the editor's 1.5 line height.
+    const text = {
+      left: hello.left,
+      top: hello.top,
+      right: hello.left + hello.width,
+      bottom: hello.top + 96,
+    };
+    for (const sticker of [poll, weather]) {
+      const box = boxOf(sticker);
+      expect(overlap(box, text)).toBe(false);
+      expect(box.left).toBeGreaterThanOrEqual(5);
+      expect(box.top).toBeGreaterThanOrEqual(5);
+      expect(box.right).toBeLessThanOrEqual(design.canvas_width - 5);
+      expect(box.bottom).toBeLessThanOrEqual(design.canvas_height - 5);
+    }
+    expect(overlap(boxOf(poll), boxOf(weather))).toBe(false);
+    // Still legible: the free band above the text holds a poll about 470 px wide.
+    expect(poll.width * poll.scaleX).toBeGreaterThan(400);
+  });
+
+  it('keeps the usual spot and size on a canvas without texts', () => {
+    const { store } = openEditor({ ...demoDocument(), text_snippets: [] });
+    runCommand(store, 'addSticker', { source: { kind: 'dynamic', dynamicType: 'poll' } });
+    const poll = store.getState().design!.graphics_data.at(-1)!;
+    expect(poll).toMatchObject({ top: 10, left: 200, scaleX: 1 });
   });
 });
 

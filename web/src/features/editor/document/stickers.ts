@@ -28,7 +28,8 @@ import { newPoll, POLL_SIZE } from '#shared/scene/poll.ts';
 import { pollImage } from './pollPreview.ts';
 import { newWeather, weatherImage } from './weather.ts';
 import { WEATHER_SIZE } from '#shared/scene/weather-sticker.ts';
-import { clampBox, takenBoxes, type CanvasSize } from './snippets.ts';
+import { clampBox, snippetHeight, takenBoxes, type CanvasSize } from './snippets.ts';
+import { largestFreePlacement } from './freeArea.ts';
 import { longHexColour } from '#shared/colour.ts';
 
 /** A new sticker's scale and top, px (docs/editor.md "Constants": "added at scale 0.1 … top 10 px"). */
@@ -155,6 +156,42 @@ function freeSpot(
     at = box;
   }
   return at;
+}
+
+/** A new poll or weather sticker is never drawn smaller than this share of its start scale. */
+const MIN_FREE_SPACE_SHARE = 0.3;
+
+/**
+ * Where a new poll or weather sticker goes and how big (docs/editor.md "Poll", "Weather"): the
+ * usual spot at its start scale when that overlaps no text or sticker; else the largest free
+ * space clear of them (freeArea.ts), the box scaled down to fit it; when even that would be under
+ * 30 % of the start scale, the start scale at the usual cascading spot, as other stickers.
+ */
+function placedInFreeSpace(
+  design: DesignDocument,
+  image: { width: number; height: number },
+  startScale: number,
+): { left: number; top: number; scale: number } {
+  const canvas = { width: design.canvas_width, height: design.canvas_height };
+  const usual = newStickerPosition(image, startScale, canvas);
+  // A text the canvas has not measured yet takes one line (its stored height is then null).
+  const boxes = [
+    ...design.text_snippets.map((t) => ({ ...t, height: snippetHeight(t) })),
+    ...takenBoxes({ ...design, text_snippets: [] }),
+  ];
+  const width = image.width * startScale;
+  const height = image.height * startScale;
+  const clear = !boxes.some(
+    (b) =>
+      usual.left < b.left + b.width &&
+      b.left < usual.left + width &&
+      usual.top < b.top + b.height &&
+      b.top < usual.top + height,
+  );
+  if (clear) return { ...usual, scale: startScale };
+  const free = largestFreePlacement(boxes, canvas, image, startScale, usual);
+  if (free && free.scale >= startScale * MIN_FREE_SPACE_SHARE) return free;
+  return { ...freeSpot(design, usual, image, startScale), scale: startScale };
 }
 
 /** What the panel hands over to add a sticker (functions/stickers/views.ts item shapes). */
@@ -314,11 +351,17 @@ export function newSticker(
           : { width: STICKER_SIZE, height: STICKER_SIZE };
   // A timer, a poll or a weather sticker starts legible: scale 1, or what fits 90% of the
   // canvas (docs/editor.md "Countdown timer", "Poll", "Weather").
-  const scale = timer
+  const startScale = timer
     ? countdownStartScale(canvas)
     : drawn
       ? fittedStartScale(drawn, canvas)
       : newStickerScale(image, canvas, type);
+  const placed = drawn
+    ? placedInFreeSpace(design, image, startScale)
+    : {
+        scale: startScale,
+        ...freeSpot(design, newStickerPosition(image, startScale, canvas), image, startScale),
+      };
   const sticker = StickerSchema.parse({
     countdown: timer ? newCountdown(nowMs, localTimeZone()) : null,
     // A new poll closes, once given a date, in the user's own zone (as a new timer counts).
@@ -330,9 +373,10 @@ export function newSticker(
     dynamicStickerParamName: dynamicStickerParamName(design, type),
     qrCodeColor: DEFAULT_QR_COLOUR,
     ...image,
-    scaleX: scale,
-    scaleY: scale,
-    ...freeSpot(design, newStickerPosition(image, scale, canvas), image, scale),
+    scaleX: placed.scale,
+    scaleY: placed.scale,
+    left: placed.left,
+    top: placed.top,
   });
   return { ...sticker, ...dynamicImage(sticker, defaultQrValue) };
 }
