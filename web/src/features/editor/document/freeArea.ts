@@ -9,7 +9,7 @@ import type { Box, CanvasSize } from './snippets.ts';
 /** The most texts and stickers looked at (a design holds far fewer; the search is cubic). */
 const MAX_BOXES = 100;
 /** The room kept between the new box and the objects around it, px. */
-export const FREE_AREA_GAP_PX = 8;
+const FREE_AREA_GAP_PX = 8;
 
 /**
  * The largest placement of a `size` box clear of `taken`, at most `maxScale` times its size.
