@@ -127,8 +127,9 @@ describe('svgRefusal', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
-  // Generous bounds: linear work on 5 MiB takes 0.05–0.5 s on a loaded 2-core machine; the
-  // former check took hours on the first of these.
+  // A bound against runaway work, not a speed target: linear work on 5 MiB takes 0.05–0.5 s on
+  // a 2-core machine (3 s once with seven agents' test runs on it); the former check took hours
+  // on the first of these.
   const HOSTILE: [string, string, RegExp | null][] = [
     ['an unclosed quote', `<svg ${SVG}><image href="${' '.repeat(HOSTILE_CHARS)}`, /well-formed/],
     ['spaces after url(', svg(`<style>a{fill:url(${' '.repeat(HOSTILE_CHARS)}#g)}</style>`), null],
@@ -138,10 +139,10 @@ describe('svgRefusal', () => {
     ['an attribute value', svg(`<path d="${'M0 0 '.repeat(HOSTILE_CHARS / 5)}"/>`), null],
   ];
 
-  it.each(HOSTILE)('answers a 5 MiB file of %s within 2 s', async (_what, file, reason) => {
+  it.each(HOSTILE)('answers a 5 MiB file of %s within 10 s', async (_what, file, reason) => {
     const started = performance.now();
     const refusal = await svgRefusal(file);
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     if (reason) expect(refusal).toMatch(reason);
     else expect(refusal).toBeNull();
   });
