@@ -210,9 +210,11 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.sendLists.grantStart(this.api.functions['send-lists']);
-    // Starting a list with a campaign start schedules warm capacity on the render alias
+    // A list's campaign start schedules warm capacity on the render alias: the worker once it
+    // counted the rows, the API when the start changes or the list is cancelled
     // (docs/send-lists.md "Warm capacity before a send"; off unless WARM_CAPACITY_MAX is set).
     this.render.grantWarmCapacity(this.api.functions['send-lists']);
+    this.render.grantWarmCapacity(this.sendLists.worker);
     // Its rows draw with the render code: screenshot pages and quota notices go where a
     // render sends them, never into the worker's own process.
     this.render.grantRenderHelpers(this.sendLists.worker);

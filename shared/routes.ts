@@ -182,6 +182,13 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/api/polls/ballot', 'designs', 'public', 'docs/polls.md "Voting"'),
   r('POST', '/api/polls/vote', 'designs', 'public', 'docs/polls.md "Voting"'),
   r('GET', '/api/pic-snippet/{id}/poll/votes', 'designs', 'user', 'docs/polls.md "For the team"'),
+  r(
+    'POST',
+    '/api/pic-snippet/{id}/web-crop-preview',
+    'designs',
+    'user',
+    'docs/web-crops.md "In the editor"',
+  ),
   // Signed render URLs (docs/developer-api.md "Signed render URLs"): the design's requirement,
   // and signing a URL (an API token needs the `sign` ability).
   r('PUT', '/api/pic-snippet/{id}/signing', 'designs', 'user', SIGNED),
@@ -192,6 +199,7 @@ export const ROUTES: readonly Route[] = [
   r('GET', '/api/pic-snippet/{id}/send-lists/{jobId}', 'send-lists', 'user', SEND_LISTS),
   r('POST', '/api/pic-snippet/{id}/send-lists/{jobId}/start', 'send-lists', 'user', SEND_LISTS),
   r('POST', '/api/pic-snippet/{id}/send-lists/{jobId}/cancel', 'send-lists', 'user', SEND_LISTS),
+  r('PUT', '/api/pic-snippet/{id}/send-lists/{jobId}/starts-at', 'send-lists', 'user', SEND_LISTS),
   r('GET', '/api/pic-snippet/{id}/send-lists/{jobId}/download', 'send-lists', 'user', SEND_LISTS, {
     navigable: true,
   }),

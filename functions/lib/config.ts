@@ -173,6 +173,11 @@ export const ConfigSchema = z.object({
   WARM_CAPACITY_MAX: z.coerce.number().int().min(0).max(1000).default(0),
   /** `offline` only logs the scheduled actions; `online` sets them. Default: online in AWS. */
   WARM_CAPACITY_MODE: z.enum(['online', 'offline']).optional(),
+  /**
+   * AWS: the render function's name, whose `live` alias warm capacity scales (set by
+   * infra/constructs/render.ts `grantWarmCapacity`); unset locally, where it is only logged.
+   */
+  RENDER_FUNCTION_NAME: optional,
   /** Test-only stand-ins of Open-Meteo's endpoints: `forecast=http://…,geocoding=http://…`. */
   WEATHER_API_URLS: optional,
   /**

@@ -14,6 +14,7 @@ import {
   CreateSendListBody,
   DownloadQuery,
   MAX_SEND_LIST_BYTES,
+  StartsAtBody,
 } from '#shared/contract/send-lists.ts';
 import { s3Client, s3PresignClient } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
@@ -31,6 +32,7 @@ import {
   type JobRecord,
 } from './jobs.ts';
 import { storeResult } from './result.ts';
+import { syncWarmCapacity } from './warm-capacity.ts';
 
 /** How long an upload or download URL works, s. */
 const SIGNED_URL_SECONDS = 15 * 60;
@@ -123,6 +125,7 @@ export const handler = featureHandler('send-lists', {
           bytes: body.bytes,
           maxRows: await rowLimit(design.teamId),
           parameters,
+          ...(body.starts_at ? { startsAt: body.starts_at } : {}),
           ttl: Math.floor(Date.now() / 1000) + JOB_RETENTION_SECONDS,
         })
         .go();
@@ -198,6 +201,31 @@ export const handler = featureHandler('send-lists', {
         finishedAt: new Date().toISOString(),
       });
       if (!cancelled) throw conflict(SEND_LIST_MESSAGES.ended);
+      // Its warm capacity goes too (docs/send-lists.md "Warm capacity before a send").
+      await syncWarmCapacity({ ...job, state: 'cancelled' });
+      return jobAnswer(job.jobId, design.designId);
+    },
+  }),
+
+  /**
+   * Sets or clears a job's campaign start (docs/send-lists.md "Warm capacity before a send").
+   * Once its rows are counted, the warm capacity is scheduled again for the new start (the
+   * actions replaced) or removed; before that the worker schedules it when it reads the file.
+   */
+  'PUT /api/pic-snippet/{id}/send-lists/{jobId}/starts-at': route({
+    body: StartsAtBody,
+    handle: async ({ auth, params, body }) => {
+      const design = await loadDesign(currentTeam(auth), params.id!);
+      const job = await loadJob(design.designId, params.jobId!);
+      if (job.state === 'cancelled' || job.state === 'failed')
+        throw conflict(SEND_LIST_MESSAGES.ended);
+      const update = db().SendListJob.patch({ jobId: job.jobId });
+      await (
+        body.starts_at ? update.set({ startsAt: body.starts_at }) : update.remove(['startsAt'])
+      ).go({ response: 'none' });
+      // Read again after the write: a worker that counted the rows meanwhile saw the new start.
+      const now = await loadJob(design.designId, job.jobId);
+      if (now.state === 'running' || now.state === 'done') await syncWarmCapacity(now);
       return jobAnswer(job.jobId, design.designId);
     },
   }),

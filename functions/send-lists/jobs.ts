@@ -214,5 +214,9 @@ export function jobView(job: JobRecord): SendListJob {
     created_at: job.createdAt,
     started_at: job.startedAt ?? null,
     finished_at: job.finishedAt ?? null,
+    starts_at: job.startsAt ?? null,
+    warm_capacity: job.warmCapacity
+      ? (JSON.parse(job.warmCapacity) as SendListJob['warm_capacity'])
+      : null,
   };
 }

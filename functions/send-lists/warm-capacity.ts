@@ -11,9 +11,12 @@ import {
   PutScheduledActionCommand,
   RegisterScalableTargetCommand,
 } from '@aws-sdk/client-application-auto-scaling';
+import type { SendListJob } from '#shared/contract/send-lists.ts';
 import { config, type Config } from '../lib/config.ts';
+import { db } from '../lib/db/index.ts';
 import { logger } from '../lib/logger.ts';
 import { traced } from '../lib/tracing.ts';
+import type { JobRecord } from './jobs.ts';
 
 /**
  * The sizing model's defaults (docs/send-lists.md "Warm capacity before a send"). Concurrency
@@ -164,7 +167,6 @@ export async function cancelWarmCapacity(jobId: string, target: RenderAlias): Pr
   const c = config();
   const names = warmActionNames(jobId);
   const resourceId = `function:${target.functionName}:${target.alias}`;
-  if (c.WARM_CAPACITY_MAX <= 0) return;
   if (!online(c)) {
     logger.info('warm capacity cancelled (offline: nothing to delete)', { jobId, resourceId });
     return;
@@ -183,4 +185,50 @@ export async function cancelWarmCapacity(jobId: string, target: RenderAlias): Pr
       if ((error as { name?: string }).name !== 'ObjectNotFoundException') throw error;
     }
   }
+}
+
+/** The alias scaled: the render function (`RENDER_FUNCTION_NAME`; locally a stand-in name) at `live`. */
+const renderAlias = (): RenderAlias => ({
+  functionName: config().RENDER_FUNCTION_NAME ?? 'render',
+  alias: 'live',
+});
+
+/**
+ * Makes a send list's scheduled warm capacity match its campaign start and rows, and records it
+ * on the job (`warmCapacity`, answered as `warm_capacity`): with a start, rows and the feature on,
+ * the actions are put (replacing any earlier ones); with the start cleared, the job cancelled or
+ * a window already past, the actions recorded earlier are deleted and the record removed.
+ * Called by the worker once the rows are counted and by the API when the start changes or the
+ * job is cancelled (docs/send-lists.md "Warm capacity before a send").
+ * @param job the job as stored; `state` cancelled or failed removes the capacity.
+ * @returns what is now scheduled, or null.
+ * @throws the SDK's error when Application Auto Scaling refuses a call, or the table's.
+ */
+export async function syncWarmCapacity(
+  job: Pick<JobRecord, 'jobId' | 'total' | 'state' | 'startsAt' | 'warmCapacity'>,
+  now: Date = new Date(),
+): Promise<SendListJob['warm_capacity']> {
+  const c = config();
+  const wanted = job.startsAt !== undefined && job.state !== 'cancelled' && job.state !== 'failed';
+  const plan = wanted
+    ? await scheduleWarmCapacity(job.jobId, job.total, new Date(job.startsAt!), renderAlias(), now)
+    : undefined;
+  if (!plan) {
+    if (job.warmCapacity !== undefined) {
+      await cancelWarmCapacity(job.jobId, renderAlias());
+      await db().SendListJob.patch({ jobId: job.jobId }).remove(['warmCapacity']).go();
+    }
+    return null;
+  }
+  const record: NonNullable<SendListJob['warm_capacity']> = {
+    capacity: plan.capacity,
+    raise_at: plan.raiseAt.toISOString(),
+    lower_at: plan.lowerAt.toISOString(),
+    mode: online(c) ? 'online' : 'offline',
+  };
+  await db()
+    .SendListJob.patch({ jobId: job.jobId })
+    .set({ warmCapacity: JSON.stringify(record) })
+    .go({ response: 'none' });
+  return record;
 }

@@ -43,6 +43,7 @@ import {
   type RowStatus,
 } from './jobs.ts';
 import { readChunk, storeResult } from './result.ts';
+import { syncWarmCapacity } from './warm-capacity.ts';
 
 /** Rows between two reads of the job's state (a cancel is seen within this many rows). */
 const CANCEL_CHECK_ROWS = 5;
@@ -178,6 +179,22 @@ async function prepare(jobId: string): Promise<void> {
     ...(total === 0 ? { finishedAt: new Date().toISOString() } : {}),
   });
   if (moved && total > 0) await queueOpenChunks(jobId);
+  if (moved) await warmForStart(jobId);
+}
+
+/**
+ * Once the rows are counted: schedules warm capacity for the campaign start, read again so a
+ * start changed while the file was read counts (docs/send-lists.md "Warm capacity before a
+ * send"). A refusal is logged, never retried: the rows render either way.
+ */
+async function warmForStart(jobId: string): Promise<void> {
+  const job = await getJob(jobId);
+  if (!job?.startsAt) return;
+  try {
+    await syncWarmCapacity(job);
+  } catch (error) {
+    logger.warn('send-list: warm capacity not scheduled', { jobId, error: error as Error });
+  }
 }
 
 /** The time budget of the edge warm-up request, ms. */

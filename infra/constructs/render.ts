@@ -566,13 +566,14 @@ export class Render extends Construct {
    */
   /**
    * Lets `handler` schedule warm capacity on the render alias (docs/send-lists.md "Warm capacity
-   * before a send"): register the alias as a scalable target, put and delete scheduled actions,
+   * before a send"), named to it by `RENDER_FUNCTION_NAME`: register the alias as a scalable target, put and delete scheduled actions,
    * and the provisioned-concurrency calls on the alias that registering checks. Application Auto
    * Scaling's actions take no resource ARN of a Lambda alias (its scalable targets have generated
    * ids), so they are on `*`; the Lambda actions are on the alias only, and the service-linked role
    * may be created for Lambda's scaling only.
    */
   grantWarmCapacity(handler: HandlerFunction): void {
+    handler.fn.addEnvironment('RENDER_FUNCTION_NAME', this.handler.fn.functionName);
     handler.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: [

@@ -21,6 +21,52 @@ export const SEND_LIST_STATES = [
 ] as const;
 export type SendListState = (typeof SEND_LIST_STATES)[number];
 
+/**
+ * How far ahead a campaign start may be, days: a job and its files are kept 30 days
+ * (docs/send-lists.md "Warm capacity before a send").
+ */
+export const MAX_STARTS_AT_DAYS = 30;
+
+export const STARTS_AT_MESSAGES = {
+  format: 'Give the campaign start as a date and time, such as 2026-12-01T09:00:00Z.',
+  past: 'The campaign start must be in the future.',
+  far: `The campaign start may be at most ${MAX_STARTS_AT_DAYS} days ahead.`,
+} as const;
+
+/**
+ * A campaign start (`starts_at`): an ISO 8601 date and time with its offset (`Z` or `+01:00`),
+ * in the future and at most {@link MAX_STARTS_AT_DAYS} days ahead of the moment it is checked;
+ * null or absent: none. Answered normalised to UTC (`2026-12-01T09:00:00.000Z`).
+ */
+export const StartsAtField = z
+  .union([z.iso.datetime({ offset: true, error: STARTS_AT_MESSAGES.format }), z.null()], {
+    error: STARTS_AT_MESSAGES.format,
+  })
+  .optional()
+  .superRefine((value, ctx) => {
+    if (value === null || value === undefined) return;
+    const at = Date.parse(value);
+    const now = Date.now();
+    if (at <= now) ctx.addIssue({ code: 'custom', message: STARTS_AT_MESSAGES.past });
+    else if (at > now + MAX_STARTS_AT_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', message: STARTS_AT_MESSAGES.far });
+  })
+  .transform((value) =>
+    value === null || value === undefined ? value : new Date(value).toISOString(),
+  );
+
+/** The warm capacity scheduled for a job's campaign start (functions/send-lists/warm-capacity.ts). */
+export const WarmCapacitySchema = z.object({
+  /** Provisioned concurrency during the window, sandboxes. */
+  capacity: z.number().int(),
+  /** When it is raised (the start less 15 minutes, or when it was scheduled if later). */
+  raise_at: z.string(),
+  /** When it is lowered back to 0 (the start plus the first window of opens). */
+  lower_at: z.string(),
+  /** `online`: the scheduled actions are set; `offline`: only logged (not in AWS). */
+  mode: z.enum(['online', 'offline']),
+});
+
 /** `{ id, jobId }`: the design and one of its send-list jobs. */
 export const JobParams = z.object({ id: z.string().min(1), jobId: z.string().min(1) });
 
@@ -76,6 +122,10 @@ export const SendListJobSchema = z
     created_at: z.string(),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),
+    /** When the campaign goes out (UTC, ISO 8601), or null when not given. */
+    starts_at: z.string().nullable(),
+    /** The warm capacity scheduled for that start; null when none is (off, or no start). */
+    warm_capacity: WarmCapacitySchema.nullable(),
   })
   .meta({
     example: {
@@ -98,6 +148,8 @@ export const SendListJobSchema = z
       created_at: '2026-11-24T15:00:00.000Z',
       started_at: '2026-11-24T15:00:05.000Z',
       finished_at: null,
+      starts_at: '2026-11-25T09:00:00.000Z',
+      warm_capacity: null,
     },
   });
 export type SendListJob = z.infer<typeof SendListJobSchema>;
@@ -116,6 +168,13 @@ export const CreateSendListBody = z.object({
     .int()
     .min(1, 'The file is empty.')
     .max(MAX_SEND_LIST_BYTES, 'The file may not be larger than 64 MB.'),
+  /** When the campaign goes out: warm capacity is scheduled for it (when the product has it on). */
+  starts_at: StartsAtField,
+});
+
+/** `PUT …/send-lists/{jobId}/starts-at`: a new campaign start, or null to clear it. */
+export const StartsAtBody = z.object({
+  starts_at: StartsAtField.refine((v) => v !== undefined, STARTS_AT_MESSAGES.format),
 });
 
 /** The new job and where to PUT its file (a presigned URL, valid 15 minutes). */
@@ -166,6 +225,12 @@ export const SEND_LISTS_CONTRACT = {
   }),
   'POST /api/pic-snippet/{id}/send-lists/{jobId}/cancel': defineContract({
     params: JobParams,
+    answer: JobAnswerSchema,
+    errors: [409],
+  }),
+  'PUT /api/pic-snippet/{id}/send-lists/{jobId}/starts-at': defineContract({
+    params: JobParams,
+    body: StartsAtBody,
     answer: JobAnswerSchema,
     errors: [409],
   }),

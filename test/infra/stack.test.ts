@@ -1553,6 +1553,10 @@ describe('what each function may do (reviewed here, in place of a template snaps
         'lambda:InvokeFunction @ RenderNoticesFunction RenderScreenshotFunction',
         'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ SendListsQueue',
         WEBHOOK_EMIT,
+        // It schedules warm capacity once it counted a list's rows (as the API function's row).
+        'application-autoscaling:DeleteScheduledAction,application-autoscaling:PutScheduledAction,application-autoscaling:RegisterScalableTarget,xray:PutTelemetryRecords,xray:PutTraceSegments @ *',
+        'iam:CreateServiceLinkedRole @ ',
+        'lambda:DeleteProvisionedConcurrencyConfig,lambda:GetProvisionedConcurrencyConfig,lambda:PutProvisionedConcurrencyConfig @ RenderLiveAlias',
       ],
     },
     // The send-list dead letters' consumer: the job and the chunk's cursor (base table, no
@@ -1584,8 +1588,9 @@ describe('what each function may do (reviewed here, in place of a template snaps
         feature === 'kiosk-snapshot' ||
         feature === 'render-notices' ||
         feature === 'analytics-rollup' ||
-        // Its X-Ray actions share the `*` statement of warm capacity (listed in its row).
-        feature === 'send-lists';
+        // Their X-Ray actions share the `*` statement of warm capacity (listed in their rows).
+        feature === 'send-lists' ||
+        feature === 'send-lists-worker';
       const iam = untraced ? expected.iam : [...expected.iam, TRACING];
       expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }

@@ -49,6 +49,13 @@ export function sendListEntities({ opts, primary }: EntityKit) {
         /** When the first row was finished, ms since the epoch (the ETA's start). */
         firstRowAt: { type: 'number' },
         finishedAt: { type: 'string' },
+        /** When the campaign goes out, ISO 8601 UTC (docs/send-lists.md "Warm capacity before a send"). */
+        startsAt: { type: 'string' },
+        /**
+         * The warm capacity scheduled for `startsAt`, as JSON (shared/contract/send-lists.ts
+         * `WarmCapacitySchema`); absent when none is.
+         */
+        warmCapacity: { type: 'string' },
         ttl: { type: 'number' },
       },
       indexes: {
