@@ -11,17 +11,12 @@ import { LRUCache } from 'lru-cache';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
-import type { RenderAllowance } from '#shared/billing.ts';
-import {
-  createMailProxyRecogniser,
-  type MailProxy,
-  type MailProxyRecogniser,
-} from './mail-proxies.ts';
-import type { RenderUsage } from './usage.ts';
-import type { FallbackReason } from './fallback-counter.ts';
+import { createMailProxyRecogniser } from './mail-proxies.ts';
+import { createBudgets, type DrawBudget } from './budgets.ts';
+import type { DesignRecord, RenderRequest, RenderServiceDeps } from './service-types.ts';
 import { cacheControlUntil, type SignatureCheck } from './signature.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
-import { densityFits, MAIL_PROXY_DRAWS_PER_SECOND } from '#shared/render-limits.ts';
+import { densityFits } from '#shared/render-limits.ts';
 import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
 import {
   parseRenderPath,
@@ -30,7 +25,7 @@ import {
   type RenderPath,
 } from '#shared/render-url.ts';
 import { cutValue, declaredParameters, resolveDynamicStickers } from '#shared/scene/resolve.ts';
-import { watermarkCacheComponent, type WatermarkSettings } from '#shared/scene/watermark.ts';
+import { watermarkCacheComponent } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
 import {
   COUNTDOWN_CACHE,
@@ -41,10 +36,10 @@ import {
   timerStickers,
 } from './countdown-gif.ts';
 import { hasGifSource } from './animated-gif.ts';
-import { firstOpenAt, type FirstOpenStore } from './first-open.ts';
+import { firstOpenAt } from './first-open.ts';
 import { ruledDesign, rulesScope } from './rule-context.ts';
 import { ruleLinkUrl, weatherPlaces, type WeatherReport } from '#shared/scene/rules.ts';
-import type { LatLon, Weather } from './weather.ts';
+import type { LatLon } from './weather.ts';
 import { splitAssignment } from '#shared/scene/optimised-split.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
 import { POLL_RESULTS_VALUE, formatPollCounts } from '#shared/scene/poll.ts';
@@ -54,169 +49,9 @@ import {
   weatherValueName,
 } from '#shared/scene/weather-sticker.ts';
 
-/** The design fields a render needs. */
-export interface DesignRecord {
-  designId: string;
-  teamId: string;
-  version: number;
-  document: unknown;
-  /**
-   * Read earlier and used because the table could not be answered now: its render is answered
-   * `no-store`, since a newer version may exist.
-   */
-  stale?: boolean;
-  /** The team's watermark settings, filled in by the service from `teamWatermark`. */
-  watermark?: WatermarkSettings;
-  /**
-   * The rule a request matched (rule-context.ts `ruleKeyOf`), set with the variant `document`
-   * for a design with rules; part of the render cache key (docs/rules.md "Caching").
-   */
-  ruleKey?: string;
-  /**
-   * A design that optimises its split: its kept bucket assignments (`DesignSplit.tables`,
-   * shared/scene/optimised-split.ts), read with the design; absent otherwise.
-   */
-  splitTables?: unknown;
-}
-
-export interface RenderRequest {
-  rawPath: string;
-  rawQueryString: string;
-  ifNoneMatch?: string | undefined;
-  /** The client's address (CloudFront's viewer address in AWS: functions/lib/client-address.ts). */
-  sourceIp: string;
-  /** The `User-Agent` the edge forwarded: mail proxies are recognised by it (mail-proxies.ts). */
-  userAgent?: string | undefined;
-  /** The `CloudFront-Viewer-Country` header: rules' country conditions (docs/rules.md). */
-  country?: string | undefined;
-  /**
-   * The reader's place from CloudFront's viewer-location headers: the weather conditions that
-   * read the reader's place (docs/weather.md "Conditions").
-   */
-  viewerLocation?: LatLon | undefined;
-  /**
-   * The edge's rate rule counted this address over its 5-minute budget on `/r/*` (the WAF
-   * labels instead of blocking, and inserts a header: infra/constructs/render.ts).
-   */
-  edgeLimited?: boolean;
-  /**
-   * The edge's second rate rule counted this address over a mail proxy's 5-minute budget
-   * (`PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN`, shared/render-limits.ts): a recognised mail proxy
-   * then gets no draws and no open-time work, in every container at once. Ignored for other
-   * addresses (their own rule is far lower).
-   */
-  edgeProxyLimited?: boolean;
-  /**
-   * A send list's pre-render (functions/send-lists/worker.ts; docs/send-lists.md): drawn
-   * outside the per-address, per-proxy and per-design draw budgets (the worker's reserved
-   * concurrency bounds it), still within the team's monthly quota and counted there, and not
-   * counted as a view (no recipient opened it).
-   */
-  prerender?: boolean;
-  /**
-   * The moment countdown timers show, ms since the epoch; absent: now. handler.ts sets it only
-   * under STAGE=test, from a test-only header (docs/adr/0058-countdown-timers.md "Countdown timers").
-   */
-  nowMs?: number;
-}
-
-/** A byte store for rendered images (S3 in production and locally through s3rver). */
-export interface RenderStore {
-  get(key: string): Promise<Buffer | undefined>;
-  put(key: string, body: Buffer, contentType: string): Promise<void>;
-}
-
-export interface RenderServiceDeps {
-  findDesign(publicId: string): Promise<DesignRecord | undefined>;
-  teamCanExportPdf(teamId: string): Promise<boolean>;
-  render(
-    design: DesignRecord,
-    values: Record<string, string>,
-    format: RenderFormat,
-    options?: { nowMs?: number; density?: RenderDensity },
-  ): Promise<RenderOutput>;
-  placeholder(): Promise<Buffer>;
-  /**
-   * The document of an earlier version kept by the export's Generate (docs/export.md "Cache
-   * id"), or undefined when none was kept.
-   */
-  findSnapshot?(designId: string, version: number): Promise<unknown>;
-  store: RenderStore;
-  /**
-   * Counts a served render against the design (aggregated; see ViewCounter): an `open`, or a
-   * `proxy` fetch when a mail proxy asked.
-   */
-  countView(designId: string, kind?: ViewKind): void;
-  /**
-   * Counts a fallback served for a known design, by why (fallback-counter.ts; docs/analytics.md
-   * "Fallbacks"). Absent: not counted (unit tests of other rules).
-   */
-  countFallback?(designId: string, reason: FallbackReason): void;
-  /**
-   * The team's render allowance (its plan's: shared/billing.ts `renderAllowanceOf`), kept in
-   * memory by the caller. Absent: no team quota (unit tests of other rules).
-   */
-  teamAllowance?(teamId: string): Promise<RenderAllowance>;
-  /**
-   * The team's watermark image and whether its plan asks for the product mark (watermark.ts),
-   * kept in memory by the caller; `design` (the one being rendered) lets the caller notice a
-   * save made since its read. Absent: no watermarks.
-   */
-  teamWatermark?(
-    teamId: string,
-    design?: { designId: string; version: number },
-  ): Promise<WatermarkSettings>;
-  /**
-   * The values the design's data bindings find for this render's query, `[param, value]`, and
-   * whether a lookup failed or ran out of time (the render is then partial, `no-store`;
-   * functions/data-sources/resolve.ts; docs/data-sources.md "At render time"). Never throws;
-   * absent: no lookups (unit tests of other rules).
-   */
-  /**
-   * The weather at a place (functions/render/weather.ts `createWeather`): for the rules' weather
-   * conditions (docs/weather.md "Conditions"). Never throws; absent: no lookups (every weather
-   * condition is unknown and does not hold).
-   */
-  weather?: Pick<Weather, 'at'>;
-  dataValues?(
-    design: DesignRecord,
-    doc: DesignDocument,
-    query: Record<string, string>,
-  ): Promise<{ values: Array<[string, string]>; failed: boolean }>;
-  /** The teams' month totals (usage.ts); with `teamAllowance`, the monthly quota applies. */
-  usage?: Pick<RenderUsage, 'isOver' | 'countDraw'>;
-  /**
-   * Which mail proxy a request comes from (mail-proxies.ts); default: the shipped ranges.
-   */
-  mailProxyOf?: MailProxyRecogniser;
-  /**
-   * Checks a request's signature for a design that requires signed URLs (signature.ts
-   * `createSignatureVerifier`; docs/developer-api.md "Signed render URLs"). Absent: designs
-   * that require signatures get the fallback (`signature-unverified`).
-   */
-  verifySignature?(
-    teamId: string,
-    rawPath: string,
-    rawQuery: string,
-    known: ReadonlySet<string>,
-  ): Promise<SignatureCheck>;
-  /**
-   * Where recipients' first opens are kept, for evergreen timers that count from the first open
-   * (first-open.ts). Absent: those timers count from each render's now.
-   */
-  firstOpens?: FirstOpenStore;
-  /**
-   * A poll's votes per option now (functions/lib/db/entities-polls.ts `PollTally`), for polls
-   * that show live results (docs/polls.md "Live results"); the caller keeps each answer the
-   * poll's `results_ttl_s`. Absent: polls draw without results.
-   * @throws the table's error (the render then draws no results and answers `no-store`).
-   */
-  pollCounts?(designId: string, pollId: string, options: number, ttlS: number): Promise<number[]>;
-  /** The public origin, for the ManyChat JSON's image URL. */
-  publicUrl: string;
-  timeoutMs: number;
-  limits?: RateLimits;
-}
+export type { DesignRecord, RenderServiceDeps } from './service-types.ts';
+export { DEFAULT_LIMITS, TokenBuckets } from './budgets.ts';
+export { ViewCounter } from './view-counter.ts';
 
 /** Cache-Control of a good render without a matching cacheId (docs/export.md "Cache id"). */
 export const SHORT_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
@@ -425,90 +260,6 @@ export class MemoryCache {
 }
 
 /**
- * Draw budgets, tokens per second with a burst (docs/security.md "Render limits"): per client
- * address, per mail-proxy address (much larger: one proxy fetches for many recipients), and per
- * design. Only draws count: cache hits cost nothing.
- */
-export interface RateLimits {
-  perIp: { ratePerSecond: number; burst: number };
-  perProxyAddress: { ratePerSecond: number; burst: number };
-  perDesign: { ratePerSecond: number; burst: number };
-  /** How long a mail proxy's request may wait for its budget before the fallback, ms. */
-  proxyWaitMs: number;
-}
-
-/** What a served render counts as: an open, or a mail proxy's fetch (docs/performance.md). */
-export type ViewKind = 'open' | 'proxy';
-
-/** Who a draw is for: the client's address, the mail proxy it is, the edge's count. */
-interface DrawBudget {
-  ip: string;
-  /** A send list's pre-render: the monthly quota only (`RenderRequest.prerender`). */
-  prerender?: boolean;
-  proxy?: MailProxy;
-  edgeLimited?: boolean;
-  /** The edge counted this (proxy) address over a mail proxy's 5-minute budget. */
-  edgeProxyLimited?: boolean;
-  /**
-   * The request's render of the month was counted (and the quota checked) with its open-time
-   * work (`mayWorkAtOpen`): its draw is not counted again.
-   */
-  countedAtOpen?: boolean;
-}
-
-export const DEFAULT_LIMITS: RateLimits = {
-  perIp: { ratePerSecond: 20, burst: 100 },
-  perProxyAddress: { ratePerSecond: MAIL_PROXY_DRAWS_PER_SECOND, burst: 4000 },
-  perDesign: { ratePerSecond: 200, burst: 1000 },
-  proxyWaitMs: 3000,
-};
-
-/**
- * Token buckets in memory. Locally this is the only limit; in AWS a WAF rate rule on `/r/*`
- * limits before the CDN reaches Lambda (infra/constructs/render.ts), and this one guards each
- * container's Chromium. Only draws count: cache hits cost nothing.
- */
-export class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(
-    private readonly rule: { ratePerSecond: number; burst: number },
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Takes one token for the key; false when the key is over its budget. */
-  take(key: string): boolean {
-    return this.reserve(key, 0) === 0;
-  }
-
-  /**
-   * Takes one token for the key, or reserves the next one if it comes within `maxWaitMs`.
-   * @param rule this key's own rate and burst (a team's plan), instead of the buckets' rule.
-   * @returns 0 when a token was there, the ms to wait before using the reserved one, or -1
-   *   (nothing taken) when the wait would be longer than `maxWaitMs`.
-   */
-  reserve(
-    key: string,
-    maxWaitMs: number,
-    rule: { ratePerSecond: number; burst: number } = this.rule,
-  ): number {
-    const t = this.now();
-    const b = this.buckets.get(key) ?? { tokens: rule.burst, at: t };
-    b.tokens = Math.min(rule.burst, b.tokens + ((t - b.at) / 1000) * rule.ratePerSecond);
-    b.at = t;
-    if (this.buckets.size > 50_000) this.buckets.clear(); // bounded memory under a flood
-    this.buckets.set(key, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    const waitMs = ((1 - b.tokens) / rule.ratePerSecond) * 1000;
-    if (waitMs > maxWaitMs) return -1;
-    b.tokens -= 1; // the reservation: later requests queue behind it
-    return Math.ceil(waitMs);
-  }
-}
-
-/**
  * `promise`, or a rejection `${what} timed out after ${ms} ms` once `ms` milliseconds pass
  * first (the work itself goes on; callers bound it where they can).
  */
@@ -557,103 +308,13 @@ function image(body: Buffer, contentType: string, cacheControl: string, etag?: s
  */
 export function createRenderService(deps: RenderServiceDeps) {
   const memory = new MemoryCache(MEMORY_CACHE_MAX_BYTES);
-  const limits = deps.limits ?? DEFAULT_LIMITS;
-  const perIp = new TokenBuckets(limits.perIp);
-  const perProxy = new TokenBuckets(limits.perProxyAddress);
-  const perDesign = new TokenBuckets(limits.perDesign);
-  // Each team's own rule (its plan's renders a second) is passed per call.
-  const perTeam = new TokenBuckets(limits.perDesign);
-  // Open-time work (data lookups, first-open writes) has budgets of its own, the draw budgets'
-  // rates, spent before that work: a cache hit costs no draw, but its lookups cost a fetch.
-  const lookupsPerIp = new TokenBuckets(limits.perIp);
-  const lookupsPerProxy = new TokenBuckets(limits.perProxyAddress);
-  const lookupsPerDesign = new TokenBuckets(limits.perDesign);
+  const budgets = createBudgets(deps);
+  const { allowanceOf, spendBudget, mayWorkAtOpen } = budgets;
   const proxyOf = deps.mailProxyOf ?? createMailProxyRecogniser();
   // Fallback draws that came out partial or failed, and those running (docs/adr/0066-fallback-draws-under-load.md
   // "Fallback draws under load").
   const recentFallbacks = new RecentFallbacks();
   const fallbacksInFlight = new Map<string, Promise<Buffer | undefined>>();
-
-  /** The team's allowance, or undefined when unknown (no quota then: fail open, logged). */
-  async function allowanceOf(teamId: string): Promise<RenderAllowance | undefined> {
-    if (!deps.teamAllowance) return undefined;
-    return deps.teamAllowance(teamId).catch((error: unknown) => {
-      logger.warn('team render allowance not read: not limiting', {
-        teamId,
-        error: error as Error,
-      });
-      return undefined;
-    });
-  }
-
-  /**
-   * Spends the draw budget of a request (docs/security.md "Render limits"). A mail proxy's
-   * request waits for its address's large budget (up to `proxyWaitMs`); any other address gets
-   * its small one, or none once the edge counted it over its 5-minute budget. Then the team's
-   * draws a second (its plan's), which a proxy also waits for within what is left of its wait.
-   * @throws Error (cause `rate-limit`) when the request may not draw now.
-   */
-  async function spendBudget(
-    design: DesignRecord,
-    budget: DrawBudget,
-    allowance: RenderAllowance | undefined,
-  ): Promise<void> {
-    const refuse = () =>
-      Object.assign(new Error('render budget exceeded'), { cause: 'rate-limit' });
-    let waitedMs = 0;
-    if (budget.proxy) {
-      if (budget.edgeProxyLimited) throw refuse();
-      const waitMs = perProxy.reserve(`${budget.proxy}:${budget.ip}`, limits.proxyWaitMs);
-      if (waitMs < 0) throw refuse();
-      waitedMs = waitMs;
-    } else if (budget.edgeLimited || !perIp.take(budget.ip)) {
-      throw refuse();
-    }
-    if (allowance) {
-      const teamWaitMs = perTeam.reserve(
-        design.teamId,
-        budget.proxy ? limits.proxyWaitMs - waitedMs : 0,
-        { ratePerSecond: allowance.rendersPerSecond, burst: allowance.burst },
-      );
-      if (teamWaitMs < 0) throw refuse();
-      waitedMs = Math.max(waitedMs, teamWaitMs);
-    }
-    if (waitedMs > 0) await new Promise((r) => setTimeout(r, waitedMs));
-    if (!perDesign.take(design.designId)) throw refuse();
-  }
-
-  /**
-   * Spends the open-time budget of a request whose design looks data up or writes a first open
-   * (docs/security.md "Open-time content"): anonymous work the draw budgets do not see, since a
-   * cache hit draws nothing but still looks up. A recognised mail proxy spends its address's
-   * large budget, or none once the edge counted the address over a proxy's 5-minute budget; any
-   * other address its small one (the draw rates: 20/s, burst 100), or none once the edge counted
-   * it over its 5-minute budget; then the design's (200/s, burst 1,000). A send list's
-   * pre-render is outside those (the worker's reserved concurrency bounds it). Last, the team's
-   * monthly quota: the work counts as one render of the team's month, and past the quota there
-   * is none (docs/security.md "Open-time content", "Counted as the team's renders").
-   * @returns `allowed` false when the request may not do that work now: it gets the values as
-   *   given and the fallbacks, uncached; `counted` true when the request's one render of the
-   *   month was counted here (its draw, if any, is then not counted again).
-   */
-  async function mayWorkAtOpen(
-    design: DesignRecord,
-    request: RenderRequest,
-    proxy: MailProxy | undefined,
-  ): Promise<{ allowed: boolean; counted: boolean }> {
-    const refused = { allowed: false, counted: false };
-    if (!request.prerender) {
-      const address = proxy
-        ? !request.edgeProxyLimited && lookupsPerProxy.take(`${proxy}:${request.sourceIp}`)
-        : !request.edgeLimited && lookupsPerIp.take(request.sourceIp);
-      if (!address || !lookupsPerDesign.take(design.designId)) return refused;
-    }
-    const allowance = await allowanceOf(design.teamId);
-    if (!allowance || !deps.usage) return { allowed: true, counted: false };
-    if (await deps.usage.isOver(design.teamId, allowance.rendersPerMonth)) return refused;
-    deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
-    return { allowed: true, counted: true };
-  }
 
   /**
    * Memory, then the store, then a draw (written back to both). A design with countdown timers
@@ -1337,76 +998,4 @@ export function createRenderService(deps: RenderServiceDeps) {
   }
 
   return { handle, link };
-}
-
-/**
- * Aggregates views per design and flushes them in one update per design, at most every
- * `intervalMs` or when `maxPending` views wait: no write per request (docs/infra.md "Scale plan").
- * Opens and mail proxies' fetches are kept apart (`ViewKind`; docs/performance.md "Opens and
- * proxy fetches"). Renders served by CloudFront or a mail proxy's cache never reach the origin
- * and are not counted.
- */
-export class ViewCounter {
-  private pending = new Map<string, { views: number; proxyFetches: number }>();
-  private total = 0;
-  private lastFlush = Date.now();
-  private flushing: Promise<void> | undefined;
-
-  /**
-   * @param write adds `views` opens or `proxyFetches` proxy fetches to the design (one of the
-   *   two per call, the other 0); a rejection puts them back for the next flush.
-   */
-  constructor(
-    private readonly write: (
-      designId: string,
-      views: number,
-      proxyFetches: number,
-    ) => Promise<void>,
-    private readonly intervalMs = 10_000,
-    private readonly maxPending = 200,
-  ) {}
-
-  count(designId: string, kind: ViewKind = 'open'): void {
-    this.add(designId, kind === 'open' ? 1 : 0, kind === 'proxy' ? 1 : 0);
-    if (
-      !this.flushing &&
-      (this.total >= this.maxPending || Date.now() - this.lastFlush >= this.intervalMs)
-    )
-      void this.flush();
-  }
-
-  private add(designId: string, views: number, proxyFetches: number): void {
-    const counts = this.pending.get(designId) ?? { views: 0, proxyFetches: 0 };
-    counts.views += views;
-    counts.proxyFetches += proxyFetches;
-    this.pending.set(designId, counts);
-    this.total += views + proxyFetches;
-  }
-
-  /** Writes what is pending; failed writes are put back for the next flush. */
-  flush(): Promise<void> {
-    // One flush at a time; a flush asked for meanwhile runs after it (what waits now is written).
-    if (this.flushing) return this.flushing.then(() => this.flush());
-    const batch = this.pending;
-    this.pending = new Map();
-    this.total = 0;
-    this.lastFlush = Date.now();
-    // One write per design and kind, so a failed one puts back only its own counts.
-    const writes: Array<[string, number, number]> = [];
-    for (const [designId, { views, proxyFetches }] of batch) {
-      if (views > 0) writes.push([designId, views, 0]);
-      if (proxyFetches > 0) writes.push([designId, 0, proxyFetches]);
-    }
-    this.flushing = Promise.all(
-      writes.map(([designId, views, proxyFetches]) =>
-        this.write(designId, views, proxyFetches).catch((error: unknown) => {
-          logger.warn('view count flush failed', { designId, error: error as Error });
-          this.add(designId, views, proxyFetches);
-        }),
-      ),
-    ).then(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
-  }
 }
