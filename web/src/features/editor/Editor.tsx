@@ -2,7 +2,7 @@
  * The editor of one loaded design (docs/editor.md "Architecture": "Editor"): it owns the store
  * (loaded with the design, so the history starts empty, docs/editor.md "Commands"), starts the
  * server sync, listens for the keyboard shortcuts, and lays out the title bar, the side panels, the
- * toolbar and the canvas.
+ * toolbar, the canvas and the selected object's settings (docs/editor.md "Layout").
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -16,12 +16,12 @@ import { designServer } from './api.ts';
 import { withBaseImageSync } from './imagesApi.ts';
 import { runCommand, runCommandWith } from './commands.ts';
 import { CanvasStage } from './components/CanvasStage.tsx';
-import { EditorToolbar, IS_MAC } from './components/EditorToolbar.tsx';
+import { IS_MAC } from './components/EditorToolbar.tsx';
+import { ImageTools, SettingsColumn } from './components/EditorLayout.tsx';
 import { HelpLink } from './components/HelpLink.tsx';
-import { TextToolbar } from './components/TextToolbar.tsx';
 import { SaveStateIndicator } from './components/SaveStateIndicator.tsx';
 import { SidePanels } from './components/SidePanels.tsx';
-import { StickerDeleteConfirmation, StickerToolbar } from './components/StickerTools.tsx';
+import { StickerDeleteConfirmation } from './components/StickerTools.tsx';
 import { TitleField } from './components/TitleField.tsx';
 import { EditorContext, useEditor, useEditorContext } from './EditorContext.tsx';
 import { shortcutFor } from './keyboard.ts';
@@ -135,11 +135,10 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
         <div className="editor-body">
           <SidePanels />
           <div className="editor-main">
-            <EditorToolbar />
-            <TextToolbar />
-            <StickerToolbar />
+            <ImageTools />
             <CanvasStage baseImageUrl={loaded.meta.baseImageUrl} />
           </div>
+          <SettingsColumn />
         </div>
         <DeleteConfirmation />
         <StickerDeleteConfirmation />

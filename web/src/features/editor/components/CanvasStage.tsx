@@ -10,13 +10,12 @@ import { mountGifPlayer } from '../gif/player.ts';
 import { mountCountdownPreview } from '../canvas/countdown.ts';
 import '../countdown.css';
 
-/** Room kept below the canvas for the page's header and toolbars, px. */
-const CHROME_HEIGHT_PX = 230;
-
 /**
  * The design's canvas at its own size (docs/adr/0014-the-design-document-versions-and-restore.md
  * "The design document: versions and restore" `canvas_width`, `canvas_height`), scaled down to fit
- * the space beside the panels and the window's height (never scaled up). The fabric view
+ * its room (never scaled up): the stage's own box, measured, which the editor's layout sizes to
+ * what the window leaves beside the panels and the settings (docs/editor.md "Layout"), so a
+ * toolbar or a sheet that opens shrinks the canvas instead of pushing it out of view. The fabric view
  * (canvas/view.ts) draws into two canvas elements made here, outside React's tree.
  */
 export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
@@ -50,15 +49,12 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     const fit = () => {
       const design = store.getState().design;
       if (!design) return;
-      const room = {
-        width: outer.clientWidth,
-        height: Math.max(240, window.innerHeight - CHROME_HEIGHT_PX),
-      };
-      const scale = Math.min(
-        1,
-        room.width / design.canvas_width,
-        room.height / design.canvas_height,
-      );
+      const room = { width: outer.clientWidth, height: outer.clientHeight };
+      // Not laid out (a page without styles, as in component tests): the design's own size.
+      const laidOut = room.width > 0 && room.height > 0;
+      const scale = laidOut
+        ? Math.min(1, room.width / design.canvas_width, room.height / design.canvas_height)
+        : 1;
       host.style.width = `${Math.floor(design.canvas_width * scale)}px`;
       host.style.height = `${Math.floor(design.canvas_height * scale)}px`;
       view.setScale(scale);
@@ -66,7 +62,6 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     fit();
     const observer = new ResizeObserver(fit);
     observer.observe(outer);
-    window.addEventListener('resize', fit);
     const unsubscribe = store.subscribe((s, prev) => {
       if (
         s.design?.canvas_width !== prev.design?.canvas_width ||
@@ -77,7 +72,6 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
     return () => {
       unsubscribe();
       observer.disconnect();
-      window.removeEventListener('resize', fit);
       stopTimers();
       view.dispose();
       overlay.current?.dispose();
