@@ -6,13 +6,13 @@
  * The domain logic receives its collaborators through `createRenderService` (docs/adr/0004-render-slice.md "Render slice": "thin
  * handlers, injected clients"); handler.ts wires the real ones.
  */
-import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
 import { createMailProxyRecogniser } from './mail-proxies.ts';
-import { createBudgets, type DrawBudget } from './budgets.ts';
+import { createBudgets } from './budgets.ts';
+import { cacheIdOf, etagOf, renderCacheKey, versionOfCacheId } from './cache-key.ts';
+import { createCachedDraw } from './cached-draw.ts';
 import type { DesignRecord, RenderRequest, RenderServiceDeps } from './service-types.ts';
 import { cacheControlUntil, type SignatureCheck } from './signature.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
@@ -25,13 +25,11 @@ import {
   type RenderPath,
 } from '#shared/render-url.ts';
 import { cutValue, declaredParameters, resolveDynamicStickers } from '#shared/scene/resolve.ts';
-import { watermarkCacheComponent } from '#shared/scene/watermark.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
 import {
   COUNTDOWN_CACHE,
   FIRST_OPEN_VALUE,
   firstOpenDurationS,
-  renderSecond,
   timerKeyValues,
   timerStickers,
 } from './countdown-gif.ts';
@@ -52,6 +50,8 @@ import {
 export type { DesignRecord, RenderServiceDeps } from './service-types.ts';
 export { DEFAULT_LIMITS, TokenBuckets } from './budgets.ts';
 export { ViewCounter } from './view-counter.ts';
+export { cacheIdOf, renderCacheKey } from './cache-key.ts';
+export { MemoryCache, withTimeout } from './cached-draw.ts';
 
 /** Cache-Control of a good render without a matching cacheId (docs/export.md "Cache id"). */
 export const SHORT_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
@@ -132,23 +132,6 @@ const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
   webp: 'image/webp',
   avif: 'image/avif',
 };
-const EXTENSIONS: Record<RenderFormat, string> = {
-  jpeg: 'jpg',
-  png: 'png',
-  pdf: 'pdf',
-  gif: 'gif',
-  webp: 'webp',
-  avif: 'avif',
-};
-
-/** The cache id of a design version, used in `/r/{publicId}/{cacheId}` (export screen). */
-export const cacheIdOf = (version: number): string => `v${version}`;
-
-/** The version a cache id names (`v7` → 7), or undefined for another shape. */
-export function versionOfCacheId(cacheId: string): number | undefined {
-  const match = /^v([1-9]\d{0,11})$/.exec(cacheId);
-  return match ? Number(match[1]) : undefined;
-}
 
 /**
  * The values that count for a design: only declared parameters, cut at 255 characters, sorted by
@@ -193,92 +176,6 @@ export function withDataValues(
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/**
- * The render cache key: a hash of (design version, normalised parameters, format, watermark,
- * density above 1×: docs/export.md "Density").
- * Everything the document decides, its JPEG `quality` setting included, is covered by the
- * version: every save bumps it (test/integration/render-quality.test.ts), and a snapshot of an
- * earlier version keeps that version's document. What the team decides outside the document,
- * its watermark image and its plan's product mark, is `watermark`
- * (shared/scene/watermark.ts `watermarkCacheComponent`; test/integration/render-watermark.test.ts);
- * without one the key is the one it always was.
- */
-export function renderCacheKey(
-  design: Pick<DesignRecord, 'designId' | 'version' | 'ruleKey'>,
-  values: Array<[string, string]>,
-  format: RenderFormat,
-  watermark?: string,
-  density: RenderDensity = 1,
-): string {
-  const parts: unknown[] = [design.designId, design.version, format, values];
-  if (watermark !== undefined) parts.push(watermark);
-  // A dense image is another image; 1× keys stay the ones they always were.
-  if (density !== 1) parts.push({ density });
-  // The matched rule of a design with rules (docs/rules.md "Caching"), never the headers.
-  if (design.ruleKey !== undefined) parts.push({ rule: design.ruleKey });
-  const hash = createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
-  return `renders/${design.designId}/${cacheIdOf(design.version)}/${hash}.${EXTENSIONS[format]}`;
-}
-
-/** A strong ETag of the bytes. */
-export const etagOf = (body: Buffer): string =>
-  `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-
-/** The memory cache's budget, bytes (96 MiB; test/unit/render-service.test.ts "MemoryCache"). */
-const MEMORY_CACHE_MAX_BYTES = 96 * 1024 * 1024;
-
-/**
- * A byte-bounded LRU of rendered images in this process (an `lru-cache` bounded by `maxSize`; no
- * TTL, an entry stays until pushed out). A read makes an entry the most recently used; past the
- * budget the least recently used go first. An image larger than a quarter of the budget is not
- * kept, so one huge image cannot push out the rest (test/unit/render-service.test.ts
- * "MemoryCache").
- */
-export class MemoryCache {
-  private readonly entries: LRUCache<string, Buffer>;
-
-  /** @param maxBytes the budget, bytes: images kept at most; a positive integer. */
-  constructor(maxBytes: number) {
-    this.entries = new LRUCache<string, Buffer>({
-      maxSize: maxBytes,
-      // Not kept (and a kept image under the key dropped) when over a quarter of the budget.
-      maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
-      // lru-cache needs a positive size; an empty image counts one byte.
-      sizeCalculation: (body) => Math.max(1, body.length),
-    });
-  }
-
-  /** The image kept under `key`, or undefined; a hit becomes the most recently used. */
-  get(key: string): Buffer | undefined {
-    return this.entries.get(key);
-  }
-
-  /** Keeps `body` under `key`, dropping the least recently used past the budget. */
-  set(key: string, body: Buffer): void {
-    this.entries.set(key, body);
-  }
-}
-
-/**
- * `promise`, or a rejection `${what} timed out after ${ms} ms` once `ms` milliseconds pass
- * first (the work itself goes on; callers bound it where they can).
- */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'render'): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
-}
-
 /** `Server-Timing` from stage times in ms (visible in browsers' devtools and in the bench). */
 export function serverTiming(timings: Record<string, number>): string {
   return Object.entries(timings)
@@ -307,99 +204,14 @@ function image(body: Buffer, contentType: string, cacheControl: string, etag?: s
  *   all-fallback render or a neutral placeholder, `Cache-Control: no-store`, cause logged.
  */
 export function createRenderService(deps: RenderServiceDeps) {
-  const memory = new MemoryCache(MEMORY_CACHE_MAX_BYTES);
   const budgets = createBudgets(deps);
-  const { allowanceOf, spendBudget, mayWorkAtOpen } = budgets;
+  const { mayWorkAtOpen } = budgets;
+  const cachedRender = createCachedDraw(deps, budgets);
   const proxyOf = deps.mailProxyOf ?? createMailProxyRecogniser();
   // Fallback draws that came out partial or failed, and those running (docs/adr/0066-fallback-draws-under-load.md
   // "Fallback draws under load").
   const recentFallbacks = new RecentFallbacks();
   const fallbacksInFlight = new Map<string, Promise<Buffer | undefined>>();
-
-  /**
-   * Memory, then the store, then a draw (written back to both). A design with countdown timers
-   * is keyed by what its timers show at `nowMs` (countdown-gif.ts `timerKeyValues`) and kept in
-   * memory only: its renders live a second. `density` (docs/export.md "Density") is 1 for a
-   * timer design, whose dense URLs answer its 1× image.
-   */
-  async function cachedRender(
-    design: DesignRecord,
-    values: Array<[string, string]>,
-    format: RenderFormat,
-    budget: DrawBudget | undefined,
-    nowMs = Date.now(),
-    density: RenderDensity = 1,
-  ): Promise<{
-    body: Buffer;
-    hit: 'memory' | 'store' | 'miss';
-    timings?: Record<string, number>;
-    partial?: boolean;
-  }> {
-    if (deps.teamWatermark)
-      design = {
-        ...design,
-        watermark: await deps.teamWatermark(design.teamId, {
-          designId: design.designId,
-          version: design.version,
-        }),
-      };
-    const timed = timerStickers(parseDesignDocument(design.document)).length > 0;
-    const key = renderCacheKey(
-      design,
-      timerKeyValues(parseDesignDocument(design.document), values, nowMs),
-      format,
-      design.watermark &&
-        watermarkCacheComponent(parseDesignDocument(design.document), design.watermark),
-      density,
-    );
-    const inMemory = memory.get(key);
-    if (inMemory) return { body: inMemory, hit: 'memory' };
-    const stored = timed
-      ? undefined
-      : await deps.store.get(key).catch((error: unknown) => {
-          logger.warn('render cache read failed', { error: error as Error });
-          return undefined;
-        });
-    if (stored) {
-      memory.set(key, stored);
-      return { body: stored, hit: 'store' };
-    }
-    // Only a recipient's draw is budgeted and counted; the fallback's own draw is not.
-    const allowance = budget ? await allowanceOf(design.teamId) : undefined;
-    const counted = budget?.countedAtOpen === true;
-    if (
-      allowance &&
-      deps.usage &&
-      !counted &&
-      (await deps.usage.isOver(design.teamId, allowance.rendersPerMonth))
-    )
-      throw Object.assign(new Error('monthly render quota used'), { cause: 'quota' });
-    if (budget && !budget.prerender) await spendBudget(design, budget, allowance);
-    const output = await withTimeout(
-      deps.render(design, Object.fromEntries(values), format, {
-        nowMs: renderSecond(nowMs),
-        ...(density !== 1 ? { density } : {}),
-      }),
-      deps.timeoutMs,
-    );
-    if (allowance && deps.usage && !counted)
-      deps.usage.countDraw(design.teamId, allowance.rendersPerMonth);
-    // A partial render (a sticker past the fetch budget) is not kept: a later one draws it.
-    if (!output.partial) {
-      memory.set(key, output.body);
-      // Written in the background: the answer does not wait for S3.
-      if (!timed)
-        deps.store.put(key, output.body, output.contentType).catch((error: unknown) => {
-          logger.warn('render cache write failed', { error: error as Error });
-        });
-    }
-    return {
-      body: output.body,
-      hit: 'miss',
-      ...(output.timings ? { timings: output.timings } : {}),
-      ...(output.partial ? { partial: true } : {}),
-    };
-  }
 
   /**
    * The moment a design's fallback draws its timers at, ms: the start of `now`'s minute; `now`
