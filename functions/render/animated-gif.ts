@@ -15,6 +15,7 @@ import { isGif } from '#shared/gif.ts';
 import { MAX_GIF_PIXELS } from '#shared/scene/countdown.ts';
 import { stickerBox } from '#shared/scene/resolve.ts';
 import { publicFileKey } from '#shared/resources.ts';
+import { stickerColour } from '#shared/scene/sticker-filters.ts';
 import { blendOver } from './blend.ts';
 import { blendRegions, encodeGif, type Rect, type TimerFrames } from './countdown-gif.ts';
 import { overBudget, readGifFrames, type GifFrames } from './gif-frame.ts';
@@ -78,11 +79,42 @@ export function startingAt(frames: GifFrames, start: number | undefined): GifFra
   };
 }
 
+/** `#rgb` or `#rrggbb` as [r, g, b] (0–255), or null for any other colour string. */
+function hexRgb(colour: string): [number, number, number] | null {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim())?.[1];
+  if (!hex) return null;
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+/**
+ * `frames` with a sticker's colour blended onto every frame in mode screen, as fabric's
+ * `BlendColor` draws a coloured sticker's still (shared/scene/filters.ts `stickerColourFilters`;
+ * docs/editor.md "Sticker colour"): each channel `255 - (255 - c)(255 - t) / 255`, rounded;
+ * alpha kept. Each call to `frame` answers a new buffer.
+ * @param colour `#rgb` or `#rrggbb`; anything else answers null (the sticker stays still).
+ */
+export function colouredFrames(frames: GifFrames, colour: string): GifFrames | null {
+  const tint = hexRgb(colour);
+  if (!tint) return null;
+  return {
+    ...frames,
+    frame: (index) => {
+      const out = Uint8Array.from(frames.frame(index));
+      for (let i = 0; i < out.length; i += 4)
+        for (let c = 0; c < 3; c++)
+          out[i + c] = Math.round(255 - ((255 - out[i + c]!) * (255 - tint[c]!)) / 255);
+      return out;
+    },
+  };
+}
+
 /**
  * The design's moving parts (docs/animated-designs.md "What moves"): the base photo when it is an
  * animated GIF drawn plain (no rotation, filter, enhancement; not a legacy design), fitted to
- * the canvas (cover, flips kept); each image sticker whose file is an animated GIF, unrotated and
- * unfiltered, fitted to its box. Others stay the still frame Chromium draws.
+ * the canvas (cover, flips kept); each image sticker whose file is an animated GIF, unrotated,
+ * fitted to its box, its colour (if any, a hex one) blended onto every frame (`colouredFrames`).
+ * Others stay the still frame Chromium draws.
  * @returns null when nothing moves (the render answers its one-frame GIF).
  * @throws Error (cause `over-budget`) when a source passes gif-frame.ts's reading budget; S3
  *   and sharp errors as they come (the service answers the fallback).
@@ -111,7 +143,9 @@ export async function designAnimation(doc: DesignDocument): Promise<Animation | 
     if (sticker.stickerType === 'dynamicSticker' || !sticker.url.toLowerCase().endsWith('.gif'))
       continue;
     const key = publicFileKey(sticker.url);
-    if (!key || !unturned(sticker.angle) || sticker.filters.length > 0) continue;
+    // Of a sticker's filters only the colour is drawn (docs/editor.md "Sticker colour").
+    const colour = stickerColour(sticker.filters);
+    if (!key || !unturned(sticker.angle)) continue;
     const b = stickerBox(sticker);
     const box = {
       left: Math.round(b.left),
@@ -121,8 +155,9 @@ export async function designAnimation(doc: DesignDocument): Promise<Animation | 
     };
     const bytes = await assetBytes(key);
     if (!isGif(bytes)) continue;
-    const frames = await readGifFrames(bytes, box.width, box.height, {});
-    if (frames.count < 2) continue;
+    const read = await readGifFrames(bytes, box.width, box.height, {});
+    const frames = colour === null ? read : colouredFrames(read, colour);
+    if (!frames || frames.count < 2) continue;
     parts.push({ box, frames: startingAt(frames, sticker.gif_frame) });
     stickerIds.add(sticker.uuid);
   }

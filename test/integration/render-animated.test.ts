@@ -48,6 +48,39 @@ async function renderGif(publicId: string) {
   return { res, bytes, meta, frame };
 }
 
+/**
+ * A design holding one GIF sticker of three 200x100 frames of `colours`, 150 ms each, at (20, 30),
+ * with `fields` over the sticker's; its public id.
+ */
+async function gifStickerDesign(
+  title: string,
+  colours: string[],
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const gif = await solidGif(colours, { width: 200, height: 100, delayMs: 150 });
+  const sticker = (await upload(gif, 'asIcon')).sticker as { url: string };
+  const design = await createDesign(demo, { title });
+  const res = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+    version: design.version,
+    graphics_data: [
+      {
+        uuid: 'gif-1',
+        stickerType: 'upload',
+        url: sticker.url,
+        left: 20,
+        top: 30,
+        width: 200,
+        height: 100,
+        scaleX: 1,
+        scaleY: 1,
+        ...fields,
+      },
+    ],
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return design.public_id;
+}
+
 const near = (a: number[], b: number[], by = 40) => a.every((v, i) => Math.abs(v - b[i]!) <= by);
 
 /** Pixels of an RGB image in a rectangle that are not near `colour`. */
@@ -100,31 +133,8 @@ describe('animated designs', () => {
   });
 
   it('moves a GIF sticker in its box over a still photo', async () => {
-    const gif = await solidGif(['#ff0000', '#00c000', '#0000ff'], {
-      width: 200,
-      height: 100,
-      delayMs: 150,
-    });
-    const sticker = (await upload(gif, 'asIcon')).sticker as { url: string };
-    const design = await createDesign(demo, { title: 'GIF sticker moves' });
-    const res = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
-      version: design.version,
-      graphics_data: [
-        {
-          uuid: 'gif-1',
-          stickerType: 'upload',
-          url: sticker.url,
-          left: 20,
-          top: 30,
-          width: 200,
-          height: 100,
-          scaleX: 1,
-          scaleY: 1,
-        },
-      ],
-    });
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-    const drawn = await renderGif(design.public_id);
+    const id = await gifStickerDesign('GIF sticker moves', ['#ff0000', '#00c000', '#0000ff']);
+    const drawn = await renderGif(id);
     expect(drawn.res.status).toBe(200);
     expect(drawn.meta.pages).toBe(3);
     expect(drawn.meta.delay).toEqual([150, 150, 150]);
@@ -133,6 +143,31 @@ describe('animated designs', () => {
     [RED, GREEN, BLUE].forEach((c, k) => expect(near(frames[k]!.at(120, 80), c)).toBe(true));
     const outside = frames.map((f) => f.at(f.width - 5, f.height - 5));
     expect(near(outside[1]!, outside[0]!, 12) && near(outside[2]!, outside[0]!, 12)).toBe(true);
+  });
+
+  it('plays a coloured GIF sticker with its colour on every frame, frame 1 as the still', async () => {
+    const id = await gifStickerDesign('Coloured GIF sticker', ['#ff0000', '#00c000', '#404040'], {
+      filters: [{ type: 'BlendColor', color: '#0000ff', mode: 'screen', alpha: 1 }],
+    });
+    const drawn = await renderGif(id);
+    expect(drawn.res.status).toBe(200);
+    expect(drawn.meta.pages).toBe(3);
+    const frames = await Promise.all([0, 1, 2].map(drawn.frame));
+    // Blue in mode screen: red becomes magenta, green cyan-green, grey light blue.
+    const blended = [
+      [255, 0, 255],
+      [0, 192, 255],
+      [64, 64, 255],
+    ];
+    blended.forEach((c, k) => expect(near(frames[k]!.at(120, 80), c, 24)).toBe(true));
+    // Frame 1 is what the still URL draws (the colour blended by the page).
+    const still = await fetch(url(`/r/${id}.png?__preview=1`));
+    const { data, info } = await sharp(Buffer.from(await still.arrayBuffer()))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const i = (80 * info.width + 120) * 3;
+    expect(near(frames[0]!.at(120, 80), [data[i]!, data[i + 1]!, data[i + 2]!], 24)).toBe(true);
   });
 
   it('answers the fallback, uncached and saying why, past the frame budget', async () => {

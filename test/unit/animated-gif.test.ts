@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_ANIMATED_FRAMES,
   animatedFrames,
+  colouredFrames,
   encodeAnimated,
   startingAt,
   timeline,
@@ -93,6 +94,28 @@ describe('startingAt', () => {
     expect(startsNear(from1.frame(0), [0, 255, 0])).toBe(true);
     expect(startsNear(from1.frame(2), [255, 0, 0])).toBe(true);
     expect(startingAt(frames, 9).delaysMs).toEqual([300, 100, 200]);
+  });
+});
+
+describe('colouredFrames', () => {
+  it("blends a sticker's colour onto every frame in mode screen, as fabric's BlendColor", async () => {
+    const gif = await solidGif(['#ff0000', '#00c000', '#404040'], { width: 4, height: 4 });
+    const frames = await readGifFrames(gif, 4, 4, {});
+    const blue = colouredFrames(frames, '#00f')!;
+    expect(blue.delaysMs).toEqual(frames.delaysMs);
+    // Screen: 255 - (255 - c)(255 - t) / 255 per channel; the frame read stays as it was.
+    const rgbOf = (rgba: Uint8Array) => [...rgba.slice(0, 3)];
+    const screen = (c: number, t: number) => Math.round(255 - ((255 - c) * (255 - t)) / 255);
+    for (let i = 0; i < 3; i++) {
+      const [r, g, b] = rgbOf(frames.frame(i));
+      expect(rgbOf(blue.frame(i))).toEqual([screen(r!, 0), screen(g!, 0), screen(b!, 255)]);
+    }
+    expect(rgbOf(blue.frame(2))).toEqual([64, 64, 255]);
+    expect(startsNear(frames.frame(2), [64, 64, 64])).toBe(true);
+    const grey = colouredFrames(frames, '#808080')!;
+    expect(rgbOf(grey.frame(2))).toEqual([160, 160, 160]);
+    // A colour that is no hex colour keeps the sticker still.
+    expect(colouredFrames(frames, 'rgb(0 0 255)')).toBeNull();
   });
 });
 
