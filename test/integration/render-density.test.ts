@@ -17,8 +17,11 @@ import {
   uniqueEmail,
 } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
+import { lineReader } from '../support/ocr.ts';
 
 const stack = useLocalStack();
+/** The small text's size, px: legible at 2×, not at 1× (the OCR case). */
+const SMALL_FONT_PX = 5;
 
 async function get(path: string) {
   const res = await fetch(`${stack().url}${path}`);
@@ -96,6 +99,88 @@ describe('dense render URLs', () => {
     const mw = await sharp(webp.body).metadata();
     expect([mw.width, mw.height]).toEqual([m2.width, m2.height]);
     expect(webp.body.length).toBeLessThanOrEqual(denseByteBudget('webp', 2));
+  });
+
+  it('draws small text at 2× that reads by OCR, where the 1× image scaled up does not', async () => {
+    // White text of 5 px on a dark photo: at 1× its letters are a few px high, too few to read;
+    // drawn at 2× it has twice the pixels a glyph, and reads (docs/export.md "Density").
+    const owner = await ownTeam(stack().url, uniqueEmail('density-ocr'));
+    const teamId = await currentTeamId(owner);
+    const tag = randomUUID().slice(0, 8);
+    const [{ db }, { DesignDocumentSchema }, { s3Client }, { config }, { PutObjectCommand }] =
+      await Promise.all([
+        import('#lib/db/index.ts'),
+        import('#shared/design.ts'),
+        import('#lib/clients.ts'),
+        import('#lib/config.ts'),
+        import('@aws-sdk/client-s3'),
+      ]);
+    const key = `files/test/dark-${tag}.png`;
+    const dark = await sharp({
+      create: { width: 600, height: 200, channels: 3, background: '#1e2430' },
+    })
+      .png()
+      .toBuffer();
+    await s3Client().send(
+      new PutObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: key, Body: dark }),
+    );
+    await db()
+      .Design.put({
+        designId: `design-ocr-${tag}`,
+        teamId,
+        publicId: `ocr-${tag}`,
+        title: 'Small text',
+        status: 'active',
+        version: 1,
+        document: DesignDocumentSchema.parse({
+          image_id: LIBRARY_IMAGE,
+          base_image_key: key,
+          canvas_width: 600,
+          canvas_height: 200,
+          text_snippets: [
+            {
+              id: 'small',
+              text: 'Order {{code}}',
+              fontFamily: 'Noto Sans',
+              fontSize: SMALL_FONT_PX,
+              fill: '#ffffff',
+              left: 20,
+              top: 90,
+              width: 560,
+              parameters: [{ id: 'p-code', param_name: 'code', param_default_value: '0' }],
+            },
+          ],
+        }),
+      })
+      .go();
+    const query = '?code=4927-8153&__preview=1';
+    const one = await get(`/r/ocr-${tag}.png${query}`);
+    const two = await get(`/r/ocr-${tag}@2x.png${query}`);
+    expect([one.status, two.status, two.reason]).toEqual([200, 200, null]);
+
+    // Both read the same way: the band of the line at 2× px, grey, inverted to dark ink on
+    // white, scaled up 3× for tesseract.
+    const band = { left: 0, top: 150, width: 1200, height: 100 };
+    const read = async (image: Sharp) => {
+      const png = await sharp(await image.extract(band).greyscale().negate().png().toBuffer())
+        .resize({ width: band.width * 3, kernel: 'lanczos3' })
+        .png()
+        .toBuffer();
+      return (await ocr.recognize(png)).data.text.replace(/\s+/g, ' ').trim();
+    };
+    const ocr = await lineReader();
+    try {
+      const dense = await read(sharp(two.body));
+      const upscaled = await read(sharp(one.body).resize(1200, 400, { kernel: 'lanczos3' }));
+      console.info(
+        `OCR at 2×: ${JSON.stringify(dense)}; 1× scaled up: ${JSON.stringify(upscaled)}`,
+      );
+      expect(dense).toBe('Order 4927-8153');
+      // The control: the same reading of the 1× image scaled up (a faked density) misreads.
+      expect(upscaled).not.toBe('Order 4927-8153');
+    } finally {
+      await ocr.terminate();
+    }
   });
 
   it('answers a design too large at a density the fallback, uncached, with the reason', async () => {
