@@ -8,6 +8,7 @@ import { cancelSendList, jobQuery, jobsQuery, type SendListJob } from './api.ts'
 import { SendListDownload } from './SendListDownload.tsx';
 import { SendListProgress } from './SendListProgress.tsx';
 import { SendListReport } from './SendListReport.tsx';
+import { SendListStartsAt } from './SendListStartsAt.tsx';
 import { SendListUpload } from './SendListUpload.tsx';
 import './send-lists.css';
 
@@ -110,6 +111,9 @@ function SendListJobView({ designId, jobId }: { designId: string; jobId: string 
       {(data.state === 'done' ||
         data.state === 'cancelled' ||
         (data.state === 'failed' && data.total > 0)) && <SendListDownload job={data} />}
+      {data.state !== 'cancelled' && data.state !== 'failed' && (
+        <SendListStartsAt key={data.starts_at ?? ''} designId={designId} job={data} />
+      )}
     </div>
   );
 }

@@ -2,8 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Notice } from '../../components/Notice.tsx';
 import { UploadProgressBar } from '../../components/UploadProgressBar.tsx';
+import { isApiError } from '../../api/client.ts';
 import { uploadSendList, type SendListJob } from './api.ts';
-import { fileSize, formatCount, SEND_LIST_ACCEPT, sendListFormat } from './model.ts';
+import { fileSize, formatCount, SEND_LIST_ACCEPT, sendListFormat, startsAtValue } from './model.ts';
+import { StartsAtField } from './SendListStartsAt.tsx';
 
 /**
  * The send list's file picker (docs/send-lists.md): a CSV or XLSX file, its header described
@@ -25,14 +27,25 @@ export function SendListUpload({
   const id = useId();
   const [file, setFile] = useState<File | null>(null);
   const [pickError, setPickError] = useState<string | null>(null);
+  /** The campaign start as typed (`datetime-local`, read as UTC) and its error. */
+  const [startsAt, setStartsAt] = useState('');
+  const [startsAtError, setStartsAtError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   /** Bumped to empty the file input once a list has started. */
   const [picker, setPicker] = useState(0);
   const upload = useMutation({
-    mutationFn: ({ chosen, format }: { chosen: File; format: 'csv' | 'xlsx' }) =>
-      uploadSendList(designId, chosen, format, setProgress),
+    mutationFn: ({
+      chosen,
+      format,
+      start,
+    }: {
+      chosen: File;
+      format: 'csv' | 'xlsx';
+      start: string | null;
+    }) => uploadSendList(designId, chosen, format, setProgress, start),
     onSuccess: (job) => {
       setFile(null);
+      setStartsAt('');
       setPicker((n) => n + 1);
       onStarted(job);
     },
@@ -45,10 +58,14 @@ export function SendListUpload({
     const format = sendListFormat(file.name);
     if (!format) return setPickError(`“${file.name}” is not a .csv or .xlsx file.`);
     setPickError(null);
-    upload.mutate({ chosen: file, format });
+    const start = startsAtValue(startsAt);
+    if (start !== null && typeof start === 'object') return setStartsAtError(start.error);
+    upload.mutate({ chosen: file, format, start });
   }
 
-  const error = pickError ?? (upload.error ? upload.error.message : null);
+  // The API's refusal of the start is shown on its field, any other under the file.
+  const refusedStart = upload.error && isApiError(upload.error) && upload.error.errors?.starts_at;
+  const error = pickError ?? (upload.error && !refusedStart ? upload.error.message : null);
   const hint = `${id}-hint`;
   return (
     <form className="stack" onSubmit={submit} noValidate aria-busy={upload.isPending}>
@@ -89,6 +106,16 @@ export function SendListUpload({
           </p>
         )}
       </div>
+      <StartsAtField
+        value={startsAt}
+        onChange={(value) => {
+          setStartsAt(value);
+          setStartsAtError(null);
+          upload.reset();
+        }}
+        error={startsAtError ?? (refusedStart ? refusedStart[0]! : null)}
+        disabled={upload.isPending}
+      />
       {error && (
         <div id={`${id}-error`}>
           <Notice tone="error" title="The list was not accepted">

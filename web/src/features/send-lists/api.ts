@@ -46,6 +46,7 @@ export const jobQuery = (designId: string, jobId: string) =>
 /**
  * Creates a job for `file`, uploads the file to the URL the API answers, and starts the job.
  * @param onProgress the share of the file's bytes sent, 0–1.
+ * @param startsAt the campaign start (ISO, UTC), or null.
  * @returns the started job.
  * @throws {ApiError} the API's refusal (422 with the field's message, 402 past the plan) or
  *   the upload's failure.
@@ -55,11 +56,12 @@ export async function uploadSendList(
   file: File,
   format: 'csv' | 'xlsx',
   onProgress: (share: number) => void,
+  startsAt: string | null = null,
   signal?: AbortSignal,
 ): Promise<SendListJob> {
   const created = await call('POST /api/pic-snippet/{id}/send-lists', {
     params: { id: designId },
-    body: { file_name: file.name, format, bytes: file.size },
+    body: { file_name: file.name, format, bytes: file.size, starts_at: startsAt },
     signal,
   });
   const { url, headers } = created.upload;
@@ -80,6 +82,18 @@ export const cancelSendList = async (designId: string, jobId: string) =>
   (
     await call('POST /api/pic-snippet/{id}/send-lists/{jobId}/cancel', {
       params: { id: designId, jobId },
+    })
+  ).job;
+
+/**
+ * Sets (ISO, UTC) or clears (null) a job's campaign start; its warm capacity follows.
+ * @throws {ApiError} 422 with the field's message, 409 once the job was cancelled or failed.
+ */
+export const setStartsAt = async (designId: string, jobId: string, startsAt: string | null) =>
+  (
+    await call('PUT /api/pic-snippet/{id}/send-lists/{jobId}/starts-at', {
+      params: { id: designId, jobId },
+      body: { starts_at: startsAt },
     })
   ).job;
 

@@ -3,7 +3,11 @@
  * which files the picker takes, when a job is finished, the counts and the ETA as the progress
  * bar says them.
  */
-import type { SendListJob, SendListState } from '#shared/contract/send-lists.ts';
+import {
+  StartsAtField,
+  type SendListJob,
+  type SendListState,
+} from '#shared/contract/send-lists.ts';
 import { exportRows, type ExportDesign } from '../export/model.ts';
 import { formatCount } from '../../lib/format.ts';
 
@@ -64,4 +68,33 @@ export function etaText(seconds: number | null): string {
 export function fileSize(bytes: number): string {
   if (bytes < 1_000_000) return `${formatCount(Math.max(1, Math.round(bytes / 1_000)))} KB`;
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+/**
+ * The campaign start as the API takes it, from the field's `datetime-local` value read as UTC
+ * (the screen says so: the product keeps no time zone of the team): `2026-12-01T09:00` →
+ * `2026-12-01T09:00:00.000Z`; '' → null (no start).
+ * @returns the ISO time, null, or `{ error }` with the contract's message (in the past, more
+ *   than `MAX_STARTS_AT_DAYS` days ahead, not a time).
+ */
+export function startsAtValue(field: string): string | null | { error: string } {
+  const value = field.trim();
+  if (value === '') return null;
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : `${value}Z`;
+  const checked = StartsAtField.safeParse(iso);
+  if (!checked.success) return { error: checked.error.issues[0]?.message ?? 'Invalid time.' };
+  return checked.data ?? null;
+}
+
+/** A UTC time as the screen writes it: `1 Dec 2026, 09:00 UTC`. */
+export function utcText(iso: string): string {
+  return `${new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  }).format(new Date(iso))} UTC`;
 }
