@@ -18,6 +18,8 @@
  * is drawn alike, and a crop of it across the photo's edge keeps in the render what the editor
  * showed. A long hyphenated name in a narrow box (docs/editor.md "Text fitting") draws the same
  * lines on both sides, read back by OCR, and widening its box by the right handle joins them again.
+ * On a screen of density 2 the editor's canvas matches the `@2x` render (docs/export.md
+ * "Density"), where the 1× render scaled up (a faked density) does not.
  */
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -51,6 +53,12 @@ const MAX_DIFFERING_SHARE = 0.002;
  * shifted photo.
  */
 const MAX_MEAN_DIFFERENCE = 2.5;
+/**
+ * The same bound at 2× and 3×: the 1,056 px canvas at 2× is wider than the 1,600 px photo, so
+ * both sides scale the photo up, the browser and sharp with different kernels (measured 3.5 on
+ * this photo, its textured right half 4–9; the pixels past the tolerance stay as few as at 1×).
+ */
+const MAX_MEAN_DIFFERENCE_DENSE = 4.5;
 const PIXEL_TOLERANCE = 64;
 
 /** A sticker image from the first seeded pack: its assets-bucket key (`files/stickers/…`). */
@@ -184,6 +192,11 @@ async function checkParity(
     Record<string, unknown> | ((doc: ReturnType<typeof parityDocument>) => Record<string, unknown>),
   prepare?: (client: TestClient) => Promise<void>,
   then?: (page: Page, client: TestClient, designId: string) => Promise<void>,
+  /**
+   * Device pixels per canvas px: the editor on a screen of that density against the render URL's
+   * `@2x` / `@3x` image (docs/export.md "Density").
+   */
+  density: 1 | 2 | 3 = 1,
 ) {
   const EMAIL = `parity${name}@example.com`;
   const base = stack().url;
@@ -209,14 +222,20 @@ async function checkParity(
   expect(saved.status, JSON.stringify(saved.json)).toBe(200);
 
   // The render URL without values draws the fallbacks, as the editor does.
-  const render = await fetch(`${base}/r/${created.public_id}.png?__preview=1`);
+  const dense = density > 1 ? `@${density}x` : '';
+  const render = await fetch(`${base}/r/${created.public_id}${dense}.png?__preview=1`);
   expect(render.status).toBe(200);
   const rendered = await rgb(Buffer.from(await render.arrayBuffer()));
-  expect([rendered.width, rendered.height]).toEqual([canvas.width, canvas.height]);
+  const size = [canvas.width * density, canvas.height * density];
+  expect([rendered.width, rendered.height]).toEqual(size);
 
   // The editor at 1:1: room beside the panels and below the toolbars for the whole canvas.
   const page = await browser().newPage();
-  await page.setViewport({ width: canvas.width + 900, height: canvas.height + 400 });
+  await page.setViewport({
+    width: canvas.width + 900,
+    height: canvas.height + 400,
+    deviceScaleFactor: density,
+  });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   await signIn(page, base, EMAIL, PASSWORD);
@@ -241,7 +260,7 @@ async function checkParity(
 
   const { composed, photoOnly } = await editorLayers(page);
   const drawn = await rgb(Buffer.from(composed, 'base64'));
-  expect([drawn.width, drawn.height]).toEqual([canvas.width, canvas.height]);
+  expect([drawn.width, drawn.height]).toEqual(size);
   await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 3 } })
     .png()
     .toFile(`test-results/e2e-editor-parity${name}-canvas.png`);
@@ -255,7 +274,7 @@ async function checkParity(
   console.info(
     `editor–render parity${name}: mean difference ${mean.toFixed(3)}, ${(share * 100).toFixed(3)}% of pixels beyond ${PIXEL_TOLERANCE}`,
   );
-  expect(mean).toBeLessThan(MAX_MEAN_DIFFERENCE);
+  expect(mean).toBeLessThan(density > 1 ? MAX_MEAN_DIFFERENCE_DENSE : MAX_MEAN_DIFFERENCE);
   expect(share).toBeLessThan(MAX_DIFFERING_SHARE);
   // The threshold is not met trivially: the render differs clearly from the bare photo.
   const bare = compare((await rgb(Buffer.from(photoOnly, 'base64'))).data, rendered.data);
@@ -263,6 +282,21 @@ async function checkParity(
     `bare photo against the render: mean ${bare.mean.toFixed(3)}, ${(bare.share * 100).toFixed(3)}% beyond ${PIXEL_TOLERANCE}`,
   );
   expect(bare.share).toBeGreaterThan(10 * MAX_DIFFERING_SHARE);
+  if (density > 1) {
+    // Not met by a faked density: the 1× render scaled up differs from the editor's dense canvas.
+    const one = await fetch(`${base}/r/${created.public_id}.png?__preview=1`);
+    const upscaled = await rgb(
+      await sharp(Buffer.from(await one.arrayBuffer()))
+        .resize(size[0], size[1], { kernel: 'lanczos3' })
+        .png()
+        .toBuffer(),
+    );
+    const faked = compare(drawn.data, upscaled.data);
+    console.info(
+      `1× scaled up against the editor at ${density}×: mean ${faked.mean.toFixed(3)}, ${(faked.share * 100).toFixed(3)}% beyond ${PIXEL_TOLERANCE}`,
+    );
+    expect(faked.share).toBeGreaterThan(MAX_DIFFERING_SHARE);
+  }
   await then?.(page, client, created.id);
   expect(errors).toEqual([]);
   await page.close();
@@ -670,6 +704,14 @@ describe('editor–render parity', () => {
         expect(share).toBeGreaterThan(0.2);
       },
     ),
+  );
+
+  // A screen of density 2 (docs/export.md "Density"): the editor's canvas at 2 device px a canvas
+  // px against the `@2x` render, text and stickers drawn at that density on both sides.
+  it(
+    'draws the same image in the editor on a 2× screen as the @2x render URL',
+    { timeout: 240_000 },
+    () => checkParity('-2x', {}, undefined, undefined, 2),
   );
 
   // The team's watermark (a half-transparent logo) and the free plan's product mark, placed by
