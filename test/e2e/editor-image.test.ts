@@ -162,7 +162,12 @@ describe('editor image tools and stickers', () => {
         const at = (await handle.boundingBox())!;
         await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
         await page.mouse.down();
-        await page.mouse.move(at.x + 500, at.y + 380, { steps: 12 });
+        // About 500 by 380 canvas px, whatever the canvas's zoom in the window.
+        const zoom = await page.$eval(
+          '[data-testid="editor-canvas"]',
+          (el) => el.getBoundingClientRect().width / Number(el.getAttribute('data-canvas-width')),
+        );
+        await page.mouse.move(at.x + 500 * zoom, at.y + 380 * zoom, { steps: 12 });
         await page.mouse.up();
         const chosen = await cropBox!.evaluate((el) => el.getAttribute('aria-valuetext'));
         const [cropW = 0, cropH = 0] = /^(\d+) by (\d+)/

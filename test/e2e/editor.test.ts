@@ -125,11 +125,15 @@ describe('editor', () => {
       };
       await page.mouse.move(from.x, from.y);
       await page.mouse.down();
-      await page.mouse.move(from.x - 180, from.y + 150, { steps: 15 });
+      // 200 px left and 160 px down on the canvas, whatever its zoom (inside its edges).
+      const by = { x: -200 * box.scale, y: 160 * box.scale };
+      await page.mouse.move(from.x + by.x, from.y + by.y, { steps: 15 });
       await page.mouse.up();
       const dragged = await position(page);
-      expect(Math.abs(dragged.left - (start.left - 180 / box.scale))).toBeLessThanOrEqual(1);
-      expect(Math.abs(dragged.top - (start.top + 150 / box.scale))).toBeLessThanOrEqual(1);
+      // Within a screen pixel (1 / zoom canvas px) and the whole-px rounding of the position.
+      const pixel = 1 / box.scale + 1;
+      expect(Math.abs(dragged.left - (start.left - 200))).toBeLessThanOrEqual(pixel);
+      expect(Math.abs(dragged.top - (start.top + 160))).toBeLessThanOrEqual(pixel);
       await snap(page, 'e2e-editor-3-dragged');
 
       // Undo takes the whole drag back in one step; redo brings it again (docs/editor.md
