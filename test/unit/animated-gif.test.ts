@@ -1,7 +1,8 @@
 /**
  * Animated designs' rules that need no stack (docs/animated-designs.md): the timeline of parts
  * with different delays, the frame a part starts at, how a source GIF is read (its delays, the
- * under-20 ms rule, the reading budgets) and the encoded GIF's per-frame delays.
+ * under-20 ms rule, the reading budgets), the pixel budget of frame 1 and the patches, a
+ * sticker colour blended per frame, and the encoded GIF's per-frame delays.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -116,6 +117,30 @@ describe('colouredFrames', () => {
     expect(rgbOf(grey.frame(2))).toEqual([160, 160, 160]);
     // A colour that is no hex colour keeps the sticker still.
     expect(colouredFrames(frames, 'rgb(0 0 255)')).toBeNull();
+  });
+});
+
+describe('animatedFrames', () => {
+  it('refuses frame 1 and the patches past the pixel budget before composing a frame', async () => {
+    // A 2000x1000 canvas whose whole area moves: frame 1 and 9 patches of 2 Mpx are 20 Mpx.
+    let read = 0;
+    const part = {
+      box: { left: 0, top: 0, width: 2000, height: 1000 },
+      frames: {
+        count: 10,
+        width: 2000,
+        height: 1000,
+        delaysMs: Array.from({ length: 10 }, () => 100),
+        frame: () => {
+          read++;
+          return new Uint8Array(0);
+        },
+      },
+    };
+    const below = { pixels: Buffer.alloc(0), width: 2000, height: 1000 };
+    const run = () => animatedFrames({ parts: [part], stickerIds: new Set() }, below, []);
+    expect(await cause(run)).toBe('over-budget');
+    expect(read).toBe(0);
   });
 });
 
