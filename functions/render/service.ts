@@ -18,19 +18,19 @@ import {
   type RenderDensity,
   type RenderPath,
 } from '#shared/render-url.ts';
-import { declaredParameters } from '#shared/scene/resolve.ts';
 import { ruleLinkUrl } from '#shared/scene/rules.ts';
 import { hasGifSource } from './animated-gif.ts';
 import { createBudgets } from './budgets.ts';
-import { cacheIdOf, etagOf, renderCacheKey, versionOfCacheId } from './cache-key.ts';
+import { etagOf, renderCacheKey } from './cache-key.ts';
 import { createCachedDraw } from './cached-draw.ts';
 import { COUNTDOWN_CACHE, timerKeyValues, timerStickers } from './countdown-gif.ts';
+import { createDesignLoader, knownNames } from './load-design.ts';
 import { createOpenTime } from './open-time.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
 import type { RenderFormat, RenderOutput } from './renderer.ts';
 import { rulesScope } from './rule-context.ts';
 import type { DesignRecord, RenderRequest, RenderServiceDeps } from './service-types.ts';
-import { cacheControlUntil, type SignatureCheck } from './signature.ts';
+import { cacheControlUntil } from './signature.ts';
 
 export type { DesignRecord, RenderServiceDeps } from './service-types.ts';
 export { DEFAULT_LIMITS, TokenBuckets } from './budgets.ts';
@@ -143,6 +143,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     budgets,
   );
   const cachedRender = createCachedDraw(deps, budgets);
+  const { pinned, checkSigned } = createDesignLoader(deps);
   // Fallback draws that came out partial or failed, and those running (docs/adr/0066-fallback-draws-under-load.md
   // "Fallback draws under load").
   const recentFallbacks = new RecentFallbacks();
@@ -240,50 +241,6 @@ export function createRenderService(deps: RenderServiceDeps) {
     }
     return image(await deps.placeholder(), 'image/jpeg', cacheControl);
   }
-
-  /**
-   * The design a URL's cache id names (docs/export.md "Cache id"): the current version (answer
-   * immutable), a kept snapshot of an earlier version (drawn as it was, immutable), else the
-   * current version with a short cache (no snapshot: an old preview URL, or a made-up id).
-   */
-  async function pinned(
-    current: DesignRecord,
-    cacheId: string | undefined,
-  ): Promise<{ design: DesignRecord; immutable: boolean }> {
-    if (cacheId === undefined) return { design: current, immutable: false };
-    if (cacheId === cacheIdOf(current.version)) return { design: current, immutable: true };
-    const version = versionOfCacheId(cacheId);
-    if (version === undefined || version > current.version || !deps.findSnapshot) {
-      return { design: current, immutable: false };
-    }
-    const document = await deps.findSnapshot(current.designId, version).catch((error: unknown) => {
-      logger.warn('design snapshot read failed', { error: error as Error });
-      return undefined;
-    });
-    return document === undefined || document === null
-      ? { design: current, immutable: false }
-      : { design: { ...current, version, document }, immutable: true };
-  }
-
-  /** The signature check of a design that requires signed URLs; others pass unchecked. */
-  async function checkSigned(
-    design: DesignRecord,
-    request: RenderRequest,
-    known: ReadonlySet<string>,
-  ): Promise<SignatureCheck> {
-    if ((design.document as { require_signed_urls?: unknown })?.require_signed_urls !== true)
-      return { ok: true };
-    if (!deps.verifySignature) return { ok: false, reason: 'signature-unverified' };
-    return deps.verifySignature(design.teamId, request.rawPath, request.rawQueryString, known);
-  }
-
-  /**
-   * The current design's parameter names: how the query is read, the same for the signature
-   * check and the drawing (a bare `name` segment is that parameter, empty; docs/adr/0054-signed-render-urls.md
-   * "Signed render URLs").
-   */
-  const knownNames = (current: DesignRecord): ReadonlySet<string> =>
-    new Set(declaredParameters(parseDesignDocument(current.document)));
 
   /** The answer of a link that goes nowhere: a short page, never a redirect. */
   function noLink(statusCode: 403 | 404 | 503, message: string): ApiResult {
