@@ -45,7 +45,16 @@ function aDesign(fields: Record<string, unknown> = {}): ExportDesign {
 }
 
 /** Generate and its outputs, on the screen's real form. */
-function Harness({ design, provider }: { design: ExportDesign; provider: string }) {
+function Harness({
+  design,
+  provider,
+  signed = design.require_signed_urls,
+}: {
+  design: ExportDesign;
+  provider: string;
+  /** "Require signed URLs" as the screen has it (turned on there, or as loaded). */
+  signed?: boolean;
+}) {
   const exportForm = useExportForm(design);
   const platform = providerOf(provider);
   return (
@@ -60,7 +69,7 @@ function Harness({ design, provider }: { design: ExportDesign; provider: string 
             provider,
             rows: exportRows(design),
             pdfAllowed: false,
-            signed: design.require_signed_urls,
+            signed,
           })
         }
       />
@@ -74,15 +83,16 @@ function Harness({ design, provider }: { design: ExportDesign; provider: string 
 const copyValue = (name: string) =>
   (screen.getByRole('textbox', { name }) as HTMLTextAreaElement).value;
 
-async function generate(design: ExportDesign, provider: string) {
+async function generate(design: ExportDesign, provider: string, signed?: boolean) {
   answer('POST /api/pic-snippet/{id}/cache-id', 200, {
     success: true,
     cache_id: 'v4',
     version: 4,
   });
-  const { user } = renderWithProviders(<Harness design={design} provider={provider} />, {
-    signedInAs: aUser(),
-  });
+  const { user } = renderWithProviders(
+    <Harness design={design} provider={provider} signed={signed} />,
+    { signedInAs: aUser() },
+  );
   await user.click(screen.getByRole('button', { name: 'Generate' }));
   await screen.findByRole('heading', { name: /Ready to paste/ });
 }
@@ -145,6 +155,20 @@ describe('an animated GIF design on the export screen', () => {
   it('keeps the still for a web page', async () => {
     await generate(aDesign(gifPhoto), 'mywebsite');
     expect(copyValue('HTML')).toContain(`srcset="${BASE}/v4 1x, ${BASE}/v4@2x 2x"`);
+  });
+
+  it('keeps the still when Require signed URLs is turned on after the screen opened', async () => {
+    // The signature covers the path the server signs, which has no `.gif`.
+    const sign = answer('POST /api/pic-snippet/{id}/sign', 200, {
+      success: true,
+      url: `${BASE}/v4?__sf=names&__sig=${'s'.repeat(43)}&first_name=`,
+      form: 'names',
+      expires_at: null,
+    });
+    await generate(aDesign(gifPhoto), 'klaviyo', true);
+    expect(copyValue('Direct link').startsWith(`${BASE}/v4?__sf=names&__sig=`)).toBe(true);
+    expect(copyValue('HTML')).not.toContain('.gif');
+    expect(sign.requests.length).toBeGreaterThan(0);
   });
 
   it('keeps the still, not .gif, for a design with a dynamic sticker drawing a GIF', async () => {

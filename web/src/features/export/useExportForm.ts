@@ -143,6 +143,9 @@ export function useExportForm(design: ExportDesign): ExportFormState {
   }
 
   function generate(input: GenerateInput) {
+    // Signed URLs keep the still, as for a design loaded signed (docs/export.md "Animated
+    // designs"): "Require signed URLs" may be turned on after the screen opened.
+    const drawn = input.signed ? { ...design, animated_gif: false } : design;
     void form.handleSubmit(async (values) => {
       setGenerateError(null);
       let cacheId: string;
@@ -155,7 +158,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
         cacheId = await createCacheId(design.id);
         // Only signed URLs draw it: the URL's names are signed, the platform fills the values.
         if (input.signed) {
-          const names = linkParameterNames(design, {
+          const names = linkParameterNames(drawn, {
             provider: input.provider,
             rows: input.rows,
             pdf,
@@ -163,7 +166,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
             imageFormat: values.imageFormat,
           });
           const format = urlInput(
-            design,
+            drawn,
             input.provider,
             input.rows,
             pdf,
@@ -181,7 +184,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
               format ?? null,
             );
           // The 2× image's path is signed apart (docs/export.md "Density").
-          if (usesDenseImage(design, pdf, input.provider))
+          if (usesDenseImage(drawn, pdf, input.provider))
             denseSignature = await namesSignature(
               design.id,
               names,
@@ -197,7 +200,7 @@ export function useExportForm(design: ExportDesign): ExportFormState {
       }
       try {
         setOutputs(
-          generateOutputs(design, {
+          generateOutputs(drawn, {
             cacheId,
             signature,
             denseSignature,
