@@ -9,28 +9,31 @@
 import type { ApiResult } from '#lib/http.ts';
 import { logger } from '#lib/logger.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
-import { parseDesignDocument, type DesignDocument } from '#shared/design.ts';
-import { densityFits } from '#shared/render-limits.ts';
+import { parseDesignDocument } from '#shared/design.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
-import {
-  parseRenderPath,
-  parseRenderQuery,
-  type RenderDensity,
-  type RenderPath,
-} from '#shared/render-url.ts';
+import { parseRenderPath, parseRenderQuery, type RenderPath } from '#shared/render-url.ts';
 import { ruleLinkUrl } from '#shared/scene/rules.ts';
-import { hasGifSource } from './animated-gif.ts';
+import {
+  cacheControlOf,
+  cropRefreshS,
+  image,
+  imageAnswer,
+  manychatJson,
+  noLink,
+  pdfNotIncluded,
+  QUOTA_FALLBACK_CACHE,
+  shortestDefined,
+} from './answer.ts';
 import { createBudgets } from './budgets.ts';
 import { etagOf, renderCacheKey } from './cache-key.ts';
 import { createCachedDraw } from './cached-draw.ts';
-import { COUNTDOWN_CACHE, timerKeyValues, timerStickers } from './countdown-gif.ts';
+import { timerKeyValues, timerStickers } from './countdown-gif.ts';
+import { DENSITY_REFUSAL, drawingOf } from './format.ts';
 import { createDesignLoader, knownNames } from './load-design.ts';
 import { createOpenTime } from './open-time.ts';
 import { RecentFallbacks } from './recent-fallbacks.ts';
-import type { RenderFormat, RenderOutput } from './renderer.ts';
 import { rulesScope } from './rule-context.ts';
 import type { DesignRecord, RenderRequest, RenderServiceDeps } from './service-types.ts';
-import { cacheControlUntil } from './signature.ts';
 
 export type { DesignRecord, RenderServiceDeps } from './service-types.ts';
 export { DEFAULT_LIMITS, TokenBuckets } from './budgets.ts';
@@ -38,17 +41,8 @@ export { ViewCounter } from './view-counter.ts';
 export { cacheIdOf, renderCacheKey } from './cache-key.ts';
 export { MemoryCache, withTimeout } from './cached-draw.ts';
 export { normaliseValues, WEATHER_STICKER_CACHE_S } from './open-time.ts';
-
-/** Cache-Control of a good render without a matching cacheId (docs/export.md "Cache id"). */
-export const SHORT_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
-/** Cache-Control of a good render whose cacheId names the design's current version. */
-export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
-/**
- * Cache-Control of the fallback answered past the team's monthly quota (docs/security.md
- * "Render limits"): cached briefly, never `no-store`, so mail proxies and the CDN keep it a
- * while and come back later instead of retrying at once.
- */
-export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
+export { IMMUTABLE_CACHE, QUOTA_FALLBACK_CACHE, SHORT_CACHE } from './answer.ts';
+export { DENSITY_REFUSAL } from './format.ts';
 
 /**
  * How long a timer design's fallback keeps one drawing, ms: its timers show the minute's start
@@ -61,75 +55,6 @@ export const FALLBACK_TIMER_STEP_MS = 60_000;
  * load"): past it a request's fallback draws unshared, as before.
  */
 export const MAX_FALLBACK_DRAWS_IN_FLIGHT = 256;
-/**
- * Cache-Control of a design whose rules read the request's headers (device, OS, country,
- * e-mail client): the CDN's key has none of them, so it must not share the answer
- * (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN"). Browsers revalidate with the ETag.
- */
-export const RULES_VIEWER_CACHE = 'private, no-cache';
-/** Cache-Control of a design whose rules read the clock only: shared a minute. */
-export const RULES_MOMENT_CACHE = 'public, max-age=60';
-/**
- * Cache-Control of a design with live content: kept no longer than it stays true (a poll's
- * `results_ttl_s`, the forecasts' 30 minutes, a web crop's refresh; docs/polls.md "Live results",
- * docs/weather.md "The weather sticker", docs/web-crops.md "Refresh").
- */
-export const liveCache = (ttlS: number): string =>
-  `public, max-age=${Math.max(1, Math.floor(ttlS))}`;
-/**
- * `X-Render-Reason` of a dense URL (`@2x`, `@3x`) whose design is too large at that density
- * (shared/render-limits.ts `MAX_DENSE_PIXELS`); `over-budget` names a dense image past its byte
- * budget (encode.ts `encodeStill`). Both answer the fallback, uncached (docs/export.md "Density").
- */
-export const DENSITY_REFUSAL = 'too-many-pixels';
-/** The shortest of the given times, or undefined when none is given. */
-const shortestDefined = (...times: Array<number | undefined>): number | undefined => {
-  const given = times.filter((t): t is number => t !== undefined);
-  return given.length === 0 ? undefined : Math.min(...given);
-};
-/**
- * The shortest refresh of the design's live web crops, s (docs/web-crops.md "Refresh"), or
- * undefined without any.
- */
-const cropRefreshS = (doc: DesignDocument): number | undefined =>
-  shortestDefined(
-    ...doc.graphics_data.map((s) =>
-      s.dynamicStickerType === 'screenShot' ? s.crop?.refresh_s : undefined,
-    ),
-  );
-/** The answer header naming the rule an image of a design with rules shows (`rule:{id}`). */
-export const RENDER_RULE_HEADER = 'x-render-rule';
-
-const CONTENT_TYPES: Record<RenderFormat, RenderOutput['contentType']> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  pdf: 'application/pdf',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-};
-
-/** `Server-Timing` from stage times in ms (visible in browsers' devtools and in the bench). */
-export function serverTiming(timings: Record<string, number>): string {
-  return Object.entries(timings)
-    .map(([name, ms]) => `${name};dur=${ms.toFixed(1)}`)
-    .join(', ');
-}
-
-function image(body: Buffer, contentType: string, cacheControl: string, etag?: string): ApiResult {
-  return {
-    statusCode: 200,
-    isBase64Encoded: true,
-    headers: {
-      'content-type': contentType,
-      'cache-control': cacheControl,
-      'content-length': String(body.length),
-      'x-content-type-options': 'nosniff',
-      ...(etag ? { etag } : {}),
-    },
-    body: body.toString('base64'),
-  };
-}
 
 /**
  * Builds the render service.
@@ -242,18 +167,6 @@ export function createRenderService(deps: RenderServiceDeps) {
     return image(await deps.placeholder(), 'image/jpeg', cacheControl);
   }
 
-  /** The answer of a link that goes nowhere: a short page, never a redirect. */
-  function noLink(statusCode: 403 | 404 | 503, message: string): ApiResult {
-    return {
-      statusCode,
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'private, no-store',
-      },
-      body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>Link</title><p>${message}</p></html>`,
-    };
-  }
-
   /**
    * `GET /l/{publicId}[/{cacheId}]?{the image's query}` (docs/rules.md "Links"): evaluates the
    * design's rules as the image does for the same request (same design version, values, clock,
@@ -349,7 +262,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       let doc = parseDesignDocument(design.document);
       const query = parseRenderQuery(request.rawQueryString, known);
 
-      if (query.__format === 'manychat_json') return manychatJson(request);
+      if (query.__format === 'manychat_json') return manychatJson(request, deps.publicUrl);
 
       // Looked up before the rules, so a rule can test a looked-up value; a design with data
       // bindings is never answered immutable: a re-upload must reach the CDN.
@@ -361,32 +274,9 @@ export function createRenderService(deps: RenderServiceDeps) {
         doc = ruled.document;
       }
       const scope = ruled ? rulesScope(doc.rules) : 'url';
-      const timed = timerStickers(doc).length > 0;
-      // `.gif` of a design drawing GIF files answers its animation (docs/animated-designs.md).
-      const animated = /\.gif$/i.test(request.rawPath) && hasGifSource(doc);
-      const format: RenderFormat = path.format ?? (timed || animated ? 'gif' : doc.render_format);
-      // A timer design, and an animated design's GIF (which the renderer plays at 1×), answer
-      // their 1× image at any density, under the 1× key (docs/export.md "Density").
-      const density: RenderDensity =
-        timed || (format === 'gif' && hasGifSource(doc)) ? 1 : (path.density ?? 1);
-      if (!densityFits(doc.canvas_width, doc.canvas_height, density))
-        throw Object.assign(new Error(`too many pixels at ${density}x`), {
-          cause: DENSITY_REFUSAL,
-        });
-      if (format === 'pdf' && !(await deps.teamCanExportPdf(design.teamId))) {
-        return {
-          statusCode: 402,
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'cache-control': 'no-store',
-          },
-          body: JSON.stringify({
-            success: false,
-            code: 'payment_required',
-            message: 'PDF export is available only for Pro plans.',
-          }),
-        };
-      }
+      const { format, density, timed } = drawingOf(path, request.rawPath, doc);
+      if (format === 'pdf' && !(await deps.teamCanExportPdf(design.teamId)))
+        return pdfNotIncluded();
       const started = performance.now();
       const opened = await withFirstOpen(
         design,
@@ -423,40 +313,31 @@ export function createRenderService(deps: RenderServiceDeps) {
         deps.countView(design.designId, proxy ? 'proxy' : 'open');
       const etag = etagOf(body);
       // Live content (poll results, weather, web crops) is kept no longer than it stays true.
-      const liveS = shortestDefined(poll.ttlS, weathered.ttlS, cropRefreshS(doc));
-      // A per-viewer answer is never shared, so a signature's expiry does not change it.
-      const cacheControl =
-        (scope === 'viewer' || weathered.viewer) && !partial && !design.stale
-          ? RULES_VIEWER_CACHE
-          : cacheControlUntil(
-              partial || design.stale
-                ? 'no-store'
-                : timed
-                  ? COUNTDOWN_CACHE
-                  : liveS !== undefined
-                    ? liveCache(liveS)
-                    : scope === 'moment'
-                      ? RULES_MOMENT_CACHE
-                      : immutable && !bound
-                        ? IMMUTABLE_CACHE
-                        : SHORT_CACHE,
-              signed.expiresAt,
-            );
+      const cacheControl = cacheControlOf({
+        viewer: scope === 'viewer' || weathered.viewer,
+        partial,
+        stale: design.stale === true,
+        timed,
+        liveS: shortestDefined(poll.ttlS, weathered.ttlS, cropRefreshS(doc)),
+        moment: scope === 'moment',
+        immutable: immutable && !bound,
+        expiresAt: signed.expiresAt,
+      });
       if (request.ifNoneMatch === etag) {
         return { statusCode: 304, headers: { etag, 'cache-control': cacheControl } };
       }
       const total = performance.now() - started;
       recordMetric(METRIC.render, 1, ['outcome', hit]);
       recordMetric(METRIC.renderMs, total);
-      const result = image(body, CONTENT_TYPES[format], cacheControl, etag);
-      result.headers = {
-        ...result.headers,
-        'x-render-cache': hit,
-        // Which rule the image shows (docs/rules.md "Caching"): an id, never a header's value.
-        ...(design.ruleKey !== undefined ? { [RENDER_RULE_HEADER]: design.ruleKey } : {}),
-        'server-timing': serverTiming({ ...timings, total }),
-      };
-      return result;
+      return imageAnswer({
+        body,
+        format,
+        cacheControl,
+        etag,
+        hit,
+        ruleKey: design.ruleKey,
+        timings: { ...timings, total },
+      });
     } catch (error) {
       const reason = (error as { cause?: unknown }).cause;
       const cause = reason === 'rate-limit' ? 'rate limited' : 'render failed';
@@ -474,27 +355,6 @@ export function createRenderService(deps: RenderServiceDeps) {
       }
       return fallback(cause, design, error, 'no-store', request.nowMs);
     }
-  }
-
-  /** ManyChat's dynamic image block JSON, pointing at the same URL without `__format`. */
-  function manychatJson(request: RenderRequest): ApiResult {
-    const query = request.rawQueryString
-      .split('&')
-      .filter((p) => p !== '' && !p.startsWith('__format='))
-      .join('&');
-    const url = `${deps.publicUrl}${request.rawPath}${query ? `?${query}` : ''}`;
-    return {
-      statusCode: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': SHORT_CACHE },
-      body: JSON.stringify({
-        version: 'v2',
-        content: {
-          messages: [{ type: 'image', url, buttons: [] }],
-          actions: [],
-          quick_replies: [],
-        },
-      }),
-    };
   }
 
   return { handle, link };
