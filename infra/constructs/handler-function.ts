@@ -93,6 +93,12 @@ export interface HandlerFunctionProps {
   tracing?: boolean;
   /** Concurrent executions reserved (and so at most), for a queue worker; default none. */
   reservedConcurrentExecutions?: number;
+  /**
+   * A container image instead of the bundled zip (the render function's option:
+   * infra/constructs/render.ts `renderImageCode`): the image holds the code and what
+   * `externalModules` and `layers` would give, so those and `commandHooks` are not used.
+   */
+  image?: lambda.DockerImageCode;
 }
 
 /**
@@ -102,7 +108,7 @@ export interface HandlerFunctionProps {
  * @throws Error when the entry file does not exist.
  */
 export class HandlerFunction extends Construct {
-  readonly fn: nodejs.NodejsFunction;
+  readonly fn: lambda.Function;
   readonly role: iam.Role;
   readonly feature: FunctionFeature;
 
@@ -122,11 +128,14 @@ export class HandlerFunction extends Construct {
     });
     logGroup.grantWrite(this.role);
 
-    this.fn = new nodejs.NodejsFunction(this, 'Function', {
+    const environment = {
+      STAGE: 'aws',
+      FEATURE: props.feature,
+      NODE_OPTIONS: '--enable-source-maps',
+      ...props.environment,
+    };
+    const common = {
       description: props.description,
-      entry,
-      handler: 'handler',
-      runtime: RUNTIME,
       architecture: props.architecture,
       memorySize: props.memorySize,
       timeout: props.timeout,
@@ -139,15 +148,35 @@ export class HandlerFunction extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: props.tracing ? lambda.Tracing.ACTIVE : undefined,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      environment,
+    };
+    this.fn = props.image
+      ? new lambda.DockerImageFunction(this, 'Function', { ...common, code: props.image })
+      : this.bundled(props, entry, common);
+    if (props.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no ' +
+          'resource-level permissions, so AWS requires the resource *.',
+      });
+    }
+  }
+
+  /** The zip: `entry` bundled by esbuild (see the class comment). */
+  private bundled(
+    props: HandlerFunctionProps,
+    entry: string,
+    common: Omit<nodejs.NodejsFunctionProps, 'entry'>,
+  ): nodejs.NodejsFunction {
+    return new nodejs.NodejsFunction(this, 'Function', {
+      ...common,
+      entry,
+      handler: 'handler',
+      runtime: RUNTIME,
       layers: props.layers,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      environment: {
-        STAGE: 'aws',
-        FEATURE: props.feature,
-        NODE_OPTIONS: '--enable-source-maps',
-        ...props.environment,
-      },
       bundling: {
         format: nodejs.OutputFormat.ESM,
         mainFields: ['module', 'main'],
@@ -161,14 +190,6 @@ export class HandlerFunction extends Construct {
         commandHooks: props.commandHooks,
       },
     });
-    if (props.tracing) {
-      Validations.of(this.role).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords have no ' +
-          'resource-level permissions, so AWS requires the resource *.',
-      });
-    }
   }
 }
 

@@ -7,7 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, IgnoreMode, Stack } from 'aws-cdk-lib';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -160,6 +161,56 @@ export const RENDER_PAGE_BUNDLING: nodejs.ICommandHooks = {
     `mkdir -p "${outputDir}/page"`,
     `cp -R "${inputDir}/functions/render/page/dist" "${outputDir}/page/dist"`,
   ],
+};
+
+/**
+ * The context flag that packages the render function as a container image with Chromium stored
+ * unpacked (`cdk deploy -c renderImage=true`; docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md
+ * "Fresh cold start: Chromium stored unpacked"). Unset: the zip with the browser layer, as before.
+ */
+export const RENDER_IMAGE_CONTEXT = 'renderImage';
+
+/** The render image's Dockerfile, relative to the build context (the repository root). */
+export const RENDER_DOCKERFILE = 'infra/render-image/Dockerfile';
+
+/**
+ * What of the repository the image's build reads (everything else is left out of the asset, so
+ * its hash, and a rebuild, follow these files only): the lock files and patches for `npm ci`, the
+ * TypeScript sources the bundle is built from, and the Dockerfile.
+ */
+export const RENDER_IMAGE_CONTEXT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'patches',
+  'shared',
+  'functions',
+  'infra/render-image',
+] as const;
+
+/**
+ * The render function's container image (docs/infra.md "What the stack creates"): built from
+ * {@link RENDER_DOCKERFILE} for x86_64 ({@link CHROMIUM_ARCH}) with the repository root as its
+ * context, less what {@link RENDER_IMAGE_CONTEXT_FILES} does not name.
+ */
+export function renderImageCode(): lambda.DockerImageCode {
+  return lambda.DockerImageCode.fromImageAsset(PROJECT_ROOT, {
+    file: RENDER_DOCKERFILE,
+    platform: Platform.LINUX_AMD64,
+    ignoreMode: IgnoreMode.DOCKER,
+    exclude: [
+      '*',
+      ...RENDER_IMAGE_CONTEXT_FILES.map((f) => `!${f}`),
+      '**/node_modules',
+      'functions/render/page/node_modules',
+    ],
+  });
+}
+
+/** Whether the app asks for the image (`renderImage` context `true` or `"true"`). */
+const wantsImage = (scope: Construct): boolean => {
+  const value: unknown = scope.node.tryGetContext(RENDER_IMAGE_CONTEXT);
+  return value === true || value === 'true';
 };
 
 /**
@@ -379,6 +430,7 @@ export class Render extends Construct {
       tracing: true,
       externalModules: RENDER_EXTERNAL_MODULES,
       layers: [layer],
+      ...(wantsImage(this) ? { image: renderImageCode() } : {}),
       ...(props.reservedConcurrency === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrency }),
