@@ -82,7 +82,7 @@ async function waitForDynamo(
   endpoint: string,
   child: ChildProcess,
   timeoutMs = 60_000,
-): Promise<void> {
+): Promise<number> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
@@ -95,8 +95,7 @@ async function waitForDynamo(
       if (child.exitCode !== null)
         throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
       try {
-        await client.send(new ListTablesCommand({}));
-        return;
+        return (await client.send(new ListTablesCommand({}))).TableNames?.length ?? 0;
       } catch (error) {
         if (Date.now() > deadline)
           throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms`, { cause: error });
@@ -122,14 +121,39 @@ const orphanSafeSpawn = ((command: string, args: readonly string[], options: Spa
     ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args], options)
     : spawn(command, args, options)) as typeof spawn;
 
+/** How many free ports `startDynamo` tries before it gives up. */
+const DYNAMO_PORT_ATTEMPTS = 3;
+
 /**
  * Starts DynamoDB Local.
+ *
+ * A free port is free only until someone binds it: two stacks starting at once (the test
+ * workers, or a developer's `npm start` beside a test run) can be given the same one, and the
+ * second JVM then fails to bind without exiting while the first one answers its checks, so both
+ * stacks would share one database. An in-memory database that answers with tables already in
+ * it is therefore someone else's: this child is stopped and another free port tried, up to
+ * {@link DYNAMO_PORT_ATTEMPTS} times.
  * @param options.path folder for the database files; omitted = in memory.
  * @param options.port TCP port; omitted = a free one.
+ * @throws Error when Java is missing, DynamoDB Local exits or does not answer within 60 s, or
+ *   another database answered on every port tried.
  */
 export async function startDynamo(
   options: { path?: string; port?: number } = {},
 ): Promise<RunningDynamo> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await spawnDynamo(options);
+    if (started) return started;
+    if (options.port !== undefined || attempt >= DYNAMO_PORT_ATTEMPTS)
+      throw new Error(`DynamoDB Local: another database answered on each port tried (${attempt})`);
+  }
+}
+
+/** One start of DynamoDB Local (`startDynamo`); undefined when another database answered. */
+async function spawnDynamo(options: {
+  path?: string;
+  port?: number;
+}): Promise<RunningDynamo | undefined> {
   assertJava();
   const port = options.port ?? (await freePort());
   if (options.path) await mkdir(options.path, { recursive: true });
@@ -163,12 +187,18 @@ export async function startDynamo(
     });
   });
   const endpoint = `http://127.0.0.1:${port}`;
+  let tables: number;
   try {
-    await waitForDynamo(endpoint, child);
+    tables = await waitForDynamo(endpoint, child);
   } catch (error) {
     stopping = true;
     child.kill('SIGKILL');
     throw error;
+  }
+  if (!options.path && tables > 0) {
+    stopping = true;
+    child.kill('SIGKILL');
+    return undefined;
   }
   return {
     endpoint,

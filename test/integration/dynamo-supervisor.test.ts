@@ -91,3 +91,34 @@ describe('a DynamoDB Local that dies under npm start', () => {
     }
   });
 });
+
+describe('two stacks given the same port', () => {
+  // Mutation check: without the tables check in startDynamo, the second start returned the
+  // first one's endpoint as its own, and the two stacks shared one database.
+  it('does not take another in-memory database for its own', async () => {
+    const first = await startDynamo();
+    try {
+      const client = new DynamoDBClient({
+        endpoint: first.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: 1,
+      });
+      await client.send(
+        new CreateTableCommand({
+          TableName: 'theirs',
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        }),
+      );
+      client.destroy();
+      const port = Number(new URL(first.endpoint).port);
+      await expect(startDynamo({ port })).rejects.toThrow(
+        'another database answered on each port tried (1)',
+      );
+    } finally {
+      await first.stop();
+    }
+  });
+});
