@@ -116,6 +116,8 @@ function FontRow({
       aria-selected={selected}
       aria-disabled={option.disabled || undefined}
       className={`font-picker__option${active ? ' font-picker__option--active' : ''}`}
+      // A name too wide for the row in its own face ends in "…": the pointer shows it whole.
+      title={option.family}
       style={{
         top,
         height: FONT_ROW_HEIGHT,

@@ -167,7 +167,8 @@ function VerifyEmailNote({ email }: { email: string }) {
   return (
     <div className="stack">
       <p className="muted">
-        {email} is not confirmed yet. Invitations to a team need a confirmed address.
+        <span className="break">{email}</span> is not confirmed yet. Invitations to a team need a
+        confirmed address.
       </p>
       {status && <Notice tone={status.tone}>{status.text}</Notice>}
       <div>
