@@ -12,15 +12,8 @@ import { expect, it } from 'vitest';
 import { createDesign, signedIn } from '../support/designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 import { useTestBrowser } from '../support/browser.ts';
-import {
-  byRole,
-  findByRole,
-  press,
-  signIn,
-  snap,
-  TIMEOUT_MS,
-  waitForText,
-} from '../support/aria.ts';
+import { snap, waitForText } from '../support/aria.ts';
+import { generateHtml, openExportScreen, signedInPage } from '../support/export-page.ts';
 import { frameCentre, solidGif } from '../support/gif.ts';
 
 const stack = useLocalStack({ web: 'preview' });
@@ -40,34 +33,14 @@ it('exports a GIF design to Klaviyo as its animation', { timeout: 240_000 }, asy
   expect(upload.status, JSON.stringify(upload.json)).toBe(201);
   const design = await createDesign(demo, { image_id: (upload.json.image as { id: string }).id });
 
-  const page = await browser().newPage();
-  await page.setViewport({ width: 1366, height: 900 });
-  page.setDefaultTimeout(TIMEOUT_MS);
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  await signIn(page, base, 'demo@example.com', 'demo-password');
-  await page.goto(`${base}/pic-snippet/${design.id}/export`, { waitUntil: 'networkidle0' });
-  await findByRole(page, 'dialog', 'Custom data for each recipient');
-  await press(page, 'Got it');
-  await page.waitForFunction(() => !document.querySelector('dialog[open]'), {
-    timeout: TIMEOUT_MS,
-  });
-  await findByRole(page, 'combobox', 'Platform');
-  await page.select(byRole('combobox', 'Platform'), 'klaviyo');
+  const { page, errors } = await signedInPage(browser(), base, 'demo@example.com', 'demo-password');
+  await openExportScreen(page, base, design.id, 'klaviyo');
   await waitForText(page, 'An animated GIF in e-mail');
-  await page.waitForFunction(
-    (sel) => document.querySelector(sel)?.getAttribute('aria-disabled') !== 'true',
-    { timeout: 60_000 },
-    'button[aria-describedby$="-generate-hint"]',
-  );
-  await press(page, 'Generate');
-  const html = await (await page.waitForSelector('[data-testid="export-html"]'))!.evaluate(
-    (el) => (el as HTMLTextAreaElement).value,
-  );
+  const html = await generateHtml(page);
   await page.evaluate(() => window.scrollTo(0, 0));
   await snap(page, 'e2e-export-animated');
 
-  // The e-mail's image: the `.gif` at 1× (no @2x), its width attribute the canvas's.
+  // The e-mail's image: the `.gif` at 1× (no @2x).
   const img = /<img src="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
   expect(img, html).toMatch(new RegExp(`/r/${design.public_id}/v\\d+\\.gif(\\?|$)`));
   expect(img).not.toContain('@2x');
