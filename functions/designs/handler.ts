@@ -44,6 +44,7 @@ import { exportRoutes, linkChange } from './export.ts';
 import { signingRoutes } from './signing.ts';
 import { campaignRoutes } from './campaigns.ts';
 import { pollRoutes } from './polls.ts';
+import { webCropPreviewRoutes } from './web-crop-preview.ts';
 import { ListQuerySchema, listDesigns, teamList } from './lists.ts';
 import { assertQrCode, changeSticker, saveGeneratedSticker, withFallback } from './stickers.ts';
 import {
@@ -426,6 +427,7 @@ export const handler = featureHandler('designs', {
   ...signingRoutes,
   ...campaignRoutes,
   ...pollRoutes,
+  ...webCropPreviewRoutes,
 });
 
 /** The page of a caller without a current team: empty. */

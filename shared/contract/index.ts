@@ -29,6 +29,7 @@ import { TEAMS_CONTRACT } from './teams.ts';
 import { TEMPLATES_CONTRACT } from './templates.ts';
 import { TEXT_SNIPPETS_CONTRACT } from './text-snippets.ts';
 import { WEBHOOKS_CONTRACT } from './webhooks.ts';
+import { WEB_CROPS_CONTRACT } from './web-crops.ts';
 
 export * from './core.ts';
 
@@ -57,6 +58,7 @@ export const CONTRACT = {
   ...DATA_SOURCES_CONTRACT,
   ...CAMPAIGNS_CONTRACT,
   ...POLLS_CONTRACT,
+  ...WEB_CROPS_CONTRACT,
 } as const satisfies Record<string, RouteContract>;
 
 /** A route key that has a contract. */

@@ -143,3 +143,63 @@ describe('live web crops', () => {
     expect(near(waited.rgb, COLOURS.green!)).toBe(false);
   });
 });
+
+describe("the editor's preview of a crop", () => {
+  const previewOf = (id: string) => `/api/pic-snippet/${id}/web-crop-preview`;
+
+  it('answers the element the render draws, for its team only, with the CSRF token', async () => {
+    const design = await cropDesign({}, `${origin}/deal/red`);
+    const owner = await ownTeam(stack().url, uniqueEmail('web-crop-owner'));
+    const mine = await demoDesignCopyIn(await currentTeamId(owner));
+    const body = { url: `${origin}/deal/blue`, selector: '#deal', is_mobile: false };
+    const res = await owner.request('POST', previewOf(mine.designId), body);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const image = String(res.json.image);
+    const png = Buffer.from(image.slice(image.indexOf(',') + 1), 'base64');
+    const { data, info } = await sharp(png)
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4),
+    ];
+    // The element alone, blue in the middle; transparent around it where the page (white) was.
+    expect(
+      near(at(Math.floor(info.width / 2), Math.floor(info.height / 2)).slice(0, 3), COLOURS.blue!),
+    ).toBe(true);
+    expect(at(0, 0)[3]).toBe(0);
+    // Another team's design is not found; without the CSRF token nothing is taken.
+    const other = await owner.request('POST', previewOf(design.designId), body);
+    expect(other.status).toBe(404);
+    const forged = await owner.request('POST', previewOf(mine.designId), body, { csrf: false });
+    expect(forged.status).toBe(419);
+  });
+
+  it('refuses private and metadata addresses, and says when nothing matched', async () => {
+    const owner = await ownTeam(stack().url, uniqueEmail('web-crop-ssrf'));
+    const mine = await demoDesignCopyIn(await currentTeamId(owner));
+    asked.length = 0;
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/',
+      'http://127.0.0.1:1/',
+    ]) {
+      const res = await owner.request('POST', previewOf(mine.designId), {
+        url,
+        selector: '#deal',
+        is_mobile: true,
+      });
+      expect(res.status, url).toBe(422);
+      expect(res.json.message).toBe(
+        'This page cannot be opened: its address is not a public web address.',
+      );
+    }
+    const none = await owner.request('POST', previewOf(mine.designId), {
+      url: `${origin}/deal/green`,
+      selector: '#no-such-thing',
+      is_mobile: false,
+    });
+    expect(none.status).toBe(422);
+    expect(none.json.message).toMatch(/^Nothing was captured/);
+  });
+});

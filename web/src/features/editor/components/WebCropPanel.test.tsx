@@ -4,13 +4,15 @@
  * schema refuses show their messages and save nothing, the template's fields are listed as the
  * parameters they add, and a change is undone.
  */
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { WEB_CROP_MESSAGES } from '#shared/scene/web-crop.ts';
 import { openEditor, renderInEditor } from '../../../test/EditorTestProviders.tsx';
 import { runCommand } from '../commands.ts';
 import { StickerToolbar } from './StickerTools.tsx';
 import { UNREADABLE_SELECTOR } from './WebCropPanel.tsx';
+import { answer } from '../../../test/api.ts';
+import { editorScene } from '../document/preview.ts';
 
 function withScreenshot() {
   const store = openEditor();
@@ -83,5 +85,55 @@ describe('the live crop of a screenshot', () => {
     act(() => runCommand(store, 'undo'));
     expect(cropOf(store)?.selector).toBe('main');
     expect(screen.getByRole('textbox', { name: 'CSS selector' })).toHaveProperty('value', 'main');
+  });
+});
+
+describe("the crop's capture for the canvas", () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+  const ROUTE = 'POST /api/pic-snippet/{id}/web-crop-preview';
+
+  /** A screenshot of https://shop.example/deal with a crop of `#deal`, its panel open. */
+  function withCrop() {
+    const store = withScreenshot();
+    const id = store.getState().design!.graphics_data[0]!.uuid;
+    runCommand(store, 'setStickerFallback', { id, value: 'https://shop.example/deal' });
+    runCommand(store, 'setWebCrop', { id, patch: { selector: '#deal' } });
+    const drawn = () =>
+      editorScene(store.getState().design!, 'sample', store.getState().cropPreviews).images.find(
+        (l) => l.id === id,
+      )?.src;
+    return { store, drawn, ...renderInEditor(<StickerToolbar />, { store }) };
+  }
+
+  it('says it is capturing, then the canvas draws the captured element', async () => {
+    const capture = answer(ROUTE, 200, { image: PNG }, { held: true });
+    const { drawn } = withCrop();
+    expect(drawn()).not.toBe(PNG);
+    await waitFor(() => expect(capture.requests).toHaveLength(1));
+    expect(capture.requests[0]?.body).toEqual({
+      url: 'https://shop.example/deal',
+      selector: '#deal',
+      is_mobile: false,
+    });
+    expect(screen.getByRole('status').textContent).toBe(
+      'Capturing the element from the fallback page…',
+    );
+    capture.release();
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'The canvas shows the element as captured from the fallback page.',
+      ),
+    );
+    expect(drawn()).toBe(PNG);
+  });
+
+  it("shows the server's reason when nothing was captured, and keeps the placeholder", async () => {
+    const message =
+      'Nothing was captured: no element matched the selector in 6 seconds, or the page did not load.';
+    answer(ROUTE, 422, { message });
+    const { drawn } = withCrop();
+    const alert = await screen.findByRole('alert', {}, { timeout: 3000 });
+    expect(alert.textContent).toBe(`${message} The canvas shows the placeholder.`);
+    expect(drawn()).not.toBe(PNG);
   });
 });

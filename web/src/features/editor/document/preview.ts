@@ -10,6 +10,7 @@ import { resolveScene, type ResolvedScene } from '#shared/scene/resolve.ts';
 import { isUploadedFamily } from '../../fonts/loadFont.ts';
 import { countdownFrameImage, defaultQrValue, dynamicImage } from './stickers.ts';
 import { weatherImage } from './weather.ts';
+import { cropPreviewRequest } from './webCrop.ts';
 import type { WeatherPreview } from '../store/uiSlice.ts';
 import { gifStickerSrc, isGifUrl } from '../gif/playback.ts';
 
@@ -78,17 +79,22 @@ function weatherStickerImage(sticker: Sticker, preview: WeatherPreview): string 
  * the render's glyph filter.
  * @param weatherPreview what the weather stickers show (the store's ui slice): the sample, or
  *   no weather known.
+ * @param cropPreviews live crops captured for the editor (the store's ui slice): a screenshot
+ *   sticker with a crop draws its capture, once there, in place of its placeholder
+ *   (docs/editor.md "Live web crop").
  */
 export function editorScene(
   design: DesignDocument,
   weatherPreview: WeatherPreview = 'sample',
+  cropPreviews: Readonly<Record<string, string>> = {},
 ): ResolvedScene {
   const images: Record<string, string> = {};
   for (const sticker of design.graphics_data) {
+    const crop = cropPreviewRequest(sticker);
     const src =
       sticker.dynamicStickerType === 'weather'
         ? weatherStickerImage(sticker, weatherPreview)
-        : stickerImageUrl(sticker);
+        : ((crop && cropPreviews[crop.key]) ?? stickerImageUrl(sticker));
     // A GIF is drawn at its saved frame (gif/stickerPlayer.ts), as the render draws it.
     if (src) images[sticker.uuid] = isGifUrl(src) ? gifStickerSrc(src, sticker.gif_frame) : src;
   }

@@ -4,6 +4,7 @@
  * (shared/scene/web-crop.ts `WebCropSchema`, the API's own), and the parameters its URL
  * template names. No fabric, no DOM; test/unit/editor-web-crop.test.ts.
  */
+import type { Sticker } from '#shared/design.ts';
 import { WEB_CROP_REFRESH_S, WebCropSchema, type WebCrop } from '#shared/scene/web-crop.ts';
 import { urlTemplateFields } from '#shared/scene/url-template.ts';
 import { patchedSettings } from './patchedSettings.ts';
@@ -36,3 +37,32 @@ export function patchedCrop(
  */
 export const cropParameters = (template: string | null): string[] =>
   template ? urlTemplateFields(template) : [];
+
+/** What the editor asks the server to capture for a crop's preview, and its key in the store. */
+interface CropPreviewRequest {
+  /** The page: the sticker's own (its fallback), as the render takes for a recipient without values. */
+  url: string;
+  selector: string;
+  is_mobile: boolean;
+  /** The store's key of the capture (`cropPreviews`): device, selector and page. */
+  key: string;
+}
+
+/**
+ * The preview a screenshot sticker's crop asks for (docs/editor.md "Live web crop": the page
+ * the render opens for a recipient without values: the sticker's fallback page), or null when
+ * it has no crop or no fallback page (a URL template's fields have no values in the editor).
+ */
+export function cropPreviewRequest(
+  sticker: Pick<Sticker, 'crop' | 'dynamicStickerUrl' | 'isMobile'>,
+): CropPreviewRequest | null {
+  const url = sticker.dynamicStickerUrl.trim();
+  if (!sticker.crop || url === '') return null;
+  const { selector } = sticker.crop;
+  return {
+    url,
+    selector,
+    is_mobile: sticker.isMobile,
+    key: `${sticker.isMobile ? 'mobile' : 'desktop'}\n${selector}\n${url}`,
+  };
+}

@@ -1,8 +1,9 @@
 /**
  * The ui slice: the open side panel (docs/editor.md "Architecture": "four floating side panels, one
  * open at a time"), the pending confirmation (docs/editor.md "Messages"), the add-snippet cooldown
- * (docs/editor.md "Commands"), a notice for the user and the weather stickers' preview
- * (docs/editor.md "Weather"). View state only: never in the history.
+ * (docs/editor.md "Commands"), a notice for the user, the weather stickers' preview
+ * (docs/editor.md "Weather") and the live crops' captures (docs/editor.md "Live web crop"). View
+ * state only: never in the history.
  */
 import type { Box } from '../document/snippets.ts';
 import type { EditorSlice } from './types.ts';
@@ -55,7 +56,16 @@ export interface UiSlice {
   /** The weather stickers' preview on the canvas; `sample` when the editor opens. */
   weatherPreview: WeatherPreview;
   setWeatherPreview(preview: WeatherPreview): void;
+  /**
+   * Live crops captured for the canvas (docs/editor.md "Live web crop"), PNG data URLs by
+   * document/webCrop.ts `cropPreviewRequest` key; the newest `MAX_CROP_PREVIEWS` are kept.
+   */
+  cropPreviews: Readonly<Record<string, string>>;
+  setCropPreview(key: string, image: string): void;
 }
+
+/** Crop captures the editor keeps for its canvas. */
+const MAX_CROP_PREVIEWS = 20;
 
 export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   panel: 'snippets',
@@ -73,4 +83,12 @@ export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   setTitleUnsaved: (titleUnsaved) => set({ titleUnsaved }),
   weatherPreview: 'sample',
   setWeatherPreview: (weatherPreview) => set({ weatherPreview }),
+  cropPreviews: {},
+  setCropPreview: (key, image) =>
+    set((s) => {
+      const rest = Object.entries(s.cropPreviews).filter(([k]) => k !== key);
+      return {
+        cropPreviews: Object.fromEntries([...rest.slice(1 - MAX_CROP_PREVIEWS), [key, image]]),
+      };
+    }),
 });
