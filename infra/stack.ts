@@ -210,6 +210,8 @@ export class PicSnippetsStack extends Stack {
       ...(fontCdnUrl === null ? {} : { fontCdnUrl }),
     });
     this.sendLists.grantStart(this.api.functions['send-lists']);
+    // The editor's live-crop preview opens pages in the screenshot function, never in its own.
+    this.render.grantScreenshots(this.api.functions.designs);
     // A list's campaign start schedules warm capacity on the render alias: the worker once it
     // counted the rows, the API when the start changes or the list is cancelled
     // (docs/send-lists.md "Warm capacity before a send"; off unless WARM_CAPACITY_MAX is set).

@@ -662,6 +662,22 @@ export class Render extends Construct {
     );
   }
 
+  /**
+   * Lets an API function have pages captured by the screenshot function only (the editor's
+   * live-crop preview, functions/designs/web-crop-preview.ts; docs/web-crops.md "In the
+   * editor"): `SCREENSHOT_FUNCTION_NAME` and lambda:InvokeFunction on that one function, so the
+   * page never opens in the API function, whose role reaches the table.
+   */
+  grantScreenshots(handler: HandlerFunction): void {
+    handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
+    handler.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [this.screenshot.fn.functionArn],
+      }),
+    );
+  }
+
   grantRenderHelpers(handler: HandlerFunction): void {
     handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
     handler.fn.addEnvironment('RENDER_NOTICES_FUNCTION_NAME', this.notices.fn.functionName);

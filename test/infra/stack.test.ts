@@ -1297,6 +1297,8 @@ describe('what each function may do (reviewed here, in place of a template snaps
         // Opens the team's signing secret to sign a render URL.
         'kms:Decrypt @ SecretsKey',
         WEBHOOK_EMIT,
+        // The editor's live-crop preview: pages open in the screenshot function only.
+        'lambda:InvokeFunction @ RenderScreenshotFunction',
       ],
     },
     'text-snippets': {
