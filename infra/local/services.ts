@@ -9,7 +9,13 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+} from '@aws-sdk/client-dynamodb';
+import { randomBytes } from 'node:crypto';
 import S3rver from 's3rver';
 
 const require = createRequire(import.meta.url);
@@ -82,7 +88,7 @@ async function waitForDynamo(
   endpoint: string,
   child: ChildProcess,
   timeoutMs = 60_000,
-): Promise<number> {
+): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
@@ -95,13 +101,45 @@ async function waitForDynamo(
       if (child.exitCode !== null)
         throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
       try {
-        return (await client.send(new ListTablesCommand({}))).TableNames?.length ?? 0;
+        await client.send(new ListTablesCommand({}));
+        return;
       } catch (error) {
         if (Date.now() > deadline)
           throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms`, { cause: error });
         await new Promise((r) => setTimeout(r, 150));
       }
     }
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Whether the in-memory database at `endpoint` is this process's alone (`startDynamo`): it
+ * creates a table of a random name, then lists the tables; another stack sharing the database
+ * has either a table there already or creates its own claim, and whichever lists second sees
+ * both. The claim table is dropped again when the database is ours.
+ */
+async function ownsDatabase(endpoint: string): Promise<boolean> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const claim = `claim-${randomBytes(6).toString('hex')}`;
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: claim,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      }),
+    );
+    const tables = (await client.send(new ListTablesCommand({}))).TableNames ?? [];
+    if (tables.length !== 1) return false;
+    await client.send(new DeleteTableCommand({ TableName: claim }));
+    return true;
   } finally {
     client.destroy();
   }
@@ -130,9 +168,9 @@ const DYNAMO_PORT_ATTEMPTS = 3;
  * A free port is free only until someone binds it: two stacks starting at once (the test
  * workers, or a developer's `npm start` beside a test run) can be given the same one, and the
  * second JVM then fails to bind without exiting while the first one answers its checks, so both
- * stacks would share one database. An in-memory database that answers with tables already in
- * it is therefore someone else's: this child is stopped and another free port tried, up to
- * {@link DYNAMO_PORT_ATTEMPTS} times.
+ * stacks would share one database. An in-memory database is therefore claimed first
+ * (`ownsDatabase`); one another stack claimed or filled is someone else's: this child is stopped
+ * and another free port tried, up to {@link DYNAMO_PORT_ATTEMPTS} times.
  * @param options.path folder for the database files; omitted = in memory.
  * @param options.port TCP port; omitted = a free one.
  * @throws Error when Java is missing, DynamoDB Local exits or does not answer within 60 s, or
@@ -187,15 +225,16 @@ async function spawnDynamo(options: {
     });
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  let tables: number;
+  let ours: boolean;
   try {
-    tables = await waitForDynamo(endpoint, child);
+    await waitForDynamo(endpoint, child);
+    ours = options.path !== undefined || (await ownsDatabase(endpoint));
   } catch (error) {
     stopping = true;
     child.kill('SIGKILL');
     throw error;
   }
-  if (!options.path && tables > 0) {
+  if (!ours) {
     stopping = true;
     child.kill('SIGKILL');
     return undefined;
