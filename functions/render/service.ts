@@ -1,10 +1,22 @@
 /**
- * The render service behind `/r/*` (docs/adr/0004-render-slice.md "Render slice"; test/integration/render.test.ts): parses the URL,
- * normalises the parameters, answers from the caches (memory, then S3), renders on a miss,
- * and never answers with anything but an image (or the 402 of a PDF a plan does not include).
+ * The render service behind `/r/*` and `/l/*` (docs/adr/0004-render-slice.md "Render slice";
+ * test/integration/render.test.ts): a composition of stages, each in its own module, in the
+ * order a request meets them (docs/features.md "render"):
  *
- * The domain logic receives its collaborators through `createRenderService` (docs/adr/0004-render-slice.md "Render slice": "thin
- * handlers, injected clients"); handler.ts wires the real ones.
+ * 1. parse the path (shared/render-url.ts), load the design, check its signature and pin the
+ *    version its cache id names (load-design.ts);
+ * 2. open-time work within its budgets (budgets.ts): values, lookups, the matched rule, first
+ *    opens, weather and poll results (open-time.ts);
+ * 3. the format and density drawn (format.ts);
+ * 4. the cache key (cache-key.ts), memory then the renders bucket, else a draw within the draw
+ *    budgets (cached-draw.ts);
+ * 5. the answer's headers, or a 304 (answer.ts); a view counted (view-counter.ts);
+ * 6. on any failure the fallback (fallback.ts): never anything but an image (or the 402 of a
+ *    PDF a plan does not include).
+ *
+ * The stages receive their collaborators through `createRenderService`
+ * (docs/adr/0004-render-slice.md "Render slice": "thin handlers, injected clients"); handler.ts
+ * wires the real ones. `/l/` links run the same load and open-time stages (link.ts).
  */
 import type { ApiResult } from '#lib/http.ts';
 import { METRIC, recordMetric } from '#lib/metrics.ts';
@@ -39,8 +51,8 @@ export { IMMUTABLE_CACHE, QUOTA_FALLBACK_CACHE, SHORT_CACHE } from './answer.ts'
 export { DENSITY_REFUSAL } from './format.ts';
 
 /**
- * Builds the render service.
- * @returns `handle(request)`, which never throws: every failure answers 200 with the design's
+ * Builds the render service from its stages (one set of caches and budgets per container).
+ * @returns `handle(request)` (`/r/`) and `link(request)` (`/l/`, link.ts); `handle` never throws: every failure answers 200 with the design's
  *   all-fallback render or a neutral placeholder, `Cache-Control: no-store`, cause logged.
  */
 export function createRenderService(deps: RenderServiceDeps) {
