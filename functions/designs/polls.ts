@@ -11,6 +11,7 @@
  * vote link to be signed (docs/security.md "Open-time content"); nothing in it names a URL to go
  * to (the option's URL is stored in the design).
  */
+import { SIGNATURE_PARAMS } from '#shared/render-signature.ts';
 import { createHash } from 'node:crypto';
 import {
   BallotQuerySchema,
@@ -71,6 +72,11 @@ interface VoteTarget {
   voter: string;
   /** The identifying value itself, for polls that keep it (docs/polls.md "For the team"). */
   voterValue: string;
+  /**
+   * Whether a values-form signature covered the link's values, so the voter's value is the
+   * sender's (docs/polls.md "For the team"): a kept value needs it.
+   */
+  valuesSigned: boolean;
 }
 
 /** A parameter value as the render reads it: cut to 255, unfilled merge tags count as missing. */
@@ -120,6 +126,9 @@ async function voteTarget(link: string): Promise<VoteTarget> {
     );
     if (!signed.ok) throw forbidden(POLL_VOTE_MESSAGES.badLink);
   }
+  const valuesSigned =
+    doc.require_signed_urls &&
+    new URLSearchParams(rawQuery).get(SIGNATURE_PARAMS.form) === 'values';
   const sticker = doc.graphics_data.find(
     (s): s is PollSticker => s.dynamicStickerType === 'poll' && s.poll !== null,
   );
@@ -146,6 +155,7 @@ async function voteTarget(link: string): Promise<VoteTarget> {
     values,
     voter: voterKey(design.designId, sticker.uuid, voterValue),
     voterValue,
+    valuesSigned,
   };
 }
 
@@ -177,7 +187,8 @@ async function earlierVote(target: VoteTarget): Promise<number | null> {
  */
 async function recordVote(target: VoteTarget, nowMs: number): Promise<boolean> {
   const votedAt = new Date(nowMs).toISOString();
-  const keepValue = target.sticker.poll.keep_voter_value && target.doc.require_signed_urls;
+  // Only a value the signature covered is known to be the sender's (docs/polls.md "For the team").
+  const keepValue = target.sticker.poll.keep_voter_value && target.valuesSigned;
   const key = { pollDesign: target.designId, poll: target.sticker.uuid };
   const counted = { [`o${target.option}`]: 1, total: 1 };
   for (let attempt = 0; attempt < 2; attempt++) {
