@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import { mountCanvasView } from '../canvas/view.ts';
 import { CropOverlay } from './CropOverlay.tsx';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
@@ -84,7 +84,11 @@ export function CanvasStage({ baseImageUrl }: { baseImageUrl: string | null }) {
   useEffect(() => overlay.current?.setSettings(watermarks), [watermarks, store, baseImageUrl]);
 
   return (
-    <div className="editor-stage">
+    <div
+      className="editor-stage"
+      // Its height for its width (../layout.css sizes a one-column stage by it).
+      style={{ '--canvas-aspect': width > 0 ? height / width : 0.6 } as CSSProperties}
+    >
       <div className="editor-stage__room" ref={frame}>
         <div
           className="editor-stage__layers"

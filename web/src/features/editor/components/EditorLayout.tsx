@@ -10,9 +10,10 @@ import { StickerToolbar } from './StickerTools.tsx';
 import { TextToolbar } from './TextToolbar.tsx';
 
 /**
- * The image toolbar (EditorToolbar.tsx) over the canvas. On a phone (../layout.css, 576 px) its many
- * controls would take the canvas's room, so they fold behind an "Image tools" button
- * (`aria-expanded`), folded at first; on a wider window the button is hidden and the toolbar shows.
+ * The image toolbar (EditorToolbar.tsx) over the canvas. In one column (../layout.css, 991 px or
+ * less) its many controls would take the canvas's room, so they fold behind an "Image tools"
+ * button (`aria-expanded`), folded at first; on a wider window the button is hidden and the
+ * toolbar shows.
  */
 export function ImageTools() {
   const [open, setOpen] = useState(false);
