@@ -18,7 +18,8 @@ export function StartsAtField({
   disabled,
 }: {
   value: string;
-  onChange: (value: string) => void;
+  /** @param value the field's value; '' also while the date or time is only partly typed. */
+  onChange: (value: string, partial: boolean) => void;
   error: string | null;
   disabled?: boolean;
 }) {
@@ -36,7 +37,8 @@ export function StartsAtField({
         disabled={disabled}
         aria-describedby={error ? `${hint} ${id}-error` : hint}
         aria-invalid={error ? true : undefined}
-        onChange={(e) => onChange(e.target.value)}
+        className="send-list__starts-at"
+        onChange={(e) => onChange(e.target.value, e.target.validity.badInput)}
       />
       <p className="field__hint" id={hint}>
         When the first e-mails go out, in UTC (now {utcText(new Date().toISOString())}), within{' '}
@@ -52,6 +54,9 @@ export function StartsAtField({
   );
 }
 
+/** What the field says when its date or time is only partly typed (the browser gives ''). */
+export const PARTIAL_START = 'Give the date and the time in full, or leave the field empty.';
+
 /** The field's value for an ISO time: `2026-12-01T09:00:00.000Z` → `2026-12-01T09:00`. */
 const fieldValue = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
 
@@ -63,6 +68,7 @@ export function SendListStartsAt({ designId, job }: { designId: string; job: Sen
   const client = useQueryClient();
   const [value, setValue] = useState(fieldValue(job.starts_at));
   const [fieldError, setFieldError] = useState<string | null>(null);
+  const [partial, setPartial] = useState(false);
   const save = useMutation({
     mutationFn: (startsAt: string | null) => setStartsAt(designId, job.id, startsAt),
     onSuccess: (answer) => {
@@ -72,6 +78,7 @@ export function SendListStartsAt({ designId, job }: { designId: string; job: Sen
   });
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (partial) return setFieldError(PARTIAL_START);
     const startsAt = startsAtValue(value);
     if (startsAt !== null && typeof startsAt === 'object') return setFieldError(startsAt.error);
     setFieldError(null);
@@ -89,8 +96,9 @@ export function SendListStartsAt({ designId, job }: { designId: string; job: Sen
       </p>
       <StartsAtField
         value={value}
-        onChange={(v) => {
+        onChange={(v, isPartial) => {
           setValue(v);
+          setPartial(isPartial);
           setFieldError(null);
         }}
         error={fieldError ?? (save.error ? save.error.message : null)}

@@ -5,7 +5,7 @@ import { UploadProgressBar } from '../../components/UploadProgressBar.tsx';
 import { isApiError } from '../../api/client.ts';
 import { uploadSendList, type SendListJob } from './api.ts';
 import { fileSize, formatCount, SEND_LIST_ACCEPT, sendListFormat, startsAtValue } from './model.ts';
-import { StartsAtField } from './SendListStartsAt.tsx';
+import { PARTIAL_START, StartsAtField } from './SendListStartsAt.tsx';
 
 /**
  * The send list's file picker (docs/send-lists.md): a CSV or XLSX file, its header described
@@ -30,6 +30,7 @@ export function SendListUpload({
   /** The campaign start as typed (`datetime-local`, read as UTC) and its error. */
   const [startsAt, setStartsAt] = useState('');
   const [startsAtError, setStartsAtError] = useState<string | null>(null);
+  const [startsAtPartial, setStartsAtPartial] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   /** Bumped to empty the file input once a list has started. */
   const [picker, setPicker] = useState(0);
@@ -58,6 +59,7 @@ export function SendListUpload({
     const format = sendListFormat(file.name);
     if (!format) return setPickError(`“${file.name}” is not a .csv or .xlsx file.`);
     setPickError(null);
+    if (startsAtPartial) return setStartsAtError(PARTIAL_START);
     const start = startsAtValue(startsAt);
     if (start !== null && typeof start === 'object') return setStartsAtError(start.error);
     upload.mutate({ chosen: file, format, start });
@@ -108,8 +110,9 @@ export function SendListUpload({
       </div>
       <StartsAtField
         value={startsAt}
-        onChange={(value) => {
+        onChange={(value, partial) => {
           setStartsAt(value);
+          setStartsAtPartial(partial);
           setStartsAtError(null);
           upload.reset();
         }}
