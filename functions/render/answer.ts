@@ -25,7 +25,8 @@ export const QUOTA_FALLBACK_CACHE = 'public, max-age=300';
 /**
  * Cache-Control of a design whose rules read the request's headers (device, OS, country,
  * e-mail client): the CDN's key has none of them, so it must not share the answer
- * (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN"). Browsers revalidate with the ETag.
+ * (docs/adr/0061-rule-sets-and-the-cdn.md "Rule sets and the CDN"). Browsers revalidate with
+ * the ETag.
  */
 export const RULES_VIEWER_CACHE = 'private, no-cache';
 /** Cache-Control of a design whose rules read the clock only: shared a minute. */

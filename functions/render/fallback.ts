@@ -25,8 +25,8 @@ import type { DesignRecord, RenderServiceDeps } from './service-types.ts';
  */
 export const FALLBACK_TIMER_STEP_MS = 60_000;
 /**
- * Fallback draws shared at once per instance, keys (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under
- * load"): past it a request's fallback draws unshared, as before.
+ * Fallback draws shared at once per instance, keys
+ * (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load"): past it a request's fallback draws unshared, as before.
  */
 export const MAX_FALLBACK_DRAWS_IN_FLIGHT = 256;
 
@@ -48,8 +48,8 @@ export function createFallbacks(
     nowMs?: number,
   ) => Promise<CachedImage>,
 ) {
-  // Fallback draws that came out partial or failed, and those running (docs/adr/0066-fallback-draws-under-load.md
-  // "Fallback draws under load").
+  // Fallback draws that came out partial or failed, and those running
+  // (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load").
   const recentFallbacks = new RecentFallbacks();
   const fallbacksInFlight = new Map<string, Promise<Buffer | undefined>>();
 
@@ -67,7 +67,8 @@ export function createFallbacks(
    * The all-fallback draw of `key` (the fallback's render cache key without the watermark),
    * shared by the requests that ask while it runs (single-flight, at most
    * {@link MAX_FALLBACK_DRAWS_IN_FLIGHT} keys; past that a request draws alone). A partial image
-   * or a failure is kept in `recentFallbacks` (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load").
+   * or a failure is kept in `recentFallbacks` (docs/adr/0066-fallback-draws-under-load.md
+   * "Fallback draws under load").
    * @returns the image, or undefined when the draw failed (logged).
    */
   function drawFallback(
@@ -104,8 +105,8 @@ export function createFallbacks(
    * version whose fallback came out partial, or failed, is answered that image, or the
    * placeholder, for a short time (recent-fallbacks.ts, 30 s) without drawing again, and
    * concurrent requests share one draw: at most one fallback draw per design version (and timer
-   * minute) per window on an instance (docs/adr/0066-fallback-draws-under-load.md "Fallback draws under load";
-   * test/integration/render-fallback-load.test.ts).
+   * minute) per window on an instance (docs/adr/0066-fallback-draws-under-load.md "Fallback
+   * draws under load"; test/integration/render-fallback-load.test.ts).
    * @param cacheControl `no-store` (a failure: the next request may draw), or
    *   {@link QUOTA_FALLBACK_CACHE} past the monthly quota.
    * @param nowMs the request's moment (the test clock under STAGE=test), ms; default now.
@@ -126,7 +127,8 @@ export function createFallbacks(
     if (design) {
       try {
         // A timer design's fallback shows its timers at the minute's start: one draw a minute
-        // at most, however many requests are refused (docs/adr/0058-countdown-timers.md "Countdown timers").
+        // at most, however many requests are refused (docs/adr/0058-countdown-timers.md
+        // "Countdown timers").
         const moment = fallbackMoment(design, nowMs);
         const key = renderCacheKey(
           design,

@@ -14,8 +14,8 @@ import type { SignatureCheck } from './signature.ts';
 
 /**
  * The current design's parameter names: how the query is read, the same for the signature
- * check and the drawing (a bare `name` segment is that parameter, empty; docs/adr/0054-signed-render-urls.md
- * "Signed render URLs").
+ * check and the drawing (a bare `name` segment is that parameter, empty;
+ * docs/adr/0054-signed-render-urls.md "Signed render URLs").
  */
 export const knownNames = (current: DesignRecord): ReadonlySet<string> =>
   new Set(declaredParameters(parseDesignDocument(current.document)));

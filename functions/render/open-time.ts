@@ -186,10 +186,10 @@ export function createOpenTime(
 
   /**
    * The values with the recipient's first open ({@link FIRST_OPEN_VALUE}, ISO 8601) when the
-   * design has a timer that counts from it (docs/adr/0058-countdown-timers.md "Countdown timers"). A recipient's
-   * open or a mail proxy's fetch (the moment the recipient opens) is the first open; the
-   * editor's previews and send lists' pre-renders are not, and count from now; so does a URL
-   * without any of the design's values, which names no recipient. When the store
+   * design has a timer that counts from it (docs/adr/0058-countdown-timers.md "Countdown
+   * timers"). A recipient's open or a mail proxy's fetch (the moment the recipient opens) is the
+   * first open; the editor's previews and send lists' pre-renders are not, and count from now;
+   * so does a URL without any of the design's values, which names no recipient. When the store
    * fails, or the request's open-time budget is spent (`allowed` false: no write for whoever
    * asks past it), the timer counts from now and `failed` is set: the answer is not cached.
    */

@@ -78,7 +78,8 @@ export interface RenderRequest {
   prerender?: boolean;
   /**
    * The moment countdown timers show, ms since the epoch; absent: now. handler.ts sets it only
-   * under STAGE=test, from a test-only header (docs/adr/0058-countdown-timers.md "Countdown timers").
+   * under STAGE=test, from a test-only header (docs/adr/0058-countdown-timers.md "Countdown
+   * timers").
    */
   nowMs?: number;
 }

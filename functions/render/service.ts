@@ -52,8 +52,9 @@ export { DENSITY_REFUSAL } from './format.ts';
 
 /**
  * Builds the render service from its stages (one set of caches and budgets per container).
- * @returns `handle(request)` (`/r/`) and `link(request)` (`/l/`, link.ts); `handle` never throws: every failure answers 200 with the design's
- *   all-fallback render or a neutral placeholder, `Cache-Control: no-store`, cause logged.
+ * @returns `handle(request)` (`/r/`) and `link(request)` (`/l/`, link.ts). `handle` never
+ *   throws: every failure answers 200 with the design's all-fallback render or a neutral
+ *   placeholder, `Cache-Control: no-store`, cause logged.
  */
 export function createRenderService(deps: RenderServiceDeps) {
   const budgets = createBudgets(deps);
@@ -72,8 +73,8 @@ export function createRenderService(deps: RenderServiceDeps) {
     try {
       const current = await deps.findDesign(path.publicId);
       if (!current) return await fallback('unknown design');
-      // Asked of the current design, never of a snapshot a cache id names (docs/adr/0054-signed-render-urls.md
-      // "Signed render URLs").
+      // Asked of the current design, never of a snapshot a cache id names
+      // (docs/adr/0054-signed-render-urls.md "Signed render URLs").
       const known = knownNames(current);
       const signed = await checkSigned(current, request, known);
       if (!signed.ok) return await refused(signed.reason, current, request.nowMs);
