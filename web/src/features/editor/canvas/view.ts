@@ -259,8 +259,7 @@ export function mountCanvasView(
   async function reconcileOnce(): Promise<boolean> {
     const design = store.getState().design;
     if (!design) return false;
-    const { weatherPreview, cropPreviews } = store.getState();
-    const scene = editorScene(design, weatherPreview, cropPreviews);
+    const scene = editorScene(design, store.getState().weatherPreview);
     const wanted: { target: Selection; signature: string; build: () => Promise<FabricObject> }[] = [
       ...scene.images.map((layer) => ({
         target: { kind: 'sticker', id: layer.id } as const,
@@ -500,9 +499,7 @@ export function mountCanvasView(
 
   const unsubscribe = store.subscribe((s, prev) => {
     // The weather stickers' preview (docs/editor.md "Weather") changes their images.
-    // So do the live crops' captures (docs/editor.md "Live web crop").
-    if (s.weatherPreview !== prev.weatherPreview || s.cropPreviews !== prev.cropPreviews)
-      void reconcile();
+    if (s.weatherPreview !== prev.weatherPreview) void reconcile();
     if (s.design !== prev.design) {
       if (
         s.design &&

@@ -105,7 +105,7 @@ describe("the crop's capture for the canvas", () => {
     return { store, drawn, ...renderInEditor(<StickerToolbar />, { store }) };
   }
 
-  it('says it is capturing, then the canvas draws the captured element', async () => {
+  it('says it is capturing, then keeps the capture for the scene', async () => {
     const capture = answer(ROUTE, 200, { image: PNG }, { held: true });
     const { drawn } = withCrop();
     expect(drawn()).not.toBe(PNG);
@@ -121,19 +121,19 @@ describe("the crop's capture for the canvas", () => {
     capture.release();
     await waitFor(() =>
       expect(screen.getByRole('status').textContent).toBe(
-        'The canvas shows the element as captured from the fallback page.',
+        'The element was captured from the fallback page.',
       ),
     );
     expect(drawn()).toBe(PNG);
   });
 
-  it("shows the server's reason when nothing was captured, and keeps the placeholder", async () => {
+  it("shows the server's reason when nothing was captured", async () => {
     const message =
       'Nothing was captured: no element matched the selector in 6 seconds, or the page did not load.';
     answer(ROUTE, 422, { message });
     const { drawn } = withCrop();
     const alert = await screen.findByRole('alert', {}, { timeout: 3000 });
-    expect(alert.textContent).toBe(`${message} The canvas shows the placeholder.`);
+    expect(alert.textContent).toBe(message);
     expect(drawn()).not.toBe(PNG);
   });
 });

@@ -142,13 +142,13 @@ function CropPreview({ sticker }: { sticker: Sticker }) {
   if (state.kind === 'error' && state.key === key)
     return (
       <p role="alert" className="small countdown-panel__note web-crop-panel__error">
-        {state.message} The canvas shows the placeholder.
+        {state.message}
       </p>
     );
   return (
     <p role="status" className="small muted countdown-panel__note">
       {kept
-        ? 'The canvas shows the element as captured from the fallback page.'
+        ? 'The element was captured from the fallback page.'
         : 'Capturing the element from the fallback page…'}
     </p>
   );
