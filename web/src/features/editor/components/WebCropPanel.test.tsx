@@ -102,7 +102,7 @@ describe("the crop's capture for the canvas", () => {
       editorScene(store.getState().design!, 'sample', store.getState().cropPreviews).images.find(
         (l) => l.id === id,
       )?.src;
-    return { store, drawn, ...renderInEditor(<StickerToolbar />, { store }) };
+    return { drawn, ...renderInEditor(<StickerToolbar />, { store }) };
   }
 
   it('says it is capturing, then keeps the capture for the scene', async () => {
