@@ -26,7 +26,7 @@ export const EDGE_PROXY_RATE_HEADER = `x-amzn-waf-${EDGE_PROXY_RATE_HEADER_NAME}
 
 /**
  * Draws a second one recognised mail-proxy address may have in one render container
- * (functions/render/service.ts `DEFAULT_LIMITS.perProxyAddress`; docs/security.md "Render
+ * (functions/render/budgets.ts `DEFAULT_LIMITS.perProxyAddress`; docs/security.md "Render
  * limits").
  */
 export const MAIL_PROXY_DRAWS_PER_SECOND = 400;

@@ -14,7 +14,7 @@ import { createUrlGuard, isBlockedAddress, urlGuard, type UrlGuard } from '#lib/
 import type { Sticker } from '#shared/design.ts';
 import { stickerBox } from '#shared/scene/resolve.ts';
 import { takeScreenshot } from './screenshots.ts';
-import { withTimeout } from './service.ts';
+import { withTimeout } from './cached-draw.ts';
 import { svgRefusal } from './svg.ts';
 import { FetchBudgetSpent, type FetchBudget } from './fetch-budget.ts';
 import { EMAIL_SHAPE } from '#shared/strings.ts';

@@ -26,7 +26,8 @@ import { LOCAL_PROXY_STAND_INS, createMailProxyRecogniser } from './mail-proxies
 import { dynamoUsageStore, notifyRenderQuota } from './quota.ts';
 import { placeholderImage, renderDesign } from './renderer.ts';
 import { renderGuard } from './dynamic.ts';
-import { ViewCounter, createRenderService, type DesignRecord } from './service.ts';
+import { createRenderService, type DesignRecord } from './service.ts';
+import { ViewCounter } from './view-counter.ts';
 import { FallbackCounter, type FallbackReason } from './fallback-counter.ts';
 import { ROLLUP_RETENTION_DAYS } from '#functions/analytics/cdn-log.ts';
 

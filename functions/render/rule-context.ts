@@ -4,7 +4,7 @@
  * image and its link agree on the rule (test/integration/render-rules.test.ts).
  *
  * Never the raw headers in a cache key: the render key carries the matched rule's id only
- * (`DesignRecord.ruleKey`, service.ts `renderCacheKey`).
+ * (`DesignRecord.ruleKey`, cache-key.ts `renderCacheKey`).
  */
 import Bowser from 'bowser';
 import type { DesignDocument } from '#shared/design.ts';

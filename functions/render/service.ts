@@ -42,13 +42,10 @@ import { rulesScope } from './rule-context.ts';
 import type { DesignRecord, RenderRequest, RenderServiceDeps } from './service-types.ts';
 
 export type { DesignRecord, RenderServiceDeps } from './service-types.ts';
-export { DEFAULT_LIMITS, TokenBuckets } from './budgets.ts';
-export { ViewCounter } from './view-counter.ts';
-export { cacheIdOf, renderCacheKey } from './cache-key.ts';
-export { MemoryCache, withTimeout } from './cached-draw.ts';
-export { normaliseValues, WEATHER_STICKER_CACHE_S } from './open-time.ts';
-export { IMMUTABLE_CACHE, QUOTA_FALLBACK_CACHE, SHORT_CACHE } from './answer.ts';
-export { DENSITY_REFUSAL } from './format.ts';
+// The render feature's public surface for the other features (docs/features.md "render"): the
+// cache id of a design version, and values as the render reads them.
+export { cacheIdOf } from './cache-key.ts';
+export { normaliseValues } from './open-time.ts';
 
 /**
  * Builds the render service from its stages (one set of caches and budgets per container).

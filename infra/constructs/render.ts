@@ -38,7 +38,7 @@ import { decryptFor } from './secret-grants.ts';
 
 /**
  * What the render function writes to S3, by bucket: the render cache and the screenshot cache
- * (renders bucket; functions/render/service.ts `renderCacheKey`, dynamic.ts `screenshot`), web
+ * (renders bucket; functions/render/cache-key.ts `renderCacheKey`, dynamic.ts `screenshot`), web
  * APIs' kept answers (renders bucket; docs/data-sources.md "Caching") and the static layers
  * (assets bucket; renderer.ts `staticLayerKey`).
  */

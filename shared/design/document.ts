@@ -129,7 +129,7 @@ export const DesignDocumentFieldsSchema = z.object({
   /**
    * JPEG encoder settings of the render (`RenderQualitySchema`); absent in older documents,
    * which get today's values (`DEFAULT_RENDER_QUALITY`). A change is a save, which bumps the
-   * design version and so the render cache key (functions/render/service.ts `renderCacheKey`).
+   * design version and so the render cache key (functions/render/cache-key.ts `renderCacheKey`).
    */
   quality: RenderQualitySchema.default(() => ({ ...DEFAULT_RENDER_QUALITY })),
   /**

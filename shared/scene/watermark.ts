@@ -176,7 +176,7 @@ export function watermarkLayers(
 }
 
 /**
- * The watermark part of the render cache key (functions/render/service.ts `renderCacheKey`):
+ * The watermark part of the render cache key (functions/render/cache-key.ts `renderCacheKey`):
  * what changes the drawn watermarks beyond the design version. The team image's URL is new on
  * every upload, so it names the image's version; its placement follows from it and the canvas.
  * A design that does not show the team's watermark ignores it (its renders stay cached).

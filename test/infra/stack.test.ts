@@ -35,7 +35,7 @@ import { ALARM_THRESHOLDS } from '#infra/constructs/monitoring.ts';
 import { PROXY_REQUESTS_PER_ADDRESS_PER_5_MIN } from '#shared/render-limits.ts';
 import { CDN_LOG_FIELDS } from '#functions/analytics/cdn-log.ts';
 import { CDN_LOG_RECORD_FIELDS, ROLLUP_SCAN_LIMIT_BYTES } from '#infra/constructs/analytics.ts';
-import { DEFAULT_LIMITS } from '#functions/render/service.ts';
+import { DEFAULT_LIMITS } from '#functions/render/budgets.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 

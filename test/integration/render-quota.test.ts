@@ -14,7 +14,7 @@ import {
   type QuotaThreshold,
   type UsageStore,
 } from '#functions/render/usage.ts';
-import { QUOTA_FALLBACK_CACHE } from '#functions/render/service.ts';
+import { QUOTA_FALLBACK_CACHE } from '#functions/render/answer.ts';
 import { putDesign } from '../support/render-designs.ts';
 import { useLocalStack } from '../support/stack.ts';
 

@@ -15,7 +15,7 @@ import {
   VIEWER_LATITUDE_HEADER,
   VIEWER_LONGITUDE_HEADER,
 } from '#functions/render/rule-context.ts';
-import { WEATHER_STICKER_CACHE_S } from '#functions/render/service.ts';
+import { WEATHER_STICKER_CACHE_S } from '#functions/render/open-time.ts';
 import { WeatherStickerSchema, weatherLayers } from '#shared/scene/weather-sticker.ts';
 import {
   createDesign,

@@ -25,7 +25,7 @@ import { PROVIDERS, providerOf, type Provider } from '#shared/providers/index.ts
 import { parseRenderPath, parseRenderQuery } from '#shared/render-url.ts';
 import { isUnfilledMergeTag, resolveSnippetText } from '#shared/scene/resolve.ts';
 import { WEB_TRACKING_SCRIPT } from '#shared/web-tracking-script.ts';
-import { normaliseValues } from '#functions/render/service.ts';
+import { normaliseValues } from '#functions/render/open-time.ts';
 import { deliver, fakeImage, runInPage } from '../support/platforms.ts';
 
 const BASE = 'https://cdn.example.com/r/demo-welcome';

@@ -9,12 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RENDER_QUALITY, DesignDocumentSchema } from '#shared/design.ts';
 import { densityFits, denseByteBudget, MAX_DENSE_PIXELS } from '#shared/render-limits.ts';
 import { RENDER_REASON_HEADER } from '#shared/render-signature.ts';
-import {
-  createRenderService,
-  DENSITY_REFUSAL,
-  renderCacheKey,
-  type RenderServiceDeps,
-} from '#functions/render/service.ts';
+import { createRenderService, type RenderServiceDeps } from '#functions/render/service.ts';
+import { DENSITY_REFUSAL } from '#functions/render/format.ts';
+import { renderCacheKey } from '#functions/render/cache-key.ts';
 import { budgetLadder, encodeStill } from '#functions/render/encode.ts';
 import { denseDirect } from '#functions/render/renderer.ts';
 import { qrDataUrl } from '#functions/render/stickers.ts';

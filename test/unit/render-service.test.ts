@@ -4,19 +4,13 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { DesignDocumentSchema } from '#shared/design.ts';
-import {
-  DEFAULT_LIMITS,
-  IMMUTABLE_CACHE,
-  MemoryCache,
-  QUOTA_FALLBACK_CACHE,
-  SHORT_CACHE,
-  TokenBuckets,
-  ViewCounter,
-  createRenderService,
-  normaliseValues,
-  renderCacheKey,
-  type RenderServiceDeps,
-} from '#functions/render/service.ts';
+import { createRenderService, type RenderServiceDeps } from '#functions/render/service.ts';
+import { DEFAULT_LIMITS, TokenBuckets } from '#functions/render/budgets.ts';
+import { IMMUTABLE_CACHE, QUOTA_FALLBACK_CACHE, SHORT_CACHE } from '#functions/render/answer.ts';
+import { MemoryCache } from '#functions/render/cached-draw.ts';
+import { ViewCounter } from '#functions/render/view-counter.ts';
+import { normaliseValues } from '#functions/render/open-time.ts';
+import { renderCacheKey } from '#functions/render/cache-key.ts';
 import { mailProxyOf } from '#functions/render/mail-proxies.ts';
 import { RecentFallbacks } from '#functions/render/recent-fallbacks.ts';
 import { RenderUsage } from '#functions/render/usage.ts';

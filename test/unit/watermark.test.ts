@@ -14,7 +14,7 @@ import {
   watermarkCacheComponent,
   watermarkLayers,
 } from '#shared/scene/watermark.ts';
-import { renderCacheKey } from '#functions/render/service.ts';
+import { renderCacheKey } from '#functions/render/cache-key.ts';
 
 const canvas = { width: 900, height: 600 };
 const logo = { url: '/files/watermarks/a.png', width: 400, height: 200 };

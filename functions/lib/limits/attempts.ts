@@ -2,7 +2,7 @@
  * One of the product's limits, which live together in functions/lib/limits/: attempts (this file,
  * counted in DynamoDB before the guarded work), requests per API token (token-requests.ts, a fixed
  * window in DynamoDB) and the render's per-address and per-design buckets (in memory per process,
- * functions/render/service.ts `TokenBuckets`, with the WAF in front in AWS).
+ * functions/render/budgets.ts `TokenBuckets`, with the WAF in front in AWS).
  *
  * Throttling (docs/security.md "Login throttling"). Counters live in DynamoDB with a TTL, so
  * every Lambda container sees the same count, and every change to them is one atomic,
