@@ -281,6 +281,17 @@ describe('a marketer’s journeys', () => {
       await page.waitForSelector('.font-picker__option .font-picker__name');
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the visible rows' faces load
       await snap(page, 'e2e-journey-4b-font-list');
+      // The list opens inside the settings column: nothing past the window's edge, and the
+      // column does not scroll sideways (it hid the column's title).
+      const placed = await page.$eval('.font-picker__panel', (panel) => {
+        const box = panel.getBoundingClientRect();
+        const column = panel.closest('.editor-settings');
+        return {
+          inside: box.left >= 0 && box.right <= window.innerWidth,
+          sideways: column ? column.scrollWidth - column.clientWidth : 0,
+        };
+      });
+      expect(placed).toEqual({ inside: true, sideways: 0 });
       const cutNames = await page.$$eval('.font-picker__option', (rows) =>
         rows.flatMap((row) => {
           const name = row.querySelector('.font-picker__name') as HTMLElement;
