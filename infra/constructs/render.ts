@@ -610,16 +610,10 @@ export class Render extends Construct {
   }
 
   /**
-   * Lets a function that draws with the render code (the render function, the send-list worker)
-   * hand screenshot pages to the screenshot function and quota notices to the notices function,
-   * as the render function does: `SCREENSHOT_FUNCTION_NAME`, `RENDER_NOTICES_FUNCTION_NAME` and
-   * lambda:InvokeFunction on exactly those two. Without them the code would open hostile pages in
-   * its own process, whose role reaches the table (docs/security.md "Screenshot pages").
-   */
-  /**
    * Lets `handler` schedule warm capacity on the render alias (docs/send-lists.md "Warm capacity
-   * before a send"), named to it by `RENDER_FUNCTION_NAME`: register the alias as a scalable target, put and delete scheduled actions,
-   * and the provisioned-concurrency calls on the alias that registering checks. Application Auto
+   * before a send"), named to it by `RENDER_FUNCTION_NAME`: register the alias as a scalable
+   * target, put and delete scheduled actions, and the provisioned-concurrency calls on the alias
+   * that registering checks. Application Auto
    * Scaling's actions take no resource ARN of a Lambda alias (its scalable targets have generated
    * ids), so they are on `*`; the Lambda actions are on the alias only, and the service-linked role
    * may be created for Lambda's scaling only.
@@ -678,6 +672,13 @@ export class Render extends Construct {
     );
   }
 
+  /**
+   * Lets a function that draws with the render code (the render function, the send-list worker)
+   * hand screenshot pages to the screenshot function and quota notices to the notices function,
+   * as the render function does: `SCREENSHOT_FUNCTION_NAME`, `RENDER_NOTICES_FUNCTION_NAME` and
+   * lambda:InvokeFunction on exactly those two. Without them the code would open hostile pages in
+   * its own process, whose role reaches the table (docs/security.md "Screenshot pages").
+   */
   grantRenderHelpers(handler: HandlerFunction): void {
     handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
     handler.fn.addEnvironment('RENDER_NOTICES_FUNCTION_NAME', this.notices.fn.functionName);
