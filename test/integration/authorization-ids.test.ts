@@ -563,6 +563,11 @@ const REQUESTS: Record<string, (ids: Ids) => Call> = {
   'POST /api/pic-snippet/{id}/send-lists': () => ({
     body: { file_name: 'matrix.csv', format: 'csv', bytes: 64 },
   }),
+  'PUT /api/pic-snippet/{id}/send-lists/{jobId}/starts-at': () => ({ body: { starts_at: null } }),
+  // A private address: the owner's call ends at the SSRF guard (422), nothing is fetched.
+  'POST /api/pic-snippet/{id}/web-crop-preview': () => ({
+    body: { url: 'http://10.0.0.1/deal', selector: '#deal', is_mobile: false },
+  }),
   // The owner's team has a signing secret (made in beforeAll).
   'POST /api/pic-snippet/{id}/sign': () => ({
     body: { parameters: [{ name: 'first_name', value: 'Matrix' }] },
