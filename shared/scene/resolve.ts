@@ -14,6 +14,7 @@ import type {
 import type { WatermarkLayer } from './watermark.ts';
 import { urlTemplateFields } from './url-template.ts';
 import { stickerColour } from './sticker-filters.ts';
+import { rotatedBounds } from './geometry.ts';
 
 /** Values longer than this are cut (docs/adr/0004-render-slice.md "Render slice", docs/security.md "Render limits"). */
 export const MAX_VALUE_LENGTH = 255;
@@ -290,30 +291,6 @@ export function resolveScene(
 /** Snippets stay at least this far inside the canvas edges, px (docs/editor.md "Editing rules"). */
 export const EDGE_MARGIN_PX = 5;
 
-/** A box in canvas px. */
-interface Box {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-/** The upright box around a box turned by `angle` degrees about its top-left corner, px. */
-function uprightBox(box: Box, angle: number): Box {
-  if (angle % 360 === 0) return box;
-  const r = (angle * Math.PI) / 180;
-  const [cos, sin] = [Math.cos(r), Math.sin(r)];
-  const xs = [0, box.width * cos, -box.height * sin, box.width * cos - box.height * sin];
-  const ys = [0, box.width * sin, box.height * cos, box.width * sin + box.height * cos];
-  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
-  return {
-    left: box.left + x0,
-    top: box.top + y0,
-    width: Math.max(...xs) - x0,
-    height: Math.max(...ys) - y0,
-  };
-}
-
 /** A text's own height when the editor stored none: one line at its font size, px. */
 const ONE_LINE = 1.2;
 
@@ -327,17 +304,23 @@ const ONE_LINE = 1.2;
  */
 function textFloors(design: DesignDocument, scene: Omit<ResolvedScene, 'watermarks'>): number[] {
   const canvasFloor = design.canvas_height - EDGE_MARGIN_PX;
-  const stickers = scene.images.map((i) => uprightBox(i, i.angle));
+  const texts = design.text_snippets.map((t, index) => ({
+    index,
+    drawn: scene.texts[index]!.text.trim() !== '',
+    bounds: rotatedBounds({ ...t, height: t.height ?? t.fontSize * ONE_LINE }),
+  }));
+  const objects = [
+    ...scene.images.map((i) => ({ index: -1, bounds: rotatedBounds(i) })),
+    ...texts.filter((t) => t.drawn),
+  ];
   return design.text_snippets.map((s, index) => {
     if (s.angle % 360 !== 0) return canvasFloor;
     const own = s.top + Math.max(s.height ?? 0, s.fontSize * ONE_LINE);
-    const others = design.text_snippets
-      .filter((o, j) => j !== index && scene.texts[j]!.text.trim() !== '')
-      .map((o) => uprightBox({ ...o, height: o.height ?? o.fontSize * ONE_LINE }, o.angle));
     let floor = canvasFloor;
-    for (const o of [...stickers, ...others]) {
-      const overlaps = o.left < s.left + s.width && o.left + o.width > s.left;
-      if (overlaps && o.top > s.top) floor = Math.min(floor, Math.max(own, o.top));
+    for (const { index: other, bounds: o } of objects) {
+      const below = other !== index && o.top > s.top;
+      if (below && o.left < s.left + s.width && o.right > s.left)
+        floor = Math.min(floor, Math.max(own, o.top));
     }
     return floor;
   });

@@ -5,10 +5,10 @@
  * restore" geometry), below it when there is no room above, and never outside the canvas.
  */
 import { describe, expect, it } from 'vitest';
+import { rotatedBounds } from '#shared/scene/geometry.ts';
 import {
   OVERLAY_GAP_PX,
   overlayPosition,
-  rotatedBounds,
 } from '../../web/src/features/editor/components/selectionPlacement.ts';
 
 const STAGE = { width: 1000, height: 750 };

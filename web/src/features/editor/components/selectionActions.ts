@@ -6,7 +6,8 @@
 import type { Sticker, TextSnippet } from '#shared/design.ts';
 import { stickerBox } from '#shared/scene/resolve.ts';
 import { estimatedHeight } from '../document/clamps.ts';
-import { rotationHandleSide, type RotatedBox } from './selectionPlacement.ts';
+import type { RotatedBox } from '#shared/scene/geometry.ts';
+import { rotationHandleSide } from './selectionPlacement.ts';
 
 /** A control of the overlay. */
 export type OverlayAction = 'clone' | 'wrap' | 'delete';

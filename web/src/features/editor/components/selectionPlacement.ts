@@ -2,58 +2,12 @@
  * Where the selection overlay (docs/editor.md "Commands": "Selection overlay": clone, delete, wrap)
  * floats over the canvas: just above the object as the user sees it, that is above the axis-aligned
  * box of its rotated corners, below it when there is no room above, and always inside the canvas.
- * Pure geometry, no DOM.
- *
- * Objects rotate around their top-left corner
- * (docs/adr/0014-the-design-document-versions-and-restore.md "The design document: versions and
- * restore" geometry; shared/scene/draw.ts draws text and stickers with `originX: 'left'`, `originY:
- * 'top'`), clockwise for a positive angle in degrees, as fabric does on a canvas whose y axis
- * points down.
+ * Pure geometry, no DOM; rotation as shared/scene/geometry.ts describes it.
  */
-
-/** An object's box on the canvas: canvas px, `angle` in degrees around the top-left corner. */
-export interface RotatedBox {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  angle: number;
-}
-
-/** An axis-aligned rectangle, px. */
-export interface Bounds {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
+import { rotatedBounds, type RotatedBox } from '#shared/scene/geometry.ts';
 
 /** The space between the overlay and the object's box, screen px (clear of the corner handles). */
 export const OVERLAY_GAP_PX = 12;
-
-/**
- * The axis-aligned bounding box of a box rotated by `angle` around its top-left corner.
- * @returns canvas px.
- */
-export function rotatedBounds(box: RotatedBox): Bounds {
-  const radians = (box.angle * Math.PI) / 180;
-  const cos = Math.cos(radians);
-  const sin = Math.sin(radians);
-  const corners = [
-    [0, 0],
-    [box.width, 0],
-    [0, box.height],
-    [box.width, box.height],
-  ].map(([x, y]) => [box.left + x! * cos - y! * sin, box.top + x! * sin + y! * cos] as const);
-  const xs = corners.map(([x]) => x);
-  const ys = corners.map(([, y]) => y);
-  return {
-    left: Math.min(...xs),
-    top: Math.min(...ys),
-    right: Math.max(...xs),
-    bottom: Math.max(...ys),
-  };
-}
 
 const clamp = (value: number, low: number, high: number) =>
   Math.max(low, Math.min(value, Math.max(low, high)));
