@@ -96,8 +96,9 @@ export function toExportDesign(body: unknown): ExportDesign & OpenTimeDesign {
           : null,
       })),
     timer_frames: timerFrames(body.graphics_data),
-    // Signed URLs keep the still: the signature names the path the server signs.
-    animated_gif: body.require_signed_urls !== true && drawsGifFile(body),
+    // What the design draws, whatever its signing: "Require signed URLs" may change on the
+    // screen, and Generate keeps the still while it is on (useExportForm.ts `generate`).
+    animated_gif: drawsGifFile(body),
     poll: pollOf(body.graphics_data),
   };
 }

@@ -75,8 +75,9 @@ export interface ExportDesign {
    */
   timer_frames?: number | null;
   /**
-   * The design draws a GIF file (its base photo or a plain image sticker) and its URLs are not
-   * signed: e-mail platforms get its `.gif`, the animation (docs/export.md "Animated designs").
+   * The design draws a GIF file (its base photo or a plain image sticker): e-mail platforms get
+   * its `.gif`, the animation, unless "Require signed URLs" is on as Generate runs (it keeps the
+   * still then; docs/export.md "Animated designs").
    */
   animated_gif?: boolean;
   /** The design's rules' own links (docs/rules.md "Links"), one per rule; absent: no rules. */
