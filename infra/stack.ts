@@ -71,7 +71,16 @@ export interface PicSnippetsStackProps extends StackProps {
    * from 1 to 10,000; docs/infra.md "Render concurrency"); absent, none is reserved.
    */
   renderConcurrency?: number;
+  /**
+   * Warm capacity before a send (context `warmCapacityMax`, a whole number from 0 to 1,000;
+   * docs/send-lists.md "Warm capacity before a send"): the most provisioned concurrency one send
+   * list may schedule on the render alias. 0 or absent: off, and no function may scale it.
+   */
+  warmCapacityMax?: number;
 }
+
+/** The highest `warmCapacityMax` (functions/lib/config.ts `WARM_CAPACITY_MAX`'s bound). */
+export const WARM_CAPACITY_MAX_LIMIT = 1_000;
 
 /** The stage a deploy without `-c stage=` makes: the stack keeps its historical name. */
 export const DEFAULT_STAGE = 'prod';
@@ -214,9 +223,12 @@ export class PicSnippetsStack extends Stack {
     this.render.grantScreenshots(this.api.functions.designs);
     // A list's campaign start schedules warm capacity on the render alias: the worker once it
     // counted the rows, the API when the start changes or the list is cancelled
-    // (docs/send-lists.md "Warm capacity before a send"; off unless WARM_CAPACITY_MAX is set).
-    this.render.grantWarmCapacity(this.api.functions['send-lists']);
-    this.render.grantWarmCapacity(this.sendLists.worker);
+    // (docs/send-lists.md "Warm capacity before a send"). Only when the deploy turns it on
+    // (`-c warmCapacityMax=N`): off, neither function may scale anything.
+    if (props.warmCapacityMax !== undefined && props.warmCapacityMax > 0) {
+      this.render.grantWarmCapacity(this.api.functions['send-lists'], props.warmCapacityMax, true);
+      this.render.grantWarmCapacity(this.sendLists.worker, props.warmCapacityMax, false);
+    }
     // Its rows draw with the render code: screenshot pages and quota notices go where a
     // render sends them, never into the worker's own process.
     this.render.grantRenderHelpers(this.sendLists.worker);
@@ -328,6 +340,31 @@ function renderConcurrencyFromContext(app: App): number | undefined {
 }
 
 /**
+ * Reads warm capacity's cap from context (`-c warmCapacityMax=20`; docs/infra.md "Warm
+ * capacity"). Provisioned concurrency cannot exceed the function's reserved concurrency, so with
+ * `renderConcurrency` set the cap must fit under it.
+ * @param renderConcurrency the render function's reserved concurrency, when set.
+ * @returns the cap; 0 when absent (off).
+ * @throws Error when it is not a whole number from 0 to {@link WARM_CAPACITY_MAX_LIMIT}, or is
+ *   above `renderConcurrency`.
+ */
+function warmCapacityMaxFromContext(app: App, renderConcurrency?: number): number {
+  const value: unknown = app.node.tryGetContext('warmCapacityMax');
+  if (value === undefined || value === '') return 0;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (typeof value === 'boolean' || !Number.isInteger(n) || n < 0 || n > WARM_CAPACITY_MAX_LIMIT)
+    throw new Error(
+      `Context warmCapacityMax must be a whole number from 0 (off) to ${WARM_CAPACITY_MAX_LIMIT}.`,
+    );
+  if (renderConcurrency !== undefined && n > renderConcurrency)
+    throw new Error(
+      `Context warmCapacityMax (${n}) must not exceed renderConcurrency (${renderConcurrency}): ` +
+        'provisioned concurrency comes out of the reserved concurrency.',
+    );
+  return n;
+}
+
+/**
  * Builds the CDK app: PicSnippetsStack plus cdk-nag's AwsSolutions pack, registered the v3 way
  * (`Validations.of(app).addPlugins(new AwsSolutionsChecks(app))`); findings and their
  * acknowledgements land in the cloud assembly's validation report and fail synth when any
@@ -359,9 +396,12 @@ export function createApp(
     throw new Error('Context mailFrom needs mailDomain, and must be an address on it.');
   }
   const renderConcurrency = stackProps.renderConcurrency ?? renderConcurrencyFromContext(app);
+  const warmCapacityMax =
+    stackProps.warmCapacityMax ?? warmCapacityMaxFromContext(app, renderConcurrency);
   const stack = new PicSnippetsStack(app, stackNameOf(stage), {
     ...stackProps,
     stage,
+    warmCapacityMax,
     ...(renderConcurrency === undefined ? {} : { renderConcurrency }),
     ...(domain === undefined ? {} : { domain }),
     ...(fontCdnUrl === undefined ? {} : { fontCdnUrl }),

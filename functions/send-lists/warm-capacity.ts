@@ -105,8 +105,9 @@ const online = (c: Config): boolean =>
 
 /**
  * Schedules the warm capacity of one send list: registers the alias as a scalable target
- * (0 … `WARM_CAPACITY_MAX`), then puts the raise and the lower action. Offline it logs the plan
- * and calls nothing.
+ * (0 … `WARM_CAPACITY_MAX`), then puts the lower and the raise action, in that order. Offline it
+ * logs the plan and calls nothing. Idempotent: the actions are named by the job, so calling it
+ * again (a retry after a failure) replaces them (test/unit/warm-capacity.test.ts).
  * @param jobId the send list's job id (names the actions, so a second call replaces them).
  * @returns the plan scheduled (or logged), or undefined when nothing is planned.
  * @throws the SDK's error when Application Auto Scaling refuses a call.
@@ -140,14 +141,9 @@ export async function scheduleWarmCapacity(
       MaxCapacity: c.WARM_CAPACITY_MAX,
     }),
   );
-  await aas.send(
-    new PutScheduledActionCommand({
-      ...common,
-      ScheduledActionName: names.raise,
-      Schedule: atSchedule(plan.raiseAt),
-      ScalableTargetAction: { MinCapacity: plan.capacity, MaxCapacity: plan.capacity },
-    }),
-  );
+  // The lower action first: a call that fails between the two leaves at most a lower to 0
+  // (harmless), never a raise that nothing lowers. Both names are the job's, so a retry
+  // replaces them instead of adding actions.
   await aas.send(
     new PutScheduledActionCommand({
       ...common,
@@ -156,18 +152,28 @@ export async function scheduleWarmCapacity(
       ScalableTargetAction: { MinCapacity: 0, MaxCapacity: 0 },
     }),
   );
+  await aas.send(
+    new PutScheduledActionCommand({
+      ...common,
+      ScheduledActionName: names.raise,
+      Schedule: atSchedule(plan.raiseAt),
+      ScalableTargetAction: { MinCapacity: plan.capacity, MaxCapacity: plan.capacity },
+    }),
+  );
   return plan;
 }
 
 /**
  * Removes a send list's scheduled actions (the list was cancelled). Missing actions are fine.
- * Offline it logs and calls nothing.
+ * Offline, or with the feature off (`WARM_CAPACITY_MAX` 0: the stack then grants no scaling
+ * call), it logs and calls nothing; actions scheduled before the feature was turned off still run
+ * (a raise and its lower; docs/send-lists.md "Warm capacity before a send").
  */
 export async function cancelWarmCapacity(jobId: string, target: RenderAlias): Promise<void> {
   const c = config();
   const names = warmActionNames(jobId);
   const resourceId = `function:${target.functionName}:${target.alias}`;
-  if (!online(c)) {
+  if (!online(c) || c.WARM_CAPACITY_MAX === 0) {
     logger.info('warm capacity cancelled (offline: nothing to delete)', { jobId, resourceId });
     return;
   }
@@ -194,10 +200,25 @@ const renderAlias = (): RenderAlias => ({
 });
 
 /**
+ * Whether the worker still owes a job its warm capacity: a campaign start, the rows counted
+ * (`running` or `done`) and no record of a window yet. The record is written only after the
+ * actions were put, so a worker that died or failed between counting the rows and scheduling
+ * leaves this true, and the next delivery of its `prepare` message schedules
+ * (functions/send-lists/worker.ts; test/integration/send-lists-warm.test.ts "a failed scheduling").
+ */
+export const warmCapacityOwed = (
+  job: Pick<JobRecord, 'state' | 'startsAt' | 'warmCapacity'>,
+): boolean =>
+  job.startsAt !== undefined &&
+  job.warmCapacity === undefined &&
+  (job.state === 'running' || job.state === 'done');
+
+/**
  * Makes a send list's scheduled warm capacity match its campaign start and rows, and records it
- * on the job (`warmCapacity`, answered as `warm_capacity`): with a start, rows and the feature on,
- * the actions are put (replacing any earlier ones); with the start cleared, the job cancelled or
- * a window already past, the actions recorded earlier are deleted and the record removed.
+ * on the job (`warmCapacity`, answered as `warm_capacity`) once the actions are put: with a
+ * start, rows and the feature on, the actions are put (replacing any earlier ones); with the
+ * start cleared, the job cancelled or a window already past, the actions recorded earlier are
+ * deleted and the record removed.
  * Called by the worker once the rows are counted and by the API when the start changes or the
  * job is cancelled (docs/send-lists.md "Warm capacity before a send").
  * @param job the job as stored; `state` cancelled or failed removes the capacity.

@@ -43,7 +43,7 @@ import {
   type RowStatus,
 } from './jobs.ts';
 import { readChunk, storeResult } from './result.ts';
-import { syncWarmCapacity } from './warm-capacity.ts';
+import { syncWarmCapacity, warmCapacityOwed } from './warm-capacity.ts';
 
 /** Rows between two reads of the job's state (a cancel is seen within this many rows). */
 const CANCEL_CHECK_ROWS = 5;
@@ -82,8 +82,12 @@ async function queueOpenChunks(jobId: string): Promise<void> {
 async function prepare(jobId: string): Promise<void> {
   const job = await getJob(jobId);
   if (!job) return;
-  // A redelivered prepare after the chunks were written: queue what is not finished again.
-  if (job.state === 'running') return queueOpenChunks(jobId);
+  // A redelivered prepare after the chunks were written: queue what is not finished again, and
+  // schedule the warm capacity a failed or dead delivery left unscheduled.
+  if (job.state === 'running' || job.state === 'done') {
+    if (job.state === 'running') await queueOpenChunks(jobId);
+    return warmForStart(jobId);
+  }
   if (job.state !== 'queued') return;
   const object = await s3Client().send(
     new GetObjectCommand({ Bucket: config().ASSETS_BUCKET, Key: uploadKey(jobId) }),
@@ -185,15 +189,24 @@ async function prepare(jobId: string): Promise<void> {
 /**
  * Once the rows are counted: schedules warm capacity for the campaign start, read again so a
  * start changed while the file was read counts (docs/send-lists.md "Warm capacity before a
- * send"). A refusal is logged, never retried: the rows render either way.
+ * send"), unless it is scheduled already (warm-capacity.ts `warmCapacityOwed`: the record is
+ * written only after the actions are put). The chunks are queued before this, so the rows
+ * render either way.
+ * @throws the refusal of Application Auto Scaling: the `prepare` message fails and the queue
+ *   delivers it again, which schedules again under the same action names (at most
+ *   `maxReceiveCount` times; then the dead-letter consumer leaves the running job alone).
  */
 async function warmForStart(jobId: string): Promise<void> {
   const job = await getJob(jobId);
-  if (!job?.startsAt) return;
+  if (!job || !warmCapacityOwed(job)) return;
   try {
     await syncWarmCapacity(job);
   } catch (error) {
-    logger.warn('send-list: warm capacity not scheduled', { jobId, error: error as Error });
+    logger.warn('send-list: warm capacity not scheduled, the message comes back', {
+      jobId,
+      error: error as Error,
+    });
+    throw error;
   }
 }
 

@@ -611,21 +611,25 @@ export class Render extends Construct {
 
   /**
    * Lets `handler` schedule warm capacity on the render alias (docs/send-lists.md "Warm capacity
-   * before a send"), named to it by `RENDER_FUNCTION_NAME`: register the alias as a scalable
-   * target, put and delete scheduled actions, and the provisioned-concurrency calls on the alias
-   * that registering checks. Application Auto
+   * before a send"; docs/infra.md "Warm capacity"), only when the deploy turns it on
+   * (infra/stack.ts `warmCapacityMax` above 0): `RENDER_FUNCTION_NAME` and `WARM_CAPACITY_MAX`,
+   * Application Auto Scaling's RegisterScalableTarget and PutScheduledAction (plus
+   * DeleteScheduledAction when `cancels`: the API function clears a start or cancels a list; the
+   * worker only schedules), the provisioned-concurrency calls on the alias that registering
+   * checks, and the creation of Lambda scaling's service-linked role only. Application Auto
    * Scaling's actions take no resource ARN of a Lambda alias (its scalable targets have generated
-   * ids), so they are on `*`; the Lambda actions are on the alias only, and the service-linked role
-   * may be created for Lambda's scaling only.
+   * ids), so they are on `*`; the Lambda actions are on the alias only.
+   * @param max the most provisioned concurrency one send list may schedule, 1 … 1,000.
    */
-  grantWarmCapacity(handler: HandlerFunction): void {
+  grantWarmCapacity(handler: HandlerFunction, max: number, cancels: boolean): void {
     handler.fn.addEnvironment('RENDER_FUNCTION_NAME', this.handler.fn.functionName);
+    handler.fn.addEnvironment('WARM_CAPACITY_MAX', String(max));
     handler.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: [
           'application-autoscaling:RegisterScalableTarget',
           'application-autoscaling:PutScheduledAction',
-          'application-autoscaling:DeleteScheduledAction',
+          ...(cancels ? ['application-autoscaling:DeleteScheduledAction'] : []),
         ],
         resources: ['*'],
       }),

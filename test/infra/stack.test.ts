@@ -1528,12 +1528,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         ...ORIGIN_VERIFY,
         'kms:Decrypt @ SecretsKey',
         'sqs:SendMessage @ SendListsQueue',
-        // Warm capacity before a send (docs/send-lists.md "Warm capacity before a send"):
-        // Application Auto Scaling takes no alias ARN, so `*` (merged with X-Ray's); Lambda's
-        // provisioned concurrency on the render alias only; Lambda scaling's service-linked role.
-        'application-autoscaling:DeleteScheduledAction,application-autoscaling:PutScheduledAction,application-autoscaling:RegisterScalableTarget,xray:PutTelemetryRecords,xray:PutTraceSegments @ *',
-        'iam:CreateServiceLinkedRole @ ',
-        'lambda:DeleteProvisionedConcurrencyConfig,lambda:GetProvisionedConcurrencyConfig,lambda:PutProvisionedConcurrencyConfig @ RenderLiveAlias',
+        // Warm capacity's scaling calls only with `-c warmCapacityMax` (test/infra/warm-capacity.test.ts).
       ],
     },
     // The send-list worker renders as the render function does (its reads, the render cache and
@@ -1555,10 +1550,6 @@ describe('what each function may do (reviewed here, in place of a template snaps
         'lambda:InvokeFunction @ RenderNoticesFunction RenderScreenshotFunction',
         'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage,sqs:SendMessage @ SendListsQueue',
         WEBHOOK_EMIT,
-        // It schedules warm capacity once it counted a list's rows (as the API function's row).
-        'application-autoscaling:DeleteScheduledAction,application-autoscaling:PutScheduledAction,application-autoscaling:RegisterScalableTarget,xray:PutTelemetryRecords,xray:PutTraceSegments @ *',
-        'iam:CreateServiceLinkedRole @ ',
-        'lambda:DeleteProvisionedConcurrencyConfig,lambda:GetProvisionedConcurrencyConfig,lambda:PutProvisionedConcurrencyConfig @ RenderLiveAlias',
       ],
     },
     // The send-list dead letters' consumer: the job and the chunk's cursor (base table, no
@@ -1589,10 +1580,7 @@ describe('what each function may do (reviewed here, in place of a template snaps
         feature === 'screenshot' ||
         feature === 'kiosk-snapshot' ||
         feature === 'render-notices' ||
-        feature === 'analytics-rollup' ||
-        // Their X-Ray actions share the `*` statement of warm capacity (listed in their rows).
-        feature === 'send-lists' ||
-        feature === 'send-lists-worker';
+        feature === 'analytics-rollup';
       const iam = untraced ? expected.iam : [...expected.iam, TRACING];
       expect(actual[feature], feature).toEqual({ ...expected, iam: [...iam].sort() });
     }

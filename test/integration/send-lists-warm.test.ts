@@ -3,18 +3,21 @@
  * before a send"): a send list's campaign start (`starts_at`) is checked (422 in the past or
  * too far ahead), the worker that counts the rows schedules the capacity and the job records the
  * window; changing the start replaces the scheduled actions, clearing it or cancelling the list
- * deletes them. Offline (the local default) the plan is only recorded; online the calls reach
+ * deletes them; a scheduling that failed is done by the next delivery of the `prepare` message,
+ * once. Offline (the local default) the plan is only recorded; online the calls reach
  * Application Auto Scaling, here a mock at the SDK boundary.
  */
 import {
   ApplicationAutoScalingClient,
   DeleteScheduledActionCommand,
   PutScheduledActionCommand,
+  RegisterScalableTargetCommand,
 } from '@aws-sdk/client-application-auto-scaling';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
 import { IDS } from '#infra/local/seed.ts';
+import { handler as worker } from '#functions/send-lists/worker.ts';
 import { STARTS_AT_MESSAGES, type SendListJob } from '#shared/contract/send-lists.ts';
 import { pollUntil, useLocalStack } from '../support/stack.ts';
 import { signedIn } from '../support/designs.ts';
@@ -148,8 +151,8 @@ describe('warm capacity of a send list', () => {
           .commandCalls(PutScheduledActionCommand)
           .map((c) => [c.args[0].input.ScheduledActionName, c.args[0].input.Schedule]),
       ).toEqual([
-        [`warm-${job.id}-raise`, `at(${shift(later, -15).slice(0, 19)})`],
         [`warm-${job.id}-lower`, `at(${shift(later, 10).slice(0, 19)})`],
+        [`warm-${job.id}-raise`, `at(${shift(later, -15).slice(0, 19)})`],
       ]);
       const cleared = await demo.request('PUT', `${base}/${job.id}/starts-at`, {
         starts_at: null,
@@ -164,6 +167,54 @@ describe('warm capacity of a send list', () => {
       scaling.restore();
     }
   });
+
+  it('online: a failed scheduling is done by the next delivery, once, with no duplicate action', async () => {
+    const scaling = mockClient(ApplicationAutoScalingClient);
+    setEnv({ WARM_CAPACITY_MODE: 'online' });
+    // Application Auto Scaling as a store of actions by name; the first raise is refused.
+    const actions = new Map<string, string>();
+    let refusals = 0;
+    scaling
+      .on(PutScheduledActionCommand)
+      .callsFake((input: { ScheduledActionName: string; Schedule: string }) => {
+        if (input.ScheduledActionName.endsWith('-raise') && refusals === 0) {
+          refusals += 1;
+          throw Object.assign(new Error('Rate exceeded'), { name: 'ConcurrentUpdateException' });
+        }
+        actions.set(input.ScheduledActionName, input.Schedule);
+        return {};
+      });
+    try {
+      const startsAt = inHours(6);
+      const job = await started(startsAt, 3);
+      // The rows counted and rendered, the window not recorded: the message failed.
+      const counted = await pollUntil(
+        'rows rendered, scheduling refused',
+        () => jobOf(job.id),
+        (j) => j.state === 'done' && refusals === 1,
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      expect(counted.warm_capacity).toBeNull();
+      // SQS delivers the failed `prepare` again (here at once, not after its visibility timeout).
+      const prepare = { kind: 'prepare', jobId: job.id };
+      const again = await worker({
+        Records: [{ messageId: 'again', body: JSON.stringify(prepare) }],
+      } as never);
+      expect(again.batchItemFailures).toEqual([]);
+      expect((await jobOf(job.id)).warm_capacity).toMatchObject({ capacity: 1, mode: 'online' });
+      expect(Object.fromEntries(actions)).toEqual({
+        [`warm-${job.id}-lower`]: `at(${shift(startsAt, 10).slice(0, 19)})`,
+        [`warm-${job.id}-raise`]: `at(${shift(startsAt, -15).slice(0, 19)})`,
+      });
+      // Once scheduled, a further delivery calls nothing.
+      const calls = scaling.calls().length;
+      await worker({ Records: [{ messageId: 'third', body: JSON.stringify(prepare) }] } as never);
+      expect(scaling.calls()).toHaveLength(calls);
+      expect(scaling.commandCalls(RegisterScalableTargetCommand)).toHaveLength(2);
+    } finally {
+      scaling.restore();
+    }
+  }, 120_000);
 
   it('online: cancelling a list deletes its scheduled actions', async () => {
     const scaling = mockClient(ApplicationAutoScalingClient);

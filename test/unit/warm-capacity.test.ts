@@ -75,20 +75,47 @@ describe('scheduleWarmCapacity', () => {
     expect(scaling.commandCalls(RegisterScalableTargetCommand).map((c) => c.args[0].input)).toEqual(
       [{ ...common, MinCapacity: 0, MaxCapacity: 50 }],
     );
+    // The lower first: a failure between the two never leaves a raise that nothing lowers.
     expect(scaling.commandCalls(PutScheduledActionCommand).map((c) => c.args[0].input)).toEqual([
-      {
-        ...common,
-        ScheduledActionName: 'warm-job1-raise',
-        Schedule: 'at(2026-12-01T08:45:00)',
-        ScalableTargetAction: { MinCapacity: 10, MaxCapacity: 10 },
-      },
       {
         ...common,
         ScheduledActionName: 'warm-job1-lower',
         Schedule: 'at(2026-12-01T09:10:00)',
         ScalableTargetAction: { MinCapacity: 0, MaxCapacity: 0 },
       },
+      {
+        ...common,
+        ScheduledActionName: 'warm-job1-raise',
+        Schedule: 'at(2026-12-01T08:45:00)',
+        ScalableTargetAction: { MinCapacity: 10, MaxCapacity: 10 },
+      },
     ]);
+  });
+
+  it('leaves no raise without its lower when a call fails, and a retry replaces, never adds', async () => {
+    configure('50', 'online');
+    // Application Auto Scaling as a store of actions by name (a put replaces one of the same name).
+    const actions = new Map<string, string>();
+    let refuse = true;
+    scaling
+      .on(PutScheduledActionCommand)
+      .callsFake((input: { ScheduledActionName: string; Schedule: string }) => {
+        if (input.ScheduledActionName.endsWith('-raise') && refuse) {
+          refuse = false;
+          throw Object.assign(new Error('throttled'), { name: 'ConcurrentUpdateException' });
+        }
+        actions.set(input.ScheduledActionName, input.Schedule);
+        return {};
+      });
+    await expect(scheduleWarmCapacity('job1', 200_000, start, target, before)).rejects.toThrow(
+      'throttled',
+    );
+    expect([...actions.keys()]).toEqual(['warm-job1-lower']);
+    await scheduleWarmCapacity('job1', 200_000, start, target, before);
+    expect(Object.fromEntries(actions)).toEqual({
+      'warm-job1-lower': 'at(2026-12-01T09:10:00)',
+      'warm-job1-raise': 'at(2026-12-01T08:45:00)',
+    });
   });
 
   it('calls nothing offline or when off', async () => {
@@ -96,6 +123,12 @@ describe('scheduleWarmCapacity', () => {
     expect((await scheduleWarmCapacity('job1', 200_000, start, target, before))?.capacity).toBe(10);
     configure('0', 'online');
     expect(await scheduleWarmCapacity('job1', 200_000, start, target, before)).toBeUndefined();
+    expect(scaling.calls()).toHaveLength(0);
+  });
+
+  it('calls nothing on cancel once the feature is off (the stack grants no scaling call then)', async () => {
+    configure('0', 'online');
+    await cancelWarmCapacity('job1', target);
     expect(scaling.calls()).toHaveLength(0);
   });
 
