@@ -1,18 +1,25 @@
 /**
  * The cost model of docs/infra.md "Cost model": what a million renders and a thousand active
- * teams cost a month on AWS, computed from the stack's own settings (the render and API
- * functions' memory and CPU, the render cache's lifetime) and from stated traffic assumptions.
+ * teams cost a month on AWS, and the two options that are off by default (warm capacity before
+ * a send, the render function as a container image), computed from the stack's own settings (the
+ * render and API functions' memory and CPU, the render cache's lifetime, warm capacity's sizing)
+ * and from stated traffic assumptions.
  * `test/unit/cost-model.test.ts` checks that the table in the document is the one this module
  * prints, so a change of memory, architecture or price shows up there.
  *
  * Prices: AWS list prices for us-east-1 as of 2026-11, in USD; free tiers are left out.
  */
+import { warmCapacityPlan } from '#functions/send-lists/warm-capacity.ts';
 import { API_FEATURES, SIZING } from './constructs/api.ts';
 import { CHROMIUM_ARCH, RENDER_MEMORY_MB } from './constructs/render.ts';
 
 /** List prices used, USD. */
 export const PRICES = {
   lambdaGbSecond: { x64: 0.0000166667, arm64: 0.0000133334 },
+  /** Provisioned concurrency, per GB-s while allocated (whether or not it serves requests). */
+  lambdaProvisionedGbSecond: { x64: 0.0000041667, arm64: 0.0000033334 },
+  /** ECR private repository storage, per GB-month. */
+  ecrGbMonth: 0.1,
   lambdaPerMillionRequests: 0.2,
   httpApiPerMillion: 1.0,
   cloudFrontPerMillionHttps: 1.0,
@@ -60,6 +67,21 @@ export const ASSUMPTIONS = {
    * statements): 2 + 2 × 12.5 on average (docs/analytics.md "The roll-up").
    */
   rollupScansPerRecord: 27,
+  /** The send whose warm capacity the table prices (docs/send-lists.md's worked example). */
+  warmSendRows: 200_000,
+  /**
+   * The render container image's stored size, GB (`-c renderImage=true`): Node's Lambda base
+   * image, the bundle and page, the externals and Chromium stored unpacked
+   * (docs/adr/0071-fresh-cold-start-chromium-stored-unpacked.md; an estimate until it is built).
+   */
+  renderImageGb: 0.4,
+  /**
+   * Deploys a month that change the render image. CDK's bootstrap asset repository keeps every
+   * image pushed (it has no lifecycle rule), and the image's layers after the bundle (the
+   * externals, Chromium unpacked) are built again with it, so each such deploy stores about a
+   * whole image more until the repository is pruned.
+   */
+  renderImageDeploysPerMonth: 10,
   /** An active team a month. */
   team: {
     apiRequests: 2_000,
@@ -125,6 +147,69 @@ export function costPerMillionRenders(
   });
 }
 
+/** What warm capacity costs for one send: the sandboxes and their window, then the price. */
+interface WarmCapacityCost extends CostBreakdown {
+  /** Sandboxes kept warm (functions/send-lists/warm-capacity.ts `warmCapacityPlan`). */
+  capacity: number;
+  /** From the raise to the lower, s. */
+  seconds: number;
+  /** Provisioned GB-s billed. */
+  gbSeconds: number;
+}
+
+/**
+ * Warm capacity before a send (docs/send-lists.md "Warm capacity before a send"): provisioned
+ * concurrency on the render alias for one send, sized by the list as the product sizes it
+ * (`warmCapacityPlan`, the same function) and billed from the raise to the lower.
+ * @param rows the list's rows.
+ * @param max the deploy's cap (`-c warmCapacityMax`), 1 … 1,000.
+ * @param renderMemoryMb the render function's memory, MB.
+ * @param arch its CPU.
+ * @returns the cost of that send, USD, with the sandboxes, seconds and GB-s; all 0 when nothing
+ *   is planned (an empty list).
+ */
+export function warmCapacityCost(
+  rows: number,
+  max = 1_000,
+  renderMemoryMb: number = RENDER_MEMORY_MB,
+  arch: 'x64' | 'arm64' = CHROMIUM_ARCH,
+): WarmCapacityCost {
+  // A start far enough ahead that the whole lead time is billed.
+  const now = new Date('2026-01-01T00:00:00Z');
+  const plan = warmCapacityPlan(rows, new Date('2026-01-02T00:00:00Z'), max, now);
+  const capacity = plan?.capacity ?? 0;
+  const seconds = plan ? (plan.lowerAt.getTime() - plan.raiseAt.getTime()) / 1000 : 0;
+  const gbSeconds = capacity * GB(renderMemoryMb) * seconds;
+  return {
+    ...breakdown({
+      [`Provisioned concurrency (${capacity} × ${seconds / 60} min)`]:
+        gbSeconds * PRICES.lambdaProvisionedGbSecond[arch],
+    }),
+    capacity,
+    seconds,
+    gbSeconds,
+  };
+}
+
+/**
+ * The render function as a container image (`-c renderImage=true`; infra/constructs/render.ts
+ * `renderImageCode`), a month: ECR's storage of the deployed image and of the older images a
+ * month of deploys leaves in the unpruned asset repository (that line grows every month until
+ * pruned). Pushing within the region costs nothing; Lambda bills an image function's time as
+ * a zip one's.
+ * @param deploysPerMonth deploys a month that change the image.
+ */
+export function renderImageCost(
+  deploysPerMonth: number = ASSUMPTIONS.renderImageDeploysPerMonth,
+): CostBreakdown {
+  const gb = ASSUMPTIONS.renderImageGb;
+  return breakdown({
+    'ECR storage, the deployed image': gb * PRICES.ecrGbMonth,
+    [`ECR storage, a month's ${deploysPerMonth} older images (unpruned)`]:
+      deploysPerMonth * gb * PRICES.ecrGbMonth,
+  });
+}
+
 /** The API functions' mean memory, MB (each feature weighted alike). */
 export function meanApiMemoryMb(): number {
   return API_FEATURES.reduce((sum, f) => sum + SIZING[f].memorySize, 0) / API_FEATURES.length;
@@ -162,9 +247,12 @@ export function costTable(): string {
   for (const [name, b] of [
     ['1M renders', costPerMillionRenders()],
     ['1,000 active teams a month', costPerThousandTeams()],
+    ['Warm capacity, a send of 200,000 rows', warmCapacityCost(ASSUMPTIONS.warmSendRows)],
+    ['Render image, a month', renderImageCost()],
   ] as const) {
     for (const [line, value] of Object.entries(b.lines)) rows.push([name, line, usd(value)]);
-    rows.push([name, `**total** (most: ${b.dominant})`, `**${usd(b.total)}**`]);
+    if (Object.keys(b.lines).length > 1)
+      rows.push([name, `**total** (most: ${b.dominant})`, `**${usd(b.total)}**`]);
   }
   const widths = [0, 1, 2].map((i) =>
     Math.max(...[['unit', 'line', 'USD'], ...rows].map((r) => r[i]!.length)),

@@ -4,7 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { costPerMillionRenders, costPerThousandTeams, costTable } from '#infra/cost-model.ts';
+import {
+  PRICES,
+  costPerMillionRenders,
+  costPerThousandTeams,
+  costTable,
+  renderImageCost,
+  warmCapacityCost,
+} from '#infra/cost-model.ts';
 import { RENDER_MEMORY_MB } from '#infra/constructs/render.ts';
 
 describe('the cost model', () => {
@@ -42,5 +49,31 @@ describe('the cost model', () => {
     expect(costPerThousandTeams('arm64').lines['Fixed (WAF, alarms, keys)']).toBe(
       costPerThousandTeams('x64').lines['Fixed (WAF, alarms, keys)'],
     );
+  });
+
+  it('prices warm capacity by the list: 200,000 rows keep 10 sandboxes for 25 minutes, $0.18', () => {
+    const send = warmCapacityCost(200_000);
+    expect(send).toMatchObject({ capacity: 10, seconds: 1_500 });
+    // 10 × 2.9375 GB (3,008 MB) × 1,500 s, at the provisioned-concurrency rate on x86.
+    expect(send.gbSeconds).toBeCloseTo(44_062.5, 6);
+    expect(send.total).toBeCloseTo(44_062.5 * PRICES.lambdaProvisionedGbSecond.x64, 9);
+    expect(send.total).toBeCloseTo(0.18, 2);
+    // Twice the rows, twice the sandboxes; the deploy's cap holds; an empty list costs nothing.
+    expect(warmCapacityCost(400_000).capacity).toBe(20);
+    expect(warmCapacityCost(10_000_000, 100)).toMatchObject({ capacity: 100 });
+    expect(warmCapacityCost(10_000_000, 100).total).toBeCloseTo(1.84, 2);
+    expect(warmCapacityCost(0).total).toBe(0);
+    // It follows the render function's memory.
+    expect(warmCapacityCost(200_000, 1_000, RENDER_MEMORY_MB / 2).total).toBeCloseTo(
+      send.total / 2,
+      9,
+    );
+  });
+
+  it('prices the render image by its ECR storage, the older images growing with deploys', () => {
+    const month = renderImageCost();
+    expect(month.lines['ECR storage, the deployed image']).toBeCloseTo(0.04, 9);
+    expect(month.lines["ECR storage, a month's 10 older images (unpruned)"]).toBeCloseTo(0.4, 9);
+    expect(renderImageCost(0).total).toBeCloseTo(0.04, 9);
   });
 });
