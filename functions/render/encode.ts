@@ -39,10 +39,12 @@ export interface RenderOutput {
 
 /**
  * sharp's `.jpeg()` options for a design's `quality` setting (shared/design.ts
- * `RenderQualitySchema`): quality 1–100, progressive, chroma subsampling; mozjpeg stays off, as
- * today. The default setting gives exactly the options this encoder always used (quality 86,
- * sharp's defaults otherwise), so default renders keep their bytes
- * (test/unit/design-quality.test.ts).
+ * `RenderQualitySchema`): quality 1–100, progressive, chroma subsampling; mozjpeg stays off.
+ * A baseline JPEG is written with libjpeg's standard Huffman tables, not tables optimised per
+ * image (sharp's default `optimiseCoding`): Huffman coding is lossless, so the decoded pixels
+ * are exactly those of the optimised file, for about 1 % more bytes and half the encode's CPU
+ * (docs/performance.md "CPU per render: profile and changes"; test/unit/design-quality.test.ts).
+ * A progressive JPEG is always optimised by libjpeg.
  */
 export function jpegOptions(quality: RenderQuality): JpegOptions {
   return {
@@ -50,6 +52,7 @@ export function jpegOptions(quality: RenderQuality): JpegOptions {
     progressive: quality.progressive,
     chromaSubsampling: quality.chromaSubsampling,
     mozjpeg: false,
+    optimiseCoding: false,
   };
 }
 
