@@ -42,8 +42,11 @@ import { decryptFor } from './secret-grants.ts';
  * APIs' kept answers (renders bucket; docs/data-sources.md "Caching") and the static layers
  * (assets bucket; renderer.ts `staticLayerKey`).
  */
+/** Where screenshots and web crops are cached in the renders bucket (functions/render/dynamic.ts). */
+const SCREENSHOT_CACHE_PREFIX = 'screenshots/';
+
 export const RENDER_WRITES = {
-  renders: ['renders/', 'screenshots/', 'data-api/'],
+  renders: ['renders/', SCREENSHOT_CACHE_PREFIX, 'data-api/'],
   assets: ['static-layers/'],
 } as const;
 
@@ -263,8 +266,8 @@ export const RENDER_EPHEMERAL_STORAGE_MB = 2048;
 export const RENDER_REQUESTS_PER_IP_PER_5_MIN = 3000;
 
 /**
- * Requests one IP may make per 5 minutes to the calls that check passwords, send mail or reach
- * Stripe (`SENSITIVE_PATHS`) before the WebACL answers 429. A person signing in, registering or
+ * Requests one IP may make per 5 minutes to the calls that check passwords, send mail, reach
+ * Stripe or count a poll's vote (`SENSITIVE_PATHS`) before the WebACL answers 429. A person signing in, registering or
  * trying a coupon makes a handful; the handlers' own per-address and per-account counters
  * (functions/lib/limits/attempts.ts) stop slower scripts (docs/security.md "Login throttling").
  */
@@ -280,6 +283,9 @@ export const SENSITIVE_PATHS: readonly { path: string; match: 'EXACTLY' | 'START
   { path: '/password/email', match: 'EXACTLY' },
   { path: '/coupon/', match: 'STARTS_WITH' },
   { path: '/tax-rate', match: 'EXACTLY' },
+  // A poll's vote: public, and each one writes the table (docs/polls.md "Abuse"); the
+  // function's own allowance per address (120 an hour) is the finer limit.
+  { path: '/api/polls/vote', match: 'EXACTLY' },
 ];
 
 /**
@@ -401,9 +407,12 @@ export class Render extends Construct {
   readonly webAcl: wafv2.CfnWebACL;
   /** The browser layer (@sparticuz/chromium, puppeteer-core, sharp), shared with the send-list worker. */
   readonly browserLayer: lambda.ILayerVersion;
+  /** The renders bucket, whose screenshot cache {@link grantScreenshots} shares. */
+  private readonly renders: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: RenderProps) {
     super(scope, id);
+    this.renders = props.renders;
 
     if (Stack.of(this).bundlingRequired && !existsSync(join(RENDER_PAGE_DIST, 'index.html'))) {
       throw new Error(
@@ -664,7 +673,10 @@ export class Render extends Construct {
    * Lets an API function have pages captured by the screenshot function only (the editor's
    * live-crop preview, functions/designs/web-crop-preview.ts; docs/web-crops.md "In the
    * editor"): `SCREENSHOT_FUNCTION_NAME` and lambda:InvokeFunction on that one function, so the
-   * page never opens in the API function, whose role reaches the table.
+   * page never opens in the API function, whose role reaches the table; and the screenshot
+   * cache the render keeps (renders bucket, `screenshots/` only: GetObject and PutObject), which
+   * the preview shares with the render's crops of the same page (functions/render/dynamic.ts
+   * `screenshot`).
    */
   grantScreenshots(handler: HandlerFunction): void {
     handler.fn.addEnvironment('SCREENSHOT_FUNCTION_NAME', this.screenshot.fn.functionName);
@@ -674,6 +686,7 @@ export class Render extends Construct {
         resources: [this.screenshot.fn.functionArn],
       }),
     );
+    grantBucketPrefixes(handler.role, this.renders, [SCREENSHOT_CACHE_PREFIX]);
   }
 
   /**

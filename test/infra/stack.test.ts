@@ -805,7 +805,7 @@ describe('render', () => {
   });
 
   // Mutation check: without the SensitiveRatePerIp rule in infra/constructs/render.ts this fails.
-  it('limits sign-in, registration, reset mails, coupons and the tax preview per IP', () => {
+  it('limits sign-in, registration, reset mails, coupons, the tax preview and poll votes per IP', () => {
     interface ByteMatch {
       ByteMatchStatement: { SearchString: string; PositionalConstraint: string };
     }
@@ -834,6 +834,7 @@ describe('render', () => {
       (s) => `${s.ByteMatchStatement.PositionalConstraint} ${s.ByteMatchStatement.SearchString}`,
     );
     expect(matched.sort()).toEqual([
+      'EXACTLY /api/polls/vote',
       'EXACTLY /login',
       'EXACTLY /password/email',
       'EXACTLY /tax-rate',
@@ -1297,8 +1298,10 @@ describe('what each function may do (reviewed here, in place of a template snaps
         // Opens the team's signing secret to sign a render URL.
         'kms:Decrypt @ SecretsKey',
         WEBHOOK_EMIT,
-        // The editor's live-crop preview: pages open in the screenshot function only.
+        // The editor's live-crop preview: pages open in the screenshot function only, and the
+        // crops are cached with the render's (the screenshot cache only).
         'lambda:InvokeFunction @ RenderScreenshotFunction',
+        's3:GetObject,s3:PutObject @ DataRendersBucket/screenshots/*',
       ],
     },
     'text-snippets': {
