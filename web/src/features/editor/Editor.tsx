@@ -31,6 +31,7 @@ import { fixOnOpen } from './fixOnOpen.ts';
 import { StressPreviewButton } from './components/StressPreview.tsx';
 import type { LoadedDesign } from './store/designSlice.ts';
 import { startSync, type SyncController } from './sync.ts';
+import { mountCropCaptures } from './cropCaptures.ts';
 import './canvas/fonts.ts';
 import './layout.css';
 
@@ -100,6 +101,8 @@ export function Editor({ loaded }: { loaded: LoadedDesign }) {
     };
   }, [store, sync]);
 
+  // The live crops' captures for the canvas, panel open or not (docs/editor.md "Live web crop").
+  useEffect(() => mountCropCaptures(store), [store]);
   // docs/editor.md "Architecture": `?fix=true` shrinks objects larger than the canvas, then saves.
   useEffect(() => void fixOnOpen(store, () => sync.flush()), [store, sync]);
   // Signed in again from the session-expired modal: what the 401 kept from the server is saved.

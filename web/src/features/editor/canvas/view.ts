@@ -259,7 +259,8 @@ export function mountCanvasView(
   async function reconcileOnce(): Promise<boolean> {
     const design = store.getState().design;
     if (!design) return false;
-    const scene = editorScene(design, store.getState().weatherPreview);
+    const { weatherPreview, cropPreviews } = store.getState();
+    const scene = editorScene(design, weatherPreview, cropPreviews);
     const wanted: { target: Selection; signature: string; build: () => Promise<FabricObject> }[] = [
       ...scene.images.map((layer) => ({
         target: { kind: 'sticker', id: layer.id } as const,
@@ -499,7 +500,9 @@ export function mountCanvasView(
 
   const unsubscribe = store.subscribe((s, prev) => {
     // The weather stickers' preview (docs/editor.md "Weather") changes their images.
-    if (s.weatherPreview !== prev.weatherPreview) void reconcile();
+    // So do the live crops' captures (docs/editor.md "Live web crop").
+    if (s.weatherPreview !== prev.weatherPreview || s.cropPreviews !== prev.cropPreviews)
+      void reconcile();
     if (s.design !== prev.design) {
       if (
         s.design &&

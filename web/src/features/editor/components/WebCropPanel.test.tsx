@@ -2,10 +2,11 @@
  * A screenshot sticker's live crop (./WebCropPanel.tsx; docs/editor.md "Live web crop"): the
  * switch shows labelled fields, a selector the browser cannot read and a template or refresh the
  * schema refuses show their messages and save nothing, the template's fields are listed as the
- * parameters they add, and a change is undone.
+ * parameters they add, and a change is undone; under them, the state of the element's capture
+ * (asked for by ../cropCaptures.ts).
  */
 import { act, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { WEB_CROP_MESSAGES } from '#shared/scene/web-crop.ts';
 import { openEditor, renderInEditor } from '../../../test/EditorTestProviders.tsx';
 import { runCommand } from '../commands.ts';
@@ -13,6 +14,7 @@ import { StickerToolbar } from './StickerTools.tsx';
 import { UNREADABLE_SELECTOR } from './WebCropPanel.tsx';
 import { answer } from '../../../test/api.ts';
 import { editorScene } from '../document/preview.ts';
+import { mountCropCaptures } from '../cropCaptures.ts';
 
 function withScreenshot() {
   const store = openEditor();
@@ -91,13 +93,19 @@ describe('the live crop of a screenshot', () => {
 describe("the crop's capture for the canvas", () => {
   const PNG = 'data:image/png;base64,iVBORw0KGgo=';
   const ROUTE = 'POST /api/pic-snippet/{id}/web-crop-preview';
+  let stop = () => {};
+  afterEach(() => stop());
 
-  /** A screenshot of https://shop.example/deal with a crop of `#deal`, its panel open. */
+  /**
+   * A screenshot of https://shop.example/deal with a crop of `#deal`, its panel open, and the
+   * editor's captures running as the editor page runs them (../cropCaptures.ts).
+   */
   function withCrop() {
     const store = withScreenshot();
     const id = store.getState().design!.graphics_data[0]!.uuid;
     runCommand(store, 'setStickerFallback', { id, value: 'https://shop.example/deal' });
     runCommand(store, 'setWebCrop', { id, patch: { selector: '#deal' } });
+    stop = mountCropCaptures(store);
     const drawn = () =>
       editorScene(store.getState().design!, 'sample', store.getState().cropPreviews).images.find(
         (l) => l.id === id,
@@ -105,7 +113,7 @@ describe("the crop's capture for the canvas", () => {
     return { drawn, ...renderInEditor(<StickerToolbar />, { store }) };
   }
 
-  it('says it is capturing, then keeps the capture for the scene', async () => {
+  it('says it is capturing, then that the canvas draws the captured element', async () => {
     const capture = answer(ROUTE, 200, { image: PNG }, { held: true });
     const { drawn } = withCrop();
     expect(drawn()).not.toBe(PNG);
@@ -121,19 +129,19 @@ describe("the crop's capture for the canvas", () => {
     capture.release();
     await waitFor(() =>
       expect(screen.getByRole('status').textContent).toBe(
-        'The element was captured from the fallback page.',
+        'The canvas shows the element as captured from the fallback page.',
       ),
     );
     expect(drawn()).toBe(PNG);
   });
 
-  it("shows the server's reason when nothing was captured", async () => {
+  it("shows the server's reason when nothing was captured, and keeps the placeholder", async () => {
     const message =
       'Nothing was captured: no element matched the selector in 6 seconds, or the page did not load.';
     answer(ROUTE, 422, { message });
     const { drawn } = withCrop();
     const alert = await screen.findByRole('alert', {}, { timeout: 3000 });
-    expect(alert.textContent).toBe(message);
+    expect(alert.textContent).toBe(`${message} The canvas shows the placeholder.`);
     expect(drawn()).not.toBe(PNG);
   });
 });

@@ -5,14 +5,15 @@
  * Every change is the `setWebCrop` command (one undo step per field; typing merges), checked by
  * the shared schema the API checks with; a selector the browser cannot read is refused here too.
  * A refused value stays in its field with its message and is not saved. Under them, the state of
- * the element's capture for the canvas (`CropPreview`).
+ * the element's capture for the canvas (`CropPreview`; cropCaptures.ts asks for it).
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Sticker } from '#shared/design.ts';
 import { WEB_CROP_REFRESH_S, type WebCrop } from '#shared/scene/web-crop.ts';
-import { call, isApiError, GENERIC_ERROR_MESSAGE } from '../../../api/client.ts';
 import { runCommand } from '../commands.ts';
 import { cropParameters, cropPreviewRequest, type WebCropPatch } from '../document/webCrop.ts';
+import { wantedCaptures } from '../cropCaptures.ts';
+import { MAX_CROP_PREVIEWS } from '../store/uiSlice.ts';
 import { useEditor, useEditorContext } from '../EditorContext.tsx';
 import '../countdown.css';
 import { Group, SettingInput } from './CountdownPanel.tsx';
@@ -82,74 +83,37 @@ function CropFields({ sticker, crop }: { sticker: Sticker; crop: WebCrop | null 
   );
 }
 
-/** How long the crop must stay unchanged before its element is captured, ms (typing a selector). */
-const CROP_PREVIEW_DELAY_MS = 800;
-
-/** The capture's state shown under the fields. */
-type PreviewState = { kind: 'idle' } | { kind: 'error'; key: string; message: string };
-
 /**
- * Captures the crop's element for the canvas (docs/editor.md "Live web crop"): once the crop has
- * stayed the same for {@link CROP_PREVIEW_DELAY_MS}, the server takes it the render's way
- * (`POST /api/pic-snippet/{id}/web-crop-preview`) and the canvas draws it in place of the
- * placeholder; a capture already kept is not asked again. Says while it loads, and why when
- * nothing could be captured.
+ * The state of the crop's capture for the canvas (docs/editor.md "Live web crop"; the captures
+ * are asked for by cropCaptures.ts for every crop of the design, panel open or not): capturing,
+ * captured, or why nothing could be (the canvas then keeps the placeholder).
  */
 function CropPreview({ sticker }: { sticker: Sticker }) {
-  const { store } = useEditorContext();
-  const designId = useEditor((s) => s.meta?.id ?? null);
-  const request = cropPreviewRequest(sticker);
-  const key = request?.key ?? null;
+  const key = cropPreviewRequest(sticker)?.key ?? null;
   const kept = useEditor((s) => (key ? s.cropPreviews[key] !== undefined : false));
-  const [state, setState] = useState<PreviewState>({ kind: 'idle' });
-  useEffect(() => {
-    if (!request || !designId || kept) return undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      const { key: wanted, ...body } = request;
-      call('POST /api/pic-snippet/{id}/web-crop-preview', {
-        params: { id: designId },
-        body,
-        signal: controller.signal,
-      }).then(
-        ({ image }) => {
-          store.getState().setCropPreview(wanted, image);
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          setState({
-            kind: 'error',
-            key: wanted,
-            message: isApiError(error) ? error.message : GENERIC_ERROR_MESSAGE,
-          });
-        },
-      );
-    }, CROP_PREVIEW_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-    // `request` is rebuilt each render; its key names everything it holds.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, designId, kept, store]);
-  if (!request)
+  const failure = useEditor((s) => (key ? s.cropFailures[key] : undefined));
+  const drawn = useEditor(
+    (s) => key !== null && wantedCaptures(s.design).some((r) => r.key === key),
+  );
+  if (key === null)
     return (
       <p className="small muted countdown-panel__note">
         Give the screenshot a fallback page to see the element on the canvas.
       </p>
     );
-  // An error is shown for the crop it was about only: a changed selector tries again.
-  if (state.kind === 'error' && state.key === key)
+  if (failure !== undefined && !kept)
     return (
       <p role="alert" className="small countdown-panel__note web-crop-panel__error">
-        {state.message}
+        {failure} The canvas shows the placeholder.
       </p>
     );
   return (
     <p role="status" className="small muted countdown-panel__note">
       {kept
-        ? 'The element was captured from the fallback page.'
-        : 'Capturing the element from the fallback page…'}
+        ? 'The canvas shows the element as captured from the fallback page.'
+        : drawn
+          ? 'Capturing the element from the fallback page…'
+          : `The canvas shows the first ${MAX_CROP_PREVIEWS} live crops of a design: this one shows the placeholder.`}
     </p>
   );
 }

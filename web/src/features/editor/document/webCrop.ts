@@ -39,7 +39,7 @@ export const cropParameters = (template: string | null): string[] =>
   template ? urlTemplateFields(template) : [];
 
 /** What the editor asks the server to capture for a crop's preview, and its key in the store. */
-interface CropPreviewRequest {
+export interface CropPreviewRequest {
   /** The page: the sticker's own (its fallback), as the render takes for a recipient without values. */
   url: string;
   selector: string;

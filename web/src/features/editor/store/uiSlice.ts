@@ -58,14 +58,21 @@ export interface UiSlice {
   setWeatherPreview(preview: WeatherPreview): void;
   /**
    * Live crops captured for the canvas (docs/editor.md "Live web crop"), PNG data URLs by
-   * document/webCrop.ts `cropPreviewRequest` key; the newest `MAX_CROP_PREVIEWS` are kept.
+   * document/webCrop.ts `cropPreviewRequest` key; `MAX_CROP_PREVIEWS` are kept: past them the
+   * oldest goes, one of those not in `drawn` (the open design's crops) first.
    */
   cropPreviews: Readonly<Record<string, string>>;
-  setCropPreview(key: string, image: string): void;
+  setCropPreview(key: string, image: string, drawn?: ReadonlySet<string>): void;
+  /**
+   * Why a live crop could not be captured (the server's message), by the same key as
+   * `cropPreviews`; only crops of the open design (cropCaptures.ts forgets the others).
+   */
+  cropFailures: Readonly<Record<string, string>>;
+  setCropFailures(failures: Readonly<Record<string, string>>): void;
 }
 
-/** Crop captures the editor keeps for its canvas. */
-const MAX_CROP_PREVIEWS = 20;
+/** Crop captures the editor keeps for its canvas (docs/web-crops.md "In the editor"). */
+export const MAX_CROP_PREVIEWS = 20;
 
 export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   panel: 'snippets',
@@ -84,11 +91,20 @@ export const createUiSlice: EditorSlice<UiSlice> = (set) => ({
   weatherPreview: 'sample',
   setWeatherPreview: (weatherPreview) => set({ weatherPreview }),
   cropPreviews: {},
-  setCropPreview: (key, image) =>
+  setCropPreview: (key, image, drawn = new Set()) =>
     set((s) => {
       const rest = Object.entries(s.cropPreviews).filter(([k]) => k !== key);
+      // Past the bound the oldest go, those the design does not draw before those it does.
+      const over = rest.length - (MAX_CROP_PREVIEWS - 1);
+      const dropped = new Set(
+        [...rest.filter(([k]) => !drawn.has(k)), ...rest.filter(([k]) => drawn.has(k))]
+          .slice(0, Math.max(0, over))
+          .map(([k]) => k),
+      );
       return {
-        cropPreviews: Object.fromEntries([...rest.slice(1 - MAX_CROP_PREVIEWS), [key, image]]),
+        cropPreviews: Object.fromEntries([...rest.filter(([k]) => !dropped.has(k)), [key, image]]),
       };
     }),
+  cropFailures: {},
+  setCropFailures: (cropFailures) => set({ cropFailures }),
 });
