@@ -67,6 +67,12 @@ describe('the render function as a container image', () => {
     expect(dockerfile).toContain('TMPDIR=/opt/chromium');
     expect(dockerfile).toMatch(/ENV CHROMIUM_PATH=\/opt\/chromium\/chromium/);
     expect(dockerfile).toContain('CMD ["index.handler"]');
+    // Chromium is unpacked before the bundle is copied, so a code change reuses its layer.
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runtime.indexOf('TMPDIR=/opt/chromium')).toBeGreaterThan(0);
+    expect(runtime.indexOf('TMPDIR=/opt/chromium')).toBeLessThan(
+      runtime.indexOf('COPY --from=build'),
+    );
     // Every path it copies from the context is one the asset keeps.
     const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) =>
       m[1]!.split(' '),
