@@ -206,10 +206,14 @@ interface RenderPageGlobals {
   picsnippetsRenderFrames(scenes: ResolvedScene[], faces: FontFaceRule[]): Promise<DrawnLayer[][]>;
 }
 
-/** The page's hand-off: the drawn regions and the page's stage times, ms (page/src/main.ts). */
+/**
+ * The page's hand-off: the drawn regions and the page's stage times, ms (page/src/main.ts), with
+ * `queue`, the time the draw waited for the warm page behind other requests' draws (renderer.ts
+ * `onPage`).
+ */
 interface DrawnScene {
   regions: DrawnLayer[];
-  ms: { fonts: number; draw: number; read: number };
+  ms: { fonts: number; draw: number; read: number; queue?: number };
 }
 
 /** One draw at a time on the warm page: the canvas is shared, and draws await font loads. */
@@ -218,10 +222,14 @@ let queue: Promise<unknown> = Promise.resolve();
 /** Errors that mean the page or browser went away; the draw is retried once on a new one. */
 const GONE = /Target closed|Session closed|detached|disconnected|Protocol error|crash/i;
 
-/** Runs work on the warm page, one at a time, retried once on a relaunched browser. */
-function onPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
+/**
+ * Runs work on the warm page, one at a time, retried once on a relaunched browser.
+ * @param onStart told when the work starts, i.e. when the draws queued before it are done.
+ */
+function onPage<T>(work: (page: Page) => Promise<T>, onStart?: () => void): Promise<T> {
   let page: Page | undefined;
   const draw = async () => {
+    onStart?.();
     page = await getRenderPage();
     return work(page);
   };
@@ -248,14 +256,19 @@ async function drawPersonalisedLayers(
   density: RenderDensity,
 ): Promise<DrawnScene> {
   const fonts = await sceneFonts(scene, teamId, teamCustomFonts);
-  return onPage((page) =>
-    page.evaluate(
-      (s, f, d) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s, f, d),
-      fonts.scene,
-      fonts.faces,
-      density,
-    ),
+  const queued = performance.now();
+  let started = queued;
+  const drawn = await onPage(
+    (page) =>
+      page.evaluate(
+        (s, f, d) => (globalThis as unknown as RenderPageGlobals).picsnippetsRender(s, f, d),
+        fonts.scene,
+        fonts.faces,
+        density,
+      ),
+    () => (started = performance.now()),
   );
+  return { ...drawn, ms: { ...drawn.ms, queue: started - queued } };
 }
 
 /**
@@ -453,6 +466,7 @@ export async function renderDesign(
     draw: drawn.ms.draw,
     read: drawn.ms.read,
     page: t2 - t1,
+    ...(drawn.ms.queue === undefined ? {} : { queue: drawn.ms.queue }),
     encode: t3 - t2 - (timerMs ?? 0),
     ...(timerMs === undefined ? {} : { timer: timerMs }),
   };

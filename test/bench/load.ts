@@ -47,6 +47,8 @@ export interface LoadResult {
   elapsedMs: number;
   /** p50 of each `Server-Timing` stage of the good answers, ms (empty if none is sent). */
   stagesP50Ms: Record<string, number>;
+  /** p99 of each stage, the same way. */
+  stagesP99Ms: Record<string, number>;
 }
 
 interface Answer {
@@ -119,6 +121,7 @@ class Tally {
       p99Ms: percentile(this.latencies, 99),
       elapsedMs,
       stagesP50Ms: this.stages.p50(),
+      stagesP99Ms: this.stages.p99(),
     };
   }
 }

@@ -87,8 +87,17 @@ export class StageTimes {
 
   /** p50 of each stage, ms, in the order the stages first appeared. */
   p50(): Record<string, number> {
+    return this.at(50);
+  }
+
+  /** p99 of each stage, ms, in the order the stages first appeared. */
+  p99(): Record<string, number> {
+    return this.at(99);
+  }
+
+  private at(p: number): Record<string, number> {
     return Object.fromEntries(
-      [...this.byName].map(([name, values]) => [name, round1(percentile(values, 50))]),
+      [...this.byName].map(([name, values]) => [name, round1(percentile(values, p))]),
     );
   }
 }
