@@ -1,8 +1,8 @@
 /**
  * Animated designs at the `.gif` render URL (docs/animated-designs.md): an animated base photo
  * plays its frames with their delays under the design's text (frame 1 complete, the text there),
- * a GIF sticker plays in its box over a still photo, and a design past a budget answers the
- * fallback, uncached, saying why.
+ * a GIF sticker plays in its box over a still photo, and a design past a budget (its frames, or
+ * the 5 MB its GIF would weigh) answers the fallback, a whole still JPEG, uncached, saying why.
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -188,4 +188,63 @@ describe('animated designs', () => {
     expect(still.status).toBe(200);
     expect(still.headers.get('x-render-reason')).toBeNull();
   });
+});
+
+/**
+ * An animated GIF of `count` frames of RGB noise (xorshift32 from a fixed seed), `width` ×
+ * `height` px, 100 ms each: colours no palette holds and LZW cannot shorten, about a byte a
+ * pixel however it is encoded again.
+ */
+async function noiseGif(count: number, width: number, height: number): Promise<Buffer> {
+  const data = Buffer.alloc(width * height * 3 * count);
+  let x = 2463534242;
+  for (let i = 0; i < data.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    data[i] = x & 0xff;
+  }
+  return sharp(data, { raw: { width, height: height * count, channels: 3, pageHeight: height } })
+    .gif({ loop: 0, delay: Array.from({ length: count }, () => 100), effort: 1, dither: 0 })
+    .toBuffer();
+}
+
+describe('the output byte budget of an animated design', () => {
+  it('answers the fallback, a whole still JPEG, uncached, when its GIF would pass 5 MB', async () => {
+    // One noise GIF of 48 frames of 300x200 (about 3.5 MB), drawn by two stickers side by side:
+    // 48 patches of 600x200 and frame 1 are under 6 Mpx (budget 17 Mpx), 48 frames of 100 ms
+    // (budgets 100 frames, 20 s), each source read 2.9 Mpx (budget 40 Mpx); the GIF about 6.4 MB
+    // (36 such frames made 4.8 MB, under the budget).
+    const gif = await noiseGif(48, 300, 200);
+    const sticker = (await upload(gif, 'asIcon')).sticker as { url: string };
+    const design = await createDesign(demo, { title: 'Noise past 5 MB' });
+    const put = await demo.request('PUT', `/api/pic-snippet/${design.id}`, {
+      version: design.version,
+      graphics_data: [0, 300].map((left, i) => ({
+        uuid: `noise-${i}`,
+        stickerType: 'upload',
+        url: sticker.url,
+        left,
+        top: 0,
+        width: 300,
+        height: 200,
+        scaleX: 1,
+        scaleY: 1,
+      })),
+    });
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+
+    const res = await fetch(url(`/r/${design.public_id}.gif?__preview=1`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-render-reason')).toBe('over-budget');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    // The whole image, never a cut GIF: sharp decodes every row of it, at least the stickers' size.
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const { info } = await sharp(bytes, { failOn: 'truncated' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(info.width).toBeGreaterThanOrEqual(600);
+    expect(info.height).toBeGreaterThanOrEqual(200);
+  }, 60_000);
 });

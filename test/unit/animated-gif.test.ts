@@ -2,11 +2,13 @@
  * Animated designs' rules that need no stack (docs/animated-designs.md): the timeline of parts
  * with different delays, the frame a part starts at, how a source GIF is read (its delays, the
  * under-20 ms rule, the reading budgets), the pixel budget of frame 1 and the patches, a
- * sticker colour blended per frame, and the encoded GIF's per-frame delays.
+ * sticker colour blended per frame, the encoded GIF's per-frame delays, and the output byte
+ * budget on frames that really encode past it.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_ANIMATED_BYTES,
   MAX_ANIMATED_FRAMES,
   animatedFrames,
   colouredFrames,
@@ -187,4 +189,52 @@ describe('encodeAnimated', () => {
       expect(near(colours[k]![1]!, [255, 255, 255])).toBe(true);
     });
   });
+});
+
+/**
+ * `count` frames of `width` × `height` px of RGBA noise (xorshift32 from a fixed seed, opaque):
+ * the colours no palette holds and LZW cannot shorten, about 1.4 bytes a pixel as a GIF.
+ */
+function noiseFrames(count: number, width: number, height: number) {
+  const size = width * height * 4;
+  const data = new Uint8Array(size * count);
+  let x = 2463534242;
+  for (let i = 0; i < data.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    data[i] = (i & 3) === 3 ? 255 : x & 0xff;
+  }
+  return {
+    count,
+    width,
+    height,
+    delaysMs: Array.from({ length: count }, () => 100),
+    frame: (k: number) => data.subarray(k * size, (k + 1) * size),
+  };
+}
+
+describe('the output byte budget', () => {
+  it('refuses an animation whose GIF encodes past 5 MB, within every other budget', async () => {
+    // 18 frames of 600x400 noise over the whole canvas: 4.3 Mpx (under the 17 Mpx budget),
+    // 18 frames of 100 ms (under 100 frames and 20 s), about 6 MB as a GIF.
+    const frames = noiseFrames(18, 600, 400);
+    const below = { pixels: Buffer.alloc(600 * 400 * 3, 128), width: 600, height: 400 };
+    const moving = animatedFrames(
+      {
+        parts: [{ box: { left: 0, top: 0, width: 600, height: 400 }, frames }],
+        stickerIds: new Set(),
+      },
+      below,
+      [],
+    );
+    const error = await encodeAnimated(moving).then(
+      () => null,
+      (e: unknown) => e as Error & { cause?: unknown },
+    );
+    expect(error?.cause).toBe('over-budget');
+    expect(error?.message).toMatch(
+      new RegExp(`^animated GIF over budget: \\d+ bytes > ${MAX_ANIMATED_BYTES}$`),
+    );
+  }, 30_000);
 });
