@@ -7,7 +7,6 @@
  * the countdown engine over one palette (countdown-gif.ts `encodeGif`, gif-patches.ts).
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import sharp from 'sharp';
 import { s3Client } from '#lib/clients.ts';
 import { config } from '#lib/config.ts';
 import type { DesignDocument } from '#shared/design.ts';
@@ -269,45 +268,48 @@ export function animatedFrames(
   return { frames: { first, width, height, count, patch, patches }, delaysMs: time.delaysMs };
 }
 
-/** How many later frames the patches' palette is sampled from (docs/animated-designs.md "Palette"). */
-const PALETTE_SAMPLES = 8;
+/**
+ * Most pixels the later frames' palette is quantised from (docs/animated-designs.md "Palette"):
+ * about a quarter of a 1000×625 frame. Quantising costs with the pixels; past this many, an even
+ * sample reads as well (docs/performance.md "Animated designs").
+ */
+const PALETTE_SAMPLE_PIXELS = 160_000;
 
 /**
- * Rows `width` px wide holding up to {@link PALETTE_SAMPLES} later frames' patches (evenly
- * spaced), stretched to the canvas width and at most its height: the colours the patches'
- * palette must hold beside frame 1's (countdown-gif.ts `encodeGif` `paletteRows`).
+ * The pixels the later frames' palette is quantised from (docs/animated-designs.md "Palette"):
+ * every frame's patch (frame 1's too), all of their pixels when they are at most
+ * {@link PALETTE_SAMPLE_PIXELS}, else that many taken at even steps across them all (so each
+ * frame and each place in the patch is sampled). Only the patch rectangle is ever drawn with that
+ * palette, so nothing outside it is read.
+ * @returns RGB rows `patch.width` px wide (at least one).
  */
-async function paletteRows(t: TimerFrames): Promise<Buffer | undefined> {
-  const { patch } = t;
-  const size = patch.width * patch.height * 3;
-  const picks = [
-    ...new Set(
-      Array.from({ length: PALETTE_SAMPLES }, (_, i) =>
-        Math.floor(1 + (i * (t.count - 1)) / PALETTE_SAMPLES),
-      ),
-    ),
-  ].filter((k) => k < t.count);
-  if (picks.length === 0) return undefined;
-  const stack = Buffer.concat(picks.map((k) => t.patches.subarray(k * size, (k + 1) * size)));
-  const tall = picks.length * patch.height;
-  const rows = Math.max(1, Math.min(t.height, Math.round((tall * t.width) / patch.width)));
-  return sharp(stack, { raw: { width: patch.width, height: tall, channels: 3 } })
-    .resize({ width: t.width, height: rows, fit: 'fill', kernel: 'nearest' })
-    .raw()
-    .toBuffer();
+function patchPaletteSource(t: TimerFrames): Buffer {
+  const { width } = t.patch;
+  const total = t.patches.length / 3;
+  if (total <= PALETTE_SAMPLE_PIXELS) return t.patches;
+  const rows = Math.max(1, Math.floor(PALETTE_SAMPLE_PIXELS / width));
+  const count = rows * width;
+  const out = Buffer.allocUnsafe(count * 3);
+  for (let p = 0; p < count; p++) {
+    const from = Math.floor((p * total) / count) * 3;
+    out[p * 3] = t.patches[from]!;
+    out[p * 3 + 1] = t.patches[from + 1]!;
+    out[p * 3 + 2] = t.patches[from + 2]!;
+  }
+  return out;
 }
 
 /**
  * The composed frames as one animated GIF (countdown-gif.ts `encodeGif`: frame 1 complete, over
- * its own palette; the later frames as patches over one palette quantised from frame 1 and
- * sampled later frames), looping forever.
+ * its own palette; the later frames as patches over one palette quantised from the patches'
+ * pixels, `patchPaletteSource`), looping forever.
  * @throws Error (cause `over-budget`) past {@link MAX_ANIMATED_BYTES}; what sharp throws.
  */
 export async function encodeAnimated(moving: {
   frames: TimerFrames;
   delaysMs: number[];
 }): Promise<Buffer> {
-  const gif = await encodeGif(moving.frames, moving.delaysMs, await paletteRows(moving.frames));
+  const gif = await encodeGif(moving.frames, moving.delaysMs, patchPaletteSource(moving.frames));
   if (gif.length > MAX_ANIMATED_BYTES)
     throw overBudget(`${gif.length} bytes > ${MAX_ANIMATED_BYTES}`);
   return gif;

@@ -377,47 +377,54 @@ const GIF_OPTIONS = { effort: 1, dither: 0, loop: 0, keepDuplicateFrames: true }
  * `paletteCarrier`). Frame 1 is encoded whole (clients that do not animate show it); the later
  * frames only inside `patch`, as one animated GIF whose first two frames stand for frame 1
  * (the palette carrier, then frame 1's own pixels there, so cgif leaves unchanged pixels
- * transparent). gif-patches.ts joins the two at the patch's place; both share one colour table.
- * The encode's work grows with the patch, not the canvas (docs/performance.md "Countdown
- * timers").
+ * transparent). gif-patches.ts joins the two at the patch's place. The encode's work grows with
+ * the patch, not the canvas (docs/performance.md "Countdown timers").
+ *
+ * Without `patchPalette` (a timer) both share frame 1's table: frame 1 is encoded again through
+ * `reuse`, which writes the table as the patches' encode does. With it (an animated design,
+ * docs/animated-designs.md "Palette") the patches get their own table, quantised from those
+ * pixels alone while frame 1 is quantised (the two run at once), and frame 1's first encode is
+ * kept as it is (docs/performance.md "Animated designs").
  * @param delaysMs each frame's delay, ms (an animated design's: functions/render/animated-gif.ts);
  *   1000 ms each by default.
- * @param paletteRows more RGB rows `width` px wide whose colours the later frames' palette must
- *   hold too (an animated design's sampled frames): their palette is then quantised from frame
- *   1 with these rows, and joinPatches gives the patch frames that table (frame 1 keeps its own).
+ * @param patchPalette RGB pixels `patch.width` px wide whose colours the later frames' palette is
+ *   quantised from (an animated design's frame-1 patch and sampled later patches); absent: the
+ *   later frames use frame 1's palette.
  * @returns the GIF: `count` frames of `width` × `height` px, looping forever.
  * @throws what sharp throws (the caller answers the fallback).
  */
 export async function encodeGif(
   t: TimerFrames,
   delaysMs: number[] = Array.from({ length: t.count }, () => 1000),
-  paletteRows?: Buffer,
+  patchPalette?: Buffer,
 ): Promise<Buffer> {
   const raw = (width: number, height: number) => ({ raw: { width, height, channels: 3 as const } });
-  const quantised = await sharp(t.first, raw(t.width, t.height))
-    .gif({ ...GIF_OPTIONS, delay: [delaysMs[0]!] })
-    .toBuffer();
-  if (t.count === 1) return quantised;
   const { patch } = t;
+  const [quantised, ownPalette] = await Promise.all([
+    sharp(t.first, raw(t.width, t.height))
+      .gif({ ...GIF_OPTIONS, delay: [delaysMs[0]!] })
+      .toBuffer(),
+    patchPalette && t.count > 1
+      ? sharp(patchPalette, raw(patch.width, patchPalette.length / (patch.width * 3)))
+          .gif(GIF_OPTIONS)
+          .toBuffer()
+      : undefined,
+  ]);
+  if (t.count === 1) return quantised;
   const size = patch.width * patch.height * 3;
   const [first, ...pngs] = await Promise.all([
-    sharp(quantised)
-      .gif({ ...GIF_OPTIONS, reuse: true, delay: [delaysMs[0]!] })
-      .toBuffer(),
+    ownPalette
+      ? quantised
+      : sharp(quantised)
+          .gif({ ...GIF_OPTIONS, reuse: true, delay: [delaysMs[0]!] })
+          .toBuffer(),
     ...Array.from({ length: t.count }, (_, k) =>
       sharp(t.patches.subarray(k * size, (k + 1) * size), raw(patch.width, patch.height))
         .png({ compressionLevel: 0 })
         .toBuffer(),
     ),
   ]);
-  const palette = paletteRows
-    ? await sharp(Buffer.concat([t.first, paletteRows]), {
-        raw: { width: t.width, height: t.height + paletteRows.length / (t.width * 3), channels: 3 },
-      })
-        .gif(GIF_OPTIONS)
-        .toBuffer()
-    : quantised;
-  const carrier = paletteCarrier(palette, patch.width, patch.height);
+  const carrier = paletteCarrier(ownPalette ?? quantised, patch.width, patch.height);
   const patches = await sharp([carrier, ...pngs], { join: { animated: true } })
     .gif({ ...GIF_OPTIONS, reuse: true, delay: [delaysMs[0]!, ...delaysMs] })
     .toBuffer();
