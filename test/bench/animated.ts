@@ -81,7 +81,18 @@ export async function insertAnimatedDesign(): Promise<void> {
       document: DesignDocumentSchema.parse({
         ...reference,
         graphics_data: [
-          { uuid: 'gif-1', stickerType: 'upload', url: `/${GIF_KEY}`, left, top, width, height },
+          // Scale 1: the schema's default (0.1) would draw the sticker at 30x20 px.
+          {
+            uuid: 'gif-1',
+            stickerType: 'upload',
+            url: `/${GIF_KEY}`,
+            left,
+            top,
+            width,
+            height,
+            scaleX: 1,
+            scaleY: 1,
+          },
           ...(reference.graphics_data ?? []),
         ],
       }),
