@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 /**
  * A live web crop from the editor to the render (docs/editor.md "Live web crop"; docs/web-crops.md
- * "In the editor"): on a screenshot sticker whose fallback page is a local test page (its port
- * counted public for the tests' SSRF guard, as test/integration/web-crop.test.ts does), the crop
- * is switched on and its selector typed in the panel; the canvas then draws the captured element
- * in the sticker's box instead of the placeholder (the window's pixels and the objects' canvas's), the design
- * opened again draws it without its panel being opened, and the render URL draws the same element.
+ * "In the editor"): a screenshot sticker is added from the Stickers panel, given a local test page
+ * as its fallback page (its port counted public for the tests' SSRF guard, as
+ * test/integration/web-crop.test.ts does), its crop switched on and its selector typed; the
+ * canvas then draws the captured element in the sticker's box instead of the placeholder (the
+ * window's pixels, then the objects' canvas's, under the emulated GPU), the design opened again
+ * draws it without its panel being opened, and the render URL draws the same element there.
  * Screenshots: test-results/e2e-editor-web-crop-*.png.
  */
 import { createServer, type Server } from 'node:http';
@@ -15,7 +16,7 @@ import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/config.ts';
-import { TIMEOUT_MS, byRole, signIn, snap, waitForText } from '../support/aria.ts';
+import { TIMEOUT_MS, byRole, press, signIn, snap, waitForText } from '../support/aria.ts';
 import { useTestBrowser } from '../support/browser.ts';
 import {
   OWN_TEAM_PASSWORD,
@@ -60,8 +61,8 @@ afterAll(async () => {
   await new Promise((ok) => site.close(ok));
 });
 
-/** The sticker's box on the design, canvas px: 910x512 at half scale. */
-const BOX = { left: 100, top: 100, width: 455, height: 256 };
+/** A sticker's box on the design, canvas px. */
+type Box = { left: number; top: number; width: number; height: number };
 
 /** Points of the box, as fractions of it: the element fills its middle band (2:1 in 16:9). */
 const POINTS = [
@@ -77,7 +78,7 @@ const isDeal = (rgb: number[] | null) =>
  * The colours at `POINTS` of the sticker's box on the editor's objects' canvas (fabric's lower
  * canvas beside its upper one), or null for a transparent point.
  */
-const canvasColours = (page: Page, design: { width: number; height: number }) =>
+const canvasColours = (page: Page, size: { width: number; height: number }, box: Box) =>
   page.evaluate(
     (box, points, size) => {
       const c = document
@@ -92,16 +93,16 @@ const canvasColours = (page: Page, design: { width: number; height: number }) =>
         return d[3] === 0 ? null : [d[0]!, d[1]!, d[2]!];
       });
     },
-    BOX,
+    box,
     POINTS as unknown as [number, number][],
-    design,
+    size,
   );
 
 /**
  * The colours at `POINTS` of the sticker's box as the window shows it (a screenshot of the page,
  * what the compositor presents, not the canvas's pixels read back).
  */
-async function screenColours(page: Page, size: { width: number; height: number }) {
+async function screenColours(page: Page, size: { width: number; height: number }, box: Box) {
   const frame = (await (await page.$('[data-testid="editor-canvas"]'))!.boundingBox())!;
   const zoom = frame.width / size.width;
   const shot = Buffer.from(await page.screenshot({ type: 'png' }));
@@ -110,8 +111,8 @@ async function screenColours(page: Page, size: { width: number; height: number }
     .raw()
     .toBuffer({ resolveWithObject: true });
   return POINTS.map(([fx, fy]) => {
-    const x = Math.round(frame.x + (BOX.left + BOX.width * fx) * zoom);
-    const y = Math.round(frame.y + (BOX.top + BOX.height * fy) * zoom);
+    const x = Math.round(frame.x + (box.left + box.width * fx) * zoom);
+    const y = Math.round(frame.y + (box.top + box.height * fy) * zoom);
     const i = (y * info.width + x) * 3;
     return [...data.subarray(i, i + 3)];
   });
@@ -122,14 +123,19 @@ async function screenColours(page: Page, size: { width: number; height: number }
  * canvas's own pixels agree, then takes the screenshot `e2e-editor-web-crop-{step}.png` (also when
  * it never does, then throws).
  */
-async function elementDrawn(page: Page, size: { width: number; height: number }, step: string) {
+async function elementDrawn(
+  page: Page,
+  size: { width: number; height: number },
+  box: Box,
+  step: string,
+) {
   const drawn = await pollUntil(
     `the element in the window (${step})`,
-    () => screenColours(page, size),
+    () => screenColours(page, size, box),
     (colours) => colours.every(isDeal),
     { timeoutMs: 30_000, intervalMs: 250 },
   )
-    .then(() => canvasColours(page, size))
+    .then(() => canvasColours(page, size, box))
     .catch((error: unknown) => error as Error);
   await snap(page, `e2e-editor-web-crop-${step}`);
   if (drawn instanceof Error) throw drawn;
@@ -145,25 +151,6 @@ describe('a live web crop in the editor', () => {
       const email = uniqueEmail('editor-web-crop');
       const owner = await ownTeam(base, email);
       const design = await demoDesignCopyIn(await currentTeamId(owner));
-      const placed = await owner.request('PUT', `/api/pic-snippet/${design.designId}`, {
-        version: 1,
-        graphics_data: [
-          {
-            uuid: 'crop-1',
-            stickerType: 'dynamicSticker',
-            dynamicStickerType: 'screenShot',
-            dynamicStickerParamName: 'screenIcon1',
-            dynamicStickerUrl: `${origin}/deal`,
-            left: BOX.left,
-            top: BOX.top,
-            width: 910,
-            height: 512,
-            scaleX: BOX.width / 910,
-            scaleY: BOX.height / 512,
-          },
-        ],
-      });
-      expect(placed.status, JSON.stringify(placed.json)).toBe(200);
       const saved = (await owner.request('GET', `/api/pic-snippet/${design.designId}`)).json;
       const size = { width: saved.canvas_width as number, height: saved.canvas_height as number };
 
@@ -178,23 +165,31 @@ describe('a live web crop in the editor', () => {
       await page.goto(edit, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
 
-      // Select the sticker by clicking its middle, switch the crop on and type the selector.
-      const frame = (await (await page.$('[data-testid="editor-canvas"]'))!.boundingBox())!;
-      const zoom = frame.width / size.width;
-      await page.mouse.click(
-        frame.x + (BOX.left + BOX.width / 2) * zoom,
-        frame.y + (BOX.top + BOX.height / 2) * zoom,
-      );
+      // A screenshot from the Stickers panel, its page typed, then the crop switched on and its
+      // selector typed: the canvas draws the placeholder until the element is captured.
+      await press(page, 'Stickers');
+      await (await page.waitForSelector('button[aria-label^="Add Screenshot"]'))!.click();
+      await page.locator(byRole('textbox', 'Fallback page URL')).fill(`${origin}/deal`);
       await page.locator(byRole('checkbox', 'Show one element of the page')).click();
       await page.locator(byRole('textbox', 'CSS selector')).fill('#deal');
       await waitForText(page, 'The canvas shows the element as captured from the fallback page.');
       await waitForSaved(page);
-      await elementDrawn(page, size, '1-captured');
+      const sticker = (
+        (await owner.request('GET', `/api/pic-snippet/${design.designId}`)).json
+          .graphics_data as Array<Record<string, number>>
+      )[0]!;
+      const box = {
+        left: sticker.left!,
+        top: sticker.top!,
+        width: sticker.width! * sticker.scaleX!,
+        height: sticker.height! * sticker.scaleY!,
+      };
+      await elementDrawn(page, size, box, '1-captured');
 
       // Opened again: the capture is asked for on load, the panel never opened.
       await page.goto(edit, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('[data-testid="editor-canvas"] .canvas-container');
-      await elementDrawn(page, size, '2-reopened');
+      await elementDrawn(page, size, box, '2-reopened');
       expect(await page.$('[data-testid="web-crop-panel"]')).toBeNull();
 
       // The render draws the same element in the same box.
@@ -203,8 +198,8 @@ describe('a live web crop in the editor', () => {
       await mkdir('test-results', { recursive: true });
       await writeFile('test-results/e2e-editor-web-crop-3-render.png', render.bytes);
       for (const [fx, fy] of POINTS) {
-        const x = Math.round(((BOX.left + BOX.width * fx) * render.width) / size.width);
-        const y = Math.round(((BOX.top + BOX.height * fy) * render.height) / size.height);
+        const x = Math.round(((box.left + box.width * fx) * render.width) / size.width);
+        const y = Math.round(((box.top + box.height * fy) * render.height) / size.height);
         const i = (y * render.width + x) * 3;
         const rgb = [...render.pixels.subarray(i, i + 3)];
         expect(isDeal(rgb), `render at ${fx},${fy}: ${rgb}`).toBe(true);
