@@ -2,11 +2,13 @@
  * The live crops' captures of the open design (./cropCaptures.ts; docs/editor.md "Live web crop"):
  * asked on open for every crop with no panel open, each page, selector and device once, two at a
  * time; a changed crop once its typing paused; never again when kept (undo) or failed; the
- * failure kept for the panel; a 429 stops the waiting ones; at most 20 crops a design.
+ * failure kept for the panel; a 429 stops the waiting ones; one that does not answer in time
+ * fails; at most 20 crops a design.
  */
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answer } from '../../test/api.ts';
+import { GENERIC_ERROR_MESSAGE } from '../../api/client.ts';
 import { openEditor } from '../../test/EditorTestProviders.tsx';
 import { runCommand } from './commands.ts';
 import { mountCropCaptures } from './cropCaptures.ts';
@@ -114,6 +116,16 @@ describe('the captures of a design’s live crops', () => {
     await pause(150);
     expect(capture.requests).toHaveLength(2);
     expect(new Set(Object.values(store.getState().cropFailures))).toEqual(new Set([message]));
+  });
+
+  it('gives up on a capture that does not answer in time, and asks for the next', async () => {
+    const capture = answer(ROUTE, 200, { image: PNG }, { held: true });
+    const store = openEditor();
+    for (const page of ['a', 'b', 'c']) addCrop(store, page, '#deal');
+    stops.push(mountCropCaptures(store, { timeoutMs: 100 }));
+    await waitFor(() => expect(Object.keys(store.getState().cropFailures)).toHaveLength(2));
+    expect(Object.values(store.getState().cropFailures)[0]).toBe(GENERIC_ERROR_MESSAGE);
+    await waitFor(() => expect(capture.requests).toHaveLength(3));
   });
 
   it('asks for the first 20 crops of a design only', async () => {

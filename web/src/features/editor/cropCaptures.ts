@@ -10,9 +10,10 @@
  * Bounded for the server's allowance (120 previews a team per 15 minutes,
  * functions/designs/web-crop-preview.ts): a kept capture is never asked again (an undo finds it
  * kept), a failed one not until its crop changes, at most {@link MAX_CROPS_IN_FLIGHT} at a time,
- * only the design's first `MAX_CROP_PREVIEWS` crops (the store keeps that many: asking for more
- * would push out one still drawn, to be asked again, forever), and after a 429 the waiting ones
- * are not sent. Tests: web/src/features/editor/cropCaptures.test.tsx, test/e2e/editor-web-crop.test.ts.
+ * each given {@link CROP_CAPTURE_TIMEOUT_MS}, only the design's first `MAX_CROP_PREVIEWS` crops
+ * (the store keeps that many: asking for more would push out one still drawn, to be asked again,
+ * forever), and after a 429 the waiting ones are not sent. Tests:
+ * web/src/features/editor/cropCaptures.test.tsx, test/e2e/editor-web-crop.test.ts.
  */
 import type { DesignDocument } from '#shared/design.ts';
 import { call, isApiError, GENERIC_ERROR_MESSAGE } from '../../api/client.ts';
@@ -21,10 +22,16 @@ import { MAX_CROP_PREVIEWS } from './store/uiSlice.ts';
 import type { EditorStore } from './store/index.ts';
 
 /** How long a crop must stay unchanged before its element is captured, ms (a selector being typed). */
-export const CROP_CAPTURE_DELAY_MS = 800;
+const CROP_CAPTURE_DELAY_MS = 800;
 
 /** Captures asked at the same time: each holds a page in the screenshot browser for up to 6 s. */
 const MAX_CROPS_IN_FLIGHT = 2;
+
+/**
+ * How long one capture may take before it counts as failed, ms: the server's 6 s budget
+ * (functions/screenshot/capture.ts `SCREENSHOT_BUDGET_MS`) with room for a cold start.
+ */
+const CROP_CAPTURE_TIMEOUT_MS = 30_000;
 
 /**
  * The captures the design's crops need, each page, selector and device once, in the order of the
@@ -45,10 +52,14 @@ export function wantedCaptures(design: DesignDocument | null): CropPreviewReques
  * Starts asking for the captures of the store's design (see the module comment) until the
  * returned function is called, which cancels the waiting ones and aborts those on their way.
  * @param options.delayMs the pause after a change before a new crop is asked for, ms
+ * @param options.timeoutMs how long one capture may take before it fails, ms
  */
 export function mountCropCaptures(
   store: EditorStore,
-  { delayMs = CROP_CAPTURE_DELAY_MS }: { delayMs?: number } = {},
+  {
+    delayMs = CROP_CAPTURE_DELAY_MS,
+    timeoutMs = CROP_CAPTURE_TIMEOUT_MS,
+  }: { delayMs?: number; timeoutMs?: number } = {},
 ): () => void {
   const controller = new AbortController();
   /** Crops waiting for the pause after a change, by key. */
@@ -85,11 +96,16 @@ export function mountCropCaptures(
     const id = store.getState().meta?.id;
     if (!id) return;
     inFlight.add(key);
+    // Its own signal: aborted when the captures stop, or past its time.
+    const own = new AbortController();
+    const stop = () => own.abort();
+    controller.signal.addEventListener('abort', stop);
+    const timer = setTimeout(stop, timeoutMs);
     try {
       const { image } = await call('POST /api/pic-snippet/{id}/web-crop-preview', {
         params: { id },
         body,
-        signal: controller.signal,
+        signal: own.signal,
       });
       // Kept even when the crop changed meanwhile: an undo back to it finds it.
       if (!controller.signal.aborted) store.getState().setCropPreview(key, image, wanted);
@@ -100,6 +116,8 @@ export function mountCropCaptures(
       const refused = isApiError(error) && error.status === 429;
       fail(refused ? [key, ...queue.splice(0).map((r) => r.key)] : [key], message);
     } finally {
+      clearTimeout(timer);
+      controller.signal.removeEventListener('abort', stop);
       inFlight.delete(key);
       if (!controller.signal.aborted) pump();
     }
