@@ -3,7 +3,7 @@
  * asked on open for every crop with no panel open, each page, selector and device once, two at a
  * time; a changed crop once its typing paused; never again when kept (undo) or failed; the
  * failure kept for the panel; a 429 stops the waiting ones; one that does not answer in time
- * fails; at most 20 crops a design.
+ * fails; at most 20 crops a design, and 20 captures kept, the design’s own last to go.
  */
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -137,5 +137,18 @@ describe('the captures of a design’s live crops', () => {
     await pause(150);
     expect(capture.requests).toHaveLength(20);
     expect(capture.requests.map((r) => r.body.url)).not.toContain('https://shop.example/p20');
+  });
+
+  it('are kept 20 at most, the design’s own before older ones', () => {
+    const store = openEditor();
+    const keys = Array.from({ length: 20 }, (_, i) => `desktop\n#deal\nhttps://shop.example/${i}`);
+    for (const key of keys) store.getState().setCropPreview(key, PNG);
+    // The design draws the oldest: the next capture pushes out the second oldest instead.
+    store.getState().setCropPreview('new', PNG, new Set([keys[0]!, 'new']));
+    const kept = Object.keys(store.getState().cropPreviews);
+    expect(kept).toHaveLength(20);
+    expect(kept).toContain(keys[0]);
+    expect(kept).not.toContain(keys[1]);
+    expect(kept.at(-1)).toBe('new');
   });
 });
