@@ -191,6 +191,35 @@ describe('encodeAnimated', () => {
   });
 });
 
+describe("the later frames' palette", () => {
+  it("holds every frame's colours when the patches pass the 160,000 px it samples", async () => {
+    // Three frames of 400x200 (240,000 px of patches): the last one's blue must be in the table.
+    const gif = await solidGif(['#ff0000', '#00c000', '#0000ff'], { width: 400, height: 200 });
+    const frames = await readGifFrames(gif, 400, 200, {});
+    const below = { pixels: Buffer.alloc(400 * 200 * 3, 255), width: 400, height: 200 };
+    const out = await encodeAnimated(
+      animatedFrames(
+        {
+          parts: [{ box: { left: 0, top: 0, width: 400, height: 200 }, frames }],
+          stickerIds: new Set(),
+        },
+        below,
+        [],
+      ),
+    );
+    const centre = async (page: number) => {
+      const { data } = await sharp(out, { page })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const i = (100 * 400 + 200) * 3;
+      return [data[i]!, data[i + 1]!, data[i + 2]!];
+    };
+    expect(startsNear(Uint8Array.from(await centre(1)), [0, 192, 0])).toBe(true);
+    expect(startsNear(Uint8Array.from(await centre(2)), [0, 0, 255])).toBe(true);
+  });
+});
+
 /**
  * `count` frames of `width` × `height` px of RGBA noise (xorshift32 from a fixed seed, opaque):
  * the colours no palette holds and LZW cannot shorten, about 1.4 bytes a pixel as a GIF.
