@@ -126,14 +126,15 @@ async function voteTarget(link: string): Promise<VoteTarget> {
     );
     if (!signed.ok) throw forbidden(POLL_VOTE_MESSAGES.badLink);
   }
-  const valuesSigned =
-    doc.require_signed_urls &&
-    new URLSearchParams(rawQuery).get(SIGNATURE_PARAMS.form) === 'values';
+  // The query read as the signature check reads it (a later duplicate wins, names trimmed), so
+  // the form that counts is the one the signature was checked in: a names-form link that also
+  // says `__sf=values` is still a names-form link (test/integration/polls.test.ts).
+  const query = parseRenderQuery(rawQuery, known);
+  const valuesSigned = doc.require_signed_urls && query[SIGNATURE_PARAMS.form] === 'values';
   const sticker = doc.graphics_data.find(
     (s): s is PollSticker => s.dynamicStickerType === 'poll' && s.poll !== null,
   );
   if (!sticker) throw notFound(POLL_VOTE_MESSAGES.noPoll);
-  const query = parseRenderQuery(rawQuery, known);
   const asked = query.__vote ?? '';
   const option = /^\d$/.test(asked) ? Number(asked) : -1;
   if (option < 0 || option >= sticker.poll.options.length)

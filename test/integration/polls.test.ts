@@ -409,6 +409,33 @@ describe('polls', () => {
     expect(none.json.message).toBe('This design has no poll.');
   });
 
+  it('keeps no voter value for a names-form link that also says `__sf=values`', async () => {
+    const design = await pollDesign({ keep_voter_value: true });
+    const { owner, teamId } = design;
+    await owner.request('POST', `/settings/companies/${teamId}/signing-secret`);
+    const current = (await owner.request('GET', `/api/pic-snippet/${design.designId}`)).json;
+    await owner.request('PUT', `/api/pic-snippet/${design.designId}/signing`, {
+      version: current.version,
+      require_signed_urls: true,
+    });
+    const names = await owner.request('POST', `/api/pic-snippet/${design.designId}/sign`, {
+      form: 'names',
+      parameters: [
+        { name: 'email', value: '' },
+        { name: '__vote', value: '' },
+      ],
+    });
+    const namesUrl = new URL(names.json.url as string);
+    const sig = namesUrl.searchParams.get('__sig')!;
+    // A recipient edits their names-form link: someone else's address, and a first `__sf=values`
+    // (the signature reads the last `__sf`, which still says `names`).
+    const forged = `/l/${namesUrl.pathname.slice('/r/'.length)}?__sf=values&__sf=names&__sig=${sig}&email=boss%40example.com&__vote=1`;
+    const cast = await vote(forged);
+    expect(cast.cast.json).toMatchObject({ recorded: true, option: 1 });
+    const view = await owner.request('GET', `/api/pic-snippet/${design.designId}/poll/votes`);
+    expect(view.json.votes).toEqual([expect.objectContaining({ option: 1, value: null })]);
+  });
+
   it('bounds one address voting for many recipients', async () => {
     const design = await pollDesign();
     const page = new TestClient(stack().url);
