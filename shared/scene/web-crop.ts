@@ -69,11 +69,27 @@ export const WebCropSchema = z.object({
 });
 export type WebCrop = z.output<typeof WebCropSchema>;
 
+/** A `.` or `..` path segment as URL parsers read one (`%2e` is a dot there too), linear. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * The path segments of an http(s) URL or template: after the site's address, before the query
+ * or fragment, split at `/` and `\` (a backslash is a slash in http(s) URLs).
+ */
+const pathSegments = (url: string): string[] =>
+  url
+    .replace(/^https?:\/\/[^/?#\\]*/i, '')
+    .split(/[?#]/, 1)[0]!
+    .split(/[/\\]/);
+
 /**
  * The page of a URL template for a recipient: each `{{name}}` replaced by the recipient's value,
  * trimmed, cut to 255 characters and percent-encoded as one URL component (a `/`, `?` or `#` in
  * a value stays inside its part). Undefined when a field has no usable value (missing, empty, an
- * unfilled merge tag): the sticker then uses its own value.
+ * unfilled merge tag), or when the values make a `.` or `..` segment of the path that the
+ * template does not have (the browser would drop it, or the segment before it, leaving the
+ * template's path): the sticker then uses its own value (docs/web-crops.md "URL templates";
+ * test/unit/web-crop.test.ts).
  */
 export function expandUrlTemplate(
   template: string,
@@ -88,5 +104,11 @@ export function expandUrlTemplate(
     }
     return encodeURIComponent(value);
   });
-  return missing ? undefined : url;
+  if (missing) return undefined;
+  // Values hold no separator once encoded, so the segments line up with the template's.
+  const own = pathSegments(template.replace(FIELD, 'x'));
+  const made = pathSegments(url);
+  return made.some((s, i) => DOT_SEGMENT.test(s) && !DOT_SEGMENT.test(own[i] ?? ''))
+    ? undefined
+    : url;
 }

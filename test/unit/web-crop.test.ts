@@ -44,6 +44,52 @@ describe('URL templates', () => {
     ).toBe('https://shop.example/p/'.length + 255);
   });
 
+  it('keep a hostile value inside its own part: never another site, port or path', () => {
+    const template = 'https://shop.example/api/p/{{sku}}/details?c={{city}}';
+    for (const sku of [
+      '../../admin',
+      '..%2f..%2fadmin',
+      '%2e%2e',
+      '..\\admin',
+      '@evil.example',
+      '\\\\evil.example',
+      '//evil.example:8080/x',
+      'http://169.254.169.254/latest',
+      '１２７．０．０．１',
+      '[::1]',
+      '0x7f000001',
+      '0177.0.0.1',
+      '2130706433',
+      '．．',
+    ]) {
+      const url = new URL(expandUrlTemplate(template, { sku, city: '..' })!);
+      expect(url.origin, sku).toBe('https://shop.example');
+      expect(url.pathname, sku).toMatch(/^\/api\/p\/[^/]+\/details$/);
+    }
+  });
+
+  it('give nothing for a value that would be a `.` or `..` segment of the path', () => {
+    const template = 'https://shop.example/api/p/{{sku}}/details';
+    for (const sku of ['..', '.', ' .. '])
+      expect(expandUrlTemplate(template, { sku }), sku).toBeUndefined();
+    // Two fields in one segment that make `..` together.
+    expect(
+      expandUrlTemplate('https://shop.example/api/{{a}}{{b}}/x', { a: '.', b: '.' }),
+    ).toBeUndefined();
+    expect(expandUrlTemplate('https://shop.example/api/%2E{{a}}/x', { a: '.' })).toBeUndefined();
+    // Dots inside a longer value, or in the query, are the value's own.
+    expect(expandUrlTemplate(template, { sku: 'a..b' })).toBe(
+      'https://shop.example/api/p/a..b/details',
+    );
+    expect(expandUrlTemplate('https://shop.example/p?q={{q}}', { q: '..' })).toBe(
+      'https://shop.example/p?q=..',
+    );
+    // The team's own template may hold dot segments of its own.
+    expect(expandUrlTemplate('https://shop.example/a/../p/{{sku}}', { sku: 'x' })).toBe(
+      'https://shop.example/a/../p/x',
+    );
+  });
+
   it('give nothing when a field has no usable value', () => {
     expect(expandUrlTemplate('https://shop.example/p/{{sku}}', {})).toBeUndefined();
     expect(expandUrlTemplate('https://shop.example/p/{{sku}}', { sku: ' ' })).toBeUndefined();
