@@ -31,7 +31,7 @@ import {
   tallyCounts,
   type Poll,
 } from '#shared/scene/poll.ts';
-import { clientAddress } from '#lib/client-address.ts';
+import { addressBucket, clientAddress } from '#lib/client-address.ts';
 import { db } from '#lib/db/index.ts';
 import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '#lib/errors.ts';
 import { json, route, type RouteDefinition } from '#lib/http.ts';
@@ -43,9 +43,9 @@ import { takeAttempt } from '#lib/limits/attempts.ts';
 import { currentTeam, loadDesign } from './store.ts';
 
 /**
- * Votes one client address may cast per {@link VOTE_WINDOW_MS} across all polls (docs/polls.md
- * "Abuse"): a shared office or carrier address stays well inside it; one address voting for
- * many recipients' keys stops here.
+ * Votes one client address (an IPv6 address's whole /64: `addressBucket`) may cast per
+ * {@link VOTE_WINDOW_MS} across all polls (docs/polls.md "Abuse"): a shared office or carrier
+ * address stays well inside it; one address voting for many recipients' keys stops here.
  */
 export const MAX_VOTES_PER_ADDRESS = 120;
 /** The window of {@link MAX_VOTES_PER_ADDRESS}, ms (an hour). */
@@ -311,7 +311,7 @@ export const pollRoutes: Record<string, RouteDefinition> = {
       const nowMs = Date.now();
       if (
         !(await takeAttempt(
-          `pollvote#ip#${clientAddress(event)}`,
+          `pollvote#ip#${addressBucket(clientAddress(event))}`,
           MAX_VOTES_PER_ADDRESS,
           nowMs,
           VOTE_WINDOW_MS,

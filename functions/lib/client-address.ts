@@ -9,6 +9,7 @@
  * Locally (no CloudFront) the header is the caller's own claim and is ignored: the local
  * gateway's socket address is the caller.
  */
+import { isIP } from 'node:net';
 import { config } from './config.ts';
 
 /** CloudFront's viewer address header, as the chain's header normaliser leaves it. */
@@ -45,4 +46,28 @@ export function clientAddress(event: AddressedEvent, stage = config().STAGE): st
     if (viewer) return viewer;
   }
   return event.requestContext?.http?.sourceIp ?? 'unknown';
+}
+
+/**
+ * The unit a per-address limit counts (docs/polls.md "Abuse"): an IPv6 address's /64
+ * (`2001:db8:1:2::/64`), since one home, phone or server is given a whole /64 and could take a
+ * fresh address per request from it; an IPv4 address (also written IPv4-mapped, `::ffff:a.b.c.d`)
+ * as it is; anything else (`unknown`) unchanged. Linear, no lookups.
+ * @param ip an address as {@link clientAddress} gives it
+ * @returns the key part (test/unit/client-address.test.ts)
+ */
+export function addressBucket(ip: string): string {
+  const lower = ip.toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
+  if (mapped) return mapped[1]!;
+  if (isIP(lower) !== 6) return ip;
+  const [head = '', tail = ''] = lower.split('::', 2);
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const missing = lower.includes('::') ? 8 - left.length - right.length : 0;
+  const groups = [...left, ...Array<string>(Math.max(0, missing)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
