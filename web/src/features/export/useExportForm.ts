@@ -143,9 +143,12 @@ export function useExportForm(design: ExportDesign): ExportFormState {
   }
 
   function generate(input: GenerateInput) {
-    // Signed URLs keep the still, as for a design loaded signed (docs/export.md "Animated
-    // designs"): "Require signed URLs" may be turned on after the screen opened.
-    const drawn = input.signed ? { ...design, animated_gif: false } : design;
+    // "Require signed URLs" as the screen has it now, not as the design loaded (it may be turned
+    // on or off here): signed URLs keep the still (docs/export.md "Animated designs"), and a
+    // poll's buttons follow the signing (docs/polls.md "In the e-mail").
+    const drawn = input.signed
+      ? { ...design, require_signed_urls: true, animated_gif: false }
+      : { ...design, require_signed_urls: false };
     void form.handleSubmit(async (values) => {
       setGenerateError(null);
       let cacheId: string;
