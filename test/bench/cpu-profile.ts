@@ -213,6 +213,11 @@ try {
       `(tree ${per(total)}, load clients ${per(clientTicks)})\n`,
   );
   console.log(
+    `stages p50 (ms): ${Object.entries(run.result.stagesP50Ms)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(', ')}`,
+  );
+  console.log(
     `idle stack: ${round1((idleTicks * msPerTick) / (IDLE_MS / 1000))} core-ms per second ` +
       `(${per((idleTicks * SECONDS * 1000) / IDLE_MS)} core-ms per render at this rate)\n`,
   );
