@@ -68,7 +68,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'component',
-          include: ['web/src/**/*.test.tsx'],
+          include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           env: { STAGE: 'test' },
           setupFiles: ['web/src/test/setup.ts'],

@@ -13,7 +13,7 @@
  * each given {@link CROP_CAPTURE_TIMEOUT_MS}, only the design's first `MAX_CROP_PREVIEWS` crops
  * (the store keeps that many: asking for more would push out one still drawn, to be asked again,
  * forever), and after a 429 the waiting ones are not sent. Tests:
- * web/src/features/editor/cropCaptures.test.tsx, test/e2e/editor-web-crop.test.ts.
+ * web/src/features/editor/cropCaptures.test.ts, test/e2e/editor-web-crop.test.ts.
  */
 import type { DesignDocument } from '#shared/design.ts';
 import { call, isApiError, GENERIC_ERROR_MESSAGE } from '../../api/client.ts';

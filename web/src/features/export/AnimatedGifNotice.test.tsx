@@ -7,7 +7,7 @@
  */
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { openExportScreen } from '../../test/exportScreen.tsx';
+import { openExportScreen } from '../../test/exportScreen.ts';
 
 const open = openExportScreen;
 

@@ -7,7 +7,7 @@
  */
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { openExportScreen } from '../../test/exportScreen.tsx';
+import { openExportScreen } from '../../test/exportScreen.ts';
 import { answer } from '../../test/api.ts';
 
 const open = openExportScreen;
