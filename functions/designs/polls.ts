@@ -182,6 +182,15 @@ async function earlierVote(target: VoteTarget): Promise<number | null> {
 }
 
 /**
+ * The earlier vote as the vote page may tell it: only to a link whose values the team signed
+ * (values form). Anyone can write an unsigned or names-form link for any address, so such a link
+ * is never told how that recipient voted, only, after its click, that an earlier vote stands
+ * (docs/polls.md "Security"; test/integration/polls.test.ts).
+ */
+const toldVote = (target: VoteTarget, voted: number | null): number | null =>
+  target.valuesSigned ? voted : null;
+
+/**
  * Writes the vote and counts it, in one transaction; false when the recipient's vote was kept
  * already (the vote's condition failed), so nothing changed.
  * @throws the table's error; AppError 409 after two transaction conflicts.
@@ -285,7 +294,7 @@ export const pollRoutes: Record<string, RouteDefinition> = {
       const target = await voteTarget(query.link);
       const { poll } = target.sticker;
       const closed = pollClosed(poll, Date.now());
-      const voted = await earlierVote(target);
+      const voted = toldVote(target, await earlierVote(target));
       return json(200, {
         question: poll.question,
         options: poll.options.map((o) => ({ label: o.label })),
@@ -321,26 +330,27 @@ export const pollRoutes: Record<string, RouteDefinition> = {
       const target = await voteTarget(body.link);
       const { poll } = target.sticker;
       if (pollClosed(poll, nowMs)) {
-        const voted = await earlierVote(target);
+        const voted = toldVote(target, await earlierVote(target));
         return json(200, {
           recorded: false,
-          option: voted ?? target.option,
+          option: voted,
           results: await pollResults(target.designId, target.sticker),
           redirect: null,
           message: POLL_VOTE_MESSAGES.closed,
         });
       }
       const recorded = await recordVote(target, nowMs);
-      const option = recorded ? target.option : ((await earlierVote(target)) ?? target.option);
+      const option = recorded ? target.option : toldVote(target, await earlierVote(target));
       if (recorded)
         await emitWebhookEvent(target.teamId, 'poll.voted', {
           design: { id: target.designId, title: target.title },
           poll: { id: target.sticker.uuid, question: poll.question },
-          option: { index: option, label: poll.options[option]!.label },
+          option: { index: target.option, label: poll.options[target.option]!.label },
           voted_at: new Date(nowMs).toISOString(),
           parameters: target.values,
         });
-      const url = poll.options[option]!.url;
+      // Where the told vote's option leads; else the clicked one's (the earlier one is not told).
+      const url = poll.options[option ?? target.option]!.url;
       return json(200, {
         recorded,
         option,

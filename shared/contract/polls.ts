@@ -54,7 +54,11 @@ export const BallotSchema = z.object({
   /** ISO-8601 instant the poll closes, or null. */
   closes_at: z.string().nullable(),
   closed: z.boolean(),
-  /** The recipient's earlier vote (0-based option), or null when they have not voted. */
+  /**
+   * The recipient's earlier vote (0-based option); null when they have not voted, or when the
+   * link's values are not signed (such a link is never told another's vote: docs/polls.md
+   * "Security").
+   */
   voted: z.number().int().nonnegative().nullable(),
   /** Shown once the recipient voted or the poll closed; null before. */
   results: PollResultsSchema.nullable(),
@@ -65,8 +69,11 @@ export type Ballot = z.output<typeof BallotSchema>;
 export const VoteAnswerSchema = z.object({
   /** True when this click was counted; false when an earlier vote stands. */
   recorded: z.boolean(),
-  /** The option that counts for the recipient, 0-based. */
-  option: z.number().int().nonnegative(),
+  /**
+   * The option that counts for the recipient, 0-based; null when an earlier vote stands (or the
+   * poll closed) and the link's values are not signed, so the earlier choice is not told.
+   */
+  option: z.number().int().nonnegative().nullable(),
   results: PollResultsSchema,
   /** The option's link to go on to, or null for the results page. */
   redirect: z.string().nullable(),

@@ -186,14 +186,16 @@ describe('polls', () => {
       message: null,
     });
 
-    // The same recipient again, for the other option and with the address in capitals.
+    // The same recipient again, for the other option and with the address in capitals. Anyone
+    // can write this unsigned link, so it is told that a vote stands, never which.
     const again = await vote(voteLink(design.publicId, 'ANA@example.com ', 1));
-    expect(again.ballot.json).toMatchObject({ option: 1, voted: 0 });
+    expect(again.ballot.json).toMatchObject({ option: 1, voted: null, results: null });
     expect(again.cast.json).toEqual({
       recorded: false,
-      option: 0,
+      option: null,
       results: { counts: [1, 0], percentages: [100, 0], total: 1 },
-      redirect: 'https://shop.example/red',
+      // The clicked answer's link (Blue has none), not Red's, which would tell the first vote.
+      redirect: null,
       message: POLL_VOTE_MESSAGES.already,
     });
 
@@ -277,6 +279,17 @@ describe('polls', () => {
     const signedLink = `/l/${signedUrl.pathname.slice('/r/'.length)}${signedUrl.search}`;
     const signed = await vote(signedLink);
     expect(signed.cast.json).toMatchObject({ recorded: true, option: 0 });
+    // Only the team can write a values-form link, so it is told the earlier vote.
+    const signAgain = await owner.request('POST', `/api/pic-snippet/${design.designId}/sign`, {
+      parameters: [
+        { name: 'email', value: 'ana@example.com' },
+        { name: '__vote', value: '1' },
+      ],
+    });
+    const againUrl = new URL(signAgain.json.url as string);
+    const signedAgain = await vote(`/l/${againUrl.pathname.slice('/r/'.length)}${againUrl.search}`);
+    expect(signedAgain.ballot.json).toMatchObject({ option: 1, voted: 0 });
+    expect(signedAgain.cast.json).toMatchObject({ recorded: false, option: 0 });
     // The same link with another voter: the signature no longer matches.
     const tampered = await vote(signedLink.replace('ana%40example.com', 'eve%40example.com'));
     expect(tampered.cast.status).toBe(403);
@@ -295,6 +308,10 @@ describe('polls', () => {
       `/l/${namesUrl.pathname.slice('/r/'.length)}?__sf=names&__sig=${sig}&email=${encodeURIComponent(email)}&__vote=${k}`;
     const bea = await vote(exported('bea@example.com', 1));
     expect(bea.cast.json).toMatchObject({ recorded: true, option: 1 });
+    // Anyone can fill a names-form link with Bea's address: not told how she voted.
+    const beaAgain = await vote(exported('bea@example.com', 0));
+    expect(beaAgain.ballot.json).toMatchObject({ voted: null, results: null });
+    expect(beaAgain.cast.json).toMatchObject({ recorded: false, option: null });
     // The image's own signature (no `__vote` among its names) does not sign a vote.
     const image = await owner.request('POST', `/api/pic-snippet/${design.designId}/sign`, {
       form: 'names',

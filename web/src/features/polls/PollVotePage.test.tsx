@@ -102,6 +102,25 @@ describe('the vote page', () => {
     expect(vote.requests).toHaveLength(0);
   });
 
+  it('after the click, says an earlier vote stands without marking one when not told which', async () => {
+    answer('GET /api/polls/ballot', 200, BALLOT);
+    answer('POST /api/polls/vote', 200, {
+      recorded: false,
+      option: null,
+      results: { counts: [2, 1], percentages: [67, 33], total: 3 },
+      redirect: null,
+      message: 'You have already voted in this poll. Your first vote counts.',
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('button', { name: 'Vote for “Blue”' }));
+    expect(
+      await screen.findByText('You have already voted in this poll. Your first vote counts.'),
+    ).toBeTruthy();
+    expect(screen.getAllByRole('meter')).toHaveLength(2);
+    expect(screen.queryByText('(your vote)')).toBeNull();
+    expect(screen.queryByText('Thanks for voting!')).toBeNull();
+  });
+
   it('shows the final results of a closed poll', async () => {
     answer('GET /api/polls/ballot', 200, {
       ...BALLOT,
