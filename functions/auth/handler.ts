@@ -46,7 +46,7 @@ import { isPaidPlan, subscribeAtRegistration } from '#functions/billing/registra
 import { verifyPassword } from '#lib/passwords.ts';
 import { deleteUserFile, storePhoto } from '#lib/uploads.ts';
 import { createSession, destroySession, readCookies, sessionCookie } from '#lib/session.ts';
-import { clientAddress } from '#lib/client-address.ts';
+import { addressBucket, clientAddress } from '#lib/client-address.ts';
 import { recordSignIn } from '#domain/sign-ins.ts';
 import {
   TOO_MANY_LOGINS,
@@ -96,7 +96,7 @@ const PasswordChangeBody = passwordChangeBody(isCommonPassword);
  */
 export const MAX_EMAIL_CHECKS = 20;
 const TOO_MANY_CHECKS = 'Too many attempts. Please try again in 15 minutes.';
-const emailCheckKey = (ip: string) => `mail-exists#ip#${ip}`;
+const emailCheckKey = (ip: string) => `mail-exists#ip#${addressBucket(ip)}`;
 
 /**
  * Checks a second factor of a signed-in user (replacing or turning off two-factor

@@ -16,6 +16,7 @@
  *   calls that reach Stripe or send mail) use the same counters through `isThrottled` /
  *   `recordFailure` or `takeAttempt`.
  */
+import { addressBucket } from '#lib/client-address.ts';
 import { db, isConditionFailure } from '#lib/db/index.ts';
 import { tooManyRequests } from '#lib/errors.ts';
 
@@ -116,10 +117,14 @@ export async function clearFailures(key: string): Promise<void> {
 /** The message of a refused sign-in (docs/security.md "Login throttling"). */
 export const TOO_MANY_LOGINS = 'Too many login attempts. Please try again in 15 minutes.';
 
-/** The per-account and per-address counters of sign-in. */
+/**
+ * The per-account and per-address counters of sign-in; the address counted as
+ * `addressBucket` counts it (an IPv6 address by its /64: docs/security.md "Login throttling";
+ * test/unit/address-limits.test.ts).
+ */
 export const loginKeys = (email: string, ip: string) => ({
   account: `login#email#${email}`,
-  address: `login#ip#${ip}`,
+  address: `login#ip#${addressBucket(ip)}`,
 });
 
 /**
@@ -174,6 +179,14 @@ export async function limitPublicCall(
   ip: string,
   now = Date.now(),
 ): Promise<void> {
-  if (!(await takeAttempt(`public#${call}#ip#${ip}`, PUBLIC_CALL_LIMITS[call], now)))
+  if (!(await takeAttempt(publicCallKey(call, ip), PUBLIC_CALL_LIMITS[call], now)))
     throw tooManyRequests(TOO_MANY_CALLS);
 }
+
+/**
+ * The counter of a public call for a client address, the address counted as `addressBucket`
+ * counts it (an IPv6 address by its /64, so fresh addresses from one block share one allowance;
+ * test/unit/address-limits.test.ts).
+ */
+export const publicCallKey = (call: keyof typeof PUBLIC_CALL_LIMITS, ip: string): string =>
+  `public#${call}#ip#${addressBucket(ip)}`;
