@@ -89,6 +89,7 @@ export function startQueuePoller(
   let state: 'running' | 'stopping' | 'killed' = 'running';
   // A function, so the loop re-reads the state a concurrent kill() set after its await.
   const isKilled = () => state === 'killed';
+  const isRunning = () => state === 'running';
   const wakers = new Set<() => void>();
   const sleep = (ms: number) =>
     new Promise<void>((done) => {
@@ -136,6 +137,9 @@ export function startQueuePoller(
         leased = await localQueue.lease(queue, batchSize, visibilityMs, maxReceiveCount);
         leaseFailures = 0;
       } catch (error) {
+        // A lease that fails once the stack is stopping is the stop's (a terminal's Ctrl-C ends
+        // DynamoDB Local too): no warning.
+        if (!isRunning()) return;
         leaseFailures = Math.min(leaseFailures + 1, 1000);
         // The first failure and then one in 30 are logged: a table down is one line, not hundreds.
         if (leaseFailures % 30 === 1)

@@ -291,6 +291,11 @@ export async function startS3(options: {
 const MAX_RESTARTS = 3;
 /** The window of `MAX_RESTARTS`, ms. */
 const RESTART_WINDOW_MS = 10 * 60_000;
+/**
+ * How long a death waits before it counts, ms: a terminal's Ctrl-C reaches DynamoDB Local and
+ * `npm start` together, and the stop that the same signal starts must be seen first.
+ */
+const SIGNAL_GRACE_MS = 500;
 
 /**
  * Watches a DynamoDB Local that keeps its data on disk and starts it again, on the same port and
@@ -298,12 +303,14 @@ const RESTART_WINDOW_MS = 10 * 60_000;
  * `report` gets one line for each death and restart; past `MAX_RESTARTS` deaths within
  * `RESTART_WINDOW_MS`, or when a restart fails, it gets `fatal` true and the watch ends (the
  * caller stops). Returns the service as it is now (the current process's) and a stop of the
- * watch and the process.
+ * watch and the process. A death while the caller is stopping (`options.stopping`, looked at
+ * `SIGNAL_GRACE_MS` after it) is the stop's: no line, no restart
+ * (test/integration/dynamo-supervisor.test.ts).
  * @param first the running DynamoDB Local (from `startDynamo` with `path` and `port`).
  */
 export function superviseDynamo(
   first: RunningDynamo,
-  options: { path: string; port: number },
+  options: { path: string; port: number; stopping?: () => boolean },
   report: (line: string, fatal: boolean) => void,
 ): { current(): RunningDynamo; stop(): Promise<void> } {
   let current = first;
@@ -311,7 +318,8 @@ export function superviseDynamo(
   const deaths: number[] = [];
   const watch = (service: RunningDynamo) =>
     void service.died.then(async (how) => {
-      if (stopped) return;
+      await new Promise((resolve) => setTimeout(resolve, SIGNAL_GRACE_MS));
+      if (stopped || options.stopping?.()) return;
       const now = Date.now();
       deaths.push(now);
       while (deaths.length > 0 && deaths[0]! < now - RESTART_WINDOW_MS) deaths.shift();
@@ -324,7 +332,7 @@ export function superviseDynamo(
       }
       report(`DynamoDB Local stopped (${how}); starting it again…`, false);
       try {
-        current = await startDynamo(options);
+        current = await startDynamo({ path: options.path, port: options.port });
       } catch (error) {
         report(`DynamoDB Local could not be started again: ${(error as Error).message}`, true);
         return;

@@ -149,6 +149,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ? resolve(config().LOCAL_DATA_DIR ?? join(ROOT, '.local'))
     : await mkdtemp(join(options.tempParent ?? tmpdir(), 'picsnippets-'));
   const services: RunningService[] = [];
+  /** Set when `stop()` begins: a DynamoDB Local death then is the stop's (services.ts `superviseDynamo`). */
+  let stopping = false;
   const cleanups: Array<() => Promise<void>> = [];
   try {
     const buckets = Object.fromEntries(
@@ -165,7 +167,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const dynamoPort = Number(new URL(dynamo.endpoint).port);
     const report = options.onDynamoDeath;
     if (report && dynamoPath) {
-      const watched = superviseDynamo(dynamo, { path: dynamoPath, port: dynamoPort }, report);
+      const watched = superviseDynamo(
+        dynamo,
+        { path: dynamoPath, port: dynamoPort, stopping: () => stopping },
+        report,
+      );
       services.push({ endpoint: dynamo.endpoint, stop: watched.stop }, s3);
     } else {
       if (report) {
@@ -258,6 +264,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         },
       },
       stop: async () => {
+        stopping = true;
         for (const c of cleanups.reverse()) await c().catch(() => undefined);
         for (const s of services) await s.stop().catch(() => undefined);
         resetClients();

@@ -20,13 +20,13 @@ afterAll(async () => {
 });
 
 /** A supervised DynamoDB Local on disk, and the lines it reported. */
-async function supervised() {
+async function supervised(stopping?: () => boolean) {
   const path = await mkdtemp(join(tmpdir(), 'dynamo-supervisor-'));
   dirs.push(path);
   const port = await freePort();
   const lines: Array<{ line: string; fatal: boolean }> = [];
   const first = await startDynamo({ path, port });
-  const watch = superviseDynamo(first, { path, port }, (line, fatal) =>
+  const watch = superviseDynamo(first, { path, port, stopping }, (line, fatal) =>
     lines.push({ line, fatal }),
   );
   const client = new DynamoDBClient({
@@ -74,6 +74,24 @@ describe('a DynamoDB Local that dies under npm start', () => {
     }
     // Stopped on purpose: no line.
     expect(s.lines).toHaveLength(2);
+  });
+
+  it('takes a Ctrl-C that reaches it and the stack together for the stop: no line, no restart', async () => {
+    // The terminal signals DynamoDB Local first; the stack's own stop begins a moment later.
+    let stopping = false;
+    const s = await supervised(() => stopping);
+    try {
+      const first = s.watch.current();
+      process.kill(first.pid!, 'SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stopping = true;
+      await first.died;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(s.lines).toEqual([]);
+      expect(s.watch.current()).toBe(first);
+    } finally {
+      await s.watch.stop();
+    }
   });
 
   it('gives up, fatally, on the fourth death within ten minutes', async () => {
