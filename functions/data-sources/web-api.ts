@@ -15,6 +15,7 @@ import { logger } from '#lib/logger.ts';
 import { openSecret, sealSecret, secretKeys } from '#lib/secrets.ts';
 import { UrlRefused, type UrlGuard } from '#lib/ssrf.ts';
 import { DATA_SOURCE_LIMITS } from '#shared/contract/data-sources.ts';
+import { DOT_SEGMENT } from '#shared/scene/web-crop.ts';
 
 /** The stored web API (the entity's shape). */
 export interface WebApiRecord {
@@ -57,9 +58,6 @@ export function templateParameters(template: string): string[] {
 export class TemplateRefused extends Error {
   override readonly name = 'TemplateRefused';
 }
-
-/** A path segment that the URL parser would remove or walk up with: `.`, `..`, `%2e`, `.%2E`… */
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /**
  * A URL template filled in: each `{name}` replaced by the URL-encoded value of `name`

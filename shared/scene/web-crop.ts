@@ -69,8 +69,11 @@ export const WebCropSchema = z.object({
 });
 export type WebCrop = z.output<typeof WebCropSchema>;
 
-/** A `.` or `..` path segment as URL parsers read one (`%2e` is a dot there too), linear. */
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+/**
+ * A `.` or `..` path segment as URL parsers read one (`%2e` is a dot there too), linear: a
+ * segment they remove or walk up with (test/unit/web-crop.test.ts).
+ */
+export const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /**
  * The path segments of an http(s) URL or template: after the site's address, before the query
